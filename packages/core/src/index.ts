@@ -1,0 +1,3 @@
+export * from './types.js';
+export * from './shell/index.js';
+export * from './evaluate.js';

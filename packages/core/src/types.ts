@@ -1,0 +1,133 @@
+/**
+ * The common shapes every part of guard speaks (SPEC section 2). Adapters turn an agent's payload
+ * into a ToolStep; the engine turns a ToolStep into a Verdict; adapters turn the Verdict into the
+ * agent's reply. Names are fixed; fields may grow.
+ */
+
+export type AgentId = 'codex' | 'cursor' | 'antigravity' | 'copilot';
+export const AGENT_IDS: readonly AgentId[] = ['codex', 'cursor', 'antigravity', 'copilot'];
+
+export type Decision = 'block' | 'ask' | 'allow';
+
+/** Half-open character range `[start, end)` into a step's text (see `stepText`). */
+export type Span = readonly [start: number, end: number];
+
+export type StepKind = 'shell' | 'write' | 'patch' | 'read' | 'fetch' | 'mcp' | 'other';
+
+/** What a write tool does to its file. */
+export type WriteMode = 'create' | 'overwrite' | 'edit' | 'delete' | 'move';
+
+interface StepBase {
+  readonly agent: AgentId;
+  /** The agent's chat/session id; '' when the payload carries none. */
+  readonly chatId: string;
+  readonly turnId?: string;
+  /** Absolute working directory of the step. */
+  readonly cwd: string;
+  /** Absolute project root (workspace root); equals cwd when the agent gives nothing better. */
+  readonly projectRoot: string;
+  /** The agent's own tool name, as sent (`Bash`, `apply_patch`, `run_command`, `edit`, …). */
+  readonly toolName: string;
+  /** The tool call id when the agent gives one (used to pair a result with its step). */
+  readonly callId?: string;
+}
+
+export interface ShellStep extends StepBase {
+  readonly kind: 'shell';
+  readonly command: string;
+}
+
+export interface WriteStep extends StepBase {
+  readonly kind: 'write';
+  /** As the agent sent it; relative paths are relative to `cwd`. */
+  readonly path: string;
+  readonly content?: string;
+  readonly mode: WriteMode;
+  /** Destination of a move. */
+  readonly toPath?: string;
+}
+
+export interface PatchStep extends StepBase {
+  readonly kind: 'patch';
+  /** Codex `apply_patch` text (`*** Begin Patch` … `*** End Patch`). */
+  readonly patch: string;
+}
+
+export interface ReadStep extends StepBase {
+  readonly kind: 'read';
+  readonly path: string;
+}
+
+export interface FetchStep extends StepBase {
+  readonly kind: 'fetch';
+  readonly url: string;
+}
+
+/** MCP tool annotations as declared by the server (MCP spec `ToolAnnotations`), when known. */
+export interface McpAnnotations {
+  readonly readOnlyHint?: boolean;
+  readonly destructiveHint?: boolean;
+  readonly openWorldHint?: boolean;
+}
+
+export interface McpStep extends StepBase {
+  readonly kind: 'mcp';
+  readonly server: string;
+  readonly tool: string;
+  readonly args: unknown;
+  readonly annotations?: McpAnnotations;
+}
+
+export interface OtherStep extends StepBase {
+  readonly kind: 'other';
+  readonly args: unknown;
+}
+
+export type ToolStep = ShellStep | WriteStep | PatchStep | ReadStep | FetchStep | McpStep | OtherStep;
+
+/** A tool's result, as seen after it ran. The output text is scanned and never stored. */
+export interface ToolResult {
+  readonly agent: AgentId;
+  readonly chatId: string;
+  readonly step: ToolStep;
+  readonly output: string;
+  readonly exitCode?: number;
+  readonly failed?: boolean;
+}
+
+/** How an asked step is remembered after a yes (SPEC 4.2 "remembered by"). */
+export type MemoryScope =
+  | 'never' // blocks: never remembered as allowed
+  | 'every-time' // asks again every time
+  | 'destination' // a push: remote + branch
+  | 'package'
+  | 'path'
+  | 'target' // infra / database target
+  | 'host'
+  | 'server' // MCP server
+  | 'file-hash' // a script, per version of its text
+  | 'chat' // once per chat
+  | 'until-next-message';
+
+export interface Finding {
+  readonly ruleId: string;
+  readonly decision: Exclude<Decision, 'allow'>;
+  /** One plain sentence: what would be lost, and the safer way. */
+  readonly reason: string;
+  readonly saferWay?: string;
+  /** Into `stepText(step)`. */
+  readonly span: Span;
+  /** What a yes is remembered by (`git.push:origin/main`); absent when never remembered. */
+  readonly memoryKey?: string;
+  readonly remember: 'never' | 'chat';
+}
+
+export interface Verdict {
+  readonly decision: Decision;
+  /** Most severe first. */
+  readonly findings: readonly Finding[];
+  /** What the agent (model) is told. */
+  readonly agentMessage: string;
+  /** What the person is shown. */
+  readonly userMessage: string;
+}
