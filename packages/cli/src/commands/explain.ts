@@ -1,0 +1,290 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { evaluate, type Environment, type Evaluation, type Invocation, type ShellStep, type Span, type Via } from '@guard/core';
+import type { Io } from '../io.js';
+
+export interface ExplainOptions {
+  /** The command line to explain; undefined with `jsonl`. */
+  readonly command: string | undefined;
+  /** Print one JSON object instead of text. */
+  readonly json: boolean;
+  /** Read `{"command", "cwd"?}` objects from stdin, one per line, and print one JSON line for each. */
+  readonly jsonl: boolean;
+  /** Folder the command runs in, relative to the process cwd; the process cwd when undefined. */
+  readonly cwd: string | undefined;
+}
+
+/** `guard explain`: the verdict for a shell command, with each finding and invocation and its span. */
+export async function explain(options: ExplainOptions, io: Io): Promise<void> {
+  const env: Environment = { home: io.home(), tmp: io.tmp() };
+  const cwd = resolve(io.cwd(), options.cwd ?? '.');
+  const roots = new Map<string, string>();
+  const stepFor = (command: string, stepCwd: string): ShellStep => {
+    let projectRoot = roots.get(stepCwd);
+    if (projectRoot === undefined) roots.set(stepCwd, (projectRoot = findProjectRoot(stepCwd)));
+    // the step type needs an agent; no rule looks at it, so any id would do
+    return { kind: 'shell', agent: 'codex', toolName: 'explain', chatId: '', cwd: stepCwd, projectRoot, command };
+  };
+
+  if (options.jsonl) {
+    // one output line per input line, in order, so a caller can zip answers with its questions
+    for await (const line of io.stdinLines()) {
+      const request = parseRequest(line);
+      if (typeof request === 'string') {
+        io.out(`${JSON.stringify({ error: request })}\n`);
+        continue;
+      }
+      const step = stepFor(request.command, resolve(cwd, request.cwd ?? '.'));
+      let answer: ExplainJson | { error: string };
+      try {
+        answer = toJson(evaluate(step, env), step);
+      } catch (error) {
+        answer = { error: `guard failed on this command: ${error instanceof Error ? error.message : String(error)}` };
+      }
+      io.out(`${JSON.stringify(answer)}\n`);
+    }
+    return;
+  }
+
+  const step = stepFor(options.command ?? '', cwd);
+  const evaluation = evaluate(step, env);
+  io.out(options.json ? `${JSON.stringify(toJson(evaluation, step), null, 2)}\n` : renderText(evaluation, step));
+}
+
+/** The JSON answer for one command (SPEC §8, plus the command, where it ran and what could not be read). */
+export interface ExplainJson {
+  readonly decision: Evaluation['decision'];
+  readonly command: string;
+  readonly cwd: string;
+  readonly projectRoot: string;
+  readonly findings: readonly {
+    readonly ruleId: string;
+    readonly decision: 'block' | 'ask';
+    readonly reason: string;
+    readonly saferWay?: string;
+    readonly span: Span;
+    readonly text: string;
+  }[];
+  readonly invocations: readonly {
+    readonly program: string;
+    readonly name: string;
+    readonly args: readonly string[];
+    readonly env: Invocation['env'];
+    readonly redirects: Invocation['redirects'];
+    readonly cwd: string;
+    readonly cwdKnown: boolean;
+    readonly span: Span;
+    readonly via: readonly Via[];
+    readonly prefixes: Invocation['prefixes'];
+    readonly remoteHost: string | null;
+    readonly text: string;
+  }[];
+  readonly opaque: readonly { readonly reason: string; readonly detail?: string; readonly span: Span; readonly text: string }[];
+}
+
+/** Turns an evaluation into the JSON answer; `text` fields are the spanned slices, for convenience. */
+export function toJson(evaluation: Evaluation, step: ShellStep): ExplainJson {
+  const slice = ([start, end]: Span): string => evaluation.text.slice(start, end);
+  return {
+    decision: evaluation.decision,
+    command: step.command,
+    cwd: step.cwd,
+    projectRoot: step.projectRoot,
+    findings: evaluation.findings.map((f) => ({
+      ruleId: f.ruleId,
+      decision: f.decision,
+      reason: f.reason,
+      ...(f.saferWay === undefined ? {} : { saferWay: f.saferWay }),
+      span: f.span,
+      text: slice(f.span),
+    })),
+    invocations: evaluation.invocations.map((inv) => ({
+      program: inv.program,
+      name: inv.name,
+      args: inv.args,
+      env: inv.env,
+      redirects: inv.redirects,
+      cwd: inv.cwd,
+      cwdKnown: inv.cwdKnown,
+      span: inv.span,
+      via: inv.via,
+      prefixes: inv.prefixes,
+      remoteHost: inv.remoteHost ?? null,
+      text: slice(inv.span),
+    })),
+    opaque: evaluation.opaque.map((o) => ({
+      reason: o.reason,
+      ...(o.detail === undefined ? {} : { detail: o.detail }),
+      span: o.span,
+      text: slice(o.span),
+    })),
+  };
+}
+
+const WIDTH = 80;
+const INDENT = '     ';
+
+/** Renders an evaluation for a person: the decision first, then findings, unreadable parts and invocations. */
+export function renderText(evaluation: Evaluation, step: ShellStep): string {
+  const { text } = evaluation;
+  const starts = lineStarts(text);
+  const out = [evaluation.decision, `cwd: ${step.cwd}`];
+
+  if (evaluation.findings.length > 0) out.push('', `Findings (${evaluation.findings.length})`);
+  evaluation.findings.forEach((f, i) => {
+    out.push(`  ${i + 1}. ${f.decision} ${f.ruleId}`, ...wrap(f.reason, INDENT));
+    if (f.saferWay) out.push(...wrap(`Safer: ${f.saferWay}`, INDENT));
+    out.push(...markSpan(text, starts, f.span));
+  });
+
+  if (evaluation.opaque.length > 0) out.push('', `Could not be read (${evaluation.opaque.length})`);
+  evaluation.opaque.forEach((o, i) => {
+    out.push(`  ${i + 1}. ${o.reason}${o.detail ? `: ${o.detail}` : ''}`, ...markSpan(text, starts, o.span));
+  });
+
+  out.push('', `Invocations (${evaluation.invocations.length})`);
+  evaluation.invocations.forEach((inv, i) => {
+    out.push(`  ${i + 1}. ${commandLine(inv)}`, `${INDENT}cwd: ${inv.cwd}${inv.cwdKnown ? '' : ' (best guess)'}`);
+    if (inv.via.length > 0) out.push(`${INDENT}via: ${inv.via.map(viaLabel).join(' → ')}`);
+    if (inv.prefixes.length > 0) {
+      out.push(`${INDENT}prefixes: ${inv.prefixes.map((p) => [p.name, ...p.args].map(quoteWord).join(' ')).join(', ')}`);
+    }
+    if (inv.remoteHost !== undefined) out.push(`${INDENT}runs on: ${inv.remoteHost}`);
+    if (inv.redirects.length > 0) {
+      const redirects = inv.redirects.map((r) => `${r.op} ${quoteWord(r.target)}${r.write ? ' (writes)' : ''}`);
+      out.push(`${INDENT}redirects: ${redirects.join(', ')}`);
+    }
+    out.push(...markSpan(text, starts, inv.span));
+  });
+  if (evaluation.invocations.length === 0) out.push('  (none)');
+
+  return `${out.map((line) => clip(printable(line))).join('\n')}\n`;
+}
+
+/**
+ * Two lines: the source line holding the span (or an 80-column window of it), prefixed with
+ * `line:column`, and a marker line with `^` under the span.
+ */
+function markSpan(text: string, starts: readonly number[], span: Span): [string, string] {
+  const start = Math.min(Math.max(span[0], 0), text.length);
+  const line = lineIndex(starts, start);
+  const lineStart = starts[line] ?? 0;
+  const next = starts[line + 1];
+  const lineEnd = next === undefined ? text.length : next - 1;
+  // a span that runs on past its first line is marked to the end of that line
+  const markEnd = Math.max(Math.min(span[1], lineEnd), start + 1);
+
+  const gutter = `${INDENT}${line + 1}:${start - lineStart + 1} | `;
+  const room = WIDTH - gutter.length;
+  let from = lineStart;
+  let to = lineEnd;
+  if (lineEnd - lineStart > room) {
+    from = Math.max(lineStart, Math.min(start - 8, lineEnd - room));
+    to = Math.min(lineEnd, from + room);
+  }
+  let source = text.slice(from, to);
+  if (from > lineStart) source = `…${source.slice(1)}`;
+  if (to < lineEnd) source = `${source.slice(0, -1)}…`;
+  const visibleEnd = to < lineEnd ? to - 1 : to + 1;
+  const carets = '^'.repeat(Math.max(Math.min(markEnd, visibleEnd) - start, 1));
+  return [`${gutter}${source}`, `${' '.repeat(gutter.length - 2)}| ${' '.repeat(start - from)}${carets}`];
+}
+
+/** Offsets where each line of `text` starts. */
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/** Index of the line holding `offset` (binary search: a huge command may have many spans). */
+function lineIndex(starts: readonly number[], offset: number): number {
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if ((starts[mid] ?? 0) <= offset) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+function commandLine(inv: Invocation): string {
+  const assignments = Object.entries(inv.env).map(([name, value]) => `${name}=${quoteWord(value)}`);
+  return [...assignments, ...[inv.program, ...inv.args].map(quoteWord)].join(' ');
+}
+
+function viaLabel(via: Via): string {
+  if (via.kind !== 'shell-c') return via.name;
+  if (via.name === 'cmd') return 'cmd /c';
+  if (via.name === 'pwsh' || via.name === 'powershell') return `${via.name} -Command`;
+  return `${via.name} -c`;
+}
+
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Quotes a word the way a person would paste it back into a POSIX shell. */
+function quoteWord(word: string): string {
+  if (/^[\w@%+=:,./~-]+$/.test(word)) return word;
+  if (!CONTROL.test(word)) return `'${word.replaceAll("'", `'\\''`)}'`;
+  const escaped = word.replace(/[\\']|[\u0000-\u001f\u007f-\u009f]/g, (c) => {
+    if (c === '\\' || c === "'") return `\\${c}`;
+    if (c === '\n') return '\\n';
+    if (c === '\t') return '\\t';
+    return `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
+  });
+  return `$'${escaped}'`;
+}
+
+// One character in, one character out, so markers stay aligned: control and bidi characters
+// would otherwise move the cursor or reorder what a person sees.
+function printable(line: string): string {
+  return line.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, (c) =>
+    c === '\t' || c === '\r' ? ' ' : '?',
+  );
+}
+
+function clip(line: string): string {
+  return line.length > WIDTH ? `${line.slice(0, WIDTH - 1)}…` : line;
+}
+
+function wrap(text: string, indent: string): string[] {
+  const lines: string[] = [];
+  let current = indent;
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (current !== indent && current.length + 1 + word.length > WIDTH) {
+      lines.push(current);
+      current = indent;
+    }
+    current += current === indent ? word : ` ${word}`;
+  }
+  if (current !== indent) lines.push(current);
+  return lines;
+}
+
+/** A request line of `--jsonl`, or a message saying what is wrong with it. */
+function parseRequest(line: string): { command: string; cwd?: string } | string {
+  if (line.trim() === '') return 'empty line: expected a JSON object such as {"command": "git status"}';
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    return `not valid JSON: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return 'expected a JSON object such as {"command": "git status"}';
+  }
+  const { command, cwd } = value as Record<string, unknown>;
+  if (typeof command !== 'string') return '"command" must be a string';
+  if (command.trim() === '') return '"command" is empty';
+  if (cwd !== undefined && typeof cwd !== 'string') return '"cwd" must be a string when given';
+  return cwd === undefined ? { command } : { command, cwd };
+}
+
+/** The nearest folder at or above `cwd` holding `.git` (a folder, or a file in a worktree), else `cwd`. */
+function findProjectRoot(cwd: string): string {
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, '.git'))) return dir;
+    if (dirname(dir) === dir) return cwd;
+  }
+}

@@ -1,0 +1,39 @@
+import { homedir, tmpdir } from 'node:os';
+import { createInterface } from 'node:readline';
+
+/**
+ * Everything a command may touch of the process: output, input and where it runs. Commands get
+ * an Io instead of reaching for `process`, so tests can hand them a fake one.
+ */
+export interface Io {
+  /** Writes to stdout as is (add the newline yourself). */
+  out(text: string): void;
+  /** Writes to stderr as is. */
+  err(text: string): void;
+  /** All of stdin as one string. */
+  readStdin(): Promise<string>;
+  /** Stdin line by line as it arrives, without line endings. */
+  stdinLines(): AsyncIterable<string>;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  cwd(): string;
+  home(): string;
+  /** The system temp folder. */
+  tmp(): string;
+}
+
+/** The real process. Only light built-ins are imported here, so the hook path may use it too. */
+export const processIo: Io = {
+  out: (text) => void process.stdout.write(text),
+  err: (text) => void process.stderr.write(text),
+  async readStdin() {
+    process.stdin.setEncoding('utf8');
+    let text = '';
+    for await (const chunk of process.stdin) text += String(chunk);
+    return text;
+  },
+  stdinLines: () => createInterface({ input: process.stdin, crlfDelay: Infinity }),
+  env: process.env,
+  cwd: () => process.cwd(),
+  home: () => homedir(),
+  tmp: () => tmpdir(),
+};

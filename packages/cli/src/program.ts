@@ -1,0 +1,140 @@
+import { createRequire } from 'node:module';
+import { AGENT_IDS } from '@guard/core';
+import { Argument, Command, InvalidArgumentError, Option } from 'commander';
+import { ExitCode, GuardError } from './errors.js';
+import type { Io } from './io.js';
+
+const DECISIONS = ['block', 'ask', 'allow'] as const;
+
+/** Builds the commander tree. No process.exit here: main() owns exit codes. */
+export function createProgram(io: Io): Command {
+  const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
+  const program = new Command('guard')
+    .description('Check each step an AI coding agent is about to take, and block or ask before it does what cannot be undone.')
+    .version(version)
+    .exitOverride()
+    .configureOutput({ writeOut: io.out, writeErr: io.err })
+    .showHelpAfterError('(add --help for usage)')
+    // lets `guard explain git push --force` pass `--force` on to the explained command
+    .enablePositionalOptions();
+
+  program
+    .command('setup')
+    .description("register guard's hook in an agent's config")
+    .addArgument(agentArgument())
+    .option('--project', "write the project's config instead of the user's")
+    .option('--dry-run', 'show what would change, write nothing')
+    .action(() => notBuilt('setup'));
+
+  program
+    .command('uninstall')
+    .description("remove guard's hook from an agent's config, leaving the rest as it was")
+    .addArgument(agentArgument())
+    .option('--project', "edit the project's config instead of the user's")
+    .action(() => notBuilt('uninstall'));
+
+  program.command('on').description('turn guard on again').action(() => notBuilt('on'));
+  program.command('off').description('let every step through (logged as "guard off")').action(() => notBuilt('off'));
+
+  program
+    .command('fail-closed')
+    .description("choose what happens when guard itself fails: 'on' blocks, 'off' lets the step through")
+    .addArgument(new Argument('<state>', 'on or off').choices(['on', 'off']))
+    .action(() => notBuilt('fail-closed'));
+
+  program
+    .command('status')
+    .description('show on/off, fail-closed, and where each agent has the hook installed')
+    .option('--json', 'print JSON')
+    .action(() => notBuilt('status'));
+
+  program
+    .command('explain')
+    .description('show the decision for a shell command, each finding, and every command the shell would run')
+    .argument('[command...]', 'the command line (put it after `--`; several words are joined with spaces)')
+    .option('--json', 'print one JSON object')
+    .option('--jsonl', 'read {"command", "cwd"?} objects from stdin, one per line; print one JSON line each')
+    .option('--cwd <dir>', 'folder the command runs in (default: the current folder)')
+    .passThroughOptions()
+    .addHelpText('after', EXPLAIN_EXAMPLES)
+    .action(async (words: string[], options: { json?: true; jsonl?: true; cwd?: string }) => {
+      const jsonl = options.jsonl ?? false;
+      if (jsonl && words.length > 0) {
+        throw new GuardError(
+          '--jsonl reads the commands from stdin, so it takes no command of its own.',
+          'Run `guard explain --jsonl < commands.jsonl`, or `guard explain -- <command>` for one command.',
+          ExitCode.Usage,
+        );
+      }
+      const command = words.length === 1 ? words[0] : words.join(' ');
+      if (!jsonl && !command?.trim()) {
+        throw new GuardError(
+          'No command to explain was given.',
+          "Run `guard explain -- <command>`, for example `guard explain -- 'git push --force'`.",
+          ExitCode.Usage,
+        );
+      }
+      const { explain } = await import('./commands/explain.js');
+      await explain({ command: jsonl ? undefined : command, json: options.json ?? false, jsonl, cwd: options.cwd }, io);
+    });
+
+  program
+    .command('hook')
+    .description('the entry point agents call on each tool step (JSON on stdin, reply on stdout)')
+    .addArgument(agentArgument())
+    .option('--event <name>', "the agent's hook event, where its payload does not name it")
+    .action(() => notBuilt('hook'));
+
+  program
+    .command('log')
+    .description('show recent decisions')
+    .option('--json', 'print JSON')
+    .option('--chat <id>', 'only this chat')
+    .addOption(new Option('--decision <decision>', 'only this decision').choices(DECISIONS))
+    .addOption(new Option('-n <count>', 'show at most this many entries').argParser(positiveInteger))
+    .action(() => notBuilt('log'));
+
+  program
+    .command('report')
+    .description('per chat: what was asked, blocked, left undone and remembered')
+    .option('--chat <id>', 'only this chat')
+    .option('--json', 'print JSON')
+    .action(() => notBuilt('report'));
+
+  program
+    .command('doctor')
+    .description('check each installed agent end to end')
+    .option('--json', 'print JSON')
+    .action(() => notBuilt('doctor'));
+
+  program
+    .command('rules')
+    .description('list the rule catalogue')
+    .option('--json', 'print JSON')
+    .action(() => notBuilt('rules'));
+
+  return program;
+}
+
+const EXPLAIN_EXAMPLES = `
+Examples:
+  guard explain -- 'sudo sh -c "cd /repo && git push --force"'
+  guard explain --json --cwd ~/project -- rm -rf build
+  printf '%s\\n' '{"command": "git status"}' | guard explain --jsonl
+`;
+
+function agentArgument(): Argument {
+  return new Argument('<agent>', 'the agent').choices(AGENT_IDS);
+}
+
+function positiveInteger(value: string): number {
+  if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError('Expected a whole number above 0.');
+  return Number(value);
+}
+
+function notBuilt(command: string): never {
+  throw new GuardError(
+    `\`guard ${command}\` is not available yet in this build.`,
+    'Run `guard explain -- <command>` to see what guard would decide for a shell command.',
+  );
+}

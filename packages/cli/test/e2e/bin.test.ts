@@ -1,0 +1,86 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// The built binary, as agents and people run it. `npm test` builds before it runs the tests.
+const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+const HOME = mkdtempSync(join(tmpdir(), 'guard-e2e-'));
+
+beforeAll(() => {
+  if (!existsSync(BIN)) {
+    throw new Error(`${BIN} is missing: run \`npm run build\` first (\`npm test\` builds before testing).`);
+  }
+});
+afterAll(() => rmSync(HOME, { recursive: true, force: true }));
+
+const guard = (args: readonly string[], input = '') =>
+  execa('node', [BIN, ...args], { reject: false, input, env: { HOME }, cwd: HOME });
+
+describe('guard (built)', () => {
+  it.for([
+    { name: 'help', args: ['--help'], exitCode: 0, stdout: /Usage: guard/, stderr: /^$/ },
+    { name: 'version', args: ['--version'], exitCode: 0, stdout: /^\d+\.\d+\.\d+$/, stderr: /^$/ },
+    { name: 'unknown command', args: ['frobnicate'], exitCode: 2, stdout: /^$/, stderr: /unknown command 'frobnicate'/ },
+    { name: 'explain with no command', args: ['explain'], exitCode: 2, stdout: /^$/, stderr: /^guard: No command to explain/ },
+    { name: 'a command not built yet', args: ['status'], exitCode: 1, stdout: /^$/, stderr: /^guard: `guard status` is not available yet/ },
+    { name: 'explain as text', args: ['explain', '--', 'git status'], exitCode: 0, stdout: /^(allow|ask|block)\n/, stderr: /^$/ },
+  ])('$name exits $exitCode', async ({ args, exitCode, stdout, stderr }) => {
+    const result = await guard(args);
+    expect(result.exitCode).toBe(exitCode);
+    expect(result.stdout).toMatch(stdout);
+    expect(result.stderr).toMatch(stderr);
+  });
+
+  it('explain --json prints exactly one object and exits 0', async () => {
+    const command = 'sudo sh -c "cd /repo && git push --force"';
+    const result = await guard(['explain', '--json', '--', command]);
+    expect(result.exitCode).toBe(0);
+    const answer = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(answer).toMatchObject({ command, cwd: HOME, findings: expect.any(Array), invocations: expect.any(Array) });
+    expect(['allow', 'ask', 'block']).toContain(answer['decision']);
+  });
+
+  it('explain --jsonl answers 3,000 lines in one process, one line each, in order', async () => {
+    const commands = ['git status', 'ls -la | wc -l', 'rm -rf build', 'npm test', 'git push --force origin main'];
+    const lines = Array.from({ length: 3000 }, (_, i) =>
+      i % 500 === 7 ? 'not json' : JSON.stringify({ command: `${commands[i % commands.length]} # ${i}` }),
+    );
+    const result = await guard(['explain', '--jsonl'], `${lines.join('\n')}\n`);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe('');
+    const answers = result.stdout.split('\n').map((line) => JSON.parse(line) as { command?: string; error?: string });
+    expect(answers).toHaveLength(3000);
+    answers.forEach((answer, i) => {
+      if (i % 500 === 7) expect(answer.error).toMatch(/not valid JSON/);
+      else expect(answer.command).toBe(`${commands[i % commands.length]} # ${i}`);
+    });
+  });
+
+  it('hook runs without error and keeps quiet (placeholder runtime)', async () => {
+    const result = await guard(['hook', 'codex'], '{}');
+    expect(result).toMatchObject({ exitCode: 0, stdout: '' });
+  });
+
+  // Agents run `guard hook` on every tool call: it must not pay for loading commander.
+  // The same probe on `explain` is the near miss that shows the probe can see commander at all.
+  it.for([
+    { args: ['hook', 'codex'], commander: false },
+    { args: ['explain', '--', 'ls'], commander: true },
+  ])('loads commander for $args.0: $commander', async ({ args, commander }) => {
+    const probe = [
+      'const { pathToFileURL } = await import("node:url");',
+      'const { createRequire } = await import("node:module");',
+      'const [bin, ...rest] = process.argv.slice(1);',
+      'process.argv = [process.argv[0], bin, ...rest];',
+      'await import(pathToFileURL(bin).href);',
+      'const cache = Object.keys(createRequire(pathToFileURL(bin)).cache);',
+      'process.stderr.write(`commander:${cache.some((file) => file.includes("/commander/"))}`);',
+    ].join('\n');
+    const result = await execa('node', ['--input-type=module', '-e', probe, BIN, ...args], { reject: false, input: '{}', env: { HOME } });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe(`commander:${commander}`);
+  });
+});

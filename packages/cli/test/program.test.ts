@@ -1,0 +1,145 @@
+import { describe, expect, it, vi } from 'vitest';
+import { explain } from '../src/commands/explain.js';
+import { GuardError } from '../src/errors.js';
+import { main } from '../src/main.js';
+import { captureIo } from './capture-io.js';
+
+vi.mock('../src/commands/explain.js');
+
+async function run(args: readonly string[]) {
+  const captured = captureIo();
+  const code = await main(['node', 'guard', ...args], captured.io);
+  return { code, stdout: captured.stdout(), stderr: captured.stderr() };
+}
+
+describe('argv → explain', () => {
+  it.for([
+    { name: 'words after --', args: ['explain', '--', 'git', 'status'], command: 'git status', json: false },
+    { name: 'one quoted word is used as is', args: ['explain', '--', 'sudo sh -c "git  push"'], command: 'sudo sh -c "git  push"', json: false },
+    { name: '--json', args: ['explain', '--json', '--', 'ls', '-la'], command: 'ls -la', json: true },
+    { name: 'no -- needed for plain words', args: ['explain', 'git', 'status'], command: 'git status', json: false },
+    // once the command has started, its own options belong to it
+    { name: 'options after the first word pass through', args: ['explain', '--json', 'git', 'push', '--force', '--json'], command: 'git push --force --json', json: true },
+    { name: 'a -- inside the command is kept', args: ['explain', 'git', 'checkout', '--', '.'], command: 'git checkout -- .', json: false },
+  ])('$name', async ({ args, command, json }) => {
+    const { code, stderr } = await run(args);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(explain).toHaveBeenCalledTimes(1);
+    expect(explain).toHaveBeenCalledWith({ command, json, jsonl: false, cwd: undefined }, expect.anything());
+  });
+
+  it('passes --cwd on as given (the command resolves it)', async () => {
+    expect((await run(['explain', '--cwd', 'sub/dir', '--', 'rm', '-rf', 'build'])).code).toBe(0);
+    expect(explain).toHaveBeenCalledWith(
+      { command: 'rm -rf build', json: false, jsonl: false, cwd: 'sub/dir' },
+      expect.anything(),
+    );
+  });
+
+  it('--jsonl takes no command', async () => {
+    expect((await run(['explain', '--jsonl', '--cwd', '/home/dev/project'])).code).toBe(0);
+    expect(explain).toHaveBeenCalledWith(
+      { command: undefined, json: false, jsonl: true, cwd: '/home/dev/project' },
+      expect.anything(),
+    );
+  });
+});
+
+describe('usage errors exit 2 and never reach the command', () => {
+  it.for([
+    { name: 'no command at all', args: [], stderr: /Usage: guard/ },
+    { name: 'unknown command', args: ['frobnicate'], stderr: /unknown command 'frobnicate'/ },
+    { name: 'unknown top-level option', args: ['--frob'], stderr: /unknown option '--frob'/ },
+    { name: 'explain without a command', args: ['explain'], stderr: /No command to explain/ },
+    { name: 'explain with -- and nothing after', args: ['explain', '--json', '--'], stderr: /No command to explain/ },
+    { name: 'explain with a blank command', args: ['explain', '--', '   '], stderr: /No command to explain/ },
+    { name: 'explain --jsonl with a command', args: ['explain', '--jsonl', '--', 'ls'], stderr: /--jsonl reads the commands from stdin/ },
+    { name: 'explain --cwd without a folder', args: ['explain', '--cwd'], stderr: /option '--cwd <dir>' argument missing/ },
+    { name: 'explain with an unknown option', args: ['explain', '--frob', '--', 'ls'], stderr: /unknown option '--frob'/ },
+    { name: 'setup without an agent', args: ['setup'], stderr: /missing required argument 'agent'/ },
+    { name: 'setup with an unknown agent', args: ['setup', 'vim'], stderr: /'vim' is invalid for argument 'agent'/ },
+    { name: 'setup with an unknown option', args: ['setup', 'codex', '--force'], stderr: /unknown option '--force'/ },
+    { name: 'fail-closed with a bad state', args: ['fail-closed', 'maybe'], stderr: /'maybe' is invalid/ },
+    { name: 'hook without an agent', args: ['hook'], stderr: /missing required argument 'agent'/ },
+    { name: 'log -n zero', args: ['log', '-n', '0'], stderr: /Expected a whole number above 0/ },
+    { name: 'log -n not a number', args: ['log', '-n', 'ten'], stderr: /Expected a whole number above 0/ },
+    { name: 'log with an unknown decision', args: ['log', '--decision', 'maybe'], stderr: /'maybe' is invalid/ },
+  ])('$name', async ({ args, stderr }) => {
+    const result = await run(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(stderr);
+    expect(explain).not.toHaveBeenCalled();
+  });
+});
+
+describe('commands not built yet fail with exit 1 and say so', () => {
+  it.for([
+    ['setup', 'codex', '--project', '--dry-run'],
+    ['uninstall', 'cursor', '--project'],
+    ['on'],
+    ['off'],
+    ['fail-closed', 'on'],
+    ['status', '--json'],
+    ['hook', 'copilot', '--event', 'preToolUse'],
+    ['log', '--json', '--chat', 'c1', '--decision', 'block', '-n', '5'],
+    ['report', '--chat', 'c1', '--json'],
+    ['doctor', '--json'],
+    ['rules', '--json'],
+  ])('guard %s', async (args) => {
+    const { code, stdout, stderr } = await run(args);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(`guard: \`guard ${args[0]}\` is not available yet in this build.\n`);
+    expect(stderr).toMatch(/\nRun `guard explain -- <command>`/);
+  });
+});
+
+describe('help and version exit 0', () => {
+  it('lists every command of the contract', async () => {
+    const { code, stdout } = await run(['--help']);
+    expect(code).toBe(0);
+    for (const command of ['setup', 'uninstall', 'on', 'off', 'fail-closed', 'status', 'explain', 'hook', 'log', 'report', 'doctor', 'rules']) {
+      expect(stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
+    }
+  });
+
+  it.for([
+    { command: 'explain', options: ['--json', '--jsonl', '--cwd <dir>'] },
+    { command: 'setup', options: ['--project', '--dry-run'] },
+    { command: 'log', options: ['--json', '--chat <id>', '--decision <decision>', '-n <count>'] },
+  ])('guard $command --help shows its options', async ({ command, options }) => {
+    const { code, stdout } = await run([command, '--help']);
+    expect(code).toBe(0);
+    for (const option of options) expect(stdout).toContain(option);
+    expect(explain).not.toHaveBeenCalled();
+  });
+
+  it('--version prints the package version', async () => {
+    const { code, stdout } = await run(['--version']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+});
+
+describe('the error boundary', () => {
+  it('a GuardError from a command becomes its message, hint and exit code', async () => {
+    vi.mocked(explain).mockRejectedValueOnce(new GuardError('The folder is gone.', 'Run `guard explain -- ls`.', 1));
+    const { code, stderr } = await run(['explain', '--', 'ls']);
+    expect(code).toBe(1);
+    expect(stderr).toBe('guard: The folder is gone.\nRun `guard explain -- ls`.\n');
+  });
+
+  it('a GuardError without a hint prints one line', async () => {
+    vi.mocked(explain).mockRejectedValueOnce(new GuardError('Nothing to do.'));
+    expect((await run(['explain', '--', 'ls'])).stderr).toBe('guard: Nothing to do.\n');
+  });
+
+  it('an unexpected error exits 1 with its stack', async () => {
+    vi.mocked(explain).mockRejectedValueOnce(new TypeError('boom'));
+    const { code, stdout, stderr } = await run(['explain', '--', 'ls']);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(/^guard: unexpected error\nTypeError: boom\n {4}at /);
+  });
+});
