@@ -21,6 +21,14 @@ export interface Io {
   tmp(): string;
 }
 
+// A reader that stops early (`guard explain --jsonl ... | head -1`) closes our stdout: stop reading
+// input and finish quietly instead of crashing on EPIPE.
+let stopReading = (): void => {};
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+  stopReading();
+});
+
 /** The real process. Only light built-ins are imported here, so the hook path may use it too. */
 export const processIo: Io = {
   out: (text) => void process.stdout.write(text),
@@ -31,7 +39,11 @@ export const processIo: Io = {
     for await (const chunk of process.stdin) text += String(chunk);
     return text;
   },
-  stdinLines: () => createInterface({ input: process.stdin, crlfDelay: Infinity }),
+  stdinLines() {
+    const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+    stopReading = () => lines.close();
+    return lines;
+  },
   env: process.env,
   cwd: () => process.cwd(),
   home: () => homedir(),

@@ -59,6 +59,15 @@ describe('guard (built)', () => {
     });
   });
 
+  it('stops quietly when the reader of its output goes away', async () => {
+    const input = `${Array.from({ length: 3000 }, () => '{"command": "git status"}').join('\n')}\n`;
+    const subprocess = execa('node', [BIN, 'explain', '--jsonl'], { reject: false, input, env: { HOME }, buffer: { stdout: false } });
+    subprocess.stdout.once('data', () => subprocess.stdout.destroy());
+    const result = await subprocess;
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+  });
+
   it('hook runs without error and keeps quiet (placeholder runtime)', async () => {
     const result = await guard(['hook', 'codex'], '{}');
     expect(result).toMatchObject({ exitCode: 0, stdout: '' });
