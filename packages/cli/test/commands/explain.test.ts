@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Evaluation, Finding, Invocation, ShellStep } from '@guard/core';
+import { evaluate, readCommand, type Evaluation, type Finding, type Invocation, type ShellStep } from '@guard/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { explain, renderText, toJson, type ExplainJson, type ExplainOptions } from '../../src/commands/explain.js';
 import type { Io } from '../../src/io.js';
@@ -128,9 +128,13 @@ describe('explain (text)', () => {
   });
 });
 
-// A hand-made evaluation, so rendering is tested for every kind of part whatever the engine finds today.
+// A hand-made evaluation, so rendering is tested for every kind of part whatever the engine finds
+// today. Built on real engine output, so fields added to the shapes later are filled in.
 function invocation(fields: Partial<Invocation> & Pick<Invocation, 'program' | 'span'>): Invocation {
+  const [base] = readCommand('true', { cwd: CWD, home: '/home/dev', tmp: '/tmp' }).invocations;
+  if (!base) throw new Error('the shell reader found no invocation in `true`');
   return {
+    ...base,
     name: fields.program,
     args: [],
     argSpans: [],
@@ -140,13 +144,13 @@ function invocation(fields: Partial<Invocation> & Pick<Invocation, 'program' | '
     cwdKnown: true,
     via: [],
     prefixes: [],
-    pipeline: { id: 0, index: 0, length: 1 },
     ...fields,
   };
 }
 
 function evaluation(text: string, parts: Partial<Evaluation>): Evaluation {
-  return { decision: 'allow', findings: [], agentMessage: '', userMessage: '', text, invocations: [], opaque: [], ...parts };
+  const base = evaluate(step(text), { home: '/home/dev', tmp: '/tmp' });
+  return { ...base, decision: 'allow', findings: [], invocations: [], opaque: [], ...parts, text };
 }
 
 const step = (command: string): ShellStep => ({
