@@ -1,0 +1,775 @@
+/**
+ * Facts about one path as the rules see it: where it lands (project, regenerable output, temp,
+ * home, system folders, a device) and what it is (a stored secret, an agent's rules or settings,
+ * one of guard's own files, a shell start-up file). Pure: the caller passes the folders in.
+ */
+
+export interface PathContext {
+  /** Absolute effective cwd that relative paths start from. */
+  readonly cwd: string;
+  readonly projectRoot: string;
+  readonly home: string;
+  /** The system temp folder (e.g. `/tmp`); `/tmp` and `/var/tmp` always count as temp too. */
+  readonly tmp: string;
+  /** guard's own folder (settings, state, log); defaults to `~/.local/state/guard`. */
+  readonly guardHome?: string;
+  /** Codex's folder when `CODEX_HOME` moves it; defaults to `~/.codex`. */
+  readonly codexHome?: string;
+  /** Copilot's folder when `COPILOT_HOME` moves it; defaults to `~/.copilot`. */
+  readonly copilotHome?: string;
+  /**
+   * Project policy globs naming more secret files. `~/…` is under home, `/…` is absolute, anything
+   * else is under the project root; a glob without `/` matches a file or folder name at any depth.
+   */
+  readonly extraSecrets?: readonly string[];
+}
+
+export type Place =
+  | 'project'
+  | 'regenerable'
+  | 'temp'
+  | 'home'
+  | 'root'
+  | 'outside'
+  | 'device'
+  | 'unresolved';
+
+export type SecretKind =
+  | 'env-file'
+  | 'ssh'
+  | 'private-key'
+  | 'package-token'
+  | 'cloud-login'
+  | 'git-credentials'
+  | 'terraform-state'
+  | 'browser-data'
+  | 'keychain'
+  | 'policy';
+
+export type AgentRulesKind = 'rules' | 'settings' | 'mcp' | 'git-hooks' | 'ci' | 'memory-note';
+export type GuardFileKind = 'guard-home' | 'policy' | 'hook-config';
+
+export interface PathFacts {
+  /** As written. */
+  readonly raw: string;
+  /** Absolute and normalised (`/` separators, `.`/`..` collapsed, `~` expanded); '' when unresolved. */
+  readonly abs: string;
+  /**
+   * Where it lands. `root` is `/` (or a drive root), any folder directly under it, and the folders
+   * directly under `/usr`, `/var`, `/private`, `/System`, `/Library` and `C:\Windows`. The project
+   * root, home and their contents are never `root`, even when they sit at that depth.
+   */
+  readonly place: Place;
+  /** The home folder itself, or every entry in it (`~`, `~/`, `$HOME`, `~/*`). */
+  readonly isHome: boolean;
+  /** `/` itself, every entry in it (`/*`), or a Windows drive root (`C:\`). */
+  readonly isRoot: boolean;
+  /** Holds an unquoted glob character (`*`, `?`, `[`). */
+  readonly glob: boolean;
+  readonly secret?: SecretKind;
+  readonly agentRules?: AgentRulesKind;
+  readonly guardFile?: GuardFileKind;
+  /** A file that makes something start by itself (shell start-up files, autostart, cron, services). */
+  readonly persistence?: boolean;
+}
+
+/** True when `child` is `parent` itself or lies below it (both absolute and normalised). */
+export function isInside(child: string, parent: string): boolean {
+  if (child === '' || parent === '') return false;
+  if (child === parent) return true;
+  const prefix = parent.endsWith('/') ? parent : `${parent}/`;
+  return child.startsWith(prefix);
+}
+
+/**
+ * Matches a path against a glob: `*` and `?` stay within one segment, a `**` segment spans any
+ * number of segments. Greedy matching with one resume point per level, so no exponential blowup.
+ */
+export function globMatch(glob: string, path: string): boolean {
+  return matchSequence(glob.split('/'), path.split('/'), (p) => p === '**', segmentMatch);
+}
+
+function segmentMatch(glob: string, name: string): boolean {
+  return matchSequence([...glob], [...name], (p) => p === '*', (p, c) => p === '?' || p === c);
+}
+
+// The classic wildcard walk: a star remembers where it stood; on a mismatch the star swallows one
+// more element. Each star only resumes from the latest star, which keeps it O(pattern × text).
+function matchSequence(
+  pattern: readonly string[],
+  text: readonly string[],
+  isStar: (p: string) => boolean,
+  one: (p: string, s: string) => boolean,
+): boolean {
+  let p = 0;
+  let t = 0;
+  let starP = -1;
+  let starT = 0;
+  while (t < text.length) {
+    const pat = pattern[p];
+    const item = text[t] as string;
+    if (pat !== undefined && isStar(pat)) {
+      starP = p++;
+      starT = t;
+    } else if (pat !== undefined && one(pat, item)) {
+      p++;
+      t++;
+    } else if (starP >= 0) {
+      p = starP + 1;
+      t = ++starT;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.length && isStar(pattern[p] as string)) p++;
+  return p === pattern.length;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading the word: quotes, escapes, globs, Windows forms, well-known variables
+
+interface Word {
+  readonly text: string;
+  readonly glob: boolean;
+}
+
+const WINDOWS_START = /^(?:[A-Za-z]:(?:[\\/]|$)|\\\\|\.{1,2}\\|%[A-Za-z_]+%|\$env:)/i;
+
+// Strips shell quotes, notes unquoted glob characters, and turns Windows separators into `/`.
+function readWord(raw: string): Word {
+  const windows = WINDOWS_START.test(raw);
+  let text = '';
+  let glob = false;
+  let quote = '';
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i] as string;
+    if (quote !== '') {
+      if (c === quote) quote = '';
+      else text += c === '\\' && windows ? '/' : c;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+    } else if (c === '\\') {
+      if (windows) text += '/';
+      else if (i + 1 < raw.length) text += raw[++i];
+    } else {
+      if (c === '*' || c === '?' || c === '[') glob = true;
+      text += c;
+    }
+  }
+  return { text, glob };
+}
+
+interface Folders {
+  readonly cwd: string;
+  readonly project: string;
+  readonly home: string;
+  readonly temps: readonly string[];
+  readonly guardHome: string;
+  readonly codexHome: string;
+  readonly copilotHome: string;
+}
+
+const folderCache = new WeakMap<PathContext, Folders>();
+
+function foldersOf(ctx: PathContext): Folders {
+  let folders = folderCache.get(ctx);
+  if (folders === undefined) {
+    const home = normalise(readWord(ctx.home).text, '/');
+    const sub = (value: string | undefined, fallback: string): string =>
+      value === undefined ? `${home}/${fallback}` : normalise(readWord(value).text, '/');
+    folders = {
+      cwd: normalise(readWord(ctx.cwd).text, '/'),
+      project: normalise(readWord(ctx.projectRoot).text, '/'),
+      home,
+      temps: [normalise(readWord(ctx.tmp).text, '/'), '/tmp', '/var/tmp'],
+      guardHome: sub(ctx.guardHome, '.local/state/guard'),
+      codexHome: sub(ctx.codexHome, '.codex'),
+      copilotHome: sub(ctx.copilotHome, '.copilot'),
+    };
+    folderCache.set(ctx, folders);
+  }
+  return folders;
+}
+
+// Variables whose value guard knows, as a prefix of the path (`$HOME/x`, `%TEMP%\x`).
+const KNOWN_PREFIX =
+  /^(?:\$\{?(HOME|TMPDIR|TMP|TEMP|PWD|CODEX_HOME|COPILOT_HOME|GUARD_HOME)\}?|%(USERPROFILE|TEMP|TMP)%|\$env:(USERPROFILE|TEMP|TMP|HOME))(?=\/|$)/i;
+const UNRESOLVED = /\$[A-Za-z_{(0-9@*#?!$-]|`|%[A-Za-z_][A-Za-z0-9_]*%/;
+
+interface Expanded {
+  /** The path with known variables and `~` replaced; relative paths stay relative. */
+  readonly text: string;
+  readonly unresolved: boolean;
+  /** For `~user/…`: the part after the other user's home folder. */
+  readonly otherHomeRest?: string;
+}
+
+function expand(text: string, f: Folders): Expanded {
+  if (text === '~' || text.startsWith('~/')) return { text: f.home + text.slice(1), unresolved: false };
+  const other = /^~([A-Za-z0-9._-]+)(\/.*)?$/.exec(text);
+  if (other) return { text, unresolved: true, otherHomeRest: (other[2] ?? '').slice(1) };
+  const known = KNOWN_PREFIX.exec(text);
+  let out = text;
+  if (known) {
+    const name = (known[1] ?? known[2] ?? known[3] ?? '').toUpperCase();
+    const value =
+      name === 'HOME' || name === 'USERPROFILE'
+        ? f.home
+        : name === 'PWD'
+          ? f.cwd
+          : name === 'CODEX_HOME'
+            ? f.codexHome
+            : name === 'COPILOT_HOME'
+              ? f.copilotHome
+              : name === 'GUARD_HOME'
+                ? f.guardHome
+                : (f.temps[0] as string);
+    out = value + text.slice(known[0].length);
+  }
+  return { text: out, unresolved: out === '' || UNRESOLVED.test(out) };
+}
+
+const DRIVE = /^([A-Za-z]):(?:\/|$)/;
+
+// Absolute, `/`-separated, no `.`/`..`/empty segments; `/` or `C:/` for roots.
+function normalise(path: string, cwd: string): string {
+  const drive = DRIVE.exec(path);
+  let base: string;
+  let rest: string;
+  if (drive) {
+    base = `${(drive[1] as string).toUpperCase()}:/`;
+    rest = path.slice(2);
+  } else if (path.startsWith('/')) {
+    base = '/';
+    rest = path;
+  } else {
+    const cwdDrive = DRIVE.exec(cwd);
+    base = cwdDrive ? `${(cwdDrive[1] as string).toUpperCase()}:/` : '/';
+    rest = `${cwdDrive ? cwd.slice(2) : cwd}/${path}`;
+  }
+  const out: string[] = [];
+  for (const seg of rest.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') out.pop();
+    else out.push(seg);
+  }
+  return base + out.join('/');
+}
+
+function segmentsOf(abs: string): string[] {
+  const drive = DRIVE.exec(abs);
+  const rest = drive ? abs.slice(2) : abs;
+  return rest.split('/').filter((s) => s !== '');
+}
+
+// Collapses `.`/`..` in a relative path that could not be resolved, to name-match what is left.
+function relativeSegments(text: string): string[] {
+  const out: string[] = [];
+  for (const seg of text.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') out.pop();
+    else out.push(seg);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The facts
+
+const REGENERABLE = new Set([
+  'node_modules',
+  'dist',
+  'build',
+  'out',
+  'target',
+  '.next',
+  'coverage',
+  '__pycache__',
+  '.pytest_cache',
+  '.turbo',
+  '.cache',
+]);
+
+const SYSTEM_PARENTS = new Set(['usr', 'var', 'private', 'System', 'Library']);
+
+/** Everything the rules want to know about one path word. */
+export function pathFacts(raw: string, ctx: PathContext): PathFacts {
+  const f = foldersOf(ctx);
+  const word = readWord(raw);
+  const expanded = expand(word.text, f);
+
+  if (expanded.unresolved) {
+    const segs = relativeSegments(expanded.text);
+    const homeRel =
+      expanded.otherHomeRest === undefined ? undefined : relativeSegments(expanded.otherHomeRest);
+    const names: Names = { segs, homeRel, projRel: undefined, abs: '' };
+    return withKinds(
+      { raw, abs: '', place: 'unresolved', isHome: false, isRoot: false, glob: word.glob },
+      names,
+      ctx,
+      f,
+    );
+  }
+
+  const abs = normalise(expanded.text, f.cwd);
+  const segs = segmentsOf(abs);
+  const isDriveRoot = DRIVE.test(abs) && segs.length === 0;
+  const allOf = word.glob && /^\*+$/.test(segs[segs.length - 1] ?? '');
+  const container = allOf ? parentOf(abs) : abs;
+  const isRoot = abs === '/' || isDriveRoot || container === '/' || /^[A-Z]:\/$/.test(container);
+  const isHome = container === f.home;
+  const projectDepth = segmentsOf(f.project).length;
+  // a project root at `/` (or a drive root) says nothing about where a path lands
+  const inProject = projectDepth > 0 && isInside(abs, f.project);
+  const names: Names = {
+    segs,
+    homeRel: homeRelative(abs, segs, f.home),
+    projRel: inProject ? segs.slice(projectDepth) : undefined,
+    abs,
+  };
+  return withKinds(
+    { raw, abs, place: placeOf(abs, segs, names.projRel, f), isHome, isRoot, glob: word.glob },
+    names,
+    ctx,
+    f,
+  );
+}
+
+function parentOf(abs: string): string {
+  const cut = abs.lastIndexOf('/');
+  const parent = abs.slice(0, cut);
+  return parent === '' ? '/' : /^[A-Z]:$/.test(parent) ? `${parent}/` : parent;
+}
+
+function placeOf(abs: string, segs: readonly string[], projRel: readonly string[] | undefined, f: Folders): Place {
+  if (abs === '/dev' || abs.startsWith('/dev/')) return 'device';
+  if (segs.length === 0) return 'root';
+  if (abs === f.home) return 'home';
+  if (projRel !== undefined) return projRel.some((s) => REGENERABLE.has(s)) ? 'regenerable' : 'project';
+  const first = segs[0] as string;
+  const windows = DRIVE.test(abs);
+  if (segs.length === 1 || (segs.length === 2 && (windows ? first === 'Windows' : SYSTEM_PARENTS.has(first)))) {
+    return 'root';
+  }
+  if (f.temps.some((t) => isInside(abs, t))) return 'temp';
+  if (isInside(abs, f.home)) return 'home';
+  return 'outside';
+}
+
+// The part of a path below a home folder: ours, or one that looks like another user's.
+function homeRelative(abs: string, segs: readonly string[], home: string): string[] | undefined {
+  if (isInside(abs, home)) return segs.slice(segmentsOf(home).length);
+  const [a, b] = segs;
+  if (a === 'root') return segs.slice(1);
+  if ((a === 'home' || a === 'Users') && b !== undefined) return segs.slice(2);
+  return undefined;
+}
+
+interface Names {
+  /** All segments (absolute when resolved, else what could be read). */
+  readonly segs: readonly string[];
+  /** Segments below a home folder, when the path is in one. */
+  readonly homeRel: readonly string[] | undefined;
+  /** Segments below the project root, when the path is in it. */
+  readonly projRel: readonly string[] | undefined;
+  readonly abs: string;
+}
+
+type BaseFacts = Omit<PathFacts, 'secret' | 'agentRules' | 'guardFile' | 'persistence'>;
+
+function withKinds(base: BaseFacts, n: Names, ctx: PathContext, f: Folders): PathFacts {
+  const secret = secretOf(n, ctx);
+  const agentRules = agentRulesOf(n);
+  const guardFile = guardFileOf(n, f);
+  const persistence = isPersistence(n);
+  return {
+    ...base,
+    ...(secret && { secret }),
+    ...(agentRules && { agentRules }),
+    ...(guardFile && { guardFile }),
+    ...(persistence && { persistence }),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Name helpers
+
+/** Index of `names` appearing as consecutive segments, or -1. */
+function seq(segs: readonly string[], ...names: readonly string[]): number {
+  outer: for (let i = 0; i + names.length <= segs.length; i++) {
+    for (let j = 0; j < names.length; j++) if (segs[i + j] !== names[j]) continue outer;
+    return i;
+  }
+  return -1;
+}
+
+/** True when `segs` starts with `names`. */
+function startsWith(segs: readonly string[] | undefined, ...names: readonly string[]): boolean {
+  return segs !== undefined && names.every((name, i) => segs[i] === name);
+}
+
+/** True when `segs` ends with `names`. */
+function endsWith(segs: readonly string[], ...names: readonly string[]): boolean {
+  const off = segs.length - names.length;
+  return off >= 0 && names.every((name, i) => segs[off + i] === name);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Secrets
+
+// Suffixes that mark a committed template rather than real values (`.env.example`, `sample.env`).
+const ENV_TEMPLATES = new Set([
+  'example',
+  'examples',
+  'sample',
+  'samples',
+  'template',
+  'templates',
+  'tmpl',
+  'tpl',
+  'dist',
+  'defaults',
+  'default',
+  'schema',
+]);
+
+function isEnvFile(name: string): boolean {
+  const lower = name.toLowerCase();
+  if (lower === '.env' || lower === '.envrc') return true;
+  if (/^\.env[.\-_*]/.test(lower)) {
+    return !lower.slice(5).split(/[.\-_]/).some((part) => ENV_TEMPLATES.has(part));
+  }
+  if (lower.length > 4 && lower.endsWith('.env')) {
+    return !lower.slice(0, -4).split(/[.\-_]/).some((part) => ENV_TEMPLATES.has(part));
+  }
+  return false;
+}
+
+function words(stem: string): string[] {
+  return stem
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== '');
+}
+
+const PUBLIC_WORDS = new Set(['pub', 'public', 'pubkey']);
+const CERT_WORDS = new Set([
+  'cert',
+  'certs',
+  'certificate',
+  'crt',
+  'ca',
+  'cacert',
+  'chain',
+  'fullchain',
+  'bundle',
+  'cabundle',
+  'csr',
+  'dh',
+  'dhparam',
+  'dhparams',
+]);
+const PRIVATE_WORDS = new Set(['key', 'private', 'priv', 'privkey', 'secret']);
+
+// `*.pem`/`*.key` count unless the name says public, or (for .pem) says certificate and not key.
+function isPrivateKeyFile(name: string): boolean {
+  const dot = name.lastIndexOf('.');
+  if (dot < 0) return false;
+  const ext = name.slice(dot + 1).toLowerCase();
+  if (ext === 'p12' || ext === 'pfx') return true;
+  if (ext !== 'pem' && ext !== 'key') return false;
+  const w = words(name.slice(0, dot));
+  if (w.some((x) => PUBLIC_WORDS.has(x))) return false;
+  if (ext === 'pem' && w.some((x) => CERT_WORDS.has(x)) && !w.some((x) => PRIVATE_WORDS.has(x))) return false;
+  return true;
+}
+
+const BROWSER_FILES = new Set([
+  'Cookies',
+  'Login Data',
+  'Login Data For Account',
+  'Web Data',
+  'cookies.sqlite',
+  'logins.json',
+  'key4.db',
+  'key3.db',
+  'signons.sqlite',
+]);
+const BROWSER_FOLDER =
+  /^(?:google-chrome(?:-beta|-unstable)?|chrome|chromium|brave-browser|bravesoftware|microsoft[- ]edge|edge|\.mozilla|mozilla|firefox|vivaldi|opera(?: software)?)$/;
+
+function secretOf(n: Names, ctx: PathContext): SecretKind | undefined {
+  const { segs, homeRel } = n;
+  const name = segs[segs.length - 1];
+  if (name === undefined) return undefined;
+
+  // Anything in ~/.ssh except public keys and known hosts; the folder itself too.
+  const ssh = segs.lastIndexOf('.ssh');
+  if (ssh >= 0) {
+    if (ssh === segs.length - 1) return 'ssh';
+    if (!name.endsWith('.pub') && !name.startsWith('known_hosts')) return 'ssh';
+    return extraSecret(n, ctx);
+  }
+  if (isEnvFile(name)) return 'env-file';
+  if (seq(segs, '.gnupg', 'private-keys-v1.d') >= 0 || endsWith(segs, '.gnupg', 'secring.gpg')) {
+    return 'private-key';
+  }
+  if (isPrivateKeyFile(name)) return 'private-key';
+  if (name === '.npmrc' || name === '.pypirc') return 'package-token';
+  if (name === '.netrc' || name === '_netrc' || name === '.git-credentials') return 'git-credentials';
+  if (isCloudLogin(segs, homeRel)) return 'cloud-login';
+  if (name.endsWith('.tfstate') || name.endsWith('.tfstate.backup')) return 'terraform-state';
+  if (name === 'Cookies.binarycookies') return 'browser-data';
+  if (BROWSER_FILES.has(name) && segs.some((s) => BROWSER_FOLDER.test(s.toLowerCase()))) return 'browser-data';
+  if (
+    startsWith(homeRel, 'Library', 'Keychains') ||
+    startsWith(segs, 'Library', 'Keychains') ||
+    startsWith(homeRel, '.local', 'share', 'keyrings') ||
+    name.endsWith('.keychain') ||
+    name.endsWith('.keychain-db')
+  ) {
+    return 'keychain';
+  }
+  return extraSecret(n, ctx);
+}
+
+function isCloudLogin(segs: readonly string[], homeRel: readonly string[] | undefined): boolean {
+  const aws = segs.lastIndexOf('.aws');
+  if (aws >= 0) {
+    const rest = segs.slice(aws + 1);
+    if (rest.length === 0 || (rest.length === 1 && rest[0] === 'credentials')) return true;
+    if ((rest[0] === 'sso' || rest[0] === 'cli') && rest[1] === 'cache') return true;
+  }
+  return (
+    endsWith(segs, '.config', 'gh', 'hosts.yml') ||
+    endsWith(segs, '.docker', 'config.json') ||
+    endsWith(segs, '.kube', 'config') ||
+    seq(segs, '.config', 'gcloud') >= 0 ||
+    // a project may have its own `.azure` folder (azd), so only the one in a home folder counts
+    startsWith(homeRel, '.azure')
+  );
+}
+
+function extraSecret(n: Names, ctx: PathContext): SecretKind | undefined {
+  for (const glob of ctx.extraSecrets ?? []) {
+    const g = glob.replace(/\/+$/, '');
+    if (g.startsWith('~/')) {
+      if (n.homeRel !== undefined && underGlob(g.slice(2), n.homeRel)) return 'policy';
+    } else if (g.startsWith('/')) {
+      if (n.abs !== '' && underGlob(g, n.abs.split('/'))) return 'policy';
+    } else {
+      const rel = g.replace(/^\.\//, '');
+      if (!rel.includes('/')) {
+        if ((n.projRel ?? n.segs).some((s) => segmentMatch(rel, s))) return 'policy';
+      } else if (n.projRel !== undefined && underGlob(rel, n.projRel)) {
+        return 'policy';
+      }
+    }
+  }
+  return undefined;
+}
+
+// The glob names the path itself or a folder above it.
+function underGlob(glob: string, segs: readonly string[]): boolean {
+  const path = segs.join('/');
+  return globMatch(glob, path) || globMatch(`${glob}/**`, path);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Agent rules, settings and checks
+
+const RULES_FILES = new Set(['AGENTS.md', 'AGENTS.override.md', 'CLAUDE.md', 'CLAUDE.local.md', 'GEMINI.md', '.cursorrules']);
+const GIT_HOOK_FILES = new Set([
+  '.pre-commit-config.yaml',
+  '.pre-commit-config.yml',
+  'lefthook.yml',
+  'lefthook.yaml',
+  '.lefthook.yml',
+  '.lefthook.yaml',
+  'lefthook-local.yml',
+  'lefthook-local.yaml',
+]);
+const CI_FILES = new Set([
+  '.gitlab-ci.yml',
+  'azure-pipelines.yml',
+  'azure-pipelines.yaml',
+  'Jenkinsfile',
+  '.travis.yml',
+  'bitbucket-pipelines.yml',
+  '.drone.yml',
+]);
+const AGENT_ROOTS = ['.agents', '.agent', '_agents', '_agent'];
+
+function agentRulesOf(n: Names): AgentRulesKind | undefined {
+  const { segs, homeRel } = n;
+  const name = segs[segs.length - 1];
+  if (name === undefined) return undefined;
+  if (
+    seq(segs, '.git', 'hooks') >= 0 ||
+    endsWith(segs, '.git', 'config') ||
+    segs.includes('.husky') ||
+    GIT_HOOK_FILES.has(name)
+  ) {
+    return 'git-hooks';
+  }
+  if (
+    seq(segs, '.github', 'workflows') >= 0 ||
+    seq(segs, '.github', 'actions') >= 0 ||
+    segs.includes('.circleci') ||
+    segs.includes('.buildkite') ||
+    CI_FILES.has(name)
+  ) {
+    return 'ci';
+  }
+  if (
+    name === '.mcp.json' ||
+    endsWith(segs, '.cursor', 'mcp.json') ||
+    endsWith(segs, '.vscode', 'mcp.json') ||
+    endsWith(segs, '.copilot', 'mcp-config.json')
+  ) {
+    return 'mcp';
+  }
+  if (
+    (segs[segs.length - 2] === '.claude' && /^settings(?:\.local)?\.json$/.test(name)) ||
+    endsWith(segs, '.codex', 'config.toml') ||
+    endsWith(segs, '.gemini', 'settings.json') ||
+    // VS Code settings can switch off Copilot's confirmations (chat.tools.autoApprove)
+    endsWith(segs, '.vscode', 'settings.json') ||
+    endsWith(segs, '.cursor', 'cli.json') ||
+    endsWith(segs, '.cursor', 'cli-config.json') ||
+    endsWith(segs, '.copilot', 'config.json') ||
+    endsWith(segs, '.copilot', 'settings.json') ||
+    endsWith(segs, '.github', 'copilot', 'settings.json') ||
+    endsWith(segs, '.github', 'copilot', 'settings.local.json')
+  ) {
+    return 'settings';
+  }
+  if (
+    seq(segs, '.codex', 'memories') >= 0 ||
+    (startsWith(homeRel, '.claude', 'projects') && homeRel !== undefined && homeRel[3] === 'memory')
+  ) {
+    return 'memory-note';
+  }
+  if (
+    RULES_FILES.has(name) ||
+    seq(segs, '.cursor', 'rules') >= 0 ||
+    endsWith(segs, '.github', 'copilot-instructions.md') ||
+    seq(segs, '.github', 'instructions') >= 0 ||
+    AGENT_ROOTS.some((r) => seq(segs, r, 'rules') >= 0 || seq(segs, r, 'workflows') >= 0 || seq(segs, r, 'skills') >= 0) ||
+    seq(segs, '.codex', 'skills') >= 0 ||
+    seq(segs, '.claude', 'skills') >= 0 ||
+    seq(segs, '.claude', 'agents') >= 0 ||
+    seq(segs, '.claude', 'commands') >= 0
+  ) {
+    return 'rules';
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// guard's own files and the agents' hook files
+
+// The agents' own folders in a home folder hold their hook files; removing one removes the hook.
+const HOOK_FOLDERS = new Set(['.codex', '.cursor', '.copilot', '.gemini', ...AGENT_ROOTS]);
+
+function guardFileOf(n: Names, f: Folders): GuardFileKind | undefined {
+  const { segs, abs, homeRel } = n;
+  const name = segs[segs.length - 1];
+  if (abs !== '' && isInside(abs, f.guardHome)) return 'guard-home';
+  // a folder above guard's own (`~/.local/state`), but not home, the project or a top-level folder
+  if (
+    abs !== '' &&
+    isInside(f.guardHome, abs) &&
+    abs !== f.home &&
+    abs !== f.project &&
+    segs.length >= 2 &&
+    (n.homeRel === undefined || n.homeRel.length > 0)
+  ) {
+    return 'guard-home';
+  }
+  if (abs !== '' && abs === `${f.project === '/' ? '' : f.project}/.guard.yaml`) return 'policy';
+  if (name === undefined) return undefined;
+  const inCodexHome = abs !== '' && (abs === f.codexHome || parentOf(abs) === f.codexHome);
+  const inCopilotHome = abs !== '' && (abs === f.copilotHome || parentOf(abs) === f.copilotHome);
+  if (
+    endsWith(segs, '.codex', 'hooks.json') ||
+    endsWith(segs, '.codex', 'config.toml') ||
+    (inCodexHome && (abs === f.codexHome || name === 'hooks.json' || name === 'config.toml')) ||
+    endsWith(segs, '.cursor', 'hooks.json') ||
+    endsWith(segs, '.gemini', 'config', 'hooks.json') ||
+    AGENT_ROOTS.some((r) => endsWith(segs, r, 'hooks.json')) ||
+    seq(segs, '.copilot', 'hooks') >= 0 ||
+    (abs !== '' && isInside(abs, `${f.copilotHome}/hooks`)) ||
+    (inCopilotHome && (abs === f.copilotHome || name === 'settings.json')) ||
+    endsWith(segs, '.copilot', 'settings.json') ||
+    seq(segs, '.github', 'hooks') >= 0 ||
+    endsWith(segs, '.github', 'copilot', 'settings.json') ||
+    endsWith(segs, '.github', 'copilot', 'settings.local.json') ||
+    startsWith(segs, 'etc', 'github-copilot', 'policy.d') ||
+    (homeRel?.length === 1 && HOOK_FOLDERS.has(name)) ||
+    (homeRel?.length === 2 && homeRel[0] === '.gemini' && name === 'config')
+  ) {
+    return 'hook-config';
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Persistence
+
+const SHELL_STARTUP = new Set([
+  '.bashrc',
+  '.bash_profile',
+  '.bash_login',
+  '.bash_logout',
+  '.profile',
+  '.zshrc',
+  '.zprofile',
+  '.zshenv',
+  '.zlogin',
+  '.zlogout',
+]);
+
+function isPersistence(n: Names): boolean {
+  const { segs, homeRel, abs } = n;
+  const name = segs[segs.length - 1] ?? '';
+  if (homeRel !== undefined) {
+    if (homeRel.length === 1 && SHELL_STARTUP.has(name)) return true;
+    if (
+      startsWith(homeRel, '.config', 'fish', 'config.fish') ||
+      startsWith(homeRel, '.config', 'fish', 'conf.d') ||
+      startsWith(homeRel, '.config', 'autostart') ||
+      startsWith(homeRel, '.config', 'systemd', 'user') ||
+      startsWith(homeRel, 'Library', 'LaunchAgents')
+    ) {
+      return true;
+    }
+    const powershell =
+      startsWith(homeRel, 'Documents', 'PowerShell') ||
+      startsWith(homeRel, 'Documents', 'WindowsPowerShell') ||
+      startsWith(homeRel, '.config', 'powershell');
+    if (powershell && homeRel.length === 3 && /profile\.ps1$/i.test(name)) return true;
+  }
+  if (segs.join('/').toLowerCase().includes('start menu/programs/startup')) return true;
+  if (abs === '' || DRIVE.test(abs)) return false;
+  const [a, b] = segs;
+  if (a === 'etc') {
+    return (
+      (b !== undefined && (b.startsWith('cron') || b === 'anacrontab')) ||
+      b === 'rc.local' ||
+      b === 'profile' ||
+      b === 'profile.d' ||
+      b === 'bash.bashrc' ||
+      b === 'init.d' ||
+      startsWith(segs, 'etc', 'systemd', 'system') ||
+      startsWith(segs, 'etc', 'systemd', 'user') ||
+      startsWith(segs, 'etc', 'xdg', 'autostart')
+    );
+  }
+  return (
+    startsWith(segs, 'var', 'spool', 'cron') ||
+    startsWith(segs, 'Library', 'LaunchAgents') ||
+    startsWith(segs, 'Library', 'LaunchDaemons')
+  );
+}

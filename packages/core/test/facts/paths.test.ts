@@ -1,0 +1,550 @@
+import { describe, expect, it } from 'vitest';
+import { globMatch, isInside, pathFacts } from '../../src/facts/paths.js';
+import type { PathContext } from '../../src/facts/paths.js';
+
+const ctx: PathContext = {
+  cwd: '/home/dev/project/src',
+  projectRoot: '/home/dev/project',
+  home: '/home/dev',
+  tmp: '/var/folders/xy/T',
+  guardHome: '/home/dev/.local/state/guard',
+};
+
+const winCtx: PathContext = {
+  cwd: 'C:\\Users\\dev\\project',
+  projectRoot: 'C:\\Users\\dev\\project',
+  home: 'C:\\Users\\dev',
+  tmp: 'C:\\Users\\dev\\AppData\\Local\\Temp',
+};
+
+describe('pathFacts: abs and place', () => {
+  it.for([
+    { raw: 'a.txt', abs: '/home/dev/project/src/a.txt', place: 'project' },
+    { raw: './a/../b.txt', abs: '/home/dev/project/src/b.txt', place: 'project' },
+    { raw: '..', abs: '/home/dev/project', place: 'project' },
+    { raw: '.', abs: '/home/dev/project/src', place: 'project' },
+    { raw: '/home/dev/project', abs: '/home/dev/project', place: 'project' },
+    { raw: '../node_modules', abs: '/home/dev/project/node_modules', place: 'regenerable' },
+    { raw: '../packages/x/dist/index.js', abs: '/home/dev/project/packages/x/dist/index.js', place: 'regenerable' },
+    { raw: '__pycache__/m.pyc', abs: '/home/dev/project/src/__pycache__/m.pyc', place: 'regenerable' },
+    { raw: '../.next', abs: '/home/dev/project/.next', place: 'regenerable' },
+    { raw: '../target/debug', abs: '/home/dev/project/target/debug', place: 'regenerable' },
+    { raw: '../coverage', abs: '/home/dev/project/coverage', place: 'regenerable' },
+    { raw: '../.cache/x', abs: '/home/dev/project/.cache/x', place: 'regenerable' },
+    // near misses: similar names are ordinary project files; outside the project nothing is regenerable
+    { raw: '../distribution', abs: '/home/dev/project/distribution', place: 'project' },
+    { raw: '../src/builder.ts', abs: '/home/dev/project/src/builder.ts', place: 'project' },
+    { raw: '~/other/node_modules', abs: '/home/dev/other/node_modules', place: 'home' },
+    { raw: '/tmp/x', abs: '/tmp/x', place: 'temp' },
+    { raw: '/var/tmp/cache/y', abs: '/var/tmp/cache/y', place: 'temp' },
+    { raw: '/var/folders/xy/T/z', abs: '/var/folders/xy/T/z', place: 'temp' },
+    { raw: '$TMPDIR/out.log', abs: '/var/folders/xy/T/out.log', place: 'temp' },
+    { raw: '${TMPDIR}/out.log', abs: '/var/folders/xy/T/out.log', place: 'temp' },
+    { raw: '/tmpfoo/x', abs: '/tmpfoo/x', place: 'outside' },
+    { raw: '~', abs: '/home/dev', place: 'home' },
+    { raw: '~/', abs: '/home/dev', place: 'home' },
+    { raw: '$HOME', abs: '/home/dev', place: 'home' },
+    { raw: '${HOME}/notes', abs: '/home/dev/notes', place: 'home' },
+    { raw: '~/../dev/x', abs: '/home/dev/x', place: 'home' },
+    { raw: '/home/dev2/x', abs: '/home/dev2/x', place: 'outside' },
+    { raw: '/opt/app/conf', abs: '/opt/app/conf', place: 'outside' },
+    { raw: '/etc/nginx/nginx.conf', abs: '/etc/nginx/nginx.conf', place: 'outside' },
+    { raw: '/', abs: '/', place: 'root' },
+    { raw: '//', abs: '/', place: 'root' },
+    { raw: '/..', abs: '/', place: 'root' },
+    { raw: '../../../..', abs: '/', place: 'root' },
+    { raw: '/etc', abs: '/etc', place: 'root' },
+    { raw: '/usr', abs: '/usr', place: 'root' },
+    { raw: '/usr/lib', abs: '/usr/lib', place: 'root' },
+    { raw: '/var/log', abs: '/var/log', place: 'root' },
+    { raw: '/tmp', abs: '/tmp', place: 'root' },
+    { raw: '/home', abs: '/home', place: 'root' },
+    { raw: '/System/Library', abs: '/System/Library', place: 'root' },
+    { raw: '/usr/lib/x', abs: '/usr/lib/x', place: 'outside' },
+    { raw: '/dev/sda', abs: '/dev/sda', place: 'device' },
+    { raw: '/dev/null', abs: '/dev/null', place: 'device' },
+    { raw: '/device/x', abs: '/device/x', place: 'outside' },
+    { raw: '$DIR', abs: '', place: 'unresolved' },
+    { raw: '${DIR}/x', abs: '', place: 'unresolved' },
+    { raw: '$(pwd)/x', abs: '', place: 'unresolved' },
+    { raw: '`pwd`/x', abs: '', place: 'unresolved' },
+    { raw: '$1', abs: '', place: 'unresolved' },
+    { raw: '~bob/x', abs: '', place: 'unresolved' },
+    { raw: '$HOMEDIR/x', abs: '', place: 'unresolved' },
+    { raw: '', abs: '', place: 'unresolved' },
+    { raw: 'price$', abs: '/home/dev/project/src/price$', place: 'project' },
+    { raw: '"my file.txt"', abs: '/home/dev/project/src/my file.txt', place: 'project' },
+    { raw: ".e''nv", abs: '/home/dev/project/src/.env', place: 'project' },
+    { raw: 'a\\ b', abs: '/home/dev/project/src/a b', place: 'project' },
+    { raw: '$PWD/x', abs: '/home/dev/project/src/x', place: 'project' },
+  ] as const)('$raw → $abs ($place)', ({ raw, abs, place }) => {
+    const f = pathFacts(raw, ctx);
+    expect(f.raw).toBe(raw);
+    expect(f.abs).toBe(abs);
+    expect(f.place).toBe(place);
+  });
+
+  it('a project that is the root itself says nothing about where paths land', () => {
+    const rooted = { ...ctx, cwd: '/', projectRoot: '/' };
+    expect(pathFacts('/etc', rooted).place).toBe('root');
+    expect(pathFacts('/home/dev/x', rooted).place).toBe('home');
+    expect(pathFacts('/srv/www/x', rooted).place).toBe('outside');
+  });
+
+  it('a project at the top level is still the project', () => {
+    const docker = { ...ctx, cwd: '/app', projectRoot: '/app' };
+    expect(pathFacts('/app', docker).place).toBe('project');
+    expect(pathFacts('dist', docker).place).toBe('regenerable');
+    expect(pathFacts('/srv', docker).place).toBe('root');
+  });
+
+  it('a project inside the temp folder is the project', () => {
+    const t = { ...ctx, cwd: '/tmp/p', projectRoot: '/tmp/p' };
+    expect(pathFacts('src/a.ts', t).place).toBe('project');
+    expect(pathFacts('/tmp/other', t).place).toBe('temp');
+  });
+});
+
+describe('pathFacts: isHome, isRoot, glob', () => {
+  it.for([
+    { raw: '~', isHome: true, isRoot: false, glob: false },
+    { raw: '~/', isHome: true, isRoot: false, glob: false },
+    { raw: '$HOME', isHome: true, isRoot: false, glob: false },
+    { raw: '${HOME}/', isHome: true, isRoot: false, glob: false },
+    { raw: '/home/dev/', isHome: true, isRoot: false, glob: false },
+    { raw: '~/*', isHome: true, isRoot: false, glob: true },
+    { raw: '/', isHome: false, isRoot: true, glob: false },
+    { raw: '/*', isHome: false, isRoot: true, glob: true },
+    { raw: '/.', isHome: false, isRoot: true, glob: false },
+    // near misses
+    { raw: '~/x', isHome: false, isRoot: false, glob: false },
+    { raw: '~/*.log', isHome: false, isRoot: false, glob: true },
+    { raw: '~/.*', isHome: false, isRoot: false, glob: true },
+    { raw: '/etc', isHome: false, isRoot: false, glob: false },
+    { raw: '/*.txt', isHome: false, isRoot: false, glob: true },
+    { raw: "'/*'", isHome: false, isRoot: false, glob: false },
+    { raw: '"*.txt"', isHome: false, isRoot: false, glob: false },
+    { raw: '\\*.txt', isHome: false, isRoot: false, glob: false },
+    { raw: 'file?.txt', isHome: false, isRoot: false, glob: true },
+    { raw: 'file[12].txt', isHome: false, isRoot: false, glob: true },
+    { raw: 'src/*.ts', isHome: false, isRoot: false, glob: true },
+  ] as const)('$raw', ({ raw, isHome, isRoot, glob }) => {
+    const f = pathFacts(raw, ctx);
+    expect({ isHome: f.isHome, isRoot: f.isRoot, glob: f.glob }).toEqual({ isHome, isRoot, glob });
+  });
+});
+
+describe('pathFacts: Windows forms', () => {
+  it.for([
+    { raw: 'C:\\', abs: 'C:/', place: 'root', isRoot: true, isHome: false },
+    { raw: 'c:/', abs: 'C:/', place: 'root', isRoot: true, isHome: false },
+    { raw: 'C:', abs: 'C:/', place: 'root', isRoot: true, isHome: false },
+    { raw: 'C:\\*', abs: 'C:/*', place: 'root', isRoot: true, isHome: false },
+    { raw: 'C:\\Windows', abs: 'C:/Windows', place: 'root', isRoot: false, isHome: false },
+    { raw: 'C:\\Windows\\System32', abs: 'C:/Windows/System32', place: 'root', isRoot: false, isHome: false },
+    { raw: 'C:\\Users\\dev', abs: 'C:/Users/dev', place: 'home', isRoot: false, isHome: true },
+    { raw: '%USERPROFILE%', abs: 'C:/Users/dev', place: 'home', isRoot: false, isHome: true },
+    { raw: '$env:USERPROFILE\\Desktop', abs: 'C:/Users/dev/Desktop', place: 'home', isRoot: false, isHome: false },
+    { raw: '%TEMP%\\x.txt', abs: 'C:/Users/dev/AppData/Local/Temp/x.txt', place: 'temp', isRoot: false, isHome: false },
+    { raw: '.\\src\\a.ts', abs: 'C:/Users/dev/project/src/a.ts', place: 'project', isRoot: false, isHome: false },
+    { raw: 'C:\\Users\\dev\\project\\dist', abs: 'C:/Users/dev/project/dist', place: 'regenerable', isRoot: false, isHome: false },
+    { raw: 'D:\\data\\x', abs: 'D:/data/x', place: 'outside', isRoot: false, isHome: false },
+    { raw: '%APPDATA%\\x', abs: '', place: 'unresolved', isRoot: false, isHome: false },
+  ] as const)('$raw → $abs', ({ raw, abs, place, isRoot, isHome }) => {
+    const f = pathFacts(raw, winCtx);
+    expect({ abs: f.abs, place: f.place, isRoot: f.isRoot, isHome: f.isHome }).toEqual({ abs, place, isRoot, isHome });
+  });
+
+  it('classifies Windows secrets, hooks and start-up folders', () => {
+    expect(pathFacts('%USERPROFILE%\\.ssh\\id_ed25519', winCtx).secret).toBe('ssh');
+    expect(pathFacts('C:\\Users\\dev\\.codex\\hooks.json', winCtx).guardFile).toBe('hook-config');
+    expect(
+      pathFacts('C:\\Users\\dev\\AppData\\Local\\Google\\Chrome\\User Data\\Default\\Network\\Cookies', winCtx).secret,
+    ).toBe('browser-data');
+    expect(
+      pathFacts('%USERPROFILE%\\AppData\\Roaming\\Microsoft\\Windows\\Start Menu\\Programs\\Startup\\x.lnk', winCtx)
+        .persistence,
+    ).toBe(true);
+    expect(pathFacts('%USERPROFILE%\\Documents\\PowerShell\\Microsoft.PowerShell_profile.ps1', winCtx).persistence).toBe(
+      true,
+    );
+    expect(pathFacts('%USERPROFILE%\\Documents\\notes.ps1', winCtx).persistence).toBeUndefined();
+  });
+});
+
+describe('pathFacts: secret', () => {
+  it.for([
+    ['.env', 'env-file'],
+    ['../.env', 'env-file'],
+    ['.env.local', 'env-file'],
+    ['.env.production', 'env-file'],
+    ['.env.test', 'env-file'],
+    ['.env.vault', 'env-file'],
+    ['.env*', 'env-file'],
+    ['*.env', 'env-file'],
+    ['.envrc', 'env-file'],
+    ['prod.env', 'env-file'],
+    ['config/secrets.env', 'env-file'],
+    ['$DIR/.env', 'env-file'],
+    ['~/.ssh/id_rsa', 'ssh'],
+    ['~/.ssh/id_ed25519', 'ssh'],
+    ['~/.ssh/id_ecdsa', 'ssh'],
+    ['~/.ssh/work_github', 'ssh'],
+    ['~/.ssh/config', 'ssh'],
+    ['~/.ssh/authorized_keys', 'ssh'],
+    ['~/.ssh', 'ssh'],
+    ['~/.ssh/', 'ssh'],
+    ['~/.ssh/*', 'ssh'],
+    ['/root/.ssh/id_rsa', 'ssh'],
+    ['~bob/.ssh/id_rsa', 'ssh'],
+    ['server.pem', 'private-key'],
+    ['privkey.pem', 'private-key'],
+    ['ca-key.pem', 'private-key'],
+    ['rootCA-key.pem', 'private-key'],
+    ['certs/server.key', 'private-key'],
+    ['*.pem', 'private-key'],
+    ['bundle.p12', 'private-key'],
+    ['cert.pfx', 'private-key'],
+    ['~/.gnupg/private-keys-v1.d/ABC.key', 'private-key'],
+    ['.npmrc', 'package-token'],
+    ['~/.npmrc', 'package-token'],
+    ['~/.pypirc', 'package-token'],
+    ['~/.netrc', 'git-credentials'],
+    ['_netrc', 'git-credentials'],
+    ['~/.git-credentials', 'git-credentials'],
+    ['~/.aws/credentials', 'cloud-login'],
+    ['~/.aws', 'cloud-login'],
+    ['~/.aws/sso/cache/abc.json', 'cloud-login'],
+    ['~/.config/gh/hosts.yml', 'cloud-login'],
+    ['~/.docker/config.json', 'cloud-login'],
+    ['~/.kube/config', 'cloud-login'],
+    ['~/.azure/msal_token_cache.json', 'cloud-login'],
+    ['~/.azure', 'cloud-login'],
+    ['~/.config/gcloud/credentials.db', 'cloud-login'],
+    ['~/.config/gcloud', 'cloud-login'],
+    ['infra/terraform.tfstate', 'terraform-state'],
+    ['terraform.tfstate.backup', 'terraform-state'],
+    ['~/.config/google-chrome/Default/Cookies', 'browser-data'],
+    ['~/.config/chromium/Profile 1/Login Data', 'browser-data'],
+    ['~/.config/BraveSoftware/Brave-Browser/Default/Web Data', 'browser-data'],
+    ['~/Library/Application Support/Google/Chrome/Default/Cookies', 'browser-data'],
+    ['~/Library/Application Support/Microsoft Edge/Default/Login Data', 'browser-data'],
+    ['~/.mozilla/firefox/abcd.default-release/cookies.sqlite', 'browser-data'],
+    ['~/.mozilla/firefox/abcd.default-release/logins.json', 'browser-data'],
+    ['~/Library/Application Support/Firefox/Profiles/x.default/key4.db', 'browser-data'],
+    ['~/Library/Cookies/Cookies.binarycookies', 'browser-data'],
+    ['~/Library/Keychains/login.keychain-db', 'keychain'],
+    ['/Library/Keychains/System.keychain', 'keychain'],
+    ['~/.local/share/keyrings/login.keyring', 'keychain'],
+  ] as const)('%s is a secret (%s)', ([raw, kind]) => {
+    expect(pathFacts(raw, ctx).secret).toBe(kind);
+  });
+
+  it.for([
+    'password-reset.ts',
+    'src/env.ts',
+    'environment.ts',
+    '.env.example',
+    '.env.sample',
+    '.env.template',
+    '.env.dist',
+    '.env.defaults',
+    '.env.local.example',
+    'example.env',
+    '.environment',
+    'venv/bin/python',
+    '.env/bin/python',
+    'id_ed25519.pub',
+    '~/.ssh/id_ed25519.pub',
+    '~/.ssh/known_hosts',
+    '~/.ssh/known_hosts.old',
+    'keyboard.ts',
+    'monkey.pem.md',
+    'docs/secrets.md',
+    'tokenizer.py',
+    'credentials.example.json',
+    'key.ts',
+    'public.pem',
+    'id_rsa.pub.pem',
+    'cert.pem',
+    'fullchain.pem',
+    'ca.pem',
+    'rootCA.pem',
+    'cacert.pem',
+    'ca-bundle.pem',
+    'server.crt',
+    'public.key',
+    '~/.aws/config',
+    '~/.kube/cache/discovery/x.json',
+    'infra/.azure/dev/config.json',
+    'src/Cookies',
+    'fixtures/logins.json',
+    'terraform.tf',
+    'docs/ssh.md',
+    '.sshrc',
+    'src/keychain.ts',
+    '.npmrc.md',
+  ])('%s is not a secret', (raw) => {
+    expect(pathFacts(raw, ctx).secret).toBeUndefined();
+  });
+
+  it('adds the project policy globs', () => {
+    const policy = { ...ctx, extraSecrets: ['config/prod.json', 'secrets', '*.sqlite', '~/.vault-token', '/srv/keys/**'] };
+    expect(pathFacts('../config/prod.json', policy).secret).toBe('policy');
+    expect(pathFacts('../secrets/db.txt', policy).secret).toBe('policy');
+    expect(pathFacts('../a/b/secrets', policy).secret).toBe('policy');
+    expect(pathFacts('../data/app.sqlite', policy).secret).toBe('policy');
+    expect(pathFacts('~/.vault-token', policy).secret).toBe('policy');
+    expect(pathFacts('/srv/keys/a/b', policy).secret).toBe('policy');
+    expect(pathFacts('../config/dev.json', policy).secret).toBeUndefined();
+    expect(pathFacts('../secrets-guide.md', policy).secret).toBeUndefined();
+    expect(pathFacts('~/other/config/prod.json', policy).secret).toBeUndefined();
+    expect(pathFacts('/srv/other', policy).secret).toBeUndefined();
+  });
+});
+
+describe('pathFacts: agentRules', () => {
+  it.for([
+    ['../AGENTS.md', 'rules'],
+    ['packages/x/AGENTS.md', 'rules'],
+    ['CLAUDE.md', 'rules'],
+    ['~/.gemini/GEMINI.md', 'rules'],
+    ['~/.codex/AGENTS.md', 'rules'],
+    ['../.cursor/rules/style.mdc', 'rules'],
+    ['../.cursorrules', 'rules'],
+    ['../.github/copilot-instructions.md', 'rules'],
+    ['../.github/instructions/ts.instructions.md', 'rules'],
+    ['../.agents/rules/x.md', 'rules'],
+    ['~/.agents/skills/guard/SKILL.md', 'rules'],
+    ['../.claude/settings.json', 'settings'],
+    ['../.claude/settings.local.json', 'settings'],
+    ['../.codex/config.toml', 'settings'],
+    ['~/.gemini/settings.json', 'settings'],
+    ['../.vscode/settings.json', 'settings'],
+    ['../.cursor/cli.json', 'settings'],
+    ['~/.copilot/config.json', 'settings'],
+    ['../.mcp.json', 'mcp'],
+    ['../.cursor/mcp.json', 'mcp'],
+    ['../.vscode/mcp.json', 'mcp'],
+    ['~/.copilot/mcp-config.json', 'mcp'],
+    ['../.git/hooks/pre-commit', 'git-hooks'],
+    ['../.git/hooks', 'git-hooks'],
+    ['../.git/config', 'git-hooks'],
+    ['../.husky/pre-push', 'git-hooks'],
+    ['../.pre-commit-config.yaml', 'git-hooks'],
+    ['../lefthook.yml', 'git-hooks'],
+    ['../.github/workflows/ci.yml', 'ci'],
+    ['../.github/actions/setup/action.yml', 'ci'],
+    ['../.gitlab-ci.yml', 'ci'],
+    ['../.circleci/config.yml', 'ci'],
+    ['../azure-pipelines.yml', 'ci'],
+    ['../Jenkinsfile', 'ci'],
+    ['../.buildkite/pipeline.yml', 'ci'],
+    ['~/.codex/memories/notes.md', 'memory-note'],
+    ['~/.claude/projects/-home-dev-project/memory/MEMORY.md', 'memory-note'],
+  ] as const)('%s → %s', ([raw, kind]) => {
+    expect(pathFacts(raw, ctx).agentRules).toBe(kind);
+  });
+
+  it.for([
+    'README.md',
+    'docs/agents.md',
+    'src/agents/index.ts',
+    'claude.ts',
+    '../.github/CODEOWNERS',
+    '../.github/dependabot.yml',
+    '../.vscode/extensions.json',
+    '../.cursor/notes.txt',
+    '../.git/HEAD',
+    '../.gitignore',
+    '../src/hooks/useThing.ts',
+    '../workflows/x.yml',
+    '../mcp.json',
+    '../husky.config.js',
+    '../.claude/notes.md',
+    '~/.claude/projects/-home-dev-project/abc.jsonl',
+  ])('%s is not an agent rules file', (raw) => {
+    expect(pathFacts(raw, ctx).agentRules).toBeUndefined();
+  });
+});
+
+describe('pathFacts: guardFile', () => {
+  it.for([
+    ['~/.local/state/guard/settings.yaml', 'guard-home'],
+    ['~/.local/state/guard', 'guard-home'],
+    ['~/.local/state', 'guard-home'],
+    ['~/.local', 'guard-home'],
+    ['../.guard.yaml', 'policy'],
+    ['~/.codex/hooks.json', 'hook-config'],
+    ['~/.codex/config.toml', 'hook-config'],
+    ['../.codex/hooks.json', 'hook-config'],
+    ['../.codex/config.toml', 'hook-config'],
+    ['~/.cursor/hooks.json', 'hook-config'],
+    ['../.cursor/hooks.json', 'hook-config'],
+    ['~/.gemini/config/hooks.json', 'hook-config'],
+    ['~/.gemini/config', 'hook-config'],
+    ['../.agents/hooks.json', 'hook-config'],
+    ['~/.copilot/hooks/guard.json', 'hook-config'],
+    ['~/.copilot/hooks', 'hook-config'],
+    ['~/.copilot/settings.json', 'hook-config'],
+    ['../.github/hooks/guard.json', 'hook-config'],
+    ['../.github/copilot/settings.json', 'hook-config'],
+    ['~/.codex', 'hook-config'],
+    ['~/.cursor', 'hook-config'],
+    ['/etc/github-copilot/policy.d/x.json', 'hook-config'],
+    ['$CODEX_HOME/hooks.json', 'hook-config'],
+    ['$GUARD_HOME/state.json', 'guard-home'],
+  ] as const)('%s → %s', ([raw, kind]) => {
+    expect(pathFacts(raw, ctx).guardFile).toBe(kind);
+  });
+
+  it.for([
+    '.guard.yaml',
+    '../docs/.guard.yaml',
+    '../guard.yaml',
+    '~/.local/share/x',
+    '~/.local/state/other/x',
+    '~',
+    '/',
+    '/home',
+    '../.cursor/rules/a.mdc',
+    '../.github',
+    '../.github/workflows/ci.yml',
+    '~/.codex/memories/x.md',
+    '../src/hooks.json',
+    '~/.gemini/settings.json',
+  ])('%s is not a guard file', (raw) => {
+    expect(pathFacts(raw, ctx).guardFile).toBeUndefined();
+  });
+
+  it('follows a moved Codex, Copilot and guard home', () => {
+    const moved = { ...ctx, codexHome: '/opt/codex', copilotHome: '/opt/copilot', guardHome: '/srv/guard' };
+    expect(pathFacts('/opt/codex/hooks.json', moved).guardFile).toBe('hook-config');
+    expect(pathFacts('/opt/codex/config.toml', moved).guardFile).toBe('hook-config');
+    expect(pathFacts('$CODEX_HOME/hooks.json', moved).abs).toBe('/opt/codex/hooks.json');
+    expect(pathFacts('/opt/copilot/hooks/a.json', moved).guardFile).toBe('hook-config');
+    expect(pathFacts('/srv/guard/log.jsonl', moved).guardFile).toBe('guard-home');
+    expect(pathFacts('/opt/codex/sessions/x.jsonl', moved).guardFile).toBeUndefined();
+    expect(pathFacts('/srv/other', moved).guardFile).toBeUndefined();
+    expect(pathFacts('/srv', moved).guardFile).toBeUndefined();
+  });
+});
+
+describe('pathFacts: persistence', () => {
+  it.for([
+    '~/.bashrc',
+    '~/.bash_profile',
+    '~/.bash_login',
+    '~/.profile',
+    '~/.zshrc',
+    '~/.zprofile',
+    '~/.zshenv',
+    '~/.zlogin',
+    '$HOME/.bashrc',
+    '/root/.bashrc',
+    '/home/other/.zshrc',
+    '~/.config/fish/config.fish',
+    '~/.config/fish/conf.d/x.fish',
+    '~/.config/powershell/Microsoft.PowerShell_profile.ps1',
+    '~/.config/autostart/x.desktop',
+    '~/Library/LaunchAgents/com.x.plist',
+    '/Library/LaunchAgents/com.x.plist',
+    '/Library/LaunchDaemons/com.x.plist',
+    '/etc/crontab',
+    '/etc/cron.d/job',
+    '/etc/cron.daily/job',
+    '/var/spool/cron/crontabs/dev',
+    '/etc/systemd/system/x.service',
+    '~/.config/systemd/user/x.service',
+    '/etc/rc.local',
+    '/etc/profile.d/x.sh',
+    '~bob/.bashrc',
+  ])('%s starts something by itself', (raw) => {
+    expect(pathFacts(raw, ctx).persistence).toBe(true);
+  });
+
+  it.for([
+    '../.bashrc',
+    '../dotfiles/.zshrc',
+    '~/.bashrc.bak',
+    '~/docs/.profile',
+    '~/.config/fish/functions/x.fish',
+    '/etc/hosts',
+    '/etc/systemd/journald.conf',
+    '~/Library/Preferences/x.plist',
+    '$DIR/.bashrc',
+    'src/cron.ts',
+  ])('%s does not', (raw) => {
+    expect(pathFacts(raw, ctx).persistence).toBeUndefined();
+  });
+});
+
+describe('isInside', () => {
+  it.for([
+    ['/a/b', '/a', true],
+    ['/a', '/a', true],
+    ['/a/b/c', '/a/b', true],
+    ['/anything', '/', true],
+    ['C:/x', 'C:/', true],
+    ['/ab', '/a', false],
+    ['/a', '/a/b', false],
+    ['/home/dev2', '/home/dev', false],
+    ['', '/a', false],
+    ['/a', '', false],
+  ] as const)('%s in %s → %s', ([child, parent, inside]) => {
+    expect(isInside(child, parent)).toBe(inside);
+  });
+});
+
+describe('globMatch', () => {
+  it.for([
+    ['*.ts', 'a.ts', true],
+    ['*.ts', 'dir/a.ts', false],
+    ['**/*.ts', 'dir/sub/a.ts', true],
+    ['**/*.ts', 'a.ts', true],
+    ['src/**', 'src/a/b', true],
+    ['src/**', 'src', true],
+    ['src/**/x', 'src/x', true],
+    ['src/**/x', 'src/a/b/x', true],
+    ['src/**/x', 'src/a/b/y', false],
+    ['a?c', 'abc', true],
+    ['a?c', 'a/c', false],
+    ['a?c', 'abbc', false],
+    ['*', '', true],
+    ['', '', true],
+    ['.env*', '.env.local', true],
+    ['*secret*', 'my-secret-file', true],
+    ['*secret*', 'my-secrt-file', false],
+    ['/etc/*', '/etc/passwd', true],
+    ['/etc/*', '/etc/a/b', false],
+  ] as const)('%s vs %s → %s', ([glob, path, result]) => {
+    expect(globMatch(glob, path)).toBe(result);
+  });
+
+  it('stays polynomial on adversarial stars', () => {
+    const text = 'a'.repeat(2_000);
+    expect(globMatch(`${'*a'.repeat(200)}b`, text)).toBe(false);
+    expect(globMatch(`${'**/'.repeat(200)}b`, `${'a/'.repeat(2_000)}c`)).toBe(false);
+    expect(globMatch(`${'*a'.repeat(200)}`, text)).toBe(true);
+  });
+});
+
+describe('pathFacts: adversarial input', () => {
+  it('answers for 100 KB paths', () => {
+    const inputs = [
+      `${'../'.repeat(33_000)}x`,
+      '/a'.repeat(50_000),
+      `~/${'.ssh/'.repeat(20_000)}`,
+      `'`.repeat(100_000),
+      '\\'.repeat(100_000),
+      '$'.repeat(100_000),
+      '*'.repeat(100_000),
+      `C:${'\\x'.repeat(50_000)}`,
+    ];
+    for (const raw of inputs) {
+      const f = pathFacts(raw, ctx);
+      expect(f.raw).toBe(raw);
+      expect(typeof f.place).toBe('string');
+    }
+  });
+});
