@@ -33,8 +33,18 @@ export interface InstallOptions {
 
 /** What kind of hook call a payload is, after the adapter looked at it. */
 export type HookInput =
-  /** A tool step about to run: judge it. `canAsk` is false where this event cannot show a prompt. */
-  | { readonly type: 'step'; readonly event: string; readonly step: ToolStep; readonly canAsk: boolean }
+  /**
+   * A tool step about to run: judge it. `canAsk` is false where this event cannot show a prompt.
+   * `deferAsk`: the same call fires a later pre-event that can ask (Cursor), so here only a block
+   * counts and an ask is answered as no objection.
+   */
+  | {
+      readonly type: 'step';
+      readonly event: string;
+      readonly step: ToolStep;
+      readonly canAsk: boolean;
+      readonly deferAsk?: boolean;
+    }
   /** A tool result, after it ran. */
   | { readonly type: 'result'; readonly event: string; readonly result: ToolResult }
   /** A chat starts. */
@@ -54,6 +64,8 @@ export interface ReplyContext {
   readonly failClosed: boolean;
   /** Short code a person can quote to approve an asked step (Codex block-then-chat). */
   readonly approvalCode?: string;
+  /** A sentence added to a block or ask text (e.g. "guard is on" where the agent has no start event). */
+  readonly notice?: string;
 }
 
 /** What an agent can do, printed by `guard status`. */

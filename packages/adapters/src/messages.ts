@@ -1,0 +1,85 @@
+import type { Finding, Verdict } from '@guard/core';
+
+/**
+ * The wording of every text guard puts in an agent's reply. All four agents share it, so a person
+ * reads the same sentences whichever agent they use. Texts are built from the findings' rule ids
+ * and reasons only: the step itself (which may hold a key) is never echoed back.
+ */
+
+/** Longest reason quoted from a finding; the instructions around it are never cut. */
+const MAX_REASON = 300;
+/** Rule ids named before the rest are summed up as "+N more". */
+const MAX_RULES = 4;
+
+/** Told once per chat where the agent lets guard say something at the start. */
+export const GUARD_ON_NOTICE =
+  'guard is on: it checks each tool step before it runs and stops the ones that cannot be undone.';
+
+/** Why a step was stopped (a block, or an asked step the runtime decided to leave undone). */
+export function blockMessage(verdict: Verdict, notice?: string): string {
+  return join(head('blocked', verdict), reason(verdict), notice);
+}
+
+/** What the person reads in the agent's own approval prompt. */
+export function askMessage(verdict: Verdict, notice?: string): string {
+  return join(head('needs your approval', verdict), reason(verdict), notice);
+}
+
+/**
+ * Block-then-chat (Codex has no approval prompt): the agent must stop, explain, ask the person in
+ * the chat, and try again only after a yes. The approval itself happens in the person's next message.
+ */
+export function askInChatMessage(verdict: Verdict, approvalCode?: string, notice?: string): string {
+  const code = approvalCode ? ` (approval code ${approvalCode})` : '';
+  return join(
+    head("this step needs the person's approval first", verdict),
+    reason(verdict),
+    `Stop here, tell the person what you want to do and why guard asks, and ask them in the chat to approve it${code}; run it again only after they say yes.`,
+    notice,
+  );
+}
+
+/** An ask where nobody can answer (headless runs, skip-permission modes, events with no prompt). */
+export function awayMessage(verdict: Verdict, notice?: string): string {
+  return join(
+    head('blocked, because no one can approve this step here', verdict),
+    reason(verdict),
+    'Do it a safer way, or leave it out and say so in your final reply.',
+    notice,
+  );
+}
+
+/** `guard: <what> (id, id).`, naming every distinct rule that flagged the step, most severe first. */
+function head(what: string, verdict: Verdict): string {
+  const ids = [...new Set(verdict.findings.map((finding) => finding.ruleId))];
+  if (ids.length === 0) return `guard: ${what}.`;
+  const more = ids.length > MAX_RULES ? ` +${ids.length - MAX_RULES} more` : '';
+  return `guard: ${what} (${ids.slice(0, MAX_RULES).join(', ')}${more}).`;
+}
+
+/** The top finding's reason and safer way; without findings, the engine's own message. */
+function reason(verdict: Verdict): string {
+  const top: Finding | undefined = verdict.findings[0];
+  const text = top
+    ? [top.reason, top.saferWay].map((part) => sentence(part ?? '')).join(' ')
+    : sentence(capitalise(verdict.agentMessage.replace(/^\s*guard:\s*/i, '')));
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > MAX_REASON ? `${flat.slice(0, MAX_REASON - 1).trimEnd()}…` : flat;
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function sentence(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed === '') return '';
+  return /[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
+function join(...parts: readonly (string | undefined)[]): string {
+  return parts
+    .map((part) => sentence(part ?? '').replace(/\s+/g, ' '))
+    .filter((part) => part !== '')
+    .join(' ');
+}
