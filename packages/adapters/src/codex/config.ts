@@ -1,15 +1,69 @@
+import { posix } from 'node:path';
+import { ConfigError } from '../adapter.js';
 import type { ConfigLevel, InstallOptions, Locations } from '../adapter.js';
+import { guardCommands, installHooks, uninstallHooks } from '../hook-config.js';
+import type { HookFileSchema } from '../hook-config.js';
+import { lineAt } from '../json-text.js';
+import { capabilities } from './payload.js';
 
-// PLACEHOLDER: replaced by the config install/uninstall work.
-export function configPath(_level: ConfigLevel, where: Locations): string {
-  return where.home;
+// Seconds. Codex runs the command through the user's login shell (`$SHELL -lc`), whose profile
+// can be slow, and lets the tool run when a hook times out; 30 s is far above guard's 2 s budget
+// and far below Codex's 600 s default. Codex's trust hash covers the timeout, so changing this
+// number makes every user re-trust the hook: keep it a constant.
+const TIMEOUT_SECONDS = 30;
+
+// Codex rejects the whole file when the root holds any other key ($schema included).
+const ROOT_KEYS = ['description', 'hooks'];
+
+// The matcher filters tool names on the tool events ("*" includes MCP tools). SessionStart's
+// matcher filters the start source (startup, resume, …) and UserPromptSubmit ignores it, so those
+// two get none.
+const MATCHED_EVENTS = ['PreToolUse', 'PostToolUse'];
+
+const schema: HookFileSchema = {
+  agent: 'codex',
+  eventMapKey: 'hooks',
+  ownsMap: false,
+  // The events the payload reader handles. Codex payloads carry hook_event_name, so one command
+  // serves every event.
+  events: capabilities.events,
+  eventArgument: false,
+  layout: 'group',
+  commandKeys: ['command'],
+  header: {},
+  entry: (event, command) => ({
+    ...(MATCHED_EVENTS.includes(event) ? { matcher: '*' } : {}),
+    hooks: [{ type: 'command', command, timeout: TIMEOUT_SECONDS }],
+  }),
+  checkRoot(root, text) {
+    const extra = root.members.find((member) => !ROOT_KEYS.includes(member.key));
+    if (extra) {
+      throw new ConfigError(
+        `Codex ignores a hooks.json whose top level holds anything but "description" and "hooks", ` +
+          `and this one holds "${extra.key}"; move that key out of the file first`,
+        lineAt(text, extra.keyStart),
+      );
+    }
+  },
+};
+
+/** `$CODEX_HOME/hooks.json` (default `~/.codex`), or `<project>/.codex/hooks.json`. */
+export function configPath(level: ConfigLevel, where: Locations): string {
+  if (level === 'project') return posix.join(where.projectRoot, '.codex', 'hooks.json');
+  return posix.join(where.codexHome ?? posix.join(where.home, '.codex'), 'hooks.json');
 }
-export function install(configText: string, _options: InstallOptions): string {
-  return configText;
+
+/** Adds guard's groups at the end of each event's list; every other byte is kept. */
+export function install(configText: string, options: InstallOptions): string {
+  return installHooks(schema, configText, options);
 }
+
+/** Removes guard's handlers (and what only they filled); every other byte is kept. */
 export function uninstall(configText: string): string {
-  return configText;
+  return uninstallHooks(schema, configText);
 }
-export function installedCommands(_configText: string): readonly string[] {
-  return [];
+
+/** guard's commands in the file. */
+export function installedCommands(configText: string): readonly string[] {
+  return guardCommands(schema, configText);
 }

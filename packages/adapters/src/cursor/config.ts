@@ -1,15 +1,56 @@
+import { posix } from 'node:path';
 import type { ConfigLevel, InstallOptions, Locations } from '../adapter.js';
+import { guardCommands, installHooks, uninstallHooks, versionOne } from '../hook-config.js';
+import type { HookFileSchema } from '../hook-config.js';
+import { capabilities } from './payload.js';
 
-// PLACEHOLDER: replaced by the config install/uninstall work.
-export function configPath(_level: ConfigLevel, where: Locations): string {
-  return where.home;
+// Seconds (a value in milliseconds would mean hours). Cursor lets the step run when a hook times
+// out unless the entry is fail-closed, and on some Windows builds every call waits out the whole
+// timeout; 10 s is far above guard's 2 s budget. Cursor does not document its default.
+const TIMEOUT_SECONDS = 10;
+
+// Events that stop a step before it runs; only these get `failClosed`. On the result, start and
+// prompt events a failure of guard must not stop the chat.
+const GATES = ['beforeShellExecution', 'beforeMCPExecution', 'beforeReadFile', 'preToolUse'];
+
+const schema: HookFileSchema = {
+  agent: 'cursor',
+  eventMapKey: 'hooks',
+  ownsMap: false,
+  // The events the payload reader handles. An unknown event name makes Cursor drop the whole file
+  // (tests check each name against the reference): builds from 1.7 know beforeShellExecution,
+  // beforeMCPExecution, beforeReadFile and beforeSubmitPrompt; about 2.4 adds preToolUse,
+  // postToolUse, postToolUseFailure and sessionStart, so an older build rejects this file.
+  // Payloads carry hook_event_name, so one command serves every event.
+  events: capabilities.events,
+  eventArgument: false,
+  layout: 'handler',
+  commandKeys: ['command'],
+  header: { version: 1 },
+  entry: (event, command, options) => ({
+    command,
+    timeout: TIMEOUT_SECONDS,
+    ...(options.failClosed && GATES.includes(event) ? { failClosed: true } : {}),
+  }),
+  checkRoot: versionOne('Cursor'),
+};
+
+/** `~/.cursor/hooks.json`, or `<project>/.cursor/hooks.json`. */
+export function configPath(level: ConfigLevel, where: Locations): string {
+  return posix.join(level === 'project' ? where.projectRoot : where.home, '.cursor', 'hooks.json');
 }
-export function install(configText: string, _options: InstallOptions): string {
-  return configText;
+
+/** Adds guard's entry at the end of each event's list; every other byte is kept. */
+export function install(configText: string, options: InstallOptions): string {
+  return installHooks(schema, configText, options);
 }
+
+/** Removes guard's entries (and what only they filled); every other byte is kept. */
 export function uninstall(configText: string): string {
-  return configText;
+  return uninstallHooks(schema, configText);
 }
-export function installedCommands(_configText: string): readonly string[] {
-  return [];
+
+/** guard's commands in the file. */
+export function installedCommands(configText: string): readonly string[] {
+  return guardCommands(schema, configText);
 }

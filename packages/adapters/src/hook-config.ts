@@ -1,0 +1,305 @@
+import type { AgentId } from '@guard/core';
+import { ConfigError } from './adapter.js';
+import type { InstallOptions } from './adapter.js';
+import {
+  appendElement,
+  appendMember,
+  detectStyle,
+  lineAt,
+  parseJson,
+  removeItem,
+  replaceValue,
+  sameValue,
+  toValue,
+} from './json-text.js';
+import type { JsonArray, JsonNode, JsonObject, JsonValue } from './json-text.js';
+
+/** How one agent's hook file is laid out, as far as guard's entries are concerned. */
+export interface HookFileSchema {
+  readonly agent: AgentId;
+  /** Root key of the object that maps event names to lists: `hooks`, or guard's own hook name. */
+  readonly eventMapKey: string;
+  /** The event map is guard's alone (Antigravity's hook named "guard"): it is written and removed whole. */
+  readonly ownsMap: boolean;
+  /** Events guard registers, in the order it writes them. */
+  readonly events: readonly string[];
+  /** Whether the event is written into the command (`--event NAME`): the payload does not name it. */
+  readonly eventArgument: boolean;
+  /** `group`: list items are `{matcher?, hooks: [handler]}`; `handler`: list items are handlers. */
+  readonly layout: 'group' | 'handler';
+  /** Handler keys that hold a shell command. */
+  readonly commandKeys: readonly string[];
+  /** Root members written before the event map when guard creates the file. */
+  readonly header: Readonly<Record<string, JsonValue>>;
+  /** guard's list item for one event. */
+  entry(event: string, command: string, options: InstallOptions): JsonValue;
+  /** Refuses a root the agent would reject (throws ConfigError). */
+  checkRoot?(root: JsonObject, text: string): void;
+}
+
+/** A `checkRoot` for files whose `version`, when present, must be 1 (Cursor, Copilot). */
+export function versionOne(agentName: string): (root: JsonObject, text: string) => void {
+  return (root, text) => {
+    const version = root.members.find((member) => member.key === 'version')?.value;
+    if (version !== undefined && (version.kind !== 'number' || version.value !== 1)) {
+      const message = `${agentName} ignores a hook file whose "version" is not 1; guard will not edit it`;
+      throw new ConfigError(message, lineAt(text, version.start));
+    }
+  };
+}
+
+const GUARD_TAIL = /(?:^|\s)hook\s+(codex|cursor|antigravity|copilot)(?:\s+--event\s+(\S+))?\s*$/;
+
+/**
+ * Whether a hook command is guard's for this agent: its words end with `hook <agent>`, optionally
+ * followed by `--event NAME`, whatever node and script paths come before.
+ */
+export function isGuardCommand(command: string, agent: AgentId): boolean {
+  return GUARD_TAIL.exec(command)?.[1] === agent;
+}
+
+/** The command guard writes for one event. */
+function commandFor(schema: HookFileSchema, event: string, options: InstallOptions): string {
+  return schema.eventArgument ? `${options.hookCommand} --event ${event}` : options.hookCommand;
+}
+
+type Unit = { readonly container: JsonObject | JsonArray; readonly index: number };
+
+/** One guard handler found in the file, with the chain of items that hold it (outermost first). */
+interface Found {
+  readonly command: string;
+  readonly chain: readonly Unit[];
+}
+
+const count = (container: JsonObject | JsonArray): number =>
+  container.kind === 'object' ? container.members.length : container.elements.length;
+
+/** The member named `key`; refuses a key that appears twice (agents disagree on which one wins). */
+function memberOf(
+  object: JsonObject,
+  key: string,
+  text: string,
+): { readonly index: number; readonly value: JsonNode } | undefined {
+  const index = object.members.findIndex((member) => member.key === key);
+  if (index === -1) return undefined;
+  const again = object.members.findLastIndex((member) => member.key === key);
+  const member = object.members[again] as JsonObject['members'][number];
+  if (again !== index) throw new ConfigError(`the key "${key}" appears more than once`, lineAt(text, member.keyStart));
+  return { index, value: member.value };
+}
+
+function guardCommandOf(schema: HookFileSchema, handler: JsonNode): string | undefined {
+  if (handler.kind !== 'object') return undefined;
+  for (const member of handler.members) {
+    if (schema.commandKeys.includes(member.key) && member.value.kind === 'string') {
+      const command = member.value.value as string;
+      if (isGuardCommand(command, schema.agent)) return command;
+    }
+  }
+  return undefined;
+}
+
+/** The handlers of one list item: the item itself, or a group's `hooks` list. */
+function handlersOf(schema: HookFileSchema, item: JsonNode): JsonArray | undefined {
+  if (schema.layout === 'handler' || item.kind !== 'object') return undefined;
+  const hooks = item.members.find((member) => member.key === 'hooks')?.value;
+  return hooks?.kind === 'array' ? hooks : undefined;
+}
+
+/** Every guard handler of one event list, with its chain below the event list. */
+function guardHandlersIn(schema: HookFileSchema, list: JsonArray): Found[] {
+  const found: Found[] = [];
+  list.elements.forEach((item, index) => {
+    const handlers = handlersOf(schema, item);
+    if (handlers) {
+      handlers.elements.forEach((handler, inner) => {
+        const command = guardCommandOf(schema, handler);
+        if (command === undefined) return;
+        found.push({ command, chain: [{ container: list, index }, { container: handlers, index: inner }] });
+      });
+    } else {
+      const command = schema.layout === 'handler' ? guardCommandOf(schema, item) : undefined;
+      if (command !== undefined) found.push({ command, chain: [{ container: list, index }] });
+    }
+  });
+  return found;
+}
+
+interface Located {
+  readonly root: JsonObject;
+  readonly mapIndex: number;
+  readonly map: JsonObject;
+}
+
+/** The event map, or undefined when the file has none (or has a shape guard never wrote). */
+function locate(schema: HookFileSchema, doc: JsonNode, text: string): Located | undefined {
+  if (doc.kind !== 'object') return undefined;
+  const found = memberOf(doc, schema.eventMapKey, text);
+  if (found?.value.kind !== 'object') return undefined;
+  return { root: doc, mapIndex: found.index, map: found.value };
+}
+
+function allGuardHandlers(schema: HookFileSchema, where: Located): Found[] {
+  const found: Found[] = [];
+  where.map.members.forEach((member, index) => {
+    if (member.value.kind !== 'array') return;
+    for (const hit of guardHandlersIn(schema, member.value)) {
+      const outer: Unit[] = [{ container: where.root, index: where.mapIndex }, { container: where.map, index }];
+      found.push({ command: hit.command, chain: [...outer, ...hit.chain] });
+    }
+  });
+  return found;
+}
+
+/**
+ * Removes a handler, and each item that holds it when it was that item's last content: a group
+ * whose handler list empties, an event whose list empties, the event map when it empties. When
+ * the root is then left with nothing but the schema's header keys, the file is guard's alone: ''.
+ */
+function removeFound(schema: HookFileSchema, text: string, found: Found): string {
+  let level = found.chain.length - 1;
+  while (level > 0 && count((found.chain[level] as Unit).container) === 1) level -= 1;
+  const unit = found.chain[level] as Unit;
+  if (level === 0) {
+    const root = unit.container as JsonObject;
+    const rest = root.members.filter((_, index) => index !== unit.index);
+    if (rest.every((member) => Object.hasOwn(schema.header, member.key))) return '';
+  }
+  return removeItem(text, unit.container, unit.index);
+}
+
+function parseRoot(schema: HookFileSchema, text: string): JsonObject {
+  const doc = parseJson(text);
+  if (doc.kind !== 'object') {
+    const what = doc.kind === 'array' ? 'a list' : `a ${doc.kind}`;
+    throw new ConfigError(`the file must hold one JSON object ({ … }), not ${what}`, lineAt(text, doc.start));
+  }
+  schema.checkRoot?.(doc, text);
+  return doc;
+}
+
+const isBlank = (text: string): boolean => text.trim() === '';
+
+/** guard's entry for one event. */
+function entryFor(schema: HookFileSchema, event: string, options: InstallOptions): JsonValue {
+  return schema.entry(event, commandFor(schema, event, options), options);
+}
+
+/** The event map guard writes when there is none: one entry per event. */
+function eventMapFor(schema: HookFileSchema, options: InstallOptions): JsonValue {
+  return Object.fromEntries(schema.events.map((event) => [event, [entryFor(schema, event, options)]]));
+}
+
+/** The whole file guard writes where there was none: 2-space indent, trailing newline. */
+function freshFile(schema: HookFileSchema, options: InstallOptions): string {
+  return `${JSON.stringify({ ...schema.header, [schema.eventMapKey]: eventMapFor(schema, options) }, null, 2)}\n`;
+}
+
+// Each step re-reads the text it edited; a file never needs more steps than this.
+const MAX_STEPS = 10_000;
+
+/** One edit towards the installed state, or undefined when the text is already there. */
+function nextInstallStep(schema: HookFileSchema, text: string, options: InstallOptions): string | undefined {
+  const root = parseRoot(schema, text);
+  const style = detectStyle(text);
+  const mapMember = memberOf(root, schema.eventMapKey, text);
+  const expected = (event: string): JsonValue => entryFor(schema, event, options);
+  const expectedMap = eventMapFor(schema, options);
+
+  if (mapMember === undefined) return appendMember(text, root, schema.eventMapKey, expectedMap, style);
+  const map = mapMember.value;
+  if (map.kind !== 'object') {
+    const message = `"${schema.eventMapKey}" must be an object that maps event names to lists`;
+    throw new ConfigError(message, lineAt(text, map.start));
+  }
+  const where: Located = { root, mapIndex: mapMember.index, map };
+  const found = allGuardHandlers(schema, where);
+  if (schema.ownsMap && map.members.length > 0 && found.length === 0) {
+    throw new ConfigError(
+      `a hook named "${schema.eventMapKey}" already exists in this file and it does not run guard; ` +
+        'rename it so guard can add its own',
+      lineAt(text, map.start),
+    );
+  }
+  // Whatever else is in guard's own hook (`"enabled": false`, other events) goes: setup makes it run.
+  if (schema.ownsMap) {
+    return sameValue(toValue(map), expectedMap) ? undefined : replaceValue(text, map, expectedMap, style);
+  }
+
+  // Check every list guard will touch before editing any of them.
+  const lists = schema.events.map((event) => {
+    const member = memberOf(map, event, text);
+    if (member !== undefined && member.value.kind !== 'array') {
+      const message = `"${schema.eventMapKey}.${event}" must be a list ([ … ])`;
+      throw new ConfigError(message, lineAt(text, member.value.start));
+    }
+    return { event, list: member?.value as JsonArray | undefined };
+  });
+
+  for (const { event, list } of lists) {
+    if (list === undefined) return appendMember(text, map, event, [expected(event)], style);
+    const hits = guardHandlersIn(schema, list);
+    // A guard handler inside someone else's group is taken out; guard keeps a group of its own.
+    const stray = hits.find((hit) => hit.chain.length === 2 && count((hit.chain[1] as Unit).container) > 1);
+    if (stray) {
+      const unit = stray.chain[1] as Unit;
+      return removeItem(text, unit.container, unit.index);
+    }
+    const [first, second] = hits;
+    if (first === undefined) return appendElement(text, list, expected(event), style);
+    const firstIndex = (first.chain[0] as Unit).index;
+    if (second !== undefined) return removeItem(text, list, (second.chain[0] as Unit).index);
+    const item = list.elements[firstIndex] as JsonNode;
+    if (!sameValue(toValue(item), expected(event))) return replaceValue(text, item, expected(event), style);
+  }
+
+  // guard entries under events guard no longer registers (an older setup) go away.
+  const leftover = found.find((hit) => !schema.events.includes(map.members[(hit.chain[1] as Unit).index]?.key ?? ''));
+  return leftover ? removeFound(schema, text, leftover) : undefined;
+}
+
+/**
+ * The config text with guard's entries added at the end of each event's list, or updated where
+ * they are already there; every other byte is kept. '' or whitespace → a whole new file.
+ */
+export function installHooks(schema: HookFileSchema, text: string, options: InstallOptions): string {
+  const tail = GUARD_TAIL.exec(options.hookCommand);
+  if (tail?.[1] !== schema.agent || tail[2] !== undefined) {
+    throw new ConfigError(`the hook command must end with "hook ${schema.agent}": ${options.hookCommand}`);
+  }
+  if (isBlank(text)) return freshFile(schema, options);
+  let current = text;
+  for (let step = 0; step < MAX_STEPS; step += 1) {
+    const next = nextInstallStep(schema, current, options);
+    if (next === undefined) return current;
+    current = next;
+  }
+  throw new ConfigError('the file has too many guard entries to tidy up');
+}
+
+/** The config text with only guard's entries (and the lists they alone filled) removed. */
+export function uninstallHooks(schema: HookFileSchema, text: string): string {
+  if (isBlank(text)) return text;
+  let current = text;
+  for (let step = 0; step < MAX_STEPS; step += 1) {
+    const doc = parseJson(current);
+    const where = locate(schema, doc, current);
+    const found = where && allGuardHandlers(schema, where)[0];
+    if (!found) return current;
+    // guard's own hook goes as a whole, with whatever else was put inside it.
+    const target = schema.ownsMap ? { command: found.command, chain: found.chain.slice(0, 1) } : found;
+    current = removeFound(schema, current, target);
+    if (current === '') return current;
+  }
+  throw new ConfigError('the file has too many guard entries to remove');
+}
+
+/** The guard commands in a config text, in file order without repeats; [] when it does not parse. */
+export function guardCommands(schema: HookFileSchema, text: string): readonly string[] {
+  try {
+    const where = isBlank(text) ? undefined : locate(schema, parseJson(text), text);
+    return where ? [...new Set(allGuardHandlers(schema, where).map((found) => found.command))] : [];
+  } catch {
+    return [];
+  }
+}
