@@ -79,6 +79,7 @@ export function read(payload: unknown, event: string | undefined, parentArgs: re
       return { type: 'step', event: name, step, canAsk: false, ...(deferAsk ? { deferAsk } : {}) };
     }
     case 'beforeShellExecution': {
+      // These events send no tool name; use the one preToolUse gives the same tool.
       const command = requireString(fields, 'command', where);
       const step: ToolStep = { ...base(fields, undefined, where, 'Shell'), kind: 'shell', command };
       return { type: 'step', event: name, step, canAsk: canAsk(fields, parentArgs) };
