@@ -1,15 +1,51 @@
+import { posix } from 'node:path';
 import type { ConfigLevel, InstallOptions, Locations } from '../adapter.js';
+import { guardCommands, installHooks, uninstallHooks } from '../hook-config.js';
+import type { HookFileSchema } from '../hook-config.js';
+import { capabilities } from './payload.js';
 
-// PLACEHOLDER: replaced by the config install/uninstall work.
-export function configPath(_level: ConfigLevel, where: Locations): string {
-  return where.home;
+// Whole seconds: Antigravity drops the whole file over a non-integer timeout. It denies the step
+// when a hook times out, so a hook that is merely slow to start (a cold Node on a busy Windows
+// machine) would cost the person a refused step: guard keeps Antigravity's own 30 s default,
+// far above guard's 2 s budget.
+const TIMEOUT_SECONDS = 30;
+
+const schema: HookFileSchema = {
+  agent: 'antigravity',
+  // Top-level keys are hook names; guard owns the one called "guard".
+  eventMapKey: 'guard',
+  ownsMap: true,
+  // The events the payload reader handles: only PreToolUse (its result event carries no result,
+  // and it has no start or prompt event).
+  events: capabilities.events,
+  // The payload does not name its event.
+  eventArgument: true,
+  layout: 'group',
+  commandKeys: ['command'],
+  header: {},
+  entry: (_event, command) => ({
+    matcher: '*',
+    hooks: [{ type: 'command', command, timeout: TIMEOUT_SECONDS }],
+  }),
+};
+
+/** `~/.gemini/config/hooks.json`, or `<project>/.agents/hooks.json`. */
+export function configPath(level: ConfigLevel, where: Locations): string {
+  if (level === 'project') return posix.join(where.projectRoot, '.agents', 'hooks.json');
+  return posix.join(where.home, '.gemini', 'config', 'hooks.json');
 }
-export function install(configText: string, _options: InstallOptions): string {
-  return configText;
+
+/** Adds (or updates) the hook named "guard"; every other byte is kept. */
+export function install(configText: string, options: InstallOptions): string {
+  return installHooks(schema, configText, options);
 }
+
+/** Removes guard's entries (and the "guard" hook once empty); every other byte is kept. */
 export function uninstall(configText: string): string {
-  return configText;
+  return uninstallHooks(schema, configText);
 }
-export function installedCommands(_configText: string): readonly string[] {
-  return [];
+
+/** guard's commands in the file. */
+export function installedCommands(configText: string): readonly string[] {
+  return guardCommands(schema, configText);
 }

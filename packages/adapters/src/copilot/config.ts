@@ -1,15 +1,53 @@
+import { posix } from 'node:path';
 import type { ConfigLevel, InstallOptions, Locations } from '../adapter.js';
+import { guardCommands, installHooks, uninstallHooks, versionOne } from '../hook-config.js';
+import type { HookFileSchema } from '../hook-config.js';
+import { capabilities } from './payload.js';
 
-// PLACEHOLDER: replaced by the config install/uninstall work.
-export function configPath(_level: ConfigLevel, where: Locations): string {
-  return where.home;
+// Seconds. Copilot lets the step run when a hook times out (default 30 s), so the timeout only
+// decides how long a stuck hook holds the agent up; 10 s is far above guard's 2 s budget.
+const TIMEOUT_SECONDS = 10;
+
+const schema: HookFileSchema = {
+  agent: 'copilot',
+  eventMapKey: 'hooks',
+  ownsMap: false,
+  // The events the payload reader handles, in camelCase: a PascalCase registration switches
+  // Copilot to another payload format.
+  events: capabilities.events,
+  // The camelCase payloads do not name their event.
+  eventArgument: true,
+  layout: 'handler',
+  // `command` is Copilot's cross-platform fallback; a person may have written guard's there.
+  commandKeys: ['bash', 'powershell', 'command'],
+  header: { version: 1 },
+  entry: (_event, command) => ({
+    type: 'command',
+    bash: command,
+    // PowerShell runs a quoted program path only through the call operator.
+    powershell: `& ${command}`,
+    timeoutSec: TIMEOUT_SECONDS,
+  }),
+  checkRoot: versionOne('Copilot'),
+};
+
+/** `$COPILOT_HOME/hooks/guard.json` (default `~/.copilot`), or `<project>/.github/hooks/guard.json`. */
+export function configPath(level: ConfigLevel, where: Locations): string {
+  if (level === 'project') return posix.join(where.projectRoot, '.github', 'hooks', 'guard.json');
+  return posix.join(where.copilotHome ?? posix.join(where.home, '.copilot'), 'hooks', 'guard.json');
 }
-export function install(configText: string, _options: InstallOptions): string {
-  return configText;
+
+/** Adds guard's entry to each event's list (the person's own entries stay). */
+export function install(configText: string, options: InstallOptions): string {
+  return installHooks(schema, configText, options);
 }
+
+/** Removes guard's entries; '' when nothing else was in the file. */
 export function uninstall(configText: string): string {
-  return configText;
+  return uninstallHooks(schema, configText);
 }
-export function installedCommands(_configText: string): readonly string[] {
-  return [];
+
+/** guard's commands in the file. */
+export function installedCommands(configText: string): readonly string[] {
+  return guardCommands(schema, configText);
 }
