@@ -1,11 +1,25 @@
-import { readCommand } from './shell/index.js';
+import type { Environment } from './analysis/context.js';
+import { buildContext } from './analysis/context.js';
+import { globMatch, isInside } from './facts/paths.js';
+import type { Policy } from './policy.js';
+import { EMPTY_POLICY } from './policy.js';
+import type { Hit, Probe, Rule, RuleContext, SessionView } from './rule.js';
+import { rules as builtinRules } from './rules/index.js';
 import type { Invocation, Opaque } from './shell/types.js';
-import type { ToolStep, Verdict } from './types.js';
+import type { Decision, Finding, ToolStep, Verdict } from './types.js';
 
-/** What the engine needs to know about the machine, passed in (core does no I/O). */
-export interface Environment {
-  readonly home: string;
-  readonly tmp: string;
+export type { Environment } from './analysis/context.js';
+
+export interface EvaluateOptions extends Environment {
+  readonly probe?: Probe;
+  readonly session?: SessionView;
+  readonly policy?: Policy;
+  /** The catalogue to run (default: every built-in rule). */
+  readonly rules?: readonly Rule[];
+  /** Whether the person already said yes to this memory key in this chat. */
+  readonly remembered?: (memoryKey: string) => boolean;
+  /** fail-closed: what cannot be read is blocked rather than asked. */
+  readonly failClosed?: boolean;
 }
 
 /** A verdict plus what the engine read to reach it (for `guard explain` and the log). */
@@ -14,21 +28,155 @@ export interface Evaluation extends Verdict {
   readonly text: string;
   readonly invocations: readonly Invocation[];
   readonly opaque: readonly Opaque[];
+  /** Findings that a previous yes in this chat let through. */
+  readonly remembered: readonly Finding[];
 }
 
-/** PLACEHOLDER until the rule catalogue lands: reads shell steps, finds nothing. */
-export function evaluate(step: ToolStep, env: Environment): Evaluation {
-  if (step.kind !== 'shell') {
-    return { decision: 'allow', findings: [], agentMessage: '', userMessage: '', text: '', invocations: [], opaque: [] };
+/** Memory scopes under which a yes is never kept. */
+const NOT_REMEMBERED = new Set(['never', 'every-time', 'until-next-message']);
+
+/**
+ * Runs every rule on the step and returns all findings, most severe first. Block beats ask
+ * beats allow; ties keep catalogue order. Pure: all outside knowledge comes in `options`.
+ */
+export function evaluate(step: ToolStep, options: EvaluateOptions): Evaluation {
+  const policy = options.policy ?? EMPTY_POLICY;
+  const ruleList = options.rules ?? builtinRules;
+  const context = buildContext(step, options, options.probe, options.session, policy.secrets);
+  let findings: Finding[] = [];
+  const later: Rule[] = [];
+  for (const rule of ruleList) {
+    if (rule.after) {
+      later.push(rule);
+      continue;
+    }
+    for (const hit of rule.check(context)) {
+      if (isAllowedByPolicy(rule, hit, policy, context)) continue;
+      findings.push(toFinding(rule, hit));
+    }
   }
-  const read = readCommand(step.command, { cwd: step.cwd, home: env.home, tmp: env.tmp });
+  findings.push(...policyFindings(policy, context));
+
+  const remembered: Finding[] = [];
+  if (options.remembered) {
+    const isRemembered = options.remembered;
+    findings = findings.filter((finding) => {
+      if (finding.decision === 'ask' && finding.memoryKey !== undefined && isRemembered(finding.memoryKey)) {
+        remembered.push(finding);
+        return false;
+      }
+      return true;
+    });
+  }
+  findings = findings.map((finding) =>
+    finding.decision === 'ask' && (policy.block.includes(finding.ruleId) || (options.failClosed === true && finding.ruleId === 'shell.opaque'))
+      ? { ...finding, decision: 'block', remember: 'never' }
+      : finding,
+  );
+  for (const rule of later) {
+    for (const hit of rule.after?.(findings, context) ?? []) findings.push(toFinding(rule, hit));
+  }
+  findings = sortFindings(findings);
+  const decision: Decision = findings[0]?.decision ?? 'allow';
+  const message = describe(findings);
   return {
-    decision: 'allow',
-    findings: [],
-    agentMessage: '',
-    userMessage: '',
-    text: step.command,
-    invocations: read.invocations,
-    opaque: read.opaque,
+    decision,
+    findings,
+    agentMessage: message,
+    userMessage: message,
+    text: context.text,
+    invocations: context.invocations,
+    opaque: context.opaque,
+    remembered,
   };
+}
+
+function toFinding(rule: Rule, hit: Hit): Finding {
+  const { meta } = rule;
+  const remember = NOT_REMEMBERED.has(meta.remember) ? undefined : meta.remember === 'chat' ? meta.id : hit.key === undefined ? undefined : `${meta.id}:${hit.key}`;
+  return {
+    ruleId: meta.id,
+    decision: meta.decision,
+    reason: hit.detail === undefined ? meta.reason : withDetail(meta.reason, hit.detail),
+    span: hit.span,
+    ...(remember === undefined ? {} : { memoryKey: remember }),
+    remember: remember === undefined ? 'never' : 'chat',
+  };
+}
+
+/** `Installing an unlisted package runs its code.` + `left-pad` → `… runs its code (left-pad).` */
+function withDetail(reason: string, detail: string): string {
+  return reason.endsWith('.') ? `${reason.slice(0, -1)} (${detail}).` : `${reason} (${detail})`;
+}
+
+function sortFindings(findings: readonly Finding[]): Finding[] {
+  const weight = (finding: Finding): number => (finding.decision === 'block' ? 0 : 1);
+  // stable: Array.prototype.sort is stable, so catalogue order is kept within a decision
+  const seen = new Set<string>();
+  return [...findings]
+    .sort((a, b) => weight(a) - weight(b))
+    .filter((finding) => {
+      const key = `${finding.ruleId}\u0000${finding.span[0]}\u0000${finding.span[1]}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+}
+
+/** A path-scoped allow in the project policy (never for block rules). */
+function isAllowedByPolicy(rule: Rule, hit: Hit, policy: Policy, context: RuleContext): boolean {
+  if (rule.meta.decision === 'block' || policy.allow.length === 0) return false;
+  for (const entry of policy.allow) {
+    if (entry.rule !== rule.meta.id) continue;
+    if (entry.paths.length === 0) return true;
+    const target = hit.path;
+    if (target === undefined) continue;
+    const root = context.pathContext.projectRoot;
+    const relative = isInside(target, root) ? target.slice(root.length).replace(/^\/+/, '') : target;
+    if (entry.paths.some((glob) => globMatch(glob, relative))) return true;
+  }
+  return false;
+}
+
+/** The project's own simple rules: a program and words among its arguments. */
+function policyFindings(policy: Policy, context: RuleContext): Finding[] {
+  const out: Finding[] = [];
+  for (const rule of policy.rules) {
+    for (const inv of context.invocations) {
+      if (inv.name !== rule.program || !wordsInOrder(inv.args, rule.args)) continue;
+      out.push({ ruleId: rule.id, decision: rule.decision, reason: rule.reason, span: inv.span, remember: 'never' });
+    }
+  }
+  return out;
+}
+
+function wordsInOrder(args: readonly string[], pattern: readonly string[]): boolean {
+  let at = 0;
+  for (const word of pattern) {
+    while (at < args.length && !wildcard(word, args[at] ?? '')) at++;
+    if (at >= args.length) return false;
+    at++;
+  }
+  return true;
+}
+
+/** `*` matches any run of characters (including `/`); everything else literally. */
+function wildcard(pattern: string, value: string): boolean {
+  const parts = pattern.split('*');
+  if (parts.length === 1) return pattern === value;
+  const first = parts[0] ?? '';
+  const last = parts[parts.length - 1] ?? '';
+  if (!value.startsWith(first) || value.length < first.length + last.length) return false;
+  let at = first.length;
+  for (const part of parts.slice(1, -1)) {
+    const found = value.indexOf(part, at);
+    if (found < 0) return false;
+    at = found + part.length;
+  }
+  return value.endsWith(last) && value.length - last.length >= at;
+}
+
+/** One line per finding: `[rule.id] reason`. */
+export function describe(findings: readonly Finding[]): string {
+  return findings.map((finding) => `[${finding.ruleId}] ${finding.reason}`).join('\n');
 }

@@ -1,0 +1,156 @@
+import { findKeys } from '../facts/keys.js';
+import type { PathContext, PathFacts } from '../facts/paths.js';
+import { pathFacts } from '../facts/paths.js';
+import { urlFacts } from '../facts/hosts.js';
+import type { Probe, RuleContext, SessionView } from '../rule.js';
+import { readCommand } from '../shell/index.js';
+import type { Span, ToolStep } from '../types.js';
+import type { FileEffect, NetEffect } from './effects.js';
+import { stepEffects } from './effects.js';
+
+/** What the engine needs to know about the machine, passed in (core does no I/O). */
+export interface Environment {
+  readonly home: string;
+  /** The system temp folder. */
+  readonly tmp: string;
+  /** guard's own folder (settings, state, log), for guard.tamper. */
+  readonly guardHome?: string;
+}
+
+/** The text every span of a step indexes into. */
+export function stepText(step: ToolStep): string {
+  switch (step.kind) {
+    case 'shell':
+      return step.command;
+    case 'write':
+    case 'read':
+      return step.path;
+    case 'patch':
+      return step.patch;
+    case 'fetch':
+      return step.url;
+    case 'mcp':
+    case 'other':
+      return safeJson(step.args);
+  }
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** A chat with no memory yet. */
+export const FRESH_SESSION: SessionView = {
+  createdFiles: new Set(),
+  untrusted: false,
+  injection: false,
+  keySeen: false,
+  poisonedServers: new Set(),
+  failuresInARow: () => 0,
+};
+
+/** Wraps a probe so that a member that throws answers "don't know". */
+function safeProbe(probe: Probe): Probe {
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, fn] of Object.entries(probe) as [string, unknown][]) {
+    if (typeof fn !== 'function') continue;
+    wrapped[name] = (...args: unknown[]) => {
+      try {
+        return (fn as (...a: unknown[]) => unknown).apply(probe, args);
+      } catch {
+        return undefined;
+      }
+    };
+  }
+  return wrapped as Probe;
+}
+
+/** Builds everything the rules read about one step. */
+export function buildContext(
+  step: ToolStep,
+  env: Environment,
+  probe: Probe = {},
+  session: SessionView = FRESH_SESSION,
+  extraSecrets: readonly string[] = [],
+): RuleContext {
+  const text = stepText(step);
+  const pathContext: PathContext = {
+    cwd: step.cwd,
+    projectRoot: step.projectRoot,
+    home: env.home,
+    tmp: env.tmp,
+    ...(env.guardHome === undefined ? {} : { guardHome: env.guardHome }),
+    extraSecrets,
+  };
+  const cache = new Map<string, PathFacts>();
+  const path = (raw: string, cwd: string = step.cwd): PathFacts => {
+    const key = `${cwd}\u0000${raw}`;
+    let facts = cache.get(key);
+    if (facts === undefined) {
+      facts = pathFacts(raw, cwd === step.cwd ? pathContext : { ...pathContext, cwd });
+      cache.set(key, facts);
+    }
+    return facts;
+  };
+  const read = step.kind === 'shell' ? readCommand(step.command, { cwd: step.cwd, home: env.home, tmp: env.tmp }) : undefined;
+  const invocations = read?.invocations ?? [];
+  const { files, net } = stepEffects(step, text, invocations, path);
+  const loose = step.kind === 'mcp' || step.kind === 'other' ? looseEffects(step, text, path) : undefined;
+  return {
+    step,
+    text,
+    invocations,
+    opaque: read?.opaque ?? [],
+    files: loose ? [...files, ...loose.files] : files,
+    net: loose ? [...net, ...loose.net] : net,
+    keys: findKeys(text),
+    path,
+    pathContext,
+    probe: safeProbe(probe),
+    session,
+  };
+}
+
+const MAX_LOOSE = 200;
+
+/**
+ * Path- and URL-like strings anywhere in an MCP call's or unknown tool's arguments. An unknown
+ * tool might write any path it is given; an MCP tool's paths are judged as reads (secrets) and by
+ * mcp.changes (outside the project).
+ */
+function looseEffects(step: ToolStep & { readonly args: unknown }, text: string, path: (raw: string) => PathFacts): { files: FileEffect[]; net: NetEffect[] } {
+  const files: FileEffect[] = [];
+  const net: NetEffect[] = [];
+  let cursor = 0;
+  for (const value of looseStrings(step.args)) {
+    const encoded = JSON.stringify(value);
+    const at = text.indexOf(encoded, cursor);
+    const span: Span = at >= 0 ? [at + 1, at + encoded.length - 1] : [0, text.length];
+    if (at >= 0) cursor = at + encoded.length;
+    const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? urlFacts(value) : undefined;
+    if (url) {
+      net.push({ host: url.host, hostClass: url.hostClass, url, span, by: step.toolName, sends: step.kind === 'other', kind: 'http' });
+    } else if (looksLikePath(value)) {
+      files.push({ op: step.kind === 'other' ? 'write' : 'read', path: path(value), span, by: step.toolName });
+    }
+  }
+  return { files, net };
+}
+
+/** Every string in a JSON-like value, depth-first, bounded. */
+export function looseStrings(value: unknown, out: string[] = [], depth = 0): string[] {
+  if (out.length >= MAX_LOOSE || depth > 16) return out;
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) for (const item of value) looseStrings(item, out, depth + 1);
+  else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) looseStrings(item, out, depth + 1);
+  return out;
+}
+
+function looksLikePath(value: string): boolean {
+  if (value.length === 0 || value.length > 4096 || value.includes('\n')) return false;
+  return /^(~|\.{1,2})?[\\/]/.test(value) || /^[A-Za-z]:[\\/]/.test(value) || /^\.[\w-]/.test(value) || /^[\w.-]+\/[\w./-]*$/.test(value);
+}

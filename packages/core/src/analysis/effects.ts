@@ -1,0 +1,391 @@
+import { parsePatch } from '../facts/patch.js';
+import type { HostClass, UrlFacts } from '../facts/hosts.js';
+import { classifyHost, urlFacts } from '../facts/hosts.js';
+import type { PathFacts } from '../facts/paths.js';
+import type { Invocation } from '../shell/types.js';
+import type { Span, ToolStep } from '../types.js';
+import type { Arg } from './args.js';
+import { gitCommand, hasFlag, operands, optionValues } from './args.js';
+
+/**
+ * What a step does to files and to the network, whatever tool it uses: the shared facts behind
+ * the path rules (a write through `>`/`tee`/`cp` and a write tool are the same write).
+ */
+export type FileOp = 'read' | 'write' | 'create' | 'delete' | 'exec';
+
+export interface FileEffect {
+  readonly op: FileOp;
+  readonly path: PathFacts;
+  readonly span: Span;
+  /** Program or tool that does it. */
+  readonly by: string;
+  readonly invocation?: Invocation;
+  /**
+   * How: `truncate` empties or replaces the file (`>`), `append` (`>>`), `edit` changes it in
+   * place, `move` takes it away from here (the source of `mv`), `copy` reads it to elsewhere,
+   * `recursive` deletes a whole tree.
+   */
+  readonly how?: 'truncate' | 'append' | 'edit' | 'move' | 'copy' | 'recursive';
+  /** The content leaves the machine (`curl -T`, `scp` to a host). */
+  readonly sends?: boolean;
+  /** For writes by a write tool: the new text. */
+  readonly content?: string;
+}
+
+export interface NetEffect {
+  readonly host: string;
+  readonly hostClass: HostClass;
+  readonly url?: UrlFacts;
+  readonly span: Span;
+  readonly by: string;
+  readonly invocation?: Invocation;
+  /** Data goes out (a POST body, an upload, a copy to another computer, a raw socket). */
+  readonly sends: boolean;
+  readonly kind: 'http' | 'ssh' | 'git' | 'dns' | 'mail' | 'raw';
+}
+
+export interface Effects {
+  readonly files: readonly FileEffect[];
+  readonly net: readonly NetEffect[];
+}
+
+type PathOf = (raw: string, cwd?: string) => PathFacts;
+
+/** The file and network effects of a step. */
+export function stepEffects(step: ToolStep, text: string, invocations: readonly Invocation[], path: PathOf): Effects {
+  const files: FileEffect[] = [];
+  const net: NetEffect[] = [];
+  const whole: Span = [0, text.length];
+  switch (step.kind) {
+    case 'shell':
+      for (const inv of invocations) {
+        if (inv.remoteHost === undefined) shellEffects(inv, path, files, net);
+      }
+      break;
+    case 'write': {
+      const op = step.mode === 'delete' ? 'delete' : step.mode === 'create' ? 'create' : 'write';
+      const how = step.mode === 'edit' ? 'edit' : step.mode === 'move' ? 'move' : step.mode === 'delete' ? undefined : 'truncate';
+      files.push({ op, path: path(step.path), span: whole, by: step.toolName, ...(how ? { how } : {}), ...(step.content === undefined ? {} : { content: step.content }) });
+      if (step.mode === 'move' && step.toPath !== undefined) {
+        files.push({ op: 'write', path: path(step.toPath), span: whole, by: step.toolName });
+      }
+      break;
+    }
+    case 'patch':
+      for (const file of parsePatch(step.patch).files) {
+        const op = file.op === 'add' ? 'create' : file.op === 'delete' ? 'delete' : 'write';
+        files.push({ op, path: path(file.path), span: file.span, by: 'apply_patch', ...(file.op === 'update' ? { how: file.moveTo ? 'move' : 'edit' } : {}), content: file.added });
+        if (file.moveTo !== undefined) files.push({ op: 'write', path: path(file.moveTo), span: file.span, by: 'apply_patch', content: file.added });
+      }
+      break;
+    case 'read':
+      files.push({ op: 'read', path: path(step.path), span: whole, by: step.toolName });
+      break;
+    case 'fetch': {
+      const url = urlFacts(step.url);
+      if (url) net.push({ host: url.host, hostClass: url.hostClass, url, span: whole, by: step.toolName, sends: false, kind: 'http' });
+      break;
+    }
+    case 'mcp':
+    case 'other':
+      // Arguments of MCP and unknown tools are judged by the rules that read them (mcp.changes,
+      // secrets.*, guard.tamper) through `looseStrings`; no effect is assumed here.
+      break;
+  }
+  return { files, net };
+}
+
+/** Programs that print or pass on the content of the files they are given. */
+const CONTENT_READERS = new Set([
+  'cat', 'tac', 'less', 'more', 'most', 'head', 'tail', 'bat', 'batcat', 'nl', 'od', 'xxd', 'hexdump',
+  'strings', 'base64', 'base32', 'basenc', 'uuencode', 'sort', 'uniq', 'cut', 'paste', 'column', 'fold',
+  'fmt', 'pr', 'rev', 'tr', 'iconv', 'diff', 'sdiff', 'cmp', 'comm', 'jq', 'yq', 'xmllint', 'type',
+  'get-content', 'gc', 'dos2unix', 'unix2dos', 'zcat', 'gzip', 'bzip2', 'xz', 'zstd', 'pbcopy', 'xclip',
+  'xsel', 'clip', 'wl-copy', 'mail', 'sendmail',
+]);
+
+/** Programs whose first operand is a pattern or program text, not a file. */
+const PATTERN_FIRST = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'sed', 'awk', 'gawk', 'mawk', 'select-string', 'sls', 'findstr']);
+const PATTERN_OPTIONS = new Set(['-e', '--regexp', '-f', '--file', '--expression']);
+const GREP_WITH_VALUE = new Set(['-e', '--regexp', '-f', '--file', '-m', '--max-count', '-A', '-B', '-C', '--context', '--include', '--exclude', '--exclude-dir', '-g', '--glob', '-t', '--type', '-T', '--type-not', '--color', '--colour']);
+
+const DELETERS = new Set(['rm', 'rmdir', 'unlink', 'shred', 'srm', 'remove-item', 'ri', 'del', 'erase', 'rd', 'trash', 'trash-put']);
+const CREATORS = new Set(['touch', 'mkdir', 'new-item', 'ni', 'md']);
+
+/** Shell interpreters and script runners whose first operand is a script they run. */
+const SCRIPT_RUNNERS = new Set(['source', '.', 'sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'python', 'python3', 'node', 'ruby', 'perl', 'php', 'deno', 'bun', 'tsx', 'ts-node', 'pwsh', 'powershell']);
+
+const HTTP_CLIENTS = new Set(['curl', 'wget', 'http', 'https', 'httpie', 'xh', 'aria2c', 'invoke-webrequest', 'iwr', 'invoke-restmethod', 'irm', 'lynx', 'w3m', 'links']);
+const SSH_CLIENTS = new Set(['ssh', 'scp', 'sftp', 'rsync', 'mosh']);
+const DNS_CLIENTS = new Set(['nslookup', 'dig', 'host', 'resolve-dnsname', 'drill']);
+const RAW_CLIENTS = new Set(['nc', 'ncat', 'netcat', 'socat', 'telnet']);
+
+const SSH_WITH_VALUE = new Set(['-p', '-P', '-i', '-o', '-l', '-F', '-J', '-L', '-R', '-D', '-b', '-c', '-E', '-e', '-m', '-O', '-Q', '-S', '-W', '-w', '-B']);
+
+function shellEffects(inv: Invocation, path: PathOf, files: FileEffect[], net: NetEffect[]): void {
+  const at = (arg: Arg, op: FileOp, extra: Partial<FileEffect> = {}): void => {
+    files.push({ op, path: path(arg.value, inv.cwd), span: arg.span, by: inv.name, invocation: inv, ...extra });
+  };
+  for (const redirect of inv.redirects) {
+    if (redirect.write) {
+      files.push({ op: 'write', path: path(redirect.target, inv.cwd), span: redirect.span, by: inv.name || '>', invocation: inv, how: redirect.append ? 'append' : 'truncate' });
+    } else if (redirect.op === '<' || redirect.op === '<>') {
+      files.push({ op: 'read', path: path(redirect.target, inv.cwd), span: redirect.span, by: inv.name, invocation: inv });
+    }
+  }
+  const name = inv.name;
+  if (CONTENT_READERS.has(name)) {
+    for (const arg of operands(inv, READER_WITH_VALUE)) at(arg, 'read');
+  } else if (SCRIPT_RUNNERS.has(name)) {
+    // only the script operand is the interpreter's; the rest are the script's own arguments
+    if (inv.code === undefined && !hasFlag(inv, 'c', ['-Command', '-command', '-c', '-e', '--eval', '-r'])) {
+      const first = operands(inv, READER_WITH_VALUE)[0];
+      if (first && first.value !== '-') at(first, 'exec');
+    }
+  } else if (PATTERN_FIRST.has(name)) {
+    const ops = operands(inv, GREP_WITH_VALUE);
+    const patternGiven = inv.args.some((a) => PATTERN_OPTIONS.has(a) || /^--(regexp|expression|file)=/.test(a));
+    const fileOps = patternGiven ? ops : ops.slice(1);
+    const inPlace = (name === 'sed' || name === 'perl') && inv.args.some((a) => a === '-i' || a.startsWith('-i') || a.startsWith('--in-place'));
+    for (const arg of fileOps) at(arg, inPlace ? 'write' : 'read', inPlace ? { how: 'edit' } : {});
+    for (const arg of optionValues(inv, ['-f'], ['--file'])) at(arg, 'read');
+  } else if (DELETERS.has(name)) {
+    const recursive =
+      hasFlag(inv, 'r', ['--recursive', '-Recurse', '-recurse']) || hasFlag(inv, 'R') || ((name === 'rd' || name === 'del') && inv.args.some((a) => /^\/s$/i.test(a)));
+    for (const arg of operands(inv, DELETE_WITH_VALUE)) {
+      // cmd's own switches (`del /q`, `rd /s`) are not paths
+      if ((name === 'rd' || name === 'del' || name === 'erase') && /^\/[A-Za-z]$/.test(arg.value)) continue;
+      at(arg, 'delete', recursive ? { how: 'recursive' } : {});
+    }
+    for (const arg of optionValues(inv, [], ['-Path', '-path', '-LiteralPath'])) at(arg, 'delete', recursive ? { how: 'recursive' } : {});
+  } else if (CREATORS.has(name)) {
+    for (const arg of operands(inv, CREATE_WITH_VALUE)) at(arg, 'create');
+  } else {
+    otherEffects(inv, at, path, files);
+  }
+  netEffects(inv, net);
+}
+
+const READER_WITH_VALUE = new Set(['-n', '-c', '--lines', '--bytes', '-s', '-w', '-o', '-d', '-f', '-t', '-m']);
+const DELETE_WITH_VALUE = new Set(['-n', '--iterations', '-s', '--size']);
+const CREATE_WITH_VALUE = new Set(['-m', '--mode', '-d', '--date', '-r', '--reference', '-t', '-ItemType', '-Value']);
+
+function otherEffects(inv: Invocation, at: (arg: Arg, op: FileOp, extra?: Partial<FileEffect>) => void, path: PathOf, files: FileEffect[]): void {
+  const name = inv.name;
+  switch (name) {
+    case 'cp':
+    case 'copy':
+    case 'copy-item':
+    case 'cpi':
+    case 'install':
+    case 'ln':
+    case 'mv':
+    case 'move':
+    case 'move-item':
+    case 'mi':
+    case 'rename': {
+      const moving = name === 'mv' || name === 'move' || name === 'move-item' || name === 'mi' || name === 'rename';
+      const target = optionValues(inv, ['-t'], ['--target-directory', '-Destination', '-destination']);
+      const ops = operands(inv, COPY_WITH_VALUE);
+      const sources = target.length > 0 ? ops : ops.slice(0, -1);
+      const dest = target[0] ?? ops[ops.length - 1];
+      if (name !== 'ln') for (const arg of sources) at(arg, moving ? 'delete' : 'read', { how: moving ? 'move' : 'copy' });
+      if (dest && (sources.length > 0 || target.length > 0)) at(dest, 'write');
+      break;
+    }
+    case 'tee':
+    case 'tee-object':
+    case 'set-content':
+    case 'sc':
+    case 'add-content':
+    case 'ac':
+    case 'out-file': {
+      const append = hasFlag(inv, 'a', ['--append', '-Append', '-append']) || name === 'add-content' || name === 'ac';
+      const named = optionValues(inv, [], ['-Path', '-path', '-FilePath', '-filepath', '-LiteralPath']);
+      const list = named.length > 0 ? named : name === 'tee' ? operands(inv) : operands(inv).slice(0, 1);
+      for (const arg of list) at(arg, 'write', { how: append ? 'append' : 'truncate' });
+      break;
+    }
+    case 'dd':
+      for (let i = 0; i < inv.args.length; i++) {
+        const value = inv.args[i] ?? '';
+        const span = inv.argSpans[i] ?? inv.span;
+        if (value.startsWith('of=')) files.push({ op: 'write', path: path(value.slice(3), inv.cwd), span, by: 'dd', invocation: inv, how: 'truncate' });
+        if (value.startsWith('if=')) files.push({ op: 'read', path: path(value.slice(3), inv.cwd), span, by: 'dd', invocation: inv });
+      }
+      break;
+    case 'truncate':
+      for (const arg of operands(inv, new Set(['-s', '--size', '-r', '--reference']))) at(arg, 'write', { how: 'truncate' });
+      break;
+    case 'chmod':
+    case 'chown':
+    case 'chgrp':
+    case 'setfacl':
+      for (const arg of operands(inv, new Set(['--reference'])).slice(1)) at(arg, 'write', { how: 'edit' });
+      break;
+    case 'tar':
+    case 'bsdtar': {
+      const flags = inv.args.find((a) => !a.startsWith('-') && /^[a-zA-Z]+$/.test(a)) ?? '';
+      const all = inv.args.filter((a) => a.startsWith('-')).join('') + flags;
+      const creating = /c/.test(all) && !/x/.test(all);
+      const archive = optionValues(inv, ['-f'], ['--file']);
+      if (creating) {
+        for (const arg of archive) at(arg, 'write');
+        const archiveIdx = new Set(archive.map((a) => a.index));
+        for (const arg of operands(inv, new Set(['-f', '--file', '-C', '--directory']))) {
+          if (!archiveIdx.has(arg.index) && arg.value !== flags) at(arg, 'read');
+        }
+      } else {
+        for (const arg of optionValues(inv, ['-C'], ['--directory'])) at(arg, 'write');
+      }
+      break;
+    }
+    case 'zip': {
+      const ops = operands(inv);
+      const first = ops[0];
+      if (first) at(first, 'write');
+      for (const arg of ops.slice(1)) at(arg, 'read');
+      break;
+    }
+    case 'unzip':
+      for (const arg of optionValues(inv, ['-d'])) at(arg, 'write');
+      break;
+    case 'curl':
+      for (const arg of optionValues(inv, ['-o'], ['--output'])) at(arg, 'write');
+      for (const arg of optionValues(inv, ['-T'], ['--upload-file'])) at(arg, 'read', { sends: true });
+      for (const arg of optionValues(inv, ['-d', '-F'], ['--data', '--data-binary', '--data-raw', '--data-urlencode', '--form', '--json'])) {
+        const file = /@([^;,]+)/.exec(arg.value);
+        if (file?.[1] && file[1] !== '-') at({ ...arg, value: file[1] }, 'read', { sends: true });
+      }
+      break;
+    case 'wget':
+      for (const arg of optionValues(inv, ['-O'], ['--output-document'])) if (arg.value !== '-') at(arg, 'write');
+      for (const arg of optionValues(inv, [], ['--post-file', '--body-file'])) at(arg, 'read', { sends: true });
+      break;
+    case 'invoke-webrequest':
+    case 'iwr':
+    case 'invoke-restmethod':
+    case 'irm':
+      for (const arg of optionValues(inv, [], ['-OutFile', '-outfile'])) at(arg, 'write');
+      for (const arg of optionValues(inv, [], ['-InFile', '-infile'])) at(arg, 'read', { sends: true });
+      break;
+    case 'scp':
+    case 'rsync': {
+      const ops = operands(inv, SSH_WITH_VALUE);
+      const dest = ops[ops.length - 1];
+      const remoteDest = dest !== undefined && isRemoteSpec(dest.value);
+      for (const arg of ops.slice(0, -1)) if (!isRemoteSpec(arg.value)) at(arg, 'read', { how: 'copy', ...(remoteDest ? { sends: true } : {}) });
+      if (dest && !remoteDest && ops.length > 1) at(dest, 'write');
+      break;
+    }
+    case 'git': {
+      const git = gitCommand(inv);
+      if (git?.sub === 'clone') {
+        const ops = git.args.filter((a) => !a.value.startsWith('-'));
+        const dest = ops[1];
+        if (dest) at(dest, 'write');
+      }
+      break;
+    }
+    case 'crontab': {
+      const ops = operands(inv, new Set(['-u']));
+      if (ops[0]) at(ops[0], 'read');
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+const COPY_WITH_VALUE = new Set(['-t', '--target-directory', '-S', '--suffix', '-m', '--mode', '-o', '-g', '-Destination', '-destination', '-Path', '-path']);
+
+/** `host:path`, `user@host:path`, `rsync://…` — a path on another computer. */
+function isRemoteSpec(value: string): boolean {
+  if (value.startsWith('rsync://') || value.startsWith('ssh://')) return true;
+  const colon = value.indexOf(':');
+  if (colon <= 0) return false;
+  const before = value.slice(0, colon);
+  // C:\ and ./a:b are local
+  return !/^[A-Za-z]$/.test(before) && !before.includes('/');
+}
+
+function netEffects(inv: Invocation, net: NetEffect[]): void {
+  const name = inv.name;
+  const push = (host: string, span: Span, sends: boolean, kind: NetEffect['kind'], url?: UrlFacts): void => {
+    if (!host) return;
+    net.push({ host, hostClass: url?.hostClass ?? classifyHost(host), ...(url ? { url } : {}), span, by: name, invocation: inv, sends, kind });
+  };
+  if (HTTP_CLIENTS.has(name)) {
+    const sends = httpSends(inv);
+    for (let i = 0; i < inv.args.length; i++) {
+      const value = inv.args[i] ?? '';
+      const url = looksLikeUrl(value) ? urlFacts(value) : undefined;
+      if (url) push(url.host, inv.argSpans[i] ?? inv.span, sends, 'http', url);
+    }
+    // `curl example.com` without a scheme
+    if (!net.some((n) => n.invocation === inv)) {
+      const first = operands(inv, HTTP_WITH_VALUE)[0];
+      if (first && /^[\w.-]+\.[a-z]{2,}(:\d+)?(\/|$)/i.test(first.value)) {
+        const url = urlFacts(`http://${first.value}`);
+        if (url) push(url.host, first.span, sends, 'http', url);
+      }
+    }
+  } else if (SSH_CLIENTS.has(name)) {
+    const ops = operands(inv, SSH_WITH_VALUE);
+    if (name === 'ssh' || name === 'sftp' || name === 'mosh') {
+      const target = ops[0];
+      if (target) push(hostOf(target.value), target.span, true, 'ssh');
+    } else {
+      for (const [i, arg] of ops.entries()) {
+        if (isRemoteSpec(arg.value)) push(hostOf(arg.value), arg.span, i === ops.length - 1, 'ssh');
+      }
+    }
+  } else if (DNS_CLIENTS.has(name)) {
+    const target = operands(inv, new Set(['-t', '-type', '-p', '-c', '-q', '-x', '-Type', '-Server']))
+      .find((a) => !a.value.startsWith('@') && /[a-z]/i.test(a.value) && a.value.includes('.'));
+    if (target) push(target.value.toLowerCase(), target.span, false, 'dns');
+  } else if (RAW_CLIENTS.has(name)) {
+    const target = operands(inv, new Set(['-p', '-w', '-s', '-i', '-q', '-e', '-c']))[0];
+    if (target && !/^\d+$/.test(target.value)) push(target.value.toLowerCase(), target.span, !hasFlag(inv, 'l'), 'raw');
+  } else if (name === 'send-mailmessage') {
+    const server = optionValues(inv, [], ['-SmtpServer', '-smtpserver'])[0];
+    push(server ? server.value.toLowerCase() : 'smtp', server?.span ?? inv.span, true, 'mail');
+  } else if (name === 'git') {
+    const git = gitCommand(inv);
+    if (git && (git.sub === 'clone' || git.sub === 'fetch' || git.sub === 'pull' || git.sub === 'ls-remote' || git.sub === 'push' || git.sub === 'submodule')) {
+      for (const arg of git.args) {
+        const url = looksLikeUrl(arg.value) || /^[\w.-]+@[\w.-]+:/.test(arg.value) ? urlFacts(arg.value) : undefined;
+        if (url) push(url.host, arg.span, git.sub === 'push', 'git', url);
+      }
+    }
+  }
+}
+
+const HTTP_WITH_VALUE = new Set(['-o', '-O', '-H', '-X', '-d', '-F', '-u', '-A', '-e', '-T', '-b', '-c', '-m', '--header', '--request', '--data', '--user', '--output', '--max-time', '-w', '--write-out']);
+
+function looksLikeUrl(value: string): boolean {
+  return /^(https?|ftp|ftps|wss?|ssh|git):\/\//i.test(value);
+}
+
+function hostOf(spec: string): string {
+  let value = spec.replace(/^(ssh|rsync):\/\//, '');
+  const at = value.lastIndexOf('@');
+  if (at >= 0) value = value.slice(at + 1);
+  value = value.split(/[:/]/)[0] ?? '';
+  return value.replace(/^\[|\]$/g, '').toLowerCase();
+}
+
+/** Whether an HTTP client call sends data out (a body, a form, an upload, a non-GET method). */
+export function httpSends(inv: Invocation): boolean {
+  for (let i = 0; i < inv.args.length; i++) {
+    const value = inv.args[i] ?? '';
+    if (/^-(d|F|T)/.test(value) && !value.startsWith('--')) return true;
+    if (/^--(data|data-binary|data-raw|data-urlencode|form|form-string|json|upload-file|post-data|post-file|body-data|body-file)(=|$)/.test(value)) return true;
+    if ((value === '-X' || value === '--request' || value === '--method' || value === '-Method') && /^(POST|PUT|PATCH|DELETE)$/i.test(inv.args[i + 1] ?? '')) return true;
+    if (/^-X(POST|PUT|PATCH)$/i.test(value)) return true;
+    if (value === '-Body' || value === '-InFile') return true;
+  }
+  // httpie: `http POST url field=value`
+  if ((inv.name === 'http' || inv.name === 'https' || inv.name === 'xh') && /^(POST|PUT|PATCH)$/i.test(inv.args[0] ?? '')) return true;
+  return false;
+}

@@ -1,0 +1,43 @@
+import { gitRewriteSharedHistory } from '../../src/rules/git-rewrite-shared-history.js';
+import { runRuleTests } from '../rule-tester.js';
+
+runRuleTests(gitRewriteSharedHistory, {
+  valid: [
+    'git push',
+    'git push origin main',
+    'git push -u origin feature/login',
+    'git push --follow-tags',
+    'git push --set-upstream origin HEAD',
+    'git push -o ci.skip origin main',
+    // data, not a command
+    'git commit -m "git push --force"',
+    'echo git push -f',
+    'grep -r "push --force" docs',
+    // a + that is not a refspec
+    'git push origin main+1',
+    'git fetch --force',
+    'git pull --force',
+    'git filter-repo-helper --help',
+  ],
+  invalid: [
+    'git push --force',
+    'git push -f',
+    'git push -f origin main',
+    'git push -uf origin main',
+    'git push --force-with-lease',
+    'git push --force-with-lease=main:abc123',
+    'git push --force-if-includes origin main',
+    'git push origin +main',
+    'git push origin +HEAD:refs/heads/main',
+    'git push --mirror backup',
+    'git filter-branch --tree-filter "rm -f secrets.txt" HEAD',
+    'git filter-repo --path secrets.txt --invert-paths',
+    'git-filter-repo --strip-blobs-bigger-than 10M',
+    // the way there does not matter
+    'cd app && git push --force',
+    'sudo sh -c "cd /repo && git push --force"',
+    "bash -c 'git push -f'",
+    'git -C ../other push --force',
+    'ls | xargs -I{} git -C {} push --force',
+  ],
+});
