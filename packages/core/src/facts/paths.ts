@@ -137,6 +137,7 @@ const WINDOWS_START = /^(?:[A-Za-z]:(?:[\\/]|$)|\\\\|\.{1,2}\\|%[A-Za-z_]+%|\$en
 
 // Strips shell quotes, notes unquoted glob characters, and turns Windows separators into `/`.
 function readWord(raw: string): Word {
+  if (!/['"\\*?[]/.test(raw)) return { text: raw, glob: false };
   const windows = WINDOWS_START.test(raw);
   let text = '';
   let glob = false;
@@ -162,7 +163,9 @@ function readWord(raw: string): Word {
 interface Folders {
   readonly cwd: string;
   readonly project: string;
+  readonly projectDepth: number;
   readonly home: string;
+  readonly homeDepth: number;
   readonly temps: readonly string[];
   readonly guardHome: string;
   readonly codexHome: string;
@@ -177,10 +180,13 @@ function foldersOf(ctx: PathContext): Folders {
     const home = normalise(readWord(ctx.home).text, '/');
     const sub = (value: string | undefined, fallback: string): string =>
       value === undefined ? `${home}/${fallback}` : normalise(readWord(value).text, '/');
+    const project = normalise(readWord(ctx.projectRoot).text, '/');
     folders = {
       cwd: normalise(readWord(ctx.cwd).text, '/'),
-      project: normalise(readWord(ctx.projectRoot).text, '/'),
+      project,
+      projectDepth: segmentsOf(project).length,
       home,
+      homeDepth: segmentsOf(home).length,
       temps: [normalise(readWord(ctx.tmp).text, '/'), '/tmp', '/var/tmp'],
       guardHome: sub(ctx.guardHome, '.local/state/guard'),
       codexHome: sub(ctx.codexHome, '.codex'),
@@ -256,10 +262,10 @@ function normalise(path: string, cwd: string): string {
   return base + out.join('/');
 }
 
+// `abs` is normalised: one separator between segments, `/` or `C:/` in front.
 function segmentsOf(abs: string): string[] {
-  const drive = DRIVE.exec(abs);
-  const rest = drive ? abs.slice(2) : abs;
-  return rest.split('/').filter((s) => s !== '');
+  const rest = abs.charCodeAt(1) === 58 /* : */ ? abs.slice(3) : abs.slice(1);
+  return rest === '' ? [] : rest.split('/');
 }
 
 // Collapses `.`/`..` in a relative path that could not be resolved, to name-match what is left.
@@ -318,13 +324,12 @@ export function pathFacts(raw: string, ctx: PathContext): PathFacts {
   const container = allOf ? parentOf(abs) : abs;
   const isRoot = abs === '/' || isDriveRoot || container === '/' || /^[A-Z]:\/$/.test(container);
   const isHome = container === f.home;
-  const projectDepth = segmentsOf(f.project).length;
   // a project root at `/` (or a drive root) says nothing about where a path lands
-  const inProject = projectDepth > 0 && isInside(abs, f.project);
+  const inProject = f.projectDepth > 0 && isInside(abs, f.project);
   const names: Names = {
     segs,
-    homeRel: homeRelative(abs, segs, f.home),
-    projRel: inProject ? segs.slice(projectDepth) : undefined,
+    homeRel: homeRelative(abs, segs, f),
+    projRel: inProject ? segs.slice(f.projectDepth) : undefined,
     abs,
   };
   return withKinds(
@@ -357,8 +362,8 @@ function placeOf(abs: string, segs: readonly string[], projRel: readonly string[
 }
 
 // The part of a path below a home folder: ours, or one that looks like another user's.
-function homeRelative(abs: string, segs: readonly string[], home: string): string[] | undefined {
-  if (isInside(abs, home)) return segs.slice(segmentsOf(home).length);
+function homeRelative(abs: string, segs: readonly string[], f: Folders): string[] | undefined {
+  if (isInside(abs, f.home)) return segs.slice(f.homeDepth);
   const [a, b] = segs;
   if (a === 'root') return segs.slice(1);
   if ((a === 'home' || a === 'Users') && b !== undefined) return segs.slice(2);
@@ -751,7 +756,8 @@ function isPersistence(n: Names): boolean {
       startsWith(homeRel, '.config', 'powershell');
     if (powershell && homeRel.length === 3 && /profile\.ps1$/i.test(name)) return true;
   }
-  if (segs.join('/').toLowerCase().includes('start menu/programs/startup')) return true;
+  const startup = segs.findIndex((s) => s.toLowerCase() === 'startup');
+  if (startup >= 2 && /^start menu\/programs$/i.test(`${segs[startup - 2]}/${segs[startup - 1]}`)) return true;
   if (abs === '' || DRIVE.test(abs)) return false;
   const [a, b] = segs;
   if (a === 'etc') {
