@@ -1,0 +1,123 @@
+import { join } from 'node:path';
+import { readTextIfExists, writeFileAtomic } from './fsx.js';
+
+/** guard's switches, kept in `settings.yaml` in guard's folder. */
+export interface Settings {
+  /** `guard on` / `guard off`. */
+  readonly enabled: boolean;
+  /** `guard fail-closed on|off`: block when guard itself fails. */
+  readonly failClosed: boolean;
+  /** Untrusted content raises the bar for the whole chat, not only until the next message. */
+  readonly strict: boolean;
+  /** A chat's memory is forgotten after this many idle days. */
+  readonly idleDays: number;
+}
+
+export const DEFAULT_SETTINGS: Settings = { enabled: true, failClosed: false, strict: false, idleDays: 7 };
+
+const HEADER = `# guard settings. Change them with \`guard on|off\` and \`guard fail-closed on|off\`;
+# comments and other keys you add here are kept.
+`;
+
+/** Where guard keeps its settings, state and log: GUARD_HOME, else the platform's state folder. */
+export function guardHomeFrom(env: Readonly<Record<string, string | undefined>>, home: string, platform: string = process.platform): string {
+  if (env.GUARD_HOME) return env.GUARD_HOME;
+  if (platform === 'win32') return join(env.LOCALAPPDATA ?? join(home, 'AppData', 'Local'), 'guard');
+  return join(env.XDG_STATE_HOME || join(home, '.local', 'state'), 'guard');
+}
+
+export function settingsPath(guardHome: string): string {
+  return join(guardHome, 'settings.yaml');
+}
+
+/** A settings file that exists but cannot be read as settings. */
+export class SettingsError extends Error {
+  override readonly name = 'SettingsError';
+}
+
+const SIMPLE_LINE = /^([A-Za-z][\w-]*):[ \t]*([^#\s][^#]*?)?[ \t]*(#.*)?$/;
+
+/**
+ * Reads the settings on the hook's hot path without loading the yaml library: guard writes plain
+ * top-level `key: value` lines, so those are read directly; anything fancier (a flow map, a nested
+ * block) falls back to the yaml parser. A missing file means the defaults.
+ */
+export async function readSettings(guardHome: string): Promise<Settings> {
+  const text = readTextIfExists(settingsPath(guardHome));
+  if (text === undefined) return DEFAULT_SETTINGS;
+  const values = simpleScalars(text) ?? (await yamlScalars(text));
+  return {
+    enabled: asBoolean(values.enabled, DEFAULT_SETTINGS.enabled, 'enabled'),
+    failClosed: asBoolean(values.failClosed, DEFAULT_SETTINGS.failClosed, 'failClosed'),
+    strict: asBoolean(values.strict, DEFAULT_SETTINGS.strict, 'strict'),
+    idleDays: asNumber(values.idleDays, DEFAULT_SETTINGS.idleDays, 'idleDays'),
+  };
+}
+
+function simpleScalars(text: string): Record<string, string> | undefined {
+  const values: Record<string, string> = {};
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.replace(/^\uFEFF/, '');
+    if (line.trim() === '' || line.trimStart().startsWith('#') || line === '---') continue;
+    const match = SIMPLE_LINE.exec(line);
+    if (!match?.[1] || match[2] === undefined) return undefined;
+    values[match[1]] = unquote(match[2]);
+  }
+  return values;
+}
+
+function unquote(value: string): string {
+  const first = value[0];
+  if ((first === '"' || first === "'") && value.endsWith(first) && value.length >= 2) return value.slice(1, -1);
+  return value;
+}
+
+async function yamlScalars(text: string): Promise<Record<string, string>> {
+  const { parse } = await import('yaml');
+  let parsed: unknown;
+  try {
+    parsed = parse(text);
+  } catch (error) {
+    throw new SettingsError(`settings.yaml is not valid YAML: ${(error as Error).message.split('\n')[0] ?? ''}`);
+  }
+  if (parsed === null || parsed === undefined) return {};
+  if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new SettingsError('settings.yaml must be a mapping of keys to values.');
+  const values: Record<string, string> = {};
+  for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') values[key] = String(value);
+  }
+  return values;
+}
+
+const TRUE = new Set(['true', 'yes', 'on']);
+const FALSE = new Set(['false', 'no', 'off']);
+
+function asBoolean(value: string | undefined, fallback: boolean, key: string): boolean {
+  if (value === undefined) return fallback;
+  const lower = value.toLowerCase();
+  if (TRUE.has(lower)) return true;
+  if (FALSE.has(lower)) return false;
+  throw new SettingsError(`settings.yaml: ${key} must be true or false, not "${value}".`);
+}
+
+function asNumber(value: string | undefined, fallback: number, key: string): number {
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0) throw new SettingsError(`settings.yaml: ${key} must be a positive number, not "${value}".`);
+  return number;
+}
+
+/**
+ * Changes some settings, keeping every comment and every other key of the file (yaml Document
+ * API; the file is never re-serialised from a plain object). Returns the settings before and after.
+ */
+export async function updateSettings(guardHome: string, changes: Partial<Settings>): Promise<{ readonly before: Settings; readonly after: Settings }> {
+  const before = await readSettings(guardHome);
+  const path = settingsPath(guardHome);
+  const { parseDocument } = await import('yaml');
+  const doc = parseDocument(readTextIfExists(path) ?? HEADER);
+  if (doc.errors.length > 0) throw new SettingsError(`${path} is not valid YAML: ${doc.errors[0]?.message.split('\n')[0] ?? ''}`);
+  for (const [key, value] of Object.entries(changes)) doc.set(key, value);
+  writeFileAtomic(path, String(doc));
+  return { before, after: await readSettings(guardHome) };
+}
