@@ -12,3 +12,4 @@ export * from './catalogue.js';
 export { buildContext, stepText, looseStrings, FRESH_SESSION } from './analysis/context.js';
 export type { FileEffect, NetEffect, FileOp } from './analysis/effects.js';
 export { rules } from './rules/index.js';
+export * from './session.js';
