@@ -1,17 +1,99 @@
-import type { Rule } from '../rule.js';
+import type { Arg } from '../analysis/args.js';
+import { gitCommand } from '../analysis/args.js';
+import type { Hit, Rule, RuleContext } from '../rule.js';
+import type { Invocation } from '../shell/types.js';
 
-// STUB: registered so the catalogue is complete; the rule itself is being written.
+/** `git push` options whose value is the next word. */
+const WITH_VALUE = new Set(['-o', '--push-option', '--repo', '--receive-pack', '--exec']);
+
+/** Pushes everything of a kind rather than named branches. */
+const WHOLESALE: Readonly<Record<string, string>> = { '--all': '*', '--branches': '*', '--mirror': '*', '--tags': 'tags' };
+
+/** A remote written as a URL or a path rather than a configured name. */
+const LITERAL_REMOTE = /[/:\\]|^\.{1,2}$/;
+
 export const gitPush = {
   meta: {
     id: 'git.push',
     decision: 'ask',
     remember: 'destination',
     title: 'a push',
-    reason: 'TODO.',
-    owasp: [],
-    examples: { match: [], noMatch: [] },
+    reason:
+      'A push publishes commits to a shared repository where others see and build on them, and it cannot be quietly taken back; check the branch and the commits first, and prefer a new branch with a pull request.',
+    owasp: ['LLM06:2025'],
+    examples: {
+      match: [
+        'git push',
+        'git push origin main',
+        'git push -u origin feature/login',
+        'git push https://github.com/acme/app.git main',
+        { step: 'git push', probe: { branch: 'feature/x' }, note: 'remembered as origin/feature/x' },
+      ],
+      noMatch: [
+        'git push --dry-run origin main',
+        'git push -n',
+        'git commit -m "then git push"',
+        'git pull origin main',
+        'git stash push -m wip',
+      ],
+    },
   },
-  check() {
-    return [];
+  check(context) {
+    const hits: Hit[] = [];
+    for (const inv of context.invocations) {
+      const git = gitCommand(inv);
+      if (git?.sub !== 'push') continue;
+      hits.push(...pushHits(context, inv, git.args));
+    }
+    return hits;
   },
 } as const satisfies Rule;
+
+function pushHits(context: RuleContext, inv: Invocation, args: readonly Arg[]): Hit[] {
+  const operands: Arg[] = [];
+  let wholesale: string | undefined;
+  let remote: Arg | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as Arg;
+    const value = arg.value;
+    if (value === '--') {
+      operands.push(...args.slice(i + 1));
+      break;
+    }
+    if (value === '--dry-run' || (/^-[A-Za-z]+$/.test(value) && value.includes('n'))) return [];
+    if (value === '--repo' && args[i + 1]) remote = args[i + 1];
+    else if (value.startsWith('--repo=')) remote = { ...arg, value: value.slice('--repo='.length) };
+    if (WITH_VALUE.has(value)) {
+      i++;
+      continue;
+    }
+    const all = WHOLESALE[value];
+    if (all !== undefined) wholesale = all;
+    if (value.startsWith('-')) continue;
+    operands.push(arg);
+  }
+  const first = operands[0];
+  if (first !== undefined && remote === undefined) remote = first;
+  const refspecs = first !== undefined && first === remote ? operands.slice(1) : operands;
+  // a push straight to a URL or path is asked every time: the next one may go somewhere else
+  if (remote !== undefined && LITERAL_REMOTE.test(remote.value)) return [{ span: inv.span, detail: remote.value }];
+  const name = remote?.value ?? 'origin';
+  if (refspecs.length === 0) {
+    const branch = wholesale ?? context.probe.gitBranch?.(inv.cwd) ?? '?';
+    return [{ span: inv.span, key: `${name}/${branch}`, detail: `${name}/${branch}` }];
+  }
+  return refspecs.map((spec) => {
+    const branch = destinationOf(spec.value, context, inv);
+    return { span: spec.span, key: `${name}/${branch}`, detail: `${name}/${branch}` };
+  });
+}
+
+/** The branch a refspec updates: `src:dst` → dst, `HEAD` → the current branch, `refs/heads/x` → x. */
+function destinationOf(spec: string, context: RuleContext, inv: Invocation): string {
+  const plain = spec.replace(/^\+/, '');
+  const colon = plain.lastIndexOf(':');
+  let dst = colon >= 0 ? plain.slice(colon + 1) : plain;
+  if (dst === '' && colon >= 0) dst = plain.slice(0, colon);
+  if (dst === 'HEAD' || dst === '@') return context.probe.gitBranch?.(inv.cwd) ?? '?';
+  return dst.replace(/^refs\/(heads|tags)\//, '');
+}
