@@ -1,17 +1,85 @@
-import type { Rule } from '../rule.js';
+import { hasFlag, operands } from '../analysis/args.js';
+import type { FileEffect } from '../analysis/effects.js';
+import type { Hit, Rule } from '../rule.js';
+import type { Invocation } from '../shell/types.js';
 
-// STUB: registered so the catalogue is complete; the rule itself is being written.
+/** Whole disks and partitions (not `/dev/null`, `/dev/tty`, `/dev/shm/…`, `/dev/tcp/…`). */
+const DISK = /^\/dev\/(?:sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|mapper\/|md\d|dm-\d|loop\d)/;
+const WINDOWS_DISK = /^\\\\\.\\physicaldrive\d/i;
+
+/** Programs that overwrite what they delete, so nothing can be brought back. */
+const SHREDDERS = new Set(['shred', 'srm']);
+
+/** Programs whose only job is to erase or reformat a disk or volume. */
+const ERASERS = new Set(['diskpart', 'blkdiscard', 'format-volume', 'clear-disk', 'mke2fs', 'mkswap']);
+const DISKUTIL_ERASE = /^(?:erasedisk|erasevolume|zerodisk|randomdisk|secureerase|partitiondisk|reformat|deletecontainer|deletevolume)$/i;
+
+/** A path that is nothing but variables, slashes and stars: an unset variable turns it into `/` or `/*`. */
+const ONLY_VARIABLES = /^(?:\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|[/*.])+$/;
+/** Another user's home folder (`~bob`, `~bob/*`). */
+const OTHER_HOME = /^~[A-Za-z0-9._-]+\/?\*?$/;
+
 export const fsWipe = {
   meta: {
     id: 'fs.wipe',
     decision: 'block',
     remember: 'never',
-    title: 'deleting the disk, the root or the home folder',
-    reason: 'TODO.',
-    owasp: [],
-    examples: { match: [], noMatch: [] },
+    title: 'wiping the disk, the root or home',
+    reason:
+      'This would erase the whole disk, the system folders or the home folder, and none of it could be brought back; delete only the exact project folder you mean, written out in full.',
+    owasp: ['LLM06:2025', 'ASI02'],
+    examples: {
+      match: ['rm -rf /', 'rm -rf ~', 'rm -rf "$HOME"', 'sudo rm -rf --no-preserve-root /', 'dd if=/dev/zero of=/dev/sda', 'rm -rf "$DIR/"*'],
+      noMatch: ['rm -rf ./build', 'rm -rf /tmp/x', 'rm -rf ~/.cache/pip', 'DIR=dist; rm -rf "$DIR"', 'dd if=/dev/zero of=disk.img bs=1M count=10'],
+    },
   },
-  check() {
-    return [];
+  check(context) {
+    const hits: Hit[] = [];
+    for (const effect of context.files) {
+      if (wipes(effect, context.step.kind === 'shell')) hits.push({ span: effect.span, ...(effect.path.abs ? { path: effect.path.abs } : {}), detail: effect.path.raw });
+    }
+    for (const inv of context.invocations) {
+      if (erasesDisk(inv)) hits.push({ span: inv.span });
+    }
+    return hits;
   },
 } as const satisfies Rule;
+
+function wipes(effect: FileEffect, shell: boolean): boolean {
+  const { path } = effect;
+  if (effect.op === 'write') return path.place === 'device' && (DISK.test(path.abs) || WINDOWS_DISK.test(path.raw));
+  if (effect.op !== 'delete') return false;
+  if (SHREDDERS.has(effect.by) && path.place === 'device') return true;
+  // a shell `rm` without -r cannot take a folder; a write tool's delete takes whatever it is given
+  const whole = effect.how === 'recursive' || !shell;
+  if (!whole) return false;
+  if (path.isRoot || path.isHome || path.place === 'root') return true;
+  // SPEC 4.3: a target that stays unresolved is judged as its worst case, which for `rm -rf $X`
+  // or `"$X/"*` is the root or home; `$X/dist` still names one folder (fs.delete asks about it)
+  return path.place === 'unresolved' && (ONLY_VARIABLES.test(path.raw) || OTHER_HOME.test(path.raw));
+}
+
+function erasesDisk(inv: Invocation): boolean {
+  const name = inv.name;
+  if (ERASERS.has(name) || name === 'mkfs' || name.startsWith('mkfs.') || name.startsWith('newfs')) return true;
+  switch (name) {
+    case 'wipefs':
+      return !hasFlag(inv, 'n', ['--no-act']);
+    case 'format':
+      // cmd's `format D:` (there is no Unix `format` to confuse it with)
+      return operands(inv).some((a) => /^[A-Za-z]:\\?$/.test(a.value));
+    case 'diskutil': {
+      const ops = operands(inv);
+      const verb = ops[0]?.value === 'apfs' ? ops[1]?.value : ops[0]?.value;
+      return verb !== undefined && DISKUTIL_ERASE.test(verb);
+    }
+    case 'sgdisk':
+      return hasFlag(inv, 'Z', ['--zap-all', '--clear']) || hasFlag(inv, 'o');
+    case 'nvme':
+      return /^(format|sanitize)$/.test(operands(inv)[0]?.value ?? '');
+    case 'parted':
+      return inv.args.includes('mklabel');
+    default:
+      return false;
+  }
+}
