@@ -1,34 +1,29 @@
+import { addOpaque, LIMITS, newReader } from './context.js';
+import type { Frame } from './context.js';
+import { identity } from './mapped.js';
+import { rootScope } from './scope.js';
 import type { ReadOptions, ReadResult } from './types.js';
+import { readSource } from './walk.js';
 
 export type * from './types.js';
 
 /**
- * Reads one command line the way a shell would and returns every invocation in it.
- * PLACEHOLDER: splits on whitespace only; the real reader replaces this file.
+ * Reads one command line the way a shell would and returns every invocation in it: what runs,
+ * with which arguments, where, and how it was reached. Parts it cannot read are returned as
+ * opaque. Never throws; work is linear in the line's length and bounded (see LIMITS).
  */
 export function readCommand(line: string, options: ReadOptions): ReadResult {
-  const words = [...line.matchAll(/\S+/g)];
-  const first = words[0];
-  if (!first) return { line, invocations: [], opaque: [] };
-  const program = first[0];
+  const reader = newReader(line, options);
+  let text = line;
+  if (line.length > LIMITS.chars) {
+    text = line.slice(0, LIMITS.chars);
+    addOpaque(reader, 'too-long', [LIMITS.chars, line.length], `longer than ${LIMITS.chars} characters`);
+  }
+  const frame: Frame = { via: [], depth: 0, dialect: options.shell ?? 'posix' };
+  readSource(reader, identity(text), frame, rootScope(options.cwd, options.home, options.tmp));
   return {
     line,
-    opaque: [],
-    invocations: [
-      {
-        program,
-        name: program.split('/').pop() ?? program,
-        args: words.slice(1).map((m) => m[0]),
-        argSpans: words.slice(1).map((m) => [m.index, m.index + m[0].length] as const),
-        env: {},
-        redirects: [],
-        cwd: options.cwd,
-        cwdKnown: true,
-        span: [first.index, line.trimEnd().length],
-        via: [],
-        prefixes: [],
-        pipeline: { id: 0, index: 0, length: 1 },
-      },
-    ],
+    invocations: reader.invocations.map((draft) => ({ ...draft, pipeline: { ...draft.pipeline } })),
+    opaque: [...reader.opaque].sort((a, b) => a.span[0] - b.span[0]),
   };
 }

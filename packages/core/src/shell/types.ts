@@ -104,6 +104,8 @@ export interface ReadOptions {
   readonly home: string;
   /** The system temp folder, for `$TMPDIR`, `$TMP`, `$TEMP`, `%TEMP%`. */
   readonly tmp?: string;
+  /** The syntax of the line: a POSIX shell (default), PowerShell, or cmd.exe. */
+  readonly shell?: 'posix' | 'powershell' | 'cmd';
 }
 
 export interface ReadResult {

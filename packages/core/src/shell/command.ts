@@ -1,0 +1,412 @@
+import type { Span } from '../types.js';
+import { addOpaque, LIMITS } from './context.js';
+import type { Dialect, Draft, Frame, Reader } from './context.js';
+import { expandSingle, expandWord, literalWord } from './expand.js';
+import type { Word } from './expand.js';
+import { codeSource, commandsInCode } from './inline-code.js';
+import { joinMapped, mappedBuilder, spanOf } from './mapped.js';
+import type { Mapped } from './mapped.js';
+import { nestedCommands } from './nested.js';
+import { findOption, skipOptions } from './options.js';
+import { programName, resolvePath } from './paths.js';
+import { matchPrefix } from './prefixes.js';
+import { changeDirectory, childScope, exportVar, isAbsolute, remoteScope, setVar } from './scope.js';
+import type { Scope } from './scope.js';
+import type { RedirToken, WordToken } from './tokens.js';
+import type { Redirect, Via } from './types.js';
+import { readSource, readRedirSubstitutions, readSubstitutions } from './walk.js';
+
+type Stage = Draft['pipeline'];
+
+/** A simple command after expansion, before prefixes are taken off. */
+interface Simple {
+  readonly words: readonly Word[];
+  readonly env: Readonly<Record<string, string>>;
+  readonly redirects: readonly Redirect[];
+  /** Text on its stdin: a heredoc or here-string, or what the previous pipeline stage prints. */
+  readonly stdin: { readonly text: Mapped; readonly heredoc: boolean } | undefined;
+  /** Original index where the command's text ends. */
+  readonly end: number;
+}
+
+/**
+ * Reads one simple command (words and redirections between operators): its substitutions, its
+ * assignments, the invocation it makes and everything that invocation runs in turn. Returns the
+ * text the command prints when that is known, for a `| sh` that may follow.
+ */
+export function runSimple(
+  reader: Reader,
+  tokens: readonly WordToken[],
+  redirs: readonly RedirToken[],
+  frame: Frame,
+  scope: Scope,
+  stage: Stage,
+  piped: Mapped | undefined,
+): Mapped | undefined {
+  if (reader.full) return undefined;
+  for (const token of tokens) readSubstitutions(reader, token.parts, frame, scope);
+  for (const redir of redirs) readRedirSubstitutions(reader, redir, frame, scope);
+
+  const env: Record<string, string> = {};
+  const assigned: [string, string][] = [];
+  let first = 0;
+  for (; first < tokens.length && frame.dialect === 'posix'; first++) {
+    const token = tokens[first] as WordToken;
+    const name = assignmentName(token);
+    if (name === undefined) break;
+    const text = expandSingle(token, scope).text;
+    const value = text.slice(text.indexOf('=') + 1);
+    env[name] = value;
+    assigned.push([name, value]);
+  }
+  const head = tokens[first];
+  if (head && frame.dialect === 'powershell' && powershellExpression(tokens, first, scope)) return undefined;
+  const words = tokens.slice(first).flatMap((token) => expandWord(token, scope));
+  const redirects = redirs.map((redir) => toRedirect(redir, scope, frame.dialect));
+  const heredoc = stdinOf(redirs, scope);
+  const last = [...tokens, ...redirs].reduce((end, t) => Math.max(end, spanOf(t.src, t.start, t.end)[1]), 0);
+
+  if (words.length === 0) {
+    for (const [name, value] of assigned) setVar(scope, name, value);
+    // `> f` empties f: visible to rules as the no-op `:` with that redirection
+    const start = redirects[0]?.span[0];
+    if (start === undefined || !redirects.some((r) => r.write)) return undefined;
+    push(reader, {
+      program: ':', name: ':', args: [], argSpans: [], env, redirects, cwd: scope.cwd, cwdKnown: scope.cwdKnown,
+      span: [start, last], via: frame.via, prefixes: [], pipeline: stage, ...remote(frame),
+    });
+    return undefined;
+  }
+  const stdin = heredoc ? { text: heredoc, heredoc: true } : piped ? { text: piped, heredoc: false } : undefined;
+  return command(reader, { words, env, redirects, stdin, end: last }, frame, scope, stage, { own: true, isPackage: false });
+}
+
+interface CommandOptions {
+  /** The command belongs to this scope (not run by a runner), so `cd`, `export`, … change it. */
+  readonly own: boolean;
+  /** The program is a package a runner fetches (`npx rimraf@5`). */
+  readonly isPackage: boolean;
+}
+
+function command(reader: Reader, simple: Simple, frame: Frame, scope: Scope, stage: Stage, options: CommandOptions): Mapped | undefined {
+  const { words } = simple;
+  const texts = words.map((w) => w.text);
+  const env: Record<string, string> = { ...simple.env };
+  const prefixes: { name: string; args: string[] }[] = [];
+  let via = frame.via;
+  let cwd = scope.cwd;
+  let cwdKnown = scope.cwdKnown;
+  let at = 0;
+  for (;;) {
+    const word = words[at];
+    const match = word && !word.dynamic ? matchPrefix(programName(word.text), texts, at) : undefined;
+    if (!word || !match) break;
+    if (prefixes.length >= LIMITS.depth) {
+      addOpaque(reader, 'too-deep', word.span);
+      break;
+    }
+    const name = programName(word.text);
+    for (const index of match.env) {
+      const text = texts[index] ?? '';
+      const eq = text.indexOf('=');
+      env[text.slice(0, eq)] = text.slice(eq + 1);
+    }
+    if (match.cwd) {
+      const dir = words[match.cwd.index];
+      const path = (texts[match.cwd.index] ?? '').slice(match.cwd.offset);
+      cwd = resolvePath(cwd, path);
+      cwdKnown = !dir?.dynamic && (isAbsolute(path) || cwdKnown);
+    }
+    prefixes.push({ name, args: texts.slice(at + 1, match.next) });
+    via = [...via, { kind: 'prefix', name }];
+    at = match.next;
+  }
+  const program = words[at] as Word;
+  const args = words.slice(at + 1);
+  const name = programName(program.text, options.isPackage && at === 0);
+  ({ cwd, cwdKnown } = ownDirectory(name, args, cwd, cwdKnown));
+  const end = Math.max(simple.end, program.span[1]);
+  const draft: Draft = {
+    program: program.text,
+    name,
+    args: args.map((w) => w.text),
+    argSpans: args.map((w) => w.span),
+    env,
+    redirects: simple.redirects,
+    cwd,
+    cwdKnown,
+    span: [program.span[0], end],
+    via,
+    prefixes,
+    pipeline: stage,
+    ...remote(frame),
+  };
+  if (program.dynamic) addOpaque(reader, 'dynamic-program', program.span, program.text);
+  if (!push(reader, draft)) return undefined;
+  if (options.own) applyEffects(name, args, scope, frame.dialect);
+
+  const inner: Frame = { ...frame, via };
+  let stdinUsed = false;
+  for (const nested of nestedCommands(name, args)) {
+    if (nested.kind === 'argv') {
+      const slice = args.slice(nested.from, nested.to);
+      const runner = enter(reader, inner, nested.via, draft.span);
+      const last = slice[slice.length - 1];
+      if (!runner || !last) continue;
+      command(
+        reader,
+        { words: slice, env: {}, redirects: [], stdin: undefined, end: last.span[1] },
+        runner,
+        { ...scope, cwd, cwdKnown },
+        stage,
+        { own: false, isPackage: nested.isPackage ?? false },
+      );
+      continue;
+    }
+    const text = nested.kind === 'text' ? nested.text : simple.stdin?.text;
+    if (!text) continue;
+    stdinUsed ||= nested.kind === 'stdin';
+    const target = enter(reader, inner, nested.via, draft.span, nested.dialect, nested.remoteHost);
+    if (!target) continue;
+    const innerScope = nested.remoteHost !== undefined ? remoteScope() : childScope(scope, true, cwd, cwdKnown);
+    for (const [key, value] of Object.entries(env)) setVar(innerScope, key, value, true);
+    readSource(reader, text, target, innerScope);
+  }
+
+  const source = codeSource(name, args);
+  const code =
+    source.kind === 'inline'
+      ? joinMapped(source.words.map((w) => w.map), '\n')
+      : source.kind === 'stdin' && simple.stdin
+        ? simple.stdin.text
+        : undefined;
+  if (code && source.kind !== 'none') {
+    stdinUsed ||= source.kind === 'stdin';
+    draft.code = { language: source.language, text: code.text, span: spanOf(code, 0, code.text.length) };
+    readCode(reader, source.language, code, inner, { ...scope, cwd, cwdKnown }, stage, name, draft.span);
+  }
+  if (simple.stdin?.heredoc && !stdinUsed) draft.stdinText = simple.stdin.text.text;
+  return stdoutOf(name, args, simple.stdin);
+}
+
+/** Commands found in inline code run as the interpreter's children, each reached via `inline-code`. */
+function readCode(reader: Reader, language: Parameters<typeof commandsInCode>[0], code: Mapped, frame: Frame, scope: Scope, stage: Stage, name: string, span: Span): void {
+  const via: Via = { kind: 'inline-code', name };
+  for (const found of commandsInCode(language, code)) {
+    const inner = enter(reader, frame, via, span);
+    if (!inner) return;
+    if (found.kind === 'text') {
+      readSource(reader, found.text, inner, childScope(scope, true));
+      continue;
+    }
+    const words = found.words.map(literalWord);
+    const last = words[words.length - 1];
+    if (last) command(reader, { words, env: {}, redirects: [], stdin: undefined, end: last.span[1] }, inner, scope, stage, { own: false, isPackage: false });
+  }
+}
+
+/** One more level of nesting, or undefined (and an opaque entry) past the bound. */
+function enter(reader: Reader, frame: Frame, via: Via, span: Span, dialect: Dialect = frame.dialect, remoteHost = frame.remoteHost): Frame | undefined {
+  if (frame.depth + 1 > LIMITS.depth) {
+    addOpaque(reader, 'too-deep', span);
+    return undefined;
+  }
+  return { via: [...frame.via, via], depth: frame.depth + 1, dialect, ...(remoteHost === undefined ? {} : { remoteHost }) };
+}
+
+function push(reader: Reader, draft: Draft): boolean {
+  if (reader.invocations.length >= LIMITS.invocations) {
+    if (!reader.full) addOpaque(reader, 'too-many-stages', [draft.span[0], reader.line.length], `more than ${LIMITS.invocations} commands`);
+    reader.full = true;
+    return false;
+  }
+  reader.invocations.push(draft);
+  return true;
+}
+
+const remote = (frame: Frame): { remoteHost?: string } => (frame.remoteHost === undefined ? {} : { remoteHost: frame.remoteHost });
+
+/** `NAME=value` as the shell sees it: the name and `=` unquoted at the start of the word. */
+function assignmentName(token: WordToken): string | undefined {
+  const first = token.parts[0];
+  if (first?.kind !== 'lit' || first.quoted) return undefined;
+  return /^([A-Za-z_][A-Za-z0-9_]*)\+?=/.exec(first.text.text)?.[1];
+}
+
+/**
+ * PowerShell statements that are expressions, not commands: `$x = …` (remembered), `"text" | …`,
+ * `$obj.Method()`, `[Type]::Call()`, numbers.
+ */
+function powershellExpression(tokens: readonly WordToken[], first: number, scope: Scope): boolean {
+  const head = tokens[first];
+  const part = head?.parts[0];
+  if (!head || !part) return false;
+  if (part.kind === 'var') {
+    const rest = head.parts.slice(1).map((p) => (p.kind === 'lit' ? p.text.text : '?')).join('');
+    const next = tokens[first + 1];
+    const nextText = next?.parts.map((p) => (p.kind === 'lit' ? p.text.text : '?')).join('');
+    if (rest === '' && nextText === '=' && tokens[first + 2]) setVar(scope, part.name, expandSingle(tokens[first + 2] as WordToken, scope).text);
+    else if (rest.startsWith('=')) setVar(scope, part.name, rest.slice(1));
+    return true;
+  }
+  if (part.kind === 'sub') return true;
+  return part.kind === 'lit' && (part.quoted || /^[[\d]/.test(part.text.text));
+}
+
+const NO_FILE = /^\/dev\/(?:null|stdout|stderr|tty|fd\/[0-2])$/;
+
+function toRedirect(redir: RedirToken, scope: Scope, dialect: Dialect): Redirect {
+  const span = spanOf(redir.src, redir.start, redir.end);
+  const base = { op: redir.op, ...(redir.fd === undefined ? {} : { fd: redir.fd }), span };
+  if (redir.heredoc) return { ...base, target: redir.heredoc.delimiter, write: false, append: false };
+  const target = redir.target ? expandSingle(redir.target, scope).text : '';
+  const duplicate = (redir.op === '>&' || redir.op === '<&') && /^(?:\d+|-)$/.test(target);
+  if (duplicate) return { ...base, target: `&${target}`, write: false, append: false };
+  const discarded =
+    NO_FILE.test(target) || (dialect === 'cmd' && /^nul:?$/i.test(target)) || (dialect === 'powershell' && /^\$null$/i.test(target));
+  const write = redir.op.includes('>') && target !== '' && !discarded;
+  return { ...base, target, write, append: redir.op.endsWith('>>') };
+}
+
+/** The text a heredoc or here-string feeds to the command (the last stdin redirection wins). */
+function stdinOf(redirs: readonly RedirToken[], scope: Scope): Mapped | undefined {
+  let text: Mapped | undefined;
+  for (const redir of redirs) {
+    if (redir.fd !== undefined && redir.fd !== 0) continue;
+    if (redir.heredoc) text = redir.heredoc.body;
+    else if (redir.op === '<<<' && redir.target) {
+      const word = expandSingle(redir.target, scope);
+      const out = mappedBuilder();
+      out.piece(word.map, 0, word.text.length);
+      out.char('\n', word.span[1]);
+      text = out.build(word.span[1]);
+    } else if (redir.op === '<') text = undefined;
+  }
+  return text;
+}
+
+/** The text a command prints when it is spelled out in the line (`echo …`, `printf '…'`, `cat <<EOF`). */
+function stdoutOf(name: string, args: readonly Word[], stdin: Simple['stdin']): Mapped | undefined {
+  if (name === 'echo') {
+    let from = 0;
+    while (/^-[neE]+$/.test(args[from]?.text ?? '')) from++;
+    return args.length > from ? joinMapped(args.slice(from).map((w) => w.map)) : undefined;
+  }
+  if (name === 'printf') {
+    const format = args[0];
+    if (!format || format.text.includes('%')) return undefined;
+    const out = mappedBuilder();
+    const s = format.text;
+    for (let i = 0; i < s.length; i++) {
+      if (s[i] === '\\' && s[i + 1] === 'n') {
+        out.char('\n', format.map.at(i));
+        i++;
+      } else out.piece(format.map, i, i + 1);
+    }
+    return out.build(format.span[1]);
+  }
+  if (name === 'cat' && args.every((w) => w.text === '-') && stdin?.heredoc) return stdin.text;
+  return undefined;
+}
+
+/** Options that run one command in another directory (`git -C dir`, `make -C dir`, `npm --prefix dir`). */
+const OWN_DIRECTORY: Readonly<Record<string, readonly string[]>> = {
+  make: ['-C', '--directory'],
+  npm: ['--prefix'],
+  pnpm: ['-C', '--dir'],
+  yarn: ['--cwd'],
+};
+
+function ownDirectory(name: string, args: readonly Word[], cwd: string, cwdKnown: boolean): { cwd: string; cwdKnown: boolean } {
+  const texts = args.map((w) => w.text);
+  const change = (index: number, offset: number): void => {
+    const path = (texts[index] ?? '').slice(offset);
+    cwd = resolvePath(cwd, path);
+    cwdKnown = !args[index]?.dynamic && (isAbsolute(path) || cwdKnown);
+  };
+  if (name === 'git') {
+    // global options come before the subcommand; several -C add up
+    for (let i = 0; i < texts.length; i++) {
+      const t = texts[i] ?? '';
+      if (t === '-C' && i + 1 < texts.length) change(++i, 0);
+      else if (t === '-c' || t === '--git-dir' || t === '--work-tree' || t === '--namespace') i++;
+      else if (!t.startsWith('-')) break;
+    }
+    return { cwd, cwdKnown };
+  }
+  const names = OWN_DIRECTORY[name];
+  const found = names ? findOption(texts, names) : undefined;
+  if (found) change(found.index, found.offset);
+  return { cwd, cwdKnown };
+}
+
+/** What `cd`, `pushd`, `export`, `unset`, … change for the commands after them. */
+function applyEffects(name: string, args: readonly Word[], scope: Scope, dialect: Dialect): void {
+  const texts = args.map((w) => w.text);
+  const target = (): Word | undefined => {
+    const i = skipOptions(texts, 0, { long: ['-path', '-literalpath'] });
+    const rest = args.slice(i).filter((w) => !/^(?:\/d|-(?:path|literalpath))$/i.test(w.text));
+    return rest[0];
+  };
+  switch (name) {
+    case 'cd':
+    case 'chdir':
+    case 'set-location':
+    case 'sl': {
+      const dir = target();
+      if (dir || dialect === 'posix') changeDirectory(scope, dir);
+      return;
+    }
+    case 'pushd':
+    case 'push-location': {
+      const dir = target();
+      if (!dir) {
+        scope.cwdKnown = false;
+        return;
+      }
+      scope.dirs.push(scope.cwd);
+      changeDirectory(scope, dir.text.startsWith('+') || dir.text.startsWith('-') ? { text: dir.text, dynamic: true } : dir);
+      return;
+    }
+    case 'popd':
+    case 'pop-location': {
+      const previous = scope.dirs.pop();
+      if (previous === undefined) scope.cwdKnown = false;
+      else changeDirectory(scope, { text: previous, dynamic: false });
+      return;
+    }
+    case 'export':
+    case 'declare':
+    case 'typeset':
+    case 'local':
+    case 'readonly': {
+      const exported = name === 'export' || texts.some((t) => /^-[a-zA-Z]*x/.test(t));
+      for (const text of texts) {
+        if (text.startsWith('-')) continue;
+        const eq = text.indexOf('=');
+        const key = eq < 0 ? text : text.slice(0, eq).replace(/\+$/, '');
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) continue;
+        if (eq >= 0) setVar(scope, key, text.slice(eq + 1), exported);
+        else if (exported) exportVar(scope, key);
+      }
+      return;
+    }
+    case 'unset':
+    case 'read':
+    case 'mapfile':
+    case 'readarray':
+      for (const text of texts.slice(skipOptions(texts, 0, { short: 'adinNptu' }))) {
+        if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(text)) setVar(scope, text, undefined);
+      }
+      return;
+    case 'set':
+      if (dialect === 'cmd') {
+        const text = texts.join(' ');
+        const eq = text.indexOf('=');
+        if (eq > 0 && !text.startsWith('/')) setVar(scope, text.slice(0, eq), text.slice(eq + 1));
+      }
+      return;
+    default:
+  }
+}
+

@@ -1,0 +1,61 @@
+import type { Span } from '../types.js';
+import type { Invocation, Opaque, ReadOptions, Via } from './types.js';
+
+/** Hard bounds; exceeding one yields an Opaque entry instead of more work. */
+export const LIMITS = {
+  /** Nesting of inner shells, substitutions, groups, runners and inline code. */
+  depth: 16,
+  /** Characters read from one line; the rest is reported as `too-long`. */
+  chars: 256 * 1024,
+  /** Words lexed in one call, over every inner text. */
+  words: 10_000,
+  /** Invocations returned from one call. */
+  invocations: 1_000,
+} as const;
+
+/** Which shell's syntax a text is written in. */
+export type Dialect = 'posix' | 'powershell' | 'cmd';
+
+/** Mutable form of an invocation while the reader fills it in. */
+export type Draft = { -readonly [K in keyof Invocation]: Invocation[K] } & {
+  pipeline: { id: number; index: number; length: number };
+};
+
+/** What one `readCommand` call accumulates, shared by every nested read. */
+export interface Reader {
+  readonly line: string;
+  readonly options: ReadOptions;
+  readonly invocations: Draft[];
+  readonly opaque: Opaque[];
+  /** Original offsets of substitutions already read, so re-reading an inner string does not read them twice. */
+  readonly seen: Set<number>;
+  words: number;
+  /** Set once the word budget is spent: every lexer stops. */
+  stopped: boolean;
+  pipelines: number;
+  /** Set once the invocation cap is reached. */
+  full: boolean;
+}
+
+/** Where a piece of text is being read: how it was reached and how deep. */
+export interface Frame {
+  readonly via: readonly Via[];
+  readonly depth: number;
+  readonly dialect: Dialect;
+  readonly remoteHost?: string;
+}
+
+/** Starts the shared state of one call. */
+export function newReader(line: string, options: ReadOptions): Reader {
+  return { line, options, invocations: [], opaque: [], seen: new Set(), words: 0, stopped: false, pipelines: 0, full: false };
+}
+
+/** Records an opaque part; repeated reports of the same reason at the same place are kept once. */
+export function addOpaque(reader: Reader, reason: Opaque['reason'], span: Span, detail?: string): void {
+  const last = reader.opaque[reader.opaque.length - 1];
+  if (last && last.reason === reason && last.span[0] === span[0]) return;
+  if (reader.opaque.length >= LIMITS.invocations) return;
+  const start = Math.max(0, Math.min(span[0], reader.line.length));
+  const end = Math.max(start, Math.min(span[1], reader.line.length));
+  reader.opaque.push(detail === undefined ? { reason, span: [start, end] } : { reason, span: [start, end], detail });
+}

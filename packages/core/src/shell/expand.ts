@@ -1,0 +1,142 @@
+import type { Span } from '../types.js';
+import { mappedBuilder, spanOf } from './mapped.js';
+import type { Mapped, MappedBuilder } from './mapped.js';
+import { lookupVar } from './scope.js';
+import type { Scope } from './scope.js';
+import type { Part, WordToken } from './tokens.js';
+
+/** A word after quote joining and variable resolution: what the program receives as one argument. */
+export interface Word {
+  readonly text: string;
+  /** The text with the original position of each character. */
+  readonly map: Mapped;
+  /** Where the word is written in the original line. */
+  readonly span: Span;
+  /** Quotes or escapes were used somewhere in it. */
+  readonly quoted: boolean;
+  /** It holds a variable the reader could not resolve or a substitution: its real value is unknown. */
+  readonly dynamic: boolean;
+}
+
+/** A word made from a piece of text whose value is known (a string literal in inline code). */
+export function literalWord(map: Mapped): Word {
+  return { text: map.text, map, span: spanOf(map, 0, map.text.length), quoted: true, dynamic: false };
+}
+
+const IFS = /[ \t\n]+/;
+
+/**
+ * Expands a word token. Unquoted variables whose value holds blanks split into several words (as
+ * the shell splits them) unless `split` is false (assignments); an unquoted variable that is empty
+ * leaves no word at all.
+ */
+export function expandWord(token: WordToken, scope: Scope, split = true): Word[] {
+  const span = spanOf(token.src, token.start, token.end);
+  const only = token.parts[0];
+  if (token.parts.length === 1 && only?.kind === 'lit') {
+    return [{ text: only.text.text, map: only.text, span, quoted: only.quoted, dynamic: false }];
+  }
+  if (token.parts.length === 1 && (only?.kind === 'sub' || only?.kind === 'raw')) {
+    return [{ text: only.raw.text, map: only.raw, span, quoted: only.kind === 'sub' && only.quoted, dynamic: true }];
+  }
+  const words: Word[] = [];
+  let out = mappedBuilder();
+  let quoted = false;
+  let dynamic = false;
+  let filled = false;
+  const close = (): void => {
+    if (filled) {
+      const map = out.build(span[1]);
+      words.push({ text: map.text, map, span, quoted, dynamic });
+    }
+    out = mappedBuilder();
+    quoted = false;
+    dynamic = false;
+    filled = false;
+  };
+  for (const part of token.parts) {
+    if (part.kind === 'lit') {
+      out.piece(part.text, 0, part.text.text.length);
+      quoted ||= part.quoted;
+      filled = true;
+    } else if (part.kind === 'tilde') {
+      spreadOver(out, scope.home, part.raw);
+      filled = true;
+    } else if (part.kind === 'raw' || part.kind === 'sub') {
+      out.piece(part.raw, 0, part.raw.text.length);
+      dynamic = true;
+      filled = true;
+    } else {
+      const value = varValue(part, scope);
+      if (value === undefined) {
+        out.piece(part.raw, 0, part.raw.text.length);
+        dynamic = true;
+        filled = true;
+      } else if (part.quoted || !split || !IFS.test(value)) {
+        spreadOver(out, value, part.raw);
+        quoted ||= part.quoted;
+        filled ||= part.quoted || value !== '';
+      } else {
+        value.split(IFS).forEach((chunk, index) => {
+          if (index > 0) close();
+          spreadOver(out, chunk, part.raw);
+          filled ||= chunk !== '';
+        });
+      }
+    }
+  }
+  close();
+  return words;
+}
+
+/** Expands a word that must stay one word (assignment values, redirection targets). */
+export function expandSingle(token: WordToken, scope: Scope): Word {
+  const [word] = expandWord(token, scope, false);
+  return word ?? { text: '', map: mappedBuilder().build(token.src.at(token.end)), span: spanOf(token.src, token.start, token.end), quoted: true, dynamic: false };
+}
+
+function spreadOver(out: MappedBuilder, value: string, raw: Mapped): void {
+  const first = raw.at(0);
+  out.spread(value, first, Math.max(first, raw.at(raw.text.length) - 1));
+}
+
+/** The value of `$NAME` / `${NAME…}`, or undefined when it is not known here. */
+function varValue(part: Extract<Part, { kind: 'var' }>, scope: Scope): string | undefined {
+  if (part.complex) return undefined;
+  const value = lookupVar(scope, part.name, part.caseless ?? false);
+  const alt = (): string | undefined => (part.alt ? partsText(part.alt, scope) : '');
+  switch (part.op) {
+    case undefined:
+    case ':?':
+    case '?':
+      return value;
+    // an unknown value is taken as unset here: the default is what the line most likely means
+    case ':-':
+    case ':=':
+      return value !== undefined && value !== '' ? value : alt();
+    case '-':
+    case '=':
+      return value !== undefined ? value : alt();
+    case ':+':
+      return value === undefined ? undefined : value === '' ? '' : alt();
+    case '+':
+      return value === undefined ? undefined : alt();
+    default:
+      return undefined;
+  }
+}
+
+/** Text of nested parts (a default value), or undefined if any of it is unknown. */
+function partsText(parts: readonly Part[], scope: Scope): string | undefined {
+  let text = '';
+  for (const part of parts) {
+    if (part.kind === 'lit') text += part.text.text;
+    else if (part.kind === 'tilde') text += scope.home;
+    else if (part.kind === 'var') {
+      const value = varValue(part, scope);
+      if (value === undefined) return undefined;
+      text += value;
+    } else return undefined;
+  }
+  return text;
+}

@@ -1,0 +1,931 @@
+import { addOpaque, LIMITS } from './context.js';
+import type { Dialect, Reader } from './context.js';
+import { mappedBuilder, sliceMapped, spanOf } from './mapped.js';
+import type { Mapped, MappedBuilder } from './mapped.js';
+import { plainText } from './tokens.js';
+import type { Heredoc, Part, RedirToken, Token, WordToken } from './tokens.js';
+
+/** Splits `src` into words, operators and redirections, reading nested substitutions as it goes. */
+export function lex(reader: Reader, src: Mapped, depth: number, dialect: Dialect): Token[] {
+  const lexer = new Lexer(reader, src, dialect);
+  const { tokens } = lexer.list(depth, false);
+  lexer.finish();
+  return tokens;
+}
+
+/** Parts of a heredoc body whose delimiter was not quoted: `$VAR`, `$(…)` and backticks are live. */
+export function lexHeredocBody(reader: Reader, body: Mapped, depth: number): Part[] {
+  const lexer = new Lexer(reader, body, 'posix');
+  const parts = new Parts();
+  lexer.double(parts, depth, true);
+  return parts.done();
+}
+
+/** Characters that end an unquoted word, per dialect (besides blanks and newlines). */
+const WORD_END: Record<Dialect, Set<string>> = {
+  posix: new Set([';', '&', '|', '(', ')', '<', '>']),
+  powershell: new Set([';', '&', '|', '(', ')', '{', '}', '<', '>']),
+  cmd: new Set(['&', '|', '(', ')', '<', '>']),
+};
+const OPERATORS: Record<Dialect, readonly string[]> = {
+  posix: [';;&', ';;', ';&', ';', '&&', '&', '||', '|&', '|'],
+  powershell: [';', '&&', '&', '||', '|', '{', '}'],
+  cmd: ['&&', '&', '||', '|'],
+};
+const REDIRECTS: Record<Dialect, readonly string[]> = {
+  posix: ['>>', '>|', '>&', '>', '<<<', '<<-', '<<', '<>', '<&', '<'],
+  powershell: ['>>', '>&', '>', '<'],
+  cmd: ['>>', '>&', '>', '<&', '<'],
+};
+/** Per dialect, ASCII characters a word cannot simply run over (everything else is plain text). */
+const SPECIAL: Record<Dialect, Uint8Array> = {
+  posix: specialTable(' \t\r\f\v\n;&|()<>\\\'"$`~%'),
+  powershell: specialTable(' \t\r\f\v\n;&|(){}<>`\'"$~%@'),
+  cmd: specialTable(' \t\r\f\v\n&|()<>^"%'),
+};
+function specialTable(chars: string): Uint8Array {
+  const table = new Uint8Array(128);
+  for (const c of chars) table[c.charCodeAt(0)] = 1;
+  return table;
+}
+const isBlank = (code: number): boolean => code === 32 || code === 9 || code === 13 || code === 12 || code === 11;
+
+/** Words after which a new command starts (so `((` there is arithmetic). */
+const OPENERS = new Set(['if', 'then', 'elif', 'else', 'do', 'while', 'until', '!', '{', 'time', 'for']);
+const ANSI_ESCAPES: Record<string, string> = {
+  n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v',
+  '\\': '\\', "'": "'", '"': '"', '?': '?',
+};
+const POWERSHELL_ESCAPES: Record<string, string> = {
+  n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', f: '\f', v: '\v', '0': '\0',
+};
+
+const isNameStart = (c: string | undefined): boolean =>
+  c !== undefined && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_');
+const isNameChar = (c: string | undefined): boolean => isNameStart(c) || (c !== undefined && c >= '0' && c <= '9');
+const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
+
+/** Collects the parts of a word; adjacent literal pieces with the same quoting merge into one. */
+class Parts {
+  private readonly list: Part[] = [];
+  private pending: Extract<Part, { kind: 'lit' }> | undefined;
+  private builder: MappedBuilder | undefined;
+  private last: Mapped | undefined;
+  private lastEnd = 0;
+
+  get length(): number {
+    return this.list.length + (this.pending ? 1 : 0);
+  }
+
+  /** Appends characters `[start, end)` of `src` as literal text. */
+  slice(src: Mapped, start: number, end: number, quoted: boolean): void {
+    if (this.pending?.quoted === quoted) {
+      this.merge(src, start, end);
+      return;
+    }
+    this.push({ kind: 'lit', text: sliceMapped(src, start, end), quoted });
+  }
+
+  push(part: Part): void {
+    if (part.kind !== 'lit') {
+      this.close();
+      this.list.push(part);
+      return;
+    }
+    if (this.pending?.quoted !== part.quoted) {
+      this.close();
+      this.pending = part;
+      return;
+    }
+    this.merge(part.text, 0, part.text.text.length);
+  }
+
+  private merge(src: Mapped, start: number, end: number): void {
+    if (!this.pending) return;
+    if (!this.builder) {
+      this.builder = mappedBuilder();
+      this.builder.piece(this.pending.text, 0, this.pending.text.text.length);
+    }
+    this.builder.piece(src, start, end);
+    this.last = src;
+    this.lastEnd = end;
+  }
+
+  done(): Part[] {
+    this.close();
+    return this.list;
+  }
+
+  private close(): void {
+    if (!this.pending) return;
+    const end = this.last ? this.last.at(this.lastEnd) : 0;
+    this.list.push(this.builder ? { kind: 'lit', text: this.builder.build(end), quoted: this.pending.quoted } : this.pending);
+    this.pending = undefined;
+    this.builder = undefined;
+    this.last = undefined;
+  }
+}
+
+interface Pending {
+  readonly heredoc: Heredoc;
+  readonly opStart: number;
+  readonly depth: number;
+}
+
+class Lexer {
+  private pos = 0;
+  private readonly s: string;
+  private readonly pending: Pending[] = [];
+
+  constructor(
+    private readonly reader: Reader,
+    private readonly src: Mapped,
+    private readonly dialect: Dialect,
+  ) {
+    this.s = src.text;
+  }
+
+  /** Reads tokens until the end, or (when `closing`) until the `)` that closes a substitution. */
+  list(depth: number, closing: boolean): { tokens: Token[]; closed: boolean } {
+    const tokens: Token[] = [];
+    const { s, dialect } = this;
+    let parens = 0;
+    let cases = 0;
+    let commandStart = true;
+    while (this.pos < s.length && !this.reader.stopped) {
+      const start = this.pos;
+      const code = s.charCodeAt(start);
+      if (isBlank(code)) {
+        this.pos++;
+        continue;
+      }
+      const c = s[start] ?? '';
+      const next = s[start + 1];
+      if (next === '\n' && ((c === '\\' && dialect === 'posix') || (c === '`' && dialect === 'powershell') || (c === '^' && dialect === 'cmd'))) {
+        this.pos += 2;
+        continue;
+      }
+      if (c === '\n') {
+        tokens.push(this.op('\n', start, start + 1));
+        this.pos++;
+        this.bodies();
+        commandStart = true;
+        continue;
+      }
+      if (c === '#' && dialect !== 'cmd') {
+        const end = s.indexOf('\n', start);
+        this.pos = end < 0 ? s.length : end;
+        continue;
+      }
+      if (c === '<' && next === '#' && dialect === 'powershell') {
+        const end = s.indexOf('#>', start + 2);
+        this.pos = end < 0 ? s.length : end + 2;
+        continue;
+      }
+      if (c === ')') {
+        this.pos++;
+        if (closing && parens === 0 && cases === 0) return { tokens, closed: true };
+        if (parens > 0) parens--;
+        tokens.push(this.op(')', start, start + 1));
+        commandStart = true;
+        continue;
+      }
+      if (c === '(') {
+        if (dialect === 'posix' && next === '(' && commandStart) {
+          this.pos = skipArithmetic(s, start + 2); // `(( i++ ))` computes, it runs nothing
+          continue;
+        }
+        this.pos++;
+        parens++;
+        tokens.push(this.op('(', start, start + 1));
+        commandStart = true;
+        continue;
+      }
+      const redirect = this.redirect(depth);
+      if (redirect) {
+        tokens.push(redirect);
+        continue;
+      }
+      const op = c === ';' || c === '&' || c === '|' || c === '{' || c === '}' ? OPERATORS[dialect].find((o) => s.startsWith(o, start)) : undefined;
+      if (op) {
+        this.pos += op.length;
+        tokens.push(this.op(op, start, this.pos));
+        commandStart = true;
+        continue;
+      }
+      const word = this.word(depth);
+      if (word.end === start) {
+        this.pos++; // a character no rule above consumes; never loop on it
+        continue;
+      }
+      tokens.push(word);
+      const text = plainText(word);
+      if (text === 'case' && commandStart) cases++;
+      else if (text === 'esac' && cases > 0) cases--;
+      commandStart = text !== undefined && OPENERS.has(text);
+    }
+    return { tokens, closed: !closing };
+  }
+
+  /** Marks heredocs whose body never arrived (no newline after their line). */
+  finish(): void {
+    for (const { heredoc, opStart } of this.pending) {
+      heredoc.body = sliceMapped(this.src, this.s.length, this.s.length);
+      addOpaque(this.reader, 'unterminated-heredoc', spanOf(this.src, opStart, this.s.length));
+    }
+    this.pending.length = 0;
+  }
+
+  private op(op: string, start: number, end: number): Token {
+    return { kind: 'op', op, src: this.src, start, end };
+  }
+
+  private opaque(reason: Parameters<typeof addOpaque>[1], start: number, end: number): void {
+    addOpaque(this.reader, reason, spanOf(this.src, start, end));
+  }
+
+  /** Reads the bodies of the heredocs opened on the line that just ended. */
+  private bodies(): void {
+    const { s } = this;
+    for (const { heredoc, opStart, depth } of this.pending) {
+      const bodyStart = this.pos;
+      let bodyEnd = -1;
+      while (this.pos < s.length) {
+        const newline = s.indexOf('\n', this.pos);
+        const lineEnd = newline < 0 ? s.length : newline;
+        let line = s.slice(this.pos, lineEnd);
+        if (heredoc.strip) line = line.replace(/^\t+/, '');
+        if (line.endsWith('\r')) line = line.slice(0, -1);
+        const lineStart = this.pos;
+        this.pos = newline < 0 ? s.length : newline + 1;
+        if (line === heredoc.delimiter) {
+          bodyEnd = lineStart;
+          break;
+        }
+      }
+      if (bodyEnd < 0) {
+        bodyEnd = s.length;
+        this.opaque('unterminated-heredoc', opStart, s.length);
+      }
+      heredoc.body = heredoc.strip ? stripTabs(this.src, bodyStart, bodyEnd) : sliceMapped(this.src, bodyStart, bodyEnd);
+      if (!heredoc.quoted) heredoc.parts = lexHeredocBody(this.reader, heredoc.body, depth);
+    }
+    this.pending.length = 0;
+  }
+
+  private redirect(depth: number): RedirToken | undefined {
+    const { s, dialect } = this;
+    const start = this.pos;
+    let i = start;
+    while (isDigit(s[i])) i++;
+    let fd = i > start ? Number(s.slice(start, i)) : undefined;
+    if (i === start && s[i] === '&' && s[i + 1] === '>' && dialect === 'posix') {
+      const op = s.startsWith('&>>', i) ? '&>>' : '&>';
+      return this.redirectTarget(start, i + op.length, op, undefined, depth);
+    }
+    if (i === start && s[i] === '*' && s[i + 1] === '>' && dialect === 'powershell') {
+      const op = s.startsWith('*>>', i) ? '*>>' : '*>';
+      return this.redirectTarget(start, i + op.length, op, undefined, depth);
+    }
+    if (s[i] !== '<' && s[i] !== '>') return undefined;
+    if (i === start && s[i + 1] === '(' && dialect === 'posix') return undefined; // <(…) is a word
+    const op = REDIRECTS[dialect].find((o) => s.startsWith(o, i)) ?? '>';
+    if (fd !== undefined && !Number.isSafeInteger(fd)) fd = undefined;
+    return this.redirectTarget(start, i + op.length, op, fd, depth);
+  }
+
+  private redirectTarget(start: number, after: number, op: string, fd: number | undefined, depth: number): RedirToken {
+    const { s } = this;
+    this.pos = after;
+    while (isBlank(s.charCodeAt(this.pos))) this.pos++;
+    const c = s[this.pos];
+    const processSubstitution = this.dialect === 'posix' && (c === '<' || c === '>') && s[this.pos + 1] === '(';
+    const base = { kind: 'redir' as const, src: this.src, start, op, ...(fd === undefined ? {} : { fd }) };
+    if (c === undefined || c === '\n' || (WORD_END[this.dialect].has(c) && !processSubstitution)) {
+      this.opaque('unreadable', start, after);
+      return { ...base, end: after };
+    }
+    const target = this.word(depth);
+    if (op === '<<' || op === '<<-') {
+      let delimiter = '';
+      let quoted = false;
+      for (const part of target.parts) {
+        if (part.kind === 'lit') {
+          delimiter += part.text.text;
+          quoted ||= part.quoted;
+        } else delimiter += part.raw.text;
+      }
+      const heredoc: Heredoc = { delimiter, quoted, strip: op === '<<-' };
+      this.pending.push({ heredoc, opStart: start, depth });
+      return { ...base, end: target.end, target, heredoc };
+    }
+    return { ...base, end: target.end, target };
+  }
+
+  /** Spends `n` units of the word budget (words, and pieces of words); false once it is spent. */
+  private countWord(n = 1): boolean {
+    this.reader.words += n;
+    if (this.reader.words <= LIMITS.words) return true;
+    if (this.reader.stopped) return false;
+    this.reader.stopped = true;
+    addOpaque(this.reader, 'too-long', [this.src.at(this.pos), this.reader.line.length], `more than ${LIMITS.words} words`);
+    return false;
+  }
+
+  /** Reads one word: quoted pieces, escapes, variables and substitutions joined as the shell joins them. */
+  private word(depth: number): WordToken {
+    const { s, src, dialect } = this;
+    const start = this.pos;
+    const parts = new Parts();
+    if (!this.countWord()) return { kind: 'word', src, start, end: start, parts: [] };
+    const ends = WORD_END[dialect];
+    const special = SPECIAL[dialect];
+    // `NAME=value`: a `~` or an array `(…)` may open the value
+    let valueStart = -1;
+    if (isNameStart(s[start])) {
+      let i = start + 1;
+      while (isNameChar(s[i])) i++;
+      if (s[i] === '=') valueStart = i + 1;
+      else if (s[i] === '+' && s[i + 1] === '=') valueStart = i + 2;
+    }
+    let run = start;
+    const flush = (): void => {
+      if (this.pos > run) parts.slice(src, run, this.pos, false);
+    };
+    while (this.pos < s.length) {
+      const i = this.pos;
+      const code = s.charCodeAt(i);
+      if (code >= 128 || special[code] === 0) {
+        this.pos++;
+        continue;
+      }
+      const c = s[i] ?? '';
+      const next = s[i + 1];
+      if (isBlank(code) || c === '\n' || this.reader.stopped) break;
+      if (dialect === 'posix' && (c === '<' || c === '>') && next === '(') {
+        flush();
+        this.substitution(parts, depth, i, i + 2, `${c}(`, false);
+        run = this.pos;
+        continue;
+      }
+      if (c === '(' && i === valueStart && dialect === 'posix') {
+        this.pos = skipBalanced(s, i + 1); // array assignment `a=(x y)`: kept as one literal
+        continue;
+      }
+      if (dialect === 'powershell' && c === '@' && i === start && (next === '(' || next === '{' || next === "'" || next === '"')) {
+        if (this.hereString(parts, depth)) {
+          run = this.pos;
+          continue;
+        }
+      }
+      if (ends.has(c)) break;
+      if (c === '~' && (i === start || i === valueStart) && dialect !== 'cmd' && tildeEnds(s[i + 1], ends)) {
+        flush();
+        parts.push({ kind: 'tilde', raw: sliceMapped(src, i, i + 1) });
+        this.pos = i + 1;
+        run = this.pos;
+        continue;
+      }
+      const escape = dialect === 'posix' ? '\\' : dialect === 'powershell' ? '`' : '^';
+      if (c === escape) {
+        flush();
+        if (next === undefined) {
+          parts.slice(src, i, i + 1, false);
+          this.pos = i + 1;
+        } else {
+          if (next !== '\n') {
+            if (dialect === 'powershell' && POWERSHELL_ESCAPES[next] !== undefined) parts.push(this.escaped(i, next));
+            else parts.slice(src, i + 1, i + 2, true);
+          }
+          this.pos = i + 2;
+        }
+        run = this.pos;
+        continue;
+      }
+      if (c === "'" && dialect !== 'cmd') {
+        flush();
+        this.single(parts);
+        run = this.pos;
+        continue;
+      }
+      if (c === '"') {
+        flush();
+        if (dialect === 'cmd') this.cmdQuoted(parts);
+        else this.double(parts, depth, false);
+        run = this.pos;
+        continue;
+      }
+      if (c === '$' && dialect !== 'cmd') {
+        flush();
+        this.dollar(parts, depth, false);
+        run = this.pos;
+        continue;
+      }
+      if (c === '`' && dialect === 'posix') {
+        flush();
+        this.backtick(parts, depth, false);
+        run = this.pos;
+        continue;
+      }
+      if (c === '%' && this.percentVar(parts, false, flush)) {
+        run = this.pos;
+        continue;
+      }
+      this.pos++;
+    }
+    flush();
+    const done = parts.done();
+    if (done.length > 1) this.countWord(done.length - 1);
+    return { kind: 'word', src, start, end: this.pos, parts: done };
+  }
+
+  /** An escaped character outside quotes (`\x` in sh, `` `x `` in PowerShell, `^x` in cmd). */
+  private escaped(i: number, next: string): Part {
+    if (this.dialect === 'powershell' && POWERSHELL_ESCAPES[next] !== undefined) {
+      const b = mappedBuilder();
+      b.char(POWERSHELL_ESCAPES[next], this.src.at(i));
+      return { kind: 'lit', text: b.build(this.src.at(i + 1) + 1), quoted: true };
+    }
+    return { kind: 'lit', text: sliceMapped(this.src, i + 1, i + 2), quoted: true };
+  }
+
+  private single(parts: Parts): void {
+    const { s, src } = this;
+    const open = this.pos;
+    if (this.dialect === 'powershell') {
+      // '' inside single quotes is one quote
+      const b = mappedBuilder();
+      let i = open + 1;
+      for (;;) {
+        const close = s.indexOf("'", i);
+        if (close < 0) {
+          b.piece(src, i, s.length);
+          parts.push({ kind: 'lit', text: b.build(src.at(s.length)), quoted: true });
+          this.opaque('unbalanced-quote', open, s.length);
+          this.pos = s.length;
+          return;
+        }
+        b.piece(src, i, close);
+        if (s[close + 1] === "'") {
+          b.piece(src, close + 1, close + 2);
+          i = close + 2;
+          continue;
+        }
+        parts.push({ kind: 'lit', text: b.build(src.at(close)), quoted: true });
+        this.pos = close + 1;
+        return;
+      }
+    }
+    const close = s.indexOf("'", open + 1);
+    const end = close < 0 ? s.length : close;
+    parts.slice(src, open + 1, end, true);
+    if (close < 0) this.opaque('unbalanced-quote', open, s.length);
+    this.pos = close < 0 ? s.length : close + 1;
+  }
+
+  /** cmd.exe quotes: no escapes inside, `%VAR%` still expands. */
+  private cmdQuoted(parts: Parts): void {
+    const { s, src } = this;
+    const open = this.pos;
+    const before = parts.length;
+    this.pos++;
+    let run = this.pos;
+    const flush = (): void => {
+      if (this.pos > run) parts.slice(src, run, this.pos, true);
+    };
+    while (this.pos < s.length && s[this.pos] !== '"' && s[this.pos] !== '\n') {
+      if (s[this.pos] === '%' && this.percentVar(parts, true, flush)) {
+        run = this.pos;
+        continue;
+      }
+      this.pos++;
+    }
+    flush();
+    if (parts.length === before) parts.slice(src, open + 1, open + 1, true);
+    if (s[this.pos] === '"') this.pos++;
+  }
+
+  /**
+   * Double quotes (or, with `heredoc`, an unquoted heredoc body: same expansions, no closing quote).
+   * Public for lexHeredocBody.
+   */
+  double(parts: Parts, depth: number, heredoc: boolean): void {
+    const { s, src, dialect } = this;
+    const open = this.pos;
+    const before = parts.length;
+    if (!heredoc) this.pos++;
+    let run = this.pos;
+    const flush = (): void => {
+      if (this.pos > run) parts.slice(src, run, this.pos, true);
+    };
+    while (this.pos < s.length && !this.reader.stopped) {
+      const i = this.pos;
+      const c = s[i];
+      const next = s[i + 1];
+      if (c === '"' && !heredoc) {
+        if (dialect === 'powershell' && next === '"') {
+          flush();
+          parts.slice(src, i + 1, i + 2, true);
+          this.pos = i + 2;
+          run = this.pos;
+          continue;
+        }
+        flush();
+        if (parts.length === before) parts.slice(src, i, i, true);
+        this.pos = i + 1;
+        return;
+      }
+      if (c === '\\' && dialect === 'posix' && next !== undefined && ('$`\\\n'.includes(next) || (next === '"' && !heredoc))) {
+        // drop the backslash: the escaped character starts the next run of plain text
+        flush();
+        run = next === '\n' ? i + 2 : i + 1;
+        this.pos = i + 2;
+        continue;
+      }
+      if (c === '`' && dialect === 'powershell' && next !== undefined) {
+        flush();
+        parts.push(this.escaped(i, next));
+        this.pos = i + 2;
+        run = this.pos;
+        continue;
+      }
+      if (c === '$') {
+        flush();
+        this.dollar(parts, depth, true);
+        run = this.pos;
+        continue;
+      }
+      if (c === '`' && dialect === 'posix') {
+        flush();
+        this.backtick(parts, depth, true);
+        run = this.pos;
+        continue;
+      }
+      if (c === '%' && this.percentVar(parts, true, flush)) {
+        run = this.pos;
+        continue;
+      }
+      this.pos++;
+    }
+    flush();
+    if (!heredoc) {
+      if (parts.length === before) parts.slice(src, s.length, s.length, true);
+      this.opaque('unbalanced-quote', open, s.length);
+    }
+  }
+
+  /** `%NAME%` (cmd.exe style). Returns false when the `%` is only a character. */
+  private percentVar(parts: Parts, quoted: boolean, flush: () => void): boolean {
+    const { s } = this;
+    const start = this.pos;
+    if (!isNameStart(s[start + 1])) return false;
+    let i = start + 2;
+    while (isNameChar(s[i])) i++;
+    if (s[i] !== '%') return false;
+    flush();
+    parts.push({ kind: 'var', name: s.slice(start + 1, i), raw: sliceMapped(this.src, start, i + 1), quoted, caseless: true });
+    this.pos = i + 1;
+    return true;
+  }
+
+  private dollar(parts: Parts, depth: number, quoted: boolean): void {
+    const { s, src, dialect } = this;
+    const start = this.pos;
+    const next = s[start + 1];
+    if (next === '(') {
+      if (s[start + 2] === '(' && dialect === 'posix') {
+        this.pos = skipArithmetic(s, start + 3);
+        const raw = sliceMapped(src, start, this.pos);
+        // the expression computes, but a `$(…)` inside it still runs
+        const expression = sliceMapped(src, start + 3, Math.max(start + 3, this.pos - 2));
+        const inner = depth + 1 <= LIMITS.depth && /[$`]/.test(expression.text) ? lexHeredocBody(this.reader, expression, depth + 1) : [];
+        parts.push(inner.length ? { kind: 'raw', raw, inner } : { kind: 'raw', raw });
+        return;
+      }
+      this.substitution(parts, depth, start, start + 2, '$(', quoted);
+      return;
+    }
+    if (next === '{') {
+      this.braceVar(parts, depth, quoted);
+      return;
+    }
+    if (dialect === 'posix' && !quoted && next === "'") {
+      this.ansiC(parts);
+      return;
+    }
+    if (dialect === 'posix' && !quoted && next === '"') {
+      this.pos = start + 1;
+      this.double(parts, depth, false);
+      return;
+    }
+    if (isNameStart(next)) {
+      let i = start + 2;
+      while (isNameChar(s[i])) i++;
+      const name = s.slice(start + 1, i);
+      if (name.toLowerCase() === 'env' && s[i] === ':' && isNameStart(s[i + 1])) {
+        let j = i + 2;
+        while (isNameChar(s[j])) j++;
+        parts.push({ kind: 'var', name: s.slice(i + 1, j), raw: sliceMapped(src, start, j), quoted, caseless: true });
+        this.pos = j;
+        return;
+      }
+      parts.push({ kind: 'var', name, raw: sliceMapped(src, start, i), quoted, ...(dialect === 'powershell' ? { caseless: true } : {}) });
+      this.pos = i;
+      return;
+    }
+    if (next !== undefined && dialect === 'posix' && (isDigit(next) || '@*#?$!-'.includes(next))) {
+      parts.push({ kind: 'var', name: next, raw: sliceMapped(src, start, start + 2), quoted });
+      this.pos = start + 2;
+      return;
+    }
+    parts.push({ kind: 'lit', text: sliceMapped(src, start, start + 1), quoted });
+    this.pos = start + 1;
+  }
+
+  /** `${NAME}`, `${NAME:-alt}` and the forms kept as written (`${#NAME}`, `${NAME%x}`, …). */
+  private braceVar(parts: Parts, depth: number, quoted: boolean): void {
+    const { s, src } = this;
+    const start = this.pos;
+    let i = start + 2;
+    let name = '';
+    if (isNameStart(s[i])) {
+      while (isNameChar(s[i])) i++;
+      name = s.slice(start + 2, i);
+    } else if (isDigit(s[i]) || (s[i] !== undefined && '@*?$!-'.includes(s[i] ?? '') && s[i + 1] === '}')) {
+      i++;
+      name = s.slice(start + 2, i);
+    }
+    if (name.toLowerCase() === 'env' && s[i] === ':' && this.dialect === 'powershell') {
+      const close = s.indexOf('}', i);
+      if (close > 0) {
+        parts.push({ kind: 'var', name: s.slice(i + 1, close), raw: sliceMapped(src, start, close + 1), quoted, caseless: true });
+        this.pos = close + 1;
+        return;
+      }
+    }
+    if (name && s[i] === '}') {
+      parts.push({ kind: 'var', name, raw: sliceMapped(src, start, i + 1), quoted, ...(this.dialect === 'powershell' ? { caseless: true } : {}) });
+      this.pos = i + 1;
+      return;
+    }
+    const op = name ? [':-', ':=', ':+', ':?', '-', '=', '+', '?'].find((o) => s.startsWith(o, i)) : undefined;
+    if (op && depth + 1 <= LIMITS.depth) {
+      this.pos = i + op.length;
+      const alt = new Parts();
+      const closed = this.braceWord(alt, depth + 1);
+      if (!closed) this.opaque('unterminated-substitution', start, s.length);
+      parts.push({ kind: 'var', name, raw: sliceMapped(src, start, this.pos), quoted, op, alt: alt.done() });
+      return;
+    }
+    const end = skipBraces(s, start + 2);
+    if (end > s.length) this.opaque('unterminated-substitution', start, s.length);
+    this.pos = Math.min(end, s.length);
+    parts.push({ kind: 'var', name, raw: sliceMapped(src, start, this.pos), quoted, complex: true });
+  }
+
+  /** The word inside `${NAME:-…}` up to its closing brace. */
+  private braceWord(parts: Parts, depth: number): boolean {
+    const { s, src } = this;
+    let run = this.pos;
+    const flush = (): void => {
+      if (this.pos > run) parts.slice(src, run, this.pos, false);
+    };
+    while (this.pos < s.length) {
+      const i = this.pos;
+      const c = s[i];
+      if (c === '}') {
+        flush();
+        this.pos = i + 1;
+        return true;
+      }
+      if (c === '\\' && i + 1 < s.length) {
+        flush();
+        parts.slice(src, i + 1, i + 2, true);
+        this.pos = i + 2;
+      } else if (c === "'") {
+        flush();
+        this.single(parts);
+      } else if (c === '"') {
+        flush();
+        this.double(parts, depth, false);
+      } else if (c === '$') {
+        flush();
+        this.dollar(parts, depth, false);
+      } else if (c === '`') {
+        flush();
+        this.backtick(parts, depth, false);
+      } else {
+        this.pos++;
+        continue;
+      }
+      run = this.pos;
+    }
+    flush();
+    return false;
+  }
+
+  /** `$'…'`: ANSI-C quoting with `\n`, `\xHH`, `\NNN`, `\uHHHH`, … */
+  private ansiC(parts: Parts): void {
+    const { s, src } = this;
+    const open = this.pos;
+    const b = mappedBuilder();
+    let i = open + 2;
+    while (i < s.length && s[i] !== "'") {
+      const c = s[i] ?? '';
+      if (c !== '\\' || i + 1 >= s.length) {
+        b.piece(src, i, i + 1);
+        i++;
+        continue;
+      }
+      const n = s[i + 1] ?? '';
+      const at = src.at(i);
+      let end = i + 2;
+      let value: string;
+      if (ANSI_ESCAPES[n] !== undefined) value = ANSI_ESCAPES[n];
+      else if (n === 'x' || n === 'u' || n === 'U') {
+        const max = n === 'x' ? 2 : n === 'u' ? 4 : 8;
+        while (end < s.length && end - (i + 2) < max && /[0-9a-fA-F]/.test(s[end] ?? '')) end++;
+        const code = end > i + 2 ? Number.parseInt(s.slice(i + 2, end), 16) : Number.NaN;
+        value = Number.isNaN(code) ? `\\${n}` : code <= 0x10ffff ? String.fromCodePoint(code) : '\ufffd';
+      } else if (n >= '0' && n <= '7') {
+        end = i + 1;
+        while (end < s.length && end - (i + 1) < 3 && (s[end] ?? '') >= '0' && (s[end] ?? '') <= '7') end++;
+        value = String.fromCharCode(Number.parseInt(s.slice(i + 1, end), 8) & 0xff);
+      } else if (n === 'c' && i + 2 < s.length) {
+        end = i + 3;
+        value = String.fromCharCode((s.charCodeAt(i + 2) & 0x1f) >>> 0);
+      } else value = `\\${n}`;
+      b.char(value, at);
+      i = end;
+    }
+    const closed = i < s.length;
+    if (!closed) this.opaque('unbalanced-quote', open, s.length);
+    parts.push({ kind: 'lit', text: b.build(src.at(Math.min(i, s.length))), quoted: true });
+    this.pos = closed ? i + 1 : s.length;
+  }
+
+  /** `$(…)`, `<(…)`, `>(…)`: the commands inside are lexed now, from the same text. */
+  private substitution(parts: Parts, depth: number, start: number, contentStart: number, open: string, quoted: boolean): void {
+    const { s, src, dialect } = this;
+    if (depth + 1 > LIMITS.depth) {
+      const end = skipBalanced(s, contentStart);
+      this.opaque('too-deep', start, end);
+      this.pos = end;
+      parts.push({ kind: 'raw', raw: sliceMapped(src, start, end) });
+      return;
+    }
+    this.pos = contentStart;
+    const { tokens, closed } = this.list(depth + 1, true);
+    if (!closed) this.opaque('unterminated-substitution', start, s.length);
+    parts.push(this.sub(open, tokens, start, quoted, depth + 1, dialect));
+  }
+
+  private sub(open: string, tokens: readonly Token[], start: number, quoted: boolean, depth: number, dialect: Dialect): Part {
+    this.countWord();
+    const origin = this.src.at(start);
+    const seen = this.reader.seen.has(origin);
+    if (!seen) this.reader.seen.add(origin);
+    return { kind: 'sub', open, tokens, raw: sliceMapped(this.src, start, this.pos), quoted, seen, depth, dialect };
+  }
+
+  /** Backticks: the text inside loses one level of backslashes, then is lexed as its own source. */
+  private backtick(parts: Parts, depth: number, quoted: boolean): void {
+    const { s, src } = this;
+    const start = this.pos;
+    const b = mappedBuilder();
+    let i = start + 1;
+    while (i < s.length && s[i] !== '`') {
+      const n = s[i + 1];
+      if (s[i] === '\\' && n !== undefined && ('$`\\'.includes(n) || (quoted && n === '"'))) {
+        b.piece(src, i + 1, i + 2);
+        i += 2;
+        continue;
+      }
+      b.piece(src, i, i + 1);
+      i++;
+    }
+    const closed = i < s.length;
+    this.pos = closed ? i + 1 : s.length;
+    if (!closed) this.opaque('unterminated-substitution', start, s.length);
+    if (depth + 1 > LIMITS.depth) {
+      this.opaque('too-deep', start, this.pos);
+      parts.push({ kind: 'raw', raw: sliceMapped(src, start, this.pos) });
+      return;
+    }
+    const inner = b.build(src.at(Math.min(i, s.length)));
+    const tokens = lex(this.reader, inner, depth + 1, 'posix');
+    parts.push(this.sub('`', tokens, start, quoted, depth + 1, 'posix'));
+  }
+
+  /** PowerShell `@(…)`, `@{…}`, and here-strings `@'…'@` / `@"…"@` (data). */
+  private hereString(parts: Parts, depth: number): boolean {
+    const { s, src } = this;
+    const start = this.pos;
+    const next = s[start + 1];
+    if (next === '(') {
+      this.substitution(parts, depth, start, start + 2, '@(', false);
+      return true;
+    }
+    if (next === '{') {
+      this.pos = Math.min(skipBraces(s, start + 2), s.length);
+      parts.slice(src, start, this.pos, true);
+      return true;
+    }
+    const quote = next ?? '';
+    let i = start + 2;
+    while (s[i] === ' ' || s[i] === '\t' || s[i] === '\r') i++;
+    if (s[i] !== '\n') return false;
+    const close = s.indexOf(`\n${quote}@`, i);
+    const end = close < 0 ? s.length : close;
+    parts.slice(src, i + 1, end, true);
+    if (close < 0) this.opaque('unbalanced-quote', start, s.length);
+    this.pos = close < 0 ? s.length : close + 3;
+    return true;
+  }
+}
+
+function tildeEnds(next: string | undefined, ends: Set<string>): boolean {
+  return next === undefined || next === '/' || next === '\\' || next === ':' || next === '\n' || isBlank(next.charCodeAt(0)) || ends.has(next);
+}
+
+/** Index after the `))` closing an arithmetic expression that starts at `i`. */
+function skipArithmetic(s: string, i: number): number {
+  let level = 0;
+  for (; i < s.length; i++) {
+    const c = s[i];
+    if (c === '(') level++;
+    else if (c === ')') {
+      if (level > 0) level--;
+      else return s[i + 1] === ')' ? i + 2 : i + 1;
+    }
+  }
+  return s.length;
+}
+
+/**
+ * Index after the `)` that closes a group opened just before `i`, without recursion, skipping quoted
+ * text (used where nesting is too deep to lex, and for array assignments).
+ */
+function skipBalanced(s: string, i: number): number {
+  // stack of open constructs: ')' waits for a paren, '"' for a double quote
+  const stack: string[] = [')'];
+  while (i < s.length) {
+    const c = s[i];
+    const top = stack[stack.length - 1];
+    if (c === '\\') {
+      i += 2;
+      continue;
+    }
+    if (top === '"') {
+      if (c === '"') stack.pop();
+      else if (c === '$' && s[i + 1] === '(') {
+        stack.push(')');
+        i++;
+      }
+      i++;
+      continue;
+    }
+    if (c === "'") {
+      const close = s.indexOf("'", i + 1);
+      i = close < 0 ? s.length : close + 1;
+      continue;
+    }
+    if (c === '"') stack.push('"');
+    else if (c === '(') stack.push(')');
+    else if (c === ')') {
+      stack.pop();
+      if (stack.length === 0) return i + 1;
+    }
+    i++;
+  }
+  return s.length;
+}
+
+/** Index after the `}` that closes a `${` or `@{` opened just before `i` (may exceed length when unclosed). */
+function skipBraces(s: string, i: number): number {
+  let level = 0;
+  for (; i < s.length; i++) {
+    const c = s[i];
+    if (c === '\\') i++;
+    else if (c === '{') level++;
+    else if (c === '}') {
+      if (level === 0) return i + 1;
+      level--;
+    }
+  }
+  return s.length + 1;
+}
+
+/** A `<<-` body: leading tabs removed from every line. */
+function stripTabs(src: Mapped, start: number, end: number): Mapped {
+  const b = mappedBuilder();
+  const s = src.text;
+  let lineStart = true;
+  for (let i = start; i < end; i++) {
+    const c = s[i];
+    if (lineStart && c === '\t') continue;
+    lineStart = c === '\n';
+    b.piece(src, i, i + 1);
+  }
+  return b.build(src.at(end));
+}

@@ -1,0 +1,122 @@
+import type { Span } from '../types.js';
+
+/**
+ * Text together with, for each of its characters, the index in the original line it came from.
+ * `at(text.length)` is the index just after the last character. Inner strings (`bash -c "…"`,
+ * `$(…)`, a string literal in inline code) are read as Mapped text, so spans found inside them
+ * point back into the original line.
+ */
+export interface Mapped {
+  readonly text: string;
+  readonly at: (index: number) => number;
+  /** Set on slices: the text this one is a piece of, and where in it the piece starts. */
+  readonly source?: Mapped;
+  readonly offset?: number;
+}
+
+/** The original line itself: every character maps to its own index. */
+export function identity(text: string): Mapped {
+  return { text, at: (i) => i };
+}
+
+/** A contiguous piece of `m`; shares its map instead of copying it. */
+export function sliceMapped(m: Mapped, start: number, end: number): Mapped {
+  if (start === 0 && end === m.text.length) return m;
+  // slices of slices point at the first text, so lookups never walk a chain of slices
+  const source = m.source ?? m;
+  const offset = (m.offset ?? 0) + start;
+  return { text: m.text.slice(start, end), at: (i) => source.at(offset + i), source, offset };
+}
+
+/** The original span of characters `[start, end)` of `m`. */
+export function spanOf(m: Mapped, start: number, end: number): Span {
+  const a = m.at(start);
+  if (end <= start) return [a, a];
+  const b = m.at(end - 1) + 1;
+  return a <= b ? [a, b] : [b - 1, a + 1];
+}
+
+/** Collects characters with their original positions; used where text is not one contiguous piece. */
+export interface MappedBuilder {
+  /** Appends `text`, every character of it mapped to `at` (an escape or a resolved variable). */
+  readonly char: (text: string, at: number) => void;
+  /** Appends `text`, whose characters map to `from`, `from + 1`, … but never past `last`. */
+  readonly spread: (text: string, from: number, last: number) => void;
+  /** Appends characters `[start, end)` of `m`. */
+  readonly piece: (m: Mapped, start: number, end: number) => void;
+  readonly length: () => number;
+  /** The text so far; `end` is the original index just after it. */
+  readonly build: (end: number) => Mapped;
+}
+
+/**
+ * One run of the built text: characters from `from` on map through `source` (starting at `base`),
+ * or to `base + k` capped at `last` when there is no source.
+ */
+interface Segment {
+  readonly from: number;
+  readonly source: Mapped | undefined;
+  readonly base: number;
+  readonly last: number;
+  length: number;
+}
+
+/**
+ * Starts an empty MappedBuilder. It stores runs rather than one position per character, so
+ * appending a long piece costs the same as a short one, and adjacent pieces of one source merge.
+ */
+export function mappedBuilder(): MappedBuilder {
+  let text = '';
+  const segments: Segment[] = [];
+  const add = (s: string, source: Mapped | undefined, base: number, last: number): void => {
+    if (s.length === 0) return;
+    const previous = segments[segments.length - 1];
+    if (previous && source && previous.source === source && previous.base + previous.length === base) {
+      previous.length += s.length;
+    } else {
+      segments.push({ from: text.length, source, base, last, length: s.length });
+    }
+    text += s;
+  };
+  return {
+    char: (s, at) => add(s, undefined, at, at),
+    spread: (s, from, last) => add(s, undefined, from, last),
+    piece: (m, start, end) => add(m.text.slice(start, end), m.source ?? m, (m.offset ?? 0) + start, Number.MAX_SAFE_INTEGER),
+    length: () => text.length,
+    build(end) {
+      const length = text.length;
+      return {
+        text,
+        at(i) {
+          if (i >= length || segments.length === 0) return end;
+          // binary search for the segment holding character i
+          let lo = 0;
+          let hi = segments.length - 1;
+          while (lo < hi) {
+            const mid = (lo + hi + 1) >> 1;
+            if ((segments[mid] as Segment).from <= Math.max(i, 0)) lo = mid;
+            else hi = mid - 1;
+          }
+          const segment = segments[lo] as Segment;
+          const offset = Math.max(i, 0) - segment.from;
+          return segment.source ? segment.source.at(segment.base + offset) : Math.min(segment.base + offset, segment.last);
+        },
+      };
+    },
+  };
+}
+
+/** Joins pieces with `separator` between them (`eval a b` hands `a b` to the shell). */
+export function joinMapped(pieces: readonly Mapped[], separator = ' '): Mapped {
+  const first = pieces[0];
+  if (!first) return identity('');
+  if (pieces.length === 1) return first;
+  const out = mappedBuilder();
+  let end = first.at(first.text.length);
+  pieces.forEach((piece, index) => {
+    if (index > 0) out.char(separator, end);
+    out.piece(piece, 0, piece.text.length);
+    end = piece.at(piece.text.length);
+  });
+  return out.build(end);
+}

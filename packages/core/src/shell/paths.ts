@@ -1,0 +1,41 @@
+const WINDOWS_ABSOLUTE = /^(?:[A-Za-z]:[\\/]|\\\\)/;
+
+/**
+ * Resolves `path` against the directory `base` with POSIX rules (`..` collapses). Windows paths are
+ * joined with backslashes and kept as written otherwise; a base that is not absolute (`~` on a
+ * remote computer) is joined as text.
+ */
+export function resolvePath(base: string, path: string): string {
+  if (path.startsWith('/')) return normalizePosix(path);
+  if (WINDOWS_ABSOLUTE.test(path)) return path;
+  if (WINDOWS_ABSOLUTE.test(base)) return `${base.replace(/[\\/]+$/, '')}\\${path}`;
+  if (base.startsWith('/')) return normalizePosix(`${base}/${path}`);
+  return path === '.' ? base : `${base}/${path}`;
+}
+
+function normalizePosix(path: string): string {
+  const out: string[] = [];
+  for (const segment of path.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') out.pop();
+    else out.push(segment);
+  }
+  return `/${out.join('/')}`;
+}
+
+/**
+ * The name rules match a program by: its basename, lower-cased, without `.exe`/`.cmd`/`.bat`/`.com`
+ * (`/usr/bin/git` and `GIT.EXE` are both `git`). For a package a runner fetches (`npx rimraf@5`),
+ * the version is dropped too.
+ */
+export function programName(program: string, isPackage = false): string {
+  const slash = Math.max(program.lastIndexOf('/'), program.lastIndexOf('\\'));
+  let name = program.slice(slash + 1).toLowerCase();
+  if (isPackage) {
+    if (program.startsWith('@') && slash < 0) name = program.toLowerCase();
+    const at = name.indexOf('@', 1);
+    if (at > 0) name = name.slice(0, at);
+    name = name.split(/[=<>~!]=?/)[0] ?? name;
+  }
+  return name.replace(/\.(?:exe|cmd|bat|com)$/, '');
+}

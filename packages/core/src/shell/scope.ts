@@ -1,0 +1,121 @@
+import { resolvePath } from './paths.js';
+
+interface Entry {
+  /** undefined: set to something the reader cannot know (`read X`, `unset X`). */
+  readonly value: string | undefined;
+  readonly exported: boolean;
+}
+
+/**
+ * One layer of variables. Layers chain to their parent (a subshell sees its parent's variables);
+ * past a `boundary` (an inner shell) only exported ones are visible. Chains are at most as long
+ * as the nesting bound, so nothing is ever copied.
+ */
+interface Layer {
+  /** Created on the first assignment: most layers never get one. */
+  vars: Map<string, Entry> | undefined;
+  readonly parent: Layer | undefined;
+  readonly boundary: boolean;
+}
+
+/** What commands earlier in the line changed: variables, the working directory, the pushd stack. */
+export interface Scope {
+  readonly layer: Layer;
+  cwd: string;
+  cwdKnown: boolean;
+  oldCwd: string | undefined;
+  dirs: string[];
+  readonly home: string;
+  readonly tmp: string | undefined;
+}
+
+/** The scope a line starts in. */
+export function rootScope(cwd: string, home: string, tmp: string | undefined): Scope {
+  return { layer: { vars: undefined, parent: undefined, boundary: false }, cwd, cwdKnown: true, oldCwd: undefined, dirs: [], home, tmp };
+}
+
+/**
+ * A scope for a subshell (`boundary` false: sees everything) or an inner shell (`boundary` true:
+ * sees exported variables only). Changes inside never reach the parent.
+ */
+export function childScope(scope: Scope, boundary: boolean, cwd = scope.cwd, cwdKnown = scope.cwdKnown): Scope {
+  return { ...scope, layer: { vars: undefined, parent: scope.layer, boundary }, cwd, cwdKnown, dirs: [...scope.dirs] };
+}
+
+/** A scope on another computer (`ssh host …`): its home and working directory are not known here. */
+export function remoteScope(): Scope {
+  return { ...rootScope('~', '~', undefined), cwdKnown: false };
+}
+
+/** Sets a variable for the rest of this scope (`undefined`: set to an unknown value). */
+export function setVar(scope: Scope, name: string, value: string | undefined, exported = false): void {
+  const previous = lookupEntry(scope.layer, name);
+  scope.layer.vars ??= new Map();
+  scope.layer.vars.set(name, { value, exported: exported || (previous?.exported ?? false) });
+}
+
+/** Marks a variable as exported (`export NAME`), keeping its value. */
+export function exportVar(scope: Scope, name: string): void {
+  const previous = lookupEntry(scope.layer, name);
+  if (!previous) return;
+  scope.layer.vars ??= new Map();
+  scope.layer.vars.set(name, { value: previous.value, exported: true });
+}
+
+function lookupEntry(start: Layer, name: string): Entry | undefined {
+  let crossed = false;
+  for (let layer: Layer | undefined = start; layer; layer = layer.parent) {
+    const entry = layer.vars?.get(name);
+    if (entry && (!crossed || entry.exported)) return entry;
+    if (layer.boundary) crossed = true;
+  }
+  return undefined;
+}
+
+/**
+ * The value of a variable: set earlier in the line, or one of the folders the reader knows
+ * (home, temp, working directory). undefined when it cannot be known.
+ */
+export function lookupVar(scope: Scope, name: string, caseless: boolean): string | undefined {
+  const entry =
+    lookupEntry(scope.layer, name) ??
+    (caseless ? (lookupEntry(scope.layer, name.toUpperCase()) ?? lookupEntry(scope.layer, name.toLowerCase())) : undefined);
+  if (entry) return entry.value;
+  switch (caseless ? name.toUpperCase() : name) {
+    case 'HOME':
+    case 'USERPROFILE':
+      return scope.home;
+    case 'TMPDIR':
+    case 'TMP':
+    case 'TEMP':
+      return scope.tmp;
+    case 'PWD':
+      return scope.cwdKnown ? scope.cwd : undefined;
+    case 'OLDPWD':
+      return scope.oldCwd;
+    default:
+      return undefined;
+  }
+}
+
+/** Changes directory the way `cd` does; `target` undefined means `cd` alone (home). */
+export function changeDirectory(scope: Scope, target: { text: string; dynamic: boolean } | undefined): void {
+  const before = scope.cwd;
+  const beforeKnown = scope.cwdKnown;
+  if (target === undefined) {
+    scope.cwd = scope.home;
+    scope.cwdKnown = scope.home !== '~';
+  } else if (target.text === '-') {
+    if (scope.oldCwd === undefined) scope.cwdKnown = false;
+    else scope.cwd = scope.oldCwd;
+  } else {
+    scope.cwd = resolvePath(scope.cwd, target.text);
+    scope.cwdKnown = !target.dynamic && (isAbsolute(target.text) || scope.cwdKnown);
+  }
+  scope.oldCwd = beforeKnown ? before : undefined;
+}
+
+/** True for `/x`, `C:\x`, `C:/x` and `\\server\share`. */
+export function isAbsolute(path: string): boolean {
+  return path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith('\\\\');
+}

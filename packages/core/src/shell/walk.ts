@@ -1,0 +1,215 @@
+import { runSimple } from './command.js';
+import { addOpaque, LIMITS } from './context.js';
+import type { Frame, Reader } from './context.js';
+import { lex } from './lexer.js';
+import type { Mapped } from './mapped.js';
+import { spanOf } from './mapped.js';
+import { childScope } from './scope.js';
+import type { Scope } from './scope.js';
+import { plainText } from './tokens.js';
+import type { Part, RedirToken, Token, WordToken } from './tokens.js';
+
+/** Reads a piece of text as commands (the whole line, or an inner string) into the reader's results. */
+export function readSource(reader: Reader, src: Mapped, frame: Frame, scope: Scope): void {
+  walk(reader, lex(reader, src, frame.depth, frame.dialect), frame, scope);
+}
+
+/** Reads the commands of every substitution in these parts (`$(…)`, backticks, `<(…)`), once each. */
+export function readSubstitutions(reader: Reader, parts: readonly Part[], frame: Frame, scope: Scope): void {
+  for (const part of parts) {
+    if (part.kind === 'var' && part.alt) readSubstitutions(reader, part.alt, frame, scope);
+    if (part.kind === 'raw' && part.inner) readSubstitutions(reader, part.inner, frame, scope);
+    if (part.kind !== 'sub' || part.seen) continue;
+    const kind = part.open === '<(' || part.open === '>(' ? 'process-substitution' : 'substitution';
+    const inner: Frame = { ...frame, via: [...frame.via, { kind, name: part.open }], depth: part.depth, dialect: part.dialect };
+    walk(reader, part.tokens, inner, childScope(scope, false));
+  }
+}
+
+/** Substitutions anywhere in a redirection: its target, or an unquoted heredoc body. */
+export function readRedirSubstitutions(reader: Reader, redir: RedirToken, frame: Frame, scope: Scope): void {
+  if (redir.target) readSubstitutions(reader, redir.target.parts, frame, scope);
+  if (redir.heredoc?.parts) readSubstitutions(reader, redir.heredoc.parts, frame, scope);
+}
+
+type Mode = 'command' | 'list' | 'case-word' | 'pattern' | 'test' | 'name';
+
+interface Group {
+  readonly kind: '(' | '{' | 'case';
+  readonly scope: Scope;
+  readonly frame: Frame;
+  readonly pipe: Pipe;
+  readonly mode: Mode;
+}
+
+interface Pipe {
+  id: number;
+  index: number;
+  readonly stages: { id: number; index: number; length: number }[];
+  /** What the previous stage prints when the reader knows it (`echo …`, a heredoc to `cat`). */
+  stdout: Mapped | undefined;
+}
+
+const newPipe = (): Pipe => ({ id: -1, index: 0, stages: [], stdout: undefined });
+
+/** Words that are shell structure in command position, not programs. */
+const STRUCTURE = new Set(['if', 'then', 'elif', 'else', 'fi', 'do', 'done', 'while', 'until', '!', 'coproc']);
+
+/**
+ * Walks tokens as the shell groups them: lists, pipelines, subshells, groups and compound
+ * commands. Nesting is kept on an explicit stack, so deep input cannot overflow the call stack.
+ */
+function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outerScope: Scope): void {
+  if (tokens.length === 0 || reader.full) return;
+  let frame = outerFrame;
+  let scope = outerScope;
+  let pipe = newPipe();
+  let mode: Mode = 'command';
+  let words: WordToken[] = [];
+  let redirs: RedirToken[] = [];
+  const stack: Group[] = [];
+  let overflow = 0; // groups past the depth bound: counted, not stacked
+
+  const finish = (): void => {
+    if (words.length === 0 && redirs.length === 0) return;
+    if (pipe.id < 0) pipe.id = reader.pipelines++;
+    const stage = { id: pipe.id, index: pipe.index, length: 0 };
+    pipe.stages.push(stage);
+    pipe.stdout = runSimple(reader, words, redirs, frame, scope, stage, pipe.stdout);
+    words = [];
+    redirs = [];
+  };
+  const endPipe = (): void => {
+    finish();
+    for (const stage of pipe.stages) stage.length = pipe.index + 1;
+    pipe = newPipe();
+  };
+  const push = (kind: Group['kind'], token: Token): void => {
+    endPipe();
+    if (frame.depth + 1 > LIMITS.depth) {
+      addOpaque(reader, 'too-deep', spanOf(token.src, token.start, token.src.text.length));
+      overflow++;
+      return;
+    }
+    stack.push({ kind, scope, frame, pipe, mode });
+    if (kind === '(') scope = childScope(scope, false);
+    if (kind !== 'case') frame = { ...frame, via: [...frame.via, { kind: 'subshell', name: kind }], depth: frame.depth + 1 };
+    pipe = newPipe();
+  };
+  const pop = (kind: Group['kind']): void => {
+    endPipe();
+    if (overflow > 0) {
+      overflow--;
+      return;
+    }
+    if (stack[stack.length - 1]?.kind !== kind) return;
+    const group = stack.pop();
+    if (!group) return;
+    ({ scope, frame, pipe } = group);
+    mode = kind === 'case' ? group.mode : 'command';
+  };
+
+  for (let t = 0; t < tokens.length; t++) {
+    const token = tokens[t];
+    if (!token) continue;
+    if (token.kind === 'redir') {
+      if (mode === 'command') redirs.push(token);
+      else readRedirSubstitutions(reader, token, frame, scope);
+      continue;
+    }
+    if (token.kind === 'word') {
+      const text = plainText(token);
+      if (mode !== 'command') {
+        readSubstitutions(reader, token.parts, frame, scope);
+        if (mode === 'name') mode = 'command';
+        else if (mode === 'test' && text === ']]') mode = 'command';
+        else if (mode === 'case-word' && text === 'in') mode = 'pattern';
+        else if (mode === 'pattern' && text === 'esac') pop('case');
+        continue;
+      }
+      if (words.length === 0 && redirs.length === 0 && text !== undefined) {
+        if (STRUCTURE.has(text)) continue;
+        if (text === '{') {
+          push('{', token);
+          continue;
+        }
+        if (text === '}') {
+          pop('{');
+          continue;
+        }
+        if (text === 'for' || text === 'select') {
+          mode = 'list';
+          continue;
+        }
+        if (text === '[[') {
+          mode = 'test';
+          continue;
+        }
+        if (text === 'function') {
+          mode = 'name';
+          continue;
+        }
+        if (text === 'case') {
+          push('case', token);
+          mode = 'case-word';
+          continue;
+        }
+        if (text === 'esac') {
+          pop('case');
+          continue;
+        }
+      }
+      words.push(token);
+      continue;
+    }
+    const op = token.op;
+    if (mode === 'test' || mode === 'case-word') {
+      if (op === '\n' || op === ';') mode = mode === 'test' ? 'command' : mode;
+      continue;
+    }
+    if (mode === 'pattern') {
+      if (op === ')') mode = 'command';
+      continue;
+    }
+    if (op === '(' && tokens[t + 1]?.kind === 'op' && (tokens[t + 1] as { op: string }).op === ')') {
+      // `name() { …; }` defines a function: the name is not a command
+      if (words.length === 1) words = [];
+      t++;
+      continue;
+    }
+    switch (op) {
+      case '(':
+        push('(', token);
+        break;
+      case ')':
+        pop('(');
+        break;
+      case '{':
+        push('{', token);
+        break;
+      case '}':
+        pop('{');
+        break;
+      case '|':
+      case '|&':
+        finish();
+        pipe.index++;
+        break;
+      case ';;':
+      case ';&':
+      case ';;&':
+        endPipe();
+        if (stack[stack.length - 1]?.kind === 'case') mode = 'pattern';
+        break;
+      case '&':
+        // PowerShell's call operator `& 'C:\x.exe'` stands in front of a command
+        if (frame.dialect === 'powershell' && words.length === 0) break;
+        endPipe();
+        break;
+      default:
+        endPipe();
+        if (mode === 'list') mode = 'command';
+    }
+  }
+  endPipe();
+}
