@@ -5,7 +5,7 @@ import type { PathFacts } from '../facts/paths.js';
 import type { Invocation } from '../shell/types.js';
 import type { Span, ToolStep } from '../types.js';
 import type { Arg } from './args.js';
-import { gitCommand, hasFlag, operands, optionValues } from './args.js';
+import { argAt, gitCommand, hasFlag, operands, optionValues } from './args.js';
 
 /**
  * What a step does to files and to the network, whatever tool it uses: the shared facts behind
@@ -124,14 +124,22 @@ const SSH_WITH_VALUE = new Set(['-p', '-P', '-i', '-o', '-l', '-F', '-J', '-L', 
 
 function shellEffects(inv: Invocation, path: PathOf, files: FileEffect[], net: NetEffect[]): void {
   const at = (arg: Arg, op: FileOp, extra: Partial<FileEffect> = {}): void => {
+    // `<(…)` and `>(…)` are pipes to commands the reader lists on their own, not files
+    if (PROCESS_SUBSTITUTION.test(arg.value)) return;
     files.push({ op, path: path(arg.value, inv.cwd), span: arg.span, by: inv.name, invocation: inv, ...extra });
   };
+  // `bash < setup.sh` and `python - < tool.py` run the file they are fed
+  const stdinOp: FileOp = runsStdinAsCode(inv) ? 'exec' : 'read';
   for (const redirect of inv.redirects) {
     if (redirect.write) {
       files.push({ op: 'write', path: path(redirect.target, inv.cwd), span: redirect.span, by: inv.name || '>', invocation: inv, how: redirect.append ? 'append' : 'truncate' });
     } else if (redirect.op === '<' || redirect.op === '<>') {
-      files.push({ op: 'read', path: path(redirect.target, inv.cwd), span: redirect.span, by: inv.name, invocation: inv });
+      files.push({ op: stdinOp, path: path(redirect.target, inv.cwd), span: redirect.span, by: inv.name, invocation: inv });
     }
+  }
+  // `./build.sh`, `bin/tool`, `~/x.sh`: the program itself is a file on disk
+  if (/[\\/]/.test(inv.program) && !inv.program.startsWith('$')) {
+    files.push({ op: 'exec', path: path(inv.program, inv.cwd), span: inv.span, by: inv.name, invocation: inv });
   }
   const name = inv.name;
   if (CONTENT_READERS.has(name)) {
@@ -252,6 +260,8 @@ function otherEffects(inv: Invocation, at: (arg: Arg, op: FileOp, extra?: Partia
       break;
     case 'curl':
       for (const arg of optionValues(inv, ['-o'], ['--output'])) at(arg, 'write');
+      // `curl -O URL` saves under the URL's own file name
+      if (hasFlag(inv, 'O', ['--remote-name', '--remote-name-all'])) for (const arg of urlArgs(inv)) at({ ...arg, value: remoteName(arg.value) }, 'write');
       for (const arg of optionValues(inv, ['-T'], ['--upload-file'])) at(arg, 'read', { sends: true });
       for (const arg of optionValues(inv, ['-d', '-F'], ['--data', '--data-binary', '--data-raw', '--data-urlencode', '--form', '--json'])) {
         const file = /@([^;,]+)/.exec(arg.value);
@@ -260,6 +270,11 @@ function otherEffects(inv: Invocation, at: (arg: Arg, op: FileOp, extra?: Partia
       break;
     case 'wget':
       for (const arg of optionValues(inv, ['-O'], ['--output-document'])) if (arg.value !== '-') at(arg, 'write');
+      // without -O (alone or bundled, as in `-qO-`) wget saves under the URL's own file name
+      if (!inv.args.some((a) => /^-[a-zA-Z]*O/.test(a) || a.startsWith('--output-document')) && !inv.args.includes('--spider')) {
+        const folder = optionValues(inv, ['-P'], ['--directory-prefix'])[0]?.value;
+        for (const arg of urlArgs(inv)) at({ ...arg, value: `${folder === undefined ? '' : `${folder.replace(/\/+$/, '')}/`}${remoteName(arg.value)}` }, 'write');
+      }
       for (const arg of optionValues(inv, [], ['--post-file', '--body-file'])) at(arg, 'read', { sends: true });
       break;
     case 'invoke-webrequest':
@@ -295,6 +310,51 @@ function otherEffects(inv: Invocation, at: (arg: Arg, op: FileOp, extra?: Partia
     default:
       break;
   }
+}
+
+const PROCESS_SUBSTITUTION = /^[<>]\([^]*\)$/;
+
+/** The arguments of an invocation that are URLs. */
+function urlArgs(inv: Invocation): Arg[] {
+  const out: Arg[] = [];
+  for (let i = 0; i < inv.args.length; i++) if (looksLikeUrl(inv.args[i] ?? '')) out.push(argAt(inv, i));
+  return out;
+}
+
+/** The file name a download of `url` is saved under by default (`index.html` when the path has none). */
+function remoteName(url: string): string {
+  const path = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').replace(/[?#].*$/, '');
+  return path.slice(path.lastIndexOf('/') + 1) || 'index.html';
+}
+
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'busybox']);
+const SHELL_WITH_VALUE = new Set(['-o', '+o', '-O', '+O', '--rcfile', '--init-file']);
+const INTERPRETER_WITH_VALUE = new Set(['-W', '-X', '-r', '--require', '--import', '--loader', '-I', '-M', '--input-type', '--env-file']);
+const INTERPRETERS = /^(?:python[\d.]*|pypy[\d.]*|py|node|nodejs|bun|ruby|perl|php)$/;
+
+/**
+ * True when the program reads the code it runs from standard input: a shell or interpreter with
+ * no script (or `-`, `-s`, `/dev/stdin`), `pwsh -Command -`, or `iex`/`Invoke-Expression` with
+ * no argument (PowerShell's pipeline input).
+ */
+export function runsStdinAsCode(inv: Invocation): boolean {
+  const name = inv.name;
+  const stdinWord = (value: string | undefined): boolean => value === undefined || value === '-' || value === '/dev/stdin';
+  if (name === 'iex' || name === 'invoke-expression') return inv.args.length === 0;
+  if (name === 'source' || name === '.') return inv.args[0] === '/dev/stdin';
+  if (name === 'pwsh' || name === 'powershell') {
+    const command = inv.args.findIndex((a) => /^[-/](?:c|command|f|file)$/i.test(a));
+    return inv.args.length === 0 || inv.args[inv.args.length - 1] === '-' || (command >= 0 && inv.args[command + 1] === '-');
+  }
+  if (SHELLS.has(name)) {
+    if (hasFlag(inv, 'c')) return false;
+    return hasFlag(inv, 's') || stdinWord(operands(inv, SHELL_WITH_VALUE)[0]?.value);
+  }
+  if (INTERPRETERS.test(name)) {
+    if (inv.code !== undefined || inv.args.includes('-m')) return false;
+    return stdinWord(operands(inv, INTERPRETER_WITH_VALUE)[0]?.value);
+  }
+  return false;
 }
 
 const COPY_WITH_VALUE = new Set(['-t', '--target-directory', '-S', '--suffix', '-m', '--mode', '-o', '-g', '-Destination', '-destination', '-Path', '-path']);
@@ -388,4 +448,15 @@ export function httpSends(inv: Invocation): boolean {
   // httpie: `http POST url field=value`
   if ((inv.name === 'http' || inv.name === 'https' || inv.name === 'xh') && /^(POST|PUT|PATCH)$/i.test(inv.args[0] ?? '')) return true;
   return false;
+}
+
+/** Programs that change a file's mode, owner or time stamp, or make an empty file or folder. */
+const METADATA_ONLY = new Set(['chmod', 'chown', 'chgrp', 'setfacl', 'touch', 'mkdir', 'md']);
+
+/**
+ * True when the effect changes what a file holds or whether it is there (a write, a create with
+ * content, a delete or move), as opposed to a read, a run, or a mode/owner/time-stamp change.
+ */
+export function changesFile(effect: FileEffect): boolean {
+  return (effect.op === 'write' || effect.op === 'create' || effect.op === 'delete') && !METADATA_ONLY.has(effect.by);
 }

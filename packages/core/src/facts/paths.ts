@@ -734,7 +734,10 @@ const SHELL_STARTUP = new Set([
   '.zshenv',
   '.zlogin',
   '.zlogout',
+  '.bash_aliases',
 ]);
+
+const POWERSHELL_PROFILE = /^\$\{?profile\}?(?:\.\w+)?$/i;
 
 function isPersistence(n: Names): boolean {
   const { segs, homeRel, abs } = n;
@@ -756,6 +759,8 @@ function isPersistence(n: Names): boolean {
       startsWith(homeRel, '.config', 'powershell');
     if (powershell && homeRel.length === 3 && /profile\.ps1$/i.test(name)) return true;
   }
+  // PowerShell's own variable for its profile script (`Add-Content $PROFILE …`)
+  if (segs.length === 1 && POWERSHELL_PROFILE.test(name)) return true;
   const startup = segs.findIndex((s) => s.toLowerCase() === 'startup');
   if (startup >= 2 && /^start menu\/programs$/i.test(`${segs[startup - 2]}/${segs[startup - 1]}`)) return true;
   if (abs === '' || DRIVE.test(abs)) return false;

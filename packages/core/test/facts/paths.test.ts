@@ -459,6 +459,9 @@ describe('pathFacts: persistence', () => {
     '/etc/rc.local',
     '/etc/profile.d/x.sh',
     '~bob/.bashrc',
+    '~/.bash_aliases',
+    '$PROFILE',
+    '$profile.CurrentUserAllHosts',
   ])('%s starts something by itself', (raw) => {
     expect(pathFacts(raw, ctx).persistence).toBe(true);
   });
@@ -474,6 +477,8 @@ describe('pathFacts: persistence', () => {
     '~/Library/Preferences/x.plist',
     '$DIR/.bashrc',
     'src/cron.ts',
+    '$PROFILE_DIR',
+    'docs/$PROFILE',
   ])('%s does not', (raw) => {
     expect(pathFacts(raw, ctx).persistence).toBeUndefined();
   });
