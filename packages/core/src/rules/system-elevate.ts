@@ -1,17 +1,189 @@
-import type { Rule } from '../rule.js';
+import { operands, optionValues } from '../analysis/args.js';
+import { registryChanges } from '../analysis/registry.js';
+import type { Hit, Rule, RuleContext } from '../rule.js';
+import type { Invocation } from '../shell/types.js';
+import type { Span } from '../types.js';
 
-// STUB: registered so the catalogue is complete; the rule itself is being written.
+/** Prefixes the reader removes that run the command as someone else (usually root). */
+const ELEVATING_PREFIXES = new Set(['sudo', 'doas']);
+/** Programs that run a command or a shell with other rights. */
+const ELEVATORS = new Set(['sudo', 'doas', 'su', 'pkexec', 'runas', 'gsudo', 'run0', 'sudoedit']);
+/** `sudo -l` lists, `-k` forgets the password: nothing runs with more rights. */
+const SUDO_HARMLESS = new Set(['-l', '--list', '-k', '-K', '--reset-timestamp', '--remove-timestamp', '-V', '--version', '-h', '--help']);
+const USER_ADDERS = new Set(['useradd', 'adduser', 'new-localuser', 'groupadd', 'addgroup']);
+const ADMIN_GROUPS = /^(?:sudo|wheel|admin|root|docker|administrators|adm)$/i;
+const SHUTDOWN = new Set(['shutdown', 'reboot', 'halt', 'poweroff', 'stop-computer', 'restart-computer']);
+const SYSTEMCTL_POWER = new Set(['reboot', 'poweroff', 'halt', 'kexec', 'suspend', 'hibernate']);
+/** Windows programs that run code through a signed system binary. */
+const PROXY_RUNNERS = new Set(['rundll32', 'regsvr32', 'mshta']);
+const CONTAINER_CLIS = new Set(['docker', 'podman', 'nerdctl']);
+const CONTAINER_RUNS = new Set(['run', 'create', 'exec']);
+const SYSTEM_FOLDERS = new Set(['root', 'outside', 'device']);
+
 export const systemElevate = {
   meta: {
     id: 'system.elevate',
     decision: 'ask',
     remember: 'every-time',
     title: 'raising rights or changing the computer',
-    reason: 'TODO.',
-    owasp: [],
-    examples: { match: [], noMatch: [] },
+    reason:
+      'This runs with more rights than the agent has or changes the computer itself (users, services, system settings, permissions), which reaches past this project and is hard to take back; the person should decide, or do it themselves.',
+    owasp: ['LLM06:2025', 'ASI03'],
+    examples: {
+      match: ['sudo apt-get install -y jq', 'chmod -R 777 .', 'powershell -ExecutionPolicy Bypass -File setup.ps1', 'sudo usermod -aG docker dev', 'docker run --privileged -v /:/host alpine', 'shutdown -r now'],
+      noMatch: ['chmod +x scripts/build.sh', 'chmod 644 README.md', 'docker run -v "$(pwd)":/app node:20 npm test', 'sudo -l', 'systemctl --user restart dev-server'],
+    },
   },
-  check() {
-    return [];
+  check(context) {
+    const hits: Hit[] = [];
+    for (const inv of context.invocations) {
+      const prefix = inv.prefixes.find((p) => ELEVATING_PREFIXES.has(p.name));
+      // one question per sudo: an elevated invocation is not asked about again for what it does
+      const what = prefix ? prefix.name : elevates(inv, context);
+      if (what !== undefined) hits.push({ span: prefix ? prefixSpan(context, inv, prefix.name) : inv.span, detail: what });
+    }
+    return hits;
   },
 } as const satisfies Rule;
+
+/** From the prefix word (`sudo`) to the end of the command it runs, when the word is found just before it. */
+function prefixSpan(context: RuleContext, inv: Invocation, name: string): Span {
+  const start = context.text.lastIndexOf(name, inv.span[0]);
+  return start >= 0 && inv.span[0] - start <= 256 ? [start, inv.span[1]] : inv.span;
+}
+
+/** What about this invocation raises rights or changes the computer, or undefined. */
+function elevates(inv: Invocation, context: RuleContext): string | undefined {
+  const name = inv.name;
+  if (ELEVATORS.has(name)) {
+    return name !== 'sudo' || inv.args.some((arg) => !SUDO_HARMLESS.has(arg)) ? name : undefined;
+  }
+  if (PROXY_RUNNERS.has(name)) return name;
+  if (SHUTDOWN.has(name)) return /^[/-](?:c|a)$/.test(inv.args[0] ?? '') ? undefined : 'shutdown';
+  if (USER_ADDERS.has(name)) return 'a new user or group';
+  if (CONTAINER_CLIS.has(name)) return containerWithHostRights(inv);
+  if (registryChanges(inv).some((change) => change.hive !== 'hkcu')) return 'the machine registry';
+  switch (name) {
+    case 'chmod':
+      return chmodOpens(inv) ? 'permissions for everyone' : undefined;
+    case 'chown':
+    case 'chgrp':
+      // the owner first, then the files; a system folder, the root or home itself changes hands
+      return operands(inv, new Set(['--reference', '--from'])).slice(1).some((arg) => {
+        const facts = context.path(arg.value, inv.cwd);
+        return SYSTEM_FOLDERS.has(facts.place) || facts.isRoot || facts.isHome;
+      })
+        ? 'ownership of system folders'
+        : undefined;
+    case 'icacls':
+      return inv.args.some((arg) => /^(?:everyone|\*s-1-1-0):\(?[fmw]/i.test(arg)) ? 'permissions for everyone' : undefined;
+    case 'usermod':
+    case 'gpasswd':
+      return adminGroup(inv) ? 'an admin group' : undefined;
+    case 'net': {
+      const args = inv.args.map((arg) => arg.toLowerCase());
+      const adds = args.includes('/add');
+      if (args[0] === 'user' && adds) return 'a new user';
+      return args[0] === 'localgroup' && adds ? 'an admin group' : undefined;
+    }
+    case 'add-localgroupmember':
+      return inv.args.some((arg) => ADMIN_GROUPS.test(arg)) ? 'an admin group' : undefined;
+    case 'sysadminctl':
+      return inv.args.some((arg) => /^-adduser$/i.test(arg)) ? 'a new user' : undefined;
+    case 'dseditgroup':
+      return inv.args.some((arg) => ADMIN_GROUPS.test(arg)) && inv.args.includes('edit') ? 'an admin group' : undefined;
+    case 'set-executionpolicy':
+      return inv.args.some((arg) => /^(?:bypass|unrestricted)$/i.test(arg)) ? 'an execution-policy bypass' : undefined;
+    case 'powershell':
+    case 'pwsh':
+      return executionPolicyBypass(inv) ? 'an execution-policy bypass' : undefined;
+    case 'start-process':
+    case 'saps':
+    case 'start':
+      return optionValues(inv, [], ['-Verb', '-verb']).some((arg) => /^runas$/i.test(arg.value)) ? 'run as administrator' : undefined;
+    case 'sc': {
+      const verb = (inv.args[0] ?? '').toLowerCase();
+      return verb === 'create' || verb === 'config' || verb === 'delete' ? 'a service' : undefined;
+    }
+    case 'new-service':
+    case 'remove-service':
+      return 'a service';
+    case 'setx':
+      return inv.args.some((arg) => /^[/-]m$/i.test(arg)) ? 'the machine environment' : undefined;
+    case 'systemctl': {
+      const verb = operands(inv)[0]?.value;
+      return verb !== undefined && SYSTEMCTL_POWER.has(verb) ? 'shutdown' : undefined;
+    }
+    case 'init':
+    case 'telinit':
+      return /^[06]$/.test(inv.args[0] ?? '') ? 'shutdown' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** `chmod 777`, `a+rwx`, `o+w` (anyone may change it) or a set-user-id bit. */
+function chmodOpens(inv: Invocation): boolean {
+  const mode = operands(inv, new Set(['--reference']))[0]?.value ?? '';
+  if (/^[0-7]{1,4}$/.test(mode)) {
+    const digits = mode.padStart(4, '0');
+    return (Number(digits[3]) & 2) !== 0 || (Number(digits[0]) & 4) !== 0;
+  }
+  for (const clause of mode.split(',')) {
+    const parts = /^([ugoa]*)([-+=])([rwxXst]*)$/.exec(clause);
+    if (!parts) continue;
+    const [, who = '', op, perms = ''] = parts;
+    if (op === '-') continue;
+    if (perms.includes('w') && (who.includes('o') || who.includes('a'))) return true;
+    if (perms.includes('s') && (who === '' || who.includes('u') || who.includes('a'))) return true;
+  }
+  return false;
+}
+
+/** `usermod -aG sudo dev`, `gpasswd -a dev wheel` (`adduser dev sudo` is caught as a new user). */
+function adminGroup(inv: Invocation): boolean {
+  const groups: string[] = [];
+  if (inv.name === 'usermod') {
+    for (let i = 0; i < inv.args.length; i++) {
+      const arg = inv.args[i] ?? '';
+      // `-G sudo`, `-aG sudo`, `--groups=sudo,docker`
+      if (/^-[a-zA-Z]*[Gg]$/.test(arg) || arg === '--groups' || arg === '--gid') groups.push(...(inv.args[i + 1] ?? '').split(','));
+      else if (/^--(?:groups|gid)=/.test(arg)) groups.push(...arg.slice(arg.indexOf('=') + 1).split(','));
+    }
+  } else {
+    groups.push(...operands(inv, new Set(['-a', '-d', '-M', '-A'])).map((arg) => arg.value));
+  }
+  return groups.some((group) => ADMIN_GROUPS.test(group));
+}
+
+/** `-ExecutionPolicy Bypass`, also as PowerShell's abbreviations (`-ep`, `-exec`, `-ex`). */
+function executionPolicyBypass(inv: Invocation): boolean {
+  return inv.args.some((arg, i) => {
+    const option = arg.toLowerCase();
+    const isPolicy = option === '-ep' || (option.length >= 3 && '-executionpolicy'.startsWith(option));
+    return isPolicy && /^(?:bypass|unrestricted)$/i.test(inv.args[i + 1] ?? '');
+  });
+}
+
+/** A container started with the host's rights: privileged, the host's processes, its root folder or its Docker socket. */
+function containerWithHostRights(inv: Invocation): string | undefined {
+  const verb = operands(inv, new Set(['--context', '-c', '--host', '-H', '--log-level', '-l', '--config']))[0]?.value;
+  if (verb === undefined || !CONTAINER_RUNS.has(verb)) return undefined;
+  for (let i = 0; i < inv.args.length; i++) {
+    const arg = inv.args[i] ?? '';
+    const next = inv.args[i + 1] ?? '';
+    if (arg === '--privileged' || arg === '--privileged=true') return 'a container with host rights';
+    if (/^--(?:pid|userns|uts|ipc)(?:=host$|$)/.test(arg) && (arg.endsWith('=host') || next === 'host')) return 'a container with host rights';
+    if (/^--cap-add(?:=|$)/.test(arg) && /^(?:all|sys_admin)$/i.test(arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : next)) return 'a container with host rights';
+    const volume = arg === '-v' || arg === '--volume' ? next : /^(?:-v|--volume=)(.+)$/.exec(arg)?.[1];
+    if (volume !== undefined && hostRootMount(volume)) return 'a container with host rights';
+    const mount = arg === '--mount' ? next : /^--mount=(.+)$/.exec(arg)?.[1];
+    if (mount !== undefined && /(?:^|,)(?:source|src)=(?:\/|\/var\/run\/docker\.sock)(?:,|$)/.test(mount)) return 'a container with host rights';
+  }
+  return undefined;
+}
+
+function hostRootMount(spec: string): boolean {
+  const host = spec.slice(0, spec.indexOf(':') < 0 ? spec.length : spec.indexOf(':'));
+  return host === '/' || host === '/var/run/docker.sock' || host === '/run/docker.sock';
+}
