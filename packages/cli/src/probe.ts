@@ -1,0 +1,365 @@
+import { spawnSync } from 'node:child_process';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import type { Probe } from '@guard/core';
+
+export interface ProbeOptions {
+  /** Hard limit for each `git` run, in milliseconds (default 500). */
+  readonly timeoutMs?: number;
+  /** Most bytes read from any one file (default 64 KB); `readText` may ask for less. */
+  readonly maxBytes?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 500;
+const DEFAULT_MAX_BYTES = 64 * 1024;
+// package lists and lock files are read whole up to this size: a cut list would name too few
+const LIST_MAX_BYTES = 1024 * 1024;
+// git's own output (a status of a large tree) may be bigger than any file we read
+const GIT_MAX_BUFFER = 8 * 1024 * 1024;
+
+/**
+ * The real Probe: bounded file reads, package lists, and `git` run with a hard timeout. Every
+ * member answers undefined when it cannot tell (missing file, no repository, git absent, too slow).
+ * Answers are cached for the life of the process (one hook call, or one `guard explain`).
+ */
+export function createProbe(options: ProbeOptions = {}): Probe {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const statusCache = new Map<string, GitStatus | undefined>();
+  const ignoredCache = new Map<string, boolean>();
+  const packagesCache = new Map<string, ReadonlySet<string> | undefined>();
+  const read = (path: string, limit = maxBytes): string | undefined => readBounded(path, Math.min(limit, maxBytes));
+  // once git was too slow, later questions in this process are not worth another wait
+  let gitGaveUp = false;
+
+  const git = (root: string, args: readonly string[], input?: string): GitRun | undefined => {
+    if (gitGaveUp) return undefined;
+    const run = runGit(root, args, timeoutMs, input);
+    if (run === 'timeout') gitGaveUp = true;
+    return typeof run === 'string' ? undefined : run;
+  };
+
+  const status = (cwd: string): GitStatus | undefined => {
+    const root = repositoryRoot(cwd);
+    if (root === undefined) return undefined;
+    if (!statusCache.has(root)) {
+      const run = git(root, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames']);
+      statusCache.set(root, run?.code === 0 ? parseStatus(root, run.stdout) : undefined);
+    }
+    return statusCache.get(root);
+  };
+
+  return {
+    readText: (path, limit) => read(path, limit),
+
+    exists(path) {
+      try {
+        // lstat: a dangling link is still something a delete would remove
+        return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+      } catch (error) {
+        return (error as NodeJS.ErrnoException).code === 'ENOTDIR' ? false : undefined;
+      }
+    },
+
+    gitUntracked: (cwd) => status(cwd)?.untracked,
+    gitModified: (cwd) => status(cwd)?.modified,
+
+    gitIgnored(cwd, paths) {
+      const root = repositoryRoot(cwd);
+      if (root === undefined) return undefined;
+      // git refuses the whole question when one path lies outside the repository
+      const inside = paths.filter((path) => isAbsolute(path) && (path === root || path.startsWith(`${root}/`)));
+      const unknown = inside.filter((path) => !ignoredCache.has(`${root}\u0000${path}`));
+      if (unknown.length > 0) {
+        const run = git(root, ['check-ignore', '-z', '--stdin'], `${unknown.join('\u0000')}\u0000`);
+        // exit 1 means "none of them is ignored"; anything else is a failure
+        if (run === undefined || (run.code !== 0 && run.code !== 1)) return undefined;
+        const ignored = new Set(run.stdout.split('\u0000').filter(Boolean));
+        for (const path of unknown) ignoredCache.set(`${root}\u0000${path}`, ignored.has(path));
+      }
+      return new Set(inside.filter((path) => ignoredCache.get(`${root}\u0000${path}`) === true));
+    },
+
+    gitBranch(cwd) {
+      const gitDir = gitDirectory(cwd);
+      if (gitDir === undefined) return undefined;
+      const head = readBounded(join(gitDir, 'HEAD'), 1024)?.trim();
+      const branch = head === undefined ? undefined : /^ref: refs\/heads\/(.+)$/.exec(head)?.[1];
+      return branch; // a detached HEAD has no branch
+    },
+
+    projectPackages(root) {
+      if (!packagesCache.has(root)) packagesCache.set(root, projectPackages(root, (path) => readBounded(path, LIST_MAX_BYTES)));
+      return packagesCache.get(root);
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files
+
+/** At most `limit` bytes of a regular file as UTF-8; undefined for anything else or on any error. */
+function readBounded(path: string, limit: number): string | undefined {
+  let fd: number | undefined;
+  try {
+    // O_NONBLOCK: opening a FIFO must not wait for a writer that never comes
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return undefined;
+    const buffer = Buffer.alloc(Math.max(0, Math.min(limit, stat.size)));
+    let filled = 0;
+    while (filled < buffer.length) {
+      const count = readSync(fd, buffer, filled, buffer.length - filled, filled);
+      if (count === 0) break;
+      filled += count;
+    }
+    return buffer.toString('utf8', 0, filled);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// git
+
+interface GitRun {
+  readonly code: number;
+  readonly stdout: string;
+}
+
+interface GitStatus {
+  readonly untracked: readonly string[];
+  readonly modified: readonly string[];
+}
+
+function runGit(root: string, args: readonly string[], timeoutMs: number, input?: string): GitRun | 'timeout' | 'failed' {
+  const result = spawnSync('git', ['-c', 'core.fsmonitor=false', ...args], {
+    cwd: root,
+    input,
+    encoding: 'utf8',
+    timeout: timeoutMs,
+    killSignal: 'SIGKILL',
+    maxBuffer: GIT_MAX_BUFFER,
+    stdio: ['pipe', 'pipe', 'ignore'],
+    windowsHide: true,
+    // a status must never take the index lock from under the agent's own git, nor ask for input
+    env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
+  });
+  if (result.error) return (result.error as NodeJS.ErrnoException).code === 'ETIMEDOUT' ? 'timeout' : 'failed';
+  if (result.status === null) return 'failed';
+  return { code: result.status, stdout: result.stdout };
+}
+
+/** Entries of `git status --porcelain=v1 -z --no-renames`: `XY path`, paths relative to the root. */
+function parseStatus(root: string, out: string): GitStatus {
+  const untracked: string[] = [];
+  const modified: string[] = [];
+  for (const entry of out.split('\u0000')) {
+    if (entry.length < 4) continue;
+    const code = entry.slice(0, 2);
+    const path = join(root, entry.slice(3));
+    if (code === '??') untracked.push(path);
+    else if (code !== '!!') modified.push(path);
+  }
+  return { untracked, modified };
+}
+
+/** The folder at or above `cwd` that holds `.git` (a folder, or a file in worktrees and submodules). */
+function repositoryRoot(cwd: string): string | undefined {
+  if (!isAbsolute(cwd)) return undefined;
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    if (lstatSync(join(dir, '.git'), { throwIfNoEntry: false }) !== undefined) return dir;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/** The repository's git folder, following a `gitdir:` file. */
+function gitDirectory(cwd: string): string | undefined {
+  const root = repositoryRoot(cwd);
+  if (root === undefined) return undefined;
+  const dotGit = join(root, '.git');
+  try {
+    if (statSync(dotGit).isDirectory()) return dotGit;
+  } catch {
+    return undefined;
+  }
+  const pointer = /^gitdir: (.+)$/m.exec(readBounded(dotGit, 4096) ?? '')?.[1]?.trim();
+  return pointer === undefined ? undefined : resolve(root, pointer);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Package lists
+
+type Read = (path: string) => string | undefined;
+
+/**
+ * Names the project lists, lower-cased; Python names in their PEP 503 form (`Foo_Bar.baz` →
+ * `foo-bar-baz`), so a caller compares `pip install` names after the same step. Undefined when the
+ * folder has no list guard reads.
+ */
+function projectPackages(root: string, read: Read): ReadonlySet<string> | undefined {
+  const names = new Set<string>();
+  let found = false;
+  const add = (list: Iterable<string>, normalise: (name: string) => string = lower): void => {
+    found = true;
+    for (const name of list) if (name) names.add(normalise(name));
+  };
+  const text = (file: string): string | undefined => read(join(root, file));
+
+  const packageJson = jsonObject(text('package.json'));
+  if (packageJson) add(keysOf(packageJson, ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies']));
+  const composer = jsonObject(text('composer.json'));
+  if (composer) add(keysOf(composer, ['require', 'require-dev']));
+
+  const pyproject = text('pyproject.toml');
+  if (pyproject !== undefined) add(pyprojectNames(parseToml(pyproject)), pep503);
+  for (const file of requirementFiles(root)) {
+    const body = text(file);
+    if (body !== undefined) add(requirementNames(body), pep503);
+  }
+  const uvLock = text('uv.lock');
+  // every locked package starts `[[package]]` then `name = "…"`; no TOML parse needed for that
+  if (uvLock !== undefined) add([...uvLock.matchAll(/^\[\[package\]\]\r?\nname = "([^"]+)"/gm)].map((m) => m[1] ?? ''), pep503);
+
+  const cargo = text('Cargo.toml');
+  if (cargo !== undefined) add(cargoNames(parseToml(cargo)));
+  const goMod = text('go.mod');
+  if (goMod !== undefined) add(goModules(goMod));
+  const gemfile = text('Gemfile');
+  if (gemfile !== undefined) add([...gemfile.matchAll(/^\s*gem\s+["']([^"']+)["']/gm)].map((m) => m[1] ?? ''));
+
+  return found ? names : undefined;
+}
+
+function lower(name: string): string {
+  return name.trim().toLowerCase();
+}
+
+/** PEP 503: runs of `-`, `_`, `.` become one `-`, lower-cased. */
+function pep503(name: string): string {
+  return name.trim().replace(/[-_.]+/g, '-').toLowerCase();
+}
+
+type Table = Readonly<Record<string, unknown>>;
+
+function isTable(value: unknown): value is Table {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function jsonObject(text: string | undefined): Table | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return isTable(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function keysOf(table: Table | undefined, fields: readonly string[]): string[] {
+  if (!table) return [];
+  return fields.flatMap((field) => {
+    const value = table[field];
+    return isTable(value) ? Object.keys(value) : [];
+  });
+}
+
+function parseToml(text: string): Table | undefined {
+  try {
+    // loaded on first use only: most steps never ask for a package list
+    const { parse } = createRequire(import.meta.url)('smol-toml') as typeof import('smol-toml');
+    const value: unknown = parse(text);
+    return isTable(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The name at the start of a PEP 508 requirement: `requests[socks]>=2; python_version>"3"` → `requests`. */
+function requirementName(spec: string): string {
+  return /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)/.exec(spec)?.[1] ?? '';
+}
+
+function stringsOf(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
+function pyprojectNames(doc: Table | undefined): string[] {
+  if (!doc) return [];
+  const names: string[] = [];
+  const project = isTable(doc.project) ? doc.project : undefined;
+  names.push(...stringsOf(project?.dependencies).map(requirementName));
+  const optional = project?.['optional-dependencies'];
+  if (isTable(optional)) for (const group of Object.values(optional)) names.push(...stringsOf(group).map(requirementName));
+  const groups = doc['dependency-groups'];
+  if (isTable(groups)) for (const group of Object.values(groups)) names.push(...stringsOf(group).map(requirementName));
+  const tool = isTable(doc.tool) ? doc.tool : undefined;
+  const poetry = isTable(tool?.poetry) ? tool.poetry : undefined;
+  if (poetry) {
+    names.push(...keysOf(poetry, ['dependencies', 'dev-dependencies']).filter((name) => name.toLowerCase() !== 'python'));
+    if (isTable(poetry.group)) for (const group of Object.values(poetry.group)) names.push(...keysOf(isTable(group) ? group : undefined, ['dependencies']));
+  }
+  return names;
+}
+
+/** `requirements.txt`, `requirements-dev.txt`, … in the root folder. */
+function requirementFiles(root: string): string[] {
+  try {
+    return readdirSync(root).filter((name) => /^requirements.*\.txt$/i.test(name)).slice(0, 20);
+  } catch {
+    return [];
+  }
+}
+
+function requirementNames(text: string): string[] {
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.replace(/(^|\s)#.*$/, '').trim())
+    // options (`-r other.txt`, `--index-url …`, `-e .`) and bare URLs or paths name no package here
+    .filter((line) => line !== '' && !line.startsWith('-') && !/^[\w+.-]+:\/\//.test(line) && !/^[./]/.test(line))
+    .map(requirementName);
+}
+
+const CARGO_SECTIONS = ['dependencies', 'dev-dependencies', 'build-dependencies'];
+
+function cargoNames(doc: Table | undefined): string[] {
+  if (!doc) return [];
+  const tables: Table[] = [doc];
+  if (isTable(doc.workspace)) tables.push(doc.workspace);
+  if (isTable(doc.target)) for (const target of Object.values(doc.target)) if (isTable(target)) tables.push(target);
+  const names: string[] = [];
+  for (const table of tables) {
+    for (const section of CARGO_SECTIONS) {
+      const deps = table[section];
+      if (!isTable(deps)) continue;
+      for (const [key, spec] of Object.entries(deps)) {
+        // `alias = { package = "real-name" }`: both spellings name the same crate
+        names.push(key);
+        if (isTable(spec) && typeof spec.package === 'string') names.push(spec.package);
+      }
+    }
+  }
+  return names;
+}
+
+/** Module paths in `require` lines and blocks of a go.mod. */
+function goModules(text: string): string[] {
+  const names: string[] = [];
+  let inBlock = false;
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.replace(/\/\/.*$/, '').trim();
+    if (inBlock) {
+      if (line === ')') inBlock = false;
+      else if (line) names.push(line.split(/\s+/)[0] ?? '');
+    } else if (/^require\s*\($/.test(line)) {
+      inBlock = true;
+    } else {
+      const single = /^require\s+(\S+)/.exec(line);
+      if (single?.[1]) names.push(single[1]);
+    }
+  }
+  return names;
+}

@@ -1,0 +1,243 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createProbe } from '../src/probe.js';
+
+const base = mkdtempSync(join(tmpdir(), 'guard-probe-'));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+/** Writes files under a fresh folder and returns it. */
+function folder(name: string, files: Readonly<Record<string, string>>): string {
+  const dir = join(base, name);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' } });
+}
+
+describe('readText and exists', () => {
+  const dir = folder('files', { 'small.txt': 'hello', 'big.txt': 'x'.repeat(5000), 'utf8.txt': 'héllo' });
+  symlinkSync(join(dir, 'nowhere'), join(dir, 'dangling'));
+  mkdirSync(join(dir, 'sub'));
+  const fifo = join(dir, 'pipe');
+  const hasFifo = process.platform !== 'win32' && (() => {
+    try {
+      execFileSync('mkfifo', [fifo]);
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  const probe = createProbe({ maxBytes: 1000 });
+
+  it.for([
+    { file: 'small.txt', limit: 100, text: 'hello' },
+    { file: 'small.txt', limit: 3, text: 'hel' },
+    { file: 'big.txt', limit: 4000, text: 'x'.repeat(1000), note: 'the probe cap wins over a larger ask' },
+    { file: 'utf8.txt', limit: 100, text: 'héllo' },
+    { file: 'missing.txt', limit: 100, text: undefined },
+    { file: 'sub', limit: 100, text: undefined, note: 'a folder is not text' },
+    { file: 'dangling', limit: 100, text: undefined },
+  ])('readText($file, $limit)', ({ file, limit, text }) => {
+    expect(probe.readText?.(join(dir, file), limit)).toBe(text);
+  });
+
+  it.runIf(hasFifo)('answers undefined for a named pipe at once instead of waiting for a writer', () => {
+    expect(probe.readText?.(fifo, 100)).toBeUndefined();
+  });
+
+  it.for([
+    { file: 'small.txt', exists: true },
+    { file: 'sub', exists: true },
+    { file: 'dangling', exists: true, note: 'a link to nowhere is still there to delete' },
+    { file: 'missing.txt', exists: false },
+    { file: 'small.txt/below', exists: false },
+  ])('exists($file) is $exists', ({ file, exists }) => {
+    expect(probe.exists?.(join(dir, file))).toBe(exists);
+  });
+});
+
+describe('git', () => {
+  let repo = '';
+  let marker = '';
+  beforeAll(() => {
+    repo = folder('repo', {
+      '.gitignore': '.env.local\ndist/\n',
+      'README.md': 'one\n',
+      'package.json': '{}\n',
+      'src/index.ts': 'export {};\n',
+    });
+    git(repo, 'init', '-q', '-b', 'main');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-q', '-m', 'init');
+    writeFileSync(join(repo, 'README.md'), 'two\n');
+    writeFileSync(join(repo, '.env'), 'KEY=1\n');
+    writeFileSync(join(repo, '.env.local'), 'KEY=2\n');
+    mkdirSync(join(repo, 'dist'));
+    writeFileSync(join(repo, 'dist', 'out.js'), '\n');
+    writeFileSync(join(repo, 'src', 'new file.ts'), '\n');
+    // a repository may name a command git runs on status; the probe must never run it
+    marker = join(base, 'fsmonitor-ran');
+    const monitor = join(base, 'monitor.sh');
+    writeFileSync(monitor, `#!/bin/sh\ntouch '${marker}'\n`);
+    chmodSync(monitor, 0o755);
+    git(repo, 'config', 'core.fsmonitor', monitor);
+  });
+
+  it('lists untracked, not ignored files as absolute paths, from any folder of the repository', () => {
+    const untracked = createProbe().gitUntracked?.(join(repo, 'src'));
+    expect(untracked).toEqual(expect.arrayContaining([join(repo, '.env'), join(repo, 'src', 'new file.ts')]));
+    expect(untracked).not.toContain(join(repo, '.env.local'));
+    expect(untracked).not.toContain(join(repo, 'dist', 'out.js'));
+    expect(untracked).not.toContain(join(repo, 'README.md'));
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('lists tracked files with changes', () => {
+    const modified = createProbe().gitModified?.(repo);
+    expect(modified).toContain(join(repo, 'README.md'));
+    expect(modified).not.toContain(join(repo, 'package.json'));
+    expect(modified).not.toContain(join(repo, '.env'));
+  });
+
+  it('tells which paths git ignores, leaving out paths outside the repository', () => {
+    const probe = createProbe();
+    const asked = [join(repo, '.env.local'), join(repo, 'dist', 'out.js'), join(repo, '.env'), join(repo, 'README.md'), '/etc/passwd', 'relative.txt'];
+    expect(probe.gitIgnored?.(repo, asked)).toEqual(new Set([join(repo, '.env.local'), join(repo, 'dist', 'out.js')]));
+    // cached answers come back the same
+    expect(probe.gitIgnored?.(repo, asked.slice(0, 3))).toEqual(new Set([join(repo, '.env.local'), join(repo, 'dist', 'out.js')]));
+    expect(probe.gitIgnored?.(repo, [join(repo, 'README.md')])).toEqual(new Set());
+  });
+
+  it('reads the branch from HEAD, and none when HEAD is detached', () => {
+    expect(createProbe().gitBranch?.(join(repo, 'src'))).toBe('main');
+    const detached = folder('detached', { 'a.txt': 'a' });
+    git(detached, 'init', '-q', '-b', 'main');
+    git(detached, 'add', '.');
+    git(detached, 'commit', '-q', '-m', 'a');
+    git(detached, 'checkout', '-q', '--detach');
+    expect(createProbe().gitBranch?.(detached)).toBeUndefined();
+  });
+
+  it('follows a worktree gitdir file for the branch', () => {
+    const worktree = join(base, 'worktree');
+    git(repo, 'worktree', 'add', '-q', '-b', 'feature/x', worktree);
+    expect(readFileSync(join(worktree, '.git'), 'utf8')).toMatch(/^gitdir: /);
+    expect(createProbe().gitBranch?.(worktree)).toBe('feature/x');
+  });
+
+  it('answers undefined outside a repository', () => {
+    const plain = folder('plain', { 'a.txt': 'a' });
+    const probe = createProbe();
+    // the temp folder itself may sit inside a repository on some machines; only judge when not
+    if (existsSync(join(tmpdir(), '.git'))) return;
+    expect(probe.gitUntracked?.(plain)).toBeUndefined();
+    expect(probe.gitModified?.(plain)).toBeUndefined();
+    expect(probe.gitIgnored?.(plain, [join(plain, 'a.txt')])).toBeUndefined();
+    expect(probe.gitBranch?.(plain)).toBeUndefined();
+  });
+});
+
+describe.runIf(process.platform !== 'win32')('a git that hangs', () => {
+  it('is given up after the timeout, and not waited for again in the same process', () => {
+    const bin = folder('slow-bin', {});
+    const calls = join(bin, 'calls.log');
+    const sleep = execFileSync('sh', ['-c', 'command -v sleep'], { encoding: 'utf8' }).trim();
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\necho run >> '${calls}'\nexec '${sleep}' 10\n`);
+    chmodSync(join(bin, 'git'), 0o755);
+    const repo = folder('slow-repo', { '.git/HEAD': 'ref: refs/heads/main\n' });
+    vi.stubEnv('PATH', bin);
+    try {
+      const probe = createProbe({ timeoutMs: 200 });
+      expect(probe.gitUntracked?.(repo)).toBeUndefined();
+      expect(probe.gitIgnored?.(repo, [join(repo, 'x')])).toBeUndefined();
+      expect(readFileSync(calls, 'utf8')).toBe('run\n');
+      // the branch is read from the file, no git needed
+      expect(probe.gitBranch?.(repo)).toBe('main');
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+});
+
+describe('projectPackages', () => {
+  it.for([
+    {
+      name: 'npm',
+      files: { 'package.json': JSON.stringify({ dependencies: { React: '^19' }, devDependencies: { vitest: '4' }, optionalDependencies: { fsevents: '*' }, peerDependencies: { '@types/node': '*' }, scripts: { test: 'x' } }) },
+      packages: ['react', 'vitest', 'fsevents', '@types/node'],
+    },
+    {
+      name: 'pyproject',
+      files: {
+        'pyproject.toml': [
+          '[project]',
+          'dependencies = ["Requests[socks]>=2.31", "typing_extensions; python_version < \'3.11\'"]',
+          '[project.optional-dependencies]',
+          'test = ["pytest>=8"]',
+          '[dependency-groups]',
+          'dev = ["Ruff"]',
+          '[tool.poetry.dependencies]',
+          'python = "^3.11"',
+          'Django = "^5"',
+          '[tool.poetry.group.docs.dependencies]',
+          'mkdocs = "*"',
+        ].join('\n'),
+      },
+      packages: ['requests', 'typing-extensions', 'pytest', 'ruff', 'django', 'mkdocs'],
+    },
+    {
+      name: 'requirements',
+      files: {
+        'requirements.txt': '# pinned\nnumpy==2.0  # math\n-r requirements-dev.txt\n--index-url https://example.org/simple\n-e .\n./local/pkg\nhttps://example.org/x.whl\nZope.Interface>=6\n',
+        'requirements-dev.txt': 'black\n',
+        'requirements.in': 'not-read\n',
+      },
+      packages: ['numpy', 'zope-interface', 'black'],
+    },
+    { name: 'uv', files: { 'uv.lock': 'version = 1\n\n[[package]]\nname = "anyio"\nversion = "4"\n\n[[package]]\nname = "Flask_Login"\n' }, packages: ['anyio', 'flask-login'] },
+    {
+      name: 'cargo',
+      files: { 'Cargo.toml': '[package]\nname = "app"\n[dependencies]\nserde = "1"\nrand_core = { package = "rand-core-fork", version = "1" }\n[dev-dependencies]\ninsta = "1"\n[target.\'cfg(unix)\'.dependencies]\nlibc = "0.2"\n[workspace.dependencies]\ntokio = "1"\n' },
+      packages: ['serde', 'rand_core', 'rand-core-fork', 'insta', 'libc', 'tokio'],
+    },
+    {
+      name: 'go',
+      files: { 'go.mod': 'module example.com/app\n\ngo 1.22\n\nrequire github.com/spf13/cobra v1.8.0\n\nrequire (\n\tgolang.org/x/sync v0.7.0 // indirect\n\tgithub.com/Stretchr/testify v1.9.0\n)\n' },
+      packages: ['github.com/spf13/cobra', 'golang.org/x/sync', 'github.com/stretchr/testify'],
+    },
+    { name: 'gem', files: { Gemfile: "source 'https://rubygems.org'\ngem 'rails', '~> 7'\n  gem \"rspec\"\n# gem 'old'\n" }, packages: ['rails', 'rspec'] },
+    { name: 'composer', files: { 'composer.json': '{"require": {"php": ">=8", "Monolog/Monolog": "^3"}, "require-dev": {"phpunit/phpunit": "^11"}}' }, packages: ['php', 'monolog/monolog', 'phpunit/phpunit'] },
+    { name: 'empty-list', files: { 'package.json': '{"name": "x"}' }, packages: [] },
+  ])('$name', ({ name, files, packages }) => {
+    expect(createProbe().projectPackages?.(folder(`pkg-${name}`, files))).toEqual(new Set(packages));
+  });
+
+  it.for([
+    { name: 'nothing', files: { 'README.md': '# x' } },
+    { name: 'broken-json', files: { 'package.json': '{"dependencies": ' } },
+    { name: 'folder-named-like-a-list', files: { 'package.json/x': '' } },
+  ])('undefined when the folder has no readable list ($name)', ({ name, files }) => {
+    expect(createProbe().projectPackages?.(folder(`none-${name}`, files))).toBeUndefined();
+  });
+
+  it('answers from its cache for the rest of the process', () => {
+    const dir = folder('cached', { 'package.json': '{"dependencies": {"a": "1"}}' });
+    const probe = createProbe();
+    expect(probe.projectPackages?.(dir)).toEqual(new Set(['a']));
+    writeFileSync(join(dir, 'package.json'), '{"dependencies": {"b": "1"}}');
+    expect(probe.projectPackages?.(dir)).toEqual(new Set(['a']));
+  });
+
+  it('reads a broken pyproject.toml as listing nothing rather than failing', () => {
+    expect(createProbe().projectPackages?.(folder('bad-toml', { 'pyproject.toml': '[project\ndependencies = [' }))).toEqual(new Set());
+  });
+});
