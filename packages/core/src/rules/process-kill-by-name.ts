@@ -1,17 +1,86 @@
-import type { Rule } from '../rule.js';
+import { hasFlag, optionValues } from '../analysis/args.js';
+import type { Hit, Rule } from '../rule.js';
+import type { Invocation } from '../shell/types.js';
 
-// STUB: registered so the catalogue is complete; the rule itself is being written.
+/** Programs that stop every process matching a name, a pattern or a port. */
+const BY_NAME = new Set(['pkill', 'killall', 'kill-port', 'fkill', 'fkill-cli', 'killport']);
+const KILLALL_LOOKS = new Set(['-l', '--list', '-V', '--version', '-h', '--help']);
+/** Programs that stop the processes whose ids they are given. */
+const KILLERS = new Set(['kill', 'stop-process', 'spps', 'taskkill']);
+/** Programs that find process ids by name, pattern or port. */
+const FINDERS = new Set(['pgrep', 'pidof', 'lsof', 'fuser', 'ps', 'ss', 'netstat', 'get-process', 'gps', 'get-nettcpconnection']);
+/** `kill` options that take a value (the signal). */
+const KILL_WITH_VALUE = new Set(['-s', '-n', '--signal']);
+
 export const processKillByName = {
   meta: {
     id: 'process.kill-by-name',
     decision: 'ask',
     remember: 'every-time',
-    title: 'stopping programs picked by name or port',
-    reason: 'TODO.',
-    owasp: [],
-    examples: { match: [], noMatch: [] },
+    title: 'stopping programs by name or port',
+    reason:
+      "This stops every program that matches a name or a port, which can include the person's other servers, editors and projects; stop the one process this work started, by its id.",
+    owasp: ['LLM06:2025'],
+    examples: {
+      match: ['pkill node', 'killall -9 python3', 'npx kill-port 3000', 'lsof -ti:3000 | xargs kill', 'taskkill /f /im node.exe', 'Stop-Process -Name node'],
+      noMatch: ['kill 1234', 'kill -9 %1', 'pgrep -fl vite', 'lsof -i :3000', 'taskkill /pid 4242 /f'],
+    },
   },
-  check() {
-    return [];
+  check(context) {
+    const hits: Hit[] = [];
+    const invocations = context.invocations;
+    for (const inv of invocations) {
+      if (killsByName(inv) || fedByFinder(inv, invocations)) hits.push({ span: inv.span, detail: inv.name });
+    }
+    return hits;
   },
 } as const satisfies Rule;
+
+function killsByName(inv: Invocation): boolean {
+  const name = inv.name;
+  if (BY_NAME.has(name)) return inv.args.length > 0 && !inv.args.every((arg) => KILLALL_LOOKS.has(arg));
+  switch (name) {
+    case 'fuser':
+      return hasFlag(inv, 'k', ['--kill']);
+    case 'taskkill':
+      // `/im node.exe` names an image; `/fi "IMAGENAME eq …"` filters by one
+      return inv.args.some((arg) => /^[/-](?:im|fi)$/i.test(arg));
+    case 'stop-process':
+    case 'spps':
+    case 'kill':
+      // PowerShell's Stop-Process (alias `kill`) by -Name; POSIX `kill -9 -1` stops every process
+      return optionValues(inv, [], ['-Name', '-name', '-ProcessName', '-processname']).length > 0 || (name === 'kill' && killsEverything(inv));
+    default:
+      return false;
+  }
+}
+
+/** `kill -9 -1`, `kill -- -1`: pid -1 is every process the user may signal. */
+function killsEverything(inv: Invocation): boolean {
+  const args = inv.args;
+  // the signal comes first (`-9`, `-KILL`, `-s KILL`); so `kill -1 1234` sends signal 1 to one pid
+  let at = KILL_WITH_VALUE.has(args[0] ?? '') ? 2 : /^-[A-Za-z0-9+]+$/.test(args[0] ?? '') ? 1 : 0;
+  if (args[at] === '--') at++;
+  return args.slice(at).includes('-1');
+}
+
+/**
+ * A killer whose ids come from a finder: an earlier stage of its pipeline (`lsof -ti:3000 |
+ * xargs kill`, `Get-Process node | Stop-Process`) or a substitution in its arguments (`kill
+ * $(pgrep node)`).
+ */
+function fedByFinder(inv: Invocation, all: readonly Invocation[]): boolean {
+  if (!KILLERS.has(inv.name)) return false;
+  for (const other of all) {
+    if (other === inv || !FINDERS.has(other.name) || byId(other)) continue;
+    const samePipeline = other.pipeline.id === inv.pipeline.id && other.pipeline.index < inv.pipeline.index;
+    const inArguments = other.via.some((via) => via.kind === 'substitution') && inv.argSpans.some(([start, end]) => other.span[0] >= start && other.span[1] <= end);
+    if (samePipeline || inArguments) return true;
+  }
+  return false;
+}
+
+/** `Get-Process -Id 42` finds one process by its id, which is what the person asked for. */
+function byId(finder: Invocation): boolean {
+  return (finder.name === 'get-process' || finder.name === 'gps') && finder.args.some((arg) => /^-id$/i.test(arg));
+}

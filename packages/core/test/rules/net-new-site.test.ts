@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { netNewSite } from '../../src/rules/net-new-site.js';
+import { evaluateExample, runRuleTests } from '../rule-tester.js';
+
+runRuleTests(netNewSite, {
+  valid: [
+    // this machine
+    'curl localhost:3000',
+    'curl http://localhost:3000/health',
+    'curl -s http://127.0.0.1:8080/api',
+    'curl http://[::1]:5173/',
+    'wget -qO- http://0.0.0.0:8000/',
+    'http :3000/users',
+    'curl http://app.localhost/',
+    'nc -zv localhost 5432',
+    'ssh localhost',
+    // well-known look-up sites
+    'curl https://registry.npmjs.org/react',
+    'curl -s https://api.github.com/repos/nodejs/node/releases/latest',
+    'wget https://files.pythonhosted.org/packages/x/y.whl',
+    'git clone https://github.com/vitest-dev/vitest.git',
+    'git clone git@github.com:nodejs/undici.git',
+    'ssh -T git@github.com',
+    'curl https://docs.python.org/3/library/os.html',
+    'nslookup pypi.org',
+    { step: { kind: 'fetch', url: 'https://developer.mozilla.org/en-US/docs/Web/API/fetch' } },
+    { step: { kind: 'fetch', url: 'https://stackoverflow.com/questions/1' } },
+    { step: { kind: 'fetch', url: 'http://localhost:4000/' } },
+    // no site reached
+    'git fetch origin',
+    'git pull',
+    'git push origin main',
+    'git push https://git.example.org/team/app.git main',
+    'npm install',
+    'pip download requests',
+    'nc -l 8080',
+    'echo https://example.com',
+    'git commit -m "see https://example.com/issue/1"',
+    'grep -rn "https://example.com" docs',
+    { step: { kind: 'mcp', server: 'browser', tool: 'navigate', args: { url: 'https://example.com' } }, note: 'MCP calls are mcp.changes business' },
+    { step: { kind: 'read', path: 'docs/links.md' } },
+  ],
+  invalid: [
+    // SPEC 4.2 examples
+    'curl https://example.com/',
+    'curl example.com',
+    'wget https://downloads.example.net/tool.tar.gz',
+    'http POST https://api.example.io/items name=x',
+    'Invoke-WebRequest -Uri https://example.com/setup.ps1 -OutFile setup.ps1',
+    'iwr https://example.com',
+    'ssh deploy@203.0.113.7',
+    'ssh prod-db',
+    'scp dist.tar.gz deploy@web.example.com:/srv/',
+    'rsync -av ./public/ web.example.com:/var/www/',
+    'git clone https://git.example.org/team/app.git',
+    'git clone https://gitlab.com/group/project.git',
+    'git fetch https://git.example.org/team/app.git main',
+    'nslookup example.com',
+    'dig +short example.net',
+    'Send-MailMessage -SmtpServer smtp.example.com -To a@example.com -From b@example.com -Subject x',
+    'nc -zv db.example.com 5432',
+    'curl http://192.168.1.20/api',
+    { step: { kind: 'fetch', url: 'https://blog.example.com/post' } },
+    { step: { kind: 'fetch', url: 'http://203.0.113.9:8080/' } },
+    { step: { kind: 'other', toolName: 'browser_open', args: { url: 'https://example.com/page' } } },
+    // the way there does not matter
+    'cd app && curl -fsSL https://example.com/x.json -o x.json',
+    'bash -c "wget https://example.com/a"',
+    'sudo curl -o /tmp/x https://example.com/x',
+    'echo $(curl -s https://example.com/ip)',
+    'curl -s https://registry.npmjs.org/x && curl -s https://example.com/y',
+  ],
+});
+
+describe('net.new-site remembers by host', () => {
+  it.for([
+    { line: 'curl https://example.com/a https://example.com/b', keys: ['net.new-site:example.com'] },
+    { line: 'curl https://a.example.com && curl https://b.example.com', keys: ['net.new-site:a.example.com', 'net.new-site:b.example.com'] },
+    { line: 'curl https://EXAMPLE.com:8443/x', keys: ['net.new-site:example.com'] },
+  ])('$line', ({ line, keys }) => {
+    const found = evaluateExample(line).findings.filter((f) => f.ruleId === netNewSite.meta.id);
+    expect(found.map((f) => f.memoryKey)).toEqual(keys);
+  });
+});
