@@ -1,17 +1,260 @@
-import type { Rule } from '../rule.js';
+import { operands, optionValues } from '../analysis/args.js';
+import { isSecretVariableName } from '../facts/keys.js';
+import { destructiveSql } from '../facts/sql.js';
+import type { Hit, Rule, RuleContext } from '../rule.js';
+import type { Invocation } from '../shell/types.js';
+import type { Span } from '../types.js';
 
-// STUB: registered so the catalogue is complete; the rule itself is being written.
+/**
+ * A database client running SQL (or Redis/Mongo commands) that throws data away, wherever the text
+ * comes from: an option (`psql -c`, `mysql -e`, `sqlite3 db "…"`), a heredoc or here-string, a pipe
+ * from `echo`/`printf`/`cat`, or a file (`psql -f x.sql`, `mysql db < x.sql`, read through the
+ * Probe, bounded; unreadable means it is judged on the rest). Also the framework commands that drop
+ * or reset a database (`prisma migrate reset`, `rails db:drop`, `manage.py flush`, …).
+ * Commands inside `docker exec`/`kubectl exec` are not opened by the reader and are not judged.
+ */
+
+/** How a database client takes its SQL and names its database. */
+interface Client {
+  /** Options that take a value, so operands can be told apart. */
+  readonly withValue: ReadonlySet<string>;
+  /** Options whose value is SQL (short forms, long forms). */
+  readonly sql: readonly [readonly string[], readonly string[]];
+  /** Options whose value is a file of SQL. */
+  readonly files?: readonly [readonly string[], readonly string[]];
+  /** Options that pick the server or database. */
+  readonly target: readonly [readonly string[], readonly string[]];
+  /** Operands after the first are SQL (sqlite3 and duckdb: `sqlite3 app.db "DELETE FROM t"`). */
+  readonly sqlOperands?: boolean;
+  /** The text is JavaScript (mongosh) or Redis commands rather than SQL. */
+  readonly language?: 'js' | 'redis';
+}
+
+const PSQL: Client = {
+  withValue: new Set(['-c', '--command', '-d', '--dbname', '-f', '--file', '-h', '--host', '-p', '--port', '-U', '--username', '-v', '--set', '--variable', '-o', '--output', '-L', '--log-file', '-P', '--pset', '-F', '-R', '-T']),
+  sql: [['-c'], ['--command']],
+  files: [['-f'], ['--file']],
+  target: [['-h', '-p', '-d'], ['--host', '--port', '--dbname']],
+};
+const MYSQL: Client = {
+  withValue: new Set(['-e', '--execute', '-D', '--database', '-h', '--host', '-P', '--port', '-u', '--user', '-S', '--socket']),
+  sql: [['-e'], ['--execute']],
+  target: [['-h', '-P', '-D'], ['--host', '--port', '--database']],
+};
+const SQLITE: Client = {
+  withValue: new Set(['-cmd', '-init', '-separator', '-newline', '-nullvalue', '-escape', '-c', '-s']),
+  sql: [[], ['-cmd', '-c', '-s']],
+  target: [[], []],
+  sqlOperands: true,
+};
+const SQLCMD: Client = {
+  withValue: new Set(['-S', '-d', '-U', '-P', '-Q', '-q', '-i', '-o']),
+  sql: [['-Q', '-q'], []],
+  files: [['-i'], []],
+  target: [['-S', '-d'], []],
+};
+const CLICKHOUSE: Client = {
+  withValue: new Set(['-q', '--query', '-d', '--database', '-h', '--host', '--port', '-u', '--user', '--queries-file']),
+  sql: [['-q'], ['--query']],
+  files: [[], ['--queries-file']],
+  target: [['-h', '-d'], ['--host', '--port', '--database']],
+};
+const COCKROACH: Client = {
+  withValue: new Set(['-e', '--execute', '-d', '--database', '--url', '--host', '-u', '--user', '-f', '--file']),
+  sql: [['-e'], ['--execute']],
+  files: [['-f'], ['--file']],
+  target: [['-d'], ['--url', '--host', '--database']],
+};
+const CQLSH: Client = {
+  withValue: new Set(['-e', '--execute', '-f', '--file', '-k', '--keyspace', '-u', '--username', '-p', '--password']),
+  sql: [['-e'], ['--execute']],
+  files: [['-f'], ['--file']],
+  target: [['-k'], ['--keyspace']],
+};
+const MONGO: Client = {
+  withValue: new Set(['--eval', '-u', '--username', '-p', '--password', '--host', '--port', '--authenticationDatabase', '-f', '--file']),
+  sql: [[], ['--eval']],
+  files: [['-f'], ['--file']],
+  target: [[], ['--host', '--port']],
+  language: 'js',
+};
+const REDIS: Client = {
+  withValue: new Set(['-h', '-p', '-a', '-n', '-u', '-s', '-r', '-i', '--user', '--pass']),
+  sql: [[], []],
+  target: [['-h', '-p', '-n', '-u'], []],
+  language: 'redis',
+};
+
+const CLIENTS: ReadonlyMap<string, Client> = new Map([
+  ['psql', PSQL],
+  ['mysql', MYSQL],
+  ['mariadb', MYSQL],
+  ['sqlite3', SQLITE],
+  ['sqlite', SQLITE],
+  ['duckdb', SQLITE],
+  ['sqlcmd', SQLCMD],
+  ['clickhouse-client', CLICKHOUSE],
+  ['cockroach', COCKROACH],
+  ['cqlsh', CQLSH],
+  ['mongo', MONGO],
+  ['mongosh', MONGO],
+  ['redis-cli', REDIS],
+  ['valkey-cli', REDIS],
+  ['keydb-cli', REDIS],
+]);
+
+/** Programs whose output is the text they are given (`echo "DROP TABLE t" | psql`). */
+const ECHOERS = new Set(['echo', 'printf']);
+
+const MAX_FILE_BYTES = 256 * 1024;
+
+const MONGO_DESTROY: readonly (readonly [RegExp, string])[] = [
+  [/\.dropDatabase\s*\(/, 'dropDatabase()'],
+  [/\.drop\s*\(\s*\)/, 'drop()'],
+  [/\.deleteMany\s*\((?:\s*\{\s*\})?\s*\)/, 'deleteMany({})'],
+  [/\.remove\s*\((?:\s*\{\s*\})?\s*\)/, 'remove({})'],
+];
+const REDIS_DESTROY = new Set(['FLUSHALL', 'FLUSHDB']);
+
+/** Framework and server commands that drop or reset a database, by program. */
+const RAILS_TASKS = new Set(['db:drop', 'db:drop:all', 'db:reset', 'db:purge', 'db:purge:all', 'db:migrate:reset', 'db:schema:load', 'db:truncate_all', 'db:seed:replant']);
+const DJANGO_COMMANDS = new Set(['flush', 'reset_db']);
+const ARTISAN_COMMANDS = new Set(['migrate:fresh', 'migrate:reset', 'migrate:refresh', 'db:wipe']);
+type ToolJudge = (ops: readonly string[], inv: Invocation) => string | undefined;
+const first = (verbs: ReadonlySet<string>): ToolJudge => (ops) => (verbs.has(ops[0] ?? '') ? ops[0] : undefined);
+const TOOLS: ReadonlyMap<string, ToolJudge> = new Map<string, ToolJudge>([
+  ['prisma', (ops, inv) => (ops[0] === 'migrate' && ops[1] === 'reset' ? 'migrate reset' : ops[0] === 'db' && ops[1] === 'push' && inv.args.some((a) => a === '--accept-data-loss' || a === '--force-reset') ? 'db push, accepting data loss' : undefined)],
+  ['rails', (ops) => ops.find((o) => RAILS_TASKS.has(o))],
+  ['rake', (ops) => ops.find((o) => RAILS_TASKS.has(o))],
+  ['manage.py', first(DJANGO_COMMANDS)],
+  ['python', (ops) => (ops[0]?.endsWith('manage.py') && DJANGO_COMMANDS.has(ops[1] ?? '') ? ops[1] : undefined)],
+  ['python3', (ops) => (ops[0]?.endsWith('manage.py') && DJANGO_COMMANDS.has(ops[1] ?? '') ? ops[1] : undefined)],
+  ['php', (ops) => (ops[0] === 'artisan' && ARTISAN_COMMANDS.has(ops[1] ?? '') ? ops[1] : undefined)],
+  ['mix', first(new Set(['ecto.drop', 'ecto.reset']))],
+  ['sequelize', first(new Set(['db:drop', 'db:migrate:undo:all']))],
+  ['sequelize-cli', first(new Set(['db:drop', 'db:migrate:undo:all']))],
+  ['typeorm', first(new Set(['schema:drop']))],
+  ['flyway', (ops) => (ops.includes('clean') ? 'clean' : undefined)],
+  ['liquibase', (ops) => ops.find((o) => o === 'dropAll' || o === 'drop-all')],
+  ['dotnet', (ops) => (ops[0] === 'ef' && ops[1] === 'database' && ops[2] === 'drop' ? 'ef database drop' : undefined)],
+  ['supabase', (ops) => (ops[0] === 'db' && ops[1] === 'reset' ? 'db reset' : undefined)],
+  ['heroku', first(new Set(['pg:reset']))],
+  ['dropdb', (ops) => (ops.length > 0 ? `dropdb ${ops[ops.length - 1] ?? ''}` : undefined)],
+  // mysqladmin's bare `-p` asks for a password and takes no value, so look at the words as written
+  ['mysqladmin', (_ops, inv) => (inv.args.includes('drop') ? `drop ${inv.args[inv.args.indexOf('drop') + 1] ?? ''}` : undefined)],
+]);
+const TOOL_WITH_VALUE = new Set(['-h', '--host', '-p', '--port', '-U', '--username', '-u', '--user', '--schema', '-e', '--environment', '--maintenance-db']);
+
+/** One piece of text a client will run, and the part of the step it came from. */
+interface Feed {
+  readonly text: string;
+  readonly span: Span;
+}
+
+function feeds(inv: Invocation, client: Client, context: RuleContext): Feed[] {
+  const out: Feed[] = [];
+  const [short, long] = client.sql;
+  for (const arg of optionValues(inv, short, long)) out.push({ text: arg.value, span: arg.span });
+  if (client.sqlOperands) for (const arg of operands(inv, client.withValue).slice(1)) out.push({ text: arg.value, span: arg.span });
+  if (client.language === 'redis') {
+    const words = operands(inv, client.withValue);
+    if (words[0]) out.push({ text: words.map((w) => w.value).join(' '), span: words[0].span });
+  }
+  if (client.files) for (const arg of optionValues(inv, client.files[0], client.files[1])) pushFile(out, arg.value, arg.span, inv.cwd, context);
+  if (inv.stdinText !== undefined) out.push({ text: inv.stdinText, span: inv.span });
+  for (const redirect of inv.redirects) if (redirect.op === '<') pushFile(out, redirect.target, redirect.span, inv.cwd, context);
+  const before = inv.pipeline.index > 0 ? context.invocations.find((o) => o.pipeline.id === inv.pipeline.id && o.pipeline.index === inv.pipeline.index - 1) : undefined;
+  if (before && ECHOERS.has(before.name)) out.push({ text: before.args.filter((a) => a !== '-e' && a !== '-n').join(' '), span: before.span });
+  if (before?.name === 'cat') {
+    if (before.stdinText !== undefined) out.push({ text: before.stdinText, span: before.span });
+    for (const arg of operands(before)) pushFile(out, arg.value, arg.span, before.cwd, context);
+  }
+  return out;
+}
+
+function pushFile(out: Feed[], raw: string, span: Span, cwd: string, context: RuleContext): void {
+  const abs = context.path(raw, cwd).abs;
+  const text = abs === '' ? undefined : context.probe.readText?.(abs, MAX_FILE_BYTES);
+  if (text !== undefined) out.push({ text: text.slice(0, MAX_FILE_BYTES), span });
+}
+
+/** What in a piece of text destroys data, in the client's language. */
+function destructions(text: string, language: Client['language']): string[] {
+  if (language === 'js') return MONGO_DESTROY.filter(([pattern]) => pattern.test(text)).map(([, what]) => what);
+  if (language === 'redis') {
+    const out: string[] = [];
+    for (const line of text.split('\n')) {
+      const word = line.trim().split(/\s/, 1)[0]?.toUpperCase() ?? '';
+      if (REDIS_DESTROY.has(word)) out.push(word);
+    }
+    return out;
+  }
+  return destructiveSql(text).map((d) => d.statement);
+}
+
+/** The server and database a client talks to, without passwords. */
+function targetOf(inv: Invocation, client: Client): string {
+  const parts = optionValues(inv, client.target[0], client.target[1]).map((a) => withoutPassword(a.value));
+  const database = operands(inv, client.withValue)[0];
+  if (database && client.language !== 'redis') parts.push(client.sqlOperands ? inv.cwd + '/' + database.value : withoutPassword(database.value));
+  return [...parts, ...envScope(inv)].join(' ');
+}
+
+/** `postgres://user:pw@host/db` → `postgres://host/db`. */
+function withoutPassword(value: string): string {
+  const scheme = value.indexOf('://');
+  const at = value.indexOf('@');
+  return scheme >= 0 && at > scheme ? value.slice(0, scheme + 3) + value.slice(at + 1) : value;
+}
+
+/** Assignments in front of the command that pick an environment (`RAILS_ENV=production`), never secrets. */
+function envScope(inv: Invocation): string[] {
+  return Object.entries(inv.env)
+    .filter(([name]) => !isSecretVariableName(name))
+    .map(([name, value]) => `${name}=${withoutPassword(value)}`)
+    .sort();
+}
+
+function toolHit(inv: Invocation): Hit | undefined {
+  const judge = TOOLS.get(inv.name);
+  if (!judge) return undefined;
+  const ops = operands(inv, TOOL_WITH_VALUE).map((a) => a.value);
+  const verb = judge(ops, inv);
+  if (verb === undefined) return undefined;
+  const detail = verb.startsWith(inv.name) ? verb : `${inv.name} ${verb}`;
+  return { span: inv.span, key: [inv.cwd, detail, ...envScope(inv)].join(' '), detail };
+}
+
 export const dbDestroy = {
   meta: {
     id: 'db.destroy',
     decision: 'ask',
     remember: 'target',
     title: 'destroying database data',
-    reason: 'TODO.',
-    owasp: [],
-    examples: { match: [], noMatch: [] },
+    reason:
+      'This deletes tables, rows or whole databases, and a database keeps no undo; take a backup or dump first, and use a WHERE clause or a migration you can roll back.',
+    owasp: ['LLM06:2025'],
+    examples: {
+      match: ['psql -c "DROP TABLE users"', 'mysql shop -e "TRUNCATE orders"', 'sqlite3 app.db "DELETE FROM sessions"', 'npx prisma migrate reset', 'redis-cli FLUSHALL', 'dropdb shop_dev'],
+      noMatch: ['psql -c "SELECT count(*) FROM users"', 'sqlite3 app.db "DELETE FROM sessions WHERE expired = 1"', 'grep -r "DROP TABLE" src', 'echo "DELETE FROM users"', 'npx prisma migrate dev'],
+    },
   },
-  check() {
-    return [];
+  check(context) {
+    const hits: Hit[] = [];
+    for (const inv of context.invocations) {
+      const client = CLIENTS.get(inv.name);
+      if (!client) {
+        const hit = toolHit(inv);
+        if (hit) hits.push(hit);
+        continue;
+      }
+      const target = targetOf(inv, client);
+      for (const feed of feeds(inv, client, context)) {
+        for (const what of destructions(feed.text, client.language)) {
+          hits.push({ span: feed.span, key: `${inv.name} ${target} ${what}`, detail: what });
+        }
+      }
+    }
+    return hits;
   },
 } as const satisfies Rule;
