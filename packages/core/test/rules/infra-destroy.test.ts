@@ -1,0 +1,205 @@
+import { describe, expect, it } from 'vitest';
+import { infraDestroy } from '../../src/rules/infra-destroy.js';
+import { evaluateExample, runRuleTests } from '../rule-tester.js';
+
+runRuleTests(infraDestroy, {
+  valid: [
+    // looking at a cluster
+    'kubectl get pods -n prod',
+    'kubectl describe deployment api',
+    'kubectl logs -f deploy/api --context prod',
+    'kubectl diff -f k8s/',
+    'kubectl apply --dry-run=client -f k8s/',
+    'kubectl delete pod web-1 --dry-run=server',
+    'kubectl rollout status deploy/api',
+    'kubectl config delete-context old-cluster',
+    'kubectl -n delete get pods',
+    // planning, not applying
+    'terraform plan',
+    'terraform plan -destroy',
+    'terraform init -upgrade',
+    'terraform fmt -recursive',
+    'terraform validate',
+    'terraform output -json',
+    'tofu show',
+    'pulumi preview',
+    'pulumi stack ls',
+    'helm template api ./chart',
+    'helm lint ./chart',
+    'helm list -A',
+    'helm upgrade api ./chart --dry-run',
+    'helm repo update',
+    'cdk synth',
+    'cdk diff',
+    // local containers and build caches
+    'docker rm -f web',
+    'docker compose down',
+    'docker image prune -f',
+    'docker builder prune',
+    'docker ps -a',
+    'docker run --rm -v "$PWD:/src" node:20 npm test',
+    // cloud CLIs reading
+    'aws s3 ls s3://assets',
+    'aws s3 cp dist/ s3://assets/ --recursive',
+    'aws s3 sync dist/ s3://assets/',
+    'aws ec2 describe-instances --region eu-west-1',
+    'gcloud compute instances list',
+    'az group list',
+    'gh repo view',
+    'gh release list',
+    'gh cache delete --all',
+    'gh api repos/o/r/pulls',
+    'vercel deploy --prod',
+    'fly deploy',
+    'heroku logs --tail',
+    'heroku run rm -rf tmp/cache',
+    'netlify deploy --prod',
+    'firebase deploy --only hosting',
+    // another computer, looking only
+    'ssh prod "tail -n 100 /var/log/nginx/error.log"',
+    'ssh prod systemctl status nginx',
+    'ssh deploy@10.0.0.5 "df -h && ls /srv/app"',
+    'rsync -av dist/ prod:/srv/app/',
+    'rsync -av --delete dist/ build-copy/',
+    // data, not commands
+    'echo "kubectl delete pod web-1"',
+    'git commit -m "terraform destroy the old stack"',
+    'grep -rn "docker volume rm" docs',
+    // a local rm is a file matter (fs.delete), not a deployed system
+    'rm -rf node_modules',
+    // other kinds of step
+    { step: { kind: 'write', path: 'infra/main.tf', content: 'resource "aws_s3_bucket" "b" {}' } },
+    { step: { kind: 'read', path: 'k8s/deployment.yaml' } },
+    { step: { kind: 'mcp', server: 'kubernetes', tool: 'pods_list', args: { namespace: 'prod' } } },
+  ],
+  invalid: [
+    // clusters
+    'kubectl delete pod web-1 -n prod',
+    'kubectl delete -f k8s/',
+    'kubectl -n prod delete deployment api',
+    'kubectl apply -f k8s/',
+    'kubectl scale deploy/api --replicas=0',
+    'kubectl rollout restart deploy/api',
+    'kubectl drain node-1 --ignore-daemonsets',
+    'kubectl delete pod web-1 --dry-run=none',
+    'oc delete project staging',
+    'helm uninstall api',
+    'helm delete api -n prod',
+    'helm upgrade --install api ./chart -f values.prod.yaml',
+    'helm rollback api 3',
+    // infrastructure as code
+    'terraform apply',
+    'terraform apply -auto-approve -target=aws_instance.web',
+    'terraform destroy -auto-approve',
+    'terraform -chdir=infra apply tfplan',
+    'terraform state rm aws_s3_bucket.logs',
+    'terraform workspace delete staging',
+    'tofu destroy',
+    'terragrunt run-all destroy',
+    'pulumi up --yes',
+    'pulumi destroy -s prod',
+    'pulumi stack rm dev',
+    'cdk deploy --all',
+    'cdk destroy',
+    'sam delete --stack-name api',
+    'serverless remove --stage prod',
+    // docker data
+    'docker system prune -af --volumes',
+    'docker system prune',
+    'docker volume rm pgdata',
+    'docker volume prune -f',
+    'docker rm -v db',
+    'docker compose down -v',
+    'docker-compose down --volumes',
+    'podman volume rm data',
+    'docker stack rm web',
+    // clouds
+    'aws s3 rm s3://assets --recursive',
+    'aws s3 rb s3://assets --force',
+    'aws s3 sync dist/ s3://assets/ --delete',
+    'aws ec2 terminate-instances --instance-ids i-0abc',
+    'aws --profile prod rds delete-db-instance --db-instance-identifier main',
+    'aws cloudformation delete-stack --stack-name api',
+    'gcloud compute instances delete vm-1 --zone us-central1-a',
+    'gcloud --project acme beta sql instances delete main',
+    'gcloud storage rm -r gs://assets',
+    'gsutil -m rm -r gs://assets',
+    'gsutil rsync -d -r dist gs://assets',
+    'az group delete --name rg-prod --yes',
+    'az storage blob delete-batch --source web',
+    'doctl compute droplet delete web-1',
+    'eksctl delete cluster --name prod',
+    // hosting and SaaS
+    'gh repo delete acme/site --yes',
+    'gh release delete v1.2.0',
+    'gh api -X DELETE repos/acme/site/hooks/1',
+    'vercel rm my-app --yes',
+    'vercel env rm DATABASE_URL production',
+    'fly apps destroy my-app',
+    'flyctl volumes destroy vol_123',
+    'heroku apps:destroy --app my-app --confirm my-app',
+    'netlify sites:delete 1234',
+    'firebase functions:delete sendMail',
+    'supabase functions delete hello',
+    // another computer
+    'ssh prod "sudo systemctl stop nginx"',
+    'ssh prod "rm -rf /var/www/html && systemctl restart nginx"',
+    "ssh -t deploy@prod.example.com 'sudo reboot'",
+    'ssh prod "echo maintenance > /var/www/html/index.html"',
+    'ssh db1 "sudo apt-get remove -y postgresql"',
+    'rsync -av --delete dist/ prod:/srv/app/',
+    // through wrappers
+    'sudo kubectl delete ns staging',
+    'bash -c "terraform destroy -auto-approve"',
+    'cd infra && terraform apply',
+    'npx cdk destroy --force',
+    'echo api | xargs helm uninstall',
+    'kubectl get pods -o name | xargs kubectl delete',
+  ],
+});
+
+describe('infra.destroy memory keys', () => {
+  const keyOf = (command: string): string | undefined =>
+    evaluateExample(command).findings.find((f) => f.ruleId === 'infra.destroy')?.memoryKey;
+
+  it.for<readonly [string, string]>([
+    // different targets never share a yes
+    ['kubectl delete pod web-1', 'kubectl delete pod web-2'],
+    ['kubectl delete pod web-1 -n dev', 'kubectl delete pod web-1 -n prod'],
+    ['kubectl apply -f k8s/', 'kubectl delete -f k8s/'],
+    ['terraform apply', 'cd other && terraform apply'],
+    ['terraform apply -target=a.b', 'terraform apply -target=a.c'],
+    ['ssh a "sudo reboot"', 'ssh b "sudo reboot"'],
+    ['docker volume rm pgdata', 'docker volume rm redisdata'],
+  ])('%s and %s are different targets', ([a, b]) => {
+    expect(keyOf(a)).toBeDefined();
+    expect(keyOf(b)).toBeDefined();
+    expect(keyOf(a)).not.toBe(keyOf(b));
+  });
+
+  it.for<readonly [string, string]>([
+    ['terraform destroy', 'terraform destroy -auto-approve'],
+    ['pulumi up', 'pulumi up --yes --skip-preview'],
+    ['kubectl delete pod web-1', 'sudo kubectl delete pod web-1'],
+  ])('%s and %s are the same target', ([a, b]) => {
+    expect(keyOf(a)).toBeDefined();
+    expect(keyOf(a)).toBe(keyOf(b));
+  });
+
+  it('keeps key-shaped values out of the key', () => {
+    const key = keyOf('aws s3 rm s3://b/x --sse-c-key AKIAIOSFODNN7EXAMPLE');
+    expect(key).toBeDefined();
+    expect(key).not.toContain('AKIAIOSFODNN7EXAMPLE');
+  });
+
+  it('names the target in the reason', () => {
+    const finding = evaluateExample('kubectl delete pod web-1 -n prod').findings.find((f) => f.ruleId === 'infra.destroy');
+    expect(finding?.reason).toContain('kubectl delete pod web-1');
+  });
+});
+
+describe.skip('infra.destroy rows blocked by the reader', () => {
+  // reader: `kubectl exec` / `docker exec` / `docker compose exec` do not open the command they run
+  it.todo('kubectl exec -it db-0 -- rm -rf /var/lib/postgresql/data');
+  it.todo('docker compose exec web rm -rf /srv/uploads');
+});
