@@ -1,9 +1,269 @@
+import { homedir, tmpdir } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import type { HookInput, HookReply } from '@guard/adapters';
+import type { AgentId, Environment, Probe, Rule, Verdict } from '@guard/core';
+import { evaluate, redact, stepText } from '@guard/core';
+import { ExitCode } from './errors.js';
+import type { AgentPayload } from './hook/agents.js';
+import { loadPayload } from './hook/agents.js';
+import { failureAnswer, NO_OBJECTION } from './hook/failure.js';
+import { parseHookArgs, readAll, sniffEvent } from './hook/input.js';
+import { ancestorArgs } from './hook/parent.js';
+import type { SessionLayer } from './hook/session.js';
+import { NO_SESSION } from './hook/session.js';
+import type { PolicyResult } from './hook/world.js';
+import { hookProbe, projectPolicy } from './hook/world.js';
+import type { Io } from './io.js';
+import type { LogEntry } from './log.js';
+import { appendLog } from './log.js';
+import type { Settings } from './settings.js';
+import { guardHomeFrom, readSettings } from './settings.js';
+
+/** What the hook touches of its process; tests pass a fake one. */
+export interface HookIo {
+  /** Stdin, as it arrives. */
+  readonly stdin: AsyncIterable<Uint8Array | string>;
+  /** Stops reading stdin (after the answer went out early), so the process can end. */
+  stopInput(): void;
+  /** Writes to stdout (the reply, once). */
+  out(text: string): void;
+  /** Writes to stderr (a short cause, never the reply). */
+  err(text: string): void;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  home(): string;
+  /** The system temp folder. */
+  tmp(): string;
+  /** The command line of the agent that ran the hook (parent processes), when it can be read. */
+  parentArgs(): readonly string[];
+}
+
+/** Replaceable parts of the runtime (tests; the session layer plugs in here). */
+export interface HookDeps {
+  readonly session?: SessionLayer;
+  readonly probe?: () => Probe;
+  readonly policy?: (projectRoot: string) => Promise<PolicyResult>;
+  /** The catalogue to run (default: every built-in rule). */
+  readonly rules?: readonly Rule[];
+  /** The budget for one call, in ms (default 2 s, or `GUARD_DEADLINE_MS`). */
+  readonly deadlineMs?: number;
+}
+
+/** A log line as the runtime fills it in (time, agent and duration are added when it is written). */
+type CallEntry = Omit<LogEntry, 'time' | 'ms' | 'agent'>;
+
+/** Below every agent's own hook timeout (the shortest is Cursor's 10 s as guard installs it). */
+export const DEFAULT_DEADLINE_MS = 2_000;
+
+/** The process's own stdin, stdout and stderr. */
+export function processHookIo(): HookIo {
+  // an agent that stops listening must not turn into a crash with a stack trace
+  process.stdout.on('error', () => undefined);
+  return {
+    stdin: process.stdin,
+    stopInput: () => process.stdin.destroy(),
+    out: (text) => void process.stdout.write(text),
+    err: (text) => void process.stderr.write(text),
+    env: process.env,
+    home: homedir,
+    tmp: tmpdir,
+    parentArgs: () => ancestorArgs(process.ppid),
+  };
+}
+
+/** A HookIo over the CLI's Io (for `main()`; the bin's own hook path uses processHookIo). */
+export function hookIoFrom(io: Io): HookIo {
+  return {
+    stdin: (async function* () {
+      yield await io.readStdin();
+    })(),
+    stopInput: () => undefined,
+    out: io.out,
+    err: io.err,
+    env: io.env,
+    home: () => io.home(),
+    tmp: () => io.tmp(),
+    parentArgs: () => ancestorArgs(process.ppid),
+  };
+}
+
 /**
- * PLACEHOLDER for the hook runtime (`guard hook <agent>`): answers nothing and exits 0, which every
- * agent reads as "no objection". The real runtime replaces this file. `bin.ts` imports it directly,
- * without commander, because agents run it on every tool call.
+ * `guard hook <agent> [--event NAME]`: reads one payload from stdin, judges it, writes the
+ * agent's reply to stdout exactly once, and logs one line. Always answers within the deadline,
+ * whatever the input; returns the exit code the agent expects (a usage error in the hook
+ * command itself, which is a setup mistake, exits 2).
  */
-export async function runHook(argv: readonly string[]): Promise<number> {
-  void argv;
-  return 0;
+export async function runHook(argv: readonly string[], io: HookIo = processHookIo(), deps: HookDeps = {}): Promise<number> {
+  const started = performance.now();
+  const args = parseHookArgs(argv);
+  if (typeof args === 'string') {
+    io.err(`guard: ${args}\nThe hook command should read like \`guard hook codex\`; run \`guard setup <agent>\` to write it again.\n`);
+    return ExitCode.Usage;
+  }
+  const { agent } = args;
+  const payload = await loadPayload(agent);
+  const guardHome = guardHomeFrom(io.env, io.home());
+  const env: Environment = { home: io.home(), tmp: io.tmp(), guardHome };
+
+  // What is known so far; a failure is answered from whatever that is.
+  let settings: Settings | undefined;
+  let input: HookInput | undefined;
+  let event = args.event;
+  let replied = false;
+
+  /** Writes the reply (once: later calls do nothing), logs it, and returns the exit code. */
+  const respond = (reply: HookReply, entry: CallEntry): number => {
+    if (replied) return reply.exitCode;
+    replied = true;
+    io.out(reply.stdout);
+    const line: LogEntry = { time: new Date().toISOString(), agent, ...entry, ms: Math.round(performance.now() - started) };
+    try {
+      appendLog(guardHome, line);
+    } catch (error) {
+      io.err(`guard: could not write the log in ${guardHome}: ${oneLine(error)}\n`);
+    }
+    return reply.exitCode;
+  };
+
+  const fail = (how: 'failure' | 'deadline', error: unknown): number => {
+    if (replied) return ExitCode.Ok;
+    const cause = oneLine(error);
+    const answer = failureAnswer({ agent, payload, event, input, settings, env });
+    if (answer.how !== 'off') io.err(`guard: ${cause}\n`);
+    return respond(answer.reply, {
+      ...describeInput(input, event),
+      decision: answer.decision,
+      rules: answer.rules,
+      how: answer.how === 'off' ? 'off' : how,
+      error: cause,
+    });
+  };
+
+  const work = async (): Promise<number> => {
+    let settingsError: unknown;
+    try {
+      settings = await readSettings(guardHome);
+    } catch (error) {
+      settingsError = error;
+    }
+    const text = await readAll(io.stdin);
+    if (text.trim() === '') throw new Error('stdin was empty: no payload to read');
+    // should the payload not be readable, a failure is still answered in its event's shape
+    event ??= sniffEvent(text);
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      // the parser's own message quotes the payload, which may hold a key: keep only the fact
+      throw new Error(`the payload is not valid JSON (${text.length} characters)`);
+    }
+    input = payload.read(json, args.event, io.parentArgs());
+    event = input.event;
+    if (settingsError !== undefined) throw settingsError;
+    if (settings?.enabled === false) return off(payload, input, settings, respond);
+    if (input.type !== 'step') {
+      const notice = await (deps.session ?? NO_SESSION).onEvent(agent, input, guardHome);
+      return respond(payload.toEventReply(input.event, notice), { ...describeInput(input, event), how: input.type === 'ignore' ? 'ignored' : 'event' });
+    }
+    return judge(input);
+  };
+
+  const judge = async (step: Extract<HookInput, { type: 'step' }>): Promise<number> => {
+    const failClosed = settings?.failClosed ?? false;
+    const memory = await (deps.session ?? NO_SESSION).forStep(agent, step.step, guardHome);
+    const { policy, error: policyError } = await (deps.policy ?? projectPolicy)(step.step.projectRoot);
+    const evaluation = evaluate(step.step, {
+      ...env,
+      probe: (deps.probe ?? hookProbe)(),
+      session: memory.view,
+      policy,
+      failClosed,
+      remembered: (key) => memory.remembered(key),
+      ...(deps.rules === undefined ? {} : { rules: deps.rules }),
+    });
+    const context = { event: step.event, canAsk: step.canAsk, failClosed };
+    const logged = { ...describeInput(step, event), ...(policyError === undefined ? {} : { error: `project policy: ${policyError}` }) };
+    let verdict: Verdict = evaluation;
+    const answeredHere = !replied;
+    let code: number;
+    if (step.deferAsk === true && evaluation.decision !== 'block') {
+      // the agent fires a later event for this same call where a person can be asked: judge it there
+      verdict = NO_OBJECTION;
+      code = respond(payload.toReply(NO_OBJECTION, context), { ...logged, decision: 'allow', rules: [], how: 'ignored', reason: 'judged again on the next event for this call' });
+    } else {
+      const answer = evaluation.decision === 'ask' && !step.canAsk ? 'block' : undefined;
+      code = respond(payload.toReply(evaluation, context), {
+        ...logged,
+        decision: evaluation.decision,
+        ...(answer === undefined ? {} : { answer }),
+        rules: evaluation.findings.map((finding) => finding.ruleId),
+        ...(evaluation.findings[0] === undefined ? {} : { reason: evaluation.findings[0].reason }),
+        how: evaluation.decision === 'allow' && evaluation.remembered.length > 0 ? 'memory' : 'rules',
+      });
+    }
+    // a reply the deadline already gave is not this verdict: nothing to remember
+    if (!answeredHere) return code;
+    try {
+      await memory.record(step.step, verdict);
+    } catch (error) {
+      io.err(`guard: could not save this chat's memory: ${oneLine(error)}\n`);
+    }
+    return code;
+  };
+
+  const deadlineMs = deps.deadlineMs ?? deadlineFrom(io.env);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<number>((resolve) => {
+    timer = setTimeout(() => resolve(fail('deadline', new Error(`no answer within ${deadlineMs} ms`))), deadlineMs);
+  });
+  try {
+    return await Promise.race([
+      work().catch((error: unknown) => fail('failure', error)),
+      deadline,
+    ]);
+  } finally {
+    clearTimeout(timer);
+    io.stopInput();
+  }
+}
+
+/** guard is off: no objection to anything, in the agent's own words, logged as such. */
+function off(payload: AgentPayload, input: HookInput, settings: Settings, respond: (reply: HookReply, entry: CallEntry) => number): number {
+  const reply =
+    input.type === 'step'
+      ? payload.toReply(NO_OBJECTION, { event: input.event, canAsk: input.canAsk, failClosed: settings.failClosed })
+      : payload.toEventReply(input.event, undefined);
+  return respond(reply, { ...describeInput(input, input.event), ...(input.type === 'step' ? { decision: 'allow' as const } : {}), how: 'off' });
+}
+
+// Keys are redacted over this much of the step text; the log keeps far less than that.
+const REDACT_SPAN = 64 * 1024;
+
+/** The log fields that describe the call: chat, event, tool, kind, and the step text with keys redacted. */
+function describeInput(input: HookInput | undefined, event: string | undefined): Omit<CallEntry, 'how'> {
+  const named = event === undefined ? {} : { event };
+  if (input === undefined) return named;
+  switch (input.type) {
+    case 'step':
+    case 'result': {
+      const step = input.type === 'step' ? input.step : input.result.step;
+      return { ...named, chat: step.chatId, tool: step.toolName, kind: step.kind, step: redact(stepText(step).slice(0, REDACT_SPAN)) };
+    }
+    case 'start':
+    case 'prompt':
+      // the person's message is not logged
+      return { ...named, chat: input.chatId };
+    case 'ignore':
+      return { ...named, reason: input.why };
+  }
+}
+
+function deadlineFrom(env: Readonly<Record<string, string | undefined>>): number {
+  const value = Number(env.GUARD_DEADLINE_MS);
+  return Number.isInteger(value) && value > 0 ? value : DEFAULT_DEADLINE_MS;
+}
+
+/** An error as one short line with keys redacted: its message, never its stack. */
+function oneLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return redact(text.replace(/\s+/g, ' ').trim().slice(0, 300)) || 'unknown error';
 }

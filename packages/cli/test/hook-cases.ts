@@ -1,0 +1,93 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { AgentId } from '@guard/core';
+
+/**
+ * Recorded agent payloads (packages/adapters/test/fixtures, see its README) and how to turn them
+ * into a harmless, an asked and a blocked step by changing only the command. Shared by the
+ * in-process runtime tests and the process-level replay tests.
+ */
+
+const FIXTURES = fileURLToPath(new URL('../../adapters/test/fixtures/', import.meta.url));
+
+type Json = Record<string, unknown>;
+
+/** A recorded payload, parsed. */
+export function fixture(name: string): Json {
+  return JSON.parse(readFileSync(`${FIXTURES}${name}.json`, 'utf8')) as Json;
+}
+
+/** The raw text of a recorded payload, as the agent would send it. */
+export function fixtureText(name: string): string {
+  return readFileSync(`${FIXTURES}${name}.json`, 'utf8');
+}
+
+export interface AgentCase {
+  readonly agent: AgentId;
+  /** The arguments after `guard hook`, as setup writes them. */
+  readonly args: readonly string[];
+  /** A recorded shell payload with its command replaced. */
+  shell(command: string): Json;
+  /** What the agent reads as "no objection" (fail-closed off). */
+  readonly noObjection: string;
+  /** The fixtures that cannot be read: a field missing, a field of the wrong type, an unknown event. */
+  readonly missing: string;
+  readonly wrongType: string;
+  /** Hook arguments and payload of an event the adapter does not know. */
+  readonly unknownEvent: { readonly args: readonly string[]; readonly payload: Json };
+  /** True when a reply stops the step (a deny in this agent's words). */
+  denies(reply: Json): boolean;
+}
+
+const CODEX_SHELL = fixture('codex/synth-pre-tool-use-interactive');
+const CURSOR_SHELL = fixture('cursor/before-shell-execution');
+const ANTIGRAVITY_SHELL = fixture('antigravity/pre-tool-use-run-command');
+const COPILOT_SHELL = fixture('copilot/pre-tool-use-bash');
+
+export const AGENT_CASES: readonly AgentCase[] = [
+  {
+    agent: 'codex',
+    args: ['codex'],
+    shell: (command) => ({ ...CODEX_SHELL, tool_input: { command } }),
+    noObjection: '',
+    missing: 'codex/malformed-no-tool-input',
+    wrongType: 'codex/malformed-command-not-string',
+    unknownEvent: { args: ['codex'], payload: fixture('codex/malformed-unknown-event') },
+    denies: (reply) => (reply['hookSpecificOutput'] as Json | undefined)?.['permissionDecision'] === 'deny',
+  },
+  {
+    agent: 'cursor',
+    args: ['cursor'],
+    shell: (command) => ({ ...CURSOR_SHELL, command }),
+    noObjection: '{}\n',
+    missing: 'cursor/malformed-shell-no-command',
+    wrongType: 'cursor/malformed-workspace-roots',
+    unknownEvent: { args: ['cursor'], payload: fixture('cursor/malformed-unknown-event') },
+    denies: (reply) => reply['permission'] === 'deny',
+  },
+  {
+    agent: 'antigravity',
+    args: ['antigravity', '--event', 'PreToolUse'],
+    shell: (command) => ({ ...ANTIGRAVITY_SHELL, toolCall: { name: 'run_command', args: { CommandLine: command } } }),
+    noObjection: '{"decision":"ask"}\n',
+    missing: 'antigravity/malformed-command-missing',
+    wrongType: 'antigravity/malformed-args-not-object',
+    unknownEvent: { args: ['antigravity', '--event', 'BeforeEverything'], payload: ANTIGRAVITY_SHELL },
+    denies: (reply) => reply['decision'] === 'deny',
+  },
+  {
+    agent: 'copilot',
+    args: ['copilot', '--event', 'preToolUse'],
+    shell: (command) => ({ ...COPILOT_SHELL, toolArgs: { ...(COPILOT_SHELL['toolArgs'] as Json), command } }),
+    noObjection: '',
+    missing: 'copilot/malformed-bash-no-command',
+    wrongType: 'copilot/malformed-args-not-json',
+    unknownEvent: { args: ['copilot', '--event', 'beforeEverything'], payload: COPILOT_SHELL },
+    denies: (reply) => reply['permissionDecision'] === 'deny',
+  },
+];
+
+/** Commands whose verdicts the catalogue fixes (SPEC §4): harmless, asked (git.push), blocked. */
+export const HARMLESS = 'git status';
+export const ASKED = 'git push origin main';
+export const BLOCKED = 'git push --force origin main';

@@ -1,0 +1,408 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Rule, Verdict } from '@guard/core';
+import { FRESH_SESSION, rules } from '@guard/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { HookDeps, HookIo } from '../src/hook.js';
+import { runHook } from '../src/hook.js';
+import type { ChatMemory, SessionLayer } from '../src/hook/session.js';
+import { MAX_INPUT_BYTES } from '../src/hook/input.js';
+import type { LogEntry } from '../src/log.js';
+import { AGENT_CASES, ASKED, BLOCKED, HARMLESS, fixture, fixtureText } from './hook-cases.js';
+
+let guardHome: string;
+beforeEach(() => {
+  guardHome = mkdtempSync(join(tmpdir(), 'guard-hook-'));
+});
+afterEach(() => rmSync(guardHome, { recursive: true, force: true }));
+
+type Stdin = string | Buffer | AsyncIterable<Uint8Array | string>;
+
+interface Run {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** How many times the runtime wrote to stdout. */
+  readonly writes: number;
+  readonly stopped: boolean;
+}
+
+async function run(args: readonly string[], stdin: Stdin, deps: HookDeps = {}, parentArgs: readonly string[] = ['node', 'agent']): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  let writes = 0;
+  let stopped = false;
+  const io: HookIo = {
+    stdin: typeof stdin === 'string' || Buffer.isBuffer(stdin) ? chunks(stdin) : stdin,
+    stopInput: () => void (stopped = true),
+    out: (text) => {
+      writes += 1;
+      stdout += text;
+    },
+    err: (text) => void (stderr += text),
+    env: { GUARD_HOME: guardHome },
+    home: () => '/home/dev',
+    tmp: () => '/tmp',
+    parentArgs: () => parentArgs,
+  };
+  const code = await runHook(args, io, deps);
+  return { code, stdout, stderr, writes, stopped };
+}
+
+/** Stdin in small pieces, as a pipe delivers it (a multi-byte character may be split). */
+async function* chunks(input: string | Buffer): AsyncGenerator<Uint8Array> {
+  const bytes = Buffer.isBuffer(input) ? input : Buffer.from(input);
+  const size = Math.max(7, Math.ceil(bytes.length / 64));
+  for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
+}
+
+function logLines(): LogEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(join(guardHome, 'log.jsonl'), 'utf8');
+  } catch {
+    return [];
+  }
+  return text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as LogEntry);
+}
+
+function onlyLogLine(): LogEntry {
+  const lines = logLines();
+  expect(lines).toHaveLength(1);
+  return lines[0] as LogEntry;
+}
+
+function settings(text: string): void {
+  writeFileSync(join(guardHome, 'settings.yaml'), text);
+}
+
+const json = (value: unknown): string => JSON.stringify(value);
+
+/** Reply is exactly one JSON object on one line, or nothing. */
+function parsedReply(stdout: string): Record<string, unknown> | undefined {
+  if (stdout === '') return undefined;
+  expect(stdout.endsWith('\n')).toBe(true);
+  expect(stdout.indexOf('\n')).toBe(stdout.length - 1);
+  return JSON.parse(stdout) as Record<string, unknown>;
+}
+
+const byId = (id: string): Rule => {
+  const rule = rules.find((candidate) => candidate.meta.id === id);
+  if (!rule) throw new Error(`no rule ${id}`);
+  return rule;
+};
+
+describe.for(AGENT_CASES)('guard hook $agent', (agentCase) => {
+  const { args, noObjection } = agentCase;
+
+  it('a harmless step goes ahead with the agent\'s own "no objection", and is logged', async () => {
+    const result = await run(args, json(agentCase.shell(HARMLESS)));
+    expect(result).toMatchObject({ code: 0, stdout: noObjection, stderr: '', writes: 1 });
+    expect(onlyLogLine()).toMatchObject({ agent: agentCase.agent, decision: 'allow', rules: [], how: 'rules', step: HARMLESS });
+  });
+
+  it('a blocked step is denied, naming the rule, and logged with its reason', async () => {
+    const result = await run(args, json(agentCase.shell(BLOCKED)));
+    expect(result.code).toBe(0);
+    expect(agentCase.denies(parsedReply(result.stdout) ?? {})).toBe(true);
+    expect(result.stdout).toContain('git.rewrite-shared-history');
+    const line = onlyLogLine();
+    expect(line).toMatchObject({ decision: 'block', how: 'rules', reason: byId('git.rewrite-shared-history').meta.reason });
+    expect(line.rules?.[0]).toBe('git.rewrite-shared-history');
+  });
+
+  describe('failures', () => {
+    const kinds = [
+      { kind: 'invalid JSON', args, stdin: '{"hook_event_name": "PreToolUse", "tool_input": {' },
+      { kind: 'empty stdin', args, stdin: '' },
+      { kind: 'only whitespace', args, stdin: ' \r\n' },
+      { kind: 'a JSON value that is not an object', args, stdin: '[1, 2]' },
+      { kind: 'a field missing', args, stdin: fixtureText(agentCase.missing) },
+      { kind: 'a field of the wrong type', args, stdin: fixtureText(agentCase.wrongType) },
+      { kind: 'an unknown event', args: agentCase.unknownEvent.args, stdin: json(agentCase.unknownEvent.payload) },
+      { kind: 'more than the size cap', args, stdin: Buffer.alloc(MAX_INPUT_BYTES + 1, 0x20) },
+    ];
+
+    it.for(kinds)('fail-open, $kind: the step goes ahead, the cause is logged and told on stderr', async ({ args: hookArgs, stdin }) => {
+      const result = await run(hookArgs, stdin);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe(noObjection);
+      expect(result.stderr).toMatch(/^guard: [^\n]+\n$/);
+      expect(onlyLogLine()).toMatchObject({ how: 'failure', decision: 'allow', error: expect.stringMatching(/\S/) });
+    });
+
+    it.for(kinds)('fail-closed, $kind: the step is blocked', async ({ args: hookArgs, stdin }) => {
+      settings('failClosed: true\n');
+      const result = await run(hookArgs, stdin);
+      expect(result.code).toBe(0);
+      expect(agentCase.denies(parsedReply(result.stdout) ?? {})).toBe(true);
+      expect(result.stderr).toMatch(/^guard: [^\n]+\n$/);
+      expect(onlyLogLine()).toMatchObject({ how: 'failure', decision: 'block', error: expect.stringMatching(/\S/) });
+    });
+
+    // guard's own state is broken, but the payload was read: the never list still applies to it
+    it.for([
+      { command: BLOCKED, blocked: true },
+      { command: ASKED, blocked: false },
+      { command: HARMLESS, blocked: false },
+    ])('fail-open with unreadable settings: $command is blocked: $blocked', async ({ command, blocked }) => {
+      settings('enabled: perhaps\n');
+      const result = await run(args, json(agentCase.shell(command)));
+      expect(result.code).toBe(0);
+      if (blocked) expect(agentCase.denies(parsedReply(result.stdout) ?? {})).toBe(true);
+      else expect(result.stdout).toBe(noObjection);
+      expect(onlyLogLine()).toMatchObject({ how: 'failure', decision: blocked ? 'block' : 'allow', error: expect.stringContaining('enabled') });
+    });
+
+    it.for([
+      { command: BLOCKED, blocked: true },
+      { command: HARMLESS, blocked: false },
+    ])('fail-open when a rule throws: the never list alone judges $command', async ({ command, blocked }) => {
+      const result = await run(args, json(agentCase.shell(command)), { rules: [THROWING, ...rules] });
+      if (blocked) expect(agentCase.denies(parsedReply(result.stdout) ?? {})).toBe(true);
+      else expect(result.stdout).toBe(noObjection);
+      const line = onlyLogLine();
+      expect(line).toMatchObject({ how: 'failure', error: 'the rule broke' });
+      expect(line.rules).toEqual(blocked ? ['git.rewrite-shared-history'] : []);
+    });
+
+    it('fail-closed when a rule throws: even a harmless step is blocked', async () => {
+      settings('failClosed: true\n');
+      const result = await run(args, json(agentCase.shell(HARMLESS)), { rules: [THROWING] });
+      expect(agentCase.denies(parsedReply(result.stdout) ?? {})).toBe(true);
+      expect(onlyLogLine()).toMatchObject({ how: 'failure', decision: 'block' });
+    });
+  });
+
+  describe('guard off', () => {
+    it.for([
+      { name: 'a blocked step', stdin: json(agentCase.shell(BLOCKED)), error: false },
+      { name: 'an asked step', stdin: json(agentCase.shell(ASKED)), error: false },
+      { name: 'a payload that is not JSON', stdin: '{nope', error: true },
+    ])('$name goes ahead and is logged as off', async ({ stdin, error }) => {
+      settings('# mine\nenabled: false\n');
+      const result = await run(args, stdin);
+      expect(result).toMatchObject({ code: 0, stdout: noObjection, stderr: '' });
+      const line = onlyLogLine();
+      expect(line.how).toBe('off');
+      expect(line.error !== undefined).toBe(error);
+    });
+  });
+
+  it('the deadline answers by the failure policy when stdin never ends, exactly once', async () => {
+    const result = await run(args, neverEnding(), { deadlineMs: 30 });
+    expect(result).toMatchObject({ code: 0, stdout: noObjection, writes: 1, stopped: true });
+    expect(onlyLogLine()).toMatchObject({ how: 'deadline', error: 'no answer within 30 ms' });
+  });
+
+  it.for([
+    { name: 'fail-open', text: '', command: BLOCKED, denied: true },
+    { name: 'fail-open', text: '', command: HARMLESS, denied: false },
+    { name: 'fail-closed', text: 'failClosed: true\n', command: HARMLESS, denied: true },
+  ])('$name: a slow chat memory runs out the deadline; $command denied: $denied', async ({ text, command, denied }) => {
+    if (text) settings(text);
+    const slow: SessionLayer = { forStep: () => sleep(300).then(() => FRESH_CHAT), onEvent: () => undefined };
+    const result = await run(args, json(agentCase.shell(command)), { deadlineMs: 30, session: slow });
+    expect(result.writes).toBeLessThanOrEqual(1);
+    if (denied) expect(agentCase.denies(parsedReply(result.stdout) ?? {})).toBe(true);
+    else expect(result.stdout).toBe(noObjection);
+    await sleep(350); // the late evaluation must neither write nor log again
+    expect(result.writes).toBe(1);
+    expect(onlyLogLine()).toMatchObject({ how: 'deadline', decision: denied ? 'block' : 'allow' });
+  });
+
+  it.for([
+    { name: 'a UTF-8 byte order mark', wrap: (text: string) => `\uFEFF${text}` },
+    { name: 'no trailing newline', wrap: (text: string) => text.trimEnd() },
+    { name: 'CRLF line ends and a trailing newline', wrap: (text: string) => `${text.replace(/\n/g, '\r\n')}\r\n` },
+    { name: 'non-ASCII text split across chunks', wrap: (text: string) => text.replace('"git status"', '"git status # ünïcødé ✓"') },
+  ])('reads a payload with $name', async ({ wrap }) => {
+    const result = await run(args, wrap(JSON.stringify(agentCase.shell(HARMLESS), null, 2)));
+    expect(result).toMatchObject({ code: 0, stdout: noObjection, stderr: '' });
+    expect(onlyLogLine().how).toBe('rules');
+  });
+});
+
+describe('asks', () => {
+  it('Codex with a person in the chat: block-then-chat (a deny that asks the agent to ask)', async () => {
+    const result = await run(['codex'], json(AGENT_CASES[0]?.shell(ASKED)));
+    const reason = String((parsedReply(result.stdout)?.['hookSpecificOutput'] as Record<string, unknown>)['permissionDecisionReason']);
+    expect(reason).toMatch(/^guard: this step needs the person's approval first \(git\.push\)/);
+    expect(onlyLogLine()).toMatchObject({ decision: 'ask', rules: ['git.push'], how: 'rules' });
+    expect(onlyLogLine().answer).toBeUndefined();
+  });
+
+  it('Codex exec (nobody to ask): the ask becomes the away block and is logged as answered by a block', async () => {
+    const headless = { ...fixture('codex/pre-tool-use-bash'), tool_input: { command: ASKED } };
+    const result = await run(['codex'], json(headless), {}, ['/usr/bin/codex', 'exec', 'push it']);
+    const reason = String((parsedReply(result.stdout)?.['hookSpecificOutput'] as Record<string, unknown>)['permissionDecisionReason']);
+    expect(reason).toMatch(/^guard: blocked, because no one can approve this step here \(git\.push\)/);
+    expect(onlyLogLine()).toMatchObject({ decision: 'ask', answer: 'block' });
+  });
+
+  it.for([
+    { name: 'interactive', parent: ['/usr/bin/agy'], decision: 'force_ask' },
+    { name: 'headless -p', parent: ['/usr/bin/agy', '-p', 'go'], decision: 'deny' },
+    { name: 'unknown command line', parent: [], decision: 'deny' },
+  ])('Antigravity $name: $decision', async ({ parent, decision }) => {
+    const result = await run(['antigravity', '--event', 'PreToolUse'], json(AGENT_CASES[2]?.shell(ASKED)), {}, parent);
+    expect(parsedReply(result.stdout)?.['decision']).toBe(decision);
+  });
+
+  // Cursor fires preToolUse and then beforeShellExecution for one shell call: the ask waits for the
+  // second, where a card can show; a block stops the call on the first
+  it.for([
+    { command: ASKED, stdout: '{}\n', how: 'ignored', decision: 'allow' },
+    { command: HARMLESS, stdout: '{}\n', how: 'ignored', decision: 'allow' },
+    { command: BLOCKED, stdout: /"permission":"deny"/, how: 'rules', decision: 'block' },
+  ])('Cursor preToolUse (deferAsk), $command: $how', async ({ command, stdout, how, decision }) => {
+    const payload = { ...fixture('cursor/pre-tool-use-shell-cli'), tool_input: { command, cwd: '' } };
+    const result = await run(['cursor'], json(payload));
+    expect(result.stdout).toMatch(stdout);
+    expect(onlyLogLine()).toMatchObject({ event: 'preToolUse', how, decision });
+  });
+
+  it('Cursor beforeShellExecution: the ask shows a card', async () => {
+    const result = await run(['cursor'], json(AGENT_CASES[1]?.shell(ASKED)));
+    expect(parsedReply(result.stdout)?.['permission']).toBe('ask');
+  });
+
+  it('Cursor under fail-closed answers an explicit allow (a failClosed entry blocks on anything else)', async () => {
+    settings('failClosed: true\n');
+    expect((await run(['cursor'], json(AGENT_CASES[1]?.shell(HARMLESS)))).stdout).toBe('{"permission":"allow"}\n');
+  });
+});
+
+describe('other payloads', () => {
+  it.for([
+    { name: 'Codex SessionStart', args: ['codex'], file: 'codex/session-start', stdout: '', how: 'event' },
+    { name: 'Codex PostToolUse', args: ['codex'], file: 'codex/post-tool-use-bash', stdout: '', how: 'event' },
+    { name: 'Codex Stop', args: ['codex'], file: 'codex/stop', stdout: '', how: 'ignored' },
+    { name: 'Cursor beforeSubmitPrompt', args: ['cursor'], file: 'cursor/synth-before-submit-prompt', stdout: '{"continue":true}\n', how: 'event' },
+    { name: 'Copilot sessionStart', args: ['copilot', '--event', 'sessionStart'], file: 'copilot/session-start', stdout: '', how: 'event' },
+    { name: 'Antigravity Stop', args: ['antigravity', '--event', 'Stop'], file: 'antigravity/synth-stop', stdout: '{"decision":""}\n', how: 'ignored' },
+  ])('$name: the event reply, logged as $how', async ({ args, file, stdout, how }) => {
+    const result = await run(args, fixtureText(file));
+    expect(result).toMatchObject({ code: 0, stdout, stderr: '' });
+    expect(onlyLogLine().how).toBe(how);
+  });
+
+  it('a failure on an event that stops nothing answers that event, even fail-closed', async () => {
+    settings('failClosed: true\n');
+    const broken = { ...fixture('codex/session-start'), cwd: 'relative/dir' };
+    const result = await run(['codex'], json(broken));
+    expect(result.stdout).toBe('');
+    expect(onlyLogLine()).toMatchObject({ how: 'failure', event: 'SessionStart' });
+  });
+
+  it('fail-closed names the event of a payload that is not JSON when it can see it', async () => {
+    settings('failClosed: true\n');
+    const result = await run(['codex'], '{"hook_event_name": "SessionStart", "cwd": ');
+    expect(result.stdout).toBe('');
+    expect(onlyLogLine()).toMatchObject({ how: 'failure', event: 'SessionStart' });
+  });
+
+  it.for([
+    { name: 'Codex spawn_agent', args: ['codex'], file: 'codex/synth-pre-tool-use-spawn-agent', stdout: '' },
+    { name: 'Copilot report_intent', args: ['copilot', '--event', 'preToolUse'], file: 'copilot/synth-pre-tool-use-report-intent', stdout: '' },
+    { name: 'Cursor Task', args: ['cursor'], file: 'cursor/synth-pre-tool-use-task', stdout: '{}\n' },
+  ])('a tool the adapter has never seen ($name) is judged as "other" and goes ahead', async ({ args, file, stdout }) => {
+    const result = await run(args, fixtureText(file));
+    expect(result).toMatchObject({ code: 0, stdout, stderr: '' });
+    expect(onlyLogLine()).toMatchObject({ kind: 'other', how: 'rules', decision: 'allow' });
+  });
+
+  it('reads a 10 MB payload (a file write) and judges it', async () => {
+    const payload = { ...fixture('copilot/synth-pre-tool-use-create'), toolArgs: { path: '/home/dev/project/ws/big.txt', file_text: 'x'.repeat(10 * 1024 * 1024) } };
+    const result = await run(['copilot', '--event', 'preToolUse'], json(payload));
+    expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    const line = onlyLogLine();
+    expect(line).toMatchObject({ kind: 'write', how: 'rules', step: '/home/dev/project/ws/big.txt' });
+    expect(JSON.stringify(line).length).toBeLessThan(4096);
+  });
+
+  it('logs the step with key-shaped values redacted and its length bounded', async () => {
+    const key = `ghp_${'A1b2C3d4E5'.repeat(4).slice(0, 36)}`;
+    const command = `curl -H "Authorization: Bearer ${key}" https://api.github.com/user # ${'pad '.repeat(2000)}`;
+    await run(['codex'], json(AGENT_CASES[0]?.shell(command)));
+    const line = onlyLogLine();
+    expect(line.step).not.toContain(key);
+    expect(line.step).toContain('[redacted:');
+    expect(line.step?.length).toBeLessThanOrEqual(1000);
+  });
+});
+
+describe('the session seam', () => {
+  it('a remembered yes lets the asked step through (logged as memory) and the verdict is recorded', async () => {
+    const recorded: Verdict[] = [];
+    const memory: ChatMemory = {
+      view: FRESH_SESSION,
+      remembered: (key) => key.startsWith('git.push:'),
+      record: (_step, verdict) => void recorded.push(verdict),
+    };
+    const session: SessionLayer = { forStep: () => memory, onEvent: () => undefined };
+    const result = await run(['codex'], json(AGENT_CASES[0]?.shell(ASKED)), { session });
+    expect(result.stdout).toBe('');
+    expect(onlyLogLine()).toMatchObject({ decision: 'allow', how: 'memory' });
+    expect(recorded.map((verdict) => verdict.decision)).toEqual(['allow']);
+  });
+
+  it('a notice from the session layer goes into the event reply', async () => {
+    const session: SessionLayer = { forStep: () => FRESH_CHAT, onEvent: () => 'guard is on.' };
+    const result = await run(['codex'], fixtureText('codex/session-start'), { session });
+    expect(parsedReply(result.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'guard is on.' } });
+  });
+
+  it('a session layer that fails after the reply only costs a line on stderr', async () => {
+    const session: SessionLayer = {
+      forStep: () => ({ ...FRESH_CHAT, record: () => Promise.reject(new Error('disk full')) }),
+      onEvent: () => undefined,
+    };
+    const result = await run(['codex'], json(AGENT_CASES[0]?.shell(HARMLESS)), { session });
+    expect(result).toMatchObject({ stdout: '', stderr: "guard: could not save this chat's memory: disk full\n" });
+  });
+});
+
+describe('usage errors in the hook command (a setup mistake) exit 2 and print nothing on stdout', () => {
+  it.for([
+    { args: [], stderr: /needs an agent/ },
+    { args: ['vim'], stderr: /unknown agent 'vim'/ },
+    { args: ['codex', 'cursor'], stderr: /unexpected argument 'cursor'/ },
+    { args: ['copilot', '--event'], stderr: /--event needs an event name/ },
+    { args: ['copilot', '--event='], stderr: /--event needs an event name/ },
+    { args: ['codex', '--verbose'], stderr: /unknown option '--verbose'/ },
+  ])('guard hook $args', async ({ args, stderr }) => {
+    const result = await run(args, '{}');
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(stderr);
+    expect(logLines()).toEqual([]);
+  });
+
+  it.for([
+    { args: ['copilot', '--event=preToolUse'], stdout: '' },
+    { args: ['--event', 'PreToolUse', 'antigravity'], stdout: '{"decision":"ask"}\n' },
+  ])('accepts $args', async ({ args, stdout }) => {
+    const payload = args.includes('copilot') ? AGENT_CASES[3]?.shell(HARMLESS) : AGENT_CASES[2]?.shell(HARMLESS);
+    expect(await run(args, json(payload))).toMatchObject({ code: 0, stdout });
+  });
+});
+
+const FRESH_CHAT: ChatMemory = { view: FRESH_SESSION, remembered: () => false, record: () => undefined };
+
+const THROWING: Rule = {
+  meta: { ...byId('git.push').meta, id: 'test.throws' },
+  check() {
+    throw new Error('the rule broke');
+  },
+};
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function* neverEnding(): AsyncGenerator<Uint8Array> {
+  yield Buffer.from('{"hook_event_name": ');
+  await new Promise(() => undefined);
+}
