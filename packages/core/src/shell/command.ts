@@ -48,16 +48,16 @@ export function runSimple(
   for (const redir of redirs) readRedirSubstitutions(reader, redir, frame, scope);
 
   const env: Record<string, string> = {};
-  const assigned: [string, string][] = [];
+  const assigned: [string, string, boolean][] = [];
   let first = 0;
   for (; first < tokens.length && frame.dialect === 'posix'; first++) {
     const token = tokens[first] as WordToken;
     const name = assignmentName(token);
     if (name === undefined) break;
-    const text = expandSingle(token, scope).text;
-    const value = text.slice(text.indexOf('=') + 1);
+    const word = expandSingle(token, scope);
+    const value = word.text.slice(word.text.indexOf('=') + 1);
     env[name] = value;
-    assigned.push([name, value]);
+    assigned.push([name, value, word.dynamic]);
   }
   const head = tokens[first];
   if (head && frame.dialect === 'powershell' && powershellExpression(tokens, first, scope)) return undefined;
@@ -67,7 +67,7 @@ export function runSimple(
   const last = [...tokens, ...redirs].reduce((end, t) => Math.max(end, spanOf(t.src, t.start, t.end)[1]), 0);
 
   if (words.length === 0) {
-    for (const [name, value] of assigned) setVar(scope, name, value);
+    for (const [name, value, dynamic] of assigned) setVar(scope, name, value, false, dynamic);
     // `> f` empties f: visible to rules as the no-op `:` with that redirection
     const start = redirects[0]?.span[0];
     if (start === undefined || !redirects.some((r) => r.write)) return undefined;
@@ -117,7 +117,8 @@ function command(reader: Reader, simple: Simple, frame: Frame, scope: Scope, sta
       cwd = resolvePath(cwd, path);
       cwdKnown = !dir?.dynamic && (isAbsolute(path) || cwdKnown);
     }
-    prefixes.push({ name, args: texts.slice(at + 1, match.next) });
+    // the prefix's own options; `NAME=value` words after them went into env
+    prefixes.push({ name, args: texts.slice(at + 1, match.env[0] ?? match.next) });
     via = [...via, { kind: 'prefix', name }];
     at = match.next;
   }
@@ -245,7 +246,10 @@ function powershellExpression(tokens: readonly WordToken[], first: number, scope
     const rest = head.parts.slice(1).map((p) => (p.kind === 'lit' ? p.text.text : '?')).join('');
     const next = tokens[first + 1];
     const nextText = next?.parts.map((p) => (p.kind === 'lit' ? p.text.text : '?')).join('');
-    if (rest === '' && nextText === '=' && tokens[first + 2]) setVar(scope, part.name, expandSingle(tokens[first + 2] as WordToken, scope).text);
+    if (rest === '' && nextText === '=' && tokens[first + 2]) {
+      const value = expandSingle(tokens[first + 2] as WordToken, scope);
+      setVar(scope, part.name, value.text, false, value.dynamic);
+    }
     else if (rest.startsWith('=')) setVar(scope, part.name, rest.slice(1));
     return true;
   }
@@ -381,12 +385,13 @@ function applyEffects(name: string, args: readonly Word[], scope: Scope, dialect
     case 'local':
     case 'readonly': {
       const exported = name === 'export' || texts.some((t) => /^-[a-zA-Z]*x/.test(t));
-      for (const text of texts) {
+      for (const word of args) {
+        const text = word.text;
         if (text.startsWith('-')) continue;
         const eq = text.indexOf('=');
         const key = eq < 0 ? text : text.slice(0, eq).replace(/\+$/, '');
         if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) continue;
-        if (eq >= 0) setVar(scope, key, text.slice(eq + 1), exported);
+        if (eq >= 0) setVar(scope, key, text.slice(eq + 1), exported, word.dynamic);
         else if (exported) exportVar(scope, key);
       }
       return;

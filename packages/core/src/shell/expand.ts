@@ -2,7 +2,7 @@ import type { Span } from '../types.js';
 import { mappedBuilder, spanOf } from './mapped.js';
 import type { Mapped, MappedBuilder } from './mapped.js';
 import { lookupVar } from './scope.js';
-import type { Scope } from './scope.js';
+import type { Scope, VarValue } from './scope.js';
 import type { Part, WordToken } from './tokens.js';
 
 /** A word after quote joining and variable resolution: what the program receives as one argument. */
@@ -67,14 +67,17 @@ export function expandWord(token: WordToken, scope: Scope, split = true): Word[]
       dynamic = true;
       filled = true;
     } else {
-      const value = varValue(part, scope);
+      const resolved = varValue(part, scope);
+      const value = resolved?.text;
       if (value === undefined) {
         out.piece(part.raw, 0, part.raw.text.length);
         dynamic = true;
         filled = true;
-      } else if (part.quoted || !split || !IFS.test(value)) {
+      } else if (part.quoted || !split || resolved?.dynamic || !IFS.test(value)) {
+        // a value that is itself unknown text (`X=$(pwd)`) is kept whole, as written
         spreadOver(out, value, part.raw);
         quoted ||= part.quoted;
+        dynamic ||= resolved?.dynamic ?? false;
         filled ||= part.quoted || value !== '';
       } else {
         value.split(IFS).forEach((chunk, index) => {
@@ -101,10 +104,11 @@ function spreadOver(out: MappedBuilder, value: string, raw: Mapped): void {
 }
 
 /** The value of `$NAME` / `${NAME…}`, or undefined when it is not known here. */
-function varValue(part: Extract<Part, { kind: 'var' }>, scope: Scope): string | undefined {
+function varValue(part: Extract<Part, { kind: 'var' }>, scope: Scope): VarValue | undefined {
   if (part.complex) return undefined;
   const value = lookupVar(scope, part.name, part.caseless ?? false);
-  const alt = (): string | undefined => (part.alt ? partsText(part.alt, scope) : '');
+  const alt = (): VarValue | undefined => (part.alt ? partsText(part.alt, scope) : { text: '', dynamic: false });
+  const empty = { text: '', dynamic: false };
   switch (part.op) {
     case undefined:
     case ':?':
@@ -113,12 +117,12 @@ function varValue(part: Extract<Part, { kind: 'var' }>, scope: Scope): string | 
     // an unknown value is taken as unset here: the default is what the line most likely means
     case ':-':
     case ':=':
-      return value !== undefined && value !== '' ? value : alt();
+      return value !== undefined && value.text !== '' ? value : alt();
     case '-':
     case '=':
-      return value !== undefined ? value : alt();
+      return value ?? alt();
     case ':+':
-      return value === undefined ? undefined : value === '' ? '' : alt();
+      return value === undefined ? undefined : value.text === '' ? empty : alt();
     case '+':
       return value === undefined ? undefined : alt();
     default:
@@ -127,16 +131,18 @@ function varValue(part: Extract<Part, { kind: 'var' }>, scope: Scope): string | 
 }
 
 /** Text of nested parts (a default value), or undefined if any of it is unknown. */
-function partsText(parts: readonly Part[], scope: Scope): string | undefined {
+function partsText(parts: readonly Part[], scope: Scope): VarValue | undefined {
   let text = '';
+  let dynamic = false;
   for (const part of parts) {
     if (part.kind === 'lit') text += part.text.text;
     else if (part.kind === 'tilde') text += scope.home;
     else if (part.kind === 'var') {
       const value = varValue(part, scope);
       if (value === undefined) return undefined;
-      text += value;
+      text += value.text;
+      dynamic ||= value.dynamic;
     } else return undefined;
   }
-  return text;
+  return { text, dynamic };
 }

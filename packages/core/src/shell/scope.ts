@@ -4,6 +4,14 @@ interface Entry {
   /** undefined: set to something the reader cannot know (`read X`, `unset X`). */
   readonly value: string | undefined;
   readonly exported: boolean;
+  /** The value is text as written that holds an unknown part (`X=$(pwd)/a`). */
+  readonly dynamic: boolean;
+}
+
+/** A variable's value; `dynamic` when it holds an unresolved variable or a substitution. */
+export interface VarValue {
+  readonly text: string;
+  readonly dynamic: boolean;
 }
 
 /**
@@ -48,10 +56,10 @@ export function remoteScope(): Scope {
 }
 
 /** Sets a variable for the rest of this scope (`undefined`: set to an unknown value). */
-export function setVar(scope: Scope, name: string, value: string | undefined, exported = false): void {
+export function setVar(scope: Scope, name: string, value: string | undefined, exported = false, dynamic = false): void {
   const previous = lookupEntry(scope.layer, name);
   scope.layer.vars ??= new Map();
-  scope.layer.vars.set(name, { value, exported: exported || (previous?.exported ?? false) });
+  scope.layer.vars.set(name, { value, exported: exported || (previous?.exported ?? false), dynamic });
 }
 
 /** Marks a variable as exported (`export NAME`), keeping its value. */
@@ -59,7 +67,7 @@ export function exportVar(scope: Scope, name: string): void {
   const previous = lookupEntry(scope.layer, name);
   if (!previous) return;
   scope.layer.vars ??= new Map();
-  scope.layer.vars.set(name, { value: previous.value, exported: true });
+  scope.layer.vars.set(name, { ...previous, exported: true });
 }
 
 function lookupEntry(start: Layer, name: string): Entry | undefined {
@@ -76,12 +84,17 @@ function lookupEntry(start: Layer, name: string): Entry | undefined {
  * The value of a variable: set earlier in the line, or one of the folders the reader knows
  * (home, temp, working directory). undefined when it cannot be known.
  */
-export function lookupVar(scope: Scope, name: string, caseless: boolean): string | undefined {
+export function lookupVar(scope: Scope, name: string, caseless: boolean): VarValue | undefined {
   const entry =
     lookupEntry(scope.layer, name) ??
     (caseless ? (lookupEntry(scope.layer, name.toUpperCase()) ?? lookupEntry(scope.layer, name.toLowerCase())) : undefined);
-  if (entry) return entry.value;
-  switch (caseless ? name.toUpperCase() : name) {
+  if (entry) return entry.value === undefined ? undefined : { text: entry.value, dynamic: entry.dynamic };
+  const text = knownFolder(scope, caseless ? name.toUpperCase() : name);
+  return text === undefined ? undefined : { text, dynamic: false };
+}
+
+function knownFolder(scope: Scope, name: string): string | undefined {
+  switch (name) {
     case 'HOME':
     case 'USERPROFILE':
       return scope.home;

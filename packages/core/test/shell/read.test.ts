@@ -1,0 +1,426 @@
+import { describe, expect, it } from 'vitest';
+import { readCommand } from '@guard/core';
+import { checkRow, OPTIONS } from './read-table.js';
+import type { Row } from './read-table.js';
+
+// Must-read rows: each line runs these invocations. The must-not-read rows (data that looks like a
+// command) are in data.test.ts. checkRow also checks that every span points into the line.
+
+describe('lists and pipelines', () => {
+  it.for<Row>([
+    {
+      line: 'git add . && git commit -m wip; git push',
+      expect: [{ program: 'git', args: ['add', '.'] }, { program: 'git', args: ['commit', '-m', 'wip'] }, { program: 'git', args: ['push'], src: 'git push' }],
+    },
+    { line: 'make || echo failed', expect: [{ program: 'make', src: 'make' }, { program: 'echo', args: ['failed'] }] },
+    { line: 'npm run dev & npm test', expect: [{ program: 'npm', args: ['run', 'dev'], src: 'npm run dev' }, { program: 'npm', args: ['test'] }] },
+    { line: 'ls\nrm -rf dist', expect: [{ program: 'ls', src: 'ls' }, { program: 'rm', args: ['-rf', 'dist'], src: 'rm -rf dist' }] },
+    {
+      line: 'cat a | grep x |& tee log',
+      expect: [{ program: 'cat', stage: [0, 3] }, { program: 'grep', stage: [1, 3] }, { program: 'tee', args: ['log'], stage: [2, 3] }],
+    },
+    {
+      line: '(cd sub && make) && rm -rf sub/out',
+      expect: [
+        { program: 'cd', via: '(' },
+        { program: 'make', via: '(', cwd: '/home/dev/project/sub' },
+        { program: 'rm', cwd: '/home/dev/project', src: 'rm -rf sub/out' },
+      ],
+    },
+    {
+      line: '{ echo a; rm b; } > log',
+      expect: [{ program: 'echo', via: '{' }, { program: 'rm', via: '{', args: ['b'] }, { program: ':', writes: ['log'], src: '> log' }],
+    },
+    {
+      line: 'if [ -d x ]; then rm -r x; else mkdir x; fi',
+      expect: [{ program: '[', args: ['-d', 'x', ']'] }, { program: 'rm', args: ['-r', 'x'] }, { program: 'mkdir', args: ['x'] }],
+    },
+    { line: 'while read -r f; do rm "$f"; done < list.txt', expect: [{ program: 'read' }, { program: 'rm', args: ['$f'] }] },
+    { line: 'for f in *.log; do gzip "$f"; done', expect: [{ program: 'gzip', args: ['$f'] }] },
+    { line: 'until curl -s localhost:3000; do sleep 1; done', expect: [{ program: 'curl' }, { program: 'sleep' }] },
+    {
+      line: 'case "$1" in start) npm start;; stop|halt) pkill node;; esac',
+      expect: [{ program: 'npm', args: ['start'] }, { program: 'pkill', args: ['node'] }],
+    },
+    { line: 'f() { rm -rf "$1"; }; f build', expect: [{ program: 'rm', via: '{' }, { program: 'f', args: ['build'] }] },
+    { line: 'function clean { rm -rf out; }', expect: [{ program: 'rm', via: '{', args: ['-rf', 'out'] }] },
+    { line: '! git diff --quiet && git stash', expect: [{ program: 'git', args: ['diff', '--quiet'] }, { program: 'git', args: ['stash'] }] },
+    { line: '[[ -f .env ]] && cat .env', expect: [{ program: 'cat', args: ['.env'] }] },
+    { line: 'a; (b; (c)); d', expect: [{ program: 'a' }, { program: 'b', via: '(' }, { program: 'c', via: '( > (' }, { program: 'd' }] },
+  ])('$line', (row) => {
+    checkRow(row);
+  });
+});
+
+describe('quotes joined as the shell joins them', () => {
+  it.for<Row>([
+    { line: "cat .e''nv", expect: [{ program: 'cat', args: ['.env'] }] },
+    { line: `g"i"t st'at'us`, expect: [{ program: 'git', args: ['status'], src: `g"i"t st'at'us` }] },
+    { line: String.raw`cat $'\x2e'env`, expect: [{ program: 'cat', args: ['.env'] }] },
+    { line: String.raw`cat $'\056env' $'\u002eenv'`, expect: [{ program: 'cat', args: ['.env', '.env'] }] },
+    { line: String.raw`printf $'a\tb\n' $'it\'s'`, expect: [{ program: 'printf', args: ['a\tb\n', "it's"] }] },
+    { line: 'cat $"notes.txt"', expect: [{ program: 'cat', args: ['notes.txt'] }] },
+    { line: String.raw`r\m -rf x`, expect: [{ program: 'rm', args: ['-rf', 'x'], src: String.raw`r\m -rf x` }] },
+    { line: '"rm" -rf x', expect: [{ program: 'rm', src: '"rm" -rf x' }] },
+    { line: `cat '.env'"".local`, expect: [{ program: 'cat', args: ['.env.local'] }] },
+    { line: `echo "it's" 'say "hi"' a\\ b`, expect: [{ program: 'echo', args: ["it's", 'say "hi"', 'a b'] }] },
+    { line: "rm ''", expect: [{ program: 'rm', args: [''] }] },
+    { line: String.raw`echo "a\"b\\c\$d"`, expect: [{ program: 'echo', args: ['a"b\\c$d'] }] },
+  ])('$line', (row) => {
+    checkRow(row);
+  });
+});
+
+describe('prefixes removed for matching and kept as facts', () => {
+  it.for<Row>([
+    { line: 'sudo rm -rf /var/tmp/x', expect: [{ program: 'rm', via: 'sudo', prefixes: 'sudo', src: 'rm -rf /var/tmp/x' }] },
+    { line: 'sudo -u bob -g staff whoami', expect: [{ program: 'whoami', via: 'sudo', prefixes: 'sudo -u bob -g staff' }] },
+    { line: 'sudo -E HUSKY=0 git commit -m x', expect: [{ program: 'git', via: 'sudo', env: { HUSKY: '0' }, prefixes: 'sudo -E' }] },
+    { line: 'sudo -- ls /root', expect: [{ program: 'ls', args: ['/root'], via: 'sudo' }] },
+    { line: 'doas -u root ls', expect: [{ program: 'ls', via: 'doas', prefixes: 'doas -u root' }] },
+    { line: 'env -i PATH=/bin FOO=1 make', expect: [{ program: 'make', via: 'env', env: { PATH: '/bin', FOO: '1' }, prefixes: 'env -i' }] },
+    { line: 'env -u HOME -C /tmp ls', expect: [{ program: 'ls', via: 'env', cwd: '/tmp' }] },
+    { line: 'command git status', expect: [{ program: 'git', via: 'command' }] },
+    { line: 'builtin cd /srv && ls', expect: [{ program: 'cd', via: 'builtin' }, { program: 'ls', cwd: '/srv' }] },
+    { line: 'exec node server.js', expect: [{ program: 'node', args: ['server.js'], via: 'exec' }] },
+    {
+      line: 'nice -n 10 ionice -c 3 tar czf a.tgz .',
+      expect: [{ program: 'tar', via: 'nice > ionice', prefixes: 'nice -n 10, ionice -c 3' }],
+    },
+    { line: 'nohup node server.js > out.log 2>&1 &', expect: [{ program: 'node', via: 'nohup', writes: ['out.log'] }] },
+    { line: 'time -p make', expect: [{ program: 'make', via: 'time', prefixes: 'time -p' }] },
+    { line: 'timeout -k 5 30 npm test', expect: [{ program: 'npm', args: ['test'], via: 'timeout', prefixes: 'timeout -k 5 30' }] },
+    { line: 'stdbuf -oL tail -f app.log', expect: [{ program: 'tail', via: 'stdbuf' }] },
+    { line: 'chronic make', expect: [{ program: 'make', via: 'chronic' }] },
+    { line: 'caffeinate -i npm run build', expect: [{ program: 'npm', via: 'caffeinate' }] },
+    { line: 'HUSKY=0 SKIP=lint git commit -m x', expect: [{ program: 'git', env: { HUSKY: '0', SKIP: 'lint' }, src: 'git commit -m x' }] },
+    {
+      line: 'nohup sudo env X=1 timeout 5 rm -rf x',
+      expect: [{ program: 'rm', via: 'nohup > sudo > env > timeout', env: { X: '1' }, prefixes: 'nohup, sudo, env, timeout 5' }],
+    },
+    { line: 'sudo -D /srv make', expect: [{ program: 'make', cwd: '/srv', via: 'sudo' }] },
+  ])('$line', (row) => {
+    checkRow(row);
+  });
+});
+
+describe('inner shells opened recursively', () => {
+  it.for<Row>([
+    {
+      line: 'sudo sh -c "cd /repo && git push --force"',
+      expect: [
+        { program: 'sh', via: 'sudo', src: 'sh -c "cd /repo && git push --force"' },
+        { program: 'cd', via: 'sudo > sh -c', src: 'cd /repo' },
+        { program: 'git', args: ['push', '--force'], cwd: '/repo', via: 'sudo > sh -c', src: 'git push --force' },
+      ],
+    },
+    { line: "bash -c 'rm -rf build'", expect: [{ program: 'bash' }, { program: 'rm', via: 'bash -c', src: 'rm -rf build' }] },
+    {
+      line: "bash -lc 'cd /srv && ./deploy.sh'",
+      expect: [{ program: 'bash' }, { program: 'cd', via: 'bash -c' }, { program: './deploy.sh', via: 'bash -c', cwd: '/srv' }],
+    },
+    { line: 'sh -ec "set -x; git push"', expect: [{ program: 'sh' }, { program: 'set', via: 'sh -c' }, { program: 'git', via: 'sh -c', src: 'git push' }] },
+    { line: "bash -euo pipefail -c 'rm -rf x'", expect: [{ program: 'bash' }, { program: 'rm', via: 'bash -c' }] },
+    { line: "zsh -c 'git push'", expect: [{ program: 'zsh' }, { program: 'git', via: 'zsh -c' }] },
+    { line: 'fish --command="rm -rf x"', expect: [{ program: 'fish' }, { program: 'rm', via: 'fish -c', src: 'rm -rf x' }] },
+    {
+      line: String.raw`bash -c "echo \"quoted\" && rm -rf \"my dir\""`,
+      expect: [{ program: 'bash' }, { program: 'echo', via: 'bash -c' }, { program: 'rm', args: ['-rf', 'my dir'], via: 'bash -c', src: String.raw`rm -rf \"my dir\"` }],
+    },
+    {
+      line: `bash -c 'bash -c "rm -rf x"'`,
+      expect: [{ program: 'bash' }, { program: 'bash', via: 'bash -c' }, { program: 'rm', via: 'bash -c > bash -c', src: 'rm -rf x' }],
+    },
+    { line: 'eval "git push --force"', expect: [{ program: 'eval' }, { program: 'git', via: 'eval', src: 'git push --force' }] },
+    { line: 'eval git push origin main', expect: [{ program: 'eval' }, { program: 'git', args: ['push', 'origin', 'main'], via: 'eval', src: 'git push origin main' }] },
+    {
+      line: 'pwsh -NoProfile -Command "Remove-Item -Recurse -Force build"',
+      expect: [{ program: 'pwsh' }, { program: 'Remove-Item', args: ['-Recurse', '-Force', 'build'], via: 'pwsh -c' }],
+    },
+    { line: 'powershell -c "Stop-Process -Name node"', expect: [{ program: 'powershell' }, { program: 'Stop-Process', via: 'powershell -c' }] },
+    { line: `powershell.exe "Remove-Item 'C:\\temp\\x'"`, expect: [{ program: 'powershell.exe' }, { program: 'Remove-Item', args: ['C:\\temp\\x'], via: 'powershell -c' }] },
+    { line: 'cmd /c "rd /s /q build"', expect: [{ program: 'cmd' }, { program: 'rd', args: ['/s', '/q', 'build'], via: 'cmd -c' }] },
+    { line: 'cmd.exe /k del x & echo done', expect: [{ program: 'cmd.exe' }, { program: 'del', via: 'cmd -c' }, { program: 'echo' }] },
+    {
+      line: 'ssh -p 2222 -i ~/.ssh/deploy -o StrictHostKeyChecking=no deploy@prod.example.com "sudo systemctl restart app"',
+      expect: [{ program: 'ssh' }, { program: 'systemctl', via: 'ssh > sudo', host: 'prod.example.com', src: 'systemctl restart app' }],
+    },
+    { line: 'ssh host rm -rf /tmp/x', expect: [{ program: 'ssh' }, { program: 'rm', args: ['-rf', '/tmp/x'], via: 'ssh', host: 'host' }] },
+    {
+      line: `ssh build 'cd /srv/app && git reset --hard'`,
+      expect: [{ program: 'ssh' }, { program: 'cd', via: 'ssh' }, { program: 'git', via: 'ssh', cwd: '/srv/app', host: 'build' }],
+    },
+    { line: 'su - root -c "rm -rf /var/log/x"', expect: [{ program: 'su' }, { program: 'rm', via: 'su -c' }] },
+    { line: "script -q -c 'git push' /dev/null", expect: [{ program: 'script' }, { program: 'git', via: 'script -c' }] },
+    { line: 'watch -n 2 "kubectl delete pod x"', expect: [{ program: 'watch' }, { program: 'kubectl', args: ['delete', 'pod', 'x'], via: 'watch -c' }] },
+    {
+      line: 'sh -c "$(curl -fsSL https://example.com/install.sh)"',
+      expect: [{ program: 'curl', via: '$(' }, { program: 'sh' }, { program: '$(curl -fsSL https://example.com/install.sh)', via: 'sh -c' }],
+      opaque: ['dynamic-program'],
+    },
+  ])('$line', (row) => {
+    checkRow(row);
+  });
+});
+
+describe('runners: xargs, parallel, find -exec, package runners', () => {
+  it.for<Row>([
+    { line: 'ls | xargs wc -l', expect: [{ program: 'ls', stage: [0, 2] }, { program: 'xargs', stage: [1, 2] }, { program: 'wc', via: 'xargs', stage: [1, 2] }] },
+    { line: 'ls | xargs rm -rf', expect: [{ program: 'ls' }, { program: 'xargs' }, { program: 'rm', args: ['-rf'], via: 'xargs', src: 'rm -rf' }] },
+    {
+      line: "find . -name '*.tmp' -print0 | xargs -0 -n 10 -P 4 rm -f",
+      expect: [{ program: 'find' }, { program: 'xargs' }, { program: 'rm', args: ['-f'], via: 'xargs' }],
+    },
+    { line: 'xargs -I{} mv {} /tmp/old < list', expect: [{ program: 'xargs' }, { program: 'mv', args: ['{}', '/tmp/old'], via: 'xargs' }] },
+    {
+      line: "git ls-files | xargs -I % sh -c 'rm %'",
+      expect: [{ program: 'git' }, { program: 'xargs' }, { program: 'sh', via: 'xargs' }, { program: 'rm', via: 'xargs > sh -c' }],
+    },
+    { line: 'parallel gzip ::: *.log', expect: [{ program: 'parallel' }, { program: 'gzip', via: 'parallel' }] },
+    { line: "parallel -j 4 'rm -rf {}' ::: a b", expect: [{ program: 'parallel' }, { program: 'rm', args: ['-rf', '{}'], via: 'parallel' }] },
+    { line: 'parallel ::: "git push" "npm publish"', expect: [{ program: 'parallel' }, { program: 'git', via: 'parallel' }, { program: 'npm', via: 'parallel' }] },
+    {
+      line: String.raw`find . -type f -exec chmod 644 {} + -exec touch {} \;`,
+      expect: [{ program: 'find' }, { program: 'chmod', args: ['644', '{}'], via: 'find' }, { program: 'touch', args: ['{}'], via: 'find' }],
+    },
+    { line: String.raw`find build -execdir rm -rf {} \;`, expect: [{ program: 'find' }, { program: 'rm', via: 'find', src: 'rm -rf {}' }] },
+    { line: 'npx -y rimraf@5 dist', expect: [{ program: 'npx' }, { program: 'rimraf@5', via: 'npx', args: ['dist'] }] },
+    { line: 'npx --package=typescript tsc --noEmit', expect: [{ program: 'npx' }, { program: 'tsc', via: 'npx' }] },
+    { line: "npx -c 'rm -rf dist'", expect: [{ program: 'npx' }, { program: 'rm', via: 'npx' }] },
+    { line: 'pnpm dlx degit user/repo app', expect: [{ program: 'pnpm' }, { program: 'degit', via: 'pnpm' }] },
+    { line: 'pnpm exec eslint --fix .', expect: [{ program: 'pnpm' }, { program: 'eslint', via: 'pnpm' }] },
+    { line: 'bunx prettier --write .', expect: [{ program: 'bunx' }, { program: 'prettier', via: 'bunx' }] },
+    { line: 'yarn dlx create-vite app', expect: [{ program: 'yarn' }, { program: 'create-vite', via: 'yarn' }] },
+    { line: 'uvx --from ruff==0.6 ruff check .', expect: [{ program: 'uvx' }, { program: 'ruff', via: 'uvx' }] },
+    { line: 'pipx run black .', expect: [{ program: 'pipx' }, { program: 'black', via: 'pipx' }] },
+    { line: 'sudo xargs rm < files.txt', expect: [{ program: 'xargs', via: 'sudo' }, { program: 'rm', via: 'sudo > xargs' }] },
+  ])('$line', (row) => {
+    checkRow(row);
+  });
+});
+
+describe('inline code: commands found inside', () => {
+  it.for<Row>([
+    {
+      line: `python3 -c "import os; os.system('rm -rf build')"`,
+      expect: [{ program: 'python3', code: "import os; os.system('rm -rf build')" }, { program: 'rm', via: 'python3 code', src: 'rm -rf build' }],
+    },
+    {
+      line: `python -c 'import subprocess; subprocess.run(["git", "push", "--force"])'`,
+      expect: [{ program: 'python' }, { program: 'git', args: ['push', '--force'], via: 'python code', src: 'git", "push", "--force' }],
+    },
+    { line: `python3 -c "from subprocess import Popen; Popen(['rm','-rf','x'])"`, expect: [{ program: 'python3' }, { program: 'rm', via: 'python3 code' }] },
+    { line: `python -c "import os; print(os.popen('whoami').read())"`, expect: [{ program: 'python' }, { program: 'whoami', via: 'python code' }] },
+    {
+      line: `node -e "require('child_process').execSync('npm publish')"`,
+      expect: [{ program: 'node' }, { program: 'npm', args: ['publish'], via: 'node code', src: 'npm publish' }],
+    },
+    {
+      line: `node -e "const {spawn} = require('child_process'); spawn('rm', ['-rf', 'dist'])"`,
+      expect: [{ program: 'node' }, { program: 'rm', args: ['-rf', 'dist'], via: 'node code' }],
+    },
+    { line: `node --eval "require('child_process').execFileSync('git', ['push'])"`, expect: [{ program: 'node' }, { program: 'git', via: 'node code' }] },
+    { line: "node -e 'require(`child_process`).exec(`git push -f`)'", expect: [{ program: 'node' }, { program: 'git', via: 'node code' }] },
+    { line: `ruby -e 'system("rm -rf tmp")'`, expect: [{ program: 'ruby' }, { program: 'rm', via: 'ruby code' }] },
+    { line: "ruby -e '%x(git push)' -e 'puts `ls`'", expect: [{ program: 'ruby', code: '%x(git push)\nputs `ls`' }, { program: 'git', via: 'ruby code' }, { program: 'ls', via: 'ruby code' }] },
+    { line: `perl -e 'system("rm", "-rf", "x")'`, expect: [{ program: 'perl' }, { program: 'rm', args: ['-rf', 'x'], via: 'perl code' }] },
+    { line: "perl -E 'qx{git push}'", expect: [{ program: 'perl' }, { program: 'git', via: 'perl code' }] },
+    { line: `php -r 'passthru("rm -rf cache");'`, expect: [{ program: 'php' }, { program: 'rm', via: 'php code' }] },
+    {
+      line: `deno eval 'new Deno.Command("git", { args: ["push", "--force"] }).outputSync()'`,
+      expect: [{ program: 'deno' }, { program: 'git', args: ['push', '--force'], via: 'deno code' }],
+    },
+    { line: `bun -e 'Bun.spawn(["rm", "-rf", "x"])'`, expect: [{ program: 'bun' }, { program: 'rm', via: 'bun code' }] },
+    {
+      line: `python3 -c "import os; os.system('sudo sh -c \\"rm -rf /opt/x\\"')"`,
+      expect: [{ program: 'python3' }, { program: 'sh', via: 'python3 code > sudo' }, { program: 'rm', via: 'python3 code > sudo > sh -c', src: 'rm -rf /opt/x' }],
+    },
+  ])('$line', (row) => {
+    checkRow(row);
+  });
+});
+
+describe('heredocs and here-strings fed to a shell or interpreter', () => {
+  it.for<Row>([
+    { line: 'bash <<EOF\nrm -rf build\nEOF', expect: [{ program: 'bash' }, { program: 'rm', via: 'bash <<', src: 'rm -rf build' }] },
+    { line: "sh <<'EOF'\ngit push\nEOF\necho done", expect: [{ program: 'sh' }, { program: 'git', via: 'sh <<' }, { program: 'echo' }] },
+    { line: 'bash -s <<EOF\ncd /srv && make\nEOF', expect: [{ program: 'bash' }, { program: 'cd', via: 'bash <<' }, { program: 'make', via: 'bash <<', cwd: '/srv' }] },
+    { line: 'sudo bash <<-EOF\n\trm -rf /opt/old\n\tEOF', expect: [{ program: 'bash', via: 'sudo' }, { program: 'rm', via: 'sudo > bash <<', src: 'rm -rf /opt/old' }] },
+    {
+      line: "python3 - <<'PY'\nimport os\nos.system(\"rm -rf x\")\nPY",
+      expect: [{ program: 'python3', code: 'import os\nos.system("rm -rf x")\n' }, { program: 'rm', via: 'python3 code', src: 'rm -rf x' }],
+    },
+    { line: "node <<'JS'\nrequire('child_process').execSync('ls')\nJS", expect: [{ program: 'node' }, { program: 'ls', via: 'node code' }] },
+    { line: 'bash <<< "git push"', expect: [{ program: 'bash' }, { program: 'git', via: 'bash <<', src: 'git push' }] },
+    { line: 'ssh host <<EOF\nrm -rf /tmp/x\nEOF', expect: [{ program: 'ssh' }, { program: 'rm', via: 'ssh', host: 'host' }] },
+    {
+      line: 'cat <<A; bash <<B\ndata\nA\nrm x\nB',
+      expect: [{ program: 'cat', stdin: 'data\n' }, { program: 'bash' }, { program: 'rm', via: 'bash <<', src: 'rm x' }],
+    },
+    { line: "echo 'rm -rf build' | sh", expect: [{ program: 'echo' }, { program: 'sh' }, { program: 'rm', via: 'sh <<', src: 'rm -rf build' }] },
+    { line: 'cat <<EOF | bash\ngit push -f\nEOF', expect: [{ program: 'cat' }, { program: 'bash' }, { program: 'git', via: 'bash <<' }] },
+    { line: 'cat <<EOF\n$(rm -rf x)\nEOF', expect: [{ program: 'rm', via: '$(' }, { program: 'cat', stdin: '$(rm -rf x)\n' }] },
+    {
+      line: 'bash <<EOF\necho $(date) && git push\nEOF',
+      expect: [{ program: 'date', via: '$(' }, { program: 'bash' }, { program: 'echo', via: 'bash <<' }, { program: 'git', via: 'bash <<' }],
+    },
+  ])('$line', (row) => {
+    checkRow(row);
+  });
+});
+
+describe('substitutions read as invocations of their own', () => {
+  it.for<Row>([
+    { line: 'echo $(git rev-parse HEAD)', expect: [{ program: 'git', via: '$(', src: 'git rev-parse HEAD' }, { program: 'echo' }] },
+    {
+      line: 'cd "$(dirname "$(which node)")"',
+      expect: [{ program: 'which', via: '$( > $(' }, { program: 'dirname', via: '$(' }, { program: 'cd', cwdKnown: true }],
+    },
+    { line: 'echo `date +%s`', expect: [{ program: 'date', via: '`', src: 'date +%s' }, { program: 'echo' }] },
+    { line: 'echo `echo \\`whoami\\``', expect: [{ program: 'whoami', via: '` > `' }, { program: 'echo', via: '`' }, { program: 'echo' }] },
+    { line: 'diff <(sort a) <(sort b)', expect: [{ program: 'sort', via: '<(' }, { program: 'sort', via: '<(' }, { program: 'diff' }] },
+    { line: 'make 2>&1 | tee >(gzip > build.log.gz)', expect: [{ program: 'make' }, { program: 'gzip', via: '>(', writes: ['build.log.gz'] }, { program: 'tee' }] },
+    { line: 'rm -rf "$(pwd)/build"', expect: [{ program: 'pwd', via: '$(' }, { program: 'rm', args: ['-rf', '$(pwd)/build'] }] },
+    { line: 'echo "$(rm x)"', expect: [{ program: 'rm', via: '$(' }, { program: 'echo' }] },
+    { line: 'echo $((1 + $(id -u)))', expect: [{ program: 'id', via: '$(' }, { program: 'echo' }] },
+    { line: 'X=$(git rev-parse --show-toplevel) && cd $X', expect: [{ program: 'git', via: '$(' }, { program: 'cd', args: ['$(git rev-parse --show-toplevel)'] }] },
+  ])('$line', (row) => {
+    checkRow(row);
+  });
+});
+
+describe('redirections are writes', () => {
+  it.for<Row>([
+    { line: 'echo hi > out.txt', expect: [{ program: 'echo', writes: ['out.txt'], src: 'echo hi > out.txt' }] },
+    { line: 'echo hi >> log', expect: [{ program: 'echo', writes: ['log'] }] },
+    { line: 'make &> build.log', expect: [{ program: 'make', writes: ['build.log'] }] },
+    { line: 'make 2> err.log >| out.log', expect: [{ program: 'make', writes: ['err.log', 'out.log'] }] },
+    { line: 'sort < in.txt > out.txt', expect: [{ program: 'sort', writes: ['out.txt'] }] },
+    { line: 'exec 3<> lock', expect: [{ program: 'exec', writes: ['lock'] }] },
+    { line: '> app.log', expect: [{ program: ':', writes: ['app.log'], src: '> app.log' }] },
+    { line: '> notes.md echo hi', expect: [{ program: 'echo', writes: ['notes.md'], src: 'echo hi' }] },
+    { line: 'echo x > ~/.bashrc', expect: [{ program: 'echo', writes: ['/home/dev/.bashrc'] }] },
+    { line: 'cat <<EOF > config.yml\nkey: value\nEOF', expect: [{ program: 'cat', writes: ['config.yml'], stdin: 'key: value\n' }] },
+  ])('$line', (row) => {
+    checkRow(row);
+  });
+
+  it('keeps every redirection with its operator, fd and append flag', () => {
+    const { invocations } = readCommand('cmd 2>>err.log 1>&2 &>>all.log < in', OPTIONS);
+    expect(invocations[0]?.redirects.map((r) => [r.op, r.fd, r.target, r.write, r.append])).toEqual([
+      ['>>', 2, 'err.log', true, true],
+      ['>&', 1, '&2', false, false],
+      ['&>>', undefined, 'all.log', true, true],
+      ['<', undefined, 'in', false, false],
+    ]);
+  });
+});
+
+describe('the effective working directory', () => {
+  it.for<Row>([
+    { line: 'cd build && rm -rf .', expect: [{ program: 'cd' }, { program: 'rm', cwd: '/home/dev/project/build' }] },
+    { line: 'cd /tmp; rm x', expect: [{ program: 'cd' }, { program: 'rm', cwd: '/tmp' }] },
+    { line: 'cd ../.. && ls', expect: [{ program: 'cd' }, { program: 'ls', cwd: '/home' }] },
+    {
+      line: 'pushd build && make && popd && ls',
+      expect: [{ program: 'pushd' }, { program: 'make', cwd: '/home/dev/project/build' }, { program: 'popd' }, { program: 'ls', cwd: '/home/dev/project' }],
+    },
+    { line: 'cd - && ls', expect: [{ program: 'cd' }, { program: 'ls', cwdKnown: false }] },
+    { line: 'cd /a && cd /b && cd - && ls', expect: [{ program: 'cd' }, { program: 'cd' }, { program: 'cd' }, { program: 'ls', cwd: '/a', cwdKnown: true }] },
+    { line: 'cd && ls', expect: [{ program: 'cd' }, { program: 'ls', cwd: '/home/dev' }] },
+    { line: 'cd ~/work && ls', expect: [{ program: 'cd', args: ['/home/dev/work'] }, { program: 'ls', cwd: '/home/dev/work' }] },
+    { line: 'git -C ../other status', expect: [{ program: 'git', cwd: '/home/dev/other' }] },
+    { line: 'git -C a -C b push', expect: [{ program: 'git', cwd: '/home/dev/project/a/b' }] },
+    { line: 'make -C sub all && make', expect: [{ program: 'make', cwd: '/home/dev/project/sub' }, { program: 'make', cwd: '/home/dev/project' }] },
+    { line: 'npm --prefix web install', expect: [{ program: 'npm', cwd: '/home/dev/project/web' }] },
+    { line: 'pnpm -C packages/a build', expect: [{ program: 'pnpm', cwd: '/home/dev/project/packages/a' }] },
+    { line: 'yarn --cwd=app test', expect: [{ program: 'yarn', cwd: '/home/dev/project/app' }] },
+    { line: '(cd /tmp && ls); ls', expect: [{ program: 'cd', via: '(' }, { program: 'ls', via: '(', cwd: '/tmp' }, { program: 'ls', cwd: '/home/dev/project' }] },
+    { line: 'cd $UNKNOWN && rm -rf x', expect: [{ program: 'cd' }, { program: 'rm', cwdKnown: false }] },
+    { line: String.raw`cd "C:\Users\dev\app" && del x`, expect: [{ program: 'cd' }, { program: 'del', cwd: String.raw`C:\Users\dev\app` }] },
+    {
+      line: 'cd /srv && bash -c "rm -rf cache"',
+      expect: [{ program: 'cd' }, { program: 'bash', cwd: '/srv' }, { program: 'rm', via: 'bash -c', cwd: '/srv' }],
+    },
+  ])('$line', (row) => {
+    checkRow(row);
+  });
+});
+
+describe('variables set earlier in the line, home and temp folders', () => {
+  it.for<Row>([
+    { line: 'DIR=/x; rm -rf $DIR', expect: [{ program: 'rm', args: ['-rf', '/x'] }] },
+    { line: 'DIR=/x && rm -rf "$DIR"/y', expect: [{ program: 'rm', args: ['-rf', '/x/y'] }] },
+    { line: 'export DIR=/srv/app && rm -rf ${DIR}', expect: [{ program: 'export' }, { program: 'rm', args: ['-rf', '/srv/app'] }] },
+    { line: 'readonly R=/r; local L=/l; declare D=/d; rm $R $L $D', expect: [{ program: 'readonly' }, { program: 'local' }, { program: 'declare' }, { program: 'rm', args: ['/r', '/l', '/d'] }] },
+    { line: 'rm -rf $UNSET/x', expect: [{ program: 'rm', args: ['-rf', '$UNSET/x'] }] },
+    { line: 'rm -rf ~ ~/x $HOME/.cache ${HOME}', expect: [{ program: 'rm', args: ['-rf', '/home/dev', '/home/dev/x', '/home/dev/.cache', '/home/dev'] }] },
+    { line: 'rm -rf %USERPROFILE%/x $env:USERPROFILE $env:HOME', expect: [{ program: 'rm', args: ['-rf', '/home/dev/x', '/home/dev', '/home/dev'] }] },
+    { line: 'rm -rf $TMPDIR/x $TMP $TEMP %TEMP% $env:TEMP', expect: [{ program: 'rm', args: ['-rf', '/tmp/x', '/tmp', '/tmp', '/tmp', '/tmp'] }] },
+    { line: 'cd /a && rm $PWD/x', expect: [{ program: 'cd' }, { program: 'rm', args: ['/a/x'] }] },
+    { line: 'rm -rf ${TARGET:-/tmp/cache} ${HOME:-/nope}', expect: [{ program: 'rm', args: ['-rf', '/tmp/cache', '/home/dev'] }] },
+    { line: '(X=/a); rm -rf $X', expect: [{ program: 'rm', args: ['-rf', '$X'] }] },
+    { line: 'X=/a true; rm -rf $X', expect: [{ program: 'true', env: { X: '/a' } }, { program: 'rm', args: ['-rf', '$X'] }] },
+    { line: 'CMD=rm; $CMD -rf /', expect: [{ program: 'rm', args: ['-rf', '/'], src: '$CMD -rf /' }] },
+    { line: 'F="a b"; touch $F "$F"', expect: [{ program: 'touch', args: ['a', 'b', 'a b'] }] },
+    { line: 'export D=/x; bash -c \'rm -rf "$D"\'', expect: [{ program: 'export' }, { program: 'bash' }, { program: 'rm', args: ['-rf', '/x'], via: 'bash -c' }] },
+    { line: "D=/x; bash -c 'rm -rf $D'", expect: [{ program: 'bash' }, { program: 'rm', args: ['-rf', '$D'], via: 'bash -c' }] },
+    { line: 'unset HOME; rm -rf $HOME', expect: [{ program: 'unset' }, { program: 'rm', args: ['-rf', '$HOME'] }] },
+  ])('$line', (row) => {
+    checkRow(row);
+  });
+});
+
+describe('other shells written directly (options.shell)', () => {
+  it.for<Row>([
+    {
+      line: "Remove-Item -Recurse -Force $env:USERPROFILE\\Documents; Get-ChildItem env:",
+      options: { shell: 'powershell' },
+      expect: [{ program: 'Remove-Item', args: ['-Recurse', '-Force', '/home/dev\\Documents'] }, { program: 'Get-ChildItem' }],
+    },
+    { line: 'iex (iwr https://example.com/x.ps1)', options: { shell: 'powershell' }, expect: [{ program: 'iex' }, { program: 'iwr', via: '(' }] },
+    {
+      line: '$target = "C:\\build"; Remove-Item $target -Recurse',
+      options: { shell: 'powershell' },
+      expect: [{ program: 'Remove-Item', args: ['C:\\build', '-Recurse'] }],
+    },
+    { line: "Get-Process | Where-Object { $_.CPU -gt 100 } | Stop-Process", options: { shell: 'powershell' }, expect: [{ program: 'Get-Process' }, { program: 'Where-Object' }, { program: 'Stop-Process' }] },
+    { line: 'del /q %TEMP%\\x && rd /s /q build', options: { shell: 'cmd' }, expect: [{ program: 'del', args: ['/q', '/tmp\\x'] }, { program: 'rd' }] },
+    { line: 'echo hi > nul & type "a b.txt"', options: { shell: 'cmd' }, expect: [{ program: 'echo', writes: [] }, { program: 'type', args: ['a b.txt'] }] },
+  ])('$line', (row) => {
+    checkRow(row);
+  });
+});
+
+describe('opaque input is reported, and the rest is still read', () => {
+  it.for<Row>([
+    { line: 'ls && rm -rf / && echo "unterminated', expect: [{ program: 'ls' }, { program: 'rm', args: ['-rf', '/'] }, { program: 'echo' }], opaque: ['unbalanced-quote'] },
+    { line: "rm -rf / 'oops", expect: [{ program: 'rm', args: ['-rf', '/', 'oops'] }], opaque: ['unbalanced-quote'] },
+    { line: 'echo $(ls', expect: [{ program: 'ls', via: '$(' }, { program: 'echo' }], opaque: ['unterminated-substitution'] },
+    { line: 'echo `whoami', expect: [{ program: 'whoami', via: '`' }, { program: 'echo' }], opaque: ['unterminated-substitution'] },
+    { line: 'bash <<EOF\nrm -rf x', expect: [{ program: 'bash' }, { program: 'rm', via: 'bash <<' }], opaque: ['unterminated-heredoc'] },
+    { line: 'cat <<EOF', expect: [{ program: 'cat', stdin: '' }], opaque: ['unterminated-heredoc'] },
+    { line: '$CMD -rf /', expect: [{ program: '$CMD' }], opaque: ['dynamic-program'] },
+    { line: '$(curl -s https://x.example) --run', expect: [{ program: 'curl', via: '$(' }, { program: '$(curl -s https://x.example)' }], opaque: ['dynamic-program'] },
+    { line: 'echo >', expect: [{ program: 'echo' }], opaque: ['unreadable'] },
+  ])('$line', (row) => {
+    checkRow(row);
+  });
+});
+
+describe('sudo sh -c "cd /repo && git push --force" (the example in the issue)', () => {
+  it('gives git push --force in /repo, reached through sudo and sh -c, with its span in the original text', () => {
+    const line = 'sudo sh -c "cd /repo && git push --force"';
+    const { invocations, opaque } = readCommand(line, OPTIONS);
+    const git = invocations.find((i) => i.name === 'git');
+    expect(opaque).toEqual([]);
+    expect(git).toMatchObject({ program: 'git', args: ['push', '--force'], cwd: '/repo', cwdKnown: true });
+    expect(git?.via).toEqual([
+      { kind: 'prefix', name: 'sudo' },
+      { kind: 'shell-c', name: 'sh' },
+    ]);
+    expect(line.slice(...(git?.span ?? [0, 0]))).toBe('git push --force');
+    expect(git?.argSpans.map(([a, b]) => line.slice(a, b))).toEqual(['push', '--force']);
+    expect(invocations.map((i) => i.name)).not.toContain('sudo');
+  });
+});
