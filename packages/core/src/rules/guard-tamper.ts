@@ -1,17 +1,110 @@
-import type { Rule } from '../rule.js';
+import { operands, optionValues } from '../analysis/args.js';
+import type { FileEffect } from '../analysis/effects.js';
+import { changesFile } from '../analysis/effects.js';
+import type { Hit, Rule, RuleContext } from '../rule.js';
+import type { Invocation } from '../shell/types.js';
 
-// STUB: registered so the catalogue is complete; the rule itself is being written.
+/** guard subcommands that turn it off, take it out, point its hook elsewhere or forge its answers. */
+const TAMPERING = new Set(['off', 'uninstall', 'setup', 'hook']);
+/** The guard's own entry script, run by path (`node …/packages/cli/dist/bin.js off`). */
+const GUARD_SCRIPT = /(?:^|[\\/])(?:@guard[\\/]cli|packages[\\/]cli)[\\/](?:dist|src)[\\/][\w.-]+\.[cm]?[jt]s$/;
+const SCRIPT_RUNNERS = new Set(['node', 'nodejs', 'bun', 'tsx', 'ts-node', 'deno']);
+const PACKAGE_MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
+const REMOVE_VERBS = new Set(['uninstall', 'un', 'remove', 'rm', 'r', 'unlink']);
+const GUARD_PACKAGE = /^(?:guard|@guard\/[\w.-]+)(?:@[\w.^~<>=*-]*)?$/;
+/** A setting that makes an agent skip every hook (Copilot and Claude-style settings files). */
+const DISABLE_ALL_HOOKS = /disableAllHooks["']?\s*[:=]\s*["']?(?:true|1)\b/;
+/** Codex settings on its command line that turn hooks off (`-c features.hooks=false`). */
+const CODEX_HOOKS_OFF = /(?:^|\.)(?:codex_)?hooks\s*=\s*false\b/;
+const ENABLED_FALSE = /\benabled\s*=\s*false\b/;
+const READ_ONLY_TOOL = /^(?:read|get|list|search|find|view|show|describe|query|fetch|stat|cat|head|tail|glob|grep|ls)(?:$|[_\-A-Z])/;
+
 export const guardTamper = {
   meta: {
     id: 'guard.tamper',
     decision: 'block',
     remember: 'never',
     title: 'changing the guard',
-    reason: 'TODO.',
-    owasp: [],
-    examples: { match: [], noMatch: [] },
+    reason:
+      'This would change, switch off or remove the guard that checks the agent (its settings, state, log, project policy or the hook entries that call it), after which nothing stops the next risky step; only the person changes the guard, by running it themselves.',
+    owasp: ['LLM06:2025', 'ASI10'],
+    examples: {
+      match: ['guard off', 'guard fail-closed off', 'rm -rf ~/.local/state/guard', 'npm uninstall -g @guard/cli', { step: { kind: 'write', path: '/home/dev/.codex/hooks.json', content: '{}' } }],
+      noMatch: ['guard status', 'guard explain -- rm -rf dist', 'cat ~/.local/state/guard/log.jsonl', { step: { kind: 'read', path: '.guard.yaml' } }],
+    },
   },
-  check() {
-    return [];
+  check(context) {
+    const hits: Hit[] = [];
+    for (const effect of context.files) {
+      if (effect.path.guardFile !== undefined && (effect.op === 'write' || effect.op === 'create' || effect.op === 'delete' || mcpWrites(context, effect))) {
+        hits.push({ span: effect.span, ...(effect.path.abs === '' ? {} : { path: effect.path.abs }), detail: effect.path.raw });
+      } else if (effect.content !== undefined && changesFile(effect) && isJson(effect) && DISABLE_ALL_HOOKS.test(effect.content)) {
+        hits.push({ span: effect.span, path: effect.path.abs, detail: 'disableAllHooks' });
+      }
+    }
+    const writes = context.files.some(changesFile);
+    for (const inv of context.invocations) {
+      const what = tampers(inv, writes);
+      if (what !== undefined) hits.push({ span: inv.span, detail: what });
+    }
+    return hits;
   },
 } as const satisfies Rule;
+
+/** What an invocation does to the guard, or undefined. */
+function tampers(inv: Invocation, stepWrites: boolean): string | undefined {
+  const args = guardArgs(inv);
+  if (args !== undefined) {
+    const words = args.filter((arg) => !arg.startsWith('-'));
+    const [sub, value] = words;
+    if (sub !== undefined && TAMPERING.has(sub)) return `guard ${sub}`;
+    return sub === 'fail-closed' && value === 'off' ? 'guard fail-closed off' : undefined;
+  }
+  if (PACKAGE_MANAGERS.has(inv.name)) {
+    const ops = operands(inv, new Set(['--filter', '-F', '--prefix', '-C', '--dir', '--cwd']));
+    const verb = ops[0]?.value === 'global' ? 1 : 0;
+    if (REMOVE_VERBS.has(ops[verb]?.value ?? '') && ops.slice(verb + 1).some((arg) => GUARD_PACKAGE.test(arg.value))) return 'the guard package';
+    return undefined;
+  }
+  if (inv.name === 'codex') return codexHooksOff(inv);
+  // `echo '{"disableAllHooks": true}' > settings.json`, `jq '.disableAllHooks = true' …`
+  if (stepWrites && inv.name !== 'git' && inv.args.some((arg) => DISABLE_ALL_HOOKS.test(arg))) return 'disableAllHooks';
+  return undefined;
+}
+
+/** The arguments given to the guard CLI, however it is started; undefined when this is not it. */
+function guardArgs(inv: Invocation): readonly string[] | undefined {
+  if (inv.name === 'guard' || /^@guard\/cli(?:@|$)/.test(inv.program)) return inv.args;
+  if (SCRIPT_RUNNERS.has(inv.name)) {
+    const script = operands(inv, new Set(['-r', '--require', '--import', '--loader']))[0];
+    return script && GUARD_SCRIPT.test(script.value) ? inv.args.slice(script.index + 1) : undefined;
+  }
+  if (PACKAGE_MANAGERS.has(inv.name)) {
+    // a package script named guard: `pnpm guard off`, `npm run guard -- off`
+    const at = inv.args[0] === 'guard' ? 1 : inv.args[0] === 'run' && inv.args[1] === 'guard' ? 2 : -1;
+    return at < 0 ? undefined : inv.args.slice(at).filter((arg) => arg !== '--');
+  }
+  return undefined;
+}
+
+/** Codex started with its hooks off or unreviewed hooks trusted for the run. */
+function codexHooksOff(inv: Invocation): string | undefined {
+  if (inv.args.includes('--dangerously-bypass-hook-trust')) return '--dangerously-bypass-hook-trust';
+  const settings = optionValues(inv, ['-c'], ['--config']).map((arg) => arg.value);
+  // `-c features.hooks=false`, or one hook switched off in `hooks.state`
+  if (settings.some((value) => CODEX_HOOKS_OFF.test(value) || (value.includes('hooks.state') && ENABLED_FALSE.test(value)))) return 'Codex hooks off';
+  if (optionValues(inv, [], ['--disable']).some((arg) => arg.value === 'hooks' || arg.value === 'codex_hooks')) return 'Codex hooks off';
+  const ops = operands(inv).map((arg) => arg.value);
+  return ops[0] === 'features' && ops[1] === 'disable' && (ops[2] === 'hooks' || ops[2] === 'codex_hooks') ? 'Codex hooks off' : undefined;
+}
+
+function isJson(effect: FileEffect): boolean {
+  return /\.jsonc?$/i.test(effect.path.abs || effect.path.raw) || effect.path.agentRules === 'settings';
+}
+
+/** An MCP tool given a guard file that does not say (by annotation or name) that it only reads. */
+function mcpWrites(context: RuleContext, effect: FileEffect): boolean {
+  const step = context.step;
+  if (step.kind !== 'mcp' || effect.op !== 'read') return false;
+  return step.annotations?.readOnlyHint !== true && !READ_ONLY_TOOL.test(step.tool);
+}
