@@ -33,14 +33,20 @@ export function createProgram(io: Io): Command {
     .option('--project', "edit the project's config instead of the user's")
     .action(() => notBuilt('uninstall'));
 
-  program.command('on').description('turn guard on again').action(() => notBuilt('on'));
-  program.command('off').description('let every step through (logged as "guard off")').action(() => notBuilt('off'));
+  program
+    .command('on')
+    .description('turn guard on again')
+    .action(async () => (await import('./commands/toggle.js')).toggle('on', io));
+  program
+    .command('off')
+    .description('let every step through (logged as "guard off")')
+    .action(async () => (await import('./commands/toggle.js')).toggle('off', io));
 
   program
     .command('fail-closed')
     .description("choose what happens when guard itself fails: 'on' blocks, 'off' lets the step through")
     .addArgument(new Argument('<state>', 'on or off').choices(['on', 'off']))
-    .action(() => notBuilt('fail-closed'));
+    .action(async (state: 'on' | 'off') => (await import('./commands/fail-closed.js')).failClosed(state, io));
 
   program
     .command('status')
@@ -83,7 +89,12 @@ export function createProgram(io: Io): Command {
     .description('the entry point agents call on each tool step (JSON on stdin, reply on stdout)')
     .addArgument(agentArgument())
     .option('--event <name>', "the agent's hook event, where its payload does not name it")
-    .action(() => notBuilt('hook'));
+    // bin.ts runs `guard hook` without commander; this is the same runtime for callers of main()
+    .action(async (agent: string, options: { event?: string }) => {
+      const { hookIoFrom, runHook } = await import('./hook.js');
+      const code = await runHook([agent, ...(options.event === undefined ? [] : ['--event', options.event])], hookIoFrom(io));
+      if (code !== ExitCode.Ok) throw new GuardError('The hook could not answer.', undefined, code);
+    });
 
   program
     .command('log')

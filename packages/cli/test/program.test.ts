@@ -1,10 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import { explain } from '../src/commands/explain.js';
+import { failClosed } from '../src/commands/fail-closed.js';
+import { toggle } from '../src/commands/toggle.js';
 import { GuardError } from '../src/errors.js';
 import { main } from '../src/main.js';
 import { captureIo } from './capture-io.js';
 
 vi.mock('../src/commands/explain.js');
+vi.mock('../src/commands/toggle.js');
+vi.mock('../src/commands/fail-closed.js');
 
 async function run(args: readonly string[]) {
   const captured = captureIo();
@@ -46,6 +50,25 @@ describe('argv → explain', () => {
   });
 });
 
+describe('argv → on, off, fail-closed', () => {
+  it.for([
+    { args: ['on'], toggled: 'on', failClosedTo: undefined },
+    { args: ['off'], toggled: 'off', failClosedTo: undefined },
+    { args: ['fail-closed', 'on'], toggled: undefined, failClosedTo: 'on' },
+    { args: ['fail-closed', 'off'], toggled: undefined, failClosedTo: 'off' },
+  ])('guard $args.0 $args.1', async ({ args, toggled, failClosedTo }) => {
+    expect(await run(args)).toMatchObject({ code: 0, stderr: '' });
+    expect(vi.mocked(toggle).mock.calls.map((call) => call[0])).toEqual(toggled === undefined ? [] : [toggled]);
+    expect(vi.mocked(failClosed).mock.calls.map((call) => call[0])).toEqual(failClosedTo === undefined ? [] : [failClosedTo]);
+  });
+
+  it.for([['on', 'now'], ['off', '--force'], ['fail-closed'], ['fail-closed', 'maybe']])('usage error: guard %s', async (args) => {
+    expect((await run(args)).code).toBe(2);
+    expect(toggle).not.toHaveBeenCalled();
+    expect(failClosed).not.toHaveBeenCalled();
+  });
+});
+
 describe('usage errors exit 2 and never reach the command', () => {
   it.for([
     { name: 'no command at all', args: [], stderr: /Usage: guard/ },
@@ -77,11 +100,7 @@ describe('commands not built yet fail with exit 1 and say so', () => {
   it.for([
     ['setup', 'codex', '--project', '--dry-run'],
     ['uninstall', 'cursor', '--project'],
-    ['on'],
-    ['off'],
-    ['fail-closed', 'on'],
     ['status', '--json'],
-    ['hook', 'copilot', '--event', 'preToolUse'],
     ['log', '--json', '--chat', 'c1', '--decision', 'block', '-n', '5'],
     ['report', '--chat', 'c1', '--json'],
     ['doctor', '--json'],
