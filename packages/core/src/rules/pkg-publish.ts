@@ -1,17 +1,98 @@
-import type { Rule } from '../rule.js';
+import { hasFlag, operands } from '../analysis/args.js';
+import type { Hit, Rule } from '../rule.js';
+import type { Invocation } from '../shell/types.js';
 
-// STUB: registered so the catalogue is complete; the rule itself is being written.
+/** Subcommands that publish (or take back) a release, per program. */
+const VERBS: Readonly<Record<string, ReadonlySet<string>>> = {
+  npm: new Set(['publish', 'unpublish', 'deprecate', 'undeprecate']),
+  pnpm: new Set(['publish']),
+  bun: new Set(['publish']),
+  cargo: new Set(['publish', 'yank']),
+  twine: new Set(['upload']),
+  poetry: new Set(['publish']),
+  flit: new Set(['publish']),
+  hatch: new Set(['publish']),
+  pdm: new Set(['publish']),
+  uv: new Set(['publish']),
+  gem: new Set(['push', 'yank']),
+  docker: new Set(['push']),
+  podman: new Set(['push']),
+  vsce: new Set(['publish']),
+  ovsx: new Set(['publish']),
+  deno: new Set(['publish']),
+  jsr: new Set(['publish']),
+  lerna: new Set(['publish']),
+  changeset: new Set(['publish']),
+  mvn: new Set(['deploy', 'release:perform', 'deploy:deploy-file']),
+  helm: new Set(['push']),
+};
+
+/** Options that take the next word, so the subcommand is found past them. */
+const WITH_VALUE = new Set([
+  '-C', '--dir', '--filter', '--prefix', '-w', '--workspace', '--cwd', '-H', '--host', '--context', '--config', '--manifest-path',
+  '--registry', '--tag', '--access', '--otp', '--repository', '--repository-url', '-p', '--package', '--project',
+]);
+
 export const pkgPublish = {
   meta: {
     id: 'pkg.publish',
     decision: 'ask',
     remember: 'every-time',
     title: 'publishing a release',
-    reason: 'TODO.',
-    owasp: [],
-    examples: { match: [], noMatch: [] },
+    reason:
+      'Publishing puts this version in front of everyone who installs it, and a published release cannot be fully taken back; run the dry run first and let a person publish.',
+    owasp: ['LLM06:2025'],
+    examples: {
+      match: ['npm publish', 'pnpm publish --access public', 'cargo publish', 'twine upload dist/*', 'gh release create v1.2.0', 'docker push acme/app:1.2'],
+      noMatch: ['npm publish --dry-run', 'npm pack', 'cargo publish --dry-run', 'docker build -t acme/app .', 'gh release list'],
+    },
   },
-  check() {
-    return [];
+  check(context) {
+    const hits: Hit[] = [];
+    for (const inv of context.invocations) {
+      if (publishes(inv) && !hasFlag(inv, '', ['--dry-run', '--dry_run', '--dryrun', '--snapshot'])) hits.push({ span: inv.span });
+    }
+    return hits;
   },
 } as const satisfies Rule;
+
+function publishes(inv: Invocation): boolean {
+  const name = inv.name;
+  const ops = operands(inv, WITH_VALUE).map((a) => a.value);
+  const [first = '', second = '', third = ''] = ops;
+  switch (name) {
+    case 'yarn':
+      // `yarn publish` (v1), `yarn npm publish` (berry), `yarn workspace x npm publish`
+      return first === 'publish' || (first === 'npm' && second === 'publish') || (first === 'workspace' && (third === 'publish' || ops[3] === 'publish'));
+    case 'npm':
+      return VERBS.npm?.has(first) === true || (first === 'dist-tag' && (second === 'add' || second === 'rm'));
+    case 'gh':
+      return first === 'release' && (second === 'create' || second === 'upload');
+    case 'dotnet':
+      return first === 'nuget' && second === 'push';
+    case 'nuget':
+      return first === 'push';
+    case 'docker':
+    case 'podman':
+      return first === 'push' || (first === 'image' && second === 'push') || (first === 'manifest' && second === 'push') || (first === 'buildx' && inv.args.includes('--push'));
+    case 'gradle':
+    case 'gradlew':
+      return ops.some((task) => /^(?:publish|publishPlugins|publish\w*Repository)$/.test(task) && !/MavenLocal/.test(task));
+    case 'python':
+    case 'python3':
+      return inv.args[0] === '-m' && inv.args[1] === 'twine' && inv.args[2] === 'upload';
+    case 'semantic-release':
+      return true;
+    case 'goreleaser':
+      return first === 'release' || first === '';
+    case 'pod':
+      return first === 'trunk' && second === 'push';
+    case 'mix':
+      return first === 'hex.publish';
+    case 'mvn':
+    case 'mvnw':
+      return ops.some((goal) => VERBS.mvn?.has(goal) === true);
+    default:
+      return VERBS[name]?.has(first) === true;
+  }
+}
