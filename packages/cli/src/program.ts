@@ -122,7 +122,10 @@ export function createProgram(io: Io): Command {
     .command('rules')
     .description('list the rule catalogue')
     .option('--json', 'print JSON')
-    .action(() => notBuilt('rules'));
+    .action(async (options: { json?: true }) => {
+      const { listRules } = await import('./commands/rules.js');
+      listRules({ json: options.json ?? false }, io);
+    });
 
   return program;
 }

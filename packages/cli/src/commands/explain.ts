@@ -1,7 +1,10 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { evaluate, type Environment, type Evaluation, type Invocation, type ShellStep, type Span, type Via } from '@guard/core';
+import { evaluate, type EvaluateOptions, type Evaluation, type Invocation, type Policy, type ShellStep, type Span, type Via } from '@guard/core';
 import type { Io } from '../io.js';
+import { loadPolicy, POLICY_FILE } from '../policy.js';
+import { createProbe } from '../probe.js';
+import { guardHomeFrom } from '../settings.js';
 
 export interface ExplainOptions {
   /** The command line to explain; undefined with `jsonl`. */
@@ -16,9 +19,23 @@ export interface ExplainOptions {
 
 /** `guard explain`: the verdict for a shell command, with each finding and invocation and its span. */
 export async function explain(options: ExplainOptions, io: Io): Promise<void> {
-  const env: Environment = { home: io.home(), tmp: io.tmp() };
+  const home = io.home();
+  const env = { home, tmp: io.tmp(), guardHome: guardHomeFrom(io.env, home), probe: createProbe() } as const;
   const cwd = resolve(io.cwd(), options.cwd ?? '.');
   const roots = new Map<string, string>();
+  const policies = new Map<string, Policy>();
+  // what the hook would use for this step: the real probe and the project's .guard.yaml
+  const optionsFor = (step: ShellStep): EvaluateOptions => {
+    let policy = policies.get(step.projectRoot);
+    if (policy === undefined) {
+      const loaded = loadPolicy(step.projectRoot);
+      if (loaded.error !== undefined) {
+        io.err(`guard: warning: ${join(step.projectRoot, POLICY_FILE)} has mistakes; the built-in rules apply all the same.\n${loaded.error}\n`);
+      }
+      policies.set(step.projectRoot, (policy = loaded.policy));
+    }
+    return { ...env, policy };
+  };
   const stepFor = (command: string, stepCwd: string): ShellStep => {
     let projectRoot = roots.get(stepCwd);
     if (projectRoot === undefined) roots.set(stepCwd, (projectRoot = findProjectRoot(stepCwd)));
@@ -37,7 +54,7 @@ export async function explain(options: ExplainOptions, io: Io): Promise<void> {
       const step = stepFor(request.command, resolve(cwd, request.cwd ?? '.'));
       let answer: ExplainJson | { error: string };
       try {
-        answer = toJson(evaluate(step, env), step);
+        answer = toJson(evaluate(step, optionsFor(step)), step);
       } catch (error) {
         answer = { error: `guard failed on this command: ${error instanceof Error ? error.message : String(error)}` };
       }
@@ -47,7 +64,7 @@ export async function explain(options: ExplainOptions, io: Io): Promise<void> {
   }
 
   const step = stepFor(options.command ?? '', cwd);
-  const evaluation = evaluate(step, env);
+  const evaluation = evaluate(step, optionsFor(step));
   io.out(options.json ? `${JSON.stringify(toJson(evaluation, step), null, 2)}\n` : renderText(evaluation, step));
 }
 
@@ -248,7 +265,8 @@ function clip(line: string): string {
   return line.length > WIDTH ? `${line.slice(0, WIDTH - 1)}…` : line;
 }
 
-function wrap(text: string, indent: string): string[] {
+/** Words of `text` filled into lines of at most 80 columns, each starting with `indent`. */
+export function wrap(text: string, indent: string): string[] {
   const lines: string[] = [];
   let current = indent;
   for (const word of text.split(/\s+/).filter(Boolean)) {
