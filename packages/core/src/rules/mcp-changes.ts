@@ -1,17 +1,60 @@
-import type { Rule } from '../rule.js';
+import { looseStrings } from '../analysis/context.js';
+import type { Place } from '../facts/paths.js';
+import { mcpToolChanges } from '../facts/mcp.js';
+import { destructiveSql } from '../facts/sql.js';
+import type { Hit, Rule } from '../rule.js';
+import type { Span } from '../types.js';
 
-// STUB: registered so the catalogue is complete; the rule itself is being written.
+/** Where a path in an MCP call's arguments leaves the project (temp, devices and unresolved names do not count). */
+const OUTSIDE: ReadonlySet<Place> = new Set(['home', 'root', 'outside']);
+
+/** Cheap test before the SQL scan: no such word, no destructive statement. */
+const SQL_HINT = /drop|delete|truncate/i;
+
 export const mcpChanges = {
   meta: {
     id: 'mcp.changes',
     decision: 'ask',
     remember: 'server',
     title: 'an MCP tool that changes or sends',
-    reason: 'TODO.',
-    owasp: [],
-    examples: { match: [], noMatch: [] },
+    reason:
+      'This MCP tool changes something or sends something out on your behalf (a repository, a message, a database, files outside the project), which guard cannot undo; check what it is about to do, or use a read-only tool.',
+    owasp: ['ASI02'],
+    examples: {
+      match: [
+        { step: { kind: 'mcp', server: 'github', tool: 'create_issue', args: { owner: 'acme', repo: 'site', title: 'Broken link' } } },
+        { step: { kind: 'mcp', server: 'filesystem', tool: 'read_text_file', args: { path: '/home/dev/notes/plans.md' } } },
+        { step: { kind: 'mcp', server: 'postgres', tool: 'query', args: { sql: 'DROP TABLE users' } } },
+        { step: { kind: 'mcp', server: 'tracker', tool: 'archive', args: { id: 7 }, annotations: { destructiveHint: true } } },
+      ],
+      noMatch: [
+        { step: { kind: 'mcp', server: 'github', tool: 'get_file_contents', args: { owner: 'acme', repo: 'site', path: 'README.md' } } },
+        { step: { kind: 'mcp', server: 'postgres', tool: 'query', args: { sql: 'SELECT * FROM users LIMIT 5' } } },
+        { step: { kind: 'mcp', server: 'tracker', tool: 'create_view', args: {}, annotations: { readOnlyHint: true } } },
+        'gh issue create --title "Broken link"',
+      ],
+    },
   },
-  check() {
-    return [];
+  check(context) {
+    const { step, text } = context;
+    if (step.kind !== 'mcp') return [];
+    const key = step.server;
+    const hits: Hit[] = [];
+    if (mcpToolChanges(step.tool, step.annotations)) hits.push({ span: [0, text.length], key, detail: step.tool });
+    for (const file of context.files) {
+      const { place, abs } = file.path;
+      // a string that only looks like a path (`/repos/o/r` for an API) is not one when it does not exist
+      if (OUTSIDE.has(place) && context.probe.exists?.(abs) !== false) hits.push({ span: file.span, key, detail: abs, path: abs });
+    }
+    for (const value of looseStrings(step.args)) {
+      if (!SQL_HINT.test(value)) continue;
+      const statement = destructiveSql(value)[0]?.statement;
+      if (statement === undefined) continue;
+      const encoded = JSON.stringify(value);
+      const at = text.indexOf(encoded);
+      const span: Span = at < 0 ? [0, text.length] : [at, at + encoded.length];
+      hits.push({ span, key, detail: statement });
+    }
+    return hits;
   },
 } as const satisfies Rule;
