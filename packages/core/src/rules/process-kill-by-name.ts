@@ -1,6 +1,7 @@
 import { hasFlag, optionValues } from '../analysis/args.js';
 import type { Hit, Rule } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
+import type { Span } from '../types.js';
 
 /** Programs that stop every process matching a name, a pattern or a port. */
 const BY_NAME = new Set(['pkill', 'killall', 'kill-port', 'fkill', 'fkill-cli', 'killport']);
@@ -27,10 +28,10 @@ export const processKillByName = {
     },
   },
   check(context) {
+    const feeds = finders(context.invocations);
     const hits: Hit[] = [];
-    const invocations = context.invocations;
-    for (const inv of invocations) {
-      if (killsByName(inv) || fedByFinder(inv, invocations)) hits.push({ span: inv.span, detail: inv.name });
+    for (const inv of context.invocations) {
+      if (killsByName(inv) || (KILLERS.has(inv.name) && fedByFinder(inv, feeds))) hits.push({ span: inv.span, detail: inv.name });
     }
     return hits;
   },
@@ -64,20 +65,47 @@ function killsEverything(inv: Invocation): boolean {
   return args.slice(at).includes('-1');
 }
 
+interface Finders {
+  /** Pipeline id → the earliest stage that finds ids by name or port. */
+  readonly firstStage: ReadonlyMap<number, number>;
+  /** Spans of finders run inside a substitution (`$(pgrep node)`), sorted by start. */
+  readonly substituted: readonly Span[];
+}
+
+function finders(invocations: readonly Invocation[]): Finders {
+  const firstStage = new Map<number, number>();
+  const substituted: Span[] = [];
+  for (const inv of invocations) {
+    if (!FINDERS.has(inv.name) || byId(inv)) continue;
+    const { id, index } = inv.pipeline;
+    if (index < (firstStage.get(id) ?? Infinity)) firstStage.set(id, index);
+    if (inv.via.some((via) => via.kind === 'substitution')) substituted.push(inv.span);
+  }
+  substituted.sort((a, b) => a[0] - b[0]);
+  return { firstStage, substituted };
+}
+
 /**
  * A killer whose ids come from a finder: an earlier stage of its pipeline (`lsof -ti:3000 |
  * xargs kill`, `Get-Process node | Stop-Process`) or a substitution in its arguments (`kill
  * $(pgrep node)`).
  */
-function fedByFinder(inv: Invocation, all: readonly Invocation[]): boolean {
-  if (!KILLERS.has(inv.name)) return false;
-  for (const other of all) {
-    if (other === inv || !FINDERS.has(other.name) || byId(other)) continue;
-    const samePipeline = other.pipeline.id === inv.pipeline.id && other.pipeline.index < inv.pipeline.index;
-    const inArguments = other.via.some((via) => via.kind === 'substitution') && inv.argSpans.some(([start, end]) => other.span[0] >= start && other.span[1] <= end);
-    if (samePipeline || inArguments) return true;
+function fedByFinder(inv: Invocation, feeds: Finders): boolean {
+  if ((feeds.firstStage.get(inv.pipeline.id) ?? Infinity) < inv.pipeline.index) return true;
+  return inv.argSpans.some((span) => spanWithin(feeds.substituted, span));
+}
+
+/** Whether a span of the sorted list lies inside `outer` (binary search: no scan per argument). */
+function spanWithin(sorted: readonly Span[], outer: Span): boolean {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((sorted[mid] as Span)[0] < outer[0]) low = mid + 1;
+    else high = mid;
   }
-  return false;
+  const first = sorted[low];
+  return first !== undefined && first[0] < outer[1] && first[1] <= outer[1];
 }
 
 /** `Get-Process -Id 42` finds one process by its id, which is what the person asked for. */

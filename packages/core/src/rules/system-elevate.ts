@@ -46,10 +46,14 @@ export const systemElevate = {
   },
 } as const satisfies Rule;
 
+/** How far before a command its prefix word is looked for (`sudo -u www-data -H …`). */
+const PREFIX_WINDOW = 256;
+
 /** From the prefix word (`sudo`) to the end of the command it runs, when the word is found just before it. */
 function prefixSpan(context: RuleContext, inv: Invocation, name: string): Span {
-  const start = context.text.lastIndexOf(name, inv.span[0]);
-  return start >= 0 && inv.span[0] - start <= 256 ? [start, inv.span[1]] : inv.span;
+  const from = Math.max(0, inv.span[0] - PREFIX_WINDOW);
+  const found = context.text.slice(from, inv.span[0]).lastIndexOf(name);
+  return found >= 0 ? [from + found, inv.span[1]] : inv.span;
 }
 
 /** What about this invocation raises rights or changes the computer, or undefined. */

@@ -13,6 +13,12 @@ const SECURITY_SERVICES = new Set([
 const STOP_VERBS = new Set(['stop', 'disable', 'mask', 'kill']);
 const APPARMOR_OFF = new Set(['aa-teardown', 'aa-disable', 'aa-complain']);
 const FALSE = /^(?:\$?false|0)$/i;
+/** Every program switchesOff knows, so that other commands cost one look-up. */
+const PROGRAMS = new Set([
+  'set-mppreference', 'add-mppreference', 'netsh', 'set-netfirewallprofile', 'ufw', 'socketfilterfw', 'iptables', 'ip6tables',
+  'nft', 'systemctl', 'service', 'sc', 'stop-service', 'spsv', 'set-service', 'uninstall-windowsfeature', 'remove-windowsfeature',
+  'setenforce', 'spctl', 'csrutil', 'sysctl', ...APPARMOR_OFF,
+]);
 
 export const systemSecurityOff = {
   meta: {
@@ -53,6 +59,7 @@ export const systemSecurityOff = {
 
 /** The defence a command switches off, or undefined. */
 function switchesOff(inv: Invocation): string | undefined {
+  if (!PROGRAMS.has(inv.name)) return undefined;
   const args = inv.args.map((arg) => arg.toLowerCase());
   const ops = operands(inv).map((arg) => arg.value.toLowerCase());
   switch (inv.name) {
