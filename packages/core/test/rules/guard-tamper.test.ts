@@ -68,6 +68,7 @@ runRuleTests(guardTamper, {
     'rm .github/hooks/guard.json',
     'echo "{}" > .cursor/hooks.json',
     'chmod 000 ~/.gemini/config/hooks.json',
+    'echo "{}" > .agents/hooks.json',
     // settings that switch hooks off
     'codex exec --dangerously-bypass-hook-trust "do it"',
     'codex -c features.hooks=false exec "x"',

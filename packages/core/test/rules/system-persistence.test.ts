@@ -13,6 +13,8 @@ runRuleTests(systemPersistence, {
     'atq',
     'schtasks /query /fo list',
     'Get-ScheduledTask',
+    // builds a trigger object; nothing is registered until Register-ScheduledTask
+    'New-ScheduledTaskTrigger -AtLogOn',
     'systemctl status nginx',
     'systemctl is-enabled docker',
     'systemctl --user start dev-server',
@@ -71,7 +73,7 @@ runRuleTests(systemPersistence, {
     'sed -i "s/old/new/" ~/.profile',
     'cp service.plist ~/Library/LaunchAgents/',
     'echo "@reboot /opt/x" | sudo tee /etc/cron.d/x',
-    'echo "at now + 1 hour" && echo "./deploy.sh" | at now + 1 hour',
+    'echo "./deploy.sh" | at now + 1 hour',
     'update-rc.d myservice defaults',
     'sc create updater binPath= C:\\u.exe start= auto',
     // every kind of step
