@@ -39,7 +39,8 @@ export interface FailureAnswer {
 /** No objection: each adapter renders it in its agent's way (silence, `{}`, `{"decision":"ask"}` …). */
 export const NO_OBJECTION: Verdict = { decision: 'allow', findings: [], agentMessage: '', userMessage: '' };
 
-const FAIL_CLOSED_MESSAGE =
+/** What the agent is told when fail-closed blocks a step guard could not judge. */
+export const FAIL_CLOSED_MESSAGE =
   'guard could not check this step and fail-closed is on, so the step does not run; try it again, and if this keeps happening the person can see why with `guard log`.';
 
 const BLOCK_RULES = rules.filter((rule) => rule.meta.decision === 'block');

@@ -1,0 +1,38 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** The built CLI, as agents run it (`npm test` builds first). */
+export const BIN = fileURLToPath(new URL('../../packages/cli/dist/bin.js', import.meta.url));
+
+/** Throws a clear error when the CLI was not built. */
+export function requireBuild(): void {
+  if (!existsSync(BIN)) {
+    throw new Error(`${BIN} is missing: run \`npm run build\` first (\`npm test\` builds before testing).`);
+  }
+}
+
+export interface BinResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `node <bin> hook …` with `stdin` and only the given environment (plus PATH). */
+export function runHookProcess(args: readonly string[], stdin: string, env: Readonly<Record<string, string>>): Promise<BinResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'hook', ...args], {
+      env: { PATH: process.env['PATH'] ?? '', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    // the hook may answer before reading everything (a payload over the cap): that is not an error here
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(stdin);
+  });
+}

@@ -1,0 +1,77 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LogEntry } from '../../packages/cli/src/log.js';
+import { AGENT_CASES, ASKED, BLOCKED, HARMLESS } from '../../packages/cli/test/hook-cases.js';
+import { requireBuild, runHookProcess } from './bin.js';
+
+const ROOT = mkdtempSync(join(tmpdir(), 'guard-concurrency-'));
+const GUARD_HOME = join(ROOT, 'guard');
+const codex = AGENT_CASES[0];
+
+beforeAll(requireBuild);
+afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
+
+/** Every file under a folder, recursively. */
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : [path];
+  });
+}
+
+describe('50 `guard hook codex` processes at once on one chat', () => {
+  it('each gets a whole answer for its own step, and guard\'s folder stays readable', async () => {
+    if (codex === undefined) throw new Error('no codex case');
+    const commands = Array.from({ length: 50 }, (_, i) => [HARMLESS, ASKED, BLOCKED][i % 3] ?? HARMLESS);
+    // every call names the same chat, as parallel tool calls of one Codex session do
+    const results = await Promise.all(
+      commands.map((command, i) =>
+        runHookProcess(['codex'], JSON.stringify({ ...codex.shell(`${command} # call ${i}`), tool_use_id: `call_${i}` }), {
+          HOME: ROOT,
+          GUARD_HOME,
+          // 50 Node starts on a small machine take seconds: the deadline has its own tests, this
+          // one is about answers and files not being mixed up
+          GUARD_DEADLINE_MS: '60000',
+        }),
+      ),
+    );
+
+    results.forEach((result, i) => {
+      expect(result.code).toBe(0);
+      const command = commands[i];
+      if (command === HARMLESS) {
+        expect(result.stdout).toBe('');
+        return;
+      }
+      const reply = JSON.parse(result.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } };
+      expect(result.stdout.indexOf('\n')).toBe(result.stdout.length - 1);
+      expect(reply.hookSpecificOutput.permissionDecision).toBe('deny');
+      expect(reply.hookSpecificOutput.permissionDecisionReason).toMatch(
+        command === BLOCKED ? /^guard: blocked \(git\.rewrite-shared-history/ : /^guard: this step needs the person's approval first \(git\.push\)/,
+      );
+    });
+
+    // every file guard keeps parses; the log has exactly one line per call
+    let logLines: LogEntry[] = [];
+    for (const path of files(GUARD_HOME)) {
+      const text = readFileSync(path, 'utf8');
+      if (path.endsWith('.jsonl')) {
+        const lines = text.split('\n');
+        expect(lines.pop()).toBe('');
+        const entries = lines.map((entry) => JSON.parse(entry) as LogEntry);
+        if (path.endsWith('log.jsonl')) logLines = entries;
+      } else if (path.endsWith('.json')) {
+        expect(() => JSON.parse(text) as unknown).not.toThrow();
+      }
+    }
+    expect(logLines).toHaveLength(50);
+    const steps = new Set(logLines.map((entry) => entry.step));
+    expect(steps.size).toBe(50);
+    for (const entry of logLines) {
+      const call = Number(/# call (\d+)$/.exec(entry.step ?? '')?.[1]);
+      expect(entry).toMatchObject({ agent: 'codex', how: 'rules', decision: ['allow', 'ask', 'block'][call % 3] });
+    }
+  });
+});

@@ -1,0 +1,192 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentId, Environment, Verdict } from '../../packages/core/src/index.js';
+import { evaluate, rules } from '../../packages/core/src/index.js';
+import { adapters } from '../../packages/adapters/src/index.js';
+import { askInChatMessage, askMessage, blockMessage } from '../../packages/adapters/src/messages.js';
+import { FAIL_CLOSED_MESSAGE } from '../../packages/cli/src/hook/failure.js';
+import type { LogEntry } from '../../packages/cli/src/log.js';
+import { AGENT_CASES, ASKED, BLOCKED, HARMLESS, fixture, fixtureText } from '../../packages/cli/test/hook-cases.js';
+import { requireBuild, runHookProcess } from './bin.js';
+
+/**
+ * Recorded agent payloads replayed through the built `guard hook <agent>` as a process, as the
+ * agents run it: exact stdout bytes, exit code, and the log line each call leaves.
+ */
+
+const ROOT = mkdtempSync(join(tmpdir(), 'guard-replay-'));
+const HOME = join(ROOT, 'home');
+const OPEN = join(ROOT, 'guard-open');
+const CLOSED = join(ROOT, 'guard-closed');
+
+beforeAll(() => {
+  requireBuild();
+  mkdirSync(HOME, { recursive: true });
+  mkdirSync(CLOSED, { recursive: true });
+  writeFileSync(join(CLOSED, 'settings.yaml'), 'failClosed: true\n');
+});
+afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
+
+/** Runs the hook and returns its result plus the one log line it appended. */
+async function hook(args: readonly string[], stdin: string, guardHome = OPEN) {
+  const before = logLines(guardHome).length;
+  const result = await runHookProcess(args, stdin, { HOME, GUARD_HOME: guardHome });
+  const lines = logLines(guardHome);
+  expect(lines.length - before).toBe(1);
+  return { ...result, log: lines.at(-1) as LogEntry };
+}
+
+function logLines(guardHome: string): LogEntry[] {
+  try {
+    return readFileSync(join(guardHome, 'log.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as LogEntry);
+  } catch {
+    return [];
+  }
+}
+
+const line = (value: unknown): string => `${JSON.stringify(value)}\n`;
+
+/** The exact deny / ask replies, per agent (the envelopes are each agent's hook contract). */
+const REPLY: Record<AgentId, { deny(text: string): string; ask(text: string): string }> = {
+  codex: {
+    deny: (text) => line({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: text } }),
+    // Codex has no approval prompt: an ask is a deny that tells the agent to ask in the chat
+    ask: (text) => line({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: text } }),
+  },
+  cursor: {
+    deny: (text) => line({ permission: 'deny', user_message: text, agent_message: text }),
+    ask: (text) => line({ permission: 'ask', user_message: text, agent_message: text }),
+  },
+  antigravity: {
+    deny: (text) => line({ decision: 'deny', reason: text }),
+    ask: (text) => line({ decision: 'force_ask', reason: text }),
+  },
+  copilot: {
+    deny: (text) => line({ permissionDecision: 'deny', permissionDecisionReason: text }),
+    ask: (text) => line({ permissionDecision: 'ask', permissionDecisionReason: text }),
+  },
+};
+
+const ENV: Environment = { home: HOME, tmp: tmpdir(), guardHome: OPEN };
+
+/** The engine's verdict on a payload's step, judged in this process (for the message texts). */
+function verdictOf(agent: AgentId, args: readonly string[], payload: unknown): Verdict {
+  const event = args[args.indexOf('--event') + 1];
+  const input = adapters[agent].read(payload, args.includes('--event') ? event : undefined, ['node']);
+  if (input.type !== 'step') throw new Error('not a step');
+  return evaluate(input.step, ENV);
+}
+
+const reasonOf = (id: string): string => rules.find((rule) => rule.meta.id === id)?.meta.reason ?? `no rule ${id}`;
+
+describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (agentCase) => {
+  const { agent, args } = agentCase;
+
+  it('a harmless step: no objection, exit 0, logged as allowed', async () => {
+    const result = await hook(args, JSON.stringify(agentCase.shell(HARMLESS)));
+    expect(result).toMatchObject({ code: 0, stdout: agentCase.noObjection, stderr: '' });
+    expect(result.log).toMatchObject({ agent, decision: 'allow', how: 'rules', rules: [], step: HARMLESS });
+  });
+
+  it('an asked step (git.push): the agent\'s own way of asking, exit 0', async () => {
+    const payload = agentCase.shell(ASKED);
+    const verdict = verdictOf(agent, args, payload);
+    expect(verdict.findings.map((finding) => finding.ruleId)).toEqual(['git.push']);
+    expect(verdict.findings[0]?.reason).toContain(reasonOf('git.push').slice(0, 40));
+    const text = agent === 'codex' ? askInChatMessage(verdict) : askMessage(verdict);
+    const result = await hook(args, JSON.stringify(payload));
+    expect(result).toMatchObject({ code: 0, stdout: REPLY[agent].ask(text), stderr: '' });
+    expect(result.log).toMatchObject({ decision: 'ask', how: 'rules', rules: ['git.push'], step: ASKED });
+  });
+
+  it('a blocked step (git.rewrite-shared-history): denied with the rule\'s reason, exit 0', async () => {
+    const payload = agentCase.shell(BLOCKED);
+    const verdict = verdictOf(agent, args, payload);
+    expect(verdict.decision).toBe('block');
+    expect(verdict.findings[0]).toMatchObject({ ruleId: 'git.rewrite-shared-history', reason: reasonOf('git.rewrite-shared-history') });
+    const result = await hook(args, JSON.stringify(payload));
+    expect(result).toMatchObject({ code: 0, stdout: REPLY[agent].deny(blockMessage(verdict)), stderr: '' });
+    expect(result.log).toMatchObject({ decision: 'block', how: 'rules', step: BLOCKED });
+    expect(result.log.rules?.[0]).toBe('git.rewrite-shared-history');
+  });
+
+  const broken = [
+    { name: 'invalid JSON', stdin: '{"cwd": "/home/dev/project", ' },
+    { name: 'empty stdin', stdin: '' },
+    { name: 'a recorded payload with a field missing', stdin: fixtureText(agentCase.missing) },
+    { name: 'a recorded payload with a field of the wrong type', stdin: fixtureText(agentCase.wrongType) },
+  ];
+
+  it.for(broken)('fail-open, $name: no objection, the cause on stderr and in the log', async ({ stdin }) => {
+    const result = await hook(args, stdin);
+    expect(result).toMatchObject({ code: 0, stdout: agentCase.noObjection });
+    expect(result.stderr).toMatch(/^guard: [^\n]+\n$/);
+    expect(result.log).toMatchObject({ how: 'failure', decision: 'allow', error: result.stderr.slice('guard: '.length, -1) });
+  });
+
+  it.for(broken)('fail-closed, $name: blocked, exit 0', async ({ stdin }) => {
+    const result = await hook(args, stdin, CLOSED);
+    const verdict: Verdict = { decision: 'block', findings: [], agentMessage: FAIL_CLOSED_MESSAGE, userMessage: FAIL_CLOSED_MESSAGE };
+    expect(result).toMatchObject({ code: 0, stdout: REPLY[agent].deny(blockMessage(verdict)) });
+    expect(result.log).toMatchObject({ how: 'failure', decision: 'block' });
+  });
+});
+
+describe('more recorded payloads: the process answers what the engine and the adapter say', () => {
+  // every kind of step and a few events, each as recorded (or synthesised, see the fixtures README)
+  const cases: readonly { agent: AgentId; file: string; event?: string }[] = [
+    { agent: 'codex', file: 'pre-tool-use-git-push-force' },
+    { agent: 'codex', file: 'pre-tool-use-bash' },
+    { agent: 'codex', file: 'pre-tool-use-apply-patch' },
+    { agent: 'codex', file: 'synth-pre-tool-use-mcp' },
+    { agent: 'codex', file: 'synth-pre-tool-use-spawn-agent' },
+    { agent: 'codex', file: 'session-start' },
+    { agent: 'codex', file: 'post-tool-use-bash' },
+    { agent: 'cursor', file: 'pre-tool-use-write' },
+    { agent: 'cursor', file: 'pre-tool-use-delete' },
+    { agent: 'cursor', file: 'synth-pre-tool-use-edit' },
+    { agent: 'cursor', file: 'synth-before-read-file' },
+    { agent: 'cursor', file: 'before-mcp-execution' },
+    { agent: 'cursor', file: 'pre-tool-use-shell-cli' },
+    { agent: 'cursor', file: 'synth-pre-tool-use-task' },
+    { agent: 'cursor', file: 'session-start' },
+    { agent: 'antigravity', file: 'pre-tool-use-write-to-file', event: 'PreToolUse' },
+    { agent: 'antigravity', file: 'synth-pre-tool-use-view-file', event: 'PreToolUse' },
+    { agent: 'antigravity', file: 'synth-pre-tool-use-read-url-content', event: 'PreToolUse' },
+    { agent: 'antigravity', file: 'synth-pre-tool-use-call-mcp-tool', event: 'PreToolUse' },
+    { agent: 'antigravity', file: 'synth-pre-tool-use-generate-image', event: 'PreToolUse' },
+    { agent: 'copilot', file: 'pre-tool-use-bash-rm', event: 'preToolUse' },
+    { agent: 'copilot', file: 'synth-pre-tool-use-create', event: 'preToolUse' },
+    { agent: 'copilot', file: 'synth-pre-tool-use-edit', event: 'preToolUse' },
+    { agent: 'copilot', file: 'synth-pre-tool-use-view', event: 'preToolUse' },
+    { agent: 'copilot', file: 'synth-pre-tool-use-web-fetch', event: 'preToolUse' },
+    { agent: 'copilot', file: 'synth-pre-tool-use-mcp', event: 'preToolUse' },
+    { agent: 'copilot', file: 'synth-pre-tool-use-report-intent', event: 'preToolUse' },
+    { agent: 'copilot', file: 'pascal-pre-tool-use-bash' },
+    { agent: 'copilot', file: 'session-start', event: 'sessionStart' },
+  ];
+
+  it.for(cases)('$agent $file', async ({ agent, file, event }) => {
+    const args = event === undefined ? [agent] : [agent, '--event', event];
+    const payload = fixture(`${agent}/${file}`);
+    const adapter = adapters[agent];
+    const input = adapter.read(payload, event, ['node']);
+    let expected: string;
+    let decision: string | undefined;
+    if (input.type === 'step') {
+      const verdict = evaluate(input.step, ENV);
+      // Cursor's preToolUse leaves an ask to the shell/MCP event that follows for the same call
+      const answered = input.deferAsk === true && verdict.decision !== 'block' ? { ...verdict, decision: 'allow' as const, findings: [] } : verdict;
+      expected = adapter.toReply(answered, { event: input.event, canAsk: input.canAsk, failClosed: false }).stdout;
+      decision = answered.decision;
+    } else {
+      expected = adapter.toEventReply(input.event, undefined).stdout;
+    }
+    const result = await hook(args, fixtureText(`${agent}/${file}`));
+    expect(result).toMatchObject({ code: 0, stdout: expected, stderr: '' });
+    if (decision !== undefined) expect(result.log.decision).toBe(decision);
+    expect(['rules', 'ignored', 'event']).toContain(result.log.how);
+  });
+});
