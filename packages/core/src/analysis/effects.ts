@@ -302,6 +302,11 @@ function otherEffects(inv: Invocation, at: (arg: Arg, op: FileOp, extra?: Partia
       }
       break;
     }
+    case 'openssl':
+      // `openssl rsa -in key.pem -text` prints what it reads
+      for (const arg of optionValues(inv, [], ['-in'])) at(arg, 'read');
+      for (const arg of optionValues(inv, [], ['-out'])) at(arg, 'write');
+      break;
     case 'crontab': {
       const ops = operands(inv, new Set(['-u']));
       if (ops[0]) at(ops[0], 'read');

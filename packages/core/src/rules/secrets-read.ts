@@ -1,17 +1,154 @@
-import type { Rule } from '../rule.js';
+import { hasFlag, operands } from '../analysis/args.js';
+import type { FileEffect } from '../analysis/effects.js';
+import { changesFile } from '../analysis/effects.js';
+import { outputShown } from '../analysis/flow.js';
+import { shownFileLiterals } from '../facts/code.js';
+import type { Hit, Rule, RuleContext } from '../rule.js';
+import type { Invocation } from '../shell/types.js';
 
-// STUB: registered so the catalogue is complete; the rule itself is being written.
+/** `grep -q KEY .env` says whether a line is there, not what it holds. */
+const GREP_QUIET = new Set(['-q', '--quiet', '--silent', '-c', '--count', '-l', '--files-with-matches', '-L', '--files-without-match']);
+const GREPS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack']);
+const COPIERS = new Set(['cp', 'copy', 'copy-item', 'cpi', 'install']);
+
+/**
+ * SPEC 4.1: reading, copying, sending, overwriting or deleting a stored secret by any tool, and
+ * the commands that print a stored login.
+ */
 export const secretsRead = {
   meta: {
     id: 'secrets.read',
     decision: 'block',
     remember: 'never',
     title: 'reading, copying or changing a stored secret',
-    reason: 'TODO.',
-    owasp: [],
-    examples: { match: [], noMatch: [] },
+    reason:
+      'This would read, copy, send or overwrite a stored secret (keys, tokens, passwords, logins), which then sits in the chat, the logs or elsewhere and cannot be taken back; let the person handle the file, or work from a template such as .env.example.',
+    owasp: ['LLM02:2025', 'ASI03'],
+    examples: {
+      match: [
+        'cat .env',
+        'less ~/.ssh/id_ed25519',
+        'grep KEY .env.local',
+        'cp ~/.aws/credentials /tmp',
+        'base64 .npmrc',
+        { step: { kind: 'read', path: '.env' } },
+        'gh auth token',
+      ],
+      noMatch: [
+        'cat .env.example',
+        'cat ~/.ssh/id_ed25519.pub',
+        'cat src/password-reset.ts',
+        'source .env && npm run dev',
+        { step: 'cp .env.example .env', probe: { files: {} }, note: 'no .env yet: a fresh copy of the template loses nothing' },
+        'grep -q DATABASE_URL .env',
+      ],
+    },
   },
-  check() {
-    return [];
+  check(context) {
+    const hits: Hit[] = [];
+    for (const file of context.files) {
+      if (file.path.secret !== undefined && touchesSecret(context, file)) {
+        hits.push({ span: file.span, detail: file.path.raw, ...(file.path.abs ? { path: file.path.abs } : {}) });
+      }
+    }
+    for (const inv of context.invocations) {
+      const login = storedLogin(inv);
+      if (login !== undefined && outputShown(context, inv)) hits.push({ span: inv.span, detail: login });
+      if (inv.code) {
+        const cwd = inv.cwd;
+        for (const literal of shownFileLiterals(inv.code.text, (raw) => context.path(raw, cwd).secret !== undefined)) {
+          hits.push({ span: inv.code.span, detail: literal.value });
+        }
+      }
+    }
+    return hits;
   },
 } as const satisfies Rule;
+
+function touchesSecret(context: RuleContext, file: FileEffect): boolean {
+  const inv = file.invocation;
+  switch (file.op) {
+    case 'exec':
+      // `source .env` loads the values without showing them
+      return false;
+    case 'read':
+      if (inv && GREPS.has(inv.name) && inv.args.some((a) => GREP_QUIET.has(a))) return false;
+      // `cat .env | wc -l` shows nothing of it; a copy or an upload still takes it elsewhere
+      return !(inv && file.how === undefined && file.sends !== true && !outputShown(context, inv));
+    default:
+      // chmod, touch and mkdir change neither what the file holds nor whether it is there
+      if (!changesFile(file)) return false;
+      return !(inv && isFreshCopyOfTemplate(context, file, inv));
+  }
+}
+
+/**
+ * `cp .env.example .env` where there is no `.env` yet (or with `-n`): the project's own template
+ * becomes the env file and nothing stored is overwritten.
+ */
+function isFreshCopyOfTemplate(context: RuleContext, file: FileEffect, inv: Invocation): boolean {
+  if (!COPIERS.has(inv.name) || file.op !== 'write' || file.path.secret !== 'env-file') return false;
+  const sources = context.files.filter((f) => f.invocation === inv && f.op === 'read');
+  if (sources.length === 0 || sources.some((f) => f.path.secret !== undefined)) return false;
+  if (hasFlag(inv, 'n', ['--no-clobber', '--update=none'])) return true;
+  return file.path.abs !== '' && context.probe.exists?.(file.path.abs) === false;
+}
+
+const AWS_SECRET_SETTING = /secret|token|password|key_id|access_key/i;
+const CMDKEY_LIST = /^\/l(?:ist)?(?::|$)/i;
+const KUBECTL_OUTPUT = /^(?:-o|--output)(?:=|$)|^-o\S/;
+const KUBECTL_WITH_VALUE = new Set(['-n', '--namespace', '--context', '--kubeconfig', '-l', '--selector']);
+
+/** The login a command prints (`gh auth token`), or undefined when it prints none. */
+function storedLogin(inv: Invocation): string | undefined {
+  const words = operands(inv, inv.name === 'kubectl' ? KUBECTL_WITH_VALUE : undefined).map((a) => a.value);
+  const [a, b, c] = words;
+  const said = (n: number): string => [inv.name, ...words.slice(0, n)].join(' ');
+  switch (inv.name) {
+    case 'gh':
+      if (a === 'auth' && (b === 'token' || (b === 'status' && hasFlag(inv, 't', ['--show-token'])))) return said(2);
+      return undefined;
+    case 'aws':
+      if (a === 'configure' && b === 'get' && c !== undefined && AWS_SECRET_SETTING.test(c)) return said(3);
+      if (a === 'configure' && b === 'export-credentials') return said(2);
+      if (a === 'secretsmanager' && (b === 'get-secret-value' || b === 'batch-get-secret-value')) return said(2);
+      if (a === 'ssm' && b?.startsWith('get-parameter') === true && inv.args.includes('--with-decryption')) return said(2);
+      if ((a === 'ecr' || a === 'ecr-public') && b === 'get-login-password') return said(2);
+      return undefined;
+    case 'az':
+      if (a === 'account' && b === 'get-access-token') return said(2);
+      if (a === 'keyvault' && b === 'secret' && c === 'show') return said(3);
+      return undefined;
+    case 'gcloud':
+      if (a === 'auth' && (b === 'print-access-token' || b === 'print-identity-token' || (b === 'application-default' && c === 'print-access-token'))) return said(b === 'application-default' ? 3 : 2);
+      if (a === 'secrets' && b === 'versions' && c === 'access') return said(3);
+      return undefined;
+    case 'security':
+      if (a === 'dump-keychain') return said(1);
+      if ((a === 'find-generic-password' || a === 'find-internet-password') && inv.args.some((x) => x === '-w' || x === '-g')) return said(1);
+      return undefined;
+    case 'cmdkey':
+      return inv.args.some((x) => CMDKEY_LIST.test(x)) ? 'cmdkey /list' : undefined;
+    case 'kubectl':
+      return a === 'get' && (b === 'secret' || b === 'secrets') && inv.args.some((x) => KUBECTL_OUTPUT.test(x)) ? said(2) : undefined;
+    case 'vault':
+      return (a === 'kv' && b === 'get') || a === 'read' ? said(a === 'kv' ? 2 : 1) : undefined;
+    case 'op':
+      return a === 'read' || (a === 'item' && b === 'get' && inv.args.includes('--reveal')) ? said(a === 'read' ? 1 : 2) : undefined;
+    case 'pass':
+    case 'gopass':
+      return a === 'show' ? said(1) : undefined;
+    case 'secret-tool':
+      return a === 'lookup' ? said(1) : undefined;
+    case 'git':
+      return a === 'credential' && b === 'fill' ? said(2) : undefined;
+    case 'heroku':
+      return a === 'auth:token' ? said(1) : undefined;
+    case 'bw':
+      return a === 'get' && (b === 'password' || b === 'item' || b === 'totp') ? said(2) : undefined;
+    case 'doppler':
+      return a === 'secrets' && (b === undefined || b === 'get' || b === 'download') ? said(b === undefined ? 1 : 2) : undefined;
+    default:
+      return undefined;
+  }
+}
