@@ -12,8 +12,9 @@ import { ancestorArgs } from './hook/parent.js';
 import type { SessionLayer } from './hook/session.js';
 import { NO_SESSION } from './hook/session.js';
 import type { PolicyResult } from './hook/world.js';
-import { hookProbe, projectPolicy } from './hook/world.js';
+import { projectPolicy } from './hook/world.js';
 import type { Io } from './io.js';
+import { createProbe } from './probe.js';
 import type { LogEntry } from './log.js';
 import { appendLog } from './log.js';
 import type { Settings } from './settings.js';
@@ -173,7 +174,7 @@ export async function runHook(argv: readonly string[], io: HookIo = processHookI
     const { policy, error: policyError } = await (deps.policy ?? projectPolicy)(step.step.projectRoot);
     const evaluation = evaluate(step.step, {
       ...env,
-      probe: (deps.probe ?? hookProbe)(),
+      probe: (deps.probe ?? createProbe)(),
       session: memory.view,
       policy,
       failClosed,
