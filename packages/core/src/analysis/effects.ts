@@ -124,6 +124,8 @@ const SSH_WITH_VALUE = new Set(['-p', '-P', '-i', '-o', '-l', '-F', '-J', '-L', 
 
 function shellEffects(inv: Invocation, path: PathOf, files: FileEffect[], net: NetEffect[]): void {
   const at = (arg: Arg, op: FileOp, extra: Partial<FileEffect> = {}): void => {
+    // `xargs -I{} rm {}`, `find … -exec rm {} +`: a placeholder, not a file (find's own effect covers it)
+    if (arg.value === '{}' && inv.via.some((v) => v.kind === 'runner')) return;
     // `<(…)` and `>(…)` are pipes to commands the reader lists on their own, not files
     if (PROCESS_SUBSTITUTION.test(arg.value)) return;
     files.push({ op, path: path(arg.value, inv.cwd), span: arg.span, by: inv.name, invocation: inv, ...extra });
@@ -302,6 +304,9 @@ function otherEffects(inv: Invocation, at: (arg: Arg, op: FileOp, extra?: Partia
       }
       break;
     }
+    case 'find':
+      findEffects(inv, at);
+      break;
     case 'openssl':
       // `openssl rsa -in key.pem -text` prints what it reads
       for (const arg of optionValues(inv, [], ['-in'])) at(arg, 'read');
@@ -360,6 +365,43 @@ export function runsStdinAsCode(inv: Invocation): boolean {
     return stdinWord(operands(inv, INTERPRETER_WITH_VALUE)[0]?.value);
   }
   return false;
+}
+
+/** find's options that come before the starting points. */
+const FIND_LEADING = /^-(?:[HLP]|D|O\d?)$/;
+/** Tests that pick files by name, age, size or owner: what is left is not the whole tree. */
+const FIND_NARROWING = /^-(?:i?name|i?path|i?wholename|i?regex|newer\w*|[acm](?:time|min)|size|empty|user|group|uid|gid|perm|links|inum|samefile|i?lname)$/;
+
+/**
+ * `find … -delete` and `find … -exec rm {} ;` delete under their starting points: the whole
+ * tree (`recursive`) unless a test narrows what is picked.
+ */
+function findEffects(inv: Invocation, at: (arg: Arg, op: FileOp, extra?: Partial<FileEffect>) => void): void {
+  const args = inv.args;
+  let i = 0;
+  while (i < args.length && FIND_LEADING.test(args[i] ?? '')) i += args[i] === '-D' ? 2 : 1;
+  const starts: Arg[] = [];
+  for (; i < args.length; i++) {
+    const value = args[i] ?? '';
+    if (value.startsWith('-') || value === '(' || value === '!') break;
+    starts.push(argAt(inv, i));
+  }
+  let deletes = false;
+  let narrowed = false;
+  for (let j = i; j < args.length; j++) {
+    const value = args[j] ?? '';
+    if (value === '-delete') deletes = true;
+    else if (/^-(?:exec|execdir|ok|okdir)$/.test(value) && DELETERS.has(baseName(args[j + 1] ?? ''))) deletes = true;
+    else if (FIND_NARROWING.test(value)) narrowed = true;
+  }
+  if (!deletes) return;
+  // with no starting point, find starts at `.`
+  const points = starts.length > 0 ? starts : [{ value: '.', index: -1, span: inv.span }];
+  for (const arg of points) at(arg, 'delete', narrowed ? {} : { how: 'recursive' });
+}
+
+function baseName(program: string): string {
+  return (program.split(/[\\/]/).pop() ?? '').toLowerCase();
 }
 
 const COPY_WITH_VALUE = new Set(['-t', '--target-directory', '-S', '--suffix', '-m', '--mode', '-o', '-g', '-Destination', '-destination', '-Path', '-path']);

@@ -18,6 +18,7 @@ runRuleTests(fsWipe, {
     'rm -rf ~/old-project/node_modules',
     'rm ~/notes.txt',
     'find ~ -name "*.pyc" -delete',
+    'find / -name "*.tmp" -user dev -delete',
     // a variable that is set, or that only picks a folder by name
     'DIR=dist; rm -rf "$DIR"',
     'export OUT=build && rm -rf $OUT/*',
@@ -71,6 +72,9 @@ runRuleTests(fsWipe, {
     'powershell -Command "Remove-Item C:\\ -Recurse"',
     'pwsh -Command "Remove-Item -Recurse -Force C:\\Users"',
     'bash -c "rm -rf /"',
+    'find / -type f -delete',
+    'find ~ -delete',
+    'sudo find / -exec rm -rf {} +',
     'sudo sh -c "rm -rf --no-preserve-root /*"',
     { step: { kind: 'write', path: '/home/dev', mode: 'delete' }, note: 'a write tool deleting the home folder' },
   ],

@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import type { Example } from '../../src/rule.js';
+import { fsDelete } from '../../src/rules/fs-delete.js';
+import { evaluateExample, PROJECT, runRuleTests } from '../rule-tester.js';
+
+const created = (step: Example['step'], files: readonly string[], note = 'created in this chat'): Example => ({ step, session: { createdFiles: files }, note });
+const PATCH_DELETE = '*** Begin Patch\n*** Delete File: src/legacy.ts\n*** End Patch';
+const PATCH_EDIT = '*** Begin Patch\n*** Update File: src/app.ts\n@@\n-old\n+new\n*** End Patch';
+
+runRuleTests(fsDelete, {
+  valid: [
+    // regenerable folders, temp, and what this chat made
+    'rm -rf node_modules',
+    'rm -rf node_modules dist .next coverage',
+    'rm -rf build/ out target __pycache__ .pytest_cache .turbo',
+    'rm -rf packages/web/node_modules',
+    'cd build && rm -rf .',
+    'rm -rf /tmp/build-cache',
+    'rm -f "$TMPDIR/guard.sock"',
+    created('rm notes.txt', [`${PROJECT}/notes.txt`]),
+    created('rm -rf scratch', [`${PROJECT}/scratch`], 'a folder made in this chat'),
+    created({ kind: 'write', path: 'src/tmp.ts', mode: 'delete' }, [`${PROJECT}/src/tmp.ts`]),
+    { step: 'rm missing.txt', probe: { files: { [`${PROJECT}/other.txt`]: 'x' } }, note: 'the probe says it is not there' },
+    // not deleting: everyday commands
+    'ls -la',
+    'git status',
+    'git diff',
+    'git add -A',
+    'git commit -m "rm -rf src"',
+    'echo "rm -rf src"',
+    'npm run clean',
+    'rmdir empty-folder',
+    'trash old-notes.md',
+    'mv src/a.ts src/b.ts',
+    'mv src/a.ts lib/',
+    'echo hello > out.txt',
+    'npm test > test.log',
+    'find . -name "*.ts" -exec wc -l {} +',
+    'find node_modules -name "*.map" -delete',
+    { step: { kind: 'patch', patch: PATCH_EDIT }, note: 'editing a file' },
+    { step: { kind: 'write', path: 'src/app.ts', content: 'export {};\n' }, note: 'overwriting with new text' },
+    // git that keeps the work
+    'git checkout main',
+    'git checkout -b feature/login',
+    'git switch main',
+    'git restore --staged src/app.ts',
+    'git reset HEAD src/app.ts',
+    'git reset --soft HEAD~1',
+    'git clean -n',
+    'git clean -fdn',
+    'git stash',
+    'git stash pop',
+    'git stash list',
+    'git branch -d merged-feature',
+    'git push origin main',
+    'git push --dry-run origin --delete old',
+    { step: 'git reset --hard', probe: { modified: [] }, note: 'a clean work tree' },
+    { step: 'git restore src/app.ts', probe: { modified: [`${PROJECT}/src/other.ts`] }, note: 'that file has no changes' },
+    { step: 'git clean -fd', probe: { untracked: [] }, note: 'nothing untracked' },
+  ],
+  invalid: [
+    // SPEC 4.2 examples
+    'rm -rf src',
+    'rm README.md',
+    'rm -r docs/',
+    'git reset --hard',
+    'git reset --hard origin/main',
+    'git checkout -- .',
+    'git checkout .',
+    'git checkout -- src/app.ts',
+    'git checkout src/app.ts',
+    'git checkout HEAD~1 -- package.json',
+    'git checkout -f main',
+    'git switch --discard-changes main',
+    'git restore src/app.ts',
+    'git restore .',
+    'git restore --staged --worktree src/app.ts',
+    'git clean -f',
+    'git clean -fd',
+    'git clean -fdx',
+    'git stash drop',
+    'git stash clear',
+    'git branch -D feature/x',
+    'git branch --delete --force feature/x',
+    'git push origin --delete old-branch',
+    'git push origin :old-branch',
+    // emptying a file
+    '> src/app.ts',
+    ': > src/app.ts',
+    'truncate -s 0 src/app.ts',
+    'cp /dev/null src/app.ts',
+    'cat /dev/null > notes.md',
+    { step: { kind: 'write', path: 'src/app.ts', content: '' }, note: 'a write tool writing nothing' },
+    // moving out of the project
+    'mv src/a.ts /tmp/',
+    'mv docs ~/old-docs',
+    { step: { kind: 'write', path: 'src/a.ts', mode: 'move', toPath: '/home/dev/elsewhere/a.ts' }, note: 'a move tool' },
+    // find and xargs
+    'find . -name "*.log" -delete',
+    'find src -name "*.bak" -exec rm {} \\;',
+    'ls | xargs rm -rf',
+    'git ls-files -z | xargs -0 rm -f',
+    // other tools and spellings
+    { step: { kind: 'write', path: 'src/app.ts', mode: 'delete' }, note: 'a write tool delete' },
+    { step: { kind: 'patch', patch: PATCH_DELETE }, note: 'apply_patch Delete File' },
+    'unlink package-lock.json',
+    'shred -u notes.txt',
+    'rm -rf ~/Documents/report',
+    'rm -rf "$DIR/dist"',
+    'sudo rm -rf src',
+    'cd src && rm -rf .',
+    'bash -c "rm -rf src"',
+    'Remove-Item -Recurse -Force src',
+    'rm -rf .',
+    { step: 'rm notes.txt', session: { createdFiles: [`${PROJECT}/other.txt`] }, note: 'another file was created' },
+  ],
+});
+
+describe('fs.delete memory keys: once per path', () => {
+  const keys = (row: string | Example): (string | undefined)[] =>
+    evaluateExample(row)
+      .findings.filter((f) => f.ruleId === 'fs.delete')
+      .map((f) => f.memoryKey);
+  it.for([
+    { row: 'rm -rf src', keys: [`fs.delete:${PROJECT}/src`] },
+    { row: 'rm a.txt b.txt', keys: [`fs.delete:${PROJECT}/a.txt`, `fs.delete:${PROJECT}/b.txt`] },
+    { row: 'cd src && rm -rf .', keys: [`fs.delete:${PROJECT}/src`] },
+    { row: 'git reset --hard', keys: [`fs.delete:${PROJECT}:git reset --hard`] },
+    { row: 'git -C ../lib reset --hard', keys: ['fs.delete:/home/dev/lib:git reset --hard'] },
+    { row: 'git checkout -- src/a.ts src/b.ts', keys: [`fs.delete:${PROJECT}/src/a.ts:changes`, `fs.delete:${PROJECT}/src/b.ts:changes`] },
+    { row: 'git branch -D x y', keys: [`fs.delete:${PROJECT}:branch x`, `fs.delete:${PROJECT}:branch y`] },
+    { row: 'git push origin :old', keys: ['fs.delete:origin/old:remote branch'] },
+    { row: 'ls | xargs rm -rf', keys: [undefined] },
+    { row: 'rm -rf "$DIR/dist"', keys: [undefined] },
+  ])('$row', ({ row, keys: expected }) => {
+    expect(keys(row)).toEqual(expected);
+  });
+});
