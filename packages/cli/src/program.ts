@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { AGENT_IDS } from '@guard/core';
+import type { AgentId } from '@guard/core';
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import { ExitCode, GuardError } from './errors.js';
 import type { Io } from './io.js';
@@ -24,14 +25,20 @@ export function createProgram(io: Io): Command {
     .addArgument(agentArgument())
     .option('--project', "write the project's config instead of the user's")
     .option('--dry-run', 'show what would change, write nothing')
-    .action(() => notBuilt('setup'));
+    .action(async (agent: AgentId, options: { project?: true; dryRun?: true }) => {
+      const { setup } = await import('./commands/setup.js');
+      await setup(agent, { project: options.project ?? false, dryRun: options.dryRun ?? false }, io);
+    });
 
   program
     .command('uninstall')
     .description("remove guard's hook from an agent's config, leaving the rest as it was")
     .addArgument(agentArgument())
     .option('--project', "edit the project's config instead of the user's")
-    .action(() => notBuilt('uninstall'));
+    .action(async (agent: AgentId, options: { project?: true }) => {
+      const { uninstall } = await import('./commands/uninstall.js');
+      await uninstall(agent, { project: options.project ?? false }, io);
+    });
 
   program
     .command('on')
@@ -52,7 +59,10 @@ export function createProgram(io: Io): Command {
     .command('status')
     .description('show on/off, fail-closed, and where each agent has the hook installed')
     .option('--json', 'print JSON')
-    .action(() => notBuilt('status'));
+    .action(async (options: { json?: true }) => {
+      const { status } = await import('./commands/status.js');
+      await status({ json: options.json ?? false }, io);
+    });
 
   program
     .command('explain')
@@ -116,7 +126,10 @@ export function createProgram(io: Io): Command {
     .command('doctor')
     .description('check each installed agent end to end')
     .option('--json', 'print JSON')
-    .action(() => notBuilt('doctor'));
+    .action(async (options: { json?: true }) => {
+      const { doctor } = await import('./commands/doctor.js');
+      await doctor({ json: options.json ?? false }, io);
+    });
 
   program
     .command('rules')

@@ -1,5 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
+import { doctor } from '../src/commands/doctor.js';
 import { explain } from '../src/commands/explain.js';
+import { setup } from '../src/commands/setup.js';
+import { status } from '../src/commands/status.js';
+import { uninstall } from '../src/commands/uninstall.js';
 import { failClosed } from '../src/commands/fail-closed.js';
 import { toggle } from '../src/commands/toggle.js';
 import { GuardError } from '../src/errors.js';
@@ -7,6 +11,10 @@ import { main } from '../src/main.js';
 import { captureIo } from './capture-io.js';
 
 vi.mock('../src/commands/explain.js');
+vi.mock('../src/commands/setup.js');
+vi.mock('../src/commands/uninstall.js');
+vi.mock('../src/commands/status.js');
+vi.mock('../src/commands/doctor.js');
 vi.mock('../src/commands/toggle.js');
 vi.mock('../src/commands/fail-closed.js');
 
@@ -69,6 +77,35 @@ describe('argv → on, off, fail-closed', () => {
   });
 });
 
+describe('argv → setup, uninstall, status, doctor', () => {
+  it.for([
+    { args: 'setup codex', call: () => expect(setup).toHaveBeenCalledWith('codex', { project: false, dryRun: false }, expect.anything()) },
+    { args: 'setup cursor --project --dry-run', call: () => expect(setup).toHaveBeenCalledWith('cursor', { project: true, dryRun: true }, expect.anything()) },
+    { args: 'uninstall antigravity', call: () => expect(uninstall).toHaveBeenCalledWith('antigravity', { project: false }, expect.anything()) },
+    { args: 'uninstall copilot --project', call: () => expect(uninstall).toHaveBeenCalledWith('copilot', { project: true }, expect.anything()) },
+    { args: 'status', call: () => expect(status).toHaveBeenCalledWith({ json: false }, expect.anything()) },
+    { args: 'status --json', call: () => expect(status).toHaveBeenCalledWith({ json: true }, expect.anything()) },
+    { args: 'doctor', call: () => expect(doctor).toHaveBeenCalledWith({ json: false }, expect.anything()) },
+    { args: 'doctor --json', call: () => expect(doctor).toHaveBeenCalledWith({ json: true }, expect.anything()) },
+  ])('guard $args', async ({ args, call }) => {
+    const { code, stderr } = await run(args.split(' '));
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    call();
+    expect(vi.mocked(setup).mock.calls.length + vi.mocked(uninstall).mock.calls.length + vi.mocked(status).mock.calls.length + vi.mocked(doctor).mock.calls.length).toBe(1);
+  });
+
+  it.for([
+    { args: ['uninstall', 'codex', '--dry-run'], stderr: /unknown option '--dry-run'/ },
+    { args: ['status', 'codex'], stderr: /too many arguments/ },
+    { args: ['doctor', '--project'], stderr: /unknown option '--project'/ },
+  ])('usage error: guard $args.0 $args.1 $args.2', async ({ args, stderr }) => {
+    const result = await run(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(stderr);
+    expect([setup, uninstall, status, doctor].every((command) => vi.mocked(command).mock.calls.length === 0)).toBe(true);
+  });
+});
+
 describe('usage errors exit 2 and never reach the command', () => {
   it.for([
     { name: 'no command at all', args: [], stderr: /Usage: guard/ },
@@ -98,12 +135,8 @@ describe('usage errors exit 2 and never reach the command', () => {
 
 describe('commands not built yet fail with exit 1 and say so', () => {
   it.for([
-    ['setup', 'codex', '--project', '--dry-run'],
-    ['uninstall', 'cursor', '--project'],
-    ['status', '--json'],
     ['log', '--json', '--chat', 'c1', '--decision', 'block', '-n', '5'],
     ['report', '--chat', 'c1', '--json'],
-    ['doctor', '--json'],
     ['rules', '--json'],
   ])('guard %s', async (args) => {
     const { code, stdout, stderr } = await run(args);

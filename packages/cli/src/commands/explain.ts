@@ -300,7 +300,8 @@ function parseRequest(line: string): { command: string; cwd?: string } | string 
 }
 
 /** The nearest folder at or above `cwd` holding `.git` (a folder, or a file in a worktree), else `cwd`. */
-function findProjectRoot(cwd: string): string {
+/** The nearest folder at or above `cwd` that holds `.git`, else `cwd`. */
+export function findProjectRoot(cwd: string): string {
   for (let dir = cwd; ; dir = dirname(dir)) {
     if (existsSync(join(dir, '.git'))) return dir;
     if (dirname(dir) === dir) return cwd;

@@ -25,7 +25,7 @@ describe('guard (built)', () => {
     { name: 'version', args: ['--version'], exitCode: 0, stdout: /^\d+\.\d+\.\d+$/, stderr: /^$/ },
     { name: 'unknown command', args: ['frobnicate'], exitCode: 2, stdout: /^$/, stderr: /unknown command 'frobnicate'/ },
     { name: 'explain with no command', args: ['explain'], exitCode: 2, stdout: /^$/, stderr: /^guard: No command to explain/ },
-    { name: 'a command not built yet', args: ['status'], exitCode: 1, stdout: /^$/, stderr: /^guard: `guard status` is not available yet/ },
+    { name: 'status on a fresh machine', args: ['status'], exitCode: 0, stdout: /^guard is on; fail-closed is off\.\n/, stderr: /^$/ },
     { name: 'explain as text', args: ['explain', '--', 'git status'], exitCode: 0, stdout: /^(allow|ask|block)\n/, stderr: /^$/ },
   ])('$name exits $exitCode', async ({ args, exitCode, stdout, stderr }) => {
     const result = await guard(args);
