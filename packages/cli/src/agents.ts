@@ -1,0 +1,165 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { adapters } from '@guard/adapters';
+import type { Adapter, ConfigError, ConfigLevel, Locations } from '@guard/adapters';
+import type { AgentId } from '@guard/core';
+import { findProjectRoot } from './commands/explain.js';
+import { GuardError } from './errors.js';
+import type { Io } from './io.js';
+import { readSettings, SettingsError } from './settings.js';
+import type { Settings } from './settings.js';
+
+/** Both config levels, user first. */
+export const LEVELS: readonly ConfigLevel[] = ['user', 'project'];
+
+/** Where the agents' files are, from HOME, CODEX_HOME, COPILOT_HOME and the project around the cwd. */
+export function locationsFrom(io: Io): Locations {
+  const { CODEX_HOME: codexHome, COPILOT_HOME: copilotHome } = io.env;
+  return {
+    home: io.home(),
+    ...(codexHome ? { codexHome } : {}),
+    ...(copilotHome ? { copilotHome } : {}),
+    projectRoot: findProjectRoot(io.cwd()),
+  };
+}
+
+/** The agent's adapter; every AgentId has one. */
+export function adapterFor(agent: AgentId): Adapter {
+  return adapters[agent];
+}
+
+/**
+ * The built hook entry script: dist/bin.js next to this module. Run from the TypeScript sources
+ * (tests), this module sits in src/, so the built script is ../dist/bin.js.
+ */
+export function hookScriptPath(moduleUrl: string = import.meta.url): string {
+  return fileURLToPath(new URL(moduleUrl.endsWith('.ts') ? '../dist/bin.js' : './bin.js', moduleUrl));
+}
+
+/**
+ * The command an agent runs: the absolute Node binary and the absolute hook script, each quoted,
+ * then `hook <agent>`. Never `npx` (slow) and never a bare `guard` (depends on the agent's PATH).
+ */
+export function hookCommand(agent: AgentId, node: string = process.execPath, script: string = hookScriptPath(), platform: string = process.platform): string {
+  return `${quoteWord(node, platform)} ${quoteWord(script, platform)} hook ${agent}`;
+}
+
+// Inside double quotes a POSIX shell still expands $, ` and \ (and " ends the word); Windows paths
+// cannot hold a double quote, and cmd.exe reads the rest literally.
+function quoteWord(word: string, platform: string): string {
+  return platform === 'win32' ? `"${word}"` : `"${word.replace(/["$`\\]/g, '\\$&')}"`;
+}
+
+/**
+ * The words of a hook command, read the way a POSIX shell reads guard's own quoting (double and
+ * single quotes, backslash escapes). Good enough to find the program and script of a command guard
+ * wrote; for anything else the caller reports what it found.
+ */
+export function splitCommand(command: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let inWord = false;
+  let quote: '"' | "'" | undefined;
+  for (let i = 0; i < command.length; i += 1) {
+    const char = command[i] as string;
+    if (quote === "'") {
+      if (char === "'") quote = undefined;
+      else word += char;
+    } else if (quote === '"') {
+      if (char === '"') quote = undefined;
+      else if (char === '\\' && i + 1 < command.length && '"$`\\'.includes(command[i + 1] as string)) word += command[++i];
+      else word += char;
+    } else if (char === '"' || char === "'") {
+      quote = char;
+      inWord = true;
+    } else if (char === '\\' && i + 1 < command.length) {
+      word += command[++i];
+      inWord = true;
+    } else if (/\s/.test(char)) {
+      if (inWord) words.push(word);
+      word = '';
+      inWord = false;
+    } else if (char === '&' && !inWord && words.length === 0) {
+      // PowerShell's call operator in front of a quoted program (Copilot's powershell entry)
+      continue;
+    } else {
+      word += char;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push(word);
+  return words;
+}
+
+/** What a hook command found in a config points at, and whether both files are there. */
+export interface CommandCheck {
+  readonly command: string;
+  /** The program the agent starts (the Node binary for guard's own commands). */
+  readonly node: string;
+  /** The script Node runs. */
+  readonly script: string;
+  /** Both are absolute paths to files that exist. */
+  readonly resolves: boolean;
+  /** Why it does not resolve. */
+  readonly problem?: string;
+}
+
+const EVENT_TAIL = /\s+--event\s+\S+\s*$/;
+
+/** A hook command without the per-event tail and PowerShell's call operator: one per install. */
+export function baseCommand(command: string): string {
+  return command.replace(/^\s*&\s+/, '').replace(EVENT_TAIL, '');
+}
+
+/** Whether the program and script of a hook command exist (no process is started). */
+export function checkCommand(command: string): CommandCheck {
+  const [node = '', script = ''] = splitCommand(command);
+  const problem = [
+    pathProblem(node, 'the Node program'),
+    pathProblem(script, 'the hook script'),
+  ].find((text) => text !== undefined);
+  return { command, node, script, resolves: problem === undefined, ...(problem === undefined ? {} : { problem }) };
+}
+
+function pathProblem(path: string, what: string): string | undefined {
+  if (path === '') return `${what} is missing from the command`;
+  if (!isAbsolute(path)) return `${what} "${path}" is not an absolute path, so it depends on the agent's PATH`;
+  if (!existsSync(path)) return `${what} ${path} does not exist`;
+  return undefined;
+}
+
+/** guard's settings, with a bad settings file turned into a clear error. */
+export async function settingsOrFail(guardHome: string): Promise<Settings> {
+  try {
+    return await readSettings(guardHome);
+  } catch (error) {
+    if (error instanceof SettingsError) {
+      throw new GuardError(`${error.message.replace(/\.$/, '')} (in ${guardHome}).`, 'Fix or delete settings.yaml, then run the command again.');
+    }
+    throw error;
+  }
+}
+
+/** The bytes of a file, or undefined when it does not exist; other failures become a GuardError. */
+export function readBytes(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    throw new GuardError(`Cannot read ${path} (${code ?? String(error)}).`, 'Check that the file is readable, then run the command again.');
+  }
+}
+
+/** SHA-256 of some bytes, hex. */
+export function sha256(bytes: Buffer | string): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** `<file>:<line>: <message>` for a config guard cannot read. */
+export function describeConfigError(path: string, error: ConfigError): string {
+  return `${path}${error.line === undefined ? '' : `:${error.line}`}: ${error.message}`;
+}
+

@@ -1,0 +1,284 @@
+import { dirname } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { ConfigLevel } from '@guard/adapters';
+import { AGENT_IDS } from '@guard/core';
+import type { AgentId } from '@guard/core';
+import { cannedShellCall, readReply } from '../agent-replies.js';
+import type { Effect } from '../agent-replies.js';
+import { adapterFor, LEVELS, readBytes } from '../agents.js';
+import type { CommandCheck } from '../agents.js';
+import { ExitCode, GuardError } from '../errors.js';
+import type { Io } from '../io.js';
+import { collectStatus } from './status.js';
+import type { LevelStatus } from './status.js';
+
+/** One check: what was looked at, whether it passed, and what to do when it did not. */
+export interface Check {
+  readonly name: string;
+  readonly ok: boolean;
+  readonly detail: string;
+  /** What to do about a failed check. */
+  readonly fix?: string;
+}
+
+/** The checks of one installed config file. */
+export interface AgentChecks {
+  readonly agent: AgentId;
+  readonly level: ConfigLevel;
+  readonly path: string;
+  readonly checks: readonly Check[];
+}
+
+/** `guard doctor --json`. */
+export interface DoctorJson {
+  readonly ok: boolean;
+  readonly guard: readonly Check[];
+  readonly agents: readonly AgentChecks[];
+}
+
+/** guard's own budget for one answer (SPEC §7), wall time from spawn to exit included. */
+export const BUDGET_MS = 2000;
+// Longest doctor waits for one hook call (a hung hook is a finding, not a reason to hang).
+const WAIT_LIMIT_MS = 10_000;
+const HARMLESS = 'echo guard-doctor';
+const DANGEROUS = 'git push --force origin main';
+// The agents' own timeouts when an entry sets none, in seconds (Cursor documents no number).
+const DEFAULT_TIMEOUT: Readonly<Record<AgentId, number | undefined>> = { codex: 600, cursor: undefined, antigravity: 30, copilot: 30 };
+
+/** What one run of a hook command gave back. */
+export interface HookRun {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly exitCode: number;
+  readonly ms: number;
+  /** Killed after waiting too long. */
+  readonly timedOut: boolean;
+  /** It could not be started at all. */
+  readonly startError?: string;
+}
+
+/** Runs a hook command the way `agent` would, feeding `input` on stdin. */
+export type RunHook = (agent: AgentId, command: string, input: string, cwd: string, limitMs: number) => Promise<HookRun>;
+
+/**
+ * Runs the command through the shell the agent uses: Codex a login shell (`$SHELL -lc`, whose profile
+ * output would reach Codex too), the others `sh -c` (Cursor splits the words itself, which reads
+ * guard's quoting the same way); on Windows, cmd.exe.
+ */
+export function agentShellRunner(io: Io): RunHook {
+  return async (agent, command, input, cwd, limitMs) => {
+    const { execa } = await import('execa');
+    const windows = process.platform === 'win32';
+    const [file, ...args] = windows
+      ? [command]
+      : agent === 'codex'
+        ? [io.env.SHELL || '/bin/sh', '-lc', command]
+        : ['/bin/sh', '-c', command];
+    const started = performance.now();
+    const result = await execa(file as string, args, {
+      input,
+      cwd,
+      env: io.env,
+      extendEnv: false,
+      shell: windows,
+      reject: false,
+      timeout: limitMs,
+      forceKillAfterDelay: 500,
+      stripFinalNewline: false,
+    });
+    const ms = Math.round(performance.now() - started);
+    const startError = result.exitCode === undefined && !result.timedOut ? result.shortMessage : undefined;
+    return {
+      stdout: result.stdout,
+      stderr: result.stderr,
+      exitCode: result.exitCode ?? -1,
+      ms,
+      timedOut: result.timedOut,
+      ...(startError === undefined ? {} : { startError }),
+    };
+  };
+}
+
+export interface DoctorOptions {
+  readonly json: boolean;
+  /** How hook commands are run (tests may pass their own). */
+  readonly run?: RunHook;
+}
+
+/** `guard doctor`: checks every installed agent end to end; exit 1 when any check fails. */
+export async function doctor(options: DoctorOptions, io: Io): Promise<void> {
+  const report = await diagnose(io, options.run ?? agentShellRunner(io));
+  io.out(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderDoctor(report));
+  if (report.agents.length === 0) {
+    throw new GuardError('guard is not set up for any agent, so nothing is checked.', 'Run `guard setup <agent>` (codex, cursor, antigravity or copilot) first.');
+  }
+  if (!report.ok) {
+    const failed = [...report.guard, ...report.agents.flatMap((agent) => agent.checks)].filter((check) => !check.ok).length;
+    throw new GuardError(`${failed} check${failed === 1 ? '' : 's'} failed.`, 'Follow each fix above, then run `guard doctor` again.', ExitCode.Failure);
+  }
+}
+
+/** Every check, without printing. */
+export async function diagnose(io: Io, run: RunHook): Promise<DoctorJson> {
+  const status = await collectStatus(io);
+  const guard: Check[] = [
+    status.enabled
+      ? { name: 'guard is on', ok: true, detail: 'steps are checked' }
+      : { name: 'guard is on', ok: false, detail: 'guard is off: every step goes ahead', fix: 'Run `guard on`.' },
+    status.hookScript.exists
+      ? { name: 'hook script is built', ok: true, detail: status.hookScript.path }
+      : { name: 'hook script is built', ok: false, detail: `${status.hookScript.path} is missing`, fix: 'Run `npm run build` in the guard checkout.' },
+  ];
+  const agents: AgentChecks[] = [];
+  for (const agent of AGENT_IDS) {
+    const levels = status.agents.find((entry) => entry.agent === agent)?.levels ?? [];
+    for (const level of LEVELS) {
+      const found = levels.find((entry) => entry.level === level);
+      if (found === undefined || !(found.installed || (found.exists && found.error !== undefined && mentionsGuard(found.path, agent)))) continue;
+      agents.push({ agent, level, path: found.path, checks: await checkLevel(agent, found, io, run) });
+    }
+  }
+  const ok = agents.length > 0 && [...guard, ...agents.flatMap((agent) => agent.checks)].every((check) => check.ok);
+  return { ok, guard, agents };
+}
+
+// A file that does not parse may still be guard's: then doctor says what is wrong with it.
+function mentionsGuard(path: string, agent: AgentId): boolean {
+  return readBytesQuietly(path)?.includes(`hook ${agent}`) ?? false;
+}
+
+function readBytesQuietly(path: string): string | undefined {
+  try {
+    return readBytes(path)?.toString('utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+async function checkLevel(agent: AgentId, found: LevelStatus, io: Io, run: RunHook): Promise<Check[]> {
+  const again = `guard setup ${agent}${found.level === 'project' ? ' --project' : ''}`;
+  if (found.error !== undefined) {
+    return [{ name: 'config parses', ok: false, detail: found.error, fix: `Fix that line (or move the file aside), then run \`${again}\`.` }];
+  }
+  const checks: Check[] = [
+    { name: 'config parses', ok: true, detail: found.path },
+    found.upToDate
+      ? { name: 'entries match setup', ok: true, detail: 'setup would change nothing' }
+      : { name: 'entries match setup', ok: false, detail: 'the hook command or fail-closed switch differs from what setup writes now', fix: `Run \`${again}\`.` },
+    ...found.commands.map(commandCheck),
+  ];
+  if (!found.commands.every((command) => command.resolves)) return checks;
+
+  const text = readBytesQuietly(found.path) ?? '';
+  const cwd = io.tmp();
+  const timeout = configuredTimeout(text) ?? DEFAULT_TIMEOUT[agent];
+  const limitMs = Math.min(WAIT_LIMIT_MS, (timeout ?? Infinity) * 1000);
+  const runs: { readonly name: string; readonly want: Effect; readonly run: HookRun | undefined }[] = [];
+  for (const [name, command, want] of [
+    ['harmless step goes ahead', HARMLESS, 'no-objection'],
+    ['dangerous step is blocked', DANGEROUS, 'block'],
+  ] as const) {
+    const call = cannedShellCall(agent, command, cwd);
+    const hook = commandFor(adapterFor(agent).installedCommands(text), call.event);
+    runs.push({ name, want, run: hook === undefined ? undefined : await run(agent, hook, JSON.stringify(call.payload), dirname(found.path), limitMs) });
+  }
+  const failure = adapterFor(agent).capabilities.onHookFailure;
+  for (const { name, want, run: result } of runs) {
+    checks.push(answerCheck(agent, name, want, result, found.agentFailClosed ?? false, failure));
+  }
+  const slowest = Math.max(...runs.map(({ run: result }) => result?.ms ?? 0));
+  const overAgent = timeout !== undefined && slowest >= timeout * 1000;
+  checks.push(
+    slowest <= BUDGET_MS
+      ? { name: 'answers in time', ok: true, detail: `slowest answer ${slowest} ms (budget ${BUDGET_MS} ms${timeout === undefined ? '' : `, agent waits ${timeout} s`})` }
+      : {
+          name: 'answers in time',
+          ok: false,
+          detail: `slowest answer ${slowest} ms, over guard's ${BUDGET_MS} ms budget${overAgent ? `; the agent gives up after ${timeout} s: ${adapterFor(agent).capabilities.onHookTimeout}` : ''}`,
+          fix: agent === 'codex'
+            ? 'Codex starts the hook through your login shell: make its profile faster (or quiet), and check that the machine is not overloaded.'
+            : 'Check that the machine is not overloaded and that Node starts quickly (no slow NODE_OPTIONS preloads).',
+        },
+  );
+  return checks;
+}
+
+function commandCheck(command: CommandCheck): Check {
+  return command.resolves
+    ? { name: 'hook command resolves', ok: true, detail: command.command }
+    : { name: 'hook command resolves', ok: false, detail: `${command.command}: ${command.problem ?? 'does not resolve'}`, fix: 'Run `guard setup` again for this agent from the guard checkout you want to use (it writes the current Node and script paths).' };
+}
+
+/** The installed command that serves `event`: the one naming it with `--event`, else the one naming none. */
+function commandFor(commands: readonly string[], event: string): string | undefined {
+  const own = commands.filter((command) => !command.trimStart().startsWith('&'));
+  return own.find((command) => command.endsWith(` --event ${event}`)) ?? own.find((command) => !/\s--event\s/.test(command));
+}
+
+function answerCheck(agent: AgentId, name: string, want: Effect, run: HookRun | undefined, failClosedEntry: boolean, onFailure: string): Check {
+  if (run === undefined) {
+    return { name, ok: false, detail: 'no guard entry for this event', fix: `Run \`guard setup ${agent}\` again.` };
+  }
+  if (run.startError !== undefined) {
+    return { name, ok: false, detail: `the command did not start: ${run.startError}`, fix: 'Run `guard status` to see the command, and `guard setup` again.' };
+  }
+  if (run.timedOut) {
+    return { name, ok: false, detail: `no answer after ${run.ms} ms (stopped)`, fix: 'Run the command from `guard status` by hand with a payload on stdin to see where it hangs.' };
+  }
+  const reply = readReply(agent, run.stdout, run.exitCode, failClosedEntry);
+  const seen = `${reply.effect} (${reply.why}) in ${run.ms} ms`;
+  if (reply.effect === want) return { name, ok: true, detail: seen };
+  const output = [run.stdout.trim() && `stdout: ${clip(run.stdout)}`, run.stderr.trim() && `stderr: ${clip(run.stderr)}`].filter(Boolean).join('; ');
+  return {
+    name,
+    ok: false,
+    detail: [`expected ${want}, got ${seen}`, reply.effect === 'failure' ? onFailure.replace(/\.$/, '') : '', output].filter(Boolean).join('. '),
+    fix: want === 'block'
+      ? 'Check `guard status` (is guard on? is the hook script the built one?) and run `guard explain -- git push --force` to see what the engine decides.'
+      : 'Make sure nothing else prints to stdout when the hook starts (a shell profile, NODE_OPTIONS), then run `guard doctor` again.',
+  };
+}
+
+function clip(text: string): string {
+  const flat = text.trim().replace(/\s+/g, ' ');
+  return flat.length > 200 ? `${flat.slice(0, 199)}…` : flat;
+}
+
+/** The `timeout` (or Copilot's `timeoutSec`) on guard's entries, in seconds, when the file sets one. */
+export function configuredTimeout(text: string): number | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch {
+    return undefined;
+  }
+  const found: number[] = [];
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (typeof value === 'object' && value !== null) {
+      const entry = value as Record<string, unknown>;
+      const isGuard = Object.values(entry).some((field) => typeof field === 'string' && /(?:^|\s)hook\s+\w+(?:\s+--event\s+\S+)?\s*$/.test(field));
+      const seconds = entry['timeoutSec'] ?? entry['timeout'];
+      if (isGuard && typeof seconds === 'number') found.push(seconds);
+      Object.values(entry).forEach(visit);
+    }
+  };
+  visit(parsed);
+  return found.length > 0 ? Math.min(...found) : undefined;
+}
+
+/** The text form: one line per check, with the fix under a failed one. */
+export function renderDoctor(report: DoctorJson): string {
+  const lines: string[] = ['guard', ...report.guard.flatMap(renderCheck)];
+  if (report.agents.length === 0) lines.push('', 'No agent has guard set up.');
+  for (const agent of report.agents) {
+    lines.push('', `${adapterFor(agent.agent).displayName} (${agent.level}: ${agent.path})`, ...agent.checks.flatMap(renderCheck));
+  }
+  lines.push('', report.ok ? 'All checks passed.' : 'Some checks failed.');
+  return `${lines.join('\n')}\n`;
+}
+
+function renderCheck(check: Check): string[] {
+  const line = `  ${check.ok ? 'ok  ' : 'FAIL'} ${check.name}: ${check.detail}`;
+  return check.ok || check.fix === undefined ? [line] : [line, `       fix: ${check.fix}`];
+}

@@ -1,0 +1,132 @@
+import { constants, copyFileSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { ConfigError } from '@guard/adapters';
+import type { ConfigLevel } from '@guard/adapters';
+import type { AgentId } from '@guard/core';
+import { adapterFor, describeConfigError, hookCommand, locationsFrom, readBytes, settingsOrFail, sha256 } from '../agents.js';
+import { GuardError } from '../errors.js';
+import { writeFileAtomic } from '../fsx.js';
+import { readRecords, saveRecord } from '../installs.js';
+import type { InstallRecord } from '../installs.js';
+import type { Io } from '../io.js';
+import { guardHomeFrom } from '../settings.js';
+
+/**
+ * Marks guard's freshly written Codex hook as trusted (Codex skips untrusted hooks without a word).
+ * Resolves true when Codex now trusts every given command in that file. Not wired yet: when absent,
+ * setup tells the person how to trust the hook in Codex.
+ */
+export type TrustCodexHook = (file: string, commands: readonly string[]) => Promise<boolean>;
+
+export interface SetupOptions {
+  /** Write the project's config instead of the user's. */
+  readonly project: boolean;
+  /** Print the diff, write nothing. */
+  readonly dryRun: boolean;
+  readonly trustCodexHook?: TrustCodexHook;
+}
+
+/** `guard setup <agent>`: adds guard's hook to the agent's config, keeping every other byte. */
+export async function setup(agent: AgentId, options: SetupOptions, io: Io): Promise<void> {
+  const adapter = adapterFor(agent);
+  const level: ConfigLevel = options.project ? 'project' : 'user';
+  const file = adapter.configPath(level, locationsFrom(io));
+  const guardHome = guardHomeFrom(io.env, io.home());
+  const settings = await settingsOrFail(guardHome);
+  const again = `guard setup ${agent}${options.project ? ' --project' : ''}`;
+
+  const beforeBytes = readBytes(file);
+  const before = textOf(file, beforeBytes);
+  let after: string;
+  try {
+    after = adapter.install(before, { hookCommand: hookCommand(agent), failClosed: settings.failClosed });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    throw new GuardError(
+      `${describeConfigError(file, error)}. guard wrote nothing.`,
+      `Fix that line (or move the file aside), then run \`${again}\` again.`,
+    );
+  }
+  if (beforeBytes !== undefined && after === before) {
+    io.out(`Already set up: ${file} (nothing changed).\n`);
+    return;
+  }
+
+  const { unifiedDiff } = await import('../line-diff.js');
+  if (options.dryRun) {
+    const label = beforeBytes === undefined ? '/dev/null' : file;
+    io.out(`${beforeBytes === undefined ? 'Would create' : 'Would update'} ${file} (dry run: nothing written):\n`);
+    io.out(unifiedDiff(before, after, label, file));
+    return;
+  }
+
+  const backup = `${file}.guard-backup`;
+  const madeBackup = beforeBytes !== undefined && backupOnce(file, backup);
+  const createdDir = beforeBytes === undefined ? writeStep(file, () => mkdirSync(dirname(file), { recursive: true })) : undefined;
+  const old = readRecords(guardHome)[file];
+  // A file still exactly as guard last wrote it keeps its first record: uninstall can then give
+  // back the bytes from before guard's first setup.
+  const continues = old !== undefined && beforeBytes !== undefined && sha256(beforeBytes) === old.after;
+  const record: InstallRecord = continues
+    ? { ...old, after: sha256(after) }
+    : {
+        after: sha256(after),
+        created: beforeBytes === undefined,
+        ...(beforeBytes === undefined ? {} : { before: sha256(beforeBytes) }),
+        ...(createdDir === undefined ? {} : { createdDir }),
+      };
+  writeStep(guardHome, () => saveRecord(guardHome, file, record));
+  writeStep(file, () => writeFileAtomic(file, after));
+
+  const events = adapter.capabilities.events.join(', ');
+  const hadGuard = adapter.installedCommands(before).length > 0;
+  if (beforeBytes === undefined) io.out(`Created ${file} with guard's hook (events: ${events}).\n`);
+  else io.out(`Updated ${file}: ${hadGuard ? "refreshed guard's hook" : "added guard's hook"} (events: ${events}).\n`);
+  if (madeBackup) io.out(`Kept a copy of the original in ${backup}.\n`);
+  if (settings.failClosed) io.out('fail-closed is on: where the agent has its own fail-closed switch, it is set too.\n');
+  if (options.project) io.out(`This file applies only when ${adapter.displayName} works in this project.\n`);
+
+  const trusted = agent === 'codex' && options.trustCodexHook !== undefined
+    ? await options.trustCodexHook(file, adapter.installedCommands(after))
+    : false;
+  io.out(`Next: ${trusted ? `Codex already trusts guard's hook; start a new Codex session.` : nextStep(agent, adapter.capabilities.afterSetup)}\n`);
+}
+
+function nextStep(agent: AgentId, afterSetup: string): string {
+  if (agent !== 'codex') return afterSetup;
+  // Codex runs an untrusted hook never, and says nothing about it.
+  return 'open Codex in a terminal, type /hooks, and trust the guard hook; until then Codex skips it without a word.';
+}
+
+/** The file's text, refusing bytes that are not UTF-8 (re-encoding them would change the file). */
+export function textOf(file: string, bytes: Buffer | undefined): string {
+  if (bytes === undefined) return '';
+  const text = bytes.toString('utf8');
+  if (!Buffer.from(text, 'utf8').equals(bytes)) {
+    throw new GuardError(`${file} is not UTF-8 text, so guard cannot edit it without changing it. guard wrote nothing.`, 'Save the file as UTF-8, then run the command again.');
+  }
+  return text;
+}
+
+/** Copies the original next to it the first time only; true when it made the copy now. */
+function backupOnce(file: string, backup: string): boolean {
+  try {
+    copyFileSync(file, backup, constants.COPYFILE_EXCL);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw new GuardError(`Cannot back up ${file} to ${backup} (${(error as NodeJS.ErrnoException).code ?? String(error)}). guard wrote nothing.`, 'Check that the folder is writable, then run the command again.');
+  }
+}
+
+/** Runs one write, turning a file-system failure into a clear error that names the path. */
+export function writeStep<T>(path: string, write: () => T): T {
+  try {
+    return write();
+  } catch (error) {
+    if (error instanceof GuardError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === undefined) throw error;
+    throw new GuardError(`Cannot write ${path} (${code}).`, 'Check that the folder is writable, then run the command again.');
+  }
+}

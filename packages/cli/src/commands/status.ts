@@ -1,0 +1,175 @@
+import { existsSync } from 'node:fs';
+import { ConfigError } from '@guard/adapters';
+import type { Capabilities, ConfigLevel } from '@guard/adapters';
+import { AGENT_IDS } from '@guard/core';
+import type { AgentId } from '@guard/core';
+import {
+  adapterFor,
+  baseCommand,
+  checkCommand,
+  describeConfigError,
+  hookCommand,
+  hookScriptPath,
+  LEVELS,
+  locationsFrom,
+  readBytes,
+  settingsOrFail,
+} from '../agents.js';
+import type { CommandCheck } from '../agents.js';
+import { GuardError } from '../errors.js';
+import type { Io } from '../io.js';
+import { guardHomeFrom } from '../settings.js';
+import type { Settings } from '../settings.js';
+import { textOf } from './setup.js';
+
+/** One config file of one agent, as guard finds it. */
+export interface LevelStatus {
+  readonly level: ConfigLevel;
+  readonly path: string;
+  readonly exists: boolean;
+  /** guard's hook is in the file. */
+  readonly installed: boolean;
+  /** Why the file cannot be read as this agent's config (`file:line: message`). */
+  readonly error?: string;
+  /** guard's commands in the file (one per install; the per-event tails left out). */
+  readonly commands: readonly CommandCheck[];
+  /** `guard setup` would leave the file as it is (same command, same fail-closed switch). */
+  readonly upToDate?: boolean;
+  /** The agent's own fail-closed switch is set on guard's entries (only for agents that have one). */
+  readonly agentFailClosed?: boolean;
+}
+
+/** One agent: its files and what it can do. */
+export interface AgentStatus {
+  readonly agent: AgentId;
+  readonly name: string;
+  readonly levels: readonly LevelStatus[];
+  readonly capabilities: Capabilities;
+}
+
+/** `guard status --json`. */
+export interface StatusJson {
+  readonly enabled: boolean;
+  readonly failClosed: boolean;
+  readonly guardHome: string;
+  /** The hook script `guard setup` writes into configs, and whether it is built. */
+  readonly hookScript: { readonly path: string; readonly exists: boolean };
+  readonly agents: readonly AgentStatus[];
+}
+
+/** How one agent's config file stands, read without changing anything. */
+export function inspectLevel(agent: AgentId, level: ConfigLevel, io: Io, settings: Settings): LevelStatus {
+  const adapter = adapterFor(agent);
+  const path = adapter.configPath(level, locationsFrom(io));
+  const base = { level, path };
+  let text: string;
+  let exists: boolean;
+  try {
+    const bytes = readBytes(path);
+    exists = bytes !== undefined;
+    text = textOf(path, bytes);
+  } catch (error) {
+    if (!(error instanceof GuardError)) throw error;
+    return { ...base, exists: true, installed: false, error: error.message, commands: [] };
+  }
+  if (!exists) return { ...base, exists, installed: false, commands: [] };
+
+  const commands = [...new Set(adapter.installedCommands(text).map(baseCommand))].map(checkCommand);
+  const current = hookCommand(agent);
+  try {
+    const upToDate = adapter.install(text, { hookCommand: current, failClosed: settings.failClosed }) === text;
+    return {
+      ...base,
+      exists,
+      installed: commands.length > 0,
+      commands,
+      ...(commands.length > 0 ? { upToDate } : {}),
+      ...agentSwitch(agent, text, commands[0]?.command),
+    };
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return { ...base, exists, installed: false, error: describeConfigError(path, error), commands };
+  }
+}
+
+/**
+ * Whether guard's entries carry the agent's own fail-closed switch: the file is what setup writes
+ * with fail-closed on. Agents without such a switch (setup writes the same either way) get nothing.
+ */
+function agentSwitch(agent: AgentId, text: string, command: string | undefined): { agentFailClosed?: boolean } {
+  const adapter = adapterFor(agent);
+  const probe = hookCommand(agent);
+  const hasSwitch = adapter.install('', { hookCommand: probe, failClosed: true }) !== adapter.install('', { hookCommand: probe, failClosed: false });
+  if (!hasSwitch || command === undefined) return {};
+  return { agentFailClosed: adapter.install(text, { hookCommand: command, failClosed: true }) === text };
+}
+
+/** Everything `guard status` reports. */
+export async function collectStatus(io: Io): Promise<StatusJson> {
+  const guardHome = guardHomeFrom(io.env, io.home());
+  const settings = await settingsOrFail(guardHome);
+  const script = hookScriptPath();
+  return {
+    enabled: settings.enabled,
+    failClosed: settings.failClosed,
+    guardHome,
+    hookScript: { path: script, exists: existsSync(script) },
+    agents: AGENT_IDS.map((agent) => ({
+      agent,
+      name: adapterFor(agent).displayName,
+      // run from the home folder, the project's file can be the user's own: list it once
+      levels: LEVELS.map((level) => inspectLevel(agent, level, io, settings)).filter(
+        (level, index, all) => all.findIndex((other) => other.path === level.path) === index,
+      ),
+      capabilities: adapterFor(agent).capabilities,
+    })),
+  };
+}
+
+export interface StatusOptions {
+  readonly json: boolean;
+}
+
+/** `guard status`: on/off, fail-closed, and per agent where the hook is and what a failure does. */
+export async function status(options: StatusOptions, io: Io): Promise<void> {
+  const report = await collectStatus(io);
+  io.out(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderStatus(report));
+}
+
+const yesNo = (value: boolean): string => (value ? 'yes' : 'no');
+
+/** The text form: a few short lines per agent. */
+export function renderStatus(report: StatusJson): string {
+  const lines = [
+    `guard is ${report.enabled ? 'on' : 'off (every step goes ahead; `guard on` turns it back on)'}; fail-closed is ${report.failClosed ? 'on' : 'off'}.`,
+    `folder: ${report.guardHome}`,
+    `hook script: ${report.hookScript.path}${report.hookScript.exists ? '' : ' (missing: run `npm run build`)'}`,
+  ];
+  for (const agent of report.agents) {
+    lines.push('', agent.name);
+    for (const level of agent.levels) lines.push(...renderLevel(level));
+    const caps = agent.capabilities;
+    const ask = caps.ask === 'native' ? `native prompt (${caps.askEvents.join(', ')})` : 'block, then the agent asks you in the chat';
+    lines.push(`  ask: ${ask}; results seen: ${yesNo(caps.results)}; chat start seen: ${yesNo(caps.startEvent)}`);
+    lines.push(`  if the hook fails: ${caps.onHookFailure}`, `  if it times out: ${caps.onHookTimeout}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function renderLevel(level: LevelStatus): string[] {
+  const head = `  ${level.level.padEnd(8)} ${level.path}`;
+  if (level.error !== undefined) return [head, `           cannot read it: ${level.error}`];
+  if (!level.installed) return [head, `           ${level.exists ? 'guard not set up in this file' : 'no file'}`];
+  const facts = [
+    'installed',
+    level.commands.every((command) => command.resolves) ? 'command resolves' : 'command does NOT resolve',
+    level.upToDate ? 'up to date' : 'out of date (run `guard setup` again)',
+    ...(level.agentFailClosed === undefined ? [] : [`agent's failClosed ${level.agentFailClosed ? 'set' : 'not set'}`]),
+  ];
+  const lines = [head, `           ${facts.join('; ')}`];
+  for (const command of level.commands) {
+    lines.push(`           ${command.command}`);
+    if (command.problem !== undefined) lines.push(`           problem: ${command.problem}`);
+  }
+  return lines;
+}

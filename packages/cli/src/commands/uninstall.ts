@@ -1,0 +1,100 @@
+import { readdirSync, rmdirSync, rmSync } from 'node:fs';
+import { dirname, isAbsolute, relative } from 'node:path';
+import { ConfigError } from '@guard/adapters';
+import type { ConfigLevel } from '@guard/adapters';
+import type { AgentId } from '@guard/core';
+import { adapterFor, describeConfigError, locationsFrom, readBytes, sha256 } from '../agents.js';
+import { GuardError } from '../errors.js';
+import { writeFileAtomic } from '../fsx.js';
+import { readRecords, saveRecord } from '../installs.js';
+import type { InstallRecord } from '../installs.js';
+import type { Io } from '../io.js';
+import { guardHomeFrom } from '../settings.js';
+import { textOf, writeStep } from './setup.js';
+
+export interface UninstallOptions {
+  /** Edit the project's config instead of the user's. */
+  readonly project: boolean;
+}
+
+/**
+ * `guard uninstall <agent>`: removes only guard's entries. A file still exactly as setup left it
+ * gets its original bytes back (or goes away when setup created it).
+ */
+export async function uninstall(agent: AgentId, options: UninstallOptions, io: Io): Promise<void> {
+  const adapter = adapterFor(agent);
+  const level: ConfigLevel = options.project ? 'project' : 'user';
+  const file = adapter.configPath(level, locationsFrom(io));
+  const guardHome = guardHomeFrom(io.env, io.home());
+
+  const bytes = readBytes(file);
+  const text = textOf(file, bytes);
+  let next: string;
+  try {
+    next = adapter.uninstall(text);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    throw new GuardError(
+      `${describeConfigError(file, error)}. guard changed nothing.`,
+      `Fix that line, then run \`guard uninstall ${agent}${options.project ? ' --project' : ''}\` again.`,
+    );
+  }
+  if (bytes === undefined || next === text) {
+    io.out(`guard is not set up in ${file}.\n`);
+    return;
+  }
+
+  const record = readRecords(guardHome)[file];
+  const backup = `${file}.guard-backup`;
+  const untouched = record !== undefined && sha256(bytes) === record.after;
+  const original = untouched && !record.created ? readBytes(backup) : undefined;
+
+  if (untouched && record.created) {
+    remove(file, record);
+    io.out(`Removed ${file} (guard had created it).\n`);
+  } else if (original !== undefined && sha256(original) === record?.before) {
+    // The text edit gives back the original in all but a few cases (an empty list guard filled,
+    // a file of only `{}` or whitespace); the backup's bytes are exact in every case.
+    writeStep(file, () => writeFileAtomic(file, original.toString('utf8')));
+    // The file now holds the very bytes of the copy.
+    writeStep(backup, () => rmSync(backup, { force: true }));
+    io.out(`Restored ${file} exactly as it was before guard's setup.\n`);
+  } else if (next === '') {
+    // Nothing is left but guard's entries (and the header keys the agent needs with them).
+    remove(file, record);
+    io.out(`Removed ${file} (it held nothing but guard's hook).\n`);
+  } else {
+    writeStep(file, () => writeFileAtomic(file, next));
+    io.out(`Removed guard's hook from ${file}; the rest of the file is as it was.\n`);
+  }
+  writeStep(guardHome, () => saveRecord(guardHome, file, undefined));
+  io.out(`${nextStep(agent)}\n`);
+}
+
+function nextStep(agent: AgentId): string {
+  return agent === 'antigravity'
+    ? 'Next: quit Antigravity completely and start it again, so it stops calling guard.'
+    : `Next: start a new ${adapterFor(agent).displayName} session, so it stops calling guard.`;
+}
+
+/** Deletes the file, then the folders guard created for it while they are empty. */
+function remove(file: string, record: InstallRecord | undefined): void {
+  writeStep(file, () => rmSync(file, { force: true }));
+  const top = record?.created ? record.createdDir : undefined;
+  if (top === undefined) return;
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    const inside = relative(top, dir);
+    if (inside.startsWith('..') || isAbsolute(inside) || dirname(dir) === dir) return;
+    if (!isEmptyDir(dir)) return;
+    rmdirSync(dir);
+    if (inside === '') return;
+  }
+}
+
+function isEmptyDir(dir: string): boolean {
+  try {
+    return readdirSync(dir).length === 0;
+  } catch {
+    return false;
+  }
+}

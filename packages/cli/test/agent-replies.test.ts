@@ -1,0 +1,72 @@
+import { adapters } from '@guard/adapters';
+import type { AgentId } from '@guard/core';
+import { describe, expect, it } from 'vitest';
+import { cannedShellCall, DOCTOR_CHAT, readReply } from '../src/agent-replies.js';
+import type { Effect } from '../src/agent-replies.js';
+
+const AGENTS: readonly AgentId[] = ['codex', 'cursor', 'antigravity', 'copilot'];
+
+describe('cannedShellCall', () => {
+  it.for(AGENTS)("%s: the agent's own adapter reads it as the shell step it stands for", (agent) => {
+    const call = cannedShellCall(agent, 'git push --force origin main', '/home/dev/project');
+    const input = adapters[agent].read(structuredClone(call.payload), call.event, ['node']);
+    expect(input.type).toBe('step');
+    if (input.type !== 'step') return;
+    expect(input.event).toBe(call.event);
+    expect(input.step).toMatchObject({ agent, kind: 'shell', command: 'git push --force origin main', chatId: DOCTOR_CHAT, cwd: '/home/dev/project' });
+    // the event doctor sends on is one guard registers, and one where the agent can ask
+    expect(adapters[agent].capabilities.events).toContain(call.event);
+    expect(input.deferAsk ?? false).toBe(false);
+  });
+});
+
+const deny = {
+  codex: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"guard: no"}}',
+  cursor: '{"permission":"deny","user_message":"no","agent_message":"no"}',
+  antigravity: '{"decision":"deny","reason":"guard: no"}',
+  copilot: '{"permissionDecision":"deny","permissionDecisionReason":"guard: no"}',
+} as const;
+
+describe('readReply: what each agent does with an answer', () => {
+  it.for<{ agent: AgentId; stdout: string; exit: number; effect: Effect; failClosed?: boolean }>([
+    // Codex: silence is no objection; only a deny with a reason blocks; "ask" and "allow" fail (and so run)
+    { agent: 'codex', stdout: '', exit: 0, effect: 'no-objection' },
+    { agent: 'codex', stdout: '\n', exit: 0, effect: 'no-objection' },
+    { agent: 'codex', stdout: deny.codex, exit: 0, effect: 'block' },
+    { agent: 'codex', stdout: '', exit: 2, effect: 'block' },
+    { agent: 'codex', stdout: deny.codex.replace('guard: no', ''), exit: 0, effect: 'failure' },
+    { agent: 'codex', stdout: deny.codex.replace('deny', 'ask'), exit: 0, effect: 'failure' },
+    { agent: 'codex', stdout: '{"hookSpecificOutput":{"permissionDecision":"allow"}}', exit: 0, effect: 'failure' },
+    { agent: 'codex', stdout: `Welcome to zsh\n${deny.codex}`, exit: 0, effect: 'failure' },
+    { agent: 'codex', stdout: deny.codex, exit: 1, effect: 'failure' },
+    // Cursor: {} and allow let it run; deny blocks; ask asks; silence fails only on failClosed entries
+    { agent: 'cursor', stdout: '{}', exit: 0, effect: 'no-objection' },
+    { agent: 'cursor', stdout: '{"permission":"allow"}', exit: 0, effect: 'no-objection' },
+    { agent: 'cursor', stdout: '', exit: 0, effect: 'no-objection' },
+    { agent: 'cursor', stdout: '', exit: 0, effect: 'failure', failClosed: true },
+    { agent: 'cursor', stdout: deny.cursor, exit: 0, effect: 'block' },
+    { agent: 'cursor', stdout: '{"permission":"ask","user_message":"?"}', exit: 0, effect: 'ask' },
+    { agent: 'cursor', stdout: '{"permission":"maybe"}', exit: 0, effect: 'failure' },
+    { agent: 'cursor', stdout: 'not json', exit: 0, effect: 'failure' },
+    { agent: 'cursor', stdout: '', exit: 2, effect: 'block' },
+    { agent: 'cursor', stdout: '{}', exit: 3, effect: 'failure' },
+    // Antigravity: "ask" is its no objection; silence, {} and non-JSON are failures (which it blocks)
+    { agent: 'antigravity', stdout: '{"decision":"ask"}', exit: 0, effect: 'no-objection' },
+    { agent: 'antigravity', stdout: deny.antigravity, exit: 0, effect: 'block' },
+    { agent: 'antigravity', stdout: '{"decision":"force_ask","reason":"?"}', exit: 0, effect: 'ask' },
+    { agent: 'antigravity', stdout: '{}', exit: 0, effect: 'failure' },
+    { agent: 'antigravity', stdout: '', exit: 0, effect: 'failure' },
+    { agent: 'antigravity', stdout: '{"decision":"ask"}', exit: 1, effect: 'failure' },
+    { agent: 'antigravity', stdout: '{"decision":""}', exit: 0, effect: 'failure' },
+    // Copilot: silence and {} are no objection; deny blocks; exit 2 blocks; other exits fail
+    { agent: 'copilot', stdout: '', exit: 0, effect: 'no-objection' },
+    { agent: 'copilot', stdout: '{}', exit: 0, effect: 'no-objection' },
+    { agent: 'copilot', stdout: deny.copilot, exit: 0, effect: 'block' },
+    { agent: 'copilot', stdout: '{"permissionDecision":"ask","permissionDecisionReason":"?"}', exit: 0, effect: 'ask' },
+    { agent: 'copilot', stdout: '', exit: 2, effect: 'block' },
+    { agent: 'copilot', stdout: deny.copilot, exit: 1, effect: 'failure' },
+    { agent: 'copilot', stdout: `${deny.copilot}${deny.copilot}`, exit: 0, effect: 'failure' },
+  ])('$agent: exit $exit, $stdout → $effect', ({ agent, stdout, exit, effect, failClosed }) => {
+    expect(readReply(agent, stdout, exit, failClosed).effect).toBe(effect);
+  });
+});

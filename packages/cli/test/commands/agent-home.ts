@@ -1,0 +1,61 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../../src/main.js';
+import { captureIo } from '../capture-io.js';
+
+/** A throwaway machine: a home folder, guard's folder, and a git project with a subfolder. */
+export interface AgentHome {
+  readonly root: string;
+  readonly home: string;
+  readonly guardHome: string;
+  readonly project: string;
+  /** A folder inside the project (the cwd of every command). */
+  readonly cwd: string;
+  /** Environment the commands see. */
+  readonly env: Record<string, string | undefined>;
+  /** Runs `guard <args>` in process; returns the exit code and what it printed. */
+  guard(...args: string[]): Promise<{ readonly code: number; readonly stdout: string; readonly stderr: string }>;
+  cleanup(): void;
+}
+
+export function makeAgentHome(env: Record<string, string> = {}): AgentHome {
+  const root = mkdtempSync(join(tmpdir(), 'guard-setup-'));
+  const home = join(root, 'home');
+  const guardHome = join(root, 'guard');
+  const project = join(root, 'project');
+  const cwd = join(project, 'src', 'lib');
+  mkdirSync(home, { recursive: true });
+  mkdirSync(join(project, '.git'), { recursive: true });
+  mkdirSync(cwd, { recursive: true });
+  const fullEnv = { HOME: home, GUARD_HOME: guardHome, PATH: process.env.PATH, SHELL: '/bin/sh', ...env };
+  return {
+    root,
+    home,
+    guardHome,
+    project,
+    cwd,
+    env: fullEnv,
+    async guard(...args) {
+      const captured = captureIo({ cwd, home });
+      const io = { ...captured.io, env: fullEnv, tmp: () => root };
+      const code = await main(['node', 'guard', ...args], io);
+      return { code, stdout: captured.stdout(), stderr: captured.stderr() };
+    },
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+/** The bytes of a file as text, or undefined when it is not there. */
+export function readIfThere(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Modification time in ns (to prove a file was not rewritten). */
+export function mtimeOf(path: string): bigint {
+  return statSync(path, { bigint: true }).mtimeNs;
+}

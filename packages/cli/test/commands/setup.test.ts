@@ -1,0 +1,286 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { adapters } from '@guard/adapters';
+import type { AgentId } from '@guard/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hookCommand } from '../../src/agents.js';
+import { makeAgentHome, mtimeOf, readIfThere } from './agent-home.js';
+import type { AgentHome } from './agent-home.js';
+
+let box: AgentHome;
+beforeEach(() => {
+  box = makeAgentHome();
+  box.env.CODEX_HOME = join(box.root, 'codex-home');
+  box.env.COPILOT_HOME = join(box.root, 'copilot-home');
+});
+afterEach(() => box.cleanup());
+
+/** Where each agent's files must land (written out here, not asked of the adapters). */
+const PATHS: Record<AgentId, { user: (b: AgentHome) => string; project: (b: AgentHome) => string }> = {
+  codex: { user: (b) => join(b.root, 'codex-home', 'hooks.json'), project: (b) => join(b.project, '.codex', 'hooks.json') },
+  cursor: { user: (b) => join(b.home, '.cursor', 'hooks.json'), project: (b) => join(b.project, '.cursor', 'hooks.json') },
+  antigravity: { user: (b) => join(b.home, '.gemini', 'config', 'hooks.json'), project: (b) => join(b.project, '.agents', 'hooks.json') },
+  copilot: { user: (b) => join(b.root, 'copilot-home', 'hooks', 'guard.json'), project: (b) => join(b.project, '.github', 'hooks', 'guard.json') },
+};
+
+/** A person's own config per agent, in a layout guard would never write (indent, order, no final newline). */
+const USER_FILES: Record<AgentId, string> = {
+  codex: '{\n    "description": "my hooks",\n    "hooks": {\n        "Stop": [\n            { "hooks": [ { "type": "command", "command": "notify-send done" } ] }\n        ]\n    }\n}\n',
+  cursor: '{\n  "version": 1,\n  "hooks": {\n    "afterFileEdit": [{ "command": "./format.sh" }]\n  }\n}\n',
+  antigravity: '{\n  "lint": {\n    "PostToolUse": [\n      { "matcher": "run_command", "hooks": [{ "type": "command", "command": "./lint.sh", "timeout": 10 }] }\n    ]\n  }\n}',
+  copilot: '{"version":1,"hooks":{"sessionEnd":[{"type":"command","bash":"./bye.sh"}]}}',
+};
+
+/** A change the person makes to their own part of the file after setup. */
+const EDITS: Record<AgentId, readonly [string, string]> = {
+  codex: ['notify-send done', 'notify-send finished'],
+  cursor: ['./format.sh', './fmt.sh'],
+  antigravity: ['./lint.sh', './lint-all.sh'],
+  copilot: ['./bye.sh', './ciao.sh'],
+};
+
+const AGENTS = Object.keys(PATHS) as AgentId[];
+const write = (path: string, text: string): void => {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+};
+
+describe.each(AGENTS)('guard setup %s', (agent) => {
+  const adapter = adapters[agent];
+  const options = { hookCommand: hookCommand(agent), failClosed: false };
+
+  it('creates a missing file and its folders, and uninstall takes both away again', async () => {
+    const file = PATHS[agent].user(box);
+    const before = readdirSync(box.root).sort();
+    const result = await box.guard('setup', agent);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toContain(`Created ${file} with guard's hook (events: ${adapter.capabilities.events.join(', ')}).`);
+    expect(result.stdout).toMatch(/\nNext: .+\n$/);
+    expect(readIfThere(file)).toBe(adapter.install('', options));
+    expect(existsSync(`${file}.guard-backup`)).toBe(false);
+
+    const removed = await box.guard('uninstall', agent);
+    expect(removed).toMatchObject({ code: 0, stderr: '' });
+    expect(removed.stdout).toContain(`Removed ${file} (guard had created it).`);
+    expect(existsSync(file)).toBe(false);
+    // the folders guard made are gone too; guard's own folder (records) stays
+    expect(readdirSync(box.root).sort()).toEqual([...before, 'guard'].sort());
+  });
+
+  it("keeps every byte of the person's file, backs it up once, and uninstall gives it back exactly", async () => {
+    const file = PATHS[agent].user(box);
+    write(file, USER_FILES[agent]);
+    const result = await box.guard('setup', agent);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toContain(`Updated ${file}: added guard's hook`);
+    expect(result.stdout).toContain(`Kept a copy of the original in ${file}.guard-backup.`);
+    const after = readIfThere(file) as string;
+    expect(after).toBe(adapter.install(USER_FILES[agent], options));
+    expect(adapter.uninstall(after)).toBe(USER_FILES[agent]);
+    expect(readIfThere(`${file}.guard-backup`)).toBe(USER_FILES[agent]);
+
+    const removed = await box.guard('uninstall', agent);
+    expect(removed.code).toBe(0);
+    expect(readIfThere(file)).toBe(USER_FILES[agent]);
+    expect(existsSync(`${file}.guard-backup`)).toBe(false);
+  });
+
+  it('a second setup changes nothing and says so', async () => {
+    const file = PATHS[agent].user(box);
+    write(file, USER_FILES[agent]);
+    await box.guard('setup', agent);
+    const bytes = readIfThere(file);
+    const mtime = mtimeOf(file);
+    const again = await box.guard('setup', agent);
+    expect(again).toEqual({ code: 0, stdout: `Already set up: ${file} (nothing changed).\n`, stderr: '' });
+    expect(readIfThere(file)).toBe(bytes);
+    expect(mtimeOf(file)).toBe(mtime);
+  });
+
+  it('refuses a file that does not parse, naming the file and line, and writes nothing', async () => {
+    const file = PATHS[agent].user(box);
+    const broken = '{\n  "version": 1,\n  "hooks": {\n    "x": [1,, 2]\n  }\n}\n';
+    write(file, broken);
+    const result = await box.guard('setup', agent);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(new RegExp(`^guard: ${escape(file)}:4: .+\\. guard wrote nothing\\.\\nFix that line`));
+    expect(readIfThere(file)).toBe(broken);
+    expect(readdirSync(dirname(file))).toEqual(['hooks.json', 'guard.json'].filter((name) => file.endsWith(name)));
+    expect(existsSync(join(box.guardHome, 'installs.json'))).toBe(false);
+  });
+
+  it('--dry-run prints a diff and writes nothing (existing file)', async () => {
+    const file = PATHS[agent].user(box);
+    write(file, USER_FILES[agent]);
+    const mtime = mtimeOf(file);
+    const result = await box.guard('setup', agent, '--dry-run');
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toContain(`Would update ${file} (dry run: nothing written):\n--- ${file}\n+++ ${file}\n@@ -`);
+    expect(result.stdout).toContain(`hook ${agent}`);
+    expect(result.stdout.split('\n').some((line) => line.startsWith('+') && line.includes(`hook ${agent}`))).toBe(true);
+    expect(readIfThere(file)).toBe(USER_FILES[agent]);
+    expect(mtimeOf(file)).toBe(mtime);
+    expect(existsSync(`${file}.guard-backup`)).toBe(false);
+    expect(existsSync(box.guardHome)).toBe(false);
+  });
+
+  it('--dry-run on a missing file shows the whole new file and creates no folder', async () => {
+    const file = PATHS[agent].user(box);
+    const result = await box.guard('setup', agent, '--dry-run');
+    expect(result.code).toBe(0);
+    const lines = adapter.install('', options).trimEnd().split('\n');
+    expect(result.stdout).toBe(
+      `Would create ${file} (dry run: nothing written):\n--- /dev/null\n+++ ${file}\n@@ -0,0 +1,${lines.length} @@\n${lines.map((line) => `+${line}\n`).join('')}`,
+    );
+    expect(existsSync(dirname(file))).toBe(false);
+  });
+
+  it('--project writes the project file at the git root, not in the cwd or the home folder', async () => {
+    const result = await box.guard('setup', agent, '--project');
+    expect(result.code).toBe(0);
+    const file = PATHS[agent].project(box);
+    expect(result.stdout).toContain(`Created ${file}`);
+    expect(readIfThere(file)).toBe(adapter.install('', options));
+    expect(existsSync(PATHS[agent].user(box))).toBe(false);
+    expect(readdirSync(box.cwd)).toEqual([]);
+
+    expect((await box.guard('uninstall', agent)).stdout).toBe(`guard is not set up in ${PATHS[agent].user(box)}.\n`);
+    expect((await box.guard('uninstall', agent, '--project')).code).toBe(0);
+    expect(existsSync(file)).toBe(false);
+    expect(readdirSync(box.project)).toEqual(['.git', 'src']);
+  });
+
+  it('uninstall keeps what the person changed after setup, and takes only guard out', async () => {
+    const file = PATHS[agent].user(box);
+    write(file, USER_FILES[agent]);
+    await box.guard('setup', agent);
+    const [mine, changed] = EDITS[agent];
+    write(file, (readIfThere(file) as string).replace(mine, changed));
+    const result = await box.guard('uninstall', agent);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`Removed guard's hook from ${file}; the rest of the file is as it was.`);
+    expect(readIfThere(file)).toBe(USER_FILES[agent].replace(mine, changed));
+  });
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+describe('uninstall gives back the exact bytes where the text edit alone cannot', () => {
+  it.for([
+    { agent: 'codex' as const, before: '{}\n' },
+    { agent: 'codex' as const, before: ' \n\n' },
+    { agent: 'codex' as const, before: '{\n  "hooks": {\n    "PreToolUse": [],\n    "Stop": []\n  }\n}\n' },
+    { agent: 'cursor' as const, before: '{\n  "version": 1,\n  "hooks": {}\n}\n' },
+    { agent: 'antigravity' as const, before: '{}' },
+    { agent: 'copilot' as const, before: '\r\n' },
+  ])('$agent: $before', async ({ agent, before }) => {
+    const file = PATHS[agent].user(box);
+    write(file, before);
+    expect((await box.guard('setup', agent)).code).toBe(0);
+    // the near miss: the text edit alone would not give these bytes back
+    expect(adapters[agent].uninstall(readIfThere(file) as string)).not.toBe(before);
+    const result = await box.guard('uninstall', agent);
+    expect(result.stdout).toContain(`Restored ${file} exactly as it was before guard's setup.`);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+  });
+
+  it('never restores a stale copy: a file the person changed between two setups keeps the change', async () => {
+    const file = PATHS.codex.user(box);
+    write(file, '{}\n');
+    await box.guard('setup', 'codex');
+    await box.guard('uninstall', 'codex');
+    expect(readIfThere(file)).toBe('{}\n');
+    const changed = USER_FILES.codex;
+    write(file, changed);
+    await box.guard('setup', 'codex');
+    expect(readIfThere(`${file}.guard-backup`)).toBe(changed);
+    await box.guard('uninstall', 'codex');
+    expect(readIfThere(file)).toBe(changed);
+  });
+
+  it('keeps the first backup when a later setup changes the file again', async () => {
+    const file = PATHS.cursor.user(box);
+    write(file, USER_FILES.cursor);
+    await box.guard('setup', 'cursor');
+    writeFileSync(join(box.guardHome, 'settings.yaml'), 'failClosed: true\n');
+    const result = await box.guard('setup', 'cursor');
+    expect(result.stdout).toContain("refreshed guard's hook");
+    expect(result.stdout).not.toContain('Kept a copy');
+    expect(readIfThere(file)).toContain('"failClosed": true');
+    expect(readIfThere(`${file}.guard-backup`)).toBe(USER_FILES.cursor);
+    // still exactly what guard wrote last: the original comes back
+    await box.guard('uninstall', 'cursor');
+    expect(readIfThere(file)).toBe(USER_FILES.cursor);
+  });
+});
+
+describe('uninstall leaves alone what is not guard’s', () => {
+  it.for([
+    { name: 'no file', text: undefined },
+    { name: 'a file without guard', text: USER_FILES.cursor },
+    { name: 'a file that names guard only in another hook', text: '{"version":1,"hooks":{"stop":[{"command":"echo guard hook codex later"}]}}\n' },
+  ])('$name', async ({ text }) => {
+    const file = PATHS.cursor.user(box);
+    if (text !== undefined) write(file, text);
+    const mtime = text === undefined ? undefined : mtimeOf(file);
+    const result = await box.guard('uninstall', 'cursor');
+    expect(result).toEqual({ code: 0, stdout: `guard is not set up in ${file}.\n`, stderr: '' });
+    expect(readIfThere(file)).toBe(text);
+    if (mtime !== undefined) expect(mtimeOf(file)).toBe(mtime);
+  });
+
+  it('refuses to edit a file that does not parse', async () => {
+    const file = PATHS.cursor.user(box);
+    write(file, '{"version":1,\n"hooks": [\n');
+    const result = await box.guard('uninstall', 'cursor');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(new RegExp(`^guard: ${escape(file)}:\\d+: .+\\. guard changed nothing\\.\\n`));
+    expect(readIfThere(file)).toBe('{"version":1,\n"hooks": [\n');
+  });
+});
+
+describe('setup refuses what it cannot edit safely', () => {
+  it('a file that is not UTF-8', async () => {
+    const file = PATHS.copilot.user(box);
+    mkdirSync(dirname(file), { recursive: true });
+    const bytes = Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]);
+    writeFileSync(file, bytes);
+    const result = await box.guard('setup', 'copilot');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`${file} is not UTF-8 text`);
+    expect(readFileSync(file).equals(bytes)).toBe(true);
+  });
+
+  it('a config path that is a folder', async () => {
+    const file = PATHS.cursor.user(box);
+    mkdirSync(file, { recursive: true });
+    const result = await box.guard('setup', 'cursor');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(new RegExp(`^guard: Cannot read ${escape(file)} \\(EISDIR\\)`));
+  });
+
+  it('a settings file that is not valid', async () => {
+    mkdirSync(box.guardHome, { recursive: true });
+    writeFileSync(join(box.guardHome, 'settings.yaml'), 'failClosed: maybe\n');
+    const result = await box.guard('setup', 'codex');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^guard: settings\.yaml: failClosed must be true or false/);
+    expect(existsSync(PATHS.codex.user(box))).toBe(false);
+  });
+});
+
+describe('what setup tells the person to do next', () => {
+  const NEXT: Record<AgentId, RegExp> = {
+    codex: /\nNext: open Codex in a terminal, type \/hooks, and trust the guard hook/,
+    cursor: /\nNext: Open a new chat in Cursor/,
+    antigravity: /\nNext: Quit Antigravity completely/,
+    copilot: /\nNext: Restart the Copilot CLI/,
+  };
+  it.for(AGENTS)('%s gets its own next step and no other agent\'s', async (agent) => {
+    const { stdout } = await box.guard('setup', agent);
+    for (const other of AGENTS) expect(NEXT[other].test(stdout), other).toBe(other === agent);
+  });
+});

@@ -1,0 +1,154 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { adapters } from '@guard/adapters';
+import type { AgentId } from '@guard/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hookCommand, hookScriptPath } from '../../src/agents.js';
+import { status } from '../../src/commands/status.js';
+import type { LevelStatus, StatusJson } from '../../src/commands/status.js';
+import { captureIo } from '../capture-io.js';
+import { makeAgentHome } from './agent-home.js';
+import type { AgentHome } from './agent-home.js';
+
+let box: AgentHome;
+beforeEach(() => {
+  box = makeAgentHome();
+});
+afterEach(() => box.cleanup());
+
+async function statusJson(): Promise<StatusJson> {
+  const result = await box.guard('status', '--json');
+  expect(result).toMatchObject({ code: 0, stderr: '' });
+  return JSON.parse(result.stdout) as StatusJson;
+}
+
+function levelOf(report: StatusJson, agent: AgentId, level: 'user' | 'project'): LevelStatus {
+  const found = report.agents.find((entry) => entry.agent === agent)?.levels.find((entry) => entry.level === level);
+  expect(found, `${agent} ${level}`).toBeDefined();
+  return found as LevelStatus;
+}
+
+const write = (path: string, text: string): void => {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+};
+
+describe('guard status --json', () => {
+  it('on a machine with nothing set up: switches, folder, every agent at both levels, not installed', async () => {
+    const report = await statusJson();
+    expect(report).toMatchObject({ enabled: true, failClosed: false, guardHome: box.guardHome, hookScript: { path: hookScriptPath() } });
+    expect(report.agents.map((agent) => agent.agent)).toEqual(['codex', 'cursor', 'antigravity', 'copilot']);
+    for (const agent of report.agents) {
+      expect(agent.capabilities).toEqual(adapters[agent.agent].capabilities);
+      expect(agent.name).toBe(adapters[agent.agent].displayName);
+      expect(agent.levels.map((level) => [level.level, level.exists, level.installed, level.commands])).toEqual([
+        ['user', false, false, []],
+        ['project', false, false, []],
+      ]);
+    }
+    expect(levelOf(report, 'codex', 'user').path).toBe(join(box.home, '.codex', 'hooks.json'));
+    expect(levelOf(report, 'copilot', 'project').path).toBe(join(box.project, '.github', 'hooks', 'guard.json'));
+  });
+
+  it('honours CODEX_HOME and COPILOT_HOME', async () => {
+    box.env.CODEX_HOME = join(box.root, 'ch');
+    box.env.COPILOT_HOME = join(box.root, 'cp');
+    const report = await statusJson();
+    expect(levelOf(report, 'codex', 'user').path).toBe(join(box.root, 'ch', 'hooks.json'));
+    expect(levelOf(report, 'copilot', 'user').path).toBe(join(box.root, 'cp', 'hooks', 'guard.json'));
+  });
+
+  it('after setup: installed where setup wrote, with the command, up to date', async () => {
+    await box.guard('setup', 'cursor');
+    await box.guard('setup', 'codex', '--project');
+    const report = await statusJson();
+    const cursor = levelOf(report, 'cursor', 'user');
+    expect(cursor).toMatchObject({ exists: true, installed: true, upToDate: true, agentFailClosed: false });
+    expect(cursor.commands.map((command) => [command.command, command.node, command.script])).toEqual([
+      [hookCommand('cursor'), process.execPath, hookScriptPath()],
+    ]);
+    const codex = levelOf(report, 'codex', 'project');
+    expect(codex).toMatchObject({ exists: true, installed: true, upToDate: true });
+    // Codex has no fail-closed switch of its own: nothing is claimed about it
+    expect(codex.agentFailClosed).toBeUndefined();
+    expect(levelOf(report, 'codex', 'user').installed).toBe(false);
+    expect(levelOf(report, 'cursor', 'project').installed).toBe(false);
+  });
+
+  it("Copilot's per-event commands show as one command", async () => {
+    await box.guard('setup', 'copilot');
+    const level = levelOf(await statusJson(), 'copilot', 'user');
+    expect(level.commands.map((command) => command.command)).toEqual([hookCommand('copilot')]);
+  });
+
+  it("fail-closed: Cursor's own switch is out of date until setup runs again", async () => {
+    await box.guard('setup', 'cursor');
+    write(join(box.guardHome, 'settings.yaml'), 'failClosed: true\n');
+    expect(levelOf(await statusJson(), 'cursor', 'user')).toMatchObject({ upToDate: false, agentFailClosed: false });
+    await box.guard('setup', 'cursor');
+    const report = await statusJson();
+    expect(report.failClosed).toBe(true);
+    expect(levelOf(report, 'cursor', 'user')).toMatchObject({ upToDate: true, agentFailClosed: true });
+  });
+
+  it('a command whose script is gone does not resolve, and says which file', async () => {
+    const file = join(box.home, '.gemini', 'config', 'hooks.json');
+    const gone = join(box.root, 'old-checkout', 'dist', 'bin.js');
+    write(file, adapters.antigravity.install('', { hookCommand: `"${process.execPath}" "${gone}" hook antigravity`, failClosed: false }));
+    const level = levelOf(await statusJson(), 'antigravity', 'user');
+    expect(level).toMatchObject({ installed: true, upToDate: false });
+    expect(level.commands).toEqual([
+      { command: `"${process.execPath}" "${gone}" hook antigravity`, node: process.execPath, script: gone, resolves: false, problem: `the hook script ${gone} does not exist` },
+    ]);
+  });
+
+  it('a file that does not parse is reported with its line, not installed', async () => {
+    const file = join(box.home, '.cursor', 'hooks.json');
+    write(file, '{\n  "version": 2,\n  "hooks": {}\n}\n');
+    const level = levelOf(await statusJson(), 'cursor', 'user');
+    expect(level).toMatchObject({ exists: true, installed: false });
+    expect(level.error).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2: Cursor ignores a hook file whose "version" is not 1`));
+  });
+
+  it('a file without guard is there but not installed', async () => {
+    write(join(box.home, '.cursor', 'hooks.json'), '{"version":1,"hooks":{"stop":[{"command":"./x.sh"}]}}');
+    const level = levelOf(await statusJson(), 'cursor', 'user');
+    expect(level).toEqual({ level: 'user', path: join(box.home, '.cursor', 'hooks.json'), exists: true, installed: false, commands: [] });
+  });
+});
+
+describe('guard status (text)', () => {
+  it('names the switches, each agent, where guard is and what a failure does', async () => {
+    await box.guard('setup', 'antigravity');
+    write(join(box.guardHome, 'settings.yaml'), 'enabled: false\n');
+    const { code, stdout } = await box.guard('status');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^guard is off \(every step goes ahead; `guard on` turns it back on\); fail-closed is off\.\n/);
+    expect(stdout).toContain(`folder: ${box.guardHome}\n`);
+    expect(stdout).toContain(`\nAntigravity\n  user     ${join(box.home, '.gemini', 'config', 'hooks.json')}\n           installed; `);
+    expect(stdout).toContain(`           ${hookCommand('antigravity')}\n`);
+    expect(stdout).toContain(`  if the hook fails: ${adapters.antigravity.capabilities.onHookFailure}\n`);
+    expect(stdout).toContain(`  if it times out: ${adapters.copilot.capabilities.onHookTimeout}\n`);
+    expect(stdout).toContain(`\nCodex\n  user     ${join(box.home, '.codex', 'hooks.json')}\n           no file\n`);
+    expect(stdout).toContain('ask: block, then the agent asks you in the chat');
+  });
+
+  it('a bad settings file is a clear error', async () => {
+    write(join(box.guardHome, 'settings.yaml'), 'enabled: perhaps\n');
+    const result = await box.guard('status');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^guard: settings\.yaml: enabled must be true or false, not "perhaps" \(in .+\)\.\nFix or delete settings\.yaml/);
+  });
+});
+
+describe('guard status from the home folder', () => {
+  it("lists a file once when the project's file is the user's own", async () => {
+    const { io, stdout } = captureIo({ cwd: box.home, home: box.home });
+    await status({ json: true }, { ...io, env: box.env });
+    const report = JSON.parse(stdout()) as StatusJson;
+    const cursor = report.agents.find((agent) => agent.agent === 'cursor');
+    expect(cursor?.levels.map((level) => [level.level, level.path])).toEqual([['user', join(box.home, '.cursor', 'hooks.json')]]);
+    // the near miss: Copilot's project file (.github/hooks) is not its user file, so both stay
+    expect(report.agents.find((agent) => agent.agent === 'copilot')?.levels.map((level) => level.level)).toEqual(['user', 'project']);
+  });
+});
