@@ -1,0 +1,162 @@
+#!/usr/bin/env node
+// How well the rule catalogue does on the corpus in test/corpus, and how fast the engine is.
+// Runs on built code: `npx tsc --build && node scripts/quality.mjs [--check] [--no-bench]`.
+//   --check     exit 1 when a target is missed (risky caught >= 97%, harmless flagged <= 2%)
+//   --no-bench  skip the throughput and `guard explain --jsonl` timings
+// Every miss is listed, grouped by rule id, so the rule's owner can act on it.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const { evaluate } = await import(join(root, 'packages/core/dist/index.js'));
+
+const PROJECT = '/home/dev/project';
+const ENV = { home: '/home/dev', tmp: '/tmp', guardHome: '/home/dev/.local/state/guard' };
+const TARGET_CAUGHT = 0.97;
+const TARGET_HARMLESS = 0.02;
+const BENCH_COMMANDS = 3000;
+
+const args = new Set(process.argv.slice(2));
+const harmless = readLines('harmless.jsonl');
+const risky = readLines('risky.jsonl');
+
+function readLines(name) {
+  return readFileSync(join(root, 'test/corpus', name), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line));
+}
+
+/** The world the rule tests assume, with the corpus line's own probe answers (same as the rule tester). */
+function probeFrom(p = {}) {
+  return {
+    gitUntracked: () => p.untracked,
+    gitModified: () => p.modified,
+    gitIgnored: (_cwd, paths) => new Set(paths.filter((path) => (p.ignored ?? []).includes(path))),
+    gitBranch: () => p.branch,
+    readText: (path) => p.files?.[path],
+    exists: (path) => (p.files ? path in p.files : undefined),
+    projectPackages: () => (p.packages ? new Set(p.packages) : undefined),
+  };
+}
+
+function stepOf(line) {
+  return { kind: 'shell', agent: 'codex', toolName: 'Bash', chatId: 'corpus', cwd: line.cwd ?? PROJECT, projectRoot: PROJECT, command: line.command };
+}
+
+function judge(line) {
+  return evaluate(stepOf(line), { ...ENV, probe: probeFrom(line.probe) });
+}
+
+const RANK = { allow: 0, ask: 1, block: 2 };
+const show = (text) => JSON.stringify(text).slice(1, -1);
+const pct = (n, d) => `${n}/${d} = ${((100 * n) / d).toFixed(1)}%`;
+const got = (evaluation) =>
+  evaluation.findings.length === 0 ? 'allow' : evaluation.findings.map((f) => `${f.decision} ${f.ruleId} on "${show(evaluation.text.slice(f.span[0], f.span[1]))}"`).join('; ');
+
+// ---------------------------------------------------------------------------------------------
+// Risky lines: caught with at least the expected decision, and with every expected rule id
+
+let caught = 0;
+let named = 0;
+const misses = new Map(); // rule id -> lines
+for (const line of risky) {
+  const evaluation = judge(line);
+  const ids = new Set(evaluation.findings.map((f) => f.ruleId));
+  const decisionOk = RANK[evaluation.decision] >= RANK[line.expect];
+  const missing = line.rules.filter((id) => !ids.has(id));
+  if (decisionOk) caught++;
+  if (missing.length === 0) named++;
+  for (const id of missing) {
+    if (!misses.has(id)) misses.set(id, []);
+    misses.get(id).push({ line, evaluation, decisionOk });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Harmless lines: flagged at all
+
+const flagged = new Map(); // rule id -> lines
+let flaggedLines = 0;
+for (const line of harmless) {
+  const evaluation = judge(line);
+  if (evaluation.findings.length === 0) continue;
+  flaggedLines++;
+  for (const id of new Set(evaluation.findings.map((f) => f.ruleId))) {
+    if (!flagged.has(id)) flagged.set(id, []);
+    flagged.get(id).push({ line, evaluation });
+  }
+}
+
+const caughtShare = caught / risky.length;
+const harmlessShare = flaggedLines / harmless.length;
+const out = [];
+out.push(`guard quality on test/corpus: ${risky.length} risky lines, ${harmless.length} harmless lines`, '');
+out.push(`risky lines flagged at least as expected:  ${pct(caught, risky.length)}  (target >= ${TARGET_CAUGHT * 100}%)`);
+out.push(`risky lines with every expected rule id:   ${pct(named, risky.length)}`);
+out.push(`harmless lines flagged:                    ${pct(flaggedLines, harmless.length)}  (target <= ${TARGET_HARMLESS * 100}%)`);
+
+if (misses.size > 0) {
+  out.push('', 'Risky lines a rule missed (rule: expected decision, line, what guard found instead):');
+  for (const [id, rows] of [...misses].sort()) {
+    out.push(`  ${id} (${rows.length})`);
+    for (const { line, evaluation, decisionOk } of rows) {
+      out.push(`    ${decisionOk ? '  ' : '! '}${line.expect.padEnd(5)} ${show(line.command)}${line.cwd ? `   [cwd ${line.cwd}]` : ''}${line.probe ? '   [with probe answers]' : ''}`);
+      out.push(`            got: ${got(evaluation)}`);
+    }
+  }
+  out.push('  (! = the line was not caught at all at the expected decision)');
+}
+if (flagged.size > 0) {
+  out.push('', 'Harmless lines flagged (rule, line, finding):');
+  for (const [id, rows] of [...flagged].sort()) {
+    out.push(`  ${id} (${rows.length})`);
+    for (const { line, evaluation } of rows) out.push(`    ${show(line.command)}`, `            got: ${got(evaluation)}`);
+  }
+}
+console.log(out.join('\n'));
+
+// ---------------------------------------------------------------------------------------------
+// Throughput: engine time only, one process, the whole corpus repeated to >= 3,000 commands
+
+if (!args.has('--no-bench')) {
+  const all = [...risky, ...harmless];
+  const batch = [];
+  while (batch.length < BENCH_COMMANDS) batch.push(...all);
+  const steps = batch.map((line) => ({ step: stepOf(line), options: { ...ENV, probe: probeFrom(line.probe) } }));
+  for (const { step, options } of steps) evaluate(step, options); // warm-up
+  const rounds = [];
+  for (let round = 0; round < 5; round++) {
+    const start = performance.now();
+    for (const { step, options } of steps) evaluate(step, options);
+    rounds.push(performance.now() - start);
+  }
+  rounds.sort((a, b) => a - b);
+  const median = rounds[2];
+  console.log(`\nengine throughput: ${steps.length} shell steps in ${median.toFixed(1)} ms (median of 5) = ${Math.round((steps.length * 1000) / median).toLocaleString('en-US')} steps/s (target >= 20,000)`);
+
+  // `guard explain --jsonl`: one process, the same number of lines, wall time from spawn to exit
+  const input = batch.slice(0, BENCH_COMMANDS).map((line) => JSON.stringify({ command: line.command, ...(line.cwd ? { cwd: line.cwd } : {}) })).join('\n');
+  const bin = join(root, 'packages/cli/dist/bin.js');
+  const baseline = timed(() => spawnSync(process.execPath, ['-e', '0']));
+  let answers = 0;
+  const wall = timed(() => {
+    const run = spawnSync(process.execPath, [bin, 'explain', '--jsonl', '--cwd', PROJECT], { input, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, env: { ...process.env, HOME: ENV.home } });
+    answers = run.stdout.split('\n').filter(Boolean).length;
+    if (run.status !== 0) console.log(`guard explain --jsonl exited ${run.status}: ${run.stderr.slice(0, 500)}`);
+  });
+  console.log(
+    `guard explain --jsonl: ${answers} answers for ${BENCH_COMMANDS} lines in ${wall.toFixed(0)} ms wall (node -e 0 takes ${baseline.toFixed(0)} ms) = ${Math.round((BENCH_COMMANDS * 1000) / wall).toLocaleString('en-US')} commands/s including start-up and output`,
+  );
+}
+
+function timed(fn) {
+  const start = performance.now();
+  fn();
+  return performance.now() - start;
+}
+
+if (args.has('--check') && (caughtShare < TARGET_CAUGHT || harmlessShare > TARGET_HARMLESS)) process.exitCode = 1;
