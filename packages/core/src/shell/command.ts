@@ -59,12 +59,12 @@ export function runSimple(
     env[name] = value;
     assigned.push([name, value, word.dynamic]);
   }
-  const head = tokens[first];
-  if (head && frame.dialect === 'powershell' && powershellExpression(tokens, first, scope)) return undefined;
+  if (frame.dialect === 'powershell' && powershellExpression(tokens, first, scope)) return undefined;
   const words = tokens.slice(first).flatMap((token) => expandWord(token, scope));
   const redirects = redirs.map((redir) => toRedirect(redir, scope, frame.dialect));
   const heredoc = stdinOf(redirs, scope);
-  const last = [...tokens, ...redirs].reduce((end, t) => Math.max(end, spanOf(t.src, t.start, t.end)[1]), 0);
+  let last = 0;
+  for (const token of [...tokens, ...redirs]) last = Math.max(last, spanOf(token.src, token.start, token.end)[1]);
 
   if (words.length === 0) {
     for (const [name, value, dynamic] of assigned) setVar(scope, name, value, false, dynamic);
@@ -72,8 +72,19 @@ export function runSimple(
     const start = redirects[0]?.span[0];
     if (start === undefined || !redirects.some((r) => r.write)) return undefined;
     push(reader, {
-      program: ':', name: ':', args: [], argSpans: [], env, redirects, cwd: scope.cwd, cwdKnown: scope.cwdKnown,
-      span: [start, last], via: frame.via, prefixes: [], pipeline: stage, ...remote(frame),
+      program: ':',
+      name: ':',
+      args: [],
+      argSpans: [],
+      env,
+      redirects,
+      cwd: scope.cwd,
+      cwdKnown: scope.cwdKnown,
+      span: [start, last],
+      via: frame.via,
+      prefixes: [],
+      pipeline: stage,
+      ...remote(frame),
     });
     return undefined;
   }
@@ -154,9 +165,10 @@ function command(reader: Reader, simple: Simple, frame: Frame, scope: Scope, sta
       const runner = enter(reader, inner, nested.via, draft.span);
       const last = slice[slice.length - 1];
       if (!runner || !last) continue;
+      // the runner's child inherits the environment the line gave the runner
       command(
         reader,
-        { words: slice, env: {}, redirects: [], stdin: undefined, end: last.span[1] },
+        { words: slice, env, redirects: [], stdin: undefined, end: last.span[1] },
         runner,
         { ...scope, cwd, cwdKnown },
         stage,
@@ -246,11 +258,11 @@ function powershellExpression(tokens: readonly WordToken[], first: number, scope
     const rest = head.parts.slice(1).map((p) => (p.kind === 'lit' ? p.text.text : '?')).join('');
     const next = tokens[first + 1];
     const nextText = next?.parts.map((p) => (p.kind === 'lit' ? p.text.text : '?')).join('');
-    if (rest === '' && nextText === '=' && tokens[first + 2]) {
-      const value = expandSingle(tokens[first + 2] as WordToken, scope);
+    const valueToken = tokens[first + 2];
+    if (rest === '' && nextText === '=' && valueToken) {
+      const value = expandSingle(valueToken, scope);
       setVar(scope, part.name, value.text, false, value.dynamic);
-    }
-    else if (rest.startsWith('=')) setVar(scope, part.name, rest.slice(1));
+    } else if (rest.startsWith('=')) setVar(scope, part.name, rest.slice(1));
     return true;
   }
   if (part.kind === 'sub') return true;
@@ -282,7 +294,8 @@ function stdinOf(redirs: readonly RedirToken[], scope: Scope): Mapped | undefine
       const word = expandSingle(redir.target, scope);
       const out = mappedBuilder();
       out.piece(word.map, 0, word.text.length);
-      out.char('\n', word.span[1]);
+      // the shell adds a newline; it belongs to the word's last character
+      out.char('\n', Math.max(word.span[0], word.span[1] - 1));
       text = out.build(word.span[1]);
     } else if (redir.op === '<') text = undefined;
   }
@@ -347,11 +360,8 @@ function ownDirectory(name: string, args: readonly Word[], cwd: string, cwdKnown
 /** What `cd`, `pushd`, `export`, `unset`, … change for the commands after them. */
 function applyEffects(name: string, args: readonly Word[], scope: Scope, dialect: Dialect): void {
   const texts = args.map((w) => w.text);
-  const target = (): Word | undefined => {
-    const i = skipOptions(texts, 0, { long: ['-path', '-literalpath'] });
-    const rest = args.slice(i).filter((w) => !/^(?:\/d|-(?:path|literalpath))$/i.test(w.text));
-    return rest[0];
-  };
+  // the directory after options (`cd -P dir`, `Set-Location -Path dir`, cmd's `cd /d dir`)
+  const target = (): Word | undefined => args.slice(skipOptions(texts, 0, {})).find((w) => !/^\/d$/i.test(w.text));
   switch (name) {
     case 'cd':
     case 'chdir':

@@ -6,6 +6,8 @@ import type { ReadOptions, ReadResult } from './types.js';
 import { readSource } from './walk.js';
 
 export type * from './types.js';
+/** The reader's hard bounds (nesting depth, characters, words, invocations). */
+export { LIMITS as READ_LIMITS } from './context.js';
 
 /**
  * Reads one command line the way a shell would and returns every invocation in it: what runs,

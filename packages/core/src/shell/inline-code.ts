@@ -115,7 +115,8 @@ const CALLS: Readonly<Record<Language, RegExp | undefined>> = {
   other: undefined,
 };
 
-/** At most this many commands are taken from one piece of code. */
+/** At most this many call sites are looked at, and commands taken, in one piece of code. */
+const MAX_CALLS = 256;
 const MAX_FOUND = 64;
 
 /**
@@ -125,43 +126,28 @@ const MAX_FOUND = 64;
 export function commandsInCode(language: Language, code: Mapped): CodeCommand[] {
   const pattern = CALLS[language];
   if (!pattern) return [];
+  const scanner = new Scanner(code, language);
   const found: CodeCommand[] = [];
   const s = code.text;
   const re = new RegExp(pattern.source, 'g');
-  for (let m = re.exec(s); m && found.length < MAX_FOUND; m = re.exec(s)) {
+  let calls = 0;
+  for (let m = re.exec(s); m && found.length < MAX_FOUND && calls++ < MAX_CALLS && scanner.budget > 0; m = re.exec(s)) {
     const matched = m[0];
     const after = m.index + matched.length;
-    if (matched === '`') {
-      const literal = readString(code, m.index, language);
-      if (literal) {
-        found.push({ kind: 'text', text: literal.value });
-        re.lastIndex = literal.end;
-      }
-      continue;
-    }
-    if (/^(?:%x|qx)/.test(matched)) {
-      const literal = readDelimited(code, after - 1);
-      found.push({ kind: 'text', text: literal.value });
+    let command: CodeCommand | undefined;
+    if (matched === '`' || matched === '$') {
+      const literal = scanner.string(matched === '$' ? after : m.index);
+      if (literal) re.lastIndex = literal.end;
+      command = literal && { kind: 'text', text: literal.value };
+    } else if (/^(?:%x|qx)/.test(matched)) {
+      const literal = scanner.delimited(after - 1);
       re.lastIndex = literal.end;
-      continue;
+      command = { kind: 'text', text: literal.value };
+    } else if (/Deno\.(?:Command|run)/.test(matched)) {
+      command = scanner.denoCommand(after, /Deno\.run/.test(matched) ? 'cmd' : 'args');
+    } else {
+      command = commandFromArgs(scanner.args(after, matched.endsWith('(')));
     }
-    if (matched === '$') {
-      const literal = readString(code, after, language);
-      if (literal) found.push({ kind: 'text', text: literal.value });
-      continue;
-    }
-    const parens = matched.endsWith('(');
-    const args = readArgs(code, after, language, parens);
-    if (/Deno\.(?:Command|run)/.test(matched)) {
-      const window = s.slice(after, after + 2000);
-      const key = /Deno\.run/.test(matched) ? /\bcmd\s*:\s*\[/ : /\bargs\s*:\s*\[/;
-      const list = key.exec(window);
-      const program = args[0]?.kind === 'str' ? [args[0].value] : [];
-      const rest = list ? readList(code, after + list.index + list[0].length, language) : [];
-      if (program.length + rest.length) found.push({ kind: 'argv', words: [...program, ...rest] });
-      continue;
-    }
-    const command = commandFromArgs(args);
     if (command) found.push(command);
   }
   return found;
@@ -184,134 +170,159 @@ function commandFromArgs(args: readonly Arg[]): CodeCommand | undefined {
 }
 
 const QUOTES = new Set(["'", '"', '`']);
-
-/** Reads the call's arguments (up to its closing parenthesis, or the end of the statement without one). */
-function readArgs(code: Mapped, start: number, language: Language, parens: boolean): Arg[] {
-  const s = code.text;
-  const args: Arg[] = [];
-  let i = start;
-  while (args.length < 16) {
-    while (s[i] === ' ' || s[i] === '\t' || (parens && (s[i] === '\n' || s[i] === '\r'))) i++;
-    const literal = readString(code, i, language);
-    if (literal) {
-      args.push({ kind: 'str', value: literal.value });
-      i = literal.end;
-    } else if (s[i] === '[' || (language === 'perl' && s[i] === '(')) {
-      const close = s[i] === '[' ? ']' : ')';
-      const items = readList(code, i + 1, language, close);
-      args.push(items.length ? { kind: 'list', items } : { kind: 'other' });
-      i = skipTo(s, i + 1, [close], true) + 1;
-    } else {
-      const end = skipTo(s, i, parens ? [',', ')'] : [',', ';', '\n'], false);
-      if (end === i) break;
-      args.push({ kind: 'other' });
-      i = end;
-    }
-    while (s[i] === ' ' || s[i] === '\t') i++;
-    if (s[i] !== ',') break;
-    i++;
-  }
-  return args;
-}
-
-/** String literals of a list `"a", 'b', …` up to `close`; stops at the first item that is not one. */
-function readList(code: Mapped, start: number, language: Language, close = ']'): Mapped[] {
-  const s = code.text;
-  const items: Mapped[] = [];
-  let i = start;
-  while (items.length < 256) {
-    while (/\s/.test(s[i] ?? '')) i++;
-    if (s[i] === close) break;
-    const literal = readString(code, i, language);
-    if (!literal) break;
-    items.push(literal.value);
-    i = literal.end;
-    while (/\s/.test(s[i] ?? '')) i++;
-    if (s[i] !== ',') break;
-    i++;
-  }
-  return items;
-}
-
-/** Index of the first of `stops` at nesting level zero (skipping strings), or the end of the text. */
-function skipTo(s: string, start: number, stops: readonly string[], inside: boolean): number {
-  let level = 0;
-  for (let i = start; i < s.length; i++) {
-    const c = s[i] ?? '';
-    if (level === 0 && stops.includes(c)) return i;
-    if (QUOTES.has(c)) {
-      const close = s.indexOf(c, i + 1);
-      if (close < 0) return s.length;
-      i = close;
-    } else if (c === '(' || c === '[' || c === '{') level++;
-    else if (c === ')' || c === ']' || c === '}') {
-      if (level === 0) return inside ? i : i;
-      level--;
-    }
-  }
-  return s.length;
-}
-
 const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '0': '\0' };
+const CLOSERS: Record<string, string> = { '(': ')', '{': '}', '[': ']', '<': '>' };
+const isSpace = (c: string | undefined): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';
 
-/** A string literal starting at `i` (with Python prefixes and triple quotes), or undefined. */
-function readString(code: Mapped, i: number, language: Language): { value: Mapped; end: number } | undefined {
-  const s = code.text;
-  let raw = false;
-  if (language === 'python') {
-    let j = i;
-    while (j < i + 2 && /[rRbBuUfF]/.test(s[j] ?? '')) j++;
-    if (j > i && (s[j] === '"' || s[j] === "'")) {
-      raw = /[rR]/.test(s.slice(i, j));
-      i = j;
-    }
+/**
+ * Reads literals out of code. Every character it looks at is paid from one budget (a few times the
+ * code's length), so unclosed strings or brackets repeated many times cannot make the work quadratic.
+ */
+class Scanner {
+  budget: number;
+  private readonly s: string;
+
+  constructor(
+    private readonly code: Mapped,
+    private readonly language: Language,
+  ) {
+    this.s = code.text;
+    this.budget = 4 * code.text.length + 4096;
   }
-  const quote = s[i] ?? '';
-  if (!QUOTES.has(quote) || (quote === '`' && language === 'python')) return undefined;
-  const triple = language === 'python' && s.startsWith(quote.repeat(3), i);
-  const open = triple ? 3 : 1;
-  const closer = triple ? quote.repeat(3) : quote;
-  // single-quoted strings in Ruby, Perl and PHP only know \\ and \'
-  const literalSingle = quote === "'" && (language === 'ruby' || language === 'perl' || language === 'php');
-  const out = mappedBuilder();
-  let j = i + open;
-  while (j < s.length && !s.startsWith(closer, j)) {
-    const c = s[j] ?? '';
-    const n = s[j + 1];
-    if (c === '\\' && n !== undefined && !raw) {
-      if (literalSingle && n !== '\\' && n !== "'") {
-        out.piece(code, j, j + 2);
+
+  /** The call's arguments, up to its closing parenthesis (or the end of the statement without one). */
+  args(start: number, parens: boolean): Arg[] {
+    const { s } = this;
+    const args: Arg[] = [];
+    let i = start;
+    while (args.length < 16 && this.budget > 0) {
+      while (s[i] === ' ' || s[i] === '\t' || (parens && (s[i] === '\n' || s[i] === '\r'))) i++;
+      const literal = this.string(i);
+      if (literal) {
+        args.push({ kind: 'str', value: literal.value });
+        i = literal.end;
+      } else if (s[i] === '[' || (this.language === 'perl' && s[i] === '(')) {
+        const close = s[i] === '[' ? ']' : ')';
+        const items = this.list(i + 1, close);
+        args.push(items.length ? { kind: 'list', items } : { kind: 'other' });
+        i = this.skipTo(i + 1, [close]) + 1;
       } else {
-        const value = ESCAPES[n];
-        if (value === undefined) out.piece(code, j + 1, j + 2);
-        else out.char(value, code.at(j));
+        const end = this.skipTo(i, parens ? [',', ')'] : [',', ';', '\n']);
+        if (end === i) break;
+        args.push({ kind: 'other' });
+        i = end;
       }
-      j += 2;
-      continue;
+      while (s[i] === ' ' || s[i] === '\t') i++;
+      if (s[i] !== ',') break;
+      i++;
     }
-    out.piece(code, j, j + 1);
-    j++;
+    return args;
   }
-  if (j >= s.length) return undefined;
-  return { value: out.build(code.at(j)), end: j + closer.length };
-}
 
-/** `%x(…)` / `qx{…}`: text up to the matching delimiter (`start` is the opening one). */
-function readDelimited(code: Mapped, start: number): { value: Mapped; end: number } {
-  const s = code.text;
-  const open = s[start] ?? '';
-  const close = ({ '(': ')', '{': '}', '[': ']', '<': '>' } as Record<string, string>)[open] ?? open;
-  let level = 0;
-  let j = start + 1;
-  for (; j < s.length; j++) {
-    const c = s[j];
-    if (c === '\\') j++;
-    else if (c === open && close !== open) level++;
-    else if (c === close) {
-      if (level === 0) break;
-      level--;
+  /** String literals of a list `"a", 'b', …` up to `close`; stops at the first item that is not one. */
+  list(start: number, close = ']'): Mapped[] {
+    const { s } = this;
+    const items: Mapped[] = [];
+    let i = start;
+    while (items.length < 256 && this.budget > 0) {
+      while (isSpace(s[i])) i++;
+      if (s[i] === close) break;
+      const literal = this.string(i);
+      if (!literal) break;
+      items.push(literal.value);
+      i = literal.end;
+      while (isSpace(s[i])) i++;
+      if (s[i] !== ',') break;
+      i++;
     }
+    return items;
   }
-  const end = Math.min(j, s.length);
-  return { value: sliceMapped(code, start + 1, end), end: Math.min(end + 1, s.length) };
+
+  /** `new Deno.Command("rm", { args: [...] })` / `Deno.run({ cmd: [...] })`. */
+  denoCommand(start: number, key: 'args' | 'cmd'): CodeCommand | undefined {
+    const args = this.args(start, true);
+    const program = args[0]?.kind === 'str' ? [args[0].value] : [];
+    const list = new RegExp(`\\b${key}\\s*:\\s*\\[`).exec(this.s.slice(start, start + 2000));
+    const rest = list ? this.list(start + list.index + list[0].length) : [];
+    return program.length + rest.length ? { kind: 'argv', words: [...program, ...rest] } : undefined;
+  }
+
+  /** Index of the first of `stops` at nesting level zero (skipping strings), or the end of the text. */
+  private skipTo(start: number, stops: readonly string[]): number {
+    const { s } = this;
+    let level = 0;
+    for (let i = start; i < s.length && this.budget-- > 0; i++) {
+      const c = s[i] ?? '';
+      if (level === 0 && stops.includes(c)) return i;
+      if (QUOTES.has(c)) {
+        const close = s.indexOf(c, i + 1);
+        if (close < 0) return s.length;
+        this.budget -= close - i;
+        i = close;
+      } else if (c === '(' || c === '[' || c === '{') level++;
+      else if (c === ')' || c === ']' || c === '}') {
+        if (level === 0) return i;
+        level--;
+      }
+    }
+    return s.length;
+  }
+
+  /** A string literal starting at `i` (with Python prefixes and triple quotes), or undefined. */
+  string(i: number): { value: Mapped; end: number } | undefined {
+    const { s, code, language } = this;
+    let raw = false;
+    if (language === 'python') {
+      let j = i;
+      while (j < i + 2 && /[rRbBuUfF]/.test(s[j] ?? '')) j++;
+      if (j > i && (s[j] === '"' || s[j] === "'")) {
+        raw = /[rR]/.test(s.slice(i, j));
+        i = j;
+      }
+    }
+    const quote = s[i] ?? '';
+    if (!QUOTES.has(quote) || (quote === '`' && language === 'python')) return undefined;
+    const triple = language === 'python' && s.startsWith(quote.repeat(3), i);
+    const closer = triple ? quote.repeat(3) : quote;
+    // single-quoted strings in Ruby, Perl and PHP only know \\ and \'
+    const literalSingle = quote === "'" && (language === 'ruby' || language === 'perl' || language === 'php');
+    const out = mappedBuilder();
+    let j = i + closer.length;
+    while (j < s.length && !s.startsWith(closer, j)) {
+      if (this.budget-- <= 0) return undefined;
+      const n = s[j + 1];
+      if (s[j] === '\\' && n !== undefined && !raw) {
+        const value = literalSingle ? (n === '\\' || n === "'" ? n : undefined) : (ESCAPES[n] ?? n);
+        if (value === undefined) out.piece(code, j, j + 2);
+        else if (value === n) out.piece(code, j + 1, j + 2);
+        else out.char(value, code.at(j));
+        j += 2;
+        continue;
+      }
+      out.piece(code, j, j + 1);
+      j++;
+    }
+    if (j >= s.length) return undefined;
+    return { value: out.build(code.at(j)), end: j + closer.length };
+  }
+
+  /** `%x(…)` / `qx{…}`: text up to the matching delimiter (`start` is the opening one). */
+  delimited(start: number): { value: Mapped; end: number } {
+    const { s } = this;
+    const open = s[start] ?? '';
+    const close = CLOSERS[open] ?? open;
+    let level = 0;
+    let j = start + 1;
+    for (; j < s.length && this.budget-- > 0; j++) {
+      const c = s[j];
+      if (c === '\\') j++;
+      else if (c === open && close !== open) level++;
+      else if (c === close) {
+        if (level === 0) break;
+        level--;
+      }
+    }
+    const end = Math.min(j, s.length);
+    return { value: sliceMapped(this.code, start + 1, end), end: Math.min(end + 1, s.length) };
+  }
 }

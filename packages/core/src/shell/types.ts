@@ -49,7 +49,7 @@ export interface InlineCode {
 export interface Invocation {
   /** The program word as written after quote joining (`git`, `/usr/bin/rm`, `.\\x.ps1`). */
   readonly program: string;
-  /** Normalised name for matching: basename, lower-cased on `.exe`/`.cmd`/`.bat`, suffix removed. */
+  /** Normalised name for matching: basename, lower-cased, without `.exe`/`.cmd`/`.bat`/`.com` (`/usr/bin/git`, `GIT.EXE` → `git`). */
   readonly name: string;
   /** Arguments after the program word, quote-joined and resolved (unresolved `$VARS` kept as written). */
   readonly args: readonly string[];

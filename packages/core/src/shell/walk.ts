@@ -87,8 +87,7 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
   const push = (kind: Group['kind'], token: Token): void => {
     endPipe();
     if (frame.depth + 1 > LIMITS.depth) {
-      addOpaque(reader, 'too-deep', spanOf(token.src, token.start, token.src.text.length));
-      overflow++;
+      if (overflow++ === 0) addOpaque(reader, 'too-deep', spanOf(token.src, token.start, token.src.text.length));
       return;
     }
     stack.push({ kind, scope, frame, pipe, mode });
