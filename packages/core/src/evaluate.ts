@@ -93,7 +93,8 @@ export function evaluate(step: ToolStep, options: EvaluateOptions): Evaluation {
 
 function toFinding(rule: Rule, hit: Hit): Finding {
   const { meta } = rule;
-  const remember = NOT_REMEMBERED.has(meta.remember) ? undefined : meta.remember === 'chat' ? meta.id : hit.key === undefined ? undefined : `${meta.id}:${hit.key}`;
+  const scope = hit.remember ?? meta.remember;
+  const remember = NOT_REMEMBERED.has(scope) || meta.decision === 'block' ? undefined : scope === 'chat' ? `${meta.id}:${hit.key ?? 'chat'}` : hit.key === undefined ? undefined : `${meta.id}:${hit.key}`;
   return {
     ruleId: meta.id,
     decision: meta.decision,
@@ -109,16 +110,22 @@ function withDetail(reason: string, detail: string): string {
   return reason.endsWith('.') ? `${reason.slice(0, -1)} (${detail}).` : `${reason} (${detail})`;
 }
 
+/**
+ * Most severe first (stable, so catalogue order is kept within a decision), without repeats: the
+ * same rule on the same part once, and no ask about a part a block already covers.
+ */
 function sortFindings(findings: readonly Finding[]): Finding[] {
   const weight = (finding: Finding): number => (finding.decision === 'block' ? 0 : 1);
-  // stable: Array.prototype.sort is stable, so catalogue order is kept within a decision
   const seen = new Set<string>();
+  const blocked = new Set<string>();
   return [...findings]
     .sort((a, b) => weight(a) - weight(b))
     .filter((finding) => {
-      const key = `${finding.ruleId}\u0000${finding.span[0]}\u0000${finding.span[1]}`;
-      if (seen.has(key)) return false;
+      const part = `${finding.span[0]}\u0000${finding.span[1]}`;
+      const key = `${finding.ruleId}\u0000${part}`;
+      if (seen.has(key) || (finding.decision === 'ask' && blocked.has(part))) return false;
       seen.add(key);
+      if (finding.decision === 'block') blocked.add(part);
       return true;
     });
 }

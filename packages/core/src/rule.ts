@@ -85,6 +85,8 @@ export interface Hit {
   readonly detail?: string;
   /** The absolute path the hit is about, when it is about one (for path-scoped policy allows). */
   readonly path?: string;
+  /** This hit is remembered differently from the rule's default (a plain memory note: once per chat). */
+  readonly remember?: MemoryScope;
 }
 
 /** A step given as a rule example: a shell line, or another kind of step. */

@@ -39,9 +39,8 @@ export const agentRules = {
         span: effect.span,
         ...(effect.path.abs === '' ? {} : { path: effect.path.abs }),
         detail: rel,
-        // ENGINE: a memory note is meant to be asked once per chat, but the engine drops keys of
-        // every-time rules; the key is here so that a per-hit scope can use it (see the report).
-        ...(kind === 'memory-note' ? { key: MEMORY_NOTE_KEY } : {}),
+        // a plain note in the agent's own memory folder is asked once per chat, not every time
+        ...(kind === 'memory-note' ? { key: MEMORY_NOTE_KEY, remember: 'chat' } : {}),
       });
     }
     for (const inv of context.invocations) {
