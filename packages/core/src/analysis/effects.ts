@@ -140,7 +140,7 @@ function shellEffects(inv: Invocation, path: PathOf, files: FileEffect[], net: N
     }
   }
   // `./build.sh`, `bin/tool`, `~/x.sh`: the program itself is a file on disk
-  if (/[\\/]/.test(inv.program) && !inv.program.startsWith('$')) {
+  if (/[\\/]/.test(inv.program) && !inv.program.startsWith('$') && !inv.program.includes('://')) {
     files.push({ op: 'exec', path: path(inv.program, inv.cwd), span: inv.span, by: inv.name, invocation: inv });
   }
   const name = inv.name;
@@ -432,7 +432,7 @@ function netEffects(inv: Invocation, net: NetEffect[]): void {
     // `curl example.com` without a scheme
     if (!net.some((n) => n.invocation === inv)) {
       const first = operands(inv, HTTP_WITH_VALUE)[0];
-      if (first && /^[\w.-]+\.[a-z]{2,}(:\d+)?(\/|$)/i.test(first.value)) {
+      if (first && /^(?:[\w.-]+\.[a-z]{2,}|localhost)(:\d+)?(\/|$)/i.test(first.value)) {
         const url = urlFacts(`http://${first.value}`);
         if (url) push(url.host, first.span, sends, 'http', url);
       }

@@ -255,6 +255,11 @@ const PATH_LIKE = /^(?=[^\s]*[./])[~.\w/\\-][\w.~/\\@+-]{0,1000}$/;
 const DECODES = /b64decode|decodebytes|decode_base64|decode64|base64_decode|base64\.decode|atob\s*\(|Buffer\.from\s*\([^)]{0,4000}['"](?:base64|hex)['"]|fromhex|unhexlify|codecs\.decode|str_rot13|gzinflate|zlib\.decompress|FromBase64String/;
 const EVALS = /(?<![\w$.])(?:exec|eval|Function|compile|instance_eval|class_eval|assert|create_function|iex|Invoke-Expression)\s*\(|(?<![\w$])eval\s+[$\w(]/;
 
+/** True when the code decodes base64, hex, rot13 or compressed text (`b64decode`, `atob`, `fromhex`, …). */
+export function decodesText(code: string): boolean {
+  return DECODES.test(code);
+}
+
 /** True when the code decodes text and runs the result as code (`exec(b64decode(…))`). */
 export function runsDecodedCode(code: string): boolean {
   return EVALS.test(code) && DECODES.test(code);
