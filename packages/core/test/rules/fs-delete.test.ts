@@ -136,3 +136,11 @@ describe('fs.delete memory keys: once per path', () => {
     expect(keys(row)).toEqual(expected);
   });
 });
+
+describe('fs.delete on a long line', () => {
+  it('asks once for each of 2000 named files', () => {
+    const files = Array.from({ length: 2000 }, (_, i) => `src/f${i}.ts`);
+    const findings = evaluateExample(`rm ${files.join(' ')}`).findings.filter((f) => f.ruleId === 'fs.delete');
+    expect(new Set(findings.map((f) => f.memoryKey)).size).toBe(2000);
+  });
+});

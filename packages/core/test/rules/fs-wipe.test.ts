@@ -95,3 +95,13 @@ describe.skip('fs.wipe rows waiting for the shell reader', () => {
     expect(evaluateExample(row).findings.map((f) => f.ruleId)).not.toContain('fs.wipe');
   });
 });
+
+describe('fs.wipe on long, hostile targets', () => {
+  it.for([
+    { name: 'many variables, then a fixed name', command: `rm -rf "${'$a/'.repeat(20000)}x"`, wipe: false },
+    { name: 'many variables and slashes only', command: `rm -rf "${'${A}/'.repeat(20000)}"`, wipe: true },
+    { name: 'a long unclosed brace', command: `rm -rf "\${${'a'.repeat(50000)}"`, wipe: false },
+  ])('$name', ({ command, wipe }) => {
+    expect(evaluateExample(command).findings.some((f) => f.ruleId === 'fs.wipe')).toBe(wipe);
+  });
+});

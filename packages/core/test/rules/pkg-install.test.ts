@@ -132,3 +132,13 @@ describe('pkg.install memory keys: once per package, once per project folder for
     expect(found('npm install left-pad@1.3.0')[0]?.reason).toContain('(left-pad)');
   });
 });
+
+describe('pkg.install on hostile package words', () => {
+  it.for([
+    { name: 'a run of @', command: `npm install ${'@'.repeat(50000)}`, keys: 0 },
+    { name: 'a long scoped name', command: `npm install @${'a/'.repeat(20000)}b@1`, keys: 1 },
+    { name: 'a long PEP 508 spec', command: `pip install "x${'[a]'.repeat(20000)}==1"`, keys: 1 },
+  ])('$name', ({ command, keys }) => {
+    expect(found(command).filter((f) => f.memoryKey !== undefined)).toHaveLength(keys);
+  });
+});
