@@ -1,5 +1,4 @@
 import { homedir, tmpdir } from 'node:os';
-import { performance } from 'node:perf_hooks';
 import type { HookInput, HookReply } from '@guard/adapters';
 import type { AgentId, Environment, Probe, Rule, Verdict } from '@guard/core';
 import { evaluate, redact, stepText } from '@guard/core';
@@ -94,7 +93,7 @@ export function hookIoFrom(io: Io): HookIo {
  * command itself, which is a setup mistake, exits 2).
  */
 export async function runHook(argv: readonly string[], io: HookIo = processHookIo(), deps: HookDeps = {}): Promise<number> {
-  const started = performance.now();
+  const started = Date.now();
   const args = parseHookArgs(argv);
   if (typeof args === 'string') {
     io.err(`guard: ${args}\nThe hook command should read like \`guard hook codex\`; run \`guard setup <agent>\` to write it again.\n`);
@@ -116,7 +115,7 @@ export async function runHook(argv: readonly string[], io: HookIo = processHookI
     if (replied) return reply.exitCode;
     replied = true;
     io.out(reply.stdout);
-    const line: LogEntry = { time: new Date().toISOString(), agent, ...entry, ms: Math.round(performance.now() - started) };
+    const line: LogEntry = { time: new Date().toISOString(), agent, ...entry, ms: Date.now() - started };
     try {
       appendLog(guardHome, line);
     } catch (error) {
