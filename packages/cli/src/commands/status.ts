@@ -147,7 +147,7 @@ export function renderStatus(report: StatusJson): string {
   ];
   for (const agent of report.agents) {
     lines.push('', agent.name);
-    for (const level of agent.levels) lines.push(...renderLevel(level));
+    for (const level of agent.levels) lines.push(...renderLevel(agent.agent, level));
     const caps = agent.capabilities;
     const ask = caps.ask === 'native' ? `native prompt (${caps.askEvents.join(', ')})` : 'block, then the agent asks you in the chat';
     lines.push(`  ask: ${ask}; results seen: ${yesNo(caps.results)}; chat start seen: ${yesNo(caps.startEvent)}`);
@@ -156,14 +156,14 @@ export function renderStatus(report: StatusJson): string {
   return `${lines.join('\n')}\n`;
 }
 
-function renderLevel(level: LevelStatus): string[] {
+function renderLevel(agent: AgentId, level: LevelStatus): string[] {
   const head = `  ${level.level.padEnd(8)} ${level.path}`;
   if (level.error !== undefined) return [head, `           cannot read it: ${level.error}`];
   if (!level.installed) return [head, `           ${level.exists ? 'guard not set up in this file' : 'no file'}`];
   const facts = [
     'installed',
     level.commands.every((command) => command.resolves) ? 'command resolves' : 'command does NOT resolve',
-    level.upToDate ? 'up to date' : 'out of date (run `guard setup` again)',
+    level.upToDate ? 'up to date' : `out of date (run \`guard setup ${agent}${level.level === 'project' ? ' --project' : ''}\`)`,
     ...(level.agentFailClosed === undefined ? [] : [`agent's failClosed ${level.agentFailClosed ? 'set' : 'not set'}`]),
   ];
   const lines = [head, `           ${facts.join('; ')}`];

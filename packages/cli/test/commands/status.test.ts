@@ -152,3 +152,16 @@ describe('guard status from the home folder', () => {
     expect(report.agents.find((agent) => agent.agent === 'copilot')?.levels.map((level) => level.level)).toEqual(['user', 'project']);
   });
 });
+
+describe('guard status names the exact command for an out-of-date entry', () => {
+  it.for([
+    { level: 'user' as const, args: [] as string[], want: 'out of date (run `guard setup cursor`)' },
+    { level: 'project' as const, args: ['--project'], want: 'out of date (run `guard setup cursor --project`)' },
+  ])('$level', async ({ args, want }) => {
+    await box.guard('setup', 'cursor', ...args);
+    write(join(box.guardHome, 'settings.yaml'), 'failClosed: true\n');
+    const { stdout } = await box.guard('status');
+    expect(stdout).toContain(want);
+    expect(stdout.match(/out of date/g)).toHaveLength(1);
+  });
+});
