@@ -107,6 +107,8 @@ const CLIENTS: ReadonlyMap<string, Client> = new Map([
 const ECHOERS = new Set(['echo', 'printf']);
 
 const MAX_FILE_BYTES = 256 * 1024;
+/** Findings past this many in one step tell a person nothing new (a dump that drops every table). */
+const MAX_HITS = 32;
 
 const MONGO_DESTROY: readonly (readonly [RegExp, string])[] = [
   [/\.dropDatabase\s*\(/, 'dropDatabase()'],
@@ -163,13 +165,25 @@ function feeds(inv: Invocation, client: Client, context: RuleContext): Feed[] {
   if (client.files) for (const arg of optionValues(inv, client.files[0], client.files[1])) pushFile(out, arg.value, arg.span, inv.cwd, context);
   if (inv.stdinText !== undefined) out.push({ text: inv.stdinText, span: inv.span });
   for (const redirect of inv.redirects) if (redirect.op === '<') pushFile(out, redirect.target, redirect.span, inv.cwd, context);
-  const before = inv.pipeline.index > 0 ? context.invocations.find((o) => o.pipeline.id === inv.pipeline.id && o.pipeline.index === inv.pipeline.index - 1) : undefined;
+  const before = inv.pipeline.index > 0 ? stageBefore(inv, context) : undefined;
   if (before && ECHOERS.has(before.name)) out.push({ text: before.args.filter((a) => a !== '-e' && a !== '-n').join(' '), span: before.span });
   if (before?.name === 'cat') {
     if (before.stdinText !== undefined) out.push({ text: before.stdinText, span: before.span });
     for (const arg of operands(before)) pushFile(out, arg.value, arg.span, before.cwd, context);
   }
   return out;
+}
+
+/** Pipeline stages by `id:index`, built once per step (a long pipeline of clients stays linear). */
+const stagesOf = new WeakMap<RuleContext, Map<string, Invocation>>();
+
+function stageBefore(inv: Invocation, context: RuleContext): Invocation | undefined {
+  let stages = stagesOf.get(context);
+  if (!stages) {
+    stages = new Map(context.invocations.map((o) => [`${o.pipeline.id}:${o.pipeline.index}`, o]));
+    stagesOf.set(context, stages);
+  }
+  return stages.get(`${inv.pipeline.id}:${inv.pipeline.index - 1}`);
 }
 
 function pushFile(out: Feed[], raw: string, span: Span, cwd: string, context: RuleContext): void {
@@ -248,9 +262,11 @@ export const dbDestroy = {
         if (hit) hits.push(hit);
         continue;
       }
-      const target = targetOf(inv, client);
+      let target: string | undefined;
       for (const feed of feeds(inv, client, context)) {
-        for (const what of destructions(feed.text, client.language)) {
+        for (const what of new Set(destructions(feed.text, client.language))) {
+          if (hits.length >= MAX_HITS) return hits;
+          target ??= targetOf(inv, client);
           hits.push({ span: feed.span, key: `${inv.name} ${target} ${what}`, detail: what });
         }
       }

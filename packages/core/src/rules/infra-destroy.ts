@@ -1,4 +1,5 @@
 import { hasFlag, operands, optionValues } from '../analysis/args.js';
+import type { NetEffect } from '../analysis/effects.js';
 import { redact } from '../facts/keys.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
@@ -176,9 +177,22 @@ const docker: Judge = (inv) => {
   return { detail: describeAs(inv, ops.slice(0, 4)), scoped: sub === 'compose' };
 };
 
+/** For each invocation, the first place it sends data to; built once per step. */
+const sendsByStep = new WeakMap<RuleContext, Map<Invocation, NetEffect>>();
+
+function sendsOf(context: RuleContext): Map<Invocation, NetEffect> {
+  let sends = sendsByStep.get(context);
+  if (!sends) {
+    sends = new Map();
+    for (const net of context.net) if (net.sends && net.invocation && !sends.has(net.invocation)) sends.set(net.invocation, net);
+    sendsByStep.set(context, sends);
+  }
+  return sends;
+}
+
 const rsync: Judge = (inv, context) => {
   if (!inv.args.some((a) => a.startsWith('--delete'))) return undefined;
-  const remote = context.net.find((n) => n.invocation === inv && n.sends);
+  const remote = sendsOf(context).get(inv);
   return remote ? { detail: `rsync --delete to ${remote.host}`, scoped: false } : undefined;
 };
 
@@ -222,13 +236,13 @@ function remoteChange(inv: Invocation): Target | undefined {
   return changes ? { detail: `${describeAs(inv, ops.slice(0, 2))} on ${inv.remoteHost ?? 'another computer'}`, scoped: false } : undefined;
 }
 
-function memoryKey(inv: Invocation, target: Target): string {
+/** What a yes is remembered by: where, the program and its arguments (before redaction). */
+function targetText(inv: Invocation, target: Target): string {
   const parts: string[] = [];
   if (inv.remoteHost !== undefined) parts.push(`@${inv.remoteHost}`);
   if (target.scoped) parts.push(inv.cwd);
   parts.push(inv.name, ...inv.args.filter((a) => !KEY_NOISE.has(a)));
-  // the key is kept in the chat's state: never a key-shaped value in it
-  return redact(parts.join(' '));
+  return parts.join(' ');
 }
 
 export const infraDestroy = {
@@ -247,10 +261,17 @@ export const infraDestroy = {
   },
   check(context) {
     const hits: Hit[] = [];
+    const keys = new Set<string>();
     for (const inv of context.invocations) {
       const judge = JUDGES.get(inv.name);
       const target = judge?.(inv, context) ?? (inv.remoteHost === undefined ? undefined : remoteChange(inv));
-      if (target) hits.push({ span: inv.span, key: memoryKey(inv, target), detail: target.detail });
+      if (!target) continue;
+      // the same target twice in one line is one question
+      const text = targetText(inv, target);
+      if (keys.has(text)) continue;
+      keys.add(text);
+      // the key is kept in the chat's state: never a key-shaped value in it
+      hits.push({ span: inv.span, key: redact(text), detail: target.detail });
     }
     return hits;
   },

@@ -8,9 +8,6 @@ import type { Span } from '../types.js';
 /** Where a path in an MCP call's arguments leaves the project (temp, devices and unresolved names do not count). */
 const OUTSIDE: ReadonlySet<Place> = new Set(['home', 'root', 'outside']);
 
-/** Cheap test before the SQL scan: no such word, no destructive statement. */
-const SQL_HINT = /drop|delete|truncate/i;
-
 export const mcpChanges = {
   meta: {
     id: 'mcp.changes',
@@ -46,14 +43,13 @@ export const mcpChanges = {
       // a string that only looks like a path (`/repos/o/r` for an API) is not one when it does not exist
       if (OUTSIDE.has(place) && context.probe.exists?.(abs) !== false) hits.push({ span: file.span, key, detail: abs, path: abs });
     }
-    for (const value of looseStrings(step.args)) {
-      if (!SQL_HINT.test(value)) continue;
-      const statement = destructiveSql(value)[0]?.statement;
-      if (statement === undefined) continue;
-      const encoded = JSON.stringify(value);
+    // one destructive statement is enough to ask; the rest would repeat the same question
+    const sql = looseStrings(step.args).find((value) => destructiveSql(value).length > 0);
+    if (sql !== undefined) {
+      const encoded = JSON.stringify(sql);
       const at = text.indexOf(encoded);
       const span: Span = at < 0 ? [0, text.length] : [at, at + encoded.length];
-      hits.push({ span, key, detail: statement });
+      hits.push({ span, key, detail: destructiveSql(sql)[0]?.statement ?? 'SQL' });
     }
     return hits;
   },
