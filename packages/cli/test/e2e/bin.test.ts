@@ -16,6 +16,17 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(HOME, { recursive: true, force: true }));
 
+// a harmless shell step as Codex sends it (see packages/adapters/test/fixtures/codex)
+const HOOK_PAYLOAD = JSON.stringify({
+  session_id: 's1',
+  cwd: '/home/dev/project',
+  hook_event_name: 'PreToolUse',
+  permission_mode: 'default',
+  tool_name: 'Bash',
+  tool_input: { command: 'git status' },
+  tool_use_id: 'call_0',
+});
+
 const guard = (args: readonly string[], input = '') =>
   execa('node', [BIN, ...args], { reject: false, input, env: { HOME }, cwd: HOME });
 
@@ -68,9 +79,9 @@ describe('guard (built)', () => {
     expect(result.exitCode).toBe(0);
   });
 
-  it('hook runs without error and keeps quiet (placeholder runtime)', async () => {
-    const result = await guard(['hook', 'codex'], '{}');
-    expect(result).toMatchObject({ exitCode: 0, stdout: '' });
+  it('hook answers a harmless Codex step with silence, exit 0', async () => {
+    const result = await guard(['hook', 'codex'], HOOK_PAYLOAD);
+    expect(result).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
   });
 
   // Agents run `guard hook` on every tool call: it must not pay for loading commander.
@@ -88,7 +99,7 @@ describe('guard (built)', () => {
       'const cache = Object.keys(createRequire(pathToFileURL(bin)).cache);',
       'process.stderr.write(`commander:${cache.some((file) => file.includes("/commander/"))}`);',
     ].join('\n');
-    const result = await execa('node', ['--input-type=module', '-e', probe, BIN, ...args], { reject: false, input: '{}', env: { HOME } });
+    const result = await execa('node', ['--input-type=module', '-e', probe, BIN, ...args], { reject: false, input: HOOK_PAYLOAD, env: { HOME } });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toBe(`commander:${commander}`);
   });
