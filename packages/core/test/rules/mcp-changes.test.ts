@@ -38,6 +38,8 @@ runRuleTests(mcpChanges, {
     mcp('github', 'create_issue', { owner: 'acme', repo: 'site', title: 'Broken link' }),
     mcp('github', 'merge_pull_request', { owner: 'acme', repo: 'site', pullNumber: 4 }),
     mcp('github', 'push_files', { branch: 'main', files: [] }),
+    mcp('github', 'update_issue', { issue_number: 3, state: 'closed' }),
+    mcp('github', 'delete_file', { path: 'docs/old.md', message: 'remove old doc' }),
     mcp('github', 'issue_write', { method: 'update', issue_number: 3 }),
     mcp('slack', 'slack_post_message', { channel_id: 'C1', text: 'deploy done' }),
     mcp('gmail', 'sendEmail', { to: 'x@example.com' }),
