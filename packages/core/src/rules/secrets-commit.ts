@@ -1,17 +1,138 @@
-import type { Rule } from '../rule.js';
+import type { Arg } from '../analysis/args.js';
+import { gitCommand, operands } from '../analysis/args.js';
+import { globMatch, isInside } from '../facts/paths.js';
+import type { Hit, Rule, RuleContext } from '../rule.js';
+import type { Invocation } from '../shell/types.js';
 
-// STUB: registered so the catalogue is complete; the rule itself is being written.
+/** `git commit` options that take a value (their value is not a path). */
+const COMMIT_WITH_VALUE = new Set(['-m', '--message', '-F', '--file', '-C', '--reuse-message', '-c', '--reedit-message', '--author', '--date', '-t', '--template', '--fixup', '--squash', '--cleanup', '--trailer', '--pathspec-from-file']);
+const ADD_WITH_VALUE = new Set(['--chmod', '--pathspec-from-file']);
+const GLOB = /[*?[]/;
+const SHORT_FLAGS = /^-[A-Za-z]+$/;
+const DOT_SLASH = /^\.\//;
+
+/**
+ * SPEC 4.1: a commit that would take a secrets file into history. `git add <secret>` (and `git add
+ * -A`/`.`/a folder that holds one, when the probe knows what is untracked or changed) is judged
+ * where it stages the file, since the commit that follows may be a step of its own; `git commit -a`
+ * and `git commit <paths>` where they commit it. Ignored files never count unless forced (`-f`).
+ */
 export const secretsCommit = {
   meta: {
     id: 'secrets.commit',
     decision: 'block',
     remember: 'never',
     title: 'a commit that takes a secrets file into history',
-    reason: 'TODO.',
+    reason:
+      'This would put a secrets file into git history, where every clone and fork keeps it even after it is deleted; add the file to .gitignore, unstage it with `git rm --cached`, and commit only the files you mean to.',
     owasp: [],
-    examples: { match: [], noMatch: [] },
+    examples: {
+      match: [
+        { step: 'git add . && git commit -m x', probe: { untracked: ['/home/dev/project/.env', '/home/dev/project/src/app.ts'] } },
+        'git add .env',
+        { step: 'git commit -am "wip"', probe: { modified: ['/home/dev/project/config/.env.production'] } },
+      ],
+      noMatch: [
+        { step: 'git add . && git commit -m x', probe: { untracked: ['/home/dev/project/src/app.ts'] } },
+        { step: 'git add .env', probe: { ignored: ['/home/dev/project/.env'] }, note: 'ignored: git refuses to add it' },
+        'git add .env.example',
+        'git add -A',
+      ],
+    },
   },
-  check() {
-    return [];
+  check(context) {
+    const hits: Hit[] = [];
+    for (const inv of context.invocations) {
+      const git = gitCommand(inv);
+      if (!git) continue;
+      if (git.sub === 'add' || git.sub === 'stage') hits.push(...checkAdd(context, inv, git.args));
+      else if (git.sub === 'commit') hits.push(...checkCommit(context, inv, git.args));
+    }
+    return hits;
   },
 } as const satisfies Rule;
+
+/** Short flags in `args` before `--` (bundled: `-am`), and long ones. */
+function flags(args: readonly Arg[]): Set<string> {
+  const out = new Set<string>();
+  for (const { value } of args) {
+    if (value === '--') break;
+    if (value.startsWith('--')) out.add(value.split('=')[0] ?? value);
+    else if (SHORT_FLAGS.test(value)) for (const letter of value.slice(1)) out.add(`-${letter}`);
+  }
+  return out;
+}
+
+/** The path operands after the subcommand (`args` as a list of words, options with values skipped). */
+function pathOperands(inv: Invocation, args: readonly Arg[], withValue: ReadonlySet<string>): Arg[] {
+  const first = args[0]?.index ?? inv.args.length;
+  return operands({ ...inv, args: inv.args.slice(first), argSpans: inv.argSpans.slice(first) }, withValue);
+}
+
+function checkAdd(context: RuleContext, inv: Invocation, args: readonly Arg[]): Hit[] {
+  const set = flags(args);
+  if (set.has('-n') || set.has('--dry-run')) return [];
+  const forced = set.has('-f') || set.has('--force');
+  const specs = pathOperands(inv, args, ADD_WITH_VALUE);
+  const hits: Hit[] = [];
+  const explicit = new Set<string>();
+  // a secret named on the line: judged even when the probe knows nothing else
+  const named = specs.filter((spec) => !GLOB.test(spec.value) && context.path(spec.value, inv.cwd).secret !== undefined);
+  const ignored = forced || named.length === 0 ? new Set<string>() : (context.probe.gitIgnored?.(inv.cwd, named.map((s) => context.path(s.value, inv.cwd).abs)) ?? new Set<string>());
+  for (const spec of named) {
+    const abs = context.path(spec.value, inv.cwd).abs;
+    explicit.add(abs);
+    if (!ignored.has(abs)) hits.push(hit(context, spec.span, abs));
+  }
+  // what a pathspec (`.`, `-A`, a folder, a glob) would take along
+  const all = set.has('-A') || set.has('--all');
+  const tracked = set.has('-u') || set.has('--update');
+  if (!all && !tracked && specs.length === 0) return hits;
+  const candidates = [...(tracked ? [] : (context.probe.gitUntracked?.(inv.cwd) ?? [])), ...(context.probe.gitModified?.(inv.cwd) ?? [])];
+  for (const file of candidates) {
+    if (explicit.has(file) || context.path(file).secret === undefined) continue;
+    if (specs.length > 0 && !specs.some((spec) => covers(context, inv.cwd, spec.value, file))) continue;
+    explicit.add(file);
+    hits.push(hit(context, inv.span, file));
+  }
+  return hits;
+}
+
+function checkCommit(context: RuleContext, inv: Invocation, args: readonly Arg[]): Hit[] {
+  const set = flags(args);
+  if (set.has('--dry-run')) return [];
+  const hits: Hit[] = [];
+  const seen = new Set<string>();
+  for (const spec of pathOperands(inv, args, COMMIT_WITH_VALUE)) {
+    const facts = context.path(spec.value, inv.cwd);
+    if (facts.secret !== undefined && !seen.has(facts.abs)) {
+      seen.add(facts.abs);
+      hits.push(hit(context, spec.span, facts.abs));
+    }
+  }
+  if (set.has('-a') || set.has('--all')) {
+    for (const file of context.probe.gitModified?.(inv.cwd) ?? []) {
+      if (!seen.has(file) && context.path(file).secret !== undefined) {
+        seen.add(file);
+        hits.push(hit(context, inv.span, file));
+      }
+    }
+  }
+  return hits;
+}
+
+/** Whether the pathspec (a file, a folder, `.`, a glob) takes `file` along. */
+function covers(context: RuleContext, cwd: string, spec: string, file: string): boolean {
+  if (GLOB.test(spec)) {
+    const base = context.path('.', cwd).abs;
+    return isInside(file, base) && globMatch(spec.replace(DOT_SLASH, ''), file.slice(base.length + 1));
+  }
+  const target = context.path(spec, cwd).abs;
+  return target !== '' && isInside(file, target);
+}
+
+function hit(context: RuleContext, span: Hit['span'], abs: string): Hit {
+  const root = context.pathContext.projectRoot;
+  const shown = isInside(abs, root) && abs !== root ? abs.slice(root.length).replace(/^\/+/, '') : abs;
+  return { span, detail: shown, path: abs };
+}

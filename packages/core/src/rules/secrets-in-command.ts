@@ -1,17 +1,43 @@
-import type { Rule } from '../rule.js';
+import type { Hit, Rule } from '../rule.js';
 
-// STUB: registered so the catalogue is complete; the rule itself is being written.
+/** Values that only stand for a key: the documented `AKIAIOSFODNN7EXAMPLE`, `xxxxxxxx…`, `00000000…`. */
+const PLACEHOLDER = /example|(.)\1{7}/i;
+
+/**
+ * SPEC 4.1: a key-shaped value written into a command, URL or MCP call. What a write tool or a
+ * patch puts into a file is that file's content, judged by the path rules, not a command.
+ */
 export const secretsInCommand = {
   meta: {
     id: 'secrets.in-command',
     decision: 'block',
     remember: 'never',
     title: 'a key-shaped value written into a command, URL or MCP call',
-    reason: 'TODO.',
-    owasp: [],
-    examples: { match: [], noMatch: [] },
+    reason:
+      'A key, token or password written out in a command, URL or tool call ends up in logs, shell history and the chat, where it cannot be taken back; read it from an environment variable or a secret store instead (for example "Authorization: Bearer $GITHUB_TOKEN").',
+    owasp: ['LLM02:2025', 'ASI03'],
+    examples: {
+      match: [
+        'curl -H "Authorization: Bearer ghp_R2d2C3poL8kS9jT7mN4bV6cX1zQ5wE0rY3uI" https://api.github.com/user',
+        'export AWS_ACCESS_KEY_ID=AKIAZ3MQ7RT4XN5LPQ2W',
+        { step: { kind: 'fetch', url: 'https://maps.example.com/api?key=AIzaSyD4kL9mN2pQ7rS1tU6vW3xY8zA5bC0dE2f' } },
+        { step: { kind: 'mcp', server: 'slack', tool: 'post_message', args: { token: 'xoxb-2048-4096-R2d2C3poL8kS9jT7' } } },
+      ],
+      noMatch: [
+        'curl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/user',
+        'aws configure set aws_access_key_id AKIAIOSFODNN7EXAMPLE',
+        { step: { kind: 'write', path: 'test/fixtures/token.txt', content: 'ghp_R2d2C3poL8kS9jT7mN4bV6cX1zQ5wE0rY3uI\n' }, note: 'file content is judged by the path rules' },
+      ],
+    },
   },
-  check() {
-    return [];
+  check(context) {
+    const kind = context.step.kind;
+    if (kind === 'write' || kind === 'patch') return [];
+    const hits: Hit[] = [];
+    for (const key of context.keys) {
+      if (PLACEHOLDER.test(context.text.slice(key.span[0], key.span[1]))) continue;
+      hits.push({ span: key.span, detail: key.kind });
+    }
+    return hits;
   },
 } as const satisfies Rule;

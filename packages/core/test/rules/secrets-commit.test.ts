@@ -1,0 +1,64 @@
+import { secretsCommit } from '../../src/rules/secrets-commit.js';
+import { runRuleTests } from '../rule-tester.js';
+
+const P = '/home/dev/project';
+const ENV_UNTRACKED = { untracked: [`${P}/.env`, `${P}/src/app.ts`] };
+const ONLY_CODE = { untracked: [`${P}/src/app.ts`, `${P}/.env.example`], modified: [`${P}/README.md`] };
+
+runRuleTests(secretsCommit, {
+  valid: [
+    // nothing secret to take along
+    { step: 'git add . && git commit -m x', probe: ONLY_CODE, note: 'only code is untracked' },
+    { step: 'git add -A && git commit -m "feat: login"', probe: ONLY_CODE },
+    { step: 'git commit -am "wip"', probe: ONLY_CODE, note: 'only README.md changed' },
+    { step: 'git add src', probe: { untracked: [`${P}/src/app.ts`, `${P}/.env`] }, note: '.env is not under src' },
+    { step: 'git -C sub add .', probe: { untracked: [`${P}/.env`] }, note: 'the pathspec is sub/' },
+    { step: 'git add -u', probe: { untracked: [`${P}/.env`], modified: [`${P}/src/app.ts`] }, note: '-u takes tracked files only' },
+    // ignored files never count (git refuses them without -f)
+    { step: 'git add .env', probe: { ignored: [`${P}/.env`] }, note: 'ignored: git refuses it' },
+    // templates and ordinary files
+    'git add .env.example',
+    'git add src/password-reset.ts',
+    'git add certs/server-cert.pem',
+    'git commit -m "add .env to .gitignore"',
+    'git commit -m "do not commit .env"',
+    'git rm --cached .env',
+    'echo .env >> .gitignore && git add .gitignore',
+    // the probe knows nothing: only secrets named on the line are judged
+    'git add -A',
+    'git add . && git commit -m x',
+    'git commit -a -m x',
+    // looking, not adding
+    'git add -n .',
+    'git status',
+    'git diff --cached',
+    'git log -p -- .env',
+  ],
+  invalid: [
+    // SPEC 4.1 example
+    { step: 'git add . && git commit -m x', probe: ENV_UNTRACKED, note: '.env is untracked and not ignored' },
+    // a secret named on the line
+    'git add .env',
+    'git add config/.env.production',
+    'git add deploy/server.key',
+    'git add ~/.ssh/id_ed25519',
+    'git add terraform.tfstate',
+    'git add .npmrc src/index.ts',
+    { step: 'git add -f .env', probe: { ignored: [`${P}/.env`] }, note: 'forced past .gitignore' },
+    'git commit .env -m "config"',
+    'git commit -m "config" -- secrets/prod.pem',
+    // what -A, ., a folder or -a takes along
+    { step: 'git add -A', probe: ENV_UNTRACKED, note: '.env is untracked' },
+    { step: 'git add --all && git commit -m "wip"', probe: ENV_UNTRACKED },
+    { step: 'git add config', probe: { untracked: [`${P}/config/.env.local`] } },
+    { step: 'git add "*.pem"', probe: { untracked: [`${P}/server.pem`] } },
+    { step: 'git commit -am "wip"', probe: { modified: [`${P}/config/.env.production`] } },
+    { step: 'git commit --all -m "wip"', probe: { modified: [`${P}/.npmrc`] } },
+    { step: 'git add -u', probe: { modified: [`${P}/.env`] }, note: 'a tracked .env changed' },
+    // through wrappers
+    { step: 'cd app && git add . && git commit -m x', probe: { untracked: [`${P}/app/.env`] } },
+    'git -C app add .env',
+    'git stage .env',
+    "bash -c 'git add .env && git commit -m x'",
+  ],
+});

@@ -1,0 +1,62 @@
+import { secretsInCommand } from '../../src/rules/secrets-in-command.js';
+import { runRuleTests } from '../rule-tester.js';
+
+// Made-up values with the shapes of real keys (none of them works anywhere).
+const GITHUB = 'ghp_R2d2C3poL8kS9jT7mN4bV6cX1zQ5wE0rY3uI';
+const GITHUB_PAT = 'github_pat_11ABCDEFG0R2d2C3poL8kS9jT7mN4bV6cX1zQ5wE0rY3uIaB7cD9eF1gH3iJ5kL7mN9';
+const AWS = 'AKIAZ3MQ7RT4XN5LPQ2W';
+const OPENAI = 'sk-proj-R2d2C3poL8kS9jT7mN4bV6cX1zQ5';
+const SLACK = 'xoxb-2048-4096-R2d2C3poL8kS9jT7';
+const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U';
+const GOOGLE = 'AIzaSyD4kL9mN2pQ7rS1tU6vW3xY8zA5bC0dE2f';
+const PEM = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----';
+
+runRuleTests(secretsInCommand, {
+  valid: [
+    // the key stays in a variable
+    'curl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/user',
+    'curl -H "Authorization: token ${GH_TOKEN}" https://api.github.com/repos/a/b',
+    'export OPENAI_API_KEY="$(op read op://dev/openai/key)"',
+    'psql "postgres://app:${DB_PASSWORD}@localhost/app"',
+    'git clone https://user:<password>@example.com/repo.git',
+    // documented placeholders and values too short or plain to be keys
+    'aws configure set aws_access_key_id AKIAIOSFODNN7EXAMPLE',
+    'echo wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+    'export API_KEY=sk-xxxxxxxxxxxxxxxxxxxxxxxx',
+    'grep -r "ghp_" src',
+    'echo sk-test',
+    'git commit -m "fix: detect AKIA prefixes and sk- keys"',
+    'curl -H "Authorization: Bearer token" https://api.example.com',
+    'npm run lint -- --max-warnings=0',
+    // a write tool's or a patch's content is the file's business
+    { step: { kind: 'write', path: 'test/fixtures/token.txt', content: `${GITHUB}\n` } },
+    { step: { kind: 'patch', patch: `*** Begin Patch\n*** Add File: test/fixtures/jwt.txt\n+${JWT}\n*** End Patch` } },
+    // other kinds of step without a key
+    { step: { kind: 'fetch', url: 'https://docs.github.com/en/rest' } },
+    { step: { kind: 'mcp', server: 'github', tool: 'get_issue', args: { owner: 'a', repo: 'b', issue_number: 7 } } },
+    'npm test',
+  ],
+  invalid: [
+    // SPEC 4.1 example
+    `curl -H "Authorization: Bearer ${GITHUB}" https://api.github.com/user`,
+    // every kind of key-shaped value
+    `export AWS_ACCESS_KEY_ID=${AWS}`,
+    `gh auth login --with-token <<< ${GITHUB_PAT}`,
+    `OPENAI_API_KEY=${OPENAI} python app.py`,
+    `curl -d "token=${SLACK}" https://slack.com/api/chat.postMessage`,
+    `curl -H "Authorization: Bearer ${JWT}" https://api.example.com/me`,
+    `printf '%s' '${PEM}' > key`,
+    'git clone https://deploy:hunter2Secret@git.example.com/app.git',
+    'curl -H "Authorization: Basic dXNlcjpodW50ZXIy" https://api.example.com',
+    `git commit -m "rotate ${GITHUB}"`,
+    `docker login -u me -p ${GITHUB} ghcr.io`,
+    // through wrappers
+    `sudo -E env GITHUB_TOKEN=${GITHUB} ./deploy.sh`,
+    `bash -c 'curl -H "X-Api-Key: ${OPENAI}" https://api.example.com'`,
+    // a URL, an MCP call, an unknown tool
+    { step: { kind: 'fetch', url: `https://maps.example.com/api?key=${GOOGLE}` } },
+    { step: { kind: 'mcp', server: 'slack', tool: 'post_message', args: { token: SLACK, text: 'hi' } } },
+    { step: { kind: 'mcp', server: 'github', tool: 'create_issue', args: { body: `token ${GITHUB}` } } },
+    { step: { kind: 'other', toolName: 'http_request', args: { headers: { Authorization: `Bearer ${GITHUB}` } } } },
+  ],
+});
