@@ -31,6 +31,7 @@ runRuleTests(gitSkipChecks, {
     'git config core.hooksPath .husky',
     'git config --get core.hooksPath',
     'npx husky install',
+    'git -c core.hooksPath=/dev/null status',
     // everything after -- is a path
     'git commit -- --no-verify',
   ],
@@ -58,6 +59,8 @@ runRuleTests(gitSkipChecks, {
     'export SKIP=lint; git push',
     'git -c core.hooksPath=/dev/null commit -m "x"',
     'git -c core.hooksPath= push',
+    // a one-run override swaps the project's hooks for others (often an empty folder)
+    'git -c core.hooksPath=.empty-hooks commit -m x',
     'git config core.hooksPath /dev/null',
     'git config --global core.hooksPath /dev/null',
     'git config --unset core.hooksPath',
