@@ -333,6 +333,29 @@ describe('other payloads', () => {
   });
 });
 
+describe('guard\'s folder', () => {
+  it('a log that cannot be written costs a line on stderr, never the reply', async () => {
+    const file = join(guardHome, 'not-a-folder');
+    writeFileSync(file, '');
+    let stdout = '';
+    let stderr = '';
+    const io: HookIo = {
+      stdin: chunks(json(AGENT_CASES[0]?.shell(BLOCKED))),
+      stopInput: () => undefined,
+      out: (text) => void (stdout += text),
+      err: (text) => void (stderr += text),
+      env: { GUARD_HOME: join(file, 'guard') },
+      home: () => '/home/dev',
+      tmp: () => '/tmp',
+      parentArgs: () => [],
+    };
+    expect(await runHook(['codex'], io)).toBe(0);
+    expect(stdout).toMatch(/"permissionDecision":"deny"/);
+    // the settings cannot be read there either: the never list still blocks the force push
+    expect(stderr).toMatch(/^guard: ENOTDIR[^\n]*\nguard: could not write the log in [^\n]*\n$/);
+  });
+});
+
 describe('the session seam', () => {
   it('a remembered yes lets the asked step through (logged as memory) and the verdict is recorded', async () => {
     const recorded: Verdict[] = [];
