@@ -96,7 +96,7 @@ export type ExampleStep =
   | { readonly kind: 'read'; readonly path: string }
   | { readonly kind: 'fetch'; readonly url: string }
   | { readonly kind: 'patch'; readonly patch: string }
-  | { readonly kind: 'mcp'; readonly server: string; readonly tool: string; readonly args?: unknown; readonly annotations?: { readonly readOnlyHint?: boolean; readonly destructiveHint?: boolean } }
+  | { readonly kind: 'mcp'; readonly server: string; readonly tool: string; readonly args?: unknown; readonly annotations?: { readonly readOnlyHint?: boolean; readonly destructiveHint?: boolean; readonly openWorldHint?: boolean } }
   | { readonly kind: 'other'; readonly toolName: string; readonly args: unknown };
 
 /** A documented example, with the world it assumes. */
