@@ -8,7 +8,19 @@ import type { Decision } from '@guard/core';
  */
 
 /** How a decision was reached. */
-export type How = 'rules' | 'memory' | 'off' | 'failure' | 'deadline' | 'ignored' | 'event' | 'switch';
+export type How =
+  | 'rules'
+  | 'memory'
+  | 'off'
+  | 'failure'
+  | 'deadline'
+  | 'ignored'
+  | 'event'
+  | 'switch'
+  /** An ask nobody could answer, sent back as "do it a safer way or leave it out". */
+  | 'away'
+  /** The same step flagged again while nobody could answer: left undone. */
+  | 'away-undone';
 
 /** One line of the log. Step fields are absent on lines that are not about a step (switches). */
 export interface LogEntry {

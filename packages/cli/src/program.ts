@@ -112,15 +112,24 @@ export function createProgram(io: Io): Command {
     .option('--json', 'print JSON')
     .option('--chat <id>', 'only this chat')
     .addOption(new Option('--decision <decision>', 'only this decision').choices(DECISIONS))
-    .addOption(new Option('-n <count>', 'show at most this many entries').argParser(positiveInteger))
-    .action(() => notBuilt('log'));
+    .addOption(new Option('-n <count>', 'show at most this many entries (default 50)').argParser(positiveInteger))
+    .action(async (options: { json?: true; chat?: string; decision?: (typeof DECISIONS)[number]; n?: number }) => {
+      const { showLog } = await import('./commands/log.js');
+      await showLog(
+        { json: options.json ?? false, ...(options.chat === undefined ? {} : { chat: options.chat }), ...(options.decision === undefined ? {} : { decision: options.decision }), ...(options.n === undefined ? {} : { count: options.n }) },
+        io,
+      );
+    });
 
   program
     .command('report')
     .description('per chat: what was asked, blocked, left undone and remembered')
     .option('--chat <id>', 'only this chat')
     .option('--json', 'print JSON')
-    .action(() => notBuilt('report'));
+    .action(async (options: { json?: true; chat?: string }) => {
+      const { report } = await import('./commands/report.js');
+      await report({ json: options.json ?? false, ...(options.chat === undefined ? {} : { chat: options.chat }) }, io);
+    });
 
   program
     .command('doctor')

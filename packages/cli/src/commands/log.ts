@@ -1,0 +1,52 @@
+import type { Decision } from '@guard/core';
+import type { Io } from '../io.js';
+import type { LogEntry } from '../log.js';
+import { readLog } from '../log.js';
+import { guardHomeFrom } from '../settings.js';
+
+export interface LogOptions {
+  readonly json: boolean;
+  readonly chat?: string;
+  readonly decision?: Decision;
+  /** The newest this many entries (default 50). */
+  readonly count?: number;
+}
+
+const DEFAULT_COUNT = 50;
+
+/** `guard log`: the newest decisions, oldest of them first. */
+export async function showLog(options: LogOptions, io: Io): Promise<void> {
+  const guardHome = guardHomeFrom(io.env, io.home());
+  const count = options.count ?? DEFAULT_COUNT;
+  const kept: LogEntry[] = [];
+  for await (const entry of readLog(guardHome, { ...(options.chat === undefined ? {} : { chat: options.chat }), ...(options.decision === undefined ? {} : { decision: options.decision }) })) {
+    kept.push(entry);
+    if (kept.length > count) kept.shift();
+  }
+  if (options.json) {
+    for (const entry of kept) io.out(`${JSON.stringify(entry)}\n`);
+    return;
+  }
+  if (kept.length === 0) {
+    io.out(`No decisions logged yet${options.chat || options.decision ? ' that match' : ''} (${guardHome}/log.jsonl).\n`);
+    return;
+  }
+  for (const entry of kept) io.out(`${logLine(entry)}\n`);
+}
+
+/** One entry as one readable line: when, who, what was decided, by which rules, about what. */
+export function logLine(entry: LogEntry): string {
+  const when = entry.time.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+  if (entry.how === 'switch') return `${when}  switch  ${Object.entries(entry.changed ?? {}).map(([k, v]) => `${k}=${String(v)}`).join(' ')}`;
+  const decision = entry.answer && entry.answer !== entry.decision ? `${entry.decision ?? '-'}→${entry.answer}` : (entry.decision ?? '-');
+  const parts = [
+    when,
+    `${entry.agent ?? '?'}${entry.chat ? `:${entry.chat.slice(0, 12)}` : ''}`,
+    decision.padEnd(6),
+    entry.how,
+    entry.rules && entry.rules.length > 0 ? `[${entry.rules.join(', ')}]` : '',
+    entry.step ? entry.step.slice(0, 120) : (entry.event ?? ''),
+    entry.error ? `(${entry.error})` : '',
+  ];
+  return parts.filter((part) => part !== '').join('  ');
+}

@@ -1,0 +1,129 @@
+import type { Io } from '../io.js';
+import type { LogEntry } from '../log.js';
+import { readLog } from '../log.js';
+import { guardHomeFrom, readSettings } from '../settings.js';
+import type { ChatState } from '../state.js';
+import { loadChat } from '../state.js';
+
+export interface ReportOptions {
+  readonly json: boolean;
+  readonly chat?: string;
+}
+
+/** One step in a report: what it was and which rules flagged it. */
+export interface ReportStep {
+  readonly time: string;
+  readonly step: string;
+  readonly rules: readonly string[];
+}
+
+/** What happened in one chat (SPEC §9), from the log and the chat's memory. */
+export interface ChatReport {
+  readonly agent: string;
+  readonly chat: string;
+  readonly first: string;
+  readonly last: string;
+  readonly steps: number;
+  readonly blocked: readonly ReportStep[];
+  readonly asked: readonly ReportStep[];
+  /** Went ahead because the person had said yes (in the chat or the agent's prompt). */
+  readonly allowedAfterYes: readonly ReportStep[];
+  /** Flagged while nobody could answer, and left undone. */
+  readonly leftUndone: readonly ReportStep[];
+  /** Memory keys the person said yes to. */
+  readonly remembered: readonly string[];
+  readonly failures: number;
+  /** What the chat-start scan checked and found. */
+  readonly startScan?: { readonly checked: readonly string[]; readonly found: readonly string[]; readonly unchecked: readonly string[] };
+}
+
+function item(entry: LogEntry): ReportStep {
+  return { time: entry.time, step: entry.step ?? entry.tool ?? '', rules: entry.rules ?? [] };
+}
+
+/** Builds the per-chat reports from log entries (oldest first) and the chats' saved memory. */
+export function buildReports(entries: Iterable<LogEntry>, memory: (agent: string, chat: string) => ChatState | undefined): ChatReport[] {
+  interface Draft {
+    agent: string;
+    chat: string;
+    first: string;
+    last: string;
+    steps: number;
+    failures: number;
+    blocked: ReportStep[];
+    asked: ReportStep[];
+    allowedAfterYes: ReportStep[];
+    leftUndone: ReportStep[];
+  }
+  const drafts = new Map<string, Draft>();
+  for (const entry of entries) {
+    if (!entry.chat || !entry.agent) continue;
+    const id = `${entry.agent}\u0000${entry.chat}`;
+    let draft = drafts.get(id);
+    if (!draft) {
+      draft = { agent: entry.agent, chat: entry.chat, first: entry.time, last: entry.time, steps: 0, failures: 0, blocked: [], asked: [], allowedAfterYes: [], leftUndone: [] };
+      drafts.set(id, draft);
+    }
+    draft.last = entry.time;
+    if (entry.how === 'failure' || entry.how === 'deadline') draft.failures++;
+    if (entry.decision === undefined) continue;
+    draft.steps++;
+    if (entry.how === 'away-undone') draft.leftUndone.push(item(entry));
+    else if (entry.how === 'memory') draft.allowedAfterYes.push(item(entry));
+    else if (entry.decision === 'block') draft.blocked.push(item(entry));
+    else if (entry.decision === 'ask') draft.asked.push(item(entry));
+  }
+  return [...drafts.values()].map((draft) => {
+    const state = memory(draft.agent, draft.chat);
+    return {
+      ...draft,
+      remembered: state?.approved ?? [],
+      ...(state?.scan ? { startScan: { checked: state.scan.checked, found: state.scan.found, unchecked: state.scan.unchecked } } : {}),
+    };
+  });
+}
+
+/** `guard report`: per chat, what was blocked, asked, allowed after a yes, left undone and remembered. */
+export async function report(options: ReportOptions, io: Io): Promise<void> {
+  const guardHome = guardHomeFrom(io.env, io.home());
+  const settings = await readSettings(guardHome).catch(() => undefined);
+  const idleMs = (settings?.idleDays ?? 7) * 86_400_000;
+  const entries: LogEntry[] = [];
+  for await (const entry of readLog(guardHome, options.chat === undefined ? {} : { chat: options.chat })) entries.push(entry);
+  const reports = buildReports(entries, (agent, chat) => {
+    try {
+      return loadChat(guardHome, agent, chat, Date.now(), idleMs);
+    } catch {
+      return undefined;
+    }
+  });
+  if (options.json) {
+    io.out(`${JSON.stringify({ chats: reports }, null, 2)}\n`);
+    return;
+  }
+  if (reports.length === 0) {
+    io.out(options.chat ? `Nothing logged for chat ${options.chat}.\n` : 'Nothing logged yet.\n');
+    return;
+  }
+  for (const chat of reports) io.out(renderReport(chat));
+}
+
+function renderReport(chat: ChatReport): string {
+  const lines = [`${chat.agent} chat ${chat.chat}`, `  ${chat.first} → ${chat.last}: ${chat.steps} steps judged${chat.failures ? `, ${chat.failures} guard failures` : ''}`];
+  const list = (title: string, items: readonly ReportStep[]): void => {
+    if (items.length === 0) return;
+    lines.push(`  ${title} (${items.length}):`);
+    for (const step of items) lines.push(`    - ${step.step.slice(0, 100)}${step.rules.length ? `  [${step.rules.join(', ')}]` : ''}`);
+  };
+  list('blocked', chat.blocked);
+  list('asked', chat.asked);
+  list('allowed after a yes', chat.allowedAfterYes);
+  list('left undone (nobody could approve)', chat.leftUndone);
+  if (chat.remembered.length > 0) lines.push(`  remembered yes: ${chat.remembered.join(', ')}`);
+  if (chat.startScan) {
+    lines.push(`  chat start: checked ${chat.startScan.checked.length} (${chat.startScan.checked.join(', ') || 'nothing'})`);
+    for (const found of chat.startScan.found) lines.push(`    found: ${found}`);
+    for (const skipped of chat.startScan.unchecked) lines.push(`    not checked: ${skipped}`);
+  }
+  return `${lines.join('\n')}\n\n`;
+}

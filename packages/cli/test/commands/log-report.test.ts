@@ -1,0 +1,100 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { showLog } from '../../src/commands/log.js';
+import type { ChatReport } from '../../src/commands/report.js';
+import { report } from '../../src/commands/report.js';
+import type { Io } from '../../src/io.js';
+import type { LogEntry } from '../../src/log.js';
+import { appendLog } from '../../src/log.js';
+import { updateChat } from '../../src/state.js';
+import { captureIo } from '../capture-io.js';
+
+function withHome(): { io: Io; out: () => string; guardHome: string } {
+  const guardHome = mkdtempSync(join(tmpdir(), 'guard-report-'));
+  const captured = captureIo();
+  return { io: { ...captured.io, env: { GUARD_HOME: guardHome } }, out: captured.stdout, guardHome };
+}
+
+const at = (n: number): string => new Date(Date.UTC(2026, 10, 29, 12, 0, n)).toISOString();
+
+function recordedChat(guardHome: string): void {
+  const lines: LogEntry[] = [
+    { time: at(1), how: 'event', agent: 'codex', chat: 'c1', event: 'SessionStart' },
+    { time: at(2), how: 'rules', agent: 'codex', chat: 'c1', decision: 'allow', rules: [], step: 'npm test' },
+    { time: at(3), how: 'rules', agent: 'codex', chat: 'c1', decision: 'block', rules: ['git.rewrite-shared-history'], step: 'git push --force' },
+    { time: at(4), how: 'rules', agent: 'codex', chat: 'c1', decision: 'ask', rules: ['git.push'], step: 'git push origin main' },
+    { time: at(5), how: 'memory', agent: 'codex', chat: 'c1', decision: 'allow', rules: [], step: 'git push origin main' },
+    { time: at(6), how: 'away', agent: 'codex', chat: 'c1', decision: 'ask', answer: 'block', rules: ['fs.delete'], step: 'rm notes.md' },
+    { time: at(7), how: 'away-undone', agent: 'codex', chat: 'c1', decision: 'block', rules: ['fs.delete'], step: 'rm notes.md' },
+    { time: at(8), how: 'rules', agent: 'cursor', chat: 'other', decision: 'allow', rules: [], step: 'ls' },
+    { time: at(9), how: 'switch', changed: { enabled: false } },
+  ];
+  for (const line of lines) appendLog(guardHome, line);
+  updateChat(guardHome, 'codex', 'c1', Date.now(), 86_400_000, (s) => {
+    s.approved.push('git.push:origin/main');
+    s.scan = { time: Date.now(), checked: ['AGENTS.md', 'MCP server docs'], found: [], unchecked: ['MCP server slow: did not answer within the time limit'] };
+  });
+}
+
+describe('guard report', () => {
+  it('lists exactly what happened in a recorded chat', async () => {
+    const { io, out, guardHome } = withHome();
+    recordedChat(guardHome);
+    await report({ json: true, chat: 'c1' }, io);
+    const { chats } = JSON.parse(out()) as { chats: ChatReport[] };
+    expect(chats).toHaveLength(1);
+    const chat = chats[0];
+    expect(chat).toMatchObject({ agent: 'codex', chat: 'c1', steps: 6, remembered: ['git.push:origin/main'] });
+    const steps = (list: ChatReport['blocked'] | undefined) => list?.map((s) => s.step);
+    expect(steps(chat?.blocked)).toEqual(['git push --force']);
+    expect(steps(chat?.asked)).toEqual(['git push origin main', 'rm notes.md']);
+    expect(steps(chat?.allowedAfterYes)).toEqual(['git push origin main']);
+    expect(steps(chat?.leftUndone)).toEqual(['rm notes.md']);
+    expect(chat?.startScan?.unchecked).toEqual(['MCP server slow: did not answer within the time limit']);
+  });
+
+  it('text mode names the sections, and every chat when none is chosen', async () => {
+    const { io, out, guardHome } = withHome();
+    recordedChat(guardHome);
+    await report({ json: false }, io);
+    expect(out()).toMatch(/codex chat c1/);
+    expect(out()).toMatch(/cursor chat other/);
+    expect(out()).toMatch(/left undone \(nobody could approve\) \(1\):\n {4}- rm notes\.md {2}\[fs\.delete\]/);
+    expect(out()).toMatch(/remembered yes: git\.push:origin\/main/);
+  });
+
+  it('says so when nothing is logged', async () => {
+    const { io, out } = withHome();
+    await report({ json: false }, io);
+    expect(out()).toBe('Nothing logged yet.\n');
+  });
+});
+
+describe('guard log', () => {
+  it('shows the newest entries, filtered by chat and decision, as JSON lines', async () => {
+    const { io, out, guardHome } = withHome();
+    recordedChat(guardHome);
+    await showLog({ json: true, chat: 'c1', decision: 'block' }, io);
+    const entries = out().trim().split('\n').map((line) => JSON.parse(line) as LogEntry);
+    expect(entries.map((e) => e.step)).toEqual(['git push --force', 'rm notes.md']);
+  });
+
+  it('-n keeps the newest n, oldest first', async () => {
+    const { io, out, guardHome } = withHome();
+    recordedChat(guardHome);
+    await showLog({ json: true, count: 2 }, io);
+    expect(out().trim().split('\n').map((line) => (JSON.parse(line) as LogEntry).time)).toEqual([at(8), at(9)]);
+  });
+
+  it('text mode prints one readable line per entry', async () => {
+    const { io, out, guardHome } = withHome();
+    recordedChat(guardHome);
+    await showLog({ json: false, chat: 'c1', decision: 'ask' }, io);
+    expect(out().trim().split('\n')).toEqual([
+      '2026-11-29 12:00:04Z  codex:c1  ask     rules  [git.push]  git push origin main',
+      '2026-11-29 12:00:06Z  codex:c1  ask→block  away  [fs.delete]  rm notes.md',
+    ]);
+  });
+});
