@@ -8,6 +8,7 @@ import { adapters } from '../../packages/adapters/src/index.js';
 import { askInChatMessage, askMessage, blockMessage } from '../../packages/adapters/src/messages.js';
 import { FAIL_CLOSED_MESSAGE } from '../../packages/cli/src/hook/failure.js';
 import type { LogEntry } from '../../packages/cli/src/log.js';
+import { createProbe } from '../../packages/cli/src/probe.js';
 import { AGENT_CASES, ASKED, BLOCKED, HARMLESS, fixture, fixtureText } from '../../packages/cli/test/hook-cases.js';
 import { requireBuild, runHookProcess } from './bin.js';
 
@@ -76,7 +77,7 @@ function verdictOf(agent: AgentId, args: readonly string[], payload: unknown): V
   const event = args[args.indexOf('--event') + 1];
   const input = adapters[agent].read(payload, args.includes('--event') ? event : undefined, ['node']);
   if (input.type !== 'step') throw new Error('not a step');
-  return evaluate(input.step, ENV);
+  return evaluate(input.step, { ...ENV, probe: createProbe() });
 }
 
 const reasonOf = (id: string): string => rules.find((rule) => rule.meta.id === id)?.meta.reason ?? `no rule ${id}`;
@@ -176,7 +177,8 @@ describe('more recorded payloads: the process answers what the engine and the ad
     let expected: string;
     let decision: string | undefined;
     if (input.type === 'step') {
-      const verdict = evaluate(input.step, ENV);
+      // the same real probe the hook uses (whether a file exists decides a delete, for one)
+      const verdict = evaluate(input.step, { ...ENV, probe: createProbe() });
       // Cursor's preToolUse leaves an ask to the shell/MCP event that follows for the same call
       const answered = input.deferAsk === true && verdict.decision !== 'block' ? { ...verdict, decision: 'allow' as const, findings: [] } : verdict;
       expected = adapter.toReply(answered, { event: input.event, canAsk: input.canAsk, failClosed: false }).stdout;
