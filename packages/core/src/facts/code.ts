@@ -170,7 +170,7 @@ export function printsWholeEnvironment(language: CodeLanguage, code: string): Co
 }
 
 // `len(os.environ['KEY'])`, `!!process.env.KEY`: only whether it is set, or its length, is shown.
-const SHOWS_LESS_BEFORE = /(?:\b(?:len|bool|Boolean|hash|typeof|isset|empty|defined|exists|is_null|strlen)\s*\(?\s*|!!\s*|!\s*)$/;
+const SHOWS_LESS_BEFORE = /(?:\b(?:len|bool|Boolean|hash|typeof|isset|empty|defined|exists|is_null|strlen)\s*\(?\s*|\b(?:if|elif|not|while|unless)\s+|!!\s*|!\s*)$/;
 const SHOWS_LESS_AFTER = /^\s*(?:\.length\b|\.size\b|\.nil\?|\.empty\?|\.present\?|\.startswith\b|\.startsWith\b|\.endswith\b|\.endsWith\b|\)?\s*(?:is\s+(?:not\s+)?None\b|[!=]==?|\?[^?.]|\bif\b))/;
 const ASSIGNED = /(?:^|[\s;({,])((?:my\s+|local\s+|const\s+|let\s+|var\s+)?\$?[A-Za-z_][\w$]{0,60})\s*=\s*(?:\(?\s*)$/;
 const NODE_DESTRUCTURE = /\{([^{}]{1,400})\}\s*=\s*process\.env\b/g;
