@@ -163,3 +163,24 @@ export function describeConfigError(path: string, error: ConfigError): string {
   return `${path}${error.line === undefined ? '' : `:${error.line}`}: ${error.message}`;
 }
 
+/** The file's text, refusing bytes that are not UTF-8 (re-encoding them would change the file). */
+export function textOf(file: string, bytes: Buffer | undefined): string {
+  if (bytes === undefined) return '';
+  const text = bytes.toString('utf8');
+  if (!Buffer.from(text, 'utf8').equals(bytes)) {
+    throw new GuardError(`${file} is not UTF-8 text, so guard cannot edit it without changing it. guard wrote nothing.`, 'Save the file as UTF-8, then run the command again.');
+  }
+  return text;
+}
+
+/** Runs one write, turning a file-system failure into a clear error that names the path. */
+export function writeStep<T>(path: string, write: () => T): T {
+  try {
+    return write();
+  } catch (error) {
+    if (error instanceof GuardError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === undefined) throw error;
+    throw new GuardError(`Cannot write ${path} (${code}).`, 'Check that the folder is writable, then run the command again.');
+  }
+}

@@ -7,6 +7,7 @@ import { cannedShellCall, readReply } from '../agent-replies.js';
 import type { Effect } from '../agent-replies.js';
 import { adapterFor, LEVELS, readBytes } from '../agents.js';
 import type { CommandCheck } from '../agents.js';
+import type { CodexTrustReport } from '../codex-trust.js';
 import { ExitCode, GuardError } from '../errors.js';
 import type { Io } from '../io.js';
 import { collectStatus } from './status.js';
@@ -165,6 +166,7 @@ async function checkLevel(agent: AgentId, found: LevelStatus, io: Io, run: RunHo
     found.upToDate
       ? { name: 'entries match setup', ok: true, detail: 'setup would change nothing' }
       : { name: 'entries match setup', ok: false, detail: 'the hook command or fail-closed switch differs from what setup writes now', fix: `Run \`${again}\`.` },
+    ...(found.codexTrust === undefined ? [] : [trustCheck(found.codexTrust)]),
     ...found.commands.map(commandCheck),
   ];
   if (!found.commands.every((command) => command.resolves)) return checks;
@@ -201,6 +203,19 @@ async function checkLevel(agent: AgentId, found: LevelStatus, io: Io, run: RunHo
         },
   );
   return checks;
+}
+
+function trustCheck(trust: CodexTrustReport): Check {
+  const name = 'Codex trusts the hook';
+  if (trust.state === 'trusted') return { name, ok: true, detail: trust.detail };
+  return {
+    name,
+    ok: false,
+    detail: trust.detail,
+    fix: trust.state === 'unknown'
+      ? "Fix Codex's config.toml, then run `guard doctor` again."
+      : "Open Codex in a terminal, type /hooks and trust guard's hook (Codex's app cannot always do it).",
+  };
 }
 
 function commandCheck(command: CommandCheck): Check {

@@ -3,7 +3,8 @@ import { dirname } from 'node:path';
 import { ConfigError } from '@guard/adapters';
 import type { ConfigLevel } from '@guard/adapters';
 import type { AgentId } from '@guard/core';
-import { adapterFor, describeConfigError, hookCommand, locationsFrom, readBytes, settingsOrFail, sha256 } from '../agents.js';
+import { adapterFor, describeConfigError, hookCommand, locationsFrom, readBytes, settingsOrFail, sha256, textOf, writeStep } from '../agents.js';
+import { codexTrustOf } from '../codex-trust.js';
 import { GuardError } from '../errors.js';
 import { writeFileAtomic } from '../fsx.js';
 import { readRecords, saveRecord } from '../installs.js';
@@ -12,11 +13,11 @@ import type { Io } from '../io.js';
 import { guardHomeFrom } from '../settings.js';
 
 /**
- * Marks guard's freshly written Codex hook as trusted (Codex skips untrusted hooks without a word).
- * Resolves true when Codex now trusts every given command in that file. Not wired yet: when absent,
- * setup tells the person how to trust the hook in Codex.
+ * Marks guard's freshly written Codex hooks in `file` as trusted (Codex skips untrusted hooks
+ * without a word). Setup reads the trust back afterwards, so this need not report success. Not
+ * wired yet: without it, setup tells the person how to trust the hook in Codex.
  */
-export type TrustCodexHook = (file: string, commands: readonly string[]) => Promise<boolean>;
+export type TrustCodexHook = (file: string, commands: readonly string[]) => Promise<void>;
 
 export interface SetupOptions {
   /** Write the project's config instead of the user's. */
@@ -49,6 +50,7 @@ export async function setup(agent: AgentId, options: SetupOptions, io: Io): Prom
   }
   if (beforeBytes !== undefined && after === before) {
     io.out(`Already set up: ${file} (nothing changed).\n`);
+    if (agent === 'codex' && !options.dryRun && codexTrustOf(file, after, io).state !== 'trusted') io.out(`Next: ${CODEX_TRUST_STEP}\n`);
     return;
   }
 
@@ -86,27 +88,18 @@ export async function setup(agent: AgentId, options: SetupOptions, io: Io): Prom
   if (settings.failClosed) io.out('fail-closed is on: where the agent has its own fail-closed switch, it is set too.\n');
   if (options.project) io.out(`This file applies only when ${adapter.displayName} works in this project.\n`);
 
-  const trusted = agent === 'codex' && options.trustCodexHook !== undefined
-    ? await options.trustCodexHook(file, adapter.installedCommands(after))
-    : false;
-  io.out(`Next: ${trusted ? `Codex already trusts guard's hook; start a new Codex session.` : nextStep(agent, adapter.capabilities.afterSetup)}\n`);
-}
-
-function nextStep(agent: AgentId, afterSetup: string): string {
-  if (agent !== 'codex') return afterSetup;
-  // Codex runs an untrusted hook never, and says nothing about it.
-  return 'open Codex in a terminal, type /hooks, and trust the guard hook; until then Codex skips it without a word.';
-}
-
-/** The file's text, refusing bytes that are not UTF-8 (re-encoding them would change the file). */
-export function textOf(file: string, bytes: Buffer | undefined): string {
-  if (bytes === undefined) return '';
-  const text = bytes.toString('utf8');
-  if (!Buffer.from(text, 'utf8').equals(bytes)) {
-    throw new GuardError(`${file} is not UTF-8 text, so guard cannot edit it without changing it. guard wrote nothing.`, 'Save the file as UTF-8, then run the command again.');
+  if (agent !== 'codex') {
+    io.out(`Next: ${adapter.capabilities.afterSetup}\n`);
+    return;
   }
-  return text;
+  await options.trustCodexHook?.(file, adapter.installedCommands(after));
+  const trusted = codexTrustOf(file, after, io).state === 'trusted';
+  io.out(`Next: ${trusted ? 'Codex already trusts this hook; start a new Codex session.' : CODEX_TRUST_STEP}\n`);
 }
+
+// Codex never runs a hook nobody trusted, and says nothing about it. Its app cannot reliably
+// trust hooks, so the terminal is named.
+const CODEX_TRUST_STEP = 'open Codex in a terminal, type /hooks, and trust the guard hook; until then Codex skips it without a word.';
 
 /** Copies the original next to it the first time only; true when it made the copy now. */
 function backupOnce(file: string, backup: string): boolean {
@@ -116,17 +109,5 @@ function backupOnce(file: string, backup: string): boolean {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw new GuardError(`Cannot back up ${file} to ${backup} (${(error as NodeJS.ErrnoException).code ?? String(error)}). guard wrote nothing.`, 'Check that the folder is writable, then run the command again.');
-  }
-}
-
-/** Runs one write, turning a file-system failure into a clear error that names the path. */
-export function writeStep<T>(path: string, write: () => T): T {
-  try {
-    return write();
-  } catch (error) {
-    if (error instanceof GuardError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === undefined) throw error;
-    throw new GuardError(`Cannot write ${path} (${code}).`, 'Check that the folder is writable, then run the command again.');
   }
 }

@@ -14,13 +14,15 @@ import {
   locationsFrom,
   readBytes,
   settingsOrFail,
+  textOf,
 } from '../agents.js';
 import type { CommandCheck } from '../agents.js';
+import { codexTrustOf } from '../codex-trust.js';
+import type { CodexTrustReport } from '../codex-trust.js';
 import { GuardError } from '../errors.js';
 import type { Io } from '../io.js';
 import { guardHomeFrom } from '../settings.js';
 import type { Settings } from '../settings.js';
-import { textOf } from './setup.js';
 
 /** One config file of one agent, as guard finds it. */
 export interface LevelStatus {
@@ -37,6 +39,8 @@ export interface LevelStatus {
   readonly upToDate?: boolean;
   /** The agent's own fail-closed switch is set on guard's entries (only for agents that have one). */
   readonly agentFailClosed?: boolean;
+  /** Codex only: whether Codex trusts guard's hooks (it skips untrusted ones silently). */
+  readonly codexTrust?: CodexTrustReport;
 }
 
 /** One agent: its files and what it can do. */
@@ -78,13 +82,15 @@ export function inspectLevel(agent: AgentId, level: ConfigLevel, io: Io, setting
   const current = hookCommand(agent);
   try {
     const upToDate = adapter.install(text, { hookCommand: current, failClosed: settings.failClosed }) === text;
+    const installed = commands.length > 0;
     return {
       ...base,
       exists,
-      installed: commands.length > 0,
+      installed,
       commands,
-      ...(commands.length > 0 ? { upToDate } : {}),
+      ...(installed ? { upToDate } : {}),
       ...agentSwitch(agent, text, commands[0]?.command),
+      ...(installed && agent === 'codex' ? { codexTrust: codexTrustOf(path, text, io) } : {}),
     };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
@@ -156,6 +162,12 @@ export function renderStatus(report: StatusJson): string {
   return `${lines.join('\n')}\n`;
 }
 
+function trustWords(trust: CodexTrustReport): string {
+  if (trust.state === 'trusted') return 'trusted by Codex';
+  if (trust.state === 'unknown') return `Codex trust unknown (${trust.detail})`;
+  return `NOT running: ${trust.detail} (open Codex in a terminal, type /hooks, trust guard's hook)`;
+}
+
 function renderLevel(agent: AgentId, level: LevelStatus): string[] {
   const head = `  ${level.level.padEnd(8)} ${level.path}`;
   if (level.error !== undefined) return [head, `           cannot read it: ${level.error}`];
@@ -165,6 +177,7 @@ function renderLevel(agent: AgentId, level: LevelStatus): string[] {
     level.commands.every((command) => command.resolves) ? 'command resolves' : 'command does NOT resolve',
     level.upToDate ? 'up to date' : `out of date (run \`guard setup ${agent}${level.level === 'project' ? ' --project' : ''}\`)`,
     ...(level.agentFailClosed === undefined ? [] : [`agent's failClosed ${level.agentFailClosed ? 'set' : 'not set'}`]),
+    ...(level.codexTrust === undefined ? [] : [trustWords(level.codexTrust)]),
   ];
   const lines = [head, `           ${facts.join('; ')}`];
   for (const command of level.commands) {

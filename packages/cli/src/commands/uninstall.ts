@@ -3,14 +3,13 @@ import { dirname, isAbsolute, relative } from 'node:path';
 import { ConfigError } from '@guard/adapters';
 import type { ConfigLevel } from '@guard/adapters';
 import type { AgentId } from '@guard/core';
-import { adapterFor, describeConfigError, locationsFrom, readBytes, sha256 } from '../agents.js';
+import { adapterFor, describeConfigError, locationsFrom, readBytes, sha256, textOf, writeStep } from '../agents.js';
 import { GuardError } from '../errors.js';
 import { writeFileAtomic } from '../fsx.js';
 import { readRecords, saveRecord } from '../installs.js';
 import type { InstallRecord } from '../installs.js';
 import type { Io } from '../io.js';
 import { guardHomeFrom } from '../settings.js';
-import { textOf, writeStep } from './setup.js';
 
 export interface UninstallOptions {
   /** Edit the project's config instead of the user's. */

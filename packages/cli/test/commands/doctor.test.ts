@@ -82,6 +82,9 @@ describe('guard doctor runs the installed command the way the agent does', () =>
     expect(checks['entries match setup']).toMatchObject({ ok: false, fix: `Run \`guard setup ${agent}\`.` });
     expect(report.ok).toBe(false);
     expect(report.agents.map((entry) => entry.agent)).toEqual([agent]);
+    // only Codex has a trust gate; a fresh file is not trusted, and doctor says how to fix that
+    if (agent === 'codex') expect(checks['Codex trusts the hook']).toMatchObject({ ok: false, fix: expect.stringContaining('type /hooks') });
+    else expect(checks['Codex trusts the hook']).toBeUndefined();
   });
 
   it.for([

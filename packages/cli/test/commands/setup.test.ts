@@ -4,6 +4,9 @@ import { adapters } from '@guard/adapters';
 import type { AgentId } from '@guard/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hookCommand } from '../../src/agents.js';
+import { guardCodexHooks } from '../../src/codex-trust.js';
+import { setup } from '../../src/commands/setup.js';
+import { captureIo } from '../capture-io.js';
 import { makeAgentHome, mtimeOf, readIfThere } from './agent-home.js';
 import type { AgentHome } from './agent-home.js';
 
@@ -92,7 +95,9 @@ describe.each(AGENTS)('guard setup %s', (agent) => {
     const bytes = readIfThere(file);
     const mtime = mtimeOf(file);
     const again = await box.guard('setup', agent);
-    expect(again).toEqual({ code: 0, stdout: `Already set up: ${file} (nothing changed).\n`, stderr: '' });
+    // Codex alone repeats how to trust the hook, while Codex does not trust it yet
+    const trust = agent === 'codex' ? 'Next: open Codex in a terminal, type /hooks, and trust the guard hook; until then Codex skips it without a word.\n' : '';
+    expect(again).toEqual({ code: 0, stdout: `Already set up: ${file} (nothing changed).\n${trust}`, stderr: '' });
     expect(readIfThere(file)).toBe(bytes);
     expect(mtimeOf(file)).toBe(mtime);
   });
@@ -282,5 +287,43 @@ describe('what setup tells the person to do next', () => {
   it.for(AGENTS)('%s gets its own next step and no other agent\'s', async (agent) => {
     const { stdout } = await box.guard('setup', agent);
     for (const other of AGENTS) expect(NEXT[other].test(stdout), other).toBe(other === agent);
+  });
+});
+
+describe('Codex trust after setup', () => {
+  const trustFor = (text: string, file: string, hashOf: (hash: string) => string = (hash) => hash): string => {
+    const ours = new Set(adapters.codex.installedCommands(text));
+    return guardCodexHooks(file, text, (command) => ours.has(command))
+      .map((hook) => `[hooks.state."${hook.key}"]\ntrusted_hash = "${hashOf(hook.hash)}"\n`)
+      .join('\n');
+  };
+
+  it.for([
+    { name: 'already trusted (same path, same definition)', hashOf: (hash: string) => hash, next: 'Next: Codex already trusts this hook; start a new Codex session.\n' },
+    { name: 'trusted for an older definition', hashOf: () => 'sha256:00', next: 'Next: open Codex in a terminal, type /hooks, and trust the guard hook; until then Codex skips it without a word.\n' },
+  ])('$name', async ({ hashOf, next }) => {
+    const file = PATHS.codex.user(box);
+    write(join(box.root, 'codex-home', 'config.toml'), trustFor(adapters.codex.install('', { hookCommand: hookCommand('codex'), failClosed: false }), file, hashOf));
+    const result = await box.guard('setup', 'codex');
+    expect(result.stdout.endsWith(next)).toBe(true);
+    // a second run changes nothing; it repeats the trust step only while it is still needed
+    const again = await box.guard('setup', 'codex');
+    expect(again.stdout).toBe(`Already set up: ${file} (nothing changed).\n${next.startsWith('Next: open') ? next : ''}`);
+  });
+
+  it('the trustCodexHook seam is called with the file and commands, and its result is read back', async () => {
+    const calls: [string, readonly string[]][] = [];
+    const { io, stdout } = captureIo({ cwd: box.cwd, home: box.home });
+    const file = PATHS.codex.user(box);
+    await setup('codex', {
+      project: false,
+      dryRun: false,
+      trustCodexHook: async (path, commands) => {
+        calls.push([path, commands]);
+        write(join(box.root, 'codex-home', 'config.toml'), trustFor(readIfThere(path) as string, path));
+      },
+    }, { ...io, env: box.env });
+    expect(calls).toEqual([[file, [hookCommand('codex')]]]);
+    expect(stdout()).toMatch(/\nNext: Codex already trusts this hook; start a new Codex session\.\n$/);
   });
 });

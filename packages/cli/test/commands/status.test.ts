@@ -71,6 +71,12 @@ describe('guard status --json', () => {
     expect(codex).toMatchObject({ exists: true, installed: true, upToDate: true });
     // Codex has no fail-closed switch of its own: nothing is claimed about it
     expect(codex.agentFailClosed).toBeUndefined();
+    // but it has a trust gate, and a fresh setup has not passed it
+    expect(codex.codexTrust).toEqual({ state: 'untrusted', detail: "4 of guard's 4 hooks are not trusted yet, so Codex skips them" });
+    expect(cursor.codexTrust).toBeUndefined();
+    expect((await box.guard('status')).stdout).toContain(
+      "; NOT running: 4 of guard's 4 hooks are not trusted yet, so Codex skips them (open Codex in a terminal, type /hooks, trust guard's hook)\n",
+    );
     expect(levelOf(report, 'codex', 'user').installed).toBe(false);
     expect(levelOf(report, 'cursor', 'project').installed).toBe(false);
   });

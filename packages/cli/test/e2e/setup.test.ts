@@ -45,8 +45,11 @@ describe('setup, status, doctor and uninstall on the built binary', () => {
     const doctor = await guard('doctor', '--json');
     const report = JSON.parse(doctor.stdout) as { ok: boolean; agents: { agent: string; checks: { name: string; ok: boolean; detail: string }[] }[] };
     const failed = report.agents.flatMap((agent) => agent.checks.filter((check) => !check.ok).map((check) => `${agent.agent}: ${check.name}: ${check.detail}`));
-    // the answer-time check depends on the machine's load, so only the answers themselves are held to here
-    expect(failed.filter((line) => !line.includes(': answers in time: '))).toEqual([]);
+    // the answer-time check depends on the machine's load, so only the answers themselves are held to
+    // here; a fresh Codex setup is not trusted yet (only Codex itself can do that), and doctor says so
+    expect(failed.filter((line) => !line.includes(': answers in time: '))).toEqual([
+      "codex: Codex trusts the hook: 4 of guard's 4 hooks are not trusted yet, so Codex skips them",
+    ]);
     expect(report.agents.map((agent) => agent.agent)).toEqual([...AGENTS]);
 
     for (const agent of AGENTS) expect((await guard('uninstall', agent)).exitCode).toBe(0);

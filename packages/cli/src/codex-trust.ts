@@ -1,0 +1,158 @@
+import { createHash } from 'node:crypto';
+import { posix } from 'node:path';
+import { parse } from 'smol-toml';
+import { adapterFor, locationsFrom, readBytes, textOf } from './agents.js';
+import { GuardError } from './errors.js';
+import type { Io } from './io.js';
+
+/**
+ * Whether Codex will run guard's hooks. Codex skips a hook it has not been told to trust, without a
+ * word; trust is a hash of the hook's definition, kept per hook in the user's config.toml under
+ * `[hooks.state."<hooks.json path>:<event>:<group>:<handler>"]`. Read only: nothing here writes.
+ */
+
+/** Where Codex stands on guard's hooks in one hooks.json. */
+export type CodexTrust =
+  /** Every guard hook has a matching trusted hash. */
+  | 'trusted'
+  /** At least one guard hook has no trust entry. */
+  | 'untrusted'
+  /** A trust entry exists, but for an older definition (another path, timeout, matcher…). */
+  | 'modified'
+  /** The person switched a guard hook off in Codex. */
+  | 'disabled'
+  /** The files could not be read. */
+  | 'unknown';
+
+export interface CodexTrustReport {
+  readonly state: CodexTrust;
+  readonly detail: string;
+}
+
+/** One hook handler as Codex identifies it for trust. */
+export interface CodexHook {
+  /** `<absolute hooks.json path>:<snake event>:<group index>:<handler index>`. */
+  readonly key: string;
+  readonly hash: string;
+}
+
+// Codex's event labels are the snake_case of the names in hooks.json.
+const snake = (event: string): string => event.replace(/(?<=[a-z])([A-Z])/g, '_$1').toLowerCase();
+// Events whose matcher Codex leaves out of the hash.
+const NO_MATCHER = new Set(['user_prompt_submit', 'stop']);
+// Events where a non-default additionalContextLimit is part of the hash.
+const CONTEXT_LIMIT = new Set(['pre_tool_use', 'post_tool_use', 'session_start', 'user_prompt_submit', 'subagent_start']);
+const DEFAULT_CONTEXT_LIMIT = 2500;
+const DEFAULT_TIMEOUT = 600;
+
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .filter((key) => (value as Record<string, unknown>)[key] != null)
+      .map((key) => [key, sortedKeys((value as Record<string, unknown>)[key])]),
+  );
+}
+
+/** Codex's trust hash of one handler in one group (compact JSON, keys sorted, nulls dropped, SHA-256). */
+export function codexHookHash(event: string, matcher: unknown, handler: Readonly<Record<string, unknown>>): string {
+  const label = snake(event);
+  const limit = handler['additionalContextLimit'];
+  const identity = {
+    event_name: label,
+    hooks: [
+      {
+        type: 'command',
+        command: handler['command'],
+        timeout: typeof handler['timeout'] === 'number' ? handler['timeout'] : DEFAULT_TIMEOUT,
+        async: handler['async'] === true,
+        statusMessage: handler['statusMessage'],
+        additionalContextLimit: CONTEXT_LIMIT.has(label) && limit !== DEFAULT_CONTEXT_LIMIT ? limit : undefined,
+      },
+    ],
+    matcher: NO_MATCHER.has(label) ? undefined : matcher,
+  };
+  return `sha256:${createHash('sha256').update(JSON.stringify(sortedKeys(identity))).digest('hex')}`;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** guard's handlers in a Codex hooks.json, with their trust keys and hashes. */
+export function guardCodexHooks(hooksPath: string, hooksText: string, isGuard: (command: string) => boolean): CodexHook[] {
+  const parsed: unknown = JSON.parse(hooksText.replace(/^\uFEFF/, ''));
+  const events = isObject(parsed) ? parsed['hooks'] : undefined;
+  if (!isObject(events)) return [];
+  const found: CodexHook[] = [];
+  for (const [event, groups] of Object.entries(events)) {
+    if (!Array.isArray(groups)) continue;
+    groups.forEach((group: unknown, groupIndex) => {
+      if (!isObject(group) || !Array.isArray(group['hooks'])) return;
+      group['hooks'].forEach((handler: unknown, handlerIndex) => {
+        if (!isObject(handler) || typeof handler['command'] !== 'string' || !isGuard(handler['command'])) return;
+        found.push({
+          key: `${hooksPath}:${snake(event)}:${groupIndex}:${handlerIndex}`,
+          hash: codexHookHash(event, group['matcher'], handler),
+        });
+      });
+    });
+  }
+  return found;
+}
+
+/** The user config.toml that holds Codex's trust entries. */
+export function codexConfigPath(codexHome: string | undefined, home: string): string {
+  return posix.join(codexHome ?? posix.join(home, '.codex'), 'config.toml');
+}
+
+/** How Codex stands on guard's hooks, given the hooks file and the user's config.toml text ('' when absent). */
+export function codexTrust(hooksPath: string, hooksText: string, configText: string, isGuard: (command: string) => boolean): CodexTrustReport {
+  let hooks: CodexHook[];
+  try {
+    hooks = guardCodexHooks(hooksPath, hooksText, isGuard);
+  } catch {
+    return { state: 'unknown', detail: `${hooksPath} is not valid JSON` };
+  }
+  let state: Record<string, unknown> = {};
+  try {
+    const hooksTable = (parse(configText) as Record<string, unknown>)['hooks'];
+    const table = isObject(hooksTable) ? hooksTable['state'] : undefined;
+    if (isObject(table)) state = table;
+  } catch (error) {
+    return { state: 'unknown', detail: `Codex's config.toml does not parse: ${(error as Error).message.split('\n')[0] ?? ''}` };
+  }
+  const states = hooks.map((hook): CodexTrust => {
+    const entry = state[hook.key];
+    if (!isObject(entry)) return 'untrusted';
+    if (entry['enabled'] === false) return 'disabled';
+    return entry['trusted_hash'] === hook.hash ? 'trusted' : 'modified';
+  });
+  const count = (wanted: CodexTrust): number => states.filter((one) => one === wanted).length;
+  const total = states.length;
+  for (const worst of ['disabled', 'untrusted', 'modified'] as const) {
+    if (count(worst) > 0) return { state: worst, detail: `${count(worst)} of guard's ${total} hooks ${WORDS[worst]}` };
+  }
+  return { state: 'trusted', detail: `Codex trusts all ${total} of guard's hooks` };
+}
+
+const WORDS = {
+  disabled: 'are switched off in Codex',
+  untrusted: 'are not trusted yet, so Codex skips them',
+  modified: 'changed since they were trusted, so Codex skips them until trusted again',
+} as const;
+
+/** Whether Codex trusts guard's hooks in this file, from the user's config.toml. */
+export function codexTrustOf(path: string, text: string, io: Io): CodexTrustReport {
+  const where = locationsFrom(io);
+  const configPath = codexConfigPath(where.codexHome, where.home);
+  let config: string;
+  try {
+    config = textOf(configPath, readBytes(configPath));
+  } catch (error) {
+    if (!(error instanceof GuardError)) throw error;
+    return { state: 'unknown', detail: error.message };
+  }
+  const ours = new Set(adapterFor('codex').installedCommands(text));
+  return codexTrust(path, text, config, (command) => ours.has(command));
+}
