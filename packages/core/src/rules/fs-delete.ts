@@ -78,21 +78,46 @@ function deletedBy(effect: FileEffect, context: RuleContext): PathFacts | undefi
 function movedOut(effect: FileEffect, context: RuleContext): boolean {
   if (effect.path.place !== 'project') return false;
   const step = context.step;
-  const dest =
-    step.kind === 'write'
-      ? step.toPath === undefined ? undefined : context.path(step.toPath)
-      : context.files.find((f) => f !== effect && f.op === 'write' && f.how !== 'move' && (effect.invocation ? f.invocation === effect.invocation : f.span === effect.span))?.path;
+  const dest = step.kind === 'write' ? (step.toPath === undefined ? undefined : context.path(step.toPath)) : moveDestinations(context).get(effect.invocation ?? effect.span)?.path;
   return dest !== undefined && dest.place !== 'project' && dest.place !== 'regenerable';
+}
+
+const DESTINATIONS = new WeakMap<RuleContext, Map<unknown, FileEffect>>();
+
+/** Where each move writes to, by invocation (or span for tools), found in one pass over the step. */
+function moveDestinations(context: RuleContext): Map<unknown, FileEffect> {
+  let found = DESTINATIONS.get(context);
+  if (!found) {
+    found = new Map();
+    for (const f of context.files) {
+      const owner = f.invocation ?? f.span;
+      if (f.op === 'write' && f.how !== 'move' && !found.has(owner)) found.set(owner, f);
+    }
+    DESTINATIONS.set(context, found);
+  }
+  return found;
 }
 
 /** `> f`, `: > f`, `truncate -s 0 f`, `cp /dev/null f`, a write tool writing nothing: the file is emptied. */
 function empties(effect: FileEffect): boolean {
   const inv = effect.invocation;
   if (!inv) return effect.content === '';
+  let known = EMPTIES.get(inv);
+  if (known === undefined) {
+    known = emptiesFiles(inv, effect.by);
+    EMPTIES.set(inv, known);
+  }
+  return known;
+}
+
+// one answer per invocation: a command with thousands of targets is read once, not once per target
+const EMPTIES = new WeakMap<Invocation, boolean>();
+
+function emptiesFiles(inv: Invocation, by: string): boolean {
   const args = inv.args;
   switch (inv.name) {
     case 'truncate':
-      return args.some((a, i) => /^(?:-s0|--size=0)$/.test(a) || ((a === '-s' || a === '--size') && args[i + 1] === '0'));
+      return args.some((a, i) => a === '-s0' || a === '--size=0' || ((a === '-s' || a === '--size') && args[i + 1] === '0'));
     case 'cp':
     case 'copy':
     case 'copy-item':
@@ -100,9 +125,9 @@ function empties(effect: FileEffect): boolean {
     case 'dd':
       return args.includes('if=/dev/null');
     case 'cat':
-      return args.length === 1 && args[0] === '/dev/null' && effect.by === 'cat';
+      return args.length === 1 && args[0] === '/dev/null' && by === 'cat';
     case 'echo':
-      return (args.length === 0 || (args.length === 1 && args[0] === '-n')) && effect.by === 'echo';
+      return (args.length === 0 || (args.length === 1 && args[0] === '-n')) && by === 'echo';
     case 'printf':
       return args.length === 1 && args[0] === '';
     default:
