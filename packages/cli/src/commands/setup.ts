@@ -54,8 +54,8 @@ export async function setup(agent: AgentId, options: SetupOptions, io: Io): Prom
     return;
   }
 
-  const { unifiedDiff } = await import('../line-diff.js');
   if (options.dryRun) {
+    const { unifiedDiff } = await import('../line-diff.js');
     const label = beforeBytes === undefined ? '/dev/null' : file;
     io.out(`${beforeBytes === undefined ? 'Would create' : 'Would update'} ${file} (dry run: nothing written):\n`);
     io.out(unifiedDiff(before, after, label, file));
@@ -86,7 +86,11 @@ export async function setup(agent: AgentId, options: SetupOptions, io: Io): Prom
   else io.out(`Updated ${file}: ${hadGuard ? "refreshed guard's hook" : "added guard's hook"} (events: ${events}).\n`);
   if (madeBackup) io.out(`Kept a copy of the original in ${backup}.\n`);
   if (settings.failClosed) io.out('fail-closed is on: where the agent has its own fail-closed switch, it is set too.\n');
-  if (options.project) io.out(`This file applies only when ${adapter.displayName} works in this project.\n`);
+  if (options.project) {
+    // Codex, Cursor and Copilot load a project's hooks only in a folder the person trusted there.
+    const trust = agent === 'antigravity' ? '' : ', and only once you trust this folder there';
+    io.out(`This file applies only when ${adapter.displayName} works in this project${trust}.\n`);
+  }
 
   if (agent !== 'codex') {
     io.out(`Next: ${adapter.capabilities.afterSetup}\n`);

@@ -146,6 +146,9 @@ describe.each(AGENTS)('guard setup %s', (agent) => {
     expect(result.code).toBe(0);
     const file = PATHS[agent].project(box);
     expect(result.stdout).toContain(`Created ${file}`);
+    expect(result.stdout).toContain(
+      `This file applies only when ${adapter.displayName} works in this project${agent === 'antigravity' ? '' : ', and only once you trust this folder there'}.\n`,
+    );
     expect(readIfThere(file)).toBe(adapter.install('', options));
     expect(existsSync(PATHS[agent].user(box))).toBe(false);
     expect(readdirSync(box.cwd)).toEqual([]);
