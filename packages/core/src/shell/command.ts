@@ -9,7 +9,7 @@ import type { Mapped } from './mapped.js';
 import { nestedCommands } from './nested.js';
 import { findOption, skipOptions } from './options.js';
 import { programName, resolvePath } from './paths.js';
-import { matchPrefix } from './prefixes.js';
+import { isPrefix, matchPrefix } from './prefixes.js';
 import { changeDirectory, childScope, exportVar, isAbsolute, remoteScope, setVar } from './scope.js';
 import type { Scope } from './scope.js';
 import type { RedirToken, WordToken } from './tokens.js';
@@ -60,11 +60,13 @@ export function runSimple(
     assigned.push([name, value, word.dynamic]);
   }
   if (frame.dialect === 'powershell' && powershellExpression(tokens, first, scope)) return undefined;
-  const words = tokens.slice(first).flatMap((token) => expandWord(token, scope));
+  const words: Word[] = [];
+  for (let i = first; i < tokens.length; i++) words.push(...expandWord(tokens[i] as WordToken, scope));
   const redirects = redirs.map((redir) => toRedirect(redir, scope, frame.dialect));
   const heredoc = stdinOf(redirs, scope);
   let last = 0;
-  for (const token of [...tokens, ...redirs]) last = Math.max(last, spanOf(token.src, token.start, token.end)[1]);
+  for (const token of tokens) last = Math.max(last, spanOf(token.src, token.start, token.end)[1]);
+  for (const token of redirs) last = Math.max(last, spanOf(token.src, token.start, token.end)[1]);
 
   if (words.length === 0) {
     for (const [name, value, dynamic] of assigned) setVar(scope, name, value, false, dynamic);
@@ -101,22 +103,24 @@ interface CommandOptions {
 
 function command(reader: Reader, simple: Simple, frame: Frame, scope: Scope, stage: Stage, options: CommandOptions): Mapped | undefined {
   const { words } = simple;
-  const texts = words.map((w) => w.text);
   const env: Record<string, string> = { ...simple.env };
   const prefixes: { name: string; args: string[] }[] = [];
   let via = frame.via;
   let cwd = scope.cwd;
   let cwdKnown = scope.cwdKnown;
   let at = 0;
+  let texts: string[] | undefined;
   for (;;) {
     const word = words[at];
-    const match = word && !word.dynamic ? matchPrefix(programName(word.text), texts, at) : undefined;
-    if (!word || !match) break;
+    const name = word && !word.dynamic ? programName(word.text) : '';
+    if (!word || !isPrefix(name)) break;
+    texts ??= words.map((w) => w.text);
+    const match = matchPrefix(name, texts, at);
+    if (!match) break;
     if (prefixes.length >= LIMITS.depth) {
       addOpaque(reader, 'too-deep', word.span);
       break;
     }
-    const name = programName(word.text);
     for (const index of match.env) {
       const text = texts[index] ?? '';
       const eq = text.indexOf('=');
@@ -242,7 +246,7 @@ const remote = (frame: Frame): { remoteHost?: string } => (frame.remoteHost === 
 /** `NAME=value` as the shell sees it: the name and `=` unquoted at the start of the word. */
 function assignmentName(token: WordToken): string | undefined {
   const first = token.parts[0];
-  if (first?.kind !== 'lit' || first.quoted) return undefined;
+  if (first?.kind !== 'lit' || first.quoted || !first.text.text.includes('=')) return undefined;
   return /^([A-Za-z_][A-Za-z0-9_]*)\+?=/.exec(first.text.text)?.[1];
 }
 
@@ -280,7 +284,9 @@ function toRedirect(redir: RedirToken, scope: Scope, dialect: Dialect): Redirect
   if (duplicate) return { ...base, target: `&${target}`, write: false, append: false };
   const discarded =
     NO_FILE.test(target) || (dialect === 'cmd' && /^nul:?$/i.test(target)) || (dialect === 'powershell' && /^\$null$/i.test(target));
-  const write = redir.op.includes('>') && target !== '' && !discarded;
+  // `> >(tee x)` writes into a pipe, not a file
+  const pipe = target.startsWith('>(') || target.startsWith('<(');
+  const write = redir.op.includes('>') && target !== '' && !discarded && !pipe;
   return { ...base, target, write, append: redir.op.endsWith('>>') };
 }
 
@@ -335,6 +341,8 @@ const OWN_DIRECTORY: Readonly<Record<string, readonly string[]>> = {
 };
 
 function ownDirectory(name: string, args: readonly Word[], cwd: string, cwdKnown: boolean): { cwd: string; cwdKnown: boolean } {
+  const names = Object.hasOwn(OWN_DIRECTORY, name) ? OWN_DIRECTORY[name] : undefined;
+  if (name !== 'git' && !names) return { cwd, cwdKnown };
   const texts = args.map((w) => w.text);
   const change = (index: number, offset: number): void => {
     const path = (texts[index] ?? '').slice(offset);
@@ -351,14 +359,19 @@ function ownDirectory(name: string, args: readonly Word[], cwd: string, cwdKnown
     }
     return { cwd, cwdKnown };
   }
-  const names = OWN_DIRECTORY[name];
   const found = names ? findOption(texts, names) : undefined;
   if (found) change(found.index, found.offset);
   return { cwd, cwdKnown };
 }
 
+const EFFECTS = new Set([
+  'cd', 'chdir', 'set-location', 'sl', 'pushd', 'push-location', 'popd', 'pop-location',
+  'export', 'declare', 'typeset', 'local', 'readonly', 'unset', 'read', 'mapfile', 'readarray', 'set',
+]);
+
 /** What `cd`, `pushd`, `export`, `unset`, … change for the commands after them. */
 function applyEffects(name: string, args: readonly Word[], scope: Scope, dialect: Dialect): void {
+  if (!EFFECTS.has(name)) return;
   const texts = args.map((w) => w.text);
   // the directory after options (`cd -P dir`, `Set-Location -Path dir`, cmd's `cd /d dir`)
   const target = (): Word | undefined => args.slice(skipOptions(texts, 0, {})).find((w) => !/^\/d$/i.test(w.text));

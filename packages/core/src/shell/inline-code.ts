@@ -40,21 +40,21 @@ const INTERPRETERS: Readonly<Record<string, Interpreter>> = {
 };
 
 function interpreterFor(name: string): Interpreter | undefined {
-  if (/^(?:python|pypy)\d*(?:\.\d+)*$/.test(name) || name === 'py') return PYTHON;
-  return INTERPRETERS[name];
+  if (name.startsWith('p') && (/^(?:python|pypy)\d*(?:\.\d+)*$/.test(name) || name === 'py')) return PYTHON;
+  return Object.hasOwn(INTERPRETERS, name) ? INTERPRETERS[name] : undefined;
 }
 
 /** Whether `name args…` runs inline code (`python -c`), reads its program from stdin, or neither. */
 export function codeSource(name: string, args: readonly Word[]): CodeSource {
+  const interpreter = interpreterFor(name);
+  if (!interpreter && name !== 'deno') return { kind: 'none' };
   const texts = args.map((w) => w.text);
-  if (name === 'deno') {
+  if (!interpreter) {
     if (texts[0] !== 'eval') return { kind: 'none' };
     const at = skipOptions(texts, 1, { long: ['--ext', '--config', '--import-map', '--location', '--env-file'] });
     const word = args[at];
     return word ? { kind: 'inline', language: 'deno', words: [word] } : { kind: 'none' };
   }
-  const interpreter = interpreterFor(name);
-  if (!interpreter) return { kind: 'none' };
   const { code, spec } = interpreter;
   const words: Word[] = [];
   const take = (index: number, offset = 0): void => {

@@ -219,7 +219,8 @@ class Lexer {
         continue;
       }
       tokens.push(word);
-      const text = plainText(word);
+      // only short words can be keywords; skip joining the text of the rest
+      const text = word.end - start <= 5 ? plainText(word) : undefined;
       if (text === 'case' && commandStart) cases++;
       else if (text === 'esac' && cases > 0) cases--;
       commandStart = text !== undefined && OPENERS.has(text);

@@ -18,7 +18,8 @@ const SHELLS = ['bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'rbas
 
 /** The commands `name` runs (inner shells, `eval`, `ssh`, runners); empty for an ordinary program. */
 export function nestedCommands(name: string, args: readonly Word[]): Nested[] {
-  const finder = FINDERS[name];
+  // own keys only: a program called `constructor` is not a finder
+  const finder = Object.hasOwn(FINDERS, name) ? FINDERS[name] : undefined;
   return finder ? finder(args, args.map((w) => w.text), name) : [];
 }
 

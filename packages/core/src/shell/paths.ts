@@ -29,6 +29,7 @@ function normalizePosix(path: string): string {
  * the version is dropped too.
  */
 export function programName(program: string, isPackage = false): string {
+  if (!isPackage && /^[a-z0-9_-]+$/.test(program)) return program;
   const slash = Math.max(program.lastIndexOf('/'), program.lastIndexOf('\\'));
   let name = program.slice(slash + 1).toLowerCase();
   if (isPackage) {

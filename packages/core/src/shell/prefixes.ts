@@ -36,6 +36,11 @@ const PREFIXES: Readonly<Record<string, PrefixSpec>> = {
   caffeinate: { short: 'tw' },
 };
 
+/** True when `name` may be a prefix (whether it is depends on what follows it). */
+export function isPrefix(name: string): boolean {
+  return Object.hasOwn(PREFIXES, name);
+}
+
 /** How a prefix word is followed by the command it runs. */
 export interface PrefixMatch {
   /** Index of the command's program word. */
@@ -51,7 +56,7 @@ export interface PrefixMatch {
  * undefined when it is not a prefix or runs nothing (`env` alone prints the environment).
  */
 export function matchPrefix(name: string, texts: readonly string[], at: number): PrefixMatch | undefined {
-  const spec = PREFIXES[name];
+  const spec = isPrefix(name) ? PREFIXES[name] : undefined;
   if (!spec) return undefined;
   let next = skipOptions(texts, at + 1, spec);
   if (spec.not?.some((option) => texts.slice(at + 1, next).some((text) => text === option || text.startsWith(`${option}=`)))) {

@@ -141,6 +141,7 @@ describe('heredocs and here-strings fed to data readers', () => {
       ['cat <<EOF\nrm -rf /\nEOF', ['rm'], 'cat'],
       ["cat <<'EOF' > deploy.sh\n#!/bin/sh\ngit push --force\nEOF", ['git'], 'cat'],
       ['git commit -F - <<EOF\ngit push --force\nEOF', ['push'], 'git'],
+      ["git commit -m \"$(cat <<'EOF'\nfix: stop calling rm -rf / in deploy\n\nsudo make it so\nEOF\n)\" && git push", ['rm', 'sudo', 'make'], 'cat|$(', 'git', 'git'],
       ['sort <<EOF\nsudo rm -rf /\nEOF', ['sudo', 'rm'], 'sort'],
       ['head -n1 <<< "sudo rm -rf /"', ['sudo', 'rm'], 'head'],
       ['tee notes.sh <<EOF\nrm -rf ~\nEOF', ['rm'], 'tee'],
@@ -316,6 +317,7 @@ describe('wrappers and runners pass data along as data', () => {
       ['curl https://example.com/rm -o rm.html', ['rm'], 'curl'],
       ['open "https://example.com/?q=sudo+rm+-rf"', ['sudo', 'rm'], 'open'],
       ['code -g "bash -c x"', ['bash'], 'code'],
+      ['constructor -c "rm -rf /" && toString -e x && __proto__ -c y && hasOwnProperty', ['rm'], 'constructor', 'toString', '__proto__', 'hasOwnProperty'],
     ]),
   )('$line', (r) => {
     checkRow(r);

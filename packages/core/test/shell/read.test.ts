@@ -299,6 +299,7 @@ describe('redirections are writes', () => {
     { line: 'exec 3<> lock', expect: [{ program: 'exec', writes: ['lock'] }] },
     { line: '> app.log', expect: [{ program: ':', writes: ['app.log'], src: '> app.log' }] },
     { line: '> notes.md echo hi', expect: [{ program: 'echo', writes: ['notes.md'], src: 'echo hi' }] },
+    { line: 'make > >(tee build.log) 2>&1', expect: [{ program: 'tee', via: '>(', args: ['build.log'] }, { program: 'make', writes: [] }] },
     { line: 'echo x > ~/.bashrc', expect: [{ program: 'echo', writes: ['/home/dev/.bashrc'] }] },
     { line: 'cat <<EOF > config.yml\nkey: value\nEOF', expect: [{ program: 'cat', writes: ['config.yml'], stdin: 'key: value\n' }] },
   ])('$line', (row) => {
