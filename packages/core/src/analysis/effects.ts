@@ -307,6 +307,13 @@ function otherEffects(inv: Invocation, at: (arg: Arg, op: FileOp, extra?: Partia
     case 'find':
       findEffects(inv, at);
       break;
+    case 'sqlite3':
+    case 'sqlite': {
+      // `sqlite3 FILE [SQL]`: the database file is read (and may be written by the SQL)
+      const db = operands(inv, SQLITE_WITH_VALUE)[0];
+      if (db) at(db, 'read');
+      break;
+    }
     case 'openssl':
       // `openssl rsa -in key.pem -text` prints what it reads
       for (const arg of optionValues(inv, [], ['-in'])) at(arg, 'read');
@@ -322,6 +329,7 @@ function otherEffects(inv: Invocation, at: (arg: Arg, op: FileOp, extra?: Partia
   }
 }
 
+const SQLITE_WITH_VALUE = new Set(['-cmd', '-separator', '-newline', '-nullvalue', '-init']);
 const PROCESS_SUBSTITUTION = /^[<>]\([^]*\)$/;
 
 /** The arguments of an invocation that are URLs. */

@@ -1,7 +1,10 @@
 import type { Hit, Rule } from '../rule.js';
 
-/** Values that only stand for a key: the documented `AKIAIOSFODNN7EXAMPLE`, `xxxxxxxx…`, `00000000…`. */
-const PLACEHOLDER = /example|(.)\1{7}/i;
+/**
+ * Values that only stand for a key (`sk-xxxxxxxx…`, `00000000…`). The documented
+ * `AKIAIOSFODNN7EXAMPLE` still counts: it is written the way a real key is.
+ */
+const PLACEHOLDER = /(.)\1{7}/;
 
 /**
  * SPEC 4.1: a key-shaped value written into a command, URL or MCP call. What a write tool or a
@@ -25,7 +28,7 @@ export const secretsInCommand = {
       ],
       noMatch: [
         'curl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/user',
-        'aws configure set aws_access_key_id AKIAIOSFODNN7EXAMPLE',
+        'aws configure set region eu-west-1',
         { step: { kind: 'write', path: 'test/fixtures/token.txt', content: 'ghp_R2d2C3poL8kS9jT7mN4bV6cX1zQ5wE0rY3uI\n' }, note: 'file content is judged by the path rules' },
       ],
     },

@@ -73,13 +73,19 @@ function touchesSecret(context: RuleContext, file: FileEffect): boolean {
       return false;
     case 'read':
       if (inv && GREPS.has(inv.name) && inv.args.some((a) => GREP_QUIET.has(a))) return false;
-      // `cat .env | wc -l` shows nothing of it; a copy or an upload still takes it elsewhere
-      return !(inv && file.how === undefined && file.sends !== true && !outputShown(context, inv));
+      // `cat .env | wc -l` shows nothing of it; a copy, an upload, or a value kept in a variable
+      // (`x=$(cat .env)`, for the next command to use) still takes it somewhere
+      return !(inv && file.how === undefined && file.sends !== true && consumedInPipe(context, inv));
     default:
       // chmod, touch and mkdir change neither what the file holds nor whether it is there
       if (!changesFile(file)) return false;
       return !(inv && isFreshCopyOfTemplate(context, file, inv));
   }
+}
+
+/** The reader's output goes only into a later pipeline stage that shows nothing of it. */
+function consumedInPipe(context: RuleContext, inv: Invocation): boolean {
+  return inv.pipeline.index < inv.pipeline.length - 1 && !outputShown(context, inv);
 }
 
 /**

@@ -20,7 +20,7 @@ runRuleTests(secretsInCommand, {
     'psql "postgres://app:${DB_PASSWORD}@localhost/app"',
     'git clone https://user:<password>@example.com/repo.git',
     // documented placeholders and values too short or plain to be keys
-    'aws configure set aws_access_key_id AKIAIOSFODNN7EXAMPLE',
+    'aws configure set region eu-west-1',
     'echo wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
     'export API_KEY=sk-xxxxxxxxxxxxxxxxxxxxxxxx',
     'grep -r "ghp_" src',
@@ -41,6 +41,7 @@ runRuleTests(secretsInCommand, {
     `curl -H "Authorization: Bearer ${GITHUB}" https://api.github.com/user`,
     // every kind of key-shaped value
     `export AWS_ACCESS_KEY_ID=${AWS}`,
+    'AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE aws s3 ls',
     `gh auth login --with-token <<< ${GITHUB_PAT}`,
     `OPENAI_API_KEY=${OPENAI} python app.py`,
     `curl -d "token=${SLACK}" https://slack.com/api/chat.postMessage`,

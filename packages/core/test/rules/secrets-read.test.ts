@@ -33,6 +33,7 @@ runRuleTests(secretsRead, {
     'grep -q DATABASE_URL .env',
     'grep -c API_KEY .env.local',
     'cat .env | wc -l',
+    'sqlite3 app.db ".tables"',
     // metadata only
     'chmod 600 ~/.ssh/id_ed25519',
     'touch .env',
@@ -113,6 +114,9 @@ runRuleTests(secretsRead, {
     'tail -n 5 .env.production',
     'head .env.local',
     'diff .env .env.example',
+    'x=$(cat .env.local); echo ok',
+    'export $(cat .env | xargs)',
+    'sqlite3 ~/.config/google-chrome/Default/Cookies "select * from cookies"',
     // overwriting, editing or deleting it, by shell or by a tool
     'echo "API_KEY=x" > .env',
     'echo "PORT=3000" >> .env',
