@@ -84,6 +84,9 @@ export function stepEffects(step: ToolStep, text: string, invocations: readonly 
     case 'fetch': {
       const url = urlFacts(step.url);
       if (url) net.push({ host: url.host, hostClass: url.hostClass, url, span: whole, by: step.toolName, sends: false, kind: 'http' });
+      // a fetch tool given `file:///…` reads a file on this machine
+      const local = FILE_URL.exec(step.url);
+      if (local?.[1] !== undefined) files.push({ op: 'read', path: path(safeDecode(local[1])), span: whole, by: step.toolName });
       break;
     }
     case 'mcp':
@@ -93,6 +96,16 @@ export function stepEffects(step: ToolStep, text: string, invocations: readonly 
       break;
   }
   return { files, net };
+}
+
+const FILE_URL = /^file:\/\/(?:localhost)?(\/[^?#]*)/i;
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /** Programs that print or pass on the content of the files they are given. */

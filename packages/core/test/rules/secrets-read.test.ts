@@ -65,6 +65,8 @@ runRuleTests(secretsRead, {
     { step: { kind: 'patch', patch: PATCH_ADD_EXAMPLE } },
     { step: { kind: 'patch', patch: PATCH_UPDATE_SRC } },
     { step: { kind: 'mcp', server: 'fs', tool: 'read_file', args: { path: '/home/dev/project/README.md' } } },
+    { step: { kind: 'fetch', url: 'file:///home/dev/project/README.md' } },
+    { step: { kind: 'fetch', url: 'https://example.com/.env' }, note: 'a page named like a file, on another computer' },
     // inline code that loads a file without printing it
     'python -c "from dotenv import load_dotenv; load_dotenv(\'.env\')"',
     'python -c "print(open(\'README.md\').read())"',
@@ -93,6 +95,7 @@ runRuleTests(secretsRead, {
     'cat ~/.ssh/id_rsa',
     'cat ~/.ssh/config',
     'cat deploy/server.key',
+    'base64 certs/client.pfx',
     'openssl pkcs12 -in cert.p12 -nodes',
     'openssl rsa -in deploy/server.key -text -noout',
     'cat ~/.pypirc',
@@ -136,6 +139,8 @@ runRuleTests(secretsRead, {
     { step: { kind: 'read', path: '~/.aws/credentials' } },
     { step: { kind: 'mcp', server: 'fs', tool: 'read_file', args: { path: '/home/dev/project/.env' } } },
     { step: { kind: 'other', toolName: 'mystery_tool', args: { file: '~/.aws/credentials' } } },
+    { step: { kind: 'fetch', url: 'file:///home/dev/.ssh/id_ed25519' } },
+    { step: { kind: 'fetch', url: 'file:///home/dev/project/.env' } },
     // other commands that print a stored login
     'gh auth status --show-token',
     'aws configure export-credentials',
