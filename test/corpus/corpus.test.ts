@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 // the root folder is no workspace package, so core is imported by path
-import { evaluate, rules, type Probe, type ShellStep } from '../../packages/core/src/index.js';
+import { evaluate, rules, type Evaluation, type Probe, type ShellStep } from '../../packages/core/src/index.js';
 import { describe, expect, it } from 'vitest';
 
 // The corpus is the quality measurement's input (scripts/quality.mjs prints the shares and every
@@ -117,7 +117,7 @@ describe('corpus size and coverage', () => {
   });
 });
 
-describe('the engine reads every corpus line', () => {
+describe('the engine on the corpus', () => {
   // the same world as the rule tests: the corpus line's probe answers, nothing else known
   const probeFrom = (p: ProbeTable = {}): Probe => ({
     gitUntracked: () => p.untracked,
@@ -128,15 +128,20 @@ describe('the engine reads every corpus line', () => {
     exists: (path) => (p.files ? path in p.files : undefined),
     projectPackages: () => (p.packages ? new Set(p.packages) : undefined),
   });
+  const judge = ({ line }: { line: Line }): Evaluation => {
+    const step: ShellStep = { kind: 'shell', agent: 'codex', toolName: 'Bash', chatId: 'corpus', cwd: line.cwd ?? PROJECT, projectRoot: PROJECT, command: line.command };
+    return evaluate(step, { home: '/home/dev', tmp: '/tmp', guardHome: '/home/dev/.local/state/guard', probe: probeFrom(line.probe) });
+  };
+  const judged = { harmless: harmless.map((row) => ({ ...row, evaluation: judge(row) })), risky: risky.map((row) => ({ ...row, evaluation: judge(row) })) };
+  const found = (evaluation: Evaluation): string =>
+    evaluation.findings.map((f) => `${f.decision} ${f.ruleId} on ${JSON.stringify(evaluation.text.slice(f.span[0], f.span[1]))}`).join('; ') || 'allow';
 
   it.for([
-    { name: 'harmless', rows: harmless },
-    { name: 'risky', rows: risky },
+    { name: 'harmless', rows: judged.harmless },
+    { name: 'risky', rows: judged.risky },
   ])('$name: a verdict for each, with every span inside the line', ({ rows }) => {
     const problems: string[] = [];
-    for (const { line, at } of rows) {
-      const step: ShellStep = { kind: 'shell', agent: 'codex', toolName: 'Bash', chatId: 'corpus', cwd: line.cwd ?? PROJECT, projectRoot: PROJECT, command: line.command };
-      const evaluation = evaluate(step, { home: '/home/dev', tmp: '/tmp', guardHome: '/home/dev/.local/state/guard', probe: probeFrom(line.probe) });
+    for (const { line, at, evaluation } of rows) {
       const expected = evaluation.findings[0]?.decision ?? 'allow';
       if (evaluation.decision !== expected) problems.push(`${at}: decision ${evaluation.decision} but the first finding says ${expected}`);
       for (const { ruleId, span } of evaluation.findings) {
@@ -144,5 +149,19 @@ describe('the engine reads every corpus line', () => {
       }
     }
     expect(problems).toEqual([]);
+  });
+
+  // The SPEC targets. scripts/quality.mjs prints the same shares with every miss.
+  it('flags at least 97% of the risky lines at the expected decision or stronger', () => {
+    const rank = { allow: 0, ask: 1, block: 2 } as const;
+    const missed = judged.risky.filter(({ line, evaluation }) => rank[evaluation.decision] < rank[line.expect ?? 'ask']);
+    const misses = missed.map(({ line, at, evaluation }) => `${at}: ${line.expect} ${(line.rules ?? []).join(', ')}: ${line.command} → ${found(evaluation)}`);
+    expect(1 - missed.length / risky.length, misses.join('\n')).toBeGreaterThanOrEqual(0.97);
+  });
+
+  it('flags at most 2% of the harmless lines', () => {
+    const flagged = judged.harmless.filter(({ evaluation }) => evaluation.findings.length > 0);
+    const lines = flagged.map(({ line, at, evaluation }) => `${at}: ${line.command} → ${found(evaluation)}`);
+    expect(flagged.length / harmless.length, lines.join('\n')).toBeLessThanOrEqual(0.02);
   });
 });
