@@ -19,7 +19,13 @@ const ENV_PROVIDER = new Set(['get-childitem', 'gci', 'ls', 'dir', 'get-item', '
 // `$NAME`, `${NAME…}` (with `#`/`!` before for length or indirection), `$env:NAME`, `%NAME%`
 const VARIABLE = /\$\{([#!]?)([A-Za-z_][A-Za-z0-9_]{0,100})([^}]{0,200})\}|\$env:([A-Za-z_][A-Za-z0-9_]{0,100})|\$([A-Za-z_][A-Za-z0-9_]{0,100})|%([A-Za-z_][A-Za-z0-9_]{0,100})%/gi;
 const ENV_DRIVE = /^env:[\\/]?(.*)$/i;
+const DECLARE_PRINT = /^-[a-z]*p/;
 const BARE_ENV = /^\$env:([A-Za-z_][A-Za-z0-9_]*)$/i;
+
+/** `node -p CODE`, `node --print CODE`: the interpreter prints the value of the code. */
+export function printsCodeValue(inv: Invocation): boolean {
+  return inv.code?.language === 'node' && inv.args.some((a) => a === '-p' || a === '-pe' || a === '--print' || a.startsWith('--print='));
+}
 
 /** True when the invocation prints every environment variable (or every exported one). */
 export function dumpsEnvironment(inv: Invocation): boolean {
@@ -69,6 +75,9 @@ export function printedSecretNames(inv: Invocation, text: string): PrintedName[]
   const bare = BARE_ENV.exec(inv.program);
   if (bare?.[1] !== undefined) add(bare[1], inv.span);
   if (inv.name === 'printenv') {
+    for (const arg of operands(inv)) add(arg.value, arg.span);
+  } else if ((inv.name === 'declare' || inv.name === 'typeset') && inv.args.some((a) => DECLARE_PRINT.test(a))) {
+    // `declare -p NAME` prints the assignment with its value
     for (const arg of operands(inv)) add(arg.value, arg.span);
   } else if (ENV_PROVIDER.has(inv.name)) {
     inv.args.forEach((arg, i) => {

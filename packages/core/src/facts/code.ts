@@ -154,11 +154,21 @@ function matches(re: RegExp, code: string): RegExpExecArray[] {
   return out;
 }
 
-/** Where the code prints every environment variable at once, or undefined. */
-export function printsWholeEnvironment(language: CodeLanguage, code: string): CodeSpan | undefined {
+/** Print-call arguments, or the whole code when the interpreter prints its value (`node -p`). */
+function printedRanges(dialect: Dialect, code: string, printsValue: boolean): CodeSpan[] {
+  const ranges = printArguments(dialect, code);
+  if (printsValue) ranges.push([0, code.length]);
+  return ranges;
+}
+
+/**
+ * Where the code prints every environment variable at once, or undefined. `printsValue`: the
+ * interpreter prints the value of the code itself (`node -p process.env`).
+ */
+export function printsWholeEnvironment(language: CodeLanguage, code: string, printsValue = false): CodeSpan | undefined {
   const dialect = DIALECTS[language];
   if (!dialect) return undefined;
-  const printed = printArguments(dialect, code);
+  const printed = printedRanges(dialect, code, printsValue);
   if (printed.length === 0) return undefined;
   for (const m of matches(dialect.wholeEnv, code)) {
     // `'X' in os.environ` asks whether a name is set
@@ -177,12 +187,12 @@ const NODE_DESTRUCTURE = /\{([^{}]{1,400})\}\s*=\s*process\.env\b/g;
 
 /**
  * Secret-named variables (`*KEY*`, `*TOKEN*`, …) whose value the code prints: read inside a print
- * call's arguments, or read into a name that a print call then shows.
+ * call's arguments (or anywhere, with `printsValue`), or read into a name a print call then shows.
  */
-export function printedSecretVariables(language: CodeLanguage, code: string): PrintedVariable[] {
+export function printedSecretVariables(language: CodeLanguage, code: string, printsValue = false): PrintedVariable[] {
   const dialect = DIALECTS[language];
   if (!dialect) return [];
-  const printed = printArguments(dialect, code);
+  const printed = printedRanges(dialect, code, printsValue);
   if (printed.length === 0) return [];
   const out: PrintedVariable[] = [];
   const shown = (name: string): boolean =>

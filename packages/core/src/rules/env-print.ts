@@ -1,5 +1,5 @@
 import { outputShown } from '../analysis/flow.js';
-import { dumpsEnvironment, printedSecretNames } from '../analysis/printing.js';
+import { dumpsEnvironment, printedSecretNames, printsCodeValue } from '../analysis/printing.js';
 import { printsWholeEnvironment } from '../facts/code.js';
 import type { Hit, Rule } from '../rule.js';
 
@@ -25,7 +25,7 @@ export const envPrint = {
     const hits: Hit[] = [];
     for (const inv of context.invocations) {
       if (inv.code) {
-        const whole = printsWholeEnvironment(inv.code.language, inv.code.text);
+        const whole = printsWholeEnvironment(inv.code.language, inv.code.text, printsCodeValue(inv));
         if (whole) hits.push({ span: inv.code.span });
       }
       if (dumpsEnvironment(inv) && outputShown(context, inv)) {

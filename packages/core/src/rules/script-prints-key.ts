@@ -1,5 +1,5 @@
 import { outputShown } from '../analysis/flow.js';
-import { printedSecretNames } from '../analysis/printing.js';
+import { printedSecretNames, printsCodeValue } from '../analysis/printing.js';
 import { scriptsRun } from '../analysis/scripts.js';
 import { printedSecretVariables } from '../facts/code.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
@@ -35,7 +35,7 @@ export const scriptPrintsKey = {
     const hits: Hit[] = [];
     for (const inv of context.invocations) {
       if (!inv.code) continue;
-      const names = printedSecretVariables(inv.code.language, inv.code.text).map((v) => v.name);
+      const names = printedSecretVariables(inv.code.language, inv.code.text, printsCodeValue(inv)).map((v) => v.name);
       if (names.length > 0) hits.push({ span: inv.code.span, detail: unique(names).join(', ') });
     }
     for (const script of scriptsRun(context)) {

@@ -37,6 +37,8 @@ runRuleTests(envPrint, {
     'export NODE_ENV=production',
     'export PATH="$HOME/bin:$PATH"',
     'declare -x FOO=bar',
+    'declare -p PATH',
+    "node -p 'process.env.NODE_ENV'",
     // inline code reading one harmless variable, or using the env without printing it
     'python -c "import os; print(os.environ[\'HOME\'])"',
     'python -c "import os, subprocess; subprocess.run([\'make\'], env=dict(os.environ, CI=\'1\'))"',
@@ -88,6 +90,8 @@ runRuleTests(envPrint, {
     'echo ${AWS_SECRET_ACCESS_KEY}',
     'printf "%s\\n" "$NPM_TOKEN"',
     'printenv ANTHROPIC_API_KEY',
+    'declare -p GITHUB_TOKEN',
+    "node -p 'process.env'",
     'Write-Output $env:OPENAI_API_KEY',
     'Write-Host $env:GITHUB_TOKEN',
     'gci env:AWS_SECRET_ACCESS_KEY',

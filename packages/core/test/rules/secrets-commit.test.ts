@@ -59,6 +59,7 @@ runRuleTests(secretsCommit, {
     { step: 'cd app && git add . && git commit -m x', probe: { untracked: [`${P}/app/.env`] } },
     'git -C app add .env',
     'git stage .env',
+    'g"i"t add .e""nv',
     "bash -c 'git add .env && git commit -m x'",
   ],
 });

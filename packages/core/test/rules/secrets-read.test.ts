@@ -160,6 +160,7 @@ runRuleTests(secretsRead, {
     // through wrappers and spellings
     'cat .e""nv',
     "cat .e''nv",
+    "cat $'\\x2e'env",
     'sudo cat /root/.ssh/id_rsa',
     "bash -c 'cat .env'",
     'cd config && cat .env',
