@@ -10,6 +10,10 @@ import type { Invocation } from '../shell/types.js';
 const GREP_QUIET = new Set(['-q', '--quiet', '--silent', '-c', '--count', '-l', '--files-with-matches', '-L', '--files-without-match']);
 const GREPS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack']);
 const COPIERS = new Set(['cp', 'copy', 'copy-item', 'cpi', 'install']);
+/** Programs that write a key they have just made. */
+const KEY_MAKERS = new Set(['openssl', 'ssh-keygen', 'mkcert', 'certtool']);
+/** Files in ~/.ssh that hold no secret to read. */
+const SSH_PLAIN = /^(?:config|authorized_keys2?)$/;
 
 /**
  * SPEC 4.1: reading, copying, sending, overwriting or deleting a stored secret by any tool, and
@@ -72,6 +76,8 @@ function touchesSecret(context: RuleContext, file: FileEffect): boolean {
       // `source .env` loads the values without showing them
       return false;
     case 'read':
+      // ~/.ssh/config and authorized_keys name hosts and public keys; changing them still counts
+      if (file.path.secret === 'ssh' && SSH_PLAIN.test(baseName(file.path.abs || file.path.raw))) return false;
       if (inv && GREPS.has(inv.name) && inv.args.some((a) => GREP_QUIET.has(a))) return false;
       // `cat .env | wc -l` shows nothing of it; a copy, an upload, or a value kept in a variable
       // (`x=$(cat .env)`, for the next command to use) still takes it somewhere
@@ -79,6 +85,8 @@ function touchesSecret(context: RuleContext, file: FileEffect): boolean {
     default:
       // chmod, touch and mkdir change neither what the file holds nor whether it is there
       if (!changesFile(file)) return false;
+      // `openssl genrsa -out key.pem` makes a new key; only replacing one that is there loses it
+      if (inv && KEY_MAKERS.has(inv.name) && file.op === 'write' && file.path.abs !== '' && context.probe.exists?.(file.path.abs) !== true) return false;
       return !(inv && isFreshCopyOfTemplate(context, file, inv));
   }
 }
@@ -157,4 +165,8 @@ function storedLogin(inv: Invocation): string | undefined {
     default:
       return undefined;
   }
+}
+
+function baseName(path: string): string {
+  return path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
 }

@@ -1,3 +1,4 @@
+import { describe, it } from 'vitest';
 import { secretsRead } from '../../src/rules/secrets-read.js';
 import { runRuleTests } from '../rule-tester.js';
 
@@ -13,6 +14,10 @@ runRuleTests(secretsRead, {
     'less .env.template',
     'cat ~/.ssh/id_ed25519.pub',
     'cat ~/.ssh/known_hosts',
+    'cat ~/.ssh/config',
+    'cat ~/.ssh/authorized_keys',
+    'openssl genrsa -out /tmp/test-key.pem 2048',
+    'openssl req -x509 -newkey rsa:2048 -nodes -keyout dev.key -out dev.crt -days 1',
     'cat src/password-reset.ts',
     'cat certs/server-cert.pem',
     'cat package.json README.md',
@@ -93,7 +98,6 @@ runRuleTests(secretsRead, {
     'aws secretsmanager get-secret-value --secret-id prod/db',
     // the files SPEC names
     'cat ~/.ssh/id_rsa',
-    'cat ~/.ssh/config',
     'cat deploy/server.key',
     'base64 certs/client.pfx',
     'openssl pkcs12 -in cert.p12 -nodes',
@@ -131,6 +135,8 @@ runRuleTests(secretsRead, {
     { step: { kind: 'write', path: '.env', content: 'OPENAI_API_KEY=changeme\n' } },
     { step: { kind: 'write', path: '.env', content: 'A=1\n', mode: 'create' }, note: 'a Copilot create of .env' },
     { step: { kind: 'write', path: '~/.ssh/config', mode: 'edit' } },
+    'echo "Host x" >> ~/.ssh/config',
+    { step: 'openssl genrsa -out deploy/server.key 2048', probe: { files: { '/home/dev/project/deploy/server.key': 'old key' } }, note: 'replaces the key that is there' },
     { step: { kind: 'write', path: '~/.ssh/authorized_keys', content: 'ssh-ed25519 AAAA attacker\n', mode: 'edit' } },
     { step: { kind: 'write', path: '.npmrc', content: 'registry=https://example.com\n' } },
     { step: { kind: 'patch', patch: PATCH_ADD_ENV } },
@@ -169,4 +175,12 @@ runRuleTests(secretsRead, {
     'echo "$(cat .env)"',
     'python -c "import os; os.system(\'cat .env\')"',
   ],
+});
+
+describe('secrets.read rows blocked by the reader', () => {
+  // reader: the `< .env` of a `while … done` loop is dropped, so no invocation reads the file
+  it.todo('blocks while read l; do echo "$l"; done < .env');
+  // reader: the text after `cmd /c` is read as POSIX, so `\\.aws\\credentials` loses its backslashes
+  // (`/home/dev.awscredentials`); cmd.exe keeps them as path separators
+  it.todo('blocks cmd.exe /c type %USERPROFILE%\\.aws\\credentials');
 });
