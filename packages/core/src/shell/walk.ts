@@ -52,6 +52,12 @@ interface Pipe {
 
 const newPipe = (): Pipe => ({ id: -1, index: 0, stages: [], stdout: undefined });
 
+/** True when `token` opens a subshell or a group (`time ( … )` times the group, not a program). */
+function opensGroup(token: Token | undefined): boolean {
+  if (token?.kind === 'op') return token.op === '(' || token.op === '{';
+  return token?.kind === 'word' && plainText(token) === '{';
+}
+
 /** Words that are shell structure in command position, not programs. */
 const STRUCTURE = new Set(['if', 'then', 'elif', 'else', 'fi', 'do', 'done', 'while', 'until', '!', 'coproc']);
 
@@ -127,7 +133,7 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
         continue;
       }
       if (words.length === 0 && redirs.length === 0 && text !== undefined) {
-        if (STRUCTURE.has(text)) continue;
+        if (STRUCTURE.has(text) || (text === 'time' && opensGroup(tokens[t + 1]))) continue;
         if (text === '{') {
           push('{', token);
           continue;

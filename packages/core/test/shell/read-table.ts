@@ -92,16 +92,22 @@ export function checkRow(row: Row): ReadResult {
   return result;
 }
 
+/** What is wrong with a result's spans: each must lie inside the line, with start <= end. */
+export function spanProblems(result: ReadResult): string[] {
+  const length = result.line.length;
+  const inside = ([start, end]: readonly [number, number]): boolean =>
+    Number.isInteger(start) && Number.isInteger(end) && start >= 0 && start <= end && end <= length;
+  const problems: string[] = [];
+  for (const inv of result.invocations) {
+    const spans = [inv.span, ...inv.argSpans, ...inv.redirects.map((r) => r.span), ...(inv.code ? [inv.code.span] : [])];
+    if (!spans.every(inside)) problems.push(`a span of ${inv.program}`);
+    if (inv.argSpans.length !== inv.args.length) problems.push(`argSpans of ${inv.program}`);
+  }
+  for (const part of result.opaque) if (!inside(part.span)) problems.push(`the span of opaque ${part.reason}`);
+  return problems;
+}
+
 /** Every span of a result lies inside the line, with start <= end. */
 export function checkSpans(result: ReadResult): void {
-  const ok = ([start, end]: readonly [number, number]): boolean =>
-    Number.isInteger(start) && Number.isInteger(end) && start >= 0 && start <= end && end <= result.line.length;
-  for (const inv of result.invocations) {
-    expect(ok(inv.span), `span of ${inv.program}`).toBe(true);
-    expect(inv.argSpans.length).toBe(inv.args.length);
-    for (const span of inv.argSpans) expect(ok(span), `arg span of ${inv.program}`).toBe(true);
-    for (const redirect of inv.redirects) expect(ok(redirect.span), 'redirect span').toBe(true);
-    if (inv.code) expect(ok(inv.code.span), 'code span').toBe(true);
-  }
-  for (const part of result.opaque) expect(ok(part.span), `opaque span ${part.reason}`).toBe(true);
+  expect(spanProblems(result)).toEqual([]);
 }

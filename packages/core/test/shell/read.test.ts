@@ -47,6 +47,7 @@ describe('lists and pipelines', () => {
     { line: '! git diff --quiet && git stash', expect: [{ program: 'git', args: ['diff', '--quiet'] }, { program: 'git', args: ['stash'] }] },
     { line: '[[ -f .env ]] && cat .env', expect: [{ program: 'cat', args: ['.env'] }] },
     { line: 'a; (b; (c)); d', expect: [{ program: 'a' }, { program: 'b', via: '(' }, { program: 'c', via: '( > (' }, { program: 'd' }] },
+    { line: 'time (npm ci && npm test); time { make; }', expect: [{ program: 'npm', via: '(' }, { program: 'npm', via: '(' }, { program: 'make', via: '{' }] },
   ])('$line', (row) => {
     checkRow(row);
   });
