@@ -210,7 +210,11 @@ function projectPackages(root: string, read: Read): ReadonlySet<string> | undefi
   const text = (file: string): string | undefined => read(join(root, file));
 
   const packageJson = jsonObject(text('package.json'));
-  if (packageJson) add(keysOf(packageJson, ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies']));
+  if (packageJson) {
+    add(keysOf(packageJson, NPM_FIELDS));
+    // a workspace's own packages list theirs in their own package.json
+    for (const dir of workspaceFolders(root, packageJson, text('pnpm-workspace.yaml'))) add(keysOf(jsonObject(text(join(dir, 'package.json'))), NPM_FIELDS));
+  }
   const composer = jsonObject(text('composer.json'));
   if (composer) add(keysOf(composer, ['require', 'require-dev']));
 
@@ -232,6 +236,37 @@ function projectPackages(root: string, read: Read): ReadonlySet<string> | undefi
   if (gemfile !== undefined) add([...gemfile.matchAll(/^\s*gem\s+["']([^"']+)["']/gm)].map((m) => m[1] ?? ''));
 
   return found ? names : undefined;
+}
+
+const NPM_FIELDS = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'];
+const MAX_WORKSPACES = 200;
+
+/**
+ * Folders named by `workspaces` in package.json (a list, or `{ packages: [...] }`) or by
+ * pnpm-workspace.yaml, relative to the root. Only the usual forms are read: `dir` and `dir/*`.
+ */
+function workspaceFolders(root: string, packageJson: Table, pnpmWorkspace: string | undefined): string[] {
+  const field = packageJson.workspaces;
+  const patterns = [...stringsOf(isTable(field) ? field.packages : field)];
+  // pnpm-workspace.yaml: the items of its `packages:` list, read without a YAML parser
+  const block = /^packages:[ \t]*\r?\n((?:[ \t]+-.*\r?\n?|[ \t]*#.*\r?\n?|[ \t]*\r?\n)*)/m.exec(pnpmWorkspace ?? '')?.[1] ?? '';
+  for (const match of block.matchAll(/^[ \t]+-[ \t]*(['"]?)([^'"#\s]+)\1/gm)) patterns.push(match[2] ?? '');
+  const folders: string[] = [];
+  for (const pattern of patterns) {
+    if (pattern.startsWith('!') || pattern.includes('..')) continue;
+    const star = /^(.*?)\/\*{1,2}$/.exec(pattern);
+    if (!star) {
+      if (!/[*?[{]/.test(pattern)) folders.push(pattern);
+      continue;
+    }
+    try {
+      const parent = star[1] ?? '';
+      for (const entry of readdirSync(join(root, parent), { withFileTypes: true })) if (entry.isDirectory()) folders.push(join(parent, entry.name));
+    } catch {
+      // a pattern naming no folder lists nothing
+    }
+  }
+  return folders.slice(0, MAX_WORKSPACES);
 }
 
 function lower(name: string): string {

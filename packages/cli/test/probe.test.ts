@@ -217,6 +217,34 @@ describe('projectPackages', () => {
     { name: 'gem', files: { Gemfile: "source 'https://rubygems.org'\ngem 'rails', '~> 7'\n  gem \"rspec\"\n# gem 'old'\n" }, packages: ['rails', 'rspec'] },
     { name: 'composer', files: { 'composer.json': '{"require": {"php": ">=8", "Monolog/Monolog": "^3"}, "require-dev": {"phpunit/phpunit": "^11"}}' }, packages: ['php', 'monolog/monolog', 'phpunit/phpunit'] },
     { name: 'empty-list', files: { 'package.json': '{"name": "x"}' }, packages: [] },
+    {
+      name: 'npm-workspaces',
+      files: {
+        'package.json': JSON.stringify({ workspaces: ['packages/*', 'tools/cli', '!packages/skip', 'other/**/deep'], devDependencies: { typescript: '5' } }),
+        'packages/a/package.json': '{"dependencies": {"zod": "3"}}',
+        'packages/b/package.json': '{"devDependencies": {"vitest": "4"}}',
+        'packages/not-a-folder': '',
+        'tools/cli/package.json': '{"dependencies": {"commander": "14"}}',
+        'other/x/deep/package.json': '{"dependencies": {"not-read": "1"}}',
+      },
+      packages: ['typescript', 'zod', 'vitest', 'commander'],
+    },
+    {
+      name: 'yarn-workspaces',
+      files: { 'package.json': '{"workspaces": {"packages": ["apps/*"]}}', 'apps/web/package.json': '{"dependencies": {"next": "15"}}' },
+      packages: ['next'],
+    },
+    {
+      name: 'pnpm-workspace',
+      files: {
+        'package.json': '{"private": true}',
+        'pnpm-workspace.yaml': "packages:\n  # the apps\n  - 'packages/*'\n  - \"apps/web\"\n\ncatalog:\n  - not/a/folder\n",
+        'packages/core/package.json': '{"dependencies": {"shell-quote": "1"}}',
+        'apps/web/package.json': '{"dependencies": {"react": "19"}}',
+        'not/a/folder/package.json': '{"dependencies": {"not-read": "1"}}',
+      },
+      packages: ['shell-quote', 'react'],
+    },
   ])('$name', ({ name, files, packages }) => {
     expect(createProbe().projectPackages?.(folder(`pkg-${name}`, files))).toEqual(new Set(packages));
   });
