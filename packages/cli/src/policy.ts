@@ -29,7 +29,10 @@ export function loadPolicy(projectRoot: string): LoadedPolicy {
   const path = join(projectRoot, POLICY_FILE);
   let text: string;
   try {
-    if (statSync(path).size > MAX_POLICY_BYTES) return failed(`${POLICY_FILE}:1: the file is larger than ${MAX_POLICY_BYTES / 1024} KB, so guard did not read it.`);
+    const stat = statSync(path);
+    // a pipe or device here would make the read wait forever
+    if (!stat.isFile()) return failed(`${POLICY_FILE}:1: this is not a regular file, so guard did not read it.`);
+    if (stat.size > MAX_POLICY_BYTES) return failed(`${POLICY_FILE}:1: the file is larger than ${MAX_POLICY_BYTES / 1024} KB, so guard did not read it.`);
     text = readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EMPTY_POLICY, evaluate, rules, type Policy, type ShellStep } from '@guard/core';
@@ -148,7 +149,22 @@ describe('loadPolicy', () => {
     expect(big).toEqual({ policy: EMPTY_POLICY, error: '.guard.yaml:1: the file is larger than 256 KB, so guard did not read it.' });
     const dir = project('folder');
     mkdirSync(join(dir, '.guard.yaml'));
-    expect(loadPolicy(dir)).toEqual({ policy: EMPTY_POLICY, error: '.guard.yaml:1: the file could not be read (EISDIR).' });
+    expect(loadPolicy(dir)).toEqual({ policy: EMPTY_POLICY, error: '.guard.yaml:1: this is not a regular file, so guard did not read it.' });
+  });
+
+  it.runIf(process.platform !== 'win32')('answers at once when the file is a named pipe nobody writes to', () => {
+    const dir = project('fifo');
+    execFileSync('mkfifo', [join(dir, '.guard.yaml')]);
+    expect(loadPolicy(dir)).toEqual({ policy: EMPTY_POLICY, error: '.guard.yaml:1: this is not a regular file, so guard did not read it.' });
+  });
+
+  it('says why an unreadable file was not read', () => {
+    const dir = project('unreadable', 'block: [git.push]\n');
+    chmodSync(join(dir, '.guard.yaml'), 0o000);
+    const loaded = loadPolicy(dir);
+    // root reads any file, whatever its mode
+    if (process.getuid?.() === 0) expect(loaded.policy.block).toEqual(['git.push']);
+    else expect(loaded).toEqual({ policy: EMPTY_POLICY, error: '.guard.yaml:1: the file could not be read (EACCES).' });
   });
 });
 
