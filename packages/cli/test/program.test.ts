@@ -137,7 +137,6 @@ describe('commands not built yet fail with exit 1 and say so', () => {
   it.for([
     ['log', '--json', '--chat', 'c1', '--decision', 'block', '-n', '5'],
     ['report', '--chat', 'c1', '--json'],
-    ['rules', '--json'],
   ])('guard %s', async (args) => {
     const { code, stdout, stderr } = await run(args);
     expect(code).toBe(1);
