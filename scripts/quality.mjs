@@ -135,8 +135,9 @@ if (!args.has('--no-bench')) {
     rounds.push(performance.now() - start);
   }
   rounds.sort((a, b) => a - b);
-  const median = rounds[2];
-  console.log(`\nengine throughput: ${steps.length} shell steps in ${median.toFixed(1)} ms (median of 5) = ${Math.round((steps.length * 1000) / median).toLocaleString('en-US')} steps/s (target >= 20,000)`);
+  const rate = (ms) => Math.round((steps.length * 1000) / ms).toLocaleString('en-US');
+  // the best round shows what the engine can do; the median, what a busy machine gave it
+  console.log(`\nengine throughput: ${steps.length} shell steps, 5 rounds: best ${rounds[0].toFixed(1)} ms = ${rate(rounds[0])} steps/s, median ${rounds[2].toFixed(1)} ms = ${rate(rounds[2])} steps/s (target >= 20,000)`);
 
   // `guard explain --jsonl`: one process, the same number of lines, wall time from spawn to exit
   const input = batch.slice(0, BENCH_COMMANDS).map((line) => JSON.stringify({ command: line.command, ...(line.cwd ? { cwd: line.cwd } : {}) })).join('\n');
