@@ -1,3 +1,12 @@
+// How the reader is put together:
+//   mapped.ts      text with the original position of every character (spans survive re-reading)
+//   lexer.ts       words, operators, redirections, heredocs and substitutions, with positions
+//   walk.ts        lists, pipelines, subshells, groups and compound commands (explicit stack)
+//   command.ts     one simple command: assignments, prefixes, the invocation, what it runs in turn
+//   expand.ts      quote joining and variable resolution; scope.ts holds variables and the cwd
+//   prefixes.ts    sudo, env, nice, timeout, …; nested.ts: inner shells and runners
+//   inline-code.ts commands inside python -c, node -e, ruby -e, perl -e, php -r, deno eval
+// It knows how shells run things, never which things are risky: that is the rules' business.
 import { addOpaque, LIMITS, newReader } from './context.js';
 import type { Frame } from './context.js';
 import { identity } from './mapped.js';
