@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentId, Environment, Verdict } from '../../packages/core/src/index.js';
 import { evaluate, rules } from '../../packages/core/src/index.js';
 import { adapters } from '../../packages/adapters/src/index.js';
-import { askInChatMessage, askMessage, blockMessage } from '../../packages/adapters/src/messages.js';
+import { askInChatMessage, askMessage, blockMessage, GUARD_ON_NOTICE } from '../../packages/adapters/src/messages.js';
 import { FAIL_CLOSED_MESSAGE } from '../../packages/cli/src/hook/failure.js';
 import type { LogEntry } from '../../packages/cli/src/log.js';
 import { createProbe } from '../../packages/cli/src/probe.js';
@@ -96,8 +96,11 @@ describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (
     const verdict = verdictOf(agent, args, payload);
     expect(verdict.findings.map((finding) => finding.ruleId)).toEqual(['git.push']);
     expect(verdict.findings[0]?.reason).toContain(reasonOf('git.push').slice(0, 40));
-    const text = agent === 'codex' ? askInChatMessage(verdict) : askMessage(verdict);
     const result = await hook(args, JSON.stringify(payload));
+    // Codex asks in the chat, with a code the person can quote to approve (it is in the log line too)
+    const code = result.log.code;
+    expect(code === undefined).toBe(agent !== 'codex');
+    const text = agent === 'codex' ? askInChatMessage(verdict, code) : askMessage(verdict);
     expect(result).toMatchObject({ code: 0, stdout: REPLY[agent].ask(text), stderr: '' });
     expect(result.log).toMatchObject({ decision: 'ask', how: 'rules', rules: ['git.push'], step: ASKED });
   });
@@ -184,11 +187,18 @@ describe('more recorded payloads: the process answers what the engine and the ad
       expected = adapter.toReply(answered, { event: input.event, canAsk: input.canAsk, failClosed: false }).stdout;
       decision = answered.decision;
     } else {
-      expected = adapter.toEventReply(input.event, undefined).stdout;
+      // a chat start is told that guard is on, where the agent takes context at start
+      expected = adapter.toEventReply(input.event, input.type === 'start' ? GUARD_ON_NOTICE : undefined).stdout;
     }
     const result = await hook(args, fixtureText(`${agent}/${file}`));
+    // a Codex ask carries the approval code the log line names
+    if (result.log.code !== undefined && input.type === 'step') {
+      const verdict = evaluate(input.step, { ...ENV, probe: createProbe() });
+      expected = adapter.toReply(verdict, { event: input.event, canAsk: input.canAsk, failClosed: false, approvalCode: result.log.code }).stdout;
+    }
     expect(result).toMatchObject({ code: 0, stdout: expected, stderr: '' });
     if (decision !== undefined) expect(result.log.decision).toBe(decision);
-    expect(['rules', 'ignored', 'event']).toContain(result.log.how);
+    // an ask where nobody can answer is sent back as "a safer way, or leave it out" (away)
+    expect(['rules', 'ignored', 'event', 'away']).toContain(result.log.how);
   });
 });

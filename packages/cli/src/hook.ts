@@ -9,7 +9,7 @@ import { failureAnswer, NO_OBJECTION } from './hook/failure.js';
 import { parseHookArgs, readAll, sniffEvent } from './hook/input.js';
 import { ancestorArgs } from './hook/parent.js';
 import type { SessionLayer } from './hook/session.js';
-import { NO_SESSION } from './hook/session.js';
+import { chatSessions } from './memory.js';
 import type { PolicyResult } from './hook/world.js';
 import { projectPolicy } from './hook/world.js';
 import type { Io } from './io.js';
@@ -50,6 +50,8 @@ export interface HookDeps {
 
 /** A log line as the runtime fills it in (time, agent and duration are added when it is written). */
 type CallEntry = Omit<LogEntry, 'time' | 'ms' | 'agent'>;
+
+const DAY_MS = 86_400_000;
 
 /** Below every agent's own hook timeout (the shortest is Cursor's 10 s as guard installs it). */
 export const DEFAULT_DEADLINE_MS = 2_000;
@@ -124,6 +126,9 @@ export async function runHook(argv: readonly string[], io: HookIo = processHookI
     return reply.exitCode;
   };
 
+  /** The chat memory: injected in tests, else guard's own, per the settings (read before any event). */
+  const session = (): SessionLayer => deps.session ?? chatSessions({ guardHome, env, strict: settings?.strict ?? false, idleMs: (settings?.idleDays ?? 7) * DAY_MS, scanEnv: io.env });
+
   const fail = (how: 'failure' | 'deadline', error: unknown): number => {
     if (replied) return ExitCode.Ok;
     const cause = oneLine(error);
@@ -161,7 +166,7 @@ export async function runHook(argv: readonly string[], io: HookIo = processHookI
     if (settingsError !== undefined) throw settingsError;
     if (settings?.enabled === false) return off(payload, input, settings, respond);
     if (input.type !== 'step') {
-      const notice = await (deps.session ?? NO_SESSION).onEvent(agent, input, guardHome);
+      const notice = await session().onEvent(agent, input, guardHome);
       return respond(payload.toEventReply(input.event, notice), { ...describeInput(input, event), how: input.type === 'ignore' ? 'ignored' : 'event' });
     }
     return judge(input);
@@ -169,7 +174,7 @@ export async function runHook(argv: readonly string[], io: HookIo = processHookI
 
   const judge = async (step: Extract<HookInput, { type: 'step' }>): Promise<number> => {
     const failClosed = settings?.failClosed ?? false;
-    const memory = await (deps.session ?? NO_SESSION).forStep(agent, step.step, guardHome);
+    const memory = await session().forStep(agent, step.step, guardHome);
     const { policy, error: policyError } = await (deps.policy ?? projectPolicy)(step.step.projectRoot);
     const evaluation = evaluate(step.step, {
       ...env,
@@ -180,30 +185,36 @@ export async function runHook(argv: readonly string[], io: HookIo = processHookI
       remembered: (key) => memory.remembered(key),
       ...(deps.rules === undefined ? {} : { rules: deps.rules }),
     });
-    const context = { event: step.event, canAsk: step.canAsk, failClosed };
     const logged = { ...describeInput(step, event), ...(policyError === undefined ? {} : { error: `project policy: ${policyError}` }) };
-    let verdict: Verdict = evaluation;
     const answeredHere = !replied;
-    let code: number;
     if (step.deferAsk === true && evaluation.decision !== 'block') {
       // the agent fires a later event for this same call where a person can be asked: judge it there
-      verdict = NO_OBJECTION;
-      code = respond(payload.toReply(NO_OBJECTION, context), { ...logged, decision: 'allow', rules: [], how: 'ignored', reason: 'judged again on the next event for this call' });
-    } else {
-      const answer = evaluation.decision === 'ask' && !step.canAsk ? 'block' : undefined;
-      code = respond(payload.toReply(evaluation, context), {
-        ...logged,
-        decision: evaluation.decision,
-        ...(answer === undefined ? {} : { answer }),
-        rules: evaluation.findings.map((finding) => finding.ruleId),
-        ...(evaluation.findings[0] === undefined ? {} : { reason: evaluation.findings[0].reason }),
-        how: evaluation.decision === 'allow' && evaluation.remembered.length > 0 ? 'memory' : 'rules',
-      });
+      const context = { event: step.event, canAsk: step.canAsk, failClosed };
+      return respond(payload.toReply(NO_OBJECTION, context), { ...logged, decision: 'allow', rules: [], how: 'ignored', reason: 'judged again on the next event for this call' });
     }
+    const settled = memory.settle(step.step, evaluation, { canAsk: step.canAsk, ask: payload.capabilities.ask, results: payload.capabilities.results });
+    const verdict = settled.verdict;
+    const context = {
+      event: step.event,
+      canAsk: step.canAsk,
+      failClosed,
+      ...(settled.approvalCode === undefined ? {} : { approvalCode: settled.approvalCode }),
+      ...(settled.notice === undefined ? {} : { notice: settled.notice }),
+    };
+    const answer = verdict.decision === 'ask' && !step.canAsk ? 'block' : verdict.decision !== evaluation.decision ? verdict.decision : undefined;
+    const code = respond(payload.toReply(verdict, context), {
+      ...logged,
+      decision: evaluation.decision,
+      ...(answer === undefined ? {} : { answer }),
+      rules: evaluation.findings.map((finding) => finding.ruleId),
+      ...(evaluation.findings[0] === undefined ? {} : { reason: evaluation.findings[0].reason }),
+      ...(settled.approvalCode === undefined ? {} : { code: settled.approvalCode }),
+      how: settled.how ?? (evaluation.decision === 'allow' && evaluation.remembered.length > 0 ? 'memory' : 'rules'),
+    });
     // a reply the deadline already gave is not this verdict: nothing to remember
     if (!answeredHere) return code;
     try {
-      await memory.record(step.step, verdict);
+      memory.record(step.step, settled, evaluation);
     } catch (error) {
       io.err(`guard: could not save this chat's memory: ${oneLine(error)}\n`);
     }

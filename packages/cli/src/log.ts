@@ -43,6 +43,8 @@ export interface LogEntry {
   readonly step?: string;
   /** Time spent in the hook. */
   readonly ms?: number;
+  /** For a step asked in the chat (block-then-chat): the code the person can quote to approve it. */
+  readonly code?: string;
   /** For failures: the cause, one line. */
   readonly error?: string;
   /** For switches: the settings that changed, with their new values. */

@@ -2,12 +2,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Rule, Verdict } from '@guard/core';
-import { FRESH_SESSION, rules } from '@guard/core';
+import { GUARD_ON_NOTICE } from '@guard/adapters/messages';
+import { rules } from '@guard/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HookDeps, HookIo } from '../src/hook.js';
 import { runHook } from '../src/hook.js';
 import type { ChatMemory, SessionLayer } from '../src/hook/session.js';
 import { MAX_INPUT_BYTES } from '../src/hook/input.js';
+import { NO_MEMORY } from '../src/memory.js';
 import type { LogEntry } from '../src/log.js';
 import { AGENT_CASES, ASKED, BLOCKED, HARMLESS, fixture, fixtureText } from './hook-cases.js';
 
@@ -202,7 +204,7 @@ describe.for(AGENT_CASES)('guard hook $agent', (agentCase) => {
     { name: 'fail-closed', text: 'failClosed: true\n', command: HARMLESS, denied: true },
   ])('$name: a slow chat memory runs out the deadline; $command denied: $denied', async ({ text, command, denied }) => {
     if (text) settings(text);
-    const slow: SessionLayer = { forStep: () => sleep(300).then(() => FRESH_CHAT), onEvent: () => undefined };
+    const slow: SessionLayer = { forStep: () => sleep(300).then(() => NO_MEMORY), onEvent: () => undefined };
     const result = await run(args, json(agentCase.shell(command)), { deadlineMs: 30, session: slow });
     expect(result.writes).toBeLessThanOrEqual(1);
     if (denied) expect(agentCase.denies(parsedReply(result.stdout) ?? {})).toBe(true);
@@ -276,11 +278,17 @@ describe('asks', () => {
 
 describe('other payloads', () => {
   it.for([
-    { name: 'Codex SessionStart', args: ['codex'], file: 'codex/session-start', stdout: '', how: 'event' },
+    {
+      name: 'Codex SessionStart',
+      args: ['codex'],
+      file: 'codex/session-start',
+      stdout: `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: GUARD_ON_NOTICE } })}\n`,
+      how: 'event',
+    },
     { name: 'Codex PostToolUse', args: ['codex'], file: 'codex/post-tool-use-bash', stdout: '', how: 'event' },
     { name: 'Codex Stop', args: ['codex'], file: 'codex/stop', stdout: '', how: 'ignored' },
     { name: 'Cursor beforeSubmitPrompt', args: ['cursor'], file: 'cursor/synth-before-submit-prompt', stdout: '{"continue":true}\n', how: 'event' },
-    { name: 'Copilot sessionStart', args: ['copilot', '--event', 'sessionStart'], file: 'copilot/session-start', stdout: '', how: 'event' },
+    { name: 'Copilot sessionStart', args: ['copilot', '--event', 'sessionStart'], file: 'copilot/session-start', stdout: `${JSON.stringify({ additionalContext: GUARD_ON_NOTICE })}\n`, how: 'event' },
     { name: 'Antigravity Stop', args: ['antigravity', '--event', 'Stop'], file: 'antigravity/synth-stop', stdout: '{"decision":""}\n', how: 'ignored' },
   ])('$name: the event reply, logged as $how', async ({ args, file, stdout, how }) => {
     const result = await run(args, fixtureText(file));
@@ -360,9 +368,9 @@ describe('the session seam', () => {
   it('a remembered yes lets the asked step through (logged as memory) and the verdict is recorded', async () => {
     const recorded: Verdict[] = [];
     const memory: ChatMemory = {
-      view: FRESH_SESSION,
+      ...NO_MEMORY,
       remembered: (key) => key.startsWith('git.push:'),
-      record: (_step, verdict) => void recorded.push(verdict),
+      record: (_step, settled) => void recorded.push(settled.verdict),
     };
     const session: SessionLayer = { forStep: () => memory, onEvent: () => undefined };
     const result = await run(['codex'], json(AGENT_CASES[0]?.shell(ASKED)), { session });
@@ -372,14 +380,19 @@ describe('the session seam', () => {
   });
 
   it('a notice from the session layer goes into the event reply', async () => {
-    const session: SessionLayer = { forStep: () => FRESH_CHAT, onEvent: () => 'guard is on.' };
+    const session: SessionLayer = { forStep: () => NO_MEMORY, onEvent: () => 'guard is on.' };
     const result = await run(['codex'], fixtureText('codex/session-start'), { session });
     expect(parsedReply(result.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'guard is on.' } });
   });
 
   it('a session layer that fails after the reply only costs a line on stderr', async () => {
     const session: SessionLayer = {
-      forStep: () => ({ ...FRESH_CHAT, record: () => Promise.reject(new Error('disk full')) }),
+      forStep: () => ({
+        ...NO_MEMORY,
+        record: () => {
+          throw new Error('disk full');
+        },
+      }),
       onEvent: () => undefined,
     };
     const result = await run(['codex'], json(AGENT_CASES[0]?.shell(HARMLESS)), { session });
@@ -412,7 +425,6 @@ describe('usage errors in the hook command (a setup mistake) exit 2 and print no
   });
 });
 
-const FRESH_CHAT: ChatMemory = { view: FRESH_SESSION, remembered: () => false, record: () => undefined };
 
 const THROWING: Rule = {
   meta: { ...byId('git.push').meta, id: 'test.throws' },
