@@ -14,8 +14,8 @@ import { guardHomeFrom } from '../settings.js';
 
 /**
  * Marks guard's freshly written Codex hooks in `file` as trusted (Codex skips untrusted hooks
- * without a word). Setup reads the trust back afterwards, so this need not report success. Not
- * wired yet: without it, setup tells the person how to trust the hook in Codex.
+ * without a word). Setup reads the trust back afterwards, so this need not report success. The
+ * default asks the `codex` on PATH (codex-app-server.ts); tests may pass their own.
  */
 export type TrustCodexHook = (file: string, commands: readonly string[]) => Promise<void>;
 
@@ -50,7 +50,8 @@ export async function setup(agent: AgentId, options: SetupOptions, io: Io): Prom
   }
   if (beforeBytes !== undefined && after === before) {
     io.out(`Already set up: ${file} (nothing changed).\n`);
-    if (agent === 'codex' && !options.dryRun && codexTrustOf(file, after, io).state !== 'trusted') io.out(`Next: ${CODEX_TRUST_STEP}\n`);
+    // a hook set up before Codex was installed (or trusted) gets its trust now
+    if (agent === 'codex' && !options.dryRun && codexTrustOf(file, after, io).state !== 'trusted') await trustCodex(file, after, options, io);
     return;
   }
 
@@ -96,7 +97,13 @@ export async function setup(agent: AgentId, options: SetupOptions, io: Io): Prom
     io.out(`Next: ${adapter.capabilities.afterSetup}\n`);
     return;
   }
-  await options.trustCodexHook?.(file, adapter.installedCommands(after));
+  await trustCodex(file, after, options, io);
+}
+
+/** Has Codex trust guard's hooks where it can (by default through `codex app-server`), then reads the trust back. */
+async function trustCodex(file: string, after: string, options: SetupOptions, io: Io): Promise<void> {
+  const trust = options.trustCodexHook ?? (await import('../codex-app-server.js')).appServerTrust(io);
+  await trust(file, adapterFor('codex').installedCommands(after));
   const trusted = codexTrustOf(file, after, io).state === 'trusted';
   io.out(`Next: ${trusted ? 'Codex already trusts this hook; start a new Codex session.' : CODEX_TRUST_STEP}\n`);
 }

@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { main } from '../../src/main.js';
 import { captureIo } from '../capture-io.js';
 
@@ -28,7 +28,10 @@ export function makeAgentHome(env: Record<string, string> = {}): AgentHome {
   mkdirSync(home, { recursive: true });
   mkdirSync(join(project, '.git'), { recursive: true });
   mkdirSync(cwd, { recursive: true });
-  const fullEnv = { HOME: home, GUARD_HOME: guardHome, PATH: process.env.PATH, SHELL: '/bin/sh', ...env };
+  // npm puts the repo's node_modules/.bin (with the pinned Codex) on PATH; a person's machine has no Codex
+  // unless a test says so, or setup would really ask Codex to trust the hook
+  const path = process.env.PATH?.split(delimiter).filter((dir) => !/node_modules[\\/]\.bin$/.test(dir)).join(delimiter);
+  const fullEnv = { HOME: home, GUARD_HOME: guardHome, PATH: path, SHELL: '/bin/sh', ...env };
   return {
     root,
     home,

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 const ROOT = mkdtempSync(join(tmpdir(), 'guard-e2e-setup-'));
 const HOME = join(ROOT, 'home');
-const ENV = { HOME, GUARD_HOME: join(ROOT, 'guard'), SHELL: '/bin/sh', PATH: process.env.PATH };
+// without the repo's node_modules/.bin that npm puts on PATH: this machine has no Codex to trust the hook
+const PATH = process.env.PATH?.split(delimiter).filter((dir) => !/node_modules[\\/]\.bin$/.test(dir)).join(delimiter);
+const ENV = { HOME, GUARD_HOME: join(ROOT, 'guard'), SHELL: '/bin/sh', PATH };
 const AGENTS = ['codex', 'cursor', 'antigravity', 'copilot'] as const;
 
 beforeAll(() => {
