@@ -1,26 +1,33 @@
 const WINDOWS_ABSOLUTE = /^(?:[A-Za-z]:[\\/]|\\\\)/;
 
 /**
- * Resolves `path` against the directory `base` with POSIX rules (`..` collapses). Windows paths are
- * joined with backslashes and kept as written otherwise; a base that is not absolute (`~` on a
- * remote computer) is joined as text.
+ * Resolves `path` against the directory `base` with POSIX rules (`..` collapses). Relative paths
+ * under a Windows drive base are joined with backslashes; an absolute Windows path is kept as
+ * written; a base that is not absolute (`~` on a remote computer) is joined as text.
  */
 export function resolvePath(base: string, path: string): string {
-  if (path.startsWith('/')) return normalizePosix(path);
+  if (path.startsWith('/')) return `/${collapse(path.split('/')).join('/')}`;
   if (WINDOWS_ABSOLUTE.test(path)) return path;
-  if (WINDOWS_ABSOLUTE.test(base)) return `${base.replace(/[\\/]+$/, '')}\\${path}`;
-  if (base.startsWith('/')) return normalizePosix(`${base}/${path}`);
+  if (/^[A-Za-z]:[\\/]/.test(base)) {
+    // C:\x: the drive stays, `..` stops at it
+    const [drive = '', ...rest] = `${base}\\${path}`.split(/[\\/]/);
+    return `${drive}\\${collapse(rest).join('\\')}`;
+  }
+  if (base.startsWith('/')) return `/${collapse(`${base}/${path}`.split('/')).join('/')}`;
+  if (base.startsWith('\\\\')) return `${base.replace(/\\+$/, '')}\\${path}`;
+  if (base === '') return path;
   return path === '.' ? base : `${base}/${path}`;
 }
 
-function normalizePosix(path: string): string {
+/** Drops empty and `.` segments and lets `..` remove the one before it. */
+function collapse(segments: readonly string[]): string[] {
   const out: string[] = [];
-  for (const segment of path.split('/')) {
+  for (const segment of segments) {
     if (segment === '' || segment === '.') continue;
     if (segment === '..') out.pop();
     else out.push(segment);
   }
-  return `/${out.join('/')}`;
+  return out;
 }
 
 /**
