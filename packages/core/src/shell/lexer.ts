@@ -814,7 +814,7 @@ class Lexer {
       return;
     }
     const inner = b.build(src.at(Math.min(i, s.length)));
-    const tokens = lex(this.reader, inner, depth + 1, 'posix');
+    const tokens = inner.text.length === 0 ? [] : lex(this.reader, inner, depth + 1, 'posix');
     parts.push(this.sub('`', tokens, start, quoted, depth + 1, 'posix'));
   }
 
