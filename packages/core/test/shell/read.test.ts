@@ -77,7 +77,7 @@ describe('prefixes removed for matching and kept as facts', () => {
     { line: 'sudo rm -rf /var/tmp/x', expect: [{ program: 'rm', via: 'sudo', prefixes: 'sudo', src: 'rm -rf /var/tmp/x' }] },
     { line: 'sudo -u bob -g staff whoami', expect: [{ program: 'whoami', via: 'sudo', prefixes: 'sudo -u bob -g staff' }] },
     { line: 'sudo -E HUSKY=0 git commit -m x', expect: [{ program: 'git', via: 'sudo', env: { HUSKY: '0' }, prefixes: 'sudo -E' }] },
-    { line: 'sudo -- ls /root', expect: [{ program: 'ls', args: ['/root'], via: 'sudo' }] },
+    { line: 'sudo -- ls /var/log', expect: [{ program: 'ls', args: ['/var/log'], via: 'sudo' }] },
     { line: 'doas -u root ls', expect: [{ program: 'ls', via: 'doas', prefixes: 'doas -u root' }] },
     { line: 'env -i PATH=/bin FOO=1 make', expect: [{ program: 'make', via: 'env', env: { PATH: '/bin', FOO: '1' }, prefixes: 'env -i' }] },
     { line: 'env -u HOME -C /tmp ls', expect: [{ program: 'ls', via: 'env', cwd: '/tmp' }] },
