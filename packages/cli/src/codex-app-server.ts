@@ -55,21 +55,35 @@ export function findOnPath(name: string, env: Readonly<Record<string, string | u
   return undefined;
 }
 
-/** A running `codex app-server`, spoken to one request at a time. */
-interface Session {
+/** A running `codex app-server`. */
+export interface AppServerSession {
+  /** Sends one request and waits for its answer (a JSON-RPC error rejects with AppServerError). */
   request(method: string, params: unknown): Promise<unknown>;
+  /** Calls `listener` with every notification Codex sends from now on. */
+  onNotification(listener: (method: string, params: unknown) => void): void;
+}
+
+/** Where and how to start `codex app-server`. */
+export interface AppServerOptions {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  /** The whole conversation ends (and Codex is killed) after this long. */
+  readonly limitMs: number;
+  /** Extra arguments after `app-server` (e.g. `-c key=value`). */
+  readonly args?: readonly string[];
 }
 
 /**
  * Starts `codex app-server`, runs `work` against it, and always stops it: the whole process
  * group is killed by PID at the end, and after `limitMs` whatever `work` is waiting for.
  */
-async function withAppServer<T>(codex: string, io: Io, cwd: string, limitMs: number, work: (session: Session) => Promise<T>): Promise<T> {
+export async function withAppServer<T>(codex: string, options: AppServerOptions, work: (session: AppServerSession) => Promise<T>): Promise<T> {
+  const { cwd, limitMs } = options;
   const { execa } = await import('execa');
   const posix = process.platform !== 'win32';
-  const child = execa(codex, ['app-server'], {
+  const child = execa(codex, ['app-server', ...(options.args ?? [])], {
     cwd,
-    env: io.env,
+    env: options.env,
     extendEnv: false,
     stdin: 'pipe',
     stdout: 'pipe',
@@ -103,14 +117,19 @@ async function withAppServer<T>(codex: string, io: Io, cwd: string, limitMs: num
       if (line !== '') answer(line);
     }
   });
+  const listeners: ((method: string, params: unknown) => void)[] = [];
   const answer = (line: string): void => {
-    let message: { id?: unknown; result?: unknown; error?: { message?: unknown } };
+    let message: { id?: unknown; method?: unknown; params?: unknown; result?: unknown; error?: { message?: unknown } };
     try {
       message = JSON.parse(line) as typeof message;
     } catch {
-      return; // not a reply of ours
+      return; // not JSON-RPC
     }
-    if (typeof message.id !== 'number') return; // a notification
+    if (message.id === undefined && typeof message.method === 'string') {
+      for (const listener of listeners) listener(message.method, message.params);
+      return;
+    }
+    if (typeof message.id !== 'number') return; // a request of Codex's own: guard asks for nothing that needs one
     const waiter = pending.get(message.id);
     if (waiter === undefined) return;
     pending.delete(message.id);
@@ -124,13 +143,14 @@ async function withAppServer<T>(codex: string, io: Io, cwd: string, limitMs: num
   });
   let nextId = 1;
   const send = (message: object): void => void child.stdin?.write(`${JSON.stringify(message)}\n`);
-  const session: Session = {
+  const session: AppServerSession = {
     request: (method, params) =>
       new Promise((resolve, reject) => {
         const id = nextId++;
         pending.set(id, { resolve, reject });
         send({ jsonrpc: '2.0', id, method, params });
       }),
+    onNotification: (listener) => void listeners.push(listener),
   };
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -154,7 +174,7 @@ async function withAppServer<T>(codex: string, io: Io, cwd: string, limitMs: num
 }
 
 /** Every hook Codex loads for `cwd` (user, project, plugin…), as `hooks/list` reports them. */
-async function listHooks(session: Session, cwd: string): Promise<ListedHook[]> {
+async function listHooks(session: AppServerSession, cwd: string): Promise<ListedHook[]> {
   const result = (await session.request('hooks/list', { cwds: [cwd] })) as { data?: { hooks?: ListedHook[] }[] } | undefined;
   return (result?.data ?? []).flatMap((entry) => entry.hooks ?? []);
 }
@@ -185,7 +205,7 @@ function listingCwd(file: string, io: Io): string {
 /** Codex's trust status of guard's hooks in `file`, straight from Codex. */
 export async function listGuardHooks(codex: string, file: string, commands: readonly string[], io: Io, limitMs: number = APP_SERVER_LIMIT_MS): Promise<ListedHook[]> {
   const cwd = listingCwd(file, io);
-  return withAppServer(codex, io, cwd, limitMs, async (session) => guardHooks(await listHooks(session, cwd), file, commands));
+  return withAppServer(codex, { env: io.env, cwd, limitMs }, async (session) => guardHooks(await listHooks(session, cwd), file, commands));
 }
 
 /** What trusting did: guard's hooks in the file, and those Codex trusts now. */
@@ -203,7 +223,7 @@ export interface TrustResult {
  */
 export async function trustGuardHooks(codex: string, file: string, commands: readonly string[], io: Io, limitMs: number = APP_SERVER_LIMIT_MS): Promise<TrustResult> {
   const cwd = listingCwd(file, io);
-  return withAppServer(codex, io, cwd, limitMs, async (session) => {
+  return withAppServer(codex, { env: io.env, cwd, limitMs }, async (session) => {
     const found = guardHooks(await listHooks(session, cwd), file, commands);
     if (found.length === 0) throw new AppServerError(`Codex does not load guard's hooks from ${file}`);
     const value = Object.fromEntries(

@@ -1,0 +1,122 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { copilotPrompt } from './harness/agents.js';
+import { fakeChatModel } from './harness/fake-model.js';
+import type { FakeModel, Turn } from './harness/fake-model.js';
+import { closeAll, entriesFor, inProject, leftUndone, requireInstalled, SAYS, setupGuard, stepsOfKind } from './harness/scenario.js';
+import { git, guardOk, makeWorld, remote } from './harness/world.js';
+import type { World } from './harness/world.js';
+
+// The real Copilot CLI (`copilot -p`, offline, bring-your-own-provider) against a fake
+// chat-completions API, with guard set up by the built `guard setup copilot`. Copilot exits 0 even
+// when a tool call is denied, so every test looks at what really happened: files, the bare remote,
+// what the model was told next, and guard's log.
+
+let world: World;
+const models: FakeModel[] = [];
+// Copilot unpacks itself (about 235 MB) into its cache folder on first run: once per suite.
+const cache = mkdtempSync(join(tmpdir(), 'guard-e2e-copilot-cache-'));
+
+/** Runs one scripted `copilot -p` and checks that Copilot itself finished normally. */
+async function run(script: readonly Turn[], prompt = 'do the task'): Promise<FakeModel> {
+  const fake = await fakeChatModel({ script });
+  models.push(fake);
+  const result = await copilotPrompt(world, fake, prompt);
+  expect(result.timedOut, result.stderr).toBe(false);
+  expect(result.code, result.stderr).toBe(0);
+  return fake;
+}
+
+beforeAll(() => requireInstalled('copilot'));
+afterAll(() => rmSync(cache, { recursive: true, force: true }));
+
+beforeEach(async () => {
+  world = makeWorld({ cacheHome: cache });
+  expect(await setupGuard(world, 'copilot')).toMatch(/^Created .*guard\.json/);
+});
+
+afterEach(async () => {
+  await closeAll(models);
+  world.cleanup();
+});
+
+const DENIED = /^Denied by preToolUse hook: guard: /;
+
+describe('Copilot (copilot -p) with guard', { timeout: 120_000 }, () => {
+  it('runs a harmless command, and the log shows it went ahead', async () => {
+    const fake = await run([{ shell: 'touch made-by-agent.txt' }]);
+    expect(inProject(world, 'made-by-agent.txt')).toBe(true);
+    expect(fake.toolOutputs()[0]).toMatch(/completed with exit code 0/);
+    expect(entriesFor(world, 'touch made-by-agent.txt')).toMatchObject([{ agent: 'copilot', event: 'preToolUse', decision: 'allow', rules: [] }]);
+  });
+
+  it('blocks git push --force to a bare remote: the remote keeps its commit and the model reads why', async () => {
+    const origin = remote(world, 'diverged');
+    const before = origin.head('main');
+    const fake = await run([{ shell: 'git push --force origin main' }]);
+    expect(origin.head('main')).toBe(before);
+    const [entry] = entriesFor(world, 'git push --force origin main');
+    expect(entry).toMatchObject({ decision: 'block', how: 'rules' });
+    expect(entry?.rules).toContain('git.rewrite-shared-history');
+    const told = fake.toolOutputs()[0] ?? '';
+    expect(told).toMatch(DENIED);
+    expect(told).toContain(SAYS.forcePush);
+    expect(told).toContain(entry?.reason);
+  });
+
+  it('blocks creating .env (the file never appears), while .env.example goes ahead', async () => {
+    const create = (file: string): Turn => ({ create: { path: join(world.project, file), text: 'API_KEY=changeme\n' } });
+    const fake = await run([create('.env.example'), create('.env')]);
+    expect(inProject(world, '.env.example')).toBe(true);
+    expect(inProject(world, '.env')).toBe(false);
+    const writes = stepsOfKind(world, 'write');
+    expect(writes.map((entry) => entry.decision)).toEqual(['allow', 'block']);
+    expect(writes[1]?.rules).toContain('secrets.read');
+    expect(fake.toolOutputs()[1]).toMatch(/^Denied by preToolUse hook: guard: blocked \(secrets\.read/);
+  });
+
+  it('answers an asked push with "safer way, or leave it out"; flagged again in the chat it is left undone and reported', async () => {
+    const origin = remote(world, 'ahead');
+    const before = origin.head('main');
+    const fake = await run([{ shell: 'git push origin main' }, { shell: 'git push origin main' }]);
+    expect(origin.head('main')).toBe(before);
+    const [first, second] = fake.toolOutputs();
+    expect(first).toMatch(DENIED);
+    expect(first).toContain(SAYS.away);
+    expect(second).toMatch(DENIED);
+    const entries = entriesFor(world, 'git push origin main');
+    expect(entries.map((entry) => [entry.decision, entry.answer])).toEqual([['ask', 'block'], ['ask', 'block']]);
+    expect(await leftUndone(world)).toEqual([expect.objectContaining({ step: 'git push origin main', rules: ['git.push'] })]);
+  });
+
+  it('lets the force push through while guard is off, and blocks it again once guard is on', async () => {
+    const origin = remote(world, 'diverged');
+    await guardOk(world, ['off']);
+    await run([{ shell: 'git push --force origin main' }]);
+    const local = (): string => git(world, world.project, ['rev-parse', 'HEAD']).trim();
+    expect(origin.head('main')).toBe(local());
+    expect(entriesFor(world, 'git push --force origin main')).toMatchObject([{ decision: 'allow', how: 'off' }]);
+
+    await guardOk(world, ['on']);
+    git(world, world.project, ['commit', '--quiet', '--amend', '--allow-empty', '-m', 'rewritten again']);
+    const before = origin.head('main');
+    await run([{ shell: 'git push --force origin main' }]);
+    expect(origin.head('main')).toBe(before);
+    expect(entriesFor(world, 'git push --force origin main').map((entry) => entry.how)).toEqual(['off', 'rules']);
+  });
+
+  it.for([
+    { failClosed: true, runs: false },
+    { failClosed: false, runs: true },
+  ])('with fail-closed $failClosed, a hook that cannot read its state lets a harmless step run: $runs', async ({ failClosed, runs }) => {
+    if (failClosed) await guardOk(world, ['fail-closed', 'on']);
+    // the chats folder is a file: no chat state can be read or written
+    writeFileSync(join(world.guardHome, 'chats'), 'not a folder');
+    const fake = await run([{ shell: 'touch made-by-agent.txt' }]);
+    expect(inProject(world, 'made-by-agent.txt')).toBe(runs);
+    expect(entriesFor(world, 'touch made-by-agent.txt')).toMatchObject([{ how: 'failure', decision: runs ? 'allow' : 'block' }]);
+    expect(fake.toolOutputs()[0]).toMatch(runs ? /completed with exit code 0/ : DENIED);
+  });
+});
