@@ -56,6 +56,12 @@ const DAY_MS = 86_400_000;
 /** Below every agent's own hook timeout (the shortest is Cursor's 10 s as guard installs it). */
 export const DEFAULT_DEADLINE_MS = 2_000;
 
+/**
+ * A chat start asks the local MCP servers for their tools, with 5 s for all of them (SPEC §5), so
+ * it gets that plus time to read the rules files and save; still below every agent's timeout.
+ */
+export const START_DEADLINE_MS = 6_000;
+
 /** The process's own stdin, stdout and stderr. */
 export function processHookIo(): HookIo {
   // an agent that stops listening must not turn into a crash with a stack trace
@@ -166,6 +172,7 @@ export async function runHook(argv: readonly string[], io: HookIo = processHookI
     if (settingsError !== undefined) throw settingsError;
     if (settings?.enabled === false) return off(payload, input, settings, respond);
     if (input.type !== 'step') {
+      if (input.type === 'start') arm(Math.max(deadlineMs, START_DEADLINE_MS));
       const notice = await session().onEvent(agent, input, guardHome);
       return respond(payload.toEventReply(input.event, notice), { ...describeInput(input, event), how: input.type === 'ignore' ? 'ignored' : 'event' });
     }
@@ -223,9 +230,14 @@ export async function runHook(argv: readonly string[], io: HookIo = processHookI
 
   const deadlineMs = deps.deadlineMs ?? deadlineFrom(io.env);
   let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<number>((resolve) => {
-    timer = setTimeout(() => resolve(fail('deadline', new Error(`no answer within ${deadlineMs} ms`))), deadlineMs);
-  });
+  let expire: (code: number) => void = () => undefined;
+  const deadline = new Promise<number>((resolve) => (expire = resolve));
+  /** (Re)sets the deadline to `ms` after the call began. */
+  function arm(ms: number): void {
+    clearTimeout(timer);
+    timer = setTimeout(() => expire(fail('deadline', new Error(`no answer within ${ms} ms`))), Math.max(0, ms - (Date.now() - started)));
+  }
+  arm(deadlineMs);
   try {
     return await Promise.race([
       work().catch((error: unknown) => fail('failure', error)),

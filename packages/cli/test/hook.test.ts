@@ -385,6 +385,16 @@ describe('the session seam', () => {
     expect(parsedReply(result.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'guard is on.' } });
   });
 
+  it.for([
+    { name: 'a chat start (its MCP scan has a budget of its own)', file: 'codex/session-start', how: 'event', reply: { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'guard is on.' } } },
+    { name: 'a message', file: 'codex/user-prompt-submit', how: 'deadline', reply: undefined },
+  ])('an event slower than the step deadline: $name is answered with $how', async ({ file, how, reply }) => {
+    const session: SessionLayer = { forStep: () => NO_MEMORY, onEvent: () => sleep(120).then(() => 'guard is on.') };
+    const result = await run(['codex'], fixtureText(file), { deadlineMs: 30, session });
+    expect(parsedReply(result.stdout)).toEqual(reply);
+    expect(onlyLogLine()).toMatchObject({ how });
+  });
+
   it('a session layer that fails after the reply only costs a line on stderr', async () => {
     const session: SessionLayer = {
       forStep: () => ({
