@@ -1,0 +1,296 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AgentId } from '../../packages/core/src/types.js';
+import { fixture } from '../../packages/cli/test/hook-cases.js';
+import type { LogEntry } from '../../packages/cli/src/log.js';
+import type { ChatState } from '../../packages/cli/src/state.js';
+import type { BinResult } from './bin.js';
+import { BIN, runHookProcess } from './bin.js';
+
+/**
+ * Whole chats driven through `guard hook <agent>` as a process: one temp HOME, guard folder and
+ * project per scenario, and per agent the payloads it really sends, built from the recorded
+ * fixtures with only the chat id, folder, command and result changed.
+ */
+
+type Json = Record<string, unknown>;
+
+/** One scenario's machine: a home, guard's folder and a project folder, all fresh. */
+export interface World {
+  readonly root: string;
+  readonly home: string;
+  readonly guardHome: string;
+  readonly project: string;
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/**
+ * A fresh world; its project holds a few files an agent might delete. `deadline: 'guard'` keeps
+ * guard's own deadline.
+ */
+export function makeWorld(name: string, deadline: number | 'guard' = 20_000): World {
+  const root = mkdtempSync(join(tmpdir(), `guard-${name}-`));
+  const home = join(root, 'home');
+  const project = join(root, 'project');
+  mkdirSync(join(project, 'src'), { recursive: true });
+  mkdirSync(home);
+  for (const [path, text] of Object.entries(PROJECT_FILES)) writeText(join(project, path), text);
+  const guardHome = join(root, 'guard');
+  // a busy 2-core machine can take a while to start Node: the deadline has its own tests, these
+  // are about what the chat remembers
+  const env = { HOME: home, GUARD_HOME: guardHome, ...(deadline === 'guard' ? {} : { GUARD_DEADLINE_MS: String(deadline) }) };
+  return { root, home, guardHome, project, env };
+}
+
+const PROJECT_FILES: Readonly<Record<string, string>> = {
+  'README.md': '# demo\n',
+  'package.json': '{ "name": "demo", "version": "1.0.0", "scripts": { "test": "node --test" } }\n',
+  'src/index.ts': 'export const answer = 42;\n',
+};
+
+export function removeWorld(world: World): void {
+  rmSync(world.root, { recursive: true, force: true });
+}
+
+/** Writes a file, making its folder: what an agent's step would have left on disk. */
+export function writeText(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+/** A hook's answer: exit code, raw output, and the output parsed when it is JSON. */
+export interface Answer extends BinResult {
+  readonly json: Json | undefined;
+}
+
+function answerOf(result: BinResult): Answer {
+  const text = result.stdout.trim();
+  return { ...result, json: text === '' ? undefined : (JSON.parse(text) as Json) };
+}
+
+/** Runs a program with stdin and only the given environment (plus PATH). */
+export function runProcess(file: string, args: readonly string[], stdin: string, env: Readonly<Record<string, string>>): Promise<BinResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(stdin);
+  });
+}
+
+const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * Runs `guard hook …` with one payload. With `parent`, the hook runs under `sh -c` whose own
+ * command line ends in those words, so guard reads them as the agent's command line (how a
+ * headless run such as `codex exec` is told apart); `; exit` keeps sh from replacing itself.
+ */
+export async function hook(world: World, args: readonly string[], payload: Json, parent?: readonly string[]): Promise<Answer> {
+  const stdin = JSON.stringify(payload);
+  if (parent === undefined) return answerOf(await runHookProcess(args, stdin, world.env));
+  const script = `${[process.execPath, BIN, 'hook', ...args].map(quote).join(' ')}; exit $?`;
+  return answerOf(await runProcess('sh', ['-c', script, ...parent], stdin, world.env));
+}
+
+/** Runs another guard command (`report --json`, `log --json`) in the world. */
+export async function guard(world: World, args: readonly string[]): Promise<BinResult> {
+  return runProcess(process.execPath, [BIN, ...args], '', world.env);
+}
+
+/** The decisions a person or agent sees, whatever the agent's words for them. */
+export type Seen = 'allow' | 'ask' | 'block';
+
+/** One agent's side of a chat: the payloads it sends, and how to read guard's replies to them. */
+export interface Chat {
+  readonly agent: AgentId;
+  readonly world: World;
+  readonly id: string;
+  /** The agent's command line, when it runs the hook (undefined: an interactive session). */
+  readonly parent: readonly string[] | undefined;
+  /** The chat starts (undefined where the agent has no such event). */
+  start?(): Promise<Answer>;
+  /** The person sends a message (undefined where guard never sees messages). */
+  say?(text: string): Promise<Answer>;
+  /** The agent is about to run a shell command. */
+  shell(command: string): Promise<Answer>;
+  /** A shell command ran and printed `output` (undefined where results are not shown). */
+  ran?(command: string, output: string, exitCode?: number): Promise<Answer>;
+  /** A web page or MCP fetch came back with `output`. */
+  fetched?(url: string, output: string): Promise<Answer>;
+  /** The agent is about to call an MCP tool. */
+  mcp(server: string, tool: string, args: Json): Promise<Answer>;
+  /** How the person's yes reaches guard: a message in the chat, or the asked step's own result. */
+  approve?(command: string): Promise<Answer>;
+  /** What the reply to a step means. */
+  seen(answer: Answer): Seen;
+  /** The text the agent (or person) is given with a reply. */
+  text(answer: Answer): string;
+}
+
+const hso = (answer: Answer): Json => (answer.json?.['hookSpecificOutput'] as Json | undefined) ?? {};
+const str = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** Codex: block-then-chat; results, messages and a start event. */
+export function codexChat(world: World, id: string, parent?: readonly string[]): Chat {
+  let call = 0;
+  const send = (payload: Json): Promise<Answer> => hook(world, ['codex'], { ...payload, session_id: id, cwd: world.project }, parent);
+  const post = (toolName: string, input: Json, output: string): Promise<Answer> =>
+    send({ ...fixture('codex/post-tool-use-bash'), tool_name: toolName, tool_input: input, tool_response: output, tool_use_id: `call_${call}` });
+  const chat: Chat = {
+    agent: 'codex',
+    world,
+    id,
+    parent,
+    start: () => send(fixture('codex/session-start')),
+    say: (prompt) => send({ ...fixture('codex/user-prompt-submit'), prompt }),
+    shell: (command) => send({ ...fixture('codex/synth-pre-tool-use-interactive'), tool_input: { command }, tool_use_id: `call_${++call}` }),
+    // Codex sends only the command's output, never its exit code: a failure cannot be told apart
+    ran: (command, output) => post('Bash', { command }, output),
+    fetched: (url, output) => post('mcp__fetch__fetch', { url }, output),
+    mcp: (server, tool, args) => send({ ...fixture('codex/synth-pre-tool-use-mcp'), tool_name: `mcp__${server}__${tool}`, tool_input: args, tool_use_id: `call_${++call}` }),
+    approve: () => chat.say?.('yes') ?? Promise.reject(new Error('unreachable')),
+    seen: (answer) => {
+      if (answer.stdout === '') return 'allow';
+      const reason = str(hso(answer)['permissionDecisionReason']);
+      return reason.startsWith("guard: this step needs the person's approval first") ? 'ask' : 'block';
+    },
+    text: (answer) => str(hso(answer)['permissionDecisionReason']) || str(hso(answer)['additionalContext']),
+  };
+  return chat;
+}
+
+/** Cursor: native ask on beforeShellExecution / beforeMCPExecution; results, messages, a start event. */
+export function cursorChat(world: World, id: string, parent?: readonly string[]): Chat {
+  const send = (payload: Json): Promise<Answer> =>
+    hook(world, ['cursor'], { ...payload, conversation_id: id, session_id: id, workspace_roots: [world.project] }, parent);
+  const post = (toolName: string, input: Json, output: Json): Promise<Answer> =>
+    send({ ...fixture('cursor/synth-post-tool-use-shell'), tool_name: toolName, tool_input: input, tool_output: JSON.stringify(output), cwd: world.project });
+  const chat: Chat = {
+    agent: 'cursor',
+    world,
+    id,
+    parent,
+    start: () => send(fixture('cursor/session-start')),
+    say: (prompt) => send({ ...fixture('cursor/synth-before-submit-prompt'), prompt }),
+    shell: (command) => send({ ...fixture('cursor/before-shell-execution'), command }),
+    ran: (command, output, exitCode = 0) => post('Shell', { command, cwd: world.project, timeout: 30000 }, { output, exitCode }),
+    // Cursor reads pages through a shell command here: the network command's output is what came in
+    fetched: (url, output) => post('Shell', { command: `curl -s ${url}`, cwd: world.project, timeout: 30000 }, { output, exitCode: 0 }),
+    mcp: (server, tool, args) => send({ ...fixture('cursor/before-mcp-execution'), mcp_server_name: server, command: server, tool_name: tool, tool_input: JSON.stringify(args) }),
+    approve: (command) => chat.ran?.(command, '') ?? Promise.reject(new Error('unreachable')),
+    seen: (answer) => {
+      const permission = answer.json?.['permission'];
+      return permission === 'ask' ? 'ask' : permission === 'deny' ? 'block' : 'allow';
+    },
+    text: (answer) => str(answer.json?.['agent_message']) || str(answer.json?.['additional_context']),
+  };
+  return chat;
+}
+
+/** Copilot: native ask on preToolUse; results, messages, a start event; `--event NAME` on every call. */
+export function copilotChat(world: World, id: string, parent?: readonly string[]): Chat {
+  const send = (event: string, payload: Json): Promise<Answer> =>
+    hook(world, ['copilot', '--event', event], { ...payload, sessionId: id, cwd: world.project }, parent);
+  const post = (toolName: string, toolArgs: Json, text: string): Promise<Answer> =>
+    send('postToolUse', { ...fixture('copilot/post-tool-use-bash'), toolName, toolArgs, toolResult: { resultType: 'success', textResultForLlm: text } });
+  const chat: Chat = {
+    agent: 'copilot',
+    world,
+    id,
+    parent,
+    start: () => send('sessionStart', fixture('copilot/session-start')),
+    say: (prompt) => send('userPromptSubmitted', { ...fixture('copilot/user-prompt-submitted'), prompt }),
+    shell: (command) => send('preToolUse', { ...fixture('copilot/pre-tool-use-bash'), toolArgs: { command, description: 'Run it', mode: 'sync', initial_wait: 10 } }),
+    ran: (command, output, exitCode = 0) =>
+      post('bash', { command, description: 'Run it', mode: 'sync', initial_wait: 10 }, `${output}\n<shellId: 0 completed with exit code ${exitCode}>`),
+    fetched: (url, output) => post('web_fetch', { url }, output),
+    mcp: (server, tool, args) => send('preToolUse', { ...fixture('copilot/synth-pre-tool-use-mcp'), toolName: `${server}-${tool}`, toolArgs: args }),
+    approve: (command) => chat.ran?.(command, '') ?? Promise.reject(new Error('unreachable')),
+    seen: (answer) => {
+      const decision = answer.json?.['permissionDecision'];
+      return decision === 'ask' ? 'ask' : decision === 'deny' ? 'block' : 'allow';
+    },
+    text: (answer) => str(answer.json?.['permissionDecisionReason']) || str(answer.json?.['additionalContext']),
+  };
+  return chat;
+}
+
+/** Antigravity: PreToolUse only (no results, no messages, no start event); ask is force_ask. */
+export function antigravityChat(world: World, id: string, parent?: readonly string[]): Chat {
+  const send = (payload: Json): Promise<Answer> =>
+    hook(world, ['antigravity', '--event', 'PreToolUse'], { ...payload, conversationId: id, workspacePaths: [world.project] }, parent);
+  return {
+    agent: 'antigravity',
+    world,
+    id,
+    parent,
+    shell: (command) => send({ ...fixture('antigravity/pre-tool-use-run-command'), toolCall: { name: 'run_command', args: { CommandLine: command, Cwd: world.project } } }),
+    mcp: (server, tool, args) =>
+      send({ ...fixture('antigravity/synth-pre-tool-use-call-mcp-tool'), toolCall: { name: 'call_mcp_tool', args: { ServerName: server, ToolName: tool, Arguments: JSON.stringify(args) } } }),
+    // "ask" is Antigravity's no objection: the person's own settings decide
+    seen: (answer) => {
+      const decision = answer.json?.['decision'];
+      return decision === 'force_ask' ? 'ask' : decision === 'deny' ? 'block' : 'allow';
+    },
+    text: (answer) => str(answer.json?.['reason']),
+  };
+}
+
+export const CHATS: Readonly<Record<AgentId, (world: World, id: string, parent?: readonly string[]) => Chat>> = {
+  codex: codexChat,
+  cursor: cursorChat,
+  copilot: copilotChat,
+  antigravity: antigravityChat,
+};
+
+/** Every file under a folder, recursively. */
+export function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+/** The guard log of a world, oldest first. */
+export function logOf(world: World): LogEntry[] {
+  return readFileSync(join(world.guardHome, 'log.jsonl'), 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as LogEntry);
+}
+
+/** The one chat state file in a world, parsed. */
+export function chatStateOf(world: World): ChatState {
+  const files = readdirSync(join(world.guardHome, 'chats')).filter((name) => name.endsWith('.json'));
+  if (files.length !== 1) throw new Error(`expected one chat state file, found ${files.join(', ') || 'none'}`);
+  return JSON.parse(readFileSync(join(world.guardHome, 'chats', files[0] ?? ''), 'utf8')) as ChatState;
+}
+
+/** Processes whose command line mentions `text` (Linux: read from /proc). */
+export function processesMentioning(text: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+      if (cmdline.includes(text)) found.push(`${pid}: ${cmdline}`);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return found;
+}
+
+/** The stdio MCP server fixture, run by the agents' configs in these tests. */
+export const MCP_SERVER = fileURLToPath(new URL('./mcp-fixtures/server.mjs', import.meta.url));
+
+// Fake values are built from pieces so that no whole key-shaped literal sits in the repository.
+/** A realistic GitHub token that no one owns. */
+export const FAKE_KEY = `ghp_${'R4nd0mT0k'.repeat(4)}`;

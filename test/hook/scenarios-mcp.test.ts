@@ -1,0 +1,75 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import type { AgentId } from '../../packages/core/src/types.js';
+import { requireBuild } from './bin.js';
+import type { Chat, World } from './chats.js';
+import { CHATS, chatStateOf, logOf, makeWorld, MCP_SERVER, processesMentioning, removeWorld, writeText } from './chats.js';
+
+/**
+ * The chat-start scan (SPEC §5) through the hook process, with real stdio MCP servers configured
+ * where each agent keeps them: one whose tool description carries an injection, a clean one, and
+ * one that never answers. guard's own deadline is kept, so a scan that overran it would show as a
+ * deadline failure in the log.
+ */
+
+const worlds: World[] = [];
+beforeAll(requireBuild);
+afterAll(() => worlds.forEach(removeWorld));
+
+type Servers = Readonly<Record<string, { command: string; args: string[] }>>;
+
+/** Writes the agent's user-level MCP config, the way a person would have set it up. */
+function configure(agent: AgentId, world: World, servers: Servers): void {
+  if (agent === 'codex') {
+    const toml = Object.entries(servers)
+      .map(([name, server]) => `[mcp_servers.${name}]\ncommand = ${JSON.stringify(server.command)}\nargs = ${JSON.stringify(server.args)}\n`)
+      .join('\n');
+    writeText(join(world.home, '.codex', 'config.toml'), `model = "gpt-5.5"\n\n${toml}`);
+    return;
+  }
+  const file = { cursor: '.cursor/mcp.json', copilot: '.copilot/mcp-config.json', antigravity: '.gemini/antigravity/mcp_config.json' }[agent];
+  writeText(join(world.home, file), `${JSON.stringify({ mcpServers: servers }, null, 2)}\n`);
+}
+
+// Where the agent has a start event the scan runs there (5 s for the servers); Antigravity has
+// none, so its first step runs it inside the step's own deadline.
+describe.concurrent('MCP servers are scanned when a chat starts', () => {
+  it.for(['codex', 'cursor', 'copilot', 'antigravity'] as const)(
+    '%s: the poisoned server\'s tools are blocked, the clean one\'s are not, the silent one is named as not checked',
+    async (agent, { expect }) => {
+      const world = makeWorld(`mcp-${agent}`, 'guard');
+      worlds.push(world);
+      // the world's folder in each server's arguments marks its processes, to see none is left running
+      const server = (mode: string) => ({ command: process.execPath, args: [MCP_SERVER, mode, world.root] });
+      configure(agent, world, { formatter: server('poisoned'), tickets: server('clean'), mute: server('silent') });
+      const chat: Chat = CHATS[agent](world, `mcp-${agent}-chat`);
+
+      if (chat.start) {
+        const started = await chat.start();
+        expect(started.code).toBe(0);
+        expect(chat.text(started)).toMatch(/^guard is on: .* the tools of MCP server formatter are blocked/);
+      }
+      const poisoned = await chat.mcp('formatter', 'format_date', { date: '2026-05-01' });
+      expect(chat.seen(poisoned), poisoned.stdout).toBe('block');
+      expect(chat.text(poisoned)).toContain('mcp.poisoned-server');
+      const clean = await chat.mcp('tickets', 'lookup_ticket', { id: 'T-12' });
+      expect(chat.seen(clean), clean.stdout).toBe('allow');
+
+      const state = chatStateOf(world);
+      expect(state.poisonedServers).toEqual(['formatter']);
+      expect(state.scan?.checked).toEqual(expect.arrayContaining(['MCP server formatter', 'MCP server tickets']));
+      expect(state.scan?.checked).not.toContain('MCP server mute');
+      expect(state.scan?.unchecked).toEqual(['MCP server mute: did not answer within the time limit']);
+      expect(state.scan?.found).toEqual([expect.stringMatching(/^MCP server formatter: /)]);
+      // only the sign names are kept, never the description's words
+      expect(JSON.stringify(state)).not.toMatch(/SSH key|previous instructions/);
+
+      // every call was answered normally, inside guard's deadline (no 'deadline' or 'failure' line)
+      const log = logOf(world);
+      expect(log.map((entry) => entry.how)).toEqual(chat.start ? ['event', 'rules', 'rules'] : ['rules', 'rules']);
+      expect(log.filter((entry) => entry.error !== undefined)).toEqual([]);
+      // and no server process outlived the hook
+      expect(processesMentioning(world.root)).toEqual([]);
+    },
+  );
+});
