@@ -173,10 +173,22 @@ export async function withAppServer<T>(codex: string, options: AppServerOptions,
   }
 }
 
-/** Every hook Codex loads for `cwd` (user, project, plugin…), as `hooks/list` reports them. */
-async function listHooks(session: AppServerSession, cwd: string): Promise<ListedHook[]> {
-  const result = (await session.request('hooks/list', { cwds: [cwd] })) as { data?: { hooks?: ListedHook[] }[] } | undefined;
-  return (result?.data ?? []).flatMap((entry) => entry.hooks ?? []);
+/** What `hooks/list` says for one folder. */
+interface Listing {
+  /** Every hook Codex loads there (user, project, plugin…). */
+  readonly hooks: ListedHook[];
+  /** Why Codex could not load some (a config file that does not parse, …). */
+  readonly errors: string[];
+}
+
+async function listHooks(session: AppServerSession, cwd: string): Promise<Listing> {
+  type Entry = { hooks?: ListedHook[]; errors?: { message?: unknown }[] };
+  const result = (await session.request('hooks/list', { cwds: [cwd] })) as { data?: Entry[] } | undefined;
+  const entries = result?.data ?? [];
+  return {
+    hooks: entries.flatMap((entry) => entry.hooks ?? []),
+    errors: entries.flatMap((entry) => (entry.errors ?? []).map((error) => String(error.message))),
+  };
 }
 
 // Paths as Codex reports them may have symlinks resolved (a temp folder, a linked home).
@@ -205,7 +217,7 @@ function listingCwd(file: string, io: Io): string {
 /** Codex's trust status of guard's hooks in `file`, straight from Codex. */
 export async function listGuardHooks(codex: string, file: string, commands: readonly string[], io: Io, limitMs: number = APP_SERVER_LIMIT_MS): Promise<ListedHook[]> {
   const cwd = listingCwd(file, io);
-  return withAppServer(codex, { env: io.env, cwd, limitMs }, async (session) => guardHooks(await listHooks(session, cwd), file, commands));
+  return withAppServer(codex, { env: io.env, cwd, limitMs }, async (session) => guardHooks((await listHooks(session, cwd)).hooks, file, commands));
 }
 
 /** What trusting did: guard's hooks in the file, and those Codex trusts now. */
@@ -224,15 +236,19 @@ export interface TrustResult {
 export async function trustGuardHooks(codex: string, file: string, commands: readonly string[], io: Io, limitMs: number = APP_SERVER_LIMIT_MS): Promise<TrustResult> {
   const cwd = listingCwd(file, io);
   return withAppServer(codex, { env: io.env, cwd, limitMs }, async (session) => {
-    const found = guardHooks(await listHooks(session, cwd), file, commands);
-    if (found.length === 0) throw new AppServerError(`Codex does not load guard's hooks from ${file}`);
+    const listing = await listHooks(session, cwd);
+    const found = guardHooks(listing.hooks, file, commands);
+    if (found.length === 0) {
+      const why = listing.errors.length > 0 ? ` (Codex says: ${listing.errors.join('; ')})` : '';
+      throw new AppServerError(`Codex does not load guard's hooks from ${file}${why}`);
+    }
     const value = Object.fromEntries(
       found.filter((hook) => hook.enabled && !hook.isManaged && hook.trustStatus !== 'trusted').map((hook) => [hook.key, { trusted_hash: hook.currentHash }]),
     );
     if (Object.keys(value).length > 0) {
       await session.request('config/batchWrite', { edits: [{ keyPath: 'hooks.state', mergeStrategy: 'upsert', value }], reloadUserConfig: true });
     }
-    const after = guardHooks(await listHooks(session, cwd), file, commands);
+    const after = guardHooks((await listHooks(session, cwd)).hooks, file, commands);
     return {
       total: after.length,
       trusted: after.filter((hook) => hook.trustStatus === 'trusted').length,

@@ -26,9 +26,9 @@ function hook(overrides: Partial<ListedHook> & { key: string }): ListedHook {
  * Writes a stand-in `codex` that answers `initialize`, then `hooks/list` with `lists` in turn (the
  * last one again after that), records every message it gets in `<root>/got.jsonl`, and its PID in
  * `<root>/pid`. `mode` changes that: hang (never answers), exit (dies at once), error (answers
- * every request with a JSON-RPC error).
+ * every request with a JSON-RPC error), broken (lists with an error, as for a bad config.toml).
  */
-function fakeCodex(lists: readonly (readonly ListedHook[])[], mode: 'answer' | 'hang' | 'exit' | 'error' = 'answer'): string {
+function fakeCodex(lists: readonly (readonly ListedHook[])[], mode: 'answer' | 'hang' | 'exit' | 'error' | 'broken' = 'answer'): string {
   const file = join(root, 'codex');
   const script = `#!${process.execPath}
 const fs = require('node:fs');
@@ -49,7 +49,8 @@ process.stdin.setEncoding('utf8').on('data', (chunk) => {
     if (mode === 'error') { reply({ error: { code: -32600, message: 'config.toml: expected a key' } }); continue; }
     // a notification first, as the real one sends
     process.stdout.write('{"jsonrpc":"2.0","method":"remoteControl/status/changed","params":{}}\\n');
-    if (message.method === 'hooks/list') reply({ result: { data: [{ cwd: '/', hooks: lists[Math.min(listed++, lists.length - 1)] }] } });
+    const errors = mode === 'broken' ? [{ path: '/', message: 'config.toml:3:22: unclosed table' }] : [];
+    if (message.method === 'hooks/list') reply({ result: { data: [{ cwd: '/', hooks: lists[Math.min(listed++, lists.length - 1)], warnings: [], errors }] } });
     else reply({ result: {} });
   }
 });
@@ -118,6 +119,7 @@ describe('trustGuardHooks', () => {
 
   it.for([
     { name: 'Codex lists none of guard\'s hooks', mode: 'answer', lists: [[hook({ key: 'x', command: './mine.sh' })]], error: /^Codex does not load guard's hooks from \/home\/dev\/\.codex\/hooks\.json$/ },
+    { name: 'Codex cannot read its config', mode: 'broken', lists: [[]], error: /^Codex does not load guard's hooks from \/home\/dev\/\.codex\/hooks\.json \(Codex says: config\.toml:3:22: unclosed table\)$/ },
     { name: 'Codex answers with an error', mode: 'error', lists: [[]], error: /^Codex answered config\.toml: expected a key$/ },
     { name: 'Codex exits at once', mode: 'exit', lists: [[]], error: /^codex app-server stopped early \(exit code 3\)$/ },
     { name: 'Codex never answers', mode: 'hang', lists: [[]], error: /^codex app-server did not answer within 0\.5 s$/ },
