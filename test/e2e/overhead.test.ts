@@ -1,0 +1,107 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { trustGuardHooks } from '../../packages/cli/src/codex-app-server.js';
+import { captureIo } from '../../packages/cli/test/capture-io.js';
+import { CODEX, codexExec, copilotPrompt, writeCodexConfig } from './harness/agents.js';
+import { fakeChatModel, fakeResponsesModel } from './harness/fake-model.js';
+import { pathWithAgents, requireInstalled, setupGuard } from './harness/scenario.js';
+import { makeWorld, stepEntries } from './harness/world.js';
+import type { World } from './harness/world.js';
+
+// A measurement, not a test: guard's cost inside the real agents. Runs only when asked for, by
+// scripts/agent-overhead.mjs (or GUARD_OVERHEAD_RUNS=7 npx vitest run test/e2e/overhead.test.ts).
+// Each agent runs the same single harmless tool call N times with guard's hook and N times with
+// each baseline hook command, interleaved so a busy machine slows every variant alike. The hook
+// files are the ones `guard setup` writes, with only the command swapped, so the agent starts the
+// same number of hook processes through the same shell in every variant.
+
+const RUNS = Number(process.env.GUARD_OVERHEAD_RUNS ?? 0);
+const OUT = process.env.GUARD_OVERHEAD_OUT;
+
+/** The baselines: `node -e 0` pays what any Node hook pays (the fair one); `true` is a hook that costs nothing. */
+const BASELINES = { 'node -e 0': `"${process.execPath}" -e 0`, true: 'true' } as const;
+type Variant = 'guard' | keyof typeof BASELINES;
+
+interface Result {
+  readonly agent: 'codex' | 'copilot';
+  readonly runs: number;
+  /** Median wall time of one agent run, per variant. */
+  readonly medianMs: Record<Variant, number>;
+  /** guard's hook calls in one run (start, prompt, before and after the tool). */
+  readonly hookCallsPerRun: number;
+}
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+};
+
+/** Swaps guard's command for `command` everywhere in the hook file (JSON-escaped). */
+function swapCommand(file: string, from: string, to: string): void {
+  const escaped = (text: string): string => JSON.stringify(text).slice(1, -1);
+  writeFileSync(file, readFileSync(file, 'utf8').replaceAll(escaped(from), escaped(to)));
+}
+
+async function measure(agent: 'codex' | 'copilot', cache: string): Promise<Result> {
+  const worlds = {} as Record<Variant, World>;
+  const variants: Variant[] = ['guard', 'node -e 0', 'true'];
+  for (const variant of variants) {
+    const world = makeWorld({ cacheHome: cache });
+    worlds[variant] = world;
+    if (agent === 'codex') writeCodexConfig(world);
+    await setupGuard(world, agent, true);
+    if (variant === 'guard') continue;
+    const file = agent === 'codex' ? join(world.codexHome, 'hooks.json') : join(world.copilotHome, 'hooks', 'guard.json');
+    const guardCommand = /"command": "(.+ hook codex)"|"bash": "(.+ hook copilot)/.exec(readFileSync(file, 'utf8'));
+    const current = JSON.parse(`"${guardCommand?.[1] ?? guardCommand?.[2] ?? ''}"`) as string;
+    swapCommand(file, current, BASELINES[variant]);
+    if (agent === 'codex') {
+      const { io } = captureIo({ cwd: world.project, home: world.home });
+      const trust = await trustGuardHooks(CODEX, file, [BASELINES[variant]], { ...io, env: world.env({ PATH: pathWithAgents(world) }) });
+      expect(trust.trusted).toBe(trust.total);
+    }
+  }
+  const times: Record<Variant, number[]> = { guard: [], 'node -e 0': [], true: [] };
+  const once = async (variant: Variant): Promise<number> => {
+    const world = worlds[variant];
+    if (agent === 'codex') {
+      const model = await fakeResponsesModel({ script: [{ shell: 'touch measured.txt' }] });
+      const run = await codexExec(world, model, 'touch the file');
+      await model.close();
+      expect(run.code, run.stderr).toBe(0);
+      return run.ms;
+    }
+    const model = await fakeChatModel({ script: [{ shell: 'touch measured.txt' }] });
+    const run = await copilotPrompt(world, model, 'touch the file');
+    await model.close();
+    expect(run.code, run.stderr).toBe(0);
+    return run.ms;
+  };
+  // one unmeasured run each: Copilot unpacks itself, both warm their caches
+  for (const variant of variants) await once(variant);
+  const before = stepEntries(worlds.guard).length;
+  const logLines = (): number => readFileSync(join(worlds.guard.guardHome, 'log.jsonl'), 'utf8').split('\n').filter(Boolean).length;
+  const linesBefore = logLines();
+  for (let i = 0; i < RUNS; i += 1) for (const variant of variants) times[variant].push(await once(variant));
+  expect(stepEntries(worlds.guard).length - before).toBe(RUNS);
+  const hookCallsPerRun = (logLines() - linesBefore) / RUNS;
+  for (const world of Object.values(worlds)) world.cleanup();
+  return { agent, runs: RUNS, medianMs: { guard: median(times.guard), 'node -e 0': median(times['node -e 0']), true: median(times.true) }, hookCallsPerRun };
+}
+
+describe.runIf(RUNS > 0)('guard overhead inside the real agents', { timeout: 900_000 }, () => {
+  it('measures Codex and Copilot', async () => {
+    requireInstalled('codex');
+    requireInstalled('copilot');
+    const cache = mkdtempSync(join(tmpdir(), 'guard-overhead-cache-'));
+    try {
+      const results = [await measure('codex', cache), await measure('copilot', cache)];
+      if (OUT !== undefined) writeFileSync(OUT, `${JSON.stringify(results, null, 2)}\n`);
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
+  });
+});
