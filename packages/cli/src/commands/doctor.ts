@@ -167,6 +167,7 @@ async function checkLevel(agent: AgentId, found: LevelStatus, io: Io, run: RunHo
       ? { name: 'entries match setup', ok: true, detail: 'setup would change nothing' }
       : { name: 'entries match setup', ok: false, detail: 'the hook command or fail-closed switch differs from what setup writes now', fix: `Run \`${again}\`.` },
     ...(found.codexTrust === undefined ? [] : [trustCheck(found.codexTrust)]),
+    ...(agent === 'codex' ? await codexOwnCheck(found, io) : []),
     ...found.commands.map(commandCheck),
   ];
   if (!found.commands.every((command) => command.resolves)) return checks;
@@ -216,6 +217,31 @@ function trustCheck(trust: CodexTrustReport): Check {
       ? "Fix Codex's config.toml, then run `guard doctor` again."
       : "Open Codex in a terminal, type /hooks and trust guard's hook (Codex's app cannot always do it).",
   };
+}
+
+/**
+ * Codex's own word, when a `codex` is on PATH: does it load guard's hooks from this file and trust
+ * them? The check above reads the trust records alone; this one also sees what only Codex knows
+ * (a project it does not trust, a config it cannot read, a hash it computes differently).
+ */
+async function codexOwnCheck(found: LevelStatus, io: Io): Promise<Check[]> {
+  const { AppServerError, findOnPath, listGuardHooks } = await import('../codex-app-server.js');
+  const codex = findOnPath('codex', io.env);
+  if (codex === undefined) return [];
+  const name = 'Codex itself runs the hook';
+  const fix = `Run \`guard setup codex${found.level === 'project' ? ' --project' : ''}\` again (it asks Codex to trust guard's hooks), or trust them in Codex with /hooks.`;
+  try {
+    const hooks = await listGuardHooks(codex, found.path, adapterFor('codex').installedCommands(readBytesQuietly(found.path) ?? ''), io);
+    const running = hooks.filter((hook) => hook.enabled && hook.trustStatus === 'trusted');
+    if (hooks.length > 0 && running.length === hooks.length) return [{ name, ok: true, detail: `${codex} loads and trusts all ${hooks.length} of guard's hooks` }];
+    const detail = hooks.length === 0
+      ? `${codex} does not load guard's hooks from this file${found.level === 'project' ? ' (it loads project hooks only in a project you trusted in Codex)' : ''}`
+      : `${codex} runs ${running.length} of guard's ${hooks.length} hooks (${hooks.filter((hook) => !running.includes(hook)).map((hook) => `${hook.key.slice(found.path.length + 1)}: ${hook.enabled ? hook.trustStatus : 'switched off'}`).join(', ')})`;
+    return [{ name, ok: false, detail, fix }];
+  } catch (error) {
+    if (!(error instanceof AppServerError)) throw error;
+    return [{ name, ok: false, detail: `could not ask ${codex}: ${error.message}`, fix }];
+  }
 }
 
 function commandCheck(command: CommandCheck): Check {
