@@ -108,14 +108,17 @@ describe('lifetimes', () => {
   ])('$name: its whole process group is gone afterwards', async ({ script, timedOut, code }) => {
     const dir = mkdtempSync(join(tmpdir(), 'guard-e2e-run-'));
     const marker = join(dir, 'child');
-    const result = await runBounded('/bin/sh', ['-c', script, marker], { cwd: dir, env: { PATH: '/usr/bin:/bin' }, limitMs: 300 });
-    expect(result.timedOut).toBe(timedOut);
-    expect(result.code).toBe(code);
-    if (existsSync(`${marker}.pid`)) {
-      const pid = Number(readFileSync(`${marker}.pid`, 'utf8'));
-      // the group was killed: the background child is gone, or a zombie waiting for its reaper
-      expect(gone(pid)).toBe(true);
+    try {
+      const result = await runBounded('/bin/sh', ['-c', script, marker], { cwd: dir, env: { PATH: '/usr/bin:/bin' }, limitMs: 300 });
+      expect(result.timedOut).toBe(timedOut);
+      expect(result.code).toBe(code);
+      if (existsSync(`${marker}.pid`)) {
+        const pid = Number(readFileSync(`${marker}.pid`, 'utf8'));
+        // the group was killed: the background child is gone, or a zombie waiting for its reaper
+        expect(gone(pid)).toBe(true);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
-    rmSync(dir, { recursive: true, force: true });
   });
 });
