@@ -213,7 +213,8 @@ export async function runHook(argv: readonly string[], io: HookIo = processHookI
       ...logged,
       decision: evaluation.decision,
       ...(answer === undefined ? {} : { answer }),
-      rules: evaluation.findings.map((finding) => finding.ruleId),
+      // a step an earlier yes let through names the rules that yes was for
+      rules: (evaluation.findings.length > 0 ? evaluation.findings : evaluation.remembered).map((finding) => finding.ruleId),
       ...(evaluation.findings[0] === undefined ? {} : { reason: evaluation.findings[0].reason }),
       ...(settled.approvalCode === undefined ? {} : { code: settled.approvalCode }),
       how: settled.how ?? (evaluation.decision === 'allow' && evaluation.remembered.length > 0 ? 'memory' : 'rules'),

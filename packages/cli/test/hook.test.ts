@@ -365,7 +365,7 @@ describe('guard\'s folder', () => {
 });
 
 describe('the session seam', () => {
-  it('a remembered yes lets the asked step through (logged as memory) and the verdict is recorded', async () => {
+  it('a remembered yes lets the asked step through (logged as memory, naming the rule of that yes) and the verdict is recorded', async () => {
     const recorded: Verdict[] = [];
     const memory: ChatMemory = {
       ...NO_MEMORY,
@@ -375,7 +375,7 @@ describe('the session seam', () => {
     const session: SessionLayer = { forStep: () => memory, onEvent: () => undefined };
     const result = await run(['codex'], json(AGENT_CASES[0]?.shell(ASKED)), { session });
     expect(result.stdout).toBe('');
-    expect(onlyLogLine()).toMatchObject({ decision: 'allow', how: 'memory' });
+    expect(onlyLogLine()).toMatchObject({ decision: 'allow', how: 'memory', rules: ['git.push'] });
     expect(recorded.map((verdict) => verdict.decision)).toEqual(['allow']);
   });
 
