@@ -85,6 +85,8 @@ describe('Codex (codex exec) with guard', { timeout: 120_000 }, () => {
     const [first, second] = fake.toolOutputs();
     expect(first).toContain(SAYS.away);
     expect(second).toMatch(/^Command blocked by PreToolUse hook: guard: /);
+    expect(second).toContain(SAYS.leftUndone);
+    expect(first).not.toContain(SAYS.leftUndone);
     const entries = entriesFor(world, 'git push origin main');
     expect(entries.map((entry) => [entry.decision, entry.answer])).toEqual([['ask', 'block'], ['ask', 'block']]);
     const undone = await leftUndone(world);

@@ -86,6 +86,8 @@ describe('Copilot (copilot -p) with guard', { timeout: 120_000 }, () => {
     expect(first).toMatch(DENIED);
     expect(first).toContain(SAYS.away);
     expect(second).toMatch(DENIED);
+    expect(second).toContain(SAYS.leftUndone);
+    expect(first).not.toContain(SAYS.leftUndone);
     const entries = entriesFor(world, 'git push origin main');
     expect(entries.map((entry) => [entry.decision, entry.answer])).toEqual([['ask', 'block'], ['ask', 'block']]);
     expect(await leftUndone(world)).toEqual([expect.objectContaining({ step: 'git push origin main', rules: ['git.push'] })]);

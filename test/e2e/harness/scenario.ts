@@ -59,6 +59,8 @@ export async function closeAll(models: FakeModel[]): Promise<void> {
 export const SAYS = {
   /** An ask where nobody can answer (SPEC §6, "away"). */
   away: 'Do it a safer way, or leave it out and say so in your final reply.',
+  /** The same step flagged again where nobody can answer. */
+  leftUndone: 'nobody here can approve it, so it is left undone',
   /** Codex block-then-chat. */
   askInChat: 'ask them in the chat to approve it',
   forcePush: 'guard: blocked (git.rewrite-shared-history',
