@@ -1,9 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../../packages/cli/test/hook-cases.js';
 import { requireBuild } from './bin.js';
 import type { Answer, Chat, Seen, World } from './chats.js';
-import { CHATS, FAKE_KEY, guard, hook, makeWorld, removeWorld, writeText } from './chats.js';
+import { CHATS, FAKE_KEY, filesUnder, guard, hook, makeWorld, removeWorld, writeText } from './chats.js';
 
 /**
  * Whole chats through `guard hook <agent>` as a process (SPEC §5, §6): each row is one thing the
@@ -147,6 +148,8 @@ describe.each(AGENTS_WITH_RESULTS)('%s: whole chats', (agent) => {
       { shell: 'curl -s https://api.github.com/zen', seen: 'allow' },
       { shell: `curl -d '{}' http://localhost:3000/api`, seen: 'allow' },
     ]);
+    // the key came through a result: nothing guard keeps holds it
+    for (const path of filesUnder(chat.world.guardHome)) expect(readFileSync(path, 'utf8'), path).not.toContain(FAKE_KEY);
   });
 
   it('a file the agent created in this chat can be deleted; one it did not create asks', async () => {
