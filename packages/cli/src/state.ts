@@ -140,7 +140,7 @@ export function updateChat(
   } catch (error) {
     throw new StateError(`cannot create ${chatsDir(guardHome)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  acquire(lock, options.timeoutMs ?? 1500, options.staleMs ?? 5000);
+  acquire(lock, options.timeoutMs ?? LOCK_WAIT_MS, options.staleMs ?? LOCK_STALE_MS);
   try {
     const state = loadChat(guardHome, agent, chat, now, idleMs);
     change(state);
@@ -152,6 +152,13 @@ export function updateChat(
     rmSync(lock, { force: true });
   }
 }
+
+/** A lock older than this was left by a process that died: it is broken. */
+const LOCK_STALE_MS = 5_000;
+// Giving up on the lock loses this update, so wait until the lock would count as stale and a bit:
+// only a holder that is alive and stuck makes a waiter give up. Many hook processes of one chat
+// on a busy machine queue for seconds (50 at once on 2 cores waited up to 3 s).
+const LOCK_WAIT_MS = LOCK_STALE_MS + 1_000;
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 

@@ -63,6 +63,18 @@ describe('chat state', () => {
     expect(existsSync(lock)).toBe(false);
   });
 
+  it('by default waits for a lock until it turns stale rather than give up and lose the update', () => {
+    const dir = home();
+    updateChat(dir, 'codex', 'c', 1, DAY, () => {});
+    const lock = `${chatFile(dir, 'codex', 'c')}.lock`;
+    writeFileSync(lock, '99999');
+    // left 3.5 s ago: stale 1.5 s from now
+    const left = (Date.now() - 3_500) / 1000;
+    utimesSync(lock, left, left);
+    updateChat(dir, 'codex', 'c', 2, DAY, (s) => void s.approved.push('waited'));
+    expect(loadChat(dir, 'codex', 'c', 3, DAY).approved).toEqual(['waited']);
+  });
+
   it('sweeps idle chats', () => {
     const dir = home();
     updateChat(dir, 'codex', 'old', 1, DAY, () => {});
@@ -81,7 +93,7 @@ describe('chat state under concurrent processes', () => {
     expect(existsSync(dist), 'packages/cli/dist is missing: run `npm run build` first').toBe(true);
     const dir = home();
     const script = `import { updateChat } from ${JSON.stringify(dist.href)};
-      updateChat(process.argv[1], 'codex', 'shared', Date.now(), 86400000, (s) => void s.approved.push('k' + process.argv[2]), { timeoutMs: 20000 });`;
+      updateChat(process.argv[1], 'codex', 'shared', Date.now(), 86400000, (s) => void s.approved.push('k' + process.argv[2]));`;
     const run = promisify(execFile);
     await Promise.all(Array.from({ length: 50 }, (_, i) => run(process.execPath, ['--input-type=module', '-e', script, dir, String(i)])));
     const state = JSON.parse(readFileSync(chatFile(dir, 'codex', 'shared'), 'utf8')) as { approved: string[] };
