@@ -4,7 +4,7 @@
 //
 //   node scripts/bench.mjs [--runs N] [--json]
 //
-// 1. Wall time and peak memory of `guard hook codex` fed a typical Codex shell payload (a harmless
+// 1. Wall time and peak memory of the hook command `guard setup codex` writes, fed a typical Codex shell payload (a harmless
 //    `git status` and a blocked force push), against `node -e 0`, spawned one after the other in
 //    turn (interleaved, so a slow patch of the machine hits all three alike). Wall time is spawn to
 //    exit as seen by this process. Peak memory is the child's maximum resident set size, read by
@@ -19,7 +19,8 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const BIN = join(ROOT, 'packages/cli/dist/bin.js');
+// the hook command `guard setup` writes into the agents' configs
+const HOOK = join(ROOT, 'packages/cli/dist/hook-entry.cjs');
 const CORE = join(ROOT, 'packages/core/dist/index.js');
 const TARGET = { time: 1.3, memory: 1.25, throughput: 20_000 };
 
@@ -28,7 +29,7 @@ const json = args.includes('--json');
 const runsAt = args.indexOf('--runs');
 const runs = runsAt >= 0 ? Number(args[runsAt + 1]) : 30;
 if (!Number.isInteger(runs) || runs < 1) fail('--runs needs a whole number above 0.');
-if (!existsSync(BIN) || !existsSync(CORE)) fail('the build is missing: run `npm run bench` (it builds first).');
+if (!existsSync(HOOK) || !existsSync(CORE)) fail('the build is missing: run `npm run bench` (it builds first).');
 
 const work = mkdtempSync(join(tmpdir(), 'guard-bench-'));
 try {
@@ -57,8 +58,8 @@ function spawnBench(dir) {
     });
   const cases = [
     { name: 'node -e 0', argv: ['-e', '0'], input: '' },
-    { name: 'hook codex: git status', argv: [BIN, 'hook', 'codex'], input: payload('git status') },
-    { name: 'hook codex: git push --force', argv: [BIN, 'hook', 'codex'], input: payload('git push --force origin main') },
+    { name: 'hook codex: git status', argv: [HOOK, 'hook', 'codex'], input: payload('git status') },
+    { name: 'hook codex: git push --force', argv: [HOOK, 'hook', 'codex'], input: payload('git push --force origin main') },
   ];
   const memory = memoryMeter(dir);
   // one untimed round first: the file system cache is then warm for every case alike

@@ -31,11 +31,12 @@ export function adapterFor(agent: AgentId): Adapter {
 }
 
 /**
- * The built hook entry script: dist/bin.js next to this module. Run from the TypeScript sources
- * (tests), this module sits in src/, so the built script is ../dist/bin.js.
+ * The built hook entry script: dist/hook-entry.cjs next to this module (a CommonJS script, which
+ * Node starts faster than the ES-module bin.js; `guard hook` through bin.js works the same). Run
+ * from the TypeScript sources (tests), this module sits in src/, so the built script is in ../dist/.
  */
 export function hookScriptPath(moduleUrl: string = import.meta.url): string {
-  return fileURLToPath(new URL(moduleUrl.endsWith('.ts') ? '../dist/bin.js' : './bin.js', moduleUrl));
+  return fileURLToPath(new URL(moduleUrl.endsWith('.ts') ? '../dist/hook-entry.cjs' : './hook-entry.cjs', moduleUrl));
 }
 
 /**

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// Agents run `guard hook <agent>` on every tool call, so that path skips commander and main.ts
-// entirely and loads only the hook runtime. Everything else goes through main().
+// Agents run the hook on every tool call, so that path skips commander and main.ts entirely and
+// loads only the hook runtime (see hook-load.cts). Everything else goes through main().
 if (process.argv[2] === 'hook') {
-  const { runHook } = await import('./hook.js');
+  const { default: load } = await import('./hook-load.cjs');
+  const runHook = await load.hookRuntime();
   process.exitCode = await runHook(process.argv.slice(3));
 } else {
   const { main } = await import('./main.js');

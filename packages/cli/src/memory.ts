@@ -78,7 +78,7 @@ export function viewOf(state: ChatState): SessionView {
     injection: state.injection || state.poisonedRules === true,
     keySeen: state.keySeen,
     poisonedServers: poisoned,
-    failuresInARow: (command) => (state.failure?.command === shortHash(command) ? state.failure.count : 0),
+    failuresInARow: (command) => (state.failure !== undefined && state.failure.command === shortHash(command) ? state.failure.count : 0),
   };
 }
 

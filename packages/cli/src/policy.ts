@@ -1,5 +1,4 @@
 import { readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { EMPTY_POLICY, rules as builtinRules, type Policy, type PolicyRule, type Rule } from '@guard/core';
 import type { LineCounter, Node as YamlNode } from 'yaml';
@@ -54,7 +53,7 @@ interface Problem {
 
 /** Validates policy text (pure apart from loading the yaml library); see loadPolicy for what applies. */
 export function parsePolicy(text: string, source: string = POLICY_FILE, catalogue: readonly Rule[] = builtinRules): LoadedPolicy {
-  const yaml = createRequire(import.meta.url)('yaml') as typeof import('yaml');
+  const yaml = process.getBuiltinModule('node:module').createRequire(import.meta.url)('yaml') as typeof import('yaml');
   const lineCounter = new yaml.LineCounter();
   const doc = yaml.parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const name = POLICY_FILE;

@@ -1,6 +1,4 @@
-import { spawnSync } from 'node:child_process';
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Probe } from '@guard/core';
 
@@ -136,6 +134,8 @@ interface GitStatus {
 }
 
 function runGit(root: string, args: readonly string[], timeoutMs: number, input?: string): GitRun | 'timeout' | 'failed' {
+  // loaded on first use: most hook calls never run git, and child_process is costly to load
+  const { spawnSync } = process.getBuiltinModule('node:child_process');
   const result = spawnSync('git', ['-c', 'core.fsmonitor=false', ...args], {
     cwd: root,
     input,
@@ -305,7 +305,7 @@ function keysOf(table: Table | undefined, fields: readonly string[]): string[] {
 function parseToml(text: string): Table | undefined {
   try {
     // loaded on first use only: most steps never ask for a package list
-    const { parse } = createRequire(import.meta.url)('smol-toml') as typeof import('smol-toml');
+    const { parse } = process.getBuiltinModule('node:module').createRequire(import.meta.url)('smol-toml') as typeof import('smol-toml');
     const value: unknown = parse(text);
     return isTable(value) ? value : undefined;
   } catch {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync, openSync, closeSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './fsx.js';
@@ -72,9 +71,25 @@ export function freshChat(agent: string, chat: string, now: number): ChatState {
   return { v: 1, agent, chat, created: now, updated: now, approved: [], allowOnce: [], pending: [], createdFiles: [], untrusted: false, injection: false, keySeen: false, poisonedServers: [], away: {} };
 }
 
-/** A short stable hash, for file names and step fingerprints. */
+/** A short stable hash (SHA-256), for step fingerprints and command identities. */
 export function shortHash(text: string, length = 16): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, length);
+  // loaded on first use: most hook calls hash nothing, and crypto is costly to load
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(text).digest('hex').slice(0, length);
+}
+
+/**
+ * A file name for a chat id (which is not trusted as a file name). FNV-1a in two 32-bit lanes:
+ * chat ids are made by the agents, not chosen to collide, and every hook call needs this one.
+ */
+export function nameHash(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 15);
+  }
+  return `${(a >>> 0).toString(16).padStart(8, '0')}${(b >>> 0).toString(16).padStart(8, '0')}${text.length.toString(16).padStart(8, '0')}`;
 }
 
 export function chatsDir(guardHome: string): string {
@@ -83,7 +98,7 @@ export function chatsDir(guardHome: string): string {
 
 /** The state file of one chat: the agent plus a hash of the chat id (ids are not trusted as file names). */
 export function chatFile(guardHome: string, agent: string, chat: string): string {
-  return join(chatsDir(guardHome), `${agent}-${shortHash(chat, 24)}.json`);
+  return join(chatsDir(guardHome), `${agent}-${nameHash(chat)}.json`);
 }
 
 /**

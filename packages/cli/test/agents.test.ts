@@ -32,12 +32,12 @@ describe('hookCommand', () => {
     expect(splitCommand(command)).toEqual([path, '/s.js', 'hook', 'cursor']);
   });
 
-  it('never uses npx or a bare guard, and points at the built bin.js', () => {
+  it('never uses npx or a bare guard, and points at the built hook entry script', () => {
     const command = hookCommand('copilot');
     expect(command).toBe(`"${process.execPath}" "${hookScriptPath()}" hook copilot`);
-    expect(hookScriptPath()).toMatch(/[/\\]packages[/\\]cli[/\\]dist[/\\]bin\.js$/);
-    expect(hookScriptPath('file:///opt/guard/dist/agents.js')).toBe('/opt/guard/dist/bin.js');
-    expect(hookScriptPath('file:///opt/guard/src/agents.ts')).toBe('/opt/guard/dist/bin.js');
+    expect(hookScriptPath()).toMatch(/[/\\]packages[/\\]cli[/\\]dist[/\\]hook-entry\.cjs$/);
+    expect(hookScriptPath('file:///opt/guard/dist/agents.js')).toBe('/opt/guard/dist/hook-entry.cjs');
+    expect(hookScriptPath('file:///opt/guard/src/agents.ts')).toBe('/opt/guard/dist/hook-entry.cjs');
     expect(command).not.toMatch(/npx|^guard /);
   });
 });

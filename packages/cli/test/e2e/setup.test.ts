@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The built binary, as a person runs it. `npm test` builds before it runs the tests.
 const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+// what setup writes into the agents' configs: the CommonJS hook entry next to bin.js
+const HOOK = fileURLToPath(new URL('../../dist/hook-entry.cjs', import.meta.url));
 const ROOT = mkdtempSync(join(tmpdir(), 'guard-e2e-setup-'));
 const HOME = join(ROOT, 'home');
 // without the repo's node_modules/.bin that npm puts on PATH: this machine has no Codex to trust the hook
@@ -41,7 +43,7 @@ describe('setup, status, doctor and uninstall on the built binary', () => {
     };
     for (const agent of status.agents) {
       const user = agent.levels.find((level) => level.level === 'user');
-      expect(user, agent.agent).toMatchObject({ installed: true, upToDate: true, commands: [{ resolves: true, script: BIN }] });
+      expect(user, agent.agent).toMatchObject({ installed: true, upToDate: true, commands: [{ resolves: true, script: HOOK }] });
     }
 
     const doctor = await guard('doctor', '--json');

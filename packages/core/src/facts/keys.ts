@@ -11,6 +11,11 @@ export interface KeyHit {
 }
 
 interface Shape {
+  /**
+   * Lower-case literals one of which every match contains: a text holding none of them is not
+   * scanned with this shape's pattern (most commands hold no key at all).
+   */
+  readonly hints: readonly string[];
   readonly kind: string | ((value: string) => string);
   /** Global, and `d` when `group` is set. */
   readonly re: RegExp;
@@ -24,37 +29,40 @@ interface Shape {
 // nothing required after it, so a failed attempt never rescans more than a few hundred characters.
 // Ordered from specific to generic: on equal spans the earlier shape names the hit.
 const SHAPES: readonly Shape[] = [
-  { kind: 'aws-access-key', re: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])/g, group: 0 },
+  { hints: ['akia', 'asia', 'abia', 'acca'], kind: 'aws-access-key', re: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])/g, group: 0 },
   {
+    hints: ['secret'],
     kind: 'aws-secret-key',
     re: /aws_?secret_?access_?key["']?[ \t]{0,8}[:=][ \t]{0,8}["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])/dgi,
     group: 1,
   },
-  { kind: 'github-token', re: /(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{36,251}(?![A-Za-z0-9])/g, group: 0 },
-  { kind: 'github-token', re: /(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{50,}/g, group: 0 },
-  { kind: 'gitlab-token', re: /(?<![A-Za-z0-9_-])glpat-[A-Za-z0-9_-]{20,}/g, group: 0 },
-  { kind: 'npm-token', re: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g, group: 0 },
-  { kind: 'pypi-token', re: /(?<![A-Za-z0-9_-])pypi-AgE[A-Za-z0-9_-]{50,}/g, group: 0 },
-  { kind: 'stripe-key', re: /(?<![A-Za-z0-9])[sr]k_live_[A-Za-z0-9]{20,}/g, group: 0 },
+  { hints: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], kind: 'github-token', re: /(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{36,251}(?![A-Za-z0-9])/g, group: 0 },
+  { hints: ['github_pat_'], kind: 'github-token', re: /(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{50,}/g, group: 0 },
+  { hints: ['glpat-'], kind: 'gitlab-token', re: /(?<![A-Za-z0-9_-])glpat-[A-Za-z0-9_-]{20,}/g, group: 0 },
+  { hints: ['npm_'], kind: 'npm-token', re: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g, group: 0 },
+  { hints: ['pypi-age'], kind: 'pypi-token', re: /(?<![A-Za-z0-9_-])pypi-AgE[A-Za-z0-9_-]{50,}/g, group: 0 },
+  { hints: ['k_live_'], kind: 'stripe-key', re: /(?<![A-Za-z0-9])[sr]k_live_[A-Za-z0-9]{20,}/g, group: 0 },
   {
+    hints: ['sk-'],
     kind: (v) => (v.startsWith('sk-ant-') ? 'anthropic-key' : 'openai-key'),
     re: /(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{20,}/g,
     group: 0,
     check: (v) => /[0-9]/.test(v) && /[A-Z]/.test(v) && /[a-z]/.test(v.slice(3)),
   },
-  { kind: 'slack-token', re: /(?<![A-Za-z0-9])xox[abposr]-[A-Za-z0-9-]{10,}/g, group: 0, check: (v) => /[0-9]/.test(v) },
-  { kind: 'slack-webhook', re: /hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{20,}/g, group: 0 },
-  { kind: 'google-api-key', re: /(?<![A-Za-z0-9_-])AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])/g, group: 0 },
-  { kind: 'twilio-key', re: /(?<![A-Za-z0-9])SK[0-9a-f]{32}(?![A-Za-z0-9])/g, group: 0 },
-  { kind: 'sendgrid-key', re: /(?<![A-Za-z0-9])SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g, group: 0 },
+  { hints: ['xox'], kind: 'slack-token', re: /(?<![A-Za-z0-9])xox[abposr]-[A-Za-z0-9-]{10,}/g, group: 0, check: (v) => /[0-9]/.test(v) },
+  { hints: ['hooks.slack.com/'], kind: 'slack-webhook', re: /hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{20,}/g, group: 0 },
+  { hints: ['aiza'], kind: 'google-api-key', re: /(?<![A-Za-z0-9_-])AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])/g, group: 0 },
+  { hints: ['sk'], kind: 'twilio-key', re: /(?<![A-Za-z0-9])SK[0-9a-f]{32}(?![A-Za-z0-9])/g, group: 0 },
+  { hints: ['sg.'], kind: 'sendgrid-key', re: /(?<![A-Za-z0-9])SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g, group: 0 },
   {
+    hints: ['://'],
     kind: 'url-password',
     re: /:\/\/[^\s/?#@:'"]{1,128}:([^\s/?#@'"]{1,256})@/dg,
     group: 1,
     check: (v) => !isPlaceholder(v),
   },
-  { kind: 'bearer-token', re: /(?<![A-Za-z])bearer[ \t]{1,8}([A-Za-z0-9._~+/=-]{20,})/dgi, group: 1, check: isMixed },
-  { kind: 'basic-auth', re: /(?<![A-Za-z])basic[ \t]{1,8}([A-Za-z0-9+/]{8,}={0,2})/dgi, group: 1, check: isBasicPair },
+  { hints: ['bearer'], kind: 'bearer-token', re: /(?<![A-Za-z])bearer[ \t]{1,8}([A-Za-z0-9._~+/=-]{20,})/dgi, group: 1, check: isMixed },
+  { hints: ['basic'], kind: 'basic-auth', re: /(?<![A-Za-z])basic[ \t]{1,8}([A-Za-z0-9+/]{8,}={0,2})/dgi, group: 1, check: isBasicPair },
 ];
 
 /** At least two of lower case, upper case and digits, and not a `$VAR`-like name. */
@@ -167,7 +175,9 @@ export function findKeys(text: string): readonly KeyHit[] {
   const found: KeyHit[] = [];
   findPrivateKeys(text, found);
   findJwts(text, found);
+  const lower = text.toLowerCase();
   for (const shape of SHAPES) {
+    if (!shape.hints.some((hint) => lower.includes(hint))) continue;
     shape.re.lastIndex = 0;
     for (let m = shape.re.exec(text); m !== null; m = shape.re.exec(text)) {
       const span: readonly [number, number] | undefined =
