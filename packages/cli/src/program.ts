@@ -168,9 +168,3 @@ function positiveInteger(value: string): number {
   return Number(value);
 }
 
-function notBuilt(command: string): never {
-  throw new GuardError(
-    `\`guard ${command}\` is not available yet in this build.`,
-    'Run `guard explain -- <command>` to see what guard would decide for a shell command.',
-  );
-}

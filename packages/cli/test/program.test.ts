@@ -1,22 +1,26 @@
 import { describe, expect, it, vi } from 'vitest';
 import { doctor } from '../src/commands/doctor.js';
 import { explain } from '../src/commands/explain.js';
+import { showLog } from '../src/commands/log.js';
+import { report } from '../src/commands/report.js';
+import { failClosed } from '../src/commands/fail-closed.js';
+import { toggle } from '../src/commands/toggle.js';
 import { setup } from '../src/commands/setup.js';
 import { status } from '../src/commands/status.js';
 import { uninstall } from '../src/commands/uninstall.js';
-import { failClosed } from '../src/commands/fail-closed.js';
-import { toggle } from '../src/commands/toggle.js';
 import { GuardError } from '../src/errors.js';
 import { main } from '../src/main.js';
 import { captureIo } from './capture-io.js';
 
 vi.mock('../src/commands/explain.js');
+vi.mock('../src/commands/log.js');
+vi.mock('../src/commands/report.js');
+vi.mock('../src/commands/toggle.js');
+vi.mock('../src/commands/fail-closed.js');
 vi.mock('../src/commands/setup.js');
 vi.mock('../src/commands/uninstall.js');
 vi.mock('../src/commands/status.js');
 vi.mock('../src/commands/doctor.js');
-vi.mock('../src/commands/toggle.js');
-vi.mock('../src/commands/fail-closed.js');
 
 async function run(args: readonly string[]) {
   const captured = captureIo();
@@ -58,25 +62,6 @@ describe('argv → explain', () => {
   });
 });
 
-describe('argv → on, off, fail-closed', () => {
-  it.for([
-    { args: ['on'], toggled: 'on', failClosedTo: undefined },
-    { args: ['off'], toggled: 'off', failClosedTo: undefined },
-    { args: ['fail-closed', 'on'], toggled: undefined, failClosedTo: 'on' },
-    { args: ['fail-closed', 'off'], toggled: undefined, failClosedTo: 'off' },
-  ])('guard $args.0 $args.1', async ({ args, toggled, failClosedTo }) => {
-    expect(await run(args)).toMatchObject({ code: 0, stderr: '' });
-    expect(vi.mocked(toggle).mock.calls.map((call) => call[0])).toEqual(toggled === undefined ? [] : [toggled]);
-    expect(vi.mocked(failClosed).mock.calls.map((call) => call[0])).toEqual(failClosedTo === undefined ? [] : [failClosedTo]);
-  });
-
-  it.for([['on', 'now'], ['off', '--force'], ['fail-closed'], ['fail-closed', 'maybe']])('usage error: guard %s', async (args) => {
-    expect((await run(args)).code).toBe(2);
-    expect(toggle).not.toHaveBeenCalled();
-    expect(failClosed).not.toHaveBeenCalled();
-  });
-});
-
 describe('argv → setup, uninstall, status, doctor', () => {
   it.for([
     { args: 'setup codex', call: () => expect(setup).toHaveBeenCalledWith('codex', { project: false, dryRun: false }, expect.anything()) },
@@ -103,6 +88,25 @@ describe('argv → setup, uninstall, status, doctor', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(stderr);
     expect([setup, uninstall, status, doctor].every((command) => vi.mocked(command).mock.calls.length === 0)).toBe(true);
+  });
+});
+
+describe('argv → on, off, fail-closed', () => {
+  it.for([
+    { args: ['on'], toggled: 'on', failClosedTo: undefined },
+    { args: ['off'], toggled: 'off', failClosedTo: undefined },
+    { args: ['fail-closed', 'on'], toggled: undefined, failClosedTo: 'on' },
+    { args: ['fail-closed', 'off'], toggled: undefined, failClosedTo: 'off' },
+  ])('guard $args.0 $args.1', async ({ args, toggled, failClosedTo }) => {
+    expect(await run(args)).toMatchObject({ code: 0, stderr: '' });
+    expect(vi.mocked(toggle).mock.calls.map((call) => call[0])).toEqual(toggled === undefined ? [] : [toggled]);
+    expect(vi.mocked(failClosed).mock.calls.map((call) => call[0])).toEqual(failClosedTo === undefined ? [] : [failClosedTo]);
+  });
+
+  it.for([['on', 'now'], ['off', '--force'], ['fail-closed'], ['fail-closed', 'maybe']])('usage error: guard %s', async (args) => {
+    expect((await run(args)).code).toBe(2);
+    expect(toggle).not.toHaveBeenCalled();
+    expect(failClosed).not.toHaveBeenCalled();
   });
 });
 
@@ -133,16 +137,18 @@ describe('usage errors exit 2 and never reach the command', () => {
   });
 });
 
-describe('commands not built yet fail with exit 1 and say so', () => {
+describe('argv → log, report', () => {
   it.for([
-    ['log', '--json', '--chat', 'c1', '--decision', 'block', '-n', '5'],
-    ['report', '--chat', 'c1', '--json'],
-  ])('guard %s', async (args) => {
-    const { code, stdout, stderr } = await run(args);
-    expect(code).toBe(1);
-    expect(stdout).toBe('');
-    expect(stderr).toContain(`guard: \`guard ${args[0]}\` is not available yet in this build.\n`);
-    expect(stderr).toMatch(/\nRun `guard explain -- <command>`/);
+    { args: ['log'], call: () => expect(showLog).toHaveBeenCalledWith({ json: false }, expect.anything()) },
+    {
+      args: ['log', '--json', '--chat', 'c1', '--decision', 'block', '-n', '5'],
+      call: () => expect(showLog).toHaveBeenCalledWith({ json: true, chat: 'c1', decision: 'block', count: 5 }, expect.anything()),
+    },
+    { args: ['report'], call: () => expect(report).toHaveBeenCalledWith({ json: false }, expect.anything()) },
+    { args: ['report', '--chat', 'c1', '--json'], call: () => expect(report).toHaveBeenCalledWith({ json: true, chat: 'c1' }, expect.anything()) },
+  ])('guard $args', async ({ args, call }) => {
+    expect(await run(args)).toMatchObject({ code: 0, stderr: '' });
+    call();
   });
 });
 
