@@ -125,11 +125,12 @@ export async function withAppServer<T>(codex: string, options: AppServerOptions,
     } catch {
       return; // not JSON-RPC
     }
-    if (message.id === undefined && typeof message.method === 'string') {
-      for (const listener of listeners) listener(message.method, message.params);
+    if (typeof message.method === 'string') {
+      // a request of Codex's own (it has an id) asks for something guard never starts: ignored
+      if (message.id === undefined) for (const listener of listeners) listener(message.method, message.params);
       return;
     }
-    if (typeof message.id !== 'number') return; // a request of Codex's own: guard asks for nothing that needs one
+    if (typeof message.id !== 'number') return;
     const waiter = pending.get(message.id);
     if (waiter === undefined) return;
     pending.delete(message.id);

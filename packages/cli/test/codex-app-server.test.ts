@@ -47,8 +47,9 @@ process.stdin.setEncoding('utf8').on('data', (chunk) => {
     if (mode === 'hang' || message.id === undefined) continue;
     const reply = (result) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: message.id, ...result }) + '\\n');
     if (mode === 'error') { reply({ error: { code: -32600, message: 'config.toml: expected a key' } }); continue; }
-    // a notification first, as the real one sends
+    // a notification first, as the real one sends, and a request of its own with the same id
     process.stdout.write('{"jsonrpc":"2.0","method":"remoteControl/status/changed","params":{}}\\n');
+    process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: message.id, method: 'item/tool/requestUserInput', params: {} }) + '\\n');
     const errors = mode === 'broken' ? [{ path: '/', message: 'config.toml:3:22: unclosed table' }] : [];
     if (message.method === 'hooks/list') reply({ result: { data: [{ cwd: '/', hooks: lists[Math.min(listed++, lists.length - 1)], warnings: [], errors }] } });
     else reply({ result: {} });
