@@ -39,12 +39,17 @@ export function askInChatMessage(verdict: Verdict, approvalCode?: string, notice
   );
 }
 
-/** An ask where nobody can answer (headless runs, skip-permission modes, events with no prompt). */
-export function awayMessage(verdict: Verdict, notice?: string): string {
+/**
+ * An ask where nobody can answer (headless runs, skip-permission modes, events with no prompt).
+ * With an approval code (Codex `exec`, whose chat a person may resume later), it also says how
+ * the person can still allow it: by resuming the chat with a yes.
+ */
+export function awayMessage(verdict: Verdict, notice?: string, approvalCode?: string): string {
   return join(
     head('blocked, because no one can approve this step here', verdict),
     reason(verdict),
     'Do it a safer way, or leave it out and say so in your final reply.',
+    approvalCode ? `If the person resumes this chat and approves it (approval code ${approvalCode}), it may then run once.` : undefined,
     notice,
   );
 }

@@ -156,7 +156,9 @@ describe('codex.toReply: exact bytes', () => {
     { name: 'block with a notice', reply: toReply(blocked, ctx(true, { notice: GUARD_ON_NOTICE })), stdout: deny(blockMessage(blocked, GUARD_ON_NOTICE)) },
     { name: 'ask with a person: block-then-chat', reply: toReply(asked, ctx(true, { approvalCode: 'K7P2' })), stdout: deny(askInChatMessage(asked, 'K7P2')) },
     { name: 'ask with a person, no code', reply: toReply(asked, ctx(true)), stdout: deny(askInChatMessage(asked)) },
-    { name: 'ask with nobody there: safer way or leave it out', reply: toReply(asked, ctx(false, { approvalCode: 'K7P2' })), stdout: deny(awayMessage(asked)) },
+    { name: 'ask with nobody there: safer way or leave it out', reply: toReply(asked, ctx(false)), stdout: deny(awayMessage(asked)) },
+    // codex exec: nobody answers now, but the person may resume the chat and approve by its code
+    { name: 'ask with nobody there, a code for a resumed chat', reply: toReply(asked, ctx(false, { approvalCode: 'K7P2' })), stdout: deny(awayMessage(asked, undefined, 'K7P2')) },
   ])('$name', ({ reply, stdout }) => {
     expect(reply).toEqual({ stdout, exitCode: 0 });
     expectCodexReply(reply, 'PreToolUse');

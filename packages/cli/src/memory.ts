@@ -125,14 +125,16 @@ export function chatMemory(agent: AgentId, chat: string, options: MemoryOptions)
       if (state.allowOnce.includes(print)) {
         return { verdict: { decision: 'allow', findings: [], agentMessage: '', userMessage: '' }, how: 'memory' };
       }
+      // block-then-chat (Codex): a person may answer in the chat, now or when a headless run's chat
+      // is resumed, so the step gets a code either way
+      const code = call.ask === 'block-then-chat' ? approvalCode(`${chat}\u0000${print}\u0000${now()}`) : undefined;
       if (!call.canAsk) {
         if ((state.away[print] ?? 0) >= 1) {
           return { verdict: { ...evaluation, decision: 'block' }, notice: LEFT_UNDONE, how: 'away-undone' };
         }
-        return { verdict: evaluation, how: 'away' };
+        return { verdict: evaluation, how: 'away', ...(code === undefined ? {} : { approvalCode: code }) };
       }
-      if (call.ask === 'block-then-chat') return { verdict: evaluation, approvalCode: approvalCode(`${chat}\u0000${print}\u0000${now()}`) };
-      return { verdict: evaluation };
+      return code === undefined ? { verdict: evaluation } : { verdict: evaluation, approvalCode: code };
     },
     record(step, settled, evaluation) {
       const print = fingerprint(step);
@@ -144,11 +146,8 @@ export function chatMemory(agent: AgentId, chat: string, options: MemoryOptions)
       update((s) => {
         // the one-time yes is used up by the step going ahead, whatever let it through
         if (usesOnce) s.allowOnce = s.allowOnce.filter((p) => p !== print);
-        if (settled.how === 'memory') {
-          // nothing more: this was the approved step
-        } else if (settled.how === 'away' || settled.how === 'away-undone') {
-          s.away[print] = (s.away[print] ?? 0) + 1;
-        } else if (asked && settled.verdict.decision === 'ask' || settled.approvalCode !== undefined) {
+        if (settled.how === 'away' || settled.how === 'away-undone') s.away[print] = (s.away[print] ?? 0) + 1;
+        if (settled.how !== 'memory' && settled.how !== 'away-undone' && asked && (settled.verdict.decision === 'ask' || settled.approvalCode !== undefined)) {
           const pending: Pending = {
             code: settled.approvalCode ?? '',
             step: print,
@@ -177,7 +176,9 @@ export function chatEvent(
       let notice: string | undefined;
       updateChat(options.guardHome, agent, input.chatId, now(), options.idleMs, (s) => {
         const last = s.pending.at(-1);
-        if (last && isApproval(input.prompt, last.code || undefined)) {
+        // only a question asked in the chat (it has a code) can be answered by a message; an agent's
+        // own prompt was answered there, and its result says so
+        if (last && last.code !== '' && isApproval(input.prompt, last.code)) {
           s.allowOnce = [...s.allowOnce.filter((p) => p !== last.step), last.step];
           for (const key of last.keys) if (!s.approved.includes(key)) s.approved.push(key);
           notice = `guard: the person approved the step guard asked about (${last.rules.join(', ')}${last.code ? `, code ${last.code}` : ''}); run it again now and it will go ahead once.`;
@@ -252,6 +253,8 @@ function changesFiles(step: ToolStep, env: Environment): boolean {
 export interface SessionOptions extends MemoryOptions {
   /** The environment the chat-start scan starts MCP servers with. */
   readonly scanEnv: Readonly<Record<string, string | undefined>>;
+  /** When the hook call began (ms since epoch): the scan's budget counts from there. */
+  readonly startedAt?: number;
 }
 
 /** Agents with no chat-start event: the first step of a new chat runs the scan (with a shorter budget). */
@@ -265,8 +268,11 @@ export function chatSessions(options: SessionOptions): {
   forStep(agent: AgentId, step: ToolStep): Promise<ChatMemory>;
   onEvent(agent: AgentId, input: Exclude<HookInput, { type: 'step' }>): Promise<string | undefined> | string | undefined;
 } {
-  const scanner = (agent: AgentId, projectRoot: string, timeoutMs: number) => async (): Promise<StartScanResult> => {
+  const scanner = (agent: AgentId, projectRoot: string, budgetMs: number) => async (): Promise<StartScanResult> => {
     const { scanChatStart } = await import('./start-scan.js');
+    // what the call spent before (loading the scanner on a busy machine) is taken from the budget,
+    // so the scan ends in time for the hook's own deadline
+    const timeoutMs = Math.max(0, (options.startedAt ?? Date.now()) + budgetMs - Date.now());
     return scanChatStart({
       agent,
       projectRoot,

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Evaluation, ToolStep } from '@guard/core';
 import { evaluate } from '@guard/core';
 import type { CallContext, MemoryOptions } from '../src/memory.js';
-import { chatEvent, chatMemory, fingerprint } from '../src/memory.js';
+import { chatEvent, chatMemory, chatSessions, fingerprint } from '../src/memory.js';
 import { loadChat } from '../src/state.js';
 
 const DAY = 86_400_000;
@@ -106,6 +106,38 @@ describe('away: nobody can answer', () => {
   });
 });
 
+describe('a headless Codex run (codex exec) resumed by the person', () => {
+  it('the away answer carries a code; a yes in the resumed chat lets that step run once', () => {
+    const w = world();
+    const push = shell('git push origin main', w.project);
+    const first = call(w, push, AWAY);
+    expect(first).toMatchObject({ decision: 'ask' });
+    expect(first.code).toMatch(/^[A-Z2-9]{4}$/);
+    expect(prompt(w, 'yes')).toMatch(/approved/);
+    expect(call(w, push, AWAY).decision).toBe('allow');
+    // another destination is asked again (and gets the away answer)
+    expect(call(w, shell('git push origin release', w.project), AWAY).decision).toBe('ask');
+  });
+
+  it('without a yes, the step flagged again is left undone', () => {
+    const w = world();
+    const push = shell('git push origin main', w.project);
+    call(w, push, AWAY);
+    prompt(w, 'why did it stop?');
+    expect(call(w, push, AWAY)).toMatchObject({ decision: 'block', notice: expect.stringMatching(/left undone/) });
+  });
+});
+
+describe("a message never approves what the agent's own prompt asked", () => {
+  it('Copilot: a "yes" in the chat does not let a step asked in its dialog through', () => {
+    const w = world();
+    const push: ToolStep = { agent: 'copilot', chatId: 'c1', cwd: w.project, projectRoot: w.project, toolName: 'bash', kind: 'shell', command: 'git push origin main' };
+    call(w, push, COPILOT);
+    chatEvent('copilot', { type: 'prompt', event: 'userPromptSubmitted', chatId: 'c1', prompt: 'yes', cwd: w.project }, w.options);
+    expect(call(w, push, COPILOT).decision).toBe('ask');
+  });
+});
+
 describe('results raise the bar', () => {
   it('a fetch result makes a remembered push ask again, until the next message', async () => {
     const w = world();
@@ -173,5 +205,39 @@ describe('third try', () => {
     // a file changed: a new attempt
     await result(w, shell('sed -i s/a/b/ src.js', w.project), '');
     expect(call(w, test, CODEX).decision).toBe('allow');
+  });
+});
+
+describe('chat-start scan budget', () => {
+  /** A world whose Codex config names one MCP server that answers at once. */
+  function withServer(): ReturnType<typeof world> {
+    const w = world();
+    const script = join(w.project, 'server.mjs');
+    writeFileSync(
+      script,
+      `import { createInterface } from 'node:readline';
+createInterface({ input: process.stdin }).on('line', (line) => {
+  const msg = JSON.parse(line);
+  const result = msg.method === 'initialize' ? { protocolVersion: '2025-06-18', capabilities: {} } : { tools: [{ name: 'echo', description: 'Echoes its input.' }] };
+  if (msg.id !== undefined) process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }) + '\\n');
+});
+setInterval(() => {}, 1000);
+`,
+    );
+    mkdirSync(join(w.options.env.home, '.codex'), { recursive: true });
+    writeFileSync(join(w.options.env.home, '.codex', 'config.toml'), `[mcp_servers.echo]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(script)}]\n`);
+    return w;
+  }
+
+  it.for([
+    { name: 'a call that just began', spent: 0, checked: ['MCP server echo'], unchecked: [] },
+    { name: 'a call that already spent its 5 s', spent: 5_000, checked: [], unchecked: ['MCP server echo: did not answer within the time limit'] },
+  ])('counts from the start of the hook call: $name', async ({ spent, checked, unchecked }) => {
+    const w = withServer();
+    const sessions = chatSessions({ ...w.options, scanEnv: { PATH: process.env.PATH }, startedAt: Date.now() - spent });
+    await sessions.onEvent('codex', { type: 'start', event: 'SessionStart', chatId: 'c1', cwd: w.project, projectRoot: w.project });
+    const scan = loadChat(w.options.guardHome, 'codex', 'c1', Date.now(), DAY).scan;
+    expect(scan?.checked).toEqual(checked);
+    expect(scan?.unchecked).toEqual(unchecked);
   });
 });

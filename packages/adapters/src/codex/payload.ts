@@ -101,7 +101,7 @@ export function toReply(verdict: Verdict, context: ReplyContext): HookReply {
       return deny(
         context.canAsk
           ? askInChatMessage(verdict, context.approvalCode, context.notice)
-          : awayMessage(verdict, context.notice),
+          : awayMessage(verdict, context.notice, context.approvalCode),
       );
   }
 }
