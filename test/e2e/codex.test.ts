@@ -120,17 +120,17 @@ describe('Codex (codex exec) with guard', { timeout: 120_000 }, () => {
     expect(entriesFor(world, 'git push origin main:other').map((entry) => entry.decision)).toEqual(['ask']);
   });
 
-  // The issue's own block-then-chat scenario. Skipped: exec has nobody to ask, so guard answers an
-  // ask there with the away message and keeps no question open; the person's "yes" in `codex exec
-  // resume` then approves nothing, and the retried push is left undone. Un-skip once a yes in the
-  // chat's next message also answers a step that was left out while nobody could be asked.
-  it.skip('block-then-chat in codex exec: the asked push is left out, and a yes in `codex exec resume` runs it once', async () => {
+  // The issue's own block-then-chat scenario: exec has nobody to ask, so the push comes back with the
+  // away answer, which also carries an approval code; the person resumes the chat with a yes, and
+  // the retried push runs once; another destination is asked again.
+  it('block-then-chat in codex exec: the asked push is left out, and a yes in `codex exec resume` runs it once', async () => {
     const origin = remote(world, 'ahead');
     const before = origin.head('main');
     const first = await run([{ shell: 'git push origin main' }]);
     expect(origin.head('main')).toBe(before);
     // exec has nobody to ask: the away answer (SPEC §6), not the ask-in-chat one
     expect(first.model.toolOutputs()[0]).toContain(SAYS.away);
+    expect(first.model.toolOutputs()[0]).toMatch(/approves it \(approval code [A-Z2-9]{4}\)/);
     expect(first.threadId).toBeDefined();
 
     const fake = await model([{ shell: 'git push origin main' }, { shell: 'git push origin main:other' }]);
