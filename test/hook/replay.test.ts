@@ -52,9 +52,10 @@ const line = (value: unknown): string => `${JSON.stringify(value)}\n`;
 /** The exact deny / ask replies, per agent (the envelopes are each agent's hook contract). */
 const REPLY: Record<AgentId, { deny(text: string): string; ask(text: string): string }> = {
   codex: {
-    deny: (text) => line({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: text } }),
+    // Codex adds its own full stop after the reason ("… <reason>. Command: …")
+    deny: (text) => line({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: text.replace(/\.$/, '') } }),
     // Codex has no approval prompt: an ask is a deny that tells the agent to ask in the chat
-    ask: (text) => line({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: text } }),
+    ask: (text) => line({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: text.replace(/\.$/, '') } }),
   },
   cursor: {
     deny: (text) => line({ permission: 'deny', user_message: text, agent_message: text }),

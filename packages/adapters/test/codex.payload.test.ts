@@ -147,8 +147,9 @@ describe('codex.read: canAsk (can a person answer in the chat?)', () => {
 
 describe('codex.toReply: exact bytes', () => {
   const ctx = (canAsk: boolean, extra: Partial<ReplyContext> = {}): ReplyContext => ({ event: 'PreToolUse', canAsk, failClosed: false, ...extra });
+  // Codex adds its own full stop after the reason
   const deny = (reason: string): string =>
-    `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":${J(reason)}}}\n`;
+    `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":${J(reason.replace(/\.$/, ''))}}}\n`;
   it.for([
     { name: 'no objection is silence', reply: toReply(allowed, ctx(true)), stdout: '' },
     { name: 'no objection is silence under fail-closed too', reply: toReply(allowed, ctx(false, { failClosed: true })), stdout: '' },

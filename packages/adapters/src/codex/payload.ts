@@ -114,8 +114,15 @@ export function toEventReply(event: string, notice: string | undefined): HookRep
 
 function deny(reason: string): HookReply {
   return jsonReply({
-    hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason },
+    // Codex tells the model "Command blocked by PreToolUse hook: <reason>. Command: …", adding its
+    // own full stop, so the reason goes without one
+    hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: withoutFullStop(reason) },
   });
+}
+
+/** The text without its last full stop. */
+export function withoutFullStop(text: string): string {
+  return text.endsWith('.') ? text.slice(0, -1) : text;
 }
 
 function toStep(fields: Fields, where: string): ToolStep {
