@@ -215,7 +215,7 @@ function trustCheck(trust: CodexTrustReport): Check {
     detail: trust.detail,
     fix: trust.state === 'unknown'
       ? "Fix Codex's config.toml, then run `guard doctor` again."
-      : "Open Codex in a terminal, type /hooks and trust guard's hook (Codex's app cannot always do it).",
+      : "Run `guard setup codex` again with `codex` on PATH (it asks Codex to trust guard's hook), or open Codex in a terminal, type /hooks and trust it.",
   };
 }
 
