@@ -54,7 +54,11 @@ export function newReader(line: string, options: ReadOptions): Reader {
 export function addOpaque(reader: Reader, reason: Opaque['reason'], span: Span, detail?: string): void {
   const last = reader.opaque[reader.opaque.length - 1];
   if (last && last.reason === reason && last.span[0] === span[0]) return;
-  if (reader.opaque.length >= LIMITS.invocations) return;
+  if (reader.opaque.length >= LIMITS.invocations) {
+    // a line this broken is not read any further: more of it would only cost time
+    reader.stopped = true;
+    return;
+  }
   const start = Math.max(0, Math.min(span[0], reader.line.length));
   const end = Math.max(start, Math.min(span[1], reader.line.length));
   reader.opaque.push(detail === undefined ? { reason, span: [start, end] } : { reason, span: [start, end], detail });
