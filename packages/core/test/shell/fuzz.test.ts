@@ -138,6 +138,8 @@ describe('huge and deep input comes back opaque with the right reason', () => {
     { name: '1 MB of (', line: '('.repeat(1024 * 1024), reason: 'too-long' },
     { name: '1 MB of backticks', line: '`'.repeat(1024 * 1024), reason: 'too-long' },
     { name: '1 MB heredoc without its end', line: `bash <<EOF\n${'rm x\n'.repeat(200 * 1024)}`, reason: 'unterminated-heredoc' },
+    // every `>` is a broken redirect: the reader stops at its cap of unreadable parts
+    { name: '1 MB of >', line: '>'.repeat(1024 * 1024), reason: 'unreadable' },
   ])('$name', ({ line, reason }) => {
     const result = readWithinBounds(line);
     expect(result.opaque.map((o) => o.reason)).toContain(reason);
