@@ -135,28 +135,32 @@ export interface Chat {
   text(answer: Answer): string;
 }
 
+/** An agent that shows guard everything: start, messages, results. */
+export type FullChat = Chat & Required<Pick<Chat, 'start' | 'say' | 'ran' | 'fetched' | 'approve'>>;
+
 const hso = (answer: Answer): Json => (answer.json?.['hookSpecificOutput'] as Json | undefined) ?? {};
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /** Codex: block-then-chat; results, messages and a start event. */
-export function codexChat(world: World, id: string, parent?: readonly string[]): Chat {
+export function codexChat(world: World, id: string, parent?: readonly string[]): FullChat {
   let call = 0;
   const send = (payload: Json): Promise<Answer> => hook(world, ['codex'], { ...payload, session_id: id, cwd: world.project }, parent);
   const post = (toolName: string, input: Json, output: string): Promise<Answer> =>
     send({ ...fixture('codex/post-tool-use-bash'), tool_name: toolName, tool_input: input, tool_response: output, tool_use_id: `call_${call}` });
-  const chat: Chat = {
+  const say = (prompt: string): Promise<Answer> => send({ ...fixture('codex/user-prompt-submit'), prompt });
+  return {
     agent: 'codex',
     world,
     id,
     parent,
     start: () => send(fixture('codex/session-start')),
-    say: (prompt) => send({ ...fixture('codex/user-prompt-submit'), prompt }),
+    say,
     shell: (command) => send({ ...fixture('codex/synth-pre-tool-use-interactive'), tool_input: { command }, tool_use_id: `call_${++call}` }),
     // Codex sends only the command's output, never its exit code: a failure cannot be told apart
     ran: (command, output) => post('Bash', { command }, output),
     fetched: (url, output) => post('mcp__fetch__fetch', { url }, output),
     mcp: (server, tool, args) => send({ ...fixture('codex/synth-pre-tool-use-mcp'), tool_name: `mcp__${server}__${tool}`, tool_input: args, tool_use_id: `call_${++call}` }),
-    approve: () => chat.say?.('yes') ?? Promise.reject(new Error('unreachable')),
+    approve: () => say('yes'),
     seen: (answer) => {
       if (answer.stdout === '') return 'allow';
       const reason = str(hso(answer)['permissionDecisionReason']);
@@ -164,16 +168,17 @@ export function codexChat(world: World, id: string, parent?: readonly string[]):
     },
     text: (answer) => str(hso(answer)['permissionDecisionReason']) || str(hso(answer)['additionalContext']),
   };
-  return chat;
 }
 
 /** Cursor: native ask on beforeShellExecution / beforeMCPExecution; results, messages, a start event. */
-export function cursorChat(world: World, id: string, parent?: readonly string[]): Chat {
+export function cursorChat(world: World, id: string, parent?: readonly string[]): FullChat {
   const send = (payload: Json): Promise<Answer> =>
     hook(world, ['cursor'], { ...payload, conversation_id: id, session_id: id, workspace_roots: [world.project] }, parent);
   const post = (toolName: string, input: Json, output: Json): Promise<Answer> =>
     send({ ...fixture('cursor/synth-post-tool-use-shell'), tool_name: toolName, tool_input: input, tool_output: JSON.stringify(output), cwd: world.project });
-  const chat: Chat = {
+  const ran = (command: string, output: string, exitCode = 0): Promise<Answer> =>
+    post('Shell', { command, cwd: world.project, timeout: 30000 }, { output, exitCode });
+  return {
     agent: 'cursor',
     world,
     id,
@@ -181,27 +186,28 @@ export function cursorChat(world: World, id: string, parent?: readonly string[])
     start: () => send(fixture('cursor/session-start')),
     say: (prompt) => send({ ...fixture('cursor/synth-before-submit-prompt'), prompt }),
     shell: (command) => send({ ...fixture('cursor/before-shell-execution'), command }),
-    ran: (command, output, exitCode = 0) => post('Shell', { command, cwd: world.project, timeout: 30000 }, { output, exitCode }),
-    // Cursor reads pages through a shell command here: the network command's output is what came in
-    fetched: (url, output) => post('Shell', { command: `curl -s ${url}`, cwd: world.project, timeout: 30000 }, { output, exitCode: 0 }),
+    ran,
+    // a page read with curl: a network command's output comes from outside
+    fetched: (url, output) => ran(`curl -s ${url}`, output),
     mcp: (server, tool, args) => send({ ...fixture('cursor/before-mcp-execution'), mcp_server_name: server, command: server, tool_name: tool, tool_input: JSON.stringify(args) }),
-    approve: (command) => chat.ran?.(command, '') ?? Promise.reject(new Error('unreachable')),
+    approve: (command) => ran(command, ''),
     seen: (answer) => {
       const permission = answer.json?.['permission'];
       return permission === 'ask' ? 'ask' : permission === 'deny' ? 'block' : 'allow';
     },
     text: (answer) => str(answer.json?.['agent_message']) || str(answer.json?.['additional_context']),
   };
-  return chat;
 }
 
 /** Copilot: native ask on preToolUse; results, messages, a start event; `--event NAME` on every call. */
-export function copilotChat(world: World, id: string, parent?: readonly string[]): Chat {
+export function copilotChat(world: World, id: string, parent?: readonly string[]): FullChat {
   const send = (event: string, payload: Json): Promise<Answer> =>
     hook(world, ['copilot', '--event', event], { ...payload, sessionId: id, cwd: world.project }, parent);
   const post = (toolName: string, toolArgs: Json, text: string): Promise<Answer> =>
     send('postToolUse', { ...fixture('copilot/post-tool-use-bash'), toolName, toolArgs, toolResult: { resultType: 'success', textResultForLlm: text } });
-  const chat: Chat = {
+  const ran = (command: string, output: string, exitCode = 0): Promise<Answer> =>
+    post('bash', { command, description: 'Run it', mode: 'sync', initial_wait: 10 }, `${output}\n<shellId: 0 completed with exit code ${exitCode}>`);
+  return {
     agent: 'copilot',
     world,
     id,
@@ -209,18 +215,16 @@ export function copilotChat(world: World, id: string, parent?: readonly string[]
     start: () => send('sessionStart', fixture('copilot/session-start')),
     say: (prompt) => send('userPromptSubmitted', { ...fixture('copilot/user-prompt-submitted'), prompt }),
     shell: (command) => send('preToolUse', { ...fixture('copilot/pre-tool-use-bash'), toolArgs: { command, description: 'Run it', mode: 'sync', initial_wait: 10 } }),
-    ran: (command, output, exitCode = 0) =>
-      post('bash', { command, description: 'Run it', mode: 'sync', initial_wait: 10 }, `${output}\n<shellId: 0 completed with exit code ${exitCode}>`),
+    ran,
     fetched: (url, output) => post('web_fetch', { url }, output),
     mcp: (server, tool, args) => send('preToolUse', { ...fixture('copilot/synth-pre-tool-use-mcp'), toolName: `${server}-${tool}`, toolArgs: args }),
-    approve: (command) => chat.ran?.(command, '') ?? Promise.reject(new Error('unreachable')),
+    approve: (command) => ran(command, ''),
     seen: (answer) => {
       const decision = answer.json?.['permissionDecision'];
       return decision === 'ask' ? 'ask' : decision === 'deny' ? 'block' : 'allow';
     },
     text: (answer) => str(answer.json?.['permissionDecisionReason']) || str(answer.json?.['additionalContext']),
   };
-  return chat;
 }
 
 /** Antigravity: PreToolUse only (no results, no messages, no start event); ask is force_ask. */
@@ -289,7 +293,7 @@ export function processesMentioning(text: string): string[] {
 }
 
 /** The stdio MCP server fixture, run by the agents' configs in these tests. */
-export const MCP_SERVER = fileURLToPath(new URL('./mcp-fixtures/server.mjs', import.meta.url));
+export const MCP_SERVER = fileURLToPath(new URL('./mcp-fixtures/server.sh', import.meta.url));
 
 // Fake values are built from pieces so that no whole key-shaped literal sits in the repository.
 /** A realistic GitHub token that no one owns. */

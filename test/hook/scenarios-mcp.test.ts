@@ -40,7 +40,7 @@ describe.concurrent('MCP servers are scanned when a chat starts', () => {
       const world = makeWorld(`mcp-${agent}`, 'guard');
       worlds.push(world);
       // the world's folder in each server's arguments marks its processes, to see none is left running
-      const server = (mode: string) => ({ command: process.execPath, args: [MCP_SERVER, mode, world.root] });
+      const server = (mode: string) => ({ command: 'sh', args: [MCP_SERVER, mode, world.root] });
       configure(agent, world, { formatter: server('poisoned'), tickets: server('clean'), mute: server('silent') });
       const chat: Chat = CHATS[agent](world, `mcp-${agent}-chat`);
 

@@ -57,10 +57,10 @@ const DAY_MS = 86_400_000;
 export const DEFAULT_DEADLINE_MS = 2_000;
 
 /**
- * A chat start asks the local MCP servers for their tools, with 5 s for all of them (SPEC §5), so
- * it gets that plus time to read the rules files and save; still below every agent's timeout.
+ * A chat start asks the local MCP servers for their tools, within 5 s of the call's start (SPEC §5),
+ * so it gets that plus time to save and answer on a busy machine; still below every agent's timeout.
  */
-export const START_DEADLINE_MS = 6_000;
+export const START_DEADLINE_MS = 7_000;
 
 /** The process's own stdin, stdout and stderr. */
 export function processHookIo(): HookIo {
@@ -133,7 +133,7 @@ export async function runHook(argv: readonly string[], io: HookIo = processHookI
   };
 
   /** The chat memory: injected in tests, else guard's own, per the settings (read before any event). */
-  const session = (): SessionLayer => deps.session ?? chatSessions({ guardHome, env, strict: settings?.strict ?? false, idleMs: (settings?.idleDays ?? 7) * DAY_MS, scanEnv: io.env });
+  const session = (): SessionLayer => deps.session ?? chatSessions({ guardHome, env, strict: settings?.strict ?? false, idleMs: (settings?.idleDays ?? 7) * DAY_MS, scanEnv: io.env, startedAt: started });
 
   const fail = (how: 'failure' | 'deadline', error: unknown): number => {
     if (replied) return ExitCode.Ok;
