@@ -1,9 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ChatState } from '../../packages/cli/src/state.js';
 import { requireBuild } from './bin.js';
 import { codexChat, logOf, makeWorld, removeWorld } from './chats.js';
+
+// every hook call is a Node process: on a busy 2-core machine a whole chat takes a while
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 /**
  * SPEC §5: state writes stay whole and lose nothing when many hook processes of one chat run at

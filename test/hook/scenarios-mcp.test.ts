@@ -1,9 +1,12 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, it, vi } from 'vitest';
 import type { AgentId } from '../../packages/core/src/types.js';
 import { requireBuild } from './bin.js';
 import type { Chat, World } from './chats.js';
 import { CHATS, chatStateOf, logOf, makeWorld, MCP_SERVER, processesMentioning, removeWorld, writeText } from './chats.js';
+
+// every hook call is a Node process: on a busy 2-core machine a whole chat takes a while
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 /**
  * The chat-start scan (SPEC §5) through the hook process, with real stdio MCP servers configured

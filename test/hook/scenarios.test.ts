@@ -1,10 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fixture } from '../../packages/cli/test/hook-cases.js';
 import { requireBuild } from './bin.js';
 import type { Answer, Chat, Seen, World } from './chats.js';
 import { CHATS, FAKE_KEY, filesUnder, guard, hook, makeWorld, removeWorld, writeText } from './chats.js';
+
+// every hook call is a Node process: on a busy 2-core machine a whole chat takes a while
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 /**
  * Whole chats through `guard hook <agent>` as a process (SPEC §5, §6): each row is one thing the
