@@ -101,7 +101,8 @@ describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (
     // Codex asks in the chat, with a code the person can quote to approve (it is in the log line too)
     const code = result.log.code;
     expect(code === undefined).toBe(agent !== 'codex');
-    const text = agent === 'codex' ? askInChatMessage(verdict, code) : askMessage(verdict);
+    // Antigravity has no chat-start event: its first asked or blocked step also says guard is on
+    const text = agent === 'codex' ? askInChatMessage(verdict, code) : askMessage(verdict, agent === 'antigravity' ? GUARD_ON_NOTICE : undefined);
     expect(result).toMatchObject({ code: 0, stdout: REPLY[agent].ask(text), stderr: '' });
     expect(result.log).toMatchObject({ decision: 'ask', how: 'rules', rules: ['git.push'], step: ASKED });
   });

@@ -93,10 +93,11 @@ describe('guard report after whole chats', () => {
     const copilot = byChat.get(headless.chat.id);
     expect(copilot?.agent).toBe('copilot');
     expect(copilot?.steps).toBe(2);
-    // the first time it was flagged for approval (and sent back, nobody being there); the second, left undone
-    expect(brief(copilot?.asked ?? [])).toEqual([[PUSH, 'git.push']]);
+    // the first time it was flagged, nobody being there to ask, it went back to the agent as a block;
+    // the second time it was left undone
+    expect(brief(copilot?.blocked ?? [])).toEqual([[PUSH, 'git.push']]);
     expect(brief(copilot?.leftUndone ?? [])).toEqual([[PUSH, 'git.push']]);
-    expect(copilot?.blocked).toEqual([]);
+    expect(copilot?.asked).toEqual([]);
     expect(copilot?.allowedAfterYes).toEqual([]);
     expect(copilot?.remembered).toEqual([]);
   });

@@ -31,6 +31,8 @@ export interface Settled {
   readonly notice?: string;
   /** How it was decided, for the log. */
   readonly how?: 'memory' | 'away-undone' | 'away';
+  /** This answer told the chat that guard is on (agents with no chat-start event). */
+  readonly announced?: boolean;
 }
 
 /** One chat's memory, as one step sees it. */
@@ -51,6 +53,11 @@ export interface MemoryOptions {
   /** Idle chats are forgotten after this long. */
   readonly idleMs: number;
   readonly now?: () => number;
+  /**
+   * For agents with no chat-start event: the first asked or blocked step of a chat also says that
+   * guard is on (and what the chat-start scan found), in this text.
+   */
+  readonly announce?: string;
 }
 
 /** A step's identity within a chat: what it does, where (never stored as text). */
@@ -116,25 +123,31 @@ export function chatMemory(agent: AgentId, chat: string, options: MemoryOptions)
   const update = (change: (s: ChatState) => void): void => {
     updateChat(options.guardHome, agent, chat, now(), options.idleMs, change);
   };
+  /** What the chat's memory makes of an ask: a one-time yes, the away rule, an approval code. */
+  const settleAsk = (step: ToolStep, evaluation: Evaluation, call: CallContext): Settled => {
+    if (evaluation.decision !== 'ask') return { verdict: evaluation };
+    const print = fingerprint(step);
+    if (state.allowOnce.includes(print)) {
+      return { verdict: { decision: 'allow', findings: [], agentMessage: '', userMessage: '' }, how: 'memory' };
+    }
+    // block-then-chat (Codex): a person may answer in the chat, now or when a headless run's chat
+    // is resumed, so the step gets a code either way
+    const code = call.ask === 'block-then-chat' ? approvalCode(`${chat}\u0000${print}\u0000${now()}`) : undefined;
+    if (!call.canAsk) {
+      if ((state.away[print] ?? 0) >= 1) {
+        return { verdict: { ...evaluation, decision: 'block' }, notice: LEFT_UNDONE, how: 'away-undone' };
+      }
+      return { verdict: evaluation, how: 'away', ...(code === undefined ? {} : { approvalCode: code }) };
+    }
+    return code === undefined ? { verdict: evaluation } : { verdict: evaluation, approvalCode: code };
+  };
   return {
     view: viewOf(state),
     remembered: (key) => approved.has(key),
     settle(step, evaluation, call) {
-      if (evaluation.decision !== 'ask') return { verdict: evaluation };
-      const print = fingerprint(step);
-      if (state.allowOnce.includes(print)) {
-        return { verdict: { decision: 'allow', findings: [], agentMessage: '', userMessage: '' }, how: 'memory' };
-      }
-      // block-then-chat (Codex): a person may answer in the chat, now or when a headless run's chat
-      // is resumed, so the step gets a code either way
-      const code = call.ask === 'block-then-chat' ? approvalCode(`${chat}\u0000${print}\u0000${now()}`) : undefined;
-      if (!call.canAsk) {
-        if ((state.away[print] ?? 0) >= 1) {
-          return { verdict: { ...evaluation, decision: 'block' }, notice: LEFT_UNDONE, how: 'away-undone' };
-        }
-        return { verdict: evaluation, how: 'away', ...(code === undefined ? {} : { approvalCode: code }) };
-      }
-      return code === undefined ? { verdict: evaluation } : { verdict: evaluation, approvalCode: code };
+      const settled = settleAsk(step, evaluation, call);
+      if (options.announce === undefined || state.announced === true || settled.verdict.decision === 'allow') return settled;
+      return { ...settled, announced: true, notice: settled.notice === undefined ? options.announce : `${options.announce} ${settled.notice}` };
     },
     record(step, settled, evaluation) {
       const print = fingerprint(step);
@@ -142,8 +155,9 @@ export function chatMemory(agent: AgentId, chat: string, options: MemoryOptions)
       const created = allowed ? newFiles(step, options.env) : [];
       const asked = evaluation.decision === 'ask';
       const usesOnce = allowed && state.allowOnce.includes(print);
-      if (!asked && created.length === 0 && !usesOnce) return;
+      if (!asked && created.length === 0 && !usesOnce && settled.announced !== true) return;
       update((s) => {
+        if (settled.announced === true) s.announced = true;
         // the one-time yes is used up by the step going ahead, whatever let it through
         if (usesOnce) s.allowOnce = s.allowOnce.filter((p) => p !== print);
         if (settled.how === 'away' || settled.how === 'away-undone') s.away[print] = (s.away[print] ?? 0) + 1;
@@ -287,10 +301,11 @@ export function chatSessions(options: SessionOptions): {
     async forStep(agent, step) {
       // a payload with no chat id has no chat to remember things in
       if (step.chatId === '') return NO_MEMORY;
-      if (NO_START_EVENT.has(agent) && loadChat(options.guardHome, agent, step.chatId, (options.now ?? Date.now)(), options.idleMs).scan === undefined) {
-        await startScan(agent, step.chatId, options, scanner(agent, step.projectRoot, FIRST_STEP_SCAN_MS));
-      }
-      return chatMemory(agent, step.chatId, options);
+      if (!NO_START_EVENT.has(agent)) return chatMemory(agent, step.chatId, options);
+      // no chat-start event: the first step scans, and the first flagged step says guard is on
+      const state = loadChat(options.guardHome, agent, step.chatId, (options.now ?? Date.now)(), options.idleMs);
+      const found = state.scan === undefined ? await startScan(agent, step.chatId, options, scanner(agent, step.projectRoot, FIRST_STEP_SCAN_MS)) : undefined;
+      return chatMemory(agent, step.chatId, state.announced === true ? options : { ...options, announce: found ?? GUARD_ON_NOTICE });
     },
     onEvent(agent, input) {
       if (input.type !== 'ignore' && (input.type === 'result' ? input.result.chatId : input.chatId) === '') {

@@ -32,6 +32,8 @@ export interface ChatState {
   poisonedServers: string[];
   /** A rules or memory file the agent loads showed injection signs at chat start (lasts the chat). */
   poisonedRules?: boolean;
+  /** The chat was told that guard is on (agents with no chat-start event). */
+  announced?: boolean;
   /** The chat-start scan ran (with what it found and could not check, for the report). */
   scan?: StartScan;
   /** Steps flagged while nobody could be asked, by fingerprint: how many times. */

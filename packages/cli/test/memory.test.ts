@@ -7,6 +7,7 @@ import { evaluate } from '@guard/core';
 import type { CallContext, MemoryOptions } from '../src/memory.js';
 import { chatEvent, chatMemory, chatSessions, fingerprint } from '../src/memory.js';
 import { loadChat } from '../src/state.js';
+import { GUARD_ON_NOTICE } from '@guard/adapters/messages';
 
 const DAY = 86_400_000;
 
@@ -239,5 +240,25 @@ setInterval(() => {}, 1000);
     const scan = loadChat(w.options.guardHome, 'codex', 'c1', Date.now(), DAY).scan;
     expect(scan?.checked).toEqual(checked);
     expect(scan?.unchecked).toEqual(unchecked);
+  });
+});
+
+describe('agents with no chat-start event (Antigravity)', () => {
+  it('the first asked or blocked step of a chat says guard is on; later ones do not', async () => {
+    const w = world();
+    const sessions = chatSessions({ ...w.options, scanEnv: {} });
+    const step = (command: string): ToolStep => ({ agent: 'antigravity', chatId: 'a1', cwd: w.project, projectRoot: w.project, toolName: 'run_command', kind: 'shell', command });
+    const FORCE: CallContext = { canAsk: true, ask: 'native', results: false };
+    const answer = async (command: string) => {
+      const memory = await sessions.forStep('antigravity', step(command));
+      const evaluation = evaluate(step(command), { ...w.options.env, session: memory.view });
+      const settled = memory.settle(step(command), evaluation, FORCE);
+      memory.record(step(command), settled, evaluation);
+      return settled;
+    };
+    expect((await answer('ls')).notice).toBeUndefined();
+    expect((await answer('git push --force')).notice).toBe(GUARD_ON_NOTICE);
+    expect((await answer('git push origin main')).notice).toBeUndefined();
+    expect(loadChat(w.options.guardHome, 'antigravity', 'a1', Date.now(), DAY).scan).toMatchObject({ checked: [], found: [] });
   });
 });

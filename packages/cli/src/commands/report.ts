@@ -70,7 +70,8 @@ export function buildReports(entries: Iterable<LogEntry>, memory: (agent: string
     draft.steps++;
     if (entry.how === 'away-undone') draft.leftUndone.push(item(entry));
     else if (entry.how === 'memory') draft.allowedAfterYes.push(item(entry));
-    else if (entry.decision === 'block') draft.blocked.push(item(entry));
+    // an ask nobody could answer went back to the agent as a block
+    else if (entry.decision === 'block' || entry.answer === 'block') draft.blocked.push(item(entry));
     else if (entry.decision === 'ask') draft.asked.push(item(entry));
   }
   return [...drafts.values()].map((draft) => {

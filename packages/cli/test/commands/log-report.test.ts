@@ -48,8 +48,9 @@ describe('guard report', () => {
     const chat = chats[0];
     expect(chat).toMatchObject({ agent: 'codex', chat: 'c1', steps: 6, remembered: ['git.push:origin/main'] });
     const steps = (list: ChatReport['blocked'] | undefined) => list?.map((s) => s.step);
-    expect(steps(chat?.blocked)).toEqual(['git push --force']);
-    expect(steps(chat?.asked)).toEqual(['git push origin main', 'rm notes.md']);
+    // the first flag of a step nobody could approve went back to the agent as a block
+    expect(steps(chat?.blocked)).toEqual(['git push --force', 'rm notes.md']);
+    expect(steps(chat?.asked)).toEqual(['git push origin main']);
     expect(steps(chat?.allowedAfterYes)).toEqual(['git push origin main']);
     expect(steps(chat?.leftUndone)).toEqual(['rm notes.md']);
     expect(chat?.startScan?.unchecked).toEqual(['MCP server slow: did not answer within the time limit']);
