@@ -79,12 +79,14 @@ describe('explain --json', () => {
     expect(answer.findings).toEqual([]);
   });
 
-  // Needs the real shell reader and the rule catalogue (SPEC §3, §4.1): enable once both land.
-  it.skip('reads through sudo and sh -c to the forced push', async () => {
-    const answer = await explainJson('sudo sh -c "cd /repo && git push --force"');
+  it('reads through sudo and sh -c to the forced push, with its span in the original line', async () => {
+    const line = 'sudo sh -c "cd /repo && git push --force"';
+    const answer = await explainJson(line);
     expect(answer.decision).toBe('block');
     expect(answer.findings.map((f) => f.ruleId)).toContain('git.rewrite-shared-history');
-    expect(answer.invocations.filter((inv) => inv.name === 'git')).toMatchObject([{ args: ['push', '--force'], cwd: '/repo' }]);
+    const git = answer.invocations.filter((inv) => inv.name === 'git');
+    expect(git).toMatchObject([{ args: ['push', '--force'], cwd: '/repo', via: [{ kind: 'prefix', name: 'sudo' }, { kind: 'shell-c', name: 'sh' }] }]);
+    expect(line.slice(git[0]?.span[0], git[0]?.span[1])).toBe('git push --force');
   });
 
   describe('where the command runs', () => {
