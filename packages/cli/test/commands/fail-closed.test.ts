@@ -22,10 +22,9 @@ async function withHome(home: string, command: (io: Io) => Promise<void>): Promi
 const logLines = (): string[] => readFileSync(join(guardHome, 'log.jsonl'), 'utf8').split('\n').filter((line) => line !== '');
 
 describe('guard fail-closed on|off', () => {
-  it('on: saved, said in the past tense with what to do for Cursor, logged', async () => {
+  it('on: saved, said in the past tense, logged', async () => {
     const out = await withHome(guardHome, (io) => failClosed('on', io));
-    expect(out).toMatch(/^fail-closed is now on: when guard itself fails .*, the step is blocked\.\n/);
-    expect(out).toContain('`guard setup cursor`');
+    expect(out).toMatch(/^fail-closed is now on: when guard itself fails .*, the step is blocked\.\n$/);
     expect(await readSettings(guardHome)).toMatchObject({ failClosed: true, enabled: true });
     expect(logLines().map((line) => JSON.parse(line) as unknown)).toMatchObject([{ how: 'switch', changed: { failClosed: true } }]);
   });
@@ -51,5 +50,35 @@ describe('guard fail-closed on|off', () => {
   it('off when it is already off (the default) writes nothing', async () => {
     expect(await withHome(guardHome, (io) => failClosed('off', io))).toBe('fail-closed was already off; nothing changed.\n');
     expect(() => readFileSync(join(guardHome, 'settings.yaml'))).toThrow();
+  });
+});
+
+describe("Cursor's own fail-closed mark follows the setting", () => {
+  const cursorWorld = (): { io: Io; stdout: () => string; file: string; home: string } => {
+    const home = mkdtempSync(join(tmpdir(), 'guard-fc-home-'));
+    const captured = captureIo({ home, cwd: home });
+    return { io: { ...captured.io, env: { GUARD_HOME: guardHome } }, stdout: captured.stdout, file: join(home, '.cursor', 'hooks.json'), home };
+  };
+
+  it('where guard is set up in Cursor, on marks its entries failClosed and off takes the mark away', async () => {
+    const w = cursorWorld();
+    const { setup } = await import('../../src/commands/setup.js');
+    await setup('cursor', { project: false, dryRun: false }, w.io);
+    const marked = (): boolean => (readFileSync(w.file, 'utf8').match(/"failClosed": true/g) ?? []).length > 0;
+    expect(marked()).toBe(false);
+    await failClosed('on', w.io);
+    expect(marked()).toBe(true);
+    expect(w.stdout()).toContain(`guard is set up in Cursor (${w.file})`);
+    await failClosed('off', w.io);
+    expect(marked()).toBe(false);
+    rmSync(w.home, { recursive: true, force: true });
+  });
+
+  it('where Cursor has no guard hook, nothing is written', async () => {
+    const w = cursorWorld();
+    await failClosed('on', w.io);
+    expect(() => readFileSync(w.file)).toThrow();
+    expect(w.stdout()).not.toContain('Cursor');
+    rmSync(w.home, { recursive: true, force: true });
   });
 });
