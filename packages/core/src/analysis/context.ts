@@ -53,8 +53,13 @@ export const FRESH_SESSION: SessionView = {
   failuresInARow: () => 0,
 };
 
+/** The probe of a step that was given none: nothing to wrap. */
+const NO_PROBE: Probe = Object.freeze({});
+
 /** Wraps a probe so that a member that throws answers "don't know". */
 function safeProbe(probe: Probe): Probe {
+  // most evaluations get no probe: skip building a wrapper per step
+  if (probe === NO_PROBE) return probe;
   const wrapped: Record<string, unknown> = {};
   for (const [name, fn] of Object.entries(probe) as [string, unknown][]) {
     if (typeof fn !== 'function') continue;
@@ -73,7 +78,7 @@ function safeProbe(probe: Probe): Probe {
 export function buildContext(
   step: ToolStep,
   env: Environment,
-  probe: Probe = {},
+  probe: Probe = NO_PROBE,
   session: SessionView = FRESH_SESSION,
   extraSecrets: readonly string[] = [],
 ): RuleContext {

@@ -77,8 +77,8 @@ export interface PathFacts {
 export function isInside(child: string, parent: string): boolean {
   if (child === '' || parent === '') return false;
   if (child === parent) return true;
-  const prefix = parent.endsWith('/') ? parent : `${parent}/`;
-  return child.startsWith(prefix);
+  // no `${parent}/` string per call: this runs many times for every path
+  return child.startsWith(parent) && (parent.endsWith('/') || child.charCodeAt(parent.length) === 47);
 }
 
 /**
@@ -170,17 +170,27 @@ interface Folders {
   readonly guardHome: string;
   readonly codexHome: string;
   readonly copilotHome: string;
+  /** `<copilotHome>/hooks` and the project's `.guard.yaml`, built once. */
+  readonly copilotHooks: string;
+  readonly policyFile: string;
 }
 
-const folderCache = new WeakMap<PathContext, Folders>();
+// The folders of the last context asked about: every path of a step (and of the next steps in
+// the same process) shares them, so they are worked out again only when a folder changes.
+let lastFolders: { readonly ctx: PathContext; readonly folders: Folders } | undefined;
 
 function foldersOf(ctx: PathContext): Folders {
-  let folders = folderCache.get(ctx);
-  if (folders === undefined) {
+  const last = lastFolders;
+  if (last !== undefined && last.ctx === ctx) return last.folders;
+  let folders: Folders;
+  if (last !== undefined && sameFolders(last.ctx, ctx)) {
+    folders = last.ctx.cwd === ctx.cwd ? last.folders : { ...last.folders, cwd: normalise(readWord(ctx.cwd).text, '/') };
+  } else {
     const home = normalise(readWord(ctx.home).text, '/');
     const sub = (value: string | undefined, fallback: string): string =>
       value === undefined ? `${home}/${fallback}` : normalise(readWord(value).text, '/');
     const project = normalise(readWord(ctx.projectRoot).text, '/');
+    const copilotHome = sub(ctx.copilotHome, '.copilot');
     folders = {
       cwd: normalise(readWord(ctx.cwd).text, '/'),
       project,
@@ -190,11 +200,25 @@ function foldersOf(ctx: PathContext): Folders {
       temps: [normalise(readWord(ctx.tmp).text, '/'), '/tmp', '/var/tmp'],
       guardHome: sub(ctx.guardHome, '.local/state/guard'),
       codexHome: sub(ctx.codexHome, '.codex'),
-      copilotHome: sub(ctx.copilotHome, '.copilot'),
+      copilotHome,
+      copilotHooks: `${copilotHome}/hooks`,
+      policyFile: `${project === '/' ? '' : project}/.guard.yaml`,
     };
-    folderCache.set(ctx, folders);
   }
+  lastFolders = { ctx, folders };
   return folders;
+}
+
+// Every field that Folders is made of, except the cwd.
+function sameFolders(a: PathContext, b: PathContext): boolean {
+  return (
+    a.home === b.home &&
+    a.projectRoot === b.projectRoot &&
+    a.tmp === b.tmp &&
+    a.guardHome === b.guardHome &&
+    a.codexHome === b.codexHome &&
+    a.copilotHome === b.copilotHome
+  );
 }
 
 // Variables whose value guard knows, as a prefix of the path (`$HOME/x`, `%TEMP%\x`).
@@ -239,7 +263,8 @@ const DRIVE = /^([A-Za-z]):(?:\/|$)/;
 
 // Absolute, `/`-separated, no `.`/`..`/empty segments; `/` or `C:/` for roots.
 function normalise(path: string, cwd: string): string {
-  const drive = DRIVE.exec(path);
+  // a drive needs `:` as the second character; most paths skip the regex
+  const drive = path.charCodeAt(1) === 58 ? DRIVE.exec(path) : null;
   let base: string;
   let rest: string;
   if (drive) {
@@ -249,7 +274,7 @@ function normalise(path: string, cwd: string): string {
     base = '/';
     rest = path;
   } else {
-    const cwdDrive = DRIVE.exec(cwd);
+    const cwdDrive = cwd.charCodeAt(1) === 58 ? DRIVE.exec(cwd) : null;
     base = cwdDrive ? `${(cwdDrive[1] as string).toUpperCase()}:/` : '/';
     rest = `${cwdDrive ? cwd.slice(2) : cwd}/${path}`;
   }
@@ -308,7 +333,7 @@ export function pathFacts(raw: string, ctx: PathContext): PathFacts {
     const segs = relativeSegments(expanded.text);
     const homeRel =
       expanded.otherHomeRest === undefined ? undefined : relativeSegments(expanded.otherHomeRest);
-    const names: Names = { segs, homeRel, projRel: undefined, abs: '' };
+    const names: Names = { segs, homeRel, projRel: undefined, abs: '', dotted: segs.some(isDotted) };
     return withKinds(
       { raw, abs: '', place: 'unresolved', isHome: false, isRoot: false, glob: word.glob },
       names,
@@ -331,6 +356,7 @@ export function pathFacts(raw: string, ctx: PathContext): PathFacts {
     homeRel: homeRelative(abs, segs, f),
     projRel: inProject ? segs.slice(f.projectDepth) : undefined,
     abs,
+    dotted: segs.some(isDotted),
   };
   return withKinds(
     { raw, abs, place: placeOf(abs, segs, names.projRel, f), isHome, isRoot, glob: word.glob },
@@ -378,7 +404,14 @@ interface Names {
   /** Segments below the project root, when the path is in it. */
   readonly projRel: readonly string[] | undefined;
   readonly abs: string;
+  /**
+   * Some segment starts with `.` or `_`. Every agent, tool and cloud folder the checks below look
+   * for does (`.git`, `.claude`, `_agents`, `.aws` …), so a path without one skips those checks.
+   */
+  readonly dotted: boolean;
 }
+
+const isDotted = (seg: string): boolean => seg.charCodeAt(0) === 46 || seg.charCodeAt(0) === 95;
 
 type BaseFacts = Omit<PathFacts, 'secret' | 'agentRules' | 'guardFile' | 'persistence'>;
 
@@ -387,6 +420,8 @@ function withKinds(base: BaseFacts, n: Names, ctx: PathContext, f: Folders): Pat
   const agentRules = agentRulesOf(n);
   const guardFile = guardFileOf(n, f);
   const persistence = isPersistence(n);
+  // most paths are none of these: the base facts are the answer as they are
+  if (!secret && !agentRules && !guardFile && !persistence) return base;
   return {
     ...base,
     ...(secret && { secret }),
@@ -410,13 +445,17 @@ function seq(segs: readonly string[], ...names: readonly string[]): number {
 
 /** True when `segs` starts with `names`. */
 function startsWith(segs: readonly string[] | undefined, ...names: readonly string[]): boolean {
-  return segs !== undefined && names.every((name, i) => segs[i] === name);
+  if (segs === undefined) return false;
+  for (let i = 0; i < names.length; i++) if (segs[i] !== names[i]) return false;
+  return true;
 }
 
 /** True when `segs` ends with `names`. */
 function endsWith(segs: readonly string[], ...names: readonly string[]): boolean {
   const off = segs.length - names.length;
-  return off >= 0 && names.every((name, i) => segs[off + i] === name);
+  if (off < 0) return false;
+  for (let i = 0; i < names.length; i++) if (segs[off + i] !== names[i]) return false;
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -517,13 +556,13 @@ function secretOf(n: Names, ctx: PathContext): SecretKind | undefined {
     return extraSecret(n, ctx);
   }
   if (isEnvFile(name)) return 'env-file';
-  if (seq(segs, '.gnupg', 'private-keys-v1.d') >= 0 || endsWith(segs, '.gnupg', 'secring.gpg')) {
+  if (n.dotted && (seq(segs, '.gnupg', 'private-keys-v1.d') >= 0 || endsWith(segs, '.gnupg', 'secring.gpg'))) {
     return 'private-key';
   }
   if (isPrivateKeyFile(name)) return 'private-key';
   if (name === '.npmrc' || name === '.pypirc') return 'package-token';
   if (name === '.netrc' || name === '_netrc' || name === '.git-credentials') return 'git-credentials';
-  if (isCloudLogin(segs, homeRel)) return 'cloud-login';
+  if (n.dotted && isCloudLogin(segs, homeRel)) return 'cloud-login';
   if (name.endsWith('.tfstate') || name.endsWith('.tfstate.backup')) return 'terraform-state';
   if (name === 'Cookies.binarycookies') return 'browser-data';
   if (BROWSER_FILES.has(name) && segs.some((s) => BROWSER_FOLDER.test(s.toLowerCase()))) return 'browser-data';
@@ -610,6 +649,8 @@ function agentRulesOf(n: Names): AgentRulesKind | undefined {
   const { segs, homeRel } = n;
   const name = segs[segs.length - 1];
   if (name === undefined) return undefined;
+  // without a dotted segment only these file names can match (in the order of the checks below)
+  if (!n.dotted) return GIT_HOOK_FILES.has(name) ? 'git-hooks' : CI_FILES.has(name) ? 'ci' : RULES_FILES.has(name) ? 'rules' : undefined;
   if (
     seq(segs, '.git', 'hooks') >= 0 ||
     endsWith(segs, '.git', 'config') ||
@@ -693,27 +734,29 @@ function guardFileOf(n: Names, f: Folders): GuardFileKind | undefined {
   ) {
     return 'guard-home';
   }
-  if (abs !== '' && abs === `${f.project === '/' ? '' : f.project}/.guard.yaml`) return 'policy';
+  if (abs !== '' && abs === f.policyFile) return 'policy';
   if (name === undefined) return undefined;
   const inCodexHome = abs !== '' && (abs === f.codexHome || parentOf(abs) === f.codexHome);
   const inCopilotHome = abs !== '' && (abs === f.copilotHome || parentOf(abs) === f.copilotHome);
   if (
-    endsWith(segs, '.codex', 'hooks.json') ||
-    endsWith(segs, '.codex', 'config.toml') ||
     (inCodexHome && (abs === f.codexHome || name === 'hooks.json' || name === 'config.toml')) ||
-    endsWith(segs, '.cursor', 'hooks.json') ||
-    endsWith(segs, '.gemini', 'config', 'hooks.json') ||
-    AGENT_ROOTS.some((r) => endsWith(segs, r, 'hooks.json')) ||
-    seq(segs, '.copilot', 'hooks') >= 0 ||
-    (abs !== '' && isInside(abs, `${f.copilotHome}/hooks`)) ||
+    (abs !== '' && isInside(abs, f.copilotHooks)) ||
     (inCopilotHome && (abs === f.copilotHome || name === 'settings.json')) ||
-    endsWith(segs, '.copilot', 'settings.json') ||
-    seq(segs, '.github', 'hooks') >= 0 ||
-    endsWith(segs, '.github', 'copilot', 'settings.json') ||
-    endsWith(segs, '.github', 'copilot', 'settings.local.json') ||
     startsWith(segs, 'etc', 'github-copilot', 'policy.d') ||
-    (homeRel?.length === 1 && HOOK_FOLDERS.has(name)) ||
-    (homeRel?.length === 2 && homeRel[0] === '.gemini' && name === 'config')
+    // the rest name dotted folders (see Names.dotted)
+    (n.dotted &&
+      (endsWith(segs, '.codex', 'hooks.json') ||
+        endsWith(segs, '.codex', 'config.toml') ||
+        endsWith(segs, '.cursor', 'hooks.json') ||
+        endsWith(segs, '.gemini', 'config', 'hooks.json') ||
+        AGENT_ROOTS.some((r) => endsWith(segs, r, 'hooks.json')) ||
+        seq(segs, '.copilot', 'hooks') >= 0 ||
+        endsWith(segs, '.copilot', 'settings.json') ||
+        seq(segs, '.github', 'hooks') >= 0 ||
+        endsWith(segs, '.github', 'copilot', 'settings.json') ||
+        endsWith(segs, '.github', 'copilot', 'settings.local.json') ||
+        (homeRel?.length === 1 && HOOK_FOLDERS.has(name)) ||
+        (homeRel?.length === 2 && homeRel[0] === '.gemini' && name === 'config')))
   ) {
     return 'hook-config';
   }
@@ -761,7 +804,8 @@ function isPersistence(n: Names): boolean {
   }
   // PowerShell's own variable for its profile script (`Add-Content $PROFILE …`)
   if (segs.length === 1 && POWERSHELL_PROFILE.test(name)) return true;
-  const startup = segs.findIndex((s) => s.toLowerCase() === 'startup');
+  // the length test first: no lower-cased copy of every segment
+  const startup = segs.findIndex((s) => s.length === 7 && s.toLowerCase() === 'startup');
   if (startup >= 2 && /^start menu\/programs$/i.test(`${segs[startup - 2]}/${segs[startup - 1]}`)) return true;
   if (abs === '' || DRIVE.test(abs)) return false;
   const [a, b] = segs;
