@@ -4,7 +4,7 @@ import type { Dialect, Draft, Frame, Reader } from './context.js';
 import { expandSingle, expandWord, literalWord } from './expand.js';
 import type { Word } from './expand.js';
 import { codeSource, commandsInCode } from './inline-code.js';
-import { joinMapped, mappedBuilder, spanOf } from './mapped.js';
+import { joinMapped, mappedBuilder, spanEnd, spanOf } from './mapped.js';
 import type { Mapped } from './mapped.js';
 import { nestedCommands } from './nested.js';
 import { findOption, skipOptions } from './options.js';
@@ -61,12 +61,12 @@ export function runSimple(
   }
   if (frame.dialect === 'powershell' && powershellExpression(tokens, first, scope)) return undefined;
   const words: Word[] = [];
-  for (let i = first; i < tokens.length; i++) words.push(...expandWord(tokens[i] as WordToken, scope));
+  for (let i = first; i < tokens.length; i++) for (const word of expandWord(tokens[i] as WordToken, scope)) words.push(word);
   const redirects = redirs.map((redir) => toRedirect(redir, scope, frame.dialect));
   const heredoc = stdinOf(redirs, scope);
   let last = 0;
-  for (const token of tokens) last = Math.max(last, spanOf(token.src, token.start, token.end)[1]);
-  for (const token of redirs) last = Math.max(last, spanOf(token.src, token.start, token.end)[1]);
+  for (const token of tokens) last = Math.max(last, spanEnd(token.src, token.start, token.end));
+  for (const token of redirs) last = Math.max(last, spanEnd(token.src, token.start, token.end));
 
   if (words.length === 0) {
     for (const [name, value, dynamic] of assigned) setVar(scope, name, value, false, dynamic);
@@ -86,8 +86,7 @@ export function runSimple(
       via: frame.via,
       prefixes: [],
       pipeline: stage,
-      ...remote(frame),
-    });
+    }, frame);
     return undefined;
   }
   const stdin = heredoc ? { text: heredoc, heredoc: true } : piped ? { text: piped, heredoc: false } : undefined;
@@ -155,10 +154,9 @@ function command(reader: Reader, simple: Simple, frame: Frame, scope: Scope, sta
     via,
     prefixes,
     pipeline: stage,
-    ...remote(frame),
   };
   if (program.dynamic) addOpaque(reader, 'dynamic-program', program.span, program.text);
-  if (!push(reader, draft)) return undefined;
+  if (!push(reader, draft, frame)) return undefined;
   if (options.own) applyEffects(name, args, scope, frame.dialect);
 
   const inner: Frame = { ...frame, via };
@@ -231,17 +229,17 @@ function enter(reader: Reader, frame: Frame, via: Via, span: Span, dialect: Dial
   return { via: [...frame.via, via], depth: frame.depth + 1, dialect, ...(remoteHost === undefined ? {} : { remoteHost }) };
 }
 
-function push(reader: Reader, draft: Draft): boolean {
+function push(reader: Reader, draft: Draft, frame: Frame): boolean {
   if (reader.invocations.length >= LIMITS.invocations) {
     if (!reader.full) addOpaque(reader, 'too-many-stages', [draft.span[0], reader.line.length], `more than ${LIMITS.invocations} commands`);
     reader.full = true;
     return false;
   }
+  // set here rather than spread into every draft: most commands run on this computer
+  if (frame.remoteHost !== undefined) draft.remoteHost = frame.remoteHost;
   reader.invocations.push(draft);
   return true;
 }
-
-const remote = (frame: Frame): { remoteHost?: string } => (frame.remoteHost === undefined ? {} : { remoteHost: frame.remoteHost });
 
 /** `NAME=value` as the shell sees it: the name and `=` unquoted at the start of the word. */
 function assignmentName(token: WordToken): string | undefined {

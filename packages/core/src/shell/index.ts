@@ -8,7 +8,7 @@
 //   inline-code.ts commands inside python -c, node -e, ruby -e, perl -e, php -r, deno eval
 // It knows how shells run things, never which things are risky: that is the rules' business.
 import { addOpaque, LIMITS, newReader } from './context.js';
-import type { Frame } from './context.js';
+import type { Draft, Frame } from './context.js';
 import { identity } from './mapped.js';
 import { rootScope } from './scope.js';
 import type { ReadOptions, ReadResult } from './types.js';
@@ -34,7 +34,14 @@ export function readCommand(line: string, options: ReadOptions): ReadResult {
   readSource(reader, identity(text), frame, rootScope(options.cwd, options.home, options.tmp));
   return {
     line,
-    invocations: reader.invocations.map((draft) => ({ ...draft, pipeline: { ...draft.pipeline } })),
+    invocations: detached(reader.invocations),
     opaque: [...reader.opaque].sort((a, b) => a.span[0] - b.span[0]),
   };
+}
+
+// Every invocation gets a pipeline object of its own (stages of one pipeline share one while the
+// reader counts them); the drafts are not used after the read, so they are handed out as they are.
+function detached(drafts: Draft[]): Draft[] {
+  for (const draft of drafts) draft.pipeline = { id: draft.pipeline.id, index: draft.pipeline.index, length: draft.pipeline.length };
+  return drafts;
 }

@@ -341,6 +341,22 @@ class Lexer {
     if (!this.countWord()) return { kind: 'word', src, start, end: start, parts: [] };
     const ends = WORD_END[dialect];
     const special = SPECIAL[dialect];
+    // Most words are one run of plain characters ended by a blank, a newline, an operator or the
+    // end of the text: one unquoted literal, made without the general loop's collector. `(`, `<`
+    // and `>` are left to the loop (array values, process substitution).
+    let plain = start;
+    while (plain < s.length) {
+      const code = s.charCodeAt(plain);
+      if (code < 128 && special[code] !== 0) break;
+      plain++;
+    }
+    if (plain > start) {
+      const c = s[plain];
+      if (c === undefined || isBlank(s.charCodeAt(plain)) || c === '\n' || (ends.has(c) && c !== '(' && c !== '<' && c !== '>')) {
+        this.pos = plain;
+        return { kind: 'word', src, start, end: plain, parts: [{ kind: 'lit', text: sliceMapped(src, start, plain), quoted: false }] };
+      }
+    }
     // `NAME=value`: a `~` or an array `(…)` may open the value
     let valueStart = -1;
     if (isNameStart(s[start])) {

@@ -36,6 +36,14 @@ export function spanOf(m: Mapped, start: number, end: number): Span {
   return a <= b ? [a, b] : [b - 1, a + 1];
 }
 
+/** `spanOf(m, start, end)[1]`, without building the span. */
+export function spanEnd(m: Mapped, start: number, end: number): number {
+  const a = m.at(start);
+  if (end <= start) return a;
+  const b = m.at(end - 1) + 1;
+  return a <= b ? b : a + 1;
+}
+
 /** Collects characters with their original positions; used where text is not one contiguous piece. */
 export interface MappedBuilder {
   /** Appends `text`, every character of it mapped to `at` (an escape or a resolved variable). */
