@@ -144,6 +144,13 @@ export async function status(options: StatusOptions, io: Io): Promise<void> {
 
 const yesNo = (value: boolean): string => (value ? 'yes' : 'no');
 
+/** How guard learns that the person said yes to an asked step on this agent (SPEC §5), or that it cannot. */
+export function howYesIsSeen(caps: Capabilities): string {
+  if (caps.ask === 'block-then-chat') return "your next message in the chat (\"yes\" or the step's code) lets that step run once, and it is remembered for the chat";
+  if (caps.results) return "seen when the asked step's result comes back (you allowed it in the agent's prompt), then remembered for the chat";
+  return "cannot be seen (the agent shows guard no results), so every asked step is asked again";
+}
+
 /** The text form: a few short lines per agent. */
 export function renderStatus(report: StatusJson): string {
   const lines = [
@@ -157,6 +164,7 @@ export function renderStatus(report: StatusJson): string {
     const caps = agent.capabilities;
     const ask = caps.ask === 'native' ? `native prompt (${caps.askEvents.join(', ')})` : 'block, then the agent asks you in the chat';
     lines.push(`  ask: ${ask}; results seen: ${yesNo(caps.results)}; chat start seen: ${yesNo(caps.startEvent)}`);
+    lines.push(`  a yes: ${howYesIsSeen(caps)}`);
     lines.push(`  if the hook fails: ${caps.onHookFailure}`, `  if it times out: ${caps.onHookTimeout}`);
   }
   return `${lines.join('\n')}\n`;

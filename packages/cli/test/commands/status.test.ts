@@ -4,7 +4,7 @@ import { adapters } from '@guard/adapters';
 import type { AgentId } from '@guard/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hookCommand, hookScriptPath } from '../../src/agents.js';
-import { status } from '../../src/commands/status.js';
+import { howYesIsSeen, status } from '../../src/commands/status.js';
 import type { LevelStatus, StatusJson } from '../../src/commands/status.js';
 import { captureIo } from '../capture-io.js';
 import { makeAgentHome } from './agent-home.js';
@@ -169,5 +169,16 @@ describe('guard status names the exact command for an out-of-date entry', () => 
     const { stdout } = await box.guard('status');
     expect(stdout).toContain(want);
     expect(stdout.match(/out of date/g)).toHaveLength(1);
+  });
+});
+
+describe('how a yes is seen, per agent', () => {
+  it.for([
+    { agent: 'codex', says: /your next message in the chat/ },
+    { agent: 'cursor', says: /result comes back/ },
+    { agent: 'copilot', says: /result comes back/ },
+    { agent: 'antigravity', says: /cannot be seen .* every asked step is asked again/ },
+  ] as const)('$agent', ({ agent, says }) => {
+    expect(howYesIsSeen(adapters[agent].capabilities)).toMatch(says);
   });
 });
