@@ -50,6 +50,7 @@ export function evaluate(step: ToolStep, options: EvaluateOptions): Evaluation {
       later.push(rule);
       continue;
     }
+    if (!mayApply(rule, context)) continue;
     for (const hit of rule.check(context)) {
       if (isAllowedByPolicy(rule, hit, policy, context)) continue;
       findings.push(toFinding(rule, hit));
@@ -89,6 +90,14 @@ export function evaluate(step: ToolStep, options: EvaluateOptions): Evaluation {
     opaque: context.opaque,
     remembered,
   };
+}
+
+/** False when the rule names its programs and this shell step runs none of them (see Rule.programs). */
+function mayApply(rule: Rule, context: RuleContext): boolean {
+  const programs = rule.programs;
+  if (programs === undefined || context.step.kind !== 'shell') return true;
+  for (const inv of context.invocations) if (programs.has(inv.name)) return true;
+  return false;
 }
 
 function toFinding(rule: Rule, hit: Hit): Finding {

@@ -137,6 +137,12 @@ export interface RuleMeta {
 
 export interface Rule {
   readonly meta: RuleMeta;
+  /**
+   * On a shell step this rule finds something only at invocations of these programs (by
+   * `Invocation.name`), so the engine skips it on shell steps that run none of them. Leave it out
+   * when the rule reads anything else of a shell step (files, network, keys, the text).
+   */
+  readonly programs?: ReadonlySet<string>;
   /** Pure: every place in the step this rule is about (empty when it does not apply). */
   check(context: RuleContext): readonly Hit[];
   /**

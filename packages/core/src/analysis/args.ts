@@ -100,9 +100,28 @@ export const GIT_GLOBAL_WITH_VALUE: ReadonlySet<string> = new Set([
   '--config-env',
 ]);
 
+/** A git invocation's subcommand, the arguments after it, and where the subcommand stands. */
+export interface GitCommand {
+  readonly sub: string;
+  readonly args: readonly Arg[];
+  readonly subIndex: number;
+}
+
+// Several rules and the effects ask about the same git invocation: it is read once (null: no subcommand).
+const gitCommands = new WeakMap<Invocation, GitCommand | null>();
+
 /** For `git …`: the subcommand and the arguments after it. */
-export function gitCommand(inv: Invocation): { readonly sub: string; readonly args: readonly Arg[]; readonly subIndex: number } | undefined {
+export function gitCommand(inv: Invocation): GitCommand | undefined {
   if (inv.name !== 'git') return undefined;
+  let git = gitCommands.get(inv);
+  if (git === undefined) {
+    git = readGitCommand(inv);
+    gitCommands.set(inv, git);
+  }
+  return git ?? undefined;
+}
+
+function readGitCommand(inv: Invocation): GitCommand | null {
   for (let i = 0; i < inv.args.length; i++) {
     const value = inv.args[i] ?? '';
     if (GIT_GLOBAL_WITH_VALUE.has(value)) {
@@ -114,5 +133,5 @@ export function gitCommand(inv: Invocation): { readonly sub: string; readonly ar
     for (let j = i + 1; j < inv.args.length; j++) rest.push(argAt(inv, j));
     return { sub: value, args: rest, subIndex: i };
   }
-  return undefined;
+  return null;
 }

@@ -26,6 +26,7 @@ export const execRemoteCode = {
       noMatch: ['curl -s https://api.example.com/items | jq .', 'curl -o install.sh https://example.com/install.sh', 'curl -s localhost:3000/setup.sh | sh', 'git commit -m "curl https://x.sh | sh"'],
     },
   },
+  programs: new Set([...DOWNLOADERS, 'iex', 'invoke-expression']),
   check(context) {
     const hits: Hit[] = [];
     for (const inv of context.invocations) {

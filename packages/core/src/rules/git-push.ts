@@ -38,6 +38,7 @@ export const gitPush = {
       ],
     },
   },
+  programs: new Set(['git']),
   check(context) {
     const hits: Hit[] = [];
     for (const inv of context.invocations) {

@@ -18,6 +18,7 @@ export const gitRewriteSharedHistory = {
       noMatch: ['git push', 'git commit -m "git push --force"', 'git push origin feature/x', 'echo git push -f'],
     },
   },
+  programs: new Set(['git', 'git-filter-repo']),
   check(context) {
     const hits: Hit[] = [];
     for (const inv of context.invocations) {

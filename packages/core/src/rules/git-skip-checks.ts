@@ -71,6 +71,7 @@ export const gitSkipChecks = {
       ],
     },
   },
+  programs: new Set(['git']),
   check(context) {
     const hits: Hit[] = [];
     const exported = exportedSkips(context);

@@ -33,6 +33,12 @@ const WITH_VALUE = new Set([
   '--registry', '--tag', '--access', '--otp', '--repository', '--repository-url', '-p', '--package', '--project',
 ]);
 
+/** Every program `publishes` knows a publishing form of. */
+const PUBLISHERS: ReadonlySet<string> = new Set([
+  ...Object.keys(VERBS),
+  'yarn', 'gh', 'dotnet', 'nuget', 'gradle', 'gradlew', 'python', 'python3', 'semantic-release', 'goreleaser', 'pod', 'mix', 'mvnw',
+]);
+
 export const pkgPublish = {
   meta: {
     id: 'pkg.publish',
@@ -47,6 +53,7 @@ export const pkgPublish = {
       noMatch: ['npm publish --dry-run', 'npm pack', 'cargo publish --dry-run', 'docker build -t acme/app .', 'gh release list'],
     },
   },
+  programs: PUBLISHERS,
   check(context) {
     const hits: Hit[] = [];
     for (const inv of context.invocations) {
@@ -58,6 +65,8 @@ export const pkgPublish = {
 
 function publishes(inv: Invocation): boolean {
   const name = inv.name;
+  // no operand list for the many programs that publish nothing (and no lookup of `constructor` & co. in VERBS)
+  if (!PUBLISHERS.has(name)) return false;
   const ops = operands(inv, WITH_VALUE).map((a) => a.value);
   const [first = '', second = '', third = ''] = ops;
   switch (name) {

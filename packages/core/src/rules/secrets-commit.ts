@@ -40,6 +40,7 @@ export const secretsCommit = {
       ],
     },
   },
+  programs: new Set(['git']),
   check(context) {
     const hits: Hit[] = [];
     for (const inv of context.invocations) {

@@ -113,8 +113,13 @@ const CMDKEY_LIST = /^\/l(?:ist)?(?::|$)/i;
 const KUBECTL_OUTPUT = /^(?:-o|--output)(?:=|$)|^-o\S/;
 const KUBECTL_WITH_VALUE = new Set(['-n', '--namespace', '--context', '--kubeconfig', '-l', '--selector']);
 
+/** The programs storedLogin knows a printing form of. */
+const LOGIN_PRINTERS = new Set(['gh', 'aws', 'az', 'gcloud', 'security', 'cmdkey', 'kubectl', 'vault', 'op', 'pass', 'gopass', 'secret-tool', 'git', 'heroku', 'bw', 'doppler']);
+
 /** The login a command prints (`gh auth token`), or undefined when it prints none. */
 function storedLogin(inv: Invocation): string | undefined {
+  // no operand list for the many programs that print no login
+  if (!LOGIN_PRINTERS.has(inv.name)) return undefined;
   const words = operands(inv, inv.name === 'kubectl' ? KUBECTL_WITH_VALUE : undefined).map((a) => a.value);
   const [a, b, c] = words;
   const said = (n: number): string => [inv.name, ...words.slice(0, n)].join(' ');

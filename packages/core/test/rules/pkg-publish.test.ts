@@ -33,6 +33,10 @@ runRuleTests(pkgPublish, {
     'echo "npm publish"',
     'git commit -m "chore: npm publish 1.2.0"',
     'grep -r "docker push" .github',
+    // program names that are also names of object members: no finding (this threw before)
+    'constructor publish',
+    'hasOwnProperty publish',
+    'toString push',
   ],
   invalid: [
     // SPEC 4.2 examples
