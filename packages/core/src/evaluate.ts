@@ -51,7 +51,10 @@ export function evaluate(step: ToolStep, options: EvaluateOptions): Evaluation {
       continue;
     }
     if (!mayApply(rule, context)) continue;
-    for (const hit of rule.check(context)) {
+    const hits = rule.check(context);
+    // an index loop: most rules return an empty array, and for-of would make an iterator for each
+    for (let h = 0; h < hits.length; h++) {
+      const hit = hits[h] as Hit;
       if (isAllowedByPolicy(rule, hit, policy, context)) continue;
       findings.push(toFinding(rule, hit));
     }

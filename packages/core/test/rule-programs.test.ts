@@ -31,6 +31,10 @@ const NEAR_MISSES = [
   'export HUSKY=0',
   'HUSKY=0 npm test',
   'python3 -c "print(1)" | sh',
+  'echo "DROP TABLE users" > notes.sql',
+  'cat terraform.tfstate',
+  'ssh build-host uptime',
+  'ssh prod "rm -rf /var/lib/app && terraform destroy"',
 ];
 
 const lines = [...new Set([...rules.flatMap((rule) => [...shellLines(rule, 'match'), ...shellLines(rule, 'noMatch')]), ...corpus('harmless.jsonl'), ...corpus('risky.jsonl'), ...NEAR_MISSES])];
@@ -42,10 +46,12 @@ const runsOne = (programs: ReadonlySet<string>, command: string): boolean =>
 describe('Rule.programs', () => {
   it('is set on the rules that only look at their own programs', () => {
     expect(gated.map((rule) => rule.meta.id).sort()).toEqual([
+      'db.destroy',
       'exec.remote-code',
       'git.push',
       'git.rewrite-shared-history',
       'git.skip-checks',
+      'infra.destroy',
       'pkg.publish',
       'process.kill-by-name',
       'secrets.commit',

@@ -253,6 +253,7 @@ export const dbDestroy = {
       noMatch: ['psql -c "SELECT count(*) FROM users"', 'sqlite3 app.db "DELETE FROM sessions WHERE expired = 1"', 'grep -r "DROP TABLE" src', 'echo "DELETE FROM users"', 'npx prisma migrate dev'],
     },
   },
+  programs: new Set([...CLIENTS.keys(), ...TOOLS.keys()]),
   check(context) {
     const hits: Hit[] = [];
     for (const inv of context.invocations) {

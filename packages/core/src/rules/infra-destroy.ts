@@ -259,6 +259,8 @@ export const infraDestroy = {
       noMatch: ['kubectl get pods -n prod', 'terraform plan', 'kubectl apply --dry-run=client -f k8s/', 'docker rm -f web', 'ssh prod "tail -n 100 /var/log/nginx/error.log"', 'echo "kubectl delete pod web-1"'],
     },
   },
+  // `ssh` too: commands run on another computer are only reached through it
+  programs: new Set([...JUDGES.keys(), 'ssh']),
   check(context) {
     const hits: Hit[] = [];
     const keys = new Set<string>();
