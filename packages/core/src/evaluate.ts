@@ -40,9 +40,10 @@ const NOT_REMEMBERED = new Set(['never', 'every-time', 'until-next-message']);
  * beats allow; ties keep catalogue order. Pure: all outside knowledge comes in `options`.
  */
 export function evaluate(step: ToolStep, options: EvaluateOptions): Evaluation {
-  const policy = options.policy ?? EMPTY_POLICY;
-  const ruleList = options.rules ?? builtinRules;
-  const context = buildContext(step, options, options.probe, options.session, policy.secrets);
+  // Each option is read once: options are often built with a spread (`{ ...env, probe }`), which
+  // this V8 gives a map of its own, so every read of a field on them misses its inline cache.
+  const { policy = EMPTY_POLICY, rules: ruleList = builtinRules, probe, session, remembered: isRemembered, failClosed } = options;
+  const context = buildContext(step, options, probe, session, policy.secrets);
   let findings: Finding[] = [];
   const later: Rule[] = [];
   for (const rule of ruleList) {
@@ -62,8 +63,7 @@ export function evaluate(step: ToolStep, options: EvaluateOptions): Evaluation {
   findings.push(...policyFindings(policy, context));
 
   const remembered: Finding[] = [];
-  if (options.remembered) {
-    const isRemembered = options.remembered;
+  if (isRemembered) {
     findings = findings.filter((finding) => {
       if (finding.decision === 'ask' && finding.memoryKey !== undefined && isRemembered(finding.memoryKey)) {
         remembered.push(finding);
@@ -73,7 +73,7 @@ export function evaluate(step: ToolStep, options: EvaluateOptions): Evaluation {
     });
   }
   findings = findings.map((finding) =>
-    finding.decision === 'ask' && (policy.block.includes(finding.ruleId) || (options.failClosed === true && finding.ruleId === 'shell.opaque'))
+    finding.decision === 'ask' && (policy.block.includes(finding.ruleId) || (failClosed === true && finding.ruleId === 'shell.opaque'))
       ? { ...finding, decision: 'block', remember: 'never' }
       : finding,
   );

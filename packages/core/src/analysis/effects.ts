@@ -276,11 +276,11 @@ function otherEffects(inv: Invocation, at: (arg: Arg, op: FileOp, extra?: Partia
     case 'curl':
       for (const arg of optionValues(inv, ['-o'], ['--output'])) at(arg, 'write');
       // `curl -O URL` saves under the URL's own file name
-      if (hasFlag(inv, 'O', ['--remote-name', '--remote-name-all'])) for (const arg of urlArgs(inv)) at({ ...arg, value: remoteName(arg.value) }, 'write');
+      if (hasFlag(inv, 'O', ['--remote-name', '--remote-name-all'])) for (const arg of urlArgs(inv)) at(withValue(arg, remoteName(arg.value)), 'write');
       for (const arg of optionValues(inv, ['-T'], ['--upload-file'])) at(arg, 'read', { sends: true });
       for (const arg of optionValues(inv, ['-d', '-F'], ['--data', '--data-binary', '--data-raw', '--data-urlencode', '--form', '--json'])) {
         const file = /@([^;,]+)/.exec(arg.value);
-        if (file?.[1] && file[1] !== '-') at({ ...arg, value: file[1] }, 'read', { sends: true });
+        if (file?.[1] && file[1] !== '-') at(withValue(arg, file[1]), 'read', { sends: true });
       }
       break;
     case 'wget':
@@ -288,7 +288,7 @@ function otherEffects(inv: Invocation, at: (arg: Arg, op: FileOp, extra?: Partia
       // without -O (alone or bundled, as in `-qO-`) wget saves under the URL's own file name
       if (!inv.args.some((a) => /^-[a-zA-Z]*O/.test(a) || a.startsWith('--output-document')) && !inv.args.includes('--spider')) {
         const folder = optionValues(inv, ['-P'], ['--directory-prefix'])[0]?.value;
-        for (const arg of urlArgs(inv)) at({ ...arg, value: `${folder === undefined ? '' : `${folder.replace(/\/+$/, '')}/`}${remoteName(arg.value)}` }, 'write');
+        for (const arg of urlArgs(inv)) at(withValue(arg, `${folder === undefined ? '' : `${folder.replace(/\/+$/, '')}/`}${remoteName(arg.value)}`), 'write');
       }
       for (const arg of optionValues(inv, [], ['--post-file', '--body-file'])) at(arg, 'read', { sends: true });
       break;
@@ -344,6 +344,11 @@ function otherEffects(inv: Invocation, at: (arg: Arg, op: FileOp, extra?: Partia
 
 const SQLITE_WITH_VALUE = new Set(['-cmd', '-separator', '-newline', '-nullvalue', '-init']);
 const PROCESS_SUBSTITUTION = /^[<>]\([^]*\)$/;
+
+/** The argument with another value (field by field: `{ ...arg, value }` gives each copy a V8 map of its own). */
+function withValue(arg: Arg, value: string): Arg {
+  return { value, index: arg.index, span: arg.span };
+}
 
 /** The arguments of an invocation that are URLs. */
 function urlArgs(inv: Invocation): Arg[] {

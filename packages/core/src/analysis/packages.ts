@@ -156,9 +156,10 @@ function nodePlan(inv: Invocation, withValue: ReadonlySet<string>, modeOf: (sub:
 
 function yarnPlan(inv: Invocation): Plan | undefined {
   const ops = operands(inv, YARN_WITH_VALUE);
-  const base = { manager: 'yarn', ecosystem: 'npm' as const, global: false };
+  // field by field, not `{ ...base, … }` (which gives each plan a V8 map of its own)
+  const plan = (mode: Mode, words: Arg[], global: boolean): Plan => ({ manager: 'yarn', ecosystem: 'npm', global, mode, words });
   // a bare `yarn` installs the project's lists; `yarn --version` does not
-  if (ops.length === 0) return inv.args.some((a) => /^(-v|--version|-h|--help)$/.test(a)) ? undefined : { ...base, mode: 'project', words: [] };
+  if (ops.length === 0) return inv.args.some((a) => /^(-v|--version|-h|--help)$/.test(a)) ? undefined : plan('project', [], false);
   let [sub, ...words] = ops;
   let global = false;
   if (sub?.value === 'global') {
@@ -170,11 +171,11 @@ function yarnPlan(inv: Invocation): Plan | undefined {
   }
   switch (sub?.value) {
     case 'add':
-      return { ...base, mode: 'add', words, global };
+      return plan('add', words, global);
     case 'install':
     case 'up':
     case 'upgrade':
-      return { ...base, mode: 'install', words, global };
+      return plan('install', words, global);
     default:
       return undefined;
   }

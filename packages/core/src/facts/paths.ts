@@ -422,8 +422,14 @@ function withKinds(base: BaseFacts, n: Names, ctx: PathContext, f: Folders): Pat
   const persistence = isPersistence(n);
   // most paths are none of these: the base facts are the answer as they are
   if (!secret && !agentRules && !guardFile && !persistence) return base;
+  // field by field, not `{ ...base, … }` (which gives each result a V8 map of its own)
   return {
-    ...base,
+    raw: base.raw,
+    abs: base.abs,
+    place: base.place,
+    isHome: base.isHome,
+    isRoot: base.isRoot,
+    glob: base.glob,
     ...(secret && { secret }),
     ...(agentRules && { agentRules }),
     ...(guardFile && { guardFile }),

@@ -1,5 +1,5 @@
 import type { Span } from '../types.js';
-import { addOpaque, LIMITS } from './context.js';
+import { addOpaque, innerFrame, LIMITS } from './context.js';
 import type { Dialect, Draft, Frame, Reader } from './context.js';
 import { expandSingle, expandWord, literalWord } from './expand.js';
 import type { Word } from './expand.js';
@@ -10,7 +10,7 @@ import { nestedCommands } from './nested.js';
 import { findOption, skipOptions } from './options.js';
 import { programName, resolvePath } from './paths.js';
 import { isPrefix, matchPrefix } from './prefixes.js';
-import { changeDirectory, childScope, exportVar, isAbsolute, remoteScope, setVar } from './scope.js';
+import { changeDirectory, childScope, exportVar, isAbsolute, remoteScope, setVar, withCwd } from './scope.js';
 import type { Scope } from './scope.js';
 import type { RedirToken, WordToken } from './tokens.js';
 import type { Redirect, Via } from './types.js';
@@ -159,7 +159,7 @@ function command(reader: Reader, simple: Simple, frame: Frame, scope: Scope, sta
   if (!push(reader, draft, frame)) return undefined;
   if (options.own) applyEffects(name, args, scope, frame.dialect);
 
-  const inner: Frame = { ...frame, via };
+  const inner = innerFrame(frame, via, frame.depth, frame.dialect);
   let stdinUsed = false;
   for (const nested of nestedCommands(name, args)) {
     if (nested.kind === 'argv') {
@@ -172,7 +172,7 @@ function command(reader: Reader, simple: Simple, frame: Frame, scope: Scope, sta
         reader,
         { words: slice, env, redirects: [], stdin: undefined, end: last.span[1] },
         runner,
-        { ...scope, cwd, cwdKnown },
+        withCwd(scope, cwd, cwdKnown),
         stage,
         { own: false, isPackage: nested.isPackage ?? false },
       );
@@ -198,7 +198,7 @@ function command(reader: Reader, simple: Simple, frame: Frame, scope: Scope, sta
   if (code && source.kind !== 'none') {
     stdinUsed ||= source.kind === 'stdin';
     draft.code = { language: source.language, text: code.text, span: spanOf(code, 0, code.text.length) };
-    readCode(reader, source.language, code, inner, { ...scope, cwd, cwdKnown }, stage, name, draft.span);
+    readCode(reader, source.language, code, inner, withCwd(scope, cwd, cwdKnown), stage, name, draft.span);
   }
   if (simple.stdin?.heredoc && !stdinUsed) draft.stdinText = simple.stdin.text.text;
   return stdoutOf(name, args, simple.stdin);
@@ -275,17 +275,18 @@ const NO_FILE = /^\/dev\/(?:null|stdout|stderr|tty|fd\/[0-2])$/;
 
 function toRedirect(redir: RedirToken, scope: Scope, dialect: Dialect): Redirect {
   const span = spanOf(redir.src, redir.start, redir.end);
-  const base = { op: redir.op, ...(redir.fd === undefined ? {} : { fd: redir.fd }), span };
-  if (redir.heredoc) return { ...base, target: redir.heredoc.delimiter, write: false, append: false };
+  // field by field, not `{ ...base, … }`: see innerFrame
+  const made = (target: string, write: boolean, append: boolean): Redirect => ({ op: redir.op, ...(redir.fd === undefined ? {} : { fd: redir.fd }), span, target, write, append });
+  if (redir.heredoc) return made(redir.heredoc.delimiter, false, false);
   const target = redir.target ? expandSingle(redir.target, scope).text : '';
   const duplicate = (redir.op === '>&' || redir.op === '<&') && /^(?:\d+|-)$/.test(target);
-  if (duplicate) return { ...base, target: `&${target}`, write: false, append: false };
+  if (duplicate) return made(`&${target}`, false, false);
   const discarded =
     NO_FILE.test(target) || (dialect === 'cmd' && /^nul:?$/i.test(target)) || (dialect === 'powershell' && /^\$null$/i.test(target));
   // `> >(tee x)` writes into a pipe, not a file
   const pipe = target.startsWith('>(') || target.startsWith('<(');
   const write = redir.op.includes('>') && target !== '' && !discarded && !pipe;
-  return { ...base, target, write, append: redir.op.endsWith('>>') };
+  return made(target, write, redir.op.endsWith('>>'));
 }
 
 /** The text a heredoc or here-string feeds to the command (the last stdin redirection wins). */

@@ -301,10 +301,20 @@ class Lexer {
     while (isBlank(s.charCodeAt(this.pos))) this.pos++;
     const c = s[this.pos];
     const processSubstitution = this.dialect === 'posix' && (c === '<' || c === '>') && s[this.pos + 1] === '(';
-    const base = { kind: 'redir' as const, src: this.src, start, op, ...(fd === undefined ? {} : { fd }) };
+    // field by field, not `{ ...base, … }` (see innerFrame in context.ts)
+    const token = (end: number, target?: WordToken, heredoc?: Heredoc): RedirToken => ({
+      kind: 'redir',
+      src: this.src,
+      start,
+      op,
+      ...(fd === undefined ? {} : { fd }),
+      end,
+      ...(target === undefined ? {} : { target }),
+      ...(heredoc === undefined ? {} : { heredoc }),
+    });
     if (c === undefined || c === '\n' || (WORD_END[this.dialect].has(c) && !processSubstitution)) {
       this.opaque('unreadable', start, after);
-      return { ...base, end: after };
+      return token(after);
     }
     const target = this.word(depth);
     if (op === '<<' || op === '<<-') {
@@ -318,9 +328,9 @@ class Lexer {
       }
       const heredoc: Heredoc = { delimiter, quoted, strip: op === '<<-' };
       this.pending.push({ heredoc, opStart: start, depth });
-      return { ...base, end: target.end, target, heredoc };
+      return token(target.end, target, heredoc);
     }
-    return { ...base, end: target.end, target };
+    return token(target.end, target);
   }
 
   /** Spends `n` units of the word budget (words, and pieces of words); false once it is spent. */

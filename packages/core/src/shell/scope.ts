@@ -47,12 +47,25 @@ export function rootScope(cwd: string, home: string, tmp: string | undefined): S
  * sees exported variables only). Changes inside never reach the parent.
  */
 export function childScope(scope: Scope, boundary: boolean, cwd = scope.cwd, cwdKnown = scope.cwdKnown): Scope {
-  return { ...scope, layer: { vars: undefined, parent: scope.layer, boundary }, cwd, cwdKnown, dirs: [...scope.dirs] };
+  return scopeOf(scope, { vars: undefined, parent: scope.layer, boundary }, cwd, cwdKnown, [...scope.dirs]);
+}
+
+/** The same scope (same variables and pushd stack, shared) in another working directory. */
+export function withCwd(scope: Scope, cwd: string, cwdKnown: boolean): Scope {
+  return scopeOf(scope, scope.layer, cwd, cwdKnown, scope.dirs);
+}
+
+// Field by field rather than `{ ...scope, … }`, which in this V8 gives each copy a map of its own
+// (every later field read on it then misses its inline cache).
+function scopeOf(scope: Scope, layer: Layer, cwd: string, cwdKnown: boolean, dirs: string[]): Scope {
+  return { layer, cwd, cwdKnown, oldCwd: scope.oldCwd, dirs, home: scope.home, tmp: scope.tmp };
 }
 
 /** A scope on another computer (`ssh host …`): its home and working directory are not known here. */
 export function remoteScope(): Scope {
-  return { ...rootScope('~', '~', undefined), cwdKnown: false };
+  const scope = rootScope('~', '~', undefined);
+  scope.cwdKnown = false;
+  return scope;
 }
 
 /** Sets a variable for the rest of this scope (`undefined`: set to an unknown value). */
@@ -67,7 +80,7 @@ export function exportVar(scope: Scope, name: string): void {
   const previous = lookupEntry(scope.layer, name);
   if (!previous) return;
   scope.layer.vars ??= new Map();
-  scope.layer.vars.set(name, { ...previous, exported: true });
+  scope.layer.vars.set(name, { value: previous.value, exported: true, dynamic: previous.dynamic });
 }
 
 function lookupEntry(start: Layer, name: string): Entry | undefined {

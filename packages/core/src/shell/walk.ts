@@ -1,5 +1,5 @@
 import { runSimple } from './command.js';
-import { addOpaque, LIMITS } from './context.js';
+import { addOpaque, innerFrame, LIMITS } from './context.js';
 import type { Frame, Reader } from './context.js';
 import { lex } from './lexer.js';
 import type { Mapped } from './mapped.js';
@@ -21,7 +21,7 @@ export function readSubstitutions(reader: Reader, parts: readonly Part[], frame:
     if (part.kind === 'raw' && part.inner) readSubstitutions(reader, part.inner, frame, scope);
     if (part.kind !== 'sub' || part.seen) continue;
     const kind = part.open === '<(' || part.open === '>(' ? 'process-substitution' : 'substitution';
-    const inner: Frame = { ...frame, via: [...frame.via, { kind, name: part.open }], depth: part.depth, dialect: part.dialect };
+    const inner = innerFrame(frame, [...frame.via, { kind, name: part.open }], part.depth, part.dialect);
     walk(reader, part.tokens, inner, childScope(scope, false));
   }
 }
@@ -98,7 +98,7 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
     }
     stack.push({ kind, scope, frame, pipe, mode });
     if (kind === '(') scope = childScope(scope, false);
-    if (kind !== 'case') frame = { ...frame, via: [...frame.via, { kind: 'subshell', name: kind }], depth: frame.depth + 1 };
+    if (kind !== 'case') frame = innerFrame(frame, [...frame.via, { kind: 'subshell', name: kind }], frame.depth + 1, frame.dialect);
     pipe = newPipe();
   };
   const pop = (kind: Group['kind']): void => {
