@@ -107,14 +107,11 @@ function toFinding(rule: Rule, hit: Hit): Finding {
   const { meta } = rule;
   const scope = hit.remember ?? meta.remember;
   const remember = NOT_REMEMBERED.has(scope) || meta.decision === 'block' ? undefined : scope === 'chat' ? `${meta.id}:${hit.key ?? 'chat'}` : hit.key === undefined ? undefined : `${meta.id}:${hit.key}`;
-  return {
-    ruleId: meta.id,
-    decision: meta.decision,
-    reason: hit.detail === undefined ? meta.reason : withDetail(meta.reason, hit.detail),
-    span: hit.span,
-    ...(remember === undefined ? {} : { memoryKey: remember }),
-    remember: remember === undefined ? 'never' : 'chat',
-  };
+  const reason = hit.detail === undefined ? meta.reason : withDetail(meta.reason, hit.detail);
+  // two plain literals rather than a spread in the middle (a field after a spread is defined by a runtime call)
+  return remember === undefined
+    ? { ruleId: meta.id, decision: meta.decision, reason, span: hit.span, remember: 'never' }
+    : { ruleId: meta.id, decision: meta.decision, reason, span: hit.span, memoryKey: remember, remember: 'chat' };
 }
 
 /** `Installing an unlisted package runs its code.` + `left-pad` → `… runs its code (left-pad).` */

@@ -83,13 +83,15 @@ export function buildContext(
   extraSecrets: readonly string[] = [],
 ): RuleContext {
   const text = stepText(step);
+  const guardHome = env.guardHome;
+  // the optional field last: a field after a spread is defined by a runtime call
   const pathContext: PathContext = {
     cwd: step.cwd,
     projectRoot: step.projectRoot,
     home: env.home,
     tmp: env.tmp,
-    ...(env.guardHome === undefined ? {} : { guardHome: env.guardHome }),
     extraSecrets,
+    ...(guardHome === undefined ? {} : { guardHome }),
   };
   const cache = new Map<string, PathFacts>();
   const path = (raw: string, cwd: string = step.cwd): PathFacts => {

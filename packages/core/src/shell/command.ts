@@ -141,6 +141,8 @@ function command(reader: Reader, simple: Simple, frame: Frame, scope: Scope, sta
   const name = programName(program.text, options.isPackage && at === 0);
   ({ cwd, cwdKnown } = ownDirectory(name, args, cwd, cwdKnown));
   const end = Math.max(simple.end, program.span[1]);
+  // made apart from the draft: a literal nested in a literal takes a runtime call
+  const span: Span = [program.span[0], end];
   const draft: Draft = {
     program: program.text,
     name,
@@ -150,7 +152,7 @@ function command(reader: Reader, simple: Simple, frame: Frame, scope: Scope, sta
     redirects: simple.redirects,
     cwd,
     cwdKnown,
-    span: [program.span[0], end],
+    span,
     via,
     prefixes,
     pipeline: stage,

@@ -34,10 +34,13 @@ export function expandWord(token: WordToken, scope: Scope, split = true): Word[]
   const span = spanOf(token.src, token.start, token.end);
   const only = token.parts[0];
   if (token.parts.length === 1 && only?.kind === 'lit') {
-    return [{ text: only.text.text, map: only.text, span, quoted: only.quoted, dynamic: false }];
+    // the word and its list are made apart (a literal nested in a literal takes a runtime call)
+    const word: Word = { text: only.text.text, map: only.text, span, quoted: only.quoted, dynamic: false };
+    return [word];
   }
   if (token.parts.length === 1 && (only?.kind === 'sub' || only?.kind === 'raw')) {
-    return [{ text: only.raw.text, map: only.raw, span, quoted: only.kind === 'sub' && only.quoted, dynamic: true }];
+    const word: Word = { text: only.raw.text, map: only.raw, span, quoted: only.kind === 'sub' && only.quoted, dynamic: true };
+    return [word];
   }
   const words: Word[] = [];
   let out = mappedBuilder();

@@ -11,7 +11,7 @@ import { addOpaque, LIMITS, newReader } from './context.js';
 import type { Draft, Frame } from './context.js';
 import { identity } from './mapped.js';
 import { rootScope } from './scope.js';
-import type { ReadOptions, ReadResult } from './types.js';
+import type { ReadOptions, ReadResult, Via } from './types.js';
 import { readSource } from './walk.js';
 
 export type * from './types.js';
@@ -30,7 +30,8 @@ export function readCommand(line: string, options: ReadOptions): ReadResult {
     text = line.slice(0, LIMITS.chars);
     addOpaque(reader, 'too-long', [LIMITS.chars, line.length], `longer than ${LIMITS.chars} characters`);
   }
-  const frame: Frame = { via: [], depth: 0, dialect: options.shell ?? 'posix' };
+  const via: Via[] = [];
+  const frame: Frame = { via, depth: 0, dialect: options.shell ?? 'posix' };
   readSource(reader, identity(text), frame, rootScope(options.cwd, options.home, options.tmp));
   return {
     line,

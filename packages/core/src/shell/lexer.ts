@@ -364,7 +364,11 @@ class Lexer {
       const c = s[plain];
       if (c === undefined || isBlank(s.charCodeAt(plain)) || c === '\n' || (ends.has(c) && c !== '(' && c !== '<' && c !== '>')) {
         this.pos = plain;
-        return { kind: 'word', src, start, end: plain, parts: [{ kind: 'lit', text: sliceMapped(src, start, plain), quoted: false }] };
+        // the part and its list are made apart: a literal nested in a literal is built by the
+        // runtime, not by the fast path, until V8 optimises the function
+        const part: Part = { kind: 'lit', text: sliceMapped(src, start, plain), quoted: false };
+        const parts = [part];
+        return { kind: 'word', src, start, end: plain, parts };
       }
     }
     // `NAME=value`: a `~` or an array `(…)` may open the value

@@ -39,7 +39,10 @@ export interface Scope {
 
 /** The scope a line starts in. */
 export function rootScope(cwd: string, home: string, tmp: string | undefined): Scope {
-  return { layer: { vars: undefined, parent: undefined, boundary: false }, cwd, cwdKnown: true, oldCwd: undefined, dirs: [], home, tmp };
+  // the layer and the list apart from the scope: a literal nested in a literal takes a runtime call
+  const layer: Layer = { vars: undefined, parent: undefined, boundary: false };
+  const dirs: string[] = [];
+  return { layer, cwd, cwdKnown: true, oldCwd: undefined, dirs, home, tmp };
 }
 
 /**

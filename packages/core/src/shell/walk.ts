@@ -50,7 +50,11 @@ interface Pipe {
   stdout: Mapped | undefined;
 }
 
-const newPipe = (): Pipe => ({ id: -1, index: 0, stages: [], stdout: undefined });
+const newPipe = (): Pipe => {
+  // the list apart from the object: a literal nested in a literal takes a runtime call
+  const stages: Pipe['stages'] = [];
+  return { id: -1, index: 0, stages, stdout: undefined };
+};
 
 /** True when `token` opens a subshell or a group (`time ( … )` times the group, not a program). */
 function opensGroup(token: Token | undefined): boolean {
