@@ -40,10 +40,12 @@ const NOT_REMEMBERED = new Set(['never', 'every-time', 'until-next-message']);
  * beats allow; ties keep catalogue order. Pure: all outside knowledge comes in `options`.
  */
 export function evaluate(step: ToolStep, options: EvaluateOptions): Evaluation {
-  // Each option is read once: options are often built with a spread (`{ ...env, probe }`), which
-  // this V8 gives a map of its own, so every read of a field on them misses its inline cache.
-  const { policy = EMPTY_POLICY, rules: ruleList = builtinRules, probe, session, remembered: isRemembered, failClosed } = options;
-  const context = buildContext(step, options, probe, session, policy.secrets);
+  // Options are often built with a spread (`{ ...env, probe }`), which this V8 gives a map of its
+  // own, so each field read on them misses its inline cache (about a microsecond at first); one
+  // Object.assign copies them in a go onto an object whose map is shared, and is read instead.
+  const own: EvaluateOptions = Object.assign({}, options);
+  const { policy = EMPTY_POLICY, rules: ruleList = builtinRules, probe, session, remembered: isRemembered, failClosed } = own;
+  const context = buildContext(step, own, probe, session, policy.secrets);
   let findings: Finding[] = [];
   const later: Rule[] = [];
   for (const rule of ruleList) {

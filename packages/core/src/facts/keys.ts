@@ -177,7 +177,7 @@ export function findKeys(text: string): readonly KeyHit[] {
   findJwts(text, found);
   const lower = text.toLowerCase();
   for (const shape of SHAPES) {
-    if (!shape.hints.some((hint) => lower.includes(hint))) continue;
+    if (!holdsAny(lower, shape.hints)) continue;
     shape.re.lastIndex = 0;
     for (let m = shape.re.exec(text); m !== null; m = shape.re.exec(text)) {
       const span: readonly [number, number] | undefined =
@@ -192,8 +192,17 @@ export function findKeys(text: string): readonly KeyHit[] {
   return withoutOverlaps(found);
 }
 
+// An index loop rather than `hints.some(…)` or for-of: no closure and no iterator per shape per
+// call (most texts hold no hint, so every shape is asked).
+function holdsAny(lower: string, hints: readonly string[]): boolean {
+  for (let i = 0; i < hints.length; i++) if (lower.includes(hints[i] as string)) return true;
+  return false;
+}
+
 // Sorted by start; where two overlap the longer one stays (the earlier-found one on a tie).
 function withoutOverlaps(hits: readonly KeyHit[]): KeyHit[] {
+  // most texts hold no key: nothing to order
+  if (hits.length < 2) return [...hits];
   const order = hits.map((hit, i) => ({ hit, i }));
   order.sort(
     (x, y) =>

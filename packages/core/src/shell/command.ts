@@ -44,8 +44,16 @@ export function runSimple(
   piped: Mapped | undefined,
 ): Mapped | undefined {
   if (reader.full) return undefined;
-  for (const token of tokens) readSubstitutions(reader, token.parts, frame, scope);
-  for (const redir of redirs) readRedirSubstitutions(reader, redir, frame, scope);
+  // one pass over the words and one over the redirections: what they substitute, and where the command ends
+  let last = 0;
+  for (const token of tokens) {
+    readSubstitutions(reader, token.parts, frame, scope);
+    last = Math.max(last, spanEnd(token.src, token.start, token.end));
+  }
+  for (const redir of redirs) {
+    readRedirSubstitutions(reader, redir, frame, scope);
+    last = Math.max(last, spanEnd(redir.src, redir.start, redir.end));
+  }
 
   const env: Record<string, string> = {};
   const assigned: [string, string, boolean][] = [];
@@ -61,12 +69,9 @@ export function runSimple(
   }
   if (frame.dialect === 'powershell' && powershellExpression(tokens, first, scope)) return undefined;
   const words: Word[] = [];
-  for (let i = first; i < tokens.length; i++) for (const word of expandWord(tokens[i] as WordToken, scope)) words.push(word);
+  for (let i = first; i < tokens.length; i++) words.push(...expandWord(tokens[i] as WordToken, scope));
   const redirects = redirs.map((redir) => toRedirect(redir, scope, frame.dialect));
   const heredoc = stdinOf(redirs, scope);
-  let last = 0;
-  for (const token of tokens) last = Math.max(last, spanEnd(token.src, token.start, token.end));
-  for (const token of redirs) last = Math.max(last, spanEnd(token.src, token.start, token.end));
 
   if (words.length === 0) {
     for (const [name, value, dynamic] of assigned) setVar(scope, name, value, false, dynamic);
