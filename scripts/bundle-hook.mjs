@@ -10,9 +10,10 @@ import { rolldown } from 'rolldown';
 
 const dist = fileURLToPath(new URL('../packages/cli/dist/', import.meta.url));
 
-// Loaded only when needed, so they stay outside the bundle: the yaml parser, TOML, and the
-// chat-start scan (which starts MCP servers through execa).
-const LAZY = new Set(['yaml', 'execa', 'smol-toml', './start-scan.js']);
+// Loaded only when needed, so they stay outside the bundle: the yaml parser (a project policy),
+// TOML (a Codex config's MCP servers) and execa (starting MCP servers at a chat's start). The
+// chat-start scan itself is bundled: as a module of its own it would load the engine again.
+const LAZY = new Set(['yaml', 'execa', 'smol-toml']);
 
 const bundle = await rolldown({
   input: join(dist, 'hook.js'),
