@@ -2,7 +2,7 @@ import { parsePatch } from '../facts/patch.js';
 import type { HostClass, UrlFacts } from '../facts/hosts.js';
 import { classifyHost, urlFacts } from '../facts/hosts.js';
 import type { PathFacts } from '../facts/paths.js';
-import type { Invocation } from '../shell/types.js';
+import type { Invocation, Redirect } from '../shell/types.js';
 import type { Span, ToolStep } from '../types.js';
 import type { Arg } from './args.js';
 import { argAt, gitCommand, hasFlag, operands, optionValues } from './args.js';
@@ -58,7 +58,9 @@ export function stepEffects(step: ToolStep, text: string, invocations: readonly 
   const whole: Span = [0, text.length];
   switch (step.kind) {
     case 'shell':
-      for (const inv of invocations) {
+      // index loops here and over the redirections: for-of costs an iterator until V8 optimises
+      for (let i = 0; i < invocations.length; i++) {
+        const inv = invocations[i] as Invocation;
         if (inv.remoteHost === undefined) shellEffects(inv, path, files, net);
       }
       break;
@@ -145,7 +147,8 @@ function shellEffects(inv: Invocation, path: PathOf, files: FileEffect[], net: N
   };
   // `bash < setup.sh` and `python - < tool.py` run the file they are fed
   const stdinOp: FileOp = runsStdinAsCode(inv) ? 'exec' : 'read';
-  for (const redirect of inv.redirects) {
+  for (let r = 0; r < inv.redirects.length; r++) {
+    const redirect = inv.redirects[r] as Redirect;
     if (redirect.write) {
       files.push({ op: 'write', path: path(redirect.target, inv.cwd), span: redirect.span, by: inv.name || '>', invocation: inv, how: redirect.append ? 'append' : 'truncate' });
     } else if (redirect.op === '<' || redirect.op === '<>') {

@@ -278,6 +278,8 @@ function normalise(path: string, cwd: string): string {
     base = cwdDrive ? `${(cwdDrive[1] as string).toUpperCase()}:/` : '/';
     rest = `${cwdDrive ? cwd.slice(2) : cwd}/${path}`;
   }
+  // most paths are already clean (one `/` between segments, none `.` or `..`): no split and join
+  if (rest.charCodeAt(0) === 47 && !UNCLEAN.test(rest)) return base + rest.slice(1);
   const out: string[] = [];
   for (const seg of rest.split('/')) {
     if (seg === '' || seg === '.') continue;
@@ -285,6 +287,14 @@ function normalise(path: string, cwd: string): string {
     else out.push(seg);
   }
   return base + out.join('/');
+}
+
+/** An empty, `.` or `..` segment in a `/`-led path. */
+const UNCLEAN = /\/\/|\/\.\.?(?:\/|$)|\/$/;
+
+/** A normalised absolute path on a Windows drive (`C:/…`); the regex only when `:` is second. */
+function onDrive(abs: string): boolean {
+  return abs.charCodeAt(1) === 58 && DRIVE.test(abs);
 }
 
 // `abs` is normalised: one separator between segments, `/` or `C:/` in front.
@@ -344,10 +354,10 @@ export function pathFacts(raw: string, ctx: PathContext): PathFacts {
 
   const abs = normalise(expanded.text, f.cwd);
   const segs = segmentsOf(abs);
-  const isDriveRoot = DRIVE.test(abs) && segs.length === 0;
+  const isDriveRoot = onDrive(abs) && segs.length === 0;
   const allOf = word.glob && /^\*+$/.test(segs[segs.length - 1] ?? '');
   const container = allOf ? parentOf(abs) : abs;
-  const isRoot = abs === '/' || isDriveRoot || container === '/' || /^[A-Z]:\/$/.test(container);
+  const isRoot = abs === '/' || isDriveRoot || container === '/' || (container.length === 3 && /^[A-Z]:\/$/.test(container));
   const isHome = container === f.home;
   // a project root at `/` (or a drive root) says nothing about where a path lands
   const inProject = f.projectDepth > 0 && isInside(abs, f.project);
@@ -369,7 +379,7 @@ export function pathFacts(raw: string, ctx: PathContext): PathFacts {
 function parentOf(abs: string): string {
   const cut = abs.lastIndexOf('/');
   const parent = abs.slice(0, cut);
-  return parent === '' ? '/' : /^[A-Z]:$/.test(parent) ? `${parent}/` : parent;
+  return parent === '' ? '/' : parent.length === 2 && /^[A-Z]:$/.test(parent) ? `${parent}/` : parent;
 }
 
 function placeOf(abs: string, segs: readonly string[], projRel: readonly string[] | undefined, f: Folders): Place {
@@ -378,7 +388,7 @@ function placeOf(abs: string, segs: readonly string[], projRel: readonly string[
   if (abs === f.home) return 'home';
   if (projRel !== undefined) return projRel.some((s) => REGENERABLE.has(s)) ? 'regenerable' : 'project';
   const first = segs[0] as string;
-  const windows = DRIVE.test(abs);
+  const windows = onDrive(abs);
   if (segs.length === 1 || (segs.length === 2 && (windows ? first === 'Windows' : SYSTEM_PARENTS.has(first)))) {
     return 'root';
   }
@@ -791,7 +801,9 @@ const POWERSHELL_PROFILE = /^\$\{?profile\}?(?:\.\w+)?$/i;
 function isPersistence(n: Names): boolean {
   const { segs, homeRel, abs } = n;
   const name = segs[segs.length - 1] ?? '';
-  if (homeRel !== undefined) {
+  const top = homeRel?.[0];
+  // every folder below asked about starts with one of these three (most paths skip them all)
+  if (homeRel !== undefined && (homeRel.length === 1 || top === '.config' || top === 'Library' || top === 'Documents')) {
     if (homeRel.length === 1 && SHELL_STARTUP.has(name)) return true;
     if (
       startsWith(homeRel, '.config', 'fish', 'config.fish') ||
@@ -813,7 +825,7 @@ function isPersistence(n: Names): boolean {
   // the length test first: no lower-cased copy of every segment
   const startup = segs.findIndex((s) => s.length === 7 && s.toLowerCase() === 'startup');
   if (startup >= 2 && /^start menu\/programs$/i.test(`${segs[startup - 2]}/${segs[startup - 1]}`)) return true;
-  if (abs === '' || DRIVE.test(abs)) return false;
+  if (abs === '' || onDrive(abs)) return false;
   const [a, b] = segs;
   if (a === 'etc') {
     return (

@@ -44,13 +44,16 @@ export function runSimple(
   piped: Mapped | undefined,
 ): Mapped | undefined {
   if (reader.full) return undefined;
-  // one pass over the words and one over the redirections: what they substitute, and where the command ends
+  // One pass over the words and one over the redirections: what they substitute, and where the
+  // command ends. Index loops: for-of costs an iterator per loop until V8 optimises.
   let last = 0;
-  for (const token of tokens) {
+  for (let t = 0; t < tokens.length; t++) {
+    const token = tokens[t] as WordToken;
     readSubstitutions(reader, token.parts, frame, scope);
     last = Math.max(last, spanEnd(token.src, token.start, token.end));
   }
-  for (const redir of redirs) {
+  for (let r = 0; r < redirs.length; r++) {
+    const redir = redirs[r] as RedirToken;
     readRedirSubstitutions(reader, redir, frame, scope);
     last = Math.max(last, spanEnd(redir.src, redir.start, redir.end));
   }

@@ -43,6 +43,9 @@ export function readCommand(line: string, options: ReadOptions): ReadResult {
 // Every invocation gets a pipeline object of its own (stages of one pipeline share one while the
 // reader counts them); the drafts are not used after the read, so they are handed out as they are.
 function detached(drafts: Draft[]): Draft[] {
-  for (const draft of drafts) draft.pipeline = { id: draft.pipeline.id, index: draft.pipeline.index, length: draft.pipeline.length };
+  for (let d = 0; d < drafts.length; d++) {
+    const draft = drafts[d] as Draft;
+    draft.pipeline = { id: draft.pipeline.id, index: draft.pipeline.index, length: draft.pipeline.length };
+  }
   return drafts;
 }
