@@ -73,8 +73,20 @@ const SYSTEM_INSTALL = new Set(['install', 'reinstall', 'add', 'in']);
 const PYTHON = /^(?:python(?:\d+(?:\.\d+)?)?|py)$/;
 const PIP = /^pip(?:\d+(?:\.\d+)?)?$/;
 
+// pkg.install and pkg.unlisted ask about the same invocations: each is read once (null: no install).
+const installs = new WeakMap<Invocation, PackageInstall | null>();
+
 /** The install an invocation performs, if it is a package-manager install. */
 export function packageInstall(inv: Invocation): PackageInstall | undefined {
+  let install = installs.get(inv);
+  if (install === undefined) {
+    install = readInstall(inv) ?? null;
+    installs.set(inv, install);
+  }
+  return install ?? undefined;
+}
+
+function readInstall(inv: Invocation): PackageInstall | undefined {
   const plan = planOf(inv);
   if (!plan) return undefined;
   const packages: NamedPackage[] = [];
