@@ -77,12 +77,15 @@ export function evaluate(step: ToolStep, options: EvaluateOptions): Evaluation {
       return true;
     });
   }
-  findings = findings.map((finding) =>
-    finding.decision === 'ask' && (policy.block.includes(finding.ruleId) || (failClosed === true && finding.ruleId === 'shell.opaque'))
-      ? { ...finding, decision: 'block', remember: 'never' }
-      : finding,
-  );
-  for (const rule of later) {
+  // in place: a new array per step (and a new kind of array for V8 to see) for a rare change
+  for (let f = 0; f < findings.length; f++) {
+    const finding = findings[f] as Finding;
+    if (finding.decision === 'ask' && (policy.block.includes(finding.ruleId) || (failClosed === true && finding.ruleId === 'shell.opaque'))) {
+      findings[f] = { ...finding, decision: 'block', remember: 'never' };
+    }
+  }
+  for (let r = 0; r < later.length; r++) {
+    const rule = later[r] as Rule;
     for (const hit of rule.after?.(findings, context) ?? []) findings.push(toFinding(rule, hit));
   }
   findings = sortFindings(findings);
@@ -203,5 +206,6 @@ function wildcard(pattern: string, value: string): boolean {
 
 /** One line per finding: `[rule.id] reason`. */
 export function describe(findings: readonly Finding[]): string {
+  if (findings.length === 0) return '';
   return findings.map((finding) => `[${finding.ruleId}] ${finding.reason}`).join('\n');
 }
