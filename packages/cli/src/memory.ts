@@ -98,8 +98,7 @@ function keysOf(evaluation: Evaluation): string[] {
 }
 
 /** Files a step will create (they do not exist yet), so that deleting them later goes ahead. */
-function newFiles(step: ToolStep, env: Environment): string[] {
-  const files = buildContext(step, env).files;
+function newFiles(files: Evaluation['files']): string[] {
   const out: string[] = [];
   for (const file of files) {
     if ((file.op === 'create' || file.op === 'write') && file.path.abs && !existsSync(file.path.abs)) out.push(file.path.abs);
@@ -152,7 +151,7 @@ export function chatMemory(agent: AgentId, chat: string, options: MemoryOptions)
     record(step, settled, evaluation) {
       const print = fingerprint(step);
       const allowed = settled.verdict.decision === 'allow';
-      const created = allowed ? newFiles(step, options.env) : [];
+      const created = allowed ? newFiles(evaluation.files) : [];
       const asked = evaluation.decision === 'ask';
       const usesOnce = allowed && state.allowOnce.includes(print);
       if (!asked && created.length === 0 && !usesOnce && settled.announced !== true) return;

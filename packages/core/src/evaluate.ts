@@ -1,3 +1,4 @@
+import type { FileEffect } from './analysis/effects.js';
 import type { Environment } from './analysis/context.js';
 import { buildContext } from './analysis/context.js';
 import { globMatch, isInside } from './facts/paths.js';
@@ -28,6 +29,8 @@ export interface Evaluation extends Verdict {
   readonly text: string;
   readonly invocations: readonly Invocation[];
   readonly opaque: readonly Opaque[];
+  /** Every file the step reads, writes, creates or deletes (the session remembers what it creates). */
+  readonly files: readonly FileEffect[];
   /** Findings that a previous yes in this chat let through. */
   readonly remembered: readonly Finding[];
 }
@@ -99,6 +102,7 @@ export function evaluate(step: ToolStep, options: EvaluateOptions): Evaluation {
     text: context.text,
     invocations: context.invocations,
     opaque: context.opaque,
+    files: context.files,
     remembered,
   };
 }
