@@ -8,6 +8,15 @@ export interface Arg {
   readonly span: Span;
 }
 
+/**
+ * The invocation with other arguments (`python -m pip …` read as `pip …`). Object.assign, not
+ * `{ ...inv, args }`: in this V8 that spread gives every copy a map of its own, and the helpers
+ * below then miss their inline caches on every copy.
+ */
+export function withArgs(inv: Invocation, args: readonly string[], argSpans: readonly Span[]): Invocation {
+  return Object.assign({}, inv, { args, argSpans });
+}
+
 /** The argument at `index` with its span (falls back to the invocation's span). */
 export function argAt(inv: Invocation, index: number): Arg {
   return { value: inv.args[index] ?? '', index, span: inv.argSpans[index] ?? inv.span };

@@ -1,7 +1,7 @@
 import type { Invocation } from '../shell/types.js';
 import type { Span } from '../types.js';
 import type { Arg } from './args.js';
-import { hasFlag, operands } from './args.js';
+import { hasFlag, operands, withArgs } from './args.js';
 
 /**
  * What a package-manager command installs: named packages and/or the project's own lists.
@@ -152,7 +152,7 @@ function planOf(inv: Invocation): Plan | undefined {
 
 /** The invocation with its first `count` arguments dropped (`python -m pip …` → `pip …`). */
 function shifted(inv: Invocation, count: number): Invocation {
-  return { ...inv, args: inv.args.slice(count), argSpans: inv.argSpans.slice(count) };
+  return withArgs(inv, inv.args.slice(count), inv.argSpans.slice(count));
 }
 
 function isGlobal(inv: Invocation): boolean {

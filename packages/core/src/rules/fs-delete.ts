@@ -1,5 +1,5 @@
 import type { Arg } from '../analysis/args.js';
-import { gitCommand, hasFlag, operands } from '../analysis/args.js';
+import { gitCommand, hasFlag, operands, withArgs } from '../analysis/args.js';
 import type { FileEffect } from '../analysis/effects.js';
 import { isInside } from '../facts/paths.js';
 import type { PathFacts } from '../facts/paths.js';
@@ -172,7 +172,7 @@ function gitHits(context: RuleContext, inv: Invocation, sub: string, args: reado
   const whole = (what: string): Hit[] => [{ span: inv.span, key: `${repo}:git ${what}`, path: repo, detail: `git ${what}` }];
   // throwing away changes in a clean work tree loses nothing (commits stay in the reflog)
   const discard = (what: string): Hit[] => (unchanged(context, repo, repo) ? [] : whole(what));
-  const flag = (short: string, long: readonly string[] = []): boolean => hasFlag({ ...inv, args: args.map((a) => a.value) }, short, long);
+  const flag = (short: string, long: readonly string[] = []): boolean => hasFlag(withArgs(inv, args.map((a) => a.value), inv.argSpans), short, long);
   switch (sub) {
     case 'reset':
       return args.some((a) => a.value === '--hard') ? discard('reset --hard') : [];

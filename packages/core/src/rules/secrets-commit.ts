@@ -1,5 +1,5 @@
 import type { Arg } from '../analysis/args.js';
-import { gitCommand, operands } from '../analysis/args.js';
+import { gitCommand, operands, withArgs } from '../analysis/args.js';
 import { globMatch, isInside } from '../facts/paths.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
@@ -67,7 +67,7 @@ function flags(args: readonly Arg[]): Set<string> {
 /** The path operands after the subcommand (`args` as a list of words, options with values skipped). */
 function pathOperands(inv: Invocation, args: readonly Arg[], withValue: ReadonlySet<string>): Arg[] {
   const first = args[0]?.index ?? inv.args.length;
-  return operands({ ...inv, args: inv.args.slice(first), argSpans: inv.argSpans.slice(first) }, withValue);
+  return operands(withArgs(inv, inv.args.slice(first), inv.argSpans.slice(first)), withValue);
 }
 
 function checkAdd(context: RuleContext, inv: Invocation, args: readonly Arg[]): Hit[] {
