@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,7 @@ import { FAIL_CLOSED_MESSAGE } from '../../packages/cli/src/hook/failure.js';
 import type { LogEntry } from '../../packages/cli/src/log.js';
 import { createProbe } from '../../packages/cli/src/probe.js';
 import { AGENT_CASES, ASKED, BLOCKED, HARMLESS, fixture, fixtureText } from '../../packages/cli/test/hook-cases.js';
-import { requireBuild, runHookProcess } from './bin.js';
+import { BIN, requireBuild, runHookProcess } from './bin.js';
 
 /**
  * Recorded agent payloads replayed through the built `guard hook <agent>` as a process, as the
@@ -130,6 +131,41 @@ describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (
     expect(result).toMatchObject({ code: 0, stdout: agentCase.noObjection });
     expect(result.stderr).toMatch(/^guard: [^\n]+\n$/);
     expect(result.log).toMatchObject({ how: 'failure', decision: 'allow', error: result.stderr.slice('guard: '.length, -1) });
+  });
+
+  /** Starts the hook, writes `stdin` without ending it, and resolves with the first reply bytes. */
+  function openStdin(stdin: string) {
+    const child = spawn(process.execPath, [BIN, 'hook', ...args], {
+      env: { PATH: process.env['PATH'] ?? '', HOME, GUARD_HOME: OPEN, GUARD_DEADLINE_MS: '300' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stdin.write(stdin);
+    return { child, exited, stdout: () => stdout };
+  }
+
+  it('stdin left open after a whole payload: answered at once, and the process ends', async () => {
+    const before = logLines(OPEN).length;
+    const { exited, stdout, child } = openStdin(JSON.stringify(agentCase.shell(HARMLESS)));
+    try {
+      expect(await exited).toBe(0);
+      expect(stdout()).toBe(agentCase.noObjection);
+      expect(logLines(OPEN).slice(before)).toMatchObject([{ how: 'rules', decision: 'allow', step: HARMLESS }]);
+    } finally {
+      child.kill();
+    }
+  });
+
+  it('stdin left open in the middle of a payload: answered at the deadline', async () => {
+    const before = logLines(OPEN).length;
+    const { exited, child } = openStdin('{"hook_event_name": "PreToolUse", "tool_input": {"command": "git st');
+    // the answer is in the log once it went out; the process ends when the agent closes stdin
+    for (let waited = 0; logLines(OPEN).length === before && waited < 8_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(logLines(OPEN).slice(before)).toMatchObject([{ how: 'deadline', decision: 'allow' }]);
+    child.stdin.end();
+    expect(await exited).toBe(0);
   });
 
   it.for(broken)('fail-closed, $name: blocked, exit 0', async ({ stdin }) => {

@@ -8,6 +8,7 @@ import { loadPayload } from './hook/agents.js';
 import { failureAnswer, NO_OBJECTION } from './hook/failure.js';
 import { parseHookArgs, readAll, sniffEvent } from './hook/input.js';
 import { ancestorArgs } from './hook/parent.js';
+import { rawStdio } from './hook/stdio.js';
 import type { SessionLayer } from './hook/session.js';
 import { chatSessions } from './memory.js';
 import type { PolicyResult } from './hook/world.js';
@@ -64,13 +65,12 @@ export const START_DEADLINE_MS = 7_000;
 
 /** The process's own stdin, stdout and stderr. */
 export function processHookIo(): HookIo {
-  // an agent that stops listening must not turn into a crash with a stack trace
-  process.stdout.on('error', () => undefined);
+  const stdio = rawStdio();
   return {
-    stdin: process.stdin,
-    stopInput: () => process.stdin.destroy(),
-    out: (text) => void process.stdout.write(text),
-    err: (text) => void process.stderr.write(text),
+    stdin: stdio.chunks,
+    stopInput: stdio.stop,
+    out: (text) => stdio.write(1, text),
+    err: (text) => stdio.write(2, text),
     env: process.env,
     home: homedir,
     tmp: tmpdir,

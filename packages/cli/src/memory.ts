@@ -149,17 +149,19 @@ export function chatMemory(agent: AgentId, chat: string, options: MemoryOptions)
       return { ...settled, announced: true, notice: settled.notice === undefined ? options.announce : `${options.announce} ${settled.notice}` };
     },
     record(step, settled, evaluation) {
-      const print = fingerprint(step);
       const allowed = settled.verdict.decision === 'allow';
       const created = allowed ? newFiles(evaluation.files) : [];
       const asked = evaluation.decision === 'ask';
+      // most steps leave nothing to remember: hash (and load crypto) only when there is something
+      const away = settled.how === 'away' || settled.how === 'away-undone';
+      if (!asked && !away && created.length === 0 && !(allowed && state.allowOnce.length > 0) && settled.announced !== true) return;
+      const print = fingerprint(step);
       const usesOnce = allowed && state.allowOnce.includes(print);
-      if (!asked && created.length === 0 && !usesOnce && settled.announced !== true) return;
       update((s) => {
         if (settled.announced === true) s.announced = true;
         // the one-time yes is used up by the step going ahead, whatever let it through
         if (usesOnce) s.allowOnce = s.allowOnce.filter((p) => p !== print);
-        if (settled.how === 'away' || settled.how === 'away-undone') s.away[print] = (s.away[print] ?? 0) + 1;
+        if (away) s.away[print] = (s.away[print] ?? 0) + 1;
         if (settled.how !== 'memory' && settled.how !== 'away-undone' && asked && (settled.verdict.decision === 'ask' || settled.approvalCode !== undefined)) {
           const pending: Pending = {
             code: settled.approvalCode ?? '',

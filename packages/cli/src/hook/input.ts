@@ -42,19 +42,44 @@ export class InputTooBigError extends Error {
 /**
  * Reads a byte stream to its end, as UTF-8 text without a leading byte order mark (Cursor's CLI on
  * Windows sends one). Reading chunk by chunk until the end, rather than one `readFileSync(0)`,
- * works on every kind of stdin (that call can fail with EAGAIN on a non-blocking pipe).
+ * works on every kind of stdin (that call can fail with EAGAIN on a non-blocking pipe). A chunk
+ * that completes one JSON object ends the reading too: an agent that leaves stdin open after its
+ * payload is answered at once, not at the deadline.
  */
 export async function readAll(chunks: AsyncIterable<Uint8Array | string>, maxBytes: number = MAX_INPUT_BYTES): Promise<string> {
   const parts: Buffer[] = [];
   let size = 0;
+  const text = (): string => {
+    const all = Buffer.concat(parts, size).toString('utf8');
+    return all.charCodeAt(0) === 0xfeff ? all.slice(1) : all;
+  };
   for await (const chunk of chunks) {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     size += bytes.length;
     if (size > maxBytes) throw new InputTooBigError(`the payload is larger than ${maxBytes} bytes`);
     parts.push(bytes);
+    if (endsObject(bytes) && parses(text())) break;
   }
-  const text = Buffer.concat(parts, size).toString('utf8');
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return text();
+}
+
+/** Whether a chunk's last byte other than white space is `}`. */
+function endsObject(bytes: Uint8Array): boolean {
+  for (let i = bytes.length - 1; i >= 0; i--) {
+    const byte = bytes[i];
+    if (byte === 0x7d) return true;
+    if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) return false;
+  }
+  return false;
+}
+
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
