@@ -98,6 +98,9 @@ describe('Codex hook trust', { timeout: 120_000 }, () => {
     expect(await statusTrust()).toEqual({ state: 'trusted', upToDate: true });
     expect(await doctorTrust()).toEqual({ 'Codex trusts the hook': true, 'Codex itself runs the hook': true });
     expect(await forcePushGoesThrough()).toBe(false);
+    // uninstall takes the trust out with the hooks: config.toml is byte for byte what it was
+    await guardOk(world, ['uninstall', 'codex']);
+    expect(readFileSync(configFile, 'utf8')).toBe(CODEX_CONFIG);
   });
 
   it('setup without codex on PATH says to use /hooks; untrusted, Codex silently skips guard; setup again with codex trusts it', async () => {

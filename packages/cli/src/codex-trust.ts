@@ -8,7 +8,7 @@ import type { Io } from './io.js';
 /**
  * Whether Codex will run guard's hooks. Codex skips a hook it has not been told to trust, without a
  * word; trust is a hash of the hook's definition, kept per hook in the user's config.toml under
- * `[hooks.state."<hooks.json path>:<event>:<group>:<handler>"]`. Read only: nothing here writes.
+ * `[hooks.state."<hooks.json path>:<event>:<group>:<handler>"]`. Nothing here writes a file.
  */
 
 /** Where Codex stands on guard's hooks in one hooks.json. */
@@ -155,4 +155,61 @@ export function codexTrustOf(path: string, text: string, io: Io): CodexTrustRepo
   }
   const ours = new Set(adapterFor('codex').installedCommands(text));
   return codexTrust(path, text, config, (command) => ours.has(command));
+}
+
+// A trust table's header line: `[hooks.state."<key>"]` (or with a literal 'key'), maybe a comment after.
+const TRUST_HEADER = /^\[[ \t]*hooks[ \t]*\.[ \t]*state[ \t]*\.[ \t]*("(?:[^"\\]|\\.)*"|'[^']*')[ \t]*\][ \t]*(?:#.*)?$/;
+const STATE_HEADER = /^\[[ \t]*hooks[ \t]*\.[ \t]*state[ \t]*\][ \t]*(?:#.*)?$/;
+
+/**
+ * config.toml without Codex's trust tables for these hook keys (what `guard uninstall codex` takes
+ * out along with the hooks), and without a `[hooks.state]` header they leave empty. Every other line
+ * stays as it was. Trust written in another form (an inline table) is left alone.
+ */
+export function withoutCodexTrust(config: string, keys: readonly string[]): string {
+  const wanted = new Set(keys);
+  const lines = config.split(/(?<=\n)/);
+  const kept: string[] = [];
+  let skipping = false;
+  let removed = false;
+  for (const line of lines) {
+    const trimmed = line.trim();
+    if (trimmed.startsWith('[')) {
+      const quoted = TRUST_HEADER.exec(trimmed)?.[1];
+      skipping = quoted !== undefined && wanted.has(tomlKey(quoted));
+      removed ||= skipping;
+    }
+    if (!skipping) kept.push(line);
+  }
+  if (!removed) return config;
+  // a [hooks.state] header with nothing left under it (no keys, no other hook's table) goes too,
+  // with the blank lines after it
+  const others = kept.some((line) => TRUST_HEADER.test(line.trim()));
+  const out: string[] = [];
+  for (let i = 0; i < kept.length; i++) {
+    const line = kept[i] ?? '';
+    if (!others && STATE_HEADER.test(line.trim())) {
+      let next = i + 1;
+      while (next < kept.length && (kept[next] ?? '').trim() === '') next++;
+      if (next === kept.length || (kept[next] ?? '').trim().startsWith('[')) {
+        i = next - 1;
+        continue;
+      }
+    }
+    out.push(line);
+  }
+  // what was appended at the end leaves no run of blank lines behind
+  let text = out.join('');
+  while (text.endsWith('\n\n')) text = text.slice(0, -1);
+  return text.trim() === '' ? '' : text;
+}
+
+/** The text of a quoted TOML key (basic strings use JSON's escapes for what a path can hold). */
+function tomlKey(quoted: string): string {
+  if (quoted.startsWith("'")) return quoted.slice(1, -1);
+  try {
+    return JSON.parse(quoted) as string;
+  } catch {
+    return quoted.slice(1, -1);
+  }
 }

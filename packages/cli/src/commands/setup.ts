@@ -1,10 +1,10 @@
-import { constants, copyFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConfigError } from '@guard/adapters';
 import type { ConfigLevel } from '@guard/adapters';
 import type { AgentId } from '@guard/core';
 import { adapterFor, describeConfigError, hookCommand, locationsFrom, readBytes, settingsOrFail, sha256, textOf, writeStep } from '../agents.js';
-import { codexTrustOf } from '../codex-trust.js';
+import { codexConfigPath, codexTrustOf } from '../codex-trust.js';
 import { GuardError } from '../errors.js';
 import { writeFileAtomic } from '../fsx.js';
 import { readRecords, saveRecord } from '../installs.js';
@@ -64,20 +64,9 @@ export async function setup(agent: AgentId, options: SetupOptions, io: Io): Prom
   }
 
   const backup = `${file}.guard-backup`;
-  const madeBackup = beforeBytes !== undefined && backupOnce(file, backup);
+  const madeBackup = beforeBytes !== undefined && keepOriginal(backup, beforeBytes);
   const createdDir = beforeBytes === undefined ? writeStep(file, () => mkdirSync(dirname(file), { recursive: true })) : undefined;
-  const old = readRecords(guardHome)[file];
-  // A file still exactly as guard last wrote it keeps its first record: uninstall can then give
-  // back the bytes from before guard's first setup.
-  const continues = old !== undefined && beforeBytes !== undefined && sha256(beforeBytes) === old.after;
-  const record: InstallRecord = continues
-    ? { ...old, after: sha256(after) }
-    : {
-        after: sha256(after),
-        created: beforeBytes === undefined,
-        ...(beforeBytes === undefined ? {} : { before: sha256(beforeBytes) }),
-        ...(createdDir === undefined ? {} : { createdDir }),
-      };
+  const record = nextRecord(readRecords(guardHome)[file], beforeBytes, after, createdDir);
   writeStep(guardHome, () => saveRecord(guardHome, file, record));
   writeStep(file, () => writeFileAtomic(file, after));
 
@@ -100,10 +89,24 @@ export async function setup(agent: AgentId, options: SetupOptions, io: Io): Prom
   await trustCodex(file, after, options, io);
 }
 
-/** Has Codex trust guard's hooks where it can (by default through `codex app-server`), then reads the trust back. */
+/**
+ * Has Codex trust guard's hooks where it can (by default through `codex app-server`), then reads the
+ * trust back. What that wrote into config.toml is recorded like setup's own writes, so uninstall can
+ * give the file back as it was.
+ */
 async function trustCodex(file: string, after: string, options: SetupOptions, io: Io): Promise<void> {
   const trust = options.trustCodexHook ?? (await import('../codex-app-server.js')).appServerTrust(io);
+  const where = locationsFrom(io);
+  const config = codexConfigPath(where.codexHome, where.home);
+  const configBefore = readBytes(config);
   await trust(file, adapterFor('codex').installedCommands(after));
+  const configAfter = readBytes(config);
+  if (configAfter !== undefined && (configBefore === undefined || !configAfter.equals(configBefore))) {
+    const guardHome = guardHomeFrom(io.env, io.home());
+    // without the copy, uninstall still takes guard's trust entries out of the text
+    if (configBefore !== undefined) writeStep(config, () => keepOriginal(`${config}.guard-backup`, configBefore));
+    writeStep(guardHome, () => saveRecord(guardHome, config, nextRecord(readRecords(guardHome)[config], configBefore, configAfter.toString('utf8'))));
+  }
   const trusted = codexTrustOf(file, after, io).state === 'trusted';
   io.out(`Next: ${trusted ? 'Codex already trusts this hook; start a new Codex session.' : CODEX_TRUST_STEP}\n`);
 }
@@ -112,13 +115,27 @@ async function trustCodex(file: string, after: string, options: SetupOptions, io
 // trust hooks, so the terminal is named.
 const CODEX_TRUST_STEP = 'open Codex in a terminal, type /hooks, and trust the guard hook; until then Codex skips it without a word.';
 
-/** Copies the original next to it the first time only; true when it made the copy now. */
-function backupOnce(file: string, backup: string): boolean {
+/**
+ * What guard now knows of a file it wrote. A file still exactly as guard last wrote it keeps its first
+ * record: uninstall can then give back the bytes from before guard's first write.
+ */
+function nextRecord(old: InstallRecord | undefined, beforeBytes: Buffer | undefined, after: string, createdDir?: string): InstallRecord {
+  if (old !== undefined && beforeBytes !== undefined && sha256(beforeBytes) === old.after) return { ...old, after: sha256(after) };
+  return {
+    after: sha256(after),
+    created: beforeBytes === undefined,
+    ...(beforeBytes === undefined ? {} : { before: sha256(beforeBytes) }),
+    ...(createdDir === undefined ? {} : { createdDir }),
+  };
+}
+
+/** Keeps the original bytes in `backup` the first time only; true when it made the copy now. */
+function keepOriginal(backup: string, bytes: Buffer): boolean {
   try {
-    copyFileSync(file, backup, constants.COPYFILE_EXCL);
+    writeFileSync(backup, bytes, { flag: 'wx' });
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw new GuardError(`Cannot back up ${file} to ${backup} (${(error as NodeJS.ErrnoException).code ?? String(error)}). guard wrote nothing.`, 'Check that the folder is writable, then run the command again.');
+    throw new GuardError(`Cannot back up the original to ${backup} (${(error as NodeJS.ErrnoException).code ?? String(error)}). guard wrote nothing.`, 'Check that the folder is writable, then run the command again.');
   }
 }

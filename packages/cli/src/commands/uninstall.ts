@@ -1,9 +1,12 @@
 import { readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, isAbsolute, relative } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { parse } from 'smol-toml';
 import { ConfigError } from '@guard/adapters';
 import type { ConfigLevel } from '@guard/adapters';
 import type { AgentId } from '@guard/core';
 import { adapterFor, describeConfigError, locationsFrom, readBytes, sha256, textOf, writeStep } from '../agents.js';
+import { codexConfigPath, guardCodexHooks, withoutCodexTrust } from '../codex-trust.js';
 import { GuardError } from '../errors.js';
 import { writeFileAtomic } from '../fsx.js';
 import { readRecords, saveRecord } from '../installs.js';
@@ -43,6 +46,25 @@ export async function uninstall(agent: AgentId, options: UninstallOptions, io: I
     return;
   }
 
+  giveBack(file, bytes, next, guardHome, io, { what: "guard's hook", removeEmpty: true });
+  if (agent === 'codex') untrustCodex(file, text, guardHome, io);
+  io.out(`${nextStep(agent)}\n`);
+}
+
+interface GiveBack {
+  /** What guard takes out, for the messages. */
+  readonly what: string;
+  /** Delete the file when nothing but guard's part was in it (else only when guard created it). */
+  readonly removeEmpty: boolean;
+  /** Whether the backup means the same as the edited text (else the edit is written). */
+  readonly sameAs?: (original: Buffer) => boolean;
+}
+
+/**
+ * Gives a file guard wrote back: exactly as it was when nothing changed since guard's write (its
+ * backup, or no file where guard created it), else the text without guard's part (`next`).
+ */
+function giveBack(file: string, bytes: Buffer, next: string, guardHome: string, io: Io, how: GiveBack): void {
   const record = readRecords(guardHome)[file];
   const backup = `${file}.guard-backup`;
   const untouched = record !== undefined && sha256(bytes) === record.after;
@@ -51,23 +73,50 @@ export async function uninstall(agent: AgentId, options: UninstallOptions, io: I
   if (untouched && record.created) {
     remove(file, record);
     io.out(`Removed ${file} (guard had created it).\n`);
-  } else if (original !== undefined && sha256(original) === record?.before) {
+  } else if (original !== undefined && sha256(original) === record?.before && (how.sameAs?.(original) ?? true)) {
     // The text edit gives back the original in all but a few cases (an empty list guard filled,
     // a file of only `{}` or whitespace); the backup's bytes are exact in every case.
     writeStep(file, () => writeFileAtomic(file, original.toString('utf8')));
     // The file now holds the very bytes of the copy.
     writeStep(backup, () => rmSync(backup, { force: true }));
     io.out(`Restored ${file} exactly as it was before guard's setup.\n`);
-  } else if (next === '') {
+  } else if (next === '' && (how.removeEmpty || record?.created === true)) {
     // Nothing is left but guard's entries (and the header keys the agent needs with them).
     remove(file, record);
-    io.out(`Removed ${file} (it held nothing but guard's hook).\n`);
+    io.out(`Removed ${file} (it held nothing but ${how.what}).\n`);
   } else {
     writeStep(file, () => writeFileAtomic(file, next));
-    io.out(`Removed guard's hook from ${file}; the rest of the file is as it was.\n`);
+    io.out(`Removed ${how.what} from ${file}; the rest of the file is as it was.\n`);
   }
   writeStep(guardHome, () => saveRecord(guardHome, file, undefined));
-  io.out(`${nextStep(agent)}\n`);
+}
+
+/** Takes Codex's trust entries for guard's hooks (as `hooksText` had them) out of the user's config.toml. */
+function untrustCodex(hooksFile: string, hooksText: string, guardHome: string, io: Io): void {
+  const where = locationsFrom(io);
+  const config = codexConfigPath(where.codexHome, where.home);
+  const bytes = readBytes(config);
+  if (bytes === undefined) return;
+  const ours = new Set(adapterFor('codex').installedCommands(hooksText));
+  let keys: string[];
+  try {
+    keys = guardCodexHooks(hooksFile, hooksText, (command) => ours.has(command)).map((hook) => hook.key);
+  } catch {
+    return; // the hooks file did not parse, so it had no hooks guard could have had trusted
+  }
+  const text = textOf(config, bytes);
+  const next = withoutCodexTrust(text, keys);
+  if (next === text) return;
+  // One config.toml holds the trust of every hooks file guard set up (user and project): its copy
+  // from before guard is given back only when it says the same as the edit, only laid out as it was.
+  const sameAs = (original: Buffer): boolean => {
+    try {
+      return isDeepStrictEqual(parse(original.toString('utf8')), parse(next));
+    } catch {
+      return false;
+    }
+  };
+  giveBack(config, bytes, next, guardHome, io, { what: "Codex's trust in guard's hooks", removeEmpty: false, sameAs });
 }
 
 function nextStep(agent: AgentId): string {

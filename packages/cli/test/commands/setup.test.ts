@@ -4,7 +4,7 @@ import { adapters } from '@guard/adapters';
 import type { AgentId } from '@guard/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hookCommand } from '../../src/agents.js';
-import { guardCodexHooks } from '../../src/codex-trust.js';
+import { guardCodexHooks, withoutCodexTrust } from '../../src/codex-trust.js';
 import { setup } from '../../src/commands/setup.js';
 import { captureIo } from '../capture-io.js';
 import { makeAgentHome, mtimeOf, readIfThere } from './agent-home.js';
@@ -328,5 +328,81 @@ describe('Codex trust after setup', () => {
     }, { ...io, env: box.env });
     expect(calls).toEqual([[file, [hookCommand('codex')]]]);
     expect(stdout()).toMatch(/\nNext: Codex already trusts this hook; start a new Codex session\.\n$/);
+  });
+});
+
+describe('uninstall codex takes out the trust setup had Codex write', () => {
+  const config = (): string => join(box.root, 'codex-home', 'config.toml');
+  /** What `codex app-server` config/batchWrite does to config.toml: its tables appended at the end. */
+  const codexTrusts = async (project = false): Promise<void> => {
+    const { io } = captureIo({ cwd: box.cwd, home: box.home });
+    await setup('codex', {
+      project,
+      dryRun: false,
+      trustCodexHook: async (path, commands) => {
+        const hooks = guardCodexHooks(path, readIfThere(path) as string, (command) => commands.includes(command));
+        let text = readIfThere(config()) ?? '';
+        if (!text.includes('[hooks.state]')) text += `${text === '' ? '' : '\n'}[hooks.state]\n`;
+        for (const hook of hooks) text += `\n[hooks.state."${hook.key}"]\ntrusted_hash = "${hook.hash}"\n`;
+        write(config(), text);
+      },
+    }, { ...io, env: box.env });
+  };
+  const PERSON = '# my Codex settings\nmodel = "gpt-5.5"   # the default\n\n[projects."/src/app"]\ntrust_level = "trusted"\n';
+
+  it('a config.toml the trust went into comes back byte for byte', async () => {
+    write(config(), PERSON);
+    await codexTrusts();
+    expect(readIfThere(config())).toContain('[hooks.state.');
+    const result = await box.guard('uninstall', 'codex');
+    expect(result.stdout).toContain(`Restored ${config()} exactly as it was before guard's setup.`);
+    expect(readIfThere(config())).toBe(PERSON);
+    expect(existsSync(`${config()}.guard-backup`)).toBe(false);
+  });
+
+  it('a config.toml the trust created goes away', async () => {
+    await codexTrusts();
+    expect(readIfThere(config())).toContain('trusted_hash');
+    await box.guard('uninstall', 'codex');
+    expect(existsSync(config())).toBe(false);
+  });
+
+  it('a config.toml the person changed since keeps the change; only guard\'s trust goes', async () => {
+    write(config(), PERSON);
+    await codexTrusts();
+    write(config(), `${readIfThere(config())}\n[features]\nweb_search = true\n`);
+    await box.guard('uninstall', 'codex');
+    expect(readIfThere(config())).toBe(`${PERSON}\n[features]\nweb_search = true\n`);
+  });
+
+  it('uninstalling one level keeps the trust of the other', async () => {
+    write(config(), PERSON);
+    await codexTrusts(false);
+    await codexTrusts(true);
+    const project = PATHS.codex.project(box);
+    await box.guard('uninstall', 'codex');
+    const left = readIfThere(config()) ?? '';
+    expect(left.startsWith(PERSON)).toBe(true);
+    expect(left).toContain(`[hooks.state."${project}:pre_tool_use:0:0"]`);
+    expect(left).not.toContain(`[hooks.state."${PATHS.codex.user(box)}:`);
+    await box.guard('uninstall', 'codex', '--project');
+    expect(readIfThere(config())).toBe(PERSON);
+  });
+});
+
+describe('withoutCodexTrust: guard\'s trust tables out of config.toml, the rest as it was', () => {
+  const KEY = '/h/.codex/hooks.json:pre_tool_use:0:0';
+  const OTHER = '/h/.codex/hooks.json:stop:0:0';
+  const rows: readonly { name: string; text: string; keys: string[]; out: string }[] = [
+    { name: 'the table and the [hooks.state] it leaves empty', text: `a = 1\n\n[hooks.state]\n\n[hooks.state."${KEY}"]\ntrusted_hash = "x"\n`, keys: [KEY], out: 'a = 1\n' },
+    { name: 'another hook\'s table stays', text: `[hooks.state]\n\n[hooks.state."${OTHER}"]\ntrusted_hash = "y"\n\n[hooks.state."${KEY}"]\ntrusted_hash = "x"\n`, keys: [KEY], out: `[hooks.state]\n\n[hooks.state."${OTHER}"]\ntrusted_hash = "y"\n` },
+    { name: 'a table in the middle, with a comment on its header', text: `[hooks.state."${KEY}"] # guard\ntrusted_hash = "x"\nenabled = true\n\n[tui]\ntheme = "dark"\n`, keys: [KEY], out: '[tui]\ntheme = "dark"\n' },
+    { name: 'a literal-string key', text: `x = 1\n[hooks.state.'${KEY}']\ntrusted_hash = "x"\n`, keys: [KEY], out: 'x = 1\n' },
+    { name: 'a near miss: the same path, another event', text: `[hooks.state."${OTHER}"]\ntrusted_hash = "y"\n`, keys: [KEY], out: `[hooks.state."${OTHER}"]\ntrusted_hash = "y"\n` },
+    { name: 'an inline table is left alone', text: `[hooks]\nstate = { "${KEY}" = { trusted_hash = "x" } }\n`, keys: [KEY], out: `[hooks]\nstate = { "${KEY}" = { trusted_hash = "x" } }\n` },
+    { name: 'nothing but guard\'s trust', text: `[hooks.state]\n\n[hooks.state."${KEY}"]\ntrusted_hash = "x"\n`, keys: [KEY], out: '' },
+  ];
+  it.for(rows)('$name', ({ text, keys, out }) => {
+    expect(withoutCodexTrust(text, keys)).toBe(out);
   });
 });
