@@ -25,7 +25,8 @@ interface LoadedHook {
 function loadBundledHook(useCache = true): LoadedHook | undefined {
   let source: string;
   try {
-    source = fs.readFileSync(BUNDLE, 'utf8');
+    // the build writes the bundle in ASCII only (see scripts/bundle-hook.mjs): latin1 is the cheapest read
+    source = fs.readFileSync(BUNDLE, 'latin1');
   } catch {
     return undefined;
   }
