@@ -21,8 +21,8 @@ export function scanInjection(text: string): InjectionScan {
   const lower = text.toLowerCase();
   if (hasFakeTag(lower)) seen.add('fake-tag');
   const flat = flatten(lower);
-  if (STEERING.some((re) => hasUnquoted(re, flat))) seen.add('steering');
-  if (ADDRESSED.some((re) => hasUnquoted(re, flat))) seen.add('addressed-to-agent');
+  if (STEERING.some((phrase) => saysUnquoted(phrase, flat))) seen.add('steering');
+  if (ADDRESSED.some((phrase) => saysUnquoted(phrase, flat))) seen.add('addressed-to-agent');
   const signs = SIGN_ORDER.filter((s) => seen.has(s));
   return { found: signs.length > 0, signs };
 }
@@ -129,7 +129,11 @@ const SYSTEM_HEADINGS =
   /(?:^|\n)[ \t]{0,8}#{2,6}[ \t]{0,4}system(?:[ \t]{1,4}(?:prompt|message|instructions?))?[ \t]{0,4}:|###system\b|\b(?:begin|end|start)[ \t]{1,4}(?:of[ \t]{1,4})?(?:the[ \t]{1,4})?system[ \t]{1,4}(?:prompt|message|instructions)\b/;
 const QUOTES = new Set(['"', "'", '`']);
 
+// Text none of the tags or headings below can match without.
+const TAG_NEEDS = ['<|', '[inst]', '[/inst]', '<<sys>>', '<</sys>>', '<tool_', '</tool_', '<function_', '</function_', '<system', '</system', '<im_', '</im_', '<start_of_turn>', '</start_of_turn>', '<end_of_turn>', '</end_of_turn>', '<invoke name='];
+
 function hasFakeTag(lower: string): boolean {
+  if (!mayHave(lower, TAG_NEEDS) && !lower.includes('system')) return false;
   TAG_TOKENS.lastIndex = 0;
   for (let m = TAG_TOKENS.exec(lower); m !== null; m = TAG_TOKENS.exec(lower)) {
     // a token written as a string literal is code that builds prompts, not a tag aimed at the reader
@@ -170,6 +174,24 @@ function flatten(lower: string): string {
 const OPEN_QUOTES = new Set(['"', "'", '`', '\u201c', '\u00ab']);
 const CLOSE_QUOTE = /^[.,!?;:]{0,2}["'`\u201d\u00bb]/;
 
+/**
+ * A phrase pattern and words it cannot match without (any one of them). Most tool results hold none
+ * of them, and the plain look skips the pattern: V8 compiles a regular expression the first time it
+ * runs, and these long ones cost milliseconds each in a hook process that runs them once.
+ */
+interface Phrase {
+  readonly needs: readonly string[];
+  readonly re: RegExp;
+}
+
+const phrase = (needs: readonly string[], re: RegExp): Phrase => ({ needs, re });
+
+const mayHave = (text: string, needs: readonly string[]): boolean => needs.some((word) => text.includes(word));
+
+function saysUnquoted(phrase: Phrase, flat: string): boolean {
+  return mayHave(flat, phrase.needs) && hasUnquoted(phrase.re, flat);
+}
+
 // A phrase in quotes is cited (a page about injections names them); one in the open is not.
 function hasUnquoted(re: RegExp, flat: string): boolean {
   re.lastIndex = 0;
@@ -185,37 +207,43 @@ const FILLER = '(?:(?:all|any|of|the|your|my|these|those|every|everything|other)
 const PRIOR = '(?:previous|prior|above|earlier|preceding|former|original|initial|system|developer)';
 const ORDERS = '(?:instructions?|prompts?|directions|directives?|guidelines|messages|rules|orders|programming)';
 
-const STEERING: readonly RegExp[] = [
-  new RegExp(`\\b(?:ignore|disregard|forget|override|bypass|discard) ${FILLER}${PRIOR} ${ORDERS}\\b`, 'g'),
-  /\bforget (?:everything|all) (?:above|before|you (?:were|have been) told|that came before)/g,
-  /\b(?:your|here are your|these are your|the following are your) new (?:instructions|orders|directives|task|objective)\b/g,
-  /\b(?:new|updated) (?:system )?instructions ?:/g,
-  /\byou are now (?:in )?(?:developer|god|admin|debug|jailbreak|jailbroken|unrestricted|dan|sudo) mode\b/g,
-  /\byou are now (?:dan\b|an? (?:unrestricted|unfiltered|jailbroken|uncensored|evil)\b|no longer (?:bound|restricted|limited|an? ai|an? assistant)\b)/g,
-  /\bfrom now on,? you (?:are|will|must|shall|should) (?:ignore|only|act|obey|disregard|no longer)\b/g,
-  /\b(?:ignore|disregard|override|forget|bypass) (?:your |the |all )?(?:system prompt|system message|safety (?:rules|guidelines))\b/g,
-  /\b(?:reveal|print|output|repeat|leak|disclose) your (?:system prompt|hidden instructions|initial instructions)\b/g,
-  /\b(?:do not|don't|dont|never) (?:tell|inform) the user\b/g,
-  /\bwithout (?:telling|informing) the user\b/g,
-  /\b(?:do not|don't|dont|never) mention (?:this|it|that|these instructions) to the user\b/g,
-  /\b(?:hide|conceal) (?:this|it|these (?:instructions|steps|actions)) from the user\b/g,
-  /\bkeep (?:this|it) (?:secret|hidden) from the user\b/g,
-  /\bthe user (?:must not|should not|shouldn't|mustn't) (?:know|find out|be told)\b/g,
-  /\bbefore (?:doing|you do) anything else,? (?:you must |please |first )?(?:run|execute|call|fetch|send|curl|download|read)\b/g,
-  /\bbefore (?:responding|answering|replying)(?: to (?:the user|this|the request))?,? (?:you must |please |first |always )?(?:run|execute|call|fetch|send|curl|download)\b/g,
+const OVERRIDE = ['ignore', 'disregard', 'forget', 'override', 'bypass', 'discard'];
+const THE_USER = ['the user'];
+
+const STEERING: readonly Phrase[] = [
+  phrase(OVERRIDE, new RegExp(`\\b(?:ignore|disregard|forget|override|bypass|discard) ${FILLER}${PRIOR} ${ORDERS}\\b`, 'g')),
+  phrase(['forget '], /\bforget (?:everything|all) (?:above|before|you (?:were|have been) told|that came before)/g),
+  phrase(['new '], /\b(?:your|here are your|these are your|the following are your) new (?:instructions|orders|directives|task|objective)\b/g),
+  phrase(['instructions'], /\b(?:new|updated) (?:system )?instructions ?:/g),
+  phrase(['you are now'], /\byou are now (?:in )?(?:developer|god|admin|debug|jailbreak|jailbroken|unrestricted|dan|sudo) mode\b/g),
+  phrase(['you are now'], /\byou are now (?:dan\b|an? (?:unrestricted|unfiltered|jailbroken|uncensored|evil)\b|no longer (?:bound|restricted|limited|an? ai|an? assistant)\b)/g),
+  phrase(['from now on'], /\bfrom now on,? you (?:are|will|must|shall|should) (?:ignore|only|act|obey|disregard|no longer)\b/g),
+  phrase(OVERRIDE, /\b(?:ignore|disregard|override|forget|bypass) (?:your |the |all )?(?:system prompt|system message|safety (?:rules|guidelines))\b/g),
+  phrase(['your '], /\b(?:reveal|print|output|repeat|leak|disclose) your (?:system prompt|hidden instructions|initial instructions)\b/g),
+  phrase(THE_USER, /\b(?:do not|don't|dont|never) (?:tell|inform) the user\b/g),
+  phrase(THE_USER, /\bwithout (?:telling|informing) the user\b/g),
+  phrase(THE_USER, /\b(?:do not|don't|dont|never) mention (?:this|it|that|these instructions) to the user\b/g),
+  phrase(THE_USER, /\b(?:hide|conceal) (?:this|it|these (?:instructions|steps|actions)) from the user\b/g),
+  phrase(THE_USER, /\bkeep (?:this|it) (?:secret|hidden) from the user\b/g),
+  phrase(THE_USER, /\bthe user (?:must not|should not|shouldn't|mustn't) (?:know|find out|be told)\b/g),
+  phrase(['before '], /\bbefore (?:doing|you do) anything else,? (?:you must |please |first )?(?:run|execute|call|fetch|send|curl|download|read)\b/g),
+  phrase(['before '], /\bbefore (?:responding|answering|replying)(?: to (?:the user|this|the request))?,? (?:you must |please |first |always )?(?:run|execute|call|fetch|send|curl|download)\b/g),
 ];
 
 const AI = '(?:ai|a\\.i\\.|llm|llms|language models?|large language models?|ai (?:assistants?|agents?|models?)|coding agents?|assistants?)';
 
-const ADDRESSED: readonly RegExp[] = [
+const ADDRESSED: readonly Phrase[] = [
   // a greeting to the AI needs no punctuation after it
-  new RegExp(`\\b(?:dear|attention|hey) (?:the |all |any )?${AI}\\b`, 'g'),
+  phrase(['dear ', 'attention ', 'hey '], new RegExp(`\\b(?:dear|attention|hey) (?:the |all |any )?${AI}\\b`, 'g')),
   // a note for the agent does, so prose about agents does not count
-  new RegExp(
-    `\\b(?:note to|note for|message to|message for|memo to|instructions for|important for|this is for) (?:the |all |any |you,? )?(?:${AI}|agents?|bots?|models?)(?: reading this| processing this)? ?[:,!]`,
-    'g',
+  phrase(
+    ['note ', 'message ', 'memo ', 'instructions for', 'important for', 'this is for'],
+    new RegExp(
+      `\\b(?:note to|note for|message to|message for|memo to|instructions for|important for|this is for) (?:the |all |any |you,? )?(?:${AI}|agents?|bots?|models?)(?: reading this| processing this)? ?[:,!]`,
+      'g',
+    ),
   ),
-  /\bif you are an? (?:ai|a\.i\.|llm|large language model|language model|ai assistant|ai agent|ai model|automated agent|autonomous agent|coding agent|assistant)\b/g,
-  /\bif you're an? (?:ai|llm|language model|ai assistant|ai agent|coding agent)\b/g,
-  /\b(?:ai|llm) (?:agents?|assistants?|models?) (?:reading|processing|parsing|summari[sz]ing) this\b/g,
+  phrase(['if you are a'], /\bif you are an? (?:ai|a\.i\.|llm|large language model|language model|ai assistant|ai agent|ai model|automated agent|autonomous agent|coding agent|assistant)\b/g),
+  phrase(["if you're a"], /\bif you're an? (?:ai|llm|language model|ai assistant|ai agent|coding agent)\b/g),
+  phrase([' this'], /\b(?:ai|llm) (?:agents?|assistants?|models?) (?:reading|processing|parsing|summari[sz]ing) this\b/g),
 ];
