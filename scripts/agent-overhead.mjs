@@ -26,7 +26,7 @@ if (vitest.status !== 0) {
 const results = JSON.parse(readFileSync(out, 'utf8'));
 rmSync(dir, { recursive: true, force: true });
 console.log(`\nmedian wall time of one agent run (one tool call, ${runs} runs per variant, interleaved)`);
-for (const { agent, medianMs, hookCallsPerRun } of results) {
+for (const { agent, medianMs, hookCallsPerRun, loggedMs } of results) {
   const guard = medianMs.guard;
   const node = medianMs['node -e 0'];
   const none = medianMs.true;
@@ -36,4 +36,6 @@ for (const { agent, medianMs, hookCallsPerRun } of results) {
       `ratio guard/node-e-0 ${(guard / node).toFixed(2)}, guard/true ${(guard / none).toFixed(2)} | ` +
       `${hookCallsPerRun} hook calls per run: +${perCall(guard - node)} ms per call over node -e 0, +${perCall(guard - none)} ms over true`,
   );
+  const logged = Object.entries(loggedMs).map(([event, ms]) => `${event} ${ms} ms`).join(', ');
+  console.log(`${''.padEnd(8)} guard's own time per call as its log gives it (median, after Node started): ${logged}`);
 }

@@ -31,6 +31,8 @@ interface Result {
   readonly medianMs: Record<Variant, number>;
   /** guard's hook calls in one run (start, prompt, before and after the tool). */
   readonly hookCallsPerRun: number;
+  /** Median time guard's log gives per call, by event: the work after Node started and loaded guard. */
+  readonly loggedMs: Record<string, number>;
 }
 
 const median = (values: readonly number[]): number => {
@@ -88,8 +90,11 @@ async function measure(agent: 'codex' | 'copilot', cache: string): Promise<Resul
   for (let i = 0; i < RUNS; i += 1) for (const variant of variants) times[variant].push(await once(variant));
   expect(stepEntries(worlds.guard).length - before).toBe(RUNS);
   const hookCallsPerRun = (logLines() - linesBefore) / RUNS;
+  const logged = readFileSync(join(worlds.guard.guardHome, 'log.jsonl'), 'utf8').split('\n').filter(Boolean).slice(linesBefore).map((line) => JSON.parse(line) as { event?: string; ms: number });
+  const events = [...new Set(logged.map((entry) => entry.event ?? '?'))];
+  const loggedMs = Object.fromEntries(events.map((event) => [event, median(logged.filter((entry) => (entry.event ?? '?') === event).map((entry) => entry.ms))]));
   for (const world of Object.values(worlds)) world.cleanup();
-  return { agent, runs: RUNS, medianMs: { guard: median(times.guard), 'node -e 0': median(times['node -e 0']), true: median(times.true) }, hookCallsPerRun };
+  return { agent, runs: RUNS, medianMs: { guard: median(times.guard), 'node -e 0': median(times['node -e 0']), true: median(times.true) }, hookCallsPerRun, loggedMs };
 }
 
 describe.runIf(RUNS > 0)('guard overhead inside the real agents', { timeout: 900_000 }, () => {

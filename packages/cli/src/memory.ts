@@ -152,7 +152,7 @@ export function chatMemory(agent: AgentId, chat: string, options: MemoryOptions)
       const allowed = settled.verdict.decision === 'allow';
       const created = allowed ? newFiles(evaluation.files) : [];
       const asked = evaluation.decision === 'ask';
-      // most steps leave nothing to remember: hash (and load crypto) only when there is something
+      // most steps leave nothing to remember: no fingerprint for them
       const away = settled.how === 'away' || settled.how === 'away-undone';
       if (!asked && !away && created.length === 0 && !(allowed && state.allowOnce.length > 0) && settled.announced !== true) return;
       const print = fingerprint(step);

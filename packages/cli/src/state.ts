@@ -1,6 +1,7 @@
 import { mkdirSync, openSync, closeSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './fsx.js';
+import { sha256Hex } from './sha256.js';
 
 /**
  * What guard remembers about one chat (SPEC §5). Never result text, never a secret value: steps
@@ -75,8 +76,7 @@ export function freshChat(agent: string, chat: string, now: number): ChatState {
 
 /** A short stable hash (SHA-256), for step fingerprints and command identities. */
 export function shortHash(text: string, length = 16): string {
-  // loaded on first use: most hook calls hash nothing, and crypto is costly to load
-  return process.getBuiltinModule('node:crypto').createHash('sha256').update(text).digest('hex').slice(0, length);
+  return sha256Hex(text).slice(0, length);
 }
 
 /**
