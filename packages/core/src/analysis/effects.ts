@@ -400,10 +400,15 @@ export function runsStdinAsCode(inv: Invocation): boolean {
 const FIND_LEADING = /^-(?:[HLP]|D|O\d?)$/;
 /** Tests that pick files by name, age, size or owner: what is left is not the whole tree. */
 const FIND_NARROWING = /^-(?:i?name|i?path|i?wholename|i?regex|newer\w*|[acm](?:time|min)|size|empty|user|group|uid|gid|perm|links|inum|samefile|i?lname)$/;
+/** Tests whose pattern says which files are picked, by name or by path. */
+const FIND_BY_NAME = new Set(['-name', '-iname', '-path', '-ipath', '-wholename', '-iwholename']);
 
 /**
- * `find … -delete` and `find … -exec rm {} ;` delete under their starting points: the whole
- * tree (`recursive`) unless a test narrows what is picked.
+ * `find … -delete` and `find … -exec rm {} ;` delete what find picks under its starting points,
+ * not the starting points themselves. When every branch of the expression picks by name or path
+ * (`-name __pycache__`, `-name a -o -name b`), the targets are those names anywhere below each
+ * starting point (`./**` then `__pycache__`), judged like any other path. Otherwise it is the whole
+ * tree (`recursive`), or, when another test (age, size, …) narrows it, files somewhere in it.
  */
 function findEffects(inv: Invocation, at: (arg: Arg, op: FileOp, extra?: Partial<FileEffect>) => void): void {
   const args = inv.args;
@@ -417,16 +422,64 @@ function findEffects(inv: Invocation, at: (arg: Arg, op: FileOp, extra?: Partial
   }
   let deletes = false;
   let narrowed = false;
+  let recursiveRm = false;
+  // the name patterns, and whether every `-o` branch has one that is not negated
+  const names: Arg[] = [];
+  let branchNamed = false;
+  let allNamed = true;
   for (let j = i; j < args.length; j++) {
     const value = args[j] ?? '';
     if (value === '-delete') deletes = true;
-    else if (/^-(?:exec|execdir|ok|okdir)$/.test(value) && DELETERS.has(baseName(args[j + 1] ?? ''))) deletes = true;
-    else if (FIND_NARROWING.test(value)) narrowed = true;
+    else if (/^-(?:exec|execdir|ok|okdir)$/.test(value)) {
+      if (DELETERS.has(baseName(args[j + 1] ?? ''))) {
+        deletes = true;
+        for (let k = j + 2; k < args.length && args[k] !== ';' && args[k] !== '+'; k++) {
+          if (/^-[A-Za-z]*[rR]/.test(args[k] ?? '') || /^--recursive$|^-recurse$/i.test(args[k] ?? '')) recursiveRm = true;
+        }
+      }
+      // the command's own words are not find's tests
+      while (j + 1 < args.length && args[j + 1] !== ';' && args[j + 1] !== '+') j++;
+    } else if (value === '-o' || value === '-or') {
+      if (!branchNamed) allNamed = false;
+      branchNamed = false;
+    } else if (FIND_NARROWING.test(value)) {
+      narrowed = true;
+      const negated = args[j - 1] === '!' || args[j - 1] === '-not';
+      const pattern = args[j + 1];
+      if (FIND_BY_NAME.has(value) && !negated && pattern !== undefined && !/^\**$/.test(pattern)) {
+        names.push(argAt(inv, j + 1));
+        branchNamed = true;
+      }
+      if (value !== '-empty') j++;
+    }
   }
   if (!deletes) return;
+  if (!branchNamed) allNamed = false;
   // with no starting point, find starts at `.`
   const points = starts.length > 0 ? starts : [{ value: '.', index: -1, span: inv.span }];
+  if (allNamed && names.length > 0) {
+    const extra: Partial<FileEffect> = recursiveRm ? { how: 'recursive' } : {};
+    for (const point of points) {
+      const base = point.value.replace(/\/+$/, '') || '/';
+      for (const name of names) {
+        at(withValue(name, findTarget(base, name.value, point.value)), 'delete', extra);
+      }
+    }
+    return;
+  }
   for (const arg of points) at(arg, 'delete', narrowed ? {} : { how: 'recursive' });
+}
+
+/**
+ * The path a name or path test of find picks below a starting point: `-name x` is any `x` below
+ * it; a `-path` pattern that begins with the starting point is that path, any other is anywhere
+ * below it.
+ */
+function findTarget(base: string, pattern: string, start: string): string {
+  const prefix = base === '/' ? '/' : `${base}/`;
+  if (!pattern.includes('/')) return `${prefix}**/${pattern}`;
+  if (pattern.startsWith(`${start.replace(/\/+$/, '')}/`)) return pattern;
+  return `${prefix}**/${pattern.replace(/^[*/]+/, '')}`;
 }
 
 function baseName(program: string): string {

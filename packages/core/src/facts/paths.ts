@@ -329,7 +329,17 @@ const REGENERABLE = new Set([
   '.pytest_cache',
   '.turbo',
   '.cache',
+  '.mypy_cache',
+  '.ruff_cache',
 ]);
+
+/** Files a build or a tool makes again by itself: compiled Python and objects, folder-view litter. */
+const REGENERABLE_FILES = new Set(['.DS_Store', 'Thumbs.db']);
+const REGENERABLE_FILE_END = /\.(?:py[co]|py\[co\]|o|tsbuildinfo)$/;
+
+function regenerableFile(name: string | undefined): boolean {
+  return name !== undefined && (REGENERABLE_FILES.has(name) || REGENERABLE_FILE_END.test(name));
+}
 
 const SYSTEM_PARENTS = new Set(['usr', 'var', 'private', 'System', 'Library']);
 
@@ -386,7 +396,9 @@ function placeOf(abs: string, segs: readonly string[], projRel: readonly string[
   if (abs === '/dev' || abs.startsWith('/dev/')) return 'device';
   if (segs.length === 0) return 'root';
   if (abs === f.home) return 'home';
-  if (projRel !== undefined) return projRel.some((s) => REGENERABLE.has(s)) ? 'regenerable' : 'project';
+  if (projRel !== undefined) {
+    return projRel.some((s) => REGENERABLE.has(s)) || regenerableFile(projRel[projRel.length - 1]) ? 'regenerable' : 'project';
+  }
   const first = segs[0] as string;
   const windows = onDrive(abs);
   if (segs.length === 1 || (segs.length === 2 && (windows ? first === 'Windows' : SYSTEM_PARENTS.has(first)))) {

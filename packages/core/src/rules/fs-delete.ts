@@ -32,10 +32,11 @@ export const fsDelete = {
       'This deletes files or uncommitted work that may exist nowhere else, and there is no undo; commit or copy what matters first, or delete only what this chat created.',
     owasp: ['LLM06:2025'],
     examples: {
-      match: ['rm -rf src', 'rm README.md', 'git reset --hard', 'git checkout -- .', 'git clean -fd', 'git stash drop'],
+      match: ['rm -rf src', 'rm README.md', 'git reset --hard', 'git checkout -- .', 'git clean -fd', 'git stash drop', 'find . -type f -name "*.ts" -delete'],
       noMatch: [
         'rm -rf node_modules dist .next coverage',
         'rm -rf /tmp/build-cache',
+        'find . -name "__pycache__" -type d -exec rm -rf {} +',
         { step: 'rm notes.txt', session: { createdFiles: ['/home/dev/project/notes.txt'] }, note: 'created in this chat' },
         'git restore --staged src/app.ts',
         'git clean -n',

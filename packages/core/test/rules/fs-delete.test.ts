@@ -37,6 +37,15 @@ runRuleTests(fsDelete, {
     'npm test > test.log',
     'find . -name "*.ts" -exec wc -l {} +',
     'find node_modules -name "*.map" -delete',
+    // find deletes what it picks below the starting folder, not the folder: regenerable names go ahead
+    'find . -name "__pycache__" -type d -exec rm -rf {} +',
+    'find . -name "*.pyc" -delete',
+    'find . -type f -name "*.py[co]" -delete',
+    'find . \\( -name "*.pyc" -o -name __pycache__ \\) -exec rm -rf {} +',
+    'find . -name .DS_Store -delete',
+    'find . -path "*/node_modules/*" -delete',
+    'find packages -name dist -type d -prune -exec rm -rf {} +',
+    'find /tmp -name "*.sock" -delete',
     { step: { kind: 'patch', patch: PATCH_EDIT }, note: 'editing a file' },
     { step: { kind: 'write', path: 'src/app.ts', content: 'export {};\n' }, note: 'overwriting with new text' },
     // git that keeps the work
@@ -98,6 +107,15 @@ runRuleTests(fsDelete, {
     // find and xargs
     'find . -name "*.log" -delete',
     'find src -name "*.bak" -exec rm {} \\;',
+    'find . -type f -name "*.ts" -exec rm -f {} +',
+    'find . -name "*.pyc" -o -type f -delete',
+    'find . -name node_modules -prune -o -type f -delete',
+    'find . ! -name "*.keep" -delete',
+    'find . -not -name "*.pyc" -delete',
+    'find . -name "*" -delete',
+    'find . -mtime +7 -delete',
+    'find ~ -name "*.pyc" -delete',
+    'find . -name "*.pyc" -o -name "*.py" -delete',
     'ls | xargs rm -rf',
     'git ls-files -z | xargs -0 rm -f',
     // other tools and spellings
