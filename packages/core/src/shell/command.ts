@@ -70,7 +70,7 @@ export function runSimple(
     env[name] = value;
     assigned.push([name, value, word.dynamic]);
   }
-  if (frame.dialect === 'powershell' && powershellExpression(tokens, first, scope)) return undefined;
+  if (frame.dialect === 'powershell' ? powershellExpression(tokens, first, scope) : powershellEnvAssignment(tokens, first, scope)) return undefined;
   const words: Word[] = [];
   for (let i = first; i < tokens.length; i++) words.push(...expandWord(tokens[i] as WordToken, scope));
   const redirects = redirs.map((redir) => toRedirect(redir, scope, frame.dialect));
@@ -267,18 +267,49 @@ function powershellExpression(tokens: readonly WordToken[], first: number, scope
   const part = head?.parts[0];
   if (!head || !part) return false;
   if (part.kind === 'var') {
-    const rest = head.parts.slice(1).map((p) => (p.kind === 'lit' ? p.text.text : '?')).join('');
-    const next = tokens[first + 1];
-    const nextText = next?.parts.map((p) => (p.kind === 'lit' ? p.text.text : '?')).join('');
-    const valueToken = tokens[first + 2];
-    if (rest === '' && nextText === '=' && valueToken) {
-      const value = expandSingle(valueToken, scope);
-      setVar(scope, part.name, value.text, false, value.dynamic);
-    } else if (rest.startsWith('=')) setVar(scope, part.name, rest.slice(1));
+    powershellAssignment(tokens, first, scope, false);
     return true;
   }
   if (part.kind === 'sub') return true;
   return part.kind === 'lit' && (part.quoted || /^[[\d]/.test(part.text.text));
+}
+
+/** `$x = value` or `$x=value` at the head of a PowerShell statement: remembered; false when it is not one. */
+function powershellAssignment(tokens: readonly WordToken[], first: number, scope: Scope, exported: boolean): boolean {
+  const head = tokens[first] as WordToken;
+  const part = head.parts[0];
+  if (part?.kind !== 'var') return false;
+  const rest = head.parts.slice(1).map((p) => (p.kind === 'lit' ? p.text.text : '?')).join('');
+  const next = tokens[first + 1];
+  const nextText = next?.parts.map((p) => (p.kind === 'lit' ? p.text.text : '?')).join('');
+  const valueToken = tokens[first + 2];
+  if (rest === '' && nextText === '=' && valueToken) {
+    const value = expandSingle(valueToken, scope);
+    setVar(scope, part.name, value.text, exported, value.dynamic);
+    return true;
+  }
+  if (rest.startsWith('=')) {
+    setVar(scope, part.name, rest.slice(1), exported, rest.includes('?'));
+    return true;
+  }
+  // `$env:Path += ";C:\x"`: added to a value the reader does not know
+  if ((rest === '' && nextText === '+=' && valueToken) || rest.startsWith('+=')) {
+    setVar(scope, part.name, undefined, exported);
+    return true;
+  }
+  return false;
+}
+
+/**
+ * `$env:NAME = value` read as a POSIX line: PowerShell setting an environment variable (agents on
+ * Windows send such lines as plain shell commands). An assignment for the rest of the line, not a
+ * program named by a variable; `$env:NAME` alone is still one.
+ */
+function powershellEnvAssignment(tokens: readonly WordToken[], first: number, scope: Scope): boolean {
+  const part = tokens[first]?.parts[0];
+  // `caseless` on a `$…` variable in a POSIX read marks the `$env:` form
+  if (part?.kind !== 'var' || part.caseless !== true || part.quoted || part.raw.text.charCodeAt(0) !== 36) return false;
+  return powershellAssignment(tokens, first, scope, true);
 }
 
 const NO_FILE = /^\/dev\/(?:null|stdout|stderr|tty|fd\/[0-2])$/;

