@@ -133,7 +133,10 @@ function looseEffects(step: ToolStep & { readonly args: unknown }, text: string,
   const files: FileEffect[] = [];
   const net: NetEffect[] = [];
   let cursor = 0;
-  for (const value of looseStrings(step.args)) {
+  const keys: string[] = [];
+  const values = looseStrings(step.args, [], 0, keys);
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i] as string;
     const encoded = JSON.stringify(value);
     const at = text.indexOf(encoded, cursor);
     const span: Span = at >= 0 ? [at + 1, at + encoded.length - 1] : [0, text.length];
@@ -141,20 +144,56 @@ function looseEffects(step: ToolStep & { readonly args: unknown }, text: string,
     const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? urlFacts(value) : undefined;
     if (url) {
       net.push({ host: url.host, hostClass: url.hostClass, url, span, by: step.toolName, sends: step.kind === 'other', kind: 'http' });
-    } else if (looksLikePath(value)) {
+    } else if (pathArgument(keys[i] ?? '', value)) {
       files.push({ op: step.kind === 'other' ? 'write' : 'read', path: path(value), span, by: step.toolName });
     }
   }
   return { files, net };
 }
 
-/** Every string in a JSON-like value, depth-first, bounded. */
-export function looseStrings(value: unknown, out: string[] = [], depth = 0): string[] {
+/**
+ * Every string in a JSON-like value, depth-first, bounded. When `keys` is given, it gets the name
+ * each string was found under (the array's own name for items of an array; '' at the top).
+ */
+export function looseStrings(value: unknown, out: string[] = [], depth = 0, keys?: string[], key = ''): string[] {
   if (out.length >= MAX_LOOSE || depth > 16) return out;
-  if (typeof value === 'string') out.push(value);
-  else if (Array.isArray(value)) for (const item of value) looseStrings(item, out, depth + 1);
-  else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) looseStrings(item, out, depth + 1);
+  if (typeof value === 'string') {
+    out.push(value);
+    keys?.push(key);
+  } else if (Array.isArray(value)) {
+    for (const item of value) looseStrings(item, out, depth + 1, keys, key);
+  } else if (value !== null && typeof value === 'object') {
+    for (const [name, item] of Object.entries(value)) looseStrings(item, out, depth + 1, keys, name);
+  }
   return out;
+}
+
+/** Argument names whose value is a path, whatever it looks like (compared lower-case, without `_` and `-`). */
+const PATH_NAMES = new Set([
+  'path', 'paths', 'file', 'files', 'filename', 'filenames', 'filepath', 'filepaths', 'uri', 'target', 'targets',
+  'destination', 'dest', 'source', 'sources', 'src', 'dir', 'dirs', 'directory', 'folder', 'cwd', 'root', 'location',
+]);
+/** Endings that make a name a path too (`output_path`, `configFile`, `workdir`). */
+const PATH_ENDINGS = /(?:path|paths|file|files|filename|dir|directory|folder)$/;
+/** Argument names whose value is free text (a search, a message): not read as a path. */
+const TEXT_NAMES = new Set([
+  'query', 'q', 'text', 'prompt', 'message', 'messages', 'content', 'body', 'description', 'title', 'search', 'question',
+  'comment', 'note', 'notes', 'summary', 'subject', 'instructions', 'pattern', 'regex', 'keywords', 'term', 'terms',
+]);
+
+/**
+ * Whether a string argument is judged as a path: always under a name that means one, never under
+ * a name that means free text (`{"query": ".env"}` searches for the words), else when it looks
+ * like one.
+ */
+function pathArgument(key: string, value: string): boolean {
+  if (value.length === 0 || value.length > 4096 || value.includes('\n')) return false;
+  if (key !== '') {
+    const name = key.toLowerCase().replace(/[-_]/g, '');
+    if (PATH_NAMES.has(name) || PATH_ENDINGS.test(name)) return true;
+    if (TEXT_NAMES.has(name)) return false;
+  }
+  return looksLikePath(value);
 }
 
 function looksLikePath(value: string): boolean {

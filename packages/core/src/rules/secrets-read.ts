@@ -45,6 +45,7 @@ export const secretsRead = {
         'source .env && npm run dev',
         { step: 'cp .env.example .env', probe: { files: {} }, note: 'no .env yet: a fresh copy of the template loses nothing' },
         'grep -q DATABASE_URL .env',
+        { step: { kind: 'mcp', server: 'docs', tool: 'search', args: { query: '.env' } }, note: 'a search for the word, not a path' },
       ],
     },
   },

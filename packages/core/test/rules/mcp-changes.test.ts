@@ -19,6 +19,8 @@ runRuleTests(mcpChanges, {
     mcp('postgres', 'query', { sql: 'SELECT * FROM users LIMIT 5' }),
     mcp('postgres', 'query', { sql: 'DELETE FROM sessions WHERE expires_at < now()' }),
     mcp('context7', 'resolve-library-id', { libraryName: 'react' }),
+    mcp('docs', 'search_docs', { query: '/etc/hosts format on macOS' }, { note: 'a search text, not a path' }),
+    mcp('web', 'web_search', { q: '~/.config/gh/hosts.yml location' }),
     // an id that looks like an absolute path, and is not one on this machine
     mcp('context7', 'get-library-docs', { context7CompatibleLibraryID: '/facebook/react' }, { probe: { files: {} } }),
     mcp('playwright', 'browser_navigate', { url: 'http://localhost:3000' }),
@@ -58,6 +60,7 @@ runRuleTests(mcpChanges, {
     mcp('filesystem', 'list_directory', { path: '/etc' }),
     mcp('filesystem', 'search_files', { path: '~/Documents', pattern: 'invoice' }),
     mcp('files', 'get_file', { path: '/srv/data/export.csv' }, { probe: { files: { '/srv/data/export.csv': 'a,b' } } }),
+    mcp('files', 'get_file', { file_path: 'data.csv', options: { output_dir: '/srv/exports' } }, { note: 'a name that means a path' }),
     // destructive SQL in any argument
     mcp('postgres', 'query', { sql: 'DROP TABLE users' }),
     mcp('postgres', 'query', { sql: 'delete from users' }),

@@ -58,6 +58,7 @@ runRuleTests(secretsInCommand, {
     { step: { kind: 'fetch', url: `https://maps.example.com/api?key=${GOOGLE}` } },
     { step: { kind: 'mcp', server: 'slack', tool: 'post_message', args: { token: SLACK, text: 'hi' } } },
     { step: { kind: 'mcp', server: 'github', tool: 'create_issue', args: { body: `token ${GITHUB}` } } },
+    { step: { kind: 'mcp', server: 'docs', tool: 'search', args: { query: `why is ${GITHUB} rejected` } }, note: 'free text is still scanned for keys' },
     { step: { kind: 'other', toolName: 'http_request', args: { headers: { Authorization: `Bearer ${GITHUB}` } } } },
   ],
 });

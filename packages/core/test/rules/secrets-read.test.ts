@@ -72,6 +72,12 @@ runRuleTests(secretsRead, {
     { step: { kind: 'mcp', server: 'fs', tool: 'read_file', args: { path: '/home/dev/project/README.md' } } },
     { step: { kind: 'fetch', url: 'file:///home/dev/project/README.md' } },
     { step: { kind: 'fetch', url: 'https://example.com/.env' }, note: 'a page named like a file, on another computer' },
+    // free text under names that mean text (a search, a message) is not a path
+    { step: { kind: 'mcp', server: 'docs', tool: 'search', args: { query: '.env' } }, note: 'a search for the word' },
+    { step: { kind: 'mcp', server: 'docs', tool: 'search', args: { query: 'how to load .env files' } } },
+    { step: { kind: 'mcp', server: 'web', tool: 'search', args: { q: '~/.ssh/id_rsa permissions' } } },
+    { step: { kind: 'mcp', server: 'github', tool: 'create_issue', args: { title: '.env is not loaded', body: 'see .env.local' } } },
+    { step: { kind: 'other', toolName: 'Grep', args: { pattern: '.env', path: 'src' } }, note: 'searching for the text in src' },
     // inline code that loads a file without printing it
     'python -c "from dotenv import load_dotenv; load_dotenv(\'.env\')"',
     'python -c "print(open(\'README.md\').read())"',
@@ -145,6 +151,12 @@ runRuleTests(secretsRead, {
     { step: { kind: 'read', path: '~/.aws/credentials' } },
     { step: { kind: 'mcp', server: 'fs', tool: 'read_file', args: { path: '/home/dev/project/.env' } } },
     { step: { kind: 'other', toolName: 'mystery_tool', args: { file: '~/.aws/credentials' } } },
+    { step: { kind: 'mcp', server: 'fs', tool: 'read_file', args: { path: '.env' } } },
+    { step: { kind: 'mcp', server: 'fs', tool: 'read_file', args: { file_path: '.env.local' } } },
+    { step: { kind: 'mcp', server: 'fs', tool: 'read_multiple_files', args: { paths: ['README.md', '.env'] } } },
+    { step: { kind: 'mcp', server: 'x', tool: 'upload', args: { options: { source: '~/.ssh/id_ed25519' } } } },
+    { step: { kind: 'mcp', server: 'x', tool: 'y', args: { anything: '~/.aws/credentials' } }, note: 'an unknown name: judged by its look' },
+    { step: { kind: 'other', toolName: 'Grep', args: { pattern: 'API_KEY', path: '.env' } } },
     { step: { kind: 'fetch', url: 'file:///home/dev/.ssh/id_ed25519' } },
     { step: { kind: 'fetch', url: 'file:///home/dev/project/.env' } },
     // other commands that print a stored login
