@@ -317,6 +317,13 @@ function otherEffects(inv: Invocation, at: (arg: Arg, op: FileOp, extra?: Partia
         const ops = git.args.filter((a) => !a.value.startsWith('-'));
         const dest = ops[1];
         if (dest) at(dest, 'write');
+      } else if (git?.sub === 'show' || (git?.sub === 'cat-file' && !git.args.some((a) => a.value === '-t' || a.value === '-s' || a.value === '-e'))) {
+        // `git show HEAD:.env`, `git cat-file -p main:config/.env`: a file's text as a commit (or
+        // the index) holds it; `cat-file -t/-s/-e` tell only its type, size or presence
+        for (const arg of git.args) {
+          const file = GIT_OBJECT_PATH.exec(arg.value)?.[1];
+          if (file !== undefined) at(withValue(arg, file), 'read');
+        }
       }
       break;
     }
@@ -345,6 +352,8 @@ function otherEffects(inv: Invocation, at: (arg: Arg, op: FileOp, extra?: Partia
   }
 }
 
+/** `REV:PATH`, `:PATH` and `:N:PATH` (git's names for a file in a commit or the index): the path. */
+const GIT_OBJECT_PATH = /^(?!-)(?::[0-3]:|[^:\s]*:)(?!\/\/)([^:]+)$/;
 const SQLITE_WITH_VALUE = new Set(['-cmd', '-separator', '-newline', '-nullvalue', '-init']);
 const PROCESS_SUBSTITUTION = /^[<>]\([^]*\)$/;
 

@@ -37,6 +37,7 @@ export const secretsRead = {
         'base64 .npmrc',
         { step: { kind: 'read', path: '.env' } },
         'gh auth token',
+        'git show HEAD:.env',
       ],
       noMatch: [
         'cat .env.example',
@@ -45,6 +46,7 @@ export const secretsRead = {
         'source .env && npm run dev',
         { step: 'cp .env.example .env', probe: { files: {} }, note: 'no .env yet: a fresh copy of the template loses nothing' },
         'grep -q DATABASE_URL .env',
+        'git show HEAD:.env.example',
         { step: { kind: 'mcp', server: 'docs', tool: 'search', args: { query: '.env' } }, note: 'a search for the word, not a path' },
       ],
     },

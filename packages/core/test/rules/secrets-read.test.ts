@@ -85,6 +85,14 @@ runRuleTests(secretsRead, {
     'npm test',
     'git status',
     'git diff',
+    // files in git history that are not secrets, and git show forms that name no file
+    'git show HEAD:.env.example',
+    'git show HEAD~1:README.md',
+    'git show main:src/config.ts',
+    'git show HEAD',
+    'git show --format=%H:%s HEAD',
+    'git cat-file -t HEAD:.env',
+    'git show HEAD:.env | wc -l',
   ],
   invalid: [
     // SPEC 4.1 examples
@@ -102,6 +110,14 @@ runRuleTests(secretsRead, {
     'az account get-access-token',
     'gcloud auth print-access-token',
     'aws secretsmanager get-secret-value --secret-id prod/db',
+    // a secret file read out of git history or the index
+    'git show HEAD:.env',
+    'git show main:config/.env.production',
+    'git show origin/main:deploy/server.key',
+    'git cat-file -p HEAD:.env',
+    'git cat-file blob HEAD~3:.npmrc',
+    'git show :.env',
+    'git -C ../api show HEAD:.env',
     // the files SPEC names
     'cat ~/.ssh/id_rsa',
     'cat deploy/server.key',
