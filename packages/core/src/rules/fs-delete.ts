@@ -37,6 +37,7 @@ export const fsDelete = {
         'rm -rf node_modules dist .next coverage',
         'rm -rf /tmp/build-cache',
         'find . -name "__pycache__" -type d -exec rm -rf {} +',
+        'for d in build dist; do rm -rf "$d"; done',
         { step: 'rm notes.txt', session: { createdFiles: ['/home/dev/project/notes.txt'] }, note: 'created in this chat' },
         'git restore --staged src/app.ts',
         'git clean -n',

@@ -1,7 +1,7 @@
 import type { Span } from '../types.js';
 import { addOpaque, innerFrame, LIMITS } from './context.js';
 import type { Dialect, Draft, Frame, Reader } from './context.js';
-import { expandSingle, expandWord, literalWord } from './expand.js';
+import { expandSingle, expandWord, literalWord, loopSeen } from './expand.js';
 import type { Word } from './expand.js';
 import { codeSource, commandsInCode } from './inline-code.js';
 import { joinMapped, mappedBuilder, spanEnd, spanOf } from './mapped.js';
@@ -11,7 +11,7 @@ import { findOption, skipOptions } from './options.js';
 import { programName, resolvePath } from './paths.js';
 import { isPrefix, matchPrefix } from './prefixes.js';
 import { changeDirectory, childScope, exportVar, isAbsolute, remoteScope, setVar, withCwd } from './scope.js';
-import type { Scope } from './scope.js';
+import type { LoopValues, Scope } from './scope.js';
 import type { RedirToken, WordToken } from './tokens.js';
 import type { Redirect, Via } from './types.js';
 import { readSource, readRedirSubstitutions, readSubstitutions } from './walk.js';
@@ -72,7 +72,11 @@ export function runSimple(
   }
   if (frame.dialect === 'powershell' ? powershellExpression(tokens, first, scope) : powershellEnvAssignment(tokens, first, scope)) return undefined;
   const words: Word[] = [];
+  loopSeen.name = undefined;
+  loopSeen.loop = undefined;
   for (let i = first; i < tokens.length; i++) words.push(...expandWord(tokens[i] as WordToken, scope));
+  const loopName = loopSeen.name;
+  const loop = loopSeen.loop;
   const redirects = redirs.map((redir) => toRedirect(redir, scope, frame.dialect));
   const heredoc = stdinOf(redirs, scope);
 
@@ -98,7 +102,52 @@ export function runSimple(
     return undefined;
   }
   const stdin = heredoc ? { text: heredoc, heredoc: true } : piped ? { text: piped, heredoc: false } : undefined;
+  const passes = loop !== undefined && loopName !== undefined ? loopPasses(tokens, first, scope, loopName, loop) : undefined;
+  if (passes) {
+    // `for d in build dist; do rm -rf "$d"; done`: the command as it runs for each word
+    const outs: Mapped[] = [];
+    for (let p = 0; p < passes.length; p++) {
+      const out = command(reader, { words: passes[p] as Word[], env, redirects, stdin, end: last }, frame, scope, stage, { own: true, isPackage: false });
+      if (out) outs.push(out);
+    }
+    return outs.length === passes.length ? joinMapped(outs, '\n') : undefined;
+  }
   return command(reader, { words, env, redirects, stdin, end: last }, frame, scope, stage, { own: true, isPackage: false });
+}
+
+/**
+ * The words of a command that uses a `for` loop variable, once per word the loop takes; undefined
+ * (the variable stays unresolved) when its budget is spent, or when the command changes what
+ * follows it (`cd "$d"`, `export X=$d`, `git -C "$d"`, `env -C "$d"`): the commands after it
+ * would then depend on which pass ran last.
+ */
+function loopPasses(tokens: readonly WordToken[], first: number, scope: Scope, name: string, loop: LoopValues): Word[][] | undefined {
+  if (loop.left < loop.values.length) return undefined;
+  const passes: Word[][] = [];
+  for (let v = 0; v < loop.values.length; v++) {
+    const pick = { name, value: { text: loop.values[v] as string, dynamic: false } };
+    const words: Word[] = [];
+    for (let i = first; i < tokens.length; i++) words.push(...expandWord(tokens[i] as WordToken, scope, true, pick));
+    if (words.length === 0 || changesWhatFollows(words)) return undefined;
+    passes.push(words);
+  }
+  loop.left -= loop.values.length;
+  return passes;
+}
+
+/** The command (after its prefixes) changes the scope or runs in a folder of its own. */
+function changesWhatFollows(words: readonly Word[]): boolean {
+  const texts = words.map((w) => w.text);
+  let at = 0;
+  let name = programName(texts[0] ?? '');
+  while (isPrefix(name)) {
+    const match = matchPrefix(name, texts, at);
+    if (!match) break;
+    if (match.cwd) return true;
+    at = match.next;
+    name = programName(texts[at] ?? '');
+  }
+  return EFFECTS.has(name) || name === 'git' || Object.hasOwn(OWN_DIRECTORY, name);
 }
 
 interface CommandOptions {

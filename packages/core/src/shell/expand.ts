@@ -1,8 +1,8 @@
 import type { Span } from '../types.js';
 import { mappedBuilder, spanOf } from './mapped.js';
 import type { Mapped, MappedBuilder } from './mapped.js';
-import { lookupVar } from './scope.js';
-import type { Scope, VarValue } from './scope.js';
+import { lookupVar, loopValues } from './scope.js';
+import type { LoopValues, Scope, VarValue } from './scope.js';
 import type { Part, WordToken } from './tokens.js';
 
 /** A word after quote joining and variable resolution: what the program receives as one argument. */
@@ -30,7 +30,7 @@ const IFS = /[ \t\n]+/;
  * the shell splits them) unless `split` is false (assignments); an unquoted variable that is empty
  * leaves no word at all.
  */
-export function expandWord(token: WordToken, scope: Scope, split = true): Word[] {
+export function expandWord(token: WordToken, scope: Scope, split = true, pick?: LoopPick): Word[] {
   const span = spanOf(token.src, token.start, token.end);
   const only = token.parts[0];
   if (token.parts.length === 1 && only?.kind === 'lit') {
@@ -70,8 +70,16 @@ export function expandWord(token: WordToken, scope: Scope, split = true): Word[]
       dynamic = true;
       filled = true;
     } else {
-      const resolved = varValue(part, scope);
+      const plain = part.op === undefined && part.complex !== true;
+      const resolved = pick !== undefined && plain && part.name === pick.name ? pick.value : varValue(part, scope);
       const value = resolved?.text;
+      if (value === undefined && pick === undefined && plain && loopSeen.loop === undefined) {
+        const loop = loopValues(scope, part.name, part.caseless ?? false);
+        if (loop !== undefined) {
+          loopSeen.name = part.name;
+          loopSeen.loop = loop;
+        }
+      }
       if (value === undefined) {
         out.piece(part.raw, 0, part.raw.text.length);
         dynamic = true;
@@ -94,6 +102,18 @@ export function expandWord(token: WordToken, scope: Scope, split = true): Word[]
   close();
   return words;
 }
+
+/** A `for` loop variable taken as one of its values, to read a command once per value. */
+export interface LoopPick {
+  readonly name: string;
+  readonly value: VarValue;
+}
+
+/**
+ * The first `for` loop variable an expansion met unresolved since the caller last cleared it (one
+ * object, reused: nothing is allocated for the commands that use none). See runSimple.
+ */
+export const loopSeen: { name: string | undefined; loop: LoopValues | undefined } = { name: undefined, loop: undefined };
 
 /** Expands a word that must stay one word (assignment values, redirection targets). */
 export function expandSingle(token: WordToken, scope: Scope): Word {

@@ -6,6 +6,14 @@ interface Entry {
   readonly exported: boolean;
   /** The value is text as written that holds an unknown part (`X=$(pwd)/a`). */
   readonly dynamic: boolean;
+  /** A `for NAME in words` loop variable: each word it takes in turn (its value is then undefined). */
+  readonly loop?: LoopValues;
+}
+
+/** The words a loop variable takes, and how many more words its uses may still expand to. */
+export interface LoopValues {
+  readonly values: readonly string[];
+  left: number;
 }
 
 /** A variable's value; `dynamic` when it holds an unresolved variable or a substitution. */
@@ -76,6 +84,24 @@ export function setVar(scope: Scope, name: string, value: string | undefined, ex
   const previous = lookupEntry(scope.layer, name);
   scope.layer.vars ??= new Map();
   scope.layer.vars.set(name, { value, exported: exported || (previous?.exported ?? false), dynamic });
+}
+
+/**
+ * Sets a `for NAME in words` loop variable: unknown as one value, but a word that uses it stands
+ * for one word per value (see expandWord). `budget` bounds how many words all its uses may become.
+ */
+export function setLoopVar(scope: Scope, name: string, values: readonly string[], budget: number): void {
+  const previous = lookupEntry(scope.layer, name);
+  scope.layer.vars ??= new Map();
+  scope.layer.vars.set(name, { value: undefined, exported: previous?.exported ?? false, dynamic: false, loop: { values, left: budget } });
+}
+
+/** The words a loop variable takes, when `name` is one (looked up as lookupVar does). */
+export function loopValues(scope: Scope, name: string, caseless: boolean): LoopValues | undefined {
+  const entry =
+    lookupEntry(scope.layer, name) ??
+    (caseless ? (lookupEntry(scope.layer, name.toUpperCase()) ?? lookupEntry(scope.layer, name.toLowerCase())) : undefined);
+  return entry?.loop;
 }
 
 /** Marks a variable as exported (`export NAME`), keeping its value. */

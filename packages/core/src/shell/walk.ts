@@ -4,7 +4,9 @@ import type { Frame, Reader } from './context.js';
 import { lex } from './lexer.js';
 import type { Mapped } from './mapped.js';
 import { spanOf } from './mapped.js';
-import { childScope } from './scope.js';
+import { expandWord } from './expand.js';
+import type { Word } from './expand.js';
+import { childScope, setLoopVar, setVar } from './scope.js';
 import type { Scope } from './scope.js';
 import { plainText } from './tokens.js';
 import type { Part, RedirToken, Token, WordToken } from './tokens.js';
@@ -64,6 +66,22 @@ function opensGroup(token: Token | undefined): boolean {
   return token?.kind === 'word' && plainText(token) === '{';
 }
 
+const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** A loop takes at most this many words; a longer list leaves its variable unresolved. */
+const LOOP_WORDS = 64;
+/** How many words all uses of one loop variable may expand to, together. */
+const LOOP_BUDGET = 256;
+
+/** An unquoted glob or brace character in the word. */
+function hasPattern(token: WordToken): boolean {
+  for (let p = 0; p < token.parts.length; p++) {
+    const part = token.parts[p] as Part;
+    if (part.kind === 'lit' && !part.quoted && PATTERN_CHARS.test(part.text.text)) return true;
+  }
+  return false;
+}
+const PATTERN_CHARS = /[*?[{]/;
+
 /** Words that are shell structure in command position, not programs. */
 const STRUCTURE = new Set(['if', 'then', 'elif', 'else', 'fi', 'do', 'done', 'while', 'until', '!', 'coproc']);
 
@@ -81,6 +99,45 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
   let redirs: RedirToken[] = [];
   const stack: Group[] = [];
   let overflow = 0; // groups past the depth bound: counted, not stacked
+  // `for NAME in words`: the name ('' when the header is not one the reader follows) and the words
+  let loopName: string | undefined;
+  let loopList: string[] | undefined;
+  let loopKnown = false;
+  const listWord = (token: WordToken, text: string | undefined): void => {
+    if (loopName === undefined) {
+      loopName = text !== undefined && VAR_NAME.test(text) ? text : '';
+      return;
+    }
+    if (loopName === '') return;
+    if (loopList === undefined) {
+      if (text === 'in') loopList = [];
+      else loopName = '';
+      return;
+    }
+    if (!loopKnown) return;
+    // globs and brace lists name files or words the reader does not list
+    if (hasPattern(token)) {
+      loopKnown = false;
+      return;
+    }
+    const words = expandWord(token, scope);
+    for (let w = 0; w < words.length; w++) {
+      const word = words[w] as Word;
+      if (word.dynamic || loopList.length >= LOOP_WORDS) {
+        loopKnown = false;
+        return;
+      }
+      loopList.push(word.text);
+    }
+  };
+  const endList = (): void => {
+    if (loopName) {
+      if (loopList !== undefined && loopKnown && loopList.length > 0) setLoopVar(scope, loopName, loopList, LOOP_BUDGET);
+      else setVar(scope, loopName, undefined);
+    }
+    loopName = undefined;
+    loopList = undefined;
+  };
 
   const finish = (): void => {
     if (words.length === 0 && redirs.length === 0) return;
@@ -132,7 +189,8 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
       const text = plainText(token);
       if (mode !== 'command') {
         readSubstitutions(reader, token.parts, frame, scope);
-        if (mode === 'name') mode = 'command';
+        if (mode === 'list') listWord(token, text);
+        else if (mode === 'name') mode = 'command';
         else if (mode === 'test' && text === ']]') mode = 'command';
         else if (mode === 'case-word' && text === 'in') mode = 'pattern';
         else if (mode === 'pattern' && text === 'esac') pop('case');
@@ -150,6 +208,9 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
         }
         if (text === 'for' || text === 'select') {
           mode = 'list';
+          loopName = undefined;
+          loopList = undefined;
+          loopKnown = true;
           continue;
         }
         if (text === '[[') {
@@ -219,7 +280,10 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
         break;
       default:
         endPipe();
-        if (mode === 'list') mode = 'command';
+        if (mode === 'list') {
+          endList();
+          mode = 'command';
+        }
     }
   }
   endPipe();

@@ -46,6 +46,9 @@ runRuleTests(fsDelete, {
     'find . -path "*/node_modules/*" -delete',
     'find packages -name dist -type d -prune -exec rm -rf {} +',
     'find /tmp -name "*.sock" -delete',
+    // a for loop over plain words is judged word by word
+    'for d in build dist; do rm -rf "$d"; done',
+    'for d in node_modules .next; do rm -rf "packages/web/$d"; done',
     { step: { kind: 'patch', patch: PATCH_EDIT }, note: 'editing a file' },
     { step: { kind: 'write', path: 'src/app.ts', content: 'export {};\n' }, note: 'overwriting with new text' },
     // git that keeps the work
@@ -116,6 +119,10 @@ runRuleTests(fsDelete, {
     'find . -mtime +7 -delete',
     'find ~ -name "*.pyc" -delete',
     'find . -name "*.pyc" -o -name "*.py" -delete',
+    'for d in build src; do rm -rf "$d"; done',
+    'for d in build src; do cd "$d" && rm -rf .; done',
+    'for f in $(ls); do rm "$f"; done',
+    'for f in *.md; do rm "$f"; done',
     'ls | xargs rm -rf',
     'git ls-files -z | xargs -0 rm -f',
     // other tools and spellings

@@ -24,6 +24,8 @@ runRuleTests(fsWipe, {
     'export OUT=build && rm -rf $OUT/*',
     'rm -rf "$DIR/dist"',
     'rm -rf "$(mktemp -d)"',
+    'for d in build dist; do rm -rf "$d"; done',
+    'for d in build dist; do rm -rf "$d"/*; done',
     // disks named only as data or images
     'dd if=/dev/zero of=disk.img bs=1M count=10',
     'cat build.log > /dev/null',
@@ -75,6 +77,9 @@ runRuleTests(fsWipe, {
     'bash -c "rm -rf /"',
     'find / -type f -delete',
     'find ~ -delete',
+    'for d in src ~; do rm -rf "$d"; done',
+    'for d in build /; do rm -rf "$d"; done',
+    'for d; do rm -rf "$d"; done',
     'sudo find / -exec rm -rf {} +',
     'sudo sh -c "rm -rf --no-preserve-root /*"',
     { step: { kind: 'write', path: '/home/dev', mode: 'delete' }, note: 'a write tool deleting the home folder' },

@@ -231,7 +231,7 @@ describe('keywords and operators inside arguments are data', () => {
       ['[[ "$x" == "rm -rf /" ]] && echo same', ['rm'], 'echo'],
       ['if grep -q "rm -rf" log; then echo found; fi', ['rm'], 'grep', 'echo'],
       ['case "$x" in "rm -rf") echo hit;; esac', ['rm'], 'echo'],
-      ['for w in rm sudo eval; do echo $w; done', ['rm', 'sudo', 'eval'], 'echo'],
+      ['for w in rm sudo eval; do echo $w; done', ['rm', 'sudo', 'eval'], 'echo', 'echo', 'echo'],
       ['echo $(( 2 * 3 ))', [], 'echo'],
       ['(( count++ )) && echo ok', [], 'echo'],
     ]),

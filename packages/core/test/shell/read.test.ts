@@ -37,6 +37,19 @@ describe('lists and pipelines', () => {
     },
     { line: 'while read -r f; do rm "$f"; done < list.txt', expect: [{ program: 'read' }, { program: 'rm', args: ['$f'] }] },
     { line: 'for f in *.log; do gzip "$f"; done', expect: [{ program: 'gzip', args: ['$f'] }] },
+    // a `for` loop over plain words: each command that uses the variable, once per word
+    { line: 'for d in build dist; do rm -rf "$d"; done', expect: [{ program: 'rm', args: ['-rf', 'build'], src: 'rm -rf "$d"' }, { program: 'rm', args: ['-rf', 'dist'] }] },
+    { line: 'for d in src ~; do rm -rf "$d"; done', expect: [{ program: 'rm', args: ['-rf', 'src'] }, { program: 'rm', args: ['-rf', '/home/dev'] }] },
+    { line: "for d in build 'my dist'\ndo\n  rm -rf $d/cache\ndone", expect: [{ program: 'rm', args: ['-rf', 'build/cache'] }, { program: 'rm', args: ['-rf', 'my', 'dist/cache'] }] },
+    { line: 'for d in build src; do bash -c "rm -rf $d"; done', expect: [{ program: 'bash' }, { program: 'rm', args: ['-rf', 'build'], via: 'bash -c' }, { program: 'bash' }, { program: 'rm', args: ['-rf', 'src'], via: 'bash -c' }] },
+    { line: 'for c in "rm -rf src"; do echo $c | sh; done', expect: [{ program: 'echo', args: ['rm', '-rf', 'src'] }, { program: 'sh' }, { program: 'rm', args: ['-rf', 'src'], via: 'sh <<', src: '$c' }] },
+    // … but not when the list or the command cannot be followed word by word
+    { line: 'for f in $(ls); do rm "$f"; done', expect: [{ program: 'ls', via: '$(' }, { program: 'rm', args: ['$f'] }] },
+    { line: 'for d in {build,dist}; do rm -rf "$d"; done', expect: [{ program: 'rm', args: ['-rf', '$d'] }] },
+    { line: 'for d; do rm -rf "$d"; done', expect: [{ program: 'rm', args: ['-rf', '$d'] }] },
+    { line: 'for d in d0 d1 d2 d3 d4 d5 d6 d7 d8 d9 d10 d11 d12 d13 d14 d15 d16 d17 d18 d19 d20 d21 d22 d23 d24 d25 d26 d27 d28 d29 d30 d31 d32 d33 d34 d35 d36 d37 d38 d39 d40 d41 d42 d43 d44 d45 d46 d47 d48 d49 d50 d51 d52 d53 d54 d55 d56 d57 d58 d59 d60 d61 d62 d63 d64; do rm -rf "$d"; done', expect: [{ program: 'rm', args: ['-rf', '$d'] }] },
+    { line: 'for d in build src; do cd "$d" && rm -rf .; done', expect: [{ program: 'cd', args: ['$d'] }, { program: 'rm', args: ['-rf', '.'], cwd: '/home/dev/project/$d' }] },
+    { line: 'd=src; for d in build; do :; done; rm -rf "$d"', expect: [{ program: ':' }, { program: 'rm', args: ['-rf', 'build'] }] },
     { line: 'until curl -s localhost:3000; do sleep 1; done', expect: [{ program: 'curl' }, { program: 'sleep' }] },
     {
       line: 'case "$1" in start) npm start;; stop|halt) pkill node;; esac',
