@@ -3,7 +3,8 @@ import { mappedBuilder, spanOf } from './mapped.js';
 import type { Mapped, MappedBuilder } from './mapped.js';
 import { lookupVar, loopValues } from './scope.js';
 import type { LoopValues, Scope, VarValue } from './scope.js';
-import type { Part, WordToken } from './tokens.js';
+import { plainText } from './tokens.js';
+import type { Part, Token, WordToken } from './tokens.js';
 
 /** A word after quote joining and variable resolution: what the program receives as one argument. */
 export interface Word {
@@ -38,7 +39,7 @@ export function expandWord(token: WordToken, scope: Scope, split = true, pick?: 
     const word: Word = { text: only.text.text, map: only.text, span, quoted: only.quoted, dynamic: false };
     return [word];
   }
-  if (token.parts.length === 1 && (only?.kind === 'sub' || only?.kind === 'raw')) {
+  if (token.parts.length === 1 && (only?.kind === 'sub' || only?.kind === 'raw') && (only.kind === 'raw' || printedCwd(only, scope) === undefined)) {
     const word: Word = { text: only.raw.text, map: only.raw, span, quoted: only.kind === 'sub' && only.quoted, dynamic: true };
     return [word];
   }
@@ -66,8 +67,14 @@ export function expandWord(token: WordToken, scope: Scope, split = true, pick?: 
       spreadOver(out, scope.home, part.raw);
       filled = true;
     } else if (part.kind === 'raw' || part.kind === 'sub') {
-      out.piece(part.raw, 0, part.raw.text.length);
-      dynamic = true;
+      const cwd = part.kind === 'sub' ? printedCwd(part, scope) : undefined;
+      if (cwd === undefined) {
+        out.piece(part.raw, 0, part.raw.text.length);
+        dynamic = true;
+      } else {
+        spreadOver(out, cwd, part.raw);
+        quoted ||= part.kind === 'sub' && part.quoted;
+      }
       filled = true;
     } else {
       const plain = part.op === undefined && part.complex !== true;
@@ -102,6 +109,24 @@ export function expandWord(token: WordToken, scope: Scope, split = true, pick?: 
   close();
   return words;
 }
+
+/**
+ * `$(pwd)` and `` `pwd` `` (also `pwd -P`/`-L`) print the working directory, which the reader
+ * knows when nothing unresolved changed it; undefined for any other substitution.
+ */
+function printedCwd(part: Extract<Part, { kind: 'sub' }>, scope: Scope): string | undefined {
+  if (!scope.cwdKnown || (part.open !== '$(' && part.open !== '`')) return undefined;
+  const tokens = part.tokens;
+  const head = tokens[0];
+  if (head?.kind !== 'word' || plainText(head) !== 'pwd') return undefined;
+  for (let t = 1; t < tokens.length; t++) {
+    const token = tokens[t] as Token;
+    if (token.kind === 'word' ? !PWD_OPTION.test(plainText(token) ?? '') : token.kind !== 'op' || token.op !== '\n') return undefined;
+  }
+  return scope.cwd;
+}
+
+const PWD_OPTION = /^-[LP]$/;
 
 /** A `for` loop variable taken as one of its values, to read a command once per value. */
 export interface LoopPick {

@@ -49,6 +49,10 @@ runRuleTests(fsDelete, {
     // a for loop over plain words is judged word by word
     'for d in build dist; do rm -rf "$d"; done',
     'for d in node_modules .next; do rm -rf "packages/web/$d"; done',
+    // $(pwd) is the working directory
+    'rm -rf "$(pwd)/build"',
+    'rm -rf `pwd`/node_modules',
+    'cd /tmp && rm -rf "$(pwd)"/*',
     { step: { kind: 'patch', patch: PATCH_EDIT }, note: 'editing a file' },
     { step: { kind: 'write', path: 'src/app.ts', content: 'export {};\n' }, note: 'overwriting with new text' },
     // git that keeps the work
@@ -123,6 +127,9 @@ runRuleTests(fsDelete, {
     'for d in build src; do cd "$d" && rm -rf .; done',
     'for f in $(ls); do rm "$f"; done',
     'for f in *.md; do rm "$f"; done',
+    'rm -rf "$(pwd)"',
+    'rm -rf "$(pwd)/src"',
+    'cd docs && rm -rf "$(pwd)"',
     'ls | xargs rm -rf',
     'git ls-files -z | xargs -0 rm -f',
     // other tools and spellings

@@ -78,6 +78,7 @@ runRuleTests(fsWipe, {
     'find / -type f -delete',
     'find ~ -delete',
     'for d in src ~; do rm -rf "$d"; done',
+    'cd ~ && rm -rf "$(pwd)"',
     'for d in build /; do rm -rf "$d"; done',
     'for d; do rm -rf "$d"; done',
     'sudo find / -exec rm -rf {} +',
