@@ -223,15 +223,15 @@ function command(reader: Reader, simple: Simple, frame: Frame, scope: Scope, sta
   for (const nested of nestedCommands(name, args)) {
     if (nested.kind === 'argv') {
       const slice = args.slice(nested.from, nested.to);
-      const runner = enter(reader, inner, nested.via, draft.span);
+      const runner = enter(reader, inner, nested.via, draft.span, inner.dialect, nested.remoteHost ?? inner.remoteHost);
       const last = slice[slice.length - 1];
       if (!runner || !last) continue;
-      // the runner's child inherits the environment the line gave the runner
+      // the runner's child inherits the environment the line gave the runner (not in a container)
       command(
         reader,
-        { words: slice, env, redirects: [], stdin: undefined, end: last.span[1] },
+        { words: slice, env: nested.remoteHost === undefined ? env : {}, redirects: [], stdin: undefined, end: last.span[1] },
         runner,
-        withCwd(scope, cwd, cwdKnown),
+        nested.remoteHost === undefined ? withCwd(scope, cwd, cwdKnown) : remoteScope(),
         stage,
         { own: false, isPackage: nested.isPackage ?? false },
       );

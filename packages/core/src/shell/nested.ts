@@ -9,7 +9,7 @@ import type { Via } from './types.js';
 /** A command that another command runs: as text for a shell, as an argv, or from its stdin. */
 export type Nested =
   | { readonly kind: 'text'; readonly via: Via; readonly text: Mapped; readonly dialect: Dialect; readonly remoteHost?: string }
-  | { readonly kind: 'argv'; readonly via: Via; readonly from: number; readonly to: number; readonly isPackage?: boolean }
+  | { readonly kind: 'argv'; readonly via: Via; readonly from: number; readonly to: number; readonly isPackage?: boolean; readonly remoteHost?: string }
   | { readonly kind: 'stdin'; readonly via: Via; readonly dialect: Dialect; readonly remoteHost?: string };
 
 type Finder = (args: readonly Word[], texts: readonly string[], name: string) => Nested[];
@@ -175,6 +175,41 @@ const find: Finder = (_args, texts) => {
   return found;
 };
 
+const DOCKER_GLOBAL: OptionSpec = { short: 'cHl', long: ['--context', '--host', '--log-level', '--config', '--tlscacert', '--tlscert', '--tlskey'] };
+const COMPOSE_GLOBAL: OptionSpec = { short: 'fp', long: ['--file', '--project-name', '--project-directory', '--profile', '--env-file', '--ansi', '--progress', '--parallel'] };
+const CONTAINER_EXEC: OptionSpec = { short: 'euw', long: ['--env', '--env-file', '--user', '--workdir', '--detach-keys', '--index'] };
+const KUBECTL_OPTIONS: OptionSpec = {
+  short: 'cnfs',
+  long: ['--container', '--namespace', '--context', '--cluster', '--user', '--kubeconfig', '--filename', '--pod-running-timeout', '--server', '--token', '--as'],
+};
+
+/**
+ * `docker exec [options] CONTAINER command…` (also `docker container exec`, `docker compose exec
+ * SERVICE …`, podman): the command runs inside the container, so it is read as run elsewhere.
+ */
+const containerExec: Finder = (_args, texts, name) => {
+  let at = skipOptions(texts, 0, name.endsWith('-compose') ? COMPOSE_GLOBAL : DOCKER_GLOBAL);
+  if (texts[at] === 'container') at++;
+  else if (texts[at] === 'compose') at = skipOptions(texts, at + 1, COMPOSE_GLOBAL);
+  if (texts[at] !== 'exec') return [];
+  const target = skipOptions(texts, at + 1, CONTAINER_EXEC);
+  const container = texts[target];
+  if (container === undefined) return [];
+  return remoteArgv({ kind: 'remote', name }, target + 1, texts.length, `container ${container}`);
+};
+
+/** `kubectl exec [options] POD [options] -- command…`: the command runs in the pod. */
+const kubectlExec: Finder = (_args, texts, name) => {
+  const at = skipOptions(texts, 0, KUBECTL_OPTIONS);
+  if (texts[at] !== 'exec') return [];
+  const target = skipOptions(texts, at + 1, KUBECTL_OPTIONS);
+  const pod = texts[target];
+  if (pod === undefined || texts[target - 1] === '--') return [];
+  return remoteArgv({ kind: 'remote', name }, skipOptions(texts, target + 1, KUBECTL_OPTIONS), texts.length, `pod ${pod.replace(/^pods?\//, '')}`);
+};
+
+const remoteArgv = (via: Via, from: number, to: number, remoteHost: string): Nested[] => (from < to ? [{ kind: 'argv', via, from, to, remoteHost }] : []);
+
 interface ShellOptions {
   /** Options whose value is a shell line (`npx -c 'cmd'`). */
   readonly call?: readonly string[];
@@ -253,6 +288,12 @@ const FINDERS: Readonly<Record<string, Finder>> = {
   poetry: envRunner('run'),
   pipenv: envRunner('run'),
   bundle: envRunner('exec', { long: ['--gemfile'] }),
+  docker: containerExec,
+  podman: containerExec,
+  'docker-compose': containerExec,
+  'podman-compose': containerExec,
+  kubectl: kubectlExec,
+  oc: kubectlExec,
   busybox: (_args, texts) => (texts[0]?.startsWith('-') ? [] : argv({ kind: 'runner', name: 'busybox' }, 0, texts.length)),
 };
 

@@ -9,7 +9,7 @@ export interface Via {
     | 'prefix' // sudo, env, nice, timeout, … (removed for matching, kept as a fact)
     | 'shell-c' // bash -c, sh -c, zsh -c, su -c, script -c, watch, pwsh -Command, cmd /c
     | 'eval'
-    | 'remote' // ssh host "…"
+    | 'remote' // ssh host "…", docker exec CONTAINER …, kubectl exec POD -- …
     | 'runner' // xargs, parallel, find -exec/-execdir, npx, pnpm dlx, bunx
     | 'substitution' // $(…), `…`
     | 'process-substitution' // <(…), >(…)
@@ -68,7 +68,10 @@ export interface Invocation {
   readonly via: readonly Via[];
   /** Harmless prefixes that were removed in front of it (`sudo`, `env`, `timeout`, …) with their flags. */
   readonly prefixes: readonly { readonly name: string; readonly args: readonly string[] }[];
-  /** Set when reached through `ssh host "…"`: the host; the invocation runs on that computer. */
+  /**
+   * Set when reached through `ssh host "…"` (the host), `docker exec` (`container NAME`) or
+   * `kubectl exec` (`pod NAME`): the invocation runs there, not on this computer.
+   */
   readonly remoteHost?: string;
   /** Inline code handed to this interpreter (`python -c`, `node -e`, heredoc to `python -`). */
   readonly code?: InlineCode;

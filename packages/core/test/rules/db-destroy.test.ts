@@ -96,6 +96,9 @@ runRuleTests(dbDestroy, {
     'bash -c "psql -c \'TRUNCATE users\'"',
     'cd api && npx prisma migrate reset --force',
     'ssh db1 "psql -c \'DROP TABLE users\'"',
+    'docker exec pg psql -U postgres -c "DROP DATABASE app"',
+    "docker compose exec -T db psql -c 'TRUNCATE orders'",
+    "kubectl exec -n prod pg-0 -- psql -c 'DROP TABLE users'",
   ],
 });
 

@@ -59,6 +59,10 @@ runRuleTests(infraDestroy, {
     'ssh prod "tail -n 100 /var/log/nginx/error.log"',
     'ssh prod systemctl status nginx',
     'ssh deploy@10.0.0.5 "df -h && ls /srv/app"',
+    // inside a container or pod, looking only
+    'docker exec app npm test',
+    "docker exec -it app sh -c 'ls -la /app && cat /app/package.json'",
+    'kubectl exec web -- df -h',
     'rsync -av dist/ prod:/srv/app/',
     'rsync -av --delete dist/ build-copy/',
     // data, not commands
@@ -147,6 +151,9 @@ runRuleTests(infraDestroy, {
     "ssh -t deploy@prod.example.com 'sudo reboot'",
     'ssh prod "echo maintenance > /var/www/html/index.html"',
     'ssh db1 "sudo apt-get remove -y postgresql"',
+    "docker exec app sh -c 'rm -rf /var/lib/app/uploads'",
+    "kubectl exec -n prod web -- sh -c 'rm -rf /data'",
+    'docker compose exec web systemctl restart nginx',
     'rsync -av --delete dist/ prod:/srv/app/',
     // through wrappers
     'sudo kubectl delete ns staging',

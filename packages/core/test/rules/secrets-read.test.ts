@@ -33,6 +33,7 @@ runRuleTests(secretsRead, {
     'source .env && npm run dev',
     '. ./.env',
     'docker run --env-file .env app',
+    { step: "docker exec app sh -c 'cat /app/.env'", note: "the container's file, not this project's" },
     'dotenv -e .env -- npm test',
     // says only whether a line is there
     'grep -q DATABASE_URL .env',

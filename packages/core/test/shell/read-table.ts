@@ -50,7 +50,7 @@ export function formatVia(via: readonly Via[]): string {
         case 'inline-code':
           return `${v.name} code`;
         case 'remote':
-          return 'ssh';
+          return v.name;
         default:
           return v.name;
       }

@@ -164,6 +164,25 @@ describe('inner shells opened recursively', () => {
       line: `ssh build 'cd /srv/app && git reset --hard'`,
       expect: [{ program: 'ssh' }, { program: 'cd', via: 'ssh' }, { program: 'git', via: 'ssh', cwd: '/srv/app', host: 'build' }],
     },
+    // a command run inside a container or pod is read, and marked as run there
+    {
+      line: "docker exec -it -u root app sh -c 'cd /srv && rm -rf cache'",
+      expect: [
+        { program: 'docker' },
+        { program: 'sh', via: 'docker', host: 'container app' },
+        { program: 'cd', via: 'docker > sh -c' },
+        { program: 'rm', args: ['-rf', 'cache'], via: 'docker > sh -c', cwd: '/srv', host: 'container app' },
+      ],
+    },
+    { line: "docker compose -f dc.yml exec -T db psql -c 'DROP TABLE users'", expect: [{ program: 'docker' }, { program: 'psql', via: 'docker', host: 'container db' }] },
+    { line: 'podman container exec web npm test', expect: [{ program: 'podman' }, { program: 'npm', args: ['test'], via: 'podman', host: 'container web' }] },
+    { line: 'kubectl -n prod exec -it web -c app -- sh -c "rm -rf /data"', expect: [{ program: 'kubectl' }, { program: 'sh', via: 'kubectl', host: 'pod web' }, { program: 'rm', via: 'kubectl > sh -c', host: 'pod web' }] },
+    { line: 'kubectl exec deploy/api -- printenv', expect: [{ program: 'kubectl' }, { program: 'printenv', via: 'kubectl', host: 'pod deploy/api' }] },
+    // … but a container that is started, or an exec with no command, runs nothing the reader can see
+    { line: 'docker run --rm node:20 npm test', expect: [{ program: 'docker' }] },
+    { line: 'docker exec -it app', expect: [{ program: 'docker' }] },
+    { line: 'kubectl exec -- ls', expect: [{ program: 'kubectl' }] },
+    { line: 'kubectl get pods -o name exec', expect: [{ program: 'kubectl' }] },
     { line: 'su - root -c "rm -rf /var/log/x"', expect: [{ program: 'su' }, { program: 'rm', via: 'su -c' }] },
     { line: "script -q -c 'git push' /dev/null", expect: [{ program: 'script' }, { program: 'git', via: 'script -c' }] },
     { line: 'watch -n 2 "kubectl delete pod x"', expect: [{ program: 'watch' }, { program: 'kubectl', args: ['delete', 'pod', 'x'], via: 'watch -c' }] },
