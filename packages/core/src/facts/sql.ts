@@ -1,6 +1,6 @@
 /**
  * Statements in SQL text that throw data away: `DROP TABLE|DATABASE|SCHEMA|KEYSPACE|COLLECTION`,
- * `TRUNCATE`, `DELETE FROM` with no `WHERE`, and `ALTER TABLE … DROP COLUMN`. One left-to-right
+ * `TRUNCATE`, `DELETE FROM` and `UPDATE … SET` with no `WHERE`, and `ALTER TABLE … DROP COLUMN`. One left-to-right
  * pass over the text (no regular expression runs on it), so any input is read in linear time.
  * String literals and comments are skipped; quoted identifiers count as names.
  */
@@ -16,7 +16,7 @@ const MAX_SQL = 1_000_000;
 /** What `DROP` must be followed by to lose rows; `DROP INDEX`/`VIEW`/`FUNCTION` are rebuilt from code. */
 const DROPPED_HOLDERS = new Set(['TABLE', 'DATABASE', 'SCHEMA', 'KEYSPACE', 'COLLECTION']);
 
-const DESTRUCTIVE_WORD = /drop|delete|truncate/i;
+const DESTRUCTIVE_WORD = /drop|delete|truncate|update/i;
 
 /** Keywords are at most this long (`COLLECTION`); longer words are only ever names. */
 const KEYWORD_MAX = 10;
@@ -62,7 +62,7 @@ function addWord(st: Statement, upper: string, raw: string): void {
   if (upper === 'FROM' && st.previous === 'DELETE' && st.deleteFrom === undefined) {
     st.deleteFrom = '';
     st.awaitingName = true;
-  } else if (upper === 'WHERE' && st.deleteFrom !== undefined) {
+  } else if (upper === 'WHERE' && (st.deleteFrom !== undefined || st.head[0] === 'UPDATE')) {
     st.hasWhere = true;
   } else if (upper === 'COLUMN' && st.previous === 'DROP') {
     st.dropsColumn = true;
@@ -171,6 +171,10 @@ function judge(st: Statement): string | undefined {
   if (first === 'ALTER' && word(1) === 'TABLE') return st.dropsColumn ? `ALTER TABLE${name(2)}` : undefined;
   // `DELETE FROM` anywhere outside parentheses (also after `WITH … AS (…)`), not `ON DELETE CASCADE`
   if (st.deleteFrom !== undefined && !st.hasWhere) return st.deleteFrom === '' ? 'DELETE FROM' : `DELETE FROM ${st.deleteFrom}`;
+  // `UPDATE [ONLY] name [[AS] alias] SET …` with no WHERE overwrites every row
+  if (first === 'UPDATE' && !st.hasWhere) {
+    for (let at = 2; at < st.count; at++) if (word(at) === 'SET') return `UPDATE${name(word(1) === 'ONLY' ? 2 : 1)}`;
+  }
   return undefined;
 }
 

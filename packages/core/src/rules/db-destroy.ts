@@ -246,10 +246,10 @@ export const dbDestroy = {
     remember: 'target',
     title: 'destroying database data',
     reason:
-      'This deletes tables, rows or whole databases, and a database keeps no undo; take a backup or dump first, and use a WHERE clause or a migration you can roll back.',
+      'This deletes or overwrites tables, rows or whole databases, and a database keeps no undo; take a backup or dump first, and use a WHERE clause or a migration you can roll back.',
     owasp: ['LLM06:2025'],
     examples: {
-      match: ['psql -c "DROP TABLE users"', 'mysql shop -e "TRUNCATE orders"', 'sqlite3 app.db "DELETE FROM sessions"', 'npx prisma migrate reset', 'redis-cli FLUSHALL', 'dropdb shop_dev'],
+      match: ['psql -c "DROP TABLE users"', 'mysql shop -e "TRUNCATE orders"', 'sqlite3 app.db "DELETE FROM sessions"', 'psql -c "UPDATE users SET role = \'admin\';"', 'npx prisma migrate reset', 'redis-cli FLUSHALL', 'dropdb shop_dev'],
       noMatch: ['psql -c "SELECT count(*) FROM users"', 'sqlite3 app.db "DELETE FROM sessions WHERE expired = 1"', 'grep -r "DROP TABLE" src', 'echo "DELETE FROM users"', 'npx prisma migrate dev'],
     },
   },

@@ -18,6 +18,12 @@ describe('destructiveSql', () => {
     ["SELECT 'it''s'; DROP TABLE t", ['DROP TABLE t']],
     ['/* tidy */ DROP TABLE t', ['DROP TABLE t']],
     ['DROP TABLE', ['DROP TABLE']],
+    ["UPDATE users SET role = 'admin';", ['UPDATE users']],
+    ['update only users set a = 1', ['UPDATE users']],
+    ['UPDATE users u SET a = 1', ['UPDATE users']],
+    ['UPDATE t1, t2 SET t1.a = t2.a', ['UPDATE t1']],
+    ['UPDATE users SET a = (SELECT b FROM c WHERE d)', ['UPDATE users']],
+    ["UPDATE users SET note = 'WHERE'", ['UPDATE users']],
   ])('%s', ([sql, expected]) => {
     expect(destructiveSql(sql).map((d) => d.statement)).toEqual(expected);
   });
@@ -25,6 +31,11 @@ describe('destructiveSql', () => {
   it.for([
     'SELECT * FROM users',
     'DELETE FROM users WHERE id = 1',
+    "UPDATE users SET role = 'admin' WHERE id = 1",
+    'update orders set state = 1 where id in (select id from x)',
+    'update the readme',
+    'Update README; set the title',
+    'SELECT * FROM users WHERE updated_at > now()',
     'delete from users where id in (select id from banned)',
     'DELETE FROM users WHERE id IN (SELECT id FROM x); ',
     'DROP INDEX idx_a',

@@ -18,6 +18,7 @@ runRuleTests(mcpChanges, {
     mcp('filesystem', 'read_file', { path: '/tmp/build.log' }),
     mcp('postgres', 'query', { sql: 'SELECT * FROM users LIMIT 5' }),
     mcp('postgres', 'query', { sql: 'DELETE FROM sessions WHERE expires_at < now()' }),
+    mcp('postgres', 'query', { sql: "UPDATE users SET role = 'admin' WHERE id = 7" }),
     mcp('context7', 'resolve-library-id', { libraryName: 'react' }),
     mcp('docs', 'search_docs', { query: '/etc/hosts format on macOS' }, { note: 'a search text, not a path' }),
     mcp('web', 'web_search', { q: '~/.config/gh/hosts.yml location' }),
@@ -65,6 +66,7 @@ runRuleTests(mcpChanges, {
     mcp('postgres', 'query', { sql: 'DROP TABLE users' }),
     mcp('postgres', 'query', { sql: 'delete from users' }),
     mcp('db', 'run', { statements: ['SELECT 1', 'TRUNCATE orders'] }),
+    mcp('postgres', 'query', { sql: "UPDATE users SET role = 'admin'" }),
   ],
 });
 
