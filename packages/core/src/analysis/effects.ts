@@ -432,16 +432,32 @@ function findEffects(inv: Invocation, at: (arg: Arg, op: FileOp, extra?: Partial
   let deletes = false;
   let narrowed = false;
   let recursiveRm = false;
-  // the name patterns, and whether every `-o` branch has one that is not negated
+  // the name patterns, and whether every `-o` branch has one that is not negated; a branch that
+  // only prunes (`-path ./.git -prune -o …`) skips what it names rather than deleting it
   const names: Arg[] = [];
   let branchNamed = false;
   let allNamed = true;
+  let branchStart = 0;
+  let branchPrunes = false;
+  let branchDeletes = false;
+  const endBranch = (): void => {
+    if (!branchNamed) allNamed = false;
+    if (branchPrunes && !branchDeletes) names.length = branchStart;
+    branchNamed = false;
+    branchPrunes = false;
+    branchDeletes = false;
+    branchStart = names.length;
+  };
   for (let j = i; j < args.length; j++) {
     const value = args[j] ?? '';
-    if (value === '-delete') deletes = true;
+    if (value === '-delete') {
+      deletes = true;
+      branchDeletes = true;
+    } else if (value === '-prune') branchPrunes = true;
     else if (/^-(?:exec|execdir|ok|okdir)$/.test(value)) {
       if (DELETERS.has(baseName(args[j + 1] ?? ''))) {
         deletes = true;
+        branchDeletes = true;
         for (let k = j + 2; k < args.length && args[k] !== ';' && args[k] !== '+'; k++) {
           if (/^-[A-Za-z]*[rR]/.test(args[k] ?? '') || /^--recursive$|^-recurse$/i.test(args[k] ?? '')) recursiveRm = true;
         }
@@ -449,8 +465,7 @@ function findEffects(inv: Invocation, at: (arg: Arg, op: FileOp, extra?: Partial
       // the command's own words are not find's tests
       while (j + 1 < args.length && args[j + 1] !== ';' && args[j + 1] !== '+') j++;
     } else if (value === '-o' || value === '-or') {
-      if (!branchNamed) allNamed = false;
-      branchNamed = false;
+      endBranch();
     } else if (FIND_NARROWING.test(value)) {
       narrowed = true;
       const negated = args[j - 1] === '!' || args[j - 1] === '-not';
@@ -463,7 +478,7 @@ function findEffects(inv: Invocation, at: (arg: Arg, op: FileOp, extra?: Partial
     }
   }
   if (!deletes) return;
-  if (!branchNamed) allNamed = false;
+  endBranch();
   // with no starting point, find starts at `.`
   const points = starts.length > 0 ? starts : [{ value: '.', index: -1, span: inv.span }];
   if (allNamed && names.length > 0) {

@@ -46,6 +46,8 @@ runRuleTests(fsDelete, {
     'find . -path "*/node_modules/*" -delete',
     'find packages -name dist -type d -prune -exec rm -rf {} +',
     'find /tmp -name "*.sock" -delete',
+    "find . -path ./.git -prune -o -name '*.pyc' -delete",
+    "find . -name src -prune -o -name '*.pyc' -exec rm -f {} +",
     // a for loop over plain words is judged word by word
     'for d in build dist; do rm -rf "$d"; done',
     'for d in node_modules .next; do rm -rf "packages/web/$d"; done',
@@ -123,6 +125,8 @@ runRuleTests(fsDelete, {
     'find . -mtime +7 -delete',
     'find ~ -name "*.pyc" -delete',
     'find . -name "*.pyc" -o -name "*.py" -delete',
+    "find . -path ./.git -prune -o -name '*.orig' -delete",
+    "find . -path ./.git -prune -o -type f -delete",
     'for d in build src; do rm -rf "$d"; done',
     'for d in build src; do cd "$d" && rm -rf .; done',
     'for f in $(ls); do rm "$f"; done',
