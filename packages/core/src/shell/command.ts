@@ -70,7 +70,13 @@ export function runSimple(
     env[name] = value;
     assigned.push([name, value, word.dynamic]);
   }
-  if (frame.dialect === 'powershell' ? powershellExpression(tokens, first, scope) : powershellEnvAssignment(tokens, first, scope)) return undefined;
+  // PowerShell: `$x = …` is remembered, `$env:X = …` (also in a line read as POSIX) is an export
+  const envVar = isEnvVariable(tokens[first]);
+  if (frame.dialect === 'powershell' || envVar) {
+    const assigned = powershellAssignment(tokens, first, scope, envVar);
+    if (assigned && envVar) pushExport(reader, tokens[first] as WordToken, assigned, frame, scope, stage);
+    if (assigned || (frame.dialect === 'powershell' && powershellExpression(tokens, first))) return undefined;
+  }
   const words: Word[] = [];
   loopSeen.name = undefined;
   loopSeen.loop = undefined;
@@ -308,26 +314,27 @@ function assignmentName(token: WordToken): string | undefined {
 }
 
 /**
- * PowerShell statements that are expressions, not commands: `$x = …` (remembered), `"text" | …`,
- * `$obj.Method()`, `[Type]::Call()`, numbers.
+ * PowerShell statements that are expressions, not commands: `$x …`, `"text" | …`, `$obj.Method()`,
+ * `[Type]::Call()`, numbers.
  */
-function powershellExpression(tokens: readonly WordToken[], first: number, scope: Scope): boolean {
-  const head = tokens[first];
-  const part = head?.parts[0];
-  if (!head || !part) return false;
-  if (part.kind === 'var') {
-    powershellAssignment(tokens, first, scope, false);
-    return true;
-  }
-  if (part.kind === 'sub') return true;
+function powershellExpression(tokens: readonly WordToken[], first: number): boolean {
+  const part = tokens[first]?.parts[0];
+  if (!part) return false;
+  if (part.kind === 'var' || part.kind === 'sub') return true;
   return part.kind === 'lit' && (part.quoted || /^[[\d]/.test(part.text.text));
 }
 
-/** `$x = value` or `$x=value` at the head of a PowerShell statement: remembered; false when it is not one. */
-function powershellAssignment(tokens: readonly WordToken[], first: number, scope: Scope, exported: boolean): boolean {
-  const head = tokens[first] as WordToken;
-  const part = head.parts[0];
-  if (part?.kind !== 'var') return false;
+/** A PowerShell assignment at the head of a statement: `NAME=value` as `export` would take it, and its last token. */
+interface Assignment {
+  readonly text: string;
+  readonly last: WordToken;
+}
+
+/** `$x = value`, `$x=value` or `$x += value` at the head of a PowerShell statement: remembered. */
+function powershellAssignment(tokens: readonly WordToken[], first: number, scope: Scope, exported: boolean): Assignment | undefined {
+  const head = tokens[first];
+  const part = head?.parts[0];
+  if (head === undefined || part?.kind !== 'var') return undefined;
   const rest = head.parts.slice(1).map((p) => (p.kind === 'lit' ? p.text.text : '?')).join('');
   const next = tokens[first + 1];
   const nextText = next?.parts.map((p) => (p.kind === 'lit' ? p.text.text : '?')).join('');
@@ -335,30 +342,54 @@ function powershellAssignment(tokens: readonly WordToken[], first: number, scope
   if (rest === '' && nextText === '=' && valueToken) {
     const value = expandSingle(valueToken, scope);
     setVar(scope, part.name, value.text, exported, value.dynamic);
-    return true;
+    return { text: `${part.name}=${value.text}`, last: valueToken };
   }
   if (rest.startsWith('=')) {
     setVar(scope, part.name, rest.slice(1), exported, rest.includes('?'));
-    return true;
+    return { text: `${part.name}${rest}`, last: head };
   }
   // `$env:Path += ";C:\x"`: added to a value the reader does not know
-  if ((rest === '' && nextText === '+=' && valueToken) || rest.startsWith('+=')) {
+  if (rest === '' && nextText === '+=' && valueToken) {
     setVar(scope, part.name, undefined, exported);
-    return true;
+    return { text: `${part.name}+=${expandSingle(valueToken, scope).text}`, last: valueToken };
   }
-  return false;
+  if (rest.startsWith('+=')) {
+    setVar(scope, part.name, undefined, exported);
+    return { text: `${part.name}${rest}`, last: head };
+  }
+  return undefined;
 }
 
+/** `$env:NAME` (or `${env:NAME}`) at the head of a word, unquoted. */
+function isEnvVariable(token: WordToken | undefined): boolean {
+  const part = token?.parts[0];
+  return part?.kind === 'var' && part.caseless === true && !part.quoted && ENV_VARIABLE.test(part.raw.text);
+}
+
+const ENV_VARIABLE = /^\$\{?env:/i;
+
 /**
- * `$env:NAME = value` read as a POSIX line: PowerShell setting an environment variable (agents on
- * Windows send such lines as plain shell commands). An assignment for the rest of the line, not a
- * program named by a variable; `$env:NAME` alone is still one.
+ * `$env:NAME = value` sets an environment variable for every later command, as `export` does:
+ * kept as an invocation named `export` (program as written), so rules that read exports see it.
  */
-function powershellEnvAssignment(tokens: readonly WordToken[], first: number, scope: Scope): boolean {
-  const part = tokens[first]?.parts[0];
-  // `caseless` on a `$…` variable in a POSIX read marks the `$env:` form
-  if (part?.kind !== 'var' || part.caseless !== true || part.quoted || part.raw.text.charCodeAt(0) !== 36) return false;
-  return powershellAssignment(tokens, first, scope, true);
+function pushExport(reader: Reader, head: WordToken, assigned: Assignment, frame: Frame, scope: Scope, stage: Stage): void {
+  const span = spanOf(head.src, head.start, assigned.last.end);
+  const part = head.parts[0];
+  const program = part?.kind === 'var' ? part.raw.text : '';
+  push(reader, {
+    program,
+    name: 'export',
+    args: [assigned.text],
+    argSpans: [span],
+    env: {},
+    redirects: [],
+    cwd: scope.cwd,
+    cwdKnown: scope.cwdKnown,
+    span,
+    via: frame.via,
+    prefixes: [],
+    pipeline: stage,
+  }, frame);
 }
 
 const NO_FILE = /^\/dev\/(?:null|stdout|stderr|tty|fd\/[0-2])$/;

@@ -27,6 +27,7 @@ runRuleTests(gitSkipChecks, {
     'HUSKY=1 git commit -m x',
     'SKIP= git commit -m x',
     'export HUSKY=0',
+    '$env:NODE_ENV = "test"; git commit -m "x"',
     // hooks pointed at a real folder: how hook managers install themselves
     'git config core.hooksPath .husky',
     'git config --get core.hooksPath',
@@ -56,6 +57,8 @@ runRuleTests(gitSkipChecks, {
     'sudo -u dev HUSKY=0 git commit -m x',
     'env HUSKY=0 git push',
     'export HUSKY=0 && git commit -m "x"',
+    '$env:HUSKY = 0; git commit -m "x"',
+    '$env:SKIP="lint"; git push',
     'export SKIP=lint; git push',
     'git -c core.hooksPath=/dev/null commit -m "x"',
     'git -c core.hooksPath= push',

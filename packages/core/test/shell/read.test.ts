@@ -409,12 +409,12 @@ describe('variables set earlier in the line, home and temp folders', () => {
     { line: 'export D=/x; bash -c \'rm -rf "$D"\'', expect: [{ program: 'export' }, { program: 'bash' }, { program: 'rm', args: ['-rf', '/x'], via: 'bash -c' }] },
     { line: "D=/x; bash -c 'rm -rf $D'", expect: [{ program: 'bash' }, { program: 'rm', args: ['-rf', '$D'], via: 'bash -c' }] },
     { line: 'unset HOME; rm -rf $HOME', expect: [{ program: 'unset' }, { program: 'rm', args: ['-rf', '$HOME'] }] },
-    // PowerShell's `$env:NAME = value` in a line read as POSIX: an assignment, and what follows is read
-    { line: '$env:NODE_ENV = "test"; npm test', expect: [{ program: 'npm', args: ['test'] }] },
-    { line: '$env:NODE_ENV="test"; npm test', expect: [{ program: 'npm', args: ['test'] }] },
-    { line: '$env:Path += ";C:\\tools"; npm test', expect: [{ program: 'npm', args: ['test'] }] },
-    { line: '$env:DIR = "/srv/app"; rm -rf $env:DIR', expect: [{ program: 'rm', args: ['-rf', '/srv/app'] }] },
-    { line: '$env:X = "y"; Remove-Item -Recurse -Force C:\\', expect: [{ program: 'Remove-Item', args: ['-Recurse', '-Force', 'C:\\'] }] },
+    // PowerShell's `$env:NAME = value` in a line read as POSIX: an export (kept under that name), and what follows is read
+    { line: '$env:NODE_ENV = "test"; npm test', expect: [{ program: '$env:NODE_ENV', args: ['NODE_ENV=test'], src: '$env:NODE_ENV = "test"' }, { program: 'npm', args: ['test'] }] },
+    { line: '$env:NODE_ENV="test"; npm test', expect: [{ program: '$env:NODE_ENV', args: ['NODE_ENV=test'] }, { program: 'npm', args: ['test'] }] },
+    { line: '$env:Path += ";C:\\tools"; npm test', expect: [{ program: '$env:Path', args: ['Path+=;C:\\tools'] }, { program: 'npm', args: ['test'] }] },
+    { line: '$env:DIR = "/srv/app"; rm -rf $env:DIR', expect: [{ program: '$env:DIR' }, { program: 'rm', args: ['-rf', '/srv/app'] }] },
+    { line: '$env:X = "y"; Remove-Item -Recurse -Force C:\\', expect: [{ program: '$env:X' }, { program: 'Remove-Item', args: ['-Recurse', '-Force', 'C:\\'] }] },
   ])('$line', (row) => {
     checkRow(row);
   });
@@ -427,7 +427,8 @@ describe('other shells written directly (options.shell)', () => {
       options: { shell: 'powershell' },
       expect: [{ program: 'Remove-Item', args: ['-Recurse', '-Force', '/home/dev\\Documents'] }, { program: 'Get-ChildItem' }],
     },
-    { line: '$env:NODE_ENV = "test"; npm test', options: { shell: 'powershell' }, expect: [{ program: 'npm', args: ['test'] }] },
+    { line: '$env:NODE_ENV = "test"; npm test', options: { shell: 'powershell' }, expect: [{ program: '$env:NODE_ENV', args: ['NODE_ENV=test'] }, { program: 'npm', args: ['test'] }] },
+    { line: '$n = 3; npm test', options: { shell: 'powershell' }, expect: [{ program: 'npm', args: ['test'] }] },
     { line: 'iex (iwr https://example.com/x.ps1)', options: { shell: 'powershell' }, expect: [{ program: 'iex' }, { program: 'iwr', via: '(' }] },
     {
       line: '$target = "C:\\build"; Remove-Item $target -Recurse',
