@@ -82,6 +82,49 @@ function hasPattern(token: WordToken): boolean {
 }
 const PATTERN_CHARS = /[*?[{]/;
 
+/** `for NAME in words`: the name ('' when the header is not one the reader follows) and the words. */
+interface LoopHeader {
+  name: string | undefined;
+  words: string[] | undefined;
+  known: boolean;
+}
+
+/** One more word of a `for` header: the name, `in`, or a word of the list. */
+function loopWord(loop: LoopHeader, token: WordToken, text: string | undefined, scope: Scope): void {
+  if (loop.name === undefined) {
+    loop.name = text !== undefined && VAR_NAME.test(text) ? text : '';
+    return;
+  }
+  if (loop.name === '') return;
+  if (loop.words === undefined) {
+    if (text === 'in') loop.words = [];
+    else loop.name = '';
+    return;
+  }
+  if (!loop.known) return;
+  // globs and brace lists name files or words the reader does not list
+  if (hasPattern(token)) {
+    loop.known = false;
+    return;
+  }
+  const words = expandWord(token, scope);
+  for (let w = 0; w < words.length; w++) {
+    const word = words[w] as Word;
+    if (word.dynamic || loop.words.length >= LOOP_WORDS) {
+      loop.known = false;
+      return;
+    }
+    loop.words.push(word.text);
+  }
+}
+
+/** The header is read: its variable takes each word in turn, or an unknown value. */
+function endLoop(loop: LoopHeader, scope: Scope): void {
+  if (!loop.name) return;
+  if (loop.words !== undefined && loop.known && loop.words.length > 0) setLoopVar(scope, loop.name, loop.words, LOOP_BUDGET);
+  else setVar(scope, loop.name, undefined);
+}
+
 /** Words that are shell structure in command position, not programs. */
 const STRUCTURE = new Set(['if', 'then', 'elif', 'else', 'fi', 'do', 'done', 'while', 'until', '!', 'coproc']);
 
@@ -99,45 +142,8 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
   let redirs: RedirToken[] = [];
   const stack: Group[] = [];
   let overflow = 0; // groups past the depth bound: counted, not stacked
-  // `for NAME in words`: the name ('' when the header is not one the reader follows) and the words
-  let loopName: string | undefined;
-  let loopList: string[] | undefined;
-  let loopKnown = false;
-  const listWord = (token: WordToken, text: string | undefined): void => {
-    if (loopName === undefined) {
-      loopName = text !== undefined && VAR_NAME.test(text) ? text : '';
-      return;
-    }
-    if (loopName === '') return;
-    if (loopList === undefined) {
-      if (text === 'in') loopList = [];
-      else loopName = '';
-      return;
-    }
-    if (!loopKnown) return;
-    // globs and brace lists name files or words the reader does not list
-    if (hasPattern(token)) {
-      loopKnown = false;
-      return;
-    }
-    const words = expandWord(token, scope);
-    for (let w = 0; w < words.length; w++) {
-      const word = words[w] as Word;
-      if (word.dynamic || loopList.length >= LOOP_WORDS) {
-        loopKnown = false;
-        return;
-      }
-      loopList.push(word.text);
-    }
-  };
-  const endList = (): void => {
-    if (loopName) {
-      if (loopList !== undefined && loopKnown && loopList.length > 0) setLoopVar(scope, loopName, loopList, LOOP_BUDGET);
-      else setVar(scope, loopName, undefined);
-    }
-    loopName = undefined;
-    loopList = undefined;
-  };
+  // the header of the `for`/`select` being read (made when one starts: most text has none)
+  let loop: LoopHeader | undefined;
 
   const finish = (): void => {
     if (words.length === 0 && redirs.length === 0) return;
@@ -189,8 +195,9 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
       const text = plainText(token);
       if (mode !== 'command') {
         readSubstitutions(reader, token.parts, frame, scope);
-        if (mode === 'list') listWord(token, text);
-        else if (mode === 'name') mode = 'command';
+        if (mode === 'list') {
+          if (loop) loopWord(loop, token, text, scope);
+        } else if (mode === 'name') mode = 'command';
         else if (mode === 'test' && text === ']]') mode = 'command';
         else if (mode === 'case-word' && text === 'in') mode = 'pattern';
         else if (mode === 'pattern' && text === 'esac') pop('case');
@@ -208,9 +215,7 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
         }
         if (text === 'for' || text === 'select') {
           mode = 'list';
-          loopName = undefined;
-          loopList = undefined;
-          loopKnown = true;
+          loop = { name: undefined, words: undefined, known: true };
           continue;
         }
         if (text === '[[') {
@@ -281,7 +286,8 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
       default:
         endPipe();
         if (mode === 'list') {
-          endList();
+          if (loop) endLoop(loop, scope);
+          loop = undefined;
           mode = 'command';
         }
     }
