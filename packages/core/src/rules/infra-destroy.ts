@@ -219,13 +219,21 @@ const JUDGES: ReadonlyMap<string, Judge> = new Map<string, Judge>([
   ...[...CLOUD_CLIS].map((name): [string, Judge] => [name, cloud]),
 ]);
 
+const REMOVERS = new Set(['rm', 'rmdir', 'unlink']);
+
+/** Every path a remover names is inside the other computer's temp folder (`/tmp/x`, not `/tmp`). */
+function onlyTemp(inv: Invocation): boolean {
+  const paths = inv.args.filter((arg) => !arg.startsWith('-'));
+  return paths.length > 0 && paths.every((path) => /^\/(?:var\/)?tmp\/[^*?]/.test(path) && !path.split('/').includes('..'));
+}
+
 /** A command on another computer that deletes, overwrites, stops or reboots something there. */
 function remoteChange(inv: Invocation): Target | undefined {
   const name = inv.name;
   const first = inv.args[0] ?? '';
   const ops = words(inv);
   const changes =
-    REMOTE_CHANGERS.has(name) ||
+    (REMOTE_CHANGERS.has(name) && !(REMOVERS.has(name) && onlyTemp(inv))) ||
     name.startsWith('mkfs') ||
     inv.redirects.some((r) => r.write) ||
     (name === 'sed' && inv.args.some((a) => a.startsWith('-i') || a.startsWith('--in-place'))) ||
@@ -256,7 +264,7 @@ export const infraDestroy = {
     owasp: ['LLM06:2025'],
     examples: {
       match: ['kubectl delete pod web-1 -n prod', 'terraform destroy -auto-approve', 'helm uninstall api', 'docker volume rm pgdata', 'aws s3 rm s3://assets --recursive', 'ssh prod "sudo systemctl stop nginx"'],
-      noMatch: ['kubectl get pods -n prod', 'terraform plan', 'kubectl apply --dry-run=client -f k8s/', 'docker rm -f web', 'ssh prod "tail -n 100 /var/log/nginx/error.log"', 'echo "kubectl delete pod web-1"'],
+      noMatch: ['kubectl get pods -n prod', 'terraform plan', 'kubectl apply --dry-run=client -f k8s/', 'docker rm -f web', 'ssh prod "tail -n 100 /var/log/nginx/error.log"', 'echo "kubectl delete pod web-1"', 'docker exec app rm -rf /tmp/build-cache'],
     },
   },
   // `ssh` too: commands run on another computer are only reached through it

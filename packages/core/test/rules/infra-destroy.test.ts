@@ -62,6 +62,9 @@ runRuleTests(infraDestroy, {
     // inside a container or pod, looking only
     'docker exec app npm test',
     "docker exec -it app sh -c 'ls -la /app && cat /app/package.json'",
+    // the other computer's temp files
+    'docker exec app rm -rf /tmp/build-cache',
+    'ssh ci "rm -f /tmp/deploy.lock /var/tmp/upload-42.tar"',
     'kubectl exec web -- df -h',
     'rsync -av dist/ prod:/srv/app/',
     'rsync -av --delete dist/ build-copy/',
@@ -152,6 +155,11 @@ runRuleTests(infraDestroy, {
     'ssh prod "echo maintenance > /var/www/html/index.html"',
     'ssh db1 "sudo apt-get remove -y postgresql"',
     "docker exec app sh -c 'rm -rf /var/lib/app/uploads'",
+    // near misses of the temp folder: the folder itself, a way out of it, a glob, anything else named with it
+    'ssh ci "rm -rf /tmp"',
+    'ssh ci "rm -rf /tmp/../etc/nginx"',
+    'docker exec app rm -rf /tmp/*',
+    'docker exec app rm -rf /tmp/cache /srv/data',
     "kubectl exec -n prod web -- sh -c 'rm -rf /data'",
     'docker compose exec web systemctl restart nginx',
     'rsync -av --delete dist/ prod:/srv/app/',
