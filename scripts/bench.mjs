@@ -11,18 +11,20 @@
 //    `/usr/bin/time -f %M` where it exists, else by a preloaded module that reports
 //    `process.resourceUsage().maxRSS` on exit (the preload itself costs a little, for all alike).
 // 2. Engine throughput in one process: `evaluate` over the shell-command corpus (test/corpus/*.jsonl
-//    when present, else a built-in list), in steps per second.
+//    when present, else a built-in list), in steps per second after warm-up, best and median of
+//    several rounds (scripts/engine-throughput.mjs, which quality.mjs reports too).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { corpusLines, describeThroughput, engineThroughput } from './engine-throughput.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 // the hook command `guard setup` writes into the agents' configs
 const HOOK = join(ROOT, 'packages/cli/dist/hook-entry.cjs');
 const CORE = join(ROOT, 'packages/core/dist/index.js');
-const TARGET = { time: 1.3, memory: 1.25, throughput: 20_000 };
+const TARGET = { time: 1.3, memory: 1.25 };
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
@@ -113,48 +115,10 @@ function memoryMeter(dir) {
 
 async function engineBench() {
   const { evaluate } = await import(pathToFileURL(CORE).href);
-  const commands = corpus();
-  const env = { home: '/home/dev', tmp: '/tmp', guardHome: '/home/dev/.local/state/guard' };
-  const steps = commands.map((command) => ({
-    kind: 'shell',
-    agent: 'codex',
-    chatId: 'bench',
-    toolName: 'Bash',
-    cwd: '/home/dev/project',
-    projectRoot: '/home/dev/project',
-    command,
-  }));
-  for (const step of steps) evaluate(step, env); // warm up the JIT
-  let done = 0;
-  const started = process.hrtime.bigint();
-  let elapsed = 0;
-  // at least one full pass, and at least about a second of work
-  while (done < steps.length || elapsed < 1000) {
-    for (const step of steps) evaluate(step, env);
-    done += steps.length;
-    elapsed = Number(process.hrtime.bigint() - started) / 1e6;
-  }
-  return { corpus: commands.source, commands: steps.length, steps: done, ms: round2(elapsed), stepsPerSecond: Math.round((done / elapsed) * 1000) };
-}
-
-/** Shell commands to judge: the shared corpus when there is one, else a built-in mix. */
-function corpus() {
-  const dir = join(ROOT, 'test/corpus');
-  const files = existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.jsonl')) : [];
-  const commands = [];
-  for (const name of files) {
-    for (const line of readFileSync(join(dir, name), 'utf8').split('\n')) {
-      if (line.trim() === '') continue;
-      try {
-        const value = JSON.parse(line);
-        if (typeof value?.command === 'string') commands.push(value.command);
-      } catch {
-        // not a corpus line: skip it
-      }
-    }
-  }
-  if (commands.length > 0) return Object.assign(commands, { source: `test/corpus (${files.join(', ')})` });
-  return Object.assign([...BUILT_IN], { source: 'built-in list' });
+  const lines = corpusLines(ROOT);
+  const source = lines.length > 0 ? `test/corpus (${lines.files.join(', ')})` : 'built-in list';
+  const result = engineThroughput(evaluate, lines.length > 0 ? lines : BUILT_IN.map((command) => ({ command })));
+  return { corpus: source, ...result };
 }
 
 function summary({ ms, kb }) {
@@ -200,7 +164,7 @@ function render(report) {
     '',
     `hook vs node -e 0: ${hook.timeRatio.toFixed(2)}x time (target <= ${TARGET.time}x), ${hook.memoryRatio.toFixed(2)}x memory (target <= ${TARGET.memory}x)`,
     `memory measured by ${report.memoryBy}`,
-    `engine: ${engine.stepsPerSecond.toLocaleString('en-US')} shell steps/s over ${engine.commands} commands from ${engine.corpus} (target >= ${TARGET.throughput.toLocaleString('en-US')})`,
+    `engine: ${describeThroughput(engine)}, from ${engine.corpus}`,
     '',
   ].join('\n');
 }

@@ -9,17 +9,18 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { corpusLines, describeThroughput, engineThroughput, ENV, PROJECT, probeFrom, stepOf } from './engine-throughput.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { evaluate } = await import(join(root, 'packages/core/dist/index.js'));
 
-const PROJECT = '/home/dev/project';
-const ENV = { home: '/home/dev', tmp: '/tmp', guardHome: '/home/dev/.local/state/guard' };
 const TARGET_CAUGHT = 0.97;
 const TARGET_HARMLESS = 0.02;
 const BENCH_COMMANDS = 3000;
 
 const args = new Set(process.argv.slice(2));
+// measured before anything else runs the engine, so that its first pass is a cold one (as in `npm run bench`)
+const throughput = args.has('--no-bench') ? undefined : engineThroughput(evaluate, corpusLines(root));
 const harmless = readLines('harmless.jsonl');
 const risky = readLines('risky.jsonl');
 
@@ -28,23 +29,6 @@ function readLines(name) {
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line));
-}
-
-/** The world the rule tests assume, with the corpus line's own probe answers (same as the rule tester). */
-function probeFrom(p = {}) {
-  return {
-    gitUntracked: () => p.untracked,
-    gitModified: () => p.modified,
-    gitIgnored: (_cwd, paths) => new Set(paths.filter((path) => (p.ignored ?? []).includes(path))),
-    gitBranch: () => p.branch,
-    readText: (path) => p.files?.[path],
-    exists: (path) => (p.files ? path in p.files : undefined),
-    projectPackages: () => (p.packages ? new Set(p.packages) : undefined),
-  };
-}
-
-function stepOf(line) {
-  return { kind: 'shell', agent: 'codex', toolName: 'Bash', chatId: 'corpus', cwd: line.cwd ?? PROJECT, projectRoot: PROJECT, command: line.command };
 }
 
 function judge(line) {
@@ -120,24 +104,15 @@ if (flagged.size > 0) {
 console.log(out.join('\n'));
 
 // ---------------------------------------------------------------------------------------------
-// Throughput: engine time only, one process, the whole corpus repeated to >= 3,000 commands
+// Throughput: engine time only, one process, the whole corpus repeated to >= 3,000 commands, and
+// `guard explain --jsonl` over 3,000 corpus lines
 
 if (!args.has('--no-bench')) {
   const all = [...risky, ...harmless];
   const batch = [];
   while (batch.length < BENCH_COMMANDS) batch.push(...all);
-  const steps = batch.map((line) => ({ step: stepOf(line), options: { ...ENV, probe: probeFrom(line.probe) } }));
-  for (const { step, options } of steps) evaluate(step, options); // warm-up
-  const rounds = [];
-  for (let round = 0; round < 5; round++) {
-    const start = performance.now();
-    for (const { step, options } of steps) evaluate(step, options);
-    rounds.push(performance.now() - start);
-  }
-  rounds.sort((a, b) => a - b);
-  const rate = (ms) => Math.round((steps.length * 1000) / ms).toLocaleString('en-US');
-  // the best round shows what the engine can do; the median, what a busy machine gave it
-  console.log(`\nengine throughput: ${steps.length} shell steps, 5 rounds: best ${rounds[0].toFixed(1)} ms = ${rate(rounds[0])} steps/s, median ${rounds[2].toFixed(1)} ms = ${rate(rounds[2])} steps/s (target >= 20,000)`);
+  // the same measurement as `npm run bench` (scripts/engine-throughput.mjs)
+  console.log(`\nengine throughput: ${describeThroughput(throughput)}`);
 
   // `guard explain --jsonl`: one process, the same number of lines, wall time from spawn to exit
   const input = batch.slice(0, BENCH_COMMANDS).map((line) => JSON.stringify({ command: line.command, ...(line.cwd ? { cwd: line.cwd } : {}) })).join('\n');
