@@ -73,17 +73,18 @@ const SYSTEM_INSTALL = new Set(['install', 'reinstall', 'add', 'in']);
 const PYTHON = /^(?:python(?:\d+(?:\.\d+)?)?|py)$/;
 const PIP = /^pip(?:\d+(?:\.\d+)?)?$/;
 
-// pkg.install and pkg.unlisted ask about the same invocations: each is read once (null: no install).
-const installs = new WeakMap<Invocation, PackageInstall | null>();
+// pkg.install and pkg.unlisted ask about the same invocations: an install is read once. Invocations
+// that install nothing (most) are not kept: reading one again costs less than a WeakMap entry (an
+// entry for a new object costs V8 more than the whole question does).
+const installs = new WeakMap<Invocation, PackageInstall>();
 
 /** The install an invocation performs, if it is a package-manager install. */
 export function packageInstall(inv: Invocation): PackageInstall | undefined {
-  let install = installs.get(inv);
-  if (install === undefined) {
-    install = readInstall(inv) ?? null;
-    installs.set(inv, install);
-  }
-  return install ?? undefined;
+  const known = installs.get(inv);
+  if (known !== undefined) return known;
+  const install = readInstall(inv);
+  if (install !== undefined) installs.set(inv, install);
+  return install;
 }
 
 function readInstall(inv: Invocation): PackageInstall | undefined {

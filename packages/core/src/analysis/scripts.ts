@@ -55,13 +55,16 @@ export function scriptsRun(context: RuleContext): readonly Script[] {
   const known = cache.get(context);
   if (known) return known;
   const scripts = readScripts(context);
-  cache.set(context, scripts);
+  // a step that runs no script file (most) is not kept: looking again costs less than a WeakMap
+  // entry (an entry for a new object costs V8 more than the look does)
+  if (scripts.length > 0) cache.set(context, scripts);
   return scripts;
 }
 
 function readScripts(context: RuleContext): Script[] {
   const read = context.probe.readText;
-  if (read === undefined || context.step.kind !== 'shell') return [];
+  // most steps run no file at all: nothing to collect
+  if (read === undefined || context.step.kind !== 'shell' || !runsAFile(context.files)) return [];
   const out: Script[] = [];
   const seen = new Set<string>();
   for (const effect of context.files) {
@@ -77,6 +80,11 @@ function readScripts(context: RuleContext): Script[] {
     out.push({ effect, path: facts.abs, text, language, hash: fnv1a(text), context: scriptContext(context, asCommand(language, text), cwd) });
   }
   return out;
+}
+
+function runsAFile(files: readonly FileEffect[]): boolean {
+  for (let f = 0; f < files.length; f++) if ((files[f] as FileEffect).op === 'exec') return true;
+  return false;
 }
 
 function languageOf(effect: FileEffect, path: string, text: string): ScriptLanguage | undefined {
