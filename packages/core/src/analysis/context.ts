@@ -102,13 +102,18 @@ export function buildContext(
     extraSecrets,
     ...(guardHome === undefined ? {} : { guardHome }),
   };
+  // paths from the step's own folder by their word alone; from other folders (`cd x && …`) by
+  // folder and word (a joined key is a new string to hash on every look-up)
   const cache = new Map<string, PathFacts>();
+  const elsewhere = new Map<string, PathFacts>();
   const path = (raw: string, cwd: string = step.cwd): PathFacts => {
-    const key = `${cwd}\u0000${raw}`;
-    let facts = cache.get(key);
+    const own = cwd === step.cwd;
+    const key = own ? raw : `${cwd}\u0000${raw}`;
+    const known = own ? cache : elsewhere;
+    let facts = known.get(key);
     if (facts === undefined) {
-      facts = pathFacts(raw, cwd === step.cwd ? pathContext : { ...pathContext, cwd });
-      cache.set(key, facts);
+      facts = pathFacts(raw, own ? pathContext : { ...pathContext, cwd });
+      known.set(key, facts);
     }
     return facts;
   };

@@ -129,7 +129,9 @@ export function commandsInCode(language: Language, code: Mapped): CodeCommand[] 
   const scanner = new Scanner(code, language);
   const found: CodeCommand[] = [];
   const s = code.text;
-  const re = new RegExp(pattern.source, 'g');
+  // the language's own pattern, not a copy per call (nothing in the loop below scans code in turn)
+  const re = pattern;
+  re.lastIndex = 0;
   let calls = 0;
   for (let m = re.exec(s); m && found.length < MAX_FOUND && calls++ < MAX_CALLS && scanner.budget > 0; m = re.exec(s)) {
     const matched = m[0];

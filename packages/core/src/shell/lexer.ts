@@ -347,7 +347,6 @@ class Lexer {
   private word(depth: number): WordToken {
     const { s, src, dialect } = this;
     const start = this.pos;
-    const parts = new Parts();
     if (!this.countWord()) return { kind: 'word', src, start, end: start, parts: [] };
     const ends = WORD_END[dialect];
     const special = SPECIAL[dialect];
@@ -371,6 +370,8 @@ class Lexer {
         return { kind: 'word', src, start, end: plain, parts };
       }
     }
+    // the collector only for words the fast path above did not take
+    const parts = new Parts();
     // `NAME=value`: a `~` or an array `(…)` may open the value
     let valueStart = -1;
     if (isNameStart(s[start])) {
