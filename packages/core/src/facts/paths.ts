@@ -184,7 +184,7 @@ function foldersOf(ctx: PathContext): Folders {
   if (last !== undefined && last.ctx === ctx) return last.folders;
   let folders: Folders;
   if (last !== undefined && sameFolders(last.ctx, ctx)) {
-    folders = last.ctx.cwd === ctx.cwd ? last.folders : { ...last.folders, cwd: normalise(readWord(ctx.cwd).text, '/') };
+    folders = last.ctx.cwd === ctx.cwd ? last.folders : inFolder(last.folders, normalise(readWord(ctx.cwd).text, '/'));
   } else {
     const home = normalise(readWord(ctx.home).text, '/');
     const sub = (value: string | undefined, fallback: string): string =>
@@ -207,6 +207,25 @@ function foldersOf(ctx: PathContext): Folders {
   }
   lastFolders = { ctx, folders };
   return folders;
+}
+
+// The same folders seen from another cwd. Field by field in the order of the literal above, not
+// `{ ...folders, cwd }`: a copy by spread gets a V8 map of its own, and every read of a folder in
+// pathFacts then went through V8's slow (megamorphic) path.
+function inFolder(f: Folders, cwd: string): Folders {
+  return {
+    cwd,
+    project: f.project,
+    projectDepth: f.projectDepth,
+    home: f.home,
+    homeDepth: f.homeDepth,
+    temps: f.temps,
+    guardHome: f.guardHome,
+    codexHome: f.codexHome,
+    copilotHome: f.copilotHome,
+    copilotHooks: f.copilotHooks,
+    policyFile: f.policyFile,
+  };
 }
 
 // Every field that Folders is made of, except the cwd.
