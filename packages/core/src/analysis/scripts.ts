@@ -52,19 +52,19 @@ const cache = new WeakMap<RuleContext, readonly Script[]>();
 
 /** The scripts a step runs, read once per context (in step order, at most eight). */
 export function scriptsRun(context: RuleContext): readonly Script[] {
+  // a step that runs no file (most) has nothing to read and is not kept: looking again costs less
+  // than a WeakMap entry (an entry for a new object costs V8 more than the look does)
+  if (context.probe.readText === undefined || context.step.kind !== 'shell' || !runsAFile(context.files)) return [];
   const known = cache.get(context);
   if (known) return known;
   const scripts = readScripts(context);
-  // a step that runs no script file (most) is not kept: looking again costs less than a WeakMap
-  // entry (an entry for a new object costs V8 more than the look does)
-  if (scripts.length > 0) cache.set(context, scripts);
+  cache.set(context, scripts);
   return scripts;
 }
 
 function readScripts(context: RuleContext): Script[] {
   const read = context.probe.readText;
-  // most steps run no file at all: nothing to collect
-  if (read === undefined || context.step.kind !== 'shell' || !runsAFile(context.files)) return [];
+  if (read === undefined || context.step.kind !== 'shell') return [];
   const out: Script[] = [];
   const seen = new Set<string>();
   for (const effect of context.files) {
