@@ -147,7 +147,8 @@ function sortFindings(findings: readonly Finding[]): Finding[] {
   const blocked = new Set<string>();
   return ordered.filter((finding) => {
     const part = `${finding.span[0]}\u0000${finding.span[1]}`;
-    const key = `${finding.ruleId}\u0000${part}`;
+    // one rule on one span once, unless it is about different things (a loop's command, once per word)
+    const key = `${finding.ruleId}\u0000${part}\u0000${finding.memoryKey ?? ''}`;
     if (seen.has(key) || (finding.decision === 'ask' && blocked.has(part))) return false;
     seen.add(key);
     if (finding.decision === 'block') blocked.add(part);

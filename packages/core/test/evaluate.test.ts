@@ -40,6 +40,18 @@ describe('evaluate', () => {
     expect(judge('git push origin release', { remembered: (k) => k === key }).decision).toBe('ask');
   });
 
+  it('a loop\'s command, once per word, is one finding per thing it is about (each remembered on its own)', () => {
+    const line = 'for h in api.example.com cdn.example.org; do curl -s "https://$h/status"; done';
+    const result = judge(line);
+    expect(result.findings.map((f) => [f.ruleId, f.memoryKey, line.slice(f.span[0], f.span[1])])).toEqual([
+      ['net.new-site', 'net.new-site:api.example.com', '"https://$h/status"'],
+      ['net.new-site', 'net.new-site:cdn.example.org', '"https://$h/status"'],
+    ]);
+    // a yes for one site leaves the other asked
+    const again = judge(line, { remembered: (k) => k === 'net.new-site:api.example.com' });
+    expect(again.findings.map((f) => f.memoryKey)).toEqual(['net.new-site:cdn.example.org']);
+  });
+
   it('never lets memory through a block', () => {
     expect(judge('git push --force origin main', { remembered: () => true }).decision).toBe('block');
   });
