@@ -11,7 +11,8 @@ import { addOpaque, LIMITS, newReader } from './context.js';
 import type { Draft, Frame } from './context.js';
 import { identity } from './mapped.js';
 import { rootScope } from './scope.js';
-import type { ReadOptions, ReadResult, Via } from './types.js';
+import type { Dialect } from './context.js';
+import type { Invocation, Opaque, ReadOptions, ReadResult, Via } from './types.js';
 import { readSource } from './walk.js';
 
 export type * from './types.js';
@@ -24,6 +25,13 @@ export { LIMITS as READ_LIMITS } from './context.js';
  * opaque. Never throws; work is linear in the line's length and bounded (see LIMITS).
  */
 export function readCommand(line: string, options: ReadOptions): ReadResult {
+  if (options.shell !== undefined) return readAs(line, options, options.shell);
+  const posix = readAs(line, options, 'posix');
+  const other = windowsDialect(line);
+  return other === undefined ? posix : windowsReading(posix, readAs(line, options, other));
+}
+
+function readAs(line: string, options: ReadOptions, dialect: Dialect): ReadResult {
   const reader = newReader(line, options);
   let text = line;
   if (line.length > LIMITS.chars) {
@@ -31,13 +39,72 @@ export function readCommand(line: string, options: ReadOptions): ReadResult {
     addOpaque(reader, 'too-long', [LIMITS.chars, line.length], `longer than ${LIMITS.chars} characters`);
   }
   const via: Via[] = [];
-  const frame: Frame = { via, depth: 0, dialect: options.shell ?? 'posix' };
+  const frame: Frame = { via, depth: 0, dialect };
   readSource(reader, identity(text), frame, rootScope(options.cwd, options.home, options.tmp));
   return {
     line,
     invocations: detached(reader.invocations),
     opaque: [...reader.opaque].sort((a, b) => a.span[0] - b.span[0]),
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// A line written for PowerShell or cmd.exe but handed over without saying which shell runs it
+
+// PowerShell's approved verbs as agents write them (`Get-ChildItem`, `Remove-Item`): a POSIX
+// program is almost never spelt that way.
+const CMDLET =
+  /^(?:Add|Clear|Compress|ConvertFrom|ConvertTo|Copy|Disable|Enable|Expand|Export|Format|Get|Import|Invoke|Join|Measure|Move|New|Out|Pop|Push|Read|Register|Remove|Rename|Resolve|Restart|Select|Set|Sort|Split|Start|Stop|Test|Unregister|Update|Wait|Where|Write|ForEach)-[A-Z][A-Za-z]*$/;
+const POWERSHELL_LINE =
+  /^\s*(?:(?:Add|Clear|Compress|ConvertFrom|ConvertTo|Copy|Disable|Enable|Expand|Export|Format|Get|Import|Invoke|Join|Measure|Move|New|Out|Pop|Push|Read|Register|Remove|Rename|Resolve|Restart|Select|Set|Sort|Split|Start|Stop|Test|Unregister|Update|Wait|Where|Write|ForEach)-[A-Z][A-Za-z]*(?![\w-])|\(\s*[A-Z][a-z]+-[A-Z]|\$(?:env:)?[A-Za-z_][A-Za-z0-9_]*(?:\s*[-+]?=(?!=)|\.[A-Za-z]))/;
+// cmd.exe's own commands (none of them is a POSIX program), with a `\` path or a `%NAME%`.
+const CMD_LINE = /^\s*(?:del|erase|rd|xcopy|robocopy|copy|move|ren|findstr|mklink|cmd|cmd\.exe)\s[^\n]*(?:\\[^\s"'\\]|%[A-Za-z_][A-Za-z0-9_]*%)/i;
+const CMD_ONLY = new Set(['del', 'erase', 'rd', 'xcopy', 'robocopy', 'copy', 'move', 'ren', 'findstr', 'mklink', 'cmd', 'cmd.exe']);
+
+/** The shell a line looks written for, when it is not a POSIX one; only its start is looked at. */
+function windowsDialect(line: string): Dialect | undefined {
+  const head = line.length > 256 ? line.slice(0, 256) : line;
+  if (POWERSHELL_LINE.test(head)) return 'powershell';
+  if (CMD_LINE.test(head)) return 'cmd';
+  return undefined;
+}
+
+/** A program that no POSIX shell runs: a cmdlet, a cmd.exe command, or anything run inside cmd /c. */
+function windowsOnly(inv: Invocation): boolean {
+  if (CMDLET.test(inv.program) || CMD_ONLY.has(inv.name)) return true;
+  for (let i = 0; i < inv.via.length; i++) if (CMD_ONLY.has((inv.via[i] as Via).name.toLowerCase())) return true;
+  return false;
+}
+
+/**
+ * The line is read both ways. The Windows reading counts only when both find the same programs
+ * in the same order (so no command can hide behind the other shell's quoting), and then only for
+ * programs a POSIX shell could not run anyway; everything else keeps its POSIX reading. Variables
+ * and expressions standing alone (`$PSVersionTable.Major`) are left out of the comparison.
+ */
+function windowsReading(posix: ReadResult, other: ReadResult): ReadResult {
+  const a = posix.invocations.filter((inv) => inv.program.charCodeAt(0) !== 36);
+  const b = other.invocations.filter((inv) => inv.program.charCodeAt(0) !== 36);
+  if (a.length !== b.length) return posix;
+  for (let i = 0; i < a.length; i++) if ((a[i] as Invocation).name !== (b[i] as Invocation).name) return posix;
+  const invocations: Invocation[] = [];
+  const opaque: Opaque[] = [...other.opaque];
+  for (const inv of other.invocations) if (inv.program.charCodeAt(0) === 36) invocations.push(inv);
+  for (let i = 0; i < a.length; i++) {
+    const windows = b[i] as Invocation;
+    if (windowsOnly(windows)) {
+      invocations.push(windows);
+      continue;
+    }
+    const kept = a[i] as Invocation;
+    invocations.push(kept);
+    for (const o of posix.opaque) {
+      if (o.span[0] >= kept.span[0] && o.span[1] <= kept.span[1] && !opaque.includes(o)) opaque.push(o);
+    }
+  }
+  invocations.sort((x, y) => x.span[0] - y.span[0]);
+  opaque.sort((x, y) => x.span[0] - y.span[0]);
+  return { line: posix.line, invocations, opaque };
 }
 
 // Every invocation gets a pipeline object of its own (stages of one pipeline share one while the

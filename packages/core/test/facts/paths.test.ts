@@ -84,6 +84,10 @@ describe('pathFacts: abs and place', () => {
     { raw: '"my file.txt"', abs: '/home/dev/project/src/my file.txt', place: 'project' },
     { raw: ".e''nv", abs: '/home/dev/project/src/.env', place: 'project' },
     { raw: 'a\\ b', abs: '/home/dev/project/src/a b', place: 'project' },
+    // a first separator that is a backslash: a Windows line's path, not an escape
+    { raw: '/tmp\\out', abs: '/tmp/out', place: 'temp' },
+    { raw: 'dist\\app.js', abs: '/home/dev/project/src/dist/app.js', place: 'regenerable' },
+    { raw: 'lib\\..\\..\\..\\.ssh', abs: '/home/dev/.ssh', place: 'home' },
     { raw: '$PWD/x', abs: '/home/dev/project/src/x', place: 'project' },
   ] as const)('$raw → $abs ($place)', ({ raw, abs, place }) => {
     const f = pathFacts(raw, ctx);

@@ -69,6 +69,9 @@ runRuleTests(fsDelete, {
     'git stash',
     'git stash pop',
     'git stash list',
+    // cmd.exe and PowerShell lines handed over as is
+    'del /q dist\\*.map',
+    'Remove-Item .\\dist\\* -Recurse -Force',
     'git branch -d merged-feature',
     'git push origin main',
     'git push --dry-run origin --delete old',
@@ -80,6 +83,8 @@ runRuleTests(fsDelete, {
     // SPEC 4.2 examples
     'rm -rf src',
     'rm README.md',
+    'del /q src\\*.ts',
+    'Remove-Item .\\src\\* -Recurse -Force',
     'rm -r docs/',
     'git reset --hard',
     'git reset --hard origin/main',

@@ -24,6 +24,9 @@ runRuleTests(fsWipe, {
     'export OUT=build && rm -rf $OUT/*',
     'rm -rf "$DIR/dist"',
     'rm -rf "$(mktemp -d)"',
+    // a PowerShell line handed over as is: its backslashes are separators, not escapes
+    'Remove-Item $env:TEMP\\test-output -Recurse -Force',
+    'Remove-Item "$env:TEMP\\pytest-*" -Recurse -Force',
     'for d in build dist; do rm -rf "$d"; done',
     'for d in build dist; do rm -rf "$d"/*; done',
     // inside a container or pod: its own folders, not this computer's (infra.destroy asks)
@@ -74,6 +77,8 @@ runRuleTests(fsWipe, {
     'blkdiscard /dev/nvme0n1',
     'rd /s /q C:\\',
     'Remove-Item -Recurse -Force C:\\',
+    'Remove-Item C:\\ -Recurse -Force',
+    'Remove-Item $env:USERPROFILE\\ -Recurse -Force',
     '$env:X = "y"; Remove-Item -Recurse -Force C:\\',
     'powershell -Command "Remove-Item C:\\ -Recurse"',
     'pwsh -Command "Remove-Item -Recurse -Force C:\\Users"',

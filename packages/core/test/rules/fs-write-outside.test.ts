@@ -42,10 +42,12 @@ runRuleTests(fsWriteOutside, {
     // data, not commands
     'git commit -m "echo x > ~/.bashrc"',
     'echo "cp a ~/b"',
+    'New-Item -ItemType Directory -Force -Path "$env:TEMP\\guard-test"',
   ],
   invalid: [
     'echo "export PATH=$PATH:~/bin" >> ~/notes/env.txt',
     'echo x > ~/notes.txt',
+    'New-Item -ItemType Directory -Force -Path "$env:USERPROFILE\\tools"',
     'echo x | tee ~/x.txt',
     'echo x | sudo tee /etc/apt/sources.list.d/x.list',
     'cp config.example.json ~/other-app/config.json',

@@ -94,12 +94,14 @@ runRuleTests(secretsRead, {
     'git show --format=%H:%s HEAD',
     'git cat-file -t HEAD:.env',
     'git show HEAD:.env | wc -l',
+    'cmd.exe /c type %USERPROFILE%\\.aws\\config',
   ],
   invalid: [
     // SPEC 4.1 examples
     'cat .env',
     'less ~/.ssh/id_ed25519',
     'grep KEY .env.local',
+    'cmd.exe /c type %USERPROFILE%\\.aws\\credentials',
     'cp ~/.aws/credentials /tmp',
     'base64 .npmrc',
     { step: { kind: 'read', path: '.env' } },

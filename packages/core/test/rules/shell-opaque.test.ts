@@ -11,6 +11,8 @@ runRuleTests(shellOpaque, {
     // PowerShell setting an environment variable before the command
     '$env:NODE_ENV = "test"; npm test',
     '$env:CI="1"; npm run build',
+    "$ErrorActionPreference = 'Stop'; dotnet build",
+    '$PSVersionTable.PSVersion',
   ],
   invalid: ['echo "unterminated', "ls && echo 'open", 'echo $(date', 'echo `date', '$env:TOOL --version', '$env:NODE_ENV; npm test'],
 });

@@ -443,6 +443,27 @@ describe('other shells written directly (options.shell)', () => {
   });
 });
 
+describe('a PowerShell or cmd.exe line handed over as is (no options.shell)', () => {
+  it.for<Row>([
+    // backslashes are separators there, not escapes, so they are kept for the path facts
+    { line: 'Remove-Item $env:TEMP\\test-output -Recurse -Force', expect: [{ program: 'Remove-Item', args: ['/tmp\\test-output', '-Recurse', '-Force'] }] },
+    { line: 'Remove-Item C:\\ -Recurse -Force', expect: [{ program: 'Remove-Item', args: ['C:\\', '-Recurse', '-Force'] }] },
+    { line: 'del /q dist\\*.map', expect: [{ program: 'del', args: ['/q', 'dist\\*.map'] }] },
+    { line: 'cmd.exe /c type %USERPROFILE%\\.aws\\credentials', expect: [{ program: 'cmd.exe' }, { program: 'type', args: ['/home/dev\\.aws\\credentials'], via: 'cmd -c' }] },
+    { line: "$ErrorActionPreference = 'Stop'; dotnet build", expect: [{ program: 'dotnet', args: ['build'] }] },
+    { line: '$PSVersionTable.PSVersion', expect: [] },
+    // a POSIX line keeps its escapes
+    { line: 'rm -rf .\\./x', expect: [{ program: 'rm', args: ['-rf', '../x'] }] },
+    { line: 'type my\\ file.txt', expect: [{ program: 'type', args: ['my file.txt'] }] },
+    // the other reading counts only where a POSIX shell could not run the program anyway
+    { line: 'Get-Date; rm -rf .\\./x', expect: [{ program: 'Get-Date' }, { program: 'rm', args: ['-rf', '../x'] }] },
+    // and not at all when the two readings find different programs
+    { line: 'Get-Date; echo \\"; rm -rf ~; echo \\"', expect: [{ program: 'Get-Date' }, { program: 'echo' }, { program: 'rm', args: ['-rf', '/home/dev'] }, { program: 'echo' }] },
+  ])('$line', (row) => {
+    checkRow(row);
+  });
+});
+
 describe('opaque input is reported, and the rest is still read', () => {
   it.for<Row>([
     { line: 'ls && rm -rf / && echo "unterminated', expect: [{ program: 'ls' }, { program: 'rm', args: ['-rf', '/'] }, { program: 'echo' }], opaque: ['unbalanced-quote'] },
