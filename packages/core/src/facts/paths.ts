@@ -256,8 +256,19 @@ interface Expanded {
   readonly otherHomeRest?: string;
 }
 
+// `$(mktemp)`, `$(mktemp -d)`, `$(mktemp -d -t name.XXXXXX)`: a new name in the system temp folder
+// (a template without -t, or -p DIR, puts it elsewhere and stays unresolved)
+const MKTEMP = /^\$\(mktemp(?:\s+-[dqu]+)*(?:\s+(?:-t|--tmpdir(?:=|\s+))\s*[\w.-]+)?(?:\s+-[dqu]+)*\s*\)(?=\/|$)/;
+
 function expand(text: string, f: Folders): Expanded {
   if (text === '~' || text.startsWith('~/')) return { text: f.home + text.slice(1), unresolved: false };
+  if (text.startsWith('$(mktemp')) {
+    const made = MKTEMP.exec(text);
+    if (made) {
+      const out = `${f.temps[0] as string}/tmp.mktemp${text.slice(made[0].length)}`;
+      return { text: out, unresolved: UNRESOLVED.test(out) };
+    }
+  }
   const other = /^~([A-Za-z0-9._-]+)(\/.*)?$/.exec(text);
   if (other) return { text, unresolved: true, otherHomeRest: (other[2] ?? '').slice(1) };
   const known = KNOWN_PREFIX.exec(text);
@@ -353,11 +364,38 @@ const REGENERABLE = new Set([
   '.cache',
   '.mypy_cache',
   '.ruff_cache',
+  // virtual environments, tool caches and framework build folders, made again by one command
+  '.venv',
+  'venv',
+  '.tox',
+  '.nox',
+  'htmlcov',
+  '.nyc_output',
+  '.gradle',
+  '.parcel-cache',
+  '.svelte-kit',
+  '.nuxt',
+  '.output',
+  '.angular',
+  '.dart_tool',
+  '.docusaurus',
+  'storybook-static',
+  '_build',
 ]);
 
-/** Files a build or a tool makes again by itself: compiled Python and objects, folder-view litter. */
-const REGENERABLE_FILES = new Set(['.DS_Store', 'Thumbs.db']);
-const REGENERABLE_FILE_END = /\.(?:py[co]|py\[co\]|o|tsbuildinfo)$/;
+/** Folders named after what made them (`mypkg.egg-info`). */
+const REGENERABLE_END = /\.egg-info$/;
+
+function regenerableFolder(seg: string): boolean {
+  return REGENERABLE.has(seg) || REGENERABLE_END.test(seg);
+}
+
+/**
+ * Files a build or a tool makes again by itself: compiled Python and objects, folder-view litter,
+ * lint caches, and the logs a package manager leaves when a run fails.
+ */
+const REGENERABLE_FILES = new Set(['.DS_Store', 'Thumbs.db', '.eslintcache', '.stylelintcache']);
+const REGENERABLE_FILE_END = /\.(?:py[co]|py\[co\]|o|tsbuildinfo)$|^(?:npm-debug|yarn-debug|yarn-error|pnpm-debug|lerna-debug)\.log/;
 
 function regenerableFile(name: string | undefined): boolean {
   return name !== undefined && (REGENERABLE_FILES.has(name) || REGENERABLE_FILE_END.test(name));
@@ -419,7 +457,7 @@ function placeOf(abs: string, segs: readonly string[], projRel: readonly string[
   if (segs.length === 0) return 'root';
   if (abs === f.home) return 'home';
   if (projRel !== undefined) {
-    return projRel.some((s) => REGENERABLE.has(s)) || regenerableFile(projRel[projRel.length - 1]) ? 'regenerable' : 'project';
+    return projRel.some(regenerableFolder) || regenerableFile(projRel[projRel.length - 1]) ? 'regenerable' : 'project';
   }
   const first = segs[0] as string;
   const windows = onDrive(abs);

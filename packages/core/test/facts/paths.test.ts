@@ -89,6 +89,13 @@ describe('pathFacts: abs and place', () => {
     { raw: 'dist\\app.js', abs: '/home/dev/project/src/dist/app.js', place: 'regenerable' },
     { raw: 'lib\\..\\..\\..\\.ssh', abs: '/home/dev/.ssh', place: 'home' },
     { raw: '$PWD/x', abs: '/home/dev/project/src/x', place: 'project' },
+    { raw: '$(mktemp -d)/x', abs: '/var/folders/xy/T/tmp.mktemp/x', place: 'temp' },
+    { raw: '$(mktemp -t run.XXXX)', abs: '/var/folders/xy/T/tmp.mktemp', place: 'temp' },
+    { raw: '$(mktemp -d run.XXXX)', abs: '', place: 'unresolved' },
+    { raw: '$(mktemp -p /srv)', abs: '', place: 'unresolved' },
+    { raw: '.venv/lib', abs: '/home/dev/project/src/.venv/lib', place: 'regenerable' },
+    { raw: 'pkg.egg-info', abs: '/home/dev/project/src/pkg.egg-info', place: 'regenerable' },
+    { raw: 'venv-notes', abs: '/home/dev/project/src/venv-notes', place: 'project' },
   ] as const)('$raw → $abs ($place)', ({ raw, abs, place }) => {
     const f = pathFacts(raw, ctx);
     expect(f.raw).toBe(raw);

@@ -69,6 +69,15 @@ runRuleTests(fsDelete, {
     'git stash',
     'git stash pop',
     'git stash list',
+    // a fresh folder from mktemp lies in the system temp folder
+    'tmpdir=$(mktemp -d) && cp -r fixtures "$tmpdir" && rm -rf "$tmpdir"',
+    'rm -rf "$(mktemp -d -t build.XXXXXX)"',
+    // virtual environments, tool caches and the logs a failed install leaves
+    'rm -rf .venv && python3 -m venv .venv',
+    'rm -rf .tox htmlcov .nyc_output',
+    'rm -rf .svelte-kit .nuxt .output storybook-static',
+    'rm -rf *.egg-info',
+    'rm -f .eslintcache npm-debug.log*',
     // cmd.exe and PowerShell lines handed over as is
     'del /q dist\\*.map',
     'Remove-Item .\\dist\\* -Recurse -Force',
@@ -84,6 +93,14 @@ runRuleTests(fsDelete, {
     'rm -rf src',
     'rm README.md',
     'del /q src\\*.ts',
+    // mktemp with a template but no -t makes the folder where it runs; -p names another place
+    'd=$(mktemp -d build.XXXX); rm -rf "$d"',
+    'd=$(mktemp -d -p ~/work); rm -rf "$d"',
+    // near names that are not made again by a tool
+    'rm -rf deps',
+    'rm -rf venv-notes',
+    'rm -f npm-notes.log',
+    'rm -rf .venv/../src',
     'Remove-Item .\\src\\* -Recurse -Force',
     'rm -r docs/',
     'git reset --hard',

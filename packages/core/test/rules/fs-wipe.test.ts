@@ -65,6 +65,7 @@ runRuleTests(fsWipe, {
     'rm -rf $DIR',
     'rm -rf "$DIR/"*',
     'rm -rf "${OUT:?}"',
+    'd=$(mktemp -d); rm -rf "$d"/..',
     // the same places spelled differently
     'rm -rf ~/*',
     'rm -rf ..',
