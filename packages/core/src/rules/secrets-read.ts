@@ -108,7 +108,27 @@ function isFreshCopyOfTemplate(context: RuleContext, file: FileEffect, inv: Invo
   const sources = context.files.filter((f) => f.invocation === inv && f.op === 'read');
   if (sources.length === 0 || sources.some((f) => f.path.secret !== undefined)) return false;
   if (hasFlag(inv, 'n', ['--no-clobber', '--update=none'])) return true;
-  return file.path.abs !== '' && context.probe.exists?.(file.path.abs) === false;
+  if (file.path.abs === '') return false;
+  return context.probe.exists?.(file.path.abs) === false || onlyWhenMissing(context, inv, file.path.abs);
+}
+
+const FILE_TESTS = new Set(['-f', '-e']);
+
+/**
+ * The copy runs only when the file is not there: `test -f .env || cp …`, `[ -e .env ] || cp …`,
+ * `[ ! -f .env ] && cp …`, `if [ ! -f .env ]; then cp …`. The test is the command right before it.
+ */
+function onlyWhenMissing(context: RuleContext, inv: Invocation, abs: string): boolean {
+  const at = context.invocations.indexOf(inv);
+  const test = at > 0 ? context.invocations[at - 1] : undefined;
+  if (!test || (test.name !== 'test' && test.name !== '[') || test.via.length !== inv.via.length) return false;
+  const args = test.name === 'test' ? test.args : test.args.slice(0, -1);
+  const negated = args.length === 3 && args[0] === '!';
+  const [flag, target] = negated ? args.slice(1) : args;
+  if (args.length !== (negated ? 3 : 2) || flag === undefined || target === undefined || !FILE_TESTS.has(flag)) return false;
+  if (context.path(target, test.cwd).abs !== abs) return false;
+  const between = context.text.slice(test.span[1], inv.span[0]).replace(/[\s;]+/g, ' ').trim();
+  return negated ? between === '&&' || between === 'then' : between === '||';
 }
 
 const AWS_SECRET_SETTING = /secret|token|password|key_id|access_key/i;

@@ -95,6 +95,11 @@ runRuleTests(secretsRead, {
     'git cat-file -t HEAD:.env',
     'git show HEAD:.env | wc -l',
     'cmd.exe /c type %USERPROFILE%\\.aws\\config',
+    // the template is copied only when there is no env file yet
+    'test -f .env || cp .env.example .env',
+    '[ -f .env ] || cp .env.example .env',
+    '[ ! -f .env ] && cp .env.example .env',
+    'if [ ! -f .env ]; then cp .env.example .env; fi',
   ],
   invalid: [
     // SPEC 4.1 examples
@@ -102,6 +107,11 @@ runRuleTests(secretsRead, {
     'less ~/.ssh/id_ed25519',
     'grep KEY .env.local',
     'cmd.exe /c type %USERPROFILE%\\.aws\\credentials',
+    // a test that does not keep an existing env file from being overwritten
+    'test -f .env && cp .env.example .env',
+    'test -f .env.local || cp .env.example .env',
+    '[ -f .env ]; cp .env.example .env',
+    'test -d .env || cp .env.example .env',
     'cp ~/.aws/credentials /tmp',
     'base64 .npmrc',
     { step: { kind: 'read', path: '.env' } },
