@@ -52,11 +52,12 @@ function readAs(line: string, options: ReadOptions, dialect: Dialect): ReadResul
 // A line written for PowerShell or cmd.exe but handed over without saying which shell runs it
 
 // PowerShell's approved verbs as agents write them (`Get-ChildItem`, `Remove-Item`): a POSIX
-// program is almost never spelt that way.
+// program is almost never spelt that way. A line may also open with a cmdlet or variable in
+// parentheses (`(Get-Content a) -replace …`, `if (Test-Path x) { … }`).
 const CMDLET =
   /^(?:Add|Clear|Compress|ConvertFrom|ConvertTo|Copy|Disable|Enable|Expand|Export|Format|Get|Import|Invoke|Join|Measure|Move|New|Out|Pop|Push|Read|Register|Remove|Rename|Resolve|Restart|Select|Set|Sort|Split|Start|Stop|Test|Unregister|Update|Wait|Where|Write|ForEach)-[A-Z][A-Za-z]*$/;
 const POWERSHELL_LINE =
-  /^\s*(?:(?:Add|Clear|Compress|ConvertFrom|ConvertTo|Copy|Disable|Enable|Expand|Export|Format|Get|Import|Invoke|Join|Measure|Move|New|Out|Pop|Push|Read|Register|Remove|Rename|Resolve|Restart|Select|Set|Sort|Split|Start|Stop|Test|Unregister|Update|Wait|Where|Write|ForEach)-[A-Z][A-Za-z]*(?![\w-])|\(\s*[A-Z][a-z]+-[A-Z]|\$(?:env:)?[A-Za-z_][A-Za-z0-9_]*(?:\s*[-+]?=(?!=)|\.[A-Za-z]))/;
+  /^\s*(?:(?:Add|Clear|Compress|ConvertFrom|ConvertTo|Copy|Disable|Enable|Expand|Export|Format|Get|Import|Invoke|Join|Measure|Move|New|Out|Pop|Push|Read|Register|Remove|Rename|Resolve|Restart|Select|Set|Sort|Split|Start|Stop|Test|Unregister|Update|Wait|Where|Write|ForEach)-[A-Z][A-Za-z]*(?![\w-])|(?:(?:if|while|foreach)\s*)?\(\s*(?:[A-Z][a-z]+-[A-Z]|\$)|\$(?:env:)?[A-Za-z_][A-Za-z0-9_]*(?:\s*[-+]?=(?!=)|\.[A-Za-z]))/;
 // cmd.exe's own commands (none of them is a POSIX program), with a `\` path or a `%NAME%`.
 const CMD_LINE = /^\s*(?:del|erase|rd|xcopy|robocopy|copy|move|ren|findstr|mklink|cmd|cmd\.exe)\s[^\n]*(?:\\[^\s"'\\]|%[A-Za-z_][A-Za-z0-9_]*%)/i;
 const CMD_ONLY = new Set(['del', 'erase', 'rd', 'xcopy', 'robocopy', 'copy', 'move', 'ren', 'findstr', 'mklink', 'cmd', 'cmd.exe']);

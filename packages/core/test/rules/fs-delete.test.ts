@@ -81,6 +81,7 @@ runRuleTests(fsDelete, {
     // cmd.exe and PowerShell lines handed over as is
     'del /q dist\\*.map',
     'Remove-Item .\\dist\\* -Recurse -Force',
+    'if (Test-Path .\\dist) { Remove-Item .\\dist -Recurse -Force }',
     'git branch -d merged-feature',
     'git push origin main',
     'git push --dry-run origin --delete old',
@@ -102,6 +103,7 @@ runRuleTests(fsDelete, {
     'rm -f npm-notes.log',
     'rm -rf .venv/../src',
     'Remove-Item .\\src\\* -Recurse -Force',
+    'if (Test-Path .\\src) { Remove-Item .\\src -Recurse -Force }',
     'rm -r docs/',
     'git reset --hard',
     'git reset --hard origin/main',
