@@ -1,6 +1,7 @@
 import type { Arg } from '../analysis/args.js';
 import { gitCommand, hasFlag, operands, withArgs } from '../analysis/args.js';
 import type { FileEffect } from '../analysis/effects.js';
+import { stepEffects } from '../analysis/effects.js';
 import { isInside } from '../facts/paths.js';
 import type { PathFacts } from '../facts/paths.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
@@ -52,8 +53,14 @@ export const fsDelete = {
     }
     for (const inv of context.invocations) {
       if (FEEDERS.has(viaRunner(inv)) && DELETERS.has(inv.name) && operands(inv).every((a) => a.value === '{}')) {
-        // `ls | xargs rm -rf`: whatever the input names; nothing to remember it by
-        hits.push({ span: inv.span, detail: `files named by ${viaRunner(inv)}` });
+        const fed = fedBy(context, inv);
+        if (fed) {
+          // `find . -name '*.pyc' | xargs rm`: what find picks
+          for (const effect of fed) hits.push(...pathHit(context, effect.path, { ...effect, span: inv.span }));
+        } else {
+          // `ls | xargs rm -rf`: whatever the input names; nothing to remember it by
+          hits.push({ span: inv.span, detail: `files named by ${viaRunner(inv)}` });
+        }
       }
       const git = gitCommand(inv);
       if (git) hits.push(...gitHits(context, inv, git.sub, git.args));
@@ -61,6 +68,24 @@ export const fsDelete = {
     return hits;
   },
 } as const satisfies Rule;
+
+/**
+ * What a deleter run by xargs gets when the stage before it is `find`: find's picks, as if it had
+ * `-delete` (find prints each pick with its starting point, so the names are the paths). Undefined
+ * for any other feeder (`ls dir` prints bare names, which xargs then finds in the cwd).
+ */
+function fedBy(context: RuleContext, inv: Invocation): FileEffect[] | undefined {
+  if (inv.pipeline.index === 0) return undefined;
+  const runner = inv.via.length - 1;
+  const feeder = context.invocations.find(
+    (f) => f.pipeline.id === inv.pipeline.id && f.pipeline.index === inv.pipeline.index - 1 && f.via.length === runner && f.cwd === inv.cwd,
+  );
+  if (feeder?.name !== 'find') return undefined;
+  const listed = withArgs(feeder, [...feeder.args, '-delete'], [...feeder.argSpans, feeder.span]);
+  const { files } = stepEffects(context.step, context.text, [listed], (raw, cwd) => context.path(raw, cwd));
+  const deleted = files.filter((f) => f.op === 'delete');
+  return deleted.length > 0 ? deleted : undefined;
+}
 
 /** The path an effect deletes or empties, if it does. */
 function deletedBy(effect: FileEffect, context: RuleContext): PathFacts | undefined {

@@ -78,6 +78,9 @@ runRuleTests(fsDelete, {
     'rm -rf .svelte-kit .nuxt .output storybook-static',
     'rm -rf *.egg-info',
     'rm -f .eslintcache npm-debug.log*',
+    // xargs fed by find deletes what find picks
+    "find . -name '*.pyc' -o -name '*.pyo' | xargs rm -f",
+    "find . -type d -name node_modules -prune -print0 | xargs -0 rm -rf",
     // cmd.exe and PowerShell lines handed over as is
     'del /q dist\\*.map',
     'Remove-Item .\\dist\\* -Recurse -Force',
@@ -97,6 +100,11 @@ runRuleTests(fsDelete, {
     // mktemp with a template but no -t makes the folder where it runs; -p names another place
     'd=$(mktemp -d build.XXXX); rm -rf "$d"',
     'd=$(mktemp -d -p ~/work); rm -rf "$d"',
+    // find picking project files, or the whole tree; ls of a folder prints bare names
+    "find src -name '*.ts' | xargs rm",
+    'find . | xargs rm -rf',
+    'ls dist | xargs rm -rf',
+    'cat list.txt | xargs rm',
     // near names that are not made again by a tool
     'rm -rf deps',
     'rm -rf venv-notes',
