@@ -90,11 +90,12 @@ function isBasicPair(value: string): boolean {
   return /^[\x20-\x7e]+:[\x20-\x7e]*$/.test(decoded);
 }
 
-// A password in a URL that only stands for one (`${PASSWORD}`, `<password>`, `****`).
+// A password in a URL that only stands for one (`${PASSWORD}`, `<password>`, `****`), or a local
+// database's or broker's stock password that every tutorial prints (`postgres:postgres@localhost`).
 function isPlaceholder(value: string): boolean {
   return (
     /^[$%{<*]/.test(value) ||
-    /^(?:password|passwd|pass|pwd|secret|x+|\*+|\.+)$/i.test(value)
+    /^(?:password|passwd|pass|pwd|secret|x+|\*+|\.+|postgres|root|admin|guest|test|dev|example|changeme|mysql|minioadmin)$/i.test(value)
   );
 }
 

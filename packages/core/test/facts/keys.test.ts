@@ -56,6 +56,7 @@ describe('findKeys: key-shaped values', () => {
     { name: 'Basic credentials', text: `-H "Authorization: Basic ${BASIC}"`, kinds: ['basic-auth'] },
     { name: 'password in a URL', text: 'git clone https://dev:Tr0ub4dor@git.example.com/r.git', kinds: ['url-password'] },
     { name: 'password in a database URL', text: 'DATABASE_URL=postgres://app:s3cr3t-pw@db:5432/app', kinds: ['url-password'] },
+    { name: 'a stock name inside a real password', text: 'psql postgres://postgres:postgres2024!@localhost/app', kinds: ['url-password'] },
     {
       name: 'several values in one line',
       text: `A=${AWS} B=${GHP} C=${OPENAI}`,
@@ -118,6 +119,7 @@ describe('findKeys: key-shaped values', () => {
     { name: 'password from a variable', text: 'password=${PASSWORD}' },
     { name: 'URL password from a variable', text: 'postgres://app:${DB_PASSWORD}@db/app' },
     { name: 'URL password placeholder', text: 'https://user:password@example.com and ftp://u:****@h' },
+    { name: 'stock local passwords', text: 'psql postgres://postgres:postgres@localhost:5432/app_dev; amqp://guest:guest@localhost:5672' },
     { name: 'URL with a user only', text: 'ssh://git@github.com/o/r.git' },
     { name: 'URL with a port', text: 'http://localhost:8080/path@x' },
     { name: 'a JWT-like word without parts', text: 'eyJhbGciOiJIUzI1NiJ9 alone' },

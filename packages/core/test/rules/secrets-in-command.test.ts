@@ -13,6 +13,8 @@ const PEM = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbm
 
 runRuleTests(secretsInCommand, {
   valid: [
+    // the stock password of a local database, as every tutorial prints it
+    "psql postgres://postgres:postgres@localhost:5432/app_dev -c '\\d users'",
     // the key stays in a variable
     'curl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/user',
     'curl -H "Authorization: token ${GH_TOKEN}" https://api.github.com/repos/a/b',
@@ -37,6 +39,8 @@ runRuleTests(secretsInCommand, {
     'npm test',
   ],
   invalid: [
+    // a real password, even to a tunnel on this computer
+    'psql postgres://admin:Pr0d-Pass-42@localhost:5433/prod',
     // SPEC 4.1 example
     `curl -H "Authorization: Bearer ${GITHUB}" https://api.github.com/user`,
     // every kind of key-shaped value
