@@ -289,8 +289,16 @@ function expand(text: string, f: Folders): Expanded {
                 : (f.temps[0] as string);
     out = value + text.slice(known[0].length);
   }
-  return { text: out, unresolved: out === '' || UNRESOLVED.test(out) };
+  if (out !== '' && UNRESOLVED.test(out)) {
+    // `/tmp/$(whoami)-cache`, `/tmp/run-$$`: whatever they print is one plain name, never a `/`
+    const named = out.replace(ONE_NAME, 'name');
+    return named === out ? { text: out, unresolved: true } : { text: named, unresolved: UNRESOLVED.test(named) };
+  }
+  return { text: out, unresolved: out === '' };
 }
+
+/** Substitutions and shell values that stand for one name without a separator. */
+const ONE_NAME = /\$\((?:whoami|id -[ug]n?|hostname|uuidgen|date \+[%A-Za-z0-9_.:-]*)\)|\$\$|\$\{?(?:RANDOM|PPID|BASHPID)\}?(?![A-Za-z0-9_])/g;
 
 const DRIVE = /^([A-Za-z]):(?:\/|$)/;
 

@@ -72,6 +72,8 @@ runRuleTests(fsDelete, {
     // a fresh folder from mktemp lies in the system temp folder
     'tmpdir=$(mktemp -d) && cp -r fixtures "$tmpdir" && rm -rf "$tmpdir"',
     'rm -rf "$(mktemp -d -t build.XXXXXX)"',
+    // a name that only says who or which run
+    'rm -rf /tmp/$(whoami)-jest /tmp/run-$$',
     // virtual environments, tool caches and the logs a failed install leaves
     'rm -rf .venv && python3 -m venv .venv',
     'rm -rf .tox htmlcov .nyc_output',
@@ -105,6 +107,9 @@ runRuleTests(fsDelete, {
     'find . | xargs rm -rf',
     'ls dist | xargs rm -rf',
     'cat list.txt | xargs rm',
+    // a substitution that could print any path
+    'rm -rf /tmp/$(cat dir.txt)',
+    'rm -rf ~/$(whoami)',
     // near names that are not made again by a tool
     'rm -rf deps',
     'rm -rf venv-notes',

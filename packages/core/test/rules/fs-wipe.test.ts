@@ -66,6 +66,7 @@ runRuleTests(fsWipe, {
     'rm -rf "$DIR/"*',
     'rm -rf "${OUT:?}"',
     'd=$(mktemp -d); rm -rf "$d"/..',
+    'rm -rf /tmp/$(whoami)/../..',
     // the same places spelled differently
     'rm -rf ~/*',
     'rm -rf ..',
