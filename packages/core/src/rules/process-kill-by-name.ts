@@ -40,7 +40,7 @@ export const processKillByName = {
 
 function killsByName(inv: Invocation): boolean {
   const name = inv.name;
-  if (BY_NAME.has(name)) return inv.args.length > 0 && !inv.args.every((arg) => KILLALL_LOOKS.has(arg));
+  if (BY_NAME.has(name)) return inv.args.length > 0 && !inv.args.every((arg) => KILLALL_LOOKS.has(arg)) && !(name === 'pkill' && onlyByParent(inv));
   switch (name) {
     case 'fuser':
       return hasFlag(inv, 'k', ['--kill']);
@@ -55,6 +55,28 @@ function killsByName(inv: Invocation): boolean {
     default:
       return false;
   }
+}
+
+/** pgrep/pkill options that take a value. */
+const PKILL_WITH_VALUE = new Set(['-P', '--parent', '-s', '--session', '-u', '--euid', '-U', '--uid', '-g', '--pgroup', '-G', '--group', '-t', '--terminal', '--signal', '-F', '--pidfile', '--ns', '--nslist']);
+
+/** `pkill -P $$`: no name or pattern, only the children of one process id. */
+function onlyByParent(inv: Invocation): boolean {
+  const args = inv.args;
+  let parent = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '-P' || arg === '--parent') {
+      parent = true;
+      i++;
+    } else if (PKILL_WITH_VALUE.has(arg)) {
+      return false;
+    } else if (!/^-(?:[0-9]+|[A-Z]+|SIG[A-Z]+)$/.test(arg)) {
+      // a pattern, or a flag that widens or changes the pick
+      return false;
+    }
+  }
+  return parent;
 }
 
 /** `kill -9 -1`, `kill -- -1`: pid -1 is every process the user may signal. */

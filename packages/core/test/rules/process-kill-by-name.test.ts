@@ -4,6 +4,9 @@ import { runRuleTests } from '../rule-tester.js';
 
 runRuleTests(processKillByName, {
   valid: [
+    // only the children of this shell, by their parent's id
+    'pkill -P $$',
+    'pkill -TERM -P 4242',
     // a process picked by its id
     'kill 1234',
     'kill -9 1234',
@@ -38,6 +41,9 @@ runRuleTests(processKillByName, {
     'grep -rn "kill-port" package.json',
   ],
   invalid: [
+    // a name or a user besides the parent
+    'pkill -P $$ node',
+    'pkill -u dev -P 1',
     // SPEC 4.2 examples
     'pkill node',
     'pkill -f "next dev"',
