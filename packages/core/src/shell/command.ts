@@ -88,9 +88,10 @@ export function runSimple(
 
   if (words.length === 0) {
     for (const [name, value, dynamic] of assigned) setVar(scope, name, value, false, dynamic);
-    // `> f` empties f: visible to rules as the no-op `:` with that redirection
+    // `> f` empties f, and `done < f` or `} < f` feeds f to the loop or group before it: visible
+    // to rules as the no-op `:` with that redirection
     const start = redirects[0]?.span[0];
-    if (start === undefined || !redirects.some((r) => r.write)) return undefined;
+    if (start === undefined || !redirects.some((r) => r.write || r.op === '<' || r.op === '<>')) return undefined;
     push(reader, {
       program: ':',
       name: ':',

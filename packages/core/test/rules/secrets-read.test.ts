@@ -100,6 +100,7 @@ runRuleTests(secretsRead, {
     '[ -f .env ] || cp .env.example .env',
     '[ ! -f .env ] && cp .env.example .env',
     'if [ ! -f .env ]; then cp .env.example .env; fi',
+    'while read -r line; do echo "$line"; done < .env.example',
   ],
   invalid: [
     // SPEC 4.1 examples
@@ -112,6 +113,9 @@ runRuleTests(secretsRead, {
     'test -f .env.local || cp .env.example .env',
     '[ -f .env ]; cp .env.example .env',
     'test -d .env || cp .env.example .env',
+    // a loop or group fed the file
+    'while read l; do echo "$l"; done < .env',
+    '{ read a; read b; } < ~/.ssh/id_rsa',
     'cp ~/.aws/credentials /tmp',
     'base64 .npmrc',
     { step: { kind: 'read', path: '.env' } },

@@ -35,7 +35,9 @@ describe('lists and pipelines', () => {
       line: 'if [ -d x ]; then rm -r x; else mkdir x; fi',
       expect: [{ program: '[', args: ['-d', 'x', ']'] }, { program: 'rm', args: ['-r', 'x'] }, { program: 'mkdir', args: ['x'] }],
     },
-    { line: 'while read -r f; do rm "$f"; done < list.txt', expect: [{ program: 'read' }, { program: 'rm', args: ['$f'] }] },
+    { line: 'while read -r f; do rm "$f"; done < list.txt', expect: [{ program: 'read' }, { program: 'rm', args: ['$f'] }, { program: ':', src: '< list.txt' }] },
+    // what a loop or group is fed is read: the no-op `:` carries the redirection
+    { line: '{ read a; read b; } < .env', expect: [{ program: 'read', via: '{' }, { program: 'read', via: '{' }, { program: ':', src: '< .env' }] },
     { line: 'for f in *.log; do gzip "$f"; done', expect: [{ program: 'gzip', args: ['$f'] }] },
     // a `for` loop over plain words: each command that uses the variable, once per word
     { line: 'for d in build dist; do rm -rf "$d"; done', expect: [{ program: 'rm', args: ['-rf', 'build'], src: 'rm -rf "$d"' }, { program: 'rm', args: ['-rf', 'dist'] }] },
