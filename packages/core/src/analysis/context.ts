@@ -155,14 +155,38 @@ function looseEffects(step: ToolStep & { readonly args: unknown }, text: string,
     const at = text.indexOf(encoded, cursor);
     const span: Span = at >= 0 ? [at + 1, at + encoded.length - 1] : [0, text.length];
     if (at >= 0) cursor = at + encoded.length;
-    const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? urlFacts(value) : undefined;
-    if (url) {
+    const local = FILE_URL.test(value) ? fileUrlPath(value) : undefined;
+    const url = local === undefined && /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? urlFacts(value) : undefined;
+    if (local !== undefined) {
+      // `file:///home/me/.env` under any name is a file on this computer, not a site
+      files.push({ op: step.kind === 'other' ? 'write' : 'read', path: path(local), span, by: step.toolName });
+    } else if (url) {
       net.push({ host: url.host, hostClass: url.hostClass, url, span, by: step.toolName, sends: step.kind === 'other', kind: 'http' });
     } else if (pathArgument(keys[i] ?? '', value)) {
       files.push({ op: step.kind === 'other' ? 'write' : 'read', path: path(value), span, by: step.toolName });
     }
   }
   return { files, net };
+}
+
+const FILE_URL = /^file:\/\//i;
+
+/**
+ * The path a `file:` URL names: `file:///x`, `file://localhost/x`, `file:///C:/x`, and the loose
+ * `file://~/x` some tools accept; escapes decoded, query and fragment dropped.
+ */
+function fileUrlPath(value: string): string | undefined {
+  let rest = value.slice(7);
+  if (/^localhost(?=\/)/i.test(rest)) rest = rest.slice(9);
+  const end = rest.search(/[?#]/);
+  if (end >= 0) rest = rest.slice(0, end);
+  try {
+    rest = decodeURIComponent(rest);
+  } catch {
+    return undefined;
+  }
+  if (/^\/[A-Za-z]:\//.test(rest)) return rest.slice(1);
+  return rest.startsWith('/') || rest.startsWith('~') ? rest : undefined;
 }
 
 /**

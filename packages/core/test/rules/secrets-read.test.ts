@@ -71,6 +71,8 @@ runRuleTests(secretsRead, {
     { step: { kind: 'patch', patch: PATCH_ADD_EXAMPLE } },
     { step: { kind: 'patch', patch: PATCH_UPDATE_SRC } },
     { step: { kind: 'mcp', server: 'fs', tool: 'read_file', args: { path: '/home/dev/project/README.md' } } },
+    { step: { kind: 'mcp', server: 'fs', tool: 'read_resource', args: { uri: 'file:///home/dev/project/.env.example' } }, note: 'a file URL naming the template' },
+    { step: { kind: 'mcp', server: 'web', tool: 'fetch', args: { url: 'https://example.com/.env' } }, note: 'a page on a site, not a file here' },
     { step: { kind: 'fetch', url: 'file:///home/dev/project/README.md' } },
     { step: { kind: 'fetch', url: 'https://example.com/.env' }, note: 'a page named like a file, on another computer' },
     // free text under names that mean text (a search, a message) is not a path
@@ -183,6 +185,11 @@ runRuleTests(secretsRead, {
     { step: { kind: 'read', path: '/home/dev/.ssh/id_ed25519' } },
     { step: { kind: 'read', path: '~/.aws/credentials' } },
     { step: { kind: 'mcp', server: 'fs', tool: 'read_file', args: { path: '/home/dev/project/.env' } } },
+    // a file URL under any name is a file on this computer
+    { step: { kind: 'mcp', server: 'fs', tool: 'read_resource', args: { url: 'file:///home/dev/project/.env' } } },
+    { step: { kind: 'mcp', server: 'fs', tool: 'read_resource', args: { uri: 'file://~/.ssh/id_rsa' } } },
+    { step: { kind: 'other', toolName: 'mystery_tool', args: { link: 'file://localhost/home/dev/.aws/credentials' } } },
+    { step: { kind: 'mcp', server: 'fs', tool: 'read_resource', args: { uri: 'file:///home/dev/project/%2Eenv' } } },
     { step: { kind: 'other', toolName: 'mystery_tool', args: { file: '~/.aws/credentials' } } },
     { step: { kind: 'mcp', server: 'fs', tool: 'read_file', args: { path: '.env' } } },
     { step: { kind: 'mcp', server: 'fs', tool: 'read_file', args: { file_path: '.env.local' } } },
