@@ -171,12 +171,38 @@ export function printsWholeEnvironment(language: CodeLanguage, code: string, pri
   const printed = printedRanges(dialect, code, printsValue);
   if (printed.length === 0) return undefined;
   for (const m of matches(dialect.wholeEnv, code)) {
+    const before = code.slice(Math.max(0, m.index - 16), m.index);
     // `'X' in os.environ` asks whether a name is set
-    if (/\bin\s+$/.test(code.slice(Math.max(0, m.index - 8), m.index))) continue;
+    if (/\bin\s+$/.test(before)) continue;
+    // `Object.keys(process.env)` shows the names alone
+    if (/Object\.keys\s*\(\s*$/.test(before) && namesOnly(language, code)) continue;
     if (within(printed, m.index)) return [m.index, m.index + m[0].length];
   }
   const loop = matches(dialect.envLoop, code)[0];
-  return loop ? [loop.index, loop.index + loop[0].length] : undefined;
+  if (!loop || namesOnly(language, code, loop[0])) return undefined;
+  return [loop.index, loop.index + loop[0].length];
+}
+
+/** Going over the names alone: `Object.keys(process.env)`, `for k in os.environ` (not `.items()`). */
+const NAMES_LOOP: Readonly<Partial<Record<CodeLanguage, RegExp>>> = {
+  node: /^Object\.keys\s*\(\s*process\.env\s*\)$|^for\s*\(\s*(?:const|let|var)?\s*[\w$]+\s+in\s+process\.env$/,
+  python: /^for\b[^\n:]{0,120}\bin\s+(?:sorted\s*\(\s*)?(?:os\.)?environ$/,
+};
+/** A value read by a name the code works out (`process.env[k]`, `os.environ[k]`, `.items()`). */
+const VALUE_BY_NAME: Readonly<Partial<Record<CodeLanguage, RegExp>>> = {
+  node: /process\.env\s*\[\s*[^\s'"`]|Object\.(?:entries|values)\s*\(\s*process\.env/,
+  python: /environ\s*\[\s*[^\s'"]|environ\.(?:get|pop)\s*\(\s*[^\s'"]|getenv\s*\(\s*[^\s'")]|environ\s*\.\s*(?:items|values|copy)\b|environ\s*\)?\s*\.\s*(?:items|values)\b/,
+};
+
+/**
+ * The code goes over the variables' names only (`loop`, when given, is such a loop), and reads no
+ * value by a name it works out at run time: what it can print are names, not values.
+ */
+function namesOnly(language: CodeLanguage, code: string, loop?: string): boolean {
+  const names = NAMES_LOOP[language];
+  const values = VALUE_BY_NAME[language];
+  if (!names || !values || (loop !== undefined && !names.test(loop))) return false;
+  return !values.test(code);
 }
 
 // `len(os.environ['KEY'])`, `!!process.env.KEY`: only whether it is set, or its length, is shown.

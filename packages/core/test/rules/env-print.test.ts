@@ -4,6 +4,10 @@ import { runRuleTests } from '../rule-tester.js';
 
 runRuleTests(envPrint, {
   valid: [
+    // the names alone, with no value read by a worked-out name
+    `node -e "console.log(Object.keys(process.env).filter(k => k.startsWith('VITE_')).length)"`,
+    `python -c "import os, json; print(json.dumps(sorted(k for k in os.environ if k.startswith('npm_'))))"`,
+    `node -e "for (const k in process.env) console.log(k)"`,
     // env as a prefix, not a print
     'env NODE_ENV=test npm test',
     'env -i PATH=/usr/bin make',
@@ -51,6 +55,11 @@ runRuleTests(envPrint, {
     'cat package.json',
   ],
   invalid: [
+    // names and then each value by name
+    `node -e "Object.keys(process.env).forEach(k => console.log(k, process.env[k]))"`,
+    `python -c "import os; [print(k, os.environ[k]) for k in os.environ]"`,
+    `python -c "import os; [print(k, v) for k, v in os.environ.items()]"`,
+    `node -e "for (const k in process.env) console.log(k, process.env[k])"`,
     // SPEC 4.1 examples
     'printenv',
     'env',
