@@ -193,8 +193,14 @@ function shellEffects(inv: Invocation, path: PathOf, files: FileEffect[], net: N
 }
 
 const READER_WITH_VALUE = new Set(['-n', '-c', '--lines', '--bytes', '-s', '-w', '-o', '-d', '-f', '-t', '-m']);
-const DELETE_WITH_VALUE = new Set(['-n', '--iterations', '-s', '--size']);
-const CREATE_WITH_VALUE = new Set(['-m', '--mode', '-d', '--date', '-r', '--reference', '-t', '-ItemType', '-Value']);
+/** PowerShell parameters every cmdlet takes, and the item cmdlets' filters, with their value after them. */
+const POWERSHELL_WITH_VALUE = [
+  '-ErrorAction', '-erroraction', '-ea', '-WarningAction', '-warningaction', '-wa', '-InformationAction', '-ia',
+  '-ErrorVariable', '-ev', '-WarningVariable', '-wv', '-OutVariable', '-ov', '-OutBuffer', '-ob',
+  '-Filter', '-filter', '-Include', '-include', '-Exclude', '-exclude', '-Credential', '-Stream', '-Depth',
+];
+const DELETE_WITH_VALUE = new Set(['-n', '--iterations', '-s', '--size', ...POWERSHELL_WITH_VALUE]);
+const CREATE_WITH_VALUE = new Set(['-m', '--mode', '-d', '--date', '-r', '--reference', '-t', '-ItemType', '-Value', ...POWERSHELL_WITH_VALUE]);
 
 function otherEffects(inv: Invocation, at: (arg: Arg, op: FileOp, extra?: Partial<FileEffect>) => void, path: PathOf, files: FileEffect[]): void {
   const name = inv.name;
@@ -510,7 +516,7 @@ function baseName(program: string): string {
   return (program.split(/[\\/]/).pop() ?? '').toLowerCase();
 }
 
-const COPY_WITH_VALUE = new Set(['-t', '--target-directory', '-S', '--suffix', '-m', '--mode', '-o', '-g', '-Destination', '-destination', '-Path', '-path']);
+const COPY_WITH_VALUE = new Set(['-t', '--target-directory', '-S', '--suffix', '-m', '--mode', '-o', '-g', '-Destination', '-destination', '-Path', '-path', ...POWERSHELL_WITH_VALUE]);
 
 /** `host:path`, `user@host:path`, `rsync://…` — a path on another computer. */
 function isRemoteSpec(value: string): boolean {

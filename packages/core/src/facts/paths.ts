@@ -389,7 +389,17 @@ const REGENERABLE = new Set([
   '.docusaurus',
   'storybook-static',
   '_build',
+  // .NET's and C's intermediate objects
+  'obj',
 ]);
+
+/** `bin/Debug`, `bin/Release`: .NET's build output (a `bin` folder alone may hold the project's scripts). */
+function dotnetOutput(projRel: readonly string[]): boolean {
+  for (let i = 1; i < projRel.length; i++) {
+    if (projRel[i - 1] === 'bin' && (projRel[i] === 'Debug' || projRel[i] === 'Release')) return true;
+  }
+  return false;
+}
 
 /** Folders named after what made them (`mypkg.egg-info`). */
 const REGENERABLE_END = /\.egg-info$/;
@@ -465,7 +475,7 @@ function placeOf(abs: string, segs: readonly string[], projRel: readonly string[
   if (segs.length === 0) return 'root';
   if (abs === f.home) return 'home';
   if (projRel !== undefined) {
-    return projRel.some(regenerableFolder) || regenerableFile(projRel[projRel.length - 1]) ? 'regenerable' : 'project';
+    return projRel.some(regenerableFolder) || regenerableFile(projRel[projRel.length - 1]) || dotnetOutput(projRel) ? 'regenerable' : 'project';
   }
   const first = segs[0] as string;
   const windows = onDrive(abs);

@@ -100,6 +100,8 @@ describe('pathFacts: abs and place', () => {
     { raw: '.venv/lib', abs: '/home/dev/project/src/.venv/lib', place: 'regenerable' },
     { raw: 'pkg.egg-info', abs: '/home/dev/project/src/pkg.egg-info', place: 'regenerable' },
     { raw: 'venv-notes', abs: '/home/dev/project/src/venv-notes', place: 'project' },
+    { raw: '../bin/Debug/net8.0', abs: '/home/dev/project/bin/Debug/net8.0', place: 'regenerable' },
+    { raw: '../bin/deploy.sh', abs: '/home/dev/project/bin/deploy.sh', place: 'project' },
   ] as const)('$raw → $abs ($place)', ({ raw, abs, place }) => {
     const f = pathFacts(raw, ctx);
     expect(f.raw).toBe(raw);

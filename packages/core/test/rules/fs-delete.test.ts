@@ -83,6 +83,10 @@ runRuleTests(fsDelete, {
     // xargs fed by find deletes what find picks
     "find . -name '*.pyc' -o -name '*.pyo' | xargs rm -f",
     "find . -type d -name node_modules -prune -print0 | xargs -0 rm -rf",
+    // .NET's build output; a PowerShell parameter's value is not a target
+    'Remove-Item .\\obj -Recurse -Force -ErrorAction SilentlyContinue',
+    'Remove-Item -Path .\\bin\\Debug -Recurse -Force',
+    'rm -rf obj bin/Release',
     // cmd.exe and PowerShell lines handed over as is
     'del /q dist\\*.map',
     'Remove-Item .\\dist\\* -Recurse -Force',
@@ -110,6 +114,9 @@ runRuleTests(fsDelete, {
     // a substitution that could print any path
     'rm -rf /tmp/$(cat dir.txt)',
     'rm -rf ~/$(whoami)',
+    // a bin folder may hold the project's own scripts
+    'rm -rf bin',
+    'Remove-Item .\\src -Recurse -ErrorAction SilentlyContinue',
     // near names that are not made again by a tool
     'rm -rf deps',
     'rm -rf venv-notes',
