@@ -81,7 +81,8 @@ function windowsOnly(inv: Invocation): boolean {
  * The line is read both ways. The Windows reading counts only when both find the same programs
  * in the same order (so no command can hide behind the other shell's quoting), and then only for
  * programs a POSIX shell could not run anyway; everything else keeps its POSIX reading. Variables
- * and expressions standing alone (`$PSVersionTable.Major`) are left out of the comparison.
+ * and expressions standing alone (`$PSVersionTable.Major`, `$x = 1`) are left out of the comparison;
+ * a variable run with words after it (`$TOOL --version`) stays as opaque as the POSIX reading says.
  */
 function windowsReading(posix: ReadResult, other: ReadResult): ReadResult {
   const a = posix.invocations.filter((inv) => inv.program.charCodeAt(0) !== 36);
@@ -91,6 +92,12 @@ function windowsReading(posix: ReadResult, other: ReadResult): ReadResult {
   const invocations: Invocation[] = [];
   const opaque: Opaque[] = [...other.opaque];
   for (const inv of other.invocations) if (inv.program.charCodeAt(0) === 36) invocations.push(inv);
+  for (const inv of posix.invocations) {
+    if (inv.program.charCodeAt(0) !== 36 || inv.args.length === 0 || /^[-+]?=/.test(inv.args[0] as string)) continue;
+    for (const o of posix.opaque) {
+      if (o.span[0] >= inv.span[0] && o.span[1] <= inv.span[1] && !opaque.includes(o)) opaque.push(o);
+    }
+  }
   for (let i = 0; i < a.length; i++) {
     const windows = b[i] as Invocation;
     if (windowsOnly(windows)) {

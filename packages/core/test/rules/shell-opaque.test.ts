@@ -14,5 +14,5 @@ runRuleTests(shellOpaque, {
     "$ErrorActionPreference = 'Stop'; dotnet build",
     '$PSVersionTable.PSVersion',
   ],
-  invalid: ['echo "unterminated', "ls && echo 'open", 'echo $(date', 'echo `date', '$env:TOOL --version', '$env:NODE_ENV; npm test'],
+  invalid: ['echo "unterminated', "ls && echo 'open", 'echo $(date', 'echo `date', '$env:TOOL --version', '$env:NODE_ENV; npm test', "$ErrorActionPreference = 'Stop'; $TOOL --version"],
 });
