@@ -62,8 +62,12 @@ const POWERSHELL_LINE =
 const CMD_LINE = /^\s*(?:del|erase|rd|xcopy|robocopy|copy|move|ren|findstr|mklink|cmd|cmd\.exe)\s[^\n]*(?:\\[^\s"'\\]|%[A-Za-z_][A-Za-z0-9_]*%)/i;
 const CMD_ONLY = new Set(['del', 'erase', 'rd', 'xcopy', 'robocopy', 'copy', 'move', 'ren', 'findstr', 'mklink', 'cmd', 'cmd.exe']);
 
+/** Longer lines are read the POSIX way only: a second reading would double their cost. */
+const TWO_READINGS_MAX = 4096;
+
 /** The shell a line looks written for, when it is not a POSIX one; only its start is looked at. */
 function windowsDialect(line: string): Dialect | undefined {
+  if (line.length > TWO_READINGS_MAX) return undefined;
   const head = line.length > 256 ? line.slice(0, 256) : line;
   if (POWERSHELL_LINE.test(head)) return 'powershell';
   if (CMD_LINE.test(head)) return 'cmd';
