@@ -58,6 +58,10 @@ const CMDLET =
   /^(?:Add|Clear|Compress|ConvertFrom|ConvertTo|Copy|Disable|Enable|Expand|Export|Format|Get|Import|Invoke|Join|Measure|Move|New|Out|Pop|Push|Read|Register|Remove|Rename|Resolve|Restart|Select|Set|Sort|Split|Start|Stop|Test|Unregister|Update|Wait|Where|Write|ForEach)-[A-Z][A-Za-z]*$/;
 const POWERSHELL_LINE =
   /^\s*(?:(?:Add|Clear|Compress|ConvertFrom|ConvertTo|Copy|Disable|Enable|Expand|Export|Format|Get|Import|Invoke|Join|Measure|Move|New|Out|Pop|Push|Read|Register|Remove|Rename|Resolve|Restart|Select|Set|Sort|Split|Start|Stop|Test|Unregister|Update|Wait|Where|Write|ForEach)-[A-Z][A-Za-z]*(?![\w-])|(?:(?:if|while|foreach)\s*)?\(\s*(?:[A-Z][a-z]+-[A-Z]|\$)|\$(?:env:)?[A-Za-z_][A-Za-z0-9_]*(?:\s*[-+]?=(?!=)|\.[A-Za-z]))/;
+// A later `if ($?)`, `if ($LASTEXITCODE -ne 0)`: PowerShell testing how the command before it went.
+const POWERSHELL_TEST = /[;\n]\s*(?:if|elseif|while)\s*\(\s*\$/;
+/** PowerShell's operators, which make `$x -ne 0` an expression rather than a program run. */
+const POWERSHELL_OPERATOR = /^-(?:[ci]?(?:eq|ne|gt|ge|lt|le|like|notlike|match|notmatch|contains|notcontains|in|notin|replace|split)|join|and|or|xor|not|is|isnot|as)$/i;
 // cmd.exe's own commands (none of them is a POSIX program), with a `\` path or a `%NAME%`.
 const CMD_LINE = /^\s*(?:del|erase|rd|xcopy|robocopy|copy|move|ren|findstr|mklink|cmd|cmd\.exe)\s[^\n]*(?:\\[^\s"'\\]|%[A-Za-z_][A-Za-z0-9_]*%)/i;
 const CMD_ONLY = new Set(['del', 'erase', 'rd', 'xcopy', 'robocopy', 'copy', 'move', 'ren', 'findstr', 'mklink', 'cmd', 'cmd.exe']);
@@ -69,7 +73,7 @@ const TWO_READINGS_MAX = 4096;
 function windowsDialect(line: string): Dialect | undefined {
   if (line.length > TWO_READINGS_MAX) return undefined;
   const head = line.length > 256 ? line.slice(0, 256) : line;
-  if (POWERSHELL_LINE.test(head)) return 'powershell';
+  if (POWERSHELL_LINE.test(head) || POWERSHELL_TEST.test(head)) return 'powershell';
   if (CMD_LINE.test(head)) return 'cmd';
   return undefined;
 }
@@ -85,7 +89,7 @@ function windowsOnly(inv: Invocation): boolean {
  * The line is read both ways. The Windows reading counts only when both find the same programs
  * in the same order (so no command can hide behind the other shell's quoting), and then only for
  * programs a POSIX shell could not run anyway; everything else keeps its POSIX reading. Variables
- * and expressions standing alone (`$PSVersionTable.Major`, `$x = 1`) are left out of the comparison;
+ * and expressions (`$PSVersionTable.Major`, `$x = 1`, `$LASTEXITCODE -ne 0`) are left out of the comparison;
  * a variable run with words after it (`$TOOL --version`) stays as opaque as the POSIX reading says.
  */
 function windowsReading(posix: ReadResult, other: ReadResult): ReadResult {
@@ -97,7 +101,8 @@ function windowsReading(posix: ReadResult, other: ReadResult): ReadResult {
   const opaque: Opaque[] = [...other.opaque];
   for (const inv of other.invocations) if (inv.program.charCodeAt(0) === 36) invocations.push(inv);
   for (const inv of posix.invocations) {
-    if (inv.program.charCodeAt(0) !== 36 || inv.args.length === 0 || /^[-+]?=/.test(inv.args[0] as string)) continue;
+    const first = inv.args[0];
+    if (inv.program.charCodeAt(0) !== 36 || first === undefined || /^[-+]?=/.test(first) || POWERSHELL_OPERATOR.test(first)) continue;
     for (const o of posix.opaque) {
       if (o.span[0] >= inv.span[0] && o.span[1] <= inv.span[1] && !opaque.includes(o)) opaque.push(o);
     }

@@ -124,6 +124,7 @@ runRuleTests(fsDelete, {
     'rm -rf .venv/../src',
     'Remove-Item .\\src\\* -Recurse -Force',
     'if (Test-Path .\\src) { Remove-Item .\\src -Recurse -Force }',
+    'dotnet test; if ($LASTEXITCODE -ne 0) { Remove-Item .\\src -Recurse }',
     'rm -r docs/',
     'git reset --hard',
     'git reset --hard origin/main',

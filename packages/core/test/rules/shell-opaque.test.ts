@@ -13,6 +13,8 @@ runRuleTests(shellOpaque, {
     '$env:CI="1"; npm run build',
     "$ErrorActionPreference = 'Stop'; dotnet build",
     '$PSVersionTable.PSVersion',
+    'npm run build; if ($?) { npm test }',
+    "dotnet test; if ($LASTEXITCODE -ne 0) { Write-Error 'tests failed' }",
   ],
-  invalid: ['echo "unterminated', "ls && echo 'open", 'echo $(date', 'echo `date', '$env:TOOL --version', '$env:NODE_ENV; npm test', "$ErrorActionPreference = 'Stop'; $TOOL --version"],
+  invalid: ['echo "unterminated', "ls && echo 'open", 'echo $(date', 'echo `date', '$env:TOOL --version', '$env:NODE_ENV; npm test', "$ErrorActionPreference = 'Stop'; $TOOL --version", 'npm test; if ($?) { $TOOL --version }'],
 });
