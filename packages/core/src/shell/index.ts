@@ -86,38 +86,48 @@ function windowsOnly(inv: Invocation): boolean {
 }
 
 /**
- * The line is read both ways. The Windows reading counts only when both find the same programs
- * in the same order (so no command can hide behind the other shell's quoting), and then only for
- * programs a POSIX shell could not run anyway; everything else keeps its POSIX reading. Variables
- * and expressions (`$PSVersionTable.Major`, `$x = 1`, `$LASTEXITCODE -ne 0`) are left out of the comparison;
- * a variable run with words after it (`$TOOL --version`) stays as opaque as the POSIX reading says.
+ * The line is read both ways. The Windows reading counts only when it finds every program the
+ * POSIX reading finds, in the same order (so no command can hide behind the other shell's
+ * quoting), and then only for programs a POSIX shell could not run anyway; the others keep their
+ * POSIX reading. What only the Windows reading finds (`ForEach-Object { dotnet build }`) is kept
+ * too. Variables and expressions (`$PSVersionTable.Major`, `$x = 1`, `$LASTEXITCODE -ne 0`) are
+ * left out of the comparison; a variable run with words after it (`$TOOL --version`) stays as
+ * opaque as the POSIX reading says.
  */
 function windowsReading(posix: ReadResult, other: ReadResult): ReadResult {
   const a = posix.invocations.filter((inv) => inv.program.charCodeAt(0) !== 36);
   const b = other.invocations.filter((inv) => inv.program.charCodeAt(0) !== 36);
-  if (a.length !== b.length) return posix;
-  for (let i = 0; i < a.length; i++) if ((a[i] as Invocation).name !== (b[i] as Invocation).name) return posix;
+  // each POSIX program, in order, matched to the next Windows one of the same name
+  const match = new Array<Invocation | undefined>(b.length);
+  let j = 0;
+  for (let i = 0; i < a.length; i++) {
+    const name = (a[i] as Invocation).name;
+    while (j < b.length && (b[j] as Invocation).name !== name) j++;
+    if (j === b.length) return posix;
+    match[j++] = a[i];
+  }
   const invocations: Invocation[] = [];
   const opaque: Opaque[] = [...other.opaque];
+  const keepOpaque = (inv: Invocation): void => {
+    for (const o of posix.opaque) {
+      if (o.span[0] >= inv.span[0] && o.span[1] <= inv.span[1] && !opaque.includes(o)) opaque.push(o);
+    }
+  };
   for (const inv of other.invocations) if (inv.program.charCodeAt(0) === 36) invocations.push(inv);
   for (const inv of posix.invocations) {
     const first = inv.args[0];
     if (inv.program.charCodeAt(0) !== 36 || first === undefined || /^[-+]?=/.test(first) || POWERSHELL_OPERATOR.test(first)) continue;
-    for (const o of posix.opaque) {
-      if (o.span[0] >= inv.span[0] && o.span[1] <= inv.span[1] && !opaque.includes(o)) opaque.push(o);
-    }
+    keepOpaque(inv);
   }
-  for (let i = 0; i < a.length; i++) {
-    const windows = b[i] as Invocation;
-    if (windowsOnly(windows)) {
+  for (let k = 0; k < b.length; k++) {
+    const windows = b[k] as Invocation;
+    const kept = match[k];
+    if (kept === undefined || windowsOnly(windows)) {
       invocations.push(windows);
       continue;
     }
-    const kept = a[i] as Invocation;
     invocations.push(kept);
-    for (const o of posix.opaque) {
-      if (o.span[0] >= kept.span[0] && o.span[1] <= kept.span[1] && !opaque.includes(o)) opaque.push(o);
-    }
+    keepOpaque(kept);
   }
   invocations.sort((x, y) => x.span[0] - y.span[0]);
   opaque.sort((x, y) => x.span[0] - y.span[0]);

@@ -454,6 +454,11 @@ describe('a PowerShell or cmd.exe line handed over as is (no options.shell)', ()
     { line: 'cmd.exe /c type %USERPROFILE%\\.aws\\credentials', expect: [{ program: 'cmd.exe' }, { program: 'type', args: ['/home/dev\\.aws\\credentials'], via: 'cmd -c' }] },
     { line: "$ErrorActionPreference = 'Stop'; dotnet build", expect: [{ program: 'dotnet', args: ['build'] }] },
     { line: '$PSVersionTable.PSVersion', expect: [] },
+    // what only the PowerShell reading finds is kept as well
+    {
+      line: '$ErrorActionPreference = "Stop"; Get-ChildItem -Filter *.csproj | ForEach-Object { dotnet build $_.FullName }',
+      expect: [{ program: 'Get-ChildItem', stage: [0, 2] }, { program: 'ForEach-Object', args: [], stage: [1, 2] }, { program: 'dotnet', args: ['build', '$_.FullName'], via: '{' }],
+    },
     { line: "dotnet test; if ($LASTEXITCODE -ne 0) { Write-Error 'tests failed' }", expect: [{ program: 'dotnet' }, { program: 'Write-Error', args: ['tests failed'], via: '{' }] },
     { line: 'if (Test-Path .\\dist) { Remove-Item .\\dist -Recurse -Force }', expect: [{ program: 'Test-Path', args: ['.\\dist'], via: '(' }, { program: 'Remove-Item', args: ['.\\dist', '-Recurse', '-Force'], via: '{' }] },
     { line: 'if (cd build && make); then echo ok; fi', expect: [{ program: 'cd', args: ['build'], via: '(' }, { program: 'make', cwd: '/home/dev/project/build', via: '(' }, { program: 'echo' }] },
