@@ -389,8 +389,9 @@ const REGENERABLE = new Set([
   '.docusaurus',
   'storybook-static',
   '_build',
-  // .NET's and C's intermediate objects
+  // .NET's and C's intermediate objects, and .NET's test results
   'obj',
+  'TestResults',
 ]);
 
 /** `bin/Debug`, `bin/Release`: .NET's build output (a `bin` folder alone may hold the project's scripts). */

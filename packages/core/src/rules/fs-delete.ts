@@ -1,5 +1,5 @@
 import type { Arg } from '../analysis/args.js';
-import { gitCommand, hasFlag, operands, withArgs } from '../analysis/args.js';
+import { gitCommand, hasFlag, operands, optionValues, withArgs } from '../analysis/args.js';
 import type { FileEffect } from '../analysis/effects.js';
 import { stepEffects } from '../analysis/effects.js';
 import { isInside } from '../facts/paths.js';
@@ -62,6 +62,9 @@ export const fsDelete = {
           hits.push({ span: inv.span, detail: `files named by ${viaRunner(inv)}` });
         }
       }
+      if (PIPED_DELETERS.has(inv.name) && inv.pipeline.index > 0 && viaRunner(inv) === '' && !context.files.some((f) => f.invocation === inv && f.op === 'delete')) {
+        hits.push(...pipedHits(context, inv));
+      }
       const git = gitCommand(inv);
       if (git) hits.push(...gitHits(context, inv, git.sub, git.args));
     }
@@ -85,6 +88,39 @@ function fedBy(context: RuleContext, inv: Invocation): FileEffect[] | undefined 
   const { files } = stepEffects(context.step, context.text, [listed], (raw, cwd) => context.path(raw, cwd));
   const deleted = files.filter((f) => f.op === 'delete');
   return deleted.length > 0 ? deleted : undefined;
+}
+
+/** PowerShell's Remove-Item and its aliases, which delete what the pipeline hands them. */
+const PIPED_DELETERS = new Set(['remove-item', 'ri', 'rm', 'del', 'erase', 'rd', 'rmdir']);
+/** Cmdlets that list items (and their aliases). */
+const LISTERS = new Set(['get-childitem', 'gci', 'dir', 'ls', 'get-item', 'gi']);
+/** Stages that pass on some of what they get (a subset lands where the whole did). */
+const PASSERS = new Set(['where-object', 'where', '?', 'select-object', 'select', 'sort-object', 'sort']);
+const LISTER_WITH_VALUE = new Set(['-Filter', '-filter', '-Include', '-include', '-Exclude', '-exclude', '-Depth', '-depth', '-ErrorAction', '-ea', '-Attributes']);
+
+/**
+ * `Get-ChildItem .\dist | Remove-Item -Recurse`: a deleter with no target of its own deletes what
+ * the pipeline hands it. Through filters back to a listing cmdlet, that is what lies in the listed
+ * folders (with `-Filter x`, the `x` anywhere below them); from anything else, files unknown.
+ */
+function pipedHits(context: RuleContext, inv: Invocation): Hit[] {
+  let index = inv.pipeline.index - 1;
+  let feeder: Invocation | undefined;
+  for (; index >= 0; index--) {
+    feeder = context.invocations.find((f) => f.pipeline.id === inv.pipeline.id && f.pipeline.index === index && f.via.length === inv.via.length);
+    if (!feeder || !PASSERS.has(feeder.name)) break;
+  }
+  if (!feeder || !LISTERS.has(feeder.name)) return [{ span: inv.span, detail: 'files named by the pipeline' }];
+  const named = optionValues(feeder, [], ['-Path', '-path', '-LiteralPath', '-literalpath']);
+  const folders = named.length > 0 ? named.map((a) => a.value) : operands(feeder, LISTER_WITH_VALUE).map((a) => a.value);
+  const filter = optionValues(feeder, [], ['-Filter', '-filter', '-Include', '-include'])[0]?.value;
+  const hits: Hit[] = [];
+  for (const folder of folders.length > 0 ? folders : ['.']) {
+    const target = filter === undefined ? folder : `${folder.replace(/[\\/]+$/, '')}/**/${filter}`;
+    const path = context.path(target, feeder.cwd);
+    hits.push(...pathHit(context, path, { op: 'delete', path, span: inv.span, by: inv.name, invocation: inv }));
+  }
+  return hits;
 }
 
 /** The path an effect deletes or empties, if it does. */

@@ -87,6 +87,11 @@ runRuleTests(fsDelete, {
     'Remove-Item .\\obj -Recurse -Force -ErrorAction SilentlyContinue',
     'Remove-Item -Path .\\bin\\Debug -Recurse -Force',
     'rm -rf obj bin/Release',
+    // PowerShell deleting what a listing hands it: build output, filtered litter, the temp folder
+    'Get-ChildItem .\\dist | Remove-Item -Recurse',
+    'Get-ChildItem -Recurse -Filter *.pyc | Remove-Item',
+    'Get-ChildItem $env:TEMP\\pytest-* | Remove-Item -Recurse -Force',
+    'Get-ChildItem .\\TestResults -Recurse | Remove-Item -Recurse -Force',
     // cmd.exe and PowerShell lines handed over as is
     'del /q dist\\*.map',
     'Remove-Item .\\dist\\* -Recurse -Force',
@@ -117,6 +122,13 @@ runRuleTests(fsDelete, {
     // a bin folder may hold the project's own scripts
     'rm -rf bin',
     'Remove-Item .\\src -Recurse -ErrorAction SilentlyContinue',
+    // PowerShell deleting what a listing or another command hands it
+    'Get-ChildItem .\\src | Remove-Item -Recurse',
+    'gci src | ri -Recurse',
+    'Get-ChildItem -Recurse -Filter *.ts | Remove-Item',
+    'Get-ChildItem .\\logs | Where-Object { $_.Length -gt 1MB } | Remove-Item',
+    'Get-Content list.txt | Remove-Item',
+    'Get-ChildItem -Filter *.log | ForEach-Object { Remove-Item $_ }',
     // near names that are not made again by a tool
     'rm -rf deps',
     'rm -rf venv-notes',
