@@ -114,10 +114,10 @@ function memoryMeter(dir) {
 }
 
 async function engineBench() {
-  const { evaluate } = await import(pathToFileURL(CORE).href);
+  const core = await import(pathToFileURL(CORE).href);
   const lines = corpusLines(ROOT);
   const source = lines.length > 0 ? `test/corpus (${lines.files.join(', ')})` : 'built-in list';
-  const result = engineThroughput(evaluate, lines.length > 0 ? lines : BUILT_IN.map((command) => ({ command })));
+  const result = engineThroughput(core, lines.length > 0 ? lines : BUILT_IN.map((command) => ({ command })));
   return { corpus: source, ...result };
 }
 

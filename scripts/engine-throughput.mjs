@@ -38,18 +38,6 @@ export function corpusLines(root) {
   return Object.assign(lines, { files });
 }
 
-/** The world the rule tests assume, with the corpus line's own probe answers (same as the rule tester). */
-export function probeFrom(p = {}) {
-  return {
-    gitUntracked: () => p.untracked,
-    gitModified: () => p.modified,
-    gitIgnored: (_cwd, paths) => new Set(paths.filter((path) => (p.ignored ?? []).includes(path))),
-    gitBranch: () => p.branch,
-    readText: (path) => p.files?.[path],
-    exists: (path) => (p.files ? path in p.files : undefined),
-    projectPackages: () => (p.packages ? new Set(p.packages) : undefined),
-  };
-}
 
 /** The shell step of a corpus line. */
 export function stepOf(line) {
@@ -60,10 +48,10 @@ export function stepOf(line) {
  * Steps per second of `evaluate` over the lines, repeated to a batch of at least 3,000 steps:
  * warmed up first, then timed round by round (wall time of the whole batch, garbage collection included).
  */
-export function engineThroughput(evaluate, lines, { rounds = ROUNDS, warmUpSteps = WARM_UP_STEPS } = {}) {
+export function engineThroughput({ evaluate, tableProbe }, lines, { rounds = ROUNDS, warmUpSteps = WARM_UP_STEPS } = {}) {
   if (lines.length === 0) throw new Error('engine throughput needs at least one command');
   const batch = [];
-  while (batch.length < BATCH_STEPS) for (const line of lines) batch.push({ step: stepOf(line), options: { ...ENV, probe: probeFrom(line.probe) } });
+  while (batch.length < BATCH_STEPS) for (const line of lines) batch.push({ step: stepOf(line), options: { ...ENV, probe: tableProbe(line.probe) } });
   // the first pass is timed too: in a process that has not run the engine yet, it is what
   // `guard explain --jsonl` over 3,000 commands gets (the hook, one step per process, is colder still)
   const firstStarted = performance.now();

@@ -9,10 +9,11 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { corpusLines, describeThroughput, engineThroughput, ENV, PROJECT, probeFrom, stepOf } from './engine-throughput.mjs';
+import { corpusLines, describeThroughput, engineThroughput, ENV, PROJECT, stepOf } from './engine-throughput.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { evaluate } = await import(join(root, 'packages/core/dist/index.js'));
+const core = await import(join(root, 'packages/core/dist/index.js'));
+const { evaluate, tableProbe } = core;
 
 const TARGET_CAUGHT = 0.97;
 const TARGET_HARMLESS = 0.02;
@@ -20,7 +21,7 @@ const BENCH_COMMANDS = 3000;
 
 const args = new Set(process.argv.slice(2));
 // measured before anything else runs the engine, so that its first pass is a cold one (as in `npm run bench`)
-const throughput = args.has('--no-bench') ? undefined : engineThroughput(evaluate, corpusLines(root));
+const throughput = args.has('--no-bench') ? undefined : engineThroughput(core, corpusLines(root));
 const harmless = readLines('harmless.jsonl');
 const risky = readLines('risky.jsonl');
 
@@ -32,7 +33,7 @@ function readLines(name) {
 }
 
 function judge(line) {
-  return evaluate(stepOf(line), { ...ENV, probe: probeFrom(line.probe) });
+  return evaluate(stepOf(line), { ...ENV, probe: tableProbe(line.probe) });
 }
 
 const RANK = { allow: 0, ask: 1, block: 2 };

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 // the root folder is no workspace package, so core is imported by path
-import { evaluate, rules, type Evaluation, type Probe, type ShellStep } from '../../packages/core/src/index.js';
+import { evaluate, rules, tableProbe, type Evaluation, type ProbeTable, type ShellStep } from '../../packages/core/src/index.js';
 import { describe, expect, it } from 'vitest';
 
 // The corpus is the quality measurement's input (scripts/quality.mjs prints the shares and every
@@ -11,15 +11,6 @@ import { describe, expect, it } from 'vitest';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const PROJECT = '/home/dev/project';
-
-interface ProbeTable {
-  readonly untracked?: readonly string[];
-  readonly modified?: readonly string[];
-  readonly ignored?: readonly string[];
-  readonly files?: Readonly<Record<string, string>>;
-  readonly packages?: readonly string[];
-  readonly branch?: string;
-}
 
 interface Line {
   readonly command: string;
@@ -119,18 +110,9 @@ describe('corpus size and coverage', () => {
 
 describe('the engine on the corpus', () => {
   // the same world as the rule tests: the corpus line's probe answers, nothing else known
-  const probeFrom = (p: ProbeTable = {}): Probe => ({
-    gitUntracked: () => p.untracked,
-    gitModified: () => p.modified,
-    gitIgnored: (_cwd, paths) => new Set(paths.filter((path) => (p.ignored ?? []).includes(path))),
-    gitBranch: () => p.branch,
-    readText: (path) => p.files?.[path],
-    exists: (path) => (p.files ? path in p.files : undefined),
-    projectPackages: () => (p.packages ? new Set(p.packages) : undefined),
-  });
   const judge = ({ line }: { line: Line }): Evaluation => {
     const step: ShellStep = { kind: 'shell', agent: 'codex', toolName: 'Bash', chatId: 'corpus', cwd: line.cwd ?? PROJECT, projectRoot: PROJECT, command: line.command };
-    return evaluate(step, { home: '/home/dev', tmp: '/tmp', guardHome: '/home/dev/.local/state/guard', probe: probeFrom(line.probe) });
+    return evaluate(step, { home: '/home/dev', tmp: '/tmp', guardHome: '/home/dev/.local/state/guard', probe: tableProbe(line.probe) });
   };
   const judged = { harmless: harmless.map((row) => ({ ...row, evaluation: judge(row) })), risky: risky.map((row) => ({ ...row, evaluation: judge(row) })) };
   const found = (evaluation: Evaluation): string =>

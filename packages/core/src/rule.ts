@@ -99,6 +99,34 @@ export type ExampleStep =
   | { readonly kind: 'mcp'; readonly server: string; readonly tool: string; readonly args?: unknown; readonly annotations?: { readonly readOnlyHint?: boolean; readonly destructiveHint?: boolean; readonly openWorldHint?: boolean } }
   | { readonly kind: 'other'; readonly toolName: string; readonly args: unknown };
 
+/** What the outside world looks like, written out (examples, the corpus, benchmarks): see tableProbe. */
+export interface ProbeTable {
+  /** Untracked files git reports (absolute paths). */
+  readonly untracked?: readonly string[];
+  /** Modified files git reports (absolute paths). */
+  readonly modified?: readonly string[];
+  /** Paths git ignores (absolute). */
+  readonly ignored?: readonly string[];
+  /** Files that exist, by absolute path, with their text. */
+  readonly files?: Readonly<Record<string, string>>;
+  /** Packages the project lists. */
+  readonly packages?: readonly string[];
+  readonly branch?: string;
+}
+
+/** A Probe that answers from a table and knows nothing else (what a field leaves out is "don't know"). */
+export function tableProbe(p: ProbeTable = {}): Probe {
+  return {
+    gitUntracked: () => p.untracked,
+    gitModified: () => p.modified,
+    gitIgnored: (_cwd, paths) => new Set(paths.filter((path) => (p.ignored ?? []).includes(path))),
+    gitBranch: () => p.branch,
+    readText: (path) => p.files?.[path],
+    exists: (path) => (p.files ? path in p.files : undefined),
+    projectPackages: () => (p.packages ? new Set(p.packages) : undefined),
+  };
+}
+
 /** A documented example, with the world it assumes. */
 export interface Example {
   readonly step: ExampleStep;
@@ -109,14 +137,7 @@ export interface Example {
     readonly failuresInARow?: number;
   };
   /** Probe answers the example assumes. */
-  readonly probe?: {
-    readonly untracked?: readonly string[];
-    readonly modified?: readonly string[];
-    readonly ignored?: readonly string[];
-    readonly files?: Readonly<Record<string, string>>;
-    readonly packages?: readonly string[];
-    readonly branch?: string;
-  };
+  readonly probe?: ProbeTable;
   /** Why this row is here (near misses especially). */
   readonly note?: string;
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Evaluation } from '../src/evaluate.js';
 import { evaluate } from '../src/evaluate.js';
-import type { Example, ExampleStep, Probe, Rule, SessionView } from '../src/rule.js';
+import type { Example, ExampleStep, Rule, SessionView } from '../src/rule.js';
+import { tableProbe } from '../src/rule.js';
 import { rules } from '../src/rules/index.js';
 import type { ToolStep } from '../src/types.js';
 
@@ -47,24 +48,12 @@ function sessionFrom(example: Example): SessionView {
   };
 }
 
-function probeFrom(example: Example): Probe {
-  const p = example.probe ?? {};
-  return {
-    gitUntracked: () => p.untracked,
-    gitModified: () => p.modified,
-    gitIgnored: (_cwd, paths) => new Set(paths.filter((path) => (p.ignored ?? []).includes(path))),
-    gitBranch: () => p.branch,
-    readText: (path) => p.files?.[path],
-    exists: (path) => (p.files ? path in p.files : undefined),
-    projectPackages: () => (p.packages ? new Set(p.packages) : undefined),
-  };
-}
 
 /** Evaluates an example with the whole catalogue (plus `extra`), in the example's world. */
 export function evaluateExample(row: string | Example, extra?: Rule): Evaluation {
   const example = toExample(row);
   const all = extra && !rules.includes(extra) ? [...rules, extra] : rules;
-  return evaluate(stepFrom(example.step), { ...ENV, rules: all, probe: probeFrom(example), session: sessionFrom(example) });
+  return evaluate(stepFrom(example.step), { ...ENV, rules: all, probe: tableProbe(example.probe), session: sessionFrom(example) });
 }
 
 function label(row: string | Example): string {
