@@ -13,6 +13,8 @@ import type { Part, RedirToken, Token, WordToken } from './tokens.js';
 
 /** Reads a piece of text as commands (the whole line, or an inner string) into the reader's results. */
 export function readSource(reader: Reader, src: Mapped, frame: Frame, scope: Scope): void {
+  // past the invocation cap nothing more is kept: the text is not even lexed
+  if (reader.full) return;
   walk(reader, lex(reader, src, frame.depth, frame.dialect), frame, scope);
 }
 
@@ -183,7 +185,8 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
     mode = kind === 'case' ? group.mode : 'command';
   };
 
-  for (let t = 0; t < tokens.length; t++) {
+  // past the invocation cap (reported where it was reached) the rest would be read for nothing
+  for (let t = 0; t < tokens.length && !reader.full; t++) {
     const token = tokens[t];
     if (!token) continue;
     if (token.kind === 'redir') {
