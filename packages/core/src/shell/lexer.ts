@@ -43,6 +43,14 @@ const SPECIAL: Record<Dialect, Uint8Array> = {
   powershell: specialTable(' \t\r\f\v\n;&|(){}<>`\'"$~%@'),
   cmd: specialTable(' \t\r\f\v\n&|()<>^"%'),
 };
+/** The first of `options` written at `i` (a loop: `find` with a closure costs one per token). */
+function firstAt(options: readonly string[], s: string, i: number): string | undefined {
+  for (let k = 0; k < options.length; k++) {
+    const option = options[k] as string;
+    if (s.startsWith(option, i)) return option;
+  }
+  return undefined;
+}
 function specialTable(chars: string): Uint8Array {
   const table = new Uint8Array(128);
   for (const c of chars) table[c.charCodeAt(0)] = 1;
@@ -166,6 +174,7 @@ class Lexer {
         continue;
       }
       if (c === '\n') {
+        this.countWord();
         tokens.push(this.op('\n', start, start + 1));
         this.pos++;
         this.bodies();
@@ -186,6 +195,7 @@ class Lexer {
         this.pos++;
         if (closing && parens === 0 && cases === 0) return { tokens, closed: true };
         if (parens > 0) parens--;
+        this.countWord();
         tokens.push(this.op(')', start, start + 1));
         commandStart = true;
         continue;
@@ -197,18 +207,21 @@ class Lexer {
         }
         this.pos++;
         parens++;
+        this.countWord();
         tokens.push(this.op('(', start, start + 1));
         commandStart = true;
         continue;
       }
       const redirect = this.redirect(depth);
       if (redirect) {
+        this.countWord();
         tokens.push(redirect);
         continue;
       }
-      const op = c === ';' || c === '&' || c === '|' || c === '{' || c === '}' ? OPERATORS[dialect].find((o) => s.startsWith(o, start)) : undefined;
+      const op = c === ';' || c === '&' || c === '|' || c === '{' || c === '}' ? firstAt(OPERATORS[dialect], s, start) : undefined;
       if (op) {
         this.pos += op.length;
+        this.countWord();
         tokens.push(this.op(op, start, this.pos));
         commandStart = true;
         continue;
@@ -290,7 +303,7 @@ class Lexer {
     }
     if (s[i] !== '<' && s[i] !== '>') return undefined;
     if (i === start && s[i + 1] === '(' && dialect === 'posix') return undefined; // <(…) is a word
-    const op = REDIRECTS[dialect].find((o) => s.startsWith(o, i)) ?? '>';
+    const op = firstAt(REDIRECTS[dialect], s, i) ?? '>';
     if (fd !== undefined && !Number.isSafeInteger(fd)) fd = undefined;
     return this.redirectTarget(start, i + op.length, op, fd, depth);
   }
@@ -333,14 +346,29 @@ class Lexer {
     return token(target.end, target);
   }
 
-  /** Spends `n` units of the word budget (words, and pieces of words); false once it is spent. */
+  /** Spends `n` units of the word budget (words, operators and pieces of words); false once it is spent. */
   private countWord(n = 1): boolean {
     this.reader.words += n;
     if (this.reader.words <= LIMITS.words) return true;
-    if (this.reader.stopped) return false;
-    this.reader.stopped = true;
-    addOpaque(this.reader, 'too-long', [this.src.at(this.pos), this.reader.line.length], `more than ${LIMITS.words} words`);
+    this.stop();
     return false;
+  }
+
+  /**
+   * True (and the lexer stops) once the pieces of the word being read would spend the rest of the
+   * budget: a run of `$$`, `\x` or `%a%` is cut there instead of making a part per character.
+   */
+  private tooManyParts(parts: Parts): boolean {
+    if (this.reader.words + parts.length <= LIMITS.words) return false;
+    this.stop();
+    return true;
+  }
+
+  /** Every lexer stops; the rest of the line is reported as too long to read. */
+  private stop(): void {
+    if (this.reader.stopped) return;
+    this.reader.stopped = true;
+    addOpaque(this.reader, 'too-long', [this.src.at(Math.min(this.pos, this.s.length)), this.reader.line.length], `more than ${LIMITS.words} words`);
   }
 
   /** Reads one word: quoted pieces, escapes, variables and substitutions joined as the shell joins them. */
@@ -394,6 +422,15 @@ class Lexer {
       const c = s[i] ?? '';
       const next = s[i + 1];
       if (isBlank(code) || c === '\n' || this.reader.stopped) break;
+      if (this.tooManyParts(parts)) {
+        // the rest of the word is kept as written and never resolved, so the word still ends where
+        // it ends (`rm -rf $a/…/x` cut after a `$a/` is not a path ending in `/`)
+        flush();
+        this.pos = skipWord(s, i, ends);
+        if (this.pos > i) parts.push({ kind: 'raw', raw: sliceMapped(src, i, this.pos) });
+        run = this.pos;
+        break;
+      }
       if (dialect === 'posix' && (c === '<' || c === '>') && next === '(') {
         flush();
         this.substitution(parts, depth, i, i + 2, `${c}(`, false);
@@ -552,6 +589,22 @@ class Lexer {
     };
     while (this.pos < s.length && !this.reader.stopped) {
       const i = this.pos;
+      const code = s.charCodeAt(i);
+      // only `"`, `\`, `` ` ``, `$` and `%` mean anything inside double quotes
+      if (code !== 34 && code !== 92 && code !== 96 && code !== 36 && code !== 37) {
+        this.pos++;
+        continue;
+      }
+      if (this.tooManyParts(parts)) {
+        // the rest of the string is kept as written and never resolved (see word)
+        flush();
+        const close = heredoc ? s.length : skipDouble(s, i);
+        if (close > i) parts.push({ kind: 'raw', raw: sliceMapped(src, i, close) });
+        this.pos = close < s.length ? close + 1 : close;
+        if (close < s.length) return;
+        run = this.pos;
+        break;
+      }
       const c = s[i];
       const next = s[i + 1];
       if (c === '"' && !heredoc) {
@@ -602,7 +655,8 @@ class Lexer {
     flush();
     if (!heredoc) {
       if (parts.length === before) parts.slice(src, s.length, s.length, true);
-      this.opaque('unbalanced-quote', open, s.length);
+      // cut short by the budget: the quote may well close after the part not read
+      if (!this.reader.stopped) this.opaque('unbalanced-quote', open, s.length);
     }
   }
 
@@ -762,13 +816,22 @@ class Lexer {
     const open = this.pos;
     const b = mappedBuilder();
     let i = open + 2;
+    let run = i;
+    let escapes = 0;
     while (i < s.length && s[i] !== "'") {
       const c = s[i] ?? '';
       if (c !== '\\' || i + 1 >= s.length) {
-        b.piece(src, i, i + 1);
         i++;
         continue;
       }
+      if (this.reader.words + ++escapes > LIMITS.words) {
+        // kept as written and never resolved (see word)
+        this.pos = skipSingle(s, i);
+        this.stop();
+        parts.push({ kind: 'raw', raw: sliceMapped(src, open, this.pos) });
+        return;
+      }
+      b.piece(src, run, i);
       const n = s[i + 1] ?? '';
       const at = src.at(i);
       let end = i + 2;
@@ -789,7 +852,9 @@ class Lexer {
       } else value = `\\${n}`;
       b.char(value, at);
       i = end;
+      run = i;
     }
+    b.piece(src, run, Math.min(i, s.length));
     const closed = i < s.length;
     if (!closed) this.opaque('unbalanced-quote', open, s.length);
     parts.push({ kind: 'lit', text: b.build(src.at(Math.min(i, s.length))), quoted: true });
@@ -808,7 +873,8 @@ class Lexer {
     }
     this.pos = contentStart;
     const { tokens, closed } = this.list(depth + 1, true);
-    if (!closed) this.opaque('unterminated-substitution', start, s.length);
+    // cut short by the budget, the `)` may well come in the part not read
+    if (!closed && !this.reader.stopped) this.opaque('unterminated-substitution', start, s.length);
     parts.push(this.sub(open, tokens, start, quoted, depth + 1, dialect));
   }
 
@@ -826,16 +892,19 @@ class Lexer {
     const start = this.pos;
     const b = mappedBuilder();
     let i = start + 1;
+    // runs of plain text go in whole; an escape drops its backslash and starts the next run
+    let run = i;
     while (i < s.length && s[i] !== '`') {
       const n = s[i + 1];
       if (s[i] === '\\' && n !== undefined && ('$`\\'.includes(n) || (quoted && n === '"'))) {
-        b.piece(src, i + 1, i + 2);
+        b.piece(src, run, i);
+        run = i + 1;
         i += 2;
         continue;
       }
-      b.piece(src, i, i + 1);
       i++;
     }
+    b.piece(src, run, Math.min(i, s.length));
     const closed = i < s.length;
     this.pos = closed ? i + 1 : s.length;
     if (!closed) this.opaque('unterminated-substitution', start, s.length);
@@ -878,6 +947,61 @@ class Lexer {
 
 function tildeEnds(next: string | undefined, ends: Set<string>): boolean {
   return next === undefined || next === '/' || next === '\\' || next === ':' || next === '\n' || isBlank(next.charCodeAt(0)) || ends.has(next);
+}
+
+/**
+ * Where a word that starts (or goes on) at `i` ends, for the part of a word past the budget: quotes,
+ * escapes and substitutions are skipped over without being read.
+ */
+function skipWord(s: string, i: number, ends: Set<string>): number {
+  while (i < s.length) {
+    const c = s[i] as string;
+    if (isBlank(s.charCodeAt(i)) || c === '\n' || ends.has(c)) return i;
+    if (c === '\\') i += 2;
+    else if (c === "'") {
+      const close = s.indexOf("'", i + 1);
+      i = close < 0 ? s.length : close + 1;
+    } else if (c === '"') i = skipDouble(s, i + 1) + 1;
+    else if (c === '`') i = skipBacktick(s, i + 1);
+    else if (c === '$' && s[i + 1] === '(') i = skipBalanced(s, i + 2);
+    else if (c === '$' && s[i + 1] === '{') i = skipBraces(s, i + 2);
+    else i++;
+  }
+  return s.length;
+}
+
+/** Index of the `"` that closes a double-quoted string going on at `i` (the length when it never closes). */
+function skipDouble(s: string, i: number): number {
+  while (i < s.length) {
+    const c = s[i];
+    if (c === '"') return i;
+    if (c === '\\') i += 2;
+    else if (c === '`') i = skipBacktick(s, i + 1);
+    else if (c === '$' && s[i + 1] === '(') i = skipBalanced(s, i + 2);
+    else if (c === '$' && s[i + 1] === '{') i = skipBraces(s, i + 2);
+    else i++;
+  }
+  return s.length;
+}
+
+/** Index after the backtick that closes a command substitution going on at `i`. */
+function skipBacktick(s: string, i: number): number {
+  while (i < s.length) {
+    const c = s[i];
+    if (c === '`') return i + 1;
+    i += c === '\\' ? 2 : 1;
+  }
+  return s.length;
+}
+
+/** Index after the `'` that closes an ANSI-C string (`$'…'`) going on at `i`. */
+function skipSingle(s: string, i: number): number {
+  while (i < s.length) {
+    const c = s[i];
+    if (c === "'") return i + 1;
+    i += c === '\\' ? 2 : 1;
+  }
+  return s.length;
 }
 
 /** Index after the `))` closing an arithmetic expression that starts at `i`. */
@@ -952,12 +1076,13 @@ function skipBraces(s: string, i: number): number {
 function stripTabs(src: Mapped, start: number, end: number): Mapped {
   const b = mappedBuilder();
   const s = src.text;
-  let lineStart = true;
-  for (let i = start; i < end; i++) {
-    const c = s[i];
-    if (lineStart && c === '\t') continue;
-    lineStart = c === '\n';
-    b.piece(src, i, i + 1);
+  let i = start;
+  while (i < end) {
+    while (i < end && s[i] === '\t') i++;
+    const newline = s.indexOf('\n', i);
+    const lineEnd = newline < 0 || newline >= end ? end : newline + 1;
+    b.piece(src, i, lineEnd);
+    i = lineEnd;
   }
   return b.build(src.at(end));
 }
