@@ -19,13 +19,25 @@ export function identity(text: string): Mapped {
   return { text, at: (i) => i };
 }
 
+/** A piece of a text: character i is character `offset + i` of `source`. */
+class Slice implements Mapped {
+  constructor(
+    readonly text: string,
+    readonly source: Mapped,
+    readonly offset: number,
+  ) {}
+
+  // a method, not a closure per slice: the lexer makes a slice for most parts of most words
+  at(i: number): number {
+    return this.source.at(this.offset + i);
+  }
+}
+
 /** A contiguous piece of `m`; shares its map instead of copying it. */
 export function sliceMapped(m: Mapped, start: number, end: number): Mapped {
   if (start === 0 && end === m.text.length) return m;
   // slices of slices point at the first text, so lookups never walk a chain of slices
-  const source = m.source ?? m;
-  const offset = (m.offset ?? 0) + start;
-  return { text: m.text.slice(start, end), at: (i) => source.at(offset + i), source, offset };
+  return new Slice(m.text.slice(start, end), m.source ?? m, (m.offset ?? 0) + start);
 }
 
 /** The original span of characters `[start, end)` of `m`. */
