@@ -7,8 +7,10 @@ export const LIMITS = {
   depth: 16,
   /** Characters read from one line; the rest is reported as `too-long`. */
   chars: 256 * 1024,
-  /** Words lexed in one call, over every inner text. */
+  /** Words, operators and redirections lexed in one call, over every inner text; a word's parts count too. */
   words: 10_000,
+  /** Parts of one word (quoted pieces, variables, substitutions); the rest of a longer word is kept as written. */
+  parts: 1_000,
   /** Invocations returned from one call. */
   invocations: 1_000,
 } as const;
@@ -30,6 +32,8 @@ export interface Reader {
   /** Original offsets of substitutions already read, so re-reading an inner string does not read them twice. */
   readonly seen: Set<number>;
   words: number;
+  /** Commands lexed in one call, over every inner text; past LIMITS.invocations every lexer stops. */
+  commands: number;
   /** Set once the word budget is spent: every lexer stops. */
   stopped: boolean;
   pipelines: number;
@@ -59,7 +63,7 @@ export function newReader(line: string, options: ReadOptions): Reader {
   // the lists apart from the object: a literal nested in a literal takes a runtime call
   const invocations: Draft[] = [];
   const opaque: Opaque[] = [];
-  return { line, options, invocations, opaque, seen: new Set(), words: 0, stopped: false, pipelines: 0, full: false };
+  return { line, options, invocations, opaque, seen: new Set(), words: 0, commands: 0, stopped: false, pipelines: 0, full: false };
 }
 
 /** Records an opaque part; repeated reports of the same reason at the same place are kept once. */

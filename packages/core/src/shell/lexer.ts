@@ -51,6 +51,12 @@ function firstAt(options: readonly string[], s: string, i: number): string | und
   }
   return undefined;
 }
+/** Per dialect, ASCII characters that end a word: blanks, newlines and WORD_END. */
+const ENDS: Record<Dialect, Uint8Array> = {
+  posix: specialTable(' \t\r\f\v\n;&|()<>'),
+  powershell: specialTable(' \t\r\f\v\n;&|(){}<>'),
+  cmd: specialTable(' \t\r\f\v\n&|()<>'),
+};
 function specialTable(chars: string): Uint8Array {
   const table = new Uint8Array(128);
   for (const c of chars) table[c.charCodeAt(0)] = 1;
@@ -160,6 +166,8 @@ class Lexer {
     let parens = 0;
     let cases = 0;
     let commandStart = true;
+    // a word or redirection since the last operator: the operator ends a command
+    let filled = false;
     while (this.pos < s.length && !this.reader.stopped) {
       const start = this.pos;
       const code = s.charCodeAt(start);
@@ -175,6 +183,8 @@ class Lexer {
       }
       if (c === '\n') {
         this.countWord();
+        if (filled) this.countCommand();
+        filled = false;
         tokens.push(this.op('\n', start, start + 1));
         this.pos++;
         this.bodies();
@@ -196,6 +206,8 @@ class Lexer {
         if (closing && parens === 0 && cases === 0) return { tokens, closed: true };
         if (parens > 0) parens--;
         this.countWord();
+        if (filled) this.countCommand();
+        filled = false;
         tokens.push(this.op(')', start, start + 1));
         commandStart = true;
         continue;
@@ -208,6 +220,8 @@ class Lexer {
         this.pos++;
         parens++;
         this.countWord();
+        if (filled) this.countCommand();
+        filled = false;
         tokens.push(this.op('(', start, start + 1));
         commandStart = true;
         continue;
@@ -215,6 +229,7 @@ class Lexer {
       const redirect = this.redirect(depth);
       if (redirect) {
         this.countWord();
+        filled = true;
         tokens.push(redirect);
         continue;
       }
@@ -222,6 +237,8 @@ class Lexer {
       if (op) {
         this.pos += op.length;
         this.countWord();
+        if (filled) this.countCommand();
+        filled = false;
         tokens.push(this.op(op, start, this.pos));
         commandStart = true;
         continue;
@@ -232,6 +249,7 @@ class Lexer {
         continue;
       }
       tokens.push(word);
+      filled = true;
       // only short words can be keywords; skip joining the text of the rest
       const text = word.end - start <= 5 ? plainText(word) : undefined;
       if (text === 'case' && commandStart) cases++;
@@ -355,13 +373,35 @@ class Lexer {
   }
 
   /**
-   * True (and the lexer stops) once the pieces of the word being read would spend the rest of the
-   * budget: a run of `$$`, `\x` or `%a%` is cut there instead of making a part per character.
+   * Counts one more command (words and redirections ended by an operator or a newline). Past the
+   * invocation cap every lexer stops: a line of 30,000 `ls;` or `a=b&` is not lexed to its end
+   * only for the walk to drop all but the first thousand.
    */
-  private tooManyParts(parts: Parts): boolean {
-    if (this.reader.words + parts.length <= LIMITS.words) return false;
-    this.stop();
+  private countCommand(): void {
+    if (++this.reader.commands <= LIMITS.invocations || this.reader.stopped) return;
+    this.reader.stopped = true;
+    addOpaque(this.reader, 'too-many-stages', [this.src.at(Math.min(this.pos, this.s.length)), this.reader.line.length], `more than ${LIMITS.invocations} commands`);
+  }
+
+  /**
+   * True once the word being read has more than `most` parts, or its parts would spend the rest of
+   * the budget (then every lexer stops): a run of `$$`, `$a/` or `%a%` is cut there instead of
+   * making a part for every few characters. The caller keeps the rest of the word with cutPart.
+   */
+  private tooManyParts(parts: Parts, most: number = LIMITS.parts): boolean {
+    if (parts.length <= most && this.reader.words + parts.length <= LIMITS.words) return false;
+    if (this.reader.words + parts.length > LIMITS.words) this.stop();
     return true;
+  }
+
+  /**
+   * The rest of a word past its parts' bound, `[start, end)`: kept as written and never resolved,
+   * so the word still ends where it ends (`rm -rf $a/…/x` cut after a `$a/` is not a path ending
+   * in `/`), and reported as too long unless the whole line already is.
+   */
+  private cutPart(start: number, end: number): Part {
+    if (!this.reader.stopped) addOpaque(this.reader, 'too-long', spanOf(this.src, start, end), `a word of more than ${LIMITS.parts} parts`);
+    return { kind: 'raw', raw: sliceMapped(this.src, start, end) };
   }
 
   /** Every lexer stops; the rest of the line is reported as too long to read. */
@@ -423,11 +463,9 @@ class Lexer {
       const next = s[i + 1];
       if (isBlank(code) || c === '\n' || this.reader.stopped) break;
       if (this.tooManyParts(parts)) {
-        // the rest of the word is kept as written and never resolved, so the word still ends where
-        // it ends (`rm -rf $a/…/x` cut after a `$a/` is not a path ending in `/`)
         flush();
-        this.pos = skipWord(s, i, ends);
-        if (this.pos > i) parts.push({ kind: 'raw', raw: sliceMapped(src, i, this.pos) });
+        this.pos = skipWord(s, i, dialect);
+        if (this.pos > i) parts.push(this.cutPart(i, this.pos));
         run = this.pos;
         break;
       }
@@ -595,11 +633,11 @@ class Lexer {
         this.pos++;
         continue;
       }
-      if (this.tooManyParts(parts)) {
-        // the rest of the string is kept as written and never resolved (see word)
+      // a heredoc body is no word: only the budget bounds its parts
+      if (this.tooManyParts(parts, heredoc ? LIMITS.words : LIMITS.parts)) {
         flush();
         const close = heredoc ? s.length : skipDouble(s, i);
-        if (close > i) parts.push({ kind: 'raw', raw: sliceMapped(src, i, close) });
+        if (close > i) parts.push(this.cutPart(i, close));
         this.pos = close < s.length ? close + 1 : close;
         if (close < s.length) return;
         run = this.pos;
@@ -953,18 +991,21 @@ function tildeEnds(next: string | undefined, ends: Set<string>): boolean {
  * Where a word that starts (or goes on) at `i` ends, for the part of a word past the budget: quotes,
  * escapes and substitutions are skipped over without being read.
  */
-function skipWord(s: string, i: number, ends: Set<string>): number {
+function skipWord(s: string, i: number, dialect: Dialect): number {
+  const special = SPECIAL[dialect];
+  const ends = ENDS[dialect];
   while (i < s.length) {
-    const c = s[i] as string;
-    if (isBlank(s.charCodeAt(i)) || c === '\n' || ends.has(c)) return i;
-    if (c === '\\') i += 2;
-    else if (c === "'") {
+    const code = s.charCodeAt(i);
+    if (code >= 128 || special[code] === 0) i++;
+    else if (ends[code] === 1) return i;
+    else if (code === 92) i += 2; // \
+    else if (code === 39) {
       const close = s.indexOf("'", i + 1);
       i = close < 0 ? s.length : close + 1;
-    } else if (c === '"') i = skipDouble(s, i + 1) + 1;
-    else if (c === '`') i = skipBacktick(s, i + 1);
-    else if (c === '$' && s[i + 1] === '(') i = skipBalanced(s, i + 2);
-    else if (c === '$' && s[i + 1] === '{') i = skipBraces(s, i + 2);
+    } else if (code === 34) i = skipDouble(s, i + 1) + 1;
+    else if (code === 96) i = skipBacktick(s, i + 1);
+    else if (code === 36 && s.charCodeAt(i + 1) === 40) i = skipBalanced(s, i + 2); // $(
+    else if (code === 36 && s.charCodeAt(i + 1) === 123) i = skipBraces(s, i + 2); // ${
     else i++;
   }
   return s.length;
