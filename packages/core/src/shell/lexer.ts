@@ -100,6 +100,19 @@ class Parts {
     this.push({ kind: 'lit', text: sliceMapped(src, start, end), quoted });
   }
 
+  /** Appends `count` quoted characters, every other one from `start` on: what a run of escapes leaves. */
+  everyOther(src: Mapped, start: number, count: number): void {
+    this.slice(src, start, start + 1, true);
+    if (count < 2 || !this.pending) return;
+    if (!this.builder) {
+      this.builder = mappedBuilder();
+      this.builder.piece(this.pending.text, 0, this.pending.text.text.length);
+    }
+    this.builder.everyOther(src, start + 2, count - 1);
+    this.last = src;
+    this.lastEnd = start + 2 * (count - 1) + 1;
+  }
+
   push(part: Part): void {
     if (part.kind !== 'lit') {
       this.close();
@@ -500,11 +513,18 @@ class Lexer {
           parts.slice(src, i, i + 1, false);
           this.pos = i + 1;
         } else {
-          if (next !== '\n') {
-            if (dialect === 'powershell' && POWERSHELL_ESCAPES[next] !== undefined) parts.push(this.escaped(i, next));
+          if (next === '\n') this.pos = i + 2;
+          else if (dialect === 'powershell') {
+            if (POWERSHELL_ESCAPES[next] !== undefined) parts.push(this.escaped(i, next));
             else parts.slice(src, i + 1, i + 2, true);
+            this.pos = i + 2;
+          } else {
+            // a run of escapes (`\a\b\c`) is taken at once, as one run of quoted characters
+            let j = i + 2;
+            while (s[j] === c && j + 1 < s.length && s[j + 1] !== '\n') j += 2;
+            parts.everyOther(src, i + 1, (j - i) / 2);
+            this.pos = j;
           }
-          this.pos = i + 2;
         }
         run = this.pos;
         continue;
@@ -661,8 +681,17 @@ class Lexer {
       if (c === '\\' && dialect === 'posix' && next !== undefined && ('$`\\\n'.includes(next) || (next === '"' && !heredoc))) {
         // drop the backslash: the escaped character starts the next run of plain text
         flush();
-        run = next === '\n' ? i + 2 : i + 1;
-        this.pos = i + 2;
+        if (next === '\n') {
+          run = i + 2;
+          this.pos = i + 2;
+          continue;
+        }
+        // a run of escapes (`\\\"` in a nested `bash -c`) is taken at once
+        let j = i + 2;
+        while (s[j] === '\\' && escapedInDouble(s[j + 1], heredoc)) j += 2;
+        if (j > i + 2) parts.everyOther(src, i + 1, (j - i) / 2);
+        run = j > i + 2 ? j : i + 1;
+        this.pos = j;
         continue;
       }
       if (c === '`' && dialect === 'powershell' && next !== undefined) {
@@ -981,6 +1010,11 @@ class Lexer {
     this.pos = close < 0 ? s.length : close + 3;
     return true;
   }
+}
+
+/** A character a backslash escapes inside double quotes (a newline aside), or in an unquoted heredoc body. */
+function escapedInDouble(c: string | undefined, heredoc: boolean): boolean {
+  return c === '$' || c === '`' || c === '\\' || (c === '"' && !heredoc);
 }
 
 function tildeEnds(next: string | undefined, ends: Set<string>): boolean {

@@ -64,20 +64,26 @@ export interface MappedBuilder {
   readonly spread: (text: string, from: number, last: number) => void;
   /** Appends characters `[start, end)` of `m`. */
   readonly piece: (m: Mapped, start: number, end: number) => void;
+  /**
+   * Appends `count` characters of `m`, every other one from `start` on (`start`, `start + 2`, …):
+   * what a run of escapes (`\a\b\c`) leaves, kept as one run rather than one per character.
+   */
+  readonly everyOther: (m: Mapped, start: number, count: number) => void;
   readonly length: () => number;
   /** The text so far; `end` is the original index just after it. */
   readonly build: (end: number) => Mapped;
 }
 
 /**
- * One run of the built text: characters from `from` on map through `source` (starting at `base`),
- * or to `base + k` capped at `last` when there is no source.
+ * One run of the built text: characters from `from` on map through `source` (character k to
+ * `base + k * step`), or to `base + k` capped at `last` when there is no source.
  */
 interface Segment {
   readonly from: number;
   readonly source: Mapped | undefined;
   readonly base: number;
   readonly last: number;
+  readonly step: number;
   length: number;
 }
 
@@ -88,13 +94,13 @@ interface Segment {
 export function mappedBuilder(): MappedBuilder {
   let text = '';
   const segments: Segment[] = [];
-  const add = (s: string, source: Mapped | undefined, base: number, last: number): void => {
+  const add = (s: string, source: Mapped | undefined, base: number, last: number, step = 1): void => {
     if (s.length === 0) return;
     const previous = segments[segments.length - 1];
-    if (previous && source && previous.source === source && previous.base + previous.length === base) {
+    if (previous && source && previous.source === source && previous.step === step && previous.base + previous.length * step === base) {
       previous.length += s.length;
     } else {
-      segments.push({ from: text.length, source, base, last, length: s.length });
+      segments.push({ from: text.length, source, base, last, step, length: s.length });
     }
     text += s;
   };
@@ -102,6 +108,16 @@ export function mappedBuilder(): MappedBuilder {
     char: (s, at) => add(s, undefined, at, at),
     spread: (s, from, last) => add(s, undefined, from, last),
     piece: (m, start, end) => add(m.text.slice(start, end), m.source ?? m, (m.offset ?? 0) + start, Number.MAX_SAFE_INTEGER),
+    everyOther(m, start, count) {
+      if (count === 1) {
+        add(m.text.slice(start, start + 1), m.source ?? m, (m.offset ?? 0) + start, Number.MAX_SAFE_INTEGER);
+        return;
+      }
+      // one character at a time into a list, joined once: `+=` would make a string per character
+      const chars: string[] = [];
+      for (let k = 0; k < count; k++) chars.push(m.text[start + 2 * k] ?? '');
+      add(chars.join(''), m.source ?? m, (m.offset ?? 0) + start, Number.MAX_SAFE_INTEGER, 2);
+    },
     length: () => text.length,
     build(end) {
       const length = text.length;
@@ -119,7 +135,7 @@ export function mappedBuilder(): MappedBuilder {
           }
           const segment = segments[lo] as Segment;
           const offset = Math.max(i, 0) - segment.from;
-          return segment.source ? segment.source.at(segment.base + offset) : Math.min(segment.base + offset, segment.last);
+          return segment.source ? segment.source.at(segment.base + offset * segment.step) : Math.min(segment.base + offset, segment.last);
         },
       };
     },
