@@ -9,7 +9,10 @@ export const LIMITS = {
   chars: 256 * 1024,
   /** Words, operators and redirections lexed in one call, over every inner text; a word's parts count too. */
   words: 10_000,
-  /** Parts of one word (quoted pieces, variables, substitutions); the rest of a longer word is kept as written. */
+  /**
+   * Parts of one word (variables, substitutions, quoted and unquoted text), and ten times as many
+   * pieces of quoted text (`"a""b"`); the rest of a longer word is kept as written.
+   */
   parts: 1_000,
   /** Invocations returned from one call. */
   invocations: 1_000,

@@ -86,9 +86,16 @@ class Parts {
   private builder: MappedBuilder | undefined;
   private last: Mapped | undefined;
   private lastEnd = 0;
+  /** Pieces merged into the pending literal (`"a""b"` is one part of two pieces). */
+  private merged = 0;
 
   get length(): number {
     return this.list.length + (this.pending ? 1 : 0);
+  }
+
+  /** Parts and the pieces merged into them: what the word costs to build. */
+  get pieces(): number {
+    return this.list.length + (this.pending ? 1 : 0) + this.merged;
   }
 
   /** Appends characters `[start, end)` of `src` as literal text. */
@@ -109,6 +116,7 @@ class Parts {
       this.builder.piece(this.pending.text, 0, this.pending.text.text.length);
     }
     this.builder.everyOther(src, start + 2, count - 1);
+    this.merged++;
     this.last = src;
     this.lastEnd = start + 2 * (count - 1) + 1;
   }
@@ -134,6 +142,7 @@ class Parts {
       this.builder.piece(this.pending.text, 0, this.pending.text.text.length);
     }
     this.builder.piece(src, start, end);
+    this.merged++;
     this.last = src;
     this.lastEnd = end;
   }
@@ -397,12 +406,13 @@ class Lexer {
   }
 
   /**
-   * True once the word being read has more than `most` parts, or its parts would spend the rest of
-   * the budget (then every lexer stops): a run of `$$`, `$a/` or `%a%` is cut there instead of
-   * making a part for every few characters. The caller keeps the rest of the word with cutPart.
+   * True once the word being read has more than `most` parts (or pieces: `"a""a"…`), or its parts
+   * would spend the rest of the budget (then every lexer stops): a run of `$$`, `$a/` or `%a%` is
+   * cut there instead of making a part for every few characters. The caller keeps the rest of the
+   * word with cutPart.
    */
   private tooManyParts(parts: Parts, most: number = LIMITS.parts): boolean {
-    if (parts.length <= most && this.reader.words + parts.length <= LIMITS.words) return false;
+    if (parts.length <= most && parts.pieces <= most * 10 && this.reader.words + parts.length <= LIMITS.words) return false;
     if (this.reader.words + parts.length > LIMITS.words) this.stop();
     return true;
   }
@@ -413,7 +423,7 @@ class Lexer {
    * in `/`), and reported as too long unless the whole line already is.
    */
   private cutPart(start: number, end: number): Part {
-    if (!this.reader.stopped) addOpaque(this.reader, 'too-long', spanOf(this.src, start, end), `a word of more than ${LIMITS.parts} parts`);
+    if (!this.reader.stopped) addOpaque(this.reader, 'too-long', spanOf(this.src, start, end), `a word of more than ${LIMITS.parts} parts or ${LIMITS.parts * 10} pieces`);
     return { kind: 'raw', raw: sliceMapped(this.src, start, end) };
   }
 
