@@ -92,54 +92,82 @@ interface Segment {
  * appending a long piece costs the same as a short one, and adjacent pieces of one source merge.
  */
 export function mappedBuilder(): MappedBuilder {
-  let text = '';
-  const segments: Segment[] = [];
-  const add = (s: string, source: Mapped | undefined, base: number, last: number, step = 1): void => {
+  return new Builder();
+}
+
+// Classes rather than objects of closures: a builder is made for most words that are not one
+// plain piece, and each closure was an object of its own.
+class Builder implements MappedBuilder {
+  private text = '';
+  private readonly segments: Segment[] = [];
+
+  char(s: string, at: number): void {
+    this.add(s, undefined, at, at, 1);
+  }
+
+  spread(s: string, from: number, last: number): void {
+    this.add(s, undefined, from, last, 1);
+  }
+
+  piece(m: Mapped, start: number, end: number): void {
+    this.add(m.text.slice(start, end), m.source ?? m, (m.offset ?? 0) + start, Number.MAX_SAFE_INTEGER, 1);
+  }
+
+  everyOther(m: Mapped, start: number, count: number): void {
+    if (count === 1) {
+      this.piece(m, start, start + 1);
+      return;
+    }
+    // one character at a time into a list, joined once: `+=` would make a string per character
+    const chars: string[] = [];
+    for (let k = 0; k < count; k++) chars.push(m.text[start + 2 * k] ?? '');
+    this.add(chars.join(''), m.source ?? m, (m.offset ?? 0) + start, Number.MAX_SAFE_INTEGER, 2);
+  }
+
+  length(): number {
+    return this.text.length;
+  }
+
+  build(end: number): Mapped {
+    return new Built(this.text, this.segments, end);
+  }
+
+  private add(s: string, source: Mapped | undefined, base: number, last: number, step: number): void {
     if (s.length === 0) return;
+    const segments = this.segments;
     const previous = segments[segments.length - 1];
     if (previous && source && previous.source === source && previous.step === step && previous.base + previous.length * step === base) {
       previous.length += s.length;
     } else {
-      segments.push({ from: text.length, source, base, last, step, length: s.length });
+      segments.push({ from: this.text.length, source, base, last, step, length: s.length });
     }
-    text += s;
-  };
-  return {
-    char: (s, at) => add(s, undefined, at, at),
-    spread: (s, from, last) => add(s, undefined, from, last),
-    piece: (m, start, end) => add(m.text.slice(start, end), m.source ?? m, (m.offset ?? 0) + start, Number.MAX_SAFE_INTEGER),
-    everyOther(m, start, count) {
-      if (count === 1) {
-        add(m.text.slice(start, start + 1), m.source ?? m, (m.offset ?? 0) + start, Number.MAX_SAFE_INTEGER);
-        return;
-      }
-      // one character at a time into a list, joined once: `+=` would make a string per character
-      const chars: string[] = [];
-      for (let k = 0; k < count; k++) chars.push(m.text[start + 2 * k] ?? '');
-      add(chars.join(''), m.source ?? m, (m.offset ?? 0) + start, Number.MAX_SAFE_INTEGER, 2);
-    },
-    length: () => text.length,
-    build(end) {
-      const length = text.length;
-      return {
-        text,
-        at(i) {
-          if (i >= length || segments.length === 0) return end;
-          // binary search for the segment holding character i
-          let lo = 0;
-          let hi = segments.length - 1;
-          while (lo < hi) {
-            const mid = (lo + hi + 1) >> 1;
-            if ((segments[mid] as Segment).from <= Math.max(i, 0)) lo = mid;
-            else hi = mid - 1;
-          }
-          const segment = segments[lo] as Segment;
-          const offset = Math.max(i, 0) - segment.from;
-          return segment.source ? segment.source.at(segment.base + offset * segment.step) : Math.min(segment.base + offset, segment.last);
-        },
-      };
-    },
-  };
+    this.text += s;
+  }
+}
+
+/** Text a Builder made: positions are looked up in its runs (later appends lie past its length). */
+class Built implements Mapped {
+  constructor(
+    readonly text: string,
+    private readonly segments: readonly Segment[],
+    private readonly end: number,
+  ) {}
+
+  at(i: number): number {
+    const segments = this.segments;
+    if (i >= this.text.length || segments.length === 0) return this.end;
+    // binary search for the segment holding character i
+    let lo = 0;
+    let hi = segments.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((segments[mid] as Segment).from <= Math.max(i, 0)) lo = mid;
+      else hi = mid - 1;
+    }
+    const segment = segments[lo] as Segment;
+    const offset = Math.max(i, 0) - segment.from;
+    return segment.source ? segment.source.at(segment.base + offset * segment.step) : Math.min(segment.base + offset, segment.last);
+  }
 }
 
 /** Joins pieces with `separator` between them (`eval a b` hands `a b` to the shell). */
