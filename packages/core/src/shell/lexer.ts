@@ -236,7 +236,7 @@ class Lexer {
       }
       if (c === '(') {
         if (dialect === 'posix' && next === '(' && commandStart) {
-          this.pos = skipArithmetic(s, start + 2); // `(( i++ ))` computes, it runs nothing
+          this.pos = Math.min(skipArithmetic(s, start + 2), s.length); // `(( i++ ))` computes, it runs nothing
           continue;
         }
         this.pos++;
@@ -757,8 +757,15 @@ class Lexer {
     const next = s[start + 1];
     if (next === '(') {
       if (s[start + 2] === '(' && dialect === 'posix') {
-        this.pos = skipArithmetic(s, start + 3);
+        const end = skipArithmetic(s, start + 3);
+        this.pos = Math.min(end, s.length);
         const raw = sliceMapped(src, start, this.pos);
+        if (end > s.length) {
+          // not read inside: in a run of `$((` every level would read the rest of the text again
+          this.opaque('unterminated-substitution', start, s.length);
+          parts.push({ kind: 'raw', raw });
+          return;
+        }
         // the expression computes, but a `$(…)` inside it still runs
         const expression = sliceMapped(src, start + 3, Math.max(start + 3, this.pos - 2));
         const inner = depth + 1 <= LIMITS.depth && /[$`]/.test(expression.text) ? lexHeredocBody(this.reader, expression, depth + 1) : [];
@@ -1089,18 +1096,19 @@ function skipSingle(s: string, i: number): number {
   return s.length;
 }
 
-/** Index after the `))` closing an arithmetic expression that starts at `i`. */
+/** Index after the `))` closing an arithmetic expression that starts at `i` (past the length when it never closes). */
 function skipArithmetic(s: string, i: number): number {
   let level = 0;
   for (; i < s.length; i++) {
-    const c = s[i];
-    if (c === '(') level++;
-    else if (c === ')') {
+    const code = s.charCodeAt(i);
+    if (code === 40) level++; // (
+    else if (code === 41) {
+      // )
       if (level > 0) level--;
-      else return s[i + 1] === ')' ? i + 2 : i + 1;
+      else return s.charCodeAt(i + 1) === 41 ? i + 2 : i + 1;
     }
   }
-  return s.length;
+  return s.length + 1;
 }
 
 /**
