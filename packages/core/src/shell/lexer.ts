@@ -909,9 +909,10 @@ class Lexer {
         continue;
       }
       if (this.reader.words + ++escapes > LIMITS.words) {
-        // kept as written and never resolved (see word)
-        this.pos = skipSingle(s, i);
+        // kept as written and never resolved (see word); the line is too long from here
+        this.pos = i;
         this.stop();
+        this.pos = skipSingle(s, i);
         parts.push({ kind: 'raw', raw: sliceMapped(src, open, this.pos) });
         return;
       }

@@ -145,6 +145,51 @@ describe('huge and deep input comes back opaque with the right reason', () => {
     expect(result.opaque.map((o) => o.reason)).toContain(reason);
   });
 
+  // Shapes that once cost a token or a part per character or two. `stopsBy`: reading stopped
+  // there (the first opaque part of that reason starts before it), far short of the 256 KiB read
+  // at most, so the work done is bounded by the budgets, not by the length of the line.
+  it.for([
+    { name: "33,000 × 'ls;'", line: 'ls;'.repeat(33_000), reason: 'too-many-stages', stopsBy: 4 * READ_LIMITS.invocations },
+    { name: "25,000 × 'a=b;' (commands that run nothing)", line: 'a=b;'.repeat(25_000), reason: 'too-many-stages', stopsBy: 5 * READ_LIMITS.invocations },
+    { name: "a URL, then 25,000 × 'a=b&'", line: `https://a.com/?${'a=b&'.repeat(25_000)}`, reason: 'too-many-stages', stopsBy: 5 * READ_LIMITS.invocations + 20 },
+    { name: '1 MB of $', line: '$'.repeat(1024 * 1024), reason: 'too-long', stopsBy: 4 * READ_LIMITS.parts },
+    { name: '1 MB of $x', line: '$x'.repeat(512 * 1024), reason: 'too-long', stopsBy: 4 * READ_LIMITS.parts },
+    { name: '1 MB of "$', line: `"${'$'.repeat(1024 * 1024)}`, reason: 'too-long', stopsBy: 4 * READ_LIMITS.parts },
+    { name: '1 MB of %a%', line: '%a%'.repeat(350_000), reason: 'too-long', stopsBy: 4 * READ_LIMITS.parts },
+    { name: '1 MB of "a"', line: '"a"'.repeat(350_000), reason: 'too-long', stopsBy: 40 * READ_LIMITS.parts },
+    { name: "1 MB of 'a'", line: "'a'".repeat(350_000), reason: 'too-long', stopsBy: 40 * READ_LIMITS.parts },
+    { name: '1 MB of $\'\\x41', line: `$'${'\\x41'.repeat(256 * 1024)}`, reason: 'too-long', stopsBy: 5 * READ_LIMITS.words },
+    { name: '1 MB of `\\$`', line: `\`${'\\$'.repeat(512 * 1024)}`, reason: 'too-long', stopsBy: 5 * READ_LIMITS.parts },
+    { name: '1 MB of ;', line: ';'.repeat(1024 * 1024), reason: 'too-long', stopsBy: 2 * READ_LIMITS.words + 10 },
+    { name: '1 MB of &', line: '&'.repeat(1024 * 1024), reason: 'too-long', stopsBy: 2 * READ_LIMITS.words + 10 },
+    { name: '1 MB of |', line: '|'.repeat(1024 * 1024), reason: 'too-long', stopsBy: 2 * READ_LIMITS.words + 10 },
+    { name: '1 MB of )', line: ')'.repeat(1024 * 1024), reason: 'too-long', stopsBy: READ_LIMITS.words + 10 },
+    { name: '1 MB of newlines', line: '\n'.repeat(1024 * 1024), reason: 'too-long', stopsBy: READ_LIMITS.words + 10 },
+    { name: '1 MB of ~', line: '~ '.repeat(512 * 1024), reason: 'too-long', stopsBy: 2 * READ_LIMITS.words + 10 },
+    { name: "1 MB of 'a=b '", line: 'a=b '.repeat(256 * 1024), reason: 'too-long', stopsBy: 4 * READ_LIMITS.words + 10 },
+    { name: '1 MB of <<a', line: '<<a '.repeat(256 * 1024), reason: 'unterminated-heredoc', stopsBy: 10 },
+    { name: '1 MB of $((', line: '$(('.repeat(350_000), reason: 'unterminated-substitution', stopsBy: 10 },
+    { name: '1 MB of ${', line: '${'.repeat(512 * 1024), reason: 'unterminated-substitution', stopsBy: 10 },
+  ])('$name', ({ line, reason, stopsBy }) => {
+    const result = readWithinBounds(line);
+    expect(result.opaque.map((o) => o.reason)).toContain(reason);
+    expect(result.opaque.length).toBeLessThanOrEqual(READ_LIMITS.invocations);
+    expect(Math.min(...result.opaque.filter((o) => o.reason === reason).map((o) => o.span[0]))).toBeLessThan(stopsBy);
+  });
+
+  it('keeps the rest of a word past its parts as written, so the word still ends where it ends', () => {
+    const quoted = readWithinBounds(`rm -rf "${'$a/'.repeat(20_000)}x"`);
+    expect(quoted.invocations[0]?.args).toEqual(['-rf', `${'$a/'.repeat(20_000)}x`]);
+    expect(quoted.opaque.map((o) => o.reason)).toEqual(['too-long']);
+    // a word cut short does not end the line: what follows it is still read
+    const bare = readWithinBounds(`rm -rf ${'$a/'.repeat(20_000)}x; git push`);
+    expect(bare.invocations.map((i) => [i.name, i.args.at(-1)])).toEqual([
+      ['rm', `${'$a/'.repeat(20_000)}x`],
+      ['git', 'push'],
+    ]);
+    expect(bare.opaque.map((o) => o.reason)).toEqual(['too-long']);
+  });
+
   it('reads 16 levels of nesting without an opaque part', () => {
     for (const line of [
       nest('echo $(', 'ls', ')', 16),

@@ -20,6 +20,13 @@ const cases = {
   '1 MB of X=1;': 'X=1;'.repeat(256 * 1024),
   '1 MB heredoc': `cat <<EOF\n${'line\n'.repeat(200 * 1024)}EOF`,
   '1 MB python -c': `python -c "${"os.system('ls');".repeat(60_000)}"`,
+  '33,000 × ls;': 'ls;'.repeat(33_000),
+  '25,000 × a=b;': 'a=b;'.repeat(25_000),
+  'URL + 25,000 × a=b&': `https://a.com/?${'a=b&'.repeat(25_000)}`,
+  '1 MB of $': '$'.repeat(1024 * 1024),
+  '1 MB of "a"': '"a"'.repeat(350_000),
+  '1 MB of \\': '\\'.repeat(1024 * 1024),
+  '1 MB of $((': '$(('.repeat(350_000),
 };
 
 const cpu = (fn) => {

@@ -82,6 +82,9 @@ describe('quotes joined as the shell joins them', () => {
     { line: `echo "it's" 'say "hi"' a\\ b`, expect: [{ program: 'echo', args: ["it's", 'say "hi"', 'a b'] }] },
     { line: "rm ''", expect: [{ program: 'rm', args: [''] }] },
     { line: String.raw`echo "a\"b\\c\$d"`, expect: [{ program: 'echo', args: ['a"b\\c$d'] }] },
+    // runs of escapes are taken at once; the span still covers the word as written
+    { line: String.raw`\r\m -rf \.\e\n\v`, expect: [{ program: 'rm', args: ['-rf', '.env'], src: String.raw`\r\m -rf \.\e\n\v` }] },
+    { line: String.raw`echo "\\\$\"\\x" a\ \ \ b`, expect: [{ program: 'echo', args: ['\\$"\\x', 'a   b'] }] },
   ])('$line', (row) => {
     checkRow(row);
   });
@@ -488,6 +491,7 @@ describe('opaque input is reported, and the rest is still read', () => {
     { line: '"$env:X" = 1', expect: [{ program: '$env:X' }], opaque: ['dynamic-program'] },
     { line: '$(curl -s https://x.example) --run', expect: [{ program: 'curl', via: '$(' }, { program: '$(curl -s https://x.example)' }], opaque: ['dynamic-program'] },
     { line: 'echo >', expect: [{ program: 'echo' }], opaque: ['unreadable'] },
+    { line: 'echo $((1 + $(ls)', expect: [{ program: 'echo' }], opaque: ['unterminated-substitution'] },
   ])('$line', (row) => {
     checkRow(row);
   });
