@@ -983,8 +983,12 @@ class Lexer {
       const n = s[i + 1];
       if (s[i] === '\\' && n !== undefined && ('$`\\'.includes(n) || (quoted && n === '"'))) {
         b.piece(src, run, i);
-        run = i + 1;
-        i += 2;
+        // a run of escapes (`\$\$`, `\\\``) is taken at once
+        let j = i + 2;
+        while (s[j] === '\\' && escapedInDouble(s[j + 1], !quoted)) j += 2;
+        if (j > i + 2) b.everyOther(src, i + 1, (j - i) / 2);
+        run = j > i + 2 ? j : i + 1;
+        i = j;
         continue;
       }
       i++;

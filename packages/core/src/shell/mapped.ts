@@ -118,10 +118,13 @@ class Builder implements MappedBuilder {
       this.piece(m, start, start + 1);
       return;
     }
-    // one character at a time into a list, joined once: `+=` would make a string per character
-    const chars: string[] = [];
-    for (let k = 0; k < count; k++) chars.push(m.text[start + 2 * k] ?? '');
-    this.add(chars.join(''), m.source ?? m, (m.offset ?? 0) + start, Number.MAX_SAFE_INTEGER, 2);
+    // character codes into one array, made into strings a chunk at a time (`+=` would make a string per character)
+    const text = m.text;
+    const codes = new Uint16Array(count);
+    for (let k = 0; k < count; k++) codes[k] = text.charCodeAt(start + 2 * k);
+    let out = '';
+    for (let k = 0; k < count; k += 4096) out += String.fromCharCode(...codes.subarray(k, Math.min(k + 4096, count)));
+    this.add(out, m.source ?? m, (m.offset ?? 0) + start, Number.MAX_SAFE_INTEGER, 2);
   }
 
   length(): number {
