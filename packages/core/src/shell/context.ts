@@ -8,7 +8,7 @@ export const LIMITS = {
   /** Characters read from one line; the rest is reported as `too-long`. */
   chars: 256 * 1024,
   /** Words, operators and redirections lexed in one call, over every inner text; a word's parts count too. */
-  words: 10_000,
+  words: 5_000,
   /**
    * Parts of one word (variables, substitutions, quoted and unquoted text), and ten times as many
    * pieces of quoted text (`"a""b"`); the rest of a longer word is kept as written.
