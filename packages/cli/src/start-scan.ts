@@ -144,7 +144,8 @@ export async function configuredServers(options: StartScanOptions): Promise<{ se
     case 'codex': {
       const path = join(options.codexHome ?? join(options.home, '.codex'), 'config.toml');
       const text = readBounded(path);
-      if (text !== undefined) {
+      // a config with no MCP server (most) needs no TOML parser loaded: the name is in every form of the key
+      if (text?.includes('mcp_servers') === true) {
         try {
           const { parse } = await import('smol-toml');
           const table = (parse(text) as Record<string, unknown>).mcp_servers;
