@@ -912,7 +912,7 @@ class Lexer {
         // kept as written and never resolved (see word); the line is too long from here
         this.pos = i;
         this.stop();
-        this.pos = skipSingle(s, i);
+        this.pos = skipEscapedTo(s, i, "'");
         parts.push({ kind: 'raw', raw: sliceMapped(src, open, this.pos) });
         return;
       }
@@ -1059,7 +1059,7 @@ function skipWord(s: string, i: number, dialect: Dialect): number {
       const close = s.indexOf("'", i + 1);
       i = close < 0 ? s.length : close + 1;
     } else if (code === 34) i = skipDouble(s, i + 1) + 1;
-    else if (code === 96) i = skipBacktick(s, i + 1);
+    else if (code === 96) i = skipEscapedTo(s, i + 1, '`');
     else if (code === 36 && s.charCodeAt(i + 1) === 40) i = skipBalanced(s, i + 2); // $(
     else if (code === 36 && s.charCodeAt(i + 1) === 123) i = skipBraces(s, i + 2); // ${
     else i++;
@@ -1073,7 +1073,7 @@ function skipDouble(s: string, i: number): number {
     const c = s[i];
     if (c === '"') return i;
     if (c === '\\') i += 2;
-    else if (c === '`') i = skipBacktick(s, i + 1);
+    else if (c === '`') i = skipEscapedTo(s, i + 1, '`');
     else if (c === '$' && s[i + 1] === '(') i = skipBalanced(s, i + 2);
     else if (c === '$' && s[i + 1] === '{') i = skipBraces(s, i + 2);
     else i++;
@@ -1081,21 +1081,14 @@ function skipDouble(s: string, i: number): number {
   return s.length;
 }
 
-/** Index after the backtick that closes a command substitution going on at `i`. */
-function skipBacktick(s: string, i: number): number {
+/**
+ * Index after the first `close` not escaped by a backslash from `i`: the backtick that closes a
+ * command substitution, the `'` that closes an ANSI-C string (`$'…'`).
+ */
+function skipEscapedTo(s: string, i: number, close: '`' | "'"): number {
   while (i < s.length) {
     const c = s[i];
-    if (c === '`') return i + 1;
-    i += c === '\\' ? 2 : 1;
-  }
-  return s.length;
-}
-
-/** Index after the `'` that closes an ANSI-C string (`$'…'`) going on at `i`. */
-function skipSingle(s: string, i: number): number {
-  while (i < s.length) {
-    const c = s[i];
-    if (c === "'") return i + 1;
+    if (c === close) return i + 1;
     i += c === '\\' ? 2 : 1;
   }
   return s.length;
