@@ -323,6 +323,10 @@ function otherEffects(inv: Invocation, at: (arg: Arg, op: FileOp, extra?: Partia
         const ops = git.args.filter((a) => !a.value.startsWith('-'));
         const dest = ops[1];
         if (dest) at(dest, 'write');
+      } else if (git?.sub === 'worktree' && git.args[0]?.value === 'add') {
+        // `git worktree add [-b NAME] PATH [COMMIT]`: a checkout is written at PATH
+        const path = worktreePath(git.args.slice(1));
+        if (path) at(path, 'write');
       } else if (git?.sub === 'show' || (git?.sub === 'cat-file' && !git.args.some((a) => a.value === '-t' || a.value === '-s' || a.value === '-e'))) {
         // `git show HEAD:.env`, `git cat-file -p main:config/.env`: a file's text as a commit (or
         // the index) holds it; `cat-file -t/-s/-e` tell only its type, size or presence
@@ -618,4 +622,18 @@ const METADATA_ONLY = new Set(['chmod', 'chown', 'chgrp', 'setfacl', 'touch', 'm
  */
 export function changesFile(effect: FileEffect): boolean {
   return (effect.op === 'write' || effect.op === 'create' || effect.op === 'delete') && !METADATA_ONLY.has(effect.by);
+}
+
+/** `git worktree add` options that take a value. */
+const WORKTREE_WITH_VALUE = new Set(['-b', '-B', '--reason']);
+
+/** The folder `git worktree add` checks out into: its first operand. */
+function worktreePath(args: readonly Arg[]): Arg | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const value = (args[i] as Arg).value;
+    if (WORKTREE_WITH_VALUE.has(value)) i++;
+    else if (value === '--') return args[i + 1];
+    else if (!value.startsWith('-')) return args[i];
+  }
+  return undefined;
 }

@@ -24,6 +24,11 @@ runRuleTests(fsWriteOutside, {
     'mv build.log /tmp',
     'curl -o /tmp/node.tar.gz https://nodejs.org/dist/node.tar.gz',
     'git clone https://github.com/acme/lib /tmp/lib',
+    // a worktree in the temp folder or inside the project
+    'git worktree add -b review/pr-42 /tmp/pr-42 origin/main',
+    'git worktree add .worktrees/fix-1',
+    'git worktree list',
+    'git worktree remove /tmp/pr-42',
     'cd /tmp && echo x > a.txt',
     'echo x > "$TMPDIR/x"',
     { step: { kind: 'write', path: '/tmp/scratch.json', content: '{}' } },
@@ -46,6 +51,9 @@ runRuleTests(fsWriteOutside, {
   ],
   invalid: [
     'echo "export PATH=$PATH:~/bin" >> ~/notes/env.txt',
+    // a checkout written next to the project, or in the home folder
+    'git worktree add ../project-review origin/main',
+    'git worktree add -b feat --reason wip ~/code/feat',
     'echo x > ~/notes.txt',
     'New-Item -ItemType Directory -Force -Path "$env:USERPROFILE\\tools"',
     'echo x | tee ~/x.txt',
