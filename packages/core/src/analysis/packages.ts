@@ -7,7 +7,7 @@ import { hasFlag, operands, withArgs } from './args.js';
  * What a package-manager command installs: named packages and/or the project's own lists.
  * Shared by pkg.install and pkg.unlisted.
  */
-export type Ecosystem = 'npm' | 'pypi' | 'crates' | 'go' | 'gems' | 'packagist' | 'nuget' | 'conda' | 'system';
+export type Ecosystem = 'npm' | 'pypi' | 'crates' | 'go' | 'gems' | 'packagist' | 'nuget' | 'conda' | 'hex' | 'system';
 
 export interface NamedPackage {
   /** The package name without version or extras (`lodash@4` → `lodash`, `requests[socks]==2` → `requests`). */
@@ -144,6 +144,9 @@ function planOf(inv: Invocation): Plan | undefined {
       return subPlan(inv, 'gems', GEM_WITH_VALUE, { install: 'project', add: 'add', update: 'install' }, false, true);
     case 'composer':
       return composerPlan(inv);
+    case 'mix':
+      // Elixir: `mix deps.get` fetches what mix.exs lists; `mix deps.update NAME…` newer versions of those
+      return subPlan(inv, 'hex', NO_VALUES, { 'deps.get': 'project', 'deps.update': 'install' });
     case 'dotnet':
       return dotnetPlan(inv);
     default:
@@ -266,6 +269,8 @@ function systemPlan(inv: Invocation): Plan | undefined {
   return { manager: inv.name, ecosystem: 'system', mode: 'add', words, global: true };
 }
 
+const NO_VALUES: ReadonlySet<string> = new Set();
+
 /** Managers of the form `<tool> <sub> [names…]`. */
 function subPlan(
   inv: Invocation,
@@ -313,6 +318,7 @@ export function packageName(ecosystem: Ecosystem, spec: string): string | undefi
     case 'gems':
     case 'nuget':
     case 'conda':
+    case 'hex':
       return (spec.split(/[=<>@\s]/)[0] ?? '').toLowerCase();
     case 'system':
       return spec.split('=')[0] ?? '';

@@ -7,6 +7,9 @@ runRuleTests(pkgInstall, {
     // running, building, testing and listing are not installing
     'npm test',
     'npm run build',
+    'mix test',
+    'mix compile',
+    'mix deps.tree',
     'npm run install:hooks',
     'npm ls lodash',
     'npm view react version',
@@ -46,6 +49,9 @@ runRuleTests(pkgInstall, {
     'git commit -m "pip install requests"',
   ],
   invalid: [
+    // Elixir's mix fetches from Hex
+    'mix deps.get',
+    'mix deps.update phoenix',
     // SPEC 4.2 examples
     'npm install',
     'pnpm add zod',
