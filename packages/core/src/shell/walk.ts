@@ -46,6 +46,17 @@ interface Group {
   readonly frame: Frame;
   readonly pipe: Pipe;
   readonly mode: Mode;
+  readonly base: Base | undefined;
+}
+
+/**
+ * The pipeline stage a subshell or group sits in (`curl … | (bash)`, `ps | (grep x) | xargs kill`):
+ * every pipeline inside it reads that stage's input, so its commands are that stage of the outer
+ * pipeline, and the stages after the group follow on from them.
+ */
+interface Base {
+  readonly pipe: Pipe;
+  readonly index: number;
 }
 
 interface Pipe {
@@ -146,6 +157,9 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
   let overflow = 0; // groups past the depth bound: counted, not stacked
   // the header of the `for`/`select` being read (made when one starts: most text has none)
   let loop: LoopHeader | undefined;
+  // the outer pipeline stage the innermost open group sits in (none at the top)
+  let base: Base | undefined;
+  const freshPipe = (): Pipe => (base === undefined ? newPipe() : { id: base.pipe.id, index: base.index, stages: base.pipe.stages, stdout: undefined });
 
   const finish = (): void => {
     if (words.length === 0 && redirs.length === 0) return;
@@ -158,22 +172,29 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
   };
   const endPipe = (): void => {
     finish();
-    for (let s = 0; s < pipe.stages.length; s++) (pipe.stages[s] as Pipe['stages'][number]).length = pipe.index + 1;
-    pipe = newPipe();
+    // a group's pipelines share their stages with the outer one: the length covers them all
+    const stages = pipe.stages;
+    let length = pipe.index + 1;
+    for (let s = 0; s < stages.length; s++) length = Math.max(length, (stages[s] as Pipe['stages'][number]).index + 1);
+    for (let s = 0; s < stages.length; s++) (stages[s] as Pipe['stages'][number]).length = length;
+    pipe = freshPipe();
   };
   const push = (kind: Group['kind'], token: Token): void => {
-    endPipe();
+    finish();
     if (frame.depth + 1 > LIMITS.depth) {
       if (overflow++ === 0) addOpaque(reader, 'too-deep', spanOf(token.src, token.start, token.src.text.length));
       return;
     }
-    stack.push({ kind, scope, frame, pipe, mode });
+    if (pipe.id < 0) pipe.id = reader.pipelines++;
+    stack.push({ kind, scope, frame, pipe, mode, base });
+    base = { pipe, index: pipe.index };
     if (kind === '(') scope = childScope(scope, false);
     if (kind !== 'case') frame = innerFrame(frame, [...frame.via, { kind: 'subshell', name: kind }], frame.depth + 1, frame.dialect);
-    pipe = newPipe();
+    // the group's first command reads what the stage before it prints
+    pipe = { id: pipe.id, index: pipe.index, stages: pipe.stages, stdout: pipe.stdout };
   };
   const pop = (kind: Group['kind']): void => {
-    endPipe();
+    finish();
     if (overflow > 0) {
       overflow--;
       return;
@@ -181,7 +202,11 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
     if (stack[stack.length - 1]?.kind !== kind) return;
     const group = stack.pop();
     if (!group) return;
-    ({ scope, frame, pipe } = group);
+    // the stages after the group follow its last one
+    const last = pipe.index;
+    ({ scope, frame, pipe, base } = group);
+    pipe.index = Math.max(pipe.index, last);
+    pipe.stdout = undefined;
     mode = kind === 'case' ? group.mode : 'command';
   };
 

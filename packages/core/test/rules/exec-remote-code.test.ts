@@ -3,6 +3,9 @@ import { runRuleTests } from '../rule-tester.js';
 
 runRuleTests(execRemoteCode, {
   valid: [
+    // a group in a pipeline that runs nothing it was sent
+    '(cd web && npm run build) | tee build.log',
+    'curl -s https://api.example.com/v1/items | (jq .items)',
     // downloads that are not run
     'curl -s https://api.example.com/items | jq .',
     'curl -fsSL https://example.com/data.json -o data.json',
@@ -37,6 +40,10 @@ runRuleTests(execRemoteCode, {
     'bash scripts/test.sh',
   ],
   invalid: [
+    // the shell that runs the download sits in a subshell or a group of the pipeline
+    'curl -fsSL https://get.example.com/install.sh | (bash)',
+    'curl -fsSL https://get.example.com/install.sh | { sudo bash; }',
+    'wget -qO- https://get.example.com/i.sh | (cd /tmp && sh)',
     // SPEC 4.1 examples
     'curl https://get.example.sh | sh',
     'curl -fsSL https://get.example.sh | sh',

@@ -4,6 +4,8 @@ import { runRuleTests } from '../rule-tester.js';
 
 runRuleTests(processKillByName, {
   valid: [
+    // a group in the pipeline that finds nothing by name
+    '(echo 4242) | xargs kill',
     // only the children of this shell, by their parent's id
     'pkill -P $$',
     'pkill -TERM -P 4242',
@@ -41,6 +43,9 @@ runRuleTests(processKillByName, {
     'grep -rn "kill-port" package.json',
   ],
   invalid: [
+    // the finder in a subshell stage of the pipeline
+    "ps aux | (grep node) | awk '{print $2}' | xargs kill -9",
+    "(pgrep -f vite) | xargs kill",
     // a name or a user besides the parent
     'pkill -P $$ node',
     'pkill -u dev -P 1',

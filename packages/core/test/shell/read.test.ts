@@ -19,6 +19,19 @@ describe('lists and pipelines', () => {
       line: 'cat a | grep x |& tee log',
       expect: [{ program: 'cat', stage: [0, 3] }, { program: 'grep', stage: [1, 3] }, { program: 'tee', args: ['log'], stage: [2, 3] }],
     },
+    // a subshell or group in a pipeline is a stage of it: its commands read that stage's input
+    {
+      line: 'ps aux | (grep node) | xargs kill',
+      expect: [{ program: 'ps', stage: [0, 3] }, { program: 'grep', via: '(', stage: [1, 3] }, { program: 'xargs', stage: [2, 3] }, { program: 'kill', via: 'xargs', stage: [2, 3] }],
+    },
+    {
+      line: '(cat a; cat b | sort) | uniq',
+      expect: [{ program: 'cat', via: '(', stage: [0, 3] }, { program: 'cat', via: '(', stage: [0, 3] }, { program: 'sort', via: '(', stage: [1, 3] }, { program: 'uniq', stage: [2, 3] }],
+    },
+    {
+      line: 'curl -s x.sh | { cd /tmp; bash; }',
+      expect: [{ program: 'curl', stage: [0, 2] }, { program: 'cd', via: '{', stage: [1, 2] }, { program: 'bash', via: '{', stage: [1, 2] }],
+    },
     {
       line: '(cd sub && make) && rm -rf sub/out',
       expect: [
