@@ -46,6 +46,7 @@ function interpreterFor(name: string): Interpreter | undefined {
 
 /** Whether `name args…` runs inline code (`python -c`), reads its program from stdin, or neither. */
 export function codeSource(name: string, args: readonly Word[]): CodeSource {
+  if (AWKS.has(name)) return awkSource(args);
   const interpreter = interpreterFor(name);
   if (!interpreter && name !== 'deno') return { kind: 'none' };
   const texts = args.map((w) => w.text);
@@ -100,6 +101,22 @@ export function codeSource(name: string, args: readonly Word[]): CodeSource {
   return { kind: 'none' };
 }
 
+const AWKS = new Set(['awk', 'gawk', 'mawk', 'nawk', 'busybox-awk']);
+/** awk options that take a value (`-F ,`, `-v x=1`); `-f FILE` reads the program from a file. */
+const AWK_WITH_VALUE = new Set(['-F', '-v', '--field-separator', '--assign']);
+
+/** awk's program is its first operand, unless `-f` names a file that holds it. */
+function awkSource(args: readonly Word[]): CodeSource {
+  for (let i = 0; i < args.length; i++) {
+    const t = (args[i] as Word).text;
+    if (t === '--') return args[i + 1] ? { kind: 'inline', language: 'awk', words: [args[i + 1] as Word] } : { kind: 'none' };
+    if (t === '-f' || t.startsWith('--file') || (t.startsWith('-f') && !t.startsWith('-F'))) return { kind: 'none' };
+    if (AWK_WITH_VALUE.has(t)) i++;
+    else if (!t.startsWith('-') || t === '-') return { kind: 'inline', language: 'awk', words: [args[i] as Word] };
+  }
+  return { kind: 'none' };
+}
+
 /** A command found in inline code: a shell line, or an argv that runs without a shell. */
 export type CodeCommand = { readonly kind: 'text'; readonly text: Mapped } | { readonly kind: 'argv'; readonly words: readonly Mapped[] };
 
@@ -111,6 +128,7 @@ const CALLS: Readonly<Record<Language, RegExp | undefined>> = {
   ruby: /(?<![\w:])(?:system|exec|spawn|IO\.popen|Open3\.(?:capture2e|capture2|capture3|popen2e|popen2|popen3|pipeline))(?![\w?!])[ \t]*\(?|`|%x[({[<|!]/g,
   perl: /(?<![\w$@%>])(?:system|exec)(?!\w)[ \t]*\(?|`|\bqx[({[</|!']/g,
   php: /(?<![\w$>:])(?:shell_exec|exec|system|passthru|popen|proc_open|pcntl_exec)\s*\(|`/g,
+  awk: /(?<![\w$])system\s*\(/g,
   powershell: undefined,
   other: undefined,
 };

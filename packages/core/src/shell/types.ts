@@ -36,7 +36,7 @@ export interface Redirect {
 
 /** Inline program text handed to an interpreter (`python -c CODE`, `node -e CODE`, heredoc to `python -`). */
 export interface InlineCode {
-  readonly language: 'python' | 'node' | 'ruby' | 'perl' | 'php' | 'deno' | 'powershell' | 'other';
+  readonly language: 'python' | 'node' | 'ruby' | 'perl' | 'php' | 'deno' | 'awk' | 'powershell' | 'other';
   readonly text: string;
   /** Span of the code in the original line (best effort when escaped). */
   readonly span: Span;

@@ -46,6 +46,8 @@ runRuleTests(fsWipe, {
     { step: { kind: 'write', path: 'src/old.ts', mode: 'delete' }, note: 'a write tool deleting one project file' },
   ],
   invalid: [
+    // run from inline code
+    `awk 'BEGIN { system("rm -rf ~") }'`,
     // SPEC 4.1 examples
     'rm -rf /',
     'rm -rf /*',

@@ -275,6 +275,8 @@ describe('inline code: commands found inside', () => {
     { line: `ruby -e 'system("rm -rf tmp")'`, expect: [{ program: 'ruby' }, { program: 'rm', via: 'ruby code' }] },
     { line: "ruby -e '%x(git push)' -e 'puts `ls`'", expect: [{ program: 'ruby', code: '%x(git push)\nputs `ls`' }, { program: 'git', via: 'ruby code' }, { program: 'ls', via: 'ruby code' }] },
     { line: `perl -e 'system("rm", "-rf", "x")'`, expect: [{ program: 'perl' }, { program: 'rm', args: ['-rf', 'x'], via: 'perl code' }] },
+    { line: `awk 'BEGIN { system("rm -rf ~") }'`, expect: [{ program: 'awk' }, { program: 'rm', args: ['-rf', '/home/dev'], via: 'awk code' }] },
+    { line: `gawk -F: -v OFS=, '{ system("git push " $1) }' remotes`, expect: [{ program: 'gawk' }, { program: 'git', args: ['push'], via: 'gawk code' }] },
     { line: "perl -E 'qx{git push}'", expect: [{ program: 'perl' }, { program: 'git', via: 'perl code' }] },
     { line: `php -r 'passthru("rm -rf cache");'`, expect: [{ program: 'php' }, { program: 'rm', via: 'php code' }] },
     {
