@@ -37,6 +37,8 @@ interface Target {
 
 type Judge = (inv: Invocation, context: RuleContext) => Target | undefined;
 
+const HTTP_CLIENTS = new Set(['curl', 'wget', 'http', 'https', 'xh', 'httpie', 'invoke-restmethod', 'irm', 'invoke-webrequest', 'iwr']);
+
 const KUBECTL_WITH_VALUE = new Set([
   '-n', '--namespace', '--context', '--cluster', '--kubeconfig', '--user', '-s', '--server', '--token', '--as', '--as-group',
   '-l', '--selector', '-f', '--filename', '-k', '--kustomize', '-o', '--output', '--field-selector', '-c', '--container',
@@ -216,8 +218,29 @@ const JUDGES: ReadonlyMap<string, Judge> = new Map<string, Judge>([
   ['docker-compose', docker],
   ['podman-compose', docker],
   ['rsync', rsync],
+  ...[...HTTP_CLIENTS].map((name): [string, Judge] => [name, httpDelete]),
   ...[...CLOUD_CLIS].map((name): [string, Judge] => [name, cloud]),
 ]);
+
+/**
+ * An HTTP DELETE sent to another computer (`curl -X DELETE https://api…/repos/acme/app`): an API
+ * deleting what the URL names. A request to this machine (a dev server) is the project's own.
+ */
+function httpDelete(inv: Invocation, context: RuleContext): Target | undefined {
+  if (!inv.args.some((arg, i) => isDeleteMethod(inv.name, arg, inv.args[i - 1]))) return undefined;
+  const reached = context.net.filter((net) => net.invocation === inv);
+  if (reached.length === 0 || reached.every((net) => net.hostClass === 'loopback')) return undefined;
+  return { detail: `HTTP DELETE to ${reached[0]?.host ?? 'another computer'}`, scoped: false };
+}
+
+/** `-X DELETE`, `-XDELETE`, `--request=DELETE`, `--method=DELETE`, `-Method Delete`, httpie's `http DELETE url`. */
+function isDeleteMethod(name: string, arg: string, before: string | undefined): boolean {
+  if (/^(?:-X|--request=|--method=)delete$/i.test(arg)) return true;
+  if (arg.toLowerCase() !== 'delete') return false;
+  if (before !== undefined && /^(?:-X|--request|--method|-Method)$/i.test(before)) return true;
+  // httpie and xh take the method as their first operand
+  return (name === 'http' || name === 'https' || name === 'xh' || name === 'httpie') && (before === undefined || before.startsWith('-'));
+}
 
 const REMOVERS = new Set(['rm', 'rmdir', 'unlink']);
 

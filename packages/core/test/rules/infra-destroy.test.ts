@@ -62,6 +62,12 @@ runRuleTests(infraDestroy, {
     // inside a container or pod, looking only
     'docker exec app npm test',
     "docker exec -it app sh -c 'ls -la /app && cat /app/package.json'",
+    // HTTP requests that delete nothing, or delete on this machine
+    'curl -s https://api.github.com/repos/acme/app',
+    'curl -X POST https://api.example.com/v1/items -d @item.json',
+    'curl -X DELETE http://localhost:3000/api/items/42',
+    'http GET https://api.example.com/v1/items',
+    'echo "curl -X DELETE https://api.example.com/x"',
     // the other computer's temp files
     'docker exec app rm -rf /tmp/build-cache',
     'ssh ci "rm -f /tmp/deploy.lock /var/tmp/upload-42.tar"',
@@ -155,6 +161,12 @@ runRuleTests(infraDestroy, {
     'ssh prod "echo maintenance > /var/www/html/index.html"',
     'ssh db1 "sudo apt-get remove -y postgresql"',
     "docker exec app sh -c 'rm -rf /var/lib/app/uploads'",
+    // an API told to delete what its URL names
+    'curl -X DELETE https://api.github.com/repos/acme/app -H "Authorization: token $GH_TOKEN"',
+    'curl -XDELETE https://search.example.com:9200/logs-2026.11',
+    'curl --request DELETE https://api.example.com/v1/projects/42',
+    'http DELETE https://api.example.com/v1/projects/42',
+    'Invoke-RestMethod -Method Delete -Uri https://api.example.com/v1/projects/42',
     // near misses of the temp folder: the folder itself, a way out of it, a glob, anything else named with it
     'ssh ci "rm -rf /tmp"',
     'ssh ci "rm -rf /tmp/../etc/nginx"',
