@@ -156,16 +156,18 @@ export async function runHook(argv: readonly string[], io: HookIo = processHookI
     } catch (error) {
       settingsError = error;
     }
-    const text = await readAll(io.stdin);
+    const { text, json: parsed } = await readAll(io.stdin);
     if (text.trim() === '') throw new Error('stdin was empty: no payload to read');
     // should the payload not be readable, a failure is still answered in its event's shape
     event ??= sniffEvent(text);
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      // the parser's own message quotes the payload, which may hold a key: keep only the fact
-      throw new Error(`the payload is not valid JSON (${text.length} characters)`);
+    let json = parsed;
+    if (json === undefined) {
+      try {
+        json = JSON.parse(text);
+      } catch {
+        // the parser's own message quotes the payload, which may hold a key: keep only the fact
+        throw new Error(`the payload is not valid JSON (${text.length} characters)`);
+      }
     }
     input = payload.read(json, args.event, io.parentArgs());
     event = input.event;

@@ -19,7 +19,12 @@ describe('readAll: one payload from stdin', () => {
     { name: 'empty', chunks: [], ends: true, text: '' },
   ];
   it.for(rows)('$name', async ({ chunks, ends, text }) => {
-    expect(await readAll(stream(chunks, ends))).toBe(text);
+    expect((await readAll(stream(chunks, ends))).text).toBe(text);
+  });
+
+  it('a whole object is handed back parsed, so it is parsed once', async () => {
+    expect(await readAll(stream(['{"a":', '[1, 2]}'], false))).toEqual({ text: '{"a":[1, 2]}', json: { a: [1, 2] } });
+    expect(await readAll(stream(['not json}'], true))).toEqual({ text: 'not json}' });
   });
 
   it('a payload over the cap is refused, not read on', async () => {

@@ -39,6 +39,13 @@ export class InputTooBigError extends Error {
   override readonly name = 'InputTooBigError';
 }
 
+/** Stdin as read: its text, and the JSON value when reading stopped at a whole one. */
+export interface Payload {
+  readonly text: string;
+  /** Set when a chunk completed one JSON object (so it is parsed once, not again by the caller). */
+  readonly json?: unknown;
+}
+
 /**
  * Reads a byte stream to its end, as UTF-8 text without a leading byte order mark (Cursor's CLI on
  * Windows sends one). Reading chunk by chunk until the end, rather than one `readFileSync(0)`,
@@ -46,7 +53,7 @@ export class InputTooBigError extends Error {
  * that completes one JSON object ends the reading too: an agent that leaves stdin open after its
  * payload is answered at once, not at the deadline.
  */
-export async function readAll(chunks: AsyncIterable<Uint8Array | string>, maxBytes: number = MAX_INPUT_BYTES): Promise<string> {
+export async function readAll(chunks: AsyncIterable<Uint8Array | string>, maxBytes: number = MAX_INPUT_BYTES): Promise<Payload> {
   const parts: Buffer[] = [];
   let size = 0;
   const text = (): string => {
@@ -58,9 +65,15 @@ export async function readAll(chunks: AsyncIterable<Uint8Array | string>, maxByt
     size += bytes.length;
     if (size > maxBytes) throw new InputTooBigError(`the payload is larger than ${maxBytes} bytes`);
     parts.push(bytes);
-    if (endsObject(bytes) && parses(text())) break;
+    if (!endsObject(bytes)) continue;
+    const sofar = text();
+    try {
+      return { text: sofar, json: JSON.parse(sofar) };
+    } catch {
+      // not a whole object yet (or not JSON at all): read on
+    }
   }
-  return text();
+  return { text: text() };
 }
 
 /** Whether a chunk's last byte other than white space is `}`. */
@@ -71,15 +84,6 @@ function endsObject(bytes: Uint8Array): boolean {
     if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) return false;
   }
   return false;
-}
-
-function parses(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
