@@ -98,10 +98,7 @@ export function setLoopVar(scope: Scope, name: string, values: readonly string[]
 
 /** The words a loop variable takes, when `name` is one (looked up as lookupVar does). */
 export function loopValues(scope: Scope, name: string, caseless: boolean): LoopValues | undefined {
-  const entry =
-    lookupEntry(scope.layer, name) ??
-    (caseless ? (lookupEntry(scope.layer, name.toUpperCase()) ?? lookupEntry(scope.layer, name.toLowerCase())) : undefined);
-  return entry?.loop;
+  return findEntry(scope, name, caseless)?.loop;
 }
 
 /** Marks a variable as exported (`export NAME`), keeping its value. */
@@ -109,7 +106,12 @@ export function exportVar(scope: Scope, name: string): void {
   const previous = lookupEntry(scope.layer, name);
   if (!previous) return;
   scope.layer.vars ??= new Map();
-  scope.layer.vars.set(name, { value: previous.value, exported: true, dynamic: previous.dynamic });
+  scope.layer.vars.set(name, { value: previous.value, exported: true, dynamic: previous.dynamic, ...(previous.loop === undefined ? {} : { loop: previous.loop }) });
+}
+
+/** A variable's entry, by its name as written, else (PowerShell, `caseless`) in either case. */
+function findEntry(scope: Scope, name: string, caseless: boolean): Entry | undefined {
+  return lookupEntry(scope.layer, name) ?? (caseless ? (lookupEntry(scope.layer, name.toUpperCase()) ?? lookupEntry(scope.layer, name.toLowerCase())) : undefined);
 }
 
 function lookupEntry(start: Layer, name: string): Entry | undefined {
@@ -127,9 +129,7 @@ function lookupEntry(start: Layer, name: string): Entry | undefined {
  * (home, temp, working directory). undefined when it cannot be known.
  */
 export function lookupVar(scope: Scope, name: string, caseless: boolean): VarValue | undefined {
-  const entry =
-    lookupEntry(scope.layer, name) ??
-    (caseless ? (lookupEntry(scope.layer, name.toUpperCase()) ?? lookupEntry(scope.layer, name.toLowerCase())) : undefined);
+  const entry = findEntry(scope, name, caseless);
   if (entry) return entry.value === undefined ? undefined : { text: entry.value, dynamic: entry.dynamic };
   const text = knownFolder(scope, caseless ? name.toUpperCase() : name);
   return text === undefined ? undefined : { text, dynamic: false };

@@ -54,6 +54,8 @@ describe('lists and pipelines', () => {
     { line: 'for f in *.log; do gzip "$f"; done', expect: [{ program: 'gzip', args: ['$f'] }] },
     // a `for` loop over plain words: each command that uses the variable, once per word
     { line: 'for d in build dist; do rm -rf "$d"; done', expect: [{ program: 'rm', args: ['-rf', 'build'], src: 'rm -rf "$d"' }, { program: 'rm', args: ['-rf', 'dist'] }] },
+    // `export d` keeps what the loop variable stands for
+    { line: 'for d in build dist; do export d; rm -rf "$d"; done', expect: [{ program: 'export', args: ['d'] }, { program: 'rm', args: ['-rf', 'build'] }, { program: 'rm', args: ['-rf', 'dist'] }] },
     { line: 'for d in src ~; do rm -rf "$d"; done', expect: [{ program: 'rm', args: ['-rf', 'src'] }, { program: 'rm', args: ['-rf', '/home/dev'] }] },
     { line: "for d in build 'my dist'\ndo\n  rm -rf $d/cache\ndone", expect: [{ program: 'rm', args: ['-rf', 'build/cache'] }, { program: 'rm', args: ['-rf', 'my', 'dist/cache'] }] },
     { line: 'for d in build src; do bash -c "rm -rf $d"; done', expect: [{ program: 'bash' }, { program: 'rm', args: ['-rf', 'build'], via: 'bash -c' }, { program: 'bash' }, { program: 'rm', args: ['-rf', 'src'], via: 'bash -c' }] },
