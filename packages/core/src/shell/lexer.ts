@@ -37,11 +37,12 @@ const REDIRECTS: Record<Dialect, readonly string[]> = {
   powershell: ['>>', '>&', '>', '<'],
   cmd: ['>>', '>&', '>', '<&', '<'],
 };
+const BLANKS = ' \t\r\f\v\n';
 /** Per dialect, ASCII characters a word cannot simply run over (everything else is plain text). */
 const SPECIAL: Record<Dialect, Uint8Array> = {
-  posix: specialTable(' \t\r\f\v\n;&|()<>\\\'"$`~%'),
-  powershell: specialTable(' \t\r\f\v\n;&|(){}<>`\'"$~%@'),
-  cmd: specialTable(' \t\r\f\v\n&|()<>^"%'),
+  posix: specialTable(BLANKS, WORD_END.posix, '\\\'"$`~%'),
+  powershell: specialTable(BLANKS, WORD_END.powershell, '`\'"$~%@'),
+  cmd: specialTable(BLANKS, WORD_END.cmd, '^"%'),
 };
 /** The first of `options` written at `i` (a loop: `find` with a closure costs one per token). */
 function firstAt(options: readonly string[], s: string, i: number): string | undefined {
@@ -53,13 +54,14 @@ function firstAt(options: readonly string[], s: string, i: number): string | und
 }
 /** Per dialect, ASCII characters that end a word: blanks, newlines and WORD_END. */
 const ENDS: Record<Dialect, Uint8Array> = {
-  posix: specialTable(' \t\r\f\v\n;&|()<>'),
-  powershell: specialTable(' \t\r\f\v\n;&|(){}<>'),
-  cmd: specialTable(' \t\r\f\v\n&|()<>'),
+  posix: specialTable(BLANKS, WORD_END.posix),
+  powershell: specialTable(BLANKS, WORD_END.powershell),
+  cmd: specialTable(BLANKS, WORD_END.cmd),
 };
-function specialTable(chars: string): Uint8Array {
+/** A lookup table of the ASCII characters in the given groups. */
+function specialTable(...groups: Iterable<string>[]): Uint8Array {
   const table = new Uint8Array(128);
-  for (const c of chars) table[c.charCodeAt(0)] = 1;
+  for (const group of groups) for (const c of group) table[c.charCodeAt(0)] = 1;
   return table;
 }
 const isBlank = (code: number): boolean => code === 32 || code === 9 || code === 13 || code === 12 || code === 11;
