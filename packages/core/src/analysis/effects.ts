@@ -130,7 +130,8 @@ const CREATORS = new Set(['touch', 'mkdir', 'new-item', 'ni', 'md']);
 /** Shell interpreters and script runners whose first operand is a script they run. */
 const SCRIPT_RUNNERS = new Set(['source', '.', 'sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'python', 'python3', 'node', 'ruby', 'perl', 'php', 'deno', 'bun', 'tsx', 'ts-node', 'pwsh', 'powershell']);
 
-const HTTP_CLIENTS = new Set(['curl', 'wget', 'http', 'https', 'httpie', 'xh', 'aria2c', 'invoke-webrequest', 'iwr', 'invoke-restmethod', 'irm', 'lynx', 'w3m', 'links']);
+/** Programs that send an HTTP request to the URLs they are given. */
+export const HTTP_CLIENTS: ReadonlySet<string> = new Set(['curl', 'wget', 'http', 'https', 'httpie', 'xh', 'aria2c', 'invoke-webrequest', 'iwr', 'invoke-restmethod', 'irm', 'lynx', 'w3m', 'links']);
 const SSH_CLIENTS = new Set(['ssh', 'scp', 'sftp', 'rsync', 'mosh']);
 const DNS_CLIENTS = new Set(['nslookup', 'dig', 'host', 'resolve-dnsname', 'drill']);
 const RAW_CLIENTS = new Set(['nc', 'ncat', 'netcat', 'socat', 'telnet']);

@@ -1,4 +1,5 @@
 import { hasFlag, operands, optionValues } from '../analysis/args.js';
+import { HTTP_CLIENTS } from '../analysis/effects.js';
 import type { NetEffect } from '../analysis/effects.js';
 import { redact } from '../facts/keys.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
@@ -37,7 +38,6 @@ interface Target {
 
 type Judge = (inv: Invocation, context: RuleContext) => Target | undefined;
 
-const HTTP_CLIENTS = new Set(['curl', 'wget', 'http', 'https', 'xh', 'httpie', 'invoke-restmethod', 'irm', 'invoke-webrequest', 'iwr']);
 
 const KUBECTL_WITH_VALUE = new Set([
   '-n', '--namespace', '--context', '--cluster', '--kubeconfig', '--user', '-s', '--server', '--token', '--as', '--as-group',
@@ -247,7 +247,8 @@ const REMOVERS = new Set(['rm', 'rmdir', 'unlink']);
 /** Every path a remover names is inside the other computer's temp folder (`/tmp/x`, not `/tmp`). */
 function onlyTemp(inv: Invocation): boolean {
   const paths = inv.args.filter((arg) => !arg.startsWith('-'));
-  return paths.length > 0 && paths.every((path) => /^\/(?:var\/)?tmp\/[^*?]/.test(path) && !path.split('/').includes('..'));
+  // a name inside the folder, not the folder again (`/tmp//`, `/tmp/./`) and not a way out of it
+  return paths.length > 0 && paths.every((path) => /^\/(?:var\/)?tmp\/[^*?/]/.test(path) && !path.split('/').some((part) => part === '.' || part === '..'));
 }
 
 /** A command on another computer that deletes, overwrites, stops or reboots something there. */

@@ -170,6 +170,8 @@ runRuleTests(infraDestroy, {
     // near misses of the temp folder: the folder itself, a way out of it, a glob, anything else named with it
     'ssh ci "rm -rf /tmp"',
     'ssh ci "rm -rf /tmp/../etc/nginx"',
+    'ssh ci rm -rf /tmp//',
+    'ssh ci "rm -rf /tmp/./"',
     'docker exec app rm -rf /tmp/*',
     'docker exec app rm -rf /tmp/cache /srv/data',
     "kubectl exec -n prod web -- sh -c 'rm -rf /data'",
