@@ -129,8 +129,8 @@ const SYSTEM_HEADINGS =
   /(?:^|\n)[ \t]{0,8}#{2,6}[ \t]{0,4}system(?:[ \t]{1,4}(?:prompt|message|instructions?))?[ \t]{0,4}:|###system\b|\b(?:begin|end|start)[ \t]{1,4}(?:of[ \t]{1,4})?(?:the[ \t]{1,4})?system[ \t]{1,4}(?:prompt|message|instructions)\b/;
 const QUOTES = new Set(['"', "'", '`']);
 
-// Text none of the tags or headings below can match without.
-const TAG_NEEDS = ['<|', '[inst]', '[/inst]', '<<sys>>', '<</sys>>', '<tool_', '</tool_', '<function_', '</function_', '<system', '</system', '<im_', '</im_', '<start_of_turn>', '</start_of_turn>', '<end_of_turn>', '</end_of_turn>', '<invoke name='];
+// Text none of the tags or headings below can match without (besides `system`, looked for on its own).
+const TAG_NEEDS = ['<|', '[inst]', '[/inst]', '<<sys>>', '<</sys>>', '<tool_', '</tool_', '<function_', '</function_', '<im_', '</im_', '<start_of_turn>', '</start_of_turn>', '<end_of_turn>', '</end_of_turn>', '<invoke name='];
 
 function hasFakeTag(lower: string): boolean {
   if (!mayHave(lower, TAG_NEEDS) && !lower.includes('system')) return false;

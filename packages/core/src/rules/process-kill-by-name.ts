@@ -27,7 +27,7 @@ export const processKillByName = {
       noMatch: ['kill 1234', 'kill -9 %1', 'pgrep -fl vite', 'lsof -i :3000', 'taskkill /pid 4242 /f'],
     },
   },
-  programs: new Set([...BY_NAME, ...KILLERS, 'fuser', 'taskkill']),
+  programs: new Set([...BY_NAME, ...KILLERS, 'fuser']),
   check(context) {
     const feeds = finders(context.invocations);
     const hits: Hit[] = [];
