@@ -1,6 +1,7 @@
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join } from 'node:path';
+import { folderProblem } from './fsx.js';
 import type { Io } from './io.js';
 
 /**
@@ -79,6 +80,8 @@ export interface AppServerOptions {
  */
 export async function withAppServer<T>(codex: string, options: AppServerOptions, work: (session: AppServerSession) => Promise<T>): Promise<T> {
   const { cwd, limitMs } = options;
+  const problem = folderProblem(cwd);
+  if (problem !== undefined) throw new AppServerError(`cannot start codex app-server: ${problem}`);
   const { execa } = await import('execa');
   const posix = process.platform !== 'win32';
   const child = execa(codex, ['app-server', ...(options.args ?? [])], {

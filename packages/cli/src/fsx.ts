@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /** The text of a file, or undefined when it does not exist. Other errors are thrown. */
@@ -8,6 +8,23 @@ export function readTextIfExists(path: string): string | undefined {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
+  }
+}
+
+/**
+ * Why a program cannot be started in `dir`, as a sentence that names the folder and what to do, or
+ * undefined when it can. A spawn in a missing folder fails with a bare ENOENT that reads as if
+ * the program were missing.
+ */
+export function folderProblem(dir: string): string | undefined {
+  try {
+    if (!statSync(dir).isDirectory()) return `${dir} is not a folder; run guard from a folder that exists`;
+    accessSync(dir, constants.R_OK | constants.X_OK);
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return `the folder ${dir} does not exist; create it or run guard from a folder that exists`;
+    return `the folder ${dir} cannot be entered (${code ?? 'error'}); check its permissions`;
   }
 }
 

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { AgentId } from '@guard/core';
 import { rulesFileSigns, scanInjection } from '@guard/core';
+import { folderProblem } from './fsx.js';
 
 /** What the chat-start scan looked at, what it found, and what it could not check (SPEC §5). */
 export interface StartScanResult {
@@ -203,6 +204,11 @@ export async function scanServers(servers: readonly McpServer[], env: Readonly<R
     return false;
   });
   if (local.length === 0) return { checked, found, unchecked, poisonedServers: poisoned };
+  const problem = folderProblem(cwd);
+  if (problem !== undefined) {
+    for (const server of local) unchecked.push(`MCP server ${server.name}: not started, ${problem}`);
+    return { checked, found, unchecked, poisonedServers: poisoned };
+  }
   const { execa } = await import('execa');
   const deadline = Date.now() + timeoutMs;
   await Promise.all(

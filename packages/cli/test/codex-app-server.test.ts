@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppServerError, appServerTrust, findOnPath, listGuardHooks, trustGuardHooks } from '../src/codex-app-server.js';
 import type { ListedHook } from '../src/codex-app-server.js';
 import { captureIo } from './capture-io.js';
@@ -15,7 +15,13 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-const HOOKS = '/home/dev/.codex/hooks.json';
+// A home folder of its own (Codex is started in the folder above .codex, so it must exist here);
+// made at load time because the tables below name it.
+const home = mkdtempSync(join(tmpdir(), 'guard-app-server-home-'));
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+mkdirSync(join(home, '.codex'));
+const HOOKS = join(home, '.codex', 'hooks.json');
+const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const GUARD = '"/usr/bin/node" "/opt/guard/dist/bin.js" hook codex';
 
 function hook(overrides: Partial<ListedHook> & { key: string }): ListedHook {
@@ -90,7 +96,7 @@ describe('trustGuardHooks', () => {
       hook({ key: `${HOOKS}:user_prompt_submit:0:0`, enabled: false }),
       // not guard's: the person's own hook, guard's command from another file, a managed one
       hook({ key: `${HOOKS}:pre_tool_use:0:1`, command: './mine.sh' }),
-      hook({ key: '/home/dev/project/.codex/hooks.json:pre_tool_use:0:0', sourcePath: '/home/dev/project/.codex/hooks.json' }),
+      hook({ key: `${join(home, 'project', '.codex', 'hooks.json')}:pre_tool_use:0:0`, sourcePath: join(home, 'project', '.codex', 'hooks.json') }),
     ];
     const after = before.map((one) => (one.command === GUARD && one.sourcePath === HOOKS && one.enabled ? { ...one, trustStatus: 'trusted' as const } : one));
     const codex = fakeCodex([before, after]);
@@ -119,8 +125,8 @@ describe('trustGuardHooks', () => {
   });
 
   it.for([
-    { name: 'Codex lists none of guard\'s hooks', mode: 'answer', lists: [[hook({ key: 'x', command: './mine.sh' })]], error: /^Codex does not load guard's hooks from \/home\/dev\/\.codex\/hooks\.json$/ },
-    { name: 'Codex cannot read its config', mode: 'broken', lists: [[]], error: /^Codex does not load guard's hooks from \/home\/dev\/\.codex\/hooks\.json \(Codex says: config\.toml:3:22: unclosed table\)$/ },
+    { name: 'Codex lists none of guard\'s hooks', mode: 'answer', lists: [[hook({ key: 'x', command: './mine.sh' })]], error: new RegExp(`^Codex does not load guard's hooks from ${escaped(HOOKS)}$`) },
+    { name: 'Codex cannot read its config', mode: 'broken', lists: [[]], error: new RegExp(`^Codex does not load guard's hooks from ${escaped(HOOKS)} \\(Codex says: config\\.toml:3:22: unclosed table\\)$`) },
     { name: 'Codex answers with an error', mode: 'error', lists: [[]], error: /^Codex answered config\.toml: expected a key$/ },
     { name: 'Codex exits at once', mode: 'exit', lists: [[]], error: /^codex app-server stopped early \(exit code 3\)$/ },
     { name: 'Codex never answers', mode: 'hang', lists: [[]], error: /^codex app-server did not answer within 0\.5 s$/ },
@@ -131,6 +137,15 @@ describe('trustGuardHooks', () => {
     await expect(attempt).rejects.toThrow(error);
     expect(got().some((message) => message.method === 'config/batchWrite')).toBe(false);
     expect(alive()).toBe(false);
+  });
+
+  it('a project folder that does not exist is named, and Codex is not started', async () => {
+    const project = join(root, 'gone', '.codex', 'hooks.json');
+    const codex = fakeCodex([[]]);
+    await expect(listGuardHooks(codex, project, [GUARD], io())).rejects.toThrow(
+      `cannot start codex app-server: the folder ${join(root, 'gone')} does not exist; create it or run guard from a folder that exists`,
+    );
+    expect(existsSync(join(root, 'pid'))).toBe(false);
   });
 
   it('listGuardHooks asks for the project folder of a project file', async () => {

@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { scanChatStart, scanRulesFiles } from '../src/start-scan.js';
+import { scanChatStart, scanRulesFiles, scanServers } from '../src/start-scan.js';
 
 /** A tiny stdio MCP server: answers initialize and tools/list with the given tools (or never answers). */
 function server(dir: string, name: string, tools: unknown, mode: 'answer' | 'silent' | 'crash' = 'answer'): string {
@@ -83,5 +83,16 @@ describe('chat-start scan', () => {
     writeFileSync(join(w.project, 'CLAUDE.md'), 'Prefer small commits.\n');
     const result = await scanChatStart({ agent: 'copilot', projectRoot: w.project, home: w.home, env: {} });
     expect(result).toEqual({ checked: ['CLAUDE.md'], found: [], unchecked: [], poisonedRules: false, poisonedServers: [] });
+  });
+
+  it('a project folder that does not exist: the servers are named unchecked with the folder, and none is started', async () => {
+    const w = world();
+    const missing = join(w.dir, 'gone');
+    const marker = join(w.dir, 'started');
+    const servers = [{ name: 'local', command: process.execPath, args: ['-e', `require('node:fs').writeFileSync(${JSON.stringify(marker)}, '')`], env: {} }];
+    const result = await scanServers(servers, { PATH: process.env.PATH }, missing, 1500);
+    expect(result.unchecked).toEqual([`MCP server local: not started, the folder ${missing} does not exist; create it or run guard from a folder that exists`]);
+    expect(result.checked).toEqual([]);
+    expect(existsSync(marker)).toBe(false);
   });
 });
