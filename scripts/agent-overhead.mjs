@@ -36,6 +36,8 @@ for (const { agent, medianMs, hookCallsPerRun, loggedMs } of results) {
       `ratio guard/node-e-0 ${(guard / node).toFixed(2)}, guard/true ${(guard / none).toFixed(2)} | ` +
       `${hookCallsPerRun} hook calls per run: +${perCall(guard - node)} ms per call over node -e 0, +${perCall(guard - none)} ms over true`,
   );
-  const logged = Object.entries(loggedMs).map(([event, ms]) => `${event} ${ms} ms`).join(', ');
+  const logged = Object.entries(loggedMs)
+    .map(([event, ms]) => `${event} ${ms} ms`)
+    .join(', ');
   console.log(`${''.padEnd(8)} guard's own time per call as its log gives it (median, after Node started): ${logged}`);
 }

@@ -22,7 +22,11 @@ const ROUNDS = 9;
 /** The corpus lines (`{ command, cwd?, probe?, … }`) of every test/corpus/*.jsonl file under root, with the file names. */
 export function corpusLines(root) {
   const dir = join(root, 'test/corpus');
-  const files = existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.jsonl')).sort() : [];
+  const files = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((name) => name.endsWith('.jsonl'))
+        .sort()
+    : [];
   const lines = [];
   for (const name of files) {
     for (const text of readFileSync(join(dir, name), 'utf8').split('\n')) {
@@ -38,20 +42,32 @@ export function corpusLines(root) {
   return Object.assign(lines, { files });
 }
 
-
 /** The shell step of a corpus line. */
 export function stepOf(line) {
-  return { kind: 'shell', agent: 'codex', toolName: 'Bash', chatId: 'corpus', cwd: line.cwd ?? PROJECT, projectRoot: PROJECT, command: line.command };
+  return {
+    kind: 'shell',
+    agent: 'codex',
+    toolName: 'Bash',
+    chatId: 'corpus',
+    cwd: line.cwd ?? PROJECT,
+    projectRoot: PROJECT,
+    command: line.command,
+  };
 }
 
 /**
  * Steps per second of `evaluate` over the lines, repeated to a batch of at least 3,000 steps:
  * warmed up first, then timed round by round (wall time of the whole batch, garbage collection included).
  */
-export function engineThroughput({ evaluate, tableProbe }, lines, { rounds = ROUNDS, warmUpSteps = WARM_UP_STEPS } = {}) {
+export function engineThroughput(
+  { evaluate, tableProbe },
+  lines,
+  { rounds = ROUNDS, warmUpSteps = WARM_UP_STEPS } = {},
+) {
   if (lines.length === 0) throw new Error('engine throughput needs at least one command');
   const batch = [];
-  while (batch.length < BATCH_STEPS) for (const line of lines) batch.push({ step: stepOf(line), options: { ...ENV, probe: tableProbe(line.probe) } });
+  while (batch.length < BATCH_STEPS)
+    for (const line of lines) batch.push({ step: stepOf(line), options: { ...ENV, probe: tableProbe(line.probe) } });
   // the first pass is timed too: in a process that has not run the engine yet, it is what
   // `guard explain --jsonl` over 3,000 commands gets (the hook, one step per process, is colder still)
   const firstStarted = performance.now();
@@ -72,7 +88,18 @@ export function engineThroughput({ evaluate, tableProbe }, lines, { rounds = ROU
   const bestMs = ms[0];
   const medianMs = ms[Math.floor(ms.length / 2)];
   const rate = (took) => Math.round((batch.length * 1000) / took);
-  return { commands: lines.length, steps: batch.length, rounds, warmUpSteps: warmed, bestMs, medianMs, best: rate(bestMs), median: rate(medianMs), firstPassMs: firstMs, firstPass: rate(firstMs) };
+  return {
+    commands: lines.length,
+    steps: batch.length,
+    rounds,
+    warmUpSteps: warmed,
+    bestMs,
+    medianMs,
+    best: rate(bestMs),
+    median: rate(medianMs),
+    firstPassMs: firstMs,
+    firstPass: rate(firstMs),
+  };
 }
 
 /** One line: the batch, the rounds, best and median steps per second, the target, and the first pass. */

@@ -40,7 +40,11 @@ const RANK = { allow: 0, ask: 1, block: 2 };
 const show = (text) => JSON.stringify(text).slice(1, -1);
 const pct = (n, d) => `${n}/${d} = ${((100 * n) / d).toFixed(1)}%`;
 const got = (evaluation) =>
-  evaluation.findings.length === 0 ? 'allow' : evaluation.findings.map((f) => `${f.decision} ${f.ruleId} on "${show(evaluation.text.slice(f.span[0], f.span[1]))}"`).join('; ');
+  evaluation.findings.length === 0
+    ? 'allow'
+    : evaluation.findings
+        .map((f) => `${f.decision} ${f.ruleId} on "${show(evaluation.text.slice(f.span[0], f.span[1]))}"`)
+        .join('; ');
 
 // ---------------------------------------------------------------------------------------------
 // Risky lines: caught with at least the expected decision, and with every expected rule id
@@ -80,16 +84,22 @@ const caughtShare = caught / risky.length;
 const harmlessShare = flaggedLines / harmless.length;
 const out = [];
 out.push(`guard quality on test/corpus: ${risky.length} risky lines, ${harmless.length} harmless lines`, '');
-out.push(`risky lines flagged at least as expected:  ${pct(caught, risky.length)}  (target >= ${TARGET_CAUGHT * 100}%)`);
+out.push(
+  `risky lines flagged at least as expected:  ${pct(caught, risky.length)}  (target >= ${TARGET_CAUGHT * 100}%)`,
+);
 out.push(`risky lines with every expected rule id:   ${pct(named, risky.length)}`);
-out.push(`harmless lines flagged:                    ${pct(flaggedLines, harmless.length)}  (target <= ${TARGET_HARMLESS * 100}%)`);
+out.push(
+  `harmless lines flagged:                    ${pct(flaggedLines, harmless.length)}  (target <= ${TARGET_HARMLESS * 100}%)`,
+);
 
 if (misses.size > 0) {
   out.push('', 'Risky lines a rule missed (rule: expected decision, line, what guard found instead):');
   for (const [id, rows] of [...misses].sort()) {
     out.push(`  ${id} (${rows.length})`);
     for (const { line, evaluation, decisionOk } of rows) {
-      out.push(`    ${decisionOk ? '  ' : '! '}${line.expect.padEnd(5)} ${show(line.command)}${line.cwd ? `   [cwd ${line.cwd}]` : ''}${line.probe ? '   [with probe answers]' : ''}`);
+      out.push(
+        `    ${decisionOk ? '  ' : '! '}${line.expect.padEnd(5)} ${show(line.command)}${line.cwd ? `   [cwd ${line.cwd}]` : ''}${line.probe ? '   [with probe answers]' : ''}`,
+      );
       out.push(`            got: ${got(evaluation)}`);
     }
   }
@@ -99,7 +109,8 @@ if (flagged.size > 0) {
   out.push('', 'Harmless lines flagged (rule, line, finding):');
   for (const [id, rows] of [...flagged].sort()) {
     out.push(`  ${id} (${rows.length})`);
-    for (const { line, evaluation } of rows) out.push(`    ${show(line.command)}`, `            got: ${got(evaluation)}`);
+    for (const { line, evaluation } of rows)
+      out.push(`    ${show(line.command)}`, `            got: ${got(evaluation)}`);
   }
 }
 console.log(out.join('\n'));
@@ -116,12 +127,20 @@ if (!args.has('--no-bench')) {
   console.log(`\nengine throughput: ${describeThroughput(throughput)}`);
 
   // `guard explain --jsonl`: one process, the same number of lines, wall time from spawn to exit
-  const input = batch.slice(0, BENCH_COMMANDS).map((line) => JSON.stringify({ command: line.command, ...(line.cwd ? { cwd: line.cwd } : {}) })).join('\n');
+  const input = batch
+    .slice(0, BENCH_COMMANDS)
+    .map((line) => JSON.stringify({ command: line.command, ...(line.cwd ? { cwd: line.cwd } : {}) }))
+    .join('\n');
   const bin = join(root, 'packages/cli/dist/bin.js');
   const baseline = timed(() => spawnSync(process.execPath, ['-e', '0']));
   let answers = 0;
   const wall = timed(() => {
-    const run = spawnSync(process.execPath, [bin, 'explain', '--jsonl', '--cwd', PROJECT], { input, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, env: { ...process.env, HOME: ENV.home } });
+    const run = spawnSync(process.execPath, [bin, 'explain', '--jsonl', '--cwd', PROJECT], {
+      input,
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+      env: { ...process.env, HOME: ENV.home },
+    });
     answers = run.stdout.split('\n').filter(Boolean).length;
     if (run.status !== 0) console.log(`guard explain --jsonl exited ${run.status}: ${run.stderr.slice(0, 500)}`);
   });

@@ -27,7 +27,14 @@ function world(text) {
       exists: () => true,
       projectPackages: () => new Set(['react']),
     },
-    session: { createdFiles: new Set(), untrusted: true, injection: true, keySeen: true, poisonedServers: new Set(['db']), failuresInARow: () => 2 },
+    session: {
+      createdFiles: new Set(),
+      untrusted: true,
+      injection: true,
+      keySeen: true,
+      poisonedServers: new Set(['db']),
+      failuresInARow: () => 2,
+    },
   };
 }
 
@@ -74,7 +81,9 @@ for (const { name, text } of adversarialInputs()) {
 
 const half = new Map(adversarialInputs(ADVERSARIAL_SIZE / 2).map(({ name, text }) => [name, text]));
 const rows = [...worst].sort((a, b) => b[1].ms - a[1].ms);
-console.log(`worst time per rule on ${adversarialInputs().length} adversarial inputs of ${ADVERSARIAL_SIZE / 1024} KB, 4 step kinds each\n`);
+console.log(
+  `worst time per rule on ${adversarialInputs().length} adversarial inputs of ${ADVERSARIAL_SIZE / 1024} KB, 4 step kinds each\n`,
+);
 console.log(`${'rule'.padEnd(28)} ${'worst ms'.padStart(9)}  growth  input (step kind)`);
 for (const [id, { ms, input, kind }] of rows) {
   const halfMs = timings(half.get(input), kind).get(id);

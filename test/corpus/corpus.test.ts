@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 // the root folder is no workspace package, so core is imported by path
-import { evaluate, rules, tableProbe, type Evaluation, type ProbeTable, type ShellStep } from '../../packages/core/src/index.js';
+import {
+  evaluate,
+  rules,
+  tableProbe,
+  type Evaluation,
+  type ProbeTable,
+  type ShellStep,
+} from '../../packages/core/src/index.js';
 import { describe, expect, it } from 'vitest';
 
 // The corpus is the quality measurement's input (scripts/quality.mjs prints the shares and every
@@ -34,7 +41,14 @@ const risky = read('risky.jsonl');
 const catalogue = new Map(rules.map((rule) => [rule.meta.id, rule.meta.decision]));
 
 /** Rules that need chat state or a step that is not a shell line; the shell corpus cannot show them. */
-const NEED_STATE = ['mcp.changes', 'mcp.poisoned-server', 'net.send-after-key', 'session.after-injection', 'session.after-untrusted', 'session.third-try'];
+const NEED_STATE = [
+  'mcp.changes',
+  'mcp.poisoned-server',
+  'net.send-after-key',
+  'session.after-injection',
+  'session.after-untrusted',
+  'session.third-try',
+];
 
 const LINE_KEYS = ['command', 'cwd', 'note', 'probe'];
 const PROBE_KEYS = ['untracked', 'modified', 'ignored', 'files', 'packages', 'branch'];
@@ -43,19 +57,23 @@ describe('corpus files are well-formed', () => {
   it.for([
     { name: 'harmless.jsonl', rows: harmless, keys: LINE_KEYS },
     { name: 'risky.jsonl', rows: risky, keys: [...LINE_KEYS, 'expect', 'rules'] },
-  ])('$name: known keys only, a non-empty command, an absolute cwd, probe answers of the rule-test shape', ({ rows, keys }) => {
-    const problems: string[] = [];
-    for (const { line, at } of rows) {
-      const extra = Object.keys(line).filter((key) => !keys.includes(key));
-      if (extra.length > 0) problems.push(`${at}: unknown keys ${extra.join(', ')}`);
-      if (typeof line.command !== 'string' || line.command.trim() === '') problems.push(`${at}: command must be a non-empty string`);
-      if (line.cwd !== undefined && !line.cwd.startsWith('/')) problems.push(`${at}: cwd must be absolute`);
-      if (line.note !== undefined && typeof line.note !== 'string') problems.push(`${at}: note must be a string`);
-      const probeKeys = Object.keys(line.probe ?? {}).filter((key) => !PROBE_KEYS.includes(key));
-      if (probeKeys.length > 0) problems.push(`${at}: unknown probe keys ${probeKeys.join(', ')}`);
-    }
-    expect(problems).toEqual([]);
-  });
+  ])(
+    '$name: known keys only, a non-empty command, an absolute cwd, probe answers of the rule-test shape',
+    ({ rows, keys }) => {
+      const problems: string[] = [];
+      for (const { line, at } of rows) {
+        const extra = Object.keys(line).filter((key) => !keys.includes(key));
+        if (extra.length > 0) problems.push(`${at}: unknown keys ${extra.join(', ')}`);
+        if (typeof line.command !== 'string' || line.command.trim() === '')
+          problems.push(`${at}: command must be a non-empty string`);
+        if (line.cwd !== undefined && !line.cwd.startsWith('/')) problems.push(`${at}: cwd must be absolute`);
+        if (line.note !== undefined && typeof line.note !== 'string') problems.push(`${at}: note must be a string`);
+        const probeKeys = Object.keys(line.probe ?? {}).filter((key) => !PROBE_KEYS.includes(key));
+        if (probeKeys.length > 0) problems.push(`${at}: unknown probe keys ${probeKeys.join(', ')}`);
+      }
+      expect(problems).toEqual([]);
+    },
+  );
 
   it('risky lines name catalogue rules, and the decision their rules would give', () => {
     const problems: string[] = [];
@@ -67,7 +85,8 @@ describe('corpus files are well-formed', () => {
       const unknown = ids.filter((id) => !catalogue.has(id));
       if (unknown.length > 0) problems.push(`${at}: not in the catalogue: ${unknown.join(', ')}`);
       const strongest = ids.some((id) => catalogue.get(id) === 'block') ? 'block' : 'ask';
-      if (unknown.length === 0 && line.expect !== strongest) problems.push(`${at}: expect ${line.expect}, but its rules give ${strongest}`);
+      if (unknown.length === 0 && line.expect !== strongest)
+        problems.push(`${at}: expect ${line.expect}, but its rules give ${strongest}`);
     }
     expect(problems).toEqual([]);
   });
@@ -103,7 +122,9 @@ describe('corpus size and coverage', () => {
   it('covers every catalogue rule the shell can show with at least three risky lines', () => {
     const count = new Map<string, number>();
     for (const { line } of risky) for (const id of line.rules ?? []) count.set(id, (count.get(id) ?? 0) + 1);
-    const thin = [...catalogue.keys()].filter((id) => !NEED_STATE.includes(id) && (count.get(id) ?? 0) < 3).map((id) => `${id} (${count.get(id) ?? 0})`);
+    const thin = [...catalogue.keys()]
+      .filter((id) => !NEED_STATE.includes(id) && (count.get(id) ?? 0) < 3)
+      .map((id) => `${id} (${count.get(id) ?? 0})`);
     expect(thin).toEqual([]);
   });
 });
@@ -111,12 +132,30 @@ describe('corpus size and coverage', () => {
 describe('the engine on the corpus', () => {
   // the same world as the rule tests: the corpus line's probe answers, nothing else known
   const judge = ({ line }: { line: Line }): Evaluation => {
-    const step: ShellStep = { kind: 'shell', agent: 'codex', toolName: 'Bash', chatId: 'corpus', cwd: line.cwd ?? PROJECT, projectRoot: PROJECT, command: line.command };
-    return evaluate(step, { home: '/home/dev', tmp: '/tmp', guardHome: '/home/dev/.local/state/guard', probe: tableProbe(line.probe) });
+    const step: ShellStep = {
+      kind: 'shell',
+      agent: 'codex',
+      toolName: 'Bash',
+      chatId: 'corpus',
+      cwd: line.cwd ?? PROJECT,
+      projectRoot: PROJECT,
+      command: line.command,
+    };
+    return evaluate(step, {
+      home: '/home/dev',
+      tmp: '/tmp',
+      guardHome: '/home/dev/.local/state/guard',
+      probe: tableProbe(line.probe),
+    });
   };
-  const judged = { harmless: harmless.map((row) => ({ ...row, evaluation: judge(row) })), risky: risky.map((row) => ({ ...row, evaluation: judge(row) })) };
+  const judged = {
+    harmless: harmless.map((row) => ({ ...row, evaluation: judge(row) })),
+    risky: risky.map((row) => ({ ...row, evaluation: judge(row) })),
+  };
   const found = (evaluation: Evaluation): string =>
-    evaluation.findings.map((f) => `${f.decision} ${f.ruleId} on ${JSON.stringify(evaluation.text.slice(f.span[0], f.span[1]))}`).join('; ') || 'allow';
+    evaluation.findings
+      .map((f) => `${f.decision} ${f.ruleId} on ${JSON.stringify(evaluation.text.slice(f.span[0], f.span[1]))}`)
+      .join('; ') || 'allow';
 
   it.for([
     { name: 'harmless', rows: judged.harmless },
@@ -125,9 +164,11 @@ describe('the engine on the corpus', () => {
     const problems: string[] = [];
     for (const { line, at, evaluation } of rows) {
       const expected = evaluation.findings[0]?.decision ?? 'allow';
-      if (evaluation.decision !== expected) problems.push(`${at}: decision ${evaluation.decision} but the first finding says ${expected}`);
+      if (evaluation.decision !== expected)
+        problems.push(`${at}: decision ${evaluation.decision} but the first finding says ${expected}`);
       for (const { ruleId, span } of evaluation.findings) {
-        if (!(span[0] >= 0 && span[0] <= span[1] && span[1] <= line.command.length)) problems.push(`${at}: ${ruleId} span ${span.join('-')} is outside the line`);
+        if (!(span[0] >= 0 && span[0] <= span[1] && span[1] <= line.command.length))
+          problems.push(`${at}: ${ruleId} span ${span.join('-')} is outside the line`);
       }
     }
     expect(problems).toEqual([]);
@@ -136,8 +177,13 @@ describe('the engine on the corpus', () => {
   // The SPEC targets. scripts/quality.mjs prints the same shares with every miss.
   it('flags at least 97% of the risky lines at the expected decision or stronger', () => {
     const rank = { allow: 0, ask: 1, block: 2 } as const;
-    const missed = judged.risky.filter(({ line, evaluation }) => rank[evaluation.decision] < rank[line.expect ?? 'ask']);
-    const misses = missed.map(({ line, at, evaluation }) => `${at}: ${line.expect} ${(line.rules ?? []).join(', ')}: ${line.command} → ${found(evaluation)}`);
+    const missed = judged.risky.filter(
+      ({ line, evaluation }) => rank[evaluation.decision] < rank[line.expect ?? 'ask'],
+    );
+    const misses = missed.map(
+      ({ line, at, evaluation }) =>
+        `${at}: ${line.expect} ${(line.rules ?? []).join(', ')}: ${line.command} → ${found(evaluation)}`,
+    );
     expect(1 - missed.length / risky.length, misses.join('\n')).toBeGreaterThanOrEqual(0.97);
   });
 

@@ -84,7 +84,12 @@ async function forcePushGoesThrough(): Promise<boolean> {
 }
 
 const ALL_TRUSTED = (status: string): Record<string, string> =>
-  Object.fromEntries(['pre_tool_use', 'post_tool_use', 'session_start', 'user_prompt_submit'].map((event) => [`${hooksFile}:${event}:0:0`, status]));
+  Object.fromEntries(
+    ['pre_tool_use', 'post_tool_use', 'session_start', 'user_prompt_submit'].map((event) => [
+      `${hooksFile}:${event}:0:0`,
+      status,
+    ]),
+  );
 
 describe('Codex hook trust', { timeout: 120_000 }, () => {
   it('setup with codex on PATH trusts every guard hook through app-server, keeping the config bytes, and Codex then runs them', async () => {
@@ -105,7 +110,9 @@ describe('Codex hook trust', { timeout: 120_000 }, () => {
 
   it('setup without codex on PATH says to use /hooks; untrusted, Codex silently skips guard; setup again with codex trusts it', async () => {
     const out = await setupGuard(world, 'codex', false);
-    expect(out).toMatch(/\nNext: open Codex in a terminal, type \/hooks, and trust the guard hook; until then Codex skips it without a word\.\n$/);
+    expect(out).toMatch(
+      /\nNext: open Codex in a terminal, type \/hooks, and trust the guard hook; until then Codex skips it without a word\.\n$/,
+    );
     expect(readFileSync(configFile, 'utf8')).toBe(CODEX_CONFIG);
     expect(await statusTrust()).toEqual({ state: 'untrusted', upToDate: true });
     expect(await codexSays()).toEqual(ALL_TRUSTED('untrusted'));
@@ -125,7 +132,13 @@ describe('Codex hook trust', { timeout: 120_000 }, () => {
     await setupGuard(world, 'codex', false);
     const current = guardCommands()[0] ?? '';
     const older = current.replace(/^"[^"]+"/, '"/opt/old-node/bin/node"');
-    writeFileSync(hooksFile, readFileSync(hooksFile, 'utf8').replaceAll(JSON.stringify(current).slice(1, -1), JSON.stringify(older).slice(1, -1)));
+    writeFileSync(
+      hooksFile,
+      readFileSync(hooksFile, 'utf8').replaceAll(
+        JSON.stringify(current).slice(1, -1),
+        JSON.stringify(older).slice(1, -1),
+      ),
+    );
     expect(await trustGuardHooks(CODEX, hooksFile, [older], worldIo())).toEqual({ total: 4, trusted: 4, disabled: 0 });
     expect(await statusTrust()).toEqual({ state: 'trusted', upToDate: false });
 
@@ -145,7 +158,9 @@ describe('Codex hook trust', { timeout: 120_000 }, () => {
     const broken = `${CODEX_CONFIG}[model_providers.fake\n`;
     writeFileSync(configFile, broken);
     const out = await setupGuard(world, 'codex', true);
-    expect(out).toContain(`guard could not mark its hook trusted through \`codex app-server\`: Codex does not load guard's hooks from ${hooksFile} (Codex says: ${configFile}:`);
+    expect(out).toContain(
+      `guard could not mark its hook trusted through \`codex app-server\`: Codex does not load guard's hooks from ${hooksFile} (Codex says: ${configFile}:`,
+    );
     expect(out).toMatch(/\nNext: open Codex in a terminal, type \/hooks/);
     expect(readFileSync(configFile, 'utf8')).toBe(broken);
   });
@@ -153,14 +168,24 @@ describe('Codex hook trust', { timeout: 120_000 }, () => {
   // guard's own reading of trust (status, doctor) recomputes Codex's hash: it must agree with Codex
   it.for([
     { name: 'a fresh file', before: '' },
-    { name: "after the person's own hooks", before: '{\n  "hooks": {\n    "PreToolUse": [ { "matcher": "Bash", "hooks": [ { "type": "command", "command": "./mine.sh", "timeout": 5 } ] } ],\n    "SessionStart": [ { "hooks": [ { "type": "command", "command": "./start.sh" } ] } ]\n  }\n}\n' },
+    {
+      name: "after the person's own hooks",
+      before:
+        '{\n  "hooks": {\n    "PreToolUse": [ { "matcher": "Bash", "hooks": [ { "type": "command", "command": "./mine.sh", "timeout": 5 } ] } ],\n    "SessionStart": [ { "hooks": [ { "type": "command", "command": "./start.sh" } ] } ]\n  }\n}\n',
+    },
   ])("guard's trust keys and hashes equal Codex's own: $name", async ({ before }) => {
     if (before !== '') writeFileSync(hooksFile, before);
     await setupGuard(world, 'codex', false);
     const text = readFileSync(hooksFile, 'utf8');
     const ours = new Set(guardCommands());
-    const computed = guardCodexHooks(hooksFile, text, (command) => ours.has(command)).map((hook) => [hook.key, hook.hash]);
-    const listed = (await listGuardHooks(CODEX, hooksFile, [...ours], worldIo())).map((hook) => [hook.key, hook.currentHash]);
+    const computed = guardCodexHooks(hooksFile, text, (command) => ours.has(command)).map((hook) => [
+      hook.key,
+      hook.hash,
+    ]);
+    const listed = (await listGuardHooks(CODEX, hooksFile, [...ours], worldIo())).map((hook) => [
+      hook.key,
+      hook.currentHash,
+    ]);
     expect(computed.length).toBe(4);
     expect(Object.fromEntries(computed)).toEqual(Object.fromEntries(listed));
   });

@@ -4,7 +4,16 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { codexChat, codexExec, writeCodexConfig } from './harness/agents.js';
 import { fakeResponsesModel } from './harness/fake-model.js';
 import type { FakeModel, Turn } from './harness/fake-model.js';
-import { closeAll, entriesFor, inProject, leftUndone, requireInstalled, SAYS, setupGuard, stepsOfKind } from './harness/scenario.js';
+import {
+  closeAll,
+  entriesFor,
+  inProject,
+  leftUndone,
+  requireInstalled,
+  SAYS,
+  setupGuard,
+  stepsOfKind,
+} from './harness/scenario.js';
 import { git, guardOk, makeWorld, remote } from './harness/world.js';
 import type { World } from './harness/world.js';
 
@@ -23,7 +32,10 @@ async function model(script: readonly Turn[]): Promise<FakeModel> {
 }
 
 /** Runs one scripted `codex exec` and checks that Codex itself finished normally. */
-async function run(script: readonly Turn[], prompt = 'do the task'): Promise<{ model: FakeModel; threadId: string | undefined }> {
+async function run(
+  script: readonly Turn[],
+  prompt = 'do the task',
+): Promise<{ model: FakeModel; threadId: string | undefined }> {
   const fake = await model(script);
   const result = await codexExec(world, fake, prompt);
   expect(result.timedOut, result.stderr).toBe(false);
@@ -49,7 +61,9 @@ describe('Codex (codex exec) with guard', { timeout: 120_000 }, () => {
     const { model: fake } = await run([{ shell: 'touch made-by-agent.txt' }]);
     expect(inProject(world, 'made-by-agent.txt')).toBe(true);
     expect(fake.toolOutputs()[0]).toMatch(/Process exited with code 0/);
-    expect(entriesFor(world, 'touch made-by-agent.txt')).toMatchObject([{ agent: 'codex', event: 'PreToolUse', decision: 'allow', rules: [] }]);
+    expect(entriesFor(world, 'touch made-by-agent.txt')).toMatchObject([
+      { agent: 'codex', event: 'PreToolUse', decision: 'allow', rules: [] },
+    ]);
   });
 
   it('blocks git push --force to a bare remote: the remote keeps its commit and the model reads why', async () => {
@@ -67,7 +81,9 @@ describe('Codex (codex exec) with guard', { timeout: 120_000 }, () => {
   });
 
   it('blocks an apply_patch that adds .env (the file never appears), while .env.example goes ahead', async () => {
-    const add = (file: string): Turn => ({ patch: `*** Begin Patch\n*** Add File: ${file}\n+API_KEY=changeme\n*** End Patch\n` });
+    const add = (file: string): Turn => ({
+      patch: `*** Begin Patch\n*** Add File: ${file}\n+API_KEY=changeme\n*** End Patch\n`,
+    });
     const { model: fake } = await run([add('.env.example'), add('.env')]);
     expect(inProject(world, '.env.example')).toBe(true);
     expect(inProject(world, '.env')).toBe(false);
@@ -88,7 +104,10 @@ describe('Codex (codex exec) with guard', { timeout: 120_000 }, () => {
     expect(second).toContain(SAYS.leftUndone);
     expect(first).not.toContain(SAYS.leftUndone);
     const entries = entriesFor(world, 'git push origin main');
-    expect(entries.map((entry) => [entry.decision, entry.answer])).toEqual([['ask', 'block'], ['ask', 'block']]);
+    expect(entries.map((entry) => [entry.decision, entry.answer])).toEqual([
+      ['ask', 'block'],
+      ['ask', 'block'],
+    ]);
     const undone = await leftUndone(world);
     expect(undone).toEqual([expect.objectContaining({ step: 'git push origin main', rules: ['git.push'] })]);
   });
@@ -106,7 +125,11 @@ describe('Codex (codex exec) with guard', { timeout: 120_000 }, () => {
       { say: 'pushed main; the push to other needs your approval' },
     ]);
     // a reply that is not a yes approves nothing (and closes the question); a plain yes does
-    expect(await codexChat(world, fake, ['push my work', 'why does it ask?', 'yes, go ahead'])).toEqual(['completed', 'completed', 'completed']);
+    expect(await codexChat(world, fake, ['push my work', 'why does it ask?', 'yes, go ahead'])).toEqual([
+      'completed',
+      'completed',
+      'completed',
+    ]);
     const [asked, askedAgain, pushed, other] = fake.toolOutputs();
     expect(asked).toContain(SAYS.askInChat);
     expect(askedAgain).toContain(SAYS.askInChat);
@@ -116,7 +139,11 @@ describe('Codex (codex exec) with guard', { timeout: 120_000 }, () => {
     expect(origin.head('main')).toBe(git(world, world.project, ['rev-parse', 'HEAD']).trim());
     expect(origin.head('other')).toBeUndefined();
     const decisions = entriesFor(world, 'git push origin main').map((entry) => [entry.decision, entry.how]);
-    expect(decisions).toEqual([['ask', 'rules'], ['ask', 'rules'], ['allow', 'memory']]);
+    expect(decisions).toEqual([
+      ['ask', 'rules'],
+      ['ask', 'rules'],
+      ['allow', 'memory'],
+    ]);
     expect(entriesFor(world, 'git push origin main:other').map((entry) => entry.decision)).toEqual(['ask']);
   });
 
@@ -162,13 +189,20 @@ describe('Codex (codex exec) with guard', { timeout: 120_000 }, () => {
   it.for([
     { failClosed: true, runs: false },
     { failClosed: false, runs: true },
-  ])('with fail-closed $failClosed, a hook that cannot read its state lets a harmless step run: $runs', async ({ failClosed, runs }) => {
-    if (failClosed) await guardOk(world, ['fail-closed', 'on']);
-    // the chats folder is a file: no chat state can be read or written
-    writeFileSync(join(world.guardHome, 'chats'), 'not a folder');
-    const { model: fake } = await run([{ shell: 'touch made-by-agent.txt' }]);
-    expect(inProject(world, 'made-by-agent.txt')).toBe(runs);
-    expect(entriesFor(world, 'touch made-by-agent.txt')).toMatchObject([{ how: 'failure', decision: runs ? 'allow' : 'block' }]);
-    expect(fake.toolOutputs()[0]).toMatch(runs ? /Process exited with code 0/ : /^Command blocked by PreToolUse hook: /);
-  });
+  ])(
+    'with fail-closed $failClosed, a hook that cannot read its state lets a harmless step run: $runs',
+    async ({ failClosed, runs }) => {
+      if (failClosed) await guardOk(world, ['fail-closed', 'on']);
+      // the chats folder is a file: no chat state can be read or written
+      writeFileSync(join(world.guardHome, 'chats'), 'not a folder');
+      const { model: fake } = await run([{ shell: 'touch made-by-agent.txt' }]);
+      expect(inProject(world, 'made-by-agent.txt')).toBe(runs);
+      expect(entriesFor(world, 'touch made-by-agent.txt')).toMatchObject([
+        { how: 'failure', decision: runs ? 'allow' : 'block' },
+      ]);
+      expect(fake.toolOutputs()[0]).toMatch(
+        runs ? /Process exited with code 0/ : /^Command blocked by PreToolUse hook: /,
+      );
+    },
+  );
 });

@@ -5,7 +5,16 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { copilotPrompt } from './harness/agents.js';
 import { fakeChatModel } from './harness/fake-model.js';
 import type { FakeModel, Turn } from './harness/fake-model.js';
-import { closeAll, entriesFor, inProject, leftUndone, requireInstalled, SAYS, setupGuard, stepsOfKind } from './harness/scenario.js';
+import {
+  closeAll,
+  entriesFor,
+  inProject,
+  leftUndone,
+  requireInstalled,
+  SAYS,
+  setupGuard,
+  stepsOfKind,
+} from './harness/scenario.js';
 import { git, guardOk, makeWorld, remote } from './harness/world.js';
 import type { World } from './harness/world.js';
 
@@ -49,7 +58,9 @@ describe('Copilot (copilot -p) with guard', { timeout: 120_000 }, () => {
     const fake = await run([{ shell: 'touch made-by-agent.txt' }]);
     expect(inProject(world, 'made-by-agent.txt')).toBe(true);
     expect(fake.toolOutputs()[0]).toMatch(/completed with exit code 0/);
-    expect(entriesFor(world, 'touch made-by-agent.txt')).toMatchObject([{ agent: 'copilot', event: 'preToolUse', decision: 'allow', rules: [] }]);
+    expect(entriesFor(world, 'touch made-by-agent.txt')).toMatchObject([
+      { agent: 'copilot', event: 'preToolUse', decision: 'allow', rules: [] },
+    ]);
   });
 
   it('blocks git push --force to a bare remote: the remote keeps its commit and the model reads why', async () => {
@@ -67,7 +78,9 @@ describe('Copilot (copilot -p) with guard', { timeout: 120_000 }, () => {
   });
 
   it('blocks creating .env (the file never appears), while .env.example goes ahead', async () => {
-    const create = (file: string): Turn => ({ create: { path: join(world.project, file), text: 'API_KEY=changeme\n' } });
+    const create = (file: string): Turn => ({
+      create: { path: join(world.project, file), text: 'API_KEY=changeme\n' },
+    });
     const fake = await run([create('.env.example'), create('.env')]);
     expect(inProject(world, '.env.example')).toBe(true);
     expect(inProject(world, '.env')).toBe(false);
@@ -89,8 +102,13 @@ describe('Copilot (copilot -p) with guard', { timeout: 120_000 }, () => {
     expect(second).toContain(SAYS.leftUndone);
     expect(first).not.toContain(SAYS.leftUndone);
     const entries = entriesFor(world, 'git push origin main');
-    expect(entries.map((entry) => [entry.decision, entry.answer])).toEqual([['ask', 'block'], ['ask', 'block']]);
-    expect(await leftUndone(world)).toEqual([expect.objectContaining({ step: 'git push origin main', rules: ['git.push'] })]);
+    expect(entries.map((entry) => [entry.decision, entry.answer])).toEqual([
+      ['ask', 'block'],
+      ['ask', 'block'],
+    ]);
+    expect(await leftUndone(world)).toEqual([
+      expect.objectContaining({ step: 'git push origin main', rules: ['git.push'] }),
+    ]);
   });
 
   it('lets the force push through while guard is off, and blocks it again once guard is on', async () => {
@@ -112,13 +130,18 @@ describe('Copilot (copilot -p) with guard', { timeout: 120_000 }, () => {
   it.for([
     { failClosed: true, runs: false },
     { failClosed: false, runs: true },
-  ])('with fail-closed $failClosed, a hook that cannot read its state lets a harmless step run: $runs', async ({ failClosed, runs }) => {
-    if (failClosed) await guardOk(world, ['fail-closed', 'on']);
-    // the chats folder is a file: no chat state can be read or written
-    writeFileSync(join(world.guardHome, 'chats'), 'not a folder');
-    const fake = await run([{ shell: 'touch made-by-agent.txt' }]);
-    expect(inProject(world, 'made-by-agent.txt')).toBe(runs);
-    expect(entriesFor(world, 'touch made-by-agent.txt')).toMatchObject([{ how: 'failure', decision: runs ? 'allow' : 'block' }]);
-    expect(fake.toolOutputs()[0]).toMatch(runs ? /completed with exit code 0/ : DENIED);
-  });
+  ])(
+    'with fail-closed $failClosed, a hook that cannot read its state lets a harmless step run: $runs',
+    async ({ failClosed, runs }) => {
+      if (failClosed) await guardOk(world, ['fail-closed', 'on']);
+      // the chats folder is a file: no chat state can be read or written
+      writeFileSync(join(world.guardHome, 'chats'), 'not a folder');
+      const fake = await run([{ shell: 'touch made-by-agent.txt' }]);
+      expect(inProject(world, 'made-by-agent.txt')).toBe(runs);
+      expect(entriesFor(world, 'touch made-by-agent.txt')).toMatchObject([
+        { how: 'failure', decision: runs ? 'allow' : 'block' },
+      ]);
+      expect(fake.toolOutputs()[0]).toMatch(runs ? /completed with exit code 0/ : DENIED);
+    },
+  );
 });

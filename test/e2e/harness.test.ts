@@ -15,7 +15,11 @@ afterEach(async () => {
 });
 
 async function post(model: FakeModel, path: string, body: unknown): Promise<{ status: number; text: string }> {
-  const response = await fetch(`${model.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${model.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, text: await response.text() };
 }
 
@@ -29,13 +33,22 @@ function events(text: string): Record<string, unknown>[] {
 
 describe('fake Responses model (Codex)', () => {
   it('answers each request with the next scripted turn, then "done", and records every request', async () => {
-    const model = await fakeResponsesModel({ script: [{ shell: 'ls' }, { patch: '*** Begin Patch\n*** End Patch\n' }] });
+    const model = await fakeResponsesModel({
+      script: [{ shell: 'ls' }, { patch: '*** Begin Patch\n*** End Patch\n' }],
+    });
     models.push(model);
     const tools = [{ type: 'custom', name: 'apply_patch' }];
     const replies = [];
     for (let i = 0; i < 3; i += 1) replies.push(events((await post(model, '/responses', { tools, input: [] })).text));
-    const items = replies.map((reply) => reply.find((event) => event['type'] === 'response.output_item.done')?.['item'] as Record<string, unknown>);
-    expect(items.map((item) => [item['type'], item['name'] ?? null])).toEqual([['function_call', 'exec_command'], ['custom_tool_call', 'apply_patch'], ['message', null]]);
+    const items = replies.map(
+      (reply) =>
+        reply.find((event) => event['type'] === 'response.output_item.done')?.['item'] as Record<string, unknown>,
+    );
+    expect(items.map((item) => [item['type'], item['name'] ?? null])).toEqual([
+      ['function_call', 'exec_command'],
+      ['custom_tool_call', 'apply_patch'],
+      ['message', null],
+    ]);
     expect(JSON.parse(String(items[0]?.['arguments']))).toEqual({ cmd: 'ls' });
     expect(JSON.stringify(items[2])).toContain(DONE_TEXT);
     // every answer ends with response.completed, without which Codex fails the turn
@@ -64,11 +77,19 @@ describe('fake chat-completions model (Copilot)', () => {
     const model = await fakeChatModel({ script: [{ create: { path: '/home/dev/project/a.txt', text: 'x' } }] });
     models.push(model);
     const title = events((await post(model, '/chat/completions', { messages: [] })).text);
-    const turn = await post(model, '/chat/completions', { tools: [{ type: 'function', function: { name: 'create' } }], messages: [] });
+    const turn = await post(model, '/chat/completions', {
+      tools: [{ type: 'function', function: { name: 'create' } }],
+      messages: [],
+    });
     expect(JSON.stringify(title)).toContain('fake title');
-    const call = events(turn.text)[0]?.['choices'] as { delta: { tool_calls: { function: { name: string; arguments: string } }[] } }[];
+    const call = events(turn.text)[0]?.['choices'] as {
+      delta: { tool_calls: { function: { name: string; arguments: string } }[] };
+    }[];
     expect(call[0]?.delta.tool_calls[0]?.function.name).toBe('create');
-    expect(JSON.parse(call[0]?.delta.tool_calls[0]?.function.arguments ?? '{}')).toEqual({ path: '/home/dev/project/a.txt', file_text: 'x' });
+    expect(JSON.parse(call[0]?.delta.tool_calls[0]?.function.arguments ?? '{}')).toEqual({
+      path: '/home/dev/project/a.txt',
+      file_text: 'x',
+    });
     expect(turn.text.endsWith('data: [DONE]\n\n')).toBe(true);
     expect(model.turnRequests()).toHaveLength(1);
     expect(model.requests).toHaveLength(2);
@@ -79,7 +100,11 @@ describe('fake chat-completions model (Copilot)', () => {
     models.push(model);
     await post(model, '/chat/completions', {
       tools: [{ type: 'function', function: { name: 'bash' } }],
-      messages: [{ role: 'user', content: 'go' }, { role: 'tool', content: 'plain' }, { role: 'tool', content: [{ type: 'text', text: 'in parts' }] }],
+      messages: [
+        { role: 'user', content: 'go' },
+        { role: 'tool', content: 'plain' },
+        { role: 'tool', content: [{ type: 'text', text: 'in parts' }] },
+      ],
     });
     expect(model.toolOutputs()).toEqual(['plain', 'in parts']);
   });
@@ -88,7 +113,9 @@ describe('fake chat-completions model (Copilot)', () => {
 /** Whether a process has ended (Linux: no /proc entry, or a zombie). */
 function gone(pid: number): boolean {
   try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').startsWith('Z');
+    return readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /s, '')
+      .startsWith('Z');
   } catch {
     return true;
   }
@@ -113,12 +140,21 @@ describe('lifetimes', () => {
 
   it.for([
     { name: 'a process that ends on its own', script: 'echo hi', timedOut: false, code: 0 },
-    { name: 'a process past its limit, with a child of its own', script: 'sleep 30 & echo $! > "$0.pid"; sleep 30', timedOut: true, code: null },
+    {
+      name: 'a process past its limit, with a child of its own',
+      script: 'sleep 30 & echo $! > "$0.pid"; sleep 30',
+      timedOut: true,
+      code: null,
+    },
   ])('$name: its whole process group is gone afterwards', async ({ script, timedOut, code }) => {
     const dir = mkdtempSync(join(tmpdir(), 'guard-e2e-run-'));
     const marker = join(dir, 'child');
     try {
-      const result = await runBounded('/bin/sh', ['-c', script, marker], { cwd: dir, env: { PATH: '/usr/bin:/bin' }, limitMs: 300 });
+      const result = await runBounded('/bin/sh', ['-c', script, marker], {
+        cwd: dir,
+        env: { PATH: '/usr/bin:/bin' },
+        limitMs: 300,
+      });
       expect(result.timedOut).toBe(timedOut);
       expect(result.code).toBe(code);
       if (existsSync(`${marker}.pid`)) {

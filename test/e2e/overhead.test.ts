@@ -56,13 +56,17 @@ async function measure(agent: 'codex' | 'copilot', cache: string): Promise<Resul
     if (agent === 'codex') writeCodexConfig(world);
     await setupGuard(world, agent, true);
     if (variant === 'guard') continue;
-    const file = agent === 'codex' ? join(world.codexHome, 'hooks.json') : join(world.copilotHome, 'hooks', 'guard.json');
+    const file =
+      agent === 'codex' ? join(world.codexHome, 'hooks.json') : join(world.copilotHome, 'hooks', 'guard.json');
     const guardCommand = /"command": "(.+ hook codex)"|"bash": "(.+ hook copilot)/.exec(readFileSync(file, 'utf8'));
     const current = JSON.parse(`"${guardCommand?.[1] ?? guardCommand?.[2] ?? ''}"`) as string;
     swapCommand(file, current, BASELINES[variant]);
     if (agent === 'codex') {
       const { io } = captureIo({ cwd: world.project, home: world.home });
-      const trust = await trustGuardHooks(CODEX, file, [BASELINES[variant]], { ...io, env: world.env({ PATH: pathWithAgents(world) }) });
+      const trust = await trustGuardHooks(CODEX, file, [BASELINES[variant]], {
+        ...io,
+        env: world.env({ PATH: pathWithAgents(world) }),
+      });
       expect(trust.trusted).toBe(trust.total);
     }
   }
@@ -85,16 +89,32 @@ async function measure(agent: 'codex' | 'copilot', cache: string): Promise<Resul
   // one unmeasured run each: Copilot unpacks itself, both warm their caches
   for (const variant of variants) await once(variant);
   const before = stepEntries(worlds.guard).length;
-  const logLines = (): number => readFileSync(join(worlds.guard.guardHome, 'log.jsonl'), 'utf8').split('\n').filter(Boolean).length;
+  const logLines = (): number =>
+    readFileSync(join(worlds.guard.guardHome, 'log.jsonl'), 'utf8').split('\n').filter(Boolean).length;
   const linesBefore = logLines();
   for (let i = 0; i < RUNS; i += 1) for (const variant of variants) times[variant].push(await once(variant));
   expect(stepEntries(worlds.guard).length - before).toBe(RUNS);
   const hookCallsPerRun = (logLines() - linesBefore) / RUNS;
-  const logged = readFileSync(join(worlds.guard.guardHome, 'log.jsonl'), 'utf8').split('\n').filter(Boolean).slice(linesBefore).map((line) => JSON.parse(line) as { event?: string; ms: number });
+  const logged = readFileSync(join(worlds.guard.guardHome, 'log.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .slice(linesBefore)
+    .map((line) => JSON.parse(line) as { event?: string; ms: number });
   const events = [...new Set(logged.map((entry) => entry.event ?? '?'))];
-  const loggedMs = Object.fromEntries(events.map((event) => [event, median(logged.filter((entry) => (entry.event ?? '?') === event).map((entry) => entry.ms))]));
+  const loggedMs = Object.fromEntries(
+    events.map((event) => [
+      event,
+      median(logged.filter((entry) => (entry.event ?? '?') === event).map((entry) => entry.ms)),
+    ]),
+  );
   for (const world of Object.values(worlds)) world.cleanup();
-  return { agent, runs: RUNS, medianMs: { guard: median(times.guard), 'node -e 0': median(times['node -e 0']), true: median(times.true) }, hookCallsPerRun, loggedMs };
+  return {
+    agent,
+    runs: RUNS,
+    medianMs: { guard: median(times.guard), 'node -e 0': median(times['node -e 0']), true: median(times.true) },
+    hookCallsPerRun,
+    loggedMs,
+  };
 }
 
 describe.runIf(RUNS > 0)('guard overhead inside the real agents', { timeout: 900_000 }, () => {

@@ -19,7 +19,11 @@ export interface BinResult {
 }
 
 /** Runs `node <bin> hook …` with `stdin` and only the given environment (plus PATH). */
-export function runHookProcess(args: readonly string[], stdin: string, env: Readonly<Record<string, string>>): Promise<BinResult> {
+export function runHookProcess(
+  args: readonly string[],
+  stdin: string,
+  env: Readonly<Record<string, string>>,
+): Promise<BinResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, 'hook', ...args], {
       env: { PATH: process.env['PATH'] ?? '', ...env },

@@ -41,7 +41,11 @@ export function makeWorld(name: string, deadline: number | 'guard' = 20_000): Wo
   const guardHome = join(root, 'guard');
   // a busy 2-core machine can take a while to start Node: the deadline has its own tests, these
   // are about what the chat remembers
-  const env = { HOME: home, GUARD_HOME: guardHome, ...(deadline === 'guard' ? {} : { GUARD_DEADLINE_MS: String(deadline) }) };
+  const env = {
+    HOME: home,
+    GUARD_HOME: guardHome,
+    ...(deadline === 'guard' ? {} : { GUARD_DEADLINE_MS: String(deadline) }),
+  };
   return { root, home, guardHome, project, env };
 }
 
@@ -72,9 +76,17 @@ function answerOf(result: BinResult): Answer {
 }
 
 /** Runs a program with stdin and only the given environment (plus PATH). */
-export function runProcess(file: string, args: readonly string[], stdin: string, env: Readonly<Record<string, string>>): Promise<BinResult> {
+export function runProcess(
+  file: string,
+  args: readonly string[],
+  stdin: string,
+  env: Readonly<Record<string, string>>,
+): Promise<BinResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(file, args, {
+      env: { PATH: process.env['PATH'] ?? '', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -93,7 +105,12 @@ const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
  * command line ends in those words, so guard reads them as the agent's command line (how a
  * headless run such as `codex exec` is told apart); `; exit` keeps sh from replacing itself.
  */
-export async function hook(world: World, args: readonly string[], payload: Json, parent?: readonly string[]): Promise<Answer> {
+export async function hook(
+  world: World,
+  args: readonly string[],
+  payload: Json,
+  parent?: readonly string[],
+): Promise<Answer> {
   const stdin = JSON.stringify(payload);
   if (parent === undefined) return answerOf(await runHookProcess(args, stdin, world.env));
   const script = `${[process.execPath, BIN, 'hook', ...args].map(quote).join(' ')}; exit $?`;
@@ -144,9 +161,16 @@ const str = (value: unknown): string => (typeof value === 'string' ? value : '')
 /** Codex: block-then-chat; results, messages and a start event. */
 export function codexChat(world: World, id: string, parent?: readonly string[]): FullChat {
   let call = 0;
-  const send = (payload: Json): Promise<Answer> => hook(world, ['codex'], { ...payload, session_id: id, cwd: world.project }, parent);
+  const send = (payload: Json): Promise<Answer> =>
+    hook(world, ['codex'], { ...payload, session_id: id, cwd: world.project }, parent);
   const post = (toolName: string, input: Json, output: string): Promise<Answer> =>
-    send({ ...fixture('codex/post-tool-use-bash'), tool_name: toolName, tool_input: input, tool_response: output, tool_use_id: `call_${call}` });
+    send({
+      ...fixture('codex/post-tool-use-bash'),
+      tool_name: toolName,
+      tool_input: input,
+      tool_response: output,
+      tool_use_id: `call_${call}`,
+    });
   const say = (prompt: string): Promise<Answer> => send({ ...fixture('codex/user-prompt-submit'), prompt });
   return {
     agent: 'codex',
@@ -155,11 +179,22 @@ export function codexChat(world: World, id: string, parent?: readonly string[]):
     parent,
     start: () => send(fixture('codex/session-start')),
     say,
-    shell: (command) => send({ ...fixture('codex/synth-pre-tool-use-interactive'), tool_input: { command }, tool_use_id: `call_${++call}` }),
+    shell: (command) =>
+      send({
+        ...fixture('codex/synth-pre-tool-use-interactive'),
+        tool_input: { command },
+        tool_use_id: `call_${++call}`,
+      }),
     // Codex sends only the command's output, never its exit code: a failure cannot be told apart
     ran: (command, output) => post('Bash', { command }, output),
     fetched: (url, output) => post('mcp__fetch__fetch', { url }, output),
-    mcp: (server, tool, args) => send({ ...fixture('codex/synth-pre-tool-use-mcp'), tool_name: `mcp__${server}__${tool}`, tool_input: args, tool_use_id: `call_${++call}` }),
+    mcp: (server, tool, args) =>
+      send({
+        ...fixture('codex/synth-pre-tool-use-mcp'),
+        tool_name: `mcp__${server}__${tool}`,
+        tool_input: args,
+        tool_use_id: `call_${++call}`,
+      }),
     approve: () => say('yes'),
     seen: (answer) => {
       if (answer.stdout === '') return 'allow';
@@ -173,9 +208,20 @@ export function codexChat(world: World, id: string, parent?: readonly string[]):
 /** Cursor: native ask on beforeShellExecution / beforeMCPExecution; results, messages, a start event. */
 export function cursorChat(world: World, id: string, parent?: readonly string[]): FullChat {
   const send = (payload: Json): Promise<Answer> =>
-    hook(world, ['cursor'], { ...payload, conversation_id: id, session_id: id, workspace_roots: [world.project] }, parent);
+    hook(
+      world,
+      ['cursor'],
+      { ...payload, conversation_id: id, session_id: id, workspace_roots: [world.project] },
+      parent,
+    );
   const post = (toolName: string, input: Json, output: Json): Promise<Answer> =>
-    send({ ...fixture('cursor/synth-post-tool-use-shell'), tool_name: toolName, tool_input: input, tool_output: JSON.stringify(output), cwd: world.project });
+    send({
+      ...fixture('cursor/synth-post-tool-use-shell'),
+      tool_name: toolName,
+      tool_input: input,
+      tool_output: JSON.stringify(output),
+      cwd: world.project,
+    });
   const ran = (command: string, output: string, exitCode = 0): Promise<Answer> =>
     post('Shell', { command, cwd: world.project, timeout: 30000 }, { output, exitCode });
   return {
@@ -189,7 +235,14 @@ export function cursorChat(world: World, id: string, parent?: readonly string[])
     ran,
     // a page read with curl: a network command's output comes from outside
     fetched: (url, output) => ran(`curl -s ${url}`, output),
-    mcp: (server, tool, args) => send({ ...fixture('cursor/before-mcp-execution'), mcp_server_name: server, command: server, tool_name: tool, tool_input: JSON.stringify(args) }),
+    mcp: (server, tool, args) =>
+      send({
+        ...fixture('cursor/before-mcp-execution'),
+        mcp_server_name: server,
+        command: server,
+        tool_name: tool,
+        tool_input: JSON.stringify(args),
+      }),
     approve: (command) => ran(command, ''),
     seen: (answer) => {
       const permission = answer.json?.['permission'];
@@ -204,9 +257,18 @@ export function copilotChat(world: World, id: string, parent?: readonly string[]
   const send = (event: string, payload: Json): Promise<Answer> =>
     hook(world, ['copilot', '--event', event], { ...payload, sessionId: id, cwd: world.project }, parent);
   const post = (toolName: string, toolArgs: Json, text: string): Promise<Answer> =>
-    send('postToolUse', { ...fixture('copilot/post-tool-use-bash'), toolName, toolArgs, toolResult: { resultType: 'success', textResultForLlm: text } });
+    send('postToolUse', {
+      ...fixture('copilot/post-tool-use-bash'),
+      toolName,
+      toolArgs,
+      toolResult: { resultType: 'success', textResultForLlm: text },
+    });
   const ran = (command: string, output: string, exitCode = 0): Promise<Answer> =>
-    post('bash', { command, description: 'Run it', mode: 'sync', initial_wait: 10 }, `${output}\n<shellId: 0 completed with exit code ${exitCode}>`);
+    post(
+      'bash',
+      { command, description: 'Run it', mode: 'sync', initial_wait: 10 },
+      `${output}\n<shellId: 0 completed with exit code ${exitCode}>`,
+    );
   return {
     agent: 'copilot',
     world,
@@ -214,10 +276,19 @@ export function copilotChat(world: World, id: string, parent?: readonly string[]
     parent,
     start: () => send('sessionStart', fixture('copilot/session-start')),
     say: (prompt) => send('userPromptSubmitted', { ...fixture('copilot/user-prompt-submitted'), prompt }),
-    shell: (command) => send('preToolUse', { ...fixture('copilot/pre-tool-use-bash'), toolArgs: { command, description: 'Run it', mode: 'sync', initial_wait: 10 } }),
+    shell: (command) =>
+      send('preToolUse', {
+        ...fixture('copilot/pre-tool-use-bash'),
+        toolArgs: { command, description: 'Run it', mode: 'sync', initial_wait: 10 },
+      }),
     ran,
     fetched: (url, output) => post('web_fetch', { url }, output),
-    mcp: (server, tool, args) => send('preToolUse', { ...fixture('copilot/synth-pre-tool-use-mcp'), toolName: `${server}-${tool}`, toolArgs: args }),
+    mcp: (server, tool, args) =>
+      send('preToolUse', {
+        ...fixture('copilot/synth-pre-tool-use-mcp'),
+        toolName: `${server}-${tool}`,
+        toolArgs: args,
+      }),
     approve: (command) => ran(command, ''),
     seen: (answer) => {
       const decision = answer.json?.['permissionDecision'];
@@ -230,15 +301,30 @@ export function copilotChat(world: World, id: string, parent?: readonly string[]
 /** Antigravity: PreToolUse only (no results, no messages, no start event); ask is force_ask. */
 export function antigravityChat(world: World, id: string, parent?: readonly string[]): Chat {
   const send = (payload: Json): Promise<Answer> =>
-    hook(world, ['antigravity', '--event', 'PreToolUse'], { ...payload, conversationId: id, workspacePaths: [world.project] }, parent);
+    hook(
+      world,
+      ['antigravity', '--event', 'PreToolUse'],
+      { ...payload, conversationId: id, workspacePaths: [world.project] },
+      parent,
+    );
   return {
     agent: 'antigravity',
     world,
     id,
     parent,
-    shell: (command) => send({ ...fixture('antigravity/pre-tool-use-run-command'), toolCall: { name: 'run_command', args: { CommandLine: command, Cwd: world.project } } }),
+    shell: (command) =>
+      send({
+        ...fixture('antigravity/pre-tool-use-run-command'),
+        toolCall: { name: 'run_command', args: { CommandLine: command, Cwd: world.project } },
+      }),
     mcp: (server, tool, args) =>
-      send({ ...fixture('antigravity/synth-pre-tool-use-call-mcp-tool'), toolCall: { name: 'call_mcp_tool', args: { ServerName: server, ToolName: tool, Arguments: JSON.stringify(args) } } }),
+      send({
+        ...fixture('antigravity/synth-pre-tool-use-call-mcp-tool'),
+        toolCall: {
+          name: 'call_mcp_tool',
+          args: { ServerName: server, ToolName: tool, Arguments: JSON.stringify(args) },
+        },
+      }),
     // "ask" is Antigravity's no objection: the person's own settings decide
     seen: (answer) => {
       const decision = answer.json?.['decision'];

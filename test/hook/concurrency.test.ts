@@ -22,19 +22,23 @@ function files(dir: string): string[] {
 }
 
 describe('50 `guard hook codex` processes at once on one chat', () => {
-  it('each gets a whole answer for its own step, and guard\'s folder stays readable', async () => {
+  it("each gets a whole answer for its own step, and guard's folder stays readable", async () => {
     if (codex === undefined) throw new Error('no codex case');
     const commands = Array.from({ length: 50 }, (_, i) => [HARMLESS, ASKED, BLOCKED][i % 3] ?? HARMLESS);
     // every call names the same chat, as parallel tool calls of one Codex session do
     const results = await Promise.all(
       commands.map((command, i) =>
-        runHookProcess(['codex'], JSON.stringify({ ...codex.shell(`${command} # call ${i}`), tool_use_id: `call_${i}` }), {
-          HOME: ROOT,
-          GUARD_HOME,
-          // 50 Node starts on a small machine take seconds: the deadline has its own tests, this
-          // one is about answers and files not being mixed up
-          GUARD_DEADLINE_MS: '60000',
-        }),
+        runHookProcess(
+          ['codex'],
+          JSON.stringify({ ...codex.shell(`${command} # call ${i}`), tool_use_id: `call_${i}` }),
+          {
+            HOME: ROOT,
+            GUARD_HOME,
+            // 50 Node starts on a small machine take seconds: the deadline has its own tests, this
+            // one is about answers and files not being mixed up
+            GUARD_DEADLINE_MS: '60000',
+          },
+        ),
       ),
     );
 
@@ -45,11 +49,15 @@ describe('50 `guard hook codex` processes at once on one chat', () => {
         expect(result.stdout).toBe('');
         return;
       }
-      const reply = JSON.parse(result.stdout) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } };
+      const reply = JSON.parse(result.stdout) as {
+        hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string };
+      };
       expect(result.stdout.indexOf('\n')).toBe(result.stdout.length - 1);
       expect(reply.hookSpecificOutput.permissionDecision).toBe('deny');
       expect(reply.hookSpecificOutput.permissionDecisionReason).toMatch(
-        command === BLOCKED ? /^guard: blocked \(git\.rewrite-shared-history/ : /^guard: this step needs the person's approval first \(git\.push\)/,
+        command === BLOCKED
+          ? /^guard: blocked \(git\.rewrite-shared-history/
+          : /^guard: this step needs the person's approval first \(git\.push\)/,
       );
     });
 

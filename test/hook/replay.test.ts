@@ -42,7 +42,10 @@ async function hook(args: readonly string[], stdin: string, guardHome = OPEN) {
 
 function logLines(guardHome: string): LogEntry[] {
   try {
-    return readFileSync(join(guardHome, 'log.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as LogEntry);
+    return readFileSync(join(guardHome, 'log.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as LogEntry);
   } catch {
     return [];
   }
@@ -54,9 +57,23 @@ const line = (value: unknown): string => `${JSON.stringify(value)}\n`;
 const REPLY: Record<AgentId, { deny(text: string): string; ask(text: string): string }> = {
   codex: {
     // Codex adds its own full stop after the reason ("… <reason>. Command: …")
-    deny: (text) => line({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: text.replace(/\.$/, '') } }),
+    deny: (text) =>
+      line({
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: 'deny',
+          permissionDecisionReason: text.replace(/\.$/, ''),
+        },
+      }),
     // Codex has no approval prompt: an ask is a deny that tells the agent to ask in the chat
-    ask: (text) => line({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: text.replace(/\.$/, '') } }),
+    ask: (text) =>
+      line({
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: 'deny',
+          permissionDecisionReason: text.replace(/\.$/, ''),
+        },
+      }),
   },
   cursor: {
     deny: (text) => line({ permission: 'deny', user_message: text, agent_message: text }),
@@ -93,7 +110,7 @@ describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (
     expect(result.log).toMatchObject({ agent, decision: 'allow', how: 'rules', rules: [], step: HARMLESS });
   });
 
-  it('an asked step (git.push): the agent\'s own way of asking, exit 0', async () => {
+  it("an asked step (git.push): the agent's own way of asking, exit 0", async () => {
     const payload = agentCase.shell(ASKED);
     const verdict = verdictOf(agent, args, payload);
     expect(verdict.findings.map((finding) => finding.ruleId)).toEqual(['git.push']);
@@ -103,16 +120,22 @@ describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (
     const code = result.log.code;
     expect(code === undefined).toBe(agent !== 'codex');
     // Antigravity has no chat-start event: its first asked or blocked step also says guard is on
-    const text = agent === 'codex' ? askInChatMessage(verdict, code) : askMessage(verdict, agent === 'antigravity' ? GUARD_ON_NOTICE : undefined);
+    const text =
+      agent === 'codex'
+        ? askInChatMessage(verdict, code)
+        : askMessage(verdict, agent === 'antigravity' ? GUARD_ON_NOTICE : undefined);
     expect(result).toMatchObject({ code: 0, stdout: REPLY[agent].ask(text), stderr: '' });
     expect(result.log).toMatchObject({ decision: 'ask', how: 'rules', rules: ['git.push'], step: ASKED });
   });
 
-  it('a blocked step (git.rewrite-shared-history): denied with the rule\'s reason, exit 0', async () => {
+  it("a blocked step (git.rewrite-shared-history): denied with the rule's reason, exit 0", async () => {
     const payload = agentCase.shell(BLOCKED);
     const verdict = verdictOf(agent, args, payload);
     expect(verdict.decision).toBe('block');
-    expect(verdict.findings[0]).toMatchObject({ ruleId: 'git.rewrite-shared-history', reason: reasonOf('git.rewrite-shared-history') });
+    expect(verdict.findings[0]).toMatchObject({
+      ruleId: 'git.rewrite-shared-history',
+      reason: reasonOf('git.rewrite-shared-history'),
+    });
     const result = await hook(args, JSON.stringify(payload));
     expect(result).toMatchObject({ code: 0, stdout: REPLY[agent].deny(blockMessage(verdict)), stderr: '' });
     expect(result.log).toMatchObject({ decision: 'block', how: 'rules', step: BLOCKED });
@@ -130,7 +153,11 @@ describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (
     const result = await hook(args, stdin);
     expect(result).toMatchObject({ code: 0, stdout: agentCase.noObjection });
     expect(result.stderr).toMatch(/^guard: [^\n]+\n$/);
-    expect(result.log).toMatchObject({ how: 'failure', decision: 'allow', error: result.stderr.slice('guard: '.length, -1) });
+    expect(result.log).toMatchObject({
+      how: 'failure',
+      decision: 'allow',
+      error: result.stderr.slice('guard: '.length, -1),
+    });
   });
 
   /** Starts the hook, writes `stdin` without ending it, and resolves with the first reply bytes. */
@@ -162,7 +189,8 @@ describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (
     const before = logLines(OPEN).length;
     const { exited, child } = openStdin('{"hook_event_name": "PreToolUse", "tool_input": {"command": "git st');
     // the answer is in the log once it went out; the process ends when the agent closes stdin
-    for (let waited = 0; logLines(OPEN).length === before && waited < 8_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let waited = 0; logLines(OPEN).length === before && waited < 8_000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect(logLines(OPEN).slice(before)).toMatchObject([{ how: 'deadline', decision: 'allow' }]);
     child.stdin.end();
     expect(await exited).toBe(0);
@@ -170,7 +198,12 @@ describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (
 
   it.for(broken)('fail-closed, $name: blocked, exit 0', async ({ stdin }) => {
     const result = await hook(args, stdin, CLOSED);
-    const verdict: Verdict = { decision: 'block', findings: [], agentMessage: FAIL_CLOSED_MESSAGE, userMessage: FAIL_CLOSED_MESSAGE };
+    const verdict: Verdict = {
+      decision: 'block',
+      findings: [],
+      agentMessage: FAIL_CLOSED_MESSAGE,
+      userMessage: FAIL_CLOSED_MESSAGE,
+    };
     expect(result).toMatchObject({ code: 0, stdout: REPLY[agent].deny(blockMessage(verdict)) });
     expect(result.log).toMatchObject({ how: 'failure', decision: 'block' });
   });
@@ -221,7 +254,10 @@ describe('more recorded payloads: the process answers what the engine and the ad
       // the same real probe the hook uses (whether a file exists decides a delete, for one)
       const verdict = evaluate(input.step, { ...ENV, probe: createProbe() });
       // Cursor's preToolUse leaves an ask to the shell/MCP event that follows for the same call
-      const answered = input.deferAsk === true && verdict.decision !== 'block' ? { ...verdict, decision: 'allow' as const, findings: [] } : verdict;
+      const answered =
+        input.deferAsk === true && verdict.decision !== 'block'
+          ? { ...verdict, decision: 'allow' as const, findings: [] }
+          : verdict;
       expected = adapter.toReply(answered, { event: input.event, canAsk: input.canAsk, failClosed: false }).stdout;
       decision = answered.decision;
     } else {
@@ -232,7 +268,12 @@ describe('more recorded payloads: the process answers what the engine and the ad
     // a Codex ask carries the approval code the log line names
     if (result.log.code !== undefined && input.type === 'step') {
       const verdict = evaluate(input.step, { ...ENV, probe: createProbe() });
-      expected = adapter.toReply(verdict, { event: input.event, canAsk: input.canAsk, failClosed: false, approvalCode: result.log.code }).stdout;
+      expected = adapter.toReply(verdict, {
+        event: input.event,
+        canAsk: input.canAsk,
+        failClosed: false,
+        approvalCode: result.log.code,
+      }).stdout;
     }
     expect(result).toMatchObject({ code: 0, stdout: expected, stderr: '' });
     if (decision !== undefined) expect(result.log.decision).toBe(decision);

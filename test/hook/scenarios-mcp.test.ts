@@ -3,7 +3,16 @@ import { afterAll, beforeAll, describe, it, vi } from 'vitest';
 import type { AgentId } from '../../packages/core/src/types.js';
 import { requireBuild } from './bin.js';
 import type { Chat, World } from './chats.js';
-import { CHATS, chatStateOf, logOf, makeWorld, MCP_SERVER, processesMentioning, removeWorld, writeText } from './chats.js';
+import {
+  CHATS,
+  chatStateOf,
+  logOf,
+  makeWorld,
+  MCP_SERVER,
+  processesMentioning,
+  removeWorld,
+  writeText,
+} from './chats.js';
 
 // every hook call is a Node process: on a busy 2-core machine a whole chat takes a while
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
@@ -25,12 +34,19 @@ type Servers = Readonly<Record<string, { command: string; args: string[] }>>;
 function configure(agent: AgentId, world: World, servers: Servers): void {
   if (agent === 'codex') {
     const toml = Object.entries(servers)
-      .map(([name, server]) => `[mcp_servers.${name}]\ncommand = ${JSON.stringify(server.command)}\nargs = ${JSON.stringify(server.args)}\n`)
+      .map(
+        ([name, server]) =>
+          `[mcp_servers.${name}]\ncommand = ${JSON.stringify(server.command)}\nargs = ${JSON.stringify(server.args)}\n`,
+      )
       .join('\n');
     writeText(join(world.home, '.codex', 'config.toml'), `model = "gpt-5.5"\n\n${toml}`);
     return;
   }
-  const file = { cursor: '.cursor/mcp.json', copilot: '.copilot/mcp-config.json', antigravity: '.gemini/antigravity/mcp_config.json' }[agent];
+  const file = {
+    cursor: '.cursor/mcp.json',
+    copilot: '.copilot/mcp-config.json',
+    antigravity: '.gemini/antigravity/mcp_config.json',
+  }[agent];
   writeText(join(world.home, file), `${JSON.stringify({ mcpServers: servers }, null, 2)}\n`);
 }
 
@@ -38,7 +54,7 @@ function configure(agent: AgentId, world: World, servers: Servers): void {
 // none, so its first step runs it inside the step's own deadline.
 describe.concurrent('MCP servers are scanned when a chat starts', () => {
   it.for(['codex', 'cursor', 'copilot', 'antigravity'] as const)(
-    '%s: the poisoned server\'s tools are blocked, the clean one\'s are not, the silent one is named as not checked',
+    "%s: the poisoned server's tools are blocked, the clean one's are not, the silent one is named as not checked",
     async (agent, { expect }) => {
       const world = makeWorld(`mcp-${agent}`, 'guard');
       worlds.push(world);

@@ -51,9 +51,21 @@ describe('guard report after whole chats', () => {
     await step(interactive, codex.shell(WITH_KEY));
     await step(interactive, codex.shell(UPLOAD));
     await codex.say(`my token is ${FAKE_KEY}; never send it anywhere`);
-    await step(interactive, hook(world, ['codex'], { ...fixture('codex/pre-tool-use-apply-patch'), session_id: codex.id, cwd: world.project, tool_input: { command: PATCH } }));
+    await step(
+      interactive,
+      hook(world, ['codex'], {
+        ...fixture('codex/pre-tool-use-apply-patch'),
+        session_id: codex.id,
+        cwd: world.project,
+        tool_input: { command: PATCH },
+      }),
+    );
     // a payload cut off in the middle (not JSON) that holds the key
-    const broken = JSON.stringify({ ...fixture('codex/synth-pre-tool-use-interactive'), session_id: codex.id, tool_input: { command: `echo ${FAKE_KEY}` } });
+    const broken = JSON.stringify({
+      ...fixture('codex/synth-pre-tool-use-interactive'),
+      session_id: codex.id,
+      tool_input: { command: `echo ${FAKE_KEY}` },
+    });
     await runHookProcess(['codex'], broken.slice(0, broken.length - 20), world.env);
 
     await step(headless, headless.chat.shell(PUSH));
@@ -107,9 +119,13 @@ describe('guard report after whole chats', () => {
     expect(all.code).toBe(0);
     expect(all.stdout).toContain(`codex chat ${interactive.chat.id}`);
     expect(all.stdout).toContain(`copilot chat ${headless.chat.id}`);
-    expect(all.stdout).toMatch(/ {2}blocked \(2\):\n {4}- git push --force origin main {2}\[git\.rewrite-shared-history/);
+    expect(all.stdout).toMatch(
+      / {2}blocked \(2\):\n {4}- git push --force origin main {2}\[git\.rewrite-shared-history/,
+    );
     expect(all.stdout).toMatch(/ {2}allowed after a yes \(1\):\n {4}- git push origin main {2}\[git\.push\]/);
-    expect(all.stdout).toMatch(/ {2}left undone \(nobody could approve\) \(1\):\n {4}- git push origin main {2}\[git\.push\]/);
+    expect(all.stdout).toMatch(
+      / {2}left undone \(nobody could approve\) \(1\):\n {4}- git push origin main {2}\[git\.push\]/,
+    );
     expect(all.stdout).toContain('remembered yes: git.push:origin/main');
 
     const one = await guard(world, ['report', '--chat', headless.chat.id]);
@@ -131,6 +147,10 @@ describe('guard report after whole chats', () => {
     expect(steps).toContain(WITH_KEY.replace(FAKE_KEY, '[redacted:github-token]'));
     expect(steps.some((text) => text.includes("export const token = '[redacted:github-token]'"))).toBe(true);
     // the payload that was not JSON is logged as a failure, by its size only
-    expect(logOf(world).filter((entry) => entry.how === 'failure').map((entry) => entry.error)).toEqual([expect.stringMatching(/^the payload is not valid JSON \(\d+ characters\)$/)]);
+    expect(
+      logOf(world)
+        .filter((entry) => entry.how === 'failure')
+        .map((entry) => entry.error),
+    ).toEqual([expect.stringMatching(/^the payload is not valid JSON \(\d+ characters\)$/)]);
   });
 });

@@ -48,9 +48,21 @@ export type HookInput =
   /** A tool result, after it ran. */
   | { readonly type: 'result'; readonly event: string; readonly result: ToolResult }
   /** A chat starts. */
-  | { readonly type: 'start'; readonly event: string; readonly chatId: string; readonly cwd: string; readonly projectRoot: string }
+  | {
+      readonly type: 'start';
+      readonly event: string;
+      readonly chatId: string;
+      readonly cwd: string;
+      readonly projectRoot: string;
+    }
   /** The person sent a message. */
-  | { readonly type: 'prompt'; readonly event: string; readonly chatId: string; readonly prompt: string; readonly cwd: string }
+  | {
+      readonly type: 'prompt';
+      readonly event: string;
+      readonly chatId: string;
+      readonly prompt: string;
+      readonly cwd: string;
+    }
   /** Nothing to judge (an event guard does not act on, or a duplicate already judged on another event). */
   | { readonly type: 'ignore'; readonly event: string; readonly why: string };
 

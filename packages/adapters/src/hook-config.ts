@@ -115,7 +115,13 @@ function guardHandlersIn(schema: HookFileSchema, list: JsonArray): Found[] {
       handlers.elements.forEach((handler, inner) => {
         const command = guardCommandOf(schema, handler);
         if (command === undefined) return;
-        found.push({ command, chain: [{ container: list, index }, { container: handlers, index: inner }] });
+        found.push({
+          command,
+          chain: [
+            { container: list, index },
+            { container: handlers, index: inner },
+          ],
+        });
       });
     } else {
       const command = schema.layout === 'handler' ? guardCommandOf(schema, item) : undefined;
@@ -144,7 +150,10 @@ function allGuardHandlers(schema: HookFileSchema, where: Located): Found[] {
   where.map.members.forEach((member, index) => {
     if (member.value.kind !== 'array') return;
     for (const hit of guardHandlersIn(schema, member.value)) {
-      const outer: Unit[] = [{ container: where.root, index: where.mapIndex }, { container: where.map, index }];
+      const outer: Unit[] = [
+        { container: where.root, index: where.mapIndex },
+        { container: where.map, index },
+      ];
       found.push({ command: hit.command, chain: [...outer, ...hit.chain] });
     }
   });

@@ -121,7 +121,11 @@ export function parseJson(text: string): JsonNode {
     if (c === '[') return parseArray(depth);
     if (c === '"') return parseString();
     if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return parseNumber();
-    for (const [word, value] of [['true', true], ['false', false], ['null', null]] as const) {
+    for (const [word, value] of [
+      ['true', true],
+      ['false', false],
+      ['null', null],
+    ] as const) {
       if (text.startsWith(word, pos) && !/[0-9A-Za-z_]/.test(text[pos + word.length] ?? '')) {
         pos += word.length;
         return { kind: value === null ? 'null' : 'boolean', start, end: pos, value };
@@ -248,7 +252,9 @@ function lineIndent(text: string, offset: number): string {
 /** `value` as JSON text: on one line, or one item per line with every line after the first at `base`. */
 export function serialize(value: JsonValue, style: TextStyle, base: string | undefined): string {
   if (base === undefined) return JSON.stringify(value);
-  return JSON.stringify(value, null, style.indent).split('\n').join(style.newline + base);
+  return JSON.stringify(value, null, style.indent)
+    .split('\n')
+    .join(style.newline + base);
 }
 
 type Container = JsonObject | JsonArray;
@@ -299,7 +305,13 @@ function insertItem(
 }
 
 /** Adds `"key": value` as the last member of an object, in the file's own style. */
-export function appendMember(text: string, object: JsonObject, key: string, value: JsonValue, style: TextStyle): string {
+export function appendMember(
+  text: string,
+  object: JsonObject,
+  key: string,
+  value: JsonValue,
+  style: TextStyle,
+): string {
   return insertItem(text, object, key, value, style);
 }
 

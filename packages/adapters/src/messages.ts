@@ -49,7 +49,9 @@ export function awayMessage(verdict: Verdict, notice?: string, approvalCode?: st
     head('blocked, because no one can approve this step here', verdict),
     reason(verdict),
     'Do it a safer way, or leave it out and say so in your final reply.',
-    approvalCode ? `If the person resumes this chat and approves it (approval code ${approvalCode}), it may then run once.` : undefined,
+    approvalCode
+      ? `If the person resumes this chat and approves it (approval code ${approvalCode}), it may then run once.`
+      : undefined,
     notice,
   );
 }

@@ -13,7 +13,9 @@ const spec: AgentSpec = {
   options,
   eventMap: (parsed) => parsed['guard'] as Record<string, unknown>,
   // the payload names no event, so the command carries it; integer timeout
-  entries: { PreToolUse: { matcher: '*', hooks: [{ type: 'command', command: `${CMD} --event PreToolUse`, timeout: 30 }] } },
+  entries: {
+    PreToolUse: { matcher: '*', hooks: [{ type: 'command', command: `${CMD} --event PreToolUse`, timeout: 30 }] },
+  },
   commands: [`${CMD} --event PreToolUse`],
   checkFile: (parsed) => {
     expect(parsed['hooks']).toBeUndefined();
@@ -59,8 +61,16 @@ describeRoundTrip('antigravity: install then uninstall gives the file back', spe
   { name: "the user's named hooks (guard's goes last)", before: USER },
   { name: 'keys from a newer Antigravity', before: NEWER },
   { name: 'CRLF newlines', before: USER.replaceAll('\n', '\r\n'), reject: [/[^\r]\n/] },
-  { name: 'tab indentation', before: '{\n\t"reminder": {\n\t\t"Stop": [ { "command": "./stop.sh" } ]\n\t}\n}\n', reject: [/\n +"/] },
-  { name: 'minified on one line, no newline', before: '{"reminder":{"Stop":[{"command":"./stop.sh"}]}}', reject: [/\n/] },
+  {
+    name: 'tab indentation',
+    before: '{\n\t"reminder": {\n\t\t"Stop": [ { "command": "./stop.sh" } ]\n\t}\n}\n',
+    reject: [/\n +"/],
+  },
+  {
+    name: 'minified on one line, no newline',
+    before: '{"reminder":{"Stop":[{"command":"./stop.sh"}]}}',
+    reject: [/\n/],
+  },
   { name: 'no trailing newline', before: USER.trimEnd() },
   { name: 'byte order mark', before: `\uFEFF${USER}` },
 ]);
@@ -87,7 +97,10 @@ describe('antigravity: guard already installed', () => {
 
   it.for([
     { name: 'guard switched off by "enabled": false is switched on again', extra: '"enabled":false,' },
-    { name: 'other events inside guard’s hook are dropped', extra: '"PostToolUse":[{"matcher":"*","hooks":[{"command":"./x.sh"}]}],' },
+    {
+      name: 'other events inside guard’s hook are dropped',
+      extra: '"PostToolUse":[{"matcher":"*","hooks":[{"command":"./x.sh"}]}],',
+    },
   ])('$name', ({ extra }) => {
     const before = `{"a":{"Stop":[]},"guard":{${extra}"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"${json(CMD)} --event PreToolUse","timeout":30}]}]}}`;
     const after = antigravity.install(before, options);
@@ -108,7 +121,8 @@ describe('antigravity: uninstall removes only guard', () => {
     { name: 'no guard hook: unchanged', before: USER, after: USER },
     {
       name: "a hook the user added after guard's stays",
-      before: '{"guard":{"PreToolUse":[{"matcher":"*","hooks":[{"command":"guard hook antigravity --event PreToolUse"}]}]},"mine":{"Stop":[]}}',
+      before:
+        '{"guard":{"PreToolUse":[{"matcher":"*","hooks":[{"command":"guard hook antigravity --event PreToolUse"}]}]},"mine":{"Stop":[]}}',
       after: '{"mine":{"Stop":[]}}',
     },
     {
@@ -118,8 +132,10 @@ describe('antigravity: uninstall removes only guard', () => {
     },
     {
       name: "guard's command under another hook name is not guard's hook",
-      before: '{"mine":{"PreToolUse":[{"matcher":"*","hooks":[{"command":"guard hook antigravity --event PreToolUse"}]}]}}',
-      after: '{"mine":{"PreToolUse":[{"matcher":"*","hooks":[{"command":"guard hook antigravity --event PreToolUse"}]}]}}',
+      before:
+        '{"mine":{"PreToolUse":[{"matcher":"*","hooks":[{"command":"guard hook antigravity --event PreToolUse"}]}]}}',
+      after:
+        '{"mine":{"PreToolUse":[{"matcher":"*","hooks":[{"command":"guard hook antigravity --event PreToolUse"}]}]}}',
     },
   ])('$name', ({ before, after }) => {
     expect(antigravity.uninstall(before)).toBe(after);
@@ -134,9 +150,27 @@ describeRefusals('antigravity: files guard will not edit', spec, [
     message: /a hook named "guard" already exists/,
     uninstall: 'unchanged',
   },
-  { name: '"guard" is not an object', text: '{\n  "guard": true\n}\n', line: 2, message: /"guard" must be an object/, uninstall: 'unchanged' },
-  { name: 'a trailing comma', text: '{\n  "lint": {},\n}\n', line: 3, message: /trailing comma before '}'/, uninstall: 'throws' },
-  { name: 'a comment at the end', text: '{\n  "lint": {}\n}\n// end\n', line: 4, message: /comments are not allowed/, uninstall: 'throws' },
+  {
+    name: '"guard" is not an object',
+    text: '{\n  "guard": true\n}\n',
+    line: 2,
+    message: /"guard" must be an object/,
+    uninstall: 'unchanged',
+  },
+  {
+    name: 'a trailing comma',
+    text: '{\n  "lint": {},\n}\n',
+    line: 3,
+    message: /trailing comma before '}'/,
+    uninstall: 'throws',
+  },
+  {
+    name: 'a comment at the end',
+    text: '{\n  "lint": {}\n}\n// end\n',
+    line: 4,
+    message: /comments are not allowed/,
+    uninstall: 'throws',
+  },
   { name: 'single quotes', text: "{\n  'lint': {}\n}\n", line: 2, message: /double quotes/, uninstall: 'throws' },
   { name: 'root is a list', text: '[]', line: 1, message: /one JSON object/, uninstall: 'unchanged' },
 ]);

@@ -21,7 +21,8 @@ const spec: AgentSpec = {
     UserPromptSubmit: { hooks: [handler] },
   },
   commands: [CMD],
-  checkFile: (parsed) => expect(Object.keys(parsed).every((key) => key === 'description' || key === 'hooks')).toBe(true),
+  checkFile: (parsed) =>
+    expect(Object.keys(parsed).every((key) => key === 'description' || key === 'hooks')).toBe(true),
 };
 
 const USER = `{
@@ -83,7 +84,8 @@ const FOUR = `{
 }
 `;
 
-const MINIFIED = '{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"/home/dev/bin/audit.sh"}]}],"Stop":[]}}';
+const MINIFIED =
+  '{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"/home/dev/bin/audit.sh"}]}],"Stop":[]}}';
 
 describeRoundTrip('codex: install then uninstall gives the file back', spec, [
   { name: 'missing file', before: '' },
@@ -160,8 +162,16 @@ describe('codex: guard already installed', () => {
   it('guard entries under an event guard no longer registers are removed', () => {
     const stale = `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"/home/dev/bin/notify.sh"}]}],"PermissionRequest":[{"hooks":[{"type":"command","command":"${json(CMD)}"}]}]}}`;
     const after = codex.install(stale, options);
-    expect(Object.keys((JSON.parse(after) as { hooks: object }).hooks)).toEqual(['Stop', 'PreToolUse', 'PostToolUse', 'SessionStart', 'UserPromptSubmit']);
-    expect(codex.uninstall(after)).toBe('{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"/home/dev/bin/notify.sh"}]}]}}');
+    expect(Object.keys((JSON.parse(after) as { hooks: object }).hooks)).toEqual([
+      'Stop',
+      'PreToolUse',
+      'PostToolUse',
+      'SessionStart',
+      'UserPromptSubmit',
+    ]);
+    expect(codex.uninstall(after)).toBe(
+      '{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"/home/dev/bin/notify.sh"}]}]}}',
+    );
   });
 });
 
@@ -190,20 +200,81 @@ describe('codex: uninstall removes only guard', () => {
 });
 
 describeRefusals('codex: files guard will not edit', spec, [
-  { name: 'missing comma', text: '{\n  "hooks": {\n    "Stop": []\n    "PreToolUse": []\n  }\n}\n', line: 4, message: /expected ',' or '}'/, uninstall: 'throws' },
-  { name: 'a comment', text: '{\n  // mine\n  "hooks": {}\n}\n', line: 2, message: /comments are not allowed/, uninstall: 'throws' },
-  { name: 'a trailing comma', text: '{\n  "hooks": {\n    "Stop": [],\n  }\n}\n', line: 4, message: /trailing comma/, uninstall: 'throws' },
-  { name: 'an unclosed string', text: '{\n  "hooks": {\n    "Stop\n  }\n}\n', line: 3, message: /not closed/, uninstall: 'throws' },
+  {
+    name: 'missing comma',
+    text: '{\n  "hooks": {\n    "Stop": []\n    "PreToolUse": []\n  }\n}\n',
+    line: 4,
+    message: /expected ',' or '}'/,
+    uninstall: 'throws',
+  },
+  {
+    name: 'a comment',
+    text: '{\n  // mine\n  "hooks": {}\n}\n',
+    line: 2,
+    message: /comments are not allowed/,
+    uninstall: 'throws',
+  },
+  {
+    name: 'a trailing comma',
+    text: '{\n  "hooks": {\n    "Stop": [],\n  }\n}\n',
+    line: 4,
+    message: /trailing comma/,
+    uninstall: 'throws',
+  },
+  {
+    name: 'an unclosed string',
+    text: '{\n  "hooks": {\n    "Stop\n  }\n}\n',
+    line: 3,
+    message: /not closed/,
+    uninstall: 'throws',
+  },
   { name: 'root is a list', text: '[\n  {}\n]\n', line: 1, message: /one JSON object/, uninstall: 'unchanged' },
-  { name: 'hooks is a list', text: '{\n  "hooks": []\n}\n', line: 2, message: /"hooks" must be an object/, uninstall: 'unchanged' },
-  { name: 'an event is not a list', text: '{\n  "hooks": {\n    "PreToolUse": {}\n  }\n}\n', line: 3, message: /"hooks.PreToolUse" must be a list/, uninstall: 'unchanged' },
-  { name: 'a $schema key Codex would reject', text: '{\n  "$schema": "x",\n  "hooks": {}\n}\n', line: 2, message: /"\$schema"/, uninstall: 'unchanged' },
-  { name: 'hooks twice', text: '{\n  "hooks": {},\n  "hooks": {}\n}\n', line: 3, message: /appears more than once/, uninstall: 'throws' },
+  {
+    name: 'hooks is a list',
+    text: '{\n  "hooks": []\n}\n',
+    line: 2,
+    message: /"hooks" must be an object/,
+    uninstall: 'unchanged',
+  },
+  {
+    name: 'an event is not a list',
+    text: '{\n  "hooks": {\n    "PreToolUse": {}\n  }\n}\n',
+    line: 3,
+    message: /"hooks.PreToolUse" must be a list/,
+    uninstall: 'unchanged',
+  },
+  {
+    name: 'a $schema key Codex would reject',
+    text: '{\n  "$schema": "x",\n  "hooks": {}\n}\n',
+    line: 2,
+    message: /"\$schema"/,
+    uninstall: 'unchanged',
+  },
+  {
+    name: 'hooks twice',
+    text: '{\n  "hooks": {},\n  "hooks": {}\n}\n',
+    line: 3,
+    message: /appears more than once/,
+    uninstall: 'throws',
+  },
 ]);
 
 describe('codex: events written', () => {
   // Codex's event keys (hook_config.rs); a name outside this list is never written.
-  const CONFIRMED = ['PreToolUse', 'PermissionRequest', 'PostToolUse', 'PreCompact', 'PostCompact', 'SessionStart', 'SessionEnd', 'UserPromptSubmit', 'SubagentStart', 'SubagentStop', 'Stop', 'Interrupt'];
+  const CONFIRMED = [
+    'PreToolUse',
+    'PermissionRequest',
+    'PostToolUse',
+    'PreCompact',
+    'PostCompact',
+    'SessionStart',
+    'SessionEnd',
+    'UserPromptSubmit',
+    'SubagentStart',
+    'SubagentStop',
+    'Stop',
+    'Interrupt',
+  ];
   const written = Object.keys((JSON.parse(codex.install('', options)) as { hooks: object }).hooks);
 
   it('are the events the payload reader handles, in that order', () => {
@@ -217,16 +288,35 @@ describe('codex: events written', () => {
 
 describe('codex: config path', () => {
   it.for([
-    { name: 'user level', level: 'user', where: { home: '/home/dev', projectRoot: '/home/dev/project' }, path: '/home/dev/.codex/hooks.json' },
-    { name: 'CODEX_HOME', level: 'user', where: { home: '/home/dev', codexHome: '/srv/codex', projectRoot: '/home/dev/project' }, path: '/srv/codex/hooks.json' },
-    { name: 'project level ignores CODEX_HOME', level: 'project', where: { home: '/home/dev', codexHome: '/srv/codex', projectRoot: '/home/dev/project' }, path: '/home/dev/project/.codex/hooks.json' },
+    {
+      name: 'user level',
+      level: 'user',
+      where: { home: '/home/dev', projectRoot: '/home/dev/project' },
+      path: '/home/dev/.codex/hooks.json',
+    },
+    {
+      name: 'CODEX_HOME',
+      level: 'user',
+      where: { home: '/home/dev', codexHome: '/srv/codex', projectRoot: '/home/dev/project' },
+      path: '/srv/codex/hooks.json',
+    },
+    {
+      name: 'project level ignores CODEX_HOME',
+      level: 'project',
+      where: { home: '/home/dev', codexHome: '/srv/codex', projectRoot: '/home/dev/project' },
+      path: '/home/dev/project/.codex/hooks.json',
+    },
   ] as const)('$name', ({ level, where, path }) => {
     expect(codex.configPath(level, where)).toBe(path);
   });
 });
 
 describe('codex: hook command', () => {
-  it.for(['"/usr/bin/node" "/x/hook.js" hook cursor', '"/usr/bin/node" "/x/hook.js" hook codex --event PreToolUse', 'guard'])('refuses %s', (hookCommand) => {
+  it.for([
+    '"/usr/bin/node" "/x/hook.js" hook cursor',
+    '"/usr/bin/node" "/x/hook.js" hook codex --event PreToolUse',
+    'guard',
+  ])('refuses %s', (hookCommand) => {
     expect(() => codex.install('', { hookCommand, failClosed: false })).toThrow(ConfigError);
   });
 });

@@ -65,29 +65,89 @@ describe('codex.read: recorded payloads', () => {
 
   it.for<{ name: string; expected: object }>([
     { name: 'session-start', expected: { type: 'start', event: 'SessionStart', chatId, cwd, projectRoot: cwd } },
-    { name: 'user-prompt-submit', expected: { type: 'prompt', event: 'UserPromptSubmit', chatId, cwd, prompt: 'run the command' } },
-    { name: 'pre-tool-use-apply-patch', expected: { type: 'step', step: { kind: 'patch', patch, toolName: 'apply_patch', callId: 'call_1', turnId } } },
-    { name: 'pre-tool-use-bash-touch', expected: { type: 'step', step: { kind: 'shell', command: 'touch /home/dev/project/SENTINEL' } } },
+    {
+      name: 'user-prompt-submit',
+      expected: { type: 'prompt', event: 'UserPromptSubmit', chatId, cwd, prompt: 'run the command' },
+    },
+    {
+      name: 'pre-tool-use-apply-patch',
+      expected: { type: 'step', step: { kind: 'patch', patch, toolName: 'apply_patch', callId: 'call_1', turnId } },
+    },
+    {
+      name: 'pre-tool-use-bash-touch',
+      expected: { type: 'step', step: { kind: 'shell', command: 'touch /home/dev/project/SENTINEL' } },
+    },
     {
       name: 'pre-tool-use-git-push-force',
-      expected: { type: 'step', step: { kind: 'shell', command: 'git push --force origin main', cwd: '/home/dev/project/gitwork', chatId: '01a2273c-0bcb-7432-bc9e-2defe5936fa1' } },
+      expected: {
+        type: 'step',
+        step: {
+          kind: 'shell',
+          command: 'git push --force origin main',
+          cwd: '/home/dev/project/gitwork',
+          chatId: '01a2273c-0bcb-7432-bc9e-2defe5936fa1',
+        },
+      },
     },
     {
       name: 'pre-tool-use-bash-windows',
-      expected: { type: 'step', canAsk: false, step: { kind: 'shell', command: 'echo hello-from-probe', cwd: 'C:\\Users\\dev\\project', chatId: '01a0714f-…', callId: 'exec-e9e946dc-…' } },
+      expected: {
+        type: 'step',
+        canAsk: false,
+        step: {
+          kind: 'shell',
+          command: 'echo hello-from-probe',
+          cwd: 'C:\\Users\\dev\\project',
+          chatId: '01a0714f-…',
+          callId: 'exec-e9e946dc-…',
+        },
+      },
     },
     { name: 'synth-pre-tool-use-interactive', expected: { type: 'step', canAsk: true, step: { kind: 'shell' } } },
     {
       name: 'synth-pre-tool-use-mcp',
-      expected: { type: 'step', step: { kind: 'mcp', server: 'memory', tool: 'create_entities', toolName: 'mcp__memory__create_entities', args: { entities: [{ name: 'guard' }] } } },
+      expected: {
+        type: 'step',
+        step: {
+          kind: 'mcp',
+          server: 'memory',
+          tool: 'create_entities',
+          toolName: 'mcp__memory__create_entities',
+          args: { entities: [{ name: 'guard' }] },
+        },
+      },
     },
-    { name: 'synth-pre-tool-use-mcp-unparsed', expected: { type: 'step', step: { kind: 'mcp', server: 'memory', args: '{"entities": [' } } },
-    { name: 'synth-pre-tool-use-spawn-agent', expected: { type: 'step', step: { kind: 'other', toolName: 'spawn_agent', args: { message: 'review the patch' } } } },
+    {
+      name: 'synth-pre-tool-use-mcp-unparsed',
+      expected: { type: 'step', step: { kind: 'mcp', server: 'memory', args: '{"entities": [' } },
+    },
+    {
+      name: 'synth-pre-tool-use-spawn-agent',
+      expected: {
+        type: 'step',
+        step: { kind: 'other', toolName: 'spawn_agent', args: { message: 'review the patch' } },
+      },
+    },
     {
       name: 'post-tool-use-bash',
-      expected: { type: 'result', event: 'PostToolUse', result: { agent: 'codex', chatId, output: 'hello-from-fake-model\n', step: { kind: 'shell', callId: 'call_0' } } },
+      expected: {
+        type: 'result',
+        event: 'PostToolUse',
+        result: {
+          agent: 'codex',
+          chatId,
+          output: 'hello-from-fake-model\n',
+          step: { kind: 'shell', callId: 'call_0' },
+        },
+      },
     },
-    { name: 'post-tool-use-apply-patch', expected: { type: 'result', result: { output: expect.stringContaining('A patched.txt'), step: { kind: 'patch', patch } } } },
+    {
+      name: 'post-tool-use-apply-patch',
+      expected: {
+        type: 'result',
+        result: { output: expect.stringContaining('A patched.txt'), step: { kind: 'patch', patch } },
+      },
+    },
     { name: 'permission-request', expected: { type: 'ignore', event: 'PermissionRequest' } },
     { name: 'stop', expected: { type: 'ignore', event: 'Stop' } },
     { name: 'session-end', expected: { type: 'ignore', event: 'SessionEnd' } },
@@ -115,9 +175,17 @@ describe('codex.read: bad payloads are PayloadErrors that say what is wrong', ()
     { name: 'no event anywhere', payload: load('malformed-no-event'), message: /"hook_event_name" is missing/ },
     { name: 'unknown event', payload: load('malformed-unknown-event'), message: /unknown event "BeforeEverything"/ },
     { name: 'no tool_input', payload: load('malformed-no-tool-input'), message: /"tool_input" must be an object/ },
-    { name: 'command not a string', payload: load('malformed-command-not-string'), message: /"command" must be a string, got an array/ },
+    {
+      name: 'command not a string',
+      payload: load('malformed-command-not-string'),
+      message: /"command" must be a string, got an array/,
+    },
     { name: 'relative cwd', payload: load('malformed-relative-cwd'), message: /absolute path, got "work"/ },
-    { name: 'prompt not a string', payload: load('malformed-prompt-not-string'), message: /"prompt" must be a string, got a number/ },
+    {
+      name: 'prompt not a string',
+      payload: load('malformed-prompt-not-string'),
+      message: /"prompt" must be a string, got a number/,
+    },
   ])('$name', ({ payload, message }) => {
     expect(() => read(payload, undefined, [])).toThrow(PayloadError);
     expect(() => read(payload, undefined, [])).toThrow(message);
@@ -128,38 +196,108 @@ describe('codex.read: canAsk (can a person answer in the chat?)', () => {
   const bypass = load('pre-tool-use-bash');
   const interactive = load('synth-pre-tool-use-interactive');
   it.for<{ name: string; payload: unknown; args: string[]; canAsk: boolean }>([
-    { name: 'codex exec', payload: bypass, args: ['/usr/local/bin/codex', 'exec', '--json', 'run the tests'], canAsk: false },
-    { name: 'codex e (alias) through node', payload: bypass, args: ['node', '/usr/lib/node_modules/@openai/codex/bin/codex.js', 'e', 'hi'], canAsk: false },
-    { name: 'codex exec after -c options', payload: bypass, args: ['codex', '-c', 'model="gpt-5.5"', '--cd', '/tmp', 'exec'], canAsk: false },
-    { name: 'codex.exe exec on Windows', payload: interactive, args: ['C:\\Program Files\\codex\\codex.exe', 'exec'], canAsk: false },
-    { name: 'interactive, approvals bypassed: a person still reads the chat', payload: bypass, args: ['codex', '--dangerously-bypass-approvals-and-sandbox'], canAsk: true },
-    { name: 'interactive with a prompt that starts with "exec"', payload: bypass, args: ['codex', 'exec the plan'], canAsk: true },
-    { name: '"exec" as the value of -m is no subcommand', payload: bypass, args: ['codex', '-m', 'exec', 'fix it'], canAsk: true },
+    {
+      name: 'codex exec',
+      payload: bypass,
+      args: ['/usr/local/bin/codex', 'exec', '--json', 'run the tests'],
+      canAsk: false,
+    },
+    {
+      name: 'codex e (alias) through node',
+      payload: bypass,
+      args: ['node', '/usr/lib/node_modules/@openai/codex/bin/codex.js', 'e', 'hi'],
+      canAsk: false,
+    },
+    {
+      name: 'codex exec after -c options',
+      payload: bypass,
+      args: ['codex', '-c', 'model="gpt-5.5"', '--cd', '/tmp', 'exec'],
+      canAsk: false,
+    },
+    {
+      name: 'codex.exe exec on Windows',
+      payload: interactive,
+      args: ['C:\\Program Files\\codex\\codex.exe', 'exec'],
+      canAsk: false,
+    },
+    {
+      name: 'interactive, approvals bypassed: a person still reads the chat',
+      payload: bypass,
+      args: ['codex', '--dangerously-bypass-approvals-and-sandbox'],
+      canAsk: true,
+    },
+    {
+      name: 'interactive with a prompt that starts with "exec"',
+      payload: bypass,
+      args: ['codex', 'exec the plan'],
+      canAsk: true,
+    },
+    {
+      name: '"exec" as the value of -m is no subcommand',
+      payload: bypass,
+      args: ['codex', '-m', 'exec', 'fix it'],
+      canAsk: true,
+    },
     { name: 'codex resume', payload: bypass, args: ['codex', 'resume', '--last'], canAsk: true },
     { name: 'unknown command line, bypassPermissions', payload: bypass, args: [], canAsk: false },
     { name: 'unknown command line, default mode', payload: interactive, args: [], canAsk: true },
-    { name: 'no codex in the command line falls back too', payload: bypass, args: ['codex-helper', 'exec'], canAsk: false },
-    { name: 'no codex in the command line, default mode', payload: interactive, args: ['bash', '-lc', 'exec guard'], canAsk: true },
+    {
+      name: 'no codex in the command line falls back too',
+      payload: bypass,
+      args: ['codex-helper', 'exec'],
+      canAsk: false,
+    },
+    {
+      name: 'no codex in the command line, default mode',
+      payload: interactive,
+      args: ['bash', '-lc', 'exec guard'],
+      canAsk: true,
+    },
   ])('$name', ({ payload, args, canAsk }) => {
     expect(read(payload, undefined, args)).toMatchObject({ type: 'step', canAsk });
   });
 });
 
 describe('codex.toReply: exact bytes', () => {
-  const ctx = (canAsk: boolean, extra: Partial<ReplyContext> = {}): ReplyContext => ({ event: 'PreToolUse', canAsk, failClosed: false, ...extra });
+  const ctx = (canAsk: boolean, extra: Partial<ReplyContext> = {}): ReplyContext => ({
+    event: 'PreToolUse',
+    canAsk,
+    failClosed: false,
+    ...extra,
+  });
   // Codex adds its own full stop after the reason
   const deny = (reason: string): string =>
     `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":${J(reason.replace(/\.$/, ''))}}}\n`;
   it.for([
     { name: 'no objection is silence', reply: toReply(allowed, ctx(true)), stdout: '' },
-    { name: 'no objection is silence under fail-closed too', reply: toReply(allowed, ctx(false, { failClosed: true })), stdout: '' },
+    {
+      name: 'no objection is silence under fail-closed too',
+      reply: toReply(allowed, ctx(false, { failClosed: true })),
+      stdout: '',
+    },
     { name: 'block', reply: toReply(blocked, ctx(true)), stdout: deny(blockMessage(blocked)) },
-    { name: 'block with a notice', reply: toReply(blocked, ctx(true, { notice: GUARD_ON_NOTICE })), stdout: deny(blockMessage(blocked, GUARD_ON_NOTICE)) },
-    { name: 'ask with a person: block-then-chat', reply: toReply(asked, ctx(true, { approvalCode: 'K7P2' })), stdout: deny(askInChatMessage(asked, 'K7P2')) },
+    {
+      name: 'block with a notice',
+      reply: toReply(blocked, ctx(true, { notice: GUARD_ON_NOTICE })),
+      stdout: deny(blockMessage(blocked, GUARD_ON_NOTICE)),
+    },
+    {
+      name: 'ask with a person: block-then-chat',
+      reply: toReply(asked, ctx(true, { approvalCode: 'K7P2' })),
+      stdout: deny(askInChatMessage(asked, 'K7P2')),
+    },
     { name: 'ask with a person, no code', reply: toReply(asked, ctx(true)), stdout: deny(askInChatMessage(asked)) },
-    { name: 'ask with nobody there: safer way or leave it out', reply: toReply(asked, ctx(false)), stdout: deny(awayMessage(asked)) },
+    {
+      name: 'ask with nobody there: safer way or leave it out',
+      reply: toReply(asked, ctx(false)),
+      stdout: deny(awayMessage(asked)),
+    },
     // codex exec: nobody answers now, but the person may resume the chat and approve by its code
-    { name: 'ask with nobody there, a code for a resumed chat', reply: toReply(asked, ctx(false, { approvalCode: 'K7P2' })), stdout: deny(awayMessage(asked, undefined, 'K7P2')) },
+    {
+      name: 'ask with nobody there, a code for a resumed chat',
+      reply: toReply(asked, ctx(false, { approvalCode: 'K7P2' })),
+      stdout: deny(awayMessage(asked, undefined, 'K7P2')),
+    },
   ])('$name', ({ reply, stdout }) => {
     expect(reply).toEqual({ stdout, exitCode: 0 });
     expectCodexReply(reply, 'PreToolUse');
@@ -187,7 +325,13 @@ describe('codex.toEventReply', () => {
 
 describe('codex.capabilities', () => {
   it('asks by block-then-chat on PreToolUse and reads results, starts and messages', () => {
-    expect(capabilities).toMatchObject({ ask: 'block-then-chat', askEvents: ['PreToolUse'], results: true, startEvent: true, userMessages: true });
+    expect(capabilities).toMatchObject({
+      ask: 'block-then-chat',
+      askEvents: ['PreToolUse'],
+      results: true,
+      startEvent: true,
+      userMessages: true,
+    });
   });
   it('every registered event is one read() understands', () => {
     for (const event of capabilities.events) {

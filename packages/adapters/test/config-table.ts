@@ -88,7 +88,10 @@ export function describeRoundTrip(title: string, spec: AgentSpec, rows: readonly
         const list = map[event];
         expect(Array.isArray(list), event).toBe(true);
         expect((list as unknown[]).at(-1), event).toEqual(entry);
-        expect((list as unknown[]).filter((item) => JSON.stringify(item) === JSON.stringify(entry)), event).toHaveLength(1);
+        expect(
+          (list as unknown[]).filter((item) => JSON.stringify(item) === JSON.stringify(entry)),
+          event,
+        ).toHaveLength(1);
       }
       spec.checkFile?.(parsed);
       expect([...spec.adapter.installedCommands(after)].sort()).toEqual([...spec.commands].sort());

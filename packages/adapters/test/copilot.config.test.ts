@@ -59,13 +59,28 @@ const NEWER = `{
 describeRoundTrip('copilot: install then uninstall gives the file back', spec, [
   { name: 'missing file', before: '' },
   { name: 'whitespace only (comes back as no file)', before: '\r\n', restored: '' },
-  { name: 'version and empty hooks only (comes back as no file)', before: '{ "version": 1, "hooks": {} }\n', restored: '' },
+  {
+    name: 'version and empty hooks only (comes back as no file)',
+    before: '{ "version": 1, "hooks": {} }\n',
+    restored: '',
+  },
   { name: "the user's own entries in guard's file, same and other events", before: USER },
   { name: 'keys from a newer Copilot and a Claude-style entry', before: NEWER },
-  { name: 'no version key: none is added', before: '{\n  "hooks": {\n    "agentStop": [ { "bash": "./stop.sh" } ]\n  }\n}\n' },
+  {
+    name: 'no version key: none is added',
+    before: '{\n  "hooks": {\n    "agentStop": [ { "bash": "./stop.sh" } ]\n  }\n}\n',
+  },
   { name: 'CRLF newlines', before: USER.replaceAll('\n', '\r\n'), reject: [/[^\r]\n/] },
-  { name: 'tab indentation', before: '{\n\t"version": 1,\n\t"hooks": {\n\t\t"agentStop": [ { "bash": "./stop.sh" } ]\n\t}\n}\n', reject: [/\n +"/] },
-  { name: 'minified on one line, no newline', before: '{"version":1,"hooks":{"agentStop":[{"bash":"./stop.sh"}]}}', reject: [/\n/] },
+  {
+    name: 'tab indentation',
+    before: '{\n\t"version": 1,\n\t"hooks": {\n\t\t"agentStop": [ { "bash": "./stop.sh" } ]\n\t}\n}\n',
+    reject: [/\n +"/],
+  },
+  {
+    name: 'minified on one line, no newline',
+    before: '{"version":1,"hooks":{"agentStop":[{"bash":"./stop.sh"}]}}',
+    reject: [/\n/],
+  },
   { name: 'no trailing newline', before: USER.trimEnd() },
   { name: 'byte order mark', before: `\uFEFF${USER}` },
 ]);
@@ -75,8 +90,14 @@ describe('copilot: guard already installed', () => {
 
   it.for([
     { name: 'same command: unchanged', before: installed },
-    { name: 'node moved: only the command texts change', before: copilot.install(USER, { hookCommand: OLD_CMD, failClosed: false }) },
-    { name: 'fail-closed makes no difference (Copilot has no such switch)', before: copilot.install(USER, { hookCommand: CMD, failClosed: true }) },
+    {
+      name: 'node moved: only the command texts change',
+      before: copilot.install(USER, { hookCommand: OLD_CMD, failClosed: false }),
+    },
+    {
+      name: 'fail-closed makes no difference (Copilot has no such switch)',
+      before: copilot.install(USER, { hookCommand: CMD, failClosed: true }),
+    },
   ])('$name', ({ before }) => {
     expect(copilot.install(before, options)).toBe(installed);
     expect(copilot.uninstall(installed)).toBe(USER);
@@ -101,12 +122,14 @@ describe('copilot: uninstall removes only guard', () => {
     { name: 'no guard entries: unchanged', before: USER, after: USER },
     {
       name: "the user's entry after guard's stays",
-      before: '{"version":1,"hooks":{"postToolUse":[{"bash":"guard hook copilot --event postToolUse"},{"bash":"./mine.sh"}]}}',
+      before:
+        '{"version":1,"hooks":{"postToolUse":[{"bash":"guard hook copilot --event postToolUse"},{"bash":"./mine.sh"}]}}',
       after: '{"version":1,"hooks":{"postToolUse":[{"bash":"./mine.sh"}]}}',
     },
     {
       name: 'a guard entry with only a powershell command is recognised',
-      before: '{"hooks":{"agentStop":[],"preToolUse":[{"powershell":"& C:\\\\guard\\\\node.exe C:\\\\guard\\\\hook.js hook copilot --event preToolUse"}]}}',
+      before:
+        '{"hooks":{"agentStop":[],"preToolUse":[{"powershell":"& C:\\\\guard\\\\node.exe C:\\\\guard\\\\hook.js hook copilot --event preToolUse"}]}}',
       after: '{"hooks":{"agentStop":[]}}',
     },
     {
@@ -120,20 +143,75 @@ describe('copilot: uninstall removes only guard', () => {
 });
 
 describeRefusals('copilot: files guard will not edit', spec, [
-  { name: 'version 2', text: '{\n  "version": 2,\n  "hooks": {}\n}\n', line: 2, message: /"version" is not 1/, uninstall: 'unchanged' },
-  { name: 'invalid JSON', text: '{\n  "version": 1,\n  "hooks": {\n    "preToolUse": [ { "bash": "x" } }\n  }\n}\n', line: 4, message: /expected ',' or '\]'/, uninstall: 'throws' },
-  { name: 'a trailing comma', text: '{"version":1,"hooks":{"preToolUse":[],}}', line: 1, message: /trailing comma before '}'/, uninstall: 'throws' },
-  { name: 'a line comment', text: '{\n  "version": 1, // one\n  "hooks": {}\n}\n', line: 2, message: /comments are not allowed/, uninstall: 'throws' },
-  { name: 'hooks is a list', text: '{\n  "version": 1,\n  "hooks": [\n  ]\n}\n', line: 3, message: /"hooks" must be an object/, uninstall: 'unchanged' },
-  { name: 'an event is not a list', text: '{"hooks":{"postToolUse":"x"}}', line: 1, message: /"hooks.postToolUse" must be a list/, uninstall: 'unchanged' },
-  { name: 'empty text after a BOM is still a file with no value', text: '\uFEFF{', line: 1, message: /expected a quoted key/, uninstall: 'throws' },
+  {
+    name: 'version 2',
+    text: '{\n  "version": 2,\n  "hooks": {}\n}\n',
+    line: 2,
+    message: /"version" is not 1/,
+    uninstall: 'unchanged',
+  },
+  {
+    name: 'invalid JSON',
+    text: '{\n  "version": 1,\n  "hooks": {\n    "preToolUse": [ { "bash": "x" } }\n  }\n}\n',
+    line: 4,
+    message: /expected ',' or '\]'/,
+    uninstall: 'throws',
+  },
+  {
+    name: 'a trailing comma',
+    text: '{"version":1,"hooks":{"preToolUse":[],}}',
+    line: 1,
+    message: /trailing comma before '}'/,
+    uninstall: 'throws',
+  },
+  {
+    name: 'a line comment',
+    text: '{\n  "version": 1, // one\n  "hooks": {}\n}\n',
+    line: 2,
+    message: /comments are not allowed/,
+    uninstall: 'throws',
+  },
+  {
+    name: 'hooks is a list',
+    text: '{\n  "version": 1,\n  "hooks": [\n  ]\n}\n',
+    line: 3,
+    message: /"hooks" must be an object/,
+    uninstall: 'unchanged',
+  },
+  {
+    name: 'an event is not a list',
+    text: '{"hooks":{"postToolUse":"x"}}',
+    line: 1,
+    message: /"hooks.postToolUse" must be a list/,
+    uninstall: 'unchanged',
+  },
+  {
+    name: 'empty text after a BOM is still a file with no value',
+    text: '\uFEFF{',
+    line: 1,
+    message: /expected a quoted key/,
+    uninstall: 'throws',
+  },
 ]);
 
 describe('copilot: events written', () => {
   // Copilot's camelCase hook events.
   const CONFIRMED = [
-    'sessionStart', 'sessionEnd', 'userPromptSubmitted', 'userPromptTransformed', 'preToolUse', 'postToolUse', 'postToolUseFailure',
-    'permissionRequest', 'preMcpToolCall', 'agentStop', 'subagentStart', 'subagentStop', 'errorOccurred', 'preCompact', 'notification',
+    'sessionStart',
+    'sessionEnd',
+    'userPromptSubmitted',
+    'userPromptTransformed',
+    'preToolUse',
+    'postToolUse',
+    'postToolUseFailure',
+    'permissionRequest',
+    'preMcpToolCall',
+    'agentStop',
+    'subagentStart',
+    'subagentStop',
+    'errorOccurred',
+    'preCompact',
+    'notification',
   ];
   const written = Object.keys((JSON.parse(copilot.install('', options)) as { hooks: object }).hooks);
 
@@ -147,9 +225,24 @@ describe('copilot: events written', () => {
 
 describe('copilot: config path', () => {
   it.for([
-    { name: 'user level', level: 'user', where: { home: '/home/dev', projectRoot: '/home/dev/project' }, path: '/home/dev/.copilot/hooks/guard.json' },
-    { name: 'COPILOT_HOME', level: 'user', where: { home: '/home/dev', copilotHome: '/srv/copilot', projectRoot: '/home/dev/project' }, path: '/srv/copilot/hooks/guard.json' },
-    { name: 'project level ignores COPILOT_HOME', level: 'project', where: { home: '/home/dev', copilotHome: '/srv/copilot', projectRoot: '/home/dev/project' }, path: '/home/dev/project/.github/hooks/guard.json' },
+    {
+      name: 'user level',
+      level: 'user',
+      where: { home: '/home/dev', projectRoot: '/home/dev/project' },
+      path: '/home/dev/.copilot/hooks/guard.json',
+    },
+    {
+      name: 'COPILOT_HOME',
+      level: 'user',
+      where: { home: '/home/dev', copilotHome: '/srv/copilot', projectRoot: '/home/dev/project' },
+      path: '/srv/copilot/hooks/guard.json',
+    },
+    {
+      name: 'project level ignores COPILOT_HOME',
+      level: 'project',
+      where: { home: '/home/dev', copilotHome: '/srv/copilot', projectRoot: '/home/dev/project' },
+      path: '/home/dev/project/.github/hooks/guard.json',
+    },
   ] as const)('$name', ({ level, where, path }) => {
     expect(copilot.configPath(level, where)).toBe(path);
   });

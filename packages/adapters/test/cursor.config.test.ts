@@ -14,7 +14,10 @@ const specFor = (failClosed: boolean): AgentSpec => ({
   options: { hookCommand: CMD, failClosed },
   eventMap: (parsed) => parsed['hooks'] as Record<string, unknown>,
   entries: Object.fromEntries(
-    cursor.capabilities.events.map((event) => [event, { command: CMD, timeout: 10, ...(failClosed && GATES.includes(event) ? { failClosed: true } : {}) }]),
+    cursor.capabilities.events.map((event) => [
+      event,
+      { command: CMD, timeout: 10, ...(failClosed && GATES.includes(event) ? { failClosed: true } : {}) },
+    ]),
   ),
   commands: [CMD],
   checkFile: (parsed) => {
@@ -53,14 +56,22 @@ const NEWER = `{
 }
 `;
 
-const TABS = '{\n\t"version": 1,\n\t"hooks": {\n\t\t"afterFileEdit": [\n\t\t\t{ "command": "/home/dev/bin/format.sh" }\n\t\t]\n\t}\n}\n';
+const TABS =
+  '{\n\t"version": 1,\n\t"hooks": {\n\t\t"afterFileEdit": [\n\t\t\t{ "command": "/home/dev/bin/format.sh" }\n\t\t]\n\t}\n}\n';
 const MINIFIED = '{"version":1,"hooks":{"beforeReadFile":[{"command":"/home/dev/bin/read-log.sh"}]}}';
 
 const rows: RoundTripRow[] = [
   { name: 'missing file', before: '' },
   { name: 'whitespace only (comes back as no file)', before: '\n', restored: '' },
-  { name: 'version and empty hooks only (comes back as no file)', before: '{\n  "version": 1,\n  "hooks": {}\n}\n', restored: '' },
-  { name: 'no version key: none is added', before: '{\n  "hooks": {\n    "stop": [\n      { "command": "/home/dev/bin/notify.sh" }\n    ]\n  }\n}\n' },
+  {
+    name: 'version and empty hooks only (comes back as no file)',
+    before: '{\n  "version": 1,\n  "hooks": {}\n}\n',
+    restored: '',
+  },
+  {
+    name: 'no version key: none is added',
+    before: '{\n  "hooks": {\n    "stop": [\n      { "command": "/home/dev/bin/notify.sh" }\n    ]\n  }\n}\n',
+  },
   { name: "user's hooks in the same and other events, before and after guard's", before: USER },
   { name: 'keys and events from a newer Cursor', before: NEWER },
   { name: 'CRLF newlines', before: USER.replaceAll('\n', '\r\n'), reject: [/[^\r]\n/] },
@@ -139,23 +150,86 @@ describe('cursor: uninstall removes only guard', () => {
 });
 
 describeRefusals('cursor: files guard will not edit', spec, [
-  { name: 'version 2', text: '{\n  "version": 2,\n  "hooks": {}\n}\n', line: 2, message: /"version" is not 1/, uninstall: 'unchanged' },
-  { name: 'version as a string', text: '{\n  "hooks": {},\n  "version": "1"\n}\n', line: 3, message: /"version" is not 1/, uninstall: 'unchanged' },
-  { name: 'missing comma', text: '{\n  "version": 1\n  "hooks": {}\n}\n', line: 3, message: /expected ',' or '}'/, uninstall: 'throws' },
-  { name: 'a block comment', text: '{\n  "version": 1,\n  /* mine */ "hooks": {}\n}\n', line: 3, message: /comments are not allowed/, uninstall: 'throws' },
-  { name: 'a trailing comma in a list', text: '{\n  "hooks": {\n    "stop": [\n      { "command": "x" },\n    ]\n  }\n}\n', line: 5, message: /trailing comma before '\]'/, uninstall: 'throws' },
+  {
+    name: 'version 2',
+    text: '{\n  "version": 2,\n  "hooks": {}\n}\n',
+    line: 2,
+    message: /"version" is not 1/,
+    uninstall: 'unchanged',
+  },
+  {
+    name: 'version as a string',
+    text: '{\n  "hooks": {},\n  "version": "1"\n}\n',
+    line: 3,
+    message: /"version" is not 1/,
+    uninstall: 'unchanged',
+  },
+  {
+    name: 'missing comma',
+    text: '{\n  "version": 1\n  "hooks": {}\n}\n',
+    line: 3,
+    message: /expected ',' or '}'/,
+    uninstall: 'throws',
+  },
+  {
+    name: 'a block comment',
+    text: '{\n  "version": 1,\n  /* mine */ "hooks": {}\n}\n',
+    line: 3,
+    message: /comments are not allowed/,
+    uninstall: 'throws',
+  },
+  {
+    name: 'a trailing comma in a list',
+    text: '{\n  "hooks": {\n    "stop": [\n      { "command": "x" },\n    ]\n  }\n}\n',
+    line: 5,
+    message: /trailing comma before '\]'/,
+    uninstall: 'throws',
+  },
   { name: 'root is a string', text: '"hooks"\n', line: 1, message: /one JSON object/, uninstall: 'unchanged' },
-  { name: 'hooks is a string', text: '{\n  "version": 1,\n  "hooks": "none"\n}\n', line: 3, message: /"hooks" must be an object/, uninstall: 'unchanged' },
-  { name: 'an event is not a list', text: '{\n  "hooks": {\n    "preToolUse": { "command": "x" }\n  }\n}\n', line: 3, message: /"hooks.preToolUse" must be a list/, uninstall: 'unchanged' },
-  { name: 'an event twice', text: '{\n  "hooks": {\n    "preToolUse": [],\n    "preToolUse": []\n  }\n}\n', line: 4, message: /"preToolUse" appears more than once/, uninstall: 'unchanged' },
+  {
+    name: 'hooks is a string',
+    text: '{\n  "version": 1,\n  "hooks": "none"\n}\n',
+    line: 3,
+    message: /"hooks" must be an object/,
+    uninstall: 'unchanged',
+  },
+  {
+    name: 'an event is not a list',
+    text: '{\n  "hooks": {\n    "preToolUse": { "command": "x" }\n  }\n}\n',
+    line: 3,
+    message: /"hooks.preToolUse" must be a list/,
+    uninstall: 'unchanged',
+  },
+  {
+    name: 'an event twice',
+    text: '{\n  "hooks": {\n    "preToolUse": [],\n    "preToolUse": []\n  }\n}\n',
+    line: 4,
+    message: /"preToolUse" appears more than once/,
+    uninstall: 'unchanged',
+  },
 ]);
 
 describe('cursor: events written', () => {
   // Cursor's documented agent events; one unknown name voids the whole file.
   const CONFIRMED = [
-    'sessionStart', 'sessionEnd', 'preToolUse', 'postToolUse', 'postToolUseFailure', 'subagentStart', 'subagentStop',
-    'beforeShellExecution', 'afterShellExecution', 'beforeMCPExecution', 'afterMCPExecution', 'beforeReadFile',
-    'afterFileEdit', 'beforeSubmitPrompt', 'preCompact', 'stop', 'afterAgentResponse', 'afterAgentThought',
+    'sessionStart',
+    'sessionEnd',
+    'preToolUse',
+    'postToolUse',
+    'postToolUseFailure',
+    'subagentStart',
+    'subagentStop',
+    'beforeShellExecution',
+    'afterShellExecution',
+    'beforeMCPExecution',
+    'afterMCPExecution',
+    'beforeReadFile',
+    'afterFileEdit',
+    'beforeSubmitPrompt',
+    'preCompact',
+    'stop',
+    'afterAgentResponse',
+    'afterAgentThought',
   ];
   const written = Object.keys((JSON.parse(cursor.install('', spec.options)) as { hooks: object }).hooks);
 

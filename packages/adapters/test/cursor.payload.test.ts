@@ -61,35 +61,129 @@ describe('cursor.read: recorded payloads', () => {
   it.for<{ name: string; expected: object }>([
     {
       name: 'pre-tool-use-delete',
-      expected: { type: 'step', canAsk: false, step: { kind: 'write', mode: 'delete', path: `${root}/delete-probe.txt`, chatId: '', callId: expect.stringContaining('\nfc_') } },
+      expected: {
+        type: 'step',
+        canAsk: false,
+        step: {
+          kind: 'write',
+          mode: 'delete',
+          path: `${root}/delete-probe.txt`,
+          chatId: '',
+          callId: expect.stringContaining('\nfc_'),
+        },
+      },
     },
     {
       name: 'before-shell-execution',
-      expected: { type: 'step', event: 'beforeShellExecution', canAsk: true, step: { kind: 'shell', command: 'echo ask-probe', cwd: root, toolName: 'Shell', chatId: '00000000-0000-4000-8000-000000000001' } },
+      expected: {
+        type: 'step',
+        event: 'beforeShellExecution',
+        canAsk: true,
+        step: {
+          kind: 'shell',
+          command: 'echo ask-probe',
+          cwd: root,
+          toolName: 'Shell',
+          chatId: '00000000-0000-4000-8000-000000000001',
+        },
+      },
     },
-    { name: 'synth-before-shell-execution-old-ide', expected: { type: 'step', canAsk: false, step: { kind: 'shell' } } },
+    {
+      name: 'synth-before-shell-execution-old-ide',
+      expected: { type: 'step', canAsk: false, step: { kind: 'shell' } },
+    },
     {
       name: 'before-mcp-execution',
-      expected: { type: 'step', event: 'beforeMCPExecution', canAsk: false, step: { kind: 'mcp', server: 'echo-server', tool: 'echo', args: { text: 'hello' }, toolName: 'echo' } },
+      expected: {
+        type: 'step',
+        event: 'beforeMCPExecution',
+        canAsk: false,
+        step: { kind: 'mcp', server: 'echo-server', tool: 'echo', args: { text: 'hello' }, toolName: 'echo' },
+      },
     },
     {
       name: 'pre-tool-use-shell-cli',
-      expected: { type: 'step', event: 'preToolUse', canAsk: false, deferAsk: true, step: { kind: 'shell', command: 'touch x', cwd: '/home/dev/project', chatId: '8194a1ff-…', callId: '506e8f2f-…' } },
+      expected: {
+        type: 'step',
+        event: 'preToolUse',
+        canAsk: false,
+        deferAsk: true,
+        step: {
+          kind: 'shell',
+          command: 'touch x',
+          cwd: '/home/dev/project',
+          chatId: '8194a1ff-…',
+          callId: '506e8f2f-…',
+        },
+      },
     },
-    { name: 'synth-pre-tool-use-mcp', expected: { type: 'step', deferAsk: true, step: { kind: 'mcp', server: '', tool: 'echo', args: { text: 'hello' } } } },
-    { name: 'synth-pre-tool-use-read', expected: { type: 'step', canAsk: false, step: { kind: 'read', path: `${root}/.env` } } },
-    { name: 'synth-pre-tool-use-grep', expected: { type: 'step', step: { kind: 'read', path: `${root}/.env.local`, toolName: 'Grep' } } },
-    { name: 'synth-pre-tool-use-edit', expected: { type: 'step', step: { kind: 'write', mode: 'edit', path: `${root}/AGENTS.md`, content: 'b' } } },
-    { name: 'synth-pre-tool-use-task', expected: { type: 'step', step: { kind: 'other', toolName: 'Task', args: { subagent_type: 'explore' } } } },
-    { name: 'synth-before-read-file', expected: { type: 'step', event: 'beforeReadFile', canAsk: false, step: { kind: 'read', path: `${root}/.env`, toolName: 'Read' } } },
+    {
+      name: 'synth-pre-tool-use-mcp',
+      expected: {
+        type: 'step',
+        deferAsk: true,
+        step: { kind: 'mcp', server: '', tool: 'echo', args: { text: 'hello' } },
+      },
+    },
+    {
+      name: 'synth-pre-tool-use-read',
+      expected: { type: 'step', canAsk: false, step: { kind: 'read', path: `${root}/.env` } },
+    },
+    {
+      name: 'synth-pre-tool-use-grep',
+      expected: { type: 'step', step: { kind: 'read', path: `${root}/.env.local`, toolName: 'Grep' } },
+    },
+    {
+      name: 'synth-pre-tool-use-edit',
+      expected: { type: 'step', step: { kind: 'write', mode: 'edit', path: `${root}/AGENTS.md`, content: 'b' } },
+    },
+    {
+      name: 'synth-pre-tool-use-task',
+      expected: { type: 'step', step: { kind: 'other', toolName: 'Task', args: { subagent_type: 'explore' } } },
+    },
+    {
+      name: 'synth-before-read-file',
+      expected: {
+        type: 'step',
+        event: 'beforeReadFile',
+        canAsk: false,
+        step: { kind: 'read', path: `${root}/.env`, toolName: 'Read' },
+      },
+    },
     {
       name: 'post-tool-use-failure-shell',
-      expected: { type: 'result', result: { failed: true, output: expect.stringContaining('undefined: greet'), step: { kind: 'shell', command: 'go build ./...', cwd: '/private/work' } } },
+      expected: {
+        type: 'result',
+        result: {
+          failed: true,
+          output: expect.stringContaining('undefined: greet'),
+          step: { kind: 'shell', command: 'go build ./...', cwd: '/private/work' },
+        },
+      },
     },
-    { name: 'synth-post-tool-use-shell', expected: { type: 'result', event: 'postToolUse', result: { output: '1 failing\n', exitCode: 1, failed: true, step: { kind: 'shell', command: 'npm test' } } } },
+    {
+      name: 'synth-post-tool-use-shell',
+      expected: {
+        type: 'result',
+        event: 'postToolUse',
+        result: { output: '1 failing\n', exitCode: 1, failed: true, step: { kind: 'shell', command: 'npm test' } },
+      },
+    },
     { name: 'post-tool-use-failure-denied', expected: { type: 'ignore', event: 'postToolUseFailure' } },
-    { name: 'session-start', expected: { type: 'start', event: 'sessionStart', chatId: 'fc749b53-5672-41fa-87c7-c579c337199d', cwd: '/private/work', projectRoot: '/private/work' } },
-    { name: 'synth-before-submit-prompt', expected: { type: 'prompt', event: 'beforeSubmitPrompt', prompt: 'yes, push it', cwd: root } },
+    {
+      name: 'session-start',
+      expected: {
+        type: 'start',
+        event: 'sessionStart',
+        chatId: 'fc749b53-5672-41fa-87c7-c579c337199d',
+        cwd: '/private/work',
+        projectRoot: '/private/work',
+      },
+    },
+    {
+      name: 'synth-before-submit-prompt',
+      expected: { type: 'prompt', event: 'beforeSubmitPrompt', prompt: 'yes, push it', cwd: root },
+    },
     { name: 'synth-stop', expected: { type: 'ignore', event: 'stop' } },
     { name: 'synth-after-shell-execution', expected: { type: 'ignore', event: 'afterShellExecution' } },
   ])('$name', ({ name, expected }) => {
@@ -97,7 +191,12 @@ describe('cursor.read: recorded payloads', () => {
   });
 
   it('only Shell and MCP calls on preToolUse defer their ask', () => {
-    for (const name of ['pre-tool-use-write', 'pre-tool-use-delete', 'synth-pre-tool-use-read', 'synth-pre-tool-use-task']) {
+    for (const name of [
+      'pre-tool-use-write',
+      'pre-tool-use-delete',
+      'synth-pre-tool-use-read',
+      'synth-pre-tool-use-task',
+    ]) {
       expect(read(load(name), undefined, [])).not.toHaveProperty('deferAsk');
     }
   });
@@ -105,12 +204,28 @@ describe('cursor.read: recorded payloads', () => {
 
 describe('cursor.read: bad payloads are PayloadErrors that say what is wrong', () => {
   it.for<{ name: string; payload: unknown; message: RegExp }>([
-    { name: 'the recorded MCP excerpt has no working directory', payload: load('before-mcp-execution-excerpt'), message: /no working directory/ },
-    { name: 'the recorded CLI Shell excerpt has no working directory', payload: load('pre-tool-use-shell-cli-excerpt'), message: /no working directory/ },
+    {
+      name: 'the recorded MCP excerpt has no working directory',
+      payload: load('before-mcp-execution-excerpt'),
+      message: /no working directory/,
+    },
+    {
+      name: 'the recorded CLI Shell excerpt has no working directory',
+      payload: load('pre-tool-use-shell-cli-excerpt'),
+      message: /no working directory/,
+    },
     { name: 'not a real event', payload: load('malformed-unknown-event'), message: /unknown event "notification"/ },
     { name: 'Write without a path', payload: load('malformed-write-no-path'), message: /"file_path" must be a string/ },
-    { name: 'workspace_roots not a list', payload: load('malformed-workspace-roots'), message: /"workspace_roots" must be an array of strings/ },
-    { name: 'shell without a command', payload: load('malformed-shell-no-command'), message: /"command" must be a string, got nothing/ },
+    {
+      name: 'workspace_roots not a list',
+      payload: load('malformed-workspace-roots'),
+      message: /"workspace_roots" must be an array of strings/,
+    },
+    {
+      name: 'shell without a command',
+      payload: load('malformed-shell-no-command'),
+      message: /"command" must be a string, got nothing/,
+    },
     { name: 'a number', payload: 42, message: /must be a JSON object, got a number/ },
     { name: 'no event', payload: {}, message: /"hook_event_name" is missing/ },
   ])('$name', ({ payload, message }) => {
@@ -130,7 +245,12 @@ describe('cursor.read: canAsk on beforeShellExecution (does an ask show a card?)
     { name: 'IDE 3.2.16 (ask was a silent allow)', payload: version('3.2.16'), args: [], canAsk: false },
     { name: 'IDE 2.4.21', payload: version('2.4.21'), args: [], canAsk: false },
     { name: 'CLI build', payload: version('2026.10.01-e373342'), args: ['cursor-agent'], canAsk: true },
-    { name: 'CLI in print mode', payload: version('2026.10.01-e373342'), args: ['cursor-agent', '-p', 'fix it'], canAsk: false },
+    {
+      name: 'CLI in print mode',
+      payload: version('2026.10.01-e373342'),
+      args: ['cursor-agent', '-p', 'fix it'],
+      canAsk: false,
+    },
     { name: 'CLI with --print', payload: version('2026.10.01-e373342'), args: ['agent', '--print'], canAsk: false },
     { name: 'no version', payload: version(undefined), args: [], canAsk: true },
     { name: 'a prompt mentioning -p is no flag', payload: shell, args: ['cursor-agent', 'use -p'], canAsk: true },
@@ -144,19 +264,84 @@ describe('cursor.toReply: exact bytes', () => {
   const both = (permission: string, text: string): string =>
     `{"permission":"${permission}","user_message":${J(text)},"agent_message":${J(text)}}\n`;
   it.for([
-    { name: 'no objection: {}', event: 'beforeShellExecution', reply: toReply(allowed, ctx('beforeShellExecution', true)), stdout: '{}\n' },
-    { name: 'no objection on a read: {}', event: 'beforeReadFile', reply: toReply(allowed, ctx('beforeReadFile', false)), stdout: '{}\n' },
-    { name: 'no objection, fail-closed entry: explicit allow', event: 'beforeShellExecution', reply: toReply(allowed, ctx('beforeShellExecution', true, true)), stdout: '{"permission":"allow"}\n' },
-    { name: 'no objection, fail-closed preToolUse', event: 'preToolUse', reply: toReply(allowed, ctx('preToolUse', false, true)), stdout: '{"permission":"allow"}\n' },
-    { name: 'block on a shell', event: 'beforeShellExecution', reply: toReply(blocked, ctx('beforeShellExecution', true)), stdout: both('deny', blockMessage(blocked)) },
-    { name: 'block on a write', event: 'preToolUse', reply: toReply(blocked, ctx('preToolUse', false)), stdout: both('deny', blockMessage(blocked)) },
-    { name: 'block on a read: no agent_message', event: 'beforeReadFile', reply: toReply(blocked, ctx('beforeReadFile', false)), stdout: `{"permission":"deny","user_message":${J(blockMessage(blocked))}}\n` },
-    { name: 'ask on a shell: a card', event: 'beforeShellExecution', reply: toReply(asked, ctx('beforeShellExecution', true)), stdout: both('ask', askMessage(asked)) },
-    { name: 'ask on MCP: a card', event: 'beforeMCPExecution', reply: toReply(asked, ctx('beforeMCPExecution', true)), stdout: both('ask', askMessage(asked)) },
-    { name: 'ask on a shell with nobody there', event: 'beforeShellExecution', reply: toReply(asked, ctx('beforeShellExecution', false)), stdout: both('deny', awayMessage(asked)) },
-    { name: 'ask on preToolUse is not enforced: deny', event: 'preToolUse', reply: toReply(asked, ctx('preToolUse', true)), stdout: both('deny', awayMessage(asked)) },
-    { name: 'ask on a read: deny', event: 'beforeReadFile', reply: toReply(asked, ctx('beforeReadFile', true)), stdout: `{"permission":"deny","user_message":${J(awayMessage(asked))}}\n` },
-    { name: 'block with a notice', event: 'preToolUse', reply: toReply(blocked, { ...ctx('preToolUse', false), notice: GUARD_ON_NOTICE }), stdout: both('deny', blockMessage(blocked, GUARD_ON_NOTICE)) },
+    {
+      name: 'no objection: {}',
+      event: 'beforeShellExecution',
+      reply: toReply(allowed, ctx('beforeShellExecution', true)),
+      stdout: '{}\n',
+    },
+    {
+      name: 'no objection on a read: {}',
+      event: 'beforeReadFile',
+      reply: toReply(allowed, ctx('beforeReadFile', false)),
+      stdout: '{}\n',
+    },
+    {
+      name: 'no objection, fail-closed entry: explicit allow',
+      event: 'beforeShellExecution',
+      reply: toReply(allowed, ctx('beforeShellExecution', true, true)),
+      stdout: '{"permission":"allow"}\n',
+    },
+    {
+      name: 'no objection, fail-closed preToolUse',
+      event: 'preToolUse',
+      reply: toReply(allowed, ctx('preToolUse', false, true)),
+      stdout: '{"permission":"allow"}\n',
+    },
+    {
+      name: 'block on a shell',
+      event: 'beforeShellExecution',
+      reply: toReply(blocked, ctx('beforeShellExecution', true)),
+      stdout: both('deny', blockMessage(blocked)),
+    },
+    {
+      name: 'block on a write',
+      event: 'preToolUse',
+      reply: toReply(blocked, ctx('preToolUse', false)),
+      stdout: both('deny', blockMessage(blocked)),
+    },
+    {
+      name: 'block on a read: no agent_message',
+      event: 'beforeReadFile',
+      reply: toReply(blocked, ctx('beforeReadFile', false)),
+      stdout: `{"permission":"deny","user_message":${J(blockMessage(blocked))}}\n`,
+    },
+    {
+      name: 'ask on a shell: a card',
+      event: 'beforeShellExecution',
+      reply: toReply(asked, ctx('beforeShellExecution', true)),
+      stdout: both('ask', askMessage(asked)),
+    },
+    {
+      name: 'ask on MCP: a card',
+      event: 'beforeMCPExecution',
+      reply: toReply(asked, ctx('beforeMCPExecution', true)),
+      stdout: both('ask', askMessage(asked)),
+    },
+    {
+      name: 'ask on a shell with nobody there',
+      event: 'beforeShellExecution',
+      reply: toReply(asked, ctx('beforeShellExecution', false)),
+      stdout: both('deny', awayMessage(asked)),
+    },
+    {
+      name: 'ask on preToolUse is not enforced: deny',
+      event: 'preToolUse',
+      reply: toReply(asked, ctx('preToolUse', true)),
+      stdout: both('deny', awayMessage(asked)),
+    },
+    {
+      name: 'ask on a read: deny',
+      event: 'beforeReadFile',
+      reply: toReply(asked, ctx('beforeReadFile', true)),
+      stdout: `{"permission":"deny","user_message":${J(awayMessage(asked))}}\n`,
+    },
+    {
+      name: 'block with a notice',
+      event: 'preToolUse',
+      reply: toReply(blocked, { ...ctx('preToolUse', false), notice: GUARD_ON_NOTICE }),
+      stdout: both('deny', blockMessage(blocked, GUARD_ON_NOTICE)),
+    },
   ])('$name', ({ event, reply, stdout }) => {
     expect(reply).toEqual({ stdout, exitCode: 0 });
     expectCursorReply(reply, event);
@@ -183,7 +368,13 @@ describe('cursor.toEventReply', () => {
 
 describe('cursor.capabilities', () => {
   it('asks natively only on the shell and MCP events', () => {
-    expect(capabilities).toMatchObject({ ask: 'native', askEvents: ['beforeShellExecution', 'beforeMCPExecution'], results: true, startEvent: true, userMessages: true });
+    expect(capabilities).toMatchObject({
+      ask: 'native',
+      askEvents: ['beforeShellExecution', 'beforeMCPExecution'],
+      results: true,
+      startEvent: true,
+      userMessages: true,
+    });
   });
   it('registers only events read() understands, never the duplicate result events', () => {
     for (const event of capabilities.events) {

@@ -19,7 +19,12 @@ export function verdict(...findings: Finding[]): Verdict {
 }
 
 export const blocked = verdict(
-  finding('secrets.read', 'block', 'Reading a stored secret can leak it where it cannot be taken back', 'Use the example file instead'),
+  finding(
+    'secrets.read',
+    'block',
+    'Reading a stored secret can leak it where it cannot be taken back',
+    'Use the example file instead',
+  ),
   finding('fs.delete', 'ask', 'Deleting files that exist nowhere else cannot be undone'),
 );
 export const asked = verdict(finding('git.push', 'ask', 'A push publishes commits to a shared remote'));
@@ -44,7 +49,9 @@ export function expectWellFormed(reply: HookReply, shape: KeyShape): void {
 }
 
 function expectKeys(value: unknown, shape: KeyShape, path: string): void {
-  expect(typeof value === 'object' && value !== null && !Array.isArray(value), `${path || 'reply'} is an object`).toBe(true);
+  expect(typeof value === 'object' && value !== null && !Array.isArray(value), `${path || 'reply'} is an object`).toBe(
+    true,
+  );
   for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
     const allowed = shape[key];
     expect(allowed, `unexpected key ${path}${key}`).toBeDefined();

@@ -8,7 +8,10 @@ describe('isGuardCommand: the one test for "this hook entry is guard\'s"', () =>
     // paths with spaces, whatever they are
     { command: '"/opt/my node/bin/node" "/home/dev/my tools/hook.js" hook cursor', agent: 'cursor' },
     { command: 'node /x/hook.js hook antigravity --event PreToolUse', agent: 'antigravity' },
-    { command: '& "C:\\Program Files\\nodejs\\node.exe" "C:\\guard\\hook.js" hook copilot --event preToolUse', agent: 'copilot' },
+    {
+      command: '& "C:\\Program Files\\nodejs\\node.exe" "C:\\guard\\hook.js" hook copilot --event preToolUse',
+      agent: 'copilot',
+    },
     // written by hand from the agent docs
     { command: 'guard hook codex', agent: 'codex' },
     { command: 'guard hook copilot  --event  sessionStart  ', agent: 'copilot' },

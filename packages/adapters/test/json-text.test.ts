@@ -68,7 +68,12 @@ describe('parseJson: anything else is refused with its line', () => {
     { name: 'block comment before the value', text: '/* x */ {}', line: 1, message: /comments are not allowed/ },
     { name: 'trailing comma in an object', text: '{\n"a": 1,\n}', line: 3, message: /trailing comma before '}'/ },
     { name: 'trailing comma in a list', text: '[1,\n2,\n]', line: 3, message: /trailing comma before '\]'/ },
-    { name: 'missing comma between members', text: '{"a": 1\n"b": 2}', line: 2, message: /expected ',' or '}' after a value/ },
+    {
+      name: 'missing comma between members',
+      text: '{"a": 1\n"b": 2}',
+      line: 2,
+      message: /expected ',' or '}' after a value/,
+    },
     { name: 'missing comma between elements', text: '[1 2]', line: 1, message: /expected ',' or '\]' after a value/ },
     { name: 'missing colon', text: '{"a" 1}', line: 1, message: /expected ':' after a key/ },
     { name: 'unquoted key', text: '{\n a: 1}', line: 2, message: /expected a quoted key, found 'a'/ },
@@ -107,7 +112,10 @@ describe('parseJson: bounded', () => {
 
   // A quadratic reader would not finish these within the test timeout.
   it('reads a 4 MB file of 100,000 members', () => {
-    const members = Array.from({ length: 100_000 }, (_, i) => `"key${i}": {"command": "${'x'.repeat(20)}", "n": [${i}, true, null]}`);
+    const members = Array.from(
+      { length: 100_000 },
+      (_, i) => `"key${i}": {"command": "${'x'.repeat(20)}", "n": [${i}, true, null]}`,
+    );
     const text = `{\n${members.join(',\n')}\n}`;
     expect((parseJson(text) as JsonObject).members).toHaveLength(100_000);
   });
@@ -151,12 +159,24 @@ describe('sameValue', () => {
 
 describe('detectStyle', () => {
   it.for([
-    { name: 'two spaces', text: '{\n  "a": {\n    "b": 1\n  }\n}\n', style: { newline: '\n', indent: '  ', compact: false } },
+    {
+      name: 'two spaces',
+      text: '{\n  "a": {\n    "b": 1\n  }\n}\n',
+      style: { newline: '\n', indent: '  ', compact: false },
+    },
     { name: 'four spaces', text: '{\n    "a": 1\n}', style: { newline: '\n', indent: '    ', compact: false } },
     { name: 'tabs', text: '{\n\t"a": {\n\t\t"b": 1\n\t}\n}\n', style: { newline: '\n', indent: '\t', compact: false } },
     { name: 'CRLF', text: '{\r\n   "a": 1\r\n}\r\n', style: { newline: '\r\n', indent: '   ', compact: false } },
-    { name: 'minified with a trailing newline', text: '{"a":1}\n', style: { newline: '\n', indent: '  ', compact: true } },
-    { name: 'multi-line with no indentation', text: '{\n"a": 1\n}', style: { newline: '\n', indent: '  ', compact: false } },
+    {
+      name: 'minified with a trailing newline',
+      text: '{"a":1}\n',
+      style: { newline: '\n', indent: '  ', compact: true },
+    },
+    {
+      name: 'multi-line with no indentation',
+      text: '{\n"a": 1\n}',
+      style: { newline: '\n', indent: '  ', compact: false },
+    },
     { name: 'BOM', text: '\uFEFF{\n    "a": 1\n}', style: { newline: '\n', indent: '    ', compact: false } },
   ])('$name', ({ text, style }) => {
     expect(detectStyle(text)).toEqual(style);
@@ -179,7 +199,10 @@ interface EditRow {
 const containerAt = (text: string, path: readonly (string | number)[]): JsonObject | JsonArray => {
   let node: JsonNode = parseJson(text);
   for (const step of path) {
-    node = node.kind === 'object' ? node.members.find((member) => member.key === step)!.value : (node as JsonArray).elements[step as number]!;
+    node =
+      node.kind === 'object'
+        ? node.members.find((member) => member.key === step)!.value
+        : (node as JsonArray).elements[step as number]!;
   }
   expect(node.kind === 'object' || node.kind === 'array').toBe(true);
   return node as JsonObject | JsonArray;
@@ -304,11 +327,21 @@ describe('replaceValue', () => {
       value: { x: 2, y: [1] },
       after: '{\n  "a": {\n    "x": 2,\n    "y": [\n      1\n    ]\n  },\n  "b": 2\n}',
     },
-    { name: 'an inline value stays on its line', text: '{\n  "a": [{"x": 1}, 2]\n}', path: ['a', 0], value: { x: 2 }, after: '{\n  "a": [{"x":2}, 2]\n}' },
+    {
+      name: 'an inline value stays on its line',
+      text: '{\n  "a": [{"x": 1}, 2]\n}',
+      path: ['a', 0],
+      value: { x: 2 },
+      after: '{\n  "a": [{"x":2}, 2]\n}',
+    },
     { name: 'a scalar', text: '{"t": 600}', path: ['t'], value: 30, after: '{"t": 30}' },
   ] as const)('$name', ({ text, path, value, after }) => {
     let node: JsonNode = parseJson(text);
-    for (const step of path) node = node.kind === 'object' ? node.members.find((m) => m.key === step)!.value : (node as JsonArray).elements[step as number]!;
+    for (const step of path)
+      node =
+        node.kind === 'object'
+          ? node.members.find((m) => m.key === step)!.value
+          : (node as JsonArray).elements[step as number]!;
     expect(replaceValue(text, node, value, detectStyle(text))).toBe(after);
   });
 });

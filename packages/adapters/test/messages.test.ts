@@ -14,7 +14,12 @@ const many = verdict(
   ...['a.one', 'b.two', 'c.three', 'd.four', 'e.five', 'f.six'].map((id) => finding(id, 'ask', `Reason of ${id}`)),
 );
 const long = verdict(finding('net.new-site', 'ask', `${'word '.repeat(200)}end`));
-const bare: Verdict = { decision: 'block', findings: [], agentMessage: 'guard: the payload could not be read', userMessage: '' };
+const bare: Verdict = {
+  decision: 'block',
+  findings: [],
+  agentMessage: 'guard: the payload could not be read',
+  userMessage: '',
+};
 const silent: Verdict = { decision: 'block', findings: [], agentMessage: '', userMessage: '' };
 
 describe('every text', () => {
@@ -31,17 +36,48 @@ describe('every text', () => {
 
 describe('what the texts say', () => {
   it.for([
-    { name: 'block names every rule', text: blockMessage(blocked), has: ['(secrets.read, fs.delete)', 'Reading a stored secret', 'Use the example file instead.'] },
+    {
+      name: 'block names every rule',
+      text: blockMessage(blocked),
+      has: ['(secrets.read, fs.delete)', 'Reading a stored secret', 'Use the example file instead.'],
+    },
     { name: 'block quotes only the top reason', text: blockMessage(blocked), hasNot: ['Deleting files'] },
-    { name: 'ask asks the person', text: askMessage(asked), has: ['needs your approval (git.push)', 'A push publishes commits to a shared remote.'] },
+    {
+      name: 'ask asks the person',
+      text: askMessage(asked),
+      has: ['needs your approval (git.push)', 'A push publishes commits to a shared remote.'],
+    },
     { name: 'ask is no block', text: askMessage(asked), hasNot: ['blocked', 'final reply'] },
-    { name: 'chat: stop, ask in the chat, retry after yes, with the code', text: askInChatMessage(asked, 'K7P2'), has: ['(git.push)', 'Stop here', 'ask them in the chat', '(approval code K7P2)', 'only after they say yes'] },
+    {
+      name: 'chat: stop, ask in the chat, retry after yes, with the code',
+      text: askInChatMessage(asked, 'K7P2'),
+      has: ['(git.push)', 'Stop here', 'ask them in the chat', '(approval code K7P2)', 'only after they say yes'],
+    },
     { name: 'chat without a code mentions none', text: askInChatMessage(asked), hasNot: ['approval code'] },
-    { name: 'away: a safer way, or leave it out and say so', text: awayMessage(asked), has: ['no one can approve', '(git.push)', 'safer way', 'leave it out and say so in your final reply'] },
+    {
+      name: 'away: a safer way, or leave it out and say so',
+      text: awayMessage(asked),
+      has: ['no one can approve', '(git.push)', 'safer way', 'leave it out and say so in your final reply'],
+    },
     { name: 'away is no request to ask', text: awayMessage(asked), hasNot: ['in the chat', 'approval code'] },
-    { name: 'more than four rules are counted', text: blockMessage(many), has: ['(a.one, b.two, c.three, d.four +2 more)', 'Reason of a.one.'], hasNot: ['e.five', 'Reason of b.two'] },
-    { name: 'a long reason is cut, the instructions are not', text: awayMessage(long), has: ['…', 'final reply.'], hasNot: ['end.'] },
-    { name: 'no findings: the engine message without its own prefix', text: blockMessage(bare), has: ['guard: blocked. The payload could not be read.'], hasNot: ['guard: guard'] },
+    {
+      name: 'more than four rules are counted',
+      text: blockMessage(many),
+      has: ['(a.one, b.two, c.three, d.four +2 more)', 'Reason of a.one.'],
+      hasNot: ['e.five', 'Reason of b.two'],
+    },
+    {
+      name: 'a long reason is cut, the instructions are not',
+      text: awayMessage(long),
+      has: ['…', 'final reply.'],
+      hasNot: ['end.'],
+    },
+    {
+      name: 'no findings: the engine message without its own prefix',
+      text: blockMessage(bare),
+      has: ['guard: blocked. The payload could not be read.'],
+      hasNot: ['guard: guard'],
+    },
     { name: 'no findings and no message: the head alone', text: blockMessage(silent), has: ['guard: blocked.'] },
     { name: 'a notice is added last', text: blockMessage(asked, GUARD_ON_NOTICE), has: [`remote. ${GUARD_ON_NOTICE}`] },
   ])('$name', ({ text, has = [], hasNot = [] }) => {

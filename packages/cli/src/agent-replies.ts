@@ -63,7 +63,13 @@ export function cannedShellCall(agent: AgentId, command: string, cwd: string): C
     case 'copilot':
       return {
         event: 'preToolUse',
-        payload: { sessionId: DOCTOR_CHAT, timestamp: 0, cwd, toolName: 'bash', toolArgs: { command, description: 'guard doctor check' } },
+        payload: {
+          sessionId: DOCTOR_CHAT,
+          timestamp: 0,
+          cwd,
+          toolName: 'bash',
+          toolArgs: { command, description: 'guard doctor check' },
+        },
       };
   }
 }
@@ -101,12 +107,16 @@ export function readReply(agent: AgentId, stdout: string, exitCode: number, fail
     case 'cursor': {
       if (exitCode === 2) return { effect: 'block', why: 'exit code 2' };
       if (exitCode !== 0) return { effect: 'failure', why: `exit code ${exitCode}` };
-      if (text === '') return failClosedEntry ? { effect: 'failure', why: 'no output on a failClosed entry' } : { effect: 'no-objection', why: 'no output' };
+      if (text === '')
+        return failClosedEntry
+          ? { effect: 'failure', why: 'no output on a failClosed entry' }
+          : { effect: 'no-objection', why: 'no output' };
       if (!json) return { effect: 'failure', why: 'output that is not one JSON object' };
       const permission = field('permission');
       if (permission === 'deny') return { effect: 'block', why: 'permission "deny"' };
       if (permission === 'ask') return { effect: 'ask', why: 'permission "ask"' };
-      if (permission === 'allow' || permission === undefined) return { effect: 'no-objection', why: permission === undefined ? '{} (no decision)' : 'permission "allow"' };
+      if (permission === 'allow' || permission === undefined)
+        return { effect: 'no-objection', why: permission === undefined ? '{} (no decision)' : 'permission "allow"' };
       return { effect: 'failure', why: `unknown permission ${JSON.stringify(permission)}` };
     }
     case 'antigravity': {
@@ -117,7 +127,10 @@ export function readReply(agent: AgentId, stdout: string, exitCode: number, fail
       if (decision === 'force_ask') return { effect: 'ask', why: 'decision "force_ask"' };
       // "ask" hands the step to the person's own approval settings: guard has no objection.
       if (decision === 'ask' || decision === 'allow') return { effect: 'no-objection', why: `decision "${decision}"` };
-      return { effect: 'failure', why: decision === undefined ? 'no decision' : `unknown decision ${JSON.stringify(decision)}` };
+      return {
+        effect: 'failure',
+        why: decision === undefined ? 'no decision' : `unknown decision ${JSON.stringify(decision)}`,
+      };
     }
     case 'copilot': {
       if (exitCode === 2) return { effect: 'block', why: 'exit code 2' };
@@ -127,7 +140,11 @@ export function readReply(agent: AgentId, stdout: string, exitCode: number, fail
       const decision = field('permissionDecision');
       if (decision === 'deny') return { effect: 'block', why: 'permissionDecision "deny"' };
       if (decision === 'ask') return { effect: 'ask', why: 'permissionDecision "ask"' };
-      if (decision === undefined || decision === 'allow') return { effect: 'no-objection', why: decision === undefined ? '{} (no decision)' : 'permissionDecision "allow"' };
+      if (decision === undefined || decision === 'allow')
+        return {
+          effect: 'no-objection',
+          why: decision === undefined ? '{} (no decision)' : 'permissionDecision "allow"',
+        };
       return { effect: 'failure', why: `unknown permissionDecision ${JSON.stringify(decision)}` };
     }
   }
@@ -137,7 +154,9 @@ function parseObject(text: string): Record<string, unknown> | undefined {
   if (!text.startsWith('{')) return undefined;
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }

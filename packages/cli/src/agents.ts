@@ -43,7 +43,12 @@ export function hookScriptPath(moduleUrl: string = import.meta.url): string {
  * The command an agent runs: the absolute Node binary and the absolute hook script, each quoted,
  * then `hook <agent>`. Never `npx` (slow) and never a bare `guard` (depends on the agent's PATH).
  */
-export function hookCommand(agent: AgentId, node: string = process.execPath, script: string = hookScriptPath(), platform: string = process.platform): string {
+export function hookCommand(
+  agent: AgentId,
+  node: string = process.execPath,
+  script: string = hookScriptPath(),
+  platform: string = process.platform,
+): string {
   return `${quoteWord(node, platform)} ${quoteWord(script, platform)} hook ${agent}`;
 }
 
@@ -70,7 +75,8 @@ export function splitCommand(command: string): string[] {
       else word += char;
     } else if (quote === '"') {
       if (char === '"') quote = undefined;
-      else if (char === '\\' && i + 1 < command.length && '"$`\\'.includes(command[i + 1] as string)) word += command[++i];
+      else if (char === '\\' && i + 1 < command.length && '"$`\\'.includes(command[i + 1] as string))
+        word += command[++i];
       else word += char;
     } else if (char === '"' || char === "'") {
       quote = char;
@@ -117,10 +123,9 @@ export function baseCommand(command: string): string {
 /** Whether the program and script of a hook command exist (no process is started). */
 export function checkCommand(command: string): CommandCheck {
   const [node = '', script = ''] = splitCommand(command);
-  const problem = [
-    pathProblem(node, 'the Node program'),
-    pathProblem(script, 'the hook script'),
-  ].find((text) => text !== undefined);
+  const problem = [pathProblem(node, 'the Node program'), pathProblem(script, 'the hook script')].find(
+    (text) => text !== undefined,
+  );
   return { command, node, script, resolves: problem === undefined, ...(problem === undefined ? {} : { problem }) };
 }
 
@@ -137,7 +142,10 @@ export async function settingsOrFail(guardHome: string): Promise<Settings> {
     return await readSettings(guardHome);
   } catch (error) {
     if (error instanceof SettingsError) {
-      throw new GuardError(`${error.message.replace(/\.$/, '')} (in ${guardHome}).`, 'Fix or delete settings.yaml, then run the command again.');
+      throw new GuardError(
+        `${error.message.replace(/\.$/, '')} (in ${guardHome}).`,
+        'Fix or delete settings.yaml, then run the command again.',
+      );
     }
     throw error;
   }
@@ -150,7 +158,10 @@ export function readBytes(path: string): Buffer | undefined {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
-    throw new GuardError(`Cannot read ${path} (${code ?? String(error)}).`, 'Check that the file is readable, then run the command again.');
+    throw new GuardError(
+      `Cannot read ${path} (${code ?? String(error)}).`,
+      'Check that the file is readable, then run the command again.',
+    );
   }
 }
 
@@ -169,7 +180,10 @@ export function textOf(file: string, bytes: Buffer | undefined): string {
   if (bytes === undefined) return '';
   const text = bytes.toString('utf8');
   if (!Buffer.from(text, 'utf8').equals(bytes)) {
-    throw new GuardError(`${file} is not UTF-8 text, so guard cannot edit it without changing it. guard wrote nothing.`, 'Save the file as UTF-8, then run the command again.');
+    throw new GuardError(
+      `${file} is not UTF-8 text, so guard cannot edit it without changing it. guard wrote nothing.`,
+      'Save the file as UTF-8, then run the command again.',
+    );
   }
   return text;
 }
@@ -182,6 +196,9 @@ export function writeStep<T>(path: string, write: () => T): T {
     if (error instanceof GuardError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === undefined) throw error;
-    throw new GuardError(`Cannot write ${path} (${code}).`, 'Check that the folder is writable, then run the command again.');
+    throw new GuardError(
+      `Cannot write ${path} (${code}).`,
+      'Check that the folder is writable, then run the command again.',
+    );
   }
 }

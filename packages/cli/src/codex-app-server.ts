@@ -38,7 +38,11 @@ export const APP_SERVER_LIMIT_MS = 10_000;
  * The first executable `name` on PATH, as a shell finds it (Windows: with PATHEXT endings);
  * undefined when there is none.
  */
-export function findOnPath(name: string, env: Readonly<Record<string, string | undefined>>, platform: string = process.platform): string | undefined {
+export function findOnPath(
+  name: string,
+  env: Readonly<Record<string, string | undefined>>,
+  platform: string = process.platform,
+): string | undefined {
   const dirs = (env.PATH ?? '').split(platform === 'win32' ? ';' : delimiter).filter((dir) => dir !== '');
   const endings = platform === 'win32' ? ['', ...(env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';')] : [''];
   for (const dir of dirs) {
@@ -78,7 +82,11 @@ export interface AppServerOptions {
  * Starts `codex app-server`, runs `work` against it, and always stops it: the whole process
  * group is killed by PID at the end, and after `limitMs` whatever `work` is waiting for.
  */
-export async function withAppServer<T>(codex: string, options: AppServerOptions, work: (session: AppServerSession) => Promise<T>): Promise<T> {
+export async function withAppServer<T>(
+  codex: string,
+  options: AppServerOptions,
+  work: (session: AppServerSession) => Promise<T>,
+): Promise<T> {
   const { cwd, limitMs } = options;
   const problem = folderProblem(cwd);
   if (problem !== undefined) throw new AppServerError(`cannot start codex app-server: ${problem}`);
@@ -137,12 +145,16 @@ export async function withAppServer<T>(codex: string, options: AppServerOptions,
     const waiter = pending.get(message.id);
     if (waiter === undefined) return;
     pending.delete(message.id);
-    if (message.error !== undefined) waiter.reject(new AppServerError(`Codex answered ${String(message.error.message ?? 'an error')}`));
+    if (message.error !== undefined)
+      waiter.reject(new AppServerError(`Codex answered ${String(message.error.message ?? 'an error')}`));
     else waiter.resolve(message.result);
   };
   child.stdin?.on('error', () => undefined);
   void child.then((result) => {
-    const why = result.exitCode === undefined ? (result.shortMessage?.split('\n')[0] ?? 'it could not start') : `exit code ${result.exitCode}`;
+    const why =
+      result.exitCode === undefined
+        ? (result.shortMessage?.split('\n')[0] ?? 'it could not start')
+        : `exit code ${result.exitCode}`;
     failAll(new AppServerError(`codex app-server stopped early (${why})`));
   });
   let nextId = 1;
@@ -158,7 +170,10 @@ export async function withAppServer<T>(codex: string, options: AppServerOptions,
   };
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new AppServerError(`codex app-server did not answer within ${limitMs / 1000} s`)), limitMs);
+    timer = setTimeout(
+      () => reject(new AppServerError(`codex app-server did not answer within ${limitMs / 1000} s`)),
+      limitMs,
+    );
   });
   try {
     const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
@@ -219,9 +234,17 @@ function listingCwd(file: string, io: Io): string {
 }
 
 /** Codex's trust status of guard's hooks in `file`, straight from Codex. */
-export async function listGuardHooks(codex: string, file: string, commands: readonly string[], io: Io, limitMs: number = APP_SERVER_LIMIT_MS): Promise<ListedHook[]> {
+export async function listGuardHooks(
+  codex: string,
+  file: string,
+  commands: readonly string[],
+  io: Io,
+  limitMs: number = APP_SERVER_LIMIT_MS,
+): Promise<ListedHook[]> {
   const cwd = listingCwd(file, io);
-  return withAppServer(codex, { env: io.env, cwd, limitMs }, async (session) => guardHooks((await listHooks(session, cwd)).hooks, file, commands));
+  return withAppServer(codex, { env: io.env, cwd, limitMs }, async (session) =>
+    guardHooks((await listHooks(session, cwd)).hooks, file, commands),
+  );
 }
 
 /** What trusting did: guard's hooks in the file, and those Codex trusts now. */
@@ -237,7 +260,13 @@ export interface TrustResult {
  * `hooks.state` entries with the hashes Codex computed (upsert: other entries stay), then a second
  * `hooks/list` to see that Codex now trusts them. Hooks switched off in Codex stay off.
  */
-export async function trustGuardHooks(codex: string, file: string, commands: readonly string[], io: Io, limitMs: number = APP_SERVER_LIMIT_MS): Promise<TrustResult> {
+export async function trustGuardHooks(
+  codex: string,
+  file: string,
+  commands: readonly string[],
+  io: Io,
+  limitMs: number = APP_SERVER_LIMIT_MS,
+): Promise<TrustResult> {
   const cwd = listingCwd(file, io);
   return withAppServer(codex, { env: io.env, cwd, limitMs }, async (session) => {
     const listing = await listHooks(session, cwd);
@@ -247,10 +276,15 @@ export async function trustGuardHooks(codex: string, file: string, commands: rea
       throw new AppServerError(`Codex does not load guard's hooks from ${file}${why}`);
     }
     const value = Object.fromEntries(
-      found.filter((hook) => hook.enabled && !hook.isManaged && hook.trustStatus !== 'trusted').map((hook) => [hook.key, { trusted_hash: hook.currentHash }]),
+      found
+        .filter((hook) => hook.enabled && !hook.isManaged && hook.trustStatus !== 'trusted')
+        .map((hook) => [hook.key, { trusted_hash: hook.currentHash }]),
     );
     if (Object.keys(value).length > 0) {
-      await session.request('config/batchWrite', { edits: [{ keyPath: 'hooks.state', mergeStrategy: 'upsert', value }], reloadUserConfig: true });
+      await session.request('config/batchWrite', {
+        edits: [{ keyPath: 'hooks.state', mergeStrategy: 'upsert', value }],
+        reloadUserConfig: true,
+      });
     }
     const after = guardHooks((await listHooks(session, cwd)).hooks, file, commands);
     return {

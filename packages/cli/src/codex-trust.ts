@@ -41,7 +41,13 @@ const snake = (event: string): string => event.replace(/(?<=[a-z])([A-Z])/g, '_$
 // Events whose matcher Codex leaves out of the hash.
 const NO_MATCHER = new Set(['user_prompt_submit', 'stop']);
 // Events where a non-default additionalContextLimit is part of the hash.
-const CONTEXT_LIMIT = new Set(['pre_tool_use', 'post_tool_use', 'session_start', 'user_prompt_submit', 'subagent_start']);
+const CONTEXT_LIMIT = new Set([
+  'pre_tool_use',
+  'post_tool_use',
+  'session_start',
+  'user_prompt_submit',
+  'subagent_start',
+]);
 const DEFAULT_CONTEXT_LIMIT = 2500;
 const DEFAULT_TIMEOUT = 600;
 
@@ -74,13 +80,20 @@ export function codexHookHash(event: string, matcher: unknown, handler: Readonly
     ],
     matcher: NO_MATCHER.has(label) ? undefined : matcher,
   };
-  return `sha256:${createHash('sha256').update(JSON.stringify(sortedKeys(identity))).digest('hex')}`;
+  return `sha256:${createHash('sha256')
+    .update(JSON.stringify(sortedKeys(identity)))
+    .digest('hex')}`;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** guard's handlers in a Codex hooks.json, with their trust keys and hashes. */
-export function guardCodexHooks(hooksPath: string, hooksText: string, isGuard: (command: string) => boolean): CodexHook[] {
+export function guardCodexHooks(
+  hooksPath: string,
+  hooksText: string,
+  isGuard: (command: string) => boolean,
+): CodexHook[] {
   const parsed: unknown = JSON.parse(hooksText.replace(/^\uFEFF/, ''));
   const events = isObject(parsed) ? parsed['hooks'] : undefined;
   if (!isObject(events)) return [];
@@ -107,7 +120,12 @@ export function codexConfigPath(codexHome: string | undefined, home: string): st
 }
 
 /** How Codex stands on guard's hooks, given the hooks file and the user's config.toml text ('' when absent). */
-export function codexTrust(hooksPath: string, hooksText: string, configText: string, isGuard: (command: string) => boolean): CodexTrustReport {
+export function codexTrust(
+  hooksPath: string,
+  hooksText: string,
+  configText: string,
+  isGuard: (command: string) => boolean,
+): CodexTrustReport {
   let hooks: CodexHook[];
   try {
     hooks = guardCodexHooks(hooksPath, hooksText, isGuard);
@@ -120,7 +138,10 @@ export function codexTrust(hooksPath: string, hooksText: string, configText: str
     const table = isObject(hooksTable) ? hooksTable['state'] : undefined;
     if (isObject(table)) state = table;
   } catch (error) {
-    return { state: 'unknown', detail: `Codex's config.toml does not parse: ${(error as Error).message.split('\n')[0] ?? ''}` };
+    return {
+      state: 'unknown',
+      detail: `Codex's config.toml does not parse: ${(error as Error).message.split('\n')[0] ?? ''}`,
+    };
   }
   const states = hooks.map((hook): CodexTrust => {
     const entry = state[hook.key];
@@ -158,7 +179,8 @@ export function codexTrustOf(path: string, text: string, io: Io): CodexTrustRepo
 }
 
 // A trust table's header line: `[hooks.state."<key>"]` (or with a literal 'key'), maybe a comment after.
-const TRUST_HEADER = /^\[[ \t]*hooks[ \t]*\.[ \t]*state[ \t]*\.[ \t]*("(?:[^"\\]|\\.)*"|'[^']*')[ \t]*\][ \t]*(?:#.*)?$/;
+const TRUST_HEADER =
+  /^\[[ \t]*hooks[ \t]*\.[ \t]*state[ \t]*\.[ \t]*("(?:[^"\\]|\\.)*"|'[^']*')[ \t]*\][ \t]*(?:#.*)?$/;
 const STATE_HEADER = /^\[[ \t]*hooks[ \t]*\.[ \t]*state[ \t]*\][ \t]*(?:#.*)?$/;
 
 /**

@@ -1,4 +1,16 @@
-import { accessSync, closeSync, constants, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /** The text of a file, or undefined when it does not exist. Other errors are thrown. */
@@ -23,7 +35,8 @@ export function folderProblem(dir: string): string | undefined {
     return undefined;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return `the folder ${dir} does not exist; create it or run guard from a folder that exists`;
+    if (code === 'ENOENT' || code === 'ENOTDIR')
+      return `the folder ${dir} does not exist; create it or run guard from a folder that exists`;
     return `the folder ${dir} cannot be entered (${code ?? 'error'}); check its permissions`;
   }
 }

@@ -46,7 +46,14 @@ function loadBundledHook(useCache = true): LoadedHook | undefined {
   // A script made from V8's code cache cannot use import() itself on Node 20, so the bundle's few
   // rarely needed modules (the yaml parser, the chat-start scan) are imported through this one.
   const lazyImport = (specifier: string): Promise<unknown> => import(specifier);
-  (script.runInThisContext() as (...args: unknown[]) => void)(loaded.exports, require, loaded, BUNDLE, __dirname, lazyImport);
+  (script.runInThisContext() as (...args: unknown[]) => void)(
+    loaded.exports,
+    require,
+    loaded,
+    BUNDLE,
+    __dirname,
+    lazyImport,
+  );
   const runHook = loaded.exports.runHook;
   return runHook === undefined ? undefined : { runHook, script };
 }

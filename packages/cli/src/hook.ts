@@ -100,11 +100,17 @@ export function hookIoFrom(io: Io): HookIo {
  * whatever the input; returns the exit code the agent expects (a usage error in the hook
  * command itself, which is a setup mistake, exits 2).
  */
-export async function runHook(argv: readonly string[], io: HookIo = processHookIo(), deps: HookDeps = {}): Promise<number> {
+export async function runHook(
+  argv: readonly string[],
+  io: HookIo = processHookIo(),
+  deps: HookDeps = {},
+): Promise<number> {
   const started = Date.now();
   const args = parseHookArgs(argv);
   if (typeof args === 'string') {
-    io.err(`guard: ${args}\nThe hook command should read like \`guard hook codex\`; run \`guard setup <agent>\` to write it again.\n`);
+    io.err(
+      `guard: ${args}\nThe hook command should read like \`guard hook codex\`; run \`guard setup <agent>\` to write it again.\n`,
+    );
     return ExitCode.Usage;
   }
   const { agent } = args;
@@ -133,7 +139,16 @@ export async function runHook(argv: readonly string[], io: HookIo = processHookI
   };
 
   /** The chat memory: injected in tests, else guard's own, per the settings (read before any event). */
-  const session = (): SessionLayer => deps.session ?? chatSessions({ guardHome, env, strict: settings?.strict ?? false, idleMs: (settings?.idleDays ?? 7) * DAY_MS, scanEnv: io.env, startedAt: started });
+  const session = (): SessionLayer =>
+    deps.session ??
+    chatSessions({
+      guardHome,
+      env,
+      strict: settings?.strict ?? false,
+      idleMs: (settings?.idleDays ?? 7) * DAY_MS,
+      scanEnv: io.env,
+      startedAt: started,
+    });
 
   const fail = (how: 'failure' | 'deadline', error: unknown): number => {
     if (replied) return ExitCode.Ok;
@@ -176,7 +191,10 @@ export async function runHook(argv: readonly string[], io: HookIo = processHookI
     if (input.type !== 'step') {
       if (input.type === 'start') arm(Math.max(deadlineMs, START_DEADLINE_MS));
       const notice = await session().onEvent(agent, input, guardHome);
-      return respond(payload.toEventReply(input.event, notice), { ...describeInput(input, event), how: input.type === 'ignore' ? 'ignored' : 'event' });
+      return respond(payload.toEventReply(input.event, notice), {
+        ...describeInput(input, event),
+        how: input.type === 'ignore' ? 'ignored' : 'event',
+      });
     }
     return judge(input);
   };
@@ -194,14 +212,27 @@ export async function runHook(argv: readonly string[], io: HookIo = processHookI
       remembered: (key) => memory.remembered(key),
       ...(deps.rules === undefined ? {} : { rules: deps.rules }),
     });
-    const logged = { ...describeInput(step, event), ...(policyError === undefined ? {} : { error: `project policy: ${policyError}` }) };
+    const logged = {
+      ...describeInput(step, event),
+      ...(policyError === undefined ? {} : { error: `project policy: ${policyError}` }),
+    };
     const answeredHere = !replied;
     if (step.deferAsk === true && evaluation.decision !== 'block') {
       // the agent fires a later event for this same call where a person can be asked: judge it there
       const context = { event: step.event, canAsk: step.canAsk, failClosed };
-      return respond(payload.toReply(NO_OBJECTION, context), { ...logged, decision: 'allow', rules: [], how: 'ignored', reason: 'judged again on the next event for this call' });
+      return respond(payload.toReply(NO_OBJECTION, context), {
+        ...logged,
+        decision: 'allow',
+        rules: [],
+        how: 'ignored',
+        reason: 'judged again on the next event for this call',
+      });
     }
-    const settled = memory.settle(step.step, evaluation, { canAsk: step.canAsk, ask: payload.capabilities.ask, results: payload.capabilities.results });
+    const settled = memory.settle(step.step, evaluation, {
+      canAsk: step.canAsk,
+      ask: payload.capabilities.ask,
+      results: payload.capabilities.results,
+    });
     const verdict = settled.verdict;
     const context = {
       event: step.event,
@@ -210,13 +241,20 @@ export async function runHook(argv: readonly string[], io: HookIo = processHookI
       ...(settled.approvalCode === undefined ? {} : { approvalCode: settled.approvalCode }),
       ...(settled.notice === undefined ? {} : { notice: settled.notice }),
     };
-    const answer = verdict.decision === 'ask' && !step.canAsk ? 'block' : verdict.decision !== evaluation.decision ? verdict.decision : undefined;
+    const answer =
+      verdict.decision === 'ask' && !step.canAsk
+        ? 'block'
+        : verdict.decision !== evaluation.decision
+          ? verdict.decision
+          : undefined;
     const code = respond(payload.toReply(verdict, context), {
       ...logged,
       decision: evaluation.decision,
       ...(answer === undefined ? {} : { answer }),
       // a step an earlier yes let through names the rules that yes was for
-      rules: (evaluation.findings.length > 0 ? evaluation.findings : evaluation.remembered).map((finding) => finding.ruleId),
+      rules: (evaluation.findings.length > 0 ? evaluation.findings : evaluation.remembered).map(
+        (finding) => finding.ruleId,
+      ),
       ...(evaluation.findings[0] === undefined ? {} : { reason: evaluation.findings[0].reason }),
       ...(settled.approvalCode === undefined ? {} : { code: settled.approvalCode }),
       how: settled.how ?? (evaluation.decision === 'allow' && evaluation.remembered.length > 0 ? 'memory' : 'rules'),
@@ -238,14 +276,14 @@ export async function runHook(argv: readonly string[], io: HookIo = processHookI
   /** (Re)sets the deadline to `ms` after the call began. */
   function arm(ms: number): void {
     clearTimeout(timer);
-    timer = setTimeout(() => expire(fail('deadline', new Error(`no answer within ${ms} ms`))), Math.max(0, ms - (Date.now() - started)));
+    timer = setTimeout(
+      () => expire(fail('deadline', new Error(`no answer within ${ms} ms`))),
+      Math.max(0, ms - (Date.now() - started)),
+    );
   }
   arm(deadlineMs);
   try {
-    return await Promise.race([
-      work().catch((error: unknown) => fail('failure', error)),
-      deadline,
-    ]);
+    return await Promise.race([work().catch((error: unknown) => fail('failure', error)), deadline]);
   } finally {
     clearTimeout(timer);
     io.stopInput();
@@ -253,12 +291,21 @@ export async function runHook(argv: readonly string[], io: HookIo = processHookI
 }
 
 /** guard is off: no objection to anything, in the agent's own words, logged as such. */
-function off(payload: AgentPayload, input: HookInput, settings: Settings, respond: (reply: HookReply, entry: CallEntry) => number): number {
+function off(
+  payload: AgentPayload,
+  input: HookInput,
+  settings: Settings,
+  respond: (reply: HookReply, entry: CallEntry) => number,
+): number {
   const reply =
     input.type === 'step'
       ? payload.toReply(NO_OBJECTION, { event: input.event, canAsk: input.canAsk, failClosed: settings.failClosed })
       : payload.toEventReply(input.event, undefined);
-  return respond(reply, { ...describeInput(input, input.event), ...(input.type === 'step' ? { decision: 'allow' as const } : {}), how: 'off' });
+  return respond(reply, {
+    ...describeInput(input, input.event),
+    ...(input.type === 'step' ? { decision: 'allow' as const } : {}),
+    how: 'off',
+  });
 }
 
 // Keys are redacted over this much of the step text; the log keeps far less than that.
@@ -272,7 +319,13 @@ function describeInput(input: HookInput | undefined, event: string | undefined):
     case 'step':
     case 'result': {
       const step = input.type === 'step' ? input.step : input.result.step;
-      return { ...named, chat: step.chatId, tool: step.toolName, kind: step.kind, step: redact(stepText(step).slice(0, REDACT_SPAN)) };
+      return {
+        ...named,
+        chat: step.chatId,
+        tool: step.toolName,
+        kind: step.kind,
+        step: redact(stepText(step).slice(0, REDACT_SPAN)),
+      };
     }
     case 'start':
     case 'prompt':

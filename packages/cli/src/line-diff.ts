@@ -55,7 +55,10 @@ function editScript(a: Lines, b: Lines): Op[] {
       ops.push(op(' ', a, i));
       i += 1;
       j += 1;
-    } else if (j >= m || (i < n && ((common[i + 1] as Uint32Array)[j] as number) >= ((common[i] as Uint32Array)[j + 1] as number))) {
+    } else if (
+      j >= m ||
+      (i < n && ((common[i + 1] as Uint32Array)[j] as number) >= ((common[i] as Uint32Array)[j + 1] as number))
+    ) {
       ops.push(op('-', a, i));
       i += 1;
     } else {

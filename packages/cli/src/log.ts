@@ -1,4 +1,14 @@
-import { appendFileSync, closeSync, createReadStream, existsSync, mkdirSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { Decision } from '@guard/core';
 

@@ -85,7 +85,8 @@ export function viewOf(state: ChatState): SessionView {
     injection: state.injection || state.poisonedRules === true,
     keySeen: state.keySeen,
     poisonedServers: poisoned,
-    failuresInARow: (command) => (state.failure !== undefined && state.failure.command === shortHash(command) ? state.failure.count : 0),
+    failuresInARow: (command) =>
+      state.failure !== undefined && state.failure.command === shortHash(command) ? state.failure.count : 0,
   };
 }
 
@@ -94,14 +95,21 @@ const LEFT_UNDONE =
 
 /** Memory keys of the findings a yes may be remembered by. */
 function keysOf(evaluation: Evaluation): string[] {
-  return [...new Set(evaluation.findings.flatMap((finding) => (finding.decision === 'ask' && finding.memoryKey !== undefined ? [finding.memoryKey] : [])))];
+  return [
+    ...new Set(
+      evaluation.findings.flatMap((finding) =>
+        finding.decision === 'ask' && finding.memoryKey !== undefined ? [finding.memoryKey] : [],
+      ),
+    ),
+  ];
 }
 
 /** Files a step will create (they do not exist yet), so that deleting them later goes ahead. */
 function newFiles(files: Evaluation['files']): string[] {
   const out: string[] = [];
   for (const file of files) {
-    if ((file.op === 'create' || file.op === 'write') && file.path.abs && !existsSync(file.path.abs)) out.push(file.path.abs);
+    if ((file.op === 'create' || file.op === 'write') && file.path.abs && !existsSync(file.path.abs))
+      out.push(file.path.abs);
   }
   return out;
 }
@@ -145,8 +153,13 @@ export function chatMemory(agent: AgentId, chat: string, options: MemoryOptions)
     remembered: (key) => approved.has(key),
     settle(step, evaluation, call) {
       const settled = settleAsk(step, evaluation, call);
-      if (options.announce === undefined || state.announced === true || settled.verdict.decision === 'allow') return settled;
-      return { ...settled, announced: true, notice: settled.notice === undefined ? options.announce : `${options.announce} ${settled.notice}` };
+      if (options.announce === undefined || state.announced === true || settled.verdict.decision === 'allow')
+        return settled;
+      return {
+        ...settled,
+        announced: true,
+        notice: settled.notice === undefined ? options.announce : `${options.announce} ${settled.notice}`,
+      };
     },
     record(step, settled, evaluation) {
       const allowed = settled.verdict.decision === 'allow';
@@ -154,7 +167,14 @@ export function chatMemory(agent: AgentId, chat: string, options: MemoryOptions)
       const asked = evaluation.decision === 'ask';
       // most steps leave nothing to remember: no fingerprint for them
       const away = settled.how === 'away' || settled.how === 'away-undone';
-      if (!asked && !away && created.length === 0 && !(allowed && state.allowOnce.length > 0) && settled.announced !== true) return;
+      if (
+        !asked &&
+        !away &&
+        created.length === 0 &&
+        !(allowed && state.allowOnce.length > 0) &&
+        settled.announced !== true
+      )
+        return;
       const print = fingerprint(step);
       const usesOnce = allowed && state.allowOnce.includes(print);
       update((s) => {
@@ -162,7 +182,12 @@ export function chatMemory(agent: AgentId, chat: string, options: MemoryOptions)
         // the one-time yes is used up by the step going ahead, whatever let it through
         if (usesOnce) s.allowOnce = s.allowOnce.filter((p) => p !== print);
         if (away) s.away[print] = (s.away[print] ?? 0) + 1;
-        if (settled.how !== 'memory' && settled.how !== 'away-undone' && asked && (settled.verdict.decision === 'ask' || settled.approvalCode !== undefined)) {
+        if (
+          settled.how !== 'memory' &&
+          settled.how !== 'away-undone' &&
+          asked &&
+          (settled.verdict.decision === 'ask' || settled.approvalCode !== undefined)
+        ) {
           const pending: Pending = {
             code: settled.approvalCode ?? '',
             step: print,
@@ -222,7 +247,8 @@ export function chatEvent(
         if (facts.untrusted) s.untrusted = true;
         if (facts.keySeen) s.keySeen = true;
         if (facts.injection.length > 0) {
-          if (!s.injection) notice = `guard: the last tool result shows signs of a prompt injection (${facts.injection.join(', ')}); until the person's next message, every step guard would ask about is blocked.`;
+          if (!s.injection)
+            notice = `guard: the last tool result shows signs of a prompt injection (${facts.injection.join(', ')}); until the person's next message, every step guard would ask about is blocked.`;
           s.injection = true;
         }
         const command = step.kind === 'shell' ? shortHash(step.command) : undefined;
@@ -243,7 +269,12 @@ export function chatEvent(
 }
 
 /** Runs the chat-start scan, keeps what it found in the chat, and says guard is on (and what it found). */
-export async function startScan(agent: AgentId, chat: string, options: MemoryOptions, scan: () => Promise<StartScanResult>): Promise<string> {
+export async function startScan(
+  agent: AgentId,
+  chat: string,
+  options: MemoryOptions,
+  scan: () => Promise<StartScanResult>,
+): Promise<string> {
   const now = options.now ?? Date.now;
   const result = await scan();
   updateChat(options.guardHome, agent, chat, now(), options.idleMs, (s) => {
@@ -252,16 +283,24 @@ export async function startScan(agent: AgentId, chat: string, options: MemoryOpt
     s.poisonedServers = [...new Set([...s.poisonedServers, ...result.poisonedServers])];
   });
   const found = [
-    result.poisonedRules ? 'a rules file shows signs of a prompt injection, so risky steps are blocked in this chat' : '',
-    result.poisonedServers.length > 0 ? `the tools of MCP server ${result.poisonedServers.join(', ')} are blocked (their descriptions show injection signs)` : '',
+    result.poisonedRules
+      ? 'a rules file shows signs of a prompt injection, so risky steps are blocked in this chat'
+      : '',
+    result.poisonedServers.length > 0
+      ? `the tools of MCP server ${result.poisonedServers.join(', ')} are blocked (their descriptions show injection signs)`
+      : '',
   ].filter(Boolean);
-  return found.length === 0 ? GUARD_ON_NOTICE : `${GUARD_ON_NOTICE} At the start of this chat it found that ${found.join('; and ')}.`;
+  return found.length === 0
+    ? GUARD_ON_NOTICE
+    : `${GUARD_ON_NOTICE} At the start of this chat it found that ${found.join('; and ')}.`;
 }
 
 function changesFiles(step: ToolStep, env: Environment): boolean {
   if (step.kind === 'write' || step.kind === 'patch') return true;
   if (step.kind !== 'shell') return false;
-  return buildContext(step, env).files.some((file) => file.op === 'write' || file.op === 'create' || file.op === 'delete');
+  return buildContext(step, env).files.some(
+    (file) => file.op === 'write' || file.op === 'create' || file.op === 'delete',
+  );
 }
 
 /** What guard's own session layer needs besides the memory options. */
@@ -281,7 +320,10 @@ const FIRST_STEP_SCAN_MS = 1_000;
 /** guard's session layer (the hook runtime's SessionLayer): chat memory in guard's folder. */
 export function chatSessions(options: SessionOptions): {
   forStep(agent: AgentId, step: ToolStep): Promise<ChatMemory>;
-  onEvent(agent: AgentId, input: Exclude<HookInput, { type: 'step' }>): Promise<string | undefined> | string | undefined;
+  onEvent(
+    agent: AgentId,
+    input: Exclude<HookInput, { type: 'step' }>,
+  ): Promise<string | undefined> | string | undefined;
 } {
   const scanner = (agent: AgentId, projectRoot: string, budgetMs: number) => async (): Promise<StartScanResult> => {
     const { scanChatStart } = await import('./start-scan.js');
@@ -305,8 +347,15 @@ export function chatSessions(options: SessionOptions): {
       if (!NO_START_EVENT.has(agent)) return chatMemory(agent, step.chatId, options);
       // no chat-start event: the first step scans, and the first flagged step says guard is on
       const state = loadChat(options.guardHome, agent, step.chatId, (options.now ?? Date.now)(), options.idleMs);
-      const found = state.scan === undefined ? await startScan(agent, step.chatId, options, scanner(agent, step.projectRoot, FIRST_STEP_SCAN_MS)) : undefined;
-      return chatMemory(agent, step.chatId, state.announced === true ? options : { ...options, announce: found ?? GUARD_ON_NOTICE });
+      const found =
+        state.scan === undefined
+          ? await startScan(agent, step.chatId, options, scanner(agent, step.projectRoot, FIRST_STEP_SCAN_MS))
+          : undefined;
+      return chatMemory(
+        agent,
+        step.chatId,
+        state.announced === true ? options : { ...options, announce: found ?? GUARD_ON_NOTICE },
+      );
     },
     onEvent(agent, input) {
       if (input.type !== 'ignore' && (input.type === 'result' ? input.result.chatId : input.chatId) === '') {

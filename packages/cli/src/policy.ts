@@ -31,7 +31,10 @@ export function loadPolicy(projectRoot: string): LoadedPolicy {
     const stat = statSync(path);
     // a pipe or device here would make the read wait forever
     if (!stat.isFile()) return failed(`${POLICY_FILE}:1: this is not a regular file, so guard did not read it.`);
-    if (stat.size > MAX_POLICY_BYTES) return failed(`${POLICY_FILE}:1: the file is larger than ${MAX_POLICY_BYTES / 1024} KB, so guard did not read it.`);
+    if (stat.size > MAX_POLICY_BYTES)
+      return failed(
+        `${POLICY_FILE}:1: the file is larger than ${MAX_POLICY_BYTES / 1024} KB, so guard did not read it.`,
+      );
     text = readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -52,20 +55,31 @@ interface Problem {
 }
 
 /** Validates policy text (pure apart from loading the yaml library); see loadPolicy for what applies. */
-export function parsePolicy(text: string, source: string = POLICY_FILE, catalogue: readonly Rule[] = builtinRules): LoadedPolicy {
+export function parsePolicy(
+  text: string,
+  source: string = POLICY_FILE,
+  catalogue: readonly Rule[] = builtinRules,
+): LoadedPolicy {
   const yaml = process.getBuiltinModule('node:module').createRequire(import.meta.url)('yaml') as typeof import('yaml');
   const lineCounter = new yaml.LineCounter();
   const doc = yaml.parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const name = POLICY_FILE;
   if (doc.errors.length > 0) {
-    const lines = doc.errors.map((e) => `${name}:${lineCounter.linePos(e.pos[0]).line}: ${firstLine(e.message)}; nothing in the file was applied.`);
+    const lines = doc.errors.map(
+      (e) => `${name}:${lineCounter.linePos(e.pos[0]).line}: ${firstLine(e.message)}; nothing in the file was applied.`,
+    );
     return { policy: { ...EMPTY_POLICY, source }, error: lines.join('\n') };
   }
 
   const problems: Problem[] = [];
   const reader = new Reader(yaml, lineCounter, problems);
   const root = doc.contents;
-  const policy = { secrets: [] as string[], block: [] as string[], rules: [] as PolicyRule[], allow: [] as { rule: string; paths: string[] }[] };
+  const policy = {
+    secrets: [] as string[],
+    block: [] as string[],
+    rules: [] as PolicyRule[],
+    allow: [] as { rule: string; paths: string[] }[],
+  };
   const byId = new Map(catalogue.map((rule) => [rule.meta.id, rule]));
 
   if (root !== null && !(yaml.isScalar(root) && root.value === null)) {
@@ -78,7 +92,8 @@ export function parsePolicy(text: string, source: string = POLICY_FILE, catalogu
           const known = rule === undefined ? undefined : byId.get(rule);
           if (rule === undefined) continue;
           if (!known) reader.problem(node, where, unknownRule(rule));
-          else if (known.meta.decision === 'block') reader.problem(node, where, `${rule} is on the never list and is always blocked already`);
+          else if (known.meta.decision === 'block')
+            reader.problem(node, where, `${rule} is on the never list and is always blocked already`);
           else policy.block.push(rule);
         }
       }
@@ -104,7 +119,12 @@ export function parsePolicy(text: string, source: string = POLICY_FILE, catalogu
   return { policy: { ...policy, allow: [], source }, error: lines.join('\n') };
 }
 
-function readAllow(reader: Reader, node: YamlNode, where: string, byId: ReadonlyMap<string, Rule>): { rule: string; paths: string[] } | undefined {
+function readAllow(
+  reader: Reader,
+  node: YamlNode,
+  where: string,
+  byId: ReadonlyMap<string, Rule>,
+): { rule: string; paths: string[] } | undefined {
   const fields = reader.map(node, where, ALLOW_KEYS, 'must be a mapping with the keys rule and paths');
   if (!reader.isMap(node)) return undefined;
   const before = reader.count();
@@ -112,12 +132,17 @@ function readAllow(reader: Reader, node: YamlNode, where: string, byId: Readonly
   const id = reader.required(ruleNode, node, `${where}.rule`, 'an ask-rule id');
   const known = id === undefined ? undefined : byId.get(id);
   if (id !== undefined && !known) reader.problem(ruleNode ?? node, `${where}.rule`, unknownRule(id));
-  else if (id !== undefined && known?.meta.decision === 'block') reader.problem(ruleNode ?? node, `${where}.rule`, `${id} is on the never list and cannot be allowed`);
+  else if (id !== undefined && known?.meta.decision === 'block')
+    reader.problem(ruleNode ?? node, `${where}.rule`, `${id} is on the never list and cannot be allowed`);
   const pathsNode = fields.get('paths');
   const paths = pathsNode === undefined ? [] : reader.strings(pathsNode, `${where}.paths`, 'a path glob', 'path globs');
   // an allow with no paths would cover the whole project; that has to be said with "**"
   if (reader.count() === before && paths.length === 0) {
-    reader.problem(pathsNode ?? node, `${where}.paths`, 'must list at least one path glob (use "**" for the whole project)');
+    reader.problem(
+      pathsNode ?? node,
+      `${where}.paths`,
+      'must list at least one path glob (use "**" for the whole project)',
+    );
   }
   return reader.count() > before || id === undefined ? undefined : { rule: id, paths };
 }
@@ -128,22 +153,40 @@ function readRule(reader: Reader, node: YamlNode, where: string, seen: Set<strin
   const before = reader.count();
   const id = reader.required(fields.get('id'), node, `${where}.id`, 'an id such as policy.no-prod-deploy');
   if (id !== undefined && !POLICY_ID.test(id)) {
-    reader.problem(fields.get('id') ?? node, `${where}.id`, `${JSON.stringify(id)} must look like policy.some-name (lower-case words joined by dashes)`);
+    reader.problem(
+      fields.get('id') ?? node,
+      `${where}.id`,
+      `${JSON.stringify(id)} must look like policy.some-name (lower-case words joined by dashes)`,
+    );
   } else if (id !== undefined && seen.has(id)) {
     reader.problem(fields.get('id') ?? node, `${where}.id`, `${id} is used by an earlier rule`);
   }
   if (id !== undefined) seen.add(id);
   const program = reader.required(fields.get('program'), node, `${where}.program`, 'a program name such as terraform');
   if (program !== undefined && /[\s/\\]/.test(program)) {
-    reader.problem(fields.get('program') ?? node, `${where}.program`, `${JSON.stringify(program)} must be a bare program name such as terraform (no folder, no spaces)`);
+    reader.problem(
+      fields.get('program') ?? node,
+      `${where}.program`,
+      `${JSON.stringify(program)} must be a bare program name such as terraform (no folder, no spaces)`,
+    );
   }
   const argsNode = fields.get('args');
-  const args = argsNode === undefined ? [] : reader.strings(argsNode, `${where}.args`, 'an argument word', 'argument words');
+  const args =
+    argsNode === undefined ? [] : reader.strings(argsNode, `${where}.args`, 'an argument word', 'argument words');
   const decision = reader.required(fields.get('decision'), node, `${where}.decision`, 'ask or block');
   if (decision !== undefined && decision !== 'ask' && decision !== 'block') {
-    reader.problem(fields.get('decision') ?? node, `${where}.decision`, `must be ask or block, not ${JSON.stringify(decision)}`);
+    reader.problem(
+      fields.get('decision') ?? node,
+      `${where}.decision`,
+      `must be ask or block, not ${JSON.stringify(decision)}`,
+    );
   }
-  const reason = reader.required(fields.get('reason'), node, `${where}.reason`, 'one sentence saying why, for the agent and the person');
+  const reason = reader.required(
+    fields.get('reason'),
+    node,
+    `${where}.reason`,
+    'one sentence saying why, for the agent and the person',
+  );
   if (reader.count() > before || id === undefined || program === undefined || reason === undefined) return undefined;
   return { id, program, args, decision: decision === 'block' ? 'block' : 'ask', reason };
 }

@@ -88,7 +88,11 @@ export function createProbe(options: ProbeOptions = {}): Probe {
     },
 
     projectPackages(root) {
-      if (!packagesCache.has(root)) packagesCache.set(root, projectPackages(root, (path) => readBounded(path, LIST_MAX_BYTES)));
+      if (!packagesCache.has(root))
+        packagesCache.set(
+          root,
+          projectPackages(root, (path) => readBounded(path, LIST_MAX_BYTES)),
+        );
       return packagesCache.get(root);
     },
   };
@@ -133,7 +137,12 @@ interface GitStatus {
   readonly modified: readonly string[];
 }
 
-function runGit(root: string, args: readonly string[], timeoutMs: number, input?: string): GitRun | 'timeout' | 'failed' {
+function runGit(
+  root: string,
+  args: readonly string[],
+  timeoutMs: number,
+  input?: string,
+): GitRun | 'timeout' | 'failed' {
   // loaded on first use: most hook calls never run git, and child_process is costly to load
   const { spawnSync } = process.getBuiltinModule('node:child_process');
   const result = spawnSync('git', ['-c', 'core.fsmonitor=false', ...args], {
@@ -213,7 +222,8 @@ function projectPackages(root: string, read: Read): ReadonlySet<string> | undefi
   if (packageJson) {
     add(keysOf(packageJson, NPM_FIELDS));
     // a workspace's own packages list theirs in their own package.json
-    for (const dir of workspaceFolders(root, packageJson, text('pnpm-workspace.yaml'))) add(keysOf(jsonObject(text(join(dir, 'package.json'))), NPM_FIELDS));
+    for (const dir of workspaceFolders(root, packageJson, text('pnpm-workspace.yaml')))
+      add(keysOf(jsonObject(text(join(dir, 'package.json'))), NPM_FIELDS));
   }
   const composer = jsonObject(text('composer.json'));
   if (composer) add(keysOf(composer, ['require', 'require-dev']));
@@ -226,7 +236,11 @@ function projectPackages(root: string, read: Read): ReadonlySet<string> | undefi
   }
   const uvLock = text('uv.lock');
   // every locked package starts `[[package]]` then `name = "…"`; no TOML parse needed for that
-  if (uvLock !== undefined) add([...uvLock.matchAll(/^\[\[package\]\]\r?\nname = "([^"]+)"/gm)].map((m) => m[1] ?? ''), pep503);
+  if (uvLock !== undefined)
+    add(
+      [...uvLock.matchAll(/^\[\[package\]\]\r?\nname = "([^"]+)"/gm)].map((m) => m[1] ?? ''),
+      pep503,
+    );
 
   const cargo = text('Cargo.toml');
   if (cargo !== undefined) add(cargoNames(parseToml(cargo)));
@@ -249,7 +263,8 @@ function workspaceFolders(root: string, packageJson: Table, pnpmWorkspace: strin
   const field = packageJson.workspaces;
   const patterns = [...stringsOf(isTable(field) ? field.packages : field)];
   // pnpm-workspace.yaml: the items of its `packages:` list, read without a YAML parser
-  const block = /^packages:[ \t]*\r?\n((?:[ \t]+-.*\r?\n?|[ \t]*#.*\r?\n?|[ \t]*\r?\n)*)/m.exec(pnpmWorkspace ?? '')?.[1] ?? '';
+  const block =
+    /^packages:[ \t]*\r?\n((?:[ \t]+-.*\r?\n?|[ \t]*#.*\r?\n?|[ \t]*\r?\n)*)/m.exec(pnpmWorkspace ?? '')?.[1] ?? '';
   for (const match of block.matchAll(/^[ \t]+-[ \t]*(['"]?)([^'"#\s]+)\1/gm)) patterns.push(match[2] ?? '');
   const folders: string[] = [];
   for (const pattern of patterns) {
@@ -261,7 +276,8 @@ function workspaceFolders(root: string, packageJson: Table, pnpmWorkspace: strin
     }
     try {
       const parent = star[1] ?? '';
-      for (const entry of readdirSync(join(root, parent), { withFileTypes: true })) if (entry.isDirectory()) folders.push(join(parent, entry.name));
+      for (const entry of readdirSync(join(root, parent), { withFileTypes: true }))
+        if (entry.isDirectory()) folders.push(join(parent, entry.name));
     } catch {
       // a pattern naming no folder lists nothing
     }
@@ -275,7 +291,10 @@ function lower(name: string): string {
 
 /** PEP 503: runs of `-`, `_`, `.` become one `-`, lower-cased. */
 function pep503(name: string): string {
-  return name.trim().replace(/[-_.]+/g, '-').toLowerCase();
+  return name
+    .trim()
+    .replace(/[-_.]+/g, '-')
+    .toLowerCase();
 }
 
 type Table = Readonly<Record<string, unknown>>;
@@ -305,7 +324,9 @@ function keysOf(table: Table | undefined, fields: readonly string[]): string[] {
 function parseToml(text: string): Table | undefined {
   try {
     // loaded on first use only: most steps never ask for a package list
-    const { parse } = process.getBuiltinModule('node:module').createRequire(import.meta.url)('smol-toml') as typeof import('smol-toml');
+    const { parse } = process.getBuiltinModule('node:module').createRequire(import.meta.url)(
+      'smol-toml',
+    ) as typeof import('smol-toml');
     const value: unknown = parse(text);
     return isTable(value) ? value : undefined;
   } catch {
@@ -328,14 +349,19 @@ function pyprojectNames(doc: Table | undefined): string[] {
   const project = isTable(doc.project) ? doc.project : undefined;
   names.push(...stringsOf(project?.dependencies).map(requirementName));
   const optional = project?.['optional-dependencies'];
-  if (isTable(optional)) for (const group of Object.values(optional)) names.push(...stringsOf(group).map(requirementName));
+  if (isTable(optional))
+    for (const group of Object.values(optional)) names.push(...stringsOf(group).map(requirementName));
   const groups = doc['dependency-groups'];
   if (isTable(groups)) for (const group of Object.values(groups)) names.push(...stringsOf(group).map(requirementName));
   const tool = isTable(doc.tool) ? doc.tool : undefined;
   const poetry = isTable(tool?.poetry) ? tool.poetry : undefined;
   if (poetry) {
-    names.push(...keysOf(poetry, ['dependencies', 'dev-dependencies']).filter((name) => name.toLowerCase() !== 'python'));
-    if (isTable(poetry.group)) for (const group of Object.values(poetry.group)) names.push(...keysOf(isTable(group) ? group : undefined, ['dependencies']));
+    names.push(
+      ...keysOf(poetry, ['dependencies', 'dev-dependencies']).filter((name) => name.toLowerCase() !== 'python'),
+    );
+    if (isTable(poetry.group))
+      for (const group of Object.values(poetry.group))
+        names.push(...keysOf(isTable(group) ? group : undefined, ['dependencies']));
   }
   return names;
 }
@@ -343,19 +369,23 @@ function pyprojectNames(doc: Table | undefined): string[] {
 /** `requirements.txt`, `requirements-dev.txt`, … in the root folder. */
 function requirementFiles(root: string): string[] {
   try {
-    return readdirSync(root).filter((name) => /^requirements.*\.txt$/i.test(name)).slice(0, 20);
+    return readdirSync(root)
+      .filter((name) => /^requirements.*\.txt$/i.test(name))
+      .slice(0, 20);
   } catch {
     return [];
   }
 }
 
 function requirementNames(text: string): string[] {
-  return text
-    .split(/\r?\n/)
-    .map((line) => line.replace(/(^|\s)#.*$/, '').trim())
-    // options (`-r other.txt`, `--index-url …`, `-e .`) and bare URLs or paths name no package here
-    .filter((line) => line !== '' && !line.startsWith('-') && !/^[\w+.-]+:\/\//.test(line) && !/^[./]/.test(line))
-    .map(requirementName);
+  return (
+    text
+      .split(/\r?\n/)
+      .map((line) => line.replace(/(^|\s)#.*$/, '').trim())
+      // options (`-r other.txt`, `--index-url …`, `-e .`) and bare URLs or paths name no package here
+      .filter((line) => line !== '' && !line.startsWith('-') && !/^[\w+.-]+:\/\//.test(line) && !/^[./]/.test(line))
+      .map(requirementName)
+  );
 }
 
 const CARGO_SECTIONS = ['dependencies', 'dev-dependencies', 'build-dependencies'];

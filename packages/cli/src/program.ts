@@ -11,7 +11,9 @@ const DECISIONS = ['block', 'ask', 'allow'] as const;
 export function createProgram(io: Io): Command {
   const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
   const program = new Command('guard')
-    .description('Check each step an AI coding agent is about to take, and block or ask before it does what cannot be undone.')
+    .description(
+      'Check each step an AI coding agent is about to take, and block or ask before it does what cannot be undone.',
+    )
     .version(version)
     .exitOverride()
     .configureOutput({ writeOut: io.out, writeErr: io.err })
@@ -102,7 +104,10 @@ export function createProgram(io: Io): Command {
     // bin.ts runs `guard hook` without commander; this is the same runtime for callers of main()
     .action(async (agent: string, options: { event?: string }) => {
       const { hookIoFrom, runHook } = await import('./hook.js');
-      const code = await runHook([agent, ...(options.event === undefined ? [] : ['--event', options.event])], hookIoFrom(io));
+      const code = await runHook(
+        [agent, ...(options.event === undefined ? [] : ['--event', options.event])],
+        hookIoFrom(io),
+      );
       if (code !== ExitCode.Ok) throw new GuardError('The hook could not answer.', undefined, code);
     });
 
@@ -116,7 +121,12 @@ export function createProgram(io: Io): Command {
     .action(async (options: { json?: true; chat?: string; decision?: (typeof DECISIONS)[number]; n?: number }) => {
       const { showLog } = await import('./commands/log.js');
       await showLog(
-        { json: options.json ?? false, ...(options.chat === undefined ? {} : { chat: options.chat }), ...(options.decision === undefined ? {} : { decision: options.decision }), ...(options.n === undefined ? {} : { count: options.n }) },
+        {
+          json: options.json ?? false,
+          ...(options.chat === undefined ? {} : { chat: options.chat }),
+          ...(options.decision === undefined ? {} : { decision: options.decision }),
+          ...(options.n === undefined ? {} : { count: options.n }),
+        },
         io,
       );
     });
@@ -167,4 +177,3 @@ function positiveInteger(value: string): number {
   if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError('Expected a whole number above 0.');
   return Number(value);
 }
-

@@ -20,7 +20,11 @@ const HEADER = `# guard settings. Change them with \`guard on|off\` and \`guard 
 `;
 
 /** Where guard keeps its settings, state and log: GUARD_HOME, else the platform's state folder. */
-export function guardHomeFrom(env: Readonly<Record<string, string | undefined>>, home: string, platform: string = process.platform): string {
+export function guardHomeFrom(
+  env: Readonly<Record<string, string | undefined>>,
+  home: string,
+  platform: string = process.platform,
+): string {
   if (env.GUARD_HOME) return env.GUARD_HOME;
   if (platform === 'win32') return join(env.LOCALAPPDATA ?? join(home, 'AppData', 'Local'), 'guard');
   return join(env.XDG_STATE_HOME || join(home, '.local', 'state'), 'guard');
@@ -81,10 +85,12 @@ async function yamlScalars(text: string): Promise<Record<string, string>> {
     throw new SettingsError(`settings.yaml is not valid YAML: ${(error as Error).message.split('\n')[0] ?? ''}`);
   }
   if (parsed === null || parsed === undefined) return {};
-  if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new SettingsError('settings.yaml must be a mapping of keys to values.');
+  if (typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new SettingsError('settings.yaml must be a mapping of keys to values.');
   const values: Record<string, string> = {};
   for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {
-    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') values[key] = String(value);
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+      values[key] = String(value);
   }
   return values;
 }
@@ -103,7 +109,8 @@ function asBoolean(value: string | undefined, fallback: boolean, key: string): b
 function asNumber(value: string | undefined, fallback: number, key: string): number {
   if (value === undefined) return fallback;
   const number = Number(value);
-  if (!Number.isFinite(number) || number <= 0) throw new SettingsError(`settings.yaml: ${key} must be a positive number, not "${value}".`);
+  if (!Number.isFinite(number) || number <= 0)
+    throw new SettingsError(`settings.yaml: ${key} must be a positive number, not "${value}".`);
   return number;
 }
 
@@ -111,12 +118,16 @@ function asNumber(value: string | undefined, fallback: number, key: string): num
  * Changes some settings, keeping every comment and every other key of the file (yaml Document
  * API; the file is never re-serialised from a plain object). Returns the settings before and after.
  */
-export async function updateSettings(guardHome: string, changes: Partial<Settings>): Promise<{ readonly before: Settings; readonly after: Settings }> {
+export async function updateSettings(
+  guardHome: string,
+  changes: Partial<Settings>,
+): Promise<{ readonly before: Settings; readonly after: Settings }> {
   const before = await readSettings(guardHome);
   const path = settingsPath(guardHome);
   const { parseDocument } = await import('yaml');
   const doc = parseDocument(readTextIfExists(path) ?? HEADER);
-  if (doc.errors.length > 0) throw new SettingsError(`${path} is not valid YAML: ${doc.errors[0]?.message.split('\n')[0] ?? ''}`);
+  if (doc.errors.length > 0)
+    throw new SettingsError(`${path} is not valid YAML: ${doc.errors[0]?.message.split('\n')[0] ?? ''}`);
   for (const [key, value] of Object.entries(changes)) doc.set(key, value);
   writeFileAtomic(path, String(doc));
   return { before, after: await readSettings(guardHome) };

@@ -32,21 +32,45 @@ const MAX_FILE = 256 * 1024;
 const MAX_FILES = 60;
 
 /** Rules and memory files agents load from a project, relative to its root (folders are read one level deep). */
-const PROJECT_FILES = ['AGENTS.md', 'AGENTS.override.md', 'CLAUDE.md', 'GEMINI.md', '.cursorrules', '.github/copilot-instructions.md', '.windsurfrules'];
-const PROJECT_FOLDERS = ['.cursor/rules', '.github/instructions', '.agents/rules', '.agents/skills', '.codex/skills', '.claude/skills'];
+const PROJECT_FILES = [
+  'AGENTS.md',
+  'AGENTS.override.md',
+  'CLAUDE.md',
+  'GEMINI.md',
+  '.cursorrules',
+  '.github/copilot-instructions.md',
+  '.windsurfrules',
+];
+const PROJECT_FOLDERS = [
+  '.cursor/rules',
+  '.github/instructions',
+  '.agents/rules',
+  '.agents/skills',
+  '.codex/skills',
+  '.claude/skills',
+];
 
 function userFiles(options: StartScanOptions): { files: string[]; folders: string[] } {
   const codex = options.codexHome ?? join(options.home, '.codex');
   const copilot = options.copilotHome ?? join(options.home, '.copilot');
   switch (options.agent) {
     case 'codex':
-      return { files: [join(codex, 'AGENTS.md'), join(codex, 'AGENTS.override.md')], folders: [join(codex, 'skills'), join(options.home, '.agents', 'skills'), join(codex, 'memories')] };
+      return {
+        files: [join(codex, 'AGENTS.md'), join(codex, 'AGENTS.override.md')],
+        folders: [join(codex, 'skills'), join(options.home, '.agents', 'skills'), join(codex, 'memories')],
+      };
     case 'cursor':
       return { files: [], folders: [join(options.home, '.cursor', 'rules')] };
     case 'antigravity':
-      return { files: [join(options.home, '.gemini', 'GEMINI.md')], folders: [join(options.home, '.gemini', 'antigravity', 'knowledge')] };
+      return {
+        files: [join(options.home, '.gemini', 'GEMINI.md')],
+        folders: [join(options.home, '.gemini', 'antigravity', 'knowledge')],
+      };
     case 'copilot':
-      return { files: [join(copilot, 'copilot-instructions.md')], folders: [join(copilot, 'instructions'), join(copilot, 'skills')] };
+      return {
+        files: [join(copilot, 'copilot-instructions.md')],
+        folders: [join(copilot, 'instructions'), join(copilot, 'skills')],
+      };
   }
 }
 
@@ -87,7 +111,9 @@ function filesIn(folder: string): string[] {
 }
 
 /** Scans the rules and memory files this agent loads for this project and this user. */
-export function scanRulesFiles(options: StartScanOptions): Pick<StartScanResult, 'checked' | 'found' | 'poisonedRules'> {
+export function scanRulesFiles(
+  options: StartScanOptions,
+): Pick<StartScanResult, 'checked' | 'found' | 'poisonedRules'> {
   const user = userFiles(options);
   const candidates = [
     ...PROJECT_FILES.map((file) => join(options.projectRoot, file)),
@@ -127,7 +153,9 @@ export interface McpServer {
 }
 
 /** The MCP servers configured for this agent at user level (project-level servers need the person's approval first and are never started). */
-export async function configuredServers(options: StartScanOptions): Promise<{ servers: McpServer[]; problems: string[] }> {
+export async function configuredServers(
+  options: StartScanOptions,
+): Promise<{ servers: McpServer[]; problems: string[] }> {
   const problems: string[] = [];
   const servers: McpServer[] = [];
   const fromJson = (path: string, key: 'mcpServers' | 'servers'): void => {
@@ -136,7 +164,8 @@ export async function configuredServers(options: StartScanOptions): Promise<{ se
     try {
       const parsed = JSON.parse(text) as Record<string, unknown>;
       const table = parsed[key] ?? parsed.mcpServers;
-      if (table && typeof table === 'object') for (const [name, value] of Object.entries(table)) servers.push(serverFrom(name, value));
+      if (table && typeof table === 'object')
+        for (const [name, value] of Object.entries(table)) servers.push(serverFrom(name, value));
     } catch {
       problems.push(`${displayPath(path, options)}: not valid JSON, its servers were not checked`);
     }
@@ -150,7 +179,8 @@ export async function configuredServers(options: StartScanOptions): Promise<{ se
         try {
           const { parse } = await import('smol-toml');
           const table = (parse(text) as Record<string, unknown>).mcp_servers;
-          if (table && typeof table === 'object') for (const [name, value] of Object.entries(table)) servers.push(serverFrom(name, value));
+          if (table && typeof table === 'object')
+            for (const [name, value] of Object.entries(table)) servers.push(serverFrom(name, value));
         } catch {
           problems.push(`${displayPath(path, options)}: not valid TOML, its MCP servers were not checked`);
         }
@@ -183,7 +213,11 @@ function serverFrom(name: string, value: unknown): McpServer {
     ...(typeof entry.command === 'string' ? { command: entry.command } : {}),
     args,
     env,
-    ...(typeof entry.url === 'string' ? { url: entry.url } : typeof entry.serverUrl === 'string' ? { url: entry.serverUrl } : {}),
+    ...(typeof entry.url === 'string'
+      ? { url: entry.url }
+      : typeof entry.serverUrl === 'string'
+        ? { url: entry.serverUrl }
+        : {}),
     ...(skip ? { skip } : {}),
   };
 }
@@ -192,14 +226,20 @@ function serverFrom(name: string, value: unknown): McpServer {
  * Asks each local MCP server for its tools, all at once, within `timeoutMs` in total, and scans
  * every description, parameter and instruction text. Every process is killed afterwards.
  */
-export async function scanServers(servers: readonly McpServer[], env: Readonly<Record<string, string | undefined>>, cwd: string, timeoutMs: number): Promise<Pick<StartScanResult, 'checked' | 'found' | 'unchecked' | 'poisonedServers'>> {
+export async function scanServers(
+  servers: readonly McpServer[],
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+  timeoutMs: number,
+): Promise<Pick<StartScanResult, 'checked' | 'found' | 'unchecked' | 'poisonedServers'>> {
   const checked: string[] = [];
   const found: string[] = [];
   const unchecked: string[] = [];
   const poisoned: string[] = [];
   const local = servers.filter((server) => {
     if (server.skip) unchecked.push(`MCP server ${server.name}: ${server.skip}`);
-    else if (server.url !== undefined || server.command === undefined) unchecked.push(`MCP server ${server.name}: remote, not contacted`);
+    else if (server.url !== undefined || server.command === undefined)
+      unchecked.push(`MCP server ${server.name}: remote, not contacted`);
     else return true;
     return false;
   });
@@ -233,7 +273,13 @@ export async function scanServers(servers: readonly McpServer[], env: Readonly<R
 type Execa = typeof import('execa').execa;
 
 /** The texts of a server's initialize instructions and tool list, or why they could not be read. */
-async function listTools(execa: Execa, server: McpServer, env: Readonly<Record<string, string | undefined>>, cwd: string, deadline: number): Promise<string[] | string> {
+async function listTools(
+  execa: Execa,
+  server: McpServer,
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+  deadline: number,
+): Promise<string[] | string> {
   const child = execa(server.command ?? '', [...server.args], {
     cwd,
     env: { ...env, ...server.env },
@@ -294,10 +340,11 @@ function collectStrings(value: unknown, out: string[], depth = 0): void {
   if (out.length > 5000 || depth > 20) return;
   if (typeof value === 'string') out.push(value);
   else if (Array.isArray(value)) for (const item of value) collectStrings(item, out, depth + 1);
-  else if (value && typeof value === 'object') for (const [key, item] of Object.entries(value)) {
-    out.push(key);
-    collectStrings(item, out, depth + 1);
-  }
+  else if (value && typeof value === 'object')
+    for (const [key, item] of Object.entries(value)) {
+      out.push(key);
+      collectStrings(item, out, depth + 1);
+    }
 }
 
 /** The whole chat-start scan: rules files and local MCP servers (at most `timeoutMs` for the servers). */

@@ -71,7 +71,22 @@ const LIMITS = { approved: 500, allowOnce: 50, pending: 20, createdFiles: 2000, 
 
 /** A chat with nothing remembered yet. */
 export function freshChat(agent: string, chat: string, now: number): ChatState {
-  return { v: 1, agent, chat, created: now, updated: now, approved: [], allowOnce: [], pending: [], createdFiles: [], untrusted: false, injection: false, keySeen: false, poisonedServers: [], away: {} };
+  return {
+    v: 1,
+    agent,
+    chat,
+    created: now,
+    updated: now,
+    approved: [],
+    allowOnce: [],
+    pending: [],
+    createdFiles: [],
+    untrusted: false,
+    injection: false,
+    keySeen: false,
+    poisonedServers: [],
+    away: {},
+  };
 }
 
 /** A short stable hash (SHA-256), for step fingerprints and command identities. */
@@ -132,7 +147,8 @@ function parseChat(text: string): ChatState | undefined {
   }
   if (typeof value !== 'object' || value === null || (value as { v?: unknown }).v !== 1) return undefined;
   const state = value as ChatState;
-  if (!Array.isArray(state.approved) || !Array.isArray(state.pending) || !Array.isArray(state.createdFiles)) return undefined;
+  if (!Array.isArray(state.approved) || !Array.isArray(state.pending) || !Array.isArray(state.createdFiles))
+    return undefined;
   return state;
 }
 
@@ -155,7 +171,9 @@ export function updateChat(
   try {
     mkdirSync(chatsDir(guardHome), { recursive: true });
   } catch (error) {
-    throw new StateError(`cannot create ${chatsDir(guardHome)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new StateError(
+      `cannot create ${chatsDir(guardHome)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   acquire(lock, options.timeoutMs ?? LOCK_WAIT_MS, options.staleMs ?? LOCK_STALE_MS);
   try {
@@ -190,7 +208,8 @@ function acquire(lock: string, timeoutMs: number, staleMs: number): void {
       return;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'EEXIST') throw new StateError(`cannot lock chat state ${lock}: ${code ?? (error as Error).message}`);
+      if (code !== 'EEXIST')
+        throw new StateError(`cannot lock chat state ${lock}: ${code ?? (error as Error).message}`);
     }
     try {
       if (Date.now() - statSync(lock).mtimeMs > staleMs) rmSync(lock, { force: true });

@@ -13,7 +13,13 @@ describe('cannedShellCall', () => {
     expect(input.type).toBe('step');
     if (input.type !== 'step') return;
     expect(input.event).toBe(call.event);
-    expect(input.step).toMatchObject({ agent, kind: 'shell', command: 'git push --force origin main', chatId: DOCTOR_CHAT, cwd: '/home/dev/project' });
+    expect(input.step).toMatchObject({
+      agent,
+      kind: 'shell',
+      command: 'git push --force origin main',
+      chatId: DOCTOR_CHAT,
+      cwd: '/home/dev/project',
+    });
     // the event doctor sends on is one guard registers, and one where the agent can ask
     expect(adapters[agent].capabilities.events).toContain(call.event);
     expect(input.deferAsk ?? false).toBe(false);
@@ -21,7 +27,8 @@ describe('cannedShellCall', () => {
 });
 
 const deny = {
-  codex: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"guard: no"}}',
+  codex:
+    '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"guard: no"}}',
   cursor: '{"permission":"deny","user_message":"no","agent_message":"no"}',
   antigravity: '{"decision":"deny","reason":"guard: no"}',
   copilot: '{"permissionDecision":"deny","permissionDecisionReason":"guard: no"}',

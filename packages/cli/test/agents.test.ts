@@ -11,26 +11,49 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('hookCommand', () => {
   it.for([
-    { name: 'plain paths', node: '/usr/bin/node', script: '/opt/guard/dist/bin.js', platform: 'linux', want: '"/usr/bin/node" "/opt/guard/dist/bin.js" hook codex' },
-    { name: 'a space in a path', node: '/Applications/My Node/node', script: '/home/dev/guard x/bin.js', platform: 'darwin', want: '"/Applications/My Node/node" "/home/dev/guard x/bin.js" hook codex' },
-    { name: 'shell-special characters stay literal', node: '/n/$HOME/`x`/"q"\\', script: '/s.js', platform: 'linux', want: '"/n/\\$HOME/\\`x\\`/\\"q\\"\\\\" "/s.js" hook codex' },
-    { name: 'Windows keeps backslashes as they are', node: 'C:\\Program Files\\nodejs\\node.exe', script: 'C:\\guard\\bin.js', platform: 'win32', want: '"C:\\Program Files\\nodejs\\node.exe" "C:\\guard\\bin.js" hook codex' },
+    {
+      name: 'plain paths',
+      node: '/usr/bin/node',
+      script: '/opt/guard/dist/bin.js',
+      platform: 'linux',
+      want: '"/usr/bin/node" "/opt/guard/dist/bin.js" hook codex',
+    },
+    {
+      name: 'a space in a path',
+      node: '/Applications/My Node/node',
+      script: '/home/dev/guard x/bin.js',
+      platform: 'darwin',
+      want: '"/Applications/My Node/node" "/home/dev/guard x/bin.js" hook codex',
+    },
+    {
+      name: 'shell-special characters stay literal',
+      node: '/n/$HOME/`x`/"q"\\',
+      script: '/s.js',
+      platform: 'linux',
+      want: '"/n/\\$HOME/\\`x\\`/\\"q\\"\\\\" "/s.js" hook codex',
+    },
+    {
+      name: 'Windows keeps backslashes as they are',
+      node: 'C:\\Program Files\\nodejs\\node.exe',
+      script: 'C:\\guard\\bin.js',
+      platform: 'win32',
+      want: '"C:\\Program Files\\nodejs\\node.exe" "C:\\guard\\bin.js" hook codex',
+    },
   ])('$name', ({ node, script, platform, want }) => {
     expect(hookCommand('codex', node, script, platform)).toBe(want);
   });
 
-  it.for([
-    '/usr/bin/node',
-    '/Applications/My Node/node',
-    "/it's/odd",
-    '/n/$HOME/`x`/"q"\\',
-    '/tab\there',
-  ])('a POSIX shell reads the quoted path back as %j', (path) => {
-    const command = hookCommand('cursor', path, '/s.js', 'linux');
-    const echoed = execFileSync('/bin/sh', ['-c', `printf '%s\\n' ${command.replace(/ hook cursor$/, '')}`], { encoding: 'utf8' });
-    expect(echoed).toBe(`${path}\n/s.js\n`);
-    expect(splitCommand(command)).toEqual([path, '/s.js', 'hook', 'cursor']);
-  });
+  it.for(['/usr/bin/node', '/Applications/My Node/node', "/it's/odd", '/n/$HOME/`x`/"q"\\', '/tab\there'])(
+    'a POSIX shell reads the quoted path back as %j',
+    (path) => {
+      const command = hookCommand('cursor', path, '/s.js', 'linux');
+      const echoed = execFileSync('/bin/sh', ['-c', `printf '%s\\n' ${command.replace(/ hook cursor$/, '')}`], {
+        encoding: 'utf8',
+      });
+      expect(echoed).toBe(`${path}\n/s.js\n`);
+      expect(splitCommand(command)).toEqual([path, '/s.js', 'hook', 'cursor']);
+    },
+  );
 
   it('never uses npx or a bare guard, and points at the built hook entry script', () => {
     const command = hookCommand('copilot');
@@ -47,7 +70,10 @@ describe('splitCommand and baseCommand', () => {
     { command: 'guard hook codex', words: ['guard', 'hook', 'codex'] },
     { command: "'/a b/node'  /x.js hook cursor", words: ['/a b/node', '/x.js', 'hook', 'cursor'] },
     { command: '/a\\ b/node "" x', words: ['/a b/node', '', 'x'] },
-    { command: '& "/n/node" "/s.js" hook copilot --event preToolUse', words: ['/n/node', '/s.js', 'hook', 'copilot', '--event', 'preToolUse'] },
+    {
+      command: '& "/n/node" "/s.js" hook copilot --event preToolUse',
+      words: ['/n/node', '/s.js', 'hook', 'copilot', '--event', 'preToolUse'],
+    },
     { command: 'a&b c', words: ['a&b', 'c'] },
     { command: '', words: [] },
     { command: '"unclosed', words: ['unclosed'] },
@@ -71,9 +97,24 @@ describe('checkCommand', () => {
   writeFileSync(script, '');
   it.for([
     { name: 'both there', command: `"${process.execPath}" "${script}" hook codex`, resolves: true, problem: undefined },
-    { name: 'script missing', command: `"${process.execPath}" "${join(root, 'gone.js')}" hook codex`, resolves: false, problem: /the hook script .*gone\.js does not exist/ },
-    { name: 'node missing', command: `"${join(root, 'node')}" "${script}" hook codex`, resolves: false, problem: /the Node program .*node does not exist/ },
-    { name: 'bare program name', command: 'guard hook codex', resolves: false, problem: /"guard" is not an absolute path/ },
+    {
+      name: 'script missing',
+      command: `"${process.execPath}" "${join(root, 'gone.js')}" hook codex`,
+      resolves: false,
+      problem: /the hook script .*gone\.js does not exist/,
+    },
+    {
+      name: 'node missing',
+      command: `"${join(root, 'node')}" "${script}" hook codex`,
+      resolves: false,
+      problem: /the Node program .*node does not exist/,
+    },
+    {
+      name: 'bare program name',
+      command: 'guard hook codex',
+      resolves: false,
+      problem: /"guard" is not an absolute path/,
+    },
     { name: 'empty', command: '', resolves: false, problem: /the Node program is missing/ },
   ])('$name', ({ command, resolves, problem }) => {
     const check = checkCommand(command);
@@ -90,8 +131,18 @@ describe('locationsFrom', () => {
   mkdirSync(join(root, 'loose', 'dir'), { recursive: true });
   it.for([
     { name: 'inside a git project: its root', cwd: join(project, 'a', 'b'), env: {}, want: { projectRoot: project } },
-    { name: 'outside any project: the cwd', cwd: join(root, 'loose', 'dir'), env: {}, want: { projectRoot: join(root, 'loose', 'dir') } },
-    { name: 'CODEX_HOME and COPILOT_HOME', cwd: project, env: { CODEX_HOME: '/x/codex', COPILOT_HOME: '/x/cop' }, want: { codexHome: '/x/codex', copilotHome: '/x/cop' } },
+    {
+      name: 'outside any project: the cwd',
+      cwd: join(root, 'loose', 'dir'),
+      env: {},
+      want: { projectRoot: join(root, 'loose', 'dir') },
+    },
+    {
+      name: 'CODEX_HOME and COPILOT_HOME',
+      cwd: project,
+      env: { CODEX_HOME: '/x/codex', COPILOT_HOME: '/x/cop' },
+      want: { codexHome: '/x/codex', copilotHome: '/x/cop' },
+    },
     { name: 'empty variables count as unset', cwd: project, env: { CODEX_HOME: '', COPILOT_HOME: '' }, want: {} },
   ])('$name', ({ cwd, env, want }) => {
     const { io } = captureIo({ cwd, home: '/home/dev' });

@@ -2,7 +2,13 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AppServerError, appServerTrust, findOnPath, listGuardHooks, trustGuardHooks } from '../src/codex-app-server.js';
+import {
+  AppServerError,
+  appServerTrust,
+  findOnPath,
+  listGuardHooks,
+  trustGuardHooks,
+} from '../src/codex-app-server.js';
 import type { ListedHook } from '../src/codex-app-server.js';
 import { captureIo } from './capture-io.js';
 
@@ -25,7 +31,15 @@ const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '
 const GUARD = '"/usr/bin/node" "/opt/guard/dist/bin.js" hook codex';
 
 function hook(overrides: Partial<ListedHook> & { key: string }): ListedHook {
-  return { command: GUARD, sourcePath: HOOKS, currentHash: `sha256:${overrides.key}`, trustStatus: 'untrusted', enabled: true, isManaged: false, ...overrides };
+  return {
+    command: GUARD,
+    sourcePath: HOOKS,
+    currentHash: `sha256:${overrides.key}`,
+    trustStatus: 'untrusted',
+    enabled: true,
+    isManaged: false,
+    ...overrides,
+  };
 }
 
 /**
@@ -34,7 +48,10 @@ function hook(overrides: Partial<ListedHook> & { key: string }): ListedHook {
  * `<root>/pid`. `mode` changes that: hang (never answers), exit (dies at once), error (answers
  * every request with a JSON-RPC error), broken (lists with an error, as for a bad config.toml).
  */
-function fakeCodex(lists: readonly (readonly ListedHook[])[], mode: 'answer' | 'hang' | 'exit' | 'error' | 'broken' = 'answer'): string {
+function fakeCodex(
+  lists: readonly (readonly ListedHook[])[],
+  mode: 'answer' | 'hang' | 'exit' | 'error' | 'broken' = 'answer',
+): string {
   const file = join(root, 'codex');
   const script = `#!${process.execPath}
 const fs = require('node:fs');
@@ -71,7 +88,10 @@ setInterval(() => {}, 1000);
 function got(): { method?: string; params?: unknown }[] {
   const path = join(root, 'got.jsonl');
   if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { method?: string; params?: unknown });
+  return readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { method?: string; params?: unknown });
 }
 
 /** Whether the stand-in's process is still alive. */
@@ -88,7 +108,7 @@ function alive(): boolean {
 const io = () => ({ ...captureIo({ cwd: root, home: root }).io, env: { PATH: '/usr/bin:/bin' } });
 
 describe('trustGuardHooks', () => {
-  it('upserts hooks.state for exactly guard\'s untrusted, enabled, unmanaged hooks from this file, then lists again', async () => {
+  it("upserts hooks.state for exactly guard's untrusted, enabled, unmanaged hooks from this file, then lists again", async () => {
     const before = [
       hook({ key: `${HOOKS}:pre_tool_use:0:0` }),
       hook({ key: `${HOOKS}:post_tool_use:0:0`, trustStatus: 'modified' }),
@@ -96,22 +116,31 @@ describe('trustGuardHooks', () => {
       hook({ key: `${HOOKS}:user_prompt_submit:0:0`, enabled: false }),
       // not guard's: the person's own hook, guard's command from another file, a managed one
       hook({ key: `${HOOKS}:pre_tool_use:0:1`, command: './mine.sh' }),
-      hook({ key: `${join(home, 'project', '.codex', 'hooks.json')}:pre_tool_use:0:0`, sourcePath: join(home, 'project', '.codex', 'hooks.json') }),
+      hook({
+        key: `${join(home, 'project', '.codex', 'hooks.json')}:pre_tool_use:0:0`,
+        sourcePath: join(home, 'project', '.codex', 'hooks.json'),
+      }),
     ];
-    const after = before.map((one) => (one.command === GUARD && one.sourcePath === HOOKS && one.enabled ? { ...one, trustStatus: 'trusted' as const } : one));
+    const after = before.map((one) =>
+      one.command === GUARD && one.sourcePath === HOOKS && one.enabled
+        ? { ...one, trustStatus: 'trusted' as const }
+        : one,
+    );
     const codex = fakeCodex([before, after]);
     expect(await trustGuardHooks(codex, HOOKS, [GUARD], io())).toEqual({ total: 4, trusted: 3, disabled: 1 });
     const methods = got().map((message) => message.method);
     expect(methods).toEqual(['initialize', 'initialized', 'hooks/list', 'config/batchWrite', 'hooks/list']);
     expect(got()[3]?.params).toEqual({
-      edits: [{
-        keyPath: 'hooks.state',
-        mergeStrategy: 'upsert',
-        value: {
-          [`${HOOKS}:pre_tool_use:0:0`]: { trusted_hash: `sha256:${HOOKS}:pre_tool_use:0:0` },
-          [`${HOOKS}:post_tool_use:0:0`]: { trusted_hash: `sha256:${HOOKS}:post_tool_use:0:0` },
+      edits: [
+        {
+          keyPath: 'hooks.state',
+          mergeStrategy: 'upsert',
+          value: {
+            [`${HOOKS}:pre_tool_use:0:0`]: { trusted_hash: `sha256:${HOOKS}:pre_tool_use:0:0` },
+            [`${HOOKS}:post_tool_use:0:0`]: { trusted_hash: `sha256:${HOOKS}:post_tool_use:0:0` },
+          },
         },
-      }],
+      ],
       reloadUserConfig: true,
     });
     expect(alive()).toBe(false);
@@ -125,11 +154,38 @@ describe('trustGuardHooks', () => {
   });
 
   it.for([
-    { name: 'Codex lists none of guard\'s hooks', mode: 'answer', lists: [[hook({ key: 'x', command: './mine.sh' })]], error: new RegExp(`^Codex does not load guard's hooks from ${escaped(HOOKS)}$`) },
-    { name: 'Codex cannot read its config', mode: 'broken', lists: [[]], error: new RegExp(`^Codex does not load guard's hooks from ${escaped(HOOKS)} \\(Codex says: config\\.toml:3:22: unclosed table\\)$`) },
-    { name: 'Codex answers with an error', mode: 'error', lists: [[]], error: /^Codex answered config\.toml: expected a key$/ },
-    { name: 'Codex exits at once', mode: 'exit', lists: [[]], error: /^codex app-server stopped early \(exit code 3\)$/ },
-    { name: 'Codex never answers', mode: 'hang', lists: [[]], error: /^codex app-server did not answer within 0\.5 s$/ },
+    {
+      name: "Codex lists none of guard's hooks",
+      mode: 'answer',
+      lists: [[hook({ key: 'x', command: './mine.sh' })]],
+      error: new RegExp(`^Codex does not load guard's hooks from ${escaped(HOOKS)}$`),
+    },
+    {
+      name: 'Codex cannot read its config',
+      mode: 'broken',
+      lists: [[]],
+      error: new RegExp(
+        `^Codex does not load guard's hooks from ${escaped(HOOKS)} \\(Codex says: config\\.toml:3:22: unclosed table\\)$`,
+      ),
+    },
+    {
+      name: 'Codex answers with an error',
+      mode: 'error',
+      lists: [[]],
+      error: /^Codex answered config\.toml: expected a key$/,
+    },
+    {
+      name: 'Codex exits at once',
+      mode: 'exit',
+      lists: [[]],
+      error: /^codex app-server stopped early \(exit code 3\)$/,
+    },
+    {
+      name: 'Codex never answers',
+      mode: 'hang',
+      lists: [[]],
+      error: /^codex app-server did not answer within 0\.5 s$/,
+    },
   ] as const)('$name: a clear AppServerError, and the process is gone', async ({ mode, lists, error }) => {
     const codex = fakeCodex(lists, mode);
     const attempt = trustGuardHooks(codex, HOOKS, [GUARD], io(), 500);
@@ -157,16 +213,37 @@ describe('trustGuardHooks', () => {
   });
 });
 
-describe('appServerTrust (setup\'s step)', () => {
+describe("appServerTrust (setup's step)", () => {
   it.for([
     { name: 'no codex on PATH: nothing to say (setup names /hooks)', onPath: false, lists: [[]], says: '' },
-    { name: 'all trusted', onPath: true, lists: [[hook({ key: 'a' })], [hook({ key: 'a', trustStatus: 'trusted' })]], says: "now trusts guard's 1 hooks" },
-    { name: 'one switched off', onPath: true, lists: [[hook({ key: 'a' }), hook({ key: 'b', enabled: false })], [hook({ key: 'a', trustStatus: 'trusted' }), hook({ key: 'b', enabled: false })]], says: "trusts 1 of guard's 2 hooks (1 switched off in Codex: turn them on in /hooks)" },
-    { name: 'Codex fails', onPath: true, lists: [[]], says: "guard could not mark its hook trusted through `codex app-server`: Codex does not load guard's hooks" },
+    {
+      name: 'all trusted',
+      onPath: true,
+      lists: [[hook({ key: 'a' })], [hook({ key: 'a', trustStatus: 'trusted' })]],
+      says: "now trusts guard's 1 hooks",
+    },
+    {
+      name: 'one switched off',
+      onPath: true,
+      lists: [
+        [hook({ key: 'a' }), hook({ key: 'b', enabled: false })],
+        [hook({ key: 'a', trustStatus: 'trusted' }), hook({ key: 'b', enabled: false })],
+      ],
+      says: "trusts 1 of guard's 2 hooks (1 switched off in Codex: turn them on in /hooks)",
+    },
+    {
+      name: 'Codex fails',
+      onPath: true,
+      lists: [[]],
+      says: "guard could not mark its hook trusted through `codex app-server`: Codex does not load guard's hooks",
+    },
   ] as const)('$name', async ({ onPath, lists, says }) => {
     fakeCodex(lists);
     const captured = captureIo();
-    await appServerTrust({ ...captured.io, cwd: () => root, env: { PATH: onPath ? root : join(root, 'nowhere') } })(HOOKS, [GUARD]);
+    await appServerTrust({ ...captured.io, cwd: () => root, env: { PATH: onPath ? root : join(root, 'nowhere') } })(
+      HOOKS,
+      [GUARD],
+    );
     if (says === '') expect(captured.stdout()).toBe('');
     else expect(captured.stdout()).toContain(says);
   });
@@ -175,7 +252,12 @@ describe('appServerTrust (setup\'s step)', () => {
 describe('findOnPath', () => {
   it.for([
     { name: 'the first runnable file wins', setup: ['a/codex:755', 'b/codex:755'], path: ['a', 'b'], found: 'a/codex' },
-    { name: 'a file that cannot run is skipped', setup: ['a/codex:644', 'b/codex:755'], path: ['a', 'b'], found: 'b/codex' },
+    {
+      name: 'a file that cannot run is skipped',
+      setup: ['a/codex:644', 'b/codex:755'],
+      path: ['a', 'b'],
+      found: 'b/codex',
+    },
     { name: 'a folder named codex is skipped', setup: ['a/codex/', 'b/codex:755'], path: ['a', 'b'], found: 'b/codex' },
     { name: 'another name is not codex', setup: ['a/codex-old:755'], path: ['a'], found: undefined },
     { name: 'empty PATH entries are ignored', setup: ['a/codex:755'], path: ['', 'a'], found: 'a/codex' },

@@ -19,15 +19,60 @@ describe('codexHookHash', () => {
 
   const base = { type: 'command', command: 'x', timeout: 30 };
   it.for([
-    { name: 'no timeout is the 600 s default', a: ['PreToolUse', '*', { type: 'command', command: 'x' }], b: ['PreToolUse', '*', { ...base, timeout: 600 }], same: true },
-    { name: 'another timeout is another hook', a: ['PreToolUse', '*', base], b: ['PreToolUse', '*', { ...base, timeout: 31 }], same: false },
-    { name: 'UserPromptSubmit ignores the matcher', a: ['UserPromptSubmit', 'x', base], b: ['UserPromptSubmit', undefined, base], same: true },
-    { name: 'PreToolUse keeps an empty matcher', a: ['PreToolUse', '', base], b: ['PreToolUse', undefined, base], same: false },
-    { name: 'commandWindows and unknown keys are not hashed', a: ['PreToolUse', '*', { ...base, commandWindows: 'y', extra: 1 }], b: ['PreToolUse', '*', base], same: true },
-    { name: 'a statusMessage is hashed', a: ['PreToolUse', '*', { ...base, statusMessage: 'checking' }], b: ['PreToolUse', '*', base], same: false },
-    { name: 'the default context limit is not hashed', a: ['PostToolUse', '*', { ...base, additionalContextLimit: 2500 }], b: ['PostToolUse', '*', base], same: true },
-    { name: 'another context limit is', a: ['PostToolUse', '*', { ...base, additionalContextLimit: 1000 }], b: ['PostToolUse', '*', base], same: false },
-    { name: 'async is hashed', a: ['PreToolUse', '*', { ...base, async: true }], b: ['PreToolUse', '*', base], same: false },
+    {
+      name: 'no timeout is the 600 s default',
+      a: ['PreToolUse', '*', { type: 'command', command: 'x' }],
+      b: ['PreToolUse', '*', { ...base, timeout: 600 }],
+      same: true,
+    },
+    {
+      name: 'another timeout is another hook',
+      a: ['PreToolUse', '*', base],
+      b: ['PreToolUse', '*', { ...base, timeout: 31 }],
+      same: false,
+    },
+    {
+      name: 'UserPromptSubmit ignores the matcher',
+      a: ['UserPromptSubmit', 'x', base],
+      b: ['UserPromptSubmit', undefined, base],
+      same: true,
+    },
+    {
+      name: 'PreToolUse keeps an empty matcher',
+      a: ['PreToolUse', '', base],
+      b: ['PreToolUse', undefined, base],
+      same: false,
+    },
+    {
+      name: 'commandWindows and unknown keys are not hashed',
+      a: ['PreToolUse', '*', { ...base, commandWindows: 'y', extra: 1 }],
+      b: ['PreToolUse', '*', base],
+      same: true,
+    },
+    {
+      name: 'a statusMessage is hashed',
+      a: ['PreToolUse', '*', { ...base, statusMessage: 'checking' }],
+      b: ['PreToolUse', '*', base],
+      same: false,
+    },
+    {
+      name: 'the default context limit is not hashed',
+      a: ['PostToolUse', '*', { ...base, additionalContextLimit: 2500 }],
+      b: ['PostToolUse', '*', base],
+      same: true,
+    },
+    {
+      name: 'another context limit is',
+      a: ['PostToolUse', '*', { ...base, additionalContextLimit: 1000 }],
+      b: ['PostToolUse', '*', base],
+      same: false,
+    },
+    {
+      name: 'async is hashed',
+      a: ['PreToolUse', '*', { ...base, async: true }],
+      b: ['PreToolUse', '*', base],
+      same: false,
+    },
   ] as const)('$name', ({ a, b, same }) => {
     const [eventA, matcherA, handlerA] = a;
     const [eventB, matcherB, handlerB] = b;
@@ -37,7 +82,8 @@ describe('codexHookHash', () => {
 
 describe('guardCodexHooks', () => {
   it("keys guard's handlers by file, event label and position, after the person's own groups", () => {
-    const mine = '{\n  "hooks": {\n    "PreToolUse": [ { "matcher": "Bash", "hooks": [ { "type": "command", "command": "./mine.sh" } ] } ]\n  }\n}\n';
+    const mine =
+      '{\n  "hooks": {\n    "PreToolUse": [ { "matcher": "Bash", "hooks": [ { "type": "command", "command": "./mine.sh" } ] } ]\n  }\n}\n';
     const text = installed(mine);
     expect(guardCodexHooks(HOOKS, text, isGuard(text)).map((hook) => hook.key)).toEqual([
       `${HOOKS}:pre_tool_use:1:0`,
@@ -53,16 +99,52 @@ describe('codexTrust', () => {
   const hooks = guardCodexHooks(HOOKS, text, isGuard(text));
   const table = (entries: readonly (readonly [string, string])[]): string =>
     entries.map(([key, body]) => `[hooks.state."${key}"]\n${body}\n`).join('\n');
-  const all = (body: (hash: string) => string): string => table(hooks.map((hook) => [hook.key, body(hook.hash)] as const));
+  const all = (body: (hash: string) => string): string =>
+    table(hooks.map((hook) => [hook.key, body(hook.hash)] as const));
 
   it.for([
-    { name: 'no config.toml', config: '', state: 'untrusted', detail: "4 of guard's 4 hooks are not trusted yet, so Codex skips them" },
-    { name: 'every hook trusted', config: `# mine\nmodel = "o3"\n\n${all((hash) => `trusted_hash = "${hash}"`)}`, state: 'trusted', detail: "Codex trusts all 4 of guard's hooks" },
-    { name: 'one hook left out', config: table(hooks.slice(1).map((hook) => [hook.key, `trusted_hash = "${hook.hash}"`] as const)), state: 'untrusted', detail: "1 of guard's 4 hooks are not trusted yet, so Codex skips them" },
-    { name: 'trusted for an older definition', config: all(() => 'trusted_hash = "sha256:00"'), state: 'modified', detail: "4 of guard's 4 hooks changed since they were trusted, so Codex skips them until trusted again" },
-    { name: 'switched off by the person', config: all((hash) => `trusted_hash = "${hash}"\nenabled = false`), state: 'disabled', detail: "4 of guard's 4 hooks are switched off in Codex" },
-    { name: 'trust for the same hooks in another file', config: all((hash) => `trusted_hash = "${hash}"`).replaceAll(HOOKS, '/home/other/.codex/hooks.json'), state: 'untrusted', detail: "4 of guard's 4 hooks are not trusted yet, so Codex skips them" },
-    { name: 'a config.toml that does not parse', config: '[hooks\n', state: 'unknown', detail: expect.stringMatching(/^Codex's config.toml does not parse: /) },
+    {
+      name: 'no config.toml',
+      config: '',
+      state: 'untrusted',
+      detail: "4 of guard's 4 hooks are not trusted yet, so Codex skips them",
+    },
+    {
+      name: 'every hook trusted',
+      config: `# mine\nmodel = "o3"\n\n${all((hash) => `trusted_hash = "${hash}"`)}`,
+      state: 'trusted',
+      detail: "Codex trusts all 4 of guard's hooks",
+    },
+    {
+      name: 'one hook left out',
+      config: table(hooks.slice(1).map((hook) => [hook.key, `trusted_hash = "${hook.hash}"`] as const)),
+      state: 'untrusted',
+      detail: "1 of guard's 4 hooks are not trusted yet, so Codex skips them",
+    },
+    {
+      name: 'trusted for an older definition',
+      config: all(() => 'trusted_hash = "sha256:00"'),
+      state: 'modified',
+      detail: "4 of guard's 4 hooks changed since they were trusted, so Codex skips them until trusted again",
+    },
+    {
+      name: 'switched off by the person',
+      config: all((hash) => `trusted_hash = "${hash}"\nenabled = false`),
+      state: 'disabled',
+      detail: "4 of guard's 4 hooks are switched off in Codex",
+    },
+    {
+      name: 'trust for the same hooks in another file',
+      config: all((hash) => `trusted_hash = "${hash}"`).replaceAll(HOOKS, '/home/other/.codex/hooks.json'),
+      state: 'untrusted',
+      detail: "4 of guard's 4 hooks are not trusted yet, so Codex skips them",
+    },
+    {
+      name: 'a config.toml that does not parse',
+      config: '[hooks\n',
+      state: 'unknown',
+      detail: expect.stringMatching(/^Codex's config.toml does not parse: /),
+    },
   ])('$name → $state', ({ config, state, detail }) => {
     expect(codexTrust(HOOKS, text, config, isGuard(text))).toEqual({ state, detail });
   });

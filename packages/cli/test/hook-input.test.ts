@@ -12,9 +12,19 @@ describe('readAll: one payload from stdin', () => {
     { name: 'one chunk, then the end', chunks: ['{"a":1}'], ends: true, text: '{"a":1}' },
     { name: 'no trailing newline, stdin left open', chunks: ['{"a":1}'], ends: false, text: '{"a":1}' },
     { name: 'a trailing newline, stdin left open', chunks: ['{"a":1}\n'], ends: false, text: '{"a":1}\n' },
-    { name: 'an object split over chunks, stdin left open', chunks: ['{"a":', '{"b":"}"}', '}'], ends: false, text: '{"a":{"b":"}"}}' },
+    {
+      name: 'an object split over chunks, stdin left open',
+      chunks: ['{"a":', '{"b":"}"}', '}'],
+      ends: false,
+      text: '{"a":{"b":"}"}}',
+    },
     { name: 'a UTF-8 byte order mark is dropped', chunks: ['\ufeff{"a":1}'], ends: true, text: '{"a":1}' },
-    { name: 'a brace inside a string does not end it early', chunks: ['{"c":"x}', '"}'], ends: true, text: '{"c":"x}"}' },
+    {
+      name: 'a brace inside a string does not end it early',
+      chunks: ['{"c":"x}', '"}'],
+      ends: true,
+      text: '{"c":"x}"}',
+    },
     { name: 'not JSON: read to the end', chunks: ['not', ' json}'], ends: true, text: 'not json}' },
     { name: 'empty', chunks: [], ends: true, text: '' },
   ];

@@ -30,7 +30,12 @@ interface Run {
   readonly stopped: boolean;
 }
 
-async function run(args: readonly string[], stdin: Stdin, deps: HookDeps = {}, parentArgs: readonly string[] = ['node', 'agent']): Promise<Run> {
+async function run(
+  args: readonly string[],
+  stdin: Stdin,
+  deps: HookDeps = {},
+  parentArgs: readonly string[] = ['node', 'agent'],
+): Promise<Run> {
   let stdout = '';
   let stderr = '';
   let writes = 0;
@@ -66,7 +71,10 @@ function logLines(): LogEntry[] {
   } catch {
     return [];
   }
-  return text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as LogEntry);
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as LogEntry);
 }
 
 function onlyLogLine(): LogEntry {
@@ -101,7 +109,13 @@ describe.for(AGENT_CASES)('guard hook $agent', (agentCase) => {
   it('a harmless step goes ahead with the agent\'s own "no objection", and is logged', async () => {
     const result = await run(args, json(agentCase.shell(HARMLESS)));
     expect(result).toMatchObject({ code: 0, stdout: noObjection, stderr: '', writes: 1 });
-    expect(onlyLogLine()).toMatchObject({ agent: agentCase.agent, decision: 'allow', rules: [], how: 'rules', step: HARMLESS });
+    expect(onlyLogLine()).toMatchObject({
+      agent: agentCase.agent,
+      decision: 'allow',
+      rules: [],
+      how: 'rules',
+      step: HARMLESS,
+    });
   });
 
   it('a blocked step is denied, naming the rule, and logged with its reason', async () => {
@@ -110,7 +124,11 @@ describe.for(AGENT_CASES)('guard hook $agent', (agentCase) => {
     expect(agentCase.denies(parsedReply(result.stdout) ?? {})).toBe(true);
     expect(result.stdout).toContain('git.rewrite-shared-history');
     const line = onlyLogLine();
-    expect(line).toMatchObject({ decision: 'block', how: 'rules', reason: byId('git.rewrite-shared-history').meta.reason });
+    expect(line).toMatchObject({
+      decision: 'block',
+      how: 'rules',
+      reason: byId('git.rewrite-shared-history').meta.reason,
+    });
     expect(line.rules?.[0]).toBe('git.rewrite-shared-history');
   });
 
@@ -126,13 +144,16 @@ describe.for(AGENT_CASES)('guard hook $agent', (agentCase) => {
       { kind: 'more than the size cap', args, stdin: Buffer.alloc(MAX_INPUT_BYTES + 1, 0x20) },
     ];
 
-    it.for(kinds)('fail-open, $kind: the step goes ahead, the cause is logged and told on stderr', async ({ args: hookArgs, stdin }) => {
-      const result = await run(hookArgs, stdin);
-      expect(result.code).toBe(0);
-      expect(result.stdout).toBe(noObjection);
-      expect(result.stderr).toMatch(/^guard: [^\n]+\n$/);
-      expect(onlyLogLine()).toMatchObject({ how: 'failure', decision: 'allow', error: expect.stringMatching(/\S/) });
-    });
+    it.for(kinds)(
+      'fail-open, $kind: the step goes ahead, the cause is logged and told on stderr',
+      async ({ args: hookArgs, stdin }) => {
+        const result = await run(hookArgs, stdin);
+        expect(result.code).toBe(0);
+        expect(result.stdout).toBe(noObjection);
+        expect(result.stderr).toMatch(/^guard: [^\n]+\n$/);
+        expect(onlyLogLine()).toMatchObject({ how: 'failure', decision: 'allow', error: expect.stringMatching(/\S/) });
+      },
+    );
 
     it.for(kinds)('fail-closed, $kind: the step is blocked', async ({ args: hookArgs, stdin }) => {
       settings('failClosed: true\n');
@@ -154,7 +175,11 @@ describe.for(AGENT_CASES)('guard hook $agent', (agentCase) => {
       expect(result.code).toBe(0);
       if (blocked) expect(agentCase.denies(parsedReply(result.stdout) ?? {})).toBe(true);
       else expect(result.stdout).toBe(noObjection);
-      expect(onlyLogLine()).toMatchObject({ how: 'failure', decision: blocked ? 'block' : 'allow', error: expect.stringContaining('enabled') });
+      expect(onlyLogLine()).toMatchObject({
+        how: 'failure',
+        decision: blocked ? 'block' : 'allow',
+        error: expect.stringContaining('enabled'),
+      });
     });
 
     it.for([
@@ -218,7 +243,10 @@ describe.for(AGENT_CASES)('guard hook $agent', (agentCase) => {
     { name: 'a UTF-8 byte order mark', wrap: (text: string) => `\uFEFF${text}` },
     { name: 'no trailing newline', wrap: (text: string) => text.trimEnd() },
     { name: 'CRLF line ends and a trailing newline', wrap: (text: string) => `${text.replace(/\n/g, '\r\n')}\r\n` },
-    { name: 'non-ASCII text split across chunks', wrap: (text: string) => text.replace('"git status"', '"git status # ünïcødé ✓"') },
+    {
+      name: 'non-ASCII text split across chunks',
+      wrap: (text: string) => text.replace('"git status"', '"git status # ünïcødé ✓"'),
+    },
   ])('reads a payload with $name', async ({ wrap }) => {
     const result = await run(args, wrap(JSON.stringify(agentCase.shell(HARMLESS), null, 2)));
     expect(result).toMatchObject({ code: 0, stdout: noObjection, stderr: '' });
@@ -229,7 +257,9 @@ describe.for(AGENT_CASES)('guard hook $agent', (agentCase) => {
 describe('asks', () => {
   it('Codex with a person in the chat: block-then-chat (a deny that asks the agent to ask)', async () => {
     const result = await run(['codex'], json(AGENT_CASES[0]?.shell(ASKED)));
-    const reason = String((parsedReply(result.stdout)?.['hookSpecificOutput'] as Record<string, unknown>)['permissionDecisionReason']);
+    const reason = String(
+      (parsedReply(result.stdout)?.['hookSpecificOutput'] as Record<string, unknown>)['permissionDecisionReason'],
+    );
     expect(reason).toMatch(/^guard: this step needs the person's approval first \(git\.push\)/);
     expect(onlyLogLine()).toMatchObject({ decision: 'ask', rules: ['git.push'], how: 'rules' });
     expect(onlyLogLine().answer).toBeUndefined();
@@ -238,7 +268,9 @@ describe('asks', () => {
   it('Codex exec (nobody to ask): the ask becomes the away block and is logged as answered by a block', async () => {
     const headless = { ...fixture('codex/pre-tool-use-bash'), tool_input: { command: ASKED } };
     const result = await run(['codex'], json(headless), {}, ['/usr/bin/codex', 'exec', 'push it']);
-    const reason = String((parsedReply(result.stdout)?.['hookSpecificOutput'] as Record<string, unknown>)['permissionDecisionReason']);
+    const reason = String(
+      (parsedReply(result.stdout)?.['hookSpecificOutput'] as Record<string, unknown>)['permissionDecisionReason'],
+    );
     expect(reason).toMatch(/^guard: blocked, because no one can approve this step here \(git\.push\)/);
     expect(onlyLogLine()).toMatchObject({ decision: 'ask', answer: 'block' });
   });
@@ -287,9 +319,27 @@ describe('other payloads', () => {
     },
     { name: 'Codex PostToolUse', args: ['codex'], file: 'codex/post-tool-use-bash', stdout: '', how: 'event' },
     { name: 'Codex Stop', args: ['codex'], file: 'codex/stop', stdout: '', how: 'ignored' },
-    { name: 'Cursor beforeSubmitPrompt', args: ['cursor'], file: 'cursor/synth-before-submit-prompt', stdout: '{"continue":true}\n', how: 'event' },
-    { name: 'Copilot sessionStart', args: ['copilot', '--event', 'sessionStart'], file: 'copilot/session-start', stdout: `${JSON.stringify({ additionalContext: GUARD_ON_NOTICE })}\n`, how: 'event' },
-    { name: 'Antigravity Stop', args: ['antigravity', '--event', 'Stop'], file: 'antigravity/synth-stop', stdout: '{"decision":""}\n', how: 'ignored' },
+    {
+      name: 'Cursor beforeSubmitPrompt',
+      args: ['cursor'],
+      file: 'cursor/synth-before-submit-prompt',
+      stdout: '{"continue":true}\n',
+      how: 'event',
+    },
+    {
+      name: 'Copilot sessionStart',
+      args: ['copilot', '--event', 'sessionStart'],
+      file: 'copilot/session-start',
+      stdout: `${JSON.stringify({ additionalContext: GUARD_ON_NOTICE })}\n`,
+      how: 'event',
+    },
+    {
+      name: 'Antigravity Stop',
+      args: ['antigravity', '--event', 'Stop'],
+      file: 'antigravity/synth-stop',
+      stdout: '{"decision":""}\n',
+      how: 'ignored',
+    },
   ])('$name: the event reply, logged as $how', async ({ args, file, stdout, how }) => {
     const result = await run(args, fixtureText(file));
     expect(result).toMatchObject({ code: 0, stdout, stderr: '' });
@@ -313,16 +363,27 @@ describe('other payloads', () => {
 
   it.for([
     { name: 'Codex spawn_agent', args: ['codex'], file: 'codex/synth-pre-tool-use-spawn-agent', stdout: '' },
-    { name: 'Copilot report_intent', args: ['copilot', '--event', 'preToolUse'], file: 'copilot/synth-pre-tool-use-report-intent', stdout: '' },
+    {
+      name: 'Copilot report_intent',
+      args: ['copilot', '--event', 'preToolUse'],
+      file: 'copilot/synth-pre-tool-use-report-intent',
+      stdout: '',
+    },
     { name: 'Cursor Task', args: ['cursor'], file: 'cursor/synth-pre-tool-use-task', stdout: '{}\n' },
-  ])('a tool the adapter has never seen ($name) is judged as "other" and goes ahead', async ({ args, file, stdout }) => {
-    const result = await run(args, fixtureText(file));
-    expect(result).toMatchObject({ code: 0, stdout, stderr: '' });
-    expect(onlyLogLine()).toMatchObject({ kind: 'other', how: 'rules', decision: 'allow' });
-  });
+  ])(
+    'a tool the adapter has never seen ($name) is judged as "other" and goes ahead',
+    async ({ args, file, stdout }) => {
+      const result = await run(args, fixtureText(file));
+      expect(result).toMatchObject({ code: 0, stdout, stderr: '' });
+      expect(onlyLogLine()).toMatchObject({ kind: 'other', how: 'rules', decision: 'allow' });
+    },
+  );
 
   it('reads a 10 MB payload (a file write) and judges it', async () => {
-    const payload = { ...fixture('copilot/synth-pre-tool-use-create'), toolArgs: { path: '/home/dev/project/ws/big.txt', file_text: 'x'.repeat(10 * 1024 * 1024) } };
+    const payload = {
+      ...fixture('copilot/synth-pre-tool-use-create'),
+      toolArgs: { path: '/home/dev/project/ws/big.txt', file_text: 'x'.repeat(10 * 1024 * 1024) },
+    };
     const result = await run(['copilot', '--event', 'preToolUse'], json(payload));
     expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' });
     const line = onlyLogLine();
@@ -341,7 +402,7 @@ describe('other payloads', () => {
   });
 });
 
-describe('guard\'s folder', () => {
+describe("guard's folder", () => {
   it('a log that cannot be written costs a line on stderr, never the reply', async () => {
     const file = join(guardHome, 'not-a-folder');
     writeFileSync(file, '');
@@ -382,11 +443,18 @@ describe('the session seam', () => {
   it('a notice from the session layer goes into the event reply', async () => {
     const session: SessionLayer = { forStep: () => NO_MEMORY, onEvent: () => 'guard is on.' };
     const result = await run(['codex'], fixtureText('codex/session-start'), { session });
-    expect(parsedReply(result.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'guard is on.' } });
+    expect(parsedReply(result.stdout)).toEqual({
+      hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'guard is on.' },
+    });
   });
 
   it.for([
-    { name: 'a chat start (its MCP scan has a budget of its own)', file: 'codex/session-start', how: 'event', reply: { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'guard is on.' } } },
+    {
+      name: 'a chat start (its MCP scan has a budget of its own)',
+      file: 'codex/session-start',
+      how: 'event',
+      reply: { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'guard is on.' } },
+    },
     { name: 'a message', file: 'codex/user-prompt-submit', how: 'deadline', reply: undefined },
   ])('an event slower than the step deadline: $name is answered with $how', async ({ file, how, reply }) => {
     const session: SessionLayer = { forStep: () => NO_MEMORY, onEvent: () => sleep(120).then(() => 'guard is on.') };
@@ -434,7 +502,6 @@ describe('usage errors in the hook command (a setup mistake) exit 2 and print no
     expect(await run(args, json(payload))).toMatchObject({ code: 0, stdout });
   });
 });
-
 
 const THROWING: Rule = {
   meta: { ...byId('git.push').meta, id: 'test.throws' },

@@ -21,21 +21,35 @@ function systemDiff(before: string, after: string): string {
   return out.replace(/^--- .*\n\+\+\+ .*\n/, '--- a\n+++ b\n');
 }
 
-const lines = (count: number, prefix = 'line'): string => Array.from({ length: count }, (_, i) => `${prefix} ${i + 1}\n`).join('');
+const lines = (count: number, prefix = 'line'): string =>
+  Array.from({ length: count }, (_, i) => `${prefix} ${i + 1}\n`).join('');
 
 describe('unifiedDiff agrees with diff -u', () => {
   it.for([
     { name: 'one line changed in the middle', before: lines(20), after: lines(20).replace('line 10\n', 'line ten\n') },
     { name: 'lines added at the end', before: lines(5), after: `${lines(5)}new 1\nnew 2\n` },
     { name: 'lines added at the start', before: lines(5), after: `new\n${lines(5)}` },
-    { name: 'two changes far apart: two hunks', before: lines(30), after: lines(30).replace('line 2\n', 'two\n').replace('line 28\n', 'twenty-eight\n') },
-    { name: 'two changes close together: one hunk', before: lines(30), after: lines(30).replace('line 10\n', 'ten\n').replace('line 15\n', 'fifteen\n') },
+    {
+      name: 'two changes far apart: two hunks',
+      before: lines(30),
+      after: lines(30).replace('line 2\n', 'two\n').replace('line 28\n', 'twenty-eight\n'),
+    },
+    {
+      name: 'two changes close together: one hunk',
+      before: lines(30),
+      after: lines(30).replace('line 10\n', 'ten\n').replace('line 15\n', 'fifteen\n'),
+    },
     { name: 'from nothing', before: '', after: lines(3) },
     { name: 'to nothing', before: lines(3), after: '' },
     { name: 'no newline at the end, before', before: 'a\nb', after: 'a\nb\nc\n' },
     { name: 'no newline at the end, after', before: 'a\nb\n', after: 'a\nc' },
     { name: 'only the final newline differs', before: '{}\n', after: '{}' },
-    { name: 'a JSON member gains a comma and guard adds a key', before: '{\n  "version": 1,\n  "hooks": {\n    "stop": []\n  }\n}\n', after: '{\n  "version": 1,\n  "hooks": {\n    "stop": [],\n    "preToolUse": [\n      { "command": "x" }\n    ]\n  }\n}\n' },
+    {
+      name: 'a JSON member gains a comma and guard adds a key',
+      before: '{\n  "version": 1,\n  "hooks": {\n    "stop": []\n  }\n}\n',
+      after:
+        '{\n  "version": 1,\n  "hooks": {\n    "stop": [],\n    "preToolUse": [\n      { "command": "x" }\n    ]\n  }\n}\n',
+    },
   ])('$name', ({ before, after }) => {
     expect(unifiedDiff(before, after, 'a', 'b')).toBe(systemDiff(before, after));
   });

@@ -39,7 +39,10 @@ describe('appendLog', () => {
   });
 
   it('keeps each line bounded and on one line, whatever the step, reason and error hold', () => {
-    appendLog(home, entry(1, { step: `a\nb${'x'.repeat(50_000)}`, reason: `r\r\n${'y'.repeat(5_000)}`, error: 'e'.repeat(5_000) }));
+    appendLog(
+      home,
+      entry(1, { step: `a\nb${'x'.repeat(50_000)}`, reason: `r\r\n${'y'.repeat(5_000)}`, error: 'e'.repeat(5_000) }),
+    );
     const text = readFileSync(join(home, 'log.jsonl'), 'utf8');
     expect(text.split('\n')).toHaveLength(2);
     expect(text.length).toBeLessThan(4096);
@@ -50,7 +53,11 @@ describe('appendLog', () => {
 
   it('rotates above the size limit, keeping two old files', () => {
     for (let n = 0; n < 40; n += 1) appendLog(home, entry(n), 600);
-    expect(['log.jsonl', 'log.1.jsonl', 'log.2.jsonl'].map((name) => existsSync(join(home, name)))).toEqual([true, true, true]);
+    expect(['log.jsonl', 'log.1.jsonl', 'log.2.jsonl'].map((name) => existsSync(join(home, name)))).toEqual([
+      true,
+      true,
+      true,
+    ]);
     expect(existsSync(join(home, 'log.3.jsonl'))).toBe(false);
     for (const name of ['log.jsonl', 'log.1.jsonl', 'log.2.jsonl']) {
       expect(readFileSync(join(home, name), 'utf8').length).toBeLessThanOrEqual(600);
@@ -94,7 +101,10 @@ describe('readLog', () => {
 
   it('skips torn, foreign and empty lines', async () => {
     appendLog(home, entry(1));
-    appendFileSync(join(home, 'log.jsonl'), '{"time": "2026-01-01T00:00:00.000Z", "how": "ru\n\nnot json\n[1,2]\n{"how":"rules"}\n');
+    appendFileSync(
+      join(home, 'log.jsonl'),
+      '{"time": "2026-01-01T00:00:00.000Z", "how": "ru\n\nnot json\n[1,2]\n{"how":"rules"}\n',
+    );
     appendLog(home, entry(2));
     expect(await all()).toEqual([entry(1), entry(2)]);
   });

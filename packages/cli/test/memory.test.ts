@@ -19,25 +19,58 @@ function world(strict = false): { options: MemoryOptions; project: string } {
   return { options: { guardHome: env.guardHome, env, strict, idleMs: DAY }, project };
 }
 
-const shell = (command: string, cwd: string, chat = 'c1'): ToolStep => ({ agent: 'codex', chatId: chat, cwd, projectRoot: cwd, toolName: 'Bash', kind: 'shell', command });
+const shell = (command: string, cwd: string, chat = 'c1'): ToolStep => ({
+  agent: 'codex',
+  chatId: chat,
+  cwd,
+  projectRoot: cwd,
+  toolName: 'Bash',
+  kind: 'shell',
+  command,
+});
 const CODEX: CallContext = { canAsk: true, ask: 'block-then-chat', results: true };
 const COPILOT: CallContext = { canAsk: true, ask: 'native', results: true };
 const AWAY: CallContext = { canAsk: false, ask: 'block-then-chat', results: true };
 
 /** One hook call: evaluate with the chat's memory, settle, record; returns what the agent was answered. */
-function call(w: ReturnType<typeof world>, step: ToolStep, ctx: CallContext): { decision: string; code?: string; notice?: string; evaluation: Evaluation } {
+function call(
+  w: ReturnType<typeof world>,
+  step: ToolStep,
+  ctx: CallContext,
+): { decision: string; code?: string; notice?: string; evaluation: Evaluation } {
   const memory = chatMemory(step.agent, step.chatId, w.options);
-  const evaluation = evaluate(step, { ...w.options.env, session: memory.view, remembered: (k) => memory.remembered(k) });
+  const evaluation = evaluate(step, {
+    ...w.options.env,
+    session: memory.view,
+    remembered: (k) => memory.remembered(k),
+  });
   const settled = memory.settle(step, evaluation, ctx);
   memory.record(step, settled, evaluation);
-  return { decision: settled.verdict.decision, ...(settled.approvalCode ? { code: settled.approvalCode } : {}), ...(settled.notice ? { notice: settled.notice } : {}), evaluation };
+  return {
+    decision: settled.verdict.decision,
+    ...(settled.approvalCode ? { code: settled.approvalCode } : {}),
+    ...(settled.notice ? { notice: settled.notice } : {}),
+    evaluation,
+  };
 }
 
 const prompt = (w: ReturnType<typeof world>, text: string, chat = 'c1') =>
-  chatEvent('codex', { type: 'prompt', event: 'UserPromptSubmit', chatId: chat, prompt: text, cwd: w.project }, w.options);
+  chatEvent(
+    'codex',
+    { type: 'prompt', event: 'UserPromptSubmit', chatId: chat, prompt: text, cwd: w.project },
+    w.options,
+  );
 
 const result = (w: ReturnType<typeof world>, step: ToolStep, output: string, extra: { exitCode?: number } = {}) =>
-  chatEvent(step.agent, { type: 'result', event: 'PostToolUse', result: { agent: step.agent, chatId: step.chatId, step, output, ...extra } }, w.options);
+  chatEvent(
+    step.agent,
+    {
+      type: 'result',
+      event: 'PostToolUse',
+      result: { agent: step.agent, chatId: step.chatId, step, output, ...extra },
+    },
+    w.options,
+  );
 
 describe('Codex block-then-chat', () => {
   it("the person's yes lets exactly that step through once, and remembers its destination", () => {
@@ -79,7 +112,15 @@ describe('Codex block-then-chat', () => {
 describe('native ask (Copilot, Cursor)', () => {
   it("the step's result arriving means the person said yes: remembered for that key", async () => {
     const w = world();
-    const push: ToolStep = { agent: 'copilot', chatId: 'c1', cwd: w.project, projectRoot: w.project, toolName: 'bash', kind: 'shell', command: 'git push origin main' };
+    const push: ToolStep = {
+      agent: 'copilot',
+      chatId: 'c1',
+      cwd: w.project,
+      projectRoot: w.project,
+      toolName: 'bash',
+      kind: 'shell',
+      command: 'git push origin main',
+    };
     expect(call(w, push, COPILOT).decision).toBe('ask');
     await result(w, push, 'pushed');
     expect(call(w, push, COPILOT).decision).toBe('allow');
@@ -87,7 +128,15 @@ describe('native ask (Copilot, Cursor)', () => {
   });
   it('a step seen again without a result is asked again', () => {
     const w = world();
-    const push: ToolStep = { agent: 'copilot', chatId: 'c1', cwd: w.project, projectRoot: w.project, toolName: 'bash', kind: 'shell', command: 'git push origin main' };
+    const push: ToolStep = {
+      agent: 'copilot',
+      chatId: 'c1',
+      cwd: w.project,
+      projectRoot: w.project,
+      toolName: 'bash',
+      kind: 'shell',
+      command: 'git push origin main',
+    };
     call(w, push, COPILOT);
     expect(call(w, push, COPILOT).decision).toBe('ask');
   });
@@ -132,9 +181,21 @@ describe('a headless Codex run (codex exec) resumed by the person', () => {
 describe("a message never approves what the agent's own prompt asked", () => {
   it('Copilot: a "yes" in the chat does not let a step asked in its dialog through', () => {
     const w = world();
-    const push: ToolStep = { agent: 'copilot', chatId: 'c1', cwd: w.project, projectRoot: w.project, toolName: 'bash', kind: 'shell', command: 'git push origin main' };
+    const push: ToolStep = {
+      agent: 'copilot',
+      chatId: 'c1',
+      cwd: w.project,
+      projectRoot: w.project,
+      toolName: 'bash',
+      kind: 'shell',
+      command: 'git push origin main',
+    };
     call(w, push, COPILOT);
-    chatEvent('copilot', { type: 'prompt', event: 'userPromptSubmitted', chatId: 'c1', prompt: 'yes', cwd: w.project }, w.options);
+    chatEvent(
+      'copilot',
+      { type: 'prompt', event: 'userPromptSubmitted', chatId: 'c1', prompt: 'yes', cwd: w.project },
+      w.options,
+    );
     expect(call(w, push, COPILOT).decision).toBe('ask');
   });
 });
@@ -146,7 +207,15 @@ describe('results raise the bar', () => {
     call(w, push, CODEX);
     prompt(w, 'yes');
     expect(call(w, push, CODEX).decision).toBe('allow');
-    const fetch: ToolStep = { agent: 'codex', chatId: 'c1', cwd: w.project, projectRoot: w.project, toolName: 'web_fetch', kind: 'fetch', url: 'https://example.com/page' };
+    const fetch: ToolStep = {
+      agent: 'codex',
+      chatId: 'c1',
+      cwd: w.project,
+      projectRoot: w.project,
+      toolName: 'web_fetch',
+      kind: 'fetch',
+      url: 'https://example.com/page',
+    };
     await result(w, fetch, 'some page');
     const after = call(w, push, CODEX);
     expect(after.decision).toBe('ask');
@@ -157,7 +226,15 @@ describe('results raise the bar', () => {
 
   it('under strict, untrusted content raises the bar for the whole chat', async () => {
     const w = world(true);
-    const fetch: ToolStep = { agent: 'codex', chatId: 'c1', cwd: w.project, projectRoot: w.project, toolName: 'web_fetch', kind: 'fetch', url: 'https://example.com/' };
+    const fetch: ToolStep = {
+      agent: 'codex',
+      chatId: 'c1',
+      cwd: w.project,
+      projectRoot: w.project,
+      toolName: 'web_fetch',
+      kind: 'fetch',
+      url: 'https://example.com/',
+    };
     await result(w, fetch, 'page');
     prompt(w, 'ok');
     expect(loadChat(w.options.guardHome, 'codex', 'c1', Date.now(), DAY).untrusted).toBe(true);
@@ -226,17 +303,31 @@ setInterval(() => {}, 1000);
 `,
     );
     mkdirSync(join(w.options.env.home, '.codex'), { recursive: true });
-    writeFileSync(join(w.options.env.home, '.codex', 'config.toml'), `[mcp_servers.echo]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(script)}]\n`);
+    writeFileSync(
+      join(w.options.env.home, '.codex', 'config.toml'),
+      `[mcp_servers.echo]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(script)}]\n`,
+    );
     return w;
   }
 
   it.for([
     { name: 'a call that just began', spent: 0, checked: ['MCP server echo'], unchecked: [] },
-    { name: 'a call that already spent its 5 s', spent: 5_000, checked: [], unchecked: ['MCP server echo: did not answer within the time limit'] },
+    {
+      name: 'a call that already spent its 5 s',
+      spent: 5_000,
+      checked: [],
+      unchecked: ['MCP server echo: did not answer within the time limit'],
+    },
   ])('counts from the start of the hook call: $name', async ({ spent, checked, unchecked }) => {
     const w = withServer();
     const sessions = chatSessions({ ...w.options, scanEnv: { PATH: process.env.PATH }, startedAt: Date.now() - spent });
-    await sessions.onEvent('codex', { type: 'start', event: 'SessionStart', chatId: 'c1', cwd: w.project, projectRoot: w.project });
+    await sessions.onEvent('codex', {
+      type: 'start',
+      event: 'SessionStart',
+      chatId: 'c1',
+      cwd: w.project,
+      projectRoot: w.project,
+    });
     const scan = loadChat(w.options.guardHome, 'codex', 'c1', Date.now(), DAY).scan;
     expect(scan?.checked).toEqual(checked);
     expect(scan?.unchecked).toEqual(unchecked);
@@ -247,7 +338,15 @@ describe('agents with no chat-start event (Antigravity)', () => {
   it('the first asked or blocked step of a chat says guard is on; later ones do not', async () => {
     const w = world();
     const sessions = chatSessions({ ...w.options, scanEnv: {} });
-    const step = (command: string): ToolStep => ({ agent: 'antigravity', chatId: 'a1', cwd: w.project, projectRoot: w.project, toolName: 'run_command', kind: 'shell', command });
+    const step = (command: string): ToolStep => ({
+      agent: 'antigravity',
+      chatId: 'a1',
+      cwd: w.project,
+      projectRoot: w.project,
+      toolName: 'run_command',
+      kind: 'shell',
+      command,
+    });
     const FORCE: CallContext = { canAsk: true, ask: 'native', results: false };
     const answer = async (command: string) => {
       const memory = await sessions.forStep('antigravity', step(command));
@@ -259,6 +358,9 @@ describe('agents with no chat-start event (Antigravity)', () => {
     expect((await answer('ls')).notice).toBeUndefined();
     expect((await answer('git push --force')).notice).toBe(GUARD_ON_NOTICE);
     expect((await answer('git push origin main')).notice).toBeUndefined();
-    expect(loadChat(w.options.guardHome, 'antigravity', 'a1', Date.now(), DAY).scan).toMatchObject({ checked: [], found: [] });
+    expect(loadChat(w.options.guardHome, 'antigravity', 'a1', Date.now(), DAY).scan).toMatchObject({
+      checked: [],
+      found: [],
+    });
   });
 });

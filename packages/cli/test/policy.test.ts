@@ -39,14 +39,43 @@ describe('valid policy files', () => {
         secrets: ['config/credentials.yml', '*.secret', '~/.config/acme/token'],
         block: ['git.push', 'pkg.publish'],
         rules: [
-          { id: 'policy.no-terraform-apply', program: 'terraform', args: ['apply'], decision: 'block', reason: 'Terraform runs from CI in this project.' },
-          { id: 'policy.ask-make-deploy', program: 'make', args: [], decision: 'ask', reason: 'The deploy target changes the staging server.' },
+          {
+            id: 'policy.no-terraform-apply',
+            program: 'terraform',
+            args: ['apply'],
+            decision: 'block',
+            reason: 'Terraform runs from CI in this project.',
+          },
+          {
+            id: 'policy.ask-make-deploy',
+            program: 'make',
+            args: [],
+            decision: 'ask',
+            reason: 'The deploy target changes the staging server.',
+          },
         ],
         allow: [{ rule: 'fs.delete', paths: ['fixtures/**', 'tmp/*.log'] }],
       }),
     },
     { name: 'empty lists', text: lines('secrets: []', 'block: []', 'rules: []', 'allow: []'), policy: policyOf({}) },
-    { name: 'args with a wildcard', text: lines('rules:', '  - {id: policy.prod, program: kubectl, args: ["--context=prod*"], decision: ask, reason: Production cluster.}'), policy: policyOf({ rules: [{ id: 'policy.prod', program: 'kubectl', args: ['--context=prod*'], decision: 'ask', reason: 'Production cluster.' }] }) },
+    {
+      name: 'args with a wildcard',
+      text: lines(
+        'rules:',
+        '  - {id: policy.prod, program: kubectl, args: ["--context=prod*"], decision: ask, reason: Production cluster.}',
+      ),
+      policy: policyOf({
+        rules: [
+          {
+            id: 'policy.prod',
+            program: 'kubectl',
+            args: ['--context=prod*'],
+            decision: 'ask',
+            reason: 'Production cluster.',
+          },
+        ],
+      }),
+    },
   ])('$name', ({ text, policy }) => {
     expect(parsePolicy(text)).toEqual({ policy });
   });
@@ -56,14 +85,27 @@ describe('invalid policy files name the file and line, tighten what they validly
   it.for([
     {
       name: 'allowing a never-list rule',
-      text: lines('secrets:', '  - deploy/*.key', 'block:', '  - git.push', 'allow:', '  - rule: fs.delete', '    paths: [build/**]', '  - rule: git.rewrite-shared-history', '    paths: ["**"]'),
+      text: lines(
+        'secrets:',
+        '  - deploy/*.key',
+        'block:',
+        '  - git.push',
+        'allow:',
+        '  - rule: fs.delete',
+        '    paths: [build/**]',
+        '  - rule: git.rewrite-shared-history',
+        '    paths: ["**"]',
+      ),
       error: '.guard.yaml:8: allow[1].rule: git.rewrite-shared-history is on the never list and cannot be allowed.',
       policy: policyOf({ secrets: ['deploy/*.key'], block: ['git.push'] }),
     },
     {
       name: 'unknown and never-list ids in block',
       text: lines('block:', '  - git.pushh', '  - fs.wipe', '  - infra.destroy'),
-      error: lines('.guard.yaml:2: block[0]: git.pushh is not a rule guard knows; `guard rules` lists them.', '.guard.yaml:3: block[1]: fs.wipe is on the never list and is always blocked already.').trimEnd(),
+      error: lines(
+        '.guard.yaml:2: block[0]: git.pushh is not a rule guard knows; `guard rules` lists them.',
+        '.guard.yaml:3: block[1]: fs.wipe is on the never list and is always blocked already.',
+      ).trimEnd(),
       policy: policyOf({ block: ['infra.destroy'] }),
     },
     {
@@ -72,12 +114,41 @@ describe('invalid policy files name the file and line, tighten what they validly
       error: '.guard.yaml:2: alow: unknown key; the keys here are secrets, block, rules, allow.',
       policy: policyOf({ secrets: ['a.txt'] }),
     },
-    { name: 'a list at the top', text: lines('- git.push'), error: '.guard.yaml:1: the top level must be a mapping with the keys secrets, block, rules, allow.', policy: policyOf({}) },
-    { name: 'a scalar instead of a list', text: lines('', 'secrets: .env.prod'), error: '.guard.yaml:2: secrets: must be a list of path globs.', policy: policyOf({}) },
-    { name: 'a number in a list', text: lines('secrets:', '  - ok.txt', '  - 42', '  - ""'), error: lines('.guard.yaml:3: secrets[1]: must be a path glob.', '.guard.yaml:4: secrets[2]: must be a path glob.').trimEnd(), policy: policyOf({ secrets: ['ok.txt'] }) },
+    {
+      name: 'a list at the top',
+      text: lines('- git.push'),
+      error: '.guard.yaml:1: the top level must be a mapping with the keys secrets, block, rules, allow.',
+      policy: policyOf({}),
+    },
+    {
+      name: 'a scalar instead of a list',
+      text: lines('', 'secrets: .env.prod'),
+      error: '.guard.yaml:2: secrets: must be a list of path globs.',
+      policy: policyOf({}),
+    },
+    {
+      name: 'a number in a list',
+      text: lines('secrets:', '  - ok.txt', '  - 42', '  - ""'),
+      error: lines(
+        '.guard.yaml:3: secrets[1]: must be a path glob.',
+        '.guard.yaml:4: secrets[2]: must be a path glob.',
+      ).trimEnd(),
+      policy: policyOf({ secrets: ['ok.txt'] }),
+    },
     {
       name: 'a rule with every field wrong',
-      text: lines('rules:', '  - id: no-deploy', '    program: /usr/bin/make', '    args: deploy', '    decision: deny', '    reason: Deploys.', '  - id: policy.ok', '    program: make', '    decision: ask', '    reason: Fine.'),
+      text: lines(
+        'rules:',
+        '  - id: no-deploy',
+        '    program: /usr/bin/make',
+        '    args: deploy',
+        '    decision: deny',
+        '    reason: Deploys.',
+        '  - id: policy.ok',
+        '    program: make',
+        '    decision: ask',
+        '    reason: Fine.',
+      ),
       error: lines(
         '.guard.yaml:2: rules[0].id: "no-deploy" must look like policy.some-name (lower-case words joined by dashes).',
         '.guard.yaml:3: rules[0].program: "/usr/bin/make" must be a bare program name such as terraform (no folder, no spaces).',
@@ -88,13 +159,33 @@ describe('invalid policy files name the file and line, tighten what they validly
     },
     {
       name: 'a rule with missing fields and a repeated id',
-      text: lines('rules:', '  - id: policy.a', '    program: make', '    decision: block', '    reason: One.', '  - id: policy.a', '    program: npm', '    decision: block'),
-      error: lines('.guard.yaml:6: rules[1].id: policy.a is used by an earlier rule.', '.guard.yaml:6: rules[1].reason: is missing; give one sentence saying why, for the agent and the person.').trimEnd(),
+      text: lines(
+        'rules:',
+        '  - id: policy.a',
+        '    program: make',
+        '    decision: block',
+        '    reason: One.',
+        '  - id: policy.a',
+        '    program: npm',
+        '    decision: block',
+      ),
+      error: lines(
+        '.guard.yaml:6: rules[1].id: policy.a is used by an earlier rule.',
+        '.guard.yaml:6: rules[1].reason: is missing; give one sentence saying why, for the agent and the person.',
+      ).trimEnd(),
       policy: policyOf({ rules: [{ id: 'policy.a', program: 'make', args: [], decision: 'block', reason: 'One.' }] }),
     },
     {
       name: 'allow without paths, with an unknown rule, and not a mapping',
-      text: lines('allow:', '  - rule: fs.delete', '  - rule: fs.deletes', '    paths: [a]', '  - fs.delete', '  - rule: net.new-site', '    paths: []'),
+      text: lines(
+        'allow:',
+        '  - rule: fs.delete',
+        '  - rule: fs.deletes',
+        '    paths: [a]',
+        '  - fs.delete',
+        '  - rule: net.new-site',
+        '    paths: []',
+      ),
       error: lines(
         '.guard.yaml:2: allow[0].paths: must list at least one path glob (use "**" for the whole project).',
         '.guard.yaml:3: allow[1].rule: fs.deletes is not a rule guard knows; `guard rules` lists them.',
@@ -105,7 +196,14 @@ describe('invalid policy files name the file and line, tighten what they validly
     },
     {
       name: 'an unknown key inside a rule',
-      text: lines('rules:', '  - id: policy.x', '    program: make', '    decision: ask', '    reason: X.', '    note: extra'),
+      text: lines(
+        'rules:',
+        '  - id: policy.x',
+        '    program: make',
+        '    decision: ask',
+        '    reason: X.',
+        '    note: extra',
+      ),
       error: '.guard.yaml:6: rules[0].note: unknown key; the keys here are id, program, args, decision, reason.',
       policy: policyOf({ rules: [{ id: 'policy.x', program: 'make', args: [], decision: 'ask', reason: 'X.' }] }),
     },
@@ -141,21 +239,32 @@ describe('loadPolicy', () => {
 
   it('reads the file and records where it came from', () => {
     const dir = project('one', 'block: [git.push]\n');
-    expect(loadPolicy(dir)).toEqual({ policy: { ...EMPTY_POLICY, block: ['git.push'], source: join(dir, '.guard.yaml') } });
+    expect(loadPolicy(dir)).toEqual({
+      policy: { ...EMPTY_POLICY, block: ['git.push'], source: join(dir, '.guard.yaml') },
+    });
   });
 
   it('refuses a file too large to be a policy, and a folder in its place, without throwing', () => {
     const big = loadPolicy(project('big', `# ${'x'.repeat(300 * 1024)}\n`));
-    expect(big).toEqual({ policy: EMPTY_POLICY, error: '.guard.yaml:1: the file is larger than 256 KB, so guard did not read it.' });
+    expect(big).toEqual({
+      policy: EMPTY_POLICY,
+      error: '.guard.yaml:1: the file is larger than 256 KB, so guard did not read it.',
+    });
     const dir = project('folder');
     mkdirSync(join(dir, '.guard.yaml'));
-    expect(loadPolicy(dir)).toEqual({ policy: EMPTY_POLICY, error: '.guard.yaml:1: this is not a regular file, so guard did not read it.' });
+    expect(loadPolicy(dir)).toEqual({
+      policy: EMPTY_POLICY,
+      error: '.guard.yaml:1: this is not a regular file, so guard did not read it.',
+    });
   });
 
   it.runIf(process.platform !== 'win32')('answers at once when the file is a named pipe nobody writes to', () => {
     const dir = project('fifo');
     execFileSync('mkfifo', [join(dir, '.guard.yaml')]);
-    expect(loadPolicy(dir)).toEqual({ policy: EMPTY_POLICY, error: '.guard.yaml:1: this is not a regular file, so guard did not read it.' });
+    expect(loadPolicy(dir)).toEqual({
+      policy: EMPTY_POLICY,
+      error: '.guard.yaml:1: this is not a regular file, so guard did not read it.',
+    });
   });
 
   it('says why an unreadable file was not read', () => {
@@ -169,7 +278,15 @@ describe('loadPolicy', () => {
 });
 
 describe('a loaded policy in the engine', () => {
-  const step = (command: string): ShellStep => ({ kind: 'shell', agent: 'codex', toolName: 'Bash', chatId: 'c', cwd: '/home/dev/project', projectRoot: '/home/dev/project', command });
+  const step = (command: string): ShellStep => ({
+    kind: 'shell',
+    agent: 'codex',
+    toolName: 'Bash',
+    chatId: 'c',
+    cwd: '/home/dev/project',
+    projectRoot: '/home/dev/project',
+    command,
+  });
   const env = { home: '/home/dev', tmp: '/tmp' };
   const { policy } = parsePolicy(
     lines(
@@ -190,7 +307,11 @@ describe('a loaded policy in the engine', () => {
     { command: 'kubectl --context=staging get pods', ids: [], decision: 'allow' },
   ])('$command', ({ command, ids, decision }) => {
     // only the rule the policy turns into a block, so rows do not depend on the rest of the catalogue
-    const result = evaluate(step(command), { ...env, policy, rules: rules.filter((rule) => rule.meta.id === 'shell.opaque') });
+    const result = evaluate(step(command), {
+      ...env,
+      policy,
+      rules: rules.filter((rule) => rule.meta.id === 'shell.opaque'),
+    });
     expect(result.findings.map((f) => f.ruleId)).toEqual(ids);
     expect(result.decision).toBe(decision);
   });

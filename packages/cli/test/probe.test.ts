@@ -1,5 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -20,7 +29,18 @@ function folder(name: string, files: Readonly<Record<string, string>>): string {
 }
 
 function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' } });
+  return execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@example.com',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@example.com',
+    },
+  });
 }
 
 describe('readText and exists', () => {
@@ -28,14 +48,16 @@ describe('readText and exists', () => {
   symlinkSync(join(dir, 'nowhere'), join(dir, 'dangling'));
   mkdirSync(join(dir, 'sub'));
   const fifo = join(dir, 'pipe');
-  const hasFifo = process.platform !== 'win32' && (() => {
-    try {
-      execFileSync('mkfifo', [fifo]);
-      return true;
-    } catch {
-      return false;
-    }
-  })();
+  const hasFifo =
+    process.platform !== 'win32' &&
+    (() => {
+      try {
+        execFileSync('mkfifo', [fifo]);
+        return true;
+      } catch {
+        return false;
+      }
+    })();
   const probe = createProbe({ maxBytes: 1000 });
 
   it.for([
@@ -110,10 +132,19 @@ describe('git', () => {
 
   it('tells which paths git ignores, leaving out paths outside the repository', () => {
     const probe = createProbe();
-    const asked = [join(repo, '.env.local'), join(repo, 'dist', 'out.js'), join(repo, '.env'), join(repo, 'README.md'), '/etc/passwd', 'relative.txt'];
+    const asked = [
+      join(repo, '.env.local'),
+      join(repo, 'dist', 'out.js'),
+      join(repo, '.env'),
+      join(repo, 'README.md'),
+      '/etc/passwd',
+      'relative.txt',
+    ];
     expect(probe.gitIgnored?.(repo, asked)).toEqual(new Set([join(repo, '.env.local'), join(repo, 'dist', 'out.js')]));
     // cached answers come back the same
-    expect(probe.gitIgnored?.(repo, asked.slice(0, 3))).toEqual(new Set([join(repo, '.env.local'), join(repo, 'dist', 'out.js')]));
+    expect(probe.gitIgnored?.(repo, asked.slice(0, 3))).toEqual(
+      new Set([join(repo, '.env.local'), join(repo, 'dist', 'out.js')]),
+    );
     expect(probe.gitIgnored?.(repo, [join(repo, 'README.md')])).toEqual(new Set());
   });
 
@@ -172,7 +203,15 @@ describe('projectPackages', () => {
   it.for([
     {
       name: 'npm',
-      files: { 'package.json': JSON.stringify({ dependencies: { React: '^19' }, devDependencies: { vitest: '4' }, optionalDependencies: { fsevents: '*' }, peerDependencies: { '@types/node': '*' }, scripts: { test: 'x' } }) },
+      files: {
+        'package.json': JSON.stringify({
+          dependencies: { React: '^19' },
+          devDependencies: { vitest: '4' },
+          optionalDependencies: { fsevents: '*' },
+          peerDependencies: { '@types/node': '*' },
+          scripts: { test: 'x' },
+        }),
+      },
       packages: ['react', 'vitest', 'fsevents', '@types/node'],
     },
     {
@@ -197,30 +236,57 @@ describe('projectPackages', () => {
     {
       name: 'requirements',
       files: {
-        'requirements.txt': '# pinned\nnumpy==2.0  # math\n-r requirements-dev.txt\n--index-url https://example.org/simple\n-e .\n./local/pkg\nhttps://example.org/x.whl\nZope.Interface>=6\n',
+        'requirements.txt':
+          '# pinned\nnumpy==2.0  # math\n-r requirements-dev.txt\n--index-url https://example.org/simple\n-e .\n./local/pkg\nhttps://example.org/x.whl\nZope.Interface>=6\n',
         'requirements-dev.txt': 'black\n',
         'requirements.in': 'not-read\n',
       },
       packages: ['numpy', 'zope-interface', 'black'],
     },
-    { name: 'uv', files: { 'uv.lock': 'version = 1\n\n[[package]]\nname = "anyio"\nversion = "4"\n\n[[package]]\nname = "Flask_Login"\n' }, packages: ['anyio', 'flask-login'] },
+    {
+      name: 'uv',
+      files: {
+        'uv.lock': 'version = 1\n\n[[package]]\nname = "anyio"\nversion = "4"\n\n[[package]]\nname = "Flask_Login"\n',
+      },
+      packages: ['anyio', 'flask-login'],
+    },
     {
       name: 'cargo',
-      files: { 'Cargo.toml': '[package]\nname = "app"\n[dependencies]\nserde = "1"\nrand_core = { package = "rand-core-fork", version = "1" }\n[dev-dependencies]\ninsta = "1"\n[target.\'cfg(unix)\'.dependencies]\nlibc = "0.2"\n[workspace.dependencies]\ntokio = "1"\n' },
+      files: {
+        'Cargo.toml':
+          '[package]\nname = "app"\n[dependencies]\nserde = "1"\nrand_core = { package = "rand-core-fork", version = "1" }\n[dev-dependencies]\ninsta = "1"\n[target.\'cfg(unix)\'.dependencies]\nlibc = "0.2"\n[workspace.dependencies]\ntokio = "1"\n',
+      },
       packages: ['serde', 'rand_core', 'rand-core-fork', 'insta', 'libc', 'tokio'],
     },
     {
       name: 'go',
-      files: { 'go.mod': 'module example.com/app\n\ngo 1.22\n\nrequire github.com/spf13/cobra v1.8.0\n\nrequire (\n\tgolang.org/x/sync v0.7.0 // indirect\n\tgithub.com/Stretchr/testify v1.9.0\n)\n' },
+      files: {
+        'go.mod':
+          'module example.com/app\n\ngo 1.22\n\nrequire github.com/spf13/cobra v1.8.0\n\nrequire (\n\tgolang.org/x/sync v0.7.0 // indirect\n\tgithub.com/Stretchr/testify v1.9.0\n)\n',
+      },
       packages: ['github.com/spf13/cobra', 'golang.org/x/sync', 'github.com/stretchr/testify'],
     },
-    { name: 'gem', files: { Gemfile: "source 'https://rubygems.org'\ngem 'rails', '~> 7'\n  gem \"rspec\"\n# gem 'old'\n" }, packages: ['rails', 'rspec'] },
-    { name: 'composer', files: { 'composer.json': '{"require": {"php": ">=8", "Monolog/Monolog": "^3"}, "require-dev": {"phpunit/phpunit": "^11"}}' }, packages: ['php', 'monolog/monolog', 'phpunit/phpunit'] },
+    {
+      name: 'gem',
+      files: { Gemfile: "source 'https://rubygems.org'\ngem 'rails', '~> 7'\n  gem \"rspec\"\n# gem 'old'\n" },
+      packages: ['rails', 'rspec'],
+    },
+    {
+      name: 'composer',
+      files: {
+        'composer.json':
+          '{"require": {"php": ">=8", "Monolog/Monolog": "^3"}, "require-dev": {"phpunit/phpunit": "^11"}}',
+      },
+      packages: ['php', 'monolog/monolog', 'phpunit/phpunit'],
+    },
     { name: 'empty-list', files: { 'package.json': '{"name": "x"}' }, packages: [] },
     {
       name: 'npm-workspaces',
       files: {
-        'package.json': JSON.stringify({ workspaces: ['packages/*', 'tools/cli', '!packages/skip', 'other/**/deep'], devDependencies: { typescript: '5' } }),
+        'package.json': JSON.stringify({
+          workspaces: ['packages/*', 'tools/cli', '!packages/skip', 'other/**/deep'],
+          devDependencies: { typescript: '5' },
+        }),
         'packages/a/package.json': '{"dependencies": {"zod": "3"}}',
         'packages/b/package.json': '{"devDependencies": {"vitest": "4"}}',
         'packages/not-a-folder': '',
@@ -231,14 +297,18 @@ describe('projectPackages', () => {
     },
     {
       name: 'yarn-workspaces',
-      files: { 'package.json': '{"workspaces": {"packages": ["apps/*"]}}', 'apps/web/package.json': '{"dependencies": {"next": "15"}}' },
+      files: {
+        'package.json': '{"workspaces": {"packages": ["apps/*"]}}',
+        'apps/web/package.json': '{"dependencies": {"next": "15"}}',
+      },
       packages: ['next'],
     },
     {
       name: 'pnpm-workspace',
       files: {
         'package.json': '{"private": true}',
-        'pnpm-workspace.yaml': "packages:\n  # the apps\n  - 'packages/*'\n  - \"apps/web\"\n\ncatalog:\n  - not/a/folder\n",
+        'pnpm-workspace.yaml':
+          'packages:\n  # the apps\n  - \'packages/*\'\n  - "apps/web"\n\ncatalog:\n  - not/a/folder\n',
         'packages/core/package.json': '{"dependencies": {"shell-quote": "1"}}',
         'apps/web/package.json': '{"dependencies": {"react": "19"}}',
         'not/a/folder/package.json': '{"dependencies": {"not-read": "1"}}',
@@ -266,6 +336,8 @@ describe('projectPackages', () => {
   });
 
   it('reads a broken pyproject.toml as listing nothing rather than failing', () => {
-    expect(createProbe().projectPackages?.(folder('bad-toml', { 'pyproject.toml': '[project\ndependencies = [' }))).toEqual(new Set());
+    expect(
+      createProbe().projectPackages?.(folder('bad-toml', { 'pyproject.toml': '[project\ndependencies = [' })),
+    ).toEqual(new Set());
   });
 });

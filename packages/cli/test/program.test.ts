@@ -31,12 +31,27 @@ async function run(args: readonly string[]) {
 describe('argv → explain', () => {
   it.for([
     { name: 'words after --', args: ['explain', '--', 'git', 'status'], command: 'git status', json: false },
-    { name: 'one quoted word is used as is', args: ['explain', '--', 'sudo sh -c "git  push"'], command: 'sudo sh -c "git  push"', json: false },
+    {
+      name: 'one quoted word is used as is',
+      args: ['explain', '--', 'sudo sh -c "git  push"'],
+      command: 'sudo sh -c "git  push"',
+      json: false,
+    },
     { name: '--json', args: ['explain', '--json', '--', 'ls', '-la'], command: 'ls -la', json: true },
     { name: 'no -- needed for plain words', args: ['explain', 'git', 'status'], command: 'git status', json: false },
     // once the command has started, its own options belong to it
-    { name: 'options after the first word pass through', args: ['explain', '--json', 'git', 'push', '--force', '--json'], command: 'git push --force --json', json: true },
-    { name: 'a -- inside the command is kept', args: ['explain', 'git', 'checkout', '--', '.'], command: 'git checkout -- .', json: false },
+    {
+      name: 'options after the first word pass through',
+      args: ['explain', '--json', 'git', 'push', '--force', '--json'],
+      command: 'git push --force --json',
+      json: true,
+    },
+    {
+      name: 'a -- inside the command is kept',
+      args: ['explain', 'git', 'checkout', '--', '.'],
+      command: 'git checkout -- .',
+      json: false,
+    },
   ])('$name', async ({ args, command, json }) => {
     const { code, stderr } = await run(args);
     expect(stderr).toBe('');
@@ -64,10 +79,22 @@ describe('argv → explain', () => {
 
 describe('argv → setup, uninstall, status, doctor', () => {
   it.for([
-    { args: 'setup codex', call: () => expect(setup).toHaveBeenCalledWith('codex', { project: false, dryRun: false }, expect.anything()) },
-    { args: 'setup cursor --project --dry-run', call: () => expect(setup).toHaveBeenCalledWith('cursor', { project: true, dryRun: true }, expect.anything()) },
-    { args: 'uninstall antigravity', call: () => expect(uninstall).toHaveBeenCalledWith('antigravity', { project: false }, expect.anything()) },
-    { args: 'uninstall copilot --project', call: () => expect(uninstall).toHaveBeenCalledWith('copilot', { project: true }, expect.anything()) },
+    {
+      args: 'setup codex',
+      call: () => expect(setup).toHaveBeenCalledWith('codex', { project: false, dryRun: false }, expect.anything()),
+    },
+    {
+      args: 'setup cursor --project --dry-run',
+      call: () => expect(setup).toHaveBeenCalledWith('cursor', { project: true, dryRun: true }, expect.anything()),
+    },
+    {
+      args: 'uninstall antigravity',
+      call: () => expect(uninstall).toHaveBeenCalledWith('antigravity', { project: false }, expect.anything()),
+    },
+    {
+      args: 'uninstall copilot --project',
+      call: () => expect(uninstall).toHaveBeenCalledWith('copilot', { project: true }, expect.anything()),
+    },
     { args: 'status', call: () => expect(status).toHaveBeenCalledWith({ json: false }, expect.anything()) },
     { args: 'status --json', call: () => expect(status).toHaveBeenCalledWith({ json: true }, expect.anything()) },
     { args: 'doctor', call: () => expect(doctor).toHaveBeenCalledWith({ json: false }, expect.anything()) },
@@ -76,7 +103,12 @@ describe('argv → setup, uninstall, status, doctor', () => {
     const { code, stderr } = await run(args.split(' '));
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     call();
-    expect(vi.mocked(setup).mock.calls.length + vi.mocked(uninstall).mock.calls.length + vi.mocked(status).mock.calls.length + vi.mocked(doctor).mock.calls.length).toBe(1);
+    expect(
+      vi.mocked(setup).mock.calls.length +
+        vi.mocked(uninstall).mock.calls.length +
+        vi.mocked(status).mock.calls.length +
+        vi.mocked(doctor).mock.calls.length,
+    ).toBe(1);
   });
 
   it.for([
@@ -87,7 +119,9 @@ describe('argv → setup, uninstall, status, doctor', () => {
     const result = await run(args);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(stderr);
-    expect([setup, uninstall, status, doctor].every((command) => vi.mocked(command).mock.calls.length === 0)).toBe(true);
+    expect([setup, uninstall, status, doctor].every((command) => vi.mocked(command).mock.calls.length === 0)).toBe(
+      true,
+    );
   });
 });
 
@@ -100,14 +134,19 @@ describe('argv → on, off, fail-closed', () => {
   ])('guard $args.0 $args.1', async ({ args, toggled, failClosedTo }) => {
     expect(await run(args)).toMatchObject({ code: 0, stderr: '' });
     expect(vi.mocked(toggle).mock.calls.map((call) => call[0])).toEqual(toggled === undefined ? [] : [toggled]);
-    expect(vi.mocked(failClosed).mock.calls.map((call) => call[0])).toEqual(failClosedTo === undefined ? [] : [failClosedTo]);
+    expect(vi.mocked(failClosed).mock.calls.map((call) => call[0])).toEqual(
+      failClosedTo === undefined ? [] : [failClosedTo],
+    );
   });
 
-  it.for([['on', 'now'], ['off', '--force'], ['fail-closed'], ['fail-closed', 'maybe']])('usage error: guard %s', async (args) => {
-    expect((await run(args)).code).toBe(2);
-    expect(toggle).not.toHaveBeenCalled();
-    expect(failClosed).not.toHaveBeenCalled();
-  });
+  it.for([['on', 'now'], ['off', '--force'], ['fail-closed'], ['fail-closed', 'maybe']])(
+    'usage error: guard %s',
+    async (args) => {
+      expect((await run(args)).code).toBe(2);
+      expect(toggle).not.toHaveBeenCalled();
+      expect(failClosed).not.toHaveBeenCalled();
+    },
+  );
 });
 
 describe('usage errors exit 2 and never reach the command', () => {
@@ -118,9 +157,21 @@ describe('usage errors exit 2 and never reach the command', () => {
     { name: 'explain without a command', args: ['explain'], stderr: /No command to explain/ },
     { name: 'explain with -- and nothing after', args: ['explain', '--json', '--'], stderr: /No command to explain/ },
     { name: 'explain with a blank command', args: ['explain', '--', '   '], stderr: /No command to explain/ },
-    { name: 'explain --jsonl with a command', args: ['explain', '--jsonl', '--', 'ls'], stderr: /--jsonl reads the commands from stdin/ },
-    { name: 'explain --cwd without a folder', args: ['explain', '--cwd'], stderr: /option '--cwd <dir>' argument missing/ },
-    { name: 'explain with an unknown option', args: ['explain', '--frob', '--', 'ls'], stderr: /unknown option '--frob'/ },
+    {
+      name: 'explain --jsonl with a command',
+      args: ['explain', '--jsonl', '--', 'ls'],
+      stderr: /--jsonl reads the commands from stdin/,
+    },
+    {
+      name: 'explain --cwd without a folder',
+      args: ['explain', '--cwd'],
+      stderr: /option '--cwd <dir>' argument missing/,
+    },
+    {
+      name: 'explain with an unknown option',
+      args: ['explain', '--frob', '--', 'ls'],
+      stderr: /unknown option '--frob'/,
+    },
     { name: 'setup without an agent', args: ['setup'], stderr: /missing required argument 'agent'/ },
     { name: 'setup with an unknown agent', args: ['setup', 'vim'], stderr: /'vim' is invalid for argument 'agent'/ },
     { name: 'setup with an unknown option', args: ['setup', 'codex', '--force'], stderr: /unknown option '--force'/ },
@@ -142,10 +193,17 @@ describe('argv → log, report', () => {
     { args: ['log'], call: () => expect(showLog).toHaveBeenCalledWith({ json: false }, expect.anything()) },
     {
       args: ['log', '--json', '--chat', 'c1', '--decision', 'block', '-n', '5'],
-      call: () => expect(showLog).toHaveBeenCalledWith({ json: true, chat: 'c1', decision: 'block', count: 5 }, expect.anything()),
+      call: () =>
+        expect(showLog).toHaveBeenCalledWith(
+          { json: true, chat: 'c1', decision: 'block', count: 5 },
+          expect.anything(),
+        ),
     },
     { args: ['report'], call: () => expect(report).toHaveBeenCalledWith({ json: false }, expect.anything()) },
-    { args: ['report', '--chat', 'c1', '--json'], call: () => expect(report).toHaveBeenCalledWith({ json: true, chat: 'c1' }, expect.anything()) },
+    {
+      args: ['report', '--chat', 'c1', '--json'],
+      call: () => expect(report).toHaveBeenCalledWith({ json: true, chat: 'c1' }, expect.anything()),
+    },
   ])('guard $args', async ({ args, call }) => {
     expect(await run(args)).toMatchObject({ code: 0, stderr: '' });
     call();
@@ -156,7 +214,20 @@ describe('help and version exit 0', () => {
   it('lists every command of the contract', async () => {
     const { code, stdout } = await run(['--help']);
     expect(code).toBe(0);
-    for (const command of ['setup', 'uninstall', 'on', 'off', 'fail-closed', 'status', 'explain', 'hook', 'log', 'report', 'doctor', 'rules']) {
+    for (const command of [
+      'setup',
+      'uninstall',
+      'on',
+      'off',
+      'fail-closed',
+      'status',
+      'explain',
+      'hook',
+      'log',
+      'report',
+      'doctor',
+      'rules',
+    ]) {
       expect(stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
     }
   });

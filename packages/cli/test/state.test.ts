@@ -55,7 +55,9 @@ describe('chat state', () => {
     updateChat(dir, 'codex', 'c', 1, DAY, () => {});
     const lock = `${chatFile(dir, 'codex', 'c')}.lock`;
     writeFileSync(lock, '99999');
-    expect(() => updateChat(dir, 'codex', 'c', 2, DAY, () => {}, { timeoutMs: 30, staleMs: 60_000 })).toThrow(/timed out/);
+    expect(() => updateChat(dir, 'codex', 'c', 2, DAY, () => {}, { timeoutMs: 30, staleMs: 60_000 })).toThrow(
+      /timed out/,
+    );
     const old = (Date.now() - 120_000) / 1000;
     utimesSync(lock, old, old);
     updateChat(dir, 'codex', 'c', 3, DAY, (s) => void s.approved.push('after'), { timeoutMs: 200, staleMs: 60_000 });
@@ -95,7 +97,11 @@ describe('chat state under concurrent processes', () => {
     const script = `import { updateChat } from ${JSON.stringify(dist.href)};
       updateChat(process.argv[1], 'codex', 'shared', Date.now(), 86400000, (s) => void s.approved.push('k' + process.argv[2]));`;
     const run = promisify(execFile);
-    await Promise.all(Array.from({ length: 50 }, (_, i) => run(process.execPath, ['--input-type=module', '-e', script, dir, String(i)])));
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        run(process.execPath, ['--input-type=module', '-e', script, dir, String(i)]),
+      ),
+    );
     const state = JSON.parse(readFileSync(chatFile(dir, 'codex', 'shared'), 'utf8')) as { approved: string[] };
     expect([...state.approved].sort()).toEqual(Array.from({ length: 50 }, (_, i) => `k${i}`).sort());
     expect(readdirSync(join(dir, 'chats'))).toEqual([`codex-${chatFile(dir, 'codex', 'shared').split('codex-')[1]}`]);

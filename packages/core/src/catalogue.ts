@@ -43,18 +43,30 @@ export function renderCatalogue(rules: readonly Rule[]): string {
     '',
     '| id | decision | remembered | what |',
     '|---|---|---|---|',
-    ...rules.map((rule) => `| [\`${rule.meta.id}\`](#${rule.meta.id.replace(/\./g, '')}) | ${rule.meta.decision} | ${memoryWords(rule.meta.remember)} | ${rule.meta.title} |`),
+    ...rules.map(
+      (rule) =>
+        `| [\`${rule.meta.id}\`](#${rule.meta.id.replace(/\./g, '')}) | ${rule.meta.decision} | ${memoryWords(rule.meta.remember)} | ${rule.meta.title} |`,
+    ),
     '',
   ];
   for (const rule of rules) {
     const { meta } = rule;
-    lines.push(`## ${meta.id}`, '', `**${meta.decision}**, ${memoryWords(meta.remember)}.${meta.owasp.length ? ` OWASP: ${meta.owasp.join(', ')}.` : ''}`, '', `> ${meta.reason}`, '');
+    lines.push(
+      `## ${meta.id}`,
+      '',
+      `**${meta.decision}**, ${memoryWords(meta.remember)}.${meta.owasp.length ? ` OWASP: ${meta.owasp.join(', ')}.` : ''}`,
+      '',
+      `> ${meta.reason}`,
+      '',
+    );
     lines.push('| must match | must not match |', '|---|---|');
     const rows = Math.max(meta.examples.match.length, meta.examples.noMatch.length);
     for (let i = 0; i < rows; i++) {
       const yes = meta.examples.match[i];
       const no = meta.examples.noMatch[i];
-      lines.push(`| ${yes === undefined ? '' : cell(exampleText(yes))} | ${no === undefined ? '' : cell(exampleText(no))} |`);
+      lines.push(
+        `| ${yes === undefined ? '' : cell(exampleText(yes))} | ${no === undefined ? '' : cell(exampleText(no))} |`,
+      );
     }
     lines.push('');
   }

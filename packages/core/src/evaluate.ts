@@ -47,7 +47,14 @@ export function evaluate(step: ToolStep, options: EvaluateOptions): Evaluation {
   // own, so each field read on them misses its inline cache (about a microsecond at first); one
   // Object.assign copies them in a go onto an object whose map is shared, and is read instead.
   const own: EvaluateOptions = Object.assign({}, options);
-  const { policy = EMPTY_POLICY, rules: ruleList = builtinRules, probe, session, remembered: isRemembered, failClosed } = own;
+  const {
+    policy = EMPTY_POLICY,
+    rules: ruleList = builtinRules,
+    probe,
+    session,
+    remembered: isRemembered,
+    failClosed,
+  } = own;
   const context = buildContext(step, own, probe, session, policy.secrets);
   let findings: Finding[] = [];
   const later: Rule[] = [];
@@ -83,7 +90,10 @@ export function evaluate(step: ToolStep, options: EvaluateOptions): Evaluation {
   // in place: a new array per step (and a new kind of array for V8 to see) for a rare change
   for (let f = 0; f < findings.length; f++) {
     const finding = findings[f] as Finding;
-    if (finding.decision === 'ask' && (policy.block.includes(finding.ruleId) || (failClosed === true && finding.ruleId === 'shell.opaque'))) {
+    if (
+      finding.decision === 'ask' &&
+      (policy.block.includes(finding.ruleId) || (failClosed === true && finding.ruleId === 'shell.opaque'))
+    ) {
       findings[f] = { ...finding, decision: 'block', remember: 'never' };
     }
   }
@@ -119,7 +129,14 @@ function mayApply(rule: Rule, context: RuleContext): boolean {
 function toFinding(rule: Rule, hit: Hit): Finding {
   const { meta } = rule;
   const scope = hit.remember ?? meta.remember;
-  const remember = NOT_REMEMBERED.has(scope) || meta.decision === 'block' ? undefined : scope === 'chat' ? `${meta.id}:${hit.key ?? 'chat'}` : hit.key === undefined ? undefined : `${meta.id}:${hit.key}`;
+  const remember =
+    NOT_REMEMBERED.has(scope) || meta.decision === 'block'
+      ? undefined
+      : scope === 'chat'
+        ? `${meta.id}:${hit.key ?? 'chat'}`
+        : hit.key === undefined
+          ? undefined
+          : `${meta.id}:${hit.key}`;
   const reason = hit.detail === undefined ? meta.reason : withDetail(meta.reason, hit.detail);
   // two plain literals rather than a spread in the middle (a field after a spread is defined by a runtime call)
   return remember === undefined

@@ -92,11 +92,27 @@ export interface Hit {
 /** A step given as a rule example: a shell line, or another kind of step. */
 export type ExampleStep =
   | string
-  | { readonly kind: 'write'; readonly path: string; readonly content?: string; readonly mode?: 'create' | 'overwrite' | 'edit' | 'delete' | 'move'; readonly toPath?: string }
+  | {
+      readonly kind: 'write';
+      readonly path: string;
+      readonly content?: string;
+      readonly mode?: 'create' | 'overwrite' | 'edit' | 'delete' | 'move';
+      readonly toPath?: string;
+    }
   | { readonly kind: 'read'; readonly path: string }
   | { readonly kind: 'fetch'; readonly url: string }
   | { readonly kind: 'patch'; readonly patch: string }
-  | { readonly kind: 'mcp'; readonly server: string; readonly tool: string; readonly args?: unknown; readonly annotations?: { readonly readOnlyHint?: boolean; readonly destructiveHint?: boolean; readonly openWorldHint?: boolean } }
+  | {
+      readonly kind: 'mcp';
+      readonly server: string;
+      readonly tool: string;
+      readonly args?: unknown;
+      readonly annotations?: {
+        readonly readOnlyHint?: boolean;
+        readonly destructiveHint?: boolean;
+        readonly openWorldHint?: boolean;
+      };
+    }
   | { readonly kind: 'other'; readonly toolName: string; readonly args: unknown };
 
 /** What the outside world looks like, written out (examples, the corpus, benchmarks): see tableProbe. */

@@ -29,7 +29,13 @@ export function observe(result: ToolResult, env: Environment): ResultFacts {
   const ownWrite = step.kind === 'write' || step.kind === 'patch';
   if (ownWrite) return { injection: [], keySeen: false, untrusted: false, failed, ownWrite };
   const text = result.output.length > MAX_SCAN ? result.output.slice(0, MAX_SCAN) : result.output;
-  return { injection: scanInjection(text).signs, keySeen: findKeys(text).length > 0, untrusted: isUntrustedSource(result, env), failed, ownWrite };
+  return {
+    injection: scanInjection(text).signs,
+    keySeen: findKeys(text).length > 0,
+    untrusted: isUntrustedSource(result, env),
+    failed,
+    ownWrite,
+  };
 }
 
 const OUTSIDE = new Set(['outside', 'home', 'root']);
@@ -46,11 +52,60 @@ export function isUntrustedSource(result: Pick<ToolResult, 'step'>, env: Environ
 
 /** Words that on their own say yes to a waiting step. */
 const YES_WORDS = new Set([
-  'y', 'yes', 'yep', 'yeah', 'yup', 'ok', 'okay', 'k', 'sure', 'allow', 'allowed', 'approve', 'approved',
-  'go', 'ahead', 'proceed', 'continue', 'do', 'it', 'run', 'please', 'fine', 'confirm', 'confirmed',
-  'that', 'this', 'thanks', 'thank', 'you', 'once', 'lgtm', 'granted',
+  'y',
+  'yes',
+  'yep',
+  'yeah',
+  'yup',
+  'ok',
+  'okay',
+  'k',
+  'sure',
+  'allow',
+  'allowed',
+  'approve',
+  'approved',
+  'go',
+  'ahead',
+  'proceed',
+  'continue',
+  'do',
+  'it',
+  'run',
+  'please',
+  'fine',
+  'confirm',
+  'confirmed',
+  'that',
+  'this',
+  'thanks',
+  'thank',
+  'you',
+  'once',
+  'lgtm',
+  'granted',
 ]);
-const HAS_YES = new Set(['y', 'yes', 'yep', 'yeah', 'yup', 'ok', 'okay', 'k', 'sure', 'allow', 'allowed', 'approve', 'approved', 'proceed', 'go', 'confirm', 'confirmed', 'lgtm', 'granted']);
+const HAS_YES = new Set([
+  'y',
+  'yes',
+  'yep',
+  'yeah',
+  'yup',
+  'ok',
+  'okay',
+  'k',
+  'sure',
+  'allow',
+  'allowed',
+  'approve',
+  'approved',
+  'proceed',
+  'go',
+  'confirm',
+  'confirmed',
+  'lgtm',
+  'granted',
+]);
 
 /**
  * Whether the person's message approves a waiting step: a plain yes (every word a yes-word, at
@@ -61,7 +116,11 @@ const HAS_YES = new Set(['y', 'yes', 'yep', 'yeah', 'yup', 'ok', 'okay', 'k', 's
 export function isApproval(message: string, code: string | undefined): boolean {
   const text = message.slice(0, 2000);
   if (code && new RegExp(`(^|[^A-Za-z0-9])${escapeRegExp(code)}([^A-Za-z0-9]|$)`, 'i').test(text)) return true;
-  const words = text.toLowerCase().replace(/[^a-z\s']/g, ' ').split(/\s+/).filter(Boolean);
+  const words = text
+    .toLowerCase()
+    .replace(/[^a-z\s']/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
   if (words.length === 0 || words.length > 8) return false;
   return words.every((word) => YES_WORDS.has(word)) && words.some((word) => HAS_YES.has(word));
 }
@@ -75,5 +134,7 @@ function escapeRegExp(text: string): string {
  * files speak to the agent by design, so being addressed to it is not a sign there.
  */
 export function rulesFileSigns(text: string): readonly InjectionSign[] {
-  return scanInjection(text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text).signs.filter((sign) => sign !== 'addressed-to-agent');
+  return scanInjection(text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text).signs.filter(
+    (sign) => sign !== 'addressed-to-agent',
+  );
 }

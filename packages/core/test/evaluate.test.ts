@@ -5,7 +5,8 @@ import { EMPTY_POLICY } from '../src/policy.js';
 import type { SessionView } from '../src/rule.js';
 import { ENV, stepFrom } from './rule-tester.js';
 
-const judge = (command: string, extra: Parameters<typeof evaluate>[1] extends infer O ? Partial<O> : never = {}) => evaluate(stepFrom(command), { ...ENV, ...extra });
+const judge = (command: string, extra: Parameters<typeof evaluate>[1] extends infer O ? Partial<O> : never = {}) =>
+  evaluate(stepFrom(command), { ...ENV, ...extra });
 
 describe('evaluate', () => {
   it('reports every finding with its own span, most severe first', () => {
@@ -25,7 +26,13 @@ describe('evaluate', () => {
   });
 
   it('lets harmless work go ahead with no findings', () => {
-    for (const line of ['npm test', 'git status', 'ls -la src', 'git commit -m "rm -rf / is bad"', 'curl -s localhost:3000/health']) {
+    for (const line of [
+      'npm test',
+      'git status',
+      'ls -la src',
+      'git commit -m "rm -rf / is bad"',
+      'curl -s localhost:3000/health',
+    ]) {
       expect(judge(line), line).toMatchObject({ decision: 'allow', findings: [] });
     }
   });
@@ -40,7 +47,7 @@ describe('evaluate', () => {
     expect(judge('git push origin release', { remembered: (k) => k === key }).decision).toBe('ask');
   });
 
-  it('a loop\'s command, once per word, is one finding per thing it is about (each remembered on its own)', () => {
+  it("a loop's command, once per word, is one finding per thing it is about (each remembered on its own)", () => {
     const line = 'for h in api.example.com cdn.example.org; do curl -s "https://$h/status"; done';
     const result = judge(line);
     expect(result.findings.map((f) => [f.ruleId, f.memoryKey, line.slice(f.span[0], f.span[1])])).toEqual([
@@ -57,7 +64,10 @@ describe('evaluate', () => {
   });
 
   it('a plain memory note is asked once per chat; other rule files every time', () => {
-    const note = evaluate(stepFrom({ kind: 'write', path: '/home/dev/.codex/memories/notes.md', content: 'prefers pnpm' }), ENV);
+    const note = evaluate(
+      stepFrom({ kind: 'write', path: '/home/dev/.codex/memories/notes.md', content: 'prefers pnpm' }),
+      ENV,
+    );
     expect(note.findings.find((f) => f.ruleId === 'agent.rules')?.memoryKey).toBe('agent.rules:memory-note');
     const rules = evaluate(stepFrom({ kind: 'write', path: 'AGENTS.md', content: 'x' }), ENV);
     expect(rules.findings.find((f) => f.ruleId === 'agent.rules')).toMatchObject({ remember: 'never' });
@@ -89,7 +99,15 @@ describe('evaluate', () => {
       expect(judge('git push origin main', { policy: policy({ block: ['git.push'] }) }).decision).toBe('block');
     });
     it('adds simple rules: a program and words among its arguments', () => {
-      const rules = [{ id: 'policy.no-deploy', program: 'make', args: ['deploy*'], decision: 'block' as const, reason: 'Deploys go through CI here.' }];
+      const rules = [
+        {
+          id: 'policy.no-deploy',
+          program: 'make',
+          args: ['deploy*'],
+          decision: 'block' as const,
+          reason: 'Deploys go through CI here.',
+        },
+      ];
       expect(judge('make deploy-prod', { policy: policy({ rules }) }).findings[0]?.ruleId).toBe('policy.no-deploy');
       expect(judge('make test', { policy: policy({ rules }) }).decision).toBe('allow');
     });
@@ -101,7 +119,11 @@ describe('evaluate', () => {
       expect(judge('rm -rf ~', { policy: policy({ allow: never }) }).decision).toBe('block');
     });
     it('adds secret files', () => {
-      expect(judge('cat config/prod.yml', { policy: policy({ secrets: ['config/prod.yml'] }) }).findings.map((f) => f.ruleId)).toContain('secrets.read');
+      expect(
+        judge('cat config/prod.yml', { policy: policy({ secrets: ['config/prod.yml'] }) }).findings.map(
+          (f) => f.ruleId,
+        ),
+      ).toContain('secrets.read');
       expect(judge('cat config/prod.yml').decision).toBe('allow');
     });
   });

@@ -100,9 +100,29 @@ function stepsFor(text: string): { kind: string; step: ToolStep }[] {
   const base = { agent: 'codex', chatId: 'redos', cwd: PROJECT, projectRoot: PROJECT } as const;
   return [
     { kind: 'shell', step: { ...base, kind: 'shell', toolName: 'Bash', command: text } },
-    { kind: 'write', step: { ...base, kind: 'write', toolName: 'Write', path: `src/${text.slice(0, 4096)}`, content: text, mode: 'overwrite' } },
+    {
+      kind: 'write',
+      step: {
+        ...base,
+        kind: 'write',
+        toolName: 'Write',
+        path: `src/${text.slice(0, 4096)}`,
+        content: text,
+        mode: 'overwrite',
+      },
+    },
     { kind: 'fetch', step: { ...base, kind: 'fetch', toolName: 'WebFetch', url: text } },
-    { kind: 'mcp', step: { ...base, kind: 'mcp', toolName: 'mcp__db__query', server: 'db', tool: 'query', args: { sql: text, path: text.slice(0, 4096) } } },
+    {
+      kind: 'mcp',
+      step: {
+        ...base,
+        kind: 'mcp',
+        toolName: 'mcp__db__query',
+        server: 'db',
+        tool: 'query',
+        args: { sql: text, path: text.slice(0, 4096) },
+      },
+    },
   ];
 }
 
@@ -119,31 +139,40 @@ describe('the adversarial inputs', () => {
     const text = 'a'.repeat(ADVERSARIAL_SIZE);
     expect(metered(RULE_BUDGET, () => /b/.test(text))).toBe(1);
     expect(metered(RULE_BUDGET, () => text.replace(/a/g, 'b'))).toBeLessThanOrEqual(2);
-    expect(metered(RULE_BUDGET, () => { for (let i = 0; i < text.length; i++) /b/.test(text.slice(i)); })).toBe('over');
+    expect(
+      metered(RULE_BUDGET, () => {
+        for (let i = 0; i < text.length; i++) /b/.test(text.slice(i));
+      }),
+    ).toBe('over');
   });
 });
 
 describe.each(inputs.map((input) => [input.name, input] as const))('%s', (_name, { text }) => {
-  it.for(stepsFor(text).map(({ kind, step }) => [kind, step] as const))('every rule does linear regex work on a %s step', ([, step]) => {
-    let context: RuleContext | undefined;
-    const reading = metered(READ_BUDGET, () => {
-      context = buildContext(step, ENV, probe(text), session(text), policy.secrets);
-    });
-    const over: string[] = reading === 'over' ? ['reading the step'] : [];
-    if (context) {
-      const ctx = context;
-      for (const rule of rules) {
-        let hits: readonly { span: readonly [number, number] }[] = [];
-        const work = metered(RULE_BUDGET, () => {
-          hits = rule.after ? rule.after([fakeFinding], ctx) : rule.check(ctx);
-        });
-        if (work === 'over') over.push(rule.meta.id);
-        const outside = hits.filter(({ span: [start, end] }) => !(start >= 0 && start <= end && end <= ctx.text.length));
-        expect(outside, `${rule.meta.id} gave spans outside the step text`).toEqual([]);
+  it.for(stepsFor(text).map(({ kind, step }) => [kind, step] as const))(
+    'every rule does linear regex work on a %s step',
+    ([, step]) => {
+      let context: RuleContext | undefined;
+      const reading = metered(READ_BUDGET, () => {
+        context = buildContext(step, ENV, probe(text), session(text), policy.secrets);
+      });
+      const over: string[] = reading === 'over' ? ['reading the step'] : [];
+      if (context) {
+        const ctx = context;
+        for (const rule of rules) {
+          let hits: readonly { span: readonly [number, number] }[] = [];
+          const work = metered(RULE_BUDGET, () => {
+            hits = rule.after ? rule.after([fakeFinding], ctx) : rule.check(ctx);
+          });
+          if (work === 'over') over.push(rule.meta.id);
+          const outside = hits.filter(
+            ({ span: [start, end] }) => !(start >= 0 && start <= end && end <= ctx.text.length),
+          );
+          expect(outside, `${rule.meta.id} gave spans outside the step text`).toEqual([]);
+        }
       }
-    }
-    expect(over).toEqual([]);
-  });
+      expect(over).toEqual([]);
+    },
+  );
 
   it('a whole evaluation with a project policy stays linear and answers', () => {
     const step = stepsFor(text)[0]?.step as ToolStep;

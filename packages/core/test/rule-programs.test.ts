@@ -37,7 +37,14 @@ const NEAR_MISSES = [
   'ssh prod "rm -rf /var/lib/app && terraform destroy"',
 ];
 
-const lines = [...new Set([...rules.flatMap((rule) => [...shellLines(rule, 'match'), ...shellLines(rule, 'noMatch')]), ...corpus('harmless.jsonl'), ...corpus('risky.jsonl'), ...NEAR_MISSES])];
+const lines = [
+  ...new Set([
+    ...rules.flatMap((rule) => [...shellLines(rule, 'match'), ...shellLines(rule, 'noMatch')]),
+    ...corpus('harmless.jsonl'),
+    ...corpus('risky.jsonl'),
+    ...NEAR_MISSES,
+  ]),
+];
 const gated = rules.filter((rule) => rule.programs !== undefined);
 
 const runsOne = (programs: ReadonlySet<string>, command: string): boolean =>
@@ -73,7 +80,9 @@ describe('Rule.programs', () => {
       expect(found).toEqual([]);
     });
     it(`${rule.meta.id}: does find something on lines with its programs (the check is live)`, () => {
-      const hits = shellLines(rule, 'match').filter((command) => rule.check(buildContext(stepFrom(command), ENV)).length > 0);
+      const hits = shellLines(rule, 'match').filter(
+        (command) => rule.check(buildContext(stepFrom(command), ENV)).length > 0,
+      );
       expect(hits.length).toBeGreaterThan(0);
     });
   }

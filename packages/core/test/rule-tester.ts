@@ -18,7 +18,15 @@ export function stepFrom(step: ExampleStep): ToolStep {
   if (typeof step === 'string') return { ...base, kind: 'shell', toolName: 'Bash', command: step };
   switch (step.kind) {
     case 'write':
-      return { ...base, kind: 'write', toolName: 'Write', path: step.path, mode: step.mode ?? 'overwrite', ...(step.content === undefined ? {} : { content: step.content }), ...(step.toPath === undefined ? {} : { toPath: step.toPath }) };
+      return {
+        ...base,
+        kind: 'write',
+        toolName: 'Write',
+        path: step.path,
+        mode: step.mode ?? 'overwrite',
+        ...(step.content === undefined ? {} : { content: step.content }),
+        ...(step.toPath === undefined ? {} : { toPath: step.toPath }),
+      };
     case 'read':
       return { ...base, kind: 'read', toolName: 'Read', path: step.path };
     case 'fetch':
@@ -26,7 +34,15 @@ export function stepFrom(step: ExampleStep): ToolStep {
     case 'patch':
       return { ...base, kind: 'patch', toolName: 'apply_patch', patch: step.patch };
     case 'mcp':
-      return { ...base, kind: 'mcp', toolName: `mcp__${step.server}__${step.tool}`, server: step.server, tool: step.tool, args: step.args ?? {}, ...(step.annotations ? { annotations: step.annotations } : {}) };
+      return {
+        ...base,
+        kind: 'mcp',
+        toolName: `mcp__${step.server}__${step.tool}`,
+        server: step.server,
+        tool: step.tool,
+        args: step.args ?? {},
+        ...(step.annotations ? { annotations: step.annotations } : {}),
+      };
     case 'other':
       return { ...base, kind: 'other', toolName: step.toolName, args: step.args };
   }
@@ -48,12 +64,16 @@ function sessionFrom(example: Example): SessionView {
   };
 }
 
-
 /** Evaluates an example with the whole catalogue (plus `extra`), in the example's world. */
 export function evaluateExample(row: string | Example, extra?: Rule): Evaluation {
   const example = toExample(row);
   const all = extra && !rules.includes(extra) ? [...rules, extra] : rules;
-  return evaluate(stepFrom(example.step), { ...ENV, rules: all, probe: tableProbe(example.probe), session: sessionFrom(example) });
+  return evaluate(stepFrom(example.step), {
+    ...ENV,
+    rules: all,
+    probe: tableProbe(example.probe),
+    session: sessionFrom(example),
+  });
 }
 
 function label(row: string | Example): string {
@@ -86,7 +106,10 @@ export function runRuleTests(rule: Rule, { valid, invalid }: RuleCases): void {
     it.for(invalid.map((row) => [label(row), row] as const))(`${rule.meta.decision}s %s`, ([, row]) => {
       const result = evaluateExample(row, rule);
       const finding = result.findings.find((f) => f.ruleId === id);
-      expect(finding, `no ${id} finding; got ${result.findings.map((f) => f.ruleId).join(', ') || 'none'}`).toBeDefined();
+      expect(
+        finding,
+        `no ${id} finding; got ${result.findings.map((f) => f.ruleId).join(', ') || 'none'}`,
+      ).toBeDefined();
       expect(finding?.decision).toBe(rule.meta.decision);
       const [start, end] = finding?.span ?? [0, 0];
       expect(start).toBeGreaterThanOrEqual(0);

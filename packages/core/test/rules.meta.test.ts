@@ -18,15 +18,18 @@ describe('rule catalogue', () => {
     expect(ids).toEqual([...new Set(ids)].sort());
   });
 
-  it.for(RULE_FILES)('%s exports exactly one registered rule named after its id, and has a table test', async (file) => {
-    const module = (await import(new URL(file, RULES_DIR).href)) as Record<string, Rule>;
-    const names = Object.keys(module);
-    expect(names).toEqual([camel(file)]);
-    const rule = module[names[0] ?? ''];
-    expect(`${rule?.meta.id.replace(/\./g, '-')}.ts`).toBe(file);
-    expect(rules).toContain(rule);
-    expect(TEST_FILES.has(file.replace(/\.ts$/, '.test.ts'))).toBe(true);
-  });
+  it.for(RULE_FILES)(
+    '%s exports exactly one registered rule named after its id, and has a table test',
+    async (file) => {
+      const module = (await import(new URL(file, RULES_DIR).href)) as Record<string, Rule>;
+      const names = Object.keys(module);
+      expect(names).toEqual([camel(file)]);
+      const rule = module[names[0] ?? ''];
+      expect(`${rule?.meta.id.replace(/\./g, '-')}.ts`).toBe(file);
+      expect(rules).toContain(rule);
+      expect(TEST_FILES.has(file.replace(/\.ts$/, '.test.ts'))).toBe(true);
+    },
+  );
 
   it('registers no rule without a file', () => {
     expect(rules.length).toBe(RULE_FILES.length);
@@ -44,7 +47,10 @@ describe.for(rules.map((rule) => [rule.meta.id, rule] as const))('%s', ([, rule]
   it.for(rule.meta.examples.match.map((row, i) => [i, row] as const))('documented example %s matches', ([, row]) => {
     expect(evaluateExample(row).findings.map((f) => f.ruleId)).toContain(rule.meta.id);
   });
-  it.for(rule.meta.examples.noMatch.map((row, i) => [i, row] as const))('documented example %s does not match', ([, row]) => {
-    expect(evaluateExample(row).findings.map((f) => f.ruleId)).not.toContain(rule.meta.id);
-  });
+  it.for(rule.meta.examples.noMatch.map((row, i) => [i, row] as const))(
+    'documented example %s does not match',
+    ([, row]) => {
+      expect(evaluateExample(row).findings.map((f) => f.ruleId)).not.toContain(rule.meta.id);
+    },
+  );
 });

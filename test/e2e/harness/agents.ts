@@ -55,10 +55,17 @@ export interface CodexOptions {
 }
 
 /** Runs `codex exec` (or `codex exec resume`) once against the fake model, stdin from /dev/null. */
-export async function codexExec(world: World, model: FakeModel, prompt: string, options: CodexOptions = {}): Promise<CodexRun> {
+export async function codexExec(
+  world: World,
+  model: FakeModel,
+  prompt: string,
+  options: CodexOptions = {},
+): Promise<CodexRun> {
   const args = [
     'exec',
-    ...(options.resume === undefined ? ['--skip-git-repo-check', '-C', world.project] : ['resume', '--skip-git-repo-check']),
+    ...(options.resume === undefined
+      ? ['--skip-git-repo-check', '-C', world.project]
+      : ['resume', '--skip-git-repo-check']),
     '--json',
     '-c',
     `model_providers.fake.base_url="${model.baseUrl}"`,
@@ -66,7 +73,11 @@ export async function codexExec(world: World, model: FakeModel, prompt: string, 
     ...(options.resume === undefined ? [] : [options.resume]),
     prompt,
   ];
-  const result = await runBounded(CODEX, args, { cwd: world.project, env: world.env(options.env), limitMs: AGENT_LIMIT_MS });
+  const result = await runBounded(CODEX, args, {
+    cwd: world.project,
+    env: world.env(options.env),
+    limitMs: AGENT_LIMIT_MS,
+  });
   return { ...result, threadId: /"thread_id":"([^"]+)"/.exec(result.stdout)?.[1] };
 }
 
@@ -76,13 +87,22 @@ export async function codexExec(world: World, model: FakeModel, prompt: string, 
  * final status. The app-server (and every hook it started) is killed at the end.
  */
 export async function codexChat(world: World, model: FakeModel, messages: readonly string[]): Promise<string[]> {
-  const options = { env: world.env(), cwd: world.project, limitMs: AGENT_LIMIT_MS, args: ['-c', `model_providers.fake.base_url="${model.baseUrl}"`] };
+  const options = {
+    env: world.env(),
+    cwd: world.project,
+    limitMs: AGENT_LIMIT_MS,
+    args: ['-c', `model_providers.fake.base_url="${model.baseUrl}"`],
+  };
   return withAppServer(CODEX, options, async (session) => {
     const waiting: ((params: unknown) => void)[] = [];
     session.onNotification((method, params) => {
       if (method === 'turn/completed') waiting.shift()?.(params);
     });
-    const started = (await session.request('thread/start', { cwd: world.project, approvalPolicy: 'never', sandbox: 'danger-full-access' })) as { thread: { id: string } };
+    const started = (await session.request('thread/start', {
+      cwd: world.project,
+      approvalPolicy: 'never',
+      sandbox: 'danger-full-access',
+    })) as { thread: { id: string } };
     const statuses: string[] = [];
     for (const text of messages) {
       const completed = new Promise<unknown>((resolve) => waiting.push(resolve));
@@ -103,7 +123,12 @@ export interface CopilotOptions {
  * Runs `copilot -p` once against the fake model: offline, bring-your-own-provider mode, no GitHub
  * login, no auto-update, every tool allowed (so only guard's hook can stop a step).
  */
-export function copilotPrompt(world: World, model: FakeModel, prompt: string, options: CopilotOptions = {}): Promise<RunResult> {
+export function copilotPrompt(
+  world: World,
+  model: FakeModel,
+  prompt: string,
+  options: CopilotOptions = {},
+): Promise<RunResult> {
   const env = world.env({
     COPILOT_OFFLINE: 'true',
     COPILOT_PROVIDER_BASE_URL: model.baseUrl,

@@ -163,43 +163,103 @@ function sse(res: ServerResponse, events: readonly unknown[], done = false): voi
 }
 
 // Responses API: one output item per request, then response.completed (without it Codex fails the turn).
-function answerResponses(body: Record<string, unknown>, turn: Turn | undefined, index: number, res: ServerResponse): void {
+function answerResponses(
+  body: Record<string, unknown>,
+  turn: Turn | undefined,
+  index: number,
+  res: ServerResponse,
+): void {
   const id = `resp_${index}`;
   const callId = `call_${index}`;
   let item: Record<string, unknown>;
   if (turn !== undefined && 'shell' in turn) {
-    item = { type: 'function_call', id: `fc_${index}`, call_id: callId, name: 'exec_command', arguments: JSON.stringify({ cmd: turn.shell }), status: 'completed' };
+    item = {
+      type: 'function_call',
+      id: `fc_${index}`,
+      call_id: callId,
+      name: 'exec_command',
+      arguments: JSON.stringify({ cmd: turn.shell }),
+      status: 'completed',
+    };
   } else if (turn !== undefined && 'patch' in turn) {
     // gpt-5.5 gets apply_patch as a freeform (custom) tool; older models as a function
     const tool = records(body['tools']).find((entry) => entry['name'] === 'apply_patch');
-    item = tool?.['type'] === 'custom'
-      ? { type: 'custom_tool_call', id: `ctc_${index}`, call_id: callId, name: 'apply_patch', input: turn.patch, status: 'completed' }
-      : { type: 'function_call', id: `fc_${index}`, call_id: callId, name: 'apply_patch', arguments: JSON.stringify({ input: turn.patch }), status: 'completed' };
+    item =
+      tool?.['type'] === 'custom'
+        ? {
+            type: 'custom_tool_call',
+            id: `ctc_${index}`,
+            call_id: callId,
+            name: 'apply_patch',
+            input: turn.patch,
+            status: 'completed',
+          }
+        : {
+            type: 'function_call',
+            id: `fc_${index}`,
+            call_id: callId,
+            name: 'apply_patch',
+            arguments: JSON.stringify({ input: turn.patch }),
+            status: 'completed',
+          };
   } else if (turn !== undefined && 'create' in turn) {
     throw new Error('Codex has no create tool: script an apply_patch instead');
   } else {
     const text = turn?.say ?? DONE_TEXT;
-    item = { type: 'message', role: 'assistant', id: `msg_${index}`, status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] };
+    item = {
+      type: 'message',
+      role: 'assistant',
+      id: `msg_${index}`,
+      status: 'completed',
+      content: [{ type: 'output_text', text, annotations: [] }],
+    };
   }
   sse(res, [
     { type: 'response.created', response: { id } },
     { type: 'response.output_item.done', output_index: 0, item },
-    { type: 'response.completed', response: { id, usage: { input_tokens: 1, input_tokens_details: null, output_tokens: 1, output_tokens_details: null, total_tokens: 2 } } },
+    {
+      type: 'response.completed',
+      response: {
+        id,
+        usage: {
+          input_tokens: 1,
+          input_tokens_details: null,
+          output_tokens: 1,
+          output_tokens_details: null,
+          total_tokens: 2,
+        },
+      },
+    },
   ]);
 }
 
 // Chat completions: one chunk with the tool call or the text, a finish chunk, a usage chunk, [DONE].
 function answerChat(body: Record<string, unknown>, turn: Turn | undefined, index: number, res: ServerResponse): void {
   const base = { id: `chat_${index}`, object: 'chat.completion.chunk', created: 0, model: body['model'] };
-  const chunk = (delta: unknown, finish: string | null): unknown => ({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] });
+  const chunk = (delta: unknown, finish: string | null): unknown => ({
+    ...base,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
   const call = (name: string, args: unknown): unknown[] => [
-    chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: `call_${index}`, type: 'function', function: { name, arguments: JSON.stringify(args) } }] }, null),
+    chunk(
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { index: 0, id: `call_${index}`, type: 'function', function: { name, arguments: JSON.stringify(args) } },
+        ],
+      },
+      null,
+    ),
     chunk({}, 'tool_calls'),
   ];
   let events: unknown[];
-  if (turn !== undefined && 'shell' in turn) events = call('bash', { command: turn.shell, description: 'scripted by the fake model' });
-  else if (turn !== undefined && 'create' in turn) events = call('create', { path: turn.create.path, file_text: turn.create.text });
-  else if (turn !== undefined && 'patch' in turn) throw new Error('Copilot has no apply_patch tool: script a create instead');
+  if (turn !== undefined && 'shell' in turn)
+    events = call('bash', { command: turn.shell, description: 'scripted by the fake model' });
+  else if (turn !== undefined && 'create' in turn)
+    events = call('create', { path: turn.create.path, file_text: turn.create.text });
+  else if (turn !== undefined && 'patch' in turn)
+    throw new Error('Copilot has no apply_patch tool: script a create instead');
   else events = [chunk({ role: 'assistant', content: turn?.say ?? DONE_TEXT }, null), chunk({}, 'stop')];
   events.push({ ...base, choices: [], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } });
   sse(res, events, true);

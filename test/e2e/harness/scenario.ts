@@ -10,7 +10,10 @@ import type { World } from './world.js';
 /** Fails early, with the command to run, when the built CLI or an agent binary is missing. */
 export function requireInstalled(agent: 'codex' | 'copilot'): void {
   requireFile(BIN, 'run `npm run build` first (`npm test` builds before testing).');
-  requireFile(agent === 'codex' ? CODEX : COPILOT, 'run `npx --yes pnpm@10.34.9 install` (the agents are root dev dependencies).');
+  requireFile(
+    agent === 'codex' ? CODEX : COPILOT,
+    'run `npx --yes pnpm@10.34.9 install` (the agents are root dev dependencies).',
+  );
 }
 
 /** A PATH on which the pinned Codex is found, as on a machine where the person installed it. */

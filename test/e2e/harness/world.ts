@@ -79,14 +79,27 @@ export function requireFile(path: string, fix: string): void {
 }
 
 /** Runs the built guard CLI in this world (cwd: the project). */
-export function guard(world: World, args: readonly string[], extraEnv: Readonly<Record<string, string>> = {}): Promise<RunResult> {
-  return runBounded(process.execPath, [BIN, ...args], { cwd: world.project, env: world.env(extraEnv), limitMs: 60_000 });
+export function guard(
+  world: World,
+  args: readonly string[],
+  extraEnv: Readonly<Record<string, string>> = {},
+): Promise<RunResult> {
+  return runBounded(process.execPath, [BIN, ...args], {
+    cwd: world.project,
+    env: world.env(extraEnv),
+    limitMs: 60_000,
+  });
 }
 
 /** Runs the built guard CLI and fails with its output when it does not exit 0. */
-export async function guardOk(world: World, args: readonly string[], extraEnv: Readonly<Record<string, string>> = {}): Promise<string> {
+export async function guardOk(
+  world: World,
+  args: readonly string[],
+  extraEnv: Readonly<Record<string, string>> = {},
+): Promise<string> {
   const result = await guard(world, args, extraEnv);
-  if (result.code !== 0) throw new Error(`guard ${args.join(' ')} exited ${String(result.code)}:\n${result.stdout}${result.stderr}`);
+  if (result.code !== 0)
+    throw new Error(`guard ${args.join(' ')} exited ${String(result.code)}:\n${result.stdout}${result.stderr}`);
   return result.stdout;
 }
 
@@ -107,7 +120,13 @@ export function stepEntries(world: World): LogEntry[] {
 
 /** Runs git in `cwd` with the world's environment; returns stdout. */
 export function git(world: World, cwd: string, args: readonly string[]): string {
-  return execFileSync('git', args, { cwd, env: world.env(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
+  return execFileSync('git', args, {
+    cwd,
+    env: world.env(),
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 30_000,
+  });
 }
 
 /** A bare repository the project pushes to. */
@@ -129,7 +148,10 @@ export function remote(world: World, local: 'ahead' | 'diverged'): Remote {
   git(world, world.project, ['commit', '--quiet', '--allow-empty', '-m', 'first']);
   git(world, world.project, ['remote', 'add', 'origin', path]);
   git(world, world.project, ['push', '--quiet', 'origin', 'main']);
-  const change = local === 'ahead' ? ['commit', '--quiet', '--allow-empty', '-m', 'second'] : ['commit', '--quiet', '--amend', '--allow-empty', '-m', 'rewritten'];
+  const change =
+    local === 'ahead'
+      ? ['commit', '--quiet', '--allow-empty', '-m', 'second']
+      : ['commit', '--quiet', '--amend', '--allow-empty', '-m', 'rewritten'];
   git(world, world.project, change);
   return {
     path,

@@ -52,7 +52,12 @@ export function read(payload: unknown, event: string | undefined, parentArgs: re
   if (name === undefined) throw new PayloadError(`Antigravity hook payload: unknown event "${event}".`);
   switch (name) {
     case 'PreToolUse':
-      return { type: 'step', event: name, step: toStep(fields, `Antigravity ${name} payload`), canAsk: canAsk(parentArgs) };
+      return {
+        type: 'step',
+        event: name,
+        step: toStep(fields, `Antigravity ${name} payload`),
+        canAsk: canAsk(parentArgs),
+      };
     case 'PostToolUse':
       return { type: 'ignore', event: name, why: 'Antigravity sends no tool result' };
     default:
@@ -128,7 +133,8 @@ function toStep(fields: Fields, where: string): ToolStep {
   // Under `agy -p` without --add-dir there is no workspace and file tools carry no Cwd: the best
   // guess left is the folder of the (absolute) file the tool works on.
   const cwd = firstText(pick(args, 'Cwd'), root, folderOf(details));
-  if (cwd === undefined) throw new PayloadError(`${where}: no working directory (no Cwd argument and no workspacePaths).`);
+  if (cwd === undefined)
+    throw new PayloadError(`${where}: no working directory (no Cwd argument and no workspacePaths).`);
   const base = {
     agent: 'antigravity' as const,
     chatId: optionalString(fields, 'conversationId', where) ?? '',
@@ -142,7 +148,12 @@ function toStep(fields: Fields, where: string): ToolStep {
 
 type Details =
   | { readonly kind: 'shell'; readonly command: string }
-  | { readonly kind: 'write'; readonly mode: 'create' | 'overwrite' | 'edit' | 'delete'; readonly path: string; readonly content?: string }
+  | {
+      readonly kind: 'write';
+      readonly mode: 'create' | 'overwrite' | 'edit' | 'delete';
+      readonly path: string;
+      readonly content?: string;
+    }
   | { readonly kind: 'read'; readonly path: string }
   | { readonly kind: 'fetch'; readonly url: string }
   | { readonly kind: 'mcp'; readonly server: string; readonly tool: string; readonly args: unknown }
@@ -164,7 +175,12 @@ function kindFields(toolName: string, args: Fields, at: string): Details {
     }
     case 'edit': {
       const content = optionalArg(args, 'ReplacementContent');
-      return { kind: 'write', mode: 'edit', path: requireArg(args, at, 'TargetFile'), ...(content === undefined ? {} : { content }) };
+      return {
+        kind: 'write',
+        mode: 'edit',
+        path: requireArg(args, at, 'TargetFile'),
+        ...(content === undefined ? {} : { content }),
+      };
     }
     case 'delete': {
       // The argument names of delete_file were not captured; take the first path-like one.

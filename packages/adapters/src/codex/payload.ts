@@ -49,8 +49,24 @@ const CONTEXT_EVENTS = new Set(['SessionStart', 'UserPromptSubmit', 'PostToolUse
 const HEADLESS_SUBCOMMANDS = new Set(['exec', 'e']);
 // Top-level options that take a value as the next argument (so that value is not the subcommand).
 const VALUE_OPTIONS = new Set([
-  '-c', '--config', '-m', '--model', '-p', '--profile', '-s', '--sandbox', '-a', '--ask-for-approval',
-  '-C', '--cd', '-i', '--image', '--enable', '--disable', '--add-dir', '--local-provider',
+  '-c',
+  '--config',
+  '-m',
+  '--model',
+  '-p',
+  '--profile',
+  '-s',
+  '--sandbox',
+  '-a',
+  '--ask-for-approval',
+  '-C',
+  '--cd',
+  '-i',
+  '--image',
+  '--enable',
+  '--disable',
+  '--add-dir',
+  '--local-provider',
 ]);
 
 /** Reads one Codex hook payload; Codex names the event in `hook_event_name`. */
@@ -116,7 +132,11 @@ function deny(reason: string): HookReply {
   return jsonReply({
     // Codex tells the model "Command blocked by PreToolUse hook: <reason>. Command: …", adding its
     // own full stop, so the reason goes without one
-    hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: withoutFullStop(reason) },
+    hookSpecificOutput: {
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'deny',
+      permissionDecisionReason: withoutFullStop(reason),
+    },
   });
 }
 

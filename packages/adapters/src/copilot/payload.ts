@@ -25,7 +25,7 @@ export const capabilities: Capabilities = {
   startEvent: true,
   userMessages: true,
   onHookFailure:
-    'Copilot blocks the step when the hook crashes or exits with a non-zero code; output it cannot parse is ignored and Copilot\'s own approval rules decide.',
+    "Copilot blocks the step when the hook crashes or exits with a non-zero code; output it cannot parse is ignored and Copilot's own approval rules decide.",
   onHookTimeout: 'Copilot stops waiting after timeoutSec and lets the step run, whatever fail-closed says.',
   afterSetup: 'Restart the Copilot CLI (or start a new session with /new), or reload the VS Code window.',
 };
@@ -45,9 +45,22 @@ const ROLES = new Map<string, Role>([
   ['userPromptSubmitted', 'prompt'],
   ['UserPromptSubmit', 'prompt'],
   ...[
-    'sessionEnd', 'SessionEnd', 'userPromptTransformed', 'permissionRequest', 'preMcpToolCall', 'agentStop', 'Stop',
-    'subagentStart', 'SubagentStart', 'subagentStop', 'SubagentStop', 'errorOccurred', 'preCompact', 'PreCompact',
-    'notification', 'Notification',
+    'sessionEnd',
+    'SessionEnd',
+    'userPromptTransformed',
+    'permissionRequest',
+    'preMcpToolCall',
+    'agentStop',
+    'Stop',
+    'subagentStart',
+    'SubagentStart',
+    'subagentStop',
+    'SubagentStop',
+    'errorOccurred',
+    'preCompact',
+    'PreCompact',
+    'notification',
+    'Notification',
   ].map((name) => [name, 'ignore'] as const),
 ]);
 
@@ -121,7 +134,8 @@ export function toEventReply(event: string, notice: string | undefined): HookRep
 function decide(decision: 'deny' | 'ask', event: string, reason: string): HookReply {
   const flat = { permissionDecision: decision, permissionDecisionReason: reason };
   // The Local harness reads only the nested form, the CLI only the flat one: one object with both.
-  if (event === 'PreToolUse') return jsonReply({ hookSpecificOutput: { hookEventName: 'PreToolUse', ...flat }, ...flat });
+  if (event === 'PreToolUse')
+    return jsonReply({ hookSpecificOutput: { hookEventName: 'PreToolUse', ...flat }, ...flat });
   return jsonReply(flat);
 }
 
@@ -216,7 +230,8 @@ function toStep(fields: Fields, where: string): ToolStep {
     }
     case 'editor':
       // str_replace_editor's "view" command only reads.
-      if (pick(input, 'command') === 'view') return { ...base, kind: 'read', path: requireArg(input, at, ...PATH_KEYS) };
+      if (pick(input, 'command') === 'view')
+        return { ...base, kind: 'read', path: requireArg(input, at, ...PATH_KEYS) };
       return write(base, input, at, pick(input, 'command') === 'create' ? 'create' : 'edit');
     default:
       return write(base, input, at, kind);
@@ -230,7 +245,9 @@ function write(
   mode: 'create' | 'overwrite' | 'edit',
 ): ToolStep {
   const content =
-    mode === 'edit' ? optionalArg(input, 'new_str', 'new_string', 'newString') : optionalArg(input, 'file_text', 'content');
+    mode === 'edit'
+      ? optionalArg(input, 'new_str', 'new_string', 'newString')
+      : optionalArg(input, 'file_text', 'content');
   return {
     ...base,
     kind: 'write',

@@ -35,7 +35,7 @@ export const capabilities: Capabilities = {
   startEvent: true,
   userMessages: true,
   onHookFailure:
-    'Cursor runs the step when the hook crashes or prints invalid JSON, unless fail-closed is on, which marks guard\'s entries failClosed so the step is blocked.',
+    "Cursor runs the step when the hook crashes or prints invalid JSON, unless fail-closed is on, which marks guard's entries failClosed so the step is blocked.",
   onHookTimeout: 'Cursor treats a timeout like a crash: the step runs, unless the entry is failClosed.',
   afterSetup: 'Open a new chat in Cursor; if guard is missing under Customize → Hooks, restart Cursor.',
 };
@@ -260,7 +260,9 @@ function textOf(value: unknown): string {
  */
 function canAsk(fields: Fields, parentArgs: readonly string[]): boolean {
   if (hasFlag(parentArgs, ['-p', '--print'])) return false;
-  const version = /^(\d+)\.(\d+)\.\d+$/.exec(typeof fields['cursor_version'] === 'string' ? fields['cursor_version'] : '');
+  const version = /^(\d+)\.(\d+)\.\d+$/.exec(
+    typeof fields['cursor_version'] === 'string' ? fields['cursor_version'] : '',
+  );
   if (version === null) return true;
   const major = Number(version[1]);
   const minor = Number(version[2]);

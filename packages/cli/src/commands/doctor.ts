@@ -44,7 +44,12 @@ const WAIT_LIMIT_MS = 10_000;
 const HARMLESS = 'echo guard-doctor';
 const DANGEROUS = 'git push --force origin main';
 // The agents' own timeouts when an entry sets none, in seconds (Cursor documents no number).
-const DEFAULT_TIMEOUT: Readonly<Record<AgentId, number | undefined>> = { codex: 600, cursor: undefined, antigravity: 30, copilot: 30 };
+const DEFAULT_TIMEOUT: Readonly<Record<AgentId, number | undefined>> = {
+  codex: 600,
+  cursor: undefined,
+  antigravity: 30,
+  copilot: 30,
+};
 
 /** What one run of a hook command gave back. */
 export interface HookRun {
@@ -59,7 +64,13 @@ export interface HookRun {
 }
 
 /** Runs a hook command the way `agent` would, feeding `input` on stdin. */
-export type RunHook = (agent: AgentId, command: string, input: string, cwd: string, limitMs: number) => Promise<HookRun>;
+export type RunHook = (
+  agent: AgentId,
+  command: string,
+  input: string,
+  cwd: string,
+  limitMs: number,
+) => Promise<HookRun>;
 
 /**
  * Runs the command through the shell the agent uses: Codex a login shell (`$SHELL -lc`, whose profile
@@ -111,11 +122,20 @@ export async function doctor(options: DoctorOptions, io: Io): Promise<void> {
   const report = await diagnose(io, options.run ?? agentShellRunner(io));
   io.out(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderDoctor(report));
   if (report.agents.length === 0) {
-    throw new GuardError('guard is not set up for any agent, so nothing is checked.', 'Run `guard setup <agent>` (codex, cursor, antigravity or copilot) first.');
+    throw new GuardError(
+      'guard is not set up for any agent, so nothing is checked.',
+      'Run `guard setup <agent>` (codex, cursor, antigravity or copilot) first.',
+    );
   }
   if (!report.ok) {
-    const failed = [...report.guard, ...report.agents.flatMap((agent) => agent.checks)].filter((check) => !check.ok).length;
-    throw new GuardError(`${failed} check${failed === 1 ? '' : 's'} failed.`, 'Follow each fix above, then run `guard doctor` again.', ExitCode.Failure);
+    const failed = [...report.guard, ...report.agents.flatMap((agent) => agent.checks)].filter(
+      (check) => !check.ok,
+    ).length;
+    throw new GuardError(
+      `${failed} check${failed === 1 ? '' : 's'} failed.`,
+      'Follow each fix above, then run `guard doctor` again.',
+      ExitCode.Failure,
+    );
   }
 }
 
@@ -128,14 +148,23 @@ export async function diagnose(io: Io, run: RunHook): Promise<DoctorJson> {
       : { name: 'guard is on', ok: false, detail: 'guard is off: every step goes ahead', fix: 'Run `guard on`.' },
     status.hookScript.exists
       ? { name: 'hook script is built', ok: true, detail: status.hookScript.path }
-      : { name: 'hook script is built', ok: false, detail: `${status.hookScript.path} is missing`, fix: 'Run `npm run build` in the guard checkout.' },
+      : {
+          name: 'hook script is built',
+          ok: false,
+          detail: `${status.hookScript.path} is missing`,
+          fix: 'Run `npm run build` in the guard checkout.',
+        },
   ];
   const agents: AgentChecks[] = [];
   for (const agent of AGENT_IDS) {
     const levels = status.agents.find((entry) => entry.agent === agent)?.levels ?? [];
     for (const level of LEVELS) {
       const found = levels.find((entry) => entry.level === level);
-      if (found === undefined || !(found.installed || (found.exists && found.error !== undefined && mentionsGuard(found.path, agent)))) continue;
+      if (
+        found === undefined ||
+        !(found.installed || (found.exists && found.error !== undefined && mentionsGuard(found.path, agent)))
+      )
+        continue;
       agents.push({ agent, level, path: found.path, checks: await checkLevel(agent, found, io, run) });
     }
   }
@@ -159,13 +188,25 @@ function readBytesQuietly(path: string): string | undefined {
 async function checkLevel(agent: AgentId, found: LevelStatus, io: Io, run: RunHook): Promise<Check[]> {
   const again = `guard setup ${agent}${found.level === 'project' ? ' --project' : ''}`;
   if (found.error !== undefined) {
-    return [{ name: 'config parses', ok: false, detail: found.error, fix: `Fix that line (or move the file aside), then run \`${again}\`.` }];
+    return [
+      {
+        name: 'config parses',
+        ok: false,
+        detail: found.error,
+        fix: `Fix that line (or move the file aside), then run \`${again}\`.`,
+      },
+    ];
   }
   const checks: Check[] = [
     { name: 'config parses', ok: true, detail: found.path },
     found.upToDate
       ? { name: 'entries match setup', ok: true, detail: 'setup would change nothing' }
-      : { name: 'entries match setup', ok: false, detail: 'the hook command or fail-closed switch differs from what setup writes now', fix: `Run \`${again}\`.` },
+      : {
+          name: 'entries match setup',
+          ok: false,
+          detail: 'the hook command or fail-closed switch differs from what setup writes now',
+          fix: `Run \`${again}\`.`,
+        },
     ...(found.codexTrust === undefined ? [] : [trustCheck(found.codexTrust)]),
     ...(agent === 'codex' ? await codexOwnCheck(found, io) : []),
     ...found.commands.map(commandCheck),
@@ -183,7 +224,14 @@ async function checkLevel(agent: AgentId, found: LevelStatus, io: Io, run: RunHo
   ] as const) {
     const call = cannedShellCall(agent, command, cwd);
     const hook = commandFor(adapterFor(agent).installedCommands(text), call.event);
-    runs.push({ name, want, run: hook === undefined ? undefined : await run(agent, hook, JSON.stringify(call.payload), dirname(found.path), limitMs) });
+    runs.push({
+      name,
+      want,
+      run:
+        hook === undefined
+          ? undefined
+          : await run(agent, hook, JSON.stringify(call.payload), dirname(found.path), limitMs),
+    });
   }
   const failure = adapterFor(agent).capabilities.onHookFailure;
   for (const { name, want, run: result } of runs) {
@@ -193,14 +241,19 @@ async function checkLevel(agent: AgentId, found: LevelStatus, io: Io, run: RunHo
   const overAgent = timeout !== undefined && slowest >= timeout * 1000;
   checks.push(
     slowest <= BUDGET_MS
-      ? { name: 'answers in time', ok: true, detail: `slowest answer ${slowest} ms (budget ${BUDGET_MS} ms${timeout === undefined ? '' : `, agent waits ${timeout} s`})` }
+      ? {
+          name: 'answers in time',
+          ok: true,
+          detail: `slowest answer ${slowest} ms (budget ${BUDGET_MS} ms${timeout === undefined ? '' : `, agent waits ${timeout} s`})`,
+        }
       : {
           name: 'answers in time',
           ok: false,
           detail: `slowest answer ${slowest} ms, over guard's ${BUDGET_MS} ms budget${overAgent ? `; the agent gives up after ${timeout} s: ${adapterFor(agent).capabilities.onHookTimeout}` : ''}`,
-          fix: agent === 'codex'
-            ? 'Codex starts the hook through your login shell: make its profile faster (or quiet), and check that the machine is not overloaded.'
-            : 'Check that the machine is not overloaded and that Node starts quickly (no slow NODE_OPTIONS preloads).',
+          fix:
+            agent === 'codex'
+              ? 'Codex starts the hook through your login shell: make its profile faster (or quiet), and check that the machine is not overloaded.'
+              : 'Check that the machine is not overloaded and that Node starts quickly (no slow NODE_OPTIONS preloads).',
         },
   );
   return checks;
@@ -213,9 +266,10 @@ function trustCheck(trust: CodexTrustReport): Check {
     name,
     ok: false,
     detail: trust.detail,
-    fix: trust.state === 'unknown'
-      ? "Fix Codex's config.toml, then run `guard doctor` again."
-      : "Run `guard setup codex` again with `codex` on PATH (it asks Codex to trust guard's hook), or open Codex in a terminal, type /hooks and trust it.",
+    fix:
+      trust.state === 'unknown'
+        ? "Fix Codex's config.toml, then run `guard doctor` again."
+        : "Run `guard setup codex` again with `codex` on PATH (it asks Codex to trust guard's hook), or open Codex in a terminal, type /hooks and trust it.",
   };
 }
 
@@ -231,12 +285,24 @@ async function codexOwnCheck(found: LevelStatus, io: Io): Promise<Check[]> {
   const name = 'Codex itself runs the hook';
   const fix = `Run \`guard setup codex${found.level === 'project' ? ' --project' : ''}\` again (it asks Codex to trust guard's hooks), or trust them in Codex with /hooks.`;
   try {
-    const hooks = await listGuardHooks(codex, found.path, adapterFor('codex').installedCommands(readBytesQuietly(found.path) ?? ''), io);
+    const hooks = await listGuardHooks(
+      codex,
+      found.path,
+      adapterFor('codex').installedCommands(readBytesQuietly(found.path) ?? ''),
+      io,
+    );
     const running = hooks.filter((hook) => hook.enabled && hook.trustStatus === 'trusted');
-    if (hooks.length > 0 && running.length === hooks.length) return [{ name, ok: true, detail: `${codex} loads and trusts all ${hooks.length} of guard's hooks` }];
-    const detail = hooks.length === 0
-      ? `${codex} does not load guard's hooks from this file${found.level === 'project' ? ' (it loads project hooks only in a project you trusted in Codex)' : ''}`
-      : `${codex} runs ${running.length} of guard's ${hooks.length} hooks (${hooks.filter((hook) => !running.includes(hook)).map((hook) => `${hook.key.slice(found.path.length + 1)}: ${hook.enabled ? hook.trustStatus : 'switched off'}`).join(', ')})`;
+    if (hooks.length > 0 && running.length === hooks.length)
+      return [{ name, ok: true, detail: `${codex} loads and trusts all ${hooks.length} of guard's hooks` }];
+    const detail =
+      hooks.length === 0
+        ? `${codex} does not load guard's hooks from this file${found.level === 'project' ? ' (it loads project hooks only in a project you trusted in Codex)' : ''}`
+        : `${codex} runs ${running.length} of guard's ${hooks.length} hooks (${hooks
+            .filter((hook) => !running.includes(hook))
+            .map(
+              (hook) => `${hook.key.slice(found.path.length + 1)}: ${hook.enabled ? hook.trustStatus : 'switched off'}`,
+            )
+            .join(', ')})`;
     return [{ name, ok: false, detail, fix }];
   } catch (error) {
     if (!(error instanceof AppServerError)) throw error;
@@ -247,36 +313,68 @@ async function codexOwnCheck(found: LevelStatus, io: Io): Promise<Check[]> {
 function commandCheck(command: CommandCheck): Check {
   return command.resolves
     ? { name: 'hook command resolves', ok: true, detail: command.command }
-    : { name: 'hook command resolves', ok: false, detail: `${command.command}: ${command.problem ?? 'does not resolve'}`, fix: 'Run `guard setup` again for this agent from the guard checkout you want to use (it writes the current Node and script paths).' };
+    : {
+        name: 'hook command resolves',
+        ok: false,
+        detail: `${command.command}: ${command.problem ?? 'does not resolve'}`,
+        fix: 'Run `guard setup` again for this agent from the guard checkout you want to use (it writes the current Node and script paths).',
+      };
 }
 
 /** The installed command that serves `event`: the one naming it with `--event`, else the one naming none. */
 function commandFor(commands: readonly string[], event: string): string | undefined {
   const own = commands.filter((command) => !command.trimStart().startsWith('&'));
-  return own.find((command) => command.endsWith(` --event ${event}`)) ?? own.find((command) => !/\s--event\s/.test(command));
+  return (
+    own.find((command) => command.endsWith(` --event ${event}`)) ?? own.find((command) => !/\s--event\s/.test(command))
+  );
 }
 
-function answerCheck(agent: AgentId, name: string, want: Effect, run: HookRun | undefined, failClosedEntry: boolean, onFailure: string): Check {
+function answerCheck(
+  agent: AgentId,
+  name: string,
+  want: Effect,
+  run: HookRun | undefined,
+  failClosedEntry: boolean,
+  onFailure: string,
+): Check {
   if (run === undefined) {
     return { name, ok: false, detail: 'no guard entry for this event', fix: `Run \`guard setup ${agent}\` again.` };
   }
   if (run.startError !== undefined) {
-    return { name, ok: false, detail: `the command did not start: ${run.startError}`, fix: 'Run `guard status` to see the command, and `guard setup` again.' };
+    return {
+      name,
+      ok: false,
+      detail: `the command did not start: ${run.startError}`,
+      fix: 'Run `guard status` to see the command, and `guard setup` again.',
+    };
   }
   if (run.timedOut) {
-    return { name, ok: false, detail: `no answer after ${run.ms} ms (stopped)`, fix: 'Run the command from `guard status` by hand with a payload on stdin to see where it hangs.' };
+    return {
+      name,
+      ok: false,
+      detail: `no answer after ${run.ms} ms (stopped)`,
+      fix: 'Run the command from `guard status` by hand with a payload on stdin to see where it hangs.',
+    };
   }
   const reply = readReply(agent, run.stdout, run.exitCode, failClosedEntry);
   const seen = `${reply.effect} (${reply.why}) in ${run.ms} ms`;
   if (reply.effect === want) return { name, ok: true, detail: seen };
-  const output = [run.stdout.trim() && `stdout: ${clip(run.stdout)}`, run.stderr.trim() && `stderr: ${clip(run.stderr)}`].filter(Boolean).join('; ');
+  const output = [
+    run.stdout.trim() && `stdout: ${clip(run.stdout)}`,
+    run.stderr.trim() && `stderr: ${clip(run.stderr)}`,
+  ]
+    .filter(Boolean)
+    .join('; ');
   return {
     name,
     ok: false,
-    detail: [`expected ${want}, got ${seen}`, reply.effect === 'failure' ? onFailure.replace(/\.$/, '') : '', output].filter(Boolean).join('. '),
-    fix: want === 'block'
-      ? 'Check `guard status` (is guard on? is the hook script the built one?) and run `guard explain -- git push --force` to see what the engine decides.'
-      : 'Make sure nothing else prints to stdout when the hook starts (a shell profile, NODE_OPTIONS), then run `guard doctor` again.',
+    detail: [`expected ${want}, got ${seen}`, reply.effect === 'failure' ? onFailure.replace(/\.$/, '') : '', output]
+      .filter(Boolean)
+      .join('. '),
+    fix:
+      want === 'block'
+        ? 'Check `guard status` (is guard on? is the hook script the built one?) and run `guard explain -- git push --force` to see what the engine decides.'
+        : 'Make sure nothing else prints to stdout when the hook starts (a shell profile, NODE_OPTIONS), then run `guard doctor` again.',
   };
 }
 
@@ -298,7 +396,9 @@ export function configuredTimeout(text: string): number | undefined {
     if (Array.isArray(value)) value.forEach(visit);
     else if (typeof value === 'object' && value !== null) {
       const entry = value as Record<string, unknown>;
-      const isGuard = Object.values(entry).some((field) => typeof field === 'string' && /(?:^|\s)hook\s+\w+(?:\s+--event\s+\S+)?\s*$/.test(field));
+      const isGuard = Object.values(entry).some(
+        (field) => typeof field === 'string' && /(?:^|\s)hook\s+\w+(?:\s+--event\s+\S+)?\s*$/.test(field),
+      );
       const seconds = entry['timeoutSec'] ?? entry['timeout'];
       if (isGuard && typeof seconds === 'number') found.push(seconds);
       Object.values(entry).forEach(visit);
@@ -313,7 +413,11 @@ export function renderDoctor(report: DoctorJson): string {
   const lines: string[] = ['guard', ...report.guard.flatMap(renderCheck)];
   if (report.agents.length === 0) lines.push('', 'No agent has guard set up.');
   for (const agent of report.agents) {
-    lines.push('', `${adapterFor(agent.agent).displayName} (${agent.level}: ${agent.path})`, ...agent.checks.flatMap(renderCheck));
+    lines.push(
+      '',
+      `${adapterFor(agent.agent).displayName} (${agent.level}: ${agent.path})`,
+      ...agent.checks.flatMap(renderCheck),
+    );
   }
   lines.push('', report.ok ? 'All checks passed.' : 'Some checks failed.');
   return `${lines.join('\n')}\n`;

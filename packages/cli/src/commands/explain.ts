@@ -1,6 +1,15 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { evaluate, type EvaluateOptions, type Evaluation, type Invocation, type Policy, type ShellStep, type Span, type Via } from '@guard/core';
+import {
+  evaluate,
+  type EvaluateOptions,
+  type Evaluation,
+  type Invocation,
+  type Policy,
+  type ShellStep,
+  type Span,
+  type Via,
+} from '@guard/core';
 import type { Io } from '../io.js';
 import { loadPolicy, POLICY_FILE } from '../policy.js';
 import { createProbe } from '../probe.js';
@@ -30,7 +39,9 @@ export async function explain(options: ExplainOptions, io: Io): Promise<void> {
     if (policy === undefined) {
       const loaded = loadPolicy(step.projectRoot);
       if (loaded.error !== undefined) {
-        io.err(`guard: warning: ${join(step.projectRoot, POLICY_FILE)} has mistakes; the built-in rules apply all the same.\n${loaded.error}\n`);
+        io.err(
+          `guard: warning: ${join(step.projectRoot, POLICY_FILE)} has mistakes; the built-in rules apply all the same.\n${loaded.error}\n`,
+        );
       }
       policies.set(step.projectRoot, (policy = loaded.policy));
     }
@@ -96,7 +107,12 @@ export interface ExplainJson {
     readonly remoteHost: string | null;
     readonly text: string;
   }[];
-  readonly opaque: readonly { readonly reason: string; readonly detail?: string; readonly span: Span; readonly text: string }[];
+  readonly opaque: readonly {
+    readonly reason: string;
+    readonly detail?: string;
+    readonly span: Span;
+    readonly text: string;
+  }[];
 }
 
 /** Turns an evaluation into the JSON answer; `text` fields are the spanned slices, for convenience. */
@@ -164,7 +180,9 @@ export function renderText(evaluation: Evaluation, step: ShellStep): string {
     out.push(`  ${i + 1}. ${commandLine(inv)}`, `${INDENT}cwd: ${inv.cwd}${inv.cwdKnown ? '' : ' (best guess)'}`);
     if (inv.via.length > 0) out.push(`${INDENT}via: ${inv.via.map(viaLabel).join(' → ')}`);
     if (inv.prefixes.length > 0) {
-      out.push(`${INDENT}prefixes: ${inv.prefixes.map((p) => [p.name, ...p.args].map(quoteWord).join(' ')).join(', ')}`);
+      out.push(
+        `${INDENT}prefixes: ${inv.prefixes.map((p) => [p.name, ...p.args].map(quoteWord).join(' ')).join(', ')}`,
+      );
     }
     if (inv.remoteHost !== undefined) out.push(`${INDENT}runs on: ${inv.remoteHost}`);
     if (inv.redirects.length > 0) {

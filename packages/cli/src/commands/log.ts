@@ -19,7 +19,10 @@ export async function showLog(options: LogOptions, io: Io): Promise<void> {
   const guardHome = guardHomeFrom(io.env, io.home());
   const count = options.count ?? DEFAULT_COUNT;
   const kept: LogEntry[] = [];
-  for await (const entry of readLog(guardHome, { ...(options.chat === undefined ? {} : { chat: options.chat }), ...(options.decision === undefined ? {} : { decision: options.decision }) })) {
+  for await (const entry of readLog(guardHome, {
+    ...(options.chat === undefined ? {} : { chat: options.chat }),
+    ...(options.decision === undefined ? {} : { decision: options.decision }),
+  })) {
     kept.push(entry);
     if (kept.length > count) kept.shift();
   }
@@ -28,7 +31,9 @@ export async function showLog(options: LogOptions, io: Io): Promise<void> {
     return;
   }
   if (kept.length === 0) {
-    io.out(`No decisions logged yet${options.chat || options.decision ? ' that match' : ''} (${guardHome}/log.jsonl).\n`);
+    io.out(
+      `No decisions logged yet${options.chat || options.decision ? ' that match' : ''} (${guardHome}/log.jsonl).\n`,
+    );
     return;
   }
   for (const entry of kept) io.out(`${logLine(entry)}\n`);
@@ -37,8 +42,14 @@ export async function showLog(options: LogOptions, io: Io): Promise<void> {
 /** One entry as one readable line: when, who, what was decided, by which rules, about what. */
 export function logLine(entry: LogEntry): string {
   const when = entry.time.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
-  if (entry.how === 'switch') return `${when}  switch  ${Object.entries(entry.changed ?? {}).map(([k, v]) => `${k}=${String(v)}`).join(' ')}`;
-  const decision = entry.answer && entry.answer !== entry.decision ? `${entry.decision ?? '-'}→${entry.answer}` : (entry.decision ?? '-');
+  if (entry.how === 'switch')
+    return `${when}  switch  ${Object.entries(entry.changed ?? {})
+      .map(([k, v]) => `${k}=${String(v)}`)
+      .join(' ')}`;
+  const decision =
+    entry.answer && entry.answer !== entry.decision
+      ? `${entry.decision ?? '-'}→${entry.answer}`
+      : (entry.decision ?? '-');
   const parts = [
     when,
     `${entry.agent ?? '?'}${entry.chat ? `:${entry.chat.slice(0, 12)}` : ''}`,

@@ -34,7 +34,11 @@ export interface ChatReport {
   readonly remembered: readonly string[];
   readonly failures: number;
   /** What the chat-start scan checked and found. */
-  readonly startScan?: { readonly checked: readonly string[]; readonly found: readonly string[]; readonly unchecked: readonly string[] };
+  readonly startScan?: {
+    readonly checked: readonly string[];
+    readonly found: readonly string[];
+    readonly unchecked: readonly string[];
+  };
 }
 
 function item(entry: LogEntry): ReportStep {
@@ -42,7 +46,10 @@ function item(entry: LogEntry): ReportStep {
 }
 
 /** Builds the per-chat reports from log entries (oldest first) and the chats' saved memory. */
-export function buildReports(entries: Iterable<LogEntry>, memory: (agent: string, chat: string) => ChatState | undefined): ChatReport[] {
+export function buildReports(
+  entries: Iterable<LogEntry>,
+  memory: (agent: string, chat: string) => ChatState | undefined,
+): ChatReport[] {
   interface Draft {
     agent: string;
     chat: string;
@@ -61,7 +68,18 @@ export function buildReports(entries: Iterable<LogEntry>, memory: (agent: string
     const id = `${entry.agent}\u0000${entry.chat}`;
     let draft = drafts.get(id);
     if (!draft) {
-      draft = { agent: entry.agent, chat: entry.chat, first: entry.time, last: entry.time, steps: 0, failures: 0, blocked: [], asked: [], allowedAfterYes: [], leftUndone: [] };
+      draft = {
+        agent: entry.agent,
+        chat: entry.chat,
+        first: entry.time,
+        last: entry.time,
+        steps: 0,
+        failures: 0,
+        blocked: [],
+        asked: [],
+        allowedAfterYes: [],
+        leftUndone: [],
+      };
       drafts.set(id, draft);
     }
     draft.last = entry.time;
@@ -79,7 +97,9 @@ export function buildReports(entries: Iterable<LogEntry>, memory: (agent: string
     return {
       ...draft,
       remembered: state?.approved ?? [],
-      ...(state?.scan ? { startScan: { checked: state.scan.checked, found: state.scan.found, unchecked: state.scan.unchecked } } : {}),
+      ...(state?.scan
+        ? { startScan: { checked: state.scan.checked, found: state.scan.found, unchecked: state.scan.unchecked } }
+        : {}),
     };
   });
 }
@@ -90,7 +110,8 @@ export async function report(options: ReportOptions, io: Io): Promise<void> {
   const settings = await readSettings(guardHome).catch(() => undefined);
   const idleMs = (settings?.idleDays ?? 7) * 86_400_000;
   const entries: LogEntry[] = [];
-  for await (const entry of readLog(guardHome, options.chat === undefined ? {} : { chat: options.chat })) entries.push(entry);
+  for await (const entry of readLog(guardHome, options.chat === undefined ? {} : { chat: options.chat }))
+    entries.push(entry);
   const reports = buildReports(entries, (agent, chat) => {
     try {
       return loadChat(guardHome, agent, chat, Date.now(), idleMs);
@@ -110,11 +131,15 @@ export async function report(options: ReportOptions, io: Io): Promise<void> {
 }
 
 function renderReport(chat: ChatReport): string {
-  const lines = [`${chat.agent} chat ${chat.chat}`, `  ${chat.first} → ${chat.last}: ${chat.steps} steps judged${chat.failures ? `, ${chat.failures} guard failures` : ''}`];
+  const lines = [
+    `${chat.agent} chat ${chat.chat}`,
+    `  ${chat.first} → ${chat.last}: ${chat.steps} steps judged${chat.failures ? `, ${chat.failures} guard failures` : ''}`,
+  ];
   const list = (title: string, items: readonly ReportStep[]): void => {
     if (items.length === 0) return;
     lines.push(`  ${title} (${items.length}):`);
-    for (const step of items) lines.push(`    - ${step.step.slice(0, 100)}${step.rules.length ? `  [${step.rules.join(', ')}]` : ''}`);
+    for (const step of items)
+      lines.push(`    - ${step.step.slice(0, 100)}${step.rules.length ? `  [${step.rules.join(', ')}]` : ''}`);
   };
   list('blocked', chat.blocked);
   list('asked', chat.asked);
@@ -122,7 +147,9 @@ function renderReport(chat: ChatReport): string {
   list('left undone (nobody could approve)', chat.leftUndone);
   if (chat.remembered.length > 0) lines.push(`  remembered yes: ${chat.remembered.join(', ')}`);
   if (chat.startScan) {
-    lines.push(`  chat start: checked ${chat.startScan.checked.length} (${chat.startScan.checked.join(', ') || 'nothing'})`);
+    lines.push(
+      `  chat start: checked ${chat.startScan.checked.length} (${chat.startScan.checked.join(', ') || 'nothing'})`,
+    );
     for (const found of chat.startScan.found) lines.push(`    found: ${found}`);
     for (const skipped of chat.startScan.unchecked) lines.push(`    not checked: ${skipped}`);
   }

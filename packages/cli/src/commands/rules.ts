@@ -52,12 +52,21 @@ function renderRules(entries: readonly RuleJson[]): string {
     out.push(`${heading} (${group.length})`);
     for (const entry of group) {
       out.push('', shorten(`  ${entry.id}: ${entry.title}`, 80), ...wrap(entry.reason, INDENT));
-      const facts = [decision === 'ask' ? `asks ${entry.remembered.replace(/^asks /, '')}` : '', entry.owasp.length > 0 ? `OWASP ${entry.owasp.join(', ')}` : ''];
+      const facts = [
+        decision === 'ask' ? `asks ${entry.remembered.replace(/^asks /, '')}` : '',
+        entry.owasp.length > 0 ? `OWASP ${entry.owasp.join(', ')}` : '',
+      ];
       out.push(...wrap(facts.filter(Boolean).join('; '), INDENT));
-      entry.examples.match.slice(0, 3).forEach((text, i) => out.push(`${INDENT}${i === 0 ? 'e.g.' : '    '} ${shorten(text.replace(/\n/g, '⏎'))}`));
+      entry.examples.match
+        .slice(0, 3)
+        .forEach((text, i) => out.push(`${INDENT}${i === 0 ? 'e.g.' : '    '} ${shorten(text.replace(/\n/g, '⏎'))}`));
     }
   }
-  out.push('', 'Ids never change; .guard.yaml names rules by them (docs/policy.md).', '`guard rules --json` prints every example.');
+  out.push(
+    '',
+    'Ids never change; .guard.yaml names rules by them (docs/policy.md).',
+    '`guard rules --json` prints every example.',
+  );
   return `${out.join('\n')}\n`;
 }
 

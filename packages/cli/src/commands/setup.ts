@@ -3,7 +3,17 @@ import { dirname } from 'node:path';
 import { ConfigError } from '@guard/adapters';
 import type { ConfigLevel } from '@guard/adapters';
 import type { AgentId } from '@guard/core';
-import { adapterFor, describeConfigError, hookCommand, locationsFrom, readBytes, settingsOrFail, sha256, textOf, writeStep } from '../agents.js';
+import {
+  adapterFor,
+  describeConfigError,
+  hookCommand,
+  locationsFrom,
+  readBytes,
+  settingsOrFail,
+  sha256,
+  textOf,
+  writeStep,
+} from '../agents.js';
 import { codexConfigPath, codexTrustOf } from '../codex-trust.js';
 import { GuardError } from '../errors.js';
 import { writeFileAtomic } from '../fsx.js';
@@ -51,7 +61,8 @@ export async function setup(agent: AgentId, options: SetupOptions, io: Io): Prom
   if (beforeBytes !== undefined && after === before) {
     io.out(`Already set up: ${file} (nothing changed).\n`);
     // a hook set up before Codex was installed (or trusted) gets its trust now
-    if (agent === 'codex' && !options.dryRun && codexTrustOf(file, after, io).state !== 'trusted') await trustCodex(file, after, options, io);
+    if (agent === 'codex' && !options.dryRun && codexTrustOf(file, after, io).state !== 'trusted')
+      await trustCodex(file, after, options, io);
     return;
   }
 
@@ -65,7 +76,8 @@ export async function setup(agent: AgentId, options: SetupOptions, io: Io): Prom
 
   const backup = `${file}.guard-backup`;
   const madeBackup = beforeBytes !== undefined && keepOriginal(backup, beforeBytes);
-  const createdDir = beforeBytes === undefined ? writeStep(file, () => mkdirSync(dirname(file), { recursive: true })) : undefined;
+  const createdDir =
+    beforeBytes === undefined ? writeStep(file, () => mkdirSync(dirname(file), { recursive: true })) : undefined;
   const record = nextRecord(readRecords(guardHome)[file], beforeBytes, after, createdDir);
   writeStep(guardHome, () => saveRecord(guardHome, file, record));
   writeStep(file, () => writeFileAtomic(file, after));
@@ -75,7 +87,8 @@ export async function setup(agent: AgentId, options: SetupOptions, io: Io): Prom
   if (beforeBytes === undefined) io.out(`Created ${file} with guard's hook (events: ${events}).\n`);
   else io.out(`Updated ${file}: ${hadGuard ? "refreshed guard's hook" : "added guard's hook"} (events: ${events}).\n`);
   if (madeBackup) io.out(`Kept a copy of the original in ${backup}.\n`);
-  if (settings.failClosed) io.out('fail-closed is on: where the agent has its own fail-closed switch, it is set too.\n');
+  if (settings.failClosed)
+    io.out('fail-closed is on: where the agent has its own fail-closed switch, it is set too.\n');
   if (options.project) {
     // Codex, Cursor and Copilot load a project's hooks only in a folder the person trusted there.
     const trust = agent === 'antigravity' ? '' : ', and only once you trust this folder there';
@@ -105,7 +118,13 @@ async function trustCodex(file: string, after: string, options: SetupOptions, io
     const guardHome = guardHomeFrom(io.env, io.home());
     // without the copy, uninstall still takes guard's trust entries out of the text
     if (configBefore !== undefined) writeStep(config, () => keepOriginal(`${config}.guard-backup`, configBefore));
-    writeStep(guardHome, () => saveRecord(guardHome, config, nextRecord(readRecords(guardHome)[config], configBefore, configAfter.toString('utf8'))));
+    writeStep(guardHome, () =>
+      saveRecord(
+        guardHome,
+        config,
+        nextRecord(readRecords(guardHome)[config], configBefore, configAfter.toString('utf8')),
+      ),
+    );
   }
   const trusted = codexTrustOf(file, after, io).state === 'trusted';
   io.out(`Next: ${trusted ? 'Codex already trusts this hook; start a new Codex session.' : CODEX_TRUST_STEP}\n`);
@@ -113,14 +132,21 @@ async function trustCodex(file: string, after: string, options: SetupOptions, io
 
 // Codex never runs a hook nobody trusted, and says nothing about it. Its app cannot reliably
 // trust hooks, so the terminal is named.
-const CODEX_TRUST_STEP = 'open Codex in a terminal, type /hooks, and trust the guard hook; until then Codex skips it without a word.';
+const CODEX_TRUST_STEP =
+  'open Codex in a terminal, type /hooks, and trust the guard hook; until then Codex skips it without a word.';
 
 /**
  * What guard now knows of a file it wrote. A file still exactly as guard last wrote it keeps its first
  * record: uninstall can then give back the bytes from before guard's first write.
  */
-function nextRecord(old: InstallRecord | undefined, beforeBytes: Buffer | undefined, after: string, createdDir?: string): InstallRecord {
-  if (old !== undefined && beforeBytes !== undefined && sha256(beforeBytes) === old.after) return { ...old, after: sha256(after) };
+function nextRecord(
+  old: InstallRecord | undefined,
+  beforeBytes: Buffer | undefined,
+  after: string,
+  createdDir?: string,
+): InstallRecord {
+  if (old !== undefined && beforeBytes !== undefined && sha256(beforeBytes) === old.after)
+    return { ...old, after: sha256(after) };
   return {
     after: sha256(after),
     created: beforeBytes === undefined,
@@ -136,6 +162,9 @@ function keepOriginal(backup: string, bytes: Buffer): boolean {
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw new GuardError(`Cannot back up the original to ${backup} (${(error as NodeJS.ErrnoException).code ?? String(error)}). guard wrote nothing.`, 'Check that the folder is writable, then run the command again.');
+    throw new GuardError(
+      `Cannot back up the original to ${backup} (${(error as NodeJS.ErrnoException).code ?? String(error)}). guard wrote nothing.`,
+      'Check that the folder is writable, then run the command again.',
+    );
   }
 }

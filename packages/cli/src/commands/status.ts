@@ -105,7 +105,9 @@ export function inspectLevel(agent: AgentId, level: ConfigLevel, io: Io, setting
 function agentSwitch(agent: AgentId, text: string, command: string | undefined): { agentFailClosed?: boolean } {
   const adapter = adapterFor(agent);
   const probe = hookCommand(agent);
-  const hasSwitch = adapter.install('', { hookCommand: probe, failClosed: true }) !== adapter.install('', { hookCommand: probe, failClosed: false });
+  const hasSwitch =
+    adapter.install('', { hookCommand: probe, failClosed: true }) !==
+    adapter.install('', { hookCommand: probe, failClosed: false });
   if (!hasSwitch || command === undefined) return {};
   return { agentFailClosed: adapter.install(text, { hookCommand: command, failClosed: true }) === text };
 }
@@ -146,9 +148,11 @@ const yesNo = (value: boolean): string => (value ? 'yes' : 'no');
 
 /** How guard learns that the person said yes to an asked step on this agent (SPEC §5), or that it cannot. */
 export function howYesIsSeen(caps: Capabilities): string {
-  if (caps.ask === 'block-then-chat') return "your next message in the chat (\"yes\" or the step's code) lets that step run once, and it is remembered for the chat";
-  if (caps.results) return "seen when the asked step's result comes back (you allowed it in the agent's prompt), then remembered for the chat";
-  return "cannot be seen (the agent shows guard no results), so every asked step is asked again";
+  if (caps.ask === 'block-then-chat')
+    return 'your next message in the chat ("yes" or the step\'s code) lets that step run once, and it is remembered for the chat';
+  if (caps.results)
+    return "seen when the asked step's result comes back (you allowed it in the agent's prompt), then remembered for the chat";
+  return 'cannot be seen (the agent shows guard no results), so every asked step is asked again';
 }
 
 /** The text form: a few short lines per agent. */
@@ -162,7 +166,10 @@ export function renderStatus(report: StatusJson): string {
     lines.push('', agent.name);
     for (const level of agent.levels) lines.push(...renderLevel(agent.agent, level));
     const caps = agent.capabilities;
-    const ask = caps.ask === 'native' ? `native prompt (${caps.askEvents.join(', ')})` : 'block, then the agent asks you in the chat';
+    const ask =
+      caps.ask === 'native'
+        ? `native prompt (${caps.askEvents.join(', ')})`
+        : 'block, then the agent asks you in the chat';
     lines.push(`  ask: ${ask}; results seen: ${yesNo(caps.results)}; chat start seen: ${yesNo(caps.startEvent)}`);
     lines.push(`  a yes: ${howYesIsSeen(caps)}`);
     lines.push(`  if the hook fails: ${caps.onHookFailure}`, `  if it times out: ${caps.onHookTimeout}`);
@@ -183,7 +190,9 @@ function renderLevel(agent: AgentId, level: LevelStatus): string[] {
   const facts = [
     'installed',
     level.commands.every((command) => command.resolves) ? 'command resolves' : 'command does NOT resolve',
-    level.upToDate ? 'up to date' : `out of date (run \`guard setup ${agent}${level.level === 'project' ? ' --project' : ''}\`)`,
+    level.upToDate
+      ? 'up to date'
+      : `out of date (run \`guard setup ${agent}${level.level === 'project' ? ' --project' : ''}\`)`,
     ...(level.agentFailClosed === undefined ? [] : [`agent's failClosed ${level.agentFailClosed ? 'set' : 'not set'}`]),
     ...(level.codexTrust === undefined ? [] : [trustWords(level.codexTrust)]),
   ];

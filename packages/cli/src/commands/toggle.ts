@@ -15,13 +15,17 @@ export async function changeSettings(changes: Partial<Switch>, io: Io): Promise<
   const guardHome = guardHomeFrom(io.env, io.home());
   try {
     const current = await readSettings(guardHome);
-    const changed = Object.fromEntries(Object.entries(changes).filter(([key, value]) => current[key as keyof Switch] !== value));
+    const changed = Object.fromEntries(
+      Object.entries(changes).filter(([key, value]) => current[key as keyof Switch] !== value),
+    );
     if (Object.keys(changed).length === 0) return false;
     await updateSettings(guardHome, changed);
     try {
       appendLog(guardHome, { time: new Date().toISOString(), how: 'switch', changed });
     } catch (error) {
-      io.err(`guard: the change was saved, but could not be logged (${error instanceof Error ? error.message : String(error)}).\n`);
+      io.err(
+        `guard: the change was saved, but could not be logged (${error instanceof Error ? error.message : String(error)}).\n`,
+      );
     }
     return true;
   } catch (error) {
@@ -38,7 +42,11 @@ export async function toggle(state: 'on' | 'off', io: Io): Promise<void> {
   const enabled = state === 'on';
   const changed = await changeSettings({ enabled }, io);
   if (enabled) {
-    io.out(changed ? 'guard is now on: each step is checked again before it runs.\n' : 'guard was already on; nothing changed.\n');
+    io.out(
+      changed
+        ? 'guard is now on: each step is checked again before it runs.\n'
+        : 'guard was already on; nothing changed.\n',
+    );
   } else {
     io.out(
       `${changed ? "guard is now off: every step goes ahead and is logged as 'guard off'." : 'guard was already off; nothing changed.'} Run \`guard on\` to turn it back on.\n`,

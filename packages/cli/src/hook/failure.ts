@@ -50,23 +50,43 @@ export function failureAnswer(context: FailureContext): FailureAnswer {
   const { payload, input, settings } = context;
   const failClosed = settings?.failClosed ?? false;
   const off = settings?.enabled === false;
-  const stepEvent = input === undefined ? stepEventFor(context.agent, context.event, payload) : input.type === 'step' ? input.event : undefined;
+  const stepEvent =
+    input === undefined
+      ? stepEventFor(context.agent, context.event, payload)
+      : input.type === 'step'
+        ? input.event
+        : undefined;
 
   if (stepEvent === undefined) {
     // a chat start, a result, a message: nothing to stop, answer the event
     const event = input?.event ?? context.event ?? mainEvent(context.agent);
-    return { reply: payload.toEventReply(event, undefined), decision: 'allow', how: off ? 'off' : 'failure', rules: [] };
+    return {
+      reply: payload.toEventReply(event, undefined),
+      decision: 'allow',
+      how: off ? 'off' : 'failure',
+      rules: [],
+    };
   }
   const reply = (verdict: Verdict): HookReply =>
     payload.toReply(verdict, { event: stepEvent, canAsk: false, failClosed });
   if (off) return { reply: reply(NO_OBJECTION), decision: 'allow', how: 'off', rules: [] };
   if (failClosed) {
-    const verdict: Verdict = { decision: 'block', findings: [], agentMessage: FAIL_CLOSED_MESSAGE, userMessage: FAIL_CLOSED_MESSAGE };
+    const verdict: Verdict = {
+      decision: 'block',
+      findings: [],
+      agentMessage: FAIL_CLOSED_MESSAGE,
+      userMessage: FAIL_CLOSED_MESSAGE,
+    };
     return { reply: reply(verdict), decision: 'block', how: 'failure', rules: [] };
   }
   const neverList = input?.type === 'step' ? blockOnly(input, context.env) : undefined;
   if (neverList?.decision === 'block') {
-    return { reply: reply(neverList), decision: 'block', how: 'failure', rules: neverList.findings.map((finding) => finding.ruleId) };
+    return {
+      reply: reply(neverList),
+      decision: 'block',
+      how: 'failure',
+      rules: neverList.findings.map((finding) => finding.ruleId),
+    };
   }
   return { reply: reply(NO_OBJECTION), decision: 'allow', how: 'failure', rules: [] };
 }

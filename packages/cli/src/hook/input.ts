@@ -53,7 +53,10 @@ export interface Payload {
  * that completes one JSON object ends the reading too: an agent that leaves stdin open after its
  * payload is answered at once, not at the deadline.
  */
-export async function readAll(chunks: AsyncIterable<Uint8Array | string>, maxBytes: number = MAX_INPUT_BYTES): Promise<Payload> {
+export async function readAll(
+  chunks: AsyncIterable<Uint8Array | string>,
+  maxBytes: number = MAX_INPUT_BYTES,
+): Promise<Payload> {
   const parts: Buffer[] = [];
   let size = 0;
   const text = (): string => {
@@ -61,7 +64,8 @@ export async function readAll(chunks: AsyncIterable<Uint8Array | string>, maxByt
     return all.charCodeAt(0) === 0xfeff ? all.slice(1) : all;
   };
   for await (const chunk of chunks) {
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const bytes =
+      typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     size += bytes.length;
     if (size > maxBytes) throw new InputTooBigError(`the payload is larger than ${maxBytes} bytes`);
     parts.push(bytes);

@@ -11,7 +11,11 @@ const MAX_READ = 64 * 1024;
  * /proc, cheaply and synchronously); elsewhere, or when /proc cannot be read, an empty list, which
  * adapters treat as "unknown".
  */
-export function ancestorArgs(ppid: number, platform: string = process.platform, readFile: (path: string) => string | undefined = readSmall): readonly string[] {
+export function ancestorArgs(
+  ppid: number,
+  platform: string = process.platform,
+  readFile: (path: string) => string | undefined = readSmall,
+): readonly string[] {
   if (platform !== 'linux') return [];
   const args: string[] = [];
   let pid = ppid;
@@ -40,7 +44,12 @@ function readSmall(path: string): string | undefined {
     fd = openSync(path, 'r');
     const buffer = Buffer.alloc(MAX_READ);
     let size = 0;
-    for (let n = readSync(fd, buffer, 0, MAX_READ, null); n > 0 && size < MAX_READ; n = readSync(fd, buffer, size, MAX_READ - size, null)) size += n;
+    for (
+      let n = readSync(fd, buffer, 0, MAX_READ, null);
+      n > 0 && size < MAX_READ;
+      n = readSync(fd, buffer, size, MAX_READ - size, null)
+    )
+      size += n;
     return buffer.toString('utf8', 0, size);
   } catch {
     return undefined;

@@ -15,7 +15,11 @@ export interface SessionLayer {
   /** What this chat remembers, for one step. */
   forStep(agent: AgentId, step: ToolStep, guardHome: string): ChatMemory | Promise<ChatMemory>;
   /** A result, chat start, message or ignored event: updates memory, may return a notice. */
-  onEvent(agent: AgentId, input: Exclude<HookInput, { type: 'step' }>, guardHome: string): string | undefined | Promise<string | undefined>;
+  onEvent(
+    agent: AgentId,
+    input: Exclude<HookInput, { type: 'step' }>,
+    guardHome: string,
+  ): string | undefined | Promise<string | undefined>;
 }
 
 /** No memory at all: every step is judged as the first of a fresh chat. */

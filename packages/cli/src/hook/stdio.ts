@@ -24,7 +24,8 @@ export function rawStdio(): RawStdio {
     new Promise((resolve, reject) => {
       read(0, buffer, 0, buffer.length, null, (error, bytes) => {
         if (error === null) resolve(bytes);
-        else if (error.code === 'EOF') resolve(0); // Windows says so for a closed pipe
+        else if (error.code === 'EOF')
+          resolve(0); // Windows says so for a closed pipe
         else reject(error);
       });
     });

@@ -30,7 +30,9 @@ export function makeAgentHome(env: Record<string, string> = {}): AgentHome {
   mkdirSync(cwd, { recursive: true });
   // npm puts the repo's node_modules/.bin (with the pinned Codex) on PATH; a person's machine has no Codex
   // unless a test says so, or setup would really ask Codex to trust the hook
-  const path = process.env.PATH?.split(delimiter).filter((dir) => !/node_modules[\\/]\.bin$/.test(dir)).join(delimiter);
+  const path = process.env.PATH?.split(delimiter)
+    .filter((dir) => !/node_modules[\\/]\.bin$/.test(dir))
+    .join(delimiter);
   const fullEnv = { HOME: home, GUARD_HOME: guardHome, PATH: path, SHELL: '/bin/sh', ...env };
   return {
     root,

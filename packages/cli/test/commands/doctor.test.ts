@@ -14,8 +14,14 @@ const AGENTS: readonly AgentId[] = ['codex', 'cursor', 'antigravity', 'copilot']
 
 /** Answers as guard's runtime gives them: a block for a force push, no objection otherwise. */
 const REPLIES: Record<AgentId, { readonly allow: string; readonly deny: string }> = {
-  codex: { allow: '', deny: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"guard: blocked."}}' },
-  cursor: { allow: '{}', deny: '{"permission":"deny","user_message":"guard: blocked.","agent_message":"guard: blocked."}' },
+  codex: {
+    allow: '',
+    deny: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"guard: blocked."}}',
+  },
+  cursor: {
+    allow: '{}',
+    deny: '{"permission":"deny","user_message":"guard: blocked.","agent_message":"guard: blocked."}',
+  },
   antigravity: { allow: '{"decision":"ask"}', deny: '{"decision":"deny","reason":"guard: blocked."}' },
   copilot: { allow: '', deny: '{"permissionDecision":"deny","permissionDecisionReason":"guard: blocked."}' },
 };
@@ -51,7 +57,13 @@ function ioOf(): Io {
 function installWith(agent: AgentId, script: string, before = ''): string {
   const file = adapters[agent].configPath('user', { home: box.home, projectRoot: box.project });
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, adapters[agent].install(before, { hookCommand: `"${process.execPath}" "${script}" hook ${agent}`, failClosed: false }));
+  writeFileSync(
+    file,
+    adapters[agent].install(before, {
+      hookCommand: `"${process.execPath}" "${script}" hook ${agent}`,
+      failClosed: false,
+    }),
+  );
   return file;
 }
 
@@ -65,7 +77,13 @@ function checksOf(report: DoctorJson, agent: AgentId): Record<string, Check> {
 function cannedRunner(ms: number, calls: { agent: AgentId; command: string; cwd: string }[] = []): RunHook {
   return async (agent, command, input, cwd): Promise<HookRun> => {
     calls.push({ agent, command, cwd });
-    return { stdout: input.includes('push --force') ? REPLIES[agent].deny : REPLIES[agent].allow, stderr: '', exitCode: 0, ms, timedOut: false };
+    return {
+      stdout: input.includes('push --force') ? REPLIES[agent].deny : REPLIES[agent].allow,
+      stderr: '',
+      exitCode: 0,
+      ms,
+      timedOut: false,
+    };
   };
 }
 
@@ -76,35 +94,68 @@ describe('guard doctor runs the installed command the way the agent does', () =>
     const checks = checksOf(report, agent);
     expect(checks['config parses']?.ok).toBe(true);
     expect(checks['hook command resolves']?.ok).toBe(true);
-    expect(checks['harmless step goes ahead']).toMatchObject({ ok: true, detail: expect.stringMatching(/^no-objection \(.+\) in \d+ ms$/) });
-    expect(checks['dangerous step is blocked']).toMatchObject({ ok: true, detail: expect.stringMatching(/^block \(.+\) in \d+ ms$/) });
+    expect(checks['harmless step goes ahead']).toMatchObject({
+      ok: true,
+      detail: expect.stringMatching(/^no-objection \(.+\) in \d+ ms$/),
+    });
+    expect(checks['dangerous step is blocked']).toMatchObject({
+      ok: true,
+      detail: expect.stringMatching(/^block \(.+\) in \d+ ms$/),
+    });
     // the command is not the one setup writes (it runs the stand-in), and doctor says so
     expect(checks['entries match setup']).toMatchObject({ ok: false, fix: `Run \`guard setup ${agent}\`.` });
     expect(report.ok).toBe(false);
     expect(report.agents.map((entry) => entry.agent)).toEqual([agent]);
     // only Codex has a trust gate; a fresh file is not trusted, and doctor says how to fix that
-    if (agent === 'codex') expect(checks['Codex trusts the hook']).toMatchObject({ ok: false, fix: expect.stringContaining('type /hooks') });
+    if (agent === 'codex')
+      expect(checks['Codex trusts the hook']).toMatchObject({ ok: false, fix: expect.stringContaining('type /hooks') });
     else expect(checks['Codex trusts the hook']).toBeUndefined();
   });
 
   it.for([
     { mode: 'silent', agent: 'codex' as const, harmless: true, dangerous: /^expected block, got no-objection/ },
-    { mode: 'silent', agent: 'antigravity' as const, harmless: false, dangerous: /^expected block, got failure \(no output\)/ },
-    { mode: 'garbage', agent: 'codex' as const, harmless: false, dangerous: /^expected block, got failure \(output that is not JSON\).+stdout: Welcome back!/ },
-    { mode: 'crash', agent: 'copilot' as const, harmless: false, dangerous: /^expected block, got failure \(exit code 1\) in \d+ ms\. Copilot blocks the step .+ rules decide\. stderr: boom$/ },
-  ])('a hook that answers wrongly ($mode, $agent) fails with what it saw and a fix', async ({ mode, agent, harmless, dangerous }) => {
-    installWith(agent, fake);
-    box.env.FAKE_MODE = mode;
-    const checks = checksOf(await diagnose(ioOf(), agentShellRunner(ioOf())), agent);
-    expect(checks['harmless step goes ahead']?.ok).toBe(harmless);
-    expect(checks['dangerous step is blocked']).toMatchObject({ ok: false, detail: expect.stringMatching(dangerous), fix: expect.stringContaining('guard explain -- git push --force') });
-  });
+    {
+      mode: 'silent',
+      agent: 'antigravity' as const,
+      harmless: false,
+      dangerous: /^expected block, got failure \(no output\)/,
+    },
+    {
+      mode: 'garbage',
+      agent: 'codex' as const,
+      harmless: false,
+      dangerous: /^expected block, got failure \(output that is not JSON\).+stdout: Welcome back!/,
+    },
+    {
+      mode: 'crash',
+      agent: 'copilot' as const,
+      harmless: false,
+      dangerous:
+        /^expected block, got failure \(exit code 1\) in \d+ ms\. Copilot blocks the step .+ rules decide\. stderr: boom$/,
+    },
+  ])(
+    'a hook that answers wrongly ($mode, $agent) fails with what it saw and a fix',
+    async ({ mode, agent, harmless, dangerous }) => {
+      installWith(agent, fake);
+      box.env.FAKE_MODE = mode;
+      const checks = checksOf(await diagnose(ioOf(), agentShellRunner(ioOf())), agent);
+      expect(checks['harmless step goes ahead']?.ok).toBe(harmless);
+      expect(checks['dangerous step is blocked']).toMatchObject({
+        ok: false,
+        detail: expect.stringMatching(dangerous),
+        fix: expect.stringContaining('guard explain -- git push --force'),
+      });
+    },
+  );
 
   it("Codex's hook runs through the login shell named by SHELL", async () => {
     installWith('codex', fake);
     box.env.SHELL = join(box.root, 'no-such-shell');
     const checks = checksOf(await diagnose(ioOf(), agentShellRunner(ioOf())), 'codex');
-    expect(checks['harmless step goes ahead']).toMatchObject({ ok: false, detail: expect.stringMatching(/^the command did not start: .*no-such-shell/) });
+    expect(checks['harmless step goes ahead']).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(/^the command did not start: .*no-such-shell/),
+    });
   });
 });
 
@@ -125,10 +176,18 @@ describe('guard doctor failure paths', () => {
 
   it('a config that does not parse fails with its line', async () => {
     const file = installWith('codex', fake);
-    writeFileSync(file, `{\n  "hooks": {\n    "PreToolUse": [ { "hooks": [ { "command": "\\"/n\\" \\"/s\\" hook codex" } ] } ],,\n  }\n}\n`);
+    writeFileSync(
+      file,
+      `{\n  "hooks": {\n    "PreToolUse": [ { "hooks": [ { "command": "\\"/n\\" \\"/s\\" hook codex" } ] } ],,\n  }\n}\n`,
+    );
     const report = await diagnose(ioOf(), cannedRunner(5));
     expect(checksOf(report, 'codex')).toEqual({
-      'config parses': { name: 'config parses', ok: false, detail: expect.stringMatching(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3: `)), fix: 'Fix that line (or move the file aside), then run `guard setup codex`.' },
+      'config parses': {
+        name: 'config parses',
+        ok: false,
+        detail: expect.stringMatching(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3: `)),
+        fix: 'Fix that line (or move the file aside), then run `guard setup codex`.',
+      },
     });
   });
 
@@ -153,7 +212,12 @@ describe('guard doctor failure paths', () => {
   it("over the agent's own timeout: says what the agent then does", async () => {
     installWith('antigravity', fake);
     const check = checksOf(await diagnose(ioOf(), cannedRunner(31_000)), 'antigravity')['answers in time'];
-    expect(check).toMatchObject({ ok: false, detail: expect.stringContaining(`the agent gives up after 30 s: ${adapters.antigravity.capabilities.onHookTimeout}`) });
+    expect(check).toMatchObject({
+      ok: false,
+      detail: expect.stringContaining(
+        `the agent gives up after 30 s: ${adapters.antigravity.capabilities.onHookTimeout}`,
+      ),
+    });
   });
 
   it('a hook that hangs is reported, not waited for', async () => {
@@ -168,7 +232,12 @@ describe('guard doctor failure paths', () => {
     mkdirSync(box.guardHome, { recursive: true });
     writeFileSync(join(box.guardHome, 'settings.yaml'), 'enabled: false\n');
     const report = await diagnose(ioOf(), cannedRunner(5));
-    expect(report.guard.find((check) => check.name === 'guard is on')).toEqual({ name: 'guard is on', ok: false, detail: 'guard is off: every step goes ahead', fix: 'Run `guard on`.' });
+    expect(report.guard.find((check) => check.name === 'guard is on')).toEqual({
+      name: 'guard is on',
+      ok: false,
+      detail: 'guard is off: every step goes ahead',
+      fix: 'Run `guard on`.',
+    });
     expect(report.ok).toBe(false);
   });
 
@@ -178,10 +247,26 @@ describe('guard doctor failure paths', () => {
     await diagnose(ioOf(), cannedRunner(5, calls));
     const base = (agent: AgentId): string => `"${process.execPath}" "${fake}" hook ${agent}`;
     expect(calls).toEqual([
-      ...['codex', 'codex'].map(() => ({ agent: 'codex', command: base('codex'), cwd: dirname(files.codex as string) })),
-      ...['cursor', 'cursor'].map(() => ({ agent: 'cursor', command: base('cursor'), cwd: dirname(files.cursor as string) })),
-      ...['a', 'a'].map(() => ({ agent: 'antigravity', command: `${base('antigravity')} --event PreToolUse`, cwd: dirname(files.antigravity as string) })),
-      ...['c', 'c'].map(() => ({ agent: 'copilot', command: `${base('copilot')} --event preToolUse`, cwd: dirname(files.copilot as string) })),
+      ...['codex', 'codex'].map(() => ({
+        agent: 'codex',
+        command: base('codex'),
+        cwd: dirname(files.codex as string),
+      })),
+      ...['cursor', 'cursor'].map(() => ({
+        agent: 'cursor',
+        command: base('cursor'),
+        cwd: dirname(files.cursor as string),
+      })),
+      ...['a', 'a'].map(() => ({
+        agent: 'antigravity',
+        command: `${base('antigravity')} --event PreToolUse`,
+        cwd: dirname(files.antigravity as string),
+      })),
+      ...['c', 'c'].map(() => ({
+        agent: 'copilot',
+        command: `${base('copilot')} --event preToolUse`,
+        cwd: dirname(files.copilot as string),
+      })),
     ]);
   });
 });
@@ -191,14 +276,18 @@ describe('guard doctor output and exit code', () => {
     const result = await box.guard('doctor');
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('No agent has guard set up.');
-    expect(result.stderr).toBe('guard: guard is not set up for any agent, so nothing is checked.\nRun `guard setup <agent>` (codex, cursor, antigravity or copilot) first.\n');
+    expect(result.stderr).toBe(
+      'guard: guard is not set up for any agent, so nothing is checked.\nRun `guard setup <agent>` (codex, cursor, antigravity or copilot) first.\n',
+    );
   });
 
   it('--json prints one object with every check; a failure exits 1 and counts the failures', async () => {
     installWith('cursor', fake);
     const { io, stdout } = captureIo({ cwd: box.cwd, home: box.home });
     const run = cannedRunner(5);
-    await expect(doctor({ json: true, run }, { ...io, env: box.env, tmp: () => box.root })).rejects.toThrow(/^1 check failed\.$/);
+    await expect(doctor({ json: true, run }, { ...io, env: box.env, tmp: () => box.root })).rejects.toThrow(
+      /^1 check failed\.$/,
+    );
     const report = JSON.parse(stdout()) as DoctorJson;
     expect(report.ok).toBe(false);
     expect(report.agents[0]?.checks.map((check) => [check.name, check.ok])).toEqual([
@@ -214,8 +303,12 @@ describe('guard doctor output and exit code', () => {
   it('text: one line per check, the fix under a failed one', async () => {
     installWith('cursor', fake);
     const { io, stdout } = captureIo({ cwd: box.cwd, home: box.home });
-    await expect(doctor({ json: false, run: cannedRunner(5) }, { ...io, env: box.env, tmp: () => box.root })).rejects.toThrow();
-    expect(stdout()).toContain('\n  FAIL entries match setup: the hook command or fail-closed switch differs from what setup writes now\n       fix: Run `guard setup cursor`.\n');
+    await expect(
+      doctor({ json: false, run: cannedRunner(5) }, { ...io, env: box.env, tmp: () => box.root }),
+    ).rejects.toThrow();
+    expect(stdout()).toContain(
+      '\n  FAIL entries match setup: the hook command or fail-closed switch differs from what setup writes now\n       fix: Run `guard setup cursor`.\n',
+    );
     expect(stdout()).toContain('\n  ok   dangerous step is blocked: block (permission "deny") in 5 ms\n');
     expect(stdout()).toMatch(/\nSome checks failed\.\n$/);
   });
@@ -223,10 +316,26 @@ describe('guard doctor output and exit code', () => {
 
 describe('configuredTimeout', () => {
   it.for([
-    { name: 'Cursor entry', text: '{"version":1,"hooks":{"stop":[{"command":"x","timeout":99}],"preToolUse":[{"command":"\\"/n\\" \\"/s\\" hook cursor","timeout":10}]}}', want: 10 },
-    { name: 'Copilot timeoutSec', text: '{"version":1,"hooks":{"preToolUse":[{"bash":"\\"/n\\" \\"/s\\" hook copilot --event preToolUse","timeoutSec":7}]}}', want: 7 },
-    { name: "someone else's timeout only", text: '{"hooks":{"Stop":[{"hooks":[{"command":"notify hookup","timeout":5}]}]}}', want: undefined },
-    { name: 'guard entry without a timeout', text: '{"hooks":{"PreToolUse":[{"hooks":[{"command":"/n /s hook codex"}]}]}}', want: undefined },
+    {
+      name: 'Cursor entry',
+      text: '{"version":1,"hooks":{"stop":[{"command":"x","timeout":99}],"preToolUse":[{"command":"\\"/n\\" \\"/s\\" hook cursor","timeout":10}]}}',
+      want: 10,
+    },
+    {
+      name: 'Copilot timeoutSec',
+      text: '{"version":1,"hooks":{"preToolUse":[{"bash":"\\"/n\\" \\"/s\\" hook copilot --event preToolUse","timeoutSec":7}]}}',
+      want: 7,
+    },
+    {
+      name: "someone else's timeout only",
+      text: '{"hooks":{"Stop":[{"hooks":[{"command":"notify hookup","timeout":5}]}]}}',
+      want: undefined,
+    },
+    {
+      name: 'guard entry without a timeout',
+      text: '{"hooks":{"PreToolUse":[{"hooks":[{"command":"/n /s hook codex"}]}]}}',
+      want: undefined,
+    },
     { name: 'not JSON', text: '{', want: undefined },
   ])('$name', ({ text, want }) => {
     expect(configuredTimeout(text)).toBe(want);

@@ -49,22 +49,38 @@ describe('explain applies the project policy', () => {
   });
 
   it('warns once, naming the file, when the policy has mistakes, and still applies its valid rules', async () => {
-    const broken = project('broken-policy', { '.guard.yaml': `${POLICY}allow:\n  - rule: fs.wipe\n    paths: ["**"]\n` });
+    const broken = project('broken-policy', {
+      '.guard.yaml': `${POLICY}allow:\n  - rule: fs.wipe\n    paths: ["**"]\n`,
+    });
     const io = captureIo({ cwd: broken, stdin: '{"command": "terraform apply"}\n{"command": "ls"}\n' });
     await explain({ command: undefined, json: false, jsonl: true, cwd: undefined }, io.io);
     expect(io.stderr()).toBe(
       `guard: warning: ${join(broken, '.guard.yaml')} has mistakes; the built-in rules apply all the same.\n` +
         '.guard.yaml:8: allow[0].rule: fs.wipe is on the never list and cannot be allowed.\n',
     );
-    const answers = io.stdout().trim().split('\n').map((line) => JSON.parse(line) as ExplainJson);
+    const answers = io
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as ExplainJson);
     expect(answers.map((a) => a.findings.map((f) => f.ruleId))).toEqual([['policy.no-apply'], []]);
   });
 });
 
 describe('explain asks the real probe', () => {
   it.for([
-    { name: 'a package the project does not list', files: { 'package.json': '{"dependencies": {"react": "^19"}}' }, command: 'npm install reactt', flagged: true },
-    { name: 'a package the project lists', files: { 'package.json': '{"dependencies": {"react": "^19"}}' }, command: 'npm install react', flagged: false },
+    {
+      name: 'a package the project does not list',
+      files: { 'package.json': '{"dependencies": {"react": "^19"}}' },
+      command: 'npm install reactt',
+      flagged: true,
+    },
+    {
+      name: 'a package the project lists',
+      files: { 'package.json': '{"dependencies": {"react": "^19"}}' },
+      command: 'npm install react',
+      flagged: false,
+    },
     { name: 'a folder with no list', files: {}, command: 'npm install reactt', flagged: false },
   ])('pkg.unlisted: $name', async ({ name, files, command, flagged }) => {
     const { answer } = await explainJson(command, project(`pkg-${name.replace(/\W+/g, '-')}`, files));
@@ -79,7 +95,9 @@ describe('findings point at their own part of the line', () => {
     expect(answer.decision).toBe('block');
     const part = (id: string): string => {
       const finding = answer.findings.find((f) => f.ruleId === id);
-      const owner = answer.invocations.find((inv) => finding !== undefined && inv.span[0] <= finding.span[0] && finding.span[1] <= inv.span[1]);
+      const owner = answer.invocations.find(
+        (inv) => finding !== undefined && inv.span[0] <= finding.span[0] && finding.span[1] <= inv.span[1],
+      );
       return owner?.text ?? `no ${id} finding inside one command`;
     };
     expect(part('fs.delete')).toBe('git reset --hard');

@@ -52,7 +52,15 @@ const COMMANDS = [
 describe('explain --json', () => {
   it.for(COMMANDS)('one object of the documented shape for %j', async (command) => {
     const answer = await explainJson(command);
-    expect(Object.keys(answer).sort()).toEqual(['command', 'cwd', 'decision', 'findings', 'invocations', 'opaque', 'projectRoot']);
+    expect(Object.keys(answer).sort()).toEqual([
+      'command',
+      'cwd',
+      'decision',
+      'findings',
+      'invocations',
+      'opaque',
+      'projectRoot',
+    ]);
     expect(DECISIONS).toContain(answer.decision);
     expect(answer).toMatchObject({ command, cwd: CWD, projectRoot: CWD });
     const inRange = ([start, end]: readonly [number, number]) => 0 <= start && start <= end && end <= command.length;
@@ -64,20 +72,34 @@ describe('explain --json', () => {
       expect(finding.text).toBe(command.slice(...finding.span));
     }
     for (const invocation of answer.invocations) {
-      expect(Object.keys(invocation).sort()).toEqual(
-        ['args', 'cwd', 'cwdKnown', 'env', 'name', 'prefixes', 'program', 'redirects', 'remoteHost', 'span', 'text', 'via'],
-      );
+      expect(Object.keys(invocation).sort()).toEqual([
+        'args',
+        'cwd',
+        'cwdKnown',
+        'env',
+        'name',
+        'prefixes',
+        'program',
+        'redirects',
+        'remoteHost',
+        'span',
+        'text',
+        'via',
+      ]);
       expect(inRange(invocation.span)).toBe(true);
       expect(invocation.text).toBe(command.slice(...invocation.span));
     }
     for (const part of answer.opaque) expect(part.text).toBe(command.slice(...part.span));
   });
 
-  it.for(['git status', 'ls -la | wc -l', 'npm test', "git commit -m 'rm -rf /'"])('harmless %j is allowed', async (command) => {
-    const answer = await explainJson(command);
-    expect(answer.decision).toBe('allow');
-    expect(answer.findings).toEqual([]);
-  });
+  it.for(['git status', 'ls -la | wc -l', 'npm test', "git commit -m 'rm -rf /'"])(
+    'harmless %j is allowed',
+    async (command) => {
+      const answer = await explainJson(command);
+      expect(answer.decision).toBe('allow');
+      expect(answer.findings).toEqual([]);
+    },
+  );
 
   it('reads through sudo and sh -c to the forced push, with its span in the original line', async () => {
     const line = 'sudo sh -c "cd /repo && git push --force"';
@@ -85,7 +107,16 @@ describe('explain --json', () => {
     expect(answer.decision).toBe('block');
     expect(answer.findings.map((f) => f.ruleId)).toContain('git.rewrite-shared-history');
     const git = answer.invocations.filter((inv) => inv.name === 'git');
-    expect(git).toMatchObject([{ args: ['push', '--force'], cwd: '/repo', via: [{ kind: 'prefix', name: 'sudo' }, { kind: 'shell-c', name: 'sh' }] }]);
+    expect(git).toMatchObject([
+      {
+        args: ['push', '--force'],
+        cwd: '/repo',
+        via: [
+          { kind: 'prefix', name: 'sudo' },
+          { kind: 'shell-c', name: 'sh' },
+        ],
+      },
+    ]);
     expect(line.slice(git[0]?.span[0], git[0]?.span[1])).toBe('git push --force');
   });
 
@@ -100,10 +131,28 @@ describe('explain --json', () => {
     });
 
     it.for([
-      { name: 'the git top level above --cwd is the project root', cwd: join(root, 'sub', 'dir'), base: '/', expected: join(root, 'sub', 'dir'), projectRoot: root },
-      { name: 'a relative --cwd is read from the process cwd', cwd: 'sub/dir', base: root, expected: join(root, 'sub', 'dir'), projectRoot: root },
+      {
+        name: 'the git top level above --cwd is the project root',
+        cwd: join(root, 'sub', 'dir'),
+        base: '/',
+        expected: join(root, 'sub', 'dir'),
+        projectRoot: root,
+      },
+      {
+        name: 'a relative --cwd is read from the process cwd',
+        cwd: 'sub/dir',
+        base: root,
+        expected: join(root, 'sub', 'dir'),
+        projectRoot: root,
+      },
       { name: 'the folder holding .git is its own root', cwd: root, base: '/', expected: root, projectRoot: root },
-      { name: 'no .git anywhere above: the cwd is the root', cwd: outside, base: '/', expected: outside, projectRoot: outside },
+      {
+        name: 'no .git anywhere above: the cwd is the root',
+        cwd: outside,
+        base: '/',
+        expected: outside,
+        projectRoot: outside,
+      },
     ])('$name', async ({ cwd, base, expected, projectRoot }) => {
       const answer = await explainJson('ls', { cwd }, captureIo({ cwd: base }));
       expect(answer.cwd).toBe(expected);
@@ -156,7 +205,13 @@ function evaluation(text: string, parts: Partial<Evaluation>): Evaluation {
 }
 
 const step = (command: string): ShellStep => ({
-  kind: 'shell', agent: 'codex', toolName: 'explain', chatId: '', cwd: CWD, projectRoot: CWD, command,
+  kind: 'shell',
+  agent: 'codex',
+  toolName: 'explain',
+  chatId: '',
+  cwd: CWD,
+  projectRoot: CWD,
+  command,
 });
 
 const finding = (span: readonly [number, number], fields: Partial<Finding> = {}): Finding => ({
@@ -175,12 +230,30 @@ describe('renderText', () => {
     const out = renderText(
       evaluation(command, {
         decision: 'block',
-        findings: [finding([gitAt, gitAt + 16], { saferWay: 'Push to a new branch.' }), finding([0, 4], { ruleId: 'system.elevate', decision: 'ask' })],
+        findings: [
+          finding([gitAt, gitAt + 16], { saferWay: 'Push to a new branch.' }),
+          finding([0, 4], { ruleId: 'system.elevate', decision: 'ask' }),
+        ],
         invocations: [
-          invocation({ program: 'cd', args: ['/repo'], span: [12, 20], via: [{ kind: 'prefix', name: 'sudo' }, { kind: 'shell-c', name: 'sh' }] }),
           invocation({
-            program: 'git', args: ['push', '--force'], cwd: '/repo', span: [gitAt, gitAt + 16],
-            via: [{ kind: 'prefix', name: 'sudo' }, { kind: 'shell-c', name: 'sh' }], prefixes: [{ name: 'sudo', args: ['-u', 'root'] }],
+            program: 'cd',
+            args: ['/repo'],
+            span: [12, 20],
+            via: [
+              { kind: 'prefix', name: 'sudo' },
+              { kind: 'shell-c', name: 'sh' },
+            ],
+          }),
+          invocation({
+            program: 'git',
+            args: ['push', '--force'],
+            cwd: '/repo',
+            span: [gitAt, gitAt + 16],
+            via: [
+              { kind: 'prefix', name: 'sudo' },
+              { kind: 'shell-c', name: 'sh' },
+            ],
+            prefixes: [{ name: 'sudo', args: ['-u', 'root'] }],
           }),
         ],
       }),
@@ -190,7 +263,9 @@ describe('renderText', () => {
     expect(lines[0]).toBe('block');
     expect(lines).toContain('  1. block git.rewrite-shared-history');
     expect(lines).toContain('  2. ask system.elevate');
-    expect(lines.indexOf('  1. block git.rewrite-shared-history')).toBeLessThan(lines.indexOf('  2. ask system.elevate'));
+    expect(lines.indexOf('  1. block git.rewrite-shared-history')).toBeLessThan(
+      lines.indexOf('  2. ask system.elevate'),
+    );
     expect(lines).toContain('     Safer: Push to a new branch.');
     expect(lines).toContain('  2. git push --force');
     expect(lines).toContain('     via: sudo → sh -c');
@@ -198,13 +273,21 @@ describe('renderText', () => {
     expect(lines).toContain('     cwd: /repo');
     expect(markedSlices(out)).toEqual(['git push --force', 'sudo', 'cd /repo', 'git push --force']);
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
-    expect(lines.filter((l) => l.startsWith('     Rewriting') || l.startsWith('     undone')).length).toBeGreaterThan(0);
+    expect(lines.filter((l) => l.startsWith('     Rewriting') || l.startsWith('     undone')).length).toBeGreaterThan(
+      0,
+    );
   });
 
   it.for([
     { name: 'second line', text: 'cd build\nrm -rf .', span: [9, 17], location: '2:1', marked: 'rm -rf .' },
     { name: 'middle of the third line', text: 'a\nb\nls && rm x\nc', span: [10, 14], location: '3:7', marked: 'rm x' },
-    { name: 'span running on past its line', text: 'cat <<EOF\nhi\nEOF', span: [0, 16], location: '1:1', marked: 'cat <<EOF' },
+    {
+      name: 'span running on past its line',
+      text: 'cat <<EOF\nhi\nEOF',
+      span: [0, 16],
+      location: '1:1',
+      marked: 'cat <<EOF',
+    },
     { name: 'empty span at the end', text: 'echo "open', span: [10, 10], location: '1:11', marked: '' },
   ] as const)('multi-line: $name', ({ text, span, location, marked }) => {
     const out = renderText(evaluation(text, { opaque: [{ reason: 'unreadable', span }] }), step(text));
@@ -225,7 +308,12 @@ describe('renderText', () => {
 
   it('cuts a span longer than the window at the window', () => {
     const text = `echo ${'z'.repeat(200)}`;
-    const out = renderText(evaluation(text, { invocations: [invocation({ program: 'echo', args: ['z'.repeat(200)], span: [0, text.length] })] }), step(text));
+    const out = renderText(
+      evaluation(text, {
+        invocations: [invocation({ program: 'echo', args: ['z'.repeat(200)], span: [0, text.length] })],
+      }),
+      step(text),
+    );
     const [slice] = markedSlices(out);
     expect(slice?.startsWith('echo zzz')).toBe(true);
     expect(slice?.endsWith('z')).toBe(true);
@@ -235,26 +323,49 @@ describe('renderText', () => {
   it('keeps control and bidi characters out of the terminal without moving the marker', () => {
     const text = 'echo \u001b[31m\u202e; rm -rf x';
     const at = text.indexOf('rm');
-    const out = renderText(evaluation(text, { findings: [finding([at, at + 8], { ruleId: 'fs.delete', decision: 'ask' })] }), step(text));
+    const out = renderText(
+      evaluation(text, { findings: [finding([at, at + 8], { ruleId: 'fs.delete', decision: 'ask' })] }),
+      step(text),
+    );
     expect(out).not.toMatch(/[\u001b\u202e]/);
     expect(markedSlices(out)).toEqual(['rm -rf x']);
   });
 
   it.for([
-    { name: 'plain words stay bare', args: ['push', 'origin/main', '--force-with-lease=x'], line: 'git push origin/main --force-with-lease=x' },
-    { name: 'spaces and quotes are single-quoted', args: ['commit', '-m', "it's done"], line: "git commit -m 'it'\\''s done'" },
-    { name: 'control characters use $\'…\'', args: ['commit', '-m', 'a\nb\tc\u0007'], line: "git commit -m $'a\\nb\\tc\\x07'" },
+    {
+      name: 'plain words stay bare',
+      args: ['push', 'origin/main', '--force-with-lease=x'],
+      line: 'git push origin/main --force-with-lease=x',
+    },
+    {
+      name: 'spaces and quotes are single-quoted',
+      args: ['commit', '-m', "it's done"],
+      line: "git commit -m 'it'\\''s done'",
+    },
+    {
+      name: "control characters use $'…'",
+      args: ['commit', '-m', 'a\nb\tc\u0007'],
+      line: "git commit -m $'a\\nb\\tc\\x07'",
+    },
     { name: 'an empty argument is shown', args: ['commit', '-m', ''], line: "git commit -m ''" },
   ])('shell-quoted invocation line: $name', ({ args, line }) => {
     const text = 'git …';
-    const out = renderText(evaluation(text, { invocations: [invocation({ program: 'git', args, span: [0, 3] })] }), step(text));
+    const out = renderText(
+      evaluation(text, { invocations: [invocation({ program: 'git', args, span: [0, 3] })] }),
+      step(text),
+    );
     expect(out.split('\n')).toContain(`  1. ${line}`);
   });
 
   it('shows assignments, redirects, remote host and an unsure cwd', () => {
     const text = 'ssh box "HUSKY=0 git commit > out.txt 2>/dev/null"';
     const inv = invocation({
-      program: 'git', args: ['commit'], span: [9, 49], env: { HUSKY: '0', MSG: 'a b' }, cwdKnown: false, remoteHost: 'box',
+      program: 'git',
+      args: ['commit'],
+      span: [9, 49],
+      env: { HUSKY: '0', MSG: 'a b' },
+      cwdKnown: false,
+      remoteHost: 'box',
       via: [{ kind: 'remote', name: 'ssh' }],
       redirects: [
         { op: '>', target: 'out.txt', write: true, append: false, span: [28, 37] },
@@ -270,13 +381,24 @@ describe('renderText', () => {
   });
 
   it('says when nothing runs', () => {
-    expect(renderText(evaluation('', {}), step('')).split('\n')).toEqual(['allow', `cwd: ${CWD}`, '', 'Invocations (0)', '  (none)', '']);
+    expect(renderText(evaluation('', {}), step('')).split('\n')).toEqual([
+      'allow',
+      `cwd: ${CWD}`,
+      '',
+      'Invocations (0)',
+      '  (none)',
+      '',
+    ]);
   });
 
   it('toJson keeps spans and adds the spanned text', () => {
     const text = 'git push -f';
     const answer = toJson(
-      evaluation(text, { decision: 'block', findings: [finding([0, 11])], invocations: [invocation({ program: 'git', args: ['push', '-f'], span: [0, 11] })] }),
+      evaluation(text, {
+        decision: 'block',
+        findings: [finding([0, 11])],
+        invocations: [invocation({ program: 'git', args: ['push', '-f'], span: [0, 11] })],
+      }),
       step(text),
     );
     expect(answer.findings).toEqual([

@@ -19,20 +19,27 @@ async function withHome(home: string, command: (io: Io) => Promise<void>): Promi
   return stdout();
 }
 
-const logLines = (): string[] => readFileSync(join(guardHome, 'log.jsonl'), 'utf8').split('\n').filter((line) => line !== '');
+const logLines = (): string[] =>
+  readFileSync(join(guardHome, 'log.jsonl'), 'utf8')
+    .split('\n')
+    .filter((line) => line !== '');
 
 describe('guard fail-closed on|off', () => {
   it('on: saved, said in the past tense, logged', async () => {
     const out = await withHome(guardHome, (io) => failClosed('on', io));
     expect(out).toMatch(/^fail-closed is now on: when guard itself fails .*, the step is blocked\.\n$/);
     expect(await readSettings(guardHome)).toMatchObject({ failClosed: true, enabled: true });
-    expect(logLines().map((line) => JSON.parse(line) as unknown)).toMatchObject([{ how: 'switch', changed: { failClosed: true } }]);
+    expect(logLines().map((line) => JSON.parse(line) as unknown)).toMatchObject([
+      { how: 'switch', changed: { failClosed: true } },
+    ]);
   });
 
   it('on twice: nothing changes the second time', async () => {
     await withHome(guardHome, (io) => failClosed('on', io));
     const before = readFileSync(join(guardHome, 'settings.yaml'), 'utf8');
-    expect(await withHome(guardHome, (io) => failClosed('on', io))).toBe('fail-closed was already on; nothing changed.\n');
+    expect(await withHome(guardHome, (io) => failClosed('on', io))).toBe(
+      'fail-closed was already on; nothing changed.\n',
+    );
     expect(readFileSync(join(guardHome, 'settings.yaml'), 'utf8')).toBe(before);
     expect(logLines()).toHaveLength(1);
   });
@@ -40,7 +47,9 @@ describe('guard fail-closed on|off', () => {
   it('off when it is on: saved, comments kept, the on/off switch untouched', async () => {
     writeFileSync(join(guardHome, 'settings.yaml'), '# keep me\nenabled: false\nfailClosed: true # was on\n');
     const out = await withHome(guardHome, (io) => failClosed('off', io));
-    expect(out).toBe('fail-closed is now off: when guard itself fails, only the never list still applies and other steps go ahead.\n');
+    expect(out).toBe(
+      'fail-closed is now off: when guard itself fails, only the never list still applies and other steps go ahead.\n',
+    );
     const text = readFileSync(join(guardHome, 'settings.yaml'), 'utf8');
     expect(text).toContain('# keep me\n');
     expect(text).toMatch(/^failClosed: false/m);
@@ -48,7 +57,9 @@ describe('guard fail-closed on|off', () => {
   });
 
   it('off when it is already off (the default) writes nothing', async () => {
-    expect(await withHome(guardHome, (io) => failClosed('off', io))).toBe('fail-closed was already off; nothing changed.\n');
+    expect(await withHome(guardHome, (io) => failClosed('off', io))).toBe(
+      'fail-closed was already off; nothing changed.\n',
+    );
     expect(() => readFileSync(join(guardHome, 'settings.yaml'))).toThrow();
   });
 });
@@ -57,7 +68,12 @@ describe("Cursor's own fail-closed mark follows the setting", () => {
   const cursorWorld = (): { io: Io; stdout: () => string; file: string; home: string } => {
     const home = mkdtempSync(join(tmpdir(), 'guard-fc-home-'));
     const captured = captureIo({ home, cwd: home });
-    return { io: { ...captured.io, env: { GUARD_HOME: guardHome } }, stdout: captured.stdout, file: join(home, '.cursor', 'hooks.json'), home };
+    return {
+      io: { ...captured.io, env: { GUARD_HOME: guardHome } },
+      stdout: captured.stdout,
+      file: join(home, '.cursor', 'hooks.json'),
+      home,
+    };
   };
 
   it('where guard is set up in Cursor, on marks its entries failClosed and off takes the mark away', async () => {

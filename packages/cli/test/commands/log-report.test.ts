@@ -23,18 +23,64 @@ function recordedChat(guardHome: string): void {
   const lines: LogEntry[] = [
     { time: at(1), how: 'event', agent: 'codex', chat: 'c1', event: 'SessionStart' },
     { time: at(2), how: 'rules', agent: 'codex', chat: 'c1', decision: 'allow', rules: [], step: 'npm test' },
-    { time: at(3), how: 'rules', agent: 'codex', chat: 'c1', decision: 'block', rules: ['git.rewrite-shared-history'], step: 'git push --force' },
-    { time: at(4), how: 'rules', agent: 'codex', chat: 'c1', decision: 'ask', rules: ['git.push'], step: 'git push origin main' },
-    { time: at(5), how: 'memory', agent: 'codex', chat: 'c1', decision: 'allow', rules: [], step: 'git push origin main' },
-    { time: at(6), how: 'away', agent: 'codex', chat: 'c1', decision: 'ask', answer: 'block', rules: ['fs.delete'], step: 'rm notes.md' },
-    { time: at(7), how: 'away-undone', agent: 'codex', chat: 'c1', decision: 'block', rules: ['fs.delete'], step: 'rm notes.md' },
+    {
+      time: at(3),
+      how: 'rules',
+      agent: 'codex',
+      chat: 'c1',
+      decision: 'block',
+      rules: ['git.rewrite-shared-history'],
+      step: 'git push --force',
+    },
+    {
+      time: at(4),
+      how: 'rules',
+      agent: 'codex',
+      chat: 'c1',
+      decision: 'ask',
+      rules: ['git.push'],
+      step: 'git push origin main',
+    },
+    {
+      time: at(5),
+      how: 'memory',
+      agent: 'codex',
+      chat: 'c1',
+      decision: 'allow',
+      rules: [],
+      step: 'git push origin main',
+    },
+    {
+      time: at(6),
+      how: 'away',
+      agent: 'codex',
+      chat: 'c1',
+      decision: 'ask',
+      answer: 'block',
+      rules: ['fs.delete'],
+      step: 'rm notes.md',
+    },
+    {
+      time: at(7),
+      how: 'away-undone',
+      agent: 'codex',
+      chat: 'c1',
+      decision: 'block',
+      rules: ['fs.delete'],
+      step: 'rm notes.md',
+    },
     { time: at(8), how: 'rules', agent: 'cursor', chat: 'other', decision: 'allow', rules: [], step: 'ls' },
     { time: at(9), how: 'switch', changed: { enabled: false } },
   ];
   for (const line of lines) appendLog(guardHome, line);
   updateChat(guardHome, 'codex', 'c1', Date.now(), 86_400_000, (s) => {
     s.approved.push('git.push:origin/main');
-    s.scan = { time: Date.now(), checked: ['AGENTS.md', 'MCP server docs'], found: [], unchecked: ['MCP server slow: did not answer within the time limit'] };
+    s.scan = {
+      time: Date.now(),
+      checked: ['AGENTS.md', 'MCP server docs'],
+      found: [],
+      unchecked: ['MCP server slow: did not answer within the time limit'],
+    };
   });
 }
 
@@ -78,7 +124,10 @@ describe('guard log', () => {
     const { io, out, guardHome } = withHome();
     recordedChat(guardHome);
     await showLog({ json: true, chat: 'c1', decision: 'block' }, io);
-    const entries = out().trim().split('\n').map((line) => JSON.parse(line) as LogEntry);
+    const entries = out()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as LogEntry);
     expect(entries.map((e) => e.step)).toEqual(['git push --force', 'rm notes.md']);
   });
 
@@ -86,7 +135,12 @@ describe('guard log', () => {
     const { io, out, guardHome } = withHome();
     recordedChat(guardHome);
     await showLog({ json: true, count: 2 }, io);
-    expect(out().trim().split('\n').map((line) => (JSON.parse(line) as LogEntry).time)).toEqual([at(8), at(9)]);
+    expect(
+      out()
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as LogEntry).time),
+    ).toEqual([at(8), at(9)]);
   });
 
   it('text mode prints one readable line per entry', async () => {

@@ -48,12 +48,19 @@ describe('guard rules --json', () => {
   });
 
   it('writes steps that are not shell lines as text too', () => {
-    expect(json([fake('a.b', 'ask')])[0]?.examples).toEqual({ match: ['run a.b', 'read {"path":".env"}'], noMatch: ['ls'] });
+    expect(json([fake('a.b', 'ask')])[0]?.examples).toEqual({
+      match: ['run a.b', 'read {"path":".env"}'],
+      noMatch: ['ls'],
+    });
   });
 });
 
 describe('guard rules (text)', () => {
-  const catalogue = [fake('z.ask-one', 'ask', { owasp: ['LLM06:2025'] }), fake('a.block-one', 'block', { owasp: ['ASI02', 'LLM02:2025'] }), fake('m.ask-two', 'ask', { remember: 'every-time' })];
+  const catalogue = [
+    fake('z.ask-one', 'ask', { owasp: ['LLM06:2025'] }),
+    fake('a.block-one', 'block', { owasp: ['ASI02', 'LLM02:2025'] }),
+    fake('m.ask-two', 'ask', { remember: 'every-time' }),
+  ];
   const output = text(catalogue);
 
   it('groups the never list before the ask list, each rule once', () => {

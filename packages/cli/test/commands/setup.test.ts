@@ -20,17 +20,31 @@ afterEach(() => box.cleanup());
 
 /** Where each agent's files must land (written out here, not asked of the adapters). */
 const PATHS: Record<AgentId, { user: (b: AgentHome) => string; project: (b: AgentHome) => string }> = {
-  codex: { user: (b) => join(b.root, 'codex-home', 'hooks.json'), project: (b) => join(b.project, '.codex', 'hooks.json') },
-  cursor: { user: (b) => join(b.home, '.cursor', 'hooks.json'), project: (b) => join(b.project, '.cursor', 'hooks.json') },
-  antigravity: { user: (b) => join(b.home, '.gemini', 'config', 'hooks.json'), project: (b) => join(b.project, '.agents', 'hooks.json') },
-  copilot: { user: (b) => join(b.root, 'copilot-home', 'hooks', 'guard.json'), project: (b) => join(b.project, '.github', 'hooks', 'guard.json') },
+  codex: {
+    user: (b) => join(b.root, 'codex-home', 'hooks.json'),
+    project: (b) => join(b.project, '.codex', 'hooks.json'),
+  },
+  cursor: {
+    user: (b) => join(b.home, '.cursor', 'hooks.json'),
+    project: (b) => join(b.project, '.cursor', 'hooks.json'),
+  },
+  antigravity: {
+    user: (b) => join(b.home, '.gemini', 'config', 'hooks.json'),
+    project: (b) => join(b.project, '.agents', 'hooks.json'),
+  },
+  copilot: {
+    user: (b) => join(b.root, 'copilot-home', 'hooks', 'guard.json'),
+    project: (b) => join(b.project, '.github', 'hooks', 'guard.json'),
+  },
 };
 
 /** A person's own config per agent, in a layout guard would never write (indent, order, no final newline). */
 const USER_FILES: Record<AgentId, string> = {
-  codex: '{\n    "description": "my hooks",\n    "hooks": {\n        "Stop": [\n            { "hooks": [ { "type": "command", "command": "notify-send done" } ] }\n        ]\n    }\n}\n',
+  codex:
+    '{\n    "description": "my hooks",\n    "hooks": {\n        "Stop": [\n            { "hooks": [ { "type": "command", "command": "notify-send done" } ] }\n        ]\n    }\n}\n',
   cursor: '{\n  "version": 1,\n  "hooks": {\n    "afterFileEdit": [{ "command": "./format.sh" }]\n  }\n}\n',
-  antigravity: '{\n  "lint": {\n    "PostToolUse": [\n      { "matcher": "run_command", "hooks": [{ "type": "command", "command": "./lint.sh", "timeout": 10 }] }\n    ]\n  }\n}',
+  antigravity:
+    '{\n  "lint": {\n    "PostToolUse": [\n      { "matcher": "run_command", "hooks": [{ "type": "command", "command": "./lint.sh", "timeout": 10 }] }\n    ]\n  }\n}',
   copilot: '{"version":1,"hooks":{"sessionEnd":[{"type":"command","bash":"./bye.sh"}]}}',
 };
 
@@ -57,7 +71,9 @@ describe.each(AGENTS)('guard setup %s', (agent) => {
     const before = readdirSync(box.root).sort();
     const result = await box.guard('setup', agent);
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(result.stdout).toContain(`Created ${file} with guard's hook (events: ${adapter.capabilities.events.join(', ')}).`);
+    expect(result.stdout).toContain(
+      `Created ${file} with guard's hook (events: ${adapter.capabilities.events.join(', ')}).`,
+    );
     expect(result.stdout).toMatch(/\nNext: .+\n$/);
     expect(readIfThere(file)).toBe(adapter.install('', options));
     expect(existsSync(`${file}.guard-backup`)).toBe(false);
@@ -96,7 +112,10 @@ describe.each(AGENTS)('guard setup %s', (agent) => {
     const mtime = mtimeOf(file);
     const again = await box.guard('setup', agent);
     // Codex alone repeats how to trust the hook, while Codex does not trust it yet
-    const trust = agent === 'codex' ? 'Next: open Codex in a terminal, type /hooks, and trust the guard hook; until then Codex skips it without a word.\n' : '';
+    const trust =
+      agent === 'codex'
+        ? 'Next: open Codex in a terminal, type /hooks, and trust the guard hook; until then Codex skips it without a word.\n'
+        : '';
     expect(again).toEqual({ code: 0, stdout: `Already set up: ${file} (nothing changed).\n${trust}`, stderr: '' });
     expect(readIfThere(file)).toBe(bytes);
     expect(mtimeOf(file)).toBe(mtime);
@@ -109,7 +128,9 @@ describe.each(AGENTS)('guard setup %s', (agent) => {
     const result = await box.guard('setup', agent);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(new RegExp(`^guard: ${escape(file)}:4: .+\\. guard wrote nothing\\.\\nFix that line`));
+    expect(result.stderr).toMatch(
+      new RegExp(`^guard: ${escape(file)}:4: .+\\. guard wrote nothing\\.\\nFix that line`),
+    );
     expect(readIfThere(file)).toBe(broken);
     expect(readdirSync(dirname(file))).toEqual(['hooks.json', 'guard.json'].filter((name) => file.endsWith(name)));
     expect(existsSync(join(box.guardHome, 'installs.json'))).toBe(false);
@@ -229,7 +250,10 @@ describe('uninstall leaves alone what is not guard’s', () => {
   it.for([
     { name: 'no file', text: undefined },
     { name: 'a file without guard', text: USER_FILES.cursor },
-    { name: 'a file that names guard only in another hook', text: '{"version":1,"hooks":{"stop":[{"command":"echo guard hook codex later"}]}}\n' },
+    {
+      name: 'a file that names guard only in another hook',
+      text: '{"version":1,"hooks":{"stop":[{"command":"echo guard hook codex later"}]}}\n',
+    },
   ])('$name', async ({ text }) => {
     const file = PATHS.cursor.user(box);
     if (text !== undefined) write(file, text);
@@ -287,7 +311,7 @@ describe('what setup tells the person to do next', () => {
     antigravity: /\nNext: Quit Antigravity completely/,
     copilot: /\nNext: Restart the Copilot CLI/,
   };
-  it.for(AGENTS)('%s gets its own next step and no other agent\'s', async (agent) => {
+  it.for(AGENTS)("%s gets its own next step and no other agent's", async (agent) => {
     const { stdout } = await box.guard('setup', agent);
     for (const other of AGENTS) expect(NEXT[other].test(stdout), other).toBe(other === agent);
   });
@@ -302,30 +326,47 @@ describe('Codex trust after setup', () => {
   };
 
   it.for([
-    { name: 'already trusted (same path, same definition)', hashOf: (hash: string) => hash, next: 'Next: Codex already trusts this hook; start a new Codex session.\n' },
-    { name: 'trusted for an older definition', hashOf: () => 'sha256:00', next: 'Next: open Codex in a terminal, type /hooks, and trust the guard hook; until then Codex skips it without a word.\n' },
+    {
+      name: 'already trusted (same path, same definition)',
+      hashOf: (hash: string) => hash,
+      next: 'Next: Codex already trusts this hook; start a new Codex session.\n',
+    },
+    {
+      name: 'trusted for an older definition',
+      hashOf: () => 'sha256:00',
+      next: 'Next: open Codex in a terminal, type /hooks, and trust the guard hook; until then Codex skips it without a word.\n',
+    },
   ])('$name', async ({ hashOf, next }) => {
     const file = PATHS.codex.user(box);
-    write(join(box.root, 'codex-home', 'config.toml'), trustFor(adapters.codex.install('', { hookCommand: hookCommand('codex'), failClosed: false }), file, hashOf));
+    write(
+      join(box.root, 'codex-home', 'config.toml'),
+      trustFor(adapters.codex.install('', { hookCommand: hookCommand('codex'), failClosed: false }), file, hashOf),
+    );
     const result = await box.guard('setup', 'codex');
     expect(result.stdout.endsWith(next)).toBe(true);
     // a second run changes nothing; it repeats the trust step only while it is still needed
     const again = await box.guard('setup', 'codex');
-    expect(again.stdout).toBe(`Already set up: ${file} (nothing changed).\n${next.startsWith('Next: open') ? next : ''}`);
+    expect(again.stdout).toBe(
+      `Already set up: ${file} (nothing changed).\n${next.startsWith('Next: open') ? next : ''}`,
+    );
   });
 
   it('the trustCodexHook seam is called with the file and commands, and its result is read back', async () => {
     const calls: [string, readonly string[]][] = [];
     const { io, stdout } = captureIo({ cwd: box.cwd, home: box.home });
     const file = PATHS.codex.user(box);
-    await setup('codex', {
-      project: false,
-      dryRun: false,
-      trustCodexHook: async (path, commands) => {
-        calls.push([path, commands]);
-        write(join(box.root, 'codex-home', 'config.toml'), trustFor(readIfThere(path) as string, path));
+    await setup(
+      'codex',
+      {
+        project: false,
+        dryRun: false,
+        trustCodexHook: async (path, commands) => {
+          calls.push([path, commands]);
+          write(join(box.root, 'codex-home', 'config.toml'), trustFor(readIfThere(path) as string, path));
+        },
       },
-    }, { ...io, env: box.env });
+      { ...io, env: box.env },
+    );
     expect(calls).toEqual([[file, [hookCommand('codex')]]]);
     expect(stdout()).toMatch(/\nNext: Codex already trusts this hook; start a new Codex session\.\n$/);
   });
@@ -336,19 +377,24 @@ describe('uninstall codex takes out the trust setup had Codex write', () => {
   /** What `codex app-server` config/batchWrite does to config.toml: its tables appended at the end. */
   const codexTrusts = async (project = false): Promise<void> => {
     const { io } = captureIo({ cwd: box.cwd, home: box.home });
-    await setup('codex', {
-      project,
-      dryRun: false,
-      trustCodexHook: async (path, commands) => {
-        const hooks = guardCodexHooks(path, readIfThere(path) as string, (command) => commands.includes(command));
-        let text = readIfThere(config()) ?? '';
-        if (!text.includes('[hooks.state]')) text += `${text === '' ? '' : '\n'}[hooks.state]\n`;
-        for (const hook of hooks) text += `\n[hooks.state."${hook.key}"]\ntrusted_hash = "${hook.hash}"\n`;
-        write(config(), text);
+    await setup(
+      'codex',
+      {
+        project,
+        dryRun: false,
+        trustCodexHook: async (path, commands) => {
+          const hooks = guardCodexHooks(path, readIfThere(path) as string, (command) => commands.includes(command));
+          let text = readIfThere(config()) ?? '';
+          if (!text.includes('[hooks.state]')) text += `${text === '' ? '' : '\n'}[hooks.state]\n`;
+          for (const hook of hooks) text += `\n[hooks.state."${hook.key}"]\ntrusted_hash = "${hook.hash}"\n`;
+          write(config(), text);
+        },
       },
-    }, { ...io, env: box.env });
+      { ...io, env: box.env },
+    );
   };
-  const PERSON = '# my Codex settings\nmodel = "gpt-5.5"   # the default\n\n[projects."/src/app"]\ntrust_level = "trusted"\n';
+  const PERSON =
+    '# my Codex settings\nmodel = "gpt-5.5"   # the default\n\n[projects."/src/app"]\ntrust_level = "trusted"\n';
 
   it('a config.toml the trust went into comes back byte for byte', async () => {
     write(config(), PERSON);
@@ -367,7 +413,7 @@ describe('uninstall codex takes out the trust setup had Codex write', () => {
     expect(existsSync(config())).toBe(false);
   });
 
-  it('a config.toml the person changed since keeps the change; only guard\'s trust goes', async () => {
+  it("a config.toml the person changed since keeps the change; only guard's trust goes", async () => {
     write(config(), PERSON);
     await codexTrusts();
     write(config(), `${readIfThere(config())}\n[features]\nweb_search = true\n`);
@@ -390,17 +436,52 @@ describe('uninstall codex takes out the trust setup had Codex write', () => {
   });
 });
 
-describe('withoutCodexTrust: guard\'s trust tables out of config.toml, the rest as it was', () => {
+describe("withoutCodexTrust: guard's trust tables out of config.toml, the rest as it was", () => {
   const KEY = '/h/.codex/hooks.json:pre_tool_use:0:0';
   const OTHER = '/h/.codex/hooks.json:stop:0:0';
   const rows: readonly { name: string; text: string; keys: string[]; out: string }[] = [
-    { name: 'the table and the [hooks.state] it leaves empty', text: `a = 1\n\n[hooks.state]\n\n[hooks.state."${KEY}"]\ntrusted_hash = "x"\n`, keys: [KEY], out: 'a = 1\n' },
-    { name: 'another hook\'s table stays', text: `[hooks.state]\n\n[hooks.state."${OTHER}"]\ntrusted_hash = "y"\n\n[hooks.state."${KEY}"]\ntrusted_hash = "x"\n`, keys: [KEY], out: `[hooks.state]\n\n[hooks.state."${OTHER}"]\ntrusted_hash = "y"\n` },
-    { name: 'a table in the middle, with a comment on its header', text: `[hooks.state."${KEY}"] # guard\ntrusted_hash = "x"\nenabled = true\n\n[tui]\ntheme = "dark"\n`, keys: [KEY], out: '[tui]\ntheme = "dark"\n' },
-    { name: 'a literal-string key', text: `x = 1\n[hooks.state.'${KEY}']\ntrusted_hash = "x"\n`, keys: [KEY], out: 'x = 1\n' },
-    { name: 'a near miss: the same path, another event', text: `[hooks.state."${OTHER}"]\ntrusted_hash = "y"\n`, keys: [KEY], out: `[hooks.state."${OTHER}"]\ntrusted_hash = "y"\n` },
-    { name: 'an inline table is left alone', text: `[hooks]\nstate = { "${KEY}" = { trusted_hash = "x" } }\n`, keys: [KEY], out: `[hooks]\nstate = { "${KEY}" = { trusted_hash = "x" } }\n` },
-    { name: 'nothing but guard\'s trust', text: `[hooks.state]\n\n[hooks.state."${KEY}"]\ntrusted_hash = "x"\n`, keys: [KEY], out: '' },
+    {
+      name: 'the table and the [hooks.state] it leaves empty',
+      text: `a = 1\n\n[hooks.state]\n\n[hooks.state."${KEY}"]\ntrusted_hash = "x"\n`,
+      keys: [KEY],
+      out: 'a = 1\n',
+    },
+    {
+      name: "another hook's table stays",
+      text: `[hooks.state]\n\n[hooks.state."${OTHER}"]\ntrusted_hash = "y"\n\n[hooks.state."${KEY}"]\ntrusted_hash = "x"\n`,
+      keys: [KEY],
+      out: `[hooks.state]\n\n[hooks.state."${OTHER}"]\ntrusted_hash = "y"\n`,
+    },
+    {
+      name: 'a table in the middle, with a comment on its header',
+      text: `[hooks.state."${KEY}"] # guard\ntrusted_hash = "x"\nenabled = true\n\n[tui]\ntheme = "dark"\n`,
+      keys: [KEY],
+      out: '[tui]\ntheme = "dark"\n',
+    },
+    {
+      name: 'a literal-string key',
+      text: `x = 1\n[hooks.state.'${KEY}']\ntrusted_hash = "x"\n`,
+      keys: [KEY],
+      out: 'x = 1\n',
+    },
+    {
+      name: 'a near miss: the same path, another event',
+      text: `[hooks.state."${OTHER}"]\ntrusted_hash = "y"\n`,
+      keys: [KEY],
+      out: `[hooks.state."${OTHER}"]\ntrusted_hash = "y"\n`,
+    },
+    {
+      name: 'an inline table is left alone',
+      text: `[hooks]\nstate = { "${KEY}" = { trusted_hash = "x" } }\n`,
+      keys: [KEY],
+      out: `[hooks]\nstate = { "${KEY}" = { trusted_hash = "x" } }\n`,
+    },
+    {
+      name: "nothing but guard's trust",
+      text: `[hooks.state]\n\n[hooks.state."${KEY}"]\ntrusted_hash = "x"\n`,
+      keys: [KEY],
+      out: '',
+    },
   ];
   it.for(rows)('$name', ({ text, keys, out }) => {
     expect(withoutCodexTrust(text, keys)).toBe(out);

@@ -36,7 +36,12 @@ const write = (path: string, text: string): void => {
 describe('guard status --json', () => {
   it('on a machine with nothing set up: switches, folder, every agent at both levels, not installed', async () => {
     const report = await statusJson();
-    expect(report).toMatchObject({ enabled: true, failClosed: false, guardHome: box.guardHome, hookScript: { path: hookScriptPath() } });
+    expect(report).toMatchObject({
+      enabled: true,
+      failClosed: false,
+      guardHome: box.guardHome,
+      hookScript: { path: hookScriptPath() },
+    });
     expect(report.agents.map((agent) => agent.agent)).toEqual(['codex', 'cursor', 'antigravity', 'copilot']);
     for (const agent of report.agents) {
       expect(agent.capabilities).toEqual(adapters[agent.agent].capabilities);
@@ -72,7 +77,10 @@ describe('guard status --json', () => {
     // Codex has no fail-closed switch of its own: nothing is claimed about it
     expect(codex.agentFailClosed).toBeUndefined();
     // but it has a trust gate, and a fresh setup has not passed it
-    expect(codex.codexTrust).toEqual({ state: 'untrusted', detail: "4 of guard's 4 hooks are not trusted yet, so Codex skips them" });
+    expect(codex.codexTrust).toEqual({
+      state: 'untrusted',
+      detail: "4 of guard's 4 hooks are not trusted yet, so Codex skips them",
+    });
     expect(cursor.codexTrust).toBeUndefined();
     expect((await box.guard('status')).stdout).toContain(
       "; NOT running: 4 of guard's 4 hooks are not trusted yet, so Codex skips them (open Codex in a terminal, type /hooks, trust guard's hook)\n",
@@ -100,11 +108,23 @@ describe('guard status --json', () => {
   it('a command whose script is gone does not resolve, and says which file', async () => {
     const file = join(box.home, '.gemini', 'config', 'hooks.json');
     const gone = join(box.root, 'old-checkout', 'dist', 'bin.js');
-    write(file, adapters.antigravity.install('', { hookCommand: `"${process.execPath}" "${gone}" hook antigravity`, failClosed: false }));
+    write(
+      file,
+      adapters.antigravity.install('', {
+        hookCommand: `"${process.execPath}" "${gone}" hook antigravity`,
+        failClosed: false,
+      }),
+    );
     const level = levelOf(await statusJson(), 'antigravity', 'user');
     expect(level).toMatchObject({ installed: true, upToDate: false });
     expect(level.commands).toEqual([
-      { command: `"${process.execPath}" "${gone}" hook antigravity`, node: process.execPath, script: gone, resolves: false, problem: `the hook script ${gone} does not exist` },
+      {
+        command: `"${process.execPath}" "${gone}" hook antigravity`,
+        node: process.execPath,
+        script: gone,
+        resolves: false,
+        problem: `the hook script ${gone} does not exist`,
+      },
     ]);
   });
 
@@ -113,13 +133,23 @@ describe('guard status --json', () => {
     write(file, '{\n  "version": 2,\n  "hooks": {}\n}\n');
     const level = levelOf(await statusJson(), 'cursor', 'user');
     expect(level).toMatchObject({ exists: true, installed: false });
-    expect(level.error).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2: Cursor ignores a hook file whose "version" is not 1`));
+    expect(level.error).toMatch(
+      new RegExp(
+        `^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2: Cursor ignores a hook file whose "version" is not 1`,
+      ),
+    );
   });
 
   it('a file without guard is there but not installed', async () => {
     write(join(box.home, '.cursor', 'hooks.json'), '{"version":1,"hooks":{"stop":[{"command":"./x.sh"}]}}');
     const level = levelOf(await statusJson(), 'cursor', 'user');
-    expect(level).toEqual({ level: 'user', path: join(box.home, '.cursor', 'hooks.json'), exists: true, installed: false, commands: [] });
+    expect(level).toEqual({
+      level: 'user',
+      path: join(box.home, '.cursor', 'hooks.json'),
+      exists: true,
+      installed: false,
+      commands: [],
+    });
   });
 });
 
@@ -129,9 +159,13 @@ describe('guard status (text)', () => {
     write(join(box.guardHome, 'settings.yaml'), 'enabled: false\n');
     const { code, stdout } = await box.guard('status');
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^guard is off \(every step goes ahead; `guard on` turns it back on\); fail-closed is off\.\n/);
+    expect(stdout).toMatch(
+      /^guard is off \(every step goes ahead; `guard on` turns it back on\); fail-closed is off\.\n/,
+    );
     expect(stdout).toContain(`folder: ${box.guardHome}\n`);
-    expect(stdout).toContain(`\nAntigravity\n  user     ${join(box.home, '.gemini', 'config', 'hooks.json')}\n           installed; `);
+    expect(stdout).toContain(
+      `\nAntigravity\n  user     ${join(box.home, '.gemini', 'config', 'hooks.json')}\n           installed; `,
+    );
     expect(stdout).toContain(`           ${hookCommand('antigravity')}\n`);
     expect(stdout).toContain(`  if the hook fails: ${adapters.antigravity.capabilities.onHookFailure}\n`);
     expect(stdout).toContain(`  if it times out: ${adapters.copilot.capabilities.onHookTimeout}\n`);
@@ -143,7 +177,9 @@ describe('guard status (text)', () => {
     write(join(box.guardHome, 'settings.yaml'), 'enabled: perhaps\n');
     const result = await box.guard('status');
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^guard: settings\.yaml: enabled must be true or false, not "perhaps" \(in .+\)\.\nFix or delete settings\.yaml/);
+    expect(result.stderr).toMatch(
+      /^guard: settings\.yaml: enabled must be true or false, not "perhaps" \(in .+\)\.\nFix or delete settings\.yaml/,
+    );
   });
 });
 
@@ -153,9 +189,14 @@ describe('guard status from the home folder', () => {
     await status({ json: true }, { ...io, env: box.env });
     const report = JSON.parse(stdout()) as StatusJson;
     const cursor = report.agents.find((agent) => agent.agent === 'cursor');
-    expect(cursor?.levels.map((level) => [level.level, level.path])).toEqual([['user', join(box.home, '.cursor', 'hooks.json')]]);
+    expect(cursor?.levels.map((level) => [level.level, level.path])).toEqual([
+      ['user', join(box.home, '.cursor', 'hooks.json')],
+    ]);
     // the near miss: Copilot's project file (.github/hooks) is not its user file, so both stay
-    expect(report.agents.find((agent) => agent.agent === 'copilot')?.levels.map((level) => level.level)).toEqual(['user', 'project']);
+    expect(report.agents.find((agent) => agent.agent === 'copilot')?.levels.map((level) => level.level)).toEqual([
+      'user',
+      'project',
+    ]);
   });
 });
 

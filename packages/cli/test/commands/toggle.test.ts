@@ -35,7 +35,9 @@ function switches(): LogEntry[] {
 describe('guard on / guard off', () => {
   it('off turns guard off, says so in the past tense, and logs the switch', async () => {
     const out = await withHome(guardHome, (io) => toggle('off', io));
-    expect(out).toBe("guard is now off: every step goes ahead and is logged as 'guard off'. Run `guard on` to turn it back on.\n");
+    expect(out).toBe(
+      "guard is now off: every step goes ahead and is logged as 'guard off'. Run `guard on` to turn it back on.\n",
+    );
     expect((await readSettings(guardHome)).enabled).toBe(false);
     expect(switches()).toMatchObject([{ how: 'switch', changed: { enabled: false } }]);
   });
@@ -56,7 +58,7 @@ describe('guard on / guard off', () => {
     expect(switches()).toEqual([]);
   });
 
-  it('off then on keeps the person\'s comments and other keys', async () => {
+  it("off then on keeps the person's comments and other keys", async () => {
     const mine = '# my guard settings\nstrict: true # whole chat\nfailClosed: false\n\n# the end\n';
     writeFileSync(settingsFile(), mine);
     await withHome(guardHome, (io) => toggle('off', io));

@@ -34,10 +34,34 @@ describe('guard (built)', () => {
   it.for([
     { name: 'help', args: ['--help'], exitCode: 0, stdout: /Usage: guard/, stderr: /^$/ },
     { name: 'version', args: ['--version'], exitCode: 0, stdout: /^\d+\.\d+\.\d+$/, stderr: /^$/ },
-    { name: 'unknown command', args: ['frobnicate'], exitCode: 2, stdout: /^$/, stderr: /unknown command 'frobnicate'/ },
-    { name: 'explain with no command', args: ['explain'], exitCode: 2, stdout: /^$/, stderr: /^guard: No command to explain/ },
-    { name: 'status on a fresh machine', args: ['status'], exitCode: 0, stdout: /^guard is on; fail-closed is off\.\n/, stderr: /^$/ },
-    { name: 'explain as text', args: ['explain', '--', 'git status'], exitCode: 0, stdout: /^(allow|ask|block)\n/, stderr: /^$/ },
+    {
+      name: 'unknown command',
+      args: ['frobnicate'],
+      exitCode: 2,
+      stdout: /^$/,
+      stderr: /unknown command 'frobnicate'/,
+    },
+    {
+      name: 'explain with no command',
+      args: ['explain'],
+      exitCode: 2,
+      stdout: /^$/,
+      stderr: /^guard: No command to explain/,
+    },
+    {
+      name: 'status on a fresh machine',
+      args: ['status'],
+      exitCode: 0,
+      stdout: /^guard is on; fail-closed is off\.\n/,
+      stderr: /^$/,
+    },
+    {
+      name: 'explain as text',
+      args: ['explain', '--', 'git status'],
+      exitCode: 0,
+      stdout: /^(allow|ask|block)\n/,
+      stderr: /^$/,
+    },
   ])('$name exits $exitCode', async ({ args, exitCode, stdout, stderr }) => {
     const result = await guard(args);
     expect(result.exitCode).toBe(exitCode);
@@ -72,7 +96,12 @@ describe('guard (built)', () => {
 
   it('stops quietly when the reader of its output goes away', async () => {
     const input = `${Array.from({ length: 3000 }, () => '{"command": "git status"}').join('\n')}\n`;
-    const subprocess = execa('node', [BIN, 'explain', '--jsonl'], { reject: false, input, env: { HOME }, buffer: { stdout: false } });
+    const subprocess = execa('node', [BIN, 'explain', '--jsonl'], {
+      reject: false,
+      input,
+      env: { HOME },
+      buffer: { stdout: false },
+    });
     subprocess.stdout.once('data', () => subprocess.stdout.destroy());
     const result = await subprocess;
     expect(result.stderr).toBe('');
@@ -99,7 +128,11 @@ describe('guard (built)', () => {
       'const cache = Object.keys(createRequire(pathToFileURL(bin)).cache);',
       'process.stderr.write(`commander:${cache.some((file) => file.includes("/commander/"))}`);',
     ].join('\n');
-    const result = await execa('node', ['--input-type=module', '-e', probe, BIN, ...args], { reject: false, input: HOOK_PAYLOAD, env: { HOME } });
+    const result = await execa('node', ['--input-type=module', '-e', probe, BIN, ...args], {
+      reject: false,
+      input: HOOK_PAYLOAD,
+      env: { HOME },
+    });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toBe(`commander:${commander}`);
   });

@@ -12,7 +12,9 @@ const HOOK = fileURLToPath(new URL('../../dist/hook-entry.cjs', import.meta.url)
 const ROOT = mkdtempSync(join(tmpdir(), 'guard-e2e-setup-'));
 const HOME = join(ROOT, 'home');
 // without the repo's node_modules/.bin that npm puts on PATH: this machine has no Codex to trust the hook
-const PATH = process.env.PATH?.split(delimiter).filter((dir) => !/node_modules[\\/]\.bin$/.test(dir)).join(delimiter);
+const PATH = process.env.PATH?.split(delimiter)
+  .filter((dir) => !/node_modules[\\/]\.bin$/.test(dir))
+  .join(delimiter);
 const ENV = { HOME, GUARD_HOME: join(ROOT, 'guard'), SHELL: '/bin/sh', PATH };
 const AGENTS = ['codex', 'cursor', 'antigravity', 'copilot'] as const;
 
@@ -24,7 +26,8 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
 
-const guard = (...args: string[]) => execa('node', [BIN, ...args], { reject: false, env: ENV, extendEnv: false, cwd: HOME });
+const guard = (...args: string[]) =>
+  execa('node', [BIN, ...args], { reject: false, env: ENV, extendEnv: false, cwd: HOME });
 
 describe('setup, status, doctor and uninstall on the built binary', () => {
   it('set up every agent in an empty home, check each end to end, then take it all away', async () => {
@@ -39,16 +42,33 @@ describe('setup, status, doctor and uninstall on the built binary', () => {
       expect(result.stdout).toMatch(/\nNext: /);
     }
     const status = JSON.parse((await guard('status', '--json')).stdout) as {
-      agents: { agent: string; levels: { level: string; installed: boolean; upToDate?: boolean; commands: { resolves: boolean; script: string }[] }[] }[];
+      agents: {
+        agent: string;
+        levels: {
+          level: string;
+          installed: boolean;
+          upToDate?: boolean;
+          commands: { resolves: boolean; script: string }[];
+        }[];
+      }[];
     };
     for (const agent of status.agents) {
       const user = agent.levels.find((level) => level.level === 'user');
-      expect(user, agent.agent).toMatchObject({ installed: true, upToDate: true, commands: [{ resolves: true, script: HOOK }] });
+      expect(user, agent.agent).toMatchObject({
+        installed: true,
+        upToDate: true,
+        commands: [{ resolves: true, script: HOOK }],
+      });
     }
 
     const doctor = await guard('doctor', '--json');
-    const report = JSON.parse(doctor.stdout) as { ok: boolean; agents: { agent: string; checks: { name: string; ok: boolean; detail: string }[] }[] };
-    const failed = report.agents.flatMap((agent) => agent.checks.filter((check) => !check.ok).map((check) => `${agent.agent}: ${check.name}: ${check.detail}`));
+    const report = JSON.parse(doctor.stdout) as {
+      ok: boolean;
+      agents: { agent: string; checks: { name: string; ok: boolean; detail: string }[] }[];
+    };
+    const failed = report.agents.flatMap((agent) =>
+      agent.checks.filter((check) => !check.ok).map((check) => `${agent.agent}: ${check.name}: ${check.detail}`),
+    );
     // the answer-time check depends on the machine's load, so only the answers themselves are held to
     // here; a fresh Codex setup is not trusted yet (only Codex itself can do that), and doctor says so
     expect(failed.filter((line) => !line.includes(': answers in time: '))).toEqual([
@@ -65,9 +85,15 @@ describe('setup, status, doctor and uninstall on the built binary', () => {
   it('--dry-run against a home with no agent installed writes nothing', async () => {
     const home = join(ROOT, 'fresh');
     mkdirSync(home);
-    const result = await execa('node', [BIN, 'setup', 'codex', '--dry-run'], { reject: false, env: { ...ENV, HOME: home }, extendEnv: false });
+    const result = await execa('node', [BIN, 'setup', 'codex', '--dry-run'], {
+      reject: false,
+      env: { ...ENV, HOME: home },
+      extendEnv: false,
+    });
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toContain(`Would create ${join(home, '.codex', 'hooks.json')} (dry run: nothing written):\n--- /dev/null\n`);
+    expect(result.stdout).toContain(
+      `Would create ${join(home, '.codex', 'hooks.json')} (dry run: nothing written):\n--- /dev/null\n`,
+    );
     expect(result.stdout).toContain(`hook codex`);
     expect(readdirSync(home)).toEqual([]);
   });

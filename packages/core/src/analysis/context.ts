@@ -64,13 +64,16 @@ function safeProbe(probe: Probe): Probe {
   // generic path, which cost more per step than the rest of the wrapping
   const wrapped: Probe = {};
   const { gitIgnored, gitUntracked, gitModified, gitBranch, readText, exists, projectPackages } = probe;
-  if (typeof gitIgnored === 'function') wrapped.gitIgnored = (cwd, paths) => attempt(() => gitIgnored.call(probe, cwd, paths));
+  if (typeof gitIgnored === 'function')
+    wrapped.gitIgnored = (cwd, paths) => attempt(() => gitIgnored.call(probe, cwd, paths));
   if (typeof gitUntracked === 'function') wrapped.gitUntracked = (cwd) => attempt(() => gitUntracked.call(probe, cwd));
   if (typeof gitModified === 'function') wrapped.gitModified = (cwd) => attempt(() => gitModified.call(probe, cwd));
   if (typeof gitBranch === 'function') wrapped.gitBranch = (cwd) => attempt(() => gitBranch.call(probe, cwd));
-  if (typeof readText === 'function') wrapped.readText = (path, maxBytes) => attempt(() => readText.call(probe, path, maxBytes));
+  if (typeof readText === 'function')
+    wrapped.readText = (path, maxBytes) => attempt(() => readText.call(probe, path, maxBytes));
   if (typeof exists === 'function') wrapped.exists = (path) => attempt(() => exists.call(probe, path));
-  if (typeof projectPackages === 'function') wrapped.projectPackages = (projectRoot) => attempt(() => projectPackages.call(probe, projectRoot));
+  if (typeof projectPackages === 'function')
+    wrapped.projectPackages = (projectRoot) => attempt(() => projectPackages.call(probe, projectRoot));
   return wrapped;
 }
 
@@ -117,7 +120,8 @@ export function buildContext(
     }
     return facts;
   };
-  const read = step.kind === 'shell' ? readCommand(step.command, { cwd: step.cwd, home: env.home, tmp: env.tmp }) : undefined;
+  const read =
+    step.kind === 'shell' ? readCommand(step.command, { cwd: step.cwd, home: env.home, tmp: env.tmp }) : undefined;
   const invocations = read?.invocations ?? [];
   const { files, net } = stepEffects(step, text, invocations, path);
   const loose = step.kind === 'mcp' || step.kind === 'other' ? looseEffects(step, text, path) : undefined;
@@ -143,7 +147,11 @@ const MAX_LOOSE = 200;
  * tool might write any path it is given; an MCP tool's paths are judged as reads (secrets) and by
  * mcp.changes (outside the project).
  */
-function looseEffects(step: ToolStep & { readonly args: unknown }, text: string, path: (raw: string) => PathFacts): { files: FileEffect[]; net: NetEffect[] } {
+function looseEffects(
+  step: ToolStep & { readonly args: unknown },
+  text: string,
+  path: (raw: string) => PathFacts,
+): { files: FileEffect[]; net: NetEffect[] } {
   const files: FileEffect[] = [];
   const net: NetEffect[] = [];
   let cursor = 0;
@@ -161,7 +169,15 @@ function looseEffects(step: ToolStep & { readonly args: unknown }, text: string,
       // `file:///home/me/.env` under any name is a file on this computer, not a site
       files.push({ op: step.kind === 'other' ? 'write' : 'read', path: path(local), span, by: step.toolName });
     } else if (url) {
-      net.push({ host: url.host, hostClass: url.hostClass, url, span, by: step.toolName, sends: step.kind === 'other', kind: 'http' });
+      net.push({
+        host: url.host,
+        hostClass: url.hostClass,
+        url,
+        span,
+        by: step.toolName,
+        sends: step.kind === 'other',
+        kind: 'http',
+      });
     } else if (pathArgument(keys[i] ?? '', value)) {
       files.push({ op: step.kind === 'other' ? 'write' : 'read', path: path(value), span, by: step.toolName });
     }
@@ -208,15 +224,57 @@ export function looseStrings(value: unknown, out: string[] = [], depth = 0, keys
 
 /** Argument names whose value is a path, whatever it looks like (compared lower-case, without `_` and `-`). */
 const PATH_NAMES = new Set([
-  'path', 'paths', 'file', 'files', 'filename', 'filenames', 'filepath', 'filepaths', 'uri', 'target', 'targets',
-  'destination', 'dest', 'source', 'sources', 'src', 'dir', 'dirs', 'directory', 'folder', 'cwd', 'root', 'location',
+  'path',
+  'paths',
+  'file',
+  'files',
+  'filename',
+  'filenames',
+  'filepath',
+  'filepaths',
+  'uri',
+  'target',
+  'targets',
+  'destination',
+  'dest',
+  'source',
+  'sources',
+  'src',
+  'dir',
+  'dirs',
+  'directory',
+  'folder',
+  'cwd',
+  'root',
+  'location',
 ]);
 /** Endings that make a name a path too (`output_path`, `configFile`, `workdir`). */
 const PATH_ENDINGS = /(?:path|paths|file|files|filename|dir|directory|folder)$/;
 /** Argument names whose value is free text (a search, a message): not read as a path. */
 const TEXT_NAMES = new Set([
-  'query', 'q', 'text', 'prompt', 'message', 'messages', 'content', 'body', 'description', 'title', 'search', 'question',
-  'comment', 'note', 'notes', 'summary', 'subject', 'instructions', 'pattern', 'regex', 'keywords', 'term', 'terms',
+  'query',
+  'q',
+  'text',
+  'prompt',
+  'message',
+  'messages',
+  'content',
+  'body',
+  'description',
+  'title',
+  'search',
+  'question',
+  'comment',
+  'note',
+  'notes',
+  'summary',
+  'subject',
+  'instructions',
+  'pattern',
+  'regex',
+  'keywords',
+  'term',
+  'terms',
 ]);
 
 /**
@@ -236,5 +294,10 @@ function pathArgument(key: string, value: string): boolean {
 
 function looksLikePath(value: string): boolean {
   if (value.length === 0 || value.length > 4096 || value.includes('\n')) return false;
-  return /^(~|\.{1,2})?[\\/]/.test(value) || /^[A-Za-z]:[\\/]/.test(value) || /^\.[\w-]/.test(value) || /^[\w.-]+\/[\w./-]*$/.test(value);
+  return (
+    /^(~|\.{1,2})?[\\/]/.test(value) ||
+    /^[A-Za-z]:[\\/]/.test(value) ||
+    /^\.[\w-]/.test(value) ||
+    /^[\w.-]+\/[\w./-]*$/.test(value)
+  );
 }

@@ -66,8 +66,16 @@ export function stepEffects(step: ToolStep, text: string, invocations: readonly 
       break;
     case 'write': {
       const op = step.mode === 'delete' ? 'delete' : step.mode === 'create' ? 'create' : 'write';
-      const how = step.mode === 'edit' ? 'edit' : step.mode === 'move' ? 'move' : step.mode === 'delete' ? undefined : 'truncate';
-      files.push({ op, path: path(step.path), span: whole, by: step.toolName, ...(how ? { how } : {}), ...(step.content === undefined ? {} : { content: step.content }) });
+      const how =
+        step.mode === 'edit' ? 'edit' : step.mode === 'move' ? 'move' : step.mode === 'delete' ? undefined : 'truncate';
+      files.push({
+        op,
+        path: path(step.path),
+        span: whole,
+        by: step.toolName,
+        ...(how ? { how } : {}),
+        ...(step.content === undefined ? {} : { content: step.content }),
+      });
       if (step.mode === 'move' && step.toPath !== undefined) {
         files.push({ op: 'write', path: path(step.toPath), span: whole, by: step.toolName });
       }
@@ -76,8 +84,16 @@ export function stepEffects(step: ToolStep, text: string, invocations: readonly 
     case 'patch':
       for (const file of parsePatch(step.patch).files) {
         const op = file.op === 'add' ? 'create' : file.op === 'delete' ? 'delete' : 'write';
-        files.push({ op, path: path(file.path), span: file.span, by: 'apply_patch', ...(file.op === 'update' ? { how: file.moveTo ? 'move' : 'edit' } : {}), content: file.added });
-        if (file.moveTo !== undefined) files.push({ op: 'write', path: path(file.moveTo), span: file.span, by: 'apply_patch', content: file.added });
+        files.push({
+          op,
+          path: path(file.path),
+          span: file.span,
+          by: 'apply_patch',
+          ...(file.op === 'update' ? { how: file.moveTo ? 'move' : 'edit' } : {}),
+          content: file.added,
+        });
+        if (file.moveTo !== undefined)
+          files.push({ op: 'write', path: path(file.moveTo), span: file.span, by: 'apply_patch', content: file.added });
       }
       break;
     case 'read':
@@ -85,10 +101,20 @@ export function stepEffects(step: ToolStep, text: string, invocations: readonly 
       break;
     case 'fetch': {
       const url = urlFacts(step.url);
-      if (url) net.push({ host: url.host, hostClass: url.hostClass, url, span: whole, by: step.toolName, sends: false, kind: 'http' });
+      if (url)
+        net.push({
+          host: url.host,
+          hostClass: url.hostClass,
+          url,
+          span: whole,
+          by: step.toolName,
+          sends: false,
+          kind: 'http',
+        });
       // a fetch tool given `file:///…` reads a file on this machine
       const local = FILE_URL.exec(step.url);
-      if (local?.[1] !== undefined) files.push({ op: 'read', path: path(safeDecode(local[1])), span: whole, by: step.toolName });
+      if (local?.[1] !== undefined)
+        files.push({ op: 'read', path: path(safeDecode(local[1])), span: whole, by: step.toolName });
       break;
     }
     case 'mcp':
@@ -112,31 +138,186 @@ function safeDecode(text: string): string {
 
 /** Programs that print or pass on the content of the files they are given. */
 const CONTENT_READERS = new Set([
-  'cat', 'tac', 'less', 'more', 'most', 'head', 'tail', 'bat', 'batcat', 'nl', 'od', 'xxd', 'hexdump',
-  'strings', 'base64', 'base32', 'basenc', 'uuencode', 'sort', 'uniq', 'cut', 'paste', 'column', 'fold',
-  'fmt', 'pr', 'rev', 'tr', 'iconv', 'diff', 'sdiff', 'cmp', 'comm', 'jq', 'yq', 'xmllint', 'type',
-  'get-content', 'gc', 'dos2unix', 'unix2dos', 'zcat', 'gzip', 'bzip2', 'xz', 'zstd', 'pbcopy', 'xclip',
-  'xsel', 'clip', 'wl-copy', 'mail', 'sendmail',
+  'cat',
+  'tac',
+  'less',
+  'more',
+  'most',
+  'head',
+  'tail',
+  'bat',
+  'batcat',
+  'nl',
+  'od',
+  'xxd',
+  'hexdump',
+  'strings',
+  'base64',
+  'base32',
+  'basenc',
+  'uuencode',
+  'sort',
+  'uniq',
+  'cut',
+  'paste',
+  'column',
+  'fold',
+  'fmt',
+  'pr',
+  'rev',
+  'tr',
+  'iconv',
+  'diff',
+  'sdiff',
+  'cmp',
+  'comm',
+  'jq',
+  'yq',
+  'xmllint',
+  'type',
+  'get-content',
+  'gc',
+  'dos2unix',
+  'unix2dos',
+  'zcat',
+  'gzip',
+  'bzip2',
+  'xz',
+  'zstd',
+  'pbcopy',
+  'xclip',
+  'xsel',
+  'clip',
+  'wl-copy',
+  'mail',
+  'sendmail',
 ]);
 
 /** Programs whose first operand is a pattern or program text, not a file. */
-const PATTERN_FIRST = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'sed', 'awk', 'gawk', 'mawk', 'select-string', 'sls', 'findstr']);
+const PATTERN_FIRST = new Set([
+  'grep',
+  'egrep',
+  'fgrep',
+  'rg',
+  'ag',
+  'ack',
+  'sed',
+  'awk',
+  'gawk',
+  'mawk',
+  'select-string',
+  'sls',
+  'findstr',
+]);
 const PATTERN_OPTIONS = new Set(['-e', '--regexp', '-f', '--file', '--expression']);
-const GREP_WITH_VALUE = new Set(['-e', '--regexp', '-f', '--file', '-m', '--max-count', '-A', '-B', '-C', '--context', '--include', '--exclude', '--exclude-dir', '-g', '--glob', '-t', '--type', '-T', '--type-not', '--color', '--colour']);
+const GREP_WITH_VALUE = new Set([
+  '-e',
+  '--regexp',
+  '-f',
+  '--file',
+  '-m',
+  '--max-count',
+  '-A',
+  '-B',
+  '-C',
+  '--context',
+  '--include',
+  '--exclude',
+  '--exclude-dir',
+  '-g',
+  '--glob',
+  '-t',
+  '--type',
+  '-T',
+  '--type-not',
+  '--color',
+  '--colour',
+]);
 
-const DELETERS = new Set(['rm', 'rmdir', 'unlink', 'shred', 'srm', 'remove-item', 'ri', 'del', 'erase', 'rd', 'trash', 'trash-put']);
+const DELETERS = new Set([
+  'rm',
+  'rmdir',
+  'unlink',
+  'shred',
+  'srm',
+  'remove-item',
+  'ri',
+  'del',
+  'erase',
+  'rd',
+  'trash',
+  'trash-put',
+]);
 const CREATORS = new Set(['touch', 'mkdir', 'new-item', 'ni', 'md']);
 
 /** Shell interpreters and script runners whose first operand is a script they run. */
-const SCRIPT_RUNNERS = new Set(['source', '.', 'sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'python', 'python3', 'node', 'ruby', 'perl', 'php', 'deno', 'bun', 'tsx', 'ts-node', 'pwsh', 'powershell']);
+const SCRIPT_RUNNERS = new Set([
+  'source',
+  '.',
+  'sh',
+  'bash',
+  'zsh',
+  'dash',
+  'ksh',
+  'fish',
+  'python',
+  'python3',
+  'node',
+  'ruby',
+  'perl',
+  'php',
+  'deno',
+  'bun',
+  'tsx',
+  'ts-node',
+  'pwsh',
+  'powershell',
+]);
 
 /** Programs that send an HTTP request to the URLs they are given. */
-export const HTTP_CLIENTS: ReadonlySet<string> = new Set(['curl', 'wget', 'http', 'https', 'httpie', 'xh', 'aria2c', 'invoke-webrequest', 'iwr', 'invoke-restmethod', 'irm', 'lynx', 'w3m', 'links']);
+export const HTTP_CLIENTS: ReadonlySet<string> = new Set([
+  'curl',
+  'wget',
+  'http',
+  'https',
+  'httpie',
+  'xh',
+  'aria2c',
+  'invoke-webrequest',
+  'iwr',
+  'invoke-restmethod',
+  'irm',
+  'lynx',
+  'w3m',
+  'links',
+]);
 const SSH_CLIENTS = new Set(['ssh', 'scp', 'sftp', 'rsync', 'mosh']);
 const DNS_CLIENTS = new Set(['nslookup', 'dig', 'host', 'resolve-dnsname', 'drill']);
 const RAW_CLIENTS = new Set(['nc', 'ncat', 'netcat', 'socat', 'telnet']);
 
-const SSH_WITH_VALUE = new Set(['-p', '-P', '-i', '-o', '-l', '-F', '-J', '-L', '-R', '-D', '-b', '-c', '-E', '-e', '-m', '-O', '-Q', '-S', '-W', '-w', '-B']);
+const SSH_WITH_VALUE = new Set([
+  '-p',
+  '-P',
+  '-i',
+  '-o',
+  '-l',
+  '-F',
+  '-J',
+  '-L',
+  '-R',
+  '-D',
+  '-b',
+  '-c',
+  '-E',
+  '-e',
+  '-m',
+  '-O',
+  '-Q',
+  '-S',
+  '-W',
+  '-w',
+  '-B',
+]);
 
 function shellEffects(inv: Invocation, path: PathOf, files: FileEffect[], net: NetEffect[]): void {
   const at = (arg: Arg, op: FileOp, extra: Partial<FileEffect> = {}): void => {
@@ -151,9 +332,22 @@ function shellEffects(inv: Invocation, path: PathOf, files: FileEffect[], net: N
   for (let r = 0; r < inv.redirects.length; r++) {
     const redirect = inv.redirects[r] as Redirect;
     if (redirect.write) {
-      files.push({ op: 'write', path: path(redirect.target, inv.cwd), span: redirect.span, by: inv.name || '>', invocation: inv, how: redirect.append ? 'append' : 'truncate' });
+      files.push({
+        op: 'write',
+        path: path(redirect.target, inv.cwd),
+        span: redirect.span,
+        by: inv.name || '>',
+        invocation: inv,
+        how: redirect.append ? 'append' : 'truncate',
+      });
     } else if (redirect.op === '<' || redirect.op === '<>') {
-      files.push({ op: stdinOp, path: path(redirect.target, inv.cwd), span: redirect.span, by: inv.name, invocation: inv });
+      files.push({
+        op: stdinOp,
+        path: path(redirect.target, inv.cwd),
+        span: redirect.span,
+        by: inv.name,
+        invocation: inv,
+      });
     }
   }
   // `./build.sh`, `bin/tool`, `~/x.sh`: the program itself is a file on disk
@@ -173,18 +367,23 @@ function shellEffects(inv: Invocation, path: PathOf, files: FileEffect[], net: N
     const ops = operands(inv, GREP_WITH_VALUE);
     const patternGiven = inv.args.some((a) => PATTERN_OPTIONS.has(a) || /^--(regexp|expression|file)=/.test(a));
     const fileOps = patternGiven ? ops : ops.slice(1);
-    const inPlace = (name === 'sed' || name === 'perl') && inv.args.some((a) => a === '-i' || a.startsWith('-i') || a.startsWith('--in-place'));
+    const inPlace =
+      (name === 'sed' || name === 'perl') &&
+      inv.args.some((a) => a === '-i' || a.startsWith('-i') || a.startsWith('--in-place'));
     for (const arg of fileOps) at(arg, inPlace ? 'write' : 'read', inPlace ? { how: 'edit' } : {});
     for (const arg of optionValues(inv, ['-f'], ['--file'])) at(arg, 'read');
   } else if (DELETERS.has(name)) {
     const recursive =
-      hasFlag(inv, 'r', ['--recursive', '-Recurse', '-recurse']) || hasFlag(inv, 'R') || ((name === 'rd' || name === 'del') && inv.args.some((a) => /^\/s$/i.test(a)));
+      hasFlag(inv, 'r', ['--recursive', '-Recurse', '-recurse']) ||
+      hasFlag(inv, 'R') ||
+      ((name === 'rd' || name === 'del') && inv.args.some((a) => /^\/s$/i.test(a)));
     for (const arg of operands(inv, DELETE_WITH_VALUE)) {
       // cmd's own switches (`del /q`, `rd /s`) are not paths
       if ((name === 'rd' || name === 'del' || name === 'erase') && /^\/[A-Za-z]$/.test(arg.value)) continue;
       at(arg, 'delete', recursive ? { how: 'recursive' } : {});
     }
-    for (const arg of optionValues(inv, [], ['-Path', '-path', '-LiteralPath'])) at(arg, 'delete', recursive ? { how: 'recursive' } : {});
+    for (const arg of optionValues(inv, [], ['-Path', '-path', '-LiteralPath']))
+      at(arg, 'delete', recursive ? { how: 'recursive' } : {});
   } else if (CREATORS.has(name)) {
     for (const arg of operands(inv, CREATE_WITH_VALUE)) at(arg, 'create');
   } else {
@@ -196,14 +395,52 @@ function shellEffects(inv: Invocation, path: PathOf, files: FileEffect[], net: N
 const READER_WITH_VALUE = new Set(['-n', '-c', '--lines', '--bytes', '-s', '-w', '-o', '-d', '-f', '-t', '-m']);
 /** PowerShell parameters every cmdlet takes, and the item cmdlets' filters, with their value after them. */
 const POWERSHELL_WITH_VALUE = [
-  '-ErrorAction', '-erroraction', '-ea', '-WarningAction', '-warningaction', '-wa', '-InformationAction', '-ia',
-  '-ErrorVariable', '-ev', '-WarningVariable', '-wv', '-OutVariable', '-ov', '-OutBuffer', '-ob',
-  '-Filter', '-filter', '-Include', '-include', '-Exclude', '-exclude', '-Credential', '-Stream', '-Depth',
+  '-ErrorAction',
+  '-erroraction',
+  '-ea',
+  '-WarningAction',
+  '-warningaction',
+  '-wa',
+  '-InformationAction',
+  '-ia',
+  '-ErrorVariable',
+  '-ev',
+  '-WarningVariable',
+  '-wv',
+  '-OutVariable',
+  '-ov',
+  '-OutBuffer',
+  '-ob',
+  '-Filter',
+  '-filter',
+  '-Include',
+  '-include',
+  '-Exclude',
+  '-exclude',
+  '-Credential',
+  '-Stream',
+  '-Depth',
 ];
 const DELETE_WITH_VALUE = new Set(['-n', '--iterations', '-s', '--size', ...POWERSHELL_WITH_VALUE]);
-const CREATE_WITH_VALUE = new Set(['-m', '--mode', '-d', '--date', '-r', '--reference', '-t', '-ItemType', '-Value', ...POWERSHELL_WITH_VALUE]);
+const CREATE_WITH_VALUE = new Set([
+  '-m',
+  '--mode',
+  '-d',
+  '--date',
+  '-r',
+  '--reference',
+  '-t',
+  '-ItemType',
+  '-Value',
+  ...POWERSHELL_WITH_VALUE,
+]);
 
-function otherEffects(inv: Invocation, at: (arg: Arg, op: FileOp, extra?: Partial<FileEffect>) => void, path: PathOf, files: FileEffect[]): void {
+function otherEffects(
+  inv: Invocation,
+  at: (arg: Arg, op: FileOp, extra?: Partial<FileEffect>) => void,
+  path: PathOf,
+  files: FileEffect[],
+): void {
   const name = inv.name;
   switch (name) {
     case 'cp':
@@ -222,7 +459,8 @@ function otherEffects(inv: Invocation, at: (arg: Arg, op: FileOp, extra?: Partia
       const ops = operands(inv, COPY_WITH_VALUE);
       const sources = target.length > 0 ? ops : ops.slice(0, -1);
       const dest = target[0] ?? ops[ops.length - 1];
-      if (name !== 'ln') for (const arg of sources) at(arg, moving ? 'delete' : 'read', { how: moving ? 'move' : 'copy' });
+      if (name !== 'ln')
+        for (const arg of sources) at(arg, moving ? 'delete' : 'read', { how: moving ? 'move' : 'copy' });
       if (dest && (sources.length > 0 || target.length > 0)) at(dest, 'write');
       break;
     }
@@ -243,12 +481,22 @@ function otherEffects(inv: Invocation, at: (arg: Arg, op: FileOp, extra?: Partia
       for (let i = 0; i < inv.args.length; i++) {
         const value = inv.args[i] ?? '';
         const span = inv.argSpans[i] ?? inv.span;
-        if (value.startsWith('of=')) files.push({ op: 'write', path: path(value.slice(3), inv.cwd), span, by: 'dd', invocation: inv, how: 'truncate' });
-        if (value.startsWith('if=')) files.push({ op: 'read', path: path(value.slice(3), inv.cwd), span, by: 'dd', invocation: inv });
+        if (value.startsWith('of='))
+          files.push({
+            op: 'write',
+            path: path(value.slice(3), inv.cwd),
+            span,
+            by: 'dd',
+            invocation: inv,
+            how: 'truncate',
+          });
+        if (value.startsWith('if='))
+          files.push({ op: 'read', path: path(value.slice(3), inv.cwd), span, by: 'dd', invocation: inv });
       }
       break;
     case 'truncate':
-      for (const arg of operands(inv, new Set(['-s', '--size', '-r', '--reference']))) at(arg, 'write', { how: 'truncate' });
+      for (const arg of operands(inv, new Set(['-s', '--size', '-r', '--reference'])))
+        at(arg, 'write', { how: 'truncate' });
       break;
     case 'chmod':
     case 'chown':
@@ -286,9 +534,14 @@ function otherEffects(inv: Invocation, at: (arg: Arg, op: FileOp, extra?: Partia
     case 'curl':
       for (const arg of optionValues(inv, ['-o'], ['--output'])) at(arg, 'write');
       // `curl -O URL` saves under the URL's own file name
-      if (hasFlag(inv, 'O', ['--remote-name', '--remote-name-all'])) for (const arg of urlArgs(inv)) at(withValue(arg, remoteName(arg.value)), 'write');
+      if (hasFlag(inv, 'O', ['--remote-name', '--remote-name-all']))
+        for (const arg of urlArgs(inv)) at(withValue(arg, remoteName(arg.value)), 'write');
       for (const arg of optionValues(inv, ['-T'], ['--upload-file'])) at(arg, 'read', { sends: true });
-      for (const arg of optionValues(inv, ['-d', '-F'], ['--data', '--data-binary', '--data-raw', '--data-urlencode', '--form', '--json'])) {
+      for (const arg of optionValues(
+        inv,
+        ['-d', '-F'],
+        ['--data', '--data-binary', '--data-raw', '--data-urlencode', '--form', '--json'],
+      )) {
         const file = /@([^;,]+)/.exec(arg.value);
         if (file?.[1] && file[1] !== '-') at(withValue(arg, file[1]), 'read', { sends: true });
       }
@@ -296,9 +549,16 @@ function otherEffects(inv: Invocation, at: (arg: Arg, op: FileOp, extra?: Partia
     case 'wget':
       for (const arg of optionValues(inv, ['-O'], ['--output-document'])) if (arg.value !== '-') at(arg, 'write');
       // without -O (alone or bundled, as in `-qO-`) wget saves under the URL's own file name
-      if (!inv.args.some((a) => /^-[a-zA-Z]*O/.test(a) || a.startsWith('--output-document')) && !inv.args.includes('--spider')) {
+      if (
+        !inv.args.some((a) => /^-[a-zA-Z]*O/.test(a) || a.startsWith('--output-document')) &&
+        !inv.args.includes('--spider')
+      ) {
         const folder = optionValues(inv, ['-P'], ['--directory-prefix'])[0]?.value;
-        for (const arg of urlArgs(inv)) at(withValue(arg, `${folder === undefined ? '' : `${folder.replace(/\/+$/, '')}/`}${remoteName(arg.value)}`), 'write');
+        for (const arg of urlArgs(inv))
+          at(
+            withValue(arg, `${folder === undefined ? '' : `${folder.replace(/\/+$/, '')}/`}${remoteName(arg.value)}`),
+            'write',
+          );
       }
       for (const arg of optionValues(inv, [], ['--post-file', '--body-file'])) at(arg, 'read', { sends: true });
       break;
@@ -314,7 +574,8 @@ function otherEffects(inv: Invocation, at: (arg: Arg, op: FileOp, extra?: Partia
       const ops = operands(inv, SSH_WITH_VALUE);
       const dest = ops[ops.length - 1];
       const remoteDest = dest !== undefined && isRemoteSpec(dest.value);
-      for (const arg of ops.slice(0, -1)) if (!isRemoteSpec(arg.value)) at(arg, 'read', { how: 'copy', ...(remoteDest ? { sends: true } : {}) });
+      for (const arg of ops.slice(0, -1))
+        if (!isRemoteSpec(arg.value)) at(arg, 'read', { how: 'copy', ...(remoteDest ? { sends: true } : {}) });
       if (dest && !remoteDest && ops.length > 1) at(dest, 'write');
       break;
     }
@@ -328,7 +589,10 @@ function otherEffects(inv: Invocation, at: (arg: Arg, op: FileOp, extra?: Partia
         // `git worktree add [-b NAME] PATH [COMMIT]`: a checkout is written at PATH
         const path = worktreePath(git.args.slice(1));
         if (path) at(path, 'write');
-      } else if (git?.sub === 'show' || (git?.sub === 'cat-file' && !git.args.some((a) => a.value === '-t' || a.value === '-s' || a.value === '-e'))) {
+      } else if (
+        git?.sub === 'show' ||
+        (git?.sub === 'cat-file' && !git.args.some((a) => a.value === '-t' || a.value === '-s' || a.value === '-e'))
+      ) {
         // `git show HEAD:.env`, `git cat-file -p main:config/.env`: a file's text as a commit (or
         // the index) holds it; `cat-file -t/-s/-e` tell only its type, size or presence
         for (const arg of git.args) {
@@ -388,7 +652,18 @@ function remoteName(url: string): string {
 
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'busybox']);
 const SHELL_WITH_VALUE = new Set(['-o', '+o', '-O', '+O', '--rcfile', '--init-file']);
-const INTERPRETER_WITH_VALUE = new Set(['-W', '-X', '-r', '--require', '--import', '--loader', '-I', '-M', '--input-type', '--env-file']);
+const INTERPRETER_WITH_VALUE = new Set([
+  '-W',
+  '-X',
+  '-r',
+  '--require',
+  '--import',
+  '--loader',
+  '-I',
+  '-M',
+  '--input-type',
+  '--env-file',
+]);
 const INTERPRETERS = /^(?:python[\d.]*|pypy[\d.]*|py|node|nodejs|bun|ruby|perl|php)$/;
 
 /**
@@ -398,12 +673,15 @@ const INTERPRETERS = /^(?:python[\d.]*|pypy[\d.]*|py|node|nodejs|bun|ruby|perl|p
  */
 export function runsStdinAsCode(inv: Invocation): boolean {
   const name = inv.name;
-  const stdinWord = (value: string | undefined): boolean => value === undefined || value === '-' || value === '/dev/stdin';
+  const stdinWord = (value: string | undefined): boolean =>
+    value === undefined || value === '-' || value === '/dev/stdin';
   if (name === 'iex' || name === 'invoke-expression') return inv.args.length === 0;
   if (name === 'source' || name === '.') return inv.args[0] === '/dev/stdin';
   if (name === 'pwsh' || name === 'powershell') {
     const command = inv.args.findIndex((a) => /^[-/](?:c|command|f|file)$/i.test(a));
-    return inv.args.length === 0 || inv.args[inv.args.length - 1] === '-' || (command >= 0 && inv.args[command + 1] === '-');
+    return (
+      inv.args.length === 0 || inv.args[inv.args.length - 1] === '-' || (command >= 0 && inv.args[command + 1] === '-')
+    );
   }
   if (SHELLS.has(name)) {
     if (hasFlag(inv, 'c')) return false;
@@ -419,7 +697,8 @@ export function runsStdinAsCode(inv: Invocation): boolean {
 /** find's options that come before the starting points. */
 const FIND_LEADING = /^-(?:[HLP]|D|O\d?)$/;
 /** Tests that pick files by name, age, size or owner: what is left is not the whole tree. */
-const FIND_NARROWING = /^-(?:i?name|i?path|i?wholename|i?regex|newer\w*|[acm](?:time|min)|size|empty|user|group|uid|gid|perm|links|inum|samefile|i?lname)$/;
+const FIND_NARROWING =
+  /^-(?:i?name|i?path|i?wholename|i?regex|newer\w*|[acm](?:time|min)|size|empty|user|group|uid|gid|perm|links|inum|samefile|i?lname)$/;
 /** Tests whose pattern says which files are picked, by name or by path. */
 const FIND_BY_NAME = new Set(['-name', '-iname', '-path', '-ipath', '-wholename', '-iwholename']);
 
@@ -470,7 +749,8 @@ function findEffects(inv: Invocation, at: (arg: Arg, op: FileOp, extra?: Partial
         deletes = true;
         branchDeletes = true;
         for (let k = j + 2; k < args.length && args[k] !== ';' && args[k] !== '+'; k++) {
-          if (/^-[A-Za-z]*[rR]/.test(args[k] ?? '') || /^--recursive$|^-recurse$/i.test(args[k] ?? '')) recursiveRm = true;
+          if (/^-[A-Za-z]*[rR]/.test(args[k] ?? '') || /^--recursive$|^-recurse$/i.test(args[k] ?? ''))
+            recursiveRm = true;
         }
       }
       // the command's own words are not find's tests
@@ -521,7 +801,21 @@ function baseName(program: string): string {
   return (program.split(/[\\/]/).pop() ?? '').toLowerCase();
 }
 
-const COPY_WITH_VALUE = new Set(['-t', '--target-directory', '-S', '--suffix', '-m', '--mode', '-o', '-g', '-Destination', '-destination', '-Path', '-path', ...POWERSHELL_WITH_VALUE]);
+const COPY_WITH_VALUE = new Set([
+  '-t',
+  '--target-directory',
+  '-S',
+  '--suffix',
+  '-m',
+  '--mode',
+  '-o',
+  '-g',
+  '-Destination',
+  '-destination',
+  '-Path',
+  '-path',
+  ...POWERSHELL_WITH_VALUE,
+]);
 
 /** `host:path`, `user@host:path`, `rsync://…` — a path on another computer. */
 function isRemoteSpec(value: string): boolean {
@@ -537,7 +831,16 @@ function netEffects(inv: Invocation, net: NetEffect[]): void {
   const name = inv.name;
   const push = (host: string, span: Span, sends: boolean, kind: NetEffect['kind'], url?: UrlFacts): void => {
     if (!host) return;
-    net.push({ host, hostClass: url?.hostClass ?? classifyHost(host), ...(url ? { url } : {}), span, by: name, invocation: inv, sends, kind });
+    net.push({
+      host,
+      hostClass: url?.hostClass ?? classifyHost(host),
+      ...(url ? { url } : {}),
+      span,
+      by: name,
+      invocation: inv,
+      sends,
+      kind,
+    });
   };
   if (HTTP_CLIENTS.has(name)) {
     const sends = httpSends(inv);
@@ -565,8 +868,9 @@ function netEffects(inv: Invocation, net: NetEffect[]): void {
       }
     }
   } else if (DNS_CLIENTS.has(name)) {
-    const target = operands(inv, new Set(['-t', '-type', '-p', '-c', '-q', '-x', '-Type', '-Server']))
-      .find((a) => !a.value.startsWith('@') && /[a-z]/i.test(a.value) && a.value.includes('.'));
+    const target = operands(inv, new Set(['-t', '-type', '-p', '-c', '-q', '-x', '-Type', '-Server'])).find(
+      (a) => !a.value.startsWith('@') && /[a-z]/i.test(a.value) && a.value.includes('.'),
+    );
     if (target) push(target.value.toLowerCase(), target.span, false, 'dns');
   } else if (RAW_CLIENTS.has(name)) {
     const target = operands(inv, new Set(['-p', '-w', '-s', '-i', '-q', '-e', '-c']))[0];
@@ -576,7 +880,15 @@ function netEffects(inv: Invocation, net: NetEffect[]): void {
     push(server ? server.value.toLowerCase() : 'smtp', server?.span ?? inv.span, true, 'mail');
   } else if (name === 'git') {
     const git = gitCommand(inv);
-    if (git && (git.sub === 'clone' || git.sub === 'fetch' || git.sub === 'pull' || git.sub === 'ls-remote' || git.sub === 'push' || git.sub === 'submodule')) {
+    if (
+      git &&
+      (git.sub === 'clone' ||
+        git.sub === 'fetch' ||
+        git.sub === 'pull' ||
+        git.sub === 'ls-remote' ||
+        git.sub === 'push' ||
+        git.sub === 'submodule')
+    ) {
       for (const arg of git.args) {
         const url = looksLikeUrl(arg.value) || /^[\w.-]+@[\w.-]+:/.test(arg.value) ? urlFacts(arg.value) : undefined;
         if (url) push(url.host, arg.span, git.sub === 'push', 'git', url);
@@ -585,7 +897,29 @@ function netEffects(inv: Invocation, net: NetEffect[]): void {
   }
 }
 
-const HTTP_WITH_VALUE = new Set(['-o', '-O', '-H', '-X', '-d', '-F', '-u', '-A', '-e', '-T', '-b', '-c', '-m', '--header', '--request', '--data', '--user', '--output', '--max-time', '-w', '--write-out']);
+const HTTP_WITH_VALUE = new Set([
+  '-o',
+  '-O',
+  '-H',
+  '-X',
+  '-d',
+  '-F',
+  '-u',
+  '-A',
+  '-e',
+  '-T',
+  '-b',
+  '-c',
+  '-m',
+  '--header',
+  '--request',
+  '--data',
+  '--user',
+  '--output',
+  '--max-time',
+  '-w',
+  '--write-out',
+]);
 
 function looksLikeUrl(value: string): boolean {
   return /^(https?|ftp|ftps|wss?|ssh|git):\/\//i.test(value);
@@ -604,13 +938,26 @@ export function httpSends(inv: Invocation): boolean {
   for (let i = 0; i < inv.args.length; i++) {
     const value = inv.args[i] ?? '';
     if (/^-(d|F|T)/.test(value) && !value.startsWith('--')) return true;
-    if (/^--(data|data-binary|data-raw|data-urlencode|form|form-string|json|upload-file|post-data|post-file|body-data|body-file)(=|$)/.test(value)) return true;
-    if ((value === '-X' || value === '--request' || value === '--method' || value === '-Method') && /^(POST|PUT|PATCH|DELETE)$/i.test(inv.args[i + 1] ?? '')) return true;
+    if (
+      /^--(data|data-binary|data-raw|data-urlencode|form|form-string|json|upload-file|post-data|post-file|body-data|body-file)(=|$)/.test(
+        value,
+      )
+    )
+      return true;
+    if (
+      (value === '-X' || value === '--request' || value === '--method' || value === '-Method') &&
+      /^(POST|PUT|PATCH|DELETE)$/i.test(inv.args[i + 1] ?? '')
+    )
+      return true;
     if (/^-X(POST|PUT|PATCH)$/i.test(value)) return true;
     if (value === '-Body' || value === '-InFile') return true;
   }
   // httpie: `http POST url field=value`
-  if ((inv.name === 'http' || inv.name === 'https' || inv.name === 'xh') && /^(POST|PUT|PATCH)$/i.test(inv.args[0] ?? '')) return true;
+  if (
+    (inv.name === 'http' || inv.name === 'https' || inv.name === 'xh') &&
+    /^(POST|PUT|PATCH)$/i.test(inv.args[0] ?? '')
+  )
+    return true;
   return false;
 }
 

@@ -56,7 +56,8 @@ function contains(outer: Span, inner: Span): boolean {
 /** True when `inner` was reached through a `$(…)`/`<(…)` opened directly in `outer`'s words. */
 function substitutedInto(inner: Invocation, outer: Invocation): boolean {
   const step = inner.via[outer.via.length];
-  if (inner.via.length <= outer.via.length || (step?.kind !== 'substitution' && step?.kind !== 'process-substitution')) return false;
+  if (inner.via.length <= outer.via.length || (step?.kind !== 'substitution' && step?.kind !== 'process-substitution'))
+    return false;
   return outer.via.every((via, i) => inner.via[i]?.kind === via.kind && inner.via[i]?.name === via.name);
 }
 
@@ -68,7 +69,11 @@ function substitutedInto(inner: Invocation, outer: Invocation): boolean {
 export function outputRunAsCode(context: RuleContext, producer: Invocation): CodeFeed | undefined {
   for (const inv of context.invocations) {
     if (inv === producer) continue;
-    if (inv.pipeline.id === producer.pipeline.id && inv.pipeline.index > producer.pipeline.index && runsStdinAsCode(inv)) {
+    if (
+      inv.pipeline.id === producer.pipeline.id &&
+      inv.pipeline.index > producer.pipeline.index &&
+      runsStdinAsCode(inv)
+    ) {
       return { runner: inv, how: 'pipe' };
     }
     if (substitutedInto(producer, inv) && codeArgumentSpans(inv).some((span) => contains(span, producer.span))) {
@@ -81,7 +86,8 @@ export function outputRunAsCode(context: RuleContext, producer: Invocation): Cod
   }
   const written = new Set<string>();
   for (const file of context.files) {
-    if (file.invocation === producer && (file.op === 'write' || file.op === 'create') && file.path.abs !== '') written.add(file.path.abs);
+    if (file.invocation === producer && (file.op === 'write' || file.op === 'create') && file.path.abs !== '')
+      written.add(file.path.abs);
   }
   if (written.size > 0) {
     for (const file of context.files) {
@@ -144,7 +150,8 @@ export function outputShown(context: RuleContext, inv: Invocation): boolean {
   if (inv.pipeline.index < inv.pipeline.length - 1) {
     for (const next of context.invocations) {
       if (next.pipeline.id !== inv.pipeline.id || next.pipeline.index <= inv.pipeline.index) continue;
-      if (CONSUMERS.has(next.name) || next.args.some((a) => STDIN_SECRET_OPTIONS.has(a)) || isSecretSetter(next)) return false;
+      if (CONSUMERS.has(next.name) || next.args.some((a) => STDIN_SECRET_OPTIONS.has(a)) || isSecretSetter(next))
+        return false;
     }
     return true;
   }
@@ -153,8 +160,15 @@ export function outputShown(context: RuleContext, inv: Invocation): boolean {
     // the value lands in the words of the command around it
     let outer: Invocation | undefined;
     for (const candidate of context.invocations) {
-      if (candidate === inv || !substitutedInto(inv, candidate) || candidate.via.length !== inv.via.length - 1 || !contains(candidate.span, inv.span)) continue;
-      if (outer === undefined || candidate.span[1] - candidate.span[0] < outer.span[1] - outer.span[0]) outer = candidate;
+      if (
+        candidate === inv ||
+        !substitutedInto(inv, candidate) ||
+        candidate.via.length !== inv.via.length - 1 ||
+        !contains(candidate.span, inv.span)
+      )
+        continue;
+      if (outer === undefined || candidate.span[1] - candidate.span[0] < outer.span[1] - outer.span[0])
+        outer = candidate;
     }
     if (outer === undefined) return false;
     if (PRINTERS.has(outer.name)) return true;

@@ -42,33 +42,200 @@ interface Plan {
 }
 
 const NPM_WITH_VALUE = new Set([
-  '--prefix', '-w', '--workspace', '--registry', '--tag', '--omit', '--include', '--save-prefix', '--install-strategy',
-  '--cache', '--userconfig', '--loglevel', '--before', '--cpu', '--os', '--libc',
+  '--prefix',
+  '-w',
+  '--workspace',
+  '--registry',
+  '--tag',
+  '--omit',
+  '--include',
+  '--save-prefix',
+  '--install-strategy',
+  '--cache',
+  '--userconfig',
+  '--loglevel',
+  '--before',
+  '--cpu',
+  '--os',
+  '--libc',
 ]);
-const PNPM_WITH_VALUE = new Set(['-C', '--dir', '--filter', '-F', '--workspace-dir', '--reporter', '--loglevel', '--store-dir', '--virtual-store-dir', '--registry']);
-const YARN_WITH_VALUE = new Set(['--cwd', '--registry', '--network-timeout', '--modules-folder', '--cache-folder', '--mutex']);
+const PNPM_WITH_VALUE = new Set([
+  '-C',
+  '--dir',
+  '--filter',
+  '-F',
+  '--workspace-dir',
+  '--reporter',
+  '--loglevel',
+  '--store-dir',
+  '--virtual-store-dir',
+  '--registry',
+]);
+const YARN_WITH_VALUE = new Set([
+  '--cwd',
+  '--registry',
+  '--network-timeout',
+  '--modules-folder',
+  '--cache-folder',
+  '--mutex',
+]);
 const PIP_WITH_VALUE = new Set([
-  '-r', '--requirement', '-c', '--constraint', '-e', '--editable', '-i', '--index-url', '--extra-index-url', '-f', '--find-links',
-  '-t', '--target', '--prefix', '--root', '--python-version', '--platform', '--implementation', '--abi', '--no-binary',
-  '--only-binary', '--progress-bar', '--log', '--proxy', '--retries', '--timeout', '--exists-action', '--trusted-host',
-  '--cert', '--client-cert', '--cache-dir', '--src', '--upgrade-strategy', '--config-settings', '-C', '--global-option',
-  '--report', '--python', '-p', '--group', '--extra', '--index', '--default-index', '--directory', '--project', '--package',
-  '--with', '--from', '--optional', '--dev-group',
+  '-r',
+  '--requirement',
+  '-c',
+  '--constraint',
+  '-e',
+  '--editable',
+  '-i',
+  '--index-url',
+  '--extra-index-url',
+  '-f',
+  '--find-links',
+  '-t',
+  '--target',
+  '--prefix',
+  '--root',
+  '--python-version',
+  '--platform',
+  '--implementation',
+  '--abi',
+  '--no-binary',
+  '--only-binary',
+  '--progress-bar',
+  '--log',
+  '--proxy',
+  '--retries',
+  '--timeout',
+  '--exists-action',
+  '--trusted-host',
+  '--cert',
+  '--client-cert',
+  '--cache-dir',
+  '--src',
+  '--upgrade-strategy',
+  '--config-settings',
+  '-C',
+  '--global-option',
+  '--report',
+  '--python',
+  '-p',
+  '--group',
+  '--extra',
+  '--index',
+  '--default-index',
+  '--directory',
+  '--project',
+  '--package',
+  '--with',
+  '--from',
+  '--optional',
+  '--dev-group',
 ]);
 const CARGO_WITH_VALUE = new Set([
-  '-F', '--features', '-p', '--package', '--rename', '--path', '--git', '--branch', '--tag', '--rev', '--registry',
-  '--manifest-path', '--target', '--version', '--vers', '--root', '--index', '-j', '--jobs', '--profile', '--target-dir',
+  '-F',
+  '--features',
+  '-p',
+  '--package',
+  '--rename',
+  '--path',
+  '--git',
+  '--branch',
+  '--tag',
+  '--rev',
+  '--registry',
+  '--manifest-path',
+  '--target',
+  '--version',
+  '--vers',
+  '--root',
+  '--index',
+  '-j',
+  '--jobs',
+  '--profile',
+  '--target-dir',
 ]);
-const GEM_WITH_VALUE = new Set(['-v', '--version', '-i', '--install-dir', '-n', '--bindir', '-s', '--source', '--platform', '-g', '--file']);
+const GEM_WITH_VALUE = new Set([
+  '-v',
+  '--version',
+  '-i',
+  '--install-dir',
+  '-n',
+  '--bindir',
+  '-s',
+  '--source',
+  '--platform',
+  '-g',
+  '--file',
+]);
 const COMPOSER_WITH_VALUE = new Set(['-d', '--working-dir']);
-const DOTNET_WITH_VALUE = new Set(['-v', '--version', '-s', '--source', '-f', '--framework', '--package-directory', '--tool-path', '--configfile']);
+const DOTNET_WITH_VALUE = new Set([
+  '-v',
+  '--version',
+  '-s',
+  '--source',
+  '-f',
+  '--framework',
+  '--package-directory',
+  '--tool-path',
+  '--configfile',
+]);
 const CONDA_WITH_VALUE = new Set(['-n', '--name', '-p', '--prefix', '-c', '--channel', '--file']);
 // winget's `--id X` names the package, so `--id` is left out here and X stays an operand
-const SYSTEM_WITH_VALUE = new Set(['-o', '--option', '-t', '--target-release', '--source', '-s', '--version', '-v', '--channel']);
+const SYSTEM_WITH_VALUE = new Set([
+  '-o',
+  '--option',
+  '-t',
+  '--target-release',
+  '--source',
+  '-s',
+  '--version',
+  '-v',
+  '--channel',
+]);
 
-const NPM_INSTALL = new Set(['install', 'i', 'in', 'ins', 'inst', 'insta', 'instal', 'isnt', 'isnta', 'isntal', 'isntall', 'add', 'update', 'up', 'upgrade', 'udpate']);
-const NPM_PROJECT = new Set(['ci', 'clean-install', 'ic', 'install-clean', 'isntall-clean', 'install-test', 'it', 'install-ci-test', 'cit']);
-const SYSTEM_MANAGERS = new Set(['brew', 'apt', 'apt-get', 'dnf', 'yum', 'zypper', 'apk', 'choco', 'winget', 'scoop', 'snap', 'port']);
+const NPM_INSTALL = new Set([
+  'install',
+  'i',
+  'in',
+  'ins',
+  'inst',
+  'insta',
+  'instal',
+  'isnt',
+  'isnta',
+  'isntal',
+  'isntall',
+  'add',
+  'update',
+  'up',
+  'upgrade',
+  'udpate',
+]);
+const NPM_PROJECT = new Set([
+  'ci',
+  'clean-install',
+  'ic',
+  'install-clean',
+  'isntall-clean',
+  'install-test',
+  'it',
+  'install-ci-test',
+  'cit',
+]);
+const SYSTEM_MANAGERS = new Set([
+  'brew',
+  'apt',
+  'apt-get',
+  'dnf',
+  'yum',
+  'zypper',
+  'apk',
+  'choco',
+  'winget',
+  'scoop',
+  'snap',
+  'port',
+]);
 const SYSTEM_INSTALL = new Set(['install', 'reinstall', 'add', 'in']);
 const PYTHON = /^(?:python(?:\d+(?:\.\d+)?)?|py)$/;
 const PIP = /^pip(?:\d+(?:\.\d+)?)?$/;
@@ -106,18 +273,37 @@ function readInstall(inv: Invocation): PackageInstall | undefined {
 
 function planOf(inv: Invocation): Plan | undefined {
   const name = inv.name;
-  if (PYTHON.test(name) && inv.args[0] === '-m' && PIP.test(inv.args[1] ?? '')) return pipPlan('pip', shifted(inv, 2), false);
+  if (PYTHON.test(name) && inv.args[0] === '-m' && PIP.test(inv.args[1] ?? ''))
+    return pipPlan('pip', shifted(inv, 2), false);
   if (PIP.test(name)) return pipPlan(name, inv, false);
   if (SYSTEM_MANAGERS.has(name) || name === 'pacman') return systemPlan(inv);
   switch (name) {
     case 'npm':
-      return nodePlan(inv, NPM_WITH_VALUE, (sub) => (NPM_PROJECT.has(sub) ? 'project' : NPM_INSTALL.has(sub) ? (sub === 'add' ? 'add' : 'install') : undefined));
+      return nodePlan(inv, NPM_WITH_VALUE, (sub) =>
+        NPM_PROJECT.has(sub) ? 'project' : NPM_INSTALL.has(sub) ? (sub === 'add' ? 'add' : 'install') : undefined,
+      );
     case 'pnpm':
-      return nodePlan(inv, PNPM_WITH_VALUE, (sub) => (sub === 'add' ? 'add' : sub === 'install' || sub === 'i' || sub === 'update' || sub === 'up' || sub === 'upgrade' ? 'install' : sub === 'install-test' || sub === 'it' || sub === 'fetch' ? 'project' : undefined));
+      return nodePlan(inv, PNPM_WITH_VALUE, (sub) =>
+        sub === 'add'
+          ? 'add'
+          : sub === 'install' || sub === 'i' || sub === 'update' || sub === 'up' || sub === 'upgrade'
+            ? 'install'
+            : sub === 'install-test' || sub === 'it' || sub === 'fetch'
+              ? 'project'
+              : undefined,
+      );
     case 'bun':
-      return nodePlan(inv, NPM_WITH_VALUE, (sub) => (sub === 'add' || sub === 'a' ? 'add' : sub === 'install' || sub === 'i' || sub === 'update' ? 'install' : undefined));
+      return nodePlan(inv, NPM_WITH_VALUE, (sub) =>
+        sub === 'add' || sub === 'a'
+          ? 'add'
+          : sub === 'install' || sub === 'i' || sub === 'update'
+            ? 'install'
+            : undefined,
+      );
     case 'deno':
-      return nodePlan(inv, NPM_WITH_VALUE, (sub) => (sub === 'add' ? 'add' : sub === 'install' || sub === 'i' ? 'install' : undefined));
+      return nodePlan(inv, NPM_WITH_VALUE, (sub) =>
+        sub === 'add' ? 'add' : sub === 'install' || sub === 'i' ? 'install' : undefined,
+      );
     case 'yarn':
       return yarnPlan(inv);
     case 'uv':
@@ -126,7 +312,12 @@ function planOf(inv: Invocation): Plan | undefined {
     case 'pdm':
     case 'pipenv':
     case 'rye':
-      return subPlan(inv, 'pypi', PIP_WITH_VALUE, { add: 'add', install: 'install', sync: 'project', update: 'install' });
+      return subPlan(inv, 'pypi', PIP_WITH_VALUE, {
+        add: 'add',
+        install: 'install',
+        sync: 'project',
+        update: 'install',
+      });
     case 'pipx':
       return subPlan(inv, 'pypi', PIP_WITH_VALUE, { install: 'add' }, true);
     case 'conda':
@@ -134,7 +325,13 @@ function planOf(inv: Invocation): Plan | undefined {
     case 'micromamba':
       return subPlan(inv, 'conda', CONDA_WITH_VALUE, { install: 'add' });
     case 'cargo':
-      return subPlan(inv, 'crates', CARGO_WITH_VALUE, { add: 'add', install: 'add' }, operands(inv, CARGO_WITH_VALUE)[0]?.value === 'install');
+      return subPlan(
+        inv,
+        'crates',
+        CARGO_WITH_VALUE,
+        { add: 'add', install: 'add' },
+        operands(inv, CARGO_WITH_VALUE)[0]?.value === 'install',
+      );
     case 'go':
       return goPlan(inv);
     case 'gem':
@@ -163,7 +360,11 @@ function isGlobal(inv: Invocation): boolean {
   return hasFlag(inv, 'g', ['--global', '--location=global']);
 }
 
-function nodePlan(inv: Invocation, withValue: ReadonlySet<string>, modeOf: (sub: string) => Mode | undefined): Plan | undefined {
+function nodePlan(
+  inv: Invocation,
+  withValue: ReadonlySet<string>,
+  modeOf: (sub: string) => Mode | undefined,
+): Plan | undefined {
   const [sub, ...words] = operands(inv, withValue);
   const mode = sub ? modeOf(sub.value) : undefined;
   if (!sub || !mode) return undefined;
@@ -173,9 +374,16 @@ function nodePlan(inv: Invocation, withValue: ReadonlySet<string>, modeOf: (sub:
 function yarnPlan(inv: Invocation): Plan | undefined {
   const ops = operands(inv, YARN_WITH_VALUE);
   // field by field, not `{ ...base, … }` (which gives each plan a V8 map of its own)
-  const plan = (mode: Mode, words: Arg[], global: boolean): Plan => ({ manager: 'yarn', ecosystem: 'npm', global, mode, words });
+  const plan = (mode: Mode, words: Arg[], global: boolean): Plan => ({
+    manager: 'yarn',
+    ecosystem: 'npm',
+    global,
+    mode,
+    words,
+  });
   // a bare `yarn` installs the project's lists; `yarn --version` does not
-  if (ops.length === 0) return inv.args.some((a) => /^(-v|--version|-h|--help)$/.test(a)) ? undefined : plan('project', [], false);
+  if (ops.length === 0)
+    return inv.args.some((a) => /^(-v|--version|-h|--help)$/.test(a)) ? undefined : plan('project', [], false);
   let [sub, ...words] = ops;
   let global = false;
   if (sub?.value === 'global') {
@@ -203,7 +411,14 @@ function pipPlan(manager: string, inv: Invocation, global: boolean): Plan | unde
   if (sub.value === 'sync') return { manager, ecosystem: 'pypi', mode: 'project', words: [], global };
   const lists = inv.args.some((a) => /^(-r|--requirement|-e|--editable)(=|$)/.test(a) || /^-r./.test(a));
   const editable = editableSpecs(inv);
-  return { manager, ecosystem: 'pypi', mode: 'add', words: [...words.filter((w) => w.value !== '@'), ...editable], global, lists };
+  return {
+    manager,
+    ecosystem: 'pypi',
+    mode: 'add',
+    words: [...words.filter((w) => w.value !== '@'), ...editable],
+    global,
+    lists,
+  };
 }
 
 /** `pip install -e git+https://…` names a package; `-e .` is the project's own folder. */
@@ -229,10 +444,20 @@ function uvPlan(inv: Invocation): Plan | undefined {
 
 function goPlan(inv: Invocation): Plan | undefined {
   const [sub, ...words] = operands(inv, new Set(['-C', '-modfile', '-o', '-tags', '-ldflags', '-gcflags']));
-  if (sub?.value === 'mod') return words[0]?.value === 'download' ? { manager: 'go', ecosystem: 'go', mode: 'project', words: [], global: false } : undefined;
+  if (sub?.value === 'mod')
+    return words[0]?.value === 'download'
+      ? { manager: 'go', ecosystem: 'go', mode: 'project', words: [], global: false }
+      : undefined;
   if (sub?.value === 'get') return { manager: 'go', ecosystem: 'go', mode: 'install', words, global: false };
   // `go install` builds the module in hand; only `go install x@v` fetches one
-  if (sub?.value === 'install') return { manager: 'go', ecosystem: 'go', mode: 'add', words: words.filter((w) => w.value.includes('@')), global: true };
+  if (sub?.value === 'install')
+    return {
+      manager: 'go',
+      ecosystem: 'go',
+      mode: 'add',
+      words: words.filter((w) => w.value.includes('@')),
+      global: true,
+    };
   return undefined;
 }
 
@@ -240,20 +465,29 @@ function composerPlan(inv: Invocation): Plan | undefined {
   const ops = operands(inv, COMPOSER_WITH_VALUE);
   const global = ops[0]?.value === 'global';
   const [sub, ...words] = global ? ops.slice(1) : ops;
-  const mode: Mode | undefined = sub?.value === 'require' ? 'add' : sub?.value === 'install' || sub?.value === 'i' ? 'project' : sub?.value === 'update' ? 'install' : undefined;
+  const mode: Mode | undefined =
+    sub?.value === 'require'
+      ? 'add'
+      : sub?.value === 'install' || sub?.value === 'i'
+        ? 'project'
+        : sub?.value === 'update'
+          ? 'install'
+          : undefined;
   return mode ? { manager: 'composer', ecosystem: 'packagist', mode, words, global } : undefined;
 }
 
 function dotnetPlan(inv: Invocation): Plan | undefined {
   const ops = operands(inv, DOTNET_WITH_VALUE);
   const [sub, second, third, fourth] = ops;
-  if (sub?.value === 'restore') return { manager: 'dotnet', ecosystem: 'nuget', mode: 'project', words: [], global: false };
+  if (sub?.value === 'restore')
+    return { manager: 'dotnet', ecosystem: 'nuget', mode: 'project', words: [], global: false };
   if (sub?.value === 'add') {
     // `dotnet add package X` or `dotnet add app.csproj package X`
     const name = second?.value === 'package' ? third : third?.value === 'package' ? fourth : undefined;
     return name ? { manager: 'dotnet', ecosystem: 'nuget', mode: 'add', words: [name], global: false } : undefined;
   }
-  if (sub?.value === 'tool' && second?.value === 'install' && third) return { manager: 'dotnet', ecosystem: 'nuget', mode: 'add', words: [third], global: isGlobal(inv) };
+  if (sub?.value === 'tool' && second?.value === 'install' && third)
+    return { manager: 'dotnet', ecosystem: 'nuget', mode: 'add', words: [third], global: isGlobal(inv) };
   return undefined;
 }
 
@@ -262,7 +496,9 @@ function systemPlan(inv: Invocation): Plan | undefined {
   if (inv.name === 'pacman') {
     // `pacman -S x`; `-Syu` alone upgrades the system and names nothing
     const sync = inv.args.some((a) => /^-S[a-z]*$/.test(a) && !/[sicgpl]/.test(a.slice(2)));
-    return sync && ops.length > 0 ? { manager: 'pacman', ecosystem: 'system', mode: 'add', words: ops, global: true } : undefined;
+    return sync && ops.length > 0
+      ? { manager: 'pacman', ecosystem: 'system', mode: 'add', words: ops, global: true }
+      : undefined;
   }
   const [sub, ...words] = ops;
   if (!sub || !SYSTEM_INSTALL.has(sub.value) || words.length === 0) return undefined;
@@ -281,7 +517,10 @@ function subPlan(
   bareInstalls = false,
 ): Plan | undefined {
   const [sub, ...words] = operands(inv, withValue);
-  if (!sub) return bareInstalls && !inv.args.some((a) => /^(-v|--version|-h|--help)$/.test(a)) ? { manager: inv.name, ecosystem, mode: 'project', words: [], global } : undefined;
+  if (!sub)
+    return bareInstalls && !inv.args.some((a) => /^(-v|--version|-h|--help)$/.test(a))
+      ? { manager: inv.name, ecosystem, mode: 'project', words: [], global }
+      : undefined;
   const mode = Object.hasOwn(subs, sub.value) ? subs[sub.value] : undefined;
   return mode ? { manager: inv.name, ecosystem, mode, words, global } : undefined;
 }
@@ -289,7 +528,8 @@ function subPlan(
 // Versions and extras after the name, per ecosystem.
 const NPM_NAME = /^(@[^/@\s]+\/[^@\s]+|[^@\s]+)/;
 const PYPI_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*/;
-const LOCAL = /^(?:\.{1,2}(?:[\\/]|$)|[\\/~]|file:|link:|workspace:|portal:)|\.(?:tgz|tar\.gz|whl|zip|gem|deb|rpm|nupkg)$/i;
+const LOCAL =
+  /^(?:\.{1,2}(?:[\\/]|$)|[\\/~]|file:|link:|workspace:|portal:)|\.(?:tgz|tar\.gz|whl|zip|gem|deb|rpm|nupkg)$/i;
 const REMOTE = /^(?:[a-z+]+:\/\/|git\+|git@|github:|gitlab:|bitbucket:|gist:)/i;
 
 /**

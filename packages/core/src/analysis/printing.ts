@@ -17,14 +17,18 @@ export interface PrintedName {
 const PRINTERS = new Set(['echo', 'printf', 'print', 'write-output', 'write-host', 'write', 'echo.']);
 const ENV_PROVIDER = new Set(['get-childitem', 'gci', 'ls', 'dir', 'get-item', 'gi']);
 // `$NAME`, `${NAME…}` (with `#`/`!` before for length or indirection), `$env:NAME`, `%NAME%`
-const VARIABLE = /\$\{([#!]?)([A-Za-z_][A-Za-z0-9_]{0,100})([^}]{0,200})\}|\$env:([A-Za-z_][A-Za-z0-9_]{0,100})|\$([A-Za-z_][A-Za-z0-9_]{0,100})|%([A-Za-z_][A-Za-z0-9_]{0,100})%/gi;
+const VARIABLE =
+  /\$\{([#!]?)([A-Za-z_][A-Za-z0-9_]{0,100})([^}]{0,200})\}|\$env:([A-Za-z_][A-Za-z0-9_]{0,100})|\$([A-Za-z_][A-Za-z0-9_]{0,100})|%([A-Za-z_][A-Za-z0-9_]{0,100})%/gi;
 const ENV_DRIVE = /^env:[\\/]?(.*)$/i;
 const DECLARE_PRINT = /^-[a-z]*p/;
 const BARE_ENV = /^\$env:([A-Za-z_][A-Za-z0-9_]*)$/i;
 
 /** `node -p CODE`, `node --print CODE`: the interpreter prints the value of the code. */
 export function printsCodeValue(inv: Invocation): boolean {
-  return inv.code?.language === 'node' && inv.args.some((a) => a === '-p' || a === '-pe' || a === '--print' || a.startsWith('--print='));
+  return (
+    inv.code?.language === 'node' &&
+    inv.args.some((a) => a === '-p' || a === '-pe' || a === '--print' || a.startsWith('--print='))
+  );
 }
 
 /** True when the invocation prints every environment variable (or every exported one). */

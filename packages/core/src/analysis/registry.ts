@@ -20,8 +20,25 @@ export interface RegistryChange {
 const REG_VERBS = new Set(['add', 'delete', 'import', 'copy', 'restore', 'load', 'unload']);
 /** PowerShell item cmdlets (and their aliases) that change what a provider path holds. */
 const ITEM_WRITERS = new Set([
-  'set-itemproperty', 'sp', 'new-itemproperty', 'remove-itemproperty', 'rp', 'rename-itemproperty', 'rnp',
-  'new-item', 'ni', 'set-item', 'si', 'remove-item', 'ri', 'rename-item', 'rni', 'copy-item', 'cpi', 'move-item', 'mi',
+  'set-itemproperty',
+  'sp',
+  'new-itemproperty',
+  'remove-itemproperty',
+  'rp',
+  'rename-itemproperty',
+  'rnp',
+  'new-item',
+  'ni',
+  'set-item',
+  'si',
+  'remove-item',
+  'ri',
+  'rename-item',
+  'rni',
+  'copy-item',
+  'cpi',
+  'move-item',
+  'mi',
 ]);
 
 const HIVES: Readonly<Record<string, RegistryChange['hive']>> = {
@@ -41,7 +58,9 @@ const REGISTRY_DRIVE = /^(?:registry::|hk(?:cu|lm|cr|u|cc):)/i;
 const HIVE_NAMES = Object.keys(HIVES).sort((a, b) => b.length - a.length);
 
 /** Reads `HKCU\…`, `HKCU:\…`, `HKEY_LOCAL_MACHINE\…`, `Registry::HKLM\…` (separators optional). */
-export function registryKey(value: string): { readonly hive: RegistryChange['hive']; readonly key: string } | undefined {
+export function registryKey(
+  value: string,
+): { readonly hive: RegistryChange['hive']; readonly key: string } | undefined {
   let flat = value.toLowerCase().replace(/[\\/:\s]/g, '');
   if (flat.startsWith('registry')) flat = flat.slice('registry'.length);
   const name = HIVE_NAMES.find((hive) => flat.startsWith(hive));
@@ -57,7 +76,14 @@ export function registryChanges(inv: Invocation): RegistryChange[] {
     const target = argAt(inv, 1);
     const value = regValueName(inv);
     const parsed = verb === 'import' ? undefined : registryKey(target.value);
-    return [{ hive: parsed?.hive ?? 'unknown', key: parsed?.key ?? '', ...(value === undefined ? {} : { value }), span: inv.span }];
+    return [
+      {
+        hive: parsed?.hive ?? 'unknown',
+        key: parsed?.key ?? '',
+        ...(value === undefined ? {} : { value }),
+        span: inv.span,
+      },
+    ];
   }
   if (!ITEM_WRITERS.has(inv.name)) return [];
   const out: RegistryChange[] = [];

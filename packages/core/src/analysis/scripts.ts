@@ -38,10 +38,22 @@ const BY_RUNNER: readonly (readonly [RegExp, ScriptLanguage])[] = [
   [/^(?:pwsh|powershell)$/, 'powershell'],
 ];
 const BY_EXTENSION: Readonly<Record<string, ScriptLanguage>> = {
-  sh: 'shell', bash: 'shell', zsh: 'shell', ksh: 'shell', command: 'shell',
+  sh: 'shell',
+  bash: 'shell',
+  zsh: 'shell',
+  ksh: 'shell',
+  command: 'shell',
   py: 'python',
-  js: 'node', mjs: 'node', cjs: 'node', ts: 'node', mts: 'node', cts: 'node',
-  rb: 'ruby', pl: 'perl', php: 'php', ps1: 'powershell',
+  js: 'node',
+  mjs: 'node',
+  cjs: 'node',
+  ts: 'node',
+  mts: 'node',
+  cts: 'node',
+  rb: 'ruby',
+  pl: 'perl',
+  php: 'php',
+  ps1: 'powershell',
 };
 const SHEBANG = /^#!\s*(?:\S*\/)?(?:env\s+(?:-\S+\s+)*)?([\w.+-]+)/;
 const EXTENSION = /\.([A-Za-z0-9]+)$/;
@@ -70,14 +82,28 @@ function readScripts(context: RuleContext): Script[] {
   for (const effect of context.files) {
     if (out.length >= MAX_SCRIPTS) break;
     const facts = effect.path;
-    if (effect.op !== 'exec' || facts.abs === '' || facts.secret !== undefined || NOT_READ.has(facts.place) || seen.has(facts.abs)) continue;
+    if (
+      effect.op !== 'exec' ||
+      facts.abs === '' ||
+      facts.secret !== undefined ||
+      NOT_READ.has(facts.place) ||
+      seen.has(facts.abs)
+    )
+      continue;
     seen.add(facts.abs);
     const text = read(facts.abs, SCRIPT_MAX_BYTES);
     if (typeof text !== 'string' || text === '' || text.includes('\u0000')) continue;
     const language = languageOf(effect, facts.abs, text);
     if (language === undefined) continue;
     const cwd = effect.invocation?.cwd ?? context.step.cwd;
-    out.push({ effect, path: facts.abs, text, language, hash: fnv1a(text), context: scriptContext(context, asCommand(language, text), cwd) });
+    out.push({
+      effect,
+      path: facts.abs,
+      text,
+      language,
+      hash: fnv1a(text),
+      context: scriptContext(context, asCommand(language, text), cwd),
+    });
   }
   return out;
 }
@@ -136,7 +162,13 @@ function scriptContext(context: RuleContext, command: string, cwd: string): Rule
   };
   const { readText: _notAgain, ...probe } = context.probe;
   const { home, tmp, guardHome, extraSecrets } = context.pathContext;
-  return buildContext(step, { home, tmp, ...(guardHome === undefined ? {} : { guardHome }) }, probe satisfies Probe, FRESH_SESSION, extraSecrets);
+  return buildContext(
+    step,
+    { home, tmp, ...(guardHome === undefined ? {} : { guardHome }) },
+    probe satisfies Probe,
+    FRESH_SESSION,
+    extraSecrets,
+  );
 }
 
 /** 32-bit FNV-1a over the UTF-16 code units, as 8 hex digits. */

@@ -31,9 +31,11 @@ interface Dialect {
 }
 
 const NODE: Dialect = {
-  print: /(?<![\w$.])(?:console\.(?:log|info|warn|error|debug|dir|table|trace)|process\.(?:stdout|stderr)\.write|Deno\.stdout\.write)\s*\(/g,
+  print:
+    /(?<![\w$.])(?:console\.(?:log|info|warn|error|debug|dir|table|trace)|process\.(?:stdout|stderr)\.write|Deno\.stdout\.write)\s*\(/g,
   wholeEnv: /(?<![\w$.])process\.env\b(?!\s*(?:\.|\[|\?\.))|Deno\.env\.toObject\s*\(/g,
-  envLoop: /Object\.(?:entries|keys|values)\s*\(\s*process\.env\s*\)|\bfor\s*\([^)\n]{0,80}\b(?:in|of)\s+(?:Object\.\w+\(\s*)?process\.env\b/g,
+  envLoop:
+    /Object\.(?:entries|keys|values)\s*\(\s*process\.env\s*\)|\bfor\s*\([^)\n]{0,80}\b(?:in|of)\s+(?:Object\.\w+\(\s*)?process\.env\b/g,
   oneVar: [
     /(?<![\w$.])process\.env\.(?<name>[A-Za-z_$][\w$]{0,100})/g,
     /(?<![\w$.])process\.env\[\s*(['"`])(?<name>[^'"`\n]{1,100})\1\s*\]/g,
@@ -55,10 +57,14 @@ const DIALECTS: Readonly<Partial<Record<CodeLanguage, Dialect>>> = {
   node: NODE,
   deno: NODE,
   ruby: {
-    print: /(?<![\w.:$])(?:puts|print|pp|p|warn|\$stdout\.(?:puts|print|write)|STDOUT\.(?:puts|print|write))(?![\w?!])\s*\(?/g,
+    print:
+      /(?<![\w.:$])(?:puts|print|pp|p|warn|\$stdout\.(?:puts|print|write)|STDOUT\.(?:puts|print|write))(?![\w?!])\s*\(?/g,
     wholeEnv: /(?<![\w:$])ENV\b(?!\s*(?:\[|\.(?:fetch|key\?|has_key\?|include\?|dig|keys)\b))/g,
     envLoop: /(?<![\w:$])ENV\.(?:each|each_pair|map|to_h|to_a|sort|select|filter)\b/g,
-    oneVar: [/(?<![\w:$])ENV\[\s*(['"])(?<name>[^'"\n]{1,100})\1\s*\]/g, /(?<![\w:$])ENV\.fetch\s*\(\s*(['"])(?<name>[^'"\n]{1,100})\1/g],
+    oneVar: [
+      /(?<![\w:$])ENV\[\s*(['"])(?<name>[^'"\n]{1,100})\1\s*\]/g,
+      /(?<![\w:$])ENV\.fetch\s*\(\s*(['"])(?<name>[^'"\n]{1,100})\1/g,
+    ],
   },
   perl: {
     print: /(?<![\w$@%>])(?:print|say|printf|warn)\b\s*\(?/g,
@@ -70,7 +76,10 @@ const DIALECTS: Readonly<Partial<Record<CodeLanguage, Dialect>>> = {
     print: /(?<![\w$>:])(?:echo|print|print_r|var_dump|var_export|printf)\b\s*\(?/g,
     wholeEnv: /\$_(?:ENV|SERVER)\b(?!\s*\[)|(?<![\w$>:])getenv\s*\(\s*\)/g,
     envLoop: /\bforeach\s*\(\s*(?:\$_ENV|\$_SERVER|getenv\s*\(\s*\))/g,
-    oneVar: [/(?<![\w$>:])getenv\s*\(\s*(['"])(?<name>[^'"\n]{1,100})\1/g, /\$_(?:ENV|SERVER)\[\s*(['"])(?<name>[^'"\n]{1,100})\1\s*\]/g],
+    oneVar: [
+      /(?<![\w$>:])getenv\s*\(\s*(['"])(?<name>[^'"\n]{1,100})\1/g,
+      /\$_(?:ENV|SERVER)\[\s*(['"])(?<name>[^'"\n]{1,100})\1\s*\]/g,
+    ],
   },
 };
 
@@ -165,7 +174,11 @@ function printedRanges(dialect: Dialect, code: string, printsValue: boolean): Co
  * Where the code prints every environment variable at once, or undefined. `printsValue`: the
  * interpreter prints the value of the code itself (`node -p process.env`).
  */
-export function printsWholeEnvironment(language: CodeLanguage, code: string, printsValue = false): CodeSpan | undefined {
+export function printsWholeEnvironment(
+  language: CodeLanguage,
+  code: string,
+  printsValue = false,
+): CodeSpan | undefined {
   const dialect = DIALECTS[language];
   if (!dialect) return undefined;
   const printed = printedRanges(dialect, code, printsValue);
@@ -191,7 +204,8 @@ const NAMES_LOOP: Readonly<Partial<Record<CodeLanguage, RegExp>>> = {
 /** A value read by a name the code works out (`process.env[k]`, `os.environ[k]`, `.items()`). */
 const VALUE_BY_NAME: Readonly<Partial<Record<CodeLanguage, RegExp>>> = {
   node: /process\.env\s*\[\s*[^\s'"`]|Object\.(?:entries|values)\s*\(\s*process\.env/,
-  python: /environ\s*\[\s*[^\s'"]|environ\.(?:get|pop)\s*\(\s*[^\s'"]|getenv\s*\(\s*[^\s'")]|environ\s*\.\s*(?:items|values|copy)\b|environ\s*\)?\s*\.\s*(?:items|values)\b/,
+  python:
+    /environ\s*\[\s*[^\s'"]|environ\.(?:get|pop)\s*\(\s*[^\s'"]|getenv\s*\(\s*[^\s'")]|environ\s*\.\s*(?:items|values|copy)\b|environ\s*\)?\s*\.\s*(?:items|values)\b/,
 };
 
 /**
@@ -206,8 +220,10 @@ function namesOnly(language: CodeLanguage, code: string, loop?: string): boolean
 }
 
 // `len(os.environ['KEY'])`, `!!process.env.KEY`: only whether it is set, or its length, is shown.
-const SHOWS_LESS_BEFORE = /(?:\b(?:len|bool|Boolean|hash|typeof|isset|empty|defined|exists|is_null|strlen)\s*\(?\s*|\b(?:if|elif|not|while|unless)\s+|!!\s*|!\s*)$/;
-const SHOWS_LESS_AFTER = /^\s*(?:\.length\b|\.size\b|\.nil\?|\.empty\?|\.present\?|\.startswith\b|\.startsWith\b|\.endswith\b|\.endsWith\b|\)?\s*(?:is\s+(?:not\s+)?None\b|[!=]==?|\?[^?.]|\bif\b))/;
+const SHOWS_LESS_BEFORE =
+  /(?:\b(?:len|bool|Boolean|hash|typeof|isset|empty|defined|exists|is_null|strlen)\s*\(?\s*|\b(?:if|elif|not|while|unless)\s+|!!\s*|!\s*)$/;
+const SHOWS_LESS_AFTER =
+  /^\s*(?:\.length\b|\.size\b|\.nil\?|\.empty\?|\.present\?|\.startswith\b|\.startsWith\b|\.endswith\b|\.endsWith\b|\)?\s*(?:is\s+(?:not\s+)?None\b|[!=]==?|\?[^?.]|\bif\b))/;
 const ASSIGNED = /(?:^|[\s;({,])((?:my\s+|local\s+|const\s+|let\s+|var\s+)?\$?[A-Za-z_][\w$]{0,60})\s*=\s*(?:\(?\s*)$/;
 const NODE_DESTRUCTURE = /\{([^{}]{1,400})\}\s*=\s*process\.env\b/g;
 
@@ -272,7 +288,8 @@ export function codeLiterals(code: string, max = 2000): { readonly value: string
   return out;
 }
 
-const READS_FILE = /(?<![\w$])(?:open|fopen|read\w{0,12}|file_get_contents|file|slurp|Get-Content)\s*\(|\.read(?:_text|_bytes|lines)?\s*\(|(?<![\w$])open\s+(?:my\s+)?[$\w]/;
+const READS_FILE =
+  /(?<![\w$])(?:open|fopen|read\w{0,12}|file_get_contents|file|slurp|Get-Content)\s*\(|\.read(?:_text|_bytes|lines)?\s*\(|(?<![\w$])open\s+(?:my\s+)?[$\w]/;
 const SHOWS_OR_SENDS =
   /(?<![\w$.])(?:print|pprint|puts|say|echo|print_r|var_dump|printf)\b|console\.\w+\s*\(|\.write\s*\(|requests\.\w+\s*\(|urlopen\s*\(|(?<![\w$.])fetch\s*\(|axios|http\.request|Net::HTTP|curl_exec|\bsocket\b/;
 
@@ -281,15 +298,20 @@ const SHOWS_OR_SENDS =
  * `isInteresting` picks the names that matter (secret files). A literal that is only passed to a
  * loader (`load_dotenv('.env')`) does not count: nothing reads and prints it.
  */
-export function shownFileLiterals(code: string, isInteresting: (literal: string) => boolean): { readonly value: string; readonly span: CodeSpan }[] {
+export function shownFileLiterals(
+  code: string,
+  isInteresting: (literal: string) => boolean,
+): { readonly value: string; readonly span: CodeSpan }[] {
   if (!READS_FILE.test(code) || !SHOWS_OR_SENDS.test(code)) return [];
   return codeLiterals(code).filter((lit) => PATH_LIKE.test(lit.value) && isInteresting(lit.value));
 }
 
 const PATH_LIKE = /^(?=[^\s]*[./])[~.\w/\\-][\w.~/\\@+-]{0,1000}$/;
 
-const DECODES = /b64decode|decodebytes|decode_base64|decode64|base64_decode|base64\.decode|atob\s*\(|Buffer\.from\s*\([^)]{0,4000}['"](?:base64|hex)['"]|fromhex|unhexlify|codecs\.decode|str_rot13|gzinflate|zlib\.decompress|FromBase64String/;
-const EVALS = /(?<![\w$.])(?:exec|eval|Function|compile|instance_eval|class_eval|assert|create_function|iex|Invoke-Expression)\s*\(|(?<![\w$])eval\s+[$\w(]/;
+const DECODES =
+  /b64decode|decodebytes|decode_base64|decode64|base64_decode|base64\.decode|atob\s*\(|Buffer\.from\s*\([^)]{0,4000}['"](?:base64|hex)['"]|fromhex|unhexlify|codecs\.decode|str_rot13|gzinflate|zlib\.decompress|FromBase64String/;
+const EVALS =
+  /(?<![\w$.])(?:exec|eval|Function|compile|instance_eval|class_eval|assert|create_function|iex|Invoke-Expression)\s*\(|(?<![\w$])eval\s+[$\w(]/;
 
 /** True when the code decodes base64, hex, rot13 or compressed text (`b64decode`, `atob`, `fromhex`, …). */
 export function decodesText(code: string): boolean {

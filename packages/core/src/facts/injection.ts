@@ -112,11 +112,7 @@ function isSelectorPair(text: string, i: number): boolean {
 // Subdivision flags (🏴 + tag letters + cancel tag, e.g. England) are the one ordinary use of tags.
 function isFlagTagSequence(text: string, start: number, end: number): boolean {
   const before = codePointBefore(text, start);
-  return (
-    before?.cp === BLACK_FLAG &&
-    end - start <= 16 &&
-    text.codePointAt(end - 2) === CANCEL_TAG
-  );
+  return before?.cp === BLACK_FLAG && end - start <= 16 && text.codePointAt(end - 2) === CANCEL_TAG;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -130,7 +126,24 @@ const SYSTEM_HEADINGS =
 const QUOTES = new Set(['"', "'", '`']);
 
 // Text none of the tags or headings below can match without (besides `system`, looked for on its own).
-const TAG_NEEDS = ['<|', '[inst]', '[/inst]', '<<sys>>', '<</sys>>', '<tool_', '</tool_', '<function_', '</function_', '<im_', '</im_', '<start_of_turn>', '</start_of_turn>', '<end_of_turn>', '</end_of_turn>', '<invoke name='];
+const TAG_NEEDS = [
+  '<|',
+  '[inst]',
+  '[/inst]',
+  '<<sys>>',
+  '<</sys>>',
+  '<tool_',
+  '</tool_',
+  '<function_',
+  '</function_',
+  '<im_',
+  '</im_',
+  '<start_of_turn>',
+  '</start_of_turn>',
+  '<end_of_turn>',
+  '</end_of_turn>',
+  '<invoke name=',
+];
 
 function hasFakeTag(lower: string): boolean {
   if (!mayHave(lower, TAG_NEEDS) && !lower.includes('system')) return false;
@@ -211,26 +224,54 @@ const OVERRIDE = ['ignore', 'disregard', 'forget', 'override', 'bypass', 'discar
 const THE_USER = ['the user'];
 
 const STEERING: readonly Phrase[] = [
-  phrase(OVERRIDE, new RegExp(`\\b(?:ignore|disregard|forget|override|bypass|discard) ${FILLER}${PRIOR} ${ORDERS}\\b`, 'g')),
+  phrase(
+    OVERRIDE,
+    new RegExp(`\\b(?:ignore|disregard|forget|override|bypass|discard) ${FILLER}${PRIOR} ${ORDERS}\\b`, 'g'),
+  ),
   phrase(['forget '], /\bforget (?:everything|all) (?:above|before|you (?:were|have been) told|that came before)/g),
-  phrase(['new '], /\b(?:your|here are your|these are your|the following are your) new (?:instructions|orders|directives|task|objective)\b/g),
+  phrase(
+    ['new '],
+    /\b(?:your|here are your|these are your|the following are your) new (?:instructions|orders|directives|task|objective)\b/g,
+  ),
   phrase(['instructions'], /\b(?:new|updated) (?:system )?instructions ?:/g),
-  phrase(['you are now'], /\byou are now (?:in )?(?:developer|god|admin|debug|jailbreak|jailbroken|unrestricted|dan|sudo) mode\b/g),
-  phrase(['you are now'], /\byou are now (?:dan\b|an? (?:unrestricted|unfiltered|jailbroken|uncensored|evil)\b|no longer (?:bound|restricted|limited|an? ai|an? assistant)\b)/g),
-  phrase(['from now on'], /\bfrom now on,? you (?:are|will|must|shall|should) (?:ignore|only|act|obey|disregard|no longer)\b/g),
-  phrase(OVERRIDE, /\b(?:ignore|disregard|override|forget|bypass) (?:your |the |all )?(?:system prompt|system message|safety (?:rules|guidelines))\b/g),
-  phrase(['your '], /\b(?:reveal|print|output|repeat|leak|disclose) your (?:system prompt|hidden instructions|initial instructions)\b/g),
+  phrase(
+    ['you are now'],
+    /\byou are now (?:in )?(?:developer|god|admin|debug|jailbreak|jailbroken|unrestricted|dan|sudo) mode\b/g,
+  ),
+  phrase(
+    ['you are now'],
+    /\byou are now (?:dan\b|an? (?:unrestricted|unfiltered|jailbroken|uncensored|evil)\b|no longer (?:bound|restricted|limited|an? ai|an? assistant)\b)/g,
+  ),
+  phrase(
+    ['from now on'],
+    /\bfrom now on,? you (?:are|will|must|shall|should) (?:ignore|only|act|obey|disregard|no longer)\b/g,
+  ),
+  phrase(
+    OVERRIDE,
+    /\b(?:ignore|disregard|override|forget|bypass) (?:your |the |all )?(?:system prompt|system message|safety (?:rules|guidelines))\b/g,
+  ),
+  phrase(
+    ['your '],
+    /\b(?:reveal|print|output|repeat|leak|disclose) your (?:system prompt|hidden instructions|initial instructions)\b/g,
+  ),
   phrase(THE_USER, /\b(?:do not|don't|dont|never) (?:tell|inform) the user\b/g),
   phrase(THE_USER, /\bwithout (?:telling|informing) the user\b/g),
   phrase(THE_USER, /\b(?:do not|don't|dont|never) mention (?:this|it|that|these instructions) to the user\b/g),
   phrase(THE_USER, /\b(?:hide|conceal) (?:this|it|these (?:instructions|steps|actions)) from the user\b/g),
   phrase(THE_USER, /\bkeep (?:this|it) (?:secret|hidden) from the user\b/g),
   phrase(THE_USER, /\bthe user (?:must not|should not|shouldn't|mustn't) (?:know|find out|be told)\b/g),
-  phrase(['before '], /\bbefore (?:doing|you do) anything else,? (?:you must |please |first )?(?:run|execute|call|fetch|send|curl|download|read)\b/g),
-  phrase(['before '], /\bbefore (?:responding|answering|replying)(?: to (?:the user|this|the request))?,? (?:you must |please |first |always )?(?:run|execute|call|fetch|send|curl|download)\b/g),
+  phrase(
+    ['before '],
+    /\bbefore (?:doing|you do) anything else,? (?:you must |please |first )?(?:run|execute|call|fetch|send|curl|download|read)\b/g,
+  ),
+  phrase(
+    ['before '],
+    /\bbefore (?:responding|answering|replying)(?: to (?:the user|this|the request))?,? (?:you must |please |first |always )?(?:run|execute|call|fetch|send|curl|download)\b/g,
+  ),
 ];
 
-const AI = '(?:ai|a\\.i\\.|llm|llms|language models?|large language models?|ai (?:assistants?|agents?|models?)|coding agents?|assistants?)';
+const AI =
+  '(?:ai|a\\.i\\.|llm|llms|language models?|large language models?|ai (?:assistants?|agents?|models?)|coding agents?|assistants?)';
 
 const ADDRESSED: readonly Phrase[] = [
   // a greeting to the AI needs no punctuation after it
@@ -243,7 +284,13 @@ const ADDRESSED: readonly Phrase[] = [
       'g',
     ),
   ),
-  phrase(['if you are a'], /\bif you are an? (?:ai|a\.i\.|llm|large language model|language model|ai assistant|ai agent|ai model|automated agent|autonomous agent|coding agent|assistant)\b/g),
+  phrase(
+    ['if you are a'],
+    /\bif you are an? (?:ai|a\.i\.|llm|large language model|language model|ai assistant|ai agent|ai model|automated agent|autonomous agent|coding agent|assistant)\b/g,
+  ),
   phrase(["if you're a"], /\bif you're an? (?:ai|llm|language model|ai assistant|ai agent|coding agent)\b/g),
-  phrase([' this'], /\b(?:ai|llm) (?:agents?|assistants?|models?) (?:reading|processing|parsing|summari[sz]ing) this\b/g),
+  phrase(
+    [' this'],
+    /\b(?:ai|llm) (?:agents?|assistants?|models?) (?:reading|processing|parsing|summari[sz]ing) this\b/g,
+  ),
 ];

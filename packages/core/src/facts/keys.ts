@@ -29,14 +29,24 @@ interface Shape {
 // nothing required after it, so a failed attempt never rescans more than a few hundred characters.
 // Ordered from specific to generic: on equal spans the earlier shape names the hit.
 const SHAPES: readonly Shape[] = [
-  { hints: ['akia', 'asia', 'abia', 'acca'], kind: 'aws-access-key', re: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])/g, group: 0 },
+  {
+    hints: ['akia', 'asia', 'abia', 'acca'],
+    kind: 'aws-access-key',
+    re: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])/g,
+    group: 0,
+  },
   {
     hints: ['secret'],
     kind: 'aws-secret-key',
     re: /aws_?secret_?access_?key["']?[ \t]{0,8}[:=][ \t]{0,8}["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])/dgi,
     group: 1,
   },
-  { hints: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], kind: 'github-token', re: /(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{36,251}(?![A-Za-z0-9])/g, group: 0 },
+  {
+    hints: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'],
+    kind: 'github-token',
+    re: /(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{36,251}(?![A-Za-z0-9])/g,
+    group: 0,
+  },
   { hints: ['github_pat_'], kind: 'github-token', re: /(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{50,}/g, group: 0 },
   { hints: ['glpat-'], kind: 'gitlab-token', re: /(?<![A-Za-z0-9_-])glpat-[A-Za-z0-9_-]{20,}/g, group: 0 },
   { hints: ['npm_'], kind: 'npm-token', re: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g, group: 0 },
@@ -49,11 +59,32 @@ const SHAPES: readonly Shape[] = [
     group: 0,
     check: (v) => /[0-9]/.test(v) && /[A-Z]/.test(v) && /[a-z]/.test(v.slice(3)),
   },
-  { hints: ['xox'], kind: 'slack-token', re: /(?<![A-Za-z0-9])xox[abposr]-[A-Za-z0-9-]{10,}/g, group: 0, check: (v) => /[0-9]/.test(v) },
-  { hints: ['hooks.slack.com/'], kind: 'slack-webhook', re: /hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{20,}/g, group: 0 },
-  { hints: ['aiza'], kind: 'google-api-key', re: /(?<![A-Za-z0-9_-])AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])/g, group: 0 },
+  {
+    hints: ['xox'],
+    kind: 'slack-token',
+    re: /(?<![A-Za-z0-9])xox[abposr]-[A-Za-z0-9-]{10,}/g,
+    group: 0,
+    check: (v) => /[0-9]/.test(v),
+  },
+  {
+    hints: ['hooks.slack.com/'],
+    kind: 'slack-webhook',
+    re: /hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{20,}/g,
+    group: 0,
+  },
+  {
+    hints: ['aiza'],
+    kind: 'google-api-key',
+    re: /(?<![A-Za-z0-9_-])AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])/g,
+    group: 0,
+  },
   { hints: ['sk'], kind: 'twilio-key', re: /(?<![A-Za-z0-9])SK[0-9a-f]{32}(?![A-Za-z0-9])/g, group: 0 },
-  { hints: ['sg.'], kind: 'sendgrid-key', re: /(?<![A-Za-z0-9])SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g, group: 0 },
+  {
+    hints: ['sg.'],
+    kind: 'sendgrid-key',
+    re: /(?<![A-Za-z0-9])SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g,
+    group: 0,
+  },
   {
     hints: ['://'],
     kind: 'url-password',
@@ -61,8 +92,20 @@ const SHAPES: readonly Shape[] = [
     group: 1,
     check: (v) => !isPlaceholder(v),
   },
-  { hints: ['bearer'], kind: 'bearer-token', re: /(?<![A-Za-z])bearer[ \t]{1,8}([A-Za-z0-9._~+/=-]{20,})/dgi, group: 1, check: isMixed },
-  { hints: ['basic'], kind: 'basic-auth', re: /(?<![A-Za-z])basic[ \t]{1,8}([A-Za-z0-9+/]{8,}={0,2})/dgi, group: 1, check: isBasicPair },
+  {
+    hints: ['bearer'],
+    kind: 'bearer-token',
+    re: /(?<![A-Za-z])bearer[ \t]{1,8}([A-Za-z0-9._~+/=-]{20,})/dgi,
+    group: 1,
+    check: isMixed,
+  },
+  {
+    hints: ['basic'],
+    kind: 'basic-auth',
+    re: /(?<![A-Za-z])basic[ \t]{1,8}([A-Za-z0-9+/]{8,}={0,2})/dgi,
+    group: 1,
+    check: isBasicPair,
+  },
 ];
 
 /** Every shape's hints in one case-blind pattern: most texts hold none, and then skip every shape at once. */
@@ -95,7 +138,9 @@ function isBasicPair(value: string): boolean {
 function isPlaceholder(value: string): boolean {
   return (
     /^[$%{<*]/.test(value) ||
-    /^(?:password|passwd|pass|pwd|secret|x+|\*+|\.+|postgres|root|admin|guest|test|dev|example|changeme|mysql|minioadmin)$/i.test(value)
+    /^(?:password|passwd|pass|pwd|secret|x+|\*+|\.+|postgres|root|admin|guest|test|dev|example|changeme|mysql|minioadmin)$/i.test(
+      value,
+    )
   );
 }
 
@@ -244,7 +289,17 @@ export function redact(text: string, hits: readonly KeyHit[] = findKeys(text)): 
 
 // Name parts that mark a secret (`OPENAI_API_KEY`, `githubToken`, `PGPASSWORD`).
 const SECRET_PARTS = new Set(['KEY', 'KEYS', 'APIKEY', 'SECRETKEY', 'PRIVATEKEY', 'ACCESSKEY', 'PWD', 'CREDS']);
-const SECRET_ENDINGS = ['TOKEN', 'TOKENS', 'SECRET', 'SECRETS', 'PASSWORD', 'PASSWORDS', 'PASSWD', 'CREDENTIAL', 'CREDENTIALS'];
+const SECRET_ENDINGS = [
+  'TOKEN',
+  'TOKENS',
+  'SECRET',
+  'SECRETS',
+  'PASSWORD',
+  'PASSWORDS',
+  'PASSWD',
+  'CREDENTIAL',
+  'CREDENTIALS',
+];
 // A last part that says the variable names where a secret lives or how it looks, not the secret.
 const DESCRIPTIVE_ENDINGS = new Set([
   'PATH',

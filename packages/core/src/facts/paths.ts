@@ -24,15 +24,7 @@ export interface PathContext {
   readonly extraSecrets?: readonly string[];
 }
 
-export type Place =
-  | 'project'
-  | 'regenerable'
-  | 'temp'
-  | 'home'
-  | 'root'
-  | 'outside'
-  | 'device'
-  | 'unresolved';
+export type Place = 'project' | 'regenerable' | 'temp' | 'home' | 'root' | 'outside' | 'device' | 'unresolved';
 
 export type SecretKind =
   | 'env-file'
@@ -90,7 +82,12 @@ export function globMatch(glob: string, path: string): boolean {
 }
 
 function segmentMatch(glob: string, name: string): boolean {
-  return matchSequence([...glob], [...name], (p) => p === '*', (p, c) => p === '?' || p === c);
+  return matchSequence(
+    [...glob],
+    [...name],
+    (p) => p === '*',
+    (p, c) => p === '?' || p === c,
+  );
 }
 
 // The classic wildcard walk: a star remembers where it stood; on a mismatch the star swallows one
@@ -298,7 +295,8 @@ function expand(text: string, f: Folders): Expanded {
 }
 
 /** Substitutions and shell values that stand for one name without a separator. */
-const ONE_NAME = /\$\((?:whoami|id -[ug]n?|hostname|uuidgen|date \+[%A-Za-z0-9_.:-]*)\)|\$\$|\$\{?(?:RANDOM|PPID|BASHPID)\}?(?![A-Za-z0-9_])/g;
+const ONE_NAME =
+  /\$\((?:whoami|id -[ug]n?|hostname|uuidgen|date \+[%A-Za-z0-9_.:-]*)\)|\$\$|\$\{?(?:RANDOM|PPID|BASHPID)\}?(?![A-Za-z0-9_])/g;
 
 const DRIVE = /^([A-Za-z]):(?:\/|$)/;
 
@@ -414,7 +412,8 @@ function regenerableFolder(seg: string): boolean {
  * lint caches, and the logs a package manager leaves when a run fails.
  */
 const REGENERABLE_FILES = new Set(['.DS_Store', 'Thumbs.db', '.eslintcache', '.stylelintcache']);
-const REGENERABLE_FILE_END = /\.(?:py[co]|py\[co\]|o|tsbuildinfo)$|^(?:npm-debug|yarn-debug|yarn-error|pnpm-debug|lerna-debug)\.log/;
+const REGENERABLE_FILE_END =
+  /\.(?:py[co]|py\[co\]|o|tsbuildinfo)$|^(?:npm-debug|yarn-debug|yarn-error|pnpm-debug|lerna-debug)\.log/;
 
 function regenerableFile(name: string | undefined): boolean {
   return name !== undefined && (REGENERABLE_FILES.has(name) || REGENERABLE_FILE_END.test(name));
@@ -430,8 +429,7 @@ export function pathFacts(raw: string, ctx: PathContext): PathFacts {
 
   if (expanded.unresolved) {
     const segs = relativeSegments(expanded.text);
-    const homeRel =
-      expanded.otherHomeRest === undefined ? undefined : relativeSegments(expanded.otherHomeRest);
+    const homeRel = expanded.otherHomeRest === undefined ? undefined : relativeSegments(expanded.otherHomeRest);
     const names: Names = { segs, homeRel, projRel: undefined, abs: '', dotted: segs.some(isDotted) };
     return withKinds(
       { raw, abs: '', place: 'unresolved', isHome: false, isRoot: false, glob: word.glob },
@@ -446,7 +444,8 @@ export function pathFacts(raw: string, ctx: PathContext): PathFacts {
   const isDriveRoot = onDrive(abs) && segs.length === 0;
   const allOf = word.glob && /^\*+$/.test(segs[segs.length - 1] ?? '');
   const container = allOf ? parentOf(abs) : abs;
-  const isRoot = abs === '/' || isDriveRoot || container === '/' || (container.length === 3 && /^[A-Z]:\/$/.test(container));
+  const isRoot =
+    abs === '/' || isDriveRoot || container === '/' || (container.length === 3 && /^[A-Z]:\/$/.test(container));
   const isHome = container === f.home;
   // a project root at `/` (or a drive root) says nothing about where a path lands
   const inProject = f.projectDepth > 0 && isInside(abs, f.project);
@@ -476,7 +475,9 @@ function placeOf(abs: string, segs: readonly string[], projRel: readonly string[
   if (segs.length === 0) return 'root';
   if (abs === f.home) return 'home';
   if (projRel !== undefined) {
-    return projRel.some(regenerableFolder) || regenerableFile(projRel[projRel.length - 1]) || dotnetOutput(projRel) ? 'regenerable' : 'project';
+    return projRel.some(regenerableFolder) || regenerableFile(projRel[projRel.length - 1]) || dotnetOutput(projRel)
+      ? 'regenerable'
+      : 'project';
   }
   const first = segs[0] as string;
   const windows = onDrive(abs);
@@ -588,10 +589,16 @@ function isEnvFile(name: string): boolean {
   const lower = name.toLowerCase();
   if (lower === '.env' || lower === '.envrc') return true;
   if (/^\.env[.\-_*]/.test(lower)) {
-    return !lower.slice(5).split(/[.\-_]/).some((part) => ENV_TEMPLATES.has(part));
+    return !lower
+      .slice(5)
+      .split(/[.\-_]/)
+      .some((part) => ENV_TEMPLATES.has(part));
   }
   if (lower.length > 4 && lower.endsWith('.env')) {
-    return !lower.slice(0, -4).split(/[.\-_]/).some((part) => ENV_TEMPLATES.has(part));
+    return !lower
+      .slice(0, -4)
+      .split(/[.\-_]/)
+      .some((part) => ENV_TEMPLATES.has(part));
   }
   return false;
 }
@@ -730,7 +737,14 @@ function underGlob(glob: string, segs: readonly string[]): boolean {
 // ---------------------------------------------------------------------------------------------
 // Agent rules, settings and checks
 
-const RULES_FILES = new Set(['AGENTS.md', 'AGENTS.override.md', 'CLAUDE.md', 'CLAUDE.local.md', 'GEMINI.md', '.cursorrules']);
+const RULES_FILES = new Set([
+  'AGENTS.md',
+  'AGENTS.override.md',
+  'CLAUDE.md',
+  'CLAUDE.local.md',
+  'GEMINI.md',
+  '.cursorrules',
+]);
 const GIT_HOOK_FILES = new Set([
   '.pre-commit-config.yaml',
   '.pre-commit-config.yml',
@@ -757,7 +771,14 @@ function agentRulesOf(n: Names): AgentRulesKind | undefined {
   const name = segs[segs.length - 1];
   if (name === undefined) return undefined;
   // without a dotted segment only these file names can match (in the order of the checks below)
-  if (!n.dotted) return GIT_HOOK_FILES.has(name) ? 'git-hooks' : CI_FILES.has(name) ? 'ci' : RULES_FILES.has(name) ? 'rules' : undefined;
+  if (!n.dotted)
+    return GIT_HOOK_FILES.has(name)
+      ? 'git-hooks'
+      : CI_FILES.has(name)
+        ? 'ci'
+        : RULES_FILES.has(name)
+          ? 'rules'
+          : undefined;
   if (
     seq(segs, '.git', 'hooks') >= 0 ||
     endsWith(segs, '.git', 'config') ||
@@ -809,7 +830,9 @@ function agentRulesOf(n: Names): AgentRulesKind | undefined {
     seq(segs, '.cursor', 'rules') >= 0 ||
     endsWith(segs, '.github', 'copilot-instructions.md') ||
     seq(segs, '.github', 'instructions') >= 0 ||
-    AGENT_ROOTS.some((r) => seq(segs, r, 'rules') >= 0 || seq(segs, r, 'workflows') >= 0 || seq(segs, r, 'skills') >= 0) ||
+    AGENT_ROOTS.some(
+      (r) => seq(segs, r, 'rules') >= 0 || seq(segs, r, 'workflows') >= 0 || seq(segs, r, 'skills') >= 0,
+    ) ||
     seq(segs, '.codex', 'skills') >= 0 ||
     seq(segs, '.claude', 'skills') >= 0 ||
     seq(segs, '.claude', 'agents') >= 0 ||
@@ -894,7 +917,10 @@ function isPersistence(n: Names): boolean {
   const name = segs[segs.length - 1] ?? '';
   const top = homeRel?.[0];
   // every folder below asked about starts with one of these three (most paths skip them all)
-  if (homeRel !== undefined && (homeRel.length === 1 || top === '.config' || top === 'Library' || top === 'Documents')) {
+  if (
+    homeRel !== undefined &&
+    (homeRel.length === 1 || top === '.config' || top === 'Library' || top === 'Documents')
+  ) {
     if (homeRel.length === 1 && SHELL_STARTUP.has(name)) return true;
     if (
       startsWith(homeRel, '.config', 'fish', 'config.fish') ||

@@ -76,7 +76,17 @@ export function destructiveSql(text: string): SqlDestruction[] {
   const source = text.length > MAX_SQL ? text.slice(0, MAX_SQL) : text;
   // every destructive statement spells one of these words; most SQL spells none
   if (!DESTRUCTIVE_WORD.test(source)) return out;
-  const st: Statement = { head: new Array<string>(HEAD_WORDS).fill(''), headText: new Array<string>(HEAD_WORDS).fill(''), count: 0, previous: '', deleteFrom: undefined, awaitingName: false, hasWhere: false, dropsColumn: false, depth: 0 };
+  const st: Statement = {
+    head: new Array<string>(HEAD_WORDS).fill(''),
+    headText: new Array<string>(HEAD_WORDS).fill(''),
+    count: 0,
+    previous: '',
+    deleteFrom: undefined,
+    awaitingName: false,
+    hasWhere: false,
+    dropsColumn: false,
+    depth: 0,
+  };
   const length = source.length;
   let i = 0;
   while (i < length) {
@@ -170,7 +180,8 @@ function judge(st: Statement): string | undefined {
   }
   if (first === 'ALTER' && word(1) === 'TABLE') return st.dropsColumn ? `ALTER TABLE${name(2)}` : undefined;
   // `DELETE FROM` anywhere outside parentheses (also after `WITH … AS (…)`), not `ON DELETE CASCADE`
-  if (st.deleteFrom !== undefined && !st.hasWhere) return st.deleteFrom === '' ? 'DELETE FROM' : `DELETE FROM ${st.deleteFrom}`;
+  if (st.deleteFrom !== undefined && !st.hasWhere)
+    return st.deleteFrom === '' ? 'DELETE FROM' : `DELETE FROM ${st.deleteFrom}`;
   // `UPDATE [ONLY] name [[AS] alias] SET …` with no WHERE overwrites every row
   if (first === 'UPDATE' && !st.hasWhere) {
     for (let at = 2; at < st.count; at++) if (word(at) === 'SET') return `UPDATE${name(word(1) === 'ONLY' ? 2 : 1)}`;

@@ -6,7 +6,15 @@ import type { Hit, Rule } from '../rule.js';
 /** Memory key shared by every plain note in the agent's memory folder: asked once per chat. */
 const MEMORY_NOTE_KEY = 'memory-note';
 /** `git config` options that only read. */
-const GIT_CONFIG_READS = new Set(['--get', '--get-all', '--get-regexp', '-l', '--list', '--show-origin', '--show-scope']);
+const GIT_CONFIG_READS = new Set([
+  '--get',
+  '--get-all',
+  '--get-regexp',
+  '-l',
+  '--list',
+  '--show-origin',
+  '--show-scope',
+]);
 
 export const agentRules = {
   meta: {
@@ -15,7 +23,7 @@ export const agentRules = {
     remember: 'every-time',
     title: "changing the agent's own rules and checks",
     reason:
-      "This changes the instructions, settings or checks the agent works under (rules files, agent settings, MCP servers, git hooks, CI), which steers every later step and chat; show the person the change so they can make it or approve it.",
+      'This changes the instructions, settings or checks the agent works under (rules files, agent settings, MCP servers, git hooks, CI), which steers every later step and chat; show the person the change so they can make it or approve it.',
     owasp: [],
     examples: {
       match: [
@@ -24,7 +32,12 @@ export const agentRules = {
         { step: { kind: 'write', path: '.husky/pre-commit', mode: 'delete' } },
         'git config core.hooksPath /dev/null',
       ],
-      noMatch: ['cat AGENTS.md', { step: { kind: 'read', path: 'CLAUDE.md' } }, { step: { kind: 'write', path: 'docs/agents.md', content: '# Agents\n' } }, 'git config --get core.hooksPath'],
+      noMatch: [
+        'cat AGENTS.md',
+        { step: { kind: 'read', path: 'CLAUDE.md' } },
+        { step: { kind: 'write', path: 'docs/agents.md', content: '# Agents\n' } },
+        'git config --get core.hooksPath',
+      ],
     },
   },
   check(context) {
@@ -34,7 +47,9 @@ export const agentRules = {
       // the guard's own hook files are guard.tamper's, which blocks
       if (kind === undefined || effect.path.guardFile !== undefined || !changesFile(effect)) continue;
       const where = effect.path.abs || effect.path.raw;
-      const rel = isInside(where, context.pathContext.projectRoot) ? where.slice(context.pathContext.projectRoot.length + 1) : effect.path.raw;
+      const rel = isInside(where, context.pathContext.projectRoot)
+        ? where.slice(context.pathContext.projectRoot.length + 1)
+        : effect.path.raw;
       hits.push({
         span: effect.span,
         ...(effect.path.abs === '' ? {} : { path: effect.path.abs }),
@@ -49,7 +64,11 @@ export const agentRules = {
       const args = git.args.map((arg) => arg.value);
       const at = args.findIndex((arg) => arg.toLowerCase() === 'core.hookspath');
       // `git config core.hooksPath x` and `--unset core.hooksPath` change it; `--get` only reads
-      if (at >= 0 && (at + 1 < args.length || args.includes('--unset')) && !args.some((arg) => GIT_CONFIG_READS.has(arg))) {
+      if (
+        at >= 0 &&
+        (at + 1 < args.length || args.includes('--unset')) &&
+        !args.some((arg) => GIT_CONFIG_READS.has(arg))
+      ) {
         hits.push({ span: inv.span, detail: 'core.hooksPath' });
       }
     }

@@ -31,15 +31,59 @@ interface Client {
 }
 
 const PSQL: Client = {
-  withValue: new Set(['-c', '--command', '-d', '--dbname', '-f', '--file', '-h', '--host', '-p', '--port', '-U', '--username', '-v', '--set', '--variable', '-o', '--output', '-L', '--log-file', '-P', '--pset', '-F', '-R', '-T']),
+  withValue: new Set([
+    '-c',
+    '--command',
+    '-d',
+    '--dbname',
+    '-f',
+    '--file',
+    '-h',
+    '--host',
+    '-p',
+    '--port',
+    '-U',
+    '--username',
+    '-v',
+    '--set',
+    '--variable',
+    '-o',
+    '--output',
+    '-L',
+    '--log-file',
+    '-P',
+    '--pset',
+    '-F',
+    '-R',
+    '-T',
+  ]),
   sql: [['-c'], ['--command']],
   files: [['-f'], ['--file']],
-  target: [['-h', '-p', '-d'], ['--host', '--port', '--dbname']],
+  target: [
+    ['-h', '-p', '-d'],
+    ['--host', '--port', '--dbname'],
+  ],
 };
 const MYSQL: Client = {
-  withValue: new Set(['-e', '--execute', '-D', '--database', '-h', '--host', '-P', '--port', '-u', '--user', '-S', '--socket']),
+  withValue: new Set([
+    '-e',
+    '--execute',
+    '-D',
+    '--database',
+    '-h',
+    '--host',
+    '-P',
+    '--port',
+    '-u',
+    '--user',
+    '-S',
+    '--socket',
+  ]),
   sql: [['-e'], ['--execute']],
-  target: [['-h', '-P', '-D'], ['--host', '--port', '--database']],
+  target: [
+    ['-h', '-P', '-D'],
+    ['--host', '--port', '--database'],
+  ],
 };
 const SQLITE: Client = {
   withValue: new Set(['-cmd', '-init', '-separator', '-newline', '-nullvalue', '-escape', '-c', '-s']),
@@ -57,7 +101,10 @@ const CLICKHOUSE: Client = {
   withValue: new Set(['-q', '--query', '-d', '--database', '-h', '--host', '--port', '-u', '--user', '--queries-file']),
   sql: [['-q'], ['--query']],
   files: [[], ['--queries-file']],
-  target: [['-h', '-d'], ['--host', '--port', '--database']],
+  target: [
+    ['-h', '-d'],
+    ['--host', '--port', '--database'],
+  ],
 };
 const COCKROACH: Client = {
   withValue: new Set(['-e', '--execute', '-d', '--database', '--url', '--host', '-u', '--user', '-f', '--file']),
@@ -72,7 +119,18 @@ const CQLSH: Client = {
   target: [['-k'], ['--keyspace']],
 };
 const MONGO: Client = {
-  withValue: new Set(['--eval', '-u', '--username', '-p', '--password', '--host', '--port', '--authenticationDatabase', '-f', '--file']),
+  withValue: new Set([
+    '--eval',
+    '-u',
+    '--username',
+    '-p',
+    '--password',
+    '--host',
+    '--port',
+    '--authenticationDatabase',
+    '-f',
+    '--file',
+  ]),
   sql: [[], ['--eval']],
   files: [['-f'], ['--file']],
   target: [[], ['--host', '--port']],
@@ -119,13 +177,36 @@ const MONGO_DESTROY: readonly (readonly [RegExp, string])[] = [
 const REDIS_DESTROY = new Set(['FLUSHALL', 'FLUSHDB']);
 
 /** Framework and server commands that drop or reset a database, by program. */
-const RAILS_TASKS = new Set(['db:drop', 'db:drop:all', 'db:reset', 'db:purge', 'db:purge:all', 'db:migrate:reset', 'db:schema:load', 'db:truncate_all', 'db:seed:replant']);
+const RAILS_TASKS = new Set([
+  'db:drop',
+  'db:drop:all',
+  'db:reset',
+  'db:purge',
+  'db:purge:all',
+  'db:migrate:reset',
+  'db:schema:load',
+  'db:truncate_all',
+  'db:seed:replant',
+]);
 const DJANGO_COMMANDS = new Set(['flush', 'reset_db']);
 const ARTISAN_COMMANDS = new Set(['migrate:fresh', 'migrate:reset', 'migrate:refresh', 'db:wipe']);
 type ToolJudge = (ops: readonly string[], inv: Invocation) => string | undefined;
-const first = (verbs: ReadonlySet<string>): ToolJudge => (ops) => (verbs.has(ops[0] ?? '') ? ops[0] : undefined);
+const first =
+  (verbs: ReadonlySet<string>): ToolJudge =>
+  (ops) =>
+    verbs.has(ops[0] ?? '') ? ops[0] : undefined;
 const TOOLS: ReadonlyMap<string, ToolJudge> = new Map<string, ToolJudge>([
-  ['prisma', (ops, inv) => (ops[0] === 'migrate' && ops[1] === 'reset' ? 'migrate reset' : ops[0] === 'db' && ops[1] === 'push' && inv.args.some((a) => a === '--accept-data-loss' || a === '--force-reset') ? 'db push, accepting data loss' : undefined)],
+  [
+    'prisma',
+    (ops, inv) =>
+      ops[0] === 'migrate' && ops[1] === 'reset'
+        ? 'migrate reset'
+        : ops[0] === 'db' &&
+            ops[1] === 'push' &&
+            inv.args.some((a) => a === '--accept-data-loss' || a === '--force-reset')
+          ? 'db push, accepting data loss'
+          : undefined,
+  ],
   ['rails', (ops) => ops.find((o) => RAILS_TASKS.has(o))],
   ['rake', (ops) => ops.find((o) => RAILS_TASKS.has(o))],
   ['manage.py', first(DJANGO_COMMANDS)],
@@ -143,9 +224,25 @@ const TOOLS: ReadonlyMap<string, ToolJudge> = new Map<string, ToolJudge>([
   ['heroku', first(new Set(['pg:reset']))],
   ['dropdb', (ops) => (ops.length > 0 ? `dropdb ${ops[ops.length - 1] ?? ''}` : undefined)],
   // mysqladmin's bare `-p` asks for a password and takes no value, so look at the words as written
-  ['mysqladmin', (_ops, inv) => (inv.args.includes('drop') ? `drop ${inv.args[inv.args.indexOf('drop') + 1] ?? ''}` : undefined)],
+  [
+    'mysqladmin',
+    (_ops, inv) => (inv.args.includes('drop') ? `drop ${inv.args[inv.args.indexOf('drop') + 1] ?? ''}` : undefined),
+  ],
 ]);
-const TOOL_WITH_VALUE = new Set(['-h', '--host', '-p', '--port', '-U', '--username', '-u', '--user', '--schema', '-e', '--environment', '--maintenance-db']);
+const TOOL_WITH_VALUE = new Set([
+  '-h',
+  '--host',
+  '-p',
+  '--port',
+  '-U',
+  '--username',
+  '-u',
+  '--user',
+  '--schema',
+  '-e',
+  '--environment',
+  '--maintenance-db',
+]);
 
 /** One piece of text a client will run, and the part of the step it came from. */
 interface Feed {
@@ -157,16 +254,21 @@ function feeds(inv: Invocation, client: Client, context: RuleContext): Feed[] {
   const out: Feed[] = [];
   const [short, long] = client.sql;
   for (const arg of optionValues(inv, short, long)) out.push({ text: arg.value, span: arg.span });
-  if (client.sqlOperands) for (const arg of operands(inv, client.withValue).slice(1)) out.push({ text: arg.value, span: arg.span });
+  if (client.sqlOperands)
+    for (const arg of operands(inv, client.withValue).slice(1)) out.push({ text: arg.value, span: arg.span });
   if (client.language === 'redis') {
     const words = operands(inv, client.withValue);
     if (words[0]) out.push({ text: words.map((w) => w.value).join(' '), span: words[0].span });
   }
-  if (client.files) for (const arg of optionValues(inv, client.files[0], client.files[1])) pushFile(out, arg.value, arg.span, inv.cwd, context);
+  if (client.files)
+    for (const arg of optionValues(inv, client.files[0], client.files[1]))
+      pushFile(out, arg.value, arg.span, inv.cwd, context);
   if (inv.stdinText !== undefined) out.push({ text: inv.stdinText, span: inv.span });
-  for (const redirect of inv.redirects) if (redirect.op === '<') pushFile(out, redirect.target, redirect.span, inv.cwd, context);
+  for (const redirect of inv.redirects)
+    if (redirect.op === '<') pushFile(out, redirect.target, redirect.span, inv.cwd, context);
   const before = inv.pipeline.index > 0 ? stageBefore(inv, context) : undefined;
-  if (before && ECHOERS.has(before.name)) out.push({ text: before.args.filter((a) => a !== '-e' && a !== '-n').join(' '), span: before.span });
+  if (before && ECHOERS.has(before.name))
+    out.push({ text: before.args.filter((a) => a !== '-e' && a !== '-n').join(' '), span: before.span });
   if (before?.name === 'cat') {
     if (before.stdinText !== undefined) out.push({ text: before.stdinText, span: before.span });
     for (const arg of operands(before)) pushFile(out, arg.value, arg.span, before.cwd, context);
@@ -210,7 +312,8 @@ function destructions(text: string, language: Client['language']): string[] {
 function targetOf(inv: Invocation, client: Client): string {
   const parts = optionValues(inv, client.target[0], client.target[1]).map((a) => withoutPassword(a.value));
   const database = operands(inv, client.withValue)[0];
-  if (database && client.language !== 'redis') parts.push(client.sqlOperands ? inv.cwd + '/' + database.value : withoutPassword(database.value));
+  if (database && client.language !== 'redis')
+    parts.push(client.sqlOperands ? inv.cwd + '/' + database.value : withoutPassword(database.value));
   return [...parts, ...envScope(inv)].join(' ');
 }
 
@@ -249,8 +352,22 @@ export const dbDestroy = {
       'This deletes or overwrites tables, rows or whole databases, and a database keeps no undo; take a backup or dump first, and use a WHERE clause or a migration you can roll back.',
     owasp: ['LLM06:2025'],
     examples: {
-      match: ['psql -c "DROP TABLE users"', 'mysql shop -e "TRUNCATE orders"', 'sqlite3 app.db "DELETE FROM sessions"', 'psql -c "UPDATE users SET role = \'admin\';"', 'npx prisma migrate reset', 'redis-cli FLUSHALL', 'dropdb shop_dev'],
-      noMatch: ['psql -c "SELECT count(*) FROM users"', 'sqlite3 app.db "DELETE FROM sessions WHERE expired = 1"', 'grep -r "DROP TABLE" src', 'echo "DELETE FROM users"', 'npx prisma migrate dev'],
+      match: [
+        'psql -c "DROP TABLE users"',
+        'mysql shop -e "TRUNCATE orders"',
+        'sqlite3 app.db "DELETE FROM sessions"',
+        'psql -c "UPDATE users SET role = \'admin\';"',
+        'npx prisma migrate reset',
+        'redis-cli FLUSHALL',
+        'dropdb shop_dev',
+      ],
+      noMatch: [
+        'psql -c "SELECT count(*) FROM users"',
+        'sqlite3 app.db "DELETE FROM sessions WHERE expired = 1"',
+        'grep -r "DROP TABLE" src',
+        'echo "DELETE FROM users"',
+        'npx prisma migrate dev',
+      ],
     },
   },
   programs: new Set([...CLIENTS.keys(), ...TOOLS.keys()]),

@@ -17,8 +17,22 @@ export const envPrint = {
       'Printing the environment or a variable named like a key puts its value into the chat and the logs, where it cannot be taken back; check a single harmless variable by name, or test whether a secret is set without showing it (for example `[ -n "$API_KEY" ] && echo set`).',
     owasp: ['LLM02:2025'],
     examples: {
-      match: ['printenv', 'env', 'export -p', 'Get-ChildItem env:', 'python -c "import os; print(os.environ)"', 'echo $OPENAI_API_KEY'],
-      noMatch: ['env NODE_ENV=test npm test', 'echo $HOME', 'printenv NODE_ENV', 'set -euo pipefail', 'echo ${#OPENAI_API_KEY}', "echo '$OPENAI_API_KEY'"],
+      match: [
+        'printenv',
+        'env',
+        'export -p',
+        'Get-ChildItem env:',
+        'python -c "import os; print(os.environ)"',
+        'echo $OPENAI_API_KEY',
+      ],
+      noMatch: [
+        'env NODE_ENV=test npm test',
+        'echo $HOME',
+        'printenv NODE_ENV',
+        'set -euo pipefail',
+        'echo ${#OPENAI_API_KEY}',
+        "echo '$OPENAI_API_KEY'",
+      ],
     },
   },
   check(context) {

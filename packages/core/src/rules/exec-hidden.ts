@@ -5,7 +5,19 @@ import type { Hit, Rule } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 
 const BASE_DECODERS = new Set(['base64', 'base32', 'basenc', 'gbase64', 'b64']);
-const UNPACKERS = new Set(['gunzip', 'zcat', 'gzcat', 'bunzip2', 'bzcat', 'unxz', 'xzcat', 'unzstd', 'zstdcat', 'uudecode', 'rev']);
+const UNPACKERS = new Set([
+  'gunzip',
+  'zcat',
+  'gzcat',
+  'bunzip2',
+  'bzcat',
+  'unxz',
+  'xzcat',
+  'unzstd',
+  'zstdcat',
+  'uudecode',
+  'rev',
+]);
 const PACKERS = new Set(['gzip', 'bzip2', 'xz', 'zstd', 'lz4']);
 const INTERPRETERS = /^(?:python[\d.]*|pypy[\d.]*|py|node|nodejs|bun|deno|ruby|perl|php)$/;
 /** `\x72`, `\162`, `\0162`, `\u0072`: characters written as numbers. */
@@ -25,8 +37,19 @@ export const execHidden = {
       'This runs a command that is encoded or packed so that neither you nor guard can read what it does before it runs; decode it first, look at the plain text, and run that instead.',
     owasp: ['ASI05'],
     examples: {
-      match: ['powershell -EncodedCommand ZQBjAGgAbwAgAGgAaQA=', 'pwsh -enc ZQBjAGgAbwA=', 'echo cm0gLXJmIC4= | base64 -d | sh', 'xxd -r -p payload.hex | bash', 'eval "$(echo cm0gLXJmIC4= | base64 --decode)"'],
-      noMatch: ['base64 -d cert.b64 > cert.pem', 'echo aGVsbG8= | base64 -d', 'pwsh -ExecutionPolicy Bypass -File build.ps1', 'gunzip -c logs.gz | grep ERROR'],
+      match: [
+        'powershell -EncodedCommand ZQBjAGgAbwAgAGgAaQA=',
+        'pwsh -enc ZQBjAGgAbwA=',
+        'echo cm0gLXJmIC4= | base64 -d | sh',
+        'xxd -r -p payload.hex | bash',
+        'eval "$(echo cm0gLXJmIC4= | base64 --decode)"',
+      ],
+      noMatch: [
+        'base64 -d cert.b64 > cert.pem',
+        'echo aGVsbG8= | base64 -d',
+        'pwsh -ExecutionPolicy Bypass -File build.ps1',
+        'gunzip -c logs.gz | grep ERROR',
+      ],
     },
   },
   check(context) {
@@ -46,7 +69,8 @@ export const execHidden = {
       }
       if (isDecoder(inv)) {
         const feed = outputRunAsCode(context, inv);
-        if (feed) hits.push({ span: [Math.min(inv.span[0], feed.runner.span[0]), Math.max(inv.span[1], feed.runner.span[1])] });
+        if (feed)
+          hits.push({ span: [Math.min(inv.span[0], feed.runner.span[0]), Math.max(inv.span[1], feed.runner.span[1])] });
       }
     }
     return hits;

@@ -33,13 +33,25 @@ export const fsDelete = {
       'This deletes files or uncommitted work that may exist nowhere else, and there is no undo; commit or copy what matters first, or delete only what this chat created.',
     owasp: ['LLM06:2025'],
     examples: {
-      match: ['rm -rf src', 'rm README.md', 'git reset --hard', 'git checkout -- .', 'git clean -fd', 'git stash drop', 'find . -type f -name "*.ts" -delete'],
+      match: [
+        'rm -rf src',
+        'rm README.md',
+        'git reset --hard',
+        'git checkout -- .',
+        'git clean -fd',
+        'git stash drop',
+        'find . -type f -name "*.ts" -delete',
+      ],
       noMatch: [
         'rm -rf node_modules dist .next coverage',
         'rm -rf /tmp/build-cache',
         'find . -name "__pycache__" -type d -exec rm -rf {} +',
         'for d in build dist; do rm -rf "$d"; done',
-        { step: 'rm notes.txt', session: { createdFiles: ['/home/dev/project/notes.txt'] }, note: 'created in this chat' },
+        {
+          step: 'rm notes.txt',
+          session: { createdFiles: ['/home/dev/project/notes.txt'] },
+          note: 'created in this chat',
+        },
         'git restore --staged src/app.ts',
         'git clean -n',
       ],
@@ -62,7 +74,12 @@ export const fsDelete = {
           hits.push({ span: inv.span, detail: `files named by ${viaRunner(inv)}` });
         }
       }
-      if (PIPED_DELETERS.has(inv.name) && inv.pipeline.index > 0 && viaRunner(inv) === '' && !context.files.some((f) => f.invocation === inv && f.op === 'delete')) {
+      if (
+        PIPED_DELETERS.has(inv.name) &&
+        inv.pipeline.index > 0 &&
+        viaRunner(inv) === '' &&
+        !context.files.some((f) => f.invocation === inv && f.op === 'delete')
+      ) {
         hits.push(...pipedHits(context, inv));
       }
       const git = gitCommand(inv);
@@ -81,7 +98,11 @@ function fedBy(context: RuleContext, inv: Invocation): FileEffect[] | undefined 
   if (inv.pipeline.index === 0) return undefined;
   const runner = inv.via.length - 1;
   const feeder = context.invocations.find(
-    (f) => f.pipeline.id === inv.pipeline.id && f.pipeline.index === inv.pipeline.index - 1 && f.via.length === runner && f.cwd === inv.cwd,
+    (f) =>
+      f.pipeline.id === inv.pipeline.id &&
+      f.pipeline.index === inv.pipeline.index - 1 &&
+      f.via.length === runner &&
+      f.cwd === inv.cwd,
   );
   if (feeder?.name !== 'find') return undefined;
   const listed = withArgs(feeder, [...feeder.args, '-delete'], [...feeder.argSpans, feeder.span]);
@@ -96,7 +117,19 @@ const PIPED_DELETERS = new Set(['remove-item', 'ri', 'rm', 'del', 'erase', 'rd',
 const LISTERS = new Set(['get-childitem', 'gci', 'dir', 'ls', 'get-item', 'gi']);
 /** Stages that pass on some of what they get (a subset lands where the whole did). */
 const PASSERS = new Set(['where-object', 'where', '?', 'select-object', 'select', 'sort-object', 'sort']);
-const LISTER_WITH_VALUE = new Set(['-Filter', '-filter', '-Include', '-include', '-Exclude', '-exclude', '-Depth', '-depth', '-ErrorAction', '-ea', '-Attributes']);
+const LISTER_WITH_VALUE = new Set([
+  '-Filter',
+  '-filter',
+  '-Include',
+  '-include',
+  '-Exclude',
+  '-exclude',
+  '-Depth',
+  '-depth',
+  '-ErrorAction',
+  '-ea',
+  '-Attributes',
+]);
 
 /**
  * `Get-ChildItem .\dist | Remove-Item -Recurse`: a deleter with no target of its own deletes what
@@ -107,12 +140,15 @@ function pipedHits(context: RuleContext, inv: Invocation): Hit[] {
   let index = inv.pipeline.index - 1;
   let feeder: Invocation | undefined;
   for (; index >= 0; index--) {
-    feeder = context.invocations.find((f) => f.pipeline.id === inv.pipeline.id && f.pipeline.index === index && f.via.length === inv.via.length);
+    feeder = context.invocations.find(
+      (f) => f.pipeline.id === inv.pipeline.id && f.pipeline.index === index && f.via.length === inv.via.length,
+    );
     if (!feeder || !PASSERS.has(feeder.name)) break;
   }
   if (!feeder || !LISTERS.has(feeder.name)) return [{ span: inv.span, detail: 'files named by the pipeline' }];
   const named = optionValues(feeder, [], ['-Path', '-path', '-LiteralPath', '-literalpath']);
-  const folders = named.length > 0 ? named.map((a) => a.value) : operands(feeder, LISTER_WITH_VALUE).map((a) => a.value);
+  const folders =
+    named.length > 0 ? named.map((a) => a.value) : operands(feeder, LISTER_WITH_VALUE).map((a) => a.value);
   const filter = optionValues(feeder, [], ['-Filter', '-filter', '-Include', '-include'])[0]?.value;
   const hits: Hit[] = [];
   for (const folder of folders.length > 0 ? folders : ['.']) {
@@ -141,7 +177,12 @@ function deletedBy(effect: FileEffect, context: RuleContext): PathFacts | undefi
 function movedOut(effect: FileEffect, context: RuleContext): boolean {
   if (effect.path.place !== 'project') return false;
   const step = context.step;
-  const dest = step.kind === 'write' ? (step.toPath === undefined ? undefined : context.path(step.toPath)) : moveDestinations(context).get(effect.invocation ?? effect.span)?.path;
+  const dest =
+    step.kind === 'write'
+      ? step.toPath === undefined
+        ? undefined
+        : context.path(step.toPath)
+      : moveDestinations(context).get(effect.invocation ?? effect.span)?.path;
   return dest !== undefined && dest.place !== 'project' && dest.place !== 'regenerable';
 }
 
@@ -180,7 +221,9 @@ function emptiesFiles(inv: Invocation, by: string): boolean {
   const args = inv.args;
   switch (inv.name) {
     case 'truncate':
-      return args.some((a, i) => a === '-s0' || a === '--size=0' || ((a === '-s' || a === '--size') && args[i + 1] === '0'));
+      return args.some(
+        (a, i) => a === '-s0' || a === '--size=0' || ((a === '-s' || a === '--size') && args[i + 1] === '0'),
+      );
     case 'cp':
     case 'copy':
     case 'copy-item':
@@ -232,10 +275,21 @@ function viaRunner(inv: Invocation): string {
 
 function gitHits(context: RuleContext, inv: Invocation, sub: string, args: readonly Arg[]): Hit[] {
   const repo = inv.cwd;
-  const whole = (what: string): Hit[] => [{ span: inv.span, key: `${repo}:git ${what}`, path: repo, detail: `git ${what}` }];
+  const whole = (what: string): Hit[] => [
+    { span: inv.span, key: `${repo}:git ${what}`, path: repo, detail: `git ${what}` },
+  ];
   // throwing away changes in a clean work tree loses nothing (commits stay in the reflog)
   const discard = (what: string): Hit[] => (unchanged(context, repo, repo) ? [] : whole(what));
-  const flag = (short: string, long: readonly string[] = []): boolean => hasFlag(withArgs(inv, args.map((a) => a.value), inv.argSpans), short, long);
+  const flag = (short: string, long: readonly string[] = []): boolean =>
+    hasFlag(
+      withArgs(
+        inv,
+        args.map((a) => a.value),
+        inv.argSpans,
+      ),
+      short,
+      long,
+    );
   switch (sub) {
     case 'reset':
       return args.some((a) => a.value === '--hard') ? discard('reset --hard') : [];
@@ -294,7 +348,13 @@ function pathspecHits(context: RuleContext, inv: Invocation, specs: readonly Arg
     const abs = context.path(spec.value, inv.cwd).abs;
     if (unchanged(context, inv.cwd, abs)) return [];
     const key = abs === '' ? undefined : `${abs}:changes`;
-    return [{ span: spec.span, ...(key ? { key, path: abs } : {}), detail: `uncommitted changes in ${abs ? shown(context, abs) : spec.value}` }];
+    return [
+      {
+        span: spec.span,
+        ...(key ? { key, path: abs } : {}),
+        detail: `uncommitted changes in ${abs ? shown(context, abs) : spec.value}`,
+      },
+    ];
   });
 }
 
@@ -303,7 +363,12 @@ function pathspecHits(context: RuleContext, inv: Invocation, specs: readonly Arg
  * the words that name files (they exist, or look like files) do. Switching branches does not:
  * git refuses when that would lose changes, unless forced.
  */
-function checkoutHits(context: RuleContext, inv: Invocation, args: readonly Arg[], whole: (what: string) => Hit[]): Hit[] {
+function checkoutHits(
+  context: RuleContext,
+  inv: Invocation,
+  args: readonly Arg[],
+  whole: (what: string) => Hit[],
+): Hit[] {
   const values = args.map((a) => a.value);
   if (values.some((v) => v === '-f' || v === '--force')) return whole('checkout --force');
   const dashes = values.indexOf('--');
@@ -320,9 +385,24 @@ function checkoutHits(context: RuleContext, inv: Invocation, args: readonly Arg[
 function branchHits(inv: Invocation, args: readonly Arg[]): Hit[] {
   const values = args.map((a) => a.value);
   const shorts = values.filter((v) => /^-[A-Za-z]+$/.test(v)).join('');
-  const forced = shorts.includes('D') || ((shorts.includes('d') || values.includes('--delete')) && (shorts.includes('f') || values.includes('--force')));
+  const forced =
+    shorts.includes('D') ||
+    ((shorts.includes('d') || values.includes('--delete')) && (shorts.includes('f') || values.includes('--force')));
   if (!forced) return [];
-  return afterOptions(args, new Set(['-u', '--set-upstream-to', '--contains', '--no-contains', '--merged', '--no-merged', '--points-at', '--sort', '--format'])).map((name) => ({
+  return afterOptions(
+    args,
+    new Set([
+      '-u',
+      '--set-upstream-to',
+      '--contains',
+      '--no-contains',
+      '--merged',
+      '--no-merged',
+      '--points-at',
+      '--sort',
+      '--format',
+    ]),
+  ).map((name) => ({
     span: name.span,
     key: `${inv.cwd}:branch ${name.value}`,
     detail: `branch ${name.value}`,

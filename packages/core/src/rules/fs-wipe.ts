@@ -12,7 +12,8 @@ const SHREDDERS = new Set(['shred', 'srm']);
 
 /** Programs whose only job is to erase or reformat a disk or volume. */
 const ERASERS = new Set(['diskpart', 'blkdiscard', 'format-volume', 'clear-disk', 'mke2fs', 'mkswap']);
-const DISKUTIL_ERASE = /^(?:erasedisk|erasevolume|zerodisk|randomdisk|secureerase|partitiondisk|reformat|deletecontainer|deletevolume)$/i;
+const DISKUTIL_ERASE =
+  /^(?:erasedisk|erasevolume|zerodisk|randomdisk|secureerase|partitiondisk|reformat|deletecontainer|deletevolume)$/i;
 
 /** A path that is nothing but variables, slashes and stars: an unset variable turns it into `/` or `/*`. */
 const ONLY_VARIABLES = /^(?:\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|[/*.])+$/;
@@ -29,14 +30,32 @@ export const fsWipe = {
       'This would erase the whole disk, the system folders or the home folder, and none of it could be brought back; delete only the exact project folder you mean, written out in full.',
     owasp: ['LLM06:2025', 'ASI02'],
     examples: {
-      match: ['rm -rf /', 'rm -rf ~', 'rm -rf "$HOME"', 'sudo rm -rf --no-preserve-root /', 'dd if=/dev/zero of=/dev/sda', 'rm -rf "$DIR/"*'],
-      noMatch: ['rm -rf ./build', 'rm -rf /tmp/x', 'rm -rf ~/.cache/pip', 'DIR=dist; rm -rf "$DIR"', 'dd if=/dev/zero of=disk.img bs=1M count=10'],
+      match: [
+        'rm -rf /',
+        'rm -rf ~',
+        'rm -rf "$HOME"',
+        'sudo rm -rf --no-preserve-root /',
+        'dd if=/dev/zero of=/dev/sda',
+        'rm -rf "$DIR/"*',
+      ],
+      noMatch: [
+        'rm -rf ./build',
+        'rm -rf /tmp/x',
+        'rm -rf ~/.cache/pip',
+        'DIR=dist; rm -rf "$DIR"',
+        'dd if=/dev/zero of=disk.img bs=1M count=10',
+      ],
     },
   },
   check(context) {
     const hits: Hit[] = [];
     for (const effect of context.files) {
-      if (wipes(effect, context.step.kind === 'shell')) hits.push({ span: effect.span, ...(effect.path.abs ? { path: effect.path.abs } : {}), detail: effect.path.raw });
+      if (wipes(effect, context.step.kind === 'shell'))
+        hits.push({
+          span: effect.span,
+          ...(effect.path.abs ? { path: effect.path.abs } : {}),
+          detail: effect.path.raw,
+        });
     }
     for (const inv of context.invocations) {
       if (erasesDisk(inv)) hits.push({ span: inv.span });

@@ -11,8 +11,20 @@ export const fsWriteOutside = {
       'This writes outside the project, where git does not track the change and other programs or projects may depend on the file; keep the work inside the project or the temp folder, or let a person make this change.',
     owasp: ['LLM06:2025'],
     examples: {
-      match: ['echo "- call the dentist" >> ~/notes/todo.md', 'cp config.example.json ~/other-app/config.json', 'sed -i "s/a/b/" /etc/hosts', 'git worktree add ../project-review origin/main', { step: { kind: 'write', path: '/home/dev/notes/todo.md', content: 'x' } }],
-      noMatch: ['echo hi > notes.txt', 'npm test > /tmp/test.log', 'cat package.json > /dev/null', 'mkdir -p ~/.cache/tool', { step: { kind: 'write', path: 'src/app.ts', content: 'x' } }],
+      match: [
+        'echo "- call the dentist" >> ~/notes/todo.md',
+        'cp config.example.json ~/other-app/config.json',
+        'sed -i "s/a/b/" /etc/hosts',
+        'git worktree add ../project-review origin/main',
+        { step: { kind: 'write', path: '/home/dev/notes/todo.md', content: 'x' } },
+      ],
+      noMatch: [
+        'echo hi > notes.txt',
+        'npm test > /tmp/test.log',
+        'cat package.json > /dev/null',
+        'mkdir -p ~/.cache/tool',
+        { step: { kind: 'write', path: 'src/app.ts', content: 'x' } },
+      ],
     },
   },
   check(context) {

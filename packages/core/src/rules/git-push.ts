@@ -7,7 +7,12 @@ import type { Invocation } from '../shell/types.js';
 const WITH_VALUE = new Set(['-o', '--push-option', '--repo', '--receive-pack', '--exec']);
 
 /** Pushes everything of a kind rather than named branches. */
-const WHOLESALE: Readonly<Record<string, string>> = { '--all': '*', '--branches': '*', '--mirror': '*', '--tags': 'tags' };
+const WHOLESALE: Readonly<Record<string, string>> = {
+  '--all': '*',
+  '--branches': '*',
+  '--mirror': '*',
+  '--tags': 'tags',
+};
 
 /** A remote written as a URL or a path rather than a configured name. */
 const LITERAL_REMOTE = /[/:\\]|^\.{1,2}$/;

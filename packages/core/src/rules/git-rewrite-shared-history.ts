@@ -14,7 +14,14 @@ export const gitRewriteSharedHistory = {
       'This rewrites history that others may already have pulled, and their work on top of it can be lost; push to a new branch and open a pull request instead.',
     owasp: ['LLM06:2025'],
     examples: {
-      match: ['git push --force', 'git push -f origin main', 'git push --force-with-lease', 'git push origin +main', 'git filter-branch --tree-filter x HEAD', 'git push --mirror backup'],
+      match: [
+        'git push --force',
+        'git push -f origin main',
+        'git push --force-with-lease',
+        'git push origin +main',
+        'git filter-branch --tree-filter x HEAD',
+        'git push --mirror backup',
+      ],
       noMatch: ['git push', 'git commit -m "git push --force"', 'git push origin feature/x', 'echo git push -f'],
     },
   },

@@ -15,9 +15,25 @@ const SHORT_WITH_VALUE = new Set(['m', 'F', 'c', 'C', 't', 'S', 'u']);
 
 /** Long options of the hooked subcommands that take the next word as their value. */
 const LONG_WITH_VALUE = new Set([
-  '--message', '--file', '--author', '--date', '--template', '--reuse-message', '--reedit-message', '--fixup',
-  '--squash', '--trailer', '--cleanup', '--repo', '--push-option', '--receive-pack', '--exec', '--strategy',
-  '--strategy-option', '--onto', '--gpg-sign',
+  '--message',
+  '--file',
+  '--author',
+  '--date',
+  '--template',
+  '--reuse-message',
+  '--reedit-message',
+  '--fixup',
+  '--squash',
+  '--trailer',
+  '--cleanup',
+  '--repo',
+  '--push-option',
+  '--receive-pack',
+  '--exec',
+  '--strategy',
+  '--strategy-option',
+  '--onto',
+  '--gpg-sign',
 ]);
 
 /**
@@ -151,8 +167,10 @@ function configOverride(inv: Invocation, subIndex: number): Arg | undefined {
   for (let i = 0; i < subIndex; i++) {
     const value = inv.args[i] ?? '';
     const next = inv.args[i + 1] ?? '';
-    if (value === '-c' && HOOKS_PATH.test(next)) return { value: next, index: i + 1, span: inv.argSpans[i + 1] ?? inv.span };
-    if (value.startsWith('-c') && HOOKS_PATH.test(value.slice(2))) return { value: value.slice(2), index: i, span: inv.argSpans[i] ?? inv.span };
+    if (value === '-c' && HOOKS_PATH.test(next))
+      return { value: next, index: i + 1, span: inv.argSpans[i + 1] ?? inv.span };
+    if (value.startsWith('-c') && HOOKS_PATH.test(value.slice(2)))
+      return { value: value.slice(2), index: i, span: inv.argSpans[i] ?? inv.span };
   }
   return undefined;
 }
@@ -163,7 +181,9 @@ function configOverride(inv: Invocation, subIndex: number): Arg | undefined {
  * folder (`.husky`, `.githooks`) is how hook managers install themselves and goes ahead.
  */
 function hooksPathOff(args: readonly Arg[]): Span | undefined {
-  const words = args.filter((a) => !/^--(global|local|system|worktree|file|add|replace-all)$/.test(a.value) && a.value !== 'set');
+  const words = args.filter(
+    (a) => !/^--(global|local|system|worktree|file|add|replace-all)$/.test(a.value) && a.value !== 'set',
+  );
   const keyAt = words.findIndex((a) => /^core\.hookspath$/i.test(a.value));
   if (keyAt < 0) return undefined;
   const key = words[keyAt] as Arg;

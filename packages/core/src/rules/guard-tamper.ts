@@ -17,7 +17,8 @@ const DISABLE_ALL_HOOKS = /disableAllHooks["']?\s*[:=]\s*["']?(?:true|1)\b/;
 /** Codex settings on its command line that turn hooks off (`-c features.hooks=false`). */
 const CODEX_HOOKS_OFF = /(?:^|\.)(?:codex_)?hooks\s*=\s*false\b/;
 const ENABLED_FALSE = /\benabled\s*=\s*false\b/;
-const READ_ONLY_TOOL = /^(?:read|get|list|search|find|view|show|describe|query|fetch|stat|cat|head|tail|glob|grep|ls)(?:$|[_\-A-Z])/;
+const READ_ONLY_TOOL =
+  /^(?:read|get|list|search|find|view|show|describe|query|fetch|stat|cat|head|tail|glob|grep|ls)(?:$|[_\-A-Z])/;
 
 export const guardTamper = {
   meta: {
@@ -29,16 +30,39 @@ export const guardTamper = {
       'This would change, switch off or remove the guard that checks the agent (its settings, state, log, project policy or the hook entries that call it), after which nothing stops the next risky step; only the person changes the guard, by running it themselves.',
     owasp: ['LLM06:2025', 'ASI10'],
     examples: {
-      match: ['guard off', 'guard fail-closed off', 'rm -rf ~/.local/state/guard', 'npm uninstall -g @guard/cli', { step: { kind: 'write', path: '/home/dev/.codex/hooks.json', content: '{}' } }],
-      noMatch: ['guard status', 'guard explain -- rm -rf dist', 'cat ~/.local/state/guard/log.jsonl', { step: { kind: 'read', path: '.guard.yaml' } }],
+      match: [
+        'guard off',
+        'guard fail-closed off',
+        'rm -rf ~/.local/state/guard',
+        'npm uninstall -g @guard/cli',
+        { step: { kind: 'write', path: '/home/dev/.codex/hooks.json', content: '{}' } },
+      ],
+      noMatch: [
+        'guard status',
+        'guard explain -- rm -rf dist',
+        'cat ~/.local/state/guard/log.jsonl',
+        { step: { kind: 'read', path: '.guard.yaml' } },
+      ],
     },
   },
   check(context) {
     const hits: Hit[] = [];
     for (const effect of context.files) {
-      if (effect.path.guardFile !== undefined && (effect.op === 'write' || effect.op === 'create' || effect.op === 'delete' || mcpWrites(context, effect))) {
-        hits.push({ span: effect.span, ...(effect.path.abs === '' ? {} : { path: effect.path.abs }), detail: effect.path.raw });
-      } else if (effect.content !== undefined && changesFile(effect) && isJson(effect) && DISABLE_ALL_HOOKS.test(effect.content)) {
+      if (
+        effect.path.guardFile !== undefined &&
+        (effect.op === 'write' || effect.op === 'create' || effect.op === 'delete' || mcpWrites(context, effect))
+      ) {
+        hits.push({
+          span: effect.span,
+          ...(effect.path.abs === '' ? {} : { path: effect.path.abs }),
+          detail: effect.path.raw,
+        });
+      } else if (
+        effect.content !== undefined &&
+        changesFile(effect) &&
+        isJson(effect) &&
+        DISABLE_ALL_HOOKS.test(effect.content)
+      ) {
         hits.push({ span: effect.span, path: effect.path.abs, detail: 'disableAllHooks' });
       }
     }
@@ -63,7 +87,8 @@ function tampers(inv: Invocation, stepWrites: boolean): string | undefined {
   if (PACKAGE_MANAGERS.has(inv.name)) {
     const ops = operands(inv, new Set(['--filter', '-F', '--prefix', '-C', '--dir', '--cwd']));
     const verb = ops[0]?.value === 'global' ? 1 : 0;
-    if (REMOVE_VERBS.has(ops[verb]?.value ?? '') && ops.slice(verb + 1).some((arg) => GUARD_PACKAGE.test(arg.value))) return 'the guard package';
+    if (REMOVE_VERBS.has(ops[verb]?.value ?? '') && ops.slice(verb + 1).some((arg) => GUARD_PACKAGE.test(arg.value)))
+      return 'the guard package';
     return undefined;
   }
   if (inv.name === 'codex') return codexHooksOff(inv);
@@ -92,10 +117,18 @@ function codexHooksOff(inv: Invocation): string | undefined {
   if (inv.args.includes('--dangerously-bypass-hook-trust')) return '--dangerously-bypass-hook-trust';
   const settings = optionValues(inv, ['-c'], ['--config']).map((arg) => arg.value);
   // `-c features.hooks=false`, or one hook switched off in `hooks.state`
-  if (settings.some((value) => CODEX_HOOKS_OFF.test(value) || (value.includes('hooks.state') && ENABLED_FALSE.test(value)))) return 'Codex hooks off';
-  if (optionValues(inv, [], ['--disable']).some((arg) => arg.value === 'hooks' || arg.value === 'codex_hooks')) return 'Codex hooks off';
+  if (
+    settings.some(
+      (value) => CODEX_HOOKS_OFF.test(value) || (value.includes('hooks.state') && ENABLED_FALSE.test(value)),
+    )
+  )
+    return 'Codex hooks off';
+  if (optionValues(inv, [], ['--disable']).some((arg) => arg.value === 'hooks' || arg.value === 'codex_hooks'))
+    return 'Codex hooks off';
   const ops = operands(inv).map((arg) => arg.value);
-  return ops[0] === 'features' && ops[1] === 'disable' && (ops[2] === 'hooks' || ops[2] === 'codex_hooks') ? 'Codex hooks off' : undefined;
+  return ops[0] === 'features' && ops[1] === 'disable' && (ops[2] === 'hooks' || ops[2] === 'codex_hooks')
+    ? 'Codex hooks off'
+    : undefined;
 }
 
 function isJson(effect: FileEffect): boolean {

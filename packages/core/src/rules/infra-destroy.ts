@@ -38,50 +38,204 @@ interface Target {
 
 type Judge = (inv: Invocation, context: RuleContext) => Target | undefined;
 
-
 const KUBECTL_WITH_VALUE = new Set([
-  '-n', '--namespace', '--context', '--cluster', '--kubeconfig', '--user', '-s', '--server', '--token', '--as', '--as-group',
-  '-l', '--selector', '-f', '--filename', '-k', '--kustomize', '-o', '--output', '--field-selector', '-c', '--container',
-  '--timeout', '--grace-period', '-p', '--patch', '--patch-file', '--type', '--replicas', '--current-replicas',
-  '--field-manager', '--for', '--request-timeout', '--min', '--max', '--cpu-percent', '--to-revision',
+  '-n',
+  '--namespace',
+  '--context',
+  '--cluster',
+  '--kubeconfig',
+  '--user',
+  '-s',
+  '--server',
+  '--token',
+  '--as',
+  '--as-group',
+  '-l',
+  '--selector',
+  '-f',
+  '--filename',
+  '-k',
+  '--kustomize',
+  '-o',
+  '--output',
+  '--field-selector',
+  '-c',
+  '--container',
+  '--timeout',
+  '--grace-period',
+  '-p',
+  '--patch',
+  '--patch-file',
+  '--type',
+  '--replicas',
+  '--current-replicas',
+  '--field-manager',
+  '--for',
+  '--request-timeout',
+  '--min',
+  '--max',
+  '--cpu-percent',
+  '--to-revision',
 ]);
-const KUBECTL_CHANGES = new Set(['delete', 'apply', 'create', 'replace', 'patch', 'edit', 'scale', 'autoscale', 'set', 'drain', 'cordon', 'taint']);
+const KUBECTL_CHANGES = new Set([
+  'delete',
+  'apply',
+  'create',
+  'replace',
+  'patch',
+  'edit',
+  'scale',
+  'autoscale',
+  'set',
+  'drain',
+  'cordon',
+  'taint',
+]);
 const ROLLOUT_CHANGES = new Set(['restart', 'undo', 'pause', 'resume']);
 
 const HELM_WITH_VALUE = new Set([
-  '-n', '--namespace', '--kube-context', '--kubeconfig', '-f', '--values', '--set', '--set-string', '--set-file', '--set-json',
-  '--version', '--timeout', '-o', '--output', '--repo', '--description', '--post-renderer', '--username', '--password',
-  '--history-max', '--max-history',
+  '-n',
+  '--namespace',
+  '--kube-context',
+  '--kubeconfig',
+  '-f',
+  '--values',
+  '--set',
+  '--set-string',
+  '--set-file',
+  '--set-json',
+  '--version',
+  '--timeout',
+  '-o',
+  '--output',
+  '--repo',
+  '--description',
+  '--post-renderer',
+  '--username',
+  '--password',
+  '--history-max',
+  '--max-history',
 ]);
 const HELM_CHANGES = new Set(['install', 'i', 'upgrade', 'rollback', 'uninstall', 'un', 'delete', 'del']);
 
-const TF_WITH_VALUE = new Set(['-var', '-var-file', '-target', '-replace', '-state', '-state-out', '-backup', '-lock-timeout', '-parallelism']);
+const TF_WITH_VALUE = new Set([
+  '-var',
+  '-var-file',
+  '-target',
+  '-replace',
+  '-state',
+  '-state-out',
+  '-backup',
+  '-lock-timeout',
+  '-parallelism',
+]);
 const TF_STATE_CHANGES = new Set(['rm', 'mv', 'push', 'replace-provider']);
 
-const PULUMI_WITH_VALUE = new Set(['-s', '--stack', '-C', '--cwd', '--config-file', '-c', '--config', '-t', '--target', '-m', '--message', '-p', '--parallel']);
+const PULUMI_WITH_VALUE = new Set([
+  '-s',
+  '--stack',
+  '-C',
+  '--cwd',
+  '--config-file',
+  '-c',
+  '--config',
+  '-t',
+  '--target',
+  '-m',
+  '--message',
+  '-p',
+  '--parallel',
+]);
 
-const AWS_WITH_VALUE = new Set(['--region', '--profile', '--output', '--endpoint-url', '--query', '--color', '--ca-bundle', '--cli-read-timeout', '--cli-connect-timeout']);
+const AWS_WITH_VALUE = new Set([
+  '--region',
+  '--profile',
+  '--output',
+  '--endpoint-url',
+  '--query',
+  '--color',
+  '--ca-bundle',
+  '--cli-read-timeout',
+  '--cli-connect-timeout',
+]);
 const AWS_DESTROY = /^(delete|terminate|remove|deregister|purge)-/;
 
 const DOCKER_WITH_VALUE = new Set(['-H', '--host', '-c', '--context', '--config', '-l', '--log-level']);
 
 /** Verbs of cloud and hosting CLIs that delete (`gcloud … delete`, `heroku apps:destroy`, `vercel rm`). */
 const DELETE_WORDS = new Set(['delete', 'destroy', 'remove', 'rm', 'rb', 'purge', 'delete-batch']);
-const CLOUD_CLIS = new Set(['gcloud', 'gsutil', 'az', 'doctl', 'hcloud', 'eksctl', 'linode-cli', 'vercel', 'vc', 'fly', 'flyctl', 'heroku', 'netlify', 'ntl', 'firebase', 'supabase']);
+const CLOUD_CLIS = new Set([
+  'gcloud',
+  'gsutil',
+  'az',
+  'doctl',
+  'hcloud',
+  'eksctl',
+  'linode-cli',
+  'vercel',
+  'vc',
+  'fly',
+  'flyctl',
+  'heroku',
+  'netlify',
+  'ntl',
+  'firebase',
+  'supabase',
+]);
 /** Cloud CLIs whose target is named in the command, not picked by the folder. */
 const UNSCOPED_CLOUD = new Set(['gcloud', 'gsutil', 'az', 'doctl', 'hcloud', 'eksctl', 'linode-cli']);
 
 /** On another computer: programs that delete, move, overwrite, stop or reboot. */
-const REMOTE_CHANGERS = new Set(['rm', 'rmdir', 'unlink', 'shred', 'mv', 'dd', 'truncate', 'tee', 'reboot', 'shutdown', 'halt', 'poweroff', 'kill', 'pkill', 'killall', 'wipefs']);
-const SYSTEMCTL_CHANGES = new Set(['stop', 'restart', 'try-restart', 'disable', 'mask', 'kill', 'isolate', 'reboot', 'poweroff', 'halt']);
+const REMOTE_CHANGERS = new Set([
+  'rm',
+  'rmdir',
+  'unlink',
+  'shred',
+  'mv',
+  'dd',
+  'truncate',
+  'tee',
+  'reboot',
+  'shutdown',
+  'halt',
+  'poweroff',
+  'kill',
+  'pkill',
+  'killall',
+  'wipefs',
+]);
+const SYSTEMCTL_CHANGES = new Set([
+  'stop',
+  'restart',
+  'try-restart',
+  'disable',
+  'mask',
+  'kill',
+  'isolate',
+  'reboot',
+  'poweroff',
+  'halt',
+]);
 const PACKAGE_MANAGERS = new Set(['apt', 'apt-get', 'dnf', 'yum', 'zypper', 'apk']);
 const PACKAGE_REMOVALS = new Set(['remove', 'purge', 'erase', 'autoremove', 'del']);
 
 /** Flags that do not change what is targeted, left out of the memory key. */
-const KEY_NOISE = new Set(['-auto-approve', '--auto-approve', '-y', '--yes', '--quiet', '-q', '--wait', '--no-prompt', '--skip-preview']);
+const KEY_NOISE = new Set([
+  '-auto-approve',
+  '--auto-approve',
+  '-y',
+  '--yes',
+  '--quiet',
+  '-q',
+  '--wait',
+  '--no-prompt',
+  '--skip-preview',
+]);
 
 function isDryRun(inv: Invocation): boolean {
-  return inv.args.some((a) => a === '--dry-run' || a === '--dry-run=client' || a === '--dry-run=server' || a === '--dry-run=true');
+  return inv.args.some(
+    (a) => a === '--dry-run' || a === '--dry-run=client' || a === '--dry-run=server' || a === '--dry-run=true',
+  );
 }
 
 function words(inv: Invocation, withValue?: ReadonlySet<string>): string[] {
@@ -113,16 +267,28 @@ const terraform: Judge = (inv) => {
   // terragrunt: `run-all apply`, `run --all apply`
   if (ops[0] === 'run-all' || ops[0] === 'run') ops = ops.slice(1);
   const verb = ops[0] ?? '';
-  const changes = verb === 'apply' || verb === 'destroy' || (verb === 'state' && TF_STATE_CHANGES.has(ops[1] ?? '')) || (verb === 'workspace' && ops[1] === 'delete');
+  const changes =
+    verb === 'apply' ||
+    verb === 'destroy' ||
+    (verb === 'state' && TF_STATE_CHANGES.has(ops[1] ?? '')) ||
+    (verb === 'workspace' && ops[1] === 'delete');
   if (!changes) return undefined;
   const targets = optionValues(inv, [], ['-target']).map((a) => a.value);
-  return { detail: describeAs(inv, [...ops.slice(0, verb === 'apply' || verb === 'destroy' ? 1 : 3), ...targets]), scoped: true };
+  return {
+    detail: describeAs(inv, [...ops.slice(0, verb === 'apply' || verb === 'destroy' ? 1 : 3), ...targets]),
+    scoped: true,
+  };
 };
 
 const pulumi: Judge = (inv) => {
   const ops = words(inv, PULUMI_WITH_VALUE);
   const verb = ops[0] ?? '';
-  const changes = verb === 'up' || verb === 'update' || verb === 'destroy' || (verb === 'stack' && ops[1] === 'rm') || (verb === 'state' && ops[1] === 'delete');
+  const changes =
+    verb === 'up' ||
+    verb === 'update' ||
+    verb === 'destroy' ||
+    (verb === 'stack' && ops[1] === 'rm') ||
+    (verb === 'state' && ops[1] === 'delete');
   return changes ? { detail: describeAs(inv, ops.slice(0, 2)), scoped: true } : undefined;
 };
 
@@ -150,16 +316,21 @@ const cloud: Judge = (inv) => {
   // `heroku run …` runs a command on a throwaway dyno; its words are that command's
   if (inv.name === 'heroku' && (ops[0] === 'run' || ops[0] === 'run:detached')) return undefined;
   const at = ops.findIndex((word) => DELETE_WORDS.has(word.slice(word.lastIndexOf(':') + 1)));
-  const rsyncDelete = ops.includes('rsync') && (hasFlag(inv, 'd') || inv.args.includes('--delete-unmatched-destination-objects'));
+  const rsyncDelete =
+    ops.includes('rsync') && (hasFlag(inv, 'd') || inv.args.includes('--delete-unmatched-destination-objects'));
   if (at < 0 && !rsyncDelete) return undefined;
   const shown = at < 0 ? ops.slice(0, ops.indexOf('rsync') + 1) : ops.slice(0, at + 2);
   return { detail: describeAs(inv, shown), scoped: !UNSCOPED_CLOUD.has(inv.name) };
 };
 
 const gh: Judge = (inv) => {
-  const ops = words(inv, new Set(['-R', '--repo', '-X', '--method', '-H', '--header', '-f', '-F', '--field', '--raw-field', '--jq', '-q']));
+  const ops = words(
+    inv,
+    new Set(['-R', '--repo', '-X', '--method', '-H', '--header', '-f', '-F', '--field', '--raw-field', '--jq', '-q']),
+  );
   const deletes = (ops[1] === 'delete' || ops[1] === 'delete-asset') && ops[0] !== 'cache';
-  const apiDelete = ops[0] === 'api' && optionValues(inv, ['-X'], ['--method']).some((a) => a.value.toUpperCase() === 'DELETE');
+  const apiDelete =
+    ops[0] === 'api' && optionValues(inv, ['-X'], ['--method']).some((a) => a.value.toUpperCase() === 'DELETE');
   return deletes || apiDelete ? { detail: describeAs(inv, ops.slice(0, 3)), scoped: true } : undefined;
 };
 
@@ -186,7 +357,8 @@ function sendsOf(context: RuleContext): Map<Invocation, NetEffect> {
   let sends = sendsByStep.get(context);
   if (!sends) {
     sends = new Map();
-    for (const net of context.net) if (net.sends && net.invocation && !sends.has(net.invocation)) sends.set(net.invocation, net);
+    for (const net of context.net)
+      if (net.sends && net.invocation && !sends.has(net.invocation)) sends.set(net.invocation, net);
     sendsByStep.set(context, sends);
   }
   return sends;
@@ -239,7 +411,10 @@ function isDeleteMethod(name: string, arg: string, before: string | undefined): 
   if (arg.toLowerCase() !== 'delete') return false;
   if (before !== undefined && /^(?:-X|--request|--method|-Method)$/i.test(before)) return true;
   // httpie and xh take the method as their first operand
-  return (name === 'http' || name === 'https' || name === 'xh' || name === 'httpie') && (before === undefined || before.startsWith('-'));
+  return (
+    (name === 'http' || name === 'https' || name === 'xh' || name === 'httpie') &&
+    (before === undefined || before.startsWith('-'))
+  );
 }
 
 const REMOVERS = new Set(['rm', 'rmdir', 'unlink']);
@@ -248,7 +423,12 @@ const REMOVERS = new Set(['rm', 'rmdir', 'unlink']);
 function onlyTemp(inv: Invocation): boolean {
   const paths = inv.args.filter((arg) => !arg.startsWith('-'));
   // a name inside the folder, not the folder again (`/tmp//`, `/tmp/./`) and not a way out of it
-  return paths.length > 0 && paths.every((path) => /^\/(?:var\/)?tmp\/[^*?/]/.test(path) && !path.split('/').some((part) => part === '.' || part === '..'));
+  return (
+    paths.length > 0 &&
+    paths.every(
+      (path) => /^\/(?:var\/)?tmp\/[^*?/]/.test(path) && !path.split('/').some((part) => part === '.' || part === '..'),
+    )
+  );
 }
 
 /** A command on another computer that deletes, overwrites, stops or reboots something there. */
@@ -265,7 +445,9 @@ function remoteChange(inv: Invocation): Target | undefined {
     (name === 'service' && (ops[1] === 'stop' || ops[1] === 'restart')) ||
     (PACKAGE_MANAGERS.has(name) && PACKAGE_REMOVALS.has(ops[0] ?? '')) ||
     (name === 'pacman' && /^-R/.test(first));
-  return changes ? { detail: `${describeAs(inv, ops.slice(0, 2))} on ${inv.remoteHost ?? 'another computer'}`, scoped: false } : undefined;
+  return changes
+    ? { detail: `${describeAs(inv, ops.slice(0, 2))} on ${inv.remoteHost ?? 'another computer'}`, scoped: false }
+    : undefined;
 }
 
 /** What a yes is remembered by: where, the program and its arguments (before redaction). */
@@ -287,8 +469,23 @@ export const infraDestroy = {
       'This changes or deletes something that runs or is stored on another computer (a cluster, cloud resources, a server, data volumes), and what it removes may not come back from here; check the target and run a plan, diff or dry run first.',
     owasp: ['LLM06:2025'],
     examples: {
-      match: ['kubectl delete pod web-1 -n prod', 'terraform destroy -auto-approve', 'helm uninstall api', 'docker volume rm pgdata', 'aws s3 rm s3://assets --recursive', 'ssh prod "sudo systemctl stop nginx"'],
-      noMatch: ['kubectl get pods -n prod', 'terraform plan', 'kubectl apply --dry-run=client -f k8s/', 'docker rm -f web', 'ssh prod "tail -n 100 /var/log/nginx/error.log"', 'echo "kubectl delete pod web-1"', 'docker exec app rm -rf /tmp/build-cache'],
+      match: [
+        'kubectl delete pod web-1 -n prod',
+        'terraform destroy -auto-approve',
+        'helm uninstall api',
+        'docker volume rm pgdata',
+        'aws s3 rm s3://assets --recursive',
+        'ssh prod "sudo systemctl stop nginx"',
+      ],
+      noMatch: [
+        'kubectl get pods -n prod',
+        'terraform plan',
+        'kubectl apply --dry-run=client -f k8s/',
+        'docker rm -f web',
+        'ssh prod "tail -n 100 /var/log/nginx/error.log"',
+        'echo "kubectl delete pod web-1"',
+        'docker exec app rm -rf /tmp/build-cache',
+      ],
     },
   },
   // `ssh` too: commands run on another computer are only reached through it

@@ -19,15 +19,46 @@ export const mcpChanges = {
     owasp: ['ASI02'],
     examples: {
       match: [
-        { step: { kind: 'mcp', server: 'github', tool: 'create_issue', args: { owner: 'acme', repo: 'site', title: 'Broken link' } } },
-        { step: { kind: 'mcp', server: 'filesystem', tool: 'read_text_file', args: { path: '/home/dev/notes/plans.md' } } },
+        {
+          step: {
+            kind: 'mcp',
+            server: 'github',
+            tool: 'create_issue',
+            args: { owner: 'acme', repo: 'site', title: 'Broken link' },
+          },
+        },
+        {
+          step: {
+            kind: 'mcp',
+            server: 'filesystem',
+            tool: 'read_text_file',
+            args: { path: '/home/dev/notes/plans.md' },
+          },
+        },
         { step: { kind: 'mcp', server: 'postgres', tool: 'query', args: { sql: 'DROP TABLE users' } } },
-        { step: { kind: 'mcp', server: 'tracker', tool: 'archive', args: { id: 7 }, annotations: { destructiveHint: true } } },
+        {
+          step: {
+            kind: 'mcp',
+            server: 'tracker',
+            tool: 'archive',
+            args: { id: 7 },
+            annotations: { destructiveHint: true },
+          },
+        },
       ],
       noMatch: [
-        { step: { kind: 'mcp', server: 'github', tool: 'get_file_contents', args: { owner: 'acme', repo: 'site', path: 'README.md' } } },
+        {
+          step: {
+            kind: 'mcp',
+            server: 'github',
+            tool: 'get_file_contents',
+            args: { owner: 'acme', repo: 'site', path: 'README.md' },
+          },
+        },
         { step: { kind: 'mcp', server: 'postgres', tool: 'query', args: { sql: 'SELECT * FROM users LIMIT 5' } } },
-        { step: { kind: 'mcp', server: 'tracker', tool: 'create_view', args: {}, annotations: { readOnlyHint: true } } },
+        {
+          step: { kind: 'mcp', server: 'tracker', tool: 'create_view', args: {}, annotations: { readOnlyHint: true } },
+        },
         'gh issue create --title "Broken link"',
       ],
     },
@@ -41,7 +72,8 @@ export const mcpChanges = {
     for (const file of context.files) {
       const { place, abs } = file.path;
       // a string that only looks like a path (`/repos/o/r` for an API) is not one when it does not exist
-      if (OUTSIDE.has(place) && context.probe.exists?.(abs) !== false) hits.push({ span: file.span, key, detail: abs, path: abs });
+      if (OUTSIDE.has(place) && context.probe.exists?.(abs) !== false)
+        hits.push({ span: file.span, key, detail: abs, path: abs });
     }
     // one destructive statement is enough to ask; the rest would repeat the same question
     const sql = looseStrings(step.args).find((value) => destructiveSql(value).length > 0);

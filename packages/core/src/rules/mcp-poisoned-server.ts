@@ -10,9 +10,17 @@ export const mcpPoisonedServer = {
       'When this chat started, the tool descriptions of this MCP server held text that tries to steer the agent, so none of its tools are trusted; remove or fix the server in the agent settings and start a new chat.',
     owasp: ['LLM01:2025', 'ASI04'],
     examples: {
-      match: [{ step: { kind: 'mcp', server: 'weather', tool: 'get_forecast', args: { city: 'Oslo' } }, session: { poisonedServers: ['weather'] } }],
+      match: [
+        {
+          step: { kind: 'mcp', server: 'weather', tool: 'get_forecast', args: { city: 'Oslo' } },
+          session: { poisonedServers: ['weather'] },
+        },
+      ],
       noMatch: [
-        { step: { kind: 'mcp', server: 'github', tool: 'get_me', args: {} }, session: { poisonedServers: ['weather'] } },
+        {
+          step: { kind: 'mcp', server: 'github', tool: 'get_me', args: {} },
+          session: { poisonedServers: ['weather'] },
+        },
         { step: { kind: 'mcp', server: 'weather', tool: 'get_forecast', args: { city: 'Oslo' } } },
       ],
     },

@@ -12,8 +12,19 @@ export const netNewSite = {
       'This reaches a site this chat has not used before, which can send out what the agent knows or bring in content written to steer it; fetch from the documentation, registry or project sites instead, or let the person approve this one.',
     owasp: ['ASI02'],
     examples: {
-      match: ['curl -fsSL https://example.com/install.txt', 'ssh deploy@203.0.113.7', 'git clone https://git.example.org/team/app.git', 'dig example.net', { step: { kind: 'fetch', url: 'https://blog.example.com/post' } }],
-      noMatch: ['curl http://localhost:3000/health', 'curl https://registry.npmjs.org/react', 'git fetch origin', { step: { kind: 'fetch', url: 'https://developer.mozilla.org/en-US/docs/Web' } }],
+      match: [
+        'curl -fsSL https://example.com/install.txt',
+        'ssh deploy@203.0.113.7',
+        'git clone https://git.example.org/team/app.git',
+        'dig example.net',
+        { step: { kind: 'fetch', url: 'https://blog.example.com/post' } },
+      ],
+      noMatch: [
+        'curl http://localhost:3000/health',
+        'curl https://registry.npmjs.org/react',
+        'git fetch origin',
+        { step: { kind: 'fetch', url: 'https://developer.mozilla.org/en-US/docs/Web' } },
+      ],
     },
   },
   check(context) {

@@ -29,14 +29,45 @@ const VERBS: Readonly<Record<string, ReadonlySet<string>>> = {
 
 /** Options that take the next word, so the subcommand is found past them. */
 const WITH_VALUE = new Set([
-  '-C', '--dir', '--filter', '--prefix', '-w', '--workspace', '--cwd', '-H', '--host', '--context', '--config', '--manifest-path',
-  '--registry', '--tag', '--access', '--otp', '--repository', '--repository-url', '-p', '--package', '--project',
+  '-C',
+  '--dir',
+  '--filter',
+  '--prefix',
+  '-w',
+  '--workspace',
+  '--cwd',
+  '-H',
+  '--host',
+  '--context',
+  '--config',
+  '--manifest-path',
+  '--registry',
+  '--tag',
+  '--access',
+  '--otp',
+  '--repository',
+  '--repository-url',
+  '-p',
+  '--package',
+  '--project',
 ]);
 
 /** Every program `publishes` knows a publishing form of. */
 const PUBLISHERS: ReadonlySet<string> = new Set([
   ...Object.keys(VERBS),
-  'yarn', 'gh', 'dotnet', 'nuget', 'gradle', 'gradlew', 'python', 'python3', 'semantic-release', 'goreleaser', 'pod', 'mix', 'mvnw',
+  'yarn',
+  'gh',
+  'dotnet',
+  'nuget',
+  'gradle',
+  'gradlew',
+  'python',
+  'python3',
+  'semantic-release',
+  'goreleaser',
+  'pod',
+  'mix',
+  'mvnw',
 ]);
 
 export const pkgPublish = {
@@ -49,15 +80,29 @@ export const pkgPublish = {
       'Publishing puts this version in front of everyone who installs it, and a published release cannot be fully taken back; run the dry run first and let a person publish.',
     owasp: ['LLM06:2025'],
     examples: {
-      match: ['npm publish', 'pnpm publish --access public', 'cargo publish', 'twine upload dist/*', 'gh release create v1.2.0', 'docker push acme/app:1.2'],
-      noMatch: ['npm publish --dry-run', 'npm pack', 'cargo publish --dry-run', 'docker build -t acme/app .', 'gh release list'],
+      match: [
+        'npm publish',
+        'pnpm publish --access public',
+        'cargo publish',
+        'twine upload dist/*',
+        'gh release create v1.2.0',
+        'docker push acme/app:1.2',
+      ],
+      noMatch: [
+        'npm publish --dry-run',
+        'npm pack',
+        'cargo publish --dry-run',
+        'docker build -t acme/app .',
+        'gh release list',
+      ],
     },
   },
   programs: PUBLISHERS,
   check(context) {
     const hits: Hit[] = [];
     for (const inv of context.invocations) {
-      if (publishes(inv) && !hasFlag(inv, '', ['--dry-run', '--dry_run', '--dryrun', '--snapshot'])) hits.push({ span: inv.span });
+      if (publishes(inv) && !hasFlag(inv, '', ['--dry-run', '--dry_run', '--dryrun', '--snapshot']))
+        hits.push({ span: inv.span });
     }
     return hits;
   },
@@ -72,7 +117,11 @@ function publishes(inv: Invocation): boolean {
   switch (name) {
     case 'yarn':
       // `yarn publish` (v1), `yarn npm publish` (berry), `yarn workspace x npm publish`
-      return first === 'publish' || (first === 'npm' && second === 'publish') || (first === 'workspace' && (third === 'publish' || ops[3] === 'publish'));
+      return (
+        first === 'publish' ||
+        (first === 'npm' && second === 'publish') ||
+        (first === 'workspace' && (third === 'publish' || ops[3] === 'publish'))
+      );
     case 'npm':
       return VERBS.npm?.has(first) === true || (first === 'dist-tag' && (second === 'add' || second === 'rm'));
     case 'gh':
@@ -83,10 +132,17 @@ function publishes(inv: Invocation): boolean {
       return first === 'push';
     case 'docker':
     case 'podman':
-      return first === 'push' || (first === 'image' && second === 'push') || (first === 'manifest' && second === 'push') || (first === 'buildx' && inv.args.includes('--push'));
+      return (
+        first === 'push' ||
+        (first === 'image' && second === 'push') ||
+        (first === 'manifest' && second === 'push') ||
+        (first === 'buildx' && inv.args.includes('--push'))
+      );
     case 'gradle':
     case 'gradlew':
-      return ops.some((task) => /^(?:publish|publishPlugins|publish\w*Repository)$/.test(task) && !/MavenLocal/.test(task));
+      return ops.some(
+        (task) => /^(?:publish|publishPlugins|publish\w*Repository)$/.test(task) && !/MavenLocal/.test(task),
+      );
     case 'python':
     case 'python3':
       return inv.args[0] === '-m' && inv.args[1] === 'twine' && inv.args[2] === 'upload';

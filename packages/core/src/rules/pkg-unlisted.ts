@@ -15,7 +15,7 @@ export const pkgUnlisted = {
     remember: 'every-time',
     title: 'a package the project does not list',
     reason:
-      "This package is not among the ones the project lists, and a look-alike name can carry malware that runs as soon as it is installed; check the spelling and the publisher before saying yes.",
+      'This package is not among the ones the project lists, and a look-alike name can carry malware that runs as soon as it is installed; check the spelling and the publisher before saying yes.',
     owasp: ['LLM03:2025', 'ASI04'],
     examples: {
       match: [

@@ -9,7 +9,18 @@ const KILLALL_LOOKS = new Set(['-l', '--list', '-V', '--version', '-h', '--help'
 /** Programs that stop the processes whose ids they are given. */
 const KILLERS = new Set(['kill', 'stop-process', 'spps', 'taskkill']);
 /** Programs that find process ids by name, pattern or port. */
-const FINDERS = new Set(['pgrep', 'pidof', 'lsof', 'fuser', 'ps', 'ss', 'netstat', 'get-process', 'gps', 'get-nettcpconnection']);
+const FINDERS = new Set([
+  'pgrep',
+  'pidof',
+  'lsof',
+  'fuser',
+  'ps',
+  'ss',
+  'netstat',
+  'get-process',
+  'gps',
+  'get-nettcpconnection',
+]);
 /** `kill` options that take a value (the signal). */
 const KILL_WITH_VALUE = new Set(['-s', '-n', '--signal']);
 
@@ -23,7 +34,14 @@ export const processKillByName = {
       "This stops every program that matches a name or a port, which can include the person's other servers, editors and projects; stop the one process this work started, by its id.",
     owasp: ['LLM06:2025'],
     examples: {
-      match: ['pkill node', 'killall -9 python3', 'npx kill-port 3000', 'lsof -ti:3000 | xargs kill', 'taskkill /f /im node.exe', 'Stop-Process -Name node'],
+      match: [
+        'pkill node',
+        'killall -9 python3',
+        'npx kill-port 3000',
+        'lsof -ti:3000 | xargs kill',
+        'taskkill /f /im node.exe',
+        'Stop-Process -Name node',
+      ],
       noMatch: ['kill 1234', 'kill -9 %1', 'pgrep -fl vite', 'lsof -i :3000', 'taskkill /pid 4242 /f'],
     },
   },
@@ -32,7 +50,8 @@ export const processKillByName = {
     const feeds = finders(context.invocations);
     const hits: Hit[] = [];
     for (const inv of context.invocations) {
-      if (killsByName(inv) || (KILLERS.has(inv.name) && fedByFinder(inv, feeds))) hits.push({ span: inv.span, detail: inv.name });
+      if (killsByName(inv) || (KILLERS.has(inv.name) && fedByFinder(inv, feeds)))
+        hits.push({ span: inv.span, detail: inv.name });
     }
     return hits;
   },
@@ -40,7 +59,12 @@ export const processKillByName = {
 
 function killsByName(inv: Invocation): boolean {
   const name = inv.name;
-  if (BY_NAME.has(name)) return inv.args.length > 0 && !inv.args.every((arg) => KILLALL_LOOKS.has(arg)) && !(name === 'pkill' && onlyByParent(inv));
+  if (BY_NAME.has(name))
+    return (
+      inv.args.length > 0 &&
+      !inv.args.every((arg) => KILLALL_LOOKS.has(arg)) &&
+      !(name === 'pkill' && onlyByParent(inv))
+    );
   switch (name) {
     case 'fuser':
       return hasFlag(inv, 'k', ['--kill']);
@@ -51,14 +75,37 @@ function killsByName(inv: Invocation): boolean {
     case 'spps':
     case 'kill':
       // PowerShell's Stop-Process (alias `kill`) by -Name; POSIX `kill -9 -1` stops every process
-      return optionValues(inv, [], ['-Name', '-name', '-ProcessName', '-processname']).length > 0 || (name === 'kill' && killsEverything(inv));
+      return (
+        optionValues(inv, [], ['-Name', '-name', '-ProcessName', '-processname']).length > 0 ||
+        (name === 'kill' && killsEverything(inv))
+      );
     default:
       return false;
   }
 }
 
 /** pgrep/pkill options that take a value. */
-const PKILL_WITH_VALUE = new Set(['-P', '--parent', '-s', '--session', '-u', '--euid', '-U', '--uid', '-g', '--pgroup', '-G', '--group', '-t', '--terminal', '--signal', '-F', '--pidfile', '--ns', '--nslist']);
+const PKILL_WITH_VALUE = new Set([
+  '-P',
+  '--parent',
+  '-s',
+  '--session',
+  '-u',
+  '--euid',
+  '-U',
+  '--uid',
+  '-g',
+  '--pgroup',
+  '-G',
+  '--group',
+  '-t',
+  '--terminal',
+  '--signal',
+  '-F',
+  '--pidfile',
+  '--ns',
+  '--nslist',
+]);
 
 /** `pkill -P $$`: no name or pattern, only the children of one process id. */
 function onlyByParent(inv: Invocation): boolean {

@@ -22,12 +22,25 @@ export const scriptPrintsKey = {
       match: [
         'python -c "import os; print(os.environ[\'OPENAI_API_KEY\'])"',
         'node -e "console.log(process.env.GITHUB_TOKEN)"',
-        { step: 'python check.py', probe: { files: { '/home/dev/project/check.py': "import os\nkey = os.getenv('STRIPE_SECRET_KEY')\nprint(key)\n" } } },
+        {
+          step: 'python check.py',
+          probe: {
+            files: { '/home/dev/project/check.py': "import os\nkey = os.getenv('STRIPE_SECRET_KEY')\nprint(key)\n" },
+          },
+        },
       ],
       noMatch: [
         'python -c "import os; print(len(os.environ[\'OPENAI_API_KEY\']))"',
         'node -e "console.log(process.env.NODE_ENV)"',
-        { step: 'python check.py', probe: { files: { '/home/dev/project/check.py': "import os\nprint('key set' if os.getenv('STRIPE_SECRET_KEY') else 'missing')\n" } } },
+        {
+          step: 'python check.py',
+          probe: {
+            files: {
+              '/home/dev/project/check.py':
+                "import os\nprint('key set' if os.getenv('STRIPE_SECRET_KEY') else 'missing')\n",
+            },
+          },
+        },
       ],
     },
   },

@@ -5,7 +5,25 @@ import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 
 /** `git commit` options that take a value (their value is not a path). */
-const COMMIT_WITH_VALUE = new Set(['-m', '--message', '-F', '--file', '-C', '--reuse-message', '-c', '--reedit-message', '--author', '--date', '-t', '--template', '--fixup', '--squash', '--cleanup', '--trailer', '--pathspec-from-file']);
+const COMMIT_WITH_VALUE = new Set([
+  '-m',
+  '--message',
+  '-F',
+  '--file',
+  '-C',
+  '--reuse-message',
+  '-c',
+  '--reedit-message',
+  '--author',
+  '--date',
+  '-t',
+  '--template',
+  '--fixup',
+  '--squash',
+  '--cleanup',
+  '--trailer',
+  '--pathspec-from-file',
+]);
 const ADD_WITH_VALUE = new Set(['--chmod', '--pathspec-from-file']);
 const GLOB = /[*?[]/;
 const SHORT_FLAGS = /^-[A-Za-z]+$/;
@@ -28,13 +46,20 @@ export const secretsCommit = {
     owasp: [],
     examples: {
       match: [
-        { step: 'git add . && git commit -m x', probe: { untracked: ['/home/dev/project/.env', '/home/dev/project/src/app.ts'] } },
+        {
+          step: 'git add . && git commit -m x',
+          probe: { untracked: ['/home/dev/project/.env', '/home/dev/project/src/app.ts'] },
+        },
         'git add .env',
         { step: 'git commit -am "wip"', probe: { modified: ['/home/dev/project/config/.env.production'] } },
       ],
       noMatch: [
         { step: 'git add . && git commit -m x', probe: { untracked: ['/home/dev/project/src/app.ts'] } },
-        { step: 'git add .env', probe: { ignored: ['/home/dev/project/.env'] }, note: 'ignored: git refuses to add it' },
+        {
+          step: 'git add .env',
+          probe: { ignored: ['/home/dev/project/.env'] },
+          note: 'ignored: git refuses to add it',
+        },
         'git add .env.example',
         'git add -A',
       ],
@@ -78,8 +103,16 @@ function checkAdd(context: RuleContext, inv: Invocation, args: readonly Arg[]): 
   const hits: Hit[] = [];
   const explicit = new Set<string>();
   // a secret named on the line: judged even when the probe knows nothing else
-  const named = specs.filter((spec) => !GLOB.test(spec.value) && context.path(spec.value, inv.cwd).secret !== undefined);
-  const ignored = forced || named.length === 0 ? new Set<string>() : (context.probe.gitIgnored?.(inv.cwd, named.map((s) => context.path(s.value, inv.cwd).abs)) ?? new Set<string>());
+  const named = specs.filter(
+    (spec) => !GLOB.test(spec.value) && context.path(spec.value, inv.cwd).secret !== undefined,
+  );
+  const ignored =
+    forced || named.length === 0
+      ? new Set<string>()
+      : (context.probe.gitIgnored?.(
+          inv.cwd,
+          named.map((s) => context.path(s.value, inv.cwd).abs),
+        ) ?? new Set<string>());
   for (const spec of named) {
     const abs = context.path(spec.value, inv.cwd).abs;
     explicit.add(abs);
@@ -89,7 +122,10 @@ function checkAdd(context: RuleContext, inv: Invocation, args: readonly Arg[]): 
   const all = set.has('-A') || set.has('--all');
   const tracked = set.has('-u') || set.has('--update');
   if (!all && !tracked && specs.length === 0) return hits;
-  const candidates = [...(tracked ? [] : (context.probe.gitUntracked?.(inv.cwd) ?? [])), ...(context.probe.gitModified?.(inv.cwd) ?? [])];
+  const candidates = [
+    ...(tracked ? [] : (context.probe.gitUntracked?.(inv.cwd) ?? [])),
+    ...(context.probe.gitModified?.(inv.cwd) ?? []),
+  ];
   for (const file of candidates) {
     if (explicit.has(file) || context.path(file).secret === undefined) continue;
     if (specs.length > 0 && !specs.some((spec) => covers(context, inv.cwd, spec.value, file))) continue;

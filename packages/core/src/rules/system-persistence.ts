@@ -37,7 +37,10 @@ export const systemPersistence = {
         'cat ~/.bashrc',
         'source ~/.zshrc',
         'systemctl status backup.timer',
-        { step: { kind: 'write', path: 'dotfiles/.bashrc', content: 'alias ll="ls -l"\n' }, note: 'a dotfiles repo inside the project' },
+        {
+          step: { kind: 'write', path: 'dotfiles/.bashrc', content: 'alias ll="ls -l"\n' },
+          note: 'a dotfiles repo inside the project',
+        },
       ],
     },
   },
@@ -46,7 +49,10 @@ export const systemPersistence = {
     for (const inv of context.invocations) {
       if (startsItself(inv)) hits.push({ span: inv.span });
       for (const change of registryChanges(inv)) {
-        if (RUN_KEY.test(change.key) || (WINLOGON_KEY.test(change.key) && /^(?:userinit|shell)$/i.test(change.value ?? ''))) {
+        if (
+          RUN_KEY.test(change.key) ||
+          (WINLOGON_KEY.test(change.key) && /^(?:userinit|shell)$/i.test(change.value ?? ''))
+        ) {
           hits.push({ span: change.span, detail: 'a Run registry key' });
         }
       }
@@ -54,7 +60,11 @@ export const systemPersistence = {
     for (const effect of context.files) {
       // the source of a move goes away; only what lands in a start-up file counts
       if (!effect.path.persistence || !changesFile(effect) || effect.op === 'delete' || effect.how === 'move') continue;
-      hits.push({ span: effect.span, ...(effect.path.abs === '' ? {} : { path: effect.path.abs }), detail: effect.path.raw });
+      hits.push({
+        span: effect.span,
+        ...(effect.path.abs === '' ? {} : { path: effect.path.abs }),
+        detail: effect.path.raw,
+      });
     }
     return hits;
   },
@@ -86,7 +96,12 @@ function startsItself(inv: Invocation): boolean {
       return first === 'add';
     case 'sc':
       // a service set to start with Windows
-      return (first === 'create' || first === 'config') && inv.args.some((arg, i) => /^start=\s*auto$/i.test(arg) || (/^start=$/i.test(arg) && /^auto$/i.test(inv.args[i + 1] ?? '')));
+      return (
+        (first === 'create' || first === 'config') &&
+        inv.args.some(
+          (arg, i) => /^start=\s*auto$/i.test(arg) || (/^start=$/i.test(arg) && /^auto$/i.test(inv.args[i + 1] ?? '')),
+        )
+      );
     case 'new-service':
     case 'set-service':
       return inv.args.some((arg, i) => /^-startuptype$/i.test(arg) && /^automatic/i.test(inv.args[i + 1] ?? ''));

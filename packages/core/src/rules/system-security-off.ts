@@ -7,17 +7,50 @@ import type { Invocation } from '../shell/types.js';
 
 /** Services that are a firewall, a mandatory access control, an audit log or an anti-virus. */
 const SECURITY_SERVICES = new Set([
-  'firewalld', 'ufw', 'iptables', 'ip6tables', 'nftables', 'apparmor', 'auditd', 'fail2ban', 'falcon-sensor',
-  'clamav-daemon', 'clamd', 'windefend', 'mpssvc', 'wscsvc', 'sense', 'securityhealthservice',
+  'firewalld',
+  'ufw',
+  'iptables',
+  'ip6tables',
+  'nftables',
+  'apparmor',
+  'auditd',
+  'fail2ban',
+  'falcon-sensor',
+  'clamav-daemon',
+  'clamd',
+  'windefend',
+  'mpssvc',
+  'wscsvc',
+  'sense',
+  'securityhealthservice',
 ]);
 const STOP_VERBS = new Set(['stop', 'disable', 'mask', 'kill']);
 const APPARMOR_OFF = new Set(['aa-teardown', 'aa-disable', 'aa-complain']);
 const FALSE = /^(?:\$?false|0)$/i;
 /** Every program switchesOff knows, so that other commands cost one look-up. */
 const PROGRAMS = new Set([
-  'set-mppreference', 'add-mppreference', 'netsh', 'set-netfirewallprofile', 'ufw', 'socketfilterfw', 'iptables', 'ip6tables',
-  'nft', 'systemctl', 'service', 'sc', 'stop-service', 'spsv', 'set-service', 'uninstall-windowsfeature', 'remove-windowsfeature',
-  'setenforce', 'spctl', 'csrutil', 'sysctl', ...APPARMOR_OFF,
+  'set-mppreference',
+  'add-mppreference',
+  'netsh',
+  'set-netfirewallprofile',
+  'ufw',
+  'socketfilterfw',
+  'iptables',
+  'ip6tables',
+  'nft',
+  'systemctl',
+  'service',
+  'sc',
+  'stop-service',
+  'spsv',
+  'set-service',
+  'uninstall-windowsfeature',
+  'remove-windowsfeature',
+  'setenforce',
+  'spctl',
+  'csrutil',
+  'sysctl',
+  ...APPARMOR_OFF,
 ]);
 
 export const systemSecurityOff = {
@@ -38,7 +71,13 @@ export const systemSecurityOff = {
         'sudo spctl --master-disable',
         'sudo systemctl stop firewalld',
       ],
-      noMatch: ['sudo ufw status', 'sudo setenforce 1', 'systemctl status firewalld', 'Set-MpPreference -DisableRealtimeMonitoring $false', 'csrutil status'],
+      noMatch: [
+        'sudo ufw status',
+        'sudo setenforce 1',
+        'systemctl status firewalld',
+        'Set-MpPreference -DisableRealtimeMonitoring $false',
+        'csrutil status',
+      ],
     },
   },
   check(context) {
@@ -47,11 +86,13 @@ export const systemSecurityOff = {
       const what = switchesOff(inv);
       if (what !== undefined) hits.push({ span: inv.span, detail: what });
       for (const change of registryChanges(inv)) {
-        if (change.key.includes('windowsdefender') && /^disable/i.test(change.value ?? '')) hits.push({ span: change.span, detail: 'Defender' });
+        if (change.key.includes('windowsdefender') && /^disable/i.test(change.value ?? ''))
+          hits.push({ span: change.span, detail: 'Defender' });
       }
     }
     for (const effect of context.files) {
-      if (changesFile(effect) && isInside(effect.path.abs, '/etc/selinux')) hits.push({ span: effect.span, path: effect.path.abs, detail: 'SELinux' });
+      if (changesFile(effect) && isInside(effect.path.abs, '/etc/selinux'))
+        hits.push({ span: effect.span, path: effect.path.abs, detail: 'SELinux' });
     }
     return hits;
   },
@@ -70,11 +111,16 @@ function switchesOff(inv: Invocation): string | undefined {
       const state = args.indexOf('state');
       const opmode = args.indexOf('opmode');
       if (args.includes('advfirewall') && state >= 0 && args[state + 1] === 'off') return 'the firewall';
-      if (args.includes('firewall') && opmode >= 0 && /^(?:disable|off)$/.test(args[opmode + 1] ?? '')) return 'the firewall';
+      if (args.includes('firewall') && opmode >= 0 && /^(?:disable|off)$/.test(args[opmode + 1] ?? ''))
+        return 'the firewall';
       return undefined;
     }
     case 'set-netfirewallprofile':
-      return args.some((arg, i) => (arg === '-enabled' && FALSE.test(args[i + 1] ?? '')) || /^-enabled:\$?false$/.test(arg)) ? 'the firewall' : undefined;
+      return args.some(
+        (arg, i) => (arg === '-enabled' && FALSE.test(args[i + 1] ?? '')) || /^-enabled:\$?false$/.test(arg),
+      )
+        ? 'the firewall'
+        : undefined;
     case 'ufw':
       return ops[0] === 'disable' || ops[0] === 'reset' ? 'the firewall' : undefined;
     case 'socketfilterfw':
@@ -82,7 +128,12 @@ function switchesOff(inv: Invocation): string | undefined {
     case 'iptables':
     case 'ip6tables':
       // flushing every rule, or letting everything in by default (`-f`/`-p` are other options)
-      return inv.args.some((arg, i) => arg === '-F' || arg === '--flush' || ((arg === '-P' || arg === '--policy') && args[i + 2] === 'accept')) ? 'the firewall' : undefined;
+      return inv.args.some(
+        (arg, i) =>
+          arg === '-F' || arg === '--flush' || ((arg === '-P' || arg === '--policy') && args[i + 2] === 'accept'),
+      )
+        ? 'the firewall'
+        : undefined;
     case 'nft':
       return ops[0] === 'flush' && ops[1] === 'ruleset' ? 'the firewall' : undefined;
     case 'systemctl': {
@@ -92,11 +143,17 @@ function switchesOff(inv: Invocation): string | undefined {
     case 'service':
       return isSecurityService(ops[0] ?? '') && ops[1] === 'stop' ? 'a security service' : undefined;
     case 'sc':
-      return (ops[0] === 'stop' || ops[0] === 'delete' || (ops[0] === 'config' && ops.includes('disabled'))) && isSecurityService(ops[1] ?? '') ? 'a security service' : undefined;
+      return (ops[0] === 'stop' || ops[0] === 'delete' || (ops[0] === 'config' && ops.includes('disabled'))) &&
+        isSecurityService(ops[1] ?? '')
+        ? 'a security service'
+        : undefined;
     case 'stop-service':
     case 'spsv':
     case 'set-service':
-      return args.some(isSecurityService) && (inv.name !== 'set-service' || args.includes('disabled') || args.includes('stopped')) ? 'a security service' : undefined;
+      return args.some(isSecurityService) &&
+        (inv.name !== 'set-service' || args.includes('disabled') || args.includes('stopped'))
+        ? 'a security service'
+        : undefined;
     case 'uninstall-windowsfeature':
     case 'remove-windowsfeature':
       return args.some((arg) => arg.startsWith('windows-defender')) ? 'Defender' : undefined;

@@ -92,34 +92,49 @@ export function runSimple(
     // to rules as the no-op `:` with that redirection
     const start = redirects[0]?.span[0];
     if (start === undefined || !redirects.some((r) => r.write || r.op === '<' || r.op === '<>')) return undefined;
-    push(reader, {
-      program: ':',
-      name: ':',
-      args: [],
-      argSpans: [],
-      env,
-      redirects,
-      cwd: scope.cwd,
-      cwdKnown: scope.cwdKnown,
-      span: [start, last],
-      via: frame.via,
-      prefixes: [],
-      pipeline: stage,
-    }, frame);
+    push(
+      reader,
+      {
+        program: ':',
+        name: ':',
+        args: [],
+        argSpans: [],
+        env,
+        redirects,
+        cwd: scope.cwd,
+        cwdKnown: scope.cwdKnown,
+        span: [start, last],
+        via: frame.via,
+        prefixes: [],
+        pipeline: stage,
+      },
+      frame,
+    );
     return undefined;
   }
   const stdin = heredoc ? { text: heredoc, heredoc: true } : piped ? { text: piped, heredoc: false } : undefined;
-  const passes = loop !== undefined && loopName !== undefined ? loopPasses(tokens, first, scope, loopName, loop) : undefined;
+  const passes =
+    loop !== undefined && loopName !== undefined ? loopPasses(tokens, first, scope, loopName, loop) : undefined;
   if (passes) {
     // `for d in build dist; do rm -rf "$d"; done`: the command as it runs for each word
     const outs: Mapped[] = [];
     for (let p = 0; p < passes.length; p++) {
-      const out = command(reader, { words: passes[p] as Word[], env, redirects, stdin, end: last }, frame, scope, stage, { own: true, isPackage: false });
+      const out = command(
+        reader,
+        { words: passes[p] as Word[], env, redirects, stdin, end: last },
+        frame,
+        scope,
+        stage,
+        { own: true, isPackage: false },
+      );
       if (out) outs.push(out);
     }
     return outs.length === passes.length ? joinMapped(outs, '\n') : undefined;
   }
-  return command(reader, { words, env, redirects, stdin, end: last }, frame, scope, stage, { own: true, isPackage: false });
+  return command(reader, { words, env, redirects, stdin, end: last }, frame, scope, stage, {
+    own: true,
+    isPackage: false,
+  });
 }
 
 /**
@@ -128,7 +143,13 @@ export function runSimple(
  * follows it (`cd "$d"`, `export X=$d`, `git -C "$d"`, `env -C "$d"`): the commands after it
  * would then depend on which pass ran last.
  */
-function loopPasses(tokens: readonly WordToken[], first: number, scope: Scope, name: string, loop: LoopValues): Word[][] | undefined {
+function loopPasses(
+  tokens: readonly WordToken[],
+  first: number,
+  scope: Scope,
+  name: string,
+  loop: LoopValues,
+): Word[][] | undefined {
   if (loop.left < loop.values.length) return undefined;
   const passes: Word[][] = [];
   for (let v = 0; v < loop.values.length; v++) {
@@ -164,7 +185,14 @@ interface CommandOptions {
   readonly isPackage: boolean;
 }
 
-function command(reader: Reader, simple: Simple, frame: Frame, scope: Scope, stage: Stage, options: CommandOptions): Mapped | undefined {
+function command(
+  reader: Reader,
+  simple: Simple,
+  frame: Frame,
+  scope: Scope,
+  stage: Stage,
+  options: CommandOptions,
+): Mapped | undefined {
   const { words } = simple;
   const env: Record<string, string> = { ...simple.env };
   const prefixes: { name: string; args: string[] }[] = [];
@@ -236,7 +264,13 @@ function command(reader: Reader, simple: Simple, frame: Frame, scope: Scope, sta
       // the runner's child inherits the environment the line gave the runner (not in a container)
       command(
         reader,
-        { words: slice, env: nested.remoteHost === undefined ? env : {}, redirects: [], stdin: undefined, end: last.span[1] },
+        {
+          words: slice,
+          env: nested.remoteHost === undefined ? env : {},
+          redirects: [],
+          stdin: undefined,
+          end: last.span[1],
+        },
         runner,
         nested.remoteHost === undefined ? withCwd(scope, cwd, cwdKnown) : remoteScope(),
         stage,
@@ -257,7 +291,10 @@ function command(reader: Reader, simple: Simple, frame: Frame, scope: Scope, sta
   const source = codeSource(name, args);
   const code =
     source.kind === 'inline'
-      ? joinMapped(source.words.map((w) => w.map), '\n')
+      ? joinMapped(
+          source.words.map((w) => w.map),
+          '\n',
+        )
       : source.kind === 'stdin' && simple.stdin
         ? simple.stdin.text
         : undefined;
@@ -271,7 +308,16 @@ function command(reader: Reader, simple: Simple, frame: Frame, scope: Scope, sta
 }
 
 /** Commands found in inline code run as the interpreter's children, each reached via `inline-code`. */
-function readCode(reader: Reader, language: Parameters<typeof commandsInCode>[0], code: Mapped, frame: Frame, scope: Scope, stage: Stage, name: string, span: Span): void {
+function readCode(
+  reader: Reader,
+  language: Parameters<typeof commandsInCode>[0],
+  code: Mapped,
+  frame: Frame,
+  scope: Scope,
+  stage: Stage,
+  name: string,
+  span: Span,
+): void {
   const via: Via = { kind: 'inline-code', name };
   for (const found of commandsInCode(language, code)) {
     const inner = enter(reader, frame, via, span);
@@ -282,22 +328,44 @@ function readCode(reader: Reader, language: Parameters<typeof commandsInCode>[0]
     }
     const words = found.words.map(literalWord);
     const last = words[words.length - 1];
-    if (last) command(reader, { words, env: {}, redirects: [], stdin: undefined, end: last.span[1] }, inner, scope, stage, { own: false, isPackage: false });
+    if (last)
+      command(reader, { words, env: {}, redirects: [], stdin: undefined, end: last.span[1] }, inner, scope, stage, {
+        own: false,
+        isPackage: false,
+      });
   }
 }
 
 /** One more level of nesting, or undefined (and an opaque entry) past the bound. */
-function enter(reader: Reader, frame: Frame, via: Via, span: Span, dialect: Dialect = frame.dialect, remoteHost = frame.remoteHost): Frame | undefined {
+function enter(
+  reader: Reader,
+  frame: Frame,
+  via: Via,
+  span: Span,
+  dialect: Dialect = frame.dialect,
+  remoteHost = frame.remoteHost,
+): Frame | undefined {
   if (frame.depth + 1 > LIMITS.depth) {
     addOpaque(reader, 'too-deep', span);
     return undefined;
   }
-  return { via: [...frame.via, via], depth: frame.depth + 1, dialect, ...(remoteHost === undefined ? {} : { remoteHost }) };
+  return {
+    via: [...frame.via, via],
+    depth: frame.depth + 1,
+    dialect,
+    ...(remoteHost === undefined ? {} : { remoteHost }),
+  };
 }
 
 function push(reader: Reader, draft: Draft, frame: Frame): boolean {
   if (reader.invocations.length >= LIMITS.invocations) {
-    if (!reader.full) addOpaque(reader, 'too-many-stages', [draft.span[0], reader.line.length], `more than ${LIMITS.invocations} commands`);
+    if (!reader.full)
+      addOpaque(
+        reader,
+        'too-many-stages',
+        [draft.span[0], reader.line.length],
+        `more than ${LIMITS.invocations} commands`,
+      );
     reader.full = true;
     return false;
   }
@@ -332,11 +400,19 @@ interface Assignment {
 }
 
 /** `$x = value`, `$x=value` or `$x += value` at the head of a PowerShell statement: remembered. */
-function powershellAssignment(tokens: readonly WordToken[], first: number, scope: Scope, exported: boolean): Assignment | undefined {
+function powershellAssignment(
+  tokens: readonly WordToken[],
+  first: number,
+  scope: Scope,
+  exported: boolean,
+): Assignment | undefined {
   const head = tokens[first];
   const part = head?.parts[0];
   if (head === undefined || part?.kind !== 'var') return undefined;
-  const rest = head.parts.slice(1).map((p) => (p.kind === 'lit' ? p.text.text : '?')).join('');
+  const rest = head.parts
+    .slice(1)
+    .map((p) => (p.kind === 'lit' ? p.text.text : '?'))
+    .join('');
   const next = tokens[first + 1];
   const nextText = next?.parts.map((p) => (p.kind === 'lit' ? p.text.text : '?')).join('');
   const valueToken = tokens[first + 2];
@@ -373,24 +449,35 @@ const ENV_VARIABLE = /^\$\{?env:/i;
  * `$env:NAME = value` sets an environment variable for every later command, as `export` does:
  * kept as an invocation named `export` (program as written), so rules that read exports see it.
  */
-function pushExport(reader: Reader, head: WordToken, assigned: Assignment, frame: Frame, scope: Scope, stage: Stage): void {
+function pushExport(
+  reader: Reader,
+  head: WordToken,
+  assigned: Assignment,
+  frame: Frame,
+  scope: Scope,
+  stage: Stage,
+): void {
   const span = spanOf(head.src, head.start, assigned.last.end);
   const part = head.parts[0];
   const program = part?.kind === 'var' ? part.raw.text : '';
-  push(reader, {
-    program,
-    name: 'export',
-    args: [assigned.text],
-    argSpans: [span],
-    env: {},
-    redirects: [],
-    cwd: scope.cwd,
-    cwdKnown: scope.cwdKnown,
-    span,
-    via: frame.via,
-    prefixes: [],
-    pipeline: stage,
-  }, frame);
+  push(
+    reader,
+    {
+      program,
+      name: 'export',
+      args: [assigned.text],
+      argSpans: [span],
+      env: {},
+      redirects: [],
+      cwd: scope.cwd,
+      cwdKnown: scope.cwdKnown,
+      span,
+      via: frame.via,
+      prefixes: [],
+      pipeline: stage,
+    },
+    frame,
+  );
 }
 
 const NO_FILE = /^\/dev\/(?:null|stdout|stderr|tty|fd\/[0-2])$/;
@@ -398,13 +485,22 @@ const NO_FILE = /^\/dev\/(?:null|stdout|stderr|tty|fd\/[0-2])$/;
 function toRedirect(redir: RedirToken, scope: Scope, dialect: Dialect): Redirect {
   const span = spanOf(redir.src, redir.start, redir.end);
   // field by field, not `{ ...base, … }`: see innerFrame
-  const made = (target: string, write: boolean, append: boolean): Redirect => ({ op: redir.op, ...(redir.fd === undefined ? {} : { fd: redir.fd }), span, target, write, append });
+  const made = (target: string, write: boolean, append: boolean): Redirect => ({
+    op: redir.op,
+    ...(redir.fd === undefined ? {} : { fd: redir.fd }),
+    span,
+    target,
+    write,
+    append,
+  });
   if (redir.heredoc) return made(redir.heredoc.delimiter, false, false);
   const target = redir.target ? expandSingle(redir.target, scope).text : '';
   const duplicate = (redir.op === '>&' || redir.op === '<&') && /^(?:\d+|-)$/.test(target);
   if (duplicate) return made(`&${target}`, false, false);
   const discarded =
-    NO_FILE.test(target) || (dialect === 'cmd' && /^nul:?$/i.test(target)) || (dialect === 'powershell' && /^\$null$/i.test(target));
+    NO_FILE.test(target) ||
+    (dialect === 'cmd' && /^nul:?$/i.test(target)) ||
+    (dialect === 'powershell' && /^\$null$/i.test(target));
   // `> >(tee x)` writes into a pipe, not a file
   const pipe = target.startsWith('>(') || target.startsWith('<(');
   const write = redir.op.includes('>') && target !== '' && !discarded && !pipe;
@@ -461,7 +557,12 @@ const OWN_DIRECTORY: Readonly<Record<string, readonly string[]>> = {
   yarn: ['--cwd'],
 };
 
-function ownDirectory(name: string, args: readonly Word[], cwd: string, cwdKnown: boolean): { cwd: string; cwdKnown: boolean } {
+function ownDirectory(
+  name: string,
+  args: readonly Word[],
+  cwd: string,
+  cwdKnown: boolean,
+): { cwd: string; cwdKnown: boolean } {
   const names = Object.hasOwn(OWN_DIRECTORY, name) ? OWN_DIRECTORY[name] : undefined;
   if (name !== 'git' && !names) return { cwd, cwdKnown };
   const texts = args.map((w) => w.text);
@@ -486,8 +587,24 @@ function ownDirectory(name: string, args: readonly Word[], cwd: string, cwdKnown
 }
 
 const EFFECTS = new Set([
-  'cd', 'chdir', 'set-location', 'sl', 'pushd', 'push-location', 'popd', 'pop-location',
-  'export', 'declare', 'typeset', 'local', 'readonly', 'unset', 'read', 'mapfile', 'readarray', 'set',
+  'cd',
+  'chdir',
+  'set-location',
+  'sl',
+  'pushd',
+  'push-location',
+  'popd',
+  'pop-location',
+  'export',
+  'declare',
+  'typeset',
+  'local',
+  'readonly',
+  'unset',
+  'read',
+  'mapfile',
+  'readarray',
+  'set',
 ]);
 
 /** What `cd`, `pushd`, `export`, `unset`, … change for the commands after them. */
@@ -513,7 +630,10 @@ function applyEffects(name: string, args: readonly Word[], scope: Scope, dialect
         return;
       }
       scope.dirs.push(scope.cwd);
-      changeDirectory(scope, dir.text.startsWith('+') || dir.text.startsWith('-') ? { text: dir.text, dynamic: true } : dir);
+      changeDirectory(
+        scope,
+        dir.text.startsWith('+') || dir.text.startsWith('-') ? { text: dir.text, dynamic: true } : dir,
+      );
       return;
     }
     case 'popd':
@@ -558,4 +678,3 @@ function applyEffects(name: string, args: readonly Word[], scope: Scope, dialect
     default:
   }
 }
-

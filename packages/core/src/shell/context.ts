@@ -66,7 +66,18 @@ export function newReader(line: string, options: ReadOptions): Reader {
   // the lists apart from the object: a literal nested in a literal takes a runtime call
   const invocations: Draft[] = [];
   const opaque: Opaque[] = [];
-  return { line, options, invocations, opaque, seen: new Set(), words: 0, commands: 0, stopped: false, pipelines: 0, full: false };
+  return {
+    line,
+    options,
+    invocations,
+    opaque,
+    seen: new Set(),
+    words: 0,
+    commands: 0,
+    stopped: false,
+    pipelines: 0,
+    full: false,
+  };
 }
 
 /** Records an opaque part; repeated reports of the same reason at the same place are kept once. */

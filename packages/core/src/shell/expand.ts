@@ -39,8 +39,18 @@ export function expandWord(token: WordToken, scope: Scope, split = true, pick?: 
     const word: Word = { text: only.text.text, map: only.text, span, quoted: only.quoted, dynamic: false };
     return [word];
   }
-  if (token.parts.length === 1 && (only?.kind === 'sub' || only?.kind === 'raw') && (only.kind === 'raw' || printedCwd(only, scope) === undefined)) {
-    const word: Word = { text: only.raw.text, map: only.raw, span, quoted: only.kind === 'sub' && only.quoted, dynamic: true };
+  if (
+    token.parts.length === 1 &&
+    (only?.kind === 'sub' || only?.kind === 'raw') &&
+    (only.kind === 'raw' || printedCwd(only, scope) === undefined)
+  ) {
+    const word: Word = {
+      text: only.raw.text,
+      map: only.raw,
+      span,
+      quoted: only.kind === 'sub' && only.quoted,
+      dynamic: true,
+    };
     return [word];
   }
   const words: Word[] = [];
@@ -121,7 +131,8 @@ function printedCwd(part: Extract<Part, { kind: 'sub' }>, scope: Scope): string 
   if (head?.kind !== 'word' || plainText(head) !== 'pwd') return undefined;
   for (let t = 1; t < tokens.length; t++) {
     const token = tokens[t] as Token;
-    if (token.kind === 'word' ? !PWD_OPTION.test(plainText(token) ?? '') : token.kind !== 'op' || token.op !== '\n') return undefined;
+    if (token.kind === 'word' ? !PWD_OPTION.test(plainText(token) ?? '') : token.kind !== 'op' || token.op !== '\n')
+      return undefined;
   }
   return scope.cwd;
 }
@@ -138,12 +149,23 @@ export interface LoopPick {
  * The first `for` loop variable an expansion met unresolved since the caller last cleared it (one
  * object, reused: nothing is allocated for the commands that use none). See runSimple.
  */
-export const loopSeen: { name: string | undefined; loop: LoopValues | undefined } = { name: undefined, loop: undefined };
+export const loopSeen: { name: string | undefined; loop: LoopValues | undefined } = {
+  name: undefined,
+  loop: undefined,
+};
 
 /** Expands a word that must stay one word (assignment values, redirection targets). */
 export function expandSingle(token: WordToken, scope: Scope): Word {
   const [word] = expandWord(token, scope, false);
-  return word ?? { text: '', map: mappedBuilder().build(token.src.at(token.end)), span: spanOf(token.src, token.start, token.end), quoted: true, dynamic: false };
+  return (
+    word ?? {
+      text: '',
+      map: mappedBuilder().build(token.src.at(token.end)),
+      span: spanOf(token.src, token.start, token.end),
+      quoted: true,
+      dynamic: false,
+    }
+  );
 }
 
 function spreadOver(out: MappedBuilder, value: string, raw: Mapped): void {

@@ -54,7 +54,8 @@ function readAs(line: string, options: ReadOptions, dialect: Dialect): ReadResul
 // PowerShell's approved verbs as agents write them (`Get-ChildItem`, `Remove-Item`): a POSIX
 // program is almost never spelt that way. A line may also open with a cmdlet or variable in
 // parentheses (`(Get-Content a) -replace …`, `if (Test-Path x) { … }`).
-const VERBS = 'Add|Clear|Compress|ConvertFrom|ConvertTo|Copy|Disable|Enable|Expand|Export|Format|Get|Import|Invoke|Join|Measure|Move|New|Out|Pop|Push|Read|Register|Remove|Rename|Resolve|Restart|Select|Set|Sort|Split|Start|Stop|Test|Unregister|Update|Wait|Where|Write|ForEach';
+const VERBS =
+  'Add|Clear|Compress|ConvertFrom|ConvertTo|Copy|Disable|Enable|Expand|Export|Format|Get|Import|Invoke|Join|Measure|Move|New|Out|Pop|Push|Read|Register|Remove|Rename|Resolve|Restart|Select|Set|Sort|Split|Start|Stop|Test|Unregister|Update|Wait|Where|Write|ForEach';
 const CMDLET = new RegExp(`^(?:${VERBS})-[A-Z][A-Za-z]*$`);
 const POWERSHELL_LINE = new RegExp(
   `^\\s*(?:(?:${VERBS})-[A-Z][A-Za-z]*(?![\\w-])|(?:(?:if|while|foreach)\\s*)?\\(\\s*(?:[A-Z][a-z]+-[A-Z]|\\$)|\\$(?:env:)?[A-Za-z_][A-Za-z0-9_]*(?:\\s*[-+]?=(?!=)|\\.[A-Za-z]))`,
@@ -62,11 +63,28 @@ const POWERSHELL_LINE = new RegExp(
 // A later `if ($?)`, `if ($LASTEXITCODE -ne 0)`: PowerShell testing how the command before it went.
 const POWERSHELL_TEST = /[;\n]\s*(?:if|elseif|while)\s*\(\s*\$/;
 /** PowerShell's operators, which make `$x -ne 0` an expression rather than a program run. */
-const POWERSHELL_OPERATOR = /^-(?:[ci]?(?:eq|ne|gt|ge|lt|le|like|notlike|match|notmatch|contains|notcontains|in|notin|replace|split)|join|and|or|xor|not|is|isnot|as)$/i;
+const POWERSHELL_OPERATOR =
+  /^-(?:[ci]?(?:eq|ne|gt|ge|lt|le|like|notlike|match|notmatch|contains|notcontains|in|notin|replace|split)|join|and|or|xor|not|is|isnot|as)$/i;
 // cmd.exe's own commands (none of them is a POSIX program), with a `\` path or a `%NAME%`.
-const CMD_NAMES = ['del', 'erase', 'rd', 'xcopy', 'robocopy', 'copy', 'move', 'ren', 'findstr', 'mklink', 'cmd', 'cmd.exe'];
+const CMD_NAMES = [
+  'del',
+  'erase',
+  'rd',
+  'xcopy',
+  'robocopy',
+  'copy',
+  'move',
+  'ren',
+  'findstr',
+  'mklink',
+  'cmd',
+  'cmd.exe',
+];
 const CMD_ONLY = new Set(CMD_NAMES);
-const CMD_LINE = new RegExp(`^\\s*(?:${CMD_NAMES.map((name) => name.replace('.', '\\.')).join('|')})\\s[^\\n]*(?:\\\\[^\\s"'\\\\]|%[A-Za-z_][A-Za-z0-9_]*%)`, 'i');
+const CMD_LINE = new RegExp(
+  `^\\s*(?:${CMD_NAMES.map((name) => name.replace('.', '\\.')).join('|')})\\s[^\\n]*(?:\\\\[^\\s"'\\\\]|%[A-Za-z_][A-Za-z0-9_]*%)`,
+  'i',
+);
 
 /** Longer lines are read the POSIX way only: a second reading would double their cost. */
 const TWO_READINGS_MAX = 4096;
@@ -118,7 +136,13 @@ function windowsReading(posix: ReadResult, other: ReadResult): ReadResult {
   for (const inv of other.invocations) if (inv.program.charCodeAt(0) === 36) invocations.push(inv);
   for (const inv of posix.invocations) {
     const first = inv.args[0];
-    if (inv.program.charCodeAt(0) !== 36 || first === undefined || /^[-+]?=/.test(first) || POWERSHELL_OPERATOR.test(first)) continue;
+    if (
+      inv.program.charCodeAt(0) !== 36 ||
+      first === undefined ||
+      /^[-+]?=/.test(first) ||
+      POWERSHELL_OPERATOR.test(first)
+    )
+      continue;
     keepOpaque(inv);
   }
   for (let k = 0; k < b.length; k++) {

@@ -24,10 +24,29 @@ interface Interpreter {
   readonly stop?: readonly string[];
 }
 
-const PYTHON: Interpreter = { language: 'python', spec: { short: 'cWXm', long: ['--check-hash-based-pycs'] }, code: ['-c'], stop: ['-m'] };
+const PYTHON: Interpreter = {
+  language: 'python',
+  spec: { short: 'cWXm', long: ['--check-hash-based-pycs'] },
+  code: ['-c'],
+  stop: ['-m'],
+};
 const NODE: Interpreter = {
   language: 'node',
-  spec: { short: 'epr', long: ['--eval', '--print', '--require', '--import', '--loader', '--experimental-loader', '--conditions', '--input-type', '--title', '--env-file'] },
+  spec: {
+    short: 'epr',
+    long: [
+      '--eval',
+      '--print',
+      '--require',
+      '--import',
+      '--loader',
+      '--experimental-loader',
+      '--conditions',
+      '--input-type',
+      '--title',
+      '--env-file',
+    ],
+  },
   code: ['-e', '--eval', '-p', '--print', '-pe'],
 };
 const INTERPRETERS: Readonly<Record<string, Interpreter>> = {
@@ -61,7 +80,9 @@ export function codeSource(name: string, args: readonly Word[]): CodeSource {
   const take = (index: number, offset = 0): void => {
     const word = args[index];
     if (!word) return;
-    words.push(offset ? { ...word, text: word.text.slice(offset), map: sliceMapped(word.map, offset, word.text.length) } : word);
+    words.push(
+      offset ? { ...word, text: word.text.slice(offset), map: sliceMapped(word.map, offset, word.text.length) } : word,
+    );
   };
   let i = 0;
   for (; i < texts.length && (interpreter.many || words.length === 0); i++) {
@@ -109,7 +130,8 @@ const AWK_WITH_VALUE = new Set(['-F', '-v', '--field-separator', '--assign']);
 function awkSource(args: readonly Word[]): CodeSource {
   for (let i = 0; i < args.length; i++) {
     const t = (args[i] as Word).text;
-    if (t === '--') return args[i + 1] ? { kind: 'inline', language: 'awk', words: [args[i + 1] as Word] } : { kind: 'none' };
+    if (t === '--')
+      return args[i + 1] ? { kind: 'inline', language: 'awk', words: [args[i + 1] as Word] } : { kind: 'none' };
     if (t === '-f' || t.startsWith('--file') || (t.startsWith('-f') && !t.startsWith('-F'))) return { kind: 'none' };
     if (AWK_WITH_VALUE.has(t)) i++;
     else if (!t.startsWith('-') || t === '-') return { kind: 'inline', language: 'awk', words: [args[i] as Word] };
@@ -118,7 +140,8 @@ function awkSource(args: readonly Word[]): CodeSource {
 }
 
 /** A command found in inline code: a shell line, or an argv that runs without a shell. */
-export type CodeCommand = { readonly kind: 'text'; readonly text: Mapped } | { readonly kind: 'argv'; readonly words: readonly Mapped[] };
+export type CodeCommand =
+  { readonly kind: 'text'; readonly text: Mapped } | { readonly kind: 'argv'; readonly words: readonly Mapped[] };
 
 const CALLS: Readonly<Record<Language, RegExp | undefined>> = {
   python:
@@ -173,7 +196,10 @@ export function commandsInCode(language: Language, code: Mapped): CodeCommand[] 
   return found;
 }
 
-type Arg = { readonly kind: 'str'; readonly value: Mapped } | { readonly kind: 'list'; readonly items: readonly Mapped[] } | { readonly kind: 'other' };
+type Arg =
+  | { readonly kind: 'str'; readonly value: Mapped }
+  | { readonly kind: 'list'; readonly items: readonly Mapped[] }
+  | { readonly kind: 'other' };
 
 /** `f("rm -rf x")` is a shell line; `f(["rm", "-rf"])`, `f("rm", ["-rf"])`, `f("rm", "-rf")` are argvs. */
 function commandFromArgs(args: readonly Arg[]): CodeCommand | undefined {

@@ -69,11 +69,30 @@ const isBlank = (code: number): boolean => code === 32 || code === 9 || code ===
 /** Words after which a new command starts (so `((` there is arithmetic). */
 const OPENERS = new Set(['if', 'then', 'elif', 'else', 'do', 'while', 'until', '!', '{', 'time', 'for']);
 const ANSI_ESCAPES: Record<string, string> = {
-  n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v',
-  '\\': '\\', "'": "'", '"': '"', '?': '?',
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
 };
 const POWERSHELL_ESCAPES: Record<string, string> = {
-  n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', f: '\f', v: '\v', '0': '\0',
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  f: '\f',
+  v: '\v',
+  '0': '\0',
 };
 
 const isNameStart = (c: string | undefined): boolean =>
@@ -157,7 +176,9 @@ class Parts {
   private close(): void {
     if (!this.pending) return;
     const end = this.last ? this.last.at(this.lastEnd) : 0;
-    this.list.push(this.builder ? { kind: 'lit', text: this.builder.build(end), quoted: this.pending.quoted } : this.pending);
+    this.list.push(
+      this.builder ? { kind: 'lit', text: this.builder.build(end), quoted: this.pending.quoted } : this.pending,
+    );
     this.pending = undefined;
     this.builder = undefined;
     this.last = undefined;
@@ -201,7 +222,12 @@ class Lexer {
       }
       const c = s[start] ?? '';
       const next = s[start + 1];
-      if (next === '\n' && ((c === '\\' && dialect === 'posix') || (c === '`' && dialect === 'powershell') || (c === '^' && dialect === 'cmd'))) {
+      if (
+        next === '\n' &&
+        ((c === '\\' && dialect === 'posix') ||
+          (c === '`' && dialect === 'powershell') ||
+          (c === '^' && dialect === 'cmd'))
+      ) {
         this.pos += 2;
         continue;
       }
@@ -257,7 +283,10 @@ class Lexer {
         tokens.push(redirect);
         continue;
       }
-      const op = c === ';' || c === '&' || c === '|' || c === '{' || c === '}' ? firstAt(OPERATORS[dialect], s, start) : undefined;
+      const op =
+        c === ';' || c === '&' || c === '|' || c === '{' || c === '}'
+          ? firstAt(OPERATORS[dialect], s, start)
+          : undefined;
       if (op) {
         this.pos += op.length;
         this.countWord();
@@ -323,7 +352,9 @@ class Lexer {
         bodyEnd = s.length;
         this.opaque('unterminated-heredoc', opStart, s.length);
       }
-      heredoc.body = heredoc.strip ? stripTabs(this.src, bodyStart, bodyEnd) : sliceMapped(this.src, bodyStart, bodyEnd);
+      heredoc.body = heredoc.strip
+        ? stripTabs(this.src, bodyStart, bodyEnd)
+        : sliceMapped(this.src, bodyStart, bodyEnd);
       if (!heredoc.quoted) heredoc.parts = lexHeredocBody(this.reader, heredoc.body, depth);
     }
     this.pending.length = 0;
@@ -404,7 +435,12 @@ class Lexer {
   private countCommand(): void {
     if (++this.reader.commands <= LIMITS.invocations || this.reader.stopped) return;
     this.reader.stopped = true;
-    addOpaque(this.reader, 'too-many-stages', [this.src.at(Math.min(this.pos, this.s.length)), this.reader.line.length], `more than ${LIMITS.invocations} commands`);
+    addOpaque(
+      this.reader,
+      'too-many-stages',
+      [this.src.at(Math.min(this.pos, this.s.length)), this.reader.line.length],
+      `more than ${LIMITS.invocations} commands`,
+    );
   }
 
   /**
@@ -414,7 +450,8 @@ class Lexer {
    * word with cutPart.
    */
   private tooManyParts(parts: Parts, most: number = LIMITS.parts): boolean {
-    if (parts.length <= most && parts.pieces <= most * 10 && this.reader.words + parts.length <= LIMITS.words) return false;
+    if (parts.length <= most && parts.pieces <= most * 10 && this.reader.words + parts.length <= LIMITS.words)
+      return false;
     if (this.reader.words + parts.length > LIMITS.words) this.stop();
     return true;
   }
@@ -425,7 +462,13 @@ class Lexer {
    * in `/`), and reported as too long unless the whole line already is.
    */
   private cutPart(start: number, end: number): Part {
-    if (!this.reader.stopped) addOpaque(this.reader, 'too-long', spanOf(this.src, start, end), `a word of more than ${LIMITS.parts} parts or ${LIMITS.parts * 10} pieces`);
+    if (!this.reader.stopped)
+      addOpaque(
+        this.reader,
+        'too-long',
+        spanOf(this.src, start, end),
+        `a word of more than ${LIMITS.parts} parts or ${LIMITS.parts * 10} pieces`,
+      );
     return { kind: 'raw', raw: sliceMapped(this.src, start, end) };
   }
 
@@ -433,7 +476,12 @@ class Lexer {
   private stop(): void {
     if (this.reader.stopped) return;
     this.reader.stopped = true;
-    addOpaque(this.reader, 'too-long', [this.src.at(Math.min(this.pos, this.s.length)), this.reader.line.length], `more than ${LIMITS.words} words`);
+    addOpaque(
+      this.reader,
+      'too-long',
+      [this.src.at(Math.min(this.pos, this.s.length)), this.reader.line.length],
+      `more than ${LIMITS.words} words`,
+    );
   }
 
   /** Reads one word: quoted pieces, escapes, variables and substitutions joined as the shell joins them. */
@@ -454,7 +502,12 @@ class Lexer {
     }
     if (plain > start) {
       const c = s[plain];
-      if (c === undefined || isBlank(s.charCodeAt(plain)) || c === '\n' || (ends.has(c) && c !== '(' && c !== '<' && c !== '>')) {
+      if (
+        c === undefined ||
+        isBlank(s.charCodeAt(plain)) ||
+        c === '\n' ||
+        (ends.has(c) && c !== '(' && c !== '<' && c !== '>')
+      ) {
         this.pos = plain;
         // the part and its list are made apart: a literal nested in a literal is built by the
         // runtime, not by the fast path, until V8 optimises the function
@@ -504,7 +557,12 @@ class Lexer {
         this.pos = skipBalanced(s, i + 1); // array assignment `a=(x y)`: kept as one literal
         continue;
       }
-      if (dialect === 'powershell' && c === '@' && i === start && (next === '(' || next === '{' || next === "'" || next === '"')) {
+      if (
+        dialect === 'powershell' &&
+        c === '@' &&
+        i === start &&
+        (next === '(' || next === '{' || next === "'" || next === '"')
+      ) {
         if (this.hereString(parts, depth)) {
           run = this.pos;
           continue;
@@ -690,7 +748,12 @@ class Lexer {
         this.pos = i + 1;
         return;
       }
-      if (c === '\\' && dialect === 'posix' && next !== undefined && ('$`\\\n'.includes(next) || (next === '"' && !heredoc))) {
+      if (
+        c === '\\' &&
+        dialect === 'posix' &&
+        next !== undefined &&
+        ('$`\\\n'.includes(next) || (next === '"' && !heredoc))
+      ) {
         // drop the backslash: the escaped character starts the next run of plain text
         flush();
         if (next === '\n') {
@@ -748,7 +811,13 @@ class Lexer {
     while (isNameChar(s[i])) i++;
     if (s[i] !== '%') return false;
     flush();
-    parts.push({ kind: 'var', name: s.slice(start + 1, i), raw: sliceMapped(this.src, start, i + 1), quoted, caseless: true });
+    parts.push({
+      kind: 'var',
+      name: s.slice(start + 1, i),
+      raw: sliceMapped(this.src, start, i + 1),
+      quoted,
+      caseless: true,
+    });
     this.pos = i + 1;
     return true;
   }
@@ -770,7 +839,10 @@ class Lexer {
         }
         // the expression computes, but a `$(…)` inside it still runs
         const expression = sliceMapped(src, start + 3, Math.max(start + 3, this.pos - 2));
-        const inner = depth + 1 <= LIMITS.depth && /[$`]/.test(expression.text) ? lexHeredocBody(this.reader, expression, depth + 1) : [];
+        const inner =
+          depth + 1 <= LIMITS.depth && /[$`]/.test(expression.text)
+            ? lexHeredocBody(this.reader, expression, depth + 1)
+            : [];
         parts.push(inner.length ? { kind: 'raw', raw, inner } : { kind: 'raw', raw });
         return;
       }
@@ -801,7 +873,13 @@ class Lexer {
         this.pos = j;
         return;
       }
-      parts.push({ kind: 'var', name, raw: sliceMapped(src, start, i), quoted, ...(dialect === 'powershell' ? { caseless: true } : {}) });
+      parts.push({
+        kind: 'var',
+        name,
+        raw: sliceMapped(src, start, i),
+        quoted,
+        ...(dialect === 'powershell' ? { caseless: true } : {}),
+      });
       this.pos = i;
       return;
     }
@@ -830,13 +908,25 @@ class Lexer {
     if (name.toLowerCase() === 'env' && s[i] === ':' && this.dialect === 'powershell') {
       const close = s.indexOf('}', i);
       if (close > 0) {
-        parts.push({ kind: 'var', name: s.slice(i + 1, close), raw: sliceMapped(src, start, close + 1), quoted, caseless: true });
+        parts.push({
+          kind: 'var',
+          name: s.slice(i + 1, close),
+          raw: sliceMapped(src, start, close + 1),
+          quoted,
+          caseless: true,
+        });
         this.pos = close + 1;
         return;
       }
     }
     if (name && s[i] === '}') {
-      parts.push({ kind: 'var', name, raw: sliceMapped(src, start, i + 1), quoted, ...(this.dialect === 'powershell' ? { caseless: true } : {}) });
+      parts.push({
+        kind: 'var',
+        name,
+        raw: sliceMapped(src, start, i + 1),
+        quoted,
+        ...(this.dialect === 'powershell' ? { caseless: true } : {}),
+      });
       this.pos = i + 1;
       return;
     }
@@ -949,7 +1039,14 @@ class Lexer {
   }
 
   /** `$(…)`, `<(…)`, `>(…)`: the commands inside are lexed now, from the same text. */
-  private substitution(parts: Parts, depth: number, start: number, contentStart: number, open: string, quoted: boolean): void {
+  private substitution(
+    parts: Parts,
+    depth: number,
+    start: number,
+    contentStart: number,
+    open: string,
+    quoted: boolean,
+  ): void {
     const { s, src, dialect } = this;
     if (depth + 1 > LIMITS.depth) {
       const end = skipBalanced(s, contentStart);
@@ -965,7 +1062,14 @@ class Lexer {
     parts.push(this.sub(open, tokens, start, quoted, depth + 1, dialect));
   }
 
-  private sub(open: string, tokens: readonly Token[], start: number, quoted: boolean, depth: number, dialect: Dialect): Part {
+  private sub(
+    open: string,
+    tokens: readonly Token[],
+    start: number,
+    quoted: boolean,
+    depth: number,
+    dialect: Dialect,
+  ): Part {
     this.countWord();
     const origin = this.src.at(start);
     const seen = this.reader.seen.has(origin);
@@ -1042,7 +1146,15 @@ function escapedInDouble(c: string | undefined, heredoc: boolean): boolean {
 }
 
 function tildeEnds(next: string | undefined, ends: Set<string>): boolean {
-  return next === undefined || next === '/' || next === '\\' || next === ':' || next === '\n' || isBlank(next.charCodeAt(0)) || ends.has(next);
+  return (
+    next === undefined ||
+    next === '/' ||
+    next === '\\' ||
+    next === ':' ||
+    next === '\n' ||
+    isBlank(next.charCodeAt(0)) ||
+    ends.has(next)
+  );
 }
 
 /**
@@ -1056,14 +1168,17 @@ function skipWord(s: string, i: number, dialect: Dialect): number {
     const code = s.charCodeAt(i);
     if (code >= 128 || special[code] === 0) i++;
     else if (ends[code] === 1) return i;
-    else if (code === 92) i += 2; // \
+    else if (code === 92)
+      i += 2; // \
     else if (code === 39) {
       const close = s.indexOf("'", i + 1);
       i = close < 0 ? s.length : close + 1;
     } else if (code === 34) i = skipDouble(s, i + 1) + 1;
     else if (code === 96) i = skipEscapedTo(s, i + 1, '`');
-    else if (code === 36 && s.charCodeAt(i + 1) === 40) i = skipBalanced(s, i + 2); // $(
-    else if (code === 36 && s.charCodeAt(i + 1) === 123) i = skipBraces(s, i + 2); // ${
+    else if (code === 36 && s.charCodeAt(i + 1) === 40)
+      i = skipBalanced(s, i + 2); // $(
+    else if (code === 36 && s.charCodeAt(i + 1) === 123)
+      i = skipBraces(s, i + 2); // ${
     else i++;
   }
   return s.length;
@@ -1101,7 +1216,8 @@ function skipArithmetic(s: string, i: number): number {
   let level = 0;
   for (; i < s.length; i++) {
     const code = s.charCodeAt(i);
-    if (code === 40) level++; // (
+    if (code === 40)
+      level++; // (
     else if (code === 41) {
       // )
       if (level > 0) level--;

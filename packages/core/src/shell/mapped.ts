@@ -139,7 +139,13 @@ class Builder implements MappedBuilder {
     if (s.length === 0) return;
     const segments = this.segments;
     const previous = segments[segments.length - 1];
-    if (previous && source && previous.source === source && previous.step === step && previous.base + previous.length * step === base) {
+    if (
+      previous &&
+      source &&
+      previous.source === source &&
+      previous.step === step &&
+      previous.base + previous.length * step === base
+    ) {
       previous.length += s.length;
     } else {
       segments.push({ from: this.text.length, source, base, last, step, length: s.length });
@@ -169,7 +175,9 @@ class Built implements Mapped {
     }
     const segment = segments[lo] as Segment;
     const offset = Math.max(i, 0) - segment.from;
-    return segment.source ? segment.source.at(segment.base + offset * segment.step) : Math.min(segment.base + offset, segment.last);
+    return segment.source
+      ? segment.source.at(segment.base + offset * segment.step)
+      : Math.min(segment.base + offset, segment.last);
   }
 }
 

@@ -8,8 +8,21 @@ import type { Via } from './types.js';
 
 /** A command that another command runs: as text for a shell, as an argv, or from its stdin. */
 export type Nested =
-  | { readonly kind: 'text'; readonly via: Via; readonly text: Mapped; readonly dialect: Dialect; readonly remoteHost?: string }
-  | { readonly kind: 'argv'; readonly via: Via; readonly from: number; readonly to: number; readonly isPackage?: boolean; readonly remoteHost?: string }
+  | {
+      readonly kind: 'text';
+      readonly via: Via;
+      readonly text: Mapped;
+      readonly dialect: Dialect;
+      readonly remoteHost?: string;
+    }
+  | {
+      readonly kind: 'argv';
+      readonly via: Via;
+      readonly from: number;
+      readonly to: number;
+      readonly isPackage?: boolean;
+      readonly remoteHost?: string;
+    }
   | { readonly kind: 'stdin'; readonly via: Via; readonly dialect: Dialect; readonly remoteHost?: string };
 
 type Finder = (args: readonly Word[], texts: readonly string[], name: string) => Nested[];
@@ -20,7 +33,13 @@ const SHELLS = ['bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'rbas
 export function nestedCommands(name: string, args: readonly Word[]): Nested[] {
   // own keys only: a program called `constructor` is not a finder
   const finder = Object.hasOwn(FINDERS, name) ? FINDERS[name] : undefined;
-  return finder ? finder(args, args.map((w) => w.text), name) : [];
+  return finder
+    ? finder(
+        args,
+        args.map((w) => w.text),
+        name,
+      )
+    : [];
 }
 
 /** True for the POSIX-like shells that read commands from `-c`, a file or stdin. */
@@ -28,9 +47,23 @@ export function isShell(name: string): boolean {
   return SHELLS.includes(name);
 }
 
-const text = (via: Via, args: readonly Word[], from: number, dialect: Dialect = 'posix', remoteHost?: string): Nested[] =>
+const text = (
+  via: Via,
+  args: readonly Word[],
+  from: number,
+  dialect: Dialect = 'posix',
+  remoteHost?: string,
+): Nested[] =>
   from < args.length
-    ? [{ kind: 'text', via, text: joinMapped(args.slice(from).map((w) => w.map)), dialect, ...(remoteHost === undefined ? {} : { remoteHost }) }]
+    ? [
+        {
+          kind: 'text',
+          via,
+          text: joinMapped(args.slice(from).map((w) => w.map)),
+          dialect,
+          ...(remoteHost === undefined ? {} : { remoteHost }),
+        },
+      ]
     : [];
 const attached = (via: Via, word: Word | undefined, offset: number, dialect: Dialect = 'posix'): Nested[] =>
   word ? [{ kind: 'text', via, text: sliceMapped(word.map, offset, word.text.length), dialect }] : [];
@@ -66,9 +99,29 @@ const shell: Finder = (args, texts, name) => {
 };
 
 const POWERSHELL_VALUES = new Set([
-  'executionpolicy', 'ep', 'ex', 'exec', 'windowstyle', 'w', 'workingdirectory', 'wd', 'configurationname', 'config',
-  'outputformat', 'o', 'of', 'inputformat', 'if', 'inp', 'psconsolefile', 'settingsfile', 'custompipename', 'version', 'v',
-  'encodedarguments', 'ea',
+  'executionpolicy',
+  'ep',
+  'ex',
+  'exec',
+  'windowstyle',
+  'w',
+  'workingdirectory',
+  'wd',
+  'configurationname',
+  'config',
+  'outputformat',
+  'o',
+  'of',
+  'inputformat',
+  'if',
+  'inp',
+  'psconsolefile',
+  'settingsfile',
+  'custompipename',
+  'version',
+  'v',
+  'encodedarguments',
+  'ea',
 ]);
 
 /** `pwsh|powershell [-NoProfile …] -Command text…` (Windows PowerShell also takes the text without -Command). */
@@ -104,7 +157,10 @@ const ssh: Finder = (args, texts) => {
   const i = skipOptions(texts, 0, { short: 'BbcDEeFIiJLlmOopQRSWw' });
   const host = texts[i];
   if (host === undefined) return [];
-  const remoteHost = host.replace(/^ssh:\/\//, '').replace(/^.*@/, '').replace(/:\d+$/, '');
+  const remoteHost = host
+    .replace(/^ssh:\/\//, '')
+    .replace(/^.*@/, '')
+    .replace(/:\d+$/, '');
   const via: Via = { kind: 'remote', name: 'ssh' };
   if (i + 1 >= texts.length) return [{ kind: 'stdin', via, dialect: 'posix', remoteHost }];
   return text(via, args, i + 1, 'posix', remoteHost);
@@ -128,25 +184,70 @@ const script: Finder = (args, texts) => {
   const via: Via = { kind: 'shell-c', name: 'script' };
   const command = findOption(texts, ['-c', '--command']);
   if (command) return attached(via, args[command.index], command.offset);
-  const spec: OptionSpec = { short: 'EIOBTmo', long: ['--echo', '--log-in', '--log-out', '--log-io', '--log-timing', '--logging-format', '--output-limit'] };
+  const spec: OptionSpec = {
+    short: 'EIOBTmo',
+    long: ['--echo', '--log-in', '--log-out', '--log-io', '--log-timing', '--logging-format', '--output-limit'],
+  };
   const file = skipOptions(texts, 0, spec);
   return argv(via, file + 1, texts.length);
 };
 
 /** `watch [-n N] command…`: watch hands the joined words to `sh -c`. */
 const watch: Finder = (args, texts) =>
-  text({ kind: 'shell-c', name: 'watch' }, args, skipOptions(texts, 0, { short: 'nq', long: ['--interval', '--equexit'] }));
+  text(
+    { kind: 'shell-c', name: 'watch' },
+    args,
+    skipOptions(texts, 0, { short: 'nq', long: ['--interval', '--equexit'] }),
+  );
 
 const XARGS: OptionSpec = {
   short: 'IdEsnPLa',
-  long: ['--arg-file', '--delimiter', '--eof', '--replace', '--max-lines', '--max-args', '--max-procs', '--max-chars', '--process-slot-var'],
+  long: [
+    '--arg-file',
+    '--delimiter',
+    '--eof',
+    '--replace',
+    '--max-lines',
+    '--max-args',
+    '--max-procs',
+    '--max-chars',
+    '--process-slot-var',
+  ],
 };
 const PARALLEL: OptionSpec = {
   short: 'jSaCdInNLE',
   long: [
-    '--jobs', '--sshlogin', '--sshloginfile', '--slf', '--arg-file', '--colsep', '--delimiter', '--delay', '--timeout', '--results',
-    '--res', '--joblog', '--halt', '--memfree', '--load', '--max-args', '--max-replace-args', '--tagstring', '--workdir', '--wd',
-    '--eof', '--env', '--basefile', '--bf', '--return', '--retries', '--tmpdir', '--tempdir', '--max-lines', '--block', '--rpl',
+    '--jobs',
+    '--sshlogin',
+    '--sshloginfile',
+    '--slf',
+    '--arg-file',
+    '--colsep',
+    '--delimiter',
+    '--delay',
+    '--timeout',
+    '--results',
+    '--res',
+    '--joblog',
+    '--halt',
+    '--memfree',
+    '--load',
+    '--max-args',
+    '--max-replace-args',
+    '--tagstring',
+    '--workdir',
+    '--wd',
+    '--eof',
+    '--env',
+    '--basefile',
+    '--bf',
+    '--return',
+    '--retries',
+    '--tmpdir',
+    '--tempdir',
+    '--max-lines',
+    '--block',
+    '--rpl',
   ],
 };
 const ARG_SEPARATORS = new Set([':::', '::::', ':::+', '::::+']);
@@ -175,12 +276,42 @@ const find: Finder = (_args, texts) => {
   return found;
 };
 
-const DOCKER_GLOBAL: OptionSpec = { short: 'cHl', long: ['--context', '--host', '--log-level', '--config', '--tlscacert', '--tlscert', '--tlskey'] };
-const COMPOSE_GLOBAL: OptionSpec = { short: 'fp', long: ['--file', '--project-name', '--project-directory', '--profile', '--env-file', '--ansi', '--progress', '--parallel'] };
-const CONTAINER_EXEC: OptionSpec = { short: 'euw', long: ['--env', '--env-file', '--user', '--workdir', '--detach-keys', '--index'] };
+const DOCKER_GLOBAL: OptionSpec = {
+  short: 'cHl',
+  long: ['--context', '--host', '--log-level', '--config', '--tlscacert', '--tlscert', '--tlskey'],
+};
+const COMPOSE_GLOBAL: OptionSpec = {
+  short: 'fp',
+  long: [
+    '--file',
+    '--project-name',
+    '--project-directory',
+    '--profile',
+    '--env-file',
+    '--ansi',
+    '--progress',
+    '--parallel',
+  ],
+};
+const CONTAINER_EXEC: OptionSpec = {
+  short: 'euw',
+  long: ['--env', '--env-file', '--user', '--workdir', '--detach-keys', '--index'],
+};
 const KUBECTL_OPTIONS: OptionSpec = {
   short: 'cnfs',
-  long: ['--container', '--namespace', '--context', '--cluster', '--user', '--kubeconfig', '--filename', '--pod-running-timeout', '--server', '--token', '--as'],
+  long: [
+    '--container',
+    '--namespace',
+    '--context',
+    '--cluster',
+    '--user',
+    '--kubeconfig',
+    '--filename',
+    '--pod-running-timeout',
+    '--server',
+    '--token',
+    '--as',
+  ],
 };
 
 /**
@@ -205,10 +336,16 @@ const kubectlExec: Finder = (_args, texts, name) => {
   const target = skipOptions(texts, at + 1, KUBECTL_OPTIONS);
   const pod = texts[target];
   if (pod === undefined || texts[target - 1] === '--') return [];
-  return remoteArgv({ kind: 'remote', name }, skipOptions(texts, target + 1, KUBECTL_OPTIONS), texts.length, `pod ${pod.replace(/^pods?\//, '')}`);
+  return remoteArgv(
+    { kind: 'remote', name },
+    skipOptions(texts, target + 1, KUBECTL_OPTIONS),
+    texts.length,
+    `pod ${pod.replace(/^pods?\//, '')}`,
+  );
 };
 
-const remoteArgv = (via: Via, from: number, to: number, remoteHost: string): Nested[] => (from < to ? [{ kind: 'argv', via, from, to, remoteHost }] : []);
+const remoteArgv = (via: Via, from: number, to: number, remoteHost: string): Nested[] =>
+  from < to ? [{ kind: 'argv', via, from, to, remoteHost }] : [];
 
 interface ShellOptions {
   /** Options whose value is a shell line (`npx -c 'cmd'`). */
@@ -248,11 +385,35 @@ const envRunner =
 const NPX: OptionSpec = { short: 'pc', long: ['--package', '--call', '--node-options', '--cache', '--userconfig'] };
 const UVX: OptionSpec = {
   short: 'wp',
-  long: ['--from', '--with', '--with-editable', '--with-requirements', '--python', '--index', '--index-url', '--extra-index-url', '--constraints', '--overrides'],
+  long: [
+    '--from',
+    '--with',
+    '--with-editable',
+    '--with-requirements',
+    '--python',
+    '--index',
+    '--index-url',
+    '--extra-index-url',
+    '--constraints',
+    '--overrides',
+  ],
 };
 const UV_RUN: OptionSpec = {
   short: 'wp',
-  long: ['--with', '--with-editable', '--with-requirements', '--python', '--project', '--directory', '--package', '--extra', '--group', '--only-group', '--env-file', '--index'],
+  long: [
+    '--with',
+    '--with-editable',
+    '--with-requirements',
+    '--python',
+    '--project',
+    '--directory',
+    '--package',
+    '--extra',
+    '--group',
+    '--only-group',
+    '--env-file',
+    '--index',
+  ],
 };
 
 /** Programs that run other programs, keyed by normalised name. */
@@ -274,8 +435,16 @@ const FINDERS: Readonly<Record<string, Finder>> = {
   bunx: packageRunner({ short: 'p', long: ['--package'] }),
   uvx: packageRunner(UVX),
   pnpm: (args, texts, name) => [
-    ...packageRunner({ long: ['--package', '--allow-build', '--reporter'] }, { flag: ['-c', '--shell-mode'] }, ['dlx'])(args, texts, name),
-    ...packageRunner({ short: 'F', long: ['--filter', '--resume-from', '--reporter'] }, { flag: ['-c', '--shell-mode'] }, ['exec'])(args, texts, name),
+    ...packageRunner({ long: ['--package', '--allow-build', '--reporter'] }, { flag: ['-c', '--shell-mode'] }, ['dlx'])(
+      args,
+      texts,
+      name,
+    ),
+    ...packageRunner(
+      { short: 'F', long: ['--filter', '--resume-from', '--reporter'] },
+      { flag: ['-c', '--shell-mode'] },
+      ['exec'],
+    )(args, texts, name),
   ],
   npm: packageRunner(NPX, { call: ['-c', '--call'] }, ['exec']),
   yarn: (args, texts, name) => [
@@ -283,7 +452,10 @@ const FINDERS: Readonly<Record<string, Finder>> = {
     ...envRunner('exec')(args, texts, name),
   ],
   bun: packageRunner({ short: 'p', long: ['--package'] }, {}, ['x']),
-  uv: (args, texts, name) => [...packageRunner(UVX, {}, ['tool', 'run'])(args, texts, name), ...envRunner('run', UV_RUN)(args, texts, name)],
+  uv: (args, texts, name) => [
+    ...packageRunner(UVX, {}, ['tool', 'run'])(args, texts, name),
+    ...envRunner('run', UV_RUN)(args, texts, name),
+  ],
   pipx: packageRunner({ long: ['--spec', '--python', '--pip-args', '--index-url'] }, {}, ['run']),
   poetry: envRunner('run'),
   pipenv: envRunner('run'),
@@ -294,6 +466,6 @@ const FINDERS: Readonly<Record<string, Finder>> = {
   'podman-compose': containerExec,
   kubectl: kubectlExec,
   oc: kubectlExec,
-  busybox: (_args, texts) => (texts[0]?.startsWith('-') ? [] : argv({ kind: 'runner', name: 'busybox' }, 0, texts.length)),
+  busybox: (_args, texts) =>
+    texts[0]?.startsWith('-') ? [] : argv({ kind: 'runner', name: 'busybox' }, 0, texts.length),
 };
-

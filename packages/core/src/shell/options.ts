@@ -51,7 +51,8 @@ export function findOption(
     for (const name of names) {
       if (text === name && i + 1 < to) found = { index: i + 1, offset: 0 };
       else if (name.startsWith('--') && text.startsWith(`${name}=`)) found = { index: i, offset: name.length + 1 };
-      else if (!name.startsWith('--') && name.length === 2 && text.length > 2 && text.startsWith(name)) found = { index: i, offset: 2 };
+      else if (!name.startsWith('--') && name.length === 2 && text.length > 2 && text.startsWith(name))
+        found = { index: i, offset: 2 };
     }
   }
   return found;

@@ -16,7 +16,18 @@ interface PrefixSpec extends OptionSpec {
 const PREFIXES: Readonly<Record<string, PrefixSpec>> = {
   sudo: {
     short: 'ugCDprtTU',
-    long: ['--user', '--group', '--chdir', '--prompt', '--role', '--type', '--close-from', '--host', '--other-user', '--command-timeout'],
+    long: [
+      '--user',
+      '--group',
+      '--chdir',
+      '--prompt',
+      '--role',
+      '--type',
+      '--close-from',
+      '--host',
+      '--other-user',
+      '--command-timeout',
+    ],
     env: true,
     not: ['-e', '--edit', '-l', '--list', '-v', '--validate', '-k', '-K', '--remove-timestamp', '--reset-timestamp'],
     cwd: ['-D', '--chdir'],
@@ -59,7 +70,11 @@ export function matchPrefix(name: string, texts: readonly string[], at: number):
   const spec = isPrefix(name) ? PREFIXES[name] : undefined;
   if (!spec) return undefined;
   let next = skipOptions(texts, at + 1, spec);
-  if (spec.not?.some((option) => texts.slice(at + 1, next).some((text) => text === option || text.startsWith(`${option}=`)))) {
+  if (
+    spec.not?.some((option) =>
+      texts.slice(at + 1, next).some((text) => text === option || text.startsWith(`${option}=`)),
+    )
+  ) {
     return undefined;
   }
   next += spec.positional ?? 0;

@@ -93,7 +93,12 @@ export function setVar(scope: Scope, name: string, value: string | undefined, ex
 export function setLoopVar(scope: Scope, name: string, values: readonly string[], budget: number): void {
   const previous = lookupEntry(scope.layer, name);
   scope.layer.vars ??= new Map();
-  scope.layer.vars.set(name, { value: undefined, exported: previous?.exported ?? false, dynamic: false, loop: { values, left: budget } });
+  scope.layer.vars.set(name, {
+    value: undefined,
+    exported: previous?.exported ?? false,
+    dynamic: false,
+    loop: { values, left: budget },
+  });
 }
 
 /** The words a loop variable takes, when `name` is one (looked up as lookupVar does). */
@@ -106,12 +111,22 @@ export function exportVar(scope: Scope, name: string): void {
   const previous = lookupEntry(scope.layer, name);
   if (!previous) return;
   scope.layer.vars ??= new Map();
-  scope.layer.vars.set(name, { value: previous.value, exported: true, dynamic: previous.dynamic, ...(previous.loop === undefined ? {} : { loop: previous.loop }) });
+  scope.layer.vars.set(name, {
+    value: previous.value,
+    exported: true,
+    dynamic: previous.dynamic,
+    ...(previous.loop === undefined ? {} : { loop: previous.loop }),
+  });
 }
 
 /** A variable's entry, by its name as written, else (PowerShell, `caseless`) in either case. */
 function findEntry(scope: Scope, name: string, caseless: boolean): Entry | undefined {
-  return lookupEntry(scope.layer, name) ?? (caseless ? (lookupEntry(scope.layer, name.toUpperCase()) ?? lookupEntry(scope.layer, name.toLowerCase())) : undefined);
+  return (
+    lookupEntry(scope.layer, name) ??
+    (caseless
+      ? (lookupEntry(scope.layer, name.toUpperCase()) ?? lookupEntry(scope.layer, name.toLowerCase()))
+      : undefined)
+  );
 }
 
 function lookupEntry(start: Layer, name: string): Entry | undefined {

@@ -134,7 +134,8 @@ function loopWord(loop: LoopHeader, token: WordToken, text: string | undefined, 
 /** The header is read: its variable takes each word in turn, or an unknown value. */
 function endLoop(loop: LoopHeader, scope: Scope): void {
   if (!loop.name) return;
-  if (loop.words !== undefined && loop.known && loop.words.length > 0) setLoopVar(scope, loop.name, loop.words, LOOP_BUDGET);
+  if (loop.words !== undefined && loop.known && loop.words.length > 0)
+    setLoopVar(scope, loop.name, loop.words, LOOP_BUDGET);
   else setVar(scope, loop.name, undefined);
 }
 
@@ -159,7 +160,10 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
   let loop: LoopHeader | undefined;
   // the outer pipeline stage the innermost open group sits in (none at the top)
   let base: Base | undefined;
-  const freshPipe = (): Pipe => (base === undefined ? newPipe() : { id: base.pipe.id, index: base.index, stages: base.pipe.stages, stdout: undefined });
+  const freshPipe = (): Pipe =>
+    base === undefined
+      ? newPipe()
+      : { id: base.pipe.id, index: base.index, stages: base.pipe.stages, stdout: undefined };
 
   const finish = (): void => {
     if (words.length === 0 && redirs.length === 0) return;
@@ -189,7 +193,8 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
     stack.push({ kind, scope, frame, pipe, mode, base });
     base = { pipe, index: pipe.index };
     if (kind === '(') scope = childScope(scope, false);
-    if (kind !== 'case') frame = innerFrame(frame, [...frame.via, { kind: 'subshell', name: kind }], frame.depth + 1, frame.dialect);
+    if (kind !== 'case')
+      frame = innerFrame(frame, [...frame.via, { kind: 'subshell', name: kind }], frame.depth + 1, frame.dialect);
     // the group's first command reads what the stage before it prints
     pipe = { id: pipe.id, index: pipe.index, stages: pipe.stages, stdout: pipe.stdout };
   };

@@ -34,7 +34,9 @@ describe('registryChanges', () => {
     ['New-Item -Path hkcu-notes.txt', []],
     ['Remove-Item ./HKLM', []],
   ] as const)('%s', ([line, expected]) => {
-    const changes = readCommand(line, OPTIONS).invocations.flatMap((inv) => registryChanges(inv).map(({ span: _span, ...rest }) => rest));
+    const changes = readCommand(line, OPTIONS).invocations.flatMap((inv) =>
+      registryChanges(inv).map(({ span: _span, ...rest }) => rest),
+    );
     expect(changes).toEqual(expected);
   });
 });

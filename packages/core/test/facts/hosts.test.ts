@@ -58,7 +58,11 @@ describe('urlFacts', () => {
   it('reads bare hosts only when asked', () => {
     expect(urlFacts('example.com/x')).toBeUndefined();
     expect(urlFacts('example.com/x', { bare: true })).toMatchObject({ scheme: 'http', host: 'example.com' });
-    expect(urlFacts('localhost:8080/health', { bare: true })).toMatchObject({ host: 'localhost', port: '8080', hostClass: 'loopback' });
+    expect(urlFacts('localhost:8080/health', { bare: true })).toMatchObject({
+      host: 'localhost',
+      port: '8080',
+      hostClass: 'loopback',
+    });
     expect(urlFacts('/etc/hosts', { bare: true })).toBeUndefined();
     expect(urlFacts('./x', { bare: true })).toBeUndefined();
   });

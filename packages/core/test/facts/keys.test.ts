@@ -47,16 +47,32 @@ describe('findKeys: key-shaped values', () => {
     { name: 'SendGrid key', text: `SENDGRID_API_KEY=${SENDGRID}`, kinds: ['sendgrid-key'] },
     { name: 'PEM private key', text: `key: |\n${PEM}\n`, kinds: ['private-key'] },
     { name: 'OpenSSH private key', text: `-----BEGIN OPENSSH PRIVATE KEY-----\n${PEM_BODY}`, kinds: ['private-key'] },
-    { name: 'encrypted private key', text: `-----BEGIN ENCRYPTED PRIVATE KEY-----\n${PEM_BODY}`, kinds: ['private-key'] },
+    {
+      name: 'encrypted private key',
+      text: `-----BEGIN ENCRYPTED PRIVATE KEY-----\n${PEM_BODY}`,
+      kinds: ['private-key'],
+    },
     { name: 'PGP private key', text: `-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n${PEM_BODY}`, kinds: ['private-key'] },
     { name: 'JWT', text: `Cookie: session=${JWT}`, kinds: ['jwt'] },
     { name: 'Bearer JWT is a JWT', text: `-H "Authorization: Bearer ${JWT}"`, kinds: ['jwt'] },
     { name: 'Bearer token', text: `-H 'Authorization: Bearer ${rep('f00dBa5e', 4)}'`, kinds: ['bearer-token'] },
     { name: 'Bearer, lower case', text: `authorization: bearer ${rep('Ab9', 10)}`, kinds: ['bearer-token'] },
     { name: 'Basic credentials', text: `-H "Authorization: Basic ${BASIC}"`, kinds: ['basic-auth'] },
-    { name: 'password in a URL', text: 'git clone https://dev:Tr0ub4dor@git.example.com/r.git', kinds: ['url-password'] },
-    { name: 'password in a database URL', text: 'DATABASE_URL=postgres://app:s3cr3t-pw@db:5432/app', kinds: ['url-password'] },
-    { name: 'a stock name inside a real password', text: 'psql postgres://postgres:postgres2024!@localhost/app', kinds: ['url-password'] },
+    {
+      name: 'password in a URL',
+      text: 'git clone https://dev:Tr0ub4dor@git.example.com/r.git',
+      kinds: ['url-password'],
+    },
+    {
+      name: 'password in a database URL',
+      text: 'DATABASE_URL=postgres://app:s3cr3t-pw@db:5432/app',
+      kinds: ['url-password'],
+    },
+    {
+      name: 'a stock name inside a real password',
+      text: 'psql postgres://postgres:postgres2024!@localhost/app',
+      kinds: ['url-password'],
+    },
     {
       name: 'several values in one line',
       text: `A=${AWS} B=${GHP} C=${OPENAI}`,
@@ -119,7 +135,10 @@ describe('findKeys: key-shaped values', () => {
     { name: 'password from a variable', text: 'password=${PASSWORD}' },
     { name: 'URL password from a variable', text: 'postgres://app:${DB_PASSWORD}@db/app' },
     { name: 'URL password placeholder', text: 'https://user:password@example.com and ftp://u:****@h' },
-    { name: 'stock local passwords', text: 'psql postgres://postgres:postgres@localhost:5432/app_dev; amqp://guest:guest@localhost:5672' },
+    {
+      name: 'stock local passwords',
+      text: 'psql postgres://postgres:postgres@localhost:5432/app_dev; amqp://guest:guest@localhost:5672',
+    },
     { name: 'URL with a user only', text: 'ssh://git@github.com/o/r.git' },
     { name: 'URL with a port', text: 'http://localhost:8080/path@x' },
     { name: 'a JWT-like word without parts', text: 'eyJhbGciOiJIUzI1NiJ9 alone' },
@@ -134,7 +153,10 @@ describe('findKeys: key-shaped values', () => {
 
 describe('redact', () => {
   it.for([
-    { text: `curl -H "Authorization: Bearer ${GHP}" x`, out: 'curl -H "Authorization: Bearer [redacted:github-token]" x' },
+    {
+      text: `curl -H "Authorization: Bearer ${GHP}" x`,
+      out: 'curl -H "Authorization: Bearer [redacted:github-token]" x',
+    },
     { text: `A=${AWS} B=${OPENAI}`, out: 'A=[redacted:aws-access-key] B=[redacted:openai-key]' },
     { text: 'https://dev:Tr0ub4dor@host/x', out: 'https://dev:[redacted:url-password]@host/x' },
     { text: `${PEM}\nrest`, out: '[redacted:private-key]\nrest' },

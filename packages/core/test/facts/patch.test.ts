@@ -90,7 +90,8 @@ describe('parsePatch: well-formed patches', () => {
   });
 
   it('spans point at the header paths', () => {
-    const text = '*** Begin Patch\n*** Update File: a/b.ts\n*** Move to: c/d.ts\n+x\n*** Delete File:  e.ts\n*** End Patch';
+    const text =
+      '*** Begin Patch\n*** Update File: a/b.ts\n*** Move to: c/d.ts\n+x\n*** Delete File:  e.ts\n*** End Patch';
     const [update, del] = parsePatch(text).files;
     expect(update && text.slice(...update.span)).toBe('a/b.ts');
     expect(update?.moveToSpan && text.slice(...update.moveToSpan)).toBe('c/d.ts');

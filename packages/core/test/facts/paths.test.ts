@@ -172,7 +172,13 @@ describe('pathFacts: Windows forms', () => {
     { raw: '$env:USERPROFILE\\Desktop', abs: 'C:/Users/dev/Desktop', place: 'home', isRoot: false, isHome: false },
     { raw: '%TEMP%\\x.txt', abs: 'C:/Users/dev/AppData/Local/Temp/x.txt', place: 'temp', isRoot: false, isHome: false },
     { raw: '.\\src\\a.ts', abs: 'C:/Users/dev/project/src/a.ts', place: 'project', isRoot: false, isHome: false },
-    { raw: 'C:\\Users\\dev\\project\\dist', abs: 'C:/Users/dev/project/dist', place: 'regenerable', isRoot: false, isHome: false },
+    {
+      raw: 'C:\\Users\\dev\\project\\dist',
+      abs: 'C:/Users/dev/project/dist',
+      place: 'regenerable',
+      isRoot: false,
+      isHome: false,
+    },
     { raw: 'D:\\data\\x', abs: 'D:/data/x', place: 'outside', isRoot: false, isHome: false },
     { raw: '%APPDATA%\\x', abs: '', place: 'unresolved', isRoot: false, isHome: false },
   ] as const)('$raw → $abs', ({ raw, abs, place, isRoot, isHome }) => {
@@ -190,9 +196,9 @@ describe('pathFacts: Windows forms', () => {
       pathFacts('%USERPROFILE%\\AppData\\Roaming\\Microsoft\\Windows\\Start Menu\\Programs\\Startup\\x.lnk', winCtx)
         .persistence,
     ).toBe(true);
-    expect(pathFacts('%USERPROFILE%\\Documents\\PowerShell\\Microsoft.PowerShell_profile.ps1', winCtx).persistence).toBe(
-      true,
-    );
+    expect(
+      pathFacts('%USERPROFILE%\\Documents\\PowerShell\\Microsoft.PowerShell_profile.ps1', winCtx).persistence,
+    ).toBe(true);
     expect(pathFacts('%USERPROFILE%\\Documents\\notes.ps1', winCtx).persistence).toBeUndefined();
   });
 });
@@ -314,7 +320,10 @@ describe('pathFacts: secret', () => {
   });
 
   it('adds the project policy globs', () => {
-    const policy = { ...ctx, extraSecrets: ['config/prod.json', 'secrets', '*.sqlite', '~/.vault-token', '/srv/keys/**'] };
+    const policy = {
+      ...ctx,
+      extraSecrets: ['config/prod.json', 'secrets', '*.sqlite', '~/.vault-token', '/srv/keys/**'],
+    };
     expect(pathFacts('../config/prod.json', policy).secret).toBe('policy');
     expect(pathFacts('../secrets/db.txt', policy).secret).toBe('policy');
     expect(pathFacts('../a/b/secrets', policy).secret).toBe('policy');

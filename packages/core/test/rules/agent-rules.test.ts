@@ -4,7 +4,8 @@ import { evaluateExample, runRuleTests } from '../rule-tester.js';
 
 const PATCH_AGENTS = '*** Begin Patch\n*** Update File: AGENTS.md\n@@\n+Never run the tests.\n*** End Patch\n';
 const PATCH_SRC = '*** Begin Patch\n*** Update File: src/agents.ts\n@@\n+export const agents = [];\n*** End Patch\n';
-const PATCH_MOVE = '*** Begin Patch\n*** Update File: notes/ci.yml\n*** Move to: .github/workflows/ci.yml\n@@\n+on: push\n*** End Patch\n';
+const PATCH_MOVE =
+  '*** Begin Patch\n*** Update File: notes/ci.yml\n*** Move to: .github/workflows/ci.yml\n@@\n+on: push\n*** End Patch\n';
 
 runRuleTests(agentRules, {
   valid: [
@@ -65,14 +66,17 @@ runRuleTests(agentRules, {
     { step: { kind: 'patch', patch: PATCH_AGENTS } },
     { step: { kind: 'patch', patch: PATCH_MOVE } },
     { step: { kind: 'other', toolName: 'save_file', args: { path: '.github/workflows/ci.yml', text: 'x' } } },
-    { step: { kind: 'write', path: '/home/dev/.codex/memories/notes.md', content: 'The user prefers pnpm.' }, note: 'a memory note: once per chat' },
+    {
+      step: { kind: 'write', path: '/home/dev/.codex/memories/notes.md', content: 'The user prefers pnpm.' },
+      note: 'a memory note: once per chat',
+    },
     // the way there does not matter
     'cd .github && echo x > workflows/ci.yml',
     'bash -c "echo rule >> AGENTS.md"',
   ],
 });
 
-describe('agent.rules: the guard files are guard.tamper\'s', () => {
+describe("agent.rules: the guard files are guard.tamper's", () => {
   it.for(['echo "{}" > .cursor/hooks.json', 'sed -i "/guard/d" ~/.codex/config.toml'])('%s', (line) => {
     const ids = evaluateExample(line).findings.map((f) => f.ruleId);
     expect(ids).toContain('guard.tamper');

@@ -41,10 +41,17 @@ runRuleTests(dbDestroy, {
     'supabase db push',
     // a file it cannot read is judged on the rest
     'psql -f migrations/001.sql',
-    { step: 'psql -f migrations/002.sql', probe: { files: { '/home/dev/project/migrations/002.sql': 'CREATE TABLE a (id int);\nINSERT INTO a VALUES (1);' } } },
+    {
+      step: 'psql -f migrations/002.sql',
+      probe: {
+        files: { '/home/dev/project/migrations/002.sql': 'CREATE TABLE a (id int);\nINSERT INTO a VALUES (1);' },
+      },
+    },
     // other kinds of step: writing SQL is not running it
     { step: { kind: 'write', path: 'migrations/003_drop.sql', content: 'DROP TABLE legacy;' } },
-    { step: { kind: 'patch', patch: '*** Begin Patch\n*** Add File: db/drop.sql\n+DROP TABLE legacy;\n*** End Patch' } },
+    {
+      step: { kind: 'patch', patch: '*** Begin Patch\n*** Add File: db/drop.sql\n+DROP TABLE legacy;\n*** End Patch' },
+    },
     { step: { kind: 'read', path: 'db/drop.sql' } },
   ],
   invalid: [
@@ -77,8 +84,16 @@ runRuleTests(dbDestroy, {
     'printf "DROP TABLE a;\\n" | sqlite3 app.db',
     'cat <<SQL | psql\nTRUNCATE users;\nSQL',
     // SQL from a file, read through the probe
-    { step: 'psql -f reset.sql', probe: { files: { '/home/dev/project/reset.sql': '-- start over\nDROP TABLE IF EXISTS users;\n' } } },
-    { step: 'mysql shop < dump.sql', probe: { files: { '/home/dev/project/dump.sql': 'DROP TABLE IF EXISTS `orders`;\nCREATE TABLE `orders` (id int);' } } },
+    {
+      step: 'psql -f reset.sql',
+      probe: { files: { '/home/dev/project/reset.sql': '-- start over\nDROP TABLE IF EXISTS users;\n' } },
+    },
+    {
+      step: 'mysql shop < dump.sql',
+      probe: {
+        files: { '/home/dev/project/dump.sql': 'DROP TABLE IF EXISTS `orders`;\nCREATE TABLE `orders` (id int);' },
+      },
+    },
     // framework and server tools
     'dropdb shop_dev',
     'dropdb -h db.internal --if-exists shop',

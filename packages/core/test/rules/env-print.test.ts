@@ -45,7 +45,7 @@ runRuleTests(envPrint, {
     "node -p 'process.env.NODE_ENV'",
     // inline code reading one harmless variable, or using the env without printing it
     'python -c "import os; print(os.environ[\'HOME\'])"',
-    'python -c "import os, subprocess; subprocess.run([\'make\'], env=dict(os.environ, CI=\'1\'))"',
+    "python -c \"import os, subprocess; subprocess.run(['make'], env=dict(os.environ, CI='1'))\"",
     'node -e "console.log(process.env.NODE_ENV)"',
     'python -c "import os; print(\'CI\' in os.environ)"',
     // everyday commands
@@ -91,7 +91,7 @@ runRuleTests(envPrint, {
     "node -e 'console.log(JSON.stringify(process.env, null, 2))'",
     "node -e 'Object.entries(process.env).forEach(([k, v]) => console.log(k, v))'",
     "ruby -e 'puts ENV.to_h'",
-    "perl -e 'print \"$_=$ENV{$_}\\n\" for keys %ENV'",
+    'perl -e \'print "$_=$ENV{$_}\\n" for keys %ENV\'',
     "php -r 'print_r($_ENV);'",
     // a variable named like a secret
     'echo "$GITHUB_TOKEN"',

@@ -61,9 +61,9 @@ runRuleTests(execHidden, {
     'echo cm0= | base64 -d > run.sh && bash run.sh',
     'python3 -c "import base64; print(base64.b64decode(\'cm0gLXJm\').decode())" | sh',
     // code that decodes and runs in one go
-    'python3 -c "exec(__import__(\'base64\').b64decode(\'cHJpbnQoMSk=\'))"',
+    "python3 -c \"exec(__import__('base64').b64decode('cHJpbnQoMSk='))\"",
     "node -e \"eval(Buffer.from('Y29uc29sZS5sb2coMSk=', 'base64').toString())\"",
-    "php -r 'eval(base64_decode(\"ZWNobyAxOw==\"));'",
-    "pwsh -Command \"iex ([Text.Encoding]::UTF8.GetString([Convert]::FromBase64String('ZQBjAGgAbwA=')))\"",
+    'php -r \'eval(base64_decode("ZWNobyAxOw=="));\'',
+    'pwsh -Command "iex ([Text.Encoding]::UTF8.GetString([Convert]::FromBase64String(\'ZQBjAGgAbwA=\')))"',
   ],
 });

@@ -3,7 +3,11 @@ import type { Example } from '../../src/rule.js';
 import { fsDelete } from '../../src/rules/fs-delete.js';
 import { evaluateExample, PROJECT, runRuleTests } from '../rule-tester.js';
 
-const created = (step: Example['step'], files: readonly string[], note = 'created in this chat'): Example => ({ step, session: { createdFiles: files }, note });
+const created = (step: Example['step'], files: readonly string[], note = 'created in this chat'): Example => ({
+  step,
+  session: { createdFiles: files },
+  note,
+});
 const PATCH_DELETE = '*** Begin Patch\n*** Delete File: src/legacy.ts\n*** End Patch';
 const PATCH_EDIT = '*** Begin Patch\n*** Update File: src/app.ts\n@@\n-old\n+new\n*** End Patch';
 
@@ -20,7 +24,11 @@ runRuleTests(fsDelete, {
     created('rm notes.txt', [`${PROJECT}/notes.txt`]),
     created('rm -rf scratch', [`${PROJECT}/scratch`], 'a folder made in this chat'),
     created({ kind: 'write', path: 'src/tmp.ts', mode: 'delete' }, [`${PROJECT}/src/tmp.ts`]),
-    { step: 'rm missing.txt', probe: { files: { [`${PROJECT}/other.txt`]: 'x' } }, note: 'the probe says it is not there' },
+    {
+      step: 'rm missing.txt',
+      probe: { files: { [`${PROJECT}/other.txt`]: 'x' } },
+      note: 'the probe says it is not there',
+    },
     // not deleting: everyday commands
     'ls -la',
     'git status',
@@ -82,7 +90,7 @@ runRuleTests(fsDelete, {
     'rm -f .eslintcache npm-debug.log*',
     // xargs fed by find deletes what find picks
     "find . -name '*.pyc' -o -name '*.pyo' | xargs rm -f",
-    "find . -type d -name node_modules -prune -print0 | xargs -0 rm -rf",
+    'find . -type d -name node_modules -prune -print0 | xargs -0 rm -rf',
     // .NET's build output; a PowerShell parameter's value is not a target
     'Remove-Item .\\obj -Recurse -Force -ErrorAction SilentlyContinue',
     'Remove-Item -Path .\\bin\\Debug -Recurse -Force',
@@ -100,7 +108,11 @@ runRuleTests(fsDelete, {
     'git push origin main',
     'git push --dry-run origin --delete old',
     { step: 'git reset --hard', probe: { modified: [] }, note: 'a clean work tree' },
-    { step: 'git restore src/app.ts', probe: { modified: [`${PROJECT}/src/other.ts`] }, note: 'that file has no changes' },
+    {
+      step: 'git restore src/app.ts',
+      probe: { modified: [`${PROJECT}/src/other.ts`] },
+      note: 'that file has no changes',
+    },
     { step: 'git clean -fd', probe: { untracked: [] }, note: 'nothing untracked' },
   ],
   invalid: [
@@ -169,7 +181,10 @@ runRuleTests(fsDelete, {
     // moving out of the project
     'mv src/a.ts /tmp/',
     'mv docs ~/old-docs',
-    { step: { kind: 'write', path: 'src/a.ts', mode: 'move', toPath: '/home/dev/elsewhere/a.ts' }, note: 'a move tool' },
+    {
+      step: { kind: 'write', path: 'src/a.ts', mode: 'move', toPath: '/home/dev/elsewhere/a.ts' },
+      note: 'a move tool',
+    },
     // find and xargs
     'find . -name "*.log" -delete',
     'find src -name "*.bak" -exec rm {} \\;',
@@ -183,7 +198,7 @@ runRuleTests(fsDelete, {
     'find ~ -name "*.pyc" -delete',
     'find . -name "*.pyc" -o -name "*.py" -delete',
     "find . -path ./.git -prune -o -name '*.orig' -delete",
-    "find . -path ./.git -prune -o -type f -delete",
+    'find . -path ./.git -prune -o -type f -delete',
     'for d in build src; do rm -rf "$d"; done',
     'for d in build src; do cd "$d" && rm -rf .; done',
     'for f in $(ls); do rm "$f"; done',
@@ -220,7 +235,10 @@ describe('fs.delete memory keys: once per path', () => {
     { row: 'cd src && rm -rf .', keys: [`fs.delete:${PROJECT}/src`] },
     { row: 'git reset --hard', keys: [`fs.delete:${PROJECT}:git reset --hard`] },
     { row: 'git -C ../lib reset --hard', keys: ['fs.delete:/home/dev/lib:git reset --hard'] },
-    { row: 'git checkout -- src/a.ts src/b.ts', keys: [`fs.delete:${PROJECT}/src/a.ts:changes`, `fs.delete:${PROJECT}/src/b.ts:changes`] },
+    {
+      row: 'git checkout -- src/a.ts src/b.ts',
+      keys: [`fs.delete:${PROJECT}/src/a.ts:changes`, `fs.delete:${PROJECT}/src/b.ts:changes`],
+    },
     { row: 'git branch -D x y', keys: [`fs.delete:${PROJECT}:branch x`, `fs.delete:${PROJECT}:branch y`] },
     { row: 'git push origin :old', keys: ['fs.delete:origin/old:remote branch'] },
     { row: 'ls | xargs rm -rf', keys: [undefined] },

@@ -31,7 +31,7 @@ runRuleTests(fsWipe, {
     'for d in build dist; do rm -rf "$d"/*; done',
     // inside a container or pod: its own folders, not this computer's (infra.destroy asks)
     "docker exec app sh -c 'rm -rf /'",
-    "kubectl exec web -- rm -rf /tmp/*",
+    'kubectl exec web -- rm -rf /tmp/*',
     // disks named only as data or images
     'dd if=/dev/zero of=disk.img bs=1M count=10',
     'cat build.log > /dev/null',

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { fsWriteOutside } from '../../src/rules/fs-write-outside.js';
 import { evaluateExample, runRuleTests } from '../rule-tester.js';
 
-const patch = (body: string): { kind: 'patch'; patch: string } => ({ kind: 'patch', patch: `*** Begin Patch\n${body}\n*** End Patch` });
+const patch = (body: string): { kind: 'patch'; patch: string } => ({
+  kind: 'patch',
+  patch: `*** Begin Patch\n${body}\n*** End Patch`,
+});
 
 runRuleTests(fsWriteOutside, {
   valid: [
@@ -41,7 +44,10 @@ runRuleTests(fsWriteOutside, {
     'touch ~/.hushlogin',
     'chmod 600 ~/.ssh/config',
     { step: { kind: 'read', path: '/etc/hosts' } },
-    { step: { kind: 'mcp', server: 'files', tool: 'read_file', args: { path: '/etc/hosts' } }, note: 'MCP paths are mcp.changes business' },
+    {
+      step: { kind: 'mcp', server: 'files', tool: 'read_file', args: { path: '/etc/hosts' } },
+      note: 'MCP paths are mcp.changes business',
+    },
     // where the target cannot be read (a loop variable, most of the time)
     'for f in *.md; do sed -i "s/a/b/" "$f"; done',
     // data, not commands
@@ -75,12 +81,18 @@ runRuleTests(fsWriteOutside, {
     'bash -c "echo x > ~/x"',
     'New-Item -Path ~/x.txt -Value hi',
     { step: { kind: 'write', path: '/home/dev/notes/todo.md', content: 'x' } },
-    { step: { kind: 'write', path: '~/.config/tool/settings.json', mode: 'edit', content: '{}' }, note: 'an edit tool on a home file' },
+    {
+      step: { kind: 'write', path: '~/.config/tool/settings.json', mode: 'edit', content: '{}' },
+      note: 'an edit tool on a home file',
+    },
     { step: { kind: 'write', path: '../other/src/a.ts', mode: 'create', content: 'x' } },
     { step: { kind: 'write', path: 'src/a.ts', mode: 'move', toPath: '/home/dev/elsewhere/a.ts' } },
     { step: patch('*** Add File: /home/dev/other/x.ts\n+export {};') },
     { step: patch('*** Update File: src/a.ts\n*** Move to: ../lib/a.ts\n@@\n-a\n+b') },
-    { step: { kind: 'other', toolName: 'Frobnicate', args: { target: '/etc/hosts', text: 'x' } }, note: 'an unknown tool might write its paths' },
+    {
+      step: { kind: 'other', toolName: 'Frobnicate', args: { target: '/etc/hosts', text: 'x' } },
+      note: 'an unknown tool might write its paths',
+    },
   ],
 });
 
@@ -90,6 +102,10 @@ describe('fs.write-outside memory keys: once per path', () => {
     { row: 'cd .. && echo x > a.txt', key: 'fs.write-outside:/home/dev/a.txt' },
     { row: 'cp a ~/b', key: 'fs.write-outside:/home/dev/b' },
   ])('$row', ({ row, key }) => {
-    expect(evaluateExample(row).findings.filter((f) => f.ruleId === 'fs.write-outside').map((f) => f.memoryKey)).toEqual([key]);
+    expect(
+      evaluateExample(row)
+        .findings.filter((f) => f.ruleId === 'fs.write-outside')
+        .map((f) => f.memoryKey),
+    ).toEqual([key]);
   });
 });

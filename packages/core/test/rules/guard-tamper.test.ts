@@ -36,7 +36,10 @@ runRuleTests(guardTamper, {
     'codex exec "fix the tests"',
     'codex -c model=o3',
     { step: { kind: 'write', path: 'src/guard.ts', content: 'export const on = true;\n' } },
-    { step: { kind: 'write', path: 'docs/hooks.md', content: 'Set `"disableAllHooks": true` to skip hooks.\n' }, note: 'docs, not a settings file' },
+    {
+      step: { kind: 'write', path: 'docs/hooks.md', content: 'Set `"disableAllHooks": true` to skip hooks.\n' },
+      note: 'docs, not a settings file',
+    },
     { step: { kind: 'write', path: '.claude/settings.json', content: '{"disableAllHooks": false}' } },
     { step: { kind: 'patch', patch: PATCH_CODE } },
   ],
@@ -74,7 +77,7 @@ runRuleTests(guardTamper, {
     'codex -c features.hooks=false exec "x"',
     'codex --disable hooks',
     'codex features disable hooks',
-    'jq \'.disableAllHooks = true\' .claude/settings.json > s.json',
+    "jq '.disableAllHooks = true' .claude/settings.json > s.json",
     'echo \'{"disableAllHooks": true}\' > .github/copilot/settings.local.json',
     { step: { kind: 'write', path: '.claude/settings.json', content: '{\n  "disableAllHooks": true\n}\n' } },
     { step: { kind: 'write', path: '/home/dev/.codex/hooks.json', content: '{}' } },
@@ -82,7 +85,14 @@ runRuleTests(guardTamper, {
     { step: { kind: 'write', path: '.guard.yaml', mode: 'edit', content: 'allow: []' } },
     { step: { kind: 'patch', patch: PATCH_POLICY } },
     { step: { kind: 'other', toolName: 'save_file', args: { path: '/home/dev/.cursor/hooks.json', text: '{}' } } },
-    { step: { kind: 'mcp', server: 'fs', tool: 'write_file', args: { path: '/home/dev/.codex/hooks.json', content: '{}' } } },
+    {
+      step: {
+        kind: 'mcp',
+        server: 'fs',
+        tool: 'write_file',
+        args: { path: '/home/dev/.codex/hooks.json', content: '{}' },
+      },
+    },
     // the way there does not matter
     'bash -c "guard off"',
     'cd ~ && rm -rf .local/state/guard',

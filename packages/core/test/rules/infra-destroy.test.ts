@@ -222,7 +222,9 @@ describe('infra.destroy memory keys', () => {
   });
 
   it('names the target in the reason', () => {
-    const finding = evaluateExample('kubectl delete pod web-1 -n prod').findings.find((f) => f.ruleId === 'infra.destroy');
+    const finding = evaluateExample('kubectl delete pod web-1 -n prod').findings.find(
+      (f) => f.ruleId === 'infra.destroy',
+    );
     expect(finding?.reason).toContain('kubectl delete pod web-1');
   });
 });

@@ -3,7 +3,10 @@ import type { Example } from '../../src/rule.js';
 import { mcpChanges } from '../../src/rules/mcp-changes.js';
 import { evaluateExample, runRuleTests } from '../rule-tester.js';
 
-const mcp = (server: string, tool: string, args: unknown = {}, extra: Partial<Example> = {}): Example => ({ step: { kind: 'mcp', server, tool, args }, ...extra });
+const mcp = (server: string, tool: string, args: unknown = {}, extra: Partial<Example> = {}): Example => ({
+  step: { kind: 'mcp', server, tool, args },
+  ...extra,
+});
 
 runRuleTests(mcpChanges, {
   valid: [
@@ -28,7 +31,12 @@ runRuleTests(mcpChanges, {
     mcp('playwright', 'browser_snapshot'),
     mcp('thinking', 'sequentialthinking', { thought: 'delete the old branch later', thoughtNumber: 1 }),
     // declared read-only wins over the name
-    mcp('tracker', 'create_view', {}, { step: { kind: 'mcp', server: 'tracker', tool: 'create_view', args: {}, annotations: { readOnlyHint: true } } }),
+    mcp(
+      'tracker',
+      'create_view',
+      {},
+      { step: { kind: 'mcp', server: 'tracker', tool: 'create_view', args: {}, annotations: { readOnlyHint: true } } },
+    ),
     // an API path that does not exist on this machine is not a file
     mcp('api', 'get_resource', { path: '/repos/acme/site' }, { probe: { files: { '/home/dev/project/x': '' } } }),
     // not an MCP call
@@ -53,15 +61,38 @@ runRuleTests(mcpChanges, {
     mcp('playwright', 'browser_click', { element: 'Submit', ref: 'e12' }),
     mcp('memory', 'search_and_replace', { old: 'a', new: 'b' }),
     // by declared annotations
-    mcp('tracker', 'archive', { id: 7 }, { step: { kind: 'mcp', server: 'tracker', tool: 'archive', args: { id: 7 }, annotations: { destructiveHint: true } } }),
-    mcp('tracker', 'get_or_make', {}, { step: { kind: 'mcp', server: 'tracker', tool: 'fetch_items', args: {}, annotations: { readOnlyHint: false } } }),
+    mcp(
+      'tracker',
+      'archive',
+      { id: 7 },
+      {
+        step: {
+          kind: 'mcp',
+          server: 'tracker',
+          tool: 'archive',
+          args: { id: 7 },
+          annotations: { destructiveHint: true },
+        },
+      },
+    ),
+    mcp(
+      'tracker',
+      'get_or_make',
+      {},
+      { step: { kind: 'mcp', server: 'tracker', tool: 'fetch_items', args: {}, annotations: { readOnlyHint: false } } },
+    ),
     // paths outside the project, even for tools that only read
     mcp('filesystem', 'read_text_file', { path: '/home/dev/notes/plans.md' }),
     mcp('filesystem', 'read_file', { path: '../other-project/src/config.ts' }),
     mcp('filesystem', 'list_directory', { path: '/etc' }),
     mcp('filesystem', 'search_files', { path: '~/Documents', pattern: 'invoice' }),
     mcp('files', 'get_file', { path: '/srv/data/export.csv' }, { probe: { files: { '/srv/data/export.csv': 'a,b' } } }),
-    mcp('files', 'get_file', { file_path: 'data.csv', options: { output_dir: '/srv/exports' } }, { note: 'a name that means a path' }),
+    mcp(
+      'files',
+      'get_file',
+      { file_path: 'data.csv', options: { output_dir: '/srv/exports' } },
+      { note: 'a name that means a path' },
+    ),
     // destructive SQL in any argument
     mcp('postgres', 'query', { sql: 'DROP TABLE users' }),
     mcp('postgres', 'query', { sql: 'delete from users' }),
@@ -72,7 +103,9 @@ runRuleTests(mcpChanges, {
 
 describe('mcp.changes memory', () => {
   it('remembers a yes per server', () => {
-    const finding = evaluateExample(mcp('github', 'create_issue', { title: 'x' })).findings.find((f) => f.ruleId === 'mcp.changes');
+    const finding = evaluateExample(mcp('github', 'create_issue', { title: 'x' })).findings.find(
+      (f) => f.ruleId === 'mcp.changes',
+    );
     expect(finding?.memoryKey).toBe('mcp.changes:github');
     expect(finding?.reason).toContain('create_issue');
   });

@@ -18,11 +18,18 @@ runRuleTests(mcpPoisonedServer, {
     { step: { kind: 'read', path: 'weather/README.md' }, session: poisoned },
   ],
   invalid: [
-    { step: { kind: 'mcp', server: 'weather', tool: 'get_forecast', args: { city: 'Oslo' } }, session: poisoned, note: 'poisoned at start' },
+    {
+      step: { kind: 'mcp', server: 'weather', tool: 'get_forecast', args: { city: 'Oslo' } },
+      session: poisoned,
+      note: 'poisoned at start',
+    },
     { step: { kind: 'mcp', server: 'weather', tool: 'list_alerts', args: {} }, session: poisoned },
     { step: { kind: 'mcp', server: 'notes', tool: 'read_note', args: { id: 1 } }, session: poisoned },
     // read-only annotations do not make a poisoned server's tool safe
-    { step: { kind: 'mcp', server: 'notes', tool: 'search', args: {}, annotations: { readOnlyHint: true } }, session: poisoned },
+    {
+      step: { kind: 'mcp', server: 'notes', tool: 'search', args: {}, annotations: { readOnlyHint: true } },
+      session: poisoned,
+    },
     { step: { kind: 'mcp', server: 'notes', tool: 'get', args: null }, session: { poisonedServers: ['notes'] } },
   ],
 });

@@ -37,7 +37,10 @@ runRuleTests(netNewSite, {
     'echo https://example.com',
     'git commit -m "see https://example.com/issue/1"',
     'grep -rn "https://example.com" docs',
-    { step: { kind: 'mcp', server: 'browser', tool: 'navigate', args: { url: 'https://example.com' } }, note: 'MCP calls are mcp.changes business' },
+    {
+      step: { kind: 'mcp', server: 'browser', tool: 'navigate', args: { url: 'https://example.com' } },
+      note: 'MCP calls are mcp.changes business',
+    },
     { step: { kind: 'read', path: 'docs/links.md' } },
   ],
   invalid: [
@@ -75,7 +78,10 @@ runRuleTests(netNewSite, {
 describe('net.new-site remembers by host', () => {
   it.for([
     { line: 'curl https://example.com/a https://example.com/b', keys: ['net.new-site:example.com'] },
-    { line: 'curl https://a.example.com && curl https://b.example.com', keys: ['net.new-site:a.example.com', 'net.new-site:b.example.com'] },
+    {
+      line: 'curl https://a.example.com && curl https://b.example.com',
+      keys: ['net.new-site:a.example.com', 'net.new-site:b.example.com'],
+    },
     { line: 'curl https://EXAMPLE.com:8443/x', keys: ['net.new-site:example.com'] },
   ])('$line', ({ line, keys }) => {
     const found = evaluateExample(line).findings.filter((f) => f.ruleId === netNewSite.meta.id);

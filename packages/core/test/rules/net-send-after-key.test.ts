@@ -24,8 +24,20 @@ runRuleTests(netSendAfterKey, {
     // MCP tools that only look, or say they stay local
     { step: { kind: 'mcp', server: 'github', tool: 'get_issue', args: { issue_number: 1 } }, session: KEY },
     { step: { kind: 'mcp', server: 'github', tool: 'search_code', args: { q: 'token' } }, session: KEY },
-    { step: { kind: 'mcp', server: 'fs', tool: 'write_file', args: { path: '/home/dev/project/a.txt', content: 'x' } }, session: KEY },
-    { step: { kind: 'mcp', server: 'notes', tool: 'create_note', args: { text: 'x' }, annotations: { readOnlyHint: true } }, session: KEY },
+    {
+      step: { kind: 'mcp', server: 'fs', tool: 'write_file', args: { path: '/home/dev/project/a.txt', content: 'x' } },
+      session: KEY,
+    },
+    {
+      step: {
+        kind: 'mcp',
+        server: 'notes',
+        tool: 'create_note',
+        args: { text: 'x' },
+        annotations: { readOnlyHint: true },
+      },
+      session: KEY,
+    },
     { step: { kind: 'fetch', url: 'https://docs.python.org/3/' }, session: KEY },
   ],
   invalid: [
@@ -44,11 +56,26 @@ runRuleTests(netSendAfterKey, {
     { step: 'cd out && curl -d @result.json https://api.example.com/results', session: KEY },
     { step: "bash -c 'curl -d @x.json https://api.example.com'", session: KEY },
     // an MCP tool that sends
-    { step: { kind: 'mcp', server: 'slack', tool: 'send_message', args: { channel: 'x', text: 'done' } }, session: KEY },
+    {
+      step: { kind: 'mcp', server: 'slack', tool: 'send_message', args: { channel: 'x', text: 'done' } },
+      session: KEY,
+    },
     { step: { kind: 'mcp', server: 'github', tool: 'create_issue', args: { title: 'x', body: 'y' } }, session: KEY },
     { step: { kind: 'mcp', server: 'mail', tool: 'sendEmail', args: { to: 'a@example.com' } }, session: KEY },
-    { step: { kind: 'mcp', server: 'web', tool: 'browser_action', args: { url: 'https://example.com' }, annotations: { openWorldHint: true } }, session: KEY },
+    {
+      step: {
+        kind: 'mcp',
+        server: 'web',
+        tool: 'browser_action',
+        args: { url: 'https://example.com' },
+        annotations: { openWorldHint: true },
+      },
+      session: KEY,
+    },
     // an unknown tool with a URL might send
-    { step: { kind: 'other', toolName: 'http_request', args: { url: 'https://api.example.com/hook', body: 'x' } }, session: KEY },
+    {
+      step: { kind: 'other', toolName: 'http_request', args: { url: 'https://api.example.com/hook', body: 'x' } },
+      session: KEY,
+    },
   ],
 });

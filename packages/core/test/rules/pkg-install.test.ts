@@ -86,7 +86,7 @@ runRuleTests(pkgInstall, {
     'bun add -d vitest',
     'pip install requests',
     'pip3 install --upgrade pip',
-    "pip install 'requests>=2' \"flask[async]==3.0\"",
+    'pip install \'requests>=2\' "flask[async]==3.0"',
     'python3 -m pip install httpx',
     'uv add fastapi',
     'uv pip install ruff',
@@ -128,7 +128,10 @@ describe('pkg.install memory keys: once per package, once per project folder for
     { command: 'npm install', keys: [`pkg.install:project:${PROJECT}`] },
     { command: 'pip install -r requirements.txt', keys: [`pkg.install:project:${PROJECT}`] },
     { command: 'cd web && npm ci', keys: [`pkg.install:project:${PROJECT}/web`] },
-    { command: 'pip install -r requirements.txt black', keys: [`pkg.install:project:${PROJECT}`, 'pkg.install:pypi:black'] },
+    {
+      command: 'pip install -r requirements.txt black',
+      keys: [`pkg.install:project:${PROJECT}`, 'pkg.install:pypi:black'],
+    },
     { command: 'yarn add react react-dom', keys: ['pkg.install:npm:react', 'pkg.install:npm:react-dom'] },
   ])('$command', ({ command, keys }) => {
     expect(found(command).map((f) => f.memoryKey)).toEqual(keys);

@@ -33,7 +33,7 @@ runRuleTests(pkgUnlisted, {
     lists('pip install --upgrade pip setuptools wheel'),
     lists('npm install -g typescript'),
     lists('cargo install ripgrep'),
-    lists('gem install rails', ['sinatra'], 'gem install puts a tool in the user\'s gems, not the project'),
+    lists('gem install rails', ['sinatra'], "gem install puts a tool in the user's gems, not the project"),
     lists('brew install jq'),
     lists('sudo apt-get install -y ripgrep'),
     // a folder with no list is not judged

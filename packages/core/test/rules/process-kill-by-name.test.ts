@@ -45,7 +45,7 @@ runRuleTests(processKillByName, {
   invalid: [
     // the finder in a subshell stage of the pipeline
     "ps aux | (grep node) | awk '{print $2}' | xargs kill -9",
-    "(pgrep -f vite) | xargs kill",
+    '(pgrep -f vite) | xargs kill',
     // a name or a user besides the parent
     'pkill -P $$ node',
     'pkill -u dev -P 1',

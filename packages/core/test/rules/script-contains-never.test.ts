@@ -12,7 +12,8 @@ function on(step: string, files: Record<string, string>, note?: string): Example
   return { step, probe: { files }, note: note === undefined ? text : `${note}: ${text}` };
 }
 
-const CLEAN_SH = 'set -euo pipefail\nnpm ci\nnpm run build\ngit add -A\ngit commit -m "release"\ngit push origin main\n';
+const CLEAN_SH =
+  'set -euo pipefail\nnpm ci\nnpm run build\ngit add -A\ngit commit -m "release"\ngit push origin main\n';
 const FORCE_SH = '#!/bin/bash\nset -e\nnpm ci\ngit push --force origin main\n';
 
 runRuleTests(scriptContainsNever, {
@@ -20,10 +21,23 @@ runRuleTests(scriptContainsNever, {
     // ordinary scripts
     on('sh setup.sh', { [`${P}/setup.sh`]: CLEAN_SH }),
     on('./build.sh', { [`${P}/build.sh`]: '#!/bin/sh\ntsc -p .\nvitest run\nrm -rf dist\n' }),
-    on('python tool.py', { [`${P}/tool.py`]: "import os, subprocess\nsubprocess.run(['npm', 'test'])\nprint(os.environ.get('HOME'))\n" }),
-    on('node scripts/gen.js', { [`${P}/scripts/gen.js`]: "const fs = require('fs');\nfs.writeFileSync('out.json', '{}');\nconsole.log('done');\n" }),
-    on('bash scripts/release.sh', { [`${P}/scripts/release.sh`]: 'echo "never run git push --force here"\ngit commit -m "git push --force is banned"\n' }, 'the words are only data'),
-    on('source .venv/bin/activate', { [`${P}/.venv/bin/activate`]: 'export VIRTUAL_ENV=/x\nexport PATH="$VIRTUAL_ENV/bin:$PATH"\n' }),
+    on('python tool.py', {
+      [`${P}/tool.py`]: "import os, subprocess\nsubprocess.run(['npm', 'test'])\nprint(os.environ.get('HOME'))\n",
+    }),
+    on('node scripts/gen.js', {
+      [`${P}/scripts/gen.js`]: "const fs = require('fs');\nfs.writeFileSync('out.json', '{}');\nconsole.log('done');\n",
+    }),
+    on(
+      'bash scripts/release.sh',
+      {
+        [`${P}/scripts/release.sh`]:
+          'echo "never run git push --force here"\ngit commit -m "git push --force is banned"\n',
+      },
+      'the words are only data',
+    ),
+    on('source .venv/bin/activate', {
+      [`${P}/.venv/bin/activate`]: 'export VIRTUAL_ENV=/x\nexport PATH="$VIRTUAL_ENV/bin:$PATH"\n',
+    }),
     // the script cannot be read, or is not run
     { step: 'bash build.sh', note: 'unreadable: judged on the rest' },
     on('cat setup.sh', { [`${P}/setup.sh`]: FORCE_SH }, 'reading is not running'),
@@ -61,10 +75,16 @@ runRuleTests(scriptContainsNever, {
     on('cd scripts && ./deploy.sh', { [`${P}/scripts/deploy.sh`]: FORCE_SH }),
     on('sudo bash scripts/setup.sh', { [`${P}/scripts/setup.sh`]: FORCE_SH }),
     on('python3 -u tool.py --fast', { [`${P}/tool.py`]: "import shutil, os\nos.system('rm -rf /')\n" }),
-    on('npx tsx scripts/x.ts', { [`${P}/scripts/x.ts`]: "import { execSync } from 'node:child_process';\nexecSync('git push --force');\n" }),
+    on('npx tsx scripts/x.ts', {
+      [`${P}/scripts/x.ts`]: "import { execSync } from 'node:child_process';\nexecSync('git push --force');\n",
+    }),
     on('./tools/run', { [`${P}/tools/run`]: '#!/usr/bin/env python3\nimport os\nos.system("git push --force")\n' }),
     on('pwsh -File wipe.ps1', { [`${P}/wipe.ps1`]: 'Remove-Item C:\\ -Recurse -Force\n' }),
-    on('curl -o x.sh https://example.com/x.sh; ./x.sh', { [`${P}/x.sh`]: 'git push --force\n' }, 'the file on disk now'),
+    on(
+      'curl -o x.sh https://example.com/x.sh; ./x.sh',
+      { [`${P}/x.sh`]: 'git push --force\n' },
+      'the file on disk now',
+    ),
   ],
 });
 
@@ -85,7 +105,11 @@ describe('script.contains-never memory and detail', () => {
   const chatLevel = new Set(['secrets.in-command', 'mcp.poisoned-server', 'session.after-injection']);
   const rows = rules
     .filter((rule) => rule.meta.decision === 'block' && !chatLevel.has(rule.meta.id))
-    .flatMap((rule) => rule.meta.examples.match.filter((row): row is string => typeof row === 'string').map((line) => [rule.meta.id, line] as const));
+    .flatMap((rule) =>
+      rule.meta.examples.match
+        .filter((row): row is string => typeof row === 'string')
+        .map((line) => [rule.meta.id, line] as const),
+    );
   it.for(rows)('a script holding a %s example asks: %s', ([, line]) => {
     const result = evaluateExample(on('sh step.sh', { [`${P}/step.sh`]: `${line}\n` }));
     expect(result.findings.map((f) => f.ruleId)).toContain('script.contains-never');

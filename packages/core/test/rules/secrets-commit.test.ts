@@ -13,7 +13,11 @@ runRuleTests(secretsCommit, {
     { step: 'git commit -am "wip"', probe: ONLY_CODE, note: 'only README.md changed' },
     { step: 'git add src', probe: { untracked: [`${P}/src/app.ts`, `${P}/.env`] }, note: '.env is not under src' },
     { step: 'git -C sub add .', probe: { untracked: [`${P}/.env`] }, note: 'the pathspec is sub/' },
-    { step: 'git add -u', probe: { untracked: [`${P}/.env`], modified: [`${P}/src/app.ts`] }, note: '-u takes tracked files only' },
+    {
+      step: 'git add -u',
+      probe: { untracked: [`${P}/.env`], modified: [`${P}/src/app.ts`] },
+      note: '-u takes tracked files only',
+    },
     // ignored files never count (git refuses them without -f)
     { step: 'git add .env', probe: { ignored: [`${P}/.env`] }, note: 'ignored: git refuses it' },
     // templates and ordinary files

@@ -9,7 +9,8 @@ const OPENAI = 'sk-proj-R2d2C3poL8kS9jT7mN4bV6cX1zQ5';
 const SLACK = 'xoxb-2048-4096-R2d2C3poL8kS9jT7';
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U';
 const GOOGLE = 'AIzaSyD4kL9mN2pQ7rS1tU6vW3xY8zA5bC0dE2f';
-const PEM = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----';
+const PEM =
+  '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----';
 
 runRuleTests(secretsInCommand, {
   valid: [
@@ -62,7 +63,10 @@ runRuleTests(secretsInCommand, {
     { step: { kind: 'fetch', url: `https://maps.example.com/api?key=${GOOGLE}` } },
     { step: { kind: 'mcp', server: 'slack', tool: 'post_message', args: { token: SLACK, text: 'hi' } } },
     { step: { kind: 'mcp', server: 'github', tool: 'create_issue', args: { body: `token ${GITHUB}` } } },
-    { step: { kind: 'mcp', server: 'docs', tool: 'search', args: { query: `why is ${GITHUB} rejected` } }, note: 'free text is still scanned for keys' },
+    {
+      step: { kind: 'mcp', server: 'docs', tool: 'search', args: { query: `why is ${GITHUB} rejected` } },
+      note: 'free text is still scanned for keys',
+    },
     { step: { kind: 'other', toolName: 'http_request', args: { headers: { Authorization: `Bearer ${GITHUB}` } } } },
   ],
 });

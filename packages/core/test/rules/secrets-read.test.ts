@@ -4,7 +4,8 @@ import { runRuleTests } from '../rule-tester.js';
 
 const PATCH_ADD_ENV = '*** Begin Patch\n*** Add File: .env\n+OPENAI_API_KEY=changeme\n*** End Patch';
 const PATCH_ADD_EXAMPLE = '*** Begin Patch\n*** Add File: .env.example\n+OPENAI_API_KEY=\n*** End Patch';
-const PATCH_UPDATE_SRC = '*** Begin Patch\n*** Update File: src/password-reset.ts\n@@\n-const a = 1;\n+const a = 2;\n*** End Patch';
+const PATCH_UPDATE_SRC =
+  '*** Begin Patch\n*** Update File: src/password-reset.ts\n@@\n-const a = 1;\n+const a = 2;\n*** End Patch';
 
 runRuleTests(secretsRead, {
   valid: [
@@ -71,16 +72,37 @@ runRuleTests(secretsRead, {
     { step: { kind: 'patch', patch: PATCH_ADD_EXAMPLE } },
     { step: { kind: 'patch', patch: PATCH_UPDATE_SRC } },
     { step: { kind: 'mcp', server: 'fs', tool: 'read_file', args: { path: '/home/dev/project/README.md' } } },
-    { step: { kind: 'mcp', server: 'fs', tool: 'read_resource', args: { uri: 'file:///home/dev/project/.env.example' } }, note: 'a file URL naming the template' },
-    { step: { kind: 'mcp', server: 'web', tool: 'fetch', args: { url: 'https://example.com/.env' } }, note: 'a page on a site, not a file here' },
+    {
+      step: {
+        kind: 'mcp',
+        server: 'fs',
+        tool: 'read_resource',
+        args: { uri: 'file:///home/dev/project/.env.example' },
+      },
+      note: 'a file URL naming the template',
+    },
+    {
+      step: { kind: 'mcp', server: 'web', tool: 'fetch', args: { url: 'https://example.com/.env' } },
+      note: 'a page on a site, not a file here',
+    },
     { step: { kind: 'fetch', url: 'file:///home/dev/project/README.md' } },
     { step: { kind: 'fetch', url: 'https://example.com/.env' }, note: 'a page named like a file, on another computer' },
     // free text under names that mean text (a search, a message) is not a path
     { step: { kind: 'mcp', server: 'docs', tool: 'search', args: { query: '.env' } }, note: 'a search for the word' },
     { step: { kind: 'mcp', server: 'docs', tool: 'search', args: { query: 'how to load .env files' } } },
     { step: { kind: 'mcp', server: 'web', tool: 'search', args: { q: '~/.ssh/id_rsa permissions' } } },
-    { step: { kind: 'mcp', server: 'github', tool: 'create_issue', args: { title: '.env is not loaded', body: 'see .env.local' } } },
-    { step: { kind: 'other', toolName: 'Grep', args: { pattern: '.env', path: 'src' } }, note: 'searching for the text in src' },
+    {
+      step: {
+        kind: 'mcp',
+        server: 'github',
+        tool: 'create_issue',
+        args: { title: '.env is not loaded', body: 'see .env.local' },
+      },
+    },
+    {
+      step: { kind: 'other', toolName: 'Grep', args: { pattern: '.env', path: 'src' } },
+      note: 'searching for the text in src',
+    },
     // inline code that loads a file without printing it
     'python -c "from dotenv import load_dotenv; load_dotenv(\'.env\')"',
     'python -c "print(open(\'README.md\').read())"',
@@ -169,7 +191,11 @@ runRuleTests(secretsRead, {
     'echo "API_KEY=x" > .env',
     'echo "PORT=3000" >> .env',
     'cp .env.example .env',
-    { step: 'cp .env.example .env', probe: { files: { '/home/dev/project/.env': 'API_KEY=1\n' } }, note: '.env exists: the copy overwrites it' },
+    {
+      step: 'cp .env.example .env',
+      probe: { files: { '/home/dev/project/.env': 'API_KEY=1\n' } },
+      note: '.env exists: the copy overwrites it',
+    },
     'rm ~/.ssh/id_ed25519',
     'mv .env .env.bak',
     'sed -i "s/old/new/" .env',
@@ -177,7 +203,11 @@ runRuleTests(secretsRead, {
     { step: { kind: 'write', path: '.env', content: 'A=1\n', mode: 'create' }, note: 'a Copilot create of .env' },
     { step: { kind: 'write', path: '~/.ssh/config', mode: 'edit' } },
     'echo "Host x" >> ~/.ssh/config',
-    { step: 'openssl genrsa -out deploy/server.key 2048', probe: { files: { '/home/dev/project/deploy/server.key': 'old key' } }, note: 'replaces the key that is there' },
+    {
+      step: 'openssl genrsa -out deploy/server.key 2048',
+      probe: { files: { '/home/dev/project/deploy/server.key': 'old key' } },
+      note: 'replaces the key that is there',
+    },
     { step: { kind: 'write', path: '~/.ssh/authorized_keys', content: 'ssh-ed25519 AAAA attacker\n', mode: 'edit' } },
     { step: { kind: 'write', path: '.npmrc', content: 'registry=https://example.com\n' } },
     { step: { kind: 'patch', patch: PATCH_ADD_ENV } },
@@ -195,7 +225,10 @@ runRuleTests(secretsRead, {
     { step: { kind: 'mcp', server: 'fs', tool: 'read_file', args: { file_path: '.env.local' } } },
     { step: { kind: 'mcp', server: 'fs', tool: 'read_multiple_files', args: { paths: ['README.md', '.env'] } } },
     { step: { kind: 'mcp', server: 'x', tool: 'upload', args: { options: { source: '~/.ssh/id_ed25519' } } } },
-    { step: { kind: 'mcp', server: 'x', tool: 'y', args: { anything: '~/.aws/credentials' } }, note: 'an unknown name: judged by its look' },
+    {
+      step: { kind: 'mcp', server: 'x', tool: 'y', args: { anything: '~/.aws/credentials' } },
+      note: 'an unknown name: judged by its look',
+    },
     { step: { kind: 'other', toolName: 'Grep', args: { pattern: 'API_KEY', path: '.env' } } },
     { step: { kind: 'fetch', url: 'file:///home/dev/.ssh/id_ed25519' } },
     { step: { kind: 'fetch', url: 'file:///home/dev/project/.env' } },
@@ -214,7 +247,7 @@ runRuleTests(secretsRead, {
     // inline code reading a secret file and printing it
     'python -c "print(open(\'.env\').read())"',
     "node -e \"console.log(require('fs').readFileSync('.env', 'utf8'))\"",
-    "python3 -c \"import pathlib; print(pathlib.Path('/home/dev/.ssh/id_ed25519').read_text())\"",
+    'python3 -c "import pathlib; print(pathlib.Path(\'/home/dev/.ssh/id_ed25519\').read_text())"',
     // through wrappers and spellings
     'cat .e""nv',
     "cat .e''nv",

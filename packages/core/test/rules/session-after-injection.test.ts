@@ -39,7 +39,10 @@ describe('session.after-injection', () => {
   });
 
   it('is not needed when the step is blocked anyway and nothing asks', () => {
-    const result = evaluateExample({ step: { kind: 'mcp', server: 'weather', tool: 'get_forecast', args: {} }, session: { injection: true, poisonedServers: ['weather'] } });
+    const result = evaluateExample({
+      step: { kind: 'mcp', server: 'weather', tool: 'get_forecast', args: {} },
+      session: { injection: true, poisonedServers: ['weather'] },
+    });
     expect(result.findings.map((f) => f.ruleId)).toEqual(['mcp.poisoned-server']);
   });
 });

@@ -24,7 +24,10 @@ runRuleTests(sessionThirdTry, {
 });
 
 describe('session.third-try asks about the exact command that failed', () => {
-  const failed = new Map([['npm test', 2], ['npm run lint', 1]]);
+  const failed = new Map([
+    ['npm test', 2],
+    ['npm run lint', 1],
+  ]);
   const session = { ...FRESH_SESSION, failuresInARow: (command: string) => failed.get(command) ?? 0 };
   const ids = (command: string): string[] =>
     evaluate(stepFrom(command), { ...ENV, session }).findings.map((f) => f.ruleId);
@@ -39,7 +42,9 @@ describe('session.third-try asks about the exact command that failed', () => {
   });
 
   it('is asked every time, never remembered', () => {
-    const finding = evaluate(stepFrom('npm test'), { ...ENV, session }).findings.find((f) => f.ruleId === 'session.third-try');
+    const finding = evaluate(stepFrom('npm test'), { ...ENV, session }).findings.find(
+      (f) => f.ruleId === 'session.third-try',
+    );
     expect(finding?.remember).toBe('never');
     expect(finding?.memoryKey).toBeUndefined();
   });

@@ -16,5 +16,14 @@ runRuleTests(shellOpaque, {
     'npm run build; if ($?) { npm test }',
     "dotnet test; if ($LASTEXITCODE -ne 0) { Write-Error 'tests failed' }",
   ],
-  invalid: ['echo "unterminated', "ls && echo 'open", 'echo $(date', 'echo `date', '$env:TOOL --version', '$env:NODE_ENV; npm test', "$ErrorActionPreference = 'Stop'; $TOOL --version", 'npm test; if ($?) { $TOOL --version }'],
+  invalid: [
+    'echo "unterminated',
+    "ls && echo 'open",
+    'echo $(date',
+    'echo `date',
+    '$env:TOOL --version',
+    '$env:NODE_ENV; npm test',
+    "$ErrorActionPreference = 'Stop'; $TOOL --version",
+    'npm test; if ($?) { $TOOL --version }',
+  ],
 });

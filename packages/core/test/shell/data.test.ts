@@ -39,8 +39,8 @@ describe('quoted arguments are data', () => {
       ["grep -E 'eval|exec' app.js", ['eval', 'exec'], 'grep'],
       ["sed -e 's/rm -rf/rm -r/' deploy.sh", ['rm'], 'sed'],
       ["sed -i 's/git push --force/git push/' README.md", ['git'], 'sed'],
-      ["awk '{ print \"rm \" $1 }' files.txt", ['rm'], 'awk'],
-      ["jq '.scripts.clean = \"rm -rf dist\"' package.json", ['rm'], 'jq'],
+      ['awk \'{ print "rm " $1 }\' files.txt', ['rm'], 'awk'],
+      ['jq \'.scripts.clean = "rm -rf dist"\' package.json', ['rm'], 'jq'],
       ['curl -d "cmd=rm -rf /" https://example.com/api', ['rm'], 'curl'],
       ["curl -H 'X-Run: sudo reboot' localhost:8080", ['sudo', 'reboot'], 'curl'],
       ['psql -c "DROP TABLE users"', ['drop'], 'psql'],
@@ -141,7 +141,13 @@ describe('heredocs and here-strings fed to data readers', () => {
       ['cat <<EOF\nrm -rf /\nEOF', ['rm'], 'cat'],
       ["cat <<'EOF' > deploy.sh\n#!/bin/sh\ngit push --force\nEOF", ['git'], 'cat'],
       ['git commit -F - <<EOF\ngit push --force\nEOF', ['push'], 'git'],
-      ["git commit -m \"$(cat <<'EOF'\nfix: stop calling rm -rf / in deploy\n\nsudo make it so\nEOF\n)\" && git push", ['rm', 'sudo', 'make'], 'cat|$(', 'git', 'git'],
+      [
+        'git commit -m "$(cat <<\'EOF\'\nfix: stop calling rm -rf / in deploy\n\nsudo make it so\nEOF\n)" && git push',
+        ['rm', 'sudo', 'make'],
+        'cat|$(',
+        'git',
+        'git',
+      ],
       ['sort <<EOF\nsudo rm -rf /\nEOF', ['sudo', 'rm'], 'sort'],
       ['head -n1 <<< "sudo rm -rf /"', ['sudo', 'rm'], 'head'],
       ['tee notes.sh <<EOF\nrm -rf ~\nEOF', ['rm'], 'tee'],
@@ -153,7 +159,7 @@ describe('heredocs and here-strings fed to data readers', () => {
       ['python script.py <<EOF\nimport os\nos.system("rm -rf /")\nEOF', ['rm'], 'python'],
       ['mysql db <<EOF\nDROP TABLE users;\nEOF', ['drop'], 'mysql'],
       ['gh api graphql --input - <<< "{\\"q\\": \\"rm\\"}"', ['rm'], 'gh'],
-      ["jq . <<< '{\"run\": \"git push\"}'", ['git'], 'jq'],
+      ['jq . <<< \'{"run": "git push"}\'', ['git'], 'jq'],
     ]),
   )('$line', (r) => {
     checkRow(r);
@@ -264,7 +270,12 @@ describe('inline code that runs no command', () => {
 
 describe('other shells: data stays data', () => {
   it.for<Row>([
-    { line: "Write-Output 'Remove-Item -Recurse C:\\'", options: { shell: 'powershell' }, absent: ['remove-item'], expect: [{ program: 'Write-Output' }] },
+    {
+      line: "Write-Output 'Remove-Item -Recurse C:\\'",
+      options: { shell: 'powershell' },
+      absent: ['remove-item'],
+      expect: [{ program: 'Write-Output' }],
+    },
     {
       line: "$text = @'\nRemove-Item -Recurse C:\\x\n'@\nWrite-Host $text",
       options: { shell: 'powershell' },
@@ -273,11 +284,32 @@ describe('other shells: data stays data', () => {
     },
     { line: '# Remove-Item C:\\x', options: { shell: 'powershell' }, absent: ['remove-item'], expect: [] },
     { line: 'echo del /q C:\\x', options: { shell: 'cmd' }, absent: ['del'], expect: [{ program: 'echo' }] },
-    { line: 'echo "rd /s /q C:\\" > note.txt', options: { shell: 'cmd' }, absent: ['rd'], expect: [{ program: 'echo', writes: ['note.txt'] }] },
-    { line: 'pwsh -Command "Write-Output \'git push --force\'"', absent: ['git'], expect: [{ program: 'pwsh' }, { program: 'Write-Output', via: 'pwsh -c' }] },
-    { line: 'cmd /c echo rd /s /q C:\\', absent: ['rd'], expect: [{ program: 'cmd' }, { program: 'echo', via: 'cmd -c' }] },
-    { line: `ssh host "echo 'rm -rf /'"`, absent: ['rm'], expect: [{ program: 'ssh' }, { program: 'echo', via: 'ssh', host: 'host' }] },
-    { line: `bash -c "echo 'git push --force'"`, absent: ['git'], expect: [{ program: 'bash' }, { program: 'echo', via: 'bash -c' }] },
+    {
+      line: 'echo "rd /s /q C:\\" > note.txt',
+      options: { shell: 'cmd' },
+      absent: ['rd'],
+      expect: [{ program: 'echo', writes: ['note.txt'] }],
+    },
+    {
+      line: 'pwsh -Command "Write-Output \'git push --force\'"',
+      absent: ['git'],
+      expect: [{ program: 'pwsh' }, { program: 'Write-Output', via: 'pwsh -c' }],
+    },
+    {
+      line: 'cmd /c echo rd /s /q C:\\',
+      absent: ['rd'],
+      expect: [{ program: 'cmd' }, { program: 'echo', via: 'cmd -c' }],
+    },
+    {
+      line: `ssh host "echo 'rm -rf /'"`,
+      absent: ['rm'],
+      expect: [{ program: 'ssh' }, { program: 'echo', via: 'ssh', host: 'host' }],
+    },
+    {
+      line: `bash -c "echo 'git push --force'"`,
+      absent: ['git'],
+      expect: [{ program: 'bash' }, { program: 'echo', via: 'bash -c' }],
+    },
     { line: `eval "echo rm -rf /"`, absent: ['rm'], expect: [{ program: 'eval' }, { program: 'echo', via: 'eval' }] },
   ])('$line', (r) => {
     checkRow(r);
@@ -320,7 +352,14 @@ describe('wrappers and runners pass data along as data', () => {
       ['curl https://example.com/rm -o rm.html', ['rm'], 'curl'],
       ['open "https://example.com/?q=sudo+rm+-rf"', ['sudo', 'rm'], 'open'],
       ['code -g "bash -c x"', ['bash'], 'code'],
-      ['constructor -c "rm -rf /" && toString -e x && __proto__ -c y && hasOwnProperty', ['rm'], 'constructor', 'toString', '__proto__', 'hasOwnProperty'],
+      [
+        'constructor -c "rm -rf /" && toString -e x && __proto__ -c y && hasOwnProperty',
+        ['rm'],
+        'constructor',
+        'toString',
+        '__proto__',
+        'hasOwnProperty',
+      ],
     ]),
   )('$line', (r) => {
     checkRow(r);

@@ -16,14 +16,138 @@ function random(seed: number): () => number {
 }
 
 const FRAGMENTS = [
-  'ls', 'rm', '-rf', '/', 'git', 'push', '--force', 'sudo', '-u', 'bob', 'env', '-i', 'X=1', '$X', '${X:-/y}', '${#X}', '~', '~/x',
-  '"', "'", '$(', ')', '(', '`', '\\`', '{', '}', ';', '&&', '||', '|', '|&', '&', '\n', '\r\n', '>', '>>', '2>&1', '&>', '<', '<<<',
-  '<<EOF', '<<-EOF', "<<'EOF'", 'EOF', '\tEOF', '<(', '>(', "$'\\x41'", "$'\\", '$"', '\\', '#', '# c', 'bash', 'sh', '-c', '-lc',
-  'eval', 'python3', 'node', '-e', 'ruby', 'perl', 'php', '-r', 'os.system("', 'execSync(\'', 'system "', '["rm", "-rf"]', 'qx{', '%x(',
-  'ssh', 'host', '-p', '22', 'xargs', '-I', '{}', 'find', '.', '-exec', '\\;', '+', 'npx', 'pnpm', 'dlx', 'pwsh', '-Command', 'cmd',
-  '/c', '%TEMP%', '$env:HOME', '@\'', '\'@', 'cd', '..', 'pushd', 'popd', 'export', 'if', 'then', 'fi', 'case', 'in', 'esac', ';;',
-  'for', 'do', 'done', 'function', 'f()', '[[', ']]', '$((', '))', '((', '\u0000', '\u001b[31m', '\ud800', '\udfff', '\ud83d\ude00',
-  'é', '\u202e', '\\\n', '"$(', ')"', '`$(', '${', '%', '^', '@(',
+  'ls',
+  'rm',
+  '-rf',
+  '/',
+  'git',
+  'push',
+  '--force',
+  'sudo',
+  '-u',
+  'bob',
+  'env',
+  '-i',
+  'X=1',
+  '$X',
+  '${X:-/y}',
+  '${#X}',
+  '~',
+  '~/x',
+  '"',
+  "'",
+  '$(',
+  ')',
+  '(',
+  '`',
+  '\\`',
+  '{',
+  '}',
+  ';',
+  '&&',
+  '||',
+  '|',
+  '|&',
+  '&',
+  '\n',
+  '\r\n',
+  '>',
+  '>>',
+  '2>&1',
+  '&>',
+  '<',
+  '<<<',
+  '<<EOF',
+  '<<-EOF',
+  "<<'EOF'",
+  'EOF',
+  '\tEOF',
+  '<(',
+  '>(',
+  "$'\\x41'",
+  "$'\\",
+  '$"',
+  '\\',
+  '#',
+  '# c',
+  'bash',
+  'sh',
+  '-c',
+  '-lc',
+  'eval',
+  'python3',
+  'node',
+  '-e',
+  'ruby',
+  'perl',
+  'php',
+  '-r',
+  'os.system("',
+  "execSync('",
+  'system "',
+  '["rm", "-rf"]',
+  'qx{',
+  '%x(',
+  'ssh',
+  'host',
+  '-p',
+  '22',
+  'xargs',
+  '-I',
+  '{}',
+  'find',
+  '.',
+  '-exec',
+  '\\;',
+  '+',
+  'npx',
+  'pnpm',
+  'dlx',
+  'pwsh',
+  '-Command',
+  'cmd',
+  '/c',
+  '%TEMP%',
+  '$env:HOME',
+  "@'",
+  "'@",
+  'cd',
+  '..',
+  'pushd',
+  'popd',
+  'export',
+  'if',
+  'then',
+  'fi',
+  'case',
+  'in',
+  'esac',
+  ';;',
+  'for',
+  'do',
+  'done',
+  'function',
+  'f()',
+  '[[',
+  ']]',
+  '$((',
+  '))',
+  '((',
+  '\u0000',
+  '\u001b[31m',
+  '\ud800',
+  '\udfff',
+  '\ud83d\ude00',
+  'é',
+  '\u202e',
+  '\\\n',
+  '"$(',
+  ')"',
+  '`$(',
+  '${',
+  '%',
+  '^',
+  '@(',
 ];
 
 function generate(next: () => number): string {
@@ -39,8 +163,8 @@ function generate(next: () => number): string {
 const SEEDS = [
   'sudo sh -c "cd /repo && git push --force"',
   "bash -lc 'cd /srv && rm -rf cache' | tee log",
-  'python3 -c "import os; os.system(\'rm -rf x\')" && node -e "require(\'child_process\').execSync(\'ls\')"',
-  'cat <<EOF > out\n$(date)\nEOF\nbash <<\'X\'\nrm y\nX',
+  "python3 -c \"import os; os.system('rm -rf x')\" && node -e \"require('child_process').execSync('ls')\"",
+  "cat <<EOF > out\n$(date)\nEOF\nbash <<'X'\nrm y\nX",
   'find . -name "*.tmp" -exec rm {} \\; | xargs -I{} sh -c "echo {}"',
   'ssh -p 22 host "cd /x && eval \\"rm -rf \\$D\\""',
   'pwsh -Command "Remove-Item -Recurse C:\\x; iex (iwr https://x)"',
@@ -54,7 +178,8 @@ function mutate(line: string, next: () => number): string {
     const at = Math.floor(next() * (out.length + 1));
     const choice = next();
     if (choice < 0.3) out = out.slice(0, at) + out.slice(at + 1 + Math.floor(next() * 3));
-    else if (choice < 0.6) out = out.slice(0, at) + (FRAGMENTS[Math.floor(next() * FRAGMENTS.length)] ?? '') + out.slice(at);
+    else if (choice < 0.6)
+      out = out.slice(0, at) + (FRAGMENTS[Math.floor(next() * FRAGMENTS.length)] ?? '') + out.slice(at);
     else if (choice < 0.8) out = out.slice(0, at) + String.fromCharCode(Math.floor(next() * 0x10000)) + out.slice(at);
     else out = out.slice(0, at) + out.slice(Math.floor(next() * out.length)).slice(0, 40) + out.slice(at);
   }
@@ -70,7 +195,8 @@ function violations(result: ReadResult): string[] {
   for (const inv of result.invocations) {
     if (inv.via.filter((v) => v.kind !== 'prefix').length > READ_LIMITS.depth) found.push(`nesting of ${inv.program}`);
     if (inv.prefixes.length > READ_LIMITS.depth) found.push(`prefixes of ${inv.program}`);
-    if (!(inv.pipeline.index >= 0 && inv.pipeline.index < inv.pipeline.length)) found.push(`pipeline of ${inv.program}`);
+    if (!(inv.pipeline.index >= 0 && inv.pipeline.index < inv.pipeline.length))
+      found.push(`pipeline of ${inv.program}`);
   }
   return found;
 }
@@ -80,7 +206,8 @@ function readWithinBounds(line: string, shell: NonNullable<ReadOptions['shell']>
   const result = readCommand(line, { ...OPTIONS, shell });
   const problems = violations(result);
   // one assertion per line keeps thousands of cases fast; the line is named when it fails
-  if (problems.length > 0 || result.line !== line) expect({ line, shell, problems }).toEqual({ line, shell, problems: [] });
+  if (problems.length > 0 || result.line !== line)
+    expect({ line, shell, problems }).toEqual({ line, shell, problems: [] });
   return result;
 }
 
@@ -119,25 +246,42 @@ describe('random and mutated lines', () => {
 });
 
 /** Lines past a bound, and the opaque reason each must report. */
-const nest = (open: string, inner: string, close: string, n: number): string => open.repeat(n) + inner + close.repeat(n);
+const nest = (open: string, inner: string, close: string, n: number): string =>
+  open.repeat(n) + inner + close.repeat(n);
 
 describe('huge and deep input comes back opaque with the right reason', () => {
   it.for([
     { name: '1 MB of words', line: 'a '.repeat(512 * 1024), reason: 'too-long' },
     { name: '1 MB single-quoted string', line: `echo '${'x'.repeat(1024 * 1024)}'`, reason: 'too-long' },
     { name: 'more words than the budget', line: 'echo ' + 'w '.repeat(READ_LIMITS.words + 10), reason: 'too-long' },
-    { name: '10,000-stage pipeline', line: Array.from({ length: 10_000 }, () => 'cat').join(' | '), reason: 'too-many-stages' },
+    {
+      name: '10,000-stage pipeline',
+      line: Array.from({ length: 10_000 }, () => 'cat').join(' | '),
+      reason: 'too-many-stages',
+    },
     { name: '17 nested $(…)', line: nest('echo $(', 'ls', ')', 17), reason: 'too-deep' },
-    { name: '17 nested backticks', line: Array.from({ length: 17 }).reduce<string>((s) => `echo \`${s.replace(/[\\`]/g, '\\$&')}\``, 'ls'), reason: 'too-deep' },
+    {
+      name: '17 nested backticks',
+      line: Array.from({ length: 17 }).reduce<string>((s) => `echo \`${s.replace(/[\\`]/g, '\\$&')}\``, 'ls'),
+      reason: 'too-deep',
+    },
     { name: '17 nested subshells', line: nest('( ', 'rm x', ' )', 17), reason: 'too-deep' },
     { name: '17 nested groups', line: nest('{ ', 'rm x; ', '}; ', 17), reason: 'too-deep' },
     { name: '17 nested eval', line: `${'eval '.repeat(17)}rm -rf x`, reason: 'too-deep' },
-    { name: '17 nested bash -c', line: Array.from({ length: 17 }).reduce<string>((s) => `bash -c ${JSON.stringify(s)}`, 'rm -rf x'), reason: 'too-deep' },
+    {
+      name: '17 nested bash -c',
+      line: Array.from({ length: 17 }).reduce<string>((s) => `bash -c ${JSON.stringify(s)}`, 'rm -rf x'),
+      reason: 'too-deep',
+    },
     { name: '100 sudo prefixes', line: `${'sudo '.repeat(100)}rm -rf x`, reason: 'too-deep' },
     { name: '1 MB of $(', line: '$('.repeat(512 * 1024), reason: 'too-deep' },
     { name: '1 MB of (', line: '('.repeat(1024 * 1024), reason: 'too-long' },
     { name: '1 MB of backticks', line: '`'.repeat(1024 * 1024), reason: 'too-long' },
-    { name: '1 MB heredoc without its end', line: `bash <<EOF\n${'rm x\n'.repeat(200 * 1024)}`, reason: 'unterminated-heredoc' },
+    {
+      name: '1 MB heredoc without its end',
+      line: `bash <<EOF\n${'rm x\n'.repeat(200 * 1024)}`,
+      reason: 'unterminated-heredoc',
+    },
     // every `>` is a broken redirect: the reader stops at its cap of unreadable parts
     { name: '1 MB of >', line: '>'.repeat(1024 * 1024), reason: 'unreadable' },
   ])('$name', ({ line, reason }) => {
@@ -149,24 +293,54 @@ describe('huge and deep input comes back opaque with the right reason', () => {
   // there (the first opaque part of that reason starts before it), far short of the 256 KiB read
   // at most, so the work done is bounded by the budgets, not by the length of the line.
   it.for([
-    { name: "33,000 × 'ls;'", line: 'ls;'.repeat(33_000), reason: 'too-many-stages', stopsBy: 4 * READ_LIMITS.invocations },
-    { name: "25,000 × 'a=b;' (commands that run nothing)", line: 'a=b;'.repeat(25_000), reason: 'too-many-stages', stopsBy: 5 * READ_LIMITS.invocations },
-    { name: "a URL, then 25,000 × 'a=b&'", line: `https://a.com/?${'a=b&'.repeat(25_000)}`, reason: 'too-many-stages', stopsBy: 5 * READ_LIMITS.invocations + 20 },
+    {
+      name: "33,000 × 'ls;'",
+      line: 'ls;'.repeat(33_000),
+      reason: 'too-many-stages',
+      stopsBy: 4 * READ_LIMITS.invocations,
+    },
+    {
+      name: "25,000 × 'a=b;' (commands that run nothing)",
+      line: 'a=b;'.repeat(25_000),
+      reason: 'too-many-stages',
+      stopsBy: 5 * READ_LIMITS.invocations,
+    },
+    {
+      name: "a URL, then 25,000 × 'a=b&'",
+      line: `https://a.com/?${'a=b&'.repeat(25_000)}`,
+      reason: 'too-many-stages',
+      stopsBy: 5 * READ_LIMITS.invocations + 20,
+    },
     { name: '1 MB of $', line: '$'.repeat(1024 * 1024), reason: 'too-long', stopsBy: 4 * READ_LIMITS.parts },
     { name: '1 MB of $x', line: '$x'.repeat(512 * 1024), reason: 'too-long', stopsBy: 4 * READ_LIMITS.parts },
     { name: '1 MB of "$', line: `"${'$'.repeat(1024 * 1024)}`, reason: 'too-long', stopsBy: 4 * READ_LIMITS.parts },
     { name: '1 MB of %a%', line: '%a%'.repeat(350_000), reason: 'too-long', stopsBy: 4 * READ_LIMITS.parts },
     { name: '1 MB of "a"', line: '"a"'.repeat(350_000), reason: 'too-long', stopsBy: 40 * READ_LIMITS.parts },
     { name: "1 MB of 'a'", line: "'a'".repeat(350_000), reason: 'too-long', stopsBy: 40 * READ_LIMITS.parts },
-    { name: '1 MB of $\'\\x41', line: `$'${'\\x41'.repeat(256 * 1024)}`, reason: 'too-long', stopsBy: 5 * READ_LIMITS.words },
-    { name: '1 MB of `\\$`', line: `\`${'\\$'.repeat(512 * 1024)}`, reason: 'too-long', stopsBy: 5 * READ_LIMITS.parts },
+    {
+      name: "1 MB of $'\\x41",
+      line: `$'${'\\x41'.repeat(256 * 1024)}`,
+      reason: 'too-long',
+      stopsBy: 5 * READ_LIMITS.words,
+    },
+    {
+      name: '1 MB of `\\$`',
+      line: `\`${'\\$'.repeat(512 * 1024)}`,
+      reason: 'too-long',
+      stopsBy: 5 * READ_LIMITS.parts,
+    },
     { name: '1 MB of ;', line: ';'.repeat(1024 * 1024), reason: 'too-long', stopsBy: 2 * READ_LIMITS.words + 10 },
     { name: '1 MB of &', line: '&'.repeat(1024 * 1024), reason: 'too-long', stopsBy: 2 * READ_LIMITS.words + 10 },
     { name: '1 MB of |', line: '|'.repeat(1024 * 1024), reason: 'too-long', stopsBy: 2 * READ_LIMITS.words + 10 },
     { name: '1 MB of )', line: ')'.repeat(1024 * 1024), reason: 'too-long', stopsBy: READ_LIMITS.words + 10 },
     { name: '1 MB of newlines', line: '\n'.repeat(1024 * 1024), reason: 'too-long', stopsBy: READ_LIMITS.words + 10 },
     { name: '1 MB of ~', line: '~ '.repeat(512 * 1024), reason: 'too-long', stopsBy: 2 * READ_LIMITS.words + 10 },
-    { name: "1 MB of 'a=b '", line: 'a=b '.repeat(256 * 1024), reason: 'too-long', stopsBy: 4 * READ_LIMITS.words + 10 },
+    {
+      name: "1 MB of 'a=b '",
+      line: 'a=b '.repeat(256 * 1024),
+      reason: 'too-long',
+      stopsBy: 4 * READ_LIMITS.words + 10,
+    },
     { name: '1 MB of <<a', line: '<<a '.repeat(256 * 1024), reason: 'unterminated-heredoc', stopsBy: 10 },
     { name: '1 MB of $((', line: '$(('.repeat(350_000), reason: 'unterminated-substitution', stopsBy: 10 },
     { name: '1 MB of ${', line: '${'.repeat(512 * 1024), reason: 'unterminated-substitution', stopsBy: 10 },

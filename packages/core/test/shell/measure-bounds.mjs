@@ -44,7 +44,9 @@ for (const [name, line] of Object.entries(cases)) {
   let result;
   const ms = cpu(() => (result = readCommand(line, options)));
   const reasons = [...new Set(result.opaque.map((o) => o.reason))].join(', ') || 'none';
-  console.log(`${name.padEnd(28)} ${String(Math.round(line.length / 1024)).padStart(6)} KiB ${ms.toFixed(1).padStart(7)} ms  ${result.invocations.length} invocations, opaque: ${reasons}`);
+  console.log(
+    `${name.padEnd(28)} ${String(Math.round(line.length / 1024)).padStart(6)} KiB ${ms.toFixed(1).padStart(7)} ms  ${result.invocations.length} invocations, opaque: ${reasons}`,
+  );
 }
 
 const typical = [

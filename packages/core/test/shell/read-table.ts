@@ -74,20 +74,37 @@ export function checkRow(row: Row): ReadResult {
     if (want.cwd !== undefined) expect(inv.cwd, `${label} cwd`).toBe(want.cwd);
     if (want.cwdKnown !== undefined) expect(inv.cwdKnown, `${label} cwdKnown`).toBe(want.cwdKnown);
     if (want.env) expect(inv.env, `${label} env`).toEqual(want.env);
-    if (want.writes) expect(inv.redirects.filter((r) => r.write).map((r) => r.target), `${label} writes`).toEqual(want.writes);
+    if (want.writes)
+      expect(
+        inv.redirects.filter((r) => r.write).map((r) => r.target),
+        `${label} writes`,
+      ).toEqual(want.writes);
     if (want.stage) expect([inv.pipeline.index, inv.pipeline.length], `${label} stage`).toEqual(want.stage);
     if (want.code !== undefined) expect(inv.code?.text, `${label} code`).toBe(want.code);
     if (want.stdin !== undefined) expect(inv.stdinText, `${label} stdin`).toBe(want.stdin);
     if (want.host !== undefined) expect(inv.remoteHost, `${label} host`).toBe(want.host);
     if (want.prefixes !== undefined) {
-      expect(inv.prefixes.map((p) => [p.name, ...p.args].join(' ')).join(', '), `${label} prefixes`).toBe(want.prefixes);
+      expect(inv.prefixes.map((p) => [p.name, ...p.args].join(' ')).join(', '), `${label} prefixes`).toBe(
+        want.prefixes,
+      );
     }
     const src = line.slice(inv.span[0], inv.span[1]);
     if (want.src !== undefined) expect(src, `${label} span`).toBe(want.src);
-    else expect(unquote(src).startsWith(unquote(inv.program)), `${label} span ${JSON.stringify(src)} starts with the program`).toBe(true);
+    else
+      expect(
+        unquote(src).startsWith(unquote(inv.program)),
+        `${label} span ${JSON.stringify(src)} starts with the program`,
+      ).toBe(true);
   });
-  for (const name of row.absent ?? []) expect(actual.map((i) => i.name), `no ${name}`).not.toContain(name);
-  expect(result.opaque.map((o) => o.reason), 'opaque').toEqual(row.opaque ?? []);
+  for (const name of row.absent ?? [])
+    expect(
+      actual.map((i) => i.name),
+      `no ${name}`,
+    ).not.toContain(name);
+  expect(
+    result.opaque.map((o) => o.reason),
+    'opaque',
+  ).toEqual(row.opaque ?? []);
   checkSpans(result);
   return result;
 }
@@ -99,7 +116,12 @@ export function spanProblems(result: ReadResult): string[] {
     Number.isInteger(start) && Number.isInteger(end) && start >= 0 && start <= end && end <= length;
   const problems: string[] = [];
   for (const inv of result.invocations) {
-    const spans = [inv.span, ...inv.argSpans, ...inv.redirects.map((r) => r.span), ...(inv.code ? [inv.code.span] : [])];
+    const spans = [
+      inv.span,
+      ...inv.argSpans,
+      ...inv.redirects.map((r) => r.span),
+      ...(inv.code ? [inv.code.span] : []),
+    ];
     if (!spans.every(inside)) problems.push(`a span of ${inv.program}`);
     if (inv.argSpans.length !== inv.args.length) problems.push(`argSpans of ${inv.program}`);
   }

