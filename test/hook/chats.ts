@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AgentId } from '../../packages/core/src/types.js';
+import type { AgentId } from '../../packages/adapters/src/index.js';
 import { fixture } from '../../packages/cli/test/hook-cases.js';
 import type { LogEntry } from '../../packages/cli/src/log.js';
 import type { ChatState } from '../../packages/cli/src/state.js';

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentId, Environment, Verdict } from '../../packages/core/src/index.js';
+import type { AgentId } from '../../packages/adapters/src/index.js';
+import type { Environment, Verdict } from '../../packages/core/src/index.js';
 import { evaluate, rules } from '../../packages/core/src/index.js';
 import { adapters } from '../../packages/adapters/src/index.js';
 import { askInChatMessage, askMessage, blockMessage, GUARD_ON_NOTICE } from '../../packages/adapters/src/messages.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it, vi } from 'vitest';
-import type { AgentId } from '../../packages/core/src/types.js';
+import type { AgentId } from '../../packages/adapters/src/index.js';
 import { requireBuild } from './bin.js';
 import type { Chat, World } from './chats.js';
 import {

@@ -1,4 +1,4 @@
-import type { AgentId, ToolResult, ToolStep, Verdict } from '@guard/core';
+import type { ToolResult, ToolStep, Verdict } from '@guard/core';
 
 /** What the hook process prints and how it exits, as the agent expects. */
 export interface HookReply {
@@ -9,14 +9,15 @@ export interface HookReply {
 /** Which config file an install targets. */
 export type ConfigLevel = 'user' | 'project';
 
-/** Where things are, as the CLI found them (the adapters never read the environment). */
+/**
+ * Where things are, as the CLI found them (the adapters never read the environment): each agent
+ * works out its own files from these, e.g. Codex from `env.CODEX_HOME`.
+ */
 export interface Locations {
   readonly home: string;
-  /** `$CODEX_HOME`, when set. */
-  readonly codexHome?: string;
-  /** `$COPILOT_HOME`, when set. */
-  readonly copilotHome?: string;
-  /** Project root, for `--project`. */
+  /** The environment; an empty variable counts as unset. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Project root, for `--project` and the project's rules files. */
   readonly projectRoot: string;
 }
 
@@ -101,25 +102,48 @@ export interface Capabilities {
   readonly afterSetup: string;
 }
 
+/** A locally started MCP server as an agent's config declares it. */
+export interface McpServer {
+  readonly name: string;
+  readonly command?: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  /** Remote (URL) servers are never contacted. */
+  readonly url?: string;
+  /** The agent marks it as disabled or needing approval: not started. */
+  readonly skip?: string;
+}
+
+/** One file that declares MCP servers, and how to read the servers out of its text. */
+export interface McpConfig {
+  readonly path: string;
+  /** The servers in the file's text; throws McpConfigError when the text cannot be read. */
+  servers(text: string): Promise<readonly McpServer[]>;
+}
+
+/** What the chat-start scan reads for one agent, at user level (the project's files are shared, see scan.ts). */
+export interface ChatStartFiles {
+  /** Rules and memory files the agent loads, and folders of them (read one level deep). */
+  rules(where: Locations): { readonly files: readonly string[]; readonly folders: readonly string[] };
+  /** The user-level files that declare the MCP servers the agent starts. */
+  mcp(where: Locations): readonly McpConfig[];
+}
+
 /**
- * One agent. Every member is pure (text and data in, text and data out), so tests are tables of
- * strings; the CLI owns all file and process I/O.
+ * What the hook needs of one agent: reading its payloads, writing its replies, and where its
+ * chat-start scan looks. Every member is pure (text and data in, text and data out), so tests are
+ * tables of strings; the CLI owns all file and process I/O.
  */
-export interface Adapter {
-  readonly id: AgentId;
+export interface Agent {
+  readonly id: string;
   readonly displayName: string;
   readonly capabilities: Capabilities;
-  /** Absolute path of the config file guard edits at this level. */
-  configPath(level: ConfigLevel, where: Locations): string;
   /**
-   * The config text with guard's hook added (or updated); every other byte kept.
-   * '' means the file does not exist. Idempotent. Throws ConfigError when the text does not parse.
+   * The events that carry a step about to run, the main one first. A failure picks its reply from
+   * these when the payload could not be read.
    */
-  install(configText: string, options: InstallOptions): string;
-  /** The config text with only guard's entries removed; `install` then `uninstall` is the identity. */
-  uninstall(configText: string): string;
-  /** The guard hook command(s) found in a config text (empty when not installed). */
-  installedCommands(configText: string): readonly string[];
+  readonly stepEvents: readonly [string, ...string[]];
+  readonly chatStart: ChatStartFiles;
   /**
    * Reads one hook payload (already JSON-parsed). `event` is the `--event` argument when the
    * agent's payload does not name its event. `parentArgs` is the command line of the agent
@@ -132,6 +156,103 @@ export interface Adapter {
   /** The reply for a non-step event (start, prompt, result, ignore); `notice` goes to the agent/person where possible. */
   toEventReply(event: string, notice: string | undefined): HookReply;
 }
+
+/** One hook call as the agent makes it: the event it fires and the JSON it sends on stdin. */
+export interface CannedCall {
+  readonly event: string;
+  readonly payload: Readonly<Record<string, unknown>>;
+}
+
+/** What the agent does with an answer: let the step run, stop it, ask the person, or count the hook as failed. */
+export type Effect = 'no-objection' | 'block' | 'ask' | 'failure';
+
+export interface ReadReply {
+  readonly effect: Effect;
+  /** In a few words, why the answer reads that way. */
+  readonly why: string;
+}
+
+/** What `guard doctor` needs to act like the agent (see doctor.ts). */
+export interface DoctorKit {
+  /** How the agent starts a hook command: through the person's login shell (`$SHELL -lc`) or `sh -c`. */
+  readonly shell: 'login' | 'sh';
+  /** The payload the agent sends before running `command` in the shell, in folder `cwd`. */
+  shellCall(command: string, cwd: string): CannedCall;
+  /**
+   * How the agent reads a hook's stdout and exit code. `failClosedEntry`: the entry carries the
+   * agent's own fail-closed switch, so a failure blocks.
+   */
+  readReply(stdout: string, exitCode: number, failClosedEntry: boolean): ReadReply;
+  /** How long the agent waits for guard's entries in this config text, in seconds; undefined when not known. */
+  timeoutSeconds(configText: string): number | undefined;
+}
+
+/** Where the agent stands on guard's hooks in one hooks file. */
+export type TrustState =
+  /** Every guard hook has a matching trusted record. */
+  | 'trusted'
+  /** At least one guard hook has no trust record. */
+  | 'untrusted'
+  /** A trust record exists, but for an older definition (another path, timeout, matcher…). */
+  | 'modified'
+  /** The person switched a guard hook off in the agent. */
+  | 'disabled'
+  /** The files could not be read. */
+  | 'unknown';
+
+export interface TrustReport {
+  readonly state: TrustState;
+  readonly detail: string;
+}
+
+/**
+ * An agent that skips hooks nobody told it to trust (Codex). The pure parts: where the trust
+ * records are, what they say about guard's hooks, and the records without guard's. Having the agent
+ * write the trust is I/O the CLI does (for Codex, through `codex app-server`).
+ */
+export interface HookTrust {
+  /** The agent's program, which the CLI asks to trust guard's hooks. */
+  readonly program: string;
+  /** The agent's own menu of hooks, where a person trusts one by hand (Codex: `/hooks`). */
+  readonly menu: string;
+  /** How a person gets there (Codex: "open Codex in a terminal, type /hooks"). */
+  readonly byHand: string;
+  /** The file that holds the agent's trust records. */
+  recordsPath(where: Locations): string;
+  /** How the agent stands on guard's hooks in `hooksText` (at `hooksPath`), from the records' text ('' when absent). */
+  state(hooksPath: string, hooksText: string, recordsText: string): TrustReport;
+  /** The record keys of guard's hooks in a hooks file; throws when the hooks file does not parse. */
+  keys(hooksPath: string, hooksText: string): readonly string[];
+  /** The records text without the records of these keys; every other line kept. */
+  withoutRecords(recordsText: string, keys: readonly string[]): string;
+  /** Whether two records texts say the same (only laid out differently); false when either does not parse. */
+  sameRecords(a: string, b: string): boolean;
+}
+
+/** What setup, uninstall, status and doctor need of one agent; never loaded by the hook. */
+export interface AgentSetup {
+  /** Absolute path of the config file guard edits at this level. */
+  configPath(level: ConfigLevel, where: Locations): string;
+  /**
+   * The config text with guard's hook added (or updated); every other byte kept.
+   * '' means the file does not exist. Idempotent. Throws ConfigError when the text does not parse.
+   */
+  install(configText: string, options: InstallOptions): string;
+  /** The config text with only guard's entries removed; `install` then `uninstall` is the identity. */
+  uninstall(configText: string): string;
+  /** The guard hook command(s) found in a config text (empty when not installed). */
+  installedCommands(configText: string): readonly string[];
+  /** The agent loads a project's hook file only in a folder the person trusted there. */
+  readonly projectNeedsTrust: boolean;
+  /** What the person must do after uninstall for the agent to stop calling guard. */
+  readonly afterUninstall: string;
+  readonly doctor: DoctorKit;
+  /** Present when the agent skips hooks until they are trusted. */
+  readonly trust?: HookTrust;
+}
+
+/** One agent, all of it: what the hook needs and what setup, status and doctor need. */
+export interface Adapter extends Agent, AgentSetup {}
 
 /** A config file that cannot be edited safely. `line` is 1-based when known. */
 export class ConfigError extends Error {

@@ -1,4 +1,3 @@
-import type { AgentId } from '@guard/core';
 import { ConfigError } from './adapter.js';
 import type { InstallOptions } from './adapter.js';
 import {
@@ -16,7 +15,7 @@ import type { JsonArray, JsonNode, JsonObject, JsonValue } from './json-text.js'
 
 /** How one agent's hook file is laid out, as far as guard's entries are concerned. */
 export interface HookFileSchema {
-  readonly agent: AgentId;
+  readonly agent: string;
   /** Root key of the object that maps event names to lists: `hooks`, or guard's own hook name. */
   readonly eventMapKey: string;
   /** The event map is guard's alone (Antigravity's hook named "guard"): it is written and removed whole. */
@@ -48,13 +47,14 @@ export function versionOne(agentName: string): (root: JsonObject, text: string) 
   };
 }
 
-const GUARD_TAIL = /(?:^|\s)hook\s+(codex|cursor|antigravity|copilot)(?:\s+--event\s+(\S+))?\s*$/;
+// `hook <agent>`, maybe `--event NAME`, at the end of a command (an agent id is a lowercase word)
+const GUARD_TAIL = /(?:^|\s)hook\s+([a-z][a-z0-9-]*)(?:\s+--event\s+(\S+))?\s*$/;
 
 /**
  * Whether a hook command is guard's for this agent: its words end with `hook <agent>`, optionally
  * followed by `--event NAME`, whatever node and script paths come before.
  */
-export function isGuardCommand(command: string, agent: AgentId): boolean {
+export function isGuardCommand(command: string, agent: string): boolean {
   return GUARD_TAIL.exec(command)?.[1] === agent;
 }
 

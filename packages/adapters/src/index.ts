@@ -1,11 +1,25 @@
-import type { AgentId } from '@guard/core';
 import type { Adapter } from './adapter.js';
-import { antigravity } from './antigravity/index.js';
-import { codex } from './codex/index.js';
-import { copilot } from './copilot/index.js';
-import { cursor } from './cursor/index.js';
+import { AGENT_IDS } from './agents.js';
+import type { AgentId } from './agents.js';
 
 export * from './adapter.js';
+export { AGENT_IDS, AGENTS, agentId } from './agents.js';
+export type { AgentId } from './agents.js';
+export { configuredTimeout, DOCTOR_CHAT } from './doctor.js';
+export { McpConfigError, PROJECT_RULES } from './scan.js';
 
-/** Every agent guard can be set up in. */
-export const adapters: Readonly<Record<AgentId, Adapter>> = { codex, cursor, antigravity, copilot };
+/**
+ * Every agent, all of it (what the hook needs and what setup, status and doctor need). Each
+ * agent's index.ts is loaded by its folder's name, so the list in agents.ts is the only one; the
+ * hook never loads this module (it would load every agent's config editing and its TOML parser).
+ */
+export const adapters: Readonly<Record<AgentId, Adapter>> = Object.fromEntries(
+  await Promise.all(
+    AGENT_IDS.map(async (id) => {
+      const module = (await import(`@guard/adapters/${id}/adapter`)) as Readonly<Record<string, Adapter | undefined>>;
+      const adapter = module[id];
+      if (adapter?.id !== id) throw new Error(`packages/adapters/src/${id}/index.ts must export the adapter "${id}"`);
+      return [id, adapter] as const;
+    }),
+  ),
+) as Record<AgentId, Adapter>;

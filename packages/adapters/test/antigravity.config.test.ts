@@ -189,7 +189,7 @@ describe('antigravity: events written', () => {
 });
 
 describe('antigravity: config path', () => {
-  const where = { home: '/home/dev', projectRoot: '/home/dev/project' };
+  const where = { home: '/home/dev', env: {}, projectRoot: '/home/dev/project' };
   it.for([
     { level: 'user', path: '/home/dev/.gemini/config/hooks.json' },
     { level: 'project', path: '/home/dev/project/.agents/hooks.json' },

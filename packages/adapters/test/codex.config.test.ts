@@ -291,19 +291,19 @@ describe('codex: config path', () => {
     {
       name: 'user level',
       level: 'user',
-      where: { home: '/home/dev', projectRoot: '/home/dev/project' },
+      where: { home: '/home/dev', env: {}, projectRoot: '/home/dev/project' },
       path: '/home/dev/.codex/hooks.json',
     },
     {
       name: 'CODEX_HOME',
       level: 'user',
-      where: { home: '/home/dev', codexHome: '/srv/codex', projectRoot: '/home/dev/project' },
+      where: { home: '/home/dev', env: { CODEX_HOME: '/srv/codex' }, projectRoot: '/home/dev/project' },
       path: '/srv/codex/hooks.json',
     },
     {
       name: 'project level ignores CODEX_HOME',
       level: 'project',
-      where: { home: '/home/dev', codexHome: '/srv/codex', projectRoot: '/home/dev/project' },
+      where: { home: '/home/dev', env: { CODEX_HOME: '/srv/codex' }, projectRoot: '/home/dev/project' },
       path: '/home/dev/project/.codex/hooks.json',
     },
   ] as const)('$name', ({ level, where, path }) => {

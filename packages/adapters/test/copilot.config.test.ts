@@ -228,19 +228,19 @@ describe('copilot: config path', () => {
     {
       name: 'user level',
       level: 'user',
-      where: { home: '/home/dev', projectRoot: '/home/dev/project' },
+      where: { home: '/home/dev', env: {}, projectRoot: '/home/dev/project' },
       path: '/home/dev/.copilot/hooks/guard.json',
     },
     {
       name: 'COPILOT_HOME',
       level: 'user',
-      where: { home: '/home/dev', copilotHome: '/srv/copilot', projectRoot: '/home/dev/project' },
+      where: { home: '/home/dev', env: { COPILOT_HOME: '/srv/copilot' }, projectRoot: '/home/dev/project' },
       path: '/srv/copilot/hooks/guard.json',
     },
     {
       name: 'project level ignores COPILOT_HOME',
       level: 'project',
-      where: { home: '/home/dev', copilotHome: '/srv/copilot', projectRoot: '/home/dev/project' },
+      where: { home: '/home/dev', env: { COPILOT_HOME: '/srv/copilot' }, projectRoot: '/home/dev/project' },
       path: '/home/dev/project/.github/hooks/guard.json',
     },
   ] as const)('$name', ({ level, where, path }) => {

@@ -242,7 +242,7 @@ describe('cursor: events written', () => {
 });
 
 describe('cursor: config path', () => {
-  const where = { home: '/home/dev', projectRoot: '/home/dev/project' };
+  const where = { home: '/home/dev', env: {}, projectRoot: '/home/dev/project' };
   it.for([
     { level: 'user', path: '/home/dev/.cursor/hooks.json' },
     { level: 'project', path: '/home/dev/project/.cursor/hooks.json' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentId } from '@guard/core';
+import type { AgentId } from '../src/agents.js';
 import { isGuardCommand } from '../src/hook-config.js';
 
 describe('isGuardCommand: the one test for "this hook entry is guard\'s"', () => {

@@ -3,8 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adapters } from '@guard/adapters';
-import type { Adapter, ConfigError, ConfigLevel, Locations } from '@guard/adapters';
-import type { AgentId } from '@guard/core';
+import type { Adapter, AgentId, ConfigError, ConfigLevel, Locations } from '@guard/adapters';
 import { findProjectRoot } from './commands/explain.js';
 import { GuardError } from './errors.js';
 import type { Io } from './io.js';
@@ -14,20 +13,27 @@ import type { Settings } from './settings.js';
 /** Both config levels, user first. */
 export const LEVELS: readonly ConfigLevel[] = ['user', 'project'];
 
-/** Where the agents' files are, from HOME, CODEX_HOME, COPILOT_HOME and the project around the cwd. */
+/** Where the agents' files are: the home folder, the environment, and the project around the cwd. */
 export function locationsFrom(io: Io): Locations {
-  const { CODEX_HOME: codexHome, COPILOT_HOME: copilotHome } = io.env;
-  return {
-    home: io.home(),
-    ...(codexHome ? { codexHome } : {}),
-    ...(copilotHome ? { copilotHome } : {}),
-    projectRoot: findProjectRoot(io.cwd()),
-  };
+  return { home: io.home(), env: io.env, projectRoot: findProjectRoot(io.cwd()) };
 }
 
 /** The agent's adapter; every AgentId has one. */
 export function adapterFor(agent: AgentId): Adapter {
   return adapters[agent];
+}
+
+/**
+ * Whether the agent has its own fail-closed switch on guard's entries (Cursor's `failClosed`):
+ * setup writes the file differently with fail-closed on.
+ */
+export function hasFailClosedSwitch(agent: AgentId): boolean {
+  const adapter = adapterFor(agent);
+  const probe = hookCommand(agent);
+  return (
+    adapter.install('', { hookCommand: probe, failClosed: true }) !==
+    adapter.install('', { hookCommand: probe, failClosed: false })
+  );
 }
 
 /**

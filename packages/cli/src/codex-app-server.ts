@@ -1,6 +1,7 @@
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { delimiter, dirname, join } from 'node:path';
+import { basename, dirname, delimiter, join } from 'node:path';
+import { adapters } from '@guard/adapters';
 import { folderProblem } from './fsx.js';
 import type { Io } from './io.js';
 
@@ -10,6 +11,11 @@ import type { Io } from './io.js';
  * the trust itself into the user's config.toml (its own TOML editor keeps the comments), so guard
  * never edits that file. Not on the hook path: setup and doctor use it.
  */
+
+// Codex's name, program and hooks menu, from its adapter: this module is Codex's own I/O, reached
+// through the adapter's `trust` capability (setup, doctor).
+const { displayName: NAME, trust } = adapters.codex;
+const { program: PROGRAM, menu: MENU } = trust ?? { program: '', menu: '' };
 
 /** Codex's word on one hook (app-server `HookTrustStatus`). */
 export type HookTrustStatus = 'managed' | 'untrusted' | 'trusted' | 'modified';
@@ -89,7 +95,7 @@ export async function withAppServer<T>(
 ): Promise<T> {
   const { cwd, limitMs } = options;
   const problem = folderProblem(cwd);
-  if (problem !== undefined) throw new AppServerError(`cannot start codex app-server: ${problem}`);
+  if (problem !== undefined) throw new AppServerError(`cannot start ${PROGRAM} app-server: ${problem}`);
   const { execa } = await import('execa');
   const posix = process.platform !== 'win32';
   const child = execa(codex, ['app-server', ...(options.args ?? [])], {
@@ -146,7 +152,7 @@ export async function withAppServer<T>(
     if (waiter === undefined) return;
     pending.delete(message.id);
     if (message.error !== undefined)
-      waiter.reject(new AppServerError(`Codex answered ${String(message.error.message ?? 'an error')}`));
+      waiter.reject(new AppServerError(`${NAME} answered ${String(message.error.message ?? 'an error')}`));
     else waiter.resolve(message.result);
   };
   child.stdin?.on('error', () => undefined);
@@ -155,7 +161,7 @@ export async function withAppServer<T>(
       result.exitCode === undefined
         ? (result.shortMessage?.split('\n')[0] ?? 'it could not start')
         : `exit code ${result.exitCode}`;
-    failAll(new AppServerError(`codex app-server stopped early (${why})`));
+    failAll(new AppServerError(`${PROGRAM} app-server stopped early (${why})`));
   });
   let nextId = 1;
   const send = (message: object): void => void child.stdin?.write(`${JSON.stringify(message)}\n`);
@@ -171,7 +177,7 @@ export async function withAppServer<T>(
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new AppServerError(`codex app-server did not answer within ${limitMs / 1000} s`)),
+      () => reject(new AppServerError(`${PROGRAM} app-server did not answer within ${limitMs / 1000} s`)),
       limitMs,
     );
   });
@@ -186,7 +192,7 @@ export async function withAppServer<T>(
   } finally {
     clearTimeout(timer);
     stop();
-    failAll(new AppServerError('codex app-server was stopped'));
+    failAll(new AppServerError(`${PROGRAM} app-server was stopped`));
     // reaped before returning: nothing of Codex outlives the command
     await child;
   }
@@ -230,7 +236,7 @@ function guardHooks(hooks: readonly ListedHook[], file: string, commands: readon
 /** Where Codex looks for `file`'s hooks: a project file only from inside that project. */
 function listingCwd(file: string, io: Io): string {
   const folder = dirname(file);
-  return folder.endsWith('/.codex') || folder.endsWith('\\.codex') ? dirname(folder) : io.cwd();
+  return basename(folder) === `.${PROGRAM}` ? dirname(folder) : io.cwd();
 }
 
 /** Codex's trust status of guard's hooks in `file`, straight from Codex. */
@@ -272,8 +278,8 @@ export async function trustGuardHooks(
     const listing = await listHooks(session, cwd);
     const found = guardHooks(listing.hooks, file, commands);
     if (found.length === 0) {
-      const why = listing.errors.length > 0 ? ` (Codex says: ${listing.errors.join('; ')})` : '';
-      throw new AppServerError(`Codex does not load guard's hooks from ${file}${why}`);
+      const why = listing.errors.length > 0 ? ` (${NAME} says: ${listing.errors.join('; ')})` : '';
+      throw new AppServerError(`${NAME} does not load guard's hooks from ${file}${why}`);
     }
     const value = Object.fromEntries(
       found
@@ -302,20 +308,20 @@ export async function trustGuardHooks(
  */
 export function appServerTrust(io: Io): (file: string, commands: readonly string[]) => Promise<void> {
   return async (file, commands) => {
-    const codex = findOnPath('codex', io.env);
+    const codex = findOnPath(PROGRAM, io.env);
     // no Codex here: setup's next step names /hooks, which is all there is to say
     if (codex === undefined) return;
     try {
       const result = await trustGuardHooks(codex, file, commands, io);
       if (result.trusted === result.total) {
-        io.out(`Codex (${codex}) now trusts guard's ${result.total} hooks; it recorded that in its config.toml.\n`);
+        io.out(`${NAME} (${codex}) now trusts guard's ${result.total} hooks; it recorded that in its config.toml.\n`);
       } else {
-        const off = result.disabled > 0 ? ` (${result.disabled} switched off in Codex: turn them on in /hooks)` : '';
-        io.out(`Codex (${codex}) trusts ${result.trusted} of guard's ${result.total} hooks${off}.\n`);
+        const off = result.disabled > 0 ? ` (${result.disabled} switched off in ${NAME}: turn them on in ${MENU})` : '';
+        io.out(`${NAME} (${codex}) trusts ${result.trusted} of guard's ${result.total} hooks${off}.\n`);
       }
     } catch (error) {
       if (!(error instanceof AppServerError)) throw error;
-      io.out(`guard could not mark its hook trusted through \`codex app-server\`: ${error.message}.\n`);
+      io.out(`guard could not mark its hook trusted through \`${PROGRAM} app-server\`: ${error.message}.\n`);
     }
   };
 }

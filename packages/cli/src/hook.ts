@@ -1,5 +1,6 @@
 import { homedir, tmpdir } from 'node:os';
 import type { HookInput, HookReply } from '@guard/adapters';
+import { AGENT_IDS } from '@guard/adapters/agents';
 import type { AgentId, Environment, Probe, Rule, Verdict } from '@guard/core';
 import { evaluate, redact, stepText } from '@guard/core';
 import { ExitCode } from './errors.js';
@@ -109,7 +110,7 @@ export async function runHook(
   const args = parseHookArgs(argv);
   if (typeof args === 'string') {
     io.err(
-      `guard: ${args}\nThe hook command should read like \`guard hook codex\`; run \`guard setup <agent>\` to write it again.\n`,
+      `guard: ${args}\nThe hook command should read like \`guard hook ${AGENT_IDS[0]}\`; run \`guard setup <agent>\` to write it again.\n`,
     );
     return ExitCode.Usage;
   }

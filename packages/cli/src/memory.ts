@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Capabilities, HookInput } from '@guard/adapters';
+import { AGENTS } from '@guard/adapters/agents';
 import { GUARD_ON_NOTICE } from '@guard/adapters/messages';
 import type { AgentId, Environment, Evaluation, SessionView, ToolStep, Verdict } from '@guard/core';
 import { buildContext, FRESH_SESSION, isApproval, observe, stepText } from '@guard/core';
@@ -311,41 +312,39 @@ export interface SessionOptions extends MemoryOptions {
   readonly startedAt?: number;
 }
 
-/** Agents with no chat-start event: the first step of a new chat runs the scan (with a shorter budget). */
-const NO_START_EVENT: ReadonlySet<AgentId> = new Set(['antigravity']);
 /** The scan's budget for MCP servers: at a start event, and inside a first step's hook deadline. */
 const START_SCAN_MS = 5_000;
 const FIRST_STEP_SCAN_MS = 1_000;
 
 /** guard's session layer (the hook runtime's SessionLayer): chat memory in guard's folder. */
 export function chatSessions(options: SessionOptions): {
-  forStep(agent: AgentId, step: ToolStep): Promise<ChatMemory>;
+  forStep(agent: keyof typeof AGENTS, step: ToolStep): Promise<ChatMemory>;
   onEvent(
-    agent: AgentId,
+    agent: keyof typeof AGENTS,
     input: Exclude<HookInput, { type: 'step' }>,
   ): Promise<string | undefined> | string | undefined;
 } {
-  const scanner = (agent: AgentId, projectRoot: string, budgetMs: number) => async (): Promise<StartScanResult> => {
-    const { scanChatStart } = await import('./start-scan.js');
-    // what the call spent before (loading the scanner on a busy machine) is taken from the budget,
-    // so the scan ends in time for the hook's own deadline
-    const timeoutMs = Math.max(0, (options.startedAt ?? Date.now()) + budgetMs - Date.now());
-    return scanChatStart({
-      agent,
-      projectRoot,
-      home: options.env.home,
-      ...(options.scanEnv.CODEX_HOME ? { codexHome: options.scanEnv.CODEX_HOME } : {}),
-      ...(options.scanEnv.COPILOT_HOME ? { copilotHome: options.scanEnv.COPILOT_HOME } : {}),
-      env: options.scanEnv,
-      timeoutMs,
-    });
-  };
+  const scanner =
+    (agent: keyof typeof AGENTS, projectRoot: string, budgetMs: number) => async (): Promise<StartScanResult> => {
+      const { scanChatStart } = await import('./start-scan.js');
+      // what the call spent before (loading the scanner on a busy machine) is taken from the budget,
+      // so the scan ends in time for the hook's own deadline
+      const timeoutMs = Math.max(0, (options.startedAt ?? Date.now()) + budgetMs - Date.now());
+      return scanChatStart({
+        agent,
+        projectRoot,
+        home: options.env.home,
+        env: options.scanEnv,
+        timeoutMs,
+      });
+    };
   return {
     async forStep(agent, step) {
       // a payload with no chat id has no chat to remember things in
       if (step.chatId === '') return NO_MEMORY;
-      if (!NO_START_EVENT.has(agent)) return chatMemory(agent, step.chatId, options);
-      // no chat-start event: the first step scans, and the first flagged step says guard is on
+      if (AGENTS[agent].capabilities.startEvent) return chatMemory(agent, step.chatId, options);
+      // no chat-start event: the first step of a new chat scans (with a shorter budget), and the
+      // first flagged step says guard is on
       const state = loadChat(options.guardHome, agent, step.chatId, (options.now ?? Date.now)(), options.idleMs);
       const found =
         state.scan === undefined

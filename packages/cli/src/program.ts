@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
-import { AGENT_IDS } from '@guard/core';
-import type { AgentId } from '@guard/core';
+import { AGENT_IDS } from '@guard/adapters/agents';
+import type { AgentId } from '@guard/adapters';
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import { ExitCode, GuardError } from './errors.js';
 import type { Io } from './io.js';

@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import type { AgentId } from '@guard/core';
+import type { AgentId, Locations, McpServer } from '@guard/adapters';
+import { AGENTS } from '@guard/adapters/agents';
+import { McpConfigError, PROJECT_RULES } from '@guard/adapters/scan';
 import { rulesFileSigns, scanInjection } from '@guard/core';
 import { folderProblem } from './fsx.js';
 
@@ -21,8 +23,7 @@ export interface StartScanOptions {
   readonly agent: AgentId;
   readonly projectRoot: string;
   readonly home: string;
-  readonly codexHome?: string;
-  readonly copilotHome?: string;
+  /** The environment: where the agent keeps its files (e.g. CODEX_HOME), and what MCP servers start with. */
   readonly env: Readonly<Record<string, string | undefined>>;
   /** For all MCP servers together. */
   readonly timeoutMs?: number;
@@ -31,47 +32,8 @@ export interface StartScanOptions {
 const MAX_FILE = 256 * 1024;
 const MAX_FILES = 60;
 
-/** Rules and memory files agents load from a project, relative to its root (folders are read one level deep). */
-const PROJECT_FILES = [
-  'AGENTS.md',
-  'AGENTS.override.md',
-  'CLAUDE.md',
-  'GEMINI.md',
-  '.cursorrules',
-  '.github/copilot-instructions.md',
-  '.windsurfrules',
-];
-const PROJECT_FOLDERS = [
-  '.cursor/rules',
-  '.github/instructions',
-  '.agents/rules',
-  '.agents/skills',
-  '.codex/skills',
-  '.claude/skills',
-];
-
-function userFiles(options: StartScanOptions): { files: string[]; folders: string[] } {
-  const codex = options.codexHome ?? join(options.home, '.codex');
-  const copilot = options.copilotHome ?? join(options.home, '.copilot');
-  switch (options.agent) {
-    case 'codex':
-      return {
-        files: [join(codex, 'AGENTS.md'), join(codex, 'AGENTS.override.md')],
-        folders: [join(codex, 'skills'), join(options.home, '.agents', 'skills'), join(codex, 'memories')],
-      };
-    case 'cursor':
-      return { files: [], folders: [join(options.home, '.cursor', 'rules')] };
-    case 'antigravity':
-      return {
-        files: [join(options.home, '.gemini', 'GEMINI.md')],
-        folders: [join(options.home, '.gemini', 'antigravity', 'knowledge')],
-      };
-    case 'copilot':
-      return {
-        files: [join(copilot, 'copilot-instructions.md')],
-        folders: [join(copilot, 'instructions'), join(copilot, 'skills')],
-      };
-  }
+function locations(options: StartScanOptions): Locations {
+  return { home: options.home, env: options.env, projectRoot: options.projectRoot };
 }
 
 function readBounded(path: string): string | undefined {
@@ -114,10 +76,10 @@ function filesIn(folder: string): string[] {
 export function scanRulesFiles(
   options: StartScanOptions,
 ): Pick<StartScanResult, 'checked' | 'found' | 'poisonedRules'> {
-  const user = userFiles(options);
+  const user = AGENTS[options.agent].chatStart.rules(locations(options));
   const candidates = [
-    ...PROJECT_FILES.map((file) => join(options.projectRoot, file)),
-    ...PROJECT_FOLDERS.flatMap((folder) => filesIn(join(options.projectRoot, folder))),
+    ...PROJECT_RULES.files.map((file) => join(options.projectRoot, file)),
+    ...PROJECT_RULES.folders.flatMap((folder) => filesIn(join(options.projectRoot, folder))),
     ...user.files,
     ...user.folders.flatMap(filesIn),
   ].slice(0, MAX_FILES);
@@ -140,86 +102,23 @@ function displayPath(path: string, options: StartScanOptions): string {
   return path;
 }
 
-/** A locally started MCP server as an agent's user-level config declares it. */
-export interface McpServer {
-  readonly name: string;
-  readonly command?: string;
-  readonly args: readonly string[];
-  readonly env: Readonly<Record<string, string>>;
-  /** Remote (URL) servers are never contacted. */
-  readonly url?: string;
-  /** The agent marks it as disabled or needing approval: not started. */
-  readonly skip?: string;
-}
-
 /** The MCP servers configured for this agent at user level (project-level servers need the person's approval first and are never started). */
 export async function configuredServers(
   options: StartScanOptions,
 ): Promise<{ servers: McpServer[]; problems: string[] }> {
   const problems: string[] = [];
   const servers: McpServer[] = [];
-  const fromJson = (path: string, key: 'mcpServers' | 'servers'): void => {
-    const text = readBounded(path);
-    if (text === undefined) return;
+  for (const config of AGENTS[options.agent].chatStart.mcp(locations(options))) {
+    const text = readBounded(config.path);
+    if (text === undefined) continue;
     try {
-      const parsed = JSON.parse(text) as Record<string, unknown>;
-      const table = parsed[key] ?? parsed.mcpServers;
-      if (table && typeof table === 'object')
-        for (const [name, value] of Object.entries(table)) servers.push(serverFrom(name, value));
-    } catch {
-      problems.push(`${displayPath(path, options)}: not valid JSON, its servers were not checked`);
+      servers.push(...(await config.servers(text)));
+    } catch (error) {
+      const why = error instanceof McpConfigError ? error.message : `could not be read (${String(error)})`;
+      problems.push(`${displayPath(config.path, options)}: ${why}`);
     }
-  };
-  switch (options.agent) {
-    case 'codex': {
-      const path = join(options.codexHome ?? join(options.home, '.codex'), 'config.toml');
-      const text = readBounded(path);
-      // a config with no MCP server (most) needs no TOML parser loaded: the name is in every form of the key
-      if (text?.includes('mcp_servers') === true) {
-        try {
-          const { parse } = await import('smol-toml');
-          const table = (parse(text) as Record<string, unknown>).mcp_servers;
-          if (table && typeof table === 'object')
-            for (const [name, value] of Object.entries(table)) servers.push(serverFrom(name, value));
-        } catch {
-          problems.push(`${displayPath(path, options)}: not valid TOML, its MCP servers were not checked`);
-        }
-      }
-      break;
-    }
-    case 'cursor':
-      fromJson(join(options.home, '.cursor', 'mcp.json'), 'mcpServers');
-      break;
-    case 'antigravity':
-      fromJson(join(options.home, '.gemini', 'antigravity', 'mcp_config.json'), 'mcpServers');
-      break;
-    case 'copilot':
-      fromJson(join(options.copilotHome ?? join(options.home, '.copilot'), 'mcp-config.json'), 'mcpServers');
-      break;
   }
   return { servers, problems };
-}
-
-function serverFrom(name: string, value: unknown): McpServer {
-  const entry = (value && typeof value === 'object' ? value : {}) as Record<string, unknown>;
-  const args = Array.isArray(entry.args) ? entry.args.filter((a): a is string => typeof a === 'string') : [];
-  const env: Record<string, string> = {};
-  if (entry.env && typeof entry.env === 'object') {
-    for (const [key, val] of Object.entries(entry.env)) if (typeof val === 'string') env[key] = val;
-  }
-  const skip = entry.disabled === true || entry.enabled === false ? 'disabled in the agent' : undefined;
-  return {
-    name,
-    ...(typeof entry.command === 'string' ? { command: entry.command } : {}),
-    args,
-    env,
-    ...(typeof entry.url === 'string'
-      ? { url: entry.url }
-      : typeof entry.serverUrl === 'string'
-        ? { url: entry.serverUrl }
-        : {}),
-    ...(skip ? { skip } : {}),
-  };
 }
 
 /**

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
+import { adapters } from '@guard/adapters';
+import type { AgentId } from '@guard/adapters';
 import { baseCommand, checkCommand, hookCommand, hookScriptPath, locationsFrom, splitCommand } from '../src/agents.js';
 import { captureIo } from './capture-io.js';
 
@@ -141,13 +143,18 @@ describe('locationsFrom', () => {
       name: 'CODEX_HOME and COPILOT_HOME',
       cwd: project,
       env: { CODEX_HOME: '/x/codex', COPILOT_HOME: '/x/cop' },
-      want: { codexHome: '/x/codex', copilotHome: '/x/cop' },
+      want: {},
+      files: { codex: '/x/codex/hooks.json', copilot: '/x/cop/hooks/guard.json' },
     },
     { name: 'empty variables count as unset', cwd: project, env: { CODEX_HOME: '', COPILOT_HOME: '' }, want: {} },
-  ])('$name', ({ cwd, env, want }) => {
+  ])('$name', ({ cwd, env, want, files }) => {
     const { io } = captureIo({ cwd, home: '/home/dev' });
     const where = locationsFrom({ ...io, env });
     expect(where).toMatchObject({ home: '/home/dev', ...want });
-    if (!('codexHome' in want)) expect(where.codexHome).toBeUndefined();
+    // each agent finds its own folder from the environment, or its default under the home folder
+    const byDefault = { codex: '/home/dev/.codex/hooks.json', copilot: '/home/dev/.copilot/hooks/guard.json' };
+    for (const [agent, path] of Object.entries(files ?? byDefault)) {
+      expect(adapters[agent as AgentId].configPath('user', where)).toBe(path);
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { AgentId } from '@guard/core';
+import type { AgentId } from '@guard/adapters';
 
 /**
  * Recorded agent payloads (packages/adapters/test/fixtures, see its README) and how to turn them

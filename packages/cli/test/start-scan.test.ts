@@ -67,7 +67,6 @@ describe('chat-start scan', () => {
       agent: 'codex',
       projectRoot: w.project,
       home: w.home,
-      codexHome: w.codexHome,
       env: { PATH: process.env.PATH },
       timeoutMs: 1500,
     });

@@ -4,8 +4,11 @@
  * agent's reply. Names are fixed; fields may grow.
  */
 
-export type AgentId = 'codex' | 'cursor' | 'antigravity' | 'copilot';
-export const AGENT_IDS: readonly AgentId[] = ['codex', 'cursor', 'antigravity', 'copilot'];
+/**
+ * The agent a step came from, as `@guard/adapters` names it (`codex`, `cursor`, …). The engine
+ * never looks at it: the adapters own the list of agents.
+ */
+export type AgentId = string;
 
 export type Decision = 'block' | 'ask' | 'allow';
 

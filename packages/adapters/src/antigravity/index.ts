@@ -1,17 +1,20 @@
 import type { Adapter } from '../adapter.js';
+import { antigravity as agent } from './agent.js';
 import { configPath, install, installedCommands, uninstall } from './config.js';
-import { capabilities, read, toEventReply, toReply } from './payload.js';
+import { doctor } from './doctor.js';
 
-/** Antigravity: config editing (config.ts) and payload/reply translation (payload.ts). */
+/**
+ * Antigravity, all of it: what the hook needs (agent.ts: payloads, replies, the chat-start scan) and
+ * what setup, status and doctor need (config.ts: its hooks.json; doctor.ts).
+ */
 export const antigravity: Adapter = {
-  id: 'antigravity',
-  displayName: 'Antigravity',
-  capabilities,
+  ...agent,
   configPath,
   install,
   uninstall,
   installedCommands,
-  read,
-  toReply,
-  toEventReply,
+  // it loads a project's hooks without asking
+  projectNeedsTrust: false,
+  afterUninstall: 'quit Antigravity completely and start it again, so it stops calling guard.',
+  doctor,
 };

@@ -4,6 +4,7 @@ import type { ConfigLevel, InstallOptions, Locations } from '../adapter.js';
 import { guardCommands, installHooks, uninstallHooks } from '../hook-config.js';
 import type { HookFileSchema } from '../hook-config.js';
 import { lineAt } from '../json-text.js';
+import { codexHome } from './agent.js';
 import { capabilities } from './payload.js';
 
 // Seconds. Codex runs the command through the user's login shell (`$SHELL -lc`), whose profile
@@ -50,7 +51,7 @@ const schema: HookFileSchema = {
 /** `$CODEX_HOME/hooks.json` (default `~/.codex`), or `<project>/.codex/hooks.json`. */
 export function configPath(level: ConfigLevel, where: Locations): string {
   if (level === 'project') return posix.join(where.projectRoot, '.codex', 'hooks.json');
-  return posix.join(where.codexHome ?? posix.join(where.home, '.codex'), 'hooks.json');
+  return posix.join(codexHome(where), 'hooks.json');
 }
 
 /** Adds guard's groups at the end of each event's list; every other byte is kept. */

@@ -1,17 +1,21 @@
 import type { Adapter } from '../adapter.js';
+import { codex as agent } from './agent.js';
 import { configPath, install, installedCommands, uninstall } from './config.js';
-import { capabilities, read, toEventReply, toReply } from './payload.js';
+import { doctor } from './doctor.js';
+import { trust } from './trust.js';
 
-/** Codex: config editing (config.ts) and payload/reply translation (payload.ts). */
+/**
+ * Codex, all of it: what the hook needs (agent.ts: payloads, replies, the chat-start scan) and what
+ * setup, status and doctor need (config.ts: its hooks.json; doctor.ts; trust.ts: Codex's trust records).
+ */
 export const codex: Adapter = {
-  id: 'codex',
-  displayName: 'Codex',
-  capabilities,
+  ...agent,
   configPath,
   install,
   uninstall,
   installedCommands,
-  read,
-  toReply,
-  toEventReply,
+  projectNeedsTrust: true,
+  afterUninstall: 'start a new Codex session, so it stops calling guard.',
+  doctor,
+  trust,
 };

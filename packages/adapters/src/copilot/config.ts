@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import type { ConfigLevel, InstallOptions, Locations } from '../adapter.js';
 import { guardCommands, installHooks, uninstallHooks, versionOne } from '../hook-config.js';
 import type { HookFileSchema } from '../hook-config.js';
+import { copilotHome } from './agent.js';
 import { capabilities } from './payload.js';
 
 // Seconds. Copilot lets the step run when a hook times out (default 30 s), so the timeout only
@@ -34,7 +35,7 @@ const schema: HookFileSchema = {
 /** `$COPILOT_HOME/hooks/guard.json` (default `~/.copilot`), or `<project>/.github/hooks/guard.json`. */
 export function configPath(level: ConfigLevel, where: Locations): string {
   if (level === 'project') return posix.join(where.projectRoot, '.github', 'hooks', 'guard.json');
-  return posix.join(where.copilotHome ?? posix.join(where.home, '.copilot'), 'hooks', 'guard.json');
+  return posix.join(copilotHome(where), 'hooks', 'guard.json');
 }
 
 /** Adds guard's entry to each event's list (the person's own entries stay). */

@@ -1,17 +1,19 @@
 import type { Adapter } from '../adapter.js';
+import { copilot as agent } from './agent.js';
 import { configPath, install, installedCommands, uninstall } from './config.js';
-import { capabilities, read, toEventReply, toReply } from './payload.js';
+import { doctor } from './doctor.js';
 
-/** GitHub Copilot: config editing (config.ts) and payload/reply translation (payload.ts). */
+/**
+ * Copilot, all of it: what the hook needs (agent.ts: payloads, replies, the chat-start scan) and what
+ * setup, status and doctor need (config.ts: its hook file; doctor.ts).
+ */
 export const copilot: Adapter = {
-  id: 'copilot',
-  displayName: 'GitHub Copilot',
-  capabilities,
+  ...agent,
   configPath,
   install,
   uninstall,
   installedCommands,
-  read,
-  toReply,
-  toEventReply,
+  projectNeedsTrust: true,
+  afterUninstall: 'start a new GitHub Copilot session, so it stops calling guard.',
+  doctor,
 };

@@ -1,17 +1,19 @@
 import type { Adapter } from '../adapter.js';
+import { cursor as agent } from './agent.js';
 import { configPath, install, installedCommands, uninstall } from './config.js';
-import { capabilities, read, toEventReply, toReply } from './payload.js';
+import { doctor } from './doctor.js';
 
-/** Cursor: config editing (config.ts) and payload/reply translation (payload.ts). */
+/**
+ * Cursor, all of it: what the hook needs (agent.ts: payloads, replies, the chat-start scan) and what
+ * setup, status and doctor need (config.ts: its hooks.json; doctor.ts).
+ */
 export const cursor: Adapter = {
-  id: 'cursor',
-  displayName: 'Cursor',
-  capabilities,
+  ...agent,
   configPath,
   install,
   uninstall,
   installedCommands,
-  read,
-  toReply,
-  toEventReply,
+  projectNeedsTrust: true,
+  afterUninstall: 'start a new Cursor session, so it stops calling guard.',
+  doctor,
 };

@@ -1,13 +1,9 @@
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { ConfigLevel } from '@guard/adapters';
-import { AGENT_IDS } from '@guard/core';
-import type { AgentId } from '@guard/core';
-import { cannedShellCall, readReply } from '../agent-replies.js';
-import type { Effect } from '../agent-replies.js';
-import { adapterFor, LEVELS, readBytes } from '../agents.js';
+import { AGENT_IDS } from '@guard/adapters';
+import type { Adapter, AgentId, ConfigLevel, Effect, TrustReport } from '@guard/adapters';
+import { adapterFor, LEVELS, locationsFrom, readBytes } from '../agents.js';
 import type { CommandCheck } from '../agents.js';
-import type { CodexTrustReport } from '../codex-trust.js';
 import { ExitCode, GuardError } from '../errors.js';
 import type { Io } from '../io.js';
 import { collectStatus } from './status.js';
@@ -43,13 +39,6 @@ export const BUDGET_MS = 2000;
 const WAIT_LIMIT_MS = 10_000;
 const HARMLESS = 'echo guard-doctor';
 const DANGEROUS = 'git push --force origin main';
-// The agents' own timeouts when an entry sets none, in seconds (Cursor documents no number).
-const DEFAULT_TIMEOUT: Readonly<Record<AgentId, number | undefined>> = {
-  codex: 600,
-  cursor: undefined,
-  antigravity: 30,
-  copilot: 30,
-};
 
 /** What one run of a hook command gave back. */
 export interface HookRun {
@@ -73,9 +62,9 @@ export type RunHook = (
 ) => Promise<HookRun>;
 
 /**
- * Runs the command through the shell the agent uses: Codex a login shell (`$SHELL -lc`, whose profile
- * output would reach Codex too), the others `sh -c` (Cursor splits the words itself, which reads
- * guard's quoting the same way); on Windows, cmd.exe.
+ * Runs the command through the shell the agent uses (its doctor kit says): a login shell
+ * (`$SHELL -lc`, whose profile output would reach the agent too, as for Codex) or `sh -c`; on
+ * Windows, cmd.exe.
  */
 export function agentShellRunner(io: Io): RunHook {
   return async (agent, command, input, cwd, limitMs) => {
@@ -83,7 +72,7 @@ export function agentShellRunner(io: Io): RunHook {
     const windows = process.platform === 'win32';
     const [file, ...args] = windows
       ? [command]
-      : agent === 'codex'
+      : adapterFor(agent).doctor.shell === 'login'
         ? [io.env.SHELL || '/bin/sh', '-lc', command]
         : ['/bin/sh', '-c', command];
     const started = performance.now();
@@ -124,7 +113,7 @@ export async function doctor(options: DoctorOptions, io: Io): Promise<void> {
   if (report.agents.length === 0) {
     throw new GuardError(
       'guard is not set up for any agent, so nothing is checked.',
-      'Run `guard setup <agent>` (codex, cursor, antigravity or copilot) first.',
+      `Run \`guard setup <agent>\` (${AGENT_IDS.slice(0, -1).join(', ')} or ${AGENT_IDS.at(-1) ?? ''}) first.`,
     );
   }
   if (!report.ok) {
@@ -207,23 +196,24 @@ async function checkLevel(agent: AgentId, found: LevelStatus, io: Io, run: RunHo
           detail: 'the hook command or fail-closed switch differs from what setup writes now',
           fix: `Run \`${again}\`.`,
         },
-    ...(found.codexTrust === undefined ? [] : [trustCheck(found.codexTrust)]),
-    ...(agent === 'codex' ? await codexOwnCheck(found, io) : []),
+    ...(found.codexTrust === undefined ? [] : trustCheck(agent, found.codexTrust, io)),
+    ...(await agentOwnCheck(agent, found, io)),
     ...found.commands.map(commandCheck),
   ];
   if (!found.commands.every((command) => command.resolves)) return checks;
 
   const text = readBytesQuietly(found.path) ?? '';
   const cwd = io.tmp();
-  const timeout = configuredTimeout(text) ?? DEFAULT_TIMEOUT[agent];
+  const adapter = adapterFor(agent);
+  const timeout = adapter.doctor.timeoutSeconds(text);
   const limitMs = Math.min(WAIT_LIMIT_MS, (timeout ?? Infinity) * 1000);
   const runs: { readonly name: string; readonly want: Effect; readonly run: HookRun | undefined }[] = [];
   for (const [name, command, want] of [
     ['harmless step goes ahead', HARMLESS, 'no-objection'],
     ['dangerous step is blocked', DANGEROUS, 'block'],
   ] as const) {
-    const call = cannedShellCall(agent, command, cwd);
-    const hook = commandFor(adapterFor(agent).installedCommands(text), call.event);
+    const call = adapter.doctor.shellCall(command, cwd);
+    const hook = commandFor(adapter.installedCommands(text), call.event);
     runs.push({
       name,
       want,
@@ -233,9 +223,8 @@ async function checkLevel(agent: AgentId, found: LevelStatus, io: Io, run: RunHo
           : await run(agent, hook, JSON.stringify(call.payload), dirname(found.path), limitMs),
     });
   }
-  const failure = adapterFor(agent).capabilities.onHookFailure;
   for (const { name, want, run: result } of runs) {
-    checks.push(answerCheck(agent, name, want, result, found.agentFailClosed ?? false, failure));
+    checks.push(answerCheck(adapter, name, want, result, found.agentFailClosed ?? false));
   }
   const slowest = Math.max(...runs.map(({ run: result }) => result?.ms ?? 0));
   const overAgent = timeout !== undefined && slowest >= timeout * 1000;
@@ -249,55 +238,66 @@ async function checkLevel(agent: AgentId, found: LevelStatus, io: Io, run: RunHo
       : {
           name: 'answers in time',
           ok: false,
-          detail: `slowest answer ${slowest} ms, over guard's ${BUDGET_MS} ms budget${overAgent ? `; the agent gives up after ${timeout} s: ${adapterFor(agent).capabilities.onHookTimeout}` : ''}`,
+          detail: `slowest answer ${slowest} ms, over guard's ${BUDGET_MS} ms budget${overAgent ? `; the agent gives up after ${timeout} s: ${adapter.capabilities.onHookTimeout}` : ''}`,
           fix:
-            agent === 'codex'
-              ? 'Codex starts the hook through your login shell: make its profile faster (or quiet), and check that the machine is not overloaded.'
+            adapter.doctor.shell === 'login'
+              ? `${adapter.displayName} starts the hook through your login shell: make its profile faster (or quiet), and check that the machine is not overloaded.`
               : 'Check that the machine is not overloaded and that Node starts quickly (no slow NODE_OPTIONS preloads).',
         },
   );
   return checks;
 }
 
-function trustCheck(trust: CodexTrustReport): Check {
-  const name = 'Codex trusts the hook';
-  if (trust.state === 'trusted') return { name, ok: true, detail: trust.detail };
-  return {
-    name,
-    ok: false,
-    detail: trust.detail,
-    fix:
-      trust.state === 'unknown'
-        ? "Fix Codex's config.toml, then run `guard doctor` again."
-        : "Run `guard setup codex` again with `codex` on PATH (it asks Codex to trust guard's hook), or open Codex in a terminal, type /hooks and trust it.",
-  };
+function trustCheck(agent: AgentId, report: TrustReport, io: Io): Check[] {
+  const adapter = adapterFor(agent);
+  const trust = adapter.trust;
+  if (trust === undefined) return [];
+  const agentName = adapter.displayName;
+  const name = `${agentName} trusts the hook`;
+  if (report.state === 'trusted') return [{ name, ok: true, detail: report.detail }];
+  const records = basename(trust.recordsPath(locationsFrom(io)));
+  return [
+    {
+      name,
+      ok: false,
+      detail: report.detail,
+      fix:
+        report.state === 'unknown'
+          ? `Fix ${agentName}'s ${records}, then run \`guard doctor\` again.`
+          : `Run \`guard setup ${agent}\` again with \`${trust.program}\` on PATH (it asks ${agentName} to trust guard's hook), or ${trust.byHand} and trust it.`,
+    },
+  ];
 }
 
 /**
- * Codex's own word, when a `codex` is on PATH: does it load guard's hooks from this file and trust
- * them? The check above reads the trust records alone; this one also sees what only Codex knows
- * (a project it does not trust, a config it cannot read, a hash it computes differently).
+ * The agent's own word, for an agent with trust records whose program is on PATH (Codex): does
+ * it load guard's hooks from this file and trust them? The check above reads the trust records
+ * alone; this one also sees what only the agent knows (a project it does not trust, a config it
+ * cannot read, a hash it computes differently).
  */
-async function codexOwnCheck(found: LevelStatus, io: Io): Promise<Check[]> {
+async function agentOwnCheck(agent: AgentId, found: LevelStatus, io: Io): Promise<Check[]> {
+  const adapter = adapterFor(agent);
+  if (adapter.trust === undefined) return [];
   const { AppServerError, findOnPath, listGuardHooks } = await import('../codex-app-server.js');
-  const codex = findOnPath('codex', io.env);
-  if (codex === undefined) return [];
-  const name = 'Codex itself runs the hook';
-  const fix = `Run \`guard setup codex${found.level === 'project' ? ' --project' : ''}\` again (it asks Codex to trust guard's hooks), or trust them in Codex with /hooks.`;
+  const program = findOnPath(adapter.trust.program, io.env);
+  if (program === undefined) return [];
+  const agentName = adapter.displayName;
+  const name = `${agentName} itself runs the hook`;
+  const fix = `Run \`guard setup ${agent}${found.level === 'project' ? ' --project' : ''}\` again (it asks ${agentName} to trust guard's hooks), or trust them in ${agentName} with ${adapter.trust.menu}.`;
   try {
     const hooks = await listGuardHooks(
-      codex,
+      program,
       found.path,
-      adapterFor('codex').installedCommands(readBytesQuietly(found.path) ?? ''),
+      adapter.installedCommands(readBytesQuietly(found.path) ?? ''),
       io,
     );
     const running = hooks.filter((hook) => hook.enabled && hook.trustStatus === 'trusted');
     if (hooks.length > 0 && running.length === hooks.length)
-      return [{ name, ok: true, detail: `${codex} loads and trusts all ${hooks.length} of guard's hooks` }];
+      return [{ name, ok: true, detail: `${program} loads and trusts all ${hooks.length} of guard's hooks` }];
     const detail =
       hooks.length === 0
-        ? `${codex} does not load guard's hooks from this file${found.level === 'project' ? ' (it loads project hooks only in a project you trusted in Codex)' : ''}`
-        : `${codex} runs ${running.length} of guard's ${hooks.length} hooks (${hooks
+        ? `${program} does not load guard's hooks from this file${found.level === 'project' ? ` (it loads project hooks only in a project you trusted in ${agentName})` : ''}`
+        : `${program} runs ${running.length} of guard's ${hooks.length} hooks (${hooks
             .filter((hook) => !running.includes(hook))
             .map(
               (hook) => `${hook.key.slice(found.path.length + 1)}: ${hook.enabled ? hook.trustStatus : 'switched off'}`,
@@ -306,7 +306,7 @@ async function codexOwnCheck(found: LevelStatus, io: Io): Promise<Check[]> {
     return [{ name, ok: false, detail, fix }];
   } catch (error) {
     if (!(error instanceof AppServerError)) throw error;
-    return [{ name, ok: false, detail: `could not ask ${codex}: ${error.message}`, fix }];
+    return [{ name, ok: false, detail: `could not ask ${program}: ${error.message}`, fix }];
   }
 }
 
@@ -330,15 +330,19 @@ function commandFor(commands: readonly string[], event: string): string | undefi
 }
 
 function answerCheck(
-  agent: AgentId,
+  adapter: Adapter,
   name: string,
   want: Effect,
   run: HookRun | undefined,
   failClosedEntry: boolean,
-  onFailure: string,
 ): Check {
   if (run === undefined) {
-    return { name, ok: false, detail: 'no guard entry for this event', fix: `Run \`guard setup ${agent}\` again.` };
+    return {
+      name,
+      ok: false,
+      detail: 'no guard entry for this event',
+      fix: `Run \`guard setup ${adapter.id}\` again.`,
+    };
   }
   if (run.startError !== undefined) {
     return {
@@ -356,7 +360,7 @@ function answerCheck(
       fix: 'Run the command from `guard status` by hand with a payload on stdin to see where it hangs.',
     };
   }
-  const reply = readReply(agent, run.stdout, run.exitCode, failClosedEntry);
+  const reply = adapter.doctor.readReply(run.stdout, run.exitCode, failClosedEntry);
   const seen = `${reply.effect} (${reply.why}) in ${run.ms} ms`;
   if (reply.effect === want) return { name, ok: true, detail: seen };
   const output = [
@@ -368,7 +372,11 @@ function answerCheck(
   return {
     name,
     ok: false,
-    detail: [`expected ${want}, got ${seen}`, reply.effect === 'failure' ? onFailure.replace(/\.$/, '') : '', output]
+    detail: [
+      `expected ${want}, got ${seen}`,
+      reply.effect === 'failure' ? adapter.capabilities.onHookFailure.replace(/\.$/, '') : '',
+      output,
+    ]
       .filter(Boolean)
       .join('. '),
     fix:
@@ -381,31 +389,6 @@ function answerCheck(
 function clip(text: string): string {
   const flat = text.trim().replace(/\s+/g, ' ');
   return flat.length > 200 ? `${flat.slice(0, 199)}…` : flat;
-}
-
-/** The `timeout` (or Copilot's `timeoutSec`) on guard's entries, in seconds, when the file sets one. */
-export function configuredTimeout(text: string): number | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch {
-    return undefined;
-  }
-  const found: number[] = [];
-  const visit = (value: unknown): void => {
-    if (Array.isArray(value)) value.forEach(visit);
-    else if (typeof value === 'object' && value !== null) {
-      const entry = value as Record<string, unknown>;
-      const isGuard = Object.values(entry).some(
-        (field) => typeof field === 'string' && /(?:^|\s)hook\s+\w+(?:\s+--event\s+\S+)?\s*$/.test(field),
-      );
-      const seconds = entry['timeoutSec'] ?? entry['timeout'];
-      if (isGuard && typeof seconds === 'number') found.push(seconds);
-      Object.values(entry).forEach(visit);
-    }
-  };
-  visit(parsed);
-  return found.length > 0 ? Math.min(...found) : undefined;
 }
 
 /** The text form: one line per check, with the fix under a failed one. */

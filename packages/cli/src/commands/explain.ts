@@ -50,8 +50,8 @@ export async function explain(options: ExplainOptions, io: Io): Promise<void> {
   const stepFor = (command: string, stepCwd: string): ShellStep => {
     let projectRoot = roots.get(stepCwd);
     if (projectRoot === undefined) roots.set(stepCwd, (projectRoot = findProjectRoot(stepCwd)));
-    // the step type needs an agent; no rule looks at it, so any id would do
-    return { kind: 'shell', agent: 'codex', toolName: 'explain', chatId: '', cwd: stepCwd, projectRoot, command };
+    // the step type needs an agent; no rule looks at it, and no agent is asking here
+    return { kind: 'shell', agent: 'explain', toolName: 'explain', chatId: '', cwd: stepCwd, projectRoot, command };
   };
 
   if (options.jsonl) {

@@ -1,4 +1,6 @@
-import { adapterFor, LEVELS, locationsFrom, readBytes, textOf } from '../agents.js';
+import { AGENT_IDS } from '@guard/adapters';
+import type { AgentId } from '@guard/adapters';
+import { adapterFor, hasFailClosedSwitch, LEVELS, locationsFrom, readBytes, textOf } from '../agents.js';
 import type { Io } from '../io.js';
 import { changeSettings } from './toggle.js';
 
@@ -15,16 +17,17 @@ export async function failClosed(state: 'on' | 'off', io: Io): Promise<void> {
       ? 'fail-closed is now on: when guard itself fails (a payload it cannot read, an error), the step is blocked.\n'
       : 'fail-closed is now off: when guard itself fails, only the never list still applies and other steps go ahead.\n',
   );
-  await refreshCursor(io);
+  for (const agent of AGENT_IDS) if (hasFailClosedSwitch(agent)) await refresh(agent, io);
 }
 
 /**
- * Cursor lets a step run when its hook fails, unless guard's entries are marked `failClosed`: the
- * Cursor configs guard is set up in are set up again, so the mark follows the setting (setup
- * writes it from the setting, keeping every other byte as always). Configs without guard are left alone.
+ * An agent with its own fail-closed switch (Cursor) lets a step run when its hook fails, unless
+ * guard's entries carry the switch: the configs of that agent guard is set up in are set up again,
+ * so the switch follows the setting (setup writes it from the setting, keeping every other byte as
+ * always). Configs without guard are left alone.
  */
-async function refreshCursor(io: Io): Promise<void> {
-  const adapter = adapterFor('cursor');
+async function refresh(agent: AgentId, io: Io): Promise<void> {
+  const adapter = adapterFor(agent);
   const where = locationsFrom(io);
   const done = new Set<string>();
   for (const level of LEVELS) {
@@ -33,7 +36,7 @@ async function refreshCursor(io: Io): Promise<void> {
     done.add(file);
     if (adapter.installedCommands(textOf(file, readBytes(file))).length === 0) continue;
     const { setup } = await import('./setup.js');
-    io.out(`guard is set up in Cursor (${file}); setting its own fail-closed mark to match:\n`);
-    await setup('cursor', { project: level === 'project', dryRun: false }, io);
+    io.out(`guard is set up in ${adapter.displayName} (${file}); setting its own fail-closed mark to match:\n`);
+    await setup(agent, { project: level === 'project', dryRun: false }, io);
   }
 }

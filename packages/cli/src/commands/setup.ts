@@ -1,8 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConfigError } from '@guard/adapters';
-import type { ConfigLevel } from '@guard/adapters';
-import type { AgentId } from '@guard/core';
+import type { Adapter, AgentId, ConfigLevel } from '@guard/adapters';
 import {
   adapterFor,
   describeConfigError,
@@ -14,7 +13,7 @@ import {
   textOf,
   writeStep,
 } from '../agents.js';
-import { codexConfigPath, codexTrustOf } from '../codex-trust.js';
+import { trustOf } from '../agent-trust.js';
 import { GuardError } from '../errors.js';
 import { writeFileAtomic } from '../fsx.js';
 import { readRecords, saveRecord } from '../installs.js';
@@ -23,9 +22,9 @@ import type { Io } from '../io.js';
 import { guardHomeFrom } from '../settings.js';
 
 /**
- * Marks guard's freshly written Codex hooks in `file` as trusted (Codex skips untrusted hooks
- * without a word). Setup reads the trust back afterwards, so this need not report success. The
- * default asks the `codex` on PATH (codex-app-server.ts); tests may pass their own.
+ * Marks guard's freshly written hooks in `file` as trusted, for an agent that skips untrusted hooks
+ * without a word (Codex). Setup reads the trust back afterwards, so this need not report success.
+ * The default asks the agent's own program on PATH (codex-app-server.ts); tests may pass their own.
  */
 export type TrustCodexHook = (file: string, commands: readonly string[]) => Promise<void>;
 
@@ -60,9 +59,9 @@ export async function setup(agent: AgentId, options: SetupOptions, io: Io): Prom
   }
   if (beforeBytes !== undefined && after === before) {
     io.out(`Already set up: ${file} (nothing changed).\n`);
-    // a hook set up before Codex was installed (or trusted) gets its trust now
-    if (agent === 'codex' && !options.dryRun && codexTrustOf(file, after, io).state !== 'trusted')
-      await trustCodex(file, after, options, io);
+    // a hook set up before the agent was installed (or trusted) gets its trust now
+    if (adapter.trust && !options.dryRun && trustOf(adapter, file, after, io)?.state !== 'trusted')
+      await trustHooks(adapter, file, after, options, io);
     return;
   }
 
@@ -90,29 +89,29 @@ export async function setup(agent: AgentId, options: SetupOptions, io: Io): Prom
   if (settings.failClosed)
     io.out('fail-closed is on: where the agent has its own fail-closed switch, it is set too.\n');
   if (options.project) {
-    // Codex, Cursor and Copilot load a project's hooks only in a folder the person trusted there.
-    const trust = agent === 'antigravity' ? '' : ', and only once you trust this folder there';
+    const trust = adapter.projectNeedsTrust ? ', and only once you trust this folder there' : '';
     io.out(`This file applies only when ${adapter.displayName} works in this project${trust}.\n`);
   }
 
-  if (agent !== 'codex') {
+  if (!adapter.trust) {
     io.out(`Next: ${adapter.capabilities.afterSetup}\n`);
     return;
   }
-  await trustCodex(file, after, options, io);
+  await trustHooks(adapter, file, after, options, io);
 }
 
 /**
- * Has Codex trust guard's hooks where it can (by default through `codex app-server`), then reads the
- * trust back. What that wrote into config.toml is recorded like setup's own writes, so uninstall can
- * give the file back as it was.
+ * Has the agent trust guard's hooks where it can (for Codex, by default through `codex app-server`),
+ * then reads the trust back. What that wrote into the agent's trust records (Codex's config.toml)
+ * is recorded like setup's own writes, so uninstall can give the file back as it was.
  */
-async function trustCodex(file: string, after: string, options: SetupOptions, io: Io): Promise<void> {
+async function trustHooks(adapter: Adapter, file: string, after: string, options: SetupOptions, io: Io): Promise<void> {
+  const records = adapter.trust;
+  if (records === undefined) return;
   const trust = options.trustCodexHook ?? (await import('../codex-app-server.js')).appServerTrust(io);
-  const where = locationsFrom(io);
-  const config = codexConfigPath(where.codexHome, where.home);
+  const config = records.recordsPath(locationsFrom(io));
   const configBefore = readBytes(config);
-  await trust(file, adapterFor('codex').installedCommands(after));
+  await trust(file, adapter.installedCommands(after));
   const configAfter = readBytes(config);
   if (configAfter !== undefined && (configBefore === undefined || !configAfter.equals(configBefore))) {
     const guardHome = guardHomeFrom(io.env, io.home());
@@ -126,14 +125,14 @@ async function trustCodex(file: string, after: string, options: SetupOptions, io
       ),
     );
   }
-  const trusted = codexTrustOf(file, after, io).state === 'trusted';
-  io.out(`Next: ${trusted ? 'Codex already trusts this hook; start a new Codex session.' : CODEX_TRUST_STEP}\n`);
+  const name = adapter.displayName;
+  const trusted = trustOf(adapter, file, after, io)?.state === 'trusted';
+  io.out(
+    trusted
+      ? `Next: ${name} already trusts this hook; start a new ${name} session.\n`
+      : `Next: ${records.byHand}, and trust the guard hook; until then ${name} skips it without a word.\n`,
+  );
 }
-
-// Codex never runs a hook nobody trusted, and says nothing about it. Its app cannot reliably
-// trust hooks, so the terminal is named.
-const CODEX_TRUST_STEP =
-  'open Codex in a terminal, type /hooks, and trust the guard hook; until then Codex skips it without a word.';
 
 /**
  * What guard now knows of a file it wrote. A file still exactly as guard last wrote it keeps its first

@@ -1,13 +1,12 @@
 import { existsSync } from 'node:fs';
-import { ConfigError } from '@guard/adapters';
-import type { Capabilities, ConfigLevel } from '@guard/adapters';
-import { AGENT_IDS } from '@guard/core';
-import type { AgentId } from '@guard/core';
+import { AGENT_IDS, ConfigError } from '@guard/adapters';
+import type { Adapter, AgentId, Capabilities, ConfigLevel, TrustReport } from '@guard/adapters';
 import {
   adapterFor,
   baseCommand,
   checkCommand,
   describeConfigError,
+  hasFailClosedSwitch,
   hookCommand,
   hookScriptPath,
   LEVELS,
@@ -17,8 +16,7 @@ import {
   textOf,
 } from '../agents.js';
 import type { CommandCheck } from '../agents.js';
-import { codexTrustOf } from '../codex-trust.js';
-import type { CodexTrustReport } from '../codex-trust.js';
+import { trustOf } from '../agent-trust.js';
 import { GuardError } from '../errors.js';
 import type { Io } from '../io.js';
 import { guardHomeFrom } from '../settings.js';
@@ -39,8 +37,11 @@ export interface LevelStatus {
   readonly upToDate?: boolean;
   /** The agent's own fail-closed switch is set on guard's entries (only for agents that have one). */
   readonly agentFailClosed?: boolean;
-  /** Codex only: whether Codex trusts guard's hooks (it skips untrusted ones silently). */
-  readonly codexTrust?: CodexTrustReport;
+  /**
+   * Agents that skip untrusted hooks silently (Codex) only: whether the agent trusts guard's hooks.
+   * The name is part of `guard status --json`.
+   */
+  readonly codexTrust?: TrustReport;
 }
 
 /** One agent: its files and what it can do. */
@@ -90,7 +91,7 @@ export function inspectLevel(agent: AgentId, level: ConfigLevel, io: Io, setting
       commands,
       ...(installed ? { upToDate } : {}),
       ...agentSwitch(agent, text, commands[0]?.command),
-      ...(installed && agent === 'codex' ? { codexTrust: codexTrustOf(path, text, io) } : {}),
+      ...trustIf(installed, adapter, path, text, io),
     };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
@@ -98,18 +99,24 @@ export function inspectLevel(agent: AgentId, level: ConfigLevel, io: Io, setting
   }
 }
 
+function trustIf(
+  installed: boolean,
+  adapter: Adapter,
+  path: string,
+  text: string,
+  io: Io,
+): { codexTrust?: TrustReport } {
+  const trust = installed ? trustOf(adapter, path, text, io) : undefined;
+  return trust === undefined ? {} : { codexTrust: trust };
+}
+
 /**
  * Whether guard's entries carry the agent's own fail-closed switch: the file is what setup writes
  * with fail-closed on. Agents without such a switch (setup writes the same either way) get nothing.
  */
 function agentSwitch(agent: AgentId, text: string, command: string | undefined): { agentFailClosed?: boolean } {
-  const adapter = adapterFor(agent);
-  const probe = hookCommand(agent);
-  const hasSwitch =
-    adapter.install('', { hookCommand: probe, failClosed: true }) !==
-    adapter.install('', { hookCommand: probe, failClosed: false });
-  if (!hasSwitch || command === undefined) return {};
-  return { agentFailClosed: adapter.install(text, { hookCommand: command, failClosed: true }) === text };
+  if (!hasFailClosedSwitch(agent) || command === undefined) return {};
+  return { agentFailClosed: adapterFor(agent).install(text, { hookCommand: command, failClosed: true }) === text };
 }
 
 /** Everything `guard status` reports. */
@@ -177,10 +184,11 @@ export function renderStatus(report: StatusJson): string {
   return `${lines.join('\n')}\n`;
 }
 
-function trustWords(trust: CodexTrustReport): string {
-  if (trust.state === 'trusted') return 'trusted by Codex';
-  if (trust.state === 'unknown') return `Codex trust unknown (${trust.detail})`;
-  return `NOT running: ${trust.detail} (open Codex in a terminal, type /hooks, trust guard's hook)`;
+function trustWords(adapter: Adapter, trust: TrustReport): string {
+  const name = adapter.displayName;
+  if (trust.state === 'trusted') return `trusted by ${name}`;
+  if (trust.state === 'unknown') return `${name} trust unknown (${trust.detail})`;
+  return `NOT running: ${trust.detail} (${adapter.trust?.byHand ?? ''}, trust guard's hook)`;
 }
 
 function renderLevel(agent: AgentId, level: LevelStatus): string[] {
@@ -194,7 +202,7 @@ function renderLevel(agent: AgentId, level: LevelStatus): string[] {
       ? 'up to date'
       : `out of date (run \`guard setup ${agent}${level.level === 'project' ? ' --project' : ''}\`)`,
     ...(level.agentFailClosed === undefined ? [] : [`agent's failClosed ${level.agentFailClosed ? 'set' : 'not set'}`]),
-    ...(level.codexTrust === undefined ? [] : [trustWords(level.codexTrust)]),
+    ...(level.codexTrust === undefined ? [] : [trustWords(adapterFor(agent), level.codexTrust)]),
   ];
   const lines = [head, `           ${facts.join('; ')}`];
   for (const command of level.commands) {

@@ -1,12 +1,8 @@
 import { readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, isAbsolute, relative } from 'node:path';
-import { isDeepStrictEqual } from 'node:util';
-import { parse } from 'smol-toml';
 import { ConfigError } from '@guard/adapters';
-import type { ConfigLevel } from '@guard/adapters';
-import type { AgentId } from '@guard/core';
+import type { Adapter, AgentId, ConfigLevel } from '@guard/adapters';
 import { adapterFor, describeConfigError, locationsFrom, readBytes, sha256, textOf, writeStep } from '../agents.js';
-import { codexConfigPath, guardCodexHooks, withoutCodexTrust } from '../codex-trust.js';
 import { GuardError } from '../errors.js';
 import { writeFileAtomic } from '../fsx.js';
 import { readRecords, saveRecord } from '../installs.js';
@@ -47,8 +43,8 @@ export async function uninstall(agent: AgentId, options: UninstallOptions, io: I
   }
 
   giveBack(file, bytes, next, guardHome, io, { what: "guard's hook", removeEmpty: true });
-  if (agent === 'codex') untrustCodex(file, text, guardHome, io);
-  io.out(`${nextStep(agent)}\n`);
+  if (adapter.trust) untrust(adapter, file, text, guardHome, io);
+  io.out(`Next: ${adapter.afterUninstall}\n`);
 }
 
 interface GiveBack {
@@ -91,38 +87,30 @@ function giveBack(file: string, bytes: Buffer, next: string, guardHome: string, 
   writeStep(guardHome, () => saveRecord(guardHome, file, undefined));
 }
 
-/** Takes Codex's trust entries for guard's hooks (as `hooksText` had them) out of the user's config.toml. */
-function untrustCodex(hooksFile: string, hooksText: string, guardHome: string, io: Io): void {
-  const where = locationsFrom(io);
-  const config = codexConfigPath(where.codexHome, where.home);
+/**
+ * Takes the agent's trust records for guard's hooks (as `hooksText` had them) out of its records
+ * file (Codex: the user's config.toml).
+ */
+function untrust(adapter: Adapter, hooksFile: string, hooksText: string, guardHome: string, io: Io): void {
+  const trust = adapter.trust;
+  if (trust === undefined) return;
+  const config = trust.recordsPath(locationsFrom(io));
   const bytes = readBytes(config);
   if (bytes === undefined) return;
-  const ours = new Set(adapterFor('codex').installedCommands(hooksText));
-  let keys: string[];
+  let keys: readonly string[];
   try {
-    keys = guardCodexHooks(hooksFile, hooksText, (command) => ours.has(command)).map((hook) => hook.key);
+    keys = trust.keys(hooksFile, hooksText);
   } catch {
     return; // the hooks file did not parse, so it had no hooks guard could have had trusted
   }
   const text = textOf(config, bytes);
-  const next = withoutCodexTrust(text, keys);
+  const next = trust.withoutRecords(text, keys);
   if (next === text) return;
   // One config.toml holds the trust of every hooks file guard set up (user and project): its copy
   // from before guard is given back only when it says the same as the edit, only laid out as it was.
-  const sameAs = (original: Buffer): boolean => {
-    try {
-      return isDeepStrictEqual(parse(original.toString('utf8')), parse(next));
-    } catch {
-      return false;
-    }
-  };
-  giveBack(config, bytes, next, guardHome, io, { what: "Codex's trust in guard's hooks", removeEmpty: false, sameAs });
-}
-
-function nextStep(agent: AgentId): string {
-  return agent === 'antigravity'
-    ? 'Next: quit Antigravity completely and start it again, so it stops calling guard.'
-    : `Next: start a new ${adapterFor(agent).displayName} session, so it stops calling guard.`;
+  const sameAs = (original: Buffer): boolean => trust.sameRecords(original.toString('utf8'), next);
+  const what = `${adapter.displayName}'s trust in guard's hooks`;
+  giveBack(config, bytes, next, guardHome, io, { what, removeEmpty: false, sameAs });
 }
 
 /** Deletes the file, then the folders guard created for it while they are empty. */

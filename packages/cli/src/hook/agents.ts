@@ -1,38 +1,21 @@
-import type { Adapter } from '@guard/adapters';
-import type { AgentId } from '@guard/core';
-
-/** The part of an adapter the hook uses: reading payloads and writing replies (no config editing). */
-export type AgentPayload = Pick<Adapter, 'capabilities' | 'read' | 'toReply' | 'toEventReply'>;
-
-// Each agent's payload module alone: the adapters' index would also load every agent's config
-// editing (and its TOML parser), which the hook never needs.
-const LOADERS: Readonly<Record<AgentId, () => Promise<AgentPayload>>> = {
-  codex: () => import('@guard/adapters/codex/payload'),
-  cursor: () => import('@guard/adapters/cursor/payload'),
-  antigravity: () => import('@guard/adapters/antigravity/payload'),
-  copilot: () => import('@guard/adapters/copilot/payload'),
-};
-
-/** Loads one agent's payload reader and reply writer. */
-export function loadPayload(agent: AgentId): Promise<AgentPayload> {
-  return LOADERS[agent]();
-}
+import type { Agent, AgentId } from '@guard/adapters';
+import { AGENTS } from '@guard/adapters/agents';
 
 /**
- * The events that carry a step about to run, per agent, the main one first. Only a failure needs
- * this list (a payload that could be read says what it is): it picks the reply shape when the
- * payload could not be read.
+ * The part of an adapter the hook uses: reading payloads and writing replies. Only the registry of
+ * these is loaded: the adapters' index would also load every agent's config editing (and its TOML
+ * parser), which the hook never needs.
  */
-const STEP_EVENTS: Readonly<Record<AgentId, readonly [string, ...string[]]>> = {
-  codex: ['PreToolUse'],
-  cursor: ['preToolUse', 'beforeShellExecution', 'beforeMCPExecution', 'beforeReadFile'],
-  antigravity: ['PreToolUse'],
-  copilot: ['preToolUse', 'PreToolUse'],
-};
+export type AgentPayload = Agent;
+
+/** One agent's payload reader and reply writer. */
+export function loadPayload(agent: AgentId): Promise<AgentPayload> {
+  return Promise.resolve(AGENTS[agent]);
+}
 
 /** The event most hook calls of this agent are for (its pre-tool event). */
 export function mainEvent(agent: AgentId): string {
-  return STEP_EVENTS[agent][0];
+  return AGENTS[agent].stepEvents[0];
 }
 
 /**
@@ -42,7 +25,7 @@ export function mainEvent(agent: AgentId): string {
  */
 export function stepEventFor(agent: AgentId, event: string | undefined, payload: AgentPayload): string | undefined {
   if (event === undefined) return mainEvent(agent);
-  const events = STEP_EVENTS[agent];
+  const events = AGENTS[agent].stepEvents;
   // an exact name first (Copilot answers preToolUse and PreToolUse differently); Antigravity
   // matches names without regard to case, and a wrong case must not turn a step into a non-step
   const lower = event.toLowerCase();

@@ -1,5 +1,5 @@
-import type { HookInput, HookReply } from '@guard/adapters';
-import type { AgentId, Environment, Verdict } from '@guard/core';
+import type { AgentId, HookInput, HookReply } from '@guard/adapters';
+import type { Environment, Verdict } from '@guard/core';
 import { evaluate, rules } from '@guard/core';
 import type { Settings } from '../settings.js';
 import type { AgentPayload } from './agents.js';

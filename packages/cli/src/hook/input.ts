@@ -1,5 +1,5 @@
-import type { AgentId } from '@guard/core';
-import { AGENT_IDS } from '@guard/core';
+import type { AgentId } from '@guard/adapters';
+import { AGENT_IDS, agentId } from '@guard/adapters/agents';
 
 /** `guard hook <agent> [--event NAME]`, read by hand: commander costs too much on this path. */
 export interface HookArgs {
@@ -26,7 +26,7 @@ export function parseHookArgs(argv: readonly string[]): HookArgs | string {
     }
   }
   if (agent === undefined) return `guard hook needs an agent: ${AGENT_IDS.join(', ')}.`;
-  const known = AGENT_IDS.find((id) => id === agent);
+  const known = agentId(agent);
   if (known === undefined) return `unknown agent '${agent}' for guard hook; expected one of ${AGENT_IDS.join(', ')}.`;
   return { agent: known, event };
 }

@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { adapters } from '@guard/adapters';
-import type { AgentId } from '@guard/core';
+import type { AgentId } from '@guard/adapters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { agentShellRunner, BUDGET_MS, configuredTimeout, diagnose, doctor } from '../../src/commands/doctor.js';
+import { agentShellRunner, BUDGET_MS, diagnose, doctor } from '../../src/commands/doctor.js';
 import type { Check, DoctorJson, HookRun, RunHook } from '../../src/commands/doctor.js';
 import type { Io } from '../../src/io.js';
 import { captureIo } from '../capture-io.js';
@@ -55,7 +55,7 @@ function ioOf(): Io {
 
 /** Writes the agent's user config with guard's entries running `script`. */
 function installWith(agent: AgentId, script: string, before = ''): string {
-  const file = adapters[agent].configPath('user', { home: box.home, projectRoot: box.project });
+  const file = adapters[agent].configPath('user', { home: box.home, env: {}, projectRoot: box.project });
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(
     file,
@@ -192,7 +192,7 @@ describe('guard doctor failure paths', () => {
   });
 
   it('a broken file that is not about guard is not checked at all', async () => {
-    const file = adapters.cursor.configPath('user', { home: box.home, projectRoot: box.project });
+    const file = adapters.cursor.configPath('user', { home: box.home, env: {}, projectRoot: box.project });
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, '{ "version": 1, "hooks": { "stop": [ { "command": "./x.sh" } ], } }');
     expect((await diagnose(ioOf(), cannedRunner(5))).agents).toEqual([]);
@@ -311,33 +311,5 @@ describe('guard doctor output and exit code', () => {
     );
     expect(stdout()).toContain('\n  ok   dangerous step is blocked: block (permission "deny") in 5 ms\n');
     expect(stdout()).toMatch(/\nSome checks failed\.\n$/);
-  });
-});
-
-describe('configuredTimeout', () => {
-  it.for([
-    {
-      name: 'Cursor entry',
-      text: '{"version":1,"hooks":{"stop":[{"command":"x","timeout":99}],"preToolUse":[{"command":"\\"/n\\" \\"/s\\" hook cursor","timeout":10}]}}',
-      want: 10,
-    },
-    {
-      name: 'Copilot timeoutSec',
-      text: '{"version":1,"hooks":{"preToolUse":[{"bash":"\\"/n\\" \\"/s\\" hook copilot --event preToolUse","timeoutSec":7}]}}',
-      want: 7,
-    },
-    {
-      name: "someone else's timeout only",
-      text: '{"hooks":{"Stop":[{"hooks":[{"command":"notify hookup","timeout":5}]}]}}',
-      want: undefined,
-    },
-    {
-      name: 'guard entry without a timeout',
-      text: '{"hooks":{"PreToolUse":[{"hooks":[{"command":"/n /s hook codex"}]}]}}',
-      want: undefined,
-    },
-    { name: 'not JSON', text: '{', want: undefined },
-  ])('$name', ({ text, want }) => {
-    expect(configuredTimeout(text)).toBe(want);
   });
 });

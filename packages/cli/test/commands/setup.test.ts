@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { adapters } from '@guard/adapters';
-import type { AgentId } from '@guard/core';
+import type { AgentId } from '@guard/adapters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hookCommand } from '../../src/agents.js';
-import { guardCodexHooks, withoutCodexTrust } from '../../src/codex-trust.js';
+import { guardCodexHooks, withoutCodexTrust } from '../../../adapters/src/codex/trust.js';
 import { setup } from '../../src/commands/setup.js';
 import { captureIo } from '../capture-io.js';
 import { makeAgentHome, mtimeOf, readIfThere } from './agent-home.js';

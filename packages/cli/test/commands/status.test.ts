@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { adapters } from '@guard/adapters';
-import type { AgentId } from '@guard/core';
+import type { AgentId } from '@guard/adapters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hookCommand, hookScriptPath } from '../../src/agents.js';
 import { howYesIsSeen, status } from '../../src/commands/status.js';

@@ -1,33 +1,17 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { parse } from 'smol-toml';
-import { adapterFor, locationsFrom, readBytes, textOf } from './agents.js';
-import { GuardError } from './errors.js';
-import type { Io } from './io.js';
+import type { HookTrust, TrustReport, TrustState } from '../adapter.js';
+import { installedCommands } from './config.js';
 
 /**
  * Whether Codex will run guard's hooks. Codex skips a hook it has not been told to trust, without a
  * word; trust is a hash of the hook's definition, kept per hook in the user's config.toml under
- * `[hooks.state."<hooks.json path>:<event>:<group>:<handler>"]`. Nothing here writes a file.
+ * `[hooks.state."<hooks.json path>:<event>:<group>:<handler>"]`. These are the pure parts: the
+ * hashes, reading the trust out of config.toml, and taking guard's out again. Codex itself writes
+ * the trust (the CLI asks it through `codex app-server`).
  */
-
-/** Where Codex stands on guard's hooks in one hooks.json. */
-export type CodexTrust =
-  /** Every guard hook has a matching trusted hash. */
-  | 'trusted'
-  /** At least one guard hook has no trust entry. */
-  | 'untrusted'
-  /** A trust entry exists, but for an older definition (another path, timeout, matcher…). */
-  | 'modified'
-  /** The person switched a guard hook off in Codex. */
-  | 'disabled'
-  /** The files could not be read. */
-  | 'unknown';
-
-export interface CodexTrustReport {
-  readonly state: CodexTrust;
-  readonly detail: string;
-}
 
 /** One hook handler as Codex identifies it for trust. */
 export interface CodexHook {
@@ -114,18 +98,13 @@ export function guardCodexHooks(
   return found;
 }
 
-/** The user config.toml that holds Codex's trust entries. */
-export function codexConfigPath(codexHome: string | undefined, home: string): string {
-  return posix.join(codexHome ?? posix.join(home, '.codex'), 'config.toml');
-}
-
 /** How Codex stands on guard's hooks, given the hooks file and the user's config.toml text ('' when absent). */
 export function codexTrust(
   hooksPath: string,
   hooksText: string,
   configText: string,
   isGuard: (command: string) => boolean,
-): CodexTrustReport {
+): TrustReport {
   let hooks: CodexHook[];
   try {
     hooks = guardCodexHooks(hooksPath, hooksText, isGuard);
@@ -143,13 +122,13 @@ export function codexTrust(
       detail: `Codex's config.toml does not parse: ${(error as Error).message.split('\n')[0] ?? ''}`,
     };
   }
-  const states = hooks.map((hook): CodexTrust => {
+  const states = hooks.map((hook): TrustState => {
     const entry = state[hook.key];
     if (!isObject(entry)) return 'untrusted';
     if (entry['enabled'] === false) return 'disabled';
     return entry['trusted_hash'] === hook.hash ? 'trusted' : 'modified';
   });
-  const count = (wanted: CodexTrust): number => states.filter((one) => one === wanted).length;
+  const count = (wanted: TrustState): number => states.filter((one) => one === wanted).length;
   const total = states.length;
   for (const worst of ['disabled', 'untrusted', 'modified'] as const) {
     if (count(worst) > 0) return { state: worst, detail: `${count(worst)} of guard's ${total} hooks ${WORDS[worst]}` };
@@ -163,19 +142,33 @@ const WORDS = {
   modified: 'changed since they were trusted, so Codex skips them until trusted again',
 } as const;
 
-/** Whether Codex trusts guard's hooks in this file, from the user's config.toml. */
-export function codexTrustOf(path: string, text: string, io: Io): CodexTrustReport {
-  const where = locationsFrom(io);
-  const configPath = codexConfigPath(where.codexHome, where.home);
-  let config: string;
-  try {
-    config = textOf(configPath, readBytes(configPath));
-  } catch (error) {
-    if (!(error instanceof GuardError)) throw error;
-    return { state: 'unknown', detail: error.message };
-  }
-  const ours = new Set(adapterFor('codex').installedCommands(text));
-  return codexTrust(path, text, config, (command) => ours.has(command));
+/** The trust of guard's hooks, for the CLI (guard's hooks are the commands `installedCommands` finds). */
+export const trust: HookTrust = {
+  program: 'codex',
+  menu: '/hooks',
+  // its app cannot reliably trust hooks, so the terminal is named
+  byHand: 'open Codex in a terminal, type /hooks',
+  recordsPath: (where) => codexConfigPath(where.env['CODEX_HOME'] || undefined, where.home),
+  state: (hooksPath, hooksText, recordsText) => codexTrust(hooksPath, hooksText, recordsText, isGuardIn(hooksText)),
+  keys: (hooksPath, hooksText) => guardCodexHooks(hooksPath, hooksText, isGuardIn(hooksText)).map((hook) => hook.key),
+  withoutRecords: withoutCodexTrust,
+  sameRecords(a, b) {
+    try {
+      return isDeepStrictEqual(parse(a), parse(b));
+    } catch {
+      return false;
+    }
+  },
+};
+
+/** The user config.toml that holds Codex's trust entries. */
+export function codexConfigPath(codexHome: string | undefined, home: string): string {
+  return posix.join(codexHome ?? posix.join(home, '.codex'), 'config.toml');
+}
+
+function isGuardIn(hooksText: string): (command: string) => boolean {
+  const ours = new Set(installedCommands(hooksText));
+  return (command) => ours.has(command);
 }
 
 // A trust table's header line: `[hooks.state."<key>"]` (or with a literal 'key'), maybe a comment after.

@@ -1,10 +1,12 @@
-import { adapters } from '@guard/adapters';
-import type { AgentId } from '@guard/core';
 import { describe, expect, it } from 'vitest';
-import { cannedShellCall, DOCTOR_CHAT, readReply } from '../src/agent-replies.js';
-import type { Effect } from '../src/agent-replies.js';
+import type { AgentId, CannedCall, Effect, ReadReply } from '../src/index.js';
+import { adapters, configuredTimeout, DOCTOR_CHAT } from '../src/index.js';
 
 const AGENTS: readonly AgentId[] = ['codex', 'cursor', 'antigravity', 'copilot'];
+const cannedShellCall = (agent: AgentId, command: string, cwd: string): CannedCall =>
+  adapters[agent].doctor.shellCall(command, cwd);
+const readReply = (agent: AgentId, stdout: string, exit: number, failClosed = false): ReadReply =>
+  adapters[agent].doctor.readReply(stdout, exit, failClosed);
 
 describe('cannedShellCall', () => {
   it.for(AGENTS)("%s: the agent's own adapter reads it as the shell step it stands for", (agent) => {
@@ -75,5 +77,33 @@ describe('readReply: what each agent does with an answer', () => {
     { agent: 'copilot', stdout: `${deny.copilot}${deny.copilot}`, exit: 0, effect: 'failure' },
   ])('$agent: exit $exit, $stdout → $effect', ({ agent, stdout, exit, effect, failClosed }) => {
     expect(readReply(agent, stdout, exit, failClosed).effect).toBe(effect);
+  });
+});
+
+describe('configuredTimeout', () => {
+  it.for([
+    {
+      name: 'Cursor entry',
+      text: '{"version":1,"hooks":{"stop":[{"command":"x","timeout":99}],"preToolUse":[{"command":"\\"/n\\" \\"/s\\" hook cursor","timeout":10}]}}',
+      want: 10,
+    },
+    {
+      name: 'Copilot timeoutSec',
+      text: '{"version":1,"hooks":{"preToolUse":[{"bash":"\\"/n\\" \\"/s\\" hook copilot --event preToolUse","timeoutSec":7}]}}',
+      want: 7,
+    },
+    {
+      name: "someone else's timeout only",
+      text: '{"hooks":{"Stop":[{"hooks":[{"command":"notify hookup","timeout":5}]}]}}',
+      want: undefined,
+    },
+    {
+      name: 'guard entry without a timeout',
+      text: '{"hooks":{"PreToolUse":[{"hooks":[{"command":"/n /s hook codex"}]}]}}',
+      want: undefined,
+    },
+    { name: 'not JSON', text: '{', want: undefined },
+  ])('$name', ({ text, want }) => {
+    expect(configuredTimeout(text)).toBe(want);
   });
 });

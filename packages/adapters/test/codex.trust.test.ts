@@ -1,6 +1,6 @@
-import { adapters } from '@guard/adapters';
 import { describe, expect, it } from 'vitest';
-import { codexConfigPath, codexHookHash, codexTrust, guardCodexHooks } from '../src/codex-trust.js';
+import { codexConfigPath, codexHookHash, codexTrust, guardCodexHooks } from '../src/codex/trust.js';
+import { adapters } from '../src/index.js';
 
 const HOOKS = '/home/dev/.codex/hooks.json';
 const COMMAND = '"/usr/bin/node" "/opt/guard/dist/bin.js" hook codex';

@@ -1,0 +1,24 @@
+import type { Agent } from './adapter.js';
+import { antigravity } from './antigravity/agent.js';
+import { codex } from './codex/agent.js';
+import { copilot } from './copilot/agent.js';
+import { cursor } from './cursor/agent.js';
+
+/**
+ * The agents guard can be set up in: the one list. Adding an agent is a folder next to these (see
+ * codex/) and one line here. This is what the hook loads: each agent's payloads, replies and
+ * chat-start scan. What setup, status and doctor need besides is in each folder's index.ts, which
+ * `adapters` (index.ts) loads by the folder's name.
+ */
+export const AGENTS = { codex, cursor, antigravity, copilot } as const satisfies Readonly<Record<string, Agent>>;
+
+/** An agent's id: `guard setup <id>`, `guard hook <id>`. */
+export type AgentId = keyof typeof AGENTS;
+
+/** Every agent id, in the order guard lists them. */
+export const AGENT_IDS = Object.keys(AGENTS) as readonly AgentId[];
+
+/** The id, when it names an agent. */
+export function agentId(name: string): AgentId | undefined {
+  return Object.hasOwn(AGENTS, name) ? (name as AgentId) : undefined;
+}

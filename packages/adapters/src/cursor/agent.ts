@@ -1,0 +1,19 @@
+import { posix } from 'node:path';
+import type { Agent } from '../adapter.js';
+import { jsonServers } from '../scan.js';
+import { capabilities, read, toEventReply, toReply } from './payload.js';
+
+/** Cursor as the hook sees it: payloads and replies (payload.ts), and what its chat-start scan reads. */
+export const cursor: Agent = {
+  id: 'cursor',
+  displayName: 'Cursor',
+  capabilities,
+  stepEvents: ['preToolUse', 'beforeShellExecution', 'beforeMCPExecution', 'beforeReadFile'],
+  chatStart: {
+    rules: (where) => ({ files: [], folders: [posix.join(where.home, '.cursor', 'rules')] }),
+    mcp: (where) => [{ path: posix.join(where.home, '.cursor', 'mcp.json'), servers: jsonServers() }],
+  },
+  read,
+  toReply,
+  toEventReply,
+};

@@ -1,0 +1,48 @@
+/**
+ * What every agent's doctor kit shares (each agent's own canned payload and reading of the hook's
+ * answer are in its folder, doctor.ts).
+ */
+
+/** The chat id doctor's calls carry, so they are easy to tell apart in guard's log. */
+export const DOCTOR_CHAT = 'guard-doctor';
+
+/** The hook's stdout as one JSON object, when it is one. */
+export function parseObject(text: string): Record<string, unknown> | undefined {
+  if (!text.startsWith('{')) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The `timeout` (or Copilot's `timeoutSec`) on guard's entries, as written (the agents guard has so
+ * far count it in seconds), when the file sets one; the shortest if they differ.
+ */
+export function configuredTimeout(text: string): number | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch {
+    return undefined;
+  }
+  const found: number[] = [];
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (typeof value === 'object' && value !== null) {
+      const entry = value as Record<string, unknown>;
+      const isGuard = Object.values(entry).some(
+        (field) => typeof field === 'string' && /(?:^|\s)hook\s+\w+(?:\s+--event\s+\S+)?\s*$/.test(field),
+      );
+      const seconds = entry['timeoutSec'] ?? entry['timeout'];
+      if (isGuard && typeof seconds === 'number') found.push(seconds);
+      Object.values(entry).forEach(visit);
+    }
+  };
+  visit(parsed);
+  return found.length > 0 ? Math.min(...found) : undefined;
+}

@@ -1,0 +1,204 @@
+import { describe, expect, it } from 'vitest';
+import type { AgentId, Locations, McpServer } from '../src/index.js';
+import { adapters, AGENT_IDS, agentId, AGENTS, McpConfigError } from '../src/index.js';
+import { jsonServers } from '../src/scan.js';
+
+const HOME = '/home/dev';
+const where = (env: Record<string, string> = {}): Locations => ({ home: HOME, env, projectRoot: '/work/app' });
+
+describe('the registry: one list of agents', () => {
+  it('AGENTS, AGENT_IDS and adapters name the same agents, in the same order, each under its own id', () => {
+    expect(AGENT_IDS).toEqual(['codex', 'cursor', 'antigravity', 'copilot']);
+    expect(Object.keys(adapters)).toEqual(AGENT_IDS);
+    for (const id of AGENT_IDS) {
+      expect(AGENTS[id].id).toBe(id);
+      expect(adapters[id].id).toBe(id);
+    }
+  });
+
+  it.for(AGENT_IDS)('%s: the whole adapter is the agent the hook loads, plus what setup needs', (id) => {
+    const agent = AGENTS[id];
+    const adapter = adapters[id];
+    for (const key of Object.keys(agent) as (keyof typeof agent)[]) expect(adapter[key], key).toBe(agent[key]);
+    expect(typeof adapter.install).toBe('function');
+    expect(typeof adapter.doctor.readReply).toBe('function');
+  });
+
+  it.for(AGENT_IDS)('%s: the main step event is one guard registers, and doctor sends a step event', (id) => {
+    const adapter = adapters[id];
+    expect(adapter.capabilities.events).toContain(adapter.stepEvents[0]);
+    expect(adapter.stepEvents).toContain(adapter.doctor.shellCall('true', '/tmp').event);
+  });
+
+  it.for([
+    { name: 'codex', want: 'codex' },
+    { name: 'copilot', want: 'copilot' },
+    { name: 'Codex', want: undefined },
+    { name: 'claude', want: undefined },
+    { name: 'toString', want: undefined },
+    { name: '', want: undefined },
+  ])('agentId($name) → $want', ({ name, want }) => {
+    expect(agentId(name)).toBe(want);
+  });
+
+  it.for<{ id: AgentId; needsTrust: boolean; after: RegExp; trust: boolean }>([
+    { id: 'codex', needsTrust: true, after: /^start a new Codex session/, trust: true },
+    { id: 'cursor', needsTrust: true, after: /^start a new Cursor session/, trust: false },
+    { id: 'antigravity', needsTrust: false, after: /^quit Antigravity completely/, trust: false },
+    { id: 'copilot', needsTrust: true, after: /^start a new GitHub Copilot session/, trust: false },
+  ])('$id: project trust $needsTrust, records of trust $trust', ({ id, needsTrust, after, trust }) => {
+    expect(adapters[id].projectNeedsTrust).toBe(needsTrust);
+    expect(adapters[id].afterUninstall).toMatch(after);
+    expect(adapters[id].trust !== undefined).toBe(trust);
+  });
+});
+
+describe('what the chat-start scan reads, per agent', () => {
+  it.for<{ id: AgentId; env?: Record<string, string>; files: string[]; folders: string[]; mcp: string[] }>([
+    {
+      id: 'codex',
+      files: [`${HOME}/.codex/AGENTS.md`, `${HOME}/.codex/AGENTS.override.md`],
+      folders: [`${HOME}/.codex/skills`, `${HOME}/.agents/skills`, `${HOME}/.codex/memories`],
+      mcp: [`${HOME}/.codex/config.toml`],
+    },
+    {
+      id: 'codex',
+      env: { CODEX_HOME: '/srv/codex', COPILOT_HOME: '/srv/copilot' },
+      files: ['/srv/codex/AGENTS.md', '/srv/codex/AGENTS.override.md'],
+      folders: ['/srv/codex/skills', `${HOME}/.agents/skills`, '/srv/codex/memories'],
+      mcp: ['/srv/codex/config.toml'],
+    },
+    {
+      // an empty variable counts as unset
+      id: 'codex',
+      env: { CODEX_HOME: '' },
+      files: [`${HOME}/.codex/AGENTS.md`, `${HOME}/.codex/AGENTS.override.md`],
+      folders: [`${HOME}/.codex/skills`, `${HOME}/.agents/skills`, `${HOME}/.codex/memories`],
+      mcp: [`${HOME}/.codex/config.toml`],
+    },
+    {
+      id: 'cursor',
+      env: { CODEX_HOME: '/srv/codex' },
+      files: [],
+      folders: [`${HOME}/.cursor/rules`],
+      mcp: [`${HOME}/.cursor/mcp.json`],
+    },
+    {
+      id: 'antigravity',
+      files: [`${HOME}/.gemini/GEMINI.md`],
+      folders: [`${HOME}/.gemini/antigravity/knowledge`],
+      mcp: [`${HOME}/.gemini/antigravity/mcp_config.json`],
+    },
+    {
+      id: 'copilot',
+      files: [`${HOME}/.copilot/copilot-instructions.md`],
+      folders: [`${HOME}/.copilot/instructions`, `${HOME}/.copilot/skills`],
+      mcp: [`${HOME}/.copilot/mcp-config.json`],
+    },
+    {
+      id: 'copilot',
+      env: { COPILOT_HOME: '/srv/copilot', CODEX_HOME: '/srv/codex' },
+      files: ['/srv/copilot/copilot-instructions.md'],
+      folders: ['/srv/copilot/instructions', '/srv/copilot/skills'],
+      mcp: ['/srv/copilot/mcp-config.json'],
+    },
+  ])('$id with $env', ({ id, env, files, folders, mcp }) => {
+    const { chatStart } = AGENTS[id];
+    expect(chatStart.rules(where(env))).toEqual({ files, folders });
+    expect(chatStart.mcp(where(env)).map((config) => config.path)).toEqual(mcp);
+  });
+});
+
+describe('reading MCP servers out of a config (text in, servers out)', () => {
+  const json = jsonServers();
+  it.for<{ name: string; text: string; servers: McpServer[] }>([
+    {
+      name: 'a local server with arguments and environment',
+      text: '{"mcpServers":{"files":{"command":"npx","args":["-y","srv",3],"env":{"A":"1","B":2}}}}',
+      servers: [{ name: 'files', command: 'npx', args: ['-y', 'srv'], env: { A: '1' } }],
+    },
+    {
+      name: 'remote servers, by url or serverUrl',
+      text: '{"mcpServers":{"a":{"url":"https://a.test/mcp"},"b":{"serverUrl":"https://b.test/mcp"}}}',
+      servers: [
+        { name: 'a', args: [], env: {}, url: 'https://a.test/mcp' },
+        { name: 'b', args: [], env: {}, url: 'https://b.test/mcp' },
+      ],
+    },
+    {
+      name: 'switched off either way',
+      text: '{"mcpServers":{"a":{"command":"x","disabled":true},"b":{"command":"y","enabled":false},"c":{"command":"z","enabled":true}}}',
+      servers: [
+        { name: 'a', command: 'x', args: [], env: {}, skip: 'disabled in the agent' },
+        { name: 'b', command: 'y', args: [], env: {}, skip: 'disabled in the agent' },
+        { name: 'c', command: 'z', args: [], env: {} },
+      ],
+    },
+    { name: 'no servers key', text: '{"other":{}}', servers: [] },
+    { name: 'servers that are not a table', text: '{"mcpServers":"x"}', servers: [] },
+    {
+      name: 'a server that is not an object',
+      text: '{"mcpServers":{"a":7}}',
+      servers: [{ name: 'a', args: [], env: {} }],
+    },
+  ])('JSON: $name', async ({ text, servers }) => {
+    expect(await json(text)).toEqual(servers);
+  });
+
+  it.for(['{', 'null', '{"mcpServers": }'])('JSON that cannot be read: %s', async (text) => {
+    await expect(json(text)).rejects.toThrow(new McpConfigError('not valid JSON, its servers were not checked'));
+  });
+
+  const toml = AGENTS.codex.chatStart.mcp(where())[0]?.servers;
+  it.for<{ name: string; text: string; servers: McpServer[] }>([
+    {
+      name: 'servers as tables',
+      text: '# mine\nmodel = "o3"\n\n[mcp_servers.files]\ncommand = "npx"\nargs = ["-y", "srv"]\n\n[mcp_servers.remote]\nurl = "https://r.test/mcp"\n',
+      servers: [
+        { name: 'files', command: 'npx', args: ['-y', 'srv'], env: {} },
+        { name: 'remote', args: [], env: {}, url: 'https://r.test/mcp' },
+      ],
+    },
+    // a config without the key is not parsed at all, so even a broken one has no servers
+    { name: 'no mcp_servers, not parsed', text: '[broken\nmodel = "o3"\n', servers: [] },
+    { name: 'nothing', text: '', servers: [] },
+  ])('Codex TOML: $name', async ({ text, servers }) => {
+    expect(await toml?.(text)).toEqual(servers);
+  });
+
+  it('Codex TOML that cannot be read', async () => {
+    await expect(toml?.('[mcp_servers.a\ncommand = "x"\n')).rejects.toThrow(
+      new McpConfigError('not valid TOML, its MCP servers were not checked'),
+    );
+  });
+});
+
+describe("Codex's trust records, through the adapter's trust capability", () => {
+  const trust = adapters.codex.trust;
+  const HOOKS = '/home/dev/.codex/hooks.json';
+  const text = adapters.codex.install('', { hookCommand: '"/n" "/s" hook codex', failClosed: false });
+
+  it('finds the records file from CODEX_HOME or the home folder', () => {
+    expect(trust?.recordsPath(where())).toBe(`${HOME}/.codex/config.toml`);
+    expect(trust?.recordsPath(where({ CODEX_HOME: '/srv/codex' }))).toBe('/srv/codex/config.toml');
+    expect(trust?.recordsPath(where({ CODEX_HOME: '' }))).toBe(`${HOME}/.codex/config.toml`);
+  });
+
+  it("keys guard's hooks, reads their trust, and takes it out again", () => {
+    const keys = trust?.keys(HOOKS, text) ?? [];
+    expect(keys).toHaveLength(4);
+    expect(trust?.state(HOOKS, text, '')).toMatchObject({ state: 'untrusted' });
+    const records = `model = "o3"\n\n[hooks.state]\n\n${keys.map((key) => `[hooks.state."${key}"]\ntrusted_hash = "sha256:00"\n`).join('\n')}`;
+    expect(trust?.state(HOOKS, text, records)).toMatchObject({ state: 'modified' });
+    expect(trust?.withoutRecords(records, keys)).toBe('model = "o3"\n');
+    expect(() => trust?.keys(HOOKS, '{')).toThrow();
+  });
+
+  it.for([
+    { a: 'a = 1\nb = 2\n', b: 'b = 2\n\n# moved\na = 1\n', same: true },
+    { a: 'a = 1\n', b: 'a = 2\n', same: false },
+    { a: 'a = 1\n', b: '[a\n', same: false },
+  ])('sameRecords($a, $b) → $same', ({ a, b, same }) => {
+    expect(trust?.sameRecords(a, b)).toBe(same);
+  });
+});
