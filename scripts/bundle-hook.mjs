@@ -29,6 +29,14 @@ const { output } = await bundle.generate({
   minify: true,
 });
 await bundle.close();
+// What only setup, status and doctor need of the agents (config editing, doctor's payloads, Codex's
+// trust records) stays out: the hook loads the agents' registry (agents.ts), never their index.ts.
+const setupOnly = output[0].moduleIds.filter((id) =>
+  /[\\/]adapters[\\/]dist[\\/](?:index|doctor|hook-config|json-text|[^\\/]+[\\/](?:index|config|doctor|trust))\.js$/.test(
+    id,
+  ),
+);
+if (setupOnly.length > 0) throw new Error(`the hook bundle holds code only setup needs: ${setupOnly.join(', ')}`);
 // A script compiled from V8's code cache cannot call import() on Node 20 (the callback is lost),
 // so the bundle's few dynamic imports go through a function the loader passes in instead.
 let imports = 0;
