@@ -1,7 +1,7 @@
 import { mkdirSync, openSync, closeSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './fsx.js';
-import { sha256Hex } from './sha256.js';
+import { sha256Hex } from '@guard/core';
 
 /**
  * What guard remembers about one chat (SPEC §5). Never result text, never a secret value: steps

@@ -13,3 +13,4 @@ export { buildContext, stepText, looseStrings, FRESH_SESSION } from './analysis/
 export type { FileEffect, NetEffect, FileOp } from './analysis/effects.js';
 export { rules } from './rules/index.js';
 export * from './session.js';
+export * from './chat/index.js';

@@ -18,8 +18,10 @@ const K = new Int32Array([
 
 const rotr = (x: number, n: number): number => (x >>> n) | (x << (32 - n));
 
+const UTF8 = new TextEncoder();
+
 export function sha256Hex(text: string): string {
-  const data = Buffer.from(text, 'utf8');
+  const data = UTF8.encode(text);
   // the message, a 1 bit, zeros, and its length in bits as 64 bits: a whole number of 64-byte blocks
   const blocks = Math.ceil((data.length + 9) / 64);
   const padded = new Uint8Array(blocks * 64);

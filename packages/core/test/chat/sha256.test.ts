@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from '../src/sha256.js';
+import { sha256Hex } from '../../src/chat/sha256.js';
 
 describe('sha256Hex: the same digest as node:crypto', () => {
   const rows: readonly { name: string; text: string }[] = [

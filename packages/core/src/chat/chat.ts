@@ -1,0 +1,145 @@
+import { FRESH_SESSION } from '../analysis/context.js';
+import type { SessionView } from '../rule.js';
+import { commandId } from './ids.js';
+
+/**
+ * What guard remembers about one chat (SPEC §5), as plain data: this is also the format of the
+ * chat's state file (`v: 1`), so a field is only ever added, and only as an optional one. Never
+ * result text, never a secret value: steps are kept as fingerprints (hashes) and memory keys, which
+ * name destinations, packages, paths, hosts, servers or file hashes.
+ */
+export interface Chat {
+  readonly v: 1;
+  readonly agent: string;
+  readonly chat: string;
+  /** ms since epoch. */
+  readonly created: number;
+  readonly updated: number;
+  /** Memory keys the person said yes to in this chat. */
+  readonly approved: readonly string[];
+  /** Step fingerprints a person's yes lets through exactly once (block-then-chat). */
+  readonly allowOnce: readonly string[];
+  /** Asked steps waiting for the person's answer. */
+  readonly pending: readonly Pending[];
+  /** Absolute paths of files the agent created in this chat. */
+  readonly createdFiles: readonly string[];
+  /** Untrusted content was read since the person's last message. */
+  readonly untrusted: boolean;
+  /** A result showed injection signs (since the person's last message, unless strict). */
+  readonly injection: boolean;
+  /** A key-shaped value came back in a result. */
+  readonly keySeen: boolean;
+  /** MCP servers whose tool descriptions showed injection signs at chat start. */
+  readonly poisonedServers: readonly string[];
+  /** A rules or memory file the agent loads showed injection signs at chat start (lasts the chat). */
+  readonly poisonedRules?: boolean;
+  /** The chat was told that guard is on (agents with no chat-start event). */
+  readonly announced?: boolean;
+  /** The chat-start scan ran (with what it found and could not check, for the report). */
+  readonly scan?: StartScan;
+  /** Steps flagged while nobody could be asked, by fingerprint: how many times. */
+  readonly away: Readonly<Record<string, number>>;
+  /** The last failing command (by hash) and how often in a row it failed with no file changed since. */
+  readonly failure?: { readonly command: string; readonly count: number };
+}
+
+/** A question waiting for the person. */
+export interface Pending {
+  /** Short code the person can quote to approve ('' when the agent's own prompt asked). */
+  readonly code: string;
+  /** Fingerprint of the asked step. */
+  readonly step: string;
+  /** Memory keys of the asked findings that may be remembered after a yes. */
+  readonly keys: readonly string[];
+  readonly rules: readonly string[];
+  readonly time: number;
+}
+
+/** What the chat-start scan read, found and could not check (names and signs only, never text). */
+export interface StartScan {
+  readonly time: number;
+  readonly checked: readonly string[];
+  readonly found: readonly string[];
+  readonly unchecked: readonly string[];
+}
+
+/** A chat with nothing remembered yet. */
+export function newChat(agent: string, chat: string, now: number): Chat {
+  return {
+    v: 1,
+    agent,
+    chat,
+    created: now,
+    updated: now,
+    approved: [],
+    allowOnce: [],
+    pending: [],
+    createdFiles: [],
+    untrusted: false,
+    injection: false,
+    keySeen: false,
+    poisonedServers: [],
+    away: {},
+  };
+}
+
+/** A chat nobody touched for longer than `idleMs` is forgotten: the next event starts a new one. */
+export function isIdle(chat: Chat, now: number, idleMs: number): boolean {
+  return now - chat.updated > idleMs;
+}
+
+/** The most a chat keeps of each list; the oldest entries go first. */
+export const LIMITS = { approved: 500, allowOnce: 50, pending: 20, createdFiles: 2000, away: 200, list: 200 } as const;
+
+/** The chat within its limits, however long it ran (the same object when nothing is over). */
+export function bounded(chat: Chat): Chat {
+  const away = Object.keys(chat.away);
+  if (
+    chat.approved.length <= LIMITS.approved &&
+    chat.allowOnce.length <= LIMITS.allowOnce &&
+    chat.pending.length <= LIMITS.pending &&
+    chat.createdFiles.length <= LIMITS.createdFiles &&
+    chat.poisonedServers.length <= LIMITS.list &&
+    away.length <= LIMITS.away
+  )
+    return chat;
+  return {
+    ...chat,
+    approved: keepLast(chat.approved, LIMITS.approved),
+    allowOnce: keepLast(chat.allowOnce, LIMITS.allowOnce),
+    pending: keepLast(chat.pending, LIMITS.pending),
+    createdFiles: keepLast(chat.createdFiles, LIMITS.createdFiles),
+    poisonedServers: keepLast(chat.poisonedServers, LIMITS.list),
+    away:
+      away.length > LIMITS.away
+        ? Object.fromEntries(Object.entries(chat.away).slice(away.length - LIMITS.away))
+        : chat.away,
+  };
+}
+
+function keepLast<T>(list: readonly T[], max: number): readonly T[] {
+  return list.length > max ? list.slice(list.length - max) : list;
+}
+
+/** The part of a chat the rules read (undefined: no chat, a fresh view). */
+export function viewOf(chat: Chat | undefined): SessionView {
+  if (chat === undefined) return FRESH_SESSION;
+  const failure = chat.failure;
+  return {
+    createdFiles: new Set(chat.createdFiles),
+    untrusted: chat.untrusted,
+    injection: chat.injection || chat.poisonedRules === true,
+    keySeen: chat.keySeen,
+    poisonedServers: new Set(chat.poisonedServers),
+    failuresInARow: (command) => (failure !== undefined && failure.command === commandId(command) ? failure.count : 0),
+  };
+}
+
+const NOTHING_REMEMBERED = (): boolean => false;
+
+/** Whether the person said yes to a memory key in this chat (what `evaluate` takes as `remembered`). */
+export function rememberedBy(chat: Chat | undefined): (memoryKey: string) => boolean {
+  if (chat === undefined || chat.approved.length === 0) return NOTHING_REMEMBERED;
+  const approved = new Set(chat.approved);
+  return (key) => approved.has(key);
+}

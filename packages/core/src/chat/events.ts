@@ -1,0 +1,124 @@
+import type { Environment } from '../analysis/context.js';
+import { buildContext } from '../analysis/context.js';
+import type { ResultFacts } from '../session.js';
+import { isApproval, observe } from '../session.js';
+import type { ToolResult, ToolStep } from '../types.js';
+import type { Change, Draft } from './change.js';
+import type { Chat } from './chat.js';
+import { commandId, fingerprint } from './ids.js';
+
+/** What an event changes in the chat, and a sentence for the agent or the person, if any. */
+export interface Decided {
+  readonly change: Change;
+  readonly notice?: string;
+}
+
+/** The person's settings that the chat's decisions depend on. */
+export interface ChatSettings {
+  /** Untrusted content raises the bar for the whole chat, not only until the next message. */
+  readonly strict: boolean;
+}
+
+/**
+ * The person's message (SPEC §6 block-then-chat). Only the very next message can approve, and only
+ * a question asked in the chat (it has a code): a plain yes or the code approves that step once and
+ * remembers its memory keys. Whatever the message says, the question is closed; and unless strict,
+ * the bar raised by untrusted content or injection signs is lowered again. (Only a message of the
+ * person comes here: nothing the agent writes or a tool returns can approve.)
+ */
+export function onPrompt(chat: Chat, prompt: string, settings: ChatSettings): Decided {
+  const change: Draft = { answered: 'all' };
+  let notice: string | undefined;
+  const last = chat.pending.at(-1);
+  // an agent's own prompt was answered there, and its result says so
+  if (last && last.code !== '' && isApproval(prompt, last.code)) {
+    change.approvedOnce = last.step;
+    change.approved = last.keys;
+    notice = `guard: the person approved the step guard asked about (${last.rules.join(', ')}, code ${last.code}); run it again now and it will go ahead once.`;
+  }
+  if (!settings.strict) {
+    change.untrusted = false;
+    change.injection = false;
+  }
+  return notice === undefined ? { change } : { change, notice };
+}
+
+/**
+ * A tool result (SPEC §5): the step asked in the agent's own prompt ran, so the person said yes
+ * there; untrusted content, injection signs and keys raise the bar; a shell command's failures in a
+ * row are counted until it works or a file changes. `facts` is what `observe` reads in the result
+ * (pass it when it was read already, for example outside a lock).
+ */
+export function onResult(
+  chat: Chat,
+  result: ToolResult,
+  env: Environment,
+  facts: ResultFacts = observe(result, env),
+): Decided {
+  const step = result.step;
+  const print = fingerprint(step);
+  const change: Draft = {};
+  let notice: string | undefined;
+  const asked = chat.pending.find((question) => question.step === print && question.code === '');
+  if (asked) {
+    change.approved = asked.keys;
+    change.answered = print;
+  }
+  if (facts.untrusted) change.untrusted = true;
+  if (facts.keySeen) change.keySeen = true;
+  if (facts.injection.length > 0) {
+    if (!chat.injection)
+      notice = `guard: the last tool result shows signs of a prompt injection (${facts.injection.join(', ')}); until the person's next message, every step guard would ask about is blocked.`;
+    change.injection = true;
+  }
+  const command = step.kind === 'shell' ? commandId(step.command) : undefined;
+  if (command !== undefined && facts.failed) change.failed = command;
+  else if (command !== undefined && chat.failure?.command === command) change.newAttempt = command;
+  // a file changed: the next try of a failing command is a new attempt
+  else if (chat.failure !== undefined && changesFiles(step, env)) change.newAttempt = 'any';
+  return notice === undefined ? { change } : { change, notice };
+}
+
+/** What the chat-start scan read and found (names and signs only, never text). */
+export interface StartScanResult {
+  readonly checked: readonly string[];
+  /** `<what>: <signs>`. */
+  readonly found: readonly string[];
+  /** `<what>: <why not>`. */
+  readonly unchecked: readonly string[];
+  /** A rules or memory file the agent loads showed injection signs: risky steps stop for the chat. */
+  readonly poisonedRules: boolean;
+  /** MCP servers whose tool descriptions showed injection signs: their tools are blocked. */
+  readonly poisonedServers: readonly string[];
+}
+
+/**
+ * The chat-start scan's result (SPEC §5): kept in the chat (a poisoned rules file stops risky steps
+ * for the chat, a poisoned server's tools are blocked). The notice says what was found, if anything,
+ * to follow the sentence that says guard is on.
+ */
+export function onStart(scan: StartScanResult, now: number): Decided {
+  const change: Change = {
+    scan: { time: now, checked: scan.checked, found: scan.found, unchecked: scan.unchecked },
+    poisonedRules: scan.poisonedRules,
+    poisonedServers: scan.poisonedServers,
+  };
+  const found = [
+    scan.poisonedRules ? 'a rules file shows signs of a prompt injection, so risky steps are blocked in this chat' : '',
+    scan.poisonedServers.length > 0
+      ? `the tools of MCP server ${scan.poisonedServers.join(', ')} are blocked (their descriptions show injection signs)`
+      : '',
+  ].filter(Boolean);
+  return found.length === 0
+    ? { change }
+    : { change, notice: `At the start of this chat it found that ${found.join('; and ')}.` };
+}
+
+/** Whether a step changes files (a write tool, or a shell command that writes, creates or deletes). */
+function changesFiles(step: ToolStep, env: Environment): boolean {
+  if (step.kind === 'write' || step.kind === 'patch') return true;
+  if (step.kind !== 'shell') return false;
+  return buildContext(step, env).files.some(
+    (file) => file.op === 'write' || file.op === 'create' || file.op === 'delete',
+  );
+}

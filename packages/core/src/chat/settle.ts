@@ -1,0 +1,171 @@
+import type { FileEffect } from '../analysis/effects.js';
+import type { Evaluation } from '../evaluate.js';
+import type { ToolStep, Verdict } from '../types.js';
+import type { Change, Draft } from './change.js';
+import { NOTHING } from './change.js';
+import type { Chat } from './chat.js';
+import { approvalCode, fingerprint } from './ids.js';
+
+/** How an agent lets guard ask the person: its own prompt, or block-then-chat (Codex). */
+export type AskStyle = 'native' | 'block-then-chat';
+
+/** What the hook knows about the call besides the step. */
+export interface Call {
+  /** A person can answer a prompt on this event. */
+  readonly canAsk: boolean;
+  /** How this agent asks. */
+  readonly ask: AskStyle;
+  /**
+   * The agent fires a later event for this same call where a person can be asked: only a block is
+   * answered on this one.
+   */
+  readonly deferred?: boolean;
+  /**
+   * For agents with no chat-start event: the text that says guard is on (and what the first step's
+   * scan found), told with the chat's first asked or blocked step.
+   */
+  readonly announce?: string;
+}
+
+/** What a pure decision needs from outside: the time, and whether a path exists now. */
+export interface Outside {
+  /** ms since epoch. */
+  readonly now: number;
+  exists(path: string): boolean;
+}
+
+/**
+ * How a step's verdict was reached. `deferred`: left to a later event of the same call;
+ * `away`: an ask nobody can answer, sent back as "do it a safer way or leave it out"; `away-undone`:
+ * flagged again while nobody can answer, left undone.
+ */
+export type How = 'rules' | 'memory' | 'away' | 'away-undone' | 'deferred';
+
+/** The verdict the agent is answered with, after the chat had its say, and what that changes. */
+export interface Settled {
+  readonly verdict: Verdict;
+  readonly how: How;
+  /** For block-then-chat: the code the person can quote to approve. */
+  readonly approvalCode?: string;
+  /** A sentence added to the reply (this step is now left undone; guard is on). */
+  readonly notice?: string;
+  /** What to save in the chat once the reply is out. */
+  readonly change: Change;
+}
+
+/** No objection. */
+const GO_AHEAD: Verdict = Object.freeze({ decision: 'allow', findings: [], agentMessage: '', userMessage: '' });
+
+const LEFT_UNDONE =
+  'guard flagged this step before and nobody here can approve it, so it is left undone: leave it out and say so in your final reply.';
+
+/**
+ * What the chat makes of the rules' verdict on a step (SPEC §5, §6 "ask" and "away"), and what the
+ * answer changes in the chat. `chat` is the chat as read before the step (undefined: the payload
+ * names no chat, so nothing is remembered and the rules' verdict stands).
+ *
+ * - An ask the person already let through once (block-then-chat) goes ahead, and that yes is used up.
+ * - An ask on block-then-chat gets an approval code, which only the person's next message can quote.
+ * - An ask nobody can answer goes back as "do it a safer way or leave it out" the first time, and
+ *   is left undone (a block) when the same step is flagged again in the chat.
+ * - An ask waits for the person's answer; a step that goes ahead records the files it creates.
+ *
+ * Nothing here lowers a block, and the verdict never depends on saving: the change is applied
+ * after the reply. (Seams for what comes next: a mode's own decision on the rules' verdict, and a
+ * second opinion that may only raise an allow to an ask, both belong before the ask handling below,
+ * with what they need in `Call`.)
+ */
+export function settle(
+  chat: Chat | undefined,
+  step: ToolStep,
+  evaluation: Evaluation,
+  call: Call,
+  outside: Outside,
+): Settled {
+  if (call.deferred === true && evaluation.decision !== 'block')
+    return { verdict: GO_AHEAD, how: 'deferred', change: NOTHING };
+  const byRules: How = evaluation.decision === 'allow' && evaluation.remembered.length > 0 ? 'memory' : 'rules';
+  if (chat === undefined) return { verdict: evaluation, how: byRules, change: NOTHING };
+  // most steps leave nothing to remember: no fingerprint for them
+  const print = evaluation.decision === 'ask' || chat.allowOnce.length > 0 ? fingerprint(step) : '';
+  const asked = settleAsk(chat, step, evaluation, call, outside.now, print);
+  const verdict = asked.verdict;
+  const how = asked.how ?? byRules;
+  const announce = call.announce !== undefined && chat.announced !== true && verdict.decision !== 'allow';
+  const notice = announce
+    ? asked.notice === undefined
+      ? call.announce
+      : `${call.announce} ${asked.notice}`
+    : asked.notice;
+
+  const change: Draft = {};
+  if (announce) change.announced = true;
+  const allowed = verdict.decision === 'allow';
+  // the one-time yes is used up by the step going ahead, whatever let it through
+  if (allowed && print !== '' && chat.allowOnce.includes(print)) change.usedOnce = print;
+  if (how === 'away' || how === 'away-undone') change.flaggedAway = print;
+  // an ask that stands waits for the person's answer (in the chat, or in the agent's own prompt)
+  if (verdict.decision === 'ask') {
+    change.asked = {
+      code: asked.code ?? '',
+      step: print,
+      keys: askedKeys(evaluation),
+      rules: evaluation.findings.map((finding) => finding.ruleId),
+      time: outside.now,
+    };
+  }
+  if (allowed) {
+    const created = newFiles(evaluation.files, outside.exists);
+    if (created.length > 0) change.created = created;
+  }
+  return {
+    verdict,
+    how,
+    ...(asked.code === undefined ? {} : { approvalCode: asked.code }),
+    ...(notice === undefined ? {} : { notice }),
+    change,
+  };
+}
+
+interface Asked {
+  readonly verdict: Verdict;
+  readonly how?: How;
+  readonly code?: string;
+  readonly notice?: string;
+}
+
+/** What the chat makes of an ask: a one-time yes, the away rule, an approval code. */
+function settleAsk(chat: Chat, step: ToolStep, evaluation: Evaluation, call: Call, now: number, print: string): Asked {
+  if (evaluation.decision !== 'ask') return { verdict: evaluation };
+  if (chat.allowOnce.includes(print)) return { verdict: GO_AHEAD, how: 'memory' };
+  // block-then-chat: a person may answer in the chat, now or when a headless run's chat is
+  // resumed, so the step gets a code either way
+  const code = call.ask === 'block-then-chat' ? approvalCode(step.chatId, print, now) : undefined;
+  const withCode = code === undefined ? {} : { code };
+  if (call.canAsk) return { verdict: evaluation, ...withCode };
+  if ((chat.away[print] ?? 0) >= 1) {
+    return { verdict: { ...evaluation, decision: 'block' }, how: 'away-undone', notice: LEFT_UNDONE };
+  }
+  return { verdict: evaluation, how: 'away', ...withCode };
+}
+
+/** Memory keys of the asked findings, which a yes is remembered by. */
+function askedKeys(evaluation: Evaluation): string[] {
+  return [
+    ...new Set(
+      evaluation.findings.flatMap((finding) =>
+        finding.decision === 'ask' && finding.memoryKey !== undefined ? [finding.memoryKey] : [],
+      ),
+    ),
+  ];
+}
+
+/** Files a step will create (they do not exist yet), so that deleting them later goes ahead. */
+function newFiles(files: readonly FileEffect[], exists: (path: string) => boolean): string[] {
+  const out: string[] = [];
+  for (const file of files) {
+    if ((file.op === 'create' || file.op === 'write') && file.path.abs && !exists(file.path.abs))
+      out.push(file.path.abs);
+  }
+  return out;
+}
