@@ -1,8 +1,9 @@
+import { existsSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import type { HookInput, HookReply } from '@guard/adapters';
+import type { HookInput, HookReply, ReplyContext } from '@guard/adapters';
 import { AGENT_IDS } from '@guard/adapters/agents';
-import type { AgentId, Environment, Probe, Rule, Verdict } from '@guard/core';
-import { evaluate, redact, stepText } from '@guard/core';
+import type { AgentId, Environment, Evaluation, Probe, Rule, Settled } from '@guard/core';
+import { evaluate, redact, rememberedBy, settle, stepText, viewOf } from '@guard/core';
 import { ExitCode } from './errors.js';
 import type { AgentPayload } from './hook/agents.js';
 import { loadPayload } from './hook/agents.js';
@@ -52,6 +53,8 @@ export interface HookDeps {
 
 /** A log line as the runtime fills it in (time, agent and duration are added when it is written). */
 type CallEntry = Omit<LogEntry, 'time' | 'ms' | 'agent'>;
+
+type StepInput = Extract<HookInput, { type: 'step' }>;
 
 const DAY_MS = 86_400_000;
 
@@ -200,70 +203,37 @@ export async function runHook(
     return judge(input);
   };
 
-  const judge = async (step: Extract<HookInput, { type: 'step' }>): Promise<number> => {
+  const judge = async (input: StepInput): Promise<number> => {
+    const { step } = input;
     const failClosed = settings?.failClosed ?? false;
-    const memory = await session().forStep(agent, step.step, guardHome);
-    const { policy, error: policyError } = await (deps.policy ?? projectPolicy)(step.step.projectRoot);
-    const evaluation = evaluate(step.step, {
+    const memory = await session().forStep(agent, step, guardHome);
+    const { policy, error: policyError } = await (deps.policy ?? projectPolicy)(step.projectRoot);
+    const evaluation = evaluate(step, {
       ...env,
       probe: (deps.probe ?? createProbe)(),
-      session: memory.view,
+      session: viewOf(memory.chat),
       policy,
       failClosed,
-      remembered: (key) => memory.remembered(key),
+      remembered: rememberedBy(memory.chat),
       ...(deps.rules === undefined ? {} : { rules: deps.rules }),
     });
-    const logged = {
-      ...describeInput(step, event),
-      ...(policyError === undefined ? {} : { error: `project policy: ${policyError}` }),
-    };
-    const answeredHere = !replied;
-    if (step.deferAsk === true && evaluation.decision !== 'block') {
-      // the agent fires a later event for this same call where a person can be asked: judge it there
-      const context = { event: step.event, canAsk: step.canAsk, failClosed };
-      return respond(payload.toReply(NO_OBJECTION, context), {
-        ...logged,
-        decision: 'allow',
-        rules: [],
-        how: 'ignored',
-        reason: 'judged again on the next event for this call',
-      });
-    }
-    const settled = memory.settle(step.step, evaluation, {
-      canAsk: step.canAsk,
+    const call = {
+      canAsk: input.canAsk,
       ask: payload.capabilities.ask,
-      results: payload.capabilities.results,
-    });
-    const verdict = settled.verdict;
-    const context = {
-      event: step.event,
-      canAsk: step.canAsk,
-      failClosed,
-      ...(settled.approvalCode === undefined ? {} : { approvalCode: settled.approvalCode }),
-      ...(settled.notice === undefined ? {} : { notice: settled.notice }),
+      deferred: input.deferAsk === true,
+      ...(memory.announce === undefined ? {} : { announce: memory.announce }),
     };
-    const answer =
-      verdict.decision === 'ask' && !step.canAsk
-        ? 'block'
-        : verdict.decision !== evaluation.decision
-          ? verdict.decision
-          : undefined;
-    const code = respond(payload.toReply(verdict, context), {
-      ...logged,
-      decision: evaluation.decision,
-      ...(answer === undefined ? {} : { answer }),
-      // a step an earlier yes let through names the rules that yes was for
-      rules: (evaluation.findings.length > 0 ? evaluation.findings : evaluation.remembered).map(
-        (finding) => finding.ruleId,
-      ),
-      ...(evaluation.findings[0] === undefined ? {} : { reason: evaluation.findings[0].reason }),
-      ...(settled.approvalCode === undefined ? {} : { code: settled.approvalCode }),
-      how: settled.how ?? (evaluation.decision === 'allow' && evaluation.remembered.length > 0 ? 'memory' : 'rules'),
+    const settled = settle(memory.chat, step, evaluation, call, { now: Date.now(), exists: existsSync });
+    const answeredHere = !replied;
+    const code = respond(payload.toReply(settled.verdict, replyContext(input, failClosed, settled)), {
+      ...describeInput(input, event),
+      ...(policyError === undefined ? {} : { error: `project policy: ${policyError}` }),
+      ...stepEntry(evaluation, settled, input.canAsk),
     });
     // a reply the deadline already gave is not this verdict: nothing to remember
     if (!answeredHere) return code;
     try {
-      memory.record(step.step, settled, evaluation);
+      memory.save(settled.change);
     } catch (error) {
       io.err(`guard: could not save this chat's memory: ${oneLine(error)}\n`);
     }
@@ -289,6 +259,38 @@ export async function runHook(
     clearTimeout(timer);
     io.stopInput();
   }
+}
+
+/** What the adapter needs to word the answer to a step. */
+function replyContext(input: StepInput, failClosed: boolean, settled: Settled): ReplyContext {
+  return {
+    event: input.event,
+    canAsk: input.canAsk,
+    failClosed,
+    ...(settled.approvalCode === undefined ? {} : { approvalCode: settled.approvalCode }),
+    ...(settled.notice === undefined ? {} : { notice: settled.notice }),
+  };
+}
+
+/** The log fields of a judged step: the rules' verdict, what the agent was told where it differs, and how. */
+function stepEntry(evaluation: Evaluation, settled: Settled, canAsk: boolean): CallEntry {
+  if (settled.how === 'deferred') {
+    return { decision: 'allow', rules: [], how: 'ignored', reason: 'judged again on the next event for this call' };
+  }
+  const told = settled.verdict.decision;
+  // an ask nobody can answer reaches the agent as a block
+  const answer = told === 'ask' && !canAsk ? 'block' : told !== evaluation.decision ? told : undefined;
+  return {
+    decision: evaluation.decision,
+    ...(answer === undefined ? {} : { answer }),
+    // a step an earlier yes let through names the rules that yes was for
+    rules: (evaluation.findings.length > 0 ? evaluation.findings : evaluation.remembered).map(
+      (finding) => finding.ruleId,
+    ),
+    ...(evaluation.findings[0] === undefined ? {} : { reason: evaluation.findings[0].reason }),
+    ...(settled.approvalCode === undefined ? {} : { code: settled.approvalCode }),
+    how: settled.how,
+  };
 }
 
 /** guard is off: no objection to anything, in the agent's own words, logged as such. */

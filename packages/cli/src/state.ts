@@ -1,97 +1,33 @@
 import { mkdirSync, openSync, closeSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Chat } from '@guard/core';
+import { bounded, isIdle, newChat } from '@guard/core';
 import { writeFileAtomic } from './fsx.js';
-import { sha256Hex } from '@guard/core';
 
 /**
- * What guard remembers about one chat (SPEC §5). Never result text, never a secret value: steps
- * are kept as fingerprints (hashes) and memory keys, which name destinations, packages, paths,
- * hosts, servers or file hashes.
+ * Where chats are kept (SPEC §5): one file per chat in guard's folder, read without a lock and
+ * changed under one. What a chat holds, and how it changes, is core's (`Chat`, `apply`).
  */
-export interface ChatState {
-  readonly v: 1;
-  agent: string;
-  chat: string;
-  /** ms since epoch. */
-  created: number;
-  updated: number;
-  /** Memory keys the person said yes to in this chat. */
-  approved: string[];
-  /** Step fingerprints a person's yes lets through exactly once (Codex block-then-chat). */
-  allowOnce: string[];
-  /** Asked steps waiting for the person's answer. */
-  pending: Pending[];
-  /** Absolute paths of files the agent created in this chat. */
-  createdFiles: string[];
-  /** Untrusted content was read since the person's last message. */
-  untrusted: boolean;
-  /** A result (or a rules file at chat start) showed injection signs. */
-  injection: boolean;
-  /** A key-shaped value came back in a result. */
-  keySeen: boolean;
-  /** MCP servers whose tool descriptions showed injection signs at chat start. */
-  poisonedServers: string[];
-  /** A rules or memory file the agent loads showed injection signs at chat start (lasts the chat). */
-  poisonedRules?: boolean;
-  /** The chat was told that guard is on (agents with no chat-start event). */
-  announced?: boolean;
-  /** The chat-start scan ran (with what it found and could not check, for the report). */
-  scan?: StartScan;
-  /** Steps flagged while nobody could be asked, by fingerprint: how many times. */
-  away: Record<string, number>;
-  /** The last failing command (by hash) and how often in a row it failed with no file changed since. */
-  failure?: { readonly command: string; count: number };
-}
 
-export interface Pending {
-  /** Short code the person can quote to approve. */
-  readonly code: string;
-  /** Fingerprint of the asked step. */
-  readonly step: string;
-  /** Memory keys of the asked findings that may be remembered after a yes. */
-  readonly keys: readonly string[];
-  readonly rules: readonly string[];
-  readonly time: number;
-}
+export type { Pending, StartScan } from '@guard/core';
 
-export interface StartScan {
-  readonly time: number;
-  /** Files and servers that were read, what was found, and what could not be checked. */
-  readonly checked: readonly string[];
-  readonly found: readonly string[];
-  readonly unchecked: readonly string[];
-}
+/** A chat's state as a change callback may edit it in place. */
+export type ChatState = {
+  -readonly [K in keyof Chat]: Chat[K] extends readonly (infer T)[]
+    ? T[]
+    : Chat[K] extends Readonly<Record<string, number>>
+      ? Record<string, number>
+      : Chat[K];
+};
 
 /** The state folder cannot be read or written; the hook applies its failure policy. */
 export class StateError extends Error {
   override readonly name = 'StateError';
 }
 
-const LIMITS = { approved: 500, allowOnce: 50, pending: 20, createdFiles: 2000, away: 200, list: 200 } as const;
-
 /** A chat with nothing remembered yet. */
 export function freshChat(agent: string, chat: string, now: number): ChatState {
-  return {
-    v: 1,
-    agent,
-    chat,
-    created: now,
-    updated: now,
-    approved: [],
-    allowOnce: [],
-    pending: [],
-    createdFiles: [],
-    untrusted: false,
-    injection: false,
-    keySeen: false,
-    poisonedServers: [],
-    away: {},
-  };
-}
-
-/** A short stable hash (SHA-256), for step fingerprints and command identities. */
-export function shortHash(text: string, length = 16): string {
-  return sha256Hex(text).slice(0, length);
+  return newChat(agent, chat, now) as ChatState;
 }
 
 /**
@@ -134,7 +70,7 @@ export function loadChat(guardHome: string, agent: string, chat: string, now: nu
   }
   const state = parseChat(text);
   if (!state) throw new StateError(`chat state ${path} is not valid`);
-  if (now - state.updated > idleMs) return freshChat(agent, chat, now);
+  if (isIdle(state, now, idleMs)) return freshChat(agent, chat, now);
   return state;
 }
 
@@ -155,7 +91,8 @@ function parseChat(text: string): ChatState | undefined {
 /**
  * Changes a chat's state under a lock, so concurrent hook processes of one chat never lose an
  * update: take the lock (a file created exclusively), read, change, bound, write atomically,
- * release. A lock left behind by a dead process is broken after `staleMs`.
+ * release. `change` edits the state it is given, or returns the new one (`apply(state, …)`). A lock
+ * left behind by a dead process is broken after `staleMs`.
  */
 export function updateChat(
   guardHome: string,
@@ -163,9 +100,9 @@ export function updateChat(
   chat: string,
   now: number,
   idleMs: number,
-  change: (state: ChatState) => void,
+  change: (state: ChatState) => Chat | void,
   options: { readonly timeoutMs?: number; readonly staleMs?: number } = {},
-): ChatState {
+): Chat {
   const path = chatFile(guardHome, agent, chat);
   const lock = `${path}.lock`;
   try {
@@ -178,11 +115,10 @@ export function updateChat(
   acquire(lock, options.timeoutMs ?? LOCK_WAIT_MS, options.staleMs ?? LOCK_STALE_MS);
   try {
     const state = loadChat(guardHome, agent, chat, now, idleMs);
-    change(state);
-    state.updated = now;
-    bound(state);
-    writeFileAtomic(path, `${JSON.stringify(state)}\n`, 0o600);
-    return state;
+    const changed = change(state) ?? state;
+    const saved = bounded({ ...changed, updated: now });
+    writeFileAtomic(path, `${JSON.stringify(saved)}\n`, 0o600);
+    return saved;
   } finally {
     rmSync(lock, { force: true });
   }
@@ -220,21 +156,6 @@ function acquire(lock: string, timeoutMs: number, staleMs: number): void {
     Atomics.wait(sleeper, 0, 0, wait);
     wait = Math.min(wait * 2, 20);
   }
-}
-
-function keepLast<T>(list: T[], max: number): T[] {
-  return list.length > max ? list.slice(list.length - max) : list;
-}
-
-/** Keeps a chat's state small whatever the chat does. */
-function bound(state: ChatState): void {
-  state.approved = keepLast(state.approved, LIMITS.approved);
-  state.allowOnce = keepLast(state.allowOnce, LIMITS.allowOnce);
-  state.pending = keepLast(state.pending, LIMITS.pending);
-  state.createdFiles = keepLast(state.createdFiles, LIMITS.createdFiles);
-  state.poisonedServers = keepLast(state.poisonedServers, LIMITS.list);
-  const away = Object.entries(state.away);
-  if (away.length > LIMITS.away) state.away = Object.fromEntries(away.slice(away.length - LIMITS.away));
 }
 
 /** Removes chats idle for longer than `idleMs` (and stale lock files). Never throws. */

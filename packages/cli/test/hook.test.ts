@@ -1,9 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Rule, Verdict } from '@guard/core';
+import type { Change, Rule } from '@guard/core';
 import { GUARD_ON_NOTICE } from '@guard/adapters/messages';
-import { rules } from '@guard/core';
+import { newChat, rules } from '@guard/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HookDeps, HookIo } from '../src/hook.js';
 import { runHook } from '../src/hook.js';
@@ -426,18 +426,29 @@ describe("guard's folder", () => {
 });
 
 describe('the session seam', () => {
-  it('a remembered yes lets the asked step through (logged as memory, naming the rule of that yes) and the verdict is recorded', async () => {
-    const recorded: Verdict[] = [];
+  it('a remembered yes lets the asked step through (logged as memory, naming the rule of that yes) and what it changes is saved', async () => {
+    const saved: Change[] = [];
     const memory: ChatMemory = {
-      ...NO_MEMORY,
-      remembered: (key) => key.startsWith('git.push:'),
-      record: (_step, settled) => void recorded.push(settled.verdict),
+      chat: { ...newChat('codex', 'c1', Date.now()), approved: ['git.push:origin/main'] },
+      save: (change) => void saved.push(change),
     };
     const session: SessionLayer = { forStep: () => memory, onEvent: () => undefined };
     const result = await run(['codex'], json(AGENT_CASES[0]?.shell(ASKED)), { session });
     expect(result.stdout).toBe('');
     expect(onlyLogLine()).toMatchObject({ decision: 'allow', how: 'memory', rules: ['git.push'] });
-    expect(recorded.map((verdict) => verdict.decision)).toEqual(['allow']);
+    // saved once, after the reply: a step an earlier yes let through leaves nothing new to remember
+    expect(saved).toEqual([{}]);
+  });
+
+  it('an asked step is saved as a question waiting for the person, with the code the reply and the log give', async () => {
+    const saved: Change[] = [];
+    const memory: ChatMemory = { chat: newChat('codex', 'c1', Date.now()), save: (change) => void saved.push(change) };
+    const session: SessionLayer = { forStep: () => memory, onEvent: () => undefined };
+    const result = await run(['codex'], json(AGENT_CASES[0]?.shell(ASKED)), { session });
+    const code = onlyLogLine().code;
+    expect(code).toMatch(/^[A-Z2-9]{4}$/);
+    expect(result.stdout).toContain(`approval code ${code ?? ''}`);
+    expect(saved).toMatchObject([{ asked: { code, keys: ['git.push:origin/main'], rules: ['git.push'] } }]);
   });
 
   it('a notice from the session layer goes into the event reply', async () => {
@@ -467,7 +478,7 @@ describe('the session seam', () => {
     const session: SessionLayer = {
       forStep: () => ({
         ...NO_MEMORY,
-        record: () => {
+        save: () => {
           throw new Error('disk full');
         },
       }),

@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Evaluation, ToolStep } from '@guard/core';
-import { evaluate } from '@guard/core';
-import type { CallContext, MemoryOptions } from '../src/memory.js';
-import { chatEvent, chatMemory, chatSessions, fingerprint } from '../src/memory.js';
+import type { Call, Environment, Evaluation, ToolStep } from '@guard/core';
+import { evaluate, fingerprint, rememberedBy, settle, viewOf } from '@guard/core';
+import type { ChatMemory, MemoryOptions } from '../src/memory.js';
+import { chatEvent, chatSessions, openChat } from '../src/memory.js';
 import { loadChat } from '../src/state.js';
 import { GUARD_ON_NOTICE } from '@guard/adapters/messages';
 
@@ -28,24 +28,26 @@ const shell = (command: string, cwd: string, chat = 'c1'): ToolStep => ({
   kind: 'shell',
   command,
 });
-const CODEX: CallContext = { canAsk: true, ask: 'block-then-chat', results: true };
-const COPILOT: CallContext = { canAsk: true, ask: 'native', results: true };
-const AWAY: CallContext = { canAsk: false, ask: 'block-then-chat', results: true };
+const CODEX: Call = { canAsk: true, ask: 'block-then-chat' };
+const COPILOT: Call = { canAsk: true, ask: 'native' };
+const AWAY: Call = { canAsk: false, ask: 'block-then-chat' };
 
-/** One hook call: evaluate with the chat's memory, settle, record; returns what the agent was answered. */
+/** What the hook does with a chat's memory: evaluate with it, settle (telling guard is on where it must), save. */
+function settleIn(memory: ChatMemory, step: ToolStep, ctx: Call, env: Environment) {
+  const evaluation = evaluate(step, { ...env, session: viewOf(memory.chat), remembered: rememberedBy(memory.chat) });
+  const call = memory.announce === undefined ? ctx : { ...ctx, announce: memory.announce };
+  const settled = settle(memory.chat, step, evaluation, call, { now: Date.now(), exists: existsSync });
+  memory.save(settled.change);
+  return { evaluation, settled };
+}
+
+/** One hook call: evaluate with the chat's memory, settle, save; returns what the agent was answered. */
 function call(
   w: ReturnType<typeof world>,
   step: ToolStep,
-  ctx: CallContext,
+  ctx: Call,
 ): { decision: string; code?: string; notice?: string; evaluation: Evaluation } {
-  const memory = chatMemory(step.agent, step.chatId, w.options);
-  const evaluation = evaluate(step, {
-    ...w.options.env,
-    session: memory.view,
-    remembered: (k) => memory.remembered(k),
-  });
-  const settled = memory.settle(step, evaluation, ctx);
-  memory.record(step, settled, evaluation);
+  const { evaluation, settled } = settleIn(openChat(step.agent, step.chatId, w.options), step, ctx, w.options.env);
   return {
     decision: settled.verdict.decision,
     ...(settled.approvalCode ? { code: settled.approvalCode } : {}),
@@ -347,14 +349,9 @@ describe('agents with no chat-start event (Antigravity)', () => {
       kind: 'shell',
       command,
     });
-    const FORCE: CallContext = { canAsk: true, ask: 'native', results: false };
-    const answer = async (command: string) => {
-      const memory = await sessions.forStep('antigravity', step(command));
-      const evaluation = evaluate(step(command), { ...w.options.env, session: memory.view });
-      const settled = memory.settle(step(command), evaluation, FORCE);
-      memory.record(step(command), settled, evaluation);
-      return settled;
-    };
+    const FORCE: Call = { canAsk: true, ask: 'native' };
+    const answer = async (command: string) =>
+      settleIn(await sessions.forStep('antigravity', step(command)), step(command), FORCE, w.options.env).settled;
     expect((await answer('ls')).notice).toBeUndefined();
     expect((await answer('git push --force')).notice).toBe(GUARD_ON_NOTICE);
     expect((await answer('git push origin main')).notice).toBeUndefined();
