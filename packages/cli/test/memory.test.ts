@@ -1,12 +1,12 @@
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Call, Environment, Evaluation, ToolStep } from '@guard/core';
 import { evaluate, fingerprint, rememberedBy, settle, viewOf } from '@guard/core';
 import type { ChatMemory, MemoryOptions } from '../src/memory.js';
 import { chatEvent, chatSessions, openChat } from '../src/memory.js';
-import { loadChat } from '../src/state.js';
+import { chatFile, loadChat } from '../src/state.js';
 import { GUARD_ON_NOTICE } from '@guard/adapters/messages';
 
 const DAY = 86_400_000;
@@ -285,6 +285,28 @@ describe('third try', () => {
     // a file changed: a new attempt
     await result(w, shell('sed -i s/a/b/ src.js', w.project), '');
     expect(call(w, test, CODEX).decision).toBe('allow');
+  });
+});
+
+describe('chats saved by an earlier version', () => {
+  it('a state file of format 1 is read as it is: its one-time yes and its failures in a row still count', () => {
+    const w = world();
+    const push = shell('git push origin main', w.project);
+    const file = chatFile(w.options.guardHome, 'codex', 'c1');
+    mkdirSync(dirname(file), { recursive: true });
+    const now = Date.now();
+    writeFileSync(
+      file,
+      `{"v":1,"agent":"codex","chat":"c1","created":${now},"updated":${now},"approved":[],"allowOnce":["${fingerprint(push)}"],"pending":[],"createdFiles":[],"untrusted":false,"injection":false,"keySeen":false,"poisonedServers":[],"away":{},"failure":{"command":"328e123c63857fd8","count":2}}\n`,
+    );
+    expect(call(w, shell('npm test', w.project), CODEX).evaluation.findings.map((f) => f.ruleId)).toContain(
+      'session.third-try',
+    );
+    expect(call(w, push, CODEX).decision).toBe('allow');
+    expect(loadChat(w.options.guardHome, 'codex', 'c1', Date.now(), DAY)).toMatchObject({
+      allowOnce: [],
+      failure: { command: '328e123c63857fd8', count: 2 },
+    });
   });
 });
 
