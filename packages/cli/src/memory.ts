@@ -2,7 +2,7 @@ import type { HookInput } from '@guard/adapters';
 import { AGENTS } from '@guard/adapters/agents';
 import { GUARD_ON_NOTICE } from '@guard/adapters/messages';
 import type { AgentId, Chat, Change, Decided, Environment, ToolStep } from '@guard/core';
-import { apply, isEmpty, observe, onPrompt, onResult, onStart } from '@guard/core';
+import { apply, changesNothing, observe, onPrompt, onResult, onStart } from '@guard/core';
 import type { StartScanResult } from './start-scan.js';
 import { loadChat, updateChat } from './state.js';
 
@@ -43,7 +43,7 @@ export function openChat(agent: AgentId, chatId: string, options: MemoryOptions,
     ...(announce === undefined ? {} : { announce }),
     save(change) {
       // most steps leave nothing to remember: no lock, no write
-      if (isEmpty(change)) return;
+      if (changesNothing(change)) return;
       updateChat(options.guardHome, agent, chatId, now(), options.idleMs, (state) => apply(state, change));
     },
   };

@@ -1,7 +1,7 @@
 import { mkdirSync, openSync, closeSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Chat } from '@guard/core';
-import { bounded, isIdle, newChat } from '@guard/core';
+import { withinLimits, isIdle, newChat } from '@guard/core';
 import { writeFileAtomic } from './fsx.js';
 
 /**
@@ -116,7 +116,7 @@ export function updateChat(
   try {
     const state = loadChat(guardHome, agent, chat, now, idleMs);
     const changed = change(state) ?? state;
-    const saved = bounded({ ...changed, updated: now });
+    const saved = withinLimits({ ...changed, updated: now });
     writeFileAtomic(path, `${JSON.stringify(saved)}\n`, 0o600);
     return saved;
   } finally {

@@ -1,5 +1,5 @@
 import type { Chat, Pending, StartScan } from './chat.js';
-import { bounded } from './chat.js';
+import { withinLimits } from './chat.js';
 
 /**
  * What one event does to a chat, as plain data: decided by `settle`, `onPrompt`, `onResult` or
@@ -49,17 +49,17 @@ export interface Change {
 export type Draft = { -readonly [K in keyof Change]: Change[K] };
 
 /** The change that changes nothing. */
-export const NOTHING: Change = Object.freeze({});
+export const NO_CHANGE: Change = Object.freeze({});
 
 /** Whether a change leaves the chat as it is (nothing to save). */
-export function isEmpty(change: Change): boolean {
+export function changesNothing(change: Change): boolean {
   for (const _ in change) return false;
   return true;
 }
 
 /** The chat with the change applied, within its limits. Pure: `chat` is not modified. */
 export function apply(chat: Chat, change: Change): Chat {
-  if (isEmpty(change)) return chat;
+  if (changesNothing(change)) return chat;
   let {
     approved,
     allowOnce,
@@ -113,7 +113,7 @@ export function apply(chat: Chat, change: Change): Chat {
   if (change.poisonedRules !== undefined) poisonedRules = change.poisonedRules;
   if (change.poisonedServers !== undefined) poisonedServers = union(poisonedServers, change.poisonedServers);
   const { failure: _before, ...rest } = chat;
-  return bounded({
+  return withinLimits({
     ...rest,
     approved,
     allowOnce,

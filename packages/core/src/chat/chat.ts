@@ -89,30 +89,37 @@ export function isIdle(chat: Chat, now: number, idleMs: number): boolean {
 }
 
 /** The most a chat keeps of each list; the oldest entries go first. */
-export const LIMITS = { approved: 500, allowOnce: 50, pending: 20, createdFiles: 2000, away: 200, list: 200 } as const;
+export const CHAT_LIMITS = {
+  approved: 500,
+  allowOnce: 50,
+  pending: 20,
+  createdFiles: 2000,
+  away: 200,
+  list: 200,
+} as const;
 
 /** The chat within its limits, however long it ran (the same object when nothing is over). */
-export function bounded(chat: Chat): Chat {
+export function withinLimits(chat: Chat): Chat {
   const away = Object.keys(chat.away);
   if (
-    chat.approved.length <= LIMITS.approved &&
-    chat.allowOnce.length <= LIMITS.allowOnce &&
-    chat.pending.length <= LIMITS.pending &&
-    chat.createdFiles.length <= LIMITS.createdFiles &&
-    chat.poisonedServers.length <= LIMITS.list &&
-    away.length <= LIMITS.away
+    chat.approved.length <= CHAT_LIMITS.approved &&
+    chat.allowOnce.length <= CHAT_LIMITS.allowOnce &&
+    chat.pending.length <= CHAT_LIMITS.pending &&
+    chat.createdFiles.length <= CHAT_LIMITS.createdFiles &&
+    chat.poisonedServers.length <= CHAT_LIMITS.list &&
+    away.length <= CHAT_LIMITS.away
   )
     return chat;
   return {
     ...chat,
-    approved: keepLast(chat.approved, LIMITS.approved),
-    allowOnce: keepLast(chat.allowOnce, LIMITS.allowOnce),
-    pending: keepLast(chat.pending, LIMITS.pending),
-    createdFiles: keepLast(chat.createdFiles, LIMITS.createdFiles),
-    poisonedServers: keepLast(chat.poisonedServers, LIMITS.list),
+    approved: keepLast(chat.approved, CHAT_LIMITS.approved),
+    allowOnce: keepLast(chat.allowOnce, CHAT_LIMITS.allowOnce),
+    pending: keepLast(chat.pending, CHAT_LIMITS.pending),
+    createdFiles: keepLast(chat.createdFiles, CHAT_LIMITS.createdFiles),
+    poisonedServers: keepLast(chat.poisonedServers, CHAT_LIMITS.list),
     away:
-      away.length > LIMITS.away
-        ? Object.fromEntries(Object.entries(chat.away).slice(away.length - LIMITS.away))
+      away.length > CHAT_LIMITS.away
+        ? Object.fromEntries(Object.entries(chat.away).slice(away.length - CHAT_LIMITS.away))
         : chat.away,
   };
 }

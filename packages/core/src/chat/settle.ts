@@ -2,7 +2,7 @@ import type { FileEffect } from '../analysis/effects.js';
 import type { Evaluation } from '../evaluate.js';
 import type { ToolStep, Verdict } from '../types.js';
 import type { Change, Draft } from './change.js';
-import { NOTHING } from './change.js';
+import { NO_CHANGE } from './change.js';
 import type { Chat } from './chat.js';
 import { approvalCode, fingerprint } from './ids.js';
 
@@ -83,9 +83,9 @@ export function settle(
   outside: Outside,
 ): Settled {
   if (call.deferred === true && evaluation.decision !== 'block')
-    return { verdict: GO_AHEAD, how: 'deferred', change: NOTHING };
+    return { verdict: GO_AHEAD, how: 'deferred', change: NO_CHANGE };
   const byRules: How = evaluation.decision === 'allow' && evaluation.remembered.length > 0 ? 'memory' : 'rules';
-  if (chat === undefined) return { verdict: evaluation, how: byRules, change: NOTHING };
+  if (chat === undefined) return { verdict: evaluation, how: byRules, change: NO_CHANGE };
   // most steps leave nothing to remember: no fingerprint for them
   const print = evaluation.decision === 'ask' || chat.allowOnce.length > 0 ? fingerprint(step) : '';
   const asked = settleAsk(chat, step, evaluation, call, outside.now, print);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Change, Chat, Pending } from '../../src/chat/index.js';
-import { apply, bounded, isEmpty, LIMITS, NOTHING } from '../../src/chat/index.js';
+import { apply, withinLimits, changesNothing, CHAT_LIMITS, NO_CHANGE } from '../../src/chat/index.js';
 import { fresh, NOW } from './harness.js';
 
 const question = (step: string, code = ''): Pending => ({ code, step, keys: [`k:${step}`], rules: ['r'], time: NOW });
@@ -135,15 +135,15 @@ describe('apply: one change at a time, onto the chat as it is when saved', () =>
   });
 
   it('{} is the change that changes nothing', () => {
-    expect(isEmpty(NOTHING)).toBe(true);
-    expect(isEmpty({})).toBe(true);
-    expect(isEmpty({ announced: true })).toBe(false);
+    expect(changesNothing(NO_CHANGE)).toBe(true);
+    expect(changesNothing({})).toBe(true);
+    expect(changesNothing({ announced: true })).toBe(false);
     const chat = fresh();
     expect(apply(chat, {})).toBe(chat);
   });
 });
 
-describe('a chat stays bounded however long it runs', () => {
+describe('a chat stays withinLimits however long it runs', () => {
   it('keeps the newest entries of each list', () => {
     let chat = fresh();
     for (let i = 0; i < 30; i++) {
@@ -153,33 +153,33 @@ describe('a chat stays bounded however long it runs', () => {
         flaggedAway: `s${i}`,
       });
     }
-    expect(chat.createdFiles.length).toBe(LIMITS.createdFiles);
+    expect(chat.createdFiles.length).toBe(CHAT_LIMITS.createdFiles);
     expect(chat.createdFiles.at(-1)).toBe('/p/29-99');
     expect(chat.approved.length).toBe(30);
   });
 
   it('over every limit at once', () => {
     const many = (n: number, prefix: string): string[] => Array.from({ length: n + 5 }, (_, i) => `${prefix}${i}`);
-    const chat = bounded({
+    const chat = withinLimits({
       ...fresh(),
-      approved: many(LIMITS.approved, 'k'),
-      allowOnce: many(LIMITS.allowOnce, 's'),
-      pending: many(LIMITS.pending, 'p').map((step) => question(step)),
-      createdFiles: many(LIMITS.createdFiles, '/f'),
-      poisonedServers: many(LIMITS.list, 'm'),
-      away: Object.fromEntries(many(LIMITS.away, 'a').map((print) => [print, 1])),
+      approved: many(CHAT_LIMITS.approved, 'k'),
+      allowOnce: many(CHAT_LIMITS.allowOnce, 's'),
+      pending: many(CHAT_LIMITS.pending, 'p').map((step) => question(step)),
+      createdFiles: many(CHAT_LIMITS.createdFiles, '/f'),
+      poisonedServers: many(CHAT_LIMITS.list, 'm'),
+      away: Object.fromEntries(many(CHAT_LIMITS.away, 'a').map((print) => [print, 1])),
     });
     expect(chat.approved[0]).toBe('k5');
-    expect(chat.allowOnce.length).toBe(LIMITS.allowOnce);
+    expect(chat.allowOnce.length).toBe(CHAT_LIMITS.allowOnce);
     expect(chat.pending[0]?.step).toBe('p5');
-    expect(chat.createdFiles.length).toBe(LIMITS.createdFiles);
-    expect(chat.poisonedServers.length).toBe(LIMITS.list);
+    expect(chat.createdFiles.length).toBe(CHAT_LIMITS.createdFiles);
+    expect(chat.poisonedServers.length).toBe(CHAT_LIMITS.list);
     expect(Object.keys(chat.away)[0]).toBe('a5');
-    expect(Object.keys(chat.away).length).toBe(LIMITS.away);
+    expect(Object.keys(chat.away).length).toBe(CHAT_LIMITS.away);
   });
 
   it('a chat within its limits is returned as it is', () => {
     const chat = fresh();
-    expect(bounded(chat)).toBe(chat);
+    expect(withinLimits(chat)).toBe(chat);
   });
 });
