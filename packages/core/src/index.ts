@@ -1,4 +1,5 @@
 export * from './types.js';
+export * from './product.js';
 export * from './shell/index.js';
 export * from './evaluate.js';
 export * from './facts/paths.js';

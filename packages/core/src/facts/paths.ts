@@ -3,6 +3,7 @@
  * home, system folders, a device) and what it is (a stored secret, an agent's rules or settings,
  * one of guard's own files, a shell start-up file). Pure: the caller passes the folders in.
  */
+import { GUARD_PACKAGE } from '../product.js';
 
 export interface PathContext {
   /** Absolute effective cwd that relative paths start from. */
@@ -39,7 +40,11 @@ export type SecretKind =
   | 'policy';
 
 export type AgentRulesKind = 'rules' | 'settings' | 'mcp' | 'git-hooks' | 'ci' | 'memory-note';
-export type GuardFileKind = 'guard-home' | 'policy' | 'hook-config';
+/**
+ * `install`: the installed guard package (`…/node_modules/agent-step-guard/…`), whose files every
+ * hook command runs.
+ */
+export type GuardFileKind = 'guard-home' | 'policy' | 'hook-config' | 'install';
 
 export interface PathFacts {
   /** As written. */
@@ -866,6 +871,8 @@ function guardFileOf(n: Names, f: Folders): GuardFileKind | undefined {
   }
   if (abs !== '' && abs === f.policyFile) return 'policy';
   if (name === undefined) return undefined;
+  const pkg = segs.indexOf(GUARD_PACKAGE);
+  if (pkg > 0 && segs[pkg - 1] === 'node_modules') return 'install';
   const inCodexHome = abs !== '' && (abs === f.codexHome || parentOf(abs) === f.codexHome);
   const inCopilotHome = abs !== '' && (abs === f.copilotHome || parentOf(abs) === f.copilotHome);
   if (

@@ -2,16 +2,25 @@ import { operands, optionValues } from '../analysis/args.js';
 import type { FileEffect } from '../analysis/effects.js';
 import { changesFile } from '../analysis/effects.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
+import { GUARD_PACKAGE } from '../product.js';
 import type { Invocation } from '../shell/types.js';
 
 /** guard subcommands that turn it off, take it out, point its hook elsewhere or forge its answers. */
 const TAMPERING = new Set(['off', 'uninstall', 'setup', 'hook']);
-/** The guard's own entry script, run by path (`node …/packages/cli/dist/bin.js off`). */
-const GUARD_SCRIPT = /(?:^|[\\/])(?:@guard[\\/]cli|packages[\\/]cli)[\\/](?:dist|src)[\\/][\w.-]+\.[cm]?[jt]s$/;
+/**
+ * The guard's own entry script, run by path: in a checkout (`node …/packages/cli/dist/bin.js off`)
+ * or in the installed package (`node …/node_modules/agent-step-guard/dist/bin.js off`).
+ */
+const GUARD_SCRIPT = new RegExp(
+  String.raw`(?:^|[\\/])(?:@guard[\\/]cli|packages[\\/]cli|${GUARD_PACKAGE})[\\/](?:dist|src)[\\/][\w.-]+\.[cm]?[jt]s$`,
+);
 const SCRIPT_RUNNERS = new Set(['node', 'nodejs', 'bun', 'tsx', 'ts-node', 'deno']);
 const PACKAGE_MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
 const REMOVE_VERBS = new Set(['uninstall', 'un', 'remove', 'rm', 'r', 'unlink']);
-const GUARD_PACKAGE = /^(?:guard|@guard\/[\w.-]+)(?:@[\w.^~<>=*-]*)?$/;
+/** The guard package as npm names it (`agent-step-guard`, `agent-step-guard@0.1.0`, the workspace's `@guard/cli`). */
+const GUARD_PACKAGE_ARG = new RegExp(String.raw`^(?:guard|@guard/[\w.-]+|${GUARD_PACKAGE})(?:@[\w.^~<>=*-]*)?$`);
+/** npx and friends run a package by its name (`npx agent-step-guard off`). */
+const GUARD_PROGRAM = new RegExp(String.raw`^(?:@guard/cli|${GUARD_PACKAGE})(?:@|$)`);
 /** A setting that makes an agent skip every hook (Copilot and Claude-style settings files). */
 const DISABLE_ALL_HOOKS = /disableAllHooks["']?\s*[:=]\s*["']?(?:true|1)\b/;
 /** Codex settings on its command line that turn hooks off (`-c features.hooks=false`). */
@@ -34,7 +43,7 @@ export const guardTamper = {
         'guard off',
         'guard fail-closed off',
         'rm -rf ~/.local/state/guard',
-        'npm uninstall -g @guard/cli',
+        'npm rm -g agent-step-guard',
         { step: { kind: 'write', path: '/home/dev/.codex/hooks.json', content: '{}' } },
       ],
       noMatch: [
@@ -87,7 +96,10 @@ function tampers(inv: Invocation, stepWrites: boolean): string | undefined {
   if (PACKAGE_MANAGERS.has(inv.name)) {
     const ops = operands(inv, new Set(['--filter', '-F', '--prefix', '-C', '--dir', '--cwd']));
     const verb = ops[0]?.value === 'global' ? 1 : 0;
-    if (REMOVE_VERBS.has(ops[verb]?.value ?? '') && ops.slice(verb + 1).some((arg) => GUARD_PACKAGE.test(arg.value)))
+    if (
+      REMOVE_VERBS.has(ops[verb]?.value ?? '') &&
+      ops.slice(verb + 1).some((arg) => GUARD_PACKAGE_ARG.test(arg.value))
+    )
       return 'the guard package';
     return undefined;
   }
@@ -99,7 +111,7 @@ function tampers(inv: Invocation, stepWrites: boolean): string | undefined {
 
 /** The arguments given to the guard CLI, however it is started; undefined when this is not it. */
 function guardArgs(inv: Invocation): readonly string[] | undefined {
-  if (inv.name === 'guard' || /^@guard\/cli(?:@|$)/.test(inv.program)) return inv.args;
+  if (inv.name === 'guard' || GUARD_PROGRAM.test(inv.program)) return inv.args;
   if (SCRIPT_RUNNERS.has(inv.name)) {
     const script = operands(inv, new Set(['-r', '--require', '--import', '--loader']))[0];
     return script && GUARD_SCRIPT.test(script.value) ? inv.args.slice(script.index + 1) : undefined;

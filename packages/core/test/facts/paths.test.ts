@@ -428,6 +428,10 @@ describe('pathFacts: guardFile', () => {
     ['/etc/github-copilot/policy.d/x.json', 'hook-config'],
     ['$CODEX_HOME/hooks.json', 'hook-config'],
     ['$GUARD_HOME/state.json', 'guard-home'],
+    ['/usr/lib/node_modules/agent-step-guard', 'install'],
+    ['/usr/lib/node_modules/agent-step-guard/dist/hook-entry.cjs', 'install'],
+    ['~/.npm-global/lib/node_modules/agent-step-guard/package.json', 'install'],
+    ['C:\\Users\\dev\\AppData\\Roaming\\npm\\node_modules\\agent-step-guard\\dist\\bin.js', 'install'],
   ] as const)('%s → %s', ([raw, kind]) => {
     expect(pathFacts(raw, ctx).guardFile).toBe(kind);
   });
@@ -447,6 +451,10 @@ describe('pathFacts: guardFile', () => {
     '~/.codex/memories/x.md',
     '../src/hooks.json',
     '~/.gemini/settings.json',
+    '/usr/lib/node_modules/agent-step-guardian/index.js',
+    '/usr/lib/node_modules',
+    '../vendor/agent-step-guard/x.js',
+    '../agent-step-guard/dist/bin.js',
   ])('%s is not a guard file', (raw) => {
     expect(pathFacts(raw, ctx).guardFile).toBeUndefined();
   });
