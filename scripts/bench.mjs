@@ -2,7 +2,10 @@
 // `npm run bench` (builds first): the hook's start-up cost and the engine's throughput, as ratios
 // on this machine in this run (SPEC §10).
 //
-//   node scripts/bench.mjs [--runs N] [--json]
+//   node scripts/bench.mjs [--runs N] [--json] [--hook PATH]
+//
+// --hook PATH adds the same two payloads through another hook-entry.cjs (an installed package's,
+// say: `<npm prefix>/lib/node_modules/agent-step-guard/dist/hook-entry.cjs`), in the same rounds.
 //
 // 1. Wall time and peak memory of the hook command `guard setup codex` writes, fed a typical Codex shell payload (a harmless
 //    `git status` and a blocked force push), against `node -e 0`, spawned one after the other in
@@ -31,6 +34,9 @@ const json = args.includes('--json');
 const runsAt = args.indexOf('--runs');
 const runs = runsAt >= 0 ? Number(args[runsAt + 1]) : 30;
 if (!Number.isInteger(runs) || runs < 1) fail('--runs needs a whole number above 0.');
+const hookAt = args.indexOf('--hook');
+const otherHook = hookAt >= 0 ? args[hookAt + 1] : undefined;
+if (hookAt >= 0 && (otherHook === undefined || !existsSync(otherHook))) fail(`--hook needs an existing hook script.`);
 if (!existsSync(HOOK) || !existsSync(CORE)) fail('the build is missing: run `npm run bench` (it builds first).');
 
 const work = mkdtempSync(join(tmpdir(), 'guard-bench-'));
@@ -66,6 +72,16 @@ function spawnBench(dir) {
       argv: [HOOK, 'hook', 'codex'],
       input: payload('git push --force origin main'),
     },
+    ...(otherHook === undefined
+      ? []
+      : [
+          { name: '--hook: git status', argv: [otherHook, 'hook', 'codex'], input: payload('git status') },
+          {
+            name: '--hook: git push --force',
+            argv: [otherHook, 'hook', 'codex'],
+            input: payload('git push --force origin main'),
+          },
+        ]),
   ];
   const memory = memoryMeter(dir);
   // one untimed round first: the file system cache is then warm for every case alike
@@ -179,6 +195,7 @@ function render(report) {
     '',
     format(head),
     ...rows.map(format),
+    ...(otherHook === undefined ? [] : [`--hook is ${otherHook}`]),
     '',
     `hook vs node -e 0: ${hook.timeRatio.toFixed(2)}x time (target <= ${TARGET.time}x), ${hook.memoryRatio.toFixed(2)}x memory (target <= ${TARGET.memory}x)`,
     `memory measured by ${report.memoryBy}`,
