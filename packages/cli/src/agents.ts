@@ -4,6 +4,7 @@ import { isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adapters } from '@guard/adapters';
 import type { Adapter, AgentId, ConfigError, ConfigLevel, Locations } from '@guard/adapters';
+import { GUARD_PACKAGE } from '@guard/core';
 import { findProjectRoot } from './commands/explain.js';
 import { GuardError } from './errors.js';
 import type { Io } from './io.js';
@@ -43,6 +44,13 @@ export function hasFailClosedSwitch(agent: AgentId): boolean {
  */
 export function hookScriptPath(moduleUrl: string = import.meta.url): string {
   return fileURLToPath(new URL(moduleUrl.endsWith('.ts') ? '../dist/hook-entry.cjs' : './hook-entry.cjs', moduleUrl));
+}
+
+/** Whether this guard runs from the installed npm package (not from a checkout). */
+export function isInstalledPackage(script: string = hookScriptPath()): boolean {
+  const parts = script.split(/[\\/]/);
+  const at = parts.lastIndexOf(GUARD_PACKAGE);
+  return at > 0 && parts[at - 1] === 'node_modules';
 }
 
 /**
@@ -106,6 +114,12 @@ export function splitCommand(command: string): string[] {
   return words;
 }
 
+/**
+ * How one path of a hook command compares with this guard's own: the same file, another file that
+ * exists (another install, another Node), an absolute path to nothing, or no absolute path at all.
+ */
+export type PathMatch = 'this' | 'other' | 'missing' | 'relative';
+
 /** What a hook command found in a config points at, and whether both files are there. */
 export interface CommandCheck {
   readonly command: string;
@@ -117,6 +131,10 @@ export interface CommandCheck {
   readonly resolves: boolean;
   /** Why it does not resolve. */
   readonly problem?: string;
+  /** The program compared with the Node running this guard. */
+  readonly nodeIs: PathMatch;
+  /** The script compared with this guard's hook script (this install). */
+  readonly scriptIs: PathMatch;
 }
 
 const EVENT_TAIL = /\s+--event\s+\S+\s*$/;
@@ -126,13 +144,33 @@ export function baseCommand(command: string): string {
   return command.replace(/^\s*&\s+/, '').replace(EVENT_TAIL, '');
 }
 
-/** Whether the program and script of a hook command exist (no process is started). */
-export function checkCommand(command: string): CommandCheck {
+/**
+ * Whether the program and script of a hook command exist (no process is started), and whether they
+ * are this guard's: `here` is the Node running it and its hook script.
+ */
+export function checkCommand(
+  command: string,
+  here: { readonly node: string; readonly script: string } = { node: process.execPath, script: hookScriptPath() },
+): CommandCheck {
   const [node = '', script = ''] = splitCommand(command);
   const problem = [pathProblem(node, 'the Node program'), pathProblem(script, 'the hook script')].find(
     (text) => text !== undefined,
   );
-  return { command, node, script, resolves: problem === undefined, ...(problem === undefined ? {} : { problem }) };
+  return {
+    command,
+    node,
+    script,
+    resolves: problem === undefined,
+    ...(problem === undefined ? {} : { problem }),
+    nodeIs: matchOf(node, here.node),
+    scriptIs: matchOf(script, here.script),
+  };
+}
+
+function matchOf(path: string, own: string): PathMatch {
+  if (!isAbsolute(path)) return 'relative';
+  if (path === own) return 'this';
+  return existsSync(path) ? 'other' : 'missing';
 }
 
 function pathProblem(path: string, what: string): string | undefined {

@@ -34,11 +34,32 @@ export function createProgram(io: Io): Command {
 
   program
     .command('uninstall')
-    .description("remove guard's hook from an agent's config, leaving the rest as it was")
-    .addArgument(agentArgument())
+    .description(
+      "remove guard's hook from an agent's config (or every agent's, with --all), leaving the rest as it was",
+    )
+    .addArgument(agentArgument(false))
     .option('--project', "edit the project's config instead of the user's")
-    .action(async (agent: AgentId, options: { project?: true }) => {
-      const { uninstall } = await import('./commands/uninstall.js');
+    .option('--all', "every agent, in the user's config and this project's")
+    .action(async (agent: AgentId | undefined, options: { project?: true; all?: true }) => {
+      const { uninstall, uninstallAll } = await import('./commands/uninstall.js');
+      if (options.all) {
+        if (agent !== undefined || options.project) {
+          throw new GuardError(
+            `--all takes guard out of every agent at both levels, so it takes ${agent === undefined ? 'no --project' : 'no agent'}.`,
+            'Run `guard uninstall --all`, or `guard uninstall <agent> [--project]` for one file.',
+            ExitCode.Usage,
+          );
+        }
+        await uninstallAll(io);
+        return;
+      }
+      if (agent === undefined) {
+        throw new GuardError(
+          'Name the agent to take guard out of, or pass --all.',
+          `Run \`guard uninstall <agent>\` (${AGENT_IDS.join(', ')}), or \`guard uninstall --all\` for every agent.`,
+          ExitCode.Usage,
+        );
+      }
       await uninstall(agent, { project: options.project ?? false }, io);
     });
 
@@ -169,8 +190,8 @@ Examples:
   printf '%s\\n' '{"command": "git status"}' | guard explain --jsonl
 `;
 
-function agentArgument(): Argument {
-  return new Argument('<agent>', 'the agent').choices(AGENT_IDS);
+function agentArgument(required = true): Argument {
+  return new Argument(required ? '<agent>' : '[agent]', 'the agent').choices(AGENT_IDS);
 }
 
 function positiveInteger(value: string): number {

@@ -1,11 +1,19 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { adapters } from '@guard/adapters';
 import type { AgentId } from '@guard/adapters';
-import { baseCommand, checkCommand, hookCommand, hookScriptPath, locationsFrom, splitCommand } from '../src/agents.js';
+import {
+  baseCommand,
+  checkCommand,
+  hookCommand,
+  hookScriptPath,
+  isInstalledPackage,
+  locationsFrom,
+  splitCommand,
+} from '../src/agents.js';
 import { captureIo } from './capture-io.js';
 
 const root = mkdtempSync(join(tmpdir(), 'guard-agents-'));
@@ -123,6 +131,58 @@ describe('checkCommand', () => {
     expect(check.resolves).toBe(resolves);
     if (problem === undefined) expect(check.problem).toBeUndefined();
     else expect(check.problem).toMatch(problem);
+  });
+});
+
+describe('checkCommand: is it this guard and this Node?', () => {
+  const script = join(root, 'this', 'hook-entry.cjs');
+  const other = join(root, 'other', 'hook-entry.cjs');
+  const node = join(root, 'this', 'node');
+  const otherNode = join(root, 'other', 'node');
+  for (const file of [script, other, node, otherNode]) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, '');
+  }
+  const here = { node, script };
+  it.for([
+    { name: 'both its own', command: `"${node}" "${script}" hook codex`, nodeIs: 'this', scriptIs: 'this' },
+    { name: 'another install', command: `"${node}" "${other}" hook codex`, nodeIs: 'this', scriptIs: 'other' },
+    { name: 'another Node', command: `"${otherNode}" "${script}" hook codex`, nodeIs: 'other', scriptIs: 'this' },
+    {
+      name: 'a moved install',
+      command: `"${node}" "${join(root, 'moved', 'hook-entry.cjs')}" hook codex`,
+      nodeIs: 'this',
+      scriptIs: 'missing',
+    },
+    {
+      name: 'a removed Node',
+      command: `"${join(root, 'old', 'node')}" "${script}" hook codex`,
+      nodeIs: 'missing',
+      scriptIs: 'this',
+    },
+    { name: 'by name', command: 'node hook-entry.cjs hook codex', nodeIs: 'relative', scriptIs: 'relative' },
+    { name: 'empty', command: '', nodeIs: 'relative', scriptIs: 'relative' },
+  ] as const)('$name', ({ command, nodeIs, scriptIs }) => {
+    expect(checkCommand(command, here)).toMatchObject({ nodeIs, scriptIs });
+  });
+});
+
+describe('isInstalledPackage', () => {
+  it.for([
+    { script: '/usr/lib/node_modules/agent-step-guard/dist/hook-entry.cjs', installed: true },
+    { script: '/home/me/my tools/lib/node_modules/agent-step-guard/dist/hook-entry.cjs', installed: true },
+    {
+      script: 'C:\\Users\\me\\AppData\\Roaming\\npm\\node_modules\\agent-step-guard\\dist\\hook-entry.cjs',
+      installed: true,
+    },
+    { script: '/home/me/guard/packages/cli/dist/hook-entry.cjs', installed: false },
+    { script: '/home/me/agent-step-guard/packages/cli/dist/hook-entry.cjs', installed: false },
+    { script: '/usr/lib/node_modules/agent-step-guardian/dist/hook-entry.cjs', installed: false },
+  ])('$script', ({ script, installed }) => {
+    expect(isInstalledPackage(script)).toBe(installed);
+  });
+  it('the tests run guard from the checkout', () => {
+    expect(isInstalledPackage()).toBe(false);
   });
 });
 

@@ -7,7 +7,7 @@ import { failClosed } from '../src/commands/fail-closed.js';
 import { toggle } from '../src/commands/toggle.js';
 import { setup } from '../src/commands/setup.js';
 import { status } from '../src/commands/status.js';
-import { uninstall } from '../src/commands/uninstall.js';
+import { uninstall, uninstallAll } from '../src/commands/uninstall.js';
 import { GuardError } from '../src/errors.js';
 import { main } from '../src/main.js';
 import { captureIo } from './capture-io.js';
@@ -95,6 +95,7 @@ describe('argv → setup, uninstall, status, doctor', () => {
       args: 'uninstall copilot --project',
       call: () => expect(uninstall).toHaveBeenCalledWith('copilot', { project: true }, expect.anything()),
     },
+    { args: 'uninstall --all', call: () => expect(uninstallAll).toHaveBeenCalledWith(expect.anything()) },
     { args: 'status', call: () => expect(status).toHaveBeenCalledWith({ json: false }, expect.anything()) },
     { args: 'status --json', call: () => expect(status).toHaveBeenCalledWith({ json: true }, expect.anything()) },
     { args: 'doctor', call: () => expect(doctor).toHaveBeenCalledWith({ json: false }, expect.anything()) },
@@ -106,6 +107,7 @@ describe('argv → setup, uninstall, status, doctor', () => {
     expect(
       vi.mocked(setup).mock.calls.length +
         vi.mocked(uninstall).mock.calls.length +
+        vi.mocked(uninstallAll).mock.calls.length +
         vi.mocked(status).mock.calls.length +
         vi.mocked(doctor).mock.calls.length,
     ).toBe(1);
@@ -115,13 +117,15 @@ describe('argv → setup, uninstall, status, doctor', () => {
     { args: ['uninstall', 'codex', '--dry-run'], stderr: /unknown option '--dry-run'/ },
     { args: ['status', 'codex'], stderr: /too many arguments/ },
     { args: ['doctor', '--project'], stderr: /unknown option '--project'/ },
+    { args: ['uninstall'], stderr: /Name the agent to take guard out of, or pass --all/ },
+    { args: ['uninstall', 'codex', '--all'], stderr: /--all takes guard out of every agent/ },
   ])('usage error: guard $args.0 $args.1 $args.2', async ({ args, stderr }) => {
     const result = await run(args);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(stderr);
-    expect([setup, uninstall, status, doctor].every((command) => vi.mocked(command).mock.calls.length === 0)).toBe(
-      true,
-    );
+    expect(
+      [setup, uninstall, uninstallAll, status, doctor].every((command) => vi.mocked(command).mock.calls.length === 0),
+    ).toBe(true);
   });
 });
 

@@ -9,6 +9,7 @@ import {
   hasFailClosedSwitch,
   hookCommand,
   hookScriptPath,
+  isInstalledPackage,
   LEVELS,
   locationsFrom,
   readBytes,
@@ -32,7 +33,7 @@ export interface LevelStatus {
   /** Why the file cannot be read as this agent's config (`file:line: message`). */
   readonly error?: string;
   /** guard's commands in the file (one per install; the per-event tails left out). */
-  readonly commands: readonly CommandCheck[];
+  readonly commands: readonly CommandStatus[];
   /** `guard setup` would leave the file as it is (same command, same fail-closed switch). */
   readonly upToDate?: boolean;
   /** The agent's own fail-closed switch is set on guard's entries (only for agents that have one). */
@@ -42,6 +43,15 @@ export interface LevelStatus {
    * The name is part of `guard status --json`.
    */
   readonly codexTrust?: TrustReport;
+}
+
+/** One of guard's hook commands in a file, and what to do when it is not this guard's. */
+export interface CommandStatus extends CommandCheck {
+  /**
+   * What is wrong with the command and what to run, when its script or Node is not this guard's:
+   * the install it points to moved, went away or is another one; the Node it names changed or is gone.
+   */
+  readonly advice?: string;
 }
 
 /** One agent: its files and what it can do. */
@@ -79,7 +89,10 @@ export function inspectLevel(agent: AgentId, level: ConfigLevel, io: Io, setting
   }
   if (!exists) return { ...base, exists, installed: false, commands: [] };
 
-  const commands = [...new Set(adapter.installedCommands(text).map(baseCommand))].map(checkCommand);
+  const again = `guard setup ${agent}${level === 'project' ? ' --project' : ''}`;
+  const commands = [...new Set(adapter.installedCommands(text).map(baseCommand))].map((command) =>
+    withAdvice(checkCommand(command), adapter.displayName, again),
+  );
   const current = hookCommand(agent);
   try {
     const upToDate = adapter.install(text, { hookCommand: current, failClosed: settings.failClosed }) === text;
@@ -108,6 +121,34 @@ function trustIf(
 ): { codexTrust?: TrustReport } {
   const trust = installed ? trustOf(adapter, path, text, io) : undefined;
   return trust === undefined ? {} : { codexTrust: trust };
+}
+
+/** The check with a sentence on what is not this guard's in it, and what to run. */
+function withAdvice(check: CommandCheck, agentName: string, again: string): CommandStatus {
+  const here = { node: process.execPath, script: hookScriptPath() };
+  const said: string[] = [];
+  if (check.nodeIs === 'relative' || check.scriptIs === 'relative') {
+    said.push(
+      `This command does not name Node and guard's hook script by full paths, so it depends on ${agentName}'s PATH and folder.`,
+    );
+  } else {
+    if (check.scriptIs === 'missing') {
+      said.push(
+        `The guard this command runs is gone (${check.script} does not exist: guard was moved, reinstalled elsewhere or removed), so ${agentName} cannot run its hook.`,
+      );
+    } else if (check.scriptIs === 'other') {
+      said.push(`This command runs another guard (${check.script}), not this one (${here.script}).`);
+    }
+    if (check.nodeIs === 'missing') {
+      said.push(
+        `The Node program it names is gone (${check.node} does not exist: Node was upgraded, moved or removed), so the hook cannot start.`,
+      );
+    } else if (check.nodeIs === 'other') {
+      said.push(`It names another Node (${check.node}) than the one running guard now (${here.node}).`);
+    }
+  }
+  if (said.length === 0) return check;
+  return { ...check, advice: `${said.join(' ')} Run \`${again}\` to point it at this guard and this Node.` };
 }
 
 /**
@@ -167,7 +208,7 @@ export function renderStatus(report: StatusJson): string {
   const lines = [
     `guard is ${report.enabled ? 'on' : 'off (every step goes ahead; `guard on` turns it back on)'}; fail-closed is ${report.failClosed ? 'on' : 'off'}.`,
     `folder: ${report.guardHome}`,
-    `hook script: ${report.hookScript.path}${report.hookScript.exists ? '' : ' (missing: run `npm run build`)'}`,
+    `hook script: ${report.hookScript.path}${report.hookScript.exists ? '' : ` (missing: ${isInstalledPackage(report.hookScript.path) ? 'install guard again' : 'run `npm run build`'})`}`,
   ];
   for (const agent of report.agents) {
     lines.push('', agent.name);
@@ -207,7 +248,8 @@ function renderLevel(agent: AgentId, level: LevelStatus): string[] {
   const lines = [head, `           ${facts.join('; ')}`];
   for (const command of level.commands) {
     lines.push(`           ${command.command}`);
-    if (command.problem !== undefined) lines.push(`           problem: ${command.problem}`);
+    if (command.advice !== undefined) lines.push(`           ${command.advice}`);
+    else if (command.problem !== undefined) lines.push(`           problem: ${command.problem}`);
   }
   return lines;
 }

@@ -2,7 +2,19 @@ import { readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, isAbsolute, relative } from 'node:path';
 import { ConfigError } from '@guard/adapters';
 import type { Adapter, AgentId, ConfigLevel } from '@guard/adapters';
-import { adapterFor, describeConfigError, locationsFrom, readBytes, sha256, textOf, writeStep } from '../agents.js';
+import { AGENT_IDS } from '@guard/adapters/agents';
+import { GUARD_PACKAGE } from '@guard/core';
+import {
+  adapterFor,
+  describeConfigError,
+  isInstalledPackage,
+  LEVELS,
+  locationsFrom,
+  readBytes,
+  sha256,
+  textOf,
+  writeStep,
+} from '../agents.js';
 import { GuardError } from '../errors.js';
 import { writeFileAtomic } from '../fsx.js';
 import { readRecords, saveRecord } from '../installs.js';
@@ -20,8 +32,59 @@ export interface UninstallOptions {
  * gets its original bytes back (or goes away when setup created it).
  */
 export async function uninstall(agent: AgentId, options: UninstallOptions, io: Io): Promise<void> {
+  if (uninstallLevel(agent, options.project ? 'project' : 'user', io))
+    io.out(`Next: ${adapterFor(agent).afterUninstall}\n`);
+}
+
+/**
+ * `guard uninstall --all`: every agent, at the user's level and the current project's, each file
+ * said as it is done. One file that cannot be edited does not stop the others; it fails the
+ * command at the end. Nothing set up anywhere is not a failure.
+ */
+export async function uninstallAll(io: Io): Promise<void> {
+  const where = locationsFrom(io);
+  const seen = new Set<string>();
+  const removed: AgentId[] = [];
+  const failed: string[] = [];
+  for (const agent of AGENT_IDS) {
+    const adapter = adapterFor(agent);
+    for (const level of LEVELS) {
+      const file = adapter.configPath(level, where);
+      // run from the home folder, the project's file can be the user's own
+      if (seen.has(file)) continue;
+      seen.add(file);
+      const label = `${adapter.displayName} (${level}): `;
+      const prefixed: Io = { ...io, out: (text) => io.out(prefixLines(label, text)) };
+      try {
+        if (uninstallLevel(agent, level, prefixed)) removed.push(agent);
+      } catch (error) {
+        if (!(error instanceof GuardError)) throw error;
+        io.err(prefixLines(label, `${error.message}\n`));
+        failed.push(file);
+      }
+    }
+  }
+  const agents = [...new Set(removed)];
+  if (agents.length === 0 && failed.length === 0) {
+    io.out('guard was not set up for any agent, at the user level or in this project; nothing changed.\n');
+  }
+  for (const agent of agents) io.out(`Next: ${adapterFor(agent).afterUninstall}\n`);
+  if (failed.length > 0) {
+    throw new GuardError(
+      `guard could not be taken out of ${failed.join(', ')} (see above); the other files are done.`,
+      'Fix what is named above, then run `guard uninstall --all` again.',
+    );
+  }
+  const guardHome = guardHomeFrom(io.env, io.home());
+  io.out(
+    `guard's own folder is left as it is: ${guardHome} (settings, log, chats' memory); delete it to drop those too.\n`,
+  );
+  if (isInstalledPackage()) io.out(`To remove the guard command itself: npm rm -g ${GUARD_PACKAGE}\n`);
+}
+
+/** Takes guard out of one agent's file at one level; true when something was removed. */
+function uninstallLevel(agent: AgentId, level: ConfigLevel, io: Io): boolean {
   const adapter = adapterFor(agent);
-  const level: ConfigLevel = options.project ? 'project' : 'user';
   const file = adapter.configPath(level, locationsFrom(io));
   const guardHome = guardHomeFrom(io.env, io.home());
 
@@ -34,17 +97,22 @@ export async function uninstall(agent: AgentId, options: UninstallOptions, io: I
     if (!(error instanceof ConfigError)) throw error;
     throw new GuardError(
       `${describeConfigError(file, error)}. guard changed nothing.`,
-      `Fix that line, then run \`guard uninstall ${agent}${options.project ? ' --project' : ''}\` again.`,
+      `Fix that line, then run \`guard uninstall ${agent}${level === 'project' ? ' --project' : ''}\` again.`,
     );
   }
   if (bytes === undefined || next === text) {
     io.out(`guard is not set up in ${file}.\n`);
-    return;
+    return false;
   }
 
   giveBack(file, bytes, next, guardHome, io, { what: "guard's hook", removeEmpty: true });
   if (adapter.trust) untrust(adapter, file, text, guardHome, io);
-  io.out(`Next: ${adapter.afterUninstall}\n`);
+  return true;
+}
+
+/** Puts `label` in front of every line of `text`. */
+function prefixLines(label: string, text: string): string {
+  return text.replace(/^(?=.)/gm, label);
 }
 
 interface GiveBack {

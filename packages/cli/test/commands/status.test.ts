@@ -72,6 +72,10 @@ describe('guard status --json', () => {
     expect(cursor.commands.map((command) => [command.command, command.node, command.script])).toEqual([
       [hookCommand('cursor'), process.execPath, hookScriptPath()],
     ]);
+    // this guard's own install and Node: nothing to advise
+    expect(cursor.commands.map((command) => [command.nodeIs, command.scriptIs, command.advice])).toEqual([
+      ['this', 'this', undefined],
+    ]);
     const codex = levelOf(report, 'codex', 'project');
     expect(codex).toMatchObject({ exists: true, installed: true, upToDate: true });
     // Codex has no fail-closed switch of its own: nothing is claimed about it
@@ -124,6 +128,11 @@ describe('guard status --json', () => {
         script: gone,
         resolves: false,
         problem: `the hook script ${gone} does not exist`,
+        nodeIs: 'this',
+        scriptIs: 'missing',
+        advice:
+          `The guard this command runs is gone (${gone} does not exist: guard was moved, reinstalled elsewhere or removed), so Antigravity cannot run its hook.` +
+          ' Run `guard setup antigravity` to point it at this guard and this Node.',
       },
     ]);
   });
@@ -221,5 +230,112 @@ describe('how a yes is seen, per agent', () => {
     { agent: 'antigravity', says: /cannot be seen .* every asked step is asked again/ },
   ] as const)('$agent', ({ agent, says }) => {
     expect(howYesIsSeen(adapters[agent].capabilities)).toMatch(says);
+  });
+});
+
+describe('guard status says when the install or the Node a hook command names moved, changed or went away', () => {
+  // stand-ins that exist: another guard install and another Node
+  const otherFiles = (): { otherScript: string; otherNode: string } => {
+    const otherScript = join(box.root, 'other install', 'dist', 'hook-entry.cjs');
+    const otherNode = join(box.root, 'node-22', 'bin', 'node');
+    write(otherScript, '');
+    write(otherNode, '');
+    return { otherScript, otherNode };
+  };
+  it.for([
+    {
+      name: 'this guard, this Node',
+      node: () => process.execPath,
+      script: () => hookScriptPath(),
+      nodeIs: 'this',
+      scriptIs: 'this',
+      says: [],
+    },
+    {
+      name: 'the install moved or was removed',
+      node: () => process.execPath,
+      script: () => join(box.root, 'moved away', 'dist', 'hook-entry.cjs'),
+      nodeIs: 'this',
+      scriptIs: 'missing',
+      says: [
+        /^The guard this command runs is gone \(.*moved away.* does not exist: guard was moved, reinstalled elsewhere or removed\), so Cursor cannot run its hook\./,
+      ],
+    },
+    {
+      name: 'another install (the checkout, the package)',
+      node: () => process.execPath,
+      script: () => otherFiles().otherScript,
+      nodeIs: 'this',
+      scriptIs: 'other',
+      says: [/^This command runs another guard \(.*other install.*\), not this one \(/],
+    },
+    {
+      name: 'Node is gone',
+      node: () => join(box.root, 'node-18', 'bin', 'node'),
+      script: () => hookScriptPath(),
+      nodeIs: 'missing',
+      scriptIs: 'this',
+      says: [
+        /^The Node program it names is gone \(.*node-18.* does not exist: Node was upgraded, moved or removed\), so the hook cannot start\./,
+      ],
+    },
+    {
+      name: 'another Node than the one running guard',
+      node: () => otherFiles().otherNode,
+      script: () => hookScriptPath(),
+      nodeIs: 'other',
+      scriptIs: 'this',
+      says: [/^It names another Node \(.*node-22.*\) than the one running guard now \(/],
+    },
+    {
+      name: 'both gone',
+      node: () => join(box.root, 'node-18', 'bin', 'node'),
+      script: () => join(box.root, 'moved away', 'hook-entry.cjs'),
+      nodeIs: 'missing',
+      scriptIs: 'missing',
+      says: [/The guard this command runs is gone/, /The Node program it names is gone/],
+    },
+    {
+      name: 'by name, not by path',
+      node: () => 'node',
+      script: () => 'hook-entry.cjs',
+      nodeIs: 'relative',
+      scriptIs: 'relative',
+      says: [
+        /^This command does not name Node and guard's hook script by full paths, so it depends on Cursor's PATH and folder\./,
+      ],
+    },
+  ] as const)('$name', async ({ node, script, nodeIs, scriptIs, says }) => {
+    const command = `"${node()}" "${script()}" hook cursor`;
+    write(
+      join(box.home, '.cursor', 'hooks.json'),
+      adapters.cursor.install('', { hookCommand: command, failClosed: false }),
+    );
+    const level = levelOf(await statusJson(), 'cursor', 'user');
+    expect(level.commands.map((entry) => [entry.command, entry.nodeIs, entry.scriptIs])).toEqual([
+      [command, nodeIs, scriptIs],
+    ]);
+    const advice = level.commands[0]?.advice;
+    const text = (await box.guard('status')).stdout;
+    if (says.length === 0) {
+      expect(advice).toBeUndefined();
+      expect(level.upToDate).toBe(true);
+      return;
+    }
+    expect(level.upToDate).toBe(false);
+    for (const pattern of says) expect(advice).toMatch(pattern);
+    expect(advice).toMatch(/ Run `guard setup cursor` to point it at this guard and this Node\.$/);
+    // the text form says the same, under the command
+    expect(text).toContain(`           ${command}\n           ${advice}\n`);
+  });
+
+  it('a project file names `guard setup <agent> --project`', async () => {
+    const gone = join(box.root, 'gone', 'hook-entry.cjs');
+    write(
+      join(box.project, '.cursor', 'hooks.json'),
+      adapters.cursor.install('', { hookCommand: `"${process.execPath}" "${gone}" hook cursor`, failClosed: false }),
+    );
+    const level = levelOf(await statusJson(), 'cursor', 'project');
+    expect(level.commands[0]?.advice).toMatch(/ Run `guard setup cursor --project` to point it at this guard/);
   });
 });
