@@ -19,6 +19,8 @@ interface LoadedHook {
   readonly runHook: typeof RunHook;
   /** The compiled script, for saving its code cache after a warm-up (the build does that). */
   readonly script: vm.Script;
+  /** V8 had no code cache it could use: none was saved, or one from another Node version. */
+  readonly cacheMissed: boolean;
 }
 
 /** The bundled hook runtime, or undefined when there is no bundle. */
@@ -55,12 +57,41 @@ function loadBundledHook(useCache = true): LoadedHook | undefined {
     lazyImport,
   );
   const runHook = loaded.exports.runHook;
-  return runHook === undefined ? undefined : { runHook, script };
+  if (runHook === undefined) return undefined;
+  return { runHook, script, cacheMissed: cachedData === undefined || script.cachedDataRejected === true };
+}
+
+/**
+ * Saves V8's compiled code for the bundle as this Node made it, so the next calls start from it.
+ * Only for a call that found no usable cache: Node was upgraded since the build or the install (V8
+ * rejects another version's cache), or the cache is gone. After the answer, best effort: a folder
+ * this user cannot write (a root-owned install) or any error leaves things as they were.
+ */
+function saveCache(script: vm.Script): void {
+  const temp = `${CACHE}.${process.pid}.tmp`;
+  try {
+    fs.accessSync(__dirname, fs.constants.W_OK);
+    fs.writeFileSync(temp, script.createCachedData());
+    fs.renameSync(temp, CACHE);
+  } catch {
+    try {
+      fs.rmSync(temp, { force: true });
+    } catch {
+      // nothing more to do: the answer is out, and the next call tries again
+    }
+  }
 }
 
 /** The hook runtime: bundled when the build made a bundle, else the modules. */
 async function hookRuntime(): Promise<typeof RunHook> {
-  return loadBundledHook()?.runHook ?? (await import('./hook.js')).runHook;
+  const loaded = loadBundledHook();
+  if (loaded === undefined) return (await import('./hook.js')).runHook;
+  if (!loaded.cacheMissed) return loaded.runHook;
+  return async (...args) => {
+    const code = await loaded.runHook(...args);
+    saveCache(loaded.script);
+    return code;
+  };
 }
 
 export = { BUNDLE, CACHE, loadBundledHook, hookRuntime };

@@ -1,6 +1,6 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -135,5 +135,55 @@ describe('guard (built)', () => {
     });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toBe(`commander:${commander}`);
+  });
+});
+
+// The build saves V8's code cache for the hook bundle; a Node upgrade since then makes V8 reject it.
+// The first call that finds no usable cache saves this Node's, and every call answers the same.
+describe('the hook bundle code cache', () => {
+  const DIST = dirname(BIN);
+  const copy = mkdtempSync(join(tmpdir(), 'guard-cache-'));
+  afterAll(() => rmSync(copy, { recursive: true, force: true }));
+  const cache = join(copy, 'hook.bundle.cache');
+  const hook = (payload: string) =>
+    execa('node', [join(copy, 'hook-entry.cjs'), 'hook', 'codex'], { reject: false, input: payload, env: { HOME } });
+  const FORCE_PUSH = HOOK_PAYLOAD.replace('git status', 'git push --force origin main');
+
+  it.for([
+    { name: 'no cache', before: undefined },
+    { name: "another Node's cache (V8 rejects it)", before: Buffer.from('not a code cache for this Node') },
+  ])('$name: the call answers as usual, then leaves a cache this Node accepts', async ({ before }) => {
+    for (const file of ['hook-entry.cjs', 'hook-load.cjs', 'hook.bundle.cjs'])
+      copyFileSync(join(DIST, file), join(copy, file));
+    rmSync(cache, { force: true });
+    if (before !== undefined) writeFileSync(cache, before);
+
+    const first = await hook(FORCE_PUSH);
+    expect(first).toMatchObject({ exitCode: 0, stderr: '' });
+    expect(first.stdout).toMatch(/"permissionDecision":"deny"/);
+    const saved = readFileSync(cache);
+    expect(saved.length).toBeGreaterThan(1000);
+    expect(readdirSync(copy).filter((file) => file.endsWith('.tmp'))).toEqual([]);
+
+    // V8 takes it now
+    const probe = await execa('node', [
+      '-e',
+      'process.stdout.write(String(require(process.argv[1]).loadBundledHook().cacheMissed))',
+      join(copy, 'hook-load.cjs'),
+    ]);
+    expect(probe.stdout).toBe('false');
+    // the next call uses it (and leaves it as it is), with the same answers
+    const second = await hook(FORCE_PUSH);
+    expect(second).toMatchObject({ exitCode: 0, stderr: '', stdout: first.stdout });
+    expect((await hook(HOOK_PAYLOAD)).stdout).toBe('');
+    expect(readFileSync(cache).equals(saved)).toBe(true);
+  });
+
+  it("the build's own cache is left alone", async () => {
+    const built = readFileSync(join(DIST, 'hook.bundle.cache'));
+    for (const file of ['hook-entry.cjs', 'hook-load.cjs', 'hook.bundle.cjs', 'hook.bundle.cache'])
+      copyFileSync(join(DIST, file), join(copy, file));
+    expect((await hook(FORCE_PUSH)).stdout).toMatch(/"permissionDecision":"deny"/);
+    expect(readFileSync(cache).equals(built)).toBe(true);
   });
 });
