@@ -74,7 +74,8 @@ async function makePackage(out, keepDeps) {
     // every output file sits in dist/ itself, so `./vendor/…` (and `../package.json`, which
     // program.ts and codex-app-server.ts read for the version) mean the same from each
     const paths = keepDeps ? {} : Object.fromEntries(libraries.map((name) => [name, `./vendor/${name}.js`]));
-    const plugins = keepDeps ? [] : [vendorRequire(paths)];
+    const { AGENT_IDS } = await import(pathToFileURL(join(ROOT, 'packages/adapters/dist/agents.js')).href);
+    const plugins = [agentAdapters(AGENT_IDS), ...(keepDeps ? [] : [vendorRequire(paths)])];
     const modules = new Set();
     if (!keepDeps) {
       for (const name of libraries) {
@@ -105,16 +106,15 @@ async function makePackage(out, keepDeps) {
     for (const file of ['hook-load.cjs', 'hook-entry.cjs']) copyFileSync(join(DIST, file), join(dist, file));
     await bundleHook({ out: dist, lazy: external, paths, plugins });
 
-    if (!keepDeps) {
-      const texts = [
-        ...chunks.map((chunk) => chunk.code),
-        ...libraries.map((name) => readFileSync(join(dist, paths[name]), 'utf8')),
-        readFileSync(join(dist, 'hook.bundle.cjs'), 'latin1'),
-      ];
-      const left = [...new Set(texts.flatMap(bareImports))];
-      if (left.length > 0)
-        fail(`the bundle still loads ${left.join(', ')} by name, and the package has no node_modules`);
-    }
+    const texts = [
+      ...chunks.map((chunk) => chunk.code),
+      ...Object.values(paths).map((path) => readFileSync(join(dist, path), 'utf8')),
+      readFileSync(join(dist, 'hook.bundle.cjs'), 'latin1'),
+    ];
+    const computed = texts.flatMap(computedImports);
+    if (computed.length > 0) fail(`the bundle still has imports of computed names: ${computed.join(', ')}`);
+    const left = keepDeps ? [] : [...new Set(texts.flatMap(bareImports))];
+    if (left.length > 0) fail(`the bundle still loads ${left.join(', ')} by name, and the package has no node_modules`);
 
     const bundled = bundledLibraries(modules);
     writeFileSync(join(stage, 'THIRD_PARTY_LICENSES.txt'), licenceText(bundled));
@@ -208,6 +208,34 @@ function vendorRequire(paths) {
       return next === code ? null : { code: next };
     },
   };
+}
+
+/**
+ * The adapters' index loads each agent's folder by its id (`import(\`@guard/adapters/${id}/adapter\`)`),
+ * which no bundler can follow; written out as one import per agent in AGENT_IDS, rolldown bundles
+ * each into a chunk of its own, loaded as before.
+ */
+function agentAdapters(ids) {
+  const call = /\bimport\(\s*`@guard\/adapters\/\$\{([^`{}]+)\}\/adapter`\s*\)/g;
+  const table = `{ ${ids.map((id) => `${JSON.stringify(id)}: () => import(${JSON.stringify(`@guard/adapters/${id}/adapter`)})`).join(', ')} }`;
+  return {
+    name: 'guard-agent-adapters',
+    transform(code) {
+      if (!code.includes('@guard/adapters/${')) return null;
+      const next = code.replace(
+        call,
+        (_, id) =>
+          `(Object.hasOwn(${table}, ${id}) ? ${table}[${id}]() : Promise.reject(new Error(\`no agent \${${id}}\`)))`,
+      );
+      return next === code ? null : { code: next };
+    },
+  };
+}
+
+/** Dynamic imports and requires of a name computed at run time, which the package cannot serve. */
+function computedImports(code) {
+  const loads = /\b(?:__import|import|require)\(\s*(?:`[^`]*\$\{[^`]*`|(?!['"`])[^)]{0,60})/g;
+  return [...code.matchAll(loads)].map((match) => match[0]);
 }
 
 /** Package names a bundled file still imports or requires by name (node's own modules aside). */
