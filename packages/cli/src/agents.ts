@@ -4,7 +4,7 @@ import { isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adapters } from '@guard/adapters';
 import type { Adapter, AgentId, ConfigError, ConfigLevel, Locations } from '@guard/adapters';
-import { GUARD_PACKAGE } from '@guard/core';
+import { GUARD_PACKAGE, quoteWord } from '@guard/core';
 import { findProjectRoot } from './commands/explain.js';
 import { GuardError } from './errors.js';
 import type { Io } from './io.js';
@@ -63,13 +63,13 @@ export function hookCommand(
   script: string = hookScriptPath(),
   platform: string = process.platform,
 ): string {
-  return `${quoteWord(node, platform)} ${quoteWord(script, platform)} hook ${agent}`;
+  return `${quotePath(node, platform)} ${quotePath(script, platform)} hook ${agent}`;
 }
 
-// Inside double quotes a POSIX shell still expands $, ` and \ (and " ends the word); Windows paths
-// cannot hold a double quote, and cmd.exe reads the rest literally.
-function quoteWord(word: string, platform: string): string {
-  return platform === 'win32' ? `"${word}"` : `"${word.replace(/["$`\\]/g, '\\$&')}"`;
+// Always double quotes, the form every earlier install wrote (status compares the bytes). Windows
+// paths cannot hold a double quote, and cmd.exe reads the rest literally.
+function quotePath(path: string, platform: string): string {
+  return platform === 'win32' ? `"${path}"` : quoteWord(path, 'double');
 }
 
 /**

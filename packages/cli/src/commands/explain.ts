@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import {
   evaluate,
+  quoteWord,
   type EvaluateOptions,
   type Evaluation,
   type Invocation,
@@ -181,7 +182,7 @@ export function renderText(evaluation: Evaluation, step: ShellStep): string {
     if (inv.via.length > 0) out.push(`${INDENT}via: ${inv.via.map(viaLabel).join(' → ')}`);
     if (inv.prefixes.length > 0) {
       out.push(
-        `${INDENT}prefixes: ${inv.prefixes.map((p) => [p.name, ...p.args].map(quoteWord).join(' ')).join(', ')}`,
+        `${INDENT}prefixes: ${inv.prefixes.map((p) => [p.name, ...p.args].map((word) => quoteWord(word)).join(' ')).join(', ')}`,
       );
     }
     if (inv.remoteHost !== undefined) out.push(`${INDENT}runs on: ${inv.remoteHost}`);
@@ -246,7 +247,7 @@ function lineIndex(starts: readonly number[], offset: number): number {
 
 function commandLine(inv: Invocation): string {
   const assignments = Object.entries(inv.env).map(([name, value]) => `${name}=${quoteWord(value)}`);
-  return [...assignments, ...[inv.program, ...inv.args].map(quoteWord)].join(' ');
+  return [...assignments, ...[inv.program, ...inv.args].map((word) => quoteWord(word))].join(' ');
 }
 
 function viaLabel(via: Via): string {
@@ -254,21 +255,6 @@ function viaLabel(via: Via): string {
   if (via.name === 'cmd') return 'cmd /c';
   if (via.name === 'pwsh' || via.name === 'powershell') return `${via.name} -Command`;
   return `${via.name} -c`;
-}
-
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-
-/** Quotes a word the way a person would paste it back into a POSIX shell. */
-function quoteWord(word: string): string {
-  if (/^[\w@%+=:,./~-]+$/.test(word)) return word;
-  if (!CONTROL.test(word)) return `'${word.replaceAll("'", `'\\''`)}'`;
-  const escaped = word.replace(/[\\']|[\u0000-\u001f\u007f-\u009f]/g, (c) => {
-    if (c === '\\' || c === "'") return `\\${c}`;
-    if (c === '\n') return '\\n';
-    if (c === '\t') return '\\t';
-    return `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
-  });
-  return `$'${escaped}'`;
 }
 
 // One character in, one character out, so markers stay aligned: control and bidi characters

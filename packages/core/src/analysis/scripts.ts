@@ -6,6 +6,7 @@
 import type { Probe, RuleContext } from '../rule.js';
 import type { ShellStep } from '../types.js';
 import type { FileEffect } from './effects.js';
+import { quoteWord } from '../shell/quote.js';
 import { buildContext, FRESH_SESSION } from './context.js';
 
 /** The most of a script that is read. */
@@ -132,22 +133,18 @@ function asCommand(language: ScriptLanguage, text: string): string {
     case 'shell':
       return text;
     case 'powershell':
-      return `pwsh -Command ${quote(text)}`;
+      return `pwsh -Command ${quoteWord(text, 'single')}`;
     case 'python':
-      return `python3 -c ${quote(text)}`;
+      return `python3 -c ${quoteWord(text, 'single')}`;
     case 'node':
-      return `node -e ${quote(text)}`;
+      return `node -e ${quoteWord(text, 'single')}`;
     case 'ruby':
-      return `ruby -e ${quote(text)}`;
+      return `ruby -e ${quoteWord(text, 'single')}`;
     case 'perl':
-      return `perl -e ${quote(text)}`;
+      return `perl -e ${quoteWord(text, 'single')}`;
     case 'php':
-      return `php -r ${quote(text.replace(/^\s*<\?php\b/, ''))}`;
+      return `php -r ${quoteWord(text.replace(/^\s*<\?php\b/, ''), 'single')}`;
   }
-}
-
-function quote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 function scriptContext(context: RuleContext, command: string, cwd: string): RuleContext {
