@@ -66,3 +66,43 @@ describe('unifiedDiff agrees with diff -u', () => {
     expect(diff.split('\n').filter((line) => line.startsWith('+new'))).toHaveLength(3000);
   });
 });
+
+describe('unifiedDiff (on the diff package) prints what diff -u prints', () => {
+  it.for([
+    {
+      name: 'a one-line file changed: counts of 1 are left out',
+      before: 'x\n',
+      after: 'y\n',
+      want: '@@ -1 +1 @@\n-x\n+y\n',
+    },
+    { name: 'a line added to a one-line file', before: 'x\n', after: 'x\ny\n', want: '@@ -1 +1,2 @@\n x\n+y\n' },
+    { name: 'a line removed from a two-line file', before: 'a\nb\n', after: 'b\n', want: '@@ -1,2 +1 @@\n-a\n b\n' },
+    {
+      name: 'CRLF lines keep their \\r',
+      before: 'a\r\nb\r\n',
+      after: 'a\r\nc\r\n',
+      want: '@@ -1,2 +1,2 @@\n a\r\n-b\r\n+c\r\n',
+    },
+  ])('$name', ({ before, after, want }) => {
+    expect(unifiedDiff(before, after, 'a', 'b')).toBe(`--- a\n+++ b\n${want}`);
+  });
+
+  it('labels are printed as they are: spaces and letters outside ASCII stay readable', () => {
+    const file = '/Users/Zoë Ana/.codex/hooks.json';
+    expect(unifiedDiff('', '{}\n', '/dev/null', file)).toBe(`--- /dev/null\n+++ ${file}\n@@ -0,0 +1 @@\n+{}\n`);
+  });
+
+  it('a small change in a large file is still a small hunk', () => {
+    const diff = unifiedDiff(lines(5000), lines(5000).replace('line 2500\n', 'changed\n'), 'a', 'b');
+    expect(diff).toBe(
+      '--- a\n+++ b\n@@ -2497,7 +2497,7 @@\n line 2497\n line 2498\n line 2499\n-line 2500\n+changed\n line 2501\n line 2502\n line 2503\n',
+    );
+  });
+
+  it('the replacement of a very large change keeps "No newline at end of file" marks', () => {
+    const diff = unifiedDiff(`${lines(1200, 'old')}tail`, lines(1200, 'new'), 'a', 'b');
+    expect(diff.startsWith('--- a\n+++ b\n@@ -1,1201 +1,1200 @@\n-old 1\n')).toBe(true);
+    expect(diff).toContain('\n-tail\n\\ No newline at end of file\n+new 1\n');
+    expect(diff.endsWith('+new 1200\n')).toBe(true);
+  });
+});
