@@ -1,6 +1,5 @@
-import type { FileEffect } from './analysis/effects.js';
-import type { Environment } from './analysis/context.js';
-import { buildContext } from './analysis/context.js';
+import { buildContext } from './context/build.js';
+import type { Environment, FileEffect } from './context/types.js';
 import { globMatch, isInside } from './facts/paths.js';
 import type { Policy } from './policy.js';
 import { EMPTY_POLICY } from './policy.js';
@@ -9,7 +8,7 @@ import { rules as builtinRules } from './rules/index.js';
 import type { Invocation, Opaque } from './shell/types.js';
 import type { Decision, Finding, ToolStep, Verdict } from './types.js';
 
-export type { Environment } from './analysis/context.js';
+export type { Environment } from './context/types.js';
 
 export interface EvaluateOptions extends Environment {
   readonly probe?: Probe;

@@ -1,8 +1,8 @@
-import type { FileEffect, NetEffect } from './analysis/effects.js';
-import type { KeyHit } from './facts/keys.js';
-import type { PathContext, PathFacts } from './facts/paths.js';
-import type { Invocation, Opaque } from './shell/types.js';
-import type { Decision, Finding, MemoryScope, Span, ToolStep } from './types.js';
+import type { Probe, RuleContext, SessionView } from './context/types.js';
+import type { Decision, Finding, MemoryScope, Span } from './types.js';
+
+// The rules' view of a step and the questions they may ask live below the rules, in context/.
+export type { Probe, RuleContext, SessionView } from './context/types.js';
 
 /** OWASP Top 10 for LLM applications (2025) and for agentic applications (ASI). */
 export type OwaspTag =
@@ -17,64 +17,6 @@ export type OwaspTag =
   | 'ASI04'
   | 'ASI05'
   | 'ASI10';
-
-/**
- * Questions a rule may ask about the world outside the step. Every member is optional and may
- * answer `undefined` ("don't know"); the engine treats a throwing or missing probe the same way.
- */
-export interface Probe {
-  /** Of these absolute paths, the ones git ignores (cwd = the repository to ask). */
-  gitIgnored?(cwd: string, paths: readonly string[]): ReadonlySet<string> | undefined;
-  /** Absolute paths of untracked, not ignored files under `cwd` (what `git add -A` would add). */
-  gitUntracked?(cwd: string): readonly string[] | undefined;
-  /** Absolute paths of tracked files with changes (what `git commit -a` would take). */
-  gitModified?(cwd: string): readonly string[] | undefined;
-  /** The current branch in `cwd`. */
-  gitBranch?(cwd: string): string | undefined;
-  /** Text of a file, at most `maxBytes` (undefined when missing or unreadable). */
-  readText?(path: string, maxBytes: number): string | undefined;
-  /** Whether a path exists. */
-  exists?(path: string): boolean | undefined;
-  /** Package names the project lists (package.json, pyproject.toml, requirements*.txt, …); undefined when it lists none. */
-  projectPackages?(projectRoot: string): ReadonlySet<string> | undefined;
-}
-
-/** What this chat's memory says, as far as rules need it (SPEC §5). */
-export interface SessionView {
-  /** Absolute paths of files the agent created in this chat. */
-  readonly createdFiles: ReadonlySet<string>;
-  /** Untrusted content was read since the person's last message (or in this chat, when strict). */
-  readonly untrusted: boolean;
-  /** A result showed injection signs (or a rules file did at chat start). */
-  readonly injection: boolean;
-  /** A key-shaped value came back in a result. */
-  readonly keySeen: boolean;
-  /** MCP servers whose tool descriptions showed injection signs at chat start. */
-  readonly poisonedServers: ReadonlySet<string>;
-  /** How many times in a row this exact command failed, with no file changed since (0 when unknown). */
-  failuresInARow(command: string): number;
-}
-
-/** A rule's view of one step: the step, what the reader found, and the facts derived from it. */
-export interface RuleContext {
-  readonly step: ToolStep;
-  /** The text every span indexes into. */
-  readonly text: string;
-  /** Shell invocations (shell steps only; empty otherwise). */
-  readonly invocations: readonly Invocation[];
-  readonly opaque: readonly Opaque[];
-  /** Every file the step reads, writes, creates or deletes, by any tool. */
-  readonly files: readonly FileEffect[];
-  /** Every network destination the step reaches. */
-  readonly net: readonly NetEffect[];
-  /** Key-shaped values in the step text. */
-  readonly keys: readonly KeyHit[];
-  /** Classifies a path as written in the step, relative to `cwd` (defaults to the step's cwd). */
-  path(raw: string, cwd?: string): PathFacts;
-  readonly pathContext: PathContext;
-  readonly probe: Probe;
-  readonly session: SessionView;
-}
 
 /** One place a rule matched. */
 export interface Hit {

@@ -1,5 +1,5 @@
-import type { Environment } from './analysis/context.js';
-import { buildContext } from './analysis/context.js';
+import { buildContext } from './context/build.js';
+import type { Environment } from './context/types.js';
 import type { InjectionSign } from './facts/injection.js';
 import { scanInjection } from './facts/injection.js';
 import { findKeys } from './facts/keys.js';

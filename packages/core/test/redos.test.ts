@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADVERSARIAL_SIZE, adversarialInputs } from '../../../test/corpus/adversarial.mjs';
-import { buildContext } from '../src/analysis/context.js';
+import { buildContext } from '../src/context/build.js';
 import { evaluate } from '../src/evaluate.js';
 import type { Policy } from '../src/policy.js';
 import type { Probe, RuleContext, SessionView } from '../src/rule.js';

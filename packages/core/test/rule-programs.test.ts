@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { buildContext } from '../src/analysis/context.js';
+import { buildContext } from '../src/context/build.js';
 import type { Rule } from '../src/rule.js';
 import { rules } from '../src/rules/index.js';
 import { ENV, stepFrom } from './rule-tester.js';

@@ -1,48 +1,19 @@
-import { parsePatch } from '../facts/patch.js';
-import type { HostClass, UrlFacts } from '../facts/hosts.js';
-import { classifyHost, urlFacts } from '../facts/hosts.js';
-import type { PathFacts } from '../facts/paths.js';
-import type { Invocation, Redirect } from '../shell/types.js';
-import type { Span, ToolStep } from '../types.js';
-import type { Arg } from './args.js';
-import { argAt, gitCommand, hasFlag, operands, optionValues } from './args.js';
-
 /**
  * What a step does to files and to the network, whatever tool it uses: the shared facts behind
- * the path rules (a write through `>`/`tee`/`cp` and a write tool are the same write).
+ * the path rules (a write through `>`/`tee`/`cp` and a write tool are the same write). Which
+ * program does what comes from the program knowledge base (its roles, and how it reads its words).
  */
-export type FileOp = 'read' | 'write' | 'create' | 'delete' | 'exec';
+import { argAt } from '../context/argv.js';
+import type { Arg, Argv, FileEffect, FileOp, NetEffect } from '../context/types.js';
+import type { UrlFacts } from '../facts/hosts.js';
+import { classifyHost, urlFacts } from '../facts/hosts.js';
+import { parsePatch } from '../facts/patch.js';
+import type { PathFacts } from '../facts/paths.js';
+import { canonicalName, cmdletOf, isA, program, sourceOf } from '../programs/index.js';
+import type { Invocation, Redirect } from '../shell/types.js';
+import type { Span, ToolStep } from '../types.js';
 
-export interface FileEffect {
-  readonly op: FileOp;
-  readonly path: PathFacts;
-  readonly span: Span;
-  /** Program or tool that does it. */
-  readonly by: string;
-  readonly invocation?: Invocation;
-  /**
-   * How: `truncate` empties or replaces the file (`>`), `append` (`>>`), `edit` changes it in
-   * place, `move` takes it away from here (the source of `mv`), `copy` reads it to elsewhere,
-   * `recursive` deletes a whole tree.
-   */
-  readonly how?: 'truncate' | 'append' | 'edit' | 'move' | 'copy' | 'recursive';
-  /** The content leaves the machine (`curl -T`, `scp` to a host). */
-  readonly sends?: boolean;
-  /** For writes by a write tool: the new text. */
-  readonly content?: string;
-}
-
-export interface NetEffect {
-  readonly host: string;
-  readonly hostClass: HostClass;
-  readonly url?: UrlFacts;
-  readonly span: Span;
-  readonly by: string;
-  readonly invocation?: Invocation;
-  /** Data goes out (a POST body, an upload, a copy to another computer, a raw socket). */
-  readonly sends: boolean;
-  readonly kind: 'http' | 'ssh' | 'git' | 'dns' | 'mail' | 'raw';
-}
+export type { FileEffect, FileOp, NetEffect } from '../context/types.js';
 
 export interface Effects {
   readonly files: readonly FileEffect[];
@@ -50,9 +21,16 @@ export interface Effects {
 }
 
 type PathOf = (raw: string, cwd?: string) => PathFacts;
+type ArgvOf = (inv: Invocation) => Argv;
 
-/** The file and network effects of a step. */
-export function stepEffects(step: ToolStep, text: string, invocations: readonly Invocation[], path: PathOf): Effects {
+/** The file and network effects of a step (`argv` reads an invocation's words: the context's, kept per step). */
+export function stepEffects(
+  step: ToolStep,
+  text: string,
+  invocations: readonly Invocation[],
+  path: PathOf,
+  argv: ArgvOf,
+): Effects {
   const files: FileEffect[] = [];
   const net: NetEffect[] = [];
   const whole: Span = [0, text.length];
@@ -61,7 +39,7 @@ export function stepEffects(step: ToolStep, text: string, invocations: readonly 
       // index loops here and over the redirections: for-of costs an iterator until V8 optimises
       for (let i = 0; i < invocations.length; i++) {
         const inv = invocations[i] as Invocation;
-        if (inv.remoteHost === undefined) shellEffects(inv, path, files, net);
+        if (inv.remoteHost === undefined) shellEffects(inv, argv, path, files, net);
       }
       break;
     case 'write': {
@@ -136,190 +114,12 @@ function safeDecode(text: string): string {
   }
 }
 
-/** Programs that print or pass on the content of the files they are given. */
-const CONTENT_READERS = new Set([
-  'cat',
-  'tac',
-  'less',
-  'more',
-  'most',
-  'head',
-  'tail',
-  'bat',
-  'batcat',
-  'nl',
-  'od',
-  'xxd',
-  'hexdump',
-  'strings',
-  'base64',
-  'base32',
-  'basenc',
-  'uuencode',
-  'sort',
-  'uniq',
-  'cut',
-  'paste',
-  'column',
-  'fold',
-  'fmt',
-  'pr',
-  'rev',
-  'tr',
-  'iconv',
-  'diff',
-  'sdiff',
-  'cmp',
-  'comm',
-  'jq',
-  'yq',
-  'xmllint',
-  'type',
-  'get-content',
-  'gc',
-  'dos2unix',
-  'unix2dos',
-  'zcat',
-  'gzip',
-  'bzip2',
-  'xz',
-  'zstd',
-  'pbcopy',
-  'xclip',
-  'xsel',
-  'clip',
-  'wl-copy',
-  'mail',
-  'sendmail',
-]);
+/** Options that name the pattern (the operands are then all files). */
+const PATTERN_OPTIONS = ['-e', '--regexp', '-f', '--file', '--expression', '-Pattern'];
+/** PowerShell's names for the path an item cmdlet works on. */
+const PATH_OPTIONS = ['-Path', '-LiteralPath'];
 
-/** Programs whose first operand is a pattern or program text, not a file. */
-const PATTERN_FIRST = new Set([
-  'grep',
-  'egrep',
-  'fgrep',
-  'rg',
-  'ag',
-  'ack',
-  'sed',
-  'awk',
-  'gawk',
-  'mawk',
-  'select-string',
-  'sls',
-  'findstr',
-]);
-const PATTERN_OPTIONS = new Set(['-e', '--regexp', '-f', '--file', '--expression']);
-const GREP_WITH_VALUE = new Set([
-  '-e',
-  '--regexp',
-  '-f',
-  '--file',
-  '-m',
-  '--max-count',
-  '-A',
-  '-B',
-  '-C',
-  '--context',
-  '--include',
-  '--exclude',
-  '--exclude-dir',
-  '-g',
-  '--glob',
-  '-t',
-  '--type',
-  '-T',
-  '--type-not',
-  '--color',
-  '--colour',
-]);
-
-const DELETERS = new Set([
-  'rm',
-  'rmdir',
-  'unlink',
-  'shred',
-  'srm',
-  'remove-item',
-  'ri',
-  'del',
-  'erase',
-  'rd',
-  'trash',
-  'trash-put',
-]);
-const CREATORS = new Set(['touch', 'mkdir', 'new-item', 'ni', 'md']);
-
-/** Shell interpreters and script runners whose first operand is a script they run. */
-const SCRIPT_RUNNERS = new Set([
-  'source',
-  '.',
-  'sh',
-  'bash',
-  'zsh',
-  'dash',
-  'ksh',
-  'fish',
-  'python',
-  'python3',
-  'node',
-  'ruby',
-  'perl',
-  'php',
-  'deno',
-  'bun',
-  'tsx',
-  'ts-node',
-  'pwsh',
-  'powershell',
-]);
-
-/** Programs that send an HTTP request to the URLs they are given. */
-export const HTTP_CLIENTS: ReadonlySet<string> = new Set([
-  'curl',
-  'wget',
-  'http',
-  'https',
-  'httpie',
-  'xh',
-  'aria2c',
-  'invoke-webrequest',
-  'iwr',
-  'invoke-restmethod',
-  'irm',
-  'lynx',
-  'w3m',
-  'links',
-]);
-const SSH_CLIENTS = new Set(['ssh', 'scp', 'sftp', 'rsync', 'mosh']);
-const DNS_CLIENTS = new Set(['nslookup', 'dig', 'host', 'resolve-dnsname', 'drill']);
-const RAW_CLIENTS = new Set(['nc', 'ncat', 'netcat', 'socat', 'telnet']);
-
-const SSH_WITH_VALUE = new Set([
-  '-p',
-  '-P',
-  '-i',
-  '-o',
-  '-l',
-  '-F',
-  '-J',
-  '-L',
-  '-R',
-  '-D',
-  '-b',
-  '-c',
-  '-E',
-  '-e',
-  '-m',
-  '-O',
-  '-Q',
-  '-S',
-  '-W',
-  '-w',
-  '-B',
-]);
-
-function shellEffects(inv: Invocation, path: PathOf, files: FileEffect[], net: NetEffect[]): void {
+function shellEffects(inv: Invocation, argvOf: ArgvOf, path: PathOf, files: FileEffect[], net: NetEffect[]): void {
   const at = (arg: Arg, op: FileOp, extra: Partial<FileEffect> = {}): void => {
     // `xargs -I{} rm {}`, `find … -exec rm {} +`: a placeholder, not a file (find's own effect covers it)
     if (arg.value === '{}' && inv.via.some((v) => v.kind === 'runner')) return;
@@ -328,7 +128,7 @@ function shellEffects(inv: Invocation, path: PathOf, files: FileEffect[], net: N
     files.push({ op, path: path(arg.value, inv.cwd), span: arg.span, by: inv.name, invocation: inv, ...extra });
   };
   // `bash < setup.sh` and `python - < tool.py` run the file they are fed
-  const stdinOp: FileOp = runsStdinAsCode(inv) ? 'exec' : 'read';
+  let stdinOp: FileOp | undefined;
   for (let r = 0; r < inv.redirects.length; r++) {
     const redirect = inv.redirects[r] as Redirect;
     if (redirect.write) {
@@ -341,6 +141,7 @@ function shellEffects(inv: Invocation, path: PathOf, files: FileEffect[], net: N
         how: redirect.append ? 'append' : 'truncate',
       });
     } else if (redirect.op === '<' || redirect.op === '<>') {
+      stdinOp ??= runsStdinAsCode(inv) ? 'exec' : 'read';
       files.push({
         op: stdinOp,
         path: path(redirect.target, inv.cwd),
@@ -354,109 +155,70 @@ function shellEffects(inv: Invocation, path: PathOf, files: FileEffect[], net: N
   if (/[\\/]/.test(inv.program) && !inv.program.startsWith('$') && !inv.program.includes('://')) {
     files.push({ op: 'exec', path: path(inv.program, inv.cwd), span: inv.span, by: inv.name, invocation: inv });
   }
-  const name = inv.name;
-  if (CONTENT_READERS.has(name)) {
-    for (const arg of operands(inv, READER_WITH_VALUE)) at(arg, 'read');
-  } else if (SCRIPT_RUNNERS.has(name)) {
-    // only the script operand is the interpreter's; the rest are the script's own arguments
-    if (inv.code === undefined && !hasFlag(inv, 'c', ['-Command', '-command', '-c', '-e', '--eval', '-r'])) {
-      const first = operands(inv, READER_WITH_VALUE)[0];
-      if (first && first.value !== '-') at(first, 'exec');
-    }
-  } else if (PATTERN_FIRST.has(name)) {
-    const ops = operands(inv, GREP_WITH_VALUE);
-    const patternGiven = inv.args.some((a) => PATTERN_OPTIONS.has(a) || /^--(regexp|expression|file)=/.test(a));
-    const fileOps = patternGiven ? ops : ops.slice(1);
-    const inPlace =
-      (name === 'sed' || name === 'perl') &&
-      inv.args.some((a) => a === '-i' || a.startsWith('-i') || a.startsWith('--in-place'));
+  const roles = program(inv.name)?.roleSet;
+  // how the program reads its words, when a branch below needs it (most programs touch no file)
+  let reading: Argv | undefined;
+  const words = (): Argv => (reading ??= argvOf(inv));
+  if (roles?.has('content-reader') === true) {
+    const argv = words();
+    for (const arg of argv.operands) at(arg, 'read');
+    for (const arg of argv.values(...PATH_OPTIONS)) at(arg, 'read');
+  } else if (roles?.has('script-runner') === true) {
+    // only the script is the interpreter's; the rest are the script's own arguments
+    const source = inv.code === undefined ? sourceOf(inv.name, inv.args) : undefined;
+    if (source?.kind === 'script') at(argAt(inv, source.index), 'exec');
+  } else if (roles?.has('pattern-first') === true) {
+    const argv = words();
+    const ops = argv.operands;
+    const fileOps = argv.has(...PATTERN_OPTIONS) ? ops : ops.slice(1);
+    const inPlace = inv.name === 'sed' && argv.has('-i', '--in-place');
     for (const arg of fileOps) at(arg, inPlace ? 'write' : 'read', inPlace ? { how: 'edit' } : {});
-    for (const arg of optionValues(inv, ['-f'], ['--file'])) at(arg, 'read');
-  } else if (DELETERS.has(name)) {
+    for (const arg of argv.values('-f', '--file', ...PATH_OPTIONS)) at(arg, 'read');
+  } else if (roles?.has('deleter') === true) {
+    const argv = words();
+    const name = inv.name;
     const recursive =
-      hasFlag(inv, 'r', ['--recursive', '-Recurse', '-recurse']) ||
-      hasFlag(inv, 'R') ||
-      ((name === 'rd' || name === 'del') && inv.args.some((a) => /^\/s$/i.test(a)));
-    for (const arg of operands(inv, DELETE_WITH_VALUE)) {
+      argv.has('-r', '-R', '--recursive', '-Recurse') || ((name === 'rd' || name === 'del') && argv.has('/s', '/S'));
+    for (const arg of argv.operands) {
       // cmd's own switches (`del /q`, `rd /s`) are not paths
       if ((name === 'rd' || name === 'del' || name === 'erase') && /^\/[A-Za-z]$/.test(arg.value)) continue;
       at(arg, 'delete', recursive ? { how: 'recursive' } : {});
     }
-    for (const arg of optionValues(inv, [], ['-Path', '-path', '-LiteralPath']))
-      at(arg, 'delete', recursive ? { how: 'recursive' } : {});
-  } else if (CREATORS.has(name)) {
-    for (const arg of operands(inv, CREATE_WITH_VALUE)) at(arg, 'create');
+    for (const arg of argv.values(...PATH_OPTIONS)) at(arg, 'delete', recursive ? { how: 'recursive' } : {});
+  } else if (roles?.has('creator') === true) {
+    const argv = words();
+    for (const arg of argv.operands) at(arg, 'create');
+    for (const arg of argv.values('-Path')) at(arg, 'create');
   } else {
-    otherEffects(inv, at, path, files);
+    otherEffects(inv, words, at, path, files);
   }
-  netEffects(inv, net);
+  netEffects(inv, words, roles, net);
 }
-
-const READER_WITH_VALUE = new Set(['-n', '-c', '--lines', '--bytes', '-s', '-w', '-o', '-d', '-f', '-t', '-m']);
-/** PowerShell parameters every cmdlet takes, and the item cmdlets' filters, with their value after them. */
-const POWERSHELL_WITH_VALUE = [
-  '-ErrorAction',
-  '-erroraction',
-  '-ea',
-  '-WarningAction',
-  '-warningaction',
-  '-wa',
-  '-InformationAction',
-  '-ia',
-  '-ErrorVariable',
-  '-ev',
-  '-WarningVariable',
-  '-wv',
-  '-OutVariable',
-  '-ov',
-  '-OutBuffer',
-  '-ob',
-  '-Filter',
-  '-filter',
-  '-Include',
-  '-include',
-  '-Exclude',
-  '-exclude',
-  '-Credential',
-  '-Stream',
-  '-Depth',
-];
-const DELETE_WITH_VALUE = new Set(['-n', '--iterations', '-s', '--size', ...POWERSHELL_WITH_VALUE]);
-const CREATE_WITH_VALUE = new Set([
-  '-m',
-  '--mode',
-  '-d',
-  '--date',
-  '-r',
-  '--reference',
-  '-t',
-  '-ItemType',
-  '-Value',
-  ...POWERSHELL_WITH_VALUE,
-]);
 
 function otherEffects(
   inv: Invocation,
+  words: () => Argv,
   at: (arg: Arg, op: FileOp, extra?: Partial<FileEffect>) => void,
   path: PathOf,
   files: FileEffect[],
 ): void {
-  const name = inv.name;
+  // PowerShell's aliases by the cmdlet they stand for (`cpi` is copy-item, `sc` set-content)
+  const name = canonicalName(inv.name);
+  if (!OTHER.has(name)) return;
+  const argv = words();
   switch (name) {
     case 'cp':
     case 'copy':
     case 'copy-item':
-    case 'cpi':
     case 'install':
     case 'ln':
     case 'mv':
     case 'move':
     case 'move-item':
-    case 'mi':
     case 'rename': {
-      const moving = name === 'mv' || name === 'move' || name === 'move-item' || name === 'mi' || name === 'rename';
-      const target = optionValues(inv, ['-t'], ['--target-directory', '-Destination', '-destination']);
-      const ops = operands(inv, COPY_WITH_VALUE);
+      const moving = name === 'mv' || name === 'move' || name === 'move-item' || name === 'rename';
+      const target = argv.values('-t', '--target-directory', '-Destination');
+      const ops = argv.operands;
       const sources = target.length > 0 ? ops : ops.slice(0, -1);
       const dest = target[0] ?? ops[ops.length - 1];
       if (name !== 'ln')
@@ -467,13 +229,11 @@ function otherEffects(
     case 'tee':
     case 'tee-object':
     case 'set-content':
-    case 'sc':
     case 'add-content':
-    case 'ac':
     case 'out-file': {
-      const append = hasFlag(inv, 'a', ['--append', '-Append', '-append']) || name === 'add-content' || name === 'ac';
-      const named = optionValues(inv, [], ['-Path', '-path', '-FilePath', '-filepath', '-LiteralPath']);
-      const list = named.length > 0 ? named : name === 'tee' ? operands(inv) : operands(inv).slice(0, 1);
+      const append = argv.has('-a', '--append', '-Append') || name === 'add-content';
+      const named = argv.values('-Path', '-FilePath', '-LiteralPath');
+      const list = named.length > 0 ? named : name === 'tee' ? argv.operands : argv.operands.slice(0, 1);
       for (const arg of list) at(arg, 'write', { how: append ? 'append' : 'truncate' });
       break;
     }
@@ -495,83 +255,83 @@ function otherEffects(
       }
       break;
     case 'truncate':
-      for (const arg of operands(inv, new Set(['-s', '--size', '-r', '--reference'])))
-        at(arg, 'write', { how: 'truncate' });
+      for (const arg of argv.operands) at(arg, 'write', { how: 'truncate' });
       break;
     case 'chmod':
     case 'chown':
     case 'chgrp':
     case 'setfacl':
-      for (const arg of operands(inv, new Set(['--reference'])).slice(1)) at(arg, 'write', { how: 'edit' });
+      for (const arg of argv.operands.slice(1)) at(arg, 'write', { how: 'edit' });
       break;
     case 'tar':
     case 'bsdtar': {
+      // the old form without a dash (`tar czf out.tgz src`) writes its letters as the first word
       const flags = inv.args.find((a) => !a.startsWith('-') && /^[a-zA-Z]+$/.test(a)) ?? '';
       const all = inv.args.filter((a) => a.startsWith('-')).join('') + flags;
       const creating = /c/.test(all) && !/x/.test(all);
-      const archive = optionValues(inv, ['-f'], ['--file']);
+      const archive = argv.values('-f', '--file');
       if (creating) {
         for (const arg of archive) at(arg, 'write');
         const archiveIdx = new Set(archive.map((a) => a.index));
-        for (const arg of operands(inv, new Set(['-f', '--file', '-C', '--directory']))) {
+        for (const arg of argv.operands) {
           if (!archiveIdx.has(arg.index) && arg.value !== flags) at(arg, 'read');
         }
       } else {
-        for (const arg of optionValues(inv, ['-C'], ['--directory'])) at(arg, 'write');
+        for (const arg of argv.values('-C', '--directory')) at(arg, 'write');
       }
       break;
     }
     case 'zip': {
-      const ops = operands(inv);
+      const ops = argv.operands;
       const first = ops[0];
       if (first) at(first, 'write');
       for (const arg of ops.slice(1)) at(arg, 'read');
       break;
     }
     case 'unzip':
-      for (const arg of optionValues(inv, ['-d'])) at(arg, 'write');
+      for (const arg of argv.values('-d')) at(arg, 'write');
       break;
     case 'curl':
-      for (const arg of optionValues(inv, ['-o'], ['--output'])) at(arg, 'write');
+      for (const arg of argv.values('-o', '--output')) at(arg, 'write');
       // `curl -O URL` saves under the URL's own file name
-      if (hasFlag(inv, 'O', ['--remote-name', '--remote-name-all']))
+      if (argv.has('-O', '--remote-name', '--remote-name-all'))
         for (const arg of urlArgs(inv)) at(withValue(arg, remoteName(arg.value)), 'write');
-      for (const arg of optionValues(inv, ['-T'], ['--upload-file'])) at(arg, 'read', { sends: true });
-      for (const arg of optionValues(
-        inv,
-        ['-d', '-F'],
-        ['--data', '--data-binary', '--data-raw', '--data-urlencode', '--form', '--json'],
+      for (const arg of argv.values('-T', '--upload-file')) at(arg, 'read', { sends: true });
+      for (const arg of argv.values(
+        '-d',
+        '-F',
+        '--data',
+        '--data-binary',
+        '--data-raw',
+        '--data-urlencode',
+        '--form',
+        '--json',
       )) {
         const file = /@([^;,]+)/.exec(arg.value);
         if (file?.[1] && file[1] !== '-') at(withValue(arg, file[1]), 'read', { sends: true });
       }
       break;
     case 'wget':
-      for (const arg of optionValues(inv, ['-O'], ['--output-document'])) if (arg.value !== '-') at(arg, 'write');
+      for (const arg of argv.values('-O', '--output-document')) if (arg.value !== '-') at(arg, 'write');
       // without -O (alone or bundled, as in `-qO-`) wget saves under the URL's own file name
-      if (
-        !inv.args.some((a) => /^-[a-zA-Z]*O/.test(a) || a.startsWith('--output-document')) &&
-        !inv.args.includes('--spider')
-      ) {
-        const folder = optionValues(inv, ['-P'], ['--directory-prefix'])[0]?.value;
+      if (!argv.has('-O', '--output-document', '--spider')) {
+        const folder = argv.values('-P', '--directory-prefix')[0]?.value;
         for (const arg of urlArgs(inv))
           at(
             withValue(arg, `${folder === undefined ? '' : `${folder.replace(/\/+$/, '')}/`}${remoteName(arg.value)}`),
             'write',
           );
       }
-      for (const arg of optionValues(inv, [], ['--post-file', '--body-file'])) at(arg, 'read', { sends: true });
+      for (const arg of argv.values('--post-file', '--body-file')) at(arg, 'read', { sends: true });
       break;
     case 'invoke-webrequest':
-    case 'iwr':
     case 'invoke-restmethod':
-    case 'irm':
-      for (const arg of optionValues(inv, [], ['-OutFile', '-outfile'])) at(arg, 'write');
-      for (const arg of optionValues(inv, [], ['-InFile', '-infile'])) at(arg, 'read', { sends: true });
+      for (const arg of argv.values('-OutFile')) at(arg, 'write');
+      for (const arg of argv.values('-InFile')) at(arg, 'read', { sends: true });
       break;
     case 'scp':
     case 'rsync': {
-      const ops = operands(inv, SSH_WITH_VALUE);
+      const ops = argv.operands;
       const dest = ops[ops.length - 1];
       const remoteDest = dest !== undefined && isRemoteSpec(dest.value);
       for (const arg of ops.slice(0, -1))
@@ -580,22 +340,22 @@ function otherEffects(
       break;
     }
     case 'git': {
-      const git = gitCommand(inv);
-      if (git?.sub === 'clone') {
-        const ops = git.args.filter((a) => !a.value.startsWith('-'));
+      const git = argv.sub;
+      if (git?.name === 'clone') {
+        const ops = git.words.filter((a) => !a.value.startsWith('-'));
         const dest = ops[1];
         if (dest) at(dest, 'write');
-      } else if (git?.sub === 'worktree' && git.args[0]?.value === 'add') {
+      } else if (git?.name === 'worktree' && git.sub?.name === 'add') {
         // `git worktree add [-b NAME] PATH [COMMIT]`: a checkout is written at PATH
-        const path = worktreePath(git.args.slice(1));
+        const path = git.sub.operands[0];
         if (path) at(path, 'write');
       } else if (
-        git?.sub === 'show' ||
-        (git?.sub === 'cat-file' && !git.args.some((a) => a.value === '-t' || a.value === '-s' || a.value === '-e'))
+        git?.name === 'show' ||
+        (git?.name === 'cat-file' && !git.words.some((a) => a.value === '-t' || a.value === '-s' || a.value === '-e'))
       ) {
         // `git show HEAD:.env`, `git cat-file -p main:config/.env`: a file's text as a commit (or
         // the index) holds it; `cat-file -t/-s/-e` tell only its type, size or presence
-        for (const arg of git.args) {
+        for (const arg of git.words) {
           const file = GIT_OBJECT_PATH.exec(arg.value)?.[1];
           if (file !== undefined) at(withValue(arg, file), 'read');
         }
@@ -608,18 +368,18 @@ function otherEffects(
     case 'sqlite3':
     case 'sqlite': {
       // `sqlite3 FILE [SQL]`: the database file is read (and may be written by the SQL)
-      const db = operands(inv, SQLITE_WITH_VALUE)[0];
+      const db = argv.operands[0];
       if (db) at(db, 'read');
       break;
     }
     case 'openssl':
       // `openssl rsa -in key.pem -text` prints what it reads
-      for (const arg of optionValues(inv, [], ['-in'])) at(arg, 'read');
-      for (const arg of optionValues(inv, [], ['-out'])) at(arg, 'write');
+      for (const arg of argv.values('-in')) at(arg, 'read');
+      for (const arg of argv.values('-out')) at(arg, 'write');
       break;
     case 'crontab': {
-      const ops = operands(inv, new Set(['-u']));
-      if (ops[0]) at(ops[0], 'read');
+      const first = argv.operands[0];
+      if (first) at(first, 'read');
       break;
     }
     default:
@@ -629,7 +389,6 @@ function otherEffects(
 
 /** `REV:PATH`, `:PATH` and `:N:PATH` (git's names for a file in a commit or the index): the path. */
 const GIT_OBJECT_PATH = /^(?!-)(?::[0-3]:|[^:\s]*:)(?!\/\/)([^:]+)$/;
-const SQLITE_WITH_VALUE = new Set(['-cmd', '-separator', '-newline', '-nullvalue', '-init']);
 const PROCESS_SUBSTITUTION = /^[<>]\([^]*\)$/;
 
 /** The argument with another value (field by field: `{ ...arg, value }` gives each copy a V8 map of its own). */
@@ -650,48 +409,43 @@ function remoteName(url: string): string {
   return path.slice(path.lastIndexOf('/') + 1) || 'index.html';
 }
 
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'busybox']);
-const SHELL_WITH_VALUE = new Set(['-o', '+o', '-O', '+O', '--rcfile', '--init-file']);
-const INTERPRETER_WITH_VALUE = new Set([
-  '-W',
-  '-X',
-  '-r',
-  '--require',
-  '--import',
-  '--loader',
-  '-I',
-  '-M',
-  '--input-type',
-  '--env-file',
-]);
-const INTERPRETERS = /^(?:python[\d.]*|pypy[\d.]*|py|node|nodejs|bun|ruby|perl|php)$/;
-
 /**
  * True when the program reads the code it runs from standard input: a shell or interpreter with
- * no script (or `-`, `-s`, `/dev/stdin`), `pwsh -Command -`, or `iex`/`Invoke-Expression` with
- * no argument (PowerShell's pipeline input).
+ * no script (or `-`, `-s`, `/dev/stdin`: see `sourceOf`), `pwsh -Command -`, `cmd` without `/c`, or
+ * `iex`/`Invoke-Expression` with no argument (PowerShell's pipeline input). An interpreter whose
+ * code the reader already has (`python -c`, a heredoc) does not read it from a pipe.
  */
 export function runsStdinAsCode(inv: Invocation): boolean {
-  const name = inv.name;
-  const stdinWord = (value: string | undefined): boolean =>
-    value === undefined || value === '-' || value === '/dev/stdin';
-  if (name === 'iex' || name === 'invoke-expression') return inv.args.length === 0;
-  if (name === 'source' || name === '.') return inv.args[0] === '/dev/stdin';
-  if (name === 'pwsh' || name === 'powershell') {
-    const command = inv.args.findIndex((a) => /^[-/](?:c|command|f|file)$/i.test(a));
-    return (
-      inv.args.length === 0 || inv.args[inv.args.length - 1] === '-' || (command >= 0 && inv.args[command + 1] === '-')
+  if (cmdletOf(inv.name) === 'invoke-expression') return inv.args.length === 0;
+  if (inv.code !== undefined) return false;
+  return sourceOf(inv.name, inv.args).kind === 'stdin';
+}
+
+/**
+ * What a listing command names, as paths (see RuleContext.listed): `find`'s picks, as if it had
+ * `-delete` (find prints each pick with its starting point); PowerShell's Get-ChildItem and Get-Item
+ * (and their aliases) name the items in their folders, or with `-Filter x` the `x` below them.
+ */
+export function listedBy(inv: Invocation, argv: Argv, path: PathOf): PathFacts[] | undefined {
+  if (inv.name === 'find') {
+    const picks: PathFacts[] = [];
+    findEffects(
+      inv,
+      (arg, op) => {
+        if (op === 'delete') picks.push(path(arg.value, inv.cwd));
+      },
+      true,
     );
+    return picks.length > 0 ? picks : undefined;
   }
-  if (SHELLS.has(name)) {
-    if (hasFlag(inv, 'c')) return false;
-    return hasFlag(inv, 's') || stdinWord(operands(inv, SHELL_WITH_VALUE)[0]?.value);
-  }
-  if (INTERPRETERS.test(name)) {
-    if (inv.code !== undefined || inv.args.includes('-m')) return false;
-    return stdinWord(operands(inv, INTERPRETER_WITH_VALUE)[0]?.value);
-  }
-  return false;
+  const cmdlet = cmdletOf(inv.name);
+  if (cmdlet !== 'get-childitem' && cmdlet !== 'get-item') return undefined;
+  const named = argv.values(...PATH_OPTIONS);
+  const folders = named.length > 0 ? named.map((a) => a.value) : argv.operands.map((a) => a.value);
+  const filter = argv.values('-Filter', '-Include')[0]?.value;
+  return (folders.length > 0 ? folders : ['.']).map((folder) =>
+    path(filter === undefined ? folder : `${folder.replace(/[\\/]+$/, '')}/**/${filter}`, inv.cwd),
+  );
 }
 
 /** find's options that come before the starting points. */
@@ -709,7 +463,11 @@ const FIND_BY_NAME = new Set(['-name', '-iname', '-path', '-ipath', '-wholename'
  * starting point (`./**` then `__pycache__`), judged like any other path. Otherwise it is the whole
  * tree (`recursive`), or, when another test (age, size, …) narrows it, files somewhere in it.
  */
-function findEffects(inv: Invocation, at: (arg: Arg, op: FileOp, extra?: Partial<FileEffect>) => void): void {
+function findEffects(
+  inv: Invocation,
+  at: (arg: Arg, op: FileOp, extra?: Partial<FileEffect>) => void,
+  listing = false,
+): void {
   const args = inv.args;
   let i = 0;
   while (i < args.length && FIND_LEADING.test(args[i] ?? '')) i += args[i] === '-D' ? 2 : 1;
@@ -745,7 +503,7 @@ function findEffects(inv: Invocation, at: (arg: Arg, op: FileOp, extra?: Partial
       branchDeletes = true;
     } else if (value === '-prune') branchPrunes = true;
     else if (/^-(?:exec|execdir|ok|okdir)$/.test(value)) {
-      if (DELETERS.has(baseName(args[j + 1] ?? ''))) {
+      if (isA(baseName(args[j + 1] ?? ''), 'deleter')) {
         deletes = true;
         branchDeletes = true;
         for (let k = j + 2; k < args.length && args[k] !== ';' && args[k] !== '+'; k++) {
@@ -767,6 +525,11 @@ function findEffects(inv: Invocation, at: (arg: Arg, op: FileOp, extra?: Partial
       }
       if (value !== '-empty') j++;
     }
+  }
+  // a listing is read as if `-delete` ended the expression: what find would delete is what it prints
+  if (listing) {
+    deletes = true;
+    branchDeletes = true;
   }
   if (!deletes) return;
   endBranch();
@@ -801,22 +564,6 @@ function baseName(program: string): string {
   return (program.split(/[\\/]/).pop() ?? '').toLowerCase();
 }
 
-const COPY_WITH_VALUE = new Set([
-  '-t',
-  '--target-directory',
-  '-S',
-  '--suffix',
-  '-m',
-  '--mode',
-  '-o',
-  '-g',
-  '-Destination',
-  '-destination',
-  '-Path',
-  '-path',
-  ...POWERSHELL_WITH_VALUE,
-]);
-
 /** `host:path`, `user@host:path`, `rsync://…` — a path on another computer. */
 function isRemoteSpec(value: string): boolean {
   if (value.startsWith('rsync://') || value.startsWith('ssh://')) return true;
@@ -827,7 +574,52 @@ function isRemoteSpec(value: string): boolean {
   return !/^[A-Za-z]$/.test(before) && !before.includes('/');
 }
 
-function netEffects(inv: Invocation, net: NetEffect[]): void {
+/** The programs otherEffects knows, by name (PowerShell's aliases by their cmdlet's). */
+const OTHER = new Set([
+  'cp',
+  'copy',
+  'copy-item',
+  'install',
+  'ln',
+  'mv',
+  'move',
+  'move-item',
+  'rename',
+  'tee',
+  'tee-object',
+  'set-content',
+  'add-content',
+  'out-file',
+  'dd',
+  'truncate',
+  'chmod',
+  'chown',
+  'chgrp',
+  'setfacl',
+  'tar',
+  'bsdtar',
+  'zip',
+  'unzip',
+  'curl',
+  'wget',
+  'invoke-webrequest',
+  'invoke-restmethod',
+  'scp',
+  'rsync',
+  'git',
+  'find',
+  'sqlite3',
+  'sqlite',
+  'openssl',
+  'crontab',
+]);
+
+function netEffects(
+  inv: Invocation,
+  words: () => Argv,
+  roles: ReadonlySet<string> | undefined,
+  net: NetEffect[],
+): void {
   const name = inv.name;
   const push = (host: string, span: Span, sends: boolean, kind: NetEffect['kind'], url?: UrlFacts): void => {
     if (!host) return;
@@ -842,23 +634,24 @@ function netEffects(inv: Invocation, net: NetEffect[]): void {
       kind,
     });
   };
-  if (HTTP_CLIENTS.has(name)) {
+  if (roles?.has('http-client') === true) {
     const sends = httpSends(inv);
+    const before = net.length;
     for (let i = 0; i < inv.args.length; i++) {
       const value = inv.args[i] ?? '';
       const url = looksLikeUrl(value) ? urlFacts(value) : undefined;
       if (url) push(url.host, inv.argSpans[i] ?? inv.span, sends, 'http', url);
     }
     // `curl example.com` without a scheme
-    if (!net.some((n) => n.invocation === inv)) {
-      const first = operands(inv, HTTP_WITH_VALUE)[0];
+    if (net.length === before) {
+      const first = words().operands[0];
       if (first && /^(?:[\w.-]+\.[a-z]{2,}|localhost)(:\d+)?(\/|$)/i.test(first.value)) {
         const url = urlFacts(`http://${first.value}`);
         if (url) push(url.host, first.span, sends, 'http', url);
       }
     }
-  } else if (SSH_CLIENTS.has(name)) {
-    const ops = operands(inv, SSH_WITH_VALUE);
+  } else if (roles?.has('ssh-client') === true) {
+    const ops = words().operands;
     if (name === 'ssh' || name === 'sftp' || name === 'mosh') {
       const target = ops[0];
       if (target) push(hostOf(target.value), target.span, true, 'ssh');
@@ -867,59 +660,33 @@ function netEffects(inv: Invocation, net: NetEffect[]): void {
         if (isRemoteSpec(arg.value)) push(hostOf(arg.value), arg.span, i === ops.length - 1, 'ssh');
       }
     }
-  } else if (DNS_CLIENTS.has(name)) {
-    const target = operands(inv, new Set(['-t', '-type', '-p', '-c', '-q', '-x', '-Type', '-Server'])).find(
+  } else if (roles?.has('dns-client') === true) {
+    const argv = words();
+    const target = [...argv.operands, ...argv.values('-Name')].find(
       (a) => !a.value.startsWith('@') && /[a-z]/i.test(a.value) && a.value.includes('.'),
     );
     if (target) push(target.value.toLowerCase(), target.span, false, 'dns');
-  } else if (RAW_CLIENTS.has(name)) {
-    const target = operands(inv, new Set(['-p', '-w', '-s', '-i', '-q', '-e', '-c']))[0];
-    if (target && !/^\d+$/.test(target.value)) push(target.value.toLowerCase(), target.span, !hasFlag(inv, 'l'), 'raw');
-  } else if (name === 'send-mailmessage') {
-    const server = optionValues(inv, [], ['-SmtpServer', '-smtpserver'])[0];
+  } else if (roles?.has('raw-client') === true) {
+    const argv = words();
+    const target = argv.operands[0];
+    if (target && !/^\d+$/.test(target.value)) push(target.value.toLowerCase(), target.span, !argv.has('-l'), 'raw');
+  }
+  if (name === 'send-mailmessage') {
+    const server = words().values('-SmtpServer')[0];
     push(server ? server.value.toLowerCase() : 'smtp', server?.span ?? inv.span, true, 'mail');
   } else if (name === 'git') {
-    const git = gitCommand(inv);
-    if (
-      git &&
-      (git.sub === 'clone' ||
-        git.sub === 'fetch' ||
-        git.sub === 'pull' ||
-        git.sub === 'ls-remote' ||
-        git.sub === 'push' ||
-        git.sub === 'submodule')
-    ) {
-      for (const arg of git.args) {
+    const git = words().sub;
+    if (git !== undefined && GIT_NETWORK.has(git.name)) {
+      for (const arg of git.words) {
         const url = looksLikeUrl(arg.value) || /^[\w.-]+@[\w.-]+:/.test(arg.value) ? urlFacts(arg.value) : undefined;
-        if (url) push(url.host, arg.span, git.sub === 'push', 'git', url);
+        if (url) push(url.host, arg.span, git.name === 'push', 'git', url);
       }
     }
   }
 }
 
-const HTTP_WITH_VALUE = new Set([
-  '-o',
-  '-O',
-  '-H',
-  '-X',
-  '-d',
-  '-F',
-  '-u',
-  '-A',
-  '-e',
-  '-T',
-  '-b',
-  '-c',
-  '-m',
-  '--header',
-  '--request',
-  '--data',
-  '--user',
-  '--output',
-  '--max-time',
-  '-w',
-  '--write-out',
-]);
+/** git subcommands that reach the remote named or written in their arguments. */
+const GIT_NETWORK = new Set(['clone', 'fetch', 'pull', 'ls-remote', 'push', 'submodule']);
 
 function looksLikeUrl(value: string): boolean {
   return /^(https?|ftp|ftps|wss?|ssh|git):\/\//i.test(value);
@@ -970,18 +737,4 @@ const METADATA_ONLY = new Set(['chmod', 'chown', 'chgrp', 'setfacl', 'touch', 'm
  */
 export function changesFile(effect: FileEffect): boolean {
   return (effect.op === 'write' || effect.op === 'create' || effect.op === 'delete') && !METADATA_ONLY.has(effect.by);
-}
-
-/** `git worktree add` options that take a value. */
-const WORKTREE_WITH_VALUE = new Set(['-b', '-B', '--reason']);
-
-/** The folder `git worktree add` checks out into: its first operand. */
-function worktreePath(args: readonly Arg[]): Arg | undefined {
-  for (let i = 0; i < args.length; i++) {
-    const value = (args[i] as Arg).value;
-    if (WORKTREE_WITH_VALUE.has(value)) i++;
-    else if (value === '--') return args[i + 1];
-    else if (!value.startsWith('-')) return args[i];
-  }
-  return undefined;
 }

@@ -5,10 +5,10 @@
  * (`docker login --password-stdin`). The shared facts behind exec.remote-code, exec.hidden,
  * env.print and the printed-login part of secrets.read.
  */
-import type { RuleContext } from '../rule.js';
-import type { Invocation } from '../shell/types.js';
+import type { RuleContext } from '../context/types.js';
+import { cmdletOf, isA, sourceOf } from '../programs/index.js';
+import type { Invocation, Via } from '../shell/types.js';
 import type { Span } from '../types.js';
-import { operands } from './args.js';
 import { runsStdinAsCode } from './effects.js';
 
 /** How the output reaches the program that runs it. */
@@ -17,34 +17,37 @@ export interface CodeFeed {
   readonly how: 'pipe' | 'substitution' | 'file' | 'expression';
 }
 
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'busybox']);
-const INTERPRETERS = /^(?:python[\d.]*|pypy[\d.]*|py|node|nodejs|bun|deno|ruby|perl|php|tsx|ts-node)$/;
-const EVALUATORS = new Set(['eval', 'iex', 'invoke-expression']);
-const SHELL_WITH_VALUE = new Set(['-o', '+o', '-O', '+O', '--rcfile', '--init-file']);
-const INTERPRETER_WITH_VALUE = new Set(['-W', '-X', '-r', '--require', '--import', '--loader', '-I', '-M']);
-const POWERSHELL_CODE = /^[-/](?:c|command|f|file|ec|e|encodedcommand)$/i;
 const WORD = /\w/;
 
-/** Spans of the arguments an invocation runs as code (`bash -c CODE`, `eval …`, `bash <(…)`, `source FILE`). */
+/**
+ * Spans of the arguments an invocation runs as code (`bash -c CODE`, `eval …`, `bash <(…)`,
+ * `source FILE`, `python -c CODE`, `pwsh -Command …`): what the program knowledge base says it
+ * runs (`sourceOf`), and every argument of an evaluator (`eval`, `iex`).
+ */
 export function codeArgumentSpans(inv: Invocation): Span[] {
-  const name = inv.name;
-  const spanOf = (index: number): Span | undefined => inv.argSpans[index];
   const spans: (Span | undefined)[] = [];
-  if (EVALUATORS.has(name)) {
+  if (isA(inv.name, 'evaluator')) {
     spans.push(...inv.argSpans);
-  } else if (name === 'source' || name === '.') {
-    spans.push(spanOf(0));
-  } else if (SHELLS.has(name)) {
-    const first = operands(inv, SHELL_WITH_VALUE)[0];
-    // with -c the first operand is the code, without it the script file; either way it runs
-    if (first) spans.push(first.span);
-  } else if (INTERPRETERS.test(name)) {
+  } else {
+    const source = sourceOf(inv.name, inv.args);
+    switch (source.kind) {
+      case 'text':
+        // the text itself, and the words after it that a joined text takes along
+        spans.push(...(source.joined ? inv.argSpans.slice(source.at.index) : [inv.argSpans[source.at.index]]));
+        break;
+      case 'code':
+        for (const part of source.parts) spans.push(inv.argSpans[part.index]);
+        break;
+      case 'script':
+        spans.push(inv.argSpans[source.index]);
+        break;
+      case 'encoded':
+        spans.push(inv.argSpans[source.index + 1]);
+        break;
+      default:
+        break;
+    }
     if (inv.code) spans.push(inv.code.span);
-    const first = operands(inv, INTERPRETER_WITH_VALUE)[0];
-    if (first) spans.push(first.span);
-  } else if (name === 'pwsh' || name === 'powershell') {
-    const flag = inv.args.findIndex((a) => POWERSHELL_CODE.test(a));
-    spans.push(flag >= 0 ? spanOf(flag + 1) : operands(inv)[0]?.span);
   }
   return spans.filter((span): span is Span => span !== undefined);
 }
@@ -53,12 +56,26 @@ function contains(outer: Span, inner: Span): boolean {
   return outer[0] <= inner[0] && inner[1] <= outer[1];
 }
 
-/** True when `inner` was reached through a `$(…)`/`<(…)` opened directly in `outer`'s words. */
-function substitutedInto(inner: Invocation, outer: Invocation): boolean {
-  const step = inner.via[outer.via.length];
-  if (inner.via.length <= outer.via.length || (step?.kind !== 'substitution' && step?.kind !== 'process-substitution'))
-    return false;
-  return outer.via.every((via, i) => inner.via[i]?.kind === via.kind && inner.via[i]?.name === via.name);
+/**
+ * True when `inner` was reached through a `$(…)`/`<(…)` opened directly in `outer`'s words: the
+ * words as written, before a prefix or runner there was taken off (`sudo bash -c "$(curl …)"`,
+ * `xargs sh -c "$(…)"` substitute into the words of the whole command).
+ */
+export function substitutedInto(inner: Invocation, outer: Invocation): boolean {
+  let own = outer.via.length;
+  while (own > 0 && writtenWith(outer.via[own - 1] as Via)) own--;
+  const step = inner.via[own];
+  if (inner.via.length <= own || (step?.kind !== 'substitution' && step?.kind !== 'process-substitution')) return false;
+  for (let i = 0; i < own; i++) {
+    const via = outer.via[i] as Via;
+    if (inner.via[i]?.kind !== via.kind || inner.via[i]?.name !== via.name) return false;
+  }
+  return true;
+}
+
+/** Via steps a command's own words bring (a prefix, a runner it names): not a level of its own. */
+function writtenWith(via: Via): boolean {
+  return via.kind === 'prefix' || via.kind === 'runner';
 }
 
 /**
@@ -67,27 +84,23 @@ function substitutedInto(inner: Invocation, outer: Invocation): boolean {
  * file it writes that the step later runs, or PowerShell's `iex (…)` around it.
  */
 export function outputRunAsCode(context: RuleContext, producer: Invocation): CodeFeed | undefined {
+  const stages = context.pipeline(producer);
+  for (let s = producer.pipeline.index + 1; s < stages.length; s++) {
+    for (const inv of stages[s]?.commands ?? []) if (runsStdinAsCode(inv)) return { runner: inv, how: 'pipe' };
+  }
   for (const inv of context.invocations) {
     if (inv === producer) continue;
-    if (
-      inv.pipeline.id === producer.pipeline.id &&
-      inv.pipeline.index > producer.pipeline.index &&
-      runsStdinAsCode(inv)
-    ) {
-      return { runner: inv, how: 'pipe' };
-    }
     if (substitutedInto(producer, inv) && codeArgumentSpans(inv).some((span) => contains(span, producer.span))) {
       return { runner: inv, how: 'substitution' };
     }
-    if ((inv.name === 'iex' || inv.name === 'invoke-expression') && inv.args.length === 0) {
+    if (cmdletOf(inv.name) === 'invoke-expression' && inv.args.length === 0) {
       const end = expressionEnd(context.text, inv.span[1]);
       if (producer.span[0] >= inv.span[1] && producer.span[1] <= end) return { runner: inv, how: 'expression' };
     }
   }
   const written = new Set<string>();
-  for (const file of context.files) {
-    if (file.invocation === producer && (file.op === 'write' || file.op === 'create') && file.path.abs !== '')
-      written.add(file.path.abs);
+  for (const file of context.filesOf(producer)) {
+    if ((file.op === 'write' || file.op === 'create') && file.path.abs !== '') written.add(file.path.abs);
   }
   if (written.size > 0) {
     for (const file of context.files) {
@@ -135,8 +148,9 @@ function groupEnd(text: string, open: number): number {
   return text.length;
 }
 
-/** Programs that print what they are handed. */
-const PRINTERS = new Set(['echo', 'printf', 'print', 'write-output', 'write-host', 'echo.', 'cat', 'tee', 'say']);
+/** Programs that print what they are handed (and PowerShell's cmdlets that do, by any alias). */
+const PRINTERS = new Set(['echo', 'printf', 'print', 'echo.', 'cat', 'tee', 'say']);
+const PRINTING_CMDLETS = new Set(['write-output', 'write-host', 'tee-object']);
 /** Programs that take a secret on stdin and show nothing of it, or only its size or hash. */
 const CONSUMERS = new Set(['sha256sum', 'sha1sum', 'sha512sum', 'md5sum', 'shasum', 'b2sum', 'cksum', 'wc']);
 const STDIN_SECRET_OPTIONS = new Set(['--password-stdin', '--with-token', '--token-stdin', '--stdin-password']);
@@ -148,10 +162,12 @@ const STDIN_SECRET_OPTIONS = new Set(['--password-stdin', '--with-token', '--tok
  */
 export function outputShown(context: RuleContext, inv: Invocation): boolean {
   if (inv.pipeline.index < inv.pipeline.length - 1) {
-    for (const next of context.invocations) {
-      if (next.pipeline.id !== inv.pipeline.id || next.pipeline.index <= inv.pipeline.index) continue;
-      if (CONSUMERS.has(next.name) || next.args.some((a) => STDIN_SECRET_OPTIONS.has(a)) || isSecretSetter(next))
-        return false;
+    const stages = context.pipeline(inv);
+    for (let s = inv.pipeline.index + 1; s < stages.length; s++) {
+      for (const next of stages[s]?.commands ?? []) {
+        if (CONSUMERS.has(next.name) || next.args.some((a) => STDIN_SECRET_OPTIONS.has(a)) || isSecretSetter(next))
+          return false;
+      }
     }
     return true;
   }
@@ -160,20 +176,13 @@ export function outputShown(context: RuleContext, inv: Invocation): boolean {
     // the value lands in the words of the command around it
     let outer: Invocation | undefined;
     for (const candidate of context.invocations) {
-      if (
-        candidate === inv ||
-        !substitutedInto(inv, candidate) ||
-        candidate.via.length !== inv.via.length - 1 ||
-        !contains(candidate.span, inv.span)
-      )
-        continue;
+      if (candidate === inv || !substitutedInto(inv, candidate) || !contains(candidate.span, inv.span)) continue;
       if (outer === undefined || candidate.span[1] - candidate.span[0] < outer.span[1] - outer.span[0])
         outer = candidate;
     }
     if (outer === undefined) return false;
-    if (PRINTERS.has(outer.name)) return true;
-    const target = outer;
-    return context.net.some((net) => net.invocation === target && net.hostClass === 'other');
+    if (PRINTERS.has(outer.name) || PRINTING_CMDLETS.has(cmdletOf(outer.name) ?? '')) return true;
+    return context.netOf(outer).some((net) => net.hostClass === 'other');
   }
   return true;
 }

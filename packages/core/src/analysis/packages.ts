@@ -1,7 +1,8 @@
+import { argvAs } from '../context/argv.js';
+import type { Arg, Argv, RuleContext } from '../context/types.js';
+import { isA, program } from '../programs/index.js';
 import type { Invocation } from '../shell/types.js';
 import type { Span } from '../types.js';
-import type { Arg } from './args.js';
-import { hasFlag, operands, withArgs } from './args.js';
 
 /**
  * What a package-manager command installs: named packages and/or the project's own lists.
@@ -40,158 +41,6 @@ interface Plan {
   /** pip: requirement files or editable folders were given. */
   readonly lists?: boolean;
 }
-
-const NPM_WITH_VALUE = new Set([
-  '--prefix',
-  '-w',
-  '--workspace',
-  '--registry',
-  '--tag',
-  '--omit',
-  '--include',
-  '--save-prefix',
-  '--install-strategy',
-  '--cache',
-  '--userconfig',
-  '--loglevel',
-  '--before',
-  '--cpu',
-  '--os',
-  '--libc',
-]);
-const PNPM_WITH_VALUE = new Set([
-  '-C',
-  '--dir',
-  '--filter',
-  '-F',
-  '--workspace-dir',
-  '--reporter',
-  '--loglevel',
-  '--store-dir',
-  '--virtual-store-dir',
-  '--registry',
-]);
-const YARN_WITH_VALUE = new Set([
-  '--cwd',
-  '--registry',
-  '--network-timeout',
-  '--modules-folder',
-  '--cache-folder',
-  '--mutex',
-]);
-const PIP_WITH_VALUE = new Set([
-  '-r',
-  '--requirement',
-  '-c',
-  '--constraint',
-  '-e',
-  '--editable',
-  '-i',
-  '--index-url',
-  '--extra-index-url',
-  '-f',
-  '--find-links',
-  '-t',
-  '--target',
-  '--prefix',
-  '--root',
-  '--python-version',
-  '--platform',
-  '--implementation',
-  '--abi',
-  '--no-binary',
-  '--only-binary',
-  '--progress-bar',
-  '--log',
-  '--proxy',
-  '--retries',
-  '--timeout',
-  '--exists-action',
-  '--trusted-host',
-  '--cert',
-  '--client-cert',
-  '--cache-dir',
-  '--src',
-  '--upgrade-strategy',
-  '--config-settings',
-  '-C',
-  '--global-option',
-  '--report',
-  '--python',
-  '-p',
-  '--group',
-  '--extra',
-  '--index',
-  '--default-index',
-  '--directory',
-  '--project',
-  '--package',
-  '--with',
-  '--from',
-  '--optional',
-  '--dev-group',
-]);
-const CARGO_WITH_VALUE = new Set([
-  '-F',
-  '--features',
-  '-p',
-  '--package',
-  '--rename',
-  '--path',
-  '--git',
-  '--branch',
-  '--tag',
-  '--rev',
-  '--registry',
-  '--manifest-path',
-  '--target',
-  '--version',
-  '--vers',
-  '--root',
-  '--index',
-  '-j',
-  '--jobs',
-  '--profile',
-  '--target-dir',
-]);
-const GEM_WITH_VALUE = new Set([
-  '-v',
-  '--version',
-  '-i',
-  '--install-dir',
-  '-n',
-  '--bindir',
-  '-s',
-  '--source',
-  '--platform',
-  '-g',
-  '--file',
-]);
-const COMPOSER_WITH_VALUE = new Set(['-d', '--working-dir']);
-const DOTNET_WITH_VALUE = new Set([
-  '-v',
-  '--version',
-  '-s',
-  '--source',
-  '-f',
-  '--framework',
-  '--package-directory',
-  '--tool-path',
-  '--configfile',
-]);
-const CONDA_WITH_VALUE = new Set(['-n', '--name', '-p', '--prefix', '-c', '--channel', '--file']);
-// winget's `--id X` names the package, so `--id` is left out here and X stays an operand
-const SYSTEM_WITH_VALUE = new Set([
-  '-o',
-  '--option',
-  '-t',
-  '--target-release',
-  '--source',
-  '-s',
-  '--version',
-  '-v',
-  '--channel',
-]);
 
 const NPM_INSTALL = new Set([
   'install',
@@ -237,25 +86,21 @@ const SYSTEM_MANAGERS = new Set([
   'port',
 ]);
 const SYSTEM_INSTALL = new Set(['install', 'reinstall', 'add', 'in']);
-const PYTHON = /^(?:python(?:\d+(?:\.\d+)?)?|py)$/;
+/** `pip3.11`: pip under a versioned name. */
 const PIP = /^pip(?:\d+(?:\.\d+)?)?$/;
 
-// pkg.install and pkg.unlisted ask about the same invocations: an install is read once. Invocations
-// that install nothing (most) are not kept: reading one again costs less than a WeakMap entry (an
-// entry for a new object costs V8 more than the whole question does).
-const installs = new WeakMap<Invocation, PackageInstall>();
-
-/** The install an invocation performs, if it is a package-manager install. */
-export function packageInstall(inv: Invocation): PackageInstall | undefined {
-  const known = installs.get(inv);
-  if (known !== undefined) return known;
-  const install = readInstall(inv);
-  if (install !== undefined) installs.set(inv, install);
-  return install;
+/**
+ * The install an invocation performs, if it is a package-manager install. pkg.install and
+ * pkg.unlisted ask about the same invocations, so an install is read once per step (`derive`); the
+ * many programs that install nothing are answered without keeping anything.
+ */
+export function packageInstall(inv: Invocation, context: RuleContext): PackageInstall | undefined {
+  if (!isA(inv.name, 'package-manager') && program(inv.name)?.name !== 'python') return undefined;
+  return context.derive(inv, readInstall);
 }
 
-function readInstall(inv: Invocation): PackageInstall | undefined {
-  const plan = planOf(inv);
+function readInstall(inv: Invocation, context: RuleContext): PackageInstall | undefined {
+  const plan = planOf(inv, context.argv(inv));
   if (!plan) return undefined;
   const packages: NamedPackage[] = [];
   let project = plan.mode === 'project' || plan.lists === true;
@@ -271,19 +116,20 @@ function readInstall(inv: Invocation): PackageInstall | undefined {
   return { manager: plan.manager, ecosystem: plan.ecosystem, packages, project, global: plan.global };
 }
 
-function planOf(inv: Invocation): Plan | undefined {
+function planOf(inv: Invocation, argv: Argv): Plan | undefined {
   const name = inv.name;
-  if (PYTHON.test(name) && inv.args[0] === '-m' && PIP.test(inv.args[1] ?? ''))
-    return pipPlan('pip', shifted(inv, 2), false);
-  if (PIP.test(name)) return pipPlan(name, inv, false);
-  if (SYSTEM_MANAGERS.has(name) || name === 'pacman') return systemPlan(inv);
+  const found = argv.program;
+  if (found?.name === 'python' && inv.args[0] === '-m' && PIP.test(inv.args[1] ?? ''))
+    return pipPlan('pip', argvAs(inv, 'pip', 2), false);
+  if (found?.name === 'pip') return pipPlan(name, argv, false);
+  if (SYSTEM_MANAGERS.has(name) || name === 'pacman') return systemPlan(inv, argv);
   switch (name) {
     case 'npm':
-      return nodePlan(inv, NPM_WITH_VALUE, (sub) =>
+      return nodePlan(inv, argv, (sub) =>
         NPM_PROJECT.has(sub) ? 'project' : NPM_INSTALL.has(sub) ? (sub === 'add' ? 'add' : 'install') : undefined,
       );
     case 'pnpm':
-      return nodePlan(inv, PNPM_WITH_VALUE, (sub) =>
+      return nodePlan(inv, argv, (sub) =>
         sub === 'add'
           ? 'add'
           : sub === 'install' || sub === 'i' || sub === 'update' || sub === 'up' || sub === 'upgrade'
@@ -293,7 +139,7 @@ function planOf(inv: Invocation): Plan | undefined {
               : undefined,
       );
     case 'bun':
-      return nodePlan(inv, NPM_WITH_VALUE, (sub) =>
+      return nodePlan(inv, argv, (sub) =>
         sub === 'add' || sub === 'a'
           ? 'add'
           : sub === 'install' || sub === 'i' || sub === 'update'
@@ -301,80 +147,72 @@ function planOf(inv: Invocation): Plan | undefined {
             : undefined,
       );
     case 'deno':
-      return nodePlan(inv, NPM_WITH_VALUE, (sub) =>
+      return nodePlan(inv, argv, (sub) =>
         sub === 'add' ? 'add' : sub === 'install' || sub === 'i' ? 'install' : undefined,
       );
     case 'yarn':
-      return yarnPlan(inv);
+      return yarnPlan(inv, argv);
     case 'uv':
-      return uvPlan(inv);
+      return uvPlan(inv, argv);
     case 'poetry':
     case 'pdm':
     case 'pipenv':
     case 'rye':
-      return subPlan(inv, 'pypi', PIP_WITH_VALUE, {
+      return subPlan(inv, argv, 'pypi', {
         add: 'add',
         install: 'install',
         sync: 'project',
         update: 'install',
       });
     case 'pipx':
-      return subPlan(inv, 'pypi', PIP_WITH_VALUE, { install: 'add' }, true);
+      return subPlan(inv, argv, 'pypi', { install: 'add' }, true);
     case 'conda':
     case 'mamba':
     case 'micromamba':
-      return subPlan(inv, 'conda', CONDA_WITH_VALUE, { install: 'add' });
+      return subPlan(inv, argv, 'conda', { install: 'add' });
     case 'cargo':
-      return subPlan(
-        inv,
-        'crates',
-        CARGO_WITH_VALUE,
-        { add: 'add', install: 'add' },
-        operands(inv, CARGO_WITH_VALUE)[0]?.value === 'install',
-      );
+      return subPlan(inv, argv, 'crates', { add: 'add', install: 'add' }, argv.operands[0]?.value === 'install');
     case 'go':
-      return goPlan(inv);
+      return goPlan(argv);
     case 'gem':
-      return subPlan(inv, 'gems', GEM_WITH_VALUE, { install: 'add' }, true);
+      return subPlan(inv, argv, 'gems', { install: 'add' }, true);
     case 'bundle':
     case 'bundler':
-      return subPlan(inv, 'gems', GEM_WITH_VALUE, { install: 'project', add: 'add', update: 'install' }, false, true);
+      return subPlan(inv, argv, 'gems', { install: 'project', add: 'add', update: 'install' }, false, true);
     case 'composer':
-      return composerPlan(inv);
+      return composerPlan(argv);
     case 'mix':
       // Elixir: `mix deps.get` fetches what mix.exs lists; `mix deps.update NAME…` newer versions of those
-      return subPlan(inv, 'hex', NO_VALUES, { 'deps.get': 'project', 'deps.update': 'install' });
+      return subPlan(inv, argv, 'hex', { 'deps.get': 'project', 'deps.update': 'install' });
     case 'dotnet':
-      return dotnetPlan(inv);
+      return dotnetPlan(argv);
     default:
       return undefined;
   }
 }
 
-/** The invocation with its first `count` arguments dropped (`python -m pip …` → `pip …`). */
-function shifted(inv: Invocation, count: number): Invocation {
-  return withArgs(inv, inv.args.slice(count), inv.argSpans.slice(count));
+/** `-g`, `--global`, `--location=global`: before or after the subcommand. */
+function isGlobal(argv: Argv): boolean {
+  const global = (reading: Argv): boolean =>
+    reading.has('-g', '--global') || reading.values('--location').some((arg) => arg.value === 'global');
+  return global(argv) || (argv.sub !== undefined && global(argv.sub));
 }
 
-function isGlobal(inv: Invocation): boolean {
-  return hasFlag(inv, 'g', ['--global', '--location=global']);
-}
-
-function nodePlan(
-  inv: Invocation,
-  withValue: ReadonlySet<string>,
-  modeOf: (sub: string) => Mode | undefined,
-): Plan | undefined {
-  const [sub, ...words] = operands(inv, withValue);
-  const mode = sub ? modeOf(sub.value) : undefined;
+/**
+ * `npm|pnpm|bun|deno <sub> [names…]`: the subcommand and the operands after it (read with the
+ * subcommand's options: `bun add -D x`).
+ */
+function nodePlan(inv: Invocation, argv: Argv, modeOf: (sub: string) => Mode | undefined): Plan | undefined {
+  const sub = argv.sub;
+  const mode = sub ? modeOf(sub.name) : undefined;
   if (!sub || !mode) return undefined;
-  return { manager: inv.name, ecosystem: 'npm', mode, words, global: isGlobal(inv) };
+  return { manager: inv.name, ecosystem: 'npm', mode, words: sub.operands, global: isGlobal(argv) };
 }
 
-function yarnPlan(inv: Invocation): Plan | undefined {
-  const ops = operands(inv, YARN_WITH_VALUE);
+function yarnPlan(inv: Invocation, argv: Argv): Plan | undefined {
+  const ops = argv.operands;
   // field by field, not `{ ...base, … }` (which gives each plan a V8 map of its own)
-  const plan = (mode: Mode, words: Arg[], global: boolean): Plan => ({
+  const plan = (mode: Mode, words: readonly Arg[], global: boolean): Plan => ({
     manager: 'yarn',
     ecosystem: 'npm',
     global,
@@ -405,45 +243,38 @@ function yarnPlan(inv: Invocation): Plan | undefined {
   }
 }
 
-function pipPlan(manager: string, inv: Invocation, global: boolean): Plan | undefined {
-  const [sub, ...words] = operands(inv, PIP_WITH_VALUE);
+function pipPlan(manager: string, argv: Argv, global: boolean): Plan | undefined {
+  const [sub, ...words] = argv.operands;
   if (sub?.value !== 'install' && sub?.value !== 'sync') return undefined;
   if (sub.value === 'sync') return { manager, ecosystem: 'pypi', mode: 'project', words: [], global };
-  const lists = inv.args.some((a) => /^(-r|--requirement|-e|--editable)(=|$)/.test(a) || /^-r./.test(a));
-  const editable = editableSpecs(inv);
+  const lists = argv.words.some((a) => /^(-r|--requirement|-e|--editable)(=|$)/.test(a.value) || /^-r./.test(a.value));
   return {
     manager,
     ecosystem: 'pypi',
     mode: 'add',
-    words: [...words.filter((w) => w.value !== '@'), ...editable],
+    words: [...words.filter((w) => w.value !== '@'), ...editableSpecs(argv)],
     global,
     lists,
   };
 }
 
 /** `pip install -e git+https://…` names a package; `-e .` is the project's own folder. */
-function editableSpecs(inv: Invocation): Arg[] {
-  const out: Arg[] = [];
-  for (let i = 0; i < inv.args.length - 1; i++) {
-    if (inv.args[i] !== '-e' && inv.args[i] !== '--editable') continue;
-    const value = inv.args[i + 1] ?? '';
-    if (/^[a-z+]+:\/\//i.test(value)) out.push({ value, index: i + 1, span: inv.argSpans[i + 1] ?? inv.span });
-  }
-  return out;
+function editableSpecs(argv: Argv): Arg[] {
+  return argv.values('-e', '--editable').filter((arg) => /^[a-z+]+:\/\//i.test(arg.value));
 }
 
-function uvPlan(inv: Invocation): Plan | undefined {
-  const [sub, next] = operands(inv, PIP_WITH_VALUE);
-  if (sub?.value === 'pip') return pipPlan('uv', shifted(inv, sub.index + 1), false);
+function uvPlan(inv: Invocation, argv: Argv): Plan | undefined {
+  const [sub, next] = argv.operands;
+  if (sub?.value === 'pip') return pipPlan('uv', argvAs(inv, 'pip', sub.index + 1), false);
   if (sub?.value === 'tool' && next?.value === 'install') {
-    const words = operands(shifted(inv, next.index + 1), PIP_WITH_VALUE);
+    const words = argvAs(inv, 'pip', next.index + 1).operands;
     return { manager: 'uv', ecosystem: 'pypi', mode: 'add', words, global: true };
   }
-  return subPlan(inv, 'pypi', PIP_WITH_VALUE, { add: 'add', sync: 'project' });
+  return subPlan(inv, argv, 'pypi', { add: 'add', sync: 'project' });
 }
 
-function goPlan(inv: Invocation): Plan | undefined {
-  const [sub, ...words] = operands(inv, new Set(['-C', '-modfile', '-o', '-tags', '-ldflags', '-gcflags']));
+function goPlan(argv: Argv): Plan | undefined {
+  const [sub, ...words] = argv.operands;
   if (sub?.value === 'mod')
     return words[0]?.value === 'download'
       ? { manager: 'go', ecosystem: 'go', mode: 'project', words: [], global: false }
@@ -461,8 +292,8 @@ function goPlan(inv: Invocation): Plan | undefined {
   return undefined;
 }
 
-function composerPlan(inv: Invocation): Plan | undefined {
-  const ops = operands(inv, COMPOSER_WITH_VALUE);
+function composerPlan(argv: Argv): Plan | undefined {
+  const ops = argv.operands;
   const global = ops[0]?.value === 'global';
   const [sub, ...words] = global ? ops.slice(1) : ops;
   const mode: Mode | undefined =
@@ -476,9 +307,8 @@ function composerPlan(inv: Invocation): Plan | undefined {
   return mode ? { manager: 'composer', ecosystem: 'packagist', mode, words, global } : undefined;
 }
 
-function dotnetPlan(inv: Invocation): Plan | undefined {
-  const ops = operands(inv, DOTNET_WITH_VALUE);
-  const [sub, second, third, fourth] = ops;
+function dotnetPlan(argv: Argv): Plan | undefined {
+  const [sub, second, third, fourth] = argv.operands;
   if (sub?.value === 'restore')
     return { manager: 'dotnet', ecosystem: 'nuget', mode: 'project', words: [], global: false };
   if (sub?.value === 'add') {
@@ -487,12 +317,12 @@ function dotnetPlan(inv: Invocation): Plan | undefined {
     return name ? { manager: 'dotnet', ecosystem: 'nuget', mode: 'add', words: [name], global: false } : undefined;
   }
   if (sub?.value === 'tool' && second?.value === 'install' && third)
-    return { manager: 'dotnet', ecosystem: 'nuget', mode: 'add', words: [third], global: isGlobal(inv) };
+    return { manager: 'dotnet', ecosystem: 'nuget', mode: 'add', words: [third], global: isGlobal(argv) };
   return undefined;
 }
 
-function systemPlan(inv: Invocation): Plan | undefined {
-  const ops = operands(inv, SYSTEM_WITH_VALUE);
+function systemPlan(inv: Invocation, argv: Argv): Plan | undefined {
+  const ops = argv.operands;
   if (inv.name === 'pacman') {
     // `pacman -S x`; `-Syu` alone upgrades the system and names nothing
     const sync = inv.args.some((a) => /^-S[a-z]*$/.test(a) && !/[sicgpl]/.test(a.slice(2)));
@@ -505,18 +335,16 @@ function systemPlan(inv: Invocation): Plan | undefined {
   return { manager: inv.name, ecosystem: 'system', mode: 'add', words, global: true };
 }
 
-const NO_VALUES: ReadonlySet<string> = new Set();
-
 /** Managers of the form `<tool> <sub> [names…]`. */
 function subPlan(
   inv: Invocation,
+  argv: Argv,
   ecosystem: Ecosystem,
-  withValue: ReadonlySet<string>,
   subs: Readonly<Record<string, Mode | undefined>>,
   global = false,
   bareInstalls = false,
 ): Plan | undefined {
-  const [sub, ...words] = operands(inv, withValue);
+  const [sub, ...words] = argv.operands;
   if (!sub)
     return bareInstalls && !inv.args.some((a) => /^(-v|--version|-h|--help)$/.test(a))
       ? { manager: inv.name, ecosystem, mode: 'project', words: [], global }

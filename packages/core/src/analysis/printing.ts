@@ -3,10 +3,11 @@
  * `export -p`, `Get-ChildItem env:`), or secret-named variables (`echo $OPENAI_API_KEY`,
  * `printenv GITHUB_TOKEN`). Shared by env.print and script.prints-key.
  */
+import type { RuleContext } from '../context/types.js';
 import { isSecretVariableName } from '../facts/keys.js';
+import { cmdletOf } from '../programs/index.js';
 import type { Invocation } from '../shell/types.js';
 import type { Span } from '../types.js';
-import { operands } from './args.js';
 
 /** A secret-named variable an invocation prints. */
 export interface PrintedName {
@@ -14,8 +15,14 @@ export interface PrintedName {
   readonly span: Span;
 }
 
-const PRINTERS = new Set(['echo', 'printf', 'print', 'write-output', 'write-host', 'write', 'echo.']);
-const ENV_PROVIDER = new Set(['get-childitem', 'gci', 'ls', 'dir', 'get-item', 'gi']);
+const PRINTERS = new Set(['echo', 'printf', 'print', 'echo.']);
+/** PowerShell's printing cmdlets, by any alias (`write`, `echo`). */
+const PRINTING_CMDLETS = new Set(['write-output', 'write-host']);
+/** Cmdlets that list what a provider holds (`Get-ChildItem env:`, by any alias: `gci`, `ls`, `dir`). */
+const ENV_PROVIDER = new Set(['get-childitem', 'get-item']);
+
+const printer = (name: string): boolean => PRINTERS.has(name) || PRINTING_CMDLETS.has(cmdletOf(name) ?? '');
+const envProvider = (name: string): boolean => ENV_PROVIDER.has(cmdletOf(name) ?? '');
 // `$NAME`, `${NAME…}` (with `#`/`!` before for length or indirection), `$env:NAME`, `%NAME%`
 const VARIABLE =
   /\$\{([#!]?)([A-Za-z_][A-Za-z0-9_]{0,100})([^}]{0,200})\}|\$env:([A-Za-z_][A-Za-z0-9_]{0,100})|\$([A-Za-z_][A-Za-z0-9_]{0,100})|%([A-Za-z_][A-Za-z0-9_]{0,100})%/gi;
@@ -32,11 +39,11 @@ export function printsCodeValue(inv: Invocation): boolean {
 }
 
 /** True when the invocation prints every environment variable (or every exported one). */
-export function dumpsEnvironment(inv: Invocation): boolean {
+export function dumpsEnvironment(inv: Invocation, context: RuleContext): boolean {
   const { name, args } = inv;
   switch (name) {
     case 'printenv':
-      return operands(inv).length === 0;
+      return context.argv(inv).operands.length === 0;
     case 'env':
       // what is left after the reader took `env … CMD` apart: options and assignments only
       return args.every((a) => a.startsWith('-') || a.includes('='));
@@ -48,7 +55,7 @@ export function dumpsEnvironment(inv: Invocation): boolean {
     case 'typeset':
       return args.length > 0 && args.every((a) => /^-[xpg]+$/.test(a));
     default:
-      if (ENV_PROVIDER.has(name)) {
+      if (envProvider(name)) {
         return envDriveNames(inv).some((n) => n === '' || n === '*');
       }
       return false;
@@ -71,7 +78,8 @@ function envDriveNames(inv: Invocation): string[] {
  * `gci env:API_KEY`, a bare `$env:API_KEY`). `${#KEY}` (length) and `${KEY:+set}` show nothing
  * of the value; an argument in single quotes is printed as written.
  */
-export function printedSecretNames(inv: Invocation, text: string): PrintedName[] {
+export function printedSecretNames(inv: Invocation, context: RuleContext): PrintedName[] {
+  const text = context.text;
   const out: PrintedName[] = [];
   const add = (name: string, span: Span): void => {
     if (isSecretVariableName(name)) out.push({ name, span });
@@ -79,16 +87,16 @@ export function printedSecretNames(inv: Invocation, text: string): PrintedName[]
   const bare = BARE_ENV.exec(inv.program);
   if (bare?.[1] !== undefined) add(bare[1], inv.span);
   if (inv.name === 'printenv') {
-    for (const arg of operands(inv)) add(arg.value, arg.span);
+    for (const arg of context.argv(inv).operands) add(arg.value, arg.span);
   } else if ((inv.name === 'declare' || inv.name === 'typeset') && inv.args.some((a) => DECLARE_PRINT.test(a))) {
     // `declare -p NAME` prints the assignment with its value
-    for (const arg of operands(inv)) add(arg.value, arg.span);
-  } else if (ENV_PROVIDER.has(inv.name)) {
+    for (const arg of context.argv(inv).operands) add(arg.value, arg.span);
+  } else if (envProvider(inv.name)) {
     inv.args.forEach((arg, i) => {
       const name = ENV_DRIVE.exec(arg)?.[1];
       if (name) add(name, inv.argSpans[i] ?? inv.span);
     });
-  } else if (PRINTERS.has(inv.name)) {
+  } else if (printer(inv.name)) {
     inv.args.forEach((arg, i) => {
       const span = inv.argSpans[i] ?? inv.span;
       const raw = text.slice(span[0], span[1]);

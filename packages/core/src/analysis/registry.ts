@@ -1,6 +1,7 @@
+import { argAt, argvOf } from '../context/argv.js';
+import { cmdletOf } from '../programs/index.js';
 import type { Invocation } from '../shell/types.js';
 import type { Span } from '../types.js';
-import { argAt, optionValues } from './args.js';
 
 /** One Windows registry key a command changes (adds, sets, deletes, imports into). */
 export interface RegistryChange {
@@ -18,27 +19,18 @@ export interface RegistryChange {
 }
 
 const REG_VERBS = new Set(['add', 'delete', 'import', 'copy', 'restore', 'load', 'unload']);
-/** PowerShell item cmdlets (and their aliases) that change what a provider path holds. */
+/** PowerShell's item cmdlets that change what a provider path holds (their aliases too: `sp`, `ni`, `ri`, …). */
 const ITEM_WRITERS = new Set([
   'set-itemproperty',
-  'sp',
   'new-itemproperty',
   'remove-itemproperty',
-  'rp',
   'rename-itemproperty',
-  'rnp',
   'new-item',
-  'ni',
   'set-item',
-  'si',
   'remove-item',
-  'ri',
   'rename-item',
-  'rni',
   'copy-item',
-  'cpi',
   'move-item',
-  'mi',
 ]);
 
 const HIVES: Readonly<Record<string, RegistryChange['hive']>> = {
@@ -85,9 +77,9 @@ export function registryChanges(inv: Invocation): RegistryChange[] {
       },
     ];
   }
-  if (!ITEM_WRITERS.has(inv.name)) return [];
+  if (!ITEM_WRITERS.has(cmdletOf(inv.name) ?? '')) return [];
   const out: RegistryChange[] = [];
-  const value = optionValues(inv, [], ['-Name', '-name'])[0]?.value;
+  const value = argvOf(inv).values('-Name')[0]?.value;
   for (let i = 0; i < inv.args.length; i++) {
     // PowerShell reaches the registry through a drive (`HKCU:`) or the provider prefix
     const parsed = REGISTRY_DRIVE.test(inv.args[i] ?? '') ? registryKey(inv.args[i] ?? '') : undefined;

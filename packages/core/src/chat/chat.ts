@@ -1,4 +1,4 @@
-import { FRESH_SESSION } from '../analysis/context.js';
+import { FRESH_SESSION } from '../context/build.js';
 import type { SessionView } from '../rule.js';
 import { commandId } from './ids.js';
 

@@ -1,5 +1,5 @@
-import type { Environment } from '../analysis/context.js';
-import { buildContext } from '../analysis/context.js';
+import type { Environment } from '../context/types.js';
+import { buildContext } from '../context/build.js';
 import type { ResultFacts } from '../session.js';
 import { isApproval, observe } from '../session.js';
 import type { ToolResult, ToolStep } from '../types.js';

@@ -1,4 +1,4 @@
-import { stepText } from '../analysis/context.js';
+import { stepText } from '../context/build.js';
 import type { ToolStep } from '../types.js';
 import { sha256Hex } from './sha256.js';
 

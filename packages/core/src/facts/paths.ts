@@ -180,38 +180,46 @@ interface Folders {
   readonly policyFile: string;
 }
 
-// The folders of the last context asked about: every path of a step (and of the next steps in
-// the same process) shares them, so they are worked out again only when a folder changes.
-let lastFolders: { readonly ctx: PathContext; readonly folders: Folders } | undefined;
-
+/** The folders a context names, made absolute and normalised. */
 function foldersOf(ctx: PathContext): Folders {
-  const last = lastFolders;
-  if (last !== undefined && last.ctx === ctx) return last.folders;
-  let folders: Folders;
-  if (last !== undefined && sameFolders(last.ctx, ctx)) {
-    folders = last.ctx.cwd === ctx.cwd ? last.folders : inFolder(last.folders, normalise(readWord(ctx.cwd).text, '/'));
-  } else {
-    const home = normalise(readWord(ctx.home).text, '/');
-    const sub = (value: string | undefined, fallback: string): string =>
-      value === undefined ? `${home}/${fallback}` : normalise(readWord(value).text, '/');
-    const project = normalise(readWord(ctx.projectRoot).text, '/');
-    const copilotHome = sub(ctx.copilotHome, '.copilot');
-    folders = {
-      cwd: normalise(readWord(ctx.cwd).text, '/'),
-      project,
-      projectDepth: segmentsOf(project).length,
-      home,
-      homeDepth: segmentsOf(home).length,
-      temps: [normalise(readWord(ctx.tmp).text, '/'), '/tmp', '/var/tmp'],
-      guardHome: sub(ctx.guardHome, '.local/state/guard'),
-      codexHome: sub(ctx.codexHome, '.codex'),
-      copilotHome,
-      copilotHooks: `${copilotHome}/hooks`,
-      policyFile: `${project === '/' ? '' : project}/.guard.yaml`,
-    };
-  }
-  lastFolders = { ctx, folders };
-  return folders;
+  const home = normalise(readWord(ctx.home).text, '/');
+  const sub = (value: string | undefined, fallback: string): string =>
+    value === undefined ? `${home}/${fallback}` : normalise(readWord(value).text, '/');
+  const project = normalise(readWord(ctx.projectRoot).text, '/');
+  const copilotHome = sub(ctx.copilotHome, '.copilot');
+  return {
+    cwd: normalise(readWord(ctx.cwd).text, '/'),
+    project,
+    projectDepth: segmentsOf(project).length,
+    home,
+    homeDepth: segmentsOf(home).length,
+    temps: [normalise(readWord(ctx.tmp).text, '/'), '/tmp', '/var/tmp'],
+    guardHome: sub(ctx.guardHome, '.local/state/guard'),
+    codexHome: sub(ctx.codexHome, '.codex'),
+    copilotHome,
+    copilotHooks: `${copilotHome}/hooks`,
+    policyFile: `${project === '/' ? '' : project}/.guard.yaml`,
+  };
+}
+
+/**
+ * Classifies the paths of one step (`ctx`), relative to its cwd or another one (`cd x && …`): the
+ * folders are worked out when the first path is asked about, and once for each other cwd.
+ */
+export function pathClassifier(ctx: PathContext): (raw: string, cwd?: string) => PathFacts {
+  let own: Folders | undefined;
+  let others: Map<string, Folders> | undefined;
+  return (raw, cwd = ctx.cwd) => {
+    own ??= foldersOf(ctx);
+    if (cwd === ctx.cwd) return classify(raw, ctx, own);
+    others ??= new Map();
+    let folders = others.get(cwd);
+    if (folders === undefined) {
+      folders = inFolder(own, normalise(readWord(cwd).text, '/'));
+      others.set(cwd, folders);
+    }
+    return classify(raw, ctx, folders);
+  };
 }
 
 // The same folders seen from another cwd. Field by field in the order of the literal above, not
@@ -231,18 +239,6 @@ function inFolder(f: Folders, cwd: string): Folders {
     copilotHooks: f.copilotHooks,
     policyFile: f.policyFile,
   };
-}
-
-// Every field that Folders is made of, except the cwd.
-function sameFolders(a: PathContext, b: PathContext): boolean {
-  return (
-    a.home === b.home &&
-    a.projectRoot === b.projectRoot &&
-    a.tmp === b.tmp &&
-    a.guardHome === b.guardHome &&
-    a.codexHome === b.codexHome &&
-    a.copilotHome === b.copilotHome
-  );
 }
 
 // Variables whose value guard knows, as a prefix of the path (`$HOME/x`, `%TEMP%\x`).
@@ -426,9 +422,12 @@ function regenerableFile(name: string | undefined): boolean {
 
 const SYSTEM_PARENTS = new Set(['usr', 'var', 'private', 'System', 'Library']);
 
-/** Everything the rules want to know about one path word. */
+/** Everything the rules want to know about one path word (a step's many paths: see pathClassifier). */
 export function pathFacts(raw: string, ctx: PathContext): PathFacts {
-  const f = foldersOf(ctx);
+  return classify(raw, ctx, foldersOf(ctx));
+}
+
+function classify(raw: string, ctx: PathContext, f: Folders): PathFacts {
   const word = readWord(raw);
   const expanded = expand(word.text, f);
 

@@ -59,9 +59,9 @@ export const agentRules = {
       });
     }
     for (const inv of context.invocations) {
-      const git = gitCommand(inv);
-      if (git?.sub !== 'config') continue;
-      const args = git.args.map((arg) => arg.value);
+      const git = gitCommand(context, inv);
+      if (git?.name !== 'config') continue;
+      const args = git.words.map((arg) => arg.value);
       const at = args.findIndex((arg) => arg.toLowerCase() === 'core.hookspath');
       // `git config core.hooksPath x` and `--unset core.hooksPath` change it; `--get` only reads
       if (

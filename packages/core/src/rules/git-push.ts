@@ -1,10 +1,7 @@
-import type { Arg } from '../analysis/args.js';
 import { gitCommand } from '../analysis/args.js';
+import type { Arg, SubArgv } from '../context/types.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
-
-/** `git push` options whose value is the next word. */
-const WITH_VALUE = new Set(['-o', '--push-option', '--repo', '--receive-pack', '--exec']);
 
 /** Pushes everything of a kind rather than named branches. */
 const WHOLESALE: Readonly<Record<string, string>> = {
@@ -47,37 +44,23 @@ export const gitPush = {
   check(context) {
     const hits: Hit[] = [];
     for (const inv of context.invocations) {
-      const git = gitCommand(inv);
-      if (git?.sub !== 'push') continue;
-      hits.push(...pushHits(context, inv, git.args));
+      const git = gitCommand(context, inv);
+      if (git?.name !== 'push') continue;
+      hits.push(...pushHits(context, inv, git));
     }
     return hits;
   },
 } as const satisfies Rule;
 
-function pushHits(context: RuleContext, inv: Invocation, args: readonly Arg[]): Hit[] {
-  const operands: Arg[] = [];
+function pushHits(context: RuleContext, inv: Invocation, push: SubArgv): Hit[] {
+  if (push.has('--dry-run', '-n')) return [];
   let wholesale: string | undefined;
-  let remote: Arg | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as Arg;
-    const value = arg.value;
-    if (value === '--') {
-      operands.push(...args.slice(i + 1));
-      break;
-    }
-    if (value === '--dry-run' || (/^-[A-Za-z]+$/.test(value) && value.includes('n'))) return [];
-    if (value === '--repo' && args[i + 1]) remote = args[i + 1];
-    else if (value.startsWith('--repo=')) remote = { ...arg, value: value.slice('--repo='.length) };
-    if (WITH_VALUE.has(value)) {
-      i++;
-      continue;
-    }
-    const all = WHOLESALE[value];
+  for (const option of push.options) {
+    const all = Object.hasOwn(WHOLESALE, option.name) ? WHOLESALE[option.name] : undefined;
     if (all !== undefined) wholesale = all;
-    if (value.startsWith('-')) continue;
-    operands.push(arg);
   }
+  let remote: Arg | undefined = push.values('--repo').pop();
+  const operands = push.operands;
   const first = operands[0];
   if (first !== undefined && remote === undefined) remote = first;
   const refspecs = first !== undefined && first === remote ? operands.slice(1) : operands;

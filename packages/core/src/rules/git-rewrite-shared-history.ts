@@ -1,8 +1,9 @@
 import { gitCommand } from '../analysis/args.js';
+import type { SubArgv } from '../context/types.js';
 import type { Hit, Rule } from '../rule.js';
 
 /** `git push` flags that overwrite what others already pulled. */
-const FORCE_FLAGS = new Set(['--force', '-f', '--force-with-lease', '--force-if-includes', '--mirror']);
+const FORCE_FLAGS = ['--force', '-f', '--force-with-lease', '--force-if-includes', '--mirror'];
 
 export const gitRewriteSharedHistory = {
   meta: {
@@ -33,11 +34,11 @@ export const gitRewriteSharedHistory = {
         hits.push({ span: inv.span });
         continue;
       }
-      const git = gitCommand(inv);
+      const git = gitCommand(context, inv);
       if (!git) continue;
-      if (git.sub === 'filter-branch' || git.sub === 'filter-repo') {
+      if (git.name === 'filter-branch' || git.name === 'filter-repo') {
         hits.push({ span: inv.span });
-      } else if (git.sub === 'push' && isForcePush(git.args.map((a) => a.value))) {
+      } else if (git.name === 'push' && isForcePush(git)) {
         hits.push({ span: inv.span });
       }
     }
@@ -45,22 +46,8 @@ export const gitRewriteSharedHistory = {
   },
 } as const satisfies Rule;
 
-function isForcePush(args: readonly string[]): boolean {
-  let operands = 0;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] ?? '';
-    if (arg === '--') continue;
-    if (FORCE_FLAGS.has(arg) || arg.startsWith('--force-with-lease=')) return true;
-    // bundled short flags: `-fu`, `-uf`
-    if (/^-[a-zA-Z]+$/.test(arg) && arg.includes('f')) return true;
-    if (arg === '-o' || arg === '--push-option' || arg === '--repo' || arg === '--receive-pack' || arg === '--exec') {
-      i++;
-      continue;
-    }
-    if (arg.startsWith('-')) continue;
-    operands++;
-    // `git push origin +main`: the `+` refspec forces that ref
-    if (operands >= 2 && arg.startsWith('+')) return true;
-  }
-  return false;
+/** `git push --force`, `-fu` (bundled), `--force-with-lease[=…]`, `--mirror`, or a `+` refspec (`origin +main`). */
+function isForcePush(push: SubArgv): boolean {
+  if (push.has(...FORCE_FLAGS)) return true;
+  return push.operands.slice(1).some((arg) => arg.value.startsWith('+'));
 }

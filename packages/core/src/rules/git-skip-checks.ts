@@ -1,5 +1,5 @@
-import type { Arg } from '../analysis/args.js';
-import { gitCommand } from '../analysis/args.js';
+import { argAt, gitCommand } from '../analysis/args.js';
+import type { Arg, SubArgv } from '../context/types.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 import type { Span } from '../types.js';
@@ -9,32 +9,6 @@ const HOOKED = new Set(['commit', 'push', 'merge', 'pull', 'rebase', 'am']);
 
 /** Of those, the ones where `-n` means `--no-verify` (elsewhere it is `--dry-run` or `--no-stat`). */
 const SHORT_N = new Set(['commit', 'am']);
-
-/** Short options of `git commit`/`git am` whose value follows, attached or as the next word. */
-const SHORT_WITH_VALUE = new Set(['m', 'F', 'c', 'C', 't', 'S', 'u']);
-
-/** Long options of the hooked subcommands that take the next word as their value. */
-const LONG_WITH_VALUE = new Set([
-  '--message',
-  '--file',
-  '--author',
-  '--date',
-  '--template',
-  '--reuse-message',
-  '--reedit-message',
-  '--fixup',
-  '--squash',
-  '--trailer',
-  '--cleanup',
-  '--repo',
-  '--push-option',
-  '--receive-pack',
-  '--exec',
-  '--strategy',
-  '--strategy-option',
-  '--onto',
-  '--gpg-sign',
-]);
 
 /**
  * Variables that tell a hook manager to stand down: husky (`HUSKY=0`, v4's `HUSKY_SKIP_HOOKS`),
@@ -92,19 +66,19 @@ export const gitSkipChecks = {
     const hits: Hit[] = [];
     const exported = exportedSkips(context);
     for (const inv of context.invocations) {
-      const git = gitCommand(inv);
+      const git = gitCommand(context, inv);
       if (!git) continue;
-      if (git.sub === 'config') {
-        const span = hooksPathOff(git.args);
+      if (git.name === 'config') {
+        const span = hooksPathOff(git.words);
         if (span) hits.push({ span });
         continue;
       }
-      if (!HOOKED.has(git.sub)) continue;
-      const flag = noVerifyFlag(git.sub, git.args);
+      if (!HOOKED.has(git.name)) continue;
+      const flag = noVerifyFlag(inv, git);
       if (flag) hits.push({ span: flag.span, detail: flag.value });
       const env = envSkip(inv, context.text);
       if (env) hits.push(env);
-      const hooksPath = configOverride(inv, git.subIndex);
+      const hooksPath = configOverride(inv, git.index);
       if (hooksPath) hits.push({ span: hooksPath.span, detail: hooksPath.value });
       const before = exported.find((e) => e.span[1] <= inv.span[0]);
       if (!env && before) hits.push({ span: [before.span[0], inv.span[1]], detail: before.detail });
@@ -113,27 +87,14 @@ export const gitSkipChecks = {
   },
 } as const satisfies Rule;
 
-/** `--no-verify`, or `-n` on the subcommands where it means that (also bundled: `-nm msg`, `-an`). */
-function noVerifyFlag(sub: string, args: readonly Arg[]): Arg | undefined {
-  for (let i = 0; i < args.length; i++) {
-    const { value } = args[i] as Arg;
-    if (value === '--') return undefined;
-    if (value === '--no-verify') return args[i];
-    if (LONG_WITH_VALUE.has(value)) {
-      i++;
-      continue;
-    }
-    if (!/^-[A-Za-z]/.test(value) || value.startsWith('--')) continue;
-    // walk the bundle: a letter that takes a value swallows the rest of the word (`-mn` is the message "n")
-    for (let j = 1; j < value.length; j++) {
-      const letter = value[j] as string;
-      if (letter === 'n' && SHORT_N.has(sub)) return args[i];
-      if (SHORT_WITH_VALUE.has(letter)) {
-        // `-m msg`: the value is the next word; `-S`/`-u` only ever take an attached one
-        if (j === value.length - 1 && letter !== 'S' && letter !== 'u') i++;
-        break;
-      }
-    }
+/**
+ * `--no-verify`, or `-n` on the subcommands where it means that (also bundled: `-nm msg`, `-an`;
+ * not `-mn`, the message "n"): the word it is written in.
+ */
+function noVerifyFlag(inv: Invocation, git: SubArgv): Arg | undefined {
+  for (const option of git.options) {
+    if (option.name === '--no-verify' || (option.name === '-n' && SHORT_N.has(git.name)))
+      return argAt(inv, option.index);
   }
   return undefined;
 }

@@ -1,6 +1,6 @@
-import { operands, optionValues } from '../analysis/args.js';
-import type { FileEffect } from '../analysis/effects.js';
 import { changesFile } from '../analysis/effects.js';
+import type { Argv, FileEffect } from '../context/types.js';
+import { isA, sourceOf } from '../programs/index.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import { GUARD_PACKAGE } from '../product.js';
 import type { Invocation } from '../shell/types.js';
@@ -14,7 +14,6 @@ const TAMPERING = new Set(['off', 'uninstall', 'setup', 'hook']);
 const GUARD_SCRIPT = new RegExp(
   String.raw`(?:^|[\\/])(?:@guard[\\/]cli|packages[\\/]cli|${GUARD_PACKAGE})[\\/](?:dist|src)[\\/][\w.-]+\.[cm]?[jt]s$`,
 );
-const SCRIPT_RUNNERS = new Set(['node', 'nodejs', 'bun', 'tsx', 'ts-node', 'deno']);
 const PACKAGE_MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
 const REMOVE_VERBS = new Set(['uninstall', 'un', 'remove', 'rm', 'r', 'unlink']);
 /** The guard package as npm names it (`agent-step-guard`, `agent-step-guard@0.1.0`, the workspace's `@guard/cli`). */
@@ -77,7 +76,7 @@ export const guardTamper = {
     }
     const writes = context.files.some(changesFile);
     for (const inv of context.invocations) {
-      const what = tampers(inv, writes);
+      const what = tampers(inv, context.argv(inv), writes);
       if (what !== undefined) hits.push({ span: inv.span, detail: what });
     }
     return hits;
@@ -85,7 +84,7 @@ export const guardTamper = {
 } as const satisfies Rule;
 
 /** What an invocation does to the guard, or undefined. */
-function tampers(inv: Invocation, stepWrites: boolean): string | undefined {
+function tampers(inv: Invocation, argv: Argv, stepWrites: boolean): string | undefined {
   const args = guardArgs(inv);
   if (args !== undefined) {
     const words = args.filter((arg) => !arg.startsWith('-'));
@@ -94,7 +93,7 @@ function tampers(inv: Invocation, stepWrites: boolean): string | undefined {
     return sub === 'fail-closed' && value === 'off' ? 'guard fail-closed off' : undefined;
   }
   if (PACKAGE_MANAGERS.has(inv.name)) {
-    const ops = operands(inv, new Set(['--filter', '-F', '--prefix', '-C', '--dir', '--cwd']));
+    const ops = argv.operands;
     const verb = ops[0]?.value === 'global' ? 1 : 0;
     if (
       REMOVE_VERBS.has(ops[verb]?.value ?? '') &&
@@ -103,7 +102,7 @@ function tampers(inv: Invocation, stepWrites: boolean): string | undefined {
       return 'the guard package';
     return undefined;
   }
-  if (inv.name === 'codex') return codexHooksOff(inv);
+  if (inv.name === 'codex') return codexHooksOff(inv, argv);
   // `echo '{"disableAllHooks": true}' > settings.json`, `jq '.disableAllHooks = true' …`
   if (stepWrites && inv.name !== 'git' && inv.args.some((arg) => DISABLE_ALL_HOOKS.test(arg))) return 'disableAllHooks';
   return undefined;
@@ -112,9 +111,11 @@ function tampers(inv: Invocation, stepWrites: boolean): string | undefined {
 /** The arguments given to the guard CLI, however it is started; undefined when this is not it. */
 function guardArgs(inv: Invocation): readonly string[] | undefined {
   if (inv.name === 'guard' || GUARD_PROGRAM.test(inv.program)) return inv.args;
-  if (SCRIPT_RUNNERS.has(inv.name)) {
-    const script = operands(inv, new Set(['-r', '--require', '--import', '--loader']))[0];
-    return script && GUARD_SCRIPT.test(script.value) ? inv.args.slice(script.index + 1) : undefined;
+  if (isA(inv.name, 'script-runner')) {
+    const source = sourceOf(inv.name, inv.args);
+    return source.kind === 'script' && GUARD_SCRIPT.test(inv.args[source.index] ?? '')
+      ? inv.args.slice(source.index + 1)
+      : undefined;
   }
   if (PACKAGE_MANAGERS.has(inv.name)) {
     // a package script named guard: `pnpm guard off`, `npm run guard -- off`
@@ -125,9 +126,9 @@ function guardArgs(inv: Invocation): readonly string[] | undefined {
 }
 
 /** Codex started with its hooks off or unreviewed hooks trusted for the run. */
-function codexHooksOff(inv: Invocation): string | undefined {
+function codexHooksOff(inv: Invocation, argv: Argv): string | undefined {
   if (inv.args.includes('--dangerously-bypass-hook-trust')) return '--dangerously-bypass-hook-trust';
-  const settings = optionValues(inv, ['-c'], ['--config']).map((arg) => arg.value);
+  const settings = argv.values('-c', '--config').map((arg) => arg.value);
   // `-c features.hooks=false`, or one hook switched off in `hooks.state`
   if (
     settings.some(
@@ -135,9 +136,9 @@ function codexHooksOff(inv: Invocation): string | undefined {
     )
   )
     return 'Codex hooks off';
-  if (optionValues(inv, [], ['--disable']).some((arg) => arg.value === 'hooks' || arg.value === 'codex_hooks'))
+  if (argv.values('--disable').some((arg) => arg.value === 'hooks' || arg.value === 'codex_hooks'))
     return 'Codex hooks off';
-  const ops = operands(inv).map((arg) => arg.value);
+  const ops = argv.operands.map((arg) => arg.value);
   return ops[0] === 'features' && ops[1] === 'disable' && (ops[2] === 'hooks' || ops[2] === 'codex_hooks')
     ? 'Codex hooks off'
     : undefined;

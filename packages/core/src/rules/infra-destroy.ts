@@ -1,7 +1,6 @@
-import { hasFlag, operands, optionValues } from '../analysis/args.js';
-import { HTTP_CLIENTS } from '../analysis/effects.js';
-import type { NetEffect } from '../analysis/effects.js';
+import type { Argv } from '../context/types.js';
 import { redact } from '../facts/keys.js';
+import { namesWith } from '../programs/index.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 
@@ -36,47 +35,8 @@ interface Target {
   readonly scoped: boolean;
 }
 
-type Judge = (inv: Invocation, context: RuleContext) => Target | undefined;
+type Judge = (inv: Invocation, argv: Argv, context: RuleContext) => Target | undefined;
 
-const KUBECTL_WITH_VALUE = new Set([
-  '-n',
-  '--namespace',
-  '--context',
-  '--cluster',
-  '--kubeconfig',
-  '--user',
-  '-s',
-  '--server',
-  '--token',
-  '--as',
-  '--as-group',
-  '-l',
-  '--selector',
-  '-f',
-  '--filename',
-  '-k',
-  '--kustomize',
-  '-o',
-  '--output',
-  '--field-selector',
-  '-c',
-  '--container',
-  '--timeout',
-  '--grace-period',
-  '-p',
-  '--patch',
-  '--patch-file',
-  '--type',
-  '--replicas',
-  '--current-replicas',
-  '--field-manager',
-  '--for',
-  '--request-timeout',
-  '--min',
-  '--max',
-  '--cpu-percent',
-  '--to-revision',
-]);
 const KUBECTL_CHANGES = new Set([
   'delete',
   'apply',
@@ -93,74 +53,11 @@ const KUBECTL_CHANGES = new Set([
 ]);
 const ROLLOUT_CHANGES = new Set(['restart', 'undo', 'pause', 'resume']);
 
-const HELM_WITH_VALUE = new Set([
-  '-n',
-  '--namespace',
-  '--kube-context',
-  '--kubeconfig',
-  '-f',
-  '--values',
-  '--set',
-  '--set-string',
-  '--set-file',
-  '--set-json',
-  '--version',
-  '--timeout',
-  '-o',
-  '--output',
-  '--repo',
-  '--description',
-  '--post-renderer',
-  '--username',
-  '--password',
-  '--history-max',
-  '--max-history',
-]);
 const HELM_CHANGES = new Set(['install', 'i', 'upgrade', 'rollback', 'uninstall', 'un', 'delete', 'del']);
 
-const TF_WITH_VALUE = new Set([
-  '-var',
-  '-var-file',
-  '-target',
-  '-replace',
-  '-state',
-  '-state-out',
-  '-backup',
-  '-lock-timeout',
-  '-parallelism',
-]);
 const TF_STATE_CHANGES = new Set(['rm', 'mv', 'push', 'replace-provider']);
 
-const PULUMI_WITH_VALUE = new Set([
-  '-s',
-  '--stack',
-  '-C',
-  '--cwd',
-  '--config-file',
-  '-c',
-  '--config',
-  '-t',
-  '--target',
-  '-m',
-  '--message',
-  '-p',
-  '--parallel',
-]);
-
-const AWS_WITH_VALUE = new Set([
-  '--region',
-  '--profile',
-  '--output',
-  '--endpoint-url',
-  '--query',
-  '--color',
-  '--ca-bundle',
-  '--cli-read-timeout',
-  '--cli-connect-timeout',
-]);
 const AWS_DESTROY = /^(delete|terminate|remove|deregister|purge)-/;
-
-const DOCKER_WITH_VALUE = new Set(['-H', '--host', '-c', '--context', '--config', '-l', '--log-level']);
 
 /** Verbs of cloud and hosting CLIs that delete (`gcloud … delete`, `heroku apps:destroy`, `vercel rm`). */
 const DELETE_WORDS = new Set(['delete', 'destroy', 'remove', 'rm', 'rb', 'purge', 'delete-batch']);
@@ -238,8 +135,9 @@ function isDryRun(inv: Invocation): boolean {
   );
 }
 
-function words(inv: Invocation, withValue?: ReadonlySet<string>): string[] {
-  return operands(inv, withValue).map((a) => a.value);
+/** The operands, as the program reads its words (its options in the program knowledge base). */
+function words(argv: Argv): string[] {
+  return argv.operands.map((a) => a.value);
 }
 
 function describeAs(inv: Invocation, parts: readonly string[]): string {
@@ -247,23 +145,23 @@ function describeAs(inv: Invocation, parts: readonly string[]): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
-const kubectl: Judge = (inv) => {
-  const ops = words(inv, KUBECTL_WITH_VALUE);
+const kubectl: Judge = (inv, argv) => {
+  const ops = words(argv);
   const verb = ops[0] ?? '';
   const changes = KUBECTL_CHANGES.has(verb) || (verb === 'rollout' && ROLLOUT_CHANGES.has(ops[1] ?? ''));
   if (!changes || isDryRun(inv)) return undefined;
-  const files = optionValues(inv, ['-f', '-k'], ['--filename', '--kustomize']).map((a) => a.value);
+  const files = argv.values('-f', '-k', '--filename', '--kustomize').map((a) => a.value);
   return { detail: describeAs(inv, [...ops.slice(0, 3), ...files]), scoped: files.length > 0 };
 };
 
-const helm: Judge = (inv) => {
-  const ops = words(inv, HELM_WITH_VALUE);
+const helm: Judge = (inv, argv) => {
+  const ops = words(argv);
   if (!HELM_CHANGES.has(ops[0] ?? '') || isDryRun(inv)) return undefined;
   return { detail: describeAs(inv, ops.slice(0, 2)), scoped: true };
 };
 
-const terraform: Judge = (inv) => {
-  let ops = words(inv, TF_WITH_VALUE);
+const terraform: Judge = (inv, argv) => {
+  let ops = words(argv);
   // terragrunt: `run-all apply`, `run --all apply`
   if (ops[0] === 'run-all' || ops[0] === 'run') ops = ops.slice(1);
   const verb = ops[0] ?? '';
@@ -273,15 +171,15 @@ const terraform: Judge = (inv) => {
     (verb === 'state' && TF_STATE_CHANGES.has(ops[1] ?? '')) ||
     (verb === 'workspace' && ops[1] === 'delete');
   if (!changes) return undefined;
-  const targets = optionValues(inv, [], ['-target']).map((a) => a.value);
+  const targets = argv.values('-target').map((a) => a.value);
   return {
     detail: describeAs(inv, [...ops.slice(0, verb === 'apply' || verb === 'destroy' ? 1 : 3), ...targets]),
     scoped: true,
   };
 };
 
-const pulumi: Judge = (inv) => {
-  const ops = words(inv, PULUMI_WITH_VALUE);
+const pulumi: Judge = (inv, argv) => {
+  const ops = words(argv);
   const verb = ops[0] ?? '';
   const changes =
     verb === 'up' ||
@@ -295,13 +193,13 @@ const pulumi: Judge = (inv) => {
 /** Deploy tools with one verb that changes and one that deletes. */
 const deployTool =
   (verbs: ReadonlySet<string>): Judge =>
-  (inv) => {
-    const verb = words(inv)[0] ?? '';
+  (inv, argv) => {
+    const verb = words(argv)[0] ?? '';
     return verbs.has(verb) ? { detail: describeAs(inv, [verb]), scoped: true } : undefined;
   };
 
-const aws: Judge = (inv) => {
-  const ops = words(inv, AWS_WITH_VALUE);
+const aws: Judge = (inv, argv) => {
+  const ops = words(argv);
   const service = ops[0] ?? '';
   const op = ops[1] ?? '';
   const changes =
@@ -311,32 +209,27 @@ const aws: Judge = (inv) => {
   return changes ? { detail: describeAs(inv, ops.slice(0, 3)), scoped: false } : undefined;
 };
 
-const cloud: Judge = (inv) => {
-  const ops = words(inv).slice(0, 6);
+const cloud: Judge = (inv, argv) => {
+  const ops = words(argv).slice(0, 6);
   // `heroku run …` runs a command on a throwaway dyno; its words are that command's
   if (inv.name === 'heroku' && (ops[0] === 'run' || ops[0] === 'run:detached')) return undefined;
   const at = ops.findIndex((word) => DELETE_WORDS.has(word.slice(word.lastIndexOf(':') + 1)));
-  const rsyncDelete =
-    ops.includes('rsync') && (hasFlag(inv, 'd') || inv.args.includes('--delete-unmatched-destination-objects'));
+  const rsyncDelete = ops.includes('rsync') && argv.has('-d', '--delete-unmatched-destination-objects');
   if (at < 0 && !rsyncDelete) return undefined;
   const shown = at < 0 ? ops.slice(0, ops.indexOf('rsync') + 1) : ops.slice(0, at + 2);
   return { detail: describeAs(inv, shown), scoped: !UNSCOPED_CLOUD.has(inv.name) };
 };
 
-const gh: Judge = (inv) => {
-  const ops = words(
-    inv,
-    new Set(['-R', '--repo', '-X', '--method', '-H', '--header', '-f', '-F', '--field', '--raw-field', '--jq', '-q']),
-  );
+const gh: Judge = (inv, argv) => {
+  const ops = words(argv);
   const deletes = (ops[1] === 'delete' || ops[1] === 'delete-asset') && ops[0] !== 'cache';
-  const apiDelete =
-    ops[0] === 'api' && optionValues(inv, ['-X'], ['--method']).some((a) => a.value.toUpperCase() === 'DELETE');
+  const apiDelete = ops[0] === 'api' && argv.values('-X', '--method').some((a) => a.value.toUpperCase() === 'DELETE');
   return deletes || apiDelete ? { detail: describeAs(inv, ops.slice(0, 3)), scoped: true } : undefined;
 };
 
-const docker: Judge = (inv) => {
-  const ops = words(inv, DOCKER_WITH_VALUE);
-  const volumes = hasFlag(inv, 'v', ['--volumes']);
+const docker: Judge = (inv, argv) => {
+  const ops = words(argv);
+  const volumes = argv.has('-v', '--volumes') || (argv.sub?.has('-v', '--volumes') ?? false);
   const [sub = '', verb = ''] = inv.name.endsWith('-compose') ? ['compose', ...ops] : ops;
   const removes = verb === 'rm' || verb === 'remove';
   const changes =
@@ -350,23 +243,9 @@ const docker: Judge = (inv) => {
   return { detail: describeAs(inv, ops.slice(0, 4)), scoped: sub === 'compose' };
 };
 
-/** For each invocation, the first place it sends data to; built once per step. */
-const sendsByStep = new WeakMap<RuleContext, Map<Invocation, NetEffect>>();
-
-function sendsOf(context: RuleContext): Map<Invocation, NetEffect> {
-  let sends = sendsByStep.get(context);
-  if (!sends) {
-    sends = new Map();
-    for (const net of context.net)
-      if (net.sends && net.invocation && !sends.has(net.invocation)) sends.set(net.invocation, net);
-    sendsByStep.set(context, sends);
-  }
-  return sends;
-}
-
-const rsync: Judge = (inv, context) => {
+const rsync: Judge = (inv, _argv, context) => {
   if (!inv.args.some((a) => a.startsWith('--delete'))) return undefined;
-  const remote = sendsOf(context).get(inv);
+  const remote = context.netOf(inv).find((net) => net.sends);
   return remote ? { detail: `rsync --delete to ${remote.host}`, scoped: false } : undefined;
 };
 
@@ -390,7 +269,7 @@ const JUDGES: ReadonlyMap<string, Judge> = new Map<string, Judge>([
   ['docker-compose', docker],
   ['podman-compose', docker],
   ['rsync', rsync],
-  ...[...HTTP_CLIENTS].map((name): [string, Judge] => [name, httpDelete]),
+  ...[...namesWith('http-client')].map((name): [string, Judge] => [name, httpDelete]),
   ...[...CLOUD_CLIS].map((name): [string, Judge] => [name, cloud]),
 ]);
 
@@ -398,9 +277,9 @@ const JUDGES: ReadonlyMap<string, Judge> = new Map<string, Judge>([
  * An HTTP DELETE sent to another computer (`curl -X DELETE https://api…/repos/acme/app`): an API
  * deleting what the URL names. A request to this machine (a dev server) is the project's own.
  */
-function httpDelete(inv: Invocation, context: RuleContext): Target | undefined {
+function httpDelete(inv: Invocation, _argv: Argv, context: RuleContext): Target | undefined {
   if (!inv.args.some((arg, i) => isDeleteMethod(inv.name, arg, inv.args[i - 1]))) return undefined;
-  const reached = context.net.filter((net) => net.invocation === inv);
+  const reached = context.netOf(inv);
   if (reached.length === 0 || reached.every((net) => net.hostClass === 'loopback')) return undefined;
   return { detail: `HTTP DELETE to ${reached[0]?.host ?? 'another computer'}`, scoped: false };
 }
@@ -432,10 +311,10 @@ function onlyTemp(inv: Invocation): boolean {
 }
 
 /** A command on another computer that deletes, overwrites, stops or reboots something there. */
-function remoteChange(inv: Invocation): Target | undefined {
+function remoteChange(inv: Invocation, argv: Argv): Target | undefined {
   const name = inv.name;
   const first = inv.args[0] ?? '';
-  const ops = words(inv);
+  const ops = words(argv);
   const changes =
     (REMOTE_CHANGERS.has(name) && !(REMOVERS.has(name) && onlyTemp(inv))) ||
     name.startsWith('mkfs') ||
@@ -495,7 +374,11 @@ export const infraDestroy = {
     const keys = new Set<string>();
     for (const inv of context.invocations) {
       const judge = JUDGES.get(inv.name);
-      const target = judge?.(inv, context) ?? (inv.remoteHost === undefined ? undefined : remoteChange(inv));
+      const argv = judge !== undefined || inv.remoteHost !== undefined ? context.argv(inv) : undefined;
+      const target =
+        argv === undefined
+          ? undefined
+          : (judge?.(inv, argv, context) ?? (inv.remoteHost === undefined ? undefined : remoteChange(inv, argv)));
       if (!target) continue;
       // the same target twice in one line is one question
       const text = targetText(inv, target);

@@ -1,4 +1,4 @@
-import { looseStrings } from '../analysis/context.js';
+import { looseStrings } from '../analysis/loose.js';
 import type { Place } from '../facts/paths.js';
 import { mcpToolChanges } from '../facts/mcp.js';
 import { destructiveSql } from '../facts/sql.js';

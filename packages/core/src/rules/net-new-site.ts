@@ -1,6 +1,6 @@
 import { gitCommand } from '../analysis/args.js';
-import type { NetEffect } from '../analysis/effects.js';
-import type { Hit, Rule } from '../rule.js';
+import type { NetEffect } from '../context/types.js';
+import type { Hit, Rule, RuleContext } from '../rule.js';
 
 export const netNewSite = {
   meta: {
@@ -33,7 +33,7 @@ export const netNewSite = {
     const hits: Hit[] = [];
     const seen = new Set<string>();
     for (const effect of context.net) {
-      if (effect.hostClass !== 'other' || isPush(effect) || seen.has(effect.host)) continue;
+      if (effect.hostClass !== 'other' || isPush(context, effect) || seen.has(effect.host)) continue;
       seen.add(effect.host);
       hits.push({ span: effect.span, key: effect.host, detail: effect.host });
     }
@@ -42,6 +42,8 @@ export const netNewSite = {
 } as const satisfies Rule;
 
 /** A push goes to a place git.push asks about; asking again for its host would be noise. */
-function isPush(effect: NetEffect): boolean {
-  return effect.kind === 'git' && effect.invocation !== undefined && gitCommand(effect.invocation)?.sub === 'push';
+function isPush(context: RuleContext, effect: NetEffect): boolean {
+  return (
+    effect.kind === 'git' && effect.invocation !== undefined && gitCommand(context, effect.invocation)?.name === 'push'
+  );
 }

@@ -25,7 +25,7 @@ export const pkgInstall = {
   check(context) {
     const hits: Hit[] = [];
     for (const inv of context.invocations) {
-      const install = packageInstall(inv);
+      const install = packageInstall(inv, context);
       if (!install) continue;
       // the project's own lists: asked once per folder, whichever manager reads them
       if (install.project)

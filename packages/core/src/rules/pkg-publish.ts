@@ -1,4 +1,4 @@
-import { hasFlag, operands } from '../analysis/args.js';
+import type { Argv } from '../context/types.js';
 import type { Hit, Rule } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 
@@ -26,31 +26,6 @@ const VERBS: Readonly<Record<string, ReadonlySet<string>>> = {
   mvn: new Set(['deploy', 'release:perform', 'deploy:deploy-file']),
   helm: new Set(['push']),
 };
-
-/** Options that take the next word, so the subcommand is found past them. */
-const WITH_VALUE = new Set([
-  '-C',
-  '--dir',
-  '--filter',
-  '--prefix',
-  '-w',
-  '--workspace',
-  '--cwd',
-  '-H',
-  '--host',
-  '--context',
-  '--config',
-  '--manifest-path',
-  '--registry',
-  '--tag',
-  '--access',
-  '--otp',
-  '--repository',
-  '--repository-url',
-  '-p',
-  '--package',
-  '--project',
-]);
 
 /** Every program `publishes` knows a publishing form of. */
 const PUBLISHERS: ReadonlySet<string> = new Set([
@@ -101,18 +76,24 @@ export const pkgPublish = {
   check(context) {
     const hits: Hit[] = [];
     for (const inv of context.invocations) {
-      if (publishes(inv) && !hasFlag(inv, '', ['--dry-run', '--dry_run', '--dryrun', '--snapshot']))
-        hits.push({ span: inv.span });
+      if (!PUBLISHERS.has(inv.name)) continue;
+      const argv = context.argv(inv);
+      if (publishes(inv, argv) && !dryRun(argv)) hits.push({ span: inv.span });
     }
     return hits;
   },
 } as const satisfies Rule;
 
-function publishes(inv: Invocation): boolean {
+const DRY_RUN = ['--dry-run', '--dry_run', '--dryrun', '--snapshot'];
+
+/** `--dry-run` (and its other spellings) or `--snapshot`, before or after the subcommand. */
+function dryRun(argv: Argv): boolean {
+  return argv.has(...DRY_RUN) || (argv.sub?.has(...DRY_RUN) ?? false);
+}
+
+function publishes(inv: Invocation, argv: Argv): boolean {
   const name = inv.name;
-  // no operand list for the many programs that publish nothing (and no lookup of `constructor` & co. in VERBS)
-  if (!PUBLISHERS.has(name)) return false;
-  const ops = operands(inv, WITH_VALUE).map((a) => a.value);
+  const ops = argv.operands.map((a) => a.value);
   const [first = '', second = '', third = ''] = ops;
   switch (name) {
     case 'yarn':

@@ -35,7 +35,7 @@ export const pkgUnlisted = {
     const hits: Hit[] = [];
     let listed: ReadonlySet<string> | undefined | null = null;
     for (const inv of context.invocations) {
-      const install = packageInstall(inv);
+      const install = packageInstall(inv, context);
       // global tools (`npm i -g`, `cargo install`) are not the project's packages, and pkg.install names them
       if (!install || install.global || !LISTED.has(install.ecosystem) || install.packages.length === 0) continue;
       if (listed === null) listed = normalised(context.probe.projectPackages?.(context.pathContext.projectRoot));

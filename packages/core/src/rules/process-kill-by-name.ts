@@ -1,4 +1,5 @@
-import { hasFlag, optionValues } from '../analysis/args.js';
+import type { Argv } from '../context/types.js';
+import { cmdletOf, grammarOf } from '../programs/index.js';
 import type { Hit, Rule } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 import type { Span } from '../types.js';
@@ -7,22 +8,14 @@ import type { Span } from '../types.js';
 const BY_NAME = new Set(['pkill', 'killall', 'kill-port', 'fkill', 'fkill-cli', 'killport']);
 const KILLALL_LOOKS = new Set(['-l', '--list', '-V', '--version', '-h', '--help']);
 /** Programs that stop the processes whose ids they are given. */
-const KILLERS = new Set(['kill', 'stop-process', 'spps', 'taskkill']);
+const KILLERS = new Set(['kill', 'taskkill']);
 /** Programs that find process ids by name, pattern or port. */
-const FINDERS = new Set([
-  'pgrep',
-  'pidof',
-  'lsof',
-  'fuser',
-  'ps',
-  'ss',
-  'netstat',
-  'get-process',
-  'gps',
-  'get-nettcpconnection',
-]);
-/** `kill` options that take a value (the signal). */
-const KILL_WITH_VALUE = new Set(['-s', '-n', '--signal']);
+const FINDERS = new Set(['pgrep', 'pidof', 'lsof', 'fuser', 'ps', 'ss', 'netstat', 'get-nettcpconnection']);
+
+/** Stops processes by id: kill, taskkill, and Stop-Process by any alias (`spps`). */
+const killer = (name: string): boolean => KILLERS.has(name) || cmdletOf(name) === 'stop-process';
+/** Finds process ids: pgrep, lsof, …, and Get-Process by any alias (`gps`). */
+const finder = (name: string): boolean => FINDERS.has(name) || cmdletOf(name) === 'get-process';
 
 export const processKillByName = {
   meta: {
@@ -45,92 +38,60 @@ export const processKillByName = {
       noMatch: ['kill 1234', 'kill -9 %1', 'pgrep -fl vite', 'lsof -i :3000', 'taskkill /pid 4242 /f'],
     },
   },
-  programs: new Set([...BY_NAME, ...KILLERS, 'fuser']),
+  programs: new Set([...BY_NAME, ...KILLERS, 'stop-process', 'spps', 'fuser']),
   check(context) {
     const feeds = finders(context.invocations);
     const hits: Hit[] = [];
     for (const inv of context.invocations) {
-      if (killsByName(inv) || (KILLERS.has(inv.name) && fedByFinder(inv, feeds)))
+      if (killsByName(inv, context.argv(inv)) || (killer(inv.name) && fedByFinder(inv, feeds)))
         hits.push({ span: inv.span, detail: inv.name });
     }
     return hits;
   },
 } as const satisfies Rule;
 
-function killsByName(inv: Invocation): boolean {
+function killsByName(inv: Invocation, argv: Argv): boolean {
   const name = inv.name;
   if (BY_NAME.has(name))
     return (
       inv.args.length > 0 &&
       !inv.args.every((arg) => KILLALL_LOOKS.has(arg)) &&
-      !(name === 'pkill' && onlyByParent(inv))
+      !(name === 'pkill' && onlyByParent(inv, argv))
     );
-  switch (name) {
+  switch (cmdletOf(name) === 'stop-process' ? 'stop-process' : name) {
     case 'fuser':
-      return hasFlag(inv, 'k', ['--kill']);
+      return argv.has('-k', '--kill');
     case 'taskkill':
       // `/im node.exe` names an image; `/fi "IMAGENAME eq …"` filters by one
       return inv.args.some((arg) => /^[/-](?:im|fi)$/i.test(arg));
     case 'stop-process':
-    case 'spps':
-    case 'kill':
       // PowerShell's Stop-Process (alias `kill`) by -Name; POSIX `kill -9 -1` stops every process
-      return (
-        optionValues(inv, [], ['-Name', '-name', '-ProcessName', '-processname']).length > 0 ||
-        (name === 'kill' && killsEverything(inv))
-      );
+      return argv.values('-Name', '-ProcessName').length > 0 || (name === 'kill' && killsEverything(inv));
     default:
       return false;
   }
 }
 
-/** pgrep/pkill options that take a value. */
-const PKILL_WITH_VALUE = new Set([
-  '-P',
-  '--parent',
-  '-s',
-  '--session',
-  '-u',
-  '--euid',
-  '-U',
-  '--uid',
-  '-g',
-  '--pgroup',
-  '-G',
-  '--group',
-  '-t',
-  '--terminal',
-  '--signal',
-  '-F',
-  '--pidfile',
-  '--ns',
-  '--nslist',
-]);
+/** A signal written as an option (`-9`, `-KILL`, `-SIGTERM`). */
+const SIGNAL = /^-(?:[0-9]+|[A-Z]+|SIG[A-Z]+)$/;
 
 /** `pkill -P $$`: no name or pattern, only the children of one process id. */
-function onlyByParent(inv: Invocation): boolean {
-  const args = inv.args;
+function onlyByParent(inv: Invocation, argv: Argv): boolean {
   let parent = false;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (arg === '-P' || arg === '--parent') {
-      parent = true;
-      i++;
-    } else if (PKILL_WITH_VALUE.has(arg)) {
-      return false;
-    } else if (!/^-(?:[0-9]+|[A-Z]+|SIG[A-Z]+)$/.test(arg)) {
-      // a pattern, or a flag that widens or changes the pick
-      return false;
-    }
+  for (const option of argv.options) {
+    if (option.name === '-P' || option.name === '--parent') parent = true;
+    // another option widens or changes the pick; a signal (`-9`, `-TERM`) does not
+    else if (!SIGNAL.test(inv.args[option.index] ?? '')) return false;
   }
-  return parent;
+  // a pattern names processes
+  return parent && argv.operands.length === 0;
 }
 
 /** `kill -9 -1`, `kill -- -1`: pid -1 is every process the user may signal. */
 function killsEverything(inv: Invocation): boolean {
   const args = inv.args;
   // the signal comes first (`-9`, `-KILL`, `-s KILL`); so `kill -1 1234` sends signal 1 to one pid
-  let at = KILL_WITH_VALUE.has(args[0] ?? '') ? 2 : /^-[A-Za-z0-9+]+$/.test(args[0] ?? '') ? 1 : 0;
+  let at = grammarOf('kill').values.has(args[0] ?? '') ? 2 : /^-[A-Za-z0-9+]+$/.test(args[0] ?? '') ? 1 : 0;
   if (args[at] === '--') at++;
   return args.slice(at).includes('-1');
 }
@@ -146,7 +107,7 @@ function finders(invocations: readonly Invocation[]): Finders {
   const firstStage = new Map<number, number>();
   const substituted: Span[] = [];
   for (const inv of invocations) {
-    if (!FINDERS.has(inv.name) || byId(inv)) continue;
+    if (!finder(inv.name) || byId(inv)) continue;
     const { id, index } = inv.pipeline;
     if (index < (firstStage.get(id) ?? Infinity)) firstStage.set(id, index);
     if (inv.via.some((via) => via.kind === 'substitution')) substituted.push(inv.span);
@@ -179,6 +140,6 @@ function spanWithin(sorted: readonly Span[], outer: Span): boolean {
 }
 
 /** `Get-Process -Id 42` finds one process by its id, which is what the person asked for. */
-function byId(finder: Invocation): boolean {
-  return (finder.name === 'get-process' || finder.name === 'gps') && finder.args.some((arg) => /^-id$/i.test(arg));
+function byId(inv: Invocation): boolean {
+  return cmdletOf(inv.name) === 'get-process' && inv.name !== 'ps' && inv.args.some((arg) => /^-id$/i.test(arg));
 }

@@ -1,4 +1,3 @@
-import { scriptsRun } from '../analysis/scripts.js';
 import type { Hit, Rule } from '../rule.js';
 import { envPrint } from './env-print.js';
 import { execHidden } from './exec-hidden.js';
@@ -72,7 +71,7 @@ export const scriptContainsNever = {
   },
   check(context) {
     const hits: Hit[] = [];
-    for (const script of scriptsRun(context)) {
+    for (const script of context.scripts()) {
       const found: string[] = [];
       for (const rule of NEVER_LIST) {
         const first = rule.check(script.context)[0];

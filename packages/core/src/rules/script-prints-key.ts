@@ -1,6 +1,5 @@
 import { outputShown } from '../analysis/flow.js';
 import { printedSecretNames, printsCodeValue } from '../analysis/printing.js';
-import { scriptsRun } from '../analysis/scripts.js';
 import { printedSecretVariables } from '../facts/code.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 
@@ -51,7 +50,7 @@ export const scriptPrintsKey = {
       const names = printedSecretVariables(inv.code.language, inv.code.text, printsCodeValue(inv)).map((v) => v.name);
       if (names.length > 0) hits.push({ span: inv.code.span, detail: unique(names).join(', ') });
     }
-    for (const script of scriptsRun(context)) {
+    for (const script of context.scripts()) {
       const names = namesPrinted(script.context);
       if (names.length === 0) continue;
       const name = script.path.slice(script.path.lastIndexOf('/') + 1);
@@ -66,7 +65,7 @@ function namesPrinted(script: RuleContext): string[] {
   const names: string[] = [];
   for (const inv of script.invocations) {
     if (inv.code) names.push(...printedSecretVariables(inv.code.language, inv.code.text).map((v) => v.name));
-    const echoed = printedSecretNames(inv, script.text);
+    const echoed = printedSecretNames(inv, script);
     if (echoed.length > 0 && outputShown(script, inv)) names.push(...echoed.map((v) => v.name));
   }
   return names;

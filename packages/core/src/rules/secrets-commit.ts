@@ -1,32 +1,10 @@
-import type { Arg } from '../analysis/args.js';
-import { gitCommand, operands, withArgs } from '../analysis/args.js';
+import { gitCommand } from '../analysis/args.js';
+import type { SubArgv } from '../context/types.js';
 import { globMatch, isInside } from '../facts/paths.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 
-/** `git commit` options that take a value (their value is not a path). */
-const COMMIT_WITH_VALUE = new Set([
-  '-m',
-  '--message',
-  '-F',
-  '--file',
-  '-C',
-  '--reuse-message',
-  '-c',
-  '--reedit-message',
-  '--author',
-  '--date',
-  '-t',
-  '--template',
-  '--fixup',
-  '--squash',
-  '--cleanup',
-  '--trailer',
-  '--pathspec-from-file',
-]);
-const ADD_WITH_VALUE = new Set(['--chmod', '--pathspec-from-file']);
 const GLOB = /[*?[]/;
-const SHORT_FLAGS = /^-[A-Za-z]+$/;
 const DOT_SLASH = /^\.\//;
 
 /**
@@ -69,37 +47,19 @@ export const secretsCommit = {
   check(context) {
     const hits: Hit[] = [];
     for (const inv of context.invocations) {
-      const git = gitCommand(inv);
+      const git = gitCommand(context, inv);
       if (!git) continue;
-      if (git.sub === 'add' || git.sub === 'stage') hits.push(...checkAdd(context, inv, git.args));
-      else if (git.sub === 'commit') hits.push(...checkCommit(context, inv, git.args));
+      if (git.name === 'add' || git.name === 'stage') hits.push(...checkAdd(context, inv, git));
+      else if (git.name === 'commit') hits.push(...checkCommit(context, inv, git));
     }
     return hits;
   },
 } as const satisfies Rule;
 
-/** Short flags in `args` before `--` (bundled: `-am`), and long ones. */
-function flags(args: readonly Arg[]): Set<string> {
-  const out = new Set<string>();
-  for (const { value } of args) {
-    if (value === '--') break;
-    if (value.startsWith('--')) out.add(value.split('=')[0] ?? value);
-    else if (SHORT_FLAGS.test(value)) for (const letter of value.slice(1)) out.add(`-${letter}`);
-  }
-  return out;
-}
-
-/** The path operands after the subcommand (`args` as a list of words, options with values skipped). */
-function pathOperands(inv: Invocation, args: readonly Arg[], withValue: ReadonlySet<string>): Arg[] {
-  const first = args[0]?.index ?? inv.args.length;
-  return operands(withArgs(inv, inv.args.slice(first), inv.argSpans.slice(first)), withValue);
-}
-
-function checkAdd(context: RuleContext, inv: Invocation, args: readonly Arg[]): Hit[] {
-  const set = flags(args);
-  if (set.has('-n') || set.has('--dry-run')) return [];
-  const forced = set.has('-f') || set.has('--force');
-  const specs = pathOperands(inv, args, ADD_WITH_VALUE);
+function checkAdd(context: RuleContext, inv: Invocation, git: SubArgv): Hit[] {
+  if (git.has('-n', '--dry-run')) return [];
+  const forced = git.has('-f', '--force');
+  const specs = git.operands;
   const hits: Hit[] = [];
   const explicit = new Set<string>();
   // a secret named on the line: judged even when the probe knows nothing else
@@ -119,8 +79,8 @@ function checkAdd(context: RuleContext, inv: Invocation, args: readonly Arg[]): 
     if (!ignored.has(abs)) hits.push(hit(context, spec.span, abs));
   }
   // what a pathspec (`.`, `-A`, a folder, a glob) would take along
-  const all = set.has('-A') || set.has('--all');
-  const tracked = set.has('-u') || set.has('--update');
+  const all = git.has('-A', '--all');
+  const tracked = git.has('-u', '--update');
   if (!all && !tracked && specs.length === 0) return hits;
   const candidates = [
     ...(tracked ? [] : (context.probe.gitUntracked?.(inv.cwd) ?? [])),
@@ -135,19 +95,18 @@ function checkAdd(context: RuleContext, inv: Invocation, args: readonly Arg[]): 
   return hits;
 }
 
-function checkCommit(context: RuleContext, inv: Invocation, args: readonly Arg[]): Hit[] {
-  const set = flags(args);
-  if (set.has('--dry-run')) return [];
+function checkCommit(context: RuleContext, inv: Invocation, git: SubArgv): Hit[] {
+  if (git.has('--dry-run')) return [];
   const hits: Hit[] = [];
   const seen = new Set<string>();
-  for (const spec of pathOperands(inv, args, COMMIT_WITH_VALUE)) {
+  for (const spec of git.operands) {
     const facts = context.path(spec.value, inv.cwd);
     if (facts.secret !== undefined && !seen.has(facts.abs)) {
       seen.add(facts.abs);
       hits.push(hit(context, spec.span, facts.abs));
     }
   }
-  if (set.has('-a') || set.has('--all')) {
+  if (git.has('-a', '--all')) {
     for (const file of context.probe.gitModified?.(inv.cwd) ?? []) {
       if (!seen.has(file) && context.path(file).secret !== undefined) {
         seen.add(file);

@@ -1,13 +1,13 @@
-import { hasFlag, operands } from '../analysis/args.js';
-import type { FileEffect } from '../analysis/effects.js';
 import { changesFile } from '../analysis/effects.js';
+import type { Argv, FileEffect } from '../context/types.js';
+import { cmdletOf } from '../programs/index.js';
 import { outputShown } from '../analysis/flow.js';
 import { shownFileLiterals } from '../facts/code.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 
 /** `grep -q KEY .env` says whether a line is there, not what it holds. */
-const GREP_QUIET = new Set([
+const GREP_QUIET = [
   '-q',
   '--quiet',
   '--silent',
@@ -17,9 +17,10 @@ const GREP_QUIET = new Set([
   '--files-with-matches',
   '-L',
   '--files-without-match',
-]);
+];
 const GREPS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack']);
-const COPIERS = new Set(['cp', 'copy', 'copy-item', 'cpi', 'install']);
+/** Copies a file: cp, install, and Copy-Item by any alias (`copy`, `cpi`). */
+const copier = (name: string): boolean => name === 'install' || cmdletOf(name) === 'copy-item';
 /** Programs that write a key they have just made. */
 const KEY_MAKERS = new Set(['openssl', 'ssh-keygen', 'mkcert', 'certtool']);
 /** Files in ~/.ssh that hold no secret to read. */
@@ -76,7 +77,7 @@ export const secretsRead = {
       }
     }
     for (const inv of context.invocations) {
-      const login = storedLogin(inv);
+      const login = LOGIN_PRINTERS.has(inv.name) ? storedLogin(inv, context.argv(inv)) : undefined;
       if (login !== undefined && outputShown(context, inv)) hits.push({ span: inv.span, detail: login });
       if (inv.code) {
         const cwd = inv.cwd;
@@ -98,7 +99,7 @@ function touchesSecret(context: RuleContext, file: FileEffect): boolean {
     case 'read':
       // ~/.ssh/config and authorized_keys name hosts and public keys; changing them still counts
       if (file.path.secret === 'ssh' && SSH_PLAIN.test(baseName(file.path.abs || file.path.raw))) return false;
-      if (inv && GREPS.has(inv.name) && inv.args.some((a) => GREP_QUIET.has(a))) return false;
+      if (inv && GREPS.has(inv.name) && context.argv(inv).has(...GREP_QUIET)) return false;
       // `cat .env | wc -l` shows nothing of it; a copy, an upload, or a value kept in a variable
       // (`x=$(cat .env)`, for the next command to use) still takes it somewhere
       return !(inv && file.how === undefined && file.sends !== true && consumedInPipe(context, inv));
@@ -128,10 +129,11 @@ function consumedInPipe(context: RuleContext, inv: Invocation): boolean {
  * becomes the env file and nothing stored is overwritten.
  */
 function isFreshCopyOfTemplate(context: RuleContext, file: FileEffect, inv: Invocation): boolean {
-  if (!COPIERS.has(inv.name) || file.op !== 'write' || file.path.secret !== 'env-file') return false;
-  const sources = context.files.filter((f) => f.invocation === inv && f.op === 'read');
+  if (!copier(inv.name) || file.op !== 'write' || file.path.secret !== 'env-file') return false;
+  const sources = context.filesOf(inv).filter((f) => f.op === 'read');
   if (sources.length === 0 || sources.some((f) => f.path.secret !== undefined)) return false;
-  if (hasFlag(inv, 'n', ['--no-clobber', '--update=none'])) return true;
+  const argv = context.argv(inv);
+  if (argv.has('-n', '--no-clobber') || argv.values('--update').some((arg) => arg.value === 'none')) return true;
   if (file.path.abs === '') return false;
   return context.probe.exists?.(file.path.abs) === false || onlyWhenMissing(context, inv, file.path.abs);
 }
@@ -162,7 +164,6 @@ function onlyWhenMissing(context: RuleContext, inv: Invocation, abs: string): bo
 const AWS_SECRET_SETTING = /secret|token|password|key_id|access_key/i;
 const CMDKEY_LIST = /^\/l(?:ist)?(?::|$)/i;
 const KUBECTL_OUTPUT = /^(?:-o|--output)(?:=|$)|^-o\S/;
-const KUBECTL_WITH_VALUE = new Set(['-n', '--namespace', '--context', '--kubeconfig', '-l', '--selector']);
 
 /** The programs storedLogin knows a printing form of. */
 const LOGIN_PRINTERS = new Set([
@@ -185,15 +186,13 @@ const LOGIN_PRINTERS = new Set([
 ]);
 
 /** The login a command prints (`gh auth token`), or undefined when it prints none. */
-function storedLogin(inv: Invocation): string | undefined {
-  // no operand list for the many programs that print no login
-  if (!LOGIN_PRINTERS.has(inv.name)) return undefined;
-  const words = operands(inv, inv.name === 'kubectl' ? KUBECTL_WITH_VALUE : undefined).map((a) => a.value);
+function storedLogin(inv: Invocation, argv: Argv): string | undefined {
+  const words = argv.operands.map((a) => a.value);
   const [a, b, c] = words;
   const said = (n: number): string => [inv.name, ...words.slice(0, n)].join(' ');
   switch (inv.name) {
     case 'gh':
-      if (a === 'auth' && (b === 'token' || (b === 'status' && hasFlag(inv, 't', ['--show-token'])))) return said(2);
+      if (a === 'auth' && (b === 'token' || (b === 'status' && argv.has('-t', '--show-token')))) return said(2);
       return undefined;
     case 'aws':
       if (a === 'configure' && b === 'get' && c !== undefined && AWS_SECRET_SETTING.test(c)) return said(3);

@@ -1,6 +1,6 @@
-import { gitCommand, operands, optionValues } from '../analysis/args.js';
+import { gitCommand } from '../analysis/args.js';
 import { mcpToolChanges } from '../facts/mcp.js';
-import type { Hit, Rule } from '../rule.js';
+import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 
 /**
@@ -14,33 +14,13 @@ import type { Invocation } from '../shell/types.js';
 
 /** `gh` commands that put text somewhere others read it. */
 const GH_POSTS = new Set(['create', 'comment', 'edit', 'review']);
-const GH_WITH_VALUE = new Set([
-  '-R',
-  '--repo',
-  '-X',
-  '--method',
-  '-H',
-  '--header',
-  '-f',
-  '-F',
-  '--field',
-  '--raw-field',
-  '--input',
-  '--jq',
-  '-q',
-  '-t',
-  '--title',
-  '-b',
-  '--body',
-  '--body-file',
-]);
-
-function pushOrPost(inv: Invocation): string | undefined {
-  if (gitCommand(inv)?.sub === 'push') return 'git push';
+function pushOrPost(context: RuleContext, inv: Invocation): string | undefined {
+  if (gitCommand(context, inv)?.name === 'push') return 'git push';
   if (inv.name !== 'gh') return undefined;
-  const ops = operands(inv, GH_WITH_VALUE).map((a) => a.value);
+  const argv = context.argv(inv);
+  const ops = argv.operands.map((a) => a.value);
   if (ops[0] === 'api') {
-    const method = optionValues(inv, ['-X'], ['--method'])[0]?.value.toUpperCase();
+    const method = argv.values('-X', '--method')[0]?.value.toUpperCase();
     const fields = inv.args.some((a) => /^(-[fF]|--field|--raw-field|--input)(=|$)/.test(a));
     return (method !== undefined && method !== 'GET') || (method === undefined && fields) ? 'gh api' : undefined;
   }
@@ -88,7 +68,7 @@ export const sessionAfterUntrusted = {
     const hits: Hit[] = [];
     const judged = new Set<Invocation>();
     for (const inv of context.invocations) {
-      const what = pushOrPost(inv);
+      const what = pushOrPost(context, inv);
       if (what === undefined) continue;
       judged.add(inv);
       hits.push({ span: inv.span, detail: what });

@@ -1,5 +1,6 @@
-import { operands, optionValues } from '../analysis/args.js';
 import { registryChanges } from '../analysis/registry.js';
+import type { Argv } from '../context/types.js';
+import { cmdletOf } from '../programs/index.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 import type { Span } from '../types.js';
@@ -90,20 +91,19 @@ function elevates(inv: Invocation, context: RuleContext): string | undefined {
   if (PROXY_RUNNERS.has(name)) return name;
   if (SHUTDOWN.has(name)) return /^[/-](?:c|a)$/.test(inv.args[0] ?? '') ? undefined : 'shutdown';
   if (USER_ADDERS.has(name)) return 'a new user or group';
-  if (CONTAINER_CLIS.has(name)) return containerWithHostRights(inv);
+  const argv = context.argv(inv);
+  if (CONTAINER_CLIS.has(name)) return containerWithHostRights(inv, argv);
   if (registryChanges(inv).some((change) => change.hive !== 'hkcu')) return 'the machine registry';
-  switch (name) {
+  switch (cmdletOf(name) === 'start-process' && name !== 'start' ? 'start-process' : name) {
     case 'chmod':
-      return chmodOpens(inv) ? 'permissions for everyone' : undefined;
+      return chmodOpens(argv) ? 'permissions for everyone' : undefined;
     case 'chown':
     case 'chgrp':
       // the owner first, then the files; a system folder, the root or home itself changes hands
-      return operands(inv, new Set(['--reference', '--from']))
-        .slice(1)
-        .some((arg) => {
-          const facts = context.path(arg.value, inv.cwd);
-          return SYSTEM_FOLDERS.has(facts.place) || facts.isRoot || facts.isHome;
-        })
+      return argv.operands.slice(1).some((arg) => {
+        const facts = context.path(arg.value, inv.cwd);
+        return SYSTEM_FOLDERS.has(facts.place) || facts.isRoot || facts.isHome;
+      })
         ? 'ownership of system folders'
         : undefined;
     case 'icacls':
@@ -112,7 +112,7 @@ function elevates(inv: Invocation, context: RuleContext): string | undefined {
         : undefined;
     case 'usermod':
     case 'gpasswd':
-      return adminGroup(inv) ? 'an admin group' : undefined;
+      return adminGroup(inv, argv) ? 'an admin group' : undefined;
     case 'net': {
       const args = inv.args.map((arg) => arg.toLowerCase());
       const adds = args.includes('/add');
@@ -131,11 +131,8 @@ function elevates(inv: Invocation, context: RuleContext): string | undefined {
     case 'pwsh':
       return executionPolicyBypass(inv) ? 'an execution-policy bypass' : undefined;
     case 'start-process':
-    case 'saps':
     case 'start':
-      return optionValues(inv, [], ['-Verb', '-verb']).some((arg) => /^runas$/i.test(arg.value))
-        ? 'run as administrator'
-        : undefined;
+      return argv.values('-Verb').some((arg) => /^runas$/i.test(arg.value)) ? 'run as administrator' : undefined;
     case 'sc': {
       const verb = (inv.args[0] ?? '').toLowerCase();
       return verb === 'create' || verb === 'config' || verb === 'delete' ? 'a service' : undefined;
@@ -146,7 +143,7 @@ function elevates(inv: Invocation, context: RuleContext): string | undefined {
     case 'setx':
       return inv.args.some((arg) => /^[/-]m$/i.test(arg)) ? 'the machine environment' : undefined;
     case 'systemctl': {
-      const verb = operands(inv)[0]?.value;
+      const verb = argv.operands[0]?.value;
       return verb !== undefined && SYSTEMCTL_POWER.has(verb) ? 'shutdown' : undefined;
     }
     case 'init':
@@ -158,8 +155,8 @@ function elevates(inv: Invocation, context: RuleContext): string | undefined {
 }
 
 /** `chmod 777`, `a+rwx`, `o+w` (anyone may change it) or a set-user-id bit. */
-function chmodOpens(inv: Invocation): boolean {
-  const mode = operands(inv, new Set(['--reference']))[0]?.value ?? '';
+function chmodOpens(argv: Argv): boolean {
+  const mode = argv.operands[0]?.value ?? '';
   if (/^[0-7]{1,4}$/.test(mode)) {
     const digits = mode.padStart(4, '0');
     return (Number(digits[3]) & 2) !== 0 || (Number(digits[0]) & 4) !== 0;
@@ -176,7 +173,7 @@ function chmodOpens(inv: Invocation): boolean {
 }
 
 /** `usermod -aG sudo dev`, `gpasswd -a dev wheel` (`adduser dev sudo` is caught as a new user). */
-function adminGroup(inv: Invocation): boolean {
+function adminGroup(inv: Invocation, argv: Argv): boolean {
   const groups: string[] = [];
   if (inv.name === 'usermod') {
     for (let i = 0; i < inv.args.length; i++) {
@@ -187,7 +184,7 @@ function adminGroup(inv: Invocation): boolean {
       else if (/^--(?:groups|gid)=/.test(arg)) groups.push(...arg.slice(arg.indexOf('=') + 1).split(','));
     }
   } else {
-    groups.push(...operands(inv, new Set(['-a', '-d', '-M', '-A'])).map((arg) => arg.value));
+    groups.push(...argv.operands.map((arg) => arg.value));
   }
   return groups.some((group) => ADMIN_GROUPS.test(group));
 }
@@ -202,8 +199,8 @@ function executionPolicyBypass(inv: Invocation): boolean {
 }
 
 /** A container started with the host's rights: privileged, the host's processes, its root folder or its Docker socket. */
-function containerWithHostRights(inv: Invocation): string | undefined {
-  const verb = operands(inv, new Set(['--context', '-c', '--host', '-H', '--log-level', '-l', '--config']))[0]?.value;
+function containerWithHostRights(inv: Invocation, argv: Argv): string | undefined {
+  const verb = argv.operands[0]?.value;
   if (verb === undefined || !CONTAINER_RUNS.has(verb)) return undefined;
   for (let i = 0; i < inv.args.length; i++) {
     const arg = inv.args[i] ?? '';

@@ -1,7 +1,6 @@
-import { operands } from '../analysis/args.js';
 import { changesFile } from '../analysis/effects.js';
 import { registryChanges } from '../analysis/registry.js';
-import type { Hit, Rule } from '../rule.js';
+import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 
 /** crontab options that only look (`-l`) or take the crontab away (`-r`): nothing new starts. */
@@ -47,7 +46,7 @@ export const systemPersistence = {
   check(context) {
     const hits: Hit[] = [];
     for (const inv of context.invocations) {
-      if (startsItself(inv)) hits.push({ span: inv.span });
+      if (startsItself(inv, context)) hits.push({ span: inv.span });
       for (const change of registryChanges(inv)) {
         if (
           RUN_KEY.test(change.key) ||
@@ -71,7 +70,7 @@ export const systemPersistence = {
 } as const satisfies Rule;
 
 /** Commands whose job is to register something that starts by itself. */
-function startsItself(inv: Invocation): boolean {
+function startsItself(inv: Invocation, context: RuleContext): boolean {
   const first = (inv.args[0] ?? '').toLowerCase();
   switch (inv.name) {
     case 'crontab':
@@ -83,7 +82,7 @@ function startsItself(inv: Invocation): boolean {
     case 'schtasks':
       return inv.args.some((arg) => /^[/-](?:create|change)$/i.test(arg));
     case 'systemctl': {
-      const verb = operands(inv)[0]?.value;
+      const verb = context.argv(inv).operands[0]?.value;
       return verb !== undefined && SYSTEMCTL_ENABLES.has(verb);
     }
     case 'launchctl':

@@ -1,8 +1,7 @@
-import { operands } from '../analysis/args.js';
 import { changesFile } from '../analysis/effects.js';
 import { registryChanges } from '../analysis/registry.js';
 import { isInside } from '../facts/paths.js';
-import type { Hit, Rule } from '../rule.js';
+import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 
 /** Services that are a firewall, a mandatory access control, an audit log or an anti-virus. */
@@ -83,7 +82,7 @@ export const systemSecurityOff = {
   check(context) {
     const hits: Hit[] = [];
     for (const inv of context.invocations) {
-      const what = switchesOff(inv);
+      const what = switchesOff(inv, context);
       if (what !== undefined) hits.push({ span: inv.span, detail: what });
       for (const change of registryChanges(inv)) {
         if (change.key.includes('windowsdefender') && /^disable/i.test(change.value ?? ''))
@@ -99,10 +98,10 @@ export const systemSecurityOff = {
 } as const satisfies Rule;
 
 /** The defence a command switches off, or undefined. */
-function switchesOff(inv: Invocation): string | undefined {
+function switchesOff(inv: Invocation, context: RuleContext): string | undefined {
   if (!PROGRAMS.has(inv.name)) return undefined;
   const args = inv.args.map((arg) => arg.toLowerCase());
-  const ops = operands(inv).map((arg) => arg.value.toLowerCase());
+  const ops = context.argv(inv).operands.map((arg) => arg.value.toLowerCase());
   switch (inv.name) {
     case 'set-mppreference':
     case 'add-mppreference':

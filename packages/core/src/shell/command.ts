@@ -1,13 +1,14 @@
+import { cmdletOf, grammarOf, optionsNamed, parseArgv, program } from '../programs/index.js';
+import type { ParsedArgv } from '../programs/index.js';
 import type { Span } from '../types.js';
 import { addOpaque, innerFrame, LIMITS } from './context.js';
 import type { Dialect, Draft, Frame, Reader } from './context.js';
-import { expandSingle, expandWord, literalWord, loopSeen } from './expand.js';
-import type { Word } from './expand.js';
-import { codeSource, commandsInCode } from './inline-code.js';
+import { expandSingle, expandWord, literalWord } from './expand.js';
+import type { LoopSeen, Word } from './expand.js';
+import { codeSource, codeText, commandsInCode } from './inline-code.js';
 import { joinMapped, mappedBuilder, spanEnd, spanOf } from './mapped.js';
 import type { Mapped } from './mapped.js';
 import { nestedCommands } from './nested.js';
-import { findOption, skipOptions } from './options.js';
 import { programName, resolvePath } from './paths.js';
 import { isPrefix, matchPrefix } from './prefixes.js';
 import { changeDirectory, childScope, exportVar, isAbsolute, remoteScope, setVar, withCwd } from './scope.js';
@@ -78,11 +79,12 @@ export function runSimple(
     if (assigned || (frame.dialect === 'powershell' && powershellExpression(tokens, first))) return undefined;
   }
   const words: Word[] = [];
-  loopSeen.name = undefined;
-  loopSeen.loop = undefined;
-  for (let i = first; i < tokens.length; i++) words.push(...expandWord(tokens[i] as WordToken, scope));
-  const loopName = loopSeen.name;
-  const loop = loopSeen.loop;
+  // the first `for` variable the words use unresolved, handed back by expandWord
+  const seen: LoopSeen = { name: undefined, loop: undefined };
+  for (let i = first; i < tokens.length; i++)
+    words.push(...expandWord(tokens[i] as WordToken, scope, true, undefined, seen));
+  const loopName = seen.name;
+  const loop = seen.loop;
   const redirects = redirs.map((redir) => toRedirect(redir, scope, frame.dialect));
   const heredoc = stdinOf(redirs, scope);
 
@@ -175,7 +177,7 @@ function changesWhatFollows(words: readonly Word[]): boolean {
     at = match.next;
     name = programName(texts[at] ?? '');
   }
-  return EFFECTS.has(name) || name === 'git' || Object.hasOwn(OWN_DIRECTORY, name);
+  return EFFECTS.has(name) || LOCATION.has(cmdletOf(name) ?? '') || program(name)?.cwd !== undefined;
 }
 
 interface CommandOptions {
@@ -267,8 +269,8 @@ function command(
         {
           words: slice,
           env: nested.remoteHost === undefined ? env : {},
-          redirects: [],
-          stdin: undefined,
+          redirects: nested.stdio === true ? simple.redirects : [],
+          stdin: nested.stdio === true ? simple.stdin : undefined,
           end: last.span[1],
         },
         runner,
@@ -291,10 +293,7 @@ function command(
   const source = codeSource(name, args);
   const code =
     source.kind === 'inline'
-      ? joinMapped(
-          source.words.map((w) => w.map),
-          '\n',
-        )
+      ? codeText(source.words)
       : source.kind === 'stdin' && simple.stdin
         ? simple.stdin.text
         : undefined;
@@ -305,6 +304,38 @@ function command(
   }
   if (simple.stdin?.heredoc && !stdinUsed) draft.stdinText = simple.stdin.text.text;
   return stdoutOf(name, args, simple.stdin);
+}
+
+/**
+ * A program's own text (a script file's) read as inline code: the interpreter `name` as one
+ * invocation that carries the code, then the commands the code runs, as for `python -c TEXT`.
+ */
+export function runProgramText(
+  reader: Reader,
+  name: string,
+  language: Parameters<typeof commandsInCode>[0],
+  code: Mapped,
+  frame: Frame,
+  scope: Scope,
+): void {
+  const span = spanOf(code, 0, code.text.length);
+  const stage: Stage = { id: reader.pipelines++, index: 0, length: 1 };
+  const draft: Draft = {
+    program: name,
+    name,
+    args: [],
+    argSpans: [],
+    env: {},
+    redirects: [],
+    cwd: scope.cwd,
+    cwdKnown: scope.cwdKnown,
+    span,
+    via: frame.via,
+    prefixes: [],
+    pipeline: stage,
+    code: { language, text: code.text, span },
+  };
+  if (push(reader, draft, frame)) readCode(reader, language, code, frame, scope, stage, name, span);
 }
 
 /** Commands found in inline code run as the interpreter's children, each reached via `inline-code`. */
@@ -549,52 +580,34 @@ function stdoutOf(name: string, args: readonly Word[], stdin: Simple['stdin']): 
   return undefined;
 }
 
-/** Options that run one command in another directory (`git -C dir`, `make -C dir`, `npm --prefix dir`). */
-const OWN_DIRECTORY: Readonly<Record<string, readonly string[]>> = {
-  make: ['-C', '--directory'],
-  npm: ['--prefix'],
-  pnpm: ['-C', '--dir'],
-  yarn: ['--cwd'],
-};
-
+/**
+ * The folder one command runs in when an option of its own moves it (`git -C dir`, `make -C dir`,
+ * `npm --prefix dir`: the knowledge base's `cwd`). Several `git -C` add up; elsewhere the last wins.
+ */
 function ownDirectory(
   name: string,
   args: readonly Word[],
   cwd: string,
   cwdKnown: boolean,
 ): { cwd: string; cwdKnown: boolean } {
-  const names = Object.hasOwn(OWN_DIRECTORY, name) ? OWN_DIRECTORY[name] : undefined;
-  if (name !== 'git' && !names) return { cwd, cwdKnown };
+  const found = program(name);
+  const names = found?.cwd;
+  if (found === undefined || names === undefined) return { cwd, cwdKnown };
   const texts = args.map((w) => w.text);
-  const change = (index: number, offset: number): void => {
-    const path = (texts[index] ?? '').slice(offset);
+  const change = (option: ParsedArgv['options'][number]): void => {
+    if (option.valueIndex === undefined) return;
+    const path = (texts[option.valueIndex] ?? '').slice(option.valueOffset ?? 0);
     cwd = resolvePath(cwd, path);
-    cwdKnown = !args[index]?.dynamic && (isAbsolute(path) || cwdKnown);
+    cwdKnown = !args[option.valueIndex]?.dynamic && (isAbsolute(path) || cwdKnown);
   };
-  if (name === 'git') {
-    // global options come before the subcommand; several -C add up
-    for (let i = 0; i < texts.length; i++) {
-      const t = texts[i] ?? '';
-      if (t === '-C' && i + 1 < texts.length) change(++i, 0);
-      else if (t === '-c' || t === '--git-dir' || t === '--work-tree' || t === '--namespace') i++;
-      else if (!t.startsWith('-')) break;
-    }
-    return { cwd, cwdKnown };
-  }
-  const found = names ? findOption(texts, names) : undefined;
-  if (found) change(found.index, found.offset);
+  const moves = optionsNamed(parseArgv(texts, found.grammar), names);
+  if (found.name === 'git') for (const option of moves) change(option);
+  else if (moves.length > 0) change(moves[moves.length - 1] as ParsedArgv['options'][number]);
   return { cwd, cwdKnown };
 }
 
+/** Builtins that change the scope for the commands after them (PowerShell's location cmdlets: LOCATION). */
 const EFFECTS = new Set([
-  'cd',
-  'chdir',
-  'set-location',
-  'sl',
-  'pushd',
-  'push-location',
-  'popd',
-  'pop-location',
   'export',
   'declare',
   'typeset',
@@ -607,22 +620,28 @@ const EFFECTS = new Set([
   'set',
 ]);
 
+/** `cd` and its spellings (`chdir`, `sl`, Set-Location), `pushd`, `popd`: the cmdlets they stand for. */
+const LOCATION = new Set(['set-location', 'push-location', 'pop-location']);
+
 /** What `cd`, `pushd`, `export`, `unset`, … change for the commands after them. */
 function applyEffects(name: string, args: readonly Word[], scope: Scope, dialect: Dialect): void {
-  if (!EFFECTS.has(name)) return;
+  const cmdlet = cmdletOf(name);
+  const kind = cmdlet !== undefined && LOCATION.has(cmdlet) ? cmdlet : name;
+  if (kind === name && !EFFECTS.has(name)) return;
   const texts = args.map((w) => w.text);
-  // the directory after options (`cd -P dir`, `Set-Location -Path dir`, cmd's `cd /d dir`)
-  const target = (): Word | undefined => args.slice(skipOptions(texts, 0, {})).find((w) => !/^\/d$/i.test(w.text));
-  switch (name) {
-    case 'cd':
-    case 'chdir':
-    case 'set-location':
-    case 'sl': {
+  // the directory: `-Path dir`, or the first operand (`cd -P dir`, cmd's `cd /d dir`)
+  const target = (): Word | undefined => {
+    const parsed = parseArgv(texts, grammarOf(name));
+    const path = optionsNamed(parsed, ['-Path', '-LiteralPath'])[0];
+    if (path?.valueIndex !== undefined) return args[path.valueIndex];
+    return args.slice(parsed.rest).find((w) => !/^\/d$/i.test(w.text));
+  };
+  switch (kind) {
+    case 'set-location': {
       const dir = target();
       if (dir || dialect === 'posix') changeDirectory(scope, dir);
       return;
     }
-    case 'pushd':
     case 'push-location': {
       const dir = target();
       if (!dir) {
@@ -636,7 +655,6 @@ function applyEffects(name: string, args: readonly Word[], scope: Scope, dialect
       );
       return;
     }
-    case 'popd':
     case 'pop-location': {
       const previous = scope.dirs.pop();
       if (previous === undefined) scope.cwdKnown = false;
@@ -664,7 +682,8 @@ function applyEffects(name: string, args: readonly Word[], scope: Scope, dialect
     case 'read':
     case 'mapfile':
     case 'readarray':
-      for (const text of texts.slice(skipOptions(texts, 0, { short: 'adinNptu' }))) {
+      for (const index of parseArgv(texts, grammarOf(name)).operands) {
+        const text = texts[index] as string;
         if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(text)) setVar(scope, text, undefined);
       }
       return;

@@ -31,7 +31,7 @@ const IFS = /[ \t\n]+/;
  * the shell splits them) unless `split` is false (assignments); an unquoted variable that is empty
  * leaves no word at all.
  */
-export function expandWord(token: WordToken, scope: Scope, split = true, pick?: LoopPick): Word[] {
+export function expandWord(token: WordToken, scope: Scope, split = true, pick?: LoopPick, seen?: LoopSeen): Word[] {
   const span = spanOf(token.src, token.start, token.end);
   const only = token.parts[0];
   if (token.parts.length === 1 && only?.kind === 'lit') {
@@ -90,11 +90,11 @@ export function expandWord(token: WordToken, scope: Scope, split = true, pick?: 
       const plain = part.op === undefined && part.complex !== true;
       const resolved = pick !== undefined && plain && part.name === pick.name ? pick.value : varValue(part, scope);
       const value = resolved?.text;
-      if (value === undefined && pick === undefined && plain && loopSeen.loop === undefined) {
+      if (value === undefined && seen !== undefined && pick === undefined && plain && seen.loop === undefined) {
         const loop = loopValues(scope, part.name, part.caseless ?? false);
         if (loop !== undefined) {
-          loopSeen.name = part.name;
-          loopSeen.loop = loop;
+          seen.name = part.name;
+          seen.loop = loop;
         }
       }
       if (value === undefined) {
@@ -146,13 +146,13 @@ export interface LoopPick {
 }
 
 /**
- * The first `for` loop variable an expansion met unresolved since the caller last cleared it (one
- * object, reused: nothing is allocated for the commands that use none). See runSimple.
+ * The first `for` loop variable the words of one command use unresolved: the caller passes one to
+ * expandWord, which fills it in (see runSimple).
  */
-export const loopSeen: { name: string | undefined; loop: LoopValues | undefined } = {
-  name: undefined,
-  loop: undefined,
-};
+export interface LoopSeen {
+  name: string | undefined;
+  loop: LoopValues | undefined;
+}
 
 /** Expands a word that must stay one word (assignment values, redirection targets). */
 export function expandSingle(token: WordToken, scope: Scope): Word {

@@ -14,6 +14,8 @@ import { rootScope } from './scope.js';
 import type { Dialect } from './context.js';
 import type { Invocation, Opaque, ReadOptions, ReadResult, Via } from './types.js';
 import { readSource } from './walk.js';
+import { runProgramText } from './command.js';
+import type { Language } from '../programs/index.js';
 
 export type * from './types.js';
 /** The reader's hard bounds (nesting depth, characters, words, invocations). */
@@ -46,6 +48,21 @@ function readAs(line: string, options: ReadOptions, dialect: Dialect): ReadResul
     invocations: detached(reader.invocations),
     opaque: [...reader.opaque].sort((a, b) => a.span[0] - b.span[0]),
   };
+}
+
+/**
+ * Reads program text in `language` (a script file's) through the reader's inline-code entry, as if
+ * it were handed to the interpreter `program` inline (`python3 -c TEXT`): one invocation of
+ * `program` carrying the code, and the commands the code runs. Spans index into `text`.
+ */
+export function readProgramText(text: string, language: Language, program: string, options: ReadOptions): ReadResult {
+  const reader = newReader(text, options);
+  const code = text.length > LIMITS.chars ? text.slice(0, LIMITS.chars) : text;
+  if (code !== text)
+    addOpaque(reader, 'too-long', [LIMITS.chars, text.length], `longer than ${LIMITS.chars} characters`);
+  const frame: Frame = { via: [], depth: 0, dialect: 'posix' };
+  runProgramText(reader, program, language, identity(code), frame, rootScope(options.cwd, options.home, options.tmp));
+  return { line: text, invocations: detached(reader.invocations), opaque: [...reader.opaque] };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,11 +1,10 @@
+import type { Language } from '../programs/index.js';
+import { sourceOf } from '../programs/index.js';
 import type { Word } from './expand.js';
-import { mappedBuilder, sliceMapped } from './mapped.js';
+import { joinMapped, mappedBuilder, sliceMapped } from './mapped.js';
 import type { Mapped } from './mapped.js';
-import { skipOptions } from './options.js';
-import type { OptionSpec } from './options.js';
-import type { InlineCode } from './types.js';
 
-export type Language = InlineCode['language'];
+export type { Language } from '../programs/index.js';
 
 /** Where an interpreter's program comes from, judged from its arguments. */
 export type CodeSource =
@@ -13,130 +12,37 @@ export type CodeSource =
   | { readonly kind: 'stdin'; readonly language: Language }
   | { readonly kind: 'none' };
 
-interface Interpreter {
-  readonly language: Language;
-  readonly spec: OptionSpec;
-  /** Options whose value is code (`-c`, `-e`, `--eval`). */
-  readonly code: readonly string[];
-  /** Several code options are joined with newlines (`perl -e a -e b`). */
-  readonly many?: boolean;
-  /** Options after which the rest of the line belongs to something else (`python -m mod`). */
-  readonly stop?: readonly string[];
-}
+const NO_CODE: CodeSource = { kind: 'none' };
 
-const PYTHON: Interpreter = {
-  language: 'python',
-  spec: { short: 'cWXm', long: ['--check-hash-based-pycs'] },
-  code: ['-c'],
-  stop: ['-m'],
-};
-const NODE: Interpreter = {
-  language: 'node',
-  spec: {
-    short: 'epr',
-    long: [
-      '--eval',
-      '--print',
-      '--require',
-      '--import',
-      '--loader',
-      '--experimental-loader',
-      '--conditions',
-      '--input-type',
-      '--title',
-      '--env-file',
-    ],
-  },
-  code: ['-e', '--eval', '-p', '--print', '-pe'],
-};
-const INTERPRETERS: Readonly<Record<string, Interpreter>> = {
-  node: NODE,
-  nodejs: NODE,
-  bun: { ...NODE, spec: { short: 'epr', long: ['--eval', '--print', '--preload', '--cwd', '--env-file'] } },
-  ruby: { language: 'ruby', spec: { short: 'erICEx', long: ['--encoding'] }, code: ['-e'], many: true },
-  perl: { language: 'perl', spec: { short: 'eEIMmxC' }, code: ['-e', '-E'], many: true },
-  php: { language: 'php', spec: { short: 'rcdfzt' }, code: ['-r'], stop: ['-f'] },
-};
-
-function interpreterFor(name: string): Interpreter | undefined {
-  if (name.startsWith('p') && (/^(?:python|pypy)\d*(?:\.\d+)*$/.test(name) || name === 'py')) return PYTHON;
-  return Object.hasOwn(INTERPRETERS, name) ? INTERPRETERS[name] : undefined;
-}
-
-/** Whether `name args…` runs inline code (`python -c`), reads its program from stdin, or neither. */
+/**
+ * Whether `name args…` runs inline code (`python -c`, `node -e`, `awk '{…}'`, `deno eval`), reads
+ * its program from stdin, or neither: the knowledge base's `sourceOf`, with the words' positions.
+ */
 export function codeSource(name: string, args: readonly Word[]): CodeSource {
-  if (AWKS.has(name)) return awkSource(args);
-  const interpreter = interpreterFor(name);
-  if (!interpreter && name !== 'deno') return { kind: 'none' };
-  const texts = args.map((w) => w.text);
-  if (!interpreter) {
-    if (texts[0] !== 'eval') return { kind: 'none' };
-    const at = skipOptions(texts, 1, { long: ['--ext', '--config', '--import-map', '--location', '--env-file'] });
-    const word = args[at];
-    return word ? { kind: 'inline', language: 'deno', words: [word] } : { kind: 'none' };
-  }
-  const { code, spec } = interpreter;
+  const source = sourceOf(
+    name,
+    args.map((w) => w.text),
+  );
+  if (source.kind === 'stdin')
+    return source.language === undefined ? NO_CODE : { kind: 'stdin', language: source.language };
+  if (source.kind !== 'code') return NO_CODE;
   const words: Word[] = [];
-  const take = (index: number, offset = 0): void => {
+  for (const { index, offset } of source.parts) {
     const word = args[index];
-    if (!word) return;
+    if (word === undefined) continue;
     words.push(
       offset ? { ...word, text: word.text.slice(offset), map: sliceMapped(word.map, offset, word.text.length) } : word,
     );
-  };
-  let i = 0;
-  for (; i < texts.length && (interpreter.many || words.length === 0); i++) {
-    const t = texts[i] ?? '';
-    if (t === '--') {
-      i++;
-      break;
-    }
-    if (!t.startsWith('-') || t === '-') break;
-    if (interpreter.stop?.includes(t)) return { kind: 'none' };
-    if (code.includes(t)) {
-      take(++i);
-      continue;
-    }
-    if (t.startsWith('--')) {
-      const eq = t.indexOf('=');
-      if (eq > 0 && code.includes(t.slice(0, eq))) take(i, eq + 1);
-      else if (eq < 0 && spec.long?.includes(t)) i++;
-      continue;
-    }
-    // a cluster like `-Bc CODE`, `-ne CODE` or `-cCODE`
-    for (let j = 1; j < t.length; j++) {
-      const letter = t[j] ?? '';
-      if (code.includes(`-${letter}`)) {
-        if (j < t.length - 1) take(i, j + 1);
-        else take(++i);
-        break;
-      }
-      if (spec.short?.includes(letter)) {
-        if (j === t.length - 1) i++;
-        break;
-      }
-    }
   }
-  if (words.length) return { kind: 'inline', language: interpreter.language, words };
-  if (i >= texts.length || texts[i] === '-') return { kind: 'stdin', language: interpreter.language };
-  return { kind: 'none' };
+  return words.length > 0 ? { kind: 'inline', language: source.language, words } : NO_CODE;
 }
 
-const AWKS = new Set(['awk', 'gawk', 'mawk', 'nawk', 'busybox-awk']);
-/** awk options that take a value (`-F ,`, `-v x=1`); `-f FILE` reads the program from a file. */
-const AWK_WITH_VALUE = new Set(['-F', '-v', '--field-separator', '--assign']);
-
-/** awk's program is its first operand, unless `-f` names a file that holds it. */
-function awkSource(args: readonly Word[]): CodeSource {
-  for (let i = 0; i < args.length; i++) {
-    const t = (args[i] as Word).text;
-    if (t === '--')
-      return args[i + 1] ? { kind: 'inline', language: 'awk', words: [args[i + 1] as Word] } : { kind: 'none' };
-    if (t === '-f' || t.startsWith('--file') || (t.startsWith('-f') && !t.startsWith('-F'))) return { kind: 'none' };
-    if (AWK_WITH_VALUE.has(t)) i++;
-    else if (!t.startsWith('-') || t === '-') return { kind: 'inline', language: 'awk', words: [args[i] as Word] };
-  }
-  return { kind: 'none' };
+/** The code of an inline source as one text (several `-e` parts joined by newlines). */
+export function codeText(words: readonly Word[]): Mapped {
+  return joinMapped(
+    words.map((w) => w.map),
+    '\n',
+  );
 }
 
 /** A command found in inline code: a shell line, or an argv that runs without a shell. */

@@ -1,3 +1,4 @@
+import type { Language } from '../programs/types.js';
 import type { Span } from '../types.js';
 
 /**
@@ -36,7 +37,7 @@ export interface Redirect {
 
 /** Inline program text handed to an interpreter (`python -c CODE`, `node -e CODE`, heredoc to `python -`). */
 export interface InlineCode {
-  readonly language: 'python' | 'node' | 'ruby' | 'perl' | 'php' | 'deno' | 'awk' | 'powershell' | 'other';
+  readonly language: Language;
   readonly text: string;
   /** Span of the code in the original line (best effort when escaped). */
   readonly span: Span;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sessionAfterUntrusted } from '../../src/rules/session-after-untrusted.js';
 import { evaluate } from '../../src/evaluate.js';
-import { FRESH_SESSION } from '../../src/analysis/context.js';
+import { FRESH_SESSION } from '../../src/context/build.js';
 import { ENV, runRuleTests, stepFrom } from '../rule-tester.js';
 
 const untrusted = { untrusted: true } as const;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluate } from '../../src/evaluate.js';
-import { FRESH_SESSION } from '../../src/analysis/context.js';
+import { FRESH_SESSION } from '../../src/context/build.js';
 import { sessionThirdTry } from '../../src/rules/session-third-try.js';
 import { ENV, runRuleTests, stepFrom } from '../rule-tester.js';
 

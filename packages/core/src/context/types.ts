@@ -1,0 +1,204 @@
+/**
+ * The rules' view of one step, in one place below the rules and the analysis: what the reader
+ * found, the facts derived from it, the questions a rule may ask about the world (Probe) and the
+ * chat (SessionView), and answers several rules share, worked out once per step when first asked
+ * (./build.ts). Only types live here, so that everything may import them without a cycle.
+ */
+import type { HostClass, UrlFacts } from '../facts/hosts.js';
+import type { KeyHit } from '../facts/keys.js';
+import type { PathContext, PathFacts } from '../facts/paths.js';
+import type { ArgvOption, Program, ScriptLanguage } from '../programs/index.js';
+import type { Invocation, Opaque } from '../shell/types.js';
+import type { Span, ToolStep } from '../types.js';
+
+/** What the engine needs to know about the machine, passed in (core does no I/O). */
+export interface Environment {
+  readonly home: string;
+  /** The system temp folder. */
+  readonly tmp: string;
+  /** guard's own folder (settings, state, log), for guard.tamper. */
+  readonly guardHome?: string;
+}
+
+/**
+ * Questions a rule may ask about the world outside the step. Every member is optional and may
+ * answer `undefined` ("don't know"); the engine treats a throwing or missing probe the same way.
+ */
+export interface Probe {
+  /** Of these absolute paths, the ones git ignores (cwd = the repository to ask). */
+  gitIgnored?(cwd: string, paths: readonly string[]): ReadonlySet<string> | undefined;
+  /** Absolute paths of untracked, not ignored files under `cwd` (what `git add -A` would add). */
+  gitUntracked?(cwd: string): readonly string[] | undefined;
+  /** Absolute paths of tracked files with changes (what `git commit -a` would take). */
+  gitModified?(cwd: string): readonly string[] | undefined;
+  /** The current branch in `cwd`. */
+  gitBranch?(cwd: string): string | undefined;
+  /** Text of a file, at most `maxBytes` (undefined when missing or unreadable). */
+  readText?(path: string, maxBytes: number): string | undefined;
+  /** Whether a path exists. */
+  exists?(path: string): boolean | undefined;
+  /** Package names the project lists (package.json, pyproject.toml, requirements*.txt, …); undefined when it lists none. */
+  projectPackages?(projectRoot: string): ReadonlySet<string> | undefined;
+}
+
+/** What this chat's memory says, as far as rules need it (SPEC §5). */
+export interface SessionView {
+  /** Absolute paths of files the agent created in this chat. */
+  readonly createdFiles: ReadonlySet<string>;
+  /** Untrusted content was read since the person's last message (or in this chat, when strict). */
+  readonly untrusted: boolean;
+  /** A result showed injection signs (or a rules file did at chat start). */
+  readonly injection: boolean;
+  /** A key-shaped value came back in a result. */
+  readonly keySeen: boolean;
+  /** MCP servers whose tool descriptions showed injection signs at chat start. */
+  readonly poisonedServers: ReadonlySet<string>;
+  /** How many times in a row this exact command failed, with no file changed since (0 when unknown). */
+  failuresInARow(command: string): number;
+}
+
+/** What a step does to a file. */
+export type FileOp = 'read' | 'write' | 'create' | 'delete' | 'exec';
+
+/**
+ * What a step does to one file, whatever tool it uses: the shared fact behind the path rules (a
+ * write through `>`/`tee`/`cp` and a write tool are the same write).
+ */
+export interface FileEffect {
+  readonly op: FileOp;
+  readonly path: PathFacts;
+  readonly span: Span;
+  /** Program or tool that does it. */
+  readonly by: string;
+  readonly invocation?: Invocation;
+  /**
+   * How: `truncate` empties or replaces the file (`>`), `append` (`>>`), `edit` changes it in
+   * place, `move` takes it away from here (the source of `mv`), `copy` reads it to elsewhere,
+   * `recursive` deletes a whole tree.
+   */
+  readonly how?: 'truncate' | 'append' | 'edit' | 'move' | 'copy' | 'recursive';
+  /** The content leaves the machine (`curl -T`, `scp` to a host). */
+  readonly sends?: boolean;
+  /** For writes by a write tool: the new text. */
+  readonly content?: string;
+}
+
+/** One network destination a step reaches. */
+export interface NetEffect {
+  readonly host: string;
+  readonly hostClass: HostClass;
+  readonly url?: UrlFacts;
+  readonly span: Span;
+  readonly by: string;
+  readonly invocation?: Invocation;
+  /** Data goes out (a POST body, an upload, a copy to another computer, a raw socket). */
+  readonly sends: boolean;
+  readonly kind: 'http' | 'ssh' | 'git' | 'dns' | 'mail' | 'raw';
+}
+
+/** One argument of an invocation, with its index and span. */
+export interface Arg {
+  readonly value: string;
+  readonly index: number;
+  readonly span: Span;
+}
+
+/**
+ * An invocation's words as its program reads them (the program knowledge base's grammar, one
+ * parser: see programs/argv.ts).
+ */
+export interface Argv {
+  /** The program's entry (undefined: unknown, read with no option taking a value). */
+  readonly program: Program | undefined;
+  /** The options, in order: a bundle's letters one by one (`-rf` is `-r` and `-f`). */
+  readonly options: readonly ArgvOption[];
+  /** The words that are neither options nor their values (every word after `--`). */
+  readonly operands: readonly Arg[];
+  /** Every word this reading covers, as written (after the subcommand, for a subcommand's). */
+  readonly words: readonly Arg[];
+  /** Whether one of these options is given (`-r` inside `-rf` too; PowerShell's names without case). */
+  has(...names: readonly string[]): boolean;
+  /** The values given to these options, in order, with the span of each value. */
+  values(...names: readonly string[]): Arg[];
+  /**
+   * The subcommand and its own words (`git push …`, `docker compose …`, `npm install …`): the word
+   * after a leading program's options, or the first operand.
+   */
+  readonly sub: SubArgv | undefined;
+}
+
+/** A subcommand's words: `name` is the subcommand, `index` where it stands among the arguments. */
+export interface SubArgv extends Argv {
+  readonly name: string;
+  readonly index: number;
+}
+
+/** One place of a pipeline (`a | (b; c) | xargs d`). */
+export interface Stage {
+  readonly index: number;
+  /** Every command that runs at this place, nested ones included (`xargs rm`'s `rm`). */
+  readonly commands: readonly Invocation[];
+  /**
+   * The commands whose output is the stage's output: seen through subshells, groups and prefixes
+   * (`(find …)`, `{ find …; }`, `sudo find …`), not what a runner there runs in turn.
+   */
+  readonly producers: readonly Invocation[];
+}
+
+/** A script file the step runs, read through the probe and judged as a step of its own. */
+export interface Script {
+  /** The effect that runs it (its span is where the step names the script). */
+  readonly effect: FileEffect;
+  /** Absolute path. */
+  readonly path: string;
+  readonly text: string;
+  readonly language: ScriptLanguage;
+  /** FNV-1a of the text, as 8 hex digits: names this version of the file. */
+  readonly hash: string;
+  /** The script as a step of its own (a fresh chat, no further script reads). */
+  readonly context: RuleContext;
+}
+
+/** A rule's view of one step: the step, what the reader found, and the facts derived from it. */
+export interface RuleContext {
+  readonly step: ToolStep;
+  /** The text every span indexes into. */
+  readonly text: string;
+  /** Shell invocations (shell steps only; empty otherwise). */
+  readonly invocations: readonly Invocation[];
+  readonly opaque: readonly Opaque[];
+  /** Every file the step reads, writes, creates or deletes, by any tool. */
+  readonly files: readonly FileEffect[];
+  /** Every network destination the step reaches. */
+  readonly net: readonly NetEffect[];
+  /** Key-shaped values in the step text. */
+  readonly keys: readonly KeyHit[];
+  /** Classifies a path as written in the step, relative to `cwd` (defaults to the step's cwd). */
+  path(raw: string, cwd?: string): PathFacts;
+  readonly pathContext: PathContext;
+  readonly probe: Probe;
+  readonly session: SessionView;
+
+  // Answers several rules share, worked out when first asked and kept for this step.
+
+  /** How the invocation's program reads its words (options, operands, subcommand). */
+  argv(inv: Invocation): Argv;
+  /** The stages of the pipeline the invocation is in, first to last (a lone command is one stage). */
+  pipeline(inv: Invocation): readonly Stage[];
+  /** The stage that feeds the invocation's stdin, when it is in a pipeline after the first stage. */
+  stageBefore(inv: Invocation): Stage | undefined;
+  /** The files the invocation touches (its share of `files`). */
+  filesOf(inv: Invocation): readonly FileEffect[];
+  /** The hosts the invocation reaches (its share of `net`). */
+  netOf(inv: Invocation): readonly NetEffect[];
+  /**
+   * What a listing command names, as paths: `find`'s picks (`find src -name '*.ts'` is
+   * `src/**\/*.ts`), Get-ChildItem's items (its folders, or `-Filter x` below them); undefined for a
+   * command that lists nothing the reader can name.
+   */
+  listed(inv: Invocation): readonly PathFacts[] | undefined;
+  /** The script files the step runs (shell steps with a probe that reads files; at most eight). */
+  scripts(): readonly Script[];
+  /** A value worked out from one invocation, once per step for each `of` (shared by the rules that ask it). */
+  derive<T>(inv: Invocation, of: (inv: Invocation, context: RuleContext) => T): T;
+}

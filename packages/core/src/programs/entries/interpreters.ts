@@ -1,0 +1,162 @@
+import type { ProgramSpec, SubcommandSpec } from '../types.js';
+import { NPM } from './packages.js';
+
+// Interpreters: they run code given in an option (`python -c CODE`), a script file (`python x.py`),
+// or code on stdin when given neither (`curl … | python3`). See ../sources.ts.
+
+const NODE_CODE = ['-e', '--eval', '-p', '--print', '-pe'];
+/** Subcommands of bun and deno: the word after them is not a script (except after `run`). */
+const BUN_SUBCOMMANDS = [
+  'run',
+  'x',
+  'test',
+  'install',
+  'i',
+  'add',
+  'a',
+  'remove',
+  'rm',
+  'update',
+  'link',
+  'unlink',
+  'pm',
+  'build',
+  'init',
+  'create',
+  'upgrade',
+  'publish',
+  'outdated',
+  'patch',
+];
+const DENO_SUBCOMMANDS = [
+  'run',
+  'eval',
+  'test',
+  'install',
+  'i',
+  'add',
+  'remove',
+  'task',
+  'fmt',
+  'lint',
+  'check',
+  'compile',
+  'bench',
+  'doc',
+  'info',
+  'repl',
+  'serve',
+  'upgrade',
+  'cache',
+  'init',
+  'jupyter',
+  'publish',
+  'coverage',
+  'outdated',
+  'clean',
+];
+/** Their package subcommands read npm's options (`bun add -D x`). */
+const INSTALLS = new Set(['install', 'i', 'add', 'a', 'remove', 'rm', 'update']);
+const subcommands = (names: readonly string[]): Readonly<Record<string, SubcommandSpec>> =>
+  Object.fromEntries(names.map((name) => [name, INSTALLS.has(name) ? { argv: NPM } : {}]));
+
+export const INTERPRETERS: readonly ProgramSpec[] = [
+  {
+    // python, python3, python3.12, pypy3, and Windows' `py` launcher
+    names: ['python', 'pypy', 'py'],
+    versioned: true,
+    roles: ['inline-code', 'script-runner'],
+    source: 'code',
+    language: 'python',
+    script: 'python',
+    code: { options: ['-c'], stop: ['-m'] },
+    argv: { values: ['-c', '-W', '-X', '-m', '--check-hash-based-pycs'], leading: true },
+  },
+  {
+    names: ['node', 'nodejs'],
+    roles: ['inline-code', 'script-runner'],
+    source: 'code',
+    language: 'node',
+    script: 'node',
+    code: { options: NODE_CODE },
+    argv: {
+      values: [
+        ...NODE_CODE,
+        '-r',
+        '--require',
+        '--import',
+        '--loader',
+        '--experimental-loader',
+        '--conditions',
+        '--input-type',
+        '--title',
+        '--env-file',
+      ],
+      leading: true,
+    },
+  },
+  {
+    names: ['bun'],
+    roles: ['inline-code', 'script-runner', 'package-manager', 'package-runner'],
+    source: 'code',
+    language: 'node',
+    script: 'node',
+    code: { options: NODE_CODE },
+    argv: { values: [...NODE_CODE, '-r', '--preload', '--cwd', '--env-file'], leading: true },
+    subcommands: subcommands(BUN_SUBCOMMANDS),
+    runs: [{ kind: 'package-runner', path: ['x'], argv: { values: ['-p', '--package'] } }],
+  },
+  {
+    names: ['deno'],
+    roles: ['inline-code', 'script-runner', 'package-manager'],
+    source: 'deno',
+    language: 'deno',
+    script: 'node',
+    argv: { values: ['--ext', '--config', '--import-map', '--location', '--env-file'], leading: true },
+    subcommands: subcommands(DENO_SUBCOMMANDS),
+  },
+  {
+    names: ['ruby'],
+    versioned: true,
+    roles: ['inline-code', 'script-runner'],
+    source: 'code',
+    language: 'ruby',
+    script: 'ruby',
+    code: { options: ['-e'], many: true },
+    argv: { values: ['-e', '-r', '-I', '-C', '-E', '-x', '--encoding'], leading: true },
+  },
+  {
+    names: ['perl'],
+    versioned: true,
+    roles: ['inline-code', 'script-runner'],
+    source: 'code',
+    language: 'perl',
+    script: 'perl',
+    code: { options: ['-e', '-E'], many: true },
+    argv: { values: ['-e', '-E', '-I', '-M', '-m', '-x', '-C'], leading: true },
+  },
+  {
+    names: ['php'],
+    versioned: true,
+    roles: ['inline-code', 'script-runner'],
+    source: 'code',
+    language: 'php',
+    script: 'php',
+    code: { options: ['-r'], file: ['-f'] },
+    argv: { values: ['-r', '-c', '-d', '-f', '-z', '-t'], leading: true },
+  },
+  {
+    // awk's program is its first operand (or the file `-f` names)
+    names: ['awk', 'gawk', 'mawk', 'nawk', 'busybox-awk'],
+    roles: ['inline-code', 'pattern-first'],
+    source: 'awk',
+    language: 'awk',
+    argv: { values: ['-F', '-v', '-f', '--field-separator', '--assign', '--file'] },
+  },
+  {
+    names: ['tsx', 'ts-node'],
+    roles: ['script-runner'],
+    script: 'node',
+    argv: { values: ['-r', '--require', '--import', '--loader', '-e', '--eval', '-p', '--print'], leading: true },
+  },
+];

@@ -1,0 +1,97 @@
+import type { ArgvSpec, ProgramSpec } from '../types.js';
+import { POWERSHELL_COMMON } from './files.js';
+
+// PowerShell's cmdlets, each with its built-in aliases. An alias that is also a POSIX program's
+// name (`rm`, `ls`, `cat`, `curl` in Windows PowerShell) keeps that program's entry for look-ups
+// by name; `cmdletOf` (../index.ts) gives the cmdlet it stands for in a PowerShell line.
+
+/** A cmdlet's parameters: whole words, compared without case; these take a value. */
+const cmdlet = (...values: string[]): ArgvSpec => ({ values: [...values, ...POWERSHELL_COMMON], words: true });
+const ITEM = cmdlet('-Path', '-LiteralPath');
+
+/** Every entry here is a cmdlet. */
+export const POWERSHELL: readonly ProgramSpec[] = (
+  [
+    {
+      names: ['remove-item'],
+      aliases: ['ri', 'rm', 'rmdir', 'del', 'erase', 'rd'],
+      roles: ['deleter'],
+      argv: ITEM,
+    },
+    {
+      names: ['get-childitem'],
+      aliases: ['gci', 'ls', 'dir'],
+      roles: ['lister'],
+      argv: cmdlet('-Path', '-LiteralPath', '-Attributes'),
+    },
+    { names: ['get-item'], aliases: ['gi'], roles: ['lister'], argv: ITEM },
+    {
+      names: ['get-content'],
+      aliases: ['gc', 'cat', 'type'],
+      roles: ['content-reader'],
+      argv: cmdlet(
+        '-Path',
+        '-LiteralPath',
+        '-TotalCount',
+        '-Head',
+        '-Tail',
+        '-First',
+        '-Last',
+        '-Encoding',
+        '-Delimiter',
+        '-ReadCount',
+      ),
+    },
+    { names: ['set-content'], aliases: ['sc'], argv: cmdlet('-Path', '-LiteralPath', '-Value', '-Encoding') },
+    { names: ['add-content'], aliases: ['ac'], argv: cmdlet('-Path', '-LiteralPath', '-Value', '-Encoding') },
+    { names: ['out-file'], argv: cmdlet('-FilePath', '-LiteralPath', '-Encoding', '-Width', '-InputObject') },
+    { names: ['tee-object'], aliases: ['tee'], argv: cmdlet('-FilePath', '-LiteralPath', '-Variable', '-InputObject') },
+    { names: ['copy-item'], aliases: ['cpi', 'cp', 'copy'], argv: cmdlet('-Path', '-LiteralPath', '-Destination') },
+    { names: ['move-item'], aliases: ['mi', 'mv', 'move'], argv: cmdlet('-Path', '-LiteralPath', '-Destination') },
+    { names: ['rename-item'], aliases: ['rni', 'ren'], argv: cmdlet('-Path', '-LiteralPath', '-NewName') },
+    { names: ['new-item'], aliases: ['ni'], roles: ['creator'], argv: cmdlet('-Path', '-Name', '-ItemType', '-Value') },
+    { names: ['set-item'], aliases: ['si'], argv: cmdlet('-Path', '-LiteralPath', '-Value') },
+    { names: ['set-itemproperty'], aliases: ['sp'], argv: cmdlet('-Path', '-LiteralPath', '-Name', '-Value', '-Type') },
+    { names: ['new-itemproperty'], argv: cmdlet('-Path', '-LiteralPath', '-Name', '-Value', '-PropertyType') },
+    { names: ['remove-itemproperty'], aliases: ['rp'], argv: cmdlet('-Path', '-LiteralPath', '-Name') },
+    { names: ['rename-itemproperty'], aliases: ['rnp'], argv: cmdlet('-Path', '-LiteralPath', '-Name', '-NewName') },
+    { names: ['set-location'], aliases: ['sl', 'cd', 'chdir'], argv: cmdlet('-Path', '-LiteralPath') },
+    { names: ['push-location'], aliases: ['pushd'], argv: cmdlet('-Path', '-LiteralPath') },
+    { names: ['pop-location'], aliases: ['popd'] },
+    {
+      names: ['select-string'],
+      aliases: ['sls'],
+      roles: ['pattern-first'],
+      argv: cmdlet('-Pattern', '-Path', '-LiteralPath'),
+    },
+    { names: ['where-object'], aliases: ['where', '?'] },
+    { names: ['select-object'], aliases: ['select'] },
+    { names: ['sort-object'], aliases: ['sort'] },
+    { names: ['foreach-object'], aliases: ['%', 'foreach'] },
+    { names: ['write-output'], aliases: ['echo', 'write'] },
+    { names: ['write-host'] },
+    { names: ['invoke-expression'], aliases: ['iex'], roles: ['evaluator'], dialect: 'powershell' },
+    {
+      names: ['invoke-webrequest'],
+      aliases: ['iwr', 'curl', 'wget'],
+      roles: ['http-client', 'downloader'],
+      argv: cmdlet('-Uri', '-OutFile', '-InFile', '-Method', '-Body', '-Headers', '-ContentType', '-UserAgent'),
+    },
+    {
+      names: ['invoke-restmethod'],
+      aliases: ['irm'],
+      roles: ['http-client', 'downloader'],
+      argv: cmdlet('-Uri', '-OutFile', '-InFile', '-Method', '-Body', '-Headers', '-ContentType', '-UserAgent'),
+    },
+    { names: ['start-bitstransfer'], roles: ['http-client', 'downloader'], argv: cmdlet('-Source', '-Destination') },
+    { names: ['send-mailmessage'], argv: cmdlet('-SmtpServer', '-To', '-From', '-Subject', '-Body', '-Attachments') },
+    { names: ['resolve-dnsname'], roles: ['dns-client'], argv: cmdlet('-Type', '-Server', '-Name') },
+    { names: ['stop-process'], aliases: ['spps', 'kill'], argv: cmdlet('-Name', '-ProcessName', '-Id') },
+    { names: ['get-process'], aliases: ['gps', 'ps'], argv: cmdlet('-Name', '-ProcessName', '-Id') },
+    {
+      names: ['start-process'],
+      aliases: ['saps', 'start'],
+      argv: cmdlet('-FilePath', '-ArgumentList', '-Verb', '-WorkingDirectory'),
+    },
+  ] satisfies readonly ProgramSpec[]
+).map((spec) => ({ ...spec, cmdlet: true }));

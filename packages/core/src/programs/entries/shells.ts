@@ -1,0 +1,84 @@
+import type { ProgramSpec } from '../types.js';
+
+// Shells and the programs that run shell text. A shell is a script runner too: `bash x.sh` runs
+// x.sh. How each takes its commands is `source` (see ../sources.ts); the syntax is `dialect`.
+
+/** POSIX shells' options that take a value; `-c` is a flag (the command is the first operand). */
+const POSIX_SHELL = {
+  values: ['-o', '+o', '-O', '+O', '--rcfile', '--init-file', '--command'],
+  plus: true,
+  leading: true,
+} as const;
+
+/** PowerShell's own parameters that take a value (as written, or abbreviated as PowerShell allows). */
+const POWERSHELL_PARAMETERS = [
+  '-ExecutionPolicy',
+  '-ep',
+  '-ex',
+  '-exec',
+  '-WindowStyle',
+  '-w',
+  '-WorkingDirectory',
+  '-wd',
+  '-ConfigurationName',
+  '-config',
+  '-OutputFormat',
+  '-o',
+  '-of',
+  '-InputFormat',
+  '-if',
+  '-inp',
+  '-PSConsoleFile',
+  '-SettingsFile',
+  '-CustomPipeName',
+  '-Version',
+  '-v',
+  '-EncodedArguments',
+  '-ea',
+];
+
+export const SHELLS: readonly ProgramSpec[] = [
+  {
+    names: ['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'rbash', 'fish'],
+    roles: ['shell', 'script-runner'],
+    source: 'shell',
+    dialect: 'posix',
+    script: 'shell',
+    argv: POSIX_SHELL,
+  },
+  {
+    // `pwsh x.ps1` runs a script; `pwsh -Command text` and `pwsh -File x.ps1` as spelt out
+    names: ['pwsh'],
+    roles: ['shell', 'script-runner'],
+    source: 'powershell',
+    dialect: 'powershell',
+    script: 'powershell',
+    argv: { values: POWERSHELL_PARAMETERS, words: true, slash: true, leading: true },
+  },
+  {
+    // Windows PowerShell also takes its command text without -Command
+    names: ['powershell'],
+    roles: ['shell', 'script-runner'],
+    source: 'powershell',
+    dialect: 'powershell',
+    script: 'powershell',
+    argv: { values: POWERSHELL_PARAMETERS, words: true, slash: true, leading: true },
+  },
+  {
+    names: ['cmd'],
+    roles: ['shell'],
+    source: 'cmd',
+    dialect: 'cmd',
+    argv: { slash: true, leading: true },
+  },
+  { names: ['eval'], roles: ['evaluator'], source: 'eval', dialect: 'posix' },
+  { names: ['source', '.'], roles: ['script-runner'], source: 'source', script: 'shell' },
+  {
+    // `busybox sh …`, `busybox rm …`: the applet and its words are a command
+    names: ['busybox'],
+    roles: ['runner'],
+    script: 'shell',
+    runs: [{ kind: 'argv', stdio: true }],
+    argv: { leading: true },
+  },
+];

@@ -1,0 +1,59 @@
+import type { ProgramSpec } from '../types.js';
+
+// Programs that manage processes, users and the computer itself.
+
+export const SYSTEM: readonly ProgramSpec[] = [
+  // `kill -s KILL 42`, `kill -9 42`
+  { names: ['kill'], argv: { values: ['-s', '-n', '--signal'] } },
+  {
+    names: ['pkill', 'pgrep'],
+    argv: {
+      values: [
+        '-P',
+        '--parent',
+        '-s',
+        '--session',
+        '-u',
+        '--euid',
+        '-U',
+        '--uid',
+        '-g',
+        '--pgroup',
+        '-G',
+        '--group',
+        '-t',
+        '--terminal',
+        '--signal',
+        '-F',
+        '--pidfile',
+        '--ns',
+        '--nslist',
+      ],
+    },
+  },
+  { names: ['gpasswd'], argv: { values: ['-a', '-d', '-M', '-A'] } },
+  {
+    // the Codex CLI: `codex -c key=value features disable hooks`
+    names: ['codex'],
+    argv: {
+      values: [
+        '-c',
+        '--config',
+        '-m',
+        '--model',
+        '-p',
+        '--profile',
+        '-s',
+        '--sandbox',
+        '-a',
+        '--ask-for-approval',
+        '-C',
+        '--cd',
+        '-i',
+        '--image',
+        '--enable',
+        '--disable',
+      ],
+    },
+  },
+];

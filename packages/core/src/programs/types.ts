@@ -1,0 +1,188 @@
+import type { ArgvSpec, Grammar } from './argv.js';
+
+export type { ArgvSpec } from './argv.js';
+
+/**
+ * What a program does, as far as the reader, the analysis and the rules ask. A program may have
+ * several roles (bash is a shell and a script runner; curl an HTTP client and a downloader).
+ */
+export type Role =
+  /** Reads commands: from `-c` (or its own spelling of it), a script file, or stdin. */
+  | 'shell'
+  /** Runs the script file named by its first operand (shells, interpreters, `source`). */
+  | 'script-runner'
+  /** Runs program text given in an option or on stdin (`python -c`, `node -e`, `awk '{…}'`). */
+  | 'inline-code'
+  /** Runs its arguments, or its pipeline input, as shell code (`eval`, `iex`). */
+  | 'evaluator'
+  /** Sends HTTP requests to the URLs it is given. */
+  | 'http-client'
+  /** Fetches a URL and hands over (prints or saves) what came back. */
+  | 'downloader'
+  /** Runs a command on another computer or in a container (`ssh host cmd`, `docker exec`). */
+  | 'remote-runner'
+  /** Runs its operands as a command here (`xargs`, `parallel`, `find -exec`, `watch`). */
+  | 'runner'
+  /** Fetches a package and runs it (`npx`, `pnpm dlx`, `uvx`). */
+  | 'package-runner'
+  /** Stands in front of a command and runs it (`sudo`, `env`, `nice`, `timeout`). */
+  | 'prefix'
+  /** Deletes the files it is given. */
+  | 'deleter'
+  /** Lists files (what it prints names files: `find`, `ls`, `Get-ChildItem`). */
+  | 'lister'
+  /** Prints or passes on the content of the files it is given (`cat`, `head`, `base64`). */
+  | 'content-reader'
+  /** Makes empty files or folders (`touch`, `mkdir`). */
+  | 'creator'
+  /** Its first operand is a pattern or program text, the rest files (`grep`, `sed`, `awk`). */
+  | 'pattern-first'
+  /** Installs packages (`npm`, `pip`, `cargo`, `apt`). */
+  | 'package-manager'
+  /** Logs into another computer or copies files to it (`ssh`, `scp`, `rsync`). */
+  | 'ssh-client'
+  /** Looks names up (`dig`, `nslookup`). */
+  | 'dns-client'
+  /** Opens a raw network connection (`nc`, `socat`, `telnet`). */
+  | 'raw-client'
+  /** A database's command-line client (`psql`, `mysql`, `sqlite3`, `redis-cli`). */
+  | 'database-client';
+
+/** The syntax a shell reads its commands in. */
+export type Dialect = 'posix' | 'powershell' | 'cmd';
+
+/** The language of program text (inline code, a script file). */
+export type Language = 'python' | 'node' | 'ruby' | 'perl' | 'php' | 'deno' | 'awk' | 'powershell' | 'other';
+
+/** The language of a script file a runner runs. */
+export type ScriptLanguage = 'shell' | 'python' | 'node' | 'ruby' | 'perl' | 'php' | 'powershell';
+
+/**
+ * How a program takes what it runs (the reader follows it; the analysis asks it the same way):
+ * - `shell`: a POSIX shell (`-c TEXT`, `--command TEXT`, `-s`, a script, or stdin);
+ * - `powershell`: `-Command TEXT`/`-c`, `-File`, `-EncodedCommand`, stdin with `-Command -`;
+ * - `cmd`: `/c TEXT`, `/k TEXT`, or stdin;
+ * - `code`: an interpreter (`python -c CODE`, `node -e CODE`, code on stdin with no script);
+ * - `awk`: awk's first operand is its program (unless `-f FILE`);
+ * - `deno`: `deno eval CODE`;
+ * - `eval`: every argument is shell text; `source`: the first operand is a script.
+ */
+export type Source = 'shell' | 'powershell' | 'cmd' | 'code' | 'awk' | 'deno' | 'eval' | 'source';
+
+/** Options that hand an interpreter its code. */
+export interface CodeSpec {
+  /** `-c`, `-e`, `--eval`, `-p`: the value is code. */
+  readonly options: readonly string[];
+  /** Several code options are joined (`perl -e a -e b`). */
+  readonly many?: boolean;
+  /** Options after which the rest belongs to something else (`python -m mod`). */
+  readonly stop?: readonly string[];
+  /** Options whose value is the script file (`php -f tool.php`). */
+  readonly file?: readonly string[];
+}
+
+/** How a prefix (`sudo`, `env`, `timeout 5`) is followed by the command it runs. */
+export interface PrefixSpec {
+  /** `NAME=value` words may follow the options (`sudo HUSKY=0 git …`, `env A=1 cmd`). */
+  readonly env?: boolean;
+  /** Positional words to skip before the command (`timeout 5 cmd`). */
+  readonly positional?: number;
+  /** Options after which the prefix runs no command (`command -v git` only looks git up). */
+  readonly not?: readonly string[];
+  /** Options that set the folder the command runs in (`env -C dir`, `sudo -D dir`). */
+  readonly cwd?: readonly string[];
+}
+
+/**
+ * How a program runs another command the reader should read (beyond shells and interpreters):
+ * - `argv`: its operands from the first one on are a command (`xargs rm`, `busybox sh`);
+ * - `find`: every `-exec`/`-execdir`/`-ok` … `;` or `{} +` is a command;
+ * - `parallel`: a command line before `:::`, or each argument after it;
+ * - `watch`: the operands, joined, are handed to `sh -c`;
+ * - `script`: `-c TEXT`, or the BSD form `script [file] command…`;
+ * - `su`: `-c TEXT`;
+ * - `ssh`: the words after the host run there (stdin does when there are none);
+ * - `container-exec`: `docker exec [options] CONTAINER command…` (and `compose exec`);
+ * - `kubectl-exec`: `kubectl exec POD -- command…`;
+ * - `package-runner`: a fetched package and its arguments (`npx pkg …`, `pnpm dlx pkg …`), or a
+ *   shell line given by `call` options or after `flag` options;
+ * - `env-runner`: a command in a tool's environment (`poetry run cmd`, `bundle exec cmd`).
+ */
+export type Runs =
+  /** `stdio`: the command runs in the runner's place, with its redirections (`busybox sh >& …`). */
+  | { readonly kind: 'argv'; readonly stdio?: boolean }
+  | { readonly kind: 'find' }
+  | { readonly kind: 'parallel' }
+  | { readonly kind: 'watch' }
+  | { readonly kind: 'script' }
+  | { readonly kind: 'su' }
+  | { readonly kind: 'ssh' }
+  | { readonly kind: 'container-exec' }
+  | { readonly kind: 'kubectl-exec' }
+  | {
+      readonly kind: 'package-runner';
+      /** The subcommand words that lead to it (`dlx`, `tool run`); none for `npx`. */
+      readonly path?: readonly string[];
+      /** Options whose value is a shell line (`npx -c 'cmd'`). */
+      readonly call?: readonly string[];
+      /** Flags after which the rest forms a shell line (`pnpm dlx -c cmd args`). */
+      readonly flag?: readonly string[];
+      /** Options of this form of the runner (before the package). */
+      readonly argv?: ArgvSpec;
+    }
+  | { readonly kind: 'env-runner'; readonly path: string; readonly argv?: ArgvSpec };
+
+/** A subcommand with options of its own (`git push`, `docker compose`, `kubectl exec`). */
+export interface SubcommandSpec {
+  readonly argv?: ArgvSpec;
+  /** Its own subcommands (`docker compose exec`, `git worktree add`). */
+  readonly subcommands?: Readonly<Record<string, SubcommandSpec>>;
+}
+
+/** One entry of the knowledge base, as written in ./entries. */
+export interface ProgramSpec {
+  /** Names it runs under, as `Invocation.name` has them (basename, lower case, no `.exe`). */
+  readonly names: readonly string[];
+  /** `python3.12`, `pip3.11`, `php8.2`: the names with a version after them are this program too. */
+  readonly versioned?: boolean;
+  /** A PowerShell cmdlet (`remove-item`): `cmdletOf` knows it by its name and its aliases. */
+  readonly cmdlet?: boolean;
+  /** PowerShell's aliases for it (cmdlets only: `ri`, `del`, `rm` for Remove-Item). */
+  readonly aliases?: readonly string[];
+  readonly roles?: readonly Role[];
+  /** How its words are read (global options, before any subcommand). */
+  readonly argv?: ArgvSpec;
+  readonly subcommands?: Readonly<Record<string, SubcommandSpec>>;
+  /** How it takes the commands or code it runs (shells, interpreters, `eval`). */
+  readonly source?: Source;
+  /** The syntax of the commands it reads (shells). */
+  readonly dialect?: Dialect;
+  /** The language of its code (interpreters). */
+  readonly language?: Language;
+  readonly code?: CodeSpec;
+  /** The language of the script file it runs (script runners). */
+  readonly script?: ScriptLanguage;
+  readonly prefix?: PrefixSpec;
+  readonly runs?: readonly Runs[];
+  /** Options that run this one command in another folder (`make -C dir`, `npm --prefix dir`). */
+  readonly cwd?: readonly string[];
+}
+
+/** A subcommand made ready. */
+export interface Subcommand {
+  readonly grammar: Grammar;
+  readonly subcommands?: ReadonlyMap<string, Subcommand>;
+}
+
+/** A way a program runs a command, made ready: its own options read with `grammar`. */
+export type Run = Runs & { readonly grammar: Grammar };
+
+/** A knowledge-base entry made ready: what the code asks (see ./index.ts). */
+export interface Program extends Omit<ProgramSpec, 'runs'> {
+  readonly runs?: readonly Run[];
+  /** The entry's first name (`remove-item`, `bash`, `python`). */
+  readonly name: string;
+  readonly roleSet: ReadonlySet<Role>;
+  readonly grammar: Grammar;
+  readonly subcommandMap?: ReadonlyMap<string, Subcommand>;
+}

@@ -1,0 +1,182 @@
+import { describe, expect, it } from 'vitest';
+import type { ProgramSource, Role } from '../../src/programs/index.js';
+import { canonicalName, cmdletOf, ENTRIES, isA, namesWith, program, sourceOf } from '../../src/programs/index.js';
+
+// The program knowledge base: one entry per program, found by any of its names in O(1).
+
+describe('the entries', () => {
+  it('give each name to one entry only', () => {
+    const owners = new Map<string, string>();
+    const twice: string[] = [];
+    for (const entry of ENTRIES) {
+      for (const name of entry.names) {
+        if (owners.has(name)) twice.push(`${name}: ${owners.get(name)} and ${entry.names[0]}`);
+        owners.set(name, entry.names[0] as string);
+      }
+    }
+    expect(twice).toEqual([]);
+  });
+
+  it('write names as Invocation.name has them (lower case, no .exe)', () => {
+    const odd = ENTRIES.flatMap((entry) => [...entry.names, ...(entry.aliases ?? [])]).filter(
+      (name) => name !== name.toLowerCase() || /\.(?:exe|cmd|bat|com)$/.test(name) || name.includes('/'),
+    );
+    expect(odd).toEqual([]);
+  });
+
+  it('say how a shell or interpreter takes what it runs, and in which syntax or language', () => {
+    const missing = ENTRIES.filter(
+      (entry) =>
+        (entry.roles?.includes('shell') === true && (entry.source === undefined || entry.dialect === undefined)) ||
+        (entry.roles?.includes('inline-code') === true && entry.language === undefined) ||
+        (entry.roles?.includes('script-runner') === true && entry.script === undefined) ||
+        (entry.roles?.includes('prefix') === true && entry.prefix === undefined),
+    ).map((entry) => entry.names[0]);
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('looking a program up', () => {
+  it.for([
+    ['rbash', 'sh'],
+    ['python3.12', 'python'],
+    ['pypy3', 'python'],
+    ['py', 'python'],
+    ['pip3.11', 'pip'],
+    ['php8.2', 'php'],
+    ['nodejs', 'node'],
+    ['ri', 'remove-item'],
+    ['gci', 'get-childitem'],
+    ['iwr', 'invoke-webrequest'],
+    ['rm', 'rm'],
+    ['ls', 'ls'],
+    ['curl', 'curl'],
+    ['ncat', 'nc'],
+  ] as const)('%s is the entry %s', ([name, entry]) => {
+    expect(program(name)?.name).toBe(entry);
+  });
+
+  it.for(['node18x', 'git2', '3.12', '....', '', 'constructor', 'toString', '__proto__', 'hasOwnProperty'])(
+    '%s is no program it knows',
+    (name) => {
+      expect(program(name)).toBeUndefined();
+    },
+  );
+
+  it('finds a 100 KB name that ends in digits and dots in linear time', () => {
+    expect(program(`x${'.'.repeat(100_000)}`)).toBeUndefined();
+    expect(program(`${'.'.repeat(100_000)}x`)).toBeUndefined();
+  });
+
+  it.for([
+    ['shell', ['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'rbash', 'fish', 'pwsh', 'powershell', 'cmd']],
+    ['inline-code', ['python', 'python3', 'node', 'nodejs', 'bun', 'deno', 'ruby', 'perl', 'php', 'awk', 'gawk']],
+    ['http-client', ['curl', 'wget', 'http', 'xh', 'fetch', 'iwr', 'irm', 'invoke-webrequest', 'start-bitstransfer']],
+    ['deleter', ['rm', 'unlink', 'shred', 'srm', 'del', 'erase', 'rd', 'remove-item', 'ri', 'rmdir', 'trash']],
+    ['lister', ['find', 'ls', 'get-childitem', 'gci', 'get-item', 'gi']],
+    ['remote-runner', ['ssh', 'docker', 'podman', 'kubectl', 'oc']],
+    ['package-manager', ['npm', 'pnpm', 'yarn', 'bun', 'pip', 'pip3', 'uv', 'cargo', 'apt-get', 'brew']],
+    ['prefix', ['sudo', 'doas', 'env', 'nice', 'nohup', 'timeout', 'stdbuf', 'time', 'command', 'exec']],
+  ] as const)('%s: every spelling has the role', ([role, names]) => {
+    expect(names.filter((name) => !isA(name, role as Role))).toEqual([]);
+    // the names a rule may be gated on: every spelling but the versioned ones (`python3`), found by program()
+    const versioned = names.filter((name) => program(name)?.versioned === true && !program(name)?.names.includes(name));
+    expect(names.filter((name) => !namesWith(role as Role).has(name))).toEqual(versioned);
+  });
+
+  it.for(['ls', 'echo', 'git', 'npm', 'grep'])('%s is no shell', (name) => {
+    expect(isA(name, 'shell')).toBe(false);
+  });
+
+  it.for([
+    ['rm', 'remove-item'],
+    ['del', 'remove-item'],
+    ['ri', 'remove-item'],
+    ['ls', 'get-childitem'],
+    ['dir', 'get-childitem'],
+    ['cd', 'set-location'],
+    ['sl', 'set-location'],
+    ['pushd', 'push-location'],
+    ['iex', 'invoke-expression'],
+    ['write-host', 'write-host'],
+    ['Remove-Item'.toLowerCase(), 'remove-item'],
+  ] as const)('in a PowerShell line %s is %s', ([name, cmdlet]) => {
+    expect(cmdletOf(name)).toBe(cmdlet);
+  });
+
+  it.for(['bash', 'git', 'grep', 'python'])('%s is no cmdlet', (name) => {
+    expect(cmdletOf(name)).toBeUndefined();
+  });
+
+  it.for([
+    ['cp', 'cp'],
+    ['sort', 'sort'],
+    ['cpi', 'copy-item'],
+    ['sc', 'set-content'],
+    ['gc', 'get-content'],
+    ['frobnicate', 'frobnicate'],
+  ] as const)('%s is switched on as %s', ([name, canonical]) => {
+    expect(canonicalName(name)).toBe(canonical);
+  });
+});
+
+// What a shell, an interpreter or eval runs: one definition for the reader and the analysis.
+const text = (index: number, joined = false, dialect = 'posix', offset = 0): ProgramSource =>
+  ({ kind: 'text', at: { index, offset }, joined, dialect }) as ProgramSource;
+const code = (language: string, ...parts: readonly (readonly [number, number])[]): ProgramSource =>
+  ({ kind: 'code', parts: parts.map(([index, offset]) => ({ index, offset })), language }) as ProgramSource;
+
+describe('sourceOf', () => {
+  it.for<readonly [string, ProgramSource]>([
+    ['bash -c x', text(1)],
+    ['rbash -o pipefail -c x', text(3)],
+    ['bash -xc x', text(1)],
+    ['bash --command x', text(1)],
+    ['fish -c x', text(1)],
+    ['busybox-awk x', code('awk', [0, 0])],
+    ['bash script.sh a', { kind: 'script', index: 0, language: 'shell' }],
+    ['mksh script.sh', { kind: 'script', index: 0, language: 'shell' }],
+    ['bash - script.sh', { kind: 'script', index: 1, language: 'shell' }],
+    ['bash', { kind: 'stdin', dialect: 'posix' }],
+    ['bash -', { kind: 'stdin', dialect: 'posix' }],
+    ['bash -s a b', { kind: 'stdin', dialect: 'posix' }],
+    ['bash /dev/stdin', { kind: 'stdin', dialect: 'posix' }],
+    ['pwsh -Command Get-Date -Format o', text(1, true, 'powershell')],
+    ['pwsh -c -', { kind: 'stdin', dialect: 'powershell' }],
+    ['pwsh', { kind: 'stdin', dialect: 'powershell' }],
+    ['pwsh -NoProfile -File x.ps1', { kind: 'script', index: 2, language: 'powershell' }],
+    ['pwsh -ExecutionPolicy Bypass x.ps1', { kind: 'script', index: 2, language: 'powershell' }],
+    ['powershell Get-Date', text(0, true, 'powershell')],
+    ['pwsh -enc AAAA', { kind: 'encoded', index: 0 }],
+    ['powershell -ep bypass -EncodedCommand AAAA', { kind: 'encoded', index: 2 }],
+    ['cmd /c del x', text(1, true, 'cmd')],
+    ['cmd /s /c x', text(2, true, 'cmd')],
+    ['cmd', { kind: 'stdin', dialect: 'cmd' }],
+    ['cmd x', { kind: 'none' }],
+    ['python -c x', code('python', [1, 0])],
+    ['python3.12 -Bc x', code('python', [1, 0])],
+    ['python -m pip install x', { kind: 'none' }],
+    ['python tool.py', { kind: 'script', index: 0, language: 'python' }],
+    ['python', { kind: 'stdin', dialect: 'posix', language: 'python' }],
+    ['python -', { kind: 'stdin', dialect: 'posix', language: 'python' }],
+    ['node --eval=x', code('node', [0, 7])],
+    ['node -r dotenv/config app.js', { kind: 'script', index: 2, language: 'node' }],
+    ['perl -ne a -e b f', code('perl', [1, 0], [3, 0])],
+    ['php -r x', code('php', [1, 0])],
+    ['php -f tool.php', { kind: 'script', index: 1, language: 'php' }],
+    ['bun run dev', { kind: 'script', index: 1, language: 'node' }],
+    ['bun install', { kind: 'none' }],
+    ['deno run -A x.ts', { kind: 'script', index: 2, language: 'node' }],
+    ['deno eval x', code('deno', [1, 0])],
+    ['awk -F , {x} f', code('awk', [2, 0])],
+    ['awk -f prog.awk f', { kind: 'none' }],
+    ['eval a b', text(0, true)],
+    ['source x.sh', { kind: 'script', index: 0, language: 'shell' }],
+    ['. /dev/stdin', { kind: 'stdin', dialect: 'posix' }],
+    ['tsx x.ts', { kind: 'script', index: 0, language: 'node' }],
+    ['ls -la', { kind: 'none' }],
+  ])('%s', ([line, expected]) => {
+    const [name, ...args] = line.split(' ');
+    expect(sourceOf(name as string, args)).toEqual(expected);
+  });
+});
