@@ -155,26 +155,26 @@ function shellEffects(inv: Invocation, argvOf: ArgvOf, path: PathOf, files: File
   if (/[\\/]/.test(inv.program) && !inv.program.startsWith('$') && !inv.program.includes('://')) {
     files.push({ op: 'exec', path: path(inv.program, inv.cwd), span: inv.span, by: inv.name, invocation: inv });
   }
-  const roles = program(inv.name)?.roleSet;
+  const roles = program(inv.name)?.roles;
   // how the program reads its words, when a branch below needs it (most programs touch no file)
   let reading: Argv | undefined;
   const words = (): Argv => (reading ??= argvOf(inv));
-  if (roles?.has('content-reader') === true) {
+  if (roles?.includes('content-reader') === true) {
     const argv = words();
     for (const arg of argv.operands) at(arg, 'read');
     for (const arg of argv.values(...PATH_OPTIONS)) at(arg, 'read');
-  } else if (roles?.has('script-runner') === true) {
+  } else if (roles?.includes('script-runner') === true) {
     // only the script is the interpreter's; the rest are the script's own arguments
     const source = inv.code === undefined ? sourceOf(inv.name, inv.args) : undefined;
     if (source?.kind === 'script') at(argAt(inv, source.index), 'exec');
-  } else if (roles?.has('pattern-first') === true) {
+  } else if (roles?.includes('pattern-first') === true) {
     const argv = words();
     const ops = argv.operands;
     const fileOps = argv.has(...PATTERN_OPTIONS) ? ops : ops.slice(1);
     const inPlace = inv.name === 'sed' && argv.has('-i', '--in-place');
     for (const arg of fileOps) at(arg, inPlace ? 'write' : 'read', inPlace ? { how: 'edit' } : {});
     for (const arg of argv.values('-f', '--file', ...PATH_OPTIONS)) at(arg, 'read');
-  } else if (roles?.has('deleter') === true) {
+  } else if (roles?.includes('deleter') === true) {
     const argv = words();
     const name = inv.name;
     const recursive =
@@ -185,7 +185,7 @@ function shellEffects(inv: Invocation, argvOf: ArgvOf, path: PathOf, files: File
       at(arg, 'delete', recursive ? { how: 'recursive' } : {});
     }
     for (const arg of argv.values(...PATH_OPTIONS)) at(arg, 'delete', recursive ? { how: 'recursive' } : {});
-  } else if (roles?.has('creator') === true) {
+  } else if (roles?.includes('creator') === true) {
     const argv = words();
     for (const arg of argv.operands) at(arg, 'create');
     for (const arg of argv.values('-Path')) at(arg, 'create');
@@ -614,12 +614,7 @@ const OTHER = new Set([
   'crontab',
 ]);
 
-function netEffects(
-  inv: Invocation,
-  words: () => Argv,
-  roles: ReadonlySet<string> | undefined,
-  net: NetEffect[],
-): void {
+function netEffects(inv: Invocation, words: () => Argv, roles: readonly string[] | undefined, net: NetEffect[]): void {
   const name = inv.name;
   const push = (host: string, span: Span, sends: boolean, kind: NetEffect['kind'], url?: UrlFacts): void => {
     if (!host) return;
@@ -634,7 +629,7 @@ function netEffects(
       kind,
     });
   };
-  if (roles?.has('http-client') === true) {
+  if (roles?.includes('http-client') === true) {
     const sends = httpSends(inv);
     const before = net.length;
     for (let i = 0; i < inv.args.length; i++) {
@@ -650,7 +645,7 @@ function netEffects(
         if (url) push(url.host, first.span, sends, 'http', url);
       }
     }
-  } else if (roles?.has('ssh-client') === true) {
+  } else if (roles?.includes('ssh-client') === true) {
     const ops = words().operands;
     if (name === 'ssh' || name === 'sftp' || name === 'mosh') {
       const target = ops[0];
@@ -660,13 +655,13 @@ function netEffects(
         if (isRemoteSpec(arg.value)) push(hostOf(arg.value), arg.span, i === ops.length - 1, 'ssh');
       }
     }
-  } else if (roles?.has('dns-client') === true) {
+  } else if (roles?.includes('dns-client') === true) {
     const argv = words();
     const target = [...argv.operands, ...argv.values('-Name')].find(
       (a) => !a.value.startsWith('@') && /[a-z]/i.test(a.value) && a.value.includes('.'),
     );
     if (target) push(target.value.toLowerCase(), target.span, false, 'dns');
-  } else if (roles?.has('raw-client') === true) {
+  } else if (roles?.includes('raw-client') === true) {
     const argv = words();
     const target = argv.operands[0];
     if (target && !/^\d+$/.test(target.value)) push(target.value.toLowerCase(), target.span, !argv.has('-l'), 'raw');

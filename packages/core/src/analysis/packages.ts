@@ -1,6 +1,6 @@
 import { argvAs } from '../context/argv.js';
 import type { Arg, Argv, RuleContext } from '../context/types.js';
-import { isA, program } from '../programs/index.js';
+import { entryName, isA, program } from '../programs/index.js';
 import type { Invocation } from '../shell/types.js';
 import type { Span } from '../types.js';
 
@@ -86,6 +86,12 @@ const SYSTEM_MANAGERS = new Set([
   'port',
 ]);
 const SYSTEM_INSTALL = new Set(['install', 'reinstall', 'add', 'in']);
+/** python under any of its names (`python3.12`, `py`). */
+function isPython(name: string): boolean {
+  const found = program(name);
+  return found !== undefined && entryName(found) === 'python';
+}
+
 /** `pip3.11`: pip under a versioned name. */
 const PIP = /^pip(?:\d+(?:\.\d+)?)?$/;
 
@@ -95,7 +101,7 @@ const PIP = /^pip(?:\d+(?:\.\d+)?)?$/;
  * many programs that install nothing are answered without keeping anything.
  */
 export function packageInstall(inv: Invocation, context: RuleContext): PackageInstall | undefined {
-  if (!isA(inv.name, 'package-manager') && program(inv.name)?.name !== 'python') return undefined;
+  if (!isA(inv.name, 'package-manager') && !isPython(inv.name)) return undefined;
   return context.derive(inv, readInstall);
 }
 
@@ -119,9 +125,9 @@ function readInstall(inv: Invocation, context: RuleContext): PackageInstall | un
 function planOf(inv: Invocation, argv: Argv): Plan | undefined {
   const name = inv.name;
   const found = argv.program;
-  if (found?.name === 'python' && inv.args[0] === '-m' && PIP.test(inv.args[1] ?? ''))
+  if (found !== undefined && entryName(found) === 'python' && inv.args[0] === '-m' && PIP.test(inv.args[1] ?? ''))
     return pipPlan('pip', argvAs(inv, 'pip', 2), false);
-  if (found?.name === 'pip') return pipPlan(name, argv, false);
+  if (found !== undefined && entryName(found) === 'pip') return pipPlan(name, argv, false);
   if (SYSTEM_MANAGERS.has(name) || name === 'pacman') return systemPlan(inv, argv);
   switch (name) {
     case 'npm':

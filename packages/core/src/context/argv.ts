@@ -1,5 +1,15 @@
-import type { ArgvOption, Grammar, ParsedArgv, Program, Subcommand } from '../programs/index.js';
-import { hasOption, optionsNamed, parseArgv, PLAIN, program, takesValue, withValues } from '../programs/index.js';
+import type { ArgvOption, Grammar, ParsedArgv, Program, SubcommandSpec } from '../programs/index.js';
+import {
+  hasOption,
+  optionsNamed,
+  parseArgv,
+  PLAIN,
+  program,
+  readsWith,
+  subcommandOf,
+  takesValue,
+  withValues,
+} from '../programs/index.js';
 import type { Invocation } from '../shell/types.js';
 import type { Span } from '../types.js';
 import type { Arg, Argv, SubArgv } from './types.js';
@@ -12,7 +22,7 @@ export function argAt(inv: Invocation, index: number): Arg {
 /** An invocation's words read with its program's grammar (use `context.argv(inv)`: it keeps the reading). */
 export function argvOf(inv: Invocation): Argv {
   const found = program(inv.name);
-  return new Reading(inv, found, found?.grammar ?? PLAIN, 0, found?.subcommandMap);
+  return new Reading(inv, found, readsWith(found), 0, found);
 }
 
 /**
@@ -21,7 +31,7 @@ export function argvOf(inv: Invocation): Argv {
  */
 export function argvAs(inv: Invocation, name: string, from: number): Argv {
   const found = program(name);
-  return new Reading(inv, found, found?.grammar ?? PLAIN, from, found?.subcommandMap);
+  return new Reading(inv, found, readsWith(found), from, found);
 }
 
 /** Shrinks a span by `cut` characters at the start when the span covers exactly the written value. */
@@ -40,7 +50,7 @@ class Reading implements Argv {
     readonly program: Program | undefined,
     readonly grammar: Grammar,
     readonly from: number,
-    private readonly subcommands: ReadonlyMap<string, Subcommand> | undefined,
+    private readonly parent: { readonly subcommands?: Readonly<Record<string, SubcommandSpec>> } | undefined,
   ) {
     this.parsed = parseArgv(inv.args, grammar, from);
   }
@@ -108,14 +118,14 @@ class Reading implements Argv {
   }
 
   private readSub(): SubReading | undefined {
-    const at = this.grammar.leading ? this.parsed.rest : this.parsed.operands[0];
+    const at = this.grammar.leading === true ? this.parsed.rest : this.parsed.operands[0];
     if (at === undefined || at >= this.inv.args.length) return undefined;
     const name = this.inv.args[at] as string;
-    const own = this.subcommands?.get(name);
+    const own = subcommandOf(this.parent, name);
     // a subcommand the knowledge base does not list reads the program's own options, unless those
     // come only before it (git's, docker's)
-    const grammar = own?.grammar ?? (this.grammar.leading ? PLAIN : this.grammar);
-    return new SubReading(this.inv, this.program, grammar, at + 1, own?.subcommands, name, at);
+    const grammar = own?.argv ?? (own === undefined && this.grammar.leading !== true ? this.grammar : PLAIN);
+    return new SubReading(this.inv, this.program, grammar, at + 1, own, name, at);
   }
 }
 
@@ -125,10 +135,10 @@ class SubReading extends Reading implements SubArgv {
     found: Program | undefined,
     grammar: Grammar,
     from: number,
-    subcommands: ReadonlyMap<string, Subcommand> | undefined,
+    parent: { readonly subcommands?: Readonly<Record<string, SubcommandSpec>> } | undefined,
     readonly name: string,
     readonly index: number,
   ) {
-    super(inv, found, grammar, from, subcommands);
+    super(inv, found, grammar, from, parent);
   }
 }

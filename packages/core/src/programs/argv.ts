@@ -30,17 +30,12 @@ export interface ArgvSpec {
   readonly leading?: boolean;
 }
 
-/** An ArgvSpec made ready: set look-ups only (built once per program, at module load). */
-export interface Grammar {
-  readonly values: ReadonlySet<string>;
-  readonly optional: ReadonlySet<string>;
-  /** Single-dash value options of three or more characters, lower-cased (PowerShell: `-path`). */
-  readonly caseless: ReadonlySet<string>;
-  readonly words: boolean;
-  readonly plus: boolean;
-  readonly slash: boolean;
-  readonly leading: boolean;
-}
+/**
+ * The grammar the parser reads with is the spec as the knowledge base writes it: nothing is built
+ * when the module loads (the hook loads it on every call, and work there costs every call). A
+ * program's option lists are short, so a look-up in one is a short scan.
+ */
+export type Grammar = ArgvSpec;
 
 /** One option as read: its name as matched, and its value when it takes one. */
 export interface ArgvOption {
@@ -70,49 +65,50 @@ export interface ParsedArgv {
   readonly dashdash: number;
 }
 
-const NONE: ReadonlySet<string> = new Set();
-
-/** Makes a grammar from a spec (done once per program when the knowledge base loads). */
-export function grammar(spec: ArgvSpec = {}): Grammar {
-  const values = spec.values ?? [];
-  const caseless = new Set<string>();
-  for (const value of values) if (isWordOption(value)) caseless.add(value.toLowerCase());
-  return {
-    values: values.length === 0 ? NONE : new Set(values),
-    optional: spec.optional === undefined ? NONE : new Set(spec.optional),
-    caseless: caseless.size === 0 ? NONE : caseless,
-    words: spec.words === true,
-    plus: spec.plus === true,
-    slash: spec.slash === true,
-    leading: spec.leading === true,
-  };
-}
-
 /**
  * The grammar with more options that take a value: a question about an option's value (`-Name`)
  * that the program's entry does not list is answered as if it took one.
  */
 export function withValues(g: Grammar, names: readonly string[]): Grammar {
-  const values = new Set(g.values);
-  const caseless = new Set(g.caseless);
-  for (const name of names) {
-    values.add(name);
-    if (isWordOption(name)) caseless.add(name.toLowerCase());
-  }
-  return { ...g, values, caseless };
+  return { ...g, values: [...(g.values ?? []), ...names] };
 }
 
-/** Whether the grammar reads `name` as an option with a value (always or attached only). */
+/** Whether the grammar reads `name` as an option with a value (always, or attached only). */
 export function takesValue(g: Grammar, name: string): boolean {
-  return g.values.has(name) || g.optional.has(name) || (g.caseless.size > 0 && g.caseless.has(name.toLowerCase()));
+  return valued(g, name) || g.optional?.includes(name) === true;
+}
+
+/**
+ * Whether `word` is an option that takes a value: as written, or (a word option such as
+ * PowerShell's `-Path`) in any case.
+ */
+function valued(g: Grammar, word: string): boolean {
+  const values = g.values;
+  if (values === undefined) return false;
+  if (values.includes(word)) return true;
+  return word.length > 2 && isWordOption(word) && caseless(values, word);
+}
+
+/** `-path` and `-PATH` for `-Path`: the same length, compared without case only then. */
+function caseless(values: readonly string[], word: string): boolean {
+  let lower: string | undefined;
+  for (let v = 0; v < values.length; v++) {
+    const value = values[v] as string;
+    if (value.length !== word.length || value.charCodeAt(0) !== 45) continue;
+    lower ??= word.toLowerCase();
+    if (value.toLowerCase() === lower) return true;
+  }
+  return false;
 }
 
 /** A grammar with no value options: every `-x` is a flag, everything else an operand. */
-export const PLAIN: Grammar = grammar();
+export const PLAIN: Grammar = Object.freeze({});
 
 /** `-Path`, `-cmd`: one dash and three or more characters, the first a letter. */
 function isWordOption(text: string): boolean {
-  return text.length > 2 && text.charCodeAt(0) === 45 && text.charCodeAt(1) !== 45 && /^-[A-Za-z]/.test(text);
+  if (text.length < 3 || text.charCodeAt(0) !== 45) return false;
+  const c = text.charCodeAt(1) | 32;
+  return c >= 97 && c <= 122;
 }
 
 const SLASH_SWITCH = /^\/[A-Za-z?](?::.*)?$/;
@@ -144,7 +140,7 @@ export function parseArgv(args: readonly string[], g: Grammar, from = 0, to = ar
             valueIndex: i,
             valueOffset: eq + 1,
           });
-        } else if (g.values.has(word)) {
+        } else if (g.values?.includes(word) === true) {
           i = withNext(options, word, args, i, to);
         } else options.push({ name: word, index: i });
         continue;
@@ -153,14 +149,14 @@ export function parseArgv(args: readonly string[], g: Grammar, from = 0, to = ar
       continue;
     }
     if (
-      (first === 43 /* + */ && g.plus && word.length > 1) ||
-      (first === 47 /* / */ && g.slash && SLASH_SWITCH.test(word))
+      (first === 43 /* + */ && g.plus === true && word.length > 1) ||
+      (first === 47 /* / */ && g.slash === true && SLASH_SWITCH.test(word))
     ) {
-      if (g.values.has(word)) i = withNext(options, word, args, i, to);
+      if (g.values?.includes(word) === true) i = withNext(options, word, args, i, to);
       else options.push({ name: word, index: i });
       continue;
     }
-    if (g.leading) {
+    if (g.leading === true) {
       rest = i;
       break;
     }
@@ -191,36 +187,34 @@ function single(
   to: number,
   g: Grammar,
 ): number {
-  if (g.values.has(word)) return withNext(options, word, args, i, to);
-  if (g.caseless.size > 0 && word.length > 2) {
-    const colon = word.indexOf(':');
-    // PowerShell: `-Path x`, `-path x`, `-Path:x`
-    const name = (colon > 2 ? word.slice(0, colon) : word).toLowerCase();
-    if (g.caseless.has(name)) {
-      if (colon < 0) return withNext(options, word, args, i, to);
-      options.push({
-        name: word.slice(0, colon),
-        index: i,
-        value: word.slice(colon + 1),
-        valueIndex: i,
-        valueOffset: colon + 1,
-      });
-      return i;
-    }
+  if (valued(g, word)) return withNext(options, word, args, i, to);
+  // PowerShell's `-Path:x`
+  const colon = word.length > 3 ? word.indexOf(':') : -1;
+  if (colon > 2 && valued(g, word.slice(0, colon))) {
+    options.push({
+      name: word.slice(0, colon),
+      index: i,
+      value: word.slice(colon + 1),
+      valueIndex: i,
+      valueOffset: colon + 1,
+    });
+    return i;
   }
-  if (g.words || g.optional.has(word)) {
+  const optional = g.optional;
+  if (g.words === true || optional?.includes(word) === true) {
     options.push({ name: word, index: i });
     return i;
   }
+  const values = g.values;
   for (let j = 1; j < word.length; j++) {
     const name = `-${word[j] as string}`;
-    if (g.optional.has(name)) {
+    if (optional?.includes(name) === true) {
       if (j < word.length - 1)
         options.push({ name, index: i, value: word.slice(j + 1), valueIndex: i, valueOffset: j + 1 });
       else options.push({ name, index: i });
       return i;
     }
-    if (g.values.has(name)) {
+    if (values?.includes(name) === true) {
       if (j < word.length - 1) {
         options.push({ name, index: i, value: word.slice(j + 1), valueIndex: i, valueOffset: j + 1 });
         return i;

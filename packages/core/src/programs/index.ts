@@ -3,11 +3,12 @@
  * entry per program (./entries/*.ts) says its names, its roles (shell, interpreter, HTTP client,
  * deleter, …), which of its options take a value, its subcommands, its PowerShell aliases and
  * the syntax of what it runs. The reader (../shell), the analysis and every rule ask here, by
- * `Invocation.name`, through maps built once when the module loads (every look-up is O(1)).
- * See ./README.md for how to teach guard a program.
+ * `Invocation.name`, through maps from names to entries built once when the module loads (every
+ * look-up by name is O(1)); the entries themselves are read as written, nothing is compiled at
+ * load (the hook loads this on every call). See ./README.md for how to teach guard a program.
  */
 import type { Grammar } from './argv.js';
-import { grammar, PLAIN } from './argv.js';
+import { PLAIN } from './argv.js';
 import { CLOUD } from './entries/cloud.js';
 import { DATABASES } from './entries/databases.js';
 import { FILES } from './entries/files.js';
@@ -19,16 +20,16 @@ import { POWERSHELL } from './entries/powershell.js';
 import { RUNNERS } from './entries/runners.js';
 import { SHELLS } from './entries/shells.js';
 import { SYSTEM } from './entries/system.js';
-import type { Program, ProgramSpec, Role, Run, Subcommand, SubcommandSpec } from './types.js';
+import type { Program, ProgramSpec, Role, SubcommandSpec } from './types.js';
 
 export type * from './types.js';
-export { grammar, hasOption, optionIs, optionsNamed, parseArgv, PLAIN, takesValue, withValues } from './argv.js';
+export { hasOption, optionIs, optionsNamed, parseArgv, PLAIN, takesValue, withValues } from './argv.js';
 export type { ArgvOption, Grammar, ParsedArgv } from './argv.js';
 export { sourceOf } from './sources.js';
 export type { ProgramSource, WordAt } from './sources.js';
 
-/** Every entry, in the order the maps are built (an earlier entry keeps a name a later one repeats). */
-export const ENTRIES: readonly ProgramSpec[] = [
+/** Every entry but PowerShell's cmdlets, in the order the names are taken (a name stays with its first entry). */
+const PROGRAMS: readonly ProgramSpec[] = [
   ...SHELLS,
   ...INTERPRETERS,
   ...RUNNERS,
@@ -39,80 +40,25 @@ export const ENTRIES: readonly ProgramSpec[] = [
   ...CLOUD,
   ...DATABASES,
   ...SYSTEM,
-  ...POWERSHELL,
 ];
 
-function subcommandMap(
-  specs: Readonly<Record<string, SubcommandSpec>> | undefined,
-): ReadonlyMap<string, Subcommand> | undefined {
-  if (specs === undefined) return undefined;
-  const map = new Map<string, Subcommand>();
-  for (const [name, spec] of Object.entries(specs)) {
-    const subcommands = subcommandMap(spec.subcommands);
-    map.set(name, { grammar: grammar(spec.argv), ...(subcommands === undefined ? {} : { subcommands }) });
-  }
-  return map;
-}
+/** Every entry. */
+export const ENTRIES: readonly ProgramSpec[] = [...PROGRAMS, ...POWERSHELL];
 
-function ready(spec: ProgramSpec): Program {
-  const subcommands = subcommandMap(spec.subcommands);
-  // a runner's own options come before the command it runs
-  const runs = spec.runs?.map((how): Run => ({
-    ...how,
-    grammar: grammar({ ...('argv' in how ? how.argv : {}), leading: true }),
-  }));
-  const { runs: _written, ...rest } = spec;
-  return {
-    ...rest,
-    ...(runs === undefined ? {} : { runs }),
-    name: spec.names[0] as string,
-    roleSet: new Set(spec.roles ?? []),
-    grammar: spec.argv === undefined ? PLAIN : grammar(spec.argv),
-    ...(subcommands === undefined ? {} : { subcommandMap: subcommands }),
-  };
-}
-
-/** Entries by each of their names (a name two entries give stays with the first). */
+/** Entries by each of their names. */
 const BY_NAME: ReadonlyMap<string, Program> = (() => {
   const map = new Map<string, Program>();
-  for (const spec of ENTRIES) {
-    const program = ready(spec);
-    for (const name of spec.names) if (!map.has(name)) map.set(name, program);
-  }
+  for (const spec of ENTRIES) for (const name of spec.names) if (!map.has(name)) map.set(name, spec);
   return map;
 })();
 
-/** PowerShell's aliases → the cmdlet entry (`ri`, `rm`, `del` → Remove-Item). */
+/** PowerShell's cmdlets by name and by alias (`ri`, `rm`, `del` → Remove-Item). */
 const CMDLETS: ReadonlyMap<string, Program> = (() => {
   const map = new Map<string, Program>();
-  for (const spec of ENTRIES) {
-    if (spec.cmdlet !== true) continue;
-    const program = BY_NAME.get(spec.names[0] as string) as Program;
-    for (const name of spec.names) map.set(name, program);
-    for (const alias of spec.aliases ?? []) if (!map.has(alias)) map.set(alias, program);
-  }
+  for (const spec of POWERSHELL) for (const name of spec.names) map.set(name, spec);
+  for (const spec of POWERSHELL) for (const alias of spec.aliases ?? []) if (!map.has(alias)) map.set(alias, spec);
   return map;
 })();
-
-/** Names of the entries with each role (for `Rule.programs` and quick membership tests). */
-const BY_ROLE: ReadonlyMap<Role, ReadonlySet<string>> = (() => {
-  const map = new Map<Role, Set<string>>();
-  for (const [name, program] of BY_NAME) {
-    for (const role of program.roleSet) {
-      let names = map.get(role);
-      if (names === undefined) map.set(role, (names = new Set()));
-      names.add(name);
-    }
-  }
-  // a PowerShell alias with no entry of its own has its cmdlet's roles
-  for (const [alias, program] of CMDLETS) {
-    if (BY_NAME.has(alias)) continue;
-    for (const role of program.roleSet) map.get(role)?.add(alias);
-  }
-  return map;
-})();
-
-const NO_NAMES: ReadonlySet<string> = new Set();
 
 /**
  * The entry for a program name as `Invocation.name` has it: by name, by a PowerShell alias that
@@ -123,22 +69,35 @@ export function program(name: string): Program | undefined {
   if (found !== undefined) return found;
   // the version after the name, taken off from the end (a scan, not a regex: a name may be 100 KB of dots)
   let end = name.length;
-  for (let c = name.charCodeAt(end - 1); end > 0 && (c === 46 || (c >= 48 && c <= 57)); c = name.charCodeAt(--end - 1));
+  while (end > 0) {
+    const c = name.charCodeAt(end - 1);
+    if (c !== 46 && (c < 48 || c > 57)) break;
+    end--;
+  }
   if (end === name.length || end === 0) return undefined;
   const base = BY_NAME.get(name.slice(0, end));
   return base?.versioned === true ? base : undefined;
 }
 
-/** Whether the program has this role (`isA('rbash', 'shell')`). */
-export function isA(name: string, role: Role): boolean {
-  return program(name)?.roleSet.has(role) === true;
+/** The entry's own name: its first (`rbash` is the entry `sh`, `ri` the entry `remove-item`). */
+export function entryName(found: Program): string {
+  return found.names[0] as string;
 }
 
-/** The names of every program with one of these roles, aliases included (for `Rule.programs`). */
+/** Whether the program has this role (`isA('rbash', 'shell')`). */
+export function isA(name: string, role: Role): boolean {
+  return program(name)?.roles?.includes(role) === true;
+}
+
+/**
+ * The names of every program with one of these roles, PowerShell aliases with no entry of their
+ * own included (for `Rule.programs`; versioned names such as `python3.12` are found by program()).
+ */
 export function namesWith(...roles: readonly Role[]): ReadonlySet<string> {
-  if (roles.length === 1) return BY_ROLE.get(roles[0] as Role) ?? NO_NAMES;
   const out = new Set<string>();
-  for (const role of roles) for (const name of BY_ROLE.get(role) ?? NO_NAMES) out.add(name);
+  const has = (spec: ProgramSpec): boolean => spec.roles?.some((role) => roles.includes(role)) === true;
+  for (const [name, spec] of BY_NAME) if (has(spec)) out.add(name);
+  for (const [alias, spec] of CMDLETS) if (!BY_NAME.has(alias) && has(spec)) out.add(alias);
   return out;
 }
 
@@ -147,7 +106,8 @@ export function namesWith(...roles: readonly Role[]): ReadonlySet<string> {
  * itself), or undefined when it is no cmdlet and no alias of one.
  */
 export function cmdletOf(name: string): string | undefined {
-  return CMDLETS.get(name)?.name;
+  const found = CMDLETS.get(name);
+  return found === undefined ? undefined : entryName(found);
 }
 
 /**
@@ -155,10 +115,26 @@ export function cmdletOf(name: string): string | undefined {
  * else the cmdlet a PowerShell alias stands for (`cpi` → `copy-item`, `sc` → `set-content`).
  */
 export function canonicalName(name: string): string {
-  return BY_NAME.has(name) ? name : (CMDLETS.get(name)?.name ?? name);
+  return BY_NAME.has(name) ? name : (cmdletOf(name) ?? name);
 }
 
-/** How a program's words are read (a grammar with no value options when the program is unknown). */
+/** How an entry reads its words (with no value options when it lists none, or for no entry). */
+export function readsWith(found: { readonly argv?: Grammar } | undefined): Grammar {
+  return found?.argv ?? PLAIN;
+}
+
+/** How a program reads its words (a grammar with no value options when the program is unknown). */
 export function grammarOf(name: string): Grammar {
-  return program(name)?.grammar ?? PLAIN;
+  return program(name)?.argv ?? PLAIN;
+}
+
+/** A subcommand an entry (or a subcommand) lists, by its word (`push` of git). */
+export function subcommandOf(
+  parent: { readonly subcommands?: Readonly<Record<string, SubcommandSpec>> } | undefined,
+  word: string | undefined,
+): SubcommandSpec | undefined {
+  const subcommands = parent?.subcommands;
+  return subcommands !== undefined && word !== undefined && Object.hasOwn(subcommands, word)
+    ? subcommands[word]
+    : undefined;
 }

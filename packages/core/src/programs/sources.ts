@@ -6,8 +6,8 @@
  * program that runs its stdin makes `< x.sh` a run) and the flow analysis (`sh -c "$(curl …)"`).
  */
 import type { ParsedArgv } from './argv.js';
-import { parseArgv } from './argv.js';
-import { program } from './index.js';
+import { parseArgv, takesValue } from './argv.js';
+import { entryName, program, readsWith, subcommandOf } from './index.js';
 import type { Dialect, Language, Program, ScriptLanguage } from './types.js';
 
 /** Where a word's text starts: the word, and an offset into it for a value written after `=` or a letter. */
@@ -38,8 +38,8 @@ export function sourceOf(name: string, args: readonly string[]): ProgramSource {
   if (found === undefined) return NONE;
   if (found.source === undefined) {
     // a script runner and nothing else (`tsx x.ts`): its first operand is the script
-    if (!found.roleSet.has('script-runner')) return NONE;
-    const first = parseArgv(args, found.grammar).rest;
+    if (found.roles?.includes('script-runner') !== true) return NONE;
+    const first = parseArgv(args, readsWith(found)).rest;
     return first < args.length ? script(first, found) : NONE;
   }
   switch (found.source) {
@@ -77,7 +77,7 @@ function readsStdin(word: string | undefined): boolean {
  * or `bash` reading commands from stdin. `-` alone ends the options, as `--` does.
  */
 function posixShell(found: Program, args: readonly string[]): ProgramSource {
-  const parsed = parseArgv(args, found.grammar);
+  const parsed = parseArgv(args, readsWith(found));
   let command = false;
   let stdin = false;
   const options = parsed.options;
@@ -109,12 +109,12 @@ function posixShell(found: Program, args: readonly string[]): ProgramSource {
  * PowerShell takes command text without `-Command`; pwsh takes a script file there.
  */
 function powershell(found: Program, args: readonly string[]): ProgramSource {
-  const { grammar } = found;
+  const grammar = readsWith(found);
   for (let i = 0; i < args.length; i++) {
     const word = args[i] as string;
     const first = word.charCodeAt(0);
     if (first !== 45 /* - */ && first !== 47 /* / */) {
-      return found.name === 'powershell'
+      return entryName(found) === 'powershell'
         ? { kind: 'text', at: whole(i), joined: true, dialect: 'powershell' }
         : script(i, found);
     }
@@ -129,9 +129,9 @@ function powershell(found: Program, args: readonly string[]): ProgramSource {
       return i + 1 < args.length ? script(i + 1, found) : NONE;
     }
     const name = `-${option}`;
-    const takesValue = grammar.values.has(name) || grammar.caseless.has(name);
-    if (!takesValue && option.startsWith('e')) return { kind: 'encoded', index: i };
-    if (takesValue) i++;
+    const valued = takesValue(grammar, name);
+    if (!valued && option.startsWith('e')) return { kind: 'encoded', index: i };
+    if (valued) i++;
   }
   return args.length === 0 ? { kind: 'stdin', dialect: 'powershell' } : NONE;
 }
@@ -154,7 +154,7 @@ function cmd(args: readonly string[]): ProgramSource {
 function interpreter(found: Program, args: readonly string[]): ProgramSource {
   const language = found.language ?? 'other';
   const spec = found.code;
-  const parsed = parseArgv(args, found.grammar);
+  const parsed = parseArgv(args, readsWith(found));
   const parts: WordAt[] = [];
   const options = parsed.options;
   for (let o = 0; o < options.length; o++) {
@@ -178,10 +178,10 @@ function interpreter(found: Program, args: readonly string[]): ProgramSource {
  * operand, unless it is a subcommand; after `run`, the operand after it.
  */
 function subcommandScript(found: Program, args: readonly string[], first: number): ProgramSource {
-  const subcommand = found.subcommandMap?.get(args[first] as string);
+  const subcommand = subcommandOf(found, args[first]);
   if (subcommand === undefined) return script(first, found);
   if (args[first] !== 'run') return NONE;
-  const after = parseArgv(args, found.grammar, first + 1);
+  const after = parseArgv(args, readsWith(found), first + 1);
   if (readsStdin(args[after.rest]) && after.rest < args.length)
     return { kind: 'stdin', dialect: 'posix', language: found.language ?? 'other' };
   return after.rest < args.length ? script(after.rest, found) : NONE;
@@ -189,7 +189,7 @@ function subcommandScript(found: Program, args: readonly string[], first: number
 
 /** awk's program is its first operand, unless `-f FILE` names a file that holds it. */
 function awk(found: Program, args: readonly string[]): ProgramSource {
-  const parsed = parseArgv(args, found.grammar);
+  const parsed = parseArgv(args, readsWith(found));
   for (const option of parsed.options) if (option.name === '-f' || option.name === '--file') return NONE;
   const first = parsed.operands[0];
   return first === undefined ? NONE : { kind: 'code', parts: [whole(first)], language: 'awk' };
@@ -197,8 +197,8 @@ function awk(found: Program, args: readonly string[]): ProgramSource {
 
 /** `deno eval [options] CODE`; `deno run x.ts` runs a script. */
 function deno(found: Program, args: readonly string[]): ProgramSource {
-  const parsed = parseArgv(args, found.grammar);
+  const parsed = parseArgv(args, readsWith(found));
   if (args[parsed.rest] !== 'eval') return subcommandScript(found, args, parsed.rest);
-  const after = parseArgv(args, found.grammar, parsed.rest + 1);
+  const after = parseArgv(args, readsWith(found), parsed.rest + 1);
   return after.rest < args.length ? { kind: 'code', parts: [whole(after.rest)], language: 'deno' } : NONE;
 }

@@ -1,4 +1,4 @@
-import type { ArgvSpec, Grammar } from './argv.js';
+import type { ArgvSpec } from './argv.js';
 
 export type { ArgvSpec } from './argv.js';
 
@@ -127,7 +127,7 @@ export type Runs =
       readonly call?: readonly string[];
       /** Flags after which the rest forms a shell line (`pnpm dlx -c cmd args`). */
       readonly flag?: readonly string[];
-      /** Options of this form of the runner (before the package). */
+      /** Options of this form of the runner (before the package): `leading`, the package follows. */
       readonly argv?: ArgvSpec;
     }
   | { readonly kind: 'env-runner'; readonly path: string; readonly argv?: ArgvSpec };
@@ -145,8 +145,6 @@ export interface ProgramSpec {
   readonly names: readonly string[];
   /** `python3.12`, `pip3.11`, `php8.2`: the names with a version after them are this program too. */
   readonly versioned?: boolean;
-  /** A PowerShell cmdlet (`remove-item`): `cmdletOf` knows it by its name and its aliases. */
-  readonly cmdlet?: boolean;
   /** PowerShell's aliases for it (cmdlets only: `ri`, `del`, `rm` for Remove-Item). */
   readonly aliases?: readonly string[];
   readonly roles?: readonly Role[];
@@ -168,21 +166,5 @@ export interface ProgramSpec {
   readonly cwd?: readonly string[];
 }
 
-/** A subcommand made ready. */
-export interface Subcommand {
-  readonly grammar: Grammar;
-  readonly subcommands?: ReadonlyMap<string, Subcommand>;
-}
-
-/** A way a program runs a command, made ready: its own options read with `grammar`. */
-export type Run = Runs & { readonly grammar: Grammar };
-
-/** A knowledge-base entry made ready: what the code asks (see ./index.ts). */
-export interface Program extends Omit<ProgramSpec, 'runs'> {
-  readonly runs?: readonly Run[];
-  /** The entry's first name (`remove-item`, `bash`, `python`). */
-  readonly name: string;
-  readonly roleSet: ReadonlySet<Role>;
-  readonly grammar: Grammar;
-  readonly subcommandMap?: ReadonlyMap<string, Subcommand>;
-}
+/** An entry as the code asks it (the entries are read as written: see ./index.ts). */
+export type Program = ProgramSpec;

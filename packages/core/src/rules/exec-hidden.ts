@@ -1,8 +1,7 @@
 import { expressionEnd, outputRunAsCode } from '../analysis/flow.js';
-import type { Argv } from '../context/types.js';
 import { decodesText, runsDecodedCode } from '../facts/code.js';
 import { cmdletOf, isA, program, sourceOf } from '../programs/index.js';
-import type { Hit, Rule } from '../rule.js';
+import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 
 const BASE_DECODERS = new Set(['base64', 'base32', 'basenc', 'gbase64', 'b64']);
@@ -66,7 +65,7 @@ export const execHidden = {
         hits.push({ span: inv.span });
         continue;
       }
-      if (isDecoder(inv, context.argv(inv))) {
+      if (isDecoder(inv, context)) {
         const feed = outputRunAsCode(context, inv);
         if (feed)
           hits.push({ span: [Math.min(inv.span[0], feed.runner.span[0]), Math.max(inv.span[1], feed.runner.span[1])] });
@@ -82,18 +81,18 @@ function runsDecodedPowerShell(text: string, inv: Invocation): boolean {
 }
 
 /** A program whose output is text that was encoded, packed or escaped in the command. */
-function isDecoder(inv: Invocation, argv: Argv): boolean {
+function isDecoder(inv: Invocation, context: RuleContext): boolean {
   const name = inv.name;
-  if (BASE_DECODERS.has(name)) return argv.has('-d', '-D', '--decode');
+  if (BASE_DECODERS.has(name)) return context.argv(inv).has('-d', '-D', '--decode');
   if (UNPACKERS.has(name)) return true;
-  if (PACKERS.has(name)) return argv.has('-d', '--decompress', '--uncompress');
-  if (name === 'xxd') return argv.has('-r', '-revert');
+  if (PACKERS.has(name)) return context.argv(inv).has('-d', '--decompress', '--uncompress');
+  if (name === 'xxd') return context.argv(inv).has('-r', '-revert');
   if (name === 'openssl') return (inv.args.includes('base64') || inv.args.includes('enc')) && inv.args.includes('-d');
   if (name === 'printf') return inv.args.some((a) => NUMERIC_ESCAPE.test(a));
-  if (name === 'echo') return argv.has('-e') && inv.args.some((a) => NUMERIC_ESCAPE.test(a));
+  if (name === 'echo') return context.argv(inv).has('-e') && inv.args.some((a) => NUMERIC_ESCAPE.test(a));
   if (name === 'tr') {
     // rot13: `tr 'A-Za-z' 'N-ZA-Mn-za-m'`
-    const sets = argv.operands;
+    const sets = context.argv(inv).operands;
     return sets.length === 2 && /^[nN]-/.test(sets[1]?.value ?? '');
   }
   if (isA(name, 'inline-code') && inv.code) return decodesText(inv.code.text);

@@ -1,11 +1,17 @@
 import { expressionEnd, outputRunAsCode } from '../analysis/flow.js';
-import { cmdletOf, isA, namesWith, program } from '../programs/index.js';
+import { cmdletOf, entryName, isA, namesWith, program } from '../programs/index.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 import type { Span } from '../types.js';
 
 /** PowerShell's `(New-Object Net.WebClient).DownloadString('…')`. */
 const DOWNLOAD_CALL = /\.Download(?:String|Data|File)\s*\(/i;
+/** netcat under any of its names (`nc`, `ncat`, `netcat`, `nc.openbsd`). */
+function isNetcat(name: string): boolean {
+  const found = program(name);
+  return found !== undefined && entryName(found) === 'nc';
+}
+
 /** A socket as a file: `/dev/tcp/host/port` (bash, ksh). */
 const NET_DEVICE = /^\/dev\/(?:tcp|udp)\//;
 
@@ -71,7 +77,7 @@ function remoteShell(inv: Invocation): string | undefined {
   if (isA(inv.name, 'shell') && inv.redirects.some((r) => NET_DEVICE.test(r.target)))
     return `${inv.name} on a network connection`;
   if (
-    program(inv.name)?.name === 'nc' &&
+    isNetcat(inv.name) &&
     inv.args.some(
       (a) => a === '-e' || a === '-c' || /^--(?:exec|sh-exec|lua-exec)(?:=|$)/.test(a) || /^-[A-Za-z]*e$/.test(a),
     )

@@ -1,5 +1,5 @@
-import type { Argv, FileEffect } from '../context/types.js';
-import type { Hit, Rule } from '../rule.js';
+import type { FileEffect } from '../context/types.js';
+import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 
 /** Whole disks and partitions (not `/dev/null`, `/dev/tty`, `/dev/shm/…`, `/dev/tcp/…`). */
@@ -57,7 +57,7 @@ export const fsWipe = {
         });
     }
     for (const inv of context.invocations) {
-      if (erasesDisk(inv, context.argv(inv))) hits.push({ span: inv.span });
+      if (erasesDisk(inv, context)) hits.push({ span: inv.span });
     }
     return hits;
   },
@@ -77,24 +77,24 @@ function wipes(effect: FileEffect, shell: boolean): boolean {
   return path.place === 'unresolved' && (ONLY_VARIABLES.test(path.raw) || OTHER_HOME.test(path.raw));
 }
 
-function erasesDisk(inv: Invocation, argv: Argv): boolean {
+function erasesDisk(inv: Invocation, context: RuleContext): boolean {
   const name = inv.name;
   if (ERASERS.has(name) || name === 'mkfs' || name.startsWith('mkfs.') || name.startsWith('newfs')) return true;
   switch (name) {
     case 'wipefs':
-      return !argv.has('-n', '--no-act');
+      return !context.argv(inv).has('-n', '--no-act');
     case 'format':
       // cmd's `format D:` (there is no Unix `format` to confuse it with)
-      return argv.operands.some((a) => /^[A-Za-z]:\\?$/.test(a.value));
+      return context.argv(inv).operands.some((a) => /^[A-Za-z]:\\?$/.test(a.value));
     case 'diskutil': {
-      const ops = argv.operands;
+      const ops = context.argv(inv).operands;
       const verb = ops[0]?.value === 'apfs' ? ops[1]?.value : ops[0]?.value;
       return verb !== undefined && DISKUTIL_ERASE.test(verb);
     }
     case 'sgdisk':
-      return argv.has('-Z', '-o', '--zap-all', '--clear');
+      return context.argv(inv).has('-Z', '-o', '--zap-all', '--clear');
     case 'nvme':
-      return /^(format|sanitize)$/.test(argv.operands[0]?.value ?? '');
+      return /^(format|sanitize)$/.test(context.argv(inv).operands[0]?.value ?? '');
     case 'parted':
       return inv.args.includes('mklabel');
     default:

@@ -76,7 +76,7 @@ export const guardTamper = {
     }
     const writes = context.files.some(changesFile);
     for (const inv of context.invocations) {
-      const what = tampers(inv, context.argv(inv), writes);
+      const what = tampers(inv, context, writes);
       if (what !== undefined) hits.push({ span: inv.span, detail: what });
     }
     return hits;
@@ -84,7 +84,7 @@ export const guardTamper = {
 } as const satisfies Rule;
 
 /** What an invocation does to the guard, or undefined. */
-function tampers(inv: Invocation, argv: Argv, stepWrites: boolean): string | undefined {
+function tampers(inv: Invocation, context: RuleContext, stepWrites: boolean): string | undefined {
   const args = guardArgs(inv);
   if (args !== undefined) {
     const words = args.filter((arg) => !arg.startsWith('-'));
@@ -93,7 +93,7 @@ function tampers(inv: Invocation, argv: Argv, stepWrites: boolean): string | und
     return sub === 'fail-closed' && value === 'off' ? 'guard fail-closed off' : undefined;
   }
   if (PACKAGE_MANAGERS.has(inv.name)) {
-    const ops = argv.operands;
+    const ops = context.argv(inv).operands;
     const verb = ops[0]?.value === 'global' ? 1 : 0;
     if (
       REMOVE_VERBS.has(ops[verb]?.value ?? '') &&
@@ -102,7 +102,7 @@ function tampers(inv: Invocation, argv: Argv, stepWrites: boolean): string | und
       return 'the guard package';
     return undefined;
   }
-  if (inv.name === 'codex') return codexHooksOff(inv, argv);
+  if (inv.name === 'codex') return codexHooksOff(inv, context.argv(inv));
   // `echo '{"disableAllHooks": true}' > settings.json`, `jq '.disableAllHooks = true' …`
   if (stepWrites && inv.name !== 'git' && inv.args.some((arg) => DISABLE_ALL_HOOKS.test(arg))) return 'disableAllHooks';
   return undefined;

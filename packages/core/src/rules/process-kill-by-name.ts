@@ -1,6 +1,6 @@
 import type { Argv } from '../context/types.js';
-import { cmdletOf, grammarOf } from '../programs/index.js';
-import type { Hit, Rule } from '../rule.js';
+import { cmdletOf, grammarOf, takesValue } from '../programs/index.js';
+import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 import type { Span } from '../types.js';
 
@@ -43,30 +43,30 @@ export const processKillByName = {
     const feeds = finders(context.invocations);
     const hits: Hit[] = [];
     for (const inv of context.invocations) {
-      if (killsByName(inv, context.argv(inv)) || (killer(inv.name) && fedByFinder(inv, feeds)))
+      if (killsByName(inv, context) || (killer(inv.name) && fedByFinder(inv, feeds)))
         hits.push({ span: inv.span, detail: inv.name });
     }
     return hits;
   },
 } as const satisfies Rule;
 
-function killsByName(inv: Invocation, argv: Argv): boolean {
+function killsByName(inv: Invocation, context: RuleContext): boolean {
   const name = inv.name;
   if (BY_NAME.has(name))
     return (
       inv.args.length > 0 &&
       !inv.args.every((arg) => KILLALL_LOOKS.has(arg)) &&
-      !(name === 'pkill' && onlyByParent(inv, argv))
+      !(name === 'pkill' && onlyByParent(inv, context.argv(inv)))
     );
   switch (cmdletOf(name) === 'stop-process' ? 'stop-process' : name) {
     case 'fuser':
-      return argv.has('-k', '--kill');
+      return context.argv(inv).has('-k', '--kill');
     case 'taskkill':
       // `/im node.exe` names an image; `/fi "IMAGENAME eq …"` filters by one
       return inv.args.some((arg) => /^[/-](?:im|fi)$/i.test(arg));
     case 'stop-process':
       // PowerShell's Stop-Process (alias `kill`) by -Name; POSIX `kill -9 -1` stops every process
-      return argv.values('-Name', '-ProcessName').length > 0 || (name === 'kill' && killsEverything(inv));
+      return context.argv(inv).values('-Name', '-ProcessName').length > 0 || (name === 'kill' && killsEverything(inv));
     default:
       return false;
   }
@@ -91,7 +91,7 @@ function onlyByParent(inv: Invocation, argv: Argv): boolean {
 function killsEverything(inv: Invocation): boolean {
   const args = inv.args;
   // the signal comes first (`-9`, `-KILL`, `-s KILL`); so `kill -1 1234` sends signal 1 to one pid
-  let at = grammarOf('kill').values.has(args[0] ?? '') ? 2 : /^-[A-Za-z0-9+]+$/.test(args[0] ?? '') ? 1 : 0;
+  let at = takesValue(grammarOf('kill'), args[0] ?? '') ? 2 : /^-[A-Za-z0-9+]+$/.test(args[0] ?? '') ? 1 : 0;
   if (args[at] === '--') at++;
   return args.slice(at).includes('-1');
 }

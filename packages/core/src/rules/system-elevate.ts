@@ -91,19 +91,22 @@ function elevates(inv: Invocation, context: RuleContext): string | undefined {
   if (PROXY_RUNNERS.has(name)) return name;
   if (SHUTDOWN.has(name)) return /^[/-](?:c|a)$/.test(inv.args[0] ?? '') ? undefined : 'shutdown';
   if (USER_ADDERS.has(name)) return 'a new user or group';
-  const argv = context.argv(inv);
-  if (CONTAINER_CLIS.has(name)) return containerWithHostRights(inv, argv);
+  // how the program reads its words, for the few programs below that need it
+  const argv = (): Argv => context.argv(inv);
+  if (CONTAINER_CLIS.has(name)) return containerWithHostRights(inv, argv());
   if (registryChanges(inv).some((change) => change.hive !== 'hkcu')) return 'the machine registry';
   switch (cmdletOf(name) === 'start-process' && name !== 'start' ? 'start-process' : name) {
     case 'chmod':
-      return chmodOpens(argv) ? 'permissions for everyone' : undefined;
+      return chmodOpens(argv()) ? 'permissions for everyone' : undefined;
     case 'chown':
     case 'chgrp':
       // the owner first, then the files; a system folder, the root or home itself changes hands
-      return argv.operands.slice(1).some((arg) => {
-        const facts = context.path(arg.value, inv.cwd);
-        return SYSTEM_FOLDERS.has(facts.place) || facts.isRoot || facts.isHome;
-      })
+      return argv()
+        .operands.slice(1)
+        .some((arg) => {
+          const facts = context.path(arg.value, inv.cwd);
+          return SYSTEM_FOLDERS.has(facts.place) || facts.isRoot || facts.isHome;
+        })
         ? 'ownership of system folders'
         : undefined;
     case 'icacls':
@@ -112,7 +115,7 @@ function elevates(inv: Invocation, context: RuleContext): string | undefined {
         : undefined;
     case 'usermod':
     case 'gpasswd':
-      return adminGroup(inv, argv) ? 'an admin group' : undefined;
+      return adminGroup(inv, argv()) ? 'an admin group' : undefined;
     case 'net': {
       const args = inv.args.map((arg) => arg.toLowerCase());
       const adds = args.includes('/add');
@@ -132,7 +135,11 @@ function elevates(inv: Invocation, context: RuleContext): string | undefined {
       return executionPolicyBypass(inv) ? 'an execution-policy bypass' : undefined;
     case 'start-process':
     case 'start':
-      return argv.values('-Verb').some((arg) => /^runas$/i.test(arg.value)) ? 'run as administrator' : undefined;
+      return argv()
+        .values('-Verb')
+        .some((arg) => /^runas$/i.test(arg.value))
+        ? 'run as administrator'
+        : undefined;
     case 'sc': {
       const verb = (inv.args[0] ?? '').toLowerCase();
       return verb === 'create' || verb === 'config' || verb === 'delete' ? 'a service' : undefined;
@@ -143,7 +150,7 @@ function elevates(inv: Invocation, context: RuleContext): string | undefined {
     case 'setx':
       return inv.args.some((arg) => /^[/-]m$/i.test(arg)) ? 'the machine environment' : undefined;
     case 'systemctl': {
-      const verb = argv.operands[0]?.value;
+      const verb = argv().operands[0]?.value;
       return verb !== undefined && SYSTEMCTL_POWER.has(verb) ? 'shutdown' : undefined;
     }
     case 'init':

@@ -1,4 +1,4 @@
-import { cmdletOf, grammarOf, optionsNamed, parseArgv, program } from '../programs/index.js';
+import { cmdletOf, entryName, grammarOf, optionsNamed, parseArgv, program, readsWith } from '../programs/index.js';
 import type { ParsedArgv } from '../programs/index.js';
 import type { Span } from '../types.js';
 import { addOpaque, innerFrame, LIMITS } from './context.js';
@@ -600,8 +600,8 @@ function ownDirectory(
     cwd = resolvePath(cwd, path);
     cwdKnown = !args[option.valueIndex]?.dynamic && (isAbsolute(path) || cwdKnown);
   };
-  const moves = optionsNamed(parseArgv(texts, found.grammar), names);
-  if (found.name === 'git') for (const option of moves) change(option);
+  const moves = optionsNamed(parseArgv(texts, readsWith(found)), names);
+  if (entryName(found) === 'git') for (const option of moves) change(option);
   else if (moves.length > 0) change(moves[moves.length - 1] as ParsedArgv['options'][number]);
   return { cwd, cwdKnown };
 }

@@ -1,5 +1,5 @@
-import type { Program, ProgramSource, Run, Runs } from '../programs/index.js';
-import { optionsNamed, parseArgv, program, sourceOf } from '../programs/index.js';
+import type { Grammar, Program, ProgramSource, Runs } from '../programs/index.js';
+import { optionsNamed, parseArgv, program, readsWith, sourceOf, subcommandOf } from '../programs/index.js';
 import type { Dialect } from './context.js';
 import type { Word } from './expand.js';
 import { joinMapped, sliceMapped } from './mapped.js';
@@ -90,7 +90,7 @@ const remoteArgv = (via: Via, from: number, to: number, remoteHost: string): Nes
   from < to ? [{ kind: 'argv', via, from, to, remoteHost }] : [];
 
 type Runner<K extends Runs['kind']> = (
-  how: Extract<Run, { kind: K }>,
+  how: Extract<Runs, { kind: K }>,
   args: readonly Word[],
   texts: readonly string[],
   name: string,
@@ -98,13 +98,15 @@ type Runner<K extends Runs['kind']> = (
 ) => Nested[];
 
 const ARG_SEPARATORS = new Set([':::', '::::', ':::+', '::::+']);
+/** A runner's own options come before the command it runs. */
+const LEADING: Grammar = { leading: true };
 const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 
 /** How each kind of runner in the knowledge base hands over the command it runs. */
 const RUNNERS: { readonly [K in Runs['kind']]: Runner<K> } = {
   /** `xargs [options] command…`, `busybox applet …`. */
   argv: (how, _args, texts, name, found) => {
-    const from = parseArgv(texts, found.grammar).rest;
+    const from = parseArgv(texts, readsWith(found)).rest;
     if (from >= texts.length) return [];
     const via: Via = { kind: 'runner', name };
     return [
@@ -131,7 +133,7 @@ const RUNNERS: { readonly [K in Runs['kind']]: Runner<K> } = {
   /** `parallel [options] command… ::: args` composes a shell line; with no command, each argument is one. */
   parallel: (_how, args, texts, _name, found) => {
     const via: Via = { kind: 'runner', name: 'parallel' };
-    const from = parseArgv(texts, found.grammar).rest;
+    const from = parseArgv(texts, readsWith(found)).rest;
     let to = from;
     while (to < texts.length && !ARG_SEPARATORS.has(texts[to] ?? '')) to++;
     if (to > from) return text(via, args.slice(0, to), from);
@@ -140,12 +142,12 @@ const RUNNERS: { readonly [K in Runs['kind']]: Runner<K> } = {
 
   /** `watch [-n N] command…`: watch hands the joined words to `sh -c`. */
   watch: (_how, args, texts, _name, found) =>
-    text({ kind: 'shell-c', name: 'watch' }, args, parseArgv(texts, found.grammar).rest),
+    text({ kind: 'shell-c', name: 'watch' }, args, parseArgv(texts, readsWith(found)).rest),
 
   /** `script -c text [file]`, or the BSD form `script [-q] file command…`. */
   script: (_how, args, texts, _name, found) => {
     const via: Via = { kind: 'shell-c', name: 'script' };
-    const parsed = parseArgv(texts, found.grammar);
+    const parsed = parseArgv(texts, readsWith(found));
     const command = optionsNamed(parsed, ['-c', '--command']).pop();
     if (command?.valueIndex !== undefined) return attached(via, args[command.valueIndex], command.valueOffset ?? 0);
     return argv(via, parsed.rest + 1, texts.length);
@@ -153,7 +155,7 @@ const RUNNERS: { readonly [K in Runs['kind']]: Runner<K> } = {
 
   /** `su [-] [user] -c text`. */
   su: (_how, args, texts, _name, found) => {
-    const command = optionsNamed(parseArgv(texts, found.grammar), ['-c', '--command'])[0];
+    const command = optionsNamed(parseArgv(texts, readsWith(found)), ['-c', '--command'])[0];
     return command?.valueIndex === undefined
       ? []
       : attached({ kind: 'shell-c', name: 'su' }, args[command.valueIndex], command.valueOffset ?? 0);
@@ -161,7 +163,7 @@ const RUNNERS: { readonly [K in Runs['kind']]: Runner<K> } = {
 
   /** `ssh [options] host command…`: the command runs on that host; without one, stdin does. */
   ssh: (_how, args, texts, _name, found) => {
-    const i = parseArgv(texts, found.grammar).rest;
+    const i = parseArgv(texts, readsWith(found)).rest;
     const host = texts[i];
     if (host === undefined) return [];
     const remoteHost = host
@@ -178,26 +180,26 @@ const RUNNERS: { readonly [K in Runs['kind']]: Runner<K> } = {
    * SERVICE …`, podman): the command runs inside the container, so it is read as run elsewhere.
    */
   'container-exec': (_how, _args, texts, name, found) => {
-    let at = parseArgv(texts, found.grammar).rest;
-    let subcommands = found.subcommandMap;
-    for (let depth = 0; depth < 3 && subcommands !== undefined; depth++) {
-      const sub = subcommands.get(texts[at] ?? '');
+    let at = parseArgv(texts, readsWith(found)).rest;
+    let parent: Parameters<typeof subcommandOf>[0] = found;
+    for (let depth = 0; depth < 3; depth++) {
+      const sub = subcommandOf(parent, texts[at]);
       if (sub === undefined) return [];
-      const target = parseArgv(texts, sub.grammar, at + 1).rest;
+      const target = parseArgv(texts, readsWith(sub), at + 1).rest;
       if (texts[at] === 'exec') {
         const container = texts[target];
         if (container === undefined) return [];
         return remoteArgv({ kind: 'remote', name }, target + 1, texts.length, `container ${container}`);
       }
       at = target;
-      subcommands = sub.subcommands;
+      parent = sub;
     }
     return [];
   },
 
   /** `kubectl exec [options] POD [options] -- command…`: the command runs in the pod. */
   'kubectl-exec': (_how, _args, texts, name, found) => {
-    const parsed = parseArgv(texts, found.grammar);
+    const parsed = parseArgv(texts, readsWith(found));
     const [verb, pod, first] = parsed.operands;
     if (verb === undefined || texts[verb] !== 'exec' || pod === undefined) return [];
     // the pod is named before `--`; the command is what follows `--` (or the operands after the pod)
@@ -215,23 +217,24 @@ const RUNNERS: { readonly [K in Runs['kind']]: Runner<K> } = {
   'package-runner': (how, args, texts, name, found) => {
     let from = 0;
     for (const expected of how.path ?? []) {
-      from = parseArgv(texts, found.grammar, from).rest;
+      from = parseArgv(texts, readsWith(found), from).rest;
       if (texts[from] !== expected) return [];
       from++;
     }
     const via: Via = { kind: 'runner', name };
-    const parsed = parseArgv(texts, how.grammar, from);
+    const parsed = parseArgv(texts, how.argv ?? LEADING, from);
     const end = parsed.rest;
     const call = how.call ? optionsNamed(parsed, how.call).pop() : undefined;
     if (call?.valueIndex !== undefined) return attached(via, args[call.valueIndex], call.valueOffset ?? 0);
-    if (how.flag?.some((flag) => parsed.options.some((option) => option.name === flag))) return text(via, args, end);
+    if (how.flag?.some((flag: string) => parsed.options.some((option) => option.name === flag)))
+      return text(via, args, end);
     return argv(via, end, texts.length, true);
   },
 
   /** A tool that runs a command in its environment (`poetry run`, `bundle exec`, `yarn exec`, …). */
   'env-runner': (how, _args, texts, name, found) => {
-    const at = parseArgv(texts, found.grammar).rest;
+    const at = parseArgv(texts, readsWith(found)).rest;
     if (texts[at] !== how.path) return [];
-    return argv({ kind: 'runner', name }, parseArgv(texts, how.grammar, at + 1).rest, texts.length);
+    return argv({ kind: 'runner', name }, parseArgv(texts, how.argv ?? LEADING, at + 1).rest, texts.length);
   },
 };

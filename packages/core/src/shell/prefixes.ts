@@ -1,4 +1,4 @@
-import { optionsNamed, parseArgv, program } from '../programs/index.js';
+import { optionsNamed, parseArgv, program, readsWith } from '../programs/index.js';
 
 /** True when `name` may be a prefix (whether it is depends on what follows it): see the knowledge base's `prefix`. */
 export function isPrefix(name: string): boolean {
@@ -25,7 +25,7 @@ export function matchPrefix(name: string, texts: readonly string[], at: number):
   const found = program(name);
   const spec = found?.prefix;
   if (found === undefined || spec === undefined) return undefined;
-  const parsed = parseArgv(texts, found.grammar, at + 1);
+  const parsed = parseArgv(texts, readsWith(found), at + 1);
   const not = spec.not;
   if (not !== undefined && parsed.options.some((option) => not.includes(option.name))) return undefined;
   let next = parsed.rest + (spec.positional ?? 0);

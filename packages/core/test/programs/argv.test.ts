@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ArgvSpec } from '../../src/programs/argv.js';
-import { grammar, hasOption, optionsNamed, parseArgv, withValues } from '../../src/programs/argv.js';
+import { hasOption, optionsNamed, parseArgv, withValues } from '../../src/programs/argv.js';
 
 // The one argument parser. A row: the words, the grammar, then what it reads: the options (a
 // value after `=`), the operands, and where the options end (`rest`).
@@ -15,7 +15,7 @@ interface Row {
 
 const read = (words: string, spec: ArgvSpec = {}) => {
   const args = words === '' ? [] : words.split(' ');
-  const parsed = parseArgv(args, grammar(spec));
+  const parsed = parseArgv(args, spec);
   return {
     options: parsed.options.map((o) => (o.value === undefined ? o.name : `${o.name}=${o.value}`)),
     operands: parsed.operands.map((i) => args[i] as string),
@@ -69,13 +69,13 @@ describe('parseArgv', () => {
 
   it('reads from a given word on', () => {
     const args = ['git', '-C', 'dir', 'push', '-f'];
-    const parsed = parseArgv(args, grammar({ values: ['-C'], leading: true }), 1);
+    const parsed = parseArgv(args, { values: ['-C'], leading: true }, 1);
     expect(parsed.rest).toBe(3);
     expect(parsed.options.map((o) => o.value)).toEqual(['dir']);
   });
 
   it('finds options, in a bundle too, and PowerShell names in any case', () => {
-    const parsed = parseArgv(['-xvf', 'a.tar', '-RECURSE'], grammar({ values: ['-f', '-Recurse'] }));
+    const parsed = parseArgv(['-xvf', 'a.tar', '-RECURSE'], { values: ['-f', '-Recurse'] });
     expect(hasOption(parsed, ['-v'])).toBe(true);
     expect(hasOption(parsed, ['-q'])).toBe(false);
     expect(optionsNamed(parsed, ['-f']).map((o) => o.value)).toEqual(['a.tar']);
@@ -83,14 +83,14 @@ describe('parseArgv', () => {
   });
 
   it('answers a question about a value option the grammar does not list', () => {
-    const g = grammar({});
+    const g = {};
     expect(parseArgv(['-Name', 'node'], g).operands).toEqual([1]);
     expect(optionsNamed(parseArgv(['-Name', 'node'], withValues(g, ['-Name'])), ['-Name'])[0]?.value).toBe('node');
   });
 
   it('stays linear on many words', () => {
     const args = Array.from({ length: 50_000 }, (_, i) => (i % 3 === 0 ? '-abc' : i % 3 === 1 ? '--x=y' : 'word'));
-    const parsed = parseArgv(args, grammar({ values: ['-c'] }));
+    const parsed = parseArgv(args, { values: ['-c'] });
     expect(parsed.operands.length).toBeGreaterThan(0);
   });
 });

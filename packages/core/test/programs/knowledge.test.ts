@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { ProgramSource, Role } from '../../src/programs/index.js';
-import { canonicalName, cmdletOf, ENTRIES, isA, namesWith, program, sourceOf } from '../../src/programs/index.js';
+import {
+  canonicalName,
+  cmdletOf,
+  ENTRIES,
+  entryName,
+  isA,
+  namesWith,
+  program,
+  sourceOf,
+} from '../../src/programs/index.js';
 
 // The program knowledge base: one entry per program, found by any of its names in O(1).
 
@@ -22,6 +31,16 @@ describe('the entries', () => {
       (name) => name !== name.toLowerCase() || /\.(?:exe|cmd|bat|com)$/.test(name) || name.includes('/'),
     );
     expect(odd).toEqual([]);
+  });
+
+  it("read a runner's own options before the command it runs", () => {
+    const runners = ENTRIES.flatMap((entry) =>
+      (entry.runs ?? []).flatMap((how) =>
+        'argv' in how && how.argv !== undefined ? [[entry.names[0], how.argv]] : [],
+      ),
+    );
+    expect(runners.length).toBeGreaterThan(5);
+    expect(runners.filter(([, argv]) => (argv as { leading?: boolean }).leading !== true)).toEqual([]);
   });
 
   it('say how a shell or interpreter takes what it runs, and in which syntax or language', () => {
@@ -53,7 +72,8 @@ describe('looking a program up', () => {
     ['curl', 'curl'],
     ['ncat', 'nc'],
   ] as const)('%s is the entry %s', ([name, entry]) => {
-    expect(program(name)?.name).toBe(entry);
+    const found = program(name);
+    expect(found && entryName(found)).toBe(entry);
   });
 
   it.for(['node18x', 'git2', '3.12', '....', '', 'constructor', 'toString', '__proto__', 'hasOwnProperty'])(

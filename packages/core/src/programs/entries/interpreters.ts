@@ -104,7 +104,7 @@ export const INTERPRETERS: readonly ProgramSpec[] = [
     code: { options: NODE_CODE },
     argv: { values: [...NODE_CODE, '-r', '--preload', '--cwd', '--env-file'], leading: true },
     subcommands: subcommands(BUN_SUBCOMMANDS),
-    runs: [{ kind: 'package-runner', path: ['x'], argv: { values: ['-p', '--package'] } }],
+    runs: [{ kind: 'package-runner', path: ['x'], argv: { values: ['-p', '--package'], leading: true } }],
   },
   {
     names: ['deno'],

@@ -1,5 +1,5 @@
 import type { ArgvSpec, ProgramSpec } from '../types.js';
-import { UVX } from './runners.js';
+import { NPX, UVX } from './runners.js';
 
 // Package managers. Their options may come before or after the subcommand (`npm i -D x`,
 // `npm --prefix web install`), so their words are read with every option they take in one list.
@@ -98,6 +98,7 @@ const UV_RUN: ArgvSpec = {
     '--env-file',
     '--index',
   ],
+  leading: true,
 };
 const GEM: ArgvSpec = {
   values: ['-v', '--version', '-i', '--install-dir', '-n', '--bindir', '-s', '--source', '--platform', '-g', '--file'],
@@ -118,7 +119,7 @@ export const PACKAGES: readonly ProgramSpec[] = [
         kind: 'package-runner',
         path: ['exec'],
         call: ['-c', '--call'],
-        argv: { values: ['-p', '-c', '--package', '--call', '--node-options', '--cache', '--userconfig'] },
+        argv: NPX,
       },
     ],
   },
@@ -149,13 +150,13 @@ export const PACKAGES: readonly ProgramSpec[] = [
         kind: 'package-runner',
         path: ['dlx'],
         flag: ['-c', '--shell-mode'],
-        argv: { values: ['--package', '--allow-build', '--reporter'] },
+        argv: { values: ['--package', '--allow-build', '--reporter'], leading: true },
       },
       {
         kind: 'package-runner',
         path: ['exec'],
         flag: ['-c', '--shell-mode'],
-        argv: { values: ['-F', '--filter', '--resume-from', '--reporter'] },
+        argv: { values: ['-F', '--filter', '--resume-from', '--reporter'], leading: true },
       },
     ],
   },
@@ -177,7 +178,7 @@ export const PACKAGES: readonly ProgramSpec[] = [
     },
     cwd: ['--cwd'],
     runs: [
-      { kind: 'package-runner', path: ['dlx'], argv: { values: ['-p', '--package'] } },
+      { kind: 'package-runner', path: ['dlx'], argv: { values: ['-p', '--package'], leading: true } },
       { kind: 'env-runner', path: 'exec' },
     ],
   },
@@ -186,7 +187,7 @@ export const PACKAGES: readonly ProgramSpec[] = [
     roles: ['package-manager', 'package-runner'],
     argv: PIP,
     runs: [
-      { kind: 'package-runner', path: ['tool', 'run'], argv: { values: UVX } },
+      { kind: 'package-runner', path: ['tool', 'run'], argv: { values: UVX, leading: true } },
       { kind: 'env-runner', path: 'run', argv: UV_RUN },
     ],
   },
@@ -201,7 +202,7 @@ export const PACKAGES: readonly ProgramSpec[] = [
       {
         kind: 'package-runner',
         path: ['run'],
-        argv: { values: ['--spec', '--python', '--pip-args', '--index-url'] },
+        argv: { values: ['--spec', '--python', '--pip-args', '--index-url'], leading: true },
       },
     ],
   },
@@ -244,7 +245,7 @@ export const PACKAGES: readonly ProgramSpec[] = [
     names: ['bundle', 'bundler'],
     roles: ['package-manager'],
     argv: GEM,
-    runs: [{ kind: 'env-runner', path: 'exec', argv: { values: ['--gemfile'] } }],
+    runs: [{ kind: 'env-runner', path: 'exec', argv: { values: ['--gemfile'], leading: true } }],
   },
   { names: ['composer'], roles: ['package-manager'], argv: { values: ['-d', '--working-dir'] } },
   {

@@ -6,6 +6,9 @@ import type { ArgvSpec, ProgramSpec } from '../types.js';
 
 const leading = (values: readonly string[] = []): ArgvSpec => ({ values, leading: true });
 
+/** `npx` and `npm exec`: their options before the package. */
+export const NPX: ArgvSpec = leading(['-p', '-c', '--package', '--call', '--node-options', '--cache', '--userconfig']);
+
 /** `uvx` and `uv tool run`: options before the tool. */
 export const UVX = [
   '-w',
@@ -345,23 +348,23 @@ export const RUNNERS: readonly ProgramSpec[] = [
       {
         kind: 'package-runner',
         call: ['-c', '--call'],
-        argv: { values: ['-p', '-c', '--package', '--call', '--node-options', '--cache', '--userconfig'] },
+        argv: NPX,
       },
     ],
   },
   {
     names: ['pnpx'],
     roles: ['package-runner'],
-    runs: [{ kind: 'package-runner', flag: ['-c', '--shell-mode'], argv: { values: ['--package'] } }],
+    runs: [{ kind: 'package-runner', flag: ['-c', '--shell-mode'], argv: leading(['--package']) }],
   },
   {
     names: ['bunx'],
     roles: ['package-runner'],
-    runs: [{ kind: 'package-runner', argv: { values: ['-p', '--package'] } }],
+    runs: [{ kind: 'package-runner', argv: leading(['-p', '--package']) }],
   },
   {
     names: ['uvx'],
     roles: ['package-runner'],
-    runs: [{ kind: 'package-runner', argv: { values: UVX } }],
+    runs: [{ kind: 'package-runner', argv: leading(UVX) }],
   },
 ];
