@@ -18,6 +18,8 @@ export interface ArgvSpec {
    * the next word, or after `=` (long options), or attached to a letter (`-n5`, `-xvfFILE`).
    */
   readonly values?: readonly string[];
+  /** More options that take a value, a list several programs share (PowerShell's common parameters). */
+  readonly common?: readonly string[];
   /** Options whose value is only ever attached (`git commit -S[KEYID]`, `--gpg-sign[=KEYID]`). */
   readonly optional?: readonly string[];
   /** Single-dash words are whole option names, never bundles of letters (PowerShell, `find`, `java`). */
@@ -83,7 +85,10 @@ export function takesValue(g: Grammar, name: string): boolean {
  * PowerShell's `-Path`) in any case.
  */
 function valued(g: Grammar, word: string): boolean {
-  const values = g.values;
+  return listed(g.values, word) || listed(g.common, word);
+}
+
+function listed(values: readonly string[] | undefined, word: string): boolean {
   if (values === undefined) return false;
   if (values.includes(word)) return true;
   return word.length > 2 && isWordOption(word) && caseless(values, word);
@@ -140,7 +145,7 @@ export function parseArgv(args: readonly string[], g: Grammar, from = 0, to = ar
             valueIndex: i,
             valueOffset: eq + 1,
           });
-        } else if (g.values?.includes(word) === true) {
+        } else if (g.values?.includes(word) === true || g.common?.includes(word) === true) {
           i = withNext(options, word, args, i, to);
         } else options.push({ name: word, index: i });
         continue;
@@ -152,7 +157,8 @@ export function parseArgv(args: readonly string[], g: Grammar, from = 0, to = ar
       (first === 43 /* + */ && g.plus === true && word.length > 1) ||
       (first === 47 /* / */ && g.slash === true && SLASH_SWITCH.test(word))
     ) {
-      if (g.values?.includes(word) === true) i = withNext(options, word, args, i, to);
+      if (g.values?.includes(word) === true || g.common?.includes(word) === true)
+        i = withNext(options, word, args, i, to);
       else options.push({ name: word, index: i });
       continue;
     }
@@ -206,6 +212,7 @@ function single(
     return i;
   }
   const values = g.values;
+  const common = g.common;
   for (let j = 1; j < word.length; j++) {
     const name = `-${word[j] as string}`;
     if (optional?.includes(name) === true) {
@@ -214,7 +221,7 @@ function single(
       else options.push({ name, index: i });
       return i;
     }
-    if (values?.includes(name) === true) {
+    if (values?.includes(name) === true || common?.includes(name) === true) {
       if (j < word.length - 1) {
         options.push({ name, index: i, value: word.slice(j + 1), valueIndex: i, valueOffset: j + 1 });
         return i;

@@ -95,9 +95,11 @@ export function isA(name: string, role: Role): boolean {
  */
 export function namesWith(...roles: readonly Role[]): ReadonlySet<string> {
   const out = new Set<string>();
-  const has = (spec: ProgramSpec): boolean => spec.roles?.some((role) => roles.includes(role)) === true;
-  for (const [name, spec] of BY_NAME) if (has(spec)) out.add(name);
-  for (const [alias, spec] of CMDLETS) if (!BY_NAME.has(alias) && has(spec)) out.add(alias);
+  for (const spec of ENTRIES) {
+    if (spec.roles === undefined || !spec.roles.some((role) => roles.includes(role))) continue;
+    for (const name of spec.names) if (BY_NAME.get(name) === spec) out.add(name);
+    for (const alias of spec.aliases ?? []) if (!BY_NAME.has(alias) && CMDLETS.get(alias) === spec) out.add(alias);
+  }
   return out;
 }
 
@@ -130,11 +132,15 @@ export function grammarOf(name: string): Grammar {
 
 /** A subcommand an entry (or a subcommand) lists, by its word (`push` of git). */
 export function subcommandOf(
-  parent: { readonly subcommands?: Readonly<Record<string, SubcommandSpec>> } | undefined,
+  parent:
+    | { readonly subcommands?: Readonly<Record<string, SubcommandSpec>>; readonly commands?: readonly string[] }
+    | undefined,
   word: string | undefined,
 ): SubcommandSpec | undefined {
-  const subcommands = parent?.subcommands;
-  return subcommands !== undefined && word !== undefined && Object.hasOwn(subcommands, word)
-    ? subcommands[word]
-    : undefined;
+  if (parent === undefined || word === undefined) return undefined;
+  const subcommands = parent.subcommands;
+  if (subcommands !== undefined && Object.hasOwn(subcommands, word)) return subcommands[word];
+  return parent.commands?.includes(word) === true ? NO_OPTIONS : undefined;
 }
+
+const NO_OPTIONS: SubcommandSpec = Object.freeze({});

@@ -151,6 +151,8 @@ export interface ProgramSpec {
   /** How its words are read (global options, before any subcommand). */
   readonly argv?: ArgvSpec;
   readonly subcommands?: Readonly<Record<string, SubcommandSpec>>;
+  /** More subcommands, with no options of their own (`bun test`, `deno fmt`). */
+  readonly commands?: readonly string[];
   /** How it takes the commands or code it runs (shells, interpreters, `eval`). */
   readonly source?: Source;
   /** The syntax of the commands it reads (shells). */

@@ -31,19 +31,8 @@ export const POWERSHELL_COMMON = [
 ];
 
 const COPY: ArgvSpec = {
-  values: [
-    '-t',
-    '--target-directory',
-    '-S',
-    '--suffix',
-    '-m',
-    '--mode',
-    '-o',
-    '-g',
-    '-Destination',
-    '-Path',
-    ...POWERSHELL_COMMON,
-  ],
+  values: ['-t', '--target-directory', '-S', '--suffix', '-m', '--mode', '-o', '-g', '-Destination', '-Path'],
+  common: POWERSHELL_COMMON,
 };
 const GREP: ArgvSpec = {
   values: [
@@ -141,17 +130,18 @@ export const FILES: readonly ProgramSpec[] = [
   {
     names: ['rm', 'rmdir', 'unlink', 'srm', 'trash', 'trash-put'],
     roles: ['deleter'],
-    argv: { values: POWERSHELL_COMMON },
+    argv: { common: POWERSHELL_COMMON },
   },
   { names: ['shred'], roles: ['deleter'], argv: { values: ['-n', '-s', '--iterations', '--size'] } },
   // cmd.exe's: `del /q x`, `rd /s /q x` (their switches are not paths)
-  { names: ['del', 'erase', 'rd'], roles: ['deleter'], argv: { values: POWERSHELL_COMMON, slash: true } },
+  { names: ['del', 'erase', 'rd'], roles: ['deleter'], argv: { common: POWERSHELL_COMMON, slash: true } },
 
   {
     names: ['touch', 'mkdir', 'md'],
     roles: ['creator'],
     argv: {
-      values: ['-m', '--mode', '-d', '--date', '-r', '--reference', '-t', '-ItemType', '-Value', ...POWERSHELL_COMMON],
+      values: ['-m', '--mode', '-d', '--date', '-r', '--reference', '-t', '-ItemType', '-Value'],
+      common: POWERSHELL_COMMON,
     },
   },
   { names: ['cp', 'copy', 'install', 'ln', 'mv', 'move', 'rename'], argv: COPY },

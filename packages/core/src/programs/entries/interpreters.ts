@@ -5,18 +5,13 @@ import { NPM } from './packages.js';
 // or code on stdin when given neither (`curl … | python3`). See ../sources.ts.
 
 const NODE_CODE = ['-e', '--eval', '-p', '--print', '-pe'];
-/** Subcommands of bun and deno: the word after them is not a script (except after `run`). */
-const BUN_SUBCOMMANDS = [
+/** Their package subcommands read npm's options (`bun add -D x`). */
+const INSTALL: SubcommandSpec = { argv: NPM };
+/** bun's and deno's other subcommands: the word after them is not a script (except after `run`). */
+const BUN_COMMANDS = [
   'run',
   'x',
   'test',
-  'install',
-  'i',
-  'add',
-  'a',
-  'remove',
-  'rm',
-  'update',
   'link',
   'unlink',
   'pm',
@@ -28,14 +23,10 @@ const BUN_SUBCOMMANDS = [
   'outdated',
   'patch',
 ];
-const DENO_SUBCOMMANDS = [
+const DENO_COMMANDS = [
   'run',
   'eval',
   'test',
-  'install',
-  'i',
-  'add',
-  'remove',
   'task',
   'fmt',
   'lint',
@@ -55,10 +46,6 @@ const DENO_SUBCOMMANDS = [
   'outdated',
   'clean',
 ];
-/** Their package subcommands read npm's options (`bun add -D x`). */
-const INSTALLS = new Set(['install', 'i', 'add', 'a', 'remove', 'rm', 'update']);
-const subcommands = (names: readonly string[]): Readonly<Record<string, SubcommandSpec>> =>
-  Object.fromEntries(names.map((name) => [name, INSTALLS.has(name) ? { argv: NPM } : {}]));
 
 export const INTERPRETERS: readonly ProgramSpec[] = [
   {
@@ -103,7 +90,16 @@ export const INTERPRETERS: readonly ProgramSpec[] = [
     script: 'node',
     code: { options: NODE_CODE },
     argv: { values: [...NODE_CODE, '-r', '--preload', '--cwd', '--env-file'], leading: true },
-    subcommands: subcommands(BUN_SUBCOMMANDS),
+    subcommands: {
+      install: INSTALL,
+      i: INSTALL,
+      add: INSTALL,
+      a: INSTALL,
+      remove: INSTALL,
+      rm: INSTALL,
+      update: INSTALL,
+    },
+    commands: BUN_COMMANDS,
     runs: [{ kind: 'package-runner', path: ['x'], argv: { values: ['-p', '--package'], leading: true } }],
   },
   {
@@ -113,7 +109,8 @@ export const INTERPRETERS: readonly ProgramSpec[] = [
     language: 'deno',
     script: 'node',
     argv: { values: ['--ext', '--config', '--import-map', '--location', '--env-file'], leading: true },
-    subcommands: subcommands(DENO_SUBCOMMANDS),
+    subcommands: { install: INSTALL, i: INSTALL, add: INSTALL, remove: INSTALL },
+    commands: DENO_COMMANDS,
   },
   {
     names: ['ruby'],

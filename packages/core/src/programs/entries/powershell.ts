@@ -6,7 +6,7 @@ import { POWERSHELL_COMMON } from './files.js';
 // by name; `cmdletOf` (../index.ts) gives the cmdlet it stands for in a PowerShell line.
 
 /** A cmdlet's parameters: whole words, compared without case; these take a value. */
-const cmdlet = (...values: string[]): ArgvSpec => ({ values: [...values, ...POWERSHELL_COMMON], words: true });
+const cmdlet = (...values: string[]): ArgvSpec => ({ values, common: POWERSHELL_COMMON, words: true });
 const ITEM = cmdlet('-Path', '-LiteralPath');
 
 /** Every entry here is a cmdlet (../index.ts knows them apart by this list). */
