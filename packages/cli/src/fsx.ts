@@ -2,6 +2,7 @@ import {
   accessSync,
   closeSync,
   constants,
+  fchmodSync,
   fsyncSync,
   mkdirSync,
   openSync,
@@ -45,14 +46,19 @@ let counter = 0;
 
 /**
  * Writes a file so that a reader sees either the old text or the new, never a torn one: a temp
- * file in the same folder, flushed, then renamed over the target. Creates missing folders.
+ * file in the same folder, flushed, then renamed over the target. Creates missing folders. A file
+ * that exists keeps its permissions (a hand-tuned 0600 stays 0600, whatever the umask); a new one
+ * gets `mode`, less the umask.
  */
 export function writeFileAtomic(path: string, text: string, mode = 0o644): void {
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true });
+  const kept = modeOf(path);
   const temp = join(dir, `.${process.pid}.${Date.now()}.${counter++}.guard-tmp`);
-  const fd = openSync(temp, 'w', mode);
+  const fd = openSync(temp, 'w', kept ?? mode);
   try {
+    // the umask narrowed the mode open gave it; fchmod does not apply it
+    if (kept !== undefined) fchmodSync(fd, kept);
     writeSync(fd, text);
     fsyncSync(fd);
   } finally {
@@ -63,5 +69,14 @@ export function writeFileAtomic(path: string, text: string, mode = 0o644): void 
   } catch (error) {
     rmSync(temp, { force: true });
     throw error;
+  }
+}
+
+/** The permission bits of a file (set-id and sticky bits included), or undefined when there is none. */
+export function modeOf(path: string): number | undefined {
+  try {
+    return statSync(path).mode & 0o7777;
+  } catch {
+    return undefined;
   }
 }

@@ -15,7 +15,7 @@ import {
 } from '../agents.js';
 import { trustOf } from '../agent-trust.js';
 import { GuardError } from '../errors.js';
-import { writeFileAtomic } from '../fsx.js';
+import { modeOf, writeFileAtomic } from '../fsx.js';
 import { readRecords, saveRecord } from '../installs.js';
 import type { InstallRecord } from '../installs.js';
 import type { Io } from '../io.js';
@@ -74,7 +74,7 @@ export async function setup(agent: AgentId, options: SetupOptions, io: Io): Prom
   }
 
   const backup = `${file}.guard-backup`;
-  const madeBackup = beforeBytes !== undefined && keepOriginal(backup, beforeBytes);
+  const madeBackup = beforeBytes !== undefined && keepOriginal(backup, beforeBytes, modeOf(file));
   const createdDir =
     beforeBytes === undefined ? writeStep(file, () => mkdirSync(dirname(file), { recursive: true })) : undefined;
   const record = nextRecord(readRecords(guardHome)[file], beforeBytes, after, createdDir);
@@ -116,7 +116,8 @@ async function trustHooks(adapter: Adapter, file: string, after: string, options
   if (configAfter !== undefined && (configBefore === undefined || !configAfter.equals(configBefore))) {
     const guardHome = guardHomeFrom(io.env, io.home());
     // without the copy, uninstall still takes guard's trust entries out of the text
-    if (configBefore !== undefined) writeStep(config, () => keepOriginal(`${config}.guard-backup`, configBefore));
+    if (configBefore !== undefined)
+      writeStep(config, () => keepOriginal(`${config}.guard-backup`, configBefore, modeOf(config)));
     writeStep(guardHome, () =>
       saveRecord(
         guardHome,
@@ -154,10 +155,13 @@ function nextRecord(
   };
 }
 
-/** Keeps the original bytes in `backup` the first time only; true when it made the copy now. */
-function keepOriginal(backup: string, bytes: Buffer): boolean {
+/**
+ * Keeps the original bytes in `backup` the first time only; true when it made the copy now. The copy
+ * is no easier to read than the original (`mode`, less the umask).
+ */
+function keepOriginal(backup: string, bytes: Buffer, mode = 0o666): boolean {
   try {
-    writeFileSync(backup, bytes, { flag: 'wx' });
+    writeFileSync(backup, bytes, { flag: 'wx', mode: mode & 0o777 });
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;

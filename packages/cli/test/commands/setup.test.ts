@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { adapters } from '@guard/adapters';
 import type { AgentId } from '@guard/adapters';
@@ -103,6 +103,52 @@ describe.each(AGENTS)('guard setup %s', (agent) => {
     expect(readIfThere(file)).toBe(USER_FILES[agent]);
     expect(existsSync(`${file}.guard-backup`)).toBe(false);
   });
+
+  it.runIf(process.platform !== 'win32').for([
+    { name: '0600 under umask 022', mode: 0o600, umask: 0o022 },
+    { name: '0644 under umask 077', mode: 0o644, umask: 0o077 },
+    { name: '0640 under umask 002', mode: 0o640, umask: 0o002 },
+    { name: '0664 under umask 000', mode: 0o664, umask: 0o000 },
+  ])(
+    "keeps the file's mode ($name) through setup and uninstall, and its backup is no easier to read",
+    async ({ mode, umask }) => {
+      const file = PATHS[agent].user(box);
+      write(file, USER_FILES[agent]);
+      chmodSync(file, mode);
+      const modeOf = (path: string): number => statSync(path).mode & 0o777;
+      const saved = process.umask(umask);
+      try {
+        expect((await box.guard('setup', agent)).code).toBe(0);
+        expect(modeOf(file)).toBe(mode);
+        expect(modeOf(`${file}.guard-backup`)).toBe(mode & ~umask);
+        expect((await box.guard('uninstall', agent)).code).toBe(0);
+        expect(readIfThere(file)).toBe(USER_FILES[agent]);
+        expect(modeOf(file)).toBe(mode);
+        // a person's change after setup: uninstall edits the text, and the mode stays too
+        expect((await box.guard('setup', agent)).code).toBe(0);
+        write(file, (readIfThere(file) as string).replace(...EDITS[agent]));
+        expect((await box.guard('uninstall', agent)).code).toBe(0);
+        expect(readIfThere(file)).toBe(USER_FILES[agent].replace(...EDITS[agent]));
+        expect(modeOf(file)).toBe(mode);
+      } finally {
+        process.umask(saved);
+      }
+    },
+  );
+
+  it.runIf(process.platform !== 'win32').for(['022', '077'])(
+    'a file setup creates is 0644 less the umask (%s)',
+    async (octal) => {
+      const umask = Number.parseInt(octal, 8);
+      const saved = process.umask(umask);
+      try {
+        expect((await box.guard('setup', agent)).code).toBe(0);
+        expect(statSync(PATHS[agent].user(box)).mode & 0o777).toBe(0o644 & ~umask);
+      } finally {
+        process.umask(saved);
+      }
+    },
+  );
 
   it('a second setup changes nothing and says so', async () => {
     const file = PATHS[agent].user(box);
