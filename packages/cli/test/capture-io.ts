@@ -1,4 +1,16 @@
+import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Io } from '../src/io.js';
+
+/**
+ * A folder no test creates: the home that the defaults below and the recorded payloads (hook-cases)
+ * name, so code that looks there on disk finds nothing on any machine. A fixed /home/dev would be
+ * read (policy files, git, MCP servers to start) wherever that folder happens to exist.
+ */
+export const NOWHERE = join(tmpdir(), `guard-test-nowhere-${randomUUID()}`);
+/** The default cwd of captureIo: a project folder in that home. */
+export const NOWHERE_PROJECT = join(NOWHERE, 'project');
 
 /** What a command wrote, plus the fake Io it wrote through. */
 export interface Captured {
@@ -23,8 +35,8 @@ export function captureIo(options: { stdin?: string; cwd?: string; home?: string
       for (const line of lines) yield line.replace(/\r$/, '');
     },
     env: {},
-    cwd: () => options.cwd ?? '/home/dev/project',
-    home: () => options.home ?? '/home/dev',
+    cwd: () => options.cwd ?? NOWHERE_PROJECT,
+    home: () => options.home ?? NOWHERE,
     tmp: () => '/tmp',
   };
   return { io, stdout: () => stdout, stderr: () => stderr };

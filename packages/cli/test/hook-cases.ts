@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { AgentId } from '@guard/adapters';
+import { NOWHERE } from './capture-io.js';
 
 /**
  * Recorded agent payloads (packages/adapters/test/fixtures, see its README) and how to turn them
@@ -12,14 +13,20 @@ const FIXTURES = fileURLToPath(new URL('../../adapters/test/fixtures/', import.m
 
 type Json = Record<string, unknown>;
 
-/** A recorded payload, parsed. */
+// The home folders of the machines the payloads were recorded on. The hook looks at the folders a
+// payload names (the project's policy file and git, the agent's rules files and MCP servers), so
+// here they lead to a folder that does not exist, whatever this machine has at /home/dev.
+const RECORDED_HOMES = /(?<![\w.-])\/(?:home\/dev|home\/user|Users\/dev)(?=[/"\\]|$)/g;
+const HOME_IN_JSON = JSON.stringify(NOWHERE).slice(1, -1);
+
+/** A recorded payload, parsed (its home folder moved to NOWHERE). */
 export function fixture(name: string): Json {
-  return JSON.parse(readFileSync(`${FIXTURES}${name}.json`, 'utf8')) as Json;
+  return JSON.parse(fixtureText(name)) as Json;
 }
 
-/** The raw text of a recorded payload, as the agent would send it. */
+/** The raw text of a recorded payload, as the agent would send it (its home folder moved to NOWHERE). */
 export function fixtureText(name: string): string {
-  return readFileSync(`${FIXTURES}${name}.json`, 'utf8');
+  return readFileSync(`${FIXTURES}${name}.json`, 'utf8').replace(RECORDED_HOMES, () => HOME_IN_JSON);
 }
 
 export interface AgentCase {

@@ -11,6 +11,7 @@ import type { ChatMemory, SessionLayer } from '../src/hook/session.js';
 import { MAX_INPUT_BYTES } from '../src/hook/input.js';
 import { NO_MEMORY } from '../src/memory.js';
 import type { LogEntry } from '../src/log.js';
+import { NOWHERE } from './capture-io.js';
 import { AGENT_CASES, ASKED, BLOCKED, HARMLESS, fixture, fixtureText } from './hook-cases.js';
 
 let guardHome: string;
@@ -49,7 +50,7 @@ async function run(
     },
     err: (text) => void (stderr += text),
     env: { GUARD_HOME: guardHome },
-    home: () => '/home/dev',
+    home: () => NOWHERE,
     tmp: () => '/tmp',
     parentArgs: () => parentArgs,
   };
@@ -382,12 +383,12 @@ describe('other payloads', () => {
   it('reads a 10 MB payload (a file write) and judges it', async () => {
     const payload = {
       ...fixture('copilot/synth-pre-tool-use-create'),
-      toolArgs: { path: '/home/dev/project/ws/big.txt', file_text: 'x'.repeat(10 * 1024 * 1024) },
+      toolArgs: { path: join(NOWHERE, 'project', 'ws', 'big.txt'), file_text: 'x'.repeat(10 * 1024 * 1024) },
     };
     const result = await run(['copilot', '--event', 'preToolUse'], json(payload));
     expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' });
     const line = onlyLogLine();
-    expect(line).toMatchObject({ kind: 'write', how: 'rules', step: '/home/dev/project/ws/big.txt' });
+    expect(line).toMatchObject({ kind: 'write', how: 'rules', step: join(NOWHERE, 'project', 'ws', 'big.txt') });
     expect(JSON.stringify(line).length).toBeLessThan(4096);
   });
 
@@ -414,7 +415,7 @@ describe("guard's folder", () => {
       out: (text) => void (stdout += text),
       err: (text) => void (stderr += text),
       env: { GUARD_HOME: join(file, 'guard') },
-      home: () => '/home/dev',
+      home: () => NOWHERE,
       tmp: () => '/tmp',
       parentArgs: () => [],
     };

@@ -5,7 +5,7 @@ import { evaluate, readCommand, type Evaluation, type Finding, type Invocation, 
 import { afterAll, describe, expect, it } from 'vitest';
 import { explain, renderText, toJson, type ExplainJson, type ExplainOptions } from '../../src/commands/explain.js';
 import type { Io } from '../../src/io.js';
-import { captureIo } from '../capture-io.js';
+import { captureIo, NOWHERE, NOWHERE_PROJECT } from '../capture-io.js';
 
 const CWD = '/home/dev/project';
 const DECISIONS = ['allow', 'ask', 'block'];
@@ -62,7 +62,7 @@ describe('explain --json', () => {
       'projectRoot',
     ]);
     expect(DECISIONS).toContain(answer.decision);
-    expect(answer).toMatchObject({ command, cwd: CWD, projectRoot: CWD });
+    expect(answer).toMatchObject({ command, cwd: NOWHERE_PROJECT, projectRoot: NOWHERE_PROJECT });
     const inRange = ([start, end]: readonly [number, number]) => 0 <= start && start <= end && end <= command.length;
     for (const finding of answer.findings) {
       expect(['block', 'ask']).toContain(finding.decision);
@@ -409,6 +409,8 @@ describe('renderText', () => {
 });
 
 describe('explain --jsonl', () => {
+  // an absolute cwd outside the project (in a folder that does not exist, so nothing is read there)
+  const ELSEWHERE = join(NOWHERE, 'srv', 'app');
   const run = async (stdin: string) => {
     const io = captureIo({ stdin });
     await explain({ command: undefined, json: false, jsonl: true, cwd: undefined }, io.io);
@@ -429,7 +431,7 @@ describe('explain --jsonl', () => {
       { line: '{"command": 42}', error: /"command" must be a string/ },
       { line: '{"command": ""}', error: /"command" is empty/ },
       { line: '{"command": "ls", "cwd": 7}', error: /"cwd" must be a string/ },
-      { line: '{"command": "ls", "cwd": "/srv/app", "extra": true}\r', error: null },
+      { line: `{"command": "ls", "cwd": ${JSON.stringify(ELSEWHERE)}, "extra": true}\r`, error: null },
       { line: '{"command": "echo \\"unbalanced"}', error: null },
     ];
     const out = (await run(`${input.map((i) => i.line).join('\n')}\n`)).split('\n');
@@ -446,8 +448,8 @@ describe('explain --jsonl', () => {
         expect(DECISIONS).toContain(answer['decision']);
       }
     });
-    expect(JSON.parse(out[2] ?? '')).toMatchObject({ command: 'ls', cwd: `${CWD}/sub` });
-    expect(JSON.parse(out[12] ?? '')).toMatchObject({ command: 'ls', cwd: '/srv/app' });
+    expect(JSON.parse(out[2] ?? '')).toMatchObject({ command: 'ls', cwd: join(NOWHERE_PROJECT, 'sub') });
+    expect(JSON.parse(out[12] ?? '')).toMatchObject({ command: 'ls', cwd: ELSEWHERE });
   });
 
   it('prints nothing for empty input', async () => {

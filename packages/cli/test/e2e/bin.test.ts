@@ -19,7 +19,7 @@ afterAll(() => rmSync(HOME, { recursive: true, force: true }));
 // a harmless shell step as Codex sends it (see packages/adapters/test/fixtures/codex)
 const HOOK_PAYLOAD = JSON.stringify({
   session_id: 's1',
-  cwd: '/home/dev/project',
+  cwd: HOME,
   hook_event_name: 'PreToolUse',
   permission_mode: 'default',
   tool_name: 'Bash',
