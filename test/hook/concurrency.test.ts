@@ -22,7 +22,8 @@ function files(dir: string): string[] {
 }
 
 describe('50 `guard hook codex` processes at once on one chat', () => {
-  it("each gets a whole answer for its own step, and guard's folder stays readable", async () => {
+  // the hooks' own deadline is 60 s (below): the test waits as long, plus the time to check
+  it("each gets a whole answer for its own step, and guard's folder stays readable", { timeout: 90_000 }, async () => {
     if (codex === undefined) throw new Error('no codex case');
     const commands = Array.from({ length: 50 }, (_, i) => [HARMLESS, ASKED, BLOCKED][i % 3] ?? HARMLESS);
     // every call names the same chat, as parallel tool calls of one Codex session do
