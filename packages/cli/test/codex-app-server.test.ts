@@ -53,8 +53,7 @@ function fakeCodex(
   mode: 'answer' | 'hang' | 'exit' | 'error' | 'broken' = 'answer',
 ): string {
   const file = join(root, 'codex');
-  const script = `#!${process.execPath}
-const fs = require('node:fs');
+  const script = `const fs = require('node:fs');
 fs.writeFileSync(${JSON.stringify(join(root, 'pid'))}, String(process.pid));
 const mode = ${JSON.stringify(mode)};
 if (mode === 'exit') process.exit(3);
@@ -80,7 +79,10 @@ process.stdin.setEncoding('utf8').on('data', (chunk) => {
 });
 setInterval(() => {}, 1000);
 `;
-  writeFileSync(file, script);
+  // a shell launcher, not a #! line naming node: that breaks where node's path has a space in it
+  const quote = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
+  writeFileSync(`${file}.cjs`, script);
+  writeFileSync(file, `#!/bin/sh\nexec ${quote(process.execPath)} ${quote(`${file}.cjs`)} "$@"\n`);
   chmodSync(file, 0o755);
   return file;
 }

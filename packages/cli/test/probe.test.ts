@@ -28,6 +28,9 @@ function folder(name: string, files: Readonly<Record<string, string>>): string {
   return dir;
 }
 
+/** A word for sh, single-quoted. */
+const sq = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
+
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, {
     cwd,
@@ -109,7 +112,7 @@ describe('git', () => {
     // a repository may name a command git runs on status; the probe must never run it
     marker = join(base, 'fsmonitor-ran');
     const monitor = join(base, 'monitor.sh');
-    writeFileSync(monitor, `#!/bin/sh\ntouch '${marker}'\n`);
+    writeFileSync(monitor, `#!/bin/sh\n: > ${sq(marker)}\n`);
     chmodSync(monitor, 0o755);
     git(repo, 'config', 'core.fsmonitor', monitor);
   });
@@ -181,8 +184,8 @@ describe.runIf(process.platform !== 'win32')('a git that hangs', () => {
   it('is given up after the timeout, and not waited for again in the same process', () => {
     const bin = folder('slow-bin', {});
     const calls = join(bin, 'calls.log');
-    const sleep = execFileSync('sh', ['-c', 'command -v sleep'], { encoding: 'utf8' }).trim();
-    writeFileSync(join(bin, 'git'), `#!/bin/sh\necho run >> '${calls}'\nexec '${sleep}' 10\n`);
+    const sleep = `${sq(process.execPath)} -e 'setTimeout(() => {}, 10000)'`;
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\necho run >> ${sq(calls)}\nexec ${sleep}\n`);
     chmodSync(join(bin, 'git'), 0o755);
     const repo = folder('slow-repo', { '.git/HEAD': 'ref: refs/heads/main\n' });
     vi.stubEnv('PATH', bin);
