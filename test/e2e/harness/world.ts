@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LogEntry } from '../../../packages/cli/src/log.js';
+import { pathWithoutAgents } from '../../../packages/cli/test/agent-free-path.js';
 import { BIN } from '../../hook/bin.js';
 import { runBounded } from './process.js';
 import type { RunResult } from './process.js';
@@ -35,8 +36,9 @@ export interface WorldOptions {
   readonly cacheHome?: string;
 }
 
-// A PATH a person might have, without the repo's node_modules/.bin: no agent is found on it.
-const SYSTEM_PATH = [dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':');
+// A PATH a person might have, on which no agent is found (neither the repo's pinned ones in
+// node_modules/.bin nor any installed on this machine); node and git are on it.
+const SYSTEM_PATH = pathWithoutAgents([dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':'));
 
 /** A fresh world under the system temp folder. */
 export function makeWorld(options: WorldOptions = {}): World {

@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { main } from '../../src/main.js';
+import { pathWithoutAgents } from '../agent-free-path.js';
 import { captureIo } from '../capture-io.js';
 
 /** A throwaway machine: a home folder, guard's folder, and a git project with a subfolder. */
@@ -28,11 +29,8 @@ export function makeAgentHome(env: Record<string, string> = {}): AgentHome {
   mkdirSync(home, { recursive: true });
   mkdirSync(join(project, '.git'), { recursive: true });
   mkdirSync(cwd, { recursive: true });
-  // npm puts the repo's node_modules/.bin (with the pinned Codex) on PATH; a person's machine has no Codex
-  // unless a test says so, or setup would really ask Codex to trust the hook
-  const path = process.env.PATH?.split(delimiter)
-    .filter((dir) => !/node_modules[\\/]\.bin$/.test(dir))
-    .join(delimiter);
+  // no Codex on PATH unless a test says so, or setup would really ask Codex to trust the hook
+  const path = pathWithoutAgents(process.env.PATH ?? '');
   const fullEnv = { HOME: home, GUARD_HOME: guardHome, PATH: path, SHELL: '/bin/sh', ...env };
   return {
     root,

@@ -1,9 +1,10 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pathWithoutAgents } from '../agent-free-path.js';
 
 // The built binary, as a person runs it. `npm test` builds before it runs the tests.
 const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
@@ -11,10 +12,8 @@ const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 const HOOK = fileURLToPath(new URL('../../dist/hook-entry.cjs', import.meta.url));
 const ROOT = mkdtempSync(join(tmpdir(), 'guard-e2e-setup-'));
 const HOME = join(ROOT, 'home');
-// without the repo's node_modules/.bin that npm puts on PATH: this machine has no Codex to trust the hook
-const PATH = process.env.PATH?.split(delimiter)
-  .filter((dir) => !/node_modules[\\/]\.bin$/.test(dir))
-  .join(delimiter);
+// a PATH without Codex (neither the repo's pinned one nor one installed on this machine): nothing trusts the hook
+const PATH = pathWithoutAgents(process.env.PATH ?? '');
 const ENV = { HOME, GUARD_HOME: join(ROOT, 'guard'), SHELL: '/bin/sh', PATH };
 const AGENTS = ['codex', 'cursor', 'antigravity', 'copilot'] as const;
 
