@@ -110,8 +110,16 @@ describe('fake chat-completions model (Copilot)', () => {
   });
 });
 
-/** Whether a process has ended (Linux: no /proc entry, or a zombie). */
+/** Whether a process has ended (Linux: no /proc entry, or a zombie; elsewhere: no such process). */
 function gone(pid: number): boolean {
+  if (!existsSync('/proc/self')) {
+    try {
+      process.kill(pid, 0);
+      return false;
+    } catch {
+      return true;
+    }
+  }
   try {
     return readFileSync(`/proc/${pid}/stat`, 'utf8')
       .replace(/^.*\) /s, '')
@@ -142,7 +150,7 @@ describe('lifetimes', () => {
     { name: 'a process that ends on its own', script: 'echo hi', timedOut: false, code: 0 },
     {
       name: 'a process past its limit, with a child of its own',
-      script: 'sleep 30 & echo $! > "$0.pid"; sleep 30',
+      script: '"$NODE" -e "setTimeout(() => {}, 30000)" & echo $! > "$0.pid"; "$NODE" -e "setTimeout(() => {}, 30000)"',
       timedOut: true,
       code: null,
     },
@@ -152,7 +160,7 @@ describe('lifetimes', () => {
     try {
       const result = await runBounded('/bin/sh', ['-c', script, marker], {
         cwd: dir,
-        env: { PATH: '/usr/bin:/bin' },
+        env: { PATH: '/usr/bin:/bin', NODE: process.execPath },
         limitMs: 300,
       });
       expect(result.timedOut).toBe(timedOut);

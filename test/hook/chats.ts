@@ -1,5 +1,14 @@
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -366,6 +375,11 @@ export function chatStateOf(world: World): ChatState {
 
 /** Processes whose command line mentions `text` (Linux: read from /proc). */
 export function processesMentioning(text: string): string[] {
+  // without /proc (macOS, the BSDs), ps lists them: POSIX, and every such system has it
+  if (!existsSync('/proc/self'))
+    return execFileSync('ps', ['-A', '-o', 'pid=', '-o', 'args='], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => line.includes(text));
   const found: string[] = [];
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
