@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it, vi } from 'vitest';
+import type { TestContext } from 'vitest';
 import type { AgentId } from '../../packages/adapters/src/index.js';
 import { requireBuild } from './bin.js';
 import type { Chat, World } from './chats.js';
@@ -50,45 +51,51 @@ function configure(agent: AgentId, world: World, servers: Servers): void {
   writeText(join(world.home, file), `${JSON.stringify({ mcpServers: servers }, null, 2)}\n`);
 }
 
+const NAME =
+  "%s: the poisoned server's tools are blocked, the clean one's are not, the silent one is named as not checked";
+
 // Where the agent has a start event the scan runs there (5 s for the servers); Antigravity has
-// none, so its first step runs it inside the step's own deadline.
+// none, so its first step runs it inside the step's own deadline (1 s of it): that one runs on its
+// own, not beside three other chats starting their servers.
 describe.concurrent('MCP servers are scanned when a chat starts', () => {
-  it.for(['codex', 'cursor', 'copilot', 'antigravity'] as const)(
-    "%s: the poisoned server's tools are blocked, the clean one's are not, the silent one is named as not checked",
-    async (agent, { expect }) => {
-      const world = makeWorld(`mcp-${agent}`, 'guard');
-      worlds.push(world);
-      // the world's folder in each server's arguments marks its processes, to see none is left running
-      const server = (mode: string) => ({ command: 'sh', args: [MCP_SERVER, mode, world.root] });
-      configure(agent, world, { formatter: server('poisoned'), tickets: server('clean'), mute: server('silent') });
-      const chat: Chat = CHATS[agent](world, `mcp-${agent}-chat`);
-
-      if (chat.start) {
-        const started = await chat.start();
-        expect(started.code).toBe(0);
-        expect(chat.text(started)).toMatch(/^guard is on: .* the tools of MCP server formatter are blocked/);
-      }
-      const poisoned = await chat.mcp('formatter', 'format_date', { date: '2026-05-01' });
-      expect(chat.seen(poisoned), poisoned.stdout).toBe('block');
-      expect(chat.text(poisoned)).toContain('mcp.poisoned-server');
-      const clean = await chat.mcp('tickets', 'lookup_ticket', { id: 'T-12' });
-      expect(chat.seen(clean), clean.stdout).toBe('allow');
-
-      const state = chatStateOf(world);
-      expect(state.poisonedServers).toEqual(['formatter']);
-      expect(state.scan?.checked).toEqual(expect.arrayContaining(['MCP server formatter', 'MCP server tickets']));
-      expect(state.scan?.checked).not.toContain('MCP server mute');
-      expect(state.scan?.unchecked).toEqual(['MCP server mute: did not answer within the time limit']);
-      expect(state.scan?.found).toEqual([expect.stringMatching(/^MCP server formatter: /)]);
-      // only the sign names are kept, never the description's words
-      expect(JSON.stringify(state)).not.toMatch(/SSH key|previous instructions/);
-
-      // every call was answered normally, inside guard's deadline (no 'deadline' or 'failure' line)
-      const log = logOf(world);
-      expect(log.map((entry) => entry.how)).toEqual(chat.start ? ['event', 'rules', 'rules'] : ['rules', 'rules']);
-      expect(log.filter((entry) => entry.error !== undefined)).toEqual([]);
-      // and no server process outlived the hook
-      expect(processesMentioning(world.root)).toEqual([]);
-    },
-  );
+  it.for(['codex', 'cursor', 'copilot'] as const)(NAME, scenario);
 });
+describe('MCP servers are scanned on the first step where there is no chat start', () => {
+  it.for(['antigravity'] as const)(NAME, scenario);
+});
+
+async function scenario(agent: AgentId, { expect }: TestContext): Promise<void> {
+  const world = makeWorld(`mcp-${agent}`, 'guard');
+  worlds.push(world);
+  // the world's folder in each server's arguments marks its processes, to see none is left running
+  const server = (mode: string) => ({ command: 'sh', args: [MCP_SERVER, mode, world.root] });
+  configure(agent, world, { formatter: server('poisoned'), tickets: server('clean'), mute: server('silent') });
+  const chat: Chat = CHATS[agent](world, `mcp-${agent}-chat`);
+
+  if (chat.start) {
+    const started = await chat.start();
+    expect(started.code).toBe(0);
+    expect(chat.text(started)).toMatch(/^guard is on: .* the tools of MCP server formatter are blocked/);
+  }
+  const poisoned = await chat.mcp('formatter', 'format_date', { date: '2026-05-01' });
+  expect(chat.seen(poisoned), poisoned.stdout).toBe('block');
+  expect(chat.text(poisoned)).toContain('mcp.poisoned-server');
+  const clean = await chat.mcp('tickets', 'lookup_ticket', { id: 'T-12' });
+  expect(chat.seen(clean), clean.stdout).toBe('allow');
+
+  const state = chatStateOf(world);
+  expect(state.poisonedServers).toEqual(['formatter']);
+  expect(state.scan?.checked).toEqual(expect.arrayContaining(['MCP server formatter', 'MCP server tickets']));
+  expect(state.scan?.checked).not.toContain('MCP server mute');
+  expect(state.scan?.unchecked).toEqual(['MCP server mute: did not answer within the time limit']);
+  expect(state.scan?.found).toEqual([expect.stringMatching(/^MCP server formatter: /)]);
+  // only the sign names are kept, never the description's words
+  expect(JSON.stringify(state)).not.toMatch(/SSH key|previous instructions/);
+
+  // every call was answered normally, inside guard's deadline (no 'deadline' or 'failure' line)
+  const log = logOf(world);
+  expect(log.map((entry) => entry.how)).toEqual(chat.start ? ['event', 'rules', 'rules'] : ['rules', 'rules']);
+  expect(log.filter((entry) => entry.error !== undefined)).toEqual([]);
+  // and no server process outlived the hook
+  expect(processesMentioning(world.root)).toEqual([]);
+}
