@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { devNull, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { unifiedDiff } from '../src/line-diff.js';
@@ -8,23 +8,33 @@ import { unifiedDiff } from '../src/line-diff.js';
 const dir = mkdtempSync(join(tmpdir(), 'guard-diff-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** What `diff -u` prints for the same two texts, with its own header lines swapped for ours. */
+/**
+ * What a unified diff of the same two texts is, by git (`diff -u` is not on every machine): Myers'
+ * algorithm and three lines of context as `diff -u` has them, whatever the person's git config says,
+ * with git's header lines swapped for ours.
+ */
 function systemDiff(before: string, after: string): string {
   writeFileSync(join(dir, 'a'), before);
   writeFileSync(join(dir, 'b'), after);
+  const args = ['diff', '--no-index', '--no-color', '--no-ext-diff', '--diff-algorithm=myers', '-U3', 'a', 'b'];
   let out: string;
   try {
-    out = execFileSync('diff', ['-u', join(dir, 'a'), join(dir, 'b')], { encoding: 'utf8' });
+    out = execFileSync('git', args, {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: devNull },
+    });
   } catch (error) {
     out = (error as { stdout: string }).stdout;
   }
-  return out.replace(/^--- .*\n\+\+\+ .*\n/, '--- a\n+++ b\n');
+  // git names the enclosing "function" after a hunk's line numbers; diff -u does not
+  return out.replace(/^[^]*?--- .*\n\+\+\+ .*\n/, '--- a\n+++ b\n').replace(/^(@@ [^@]+ @@).+$/gm, '$1');
 }
 
 const lines = (count: number, prefix = 'line'): string =>
   Array.from({ length: count }, (_, i) => `${prefix} ${i + 1}\n`).join('');
 
-describe('unifiedDiff agrees with diff -u', () => {
+describe('unifiedDiff agrees with a unified diff as git writes it (the format of diff -u)', () => {
   it.for([
     { name: 'one line changed in the middle', before: lines(20), after: lines(20).replace('line 10\n', 'line ten\n') },
     { name: 'lines added at the end', before: lines(5), after: `${lines(5)}new 1\nnew 2\n` },
