@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The built binary, as agents and people run it. `npm test` builds before it runs the tests.
 const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 const HOME = mkdtempSync(join(tmpdir(), 'guard-e2e-'));
+// only this: GUARD_HOME, XDG_STATE_HOME or CODEX_HOME of the person running the tests must not reach guard
+const ENV = { HOME, PATH: process.env.PATH ?? '' };
 
 beforeAll(() => {
   if (!existsSync(BIN)) {
@@ -28,7 +30,7 @@ const HOOK_PAYLOAD = JSON.stringify({
 });
 
 const guard = (args: readonly string[], input = '') =>
-  execa('node', [BIN, ...args], { reject: false, input, env: { HOME }, cwd: HOME });
+  execa(process.execPath, [BIN, ...args], { reject: false, input, env: ENV, extendEnv: false, cwd: HOME });
 
 describe('guard (built)', () => {
   it.for([
@@ -96,10 +98,11 @@ describe('guard (built)', () => {
 
   it('stops quietly when the reader of its output goes away', async () => {
     const input = `${Array.from({ length: 3000 }, () => '{"command": "git status"}').join('\n')}\n`;
-    const subprocess = execa('node', [BIN, 'explain', '--jsonl'], {
+    const subprocess = execa(process.execPath, [BIN, 'explain', '--jsonl'], {
       reject: false,
       input,
-      env: { HOME },
+      env: ENV,
+      extendEnv: false,
       buffer: { stdout: false },
     });
     subprocess.stdout.once('data', () => subprocess.stdout.destroy());
@@ -128,10 +131,11 @@ describe('guard (built)', () => {
       'const cache = Object.keys(createRequire(pathToFileURL(bin)).cache);',
       'process.stderr.write(`commander:${cache.some((file) => file.includes("/commander/"))}`);',
     ].join('\n');
-    const result = await execa('node', ['--input-type=module', '-e', probe, BIN, ...args], {
+    const result = await execa(process.execPath, ['--input-type=module', '-e', probe, BIN, ...args], {
       reject: false,
       input: HOOK_PAYLOAD,
-      env: { HOME },
+      env: ENV,
+      extendEnv: false,
     });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toBe(`commander:${commander}`);
@@ -146,7 +150,12 @@ describe('the hook bundle code cache', () => {
   afterAll(() => rmSync(copy, { recursive: true, force: true }));
   const cache = join(copy, 'hook.bundle.cache');
   const hook = (payload: string) =>
-    execa('node', [join(copy, 'hook-entry.cjs'), 'hook', 'codex'], { reject: false, input: payload, env: { HOME } });
+    execa(process.execPath, [join(copy, 'hook-entry.cjs'), 'hook', 'codex'], {
+      reject: false,
+      input: payload,
+      env: ENV,
+      extendEnv: false,
+    });
   const FORCE_PUSH = HOOK_PAYLOAD.replace('git status', 'git push --force origin main');
 
   it.for([
@@ -166,7 +175,7 @@ describe('the hook bundle code cache', () => {
     expect(readdirSync(copy).filter((file) => file.endsWith('.tmp'))).toEqual([]);
 
     // V8 takes it now
-    const probe = await execa('node', [
+    const probe = await execa(process.execPath, [
       '-e',
       'process.stdout.write(String(require(process.argv[1]).loadBundledHook().cacheMissed))',
       join(copy, 'hook-load.cjs'),
