@@ -72,7 +72,7 @@ async function makePackage(out, keepDeps) {
     const dist = join(stage, 'dist');
     mkdirSync(dist);
     // every output file sits in dist/ itself, so `./vendor/…` (and `../package.json`, which
-    // program.ts and codex-app-server.ts read for the version) mean the same from each
+    // self.ts reads for the version) mean the same from each
     const paths = keepDeps ? {} : Object.fromEntries(libraries.map((name) => [name, `./vendor/${name}.js`]));
     const { AGENT_IDS } = await import(pathToFileURL(join(ROOT, 'packages/adapters/dist/agents.js')).href);
     const plugins = [agentAdapters(AGENT_IDS), ...(keepDeps ? [] : [vendorRequire(paths)])];

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { adapters } from '@guard/adapters';
 import type { Adapter, AgentId, ConfigError, ConfigLevel, Locations } from '@guard/adapters';
 import { GUARD_PACKAGE, quoteWord } from '@guard/core';
 import { findProjectRoot } from './commands/explain.js';
 import { GuardError } from './errors.js';
 import type { Io } from './io.js';
+import { hookScriptPath } from './self.js';
 import { readSettings, SettingsError } from './settings.js';
 import type { Settings } from './settings.js';
 
@@ -35,15 +35,6 @@ export function hasFailClosedSwitch(agent: AgentId): boolean {
     adapter.install('', { hookCommand: probe, failClosed: true }) !==
     adapter.install('', { hookCommand: probe, failClosed: false })
   );
-}
-
-/**
- * The built hook entry script: dist/hook-entry.cjs next to this module (a CommonJS script, which
- * Node starts faster than the ES-module bin.js; `guard hook` through bin.js works the same). Run
- * from the TypeScript sources (tests), this module sits in src/, so the built script is in ../dist/.
- */
-export function hookScriptPath(moduleUrl: string = import.meta.url): string {
-  return fileURLToPath(new URL(moduleUrl.endsWith('.ts') ? '../dist/hook-entry.cjs' : './hook-entry.cjs', moduleUrl));
 }
 
 /** Whether this guard runs from the installed npm package (not from a checkout). */

@@ -1,9 +1,9 @@
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { basename, dirname, delimiter, join } from 'node:path';
 import { adapters } from '@guard/adapters';
 import { folderProblem } from './fsx.js';
 import type { Io } from './io.js';
+import { guardVersion } from './self.js';
 
 /**
  * Codex's own view of its hooks, through `codex app-server` (JSON-RPC, one object per line on
@@ -182,7 +182,7 @@ export async function withAppServer<T>(
     );
   });
   try {
-    const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
+    const version = guardVersion();
     const conversation = (async () => {
       await session.request('initialize', { clientInfo: { name: 'guard', version } });
       send({ jsonrpc: '2.0', method: 'initialized', params: {} });

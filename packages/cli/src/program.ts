@@ -1,20 +1,19 @@
-import { createRequire } from 'node:module';
 import { AGENT_IDS } from '@guard/adapters/agents';
 import type { AgentId } from '@guard/adapters';
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import { ExitCode, GuardError } from './errors.js';
 import type { Io } from './io.js';
+import { guardVersion } from './self.js';
 
 const DECISIONS = ['block', 'ask', 'allow'] as const;
 
 /** Builds the commander tree. No process.exit here: main() owns exit codes. */
 export function createProgram(io: Io): Command {
-  const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
   const program = new Command('guard')
     .description(
       'Check each step an AI coding agent is about to take, and block or ask before it does what cannot be undone.',
     )
-    .version(version)
+    .version(guardVersion())
     .exitOverride()
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .showHelpAfterError('(add --help for usage)')

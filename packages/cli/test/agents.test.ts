@@ -9,11 +9,11 @@ import {
   baseCommand,
   checkCommand,
   hookCommand,
-  hookScriptPath,
   isInstalledPackage,
   locationsFrom,
   splitCommand,
 } from '../src/agents.js';
+import { hookScriptPath } from '../src/self.js';
 import { captureIo } from './capture-io.js';
 
 const root = mkdtempSync(join(tmpdir(), 'guard-agents-'));

@@ -8,7 +8,6 @@ import {
   describeConfigError,
   hasFailClosedSwitch,
   hookCommand,
-  hookScriptPath,
   isInstalledPackage,
   LEVELS,
   locationsFrom,
@@ -20,6 +19,7 @@ import type { CommandCheck } from '../agents.js';
 import { trustOf } from '../agent-trust.js';
 import { GuardError } from '../errors.js';
 import type { Io } from '../io.js';
+import { hookScriptPath } from '../self.js';
 import { guardHomeFrom } from '../settings.js';
 import type { Settings } from '../settings.js';
 
