@@ -1,6 +1,6 @@
 // Bundles the hook runtime (`guard hook <agent>`) and everything it loads on every call into one
 // script, packages/cli/dist/hook.bundle.cjs, and saves V8's compiled code for it after a warm-up
-// over typical payloads of each agent (hook.bundle.cache). See packages/cli/src/hook-load.ts.
+// over typical payloads of each agent (hook.bundle.cache). See packages/cli/src/hook-load.cts.
 // Run by `npm run build` after `tsc --build`; scripts/package.mjs calls bundleHook() for the
 // installable package, where nothing stays outside the bundle.
 import { isBuiltin } from 'node:module';
@@ -25,7 +25,7 @@ const LAZY = new Set(['yaml', 'execa', 'smol-toml']);
  */
 export async function bundleHook({ dist = DIST, out = dist, lazy = LAZY, paths = {}, plugins = [] } = {}) {
   const bundle = await rolldown({
-    input: join(dist, 'hook.js'),
+    input: join(dist, 'hook/run.js'),
     platform: 'node',
     treeshake: true,
     plugins,

@@ -58,7 +58,7 @@ try {
 }
 
 async function makePackage(out, keepDeps) {
-  for (const built of ['bin.js', 'hook.js', 'hook-load.cjs', 'hook-entry.cjs']) {
+  for (const built of ['bin.js', 'hook/run.js', 'hook-load.cjs', 'hook-entry.cjs']) {
     const file = join(DIST, built);
     if (!existsSync(file)) fail(`${file} is missing: run \`npm run package\` (it builds first).`);
   }

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { adapters } from '../../packages/adapters/src/index.js';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { listGuardHooks, trustGuardHooks } from '../../packages/cli/src/codex-app-server.js';
+import { listGuardHooks, trustGuardHooks } from '../../packages/cli/src/agents/codex-app-server.js';
 import { guardCodexHooks } from '../../packages/adapters/src/codex/trust.js';
 import { captureIo } from '../../packages/cli/test/capture-io.js';
 import { CODEX, CODEX_CONFIG, codexExec, writeCodexConfig } from './harness/agents.js';

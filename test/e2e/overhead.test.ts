@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { trustGuardHooks } from '../../packages/cli/src/codex-app-server.js';
+import { trustGuardHooks } from '../../packages/cli/src/agents/codex-app-server.js';
 import { captureIo } from '../../packages/cli/test/capture-io.js';
 import { CODEX, codexExec, copilotPrompt, writeCodexConfig } from './harness/agents.js';
 import { fakeChatModel, fakeResponsesModel } from './harness/fake-model.js';

@@ -14,8 +14,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AgentId } from '../../packages/adapters/src/index.js';
 import { fixture } from '../../packages/cli/test/hook-cases.js';
-import type { LogEntry } from '../../packages/cli/src/log.js';
-import type { ChatState } from '../../packages/cli/src/state.js';
+import type { LogEntry } from '../../packages/cli/src/state/decision-log.js';
+import type { ChatState } from '../../packages/cli/src/state/chats.js';
 import type { BinResult } from './bin.js';
 import { BIN, runHookProcess } from './bin.js';
 

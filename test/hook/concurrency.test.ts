@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LogEntry } from '../../packages/cli/src/log.js';
+import type { LogEntry } from '../../packages/cli/src/state/decision-log.js';
 import { AGENT_CASES, ASKED, BLOCKED, HARMLESS } from '../../packages/cli/test/hook-cases.js';
 import { requireBuild, runHookProcess } from './bin.js';
 

@@ -9,8 +9,8 @@ import { evaluate, rules } from '../../packages/core/src/index.js';
 import { adapters } from '../../packages/adapters/src/index.js';
 import { askInChatMessage, askMessage, blockMessage, GUARD_ON_NOTICE } from '../../packages/adapters/src/messages.js';
 import { FAIL_CLOSED_MESSAGE } from '../../packages/cli/src/hook/failure.js';
-import type { LogEntry } from '../../packages/cli/src/log.js';
-import { createProbe } from '../../packages/cli/src/probe.js';
+import type { LogEntry } from '../../packages/cli/src/state/decision-log.js';
+import { createProbe } from '../../packages/cli/src/world/probe.js';
 import { AGENT_CASES, ASKED, BLOCKED, HARMLESS, fixture, fixtureText } from '../../packages/cli/test/hook-cases.js';
 import { BIN, requireBuild, runHookProcess } from './bin.js';
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ChatState } from '../../packages/cli/src/state.js';
+import type { ChatState } from '../../packages/cli/src/state/chats.js';
 import { requireBuild } from './bin.js';
 import { codexChat, logOf, makeWorld, removeWorld } from './chats.js';
 

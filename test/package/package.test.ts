@@ -16,7 +16,7 @@ import { delimiter, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GUARD_PACKAGE } from '../../packages/core/src/product.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { splitCommand } from '../../packages/cli/src/agents.js';
+import { splitCommand } from '../../packages/cli/src/agents/config-io.js';
 import type { StatusJson } from '../../packages/cli/src/commands/status.js';
 
 // The package as a person gets it: `npm run package` makes the tarball, npm installs it into a
@@ -88,7 +88,7 @@ function isInside(path: string, folder: string): boolean {
 
 describe.skipIf(process.platform === 'win32')('the installable package', () => {
   beforeAll(() => {
-    for (const built of ['bin.js', 'hook.js', 'hook.bundle.cjs']) {
+    for (const built of ['bin.js', 'hook/run.js', 'hook.bundle.cjs']) {
       const file = join(ROOT, 'packages/cli/dist', built);
       if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first.`);
     }

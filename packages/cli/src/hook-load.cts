@@ -3,7 +3,7 @@
 import fs = require('node:fs');
 import path = require('node:path');
 import vm = require('node:vm');
-import type { runHook as RunHook } from './hook.js' with { 'resolution-mode': 'import' };
+import type { runHook as RunHook } from './hook/run.js' with { 'resolution-mode': 'import' };
 
 /**
  * The hook's start-up is most of its cost. `npm run build` bundles the hook runtime and the engine
@@ -85,7 +85,7 @@ function saveCache(script: vm.Script): void {
 /** The hook runtime: bundled when the build made a bundle, else the modules. */
 async function hookRuntime(): Promise<typeof RunHook> {
   const loaded = loadBundledHook();
-  if (loaded === undefined) return (await import('./hook.js')).runHook;
+  if (loaded === undefined) return (await import('./hook/run.js')).runHook;
   if (!loaded.cacheMissed) return loaded.runHook;
   return async (...args) => {
     const code = await loaded.runHook(...args);

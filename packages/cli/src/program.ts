@@ -123,7 +123,7 @@ export function createProgram(io: Io): Command {
     .option('--event <name>', "the agent's hook event, where its payload does not name it")
     // bin.ts runs `guard hook` without commander; this is the same runtime for callers of main()
     .action(async (agent: string, options: { event?: string }) => {
-      const { hookIoFrom, runHook } = await import('./hook.js');
+      const { hookIoFrom, runHook } = await import('./hook/run.js');
       const code = await runHook(
         [agent, ...(options.event === undefined ? [] : ['--event', options.event])],
         hookIoFrom(io),

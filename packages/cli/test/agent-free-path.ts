@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { findOnPath } from '../src/codex-app-server.js';
+import { findOnPath } from '../src/agents/codex-app-server.js';
 
 const AGENTS = ['codex', 'copilot'];
 let links: string | undefined;

@@ -33,7 +33,7 @@ const NAMED = new RegExp(`(?<![\\w-])(?:${NAMES.join('|')})(?![\\w-])`, 'i');
  *   through an adapter's `trust` capability.
  */
 const ALLOWED: Readonly<Record<string, number>> = {
-  'codex-app-server.ts': 1,
+  'agents/codex-app-server.ts': 1,
 };
 
 function sources(dir: string): string[] {

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { withAppServer } from '../../../packages/cli/src/codex-app-server.js';
+import { withAppServer } from '../../../packages/cli/src/agents/codex-app-server.js';
 import type { FakeModel } from './fake-model.js';
 import { runBounded } from './process.js';
 import type { RunResult } from './process.js';

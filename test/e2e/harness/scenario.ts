@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LogEntry } from '../../../packages/cli/src/log.js';
+import type { LogEntry } from '../../../packages/cli/src/state/decision-log.js';
 import { BIN } from '../../hook/bin.js';
 import { CODEX, COPILOT } from './agents.js';
 import type { FakeModel } from './fake-model.js';

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { LogEntry } from '../../../packages/cli/src/log.js';
+import type { LogEntry } from '../../../packages/cli/src/state/decision-log.js';
 import { pathWithoutAgents } from '../../../packages/cli/test/agent-free-path.js';
 import { BIN } from '../../hook/bin.js';
 import { runBounded } from './process.js';

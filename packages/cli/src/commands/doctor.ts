@@ -2,8 +2,8 @@ import { basename, dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { AGENT_IDS } from '@guard/adapters';
 import type { Adapter, AgentId, ConfigLevel, Effect, TrustReport } from '@guard/adapters';
-import { adapterFor, LEVELS, locationsFrom, readBytes } from '../agents.js';
-import type { CommandCheck } from '../agents.js';
+import { adapterFor, LEVELS, locationsFrom, readBytes } from '../agents/config-io.js';
+import type { CommandCheck } from '../agents/config-io.js';
 import { ExitCode, GuardError } from '../errors.js';
 import type { Io } from '../io.js';
 import { collectStatus } from './status.js';
@@ -278,7 +278,7 @@ function trustCheck(agent: AgentId, report: TrustReport, io: Io): Check[] {
 async function agentOwnCheck(agent: AgentId, found: LevelStatus, io: Io): Promise<Check[]> {
   const adapter = adapterFor(agent);
   if (adapter.trust === undefined) return [];
-  const { AppServerError, findOnPath, listGuardHooks } = await import('../codex-app-server.js');
+  const { AppServerError, findOnPath, listGuardHooks } = await import('../agents/codex-app-server.js');
   const program = findOnPath(adapter.trust.program, io.env);
   if (program === undefined) return [];
   const agentName = adapter.displayName;

@@ -12,9 +12,9 @@ import {
   type Via,
 } from '@guard/core';
 import type { Io } from '../io.js';
-import { loadPolicy, POLICY_FILE } from '../policy.js';
-import { createProbe } from '../probe.js';
-import { guardHomeFrom } from '../settings.js';
+import { loadPolicy, POLICY_FILE } from '../world/policy.js';
+import { createProbe } from '../world/probe.js';
+import { guardHomeFrom } from '../state/settings.js';
 
 export interface ExplainOptions {
   /** The command line to explain; undefined with `jsonl`. */

@@ -1,6 +1,6 @@
 import { AGENT_IDS } from '@guard/adapters';
 import type { AgentId } from '@guard/adapters';
-import { adapterFor, hasFailClosedSwitch, LEVELS, locationsFrom, readBytes, textOf } from '../agents.js';
+import { adapterFor, hasFailClosedSwitch, LEVELS, locationsFrom, readBytes, textOf } from '../agents/config-io.js';
 import type { Io } from '../io.js';
 import { changeSettings } from './toggle.js';
 

@@ -1,8 +1,8 @@
 import type { Decision } from '@guard/core';
 import type { Io } from '../io.js';
-import type { LogEntry } from '../log.js';
-import { readLog } from '../log.js';
-import { guardHomeFrom } from '../settings.js';
+import type { LogEntry } from '../state/decision-log.js';
+import { readLog } from '../state/decision-log.js';
+import { guardHomeFrom } from '../state/settings.js';
 
 export interface LogOptions {
   readonly json: boolean;

@@ -1,9 +1,9 @@
 import type { Io } from '../io.js';
-import type { LogEntry } from '../log.js';
-import { readLog } from '../log.js';
-import { guardHomeFrom, readSettings } from '../settings.js';
-import type { ChatState } from '../state.js';
-import { loadChat } from '../state.js';
+import type { LogEntry } from '../state/decision-log.js';
+import { readLog } from '../state/decision-log.js';
+import { guardHomeFrom, readSettings } from '../state/settings.js';
+import type { ChatState } from '../state/chats.js';
+import { loadChat } from '../state/chats.js';
 
 export interface ReportOptions {
   readonly json: boolean;

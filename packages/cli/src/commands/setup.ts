@@ -12,14 +12,14 @@ import {
   sha256,
   textOf,
   writeStep,
-} from '../agents.js';
-import { trustOf } from '../agent-trust.js';
+} from '../agents/config-io.js';
+import { trustOf } from '../agents/trust.js';
 import { GuardError } from '../errors.js';
 import { modeOf, writeFileAtomic } from '../fsx.js';
-import { readRecords, saveRecord } from '../installs.js';
-import type { InstallRecord } from '../installs.js';
+import { readRecords, saveRecord } from '../state/installs.js';
+import type { InstallRecord } from '../state/installs.js';
 import type { Io } from '../io.js';
-import { guardHomeFrom } from '../settings.js';
+import { guardHomeFrom } from '../state/settings.js';
 
 /**
  * Marks guard's freshly written hooks in `file` as trusted, for an agent that skips untrusted hooks
@@ -66,7 +66,7 @@ export async function setup(agent: AgentId, options: SetupOptions, io: Io): Prom
   }
 
   if (options.dryRun) {
-    const { unifiedDiff } = await import('../line-diff.js');
+    const { unifiedDiff } = await import('../agents/line-diff.js');
     const label = beforeBytes === undefined ? '/dev/null' : file;
     io.out(`${beforeBytes === undefined ? 'Would create' : 'Would update'} ${file} (dry run: nothing written):\n`);
     io.out(unifiedDiff(before, after, label, file));
@@ -108,7 +108,7 @@ export async function setup(agent: AgentId, options: SetupOptions, io: Io): Prom
 async function trustHooks(adapter: Adapter, file: string, after: string, options: SetupOptions, io: Io): Promise<void> {
   const records = adapter.trust;
   if (records === undefined) return;
-  const trust = options.trustCodexHook ?? (await import('../codex-app-server.js')).appServerTrust(io);
+  const trust = options.trustCodexHook ?? (await import('../agents/codex-app-server.js')).appServerTrust(io);
   const config = records.recordsPath(locationsFrom(io));
   const configBefore = readBytes(config);
   await trust(file, adapter.installedCommands(after));

@@ -14,14 +14,14 @@ import {
   readBytes,
   settingsOrFail,
   textOf,
-} from '../agents.js';
-import type { CommandCheck } from '../agents.js';
-import { trustOf } from '../agent-trust.js';
+} from '../agents/config-io.js';
+import type { CommandCheck } from '../agents/config-io.js';
+import { trustOf } from '../agents/trust.js';
 import { GuardError } from '../errors.js';
 import type { Io } from '../io.js';
 import { hookScriptPath } from '../self.js';
-import { guardHomeFrom } from '../settings.js';
-import type { Settings } from '../settings.js';
+import { guardHomeFrom } from '../state/settings.js';
+import type { Settings } from '../state/settings.js';
 
 /** One config file of one agent, as guard finds it. */
 export interface LevelStatus {

@@ -1,8 +1,8 @@
 import { GuardError } from '../errors.js';
 import type { Io } from '../io.js';
-import { appendLog } from '../log.js';
-import type { Settings } from '../settings.js';
-import { guardHomeFrom, readSettings, SettingsError, settingsPath, updateSettings } from '../settings.js';
+import { appendLog } from '../state/decision-log.js';
+import type { Settings } from '../state/settings.js';
+import { guardHomeFrom, readSettings, SettingsError, settingsPath, updateSettings } from '../state/settings.js';
 
 /** The switches `guard on|off` and `guard fail-closed on|off` change. */
 export type Switch = Pick<Settings, 'enabled' | 'failClosed'>;

@@ -14,13 +14,13 @@ import {
   sha256,
   textOf,
   writeStep,
-} from '../agents.js';
+} from '../agents/config-io.js';
 import { GuardError } from '../errors.js';
 import { writeFileAtomic } from '../fsx.js';
-import { readRecords, saveRecord } from '../installs.js';
-import type { InstallRecord } from '../installs.js';
+import { readRecords, saveRecord } from '../state/installs.js';
+import type { InstallRecord } from '../state/installs.js';
 import type { Io } from '../io.js';
-import { guardHomeFrom } from '../settings.js';
+import { guardHomeFrom } from '../state/settings.js';
 
 export interface UninstallOptions {
   /** Edit the project's config instead of the user's. */

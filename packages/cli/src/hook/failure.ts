@@ -1,9 +1,9 @@
 import type { AgentId, HookInput, HookReply } from '@guard/adapters';
 import type { Environment, Verdict } from '@guard/core';
 import { evaluate, rules } from '@guard/core';
-import type { Settings } from '../settings.js';
-import type { AgentPayload } from './agents.js';
-import { mainEvent, stepEventFor } from './agents.js';
+import type { Settings } from '../state/settings.js';
+import type { AgentPayload } from './adapter.js';
+import { mainEvent, stepEventFor } from './adapter.js';
 
 /**
  * The failure policy (SPEC §7), in one place: what guard answers when it could not judge a step

@@ -1,9 +1,9 @@
 import type { HookInput } from '@guard/adapters';
 import type { AgentId, ToolStep } from '@guard/core';
-import type { ChatMemory } from '../memory.js';
-import { NO_MEMORY } from '../memory.js';
+import type { ChatMemory } from '../state/memory.js';
+import { NO_MEMORY } from '../state/memory.js';
 
-export type { ChatMemory } from '../memory.js';
+export type { ChatMemory } from '../state/memory.js';
 
 /**
  * The seam where per-chat memory (SPEC §5) plugs into the hook runtime. Before it judges a step,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failClosed } from '../../src/commands/fail-closed.js';
 import type { Io } from '../../src/io.js';
-import { readSettings } from '../../src/settings.js';
+import { readSettings } from '../../src/state/settings.js';
 import { captureIo } from '../capture-io.js';
 
 let guardHome: string;

@@ -6,9 +6,9 @@ import { showLog } from '../../src/commands/log.js';
 import type { ChatReport } from '../../src/commands/report.js';
 import { report } from '../../src/commands/report.js';
 import type { Io } from '../../src/io.js';
-import type { LogEntry } from '../../src/log.js';
-import { appendLog } from '../../src/log.js';
-import { updateChat } from '../../src/state.js';
+import type { LogEntry } from '../../src/state/decision-log.js';
+import { appendLog } from '../../src/state/decision-log.js';
+import { updateChat } from '../../src/state/chats.js';
 import { captureIo } from '../capture-io.js';
 
 function withHome(): { io: Io; out: () => string; guardHome: string } {

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { adapters } from '@guard/adapters';
 import type { AgentId } from '@guard/adapters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hookCommand } from '../../src/agents.js';
+import { hookCommand } from '../../src/agents/config-io.js';
 import { howYesIsSeen, status } from '../../src/commands/status.js';
 import type { LevelStatus, StatusJson } from '../../src/commands/status.js';
 import { hookScriptPath } from '../../src/self.js';

@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { toggle } from '../../src/commands/toggle.js';
 import { GuardError } from '../../src/errors.js';
 import type { Io } from '../../src/io.js';
-import type { LogEntry } from '../../src/log.js';
-import { readSettings } from '../../src/settings.js';
+import type { LogEntry } from '../../src/state/decision-log.js';
+import { readSettings } from '../../src/state/settings.js';
 import { captureIo } from '../capture-io.js';
 
 let guardHome: string;

@@ -19,8 +19,8 @@ import { adapters } from '@guard/adapters';
 import type { AgentId } from '@guard/adapters';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { splitCommand } from '../../src/agents.js';
-import type { LogEntry } from '../../src/log.js';
+import { splitCommand } from '../../src/agents/config-io.js';
+import type { LogEntry } from '../../src/state/decision-log.js';
 import { pathWithoutAgents } from '../agent-free-path.js';
 import { AGENT_CASES } from '../hook-cases.js';
 

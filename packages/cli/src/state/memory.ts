@@ -3,8 +3,8 @@ import { AGENTS } from '@guard/adapters/agents';
 import { GUARD_ON_NOTICE } from '@guard/adapters/messages';
 import type { AgentId, Chat, Change, Decided, Environment, ToolStep } from '@guard/core';
 import { apply, changesNothing, observe, onPrompt, onResult, onStart } from '@guard/core';
-import type { StartScanResult } from './start-scan.js';
-import { loadChat, updateChat } from './state.js';
+import type { StartScanResult } from '../world/start-scan.js';
+import { loadChat, updateChat } from './chats.js';
 
 /**
  * Per-chat memory (SPEC §5), the shell around core's chat decisions: it reads a chat from guard's
@@ -125,7 +125,7 @@ export function chatSessions(options: SessionOptions): {
 } {
   const scanner =
     (agent: keyof typeof AGENTS, projectRoot: string, budgetMs: number) => async (): Promise<StartScanResult> => {
-      const { scanChatStart } = await import('./start-scan.js');
+      const { scanChatStart } = await import('../world/start-scan.js');
       // what the call spent before (loading the scanner on a busy machine) is taken from the budget,
       // so the scan ends in time for the hook's own deadline
       const timeoutMs = Math.max(0, (options.startedAt ?? Date.now()) + budgetMs - Date.now());

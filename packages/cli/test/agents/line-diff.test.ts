@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { devNull, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { unifiedDiff } from '../src/line-diff.js';
+import { unifiedDiff } from '../../src/agents/line-diff.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'guard-diff-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

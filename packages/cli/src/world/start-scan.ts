@@ -4,7 +4,7 @@ import type { AgentId, Locations, McpServer } from '@guard/adapters';
 import { AGENTS } from '@guard/adapters/agents';
 import { McpConfigError, PROJECT_RULES } from '@guard/adapters/scan';
 import { rulesFileSigns, scanInjection } from '@guard/core';
-import { folderProblem } from './fsx.js';
+import { folderProblem } from '../fsx.js';
 
 /** What the chat-start scan looked at, what it found, and what it could not check (SPEC §5). */
 export interface StartScanResult {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputTooBigError, readAll } from '../src/hook/input.js';
+import { InputTooBigError, readAll } from '../../src/hook/input.js';
 
 /** Chunks as a stream that may never end: after the last one it waits forever unless `ends`. */
 async function* stream(chunks: readonly string[], ends: boolean): AsyncGenerator<Uint8Array> {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EMPTY_POLICY, evaluate, rules, type Policy, type ShellStep } from '@guard/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadPolicy, parsePolicy } from '../src/policy.js';
+import { loadPolicy, parsePolicy } from '../../src/world/policy.js';
 
 const lines = (...rows: string[]): string => `${rows.join('\n')}\n`;
 const policyOf = (parts: Partial<Policy>): Policy => ({ ...EMPTY_POLICY, source: '.guard.yaml', ...parts });

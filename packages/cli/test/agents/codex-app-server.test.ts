@@ -8,9 +8,9 @@ import {
   findOnPath,
   listGuardHooks,
   trustGuardHooks,
-} from '../src/codex-app-server.js';
-import type { ListedHook } from '../src/codex-app-server.js';
-import { captureIo } from './capture-io.js';
+} from '../../src/agents/codex-app-server.js';
+import type { ListedHook } from '../../src/agents/codex-app-server.js';
+import { captureIo } from '../capture-io.js';
 
 // The real `codex app-server` is exercised in test/e2e/codex-trust.test.ts. Here stand-in programs
 // speak (or fail to speak) its JSON-RPC, to pin what guard sends and how it ends a bad conversation.

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { chatFile, freshChat, loadChat, StateError, sweepChats, updateChat } from '../src/state.js';
+import { chatFile, freshChat, loadChat, StateError, sweepChats, updateChat } from '../../src/state/chats.js';
 
 const DAY = 86_400_000;
 const home = (): string => mkdtempSync(join(tmpdir(), 'guard-state-'));
@@ -89,7 +89,7 @@ describe('chat state', () => {
 });
 
 describe('chat state under concurrent processes', () => {
-  const dist = new URL('../dist/state.js', import.meta.url);
+  const dist = new URL('../../dist/state/chats.js', import.meta.url);
 
   it('50 processes adding to one chat at once lose no update and leave a file that parses', async () => {
     expect(existsSync(dist), 'packages/cli/dist is missing: run `npm run build` first').toBe(true);

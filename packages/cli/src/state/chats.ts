@@ -2,7 +2,7 @@ import { mkdirSync, openSync, closeSync, readdirSync, readFileSync, rmSync, stat
 import { join } from 'node:path';
 import type { Chat } from '@guard/core';
 import { withinLimits, isIdle, newChat } from '@guard/core';
-import { writeFileAtomic } from './fsx.js';
+import { writeFileAtomic } from '../fsx.js';
 
 /**
  * Where chats are kept (SPEC §5): one file per chat in guard's folder, read without a lock and

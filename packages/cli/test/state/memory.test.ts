@@ -4,9 +4,9 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Call, Environment, Evaluation, ToolStep } from '@guard/core';
 import { evaluate, fingerprint, rememberedBy, settle, viewOf } from '@guard/core';
-import type { ChatMemory, MemoryOptions } from '../src/memory.js';
-import { chatEvent, chatSessions, openChat } from '../src/memory.js';
-import { chatFile, loadChat } from '../src/state.js';
+import type { ChatMemory, MemoryOptions } from '../../src/state/memory.js';
+import { chatEvent, chatSessions, openChat } from '../../src/state/memory.js';
+import { chatFile, loadChat } from '../../src/state/chats.js';
 import { GUARD_ON_NOTICE } from '@guard/adapters/messages';
 
 const DAY = 86_400_000;

@@ -1,9 +1,9 @@
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, delimiter, join } from 'node:path';
 import { adapters } from '@guard/adapters';
-import { folderProblem } from './fsx.js';
-import type { Io } from './io.js';
-import { guardVersion } from './self.js';
+import { folderProblem } from '../fsx.js';
+import type { Io } from '../io.js';
+import { guardVersion } from '../self.js';
 
 /**
  * Codex's own view of its hooks, through `codex app-server` (JSON-RPC, one object per line on

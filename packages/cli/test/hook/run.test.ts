@@ -5,14 +5,14 @@ import type { Change, Rule } from '@guard/core';
 import { GUARD_ON_NOTICE } from '@guard/adapters/messages';
 import { newChat, rules } from '@guard/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { HookDeps, HookIo } from '../src/hook.js';
-import { runHook } from '../src/hook.js';
-import type { ChatMemory, SessionLayer } from '../src/hook/session.js';
-import { MAX_INPUT_BYTES } from '../src/hook/input.js';
-import { NO_MEMORY } from '../src/memory.js';
-import type { LogEntry } from '../src/log.js';
-import { NOWHERE } from './capture-io.js';
-import { AGENT_CASES, ASKED, BLOCKED, HARMLESS, fixture, fixtureText } from './hook-cases.js';
+import type { HookDeps, HookIo } from '../../src/hook/run.js';
+import { runHook } from '../../src/hook/run.js';
+import type { ChatMemory, SessionLayer } from '../../src/hook/session.js';
+import { MAX_INPUT_BYTES } from '../../src/hook/input.js';
+import { NO_MEMORY } from '../../src/state/memory.js';
+import type { LogEntry } from '../../src/state/decision-log.js';
+import { NOWHERE } from '../capture-io.js';
+import { AGENT_CASES, ASKED, BLOCKED, HARMLESS, fixture, fixtureText } from '../hook-cases.js';
 
 let guardHome: string;
 beforeEach(() => {

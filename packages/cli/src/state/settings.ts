@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { readTextIfExists, writeFileAtomic } from './fsx.js';
+import { readTextIfExists, writeFileAtomic } from '../fsx.js';
 
 /** guard's switches, kept in `settings.yaml` in guard's folder. */
 export interface Settings {

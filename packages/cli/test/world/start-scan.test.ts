@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { scanChatStart, scanRulesFiles, scanServers } from '../src/start-scan.js';
+import { scanChatStart, scanRulesFiles, scanServers } from '../../src/world/start-scan.js';
 
 /** A tiny stdio MCP server: answers initialize and tools/list with the given tools (or never answers). */
 function server(dir: string, name: string, tools: unknown, mode: 'answer' | 'silent' | 'crash' = 'answer'): string {

@@ -2,8 +2,8 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, utimesSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LogEntry, LogFilter } from '../src/log.js';
-import { appendLog, clip, parseEntry, readLog } from '../src/log.js';
+import type { LogEntry, LogFilter } from '../../src/state/decision-log.js';
+import { appendLog, clip, parseEntry, readLog } from '../../src/state/decision-log.js';
 
 let home: string;
 beforeEach(() => {

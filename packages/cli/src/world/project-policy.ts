@@ -18,6 +18,6 @@ const POLICY_FILE = '.guard.yaml';
  */
 export async function projectPolicy(projectRoot: string): Promise<PolicyResult> {
   if (!existsSync(join(projectRoot, POLICY_FILE))) return { policy: EMPTY_POLICY };
-  const { loadPolicy } = await import('../policy.js');
+  const { loadPolicy } = await import('./policy.js');
   return loadPolicy(projectRoot);
 }

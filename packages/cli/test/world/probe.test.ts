@@ -12,7 +12,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createProbe } from '../src/probe.js';
+import { createProbe } from '../../src/world/probe.js';
 
 const base = mkdtempSync(join(tmpdir(), 'guard-probe-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));

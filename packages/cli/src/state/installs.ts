@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { readTextIfExists, writeFileAtomic } from './fsx.js';
+import { readTextIfExists, writeFileAtomic } from '../fsx.js';
 
 /**
  * What `guard setup` did to one agent config file, so `guard uninstall` can give back exactly what

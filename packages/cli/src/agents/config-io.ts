@@ -4,12 +4,12 @@ import { isAbsolute } from 'node:path';
 import { adapters } from '@guard/adapters';
 import type { Adapter, AgentId, ConfigError, ConfigLevel, Locations } from '@guard/adapters';
 import { GUARD_PACKAGE, quoteWord } from '@guard/core';
-import { findProjectRoot } from './commands/explain.js';
-import { GuardError } from './errors.js';
-import type { Io } from './io.js';
-import { hookScriptPath } from './self.js';
-import { readSettings, SettingsError } from './settings.js';
-import type { Settings } from './settings.js';
+import { findProjectRoot } from '../commands/explain.js';
+import { GuardError } from '../errors.js';
+import type { Io } from '../io.js';
+import { hookScriptPath } from '../self.js';
+import { readSettings, SettingsError } from '../state/settings.js';
+import type { Settings } from '../state/settings.js';
 
 /** Both config levels, user first. */
 export const LEVELS: readonly ConfigLevel[] = ['user', 'project'];

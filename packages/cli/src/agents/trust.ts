@@ -1,7 +1,7 @@
 import type { Adapter, TrustReport } from '@guard/adapters';
-import { locationsFrom, readBytes, textOf } from './agents.js';
-import { GuardError } from './errors.js';
-import type { Io } from './io.js';
+import { locationsFrom, readBytes, textOf } from './config-io.js';
+import { GuardError } from '../errors.js';
+import type { Io } from '../io.js';
 
 /**
  * Whether the agent will run guard's hooks in this file, from its trust records (Codex skips a hook

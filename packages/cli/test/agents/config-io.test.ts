@@ -12,9 +12,9 @@ import {
   isInstalledPackage,
   locationsFrom,
   splitCommand,
-} from '../src/agents.js';
-import { hookScriptPath } from '../src/self.js';
-import { captureIo } from './capture-io.js';
+} from '../../src/agents/config-io.js';
+import { hookScriptPath } from '../../src/self.js';
+import { captureIo } from '../capture-io.js';
 
 const root = mkdtempSync(join(tmpdir(), 'guard-agents-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
