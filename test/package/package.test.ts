@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { GUARD_PACKAGE } from '../../packages/core/src/product.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { splitCommand } from '../../packages/cli/src/agents/config-io.js';
-import type { StatusJson } from '../../packages/cli/src/commands/status.js';
+import type { StatusJson } from '../../packages/cli/src/agents/inspect.js';
 
 // The package as a person gets it: `npm run package` makes the tarball, npm installs it into a
 // prefix whose path has a space (offline: the tarball has no dependencies), and the installed

@@ -4,7 +4,7 @@ import { isAbsolute } from 'node:path';
 import { adapters } from '@guard/adapters';
 import type { Adapter, AgentId, ConfigError, ConfigLevel, Locations } from '@guard/adapters';
 import { GUARD_PACKAGE, quoteWord } from '@guard/core';
-import { findProjectRoot } from '../commands/explain.js';
+import { findProjectRoot } from '../world/project-root.js';
 import { GuardError } from '../errors.js';
 import type { Io } from '../io.js';
 import { hookScriptPath } from '../self.js';

@@ -4,10 +4,10 @@ import { AGENT_IDS } from '@guard/adapters';
 import type { Adapter, AgentId, ConfigLevel, Effect, TrustReport } from '@guard/adapters';
 import { adapterFor, LEVELS, locationsFrom, readBytes } from '../agents/config-io.js';
 import type { CommandCheck } from '../agents/config-io.js';
+import { collectStatus } from '../agents/inspect.js';
+import type { LevelStatus } from '../agents/inspect.js';
 import { ExitCode, GuardError } from '../errors.js';
 import type { Io } from '../io.js';
-import { collectStatus } from './status.js';
-import type { LevelStatus } from './status.js';
 
 /** One check: what was looked at, whether it passed, and what to do when it did not. */
 export interface Check {

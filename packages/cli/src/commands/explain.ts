@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import {
   evaluate,
   quoteWord,
@@ -15,6 +14,8 @@ import type { Io } from '../io.js';
 import { loadPolicy, POLICY_FILE } from '../world/policy.js';
 import { createProbe } from '../world/probe.js';
 import { guardHomeFrom } from '../state/settings.js';
+import { WIDTH, wrap } from '../text.js';
+import { findProjectRoot } from '../world/project-root.js';
 
 export interface ExplainOptions {
   /** The command line to explain; undefined with `jsonl`. */
@@ -155,7 +156,6 @@ export function toJson(evaluation: Evaluation, step: ShellStep): ExplainJson {
   };
 }
 
-const WIDTH = 80;
 const INDENT = '     ';
 
 /** Renders an evaluation for a person: the decision first, then findings, unreadable parts and invocations. */
@@ -269,21 +269,6 @@ function clip(line: string): string {
   return line.length > WIDTH ? `${line.slice(0, WIDTH - 1)}…` : line;
 }
 
-/** Words of `text` filled into lines of at most 80 columns, each starting with `indent`. */
-export function wrap(text: string, indent: string): string[] {
-  const lines: string[] = [];
-  let current = indent;
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    if (current !== indent && current.length + 1 + word.length > WIDTH) {
-      lines.push(current);
-      current = indent;
-    }
-    current += current === indent ? word : ` ${word}`;
-  }
-  if (current !== indent) lines.push(current);
-  return lines;
-}
-
 /** A request line of `--jsonl`, or a message saying what is wrong with it. */
 function parseRequest(line: string): { command: string; cwd?: string } | string {
   if (line.trim() === '') return 'empty line: expected a JSON object such as {"command": "git status"}';
@@ -301,13 +286,4 @@ function parseRequest(line: string): { command: string; cwd?: string } | string 
   if (command.trim() === '') return '"command" is empty';
   if (cwd !== undefined && typeof cwd !== 'string') return '"cwd" must be a string when given';
   return cwd === undefined ? { command } : { command, cwd };
-}
-
-/** The nearest folder at or above `cwd` holding `.git` (a folder, or a file in a worktree), else `cwd`. */
-/** The nearest folder at or above `cwd` that holds `.git`, else `cwd`. */
-export function findProjectRoot(cwd: string): string {
-  for (let dir = cwd; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, '.git'))) return dir;
-    if (dirname(dir) === dir) return cwd;
-  }
 }

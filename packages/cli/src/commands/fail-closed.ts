@@ -2,7 +2,7 @@ import { AGENT_IDS } from '@guard/adapters';
 import type { AgentId } from '@guard/adapters';
 import { adapterFor, hasFailClosedSwitch, LEVELS, locationsFrom, readBytes, textOf } from '../agents/config-io.js';
 import type { Io } from '../io.js';
-import { changeSettings } from './toggle.js';
+import { changeSettings } from '../state/switches.js';
 
 /** `guard fail-closed on|off`: what happens to a step when guard itself fails. */
 export async function failClosed(state: 'on' | 'off', io: Io): Promise<void> {
@@ -35,8 +35,8 @@ async function refresh(agent: AgentId, io: Io): Promise<void> {
     if (done.has(file)) continue;
     done.add(file);
     if (adapter.installedCommands(textOf(file, readBytes(file))).length === 0) continue;
-    const { setup } = await import('./setup.js');
+    const { setUpHook } = await import('../agents/install.js');
     io.out(`guard is set up in ${adapter.displayName} (${file}); setting its own fail-closed mark to match:\n`);
-    await setup(agent, { project: level === 'project', dryRun: false }, io);
+    await setUpHook(agent, { project: level === 'project', dryRun: false }, io);
   }
 }

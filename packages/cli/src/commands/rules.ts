@@ -1,6 +1,6 @@
 import { exampleText, memoryWords, rules, type Rule } from '@guard/core';
 import type { Io } from '../io.js';
-import { wrap } from './explain.js';
+import { wrap } from '../text.js';
 
 export interface RulesOptions {
   /** Print one JSON object instead of text. */

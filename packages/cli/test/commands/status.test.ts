@@ -5,7 +5,7 @@ import type { AgentId } from '@guard/adapters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hookCommand } from '../../src/agents/config-io.js';
 import { howYesIsSeen, status } from '../../src/commands/status.js';
-import type { LevelStatus, StatusJson } from '../../src/commands/status.js';
+import type { LevelStatus, StatusJson } from '../../src/agents/inspect.js';
 import { hookScriptPath } from '../../src/self.js';
 import { captureIo } from '../capture-io.js';
 import { makeAgentHome } from './agent-home.js';

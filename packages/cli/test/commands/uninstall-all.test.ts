@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { AgentId, ConfigLevel } from '@guard/adapters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { StatusJson } from '../../src/commands/status.js';
+import type { StatusJson } from '../../src/agents/inspect.js';
 import { uninstallAll } from '../../src/commands/uninstall.js';
 import { captureIo } from '../capture-io.js';
 import { makeAgentHome, readIfThere } from './agent-home.js';

@@ -1,0 +1,185 @@
+import { existsSync } from 'node:fs';
+import { AGENT_IDS, ConfigError } from '@guard/adapters';
+import type { Adapter, AgentId, Capabilities, ConfigLevel, TrustReport } from '@guard/adapters';
+import {
+  adapterFor,
+  baseCommand,
+  checkCommand,
+  describeConfigError,
+  hasFailClosedSwitch,
+  hookCommand,
+  LEVELS,
+  locationsFrom,
+  readBytes,
+  settingsOrFail,
+  textOf,
+} from './config-io.js';
+import type { CommandCheck } from './config-io.js';
+import { trustOf } from './trust.js';
+import { GuardError } from '../errors.js';
+import type { Io } from '../io.js';
+import { hookScriptPath } from '../self.js';
+import { guardHomeFrom } from '../state/settings.js';
+import type { Settings } from '../state/settings.js';
+
+// How guard stands in each agent's files, read without changing anything: what `guard status`
+// shows (and prints as JSON) and what `guard doctor` starts its checks from.
+
+/** One config file of one agent, as guard finds it. */
+export interface LevelStatus {
+  readonly level: ConfigLevel;
+  readonly path: string;
+  readonly exists: boolean;
+  /** guard's hook is in the file. */
+  readonly installed: boolean;
+  /** Why the file cannot be read as this agent's config (`file:line: message`). */
+  readonly error?: string;
+  /** guard's commands in the file (one per install; the per-event tails left out). */
+  readonly commands: readonly CommandStatus[];
+  /** `guard setup` would leave the file as it is (same command, same fail-closed switch). */
+  readonly upToDate?: boolean;
+  /** The agent's own fail-closed switch is set on guard's entries (only for agents that have one). */
+  readonly agentFailClosed?: boolean;
+  /**
+   * Agents that skip untrusted hooks silently (Codex) only: whether the agent trusts guard's hooks.
+   * The name is part of `guard status --json`.
+   */
+  readonly codexTrust?: TrustReport;
+}
+
+/** One of guard's hook commands in a file, and what to do when it is not this guard's. */
+export interface CommandStatus extends CommandCheck {
+  /**
+   * What is wrong with the command and what to run, when its script or Node is not this guard's:
+   * the install it points to moved, went away or is another one; the Node it names changed or is gone.
+   */
+  readonly advice?: string;
+}
+
+/** One agent: its files and what it can do. */
+export interface AgentStatus {
+  readonly agent: AgentId;
+  readonly name: string;
+  readonly levels: readonly LevelStatus[];
+  readonly capabilities: Capabilities;
+}
+
+/** `guard status --json`. */
+export interface StatusJson {
+  readonly enabled: boolean;
+  readonly failClosed: boolean;
+  readonly guardHome: string;
+  /** The hook script `guard setup` writes into configs, and whether it is built. */
+  readonly hookScript: { readonly path: string; readonly exists: boolean };
+  readonly agents: readonly AgentStatus[];
+}
+
+/** How one agent's config file stands, read without changing anything. */
+export function inspectLevel(agent: AgentId, level: ConfigLevel, io: Io, settings: Settings): LevelStatus {
+  const adapter = adapterFor(agent);
+  const path = adapter.configPath(level, locationsFrom(io));
+  const base = { level, path };
+  let text: string;
+  let exists: boolean;
+  try {
+    const bytes = readBytes(path);
+    exists = bytes !== undefined;
+    text = textOf(path, bytes);
+  } catch (error) {
+    if (!(error instanceof GuardError)) throw error;
+    return { ...base, exists: true, installed: false, error: error.message, commands: [] };
+  }
+  if (!exists) return { ...base, exists, installed: false, commands: [] };
+
+  const again = `guard setup ${agent}${level === 'project' ? ' --project' : ''}`;
+  const commands = [...new Set(adapter.installedCommands(text).map(baseCommand))].map((command) =>
+    withAdvice(checkCommand(command), adapter.displayName, again),
+  );
+  const current = hookCommand(agent);
+  try {
+    const upToDate = adapter.install(text, { hookCommand: current, failClosed: settings.failClosed }) === text;
+    const installed = commands.length > 0;
+    return {
+      ...base,
+      exists,
+      installed,
+      commands,
+      ...(installed ? { upToDate } : {}),
+      ...agentSwitch(agent, text, commands[0]?.command),
+      ...trustIf(installed, adapter, path, text, io),
+    };
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return { ...base, exists, installed: false, error: describeConfigError(path, error), commands };
+  }
+}
+
+function trustIf(
+  installed: boolean,
+  adapter: Adapter,
+  path: string,
+  text: string,
+  io: Io,
+): { codexTrust?: TrustReport } {
+  const trust = installed ? trustOf(adapter, path, text, io) : undefined;
+  return trust === undefined ? {} : { codexTrust: trust };
+}
+
+/** The check with a sentence on what is not this guard's in it, and what to run. */
+function withAdvice(check: CommandCheck, agentName: string, again: string): CommandStatus {
+  const here = { node: process.execPath, script: hookScriptPath() };
+  const said: string[] = [];
+  if (check.nodeIs === 'relative' || check.scriptIs === 'relative') {
+    said.push(
+      `This command does not name Node and guard's hook script by full paths, so it depends on ${agentName}'s PATH and folder.`,
+    );
+  } else {
+    if (check.scriptIs === 'missing') {
+      said.push(
+        `The guard this command runs is gone (${check.script} does not exist: guard was moved, reinstalled elsewhere or removed), so ${agentName} cannot run its hook.`,
+      );
+    } else if (check.scriptIs === 'other') {
+      said.push(`This command runs another guard (${check.script}), not this one (${here.script}).`);
+    }
+    if (check.nodeIs === 'missing') {
+      said.push(
+        `The Node program it names is gone (${check.node} does not exist: Node was upgraded, moved or removed), so the hook cannot start.`,
+      );
+    } else if (check.nodeIs === 'other') {
+      said.push(`It names another Node (${check.node}) than the one running guard now (${here.node}).`);
+    }
+  }
+  if (said.length === 0) return check;
+  return { ...check, advice: `${said.join(' ')} Run \`${again}\` to point it at this guard and this Node.` };
+}
+
+/**
+ * Whether guard's entries carry the agent's own fail-closed switch: the file is what setup writes
+ * with fail-closed on. Agents without such a switch (setup writes the same either way) get nothing.
+ */
+function agentSwitch(agent: AgentId, text: string, command: string | undefined): { agentFailClosed?: boolean } {
+  if (!hasFailClosedSwitch(agent) || command === undefined) return {};
+  return { agentFailClosed: adapterFor(agent).install(text, { hookCommand: command, failClosed: true }) === text };
+}
+
+/** Everything `guard status` reports. */
+export async function collectStatus(io: Io): Promise<StatusJson> {
+  const guardHome = guardHomeFrom(io.env, io.home());
+  const settings = await settingsOrFail(guardHome);
+  const script = hookScriptPath();
+  return {
+    enabled: settings.enabled,
+    failClosed: settings.failClosed,
+    guardHome,
+    hookScript: { path: script, exists: existsSync(script) },
+    agents: AGENT_IDS.map((agent) => ({
+      agent,
+      name: adapterFor(agent).displayName,
+      // run from the home folder, the project's file can be the user's own: list it once
+      levels: LEVELS.map((level) => inspectLevel(agent, level, io, settings)).filter(
+        (level, index, all) => all.findIndex((other) => other.path === level.path) === index,
+      ),
+      capabilities: adapterFor(agent).capabilities,
+    })),
+  };
+}

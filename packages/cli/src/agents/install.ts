@@ -1,0 +1,176 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { ConfigError } from '@guard/adapters';
+import type { Adapter, AgentId, ConfigLevel } from '@guard/adapters';
+import {
+  adapterFor,
+  describeConfigError,
+  hookCommand,
+  locationsFrom,
+  readBytes,
+  settingsOrFail,
+  sha256,
+  textOf,
+  writeStep,
+} from './config-io.js';
+import { trustOf } from './trust.js';
+import { GuardError } from '../errors.js';
+import { modeOf, writeFileAtomic } from '../fsx.js';
+import { readRecords, saveRecord } from '../state/installs.js';
+import type { InstallRecord } from '../state/installs.js';
+import type { Io } from '../io.js';
+import { guardHomeFrom } from '../state/settings.js';
+
+/**
+ * Marks guard's freshly written hooks in `file` as trusted, for an agent that skips untrusted hooks
+ * without a word (Codex). Setup reads the trust back afterwards, so this need not report success.
+ * The default asks the agent's own program on PATH (codex-app-server.ts); tests may pass their own.
+ */
+export type TrustCodexHook = (file: string, commands: readonly string[]) => Promise<void>;
+
+export interface SetupOptions {
+  /** Write the project's config instead of the user's. */
+  readonly project: boolean;
+  /** Print the diff, write nothing. */
+  readonly dryRun: boolean;
+  readonly trustCodexHook?: TrustCodexHook;
+}
+
+/**
+ * Adds guard's hook to the agent's config, keeping every other byte (`guard setup <agent>`; `guard
+ * fail-closed` sets up again where guard is, for an agent with its own fail-closed switch).
+ */
+export async function setUpHook(agent: AgentId, options: SetupOptions, io: Io): Promise<void> {
+  const adapter = adapterFor(agent);
+  const level: ConfigLevel = options.project ? 'project' : 'user';
+  const file = adapter.configPath(level, locationsFrom(io));
+  const guardHome = guardHomeFrom(io.env, io.home());
+  const settings = await settingsOrFail(guardHome);
+  const again = `guard setup ${agent}${options.project ? ' --project' : ''}`;
+
+  const beforeBytes = readBytes(file);
+  const before = textOf(file, beforeBytes);
+  let after: string;
+  try {
+    after = adapter.install(before, { hookCommand: hookCommand(agent), failClosed: settings.failClosed });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    throw new GuardError(
+      `${describeConfigError(file, error)}. guard wrote nothing.`,
+      `Fix that line (or move the file aside), then run \`${again}\` again.`,
+    );
+  }
+  if (beforeBytes !== undefined && after === before) {
+    io.out(`Already set up: ${file} (nothing changed).\n`);
+    // a hook set up before the agent was installed (or trusted) gets its trust now
+    if (adapter.trust && !options.dryRun && trustOf(adapter, file, after, io)?.state !== 'trusted')
+      await trustHooks(adapter, file, after, options, io);
+    return;
+  }
+
+  if (options.dryRun) {
+    const { unifiedDiff } = await import('./line-diff.js');
+    const label = beforeBytes === undefined ? '/dev/null' : file;
+    io.out(`${beforeBytes === undefined ? 'Would create' : 'Would update'} ${file} (dry run: nothing written):\n`);
+    io.out(unifiedDiff(before, after, label, file));
+    return;
+  }
+
+  const backup = `${file}.guard-backup`;
+  const madeBackup = beforeBytes !== undefined && keepOriginal(backup, beforeBytes, modeOf(file));
+  const createdDir =
+    beforeBytes === undefined ? writeStep(file, () => mkdirSync(dirname(file), { recursive: true })) : undefined;
+  const record = nextRecord(readRecords(guardHome)[file], beforeBytes, after, createdDir);
+  writeStep(guardHome, () => saveRecord(guardHome, file, record));
+  writeStep(file, () => writeFileAtomic(file, after));
+
+  const events = adapter.capabilities.events.join(', ');
+  const hadGuard = adapter.installedCommands(before).length > 0;
+  if (beforeBytes === undefined) io.out(`Created ${file} with guard's hook (events: ${events}).\n`);
+  else io.out(`Updated ${file}: ${hadGuard ? "refreshed guard's hook" : "added guard's hook"} (events: ${events}).\n`);
+  if (madeBackup) io.out(`Kept a copy of the original in ${backup}.\n`);
+  if (settings.failClosed)
+    io.out('fail-closed is on: where the agent has its own fail-closed switch, it is set too.\n');
+  if (options.project) {
+    const trust = adapter.projectNeedsTrust ? ', and only once you trust this folder there' : '';
+    io.out(`This file applies only when ${adapter.displayName} works in this project${trust}.\n`);
+  }
+
+  if (!adapter.trust) {
+    io.out(`Next: ${adapter.capabilities.afterSetup}\n`);
+    return;
+  }
+  await trustHooks(adapter, file, after, options, io);
+}
+
+/**
+ * Has the agent trust guard's hooks where it can (for Codex, by default through `codex app-server`),
+ * then reads the trust back. What that wrote into the agent's trust records (Codex's config.toml)
+ * is recorded like setup's own writes, so uninstall can give the file back as it was.
+ */
+async function trustHooks(adapter: Adapter, file: string, after: string, options: SetupOptions, io: Io): Promise<void> {
+  const records = adapter.trust;
+  if (records === undefined) return;
+  const trust = options.trustCodexHook ?? (await import('./codex-app-server.js')).appServerTrust(io);
+  const config = records.recordsPath(locationsFrom(io));
+  const configBefore = readBytes(config);
+  await trust(file, adapter.installedCommands(after));
+  const configAfter = readBytes(config);
+  if (configAfter !== undefined && (configBefore === undefined || !configAfter.equals(configBefore))) {
+    const guardHome = guardHomeFrom(io.env, io.home());
+    // without the copy, uninstall still takes guard's trust entries out of the text
+    if (configBefore !== undefined)
+      writeStep(config, () => keepOriginal(`${config}.guard-backup`, configBefore, modeOf(config)));
+    writeStep(guardHome, () =>
+      saveRecord(
+        guardHome,
+        config,
+        nextRecord(readRecords(guardHome)[config], configBefore, configAfter.toString('utf8')),
+      ),
+    );
+  }
+  const name = adapter.displayName;
+  const trusted = trustOf(adapter, file, after, io)?.state === 'trusted';
+  io.out(
+    trusted
+      ? `Next: ${name} already trusts this hook; start a new ${name} session.\n`
+      : `Next: ${records.byHand}, and trust the guard hook; until then ${name} skips it without a word.\n`,
+  );
+}
+
+/**
+ * What guard now knows of a file it wrote. A file still exactly as guard last wrote it keeps its first
+ * record: uninstall can then give back the bytes from before guard's first write.
+ */
+function nextRecord(
+  old: InstallRecord | undefined,
+  beforeBytes: Buffer | undefined,
+  after: string,
+  createdDir?: string,
+): InstallRecord {
+  if (old !== undefined && beforeBytes !== undefined && sha256(beforeBytes) === old.after)
+    return { ...old, after: sha256(after) };
+  return {
+    after: sha256(after),
+    created: beforeBytes === undefined,
+    ...(beforeBytes === undefined ? {} : { before: sha256(beforeBytes) }),
+    ...(createdDir === undefined ? {} : { createdDir }),
+  };
+}
+
+/**
+ * Keeps the original bytes in `backup` the first time only; true when it made the copy now. The copy
+ * is no easier to read than the original (`mode`, less the umask).
+ */
+function keepOriginal(backup: string, bytes: Buffer, mode = 0o666): boolean {
+  try {
+    writeFileSync(backup, bytes, { flag: 'wx', mode: mode & 0o777 });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw new GuardError(
+      `Cannot back up the original to ${backup} (${(error as NodeJS.ErrnoException).code ?? String(error)}). guard wrote nothing.`,
+      'Check that the folder is writable, then run the command again.',
+    );
+  }
+}

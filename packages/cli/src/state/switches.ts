@@ -1,0 +1,38 @@
+import { GuardError } from '../errors.js';
+import type { Io } from '../io.js';
+import { appendLog } from './decision-log.js';
+import type { Settings } from './settings.js';
+import { guardHomeFrom, readSettings, SettingsError, settingsPath, updateSettings } from './settings.js';
+
+/** The switches `guard on|off` and `guard fail-closed on|off` change. */
+export type Switch = Pick<Settings, 'enabled' | 'failClosed'>;
+
+/**
+ * Sets switches in settings.yaml (comments and other keys kept) and logs the change. Writes
+ * nothing when they already have these values. Returns whether anything changed.
+ */
+export async function changeSettings(changes: Partial<Switch>, io: Io): Promise<boolean> {
+  const guardHome = guardHomeFrom(io.env, io.home());
+  try {
+    const current = await readSettings(guardHome);
+    const changed = Object.fromEntries(
+      Object.entries(changes).filter(([key, value]) => current[key as keyof Switch] !== value),
+    );
+    if (Object.keys(changed).length === 0) return false;
+    await updateSettings(guardHome, changed);
+    try {
+      appendLog(guardHome, { time: new Date().toISOString(), how: 'switch', changed });
+    } catch (error) {
+      io.err(
+        `guard: the change was saved, but could not be logged (${error instanceof Error ? error.message : String(error)}).\n`,
+      );
+    }
+    return true;
+  } catch (error) {
+    if (!(error instanceof SettingsError)) throw error;
+    throw new GuardError(
+      `${error.message.replace(/\.$/, '')} (${settingsPath(guardHome)}); nothing was changed.`,
+      'Fix or delete settings.yaml, then run the command again.',
+    );
+  }
+}
