@@ -7,9 +7,9 @@ import { createInterface } from 'node:readline';
  */
 export interface Io {
   /** Writes to stdout as is (add the newline yourself). */
-  out(text: string): void;
+  out(this: void, text: string): void;
   /** Writes to stderr as is. */
-  err(text: string): void;
+  err(this: void, text: string): void;
   /** All of stdin as one string. */
   readStdin(): Promise<string>;
   /** Stdin line by line as it arrives, without line endings. */

@@ -151,9 +151,10 @@ export async function withAppServer<T>(
     const waiter = pending.get(message.id);
     if (waiter === undefined) return;
     pending.delete(message.id);
-    if (message.error !== undefined)
-      waiter.reject(new AppServerError(`${NAME} answered ${String(message.error.message ?? 'an error')}`));
-    else waiter.resolve(message.result);
+    if (message.error !== undefined) {
+      const said = message.error.message;
+      waiter.reject(new AppServerError(`${NAME} answered ${typeof said === 'string' ? said : 'an error'}`));
+    } else waiter.resolve(message.result);
   };
   child.stdin?.on('error', () => undefined);
   void child.then((result) => {

@@ -76,7 +76,7 @@ export function agentShellRunner(io: Io): RunHook {
         ? [io.env.SHELL || '/bin/sh', '-lc', command]
         : ['/bin/sh', '-c', command];
     const started = performance.now();
-    const result = await execa(file as string, args, {
+    const result = await execa(file, args, {
       input,
       cwd,
       env: io.env,

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import type { HookInput, HookReply, ReplyContext } from '@guard/adapters';
 import { AGENT_IDS } from '@guard/adapters/agents';
-import type { AgentId, Environment, Evaluation, Probe, Rule, Settled } from '@guard/core';
+import type { Environment, Evaluation, Probe, Rule, Settled } from '@guard/core';
 import { evaluate, redact, rememberedBy, settle, stepText, viewOf } from '@guard/core';
 import { ExitCode } from '../errors.js';
 import type { AgentPayload } from './adapter.js';
@@ -169,11 +169,11 @@ export async function runHook(
   };
 
   const work = async (): Promise<number> => {
-    let settingsError: unknown;
+    let settingsError: Error | undefined;
     try {
       settings = await readSettings(guardHome);
     } catch (error) {
-      settingsError = error;
+      settingsError = error instanceof Error ? error : new Error(String(error));
     }
     const { text, json: parsed } = await readAll(io.stdin);
     if (text.trim() === '') throw new Error('stdin was empty: no payload to read');

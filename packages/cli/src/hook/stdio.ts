@@ -9,7 +9,7 @@ export interface RawStdio {
   /** Stdin's chunks until its end. */
   readonly chunks: AsyncIterable<Uint8Array>;
   /** Stops reading (no read is started after this). */
-  stop(): void;
+  stop(this: void): void;
   /** Writes all of `text` to a descriptor; a reader that went away is not an error. */
   write(fd: 1 | 2, text: string): void;
 }

@@ -171,17 +171,17 @@ describe('a headless Codex run (codex exec) resumed by the person', () => {
     expect(call(w, shell('git push origin release', w.project), AWAY).decision).toBe('ask');
   });
 
-  it('without a yes, the step flagged again is left undone', () => {
+  it('without a yes, the step flagged again is left undone', async () => {
     const w = world();
     const push = shell('git push origin main', w.project);
     call(w, push, AWAY);
-    prompt(w, 'why did it stop?');
+    await prompt(w, 'why did it stop?');
     expect(call(w, push, AWAY)).toMatchObject({ decision: 'block', notice: expect.stringMatching(/left undone/) });
   });
 });
 
 describe("a message never approves what the agent's own prompt asked", () => {
-  it('Copilot: a "yes" in the chat does not let a step asked in its dialog through', () => {
+  it('Copilot: a "yes" in the chat does not let a step asked in its dialog through', async () => {
     const w = world();
     const push: ToolStep = {
       agent: 'copilot',
@@ -193,7 +193,7 @@ describe("a message never approves what the agent's own prompt asked", () => {
       command: 'git push origin main',
     };
     call(w, push, COPILOT);
-    chatEvent(
+    await chatEvent(
       'copilot',
       { type: 'prompt', event: 'userPromptSubmitted', chatId: 'c1', prompt: 'yes', cwd: w.project },
       w.options,
@@ -207,7 +207,7 @@ describe('results raise the bar', () => {
     const w = world();
     const push = shell('git push origin main', w.project);
     call(w, push, CODEX);
-    prompt(w, 'yes');
+    await prompt(w, 'yes');
     expect(call(w, push, CODEX).decision).toBe('allow');
     const fetch: ToolStep = {
       agent: 'codex',
@@ -222,7 +222,7 @@ describe('results raise the bar', () => {
     const after = call(w, push, CODEX);
     expect(after.decision).toBe('ask');
     expect(after.evaluation.findings.map((f) => f.ruleId)).toContain('session.after-untrusted');
-    prompt(w, 'thanks, carry on');
+    await prompt(w, 'thanks, carry on');
     expect(call(w, push, CODEX).decision).toBe('allow');
   });
 
@@ -238,7 +238,7 @@ describe('results raise the bar', () => {
       url: 'https://example.com/',
     };
     await result(w, fetch, 'page');
-    prompt(w, 'ok');
+    await prompt(w, 'ok');
     expect(loadChat(w.options.guardHome, 'codex', 'c1', Date.now(), DAY).untrusted).toBe(true);
   });
 

@@ -27,7 +27,7 @@ export interface Change {
    * Questions that no longer wait: `all` (the person's message answered or closed them), or the
    * fingerprint of a step asked in the agent's own prompt that ran (that prompt got a yes).
    */
-  readonly answered?: 'all' | string;
+  readonly answered?: string;
   readonly untrusted?: boolean;
   readonly injection?: boolean;
   readonly keySeen?: true;
@@ -37,7 +37,7 @@ export interface Change {
    * The next run of a failing command is a new attempt: `any` (a file changed), or the commandId of
    * a command that worked (only its own count starts over).
    */
-  readonly newAttempt?: 'any' | string;
+  readonly newAttempt?: string;
   /** The chat-start scan ran. */
   readonly scan?: StartScan;
   readonly poisonedRules?: boolean;

@@ -31,7 +31,7 @@ export interface Call {
 export interface Outside {
   /** ms since epoch. */
   readonly now: number;
-  exists(path: string): boolean;
+  exists(this: void, path: string): boolean;
 }
 
 /**

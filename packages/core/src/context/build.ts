@@ -73,6 +73,7 @@ function safeProbe(probe: Probe): Probe {
   // member by member under their own names: stores under names from Object.entries take V8's
   // generic path, which cost more per step than the rest of the wrapping
   const wrapped: Probe = {};
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- each is called with .call(probe, …) below
   const { gitIgnored, gitUntracked, gitModified, gitBranch, readText, exists, projectPackages } = probe;
   if (typeof gitIgnored === 'function')
     wrapped.gitIgnored = (cwd, paths) => attempt(() => gitIgnored.call(probe, cwd, paths));
@@ -215,6 +216,7 @@ class StepContext implements RuleContext {
     if (!this.readsScripts) return NONE;
     this.scriptList ??= readScripts(this, (script, read) => {
       // a script as a step of its own: a fresh chat, the probe without file reads (one level deep)
+      // eslint-disable-next-line @typescript-eslint/unbound-method -- taken out of the copy, never called
       const { readText: _notAgain, ...probe } = this.probe;
       return contextOf(script, this.env, read, probe, FRESH_SESSION, this.extraSecrets, false);
     });
@@ -224,7 +226,7 @@ class StepContext implements RuleContext {
   derive<T>(inv: Invocation, of: (inv: Invocation, context: RuleContext) => T): T {
     this.derived ??= new Map();
     let answers = this.derived.get(of);
-    if (answers === undefined) this.derived.set(of, (answers = new Map()));
+    if (answers === undefined) this.derived.set(of, (answers = new Map<Invocation, unknown>()));
     if (answers.has(inv)) return answers.get(inv) as T;
     const answer = of(inv, this);
     answers.set(inv, answer);
@@ -244,7 +246,7 @@ function pathsOf(pathContext: PathContext): (raw: string, cwd?: string) => PathF
   return (raw, cwd = own) => {
     const here = cwd === own;
     const key = here ? raw : `${cwd}\u0000${raw}`;
-    const known = here ? cache : (elsewhere ??= new Map());
+    const known = here ? cache : (elsewhere ??= new Map<string, PathFacts>());
     let facts = known.get(key);
     if (facts === undefined) {
       facts = classify(raw, cwd);

@@ -53,8 +53,8 @@ export function readScripts(
   context: RuleContext,
   contextFor: (step: ToolStep, read: ReadResult) => RuleContext,
 ): Script[] {
-  const read = context.probe.readText;
-  if (read === undefined || context.step.kind !== 'shell' || !runsAFile(context.files)) return [];
+  const probe = context.probe;
+  if (probe.readText === undefined || context.step.kind !== 'shell' || !runsAFile(context.files)) return [];
   const out: Script[] = [];
   const seen = new Set<string>();
   for (const effect of context.files) {
@@ -69,7 +69,7 @@ export function readScripts(
     )
       continue;
     seen.add(facts.abs);
-    const text = read(facts.abs, SCRIPT_MAX_BYTES);
+    const text = probe.readText(facts.abs, SCRIPT_MAX_BYTES);
     if (typeof text !== 'string' || text === '' || text.includes('\u0000')) continue;
     const language = languageOf(effect, facts.abs, text);
     if (language === undefined) continue;

@@ -138,7 +138,7 @@ interface Word {
 const WINDOWS_START = /^(?:[A-Za-z]:(?:[\\/]|$)|\\\\|\.{1,2}\\|%[A-Za-z_]+%|\$env:)/i;
 // A word whose first separator is a backslash (`dist\*.map`, `/tmp\out` after `$env:TEMP`): what a
 // PowerShell or cmd.exe line leaves, since a POSIX reading has already taken its escapes out.
-const BACKSLASH_SEPARATED = /^[\w.~%$\/-][^\\'"]*\\[^\\\s]/;
+const BACKSLASH_SEPARATED = /^[\w.~%$/-][^\\'"]*\\[^\\\s]/;
 
 // Strips shell quotes, notes unquoted glob characters, and turns Windows separators into `/`.
 function readWord(raw: string): Word {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { exampleText } from '../../src/catalogue.js';
 import type { Example } from '../../src/rule.js';
 import { evaluateExample, PROJECT } from '../rule-tester.js';
 
@@ -16,7 +17,7 @@ interface Row {
 }
 
 const label = (row: Row): string =>
-  typeof row.line === 'string' ? row.line : `${String(row.line.step)}  (${row.line.note ?? 'probe'})`;
+  typeof row.line === 'string' ? row.line : `${exampleText({ step: row.line.step })}  (${row.line.note ?? 'probe'})`;
 
 function runTable(name: string, rows: readonly Row[]): void {
   describe(name, () => {

@@ -260,7 +260,7 @@ describe('inline code that runs no command', () => {
       [`deno eval 'console.log("rm -rf /")'`, ['rm'], 'deno'],
       [`python -c "import sys; sys.exit(0)"`, ['sys'], 'python'],
       [`awk '{print "rm -rf /"}' files.txt`, ['rm'], 'awk'],
-      [`awk '/system\(/ {n++} END {print n}' log.txt`, ['system'], 'awk'],
+      [`awk '/system\\(/ {n++} END {print n}' log.txt`, ['system'], 'awk'],
       [`awk -F, '$3 == "git push" {print $1}' runs.csv`, ['git'], 'awk'],
     ]),
   )('$line', (r) => {
