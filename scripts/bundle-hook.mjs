@@ -69,9 +69,8 @@ function hookScriptText(bundled) {
     return `__import(${quote}${specifier}${quote})`;
   });
   if (/\bimport\(/.test(code)) throw new Error('the hook bundle has an import() the loader cannot serve');
-  // Pure ASCII, so the loader reads it as latin1 into a one-byte string (half the memory of the
-  // two-byte string a single non-ASCII character makes). The few there are sit in string, template
-  // and regular expression literals, where \uXXXX means the same character.
+  // Pure ASCII, read as latin1 (docs/performance.md, "The hook bundle's text"): the few other
+  // characters sit in string, template and regular expression literals, where \uXXXX is the same.
   const ascii = code.replace(/[^\x00-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return { code: ascii, imports };
 }

@@ -42,9 +42,7 @@ const NOT_REMEMBERED = new Set(['never', 'every-time', 'until-next-message']);
  * beats allow; ties keep catalogue order. Pure: all outside knowledge comes in `options`.
  */
 export function evaluate(step: ToolStep, options: EvaluateOptions): Evaluation {
-  // Options are often built with a spread (`{ ...env, probe }`), which this V8 gives a map of its
-  // own, so each field read on them misses its inline cache (about a microsecond at first); one
-  // Object.assign copies them in a go onto an object whose map is shared, and is read instead.
+  // one plain copy, read instead of options built with a spread (docs/performance.md, "Field by field, not by spread")
   const own: EvaluateOptions = Object.assign({}, options);
   const {
     policy = EMPTY_POLICY,
@@ -57,8 +55,7 @@ export function evaluate(step: ToolStep, options: EvaluateOptions): Evaluation {
   const context = buildContext(step, own, probe, session, policy.secrets);
   let findings: Finding[] = [];
   const later: Rule[] = [];
-  // Index loops on this path: until V8 optimises a function, for-of builds an iterator and a
-  // result object per element, which costs more than most rules' own work on a step.
+  // index loops on this path (docs/performance.md, "Index loops, not for-of")
   for (let r = 0; r < ruleList.length; r++) {
     const rule = ruleList[r] as Rule;
     if (rule.after) {
@@ -67,7 +64,7 @@ export function evaluate(step: ToolStep, options: EvaluateOptions): Evaluation {
     }
     if (!mayApply(rule, context)) continue;
     const hits = rule.check(context);
-    // an index loop: most rules return an empty array, and for-of would make an iterator for each
+    // most rules return an empty array: an index loop, as above
     for (let h = 0; h < hits.length; h++) {
       const hit = hits[h] as Hit;
       if (isAllowedByPolicy(rule, hit, policy, context)) continue;
@@ -86,7 +83,7 @@ export function evaluate(step: ToolStep, options: EvaluateOptions): Evaluation {
       return true;
     });
   }
-  // in place: a new array per step (and a new kind of array for V8 to see) for a rare change
+  // in place, not a new array per step for a rare change (docs/performance.md, "Findings")
   for (let f = 0; f < findings.length; f++) {
     const finding = findings[f] as Finding;
     if (
@@ -155,7 +152,7 @@ function withDetail(reason: string, detail: string): string {
 function sortFindings(findings: readonly Finding[]): Finding[] {
   // most steps have no finding or one: nothing to order or drop
   if (findings.length < 2) return [...findings];
-  // a stable two-way split instead of Array.prototype.sort, whose inlined form V8 kept deoptimising in evaluate
+  // a stable two-way split, not Array.prototype.sort (docs/performance.md, "Findings")
   const ordered: Finding[] = [];
   for (const finding of findings) if (finding.decision === 'block') ordered.push(finding);
   for (const finding of findings) if (finding.decision !== 'block') ordered.push(finding);

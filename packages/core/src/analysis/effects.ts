@@ -36,7 +36,7 @@ export function stepEffects(
   const whole: Span = [0, text.length];
   switch (step.kind) {
     case 'shell':
-      // index loops here and over the redirections: for-of costs an iterator until V8 optimises
+      // index loops here and over the redirections (docs/performance.md, "Index loops, not for-of")
       for (let i = 0; i < invocations.length; i++) {
         const inv = invocations[i] as Invocation;
         if (inv.remoteHost === undefined) shellEffects(inv, argv, path, files, net);
@@ -391,7 +391,7 @@ function otherEffects(
 const GIT_OBJECT_PATH = /^(?!-)(?::[0-3]:|[^:\s]*:)(?!\/\/)([^:]+)$/;
 const PROCESS_SUBSTITUTION = /^[<>]\([^]*\)$/;
 
-/** The argument with another value (field by field: `{ ...arg, value }` gives each copy a V8 map of its own). */
+/** The argument with another value (field by field: docs/performance.md, "Field by field, not by spread"). */
 function withValue(arg: Arg, value: string): Arg {
   return { value, index: arg.index, span: arg.span };
 }

@@ -189,8 +189,7 @@ const CLOSE_QUOTE = /^[.,!?;:]{0,2}["'`\u201d\u00bb]/;
 
 /**
  * A phrase pattern and words it cannot match without (any one of them). Most tool results hold none
- * of them, and the plain look skips the pattern: V8 compiles a regular expression the first time it
- * runs, and these long ones cost milliseconds each in a hook process that runs them once.
+ * of them, and the plain look skips the pattern (docs/performance.md, "Phrase patterns compiled only when needed").
  */
 interface Phrase {
   readonly needs: readonly string[];

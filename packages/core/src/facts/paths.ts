@@ -222,9 +222,8 @@ export function pathClassifier(ctx: PathContext): (raw: string, cwd?: string) =>
   };
 }
 
-// The same folders seen from another cwd. Field by field in the order of the literal above, not
-// `{ ...folders, cwd }`: a copy by spread gets a V8 map of its own, and every read of a folder in
-// pathFacts then went through V8's slow (megamorphic) path.
+// The same folders seen from another cwd, field by field in the order of the literal above
+// (docs/performance.md, "Field by field, not by spread").
 function inFolder(f: Folders, cwd: string): Folders {
   return {
     cwd,
@@ -528,7 +527,7 @@ function withKinds(base: BaseFacts, n: Names, ctx: PathContext, f: Folders): Pat
   const persistence = isPersistence(n);
   // most paths are none of these: the base facts are the answer as they are
   if (!secret && !agentRules && !guardFile && !persistence) return base;
-  // field by field, not `{ ...base, … }` (which gives each result a V8 map of its own)
+  // field by field (docs/performance.md, "Field by field, not by spread")
   return {
     raw: base.raw,
     abs: base.abs,

@@ -53,9 +53,8 @@ export interface Frame {
 }
 
 /**
- * The frame one level in: `via` added and the depth and dialect given. Built field by field: in
- * this V8, `{ ...frame, via }` gives every such object a map of its own, and every later read of
- * a field on it then misses its inline cache.
+ * The frame one level in: `via` added and the depth and dialect given, field by field
+ * (docs/performance.md, "Field by field, not by spread").
  */
 export function innerFrame(frame: Frame, via: readonly Via[], depth: number, dialect: Dialect): Frame {
   return { via, depth, dialect, ...(frame.remoteHost === undefined ? {} : { remoteHost: frame.remoteHost }) };

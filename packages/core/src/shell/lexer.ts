@@ -509,8 +509,7 @@ class Lexer {
         (ends.has(c) && c !== '(' && c !== '<' && c !== '>')
       ) {
         this.pos = plain;
-        // the part and its list are made apart: a literal nested in a literal is built by the
-        // runtime, not by the fast path, until V8 optimises the function
+        // the part and its list made apart (docs/performance.md, "No literal nested in a literal")
         const part: Part = { kind: 'lit', text: sliceMapped(src, start, plain), quoted: false };
         const parts = [part];
         return { kind: 'word', src, start, end: plain, parts };

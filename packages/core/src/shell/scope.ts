@@ -66,8 +66,7 @@ export function withCwd(scope: Scope, cwd: string, cwdKnown: boolean): Scope {
   return scopeOf(scope, scope.layer, cwd, cwdKnown, scope.dirs);
 }
 
-// Field by field rather than `{ ...scope, … }`, which in this V8 gives each copy a map of its own
-// (every later field read on it then misses its inline cache).
+// Field by field (docs/performance.md, "Field by field, not by spread").
 function scopeOf(scope: Scope, layer: Layer, cwd: string, cwdKnown: boolean, dirs: string[]): Scope {
   return { layer, cwd, cwdKnown, oldCwd: scope.oldCwd, dirs, home: scope.home, tmp: scope.tmp };
 }

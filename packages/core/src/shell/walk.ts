@@ -20,7 +20,7 @@ export function readSource(reader: Reader, src: Mapped, frame: Frame, scope: Sco
 
 /** Reads the commands of every substitution in these parts (`$(…)`, backticks, `<(…)`), once each. */
 export function readSubstitutions(reader: Reader, parts: readonly Part[], frame: Frame, scope: Scope): void {
-  // an index loop: this runs for every word, and for-of costs an iterator until V8 optimises
+  // this runs for every word: an index loop (docs/performance.md, "Index loops, not for-of")
   for (let p = 0; p < parts.length; p++) {
     const part = parts[p] as Part;
     if (part.kind === 'var' && part.alt) readSubstitutions(reader, part.alt, frame, scope);
