@@ -3,10 +3,12 @@ import {
   closeSync,
   constants,
   fchmodSync,
+  fstatSync,
   fsyncSync,
   mkdirSync,
   openSync,
   readFileSync,
+  readSync,
   renameSync,
   rmSync,
   statSync,
@@ -21,6 +23,40 @@ export function readTextIfExists(path: string): string | undefined {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
+  }
+}
+
+/**
+ * The text of a regular file, or undefined when it does not exist; throws for anything else (a
+ * folder, a pipe, a device, a file over `maxBytes`, no permission). Opening with O_NONBLOCK and
+ * looking at what was opened before reading means a named pipe or `/dev/zero` in the file's place
+ * is an error at once, not a read that waits or grows forever (which would stop the hook's deadline
+ * timer too: the read is synchronous).
+ */
+export function readRegularText(path: string, maxBytes: number): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // ENOTDIR is not "none": something that is not a folder stands where one should be
+    if (code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new Error(`${path} is not a regular file`);
+    if (stat.size > maxBytes) throw new Error(`${path} is larger than ${maxBytes} bytes`);
+    const buffer = Buffer.alloc(stat.size);
+    let filled = 0;
+    while (filled < buffer.length) {
+      const count = readSync(fd, buffer, filled, buffer.length - filled, filled);
+      if (count === 0) break;
+      filled += count;
+    }
+    return buffer.toString('utf8', 0, filled);
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { readTextIfExists, writeFileAtomic } from '../fsx.js';
+import { readRegularText, readTextIfExists, writeFileAtomic } from '../fsx.js';
 
 /** guard's switches, kept in `settings.yaml` in guard's folder. */
 export interface Settings {
@@ -14,6 +14,15 @@ export interface Settings {
 }
 
 export const DEFAULT_SETTINGS: Settings = { enabled: true, failClosed: false, strict: false, idleDays: 7 };
+
+/**
+ * What the hook works with when settings.yaml cannot be read and no good copy was kept: guard on,
+ * fail-closed, strict. A broken file never drops guard to its loosest (SPEC §7).
+ */
+export const STRICTEST_SETTINGS: Settings = { enabled: true, failClosed: true, strict: true, idleDays: 7 };
+
+/** settings.yaml is read only up to this size; a bigger one is not a settings file. */
+const MAX_SETTINGS_BYTES = 64 * 1024;
 
 const HEADER = `# guard settings. Change them with \`guard on|off\` and \`guard fail-closed on|off\`;
 # comments and other keys you add here are kept.
@@ -34,6 +43,11 @@ export function settingsPath(guardHome: string): string {
   return join(guardHome, 'settings.yaml');
 }
 
+/** The settings as last read whole (JSON), kept so that a broken settings.yaml changes nothing. */
+export function lastGoodPath(guardHome: string): string {
+  return join(guardHome, 'settings.last-good.json');
+}
+
 /** A settings file that exists but cannot be read as settings. */
 export class SettingsError extends Error {
   override readonly name = 'SettingsError';
@@ -47,8 +61,22 @@ const SIMPLE_LINE = /^([A-Za-z][\w-]*):[ \t]*([^#\s][^#]*?)?[ \t]*(#.*)?$/;
  * block) falls back to the yaml parser. A missing file means the defaults.
  */
 export async function readSettings(guardHome: string): Promise<Settings> {
-  const text = readTextIfExists(settingsPath(guardHome));
-  if (text === undefined) return DEFAULT_SETTINGS;
+  const text = settingsText(guardHome);
+  return text === undefined ? DEFAULT_SETTINGS : parseSettings(text);
+}
+
+/** settings.yaml's text, undefined when there is none; a file that cannot be read is a SettingsError. */
+function settingsText(guardHome: string): string | undefined {
+  try {
+    return readRegularText(settingsPath(guardHome), MAX_SETTINGS_BYTES);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new SettingsError(`settings.yaml could not be read (${code ?? (error as Error).message}).`);
+  }
+}
+
+async function parseSettings(text: string): Promise<Settings> {
+  if (text.includes('\uFFFD')) throw new SettingsError('settings.yaml is not UTF-8 text.');
   const values = simpleScalars(text) ?? (await yamlScalars(text));
   return {
     enabled: asBoolean(values.enabled, DEFAULT_SETTINGS.enabled, 'enabled'),
@@ -91,6 +119,9 @@ async function yamlScalars(text: string): Promise<Record<string, string>> {
   for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
       values[key] = String(value);
+    // `failClosed:` with nothing after it must not quietly mean the default
+    else if (key in DEFAULT_SETTINGS)
+      throw new SettingsError(`settings.yaml: ${key} must be a single value, not ${JSON.stringify(value)}.`);
   }
   return values;
 }
@@ -114,6 +145,72 @@ function asNumber(value: string | undefined, fallback: number, key: string): num
   return number;
 }
 
+/** The settings the hook works with, and why they are not settings.yaml's own when they are not. */
+export interface EffectiveSettings {
+  readonly settings: Settings;
+  /** settings.yaml could not be used: what went wrong, and what was used instead. */
+  readonly problem?: string;
+}
+
+/**
+ * The settings for the hook (SPEC §7: unreadable settings never loosen). A good settings.yaml is
+ * used as it is, and a copy of what it says is kept beside it (written only when it changed). A
+ * settings.yaml that cannot be read, or that is gone while a copy exists, gives the last good
+ * settings; with no copy, the strictest. Never throws.
+ */
+export async function effectiveSettings(guardHome: string): Promise<EffectiveSettings> {
+  const copyPath = lastGoodPath(guardHome);
+  let copy: string | undefined;
+  try {
+    copy = readRegularText(copyPath, MAX_SETTINGS_BYTES);
+  } catch {
+    copy = undefined;
+  }
+  let problem: string;
+  try {
+    const text = settingsText(guardHome);
+    if (text === undefined && copy === undefined) return { settings: DEFAULT_SETTINGS };
+    if (text !== undefined) {
+      const settings = await parseSettings(text);
+      const kept = `${JSON.stringify(settings)}\n`;
+      if (kept !== copy) keepCopy(copyPath, kept);
+      return { settings };
+    }
+    problem = 'settings.yaml is gone';
+  } catch (error) {
+    problem = error instanceof Error ? error.message.replace(/\.$/, '') : String(error);
+  }
+  const kept = copy === undefined ? undefined : parseCopy(copy);
+  return kept === undefined
+    ? { settings: STRICTEST_SETTINGS, problem: `${problem}; guard works fail-closed and strict until it is fixed` }
+    : { settings: kept, problem: `${problem}; guard works with the last good settings until it is fixed` };
+}
+
+function keepCopy(path: string, text: string): void {
+  try {
+    writeFileAtomic(path, text, 0o600);
+  } catch {
+    // a folder that cannot be written keeps the older copy; the settings themselves were read
+  }
+}
+
+function parseCopy(text: string): Settings | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<Record<keyof Settings, unknown>>;
+    if (
+      typeof value.enabled !== 'boolean' ||
+      typeof value.failClosed !== 'boolean' ||
+      typeof value.strict !== 'boolean' ||
+      typeof value.idleDays !== 'number' ||
+      !(value.idleDays > 0)
+    )
+      return undefined;
+    return { enabled: value.enabled, failClosed: value.failClosed, strict: value.strict, idleDays: value.idleDays };
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Changes some settings, keeping every comment and every other key of the file (yaml Document
  * API; the file is never re-serialised from a plain object). Returns the settings before and after.
@@ -130,5 +227,7 @@ export async function updateSettings(
     throw new SettingsError(`${path} is not valid YAML: ${doc.errors[0]?.message.split('\n')[0] ?? ''}`);
   for (const [key, value] of Object.entries(changes)) doc.set(key, value);
   writeFileAtomic(path, String(doc));
-  return { before, after: await readSettings(guardHome) };
+  const after = await readSettings(guardHome);
+  keepCopy(lastGoodPath(guardHome), `${JSON.stringify(after)}\n`);
+  return { before, after };
 }
