@@ -1,7 +1,8 @@
 import type { AgentId, HookInput, HookReply } from '@guard/adapters';
 import type { Environment, Verdict } from '@guard/core';
-import { evaluate, rules } from '@guard/core';
+import { evaluate } from '@guard/core';
 import type { Settings } from '../state/settings.js';
+import { STRICTEST_SETTINGS } from '../state/settings.js';
 import type { AgentPayload } from './adapter.js';
 import { mainEvent, stepEventFor } from './adapter.js';
 
@@ -12,8 +13,11 @@ import { mainEvent, stepEventFor } from './adapter.js';
  * - guard off: no objection, as for every other step.
  * - fail-closed: block. Where a block has no meaning (a chat start, a result) the event's own
  *   reply is given instead.
- * - fail-open (default): the never list still applies to whatever step could be read; everything
- *   else, and anything that could not be read at all, goes ahead.
+ * - fail-open (default): every rule that needs nothing but the step itself (no chat memory, no
+ *   look at the disk, no project policy) still applies to whatever step could be read, so an ask
+ *   stays an ask and a block a block; only what could not be read at all goes ahead.
+ * - settings not known yet (the deadline came first): as under fail-closed; a failure never
+ *   loosens.
  */
 export interface FailureContext {
   readonly agent: AgentId;
@@ -43,13 +47,12 @@ export const NO_OBJECTION: Verdict = { decision: 'allow', findings: [], agentMes
 export const FAIL_CLOSED_MESSAGE =
   'guard could not check this step and fail-closed is on, so the step does not run; try it again, and if this keeps happening the person can see why with `guard log`.';
 
-const BLOCK_RULES = rules.filter((rule) => rule.meta.decision === 'block');
-
 /** What to answer when guard failed; never throws. */
 export function failureAnswer(context: FailureContext): FailureAnswer {
-  const { payload, input, settings } = context;
-  const failClosed = settings?.failClosed ?? false;
-  const off = settings?.enabled === false;
+  const { payload, input } = context;
+  const settings = context.settings ?? STRICTEST_SETTINGS;
+  const failClosed = settings.failClosed;
+  const off = !settings.enabled;
   const stepEvent =
     input === undefined
       ? stepEventFor(context.agent, context.event, payload)
@@ -67,8 +70,9 @@ export function failureAnswer(context: FailureContext): FailureAnswer {
       rules: [],
     };
   }
-  const reply = (verdict: Verdict): HookReply =>
-    payload.toReply(verdict, { event: stepEvent, canAsk: false, failClosed });
+  // an ask is put to the person where the step says someone can answer (else the agent is told no)
+  const canAsk = input?.type === 'step' && input.canAsk;
+  const reply = (verdict: Verdict): HookReply => payload.toReply(verdict, { event: stepEvent, canAsk, failClosed });
   if (off) return { reply: reply(NO_OBJECTION), decision: 'allow', how: 'off', rules: [] };
   if (failClosed) {
     const verdict: Verdict = {
@@ -79,23 +83,29 @@ export function failureAnswer(context: FailureContext): FailureAnswer {
     };
     return { reply: reply(verdict), decision: 'block', how: 'failure', rules: [] };
   }
-  const neverList = input?.type === 'step' ? blockOnly(input, context.env) : undefined;
-  if (neverList?.decision === 'block') {
-    return {
-      reply: reply(neverList),
-      decision: 'block',
-      how: 'failure',
-      rules: neverList.findings.map((finding) => finding.ruleId),
-    };
-  }
-  return { reply: reply(NO_OBJECTION), decision: 'allow', how: 'failure', rules: [] };
+  if (input?.type !== 'step') return { reply: reply(NO_OBJECTION), decision: 'allow', how: 'failure', rules: [] };
+  const verdict = stepAlone(input, context.env);
+  if (verdict.decision === 'allow') return { reply: reply(NO_OBJECTION), decision: 'allow', how: 'failure', rules: [] };
+  return {
+    reply: reply(verdict),
+    decision: verdict.decision,
+    how: 'failure',
+    rules: verdict.findings.map((finding) => finding.ruleId),
+  };
 }
 
-/** The step judged by the never list alone, with no outside knowledge; undefined if that fails too. */
-function blockOnly(input: Extract<HookInput, { type: 'step' }>, env: Environment): Verdict | undefined {
+/** Said when guard broke even while judging the step by itself. */
+const UNCHECKED =
+  'guard could not check this step (the person can see why with `guard log`), so the person decides whether it runs.';
+
+/**
+ * The step judged by every rule with no outside knowledge (no memory, probe or policy). Should
+ * even that fail, an ask: a step that could be read is never let through because guard broke.
+ */
+function stepAlone(input: Extract<HookInput, { type: 'step' }>, env: Environment): Verdict {
   try {
-    return evaluate(input.step, { ...env, rules: BLOCK_RULES });
+    return evaluate(input.step, env);
   } catch {
-    return undefined;
+    return { decision: 'ask', findings: [], agentMessage: UNCHECKED, userMessage: UNCHECKED };
   }
 }

@@ -20,7 +20,9 @@ import { createProbe } from '../world/probe.js';
 import type { LogEntry } from '../state/decision-log.js';
 import { appendLog } from '../state/decision-log.js';
 import type { Settings } from '../state/settings.js';
-import { guardHomeFrom, readSettings } from '../state/settings.js';
+import { effectiveSettings, guardHomeFrom } from '../state/settings.js';
+import type { ChatMemory } from '../state/memory.js';
+import { NO_MEMORY } from '../state/memory.js';
 
 /** What the hook touches of its process; tests pass a fake one. */
 export interface HookIo {
@@ -124,6 +126,8 @@ export async function runHook(
 
   // What is known so far; a failure is answered from whatever that is.
   let settings: Settings | undefined;
+  /** Why guard works with other settings than settings.yaml's, or without the chat's memory. */
+  const problems: string[] = [];
   let input: HookInput | undefined;
   let event = args.event;
   let replied = false;
@@ -133,7 +137,14 @@ export async function runHook(
     if (replied) return reply.exitCode;
     replied = true;
     io.out(reply.stdout);
-    const line: LogEntry = { time: new Date().toISOString(), agent, ...entry, ms: Date.now() - started };
+    const error = [...problems, ...(entry.error === undefined ? [] : [entry.error])].join('; ');
+    const line: LogEntry = {
+      time: new Date().toISOString(),
+      agent,
+      ...entry,
+      ...(error === '' ? {} : { error }),
+      ms: Date.now() - started,
+    };
     try {
       appendLog(guardHome, line);
     } catch (error) {
@@ -169,11 +180,12 @@ export async function runHook(
   };
 
   const work = async (): Promise<number> => {
-    let settingsError: Error | undefined;
-    try {
-      settings = await readSettings(guardHome);
-    } catch (error) {
-      settingsError = error instanceof Error ? error : new Error(String(error));
+    // a broken settings.yaml never loosens: the last good settings, or the strictest
+    const loaded = await effectiveSettings(guardHome);
+    settings = loaded.settings;
+    if (loaded.problem !== undefined) {
+      problems.push(loaded.problem);
+      io.err(`guard: ${loaded.problem}\n`);
     }
     const { text, json: parsed } = await readAll(io.stdin);
     if (text.trim() === '') throw new Error('stdin was empty: no payload to read');
@@ -190,7 +202,6 @@ export async function runHook(
     }
     input = payload.read(json, args.event, io.parentArgs());
     event = input.event;
-    if (settingsError !== undefined) throw settingsError;
     if (settings?.enabled === false) return off(payload, input, settings, respond);
     if (input.type !== 'step') {
       if (input.type === 'start') arm(Math.max(deadlineMs, START_DEADLINE_MS));
@@ -203,10 +214,26 @@ export async function runHook(
     return judge(input);
   };
 
+  /**
+   * The chat's memory for a step. When it cannot be read, fail-closed blocks (a failure); fail-open
+   * judges the step as the first of a fresh chat, so every rule that needs no memory still applies.
+   */
+  const chatMemory = async (step: StepInput['step'], failClosed: boolean): Promise<ChatMemory> => {
+    try {
+      return await session().forStep(agent, step, guardHome);
+    } catch (error) {
+      if (failClosed) throw error;
+      const problem = `the chat's memory could not be read (${oneLine(error)}); judged as a fresh chat`;
+      problems.push(problem);
+      io.err(`guard: ${problem}\n`);
+      return NO_MEMORY;
+    }
+  };
+
   const judge = async (input: StepInput): Promise<number> => {
     const { step } = input;
     const failClosed = settings?.failClosed ?? false;
-    const memory = await session().forStep(agent, step, guardHome);
+    const memory = await chatMemory(step, failClosed);
     const { policy, error: policyError } = await (deps.policy ?? projectPolicy)(step.projectRoot);
     const evaluation = evaluate(step, {
       ...env,

@@ -1,13 +1,15 @@
 import {
-  appendFileSync,
   closeSync,
+  constants,
   createReadStream,
   existsSync,
   mkdirSync,
+  fstatSync,
   openSync,
   renameSync,
   rmSync,
   statSync,
+  writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import type { Decision } from '@guard/core';
@@ -99,7 +101,25 @@ export function appendLog(guardHome: string, entry: LogEntry, rotateBytes: numbe
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     mkdirSync(guardHome, { recursive: true });
   }
-  appendFileSync(path, line, { mode: 0o600 });
+  appendLine(path, line);
+}
+
+/**
+ * One O_APPEND write to a regular file. O_NONBLOCK: a named pipe in the log's place fails at once
+ * (no reader: ENXIO) rather than holding the hook until someone reads it.
+ */
+function appendLine(path: string, line: string): void {
+  const fd = openSync(
+    path,
+    constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NONBLOCK ?? 0),
+    0o600,
+  );
+  try {
+    if (!fstatSync(fd).isFile()) throw new Error(`${path} is not a regular file`);
+    writeSync(fd, line);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function bounded(entry: LogEntry): LogEntry {

@@ -99,7 +99,15 @@ export async function startScan(
   scan: () => Promise<StartScanResult>,
 ): Promise<string> {
   const result = await scan();
-  const found = decide(agent, chat, options, () => onStart(result, (options.now ?? Date.now)()));
+  const now = options.now ?? Date.now;
+  const decided = onStart(result, now());
+  try {
+    updateChat(options.guardHome, agent, chat, now(), options.idleMs, (state) => apply(state, decided.change));
+  } catch {
+    // guard's folder cannot be written (full, read-only): what the scan found still counts for this
+    // step, and the chat's next step scans again
+  }
+  const found = decided.notice;
   return found === undefined ? GUARD_ON_NOTICE : `${GUARD_ON_NOTICE} ${found}`;
 }
 

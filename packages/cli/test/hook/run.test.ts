@@ -165,35 +165,41 @@ describe.for(AGENT_CASES)('guard hook $agent', (agentCase) => {
       expect(onlyLogLine()).toMatchObject({ how: 'failure', decision: 'block', error: expect.stringMatching(/\S/) });
     });
 
-    // guard's own state is broken, but the payload was read: the never list still applies to it
+    // settings.yaml is broken and no good copy was ever kept: guard works at its strictest (SPEC §7),
+    // so nothing is looser than it was; the step is judged in full and the cause is logged
     it.for([
-      { command: BLOCKED, blocked: true },
-      { command: ASKED, blocked: false },
-      { command: HARMLESS, blocked: false },
-    ])('fail-open with unreadable settings: $command is blocked: $blocked', async ({ command, blocked }) => {
+      { command: BLOCKED, decision: 'block' },
+      { command: ASKED, decision: 'ask' },
+      { command: HARMLESS, decision: 'allow' },
+    ])('unreadable settings, no good copy: $command is judged as ever ($decision)', async ({ command, decision }) => {
       settings('enabled: perhaps\n');
       const result = await run(args, json(agentCase.shell(command)));
       expect(result.code).toBe(0);
-      if (blocked) expect(agentCase.denies(parsedReply(result.stdout) ?? {})).toBe(true);
-      else expect(result.stdout).toBe(noObjection);
-      expect(onlyLogLine()).toMatchObject({
-        how: 'failure',
-        decision: blocked ? 'block' : 'allow',
-        error: expect.stringContaining('enabled'),
-      });
+      // fail-closed is on now: an agent with a fail-closed switch may be told "allow" in its own words
+      // (Codex's ask is a deny that has the agent ask in the chat)
+      if (decision !== 'ask') expect(agentCase.denies(parsedReply(result.stdout) ?? {})).toBe(decision === 'block');
+      else expect(result.stdout).not.toBe(noObjection);
+      expect(result.stderr).toMatch(/enabled must be true or false.*fail-closed and strict/);
+      expect(onlyLogLine()).toMatchObject({ how: 'rules', decision, error: expect.stringContaining('enabled') });
     });
 
+    // the failure path judges the step by every rule that needs nothing else: an ask stays an ask
     it.for([
-      { command: BLOCKED, blocked: true },
-      { command: HARMLESS, blocked: false },
-    ])('fail-open when a rule throws: the never list alone judges $command', async ({ command, blocked }) => {
-      const result = await run(args, json(agentCase.shell(command)), { rules: [THROWING, ...rules] });
-      if (blocked) expect(agentCase.denies(parsedReply(result.stdout) ?? {})).toBe(true);
-      else expect(result.stdout).toBe(noObjection);
-      const line = onlyLogLine();
-      expect(line).toMatchObject({ how: 'failure', error: 'the rule broke' });
-      expect(line.rules).toEqual(blocked ? ['git.rewrite-shared-history'] : []);
-    });
+      { command: BLOCKED, decision: 'block', ruleIds: ['git.rewrite-shared-history', 'git.push'] },
+      { command: ASKED, decision: 'ask', ruleIds: ['git.push'] },
+      { command: HARMLESS, decision: 'allow', ruleIds: [] },
+    ])(
+      'fail-open when a rule throws: every rule judges $command by itself ($decision)',
+      async ({ command, decision, ruleIds }) => {
+        const result = await run(args, json(agentCase.shell(command)), { rules: [THROWING, ...rules] });
+        if (decision === 'block') expect(agentCase.denies(parsedReply(result.stdout) ?? {})).toBe(true);
+        if (decision === 'allow') expect(result.stdout).toBe(noObjection);
+        else expect(result.stdout).not.toBe(noObjection);
+        const line = onlyLogLine();
+        expect(line).toMatchObject({ how: 'failure', decision, error: 'the rule broke' });
+        expect(line.rules).toEqual(ruleIds);
+      },
+    );
 
     it('fail-closed when a rule throws: even a harmless step is blocked', async () => {
       settings('failClosed: true\n');
@@ -421,8 +427,11 @@ describe("guard's folder", () => {
     };
     expect(await runHook(['codex'], io)).toBe(0);
     expect(stdout).toMatch(/"permissionDecision":"deny"/);
-    // the settings cannot be read there either: the never list still blocks the force push
-    expect(stderr).toMatch(/^guard: ENOTDIR[^\n]*\nguard: could not write the log in [^\n]*\n$/);
+    // the settings cannot be read there either: guard works at its strictest (fail-closed), and the
+    // chat's memory that cannot be read blocks the force push as a failure
+    expect(stderr).toMatch(
+      /^guard: settings.yaml could not be read \(ENOTDIR\)[^\n]*\nguard: cannot read chat state [^\n]*\nguard: could not write the log in [^\n]*\n$/,
+    );
   });
 });
 
