@@ -2,7 +2,7 @@ import { mkdirSync, openSync, closeSync, readdirSync, readFileSync, rmSync, stat
 import { join } from 'node:path';
 import type { Chat } from '@guard/core';
 import { withinLimits, isIdle, newChat } from '@guard/core';
-import { writeFileAtomic } from '../fsx.js';
+import { readRegularText, writeFileAtomic } from '../fsx.js';
 
 /**
  * Where chats are kept (SPEC §5): one file per chat in guard's folder, read without a lock and
@@ -60,19 +60,23 @@ export function chatFile(guardHome: string, agent: string, chat: string): string
  */
 export function loadChat(guardHome: string, agent: string, chat: string, now: number, idleMs: number): ChatState {
   const path = chatFile(guardHome, agent, chat);
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readFileSync(path, 'utf8');
+    // a pipe or a device in the file's place is an error at once, not a read that never ends
+    text = readRegularText(path, MAX_CHAT_BYTES);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return freshChat(agent, chat, now);
     throw new StateError(`cannot read chat state ${path}: ${code ?? (error as Error).message}`);
   }
+  if (text === undefined) return freshChat(agent, chat, now);
   const state = parseChat(text);
   if (!state) throw new StateError(`chat state ${path} is not valid`);
   if (isIdle(state, now, idleMs)) return freshChat(agent, chat, now);
   return state;
 }
+
+/** Far above what `withinLimits` lets a chat grow to. */
+const MAX_CHAT_BYTES = 8 * 1024 * 1024;
 
 function parseChat(text: string): ChatState | undefined {
   let value: unknown;
@@ -92,7 +96,8 @@ function parseChat(text: string): ChatState | undefined {
  * Changes a chat's state under a lock, so concurrent hook processes of one chat never lose an
  * update: take the lock (a file created exclusively), read, change, bound, write atomically,
  * release. `change` edits the state it is given, or returns the new one (`apply(state, …)`). A lock
- * left behind by a dead process is broken after `staleMs`.
+ * names its holder (PID and the time that process started): one left by a process that is gone is
+ * broken at once, and any other after `staleMs`.
  */
 export function updateChat(
   guardHome: string,
@@ -139,7 +144,7 @@ function acquire(lock: string, timeoutMs: number, staleMs: number): void {
   for (;;) {
     try {
       const fd = openSync(lock, 'wx', 0o600);
-      writeSync(fd, String(process.pid));
+      writeSync(fd, lockOwner(process.pid));
       closeSync(fd);
       return;
     } catch (error) {
@@ -148,7 +153,8 @@ function acquire(lock: string, timeoutMs: number, staleMs: number): void {
         throw new StateError(`cannot lock chat state ${lock}: ${code ?? (error as Error).message}`);
     }
     try {
-      if (Date.now() - statSync(lock).mtimeMs > staleMs) rmSync(lock, { force: true });
+      // a lock dated in the future (a clock set back) would never grow old: it counts as stale too
+      if (holderGone(lock) || Math.abs(Date.now() - statSync(lock).mtimeMs) > staleMs) rmSync(lock, { force: true });
     } catch {
       // the holder released it meanwhile
     }
@@ -156,6 +162,55 @@ function acquire(lock: string, timeoutMs: number, staleMs: number): void {
     Atomics.wait(sleeper, 0, 0, wait);
     wait = Math.min(wait * 2, 20);
   }
+}
+
+/**
+ * What a lock file says about its holder: `<pid> <start>`, where start is when that process began
+ * (clock ticks since boot, from /proc; empty where there is no /proc). The pair names one process:
+ * a PID the system handed to another process since is not the holder.
+ */
+export function lockOwner(pid: number): string {
+  return `${pid} ${startOf(pid) ?? ''}`.trim();
+}
+
+/** When a process started (field 22 of /proc/<pid>/stat), or undefined when it cannot be read. */
+function startOf(pid: number): string | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // the program name (field 2) is in parentheses and may hold spaces: count from after it
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return fields[19];
+}
+
+// An empty lock is one whose holder died between creating and naming it (or is naming it now).
+const UNNAMED_LOCK_MS = 1_000;
+
+/** Whether the process a lock names is gone (dead, or its PID now another process's). */
+function holderGone(lock: string): boolean {
+  let text: string;
+  let age: number;
+  try {
+    text = (readRegularText(lock, 256) ?? '').trim();
+    age = Date.now() - statSync(lock).mtimeMs;
+  } catch {
+    return false;
+  }
+  const [pidText, start] = text.split(' ');
+  const pid = Number(pidText);
+  if (!Number.isInteger(pid) || pid <= 0) return age > UNNAMED_LOCK_MS;
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    // EPERM: alive, another user's
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return true;
+  }
+  if (start === undefined) return false;
+  const now = startOf(pid);
+  return now !== undefined && now !== start;
 }
 
 /** Removes chats idle for longer than `idleMs` (and stale lock files). Never throws. */

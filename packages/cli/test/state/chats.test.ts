@@ -1,13 +1,19 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { chatFile, freshChat, loadChat, StateError, sweepChats, updateChat } from '../../src/state/chats.js';
+import { chatFile, freshChat, loadChat, lockOwner, StateError, sweepChats, updateChat } from '../../src/state/chats.js';
 
 const DAY = 86_400_000;
 const home = (): string => mkdtempSync(join(tmpdir(), 'guard-state-'));
+
+/** A PID no process has now: a child that ran and was reaped. */
+const deadPid = (): number =>
+  Number(execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }));
+/** Where a process's start time can be read (Linux), a PID handed on to another process is told apart. */
+const startTimes = existsSync('/proc/self/stat');
 
 describe('chat state', () => {
   it('starts fresh, remembers an update, and forgets after the idle time', () => {
@@ -54,7 +60,8 @@ describe('chat state', () => {
     const dir = home();
     updateChat(dir, 'codex', 'c', 1, DAY, () => {});
     const lock = `${chatFile(dir, 'codex', 'c')}.lock`;
-    writeFileSync(lock, '99999');
+    // this test's own process: alive, and the one that started when the lock says
+    writeFileSync(lock, lockOwner(process.pid));
     expect(() => updateChat(dir, 'codex', 'c', 2, DAY, () => {}, { timeoutMs: 30, staleMs: 60_000 })).toThrow(
       /timed out/,
     );
@@ -65,11 +72,29 @@ describe('chat state', () => {
     expect(existsSync(lock)).toBe(false);
   });
 
+  it.for([
+    { holder: 'a process that is gone', owner: () => String(deadPid()) },
+    { holder: 'a PID another process has now', owner: () => `${process.pid} 1`, proc: true },
+    { holder: 'nobody, long ago (an empty lock)', owner: () => '', age: 60_000 },
+  ])('a fresh lock held by $holder is broken at once, not waited out', ({ owner, age = 0, proc }, { skip }) => {
+    if (proc === true && !startTimes) skip('no process start times on this system');
+    const dir = home();
+    updateChat(dir, 'codex', 'c', 1, DAY, () => {});
+    const lock = `${chatFile(dir, 'codex', 'c')}.lock`;
+    writeFileSync(lock, owner());
+    const at = (Date.now() - age) / 1000;
+    utimesSync(lock, at, at);
+    // a wait would time out: the lock is far from stale by its age
+    updateChat(dir, 'codex', 'c', 2, DAY, (s) => void s.approved.push('broken'), { timeoutMs: 30, staleMs: 600_000 });
+    expect(loadChat(dir, 'codex', 'c', 3, DAY).approved).toEqual(['broken']);
+    expect(existsSync(lock)).toBe(false);
+  });
+
   it('by default waits for a lock until it turns stale rather than give up and lose the update', () => {
     const dir = home();
     updateChat(dir, 'codex', 'c', 1, DAY, () => {});
     const lock = `${chatFile(dir, 'codex', 'c')}.lock`;
-    writeFileSync(lock, '99999');
+    writeFileSync(lock, lockOwner(process.pid));
     // left 3.5 s ago: stale 1.5 s from now
     const left = (Date.now() - 3_500) / 1000;
     utimesSync(lock, left, left);
