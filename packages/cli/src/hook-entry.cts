@@ -3,5 +3,7 @@
 import load = require('./hook-load.cjs');
 
 void load.hookRuntime().then(async (runHook) => {
-  process.exitCode = await runHook(process.argv.slice(3));
+  // exit at once: an agent that left stdin open would otherwise keep the process (and the agent)
+  // waiting on a read that cannot be cancelled, after the answer went out
+  process.exit(await runHook(process.argv.slice(3)));
 });

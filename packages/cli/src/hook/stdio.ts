@@ -1,4 +1,4 @@
-import { read, writeSync } from 'node:fs';
+import { fstatSync, read, writeSync } from 'node:fs';
 
 /**
  * The hook's stdin and stdout, straight on the file descriptors. `process.stdin` and
@@ -16,8 +16,40 @@ export interface RawStdio {
 
 const CHUNK = 64 * 1024;
 
+/**
+ * Whether stdin is a pipe or socket (as agents give it, rather than a file). A blocking read of one
+ * on the thread pool cannot be cancelled, and Node waits for the thread pool when it exits: with
+ * the agent's end left open and no payload coming, the process would outlive its own answer until
+ * the agent's timeout. Such a stdin is read through a libuv handle instead, which closes at once.
+ */
+function streamedStdin(): boolean {
+  if (process.platform === 'win32') return false;
+  try {
+    const stat = fstatSync(0);
+    return stat.isSocket() || stat.isFIFO();
+  } catch {
+    return false;
+  }
+}
+
 export function rawStdio(): RawStdio {
   let stopped = false;
+  let closeStream: (() => void) | undefined;
+
+  /** Stdin's chunks through a non-blocking handle (loaded only for a pipe or socket). */
+  async function* streamChunks(): AsyncGenerator<Uint8Array> {
+    const { Socket } = await import('node:net');
+    const socket = new Socket({ fd: 0, readable: true, writable: false });
+    closeStream = () => socket.destroy();
+    try {
+      for await (const chunk of socket as AsyncIterable<Buffer>) {
+        if (stopped) return;
+        yield chunk;
+      }
+    } finally {
+      socket.destroy();
+    }
+  }
 
   /** One read from fd 0 (on the thread pool, so the deadline timer still runs while it waits). */
   const readOnce = (buffer: Buffer): Promise<number> =>
@@ -31,6 +63,10 @@ export function rawStdio(): RawStdio {
     });
 
   async function* chunks(): AsyncGenerator<Uint8Array> {
+    if (streamedStdin()) {
+      yield* streamChunks();
+      return;
+    }
     while (!stopped) {
       const buffer = Buffer.allocUnsafe(CHUNK);
       let bytes: number;
@@ -50,10 +86,9 @@ export function rawStdio(): RawStdio {
   return {
     chunks: chunks(),
     stop() {
-      // A read already waiting on the thread pool cannot be cancelled: with stdin still open and the
-      // payload unfinished (answered at the deadline), the process ends when the agent closes stdin
-      // or stops it.
+      // A pipe or socket's handle closes here; a read of a file never waits.
       stopped = true;
+      closeStream?.();
     },
     write(fd, text) {
       const bytes = Buffer.from(text);
