@@ -16,6 +16,7 @@ import { chatSessions } from '../state/memory.js';
 import type { PolicyResult } from '../world/project-policy.js';
 import { projectPolicy } from '../world/project-policy.js';
 import type { Io } from '../io.js';
+import type { TimedProbe } from '../world/probe.js';
 import { createProbe } from '../world/probe.js';
 import type { LogEntry } from '../state/decision-log.js';
 import { appendLog } from '../state/decision-log.js';
@@ -45,7 +46,7 @@ export interface HookIo {
 /** Replaceable parts of the runtime (tests; the session layer plugs in here). */
 export interface HookDeps {
   readonly session?: SessionLayer;
-  readonly probe?: () => Probe;
+  readonly probe?: () => Probe & Partial<TimedProbe>;
   readonly policy?: (projectRoot: string) => Promise<PolicyResult>;
   /** The catalogue to run (default: every built-in rule). */
   readonly rules?: readonly Rule[];
@@ -235,9 +236,10 @@ export async function runHook(
     const failClosed = settings?.failClosed ?? false;
     const memory = await chatMemory(step, failClosed);
     const { policy, error: policyError } = await (deps.policy ?? projectPolicy)(step.projectRoot);
+    const probe = (deps.probe ?? createProbe)();
     const evaluation = evaluate(step, {
       ...env,
-      probe: (deps.probe ?? createProbe)(),
+      probe,
       session: viewOf(memory.chat),
       policy,
       failClosed,
@@ -250,6 +252,9 @@ export async function runHook(
       deferred: input.deferAsk === true,
       ...(memory.announce === undefined ? {} : { announce: memory.announce }),
     };
+    // fail-closed: a look guard could not finish in time is a failure, and a failure blocks
+    if (failClosed && probe.gaveUp?.() === true && evaluation.decision !== 'block')
+      throw new Error('git did not answer within its time budget, so guard could not check this step');
     const settled = settle(memory.chat, step, evaluation, call, { now: Date.now(), exists: existsSync });
     const answeredHere = !replied;
     const code = respond(payload.toReply(settled.verdict, replyContext(input, failClosed, settled)), {

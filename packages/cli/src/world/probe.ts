@@ -2,6 +2,12 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, read
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Probe } from '@guard/core';
 
+/** A probe that can say whether it gave up on a look that took too long. */
+export interface TimedProbe {
+  /** git did not answer within its budget during this call (its answers were "cannot tell"). */
+  gaveUp(): boolean;
+}
+
 export interface ProbeOptions {
   /** Hard limit for each `git` run, in milliseconds (default 500). */
   readonly timeoutMs?: number;
@@ -21,7 +27,7 @@ const GIT_MAX_BUFFER = 8 * 1024 * 1024;
  * member answers undefined when it cannot tell (missing file, no repository, git absent, too slow).
  * Answers are cached for the life of the process (one hook call, or one `guard explain`).
  */
-export function createProbe(options: ProbeOptions = {}): Probe {
+export function createProbe(options: ProbeOptions = {}): Probe & TimedProbe {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const statusCache = new Map<string, GitStatus | undefined>();
@@ -95,6 +101,8 @@ export function createProbe(options: ProbeOptions = {}): Probe {
         );
       return packagesCache.get(root);
     },
+
+    gaveUp: () => gitGaveUp,
   };
 }
 
