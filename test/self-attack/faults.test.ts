@@ -1,0 +1,414 @@
+import { execFileSync } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentId } from '../../packages/adapters/src/index.js';
+import { findOnPath } from '../../packages/cli/src/agents/codex-app-server.js';
+import { chatFile } from '../../packages/cli/src/state/chats.js';
+import { requireBuild } from '../hook/bin.js';
+import type { Ran, Scratch, Verdict } from './harness.js';
+import { AGENTS, guardOk, pool, runShell, scratch, setUpAll, shellPayload, STRICTNESS, verdictOf } from './harness.js';
+
+/**
+ * Faults against guard's own hook, as the agents run it (the commands setup wrote, through `sh -c`):
+ * settings, chat memory, guard's folder, locks, stdin and the project policy go wrong in every way
+ * this file knows, under fail-open and fail-closed, and each answer is compared with the answer the
+ * same step gets when nothing is wrong. A fault may make guard stricter; it must never make it
+ * looser, never leave the agent without an answer, and never answer in a form the agent misreads.
+ */
+
+// an ask and a block: what a failure could loosen (a step that goes ahead cannot get looser)
+const ASKED = 'git push origin main';
+const BLOCKED = 'git push --force origin main';
+const COMMANDS = [ASKED, BLOCKED] as const;
+
+type Mode = 'fail-open' | 'fail-closed';
+const MODES: readonly Mode[] = ['fail-open', 'fail-closed'];
+
+/** What a fault changes for one run. */
+interface Arranged {
+  /** GUARD_HOME for the run (default: the case's own folder). */
+  readonly guardHome?: string;
+  /** Shell words before the hook command. */
+  readonly before?: string;
+  /** Stdin text instead of the whole payload; `keepOpen` leaves stdin open after it. */
+  readonly stdin?: (payload: string) => string;
+  readonly keepOpen?: boolean;
+  /** The payload cannot be read: fail-open may let it through (SPEC §7), fail-closed must block. */
+  readonly unreadable?: boolean;
+}
+
+interface Fault {
+  readonly name: string;
+  /** Skipped where the mechanism does not exist on this machine (with why). */
+  readonly skip?: string | false;
+  /** Breaks a fresh copy of guard's folder (and the project) for one chat of one agent. */
+  arrange(place: Place): Arranged | void;
+  /** After an asked step's run: what is wrong with guard's folder, if anything. */
+  readonly after?: (place: Place) => string | undefined;
+}
+
+interface Place {
+  readonly guardHome: string;
+  readonly project: string;
+  readonly agent: AgentId;
+  readonly chat: string;
+}
+
+const isRoot = process.getuid?.() === 0;
+const hasDevZero = existsSync('/dev/zero');
+
+/** A named pipe nobody writes to: a read of it waits forever. */
+function fifo(path: string): void {
+  mkdirSync(join(path, '..'), { recursive: true });
+  rmSync(path, { force: true });
+  execFileSync('mkfifo', [path]);
+}
+
+const hasMkfifo = (() => {
+  try {
+    execFileSync('sh', ['-c', 'command -v mkfifo'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** A PID that no process has now: a child that ran and was reaped. */
+function deadPid(): number {
+  // execFileSync returns once the child has exited and been reaped
+  return Number(
+    execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }),
+  );
+}
+
+const settingsFile = (place: Place): string => join(place.guardHome, 'settings.yaml');
+/** The copy of the last good settings guard keeps beside settings.yaml. */
+const lastGood = (place: Place): string => join(place.guardHome, 'settings.last-good.json');
+/** A settings fault on a machine where no good copy was ever kept. */
+const withoutCopy = (fault: (place: Place) => void) => (place: Place) => {
+  rmSync(lastGood(place), { force: true });
+  fault(place);
+};
+const appendTo = (path: string, text: string | Buffer): void =>
+  writeFileSync(path, Buffer.concat([readFileSync(path), Buffer.from(text)]));
+const chatOf = (place: Place): string => chatFile(place.guardHome, place.agent, place.chat);
+
+const FAULTS: readonly Fault[] = [
+  // settings.yaml
+  { name: 'a bad value appended to settings.yaml', arrange: (p) => appendTo(settingsFile(p), 'failClosed: maybe\n') },
+  { name: 'a stray indented line in settings.yaml', arrange: (p) => appendTo(settingsFile(p), '   - stray\n') },
+  { name: 'a line with two colons in settings.yaml', arrange: (p) => appendTo(settingsFile(p), 'this: is: wrong\n') },
+  {
+    name: 'bytes that are not UTF-8 in settings.yaml',
+    arrange: (p) => appendTo(settingsFile(p), Buffer.from([0xff, 0xfe, 0x0a])),
+  },
+  { name: 'settings.yaml cut off mid-line', arrange: (p) => writeFileSync(settingsFile(p), 'enabled: true\nfailCl') },
+  {
+    name: 'settings.yaml of the wrong shape',
+    arrange: (p) => writeFileSync(settingsFile(p), '- enabled\n- failClosed\n'),
+  },
+  {
+    name: 'failClosed with no value in settings.yaml',
+    arrange: (p) => writeFileSync(settingsFile(p), 'failClosed:\n'),
+  },
+  {
+    name: 'failClosed: ~ in settings.yaml',
+    arrange: (p) => writeFileSync(settingsFile(p), 'enabled: true\nfailClosed: ~\n'),
+  },
+  { name: 'settings.yaml deleted', arrange: (p) => rmSync(settingsFile(p)) },
+  {
+    name: 'a bad value appended to settings.yaml, no good copy kept',
+    arrange: withoutCopy((p) => appendTo(settingsFile(p), 'failClosed: maybe\n')),
+  },
+  {
+    name: 'settings.yaml cut off mid-line, no good copy kept',
+    arrange: withoutCopy((p) => writeFileSync(settingsFile(p), 'enabled: true\nfailCl')),
+  },
+  {
+    name: 'the good copy of the settings is torn',
+    arrange: (p) => (writeFileSync(lastGood(p), '{"enab'), appendTo(settingsFile(p), '\tfailClosed: x\n')),
+  },
+  { name: 'settings.yaml is a folder', arrange: (p) => (rmSync(settingsFile(p)), mkdirSync(settingsFile(p))) },
+  {
+    name: 'settings.yaml is a named pipe',
+    skip: !hasMkfifo && 'no mkfifo',
+    arrange: (p) => (rmSync(settingsFile(p)), fifo(settingsFile(p))),
+  },
+  {
+    name: 'settings.yaml is a device that never ends',
+    skip: !hasDevZero && 'no /dev/zero',
+    arrange: (p) => (rmSync(settingsFile(p)), symlinkSync('/dev/zero', settingsFile(p))),
+  },
+  // the chat's memory
+  { name: 'a torn chat file', arrange: (p) => writeText(chatOf(p), '{"v":1,"approved":["git.pu') },
+  { name: 'a chat file of the wrong shape', arrange: (p) => writeText(chatOf(p), '{"v":1}\n') },
+  { name: 'the chat file is a folder', arrange: (p) => mkdirSync(chatOf(p), { recursive: true }) },
+  { name: 'the chat file is a named pipe', skip: !hasMkfifo && 'no mkfifo', arrange: (p) => fifo(chatOf(p)) },
+  {
+    name: 'the chat file is a device that never ends',
+    skip: !hasDevZero && 'no /dev/zero',
+    arrange: (p) => (mkdirSync(join(chatOf(p), '..'), { recursive: true }), symlinkSync('/dev/zero', chatOf(p))),
+  },
+  { name: "guard's chats folder is a file", arrange: (p) => writeText(join(p.guardHome, 'chats'), 'x') },
+  // guard's folder
+  {
+    name: "guard's folder lies under a file (nothing there can be read or written)",
+    arrange: (p) => {
+      writeText(join(p.guardHome, '..', 'blocker'), '');
+      return { guardHome: join(p.guardHome, '..', 'blocker', 'guard') };
+    },
+  },
+  { name: 'a full disk (every write to a file fails: ulimit -f 0)', arrange: () => ({ before: 'ulimit -f 0' }) },
+  {
+    name: 'the log is a folder',
+    arrange: (p) => (
+      rmSync(join(p.guardHome, 'log.jsonl'), { force: true }),
+      mkdirSync(join(p.guardHome, 'log.jsonl'))
+    ),
+  },
+  {
+    name: 'the log is a named pipe',
+    skip: !hasMkfifo && 'no mkfifo',
+    arrange: (p) => fifo(join(p.guardHome, 'log.jsonl')),
+  },
+  {
+    name: "guard's folder is read-only (chmod; root writes anyway)",
+    skip: isRoot && 'running as root',
+    arrange: (p) => void execFileSync('chmod', ['-R', 'a-w', p.guardHome]),
+  },
+  // locks
+  {
+    name: 'a lock left by a killed hook',
+    arrange: (p) => writeText(`${chatOf(p)}.lock`, String(deadPid())),
+    after: lockBroken,
+  },
+  {
+    // by its age alone such a lock stays fresh until after a waiter gives up: only knowing that its
+    // holder is gone lets the chat be saved
+    name: 'a lock left by a killed hook, dated two seconds ahead',
+    arrange: (p) => {
+      writeText(`${chatOf(p)}.lock`, String(deadPid()));
+      const later = new Date(Date.now() + 2_000);
+      utimesSync(`${chatOf(p)}.lock`, later, later);
+    },
+    after: lockBroken,
+  },
+  {
+    name: 'a lock left by a killed hook, dated in the future',
+    arrange: (p) => {
+      writeText(`${chatOf(p)}.lock`, String(deadPid()));
+      const later = new Date(Date.now() + 3_600_000);
+      utimesSync(`${chatOf(p)}.lock`, later, later);
+    },
+    after: lockBroken,
+  },
+  {
+    name: 'a lock whose PID now belongs to another process',
+    // this process is alive, but did not start at tick 1 after boot
+    arrange: (p) => writeText(`${chatOf(p)}.lock`, `${String(process.pid)} 1`),
+    after: lockBroken,
+  },
+  // stdin
+  {
+    name: 'half a payload, stdin left open',
+    arrange: () => ({
+      stdin: (payload) => payload.slice(0, Math.floor(payload.length / 2)),
+      keepOpen: true,
+      unreadable: true,
+    }),
+  },
+  {
+    name: 'half a payload, then stdin closed',
+    arrange: () => ({ stdin: (payload) => payload.slice(0, Math.floor(payload.length / 2)), unreadable: true }),
+  },
+  { name: 'the whole payload, stdin left open', arrange: () => ({ keepOpen: true }) },
+  // the project's policy
+  {
+    name: '.guard.yaml that is not YAML',
+    arrange: (p) => writeText(join(p.project, '.guard.yaml'), 'block: [git.push\n'),
+  },
+  { name: '.guard.yaml is a folder', arrange: (p) => mkdirSync(join(p.project, '.guard.yaml')) },
+  {
+    name: '.guard.yaml is a named pipe',
+    skip: !hasMkfifo && 'no mkfifo',
+    arrange: (p) => fifo(join(p.project, '.guard.yaml')),
+  },
+];
+
+/**
+ * The asked step was remembered: the lock was seen to be left by a process that is gone and broken,
+ * not waited out (a wait gives up after seconds, and the chat is then not saved at all).
+ */
+function lockBroken(place: Place): string | undefined {
+  if (existsSync(`${chatOf(place)}.lock`)) return 'the lock is still there';
+  if (!existsSync(chatOf(place))) return "the chat's memory was not saved";
+  return undefined;
+}
+
+function writeText(path: string, text: string): void {
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(path, text);
+}
+
+let world: Scratch;
+let commands: Record<AgentId, string>;
+/** guard's folder as `guard fail-closed on|off` leaves it, per mode. */
+const templates = {} as Record<Mode, string>;
+/** What each step gets when nothing is wrong: mode → agent → command → verdict. */
+const baseline = new Map<string, Verdict>();
+let counter = 0;
+
+const key = (mode: Mode, agent: AgentId, command: string): string => `${mode}\u0000${agent}\u0000${command}`;
+
+beforeAll(async () => {
+  requireBuild();
+  world = scratch('faults');
+  commands = await setUpAll(world);
+  for (const mode of MODES) {
+    // on, then off: the fail-open folder has a settings.yaml too (a switch already set writes nothing)
+    if (mode === 'fail-open') await guardOk(world, ['fail-closed', 'on']);
+    await guardOk(world, ['fail-closed', mode === 'fail-closed' ? 'on' : 'off']);
+    templates[mode] = mkdtempSync(join(world.root, `template-${mode}-`));
+    cpSync(world.guardHome, templates[mode], { recursive: true });
+  }
+  const cases = MODES.flatMap((mode) =>
+    AGENTS.flatMap((agent) => COMMANDS.map((command) => ({ mode, agent, command }))),
+  );
+  await pool(cases, LANES, async ({ mode, agent, command }) => {
+    const ran = await runCase(mode, agent, command, undefined);
+    baseline.set(key(mode, agent, command), verdictOf(agent, ran.ran));
+  });
+}, 300_000);
+
+afterAll(() => {
+  if (world !== undefined) {
+    // a read-only copy (non-root runs) must be made writable again to be removed
+    if (!isRoot) execFileSync('chmod', ['-R', 'u+w', world.root]);
+    world.cleanup();
+  }
+}, 120_000);
+
+/** One run: a fresh copy of guard's folder and project, the fault, the agent's hook command. */
+async function runCase(
+  mode: Mode,
+  agent: AgentId,
+  command: string,
+  fault: Fault | undefined,
+): Promise<{ ran: Ran; arranged: Arranged; place: Place }> {
+  const n = counter++;
+  const home = join(world.root, `case-${n}`);
+  const guardHome = join(home, 'guard');
+  const project = join(home, 'project');
+  cpSync(templates[mode], guardHome, { recursive: true });
+  mkdirSync(project, { recursive: true });
+  writeFileSync(join(project, 'package.json'), '{ "name": "demo" }\n');
+  const chat = `chat-${n}`;
+  const place = { guardHome, project, agent, chat };
+  const arranged = fault?.arrange(place) ?? {};
+  const payload = JSON.stringify(shellPayload(agent, command, project, chat));
+  const ran = await runShell(commands[agent], {
+    env: world.env({ GUARD_HOME: arranged.guardHome ?? guardHome, HOME: home }),
+    cwd: project,
+    stdin: arranged.stdin?.(payload) ?? payload,
+    ...(arranged.keepOpen === true ? { keepOpen: true } : {}),
+    ...(arranged.before === undefined ? {} : { before: arranged.before }),
+    // far beyond guard's 2 s deadline, below the agents' own 10-30 s timeouts
+    limitMs: 9_000,
+  });
+  return { ran, arranged, place };
+}
+
+/** Hook runs at once (the machine is small and shared). */
+const LANES = 4;
+
+/** What went wrong in one run, or undefined when nothing did. */
+async function tryCase(fault: Fault, mode: Mode, agent: AgentId, command: string): Promise<string | undefined> {
+  const { ran, arranged, place } = await runCase(mode, agent, command, fault);
+  const got = verdictOf(agent, ran);
+  const expected = baseline.get(key(mode, agent, command)) ?? 'none';
+  const wrong = (what: string): string =>
+    `${agent} ${JSON.stringify(command)}: ${what} (got ${got}, exit ${String(ran.code)}, after ${ran.ms} ms; without the fault ${expected}); stderr: ${ran.stderr.slice(0, 200)}`;
+  // every agent gets an answer, exit 0, in a form it reads
+  if (ran.timedOut) return wrong('no answer in time');
+  if (ran.code !== 0) return wrong('exit code the agent misreads');
+  if (STRICTNESS[got] < 0) return wrong('an answer the agent cannot read');
+  if (arranged.unreadable === true) {
+    // a payload that cannot be read goes ahead under fail-open (SPEC §7) and is blocked under fail-closed
+    return mode === 'fail-closed' && got !== 'block' ? wrong('not blocked under fail-closed') : undefined;
+  }
+  if (STRICTNESS[got] < STRICTNESS[expected]) return wrong('looser than without the fault');
+  const after = command === ASKED ? fault.after?.(place) : undefined;
+  return after === undefined ? undefined : wrong(after);
+}
+
+/** Every run tried, and those that went wrong (for the closing count). */
+const tally = { tried: 0, wrong: 0 };
+
+describe('faults never loosen an answer', () => {
+  afterAll(() => {
+    // the count the self-attack reports: how many fault cases ran, how many went wrong
+    console.log(`fault cases: ${tally.tried} tried, ${tally.wrong} went wrong`);
+  });
+  const cases = FAULTS.flatMap((fault) => MODES.map((mode) => ({ fault, mode })));
+  // named in full (it.for would cut the names short, and names alike would run as one)
+  for (const { fault, mode } of cases)
+    it(`${fault.name} (${mode})`, { timeout: 120_000 }, async ({ skip }) => {
+      if (fault.skip) skip(fault.skip);
+      const runs = AGENTS.flatMap((agent) => COMMANDS.map((command) => ({ agent, command })));
+      const wrong = (await pool(runs, LANES, ({ agent, command }) => tryCase(fault, mode, agent, command))).filter(
+        (problem): problem is string => problem !== undefined,
+      );
+      tally.tried += runs.length;
+      tally.wrong += wrong.length;
+      expect(wrong).toEqual([]);
+    });
+});
+
+/**
+ * A git slower than the probe's budget (a wrapper that waits before running the real one), under
+ * fail-closed: a commit that would take an untracked `.env` along must not go ahead because guard
+ * could not look in time. (How guard words "could not check in time" under fail-open is issue 15's.)
+ */
+describe('a git slower than its budget, under fail-closed', () => {
+  const COMMIT = 'git add -A && git commit -m wip';
+  it.for(AGENTS)('%s: a commit over an untracked .env does not go ahead', { timeout: 60_000 }, async (agent) => {
+    const realGit = findOnPath('git', world.env());
+    if (realGit === undefined) throw new Error('git is not on PATH');
+    const n = counter++;
+    const home = join(world.root, `slow-git-${n}`);
+    const guardHome = join(home, 'guard');
+    const project = join(home, 'project');
+    const bin = join(home, 'slow-bin');
+    cpSync(templates['fail-closed'], guardHome, { recursive: true });
+    mkdirSync(project, { recursive: true });
+    mkdirSync(bin);
+    execFileSync(realGit, ['init', '-q', project]);
+    writeFileSync(join(project, 'app.js'), 'console.log(1);\n');
+    writeFileSync(join(project, '.env'), 'API_TOKEN=not-a-real-one\n');
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\nsleep 3\nexec '${realGit}' "$@"\n`, { mode: 0o755 });
+    const env = world.env({ GUARD_HOME: guardHome, HOME: home });
+    const payload = JSON.stringify(shellPayload(agent, COMMIT, project, `slow-${n}`));
+    const ran = await runShell(commands[agent], {
+      env: { ...env, PATH: `${bin}:${env['PATH'] ?? ''}` },
+      cwd: project,
+      stdin: payload,
+      limitMs: 9_000,
+    });
+    const got = verdictOf(agent, ran);
+    const detail = `${agent}: got ${got} after ${ran.ms} ms; stderr: ${ran.stderr.slice(0, 200)}`;
+    expect(ran.timedOut, detail).toBe(false);
+    expect(ran.code, detail).toBe(0);
+    expect(STRICTNESS[got], detail).toBeGreaterThanOrEqual(STRICTNESS.ask);
+  });
+});

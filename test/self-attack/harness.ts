@@ -1,0 +1,287 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { AgentId } from '../../packages/adapters/src/index.js';
+import { pathWithoutAgents } from '../../packages/cli/test/agent-free-path.js';
+import { BIN } from '../hook/bin.js';
+
+/**
+ * What the self-attack suite needs: a scratch machine (home, agent homes, guard's folder, a
+ * project), guard set up there with the built CLI as a person would, the hook commands read back
+ * from the agents' files exactly as setup wrote them, and those commands run the way the agents run
+ * them (`sh -c`), with what each agent makes of the reply.
+ */
+
+export const AGENTS: readonly AgentId[] = ['codex', 'cursor', 'antigravity', 'copilot'];
+
+export interface Scratch {
+  readonly root: string;
+  readonly home: string;
+  readonly guardHome: string;
+  readonly codexHome: string;
+  readonly copilotHome: string;
+  readonly project: string;
+  env(extra?: Readonly<Record<string, string>>): Record<string, string>;
+  cleanup(): void;
+}
+
+// node and git, and no agent (setup would otherwise ask a Codex on PATH to trust the hook)
+const PATH = pathWithoutAgents([dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':'));
+
+export function scratch(name: string): Scratch {
+  const root = mkdtempSync(join(tmpdir(), `guard-attack-${name}-`));
+  const home = join(root, 'home');
+  const dirs = {
+    home,
+    guardHome: join(root, 'guard'),
+    codexHome: join(home, '.codex'),
+    copilotHome: join(home, '.copilot'),
+    project: join(home, 'project'),
+  };
+  for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dirs.project, 'package.json'), '{ "name": "demo", "version": "1.0.0" }\n');
+  const base: Record<string, string> = {
+    PATH,
+    HOME: home,
+    LANG: 'C.UTF-8',
+    GUARD_HOME: dirs.guardHome,
+    CODEX_HOME: dirs.codexHome,
+    COPILOT_HOME: dirs.copilotHome,
+    GIT_CONFIG_NOSYSTEM: '1',
+  };
+  return {
+    root,
+    ...dirs,
+    env: (extra = {}) => ({ ...base, ...extra }),
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+/** How one run of a command ended. */
+export interface Ran {
+  /** Exit code; null when a signal ended it or it had not ended by the limit. */
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** Still running at the limit (then killed). */
+  readonly timedOut: boolean;
+  /** Spawn to exit (or to the limit). */
+  readonly ms: number;
+}
+
+export interface RunOptions {
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd: string;
+  /** What goes to stdin. */
+  readonly stdin: string;
+  /** Leave stdin open after writing it (an agent that never closes it). */
+  readonly keepOpen?: boolean;
+  /** Kill the process group after this long. */
+  readonly limitMs?: number;
+  /** Shell words run before the command (`ulimit -f 0`, …). */
+  readonly before?: string;
+}
+
+/** Runs a hook command the way the agents do, through `sh -c`, in a process group of its own. */
+export function runShell(command: string, options: RunOptions): Promise<Ran> {
+  const started = performance.now();
+  const script = options.before === undefined ? command : `${options.before}; ${command}`;
+  return new Promise((resolve) => {
+    const child = spawn('sh', ['-c', script], {
+      cwd: options.cwd,
+      env: options.env,
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    const kill = (): void => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, options.limitMs ?? 30_000);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdin.on('error', () => undefined);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      kill();
+      resolve({ code: timedOut ? null : code, stdout, stderr, timedOut, ms: Math.round(performance.now() - started) });
+    });
+    child.on('exit', () => {
+      // the hook is done: an agent would now close its end
+      child.stdin.destroy();
+    });
+    if (options.keepOpen === true) child.stdin.write(options.stdin);
+    else child.stdin.end(options.stdin);
+  });
+}
+
+/** Runs the built guard CLI in the scratch machine. */
+export async function guardCli(world: Scratch, args: readonly string[]): Promise<Ran> {
+  const words = [process.execPath, BIN, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
+  return runShell(words, { env: world.env(), cwd: world.project, stdin: '', limitMs: 60_000 });
+}
+
+export async function guardOk(world: Scratch, args: readonly string[]): Promise<string> {
+  const ran = await guardCli(world, args);
+  if (ran.code !== 0)
+    throw new Error(`guard ${args.join(' ')} exited ${String(ran.code)}:\n${ran.stdout}${ran.stderr}`);
+  return ran.stdout;
+}
+
+type Json = Record<string, unknown>;
+
+const readJson = (path: string): Json => JSON.parse(readFileSync(path, 'utf8')) as Json;
+
+/** The command setup wrote for an agent's tool-step event, read back from the agent's file. */
+export function stepCommand(world: Scratch, agent: AgentId): string {
+  switch (agent) {
+    case 'codex': {
+      const hooks = readJson(join(world.codexHome, 'hooks.json'))['hooks'] as Json;
+      return ((hooks['PreToolUse'] as Json[])[0]?.['hooks'] as Json[])[0]?.['command'] as string;
+    }
+    case 'cursor': {
+      const hooks = readJson(join(world.home, '.cursor', 'hooks.json'))['hooks'] as Json;
+      return (hooks['beforeShellExecution'] as Json[])[0]?.['command'] as string;
+    }
+    case 'antigravity': {
+      const hooks = readJson(join(world.home, '.gemini', 'config', 'hooks.json'))['guard'] as Json;
+      return ((hooks['PreToolUse'] as Json[])[0]?.['hooks'] as Json[])[0]?.['command'] as string;
+    }
+    case 'copilot': {
+      const hooks = readJson(join(world.copilotHome, 'hooks', 'guard.json'))['hooks'] as Json;
+      return (hooks['preToolUse'] as Json[])[0]?.['bash'] as string;
+    }
+  }
+}
+
+/** A shell step as each agent sends it (the recorded shapes, see packages/adapters/test/fixtures). */
+export function shellPayload(agent: AgentId, command: string, cwd: string, chat: string): Json {
+  switch (agent) {
+    case 'codex':
+      return {
+        session_id: chat,
+        turn_id: `${chat}-turn`,
+        transcript_path: null,
+        cwd,
+        hook_event_name: 'PreToolUse',
+        model: 'gpt-5.5',
+        permission_mode: 'default',
+        tool_name: 'Bash',
+        tool_input: { command },
+        tool_use_id: 'call_0',
+      };
+    case 'cursor':
+      return {
+        conversation_id: chat,
+        generation_id: `${chat}-gen`,
+        model: 'grok-4.6',
+        command,
+        cwd,
+        sandbox: true,
+        session_id: chat,
+        hook_event_name: 'beforeShellExecution',
+        cursor_version: '3.20.21',
+        workspace_roots: [cwd],
+        transcript_path: null,
+      };
+    case 'antigravity':
+      return {
+        toolCall: { name: 'run_command', args: { CommandLine: command } },
+        stepIdx: 3,
+        conversationId: chat,
+        workspacePaths: [cwd],
+        modelName: 'auto',
+      };
+    case 'copilot':
+      return {
+        sessionId: chat,
+        timestamp: 1795954817733,
+        cwd,
+        toolName: 'bash',
+        toolArgs: { command, description: 'Run it', mode: 'sync', initial_wait: 10 },
+      };
+  }
+}
+
+/** How strict an answer is, as the agent takes it. */
+export type Verdict = 'allow' | 'ask' | 'block' | 'unreadable' | 'none';
+
+export const STRICTNESS: Readonly<Record<Verdict, number>> = { none: -1, unreadable: -1, allow: 0, ask: 1, block: 2 };
+
+/** What the agent makes of a hook's output (SPEC §6). */
+export function verdictOf(agent: AgentId, ran: Ran): Verdict {
+  if (ran.timedOut) return 'none';
+  const text = ran.stdout.trim();
+  if (text === '') return agent === 'codex' || agent === 'copilot' ? 'allow' : 'unreadable';
+  let reply: Json;
+  try {
+    reply = JSON.parse(text) as Json;
+  } catch {
+    return 'unreadable';
+  }
+  switch (agent) {
+    case 'codex': {
+      const out = reply['hookSpecificOutput'] as Json | undefined;
+      if (out?.['permissionDecision'] !== 'deny') return 'unreadable';
+      // block-then-chat: a deny that asks the agent to ask the person
+      return /needs the person's approval/.test(String(out['permissionDecisionReason'])) ? 'ask' : 'block';
+    }
+    case 'cursor':
+      return reply['permission'] === 'deny'
+        ? 'block'
+        : reply['permission'] === 'ask'
+          ? 'ask'
+          : reply['permission'] === 'allow' || Object.keys(reply).length === 0
+            ? 'allow'
+            : 'unreadable';
+    case 'antigravity':
+      return reply['decision'] === 'deny'
+        ? 'block'
+        : reply['decision'] === 'force_ask'
+          ? 'ask'
+          : reply['decision'] === 'ask'
+            ? 'allow'
+            : 'unreadable';
+    case 'copilot':
+      return reply['permissionDecision'] === 'deny'
+        ? 'block'
+        : reply['permissionDecision'] === 'ask'
+          ? 'ask'
+          : 'unreadable';
+  }
+}
+
+/** Sets guard up for every agent in the scratch machine (Codex without trusting: no codex on PATH). */
+export async function setUpAll(world: Scratch): Promise<Record<AgentId, string>> {
+  const commands = {} as Record<AgentId, string>;
+  for (const agent of AGENTS) {
+    await guardOk(world, ['setup', agent]);
+    commands[agent] = stepCommand(world, agent);
+  }
+  return commands;
+}
+
+/** Runs `work` over `items`, at most `limit` at a time. */
+export async function pool<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const at = next++;
+      out[at] = await work(items[at] as T);
+    }
+  });
+  await Promise.all(lanes);
+  return out;
+}
