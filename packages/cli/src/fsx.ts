@@ -5,10 +5,13 @@ import {
   fchmodSync,
   fstatSync,
   fsyncSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readFileSync,
+  readlinkSync,
   readSync,
+  realpathSync,
   renameSync,
   rmSync,
   statSync,
@@ -84,9 +87,11 @@ let counter = 0;
  * Writes a file so that a reader sees either the old text or the new, never a torn one: a temp
  * file in the same folder, flushed, then renamed over the target. Creates missing folders. A file
  * that exists keeps its permissions (a hand-tuned 0600 stays 0600, whatever the umask); a new one
- * gets `mode`, less the umask.
+ * gets `mode`, less the umask. A symbolic link (dotfiles kept in a repository) is followed: the
+ * file it points to is written and the link stays a link; a link to nothing is an error (ENOENT).
  */
-export function writeFileAtomic(path: string, text: string, mode = 0o644): void {
+export function writeFileAtomic(linkOrPath: string, text: string, mode = 0o644): void {
+  const path = followLink(linkOrPath);
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true });
   const kept = modeOf(path);
@@ -105,6 +110,40 @@ export function writeFileAtomic(path: string, text: string, mode = 0o644): void 
   } catch (error) {
     rmSync(temp, { force: true });
     throw error;
+  }
+}
+
+/** The file a path names, through any symbolic links; the path itself when it is no link. */
+export function followLink(path: string): string {
+  let isLink: boolean;
+  try {
+    isLink = lstatSync(path).isSymbolicLink();
+  } catch {
+    return path;
+  }
+  if (!isLink) return path;
+  try {
+    return realpathSync(path);
+  } catch (error) {
+    // a link to nothing: writing "through" it would have to guess where
+    const missing = new Error(`${path} is a link to something that does not exist`) as NodeJS.ErrnoException;
+    missing.code = (error as NodeJS.ErrnoException).code ?? 'ENOENT';
+    throw missing;
+  }
+}
+
+/** Where a symbolic link at `path` points when it points at nothing (undefined otherwise). */
+export function danglingLink(path: string): string | undefined {
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return undefined;
+  } catch {
+    return undefined;
+  }
+  try {
+    realpathSync(path);
+    return undefined;
+  } catch {
+    return readlinkSync(path);
   }
 }
 

@@ -15,7 +15,7 @@ import {
 } from './config-io.js';
 import { trustOf } from './trust.js';
 import { GuardError } from '../errors.js';
-import { modeOf, writeFileAtomic } from '../fsx.js';
+import { danglingLink, modeOf, writeFileAtomic } from '../fsx.js';
 import { readRecords, saveRecord } from '../state/installs.js';
 import type { InstallRecord } from '../state/installs.js';
 import type { Io } from '../io.js';
@@ -48,6 +48,13 @@ export async function setUpHook(agent: AgentId, options: SetupOptions, io: Io): 
   const settings = await settingsOrFail(guardHome);
   const again = `guard setup ${agent}${options.project ? ' --project' : ''}`;
 
+  const nowhere = danglingLink(file);
+  if (nowhere !== undefined) {
+    throw new GuardError(
+      `${file} is a link to ${nowhere}, which does not exist, so guard cannot tell which file to edit. guard wrote nothing.`,
+      `Create ${nowhere} (or remove the link), then run \`${again}\` again.`,
+    );
+  }
   const beforeBytes = readBytes(file);
   const before = textOf(file, beforeBytes);
   let after: string;
@@ -121,13 +128,13 @@ async function trustHooks(adapter: Adapter, file: string, after: string, options
     // without the copy, uninstall still takes guard's trust entries out of the text
     if (configBefore !== undefined)
       writeStep(config, () => keepOriginal(`${config}.guard-backup`, configBefore, modeOf(config)));
-    writeStep(guardHome, () =>
-      saveRecord(
-        guardHome,
-        config,
-        nextRecord(readRecords(guardHome)[config], configBefore, configAfter.toString('utf8')),
-      ),
-    );
+    // the record kept from an earlier setup (the file as it left it) keeps its crlfBySetup
+    const record = nextRecord(readRecords(guardHome)[config], configBefore, configAfter.toString('utf8'));
+    // the agent's write turned LF lines into CRLF
+    const crlfBySetup =
+      record.crlfBySetup === true ||
+      (configBefore !== undefined && onlyLf(configBefore.toString('utf8')) && onlyCrlf(configAfter.toString('utf8')));
+    writeStep(guardHome, () => saveRecord(guardHome, config, crlfBySetup ? { ...record, crlfBySetup } : record));
   }
   const name = adapter.displayName;
   const trusted = trustOf(adapter, file, after, io)?.state === 'trusted';
@@ -136,6 +143,16 @@ async function trustHooks(adapter: Adapter, file: string, after: string, options
       ? `Next: ${name} already trusts this hook; start a new ${name} session.\n`
       : `Next: ${records.byHand}, and trust the guard hook; until then ${name} skips it without a word.\n`,
   );
+}
+
+/** Text with line ends, every one of them a bare LF. */
+function onlyLf(text: string): boolean {
+  return text.includes('\n') && !text.includes('\r');
+}
+
+/** Text with line ends, every one of them CRLF. */
+export function onlyCrlf(text: string): boolean {
+  return text.includes('\r\n') && !/(?<!\r)\n/.test(text);
 }
 
 /**
