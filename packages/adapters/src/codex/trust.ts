@@ -187,12 +187,24 @@ export function withoutCodexTrust(config: string, keys: readonly string[]): stri
   const kept: string[] = [];
   let skipping = false;
   let removed = false;
+  // blank lines after a trust table's keys: dropped with it before the next table, kept before a comment
+  let blanks: string[] = [];
   for (const line of lines) {
     const trimmed = line.trim();
     if (trimmed.startsWith('[')) {
       const quoted = TRUST_HEADER.exec(trimmed)?.[1];
       skipping = quoted !== undefined && wanted.has(tomlKey(quoted));
       removed ||= skipping;
+      blanks = [];
+    } else if (skipping && trimmed === '') {
+      blanks.push(line);
+      continue;
+    } else if (skipping && trimmed.startsWith('#')) {
+      // the trust table is its header and its keys: a comment after them is someone else's (a note
+      // Codex or the person left there), and stays, with the blank lines before it
+      skipping = false;
+      kept.push(...blanks);
+      blanks = [];
     }
     if (!skipping) kept.push(line);
   }
@@ -206,7 +218,10 @@ export function withoutCodexTrust(config: string, keys: readonly string[]): stri
     if (!others && STATE_HEADER.test(line.trim())) {
       let next = i + 1;
       while (next < kept.length && (kept[next] ?? '').trim() === '') next++;
-      if (next === kept.length || (kept[next] ?? '').trim().startsWith('[')) {
+      // comments someone left there stay; only keys under the header would keep it
+      let after = next;
+      while (after < kept.length && /^(?:#.*)?$/.test((kept[after] ?? '').trim())) after++;
+      if (after === kept.length || (kept[after] ?? '').trim().startsWith('[')) {
         i = next - 1;
         continue;
       }

@@ -17,6 +17,7 @@ import {
 } from '../agents/config-io.js';
 import { GuardError } from '../errors.js';
 import { writeFileAtomic } from '../fsx.js';
+import { onlyCrlf } from '../agents/install.js';
 import { readRecords, saveRecord } from '../state/installs.js';
 import type { InstallRecord } from '../state/installs.js';
 import type { Io } from '../io.js';
@@ -172,8 +173,10 @@ function untrust(adapter: Adapter, hooksFile: string, hooksText: string, guardHo
     return; // the hooks file did not parse, so it had no hooks guard could have had trusted
   }
   const text = textOf(config, bytes);
-  const next = trust.withoutRecords(text, keys);
+  let next = trust.withoutRecords(text, keys);
   if (next === text) return;
+  // setup's trust turned the file's LF lines into CRLF: while it is still all CRLF, they go back too
+  if (readRecords(guardHome)[config]?.crlfBySetup === true && onlyCrlf(next)) next = next.replace(/\r\n/g, '\n');
   // One config.toml holds the trust of every hooks file guard set up (user and project): its copy
   // from before guard is given back only when it says the same as the edit, only laid out as it was.
   const sameAs = (original: Buffer): boolean => trust.sameRecords(original.toString('utf8'), next);

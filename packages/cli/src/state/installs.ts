@@ -14,6 +14,11 @@ export interface InstallRecord {
   readonly created: boolean;
   /** The topmost folder guard created for the file, if any. */
   readonly createdDir?: string;
+  /**
+   * The file's lines ended in LF before setup and setup's write (Codex's app-server writing its
+   * trust) turned them into CRLF: uninstall turns them back while the file is still all CRLF.
+   */
+  readonly crlfBySetup?: boolean;
 }
 
 type Records = Readonly<Record<string, InstallRecord>>;
@@ -45,7 +50,8 @@ function isRecord(value: unknown): value is InstallRecord {
     typeof record['after'] === 'string' &&
     typeof record['created'] === 'boolean' &&
     (record['before'] === undefined || typeof record['before'] === 'string') &&
-    (record['createdDir'] === undefined || typeof record['createdDir'] === 'string')
+    (record['createdDir'] === undefined || typeof record['createdDir'] === 'string') &&
+    (record['crlfBySetup'] === undefined || typeof record['crlfBySetup'] === 'boolean')
   );
 }
 

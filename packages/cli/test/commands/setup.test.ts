@@ -1,4 +1,15 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { adapters } from '@guard/adapters';
 import type { AgentId } from '@guard/adapters';
@@ -243,6 +254,68 @@ function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** Setup cases of the self-attack count (issue 12): each it() below is one. */
+describe.each(AGENTS)("the person's file is a link or read-only (%s)", (agent) => {
+  const adapter = adapters[agent];
+  const options = { hookCommand: hookCommand(agent), failClosed: false };
+  /** The person's real file, kept elsewhere (a dotfiles repository), and the link the agent reads. */
+  const linked = (): { file: string; target: string } => {
+    const file = PATHS[agent].user(box);
+    const target = join(box.root, 'dotfiles', `${agent}.json`);
+    write(target, USER_FILES[agent]);
+    mkdirSync(dirname(file), { recursive: true });
+    symlinkSync(target, file);
+    return { file, target };
+  };
+
+  it('a symlinked file: setup edits the file it points to and the link stays; uninstall gives it back exactly', async () => {
+    const { file, target } = linked();
+    expect((await box.guard('setup', agent)).code).toBe(0);
+    expect(lstatSync(file).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(file)).toBe(target);
+    expect(readIfThere(target)).toBe(adapter.install(USER_FILES[agent], options));
+    expect((await box.guard('uninstall', agent)).code).toBe(0);
+    expect(lstatSync(file).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(file)).toBe(target);
+    expect(readIfThere(target)).toBe(USER_FILES[agent]);
+  });
+
+  it('a symlinked file the person edited after setup: uninstall takes only guard out, through the link', async () => {
+    const { file, target } = linked();
+    await box.guard('setup', agent);
+    const [from, to] = EDITS[agent];
+    writeFileSync(target, (readIfThere(target) as string).replace(from, to));
+    await box.guard('uninstall', agent);
+    expect(lstatSync(file).isSymbolicLink()).toBe(true);
+    expect(readIfThere(target)).toBe(USER_FILES[agent].replace(from, to));
+  });
+
+  it('a link to nothing is refused, saying why and what to do, and nothing is written', async () => {
+    const file = PATHS[agent].user(box);
+    const nowhere = join(box.root, 'dotfiles', 'missing.json');
+    mkdirSync(dirname(file), { recursive: true });
+    symlinkSync(nowhere, file);
+    const result = await box.guard('setup', agent);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(`${file} is a link to ${nowhere}, which does not exist`);
+    expect(result.stderr).toContain(`Create ${nowhere} (or remove the link)`);
+    expect(lstatSync(file).isSymbolicLink()).toBe(true);
+    expect(existsSync(nowhere)).toBe(false);
+  });
+
+  it('a read-only (0444) file keeps its mode through setup and uninstall, and its bytes come back', async () => {
+    const file = PATHS[agent].user(box);
+    write(file, USER_FILES[agent]);
+    chmodSync(file, 0o444);
+    expect((await box.guard('setup', agent)).code).toBe(0);
+    expect(statSync(file).mode & 0o777).toBe(0o444);
+    expect(readIfThere(file)).toBe(adapter.install(USER_FILES[agent], options));
+    expect((await box.guard('uninstall', agent)).code).toBe(0);
+    expect(statSync(file).mode & 0o777).toBe(0o444);
+    expect(readIfThere(file)).toBe(USER_FILES[agent]);
+  });
+});
+
 describe('uninstall gives back the exact bytes where the text edit alone cannot', () => {
   it.for([
     { agent: 'codex' as const, before: '{}\n' },
@@ -467,6 +540,55 @@ describe('uninstall codex takes out the trust setup had Codex write', () => {
     expect(readIfThere(config())).toBe(`${PERSON}\n[features]\nweb_search = true\n`);
   });
 
+  it("a comment Codex left after the trust tables, and the person's later edit, both stay; only the trust goes", async () => {
+    write(config(), PERSON);
+    await codexTrusts();
+    const trusted = readIfThere(config()) as string;
+    // what codex app-server may leave after its tables, then the person's own edit
+    write(config(), `${trusted}\n# written by Codex: do not edit\n[features]\nweb_search = true\n`);
+    await box.guard('uninstall', 'codex');
+    const left = readIfThere(config()) as string;
+    expect(left).not.toContain('[hooks.state');
+    expect(left).toContain('\n# written by Codex: do not edit\n[features]\nweb_search = true\n');
+    expect(left.startsWith(PERSON)).toBe(true);
+  });
+
+  it('a config.toml Codex turned to CRLF keeps every line but the trust, in CRLF', async () => {
+    write(config(), PERSON);
+    await codexTrusts();
+    const crlf = `${(readIfThere(config()) as string).replace(/\n/g, '\r\n')}\r\n# after the tables\r\n`;
+    write(config(), crlf);
+    await box.guard('uninstall', 'codex');
+    const left = readIfThere(config()) as string;
+    expect(left).not.toContain('hooks.state');
+    expect(left).toContain(PERSON.replace(/\n/g, '\r\n'));
+    expect(left.endsWith('\r\n# after the tables\r\n')).toBe(true);
+  });
+
+  it("CRLF that Codex's trust write brought in goes back to LF with the trust, the person's later edit kept", async () => {
+    write(config(), PERSON);
+    const { io } = captureIo({ cwd: box.cwd, home: box.home });
+    await setup(
+      'codex',
+      {
+        project: false,
+        dryRun: false,
+        // as app-server may: its tables appended, and the whole file written back with CRLF
+        trustCodexHook: async (path, commands) => {
+          const hooks = guardCodexHooks(path, readIfThere(path) as string, (command) => commands.includes(command));
+          let text = `${readIfThere(config()) ?? ''}\n[hooks.state]\n`;
+          for (const hook of hooks) text += `\n[hooks.state."${hook.key}"]\ntrusted_hash = "${hook.hash}"\n`;
+          write(config(), text.replace(/\n/g, '\r\n'));
+        },
+      },
+      { ...io, env: box.env },
+    );
+    expect(readIfThere(config())).toContain('\r\n[hooks.state]\r\n');
+    write(config(), `${readIfThere(config()) as string}\r\n[features]\r\nweb_search = true\r\n`);
+    await box.guard('uninstall', 'codex');
+    expect(readIfThere(config())).toBe(`${PERSON}\n[features]\nweb_search = true\n`);
+  });
+
   it('uninstalling one level keeps the trust of the other', async () => {
     write(config(), PERSON);
     await codexTrusts(false);
@@ -503,6 +625,24 @@ describe("withoutCodexTrust: guard's trust tables out of config.toml, the rest a
       text: `[hooks.state."${KEY}"] # guard\ntrusted_hash = "x"\nenabled = true\n\n[tui]\ntheme = "dark"\n`,
       keys: [KEY],
       out: '[tui]\ntheme = "dark"\n',
+    },
+    {
+      name: 'a comment left after the table (by Codex or the person) stays, with its blank line',
+      text: `a = 1\n\n[hooks.state."${KEY}"]\ntrusted_hash = "x"\n\n# Codex keeps its notes here\n[tui]\ntheme = "dark"\n`,
+      keys: [KEY],
+      out: 'a = 1\n\n\n# Codex keeps its notes here\n[tui]\ntheme = "dark"\n',
+    },
+    {
+      name: 'a comment right under the keys stays; the next trust table still goes',
+      text: `[hooks.state."${KEY}"]\ntrusted_hash = "x"\n# mine\nz = 2\n[hooks.state."${KEY}"]\ntrusted_hash = "y"\n`,
+      keys: [KEY],
+      out: '# mine\nz = 2\n',
+    },
+    {
+      name: 'CRLF lines stay CRLF',
+      text: `a = 1\r\n[hooks.state."${KEY}"]\r\ntrusted_hash = "x"\r\n\r\n# note\r\n[tui]\r\n`,
+      keys: [KEY],
+      out: 'a = 1\r\n\r\n# note\r\n[tui]\r\n',
     },
     {
       name: 'a literal-string key',
