@@ -4,8 +4,8 @@
 if (process.argv[2] === 'hook') {
   const { default: load } = await import('./hook-load.cjs');
   const runHook = await load.hookRuntime();
-  // exit at once: stdin left open by the agent would keep the process after the answer went out
-  process.exit(await runHook(process.argv.slice(3)));
+  // (a pipe or socket stdin is read through a handle the runtime closes, so the process ends on its own)
+  process.exitCode = await runHook(process.argv.slice(3));
 } else {
   const { main } = await import('./main.js');
   process.exitCode = await main(process.argv);
