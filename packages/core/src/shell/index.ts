@@ -42,7 +42,7 @@ function readAs(line: string, options: ReadOptions, dialect: Dialect): ReadResul
   }
   const via: Via[] = [];
   const frame: Frame = { via, depth: 0, dialect };
-  readSource(reader, identity(text), frame, rootScope(options.cwd, options.home, options.tmp));
+  readSource(reader, identity(text), frame, rootScope(options.cwd, options.home, options.tmp, options.guardHome));
   return {
     line,
     invocations: detached(reader.invocations),
@@ -61,7 +61,14 @@ export function readProgramText(text: string, language: Language, program: strin
   if (code !== text)
     addOpaque(reader, 'too-long', [LIMITS.chars, text.length], `longer than ${LIMITS.chars} characters`);
   const frame: Frame = { via: [], depth: 0, dialect: 'posix' };
-  runProgramText(reader, program, language, identity(code), frame, rootScope(options.cwd, options.home, options.tmp));
+  runProgramText(
+    reader,
+    program,
+    language,
+    identity(code),
+    frame,
+    rootScope(options.cwd, options.home, options.tmp, options.guardHome),
+  );
   return { line: text, invocations: detached(reader.invocations), opaque: [...reader.opaque] };
 }
 

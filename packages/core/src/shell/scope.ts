@@ -43,14 +43,16 @@ export interface Scope {
   dirs: string[];
   readonly home: string;
   readonly tmp: string | undefined;
+  /** guard's own folder, for `$GUARD_HOME` (so `cd $GUARD_HOME && rm x` names a file there). */
+  readonly guardHome: string | undefined;
 }
 
 /** The scope a line starts in. */
-export function rootScope(cwd: string, home: string, tmp: string | undefined): Scope {
+export function rootScope(cwd: string, home: string, tmp: string | undefined, guardHome?: string): Scope {
   // the layer and the list apart from the scope: a literal nested in a literal takes a runtime call
   const layer: Layer = { vars: undefined, parent: undefined, boundary: false };
   const dirs: string[] = [];
-  return { layer, cwd, cwdKnown: true, oldCwd: undefined, dirs, home, tmp };
+  return { layer, cwd, cwdKnown: true, oldCwd: undefined, dirs, home, tmp, guardHome };
 }
 
 /**
@@ -68,7 +70,16 @@ export function withCwd(scope: Scope, cwd: string, cwdKnown: boolean): Scope {
 
 // Field by field (docs/performance.md, "Field by field, not by spread").
 function scopeOf(scope: Scope, layer: Layer, cwd: string, cwdKnown: boolean, dirs: string[]): Scope {
-  return { layer, cwd, cwdKnown, oldCwd: scope.oldCwd, dirs, home: scope.home, tmp: scope.tmp };
+  return {
+    layer,
+    cwd,
+    cwdKnown,
+    oldCwd: scope.oldCwd,
+    dirs,
+    home: scope.home,
+    tmp: scope.tmp,
+    guardHome: scope.guardHome,
+  };
 }
 
 /** A scope on another computer (`ssh host …`): its home and working directory are not known here. */
@@ -160,6 +171,8 @@ function knownFolder(scope: Scope, name: string): string | undefined {
       return scope.tmp;
     case 'PWD':
       return scope.cwdKnown ? scope.cwd : undefined;
+    case 'GUARD_HOME':
+      return scope.guardHome;
     case 'OLDPWD':
       return scope.oldCwd;
     default:

@@ -108,6 +108,8 @@ export interface ReadOptions {
   readonly home: string;
   /** The system temp folder, for `$TMPDIR`, `$TMP`, `$TEMP`, `%TEMP%`. */
   readonly tmp?: string;
+  /** guard's own folder, for `$GUARD_HOME`. */
+  readonly guardHome?: string;
   /** The syntax of the line: a POSIX shell (default), PowerShell, or cmd.exe. */
   readonly shell?: 'posix' | 'powershell' | 'cmd';
 }
