@@ -174,11 +174,14 @@ function isAllowedByPolicy(rule: Rule, hit: Hit, policy: Policy, context: RuleCo
   if (rule.meta.decision === 'block' || policy.allow.length === 0) return false;
   for (const entry of policy.allow) {
     if (entry.rule !== rule.meta.id) continue;
-    if (entry.paths.length === 0) return true;
     const target = hit.path;
-    if (target === undefined) continue;
     const root = context.pathContext.projectRoot;
-    const relative = isInside(target, root) ? target.slice(root.length).replace(/^\/+/, '') : target;
+    // a project's file speaks for the project only: no glob (`**`, `/**`, `../**`), and no allow
+    // without paths, reaches outside it
+    if (target !== undefined && (!isInside(target, root) || target === root)) continue;
+    if (entry.paths.length === 0) return true;
+    if (target === undefined) continue;
+    const relative = target.slice(root.length).replace(/^\/+/, '');
     if (entry.paths.some((glob) => globMatch(glob, relative))) return true;
   }
   return false;

@@ -11,9 +11,10 @@ import {
   type Via,
 } from '@guard/core';
 import type { Io } from '../io.js';
-import { loadPolicy, POLICY_FILE } from '../world/policy.js';
+import { loadPolicies, POLICY_FILE } from '../world/policy.js';
 import { createProbe } from '../world/probe.js';
 import { guardHomeFrom } from '../state/settings.js';
+import { guardCodeFolders } from '../world/guard-code.js';
 import { WIDTH, wrap } from '../text.js';
 import { findProjectRoot } from '../world/project-root.js';
 
@@ -31,7 +32,13 @@ export interface ExplainOptions {
 /** `guard explain`: the verdict for a shell command, with each finding and invocation and its span. */
 export async function explain(options: ExplainOptions, io: Io): Promise<void> {
   const home = io.home();
-  const env = { home, tmp: io.tmp(), guardHome: guardHomeFrom(io.env, home), probe: createProbe() } as const;
+  const env = {
+    home,
+    tmp: io.tmp(),
+    guardHome: guardHomeFrom(io.env, home),
+    guardCode: guardCodeFolders(),
+    probe: createProbe(),
+  } as const;
   const cwd = resolve(io.cwd(), options.cwd ?? '.');
   const roots = new Map<string, string>();
   const policies = new Map<string, Policy>();
@@ -39,7 +46,7 @@ export async function explain(options: ExplainOptions, io: Io): Promise<void> {
   const optionsFor = (step: ShellStep): EvaluateOptions => {
     let policy = policies.get(step.projectRoot);
     if (policy === undefined) {
-      const loaded = loadPolicy(step.projectRoot);
+      const loaded = loadPolicies(step.projectRoot);
       if (loaded.error !== undefined) {
         io.err(
           `guard: warning: ${join(step.projectRoot, POLICY_FILE)} has mistakes; the built-in rules apply all the same.\n${loaded.error}\n`,

@@ -24,6 +24,7 @@ import type { Settings } from '../state/settings.js';
 import { effectiveSettings, guardHomeFrom } from '../state/settings.js';
 import type { ChatMemory } from '../state/memory.js';
 import { NO_MEMORY } from '../state/memory.js';
+import { guardCodeFolders } from '../world/guard-code.js';
 
 /** What the hook touches of its process; tests pass a fake one. */
 export interface HookIo {
@@ -123,7 +124,7 @@ export async function runHook(
   const { agent } = args;
   const payload = await loadPayload(agent);
   const guardHome = guardHomeFrom(io.env, io.home());
-  const env: Environment = { home: io.home(), tmp: io.tmp(), guardHome };
+  const env: Environment = { home: io.home(), tmp: io.tmp(), guardHome, guardCode: guardCodeFolders() };
 
   // What is known so far; a failure is answered from whatever that is.
   let settings: Settings | undefined;

@@ -1,5 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { EMPTY_POLICY, rules as builtinRules, type Policy, type PolicyRule, type Rule } from '@guard/core';
 import type { LineCounter, Node as YamlNode } from 'yaml';
 
@@ -42,6 +42,47 @@ export function loadPolicy(projectRoot: string): LoadedPolicy {
     return failed(`${POLICY_FILE}:1: the file could not be read (${code ?? String(error)}).`);
   }
   return parsePolicy(text, path);
+}
+
+/**
+ * The policy for a project and every project around it (a repository nested in another): the
+ * nearest `.guard.yaml` applies as it is, and each one further out still adds what it tightens
+ * (secrets, blocks, rules), so a nested repository's file cannot silently replace the outer
+ * project's. Allows come from the nearest file only, and never reach outside its project.
+ */
+export function loadPolicies(projectRoot: string): LoadedPolicy {
+  let loaded = loadPolicy(projectRoot);
+  for (const outer of enclosingPolicyRoots(projectRoot)) loaded = withOuter(loaded, loadPolicy(outer), outer);
+  return loaded;
+}
+
+/** The folders above `projectRoot` that hold a `.guard.yaml`, nearest first. */
+export function enclosingPolicyRoots(projectRoot: string): string[] {
+  const out: string[] = [];
+  for (let dir = dirname(projectRoot); dir !== dirname(dir); dir = dirname(dir))
+    if (existsSync(join(dir, POLICY_FILE))) out.push(dir);
+  return out;
+}
+
+function withOuter(inner: LoadedPolicy, outer: LoadedPolicy, outerRoot: string): LoadedPolicy {
+  const { policy } = inner;
+  const ids = new Set(policy.rules.map((rule) => rule.id));
+  // the outer file's relative globs name places under its own folder
+  const secrets = outer.policy.secrets.map((glob) =>
+    glob.startsWith('/') || glob.startsWith('~/') || !glob.includes('/') ? glob : `${outerRoot}/${glob}`,
+  );
+  const merged: Policy = {
+    ...policy,
+    secrets: [...new Set([...policy.secrets, ...secrets])],
+    block: [...new Set([...policy.block, ...outer.policy.block])],
+    rules: [...policy.rules, ...outer.policy.rules.filter((rule) => !ids.has(rule.id))],
+  };
+  const errors = [
+    inner.error,
+    outer.error === undefined ? undefined : `${join(outerRoot, POLICY_FILE)}: ${outer.error}`,
+  ];
+  const error = errors.filter((line) => line !== undefined).join('\n');
+  return error === '' ? { policy: merged } : { policy: merged, error };
 }
 
 function failed(error: string): LoadedPolicy {

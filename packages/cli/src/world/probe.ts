@@ -1,4 +1,14 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Probe } from '@guard/core';
 
@@ -65,6 +75,8 @@ export function createProbe(options: ProbeOptions = {}): Probe & TimedProbe {
         return (error as NodeJS.ErrnoException).code === 'ENOTDIR' ? false : undefined;
       }
     },
+
+    realpath: (path) => realPath(path),
 
     gitUntracked: (cwd) => status(cwd)?.untracked,
     gitModified: (cwd) => status(cwd)?.modified,
@@ -435,4 +447,27 @@ function goModules(text: string): string[] {
     }
   }
   return names;
+}
+
+/**
+ * `path` with its links resolved: the longest part that exists, made real, and the rest as
+ * written (a file about to be made in a linked folder lands in the real folder). Undefined when
+ * not even the root can be resolved.
+ */
+function realPath(path: string): string | undefined {
+  if (!isAbsolute(path)) return undefined;
+  let head = resolve(path);
+  const rest: string[] = [];
+  for (let i = 0; i < 64; i++) {
+    try {
+      const real = realpathSync.native(head);
+      return rest.length === 0 ? real : join(real, ...rest.reverse());
+    } catch {
+      const parent = dirname(head);
+      if (parent === head) return undefined;
+      rest.push(head.slice(parent.length).replace(/^[\\/]+/, ''));
+      head = parent;
+    }
+  }
+  return undefined;
 }

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Policy } from '@guard/core';
 import { EMPTY_POLICY } from '@guard/core';
 
@@ -13,11 +13,18 @@ export interface PolicyResult {
 const POLICY_FILE = '.guard.yaml';
 
 /**
- * The project's `.guard.yaml`. Most projects have none, so the policy reader (and the yaml parser
+ * The project's `.guard.yaml`, and those of the projects around it (see loadPolicies). Most projects have none, so the policy reader (and the yaml parser
  * behind it) is loaded only when the file is there.
  */
 export async function projectPolicy(projectRoot: string): Promise<PolicyResult> {
-  if (!existsSync(join(projectRoot, POLICY_FILE))) return { policy: EMPTY_POLICY };
-  const { loadPolicy } = await import('./policy.js');
-  return loadPolicy(projectRoot);
+  if (!existsSync(join(projectRoot, POLICY_FILE)) && !anyAbove(projectRoot)) return { policy: EMPTY_POLICY };
+  const { loadPolicies } = await import('./policy.js');
+  return loadPolicies(projectRoot);
+}
+
+/** Whether a folder above the project holds a policy (a repository nested in another project). */
+function anyAbove(projectRoot: string): boolean {
+  for (let dir = dirname(projectRoot); dir !== dirname(dir); dir = dirname(dir))
+    if (existsSync(join(dir, POLICY_FILE))) return true;
+  return false;
 }

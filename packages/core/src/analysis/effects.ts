@@ -167,6 +167,7 @@ function shellEffects(inv: Invocation, argvOf: ArgvOf, path: PathOf, files: File
     // only the script is the interpreter's; the rest are the script's own arguments
     const source = inv.code === undefined ? sourceOf(inv.name, inv.args) : undefined;
     if (source?.kind === 'script') at(argAt(inv, source.index), 'exec');
+    if (inv.name === 'perl') for (const index of perlEdits(inv.args)) at(argAt(inv, index), 'write', { how: 'edit' });
   } else if (roles?.includes('pattern-first') === true) {
     const argv = words();
     const ops = argv.operands;
@@ -255,6 +256,7 @@ function otherEffects(
       }
       break;
     case 'truncate':
+    case 'fallocate':
       for (const arg of argv.operands) at(arg, 'write', { how: 'truncate' });
       break;
     case 'chmod':
@@ -407,6 +409,31 @@ function urlArgs(inv: Invocation): Arg[] {
 function remoteName(url: string): string {
   const path = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').replace(/[?#].*$/, '');
   return path.slice(path.lastIndexOf('/') + 1) || 'index.html';
+}
+
+/**
+ * The files `perl -i` (`-pi -e …`, `-i.bak`) edits in place: the words after its code (after the
+ * script when there is no `-e`); none without `-i`.
+ */
+function perlEdits(args: readonly string[]): number[] {
+  if (!args.some((arg) => /^-[A-Za-z]*i/.test(arg) && !arg.startsWith('--'))) return [];
+  const out: number[] = [];
+  let code = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--') continue;
+    if (arg.startsWith('-') && arg.length > 1) {
+      // `-e CODE`, `-pe CODE`, `-E CODE`: the next word is code
+      if (/^-[A-Za-z]*[eE]$/.test(arg)) {
+        code = true;
+        i++;
+      }
+      continue;
+    }
+    if (!code) code = true;
+    else out.push(i);
+  }
+  return out;
 }
 
 /**
@@ -576,6 +603,7 @@ function isRemoteSpec(value: string): boolean {
 
 /** The programs otherEffects knows, by name (PowerShell's aliases by their cmdlet's). */
 const OTHER = new Set([
+  'fallocate',
   'cp',
   'copy',
   'copy-item',

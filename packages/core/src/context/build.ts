@@ -73,7 +73,7 @@ function safeProbe(probe: Probe): Probe {
   // member by member under their own names (docs/performance.md, "Field by field, not by spread")
   const wrapped: Probe = {};
   // eslint-disable-next-line @typescript-eslint/unbound-method -- each is called with .call(probe, …) below
-  const { gitIgnored, gitUntracked, gitModified, gitBranch, readText, exists, projectPackages } = probe;
+  const { gitIgnored, gitUntracked, gitModified, gitBranch, readText, exists, realpath, projectPackages } = probe;
   if (typeof gitIgnored === 'function')
     wrapped.gitIgnored = (cwd, paths) => attempt(() => gitIgnored.call(probe, cwd, paths));
   if (typeof gitUntracked === 'function') wrapped.gitUntracked = (cwd) => attempt(() => gitUntracked.call(probe, cwd));
@@ -82,6 +82,7 @@ function safeProbe(probe: Probe): Probe {
   if (typeof readText === 'function')
     wrapped.readText = (path, maxBytes) => attempt(() => readText.call(probe, path, maxBytes));
   if (typeof exists === 'function') wrapped.exists = (path) => attempt(() => exists.call(probe, path));
+  if (typeof realpath === 'function') wrapped.realpath = (path) => attempt(() => realpath.call(probe, path));
   if (typeof projectPackages === 'function')
     wrapped.projectPackages = (projectRoot) => attempt(() => projectPackages.call(probe, projectRoot));
   return wrapped;
@@ -105,7 +106,14 @@ export function buildContext(
   extraSecrets: readonly string[] = [],
 ): RuleContext {
   const read =
-    step.kind === 'shell' ? readCommand(step.command, { cwd: step.cwd, home: env.home, tmp: env.tmp }) : undefined;
+    step.kind === 'shell'
+      ? readCommand(step.command, {
+          cwd: step.cwd,
+          home: env.home,
+          tmp: env.tmp,
+          ...(env.guardHome === undefined ? {} : { guardHome: env.guardHome }),
+        })
+      : undefined;
   return contextOf(step, env, read, safeProbe(probe), session, extraSecrets, true);
 }
 
@@ -165,6 +173,7 @@ class StepContext implements RuleContext {
       tmp: env.tmp,
       extraSecrets,
       ...(guardHome === undefined ? {} : { guardHome }),
+      ...(env.guardCode === undefined ? {} : { guardCode: env.guardCode }),
     };
     const path = pathsOf(pathContext);
     const invocations = read?.invocations ?? NONE;

@@ -64,6 +64,8 @@ export function readScripts(
       effect.op !== 'exec' ||
       facts.abs === '' ||
       facts.secret !== undefined ||
+      // guard's own program is judged by guard.tamper, not read as the agent's script
+      facts.guardFile === 'install' ||
       NOT_READ.has(facts.place) ||
       seen.has(facts.abs)
     )

@@ -18,6 +18,11 @@ export interface Environment {
   readonly tmp: string;
   /** guard's own folder (settings, state, log), for guard.tamper. */
   readonly guardHome?: string;
+  /**
+   * The real folders that hold guard's own program (the installed package; in a checkout the
+   * CLI's package and the workspace packages it loads), for guard.tamper.
+   */
+  readonly guardCode?: readonly string[];
 }
 
 /**
@@ -37,6 +42,11 @@ export interface Probe {
   readText?(path: string, maxBytes: number): string | undefined;
   /** Whether a path exists. */
   exists?(path: string): boolean | undefined;
+  /**
+   * The path with every link on the way resolved (the part that does not exist yet kept as
+   * written after the real folder that holds it); undefined when it cannot tell.
+   */
+  realpath?(path: string): string | undefined;
   /** Package names the project lists (package.json, pyproject.toml, requirements*.txt, …); undefined when it lists none. */
   projectPackages?(projectRoot: string): ReadonlySet<string> | undefined;
 }

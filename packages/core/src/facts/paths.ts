@@ -14,6 +14,8 @@ export interface PathContext {
   readonly tmp: string;
   /** guard's own folder (settings, state, log); defaults to `~/.local/state/guard`. */
   readonly guardHome?: string;
+  /** The real folders holding guard's own program (see Environment.guardCode). */
+  readonly guardCode?: readonly string[];
   /** Codex's folder when `CODEX_HOME` moves it; defaults to `~/.codex`. */
   readonly codexHome?: string;
   /** Copilot's folder when `COPILOT_HOME` moves it; defaults to `~/.copilot`. */
@@ -173,6 +175,7 @@ interface Folders {
   readonly homeDepth: number;
   readonly temps: readonly string[];
   readonly guardHome: string;
+  readonly guardCode: readonly string[];
   readonly codexHome: string;
   readonly copilotHome: string;
   /** `<copilotHome>/hooks` and the project's `.guard.yaml`, built once. */
@@ -195,6 +198,7 @@ function foldersOf(ctx: PathContext): Folders {
     homeDepth: segmentsOf(home).length,
     temps: [normalise(readWord(ctx.tmp).text, '/'), '/tmp', '/var/tmp'],
     guardHome: sub(ctx.guardHome, '.local/state/guard'),
+    guardCode: (ctx.guardCode ?? []).map((folder) => normalise(readWord(folder).text, '/')),
     codexHome: sub(ctx.codexHome, '.codex'),
     copilotHome,
     copilotHooks: `${copilotHome}/hooks`,
@@ -233,6 +237,7 @@ function inFolder(f: Folders, cwd: string): Folders {
     homeDepth: f.homeDepth,
     temps: f.temps,
     guardHome: f.guardHome,
+    guardCode: f.guardCode,
     codexHome: f.codexHome,
     copilotHome: f.copilotHome,
     copilotHooks: f.copilotHooks,
@@ -849,6 +854,8 @@ function agentRulesOf(n: Names): AgentRulesKind | undefined {
 // ---------------------------------------------------------------------------------------------
 // guard's own files and the agents' hook files
 
+const POLICY_NAME = '.guard.yaml';
+
 // The agents' own folders in a home folder hold their hook files; removing one removes the hook.
 const HOOK_FOLDERS = new Set(['.codex', '.cursor', '.copilot', '.gemini', ...AGENT_ROOTS]);
 
@@ -869,6 +876,12 @@ function guardFileOf(n: Names, f: Folders): GuardFileKind | undefined {
   }
   if (abs !== '' && abs === f.policyFile) return 'policy';
   if (name === undefined) return undefined;
+  // a project policy anywhere (a nested repository's, a subfolder's): guard reads the nearest one
+  if (name === POLICY_NAME) return 'policy';
+  // guard's own program, wherever it is installed or checked out, and every folder holding it
+  for (const code of f.guardCode) {
+    if (isInside(abs, code) || (isInside(code, abs) && abs !== f.home && segs.length >= 2)) return 'install';
+  }
   const pkg = segs.indexOf(GUARD_PACKAGE);
   if (pkg > 0 && segs[pkg - 1] === 'node_modules') return 'install';
   const inCodexHome = abs !== '' && (abs === f.codexHome || parentOf(abs) === f.codexHome);

@@ -1,12 +1,12 @@
 import { changesFile } from '../analysis/effects.js';
 import type { Argv, FileEffect } from '../context/types.js';
+import type { PathFacts } from '../facts/paths.js';
+import { globMatch } from '../facts/paths.js';
 import { isA, sourceOf } from '../programs/index.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import { GUARD_PACKAGE } from '../product.js';
 import type { Invocation } from '../shell/types.js';
 
-/** guard subcommands that turn it off, take it out, point its hook elsewhere or forge its answers. */
-const TAMPERING = new Set(['off', 'uninstall', 'setup', 'hook']);
 /**
  * The guard's own entry script, run by path: in a checkout (`node …/packages/cli/dist/bin.js off`)
  * or in the installed package (`node …/node_modules/agent-step-guard/dist/bin.js off`).
@@ -55,16 +55,13 @@ export const guardTamper = {
   },
   check(context) {
     const hits: Hit[] = [];
+    const anchors = protectedAnchors(context);
     for (const effect of context.files) {
-      if (
-        effect.path.guardFile !== undefined &&
-        (effect.op === 'write' || effect.op === 'create' || effect.op === 'delete' || mcpWrites(context, effect))
-      ) {
-        hits.push({
-          span: effect.span,
-          ...(effect.path.abs === '' ? {} : { path: effect.path.abs }),
-          detail: effect.path.raw,
-        });
+      const changes =
+        effect.op === 'write' || effect.op === 'create' || effect.op === 'delete' || mcpWrites(context, effect);
+      const guardPath = changes ? protectedPath(effect.path, context, anchors) : undefined;
+      if (guardPath !== undefined) {
+        hits.push({ span: effect.span, ...(guardPath === '' ? {} : { path: guardPath }), detail: effect.path.raw });
       } else if (
         effect.content !== undefined &&
         changesFile(effect) &&
@@ -76,21 +73,34 @@ export const guardTamper = {
     }
     const writes = context.files.some(changesFile);
     for (const inv of context.invocations) {
-      const what = tampers(inv, context, writes);
+      const what = tampers(inv, context, writes) ?? reachesThrough(inv, context, anchors);
       if (what !== undefined) hits.push({ span: inv.span, detail: what });
     }
     return hits;
   },
 } as const satisfies Rule;
 
+/** guard's commands that only look (anything else the agent runs changes guard, or forges its answers). */
+const LOOKS_ONLY = new Set(['status', 'explain', 'log', 'report', 'doctor', 'rules', 'allowed', 'help']);
+/** Options that print and stop, in place of a command. */
+const PRINTS_ONLY = new Set(['--help', '-h', '--version', '-V']);
+/** The scripts that are guard's hook itself: whatever words follow, running one answers as the hook. */
+const HOOK_SCRIPT = /(?:^|[\\/])(?:hook-entry\.cjs|hook-load\.cjs|hook\.bundle\.cjs)$/;
+/** A program word that asks the shell where guard is (`"$(command -v guard)" off`). */
+const WHERE_IS_GUARD = /^(?:\$\(|`)\s*(?:command\s+-v|which|type\s+-p)\s+(?:guard|agent-step-guard)\s*(?:\)|`)$/;
+/** guard's entry scripts, whose copies are guard too (by content). */
+const ENTRY_FILES = ['dist/bin.js', 'dist/hook-entry.cjs', 'dist/hook-load.cjs', 'dist/main.js'];
+const MAX_SCRIPT_BYTES = 64 * 1024;
+
 /** What an invocation does to the guard, or undefined. */
 function tampers(inv: Invocation, context: RuleContext, stepWrites: boolean): string | undefined {
-  const args = guardArgs(inv);
-  if (args !== undefined) {
-    const words = args.filter((arg) => !arg.startsWith('-'));
-    const [sub, value] = words;
-    if (sub !== undefined && TAMPERING.has(sub)) return `guard ${sub}`;
-    return sub === 'fail-closed' && value === 'off' ? 'guard fail-closed off' : undefined;
+  const started = guardArgs(inv, context);
+  if (started !== undefined) {
+    if (started.hook) return 'guard hook';
+    const words = started.args.filter((arg) => arg !== '--');
+    const sub = words.find((arg) => !arg.startsWith('-'));
+    if (sub === undefined) return words.every((arg) => PRINTS_ONLY.has(arg)) ? undefined : 'guard';
+    return LOOKS_ONLY.has(sub) ? undefined : `guard ${sub}`;
   }
   if (PACKAGE_MANAGERS.has(inv.name)) {
     const ops = context.argv(inv).operands;
@@ -108,19 +118,257 @@ function tampers(inv: Invocation, context: RuleContext, stepWrites: boolean): st
   return undefined;
 }
 
+interface Started {
+  readonly args: readonly string[];
+  /** guard's hook script itself was run. */
+  readonly hook: boolean;
+}
+
 /** The arguments given to the guard CLI, however it is started; undefined when this is not it. */
-function guardArgs(inv: Invocation): readonly string[] | undefined {
-  if (inv.name === 'guard' || GUARD_PROGRAM.test(inv.program)) return inv.args;
-  if (isA(inv.name, 'script-runner')) {
+function guardArgs(inv: Invocation, context: RuleContext): Started | undefined {
+  if (inv.name === 'guard' || GUARD_PROGRAM.test(inv.program) || WHERE_IS_GUARD.test(inv.program))
+    return { args: inv.args, hook: false };
+  // the script run by its own path (`./dist/bin.js off`, a link to it)
+  if (/[\\/]/.test(inv.program) && isGuardScript(inv.program, inv, context))
+    return { args: inv.args, hook: HOOK_SCRIPT.test(inv.program) };
+  if (isA(inv.name, 'script-runner') && inv.code === undefined) {
     const source = sourceOf(inv.name, inv.args);
-    return source.kind === 'script' && GUARD_SCRIPT.test(inv.args[source.index] ?? '')
-      ? inv.args.slice(source.index + 1)
-      : undefined;
+    if (source.kind !== 'script') return undefined;
+    const script = inv.args[source.index];
+    if (script === undefined || !isGuardScript(script, inv, context)) return undefined;
+    return { args: inv.args.slice(source.index + 1), hook: HOOK_SCRIPT.test(script) };
   }
   if (PACKAGE_MANAGERS.has(inv.name)) {
     // a package script named guard: `pnpm guard off`, `npm run guard -- off`
     const at = inv.args[0] === 'guard' ? 1 : inv.args[0] === 'run' && inv.args[1] === 'guard' ? 2 : -1;
-    return at < 0 ? undefined : inv.args.slice(at).filter((arg) => arg !== '--');
+    return at < 0 ? undefined : { args: inv.args.slice(at).filter((arg) => arg !== '--'), hook: false };
+  }
+  return undefined;
+}
+
+/**
+ * Whether a script file is guard's own program: by where it is (the installed package, the
+ * checkout that runs, after resolving links), or by what it holds (a copy of one of its entry
+ * scripts). Its name alone is not enough, and not needed.
+ */
+function isGuardScript(raw: string, inv: Invocation, context: RuleContext): boolean {
+  if (GUARD_SCRIPT.test(raw)) return true;
+  const facts = context.path(raw, inv.cwd);
+  if (facts.guardFile === 'install' || GUARD_SCRIPT.test(facts.abs)) return true;
+  if (facts.abs === '' || facts.glob) return false;
+  const real = context.probe.realpath?.(facts.abs);
+  if (real !== undefined && real !== facts.abs && context.path(real).guardFile === 'install') return true;
+  const code = context.pathContext.guardCode?.[0];
+  const probe = context.probe;
+  if (code === undefined || probe.readText === undefined) return false;
+  const text = probe.readText(facts.abs, MAX_SCRIPT_BYTES);
+  if (text === undefined || text.length === 0) return false;
+  return ENTRY_FILES.some((name) => probe.readText?.(`${code}/${name}`, MAX_SCRIPT_BYTES) === text);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The protected set, and paths that reach it however they are spelled
+
+/** guard's files and folders as absolute paths, for globs and listings to be matched against. */
+function protectedAnchors(context: RuleContext): readonly string[] {
+  const { home, projectRoot, guardHome, guardCode } = context.pathContext;
+  const project = projectRoot === '/' ? '' : projectRoot;
+  return [
+    guardHome ?? `${home}/.local/state/guard`,
+    ...(guardCode ?? []),
+    `${home}/.codex/hooks.json`,
+    `${home}/.codex/config.toml`,
+    `${home}/.cursor/hooks.json`,
+    `${home}/.gemini/config/hooks.json`,
+    `${home}/.copilot/hooks`,
+    `${home}/.copilot/settings.json`,
+    `${project}/.codex/hooks.json`,
+    `${project}/.cursor/hooks.json`,
+    `${project}/.agents/hooks.json`,
+    `${project}/.github/hooks`,
+    `${project}/.guard.yaml`,
+  ];
+}
+
+/**
+ * The protected path a written or deleted path reaches (its absolute path, or '' when that is
+ * unknown), or undefined: by how it is named, through links on disk (the probe resolves them),
+ * and as a glob that the shell would expand to one of guard's files or a folder holding one.
+ */
+function protectedPath(facts: PathFacts, context: RuleContext, anchors: readonly string[]): string | undefined {
+  if (facts.guardFile !== undefined) return facts.abs;
+  if (facts.abs === '') return undefined;
+  if (facts.glob) {
+    // any policy file, and a glob through a link (`<link to guard's folder>/*`) as the shell expands it
+    const last = facts.abs.slice(facts.abs.lastIndexOf('/') + 1);
+    if (last.startsWith('.') && globMatch(last, POLICY_NAME)) return facts.abs;
+    const globs = [facts.abs];
+    const real = realGlob(facts.abs, context);
+    if (real !== undefined) globs.push(real);
+    return globs.find((glob) => anchors.some((anchor) => globReaches(glob, anchor)));
+  }
+  const real = context.probe.realpath?.(facts.abs);
+  if (real !== undefined && real !== facts.abs && context.path(real).guardFile !== undefined) return real;
+  return undefined;
+}
+
+const POLICY_NAME = '.guard.yaml';
+
+/** A glob with the links in its fixed part resolved (`/tmp/link/*` → `/real/folder/*`), if any. */
+function realGlob(glob: string, context: RuleContext): string | undefined {
+  const at = glob.search(/[*?[]/);
+  const cut = glob.lastIndexOf('/', at);
+  if (cut <= 0) return undefined;
+  const real = context.probe.realpath?.(glob.slice(0, cut));
+  return real === undefined || real === glob.slice(0, cut) ? undefined : real + glob.slice(cut);
+}
+
+/**
+ * Whether a shell glob (absolute) would name `anchor`, a folder above it, or something inside it.
+ * Star and `?` stay within one name and, as in the shell, do not match a leading dot; `**` (find's
+ * listings) reaches any depth.
+ */
+function globReaches(glob: string, anchor: string): boolean {
+  if (glob.includes('**')) {
+    // a listing: the anchor, a folder above it, or the anchor's own file of that name
+    const last = glob.slice(glob.lastIndexOf('/') + 1);
+    if (globMatch(glob, anchor) || (!/[*?[]/.test(last) && globMatch(glob, `${anchor}/${last}`))) return true;
+    for (let at = anchor.lastIndexOf('/'); at > 0; at = anchor.lastIndexOf('/', at - 1))
+      if (globMatch(glob, anchor.slice(0, at)) && at > anchor.indexOf('/', 1)) return true;
+    return false;
+  }
+  const g = glob.split('/');
+  const a = anchor.split('/');
+  for (let i = 0; i < Math.min(g.length, a.length); i++) {
+    const pattern = g[i] as string;
+    const name = a[i] as string;
+    if (name.startsWith('.') && !pattern.startsWith('.')) return false;
+    if (!globMatch(pattern, name)) return false;
+  }
+  return true;
+}
+
+/** Programs that change the files they are handed by `xargs` or `find -exec`. */
+const CHANGERS = new Set([
+  'rm',
+  'unlink',
+  'shred',
+  'truncate',
+  'fallocate',
+  'chmod',
+  'chown',
+  'mv',
+  'cp',
+  'tee',
+  'dd',
+  'sed',
+  'perl',
+  'ln',
+  'install',
+  'rmdir',
+  'srm',
+]);
+
+/**
+ * Ways to reach guard's files that are no file effect of their own: `find … -delete` and
+ * `-exec rm`, `echo <path> | xargs rm`, a link made to guard's files (`ln -s $GUARD_HOME /tmp/x`,
+ * `cp -rs`) to write through, and code handed to an interpreter that writes them or runs guard.
+ */
+function reachesThrough(inv: Invocation, context: RuleContext, anchors: readonly string[]): string | undefined {
+  if (inv.name === 'find' && findChanges(inv)) {
+    for (const listed of context.listed(inv) ?? []) {
+      if (listed.guardFile !== undefined) return listed.raw;
+      if (listed.abs === '') continue;
+      const real = realGlob(listed.abs, context);
+      for (const glob of real === undefined ? [listed.abs] : [listed.abs, real])
+        if (anchors.some((anchor) => globReaches(glob, anchor))) return listed.raw;
+    }
+  }
+  if (CHANGERS.has(inv.name) && inv.via.some((via) => via.kind === 'runner' && via.name === 'xargs')) {
+    for (const producer of context.stageBefore(inv)?.producers ?? []) {
+      if (producer.name !== 'echo' && producer.name !== 'printf') continue;
+      for (const word of producer.args.flatMap((arg) => arg.split(/\s+/)))
+        if (
+          word !== '' &&
+          !word.startsWith('-') &&
+          protectedPath(context.path(word, inv.cwd), context, anchors) !== undefined
+        )
+          return word;
+    }
+  }
+  if (inv.name === 'ln' || (inv.name === 'cp' && context.argv(inv).has('-s', '--symbolic-link'))) {
+    for (const arg of context.argv(inv).operands)
+      if (protectedPath(context.path(arg.value, inv.cwd), context, anchors) !== undefined)
+        return `a link to ${arg.value}`;
+  }
+  const code = inv.code?.text ?? pipedCode(inv, context);
+  return code === undefined ? undefined : codeTampers(code, inv, context);
+}
+
+function findChanges(inv: Invocation): boolean {
+  const args = inv.args;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '-delete') return true;
+    if (arg === '-exec' || arg === '-execdir' || arg === '-ok' || arg === '-okdir') {
+      const run = (args[i + 1] ?? '').replace(/^.*[\\/]/, '');
+      if (CHANGERS.has(run) || run === 'sh' || run === 'bash') return true;
+    }
+  }
+  return false;
+}
+
+/** Code fed to an interpreter on a pipe (`echo "import os; os.remove(…)" | python3`). */
+function pipedCode(inv: Invocation, context: RuleContext): string | undefined {
+  if (!isA(inv.name, 'script-runner') || sourceOf(inv.name, inv.args).kind === 'script') return undefined;
+  const texts = (context.stageBefore(inv)?.producers ?? [])
+    .filter((producer) => producer.name === 'echo' || producer.name === 'printf')
+    .map((producer) => producer.args.join(' '));
+  return texts.length === 0 ? undefined : texts.join('\n');
+}
+
+// A string literal in code, in any of the quotes the interpreters use.
+const LITERAL = /(['"`])((?:(?!\1)[^\\\n]|\\.){1,1024})\1/g;
+/** Calls and statements that write, delete, move or copy files, in the languages guard reads. */
+const WRITES_FILES = new RegExp(
+  [
+    String.raw`\bopen\s*\([^)]{0,300}?,\s*(?:mode\s*=\s*)?['"][^'"]{0,4}[wax+]`,
+    String.raw`\bopen\s*\(\s*(?:my\s+)?\$?\w+\s*,\s*['"]\+?[>|]`,
+    String.raw`\b(?:writeFile|writeFileSync|appendFile|appendFileSync|createWriteStream|write_text|write_bytes|unlink|unlinkSync|remove|removedirs|rmtree|rmSync|rmdir|rmdirSync|rm_rf|rm_r|rm_f|rename|renameSync|truncate|truncateSync|copyfile|copy2?|copytree|copyFile|copyFileSync|cpSync|cp_r|move|symlink|symlinkSync|chmod|chmodSync|file_put_contents|fwrite|mkdir|mkdirSync|touch)\b`,
+    String.raw`\b(?:File|IO)\.(?:write|delete|open|binwrite)\b`,
+    String.raw`\bFileUtils\.\w+`,
+    String.raw`\bos\.replace\b`,
+  ].join('|'),
+);
+/** Loading or running a file named right after (`import('…/main.js')`, `require('…/hook-load.cjs')`). */
+const LOADS =
+  /(?:require|import|from|load|spawn|spawnSync|fork|exec|execSync|execFile|execFileSync|run|call|Popen|system)\s*\(?\s*\[?\s*$/;
+/** Names in code that stand for guard's files (its folder's variable, the agents' hook folders, a policy). */
+const NAMES_GUARD =
+  /\bGUARD_HOME\b|\.codex\b|\.cursor\b|\.gemini\b|\.copilot\b|\.agents\b|\.guard\.yaml\b|agent-step-guard|\.github['"/\s,)]+\s*['"]?hooks\b/;
+
+/**
+ * Whether interpreter code writes guard's files or runs its program: a literal that names one of
+ * guard's files (after `~`, known variables and links) in code that writes files, a name that
+ * stands for them (`os.environ['GUARD_HOME']`, `Path.home() / '.codex'`) likewise, or guard's
+ * program loaded or run by path.
+ */
+function codeTampers(code: string, inv: Invocation, context: RuleContext): string | undefined {
+  const writes = WRITES_FILES.test(code);
+  for (const match of code.matchAll(LITERAL)) {
+    const literal = match[2] as string;
+    if (literal.length < 2 || /\s/.test(literal)) continue;
+    const facts = context.path(literal, inv.cwd);
+    const real = facts.abs !== '' && !facts.glob ? context.probe.realpath?.(facts.abs) : undefined;
+    const kind =
+      facts.guardFile ?? (real === undefined || real === facts.abs ? undefined : context.path(real).guardFile);
+    if (kind === undefined) continue;
+    if (writes) return literal;
+    if (kind === 'install' && LOADS.test(code.slice(Math.max(0, (match.index ?? 0) - 40), match.index))) return literal;
+  }
+  if (writes) {
+    const name = NAMES_GUARD.exec(code);
+    if (name) return name[0];
   }
   return undefined;
 }

@@ -432,14 +432,17 @@ describe('pathFacts: guardFile', () => {
     ['/usr/lib/node_modules/agent-step-guard/dist/hook-entry.cjs', 'install'],
     ['~/.npm-global/lib/node_modules/agent-step-guard/package.json', 'install'],
     ['C:\\Users\\dev\\AppData\\Roaming\\npm\\node_modules\\agent-step-guard\\dist\\bin.js', 'install'],
+    // issue 12: any project policy file, a nested repository's or a subfolder's too
+    ['.guard.yaml', 'policy'],
+    ['../docs/.guard.yaml', 'policy'],
   ] as const)('%s → %s', ([raw, kind]) => {
     expect(pathFacts(raw, ctx).guardFile).toBe(kind);
   });
 
   it.for([
-    '.guard.yaml',
-    '../docs/.guard.yaml',
     '../guard.yaml',
+    '../docs/guard.yaml.txt',
+    '../.guard.yml.example',
     '~/.local/share/x',
     '~/.local/state/other/x',
     '~',
@@ -457,6 +460,18 @@ describe('pathFacts: guardFile', () => {
     '../agent-step-guard/dist/bin.js',
   ])('%s is not a guard file', (raw) => {
     expect(pathFacts(raw, ctx).guardFile).toBeUndefined();
+  });
+
+  it("knows guard's own program by the folders that hold it, wherever they are", () => {
+    const here = { ...ctx, guardCode: ['/opt/src/guard/packages/cli', '/opt/src/guard/packages/core'] };
+    expect(pathFacts('/opt/src/guard/packages/cli/dist/bin.js', here).guardFile).toBe('install');
+    expect(pathFacts('/opt/src/guard/packages/core/dist/index.js', here).guardFile).toBe('install');
+    expect(pathFacts('/opt/src/guard/packages', here).guardFile).toBe('install');
+    expect(pathFacts('/opt/src/guard', here).guardFile).toBe('install');
+    expect(pathFacts('/opt/src/guard/README.md', here).guardFile).toBeUndefined();
+    expect(pathFacts('/opt/src/guard/packages/adapters/dist/x.js', here).guardFile).toBeUndefined();
+    expect(pathFacts('/opt', here).guardFile).toBeUndefined();
+    expect(pathFacts('/opt/src/guard/packages/cli/dist/bin.js', ctx).guardFile).toBeUndefined();
   });
 
   it('follows a moved Codex, Copilot and guard home', () => {

@@ -146,6 +146,7 @@ export const FILES: readonly ProgramSpec[] = [
   },
   { names: ['cp', 'copy', 'install', 'ln', 'mv', 'move', 'rename'], argv: COPY },
   { names: ['truncate'], argv: { values: ['-s', '--size', '-r', '--reference'] } },
+  { names: ['fallocate'], argv: { values: ['-l', '--length', '-o', '--offset'] } },
   { names: ['chmod', 'chown', 'chgrp', 'setfacl'], argv: { values: ['--reference', '--from'] } },
   { names: ['tar', 'bsdtar'], argv: { values: ['-f', '--file', '-C', '--directory'] } },
   {
