@@ -6,6 +6,7 @@ export * from './evaluate.js';
 export * from './facts/paths.js';
 export * from './facts/hosts.js';
 export * from './facts/keys.js';
+export * from './facts/log-text.js';
 export * from './facts/injection.js';
 export * from './facts/patch.js';
 export * from './rule.js';

@@ -3,7 +3,7 @@ import { homedir, tmpdir } from 'node:os';
 import type { HookInput, HookReply, ReplyContext } from '@guard/adapters';
 import { AGENT_IDS } from '@guard/adapters/agents';
 import type { Environment, Evaluation, Probe, Rule, Settled } from '@guard/core';
-import { evaluate, redact, rememberedBy, settle, stepText, viewOf } from '@guard/core';
+import { evaluate, logText, redactForLog, rememberedBy, settle, stepText, viewOf } from '@guard/core';
 import { ExitCode } from '../errors.js';
 import type { AgentPayload } from './adapter.js';
 import { loadPayload } from './adapter.js';
@@ -360,7 +360,7 @@ function describeInput(input: HookInput | undefined, event: string | undefined):
         chat: step.chatId,
         tool: step.toolName,
         kind: step.kind,
-        step: redact(stepText(step).slice(0, REDACT_SPAN)),
+        step: logText(step, stepText(step).slice(0, REDACT_SPAN)),
       };
     }
     case 'start':
@@ -380,5 +380,5 @@ function deadlineFrom(env: Readonly<Record<string, string | undefined>>): number
 /** An error as one short line with keys redacted: its message, never its stack. */
 function oneLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  return redact(text.replace(/\s+/g, ' ').trim().slice(0, 300)) || 'unknown error';
+  return redactForLog(text.replace(/\s+/g, ' ').trim().slice(0, 300)) || 'unknown error';
 }
