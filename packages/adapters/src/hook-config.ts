@@ -34,6 +34,8 @@ export interface HookFileSchema {
   entry(event: string, command: string, options: InstallOptions): JsonValue;
   /** Refuses a root the agent would reject (throws ConfigError). */
   checkRoot?(root: JsonObject, text: string): void;
+  /** The agent reads the file as JSON with comments (Gemini CLI's settings): they are kept, not refused. */
+  readonly comments?: boolean;
 }
 
 /** A `checkRoot` for files whose `version`, when present, must be 1 (Cursor, Copilot). */
@@ -178,7 +180,7 @@ function removeFound(schema: HookFileSchema, text: string, found: Found): string
 }
 
 function parseRoot(schema: HookFileSchema, text: string): JsonObject {
-  const doc = parseJson(text);
+  const doc = parseJson(text, schema);
   if (doc.kind !== 'object') {
     const what = doc.kind === 'array' ? 'a list' : `a ${doc.kind}`;
     throw new ConfigError(`the file must hold one JSON object ({ … }), not ${what}`, lineAt(text, doc.start));
@@ -291,7 +293,7 @@ export function uninstallHooks(schema: HookFileSchema, text: string): string {
   if (isBlank(text)) return text;
   let current = text;
   for (let step = 0; step < MAX_STEPS; step += 1) {
-    const doc = parseJson(current);
+    const doc = parseJson(current, schema);
     const where = locate(schema, doc, current);
     const found = where && allGuardHandlers(schema, where)[0];
     if (!found) return current;
@@ -306,7 +308,7 @@ export function uninstallHooks(schema: HookFileSchema, text: string): string {
 /** The guard commands in a config text, in file order without repeats; [] when it does not parse. */
 export function guardCommands(schema: HookFileSchema, text: string): readonly string[] {
   try {
-    const where = isBlank(text) ? undefined : locate(schema, parseJson(text), text);
+    const where = isBlank(text) ? undefined : locate(schema, parseJson(text, schema), text);
     return where ? [...new Set(allGuardHandlers(schema, where).map((found) => found.command))] : [];
   } catch {
     return [];

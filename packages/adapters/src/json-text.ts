@@ -55,11 +55,20 @@ export function lineAt(text: string, offset: number): number {
   return line;
 }
 
+export interface ParseOptions {
+  /**
+   * `//` and `/* … *\/` comments count as white space (JSON with comments, as Gemini CLI reads its
+   * settings). They stay in the text: edits go around them. Trailing commas are still refused.
+   */
+  readonly comments?: boolean;
+}
+
 /**
- * Reads strict JSON (RFC 8259: no comments, no trailing commas) into a tree of spans, in one pass.
- * A leading BOM is skipped (and stays in the text). Throws ConfigError with the 1-based line.
+ * Reads strict JSON (RFC 8259: no comments, no trailing commas) into a tree of spans, in one pass;
+ * with `comments`, JSON with comments. A leading BOM is skipped (and stays in the text). Throws
+ * ConfigError with the 1-based line.
  */
-export function parseJson(text: string): JsonNode {
+export function parseJson(text: string, options: ParseOptions = {}): JsonNode {
   let pos = text.startsWith(BOM) ? 1 : 0;
 
   const fail = (message: string, at: number = pos): never => {
@@ -71,7 +80,15 @@ export function parseJson(text: string): JsonNode {
       const c = text.charCodeAt(pos);
       if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) pos += 1;
       else if (c === 0x2f /* / */ && (text[pos + 1] === '/' || text[pos + 1] === '*')) {
-        fail('comments are not allowed in this file');
+        if (options.comments !== true) fail('comments are not allowed in this file');
+        if (text[pos + 1] === '/') {
+          const end = text.indexOf('\n', pos);
+          pos = end === -1 ? text.length : end;
+        } else {
+          const end = text.indexOf('*/', pos + 2);
+          if (end === -1) fail('a comment is not closed', pos);
+          pos = end + 2;
+        }
       } else return;
     }
   };

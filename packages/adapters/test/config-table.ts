@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/adapter.js';
 import type { Adapter, InstallOptions } from '../src/adapter.js';
-import { parseJson } from '../src/json-text.js';
+import { parseJson, toValue } from '../src/json-text.js';
 import type { JsonNode } from '../src/json-text.js';
 
 /** One existing file (or '' for none) that setup must edit without losing a byte. */
@@ -36,6 +36,8 @@ export interface AgentSpec {
   readonly commands: readonly string[];
   /** Agent-specific checks on the whole parsed file. */
   readonly checkFile?: (parsed: Record<string, unknown>) => void;
+  /** The agent reads the file as JSON with comments (Gemini CLI). */
+  readonly comments?: boolean;
 }
 
 export const stripBom = (text: string): string => text.replace(/^\uFEFF/, '');
@@ -47,7 +49,7 @@ const asRecord = (value: unknown): Record<string, unknown> => {
 };
 
 /** The raw text of every list item in a file, at any depth (what must survive verbatim). */
-function listItemTexts(text: string): string[] {
+function listItemTexts(text: string, comments: boolean): string[] {
   if (text.trim() === '') return [];
   const texts: string[] = [];
   const visit = (node: JsonNode): void => {
@@ -59,7 +61,7 @@ function listItemTexts(text: string): string[] {
     }
     if (node.kind === 'object') for (const member of node.members) visit(member.value);
   };
-  visit(parseJson(text));
+  visit(parseJson(text, { comments }));
   return texts;
 }
 
@@ -82,7 +84,9 @@ export function describeRoundTrip(title: string, spec: AgentSpec, rows: readonly
       expect(spec.adapter.uninstall(after)).toBe(row.restored ?? row.before);
 
       // guard's entries, once per event, at the end of each list, in the agent's schema
-      const parsed = asRecord(JSON.parse(stripBom(after)));
+      const parse = (text: string): unknown =>
+        spec.comments === true ? toValue(parseJson(text, { comments: true })) : JSON.parse(stripBom(text));
+      const parsed = asRecord(parse(after));
       const map = spec.eventMap(parsed);
       for (const [event, entry] of Object.entries(spec.entries)) {
         const list = map[event];
@@ -99,7 +103,7 @@ export function describeRoundTrip(title: string, spec: AgentSpec, rows: readonly
 
       // the user's own content: same root keys first, same list items first, same bytes
       if (row.before.trim() !== '') {
-        const old = asRecord(JSON.parse(stripBom(row.before)));
+        const old = asRecord(parse(row.before));
         expect(Object.keys(parsed).slice(0, Object.keys(old).length)).toEqual(Object.keys(old));
         const oldMap = spec.eventMap(old) as Record<string, unknown> | undefined;
         for (const [event, list] of Object.entries(oldMap ?? {})) {
@@ -107,7 +111,7 @@ export function describeRoundTrip(title: string, spec: AgentSpec, rows: readonly
           else expect(map[event], event).toEqual(list);
         }
       }
-      for (const item of listItemTexts(row.before)) expect(after).toContain(item);
+      for (const item of listItemTexts(row.before, spec.comments === true)) expect(after).toContain(item);
 
       for (const pattern of row.reject ?? []) expect(after).not.toMatch(pattern);
       if (row.before.startsWith('\uFEFF')) expect(after.startsWith('\uFEFF')).toBe(true);

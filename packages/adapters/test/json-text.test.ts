@@ -12,6 +12,7 @@ import {
   toValue,
 } from '../src/json-text.js';
 import type { JsonArray, JsonNode, JsonObject, JsonValue } from '../src/json-text.js';
+import { withoutComments } from '../src/scan.js';
 
 const errorOf = (text: string): { line: number | undefined; message: string } => {
   try {
@@ -57,6 +58,33 @@ describe('parseJson: strict JSON is read', () => {
     const list = stop.value as JsonArray;
     expect(list.elements.map((element) => text.slice(element.start, element.end))).toEqual(['{"x": 1}', '2']);
     expect(text.slice(root.start, root.end)).toBe(text);
+  });
+});
+
+describe('parseJson with comments (JSON with comments, as Gemini CLI reads its settings)', () => {
+  it.for([
+    { name: 'line comments', text: '// head\n{\n  "a": 1 // x\n}\n// tail' },
+    { name: 'block comments anywhere between tokens', text: '/* a */{/* b */"a"/* c */:/* d */1/* e */}/* f */' },
+    { name: 'comment-like text in a string is text', text: '{"a": "x // y /* z */"}' },
+    { name: 'a line comment at the very end, no newline', text: '{"a": 1} // end' },
+  ])('$name', ({ text }) => {
+    const node = parseJson(text, { comments: true });
+    expect(node.kind).toBe('object');
+    expect(toValue(node)).toEqual(JSON.parse(text.includes('"x // y') ? text : withoutComments(text)));
+  });
+
+  it.for([
+    { name: 'a block comment left open', text: '{\n"a": 1 /* x\n}', line: 2, message: /comment is not closed/ },
+    { name: 'a trailing comma is still refused', text: '{\n"a": 1, // x\n}', line: 3, message: /trailing comma/ },
+    { name: 'a lone slash', text: '{"a": 1 / 2}', line: 1, message: /expected ',' or '}'/ },
+  ])('$name is refused', ({ text, line, message }) => {
+    expect(() => parseJson(text, { comments: true })).toThrow(ConfigError);
+    try {
+      parseJson(text, { comments: true });
+    } catch (error) {
+      expect((error as ConfigError).line).toBe(line);
+      expect((error as ConfigError).message).toMatch(message);
+    }
   });
 });
 
