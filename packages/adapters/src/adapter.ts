@@ -229,6 +229,31 @@ export interface HookTrust {
   sameRecords(a: string, b: string): boolean;
 }
 
+/** One of the agent's own settings files, as the CLI found it (`text` undefined: no such file). */
+export interface SettingsFile {
+  readonly path: string;
+  readonly text: string | undefined;
+}
+
+/** A way the agent's own settings keep guard's hooks from running. */
+export interface HooksOff {
+  /** One or two sentences: which file says what, and what follows. */
+  readonly message: string;
+  /** `everywhere`: no hook of guard's runs at all; `here`: not in this folder (the one status runs in). */
+  readonly scope: 'everywhere' | 'here';
+}
+
+/**
+ * An agent whose own settings can switch hooks off (Claude Code's `disableAllHooks`, Gemini CLI's
+ * `hooksConfig` and folder trust): which files to read, and what they say. The CLI reads the files.
+ */
+export interface HookSwitches {
+  /** The files that can switch hooks off, lowest precedence first. */
+  files(where: Locations): readonly string[];
+  /** What those files (in the order of `files`) do to guard's hooks; [] when nothing keeps them off. */
+  check(files: readonly SettingsFile[], where: Locations): readonly HooksOff[];
+}
+
 /** What setup, uninstall, status and doctor need of one agent; never loaded by the hook. */
 export interface AgentSetup {
   /** Absolute path of the config file guard edits at this level. */
@@ -249,6 +274,8 @@ export interface AgentSetup {
   readonly doctor: DoctorKit;
   /** Present when the agent skips hooks until they are trusted. */
   readonly trust?: HookTrust;
+  /** Present when the agent's own settings can switch its hooks off. */
+  readonly hookSwitches?: HookSwitches;
 }
 
 /** One agent, all of it: what the hook needs and what setup, status and doctor need. */

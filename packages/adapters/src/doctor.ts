@@ -20,13 +20,17 @@ export function parseObject(text: string): Record<string, unknown> | undefined {
 }
 
 /**
- * The `timeout` (or Copilot's `timeoutSec`) on guard's entries, as written (the agents guard has so
- * far count it in seconds), when the file sets one; the shortest if they differ.
+ * The `timeout` (or Copilot's `timeoutSec`) on guard's entries, as written (seconds for most agents,
+ * milliseconds for Gemini CLI), when the file sets one; the shortest if they differ. `parse` reads
+ * the file (plain JSON unless the agent reads it otherwise).
  */
-export function configuredTimeout(text: string): number | undefined {
+export function configuredTimeout(
+  text: string,
+  parse: (text: string) => unknown = (json) => JSON.parse(json.replace(/^\uFEFF/, '')),
+): number | undefined {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
+    parsed = parse(text);
   } catch {
     return undefined;
   }
@@ -36,7 +40,7 @@ export function configuredTimeout(text: string): number | undefined {
     else if (typeof value === 'object' && value !== null) {
       const entry = value as Record<string, unknown>;
       const isGuard = Object.values(entry).some(
-        (field) => typeof field === 'string' && /(?:^|\s)hook\s+\w+(?:\s+--event\s+\S+)?\s*$/.test(field),
+        (field) => typeof field === 'string' && /(?:^|\s)hook\s+[a-z][a-z0-9-]*(?:\s+--event\s+\S+)?\s*$/.test(field),
       );
       const seconds = entry['timeoutSec'] ?? entry['timeout'];
       if (isGuard && typeof seconds === 'number') found.push(seconds);

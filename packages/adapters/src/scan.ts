@@ -20,6 +20,8 @@ export const PROJECT_RULES: { readonly files: readonly string[]; readonly folder
     'AGENTS.md',
     'AGENTS.override.md',
     'CLAUDE.md',
+    'CLAUDE.local.md',
+    '.claude/CLAUDE.md',
     'GEMINI.md',
     '.cursorrules',
     '.github/copilot-instructions.md',
@@ -32,19 +34,51 @@ export const PROJECT_RULES: { readonly files: readonly string[]; readonly folder
     '.agents/skills',
     '.codex/skills',
     '.claude/skills',
+    '.claude/rules',
+    '.claude/agents',
+    '.claude/commands',
+    '.gemini/skills',
+    '.gemini/agents',
   ],
 };
 
-/** Reads the servers of a JSON file that keeps them under `key` (an object: name → server). */
-export function jsonServers(key = 'mcpServers'): (text: string) => Promise<readonly McpServer[]> {
+/**
+ * Reads the servers of a JSON file that keeps them under `key` (an object: name → server); with
+ * `comments`, of a file the agent reads as JSON with comments (Gemini CLI's settings.json).
+ */
+export function jsonServers(key = 'mcpServers', comments = false): (text: string) => Promise<readonly McpServer[]> {
   return async (text) => {
     try {
-      const parsed = JSON.parse(text) as Record<string, unknown>;
+      const parsed = JSON.parse(comments ? withoutComments(text) : text) as Record<string, unknown>;
       return serversIn(parsed[key] ?? parsed['mcpServers']);
     } catch {
       throw new McpConfigError('not valid JSON, its servers were not checked');
     }
   };
+}
+
+/**
+ * JSON with comments as plain JSON: each `//` and `/* … *\/` comment outside a string becomes spaces
+ * (so a parse error still points at the right place). A comment left open runs to the end.
+ */
+export function withoutComments(text: string): string {
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i];
+    if (c === '"') {
+      // skip the string, escapes included
+      for (i += 1; i < text.length && text[i] !== '"'; i += text[i] === '\\' ? 2 : 1);
+    } else if (c === '/' && (text[i + 1] === '/' || text[i + 1] === '*')) {
+      const line = text[i + 1] === '/';
+      const close = line ? text.indexOf('\n', i) : text.indexOf('*/', i + 2);
+      const end = close === -1 ? text.length : line ? close : close + 2;
+      out += text.slice(from, i) + text.slice(i, end).replace(/[^\n]/g, ' ');
+      from = end;
+      i = end - 1;
+    }
+  }
+  return out + text.slice(from);
 }
 
 /** The servers of a parsed table (name → server); nothing when it is not a table. */

@@ -94,6 +94,22 @@ export function hasFlag(args: readonly string[], flags: readonly string[]): bool
   return args.some((arg) => flags.some((flag) => arg === flag || arg.startsWith(`${flag}=`)));
 }
 
+/**
+ * The arguments after the agent's own program in the hook's ancestors' command lines (the program
+ * matched by `program`, a pattern for one argument), or undefined when it is not there. What follows
+ * may run into the agent's parent's arguments: callers look for flags, not for positions.
+ */
+export function argsAfter(args: readonly string[], program: RegExp): readonly string[] | undefined {
+  const at = args.findIndex((arg) => program.test(arg));
+  return at < 0 ? undefined : args.slice(at + 1);
+}
+
+/** `relative` resolved against the absolute folder `base` (POSIX or Windows, as `base` is written). */
+export function resolveIn(base: string, relative: string): string {
+  if (posix.isAbsolute(relative) || win32.isAbsolute(relative)) return relative;
+  return posix.isAbsolute(base) ? posix.resolve(base, relative) : win32.resolve(base, relative);
+}
+
 /** The one-line JSON reply every agent reads on stdout, exit 0. */
 export function jsonReply(value: Fields): HookReply {
   return { stdout: `${JSON.stringify(value)}\n`, exitCode: 0 };
