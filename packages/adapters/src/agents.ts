@@ -1,8 +1,10 @@
 import type { Agent } from './adapter.js';
 import { antigravity } from './antigravity/agent.js';
+import { claudeCode } from './claude-code/agent.js';
 import { codex } from './codex/agent.js';
 import { copilot } from './copilot/agent.js';
 import { cursor } from './cursor/agent.js';
+import { gemini } from './gemini/agent.js';
 
 /**
  * The agents guard can be set up in: the one list. Adding an agent is a folder next to these (see
@@ -10,7 +12,14 @@ import { cursor } from './cursor/agent.js';
  * chat-start scan. What setup, status and doctor need besides is in each folder's index.ts, which
  * `adapters` (index.ts) loads by the folder's name.
  */
-export const AGENTS = { codex, cursor, antigravity, copilot } as const satisfies Readonly<Record<string, Agent>>;
+export const AGENTS = {
+  codex,
+  cursor,
+  antigravity,
+  copilot,
+  'claude-code': claudeCode,
+  gemini,
+} as const satisfies Readonly<Record<string, Agent>>;
 
 /** An agent's id: `guard setup <id>`, `guard hook <id>`. */
 export type AgentId = keyof typeof AGENTS;

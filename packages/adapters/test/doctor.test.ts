@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentId, CannedCall, Effect, ReadReply } from '../src/index.js';
 import { adapters, configuredTimeout, DOCTOR_CHAT } from '../src/index.js';
 
-const AGENTS: readonly AgentId[] = ['codex', 'cursor', 'antigravity', 'copilot'];
+const AGENTS: readonly AgentId[] = ['codex', 'cursor', 'antigravity', 'copilot', 'claude-code', 'gemini'];
 const cannedShellCall = (agent: AgentId, command: string, cwd: string): CannedCall =>
   adapters[agent].doctor.shellCall(command, cwd);
 const readReply = (agent: AgentId, stdout: string, exit: number, failClosed = false): ReadReply =>
@@ -34,6 +34,9 @@ const deny = {
   cursor: '{"permission":"deny","user_message":"no","agent_message":"no"}',
   antigravity: '{"decision":"deny","reason":"guard: no"}',
   copilot: '{"permissionDecision":"deny","permissionDecisionReason":"guard: no"}',
+  claude:
+    '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"guard: no"}}',
+  gemini: '{"decision":"deny","reason":"guard: no"}',
 } as const;
 
 describe('readReply: what each agent does with an answer', () => {
@@ -75,6 +78,36 @@ describe('readReply: what each agent does with an answer', () => {
     { agent: 'copilot', stdout: '', exit: 2, effect: 'block' },
     { agent: 'copilot', stdout: deny.copilot, exit: 1, effect: 'failure' },
     { agent: 'copilot', stdout: `${deny.copilot}${deny.copilot}`, exit: 0, effect: 'failure' },
+    // Claude Code: silence and plain text let it run; a deny blocks whatever the exit code; an
+    // "allow" is an approval, never guard's no objection; failures block only on onFailure entries
+    { agent: 'claude-code', stdout: '', exit: 0, effect: 'no-objection' },
+    { agent: 'claude-code', stdout: 'this is not json', exit: 0, effect: 'no-objection' },
+    { agent: 'claude-code', stdout: 'this is not json', exit: 0, effect: 'no-objection', failClosed: true },
+    { agent: 'claude-code', stdout: '{}', exit: 0, effect: 'no-objection' },
+    { agent: 'claude-code', stdout: deny.claude, exit: 0, effect: 'block' },
+    { agent: 'claude-code', stdout: deny.claude, exit: 1, effect: 'block' },
+    { agent: 'claude-code', stdout: deny.claude.replace('deny', 'ask'), exit: 0, effect: 'ask' },
+    { agent: 'claude-code', stdout: deny.claude.replace('deny', 'allow'), exit: 0, effect: 'failure' },
+    { agent: 'claude-code', stdout: deny.claude.replace('deny', 'maybe'), exit: 0, effect: 'failure' },
+    { agent: 'claude-code', stdout: deny.claude.replace('deny', 'maybe'), exit: 0, effect: 'block', failClosed: true },
+    { agent: 'claude-code', stdout: '', exit: 2, effect: 'block' },
+    { agent: 'claude-code', stdout: '', exit: 1, effect: 'failure' },
+    { agent: 'claude-code', stdout: '', exit: 1, effect: 'block', failClosed: true },
+    // Gemini CLI: silence, text and allow let it run; deny (or block, or continue false) stops it
+    // whatever the exit code; exit 2 blocks; other exits fail (and so run), fail-closed or not
+    { agent: 'gemini', stdout: '', exit: 0, effect: 'no-objection' },
+    { agent: 'gemini', stdout: 'this is not json', exit: 0, effect: 'no-objection' },
+    { agent: 'gemini', stdout: '{"decision":"allow"}', exit: 0, effect: 'no-objection' },
+    { agent: 'gemini', stdout: deny.gemini, exit: 0, effect: 'block' },
+    { agent: 'gemini', stdout: deny.gemini.replace('deny', 'block'), exit: 0, effect: 'block' },
+    { agent: 'gemini', stdout: deny.gemini, exit: 1, effect: 'block' },
+    { agent: 'gemini', stdout: '{"continue":false,"stopReason":"no"}', exit: 0, effect: 'block' },
+    { agent: 'gemini', stdout: '{"decision":"ask","reason":"?"}', exit: 0, effect: 'ask' },
+    // Claude Code's nested form means nothing to Gemini CLI
+    { agent: 'gemini', stdout: deny.claude, exit: 0, effect: 'no-objection' },
+    { agent: 'gemini', stdout: '', exit: 2, effect: 'block' },
+    { agent: 'gemini', stdout: '', exit: 1, effect: 'failure' },
+    { agent: 'gemini', stdout: '', exit: 1, effect: 'failure', failClosed: true },
   ])('$agent: exit $exit, $stdout → $effect', ({ agent, stdout, exit, effect, failClosed }) => {
     expect(readReply(agent, stdout, exit, failClosed).effect).toBe(effect);
   });
@@ -102,8 +135,31 @@ describe('configuredTimeout', () => {
       text: '{"hooks":{"PreToolUse":[{"hooks":[{"command":"/n /s hook codex"}]}]}}',
       want: undefined,
     },
+    {
+      name: 'an agent id with a dash',
+      text: '{"hooks":{"PreToolUse":[{"hooks":[{"command":"\\"/n\\" \\"/s\\" hook claude-code","timeout":10}]}]}}',
+      want: 10,
+    },
     { name: 'not JSON', text: '{', want: undefined },
   ])('$name', ({ text, want }) => {
     expect(configuredTimeout(text)).toBe(want);
+  });
+
+  it.for([
+    { agent: 'claude-code', text: '', want: 600 },
+    {
+      agent: 'claude-code',
+      text: adapters['claude-code'].install('', { hookCommand: '/n /s hook claude-code', failClosed: false }),
+      want: 10,
+    },
+    { agent: 'gemini', text: '', want: 60 },
+    // milliseconds in Gemini CLI's file, read with its comments
+    {
+      agent: 'gemini',
+      text: `// mine\n${adapters.gemini.install('', { hookCommand: '/n /s hook gemini', failClosed: false })}`,
+      want: 10,
+    },
+  ] as const)('$agent waits $want s for guard', ({ agent, text, want }) => {
+    expect(adapters[agent].doctor.timeoutSeconds(text)).toBe(want);
   });
 });

@@ -8,7 +8,7 @@ const where = (env: Record<string, string> = {}): Locations => ({ home: HOME, en
 
 describe('the registry: one list of agents', () => {
   it('AGENTS, AGENT_IDS and adapters name the same agents, in the same order, each under its own id', () => {
-    expect(AGENT_IDS).toEqual(['codex', 'cursor', 'antigravity', 'copilot']);
+    expect(AGENT_IDS).toEqual(['codex', 'cursor', 'antigravity', 'copilot', 'claude-code', 'gemini']);
     expect(Object.keys(adapters)).toEqual(AGENT_IDS);
     for (const id of AGENT_IDS) {
       expect(AGENTS[id].id).toBe(id);
@@ -34,7 +34,10 @@ describe('the registry: one list of agents', () => {
     { name: 'codex', want: 'codex' },
     { name: 'copilot', want: 'copilot' },
     { name: 'Codex', want: undefined },
+    { name: 'claude-code', want: 'claude-code' },
+    { name: 'gemini', want: 'gemini' },
     { name: 'claude', want: undefined },
+    { name: 'claudeCode', want: undefined },
     { name: 'toString', want: undefined },
     { name: '', want: undefined },
   ])('agentId($name) → $want', ({ name, want }) => {
@@ -46,6 +49,8 @@ describe('the registry: one list of agents', () => {
     { id: 'cursor', needsTrust: true, after: /^start a new Cursor session/, trust: false },
     { id: 'antigravity', needsTrust: false, after: /^quit Antigravity completely/, trust: false },
     { id: 'copilot', needsTrust: true, after: /^start a new GitHub Copilot session/, trust: false },
+    { id: 'claude-code', needsTrust: true, after: /^start a new Claude Code session/, trust: false },
+    { id: 'gemini', needsTrust: true, after: /^start a new Gemini CLI session/, trust: false },
   ])('$id: project trust $needsTrust, records of trust $trust', ({ id, needsTrust, after, trust }) => {
     expect(adapters[id].projectNeedsTrust).toBe(needsTrust);
     expect(adapters[id].afterUninstall).toMatch(after);
@@ -101,6 +106,45 @@ describe('what the chat-start scan reads, per agent', () => {
       files: ['/srv/copilot/copilot-instructions.md'],
       folders: ['/srv/copilot/instructions', '/srv/copilot/skills'],
       mcp: ['/srv/copilot/mcp-config.json'],
+    },
+    {
+      id: 'claude-code',
+      files: [`${HOME}/.claude/CLAUDE.md`],
+      folders: [
+        `${HOME}/.claude/rules`,
+        `${HOME}/.claude/skills`,
+        `${HOME}/.claude/agents`,
+        `${HOME}/.claude/commands`,
+        // Claude Code's own notes on this project (/work/app)
+        `${HOME}/.claude/projects/-work-app/memory`,
+      ],
+      mcp: [`${HOME}/.claude.json`],
+    },
+    {
+      id: 'claude-code',
+      env: { CLAUDE_CONFIG_DIR: '/srv/claude' },
+      files: ['/srv/claude/CLAUDE.md'],
+      folders: [
+        '/srv/claude/rules',
+        '/srv/claude/skills',
+        '/srv/claude/agents',
+        '/srv/claude/commands',
+        '/srv/claude/projects/-work-app/memory',
+      ],
+      mcp: ['/srv/claude/.claude.json'],
+    },
+    {
+      id: 'gemini',
+      files: [`${HOME}/.gemini/GEMINI.md`],
+      folders: [`${HOME}/.gemini/skills`, `${HOME}/.gemini/agents`, `${HOME}/.agents/skills`],
+      mcp: [`${HOME}/.gemini/settings.json`],
+    },
+    {
+      id: 'gemini',
+      env: { GEMINI_CLI_HOME: '/srv/gem' },
+      files: ['/srv/gem/.gemini/GEMINI.md'],
+      folders: ['/srv/gem/.gemini/skills', '/srv/gem/.gemini/agents', '/srv/gem/.agents/skills'],
+      mcp: ['/srv/gem/.gemini/settings.json'],
     },
   ])('$id with $env', ({ id, env, files, folders, mcp }) => {
     const { chatStart } = AGENTS[id];
@@ -164,6 +208,40 @@ describe('reading MCP servers out of a config (text in, servers out)', () => {
     { name: 'nothing', text: '', servers: [] },
   ])('Codex TOML: $name', async ({ text, servers }) => {
     expect(await toml?.(text)).toEqual(servers);
+  });
+
+  const claudeJson = AGENTS['claude-code'].chatStart.mcp(where())[0]?.servers;
+  it.for<{ name: string; text: string; servers: McpServer[] }>([
+    {
+      name: "the user's servers and this project's local ones, not another project's",
+      text: JSON.stringify({
+        numStartups: 3,
+        mcpServers: { files: { type: 'stdio', command: 'npx', args: ['-y', 'srv'] } },
+        projects: {
+          '/work/app': { mcpServers: { db: { command: '/home/dev/bin/db-mcp', env: { DB: 'dev' } } } },
+          '/work/other': { mcpServers: { other: { command: 'x' } } },
+        },
+      }),
+      servers: [
+        { name: 'files', command: 'npx', args: ['-y', 'srv'], env: {} },
+        { name: 'db', command: '/home/dev/bin/db-mcp', args: [], env: { DB: 'dev' } },
+      ],
+    },
+    { name: 'no server named anywhere: not parsed', text: '{"numStartups": 3, broken', servers: [] },
+    { name: 'no projects', text: '{"mcpServers":{}}', servers: [] },
+  ])('Claude Code .claude.json: $name', async ({ text, servers }) => {
+    expect(await claudeJson?.(text)).toEqual(servers);
+  });
+
+  it('Claude Code .claude.json that cannot be read', async () => {
+    await expect(claudeJson?.('{"mcpServers": {')).rejects.toThrow(McpConfigError);
+  });
+
+  const geminiSettings = AGENTS.gemini.chatStart.mcp(where())[0]?.servers;
+  it('Gemini CLI settings.json: comments are no reason to skip its servers', async () => {
+    const text = '// mine\n{\n  "mcpServers": { /* daily */ "t": { "command": "/bin/t", "args": ["a // b"] } }\n}\n';
+    expect(await geminiSettings?.(text)).toEqual([{ name: 't', command: '/bin/t', args: ['a // b'], env: {} }]);
+    await expect(geminiSettings?.('{"mcpServers": {,}}')).rejects.toThrow(McpConfigError);
   });
 
   it('Codex TOML that cannot be read', async () => {

@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import type { HooksOff, Locations } from '../src/index.js';
+import { adapters, AGENT_IDS } from '../src/index.js';
+
+// What the agents' own settings do to guard's hooks (read by `guard status` and `guard doctor`):
+// text in, findings out, one row per way a setting keeps guard's hooks from running and its near misses.
+
+const where = (env: Record<string, string> = {}): Locations => ({ home: '/home/dev', env, projectRoot: '/work/app' });
+
+/** Runs an agent's check over `texts` (path → text; a path not given is a file that does not exist). */
+function check(agent: 'claude-code' | 'gemini', texts: Record<string, string>, env: Record<string, string> = {}) {
+  const switches = adapters[agent].hookSwitches;
+  if (switches === undefined) throw new Error(`${agent} has no hook switches`);
+  const files = switches.files(where(env)).map((path) => ({ path, text: texts[path] }));
+  return switches.check(files, where(env));
+}
+
+const scopes = (found: readonly HooksOff[]): string[] => found.map((off) => off.scope);
+
+describe('which agents have settings that switch hooks off', () => {
+  it('Claude Code and Gemini CLI do; the others do not (Codex keeps its own trust records)', () => {
+    expect(AGENT_IDS.filter((id) => adapters[id].hookSwitches !== undefined)).toEqual(['claude-code', 'gemini']);
+  });
+});
+
+describe('Claude Code: disableAllHooks and allowManagedHooksOnly', () => {
+  const USER = '/home/dev/.claude/settings.json';
+  const PROJECT = '/work/app/.claude/settings.json';
+  const LOCAL = '/work/app/.claude/settings.local.json';
+  const MANAGED = '/etc/claude-code/managed-settings.json';
+
+  it('reads the user, project, local and managed settings, CLAUDE_CONFIG_DIR honoured', () => {
+    expect(adapters['claude-code'].hookSwitches?.files(where())).toEqual([USER, PROJECT, LOCAL, MANAGED]);
+    expect(adapters['claude-code'].hookSwitches?.files(where({ CLAUDE_CONFIG_DIR: '/srv/c' }))[0]).toBe(
+      '/srv/c/settings.json',
+    );
+  });
+
+  it.for<{ name: string; texts: Record<string, string>; found: RegExp[] }>([
+    {
+      name: 'user settings',
+      texts: { [USER]: '{"disableAllHooks": true}' },
+      found: [/settings\.json sets "disableAllHooks": true/],
+    },
+    {
+      name: 'project-local settings',
+      texts: { [LOCAL]: '{\n  "disableAllHooks": true\n}\n' },
+      found: [/settings\.local\.json sets/],
+    },
+    {
+      name: 'managed settings: only managed hooks',
+      texts: { [MANAGED]: '{"allowManagedHooksOnly": true}' },
+      found: [/runs only the hooks of its managed settings/],
+    },
+    {
+      name: 'both, in two files',
+      texts: { [USER]: '{"disableAllHooks": true}', [PROJECT]: '{"disableAllHooks": true}' },
+      found: [/^\/home\/dev\/\.claude/, /^\/work\/app\/\.claude/],
+    },
+    // near misses
+    { name: 'false', texts: { [USER]: '{"disableAllHooks": false}' }, found: [] },
+    { name: 'the string "true"', texts: { [USER]: '{"disableAllHooks": "true"}' }, found: [] },
+    { name: 'nested elsewhere', texts: { [USER]: '{"env": {"disableAllHooks": true}}' }, found: [] },
+    // Claude Code ignores a file that does not parse: it switches nothing off either
+    { name: 'a file Claude Code cannot read', texts: { [USER]: '{"disableAllHooks": true, // x\n}' }, found: [] },
+    { name: 'no files at all', texts: {}, found: [] },
+  ])('$name', ({ texts, found }) => {
+    const off = check('claude-code', texts);
+    expect(off.map((entry) => entry.message)).toEqual(found.map((pattern) => expect.stringMatching(pattern)));
+    expect(scopes(off).every((scope) => scope === 'everywhere')).toBe(true);
+  });
+});
+
+describe('Gemini CLI: hooksConfig and folder trust', () => {
+  const DEFAULTS = '/etc/gemini-cli/system-defaults.json';
+  const USER = '/home/dev/.gemini/settings.json';
+  const PROJECT = '/work/app/.gemini/settings.json';
+  const SYSTEM = '/etc/gemini-cli/settings.json';
+  const TRUSTED = '/home/dev/.gemini/trustedFolders.json';
+  const trusted = { [TRUSTED]: '{"/work/app": "TRUST_FOLDER"}' };
+
+  it("reads Gemini CLI's settings in its own order, then its trusted folders; the variables that move them honoured", () => {
+    expect(adapters.gemini.hookSwitches?.files(where())).toEqual([DEFAULTS, USER, PROJECT, SYSTEM, TRUSTED]);
+    expect(
+      adapters.gemini.hookSwitches?.files(
+        where({
+          GEMINI_CLI_HOME: '/srv/g',
+          GEMINI_CLI_SYSTEM_SETTINGS_PATH: '/srv/sys.json',
+          GEMINI_CLI_SYSTEM_DEFAULTS_PATH: '/srv/def.json',
+          GEMINI_CLI_TRUSTED_FOLDERS_PATH: '/srv/trust.json',
+        }),
+      ),
+    ).toEqual(['/srv/def.json', '/srv/g/.gemini/settings.json', PROJECT, '/srv/sys.json', '/srv/trust.json']);
+  });
+
+  it.for<{ name: string; texts: Record<string, string>; env?: Record<string, string>; found: [string, RegExp][] }>([
+    {
+      name: 'hooks off in the user settings',
+      texts: { ...trusted, [USER]: '{"hooksConfig": {"enabled": false}}' },
+      found: [['everywhere', /\.gemini\/settings\.json sets "hooksConfig": \{"enabled": false\}/]],
+    },
+    {
+      name: 'hooks off, with comments around',
+      texts: { ...trusted, [USER]: '// mine\n{ "hooksConfig": { /* no */ "enabled": false } }' },
+      found: [['everywhere', /runs no hooks at all/]],
+    },
+    {
+      name: 'off for the user, on again in the project (the project wins)',
+      texts: {
+        ...trusted,
+        [USER]: '{"hooksConfig": {"enabled": false}}',
+        [PROJECT]: '{"hooksConfig": {"enabled": true}}',
+      },
+      found: [],
+    },
+    {
+      name: 'on for the user, off in the system settings (the system wins)',
+      texts: {
+        ...trusted,
+        [USER]: '{"hooksConfig": {"enabled": true}}',
+        [SYSTEM]: '{"hooksConfig": {"enabled": false}}',
+      },
+      found: [['everywhere', /^\/etc\/gemini-cli\/settings\.json sets/]],
+    },
+    {
+      name: 'guard switched off by name',
+      texts: { ...trusted, [PROJECT]: '{"hooksConfig": {"disabled": ["lint", "guard"]}}' },
+      found: [['everywhere', /lists "guard" in "hooksConfig.disabled"/]],
+    },
+    {
+      name: 'another hook switched off by name',
+      texts: { ...trusted, [USER]: '{"hooksConfig": {"disabled": ["guard-rails"]}}' },
+      found: [],
+    },
+    {
+      name: 'hooks on (the default)',
+      texts: { ...trusted, [USER]: '{"hooksConfig": {"notifications": true}}' },
+      found: [],
+    },
+    // folder trust: an untrusted folder runs no hooks, user hooks included
+    { name: 'no trusted folders at all', texts: {}, found: [['here', /does not trust \/work\/app \(yet\)/]] },
+    { name: 'the parent folder trusted', texts: { [TRUSTED]: '{"/work": "TRUST_FOLDER"}' }, found: [] },
+    {
+      name: "a folder's parent trusted through TRUST_PARENT",
+      texts: { [TRUSTED]: '{"/work/app/x": "TRUST_PARENT"}' },
+      found: [],
+    },
+    {
+      name: 'trusted above, not trusted here (the longer rule wins)',
+      texts: { [TRUSTED]: '{"/work": "TRUST_FOLDER", "/work/app": "DO_NOT_TRUST"}' },
+      found: [['here', /does not trust \/work\/app, so/]],
+    },
+    {
+      name: 'a sibling with the same start is not this folder',
+      texts: { [TRUSTED]: '{"/work/ap": "TRUST_FOLDER"}' },
+      found: [['here', /does not trust/]],
+    },
+    { name: 'trusted through the environment', texts: {}, env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' }, found: [] },
+    {
+      name: 'untrusted through the environment, whatever the file says',
+      texts: trusted,
+      env: { GEMINI_CLI_TRUST_WORKSPACE: 'false' },
+      found: [['here', /GEMINI_CLI_TRUST_WORKSPACE/]],
+    },
+    {
+      name: 'folder trust switched off',
+      texts: { [USER]: '{"security": {"folderTrust": {"enabled": false}}}' },
+      found: [],
+    },
+  ])('$name', ({ texts, env, found }) => {
+    const off = check('gemini', texts, env);
+    expect(off.map((entry) => [entry.scope, entry.message])).toEqual(
+      found.map(([scope, pattern]) => [scope, expect.stringMatching(pattern)]),
+    );
+  });
+});
