@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { AGENT_IDS, ConfigError } from '@guard/adapters';
-import type { Adapter, AgentId, Capabilities, ConfigLevel, TrustReport } from '@guard/adapters';
+import type { Adapter, AgentId, Capabilities, ConfigLevel, HooksOff, TrustReport } from '@guard/adapters';
 import {
   adapterFor,
   baseCommand,
@@ -62,6 +62,11 @@ export interface AgentStatus {
   readonly name: string;
   readonly levels: readonly LevelStatus[];
   readonly capabilities: Capabilities;
+  /**
+   * Where guard is set up for this agent: what in the agent's own settings keeps guard's hooks from
+   * running (everywhere, or in the folder status runs in); [] when nothing does.
+   */
+  readonly hooksOff: readonly HooksOff[];
 }
 
 /** `guard status --json`. */
@@ -172,14 +177,35 @@ export async function collectStatus(io: Io): Promise<StatusJson> {
     failClosed: settings.failClosed,
     guardHome,
     hookScript: { path: script, exists: existsSync(script) },
-    agents: AGENT_IDS.map((agent) => ({
-      agent,
-      name: adapterFor(agent).displayName,
+    agents: AGENT_IDS.map((agent) => {
       // run from the home folder, the project's file can be the user's own: list it once
-      levels: LEVELS.map((level) => inspectLevel(agent, level, io, settings)).filter(
+      const levels = LEVELS.map((level) => inspectLevel(agent, level, io, settings)).filter(
         (level, index, all) => all.findIndex((other) => other.path === level.path) === index,
-      ),
-      capabilities: adapterFor(agent).capabilities,
-    })),
+      );
+      return {
+        agent,
+        name: adapterFor(agent).displayName,
+        levels,
+        capabilities: adapterFor(agent).capabilities,
+        hooksOff: levels.some((level) => level.installed) ? hooksOffFor(adapterFor(agent), io) : [],
+      };
+    }),
   };
+}
+
+/** What the agent's own settings files say that keeps its hooks from running (read, never changed). */
+export function hooksOffFor(adapter: Adapter, io: Io): readonly HooksOff[] {
+  const switches = adapter.hookSwitches;
+  if (switches === undefined) return [];
+  const where = locationsFrom(io);
+  const files = switches.files(where).map((path) => {
+    let text: string | undefined;
+    try {
+      text = readBytes(path)?.toString('utf8');
+    } catch {
+      // unreadable: as good as missing here; the agent cannot read it either
+    }
+    return { path, text };
+  });
+  return switches.check(files, where);
 }

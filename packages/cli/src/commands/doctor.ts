@@ -4,7 +4,7 @@ import { AGENT_IDS } from '@guard/adapters';
 import type { Adapter, AgentId, ConfigLevel, Effect, TrustReport } from '@guard/adapters';
 import { adapterFor, LEVELS, locationsFrom, readBytes } from '../agents/config-io.js';
 import type { CommandCheck } from '../agents/config-io.js';
-import { collectStatus } from '../agents/inspect.js';
+import { collectStatus, hooksOffFor } from '../agents/inspect.js';
 import type { LevelStatus } from '../agents/inspect.js';
 import { ExitCode, GuardError } from '../errors.js';
 import type { Io } from '../io.js';
@@ -197,6 +197,7 @@ async function checkLevel(agent: AgentId, found: LevelStatus, io: Io, run: RunHo
           fix: `Run \`${again}\`.`,
         },
     ...(found.codexTrust === undefined ? [] : trustCheck(agent, found.codexTrust, io)),
+    ...switchCheck(agent, io),
     ...(await agentOwnCheck(agent, found, io)),
     ...found.commands.map(commandCheck),
   ];
@@ -246,6 +247,26 @@ async function checkLevel(agent: AgentId, found: LevelStatus, io: Io, run: RunHo
         },
   );
   return checks;
+}
+
+/**
+ * For an agent whose own settings can switch hooks off: nothing in them does. (What keeps guard
+ * out of only the folder doctor runs in is for `guard status` to say, not a failure.)
+ */
+function switchCheck(agent: AgentId, io: Io): Check[] {
+  const adapter = adapterFor(agent);
+  if (adapter.hookSwitches === undefined) return [];
+  const name = `${adapter.displayName} runs hooks`;
+  const off = hooksOffFor(adapter, io).filter((found) => found.scope === 'everywhere');
+  if (off.length === 0) return [{ name, ok: true, detail: 'no setting of its own switches hooks off' }];
+  return [
+    {
+      name,
+      ok: false,
+      detail: off.map((found) => found.message).join(' '),
+      fix: `Change that setting in ${adapter.displayName}'s settings, then run \`guard doctor\` again.`,
+    },
+  ];
 }
 
 function trustCheck(agent: AgentId, report: TrustReport, io: Io): Check[] {

@@ -43,6 +43,9 @@ export function renderStatus(report: StatusJson): string {
     lines.push(`  ask: ${ask}; results seen: ${yesNo(caps.results)}; chat start seen: ${yesNo(caps.startEvent)}`);
     lines.push(`  a yes: ${howYesIsSeen(caps)}`);
     lines.push(`  if the hook fails: ${caps.onHookFailure}`, `  if it times out: ${caps.onHookTimeout}`);
+    for (const off of agent.hooksOff) {
+      lines.push(`  ${off.scope === 'everywhere' ? 'NOT RUNNING' : 'not running in this folder'}: ${off.message}`);
+    }
   }
   return `${lines.join('\n')}\n`;
 }

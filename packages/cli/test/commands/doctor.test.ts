@@ -10,7 +10,7 @@ import { captureIo } from '../capture-io.js';
 import { makeAgentHome } from './agent-home.js';
 import type { AgentHome } from './agent-home.js';
 
-const AGENTS: readonly AgentId[] = ['codex', 'cursor', 'antigravity', 'copilot'];
+const AGENTS: readonly AgentId[] = ['codex', 'cursor', 'antigravity', 'copilot', 'claude-code', 'gemini'];
 
 /** Answers as guard's runtime gives them: a block for a force push, no objection otherwise. */
 const REPLIES: Record<AgentId, { readonly allow: string; readonly deny: string }> = {
@@ -24,6 +24,11 @@ const REPLIES: Record<AgentId, { readonly allow: string; readonly deny: string }
   },
   antigravity: { allow: '{"decision":"ask"}', deny: '{"decision":"deny","reason":"guard: blocked."}' },
   copilot: { allow: '', deny: '{"permissionDecision":"deny","permissionDecisionReason":"guard: blocked."}' },
+  'claude-code': {
+    allow: '',
+    deny: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"guard: blocked."}}',
+  },
+  gemini: { allow: '', deny: '{"decision":"deny","reason":"guard: blocked."}' },
 };
 
 // A stand-in for guard's hook script; FAKE_MODE makes it misbehave the ways a real setup can.
@@ -241,6 +246,35 @@ describe('guard doctor failure paths', () => {
     expect(report.ok).toBe(false);
   });
 
+  it.for([
+    // Claude Code: the switch in its local project settings, beside guard's user settings
+    { agent: 'claude-code' as const, text: '{"disableAllHooks": true}', says: /"disableAllHooks": true/ },
+    // Gemini CLI: in the very file guard's hooks are in, with a comment
+    { agent: 'gemini' as const, text: '// off\n{"hooksConfig": {"enabled": false}}\n', says: /"enabled": false/ },
+  ])(
+    '$agent: its own setting that switches hooks off fails the check, and says which',
+    async ({ agent, text, says }) => {
+      box.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH = join(box.root, 'none.json');
+      box.env.GEMINI_CLI_SYSTEM_DEFAULTS_PATH = join(box.root, 'none.json');
+      const name = `${adapters[agent].displayName} runs hooks`;
+      installWith(agent, fake);
+      expect(checksOf(await diagnose(ioOf(), cannedRunner(5)), agent)[name]).toMatchObject({ ok: true });
+      if (agent === 'gemini') installWith(agent, fake, text);
+      else {
+        mkdirSync(join(box.project, '.claude'), { recursive: true });
+        writeFileSync(join(box.project, '.claude', 'settings.local.json'), text);
+      }
+      const checks = checksOf(await diagnose(ioOf(), cannedRunner(5)), agent);
+      expect(checks[name]).toMatchObject({
+        ok: false,
+        detail: expect.stringMatching(says),
+        fix: expect.stringContaining('guard doctor'),
+      });
+      // the hook itself still answers right: only the agent does not run it
+      expect(checks['dangerous step is blocked']?.ok).toBe(true);
+    },
+  );
+
   it('runs the command registered for the event it sends, from the folder of the config', async () => {
     const calls: { agent: AgentId; command: string; cwd: string }[] = [];
     const files = Object.fromEntries(AGENTS.map((agent) => [agent, installWith(agent, fake)]));
@@ -267,6 +301,16 @@ describe('guard doctor failure paths', () => {
         command: `${base('copilot')} --event preToolUse`,
         cwd: dirname(files.copilot as string),
       })),
+      ...['c', 'c'].map(() => ({
+        agent: 'claude-code',
+        command: base('claude-code'),
+        cwd: dirname(files['claude-code'] as string),
+      })),
+      ...['g', 'g'].map(() => ({
+        agent: 'gemini',
+        command: base('gemini'),
+        cwd: dirname(files.gemini as string),
+      })),
     ]);
   });
 });
@@ -277,7 +321,7 @@ describe('guard doctor output and exit code', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('No agent has guard set up.');
     expect(result.stderr).toBe(
-      'guard: guard is not set up for any agent, so nothing is checked.\nRun `guard setup <agent>` (codex, cursor, antigravity or copilot) first.\n',
+      'guard: guard is not set up for any agent, so nothing is checked.\nRun `guard setup <agent>` (codex, cursor, antigravity, copilot, claude-code or gemini) first.\n',
     );
   });
 

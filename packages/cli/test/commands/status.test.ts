@@ -8,7 +8,7 @@ import { howYesIsSeen, status } from '../../src/commands/status.js';
 import type { LevelStatus, StatusJson } from '../../src/agents/inspect.js';
 import { hookScriptPath } from '../../src/self.js';
 import { captureIo } from '../capture-io.js';
-import { makeAgentHome } from './agent-home.js';
+import { makeAgentHome, readIfThere } from './agent-home.js';
 import type { AgentHome } from './agent-home.js';
 
 let box: AgentHome;
@@ -43,10 +43,19 @@ describe('guard status --json', () => {
       guardHome: box.guardHome,
       hookScript: { path: hookScriptPath() },
     });
-    expect(report.agents.map((agent) => agent.agent)).toEqual(['codex', 'cursor', 'antigravity', 'copilot']);
+    expect(report.agents.map((agent) => agent.agent)).toEqual([
+      'codex',
+      'cursor',
+      'antigravity',
+      'copilot',
+      'claude-code',
+      'gemini',
+    ]);
     for (const agent of report.agents) {
       expect(agent.capabilities).toEqual(adapters[agent.agent].capabilities);
       expect(agent.name).toBe(adapters[agent.agent].displayName);
+      // nothing is set up, so the agents' own settings are not even read
+      expect(agent.hooksOff).toEqual([]);
       expect(agent.levels.map((level) => [level.level, level.exists, level.installed, level.commands])).toEqual([
         ['user', false, false, []],
         ['project', false, false, []],
@@ -56,12 +65,18 @@ describe('guard status --json', () => {
     expect(levelOf(report, 'copilot', 'project').path).toBe(join(box.project, '.github', 'hooks', 'guard.json'));
   });
 
-  it('honours CODEX_HOME and COPILOT_HOME', async () => {
+  it('honours CODEX_HOME, COPILOT_HOME, CLAUDE_CONFIG_DIR and GEMINI_CLI_HOME', async () => {
     box.env.CODEX_HOME = join(box.root, 'ch');
     box.env.COPILOT_HOME = join(box.root, 'cp');
+    box.env.CLAUDE_CONFIG_DIR = join(box.root, 'cc');
+    box.env.GEMINI_CLI_HOME = join(box.root, 'gh');
     const report = await statusJson();
     expect(levelOf(report, 'codex', 'user').path).toBe(join(box.root, 'ch', 'hooks.json'));
     expect(levelOf(report, 'copilot', 'user').path).toBe(join(box.root, 'cp', 'hooks', 'guard.json'));
+    expect(levelOf(report, 'claude-code', 'user').path).toBe(join(box.root, 'cc', 'settings.json'));
+    expect(levelOf(report, 'claude-code', 'project').path).toBe(join(box.project, '.claude', 'settings.json'));
+    expect(levelOf(report, 'gemini', 'user').path).toBe(join(box.root, 'gh', '.gemini', 'settings.json'));
+    expect(levelOf(report, 'gemini', 'project').path).toBe(join(box.project, '.gemini', 'settings.json'));
   });
 
   it('after setup: installed where setup wrote, with the command, up to date', async () => {
@@ -163,6 +178,63 @@ describe('guard status --json', () => {
   });
 });
 
+describe("guard status: the agents' own settings that keep guard's hooks from running", () => {
+  // Gemini CLI's machine-wide files, moved into the box (the machine's own are not this test's)
+  beforeEach(() => {
+    box.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH = join(box.root, 'etc', 'gemini-system.json');
+    box.env.GEMINI_CLI_SYSTEM_DEFAULTS_PATH = join(box.root, 'etc', 'gemini-defaults.json');
+  });
+  const hooksOff = (report: StatusJson, agent: AgentId) =>
+    report.agents.find((entry) => entry.agent === agent)?.hooksOff;
+
+  it("Claude Code's disableAllHooks, in the user's settings or the project's local ones", async () => {
+    await box.guard('setup', 'claude-code');
+    expect(hooksOff(await statusJson(), 'claude-code')).toEqual([]);
+    const user = join(box.home, '.claude', 'settings.json');
+    write(user, readIfThere(user)?.replace('{', '{\n  "disableAllHooks": true,') ?? '');
+    write(join(box.project, '.claude', 'settings.local.json'), '{"disableAllHooks": true}\n');
+    const report = await statusJson();
+    expect(hooksOff(report, 'claude-code')).toEqual([
+      {
+        scope: 'everywhere',
+        message: expect.stringMatching(new RegExp(`^${escape(user)} sets "disableAllHooks": true`)),
+      },
+      { scope: 'everywhere', message: expect.stringContaining('settings.local.json sets "disableAllHooks": true') },
+    ]);
+    // guard's own file still parses and is up to date: the switch is the agent's
+    expect(levelOf(report, 'claude-code', 'user')).toMatchObject({ installed: true, upToDate: true });
+    expect((await box.guard('status')).stdout).toContain(
+      `  NOT RUNNING: ${user} sets "disableAllHooks": true, so Claude Code runs no hooks at all, guard's included`,
+    );
+  });
+
+  it("Gemini CLI's hooksConfig.enabled, and folder trust for the folder status runs in", async () => {
+    await box.guard('setup', 'gemini', '--project');
+    const trust = join(box.home, '.gemini', 'trustedFolders.json');
+    const [untrusted] = hooksOff(await statusJson(), 'gemini') ?? [];
+    expect(untrusted).toEqual({
+      scope: 'here',
+      message: expect.stringContaining(`does not trust ${box.project} (yet)`),
+    });
+    expect((await box.guard('status')).stdout).toContain('  not running in this folder: Gemini CLI does not trust');
+    write(trust, `{"${box.project}": "TRUST_FOLDER"}`);
+    expect(hooksOff(await statusJson(), 'gemini')).toEqual([]);
+    write(join(box.home, '.gemini', 'settings.json'), '// mine\n{ "hooksConfig": { "enabled": false } }\n');
+    expect(hooksOff(await statusJson(), 'gemini')).toEqual([
+      { scope: 'everywhere', message: expect.stringContaining('"hooksConfig": {"enabled": false}') },
+    ]);
+  });
+
+  it('an agent guard is not set up for is not looked at', async () => {
+    write(join(box.home, '.claude', 'settings.json'), '{"disableAllHooks": true}\n');
+    expect(hooksOff(await statusJson(), 'claude-code')).toEqual([]);
+  });
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 describe('guard status (text)', () => {
   it('names the switches, each agent, where guard is and what a failure does', async () => {
     await box.guard('setup', 'antigravity');
@@ -229,6 +301,8 @@ describe('how a yes is seen, per agent', () => {
     { agent: 'cursor', says: /result comes back/ },
     { agent: 'copilot', says: /result comes back/ },
     { agent: 'antigravity', says: /cannot be seen .* every asked step is asked again/ },
+    { agent: 'claude-code', says: /result comes back/ },
+    { agent: 'gemini', says: /your next message in the chat/ },
   ] as const)('$agent', ({ agent, says }) => {
     expect(howYesIsSeen(adapters[agent].capabilities)).toMatch(says);
   });
