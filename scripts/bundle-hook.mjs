@@ -147,6 +147,31 @@ function warmUpCalls(project) {
       { sessionId: 'warm', timestamp: 1, cwd: project, toolName: 'bash', toolArgs: { command: 'ls -la' } },
     ],
     [
+      ['claude-code'],
+      {
+        session_id: 'warm',
+        transcript_path: '',
+        cwd: project,
+        permission_mode: 'default',
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Bash',
+        tool_input: { command: 'npm test -- --run', description: 'run the tests' },
+        tool_use_id: 'toolu_0',
+      },
+    ],
+    [
+      ['gemini'],
+      {
+        session_id: 'warm',
+        transcript_path: '',
+        cwd: project,
+        hook_event_name: 'BeforeTool',
+        timestamp: '2026-01-01T00:00:00.000Z',
+        tool_name: 'run_shell_command',
+        tool_input: { command: 'git diff --stat', description: 'look at the change' },
+      },
+    ],
+    [
       ['antigravity', '--event', 'PreToolUse'],
       {
         conversationId: 'warm',

@@ -343,11 +343,124 @@ export function antigravityChat(world: World, id: string, parent?: readonly stri
   };
 }
 
+/** Claude Code: native ask on PreToolUse; results (failures on their own event), messages, a start event. */
+export function claudeChat(world: World, id: string, parent?: readonly string[]): FullChat {
+  let call = 0;
+  const send = (payload: Json): Promise<Answer> =>
+    hook(world, ['claude-code'], { ...payload, session_id: id, cwd: world.project }, parent);
+  const post = (toolName: string, input: Json, response: unknown): Promise<Answer> =>
+    send({
+      ...fixture('claude-code/post-tool-use-bash'),
+      tool_name: toolName,
+      tool_input: input,
+      tool_response: response,
+      tool_use_id: `toolu_${call}`,
+    });
+  // a command that exits non-zero comes back on PostToolUseFailure, its exit code first
+  const ran = (command: string, output: string, exitCode = 0): Promise<Answer> =>
+    exitCode === 0
+      ? post(
+          'Bash',
+          { command, description: 'Run it' },
+          { stdout: output, stderr: '', interrupted: false, isImage: false, noOutputExpected: false },
+        )
+      : send({
+          ...fixture('claude-code/post-tool-use-failure-bash'),
+          tool_input: { command, description: 'Run it' },
+          error: `Exit code ${exitCode}\n${output}`,
+          tool_use_id: `toolu_${call}`,
+        });
+  return {
+    agent: 'claude-code',
+    world,
+    id,
+    parent,
+    start: () => send(fixture('claude-code/session-start')),
+    say: (prompt) => send({ ...fixture('claude-code/user-prompt-submit'), prompt }),
+    shell: (command) =>
+      send({
+        ...fixture('claude-code/pre-tool-use-bash'),
+        tool_input: { command, description: 'Run it' },
+        tool_use_id: `toolu_${++call}`,
+      }),
+    ran,
+    fetched: (url, output) =>
+      post(
+        'WebFetch',
+        { url, prompt: 'Summarise the page' },
+        { bytes: output.length, code: 200, codeText: 'OK', result: output, durationMs: 5, url },
+      ),
+    mcp: (server, tool, args) =>
+      send({
+        ...fixture('claude-code/pre-tool-use-mcp'),
+        tool_name: `mcp__${server}__${tool}`,
+        tool_input: args,
+        mcp_server: { name: server, source: 'user' },
+        tool_use_id: `toolu_${++call}`,
+      }),
+    // the asked step ran: the person said yes in Claude Code's own prompt
+    approve: (command) => ran(command, ''),
+    seen: (answer) => {
+      const decision = hso(answer)['permissionDecision'];
+      return decision === 'ask' ? 'ask' : decision === 'deny' ? 'block' : 'allow';
+    },
+    text: (answer) => str(hso(answer)['permissionDecisionReason']) || str(hso(answer)['additionalContext']),
+  };
+}
+
+/** Gemini CLI: block-then-chat (its own ask ends a headless run); results, messages (BeforeAgent), a start event. */
+export function geminiChat(world: World, id: string, parent?: readonly string[]): FullChat {
+  const send = (payload: Json): Promise<Answer> =>
+    hook(world, ['gemini'], { ...payload, session_id: id, cwd: world.project }, parent);
+  const post = (toolName: string, input: Json, llmContent: string): Promise<Answer> =>
+    send({
+      ...fixture('gemini/after-tool-shell'),
+      tool_name: toolName,
+      tool_input: input,
+      tool_response: { llmContent, returnDisplay: '' },
+    });
+  const say = (prompt: string): Promise<Answer> => send({ ...fixture('gemini/before-agent'), prompt });
+  return {
+    agent: 'gemini',
+    world,
+    id,
+    parent,
+    start: () => send(fixture('gemini/session-start')),
+    say,
+    shell: (command) =>
+      send({ ...fixture('gemini/before-tool-shell'), tool_input: { command, description: 'Run it' } }),
+    // the exit code follows the output when it is not 0, as Gemini CLI writes it
+    ran: (command, output, exitCode = 0) =>
+      post(
+        'run_shell_command',
+        { command, description: 'Run it' },
+        `<untrusted_context>\nOutput: ${output}\n${exitCode === 0 ? '' : `Exit Code: ${exitCode}\n`}Process Group PGID: 4242\n</untrusted_context>`,
+      ),
+    fetched: (url, output) => post('web_fetch', { prompt: `Summarise ${url}` }, output),
+    mcp: (server, tool, args) =>
+      send({
+        ...fixture('gemini/before-tool-mcp'),
+        tool_name: `mcp_${server}_${tool}`,
+        tool_input: args,
+        mcp_context: { server_name: server, tool_name: tool, command: '/home/dev/bin/mcp', args: [] },
+      }),
+    approve: () => say('yes'),
+    seen: (answer) => {
+      if (answer.stdout === '') return 'allow';
+      const reason = str(answer.json?.['reason']);
+      return reason.startsWith("guard: this step needs the person's approval first") ? 'ask' : 'block';
+    },
+    text: (answer) => str(answer.json?.['reason']) || str(hso(answer)['additionalContext']),
+  };
+}
+
 export const CHATS: Readonly<Record<AgentId, (world: World, id: string, parent?: readonly string[]) => Chat>> = {
   codex: codexChat,
   cursor: cursorChat,
   copilot: copilotChat,
   antigravity: antigravityChat,
+  'claude-code': claudeChat,
+  gemini: geminiChat,
 };
 
 /** Every file under a folder, recursively. */

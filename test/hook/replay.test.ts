@@ -88,7 +88,25 @@ const REPLY: Record<AgentId, { deny(text: string): string; ask(text: string): st
     deny: (text) => line({ permissionDecision: 'deny', permissionDecisionReason: text }),
     ask: (text) => line({ permissionDecision: 'ask', permissionDecisionReason: text }),
   },
+  'claude-code': {
+    deny: (text) =>
+      line({
+        hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: text },
+      }),
+    ask: (text) =>
+      line({
+        hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: text },
+      }),
+  },
+  // Gemini CLI's own ask ends a headless run silently: an ask is a deny that tells the agent to ask in the chat
+  gemini: {
+    deny: (text) => line({ decision: 'deny', reason: text }),
+    ask: (text) => line({ decision: 'deny', reason: text }),
+  },
 };
+
+/** Agents whose ask is block-then-chat: the person answers in the chat, with a code to quote. */
+const IN_CHAT: readonly AgentId[] = ['codex', 'gemini'];
 
 const ENV: Environment = { home: HOME, tmp: tmpdir(), guardHome: OPEN };
 
@@ -117,14 +135,13 @@ describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (
     expect(verdict.findings.map((finding) => finding.ruleId)).toEqual(['git.push']);
     expect(verdict.findings[0]?.reason).toContain(reasonOf('git.push').slice(0, 40));
     const result = await hook(args, JSON.stringify(payload));
-    // Codex asks in the chat, with a code the person can quote to approve (it is in the log line too)
+    // Codex and Gemini CLI ask in the chat, with a code the person can quote to approve (it is in the log line too)
     const code = result.log.code;
-    expect(code === undefined).toBe(agent !== 'codex');
+    expect(code === undefined).toBe(!IN_CHAT.includes(agent));
     // Antigravity has no chat-start event: its first asked or blocked step also says guard is on
-    const text =
-      agent === 'codex'
-        ? askInChatMessage(verdict, code)
-        : askMessage(verdict, agent === 'antigravity' ? GUARD_ON_NOTICE : undefined);
+    const text = IN_CHAT.includes(agent)
+      ? askInChatMessage(verdict, code)
+      : askMessage(verdict, agent === 'antigravity' ? GUARD_ON_NOTICE : undefined);
     expect(result).toMatchObject({ code: 0, stdout: REPLY[agent].ask(text), stderr: '' });
     expect(result.log).toMatchObject({ decision: 'ask', how: 'rules', rules: ['git.push'], step: ASKED });
   });

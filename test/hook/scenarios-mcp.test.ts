@@ -43,11 +43,29 @@ function configure(agent: AgentId, world: World, servers: Servers): void {
     writeText(join(world.home, '.codex', 'config.toml'), `model = "gpt-5.5"\n\n${toml}`);
     return;
   }
+  if (agent === 'gemini') {
+    // Gemini CLI keeps them in its settings.json, which may hold comments
+    const json = JSON.stringify({ mcpServers: servers }, null, 2);
+    writeText(join(world.home, '.gemini', 'settings.json'), `// my servers\n${json.replace('{', '{ /* daily */')}\n`);
+    return;
+  }
+  if (agent === 'claude-code') {
+    // Claude Code: the user's own servers, and this project's local ones, in ~/.claude.json
+    const [first, ...rest] = Object.entries(servers);
+    const json = {
+      numStartups: 4,
+      mcpServers: Object.fromEntries(rest),
+      projects: { [world.project]: { allowedTools: [], mcpServers: Object.fromEntries(first ? [first] : []) } },
+    };
+    writeText(join(world.home, '.claude.json'), `${JSON.stringify(json, null, 2)}\n`);
+    return;
+  }
   const file = {
     cursor: '.cursor/mcp.json',
     copilot: '.copilot/mcp-config.json',
     antigravity: '.gemini/antigravity/mcp_config.json',
   }[agent];
+  if (file === undefined) throw new Error(`no MCP config written for ${agent}`);
   writeText(join(world.home, file), `${JSON.stringify({ mcpServers: servers }, null, 2)}\n`);
 }
 
@@ -58,7 +76,7 @@ const NAME =
 // none, so its first step runs it inside the step's own deadline (1 s of it): that one runs on its
 // own, not beside three other chats starting their servers.
 describe.concurrent('MCP servers are scanned when a chat starts', () => {
-  it.for(['codex', 'cursor', 'copilot'] as const)(NAME, scenario);
+  it.for(['codex', 'cursor', 'copilot', 'claude-code', 'gemini'] as const)(NAME, scenario);
 });
 describe('MCP servers are scanned on the first step where there is no chat start', () => {
   it.for(['antigravity'] as const)(NAME, scenario);

@@ -50,6 +50,8 @@ const CODEX_SHELL = fixture('codex/synth-pre-tool-use-interactive');
 const CURSOR_SHELL = fixture('cursor/before-shell-execution');
 const ANTIGRAVITY_SHELL = fixture('antigravity/pre-tool-use-run-command');
 const COPILOT_SHELL = fixture('copilot/pre-tool-use-bash');
+const CLAUDE_SHELL = fixture('claude-code/pre-tool-use-bash');
+const GEMINI_SHELL = fixture('gemini/before-tool-shell');
 
 export const AGENT_CASES: readonly AgentCase[] = [
   {
@@ -91,6 +93,26 @@ export const AGENT_CASES: readonly AgentCase[] = [
     wrongType: 'copilot/malformed-args-not-json',
     unknownEvent: { args: ['copilot', '--event', 'beforeEverything'], payload: COPILOT_SHELL },
     denies: (reply) => reply['permissionDecision'] === 'deny',
+  },
+  {
+    agent: 'claude-code',
+    args: ['claude-code'],
+    shell: (command) => ({ ...CLAUDE_SHELL, tool_input: { command, description: 'run it' } }),
+    noObjection: '',
+    missing: 'claude-code/malformed-no-tool-input',
+    wrongType: 'claude-code/malformed-command-not-string',
+    unknownEvent: { args: ['claude-code'], payload: fixture('claude-code/malformed-unknown-event') },
+    denies: (reply) => (reply['hookSpecificOutput'] as Json | undefined)?.['permissionDecision'] === 'deny',
+  },
+  {
+    agent: 'gemini',
+    args: ['gemini'],
+    shell: (command) => ({ ...GEMINI_SHELL, tool_input: { command, description: 'run it' } }),
+    noObjection: '',
+    missing: 'gemini/malformed-no-tool-input',
+    wrongType: 'gemini/malformed-command-not-string',
+    unknownEvent: { args: ['gemini'], payload: fixture('gemini/malformed-unknown-event') },
+    denies: (reply) => reply['decision'] === 'deny',
   },
 ];
 

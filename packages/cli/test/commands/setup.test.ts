@@ -47,6 +47,14 @@ const PATHS: Record<AgentId, { user: (b: AgentHome) => string; project: (b: Agen
     user: (b) => join(b.root, 'copilot-home', 'hooks', 'guard.json'),
     project: (b) => join(b.project, '.github', 'hooks', 'guard.json'),
   },
+  'claude-code': {
+    user: (b) => join(b.home, '.claude', 'settings.json'),
+    project: (b) => join(b.project, '.claude', 'settings.json'),
+  },
+  gemini: {
+    user: (b) => join(b.home, '.gemini', 'settings.json'),
+    project: (b) => join(b.project, '.gemini', 'settings.json'),
+  },
 };
 
 /** A person's own config per agent, in a layout guard would never write (indent, order, no final newline). */
@@ -57,6 +65,10 @@ const USER_FILES: Record<AgentId, string> = {
   antigravity:
     '{\n  "lint": {\n    "PostToolUse": [\n      { "matcher": "run_command", "hooks": [{ "type": "command", "command": "./lint.sh", "timeout": 10 }] }\n    ]\n  }\n}',
   copilot: '{"version":1,"hooks":{"sessionEnd":[{"type":"command","bash":"./bye.sh"}]}}',
+  'claude-code':
+    '{\n    "model": "opus",\n    "permissions": { "allow": ["Bash(npm test)"] },\n    "hooks": {\n        "Stop": [{ "hooks": [{ "type": "command", "command": "./done.sh" }] }]\n    }\n}',
+  gemini:
+    '// mine\n{\n\t"ui": { "theme": "GitHub" }, /* light */\n\t"hooks": { "SessionEnd": [{ "hooks": [{ "name": "bye", "type": "command", "command": "./bye.sh" }] }] }\n}\n',
 };
 
 /** A change the person makes to their own part of the file after setup. */
@@ -65,6 +77,8 @@ const EDITS: Record<AgentId, readonly [string, string]> = {
   cursor: ['./format.sh', './fmt.sh'],
   antigravity: ['./lint.sh', './lint-all.sh'],
   copilot: ['./bye.sh', './ciao.sh'],
+  'claude-code': ['./done.sh', './finished.sh'],
+  gemini: ['./bye.sh', './ciao.sh'],
 };
 
 const AGENTS = Object.keys(PATHS) as AgentId[];
@@ -189,7 +203,8 @@ describe.each(AGENTS)('guard setup %s', (agent) => {
       new RegExp(`^guard: ${escape(file)}:4: .+\\. guard wrote nothing\\.\\nFix that line`),
     );
     expect(readIfThere(file)).toBe(broken);
-    expect(readdirSync(dirname(file))).toEqual(['hooks.json', 'guard.json'].filter((name) => file.endsWith(name)));
+    // nothing beside it either (no backup, no temporary file)
+    expect(readdirSync(dirname(file))).toEqual([file.slice(dirname(file).length + 1)]);
     expect(existsSync(join(box.guardHome, 'installs.json'))).toBe(false);
   });
 
@@ -429,6 +444,8 @@ describe('what setup tells the person to do next', () => {
     cursor: /\nNext: Open a new chat in Cursor/,
     antigravity: /\nNext: Quit Antigravity completely/,
     copilot: /\nNext: Restart the Copilot CLI/,
+    'claude-code': /\nNext: Start a new Claude Code session/,
+    gemini: /\nNext: Start a new Gemini CLI session/,
   };
   it.for(AGENTS)("%s gets its own next step and no other agent's", async (agent) => {
     const { stdout } = await box.guard('setup', agent);

@@ -15,7 +15,7 @@ const HOME = join(ROOT, 'home');
 // a PATH without Codex (neither the repo's pinned one nor one installed on this machine): nothing trusts the hook
 const PATH = pathWithoutAgents(process.env.PATH ?? '');
 const ENV = { HOME, GUARD_HOME: join(ROOT, 'guard'), SHELL: '/bin/sh', PATH };
-const AGENTS = ['codex', 'cursor', 'antigravity', 'copilot'] as const;
+const AGENTS = ['codex', 'cursor', 'antigravity', 'copilot', 'claude-code', 'gemini'] as const;
 
 beforeAll(() => {
   if (!existsSync(BIN)) {
@@ -75,7 +75,9 @@ describe('setup, status, doctor and uninstall on the built binary', () => {
     ]);
     expect(report.agents.map((agent) => agent.agent)).toEqual([...AGENTS]);
 
-    for (const agent of AGENTS) expect((await guard('uninstall', agent)).exitCode).toBe(0);
+    // last set up, first taken out: Antigravity's setup made ~/.gemini, so it takes the folder away
+    // once Gemini CLI's settings.json (which went into that folder) is gone
+    for (const agent of [...AGENTS].reverse()) expect((await guard('uninstall', agent)).exitCode).toBe(0);
     expect(readFileSync(cursorFile, 'utf8')).toBe(mine);
     expect(readdirSync(HOME).sort()).toEqual(['.cursor']);
     expect(readdirSync(join(HOME, '.cursor'))).toEqual(['hooks.json']);

@@ -304,6 +304,49 @@ describe('asks', () => {
     expect(onlyLogLine()).toMatchObject({ event: 'preToolUse', how, decision });
   });
 
+  it.for([
+    {
+      name: 'interactive',
+      parent: ['/usr/local/bin/claude'],
+      decision: 'ask',
+      says: /^guard: needs your approval \(git\.push\)/,
+    },
+    {
+      name: '-p (print mode refuses an ask)',
+      parent: ['/usr/local/bin/claude', '-p', 'push it'],
+      decision: 'deny',
+      says: /^guard: blocked, because no one can approve this step here \(git\.push\)/,
+    },
+  ])('Claude Code $name: $decision', async ({ parent, decision, says }) => {
+    const result = await run(['claude-code'], json(AGENT_CASES[4]?.shell(ASKED)), {}, parent);
+    const output = parsedReply(result.stdout)?.['hookSpecificOutput'] as Record<string, unknown>;
+    expect(output).toMatchObject({ hookEventName: 'PreToolUse', permissionDecision: decision });
+    expect(String(output['permissionDecisionReason'])).toMatch(says);
+  });
+
+  it.for([
+    {
+      name: 'interactive',
+      parent: ['node', '/usr/local/bin/gemini', '--yolo'],
+      says: /^guard: this step needs the person's approval first \(git\.push\)/,
+      answer: undefined,
+    },
+    {
+      name: '-p',
+      parent: ['node', '/usr/local/bin/gemini', '-p', 'push it', '--yolo'],
+      says: /^guard: blocked, because no one can approve this step here \(git\.push\)/,
+      answer: 'block',
+    },
+  ])('Gemini CLI $name: block-then-chat, a top-level deny with an approval code', async ({ parent, says, answer }) => {
+    const result = await run(['gemini'], json(AGENT_CASES[5]?.shell(ASKED)), {}, parent);
+    const reply = parsedReply(result.stdout);
+    expect(reply?.['decision']).toBe('deny');
+    expect(String(reply?.['reason'])).toMatch(says);
+    expect(String(reply?.['reason'])).toMatch(/approval code [A-Z2-9]{4}/);
+    expect(onlyLogLine()).toMatchObject({ decision: 'ask', code: expect.stringMatching(/^[A-Z2-9]{4}$/) });
+    expect(onlyLogLine().answer).toBe(answer);
+  });
+
   it('Cursor beforeShellExecution: the ask shows a card', async () => {
     const result = await run(['cursor'], json(AGENT_CASES[1]?.shell(ASKED)));
     expect(parsedReply(result.stdout)?.['permission']).toBe('ask');
