@@ -2,7 +2,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DONE_TEXT, fakeChatModel, fakeResponsesModel } from './harness/fake-model.js';
+import {
+  DONE_TEXT,
+  fakeChatModel,
+  fakeGeminiModel,
+  fakeMessagesModel,
+  fakeResponsesModel,
+} from './harness/fake-model.js';
 import type { FakeModel } from './harness/fake-model.js';
 import { runBounded } from './harness/process.js';
 
@@ -107,6 +113,116 @@ describe('fake chat-completions model (Copilot)', () => {
       ],
     });
     expect(model.toolOutputs()).toEqual(['plain', 'in parts']);
+  });
+});
+
+/** The (event name, data) pairs of an SSE body that names its events, as Anthropic's does. */
+function namedEvents(text: string): [string, Record<string, unknown>][] {
+  return text
+    .split('\n\n')
+    .filter((block) => block.startsWith('event: '))
+    .map((block) => {
+      const [name, data] = block.split('\n');
+      return [name?.slice('event: '.length) ?? '', JSON.parse(data?.slice('data: '.length) ?? '{}')];
+    });
+}
+
+describe('fake Messages model (Claude Code)', () => {
+  it('streams a tool_use per scripted turn, text when the script is done; requests without tools are no turns', async () => {
+    const model = await fakeMessagesModel({
+      script: [{ shell: 'ls' }, { call: { name: 'Read', input: { file_path: '/home/dev/project/a.txt' } } }],
+    });
+    models.push(model);
+    const tools = [{ name: 'Bash' }];
+    const side = namedEvents((await post(model, '/messages?beta=true', { messages: [] })).text);
+    const turns = [];
+    for (let i = 0; i < 3; i += 1)
+      turns.push(namedEvents((await post(model, '/messages?beta=true', { tools, messages: [] })).text));
+    expect(turns[0]?.map(([name]) => name)).toEqual([
+      'message_start',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
+    ]);
+    const input = (turn: [string, Record<string, unknown>][] | undefined) =>
+      JSON.parse(String((turn?.[2]?.[1]['delta'] as Record<string, unknown>)['partial_json']));
+    expect(turns[0]?.[1]?.[1]['content_block']).toMatchObject({ type: 'tool_use', name: 'Bash' });
+    expect(input(turns[0])).toEqual({ command: 'ls', description: 'scripted by the fake model' });
+    expect(turns[1]?.[1]?.[1]['content_block']).toMatchObject({ type: 'tool_use', name: 'Read' });
+    expect(input(turns[1])).toEqual({ file_path: '/home/dev/project/a.txt' });
+    expect(turns[2]?.[2]?.[1]['delta']).toEqual({ type: 'text_delta', text: DONE_TEXT });
+    expect(turns[2]?.[4]?.[1]['delta']).toMatchObject({ stop_reason: 'end_turn' });
+    expect(side[2]?.[1]['delta']).toEqual({ type: 'text_delta', text: 'fake title' });
+    expect(model.turnRequests()).toHaveLength(3);
+    expect(model.origin).toBe(model.baseUrl.replace(/\/v1$/, ''));
+  });
+
+  it('reads tool results from tool_result blocks, past the system messages Claude Code adds after them', async () => {
+    const model = await fakeMessagesModel({ script: [] });
+    models.push(model);
+    await post(model, '/messages', {
+      tools: [{ name: 'Bash' }],
+      messages: [
+        { role: 'user', content: 'go' },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'a', content: 'plain', is_error: true }] },
+        { role: 'system', content: [{ type: 'text', text: 'PostToolUse:Bash hook additional context: x' }] },
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'b', content: [{ type: 'text', text: 'parts' }] }],
+        },
+      ],
+    });
+    expect(model.toolOutputs()).toEqual(['plain', 'parts']);
+  });
+});
+
+describe('fake Gemini model (Gemini CLI)', () => {
+  it('answers the router with JSON and no turn used; a turn with tools gets a functionCall, streamed or not', async () => {
+    const model = await fakeGeminiModel({ script: [{ shell: 'ls' }, { create: { path: '/p/a.txt', text: 'x' } }] });
+    models.push(model);
+    // another API's path is no Gemini path
+    expect((await post(model, '/chat/completions', {})).status).toBe(404);
+    const url = (path: string): string => `${model.origin}${path}`;
+    const call = async (path: string, body: unknown) =>
+      (await fetch(url(path), { method: 'POST', body: JSON.stringify(body) })).text();
+    const router = JSON.parse(await call('/v1beta/models/gemini-3.5-flash-lite:generateContent', { contents: [] }));
+    expect(JSON.parse(router.candidates[0].content.parts[0].text)).toMatchObject({ model_choice: 'flash' });
+    const tools = [{ functionDeclarations: [{ name: 'run_shell_command' }] }];
+    const streamed = await call('/v1beta/models/gemini-3.8-flash:streamGenerateContent?alt=sse', {
+      tools,
+      contents: [],
+    });
+    expect(streamed.startsWith('data: ')).toBe(true);
+    expect(JSON.parse(streamed.slice(6)).candidates[0].content.parts[0]).toEqual({
+      functionCall: { name: 'run_shell_command', args: { command: 'ls', description: 'scripted by the fake model' } },
+    });
+    const whole = JSON.parse(await call('/v1beta/models/gemini-3.8-flash:generateContent', { tools, contents: [] }));
+    expect(whole.candidates[0].content.parts[0]).toEqual({
+      functionCall: { name: 'write_file', args: { file_path: '/p/a.txt', content: 'x' } },
+    });
+    expect(model.turnRequests()).toHaveLength(2);
+  });
+
+  it('reads tool results from functionResponse parts', async () => {
+    const model = await fakeGeminiModel({ script: [] });
+    models.push(model);
+    await fetch(`${model.origin}/v1beta/models/m:streamGenerateContent?alt=sse`, {
+      method: 'POST',
+      body: JSON.stringify({
+        tools: [{}],
+        contents: [
+          { role: 'user', parts: [{ text: 'go' }] },
+          { role: 'user', parts: [{ functionResponse: { name: 'run_shell_command', response: { output: 'ran' } } }] },
+          {
+            role: 'user',
+            parts: [{ functionResponse: { name: 'x', response: { error: 'Tool execution blocked: no' } } }],
+          },
+        ],
+      }),
+    });
+    expect(model.toolOutputs()).toEqual(['ran', 'Tool execution blocked: no']);
   });
 });
 

@@ -1,16 +1,43 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { withAppServer } from '../../../packages/cli/src/agents/codex-app-server.js';
 import type { FakeModel } from './fake-model.js';
 import { runBounded } from './process.js';
 import type { RunResult } from './process.js';
-import { AGENT_BIN } from './world.js';
+import { AGENT_BIN, REPO } from './world.js';
 import type { World } from './world.js';
 
 /** The pinned Codex launcher. */
 export const CODEX = join(AGENT_BIN, 'codex');
 /** The pinned Copilot launcher. */
 export const COPILOT = join(AGENT_BIN, 'copilot');
+
+/**
+ * The pinned Claude Code's native binary, from the platform package its npm package depends on
+ * (the root install runs no build scripts, so the package's own `bin/claude.exe` stays a stub that
+ * says so). Empty when this platform's package is not installed.
+ */
+export const CLAUDE = claudeBinary();
+
+/** The pinned Gemini CLI's script (its npm bin), run by this Node. */
+export const GEMINI = join(REPO, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
+
+function claudeBinary(): string {
+  const musl =
+    process.platform === 'linux' &&
+    !(process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime;
+  const name = `@anthropic-ai/claude-code-${process.platform}-${process.arch}${musl ? '-musl' : ''}`;
+  try {
+    const wrapper = createRequire(join(REPO, 'node_modules', '@anthropic-ai', 'claude-code', 'package.json'));
+    return join(
+      dirname(wrapper.resolve(`${name}/package.json`)),
+      process.platform === 'win32' ? 'claude.exe' : 'claude',
+    );
+  } catch {
+    return '';
+  }
+}
 
 // One agent run, whatever it does, ends within this.
 const AGENT_LIMIT_MS = 90_000;
@@ -112,6 +139,128 @@ export async function codexChat(world: World, model: FakeModel, messages: readon
     }
     return statuses;
   });
+}
+
+export interface PromptOptions {
+  readonly args?: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The user's own Claude Code settings: a model, permissions, an environment variable, and two hooks
+ * of their own (one that runs on every tool, so guard's entries sit beside it). Laid out the way a
+ * person edits it; `guard uninstall` must give exactly these bytes back.
+ */
+export const CLAUDE_SETTINGS = `{
+  "model": "sonnet",
+  "permissions": {
+    "allow": ["Bash(npm test)"],
+    "deny": ["Read(./secrets/**)"]
+  },
+  "env": { "MY_TEAM": "web" },
+  "hooks": {
+    "PostToolUse": [
+      { "matcher": "*", "hooks": [{ "type": "command", "command": "true" }] }
+    ],
+    "Stop": [{ "hooks": [{ "type": "command", "command": "true", "timeout": 5 }] }]
+  },
+  "includeCoAuthoredBy": false
+}
+`;
+
+/** Writes the user's Claude Code settings into the world. */
+export function writeClaudeSettings(world: World, text: string = CLAUDE_SETTINGS): string {
+  const path = join(world.home, '.claude', 'settings.json');
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+  return path;
+}
+
+/**
+ * Runs `claude -p` once against the fake Messages API: offline, an API key of no account, no
+ * telemetry, error reports, updates or other traffic, and every permission skipped, so only
+ * guard's hook can stop a step. As root, Claude Code refuses to skip permissions unless told it
+ * runs in a sandbox (IS_SANDBOX=1), which it does here: a scratch home on a test machine.
+ */
+export function claudePrompt(
+  world: World,
+  model: FakeModel,
+  prompt: string,
+  options: PromptOptions = {},
+): Promise<RunResult> {
+  const env = world.env({
+    ANTHROPIC_BASE_URL: model.origin,
+    ANTHROPIC_API_KEY: 'fake-key-for-a-fake-model',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    DISABLE_AUTOUPDATER: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    ...(process.getuid?.() === 0 ? { IS_SANDBOX: '1' } : {}),
+    ...options.env,
+  });
+  const args = ['-p', prompt, '--output-format', 'json', '--dangerously-skip-permissions', ...(options.args ?? [])];
+  return runBounded(CLAUDE, args, { cwd: world.project, env, limitMs: AGENT_LIMIT_MS });
+}
+
+/**
+ * The user's own Gemini CLI settings, comments included (Gemini CLI reads its settings.json as JSON
+ * with comments): an API key sign-in, no usage statistics, updates or telemetry, and a hook of
+ * their own. `guard uninstall` must give exactly these bytes back.
+ */
+export const GEMINI_SETTINGS = `// my Gemini CLI settings
+{
+  "security": { "auth": { "selectedType": "gemini-api-key" } },
+  "privacy": { "usageStatisticsEnabled": false }, // no statistics
+  "general": { "enableAutoUpdate": false, "enableAutoUpdateNotification": false },
+  "telemetry": { "enabled": false },
+  /* a hook of my own */
+  "hooks": {
+    "SessionEnd": [{ "hooks": [{ "name": "bye", "type": "command", "command": "true" }] }]
+  }
+}
+`;
+
+/**
+ * The same settings written the way older Gemini CLI versions had them: Gemini CLI 0.61 moves the
+ * two update keys to their new names on its first run, rewriting the file itself (keeping the
+ * comments, not the layout).
+ */
+export const GEMINI_LEGACY_SETTINGS = GEMINI_SETTINGS.replace(
+  '"enableAutoUpdate": false, "enableAutoUpdateNotification": false',
+  '"disableAutoUpdate": true, "disableUpdateNag": true',
+);
+
+/** Writes the user's Gemini CLI settings into the world. */
+export function writeGeminiSettings(world: World, text: string = GEMINI_SETTINGS): string {
+  const path = join(world.home, '.gemini', 'settings.json');
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+  return path;
+}
+
+/**
+ * Runs `gemini -p` once against the fake Gemini API: an API key of no account, the folder trusted
+ * (a headless run refuses an untrusted one), no relaunch into a second Node, and YOLO, so every
+ * tool runs unless guard's hook stops it.
+ */
+export function geminiPrompt(
+  world: World,
+  model: FakeModel,
+  prompt: string,
+  options: PromptOptions = {},
+): Promise<RunResult> {
+  const env = world.env({
+    GOOGLE_GEMINI_BASE_URL: model.origin,
+    GEMINI_API_KEY: 'fake-key-for-a-fake-model',
+    GEMINI_CLI_NO_RELAUNCH: 'true',
+    GEMINI_CLI_TRUST_WORKSPACE: 'true',
+    // the machine's own /etc/gemini-cli settings are not this test's
+    GEMINI_CLI_SYSTEM_SETTINGS_PATH: join(world.root, 'no-system-settings.json'),
+    GEMINI_CLI_SYSTEM_DEFAULTS_PATH: join(world.root, 'no-system-defaults.json'),
+    ...options.env,
+  });
+  const args = [GEMINI, '-p', prompt, '--output-format', 'json', '--yolo', ...(options.args ?? [])];
+  return runBounded(process.execPath, args, { cwd: world.project, env, limitMs: AGENT_LIMIT_MS });
 }
 
 export interface CopilotOptions {

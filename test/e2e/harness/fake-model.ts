@@ -3,9 +3,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * Fake model servers for the real agents: a Responses API for Codex and a chat-completions API for
- * Copilot. Each listens on a random loopback port, answers each model request with the next
- * scripted turn, records every request, and closes itself when its lifetime runs out.
+ * Fake model servers for the real agents: a Responses API for Codex, a chat-completions API for
+ * Copilot, Anthropic's Messages API for Claude Code and the Gemini API for Gemini CLI. Each listens
+ * on a random loopback port, answers each model request with the next scripted turn, records every
+ * request, and closes itself when its lifetime runs out.
  */
 
 /** What the fake model does on one request: call one tool, or answer with text (ends the turn). */
@@ -13,6 +14,8 @@ export type Turn =
   | { readonly shell: string }
   | { readonly patch: string }
   | { readonly create: { readonly path: string; readonly text: string } }
+  /** Any tool of the agent's own, by the agent's name for it (Claude Code and Gemini CLI). */
+  | { readonly call: { readonly name: string; readonly input: Readonly<Record<string, unknown>> } }
   | { readonly say: string };
 
 /** One request as the agent sent it. */
@@ -27,6 +30,8 @@ export interface RecordedRequest {
 export interface FakeModel {
   /** The base URL to give the agent (ends in `/v1`). */
   readonly baseUrl: string;
+  /** The server alone (`http://127.0.0.1:<port>`), for agents that add their API's path themselves. */
+  readonly origin: string;
   /** Every request so far, in order. */
   readonly requests: RecordedRequest[];
   /** Requests that asked the model for a turn (not title or other side requests). */
@@ -46,10 +51,17 @@ export interface FakeModelOptions {
 /** Text the fake model ends a turn with when the script has nothing left. */
 export const DONE_TEXT = 'fake-model: done';
 
-type Answer = (body: Record<string, unknown>, turn: Turn | undefined, index: number, res: ServerResponse) => void;
+type Answer = (
+  body: Record<string, unknown>,
+  turn: Turn | undefined,
+  index: number,
+  res: ServerResponse,
+  url: string,
+) => void;
 
 interface Dialect {
-  readonly path: string;
+  /** The paths this API serves (without the query). */
+  readonly path: string | RegExp;
   /** Whether this request asks for a turn of the scripted conversation. */
   readonly isTurn: (body: Record<string, unknown>) => boolean;
   readonly answer: Answer;
@@ -84,6 +96,49 @@ export function fakeChatModel(options: FakeModelOptions): Promise<FakeModel> {
   });
 }
 
+/**
+ * A fake Anthropic Messages API (`POST /v1/messages`, SSE), as Claude Code 2.1 speaks it. Claude Code
+ * hands tool results back in `tool_result` blocks of a user message, and may add `role: "system"`
+ * messages after them (hook context), so every message of the last request is read.
+ */
+export function fakeMessagesModel(options: FakeModelOptions): Promise<FakeModel> {
+  return startFake(options, {
+    path: '/v1/messages',
+    // side requests (a title, a summary) come without tools and are not scripted turns
+    isTurn: (body) => Array.isArray(body['tools']) && body['tools'].length > 0,
+    answer: answerMessages,
+    outputs: (body) =>
+      records(body['messages']).flatMap((message) =>
+        records(message['content'])
+          .filter((block) => block['type'] === 'tool_result')
+          .map((block) => outputText(block['content'])),
+      ),
+  });
+}
+
+/**
+ * A fake Gemini API (`POST /v1beta/models/<model>:generateContent` and `:streamGenerateContent`),
+ * as Gemini CLI 0.61 speaks it. Its model router and its next-speaker check ask for JSON without
+ * tools: those get a JSON text that answers both, and are not scripted turns.
+ */
+export function fakeGeminiModel(options: FakeModelOptions): Promise<FakeModel> {
+  return startFake(options, {
+    path: /^\/v1beta\/models\/[^/]+:(?:stream)?[gG]enerateContent$/,
+    isTurn: (body) => Array.isArray(body['tools']) && body['tools'].length > 0,
+    answer: answerGemini,
+    outputs: (body) =>
+      records(body['contents']).flatMap((content) =>
+        records(content['parts']).flatMap((part) => {
+          const response = part['functionResponse'];
+          if (!isRecord(response)) return [];
+          const value = isRecord(response['response']) ? response['response'] : {};
+          const text = value['output'] ?? value['error'] ?? value['llmContent'];
+          return [typeof text === 'string' ? text : JSON.stringify(value)];
+        }),
+      ),
+  });
+}
+
 async function startFake(options: FakeModelOptions, dialect: Dialect): Promise<FakeModel> {
   const requests: RecordedRequest[] = [];
   const turns: RecordedRequest[] = [];
@@ -99,18 +154,22 @@ async function startFake(options: FakeModelOptions, dialect: Dialect): Promise<F
         const recorded: RecordedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body };
         requests.push(recorded);
         const fields = isRecord(body) ? body : {};
-        if (req.method !== 'POST' || (req.url ?? '').split('?')[0] !== dialect.path) {
+        const path = (req.url ?? '').split('?')[0] ?? '';
+        if (
+          req.method !== 'POST' ||
+          !(typeof dialect.path === 'string' ? path === dialect.path : dialect.path.test(path))
+        ) {
           res.writeHead(404, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ error: { message: `the fake model serves only POST ${dialect.path}` } }));
+          res.end(JSON.stringify({ error: { message: `the fake model serves only POST ${String(dialect.path)}` } }));
           return;
         }
         if (!dialect.isTurn(fields)) {
-          dialect.answer(fields, { say: 'fake title' }, -1, res);
+          dialect.answer(fields, { say: 'fake title' }, -1, res, req.url ?? '');
           return;
         }
         turns.push(recorded);
         const index = turns.length - 1;
-        dialect.answer(fields, options.script[index], index, res);
+        dialect.answer(fields, options.script[index], index, res, req.url ?? '');
       })
       .catch((error: unknown) => {
         // a script mistake: the agent sees a server error, the test sees why in the recorded body
@@ -137,6 +196,7 @@ async function startFake(options: FakeModelOptions, dialect: Dialect): Promise<F
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
+    origin: `http://127.0.0.1:${port}`,
     requests,
     turnRequests: () => turns,
     toolOutputs: () => {
@@ -202,8 +262,8 @@ function answerResponses(
             arguments: JSON.stringify({ input: turn.patch }),
             status: 'completed',
           };
-  } else if (turn !== undefined && 'create' in turn) {
-    throw new Error('Codex has no create tool: script an apply_patch instead');
+  } else if (turn !== undefined && ('create' in turn || 'call' in turn)) {
+    throw new Error('the Codex fake scripts exec_command and apply_patch only');
   } else {
     const text = turn?.say ?? DONE_TEXT;
     item = {
@@ -260,9 +320,103 @@ function answerChat(body: Record<string, unknown>, turn: Turn | undefined, index
     events = call('create', { path: turn.create.path, file_text: turn.create.text });
   else if (turn !== undefined && 'patch' in turn)
     throw new Error('Copilot has no apply_patch tool: script a create instead');
+  else if (turn !== undefined && 'call' in turn) events = call(turn.call.name, turn.call.input);
   else events = [chunk({ role: 'assistant', content: turn?.say ?? DONE_TEXT }, null), chunk({}, 'stop')];
   events.push({ ...base, choices: [], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } });
   sse(res, events, true);
+}
+
+// Messages API: message_start, one content block (a tool_use or text), message_delta, message_stop;
+// each event named on an `event:` line, as Anthropic's own stream does.
+function answerMessages(
+  body: Record<string, unknown>,
+  turn: Turn | undefined,
+  index: number,
+  res: ServerResponse,
+): void {
+  const tool = (name: string, input: unknown) => ({
+    block: { type: 'tool_use', id: `toolu_fake_${index}`, name, input: {} },
+    delta: { type: 'input_json_delta', partial_json: JSON.stringify(input) },
+    stop: 'tool_use',
+  });
+  let content: { block: unknown; delta: unknown; stop: string };
+  if (turn !== undefined && 'shell' in turn)
+    content = tool('Bash', { command: turn.shell, description: 'scripted by the fake model' });
+  else if (turn !== undefined && 'create' in turn)
+    content = tool('Write', { file_path: turn.create.path, content: turn.create.text });
+  else if (turn !== undefined && 'call' in turn) content = tool(turn.call.name, turn.call.input);
+  else if (turn !== undefined && 'patch' in turn)
+    throw new Error('Claude Code has no apply_patch tool: script a create instead');
+  else
+    content = {
+      block: { type: 'text', text: '' },
+      delta: { type: 'text_delta', text: turn?.say ?? DONE_TEXT },
+      stop: 'end_turn',
+    };
+  const usage = { input_tokens: 1, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  const message = {
+    id: `msg_fake_${index}`,
+    type: 'message',
+    role: 'assistant',
+    model: body['model'],
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage,
+  };
+  const events: [string, unknown][] = [
+    ['message_start', { type: 'message_start', message }],
+    ['content_block_start', { type: 'content_block_start', index: 0, content_block: content.block }],
+    ['content_block_delta', { type: 'content_block_delta', index: 0, delta: content.delta }],
+    ['content_block_stop', { type: 'content_block_stop', index: 0 }],
+    [
+      'message_delta',
+      { type: 'message_delta', delta: { stop_reason: content.stop, stop_sequence: null }, usage: { output_tokens: 1 } },
+    ],
+    ['message_stop', { type: 'message_stop' }],
+  ];
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  for (const [name, event] of events) res.write(`event: ${name}\ndata: ${JSON.stringify(event)}\n\n`);
+  res.end();
+}
+
+// The JSON text Gemini CLI's side requests get: its router's model choice and its next-speaker check.
+const GEMINI_SIDE_ANSWER = JSON.stringify({ reasoning: 'fake', model_choice: 'flash', next_speaker: 'user' });
+
+// Gemini API: one GenerateContentResponse, as one SSE event when streamed, else as the body.
+function answerGemini(
+  _body: Record<string, unknown>,
+  turn: Turn | undefined,
+  index: number,
+  res: ServerResponse,
+  url: string,
+): void {
+  let part: Record<string, unknown>;
+  if (turn !== undefined && 'shell' in turn)
+    part = {
+      functionCall: {
+        name: 'run_shell_command',
+        args: { command: turn.shell, description: 'scripted by the fake model' },
+      },
+    };
+  else if (turn !== undefined && 'call' in turn)
+    part = { functionCall: { name: turn.call.name, args: turn.call.input } };
+  else if (turn !== undefined && 'create' in turn)
+    part = { functionCall: { name: 'write_file', args: { file_path: turn.create.path, content: turn.create.text } } };
+  else if (turn !== undefined && 'patch' in turn)
+    throw new Error('Gemini CLI has no apply_patch tool: script a create instead');
+  else part = { text: index < 0 ? GEMINI_SIDE_ANSWER : (turn?.say ?? DONE_TEXT) };
+  const response = {
+    candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
+    usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 },
+    modelVersion: 'fake',
+    responseId: `fake-${index}`,
+  };
+  if (url.includes(':streamGenerateContent')) sse(res, [response]);
+  else {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(response));
+  }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -2,19 +2,23 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LogEntry } from '../../../packages/cli/src/state/decision-log.js';
 import { BIN } from '../../hook/bin.js';
-import { CODEX, COPILOT } from './agents.js';
+import { CLAUDE, CODEX, COPILOT, GEMINI } from './agents.js';
 import type { FakeModel } from './fake-model.js';
 import { AGENT_BIN, guardOk, requireFile, stepEntries } from './world.js';
 import type { World } from './world.js';
 
 /** Fails early, with the command to run, when the built CLI or an agent binary is missing. */
-export function requireInstalled(agent: 'codex' | 'copilot'): void {
+export function requireInstalled(agent: E2eAgent): void {
   requireFile(BIN, 'run `npm run build` first (`npm test` builds before testing).');
+  const program = { codex: CODEX, copilot: COPILOT, 'claude-code': CLAUDE, gemini: GEMINI }[agent];
   requireFile(
-    agent === 'codex' ? CODEX : COPILOT,
+    program || `the Claude Code binary for ${process.platform}-${process.arch}`,
     'run `npx --yes pnpm@10.34.9 install` (the agents are root dev dependencies).',
   );
 }
+
+/** The agents the end-to-end tests run for real. */
+export type E2eAgent = 'codex' | 'copilot' | 'claude-code' | 'gemini';
 
 /** A PATH on which the pinned Codex is found, as on a machine where the person installed it. */
 export function pathWithAgents(world: World): string {
@@ -25,21 +29,24 @@ export function pathWithAgents(world: World): string {
  * Sets the hook up the way a person would: the built `guard setup <agent>`. For Codex, `codexOnPath`
  * decides whether setup finds a `codex` to trust the hook with.
  */
-export function setupGuard(world: World, agent: 'codex' | 'copilot', codexOnPath = true): Promise<string> {
+export function setupGuard(world: World, agent: E2eAgent, codexOnPath = true): Promise<string> {
   return guardOk(world, ['setup', agent], codexOnPath ? { PATH: pathWithAgents(world) } : {});
 }
+
+// The events that carry a step about to run: PreToolUse (preToolUse for Copilot), BeforeTool for Gemini CLI.
+const PRE_TOOL = new Set(['pretooluse', 'beforetool']);
 
 /**
  * The verdicts on the step whose text is exactly `step` (before it ran: the entries of the
  * pre-tool event; a result is logged with a decision only when guard failed on it).
  */
 export function entriesFor(world: World, step: string): LogEntry[] {
-  return stepEntries(world).filter((entry) => entry.step === step && entry.event?.toLowerCase() === 'pretooluse');
+  return stepEntries(world).filter((entry) => entry.step === step && PRE_TOOL.has(entry.event?.toLowerCase() ?? ''));
 }
 
 /** The log entries of one step kind, oldest first. */
 export function stepsOfKind(world: World, kind: string): LogEntry[] {
-  return stepEntries(world).filter((entry) => entry.kind === kind && entry.event?.toLowerCase() === 'pretooluse');
+  return stepEntries(world).filter((entry) => entry.kind === kind && PRE_TOOL.has(entry.event?.toLowerCase() ?? ''));
 }
 
 /** What `guard report --json` lists as left undone, over all chats. */

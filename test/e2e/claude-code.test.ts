@@ -1,0 +1,171 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CLAUDE_SETTINGS, claudePrompt, writeClaudeSettings } from './harness/agents.js';
+import { fakeMessagesModel } from './harness/fake-model.js';
+import type { FakeModel, Turn } from './harness/fake-model.js';
+import { closeAll, entriesFor, inProject, leftUndone, requireInstalled, SAYS, setupGuard } from './harness/scenario.js';
+import { guardOk, makeWorld, readLog, remote } from './harness/world.js';
+import type { World } from './harness/world.js';
+
+// The real Claude Code (its native binary, `claude -p --dangerously-skip-permissions`, offline)
+// against a fake Anthropic Messages API, with guard set up by the built `guard setup claude-code`
+// into a home that already holds the user's settings.json. Skipping permissions leaves guard as
+// the only gate. Claude Code exits 0 whether or not a step was denied, so every test looks at what
+// really happened: files, the bare remote, what the model was told next, and guard's log.
+
+let world: World;
+let settings: string;
+const models: FakeModel[] = [];
+
+/** What `claude -p --output-format json` prints: the tool calls that were refused, among others. */
+interface ClaudeResult {
+  readonly is_error: boolean;
+  readonly permission_denials: readonly { readonly tool_name: string; readonly tool_input: unknown }[];
+}
+
+/** The part of settings.json these tests change: each event's groups of handlers. */
+interface ClaudeSettings {
+  readonly hooks: Readonly<Record<string, readonly { readonly hooks: { command: string; onFailure?: string }[] }[]>>;
+}
+
+/** Runs one scripted `claude -p` and checks that Claude Code itself finished normally. */
+async function run(
+  script: readonly Turn[],
+  prompt = 'do the task',
+): Promise<{ fake: FakeModel; result: ClaudeResult }> {
+  const fake = await fakeMessagesModel({ script });
+  models.push(fake);
+  const result = await claudePrompt(world, fake, prompt);
+  expect(result.timedOut, result.stderr).toBe(false);
+  expect(result.code, `${result.stdout}${result.stderr}`).toBe(0);
+  return { fake, result: JSON.parse(result.stdout) as ClaudeResult };
+}
+
+beforeAll(() => requireInstalled('claude-code'));
+
+beforeEach(async () => {
+  world = makeWorld();
+  settings = writeClaudeSettings(world);
+  expect(await setupGuard(world, 'claude-code')).toMatch(/^Updated .*settings\.json: added guard's hook/);
+});
+
+afterEach(async () => {
+  await closeAll(models);
+  world.cleanup();
+});
+
+// how Claude Code hands a hook's deny to the model
+const DENIED = /^PreToolUse:Bash hook error: guard: /;
+
+describe('Claude Code (claude -p) with guard', { timeout: 120_000 }, () => {
+  it("runs a harmless command with the user's own hooks beside guard's; uninstall gives settings.json back byte for byte", async () => {
+    const { fake, result } = await run([{ shell: 'touch made-by-agent.txt' }]);
+    expect(inProject(world, 'made-by-agent.txt')).toBe(true);
+    expect(result.permission_denials).toEqual([]);
+    expect(fake.toolOutputs()).toEqual(['(Bash completed with no output)']);
+    expect(entriesFor(world, 'touch made-by-agent.txt')).toMatchObject([
+      { agent: 'claude-code', event: 'PreToolUse', decision: 'allow', rules: [] },
+    ]);
+    // the chat's start, the person's message and the result reached guard too
+    const events = readLog(world).map((entry) => entry.event);
+    expect(events).toEqual(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse']);
+    // and guard told the model it is on, at the start
+    expect(JSON.stringify(fake.turnRequests()[0]?.body)).toContain('guard is on: it checks each tool step');
+
+    expect(await guardOk(world, ['uninstall', 'claude-code'])).toContain('Restored');
+    expect(readFileSync(settings, 'utf8')).toBe(CLAUDE_SETTINGS);
+  });
+
+  it('blocks git push --force to a bare remote: the remote keeps its commit and the model reads why', async () => {
+    const origin = remote(world, 'diverged');
+    const before = origin.head('main');
+    const { fake, result } = await run([{ shell: 'git push --force origin main' }]);
+    expect(origin.head('main')).toBe(before);
+    expect(result.permission_denials).toMatchObject([
+      { tool_name: 'Bash', tool_input: { command: 'git push --force origin main' } },
+    ]);
+    const [entry] = entriesFor(world, 'git push --force origin main');
+    expect(entry).toMatchObject({ decision: 'block', how: 'rules' });
+    expect(entry?.rules).toContain('git.rewrite-shared-history');
+    const told = fake.toolOutputs()[0] ?? '';
+    expect(told).toMatch(DENIED);
+    expect(told).toContain(SAYS.forcePush);
+    expect(told).toContain(entry?.reason);
+    // the log names the step, the rule and why, for `guard log`
+    const log = await guardOk(world, ['log', '--decision', 'block']);
+    expect(log).toContain('git push --force origin main');
+    expect(log).toContain('git.rewrite-shared-history');
+  });
+
+  it('an asked push under -p (nobody there to say yes) goes back as "safer way, or leave it out"; flagged again it is left undone and reported', async () => {
+    const origin = remote(world, 'ahead');
+    const before = origin.head('main');
+    const { fake } = await run([{ shell: 'git push origin main' }, { shell: 'git push origin main' }]);
+    expect(origin.head('main')).toBe(before);
+    const [first, second] = fake.toolOutputs();
+    expect(first).toMatch(DENIED);
+    expect(first).toContain(SAYS.away);
+    expect(second).toContain(SAYS.leftUndone);
+    expect(entriesFor(world, 'git push origin main').map((entry) => [entry.decision, entry.answer])).toEqual([
+      ['ask', 'block'],
+      ['ask', 'block'],
+    ]);
+    expect(await leftUndone(world)).toEqual([
+      expect.objectContaining({ step: 'git push origin main', rules: ['git.push'] }),
+    ]);
+  });
+
+  it.for([
+    { failClosed: true, runs: false },
+    { failClosed: false, runs: true },
+  ])(
+    "with fail-closed $failClosed, a PreToolUse hook that cannot even start lets the step run: $runs (Claude Code's own onFailure)",
+    async ({ failClosed, runs }) => {
+      // turning fail-closed on sets Claude Code's own switch on guard's entries where it is set up
+      if (failClosed) expect(await guardOk(world, ['fail-closed', 'on'])).toMatch(/refreshed guard's hook/);
+      const parsed = JSON.parse(readFileSync(settings, 'utf8')) as ClaudeSettings;
+      const pre = parsed.hooks['PreToolUse']?.at(-1)?.hooks[0];
+      expect(pre?.onFailure).toBe(failClosed ? 'block' : undefined);
+      // guard's PreToolUse command names a script that is not there: Node exits 1 before guard runs
+      if (pre) pre.command = pre.command.replace('hook-entry.cjs', 'moved-away.cjs');
+      writeFileSync(settings, JSON.stringify(parsed, null, 2));
+      const { fake } = await run([{ shell: 'touch made-by-agent.txt' }]);
+      expect(inProject(world, 'made-by-agent.txt')).toBe(runs);
+      if (!runs) expect(fake.toolOutputs()[0]).toContain('failed; blocking because onFailure is "block"');
+      // the other events still reached guard; the step never did
+      expect(readLog(world).flatMap((entry) => entry.event ?? [])).toEqual(
+        runs ? ['SessionStart', 'UserPromptSubmit', 'PostToolUse'] : ['SessionStart', 'UserPromptSubmit'],
+      );
+    },
+  );
+
+  it('fail-closed, and every hook command broken (the checkout moved): Claude Code refuses the prompt and says why', async () => {
+    await guardOk(world, ['fail-closed', 'on']);
+    writeFileSync(settings, readFileSync(settings, 'utf8').replaceAll('hook-entry.cjs', 'moved-away.cjs'));
+    const fake = await fakeMessagesModel({ script: [{ shell: 'touch made-by-agent.txt' }] });
+    models.push(fake);
+    const outcome = await claudePrompt(world, fake, 'do the task');
+    const result = JSON.parse(outcome.stdout) as { result: string };
+    expect(result.result).toMatch(/^UserPromptSubmit operation blocked by hook:/);
+    expect(result.result).toContain('moved-away.cjs');
+    expect(fake.turnRequests()).toHaveLength(0);
+    expect(inProject(world, 'made-by-agent.txt')).toBe(false);
+  });
+});
+
+// `guard setup claude-code --project` writes the project's .claude/settings.json, which Claude Code
+// reads as well (in -p without asking about the folder)
+describe('Claude Code: guard set up at project level', { timeout: 120_000 }, () => {
+  it('a project .claude/settings.json is read by claude -p too: the force push is blocked', async () => {
+    await guardOk(world, ['uninstall', 'claude-code']);
+    expect(readFileSync(settings, 'utf8')).toBe(CLAUDE_SETTINGS);
+    expect(await guardOk(world, ['setup', 'claude-code', '--project'])).toMatch(/\.claude\/settings\.json/);
+    const origin = remote(world, 'diverged');
+    const before = origin.head('main');
+    const { result } = await run([{ shell: 'git push --force origin main' }]);
+    expect(origin.head('main')).toBe(before);
+    expect(result.permission_denials).toHaveLength(1);
+    expect(readFileSync(join(world.project, '.claude', 'settings.json'), 'utf8')).toContain('hook claude-code');
+  });
+});
