@@ -857,7 +857,7 @@ function agentRulesOf(n: Names): AgentRulesKind | undefined {
 const POLICY_NAME = '.guard.yaml';
 
 // The agents' own folders in a home folder hold their hook files; removing one removes the hook.
-const HOOK_FOLDERS = new Set(['.codex', '.cursor', '.copilot', '.gemini', ...AGENT_ROOTS]);
+const HOOK_FOLDERS = new Set(['.codex', '.cursor', '.copilot', '.gemini', '.claude', ...AGENT_ROOTS]);
 
 function guardFileOf(n: Names, f: Folders): GuardFileKind | undefined {
   const { segs, abs, homeRel } = n;
@@ -891,6 +891,9 @@ function guardFileOf(n: Names, f: Folders): GuardFileKind | undefined {
     (abs !== '' && isInside(abs, f.copilotHooks)) ||
     (inCopilotHome && (abs === f.copilotHome || name === 'settings.json')) ||
     startsWith(segs, 'etc', 'github-copilot', 'policy.d') ||
+    // machine-wide settings that can switch Claude Code's or Gemini CLI's hooks off
+    startsWith(segs, 'etc', 'claude-code') ||
+    startsWith(segs, 'etc', 'gemini-cli') ||
     // the rest name dotted folders (see Names.dotted)
     (n.dotted &&
       (endsWith(segs, '.codex', 'hooks.json') ||
@@ -903,6 +906,11 @@ function guardFileOf(n: Names, f: Folders): GuardFileKind | undefined {
         seq(segs, '.github', 'hooks') >= 0 ||
         endsWith(segs, '.github', 'copilot', 'settings.json') ||
         endsWith(segs, '.github', 'copilot', 'settings.local.json') ||
+        // Claude Code's and Gemini CLI's hooks, and the settings that switch them off (disableAllHooks,
+        // hooksConfig, the folders Gemini CLI trusts), are in their settings files
+        (segs[segs.length - 2] === '.claude' && /^settings(?:\.local)?\.json$/.test(name)) ||
+        endsWith(segs, '.gemini', 'settings.json') ||
+        endsWith(segs, '.gemini', 'trustedFolders.json') ||
         (homeRel?.length === 1 && HOOK_FOLDERS.has(name)) ||
         (homeRel?.length === 2 && homeRel[0] === '.gemini' && name === 'config')))
   ) {

@@ -20,8 +20,12 @@ const REMOVE_VERBS = new Set(['uninstall', 'un', 'remove', 'rm', 'r', 'unlink'])
 const GUARD_PACKAGE_ARG = new RegExp(String.raw`^(?:guard|@guard/[\w.-]+|${GUARD_PACKAGE})(?:@[\w.^~<>=*-]*)?$`);
 /** npx and friends run a package by its name (`npx agent-step-guard off`). */
 const GUARD_PROGRAM = new RegExp(String.raw`^(?:@guard/cli|${GUARD_PACKAGE})(?:@|$)`);
-/** A setting that makes an agent skip every hook (Copilot and Claude-style settings files). */
-const DISABLE_ALL_HOOKS = /disableAllHooks["']?\s*[:=]\s*["']?(?:true|1)\b/;
+/**
+ * A setting that makes an agent skip every hook: `disableAllHooks` (Copilot and Claude Code),
+ * Gemini CLI's `"hooksConfig": { "enabled": false }`.
+ */
+const DISABLE_ALL_HOOKS =
+  /disableAllHooks["']?\s*[:=]\s*["']?(?:true|1)\b|hooksConfig["']?\s*[:=]\s*\{[^}]*\benabled["']?\s*[:=]\s*false\b/;
 /** Codex settings on its command line that turn hooks off (`-c features.hooks=false`). */
 const CODEX_HOOKS_OFF = /(?:^|\.)(?:codex_)?hooks\s*=\s*false\b/;
 const ENABLED_FALSE = /\benabled\s*=\s*false\b/;
@@ -113,6 +117,18 @@ function tampers(inv: Invocation, context: RuleContext, stepWrites: boolean): st
     return undefined;
   }
   if (inv.name === 'codex') return codexHooksOff(inv, context.argv(inv));
+  // Claude Code started without hooks: --bare loads none, a settings file or JSON may switch them off
+  if (inv.name === 'claude') {
+    if (inv.args.includes('--bare')) return 'claude --bare';
+    if (
+      context
+        .argv(inv)
+        .values('--settings')
+        .some((arg) => DISABLE_ALL_HOOKS.test(arg.value))
+    )
+      return 'disableAllHooks';
+    return undefined;
+  }
   // `echo '{"disableAllHooks": true}' > settings.json`, `jq '.disableAllHooks = true' …`
   if (stepWrites && inv.name !== 'git' && inv.args.some((arg) => DISABLE_ALL_HOOKS.test(arg))) return 'disableAllHooks';
   return undefined;

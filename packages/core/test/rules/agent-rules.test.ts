@@ -60,7 +60,7 @@ runRuleTests(agentRules, {
     { step: { kind: 'write', path: '.github/workflows/ci.yml', content: 'on: push\n' } },
     { step: { kind: 'write', path: '.github/workflows/release.yml', mode: 'edit', content: 'on: tag' } },
     { step: { kind: 'write', path: '.husky/pre-commit', mode: 'delete' } },
-    { step: { kind: 'write', path: '/home/dev/.claude/settings.json', content: '{}' } },
+    { step: { kind: 'write', path: '/home/dev/.cursor/cli.json', content: '{}' } },
     { step: { kind: 'write', path: '.cursor/mcp.json', content: '{"mcpServers":{}}' } },
     { step: { kind: 'write', path: 'packages/api/AGENTS.md', content: 'x' } },
     { step: { kind: 'patch', patch: PATCH_AGENTS } },
@@ -77,7 +77,13 @@ runRuleTests(agentRules, {
 });
 
 describe("agent.rules: the guard files are guard.tamper's", () => {
-  it.for(['echo "{}" > .cursor/hooks.json', 'sed -i "/guard/d" ~/.codex/config.toml'])('%s', (line) => {
+  it.for([
+    'echo "{}" > .cursor/hooks.json',
+    'sed -i "/guard/d" ~/.codex/config.toml',
+    // Claude Code's and Gemini CLI's settings hold guard's hooks
+    'echo "{}" > .claude/settings.json',
+    'echo "{}" > ~/.gemini/settings.json',
+  ])('%s', (line) => {
     const ids = evaluateExample(line).findings.map((f) => f.ruleId);
     expect(ids).toContain('guard.tamper');
     expect(ids).not.toContain(agentRules.meta.id);

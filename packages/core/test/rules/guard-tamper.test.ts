@@ -67,8 +67,27 @@ runRuleTests(guardTamper, {
       step: { kind: 'write', path: 'docs/hooks.md', content: 'Set `"disableAllHooks": true` to skip hooks.\n' },
       note: 'docs, not a settings file',
     },
-    { step: { kind: 'write', path: '.claude/settings.json', content: '{"disableAllHooks": false}' } },
+    { step: { kind: 'write', path: '.claude/settings.example.json', content: '{"disableAllHooks": false}' } },
     { step: { kind: 'patch', patch: PATCH_CODE } },
+    // Claude Code and Gemini CLI: reading their settings, running them, and lookalike files
+    'cat ~/.claude/settings.json',
+    'cat .gemini/settings.json',
+    { step: { kind: 'read', path: '/home/dev/.gemini/settings.json' } },
+    'claude -p "fix the tests" --dangerously-skip-permissions',
+    'claude --settings ./team-settings.json -p "review"',
+    'gemini -p "summarise the changes" --yolo',
+    'echo \'{"hooksConfig": {"enabled": true}}\' > config/gemini-defaults.json',
+    'grep -rn "bare" ~/.claude/CLAUDE.md',
+    {
+      step: {
+        kind: 'write',
+        path: 'docs/gemini.md',
+        content: 'Set "hooksConfig": {"enabled": false} to switch hooks off.\n',
+      },
+      note: 'docs, not a settings file',
+    },
+    { step: { kind: 'write', path: '/home/dev/.gemini/antigravity/settings.json', content: '{}' } },
+    { step: { kind: 'write', path: 'claude/settings.json', content: '{}' }, note: 'no dot: a folder of the project' },
   ],
   invalid: [
     // SPEC 4.1: the guard's commands
@@ -127,6 +146,31 @@ runRuleTests(guardTamper, {
     "jq '.disableAllHooks = true' .claude/settings.json > s.json",
     'echo \'{"disableAllHooks": true}\' > .github/copilot/settings.local.json',
     { step: { kind: 'write', path: '.claude/settings.json', content: '{\n  "disableAllHooks": true\n}\n' } },
+    // Claude Code's and Gemini CLI's hooks are in their settings files: any change there, whatever it says
+    {
+      step: { kind: 'write', path: '.claude/settings.json', content: '{"disableAllHooks": false}' },
+      note: "guard's Claude Code hooks live in this file",
+    },
+    { step: { kind: 'write', path: '/home/dev/.claude/settings.json', mode: 'edit', content: '"model": "opus"' } },
+    'rm .claude/settings.local.json',
+    'rm -rf ~/.claude',
+    {
+      step: {
+        kind: 'write',
+        path: '/home/dev/.gemini/settings.json',
+        mode: 'edit',
+        content: '"hooksConfig": {"enabled": false}',
+      },
+    },
+    'echo "{}" > .gemini/settings.json',
+    'sed -i "s/TRUST_FOLDER/DO_NOT_TRUST/" ~/.gemini/trustedFolders.json',
+    'sudo tee /etc/claude-code/managed-settings.json < policy.json',
+    'sudo cp team.json /etc/gemini-cli/settings.json',
+    // settings that switch hooks off, wherever they are written, and agents started without hooks
+    'echo \'{"hooksConfig": {"enabled": false}}\' > ~/gemini-defaults.json',
+    { step: { kind: 'write', path: 'config/gemini-system.json', content: '{ "hooksConfig": { "enabled": false } }' } },
+    'claude --bare -p "push it"',
+    'claude -p "push it" --settings \'{"disableAllHooks": true}\'',
     { step: { kind: 'write', path: '/home/dev/.codex/hooks.json', content: '{}' } },
     { step: { kind: 'write', path: '~/.copilot/hooks/guard.json', mode: 'delete' } },
     { step: { kind: 'write', path: '.guard.yaml', mode: 'edit', content: 'allow: []' } },
