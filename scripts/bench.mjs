@@ -7,8 +7,10 @@
 // --hook PATH adds the same two payloads through another hook-entry.cjs (an installed package's,
 // say: `<npm prefix>/lib/node_modules/agent-step-guard/dist/hook-entry.cjs`), in the same rounds.
 //
-// 1. Wall time and peak memory of the hook command `guard setup codex` writes, fed a typical Codex shell payload (a harmless
-//    `git status` and a blocked force push), against `node -e 0`, spawned one after the other in
+// 1. Wall time and peak memory of the hook command `guard setup` writes, fed a typical shell payload of
+//    Codex, Claude Code and Gemini CLI (a harmless `git status` and a blocked force push; the three
+//    read their payloads alike, the others differ only in the payload's shape), against `node -e 0`,
+//    spawned one after the other in
 //    turn (interleaved, so a slow patch of the machine hits all three alike). Wall time is spawn to
 //    exit as seen by this process. Peak memory is the child's maximum resident set size, read by
 //    `/usr/bin/time -f %M` where it exists, else by a preloaded module that reports
@@ -51,8 +53,9 @@ try {
 
 function spawnBench(dir) {
   const env = { PATH: process.env.PATH ?? '', HOME: dir, GUARD_HOME: join(dir, 'guard') };
-  const payload = (command) =>
-    JSON.stringify({
+  // payloads as each agent sends them (recorded: see packages/adapters/test/fixtures)
+  const payloads = {
+    codex: (command) => ({
       session_id: '01a2273f-cfcb-7371-b14a-9ad11511244c',
       turn_id: '01a2273f-cfe3-76f2-915a-6ebc8cd5e514',
       transcript_path: null,
@@ -63,25 +66,46 @@ function spawnBench(dir) {
       tool_name: 'Bash',
       tool_input: { command },
       tool_use_id: 'call_0',
-    });
+    }),
+    'claude-code': (command) => ({
+      session_id: 'f27dd2a2-9ff7-4c40-afeb-15334d9590c1',
+      transcript_path: join(dir, '.claude', 'projects', 'p', 'f27dd2a2-9ff7-4c40-afeb-15334d9590c1.jsonl'),
+      cwd: dir,
+      prompt_id: '6306d179-8091-4125-8118-49ec640cd0e4',
+      permission_mode: 'default',
+      effort: { level: 'medium' },
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command, description: 'Run it' },
+      tool_use_id: 'toolu_01',
+    }),
+    gemini: (command) => ({
+      session_id: 'ea7c359f-6170-4daf-9dec-64d0aae6cb36',
+      transcript_path: join(dir, '.gemini', 'tmp', 'p', 'chats', 'session-ea7c359f.jsonl'),
+      cwd: dir,
+      hook_event_name: 'BeforeTool',
+      timestamp: '2026-12-01T19:08:10.629Z',
+      tool_name: 'run_shell_command',
+      tool_input: { command, description: 'Run it' },
+    }),
+  };
   const cases = [
     { name: 'node -e 0', argv: ['-e', '0'], input: '' },
-    { name: 'hook codex: git status', argv: [HOOK, 'hook', 'codex'], input: payload('git status') },
-    {
-      name: 'hook codex: git push --force',
-      argv: [HOOK, 'hook', 'codex'],
-      input: payload('git push --force origin main'),
-    },
+    ...Object.entries(payloads).flatMap(([agent, payload]) =>
+      ['git status', 'git push --force origin main'].map((command) => ({
+        name: `hook ${agent}: ${command.replace(' origin main', '')}`,
+        agent,
+        argv: [HOOK, 'hook', agent],
+        input: JSON.stringify(payload(command)),
+      })),
+    ),
     ...(otherHook === undefined
       ? []
-      : [
-          { name: '--hook: git status', argv: [otherHook, 'hook', 'codex'], input: payload('git status') },
-          {
-            name: '--hook: git push --force',
-            argv: [otherHook, 'hook', 'codex'],
-            input: payload('git push --force origin main'),
-          },
-        ]),
+      : ['git status', 'git push --force origin main'].map((command) => ({
+          name: `--hook: ${command.replace(' origin main', '')}`,
+          argv: [otherHook, 'hook', 'codex'],
+          input: JSON.stringify(payloads.codex(command)),
+        }))),
   ];
   const memory = memoryMeter(dir);
   // one untimed round first: the file system cache is then warm for every case alike
@@ -102,6 +126,7 @@ function spawnBench(dir) {
       const stats = summary(samples[i]);
       return {
         name: item.name,
+        ...(item.agent === undefined ? {} : { agent: item.agent }),
         ...stats,
         timeRatio: round2(stats.medianMs / base.medianMs),
         memoryRatio: round2(stats.medianKb / base.medianKb),
@@ -188,7 +213,7 @@ function render(report) {
   const widths = head.map((_, i) => Math.max(head[i].length, ...rows.map((row) => row[i].length)));
   const format = (row) =>
     row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
-  const hook = report.spawn.cases[1];
+  const hooks = report.spawn.cases.filter((item) => item.agent !== undefined);
   const engine = report.engine;
   return [
     `guard bench: ${report.runs} runs each, interleaved (${report.machine.node}, ${report.machine.platform})`,
@@ -197,7 +222,11 @@ function render(report) {
     ...rows.map(format),
     ...(otherHook === undefined ? [] : [`--hook is ${otherHook}`]),
     '',
-    `hook vs node -e 0: ${hook.timeRatio.toFixed(2)}x time (target <= ${TARGET.time}x), ${hook.memoryRatio.toFixed(2)}x memory (target <= ${TARGET.memory}x)`,
+    ...[...new Set(hooks.map((item) => item.agent))].map((agent) => {
+      // the harmless step: what nearly every call is
+      const hook = hooks.find((item) => item.agent === agent);
+      return `hook ${agent} vs node -e 0: ${hook.timeRatio.toFixed(2)}x time (target <= ${TARGET.time}x), ${hook.memoryRatio.toFixed(2)}x memory (target <= ${TARGET.memory}x)`;
+    }),
     `memory measured by ${report.memoryBy}`,
     `engine: ${describeThroughput(engine)}, from ${engine.corpus}`,
     '',
