@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// guard's cost inside the real agents (the pinned Codex and Copilot, offline, against the e2e fake
+// guard's cost inside the real agents (the pinned Codex, Copilot, Claude Code and Gemini CLI, offline, against the e2e fake
 // models): the median wall time of one agent run that makes one harmless tool call, with guard's
 // hook and with no-op hook commands in its place. A measurement to read, not a test to pass.
 // Usage: npm run build && node scripts/agent-overhead.mjs [runs per variant, default 7]
@@ -32,12 +32,12 @@ for (const { agent, medianMs, hookCallsPerRun, loggedMs } of results) {
   const none = medianMs.true;
   const perCall = (ms) => (ms / hookCallsPerRun).toFixed(0);
   console.log(
-    `${agent.padEnd(8)} guard ${guard} ms | node -e 0 ${node} ms | true ${none} ms | ` +
+    `${agent.padEnd(11)} guard ${guard} ms | node -e 0 ${node} ms | true ${none} ms | ` +
       `ratio guard/node-e-0 ${(guard / node).toFixed(2)}, guard/true ${(guard / none).toFixed(2)} | ` +
       `${hookCallsPerRun} hook calls per run: +${perCall(guard - node)} ms per call over node -e 0, +${perCall(guard - none)} ms over true`,
   );
   const logged = Object.entries(loggedMs)
     .map(([event, ms]) => `${event} ${ms} ms`)
     .join(', ');
-  console.log(`${''.padEnd(8)} guard's own time per call as its log gives it (median, after Node started): ${logged}`);
+  console.log(`${''.padEnd(11)} guard's own time per call as its log gives it (median, after Node started): ${logged}`);
 }

@@ -4,9 +4,19 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { trustGuardHooks } from '../../packages/cli/src/agents/codex-app-server.js';
 import { captureIo } from '../../packages/cli/test/capture-io.js';
-import { CODEX, codexExec, copilotPrompt, writeCodexConfig } from './harness/agents.js';
-import { fakeChatModel, fakeResponsesModel } from './harness/fake-model.js';
+import {
+  claudePrompt,
+  CODEX,
+  codexExec,
+  copilotPrompt,
+  geminiPrompt,
+  writeClaudeSettings,
+  writeCodexConfig,
+  writeGeminiSettings,
+} from './harness/agents.js';
+import { fakeChatModel, fakeGeminiModel, fakeMessagesModel, fakeResponsesModel } from './harness/fake-model.js';
 import { pathWithAgents, requireInstalled, setupGuard } from './harness/scenario.js';
+import type { E2eAgent } from './harness/scenario.js';
 import { makeWorld, stepEntries } from './harness/world.js';
 import type { World } from './harness/world.js';
 
@@ -25,7 +35,7 @@ const BASELINES = { 'node -e 0': `"${process.execPath}" -e 0`, true: 'true' } as
 type Variant = 'guard' | keyof typeof BASELINES;
 
 interface Result {
-  readonly agent: 'codex' | 'copilot';
+  readonly agent: E2eAgent;
   readonly runs: number;
   /** Median wall time of one agent run, per variant. */
   readonly medianMs: Record<Variant, number>;
@@ -47,19 +57,29 @@ function swapCommand(file: string, from: string, to: string): void {
   writeFileSync(file, readFileSync(file, 'utf8').replaceAll(escaped(from), escaped(to)));
 }
 
-async function measure(agent: 'codex' | 'copilot', cache: string): Promise<Result> {
+/** The hook file guard's setup wrote for the agent in this world. */
+function hookFile(agent: E2eAgent, world: World): string {
+  if (agent === 'codex') return join(world.codexHome, 'hooks.json');
+  if (agent === 'copilot') return join(world.copilotHome, 'hooks', 'guard.json');
+  return join(world.home, agent === 'gemini' ? '.gemini' : '.claude', 'settings.json');
+}
+
+async function measure(agent: E2eAgent, cache: string): Promise<Result> {
   const worlds = {} as Record<Variant, World>;
   const variants: Variant[] = ['guard', 'node -e 0', 'true'];
   for (const variant of variants) {
     const world = makeWorld({ cacheHome: cache });
     worlds[variant] = world;
     if (agent === 'codex') writeCodexConfig(world);
+    if (agent === 'claude-code') writeClaudeSettings(world);
+    if (agent === 'gemini') writeGeminiSettings(world);
     await setupGuard(world, agent, true);
     if (variant === 'guard') continue;
-    const file =
-      agent === 'codex' ? join(world.codexHome, 'hooks.json') : join(world.copilotHome, 'hooks', 'guard.json');
-    const guardCommand = /"command": "(.+ hook codex)"|"bash": "(.+ hook copilot)/.exec(readFileSync(file, 'utf8'));
-    const current = JSON.parse(`"${guardCommand?.[1] ?? guardCommand?.[2] ?? ''}"`) as string;
+    const file = hookFile(agent, world);
+    const guardCommand = new RegExp(`"(?:command|bash)": "(.+ hook ${agent})(?: --event \\w+)?"`).exec(
+      readFileSync(file, 'utf8'),
+    );
+    const current = JSON.parse(`"${guardCommand?.[1] ?? ''}"`) as string;
     swapCommand(file, current, BASELINES[variant]);
     if (agent === 'codex') {
       const { io } = captureIo({ cwd: world.project, home: world.home });
@@ -76,6 +96,17 @@ async function measure(agent: 'codex' | 'copilot', cache: string): Promise<Resul
     if (agent === 'codex') {
       const model = await fakeResponsesModel({ script: [{ shell: 'touch measured.txt' }] });
       const run = await codexExec(world, model, 'touch the file');
+      await model.close();
+      expect(run.code, run.stderr).toBe(0);
+      return run.ms;
+    }
+    if (agent === 'claude-code' || agent === 'gemini') {
+      const script = [{ shell: 'touch measured.txt' }];
+      const model = agent === 'gemini' ? await fakeGeminiModel({ script }) : await fakeMessagesModel({ script });
+      const run =
+        agent === 'gemini'
+          ? await geminiPrompt(world, model, 'touch the file')
+          : await claudePrompt(world, model, 'touch the file');
       await model.close();
       expect(run.code, run.stderr).toBe(0);
       return run.ms;
@@ -118,12 +149,13 @@ async function measure(agent: 'codex' | 'copilot', cache: string): Promise<Resul
 }
 
 describe.runIf(RUNS > 0)('guard overhead inside the real agents', { timeout: 900_000 }, () => {
-  it('measures Codex and Copilot', async () => {
-    requireInstalled('codex');
-    requireInstalled('copilot');
+  it('measures each agent (GUARD_OVERHEAD_AGENTS picks some: codex,copilot,claude-code,gemini)', async () => {
+    const agents = (process.env.GUARD_OVERHEAD_AGENTS ?? 'codex,copilot,claude-code,gemini').split(',') as E2eAgent[];
+    for (const agent of agents) requireInstalled(agent);
     const cache = mkdtempSync(join(tmpdir(), 'guard-overhead-cache-'));
     try {
-      const results = [await measure('codex', cache), await measure('copilot', cache)];
+      const results: Result[] = [];
+      for (const agent of agents) results.push(await measure(agent, cache));
       if (OUT !== undefined) writeFileSync(OUT, `${JSON.stringify(results, null, 2)}\n`);
     } finally {
       rmSync(cache, { recursive: true, force: true });
