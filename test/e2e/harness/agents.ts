@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { withAppServer } from '../../../packages/cli/src/agents/codex-app-server.js';
@@ -29,7 +29,10 @@ function claudeBinary(): string {
     !(process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime;
   const name = `@anthropic-ai/claude-code-${process.platform}-${process.arch}${musl ? '-musl' : ''}`;
   try {
-    const wrapper = createRequire(join(REPO, 'node_modules', '@anthropic-ai', 'claude-code', 'package.json'));
+    // from where the package really is: pnpm links its dependencies beside it, not in the root
+    const wrapper = createRequire(
+      realpathSync(join(REPO, 'node_modules', '@anthropic-ai', 'claude-code', 'package.json')),
+    );
     return join(
       dirname(wrapper.resolve(`${name}/package.json`)),
       process.platform === 'win32' ? 'claude.exe' : 'claude',
