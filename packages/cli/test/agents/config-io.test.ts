@@ -200,19 +200,34 @@ describe('locationsFrom', () => {
       want: { projectRoot: join(root, 'loose', 'dir') },
     },
     {
-      name: 'CODEX_HOME and COPILOT_HOME',
+      name: 'CODEX_HOME, COPILOT_HOME, CLAUDE_CONFIG_DIR and GEMINI_CLI_HOME',
       cwd: project,
-      env: { CODEX_HOME: '/x/codex', COPILOT_HOME: '/x/cop' },
+      env: { CODEX_HOME: '/x/codex', COPILOT_HOME: '/x/cop', CLAUDE_CONFIG_DIR: '/x/claude', GEMINI_CLI_HOME: '/x/gh' },
       want: {},
-      files: { codex: '/x/codex/hooks.json', copilot: '/x/cop/hooks/guard.json' },
+      files: {
+        codex: '/x/codex/hooks.json',
+        copilot: '/x/cop/hooks/guard.json',
+        'claude-code': '/x/claude/settings.json',
+        gemini: '/x/gh/.gemini/settings.json',
+      },
     },
-    { name: 'empty variables count as unset', cwd: project, env: { CODEX_HOME: '', COPILOT_HOME: '' }, want: {} },
+    {
+      name: 'empty variables count as unset',
+      cwd: project,
+      env: { CODEX_HOME: '', COPILOT_HOME: '', CLAUDE_CONFIG_DIR: '', GEMINI_CLI_HOME: '' },
+      want: {},
+    },
   ])('$name', ({ cwd, env, want, files }) => {
     const { io } = captureIo({ cwd, home: '/home/dev' });
     const where = locationsFrom({ ...io, env });
     expect(where).toMatchObject({ home: '/home/dev', ...want });
     // each agent finds its own folder from the environment, or its default under the home folder
-    const byDefault = { codex: '/home/dev/.codex/hooks.json', copilot: '/home/dev/.copilot/hooks/guard.json' };
+    const byDefault = {
+      codex: '/home/dev/.codex/hooks.json',
+      copilot: '/home/dev/.copilot/hooks/guard.json',
+      'claude-code': '/home/dev/.claude/settings.json',
+      gemini: '/home/dev/.gemini/settings.json',
+    };
     for (const [agent, path] of Object.entries(files ?? byDefault)) {
       expect(adapters[agent as AgentId].configPath('user', where)).toBe(path);
     }

@@ -34,6 +34,14 @@ const PATHS: Record<AgentId, Record<ConfigLevel, (b: AgentHome) => string>> = {
     user: (b) => join(b.root, 'copilot-home', 'hooks', 'guard.json'),
     project: (b) => join(b.project, '.github', 'hooks', 'guard.json'),
   },
+  'claude-code': {
+    user: (b) => join(b.home, '.claude', 'settings.json'),
+    project: (b) => join(b.project, '.claude', 'settings.json'),
+  },
+  gemini: {
+    user: (b) => join(b.home, '.gemini', 'settings.json'),
+    project: (b) => join(b.project, '.gemini', 'settings.json'),
+  },
 };
 const AGENTS = Object.keys(PATHS) as AgentId[];
 const LEVELS: readonly ConfigLevel[] = ['user', 'project'];
@@ -42,6 +50,8 @@ const NAMES: Record<AgentId, string> = {
   cursor: 'Cursor',
   antigravity: 'Antigravity',
   copilot: 'GitHub Copilot',
+  'claude-code': 'Claude Code',
+  gemini: 'Gemini CLI',
 };
 
 const write = (path: string, text: string): void => {
@@ -105,7 +115,7 @@ describe('guard uninstall --all', () => {
     const mine = '{\n  "version": 1,\n  "hooks": {\n    "stop": [{ "command": "./bye.sh" }]\n  }\n}\n';
     write(PATHS.cursor.user(box), mine);
     for (const agent of AGENTS) for (const level of LEVELS) await setUp(agent, level);
-    expect(await installedAnywhere()).toHaveLength(8);
+    expect(await installedAnywhere()).toHaveLength(AGENTS.length * LEVELS.length);
 
     const result = await box.guard('uninstall', '--all');
     expect(result).toMatchObject({ code: 0, stderr: '' });
@@ -120,7 +130,7 @@ describe('guard uninstall --all', () => {
     }
     expect(result.stdout).not.toContain('not set up');
     // one next step per agent, not per file
-    expect(result.stdout.match(/^Next: /gm)).toHaveLength(4);
+    expect(result.stdout.match(/^Next: /gm)).toHaveLength(AGENTS.length);
     expect(result.stdout).toContain(
       'Next: quit Antigravity completely and start it again, so it stops calling guard.\n',
     );

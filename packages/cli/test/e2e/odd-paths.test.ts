@@ -80,6 +80,9 @@ const MINE: Record<AgentId, string> = {
   antigravity:
     '{"lint":{"PostToolUse":[{"matcher":"run_command","hooks":[{"type":"command","command":"./lint.sh"}]}]}}\n',
   copilot: '{ "version": 1, "hooks": { "sessionEnd": [ { "type": "command", "bash": "./bye.sh" } ] } }\r\n',
+  'claude-code':
+    '{\n  "model": "opus",\n  "hooks": { "Stop": [ { "hooks": [ { "type": "command", "command": "echo fertig ✓" } ] } ] }\n}',
+  gemini: '// meine Einstellungen ✓\n{ "ui": { "theme": "GitHub" } /* hell */ }\r\n',
 };
 
 const guard = (...args: string[]) =>
@@ -126,7 +129,7 @@ beforeAll(() => {
 afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
 
 describe(`a checkout, home and guard folder under "${ODD}"`, () => {
-  it.for(['codex', 'cursor', 'antigravity', 'copilot'] as const)(
+  it.for(['codex', 'cursor', 'antigravity', 'copilot', 'claude-code', 'gemini'] as const)(
     '%s: setup writes a command the agent runs as it is, the hook answers through it, uninstall gives the file back',
     async (agent) => {
       const adapter = adapters[agent];
