@@ -123,7 +123,10 @@ function namedEvents(text: string): [string, Record<string, unknown>][] {
     .filter((block) => block.startsWith('event: '))
     .map((block) => {
       const [name, data] = block.split('\n');
-      return [name?.slice('event: '.length) ?? '', JSON.parse(data?.slice('data: '.length) ?? '{}')];
+      return [
+        name?.slice('event: '.length) ?? '',
+        JSON.parse(data?.slice('data: '.length) ?? '{}') as Record<string, unknown>,
+      ];
     });
 }
 
@@ -146,7 +149,7 @@ describe('fake Messages model (Claude Code)', () => {
       'message_delta',
       'message_stop',
     ]);
-    const input = (turn: [string, Record<string, unknown>][] | undefined) =>
+    const input = (turn: [string, Record<string, unknown>][] | undefined): unknown =>
       JSON.parse(String((turn?.[2]?.[1]['delta'] as Record<string, unknown>)['partial_json']));
     expect(turns[0]?.[1]?.[1]['content_block']).toMatchObject({ type: 'tool_use', name: 'Bash' });
     expect(input(turns[0])).toEqual({ command: 'ls', description: 'scripted by the fake model' });
@@ -178,6 +181,12 @@ describe('fake Messages model (Claude Code)', () => {
   });
 });
 
+/** The first part of the first candidate of a Gemini answer (JSON text). */
+function firstPart(text: string): Record<string, unknown> | undefined {
+  const answer = JSON.parse(text) as { candidates?: { content?: { parts?: Record<string, unknown>[] } }[] };
+  return answer.candidates?.[0]?.content?.parts?.[0];
+}
+
 describe('fake Gemini model (Gemini CLI)', () => {
   it('answers the router with JSON and no turn used; a turn with tools gets a functionCall, streamed or not', async () => {
     const model = await fakeGeminiModel({ script: [{ shell: 'ls' }, { create: { path: '/p/a.txt', text: 'x' } }] });
@@ -187,19 +196,19 @@ describe('fake Gemini model (Gemini CLI)', () => {
     const url = (path: string): string => `${model.origin}${path}`;
     const call = async (path: string, body: unknown) =>
       (await fetch(url(path), { method: 'POST', body: JSON.stringify(body) })).text();
-    const router = JSON.parse(await call('/v1beta/models/gemini-3.5-flash-lite:generateContent', { contents: [] }));
-    expect(JSON.parse(router.candidates[0].content.parts[0].text)).toMatchObject({ model_choice: 'flash' });
+    const router = firstPart(await call('/v1beta/models/gemini-3.5-flash-lite:generateContent', { contents: [] }));
+    expect(JSON.parse(String(router?.['text']))).toMatchObject({ model_choice: 'flash' });
     const tools = [{ functionDeclarations: [{ name: 'run_shell_command' }] }];
     const streamed = await call('/v1beta/models/gemini-3.8-flash:streamGenerateContent?alt=sse', {
       tools,
       contents: [],
     });
     expect(streamed.startsWith('data: ')).toBe(true);
-    expect(JSON.parse(streamed.slice(6)).candidates[0].content.parts[0]).toEqual({
+    expect(firstPart(streamed.slice(6))).toEqual({
       functionCall: { name: 'run_shell_command', args: { command: 'ls', description: 'scripted by the fake model' } },
     });
-    const whole = JSON.parse(await call('/v1beta/models/gemini-3.8-flash:generateContent', { tools, contents: [] }));
-    expect(whole.candidates[0].content.parts[0]).toEqual({
+    const whole = firstPart(await call('/v1beta/models/gemini-3.8-flash:generateContent', { tools, contents: [] }));
+    expect(whole).toEqual({
       functionCall: { name: 'write_file', args: { file_path: '/p/a.txt', content: 'x' } },
     });
     expect(model.turnRequests()).toHaveLength(2);

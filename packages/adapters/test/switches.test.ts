@@ -66,7 +66,7 @@ describe('Claude Code: disableAllHooks and allowManagedHooksOnly', () => {
     { name: 'no files at all', texts: {}, found: [] },
   ])('$name', ({ texts, found }) => {
     const off = check('claude-code', texts);
-    expect(off.map((entry) => entry.message)).toEqual(found.map((pattern) => expect.stringMatching(pattern)));
+    expect(off.map((entry) => entry.message)).toEqual(found.map((pattern): unknown => expect.stringMatching(pattern)));
     expect(scopes(off).every((scope) => scope === 'everywhere')).toBe(true);
   });
 });
@@ -170,7 +170,7 @@ describe('Gemini CLI: hooksConfig and folder trust', () => {
   ])('$name', ({ texts, env, found }) => {
     const off = check('gemini', texts, env);
     expect(off.map((entry) => [entry.scope, entry.message])).toEqual(
-      found.map(([scope, pattern]) => [scope, expect.stringMatching(pattern)]),
+      found.map(([scope, pattern]): unknown[] => [scope, expect.stringMatching(pattern)]),
     );
   });
 });

@@ -39,7 +39,7 @@ export const doctor: DoctorKit = {
         : undefined;
     if (decision === 'deny') return { effect: 'block', why: 'permissionDecision "deny"' };
     if (decision === 'ask') return { effect: 'ask', why: 'permissionDecision "ask"' };
-    if (decision !== undefined && !DECISIONS.has(String(decision)))
+    if (decision !== undefined && !(typeof decision === 'string' && DECISIONS.has(decision)))
       return failure(`permissionDecision ${JSON.stringify(decision)}, which Claude Code rejects`);
     if (exitCode !== 0) return failure(`exit code ${exitCode}`);
     // an "allow" approves the step past Claude Code's own prompt: never guard's "no objection"

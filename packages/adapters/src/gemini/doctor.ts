@@ -34,7 +34,7 @@ export const doctor: DoctorKit = {
     if (json === undefined) return { effect: 'no-objection', why: 'plain text (shown as a message, not read)' };
     return {
       effect: 'no-objection',
-      why: decision === undefined ? 'JSON with no decision' : `decision "${String(decision)}"`,
+      why: decision === undefined ? 'JSON with no decision' : `decision ${JSON.stringify(decision)}`,
     };
   },
   // milliseconds in the file; Gemini CLI's own default when an entry sets none is a minute
