@@ -90,6 +90,8 @@ describe('readReply: what each agent does with an answer', () => {
     { agent: 'claude-code', stdout: deny.claude.replace('deny', 'allow'), exit: 0, effect: 'failure' },
     { agent: 'claude-code', stdout: deny.claude.replace('deny', 'maybe'), exit: 0, effect: 'failure' },
     { agent: 'claude-code', stdout: deny.claude.replace('deny', 'maybe'), exit: 0, effect: 'block', failClosed: true },
+    // a decision that is not a string is no decision word, even one that prints as "deny"
+    { agent: 'claude-code', stdout: deny.claude.replace('"deny"', '["deny"]'), exit: 0, effect: 'failure' },
     { agent: 'claude-code', stdout: '', exit: 2, effect: 'block' },
     { agent: 'claude-code', stdout: '', exit: 1, effect: 'failure' },
     { agent: 'claude-code', stdout: '', exit: 1, effect: 'block', failClosed: true },
@@ -105,6 +107,7 @@ describe('readReply: what each agent does with an answer', () => {
     { agent: 'gemini', stdout: '{"decision":"ask","reason":"?"}', exit: 0, effect: 'ask' },
     // Claude Code's nested form means nothing to Gemini CLI
     { agent: 'gemini', stdout: deny.claude, exit: 0, effect: 'no-objection' },
+    { agent: 'gemini', stdout: '{"decision":["deny"]}', exit: 0, effect: 'no-objection' },
     { agent: 'gemini', stdout: '', exit: 2, effect: 'block' },
     { agent: 'gemini', stdout: '', exit: 1, effect: 'failure' },
     { agent: 'gemini', stdout: '', exit: 1, effect: 'failure', failClosed: true },
