@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, isAbsolute, relative } from 'node:path';
 import { ConfigError } from '@guard/adapters';
 import type { Adapter, AgentId, ConfigLevel } from '@guard/adapters';
 import {
@@ -85,9 +85,11 @@ export async function setUpHook(agent: AgentId, options: SetupOptions, io: Io): 
 
   const backup = `${file}.guard-backup`;
   const madeBackup = beforeBytes !== undefined && keepOriginal(backup, beforeBytes, modeOf(file));
-  const createdDir =
+  const records = readRecords(guardHome);
+  const madeNow =
     beforeBytes === undefined ? writeStep(file, () => mkdirSync(dirname(file), { recursive: true })) : undefined;
-  const record = nextRecord(readRecords(guardHome)[file], beforeBytes, after, createdDir);
+  const createdDir = beforeBytes === undefined ? topmostCreated(file, madeNow, records) : undefined;
+  const record = nextRecord(records[file], beforeBytes, after, createdDir);
   writeStep(guardHome, () => saveRecord(guardHome, file, record));
   writeStep(file, () => writeFileAtomic(file, after));
 
@@ -153,6 +155,31 @@ function onlyLf(text: string): boolean {
 /** Text with line ends, every one of them CRLF. */
 export function onlyCrlf(text: string): boolean {
   return text.includes('\r\n') && !/(?<!\r)\n/.test(text);
+}
+
+/**
+ * The topmost folder guard created that holds `file`: the one made for it now, or one made earlier
+ * for another file guard still has there (Antigravity's ~/.gemini/config/hooks.json and Gemini
+ * CLI's ~/.gemini/settings.json share ~/.gemini), so the last of them to go takes it along.
+ */
+function topmostCreated(
+  file: string,
+  madeNow: string | undefined,
+  records: Readonly<Record<string, InstallRecord>>,
+): string | undefined {
+  let top = madeNow;
+  for (const record of Object.values(records)) {
+    const dir = record.created ? record.createdDir : undefined;
+    if (dir === undefined || !isWithin(dirname(file), dir)) continue;
+    if (top === undefined || isWithin(top, dir)) top = dir;
+  }
+  return top;
+}
+
+/** Whether `path` is `dir` or inside it. */
+function isWithin(path: string, dir: string): boolean {
+  const inside = relative(dir, path);
+  return inside === '' || (!inside.startsWith('..') && !isAbsolute(inside));
 }
 
 /**

@@ -331,6 +331,47 @@ describe.each(AGENTS)("the person's file is a link or read-only (%s)", (agent) =
   });
 });
 
+// Antigravity's user hooks (~/.gemini/config/hooks.json) and Gemini CLI's settings (~/.gemini/settings.json)
+// share ~/.gemini: a folder guard made for one goes with the last of the two, whatever the order.
+describe('a folder guard made that two agents share', () => {
+  const both: AgentId[] = ['antigravity', 'gemini'];
+  it.for([
+    { setUp: both, takeOut: both },
+    { setUp: both, takeOut: [...both].reverse() },
+    { setUp: [...both].reverse(), takeOut: both },
+    { setUp: [...both].reverse(), takeOut: [...both].reverse() },
+  ])('set up $setUp, taken out $takeOut: gone with the last', async ({ setUp, takeOut }) => {
+    const shared = join(box.home, '.gemini');
+    for (const agent of setUp) expect(await box.guard('setup', agent)).toMatchObject({ code: 0, stderr: '' });
+    const [first, last] = takeOut as [AgentId, AgentId];
+    expect(await box.guard('uninstall', first)).toMatchObject({ code: 0, stderr: '' });
+    expect(existsSync(PATHS[first].user(box))).toBe(false);
+    expect(readdirSync(shared)).not.toHaveLength(0);
+    expect(await box.guard('uninstall', last)).toMatchObject({ code: 0, stderr: '' });
+    expect(existsSync(shared)).toBe(false);
+  });
+
+  it.for([
+    { name: 'the person had the folder, empty', mine: undefined },
+    { name: 'the person had the folder, with a file of theirs', mine: 'GEMINI.md' },
+  ])('near miss: $name, it stays', async ({ mine }) => {
+    const shared = join(box.home, '.gemini');
+    mkdirSync(shared, { recursive: true });
+    if (mine !== undefined) writeFileSync(join(shared, mine), 'be brief\n');
+    for (const agent of both) expect(await box.guard('setup', agent)).toMatchObject({ code: 0, stderr: '' });
+    for (const agent of both) expect(await box.guard('uninstall', agent)).toMatchObject({ code: 0, stderr: '' });
+    expect(readdirSync(shared)).toEqual(mine === undefined ? [] : [mine]);
+  });
+
+  it("near miss: a file of the person's left in the shared folder keeps it", async () => {
+    const shared = join(box.home, '.gemini');
+    for (const agent of both) expect(await box.guard('setup', agent)).toMatchObject({ code: 0, stderr: '' });
+    writeFileSync(join(shared, 'GEMINI.md'), 'be brief\n');
+    for (const agent of both) expect(await box.guard('uninstall', agent)).toMatchObject({ code: 0, stderr: '' });
+    expect(readdirSync(shared)).toEqual(['GEMINI.md']);
+  });
+});
+
 describe('uninstall gives back the exact bytes where the text edit alone cannot', () => {
   it.for([
     { agent: 'codex' as const, before: '{}\n' },
