@@ -14,7 +14,7 @@ import { BIN } from '../hook/bin.js';
  * them (`sh -c`), with what each agent makes of the reply.
  */
 
-export const AGENTS: readonly AgentId[] = ['codex', 'cursor', 'antigravity', 'copilot'];
+export const AGENTS: readonly AgentId[] = ['codex', 'cursor', 'antigravity', 'copilot', 'claude-code', 'gemini'];
 
 export interface Scratch {
   readonly root: string;
@@ -162,6 +162,14 @@ export function stepCommand(world: Scratch, agent: AgentId): string {
       const hooks = readJson(join(world.copilotHome, 'hooks', 'guard.json'))['hooks'] as Json;
       return (hooks['preToolUse'] as Json[])[0]?.['bash'] as string;
     }
+    case 'claude-code': {
+      const hooks = readJson(join(world.home, '.claude', 'settings.json'))['hooks'] as Json;
+      return ((hooks['PreToolUse'] as Json[])[0]?.['hooks'] as Json[])[0]?.['command'] as string;
+    }
+    case 'gemini': {
+      const hooks = readJson(join(world.home, '.gemini', 'settings.json'))['hooks'] as Json;
+      return ((hooks['BeforeTool'] as Json[])[0]?.['hooks'] as Json[])[0]?.['command'] as string;
+    }
   }
 }
 
@@ -211,6 +219,27 @@ export function shellPayload(agent: AgentId, command: string, cwd: string, chat:
         toolName: 'bash',
         toolArgs: { command, description: 'Run it', mode: 'sync', initial_wait: 10 },
       };
+    case 'claude-code':
+      return {
+        session_id: chat,
+        transcript_path: join(cwd, '.transcript.jsonl'),
+        cwd,
+        permission_mode: 'default',
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Bash',
+        tool_input: { command, description: 'Run it' },
+        tool_use_id: 'toolu_0',
+      };
+    case 'gemini':
+      return {
+        session_id: chat,
+        transcript_path: join(cwd, '.transcript.jsonl'),
+        cwd,
+        hook_event_name: 'BeforeTool',
+        timestamp: '2026-12-01T21:26:38.053Z',
+        tool_name: 'run_shell_command',
+        tool_input: { command, description: 'Run it' },
+      };
   }
 }
 
@@ -223,7 +252,7 @@ export const STRICTNESS: Readonly<Record<Verdict, number>> = { none: -1, unreada
 export function verdictOf(agent: AgentId, ran: Ran): Verdict {
   if (ran.timedOut) return 'none';
   const text = ran.stdout.trim();
-  if (text === '') return agent === 'codex' || agent === 'copilot' ? 'allow' : 'unreadable';
+  if (text === '') return agent === 'cursor' || agent === 'antigravity' ? 'unreadable' : 'allow';
   let reply: Json;
   try {
     reply = JSON.parse(text) as Json;
@@ -237,6 +266,14 @@ export function verdictOf(agent: AgentId, ran: Ran): Verdict {
       // block-then-chat: a deny that asks the agent to ask the person
       return /needs the person's approval/.test(String(out['permissionDecisionReason'])) ? 'ask' : 'block';
     }
+    case 'claude-code': {
+      const decision = (reply['hookSpecificOutput'] as Json | undefined)?.['permissionDecision'];
+      return decision === 'deny' ? 'block' : decision === 'ask' ? 'ask' : 'unreadable';
+    }
+    case 'gemini':
+      if (reply['decision'] !== 'deny') return 'unreadable';
+      // block-then-chat, as for Codex
+      return /needs the person's approval/.test(String(reply['reason'])) ? 'ask' : 'block';
     case 'cursor':
       return reply['permission'] === 'deny'
         ? 'block'
