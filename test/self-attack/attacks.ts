@@ -524,6 +524,10 @@ export function toolAttempts(w: World): ToolAttempt[] {
   const agEdit = fixture('antigravity/synth-pre-tool-use-replace-file-content');
   const copilotCreate = fixture('copilot/synth-pre-tool-use-create');
   const copilotEdit = fixture('copilot/synth-pre-tool-use-edit');
+  const claudeWrite = fixture('claude-code/pre-tool-use-write');
+  const claudeEdit = fixture('claude-code/pre-tool-use-edit');
+  const geminiWrite = fixture('gemini/before-tool-write-file');
+  const geminiReplace = fixture('gemini/before-tool-replace');
   const roots = { workspace_roots: [w.project] };
   for (const file of files) {
     const patch = (body: string): Record<string, unknown> => ({
@@ -560,6 +564,16 @@ export function toolAttempts(w: World): ToolAttempt[] {
       cwd: w.project,
       toolArgs: { path: file, old_str: 'a', new_str: 'b' },
     });
+    const edit = { file_path: file, old_string: 'a', new_string: 'b' };
+    const cwd = { cwd: w.project, permission_mode: 'default' };
+    add('claude-code', 'Write', file, { ...claudeWrite, ...cwd, tool_input: { file_path: file, content: '{}' } });
+    add('claude-code', 'Edit', file, { ...claudeEdit, ...cwd, tool_input: { ...edit, replace_all: false } });
+    add('gemini', 'write_file', file, {
+      ...geminiWrite,
+      cwd: w.project,
+      tool_input: { file_path: file, content: '{}' },
+    });
+    add('gemini', 'replace', file, { ...geminiReplace, cwd: w.project, tool_input: { ...edit, instruction: 'x' } });
   }
   // Codex's patch names files relative to its cwd as often as not
   for (const rel of ['.guard.yaml', '.codex/hooks.json', 'vendor/inner/.guard.yaml'])
