@@ -274,7 +274,7 @@ function command(
           end: last.span[1],
         },
         runner,
-        nested.remoteHost === undefined ? withCwd(scope, cwd, cwdKnown) : remoteScope(),
+        nested.remoteHost === undefined ? withCwd(scope, cwd, cwdKnown) : remoteScope(scope.printed),
         stage,
         { own: false, isPackage: nested.isPackage ?? false },
       );
@@ -285,7 +285,8 @@ function command(
     stdinUsed ||= nested.kind === 'stdin';
     const target = enter(reader, inner, nested.via, draft.span, nested.dialect, nested.remoteHost);
     if (!target) continue;
-    const innerScope = nested.remoteHost !== undefined ? remoteScope() : childScope(scope, true, cwd, cwdKnown);
+    const innerScope =
+      nested.remoteHost !== undefined ? remoteScope(scope.printed) : childScope(scope, true, cwd, cwdKnown);
     for (const [key, value] of Object.entries(env)) setVar(innerScope, key, value, true);
     readSource(reader, text, target, innerScope);
   }
@@ -551,7 +552,10 @@ function stdinOf(redirs: readonly RedirToken[], scope: Scope): Mapped | undefine
       // the shell adds a newline; it belongs to the word's last character
       out.char('\n', Math.max(word.span[0], word.span[1] - 1));
       text = out.build(word.span[1]);
-    } else if (redir.op === '<') text = undefined;
+    } else if (redir.op === '<') {
+      // `bash < <(echo …)`: what the process substitution prints, when known
+      text = redir.target ? expandSingle(redir.target, scope).printed : undefined;
+    }
   }
   return text;
 }

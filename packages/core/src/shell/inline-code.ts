@@ -1,5 +1,5 @@
 import type { Language } from '../programs/index.js';
-import { sourceOf } from '../programs/index.js';
+import { program, sourceOf } from '../programs/index.js';
 import type { Word } from './expand.js';
 import { joinMapped, mappedBuilder, sliceMapped } from './mapped.js';
 import type { Mapped } from './mapped.js';
@@ -25,6 +25,14 @@ export function codeSource(name: string, args: readonly Word[]): CodeSource {
   );
   if (source.kind === 'stdin')
     return source.language === undefined ? NO_CODE : { kind: 'stdin', language: source.language };
+  if (source.kind === 'script') {
+    // `python3 <(printf …)`: the script is what the substitution prints
+    const word = args[source.index];
+    const language = program(name)?.language;
+    return word?.printed === undefined || language === undefined || source.language === 'shell'
+      ? NO_CODE
+      : { kind: 'inline', language, words: [{ ...word, text: word.printed.text, map: word.printed }] };
+  }
   if (source.kind !== 'code') return NO_CODE;
   const words: Word[] = [];
   for (const { index, offset } of source.parts) {

@@ -42,10 +42,10 @@ export function nestedCommands(name: string, args: readonly Word[]): Nested[] {
   return out;
 }
 
-/** Shells and `eval`: what they read is command text (interpreters' code is read by ./inline-code.ts). */
+/** Shells, `eval` and `source`: what they read is command text (interpreters' code is read by ./inline-code.ts). */
 function readsText(found: Program): boolean {
   const source = found.source;
-  return source === 'shell' || source === 'powershell' || source === 'cmd' || source === 'eval';
+  return source === 'shell' || source === 'powershell' || source === 'cmd' || source === 'eval' || source === 'source';
 }
 
 /** The command text or stdin a shell reads, as the reader follows it. */
@@ -59,6 +59,14 @@ function fromSource(name: string, args: readonly Word[], source: ProgramSource):
     }
     case 'stdin':
       return [{ kind: 'stdin', via: { kind: 'heredoc', name }, dialect: source.dialect }];
+    case 'script': {
+      // `bash <(echo …)`, `source <(printf …)`: the script is what the substitution prints
+      const printed = args[source.index]?.printed;
+      const dialect = source.language === 'powershell' ? 'powershell' : 'posix';
+      return printed === undefined || (source.language !== 'shell' && source.language !== 'powershell')
+        ? []
+        : [{ kind: 'text', via: { kind: 'shell-c', name }, text: printed, dialect }];
+    }
     default:
       return [];
   }

@@ -1,4 +1,6 @@
+import type { Mapped } from './mapped.js';
 import { resolvePath } from './paths.js';
+import type { Token } from './tokens.js';
 
 interface Entry {
   /** undefined: set to something the reader cannot know (`read X`, `unset X`). */
@@ -8,7 +10,25 @@ interface Entry {
   readonly dynamic: boolean;
   /** A `for NAME in words` loop variable: each word it takes in turn (its value is then undefined). */
   readonly loop?: LoopValues;
+  /** `$@` and `$*` inside a function call or `sh -c TEXT name args…`: each argument. */
+  readonly list?: readonly string[];
+  /** An alias: the text it stands for, as written. */
+  readonly alias?: Mapped;
+  /** A function defined in the line. */
+  readonly fn?: FunctionDef;
 }
+
+/** A shell function defined earlier in the line (`f() { …; }`): its body, read where it is called. */
+export interface FunctionDef {
+  readonly name: string;
+  readonly body: readonly Token[];
+  /** Called somewhere in the line (a function never called is read where it is defined). */
+  called: boolean;
+}
+
+/** What an alias or a function is stored under, apart from the variables. */
+const ALIAS = '\u0000alias:';
+const FUNCTION = '\u0000function:';
 
 /** The words a loop variable takes, and how many more words its uses may still expand to. */
 export interface LoopValues {
@@ -45,14 +65,25 @@ export interface Scope {
   readonly tmp: string | undefined;
   /** guard's own folder, for `$GUARD_HOME` (so `cd $GUARD_HOME && rm x` names a file there). */
   readonly guardHome: string | undefined;
+  /**
+   * What the line's substitutions print, when the reader knows it (`$(echo rm -rf x)`, `<(printf
+   * …)`): shared by every scope of one read, filled in as the substitutions are read.
+   */
+  readonly printed: Map<object, Mapped>;
 }
 
 /** The scope a line starts in. */
-export function rootScope(cwd: string, home: string, tmp: string | undefined, guardHome?: string): Scope {
+export function rootScope(
+  cwd: string,
+  home: string,
+  tmp: string | undefined,
+  guardHome?: string,
+  printed: Map<object, Mapped> = new Map(),
+): Scope {
   // the layer and the list apart from the scope: a literal nested in a literal takes a runtime call
   const layer: Layer = { vars: undefined, parent: undefined, boundary: false };
   const dirs: string[] = [];
-  return { layer, cwd, cwdKnown: true, oldCwd: undefined, dirs, home, tmp, guardHome };
+  return { layer, cwd, cwdKnown: true, oldCwd: undefined, dirs, home, tmp, guardHome, printed };
 }
 
 /**
@@ -79,12 +110,13 @@ function scopeOf(scope: Scope, layer: Layer, cwd: string, cwdKnown: boolean, dir
     home: scope.home,
     tmp: scope.tmp,
     guardHome: scope.guardHome,
+    printed: scope.printed,
   };
 }
 
 /** A scope on another computer (`ssh host …`): its home and working directory are not known here. */
-export function remoteScope(): Scope {
-  const scope = rootScope('~', '~', undefined);
+export function remoteScope(printed?: Map<object, Mapped>): Scope {
+  const scope = rootScope('~', '~', undefined, undefined, printed);
   scope.cwdKnown = false;
   return scope;
 }
@@ -160,8 +192,55 @@ export function lookupVar(scope: Scope, name: string, caseless: boolean): VarVal
   return text === undefined ? undefined : { text, dynamic: false };
 }
 
+/**
+ * Binds `$1`…`$9`, `$#`, `$@` and `$*` to a call's arguments (a function call, `sh -c TEXT name
+ * args…`), in this scope's own layer.
+ */
+export function setPositional(scope: Scope, args: readonly string[]): void {
+  const vars = (scope.layer.vars ??= new Map());
+  const all = args.join(' ');
+  for (let i = 1; i <= 9; i++) vars.set(String(i), { value: args[i - 1] ?? '', exported: false, dynamic: false });
+  vars.set('#', { value: String(args.length), exported: false, dynamic: false });
+  vars.set('@', { value: all, exported: false, dynamic: false, list: args });
+  vars.set('*', { value: all, exported: false, dynamic: false, list: args });
+}
+
+/** The arguments `"$@"` stands for, when a call bound them (see setPositional). */
+export function positionalList(scope: Scope): readonly string[] | undefined {
+  return lookupEntry(scope.layer, '@')?.list;
+}
+
+/** `alias NAME=VALUE`: kept as the text VALUE is written in. */
+export function setAlias(scope: Scope, name: string, value: Mapped | undefined): void {
+  scope.layer.vars ??= new Map();
+  const entry: Entry =
+    value === undefined
+      ? { value: undefined, exported: false, dynamic: false }
+      : { value: value.text, exported: false, dynamic: false, alias: value };
+  scope.layer.vars.set(ALIAS + name, entry);
+}
+
+/** The text an alias stands for, when one of that name was set earlier in the line. */
+export function aliasOf(scope: Scope, name: string): Mapped | undefined {
+  return lookupEntry(scope.layer, ALIAS + name)?.alias;
+}
+
+/** `name() { …; }`: the function, for the calls that follow. */
+export function setFunction(scope: Scope, fn: FunctionDef): void {
+  scope.layer.vars ??= new Map();
+  scope.layer.vars.set(FUNCTION + fn.name, { value: undefined, exported: false, dynamic: false, fn });
+}
+
+/** The function of that name defined earlier in the line, if any. */
+export function functionOf(scope: Scope, name: string): FunctionDef | undefined {
+  return lookupEntry(scope.layer, FUNCTION + name)?.fn;
+}
+
 function knownFolder(scope: Scope, name: string): string | undefined {
   switch (name) {
+    // unset, IFS splits words on blanks and new lines (`rm${IFS}-rf`)
+    case 'IFS':
+      return ' \t\n';
     case 'HOME':
     case 'USERPROFILE':
       return scope.home;

@@ -1,9 +1,9 @@
 import { runSimple } from './command.js';
 import { addOpaque, innerFrame, LIMITS } from './context.js';
 import type { Frame, Reader } from './context.js';
-import { lex } from './lexer.js';
 import type { Mapped } from './mapped.js';
-import { spanOf } from './mapped.js';
+import { lex } from './lexer.js';
+import { joinMapped, sliceMapped, spanOf } from './mapped.js';
 import { expandWord } from './expand.js';
 import type { Word } from './expand.js';
 import { childScope, setLoopVar, setVar } from './scope.js';
@@ -28,8 +28,16 @@ export function readSubstitutions(reader: Reader, parts: readonly Part[], frame:
     if (part.kind !== 'sub' || part.seen) continue;
     const kind = part.open === '<(' || part.open === '>(' ? 'process-substitution' : 'substitution';
     const inner = innerFrame(frame, [...frame.via, { kind, name: part.open }], part.depth, part.dialect);
-    walk(reader, part.tokens, inner, childScope(scope, false));
+    const printed = walk(reader, part.tokens, inner, childScope(scope, false));
+    if (printed !== undefined && part.open !== '>(') scope.printed.set(part, withoutTrailingNewlines(printed));
   }
+}
+
+/** `$(…)` drops the new lines at the end of what it prints. */
+function withoutTrailingNewlines(text: Mapped): Mapped {
+  let end = text.text.length;
+  while (end > 0 && text.text.charCodeAt(end - 1) === 10) end--;
+  return end === text.text.length ? text : sliceMapped(text, 0, end);
 }
 
 /** Substitutions anywhere in a redirection: its target, or an unquoted heredoc body. */
@@ -145,9 +153,10 @@ const STRUCTURE = new Set(['if', 'then', 'elif', 'else', 'fi', 'do', 'done', 'wh
 /**
  * Walks tokens as the shell groups them: lists, pipelines, subshells, groups and compound
  * commands. Nesting is kept on an explicit stack, so deep input cannot overflow the call stack.
+ * Returns what the tokens print, when every pipeline's output is known (`echo a; printf b`).
  */
-function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outerScope: Scope): void {
-  if (tokens.length === 0 || reader.full) return;
+function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outerScope: Scope): Mapped | undefined {
+  if (tokens.length === 0 || reader.full) return undefined;
   let frame = outerFrame;
   let scope = outerScope;
   let pipe = newPipe();
@@ -174,8 +183,14 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
     words = [];
     redirs = [];
   };
+  // what the pipelines print, while all of it is known (no group was opened)
+  let printed: Mapped[] | undefined = [];
   const endPipe = (): void => {
     finish();
+    if (printed !== undefined && pipe.stages.length > 0) {
+      if (pipe.stdout === undefined || stack.length > 0 || base !== undefined) printed = undefined;
+      else printed.push(pipe.stdout);
+    }
     // a group's pipelines share their stages with the outer one: the length covers them all
     const stages = pipe.stages;
     let length = pipe.index + 1;
@@ -185,6 +200,7 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
   };
   const push = (kind: Group['kind'], token: Token): void => {
     finish();
+    printed = undefined;
     if (frame.depth + 1 > LIMITS.depth) {
       if (overflow++ === 0) addOpaque(reader, 'too-deep', spanOf(token.src, token.start, token.src.text.length));
       return;
@@ -326,4 +342,5 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
     }
   }
   endPipe();
+  return printed === undefined || printed.length === 0 ? undefined : joinMapped(printed, '\n');
 }
