@@ -79,6 +79,48 @@ export function program(name: string): Program | undefined {
   return base?.versioned === true ? base : undefined;
 }
 
+/** Past this many, a pattern in the program's place names too many programs to read as each. */
+const MAX_MATCHES = 8;
+
+/**
+ * The program names a pathname pattern in the program's place may stand for (`g?t` → git,
+ * `r[m]` → rm), among the programs the knowledge base knows, shortest first; undefined when it
+ * matches more than a few (or the pattern is too long to be a program name).
+ */
+export function programsMatching(pattern: string): string[] | undefined {
+  if (pattern.length > 256) return undefined;
+  const re = globRegex(pattern.toLowerCase());
+  const out: string[] = [];
+  for (const name of BY_NAME.keys()) {
+    if (!re.test(name) || CMDLETS.get(name) === BY_NAME.get(name)) continue;
+    out.push(name);
+    if (out.length > MAX_MATCHES) return undefined;
+  }
+  return out.sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
+}
+
+/** A shell pathname pattern as an anchored regex (`*`, `?`, `[…]`, `[!…]`; every other character as itself). */
+function globRegex(pattern: string): RegExp {
+  let source = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i] as string;
+    if (c === '*') source += '.*';
+    else if (c === '?') source += '.';
+    else if (c === '[') {
+      const close = pattern.indexOf(']', i + 2);
+      if (close < 0) source += '\\[';
+      else {
+        let set = pattern.slice(i + 1, close);
+        const negated = set.startsWith('!') || set.startsWith('^');
+        if (negated) set = set.slice(1);
+        source += `[${negated ? '^' : ''}${set.replace(/[\\\]^]/g, '\\$&')}]`;
+        i = close;
+      }
+    } else source += c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${source}$`);
+}
+
 /** The entry's own name: its first (`rbash` is the entry `sh`, `ri` the entry `remove-item`). */
 export function entryName(found: Program): string {
   return found.names[0] as string;

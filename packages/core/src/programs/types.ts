@@ -106,7 +106,9 @@ export interface PrefixSpec {
  * - `kubectl-exec`: `kubectl exec POD -- command…`;
  * - `package-runner`: a fetched package and its arguments (`npx pkg …`, `pnpm dlx pkg …`), or a
  *   shell line given by `call` options or after `flag` options;
- * - `env-runner`: a command in a tool's environment (`poetry run cmd`, `bundle exec cmd`).
+ * - `env-runner`: a command in a tool's environment (`poetry run cmd`, `bundle exec cmd`);
+ * - `option-text`: an option's value or an environment variable is a command line it runs
+ *   (`env -S TEXT`, `tar --to-command=CMD`, `rsync -e CMD`, `ssh -o ProxyCommand=CMD`, `MANPAGER`).
  */
 export type Runs =
   /** `stdio`: the command runs in the runner's place, with its redirections (`busybox sh >& …`). */
@@ -130,7 +132,23 @@ export type Runs =
       /** Options of this form of the runner (before the package): `leading`, the package follows. */
       readonly argv?: ArgvSpec;
     }
-  | { readonly kind: 'env-runner'; readonly path: string; readonly argv?: ArgvSpec };
+  | { readonly kind: 'env-runner'; readonly path: string; readonly argv?: ArgvSpec }
+  | {
+      readonly kind: 'option-text';
+      /** Options whose value is a command line the program hands to a shell (`tar --to-command CMD`). */
+      readonly options?: readonly string[];
+      /**
+       * The value names its command after one of these keys, in any case, then `=` or a blank
+       * (`--checkpoint-action=exec=CMD`, `ssh -o ProxyCommand=CMD`); other values run nothing.
+       */
+      readonly keys?: readonly string[];
+      /** The operands after the option belong to the command (`env -S 'git push' -f`). */
+      readonly rest?: boolean;
+      /** Environment variables whose value is a command line it runs (`RSYNC_RSH`, `MANPAGER`). */
+      readonly env?: readonly string[];
+      /** Characters the value may start with that are not part of the command (`LESSOPEN='|cmd %s'`). */
+      readonly strip?: string;
+    };
 
 /** A subcommand with options of its own (`git push`, `docker compose`, `kubectl exec`). */
 export interface SubcommandSpec {

@@ -1,6 +1,6 @@
 import { registryChanges } from '../analysis/registry.js';
 import type { Argv } from '../context/types.js';
-import { cmdletOf } from '../programs/index.js';
+import { cmdletOf, sourceOf } from '../programs/index.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 import type { Span } from '../types.js';
@@ -45,7 +45,8 @@ export const systemElevate = {
       match: [
         'sudo apt-get install -y jq',
         'chmod -R 777 .',
-        'powershell -ExecutionPolicy Bypass -File setup.ps1',
+        'powershell -ExecutionPolicy Bypass -Command "Invoke-WebRequest https://example.com/x.ps1"',
+        ':(){ :|:& };:',
         'sudo usermod -aG docker dev',
         'docker run --privileged -v /:/host alpine',
         'shutdown -r now',
@@ -56,6 +57,7 @@ export const systemElevate = {
         'docker run -v "$(pwd)":/app node:20 npm test',
         'sudo -l',
         'systemctl --user restart dev-server',
+        'powershell -ExecutionPolicy Bypass -File scripts/build.ps1',
       ],
     },
   },
@@ -67,6 +69,11 @@ export const systemElevate = {
       const what = prefix ? prefix.name : elevates(inv, context);
       if (what !== undefined)
         hits.push({ span: prefix ? prefixSpan(context, inv, prefix.name) : inv.span, detail: what });
+      else if (forkBomb(context, inv))
+        hits.push({
+          span: inv.span,
+          detail: 'a fork bomb: a function that starts copies of itself until the computer stops',
+        });
     }
     return hits;
   },
@@ -132,7 +139,7 @@ function elevates(inv: Invocation, context: RuleContext): string | undefined {
       return inv.args.some((arg) => /^(?:bypass|unrestricted)$/i.test(arg)) ? 'an execution-policy bypass' : undefined;
     case 'powershell':
     case 'pwsh':
-      return executionPolicyBypass(inv) ? 'an execution-policy bypass' : undefined;
+      return executionPolicyBypass(inv) && !runsProjectScript(context, inv) ? 'an execution-policy bypass' : undefined;
     case 'start-process':
     case 'start':
       return argv()
@@ -159,6 +166,17 @@ function elevates(inv: Invocation, context: RuleContext): string | undefined {
     default:
       return undefined;
   }
+}
+
+/**
+ * `:(){ :|:& };:`: a function that calls itself in a pipeline or in the background from its own
+ * body, so every call starts two more and the computer runs out of processes.
+ */
+function forkBomb(context: RuleContext, inv: Invocation): boolean {
+  if (!inv.via.some((via) => via.kind === 'function' && via.name === inv.name)) return false;
+  if (inv.pipeline.length > 1) return true;
+  const after = context.text.slice(inv.span[1], inv.span[1] + 64);
+  return /^\s*&(?!&)/.test(after);
 }
 
 /** `chmod 777`, `a+rwx`, `o+w` (anyone may change it) or a set-user-id bit. */
@@ -203,6 +221,18 @@ function executionPolicyBypass(inv: Invocation): boolean {
     const isPolicy = option === '-ep' || (option.length >= 3 && '-executionpolicy'.startsWith(option));
     return isPolicy && /^(?:bypass|unrestricted)$/i.test(inv.args[i + 1] ?? '');
   });
+}
+
+/**
+ * `powershell -ExecutionPolicy Bypass -File scripts\\build.ps1`: the bypass lasts for this one
+ * process, which runs a script of the project (judged on its own as a script run), so nothing of
+ * the computer's settings changes. Command text or a script elsewhere still counts.
+ */
+function runsProjectScript(context: RuleContext, inv: Invocation): boolean {
+  const source = sourceOf(inv.name, inv.args);
+  if (source.kind !== 'script') return false;
+  const script = inv.args[source.index];
+  return script !== undefined && context.path(script, inv.cwd).place === 'project';
 }
 
 /** A container started with the host's rights: privileged, the host's processes, its root folder or its Docker socket. */

@@ -1,21 +1,45 @@
-import { cmdletOf, entryName, grammarOf, optionsNamed, parseArgv, program, readsWith } from '../programs/index.js';
+import {
+  cmdletOf,
+  entryName,
+  grammarOf,
+  optionsNamed,
+  parseArgv,
+  program,
+  programsMatching,
+  readsWith,
+} from '../programs/index.js';
 import type { ParsedArgv } from '../programs/index.js';
 import type { Span } from '../types.js';
 import { addOpaque, innerFrame, LIMITS } from './context.js';
 import type { Dialect, Draft, Frame, Reader } from './context.js';
-import { expandSingle, expandWord, literalWord } from './expand.js';
+import { expandSingle, expandWord, isPattern, literalWord } from './expand.js';
 import type { LoopSeen, Word } from './expand.js';
 import { codeSource, codeText, commandsInCode } from './inline-code.js';
-import { joinMapped, mappedBuilder, spanEnd, spanOf } from './mapped.js';
+import { joinMapped, mappedBuilder, sliceMapped, spanEnd, spanOf } from './mapped.js';
 import type { Mapped } from './mapped.js';
 import { nestedCommands } from './nested.js';
 import { programName, resolvePath } from './paths.js';
 import { isPrefix, matchPrefix } from './prefixes.js';
-import { changeDirectory, childScope, exportVar, isAbsolute, remoteScope, setVar, withCwd } from './scope.js';
-import type { LoopValues, Scope } from './scope.js';
+import {
+  aliasOf,
+  changeDirectory,
+  childScope,
+  exportVar,
+  exportedValue,
+  functionOf,
+  isAbsolute,
+  remoteScope,
+  setAlias,
+  setPositional,
+  setVar,
+  withCwd,
+} from './scope.js';
+import type { FunctionDef, LoopValues, Scope } from './scope.js';
 import type { RedirToken, WordToken } from './tokens.js';
 import type { Redirect, Via } from './types.js';
-import { readSource, readRedirSubstitutions, readSubstitutions } from './walk.js';
+import { readBody, readSource, readRedirSubstitutions, readSubstitutions } from './walk.js';
+import { lex } from './lexer.js';
+import { plainText } from './tokens.js';
 
 type Stage = Draft['pipeline'];
 
@@ -23,6 +47,8 @@ type Stage = Draft['pipeline'];
 interface Simple {
   readonly words: readonly Word[];
   readonly env: Readonly<Record<string, string>>;
+  /** The assignments' values as written, for spans (`GIT_SSH_COMMAND='…' git fetch`). */
+  readonly envMaps?: Readonly<Record<string, Mapped>>;
   readonly redirects: readonly Redirect[];
   /** Text on its stdin: a heredoc or here-string, or what the previous pipeline stage prints. */
   readonly stdin: { readonly text: Mapped; readonly heredoc: boolean } | undefined;
@@ -43,8 +69,13 @@ export function runSimple(
   scope: Scope,
   stage: Stage,
   piped: Mapped | undefined,
+  aliasing: readonly string[] = NONE,
 ): Mapped | undefined {
   if (reader.full) return undefined;
+  if (reader.named > 0 && frame.dialect === 'posix') {
+    const expanded = expandAlias(reader, tokens, redirs, frame, scope, stage, piped, aliasing);
+    if (expanded !== NOT_AN_ALIAS) return expanded;
+  }
   // One pass over the words and one over the redirections: what they substitute, and where the
   // command ends. Index loops (docs/performance.md, "Index loops, not for-of").
   let last = 0;
@@ -60,6 +91,7 @@ export function runSimple(
   }
 
   const env: Record<string, string> = {};
+  let envMaps: Record<string, Mapped> | undefined;
   const assigned: [string, string, boolean][] = [];
   let first = 0;
   for (; first < tokens.length && frame.dialect === 'posix'; first++) {
@@ -67,8 +99,10 @@ export function runSimple(
     const name = assignmentName(token);
     if (name === undefined) break;
     const word = expandSingle(token, scope);
-    const value = word.text.slice(word.text.indexOf('=') + 1);
+    const eq = word.text.indexOf('=') + 1;
+    const value = word.text.slice(eq);
     env[name] = value;
+    (envMaps ??= {})[name] = sliceMapped(word.map, eq, word.text.length);
     assigned.push([name, value, word.dynamic]);
   }
   // PowerShell: `$x = …` is remembered, `$env:X = …` (also in a line read as POSIX) is an export
@@ -115,6 +149,12 @@ export function runSimple(
     return undefined;
   }
   const stdin = heredoc ? { text: heredoc, heredoc: true } : piped ? { text: piped, heredoc: false } : undefined;
+  const head = words[0] as Word;
+  const fn = reader.named > 0 && !head.dynamic ? functionOf(scope, head.text) : undefined;
+  if (fn !== undefined) {
+    callFunction(reader, fn, { words, env, redirects, stdin, end: last }, frame, scope, stage);
+    return undefined;
+  }
   const passes =
     loop !== undefined && loopName !== undefined ? loopPasses(tokens, first, scope, loopName, loop) : undefined;
   if (passes) {
@@ -133,10 +173,101 @@ export function runSimple(
     }
     return outs.length === passes.length ? joinMapped(outs, '\n') : undefined;
   }
-  return command(reader, { words, env, redirects, stdin, end: last }, frame, scope, stage, {
-    own: true,
-    isPackage: false,
-  });
+  return command(
+    reader,
+    envMaps === undefined
+      ? { words, env, redirects, stdin, end: last }
+      : { words, env, envMaps, redirects, stdin, end: last },
+    frame,
+    scope,
+    stage,
+    { own: true, isPackage: false },
+  );
+}
+
+const NONE: readonly string[] = [];
+const NOT_AN_ALIAS = Symbol('not an alias');
+
+/**
+ * `alias gp='git push --force'; gp`: a command whose first word names an alias set earlier in the
+ * line is read with the alias's text in its place (as zsh, and bash with expand_aliases, run it).
+ * An alias is not expanded again inside its own text (`alias ls='ls -la'`); expansions over one
+ * line are bounded.
+ */
+function expandAlias(
+  reader: Reader,
+  tokens: readonly WordToken[],
+  redirs: readonly RedirToken[],
+  frame: Frame,
+  scope: Scope,
+  stage: Stage,
+  piped: Mapped | undefined,
+  aliasing: readonly string[],
+): Mapped | undefined | typeof NOT_AN_ALIAS {
+  let first = 0;
+  while (first < tokens.length && assignmentName(tokens[first] as WordToken) !== undefined) first++;
+  const head = tokens[first];
+  const name = head === undefined ? undefined : plainText(head);
+  const value = name === undefined || aliasing.includes(name) ? undefined : aliasOf(scope, name);
+  if (value === undefined || head === undefined || name === undefined) return NOT_AN_ALIAS;
+  if (reader.expansions++ >= LIMITS.expansions) {
+    addOpaque(reader, 'too-deep', spanOf(head.src, head.start, head.end), 'too many aliases and functions to follow');
+    return NOT_AN_ALIAS;
+  }
+  const lexed = lex(reader, value, frame.depth, frame.dialect);
+  if (lexed.every((token) => token.kind !== 'op')) {
+    const words = lexed.filter((token): token is WordToken => token.kind === 'word');
+    const more = lexed.filter((token): token is RedirToken => token.kind === 'redir');
+    return runSimple(
+      reader,
+      [...tokens.slice(0, first), ...words, ...tokens.slice(first + 1)],
+      [...more, ...redirs],
+      frame,
+      scope,
+      stage,
+      piped,
+      [...aliasing, name],
+    );
+  }
+  // an alias that holds a list (`alias go='cd / && rm -rf *'`): its text, then the rest of the
+  // command as written, read as commands
+  const rest: Mapped[] = [value];
+  for (const token of [...tokens.slice(0, first), ...tokens.slice(first + 1), ...redirs])
+    rest.push(sliceMapped(token.src, token.start, token.end));
+  readSource(reader, joinMapped(rest), frame, scope);
+  return undefined;
+}
+
+/**
+ * A call of a function defined earlier in the line: the call itself (an invocation of the name,
+ * which changes nothing here), then the body, read with `$1`…, `$#`, `$@` bound to the call's
+ * words. A function that calls itself is not read again at the inner call (the call is kept: a
+ * rule may judge the recursion); calls over one line are bounded.
+ */
+function callFunction(reader: Reader, fn: FunctionDef, simple: Simple, frame: Frame, scope: Scope, stage: Stage): void {
+  fn.called = true;
+  command(reader, simple, frame, scope, stage, { own: false, isPackage: false });
+  const calling = (reader.calling ??= []);
+  if (calling.includes(fn.name) || reader.full) return;
+  const head = simple.words[0] as Word;
+  if (reader.expansions++ >= LIMITS.expansions) {
+    addOpaque(reader, 'too-deep', head.span, 'too many aliases and functions to follow');
+    return;
+  }
+  const inner = enter(reader, frame, { kind: 'function', name: fn.name }, head.span);
+  if (!inner) return;
+  const callScope = childScope(scope, false);
+  setPositional(
+    callScope,
+    simple.words.slice(1).map((w) => w.text),
+  );
+  calling.push(fn.name);
+  readBody(reader, fn.body, inner, callScope);
+  calling.pop();
+  // the body runs in the caller's shell: where it moved to, the commands after the call run
+  scope.cwd = callScope.cwd;
+  scope.cwdKnown = callScope.cwdKnown;
+  scope.oldCwd = callScope.oldCwd;
 }
 
 /**
@@ -185,6 +316,8 @@ interface CommandOptions {
   readonly own: boolean;
   /** The program is a package a runner fetches (`npx rimraf@5`). */
   readonly isPackage: boolean;
+  /** The name the program is read as, when its word is a pattern (`/usr/bin/g?t` as git). */
+  readonly as?: string;
 }
 
 function command(
@@ -197,6 +330,7 @@ function command(
 ): Mapped | undefined {
   const { words } = simple;
   const env: Record<string, string> = { ...simple.env };
+  let envMaps = simple.envMaps;
   const prefixes: { name: string; args: string[] }[] = [];
   let via = frame.via;
   let cwd = scope.cwd;
@@ -218,6 +352,8 @@ function command(
       const text = texts[index] ?? '';
       const eq = text.indexOf('=');
       env[text.slice(0, eq)] = text.slice(eq + 1);
+      const word = words[index];
+      if (word !== undefined) envMaps = { ...envMaps, [text.slice(0, eq)]: sliceMapped(word.map, eq + 1, text.length) };
     }
     if (match.cwd) {
       const dir = words[match.cwd.index];
@@ -231,8 +367,10 @@ function command(
     at = match.next;
   }
   const program = words[at] as Word;
+  if (program.pattern === true && !program.dynamic && frame.dialect === 'posix')
+    return patternProgram(reader, simple, at, frame, scope, stage, options);
   const args = words.slice(at + 1);
-  const name = programName(program.text, options.isPackage && at === 0);
+  const name = options.as ?? programName(program.text, options.isPackage && at === 0);
   ({ cwd, cwdKnown } = ownDirectory(name, args, cwd, cwdKnown));
   const end = Math.max(simple.end, program.span[1]);
   // made apart from the draft: a literal nested in a literal takes a runtime call
@@ -253,11 +391,20 @@ function command(
   };
   if (program.dynamic) addOpaque(reader, 'dynamic-program', program.span, program.text);
   if (!push(reader, draft, frame)) return undefined;
-  if (options.own) applyEffects(name, args, scope, frame.dialect);
+  if (options.own) applyEffects(reader, name, args, scope, frame.dialect);
 
   const inner = innerFrame(frame, via, frame.depth, frame.dialect);
   let stdinUsed = false;
-  for (const nested of nestedCommands(name, args)) {
+  const envOf = (key: string): Mapped | undefined => {
+    const own = envMaps?.[key];
+    if (own !== undefined) return own;
+    const value = env[key] ?? exportedValue(scope, key);
+    if (value === undefined) return undefined;
+    const map = mappedBuilder();
+    map.spread(value, program.span[0], program.span[1] - 1);
+    return map.build(program.span[1]);
+  };
+  for (const nested of nestedCommands(name, args, envOf)) {
     if (nested.kind === 'argv') {
       const slice = args.slice(nested.from, nested.to);
       const runner = enter(reader, inner, nested.via, draft.span, inner.dialect, nested.remoteHost ?? inner.remoteHost);
@@ -288,6 +435,11 @@ function command(
     const innerScope =
       nested.remoteHost !== undefined ? remoteScope(scope.printed) : childScope(scope, true, cwd, cwdKnown);
     for (const [key, value] of Object.entries(env)) setVar(innerScope, key, value, true);
+    if (nested.kind === 'text' && nested.positional !== undefined)
+      setPositional(
+        innerScope,
+        args.slice(nested.positional + 1).map((w) => w.text),
+      );
     readSource(reader, text, target, innerScope);
   }
 
@@ -305,6 +457,55 @@ function command(
   }
   if (simple.stdin?.heredoc && !stdinUsed) draft.stdinText = simple.stdin.text.text;
   return stdoutOf(name, args, simple.stdin);
+}
+
+/**
+ * A pathname pattern where the program goes (`/usr/bin/g?t`, `/bin/r[m]`): the shell runs the
+ * first file it matches, which the reader cannot list. Read as each program the knowledge base
+ * knows that the pattern's last part matches (the worst of them is judged); a pattern that
+ * matches none of them, or too many, leaves the program unknown.
+ */
+function patternProgram(
+  reader: Reader,
+  simple: Simple,
+  at: number,
+  frame: Frame,
+  scope: Scope,
+  stage: Stage,
+  options: CommandOptions,
+): Mapped | undefined {
+  const word = simple.words[at] as Word;
+  const text = word.text;
+  const base = text.slice(Math.max(text.lastIndexOf('/'), text.lastIndexOf('\\')) + 1);
+  const names = isPattern(base) ? programsMatching(base.replace(/\.exe$/i, '')) : undefined;
+  if (names === undefined || names.length === 0) {
+    // only the folder is a pattern (`/???/rm`): the program is known by its name
+    if (isPattern(base))
+      addOpaque(reader, 'dynamic-program', word.span, `${text}, a pattern that names no program guard knows`);
+    const plain: Word = { text, map: word.map, span: word.span, quoted: word.quoted, dynamic: false };
+    return command(reader, { ...simple, words: replaced(simple.words, at, plain) }, frame, scope, stage, options);
+  }
+  let out: Mapped | undefined;
+  const plain: Word = { text, map: word.map, span: word.span, quoted: word.quoted, dynamic: false };
+  for (const name of names) {
+    if (isPrefix(name)) {
+      // `/usr/bin/su?o rm …`: the prefix is taken off as it would be when written out
+      const map = mappedBuilder();
+      map.spread(name, word.span[0], word.span[1] - 1);
+      const one: Word = { text: name, map: map.build(word.span[1]), span: word.span, quoted: false, dynamic: false };
+      out = command(reader, { ...simple, words: replaced(simple.words, at, one) }, frame, scope, stage, options);
+    } else {
+      const words = replaced(simple.words, at, plain);
+      out = command(reader, { ...simple, words }, frame, scope, stage, { ...options, as: name });
+    }
+  }
+  return names.length === 1 ? out : undefined;
+}
+
+function replaced(words: readonly Word[], at: number, word: Word): Word[] {
+  const out = words.slice();
+  out[at] = word;
+  return out;
 }
 
 /**
@@ -612,6 +813,8 @@ function ownDirectory(
 
 /** Builtins that change the scope for the commands after them (PowerShell's location cmdlets: LOCATION). */
 const EFFECTS = new Set([
+  'alias',
+  'unalias',
   'export',
   'declare',
   'typeset',
@@ -628,7 +831,7 @@ const EFFECTS = new Set([
 const LOCATION = new Set(['set-location', 'push-location', 'pop-location']);
 
 /** What `cd`, `pushd`, `export`, `unset`, … change for the commands after them. */
-function applyEffects(name: string, args: readonly Word[], scope: Scope, dialect: Dialect): void {
+function applyEffects(reader: Reader, name: string, args: readonly Word[], scope: Scope, dialect: Dialect): void {
   const cmdlet = cmdletOf(name);
   const kind = cmdlet !== undefined && LOCATION.has(cmdlet) ? cmdlet : name;
   if (kind === name && !EFFECTS.has(name)) return;
@@ -690,6 +893,18 @@ function applyEffects(name: string, args: readonly Word[], scope: Scope, dialect
         const text = texts[index] as string;
         if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(text)) setVar(scope, text, undefined);
       }
+      return;
+    case 'alias':
+      if (dialect !== 'posix') return;
+      for (const word of args) {
+        const eq = word.text.indexOf('=');
+        if (eq <= 0 || word.dynamic) continue;
+        setAlias(scope, word.text.slice(0, eq), sliceMapped(word.map, eq + 1, word.text.length));
+        reader.named++;
+      }
+      return;
+    case 'unalias':
+      for (const word of args) if (!word.text.startsWith('-')) setAlias(scope, word.text, undefined);
       return;
     case 'set':
       if (dialect === 'cmd') {

@@ -1,4 +1,5 @@
 import type { Span } from '../types.js';
+import type { Mapped } from './mapped.js';
 import type { Invocation, Opaque, ReadOptions, Via } from './types.js';
 
 /** Hard bounds; exceeding one yields an Opaque entry instead of more work. */
@@ -16,6 +17,8 @@ export const LIMITS = {
   parts: 1_000,
   /** Invocations returned from one call. */
   invocations: 1_000,
+  /** Aliases and functions expanded where they are used, over one call (`f(){ f; f; }; f` stops here). */
+  expansions: 64,
 } as const;
 
 /** Which shell's syntax a text is written in. */
@@ -42,6 +45,14 @@ export interface Reader {
   pipelines: number;
   /** Set once the invocation cap is reached. */
   full: boolean;
+  /** Aliases and functions defined so far (none: nothing to look up for each command). */
+  named: number;
+  /** Alias and function expansions so far (bounded by LIMITS.expansions). */
+  expansions: number;
+  /** The functions being read at their call, innermost last (a call of one of them again recurses). */
+  calling: string[] | undefined;
+  /** `git config KEY VALUE` run earlier in the line: what later git commands read (aliases, hooks). */
+  gitConfig: Map<string, Mapped> | undefined;
 }
 
 /** Where a piece of text is being read: how it was reached and how deep. */
@@ -76,6 +87,10 @@ export function newReader(line: string, options: ReadOptions): Reader {
     stopped: false,
     pipelines: 0,
     full: false,
+    named: 0,
+    expansions: 0,
+    calling: undefined,
+    gitConfig: undefined,
   };
 }
 

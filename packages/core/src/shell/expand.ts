@@ -19,6 +19,15 @@ export interface Word {
   readonly dynamic: boolean;
   /** A process substitution (`<(printf …)`) whose output the reader knows: that text. */
   readonly printed?: Mapped;
+  /** Unquoted `*`, `?` or `[…]`: the shell replaces the word with the file names it matches. */
+  readonly pattern?: boolean;
+}
+
+/** `*`, `?` or a `[` closed later: a pathname pattern (a scan, not a regex: the text may be long). */
+export function isPattern(text: string): boolean {
+  if (text.includes('*') || text.includes('?')) return true;
+  const open = text.indexOf('[');
+  return open >= 0 && text.indexOf(']', open + 2) > open;
 }
 
 /** A word made from a piece of text whose value is known (a string literal in inline code). */
@@ -53,8 +62,12 @@ export function expandWord(token: WordToken, scope: Scope, split = true, pick?: 
   const only = token.parts[0];
   if (token.parts.length === 1 && only?.kind === 'lit') {
     // the word and its list are made apart (a literal nested in a literal takes a runtime call)
-    const word: Word = { text: only.text.text, map: only.text, span, quoted: only.quoted, dynamic: false };
-    if (split && !only.quoted && hasBraceList(only.text.text)) return braceWords(word, everyCharacter);
+    const text = only.text.text;
+    const word: Word =
+      !only.quoted && isPattern(text)
+        ? { text, map: only.text, span, quoted: false, dynamic: false, pattern: true }
+        : { text, map: only.text, span, quoted: only.quoted, dynamic: false };
+    if (split && !only.quoted && hasBraceList(text)) return braceWords(word, everyCharacter);
     return [word];
   }
   if (token.parts.length === 1 && only?.kind === 'sub' && only.open === '<(') {
@@ -89,6 +102,7 @@ export function expandWord(token: WordToken, scope: Scope, split = true, pick?: 
   let quoted = false;
   let dynamic = false;
   let filled = false;
+  let pattern = false;
   // where unquoted brace characters sit in the word being built, as [start, end) of its text
   let braces: number[] | undefined;
   let ifs: RegExp | null | undefined | false = false;
@@ -96,7 +110,9 @@ export function expandWord(token: WordToken, scope: Scope, split = true, pick?: 
   const close = (): void => {
     if (filled) {
       const map = out.build(span[1]);
-      const word: Word = { text: map.text, map, span, quoted, dynamic };
+      const word: Word = pattern
+        ? { text: map.text, map, span, quoted, dynamic, pattern }
+        : { text: map.text, map, span, quoted, dynamic };
       if (braces === undefined) words.push(word);
       else {
         const active = braces;
@@ -107,6 +123,7 @@ export function expandWord(token: WordToken, scope: Scope, split = true, pick?: 
     quoted = false;
     dynamic = false;
     filled = false;
+    pattern = false;
     braces = undefined;
   };
   /** Appends a value that splits into words on IFS unless quoted (a variable's, a substitution's output). */
@@ -145,6 +162,7 @@ export function expandWord(token: WordToken, scope: Scope, split = true, pick?: 
       }
       out.piece(part.text, 0, part.text.text.length);
       quoted ||= part.quoted;
+      pattern ||= !part.quoted && isPattern(part.text.text);
       filled = true;
     } else if (part.kind === 'tilde') {
       spreadOver(out, scope.home, part.raw);
@@ -370,7 +388,16 @@ function braceWords(word: Word, active: (i: number) => boolean): Word[] {
         start = k;
       }
       const map = out.build(word.span[1]);
-      return { text: map.text, map, span: word.span, quoted: word.quoted, dynamic: word.dynamic };
+      return word.pattern === true
+        ? {
+            text: map.text,
+            map,
+            span: word.span,
+            quoted: word.quoted,
+            dynamic: word.dynamic,
+            pattern: isPattern(map.text),
+          }
+        : { text: map.text, map, span: word.span, quoted: word.quoted, dynamic: word.dynamic };
     });
 }
 

@@ -14,6 +14,8 @@ export type Nested =
       readonly text: Mapped;
       readonly dialect: Dialect;
       readonly remoteHost?: string;
+      /** `sh -c TEXT name args…`: the words from here on are `$0`, `$1`, … of the text. */
+      readonly positional?: number;
     }
   | {
       readonly kind: 'argv';
@@ -27,18 +29,23 @@ export type Nested =
     }
   | { readonly kind: 'stdin'; readonly via: Via; readonly dialect: Dialect; readonly remoteHost?: string };
 
+/** The value of an environment variable the command gets (its own assignments, or exported earlier). */
+export type EnvLookup = (name: string) => Mapped | undefined;
+
+const NO_ENV: EnvLookup = () => undefined;
+
 /**
  * The commands `name` runs (inner shells, `eval`, `ssh`, runners), as the program knowledge base
  * describes it (`source` and `runs`); empty for an ordinary program.
  */
-export function nestedCommands(name: string, args: readonly Word[]): Nested[] {
+export function nestedCommands(name: string, args: readonly Word[], env: EnvLookup = NO_ENV): Nested[] {
   const found = program(name);
   if (found === undefined || (found.runs === undefined && !readsText(found))) return [];
   const texts = args.map((w) => w.text);
   const out = readsText(found) ? fromSource(name, args, sourceOf(name, texts)) : [];
   const runs = found.runs;
   if (runs !== undefined)
-    for (const how of runs) out.push(...RUNNERS[how.kind](how as never, args, texts, name, found));
+    for (const how of runs) out.push(...RUNNERS[how.kind](how as never, args, texts, name, found, env));
   return out;
 }
 
@@ -55,7 +62,10 @@ function fromSource(name: string, args: readonly Word[], source: ProgramSource):
     case 'text': {
       const { index, offset } = source.at;
       if (source.joined) return text(via, args, index, source.dialect);
-      return attached(via, args[index], offset, source.dialect);
+      const found = attached(via, args[index], offset, source.dialect);
+      return found.length === 1 && index + 1 < args.length && source.dialect === 'posix'
+        ? [{ ...(found[0] as Extract<Nested, { kind: 'text' }>), positional: index + 1 }]
+        : found;
     }
     case 'stdin':
       return [{ kind: 'stdin', via: { kind: 'heredoc', name }, dialect: source.dialect }];
@@ -103,6 +113,7 @@ type Runner<K extends Runs['kind']> = (
   texts: readonly string[],
   name: string,
   found: Program,
+  env: EnvLookup,
 ) => Nested[];
 
 const ARG_SEPARATORS = new Set([':::', '::::', ':::+', '::::+']);
@@ -239,6 +250,40 @@ const RUNNERS: { readonly [K in Runs['kind']]: Runner<K> } = {
     return argv(via, end, texts.length, true);
   },
 
+  /**
+   * An option or an environment variable whose value is a command line the program hands to a
+   * shell: `env -S 'cmd args' more`, `tar --to-command=CMD`, `--checkpoint-action=exec=CMD`,
+   * `rsync -e CMD`, `ssh -o ProxyCommand=CMD`, `man -P CMD`, `MANPAGER=CMD man x`.
+   */
+  'option-text': (how, args, texts, name, found, env) => {
+    const via: Via = { kind: 'shell-c', name };
+    const out: Nested[] = [];
+    const add = (value: Mapped, more: readonly Word[] = []): void => {
+      const command = commandIn(value, how.keys, how.strip);
+      if (command === undefined || command.text.trim() === '') return;
+      out.push({
+        kind: 'text',
+        via,
+        text: more.length > 0 ? joinMapped([command, ...more.map((w) => w.map)]) : command,
+        dialect: 'posix',
+      });
+    };
+    if (how.options !== undefined) {
+      const parsed = parseArgv(texts, readsWith(found));
+      for (const option of optionsNamed(parsed, how.options)) {
+        const word = option.valueIndex === undefined ? undefined : args[option.valueIndex];
+        if (word === undefined) continue;
+        const value = option.valueOffset ? sliceMapped(word.map, option.valueOffset, word.text.length) : word.map;
+        add(value, how.rest === true ? args.slice(parsed.rest) : []);
+      }
+    }
+    for (const variable of how.env ?? []) {
+      const value = env(variable);
+      if (value !== undefined) add(value);
+    }
+    return out;
+  },
+
   /** A tool that runs a command in its environment (`poetry run`, `bundle exec`, `yarn exec`, …). */
   'env-runner': (how, _args, texts, name, found) => {
     const at = parseArgv(texts, readsWith(found)).rest;
@@ -246,3 +291,20 @@ const RUNNERS: { readonly [K in Runs['kind']]: Runner<K> } = {
     return argv({ kind: 'runner', name }, parseArgv(texts, how.argv ?? LEADING, at + 1).rest, texts.length);
   },
 };
+
+/**
+ * The command line in an option's value: all of it, or what follows one of `keys` and `=` or a
+ * blank (`exec=CMD`, `ProxyCommand CMD`), after the characters in `strip` (`|` of `LESSOPEN`).
+ */
+function commandIn(value: Mapped, keys: readonly string[] | undefined, strip: string | undefined): Mapped | undefined {
+  let start = 0;
+  const text = value.text;
+  if (keys !== undefined) {
+    const lower = text.toLowerCase();
+    const key = keys.find((k) => lower.startsWith(k.toLowerCase()) && /[=\s]/.test(text[k.length] ?? ''));
+    if (key === undefined) return undefined;
+    start = key.length + 1;
+  }
+  while (strip !== undefined && start < text.length && strip.includes(text[start] as string)) start++;
+  return sliceMapped(value, start, text.length);
+}

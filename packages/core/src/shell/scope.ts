@@ -161,6 +161,12 @@ export function exportVar(scope: Scope, name: string): void {
   });
 }
 
+/** The value of a variable exported earlier in the line (what a program it runs finds in its environment). */
+export function exportedValue(scope: Scope, name: string): string | undefined {
+  const entry = lookupEntry(scope.layer, name);
+  return entry?.exported === true ? entry.value : undefined;
+}
+
 /** A variable's entry, by its name as written, else (PowerShell, `caseless`) in either case. */
 function findEntry(scope: Scope, name: string, caseless: boolean): Entry | undefined {
   return (

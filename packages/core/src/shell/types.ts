@@ -16,6 +16,7 @@ export interface Via {
     | 'process-substitution' // <(…), >(…)
     | 'heredoc' // a heredoc or here-string fed to a shell or interpreter
     | 'inline-code' // a command found inside python -c, node -e, … code
+    | 'function' // the body of a function defined in the line, read where it is called
     | 'subshell'; // ( … ), { …; }
   readonly name: string;
 }

@@ -6,8 +6,8 @@ import { lex } from './lexer.js';
 import { joinMapped, sliceMapped, spanOf } from './mapped.js';
 import { expandWord } from './expand.js';
 import type { Word } from './expand.js';
-import { childScope, setLoopVar, setVar } from './scope.js';
-import type { Scope } from './scope.js';
+import { childScope, setFunction, setLoopVar, setVar } from './scope.js';
+import type { FunctionDef, Scope } from './scope.js';
 import { plainText } from './tokens.js';
 import type { Part, RedirToken, Token, WordToken } from './tokens.js';
 
@@ -185,6 +185,8 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
   };
   // what the pipelines print, while all of it is known (no group was opened)
   let printed: Mapped[] | undefined = [];
+  // functions defined here: one never called is read at the end, as if it ran where it stands
+  const defined: FunctionDef[] = [];
   const endPipe = (): void => {
     finish();
     if (printed !== undefined && pipe.stages.length > 0) {
@@ -246,8 +248,15 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
         readSubstitutions(reader, token.parts, frame, scope);
         if (mode === 'list') {
           if (loop) loopWord(loop, token, text, scope);
-        } else if (mode === 'name') mode = 'command';
-        else if (mode === 'test' && text === ']]') mode = 'command';
+        } else if (mode === 'name') {
+          mode = 'command';
+          // `function name { …; }` (and `function name() { …; }`): the body is read where it is called
+          const body = text !== undefined ? functionBody(tokens, t + 1) : undefined;
+          if (body !== undefined && text !== undefined) {
+            defined.push(define(reader, scope, text, tokens, body));
+            t = body[1];
+          }
+        } else if (mode === 'test' && text === ']]') mode = 'command';
         else if (mode === 'case-word' && text === 'in') mode = 'pattern';
         else if (mode === 'pattern' && text === 'esac') pop('case');
         continue;
@@ -298,9 +307,16 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
       continue;
     }
     if (op === '(' && tokens[t + 1]?.kind === 'op' && (tokens[t + 1] as { op: string }).op === ')') {
-      // `name() { …; }` defines a function: the name is not a command
+      // `name() { …; }` defines a function: the name is not a command, and the body is read where
+      // the function is called (or, when it never is, where it is defined)
+      const name = words.length === 1 && redirs.length === 0 ? plainText(words[0] as WordToken) : undefined;
       if (words.length === 1) words = [];
       t++;
+      const body = name !== undefined ? functionBody(tokens, t + 1) : undefined;
+      if (body !== undefined && name !== undefined) {
+        defined.push(define(reader, scope, name, tokens, body));
+        t = body[1];
+      }
       continue;
     }
     switch (op) {
@@ -342,5 +358,70 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
     }
   }
   endPipe();
+  for (let d = 0; d < defined.length; d++) {
+    const fn = defined[d] as FunctionDef;
+    if (fn.called || reader.full) continue;
+    const inner = innerFrame(
+      outerFrame,
+      [...outerFrame.via, { kind: 'subshell', name: '{' }],
+      outerFrame.depth + 1,
+      outerFrame.dialect,
+    );
+    if (inner.depth <= LIMITS.depth) walk(reader, fn.body, inner, outerScope);
+  }
   return printed === undefined || printed.length === 0 ? undefined : joinMapped(printed, '\n');
 }
+
+/** Reads the body of a function where it is called (the caller binds `$1`…, `$@`). */
+export function readBody(reader: Reader, body: readonly Token[], frame: Frame, scope: Scope): void {
+  walk(reader, body, frame, scope);
+}
+
+function define(
+  reader: Reader,
+  scope: Scope,
+  name: string,
+  tokens: readonly Token[],
+  body: readonly [number, number],
+): FunctionDef {
+  const fn: FunctionDef = { name, body: tokens.slice(body[0] + 1, body[1]), called: false };
+  setFunction(scope, fn);
+  reader.named++;
+  return fn;
+}
+
+/**
+ * Where a function's body opens and closes (`{ … }` or `( … )`), starting at `from` (new lines
+ * before it are skipped); undefined when there is no such body. A `}` closes only where a command
+ * could start (`echo }` is an argument).
+ */
+function functionBody(tokens: readonly Token[], from: number): [number, number] | undefined {
+  let t = from;
+  while (isOp(tokens[t], '\n')) t++;
+  const open = tokens[t];
+  const brace = isOp(open, '{') || (open?.kind === 'word' && plainText(open) === '{');
+  if (!brace && !isOp(open, '(')) return undefined;
+  // braces count where a command could start; a `)` with no `(` open is a case pattern's
+  let braces = 0;
+  let parens = 0;
+  let commandStart = true;
+  for (let i = t; i < tokens.length; i++) {
+    const token = tokens[i] as Token;
+    if (token.kind === 'op') {
+      if (token.op === '(') parens++;
+      else if (token.op === ')' && parens > 0) parens--;
+      else if (token.op === '{') braces++;
+      else if (token.op === '}') braces--;
+      commandStart = true;
+    } else if (token.kind === 'word') {
+      const text = plainText(token);
+      if (commandStart && text === '{') braces++;
+      else if (commandStart && text === '}') braces--;
+      commandStart = text !== undefined && (STRUCTURE.has(text) || text === '{' || text === '}');
+    }
+    if (brace ? braces === 0 : parens === 0) return [t, i];
+  }
+  return undefined;
+}
+
+const isOp = (token: Token | undefined, op: string): boolean => token?.kind === 'op' && token.op === op;

@@ -27,6 +27,12 @@ runRuleTests(systemElevate, {
     'Set-ExecutionPolicy RemoteSigned -Scope CurrentUser',
     'Get-ExecutionPolicy -List',
     'powershell -NoProfile -File build.ps1',
+    // a bypass for one process that runs a script of the project (the script is judged as a script run)
+    'powershell -ExecutionPolicy Bypass -File setup.ps1',
+    'pwsh -ep bypass ./install.ps1',
+    'powershell.exe -NoProfile -ExecutionPolicy Bypass -File .\\scripts\\setup.ps1',
+    // a function that calls itself once, not in a pipeline or in the background
+    'retry() { npm test || retry; }; retry',
     'setx NODE_ENV development',
     'shutdown -c',
     'id -Gn',
@@ -65,9 +71,13 @@ runRuleTests(systemElevate, {
     'chown -R dev:dev /etc/nginx',
     'Set-ExecutionPolicy Bypass -Scope Process -Force',
     'Set-ExecutionPolicy Unrestricted',
-    'powershell -ExecutionPolicy Bypass -File setup.ps1',
-    'pwsh -ep bypass ./install.ps1',
     'powershell.exe -exec bypass -c "iex x"',
+    'powershell -ExecutionPolicy Bypass -File C:/Users/Public/x.ps1',
+    'pwsh -ep bypass /tmp/install.ps1',
+    // fork bombs
+    ':(){ :|:& };:',
+    'bomb() { bomb | bomb & }; bomb',
+    'f() { f & f & }; f',
     'useradd deploy',
     'sudo usermod -aG docker dev',
     'usermod -a -G wheel dev',

@@ -8,6 +8,8 @@ export const OPTIONS: ReadOptions = { cwd: '/home/dev/project', home: '/home/dev
 /** What one invocation must look like; fields left out are not checked (except the span, see checkRow). */
 export interface Expected {
   readonly program: string;
+  /** The name rules match it by, when it is not the program word's own (`/usr/bin/g?t` read as git). */
+  readonly name?: string;
   readonly args?: readonly string[];
   readonly cwd?: string;
   readonly cwdKnown?: boolean;
@@ -51,6 +53,8 @@ export function formatVia(via: readonly Via[]): string {
           return `${v.name} code`;
         case 'remote':
           return v.name;
+        case 'function':
+          return `${v.name}()`;
         default:
           return v.name;
       }
@@ -71,6 +75,7 @@ export function checkRow(row: Row): ReadResult {
     const inv = actual[index] as Invocation;
     const label = `${index}: ${inv.program}`;
     if (want.args) expect(inv.args, `${label} args`).toEqual(want.args);
+    if (want.name !== undefined) expect(inv.name, `${label} name`).toBe(want.name);
     if (want.cwd !== undefined) expect(inv.cwd, `${label} cwd`).toBe(want.cwd);
     if (want.cwdKnown !== undefined) expect(inv.cwdKnown, `${label} cwdKnown`).toBe(want.cwdKnown);
     if (want.env) expect(inv.env, `${label} env`).toEqual(want.env);

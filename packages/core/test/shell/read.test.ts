@@ -192,12 +192,14 @@ describe('lists and pipelines', () => {
       ],
     },
     {
+      // the body is read where the function is called, with $1 bound to the call's word
       line: 'f() { rm -rf "$1"; }; f build',
       expect: [
-        { program: 'rm', via: '{' },
         { program: 'f', args: ['build'] },
+        { program: 'rm', via: 'f()', args: ['-rf', 'build'] },
       ],
     },
+    // a function never called is read where it is defined
     { line: 'function clean { rm -rf out; }', expect: [{ program: 'rm', via: '{', args: ['-rf', 'out'] }] },
     {
       line: '! git diff --quiet && git stash',
@@ -218,6 +220,150 @@ describe('lists and pipelines', () => {
         { program: 'npm', via: '(' },
         { program: 'make', via: '{' },
       ],
+    },
+  ])('$line', (row) => {
+    checkRow(row);
+  });
+});
+
+describe('expansions the shell makes before it runs a word', () => {
+  it.for<Row>([
+    // brace lists become words, also the program's own
+    { line: '{rm,-rf,src}', expect: [{ program: 'rm', args: ['-rf', 'src'], src: '{rm,-rf,src}' }] },
+    { line: 'rm -rf {src,lib}/cache', expect: [{ program: 'rm', args: ['-rf', 'src/cache', 'lib/cache'] }] },
+    { line: 'echo a{b,{c,d}}e', expect: [{ program: 'echo', args: ['abe', 'ace', 'ade'] }] },
+    // near misses: no comma, quoted, or find's placeholder
+    { line: "echo '{a,b}' {x} {}", expect: [{ program: 'echo', args: ['{a,b}', '{x}', '{}'] }] },
+    {
+      line: 'find . -name x -exec rm {} +',
+      expect: [{ program: 'find' }, { program: 'rm', via: 'find', args: ['{}'] }],
+    },
+    { line: 'git log --format={h,s}', expect: [{ program: 'git', args: ['log', '--format=h', '--format=s'] }] },
+    // a pattern where the program goes: each program guard knows that it may match
+    {
+      line: '/usr/bin/g?t push --force',
+      expect: [{ program: '/usr/bin/g?t', name: 'git', args: ['push', '--force'] }],
+    },
+    { line: '/bin/r[m] -rf x', expect: [{ program: '/bin/r[m]', name: 'rm', args: ['-rf', 'x'] }] },
+    {
+      line: '/bin/c?t notes.txt',
+      expect: [
+        { program: '/bin/c?t', name: 'cat', args: ['notes.txt'] },
+        { program: '/bin/c?t', name: 'cut', args: ['notes.txt'] },
+      ],
+    },
+    {
+      line: '/usr/bin/su?o rm -rf x',
+      expect: [{ program: 'rm', via: 'sudo', args: ['-rf', 'x'], src: 'rm -rf x' }],
+    },
+    { line: '/???/rm -rf x', expect: [{ program: '/???/rm', args: ['-rf', 'x'] }] },
+    { line: './script-*.sh', expect: [{ program: './script-*.sh' }], opaque: ['dynamic-program'] },
+    { line: '[ -f x ] && cat x', expect: [{ program: '[' }, { program: 'cat' }] },
+    // IFS set in the line splits unquoted expansions
+    { line: 'IFS=,; cmd=rm,-rf,x; $cmd', expect: [{ program: 'rm', args: ['-rf', 'x'], src: '$cmd' }] },
+    { line: 'rm${IFS}-rf${IFS}build', expect: [{ program: 'rm', args: ['-rf', 'build'] }] },
+    { line: 'IFS=,; x="a b"; echo $x', expect: [{ program: 'echo', args: ['a b'] }] },
+    {
+      line: 'IFS=$(cat sep); x=a,b; $x',
+      expect: [
+        { program: 'cat', via: '$(' },
+        { program: 'a,b', src: '$x' },
+      ],
+      opaque: ['dynamic-program'],
+    },
+    // what a substitution prints, when the reader knows it
+    {
+      line: 'eval "$(printf \'rm -rf x\')"',
+      expect: [
+        { program: 'printf', via: '$(' },
+        { program: 'eval', args: ['rm -rf x'] },
+        { program: 'rm', via: 'eval', args: ['-rf', 'x'] },
+      ],
+    },
+    {
+      line: '$(echo git) push --force',
+      expect: [
+        { program: 'echo', via: '$(' },
+        { program: 'git', args: ['push', '--force'], src: '$(echo git) push --force' },
+      ],
+    },
+    {
+      line: 'bash -c "$(echo rm -rf x)"',
+      expect: [
+        { program: 'echo', via: '$(' },
+        { program: 'bash' },
+        { program: 'rm', via: 'bash -c', args: ['-rf', 'x'] },
+      ],
+    },
+    { line: 'echo "$(date)"', expect: [{ program: 'date', via: '$(' }, { program: 'echo' }] },
+    // a process substitution is a file name, and a shell or source runs what it prints
+    {
+      line: 'bash <(echo rm -rf x)',
+      expect: [
+        { program: 'echo', via: '<(' },
+        { program: 'bash' },
+        { program: 'rm', via: 'bash -c', args: ['-rf', 'x'] },
+      ],
+    },
+    {
+      line: 'source <(printf "git push -f")',
+      expect: [
+        { program: 'printf', via: '<(' },
+        { program: 'source' },
+        { program: 'git', via: 'source -c', args: ['push', '-f'] },
+      ],
+    },
+    {
+      line: 'bash < <(echo rm -rf x)',
+      expect: [
+        { program: 'echo', via: '<(' },
+        { program: 'bash' },
+        { program: 'rm', via: 'bash <<', args: ['-rf', 'x'] },
+      ],
+    },
+    {
+      line: 'diff <(echo a) <(echo b)',
+      expect: [{ program: 'echo', via: '<(' }, { program: 'echo', via: '<(' }, { program: 'diff' }],
+    },
+    // aliases set earlier in the line stand for their text
+    {
+      line: "alias gp='git push --force'; gp origin main",
+      expect: [{ program: 'alias' }, { program: 'git', args: ['push', '--force', 'origin', 'main'] }],
+    },
+    { line: "alias ls='ls -la'; ls src", expect: [{ program: 'alias' }, { program: 'ls', args: ['-la', 'src'] }] },
+    {
+      line: "alias go='cd /srv && rm -rf x'; go",
+      expect: [{ program: 'alias' }, { program: 'cd' }, { program: 'rm', cwd: '/srv', args: ['-rf', 'x'] }],
+    },
+    { line: "alias gp='git push --force'", expect: [{ program: 'alias' }] },
+    { line: "(alias gp='git push'); gp", expect: [{ program: 'alias', via: '(' }, { program: 'gp' }] },
+    // functions: the body where they are called, $1… and "$@" bound
+    {
+      line: 'p() { git push "$@"; }; p --force origin',
+      expect: [{ program: 'p' }, { program: 'git', via: 'p()', args: ['push', '--force', 'origin'] }],
+    },
+    {
+      line: 'go() { cd "$1"; }; go /srv; rm -rf x',
+      expect: [{ program: 'go' }, { program: 'cd', via: 'go()' }, { program: 'rm', cwd: '/srv' }],
+    },
+    {
+      line: ':(){ :|:& };:',
+      expect: [
+        { program: ':' },
+        { program: ':', via: ':()', stage: [0, 2] },
+        { program: ':', via: ':()', stage: [1, 2] },
+      ],
+    },
+    { line: 'f() { echo }; }; f', expect: [{ program: 'f' }, { program: 'echo', via: 'f()', args: ['}'] }] },
+    // sh -c TEXT name args: $1… are the words after the name
+    {
+      line: 'sh -c \'rm -rf "$1"\' _ build',
+      expect: [{ program: 'sh' }, { program: 'rm', via: 'sh -c', args: ['-rf', 'build'] }],
+    },
+    // env -S splits its string into the command
+    {
+      line: "env -S 'git push --force'",
+      expect: [{ program: 'env' }, { program: 'git', via: 'env -c', args: ['push', '--force'] }],
     },
   ])('$line', (row) => {
     checkRow(row);

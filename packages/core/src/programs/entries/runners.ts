@@ -133,10 +133,12 @@ export const RUNNERS: readonly ProgramSpec[] = [
   },
   { names: ['doas'], roles: ['prefix'], argv: leading(['-u', '-C']), prefix: {} },
   {
+    // `env -S 'cmd args'` splits its string into the command (with the operands after it)
     names: ['env'],
-    roles: ['prefix'],
-    argv: leading(['-u', '-C', '--unset', '--chdir']),
+    roles: ['prefix', 'runner'],
+    argv: leading(['-u', '-C', '-S', '--unset', '--chdir', '--split-string']),
     prefix: { env: true, not: ['-S', '--split-string'], cwd: ['-C', '--chdir'] },
+    runs: [{ kind: 'option-text', options: ['-S', '--split-string'], rest: true }],
   },
   { names: ['command'], roles: ['prefix'], argv: leading(), prefix: { not: ['-v', '-V'] } },
   { names: ['builtin'], roles: ['prefix'], argv: leading(), prefix: {} },
