@@ -33,6 +33,7 @@ const BY_EXTENSION: Readonly<Record<string, ScriptLanguage>> = {
   rb: 'ruby',
   pl: 'perl',
   php: 'php',
+  lua: 'lua',
   ps1: 'powershell',
 };
 /** The interpreter that reads each language's code inline, as the reader knows it. */
@@ -42,6 +43,7 @@ const INTERPRETER: Readonly<Record<Exclude<ScriptLanguage, 'shell' | 'powershell
   ruby: 'ruby',
   perl: 'perl',
   php: 'php',
+  lua: 'lua',
 };
 const SHEBANG = /^#!\s*(?:\S*\/)?(?:env\s+(?:-\S+\s+)*)?([\w.+-]+)/;
 const EXTENSION = /\.([A-Za-z0-9]+)$/;

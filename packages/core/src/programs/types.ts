@@ -52,10 +52,11 @@ export type Role =
 export type Dialect = 'posix' | 'powershell' | 'cmd';
 
 /** The language of program text (inline code, a script file). */
-export type Language = 'python' | 'node' | 'ruby' | 'perl' | 'php' | 'deno' | 'awk' | 'powershell' | 'other';
+export type Language =
+  'python' | 'node' | 'ruby' | 'perl' | 'php' | 'deno' | 'awk' | 'lua' | 'applescript' | 'r' | 'powershell' | 'other';
 
 /** The language of a script file a runner runs. */
-export type ScriptLanguage = 'shell' | 'python' | 'node' | 'ruby' | 'perl' | 'php' | 'powershell';
+export type ScriptLanguage = 'shell' | 'python' | 'node' | 'ruby' | 'perl' | 'php' | 'lua' | 'powershell';
 
 /**
  * How a program takes what it runs (the reader follows it; the analysis asks it the same way):

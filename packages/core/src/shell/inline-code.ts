@@ -66,6 +66,9 @@ const CALLS: Readonly<Record<Language, RegExp | undefined>> = {
   perl: /(?<![\w$@%>])(?:system|exec)(?!\w)[ \t]*\(?|`|\bqx[({[</|!']/g,
   php: /(?<![\w$>:])(?:shell_exec|exec|system|passthru|popen|proc_open|pcntl_exec)\s*\(|`/g,
   awk: /(?<![\w$])system\s*\(/g,
+  lua: /(?<![\w.:])(?:os\.execute|io\.popen)\s*\(?/g,
+  applescript: /\bdo shell script[ \t]+/g,
+  r: /(?<![\w.])(?:system2?|shell)\s*\(/g,
   powershell: undefined,
   other: undefined,
 };

@@ -759,6 +759,23 @@ describe('inline code: commands found inside', () => {
       line: `bun -e 'Bun.spawn(["rm", "-rf", "x"])'`,
       expect: [{ program: 'bun' }, { program: 'rm', via: 'bun code' }],
     },
+    { line: `lua -e 'os.execute("rm -rf x")'`, expect: [{ program: 'lua' }, { program: 'rm', via: 'lua code' }] },
+    {
+      line: `luajit -e 'local f = io.popen("git push -f"); print(f:read("*a"))'`,
+      expect: [{ program: 'luajit' }, { program: 'git', args: ['push', '-f'], via: 'luajit code' }],
+    },
+    { line: `lua -e 'print(os.time())'`, expect: [{ program: 'lua' }] },
+    { line: 'lua scripts/gen.lua', expect: [{ program: 'lua' }] },
+    {
+      line: `osascript -e 'do shell script "rm -rf x"'`,
+      expect: [{ program: 'osascript' }, { program: 'rm', via: 'osascript code' }],
+    },
+    { line: `osascript -e 'display notification "done"'`, expect: [{ program: 'osascript' }] },
+    {
+      line: `Rscript -e 'system("git push -f")'`,
+      expect: [{ program: 'Rscript' }, { program: 'git', via: 'rscript code' }],
+    },
+    { line: `Rscript -e 'print(sessionInfo())'`, expect: [{ program: 'Rscript' }] },
     {
       line: `python3 -c "import os; os.system('sudo sh -c \\"rm -rf /opt/x\\"')"`,
       expect: [

@@ -151,6 +151,33 @@ export const INTERPRETERS: readonly ProgramSpec[] = [
     argv: { values: ['-F', '-v', '-f', '--field-separator', '--assign', '--file'] },
   },
   {
+    names: ['lua', 'luajit'],
+    versioned: true,
+    roles: ['inline-code', 'script-runner'],
+    source: 'code',
+    language: 'lua',
+    script: 'lua',
+    code: { options: ['-e'], many: true },
+    argv: { values: ['-e', '-l'], leading: true },
+  },
+  {
+    // AppleScript's `do shell script "…"`
+    names: ['osascript'],
+    roles: ['inline-code'],
+    source: 'code',
+    language: 'applescript',
+    code: { options: ['-e'], many: true },
+    argv: { values: ['-e', '-l', '-s'], leading: true },
+  },
+  {
+    names: ['rscript'],
+    roles: ['inline-code'],
+    source: 'code',
+    language: 'r',
+    code: { options: ['-e'], many: true },
+    argv: { values: ['-e'], leading: true },
+  },
+  {
     names: ['tsx', 'ts-node'],
     roles: ['script-runner'],
     script: 'node',
