@@ -109,7 +109,9 @@ export interface PrefixSpec {
  *   shell line given by `call` options or after `flag` options;
  * - `env-runner`: a command in a tool's environment (`poetry run cmd`, `bundle exec cmd`);
  * - `option-text`: an option's value or an environment variable is a command line it runs
- *   (`env -S TEXT`, `tar --to-command=CMD`, `rsync -e CMD`, `ssh -o ProxyCommand=CMD`, `MANPAGER`).
+ *   (`env -S TEXT`, `tar --to-command=CMD`, `rsync -e CMD`, `ssh -o ProxyCommand=CMD`, `MANPAGER`);
+ * - `git`, `vim`, `sed`, `make`, `pager`: commands written in the program's own language (git
+ *   aliases and settings, Ex commands, sed scripts, Makefiles, less's `+!cmd`: ../shell/embedded.ts).
  */
 export type Runs =
   /** `stdio`: the command runs in the runner's place, with its redirections (`busybox sh >& …`). */
@@ -149,7 +151,17 @@ export type Runs =
       readonly env?: readonly string[];
       /** Characters the value may start with that are not part of the command (`LESSOPEN='|cmd %s'`). */
       readonly strip?: string;
-    };
+    }
+  /** git: its aliases (`-c alias.x=…`, `git config alias.x …`) and the commands its settings and environment name. */
+  | { readonly kind: 'git' }
+  /** vim, nvim, ex: `-c`/`--cmd`/`+` Ex commands (`:!cmd`, `:py3 …`), and Ex commands on stdin (`-es`, `ex`). */
+  | { readonly kind: 'vim'; readonly ex?: boolean }
+  /** sed: the `e` command and the `e` flag of `s///` run a command. */
+  | { readonly kind: 'sed' }
+  /** make: a Makefile from stdin (`-f -`), from a process substitution, or `--eval TEXT`: its recipes run. */
+  | { readonly kind: 'make' }
+  /** less: `+!cmd` runs a command when it starts. */
+  | { readonly kind: 'pager' };
 
 /** A subcommand with options of its own (`git push`, `docker compose`, `kubectl exec`). */
 export interface SubcommandSpec {

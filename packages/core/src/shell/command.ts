@@ -17,6 +17,7 @@ import type { LoopSeen, Word } from './expand.js';
 import { codeSource, codeText, commandsInCode } from './inline-code.js';
 import { joinMapped, mappedBuilder, sliceMapped, spanEnd, spanOf } from './mapped.js';
 import type { Mapped } from './mapped.js';
+import { exScript, gitConfigWrite, makefileRecipes } from './embedded.js';
 import { nestedCommands } from './nested.js';
 import { programName, resolvePath } from './paths.js';
 import { isPrefix, matchPrefix } from './prefixes.js';
@@ -404,7 +405,34 @@ function command(
     map.spread(value, program.span[0], program.span[1] - 1);
     return map.build(program.span[1]);
   };
-  for (const nested of nestedCommands(name, args, envOf)) {
+  const around = { program, env: envOf, gitConfig: reader.gitConfig };
+  if (name === 'git' && args[0]?.text === 'config') {
+    // `git config alias.pf 'push -f'`: later git commands in the line read it
+    const write = gitConfigWrite(args.slice(1));
+    if (write !== undefined) (reader.gitConfig ??= new Map()).set(write.key, write.value);
+  }
+  for (const nested of nestedCommands(name, args, around)) {
+    if (nested.kind === 'words') {
+      // a git alias: the words it stands for, run as git runs them
+      const runner = enter(reader, inner, nested.via, draft.span);
+      const last = nested.words[nested.words.length - 1];
+      if (!runner || !last) continue;
+      command(
+        reader,
+        { words: nested.words, env, redirects: [], stdin: undefined, end: Math.max(last.span[1], draft.span[1]) },
+        runner,
+        withCwd(scope, cwd, cwdKnown),
+        stage,
+        { own: false, isPackage: false },
+      );
+      continue;
+    }
+    if (nested.kind === 'code') {
+      const target = enter(reader, inner, nested.via, draft.span);
+      if (target)
+        readCode(reader, nested.language, nested.text, target, withCwd(scope, cwd, cwdKnown), stage, name, draft.span);
+      continue;
+    }
     if (nested.kind === 'argv') {
       const slice = args.slice(nested.from, nested.to);
       const runner = enter(reader, inner, nested.via, draft.span, inner.dialect, nested.remoteHost ?? inner.remoteHost);
@@ -427,9 +455,33 @@ function command(
       );
       continue;
     }
-    const text = nested.kind === 'text' ? nested.text : simple.stdin?.text;
+    let text = nested.kind === 'text' ? nested.text : simple.stdin?.text;
     if (!text) continue;
     stdinUsed ||= nested.kind === 'stdin';
+    if (nested.kind === 'stdin' && nested.as !== undefined) {
+      // a Makefile's recipes, or Ex commands (`vim -es <<EOF`), are what runs
+      if (nested.as === 'makefile') text = makefileRecipes(text);
+      else {
+        for (const found of exScript(text)) {
+          const target = enter(reader, inner, nested.via, draft.span);
+          if (!target) break;
+          if (found.kind === 'code')
+            readCode(
+              reader,
+              found.language,
+              found.text,
+              target,
+              withCwd(scope, cwd, cwdKnown),
+              stage,
+              name,
+              draft.span,
+            );
+          else readSource(reader, found.text, target, childScope(scope, true, cwd, cwdKnown));
+        }
+        continue;
+      }
+      if (!text) continue;
+    }
     const target = enter(reader, inner, nested.via, draft.span, nested.dialect, nested.remoteHost);
     if (!target) continue;
     const innerScope =

@@ -1,4 +1,16 @@
-import type { Grammar, Program, ProgramSource, Runs } from '../programs/index.js';
+import type { Grammar, Language, Program, ProgramSource, Runs } from '../programs/index.js';
+import {
+  aliasWords,
+  exCommands,
+  gitEnvSettings,
+  gitSetting,
+  gitSettingCommand,
+  GIT_COMMAND_ENV,
+  isGitCommandSetting,
+  lessCommand,
+  makefileRecipes,
+  sedCommands,
+} from './embedded.js';
 import { optionsNamed, parseArgv, program, readsWith, sourceOf, subcommandOf } from '../programs/index.js';
 import type { Dialect } from './context.js';
 import type { Word } from './expand.js';
@@ -27,25 +39,41 @@ export type Nested =
       /** The command runs in the runner's place and takes its redirections (`busybox sh >& …`). */
       readonly stdio?: boolean;
     }
-  | { readonly kind: 'stdin'; readonly via: Via; readonly dialect: Dialect; readonly remoteHost?: string };
+  | {
+      readonly kind: 'stdin';
+      readonly via: Via;
+      readonly dialect: Dialect;
+      readonly remoteHost?: string;
+      /** What is on stdin is a Makefile (its recipes run) or Ex commands (`vim -es`), not shell text. */
+      readonly as?: 'makefile' | 'ex';
+    }
+  /** Words that run as a command, made from the program's own text (a git alias). */
+  | { readonly kind: 'words'; readonly via: Via; readonly words: readonly Word[] }
+  /** Code in a language another program hands to its interpreter (`vim -c 'py3 …'`). */
+  | { readonly kind: 'code'; readonly via: Via; readonly language: Language; readonly text: Mapped };
 
-/** The value of an environment variable the command gets (its own assignments, or exported earlier). */
-export type EnvLookup = (name: string) => Mapped | undefined;
-
-const NO_ENV: EnvLookup = () => undefined;
+/** What a runner may ask beyond its words. */
+export interface Around {
+  /** The program word as written. */
+  readonly program: Word;
+  /** The value of an environment variable the command gets (its own assignments, or exported earlier). */
+  env(name: string): Mapped | undefined;
+  /** Settings `git config` wrote earlier in the line (lower-case keys). */
+  readonly gitConfig: ReadonlyMap<string, Mapped> | undefined;
+}
 
 /**
  * The commands `name` runs (inner shells, `eval`, `ssh`, runners), as the program knowledge base
  * describes it (`source` and `runs`); empty for an ordinary program.
  */
-export function nestedCommands(name: string, args: readonly Word[], env: EnvLookup = NO_ENV): Nested[] {
+export function nestedCommands(name: string, args: readonly Word[], around: Around): Nested[] {
   const found = program(name);
   if (found === undefined || (found.runs === undefined && !readsText(found))) return [];
   const texts = args.map((w) => w.text);
   const out = readsText(found) ? fromSource(name, args, sourceOf(name, texts)) : [];
   const runs = found.runs;
   if (runs !== undefined)
-    for (const how of runs) out.push(...RUNNERS[how.kind](how as never, args, texts, name, found, env));
+    for (const how of runs) out.push(...RUNNERS[how.kind](how as never, args, texts, name, found, around));
   return out;
 }
 
@@ -113,7 +141,7 @@ type Runner<K extends Runs['kind']> = (
   texts: readonly string[],
   name: string,
   found: Program,
-  env: EnvLookup,
+  around: Around,
 ) => Nested[];
 
 const ARG_SEPARATORS = new Set([':::', '::::', ':::+', '::::+']);
@@ -255,7 +283,7 @@ const RUNNERS: { readonly [K in Runs['kind']]: Runner<K> } = {
    * shell: `env -S 'cmd args' more`, `tar --to-command=CMD`, `--checkpoint-action=exec=CMD`,
    * `rsync -e CMD`, `ssh -o ProxyCommand=CMD`, `man -P CMD`, `MANPAGER=CMD man x`.
    */
-  'option-text': (how, args, texts, name, found, env) => {
+  'option-text': (how, args, texts, name, found, around) => {
     const via: Via = { kind: 'shell-c', name };
     const out: Nested[] = [];
     const add = (value: Mapped, more: readonly Word[] = []): void => {
@@ -278,8 +306,149 @@ const RUNNERS: { readonly [K in Runs['kind']]: Runner<K> } = {
       }
     }
     for (const variable of how.env ?? []) {
-      const value = env(variable);
+      const value = around.env(variable);
       if (value !== undefined) add(value);
+    }
+    return out;
+  },
+
+  /**
+   * git: an alias for the subcommand (`-c alias.pf='push --force' pf`, `git config alias.pf …` earlier
+   * in the line) is read as what it stands for (a `!` alias as shell text); every setting whose value
+   * is a command (`-c core.sshCommand=…`, `core.pager`, GIT_CONFIG_COUNT/KEY/VALUE, …) and the
+   * environment's (`GIT_SSH_COMMAND`, `GIT_PAGER`, …) is read as shell text.
+   */
+  git: (_how, args, texts, _name, found, around) => {
+    const parsed = parseArgv(texts, readsWith(found));
+    const settings = new Map<string, Mapped>(around.gitConfig ?? []);
+    for (const setting of gitEnvSettings((key) => around.env(key))) settings.set(setting.key, setting.value);
+    for (const option of optionsNamed(parsed, ['-c'])) {
+      const word = option.valueIndex === undefined ? undefined : args[option.valueIndex];
+      const setting = word === undefined ? undefined : gitSetting(word, option.valueOffset ?? 0);
+      if (setting !== undefined) settings.set(setting.key, setting.value);
+    }
+    const out: Nested[] = [];
+    const shell: Via = { kind: 'shell-c', name: 'git' };
+    for (const [key, value] of settings) {
+      const command = isGitCommandSetting(key) ? gitSettingCommand(key, value) : undefined;
+      if (command !== undefined) out.push({ kind: 'text', via: shell, text: command, dialect: 'posix' });
+    }
+    for (const variable of GIT_COMMAND_ENV) {
+      const value = around.env(variable);
+      if (value !== undefined && value.text.trim() !== '')
+        out.push({ kind: 'text', via: shell, text: value, dialect: 'posix' });
+    }
+    const sub = parsed.rest;
+    const alias = texts[sub] === undefined ? undefined : settings.get(`alias.${texts[sub].toLowerCase()}`);
+    if (alias !== undefined && subcommandOf(found, texts[sub]) === undefined) {
+      const rest = args.slice(sub + 1);
+      const value = alias.text.trimStart();
+      if (value.startsWith('!')) {
+        const text = sliceMapped(alias, alias.text.indexOf('!') + 1, alias.text.length);
+        out.push({
+          kind: 'text',
+          via: shell,
+          text: rest.length > 0 ? joinMapped([text, ...rest.map((w) => w.map)]) : text,
+          dialect: 'posix',
+        });
+      } else {
+        const words = [around.program, ...args.slice(0, sub), ...aliasWords(alias), ...rest];
+        out.push({ kind: 'words', via: { kind: 'runner', name: 'git' }, words });
+      }
+    }
+    return out;
+  },
+
+  /** vim, nvim, ex: the Ex commands of `-c`, `--cmd` and `+cmd`, and of stdin in Ex mode (`-es`, `-e`, `ex`). */
+  vim: (how, args, texts, name, found) => {
+    const parsed = parseArgv(texts, readsWith(found));
+    const via: Via = { kind: 'shell-c', name };
+    const out: Nested[] = [];
+    const take = (line: Mapped): void => {
+      for (const found of exCommands(line))
+        out.push(
+          found.kind === 'text'
+            ? { kind: 'text', via, text: found.text, dialect: 'posix' }
+            : { kind: 'code', via: { kind: 'inline-code', name }, language: found.language, text: found.text },
+        );
+    };
+    for (const option of optionsNamed(parsed, ['-c', '--cmd'])) {
+      const word = option.valueIndex === undefined ? undefined : args[option.valueIndex];
+      if (word !== undefined)
+        take(option.valueOffset ? sliceMapped(word.map, option.valueOffset, word.text.length) : word.map);
+    }
+    for (const operand of parsed.operands) {
+      const word = args[operand];
+      if (word !== undefined && word.text.startsWith('+') && word.text.length > 1)
+        take(sliceMapped(word.map, 1, word.text.length));
+    }
+    const exMode =
+      how.ex === true ||
+      parsed.options.some(
+        (option) => option.name === '-e' || option.name === '-E' || option.name === '-es' || option.name === '-Es',
+      );
+    if (exMode) out.push({ kind: 'stdin', via: { kind: 'heredoc', name }, dialect: 'posix', as: 'ex' });
+    return out;
+  },
+
+  /** sed: the commands of its script (`-e`, `--expression`, or the first operand). */
+  sed: (_how, args, texts, name, found) => {
+    const parsed = parseArgv(texts, readsWith(found));
+    const scripts = optionsNamed(parsed, ['-e', '--expression']);
+    const words: Mapped[] = [];
+    for (const option of scripts) {
+      const word = option.valueIndex === undefined ? undefined : args[option.valueIndex];
+      if (word !== undefined)
+        words.push(option.valueOffset ? sliceMapped(word.map, option.valueOffset, word.text.length) : word.map);
+    }
+    const first = parsed.operands[0];
+    if (
+      scripts.length === 0 &&
+      !parsed.options.some((o) => o.name === '-f' || o.name === '--file') &&
+      first !== undefined
+    ) {
+      const word = args[first];
+      if (word !== undefined) words.push(word.map);
+    }
+    const via: Via = { kind: 'shell-c', name };
+    return words.flatMap((script) =>
+      sedCommands(script).map((text): Nested => ({ kind: 'text', via, text, dialect: 'posix' })),
+    );
+  },
+
+  /** make: `-f -` (the Makefile on stdin), `-f <(…)`, `--eval TEXT`: their recipes. */
+  make: (_how, args, texts, name, found) => {
+    const parsed = parseArgv(texts, readsWith(found));
+    const via: Via = { kind: 'shell-c', name };
+    const out: Nested[] = [];
+    for (const option of optionsNamed(parsed, ['-f', '--file', '--makefile'])) {
+      const word = option.valueIndex === undefined ? undefined : args[option.valueIndex];
+      const value = word?.text.slice(option.valueOffset ?? 0);
+      if (value === '-' || value === '/dev/stdin')
+        out.push({ kind: 'stdin', via: { kind: 'heredoc', name }, dialect: 'posix', as: 'makefile' });
+      const recipes = word?.printed === undefined ? undefined : makefileRecipes(word.printed);
+      if (recipes !== undefined) out.push({ kind: 'text', via, text: recipes, dialect: 'posix' });
+    }
+    for (const option of optionsNamed(parsed, ['-E', '--eval'])) {
+      const word = option.valueIndex === undefined ? undefined : args[option.valueIndex];
+      const recipes =
+        word === undefined
+          ? undefined
+          : makefileRecipes(
+              option.valueOffset ? sliceMapped(word.map, option.valueOffset, word.text.length) : word.map,
+            );
+      if (recipes !== undefined) out.push({ kind: 'text', via, text: recipes, dialect: 'posix' });
+    }
+    return out;
+  },
+
+  /** less: `+!cmd` (and `++!cmd`) runs a command as it starts. */
+  pager: (_how, args, _texts, name) => {
+    const via: Via = { kind: 'shell-c', name };
+    const out: Nested[] = [];
+    for (const word of args) {
+      const command = lessCommand(word);
+      if (command !== undefined) out.push({ kind: 'text', via, text: command, dialect: 'posix' });
     }
     return out;
   },

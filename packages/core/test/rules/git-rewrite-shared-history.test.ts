@@ -18,6 +18,11 @@ runRuleTests(gitRewriteSharedHistory, {
     'git fetch --force',
     'git pull --force',
     'git filter-repo-helper --help',
+    // an alias for an ordinary subcommand, or one the line never uses
+    'git config alias.st status && git st',
+    "git -c alias.pf='push --force' status",
+    "git config alias.pf 'push -f' && git push",
+    "git -c alias.p='!git push' p origin main",
   ],
   invalid: [
     'git push --force',
@@ -39,5 +44,11 @@ runRuleTests(gitRewriteSharedHistory, {
     "bash -c 'git push -f'",
     'git -C ../other push --force',
     'ls | xargs -I{} git -C {} push --force',
+    // through an alias: given with -c, written by git config earlier in the line, or as shell text
+    "git -c alias.pf='push --force' pf origin",
+    "git config alias.pf 'push -f' && git pf origin main",
+    "git config --global alias.yolo 'push --force-with-lease' && git yolo",
+    "git -c alias.x='!git push -f' x",
+    "vim -c '!git push --force' -c q",
   ],
 });

@@ -370,6 +370,101 @@ describe('expansions the shell makes before it runs a word', () => {
   });
 });
 
+describe('programs that run a command written in their own options or text', () => {
+  it.for<Row>([
+    // git aliases: for the line's own git commands, from -c or from `git config` earlier
+    {
+      line: "git -c alias.pf='push --force' pf origin",
+      expect: [
+        { program: 'git' },
+        {
+          program: 'git',
+          via: 'git',
+          args: ['-c', 'alias.pf=push --force', 'push', '--force', 'origin'],
+          src: "git -c alias.pf='push --force' pf origin",
+        },
+      ],
+    },
+    {
+      line: "git -c alias.x='!rm -rf build' x",
+      expect: [{ program: 'git' }, { program: 'rm', via: 'git -c', args: ['-rf', 'build'] }],
+    },
+    {
+      line: "git config alias.pf 'push -f' && git pf",
+      expect: [
+        { program: 'git' },
+        { program: 'git' },
+        { program: 'git', via: 'git', args: ['push', '-f'], src: 'git pf' },
+      ],
+    },
+    // near miss: an alias for an ordinary subcommand is that subcommand
+    {
+      line: 'git config alias.st status && git st',
+      expect: [{ program: 'git' }, { program: 'git' }, { program: 'git', via: 'git', args: ['status'], src: 'git st' }],
+    },
+    // git's settings and environment that name a command
+    { line: "git -c core.sshCommand='rm -rf x' fetch", expect: [{ program: 'git' }, { program: 'rm', via: 'git -c' }] },
+    { line: "GIT_SSH_COMMAND='ssh -i key' git fetch", expect: [{ program: 'git' }, { program: 'ssh', via: 'git -c' }] },
+    {
+      line: "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0='rm -rf x' git log",
+      expect: [{ program: 'git' }, { program: 'rm', via: 'git -c' }],
+    },
+    { line: 'git -c credential.helper=store push', expect: [{ program: 'git' }] },
+    // tar, rsync, ssh, man, less
+    { line: "tar -xf a.tar --to-command='rm -rf x'", expect: [{ program: 'tar' }, { program: 'rm', via: 'tar -c' }] },
+    {
+      line: "tar -cf a.tar --checkpoint=1 --checkpoint-action=exec='rm -rf x' src",
+      expect: [{ program: 'tar' }, { program: 'rm', via: 'tar -c' }],
+    },
+    { line: 'tar --checkpoint-action=dot -cf a.tar src', expect: [{ program: 'tar' }] },
+    { line: 'tar -I zstd -cf a.tar.zst src', expect: [{ program: 'tar' }, { program: 'zstd', via: 'tar -c' }] },
+    {
+      line: "rsync -e 'ssh -p 2222' src/ h:/srv",
+      expect: [{ program: 'rsync' }, { program: 'ssh', via: 'rsync -c', args: ['-p', '2222'] }],
+    },
+    {
+      line: "ssh -o ProxyCommand='nc -x proxy %h %p' app",
+      expect: [{ program: 'ssh' }, { program: 'nc', via: 'ssh -c' }],
+    },
+    {
+      line: 'ssh -o StrictHostKeyChecking=no app uptime',
+      expect: [{ program: 'ssh' }, { program: 'uptime', via: 'ssh', host: 'app' }],
+    },
+    { line: "MANPAGER='rm -rf x' man ls", expect: [{ program: 'man' }, { program: 'rm', via: 'man -c' }] },
+    { line: "less +'!rm -rf x' notes.txt", expect: [{ program: 'less' }, { program: 'rm', via: 'less -c' }] },
+    { line: 'less +G app.log', expect: [{ program: 'less' }] },
+    // vim's Ex commands, also on stdin in Ex mode
+    { line: "vim -c '!rm -rf x' -c q", expect: [{ program: 'vim' }, { program: 'rm', via: 'vim -c' }] },
+    { line: "nvim -es -c 'silent !git push -f'", expect: [{ program: 'nvim' }, { program: 'git', via: 'nvim -c' }] },
+    {
+      line: 'vim -c \'py3 import os; os.system("rm -rf x")\'',
+      expect: [{ program: 'vim' }, { program: 'rm', via: 'vim code > vim code' }],
+    },
+    { line: "vim -es <<'EOF'\n!rm -rf x\nEOF", expect: [{ program: 'vim' }, { program: 'rm', via: 'vim <<' }] },
+    { line: "vim -c '%!sort' -c wq notes.txt", expect: [{ program: 'vim' }, { program: 'sort', via: 'vim -c' }] },
+    { line: 'vim +10 -c "set ft=json" x.json', expect: [{ program: 'vim' }] },
+    // sed's e command and s///e; a Makefile on stdin
+    { line: "sed -n '1e rm -rf x' notes.txt", expect: [{ program: 'sed' }, { program: 'rm', via: 'sed -c' }] },
+    { line: "sed 's/.*/rm -rf x/e' notes.txt", expect: [{ program: 'sed' }, { program: 'rm', via: 'sed -c' }] },
+    { line: "sed -i 's/version/release/;/^#/d' notes.txt", expect: [{ program: 'sed' }] },
+    {
+      line: "make -f - <<'EOF'\nall:\n\t@rm -rf x\nEOF",
+      expect: [{ program: 'make' }, { program: 'rm', via: 'make <<' }],
+    },
+    {
+      line: "echo 'all: ; rm -rf $$HOME/x' | make -f -",
+      expect: [
+        { program: 'echo' },
+        { program: 'make' },
+        { program: 'rm', via: 'make <<', args: ['-rf', '/home/dev/x'] },
+      ],
+    },
+    { line: 'make -C build test', expect: [{ program: 'make', cwd: '/home/dev/project/build' }] },
+  ])('$line', (row) => {
+    checkRow(row);
+  });
+});
+
 describe('quotes joined as the shell joins them', () => {
   it.for<Row>([
     { line: "cat .e''nv", expect: [{ program: 'cat', args: ['.env'] }] },

@@ -65,7 +65,6 @@ export const FILES: readonly ProgramSpec[] = [
     names: [
       'cat',
       'tac',
-      'less',
       'more',
       'most',
       'head',
@@ -120,10 +119,12 @@ export const FILES: readonly ProgramSpec[] = [
   },
   { names: ['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'findstr'], roles: ['pattern-first'], argv: GREP },
   {
-    // `-i` takes its backup suffix attached only (`-i.bak`; `-ie` is the suffix `e`)
-    names: ['sed'],
+    // `-i` takes its backup suffix attached only (`-i.bak`; `-ie` is the suffix `e`); GNU sed's
+    // `e` command runs a command
+    names: ['sed', 'gsed'],
     roles: ['pattern-first'],
     argv: { values: ['-e', '--expression', '-f', '--file', '-l', '--line-length'], optional: ['-i', '--in-place'] },
+    runs: [{ kind: 'sed' }],
   },
 
   // deleters; `rmdir` takes only empty folders and `trash` keeps what it takes
@@ -148,7 +149,63 @@ export const FILES: readonly ProgramSpec[] = [
   { names: ['truncate'], argv: { values: ['-s', '--size', '-r', '--reference'] } },
   { names: ['fallocate'], argv: { values: ['-l', '--length', '-o', '--offset'] } },
   { names: ['chmod', 'chown', 'chgrp', 'setfacl'], argv: { values: ['--reference', '--from'] } },
-  { names: ['tar', 'bsdtar'], argv: { values: ['-f', '--file', '-C', '--directory'] } },
+  {
+    // tar hands these options' commands to a shell: `--to-command`, `-I`/`--use-compress-program`,
+    // `--checkpoint-action=exec=…`, `-F`/`--info-script`
+    names: ['tar', 'bsdtar', 'gtar'],
+    argv: {
+      values: [
+        '-f',
+        '--file',
+        '-C',
+        '--directory',
+        '-I',
+        '--use-compress-program',
+        '--to-command',
+        '--checkpoint-action',
+        '-F',
+        '--info-script',
+        '--new-volume-script',
+        '--rsh-command',
+        '--rmt-command',
+        '-T',
+        '--files-from',
+        '-X',
+        '--exclude-from',
+        '--exclude',
+        '--transform',
+        '--xform',
+        '-b',
+        '--blocking-factor',
+        '-H',
+        '--format',
+        '--owner',
+        '--group',
+        '--mode',
+        '--mtime',
+        '-N',
+        '--newer',
+        '--checkpoint',
+        '--strip-components',
+      ],
+    },
+    runs: [
+      {
+        kind: 'option-text',
+        options: [
+          '-I',
+          '--use-compress-program',
+          '--to-command',
+          '-F',
+          '--info-script',
+          '--new-volume-script',
+          '--rsh-command',
+          '--rmt-command',
+        ],
+      },
+      { kind: 'option-text', options: ['--checkpoint-action'], keys: ['exec'] },
+    ],
+  },
   {
     // find's tests are whole words (`-name x`); it lists what it picks and runs `-exec … ;`
     names: ['find'],
@@ -165,10 +222,68 @@ export const FILES: readonly ProgramSpec[] = [
   { names: ['openssl'], argv: { values: ['-in', '-out'], words: true } },
   { names: ['crontab'], argv: { values: ['-u'] } },
   {
-    names: ['make'],
+    // a Makefile from stdin, a process substitution or `--eval`: its recipes run
+    names: ['make', 'gmake'],
     cwd: ['-C', '--directory'],
     argv: {
-      values: ['-C', '--directory', '-f', '--file', '--makefile', '-j', '--jobs', '-I', '--include-dir', '-o', '-W'],
+      values: [
+        '-C',
+        '--directory',
+        '-f',
+        '--file',
+        '--makefile',
+        '-j',
+        '--jobs',
+        '-I',
+        '--include-dir',
+        '-o',
+        '-W',
+        '-E',
+        '--eval',
+      ],
     },
+    runs: [{ kind: 'make' }],
+  },
+  {
+    // vim's Ex commands (`-c '!cmd'`, `+cmd`, `--cmd`), and Ex commands on stdin in Ex mode
+    names: ['vim', 'vi', 'nvim', 'gvim', 'view', 'vimdiff', 'nvi', 'evim'],
+    argv: { values: ['-c', '--cmd', '-S', '-w', '-W', '-T', '-u', '-U', '-i', '-t', '-q', '--servername'] },
+    runs: [{ kind: 'vim' }],
+  },
+  {
+    names: ['ex'],
+    argv: { values: ['-c', '--cmd', '-S', '-w', '-W', '-T', '-u', '-U', '-i', '-t', '-q'] },
+    runs: [{ kind: 'vim', ex: true }],
+  },
+  {
+    // `less +'!cmd'` runs a command as it starts; LESSOPEN and LESSCLOSE name commands it runs
+    names: ['less'],
+    roles: ['content-reader'],
+    argv: READER,
+    runs: [{ kind: 'pager' }, { kind: 'option-text', env: ['LESSOPEN', 'LESSCLOSE'], strip: '|-' }],
+  },
+  {
+    // man runs its pager: `-P CMD`, MANPAGER, PAGER
+    names: ['man'],
+    argv: {
+      values: [
+        '-P',
+        '--pager',
+        '-M',
+        '--manpath',
+        '-S',
+        '-s',
+        '--sections',
+        '-L',
+        '--locale',
+        '-m',
+        '-p',
+        '-E',
+        '-C',
+        '-R',
+        '-e',
+      ],
+    },
+    runs: [{ kind: 'option-text', options: ['-P', '--pager'], env: ['MANPAGER', 'PAGER'] }],
   },
 ];

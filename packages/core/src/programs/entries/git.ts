@@ -44,6 +44,8 @@ export const GIT: readonly ProgramSpec[] = [
       leading: true,
     },
     cwd: ['-C'],
+    // its aliases, and the commands its settings and environment name (core.sshCommand, GIT_PAGER, …)
+    runs: [{ kind: 'git' }],
     subcommands: {
       push: { argv: PUSH },
       commit: { argv: COMMITTING },

@@ -54,6 +54,9 @@ export const SSH_VALUES = [
   '-B',
 ];
 
+/** ssh settings whose value is a command run on this computer (`-o ProxyCommand=…`). */
+export const SSH_COMMAND_OPTIONS = ['ProxyCommand', 'LocalCommand', 'KnownHostsCommand'];
+
 const RAW = ['-p', '-w', '-s', '-i', '-q', '-e', '-c'];
 
 export const NETWORK: readonly ProgramSpec[] = [
@@ -62,7 +65,61 @@ export const NETWORK: readonly ProgramSpec[] = [
     roles: ['http-client', 'downloader'],
     argv: HTTP,
   },
-  { names: ['scp', 'sftp', 'rsync', 'mosh'], roles: ['ssh-client'], argv: { values: SSH_VALUES } },
+  {
+    // `-S PROGRAM` and `-o ProxyCommand=…` run a command to make the connection
+    names: ['scp', 'sftp'],
+    roles: ['ssh-client'],
+    argv: { values: SSH_VALUES },
+    runs: [
+      { kind: 'option-text', options: ['-S'] },
+      { kind: 'option-text', options: ['-o'], keys: SSH_COMMAND_OPTIONS },
+    ],
+  },
+  { names: ['mosh'], roles: ['ssh-client'], argv: { values: ['-p', '--port', '--ssh', '--server', '--predict'] } },
+  {
+    // `-e CMD` (and RSYNC_RSH) is the command that makes the connection, run here
+    names: ['rsync'],
+    roles: ['ssh-client'],
+    argv: {
+      values: [
+        '-e',
+        '--rsh',
+        '--rsync-path',
+        '-f',
+        '--filter',
+        '--exclude',
+        '--include',
+        '--exclude-from',
+        '--include-from',
+        '--files-from',
+        '--backup-dir',
+        '--suffix',
+        '--chmod',
+        '--chown',
+        '--log-file',
+        '--password-file',
+        '--port',
+        '--timeout',
+        '--bwlimit',
+        '--partial-dir',
+        '-T',
+        '--temp-dir',
+        '--compare-dest',
+        '--copy-dest',
+        '--link-dest',
+        '--max-size',
+        '--min-size',
+        '--out-format',
+        '--info',
+        '--debug',
+        '-M',
+        '--remote-option',
+        '-B',
+        '--block-size',
+      ],
+    },
+    runs: [{ kind: 'option-text', options: ['-e', '--rsh'], env: ['RSYNC_RSH'] }],
+  },
   {
     names: ['nslookup', 'dig', 'host', 'drill'],
     roles: ['dns-client'],

@@ -1,4 +1,5 @@
 import type { ArgvSpec, ProgramSpec } from '../types.js';
+import { SSH_COMMAND_OPTIONS } from './network.js';
 
 // Programs that run another command: prefixes in front of it (`sudo`, `env`), runners that build
 // it from their operands (`xargs`, `find -exec`), runners on another computer or in a container
@@ -292,9 +293,10 @@ export const RUNNERS: readonly ProgramSpec[] = [
 
   // runners elsewhere: on another computer, in a container, in a pod
   {
+    // the words after the host run there; `-o ProxyCommand=…` runs here, to make the connection
     names: ['ssh'],
     roles: ['remote-runner', 'ssh-client'],
-    runs: [{ kind: 'ssh' }],
+    runs: [{ kind: 'ssh' }, { kind: 'option-text', options: ['-o'], keys: SSH_COMMAND_OPTIONS }],
     argv: leading([
       '-B',
       '-b',
