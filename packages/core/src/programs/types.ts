@@ -46,7 +46,13 @@ export type Role =
   /** Opens a raw network connection (`nc`, `socat`, `telnet`). */
   | 'raw-client'
   /** A database's command-line client (`psql`, `mysql`, `sqlite3`, `redis-cli`). */
-  | 'database-client';
+  | 'database-client'
+  /**
+   * A cloud or hosting service's command-line tool: its delete verbs remove what it names, or the
+   * linked project's resources, on the service (`gcloud … delete`, `heroku apps:destroy`,
+   * `wrangler d1 delete`, `vault kv destroy`).
+   */
+  | 'hosting-cli';
 
 /** The syntax a shell reads its commands in. */
 export type Dialect = 'posix' | 'powershell' | 'cmd';

@@ -9,16 +9,19 @@ import type { Invocation } from '../shell/types.js';
  * - cluster and infrastructure-as-code tools that change what runs: `kubectl delete|apply|create|
  *   replace|patch|edit|scale|autoscale|set|drain|cordon|taint|rollout restart|undo|pause|resume`,
  *   `helm install|upgrade|rollback|uninstall`, `terraform|tofu|terragrunt apply|destroy|state rm|mv|push|
- *   workspace delete`, `pulumi up|destroy|stack rm|state delete`, `cdk|cdktf deploy|destroy`, `sam
+ *   workspace delete|force-unlock`, `pulumi up|destroy|stack rm|state delete`, `cdk|cdktf deploy|destroy`, `sam
  *   deploy|delete`, `serverless deploy|remove`; their `--dry-run` forms, `plan`, `diff`, `get`,
  *   `describe`, `logs`, `template`, `lint` go ahead.
  * - docker data that lives nowhere else: `system prune`, `volume rm|prune`, `container prune`, `rm -v`,
- *   `compose down -v`, swarm `stack rm` and `service rm`. A plain `docker rm -f` of a container goes
- *   ahead: its image and volumes stay, so it can be started again.
+ *   `compose down -v`, swarm `stack rm` and `service rm`, and `docker rm -f $(docker ps -aq)` (every
+ *   container here, other projects' too). A plain `docker rm -f` of a named container goes ahead: its
+ *   image and volumes stay, so it can be started again.
  * - cloud and hosting CLIs' delete verbs (`aws … delete-*|terminate-*|remove-*|deregister-*|purge-*`,
  *   `aws s3 rm|rb`, `aws s3 sync --delete`, `aws cloudformation deploy`, `gcloud|az|doctl|hcloud|eksctl …
  *   delete`, `gsutil rm|rb|rsync -d`, `gh <thing> delete`, `gh api -X DELETE`, `vercel rm`, `fly … destroy`,
- *   `heroku apps:destroy`, `netlify sites:delete`, `firebase …:delete`, `supabase … delete`). Their deploy
+ *   `heroku apps:destroy`, `netlify sites:delete`, `firebase …:delete`, `supabase … delete`, `wrangler
+ *   delete|d1 delete|r2 bucket delete`, `glab … delete`, `doppler … delete`, `stripe … delete`,
+ *   `vault secrets disable|kv destroy|kv metadata delete`, `railway down`: every `hosting-cli`). Their deploy
  *   verbs (`vercel deploy`, `fly deploy`) go ahead: the previous release stays and can be put back.
  * - `rsync --delete` to another computer.
  * - commands run on another computer through `ssh host "…"` that delete, move or overwrite files
@@ -61,24 +64,14 @@ const AWS_DESTROY = /^(delete|terminate|remove|deregister|purge)-/;
 
 /** Verbs of cloud and hosting CLIs that delete (`gcloud … delete`, `heroku apps:destroy`, `vercel rm`). */
 const DELETE_WORDS = new Set(['delete', 'destroy', 'remove', 'rm', 'rb', 'purge', 'delete-batch']);
-const CLOUD_CLIS = new Set([
-  'gcloud',
-  'gsutil',
-  'az',
-  'doctl',
-  'hcloud',
-  'eksctl',
-  'linode-cli',
-  'vercel',
-  'vc',
-  'fly',
-  'flyctl',
-  'heroku',
-  'netlify',
-  'ntl',
-  'firebase',
-  'supabase',
-]);
+/**
+ * Verbs that delete for one CLI only: `vault secrets disable` drops a secrets engine with every
+ * secret in it, `railway down` takes the running deployment away.
+ */
+const DELETE_VERBS_OF: Readonly<Record<string, ReadonlySet<string>>> = {
+  vault: new Set(['disable']),
+  railway: new Set(['down']),
+};
 /** Cloud CLIs whose target is named in the command, not picked by the folder. */
 const UNSCOPED_CLOUD = new Set(['gcloud', 'gsutil', 'az', 'doctl', 'hcloud', 'eksctl', 'linode-cli']);
 
@@ -169,7 +162,9 @@ const terraform: Judge = (inv, argv) => {
     verb === 'apply' ||
     verb === 'destroy' ||
     (verb === 'state' && TF_STATE_CHANGES.has(ops[1] ?? '')) ||
-    (verb === 'workspace' && ops[1] === 'delete');
+    (verb === 'workspace' && ops[1] === 'delete') ||
+    // taking another run's lock away lets two runs write the same state
+    verb === 'force-unlock';
   if (!changes) return undefined;
   const targets = argv.values('-target').map((a) => a.value);
   return {
@@ -213,7 +208,11 @@ const cloud: Judge = (inv, argv) => {
   const ops = words(argv).slice(0, 6);
   // `heroku run …` runs a command on a throwaway dyno; its words are that command's
   if (inv.name === 'heroku' && (ops[0] === 'run' || ops[0] === 'run:detached')) return undefined;
-  const at = ops.findIndex((word) => DELETE_WORDS.has(word.slice(word.lastIndexOf(':') + 1)));
+  const own = DELETE_VERBS_OF[inv.name];
+  const at = ops.findIndex((word) => {
+    const verb = word.slice(word.lastIndexOf(':') + 1);
+    return DELETE_WORDS.has(verb) || own?.has(verb) === true;
+  });
   const rsyncDelete = ops.includes('rsync') && argv.has('-d', '--delete-unmatched-destination-objects');
   if (at < 0 && !rsyncDelete) return undefined;
   const shown = at < 0 ? ops.slice(0, ops.indexOf('rsync') + 1) : ops.slice(0, at + 2);
@@ -239,9 +238,16 @@ const docker: Judge = (inv, argv) => {
     (sub === 'rm' && volumes) ||
     (sub === 'compose' && ops.includes('down') && volumes) ||
     ((sub === 'stack' || sub === 'service') && (removes || verb === 'down'));
-  if (!changes) return undefined;
+  // `docker rm -f $(docker ps -aq)`: every container on this machine, other projects' too
+  const every = (sub === 'rm' || (sub === 'container' && removes)) && ops.some(listsContainers);
+  if (!changes && !every) return undefined;
   return { detail: describeAs(inv, ops.slice(0, 4)), scoped: sub === 'compose' };
 };
+
+/** A `$(docker ps …)` or `` `podman ps …` `` operand: the ids of containers it lists. */
+function listsContainers(word: string): boolean {
+  return /^(?:\$\(|`)\s*(?:sudo\s+)?(?:docker|podman)\s+(?:container\s+)?(?:ps|ls)\b/.test(word);
+}
 
 const rsync: Judge = (inv, _argv, context) => {
   if (!inv.args.some((a) => a.startsWith('--delete'))) return undefined;
@@ -270,7 +276,7 @@ const JUDGES: ReadonlyMap<string, Judge> = new Map<string, Judge>([
   ['podman-compose', docker],
   ['rsync', rsync],
   ...[...namesWith('http-client')].map((name): [string, Judge] => [name, httpDelete]),
-  ...[...CLOUD_CLIS].map((name): [string, Judge] => [name, cloud]),
+  ...[...namesWith('hosting-cli')].map((name): [string, Judge] => [name, cloud]),
 ]);
 
 /**
