@@ -338,7 +338,12 @@ function otherEffects(
       const remoteDest = dest !== undefined && isRemoteSpec(dest.value);
       for (const arg of ops.slice(0, -1))
         if (!isRemoteSpec(arg.value)) at(arg, 'read', { how: 'copy', ...(remoteDest ? { sends: true } : {}) });
-      if (dest && !remoteDest && ops.length > 1) at(dest, 'write');
+      if (dest && !remoteDest && ops.length > 1) {
+        at(dest, 'write');
+        // `rsync --delete src/ dest/`: what dest holds that src does not is deleted
+        if (inv.name === 'rsync' && inv.args.some((a) => a === '--del' || a.startsWith('--delete')))
+          at(dest, 'delete', { how: 'recursive' });
+      }
       break;
     }
     case 'git': {

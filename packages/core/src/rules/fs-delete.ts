@@ -85,6 +85,13 @@ export const fsDelete = {
       ) {
         hits.push(...pipedHits(context, inv));
       }
+      // `crontab -r`: the whole table goes, with no copy kept (`-i` asks first)
+      if (
+        inv.name === 'crontab' &&
+        inv.args.some((a) => /^-[a-z]*r/.test(a)) &&
+        !inv.args.some((a) => /^-[a-z]*i/.test(a))
+      )
+        hits.push({ span: inv.span, key: 'crontab -r', detail: 'the crontab' });
       const git = gitCommand(context, inv);
       if (git) hits.push(...gitHits(context, inv, git));
     }
@@ -255,6 +262,14 @@ function gitHits(context: RuleContext, inv: Invocation, git: SubArgv): Hit[] {
     }
     case 'branch':
       return branchHits(inv, git);
+    case 'rm':
+      // without -f git refuses to remove a file with changes; --cached leaves the files alone
+      return git.has('-f', '--force') && !git.has('--cached', '-n', '--dry-run')
+        ? pathspecHits(context, inv, git.operands)
+        : [];
+    case 'read-tree':
+      // `--reset -u` puts the tree's files over the work tree, changes or not
+      return git.has('--reset') && git.has('-u') ? discard('read-tree --reset -u') : [];
     case 'push':
       return pushDeleteHits(git);
     default:

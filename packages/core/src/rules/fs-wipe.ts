@@ -10,7 +10,7 @@ const WINDOWS_DISK = /^\\\\\.\\physicaldrive\d/i;
 const SHREDDERS = new Set(['shred', 'srm']);
 
 /** Programs whose only job is to erase or reformat a disk or volume. */
-const ERASERS = new Set(['diskpart', 'blkdiscard', 'format-volume', 'clear-disk', 'mke2fs', 'mkswap']);
+const ERASERS = new Set(['diskpart', 'blkdiscard', 'format-volume', 'clear-disk']);
 const DISKUTIL_ERASE =
   /^(?:erasedisk|erasevolume|zerodisk|randomdisk|secureerase|partitiondisk|reformat|deletecontainer|deletevolume)$/i;
 
@@ -79,7 +79,18 @@ function wipes(effect: FileEffect, shell: boolean): boolean {
 
 function erasesDisk(inv: Invocation, context: RuleContext): boolean {
   const name = inv.name;
-  if (ERASERS.has(name) || name === 'mkfs' || name.startsWith('mkfs.') || name.startsWith('newfs')) return true;
+  if (ERASERS.has(name)) return true;
+  if (
+    name === 'mkfs' ||
+    name.startsWith('mkfs.') ||
+    name.startsWith('newfs') ||
+    name === 'mke2fs' ||
+    name === 'mkswap'
+  ) {
+    // a block device (or one a variable names) is wiped; a disk image file is only written
+    // (`mkfs.ext4 build/disk.img`), which the file rules judge by where it is
+    return context.argv(inv).operands.some((a) => a.value.startsWith('/dev/') || a.value.includes('$'));
+  }
   switch (name) {
     case 'wipefs':
       return !context.argv(inv).has('-n', '--no-act');

@@ -75,7 +75,7 @@ function startsItself(inv: Invocation, context: RuleContext): boolean {
   switch (inv.name) {
     case 'crontab':
       // `crontab file`, `crontab -` and `crontab -e` install a table; `crontab -l` only prints it
-      return inv.args.length > 0 && !inv.args.some((arg) => CRONTAB_LOOKS.has(arg));
+      return inv.args.length > 0 && !inv.args.some((arg) => CRONTAB_LOOKS.has(arg) || /^-[a-z]*[lr]/.test(arg));
     case 'at':
     case 'batch':
       return inv.args.length > 0 && !inv.args.some((arg) => AT_LOOKS.has(arg));

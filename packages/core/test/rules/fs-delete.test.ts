@@ -114,8 +114,34 @@ runRuleTests(fsDelete, {
       note: 'that file has no changes',
     },
     { step: 'git clean -fd', probe: { untracked: [] }, note: 'nothing untracked' },
+    // git rm without -f refuses files with changes; --cached keeps the files
+    'git rm -r src/old',
+    'git rm --cached -rf .',
+    'git rm -rf --dry-run src',
+    { step: 'git rm -rf src/old', probe: { modified: [`${PROJECT}/src/app.ts`] }, note: 'no changes there' },
+    'git read-tree HEAD',
+    'git read-tree -m -u HEAD',
+    { step: 'git read-tree --reset -u HEAD', probe: { modified: [] }, note: 'a clean work tree' },
+    // crontab: listing it, or asking before removing it
+    'crontab -l',
+    'crontab -ri',
+    // rsync copying without --delete, or deleting into a build folder
+    'rsync -a src/ backup/',
+    'rsync -a --delete src/ dist/',
   ],
   invalid: [
+    // git rm -f and read-tree --reset -u over changes
+    'git rm -rf src',
+    'git rm -f src/app.ts',
+    'git rm --force -r docs',
+    { step: 'git rm -f src/app.ts', probe: { modified: [`${PROJECT}/src/app.ts`] }, note: 'that file has changes' },
+    'git read-tree --reset -u HEAD',
+    // the crontab, with no copy kept
+    'crontab -r',
+    'crontab -u deploy -r',
+    // rsync --delete into a folder whose files may exist nowhere else
+    'rsync -a --delete src/ backup/',
+    'rsync -av --delete-after ../shared/ vendor/shared/',
     // SPEC 4.2 examples
     'rm -rf src',
     'rm README.md',

@@ -43,6 +43,11 @@ runRuleTests(fsWipe, {
     'echo "rm -rf /"',
     'git commit -m "never rm -rf ~"',
     'shred -u notes.txt',
+    // a file system made in an image file, not on a disk
+    'mkfs.ext4 build/disk.img',
+    'mkfs -t ext4 -F ./out/rootfs.img',
+    'mkfs.vfat -C /tmp/efi.img 65536',
+    'sudo mkswap /swapfile',
     // programs that run a command of their own: harmless ones, and near misses of the rows below
     'tar -czf dist.tgz --checkpoint=1000 --checkpoint-action=dot src',
     'tar -I zstd -cf a.tar.zst src',
@@ -91,6 +96,11 @@ runRuleTests(fsWipe, {
     'diskpart',
     'mkfs.ext4 /dev/sdb1',
     'mkfs -t ext4 /dev/sdb',
+    'mkfs.ext4 -L data /dev/disk/by-id/nvme-eui.1',
+    'mkfs.xfs -f "$DEV"',
+    'mke2fs -t ext4 /dev/sdc1',
+    'rsync -a --delete empty/ ~/',
+    'sudo mkswap /dev/nvme0n1p3',
     'dd if=/dev/zero of=/dev/sda bs=1M',
     'shred -n 3 /dev/nvme0n1',
     'sudo wipefs -a /dev/sdb',

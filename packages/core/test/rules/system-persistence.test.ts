@@ -10,6 +10,9 @@ runRuleTests(systemPersistence, {
     'crontab -l',
     'crontab -l | grep backup',
     'sudo crontab -u www-data -l',
+    // removing the table registers nothing (fs.delete asks about it)
+    'crontab -r',
+    'crontab -ri',
     'atq',
     'schtasks /query /fo list',
     'Get-ScheduledTask',
