@@ -110,7 +110,225 @@ export function commandsInCode(language: Language, code: Mapped): CodeCommand[] 
     }
     if (command) found.push(command);
   }
+  if (HIDES[language]?.test(s) === true)
+    found.push(...hiddenCommands(language, code, scanner, MAX_FOUND - found.length));
   return found;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Calls that hide their name (an alias, `__import__`, `getattr`, a destructured require), and
+// file deletion from code (`shutil.rmtree`, `fs.rmSync`), which is read as the `rm` it amounts to.
+
+/** Code worth the second look: it imports under another name, looks a function up, or deletes files. */
+const HIDES: Readonly<Partial<Record<Language, RegExp>>> = {
+  python: /\bimport\b|__import__|getattr|rmtree|\b(?:remove|unlink|rmdir|removedirs)\s*\(/,
+  node: /child_process|rmSync|unlinkSync|rmdirSync|\b(?:rm|unlink|rmdir)\s*\(|\bDeno\.remove/,
+  deno: /child_process|rmSync|unlinkSync|rmdirSync|\b(?:rm|unlink|rmdir)\s*\(|\bDeno\.remove/,
+  ruby: /\bFileUtils\b|\bFile\.(?:delete|unlink)\b/,
+  perl: /\bunlink\b|\brmtree\b|\bremove_tree\b/,
+  php: /\bunlink\s*\(/,
+};
+
+/** Python modules whose functions run a command, and the functions. */
+const PY_RUNS: Readonly<Record<string, readonly string[]>> = {
+  os: [
+    'system',
+    'popen',
+    'execl',
+    'execle',
+    'execlp',
+    'execlpe',
+    'execv',
+    'execve',
+    'execvp',
+    'execvpe',
+    'spawnl',
+    'spawnlp',
+    'spawnv',
+    'spawnvp',
+  ],
+  subprocess: ['run', 'call', 'check_call', 'check_output', 'Popen', 'getoutput', 'getstatusoutput'],
+  pty: ['spawn'],
+  commands: ['getoutput'],
+};
+/** Python functions that delete files: the `rm` each amounts to. */
+const PY_DELETES: Readonly<Record<string, Readonly<Record<string, Deletion>>>> = {
+  os: { remove: 'file', unlink: 'file', rmdir: 'dir', removedirs: 'dir' },
+  shutil: { rmtree: 'tree' },
+};
+/** Node's child_process functions. */
+const NODE_RUNS = ['execSync', 'exec', 'execFileSync', 'execFile', 'spawnSync', 'spawn', 'fork'];
+
+type Deletion = 'file' | 'dir' | 'tree';
+
+/** At most this many other names per module are followed (each is a pattern run over the code). */
+const MAX_ALIASES = 8;
+
+const IDENT = '[A-Za-z_$][\\w$]*';
+/** String literals joined by `+` (`"sys" + "tem"`), as one name. */
+const CONCAT = `((?:['"\`][\\w.]*['"\`]\\s*(?:\\+\\s*)?)+)`;
+
+function joinedName(text: string): string {
+  return text.replace(/['"`+\s]/g, '');
+}
+
+/**
+ * Commands run under a hidden name, and files deleted from code, found with patterns made for
+ * this code's own imports; `limit` caps what is taken.
+ */
+function hiddenCommands(language: Language, code: Mapped, scanner: Scanner, limit: number): CodeCommand[] {
+  const s = code.text;
+  const out: CodeCommand[] = [];
+  const at = (re: RegExp, take: (m: RegExpExecArray, after: number) => CodeCommand | undefined): void => {
+    re.lastIndex = 0;
+    let calls = 0;
+    for (let m = re.exec(s); m && out.length < limit && calls++ < MAX_CALLS && scanner.budget > 0; m = re.exec(s)) {
+      const command = take(m, m.index + m[0].length);
+      if (command) out.push(command);
+    }
+  };
+  const runs = (after: number): CodeCommand | undefined => commandFromArgs(scanner.args(after, true));
+  const deletes =
+    (how: Deletion, recursiveOption = false) =>
+    (m: RegExpExecArray, after: number): CodeCommand | undefined => {
+      const args = scanner.args(after, true);
+      const first = args[0];
+      if (first?.kind !== 'str') return undefined;
+      const recursive = how === 'tree' || (recursiveOption && /recursive\s*:\s*true/.test(s.slice(after, after + 300)));
+      return removal(
+        code,
+        m.index,
+        m[0].length,
+        how === 'dir' && !recursive ? 'rmdir' : recursive ? '-rf' : '-f',
+        first.value,
+      );
+    };
+
+  if (language === 'python') {
+    // receivers of each module: its name, `import os as o`, `__import__("os")`, `importlib.import_module("os")`
+    const receivers = new Map<string, string[]>();
+    const names = new Map<string, { module: string; fn: string }>();
+    for (const m of s.matchAll(/\bimport[ \t]+([\w.]+)[ \t]+as[ \t]+(\w+)/g)) {
+      const module = m[1] ?? '';
+      const list = receivers.get(module) ?? [];
+      if (m[2] !== undefined && list.length < MAX_ALIASES) receivers.set(module, [...list, m[2]]);
+    }
+    for (const m of s.matchAll(/\bfrom[ \t]+([\w.]+)[ \t]+import[ \t]+\(?([\w \t,]+)/g)) {
+      for (const part of (m[2] ?? '').split(',')) {
+        const [fn, alias] = part.trim().split(/[ \t]+as[ \t]+/);
+        if (
+          fn &&
+          names.size < MAX_ALIASES &&
+          (PY_RUNS[m[1] ?? '']?.includes(fn) === true || PY_DELETES[m[1] ?? '']?.[fn] !== undefined)
+        )
+          names.set(alias ?? fn, { module: m[1] ?? '', fn });
+      }
+    }
+    const dynamic = (module: string): string =>
+      `__import__\\s*\\(\\s*['"]${module}['"]\\s*\\)|importlib\\.import_module\\s*\\(\\s*['"]${module}['"]\\s*\\)`;
+    const receiverOf = (module: string, withName: boolean): string =>
+      [...(withName ? [module] : []), ...(receivers.get(module) ?? []), dynamic(module)].join('|');
+    // runs: aliases and dynamic imports (`os.system` itself is the language's own pattern)
+    for (const [module, fns] of Object.entries(PY_RUNS))
+      at(
+        new RegExp(`(?<![\\w.])(?:${receiverOf(module, false)})\\s*\\.\\s*(?:${fns.join('|')})\\s*\\(`, 'g'),
+        (_m, after) => runs(after),
+      );
+    // deletes: by the module's name too
+    for (const [module, fns] of Object.entries(PY_DELETES))
+      for (const [fn, how] of Object.entries(fns))
+        at(new RegExp(`(?<![\\w.])(?:${receiverOf(module, true)})\\s*\\.\\s*${fn}\\s*\\(`, 'g'), deletes(how));
+    // names imported from a module, under their own name or another (`from os import system as run`)
+    for (const [name, { module, fn }] of names) {
+      const run = PY_RUNS[module]?.includes(fn) === true;
+      const how = PY_DELETES[module]?.[fn];
+      // `system(`, `popen(`, `Popen(`, … under their own names are the language's own pattern
+      if (run && (name !== fn || !/^(?:system|popen|check_output|check_call|Popen|getoutput)$/.test(fn)))
+        at(new RegExp(`(?<![\\w.])${name}\\s*\\(`, 'g'), (_m, after) => runs(after));
+      else if (how !== undefined) at(new RegExp(`(?<![\\w.])${name}\\s*\\(`, 'g'), deletes(how));
+    }
+    // `getattr(os, "sys" + "tem")(…)`
+    at(new RegExp(`getattr\\s*\\(\\s*([^,]{1,120}?)\\s*,\\s*${CONCAT}\\)\\s*\\(`, 'g'), (m, after) => {
+      const receiver = (m[1] ?? '').replace(/\s/g, '');
+      const fn = joinedName(m[2] ?? '');
+      const module = Object.keys(PY_RUNS).find(
+        (name) =>
+          receiver === name ||
+          receivers.get(name)?.includes(receiver) === true ||
+          receiver.includes(`'${name}'`) ||
+          receiver.includes(`"${name}"`),
+      );
+      return module !== undefined && PY_RUNS[module]?.includes(fn) === true ? runs(after) : undefined;
+    });
+    // `Path("x").unlink()`, `pathlib.Path("x").rmdir()`
+    at(/(?<![\w.])(?:pathlib\.)?Path\s*\(/g, (m, after) => {
+      const first = scanner.args(after, true)[0];
+      if (first?.kind !== 'str') return undefined;
+      const close = s.indexOf(')', after);
+      const tail = /^\)\s*\.\s*(unlink|rmdir)\s*\(/.exec(s.slice(close, close + 40));
+      return tail ? removal(code, m.index, m[0].length, tail[1] === 'rmdir' ? 'rmdir' : '-f', first.value) : undefined;
+    });
+  } else if (language === 'node' || language === 'deno') {
+    const aliases: string[] = [];
+    const CP = `(?:require\\s*\\(\\s*['"\`](?:node:)?child_process['"\`]\\s*\\)|(?:await\\s+)?import\\s*\\(\\s*['"\`](?:node:)?child_process['"\`]\\s*\\))`;
+    // `const { execSync: run } = require("child_process")`, `import { exec as run } from "child_process"`
+    for (const m of s.matchAll(
+      new RegExp(`\\{([^}]{1,400})\\}\\s*(?:=\\s*${CP}|from\\s*['"\`](?:node:)?child_process['"\`])`, 'g'),
+    ))
+      for (const part of (m[1] ?? '').split(',')) {
+        const [fn, alias] = part.trim().split(/\s*:\s*|\s+as\s+/);
+        if (fn && alias && NODE_RUNS.includes(fn) && aliases.length < MAX_ALIASES && /^[\w$]+$/.test(alias))
+          aliases.push(alias);
+      }
+    // `const run = require("child_process").execSync`
+    for (const m of s.matchAll(new RegExp(`(${IDENT})\\s*=\\s*${CP}\\s*\\.\\s*(\\w+)`, 'g')))
+      if (
+        m[1] !== undefined &&
+        NODE_RUNS.includes(m[2] ?? '') &&
+        !NODE_RUNS.includes(m[1]) &&
+        aliases.length < MAX_ALIASES
+      )
+        aliases.push(m[1]);
+    if (aliases.length > 0)
+      at(
+        new RegExp(`(?<![\\w$.])(?:${aliases.map((a) => a.replace(/\$/g, '\\$')).join('|')})\\s*\\(`, 'g'),
+        (_m, after) => runs(after),
+      );
+    // `require("child_process")["exec" + "Sync"](…)`, `cp[name](…)` with a literal name
+    at(new RegExp(`\\[\\s*${CONCAT}\\]\\s*\\(`, 'g'), (m, after) =>
+      NODE_RUNS.includes(joinedName(m[1] ?? '')) ? runs(after) : undefined,
+    );
+    // file deletion: fs.rmSync / unlinkSync / rmdirSync, fs.rm / fs.promises.rm, Deno.remove
+    at(/(?<![\w$])(?:[\w$]+\.)*(?:rmSync|rmdirSync)\s*\(/g, deletes('file', true));
+    at(/(?<![\w$])(?:[\w$]+\.)*unlinkSync\s*\(/g, deletes('file'));
+    at(/(?<![\w$.])(?:fs|fsp|fs\.promises|promises)\.(?:rm|rmdir)\s*\(/g, deletes('file', true));
+    at(/(?<![\w$.])(?:fs|fsp|fs\.promises|promises)\.unlink\s*\(/g, deletes('file'));
+    at(/\bDeno\.remove(?:Sync)?\s*\(/g, deletes('file', true));
+  } else if (language === 'ruby') {
+    at(/\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry_secure|remove_entry|rmtree)[ \t]*\(?/g, (m, after) =>
+      deletes('tree')(m, after),
+    );
+    at(/\bFileUtils\.(?:rm|rm_f|remove|remove_file)[ \t]*\(?/g, deletes('file'));
+    at(/\bFile\.(?:delete|unlink)[ \t]*\(?/g, deletes('file'));
+  } else if (language === 'perl') {
+    at(/(?<![\w$@%>:])(?:File::Path::)?(?:rmtree|remove_tree)[ \t]*\(?/g, deletes('tree'));
+    at(/(?<![\w$@%>:])unlink[ \t]*\(?/g, deletes('file'));
+  } else if (language === 'php') {
+    at(/(?<![\w$>:])unlink\s*\(/g, deletes('file'));
+  }
+  return out;
+}
+
+/** `rm -rf PATH` (or `rm -f`, `rmdir`) made from a deleting call, its program word on the call's name. */
+function removal(code: Mapped, start: number, length: number, how: '-rf' | '-f' | 'rmdir', path: Mapped): CodeCommand {
+  const word = (text: string): Mapped => {
+    const b = mappedBuilder();
+    b.spread(text, code.at(start), code.at(start + length - 1));
+    return b.build(code.at(start + length));
+  };
+  return how === 'rmdir'
+    ? { kind: 'argv', words: [word('rmdir'), path] }
+    : { kind: 'argv', words: [word('rm'), word(how), path] };
 }
 
 type Arg =

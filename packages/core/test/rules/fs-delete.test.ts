@@ -114,6 +114,9 @@ runRuleTests(fsDelete, {
       note: 'that file has no changes',
     },
     { step: 'git clean -fd', probe: { untracked: [] }, note: 'nothing untracked' },
+    // code deleting build output, or only reading
+    `python3 -c 'import shutil; shutil.rmtree("__pycache__")'`,
+    `node -e 'console.log(require("fs").readFileSync("package.json", "utf8"))'`,
     // git rm without -f refuses files with changes; --cached keeps the files
     'git rm -r src/old',
     'git rm --cached -rf .',
@@ -130,6 +133,11 @@ runRuleTests(fsDelete, {
     'rsync -a --delete src/ dist/',
   ],
   invalid: [
+    // deleting project files from code
+    `python3 -c 'import os; os.remove("src/app.py")'`,
+    `python3 -c 'from pathlib import Path; Path("README.md").unlink()'`,
+    `node -e 'require("fs").unlinkSync("package.json")'`,
+    `perl -e 'unlink "lib/App.pm"'`,
     // git rm -f and read-tree --reset -u over changes
     'git rm -rf src',
     'git rm -f src/app.ts',

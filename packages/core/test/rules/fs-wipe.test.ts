@@ -43,6 +43,10 @@ runRuleTests(fsWipe, {
     'echo "rm -rf /"',
     'git commit -m "never rm -rf ~"',
     'shred -u notes.txt',
+    // code deleting build output, or a path it builds at run time
+    `python3 -c 'import shutil as sh; sh.rmtree("build")'`,
+    `node -e 'require("fs").rmSync("dist", { recursive: true, force: true })'`,
+    `python3 -c 'import shutil; shutil.rmtree(tmpdir)'`,
     // a file system made in an image file, not on a disk
     'mkfs.ext4 build/disk.img',
     'mkfs -t ext4 -F ./out/rootfs.img',
@@ -64,6 +68,16 @@ runRuleTests(fsWipe, {
     // run from inline code
     `awk 'BEGIN { system("rm -rf ~") }'`,
     `lua -e 'os.execute("rm -rf ~")'`,
+    // calls under another name, and deleting from code
+    `python3 -c 'import subprocess as sp; sp.run("rm -rf ~", shell=True)'`,
+    `python3 -c 'from os import system as run; run("rm -rf ~")'`,
+    `python3 -c '__import__("os").system("rm -rf ~")'`,
+    `python3 -c 'getattr(__import__("os"), "sys" + "tem")("rm -rf ~")'`,
+    `node -e 'const { execSync: x } = require("child_process"); x("rm -rf ~")'`,
+    `python3 -c 'import shutil as sh; sh.rmtree("/home/dev")'`,
+    `node -e 'require("fs").rmSync("/", { recursive: true, force: true })'`,
+    `deno eval 'Deno.removeSync("/home/dev", { recursive: true })'`,
+    `ruby -e 'FileUtils.rm_rf(Dir.home); FileUtils.rm_rf("/")'`,
     `vim -c 'py3 import os; os.system("rm -rf ~")'`,
     // programs that run a command written in their options or text
     "git -c alias.x='!rm -rf ~' x",

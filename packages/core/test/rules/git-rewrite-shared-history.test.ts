@@ -23,6 +23,7 @@ runRuleTests(gitRewriteSharedHistory, {
     "git -c alias.pf='push --force' status",
     "git config alias.pf 'push -f' && git push",
     "git -c alias.p='!git push' p origin main",
+    `python3 -c 'import subprocess as sp; sp.run(["git", "push"])'`,
   ],
   invalid: [
     'git push --force',
@@ -50,5 +51,7 @@ runRuleTests(gitRewriteSharedHistory, {
     "git config --global alias.yolo 'push --force-with-lease' && git yolo",
     "git -c alias.x='!git push -f' x",
     "vim -c '!git push --force' -c q",
+    `python3 -c 'import subprocess as sp; sp.run(["git", "push", "-f"])'`,
+    `node -e 'const run = require("child_process").execSync; run("git push --force")'`,
   ],
 });

@@ -854,6 +854,103 @@ describe('inline code: commands found inside', () => {
       line: `bun -e 'Bun.spawn(["rm", "-rf", "x"])'`,
       expect: [{ program: 'bun' }, { program: 'rm', via: 'bun code' }],
     },
+    // calls under another name: aliases, dynamic imports, a name looked up or destructured
+    {
+      line: `python3 -c 'import subprocess as sp; sp.run(["git", "push", "-f"])'`,
+      expect: [{ program: 'python3' }, { program: 'git', args: ['push', '-f'], via: 'python3 code' }],
+    },
+    {
+      line: `python3 -c 'import subprocess as sp; sp.run(["npm", "test"])'`,
+      expect: [{ program: 'python3' }, { program: 'npm', args: ['test'], via: 'python3 code' }],
+    },
+    {
+      line: `python3 -c 'from os import system as run; run("rm -rf x")'`,
+      expect: [{ program: 'python3' }, { program: 'rm', args: ['-rf', 'x'], via: 'python3 code' }],
+    },
+    {
+      line: `python3 -c 'from subprocess import run; run(["rm", "x"])'`,
+      expect: [{ program: 'python3' }, { program: 'rm', via: 'python3 code' }],
+    },
+    {
+      line: `python3 -c '__import__("os").system("rm -rf x")'`,
+      expect: [{ program: 'python3' }, { program: 'rm', via: 'python3 code' }],
+    },
+    {
+      line: `python3 -c 'import importlib; importlib.import_module("subprocess").call("rm -rf x", shell=True)'`,
+      expect: [{ program: 'python3' }, { program: 'rm', via: 'python3 code' }],
+    },
+    {
+      line: `python3 -c 'import os; getattr(os, "sys" + "tem")("rm -rf x")'`,
+      expect: [{ program: 'python3' }, { program: 'rm', via: 'python3 code' }],
+    },
+    // near misses: a look-up of something else, a run() that is not subprocess's
+    { line: `python3 -c 'import os; print(getattr(os, "sep"))'`, expect: [{ program: 'python3' }] },
+    { line: `python3 -c 'import asyncio; asyncio.run(main())'`, expect: [{ program: 'python3' }] },
+    { line: `python3 -c 'from app import run; run("rm -rf x")'`, expect: [{ program: 'python3' }] },
+    {
+      line: `node -e 'const { execSync: sh } = require("node:child_process"); sh("rm -rf x")'`,
+      expect: [{ program: 'node' }, { program: 'rm', via: 'node code' }],
+    },
+    {
+      line: `node -e 'const run = require("child_process").execSync; run("git push -f")'`,
+      expect: [{ program: 'node' }, { program: 'git', via: 'node code' }],
+    },
+    {
+      line: `node -e 'const cp = require("child_process"); cp["exec" + "Sync"]("rm -rf x")'`,
+      expect: [{ program: 'node' }, { program: 'rm', via: 'node code' }],
+    },
+    { line: `node -e 'const { join: j } = require("path"); console.log(j("a", "b"))'`, expect: [{ program: 'node' }] },
+    // deleting files from code is the rm it amounts to
+    {
+      line: `python3 -c 'import shutil as sh; sh.rmtree("build")'`,
+      expect: [
+        { program: 'python3' },
+        { program: 'rm', args: ['-rf', 'build'], via: 'python3 code', src: 'sh.rmtree("build' },
+      ],
+    },
+    {
+      line: `python3 -c 'import os; os.remove("a.txt")'`,
+      expect: [
+        { program: 'python3' },
+        { program: 'rm', args: ['-f', 'a.txt'], via: 'python3 code', src: 'os.remove("a.txt' },
+      ],
+    },
+    {
+      line: `python3 -c 'from pathlib import Path; Path("a.txt").unlink()'`,
+      expect: [
+        { program: 'python3' },
+        { program: 'rm', args: ['-f', 'a.txt'], via: 'python3 code', src: 'Path("a.txt' },
+      ],
+    },
+    {
+      line: `node -e 'require("fs").rmSync("dist", { recursive: true, force: true })'`,
+      expect: [{ program: 'node' }, { program: 'rm', args: ['-rf', 'dist'], via: 'node code' }],
+    },
+    {
+      line: `node -e 'require("fs").unlinkSync("a.txt")'`,
+      expect: [
+        { program: 'node' },
+        { program: 'rm', args: ['-f', 'a.txt'], via: 'node code', src: 'unlinkSync("a.txt' },
+      ],
+    },
+    {
+      line: `deno eval 'await Deno.remove("out", { recursive: true })'`,
+      expect: [{ program: 'deno' }, { program: 'rm', args: ['-rf', 'out'], via: 'deno code', src: 'Deno.remove("out' }],
+    },
+    {
+      line: `ruby -e 'FileUtils.rm_rf("tmp")'`,
+      expect: [
+        { program: 'ruby' },
+        { program: 'rm', args: ['-rf', 'tmp'], via: 'ruby code', src: 'FileUtils.rm_rf("tmp' },
+      ],
+    },
+    {
+      line: `perl -e 'unlink "a.txt"'`,
+      expect: [{ program: 'perl' }, { program: 'rm', args: ['-f', 'a.txt'], via: 'perl code', src: 'unlink "a.txt' }],
+    },
+    // near misses: reading files, a path built at run time
+    { line: `node -e 'console.log(require("fs").readFileSync("a.txt", "utf8"))'`, expect: [{ program: 'node' }] },
+    { line: `python3 -c 'import os; os.remove(os.environ["F"])'`, expect: [{ program: 'python3' }] },
     { line: `lua -e 'os.execute("rm -rf x")'`, expect: [{ program: 'lua' }, { program: 'rm', via: 'lua code' }] },
     {
       line: `luajit -e 'local f = io.popen("git push -f"); print(f:read("*a"))'`,
