@@ -813,6 +813,9 @@ function stdinOf(redirs: readonly RedirToken[], scope: Scope): Mapped | undefine
   return text;
 }
 
+/** printf's escapes in its format that the reader turns into the characters they stand for. */
+const PRINTF_ESCAPES: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r', '\\': '\\' };
+
 /** The text a command prints when it is spelled out in the line (`echo …`, `printf '…'`, `cat <<EOF`). */
 function stdoutOf(name: string, args: readonly Word[], stdin: Simple['stdin']): Mapped | undefined {
   if (name === 'echo') {
@@ -826,8 +829,9 @@ function stdoutOf(name: string, args: readonly Word[], stdin: Simple['stdin']): 
     const out = mappedBuilder();
     const s = format.text;
     for (let i = 0; i < s.length; i++) {
-      if (s[i] === '\\' && s[i + 1] === 'n') {
-        out.char('\n', format.map.at(i));
+      const escaped = s[i] === '\\' ? PRINTF_ESCAPES[s[i + 1] ?? ''] : undefined;
+      if (escaped !== undefined) {
+        out.char(escaped, format.map.at(i));
         i++;
       } else out.piece(format.map, i, i + 1);
     }

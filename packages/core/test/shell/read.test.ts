@@ -459,6 +459,14 @@ describe('programs that run a command written in their own options or text', () 
         { program: 'rm', via: 'make <<', args: ['-rf', '/home/dev/x'] },
       ],
     },
+    {
+      line: "printf 'all:\\n\\trm -rf x\\n' | make -f -",
+      expect: [{ program: 'printf' }, { program: 'make' }, { program: 'rm', via: 'make <<', args: ['-rf', 'x'] }],
+    },
+    {
+      line: "printf 'all:\\n\\t@echo ok\\n' | make -f -",
+      expect: [{ program: 'printf' }, { program: 'make' }, { program: 'echo', via: 'make <<' }],
+    },
     { line: 'make -C build test', expect: [{ program: 'make', cwd: '/home/dev/project/build' }] },
   ])('$line', (row) => {
     checkRow(row);
