@@ -45,7 +45,7 @@ export const execRemoteCode = {
     },
   },
   // downloaders, the shells a connection may be wired to, netcat and socat, and `iex`
-  programs: new Set([...namesWith('downloader', 'shell', 'raw-client'), 'iex', 'invoke-expression']),
+  programs: new Set([...namesWith('downloader', 'shell', 'raw-client', 'inline-code'), 'iex', 'invoke-expression']),
   check(context) {
     const hits: Hit[] = [];
     for (const inv of context.invocations) {
@@ -89,8 +89,19 @@ function remoteShell(inv: Invocation): string | undefined {
     inv.args.some((a) => /^(?:tcp|tcp4|tcp6|udp|openssl|ssl)(?:-[a-z]+)?:/i.test(a))
   )
     return 'socat running a program for the other end';
+  // inline code that opens a connection and hands a shell to it (socket + dup2 + /bin/sh, pty.spawn)
+  const code = inv.code?.text;
+  if (code !== undefined && CODE_CONNECTS.test(code) && CODE_SHELL.test(code))
+    return `${inv.name} code handing a shell to a network connection`;
   return undefined;
 }
+
+/** Inline code that opens a network connection (any interpreter's spelling, gawk's `/inet/tcp`). */
+const CODE_CONNECTS =
+  /socket\.socket|\bsocket\s*\(|\.connect\s*\(|fsockopen|stream_socket_client|TCPSocket|IO::Socket|\bnet\.(?:connect|Socket|createConnection)|\/dev\/(?:tcp|udp)\/|\/inet\/(?:tcp|udp)\//;
+/** …and a shell for it: a shell's path or an interactive shell, a pty, file descriptors wired to it. */
+const CODE_SHELL =
+  /\/bin\/(?:ba|z|da|k|c)?sh\b|\b(?:ba|z)?sh\s+-i\b|\bcmd(?:\.exe)?\b|pty\.spawn|\bdup2\s*\(|open\s*\(\s*STDIN|\|&\s*getline/;
 
 /** Every destination is this machine: a local dev server's script is the project's own. */
 function onlyLoopback(context: RuleContext, inv: Invocation): boolean {

