@@ -665,10 +665,56 @@ const BROWSER_FILES = new Set([
 const BROWSER_FOLDER =
   /^(?:google-chrome(?:-beta|-unstable)?|chrome|chromium|brave-browser|bravesoftware|microsoft[- ]edge|edge|\.mozilla|mozilla|firefox|vivaldi|opera(?: software)?)$/;
 
+/**
+ * Names of secret files a pattern is tried against (`.e?v`, `.en*`, `id_*`, `.np[m]rc`): a
+ * pattern the shell would expand to one of them names that secret.
+ */
+const SECRET_NAMES = [
+  '.env',
+  '.env.local',
+  '.env.production',
+  'id_rsa',
+  'id_ed25519',
+  'id_ecdsa',
+  '.npmrc',
+  '.pypirc',
+  '.netrc',
+  '.git-credentials',
+];
+
+/** The secret name a pattern (the last part of a path) would match, as the shell expands it. */
+function secretMatched(name: string): string | undefined {
+  if (!/[*?[]/.test(name) || name.length > 64) return undefined;
+  // a bare `*` or `*.*` picks everything, which is no spelling of a secret; a pattern names one
+  if (name.replace(/[*?[\]!^-]/g, '').length < 2) return undefined;
+  let source = '';
+  for (let i = 0; i < name.length; i++) {
+    const c = name[i] as string;
+    if (c === '*') source += '[^/]*';
+    else if (c === '?') source += '[^/]';
+    else if (c === '[') {
+      const close = name.indexOf(']', i + 2);
+      if (close < 0) source += '\\[';
+      else {
+        source += `[${name
+          .slice(i + 1, close)
+          .replace(/^[!^]/, '^')
+          .replace(/\\/g, '\\\\')}]`;
+        i = close;
+      }
+    } else source += c.replace(/[.+^${}()|\\]/g, '\\$&');
+  }
+  const re = new RegExp(`^${source}$`);
+  // the shell's patterns match a leading dot only when they spell it
+  return SECRET_NAMES.find((secret) => re.test(secret) && (secret[0] !== '.' || name[0] === '.'));
+}
+
 function secretOf(n: Names, ctx: PathContext): SecretKind | undefined {
   const { segs, homeRel } = n;
-  const name = segs[segs.length - 1];
-  if (name === undefined) return undefined;
+  const last = segs[segs.length - 1];
+  if (last === undefined) return undefined;
+  const matched = secretMatched(last);
+  const name = matched ?? last;
 
   // Anything in ~/.ssh except public keys and known hosts; the folder itself too.
   const ssh = segs.lastIndexOf('.ssh');

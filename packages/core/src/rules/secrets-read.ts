@@ -227,6 +227,8 @@ function storedLogin(inv: Invocation, argv: Argv): string | undefined {
     case 'cmdkey':
       return inv.args.some((x) => CMDKEY_LIST.test(x)) ? 'cmdkey /list' : undefined;
     case 'kubectl':
+      // `config view --raw` prints the kubeconfig with its client keys and tokens (without it, redacted)
+      if (a === 'config' && b === 'view' && inv.args.some((x) => x === '--raw' || x === '--raw=true')) return said(2);
       return a === 'get' && (b === 'secret' || b === 'secrets') && inv.args.some((x) => KUBECTL_OUTPUT.test(x))
         ? said(2)
         : undefined;

@@ -9,6 +9,17 @@ const PATCH_UPDATE_SRC =
 
 runRuleTests(secretsRead, {
   valid: [
+    // patterns that pick no secret, and flags read as flags
+    'cat *',
+    'cat *.md',
+    'ls -a .*',
+    'cat .eslintrc*',
+    'cat src/*.ts',
+    'cat -n README.md',
+    'od -c build/out.bin',
+    'gzip -c dist/app.js > dist/app.js.gz',
+    'kubectl config view',
+    'kubectl config view --minify -o jsonpath={.contexts[0].name}',
     // templates and public halves are not secrets
     'cat .env.example',
     'cat .env.sample',
@@ -127,6 +138,21 @@ runRuleTests(secretsRead, {
     'while read -r line; do echo "$line"; done < .env.example',
   ],
   invalid: [
+    // a pattern the shell expands to a secret's name
+    'cat .e?v',
+    'cat .en*',
+    'head .e[n]v',
+    'cat .?pmrc',
+    // a flag of the reader before the file
+    'cat -n .env',
+    'cat -A .env.local',
+    'less -N .env',
+    'od -c .env',
+    'gzip -c .env > /tmp/e.gz',
+    'more -n 3 .env',
+    // the kubeconfig with its keys
+    'kubectl config view --raw',
+    'kubectl config view --flatten --raw',
     // SPEC 4.1 examples
     'cat .env',
     'less ~/.ssh/id_ed25519',

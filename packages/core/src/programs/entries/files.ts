@@ -60,25 +60,48 @@ const GREP: ArgvSpec = {
   ],
 };
 
+/**
+ * Readers whose options differ from READER's: each its own, so that a flag (`cat -n`, `od -c`,
+ * `gzip -c`) is never taken for an option whose value is the file after it.
+ */
+const READERS_OWN: readonly ProgramSpec[] = (
+  [
+    [['cat', 'most', 'bzip2'], []],
+    [['tac'], ['-s', '--separator']],
+    [['more'], ['-n', '--lines']],
+    [
+      ['head', 'tail'],
+      ['-n', '-c', '--lines', '--bytes', '-s', '--sleep-interval', '--pid'],
+    ],
+    [
+      ['bat', 'batcat'],
+      ['-l', '--language', '-r', '--line-range', '-H', '--highlight-line', '--style', '--theme', '--tabs', '--wrap'],
+    ],
+    [['nl'], ['-b', '-d', '-f', '-h', '-i', '-l', '-n', '-s', '-v', '-w']],
+    [['od'], ['-A', '-j', '-N', '-t', '--address-radix', '--skip-bytes', '--read-bytes', '--format', '--endian']],
+    [['xxd'], ['-c', '-g', '-l', '-o', '-s', '-cols', '-len', '-seek', '-groupsize', '-offset']],
+    [
+      ['hexdump', 'hd'],
+      ['-e', '-f', '-n', '-s'],
+    ],
+    [['strings'], ['-n', '-t', '-e', '-T', '--bytes', '--radix', '--encoding', '--target']],
+    [
+      ['base64', 'base32', 'basenc'],
+      ['-w', '--wrap'],
+    ],
+    [
+      ['gzip', 'zcat'],
+      ['-S', '--suffix'],
+    ],
+    [['xz'], ['-T', '--threads', '-F', '--format', '-C', '--check', '-M', '--memlimit']],
+    [['zstd'], ['-o', '-D', '-T', '--format']],
+  ] as const
+).map(([names, values]) => ({ names, roles: ['content-reader'], argv: { values } }));
+
 export const FILES: readonly ProgramSpec[] = [
+  ...READERS_OWN,
   {
     names: [
-      'cat',
-      'tac',
-      'more',
-      'most',
-      'head',
-      'tail',
-      'bat',
-      'batcat',
-      'nl',
-      'od',
-      'xxd',
-      'hexdump',
-      'strings',
-      'base64',
-      'base32',
-      'basenc',
       'uuencode',
       'sort',
       'uniq',
@@ -101,11 +124,6 @@ export const FILES: readonly ProgramSpec[] = [
       'type',
       'dos2unix',
       'unix2dos',
-      'zcat',
-      'gzip',
-      'bzip2',
-      'xz',
-      'zstd',
       'pbcopy',
       'xclip',
       'xsel',
@@ -259,7 +277,27 @@ export const FILES: readonly ProgramSpec[] = [
     // `less +'!cmd'` runs a command as it starts; LESSOPEN and LESSCLOSE name commands it runs
     names: ['less'],
     roles: ['content-reader'],
-    argv: READER,
+    argv: {
+      values: [
+        '-b',
+        '-h',
+        '-j',
+        '-k',
+        '-o',
+        '-O',
+        '-p',
+        '-P',
+        '-t',
+        '-T',
+        '-x',
+        '-y',
+        '-z',
+        '-#',
+        '--pattern',
+        '--tag',
+        '--prompt',
+      ],
+    },
     runs: [{ kind: 'pager' }, { kind: 'option-text', env: ['LESSOPEN', 'LESSCLOSE'], strip: '|-' }],
   },
   {
