@@ -79,15 +79,34 @@ function fromAuthority(raw: string, scheme: string, authority: string): UrlFacts
     host = hostPort;
   }
   host = host.toLowerCase().replace(/\.$/, '');
+  // a name written with letters of other scripts or full-width dots (`gіthub.com` with a Cyrillic
+  // `і`, `github．com`): the name DNS is asked for, and never a well-known site
+  let lookalike = false;
+  if (/[^\x00-\x7f]/.test(host)) {
+    const ascii = asciiHost(host);
+    if (ascii === undefined) return undefined;
+    host = ascii;
+    lookalike = true;
+  }
   if (host === '' || !(HOST_CHARS.test(host) || /^[0-9a-f:.]+$/.test(host))) return undefined;
   return {
     raw,
     scheme,
     host,
     ...(port !== undefined && { port }),
-    hostClass: classifyHost(host),
+    hostClass: lookalike ? 'other' : classifyHost(host),
     ...(userinfo.includes(':') && { hasPassword: true }),
   };
+}
+
+/** The ASCII (punycode) form of a host name written with other characters, as a resolver asks for it. */
+function asciiHost(host: string): string | undefined {
+  try {
+    const ascii = new URL(`http://${host.replace(/[\u3002\uff0e\uff61]/g, '.')}`).hostname;
+    return ascii === '' ? undefined : ascii;
+  } catch {
+    return undefined;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -198,6 +217,8 @@ export function classifyHost(host: string): HostClass {
   if (LOOPBACK_NAMES.has(h) || h.endsWith('.localhost')) return 'loopback';
   const v4 = IPV4.exec(h.startsWith('::ffff:') ? h.slice(7) : h);
   if (v4 && v4.slice(1).every((o) => Number(o) <= 255)) return v4[1] === '127' ? 'loopback' : 'other';
+  // punycode (`xn--…`) spells a name in another script: never a well-known site
+  if (h.startsWith('xn--') || h.includes('.xn--')) return 'other';
   if (EXACT.has(h) || SUFFIXES.some((suffix) => h.endsWith(suffix) && h.length > suffix.length)) return 'lookup';
   return 'other';
 }

