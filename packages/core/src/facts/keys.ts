@@ -22,7 +22,7 @@ interface Shape {
   /** Capture group that holds the value (0 = the whole match). */
   readonly group: number;
   /** Extra test on the value, for shapes whose prefix alone is too common. */
-  readonly check?: (value: string) => boolean;
+  readonly check?: (value: string, match: RegExpExecArray) => boolean;
 }
 
 // Every pattern starts with a literal, and each repetition is either bounded or the last item with
@@ -88,9 +88,10 @@ const SHAPES: readonly Shape[] = [
   {
     hints: ['://'],
     kind: 'url-password',
-    re: /:\/\/[^\s/?#@:'"]{1,128}:([^\s/?#@'"]{1,256})@/dg,
-    group: 1,
-    check: (v) => !isPlaceholder(v),
+    // user, password, and (looked at, not taken) the host
+    re: /:\/\/([^\s/?#@:'"]{1,128}):([^\s/?#@'"]{1,256})@(?=([^\s/?#:'"]{0,253}))/dg,
+    group: 2,
+    check: (v, m) => !isPlaceholder(v) && !isThrowaway(v, m[1] ?? '', m[3] ?? ''),
   },
   {
     hints: ['bearer'],
@@ -141,6 +142,19 @@ function isPlaceholder(value: string): boolean {
     /^(?:password|passwd|pass|pwd|secret|x+|\*+|\.+|postgres|root|admin|guest|test|dev|example|changeme|mysql|minioadmin)$/i.test(
       value,
     )
+  );
+}
+
+/**
+ * A password for a database on this machine or in a compose file's network (`app:app@localhost`,
+ * `postgres:devpass@db`): the user's name again, or a word for local use, on a host that is this
+ * computer or a bare service name.
+ */
+function isThrowaway(password: string, user: string, host: string): boolean {
+  const local =
+    /^(?:localhost|127(?:\.\d{1,3}){3}|0\.0\.0\.0|\[::1\]|host\.docker\.internal|[a-z][a-z0-9_-]{0,62})$/i.test(host);
+  return (
+    local && (password === user || /^(?:dev|devpass|local|app|secret|pass(?:word)?1?|test(?:ing)?)$/i.test(password))
   );
 }
 
@@ -240,7 +254,7 @@ export function findKeys(text: string): readonly KeyHit[] {
         shape.group === 0 ? [m.index, m.index + m[0].length] : m.indices?.[shape.group];
       if (span === undefined) continue;
       const value = text.slice(span[0], span[1]);
-      if (shape.check !== undefined && !shape.check(value)) continue;
+      if (shape.check !== undefined && !shape.check(value, m)) continue;
       const kind = typeof shape.kind === 'string' ? shape.kind : shape.kind(value);
       found.push({ kind, span });
     }

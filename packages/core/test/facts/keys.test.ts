@@ -139,6 +139,8 @@ describe('findKeys: key-shaped values', () => {
       name: 'stock local passwords',
       text: 'psql postgres://postgres:postgres@localhost:5432/app_dev; amqp://guest:guest@localhost:5672',
     },
+    { name: 'the user name again, on this machine', text: 'postgresql://app:app@localhost:5432/app_dev' },
+    { name: 'a word for local use, on a compose service', text: 'mysql://root:devpass@db:3306/app' },
     { name: 'URL with a user only', text: 'ssh://git@github.com/o/r.git' },
     { name: 'URL with a port', text: 'http://localhost:8080/path@x' },
     { name: 'a JWT-like word without parts', text: 'eyJhbGciOiJIUzI1NiJ9 alone' },

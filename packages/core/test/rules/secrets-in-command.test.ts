@@ -14,6 +14,10 @@ const PEM =
 
 runRuleTests(secretsInCommand, {
   valid: [
+    // a throwaway password for a database on this machine or a compose service
+    'DATABASE_URL=postgresql://app:app@localhost:5432/app_dev npm run migrate',
+    'psql postgresql://app:devpass@db:5432/app -c "select 1"',
+    'redis-cli -u redis://default:default@cache:6379 ping',
     // the stock password of a local database, as every tutorial prints it
     "psql postgres://postgres:postgres@localhost:5432/app_dev -c '\\d users'",
     // the key stays in a variable
@@ -40,6 +44,10 @@ runRuleTests(secretsInCommand, {
     'npm test',
   ],
   invalid: [
+    // near misses: the same shapes on a real host, or a real password on this machine
+    'psql postgresql://app:app@prod-db.acme.com/app',
+    'psql postgresql://app:Xk29dLq7@localhost/app',
+    'psql postgresql://app:devpass@db.internal.acme.com/app',
     // a real password, even to a tunnel on this computer
     'psql postgres://admin:Pr0d-Pass-42@localhost:5433/prod',
     // SPEC 4.1 example
