@@ -79,6 +79,10 @@ export const secretsRead = {
     for (const inv of context.invocations) {
       const login = LOGIN_PRINTERS.has(inv.name) ? storedLogin(inv, context.argv(inv)) : undefined;
       if (login !== undefined && outputShown(context, inv)) hits.push({ span: inv.span, detail: login });
+      // the cloud's metadata service hands out this machine's credentials to whoever asks
+      const metadata = context.netOf(inv).find((net) => METADATA_HOSTS.has(net.host.replace(/\$.*$/, '')));
+      if (metadata !== undefined)
+        hits.push({ span: metadata.span, detail: `the cloud metadata service (${metadata.host})` });
       if (inv.code) {
         const cwd = inv.cwd;
         for (const literal of shownFileLiterals(inv.code.text, (raw) => context.path(raw, cwd).secret !== undefined)) {
@@ -160,6 +164,16 @@ function onlyWhenMissing(context: RuleContext, inv: Invocation, abs: string): bo
     .trim();
   return negated ? between === '&&' || between === 'then' : between === '||';
 }
+
+/** Cloud metadata services (AWS, GCP, Azure, OpenStack; ECS tasks; AWS over IPv6; Alibaba). */
+const METADATA_HOSTS = new Set([
+  '169.254.169.254',
+  'metadata.google.internal',
+  'metadata.goog',
+  '169.254.170.2',
+  'fd00:ec2::254',
+  '100.100.100.200',
+]);
 
 const AWS_SECRET_SETTING = /secret|token|password|key_id|access_key/i;
 const CMDKEY_LIST = /^\/l(?:ist)?(?::|$)/i;

@@ -19,6 +19,9 @@ runRuleTests(secretsRead, {
     'od -c build/out.bin',
     'gzip -c dist/app.js > dist/app.js.gz',
     'kubectl config view',
+    // near misses of the metadata address
+    'curl http://169.254.169.25/x',
+    'curl http://localhost:8080/latest/meta-data/',
     'kubectl config view --minify -o jsonpath={.contexts[0].name}',
     // templates and public halves are not secrets
     'cat .env.example',
@@ -150,6 +153,11 @@ runRuleTests(secretsRead, {
     'od -c .env',
     'gzip -c .env > /tmp/e.gz',
     'more -n 3 .env',
+    // the cloud metadata service: this machine's credentials
+    'curl http://169.254.169.254/latest/meta-data/iam/security-credentials/app-role',
+    'curl -s -H "Metadata-Flavor: Google" http://metadata.google.internal/computeMetadata/v1/instance/service-accounts/default/token',
+    'wget -qO- http://[fd00:ec2::254]/latest/meta-data/',
+    'curl -s "http://169.254.170.2$AWS_CONTAINER_CREDENTIALS_RELATIVE_URI"',
     // the kubeconfig with its keys
     'kubectl config view --raw',
     'kubectl config view --flatten --raw',
