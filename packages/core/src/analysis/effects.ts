@@ -175,6 +175,12 @@ function shellEffects(inv: Invocation, argvOf: ArgvOf, path: PathOf, files: File
     const inPlace = inv.name === 'sed' && argv.has('-i', '--in-place');
     for (const arg of fileOps) at(arg, inPlace ? 'write' : 'read', inPlace ? { how: 'edit' } : {});
     for (const arg of argv.values('-f', '--file', ...PATH_OPTIONS)) at(arg, 'read');
+    // `grep -r --include='.env*' KEY .`, `rg -g '.env*' KEY`: the files the pattern picks in each folder
+    for (const pick of argv.values('--include', '-g', '--glob', '--iglob')) {
+      if (pick.value.startsWith('!') || pick.value === '') continue;
+      const dirs = fileOps.length > 0 ? fileOps.map((a) => a.value) : ['.'];
+      for (const dir of dirs.slice(0, 8)) at(withValue(pick, `${dir.replace(/\/+$/, '')}/${pick.value}`), 'read');
+    }
   } else if (roles?.includes('deleter') === true) {
     const argv = words();
     const name = inv.name;

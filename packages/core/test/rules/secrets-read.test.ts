@@ -19,6 +19,11 @@ runRuleTests(secretsRead, {
     'od -c build/out.bin',
     'gzip -c dist/app.js > dist/app.js.gz',
     'kubectl config view',
+    // grep and rg picking other files, leaving secrets out, or only naming the files
+    'grep -rn --include=*.ts TODO src',
+    "rg -g '*.py' import",
+    "rg -g '!.env*' KEY",
+    'grep -rl --include=.env* KEY .',
     // near misses of the metadata address
     'curl http://169.254.169.25/x',
     'curl http://localhost:8080/latest/meta-data/',
@@ -153,6 +158,10 @@ runRuleTests(secretsRead, {
     'od -c .env',
     'gzip -c .env > /tmp/e.gz',
     'more -n 3 .env',
+    // grep and rg told to search secret files by a pattern
+    'grep -r --include=.env* KEY .',
+    "rg -g '.env*' SECRET",
+    "grep -rn --include='*.pem' BEGIN config/",
     // the cloud metadata service: this machine's credentials
     'curl http://169.254.169.254/latest/meta-data/iam/security-credentials/app-role',
     'curl -s -H "Metadata-Flavor: Google" http://metadata.google.internal/computeMetadata/v1/instance/service-accounts/default/token',
