@@ -516,6 +516,7 @@ function findEffects(
     starts.push(argAt(inv, i));
   }
   let deletes = false;
+  let reads = false;
   let narrowed = false;
   let recursiveRm = false;
   // the name patterns, and whether every `-o` branch has one that is not negated; a branch that
@@ -541,6 +542,8 @@ function findEffects(
       branchDeletes = true;
     } else if (value === '-prune') branchPrunes = true;
     else if (/^-(?:exec|execdir|ok|okdir)$/.test(value)) {
+      // `-exec cat {} ;`: the files find picks are printed
+      if (isA(baseName(args[j + 1] ?? ''), 'content-reader')) reads = true;
       if (isA(baseName(args[j + 1] ?? ''), 'deleter')) {
         deletes = true;
         branchDeletes = true;
@@ -564,6 +567,11 @@ function findEffects(
       if (value !== '-empty') j++;
     }
   }
+  const points = starts.length > 0 ? starts : [{ value: '.', index: -1, span: inv.span }];
+  if (reads && !listing)
+    for (const point of points)
+      for (const name of names.slice(0, 16))
+        at(withValue(name, findTarget(point.value.replace(/\/+$/, '') || '/', name.value, point.value)), 'read');
   // a listing is read as if `-delete` ended the expression: what find would delete is what it prints
   if (listing) {
     deletes = true;
@@ -572,7 +580,6 @@ function findEffects(
   if (!deletes) return;
   endBranch();
   // with no starting point, find starts at `.`
-  const points = starts.length > 0 ? starts : [{ value: '.', index: -1, span: inv.span }];
   if (allNamed && names.length > 0) {
     const extra: Partial<FileEffect> = recursiveRm ? { how: 'recursive' } : {};
     for (const point of points) {

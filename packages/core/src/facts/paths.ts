@@ -709,6 +709,9 @@ function secretMatched(name: string): string | undefined {
   return SECRET_NAMES.find((secret) => re.test(secret) && (secret[0] !== '.' || name[0] === '.'));
 }
 
+/** ssh's own names for a private key, wherever the file is (`deploy/id_ed25519`). */
+const SSH_KEY_NAME = /^id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?$/;
+
 function secretOf(n: Names, ctx: PathContext): SecretKind | undefined {
   const { segs, homeRel } = n;
   const last = segs[segs.length - 1];
@@ -727,7 +730,7 @@ function secretOf(n: Names, ctx: PathContext): SecretKind | undefined {
   if (n.dotted && (seq(segs, '.gnupg', 'private-keys-v1.d') >= 0 || endsWith(segs, '.gnupg', 'secring.gpg'))) {
     return 'private-key';
   }
-  if (isPrivateKeyFile(name)) return 'private-key';
+  if (isPrivateKeyFile(name) || SSH_KEY_NAME.test(name)) return 'private-key';
   if (name === '.npmrc' || name === '.pypirc') return 'package-token';
   if (name === '.netrc' || name === '_netrc' || name === '.git-credentials') return 'git-credentials';
   if (n.dotted && isCloudLogin(segs, homeRel)) return 'cloud-login';

@@ -24,6 +24,11 @@ runRuleTests(secretsRead, {
     "rg -g '*.py' import",
     "rg -g '!.env*' KEY",
     'grep -rl --include=.env* KEY .',
+    // find reading other files, or only naming the secrets; a public key
+    "find . -name '*.ts' -exec cat {} +",
+    "find . -name '.env.example' -exec cat {} \\;",
+    "find . -name '.env*' -exec grep -l KEY {} +",
+    'cat deploy/id_ed25519.pub',
     // near misses of the metadata address
     'curl http://169.254.169.25/x',
     'curl http://localhost:8080/latest/meta-data/',
@@ -162,6 +167,11 @@ runRuleTests(secretsRead, {
     'grep -r --include=.env* KEY .',
     "rg -g '.env*' SECRET",
     "grep -rn --include='*.pem' BEGIN config/",
+    // find handing the secrets it picks to a reader
+    "find . -name '.env*' -exec cat {} \\;",
+    'find ~ -name id_rsa -exec base64 {} \\;',
+    // ssh's private key names, wherever the file is
+    'cat deploy/id_ed25519',
     // the cloud metadata service: this machine's credentials
     'curl http://169.254.169.254/latest/meta-data/iam/security-credentials/app-role',
     'curl -s -H "Metadata-Flavor: Google" http://metadata.google.internal/computeMetadata/v1/instance/service-accounts/default/token',
