@@ -135,9 +135,11 @@ function toFinding(rule: Rule, hit: Hit): Finding {
           : `${meta.id}:${hit.key}`;
   const reason = hit.detail === undefined ? meta.reason : withDetail(meta.reason, hit.detail);
   // two plain literals rather than a spread in the middle (a field after a spread is defined by a runtime call)
-  return remember === undefined
-    ? { ruleId: meta.id, decision: meta.decision, reason, span: hit.span, remember: 'never' }
-    : { ruleId: meta.id, decision: meta.decision, reason, span: hit.span, memoryKey: remember, remember: 'chat' };
+  const finding: Finding =
+    remember === undefined
+      ? { ruleId: meta.id, decision: meta.decision, reason, span: hit.span, remember: 'never' }
+      : { ruleId: meta.id, decision: meta.decision, reason, span: hit.span, memoryKey: remember, remember: 'chat' };
+  return hit.unresolved === true ? { ...finding, unresolved: true } : finding;
 }
 
 /** `Installing an unlisted package runs its code.` + `left-pad` → `… runs its code (left-pad).` */

@@ -17,3 +17,4 @@ export type { Arg, Argv, Environment, FileEffect, FileOp, NetEffect, Script, Sta
 export { rules } from './rules/index.js';
 export * from './session.js';
 export * from './chat/index.js';
+export * from './modes.js';

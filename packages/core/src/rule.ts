@@ -1,5 +1,5 @@
 import type { Probe, RuleContext, SessionView } from './context/types.js';
-import type { Decision, Finding, MemoryScope, Span } from './types.js';
+import type { Finding, MemoryScope, Span } from './types.js';
 
 // The rules' view of a step and the questions they may ask live below the rules, in context/.
 export type { Probe, RuleContext, SessionView } from './context/types.js';
@@ -29,6 +29,11 @@ export interface Hit {
   readonly path?: string;
   /** This hit is remembered differently from the rule's default (a plain memory note: once per chat). */
   readonly remember?: MemoryScope;
+  /**
+   * What the hit is about could not be worked out (`rm -rf "$DIR/x"` with nothing setting DIR, the
+   * files xargs is fed): judged as its worst case, it asks in every mode.
+   */
+  readonly unresolved?: true;
 }
 
 /** A step given as a rule example: a shell line, or another kind of step. */
@@ -100,10 +105,33 @@ export interface Example {
   readonly note?: string;
 }
 
-export interface RuleMeta {
+/**
+ * What an ask is about, for the modes (seed 003's concerns): each ask rule names one, and a mode
+ * lets whole classes go ahead (`extended`: outside the project; `full`: all of them). Block rules
+ * have none: the never list blocks in every mode.
+ */
+export type Concern =
+  /** Writing outside the project, reaching a new website, installing the project's own packages. */
+  | 'outside'
+  /** A push, a release, data or messages sent to another system. */
+  | 'sending'
+  /** A key, token or password that could leave its place. */
+  | 'secrets'
+  /** Deleting, discarding work, destroying infrastructure or data, stopping programs. */
+  | 'destructive'
+  /** The agent's rules and settings, MCP tools that change things, raised rights, new code on the machine. */
+  | 'rules-or-machine';
+
+/**
+ * Why an ask rule asks in every mode, whatever its concern: it is the chat's raised bar (the agent
+ * read content someone else wrote, or a key came back), or what it would do cannot be read, and
+ * its worst case is on the never list.
+ */
+export type AsksInEveryMode = 'raised-bar' | 'worst-case';
+
+interface MetaBase {
   /** Stable id, `<pack>.<name>` in kebab-case. Users allowlist by it; never rename. */
   readonly id: string;
-  readonly decision: Exclude<Decision, 'allow'>;
   /** What a yes is remembered by (`never` for blocks). */
   readonly remember: MemoryScope;
   /** A few words naming what the rule is about, for the catalogue. */
@@ -113,6 +141,23 @@ export interface RuleMeta {
   readonly owasp: readonly OwaspTag[];
   readonly examples: { readonly match: readonly (string | Example)[]; readonly noMatch: readonly (string | Example)[] };
 }
+
+/** A never-list rule: it blocks in every mode, so it has no concern class. */
+export interface BlockRuleMeta extends MetaBase {
+  readonly decision: 'block';
+  readonly concern?: never;
+  readonly asksInEveryMode?: never;
+}
+
+/** An ask-list rule: its concern class (required, so a new ask rule cannot leave the modes out). */
+export interface AskRuleMeta extends MetaBase {
+  readonly decision: 'ask';
+  readonly concern: Concern;
+  /** Set when no mode lets this rule's asks go ahead unasked, and why. */
+  readonly asksInEveryMode?: AsksInEveryMode;
+}
+
+export type RuleMeta = BlockRuleMeta | AskRuleMeta;
 
 export interface Rule {
   readonly meta: RuleMeta;

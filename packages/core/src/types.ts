@@ -123,6 +123,8 @@ export interface Finding {
   /** What a yes is remembered by (`git.push:origin/main`); absent when never remembered. */
   readonly memoryKey?: string;
   readonly remember: 'never' | 'chat';
+  /** The target could not be worked out, so no mode lets this ask go ahead (see Hit.unresolved). */
+  readonly unresolved?: true;
 }
 
 export interface Verdict {

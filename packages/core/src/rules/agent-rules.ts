@@ -21,6 +21,7 @@ export const agentRules = {
     id: 'agent.rules',
     decision: 'ask',
     remember: 'every-time',
+    concern: 'rules-or-machine',
     title: "changing the agent's own rules and checks",
     reason:
       'This changes the instructions, settings or checks the agent works under (rules files, agent settings, MCP servers, git hooks, CI), which steers every later step and chat; show the person the change so they can make it or approve it.',

@@ -262,6 +262,7 @@ export const dbDestroy = {
     id: 'db.destroy',
     decision: 'ask',
     remember: 'target',
+    concern: 'destructive',
     title: 'destroying database data',
     reason:
       'This deletes or overwrites tables, rows or whole databases, and a database keeps no undo; take a backup or dump first, and use a WHERE clause or a migration you can roll back.',

@@ -26,6 +26,7 @@ export const fsDelete = {
     id: 'fs.delete',
     decision: 'ask',
     remember: 'path',
+    concern: 'destructive',
     title: 'deleting files or work',
     reason:
       'This deletes files or uncommitted work that may exist nowhere else, and there is no undo; commit or copy what matters first, or delete only what this chat created.',
@@ -74,7 +75,7 @@ export const fsDelete = {
           for (const path of fed) hits.push(...pathHit(context, path, inv.span));
         } else {
           // `ls | xargs rm -rf`: whatever the input names; nothing to remember it by
-          hits.push({ span: inv.span, detail: `files named by ${viaRunner(inv)}` });
+          hits.push({ span: inv.span, detail: `files named by ${viaRunner(inv)}`, unresolved: true });
         }
       }
       if (
@@ -198,7 +199,8 @@ function emptiesFiles(inv: Invocation): boolean {
 /** One hit for a deleted path, unless nothing would be lost. */
 function pathHit(context: RuleContext, path: PathFacts, span: Hit['span']): Hit[] {
   if (path.place === 'temp' || path.place === 'regenerable' || path.place === 'device') return [];
-  if (path.place === 'unresolved') return [{ span, detail: path.raw }];
+  // judged as its worst case: no mode lets it through unasked
+  if (path.place === 'unresolved') return [{ span, detail: path.raw, unresolved: true }];
   if (createdHere(context, path.abs)) return [];
   // a file that is not there loses nothing; unknown (no probe, or a glob) counts as there
   if (!path.glob && context.probe.exists?.(path.abs) === false) return [];

@@ -6,6 +6,7 @@ export const fsWriteOutside = {
     id: 'fs.write-outside',
     decision: 'ask',
     remember: 'path',
+    concern: 'outside',
     title: 'writing outside the project',
     reason:
       'This writes outside the project, where git does not track the change and other programs or projects may depend on the file; keep the work inside the project or the temp folder, or let a person make this change.',

@@ -19,6 +19,7 @@ export const gitPush = {
     id: 'git.push',
     decision: 'ask',
     remember: 'destination',
+    concern: 'sending',
     title: 'a push',
     reason:
       'A push publishes commits to a shared repository where others see and build on them, and it cannot be quietly taken back; check the branch and the commits first, and prefer a new branch with a pull request.',

@@ -349,6 +349,7 @@ export const infraDestroy = {
     id: 'infra.destroy',
     decision: 'ask',
     remember: 'target',
+    concern: 'destructive',
     title: 'changing or destroying deployed systems',
     reason:
       'This changes or deletes something that runs or is stored on another computer (a cluster, cloud resources, a server, data volumes), and what it removes may not come back from here; check the target and run a plan, diff or dry run first.',

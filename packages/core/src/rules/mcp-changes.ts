@@ -13,6 +13,7 @@ export const mcpChanges = {
     id: 'mcp.changes',
     decision: 'ask',
     remember: 'server',
+    concern: 'rules-or-machine',
     title: 'an MCP tool that changes or sends',
     reason:
       'This MCP tool changes something or sends something out on your behalf (a repository, a message, a database, files outside the project), which guard cannot undo; check what it is about to do, or use a read-only tool.',

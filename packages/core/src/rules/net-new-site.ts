@@ -7,6 +7,7 @@ export const netNewSite = {
     id: 'net.new-site',
     decision: 'ask',
     remember: 'host',
+    concern: 'outside',
     title: 'reaching a site for the first time',
     reason:
       'This reaches a site this chat has not used before, which can send out what the agent knows or bring in content written to steer it; fetch from the documentation, registry or project sites instead, or let the person approve this one.',

@@ -36,6 +36,8 @@ export const netSendAfterKey = {
     id: 'net.send-after-key',
     decision: 'ask',
     remember: 'every-time',
+    concern: 'secrets',
+    asksInEveryMode: 'raised-bar',
     title: 'sending data out after a key appeared in a result',
     reason:
       'A key or token showed up in an earlier result in this chat, and this step sends data to another computer, so the key could leave with it; check exactly what is sent, and leave any secret out.',

@@ -6,6 +6,7 @@ export const pkgInstall = {
     id: 'pkg.install',
     decision: 'ask',
     remember: 'package',
+    concern: 'outside',
     title: 'installing packages',
     reason:
       "Installing packages downloads code that may run install scripts on this machine with your rights; check each name and where it comes from, and install from the project's lockfile where you can.",

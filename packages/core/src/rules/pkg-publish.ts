@@ -50,6 +50,7 @@ export const pkgPublish = {
     id: 'pkg.publish',
     decision: 'ask',
     remember: 'every-time',
+    concern: 'sending',
     title: 'publishing a release',
     reason:
       'Publishing puts this version in front of everyone who installs it, and a published release cannot be fully taken back; run the dry run first and let a person publish.',

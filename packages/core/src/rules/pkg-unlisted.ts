@@ -13,6 +13,7 @@ export const pkgUnlisted = {
     id: 'pkg.unlisted',
     decision: 'ask',
     remember: 'every-time',
+    concern: 'rules-or-machine',
     title: 'a package the project does not list',
     reason:
       'This package is not among the ones the project lists, and a look-alike name can carry malware that runs as soon as it is installed; check the spelling and the publisher before saying yes.',

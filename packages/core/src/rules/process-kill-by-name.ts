@@ -22,6 +22,7 @@ export const processKillByName = {
     id: 'process.kill-by-name',
     decision: 'ask',
     remember: 'every-time',
+    concern: 'destructive',
     title: 'stopping programs by name or port',
     reason:
       "This stops every program that matches a name or a port, which can include the person's other servers, editors and projects; stop the one process this work started, by its id.",

@@ -39,6 +39,8 @@ export const scriptContainsNever = {
     id: 'script.contains-never',
     decision: 'ask',
     remember: 'file-hash',
+    concern: 'destructive',
+    asksInEveryMode: 'worst-case',
     title: 'running a script whose text holds a never-list step',
     reason:
       'This script holds a step that guard would block if it were typed directly, and running the script would do it all the same; read the script first, or run only the parts you need.',

@@ -13,6 +13,7 @@ export const scriptPrintsKey = {
     id: 'script.prints-key',
     decision: 'ask',
     remember: 'every-time',
+    concern: 'secrets',
     title: 'code about to print a key, token or password',
     reason:
       'This code prints the value of a variable named like a key, token or password, which would put the secret into the chat and the logs; print only whether it is set, or its length, instead.',

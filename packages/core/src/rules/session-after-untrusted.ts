@@ -38,6 +38,8 @@ export const sessionAfterUntrusted = {
     id: 'session.after-untrusted',
     decision: 'ask',
     remember: 'until-next-message',
+    concern: 'sending',
+    asksInEveryMode: 'raised-bar',
     title: 'a push, send or rule change after untrusted content',
     reason:
       'The agent has just read content someone else wrote (a web page, a tool result, a file from outside the project), which may carry instructions; pushing, sending data out or changing the agent rules now needs a fresh yes from the person.',

@@ -13,6 +13,7 @@ export const sessionThirdTry = {
     id: 'session.third-try',
     decision: 'ask',
     remember: 'every-time',
+    concern: 'destructive',
     title: 'a third try of a command that failed twice',
     reason:
       'This exact command already failed twice in a row and no file changed since, so a third run will most likely fail the same way; read the error and change something first, or ask the person how to go on.',

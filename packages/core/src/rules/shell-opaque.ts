@@ -6,6 +6,8 @@ export const shellOpaque = {
     id: 'shell.opaque',
     decision: 'ask',
     remember: 'every-time',
+    concern: 'destructive',
+    asksInEveryMode: 'worst-case',
     title: 'a command guard cannot read',
     reason:
       'guard could not read this command (unbalanced quotes, too deep or too long), so it cannot tell what it would do; split it into plain commands.',

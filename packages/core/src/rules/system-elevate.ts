@@ -37,6 +37,7 @@ export const systemElevate = {
     id: 'system.elevate',
     decision: 'ask',
     remember: 'every-time',
+    concern: 'rules-or-machine',
     title: 'raising rights or changing the computer',
     reason:
       'This runs with more rights than the agent has or changes the computer itself (users, services, system settings, permissions), which reaches past this project and is hard to take back; the person should decide, or do it themselves.',

@@ -1,0 +1,108 @@
+import type { Evaluation } from './evaluate.js';
+import { describe } from './evaluate.js';
+import type { AsksInEveryMode, Concern, Rule } from './rule.js';
+import { rules as builtinRules } from './rules/index.js';
+import type { Decision, Finding } from './types.js';
+
+/**
+ * Modes (SPEC §12, seed 003): how much goes ahead without asking. The rules report what a step is
+ * about (each ask rule has one concern class); one decision function per mode turns that into an
+ * answer. No mode touches a block (the never list, a project's own blocks, the chat's blocks after
+ * injection signs), and there is no mode that asks about everything.
+ */
+export type Mode = 'standard' | 'extended' | 'full';
+
+export const MODES: readonly Mode[] = ['standard', 'extended', 'full'];
+
+export const DEFAULT_MODE: Mode = 'standard';
+
+/** What a mode reads of one asked finding. */
+export interface AskFacts {
+  /** The rule's concern class; undefined for a rule guard does not know (a project's own rule). */
+  readonly concern: Concern | undefined;
+  /** The rule asks in every mode (the chat's raised bar, or a step whose worst case is on the never list). */
+  readonly asksInEveryMode: AsksInEveryMode | undefined;
+  /** The target could not be worked out (judged as its worst case). */
+  readonly unresolved: boolean;
+}
+
+/** What no mode lets go ahead unasked: what guard cannot place, the raised bar, the worst case. */
+function held(ask: AskFacts): boolean {
+  return ask.concern === undefined || ask.asksInEveryMode !== undefined || ask.unresolved;
+}
+
+/**
+ * The one decision function of each mode: whether an asked finding still asks, or goes ahead.
+ * - `standard` (the default): every ask asks.
+ * - `extended`: what is only about the outside of the project (a write there, a new site, the
+ *   project's own packages) goes ahead; everything else asks.
+ * - `full`: the whole ask list goes ahead, except the chat's raised bar (untrusted content, a key
+ *   seen), what guard cannot read or resolve, and what guard cannot place.
+ */
+export const MODE_DECISIONS: Readonly<Record<Mode, (ask: AskFacts) => 'ask' | 'allow'>> = {
+  standard: () => 'ask',
+  extended: (ask) => (!held(ask) && ask.concern === 'outside' ? 'allow' : 'ask'),
+  full: (ask) => (held(ask) ? 'ask' : 'allow'),
+};
+
+/** Whether a text names a mode. */
+export function isMode(value: unknown): value is Mode {
+  return value === 'standard' || value === 'extended' || value === 'full';
+}
+
+/** The catalogue entry of a rule id (the built-in catalogue unless another is given; a few dozen rules). */
+function metaOf(ruleId: string, catalogue: readonly Rule[] = builtinRules): Rule['meta'] | undefined {
+  return catalogue.find((rule) => rule.meta.id === ruleId)?.meta;
+}
+
+/** The concern class of an ask rule, by id (undefined for block rules and rules guard does not know). */
+export function concernOf(ruleId: string, catalogue?: readonly Rule[]): Concern | undefined {
+  const meta = metaOf(ruleId, catalogue);
+  return meta?.decision === 'ask' ? meta.concern : undefined;
+}
+
+/** What a mode reads of a finding. */
+export function askFacts(finding: Finding, catalogue?: readonly Rule[]): AskFacts {
+  const meta = metaOf(finding.ruleId, catalogue);
+  const ask = meta?.decision === 'ask' ? meta : undefined;
+  return {
+    concern: ask?.concern,
+    asksInEveryMode: ask?.asksInEveryMode,
+    unresolved: finding.unresolved === true,
+  };
+}
+
+/** An evaluation as a mode answers it. */
+export interface ModeEvaluation {
+  /** What is left to answer: the rules' evaluation itself when the mode let no ask go ahead. */
+  readonly evaluation: Evaluation;
+  /** Asked findings this mode let go ahead (always empty in `standard`). */
+  readonly byMode: readonly Finding[];
+}
+
+/**
+ * The rules' evaluation as `mode` answers it: blocks stay, each ask is put to the mode's decision
+ * function, and the step's decision is the most severe of what is left. Pure. In `standard`, and
+ * whenever no ask goes ahead, the evaluation comes back as it was (the same object).
+ */
+export function decideIn(mode: Mode, evaluation: Evaluation, catalogue?: readonly Rule[]): ModeEvaluation {
+  if (mode === 'standard' || evaluation.decision !== 'ask') return { evaluation, byMode: [] };
+  const decide = MODE_DECISIONS[mode];
+  const kept: Finding[] = [];
+  const byMode: Finding[] = [];
+  for (const finding of evaluation.findings) {
+    if (finding.decision === 'ask' && decide(askFacts(finding, catalogue)) === 'allow') byMode.push(finding);
+    else kept.push(finding);
+  }
+  if (byMode.length === 0) return { evaluation, byMode };
+  const decision: Decision = kept.some((finding) => finding.decision === 'block')
+    ? 'block'
+    : kept.length > 0
+      ? 'ask'
+      : 'allow';
+  const message = describe(kept);
+  return {
+    evaluation: { ...evaluation, decision, findings: kept, agentMessage: message, userMessage: message },
+    byMode,
+  };
+}
