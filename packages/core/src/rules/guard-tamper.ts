@@ -45,12 +45,14 @@ export const guardTamper = {
       match: [
         'guard off',
         'guard fail-closed off',
+        'guard mode full',
         'rm -rf ~/.local/state/guard',
         'npm rm -g agent-step-guard',
         { step: { kind: 'write', path: '/home/dev/.codex/hooks.json', content: '{}' } },
       ],
       noMatch: [
         'guard status',
+        'guard mode',
         'guard explain -- rm -rf dist',
         'cat ~/.local/state/guard/log.jsonl',
         { step: { kind: 'read', path: '.guard.yaml' } },
@@ -104,7 +106,12 @@ function tampers(inv: Invocation, context: RuleContext, stepWrites: boolean): st
     const words = started.args.filter((arg) => arg !== '--');
     const sub = words.find((arg) => !arg.startsWith('-'));
     if (sub === undefined) return words.every((arg) => PRINTS_ONLY.has(arg)) ? undefined : 'guard';
-    return LOOKS_ONLY.has(sub) ? undefined : `guard ${sub}`;
+    if (LOOKS_ONLY.has(sub)) return undefined;
+    // `guard mode` alone only shows the mode, and forgetting a kept yes only narrows
+    if (sub === 'forget') return undefined;
+    const value = words.slice(words.indexOf(sub) + 1).find((arg) => !arg.startsWith('-'));
+    if (sub === 'mode') return value === undefined ? undefined : `guard mode ${value}`;
+    return `guard ${sub}`;
   }
   if (PACKAGE_MANAGERS.has(inv.name)) {
     const ops = context.argv(inv).operands;
