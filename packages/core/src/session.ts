@@ -50,7 +50,7 @@ export function isUntrustedSource(result: Pick<ToolResult, 'step'>, env: Environ
   return context.files.some((file) => file.op === 'read' && OUTSIDE.has(file.path.place));
 }
 
-/** Words that on their own say yes to a waiting step. */
+/** Words that on their own say yes to a waiting step (with those that say for how long). */
 const YES_WORDS = new Set([
   'y',
   'yes',
@@ -84,6 +84,21 @@ const YES_WORDS = new Set([
   'once',
   'lgtm',
   'granted',
+  // how long: "yes, for this project", "yes always", "ok for the whole chat", "just this once"
+  'for',
+  'the',
+  'whole',
+  'just',
+  'in',
+  'always',
+  'forever',
+  'project',
+  'repo',
+  'repository',
+  'workspace',
+  'chat',
+  'session',
+  'today',
 ]);
 const HAS_YES = new Set([
   'y',
@@ -106,23 +121,47 @@ const HAS_YES = new Set([
   'lgtm',
   'granted',
 ]);
+const ONCE_WORDS = new Set(['once']);
+const CHAT_WORDS = new Set(['chat', 'session', 'today']);
+const PROJECT_WORDS = new Set(['project', 'repo', 'repository', 'workspace', 'always', 'forever']);
 
 /**
- * Whether the person's message approves a waiting step: a plain yes (every word a yes-word, at
- * least one of them a real yes, nothing else: "yes", "ok go ahead", "yes please"), or the
- * step's approval code anywhere in the message. Anything else, "yes but not to main" included,
- * does not approve.
+ * How long a person's yes lasts (SPEC §12): `once` (that step), `chat` (this chat, under what the
+ * rule is about) or `project` (every chat in this project, until `guard forget`).
  */
-export function isApproval(message: string, code: string | undefined): boolean {
+export type YesScope = 'once' | 'chat' | 'project';
+
+/**
+ * Whether the person's message approves a waiting step, and for how long: a plain yes (every word
+ * a yes-word, at least one of them a real yes, nothing else: "yes", "ok go ahead", "yes please",
+ * "yes, for this project", "yes always", "yes once"), or the step's approval code anywhere in the
+ * message. Anything else, "yes but not to main" included, does not approve (undefined). A yes lasts
+ * for the chat; "once" anywhere narrows it to the step; only a plain yes widens it to the project
+ * ("project", "always" and the like: in free text around a code, "not for the project" would read
+ * as a yes for it). Where a message says both, the narrower wins.
+ */
+export function approvalScope(message: string, code: string | undefined): YesScope | undefined {
   const text = message.slice(0, 2000);
-  if (code && new RegExp(`(^|[^A-Za-z0-9])${escapeRegExp(code)}([^A-Za-z0-9]|$)`, 'i').test(text)) return true;
+  const quoted = code ? new RegExp(`(^|[^A-Za-z0-9])${escapeRegExp(code)}([^A-Za-z0-9]|$)`, 'i').test(text) : false;
   const words = text
     .toLowerCase()
     .replace(/[^a-z\s']/g, ' ')
     .split(/\s+/)
     .filter(Boolean);
-  if (words.length === 0 || words.length > 8) return false;
-  return words.every((word) => YES_WORDS.has(word)) && words.some((word) => HAS_YES.has(word));
+  const plain =
+    words.length > 0 &&
+    words.length <= 8 &&
+    words.every((word) => YES_WORDS.has(word)) &&
+    words.some((word) => HAS_YES.has(word));
+  if (!plain && !quoted) return undefined;
+  if (words.some((word) => ONCE_WORDS.has(word))) return 'once';
+  if (!plain || words.some((word) => CHAT_WORDS.has(word))) return 'chat';
+  return words.some((word) => PROJECT_WORDS.has(word)) ? 'project' : 'chat';
+}
+
+/** Whether the person's message approves a waiting step (see approvalScope). */
+export function isApproval(message: string, code: string | undefined): boolean {
+  return approvalScope(message, code) !== undefined;
 }
 
 function escapeRegExp(text: string): string {

@@ -1,5 +1,6 @@
 import { FRESH_SESSION } from '../context/build.js';
 import type { SessionView } from '../rule.js';
+import { concernOf } from '../modes.js';
 import { commandId } from './ids.js';
 
 /**
@@ -49,7 +50,7 @@ export interface Pending {
   readonly code: string;
   /** Fingerprint of the asked step. */
   readonly step: string;
-  /** Memory keys of the asked findings that may be remembered after a yes. */
+  /** Memory keys of the asked findings that a yes may keep (never a destructive step's: once only). */
   readonly keys: readonly string[];
   readonly rules: readonly string[];
   readonly time: number;
@@ -144,9 +145,33 @@ export function viewOf(chat: Chat | undefined): SessionView {
 
 const NOTHING_REMEMBERED = (): boolean => false;
 
-/** Whether the person said yes to a memory key in this chat (what `evaluate` takes as `remembered`). */
-export function rememberedBy(chat: Chat | undefined): (memoryKey: string) => boolean {
-  if (chat === undefined || chat.approved.length === 0) return NOTHING_REMEMBERED;
+/**
+ * Whether a yes may be kept beyond the step it was given for (for the chat or the project), by
+ * memory key (`<rule id>:<what>`): never for a destructive ask, which is allowed once each time.
+ */
+export function keepsYes(memoryKey: string): boolean {
+  const colon = memoryKey.indexOf(':');
+  return colon > 0 && concernOf(memoryKey.slice(0, colon)) !== 'destructive';
+}
+
+/** Whether the chat's bar is raised by what the agent read (untrusted content, injection signs). */
+export function barRaised(chat: Chat): boolean {
+  return chat.untrusted || chat.injection || chat.poisonedRules === true;
+}
+
+/**
+ * Whether the person said yes to a memory key in this chat, or for this project (what `evaluate`
+ * takes as `remembered`). A yes for the project counts only while the chat's bar is down, and is
+ * looked up only for a key the chat does not know (`project` may read a file: it is called only
+ * then). No yes counts for a destructive ask.
+ */
+export function rememberedBy(
+  chat: Chat | undefined,
+  project?: (memoryKey: string) => boolean,
+): (memoryKey: string) => boolean {
+  if (chat === undefined) return NOTHING_REMEMBERED;
+  const forProject = project !== undefined && !barRaised(chat) ? project : undefined;
+  if (chat.approved.length === 0 && forProject === undefined) return NOTHING_REMEMBERED;
   const approved = new Set(chat.approved);
-  return (key) => approved.has(key);
+  return (key) => keepsYes(key) && (approved.has(key) || (forProject?.(key) ?? false));
 }

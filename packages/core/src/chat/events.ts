@@ -1,7 +1,7 @@
 import type { Environment } from '../context/types.js';
 import { buildContext } from '../context/build.js';
 import type { ResultFacts } from '../session.js';
-import { isApproval, observe } from '../session.js';
+import { approvalScope, observe } from '../session.js';
 import type { ToolResult, ToolStep } from '../types.js';
 import type { Change, Draft } from './change.js';
 import type { Chat } from './chat.js';
@@ -11,6 +11,15 @@ import { commandId, fingerprint } from './ids.js';
 export interface Decided {
   readonly change: Change;
   readonly notice?: string;
+  /** A yes the person gave for the whole project: memory keys to keep under its root (in guard's folder). */
+  readonly project?: ProjectYes;
+}
+
+/** Memory keys the person said yes to for every chat in a project. */
+export interface ProjectYes {
+  /** The project root. */
+  readonly root: string;
+  readonly keys: readonly string[];
 }
 
 /** The person's settings that the chat's decisions depend on. */
@@ -20,27 +29,42 @@ export interface ChatSettings {
 }
 
 /**
- * The person's message (SPEC §6 block-then-chat). Only the very next message can approve, and only
- * a question asked in the chat (it has a code): a plain yes or the code approves that step once and
- * remembers its memory keys. Whatever the message says, the question is closed; and unless strict,
- * the bar raised by untrusted content or injection signs is lowered again. (Only a message of the
- * person comes here: nothing the agent writes or a tool returns can approve.)
+ * The person's message (SPEC §6 block-then-chat, §12). Only the very next message can approve, and
+ * only a question asked in the chat (it has a code): a plain yes or the code approves that step
+ * once, and, unless the message says "once", keeps its memory keys for the chat; "yes, for this
+ * project" or "yes always" keeps them for the project as well. A destructive step's yes is never
+ * kept: it has no keys to keep. Whatever the message says, the question is closed; and unless
+ * strict, the bar raised by untrusted content or injection signs is lowered again. (Only a message
+ * of the person comes here: nothing the agent writes or a tool returns can approve.) `projectRoot`
+ * is the project the message was sent in; without it a yes lasts for the chat at most.
  */
-export function onPrompt(chat: Chat, prompt: string, settings: ChatSettings): Decided {
+export function onPrompt(chat: Chat, prompt: string, settings: ChatSettings, projectRoot?: string): Decided {
   const change: Draft = { answered: 'all' };
   let notice: string | undefined;
+  let project: ProjectYes | undefined;
   const last = chat.pending.at(-1);
   // an agent's own prompt was answered there, and its result says so
-  if (last && last.code !== '' && isApproval(prompt, last.code)) {
+  const scope = last && last.code !== '' ? approvalScope(prompt, last.code) : undefined;
+  if (last && scope !== undefined) {
     change.approvedOnce = last.step;
-    change.approved = last.keys;
-    notice = `guard: the person approved the step guard asked about (${last.rules.join(', ')}, code ${last.code}); run it again now and it will go ahead once.`;
+    if (scope !== 'once') change.approved = last.keys;
+    const asked = `the step guard asked about (${last.rules.join(', ')}, code ${last.code})`;
+    const again = 'run it again now and it will go ahead once';
+    if (scope === 'project' && last.keys.length > 0 && projectRoot !== undefined && projectRoot !== '') {
+      project = { root: projectRoot, keys: last.keys };
+      notice = `guard: the person approved ${asked} for this project: run it again now and it will go ahead, in this chat and in later chats of this project, until they run \`guard forget\`.`;
+    } else if (scope === 'project') {
+      // a destructive step, or one with nothing to keep a yes by: the yes is for this step only
+      notice = `guard: the person approved ${asked}; ${again} (a yes to this step is for this one time, not for the project).`;
+    } else {
+      notice = `guard: the person approved ${asked}; ${again}.`;
+    }
   }
   if (!settings.strict) {
     change.untrusted = false;
     change.injection = false;
   }
-  return notice === undefined ? { change } : { change, notice };
+  return { change, ...(notice === undefined ? {} : { notice }), ...(project === undefined ? {} : { project }) };
 }
 
 /**

@@ -1,12 +1,12 @@
 // A chat's memory and decisions (SPEC §5, §6 "ask" and "away"), as plain data and pure functions:
 // the hook reads the chat, settles a verdict against it, answers, and then saves the change.
 export type { Chat, Pending, StartScan } from './chat.js';
-export { withinLimits, isIdle, CHAT_LIMITS, newChat, rememberedBy, viewOf } from './chat.js';
+export { withinLimits, isIdle, CHAT_LIMITS, newChat, rememberedBy, viewOf, keepsYes, barRaised } from './chat.js';
 export type { Change } from './change.js';
 export { apply, changesNothing, NO_CHANGE } from './change.js';
-export type { AskStyle, Call, Outside, Settled } from './settle.js';
+export type { AskStyle, Call, How, Outside, Settled } from './settle.js';
 export { settle } from './settle.js';
-export type { ChatSettings, Decided, StartScanResult } from './events.js';
+export type { ChatSettings, Decided, ProjectYes, StartScanResult } from './events.js';
 export { onPrompt, onResult, onStart } from './events.js';
 export { approvalCode, commandId, fingerprint, shortHash } from './ids.js';
 export { sha256Hex } from './sha256.js';

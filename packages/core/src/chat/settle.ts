@@ -1,9 +1,12 @@
 import type { FileEffect } from '../analysis/effects.js';
 import type { Evaluation } from '../evaluate.js';
-import type { ToolStep, Verdict } from '../types.js';
+import type { Mode } from '../modes.js';
+import { decideIn, DEFAULT_MODE } from '../modes.js';
+import type { Finding, ToolStep, Verdict } from '../types.js';
 import type { Change, Draft } from './change.js';
 import { NO_CHANGE } from './change.js';
 import type { Chat } from './chat.js';
+import { keepsYes } from './chat.js';
 import { approvalCode, fingerprint } from './ids.js';
 
 /** How an agent lets guard ask the person: its own prompt, or block-then-chat (Codex). */
@@ -25,6 +28,8 @@ export interface Call {
    * scan found), told with the chat's first asked or blocked step.
    */
   readonly announce?: string;
+  /** The person's mode (`guard mode`); standard when absent. */
+  readonly mode?: Mode;
 }
 
 /** What a pure decision needs from outside: the time, and whether a path exists now. */
@@ -35,11 +40,13 @@ export interface Outside {
 }
 
 /**
- * How a step's verdict was reached. `deferred`: left to a later event of the same call;
- * `away`: an ask nobody can answer, sent back as "do it a safer way or leave it out"; `away-undone`:
- * flagged again while nobody can answer, left undone.
+ * How a step's verdict was reached. `memory`: a yes the person gave in this chat let it through;
+ * `project`: a yes the person gave for this project; `mode`: the person's mode lets its asks go
+ * ahead; `deferred`: left to a later event of the same call; `away`: an ask nobody can answer,
+ * sent back as "do it a safer way or leave it out"; `away-undone`: flagged again while nobody can
+ * answer, left undone.
  */
-export type How = 'rules' | 'memory' | 'away' | 'away-undone' | 'deferred';
+export type How = 'rules' | 'memory' | 'project' | 'mode' | 'away' | 'away-undone' | 'deferred';
 
 /** The verdict the agent is answered with, after the chat had its say, and what that changes. */
 export interface Settled {
@@ -47,6 +54,15 @@ export interface Settled {
   readonly how: How;
   /** For block-then-chat: the code the person can quote to approve. */
   readonly approvalCode?: string;
+  /**
+   * For an ask: how long the person's yes may last. `once`: that step only (a destructive step, or
+   * nothing a yes could be kept by); `longer`: once, for this chat or for this project.
+   */
+  readonly yesLasts?: 'once' | 'longer';
+  /** The mode the step was answered in. */
+  readonly mode: Mode;
+  /** Asked findings the mode let go ahead. */
+  readonly byMode: readonly Finding[];
   /** A sentence added to the reply (this step is now left undone; guard is on). */
   readonly notice?: string;
   /** What to save in the chat once the reply is out. */
@@ -60,10 +76,11 @@ const LEFT_UNDONE =
   'guard flagged this step before and nobody here can approve it, so it is left undone: leave it out and say so in your final reply.';
 
 /**
- * What the chat makes of the rules' verdict on a step (SPEC §5, §6 "ask" and "away"), and what the
- * answer changes in the chat. `chat` is the chat as read before the step (undefined: the payload
- * names no chat, so nothing is remembered and the rules' verdict stands).
+ * What the chat makes of the rules' verdict on a step (SPEC §5, §6 "ask" and "away", §12), and what
+ * the answer changes in the chat. `chat` is the chat as read before the step (undefined: the payload
+ * names no chat, so nothing is remembered and the rules' verdict stands, as the mode answers it).
  *
+ * - The person's mode answers the rules' asks first (`decideIn`): those it lets go ahead are gone.
  * - An ask the person already let through once (block-then-chat) goes ahead, and that yes is used up.
  * - An ask on block-then-chat gets an approval code, which only the person's next message can quote.
  * - An ask nobody can answer goes back as "do it a safer way or leave it out" the first time, and
@@ -71,21 +88,33 @@ const LEFT_UNDONE =
  * - An ask waits for the person's answer; a step that goes ahead records the files it creates.
  *
  * Nothing here lowers a block, and the verdict never depends on saving: the change is applied
- * after the reply. (Seams for what comes next: a mode's own decision on the rules' verdict, and a
- * second opinion that may only raise an allow to an ask, both belong before the ask handling below,
- * with what they need in `Call`.)
+ * after the reply. (Seam for what comes next: a second opinion that may only raise an allow to an
+ * ask belongs after the mode's decision and before the ask handling below, with what it needs in
+ * `Call`.)
  */
 export function settle(
   chat: Chat | undefined,
   step: ToolStep,
-  evaluation: Evaluation,
+  rules: Evaluation,
   call: Call,
   outside: Outside,
 ): Settled {
-  if (call.deferred === true && evaluation.decision !== 'block')
-    return { verdict: GO_AHEAD, how: 'deferred', change: NO_CHANGE };
-  const byRules: How = evaluation.decision === 'allow' && evaluation.remembered.length > 0 ? 'memory' : 'rules';
-  if (chat === undefined) return { verdict: evaluation, how: byRules, change: NO_CHANGE };
+  const mode = call.mode ?? DEFAULT_MODE;
+  if (call.deferred === true && rules.decision !== 'block')
+    return { verdict: GO_AHEAD, how: 'deferred', change: NO_CHANGE, mode, byMode: [] };
+  // the mode's decision first: asks it lets go ahead are gone from here on
+  const { evaluation, byMode } = decideIn(mode, rules);
+  const byRules: How =
+    evaluation.decision !== 'allow'
+      ? 'rules'
+      : byMode.length > 0
+        ? 'mode'
+        : evaluation.remembered.length > 0
+          ? fromProject(chat, evaluation.remembered)
+            ? 'project'
+            : 'memory'
+          : 'rules';
+  if (chat === undefined) return { verdict: evaluation, how: byRules, change: NO_CHANGE, mode, byMode };
   // most steps leave nothing to remember: no fingerprint for them
   const print = evaluation.decision === 'ask' || chat.allowOnce.length > 0 ? fingerprint(step) : '';
   const asked = settleAsk(chat, step, evaluation, call, outside.now, print);
@@ -105,11 +134,12 @@ export function settle(
   if (allowed && print !== '' && chat.allowOnce.includes(print)) change.usedOnce = print;
   if (how === 'away' || how === 'away-undone') change.flaggedAway = print;
   // an ask that stands waits for the person's answer (in the chat, or in the agent's own prompt)
+  const keys = verdict.decision === 'ask' ? keptKeys(evaluation) : [];
   if (verdict.decision === 'ask') {
     change.asked = {
       code: asked.code ?? '',
       step: print,
-      keys: askedKeys(evaluation),
+      keys,
       rules: evaluation.findings.map((finding) => finding.ruleId),
       time: outside.now,
     };
@@ -122,9 +152,18 @@ export function settle(
     verdict,
     how,
     ...(asked.code === undefined ? {} : { approvalCode: asked.code }),
+    ...(verdict.decision === 'ask' ? { yesLasts: keys.length > 0 ? 'longer' : 'once' } : {}),
     ...(notice === undefined ? {} : { notice }),
     change,
+    mode,
+    byMode,
   };
+}
+
+/** Whether a yes for the project (not one of this chat's) let a remembered finding through. */
+function fromProject(chat: Chat | undefined, remembered: readonly Finding[]): boolean {
+  if (chat === undefined) return false;
+  return remembered.some((finding) => finding.memoryKey !== undefined && !chat.approved.includes(finding.memoryKey));
 }
 
 interface Asked {
@@ -149,12 +188,17 @@ function settleAsk(chat: Chat, step: ToolStep, evaluation: Evaluation, call: Cal
   return { verdict: evaluation, how: 'away', ...withCode };
 }
 
-/** Memory keys of the asked findings, which a yes is remembered by. */
-function askedKeys(evaluation: Evaluation): string[] {
+/**
+ * Memory keys of the asked findings that a yes may keep (for the chat or the project): none of a
+ * destructive step's, which is allowed once each time.
+ */
+function keptKeys(evaluation: Evaluation): string[] {
   return [
     ...new Set(
       evaluation.findings.flatMap((finding) =>
-        finding.decision === 'ask' && finding.memoryKey !== undefined ? [finding.memoryKey] : [],
+        finding.decision === 'ask' && finding.memoryKey !== undefined && keepsYes(finding.memoryKey)
+          ? [finding.memoryKey]
+          : [],
       ),
     ),
   ];
