@@ -29,9 +29,10 @@ const CONCERN_WORDS: Readonly<Record<Concern, string>> = {
   'rules-or-machine': 'changing the rules or the machine',
 };
 
-/** An ask rule's concern class in words ('' for a block rule). */
+/** An ask rule's concern class in words ('' for a block rule; a rule guard cannot place asks in every mode). */
 export function concernWords(meta: RuleMeta): string {
-  return meta.decision === 'ask' ? CONCERN_WORDS[meta.concern] : '';
+  if (meta.decision !== 'ask') return '';
+  return meta.concern === undefined ? 'none (asks in every mode)' : CONCERN_WORDS[meta.concern];
 }
 
 /** What each mode does with the rule's findings (an unresolved target asks in every mode). */

@@ -45,6 +45,13 @@ export const MODE_DECISIONS: Readonly<Record<Mode, (ask: AskFacts) => 'ask' | 'a
   full: (ask) => (held(ask) ? 'ask' : 'allow'),
 };
 
+/** What each mode lets go ahead, in a few words (`guard status`, `guard mode`). */
+export const MODE_SUMMARY: Readonly<Record<Mode, string>> = {
+  standard: 'asks about everything on the ask list',
+  extended: 'steps outside the project go ahead; the rest of the ask list asks',
+  full: "the ask list goes ahead, except what the chat's raised bar asks",
+};
+
 /** Whether a text names a mode. */
 export function isMode(value: unknown): value is Mode {
   return value === 'standard' || value === 'extended' || value === 'full';

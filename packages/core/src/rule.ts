@@ -129,9 +129,18 @@ export type Concern =
  */
 export type AsksInEveryMode = 'raised-bar' | 'worst-case';
 
-interface MetaBase {
+export interface RuleMeta {
   /** Stable id, `<pack>.<name>` in kebab-case. Users allowlist by it; never rename. */
   readonly id: string;
+  readonly decision: 'block' | 'ask';
+  /**
+   * An ask rule's concern class, which the modes decide by (every ask rule of the catalogue has one;
+   * the modes test lists them). A never-list rule has none: it blocks in every mode. An ask rule
+   * without one is a rule guard cannot place, and asks in every mode.
+   */
+  readonly concern?: Concern;
+  /** Set on an ask rule when no mode lets its asks go ahead unasked, and why. */
+  readonly asksInEveryMode?: AsksInEveryMode;
   /** What a yes is remembered by (`never` for blocks). */
   readonly remember: MemoryScope;
   /** A few words naming what the rule is about, for the catalogue. */
@@ -141,23 +150,6 @@ interface MetaBase {
   readonly owasp: readonly OwaspTag[];
   readonly examples: { readonly match: readonly (string | Example)[]; readonly noMatch: readonly (string | Example)[] };
 }
-
-/** A never-list rule: it blocks in every mode, so it has no concern class. */
-export interface BlockRuleMeta extends MetaBase {
-  readonly decision: 'block';
-  readonly concern?: never;
-  readonly asksInEveryMode?: never;
-}
-
-/** An ask-list rule: its concern class (required, so a new ask rule cannot leave the modes out). */
-export interface AskRuleMeta extends MetaBase {
-  readonly decision: 'ask';
-  readonly concern: Concern;
-  /** Set when no mode lets this rule's asks go ahead unasked, and why. */
-  readonly asksInEveryMode?: AsksInEveryMode;
-}
-
-export type RuleMeta = BlockRuleMeta | AskRuleMeta;
 
 export interface Rule {
   readonly meta: RuleMeta;
