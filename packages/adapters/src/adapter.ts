@@ -79,7 +79,16 @@ export interface ReplyContext {
   readonly approvalCode?: string;
   /** A sentence added to a block or ask text (e.g. "guard is on" where the agent has no start event). */
   readonly notice?: string;
+  /**
+   * For an ask, where this agent carries how long a yes lasts (SPEC §12): `once` when a yes can only
+   * be for this step (a destructive step, or nothing to keep it by), `longer` when it may last for
+   * the chat or the project. Absent: the ask says nothing about it.
+   */
+  readonly yesLasts?: YesLasts;
 }
+
+/** How long a yes to an asked step may last. */
+export type YesLasts = 'once' | 'longer';
 
 /** What an agent can do, printed by `guard status`. */
 export interface Capabilities {

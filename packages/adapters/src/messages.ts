@@ -1,4 +1,5 @@
 import type { Finding, Verdict } from '@guard/core';
+import type { YesLasts } from './adapter.js';
 
 /**
  * The wording of every text guard puts in an agent's reply. All four agents share it, so a person
@@ -20,21 +21,43 @@ export function blockMessage(verdict: Verdict, notice?: string): string {
   return join(head('blocked', verdict), reason(verdict), notice);
 }
 
+/** How long a yes lasts (SPEC §12), in the words of each way of asking. */
+const YES_IN_PROMPT: Readonly<Record<YesLasts, string>> = {
+  once: 'A yes counts for this step only.',
+  longer: 'A yes also lets the same step go ahead again in this chat.',
+};
+const YES_IN_CHAT: Readonly<Record<YesLasts, string>> = {
+  once: 'Their yes counts for this step only; tell them so.',
+  longer:
+    'Tell them how long a yes lasts: a plain yes for this chat, "yes once" for this time only, "yes, for this project" for later chats in this project too.',
+};
+
 /** What the person reads in the agent's own approval prompt. */
-export function askMessage(verdict: Verdict, notice?: string): string {
-  return join(head('needs your approval', verdict), reason(verdict), notice);
+export function askMessage(verdict: Verdict, notice?: string, yesLasts?: YesLasts): string {
+  return join(
+    head('needs your approval', verdict),
+    reason(verdict),
+    yesLasts === undefined ? undefined : YES_IN_PROMPT[yesLasts],
+    notice,
+  );
 }
 
 /**
  * Block-then-chat (Codex has no approval prompt): the agent must stop, explain, ask the person in
  * the chat, and try again only after a yes. The approval itself happens in the person's next message.
  */
-export function askInChatMessage(verdict: Verdict, approvalCode?: string, notice?: string): string {
+export function askInChatMessage(
+  verdict: Verdict,
+  approvalCode?: string,
+  notice?: string,
+  yesLasts?: YesLasts,
+): string {
   const code = approvalCode ? ` (approval code ${approvalCode})` : '';
   return join(
     head("this step needs the person's approval first", verdict),
     reason(verdict),
     `Stop here, tell the person what you want to do and why guard asks, and ask them in the chat to approve it${code}; run it again only after they say yes.`,
+    yesLasts === undefined ? undefined : YES_IN_CHAT[yesLasts],
     notice,
   );
 }

@@ -76,7 +76,7 @@ export function toReply(verdict: Verdict, context: ReplyContext): HookReply {
     case 'ask':
       // force_ask prompts even when the person chose "Always allow" for similar steps.
       return context.canAsk
-        ? jsonReply({ decision: 'force_ask', reason: askMessage(verdict, context.notice) })
+        ? jsonReply({ decision: 'force_ask', reason: askMessage(verdict, context.notice, context.yesLasts) })
         : jsonReply({ decision: 'deny', reason: awayMessage(verdict, context.notice) });
   }
 }

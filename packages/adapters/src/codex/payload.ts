@@ -116,7 +116,7 @@ export function toReply(verdict: Verdict, context: ReplyContext): HookReply {
       // agent ask in the chat, or say it cannot be done here when nobody is there to answer.
       return deny(
         context.canAsk
-          ? askInChatMessage(verdict, context.approvalCode, context.notice)
+          ? askInChatMessage(verdict, context.approvalCode, context.notice, context.yesLasts)
           : awayMessage(verdict, context.notice, context.approvalCode),
       );
   }

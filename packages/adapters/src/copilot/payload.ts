@@ -114,7 +114,7 @@ export function toReply(verdict: Verdict, context: ReplyContext): HookReply {
       return decide('deny', event, blockMessage(verdict, context.notice));
     case 'ask':
       return context.canAsk
-        ? decide('ask', event, askMessage(verdict, context.notice))
+        ? decide('ask', event, askMessage(verdict, context.notice, context.yesLasts))
         : decide('deny', event, awayMessage(verdict, context.notice));
   }
 }

@@ -131,7 +131,8 @@ export function toReply(verdict: Verdict, context: ReplyContext): HookReply {
     case 'block':
       return answer('deny', event, blockMessage(verdict, context.notice));
     case 'ask':
-      if (context.canAsk && ASK_EVENTS.has(event)) return answer('ask', event, askMessage(verdict, context.notice));
+      if (context.canAsk && ASK_EVENTS.has(event))
+        return answer('ask', event, askMessage(verdict, context.notice, context.yesLasts));
       return answer('deny', event, awayMessage(verdict, context.notice));
   }
 }
