@@ -78,6 +78,36 @@ export function createProgram(io: Io): Command {
     .action(async (state: 'on' | 'off') => (await import('./commands/fail-closed.js')).failClosed(state, io));
 
   program
+    .command('mode')
+    .description('show or choose how much runs without asking: standard, extended or full')
+    .addArgument(new Argument('[mode]', 'standard, extended or full').choices(['standard', 'extended', 'full']))
+    .option('--json', 'print JSON')
+    .action(async (wanted: 'standard' | 'extended' | 'full' | undefined, options: { json?: true }) =>
+      (await import('./commands/mode.js')).mode(wanted, { json: options.json ?? false }, io),
+    );
+
+  program
+    .command('allowed')
+    .description('list the yeses kept for whole projects')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: true }) =>
+      (await import('./commands/allowed.js')).listAllowed({ json: options.json ?? false }, io),
+    );
+  program
+    .command('forget')
+    .description("remove kept yeses: one by id, this project's (--project) or all (--all)")
+    .argument('[id]', 'the id `guard allowed` shows')
+    .option('--project', 'every yes kept for this project')
+    .option('--all', 'every kept yes')
+    .action(async (id: string | undefined, options: { project?: true; all?: true }) =>
+      (await import('./commands/allowed.js')).forget(
+        id,
+        { project: options.project ?? false, all: options.all ?? false },
+        io,
+      ),
+    );
+
+  program
     .command('status')
     .description('show on/off, fail-closed, and where each agent has the hook installed')
     .option('--json', 'print JSON')
@@ -93,28 +123,49 @@ export function createProgram(io: Io): Command {
     .option('--json', 'print one JSON object')
     .option('--jsonl', 'read {"command", "cwd"?} objects from stdin, one per line; print one JSON line each')
     .option('--cwd <dir>', 'folder the command runs in (default: the current folder)')
+    .addOption(
+      new Option('--mode <mode>', 'answer as this mode would (standard, extended, full)').choices([
+        'standard',
+        'extended',
+        'full',
+      ]),
+    )
     .passThroughOptions()
     .addHelpText('after', EXPLAIN_EXAMPLES)
-    .action(async (words: string[], options: { json?: true; jsonl?: true; cwd?: string }) => {
-      const jsonl = options.jsonl ?? false;
-      if (jsonl && words.length > 0) {
-        throw new GuardError(
-          '--jsonl reads the commands from stdin, so it takes no command of its own.',
-          'Run `guard explain --jsonl < commands.jsonl`, or `guard explain -- <command>` for one command.',
-          ExitCode.Usage,
+    .action(
+      async (
+        words: string[],
+        options: { json?: true; jsonl?: true; cwd?: string; mode?: 'standard' | 'extended' | 'full' },
+      ) => {
+        const jsonl = options.jsonl ?? false;
+        if (jsonl && words.length > 0) {
+          throw new GuardError(
+            '--jsonl reads the commands from stdin, so it takes no command of its own.',
+            'Run `guard explain --jsonl < commands.jsonl`, or `guard explain -- <command>` for one command.',
+            ExitCode.Usage,
+          );
+        }
+        const command = words.length === 1 ? words[0] : words.join(' ');
+        if (!jsonl && !command?.trim()) {
+          throw new GuardError(
+            'No command to explain was given.',
+            "Run `guard explain -- <command>`, for example `guard explain -- 'git push --force'`.",
+            ExitCode.Usage,
+          );
+        }
+        const { explain } = await import('./commands/explain.js');
+        await explain(
+          {
+            command: jsonl ? undefined : command,
+            json: options.json ?? false,
+            jsonl,
+            cwd: options.cwd,
+            ...(options.mode === undefined ? {} : { mode: options.mode }),
+          },
+          io,
         );
-      }
-      const command = words.length === 1 ? words[0] : words.join(' ');
-      if (!jsonl && !command?.trim()) {
-        throw new GuardError(
-          'No command to explain was given.',
-          "Run `guard explain -- <command>`, for example `guard explain -- 'git push --force'`.",
-          ExitCode.Usage,
-        );
-      }
-      const { explain } = await import('./commands/explain.js');
-      await explain({ command: jsonl ? undefined : command, json: options.json ?? false, jsonl, cwd: options.cwd }, io);
-    });
+      },
+    );
 
   program
     .command('hook')

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { AGENT_IDS, ConfigError } from '@guard/adapters';
 import type { Adapter, AgentId, Capabilities, ConfigLevel, HooksOff, TrustReport } from '@guard/adapters';
+import type { Mode } from '@guard/core';
 import {
   adapterFor,
   baseCommand,
@@ -73,6 +74,8 @@ export interface AgentStatus {
 export interface StatusJson {
   readonly enabled: boolean;
   readonly failClosed: boolean;
+  /** `guard mode`: how much runs without asking (SPEC §12). */
+  readonly mode: Mode;
   readonly guardHome: string;
   /** The hook script `guard setup` writes into configs, and whether it is built. */
   readonly hookScript: { readonly path: string; readonly exists: boolean };
@@ -175,6 +178,7 @@ export async function collectStatus(io: Io): Promise<StatusJson> {
   return {
     enabled: settings.enabled,
     failClosed: settings.failClosed,
+    mode: settings.mode,
     guardHome,
     hookScript: { path: script, exists: existsSync(script) },
     agents: AGENT_IDS.map((agent) => {

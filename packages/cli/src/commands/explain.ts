@@ -1,7 +1,9 @@
 import { join, resolve } from 'node:path';
 import {
+  decideIn,
   evaluate,
   quoteWord,
+  type Mode,
   type EvaluateOptions,
   type Evaluation,
   type Invocation,
@@ -27,6 +29,8 @@ export interface ExplainOptions {
   readonly jsonl: boolean;
   /** Folder the command runs in, relative to the process cwd; the process cwd when undefined. */
   readonly cwd: string | undefined;
+  /** Answer as this mode would (`--mode`); the rules' own verdict when undefined. */
+  readonly mode?: Mode;
 }
 
 /** `guard explain`: the verdict for a shell command, with each finding and invocation and its span. */
@@ -74,7 +78,7 @@ export async function explain(options: ExplainOptions, io: Io): Promise<void> {
       const step = stepFor(request.command, resolve(cwd, request.cwd ?? '.'));
       let answer: ExplainJson | { error: string };
       try {
-        answer = toJson(evaluate(step, optionsFor(step)), step);
+        answer = judged(evaluate(step, optionsFor(step)), step, options.mode, (e, s) => toJson(e, s));
       } catch (error) {
         answer = { error: `guard failed on this command: ${error instanceof Error ? error.message : String(error)}` };
       }
@@ -85,7 +89,37 @@ export async function explain(options: ExplainOptions, io: Io): Promise<void> {
 
   const step = stepFor(options.command ?? '', cwd);
   const evaluation = evaluate(step, optionsFor(step));
-  io.out(options.json ? `${JSON.stringify(toJson(evaluation, step), null, 2)}\n` : renderText(evaluation, step));
+  io.out(
+    options.json
+      ? `${JSON.stringify(judged(evaluation, step, options.mode, toJson), null, 2)}\n`
+      : judged(evaluation, step, options.mode, renderText, modeLine),
+  );
+}
+
+/**
+ * The answer as a mode gives it (`--mode`): the asks the mode lets go ahead are left out of the
+ * findings, and named under `byMode`. Without `--mode`, the rules' own answer, unchanged.
+ */
+function judged<T>(
+  evaluation: Evaluation,
+  step: ShellStep,
+  mode: Mode | undefined,
+  render: (evaluation: Evaluation, step: ShellStep) => T,
+  extra?: (rendered: T, mode: Mode, byMode: readonly string[]) => T,
+): T {
+  if (mode === undefined) return render(evaluation, step);
+  const decided = decideIn(mode, evaluation);
+  const byMode = decided.byMode.map((finding) => finding.ruleId);
+  const rendered = render(decided.evaluation, step);
+  if (extra !== undefined) return extra(rendered, mode, byMode);
+  return { ...rendered, mode, byMode };
+}
+
+/** `mode: full (lets go ahead: git.push)` under the decision line. */
+function modeLine(text: string, mode: Mode, byMode: readonly string[]): string {
+  const newline = text.indexOf('\n');
+  const line = `mode: ${mode}${byMode.length > 0 ? ` (lets go ahead: ${[...new Set(byMode)].join(', ')})` : ''}`;
+  return `${text.slice(0, newline + 1)}${line}\n${text.slice(newline + 1)}`;
 }
 
 /** The JSON answer for one command (SPEC §8, plus the command, where it ran and what could not be read). */

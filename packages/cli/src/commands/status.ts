@@ -2,6 +2,7 @@ import type { Adapter, AgentId, Capabilities, TrustReport } from '@guard/adapter
 import { adapterFor, isInstalledPackage } from '../agents/config-io.js';
 import { collectStatus } from '../agents/inspect.js';
 import type { LevelStatus, StatusJson } from '../agents/inspect.js';
+import { MODE_SUMMARY } from '@guard/core';
 import type { Io } from '../io.js';
 
 export interface StatusOptions {
@@ -29,6 +30,7 @@ export function howYesIsSeen(caps: Capabilities): string {
 export function renderStatus(report: StatusJson): string {
   const lines = [
     `guard is ${report.enabled ? 'on' : 'off (every step goes ahead; `guard on` turns it back on)'}; fail-closed is ${report.failClosed ? 'on' : 'off'}.`,
+    `mode: ${report.mode} (${MODE_SUMMARY[report.mode]}; \`guard mode\` tells more)`,
     `folder: ${report.guardHome}`,
     `hook script: ${report.hookScript.path}${report.hookScript.exists ? '' : ` (missing: ${isInstalledPackage(report.hookScript.path) ? 'install guard again' : 'run `npm run build`'})`}`,
   ];

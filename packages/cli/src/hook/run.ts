@@ -20,6 +20,7 @@ import type { TimedProbe } from '../world/probe.js';
 import { createProbe } from '../world/probe.js';
 import type { LogEntry } from '../state/decision-log.js';
 import { appendLog } from '../state/decision-log.js';
+import { projectYes } from '../state/allowed.js';
 import type { Settings } from '../state/settings.js';
 import { effectiveSettings, guardHomeFrom } from '../state/settings.js';
 import type { ChatMemory } from '../state/memory.js';
@@ -244,13 +245,14 @@ export async function runHook(
       session: viewOf(memory.chat),
       policy,
       failClosed,
-      remembered: rememberedBy(memory.chat),
+      remembered: rememberedBy(memory.chat, projectYes(guardHome, step.projectRoot)),
       ...(deps.rules === undefined ? {} : { rules: deps.rules }),
     });
     const call = {
       canAsk: input.canAsk,
       ask: payload.capabilities.ask,
       deferred: input.deferAsk === true,
+      mode: settings?.mode ?? 'standard',
       ...(memory.announce === undefined ? {} : { announce: memory.announce }),
     };
     // fail-closed: a look guard could not finish in time is a failure, and a failure blocks
@@ -258,7 +260,7 @@ export async function runHook(
       throw new Error('git did not answer within its time budget, so guard could not check this step');
     const settled = settle(memory.chat, step, evaluation, call, { now: Date.now(), exists: existsSync });
     const answeredHere = !replied;
-    const code = respond(payload.toReply(settled.verdict, replyContext(input, failClosed, settled)), {
+    const code = respond(payload.toReply(settled.verdict, replyContext(input, failClosed, settled, payload)), {
       ...describeInput(input, event),
       ...(policyError === undefined ? {} : { error: `project policy: ${policyError}` }),
       ...stepEntry(evaluation, settled, input.canAsk),
@@ -295,13 +297,16 @@ export async function runHook(
 }
 
 /** What the adapter needs to word the answer to a step. */
-function replyContext(input: StepInput, failClosed: boolean, settled: Settled): ReplyContext {
+function replyContext(input: StepInput, failClosed: boolean, settled: Settled, payload: AgentPayload): ReplyContext {
+  // how long a yes lasts is told where guard learns of the yes: the person's message, or the result
+  const carries = payload.capabilities.ask === 'block-then-chat' || payload.capabilities.results;
   return {
     event: input.event,
     canAsk: input.canAsk,
     failClosed,
     ...(settled.approvalCode === undefined ? {} : { approvalCode: settled.approvalCode }),
     ...(settled.notice === undefined ? {} : { notice: settled.notice }),
+    ...(settled.yesLasts === undefined || !carries ? {} : { yesLasts: settled.yesLasts }),
   };
 }
 
@@ -323,6 +328,8 @@ function stepEntry(evaluation: Evaluation, settled: Settled, canAsk: boolean): C
     ...(evaluation.findings[0] === undefined ? {} : { reason: evaluation.findings[0].reason }),
     ...(settled.approvalCode === undefined ? {} : { code: settled.approvalCode }),
     how: settled.how,
+    // the mode that answered, where it is not the default
+    ...(settled.mode === 'standard' ? {} : { mode: settled.mode }),
   };
 }
 

@@ -23,6 +23,10 @@ import type { Decision } from '@guard/core';
 export type How =
   | 'rules'
   | 'memory'
+  /** A yes the person gave for this project (SPEC §12). */
+  | 'project'
+  /** The person's mode let the rules' asks go ahead (SPEC §12). */
+  | 'mode'
   | 'off'
   | 'failure'
   | 'deadline'
@@ -60,7 +64,9 @@ export interface LogEntry {
   /** For failures: the cause, one line. */
   readonly error?: string;
   /** For switches: the settings that changed, with their new values. */
-  readonly changed?: Readonly<Record<string, boolean | number>>;
+  readonly changed?: Readonly<Record<string, boolean | number | string>>;
+  /** The mode a step was answered in, when it is not `standard` (SPEC §12). */
+  readonly mode?: string;
 }
 
 export const LOG_FILE = 'log.jsonl';

@@ -4,6 +4,7 @@ import { GUARD_ON_NOTICE } from '@guard/adapters/messages';
 import type { AgentId, Chat, Change, Decided, Environment, ToolStep } from '@guard/core';
 import { apply, changesNothing, observe, onPrompt, onResult, onStart } from '@guard/core';
 import type { StartScanResult } from '../world/start-scan.js';
+import { keepForProject } from './allowed.js';
 import { loadChat, updateChat } from './chats.js';
 
 /**
@@ -77,8 +78,18 @@ export function chatEvent(
   scan?: () => Promise<StartScanResult>,
 ): Promise<string | undefined> | string | undefined {
   switch (input.type) {
-    case 'prompt':
-      return decide(agent, input.chatId, options, (chat) => onPrompt(chat, input.prompt, options));
+    case 'prompt': {
+      let project: Decided['project'];
+      const notice = decide(agent, input.chatId, options, (chat) => {
+        const decided = onPrompt(chat, input.prompt, options, input.cwd);
+        project = decided.project;
+        return decided;
+      });
+      // "yes, for this project": kept in guard's folder for later chats (SPEC §12)
+      if (project !== undefined)
+        keepForProject(options.guardHome, project.root, project.keys, new Date((options.now ?? Date.now)()));
+      return notice;
+    }
     case 'result': {
       // read the result before taking the lock: the scan of a long output is the slow part
       const facts = observe(input.result, options.env);

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { Mode } from '@guard/core';
 import { readRegularText, readTextIfExists, writeFileAtomic } from '../fsx.js';
 
 /** guard's switches, kept in `settings.yaml` in guard's folder. */
@@ -11,20 +12,34 @@ export interface Settings {
   readonly strict: boolean;
   /** A chat's memory is forgotten after this many idle days. */
   readonly idleDays: number;
+  /** `guard mode standard|extended|full`: how much runs without asking (SPEC §12). */
+  readonly mode: Mode;
 }
 
-export const DEFAULT_SETTINGS: Settings = { enabled: true, failClosed: false, strict: false, idleDays: 7 };
+export const DEFAULT_SETTINGS: Settings = {
+  enabled: true,
+  failClosed: false,
+  strict: false,
+  idleDays: 7,
+  mode: 'standard',
+};
 
 /**
  * What the hook works with when settings.yaml cannot be read and no good copy was kept: guard on,
  * fail-closed, strict. A broken file never drops guard to its loosest (SPEC §7).
  */
-export const STRICTEST_SETTINGS: Settings = { enabled: true, failClosed: true, strict: true, idleDays: 7 };
+export const STRICTEST_SETTINGS: Settings = {
+  enabled: true,
+  failClosed: true,
+  strict: true,
+  idleDays: 7,
+  mode: 'standard',
+};
 
 /** settings.yaml is read only up to this size; a bigger one is not a settings file. */
 const MAX_SETTINGS_BYTES = 64 * 1024;
 
-const HEADER = `# guard settings. Change them with \`guard on|off\` and \`guard fail-closed on|off\`;
+const HEADER = `# guard settings. Change them with \`guard on|off\`, \`guard fail-closed on|off\` and \`guard mode\`;
 # comments and other keys you add here are kept.
 `;
 
@@ -83,6 +98,7 @@ async function parseSettings(text: string): Promise<Settings> {
     failClosed: asBoolean(values.failClosed, DEFAULT_SETTINGS.failClosed, 'failClosed'),
     strict: asBoolean(values.strict, DEFAULT_SETTINGS.strict, 'strict'),
     idleDays: asNumber(values.idleDays, DEFAULT_SETTINGS.idleDays, 'idleDays'),
+    mode: asMode(values.mode),
   };
 }
 
@@ -135,6 +151,15 @@ function asBoolean(value: string | undefined, fallback: boolean, key: string): b
   if (TRUE.has(lower)) return true;
   if (FALSE.has(lower)) return false;
   throw new SettingsError(`settings.yaml: ${key} must be true or false, not "${value}".`);
+}
+
+const MODE_NAMES: readonly string[] = ['standard', 'extended', 'full'];
+
+/** A mode that is not one of the three is an error, not a quiet fall back to some other mode. */
+function asMode(value: string | undefined): Mode {
+  if (value === undefined) return DEFAULT_SETTINGS.mode;
+  if (MODE_NAMES.includes(value)) return value as Mode;
+  throw new SettingsError(`settings.yaml: mode must be standard, extended or full, not "${value}".`);
 }
 
 function asNumber(value: string | undefined, fallback: number, key: string): number {
@@ -202,10 +227,17 @@ function parseCopy(text: string): Settings | undefined {
       typeof value.failClosed !== 'boolean' ||
       typeof value.strict !== 'boolean' ||
       typeof value.idleDays !== 'number' ||
-      !(value.idleDays > 0)
+      !(value.idleDays > 0) ||
+      !(value.mode === undefined || MODE_NAMES.includes(value.mode as string))
     )
       return undefined;
-    return { enabled: value.enabled, failClosed: value.failClosed, strict: value.strict, idleDays: value.idleDays };
+    return {
+      enabled: value.enabled,
+      failClosed: value.failClosed,
+      strict: value.strict,
+      idleDays: value.idleDays,
+      mode: (value.mode as Mode | undefined) ?? 'standard',
+    };
   } catch {
     return undefined;
   }

@@ -4,8 +4,8 @@ import { appendLog } from './decision-log.js';
 import type { Settings } from './settings.js';
 import { guardHomeFrom, readSettings, SettingsError, settingsPath, updateSettings } from './settings.js';
 
-/** The switches `guard on|off` and `guard fail-closed on|off` change. */
-export type Switch = Pick<Settings, 'enabled' | 'failClosed'>;
+/** The switches `guard on|off`, `guard fail-closed on|off` and `guard mode` change. */
+export type Switch = Pick<Settings, 'enabled' | 'failClosed' | 'mode'>;
 
 /**
  * Sets switches in settings.yaml (comments and other keys kept) and logs the change. Writes

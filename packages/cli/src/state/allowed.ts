@@ -1,0 +1,112 @@
+import { join } from 'node:path';
+import { shortHash } from '@guard/core';
+import { readTextIfExists, writeFileAtomic } from '../fsx.js';
+
+/**
+ * Yeses the person gave for a whole project (SPEC §12): `allowed.json` in guard's folder, one entry
+ * per project root and memory key (`pkg.install:npm:zod`, `net.new-site:example.org`). Core decides
+ * what may be kept (never a destructive step's yes) and when one counts (not while the chat's bar is
+ * up); this file only keeps them. `guard allowed` lists them and `guard forget` removes them.
+ */
+
+export const ALLOWED_FILE = 'allowed.json';
+
+/** Most entries kept; the oldest go first. */
+export const MAX_ALLOWED = 1_000;
+
+export interface AllowedEntry {
+  /** Short stable id for `guard forget <id>`. */
+  readonly id: string;
+  /** The project root the yes was given in. */
+  readonly project: string;
+  /** What the yes is for: `<rule id>:<what>`. */
+  readonly key: string;
+  /** When it was given (ISO time). */
+  readonly time: string;
+}
+
+interface AllowedFile {
+  readonly v: 1;
+  readonly entries: readonly AllowedEntry[];
+}
+
+export function allowedPath(guardHome: string): string {
+  return join(guardHome, ALLOWED_FILE);
+}
+
+/** An entry's id: the same project and key always get the same one. */
+export function allowedId(project: string, key: string): string {
+  return shortHash(`${project}\n${key}`, 8);
+}
+
+/**
+ * Every kept yes. A file that cannot be read as one counts as holding none: a broken file must
+ * never let a step through, and asking again is the safe side.
+ */
+export function readAllowed(guardHome: string): AllowedEntry[] {
+  const text = readTextIfExists(allowedPath(guardHome));
+  if (text === undefined) return [];
+  try {
+    const parsed = JSON.parse(text) as Partial<AllowedFile> | null;
+    if (parsed?.v !== 1 || !Array.isArray(parsed.entries)) return [];
+    return parsed.entries.filter(
+      (entry): entry is AllowedEntry =>
+        typeof entry === 'object' &&
+        entry !== null &&
+        typeof entry.id === 'string' &&
+        typeof entry.project === 'string' &&
+        typeof entry.key === 'string' &&
+        typeof entry.time === 'string',
+    );
+  } catch {
+    return [];
+  }
+}
+
+function writeAllowed(guardHome: string, entries: readonly AllowedEntry[]): void {
+  const file: AllowedFile = { v: 1, entries: entries.slice(-MAX_ALLOWED) };
+  writeFileAtomic(allowedPath(guardHome), `${JSON.stringify(file, null, 1)}\n`, 0o600);
+}
+
+/** Keeps a yes for the project, once per key; returns the entries added. */
+export function keepForProject(guardHome: string, project: string, keys: readonly string[], now: Date): AllowedEntry[] {
+  const entries = readAllowed(guardHome);
+  const known = new Set(entries.map((entry) => entry.id));
+  const added: AllowedEntry[] = [];
+  for (const key of keys) {
+    const id = allowedId(project, key);
+    if (known.has(id)) continue;
+    known.add(id);
+    added.push({ id, project, key, time: now.toISOString() });
+  }
+  if (added.length > 0) writeAllowed(guardHome, [...entries, ...added]);
+  return added;
+}
+
+/** Removes the entries `drop` picks; returns them. */
+export function forgetAllowed(guardHome: string, drop: (entry: AllowedEntry) => boolean): AllowedEntry[] {
+  const entries = readAllowed(guardHome);
+  const gone = entries.filter(drop);
+  if (gone.length > 0)
+    writeAllowed(
+      guardHome,
+      entries.filter((entry) => !drop(entry)),
+    );
+  return gone;
+}
+
+/**
+ * The lookup core's `rememberedBy` takes for a project: reads the file the first time a key is
+ * asked about (most steps ask about none), then answers from memory.
+ */
+export function projectYes(guardHome: string, project: string): (key: string) => boolean {
+  let keys: ReadonlySet<string> | undefined;
+  return (key) => {
+    keys ??= new Set(
+      readAllowed(guardHome)
+        .filter((entry) => entry.project === project)
+        .map((entry) => entry.key),
+    );
+    return keys.has(key);
+  };
+}

@@ -1,0 +1,172 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AGENTS } from '@guard/adapters/agents';
+import type { Mode } from '@guard/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { forget } from '../../src/commands/allowed.js';
+import type { HookIo } from '../../src/hook/run.js';
+import { runHook } from '../../src/hook/run.js';
+import { readAllowed } from '../../src/state/allowed.js';
+import type { LogEntry } from '../../src/state/decision-log.js';
+import { captureIo, NOWHERE } from '../capture-io.js';
+import { AGENT_CASES, ASKED, BLOCKED, HARMLESS, fixture } from '../hook-cases.js';
+
+/**
+ * Modes and how long a yes lasts (SPEC §12), through the hook runtime with each agent's recorded
+ * payloads: what each mode answers, what no mode lets through, and a yes for the project kept in
+ * guard's folder across chats.
+ */
+
+let guardHome: string;
+beforeEach(() => {
+  guardHome = mkdtempSync(join(tmpdir(), 'guard-modes-'));
+});
+afterEach(() => rmSync(guardHome, { recursive: true, force: true }));
+
+async function hook(args: readonly string[], payload: unknown): Promise<string> {
+  let stdout = '';
+  const io: HookIo = {
+    stdin: (async function* () {
+      yield JSON.stringify(payload);
+    })(),
+    stopInput: () => undefined,
+    out: (text) => void (stdout += text),
+    err: () => undefined,
+    env: { GUARD_HOME: guardHome },
+    home: () => NOWHERE,
+    tmp: () => '/tmp',
+    parentArgs: () => ['node', 'agent'],
+  };
+  expect(await runHook(args, io)).toBe(0);
+  return stdout;
+}
+
+function setMode(mode: Mode): void {
+  writeFileSync(join(guardHome, 'settings.yaml'), `# mine\nmode: ${mode}\n`);
+}
+
+function lastLog(): LogEntry {
+  const lines = readFileSync(join(guardHome, 'log.jsonl'), 'utf8').trim().split('\n');
+  return JSON.parse(lines.at(-1) ?? '{}') as LogEntry;
+}
+
+/** A write outside the project (not into the temp folder, where the payloads' home is moved). */
+const OUTSIDE = 'cp config.example.json /opt/other-app/config.json';
+/** A destructive step that asks whatever is on disk. */
+const DESTROY = 'terraform destroy';
+
+type Said = 'no objection' | 'asked' | 'denied';
+
+/** Each step, and what each mode (standard, extended, full) answers. */
+const ROWS: readonly [string, string, Said, Said, Said][] = [
+  ['a harmless step', HARMLESS, 'no objection', 'no objection', 'no objection'],
+  ['a write outside the project', OUTSIDE, 'asked', 'no objection', 'no objection'],
+  ['a push', ASKED, 'asked', 'asked', 'no objection'],
+  ['a force push', BLOCKED, 'denied', 'denied', 'denied'],
+  ['a delete of an unset variable', 'rm -rf $DIR', 'denied', 'denied', 'denied'],
+  ['a delete below an unset variable', 'rm -rf "$DIR/cache"', 'asked', 'asked', 'asked'],
+  ["the agent's own guard mode full", 'guard mode full', 'denied', 'denied', 'denied'],
+  ["the agent's own guard mode standard", 'guard mode standard', 'denied', 'denied', 'denied'],
+];
+
+const MODE_NAMES: readonly Mode[] = ['standard', 'extended', 'full'];
+
+describe.for(AGENT_CASES)('guard hook $agent, in each mode', (agentCase) => {
+  it.for(
+    ROWS.flatMap(([name, command, ...said]) =>
+      MODE_NAMES.map((mode, i) => [`${name} in ${mode}`, command, mode, said[i]] as const),
+    ),
+  )('%s', async ([, command, mode, said]) => {
+    setMode(mode);
+    const stdout = await hook(agentCase.args, agentCase.shell(command));
+    const reply = stdout === '' ? {} : (JSON.parse(stdout) as Record<string, unknown>);
+    const got: Said = stdout === agentCase.noObjection ? 'no objection' : agentCase.denies(reply) ? 'denied' : 'asked';
+    // Codex has no prompt: an ask reaches it as a deny that tells it to ask in the chat
+    const asked = agentCase.agent === 'codex' && got === 'denied' && stdout.includes("person's approval first");
+    expect(asked ? 'asked' : got).toBe(said);
+    const line = lastLog();
+    if (said === 'no objection' && command !== HARMLESS && mode !== 'standard') {
+      expect(line).toMatchObject({ how: 'mode', mode, answer: 'allow' });
+    }
+    if (mode === 'standard') expect(line.mode).toBeUndefined();
+    if (command.startsWith('guard mode')) expect(stdout).toContain('guard.tamper');
+  });
+});
+
+describe('the ask says how long a yes lasts, where the agent carries it', () => {
+  it.for(AGENT_CASES)('$agent', async (agentCase) => {
+    const push = await hook(agentCase.args, agentCase.shell('git push origin feature'));
+    const remove = await hook(agentCase.args, agentCase.shell(DESTROY));
+    if (agentCase.agent === 'codex') {
+      expect(push).toContain('\\"yes, for this project\\" for later chats in this project too');
+      expect(remove).toContain('Their yes counts for this step only');
+      return;
+    }
+    // agents that prompt themselves: guard learns of the yes from the result, where it sees results
+    if (AGENTS[agentCase.agent].capabilities.results) {
+      expect(push).toContain('A yes also lets the same step go ahead again in this chat.');
+      expect(remove).toContain('A yes counts for this step only.');
+    } else {
+      expect(push).not.toContain('A yes');
+      expect(remove).not.toContain('A yes');
+    }
+    expect(push).not.toContain('for this project');
+  });
+});
+
+describe('Codex: a yes for the project, said in the chat', () => {
+  const SHELL = fixture('codex/synth-pre-tool-use-interactive');
+  const PROMPT = fixture('codex/user-prompt-submit');
+  const inChat = (chat: string, command: string) => ({ ...SHELL, session_id: chat, tool_input: { command } });
+  const say = (chat: string, prompt: string) => ({ ...PROMPT, session_id: chat, prompt });
+  const asks = (stdout: string): boolean => stdout.includes("person's approval first");
+
+  it('survives into a new chat of the same project, for the same package only, until forgotten', async () => {
+    expect(asks(await hook(['codex'], inChat('chat-a', 'pnpm add zod')))).toBe(true);
+    await hook(['codex'], say('chat-a', 'yes, for this project'));
+    expect(await hook(['codex'], inChat('chat-a', 'pnpm add zod'))).toBe('');
+    expect(readAllowed(guardHome).map((entry) => entry.key)).toEqual(['pkg.install:npm:zod']);
+    // a new chat in the same project
+    expect(await hook(['codex'], inChat('chat-b', 'pnpm add zod'))).toBe('');
+    expect(lastLog()).toMatchObject({ how: 'project', decision: 'allow' });
+    expect(asks(await hook(['codex'], inChat('chat-b', 'pnpm add zod-extra')))).toBe(true);
+    // forgotten: it asks again
+    const { io } = captureIo();
+    forget(undefined, { project: false, all: true }, { ...io, env: { GUARD_HOME: guardHome } });
+    expect(asks(await hook(['codex'], inChat('chat-c', 'pnpm add zod')))).toBe(true);
+  });
+
+  it('a plain yes lasts for the chat only, and "yes once" for the step only', async () => {
+    expect(asks(await hook(['codex'], inChat('chat-a', 'git push origin feature')))).toBe(true);
+    await hook(['codex'], say('chat-a', 'yes'));
+    expect(await hook(['codex'], inChat('chat-a', 'git push origin feature'))).toBe('');
+    expect(await hook(['codex'], inChat('chat-a', 'git push origin feature'))).toBe('');
+    expect(asks(await hook(['codex'], inChat('chat-b', 'git push origin feature')))).toBe(true);
+    await hook(['codex'], say('chat-b', 'yes once'));
+    expect(await hook(['codex'], inChat('chat-b', 'git push origin feature'))).toBe('');
+    expect(asks(await hook(['codex'], inChat('chat-b', 'git push origin feature')))).toBe(true);
+    expect(readAllowed(guardHome)).toEqual([]);
+  });
+
+  it('keeps nothing for a destructive step, whatever the person says', async () => {
+    expect(asks(await hook(['codex'], inChat('chat-a', DESTROY)))).toBe(true);
+    await hook(['codex'], say('chat-a', 'yes always'));
+    expect(await hook(['codex'], inChat('chat-a', DESTROY))).toBe('');
+    expect(asks(await hook(['codex'], inChat('chat-a', DESTROY)))).toBe(true);
+    expect(readAllowed(guardHome)).toEqual([]);
+  });
+
+  it('a yes for the project lapses while the chat has read untrusted content', async () => {
+    await hook(['codex'], inChat('chat-a', 'pnpm add zod'));
+    await hook(['codex'], say('chat-a', 'yes, for this project'));
+    const fetched = {
+      ...fixture('codex/post-tool-use-bash'),
+      session_id: 'chat-b',
+      tool_input: { command: 'curl -s https://example.com/page' },
+      tool_response: 'some page',
+    };
+    await hook(['codex'], fetched);
+    expect(asks(await hook(['codex'], inChat('chat-b', 'pnpm add zod')))).toBe(true);
+  });
+});
