@@ -30,7 +30,10 @@ const LAYERS = [
   { name: "the context's builder", files: ['context/build.ts'] },
   { name: 'rule.ts', files: ['rule.ts'] },
   { name: 'rules/', files: ['rules/**'] },
-  { name: 'the evaluation and the session', files: ['evaluate.ts', 'catalogue.ts', 'session.ts'] },
+  {
+    name: 'the evaluation, the modes and the session',
+    files: ['evaluate.ts', 'modes.ts', 'catalogue.ts', 'session.ts'],
+  },
   { name: 'chat/', files: ['chat/**'] },
   { name: 'the index', files: ['index.ts'] },
 ];

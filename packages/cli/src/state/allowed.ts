@@ -47,20 +47,23 @@ export function readAllowed(guardHome: string): AllowedEntry[] {
   const text = readTextIfExists(allowedPath(guardHome));
   if (text === undefined) return [];
   try {
-    const parsed = JSON.parse(text) as Partial<AllowedFile> | null;
+    const parsed = JSON.parse(text) as { v?: unknown; entries?: unknown } | null;
     if (parsed?.v !== 1 || !Array.isArray(parsed.entries)) return [];
-    return parsed.entries.filter(
-      (entry): entry is AllowedEntry =>
-        typeof entry === 'object' &&
-        entry !== null &&
-        typeof entry.id === 'string' &&
-        typeof entry.project === 'string' &&
-        typeof entry.key === 'string' &&
-        typeof entry.time === 'string',
-    );
+    return (parsed.entries as unknown[]).filter(isEntry);
   } catch {
     return [];
   }
+}
+
+function isEntry(value: unknown): value is AllowedEntry {
+  if (typeof value !== 'object' || value === null) return false;
+  const entry = value as Record<string, unknown>;
+  return (
+    typeof entry['id'] === 'string' &&
+    typeof entry['project'] === 'string' &&
+    typeof entry['key'] === 'string' &&
+    typeof entry['time'] === 'string'
+  );
 }
 
 function writeAllowed(guardHome: string, entries: readonly AllowedEntry[]): void {
