@@ -15,6 +15,8 @@ export interface ReportStep {
   readonly time: string;
   readonly step: string;
   readonly rules: readonly string[];
+  /** The mode that let it go ahead (in `allowedByMode`). */
+  readonly mode?: string;
 }
 
 /** What happened in one chat (SPEC §9), from the log and the chat's memory. */
@@ -30,6 +32,8 @@ export interface ChatReport {
   readonly allowedAfterYes: readonly ReportStep[];
   /** Flagged while nobody could answer, and left undone. */
   readonly leftUndone: readonly ReportStep[];
+  /** Asked by the rules, and let go ahead by the person's mode (`guard mode`; absent when none). */
+  readonly allowedByMode?: readonly ReportStep[];
   /** Memory keys the person said yes to. */
   readonly remembered: readonly string[];
   readonly failures: number;
@@ -61,6 +65,7 @@ export function buildReports(
     asked: ReportStep[];
     allowedAfterYes: ReportStep[];
     leftUndone: ReportStep[];
+    allowedByMode?: ReportStep[];
   }
   const drafts = new Map<string, Draft>();
   for (const entry of entries) {
@@ -87,7 +92,8 @@ export function buildReports(
     if (entry.decision === undefined) continue;
     draft.steps++;
     if (entry.how === 'away-undone') draft.leftUndone.push(item(entry));
-    else if (entry.how === 'memory') draft.allowedAfterYes.push(item(entry));
+    else if (entry.how === 'memory' || entry.how === 'project') draft.allowedAfterYes.push(item(entry));
+    else if (entry.how === 'mode') (draft.allowedByMode ??= []).push({ ...item(entry), mode: entry.mode ?? '' });
     // an ask nobody could answer went back to the agent as a block
     else if (entry.decision === 'block' || entry.answer === 'block') draft.blocked.push(item(entry));
     else if (entry.decision === 'ask') draft.asked.push(item(entry));
@@ -145,6 +151,12 @@ function renderReport(chat: ChatReport): string {
   list('asked', chat.asked);
   list('allowed after a yes', chat.allowedAfterYes);
   list('left undone (nobody could approve)', chat.leftUndone);
+  const byMode = chat.allowedByMode ?? [];
+  if (byMode.length > 0) {
+    lines.push(`  went ahead by the mode (${byMode.length}):`);
+    for (const step of byMode)
+      lines.push(`    - ${step.step.slice(0, 100)}  [${step.rules.join(', ')}] (${step.mode ?? ''})`);
+  }
   if (chat.remembered.length > 0) lines.push(`  remembered yes: ${chat.remembered.join(', ')}`);
   if (chat.startScan) {
     lines.push(

@@ -5,6 +5,8 @@ import { AGENTS } from '@guard/adapters/agents';
 import type { Mode } from '@guard/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { forget } from '../../src/commands/allowed.js';
+import type { ChatReport } from '../../src/commands/report.js';
+import { report } from '../../src/commands/report.js';
 import type { HookIo } from '../../src/hook/run.js';
 import { runHook } from '../../src/hook/run.js';
 import { readAllowed } from '../../src/state/allowed.js';
@@ -168,5 +170,21 @@ describe('Codex: a yes for the project, said in the chat', () => {
     };
     await hook(['codex'], fetched);
     expect(asks(await hook(['codex'], inChat('chat-b', 'pnpm add zod')))).toBe(true);
+  });
+});
+
+describe('guard report names the mode that let a step go ahead', () => {
+  it('full: the push is listed under the mode, not as asked', async () => {
+    setMode('full');
+    const shell = fixture('codex/synth-pre-tool-use-interactive');
+    expect(await hook(['codex'], { ...shell, session_id: 'chat-r', tool_input: { command: ASKED } })).toBe('');
+    const c = captureIo();
+    await report({ json: true }, { ...c.io, env: { GUARD_HOME: guardHome } });
+    const [chat] = (JSON.parse(c.stdout()) as { chats: ChatReport[] }).chats;
+    expect(chat?.allowedByMode).toEqual([expect.objectContaining({ step: ASKED, rules: ['git.push'], mode: 'full' })]);
+    expect(chat?.asked).toEqual([]);
+    const text = captureIo();
+    await report({ json: false }, { ...text.io, env: { GUARD_HOME: guardHome } });
+    expect(text.stdout()).toContain(`  went ahead by the mode (1):\n    - ${ASKED}  [git.push] (full)\n`);
   });
 });
