@@ -298,8 +298,10 @@ export async function runHook(
 
 /** What the adapter needs to word the answer to a step. */
 function replyContext(input: StepInput, failClosed: boolean, settled: Settled, payload: AgentPayload): ReplyContext {
-  // how long a yes lasts is told where guard learns of the yes: the person's message, or the result
-  const carries = payload.capabilities.ask === 'block-then-chat' || payload.capabilities.results;
+  // how long a yes lasts is told where guard learns of the yes (the person's message, or the
+  // result), once the person chose a mode: in standard the ask reads word for word as it always has
+  const carries =
+    settled.mode !== 'standard' && (payload.capabilities.ask === 'block-then-chat' || payload.capabilities.results);
   return {
     event: input.event,
     canAsk: input.canAsk,

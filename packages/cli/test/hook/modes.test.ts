@@ -97,7 +97,17 @@ describe.for(AGENT_CASES)('guard hook $agent, in each mode', (agentCase) => {
 });
 
 describe('the ask says how long a yes lasts, where the agent carries it', () => {
-  it.for(AGENT_CASES)('$agent', async (agentCase) => {
+  it.for(AGENT_CASES)('$agent: not in standard, where the ask reads as it always has', async (agentCase) => {
+    for (const command of ['git push origin feature', DESTROY]) {
+      const stdout = await hook(agentCase.args, agentCase.shell(command));
+      expect(stdout).not.toContain('A yes');
+      expect(stdout).not.toContain('Their yes');
+      expect(stdout).not.toContain('for this project');
+    }
+  });
+
+  it.for(AGENT_CASES)('$agent, in extended', async (agentCase) => {
+    setMode('extended');
     const push = await hook(agentCase.args, agentCase.shell('git push origin feature'));
     const remove = await hook(agentCase.args, agentCase.shell(DESTROY));
     if (agentCase.agent === 'codex') {
