@@ -119,7 +119,7 @@ export function toReply(verdict: Verdict, context: ReplyContext): HookReply {
       return decide('deny', blockMessage(verdict, context.notice));
     case 'ask':
       return context.canAsk
-        ? decide('ask', askMessage(verdict, context.notice))
+        ? decide('ask', askMessage(verdict, context.notice, context.yesLasts))
         : decide('deny', awayMessage(verdict, context.notice));
   }
 }

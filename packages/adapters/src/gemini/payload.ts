@@ -97,7 +97,7 @@ export function toReply(verdict: Verdict, context: ReplyContext): HookReply {
     case 'ask':
       return deny(
         context.canAsk
-          ? askInChatMessage(verdict, context.approvalCode, context.notice)
+          ? askInChatMessage(verdict, context.approvalCode, context.notice, context.yesLasts)
           : awayMessage(verdict, context.notice, context.approvalCode),
       );
   }

@@ -85,7 +85,8 @@ describe.for(AGENT_CASES)('guard hook $agent, in each mode', (agentCase) => {
     const reply = stdout === '' ? {} : (JSON.parse(stdout) as Record<string, unknown>);
     const got: Said = stdout === agentCase.noObjection ? 'no objection' : agentCase.denies(reply) ? 'denied' : 'asked';
     // Codex has no prompt: an ask reaches it as a deny that tells it to ask in the chat
-    const asked = agentCase.agent === 'codex' && got === 'denied' && stdout.includes("person's approval first");
+    const inChat = AGENTS[agentCase.agent].capabilities.ask === 'block-then-chat';
+    const asked = inChat && got === 'denied' && stdout.includes("person's approval first");
     expect(asked ? 'asked' : got).toBe(said);
     const line = lastLog();
     if (said === 'no objection' && command !== HARMLESS && mode !== 'standard') {
@@ -110,7 +111,7 @@ describe('the ask says how long a yes lasts, where the agent carries it', () => 
     setMode('extended');
     const push = await hook(agentCase.args, agentCase.shell('git push origin feature'));
     const remove = await hook(agentCase.args, agentCase.shell(DESTROY));
-    if (agentCase.agent === 'codex') {
+    if (AGENTS[agentCase.agent].capabilities.ask === 'block-then-chat') {
       expect(push).toContain('\\"yes, for this project\\" for later chats in this project too');
       expect(remove).toContain('Their yes counts for this step only');
       return;

@@ -20,7 +20,7 @@ beforeEach(() => {
 afterEach(() => rmSync(home, { recursive: true, force: true }));
 
 const settingsFile = (): string => join(home, 'settings.yaml');
-const GOOD: Settings = { enabled: true, failClosed: true, strict: false, idleDays: 3 };
+const GOOD: Settings = { enabled: true, failClosed: true, strict: false, idleDays: 3, mode: 'standard' };
 
 const hasMkfifo = ((): boolean => {
   try {

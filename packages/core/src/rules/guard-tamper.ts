@@ -107,8 +107,7 @@ function tampers(inv: Invocation, context: RuleContext, stepWrites: boolean): st
     const sub = words.find((arg) => !arg.startsWith('-'));
     if (sub === undefined) return words.every((arg) => PRINTS_ONLY.has(arg)) ? undefined : 'guard';
     if (LOOKS_ONLY.has(sub)) return undefined;
-    // `guard mode` alone only shows the mode, and forgetting a kept yes only narrows
-    if (sub === 'forget') return undefined;
+    // `guard mode` alone only shows the mode
     const value = words.slice(words.indexOf(sub) + 1).find((arg) => !arg.startsWith('-'));
     if (sub === 'mode') return value === undefined ? undefined : `guard mode ${value}`;
     return `guard ${sub}`;

@@ -18,11 +18,10 @@ runRuleTests(guardTamper, {
     'guard --help',
     'guard --version',
     'guard',
-    // showing the mode and the kept yeses changes nothing; forgetting a yes only narrows
+    // showing the mode and the kept yeses changes nothing
     'guard mode',
     'guard mode --json',
     'guard allowed --json',
-    'guard forget --project',
     'guard explain --mode full -- git push',
     'echo "guard mode full"',
     'git commit -m "docs: guard mode extended"',
@@ -207,7 +206,6 @@ runRuleTests(guardTamper, {
     'guard on',
     'guard fail-closed on',
     'guard second-opinion off',
-    'guard mode full',
     'guard forget --all',
     'guard setup codex',
     'env FOO=1 guard off',
