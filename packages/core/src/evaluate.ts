@@ -68,7 +68,7 @@ export function evaluate(step: ToolStep, options: EvaluateOptions): Evaluation {
     for (let h = 0; h < hits.length; h++) {
       const hit = hits[h] as Hit;
       if (isAllowedByPolicy(rule, hit, policy, context)) continue;
-      findings.push(toFinding(rule, hit));
+      findings.push(hit.unchecked === true ? uncheckedFinding(rule, hit, failClosed === true) : toFinding(rule, hit));
     }
   }
   findings.push(...policyFindings(policy, context));
@@ -140,6 +140,25 @@ function toFinding(rule: Rule, hit: Hit): Finding {
       ? { ruleId: meta.id, decision: meta.decision, reason, span: hit.span, remember: 'never' }
       : { ruleId: meta.id, decision: meta.decision, reason, span: hit.span, memoryKey: remember, remember: 'chat' };
   return hit.unresolved === true ? { ...finding, unresolved: true } : finding;
+}
+
+/**
+ * SPEC §7: a probe that could not tell never makes a rule conclude "safe". The step is asked (blocked
+ * under fail-closed), every time, and the reason says what guard could not check.
+ */
+function uncheckedFinding(rule: Rule, hit: Hit, failClosed: boolean): Finding {
+  const { meta } = rule;
+  const what = hit.detail ?? 'git did not answer in time';
+  const reason = `guard could not check in time whether this is ${meta.title} (${what}), so it asks rather than let it through; look before saying yes.`;
+  // unresolved: no mode lets an ask through that guard could not check (SPEC §12)
+  return {
+    ruleId: meta.id,
+    decision: failClosed ? 'block' : 'ask',
+    reason,
+    span: hit.span,
+    remember: 'never',
+    unresolved: true,
+  };
 }
 
 /** `Installing an unlisted package runs its code.` + `left-pad` → `… runs its code (left-pad).` */

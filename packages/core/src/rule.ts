@@ -2,7 +2,7 @@ import type { Probe, RuleContext, SessionView } from './context/types.js';
 import type { Finding, MemoryScope, Span } from './types.js';
 
 // The rules' view of a step and the questions they may ask live below the rules, in context/.
-export type { Probe, RuleContext, SessionView } from './context/types.js';
+export type { GitScope, Probe, RuleContext, SessionView } from './context/types.js';
 
 /** OWASP Top 10 for LLM applications (2025) and for agentic applications (ASI). */
 export type OwaspTag =
@@ -34,6 +34,12 @@ export interface Hit {
    * files xargs is fed): judged as its worst case, it asks in every mode.
    */
   readonly unresolved?: true;
+  /**
+   * The probe could not answer what the rule needed to know (git too slow or failing): the step is
+   * asked every time, never blocked on a guess and never let through as safe (blocked under
+   * fail-closed), and the reason says guard could not check. `detail` says what went unchecked.
+   */
+  readonly unchecked?: true;
 }
 
 /** A step given as a rule example: a shell line, or another kind of step. */
@@ -75,6 +81,8 @@ export interface ProbeTable {
   /** Packages the project lists. */
   readonly packages?: readonly string[];
   readonly branch?: string;
+  /** git did not answer in time: the git fields above are then "could not check". */
+  readonly unchecked?: boolean;
 }
 
 /** A Probe that answers from a table and knows nothing else (what a field leaves out is "don't know"). */
@@ -83,6 +91,7 @@ export function tableProbe(p: ProbeTable = {}): Probe {
     gitUntracked: () => p.untracked,
     gitModified: () => p.modified,
     gitIgnored: (_cwd, paths) => new Set(paths.filter((path) => (p.ignored ?? []).includes(path))),
+    gitUnchecked: () => p.unchecked,
     gitBranch: () => p.branch,
     readText: (path) => p.files?.[path],
     exists: (path) => (p.files ? path in p.files : undefined),

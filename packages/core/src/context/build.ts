@@ -73,11 +73,32 @@ function safeProbe(probe: Probe): Probe {
   // member by member under their own names (docs/performance.md, "Field by field, not by spread")
   const wrapped: Probe = {};
   // eslint-disable-next-line @typescript-eslint/unbound-method -- each is called with .call(probe, …) below
-  const { gitIgnored, gitUntracked, gitModified, gitBranch, readText, exists, realpath, projectPackages } = probe;
+  const {
+    gitIgnored,
+    gitUntracked,
+    gitModified,
+    gitUnchecked,
+    gitBranch,
+    readText,
+    exists,
+    realpath,
+    projectPackages,
+  } = probe;
   if (typeof gitIgnored === 'function')
     wrapped.gitIgnored = (cwd, paths) => attempt(() => gitIgnored.call(probe, cwd, paths));
-  if (typeof gitUntracked === 'function') wrapped.gitUntracked = (cwd) => attempt(() => gitUntracked.call(probe, cwd));
-  if (typeof gitModified === 'function') wrapped.gitModified = (cwd) => attempt(() => gitModified.call(probe, cwd));
+  if (typeof gitUntracked === 'function')
+    wrapped.gitUntracked = (cwd, scope) => attempt(() => gitUntracked.call(probe, cwd, scope));
+  if (typeof gitModified === 'function')
+    wrapped.gitModified = (cwd, scope) => attempt(() => gitModified.call(probe, cwd, scope));
+  // a probe that throws while saying whether it could check has not checked
+  if (typeof gitUnchecked === 'function')
+    wrapped.gitUnchecked = (cwd) => {
+      try {
+        return gitUnchecked.call(probe, cwd);
+      } catch {
+        return true;
+      }
+    };
   if (typeof gitBranch === 'function') wrapped.gitBranch = (cwd) => attempt(() => gitBranch.call(probe, cwd));
   if (typeof readText === 'function')
     wrapped.readText = (path, maxBytes) => attempt(() => readText.call(probe, path, maxBytes));

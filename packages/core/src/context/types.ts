@@ -32,10 +32,18 @@ export interface Environment {
 export interface Probe {
   /** Of these absolute paths, the ones git ignores (cwd = the repository to ask). */
   gitIgnored?(cwd: string, paths: readonly string[]): ReadonlySet<string> | undefined;
-  /** Absolute paths of untracked, not ignored files under `cwd` (what `git add -A` would add). */
-  gitUntracked?(cwd: string): readonly string[] | undefined;
-  /** Absolute paths of tracked files with changes (what `git commit -a` would take). */
-  gitModified?(cwd: string): readonly string[] | undefined;
+  /**
+   * Absolute paths of untracked, not ignored files in the repository of `cwd` (what `git add -A`
+   * would add), as far as `scope` asks: the narrower the scope, the less git has to look at.
+   */
+  gitUntracked?(cwd: string, scope?: GitScope): readonly string[] | undefined;
+  /** Absolute paths of tracked files with changes, staged or not (what `git commit -a` would take), within `scope`. */
+  gitModified?(cwd: string, scope?: GitScope): readonly string[] | undefined;
+  /**
+   * True when a git question about the repository of `cwd` went unanswered (git slower than its
+   * budget, or failing): an undefined answer above then means "could not check", not "no repository".
+   */
+  gitUnchecked?(cwd: string): boolean | undefined;
   /** The current branch in `cwd`. */
   gitBranch?(cwd: string): string | undefined;
   /** Text of a file, at most `maxBytes` (undefined when missing or unreadable). */
@@ -49,6 +57,15 @@ export interface Probe {
   realpath?(path: string): string | undefined;
   /** Package names the project lists (package.json, pyproject.toml, requirements*.txt, …); undefined when it lists none. */
   projectPackages?(projectRoot: string): ReadonlySet<string> | undefined;
+}
+
+/**
+ * What a git question is about; left out, the whole work tree. The answer may hold more than was
+ * asked (a probe may ignore the scope), so the rule still filters what comes back.
+ */
+export interface GitScope {
+  /** Only files at or under these absolute paths. */
+  readonly paths: readonly string[];
 }
 
 /** What this chat's memory says, as far as rules need it (SPEC §5). */

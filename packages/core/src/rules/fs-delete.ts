@@ -256,7 +256,8 @@ function gitHits(context: RuleContext, inv: Invocation, git: SubArgv): Hit[] {
       if (!git.has('-f', '--force') || git.has('-n', '--dry-run')) return [];
       if (git.has('-x', '-X')) return whole('clean -x');
       // without -x only untracked files go: nothing is lost when there are none
-      return context.probe.gitUntracked?.(repo)?.length === 0 ? [] : whole('clean');
+      // (git clean works on the current folder and below: that is all git is asked about)
+      return context.probe.gitUntracked?.(repo, { paths: [repo] })?.length === 0 ? [] : whole('clean');
     }
     case 'stash': {
       const verb = git.operands[0]?.value;
@@ -281,8 +282,10 @@ function gitHits(context: RuleContext, inv: Invocation, git: SubArgv): Hit[] {
 
 /** True when git says no tracked file under `abs` has changes, so discarding changes loses nothing. */
 function unchanged(context: RuleContext, repo: string, abs: string): boolean {
-  const modified = context.probe.gitModified?.(repo);
-  return modified !== undefined && abs !== '' && !modified.some((file) => isInside(file, abs));
+  if (abs === '') return false;
+  // only what is under `abs` matters, so git is asked about nothing else
+  const modified = context.probe.gitModified?.(repo, { paths: [abs] });
+  return modified !== undefined && !modified.some((file) => isInside(file, abs));
 }
 
 function pathspecHits(context: RuleContext, inv: Invocation, specs: readonly Arg[]): Hit[] {

@@ -1,5 +1,5 @@
 import { gitCommand } from '../analysis/args.js';
-import type { SubArgv } from '../context/types.js';
+import type { Arg, GitScope, SubArgv } from '../context/types.js';
 import { globMatch, isInside } from '../facts/paths.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
@@ -82,11 +82,13 @@ function checkAdd(context: RuleContext, inv: Invocation, git: SubArgv): Hit[] {
   const all = git.has('-A', '--all');
   const tracked = git.has('-u', '--update');
   if (!all && !tracked && specs.length === 0) return hits;
-  const candidates = [
-    ...(tracked ? [] : (context.probe.gitUntracked?.(inv.cwd) ?? [])),
-    ...(context.probe.gitModified?.(inv.cwd) ?? []),
-  ];
-  for (const file of candidates) {
+  // the narrowest question that answers this: the paths named, or the whole tree
+  const scope = addScope(context, inv, specs);
+  const untracked = tracked ? [] : context.probe.gitUntracked?.(inv.cwd, scope);
+  const modified = context.probe.gitModified?.(inv.cwd, scope);
+  if ((untracked === undefined || modified === undefined) && context.probe.gitUnchecked?.(inv.cwd) === true)
+    hits.push(unchecked(inv, 'what it stages'));
+  for (const file of [...(untracked ?? []), ...(modified ?? [])]) {
     if (explicit.has(file) || context.path(file).secret === undefined) continue;
     if (specs.length > 0 && !specs.some((spec) => covers(context, inv.cwd, spec.value, file))) continue;
     explicit.add(file);
@@ -107,7 +109,10 @@ function checkCommit(context: RuleContext, inv: Invocation, git: SubArgv): Hit[]
     }
   }
   if (git.has('-a', '--all')) {
-    for (const file of context.probe.gitModified?.(inv.cwd) ?? []) {
+    const modified = context.probe.gitModified?.(inv.cwd);
+    if (modified === undefined && context.probe.gitUnchecked?.(inv.cwd) === true)
+      hits.push(unchecked(inv, 'what -a takes along'));
+    for (const file of modified ?? []) {
       if (!seen.has(file) && context.path(file).secret !== undefined) {
         seen.add(file);
         hits.push(hit(context, inv.span, file));
@@ -115,6 +120,23 @@ function checkCommit(context: RuleContext, inv: Invocation, git: SubArgv): Hit[]
     }
   }
   return hits;
+}
+
+/**
+ * What git is asked about: the folders and files a pathspec names when they lie below the
+ * project's top (git then looks at those alone), else the whole tree, which is what the command
+ * stages (`-A`, `.` at the top, a glob).
+ */
+function addScope(context: RuleContext, inv: Invocation, specs: readonly Arg[]): GitScope | undefined {
+  if (specs.length === 0 || specs.some((spec) => GLOB.test(spec.value))) return undefined;
+  const root = context.pathContext.projectRoot;
+  const paths = specs.map((spec) => context.path(spec.value, inv.cwd).abs);
+  return paths.every((abs) => abs !== '' && abs !== root && isInside(abs, root)) ? { paths } : undefined;
+}
+
+/** The step is asked: git did not say in time what it would take along. */
+function unchecked(inv: Invocation, what: string): Hit {
+  return { span: inv.span, unchecked: true, detail: `git did not say in time ${what}` };
 }
 
 /** Whether the pathspec (a file, a folder, `.`, a glob) takes `file` along. */

@@ -1,5 +1,9 @@
+import { describe, expect, it } from 'vitest';
+import { evaluate } from '../../src/evaluate.js';
+import type { ProbeTable } from '../../src/rule.js';
+import { tableProbe } from '../../src/rule.js';
 import { secretsCommit } from '../../src/rules/secrets-commit.js';
-import { runRuleTests } from '../rule-tester.js';
+import { ENV, runRuleTests, stepFrom } from '../rule-tester.js';
 
 const P = '/home/dev/project';
 const ENV_UNTRACKED = { untracked: [`${P}/.env`, `${P}/src/app.ts`] };
@@ -66,4 +70,51 @@ runRuleTests(secretsCommit, {
     'g"i"t add .e""nv',
     "bash -c 'git add .env && git commit -m x'",
   ],
+});
+
+// SPEC §7: when git did not answer in time, a step that may stage a secret is asked (blocked under
+// fail-closed) and says so; it is never let through as safe, nor blocked on a guess.
+describe('secrets.commit when git could not answer', () => {
+  const UNCHECKED = { unchecked: true } as const;
+  const judge = (step: string, probe: ProbeTable, failClosed = false) =>
+    evaluate(stepFrom(step), { ...ENV, probe: tableProbe(probe), failClosed }).findings.filter(
+      (finding) => finding.ruleId === 'secrets.commit',
+    );
+
+  it.for([
+    'git add -A && git commit -m x',
+    'git add . && git commit -m x',
+    'git add --all',
+    'git add src',
+    'git add "*.ts"',
+    'git add -u',
+    'git commit -am "wip"',
+    'git commit --all -m x',
+    'cd app && git add . && git commit -m x',
+  ])('asks for %s, saying guard could not check in time', (step) => {
+    const findings = judge(step, UNCHECKED);
+    expect(findings.map((finding) => finding.decision)).toEqual(['ask']);
+    expect(findings[0]?.reason).toMatch(/could not check in time/);
+    expect(findings[0]?.remember).toBe('never');
+    expect(judge(step, UNCHECKED, true).map((finding) => finding.decision)).toEqual(['block']);
+  });
+
+  it.for([
+    { step: 'git status' },
+    { step: 'git commit -m x', note: 'commits only what is staged: nothing to ask git' },
+    { step: 'git add -n .', note: 'a dry run' },
+    { step: 'git diff --cached' },
+    { step: 'git log -p -- .env' },
+    { step: 'git add -A', probe: { untracked: [`${P}/src/app.ts`], modified: [] }, note: 'git did answer' },
+    { step: 'git add -A', probe: { unchecked: false }, note: 'no repository: nothing to stage' },
+  ])('finds nothing in $step ($note)', ({ step, probe }) => {
+    expect(judge(step, probe ?? UNCHECKED)).toEqual([]);
+  });
+
+  it('still blocks a secret named on the line, and what git did answer', () => {
+    expect(judge('git add .env', UNCHECKED).map((finding) => finding.decision)).toEqual(['block', 'ask']);
+    const partly = judge('git add -A', { untracked: [`${P}/.env`], unchecked: true });
+    // the ask for what git did not say is folded into the block over the same words
+    expect(partly.map((finding) => finding.decision)).toEqual(['block']);
+  });
 });
