@@ -66,6 +66,10 @@ const DAY_MS = 86_400_000;
 /** Below every agent's own hook timeout (the shortest is Cursor's 10 s as guard installs it). */
 export const DEFAULT_DEADLINE_MS = 2_000;
 
+/** The most one git question may take in a hook call, and what is kept back from the deadline for answering. */
+const GIT_BUDGET_MS = 1_000;
+const ANSWER_RESERVE_MS = 400;
+
 /**
  * A chat start asks the local MCP servers for their tools, within 5 s of the call's start (SPEC §5),
  * so it gets that plus time to save and answer on a busy machine; still below every agent's timeout.
@@ -238,7 +242,7 @@ export async function runHook(
     const failClosed = settings?.failClosed ?? false;
     const memory = await chatMemory(step, failClosed);
     const { policy, error: policyError } = await (deps.policy ?? projectPolicy)(step.projectRoot);
-    const probe = (deps.probe ?? createProbe)();
+    const probe = (deps.probe ?? hookProbe)();
     const evaluation = evaluate(step, {
       ...env,
       probe,
@@ -276,6 +280,10 @@ export async function runHook(
   };
 
   const deadlineMs = deps.deadlineMs ?? deadlineFrom(io.env);
+  // git gets what is left of the deadline after what answering and saving need, so a slow git
+  // ends in a "could not check" in time rather than in the deadline's failure answer
+  const hookProbe = (): Probe & TimedProbe =>
+    createProbe({ timeoutMs: GIT_BUDGET_MS, answerBy: started + deadlineMs - ANSWER_RESERVE_MS });
   let timer: NodeJS.Timeout | undefined;
   let expire: (code: number) => void = () => undefined;
   const deadline = new Promise<number>((resolve) => (expire = resolve));

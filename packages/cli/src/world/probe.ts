@@ -10,7 +10,7 @@ import {
   statSync,
 } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import type { Probe } from '@guard/core';
+import type { GitScope, Probe } from '@guard/core';
 
 /** A probe that can say whether it gave up on a look that took too long. */
 export interface TimedProbe {
@@ -19,13 +19,21 @@ export interface TimedProbe {
 }
 
 export interface ProbeOptions {
-  /** Hard limit for each `git` run, in milliseconds (default 500). */
+  /** Most time any one `git` run may take, in milliseconds (default 500). */
   readonly timeoutMs?: number;
+  /**
+   * When the answer has to be out (ms since the epoch, Date.now's clock): a git run gets no more
+   * than what is left before then, and none is started with less than 50 ms left. The hook passes
+   * its own deadline less what answering takes, so a slow git costs a "could not check", never
+   * a late answer.
+   */
+  readonly answerBy?: number;
   /** Most bytes read from any one file (default 64 KB); `readText` may ask for less. */
   readonly maxBytes?: number;
 }
 
 const DEFAULT_TIMEOUT_MS = 500;
+const MIN_GIT_MS = 50;
 const DEFAULT_MAX_BYTES = 64 * 1024;
 // package lists and lock files are read whole up to this size: a cut list would name too few
 const LIST_MAX_BYTES = 1024 * 1024;
@@ -34,8 +42,13 @@ const GIT_MAX_BUFFER = 8 * 1024 * 1024;
 
 /**
  * The real Probe: bounded file reads, package lists, and `git` run with a hard timeout. Every
- * member answers undefined when it cannot tell (missing file, no repository, git absent, too slow).
- * Answers are cached for the life of the process (one hook call, or one `guard explain`).
+ * member answers undefined when it cannot tell (missing file, no repository, git absent, too slow);
+ * gitUnchecked says which of those it was for git. Each git question is put as narrowly as the
+ * rule's scope allows (literal pathspecs for the files and folders a step names, no untracked
+ * files unless asked for them), so its cost follows what the step names, not the size of the
+ * repository; only a step that takes in the whole tree (`git add -A`, `git reset --hard`) costs a
+ * status of the whole tree. Answers are cached for the life of
+ * the process (one hook call, or one `guard explain`).
  */
 export function createProbe(options: ProbeOptions = {}): Probe & TimedProbe {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -43,25 +56,48 @@ export function createProbe(options: ProbeOptions = {}): Probe & TimedProbe {
   const statusCache = new Map<string, GitStatus | undefined>();
   const ignoredCache = new Map<string, boolean>();
   const packagesCache = new Map<string, ReadonlySet<string> | undefined>();
+  // repositories where a git question went unanswered
+  const unanswered = new Set<string>();
   const read = (path: string, limit = maxBytes): string | undefined => readBounded(path, Math.min(limit, maxBytes));
   // once git was too slow, later questions in this process are not worth another wait
   let gitGaveUp = false;
 
   const git = (root: string, args: readonly string[], input?: string): GitRun | undefined => {
-    if (gitGaveUp) return undefined;
-    const run = runGit(root, args, timeoutMs, input);
+    const budget = options.answerBy === undefined ? timeoutMs : Math.min(timeoutMs, options.answerBy - Date.now());
+    if (gitGaveUp || budget < MIN_GIT_MS) {
+      unanswered.add(root);
+      return undefined;
+    }
+    const run = runGit(root, args, budget, input);
     if (run === 'timeout') gitGaveUp = true;
+    if (typeof run === 'string') unanswered.add(root);
     return typeof run === 'string' ? undefined : run;
   };
 
-  const status = (cwd: string): GitStatus | undefined => {
+  /** `git status` of the pathspecs for `scope`, with or without untracked files. */
+  const status = (cwd: string, scope: GitScope | undefined, untracked: boolean): GitStatus | undefined => {
     const root = repositoryRoot(cwd);
     if (root === undefined) return undefined;
-    if (!statusCache.has(root)) {
-      const run = git(root, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames']);
-      statusCache.set(root, run?.code === 0 ? parseStatus(root, run.stdout) : undefined);
-    }
-    return statusCache.get(root);
+    const specs = pathspecs(root, scope);
+    if (specs === undefined) return NOTHING;
+    const key = (withUntracked: boolean): string => [root, withUntracked ? 'all' : 'no', ...specs].join('\u0000');
+    const whole = [root, 'all'].join('\u0000');
+    // an answer with untracked files answers the question without them too; the whole tree, any scope
+    for (const known of untracked ? [key(true), whole] : [key(false), key(true), whole])
+      if (statusCache.has(known)) return statusCache.get(known);
+    const run = git(root, [
+      'status',
+      '--porcelain=v1',
+      '-z',
+      '--no-renames',
+      `--untracked-files=${untracked ? 'all' : 'no'}`,
+      '--',
+      ...specs,
+    ]);
+    if (run !== undefined && run.code !== 0) unanswered.add(root);
+    const answer = run?.code === 0 ? parseStatus(root, run.stdout) : undefined;
+    statusCache.set(key(untracked), answer);
+    return answer;
   };
 
   return {
@@ -78,8 +114,12 @@ export function createProbe(options: ProbeOptions = {}): Probe & TimedProbe {
 
     realpath: (path) => realPath(path),
 
-    gitUntracked: (cwd) => status(cwd)?.untracked,
-    gitModified: (cwd) => status(cwd)?.modified,
+    gitUntracked: (cwd, scope) => status(cwd, scope, true)?.untracked,
+    gitModified: (cwd, scope) => status(cwd, scope, false)?.modified,
+    gitUnchecked(cwd) {
+      const root = repositoryRoot(cwd);
+      return root !== undefined && unanswered.has(root);
+    },
 
     gitIgnored(cwd, paths) {
       const root = repositoryRoot(cwd);
@@ -180,6 +220,25 @@ function runGit(
   if (result.error) return (result.error as NodeJS.ErrnoException).code === 'ETIMEDOUT' ? 'timeout' : 'failed';
   if (result.status === null) return 'failed';
   return { code: result.status, stdout: result.stdout };
+}
+
+const NOTHING: GitStatus = { untracked: [], modified: [] };
+
+/**
+ * git pathspecs (from the top of the repository at `root`) for a scope: the named paths taken
+ * literally; none for the whole tree, and undefined when every named path lies outside the
+ * repository (nothing there to ask about).
+ */
+function pathspecs(root: string, scope: GitScope | undefined): readonly string[] | undefined {
+  if (scope === undefined) return [];
+  const specs: string[] = [];
+  for (const path of scope.paths) {
+    if (!isAbsolute(path)) return [];
+    // the top or a folder above it: the whole tree
+    if (path === root || root.startsWith(path.endsWith('/') ? path : `${path}/`)) return [];
+    if (path.startsWith(`${root}/`)) specs.push(`:(top,literal)${path.slice(root.length + 1)}`);
+  }
+  return specs.length === 0 ? undefined : specs;
 }
 
 /** Entries of `git status --porcelain=v1 -z --no-renames`: `XY path`, paths relative to the root. */

@@ -168,6 +168,45 @@ describe('git', () => {
     expect(createProbe().gitBranch?.(worktree)).toBe('feature/x');
   });
 
+  it('asks git about the named paths alone when given a scope, and reads none of the rest', () => {
+    const probe = createProbe();
+    expect(probe.gitUntracked?.(repo, { paths: [join(repo, 'src')] })).toEqual([join(repo, 'src', 'new file.ts')]);
+    expect(probe.gitModified?.(repo, { paths: [join(repo, 'README.md')] })).toEqual([join(repo, 'README.md')]);
+    expect(probe.gitModified?.(repo, { paths: [join(repo, 'src')] })).toEqual([]);
+    // a path outside the repository has nothing in it to ask about; the top is the whole tree
+    expect(probe.gitUntracked?.(repo, { paths: ['/elsewhere/x'] })).toEqual([]);
+    expect(probe.gitUntracked?.(join(repo, 'src'), { paths: [repo] })).toEqual(
+      expect.arrayContaining([join(repo, '.env'), join(repo, 'src', 'new file.ts')]),
+    );
+    expect(probe.gitUnchecked?.(repo)).toBe(false);
+  });
+
+  it('puts each question to git as narrowly as asked (pathspecs, no untracked files unless wanted)', () => {
+    const bin = folder('logging-git', {});
+    const calls = join(bin, 'calls.log');
+    const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    writeFileSync(
+      join(bin, 'git'),
+      `#!/bin/sh\nprintf '%s|' "$@" >> ${sq(calls)}\necho >> ${sq(calls)}\nexec ${sq(real)} "$@"\n`,
+    );
+    chmodSync(join(bin, 'git'), 0o755);
+    vi.stubEnv('PATH', `${bin}:${process.env.PATH ?? ''}`);
+    try {
+      const probe = createProbe();
+      probe.gitModified?.(repo, { paths: [join(repo, 'README.md')] });
+      probe.gitUntracked?.(repo, { paths: [join(repo, 'src')] });
+      probe.gitModified?.(repo);
+      const ran = readFileSync(calls, 'utf8').trim().split('\n');
+      expect(ran).toEqual([
+        expect.stringMatching(/\|status\|.*--untracked-files=no\|--\|:\(top,literal\)README\.md\|$/),
+        expect.stringMatching(/\|status\|.*--untracked-files=all\|--\|:\(top,literal\)src\|$/),
+        expect.stringMatching(/\|status\|.*--untracked-files=no\|--\|$/),
+      ]);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
   it('answers undefined outside a repository', () => {
     const plain = folder('plain', { 'a.txt': 'a' });
     const probe = createProbe();
@@ -177,6 +216,8 @@ describe('git', () => {
     expect(probe.gitModified?.(plain)).toBeUndefined();
     expect(probe.gitIgnored?.(plain, [join(plain, 'a.txt')])).toBeUndefined();
     expect(probe.gitBranch?.(plain)).toBeUndefined();
+    // not a repository is not "could not check"
+    expect(probe.gitUnchecked?.(plain)).toBe(false);
   });
 });
 
@@ -191,11 +232,34 @@ describe.runIf(process.platform !== 'win32')('a git that hangs', () => {
     vi.stubEnv('PATH', bin);
     try {
       const probe = createProbe({ timeoutMs: 200 });
+      expect(probe.gitUnchecked?.(repo)).toBe(false);
       expect(probe.gitUntracked?.(repo)).toBeUndefined();
+      // so a rule can tell "could not check" from "no repository"
+      expect(probe.gitUnchecked?.(repo)).toBe(true);
       expect(probe.gitIgnored?.(repo, [join(repo, 'x')])).toBeUndefined();
+      expect(probe.gitModified?.(repo, { paths: [join(repo, 'a')] })).toBeUndefined();
       expect(readFileSync(calls, 'utf8')).toBe('run\n');
       // the branch is read from the file, no git needed
       expect(probe.gitBranch?.(repo)).toBe('main');
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+});
+
+describe.runIf(process.platform !== 'win32')('a budget that is already spent', () => {
+  it('runs no git at all and says it could not check', () => {
+    const bin = folder('counting-bin', {});
+    const calls = join(bin, 'calls.log');
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\necho run >> ${sq(calls)}\n`);
+    chmodSync(join(bin, 'git'), 0o755);
+    const repo = folder('late-repo', { '.git/HEAD': 'ref: refs/heads/main\n' });
+    vi.stubEnv('PATH', bin);
+    try {
+      const probe = createProbe({ answerBy: Date.now() - 1 });
+      expect(probe.gitModified?.(repo)).toBeUndefined();
+      expect(probe.gitUnchecked?.(repo)).toBe(true);
+      expect(existsSync(calls)).toBe(false);
     } finally {
       vi.unstubAllEnvs();
     }
