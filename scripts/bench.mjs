@@ -2,7 +2,13 @@
 // `npm run bench` (builds first): the hook's start-up cost and the engine's throughput, as ratios
 // on this machine in this run (SPEC §10).
 //
-//   node scripts/bench.mjs [--runs N] [--json] [--hook PATH]
+//   node scripts/bench.mjs [--runs N] [--json] [--hook PATH] [--parts LIST] [--sizes LIST] [--skip-largest]
+//                          [--repo-runs N] [--counts LIST] [--load-rounds N]
+//
+// --parts picks what to measure, of start,repos,load,engine (default: all four).
+// --sizes the repositories' sizes in files (default 1000,30000,100000); --skip-largest leaves out
+// the biggest (making the 100,000-file one takes a minute or two on a busy machine).
+// --counts how many hooks start at once in the load part (default 10,50,200).
 //
 // --hook PATH adds the same two payloads through another hook-entry.cjs (an installed package's,
 // say: `<npm prefix>/lib/node_modules/agent-step-guard/dist/hook-entry.cjs`), in the same rounds.
@@ -15,7 +21,11 @@
 //    exit as seen by this process. Peak memory is the child's maximum resident set size, read by
 //    `/usr/bin/time -f %M` where it exists, else by a preloaded module that reports
 //    `process.resourceUsage().maxRSS` on exit (the preload itself costs a little, for all alike).
-// 2. Engine throughput in one process: `evaluate` over the shell-command corpus (test/corpus/*.jsonl
+// 2. Repositories (scripts/bench-scale.mjs): the hook on harmless, checkout, delete and commit steps
+//    in generated git repositories of each size, against `node -e 0` in the same rounds; and how
+//    often `git add -A && git commit` over an untracked `.env` was blocked (a fresh chat each time).
+// 3. Load: N hooks of one chat at once against N `node -e 0` at once, p50 and p99.
+// 4. Engine throughput in one process: `evaluate` over the shell-command corpus (test/corpus/*.jsonl
 //    when present, else a built-in list), in steps per second after warm-up, best and median of
 //    several rounds (scripts/engine-throughput.mjs, which quality.mjs reports too).
 import { spawnSync } from 'node:child_process';
@@ -23,6 +33,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { loadBench, machineLoad, repoBench } from './bench-scale.mjs';
 import { corpusLines, describeThroughput, engineThroughput } from './engine-throughput.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -40,15 +51,60 @@ const hookAt = args.indexOf('--hook');
 const otherHook = hookAt >= 0 ? args[hookAt + 1] : undefined;
 if (hookAt >= 0 && (otherHook === undefined || !existsSync(otherHook))) fail(`--hook needs an existing hook script.`);
 if (!existsSync(HOOK) || !existsSync(CORE)) fail('the build is missing: run `npm run bench` (it builds first).');
+const parts = new Set(listArg('--parts', 'start,repos,load,engine'));
+const sizes = listArg('--sizes', '1000,30000,100000')
+  .map(Number)
+  .sort((a, b) => a - b);
+if (args.includes('--skip-largest')) sizes.pop();
+const counts = listArg('--counts', '10,50,200').map(Number);
+const repoRuns = numberArg('--repo-runs', 10);
+const loadRounds = numberArg('--load-rounds', 2);
+if (![...sizes, ...counts].every((n) => Number.isInteger(n) && n > 0)) fail('--sizes and --counts take whole numbers.');
 
 const work = mkdtempSync(join(tmpdir(), 'guard-bench-'));
 try {
-  const report = { runs, machine: machine(), memoryBy: '', spawn: spawnBench(work), engine: await engineBench() };
-  report.memoryBy = report.spawn.memoryBy;
-  delete report.spawn.memoryBy;
+  const log = (line) => process.stderr.write(`${line}\n`);
+  const env = { PATH: process.env.PATH ?? '', HOME: work, GUARD_HOME: join(work, 'guard') };
+  // --hook's hook is measured beside this checkout's in the repositories and under load too
+  const hooks = [
+    { label: 'this', path: HOOK },
+    ...(otherHook === undefined ? [] : [{ label: '--hook', path: otherHook }]),
+  ];
+  const report = { runs, machine: machine(), loadBefore: machineLoad() };
+  if (parts.has('start')) {
+    report.spawn = spawnBench(work);
+    report.memoryBy = report.spawn.memoryBy;
+    delete report.spawn.memoryBy;
+  }
+  if (parts.has('repos')) {
+    const measure = (argv, input, caseEnv) => {
+      const started = process.hrtime.bigint();
+      const result = spawnSync(process.execPath, argv, { input, env: caseEnv, encoding: 'utf8' });
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (result.status !== 0) fail(`${argv.join(' ')} exited ${result.status}: ${result.stderr}`);
+      return { ms, stdout: result.stdout };
+    };
+    report.repos = repoBench({ sizes, runs: repoRuns, work, hooks, env, measure, log });
+  }
+  if (parts.has('load')) report.load = await loadBench({ counts, rounds: loadRounds, work, hooks, env, log });
+  if (parts.has('engine')) report.engine = await engineBench();
+  report.loadAfter = machineLoad();
   process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : render(report));
 } finally {
   rmSync(work, { recursive: true, force: true });
+}
+
+function listArg(name, fallback) {
+  const at = args.indexOf(name);
+  return (at >= 0 ? (args[at + 1] ?? '') : fallback).split(',').filter(Boolean);
+}
+
+function numberArg(name, fallback) {
+  const at = args.indexOf(name);
+  if (at < 0) return fallback;
+  const value = Number(args[at + 1]);
+  if (!Number.isInteger(value) || value < 1) fail(`${name} needs a whole number above 0.`);
+  return value;
 }
 
 function spawnBench(dir) {
@@ -199,38 +255,91 @@ function machine() {
   return { node: process.version, platform: `${process.platform}-${process.arch}` };
 }
 
-function render(report) {
-  const rows = report.spawn.cases.map((item) => [
-    item.name,
-    `${item.medianMs.toFixed(1)}`,
-    `${item.p90Ms.toFixed(1)}`,
-    `${item.timeRatio.toFixed(2)}x`,
-    `${(item.medianKb / 1024).toFixed(1)}`,
-    `${(item.p90Kb / 1024).toFixed(1)}`,
-    `${item.memoryRatio.toFixed(2)}x`,
-  ]);
-  const head = ['', 'median ms', 'p90 ms', 'time', 'median MB', 'p90 MB', 'memory'];
+function table(head, rows) {
   const widths = head.map((_, i) => Math.max(head[i].length, ...rows.map((row) => row[i].length)));
   const format = (row) =>
     row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
-  const hooks = report.spawn.cases.filter((item) => item.agent !== undefined);
-  const engine = report.engine;
-  return [
-    `guard bench: ${report.runs} runs each, interleaved (${report.machine.node}, ${report.machine.platform})`,
+  return [format(head), ...rows.map(format)];
+}
+
+function render(report) {
+  const load = (l) => `load average ${l.loadAverage.join(' / ')} on ${l.cores} cores`;
+  const out = [
+    `guard bench (${report.machine.node}, ${report.machine.platform}); before: ${load(report.loadBefore)}; after: ${load(report.loadAfter)}`,
     '',
-    format(head),
-    ...rows.map(format),
-    ...(otherHook === undefined ? [] : [`--hook is ${otherHook}`]),
-    '',
-    ...[...new Set(hooks.map((item) => item.agent))].map((agent) => {
-      // the harmless step: what nearly every call is
-      const hook = hooks.find((item) => item.agent === agent);
-      return `hook ${agent} vs node -e 0: ${hook.timeRatio.toFixed(2)}x time (target <= ${TARGET.time}x), ${hook.memoryRatio.toFixed(2)}x memory (target <= ${TARGET.memory}x)`;
-    }),
-    `memory measured by ${report.memoryBy}`,
-    `engine: ${describeThroughput(engine)}, from ${engine.corpus}`,
-    '',
-  ].join('\n');
+  ];
+  if (report.spawn) {
+    const rows = report.spawn.cases.map((item) => [
+      item.name,
+      `${item.medianMs.toFixed(1)}`,
+      `${item.p90Ms.toFixed(1)}`,
+      `${item.timeRatio.toFixed(2)}x`,
+      `${(item.medianKb / 1024).toFixed(1)}`,
+      `${(item.p90Kb / 1024).toFixed(1)}`,
+      `${item.memoryRatio.toFixed(2)}x`,
+    ]);
+    const hooks = report.spawn.cases.filter((item) => item.agent !== undefined);
+    out.push(
+      `hook start: ${report.runs} runs each, interleaved`,
+      ...table(['', 'median ms', 'p90 ms', 'time', 'median MB', 'p90 MB', 'memory'], rows),
+      ...(otherHook === undefined ? [] : [`--hook is ${otherHook}`]),
+      ...[...new Set(hooks.map((item) => item.agent))].map((agent) => {
+        // the harmless step: what nearly every call is
+        const hook = hooks.find((item) => item.agent === agent);
+        return `hook ${agent} vs node -e 0: ${hook.timeRatio.toFixed(2)}x time (target <= ${TARGET.time}x), ${hook.memoryRatio.toFixed(2)}x memory (target <= ${TARGET.memory}x)`;
+      }),
+      `memory measured by ${report.memoryBy}`,
+      '',
+    );
+  }
+  if (report.repos) {
+    const steps = report.repos[0]?.steps.map((step) => step.name) ?? [];
+    const rows = steps.map((name) => [
+      name,
+      ...report.repos.map((repo) => {
+        const step = repo.steps.find((item) => item.name === name);
+        const wrong = Object.entries(step.answers)
+          .filter(([answer]) => answer !== step.expect)
+          .map(([answer, n]) => `${n} ${answer}`);
+        return `${step.ratio.toFixed(2)}x${wrong.length > 0 ? ` (${wrong.join(', ')}!)` : ''}`;
+      }),
+    ]);
+    rows.push(['node -e 0 (ms)', ...report.repos.map((repo) => repo.nodeMs.toFixed(0))]);
+    const commit = report.repos.flatMap((repo) =>
+      repo.steps
+        .filter((item) => item.expect === 'block')
+        .map((step) => {
+          const total = Object.values(step.answers).reduce((a, b) => a + b, 0);
+          const others = Object.entries(step.answers).filter(([answer]) => answer !== 'block');
+          const rest = others.map(([answer, n]) => `, ${n} ${answer}`).join('');
+          return `${step.name.replace(/: .*/, '')} at ${repo.files.toLocaleString('en')}: ${step.answers.block ?? 0} of ${total}${rest}`;
+        }),
+    );
+    out.push(
+      `repositories: median hook time as a ratio to node -e 0 in the same rounds (${report.repos[0]?.steps.length ? repoRuns : 0} runs each; target: harmless steps flat, the rest one narrow git query)`,
+      ...table(['', ...report.repos.map((repo) => `${repo.files.toLocaleString('en')} files`)], rows),
+      `git add -A && git commit over an untracked .env blocked, fresh chats: ${commit.join('; ')}`,
+      `making the repositories took ${report.repos.map((repo) => `${repo.makeSeconds} s`).join(', ')}`,
+      '',
+    );
+  }
+  if (report.load) {
+    const rows = report.load.flatMap((item) =>
+      item.hooks.map((hook) => [
+        `${item.count} at once${item.hooks.length > 1 ? `, ${hook.label}` : ''}`,
+        `${item.nodeMs.p50.toFixed(0)} / ${item.nodeMs.p99.toFixed(0)}`,
+        `${hook.hookMs.p50.toFixed(0)} / ${hook.hookMs.p99.toFixed(0)}`,
+        `${hook.ratio.p50.toFixed(2)}x / ${hook.ratio.p99.toFixed(2)}x`,
+      ]),
+    );
+    out.push(
+      `load: hooks of one chat (an asked push each, saved) started at once, against as many node -e 0 (${loadRounds} rounds; target p99 <= 1.5x)`,
+      ...table(['', 'node p50 / p99 ms', 'hook p50 / p99 ms', 'ratio p50 / p99'], rows),
+      '',
+    );
+  }
+  if (report.engine) out.push(`engine: ${describeThroughput(report.engine)}, from ${report.engine.corpus}`, '');
+  return out.join('\n');
 }
 
 function fail(message) {
