@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluate } from '../../src/evaluate.js';
+import { decideIn, MODES } from '../../src/modes.js';
 import type { ProbeTable } from '../../src/rule.js';
 import { tableProbe } from '../../src/rule.js';
 import { secretsCommit } from '../../src/rules/secrets-commit.js';
@@ -97,6 +98,9 @@ describe('secrets.commit when git could not answer', () => {
     expect(findings[0]?.reason).toMatch(/could not check in time/);
     expect(findings[0]?.remember).toBe('never');
     expect(judge(step, UNCHECKED, true).map((finding) => finding.decision)).toEqual(['block']);
+    // no mode lets through what guard could not check (SPEC §12)
+    const evaluation = evaluate(stepFrom(step), { ...ENV, probe: tableProbe(UNCHECKED), failClosed: false });
+    for (const mode of MODES) expect(decideIn(mode, evaluation).evaluation.decision).toBe('ask');
   });
 
   it.for([
