@@ -18,3 +18,4 @@ export { rules } from './rules/index.js';
 export * from './session.js';
 export * from './chat/index.js';
 export * from './modes.js';
+export * from './second-opinion/index.js';

@@ -33,6 +33,11 @@ interface StepBase {
   readonly toolName: string;
   /** The tool call id when the agent gives one (used to pair a result with its step). */
   readonly callId?: string;
+  /**
+   * The agent's own words for what this step is for, when its payload carries them (a shell tool's
+   * `description`); only the second opinion reads it.
+   */
+  readonly intent?: string;
 }
 
 export interface ShellStep extends StepBase {

@@ -1,3 +1,5 @@
+import type { Memo } from '../second-opinion/types.js';
+import { OPINION_LIMITS } from '../second-opinion/types.js';
 import type { Chat, Pending, StartScan } from './chat.js';
 import { withinLimits } from './chat.js';
 
@@ -43,6 +45,8 @@ export interface Change {
   readonly poisonedRules?: boolean;
   /** MCP servers whose tools are blocked for the chat (added to those already blocked). */
   readonly poisonedServers?: readonly string[];
+  /** The second opinion was sent this step in this turn, and answered it (`memo`) or not. */
+  readonly opinion?: { readonly turn: string; readonly memo?: Memo };
 }
 
 /** A change being put together. */
@@ -74,6 +78,7 @@ export function apply(chat: Chat, change: Change): Chat {
     scan,
     away,
     failure,
+    opinion,
   } = chat;
   if (change.announced === true) announced = true;
   if (change.usedOnce !== undefined) {
@@ -109,6 +114,18 @@ export function apply(chat: Chat, change: Change): Chat {
   ) {
     failure = undefined;
   }
+  if (change.opinion !== undefined) {
+    const { turn, memo } = change.opinion;
+    const memos = opinion?.memos ?? [];
+    opinion = {
+      turn,
+      sent: opinion?.turn === turn ? opinion.sent + 1 : 1,
+      memos:
+        memo === undefined
+          ? memos
+          : [...memos.filter((entry) => entry.key !== memo.key), memo].slice(-OPINION_LIMITS.remembered),
+    };
+  }
   if (change.scan !== undefined) scan = change.scan;
   if (change.poisonedRules !== undefined) poisonedRules = change.poisonedRules;
   if (change.poisonedServers !== undefined) poisonedServers = union(poisonedServers, change.poisonedServers);
@@ -128,6 +145,7 @@ export function apply(chat: Chat, change: Change): Chat {
     ...(announced === undefined ? {} : { announced }),
     ...(scan === undefined ? {} : { scan }),
     ...(failure === undefined ? {} : { failure }),
+    ...(opinion === undefined ? {} : { opinion }),
   });
 }
 

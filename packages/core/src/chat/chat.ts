@@ -1,6 +1,7 @@
 import { FRESH_SESSION } from '../context/build.js';
 import type { SessionView } from '../rule.js';
 import { concernOf } from '../modes.js';
+import type { ChatOpinion } from '../second-opinion/types.js';
 import { commandId } from './ids.js';
 
 /**
@@ -42,6 +43,8 @@ export interface Chat {
   readonly away: Readonly<Record<string, number>>;
   /** The last failing command (by hash) and how often in a row it failed with no file changed since. */
   readonly failure?: { readonly command: string; readonly count: number };
+  /** The second opinion in this chat: judgements sent this turn, and answers by step and request. */
+  readonly opinion?: ChatOpinion;
 }
 
 /** A question waiting for the person. */

@@ -46,6 +46,7 @@ export const guardTamper = {
         'guard off',
         'guard fail-closed off',
         'guard mode full',
+        'guard second-opinion off',
         'rm -rf ~/.local/state/guard',
         'npm rm -g agent-step-guard',
         { step: { kind: 'write', path: '/home/dev/.codex/hooks.json', content: '{}' } },
@@ -54,6 +55,7 @@ export const guardTamper = {
         'guard status',
         'guard mode',
         'guard explain -- rm -rf dist',
+        'guard second-opinion status',
         'cat ~/.local/state/guard/log.jsonl',
         { step: { kind: 'read', path: '.guard.yaml' } },
       ],
@@ -110,6 +112,8 @@ function tampers(inv: Invocation, context: RuleContext, stepWrites: boolean): st
     // `guard mode` alone only shows the mode
     const value = words.slice(words.indexOf(sub) + 1).find((arg) => !arg.startsWith('-'));
     if (sub === 'mode') return value === undefined ? undefined : `guard mode ${value}`;
+    // switching the second opinion off or pointing it at another model is the person's (SPEC §11)
+    if (sub === 'second-opinion') return value === undefined || value === 'status' ? undefined : `guard second-opinion ${value}`;
     return `guard ${sub}`;
   }
   if (PACKAGE_MANAGERS.has(inv.name)) {
