@@ -50,6 +50,8 @@ describe('antigravity.read: recorded payloads', () => {
         cwd: '/abs/path',
         projectRoot: '/abs/path',
         toolName: 'write_to_file',
+        // the model's Description of the call, which only the second opinion reads
+        intent: 'Create probe-scratch.txt containing the word hello',
       },
     } satisfies HookInput);
   });

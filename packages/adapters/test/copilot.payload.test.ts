@@ -64,6 +64,8 @@ describe('copilot.read: recorded payloads', () => {
         cwd: ws,
         projectRoot: ws,
         toolName: 'bash',
+        // the model's description of the call, which only the second opinion reads
+        intent: 'Run the requested command',
       },
     } satisfies HookInput);
   });

@@ -143,7 +143,9 @@ function toStep(fields: Fields, where: string): ToolStep {
     toolName,
     ...(typeof stepIdx === 'number' ? { callId: String(stepIdx) } : {}),
   };
-  return { ...base, ...details };
+  // the model's own words for the step, where the tool takes them (write_to_file's "Description")
+  const intent = firstText(optionalArg(args, 'Description'));
+  return { ...base, ...(intent === undefined ? {} : { intent }), ...details };
 }
 
 type Details =

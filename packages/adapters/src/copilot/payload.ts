@@ -191,6 +191,8 @@ function toStep(fields: Fields, where: string): ToolStep {
   const args = toolArgs(fields, where);
   const callId = firstText(fields['tool_use_id']);
   const cwd = workingDir(fields, where);
+  // the model's own words for the step: bash's "description", VS Code's "explanation"
+  const intent = isFields(args) ? firstText(optionalArg(args, 'description', 'explanation')) : undefined;
   const base = {
     agent: 'copilot' as const,
     chatId: chatId(fields),
@@ -198,6 +200,7 @@ function toStep(fields: Fields, where: string): ToolStep {
     projectRoot: cwd, // Copilot sends no workspace root; its hooks run in the session's folder
     toolName,
     ...(callId === undefined ? {} : { callId }),
+    ...(intent === undefined ? {} : { intent }),
   };
   const kind = TOOLS.get(toolName.toLowerCase());
   if (kind === undefined) {
