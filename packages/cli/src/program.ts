@@ -108,6 +108,42 @@ export function createProgram(io: Io): Command {
     );
 
   program
+    .command('second-opinion')
+    .description(
+      "a local model that may raise a step the rules let through to an ask, when it looks irreversible and outside the person's request: 'on' (with --url and --model), 'off', or 'status'",
+    )
+    .addArgument(new Argument('<state>', 'on, off or status').choices(['on', 'off', 'status']))
+    .option('--url <base-url>', 'an OpenAI-compatible server: https://, or http:// to 127.0.0.1 or localhost')
+    .option('--model <name>', 'the model to ask')
+    .option('--key-env <VAR>', 'the environment variable that holds the key, if the server needs one')
+    .addOption(
+      new Option('--timeout-ms <ms>', 'time limit per judgement (default 500, at most 1500)').argParser(
+        positiveInteger,
+      ),
+    )
+    .option('--json', 'with status: print it as JSON')
+    .addHelpText('after', SECOND_OPINION_EXAMPLES)
+    .action(
+      async (
+        state: 'on' | 'off' | 'status',
+        options: { url?: string; model?: string; keyEnv?: string; timeoutMs?: number; json?: boolean },
+      ) => {
+        const { secondOpinion } = await import('./commands/second-opinion.js');
+        await secondOpinion(
+          state,
+          {
+            ...(options.url === undefined ? {} : { url: options.url }),
+            ...(options.model === undefined ? {} : { model: options.model }),
+            ...(options.keyEnv === undefined ? {} : { keyEnv: options.keyEnv }),
+            ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+            ...(options.json === undefined ? {} : { json: options.json }),
+          },
+          io,
+        );
+      },
+    );
+
+  program
     .command('status')
     .description('show on/off, fail-closed, and where each agent has the hook installed')
     .option('--json', 'print JSON')
@@ -232,6 +268,14 @@ export function createProgram(io: Io): Command {
 
   return program;
 }
+
+const SECOND_OPINION_EXAMPLES = `
+Examples:
+  guard second-opinion on --url http://127.0.0.1:11434/v1 --model qwen2.5:1.5b
+  guard second-opinion on --url https://api.example.com/v1 --model small-judge --key-env JUDGE_API_KEY --timeout-ms 800
+  guard second-opinion status --json
+  guard second-opinion off
+`;
 
 const EXPLAIN_EXAMPLES = `
 Examples:

@@ -20,8 +20,11 @@ import { trustOf } from './trust.js';
 import { GuardError } from '../errors.js';
 import type { Io } from '../io.js';
 import { hookScriptPath } from '../self.js';
+import { pausedUntil } from '@guard/core';
+import type { OpinionBars } from '@guard/core';
+import { readHealth } from '../state/opinion.js';
 import { guardHomeFrom } from '../state/settings.js';
-import type { Settings } from '../state/settings.js';
+import type { SecondOpinionConfig, Settings } from '../state/settings.js';
 
 // How guard stands in each agent's files, read without changing anything: what `guard status`
 // shows (and prints as JSON) and what `guard doctor` starts its checks from.
@@ -79,7 +82,79 @@ export interface StatusJson {
   readonly guardHome: string;
   /** The hook script `guard setup` writes into configs, and whether it is built. */
   readonly hookScript: { readonly path: string; readonly exists: boolean };
+  /** The second opinion (SPEC §11): off, or on with its model, and whether it is paused. */
+  readonly secondOpinion: OpinionStatus;
   readonly agents: readonly AgentStatus[];
+}
+
+/** How the second opinion stands. */
+export type OpinionStatus =
+  | { readonly on: false }
+  | { readonly on: true; readonly problem: string }
+  | {
+      readonly on: true;
+      readonly url: string;
+      readonly endpoint: string;
+      readonly model: string;
+      readonly keyEnv?: string;
+      /** The key's variable is set in the environment `guard status` runs in. */
+      readonly keySet?: boolean;
+      readonly timeoutMs: number;
+      readonly bars: OpinionBars;
+      /** ISO time the pause ends, when paused. */
+      readonly pausedUntil?: string;
+      /** Why it paused (the last failure), when paused. */
+      readonly pausedWhy?: string;
+      readonly failuresInARow: number;
+    };
+
+/** The second opinion's settings back from its status (for `guard doctor`), when it is on and usable. */
+export function opinionConfig(status: OpinionStatus): SecondOpinionConfig | undefined {
+  if (!status.on || 'problem' in status) return undefined;
+  const { url, endpoint, model, keyEnv, timeoutMs, bars } = status;
+  return { url, endpoint, model, ...(keyEnv === undefined ? {} : { keyEnv }), timeoutMs, bars };
+}
+
+/** The second opinion in one line: off, or on with its model, URL, time limit and pause. */
+export function opinionLine(status: OpinionStatus): string {
+  if (!status.on) return 'off (`guard second-opinion on --url … --model …` turns it on)';
+  if ('problem' in status)
+    return `on, but its settings cannot be used (${status.problem}): every step it would judge goes ahead on the rules alone, logged as not judged; run \`guard second-opinion on …\` again`;
+  const key =
+    status.keyEnv === undefined ? '' : `, key from $${status.keyEnv}${status.keySet === true ? '' : ' (not set here)'}`;
+  const state =
+    status.pausedUntil !== undefined
+      ? `PAUSED until ${status.pausedUntil}${status.pausedWhy === undefined ? '' : ` (${status.pausedWhy})`}: the rules decide alone until then`
+      : status.failuresInARow > 0
+        ? `not paused (${status.failuresInARow} failure${status.failuresInARow === 1 ? '' : 's'} in a row)`
+        : 'not paused';
+  return `on, model ${status.model} at ${status.endpoint}${key}, ${status.timeoutMs} ms per judgement; ${state}`;
+}
+
+/** How the second opinion stands, from the settings and its health file. */
+export function opinionStatus(settings: Settings, guardHome: string, io: Io): OpinionStatus {
+  const second = settings.secondOpinion;
+  if (!second.on) return { on: false };
+  if ('problem' in second) return second;
+  const { config } = second;
+  const health = readHealth(guardHome);
+  const paused = pausedUntil(health, Date.now());
+  return {
+    on: true,
+    url: config.url,
+    endpoint: config.endpoint,
+    model: config.model,
+    ...(config.keyEnv === undefined ? {} : { keyEnv: config.keyEnv, keySet: Boolean(io.env[config.keyEnv]) }),
+    timeoutMs: config.timeoutMs,
+    bars: config.bars,
+    ...(paused === undefined
+      ? {}
+      : {
+          pausedUntil: new Date(paused).toISOString(),
+          ...(health.why === undefined ? {} : { pausedWhy: health.why }),
+        }),
+    failuresInARow: paused === undefined ? health.failures : 0,
+  };
 }
 
 /** How one agent's config file stands, read without changing anything. */
@@ -181,6 +256,7 @@ export async function collectStatus(io: Io): Promise<StatusJson> {
     mode: settings.mode,
     guardHome,
     hookScript: { path: script, exists: existsSync(script) },
+    secondOpinion: opinionStatus(settings, guardHome, io),
     agents: AGENT_IDS.map((agent) => {
       // run from the home folder, the project's file can be the user's own: list it once
       const levels = LEVELS.map((level) => inspectLevel(agent, level, io, settings)).filter(

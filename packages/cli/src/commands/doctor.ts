@@ -4,8 +4,8 @@ import { AGENT_IDS } from '@guard/adapters';
 import type { Adapter, AgentId, ConfigLevel, Effect, TrustReport } from '@guard/adapters';
 import { adapterFor, LEVELS, locationsFrom, readBytes } from '../agents/config-io.js';
 import type { CommandCheck } from '../agents/config-io.js';
-import { collectStatus, hooksOffFor } from '../agents/inspect.js';
-import type { LevelStatus } from '../agents/inspect.js';
+import { collectStatus, hooksOffFor, opinionConfig } from '../agents/inspect.js';
+import type { LevelStatus, StatusJson } from '../agents/inspect.js';
 import { ExitCode, GuardError } from '../errors.js';
 import type { Io } from '../io.js';
 
@@ -144,6 +144,7 @@ export async function diagnose(io: Io, run: RunHook): Promise<DoctorJson> {
           fix: 'Run `npm run build` in the guard checkout.',
         },
   ];
+  guard.push(...(await opinionCheck(status.secondOpinion, io)));
   const agents: AgentChecks[] = [];
   for (const agent of AGENT_IDS) {
     const levels = status.agents.find((entry) => entry.agent === agent)?.levels ?? [];
@@ -159,6 +160,35 @@ export async function diagnose(io: Io, run: RunHook): Promise<DoctorJson> {
   }
   const ok = agents.length > 0 && [...guard, ...agents.flatMap((agent) => agent.checks)].every((check) => check.ok);
   return { ok, guard, agents };
+}
+
+/** With the second opinion on: one round trip to its model, timed (nothing when it is off). */
+async function opinionCheck(status: StatusJson['secondOpinion'], io: Io): Promise<Check[]> {
+  if (!status.on) return [];
+  const name = 'second opinion answers';
+  if ('problem' in status)
+    return [
+      {
+        name,
+        ok: false,
+        detail: `its settings cannot be used: ${status.problem}`,
+        fix: 'Run `guard second-opinion on --url <base-url> --model <name>` again, or `guard second-opinion off`.',
+      },
+    ];
+  const config = opinionConfig(status);
+  if (config === undefined) return [];
+  const { roundTrip } = await import('../hook/second-opinion.js');
+  const trip = await roundTrip(config, io.env, io.cwd());
+  return [
+    trip.ok
+      ? { name, ok: true, detail: trip.detail }
+      : {
+          name,
+          ok: false,
+          detail: trip.detail,
+          fix: `Check that the server at ${config.endpoint} is running and serves ${config.model}${config.keyEnv === undefined ? '' : ` (with $${config.keyEnv} set)`}, or give it more time with \`guard second-opinion on … --timeout-ms N\`; until then each step goes ahead on the rules alone.`,
+        },
+  ];
 }
 
 // A file that does not parse may still be guard's: then doctor says what is wrong with it.

@@ -1,4 +1,4 @@
-import type { Decision } from '@guard/core';
+import type { Decision, OpinionRecord } from '@guard/core';
 import type { Io } from '../io.js';
 import type { LogEntry } from '../state/decision-log.js';
 import { readLog } from '../state/decision-log.js';
@@ -46,6 +46,7 @@ export function logLine(entry: LogEntry): string {
     return `${when}  switch  ${Object.entries(entry.changed ?? {})
       .map(([k, v]) => `${k}=${String(v)}`)
       .join(' ')}`;
+  if (entry.how === 'second-opinion-paused') return `${when}  second opinion paused: ${entry.reason ?? ''}`;
   const decision =
     entry.answer && entry.answer !== entry.decision
       ? `${entry.decision ?? '-'}→${entry.answer}`
@@ -58,6 +59,25 @@ export function logLine(entry: LogEntry): string {
     entry.rules && entry.rules.length > 0 ? `[${entry.rules.join(', ')}]` : '',
     entry.step ? entry.step.slice(0, 120) : (entry.event ?? ''),
     entry.error ? `(${entry.error})` : '',
+    entry.opinion ? `{${opinionWords(entry.opinion)}}` : '',
   ];
   return parts.filter((part) => part !== '').join('  ');
+}
+
+/** What the second opinion did about a step, in a few words. */
+export function opinionWords(opinion: OpinionRecord): string {
+  const p = (value: number | undefined): string => (value === undefined ? '-' : value.toFixed(2));
+  const scores =
+    opinion.irreversible === undefined
+      ? ''
+      : ` irreversible ${p(opinion.irreversible)}${opinion.outside === undefined ? '' : `, outside request ${p(opinion.outside)}`}`;
+  const memo = opinion.remembered === true ? ', remembered' : opinion.ms === undefined ? '' : `, ${opinion.ms} ms`;
+  switch (opinion.outcome) {
+    case 'raised':
+      return `second opinion raised it:${scores}${memo}`;
+    case 'judged':
+      return `second opinion judged it:${scores}${memo}`;
+    case 'unavailable':
+      return `second opinion could not judge it: ${opinion.why ?? 'unknown'}`;
+  }
 }

@@ -37,6 +37,12 @@ export interface ChatReport {
   /** Memory keys the person said yes to. */
   readonly remembered: readonly string[];
   readonly failures: number;
+  /** What the second opinion did in this chat: steps it judged (raised included), raised, and could not judge. */
+  readonly secondOpinion: {
+    readonly judged: number;
+    readonly raised: readonly ReportStep[];
+    readonly unavailable: readonly (ReportStep & { readonly why: string })[];
+  };
   /** What the chat-start scan checked and found. */
   readonly startScan?: {
     readonly checked: readonly string[];
@@ -66,6 +72,7 @@ export function buildReports(
     allowedAfterYes: ReportStep[];
     leftUndone: ReportStep[];
     allowedByMode?: ReportStep[];
+    secondOpinion: { judged: number; raised: ReportStep[]; unavailable: (ReportStep & { why: string })[] };
   }
   const drafts = new Map<string, Draft>();
   for (const entry of entries) {
@@ -84,6 +91,7 @@ export function buildReports(
         asked: [],
         allowedAfterYes: [],
         leftUndone: [],
+        secondOpinion: { judged: 0, raised: [], unavailable: [] },
       };
       drafts.set(id, draft);
     }
@@ -91,6 +99,13 @@ export function buildReports(
     if (entry.how === 'failure' || entry.how === 'deadline') draft.failures++;
     if (entry.decision === undefined) continue;
     draft.steps++;
+    const opinion = entry.opinion;
+    if (opinion?.outcome === 'unavailable')
+      draft.secondOpinion.unavailable.push({ ...item(entry), why: opinion.why ?? 'unknown' });
+    else if (opinion !== undefined) {
+      draft.secondOpinion.judged++;
+      if (opinion.outcome === 'raised') draft.secondOpinion.raised.push(item(entry));
+    }
     if (entry.how === 'away-undone') draft.leftUndone.push(item(entry));
     else if (entry.how === 'memory' || entry.how === 'project') draft.allowedAfterYes.push(item(entry));
     else if (entry.how === 'mode') (draft.allowedByMode ??= []).push({ ...item(entry), mode: entry.mode ?? '' });
@@ -158,6 +173,14 @@ function renderReport(chat: ChatReport): string {
       lines.push(`    - ${step.step.slice(0, 100)}  [${step.rules.join(', ')}] (${step.mode ?? ''})`);
   }
   if (chat.remembered.length > 0) lines.push(`  remembered yes: ${chat.remembered.join(', ')}`);
+  const second = chat.secondOpinion;
+  if (second.judged > 0 || second.unavailable.length > 0) {
+    lines.push(
+      `  second opinion: judged ${second.judged} step${second.judged === 1 ? '' : 's'}, raised ${second.raised.length}, could not judge ${second.unavailable.length}`,
+    );
+    for (const step of second.raised) lines.push(`    raised: ${step.step.slice(0, 100)}`);
+    for (const step of second.unavailable) lines.push(`    not judged: ${step.step.slice(0, 80)}  (${step.why})`);
+  }
   if (chat.startScan) {
     lines.push(
       `  chat start: checked ${chat.startScan.checked.length} (${chat.startScan.checked.join(', ') || 'nothing'})`,

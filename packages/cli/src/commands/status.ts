@@ -1,6 +1,6 @@
 import type { Adapter, AgentId, Capabilities, TrustReport } from '@guard/adapters';
 import { adapterFor, isInstalledPackage } from '../agents/config-io.js';
-import { collectStatus } from '../agents/inspect.js';
+import { collectStatus, opinionLine } from '../agents/inspect.js';
 import type { LevelStatus, StatusJson } from '../agents/inspect.js';
 import { MODE_SUMMARY } from '@guard/core';
 import type { Io } from '../io.js';
@@ -33,6 +33,7 @@ export function renderStatus(report: StatusJson): string {
     `mode: ${report.mode} (${MODE_SUMMARY[report.mode]}; \`guard mode\` tells more)`,
     `folder: ${report.guardHome}`,
     `hook script: ${report.hookScript.path}${report.hookScript.exists ? '' : ` (missing: ${isInstalledPackage(report.hookScript.path) ? 'install guard again' : 'run `npm run build`'})`}`,
+    `second opinion: ${opinionLine(report.secondOpinion)}`,
   ];
   for (const agent of report.agents) {
     lines.push('', agent.name);

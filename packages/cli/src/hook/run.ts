@@ -3,7 +3,7 @@ import { homedir, tmpdir } from 'node:os';
 import type { HookInput, HookReply, ReplyContext } from '@guard/adapters';
 import { AGENT_IDS } from '@guard/adapters/agents';
 import type { Environment, Evaluation, Probe, Rule, Settled } from '@guard/core';
-import { evaluate, logText, redactForLog, rememberedBy, settle, stepText, viewOf } from '@guard/core';
+import { consultable, evaluate, logText, redactForLog, rememberedBy, settle, stepText, viewOf } from '@guard/core';
 import { ExitCode } from '../errors.js';
 import type { AgentPayload } from './adapter.js';
 import { loadPayload } from './adapter.js';
@@ -26,6 +26,8 @@ import { effectiveSettings, guardHomeFrom } from '../state/settings.js';
 import type { ChatMemory } from '../state/memory.js';
 import { NO_MEMORY } from '../state/memory.js';
 import { guardCodeFolders } from '../world/guard-code.js';
+import { keepRequest } from '../state/opinion.js';
+import type { Consulted, ConsultInput } from './second-opinion.js';
 
 /** What the hook touches of its process; tests pass a fake one. */
 export interface HookIo {
@@ -54,6 +56,8 @@ export interface HookDeps {
   readonly rules?: readonly Rule[];
   /** The budget for one call, in ms (default 2 s, or `GUARD_DEADLINE_MS`). */
   readonly deadlineMs?: number;
+  /** The second opinion's HTTP call (tests pass another). */
+  readonly post?: ConsultInput['post'];
 }
 
 /** A log line as the runtime fills it in (time, agent and duration are added when it is written). */
@@ -69,6 +73,12 @@ export const DEFAULT_DEADLINE_MS = 2_000;
 /** The most one git question may take in a hook call, and what is kept back from the deadline for answering. */
 const GIT_BUDGET_MS = 1_000;
 const ANSWER_RESERVE_MS = 400;
+
+/**
+ * What the second opinion leaves of the hook's deadline for everything after it: settling, the
+ * reply, the log and saving the chat, on a busy machine.
+ */
+export const AFTER_OPINION_MS = 400;
 
 /**
  * A chat start asks the local MCP servers for their tools, within 5 s of the call's start (SPEC §5),
@@ -212,6 +222,14 @@ export async function runHook(
     if (settings?.enabled === false) return off(payload, input, settings, respond);
     if (input.type !== 'step') {
       if (input.type === 'start') arm(Math.max(deadlineMs, START_DEADLINE_MS));
+      // the person's message is the turn's request, kept only while the second opinion is on
+      if (input.type === 'prompt' && input.chatId !== '' && settings?.secondOpinion.on === true) {
+        try {
+          keepRequest(guardHome, agent, input.chatId, input.prompt, Date.now());
+        } catch (error) {
+          io.err(`guard: could not keep this turn's request for the second opinion: ${oneLine(error)}\n`);
+        }
+      }
       const notice = await session().onEvent(agent, input, guardHome);
       return respond(payload.toEventReply(input.event, notice), {
         ...describeInput(input, event),
@@ -262,21 +280,61 @@ export async function runHook(
     // fail-closed: a look guard could not finish in time is a failure, and a failure blocks
     if (failClosed && probe.gaveUp?.() === true && evaluation.decision !== 'block')
       throw new Error('git did not answer within its time budget, so guard could not check this step');
-    const settled = settle(memory.chat, step, evaluation, call, { now: Date.now(), exists: existsSync });
+    // the second opinion may raise what the rules let through (only loaded when it is on)
+    const opinion =
+      settings?.secondOpinion.on === true && input.deferAsk !== true && consultable(step, evaluation)
+        ? await secondOpinion(settings.secondOpinion, step, evaluation, memory.chat)
+        : undefined;
+    const judged = opinion?.evaluation ?? evaluation;
+    const settled = settle(memory.chat, step, judged, call, { now: Date.now(), exists: existsSync });
     const answeredHere = !replied;
+    const entry = stepEntry(judged, settled, input.canAsk);
     const code = respond(payload.toReply(settled.verdict, replyContext(input, failClosed, settled, payload)), {
       ...describeInput(input, event),
       ...(policyError === undefined ? {} : { error: `project policy: ${policyError}` }),
-      ...stepEntry(evaluation, settled, input.canAsk),
+      ...entry,
+      ...(judged !== evaluation && entry.how === 'rules' ? { how: 'second-opinion' as const } : {}),
+      ...(opinion?.record === undefined ? {} : { opinion: opinion.record }),
     });
+    if (opinion?.paused !== undefined) {
+      try {
+        appendLog(guardHome, { time: new Date().toISOString(), how: 'second-opinion-paused', reason: opinion.paused });
+      } catch {
+        // the step's own line says it could not be judged, and why
+      }
+    }
     // a reply the deadline already gave is not this verdict: nothing to remember
     if (!answeredHere) return code;
     try {
-      memory.save(settled.change);
+      memory.save(opinion?.change === undefined ? settled.change : { ...settled.change, opinion: opinion.change });
     } catch (error) {
       io.err(`guard: could not save this chat's memory: ${oneLine(error)}\n`);
     }
     return code;
+  };
+
+  /** The second opinion on a step the rules let through, within what is left of the deadline. */
+  const secondOpinion = async (
+    second: Settings['secondOpinion'] & { on: true },
+    step: StepInput['step'],
+    evaluation: Evaluation,
+    chat: ConsultInput['chat'],
+  ): Promise<Consulted> => {
+    if ('problem' in second)
+      return { evaluation, record: { outcome: 'unavailable', why: `its settings cannot be used (${second.problem})` } };
+    const { consult } = await import('./second-opinion.js');
+    return consult({
+      guardHome,
+      agent,
+      step,
+      evaluation,
+      chat,
+      config: second.config,
+      env: io.env,
+      timeLeftMs: deadlineMs - (Date.now() - started) - AFTER_OPINION_MS,
+      idleMs: (settings?.idleDays ?? 7) * DAY_MS,
+      ...(deps.post === undefined ? {} : { post: deps.post }),
+    });
   };
 
   const deadlineMs = deps.deadlineMs ?? deadlineFrom(io.env);

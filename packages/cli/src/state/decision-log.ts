@@ -12,7 +12,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import type { Decision } from '@guard/core';
+import type { Decision, OpinionRecord } from '@guard/core';
 
 /**
  * guard's decision log (SPEC §9): `log.jsonl` in guard's folder, one JSON object per line, only
@@ -36,7 +36,11 @@ export type How =
   /** An ask nobody could answer, sent back as "do it a safer way or leave it out". */
   | 'away'
   /** The same step flagged again while nobody could answer: left undone. */
-  | 'away-undone';
+  | 'away-undone'
+  /** The rules let the step through and the second opinion raised it to an ask. */
+  | 'second-opinion'
+  /** The second opinion failed too often in a row and pauses (a line of its own, written once). */
+  | 'second-opinion-paused';
 
 /** One line of the log. Step fields are absent on lines that are not about a step (switches). */
 export interface LogEntry {
@@ -67,6 +71,8 @@ export interface LogEntry {
   readonly changed?: Readonly<Record<string, boolean | number | string>>;
   /** The mode a step was answered in, when it is not `standard` (SPEC §12). */
   readonly mode?: string;
+  /** For a step the second opinion would judge: whether it judged, raised or could not judge it. */
+  readonly opinion?: OpinionRecord;
 }
 
 export const LOG_FILE = 'log.jsonl';

@@ -1,6 +1,36 @@
 import { join } from 'node:path';
-import type { Mode } from '@guard/core';
+import type { Mode, OpinionBars } from '@guard/core';
+import { DEFAULT_BARS } from '@guard/core';
 import { readRegularText, readTextIfExists, writeFileAtomic } from '../fsx.js';
+
+/** Where the second opinion's model is and how to ask it (SPEC §11). */
+export interface SecondOpinionConfig {
+  /** The server's base URL as given (`http://127.0.0.1:11434/v1`). */
+  readonly url: string;
+  /** The `chat/completions` endpoint worked out from it. */
+  readonly endpoint: string;
+  readonly model: string;
+  /** The environment variable the key is read from (the key itself is never stored). */
+  readonly keyEnv?: string;
+  /** Time limit per judgement. */
+  readonly timeoutMs: number;
+  readonly bars: OpinionBars;
+}
+
+/**
+ * The second opinion's switch: off (the default); on with a model to ask; or on with settings it
+ * cannot use (hand-edited), in which case every step it would judge is logged as not judged, and
+ * the rules decide alone.
+ */
+export type SecondOpinion =
+  | { readonly on: false }
+  | { readonly on: true; readonly config: SecondOpinionConfig }
+  | { readonly on: true; readonly problem: string };
+
+export const SECOND_OPINION_OFF: SecondOpinion = Object.freeze({ on: false });
+
+/** The default time limit per judgement, and the most it may be (the hook answers within 2 s in all). */
+export const OPINION_TIMEOUT = Object.freeze({ default: 500, min: 50, max: 1_500 });
 
 /** guard's switches, kept in `settings.yaml` in guard's folder. */
 export interface Settings {
@@ -14,6 +44,8 @@ export interface Settings {
   readonly idleDays: number;
   /** `guard mode standard|extended|full`: how much runs without asking (SPEC §12). */
   readonly mode: Mode;
+  /** `guard second-opinion on|off`. */
+  readonly secondOpinion: SecondOpinion;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -22,6 +54,7 @@ export const DEFAULT_SETTINGS: Settings = {
   strict: false,
   idleDays: 7,
   mode: 'standard',
+  secondOpinion: SECOND_OPINION_OFF,
 };
 
 /**
@@ -34,13 +67,14 @@ export const STRICTEST_SETTINGS: Settings = {
   strict: true,
   idleDays: 7,
   mode: 'standard',
+  secondOpinion: SECOND_OPINION_OFF,
 };
 
 /** settings.yaml is read only up to this size; a bigger one is not a settings file. */
 const MAX_SETTINGS_BYTES = 64 * 1024;
 
-const HEADER = `# guard settings. Change them with \`guard on|off\`, \`guard fail-closed on|off\` and \`guard mode\`;
-# comments and other keys you add here are kept.
+const HEADER = `# guard settings. Change them with \`guard on|off\`, \`guard fail-closed on|off\`, \`guard mode\` and
+# \`guard second-opinion on|off\`; comments and other keys you add here are kept.
 `;
 
 /** Where guard keeps its settings, state and log: GUARD_HOME, else the platform's state folder. */
@@ -99,7 +133,104 @@ async function parseSettings(text: string): Promise<Settings> {
     strict: asBoolean(values.strict, DEFAULT_SETTINGS.strict, 'strict'),
     idleDays: asNumber(values.idleDays, DEFAULT_SETTINGS.idleDays, 'idleDays'),
     mode: asMode(values.mode),
+    secondOpinion: asBoolean(values.secondOpinion, false, 'secondOpinion')
+      ? secondOpinionOf(values)
+      : SECOND_OPINION_OFF,
   };
+}
+
+/** The keys `guard second-opinion on` writes (flat, so the hook reads them without the yaml parser). */
+export const OPINION_KEYS = {
+  on: 'secondOpinion',
+  url: 'secondOpinionUrl',
+  model: 'secondOpinionModel',
+  keyEnv: 'secondOpinionKeyEnv',
+  timeoutMs: 'secondOpinionTimeoutMs',
+  irreversible: 'secondOpinionIrreversible',
+  outside: 'secondOpinionOutside',
+  irreversibleAlone: 'secondOpinionIrreversibleAlone',
+} as const;
+
+/** The second opinion's settings, when it is on: usable, or the first thing wrong with them. */
+function secondOpinionOf(values: Record<string, string>): SecondOpinion {
+  const k = OPINION_KEYS;
+  const endpoint = opinionEndpoint(values[k.url] ?? '');
+  if ('problem' in endpoint) return { on: true, problem: `${k.url}: ${endpoint.problem}` };
+  const model = values[k.model] ?? '';
+  const modelProblem = opinionModelProblem(model);
+  if (modelProblem !== undefined) return { on: true, problem: `${k.model}: ${modelProblem}` };
+  const keyEnv = values[k.keyEnv];
+  if (keyEnv !== undefined && keyEnv !== '' && !ENV_NAME.test(keyEnv))
+    return { on: true, problem: `${k.keyEnv}: "${keyEnv}" is not an environment variable's name` };
+  const timeoutMs = values[k.timeoutMs] === undefined ? OPINION_TIMEOUT.default : Number(values[k.timeoutMs]);
+  const timeoutProblem = opinionTimeoutProblem(timeoutMs);
+  if (timeoutProblem !== undefined) return { on: true, problem: `${k.timeoutMs}: ${timeoutProblem}` };
+  const bars: Record<keyof OpinionBars, number> = { ...DEFAULT_BARS };
+  for (const bar of ['irreversible', 'outside', 'irreversibleAlone'] as const) {
+    const text = values[k[bar]];
+    if (text === undefined) continue;
+    const value = Number(text);
+    if (!Number.isFinite(value) || value <= 0 || value > 1)
+      return { on: true, problem: `${k[bar]}: must be a probability above 0 and at most 1, not "${text}"` };
+    bars[bar] = value;
+  }
+  return {
+    on: true,
+    config: {
+      url: values[k.url] ?? '',
+      endpoint: endpoint.endpoint,
+      model,
+      ...(keyEnv === undefined || keyEnv === '' ? {} : { keyEnv }),
+      timeoutMs,
+      bars,
+    },
+  };
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Whether a name can be an environment variable's. */
+export function isEnvName(name: string): boolean {
+  return ENV_NAME.test(name);
+}
+
+/**
+ * The `chat/completions` endpoint of a base URL, or why guard will not send steps there: only
+ * `https://`, or plain `http://` to this computer (`127.0.0.1`, `localhost`), with no name or
+ * password in the URL (a key belongs in an environment variable) and no `#`.
+ */
+export function opinionEndpoint(text: string): { readonly endpoint: string } | { readonly problem: string } {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return { problem: `"${text}" is not a URL` };
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname)))
+    return { problem: 'only http:// to this computer (127.0.0.1, localhost, [::1]) or an https:// URL is used' };
+  if (url.username !== '' || url.password !== '')
+    return { problem: 'the URL holds a name or password; put the key in an environment variable and pass --key-env' };
+  if (url.hash !== '') return { problem: 'the URL has a #fragment' };
+  const path = url.pathname.replace(/\/+$/, '');
+  url.pathname = path.endsWith('/chat/completions') ? path : `${path}/chat/completions`;
+  return { endpoint: url.toString() };
+}
+
+const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** Why a model name cannot be used, or undefined. */
+export function opinionModelProblem(model: string): string | undefined {
+  if (model === '') return 'no model is named';
+  if (model.length > 200 || !/^[\w.:/@+-]+$/.test(model))
+    return `"${model.slice(0, 60)}" is not a model name (letters, digits and . : / @ + - _ only)`;
+  return undefined;
+}
+
+/** Why a time limit cannot be used, or undefined. */
+export function opinionTimeoutProblem(ms: number): string | undefined {
+  if (!Number.isInteger(ms) || ms < OPINION_TIMEOUT.min || ms > OPINION_TIMEOUT.max)
+    return `the time limit must be a whole number of ms from ${OPINION_TIMEOUT.min} to ${OPINION_TIMEOUT.max} (the hook answers within 2 s in all)`;
+  return undefined;
 }
 
 function simpleScalars(text: string): Record<string, string> | undefined {
@@ -219,6 +350,13 @@ function keepCopy(path: string, text: string): void {
   }
 }
 
+function isOpinion(value: unknown): value is SecondOpinion {
+  if (typeof value !== 'object' || value === null) return false;
+  const opinion = value as Partial<Record<'on' | 'config' | 'problem', unknown>>;
+  if (opinion.on === false) return true;
+  return opinion.on === true && (typeof opinion.problem === 'string' || typeof opinion.config === 'object');
+}
+
 function parseCopy(text: string): Settings | undefined {
   try {
     const value = JSON.parse(text) as Partial<Record<keyof Settings, unknown>>;
@@ -237,6 +375,8 @@ function parseCopy(text: string): Settings | undefined {
       strict: value.strict,
       idleDays: value.idleDays,
       mode: (value.mode as Mode | undefined) ?? 'standard',
+      // the copy is guard's own JSON: an opinion it kept is as it was written
+      secondOpinion: isOpinion(value.secondOpinion) ? value.secondOpinion : SECOND_OPINION_OFF,
     };
   } catch {
     return undefined;
@@ -249,7 +389,7 @@ function parseCopy(text: string): Settings | undefined {
  */
 export async function updateSettings(
   guardHome: string,
-  changes: Partial<Settings>,
+  changes: Readonly<Record<string, string | number | boolean | undefined>>,
 ): Promise<{ readonly before: Settings; readonly after: Settings }> {
   const before = await readSettings(guardHome);
   const path = settingsPath(guardHome);
@@ -257,7 +397,11 @@ export async function updateSettings(
   const doc = parseDocument(readTextIfExists(path) ?? HEADER);
   if (doc.errors.length > 0)
     throw new SettingsError(`${path} is not valid YAML: ${doc.errors[0]?.message.split('\n')[0] ?? ''}`);
-  for (const [key, value] of Object.entries(changes)) doc.set(key, value);
+  // undefined removes the key
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === undefined) doc.delete(key);
+    else doc.set(key, value);
+  }
   writeFileAtomic(path, String(doc));
   const after = await readSettings(guardHome);
   keepCopy(lastGoodPath(guardHome), `${JSON.stringify(after)}\n`);

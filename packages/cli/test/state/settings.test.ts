@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Settings } from '../../src/state/settings.js';
+import { SECOND_OPINION_OFF } from '../../src/state/settings.js';
 import {
   DEFAULT_SETTINGS,
   effectiveSettings,
@@ -20,7 +21,14 @@ beforeEach(() => {
 afterEach(() => rmSync(home, { recursive: true, force: true }));
 
 const settingsFile = (): string => join(home, 'settings.yaml');
-const GOOD: Settings = { enabled: true, failClosed: true, strict: false, idleDays: 3, mode: 'standard' };
+const GOOD: Settings = {
+  enabled: true,
+  failClosed: true,
+  strict: false,
+  idleDays: 3,
+  mode: 'standard',
+  secondOpinion: SECOND_OPINION_OFF,
+};
 
 const hasMkfifo = ((): boolean => {
   try {
