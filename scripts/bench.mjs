@@ -21,6 +21,10 @@
 //    exit as seen by this process. Peak memory is the child's maximum resident set size, read by
 //    `/usr/bin/time -f %M` where it exists, else by a preloaded module that reports
 //    `process.resourceUsage().maxRSS` on exit (the preload itself costs a little, for all alike).
+//    Then the second opinion (SPEC §11): a command no rule knows (`node scripts/…`), with it off and
+//    with it on against a stand-in judge on 127.0.0.1 that answers after 100 ms (a child process,
+//    so it answers while this one waits on a spawn). Each call is a new command in a new turn, so
+//    every one is really sent (nothing remembered, no budget spent).
 // 2. Repositories (scripts/bench-scale.mjs): the hook on harmless, checkout, delete and commit steps
 //    in generated git repositories of each size, against `node -e 0` in the same rounds; and how
 //    often `git add -A && git commit` over an untracked `.env` was blocked (a fresh chat each time).
@@ -28,8 +32,8 @@
 // 4. Engine throughput in one process: `evaluate` over the shell-command corpus (test/corpus/*.jsonl
 //    when present, else a built-in list), in steps per second after warm-up, best and median of
 //    several rounds (scripts/engine-throughput.mjs, which quality.mjs reports too).
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -41,6 +45,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const HOOK = join(ROOT, 'packages/cli/dist/hook-entry.cjs');
 const CORE = join(ROOT, 'packages/core/dist/index.js');
 const TARGET = { time: 1.3, memory: 1.25 };
+/** How long the stand-in judge takes to answer. */
+const JUDGE_MS = 100;
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
@@ -72,7 +78,12 @@ try {
   ];
   const report = { runs, machine: machine(), loadBefore: machineLoad() };
   if (parts.has('start')) {
-    report.spawn = spawnBench(work);
+    const judge = await startJudge();
+    try {
+      report.spawn = spawnBench(work, judge.url);
+    } finally {
+      judge.child.kill();
+    }
     report.memoryBy = report.spawn.memoryBy;
     delete report.spawn.memoryBy;
   }
@@ -107,13 +118,22 @@ function numberArg(name, fallback) {
   return value;
 }
 
-function spawnBench(dir) {
+function spawnBench(dir, judgeUrl) {
   const env = { PATH: process.env.PATH ?? '', HOME: dir, GUARD_HOME: join(dir, 'guard') };
+  // guard's folder with the second opinion on, asking the stand-in judge
+  const opinionHome = join(dir, 'guard-opinion');
+  mkdirSync(opinionHome, { recursive: true });
+  writeFileSync(
+    join(opinionHome, 'settings.yaml'),
+    `secondOpinion: true\nsecondOpinionUrl: ${judgeUrl}\nsecondOpinionModel: bench-judge\nsecondOpinionTimeoutMs: 1500\n`,
+  );
+  let serial = 0;
+  const fresh = () => `node scripts/step-${(serial += 1)}.js`;
   // payloads as each agent sends them (recorded: see packages/adapters/test/fixtures)
   const payloads = {
-    codex: (command) => ({
+    codex: (command, turn = '01a2273f-cfe3-76f2-915a-6ebc8cd5e514') => ({
       session_id: '01a2273f-cfcb-7371-b14a-9ad11511244c',
-      turn_id: '01a2273f-cfe3-76f2-915a-6ebc8cd5e514',
+      turn_id: turn,
       transcript_path: null,
       cwd: dir,
       hook_event_name: 'PreToolUse',
@@ -155,6 +175,18 @@ function spawnBench(dir) {
         input: JSON.stringify(payload(command)),
       })),
     ),
+    {
+      name: 'hook codex: node scripts/… (2nd opinion off)',
+      argv: [HOOK, 'hook', 'codex'],
+      input: () => JSON.stringify(payloads.codex(fresh())),
+    },
+    {
+      name: `hook codex: node scripts/… (2nd opinion on, ${JUDGE_MS} ms judge)`,
+      argv: [HOOK, 'hook', 'codex'],
+      input: () => JSON.stringify(payloads.codex(fresh(), `turn-${serial}`)),
+      env: { GUARD_HOME: opinionHome },
+      expect: /"opinion":\{"outcome":"judged"/,
+    },
     ...(otherHook === undefined
       ? []
       : ['git status', 'git push --force origin main'].map((command) => ({
@@ -192,11 +224,39 @@ function spawnBench(dir) {
 }
 
 function measure(item, env, memory) {
+  const input = typeof item.input === 'function' ? item.input() : item.input;
+  const own = item.env === undefined ? env : { ...env, ...item.env };
   const started = process.hrtime.bigint();
-  const result = spawnSync(memory.command, memory.args(item.argv), { input: item.input, env, encoding: 'utf8' });
+  const result = spawnSync(memory.command, memory.args(item.argv), { input, env: own, encoding: 'utf8' });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (result.status !== 0) fail(`${item.name} exited ${result.status}: ${result.stderr}`);
+  if (item.expect !== undefined) {
+    // the judgement really happened (not skipped, not timed out): the last log line says so
+    const log = readFileSync(join(own.GUARD_HOME, 'log.jsonl'), 'utf8').trimEnd().split('\n').at(-1) ?? '';
+    if (!item.expect.test(log)) fail(`${item.name}: the log does not show a judgement: ${log}`);
+  }
   return { ms, kb: memory.read(result) };
+}
+
+/** The stand-in judge: an OpenAI-compatible server on 127.0.0.1 (port 0) in a child process. */
+function startJudge() {
+  const script = `
+const { createServer } = require('node:http');
+const server = createServer((req, res) => {
+  req.resume();
+  req.on('end', () => setTimeout(() => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: '{"irreversible": 0.05}' } }] }));
+  }, ${JUDGE_MS}));
+});
+server.listen(0, '127.0.0.1', () => process.stdout.write(server.address().port + '\\n'));
+process.stdin.on('end', () => process.exit(0)).resume();
+`;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.stdout.once('data', (data) => resolve({ child, url: `http://127.0.0.1:${String(data).trim()}/v1` }));
+  });
 }
 
 /** How peak memory is read: `/usr/bin/time -f %M` (KB), else a preloaded reporter. */
