@@ -34,7 +34,18 @@ const LAYERS = [
     name: 'the evaluation, the modes and the session',
     files: ['evaluate.ts', 'modes.ts', 'catalogue.ts', 'session.ts'],
   },
+  { name: "the second opinion's shapes", files: ['second-opinion/types.ts'] },
   { name: 'chat/', files: ['chat/**'] },
+  {
+    name: 'the second opinion',
+    files: [
+      'second-opinion/candidate.ts',
+      'second-opinion/brief.ts',
+      'second-opinion/answer.ts',
+      'second-opinion/decide.ts',
+      'second-opinion/index.ts',
+    ],
+  },
   { name: 'the index', files: ['index.ts'] },
 ];
 
