@@ -2,6 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { logLine } from '../../src/commands/log.js';
+import { buildReports } from '../../src/commands/report.js';
 import { secondOpinion } from '../../src/commands/second-opinion.js';
 import type { HookIo } from '../../src/hook/run.js';
 import { runHook } from '../../src/hook/run.js';
@@ -307,5 +309,25 @@ describe('on, with a fake model on 127.0.0.1', () => {
     await prompt(`yes, go ahead ${code ?? ''}`, 'turn-2');
     expect(denied(await shell(OFF_TASK, 'turn-2'))).toBeUndefined();
     expect(model.bodies).toHaveLength(sentBefore);
+  });
+
+  it('guard log and guard report say which steps it judged, raised or could not judge', async () => {
+    await turnOn();
+    await prompt('fix the typo in README.md');
+    await shell(OFF_TASK);
+    model.behaviour = 'low';
+    await shell('node tools/build-docs.js');
+    model.behaviour = 'error';
+    await shell('node tools/other.js');
+    const lines = stepLines().map(logLine);
+    expect(lines[0]).toMatch(/second opinion raised it: irreversible 0\.97, outside request 0\.95/);
+    expect(lines[1]).toMatch(/second opinion judged it: irreversible 0\.05/);
+    expect(lines[2]).toMatch(/second opinion could not judge it: the server answered HTTP 500/);
+    const [chat] = buildReports(log(), () => undefined);
+    expect(chat?.secondOpinion.judged).toBe(2);
+    expect(chat?.secondOpinion.raised.map((step) => step.step)).toEqual([OFF_TASK]);
+    expect(chat?.secondOpinion.unavailable).toMatchObject([
+      { step: 'node tools/other.js', why: 'the server answered HTTP 500' },
+    ]);
   });
 });
