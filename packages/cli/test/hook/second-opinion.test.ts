@@ -70,7 +70,8 @@ async function hook(payload: Record<string, unknown>): Promise<Hooked> {
     tmp: () => '/tmp',
     parentArgs: () => ['node', 'codex'],
   };
-  const code = await runHook(['codex'], io);
+  // a deadline well past the time limits set here, so a busy machine does not eat into them
+  const code = await runHook(['codex'], io, { deadlineMs: 10_000 });
   return { code, stdout };
 }
 
