@@ -113,7 +113,8 @@ function tampers(inv: Invocation, context: RuleContext, stepWrites: boolean): st
     const value = words.slice(words.indexOf(sub) + 1).find((arg) => !arg.startsWith('-'));
     if (sub === 'mode') return value === undefined ? undefined : `guard mode ${value}`;
     // switching the second opinion off or pointing it at another model is the person's (SPEC §11)
-    if (sub === 'second-opinion') return value === undefined || value === 'status' ? undefined : `guard second-opinion ${value}`;
+    if (sub === 'second-opinion')
+      return value === undefined || value === 'status' ? undefined : `guard second-opinion ${value}`;
     return `guard ${sub}`;
   }
   if (PACKAGE_MANAGERS.has(inv.name)) {
