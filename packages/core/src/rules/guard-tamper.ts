@@ -232,7 +232,7 @@ function protectedPath(facts: PathFacts, context: RuleContext, anchors: readonly
     const globs = [facts.abs];
     const real = realGlob(facts.abs, context);
     if (real !== undefined) globs.push(real);
-    return globs.find((glob) => anchors.some((anchor) => globReaches(glob, anchor)));
+    return globs.find((glob) => anchors.some((anchor) => globReaches(glob, anchor, context)));
   }
   const real = context.probe.realpath?.(facts.abs);
   if (real !== undefined && real !== facts.abs && context.path(real).guardFile !== undefined) return real;
@@ -240,6 +240,8 @@ function protectedPath(facts: PathFacts, context: RuleContext, anchors: readonly
 }
 
 const POLICY_NAME = '.guard.yaml';
+/** Anchors that are files (an agent's hook or settings file, a policy), not folders. */
+const FILE_ANCHOR = /\.(?:json|toml|yaml)$/;
 
 /** A glob with the links in its fixed part resolved (`/tmp/link/*` → `/real/folder/*`), if any. */
 function realGlob(glob: string, context: RuleContext): string | undefined {
@@ -255,11 +257,20 @@ function realGlob(glob: string, context: RuleContext): string | undefined {
  * Star and `?` stay within one name and, as in the shell, do not match a leading dot; `**` (find's
  * listings) reaches any depth.
  */
-function globReaches(glob: string, anchor: string): boolean {
+function globReaches(glob: string, anchor: string, context?: RuleContext): boolean {
   if (glob.includes('**')) {
-    // a listing: the anchor, a folder above it, or the anchor's own file of that name
+    // a listing: the anchor, a folder above it, or a file of that name in an anchor that is a
+    // folder, when it is there (`find ~ -name settings.yaml -delete`; not `-name .DS_Store`)
     const last = glob.slice(glob.lastIndexOf('/') + 1);
-    if (globMatch(glob, anchor) || (!/[*?[]/.test(last) && globMatch(glob, `${anchor}/${last}`))) return true;
+    if (globMatch(glob, anchor)) return true;
+    const inside = `${anchor}/${last}`;
+    if (
+      !/[*?[]/.test(last) &&
+      !FILE_ANCHOR.test(anchor) &&
+      globMatch(glob, inside) &&
+      context?.probe.exists?.(inside) !== false
+    )
+      return true;
     for (let at = anchor.lastIndexOf('/'); at > 0; at = anchor.lastIndexOf('/', at - 1))
       if (globMatch(glob, anchor.slice(0, at)) && at > anchor.indexOf('/', 1)) return true;
     return false;
@@ -308,7 +319,7 @@ function reachesThrough(inv: Invocation, context: RuleContext, anchors: readonly
       if (listed.abs === '') continue;
       const real = realGlob(listed.abs, context);
       for (const glob of real === undefined ? [listed.abs] : [listed.abs, real])
-        if (anchors.some((anchor) => globReaches(glob, anchor))) return listed.raw;
+        if (anchors.some((anchor) => globReaches(glob, anchor, context))) return listed.raw;
     }
   }
   if (CHANGERS.has(inv.name) && inv.via.some((via) => via.kind === 'runner' && via.name === 'xargs')) {

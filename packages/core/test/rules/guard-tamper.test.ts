@@ -12,6 +12,11 @@ runRuleTests(guardTamper, {
     'guard log -n 20',
     'guard report --chat abc',
     'guard explain -- rm -rf dist',
+    // find's deletes in a project reach guard's folders only by a name that is there
+    { step: 'find . -name .DS_Store -delete', probe: { files: {} } },
+    { step: 'find . -type d -name node_modules -prune -exec rm -rf {} +', probe: { files: {} } },
+    { step: 'find . -name "__pycache__" -type d -exec rm -rf {} +', probe: { files: {} } },
+    { step: 'find ~ -name .DS_Store -delete', probe: { files: {} } },
     'guard rules --json',
     'guard doctor',
     'guard allowed',
@@ -105,6 +110,10 @@ runRuleTests(guardTamper, {
     // SPEC 4.1: the guard's commands
     'guard off',
     'guard fail-closed off',
+    {
+      step: 'find ~ -name settings.yaml -delete',
+      probe: { files: { '/home/dev/.local/state/guard/settings.yaml': 'enabled: true' } },
+    },
     // how much runs unasked, and how long a yes lasts, are the person's to change (SPEC §12)
     'guard mode full',
     'guard mode extended',
