@@ -72,7 +72,7 @@ function safeProbe(probe: Probe): Probe {
   if (probe === NO_PROBE) return probe;
   // member by member under their own names (docs/performance.md, "Field by field, not by spread")
   const wrapped: Probe = {};
-  // eslint-disable-next-line @typescript-eslint/unbound-method -- each is called with .call(probe, …) below
+  /* eslint-disable @typescript-eslint/unbound-method -- each is called with .call(probe, …) below */
   const {
     gitIgnored,
     gitUntracked,
@@ -84,6 +84,7 @@ function safeProbe(probe: Probe): Probe {
     realpath,
     projectPackages,
   } = probe;
+  /* eslint-enable @typescript-eslint/unbound-method */
   if (typeof gitIgnored === 'function')
     wrapped.gitIgnored = (cwd, paths) => attempt(() => gitIgnored.call(probe, cwd, paths));
   if (typeof gitUntracked === 'function')
