@@ -138,8 +138,12 @@ describe('Copilot (copilot -p) with guard', { timeout: 120_000 }, () => {
       writeFileSync(join(world.guardHome, 'chats'), 'not a folder');
       const fake = await run([{ shell: 'touch made-by-agent.txt' }]);
       expect(inProject(world, 'made-by-agent.txt')).toBe(runs);
+      // fail-open judges the step as the first of a fresh chat (every rule that needs no memory
+      // applies), and logs why; fail-closed blocks it as a failure
       expect(entriesFor(world, 'touch made-by-agent.txt')).toMatchObject([
-        { how: 'failure', decision: runs ? 'allow' : 'block' },
+        runs
+          ? { how: 'rules', decision: 'allow', error: expect.stringContaining("chat's memory could not be read") }
+          : { how: 'failure', decision: 'block' },
       ]);
       expect(fake.toolOutputs()[0]).toMatch(runs ? /completed with exit code 0/ : DENIED);
     },

@@ -15,7 +15,7 @@ export function listAllowed(options: { readonly json: boolean }, io: Io): void {
   }
   if (entries.length === 0) {
     io.out(
-      'No yes is kept for a whole project. In Codex, answer an asked step with "yes, for this project" to keep one.\n',
+      'No yes is kept for a whole project. Where the agent asks you in the chat, answer an asked step with "yes, for this project" to keep one.\n',
     );
     return;
   }
