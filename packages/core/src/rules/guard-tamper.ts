@@ -197,12 +197,35 @@ function isGuardScript(raw: string, inv: Invocation, context: RuleContext): bool
 // The protected set, and paths that reach it however they are spelled
 
 /** guard's files and folders as absolute paths, for globs and listings to be matched against. */
+/** Names guard keeps in its state folder and its code folders (state, log, chats, entry scripts). */
+const GUARD_NAMES = [
+  'settings.yaml',
+  'settings.last-good.json',
+  'log.jsonl',
+  'chats',
+  'allowed.json',
+  'installs.json',
+  'second-opinion.json',
+  'dist',
+  'bin.js',
+  'main.js',
+  'hook-entry.cjs',
+  'hook-load.cjs',
+  'hook.bundle.cjs',
+  'package.json',
+];
+
+/** guard's state folder and the folders of its code: every file in them is guard's. */
+function guardFolders(context: RuleContext): readonly string[] {
+  const { home, guardHome, guardCode } = context.pathContext;
+  return [guardHome ?? `${home}/.local/state/guard`, ...(guardCode ?? [])];
+}
+
 function protectedAnchors(context: RuleContext): readonly string[] {
-  const { home, projectRoot, guardHome, guardCode } = context.pathContext;
+  const { home, projectRoot } = context.pathContext;
   const project = projectRoot === '/' ? '' : projectRoot;
   return [
-    guardHome ?? `${home}/.local/state/guard`,
-    ...(guardCode ?? []),
+    ...guardFolders(context),
     `${home}/.codex/hooks.json`,
     `${home}/.codex/config.toml`,
     `${home}/.cursor/hooks.json`,
@@ -269,6 +292,16 @@ function globReaches(glob: string, anchor: string, context?: RuleContext): boole
       !FILE_ANCHOR.test(anchor) &&
       globMatch(glob, inside) &&
       context?.probe.exists?.(inside) !== false
+    )
+      return true;
+    // a pattern for the name (`find ~/.local -name 'settings.*' -delete`) that fits one of the
+    // names guard keeps in its own folders (guard cannot list them to see what else is there)
+    if (
+      /[*?[]/.test(last) &&
+      context !== undefined &&
+      GUARD_NAMES.some((name) => globMatch(last, name)) &&
+      guardFolders(context).includes(anchor) &&
+      globMatch(`${glob.slice(0, -last.length)}x`, `${anchor}/x`)
     )
       return true;
     for (let at = anchor.lastIndexOf('/'); at > 0; at = anchor.lastIndexOf('/', at - 1))

@@ -17,6 +17,7 @@ runRuleTests(guardTamper, {
     { step: 'find . -type d -name node_modules -prune -exec rm -rf {} +', probe: { files: {} } },
     { step: 'find . -name "__pycache__" -type d -exec rm -rf {} +', probe: { files: {} } },
     { step: 'find ~ -name .DS_Store -delete', probe: { files: {} } },
+    "find . -name '*.pyc' -delete",
     'guard rules --json',
     'guard doctor',
     'guard allowed',
@@ -110,6 +111,8 @@ runRuleTests(guardTamper, {
     // SPEC 4.1: the guard's commands
     'guard off',
     'guard fail-closed off',
+    "find ~/.local -name 'settings.*' -delete",
+    "find ~ -name '*.json' -delete",
     {
       step: 'find ~ -name settings.yaml -delete',
       probe: { files: { '/home/dev/.local/state/guard/settings.yaml': 'enabled: true' } },
