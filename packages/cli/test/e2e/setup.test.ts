@@ -81,7 +81,7 @@ describe('setup, status, doctor and uninstall on the built binary', () => {
     expect(readFileSync(cursorFile, 'utf8')).toBe(mine);
     expect(readdirSync(HOME).sort()).toEqual(['.cursor']);
     expect(readdirSync(join(HOME, '.cursor'))).toEqual(['hooks.json']);
-  });
+  }, 120_000);
 
   it('--dry-run against a home with no agent installed writes nothing', async () => {
     const home = join(ROOT, 'fresh');

@@ -62,15 +62,17 @@ describe('chat-start scan', () => {
       join(w.codexHome, 'config.toml'),
       `# my config\n[mcp_servers.clean]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(clean)}]\n\n[mcp_servers.bad]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(bad)}]\n\n[mcp_servers.silent]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(silent)}]\n\n[mcp_servers.crash]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(crash)}]\n\n[mcp_servers.remote]\nurl = "https://mcp.example.com/mcp"\n`,
     );
+    // long enough for a busy machine to start the servers that do answer; the silent one is cut off
+    const timeoutMs = 5000;
     const started = Date.now();
     const result = await scanChatStart({
       agent: 'codex',
       projectRoot: w.project,
       home: w.home,
       env: { PATH: process.env.PATH },
-      timeoutMs: 1500,
+      timeoutMs,
     });
-    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(Date.now() - started).toBeLessThan(timeoutMs * 3);
     expect(result.poisonedServers).toEqual(['bad']);
     expect(result.checked).toEqual(expect.arrayContaining(['MCP server clean', 'MCP server bad']));
     expect(result.unchecked).toEqual(
@@ -82,7 +84,7 @@ describe('chat-start scan', () => {
     );
     expect(result.found.join('\n')).toMatch(/^MCP server bad: /m);
     expect(result.found.join('\n')).not.toContain('id_rsa');
-  });
+  }, 60_000);
 
   it('finds a poisoned rules file, ignores a normal one, and reports names only', () => {
     const w = world();
