@@ -29,14 +29,17 @@ import {
   exportedValue,
   functionOf,
   isAbsolute,
+  lookupVar,
+  loopValues,
   remoteScope,
   setAlias,
+  setLoopVar,
   setPositional,
   setVar,
   withCwd,
 } from './scope.js';
 import type { FunctionDef, LoopValues, Scope } from './scope.js';
-import type { RedirToken, WordToken } from './tokens.js';
+import type { Part, RedirToken, Token, WordToken } from './tokens.js';
 import type { Redirect, Via } from './types.js';
 import { readBody, readSource, readRedirSubstitutions, readSubstitutions } from './walk.js';
 import { lex } from './lexer.js';
@@ -108,10 +111,30 @@ export function runSimple(
   }
   // PowerShell: `$x = …` is remembered, `$env:X = …` (also in a line read as POSIX) is an export
   const envVar = isEnvVariable(tokens[first]);
+  if (frame.dialect === 'powershell') {
+    dotnetCalls(reader, tokens);
+    // `Key = value` in a hashtable `@{…}`: data (what the value runs was read above, or is a group)
+    if (
+      frame.via[frame.via.length - 1]?.name === '@{' &&
+      tokens[first + 1] &&
+      plainText(tokens[first + 1] as WordToken) === '='
+    )
+      return undefined;
+  }
   if (frame.dialect === 'powershell' || envVar) {
     const assigned = powershellAssignment(tokens, first, scope, envVar);
     if (assigned && envVar) pushExport(reader, tokens[first] as WordToken, assigned, frame, scope, stage);
-    if (assigned || (frame.dialect === 'powershell' && powershellExpression(tokens, first))) return undefined;
+    // `$x = Get-Content a.txt`: PowerShell runs the command and keeps what it prints
+    if (
+      frame.dialect === 'powershell' &&
+      assigned !== undefined &&
+      assigned.last === tokens[first + 2] &&
+      runsCommand(assigned.last)
+    ) {
+      const head = (tokens[first] as WordToken).parts[0];
+      if (head?.kind === 'var') setVar(scope, head.name, undefined);
+      first += 2;
+    } else if (assigned || (frame.dialect === 'powershell' && powershellExpression(tokens, first))) return undefined;
   }
   const words: Word[] = [];
   // the first `for` variable the words use unresolved, handed back by expandWord
@@ -678,6 +701,140 @@ function powershellExpression(tokens: readonly WordToken[], first: number): bool
   return part.kind === 'lit' && (part.quoted || /^[[\d]/.test(part.text.text));
 }
 
+// .NET static members PowerShell lines call (`[System.IO.Path]::Combine(…)`) that only compute a
+// value or read the clock: type (without `System.`, lower case) → its members, or '*' for all.
+const DOTNET_HARMLESS = new Map<string, ReadonlySet<string> | '*'>([
+  ['io.path', '*'],
+  ['math', '*'],
+  ['datetime', '*'],
+  ['datetimeoffset', '*'],
+  ['timespan', '*'],
+  ['guid', '*'],
+  ['string', '*'],
+  ['char', '*'],
+  ['int', '*'],
+  ['int32', '*'],
+  ['int64', '*'],
+  ['double', '*'],
+  ['bool', '*'],
+  ['version', '*'],
+  ['regex', '*'],
+  ['text.encoding', '*'],
+  ['diagnostics.stopwatch', new Set(['startnew'])],
+  ['runtime.interopservices.runtimeinformation', '*'],
+  ['net.servicepointmanager', new Set(['securityprotocol'])],
+  ['net.securityprotocoltype', '*'],
+  ['console', new Set(['outputencoding', 'inputencoding', 'windowwidth', 'write', 'writeline'])],
+  [
+    'environment',
+    new Set([
+      'currentdirectory',
+      'machinename',
+      'osversion',
+      'processorcount',
+      'is64bitoperatingsystem',
+      'is64bitprocess',
+      'newline',
+      'version',
+      'tickcount',
+      'getfolderpath',
+    ]),
+  ],
+]);
+const DOTNET_CALL = /\[([A-Za-z_][\w.]*)\]::([A-Za-z_]\w*)/g;
+
+/**
+ * `[Type]::Member` in a PowerShell statement: .NET can delete, read and start anything, and the
+ * reader follows none of it, so a member not known to be harmless is reported as unread.
+ */
+function dotnetCalls(reader: Reader, tokens: readonly WordToken[]): void {
+  for (let t = 0; t < tokens.length; t++) {
+    const token = tokens[t] as WordToken;
+    for (let p = 0; p < token.parts.length; p++) {
+      const part = token.parts[p] as Part;
+      if (part.kind !== 'lit' || !part.text.text.includes('::')) continue;
+      for (const found of part.text.text.matchAll(DOTNET_CALL)) {
+        const type = (found[1] as string).toLowerCase().replace(/^system\./, '');
+        const members = DOTNET_HARMLESS.get(type);
+        const member = (found[2] as string).toLowerCase();
+        if (members === '*' || members?.has(member) === true) continue;
+        addOpaque(reader, 'dotnet-call', spanOf(token.src, token.start, token.end), found[0]);
+      }
+    }
+  }
+}
+
+/** How many words all uses of one PowerShell list may become (as a shell loop's variable). */
+const LIST_BUDGET = 256;
+const LIST_ITEMS = 64;
+
+/**
+ * The items of a PowerShell list written out (`"a","b"`, `@("a", "b")`, `$files` holding one),
+ * or undefined when one of them is not plain text the reader knows.
+ */
+export function powershellList(tokens: readonly Token[], scope: Scope): string[] | undefined {
+  const items: string[] = [];
+  for (let t = 0; t < tokens.length; t++) {
+    const token = tokens[t] as Token;
+    if (token.kind === 'op' && token.op === '\n') continue;
+    if (token.kind !== 'word') return undefined;
+    const only = token.parts.length === 1 ? token.parts[0] : undefined;
+    if (only?.kind === 'sub' && only.open === '@(') {
+      const inner = powershellList(only.tokens, scope);
+      if (inner === undefined) return undefined;
+      items.push(...inner);
+      continue;
+    }
+    let item = '';
+    let known = true;
+    let parts = 0;
+    const close = (): boolean => {
+      if (parts > 0) {
+        if (!known) return false;
+        items.push(item);
+      }
+      item = '';
+      known = true;
+      parts = 0;
+      return true;
+    };
+    for (let p = 0; p < token.parts.length; p++) {
+      const part = token.parts[p] as Part;
+      if (part.kind === 'lit') {
+        const pieces = part.quoted ? [part.text.text] : part.text.text.split(',');
+        for (let i = 0; i < pieces.length; i++) {
+          if (i > 0 && !close()) return undefined;
+          if ((pieces[i] as string) !== '' || part.quoted) {
+            item += pieces[i] as string;
+            parts++;
+          }
+        }
+      } else if (part.kind === 'var' && parts === 0 && part.op === undefined && part.complex !== true) {
+        const loop = loopValues(scope, part.name, part.caseless ?? false);
+        const value = lookupVar(scope, part.name, part.caseless ?? false);
+        if (loop !== undefined && (token.parts[p + 1] === undefined || isComma(token.parts[p + 1] as Part))) {
+          items.push(...loop.values);
+          continue;
+        }
+        if (value === undefined || value.dynamic) return undefined;
+        item += value.text;
+        parts++;
+      } else return undefined;
+    }
+    if (!close()) return undefined;
+    if (items.length > LIST_ITEMS) return undefined;
+  }
+  return items;
+}
+
+const isComma = (part: Part): boolean => part.kind === 'lit' && !part.quoted && part.text.text.startsWith(',');
+
+/** A PowerShell value that is a command run for what it prints (`Get-Content a.txt`), not a literal. */
+function runsCommand(token: WordToken): boolean {
+  const text = plainText(token);
+  return text !== undefined && /^[A-Za-z_][\w.-]*$/.test(text) && !/^(?:true|false|null)$/i.test(text);
+}
+
 /** A PowerShell assignment at the head of a statement: `NAME=value` as `export` would take it, and its last token. */
 interface Assignment {
   readonly text: string;
@@ -703,7 +860,10 @@ function powershellAssignment(
   const valueToken = tokens[first + 2];
   if (rest === '' && nextText === '=' && valueToken) {
     const value = expandSingle(valueToken, scope);
-    setVar(scope, part.name, value.text, exported, value.dynamic);
+    // `$files = "a.txt","b.txt"` or `@("a.txt","b.txt")`: a list, taken one item at a time
+    const list = exported ? undefined : powershellList([valueToken], scope);
+    if (list !== undefined && list.length > 1) setLoopVar(scope, part.name, list, LIST_BUDGET);
+    else setVar(scope, part.name, value.text, exported, value.dynamic);
     return { text: `${part.name}=${value.text}`, last: valueToken };
   }
   if (rest.startsWith('=')) {

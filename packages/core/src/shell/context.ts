@@ -53,6 +53,12 @@ export interface Reader {
   calling: string[] | undefined;
   /** `git config KEY VALUE` run earlier in the line: what later git commands read (aliases, hooks). */
   gitConfig: Map<string, Mapped> | undefined;
+  /**
+   * Groups `(…)` that follow a word of a simple command (`foreach ($f in $files)`, `@(1,2)`): no
+   * POSIX shell runs what they hold (bash rejects the line, zsh and extglob take a pattern). Their
+   * original spans, for the comparison with a PowerShell reading of the same line.
+   */
+  notRun: Span[] | undefined;
 }
 
 /** Where a piece of text is being read: how it was reached and how deep. */
@@ -91,6 +97,7 @@ export function newReader(line: string, options: ReadOptions): Reader {
     expansions: 0,
     calling: undefined,
     gitConfig: undefined,
+    notRun: undefined,
   };
 }
 

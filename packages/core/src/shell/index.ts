@@ -13,6 +13,7 @@ import { identity } from './mapped.js';
 import { rootScope } from './scope.js';
 import type { Dialect } from './context.js';
 import type { Invocation, Opaque, ReadOptions, ReadResult, Via } from './types.js';
+import type { Span } from '../types.js';
 import { readSource } from './walk.js';
 import { runProgramText } from './command.js';
 import type { Language } from '../programs/index.js';
@@ -27,13 +28,19 @@ export { LIMITS as READ_LIMITS } from './context.js';
  * opaque. Never throws; work is linear in the line's length and bounded (see LIMITS).
  */
 export function readCommand(line: string, options: ReadOptions): ReadResult {
-  if (options.shell !== undefined) return readAs(line, options, options.shell);
+  if (options.shell !== undefined) return readAs(line, options, options.shell).result;
   const posix = readAs(line, options, 'posix');
   const other = windowsDialect(line);
-  return other === undefined ? posix : windowsReading(posix, readAs(line, options, other));
+  return other === undefined
+    ? posix.result
+    : windowsReading(posix.result, posix.notRun, readAs(line, options, other).result);
 }
 
-function readAs(line: string, options: ReadOptions, dialect: Dialect): ReadResult {
+function readAs(
+  line: string,
+  options: ReadOptions,
+  dialect: Dialect,
+): { result: ReadResult; notRun: Span[] | undefined } {
   const reader = newReader(line, options);
   let text = line;
   if (line.length > LIMITS.chars) {
@@ -43,11 +50,12 @@ function readAs(line: string, options: ReadOptions, dialect: Dialect): ReadResul
   const via: Via[] = [];
   const frame: Frame = { via, depth: 0, dialect };
   readSource(reader, identity(text), frame, rootScope(options.cwd, options.home, options.tmp, options.guardHome));
-  return {
+  const result = {
     line,
     invocations: detached(reader.invocations),
     opaque: [...reader.opaque].sort((a, b) => a.span[0] - b.span[0]),
   };
+  return { result, notRun: reader.notRun };
 }
 
 /**
@@ -82,13 +90,19 @@ const VERBS =
   'Add|Clear|Compress|ConvertFrom|ConvertTo|Copy|Disable|Enable|Expand|Export|Format|Get|Import|Invoke|Join|Measure|Move|New|Out|Pop|Push|Read|Register|Remove|Rename|Resolve|Restart|Select|Set|Sort|Split|Start|Stop|Test|Unregister|Update|Wait|Where|Write|ForEach';
 const CMDLET = new RegExp(`^(?:${VERBS})-[A-Z][A-Za-z]*$`);
 const POWERSHELL_LINE = new RegExp(
-  `^\\s*(?:(?:${VERBS})-[A-Z][A-Za-z]*(?![\\w-])|(?:(?:if|while|foreach)\\s*)?\\(\\s*(?:[A-Z][a-z]+-[A-Z]|\\$)|\\$(?:env:)?[A-Za-z_][A-Za-z0-9_]*(?:\\s*[-+]?=(?!=)|\\.[A-Za-z]))`,
+  `^\\s*(?:(?:${VERBS})-[A-Z][A-Za-z]*(?![\\w-])|(?:(?:if|while|foreach)\\s*)?\\(\\s*(?:[A-Z][a-z]+-[A-Z]|\\$)|\\$(?:env:)?[A-Za-z_][A-Za-z0-9_]*(?:\\s*[-+]?=(?!=)|\\.[A-Za-z])|\\[[A-Za-z][\\w.]*\\]::[A-Za-z]|try\\s*\\{)`,
 );
+// A subexpression reading a property (`"$($PSVersionTable.PSVersion)"`): no POSIX script writes that.
+const POWERSHELL_SUBEXPRESSION = /\$\(\$[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z]/;
+/** `[Type]::Member` as the POSIX reading takes it: a program name, where PowerShell has an expression. */
+const DOTNET_MEMBER = /^\[[A-Za-z][\w.]*\]::[A-Za-z]\w*$/;
 // A later `if ($?)`, `if ($LASTEXITCODE -ne 0)`: PowerShell testing how the command before it went.
 const POWERSHELL_TEST = /[;\n]\s*(?:if|elseif|while)\s*\(\s*\$/;
 /** PowerShell's operators, which make `$x -ne 0` an expression rather than a program run. */
 const POWERSHELL_OPERATOR =
   /^-(?:[ci]?(?:eq|ne|gt|ge|lt|le|like|notlike|match|notmatch|contains|notcontains|in|notin|replace|split)|join|and|or|xor|not|is|isnot|as)$/i;
+// PowerShell started from a Windows shell with a Windows path (`powershell -File .\\build.ps1`)
+const POWERSHELL_RUN = /^\s*(?:powershell|pwsh)(?:\.exe)?\s[^\n]*\\/i;
 // cmd.exe's own commands (none of them is a POSIX program), with a `\` path or a `%NAME%`.
 const CMD_NAMES = [
   'del',
@@ -117,8 +131,10 @@ const TWO_READINGS_MAX = 4096;
 function windowsDialect(line: string): Dialect | undefined {
   if (line.length > TWO_READINGS_MAX) return undefined;
   const head = line.length > 256 ? line.slice(0, 256) : line;
-  if (POWERSHELL_LINE.test(head) || POWERSHELL_TEST.test(head)) return 'powershell';
+  if (POWERSHELL_LINE.test(head) || POWERSHELL_TEST.test(head) || POWERSHELL_SUBEXPRESSION.test(head))
+    return 'powershell';
   if (CMD_LINE.test(head)) return 'cmd';
+  if (POWERSHELL_RUN.test(head)) return 'powershell';
   return undefined;
 }
 
@@ -130,45 +146,67 @@ function windowsOnly(inv: Invocation): boolean {
 }
 
 /**
- * The line is read both ways. The Windows reading counts only when it finds every program the
- * POSIX reading finds, in the same order (so no command can hide behind the other shell's
- * quoting), and then only for programs a POSIX shell could not run anyway; the others keep their
- * POSIX reading. What only the Windows reading finds (`ForEach-Object { dotnet build }`) is kept
- * too. Variables and expressions (`$PSVersionTable.Major`, `$x = 1`, `$LASTEXITCODE -ne 0`) are
- * left out of the comparison; a variable run with words after it (`$TOOL --version`) stays as
- * opaque as the POSIX reading says.
+ * The line is read both ways. Every program the POSIX reading finds is kept, so no command can hide
+ * behind the other shell's quoting: a program the Windows reading finds too, in the same order,
+ * takes the Windows reading only when a POSIX shell could not run it anyway (a cmdlet, a cmd.exe
+ * command); the others keep their POSIX reading. What only the Windows reading finds
+ * (`ForEach-Object { dotnet build }`) is kept too. Variables and expressions
+ * (`$PSVersionTable.Major`, `$x = 1`, `$LASTEXITCODE -ne 0`) are left out of the comparison; a
+ * variable run with words after it (`$TOOL --version`) stays as opaque as the POSIX reading says.
+ * What the POSIX reading finds inside a `(…)` no POSIX shell runs (`notRun`: `foreach ($f in …)`,
+ * `@(1,2)`) is left out as well. When the POSIX reading finds a program the Windows one does not
+ * (`@{ a = 1; b = 2 }`), everything the POSIX reading could not read stays unread, but for those
+ * variables and expressions.
  */
-function windowsReading(posix: ReadResult, other: ReadResult): ReadResult {
-  const a = posix.invocations.filter((inv) => inv.program.charCodeAt(0) !== 36);
-  const b = other.invocations.filter((inv) => inv.program.charCodeAt(0) !== 36);
+function windowsReading(posix: ReadResult, notRun: readonly Span[] | undefined, other: ReadResult): ReadResult {
+  // from the start of the line where a quote or a substitution opens and never closes, a POSIX
+  // shell runs nothing (bash and zsh stop at the end of the text looking for the close)
+  let cut = Infinity;
+  for (const o of posix.opaque) {
+    if (o.reason !== 'unbalanced-quote' && o.reason !== 'unterminated-substitution') continue;
+    cut = Math.min(cut, posix.line.lastIndexOf('\n', o.span[0]) + 1);
+  }
+  const runs = (inv: Invocation): boolean => inv.span[0] < cut && (notRun === undefined || !within(inv.span, notRun));
+  const readable = (o: Opaque): boolean => o.span[0] < cut && (notRun === undefined || !within(o.span, notRun));
+  const a = posix.invocations.filter((inv) => !variable(inv) && !DOTNET_MEMBER.test(inv.program) && runs(inv));
+  const b = other.invocations.filter((inv) => !variable(inv));
   // each POSIX program, in order, matched to the next Windows one of the same name
   const match = new Array<Invocation | undefined>(b.length);
+  const unmatched: Invocation[] = [];
   let j = 0;
   for (let i = 0; i < a.length; i++) {
     const name = (a[i] as Invocation).name;
-    while (j < b.length && (b[j] as Invocation).name !== name) j++;
-    if (j === b.length) return posix;
-    match[j++] = a[i];
+    let k = j;
+    while (k < b.length && (b[k] as Invocation).name !== name) k++;
+    if (k === b.length) unmatched.push(a[i] as Invocation);
+    else {
+      match[k] = a[i];
+      j = k + 1;
+    }
   }
-  const invocations: Invocation[] = [];
+  const invocations: Invocation[] = [...unmatched];
   const opaque: Opaque[] = [...other.opaque];
+  // the POSIX reading's variables and .NET members run as programs that are PowerShell expressions
+  // or assignments (`$x = 1`, `$LASTEXITCODE -ne 0`, `$($v.Name)`, `[IO.Path]::Combine`): the
+  // PowerShell reading judges them (a .NET call it does not know stays unread there)
+  const expressions: Invocation[] = [];
+  const expression = (o: Opaque): boolean =>
+    o.reason === 'dynamic-program' && expressions.some((inv) => inv.span[0] === o.span[0]);
+  for (const inv of posix.invocations) {
+    if (!runs(inv)) continue;
+    const first = inv.args[0];
+    if (DOTNET_MEMBER.test(inv.program)) expressions.push(inv);
+    else if (!variable(inv)) continue;
+    else if (first === undefined || /^[-+]?=/.test(first) || POWERSHELL_OPERATOR.test(first)) expressions.push(inv);
+  }
   const keepOpaque = (inv: Invocation): void => {
     for (const o of posix.opaque) {
-      if (o.span[0] >= inv.span[0] && o.span[1] <= inv.span[1] && !opaque.includes(o)) opaque.push(o);
+      if (o.span[0] >= inv.span[0] && o.span[1] <= inv.span[1] && readable(o) && !opaque.includes(o) && !expression(o))
+        opaque.push(o);
     }
   };
-  for (const inv of other.invocations) if (inv.program.charCodeAt(0) === 36) invocations.push(inv);
-  for (const inv of posix.invocations) {
-    const first = inv.args[0];
-    if (
-      inv.program.charCodeAt(0) !== 36 ||
-      first === undefined ||
-      /^[-+]?=/.test(first) ||
-      POWERSHELL_OPERATOR.test(first)
-    )
-      continue;
-    keepOpaque(inv);
-  }
+  for (const inv of other.invocations) if (variable(inv)) invocations.push(inv);
+  for (const inv of posix.invocations) if (variable(inv) && runs(inv) && !expressions.includes(inv)) keepOpaque(inv);
   for (let k = 0; k < b.length; k++) {
     const windows = b[k] as Invocation;
     const kept = match[k];
@@ -178,10 +216,37 @@ function windowsReading(posix: ReadResult, other: ReadResult): ReadResult {
     }
     invocations.push(kept);
     keepOpaque(kept);
+    // the words differ between the two shells (`-File C:\x\a.ps1`, where sh drops the
+    // backslashes): both readings are judged, so the stricter one counts
+    if (!sameWords(kept, windows)) invocations.push(windows);
+  }
+  if (unmatched.length > 0) {
+    for (const o of posix.opaque) {
+      if (opaque.includes(o) || !readable(o) || expression(o)) continue;
+      opaque.push(o);
+    }
   }
   invocations.sort((x, y) => x.span[0] - y.span[0]);
   opaque.sort((x, y) => x.span[0] - y.span[0]);
   return { line: posix.line, invocations, opaque };
+}
+
+function sameWords(a: Invocation, b: Invocation): boolean {
+  if (a.program !== b.program || a.args.length !== b.args.length) return false;
+  for (let i = 0; i < a.args.length; i++) if (a.args[i] !== b.args[i]) return false;
+  return true;
+}
+
+/** A program named by a variable (`$x`, `$env:TOOL`). */
+const variable = (inv: Invocation): boolean => inv.program.charCodeAt(0) === 36;
+
+/** The span lies inside one of the spans. */
+function within(span: Span, spans: readonly Span[]): boolean {
+  for (let i = 0; i < spans.length; i++) {
+    const outer = spans[i] as Span;
+    if (span[0] >= outer[0] && span[1] <= outer[1]) return true;
+  }
+  return false;
 }
 
 // Every invocation gets a pipeline object of its own (stages of one pipeline share one while the

@@ -1122,8 +1122,19 @@ class Lexer {
       return true;
     }
     if (next === '{') {
-      this.pos = Math.min(skipBraces(s, start + 2), s.length);
-      parts.slice(src, start, this.pos, true);
+      // a hashtable: its entries are read as statements (`Key = (Get-Date)` runs what the value
+      // runs), the `Key = …` heads as data (see runSimple)
+      const end = Math.min(skipBraces(s, start + 2), s.length);
+      if (depth + 1 > LIMITS.depth) {
+        this.opaque('too-deep', start, end);
+        this.pos = end;
+        parts.push({ kind: 'raw', raw: sliceMapped(src, start, end) });
+        return true;
+      }
+      const close = s[end - 1] === '}' ? end - 1 : end;
+      const tokens = lex(this.reader, sliceMapped(src, start + 2, close), depth + 1, 'powershell');
+      this.pos = end;
+      parts.push(this.sub('@{', tokens, start, true, depth + 1, 'powershell'));
       return true;
     }
     const quote = next ?? '';

@@ -97,6 +97,7 @@ export interface Opaque {
     | 'too-long'
     | 'too-many-stages'
     | 'dynamic-program' // the program name itself comes from an unresolved variable or substitution
+    | 'dotnet-call' // a PowerShell call of a .NET method the reader does not know to be harmless
     | 'unreadable';
   readonly span: Span;
   readonly detail?: string;

@@ -1,9 +1,10 @@
-import { runSimple } from './command.js';
+import { powershellList, runSimple } from './command.js';
 import { addOpaque, innerFrame, LIMITS } from './context.js';
 import type { Frame, Reader } from './context.js';
+import type { Via } from './types.js';
 import type { Mapped } from './mapped.js';
 import { lex } from './lexer.js';
-import { joinMapped, sliceMapped, spanOf } from './mapped.js';
+import { joinMapped, sliceMapped, spanEnd, spanOf } from './mapped.js';
 import { expandWord } from './expand.js';
 import type { Word } from './expand.js';
 import { childScope, setFunction, setLoopVar, setVar } from './scope.js';
@@ -55,6 +56,8 @@ interface Group {
   readonly pipe: Pipe;
   readonly mode: Mode;
   readonly base: Base | undefined;
+  /** Where a `(…)` no POSIX shell runs opens (see Reader.notRun), in the original text. */
+  readonly notRun?: number;
 }
 
 /**
@@ -147,6 +150,32 @@ function endLoop(loop: LoopHeader, scope: Scope): void {
   else setVar(scope, loop.name, undefined);
 }
 
+/**
+ * A `(` after the words of a simple command (`foreach ($f in $files)`, `$a = @(1,2)`): bash
+ * rejects the line, zsh and bash's extglob read a pattern, so what the group holds runs in no
+ * POSIX shell. Its start in the original text, for the line's own text only (not inner strings);
+ * undefined where a shell does run the group (`repeat 3 (…)`, `coproc NAME (…)` in zsh and bash).
+ */
+function notRunStart(words: readonly WordToken[], token: Token, frame: Frame): number | undefined {
+  if (frame.dialect !== 'posix') return undefined;
+  for (let v = 0; v < frame.via.length; v++) if ((frame.via[v] as Via).kind !== 'subshell') return undefined;
+  // keywords are known before any expansion: a head that is not plain text is none of them
+  const head = plainText(words[0] as WordToken);
+  if (head !== undefined && GROUP_RUNNERS.has(head)) return undefined;
+  return spanOf(token.src, token.start, token.end)[0];
+}
+const GROUP_RUNNERS = new Set([
+  'repeat',
+  'coproc',
+  'function',
+  'exec',
+  'command',
+  'builtin',
+  'noglob',
+  'nocorrect',
+  'time',
+]);
+
 /** Words that are shell structure in command position, not programs. */
 const STRUCTURE = new Set(['if', 'then', 'elif', 'else', 'fi', 'do', 'done', 'while', 'until', '!', 'coproc']);
 
@@ -200,7 +229,7 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
     for (let s = 0; s < stages.length; s++) (stages[s] as Pipe['stages'][number]).length = length;
     pipe = freshPipe();
   };
-  const push = (kind: Group['kind'], token: Token): void => {
+  const push = (kind: Group['kind'], token: Token, notRun?: number): void => {
     finish();
     printed = undefined;
     if (frame.depth + 1 > LIMITS.depth) {
@@ -208,7 +237,11 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
       return;
     }
     if (pipe.id < 0) pipe.id = reader.pipelines++;
-    stack.push({ kind, scope, frame, pipe, mode, base });
+    stack.push(
+      notRun === undefined
+        ? { kind, scope, frame, pipe, mode, base }
+        : { kind, scope, frame, pipe, mode, base, notRun },
+    );
     base = { pipe, index: pipe.index };
     if (kind === '(') scope = childScope(scope, false);
     if (kind !== 'case')
@@ -263,6 +296,8 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
       }
       if (words.length === 0 && redirs.length === 0 && text !== undefined) {
         if (STRUCTURE.has(text) || (text === 'time' && opensGroup(tokens[t + 1]))) continue;
+        if (frame.dialect === 'powershell' && isOp(tokens[t + 1], '(') && /^foreach$/i.test(text))
+          foreachHeader(tokens, t + 2, scope);
         if (text === '{') {
           push('{', token);
           continue;
@@ -321,11 +356,15 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
     }
     switch (op) {
       case '(':
-        push('(', token);
+        push('(', token, words.length > 0 ? notRunStart(words, token, frame) : undefined);
         break;
-      case ')':
+      case ')': {
+        const open = overflow === 0 ? stack[stack.length - 1] : undefined;
+        if (open?.kind === '(' && open.notRun !== undefined)
+          (reader.notRun ??= []).push([open.notRun, spanEnd(token.src, token.start, token.end)]);
         pop('(');
         break;
+      }
       case '{':
         push('{', token);
         break;
@@ -370,6 +409,28 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
     if (inner.depth <= LIMITS.depth) walk(reader, fn.body, inner, outerScope);
   }
   return printed === undefined || printed.length === 0 ? undefined : joinMapped(printed, '\n');
+}
+
+/**
+ * PowerShell's `foreach ($name in LIST)`, from the token after `(`: the variable takes each item
+ * of a list written out (`@("a","b")`, `$files` holding one), or an unknown value.
+ */
+function foreachHeader(tokens: readonly Token[], from: number, scope: Scope): void {
+  const head = tokens[from];
+  const variable = head?.kind === 'word' && head.parts.length === 1 ? head.parts[0] : undefined;
+  const keyword = tokens[from + 1];
+  if (variable?.kind !== 'var' || keyword?.kind !== 'word' || plainText(keyword)?.toLowerCase() !== 'in') return;
+  let depth = 0;
+  let end = from + 2;
+  for (; end < tokens.length; end++) {
+    const token = tokens[end] as Token;
+    if (isOp(token, '(')) depth++;
+    else if (isOp(token, ')') && depth-- === 0) break;
+  }
+  const items = depth < 0 ? powershellList(tokens.slice(from + 2, end), scope) : undefined;
+  if (items !== undefined && items.length > 0 && items.length <= LOOP_WORDS)
+    setLoopVar(scope, variable.name, items, LOOP_BUDGET);
+  else setVar(scope, variable.name, undefined);
 }
 
 /** Reads the body of a function where it is called (the caller binds `$1`…, `$@`). */

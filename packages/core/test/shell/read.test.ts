@@ -1454,14 +1454,24 @@ describe('a PowerShell or cmd.exe line handed over as is (no options.shell)', ()
     // a POSIX line keeps its escapes
     { line: 'rm -rf .\\./x', expect: [{ program: 'rm', args: ['-rf', '../x'] }] },
     { line: 'type my\\ file.txt', expect: [{ program: 'type', args: ['my file.txt'] }] },
-    // the other reading counts only where a POSIX shell could not run the program anyway
-    { line: 'Get-Date; rm -rf .\\./x', expect: [{ program: 'Get-Date' }, { program: 'rm', args: ['-rf', '../x'] }] },
-    // and not at all when the two readings find different programs
+    // the other reading replaces the POSIX one only where a POSIX shell could not run the program
+    // anyway; where the words differ, both are kept (the stricter counts)
+    {
+      line: 'Get-Date; rm -rf .\\./x',
+      expect: [
+        { program: 'Get-Date' },
+        { program: 'rm', args: ['-rf', '../x'] },
+        { program: 'rm', args: ['-rf', '.\\./x'] },
+      ],
+    },
+    { line: 'Get-Date; rm -rf x', expect: [{ program: 'Get-Date' }, { program: 'rm', args: ['-rf', 'x'] }] },
+    // every program the POSIX reading finds is kept when the two readings find different programs
     {
       line: 'Get-Date; echo \\"; rm -rf ~; echo \\"',
       expect: [
         { program: 'Get-Date' },
-        { program: 'echo' },
+        { program: 'echo', args: ['"'] },
+        { program: 'echo', args: ['\\; rm -rf ~; echo \\'] },
         { program: 'rm', args: ['-rf', '/home/dev'] },
         { program: 'echo' },
       ],
