@@ -133,7 +133,8 @@ function toFinding(rule: Rule, hit: Hit): Finding {
         : hit.key === undefined
           ? undefined
           : `${meta.id}:${hit.key}`;
-  const reason = hit.detail === undefined ? meta.reason : withDetail(meta.reason, hit.detail);
+  const base = hit.reason ?? meta.reason;
+  const reason = hit.detail === undefined ? base : withDetail(base, hit.detail);
   // two plain literals rather than a spread in the middle (a field after a spread is defined by a runtime call)
   const finding: Finding =
     remember === undefined

@@ -25,6 +25,8 @@ export interface Hit {
   readonly key?: string;
   /** A fact to add to the reason (a package name, a file): "… (lodash)". Never a secret value. */
   readonly detail?: string;
+  /** A reason of this hit's own, in place of the rule's (one rule, several causes: shell.opaque). */
+  readonly reason?: string;
   /** The absolute path the hit is about, when it is about one (for path-scoped policy allows). */
   readonly path?: string;
   /** This hit is remembered differently from the rule's default (a plain memory note: once per chat). */

@@ -1,4 +1,45 @@
 import type { Rule } from '../rule.js';
+import type { Opaque } from '../shell/index.js';
+import { READ_LIMITS } from '../shell/index.js';
+
+const SPLIT = 'split it into plain commands';
+/** How the reader ends the detail of a program word that is a file name pattern (`/???/rm`). */
+const PATTERN = ', a pattern that names no program guard knows';
+
+/** What guard tells about each kind of part it could not read. */
+function reasonOf(part: Opaque): string {
+  const detail = part.detail === undefined ? '' : shorten(part.detail);
+  switch (part.reason) {
+    case 'dynamic-program': {
+      const raw = part.detail ?? '';
+      if (raw.endsWith(PATTERN))
+        return `guard cannot tell which program this runs: ${shorten(raw.slice(0, -PATTERN.length))} is a file name pattern that names no program guard knows, so the files present decide it when the command runs; write the program's name out.`;
+      const by = /^"?\$[@*]"?$/.test(raw)
+        ? `the arguments the script or function is called with (${raw})`
+        : detail || 'a variable or a substitution';
+      return `guard cannot tell which program this runs: it is decided by ${by} when the command runs; write the program's name out.`;
+    }
+    case 'dotnet-call':
+      return `guard cannot tell what the .NET call ${detail || 'here'} does (it can read, delete or start anything); use a command or cmdlet guard can read instead.`;
+    case 'unbalanced-quote':
+      return `guard could not read this command: a quote opens and never closes, so it cannot tell where the words end or what would run; close the quote or ${SPLIT}.`;
+    case 'unterminated-substitution':
+      return `guard could not read this command: a substitution ($(…), backticks or \${…}) opens and never closes, so it cannot tell what would run; close it or ${SPLIT}.`;
+    case 'unterminated-heredoc':
+      return `guard could not read this command: a heredoc's end marker never comes, so it cannot tell where the text ends and the commands start again; end the heredoc or ${SPLIT}.`;
+    case 'too-deep':
+      return `guard could not read all of this command: it nests shells, substitutions, groups or functions deeper than guard follows (${READ_LIMITS.depth} levels), so it cannot tell what the inner part would do; ${SPLIT}.`;
+    case 'too-long':
+    case 'too-many-stages':
+      return `guard could not read all of this command: it is longer than guard reads (${detail || 'too long'}), so it cannot tell what the rest would do; ${SPLIT}.`;
+    default:
+      return `guard could not read this command (a redirection or an operator with nothing it applies to), so it cannot tell what it would do; ${SPLIT}.`;
+  }
+}
+
+function shorten(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
 
 /** SPEC 4.3: what the reader cannot read is not allowed silently. */
 export const shellOpaque = {
@@ -10,14 +51,14 @@ export const shellOpaque = {
     asksInEveryMode: 'worst-case',
     title: 'a command guard cannot read',
     reason:
-      'guard could not read this command (unbalanced quotes, too deep or too long), so it cannot tell what it would do; split it into plain commands.',
+      'guard could not read this command (a quote or substitution left open, a program chosen when it runs, or too deep or too long), so it cannot tell what it would do; split it into plain commands.',
     owasp: [],
     examples: {
-      match: ['echo "unterminated', 'ls && rm -rf "$(echo'],
+      match: ['echo "unterminated', 'ls && rm -rf "$(echo', '$CMD --version'],
       noMatch: ['echo "balanced"', "git commit -m 'it''s fine'"],
     },
   },
   check(context) {
-    return context.opaque.map((part) => ({ span: part.span, detail: part.reason }));
+    return context.opaque.map((part) => ({ span: part.span, reason: reasonOf(part) }));
   },
 } as const satisfies Rule;

@@ -5,6 +5,7 @@ import {
   optionsNamed,
   parseArgv,
   program,
+  program as programEntry,
   programsMatching,
   readsWith,
 } from '../programs/index.js';
@@ -113,6 +114,17 @@ export function runSimple(
   const envVar = isEnvVariable(tokens[first]);
   if (frame.dialect === 'powershell') {
     dotnetCalls(reader, tokens);
+    // `foreach ($f in Get-ChildItem)`: the list is what the command prints
+    const keyword = tokens[first + 1];
+    const listed = tokens[first + 2];
+    if (
+      tokens[first]?.parts[0]?.kind === 'var' &&
+      keyword !== undefined &&
+      plainText(keyword)?.toLowerCase() === 'in' &&
+      listed !== undefined &&
+      runsCommand(listed)
+    )
+      first += 2;
     // `Key = value` in a hashtable `@{…}`: data (what the value runs was read above, or is a group)
     if (
       frame.via[frame.via.length - 1]?.name === '@{' &&
@@ -505,6 +517,12 @@ function command(
       }
       if (!text) continue;
     }
+    // `iex $code`: PowerShell runs what the variable holds, which the reader does not know
+    if (nested.kind === 'text' && nested.dialect === 'powershell' && nested.via.kind === 'shell-c') {
+      const unknown = args.find((w) => w.dynamic);
+      if (unknown !== undefined && programEntry(name)?.source === 'eval')
+        addOpaque(reader, 'dynamic-program', unknown.span, unknown.text);
+    }
     const target = enter(reader, inner, nested.via, draft.span, nested.dialect, nested.remoteHost);
     if (!target) continue;
     const innerScope =
@@ -804,6 +822,8 @@ export function powershellList(tokens: readonly Token[], scope: Scope): string[]
         const pieces = part.quoted ? [part.text.text] : part.text.text.split(',');
         for (let i = 0; i < pieces.length; i++) {
           if (i > 0 && !close()) return undefined;
+          // an unquoted word that is not a number is a command PowerShell runs (`Get-ChildItem`)
+          if (!part.quoted && !/^[\d.]*$/.test(pieces[i] as string)) return undefined;
           if ((pieces[i] as string) !== '' || part.quoted) {
             item += pieces[i] as string;
             parts++;

@@ -31,9 +31,25 @@ export function readCommand(line: string, options: ReadOptions): ReadResult {
   if (options.shell !== undefined) return readAs(line, options, options.shell).result;
   const posix = readAs(line, options, 'posix');
   const other = windowsDialect(line);
-  return other === undefined
+  if (other === undefined) return posix.result;
+  const windows = readAs(line, options, other).result;
+  return other === 'powershell' && heredocOperator(windows)
     ? posix.result
-    : windowsReading(posix.result, posix.notRun, readAs(line, options, other).result);
+    : windowsReading(posix.result, posix.notRun, windows);
+}
+
+/**
+ * A `<<` the PowerShell reading met outside its quotes (`cat > a.ps1 <<'EOF'`): PowerShell rejects
+ * the whole line for it (`<` is reserved there) and runs none of it, so only a POSIX shell runs the
+ * line. Not where `--%` hands the rest of a line over as it is.
+ */
+function heredocOperator(windows: ReadResult): boolean {
+  const line = windows.line;
+  if (line.includes('--%')) return false;
+  const at = (i: number): boolean => line.charCodeAt(i) === 60 && line.charCodeAt(i + 1) === 60;
+  for (const o of windows.opaque) if (at(o.span[0])) return true;
+  for (const inv of windows.invocations) for (const r of inv.redirects) if (at(r.span[0])) return true;
+  return false;
 }
 
 function readAs(

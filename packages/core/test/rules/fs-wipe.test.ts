@@ -63,6 +63,10 @@ runRuleTests(fsWipe, {
     "git -c core.pager='less -R' log",
     "make -f - <<'EOF'\nall:\n\t@rm -rf build\nEOF",
     { step: { kind: 'write', path: 'src/old.ts', mode: 'delete' }, note: 'a write tool deleting one project file' },
+    // PowerShell blocks around a harmless delete, read as PowerShell
+    '$files = @("out.log","tmp.log"); foreach ($f in $files) { Remove-Item $f -ErrorAction SilentlyContinue }',
+    'if (Test-Path .\\dist) { Remove-Item .\\dist -Recurse -Force }',
+    "try { Remove-Item -Recurse -Force .\\build } catch { Write-Host 'nothing to clean' }",
   ],
   invalid: [
     // run from inline code
@@ -151,6 +155,16 @@ runRuleTests(fsWipe, {
     'sudo find / -exec rm -rf {} +',
     'sudo sh -c "rm -rf --no-preserve-root /*"',
     { step: { kind: 'write', path: '/home/dev', mode: 'delete' }, note: 'a write tool deleting the home folder' },
+    // the same blocks around a wipe
+    '$files = @("a","b"); foreach ($f in $files) { Remove-Item -Recurse -Force ~ }',
+    '$h = @{ a = 1; b = 2 }; Remove-Item -Recurse -Force $HOME',
+    '$h = @{ a = 1; b = (Remove-Item -Recurse -Force ~) }',
+    '$dirs = @("C:\\"); foreach ($d in $dirs) { Remove-Item -Recurse -Force $d }',
+    'try { Remove-Item -Recurse -Force C:\\ } catch { }',
+    'Write-Host "a`nb"; Remove-Item -Recurse -Force ~',
+    'Write-Host "a`nb"; rm -rf ~',
+    'Write-Host "$(Remove-Item -Recurse -Force ~)"',
+    'iex "Remove-Item -Recurse -Force ~"',
   ],
 });
 

@@ -24,6 +24,7 @@ runRuleTests(gitRewriteSharedHistory, {
     "git config alias.pf 'push -f' && git push",
     "git -c alias.p='!git push' p origin main",
     `python3 -c 'import subprocess as sp; sp.run(["git", "push"])'`,
+    '$branches = @("main", "dev"); foreach ($b in $branches) { git push origin $b }',
   ],
   invalid: [
     'git push --force',
@@ -53,5 +54,7 @@ runRuleTests(gitRewriteSharedHistory, {
     "vim -c '!git push --force' -c q",
     `python3 -c 'import subprocess as sp; sp.run(["git", "push", "-f"])'`,
     `node -e 'const run = require("child_process").execSync; run("git push --force")'`,
+    'foreach ($b in @("main")) { git push --force origin $b }',
+    '$branches = @("main", "dev"); $branches | ForEach-Object { git push --force origin $_ }',
   ],
 });

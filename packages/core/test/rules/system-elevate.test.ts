@@ -50,6 +50,8 @@ runRuleTests(systemElevate, {
     'git commit -m "sudo is not needed any more"',
     'echo "run: sudo make install"',
     'grep -rn "chmod 777" scripts',
+    'powershell -ExecutionPolicy Bypass -File .\\scripts\\build.ps1',
+    'powershell.exe -NoProfile -ExecutionPolicy Bypass -File scripts\\test.ps1 -Configuration Release',
   ],
   invalid: [
     // SPEC 4.2 examples
@@ -111,6 +113,9 @@ runRuleTests(systemElevate, {
     'bash -c "sudo rm -rf /opt/old"',
     'ls | xargs sudo chmod 777',
     'sudo bash -c "cp x /etc/x && systemctl reload nginx"',
+    'powershell -ExecutionPolicy Bypass -File C:\\Users\\dev\\Downloads\\setup.ps1',
+    'powershell -ExecutionPolicy Bypass -File ..\\..\\other\\x.ps1',
+    'powershell -ExecutionPolicy Bypass -File $env:TEMP\\x.ps1',
   ],
 });
 

@@ -1451,6 +1451,102 @@ describe('a PowerShell or cmd.exe line handed over as is (no options.shell)', ()
         { program: 'echo' },
       ],
     },
+    // arrays, foreach and hashtables: what a POSIX shell would find in `word (…)` it never runs
+    {
+      line: '$files = @("a.txt","b.txt"); foreach ($f in $files) { Get-Content $f | Select-String "TODO" }',
+      expect: [
+        { program: 'foreach' },
+        { program: 'Get-Content', args: ['a.txt'], via: '{' },
+        { program: 'Get-Content', args: ['b.txt'], via: '{' },
+        { program: 'Select-String', args: ['TODO'], via: '{' },
+      ],
+    },
+    {
+      line: 'foreach ($f in @(".env", "b.txt")) { Get-Content $f }',
+      expect: [
+        { program: 'foreach' },
+        { program: 'Get-Content', args: ['.env'], via: '{' },
+        { program: 'Get-Content', args: ['b.txt'], via: '{' },
+      ],
+    },
+    // a list the reader cannot write out leaves the variable unknown
+    {
+      line: 'foreach ($f in Get-ChildItem -Recurse) { Get-Content $f }',
+      expect: [
+        { program: 'foreach' },
+        { program: 'Get-ChildItem', args: ['-Recurse'], via: '(' },
+        { program: 'Get-Content', args: ['$f'], via: '{' },
+      ],
+    },
+    {
+      line: '$x = "a","b"; Remove-Item $x',
+      expect: [
+        { program: 'Remove-Item', args: ['a'] },
+        { program: 'Remove-Item', args: ['b'] },
+      ],
+    },
+    { line: '$h = @{ Name = "a"; Value = 1 }; $h.Name', expect: [{ program: 'Value', args: ['=', '1', '}'] }] },
+    {
+      line: '$h = @{ a = 1; b = (Remove-Item -Recurse -Force ~) }',
+      expect: [
+        { program: 'b', args: ['='] },
+        { program: 'Remove-Item', args: ['-Recurse', '-Force', '/home/dev'], via: '@{ > (' },
+      ],
+    },
+    { line: '$arr = @(1,2,3); $arr | ForEach-Object { $_ * 2 }', expect: [{ program: 'ForEach-Object', args: [] }] },
+    // `$x = Command …` runs the command
+    {
+      line: '$c = Get-Content .env; Write-Host $c',
+      expect: [
+        { program: 'Get-Content', args: ['.env'] },
+        { program: 'Write-Host', args: ['$c'] },
+      ],
+    },
+    // .NET members: the ones that only compute go ahead, the others stay unread
+    { line: '[System.IO.Path]::GetFullPath(".")', expect: [] },
+    { line: '[IO.File]::Delete("a.txt")', expect: [], opaque: ['dotnet-call'] },
+    { line: '$x = [IO.File]::ReadAllText(".env"); $x', expect: [], opaque: ['dotnet-call'] },
+    // a backtick escape or a here-string: sh stops at the quote it never sees closed, PowerShell reads on
+    { line: 'Write-Host "line1`nline2"', expect: [{ program: 'Write-Host', args: ['line1\nline2'] }] },
+    {
+      line: 'Write-Host "a`nb"; rm -rf ~',
+      expect: [{ program: 'Write-Host' }, { program: 'rm', args: ['-rf', '/home/dev'] }],
+    },
+    {
+      line: "$msg = @'\nit's $literal\n'@; Write-Output $msg",
+      expect: [{ program: 'Write-Output', args: ["it's", '$literal'] }],
+    },
+    { line: 'echo "v$($PSVersionTable.PSVersion)"', expect: [{ program: 'echo' }] },
+    {
+      line: 'try { Remove-Item -Recurse -Force C:\\ } catch { }',
+      expect: [
+        { program: 'try', args: ['{', 'Remove-Item', '-Recurse', '-Force', 'C: }', 'catch', '{', '}'] },
+        { program: 'try', args: [] },
+        { program: 'Remove-Item', args: ['-Recurse', '-Force', 'C:\\'], via: '{' },
+        { program: 'catch' },
+      ],
+    },
+    // PowerShell started with a Windows path: both readings, the stricter counts
+    {
+      line: 'powershell -ExecutionPolicy Bypass -File C:\\Users\\dev\\x.ps1',
+      expect: [
+        { program: 'powershell', args: ['-ExecutionPolicy', 'Bypass', '-File', 'C:Usersdevx.ps1'] },
+        { program: 'powershell', args: ['-ExecutionPolicy', 'Bypass', '-File', 'C:\\Users\\dev\\x.ps1'] },
+      ],
+    },
+    // Invoke-Expression reads its text as PowerShell; a variable's it cannot know
+    { line: 'iex "Remove-Item -Recurse ~"', expect: [{ program: 'iex' }, { program: 'Remove-Item', via: 'iex -c' }] },
+    { line: 'iex $code', expect: [{ program: 'iex' }], opaque: ['dynamic-program'] },
+    // a `<<` is a heredoc: PowerShell rejects the line, so only the POSIX reading counts
+    {
+      line: "cat > build.ps1 <<'EOF'\nif ($env:CI) { Remove-Item -Recurse dist }\nEOF",
+      expect: [{ program: 'cat', writes: ['build.ps1'] }],
+    },
+    // a word before `(` where zsh or bash does run the group
+    {
+      line: 'Get-Date; repeat 2 (rm -rf x)',
+      expect: [{ program: 'Get-Date' }, { program: 'repeat' }, { program: 'rm', via: '(' }],
+    },
     // a POSIX line keeps its escapes
     { line: 'rm -rf .\\./x', expect: [{ program: 'rm', args: ['-rf', '../x'] }] },
     { line: 'type my\\ file.txt', expect: [{ program: 'type', args: ['my file.txt'] }] },
@@ -1535,5 +1631,35 @@ describe('sudo sh -c "cd /repo && git push --force" (the example in the issue)',
     expect(line.slice(...(git?.span ?? [0, 0]))).toBe('git push --force');
     expect(git?.argSpans.map(([a, b]) => line.slice(a, b))).toEqual(['push', '--force']);
     expect(invocations.map((i) => i.name)).not.toContain('sudo');
+  });
+});
+
+describe('heredocs of ordinary text are data; fed to a shell or an interpreter they are code', () => {
+  it.for<Row>([
+    {
+      line: "cat > notes.md <<'EOF'\n# Title\nSome (parenthesised) text with 'quotes', \"double\" and `code`; $HOME stays\nEOF",
+      expect: [{ program: 'cat', writes: ['notes.md'] }],
+    },
+    {
+      line: "cat > README.md << 'EOF'\n```bash\nnpm install && rm -rf node_modules\n```\nEOF",
+      expect: [{ program: 'cat', writes: ['README.md'] }],
+    },
+    { line: "cat >> CHANGELOG.md <<'EOF'\n- fix: don't crash (again)\nEOF", expect: [{ program: 'cat' }] },
+    { line: "git commit -F - <<'EOF'\nfeat: a (b)\n\nIt's done.\nEOF", expect: [{ program: 'git' }] },
+    { line: "cat > a.txt <<'EOF'\nunbalanced ' quote \" here ` too\nEOF", expect: [{ program: 'cat' }] },
+    // unquoted: the substitutions in the text run
+    {
+      line: 'cat > a.txt <<EOF\nHello $USER, today is $(date +%F)\nEOF',
+      expect: [{ program: 'date', via: '$(' }, { program: 'cat' }],
+    },
+    { line: 'cat > a.txt <<EOF\n`rm -rf ~`\nEOF', expect: [{ program: 'rm', via: '`' }, { program: 'cat' }] },
+    // fed to a shell or an interpreter
+    { line: "bash <<'EOF'\nrm -rf ~\nEOF", expect: [{ program: 'bash' }, { program: 'rm', via: 'bash <<' }] },
+    {
+      line: "cat <<'EOF' | sh\nrm -rf ~\nEOF",
+      expect: [{ program: 'cat' }, { program: 'sh' }, { program: 'rm', via: 'sh <<' }],
+    },
+  ])('$line', (row) => {
+    checkRow(row);
   });
 });

@@ -69,7 +69,8 @@ export const POWERSHELL: readonly ProgramSpec[] = [
   { names: ['foreach-object'], aliases: ['%', 'foreach'] },
   { names: ['write-output'], aliases: ['echo', 'write'] },
   { names: ['write-host'] },
-  { names: ['invoke-expression'], aliases: ['iex'], roles: ['evaluator'], dialect: 'powershell' },
+  // its arguments are PowerShell code, read as the shell reads `eval`'s
+  { names: ['invoke-expression'], aliases: ['iex'], roles: ['evaluator'], source: 'eval', dialect: 'powershell' },
   {
     names: ['invoke-webrequest'],
     aliases: ['iwr', 'curl', 'wget'],
