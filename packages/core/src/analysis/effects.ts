@@ -115,7 +115,7 @@ function safeDecode(text: string): string {
 }
 
 /** Options that name the pattern (the operands are then all files). */
-const PATTERN_OPTIONS = ['-e', '--regexp', '-f', '--file', '--expression', '-Pattern'];
+const PATTERN_OPTIONS = ['-e', '--regexp', '-f', '--file', '--from-file', '--expression', '-Pattern'];
 /** PowerShell's names for the path an item cmdlet works on. */
 const PATH_OPTIONS = ['-Path', '-LiteralPath'];
 
@@ -174,7 +174,8 @@ function shellEffects(inv: Invocation, argvOf: ArgvOf, path: PathOf, files: File
     const fileOps = argv.has(...PATTERN_OPTIONS) ? ops : ops.slice(1);
     const inPlace = inv.name === 'sed' && argv.has('-i', '--in-place');
     for (const arg of fileOps) at(arg, inPlace ? 'write' : 'read', inPlace ? { how: 'edit' } : {});
-    for (const arg of argv.values('-f', '--file', ...PATH_OPTIONS)) at(arg, 'read');
+    for (const arg of argv.values('-f', '--file', '--from-file', '--slurpfile', '--rawfile', ...PATH_OPTIONS))
+      at(arg, 'read');
     // `grep -r --include='.env*' KEY .`, `rg -g '.env*' KEY`: the files the pattern picks in each folder
     for (const pick of argv.values('--include', '-g', '--glob', '--iglob')) {
       if (pick.value.startsWith('!') || pick.value === '') continue;

@@ -20,6 +20,11 @@ export interface ArgvSpec {
   readonly values?: readonly string[];
   /** More options that take a value, a list several programs share (PowerShell's common parameters). */
   readonly common?: readonly string[];
+  /**
+   * Long options that take two words, a name and then its value (`jq --arg NAME VALUE`,
+   * `--slurpfile NAME FILE`): the option's value is the second.
+   */
+  readonly pairs?: readonly string[];
   /** Options whose value is only ever attached (`git commit -S[KEYID]`, `--gpg-sign[=KEYID]`). */
   readonly optional?: readonly string[];
   /** Single-dash words are whole option names, never bundles of letters (PowerShell, `find`, `java`). */
@@ -77,7 +82,7 @@ export function withValues(g: Grammar, names: readonly string[]): Grammar {
 
 /** Whether the grammar reads `name` as an option with a value (always, or attached only). */
 export function takesValue(g: Grammar, name: string): boolean {
-  return valued(g, name) || g.optional?.includes(name) === true;
+  return valued(g, name) || g.optional?.includes(name) === true || g.pairs?.includes(name) === true;
 }
 
 /**
@@ -147,6 +152,9 @@ export function parseArgv(args: readonly string[], g: Grammar, from = 0, to = ar
           });
         } else if (g.values?.includes(word) === true || g.common?.includes(word) === true) {
           i = withNext(options, word, args, i, to);
+        } else if (g.pairs?.includes(word) === true && i + 2 < to) {
+          options.push({ name: word, index: i, value: args[i + 2] as string, valueIndex: i + 2, valueOffset: 0 });
+          i += 2;
         } else options.push({ name: word, index: i });
         continue;
       }

@@ -72,6 +72,37 @@ describe('what a command touches and lists', () => {
     expect(context.listed(context.invocations[0] as Invocation)?.map((p) => p.raw)).toEqual(paths);
   });
 
+  // each reader with its own options: a flag is never taken for an option whose value is the file
+  // after it, and an option's value never for a file
+  it.for([
+    ['sort -n .env', ['.env']],
+    ['sort -rn -k 2 .env', ['.env']],
+    ['sort -t , -k 2 data.csv', ['data.csv']],
+    ['sort -o sorted.txt notes.txt', ['notes.txt']],
+    ['uniq -c .env', ['.env']],
+    ['uniq -ci -f 1 notes.txt', ['notes.txt']],
+    ['cut -d= -f2 .env', ['.env']],
+    ['cut -d = -f 2 .env', ['.env']],
+    ['cut -c 1-10 -s notes.txt', ['notes.txt']],
+    ['diff .env .env.bak', ['.env', '.env.bak']],
+    ['diff -u -L old -L new a.txt b.txt', ['a.txt', 'b.txt']],
+    ['diff -C 3 a.txt b.txt', ['a.txt', 'b.txt']],
+    ['jq -c . .env', ['.env']],
+    ['jq -r .token config.json', ['config.json']],
+    ['jq .env config.json', ['config.json']],
+    ['jq --arg key .env ".[$key]" a.json', ['a.json']],
+    ['jq --slurpfile s .env . a.json', ['.env', 'a.json']],
+    ['jq -f prog.jq data.json', ['prog.jq', 'data.json']],
+    ['jq -n --arg v x "{a: $v}"', []],
+  ] as const)('%s reads %j', ([line, paths]) => {
+    const context = contextOf(line);
+    const reads = context
+      .filesOf(context.invocations[0] as Invocation)
+      .filter((f) => f.op === 'read')
+      .map((f) => f.path.raw);
+    expect([...reads].sort()).toEqual([...paths].sort());
+  });
+
   it('lists nothing for a command that names no files', () => {
     const context = contextOf('echo src');
     expect(context.listed(context.invocations[0] as Invocation)).toBeUndefined();

@@ -57,6 +57,14 @@ describe('parseArgv', () => {
     // a value only ever attached (`git commit -S[KEYID]`): a bundle stops at it
     { words: '-Sn -m msg', spec: { values: ['-m'], optional: ['-S'] }, options: ['-S=n', '-m=msg'], operands: [] },
     { words: '-nS file', spec: { optional: ['-S'] }, options: ['-n', '-S'], operands: ['file'] },
+    // an option that takes a name and a value (`jq --arg NAME VALUE`): its value is the second word
+    {
+      words: '--arg k .env . a.json',
+      spec: { pairs: ['--arg'] },
+      options: ['--arg=.env'],
+      operands: ['.', 'a.json'],
+    },
+    { words: '--arg k', spec: { pairs: ['--arg'] }, options: ['--arg'], operands: ['k'] },
     // a value option at the very end has no value
     { words: 'x -f', spec: TAR, options: ['-f'], operands: ['x'] },
     { words: '', options: [], operands: [], rest: 0 },

@@ -98,14 +98,82 @@ const READERS_OWN: readonly ProgramSpec[] = (
   ] as const
 ).map(([names, values]) => ({ names, roles: ['content-reader'], argv: { values } }));
 
+/**
+ * Readers with their own options, from their manuals: a flag (`sort -n`, `uniq -c`) is never taken
+ * for an option whose value is the file after it, and a value (`cut -d =`) never for a file.
+ */
+const SORT: ArgvSpec = {
+  values: [
+    '-k',
+    '--key',
+    '-t',
+    '--field-separator',
+    '-o',
+    '--output',
+    '-S',
+    '--buffer-size',
+    '-T',
+    '--temporary-directory',
+    '--parallel',
+    '--batch-size',
+    '--compress-program',
+    '--random-source',
+    '--sort',
+  ],
+};
+const UNIQ: ArgvSpec = { values: ['-f', '--skip-fields', '-s', '--skip-chars', '-w', '--check-chars'] };
+const CUT: ArgvSpec = {
+  values: ['-b', '--bytes', '-c', '--characters', '-d', '--delimiter', '-f', '--fields', '--output-delimiter'],
+};
+// `--from-file F` and `--to-file F` name files compared, so they are read as operands are
+const DIFF: ArgvSpec = {
+  values: [
+    '-C',
+    '-U',
+    '-I',
+    '--ignore-matching-lines',
+    '-x',
+    '--exclude',
+    '-X',
+    '--exclude-from',
+    '-S',
+    '--starting-file',
+    '-L',
+    '--label',
+    '-F',
+    '--show-function-line',
+    '-W',
+    '--width',
+    '--tabsize',
+    '-D',
+    '--ifdef',
+    '--line-format',
+    '--old-line-format',
+    '--new-line-format',
+    '--unchanged-line-format',
+    '--old-group-format',
+    '--new-group-format',
+    '--changed-group-format',
+    '--unchanged-group-format',
+    '--horizontal-lines',
+  ],
+};
+/** jq's first operand is its filter (unless `-f` reads it from a file); `--arg NAME VALUE` takes two words. */
+const JQ: ArgvSpec = {
+  values: ['-f', '--from-file', '-L', '--indent'],
+  pairs: ['--arg', '--argjson', '--slurpfile', '--rawfile'],
+};
+
 export const FILES: readonly ProgramSpec[] = [
   ...READERS_OWN,
+  { names: ['sort'], roles: ['content-reader'], argv: SORT },
+  { names: ['uniq'], roles: ['content-reader'], argv: UNIQ },
+  { names: ['cut'], roles: ['content-reader'], argv: CUT },
+  { names: ['diff', 'sdiff'], roles: ['content-reader'], argv: DIFF },
+  { names: ['jq'], roles: ['pattern-first'], argv: JQ },
   {
     names: [
       'uuencode',
-      'sort',
-      'uniq',
-      'cut',
       'paste',
       'column',
       'fold',
@@ -114,11 +182,8 @@ export const FILES: readonly ProgramSpec[] = [
       'rev',
       'tr',
       'iconv',
-      'diff',
-      'sdiff',
       'cmp',
       'comm',
-      'jq',
       'yq',
       'xmllint',
       'type',
