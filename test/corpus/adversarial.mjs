@@ -67,6 +67,21 @@ const RUNS = [
   '%a%',
   '$env:',
   'C:\\',
+  // PowerShell blocks, arrays, hashtables, .NET members, escapes and here-strings
+  'foreach ($f in ',
+  '@(',
+  '@{',
+  'a = @{ b = (',
+  '[a]::b(',
+  '[IO.File]::',
+  'a (',
+  '`n',
+  '"`',
+  "@'\n",
+  '$($a.',
+  'iex ',
+  'try { ',
+  '"a","b",',
 ];
 
 const PREFIXED = [
@@ -101,6 +116,11 @@ const PREFIXED = [
   ['echo ', 'A'],
   ['base64 -d ', 'a'],
   ['<<EOF\n', 'a\n'],
+  ["cat > a.txt <<'EOF'\n", "(a) 'b' `c` $d\n"],
+  ['$x = 1; ', 'foreach ($f in @(a)) { '],
+  ['$h = @{ ', 'a = 1; '],
+  ['[System.IO.Path]::Combine(', '"a",'],
+  ['Write-Host "', '`n'],
   ['>', '>'],
   ['2>', '&'],
 ];
