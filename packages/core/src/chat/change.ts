@@ -1,7 +1,7 @@
 import type { Memo } from '../second-opinion/types.js';
 import { OPINION_LIMITS } from '../second-opinion/types.js';
 import type { Chat, Pending, StartScan } from './chat.js';
-import { withinLimits } from './chat.js';
+import { isIdle, newChat, withinLimits } from './chat.js';
 
 /**
  * What one event does to a chat, as plain data: decided by `settle`, `onPrompt`, `onResult` or
@@ -158,4 +158,111 @@ function union(list: readonly string[], added: readonly string[]): readonly stri
     out.push(entry);
   }
   return out ?? list;
+}
+
+/** A change recorded on its own (a change file beside the chat's state): when it was decided, and what it does. */
+export interface Recorded {
+  /** ms since epoch. */
+  readonly time: number;
+  readonly change: Change;
+}
+
+/**
+ * The change less what could loosen a verdict when it is applied out of its order: lowering the
+ * bar (the person's message) and a new attempt of a failing command. Used for a change that reaches
+ * the chat after later ones were already folded in: a raised bar, a failure, a yes and a used-up
+ * yes still count; a lowered bar or a count started over is left out, which can only make guard
+ * stricter until the next message or file change.
+ */
+export function withoutLoosening(change: Change): Change {
+  if (
+    change.untrusted !== false &&
+    change.injection !== false &&
+    change.poisonedRules !== false &&
+    change.newAttempt === undefined
+  )
+    return change;
+  const { untrusted, injection, poisonedRules, newAttempt: _again, ...rest } = change;
+  return {
+    ...rest,
+    ...(untrusted === true ? { untrusted } : {}),
+    ...(injection === true ? { injection } : {}),
+    ...(poisonedRules === true ? { poisonedRules } : {}),
+  };
+}
+
+/**
+ * The chat after recorded changes, in the order given, as saving each one in turn would have left
+ * it: a chat idle for longer than `idleMs` when a change came starts over, and `updated` is the
+ * time of the latest change. A change dated before `through` (the latest change already in `chat`)
+ * came late: it is applied without what could loosen a verdict (`withoutLoosening`). Pure.
+ */
+export function replay(
+  chat: Chat,
+  recorded: readonly Recorded[],
+  options: { readonly idleMs: number; readonly through?: number },
+): Chat {
+  let current = chat;
+  const through = options.through ?? -Infinity;
+  for (const { time, change } of recorded) {
+    if (isIdle(current, time, options.idleMs)) current = newChat(current.agent, current.chat, time);
+    const applied = apply(current, time < through ? withoutLoosening(change) : change);
+    current = { ...applied, updated: Math.max(current.updated, time) };
+  }
+  return current;
+}
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isStrings = (value: unknown): value is readonly string[] => Array.isArray(value) && value.every(isString);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+
+/** What each field of a change must be (a field not named here is not guard's: the change is not valid). */
+const CHANGE_FIELDS: Readonly<Record<keyof Change, (value: unknown) => boolean>> = {
+  announced: (value) => value === true,
+  usedOnce: isString,
+  flaggedAway: isString,
+  asked: (value) =>
+    isRecord(value) &&
+    isString(value['code']) &&
+    isString(value['step']) &&
+    isStrings(value['keys']) &&
+    isStrings(value['rules']) &&
+    isTime(value['time']),
+  created: isStrings,
+  approvedOnce: isString,
+  approved: isStrings,
+  answered: isString,
+  untrusted: (value) => typeof value === 'boolean',
+  injection: (value) => typeof value === 'boolean',
+  keySeen: (value) => value === true,
+  failed: isString,
+  newAttempt: isString,
+  scan: (value) =>
+    isRecord(value) &&
+    isTime(value['time']) &&
+    isStrings(value['checked']) &&
+    isStrings(value['found']) &&
+    isStrings(value['unchecked']),
+  poisonedRules: (value) => typeof value === 'boolean',
+  poisonedServers: isStrings,
+  opinion: (value) =>
+    isRecord(value) &&
+    isString(value['turn']) &&
+    (value['memo'] === undefined ||
+      (isRecord(value['memo']) &&
+        isString(value['memo']['key']) &&
+        isTime(value['memo']['irreversible']) &&
+        (value['memo']['outside'] === undefined || isTime(value['memo']['outside'])))),
+};
+
+/** The value as a change when it is one (read from a file), or undefined. */
+export function asChange(value: unknown): Change | undefined {
+  if (!isRecord(value)) return undefined;
+  for (const [key, field] of Object.entries(value)) {
+    const valid = Object.hasOwn(CHANGE_FIELDS, key) ? CHANGE_FIELDS[key as keyof Change] : undefined;
+    if (valid === undefined || !valid(field)) return undefined;
+  }
+  return value;
 }

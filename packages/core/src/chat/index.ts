@@ -2,8 +2,8 @@
 // the hook reads the chat, settles a verdict against it, answers, and then saves the change.
 export type { Chat, Pending, StartScan } from './chat.js';
 export { withinLimits, isIdle, CHAT_LIMITS, newChat, rememberedBy, viewOf, keepsYes, barRaised } from './chat.js';
-export type { Change } from './change.js';
-export { apply, changesNothing, NO_CHANGE } from './change.js';
+export type { Change, Recorded } from './change.js';
+export { apply, asChange, changesNothing, NO_CHANGE, replay, withoutLoosening } from './change.js';
 export type { AskStyle, Call, How, Outside, Settled } from './settle.js';
 export { settle } from './settle.js';
 export type { ChatSettings, Decided, ProjectYes, StartScanResult } from './events.js';

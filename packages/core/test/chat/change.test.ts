@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { Change, Chat, Pending } from '../../src/chat/index.js';
-import { apply, withinLimits, changesNothing, CHAT_LIMITS, NO_CHANGE } from '../../src/chat/index.js';
+import type { Change, Chat, Pending, Recorded } from '../../src/chat/index.js';
+import {
+  apply,
+  asChange,
+  withinLimits,
+  changesNothing,
+  CHAT_LIMITS,
+  NO_CHANGE,
+  replay,
+  withoutLoosening,
+} from '../../src/chat/index.js';
 import { fresh, NOW } from './harness.js';
 
 const question = (step: string, code = ''): Pending => ({ code, step, keys: [`k:${step}`], rules: ['r'], time: NOW });
@@ -182,4 +191,126 @@ describe('a chat stays withinLimits however long it runs', () => {
     const chat = fresh();
     expect(withinLimits(chat)).toBe(chat);
   });
+});
+
+describe('replay: recorded changes folded in, as saving each in turn would have left the chat', () => {
+  const recorded = (time: number, change: Change): Recorded => ({ time, change });
+  const DAY = 86_400_000;
+  /** Saving one after the other: each applied to what the one before left, dated when it was saved. */
+  const sequential = (chat: Chat, changes: readonly Recorded[]): Chat =>
+    changes.reduce<Chat>((state, { time, change }) => ({ ...apply(state, change), updated: time }), chat);
+
+  const HISTORIES: readonly { name: string; changes: readonly Recorded[] }[] = [
+    {
+      name: 'a raised bar, then more steps',
+      changes: [
+        recorded(NOW + 1, { untrusted: true }),
+        recorded(NOW + 2, { asked: question('s1', 'c1') }),
+        recorded(NOW + 3, { flaggedAway: 's2' }),
+      ],
+    },
+    {
+      name: 'the person lowers the bar, a result raises it again',
+      changes: [
+        recorded(NOW + 1, { untrusted: true, injection: true }),
+        recorded(NOW + 2, { untrusted: false, injection: false, answered: 'all' }),
+        recorded(NOW + 3, { injection: true }),
+      ],
+    },
+    {
+      name: 'a failing command counted to its third try',
+      changes: [
+        recorded(NOW + 1, { failed: 'cmd' }),
+        recorded(NOW + 2, { failed: 'cmd' }),
+        recorded(NOW + 3, { newAttempt: 'other' }),
+        recorded(NOW + 4, { failed: 'cmd' }),
+      ],
+    },
+    {
+      name: 'a yes, used once, and kept',
+      changes: [
+        recorded(NOW + 1, { approved: ['git.push:origin/main'], approvedOnce: 's1' }),
+        recorded(NOW + 2, { usedOnce: 's1' }),
+        recorded(NOW + 3, { approved: ['npm.install:left-pad'] }),
+      ],
+    },
+  ];
+  it.for(HISTORIES)('$name: the same chat as saving them one by one', ({ changes }) => {
+    expect(replay(fresh(), changes, { idleMs: DAY })).toEqual(sequential(fresh(), changes));
+  });
+
+  it('a chat idle when a change comes starts over from that change', () => {
+    const chat = { ...fresh(), approved: ['git.push:origin/main'] };
+    const later = NOW + 2 * DAY;
+    const state = replay(chat, [recorded(later, { keySeen: true })], { idleMs: DAY });
+    expect(state).toMatchObject({ approved: [], keySeen: true, created: later, updated: later });
+  });
+
+  it('a change that came late (dated before what was folded in) cannot lower the bar or restart a count', () => {
+    const chat: Chat = { ...fresh(), untrusted: true, injection: true, failure: { command: 'cmd', count: 2 } };
+    const late = recorded(NOW - 5, {
+      untrusted: false,
+      injection: false,
+      newAttempt: 'any',
+      approved: ['k'],
+      usedOnce: 's1',
+    });
+    const state = replay({ ...chat, allowOnce: ['s1'] }, [late], { idleMs: DAY, through: NOW });
+    expect(state).toMatchObject({ untrusted: true, injection: true, failure: { command: 'cmd', count: 2 } });
+    // what tightens, or is a yes, still counts
+    expect(state.approved).toEqual(['k']);
+    expect(state.allowOnce).toEqual([]);
+    // on time, the same change does lower the bar (the person's message)
+    expect(replay(chat, [late], { idleMs: DAY, through: NOW - 10 })).toMatchObject({
+      untrusted: false,
+      injection: false,
+    });
+  });
+});
+
+describe('withoutLoosening', () => {
+  it.for([
+    { change: { untrusted: false }, left: {} },
+    { change: { untrusted: true }, left: { untrusted: true } },
+    { change: { injection: false, keySeen: true }, left: { keySeen: true } },
+    { change: { poisonedRules: false, poisonedServers: ['s'] }, left: { poisonedServers: ['s'] } },
+    { change: { newAttempt: 'any', failed: 'x' }, left: { failed: 'x' } },
+    { change: { approved: ['k'], approvedOnce: 'p' }, left: { approved: ['k'], approvedOnce: 'p' } },
+  ] as { change: Change; left: Change }[])('$change → $left', ({ change, left }) => {
+    expect(withoutLoosening(change)).toEqual(left);
+  });
+});
+
+describe('asChange: a change read from a file', () => {
+  const VALID: readonly unknown[] = [
+    {},
+    { announced: true },
+    { asked: question('s1', 'c1') },
+    { created: ['/p/a'], approved: ['k'], untrusted: true, injection: false, keySeen: true },
+    { failed: 'c', newAttempt: 'any', usedOnce: 's', flaggedAway: 's', approvedOnce: 's', answered: 'all' },
+    { scan: { time: NOW, checked: ['a'], found: [], unchecked: [] }, poisonedRules: true, poisonedServers: ['x'] },
+    { opinion: { turn: 't' } },
+    { opinion: { turn: 't', memo: { key: 'k', irreversible: 0.9, outside: 0.1 } } },
+  ];
+  const INVALID: readonly unknown[] = [
+    null,
+    [],
+    'untrusted',
+    { untrusted: 'yes' },
+    { announced: false },
+    { keySeen: 1 },
+    { approved: 'k' },
+    { approved: ['k', 1] },
+    { created: [null] },
+    { asked: { code: 'c', step: 's', keys: [], rules: [] } },
+    { asked: { code: 'c', step: 's', keys: 'k', rules: [], time: NOW } },
+    { scan: { time: NOW, checked: [], found: [] } },
+    { opinion: { memo: { key: 'k', irreversible: 1 } } },
+    { opinion: { turn: 't', memo: { key: 'k', irreversible: '1' } } },
+    // a field guard does not know: not a change this guard can apply whole
+    { raisedBar: true },
+    JSON.parse('{"untrusted":true,"__proto__":{"approved":["k"]}}'),
+  ];
+  it.for(VALID)('valid: %j', (value) => expect(asChange(value)).toBe(value));
+  it.for(INVALID)('not valid: %j', (value) => expect(asChange(value)).toBeUndefined());
 });
