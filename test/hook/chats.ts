@@ -16,6 +16,7 @@ import type { AgentId } from '../../packages/adapters/src/index.js';
 import { fixture } from '../../packages/cli/test/hook-cases.js';
 import type { LogEntry } from '../../packages/cli/src/state/decision-log.js';
 import type { ChatState } from '../../packages/cli/src/state/chats.js';
+import { loadChat } from '../../packages/cli/src/state/chats.js';
 import type { BinResult } from './bin.js';
 import { BIN, runHookProcess } from './bin.js';
 
@@ -479,11 +480,16 @@ export function logOf(world: World): LogEntry[] {
     .map((line) => JSON.parse(line) as LogEntry);
 }
 
-/** The one chat state file in a world, parsed. */
-export function chatStateOf(world: World): ChatState {
-  const files = readdirSync(join(world.guardHome, 'chats')).filter((name) => name.endsWith('.json'));
-  if (files.length !== 1) throw new Error(`expected one chat state file, found ${files.join(', ') || 'none'}`);
-  return JSON.parse(readFileSync(join(world.guardHome, 'chats', files[0] ?? ''), 'utf8')) as ChatState;
+/** A chat as guard reads it: its state file with the change files recorded since folded in. */
+export function chatStateOf(chat: Pick<Chat, 'world' | 'agent' | 'id'>): ChatState {
+  return loadChat(chat.world.guardHome, chat.agent, chat.id, Date.now(), 365 * 86_400_000);
+}
+
+/** The text of every file guard keeps for chats (state files and change files). */
+export function chatFilesText(world: World): string {
+  return filesUnder(join(world.guardHome, 'chats'))
+    .map((path) => readFileSync(path, 'utf8'))
+    .join('\n');
 }
 
 /** Processes whose command line mentions `text` (Linux: read from /proc). */

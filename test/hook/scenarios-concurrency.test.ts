@@ -1,16 +1,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ChatState } from '../../packages/cli/src/state/chats.js';
 import { requireBuild } from './bin.js';
-import { codexChat, logOf, makeWorld, removeWorld } from './chats.js';
+import { chatStateOf, codexChat, logOf, makeWorld, removeWorld } from './chats.js';
 
 // every hook call is a Node process: on a busy 2-core machine a whole chat takes a while
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 /**
  * SPEC §5: state writes stay whole and lose nothing when many hook processes of one chat run at
- * once. 50 tool calls of one `codex exec` run arrive together; nobody can answer there, so each
+ * once (each records its change in a file of its own; the state file and the change files read
+ * together are the chat). 50 tool calls of one `codex exec` run arrive together; nobody can answer there, so each
  * call records its own answer (the step was sent back once) in the chat's state.
  */
 
@@ -36,13 +36,23 @@ describe('50 hook processes on one chat at once', () => {
     });
 
     const folder = join(world.guardHome, 'chats');
-    const files = readdirSync(folder);
-    // one state file, no lock or temp file left behind
-    expect(files).toHaveLength(1);
-    expect(files[0]).toMatch(/^codex-[0-9a-f]+\.json$/);
-    const state = JSON.parse(readFileSync(join(folder, files[0] ?? ''), 'utf8')) as ChatState;
-    expect(state.chat).toBe('one-busy-chat');
-    expect(Object.values(state.away)).toEqual(Array.from({ length: 50 }, () => 1));
+    const files = readdirSync(folder).filter((name) => name !== '.swept');
+    // the chat's state file (once changes were folded into it) and its change files, no lock or
+    // temp file left behind
+    const state = files.find((name) => name.endsWith('.json'));
+    expect(
+      files.every((name) => /^codex-[0-9a-f]+\.(json|changes)$/.test(name)),
+      files.join(' '),
+    ).toBe(true);
+    const changes = files.find((name) => name.endsWith('.changes'));
+    if (changes !== undefined)
+      expect(readdirSync(join(folder, changes)).every((name) => /^[0-9a-f-]+\.json$/.test(name))).toBe(true);
+    // with 50 changes recorded, some hook folded them into the state file
+    expect(state).toBeDefined();
+    expect(() => JSON.parse(readFileSync(join(folder, state ?? ''), 'utf8')) as unknown).not.toThrow();
+    const chatState = chatStateOf(chat);
+    expect(chatState.chat).toBe('one-busy-chat');
+    expect(Object.values(chatState.away)).toEqual(Array.from({ length: 50 }, () => 1));
     expect(logOf(world).map((entry) => entry.how)).toEqual(Array.from({ length: 50 }, () => 'away'));
 
     // what was recorded is what the next call reads: the same step again is left undone

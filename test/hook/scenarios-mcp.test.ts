@@ -6,6 +6,7 @@ import { requireBuild } from './bin.js';
 import type { Chat, World } from './chats.js';
 import {
   CHATS,
+  chatFilesText,
   chatStateOf,
   logOf,
   makeWorld,
@@ -102,7 +103,7 @@ async function scenario(agent: AgentId, { expect }: TestContext): Promise<void> 
   const clean = await chat.mcp('tickets', 'lookup_ticket', { id: 'T-12' });
   expect(chat.seen(clean), clean.stdout).toBe('allow');
 
-  const state = chatStateOf(world);
+  const state = chatStateOf(chat);
   expect(state.poisonedServers).toEqual(['formatter']);
   expect(state.scan?.checked).toEqual(expect.arrayContaining(['MCP server formatter', 'MCP server tickets']));
   expect(state.scan?.checked).not.toContain('MCP server mute');
@@ -110,6 +111,7 @@ async function scenario(agent: AgentId, { expect }: TestContext): Promise<void> 
   expect(state.scan?.found).toEqual([expect.stringMatching(/^MCP server formatter: /)]);
   // only the sign names are kept, never the description's words
   expect(JSON.stringify(state)).not.toMatch(/SSH key|previous instructions/);
+  expect(chatFilesText(world)).not.toMatch(/SSH key|previous instructions/);
 
   // every call was answered normally, inside guard's deadline (no 'deadline' or 'failure' line)
   const log = logOf(world);

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import {
+  chmodSync,
   cpSync,
   existsSync,
   mkdirSync,
@@ -14,7 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentId } from '../../packages/adapters/src/index.js';
 import { findOnPath } from '../../packages/cli/src/agents/codex-app-server.js';
-import { chatFile } from '../../packages/cli/src/state/chats.js';
+import { changesDir, chatFile, loadChat, recordChange } from '../../packages/cli/src/state/chats.js';
 import { requireBuild } from '../hook/bin.js';
 import type { Ran, Scratch, Verdict } from './harness.js';
 import { AGENTS, guardOk, pool, runShell, scratch, setUpAll, shellPayload, STRICTNESS, verdictOf } from './harness.js';
@@ -103,6 +104,12 @@ const withoutCopy = (fault: (place: Place) => void) => (place: Place) => {
 const appendTo = (path: string, text: string | Buffer): void =>
   writeFileSync(path, Buffer.concat([readFileSync(path), Buffer.from(text)]));
 const chatOf = (place: Place): string => chatFile(place.guardHome, place.agent, place.chat);
+const changesOf = (place: Place): string => changesDir(place.guardHome, place.agent, place.chat);
+/** A change file of the chat, beside one guard recorded (so the folder is guard's own). */
+const changeFile = (place: Place): string => {
+  recordChange(place.guardHome, place.agent, place.chat, Date.now() - 1_000, { keySeen: true });
+  return join(changesOf(place), `${(Date.now() - 500).toString(16).padStart(12, '0')}-1-0-0.json`);
+};
 
 const FAULTS: readonly Fault[] = [
   // settings.yaml
@@ -161,6 +168,35 @@ const FAULTS: readonly Fault[] = [
     arrange: (p) => (mkdirSync(join(chatOf(p), '..'), { recursive: true }), symlinkSync('/dev/zero', chatOf(p))),
   },
   { name: "guard's chats folder is a file", arrange: (p) => writeText(join(p.guardHome, 'chats'), 'x') },
+  // the chat's change files (recorded by each hook call, folded into the chat file later)
+  { name: 'a torn change file', arrange: (p) => writeText(changeFile(p), '{"v":1,"time":1,"change":{"untr') },
+  { name: 'a change file of the wrong shape', arrange: (p) => writeText(changeFile(p), '{"v":1,"change":[]}\n') },
+  {
+    name: 'a change file with a field guard does not know',
+    arrange: (p) => writeText(changeFile(p), '{"v":1,"time":1,"change":{"bar":"down"}}\n'),
+  },
+  { name: 'a change file is a folder', arrange: (p) => mkdirSync(changeFile(p), { recursive: true }) },
+  { name: 'a change file is a named pipe', skip: !hasMkfifo && 'no mkfifo', arrange: (p) => fifo(changeFile(p)) },
+  {
+    name: 'a change file is a device that never ends',
+    skip: !hasDevZero && 'no /dev/zero',
+    arrange: (p) => symlinkSync('/dev/zero', changeFile(p)),
+  },
+  {
+    name: 'a change file nobody may read (chmod; root reads anyway)',
+    skip: isRoot && 'running as root',
+    arrange: (p) => {
+      const path = changeFile(p);
+      writeText(path, '{"v":1,"time":1,"change":{}}\n');
+      chmodSync(path, 0);
+    },
+  },
+  { name: "the chat's changes folder is a file", arrange: (p) => writeText(changesOf(p), 'x') },
+  {
+    name: "the chat's changes folder is read-only (chmod; root writes anyway)",
+    skip: isRoot && 'running as root',
+    arrange: (p) => (changeFile(p), chmodSync(changesOf(p), 0o500)),
+  },
   // guard's folder
   {
     name: "guard's folder lies under a file (nothing there can be read or written)",
@@ -191,7 +227,7 @@ const FAULTS: readonly Fault[] = [
   {
     name: 'a lock left by a killed hook',
     arrange: (p) => writeText(`${chatOf(p)}.lock`, String(deadPid())),
-    after: lockBroken,
+    after: remembered,
   },
   {
     // by its age alone such a lock stays fresh until after a waiter gives up: only knowing that its
@@ -202,7 +238,7 @@ const FAULTS: readonly Fault[] = [
       const later = new Date(Date.now() + 2_000);
       utimesSync(`${chatOf(p)}.lock`, later, later);
     },
-    after: lockBroken,
+    after: remembered,
   },
   {
     name: 'a lock left by a killed hook, dated in the future',
@@ -211,13 +247,13 @@ const FAULTS: readonly Fault[] = [
       const later = new Date(Date.now() + 3_600_000);
       utimesSync(`${chatOf(p)}.lock`, later, later);
     },
-    after: lockBroken,
+    after: remembered,
   },
   {
     name: 'a lock whose PID now belongs to another process',
     // this process is alive, but did not start at tick 1 after boot
     arrange: (p) => writeText(`${chatOf(p)}.lock`, `${String(process.pid)} 1`),
-    after: lockBroken,
+    after: remembered,
   },
   // stdin
   {
@@ -247,12 +283,13 @@ const FAULTS: readonly Fault[] = [
 ];
 
 /**
- * The asked step was remembered: the lock was seen to be left by a process that is gone and broken,
- * not waited out (a wait gives up after seconds, and the chat is then not saved at all).
+ * The asked step was remembered although a lock was left behind: recording a change takes no lock
+ * (one left by a process that is gone is broken by the next compaction, `chats.test.ts`).
  */
-function lockBroken(place: Place): string | undefined {
-  if (existsSync(`${chatOf(place)}.lock`)) return 'the lock is still there';
-  if (!existsSync(chatOf(place))) return "the chat's memory was not saved";
+function remembered(place: Place): string | undefined {
+  const chat = loadChat(place.guardHome, place.agent, place.chat, Date.now(), 86_400_000);
+  if (chat.pending.length === 0 && Object.keys(chat.away).length === 0 && chat.allowOnce.length === 0)
+    return "the chat's memory does not hold the asked step";
   return undefined;
 }
 

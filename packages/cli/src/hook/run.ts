@@ -171,16 +171,18 @@ export async function runHook(
   };
 
   /** The chat memory: injected in tests, else guard's own, per the settings (read before any event). */
+  let made: SessionLayer | undefined;
   const session = (): SessionLayer =>
-    deps.session ??
-    chatSessions({
-      guardHome,
-      env,
-      strict: settings?.strict ?? false,
-      idleMs: (settings?.idleDays ?? 7) * DAY_MS,
-      scanEnv: io.env,
-      startedAt: started,
-    });
+    (made ??=
+      deps.session ??
+      chatSessions({
+        guardHome,
+        env,
+        strict: settings?.strict ?? false,
+        idleMs: (settings?.idleDays ?? 7) * DAY_MS,
+        scanEnv: io.env,
+        startedAt: started,
+      }));
 
   const fail = (how: 'failure' | 'deadline', error: unknown): number => {
     if (replied) return ExitCode.Ok;
@@ -231,10 +233,12 @@ export async function runHook(
         }
       }
       const notice = await session().onEvent(agent, input, guardHome);
-      return respond(payload.toEventReply(input.event, notice), {
+      const code = respond(payload.toEventReply(input.event, notice), {
         ...describeInput(input, event),
         how: input.type === 'ignore' ? 'ignored' : 'event',
       });
+      session().tidy?.();
+      return code;
     }
     return judge(input);
   };
@@ -310,6 +314,7 @@ export async function runHook(
     } catch (error) {
       io.err(`guard: could not save this chat's memory: ${oneLine(error)}\n`);
     }
+    made?.tidy?.();
     return code;
   };
 

@@ -8,7 +8,7 @@ export type { ChatMemory } from '../state/memory.js';
 /**
  * The seam where per-chat memory (SPEC §5) plugs into the hook runtime. Before it judges a step,
  * the runtime asks for the chat as it stands; core's `settle` decides on it, and after the reply is
- * out the runtime hands the chat memory what that answer changes. Events that are not steps
+ * out the runtime hands the chat memory what that answer changes, then lets it tidy up. Events that are not steps
  * (results, chat starts, the person's messages) go to `onEvent`, whose answer is a notice.
  */
 export interface SessionLayer {
@@ -20,6 +20,8 @@ export interface SessionLayer {
     input: Exclude<HookInput, { type: 'step' }>,
     guardHome: string,
   ): string | undefined | Promise<string | undefined>;
+  /** Housekeeping the memory left for after the answer (the runtime calls it once the reply is out). */
+  tidy?(): void;
 }
 
 /** No memory at all: every step is judged as the first of a fresh chat. */

@@ -2,15 +2,17 @@ import type { HookInput } from '@guard/adapters';
 import { AGENTS } from '@guard/adapters/agents';
 import { GUARD_ON_NOTICE } from '@guard/adapters/messages';
 import type { AgentId, Chat, Change, Decided, Environment, ToolStep } from '@guard/core';
-import { apply, changesNothing, observe, onPrompt, onResult, onStart } from '@guard/core';
+import { changesNothing, observe, onPrompt, onResult, onStart } from '@guard/core';
 import type { StartScanResult } from '../world/start-scan.js';
 import { keepForProject } from './allowed.js';
-import { loadChat, updateChat } from './chats.js';
+import { COMPACT_AT, compactChat, loadChat, recordChange, sweepChatsNow, waitingChanges } from './chats.js';
 
 /**
  * Per-chat memory (SPEC §5), the shell around core's chat decisions: it reads a chat from guard's
- * folder, and saves what an event changes in it under the chat's lock. What to remember and what it
- * means is decided in core (`settle`, `onPrompt`, `onResult`, `onStart`, `apply`).
+ * folder, and records what an event changes in it as a change file of its own, so hook processes of
+ * one chat never wait on one another; the next read folds the change in, and once enough wait, the
+ * hook that recorded the last one folds them into the chat's state file after its answer. What to
+ * remember and what it means is decided in core (`settle`, `onPrompt`, `onResult`, `onStart`, `replay`).
  */
 
 /** One chat, as one step sees it. */
@@ -19,7 +21,7 @@ export interface ChatMemory {
   readonly chat?: Chat;
   /** For agents with no chat-start event: the text that says guard is on, for the first flagged step. */
   readonly announce?: string;
-  /** Saves what the answer changes in the chat (after the reply is out: it may wait on the lock). */
+  /** Saves what the answer changes in the chat (after the reply is out). */
   save(change: Change): void;
 }
 
@@ -31,28 +33,52 @@ export interface MemoryOptions {
   /** Idle chats are forgotten after this long. */
   readonly idleMs: number;
   readonly now?: () => number;
+  /** Where housekeeping goes that waits until after the answer (folding change files, sweeping); default: done at once. */
+  readonly later?: (task: () => void) => void;
 }
 
 /** A chat that remembers nothing and keeps nothing (no chat id, or no session layer). */
 export const NO_MEMORY: ChatMemory = { save: () => undefined };
 
-/** One chat's memory: read now, without the lock (writes replace the file whole); saved under it. */
+/** One chat's memory: read now, without the lock; what a step changes is recorded without one too. */
 export function openChat(agent: AgentId, chatId: string, options: MemoryOptions, announce?: string): ChatMemory {
   const now = options.now ?? Date.now;
   return {
     chat: loadChat(options.guardHome, agent, chatId, now(), options.idleMs),
     ...(announce === undefined ? {} : { announce }),
     save(change) {
-      // most steps leave nothing to remember: no lock, no write
+      // most steps leave nothing to remember: nothing is written
       if (changesNothing(change)) return;
-      updateChat(options.guardHome, agent, chatId, now(), options.idleMs, (state) => apply(state, change));
+      recordChange(options.guardHome, agent, chatId, now(), change);
+      afterAnswer(options, () => tidy(agent, chatId, options));
     },
   };
 }
 
+function afterAnswer(options: MemoryOptions, task: () => void): void {
+  if (options.later === undefined) task();
+  else options.later(task);
+}
+
 /**
- * Decides on the chat as it is under its lock, saves the change, and returns the decision's notice.
- * (Events decide under the lock, so their notice, such as "the person approved", matches what is saved.)
+ * After the answer: folds the chat's change files into its state file when enough wait (and the
+ * lock is free: a compaction in progress folds them), and sweeps idle chats once in a while.
+ */
+function tidy(agent: AgentId, chatId: string, options: MemoryOptions): void {
+  const now = options.now ?? Date.now;
+  try {
+    if (waitingChanges(options.guardHome, agent, chatId) >= COMPACT_AT)
+      compactChat(options.guardHome, agent, chatId, now(), options.idleMs);
+  } catch {
+    // the next read reads the change files as they are (and says so when it cannot)
+  }
+  sweepChatsNow(options.guardHome, now(), options.idleMs);
+}
+
+/**
+ * Decides on the chat as it is read, records the change, and returns the decision's notice (the
+ * change is recorded before the answer, so the notice, such as "the person approved", holds for
+ * the next step).
  */
 function decide(
   agent: AgentId,
@@ -61,13 +87,10 @@ function decide(
   decision: (chat: Chat) => Decided,
 ): string | undefined {
   const now = options.now ?? Date.now;
-  let notice: string | undefined;
-  updateChat(options.guardHome, agent, chatId, now(), options.idleMs, (state) => {
-    const decided = decision(state);
-    notice = decided.notice;
-    return apply(state, decided.change);
-  });
-  return notice;
+  const decided = decision(loadChat(options.guardHome, agent, chatId, now(), options.idleMs));
+  recordChange(options.guardHome, agent, chatId, now(), decided.change);
+  if (!changesNothing(decided.change)) afterAnswer(options, () => tidy(agent, chatId, options));
+  return decided.notice;
 }
 
 /** What a non-step event changes in the chat; returns a notice for the agent or person, if any. */
@@ -113,7 +136,8 @@ export async function startScan(
   const now = options.now ?? Date.now;
   const decided = onStart(result, now());
   try {
-    updateChat(options.guardHome, agent, chat, now(), options.idleMs, (state) => apply(state, decided.change));
+    recordChange(options.guardHome, agent, chat, now(), decided.change);
+    afterAnswer(options, () => tidy(agent, chat, options));
   } catch {
     // guard's folder cannot be written (full, read-only): what the scan found still counts for this
     // step, and the chat's next step scans again
@@ -135,13 +159,17 @@ const START_SCAN_MS = 5_000;
 const FIRST_STEP_SCAN_MS = 1_000;
 
 /** guard's session layer (the hook runtime's SessionLayer): chat memory in guard's folder. */
-export function chatSessions(options: SessionOptions): {
+export function chatSessions(given: SessionOptions): {
   forStep(agent: keyof typeof AGENTS, step: ToolStep): Promise<ChatMemory>;
   onEvent(
     agent: keyof typeof AGENTS,
     input: Exclude<HookInput, { type: 'step' }>,
   ): Promise<string | undefined> | string | undefined;
+  tidy(): void;
 } {
+  // housekeeping waits until the runtime has answered (`tidy`)
+  const tasks: (() => void)[] = [];
+  const options: SessionOptions = { ...given, later: (task) => void tasks.push(task) };
   const scanner =
     (agent: keyof typeof AGENTS, projectRoot: string, budgetMs: number) => async (): Promise<StartScanResult> => {
       const { scanChatStart } = await import('../world/start-scan.js');
@@ -177,6 +205,15 @@ export function chatSessions(options: SessionOptions): {
         return chatEvent(agent, input, options, scanner(agent, input.projectRoot, START_SCAN_MS));
       }
       return chatEvent(agent, input, options);
+    },
+    tidy() {
+      for (const task of tasks.splice(0)) {
+        try {
+          task();
+        } catch {
+          // housekeeping: what it could not do, a later call does
+        }
+      }
     },
   };
 }

@@ -1,10 +1,34 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { chatFile, freshChat, loadChat, lockOwner, StateError, sweepChats, updateChat } from '../../src/state/chats.js';
+import {
+  changesDir,
+  chatFile,
+  COMPACT_AT,
+  compactChat,
+  freshChat,
+  loadChat,
+  lockOwner,
+  recordChange,
+  StateError,
+  sweepChats,
+  sweepChatsNow,
+  updateChat,
+  waitingChanges,
+} from '../../src/state/chats.js';
 
 const DAY = 86_400_000;
 const home = (): string => mkdtempSync(join(tmpdir(), 'guard-state-'));
@@ -113,6 +137,201 @@ describe('chat state', () => {
   });
 });
 
+describe('change files: recorded without the lock, folded in by the next read', () => {
+  const changeFiles = (dir: string, chat = 'c'): string[] =>
+    existsSync(changesDir(dir, 'codex', chat)) ? readdirSync(changesDir(dir, 'codex', chat)) : [];
+
+  it('a read folds the recorded changes in, in the order they were recorded, while a live lock is held', () => {
+    const dir = home();
+    updateChat(dir, 'codex', 'c', 1, DAY, (s) => void s.approved.push('first'));
+    // a live process holds the lock for minutes: recording and reading never wait on it
+    writeFileSync(`${chatFile(dir, 'codex', 'c')}.lock`, lockOwner(process.pid));
+    recordChange(dir, 'codex', 'c', 2, { untrusted: true, approved: ['second'] });
+    recordChange(dir, 'codex', 'c', 3, { flaggedAway: 's1' });
+    recordChange(dir, 'codex', 'c', 4, { flaggedAway: 's1', failed: 'cmd' });
+    recordChange(dir, 'codex', 'c', 5, {});
+    expect(loadChat(dir, 'codex', 'c', 6, DAY)).toMatchObject({
+      approved: ['first', 'second'],
+      untrusted: true,
+      away: { s1: 2 },
+      failure: { command: 'cmd', count: 1 },
+      updated: 4,
+    });
+    // a change that changes nothing is not written
+    expect(changeFiles(dir)).toHaveLength(3);
+    expect(waitingChanges(dir, 'codex', 'c')).toBe(3);
+    // the live holder keeps its lock: no compaction, and the changes still count
+    expect(compactChat(dir, 'codex', 'c', 7, DAY)).toBe(false);
+    expect(loadChat(dir, 'codex', 'c', 8, DAY).away).toEqual({ s1: 2 });
+  });
+
+  it('a compaction folds them into the state file, names them there and removes them', () => {
+    const dir = home();
+    for (let i = 0; i < COMPACT_AT; i++)
+      recordChange(dir, 'codex', 'c', 10 + i, { flaggedAway: 's', approved: [`k${i}`] });
+    const before = loadChat(dir, 'codex', 'c', 100, DAY);
+    const files = changeFiles(dir);
+    expect(compactChat(dir, 'codex', 'c', 100, DAY)).toBe(true);
+    expect(changeFiles(dir)).toEqual([]);
+    const stored = JSON.parse(readFileSync(chatFile(dir, 'codex', 'c'), 'utf8')) as {
+      folded: string[];
+      through: number;
+    };
+    expect(stored.folded).toEqual(files);
+    expect(stored.through).toBe(10 + COMPACT_AT - 1);
+    expect(loadChat(dir, 'codex', 'c', 100, DAY)).toEqual(before);
+    expect(before.away).toEqual({ s: COMPACT_AT });
+  });
+
+  it('change files a compaction folded in but could not remove are never counted twice, and go next time', () => {
+    const dir = home();
+    recordChange(dir, 'codex', 'c', 10, { flaggedAway: 's' });
+    recordChange(dir, 'codex', 'c', 11, { flaggedAway: 's' });
+    const saved = mkdtempSync(join(tmpdir(), 'guard-changes-'));
+    cpSync(changesDir(dir, 'codex', 'c'), saved, { recursive: true });
+    compactChat(dir, 'codex', 'c', 20, DAY);
+    // as if the compaction had stopped after writing the state file
+    cpSync(saved, changesDir(dir, 'codex', 'c'), { recursive: true });
+    recordChange(dir, 'codex', 'c', 21, { flaggedAway: 's' });
+    expect(loadChat(dir, 'codex', 'c', 30, DAY).away).toEqual({ s: 3 });
+    compactChat(dir, 'codex', 'c', 30, DAY);
+    expect(changeFiles(dir)).toEqual([]);
+    expect(loadChat(dir, 'codex', 'c', 31, DAY).away).toEqual({ s: 3 });
+  });
+
+  it('a compaction breaks a lock whose holder is gone, rather than skip', () => {
+    const dir = home();
+    recordChange(dir, 'codex', 'c', 1, { keySeen: true });
+    writeFileSync(`${chatFile(dir, 'codex', 'c')}.lock`, String(deadPid()));
+    expect(compactChat(dir, 'codex', 'c', 2, DAY)).toBe(true);
+    expect(existsSync(`${chatFile(dir, 'codex', 'c')}.lock`)).toBe(false);
+    expect(changeFiles(dir)).toEqual([]);
+  });
+
+  it('a change recorded late (dated before what a compaction folded in) cannot lower the bar', () => {
+    const dir = home();
+    recordChange(dir, 'codex', 'c', 100, { untrusted: true });
+    compactChat(dir, 'codex', 'c', 101, DAY);
+    // the person's message, decided before the result that raised the bar, written after it was folded in
+    recordChange(dir, 'codex', 'c', 99, { untrusted: false, injection: false, approved: ['k'] });
+    expect(loadChat(dir, 'codex', 'c', 102, DAY)).toMatchObject({ untrusted: true, approved: ['k'] });
+    compactChat(dir, 'codex', 'c', 103, DAY);
+    expect(loadChat(dir, 'codex', 'c', 104, DAY)).toMatchObject({ untrusted: true, approved: ['k'] });
+  });
+
+  it('a chat idle before a change was recorded starts over from it', () => {
+    const dir = home();
+    updateChat(dir, 'codex', 'c', 1, DAY, (s) => void s.approved.push('old'));
+    recordChange(dir, 'codex', 'c', 2 * DAY, { keySeen: true });
+    expect(loadChat(dir, 'codex', 'c', 2 * DAY + 1, DAY)).toMatchObject({ approved: [], keySeen: true });
+    expect(loadChat(dir, 'codex', 'c', 4 * DAY, DAY)).toEqual(freshChat('codex', 'c', 4 * DAY));
+  });
+
+  it('a state file of format 1 saved before change files existed reads as it is', () => {
+    const dir = home();
+    mkdirSync(join(dir, 'chats'));
+    writeFileSync(
+      chatFile(dir, 'codex', 'c'),
+      '{"v":1,"agent":"codex","chat":"c","created":1,"updated":1,"approved":["k"],"allowOnce":[],"pending":[],"createdFiles":[],"untrusted":true,"injection":false,"keySeen":false,"poisonedServers":[],"away":{}}\n',
+    );
+    recordChange(dir, 'codex', 'c', 2, { approved: ['j'] });
+    expect(loadChat(dir, 'codex', 'c', 3, DAY)).toMatchObject({ approved: ['k', 'j'], untrusted: true });
+    // bookkeeping of the wrong shape is not a state guard wrote
+    writeFileSync(
+      chatFile(dir, 'codex', 'c'),
+      '{"v":1,"agent":"codex","chat":"c","created":1,"updated":1,"approved":[],"allowOnce":[],"pending":[],"createdFiles":[],"untrusted":false,"injection":false,"keySeen":false,"poisonedServers":[],"away":{},"folded":"all"}\n',
+    );
+    expect(() => loadChat(dir, 'codex', 'c', 3, DAY)).toThrow(StateError);
+  });
+
+  const isRoot = process.getuid?.() === 0;
+  it.for([
+    { fault: 'a torn change file', arrange: (path: string) => writeFileSync(path, '{"v":1,"time":1,"change":{"untr') },
+    { fault: 'a change file of the wrong shape', arrange: (path: string) => writeFileSync(path, '{"v":1}\n') },
+    {
+      fault: 'a change of another version',
+      arrange: (path: string) => writeFileSync(path, '{"v":2,"time":1,"change":{}}\n'),
+    },
+    {
+      fault: 'a change with a field guard does not know',
+      arrange: (path: string) => writeFileSync(path, '{"v":1,"time":1,"change":{"lowerBar":true}}\n'),
+    },
+    { fault: 'a change file that is a folder', arrange: (path: string) => mkdirSync(path) },
+    {
+      fault: 'a change file larger than any guard writes',
+      arrange: (path: string) => writeFileSync(path, ' '.repeat(300 * 1024)),
+    },
+    {
+      fault: 'a change file nobody may read',
+      skip: isRoot,
+      arrange: (path: string) => (writeFileSync(path, '{"v":1,"time":1,"change":{}}\n'), chmodSync(path, 0)),
+    },
+  ])('$fault is a StateError, not a change left out', ({ arrange, skip }, { skip: skipTest }) => {
+    if (skip === true) skipTest('running as root');
+    const dir = home();
+    recordChange(dir, 'codex', 'c', 1, { untrusted: true });
+    arrange(join(changesDir(dir, 'codex', 'c'), '0000000000ff-1-0-0.json'));
+    expect(() => loadChat(dir, 'codex', 'c', 2, DAY)).toThrow(StateError);
+    // and the chat is not folded over it either
+    expect(() => updateChat(dir, 'codex', 'c', 3, DAY, () => {})).toThrow(StateError);
+  });
+
+  it('a file where the changes folder should be is a StateError, for reading and recording', () => {
+    const dir = home();
+    mkdirSync(join(dir, 'chats'));
+    writeFileSync(changesDir(dir, 'codex', 'c'), 'x');
+    expect(() => loadChat(dir, 'codex', 'c', 1, DAY)).toThrow(StateError);
+    expect(() => recordChange(dir, 'codex', 'c', 1, { keySeen: true })).toThrow(StateError);
+  });
+
+  it('files that are not change files (a temp file left by a crash) are not read', () => {
+    const dir = home();
+    recordChange(dir, 'codex', 'c', 1, { keySeen: true });
+    writeFileSync(join(changesDir(dir, 'codex', 'c'), '.0000000000ff-1-0-0.json.tmp'), '{"v":1,"ti');
+    expect(loadChat(dir, 'codex', 'c', 2, DAY).keySeen).toBe(true);
+  });
+});
+
+describe('sweeping idle chats', () => {
+  const ago = (path: string, ms: number): void => {
+    const at = (Date.now() - ms) / 1000;
+    utimesSync(path, at, at);
+  };
+
+  it('removes idle change files and their emptied folder; keeps a state file whose chat recorded a change since', () => {
+    const dir = home();
+    const now = Date.now();
+    // an old chat, all of it idle
+    recordChange(dir, 'codex', 'old', now - 10 * DAY, { keySeen: true });
+    const oldChanges = changesDir(dir, 'codex', 'old');
+    for (const name of readdirSync(oldChanges)) ago(join(oldChanges, name), 10 * DAY);
+    ago(oldChanges, 10 * DAY);
+    // a chat whose state file is old, but that recorded a change today
+    updateChat(dir, 'codex', 'busy', now - 10 * DAY, DAY * 30, (s) => void s.approved.push('k'));
+    ago(chatFile(dir, 'codex', 'busy'), 10 * DAY);
+    recordChange(dir, 'codex', 'busy', now, { untrusted: true });
+    expect(sweepChats(dir, now, 7 * DAY)).toBe(0);
+    expect(existsSync(oldChanges)).toBe(false);
+    expect(existsSync(chatFile(dir, 'codex', 'busy'))).toBe(true);
+    expect(loadChat(dir, 'codex', 'busy', now, 30 * DAY)).toMatchObject({ approved: ['k'], untrusted: true });
+  });
+
+  it('the hook sweeps at most once an hour (a marker says when it last did)', () => {
+    const dir = home();
+    const now = Date.now();
+    updateChat(dir, 'codex', 'old', now, DAY, () => {});
+    ago(chatFile(dir, 'codex', 'old'), 10 * DAY);
+    expect(sweepChatsNow(dir, now, 7 * DAY)).toBe(true);
+    expect(existsSync(chatFile(dir, 'codex', 'old'))).toBe(false);
+    updateChat(dir, 'codex', 'old', now, DAY, () => {});
+    ago(chatFile(dir, 'codex', 'old'), 10 * DAY);
+    expect(sweepChatsNow(dir, now + 60_000, 7 * DAY)).toBe(false);
+    expect(existsSync(chatFile(dir, 'codex', 'old'))).toBe(true);
+    expect(sweepChatsNow(dir, now + 2 * 3_600_000, 7 * DAY)).toBe(true);
+    expect(existsSync(chatFile(dir, 'codex', 'old'))).toBe(false);
+  });
+});
+
 describe('chat state under concurrent processes', () => {
   const dist = new URL('../../dist/state/chats.js', import.meta.url);
 
@@ -131,4 +350,37 @@ describe('chat state under concurrent processes', () => {
     expect([...state.approved].sort()).toEqual(Array.from({ length: 50 }, (_, i) => `k${i}`).sort());
     expect(readdirSync(join(dir, 'chats'))).toEqual([`codex-${chatFile(dir, 'codex', 'shared').split('codex-')[1]}`]);
   }, 60_000);
+
+  it('24 processes that each raise the bar or read it, record and fold at once: the bar stays up, nothing is lost or counted twice', async () => {
+    const dir = home();
+    // the bar was raised before they start
+    recordChange(dir, 'codex', 'shared', Date.now(), { untrusted: true });
+    const script = `import { COMPACT_AT, compactChat, loadChat, recordChange, waitingChanges } from ${JSON.stringify(dist.href)};
+      const [home, i] = [process.argv[1], Number(process.argv[2])];
+      const read = () => loadChat(home, 'codex', 'shared', Date.now(), 86400000);
+      if (!read().untrusted) process.exit(3);
+      // every third raises the bar again; every one records its own key and a count
+      recordChange(home, 'codex', 'shared', Date.now(), { approved: ['k' + i], flaggedAway: 'step', ...(i % 3 === 0 ? { injection: true } : {}) });
+      const after = read();
+      if (!after.untrusted || !after.approved.includes('k' + i)) process.exit(4);
+      if (waitingChanges(home, 'codex', 'shared') >= COMPACT_AT) compactChat(home, 'codex', 'shared', Date.now(), 86400000);
+      const last = read();
+      if (!last.untrusted || !last.approved.includes('k' + i)) process.exit(5);`;
+    const run = promisify(execFile);
+    await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        run(process.execPath, ['--input-type=module', '-e', script, dir, String(i)]),
+      ),
+    );
+    const state = loadChat(dir, 'codex', 'shared', Date.now(), DAY);
+    expect(state.untrusted).toBe(true);
+    expect(state.injection).toBe(true);
+    expect([...state.approved].sort()).toEqual(Array.from({ length: 24 }, (_, i) => `k${i}`).sort());
+    expect(state.away).toEqual({ step: 24 });
+    // some process folded the changes in
+    expect(existsSync(chatFile(dir, 'codex', 'shared'))).toBe(true);
+    updateChat(dir, 'codex', 'shared', Date.now(), DAY, () => {});
+    expect(readdirSync(changesDir(dir, 'codex', 'shared'))).toEqual([]);
+    expect(loadChat(dir, 'codex', 'shared', Date.now(), DAY)).toMatchObject({ untrusted: true, away: { step: 24 } });
+  }, 120_000);
 });
