@@ -123,7 +123,8 @@ export function loadChat(guardHome: string, agent: string, chat: string, now: nu
 }
 
 function chatOf(read: Snapshot, agent: string, chat: string, now: number, idleMs: number): ChatState {
-  const base = read.stored?.chat ?? freshChat(agent, chat, now);
+  // with no state file, the chat began with its first change: from then on it can idle out
+  const base = read.stored?.chat ?? freshChat(agent, chat, read.entries[0]?.time ?? now);
   const through = read.stored?.through;
   const state = (
     read.entries.length === 0

@@ -225,6 +225,10 @@ describe('change files: recorded without the lock, folded in by the next read', 
     recordChange(dir, 'codex', 'c', 2 * DAY, { keySeen: true });
     expect(loadChat(dir, 'codex', 'c', 2 * DAY + 1, DAY)).toMatchObject({ approved: [], keySeen: true });
     expect(loadChat(dir, 'codex', 'c', 4 * DAY, DAY)).toEqual(freshChat('codex', 'c', 4 * DAY));
+    // a chat that has only change files idles out too
+    recordChange(dir, 'codex', 'only-changes', 1, { approved: ['old'] });
+    expect(loadChat(dir, 'codex', 'only-changes', 2, DAY).approved).toEqual(['old']);
+    expect(loadChat(dir, 'codex', 'only-changes', 2 * DAY, DAY)).toEqual(freshChat('codex', 'only-changes', 2 * DAY));
   });
 
   it('a state file of format 1 saved before change files existed reads as it is', () => {
