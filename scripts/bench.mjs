@@ -44,7 +44,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 // the hook command `guard setup` writes into the agents' configs
 const HOOK = join(ROOT, 'packages/cli/dist/hook-entry.cjs');
 const CORE = join(ROOT, 'packages/core/dist/index.js');
-const TARGET = { time: 1.3, memory: 1.25 };
+const TARGET = { time: 1.2, memory: 1.15 };
 /** How long the stand-in judge takes to answer. */
 const JUDGE_MS = 100;
 
