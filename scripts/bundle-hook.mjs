@@ -1,10 +1,12 @@
 // Bundles the hook runtime (`guard hook <agent>`) and everything it loads on every call into one
 // script, packages/cli/dist/hook.bundle.cjs, and saves V8's compiled code for it after a warm-up
-// over typical payloads of each agent (hook.bundle.cache). See packages/cli/src/hook-load.cts.
+// over typical payloads of each agent (hook.bundle.cache). What only some calls load (the second
+// opinion, the chat-start scan, a project policy) goes into lazy chunks next to it
+// (hook-lazy-<name>-<hash>.cjs, each with its own .cache). See packages/cli/src/hook-load.cts.
 // Run by `npm run build` after `tsc --build`; scripts/package.mjs calls bundleHook() for the
 // installable package, where nothing stays outside the bundle.
 import { isBuiltin } from 'node:module';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,42 +23,102 @@ const LAZY = new Set(['yaml', 'execa', 'smol-toml']);
  * Writes hook.bundle.cjs and its code cache into `out`, which must hold hook-load.cjs (the loader
  * the warm-up runs the bundle through). `lazy`: packages left outside the bundle, loaded when first
  * needed (from node_modules, or from where `paths` maps them); `plugins`: rolldown plugins for the
- * bundle. Returns the bundle's size in bytes and its number of lazy imports.
+ * bundle. Returns the bundle's size in bytes (lazy chunks apart), its number of lazy imports and
+ * every file it wrote with its size.
  */
 export async function bundleHook({ dist = DIST, out = dist, lazy = LAZY, paths = {}, plugins = [] } = {}) {
+  const input = { 'hook.bundle': join(dist, 'hook/run.js') };
+  const external = (id) => id.startsWith('node:') || isBuiltin(id) || lazy.has(id);
+  // First, which modules only a dynamic import reaches: those make the lazy chunks.
+  const probe = await rolldown({ input, platform: 'node', treeshake: true, plugins, external, logLevel: 'warn' });
+  const { output: split } = await probe.generate({ format: 'cjs', minify: false, paths });
+  await probe.close();
+  const lazyOnly = new Set(
+    split.filter((chunk) => chunk.type === 'chunk' && chunk.isDynamicEntry).flatMap((chunk) => chunk.moduleIds),
+  );
+  // Then everything else into hook.bundle.cjs itself (a group named as the entry merges into it),
+  // and each lazy chunk into a file of its own whose name holds a hash of its text, so a cache
+  // saved for another build's chunk is never read for this one.
   const bundle = await rolldown({
-    input: join(dist, 'hook/run.js'),
+    input,
     platform: 'node',
-    treeshake: true,
+    // (nothing runs at their top level but constants: nothing to run before they are needed)
+    treeshake: { moduleSideEffects: (id) => !SECOND_OPINION_ONLY.test(id) },
     plugins,
-    external: (id) => id.startsWith('node:') || isBuiltin(id) || lazy.has(id),
+    external,
+    preserveEntrySignatures: 'allow-extension',
     logLevel: 'warn',
   });
   const { output } = await bundle.generate({
     format: 'cjs',
-    codeSplitting: false,
     dynamicImportInCjs: true,
     minify: true,
     paths,
+    entryFileNames: '[name].cjs',
+    chunkFileNames: 'hook-lazy-[name]-[hash].cjs',
+    codeSplitting: {
+      groups: [
+        { name: 'second-opinion', test: (id) => SECOND_OPINION_ONLY.test(id), includeDependenciesRecursively: false },
+        { name: 'hook.bundle', test: (id) => !lazyOnly.has(id) && !SECOND_OPINION_ONLY.test(id) },
+      ],
+    },
   });
   await bundle.close();
+  const chunks = output.filter((chunk) => chunk.type === 'chunk');
+  const main = chunks.find((chunk) => chunk.fileName === 'hook.bundle.cjs');
+  if (main === undefined || chunks.some((chunk) => chunk !== main && chunk.isEntry))
+    throw new Error('the hook bundle did not come out as one entry and its lazy chunks');
   // What only setup, status and doctor need of the agents (config editing, doctor's payloads, Codex's
   // trust records) stays out: the hook loads the agents' registry (agents.ts), never their index.ts.
-  const setupOnly = output[0].moduleIds.filter((id) =>
-    /[\\/]adapters[\\/]dist[\\/](?:index|doctor|hook-config|json-text|[^\\/]+[\\/](?:index|config|doctor|trust))\.js$/.test(
-      id,
-    ),
-  );
+  const setupOnly = chunks
+    .flatMap((chunk) => chunk.moduleIds)
+    .filter((id) =>
+      /[\\/]adapters[\\/]dist[\\/](?:index|doctor|hook-config|json-text|[^\\/]+[\\/](?:index|config|doctor|trust))\.js$/.test(
+        id,
+      ),
+    );
   if (setupOnly.length > 0) throw new Error(`the hook bundle holds code only setup needs: ${setupOnly.join(', ')}`);
-  const { code, imports } = hookScriptText(output[0].code);
-  writeFileSync(join(out, 'hook.bundle.cjs'), code);
-  await warmUp(out);
-  return { bytes: code.length, imports };
+  // the last build's chunks and their caches go: their names no longer match anything
+  for (const old of readdirSync(out)) if (LAZY_FILE.test(old)) rmSync(join(out, old), { force: true });
+  let bytes = 0;
+  let imports = 0;
+  const files = [];
+  for (const chunk of chunks) {
+    const text = hookScriptText(chunk.code);
+    // the loader serves a lazy chunk's require() of the bundle, and the bundle's of a lazy chunk
+    const required = [...text.code.matchAll(/\brequire\((`|"|')(\.[^`"']*)\1\)/g)].map((match) => match[2]);
+    const unknown = required.filter(
+      (specifier) => !chunks.some((other) => other !== chunk && `./${other.fileName}` === specifier),
+    );
+    if (unknown.length > 0)
+      throw new Error(`${chunk.fileName} requires ${unknown.join(', ')}, which the build did not make`);
+    writeFileSync(join(out, chunk.fileName), text.code);
+    bytes += chunk === main ? text.code.length : 0;
+    imports += text.imports;
+    files.push({ file: chunk.fileName, bytes: text.code.length });
+  }
+  await warmUp(
+    out,
+    files.map((item) => item.file),
+  );
+  return { bytes, imports, files };
 }
 
+/**
+ * Core's second opinion but for what decides whether a step is sent (`consultable`) and its types:
+ * core's index brings it in with the rest, but only the hook's second opinion (a lazy chunk) runs it.
+ */
+const SECOND_OPINION_ONLY = /[\\/]core[\\/]dist[\\/]second-opinion[\\/](?:answer|brief|decide)\.js$/;
+
+/** The lazy chunks' files (and their caches) as the build names them. */
+const LAZY_FILE = /^hook-lazy-.+\.(?:cjs|cache)$/;
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { bytes, imports } = await bundleHook();
-  console.log(`hook bundle: ${Math.round(bytes / 1024)} KB, ${imports} lazy imports`);
+  const { bytes, imports, files } = await bundleHook();
+  const chunks = files.filter((item) => item.file !== 'hook.bundle.cjs');
+  console.log(
+    `hook bundle: ${Math.round(bytes / 1024)} KB, ${imports} lazy imports; lazy chunks: ${chunks.map((item) => `${item.file} ${Math.round(item.bytes / 1024)} KB`).join(', ')}`,
+  );
 }
 
 /** The bundle's text as the loader runs it (dynamic imports through `__import`, pure ASCII), and how many imports it has. */
@@ -77,10 +139,11 @@ function hookScriptText(bundled) {
 
 /**
  * Runs the bundle in `out` (compiled fresh) over typical payloads, then saves V8's code cache next
- * to it, so the saved code covers the functions a call really runs, not only the top level.
+ * to it, so the saved code covers the functions a call really runs, not only the top level; and
+ * a cache for each lazy chunk (`files`), of what the warm-up ran of it or else of its top level.
  */
-async function warmUp(out) {
-  const { loadBundledHook, CACHE } = (await import(join(out, 'hook-load.cjs'))).default;
+async function warmUp(out, files) {
+  const { loadBundledHook, cacheOf, compile } = (await import(join(out, 'hook-load.cjs'))).default;
   const loaded = loadBundledHook(false);
   if (!loaded) throw new Error('the hook bundle was not written');
   const home = mkdtempSync(join(tmpdir(), 'guard-warm-'));
@@ -100,7 +163,11 @@ async function warmUp(out) {
       };
       await loaded.runHook(argv, io);
     }
-    writeFileSync(CACHE, loaded.script.createCachedData());
+    for (const file of files) {
+      const path = join(out, file);
+      const script = loaded.scripts.find((item) => item.file === path)?.script ?? compile(path, false).script;
+      writeFileSync(cacheOf(path), script.createCachedData());
+    }
   } finally {
     rmSync(home, { recursive: true, force: true });
   }

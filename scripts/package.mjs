@@ -7,7 +7,7 @@
 // The tarball declares no dependencies and holds no node_modules, so it installs offline:
 //   dist/bin.js, dist/*.js   the CLI, bundled with @guard/core and @guard/adapters into ES module
 //                            chunks (each command still loads only when it runs)
-//   dist/hook-entry.cjs, hook-load.cjs, hook.bundle.cjs and .cache
+//   dist/hook-entry.cjs, hook-load.cjs, hook.bundle.cjs and .cache, the hook's lazy chunks and theirs
 //                            the hook, bundled and warmed up exactly as `npm run build` makes it
 //                            for a checkout (scripts/bundle-hook.mjs)
 //   dist/vendor/<name>.js    each library the CLI depends on (commander, execa, yaml, smol-toml),
@@ -104,12 +104,13 @@ async function makePackage(out, keepDeps) {
     const chunks = output.filter((chunk) => chunk.type === 'chunk');
     for (const chunk of chunks) for (const id of chunk.moduleIds) modules.add(id);
     for (const file of ['hook-load.cjs', 'hook-entry.cjs']) copyFileSync(join(DIST, file), join(dist, file));
-    await bundleHook({ out: dist, lazy: external, paths, plugins });
+    const hook = await bundleHook({ out: dist, lazy: external, paths, plugins });
 
     const texts = [
       ...chunks.map((chunk) => chunk.code),
       ...Object.values(paths).map((path) => readFileSync(join(dist, path), 'utf8')),
-      readFileSync(join(dist, 'hook.bundle.cjs'), 'latin1'),
+      // the hook bundle and its lazy chunks
+      ...hook.files.map((item) => readFileSync(join(dist, item.file), 'latin1')),
     ];
     const computed = texts.flatMap(computedImports);
     if (computed.length > 0) fail(`the bundle still has imports of computed names: ${computed.join(', ')}`);

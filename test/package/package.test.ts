@@ -124,6 +124,12 @@ describe.skipIf(process.platform === 'win32')('the installable package', () => {
     expect(isInside(installed, realpathSync(prefix))).toBe(true);
     expect(isInside(installed, realpathSync(ROOT))).toBe(false);
     expect(readFileSync(join(installed, 'THIRD_PARTY_LICENSES.txt'), 'utf8')).toMatch(/^yaml \d/m);
+    // the hook bundle and its lazy chunks, each with its code cache
+    const files = readdirSync(join(installed, 'dist'));
+    const chunks = files.filter((file) => /^hook-lazy-.+\.cjs$/.test(file));
+    for (const name of ['policy', 'start-scan', 'second-opinion'])
+      expect(chunks.some((file) => file.startsWith(`hook-lazy-${name}-`))).toBe(true);
+    for (const script of ['hook.bundle.cjs', ...chunks]) expect(files).toContain(script.replace(/\.cjs$/, '.cache'));
   });
 
   it('guard --version, from a folder outside the checkout', () => {

@@ -5,18 +5,19 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentId } from '../../packages/adapters/src/index.js';
 import { findOnPath } from '../../packages/cli/src/agents/codex-app-server.js';
 import { changesDir, chatFile, loadChat, recordChange } from '../../packages/cli/src/state/chats.js';
-import { requireBuild } from '../hook/bin.js';
+import { BIN, requireBuild } from '../hook/bin.js';
 import type { Ran, Scratch, Verdict } from './harness.js';
 import { AGENTS, guardOk, pool, runShell, scratch, setUpAll, shellPayload, STRICTNESS, verdictOf } from './harness.js';
 
@@ -47,6 +48,8 @@ interface Arranged {
   readonly keepOpen?: boolean;
   /** The payload cannot be read: fail-open may let it through (SPEC §7), fail-closed must block. */
   readonly unreadable?: boolean;
+  /** Breaks a copy of guard's built code (the hook's folder), which the run then uses. */
+  readonly code?: (dist: string) => void;
 }
 
 interface Fault {
@@ -280,7 +283,69 @@ const FAULTS: readonly Fault[] = [
     skip: !hasMkfifo && 'no mkfifo',
     arrange: (p) => fifo(join(p.project, '.guard.yaml')),
   },
+  // guard's own code: a lazy chunk of the hook bundle (the project policy's reader, loaded for a
+  // project with a .guard.yaml; the chat-start scan, loaded on a chat's first step by agents with
+  // no start event) gone, broken, or with a cache V8 cannot use
+  {
+    name: "the project policy's lazy chunk is missing",
+    arrange: (p) => ({ ...withPolicy(p), code: (dist) => rmSync(lazyChunk(dist, 'policy')) }),
+  },
+  {
+    name: "the project policy's lazy chunk is not JavaScript",
+    arrange: (p) => ({ ...withPolicy(p), code: (dist) => writeFileSync(lazyChunk(dist, 'policy'), '{ not: js') }),
+  },
+  {
+    name: "the project policy's lazy chunk throws when loaded",
+    arrange: (p) => ({
+      ...withPolicy(p),
+      code: (dist) => writeFileSync(lazyChunk(dist, 'policy'), 'throw new Error("broken");\n'),
+    }),
+  },
+  {
+    name: "the project policy's lazy chunk has a torn code cache",
+    arrange: (p) => ({
+      ...withPolicy(p),
+      code: (dist) => writeFileSync(lazyChunk(dist, 'policy').replace(/\.cjs$/, '.cache'), 'torn'),
+    }),
+  },
+  {
+    name: "the chat-start scan's lazy chunk is missing",
+    arrange: () => ({ code: (dist) => rmSync(lazyChunk(dist, 'start-scan')) }),
+  },
+  {
+    name: "the chat-start scan's lazy chunk is not JavaScript",
+    arrange: () => ({ code: (dist) => writeFileSync(lazyChunk(dist, 'start-scan'), ')(') }),
+  },
 ];
+
+/** The hook's built code, as the commands setup wrote run it. */
+const DIST = dirname(BIN);
+
+/** A project policy that changes nothing for the steps tried here, so its reader is loaded. */
+function withPolicy(place: Place): Arranged {
+  writeText(join(place.project, '.guard.yaml'), 'secrets:\n  - private/**\n');
+  return {};
+}
+
+/** The file of a lazy chunk of the hook bundle in `dist` (its name carries a hash of its text). */
+function lazyChunk(dist: string, name: string): string {
+  const file = readdirSync(dist).find((entry) => entry.startsWith(`hook-lazy-${name}-`) && entry.endsWith('.cjs'));
+  if (file === undefined) throw new Error(`the build has no lazy chunk named ${name}`);
+  return join(dist, file);
+}
+
+/**
+ * A copy of the hook's files, next to a link to the CLI's node_modules (the policy reader loads its
+ * YAML parser from there), for a fault in guard's own code.
+ */
+function codeCopy(home: string): string {
+  const dist = join(home, 'code', 'dist');
+  mkdirSync(dist, { recursive: true });
+  for (const entry of readdirSync(DIST))
+    if (/^hook[-.].*\.(?:cjs|cache)$/.test(entry)) cpSync(join(DIST, entry), join(dist, entry));
+  symlinkSync(join(DIST, '..', 'node_modules'), join(home, 'code', 'node_modules'));
+  return dist;
+}
 
 /**
  * The asked step was remembered although a lock was left behind: recording a change takes no lock
@@ -354,7 +419,14 @@ async function runCase(
   const place = { guardHome, project, agent, chat };
   const arranged = fault?.arrange(place) ?? {};
   const payload = JSON.stringify(shellPayload(agent, command, project, chat));
-  const ran = await runShell(commands[agent], {
+  let hook = commands[agent];
+  if (arranged.code !== undefined) {
+    const dist = codeCopy(home);
+    arranged.code(dist);
+    if (!hook.includes(DIST)) throw new Error(`the hook command does not name ${DIST}: ${hook}`);
+    hook = hook.split(DIST).join(dist);
+  }
+  const ran = await runShell(hook, {
     env: world.env({ GUARD_HOME: arranged.guardHome ?? guardHome, HOME: home }),
     cwd: project,
     stdin: arranged.stdin?.(payload) ?? payload,

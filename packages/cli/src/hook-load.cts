@@ -8,71 +8,136 @@ import type { runHook as RunHook } from './hook/run.js' with { 'resolution-mode'
 /**
  * The hook's start-up is most of its cost. `npm run build` bundles the hook runtime and the engine
  * into one script (`hook.bundle.cjs`) and saves V8's compiled code for it (`hook.bundle.cache`), so
- * a call skips finding, reading, linking and compiling some eighty modules. A cache from another
- * Node version is rejected by V8 and the script is simply compiled; with no bundle (a plain
- * `tsc --build`) the caller loads the hook runtime as modules.
+ * a call skips finding, reading, linking and compiling some eighty modules. What only some calls
+ * need (the second opinion, the chat-start scan, a project policy) sits in lazy chunks next to it
+ * (`hook-lazy-<name>-<hash>.cjs`, each with its own `.cache`), loaded the same way when a call first
+ * needs one. A cache from another Node version is rejected by V8 and the script is simply compiled;
+ * with no bundle (a plain `tsc --build`) the caller loads the hook runtime as modules.
  */
 const BUNDLE = path.join(__dirname, 'hook.bundle.cjs');
 const CACHE = path.join(__dirname, 'hook.bundle.cache');
+/** Node's own require, for what the bundle leaves to Node (its built-ins, the lazily loaded packages). */
+const nodeRequire: NodeJS.Require = require;
+/**
+ * The code of a lazy chunk's load error: the hook's failure answer asks on it (`BROKEN_CODE` in
+ * hook/failure.ts, the same text; this CommonJS file loads nothing of the runtime to share it).
+ */
+const BROKEN_CODE = 'GUARD_CODE_BROKEN';
+
+/** One script of the bundle as loaded: its file, the compiled script, and whether V8 had a usable cache. */
+interface LoadedScript {
+  readonly file: string;
+  readonly script: vm.Script;
+  readonly cacheMissed: boolean;
+}
 
 interface LoadedHook {
   readonly runHook: typeof RunHook;
   /** The compiled script, for saving its code cache after a warm-up (the build does that). */
   readonly script: vm.Script;
-  /** V8 had no code cache it could use: none was saved, or one from another Node version. */
+  /** V8 had no code cache it could use for the bundle: none was saved, or one from another Node version. */
   readonly cacheMissed: boolean;
+  /** Every script loaded so far: the bundle first, then each lazy chunk as a call first needed it. */
+  readonly scripts: readonly LoadedScript[];
 }
 
-/** The bundled hook runtime, or undefined when there is no bundle. */
-function loadBundledHook(useCache = true): LoadedHook | undefined {
-  let source: string;
-  try {
-    // the build writes the bundle in ASCII only (see scripts/bundle-hook.mjs): latin1 is the cheapest read
-    source = fs.readFileSync(BUNDLE, 'latin1');
-  } catch {
-    return undefined;
-  }
+/** The code cache of a script of the bundle: the same name, `.cache` for `.cjs`. */
+function cacheOf(file: string): string {
+  return file.replace(/\.cjs$/, '.cache');
+}
+
+/** Compiles one script of the bundle, from its code cache when `useCache` and V8 accepts it. */
+function compile(file: string, useCache: boolean): { script: vm.Script; cacheMissed: boolean } {
+  // the build writes the bundle in ASCII only (see scripts/bundle-hook.mjs): latin1 is the cheapest read
+  const source = fs.readFileSync(file, 'latin1');
   let cachedData: Buffer | undefined;
   if (useCache) {
     try {
-      cachedData = fs.readFileSync(CACHE);
+      cachedData = fs.readFileSync(cacheOf(file));
     } catch {
       // no cache: V8 compiles the script
     }
   }
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __import) {${source}\n})`, {
-    filename: BUNDLE,
+    filename: file,
     ...(cachedData === undefined ? {} : { cachedData }),
   });
-  const loaded = { exports: {} as { runHook?: typeof RunHook } };
+  return { script, cacheMissed: cachedData === undefined || script.cachedDataRejected === true };
+}
+
+/** The bundled hook runtime, or undefined when there is no bundle. */
+function loadBundledHook(useCache = true): LoadedHook | undefined {
+  const modules = new Map<string, { exports: Record<string, unknown> }>();
+  const scripts: LoadedScript[] = [];
   // A script made from V8's code cache cannot use import() itself on Node 20, so the bundle's few
-  // rarely needed modules (the yaml parser, the chat-start scan) are imported through this one.
+  // rarely needed modules (the yaml parser, the MCP servers' start) are imported through this one.
   const lazyImport = (specifier: string): Promise<unknown> => import(specifier);
-  (script.runInThisContext() as (...args: unknown[]) => void)(
-    loaded.exports,
-    require,
-    loaded,
-    BUNDLE,
-    __dirname,
-    lazyImport,
-  );
-  const runHook = loaded.exports.runHook;
-  if (runHook === undefined) return undefined;
-  return { runHook, script, cacheMissed: cachedData === undefined || script.cachedDataRejected === true };
+  /**
+   * Runs one script of the bundle (once) and returns its exports. Its require() of another of them
+   * (`./hook.bundle.cjs` from a chunk, `./hook-lazy-….cjs` from the bundle) is served here; a
+   * missing or unreadable chunk throws, and the call fails as any failure does (never looser).
+   */
+  const load = (file: string): Record<string, unknown> => {
+    const known = modules.get(file);
+    if (known !== undefined) return known.exports;
+    const { script, cacheMissed } = compile(file, useCache);
+    const module = { exports: {} as Record<string, unknown> };
+    modules.set(file, module);
+    scripts.push({ file, script, cacheMissed });
+    const requireHere = (specifier: string): unknown =>
+      specifier.startsWith('./') ? loadChunk(path.join(__dirname, specifier.slice(2))) : nodeRequire(specifier);
+    try {
+      (script.runInThisContext() as (...args: unknown[]) => void)(
+        module.exports,
+        requireHere,
+        module,
+        file,
+        __dirname,
+        lazyImport,
+      );
+    } catch (error) {
+      modules.delete(file);
+      throw error;
+    }
+    return module.exports;
+  };
+  /** A lazy chunk (or the bundle, from a chunk); what goes wrong is said to be guard's own code broken. */
+  const loadChunk = (file: string): Record<string, unknown> => {
+    try {
+      return load(file);
+    } catch (error) {
+      const cause = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      throw Object.assign(new Error(`guard's own file ${path.basename(file)} could not be loaded (${cause})`), {
+        code: BROKEN_CODE,
+      });
+    }
+  };
+  let runHook: typeof RunHook | undefined;
+  try {
+    runHook = load(BUNDLE).runHook as typeof RunHook | undefined;
+  } catch (error) {
+    if (!fs.existsSync(BUNDLE)) return undefined;
+    throw error;
+  }
+  const first = scripts[0];
+  if (runHook === undefined || first === undefined) return undefined;
+  return { runHook, script: first.script, cacheMissed: first.cacheMissed, scripts };
 }
 
 /**
- * Saves V8's compiled code for the bundle as this Node made it, so the next calls start from it.
- * Only for a call that found no usable cache: Node was upgraded since the build or the install (V8
- * rejects another version's cache), or the cache is gone. After the answer, best effort: a folder
- * this user cannot write (a root-owned install) or any error leaves things as they were.
+ * Saves V8's compiled code for a script of the bundle as this Node made it, so the next calls
+ * start from it. Only for a script that found no usable cache: Node was upgraded since the build or
+ * the install (V8 rejects another version's cache), or the cache is gone. After the answer, best
+ * effort: a folder this user cannot write (a root-owned install) or any error leaves things as they
+ * were.
  */
-function saveCache(script: vm.Script): void {
-  const temp = `${CACHE}.${process.pid}.tmp`;
+function saveCache(loaded: LoadedScript): void {
+  const cache = cacheOf(loaded.file);
+  const temp = `${cache}.${process.pid}.tmp`;
   try {
     fs.accessSync(__dirname, fs.constants.W_OK);
-    fs.writeFileSync(temp, script.createCachedData());
-    fs.renameSync(temp, CACHE);
+    fs.writeFileSync(temp, loaded.script.createCachedData());
+    fs.renameSync(temp, cache);
   } catch {
     try {
       fs.rmSync(temp, { force: true });
@@ -86,12 +151,12 @@ function saveCache(script: vm.Script): void {
 async function hookRuntime(): Promise<typeof RunHook> {
   const loaded = loadBundledHook();
   if (loaded === undefined) return (await import('./hook/run.js')).runHook;
-  if (!loaded.cacheMissed) return loaded.runHook;
   return async (...args) => {
     const code = await loaded.runHook(...args);
-    saveCache(loaded.script);
+    // the bundle, and any lazy chunk this call loaded, that had no usable cache
+    for (const script of loaded.scripts) if (script.cacheMissed) saveCache(script);
     return code;
   };
 }
 
-export = { BUNDLE, CACHE, loadBundledHook, hookRuntime };
+export = { BUNDLE, CACHE, cacheOf, compile, loadBundledHook, hookRuntime };

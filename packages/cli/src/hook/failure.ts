@@ -15,7 +15,9 @@ import { mainEvent, stepEventFor } from './adapter.js';
  *   reply is given instead.
  * - fail-open (default): every rule that needs nothing but the step itself (no chat memory, no
  *   look at the disk, no project policy) still applies to whatever step could be read, so an ask
- *   stays an ask and a block a block; only what could not be read at all goes ahead.
+ *   stays an ask and a block a block; only what could not be read at all goes ahead. When a part
+ *   of guard's own code could not be loaded (a lazy chunk of the hook bundle missing or broken),
+ *   a step those rules let through is asked: it is judged as by a rule that threw.
  * - settings not known yet (the deadline came first): as under fail-closed; a failure never
  *   loosens.
  */
@@ -29,6 +31,16 @@ export interface FailureContext {
   /** The settings, when they could be read. */
   readonly settings: Settings | undefined;
   readonly env: Environment;
+  /** What failed was guard's own code (a lazy chunk of the hook bundle missing or broken). */
+  readonly brokenCode?: boolean;
+}
+
+/** The code the hook loader gives the error of a part of guard's own code it could not load. */
+export const BROKEN_CODE = 'GUARD_CODE_BROKEN';
+
+/** Whether `error` is the hook loader's: a part of guard's own code could not be loaded. */
+export function isBrokenCode(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === BROKEN_CODE;
 }
 
 /** The reply for a failure, and how it came about. */
@@ -85,6 +97,8 @@ export function failureAnswer(context: FailureContext): FailureAnswer {
   }
   if (input?.type !== 'step') return { reply: reply(NO_OBJECTION), decision: 'allow', how: 'failure', rules: [] };
   const verdict = stepAlone(input, context.env);
+  if (verdict.decision === 'allow' && context.brokenCode === true)
+    return { reply: reply(UNCHECKED_VERDICT), decision: 'ask', how: 'failure', rules: [] };
   if (verdict.decision === 'allow') return { reply: reply(NO_OBJECTION), decision: 'allow', how: 'failure', rules: [] };
   return {
     reply: reply(verdict),
@@ -106,6 +120,8 @@ function stepAlone(input: Extract<HookInput, { type: 'step' }>, env: Environment
   try {
     return evaluate(input.step, env);
   } catch {
-    return { decision: 'ask', findings: [], agentMessage: UNCHECKED, userMessage: UNCHECKED };
+    return UNCHECKED_VERDICT;
   }
 }
+
+const UNCHECKED_VERDICT: Verdict = { decision: 'ask', findings: [], agentMessage: UNCHECKED, userMessage: UNCHECKED };

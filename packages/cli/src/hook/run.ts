@@ -7,7 +7,7 @@ import { consultable, evaluate, logText, redactForLog, rememberedBy, settle, ste
 import { ExitCode } from '../errors.js';
 import type { AgentPayload } from './adapter.js';
 import { loadPayload } from './adapter.js';
-import { failureAnswer, NO_OBJECTION } from './failure.js';
+import { failureAnswer, isBrokenCode, NO_OBJECTION } from './failure.js';
 import { parseHookArgs, readAll, sniffEvent } from './input.js';
 import { ancestorArgs } from './parent.js';
 import { rawStdio } from './stdio.js';
@@ -187,7 +187,7 @@ export async function runHook(
   const fail = (how: 'failure' | 'deadline', error: unknown): number => {
     if (replied) return ExitCode.Ok;
     const cause = oneLine(error);
-    const answer = failureAnswer({ agent, payload, event, input, settings, env });
+    const answer = failureAnswer({ agent, payload, event, input, settings, env, brokenCode: isBrokenCode(error) });
     if (answer.how !== 'off') io.err(`guard: ${cause}\n`);
     return respond(answer.reply, {
       ...describeInput(input, event),
@@ -251,7 +251,8 @@ export async function runHook(
     try {
       return await session().forStep(agent, step, guardHome);
     } catch (error) {
-      if (failClosed) throw error;
+      // guard's own code that could not be loaded (the chat-start scan) is a failure, never a fresh chat
+      if (failClosed || isBrokenCode(error)) throw error;
       const problem = `the chat's memory could not be read (${oneLine(error)}); judged as a fresh chat`;
       problems.push(problem);
       io.err(`guard: ${problem}\n`);

@@ -10,7 +10,7 @@ import {
   raises,
   readOpinion,
   requestBody,
-} from '@guard/core';
+} from '@guard/core/second-opinion';
 import type { SecondOpinionConfig } from '../state/settings.js';
 import { readHealth, readRequest, writeHealth } from '../state/opinion.js';
 import { postJson } from '../world/model-server.js';

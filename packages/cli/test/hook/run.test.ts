@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HookDeps, HookIo } from '../../src/hook/run.js';
 import { runHook } from '../../src/hook/run.js';
 import type { ChatMemory, SessionLayer } from '../../src/hook/session.js';
+import { BROKEN_CODE } from '../../src/hook/failure.js';
 import { MAX_INPUT_BYTES } from '../../src/hook/input.js';
 import { NO_MEMORY } from '../../src/state/memory.js';
 import type { LogEntry } from '../../src/state/decision-log.js';
@@ -200,6 +201,36 @@ describe.for(AGENT_CASES)('guard hook $agent', (agentCase) => {
         expect(line.rules).toEqual(ruleIds);
       },
     );
+
+    // a part of guard's own code the loader could not load (a lazy chunk of the hook bundle, here the
+    // project policy's reader) fails as a rule that throws does, and a step the rules alone let
+    // through is asked; any other failure of the policy keeps the failure path's answer
+    const brokenPolicy = (): Promise<never> =>
+      Promise.reject(
+        Object.assign(new Error("guard's own file hook-lazy-policy-x.cjs could not be loaded (ENOENT)"), {
+          code: BROKEN_CODE,
+        }),
+      );
+    const failingPolicy = (): Promise<never> => Promise.reject(new Error('the policy broke'));
+    it.for([
+      { cause: 'a chunk not loaded', command: BLOCKED, policy: brokenPolicy, decision: 'block' },
+      { cause: 'a chunk not loaded', command: ASKED, policy: brokenPolicy, decision: 'ask' },
+      { cause: 'a chunk not loaded', command: HARMLESS, policy: brokenPolicy, decision: 'ask' },
+      { cause: 'another failure', command: HARMLESS, policy: failingPolicy, decision: 'allow' },
+    ])('fail-open, the project policy fails ($cause): $command is $decision', async ({ command, policy, decision }) => {
+      const result = await run(args, json(agentCase.shell(command)), { policy });
+      if (decision === 'block') expect(agentCase.denies(parsedReply(result.stdout) ?? {})).toBe(true);
+      if (decision === 'allow') expect(result.stdout).toBe(noObjection);
+      else expect(result.stdout).not.toBe(noObjection);
+      expect(onlyLogLine()).toMatchObject({ how: 'failure', decision, error: expect.stringMatching(/broke|loaded/) });
+    });
+
+    it("fail-closed when guard's own code cannot be loaded: even a harmless step is blocked", async () => {
+      settings('failClosed: true\n');
+      const result = await run(args, json(agentCase.shell(HARMLESS)), { policy: brokenPolicy });
+      expect(agentCase.denies(parsedReply(result.stdout) ?? {})).toBe(true);
+      expect(onlyLogLine()).toMatchObject({ how: 'failure', decision: 'block' });
+    });
 
     it('fail-closed when a rule throws: even a harmless step is blocked', async () => {
       settings('failClosed: true\n');
