@@ -1,4 +1,13 @@
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -186,6 +195,35 @@ describe('the hook bundle code cache', () => {
     expect(second).toMatchObject({ exitCode: 0, stderr: '', stdout: first.stdout });
     expect((await hook(HOOK_PAYLOAD)).stdout).toBe('');
     expect(readFileSync(cache).equals(saved)).toBe(true);
+  });
+
+  it("a lazy chunk with no cache (a project policy's reader) is loaded, then its cache is saved and kept", async () => {
+    const lazy = readdirSync(DIST).filter((file) => /^hook-lazy-.+\.(?:cjs|cache)$/.test(file));
+    const policy = lazy.find((file) => file.startsWith('hook-lazy-policy-') && file.endsWith('.cjs'));
+    expect(policy).toBeDefined();
+    const policyCache = join(copy, (policy ?? '').replace(/\.cjs$/, '.cache'));
+    for (const file of ['hook-entry.cjs', 'hook-load.cjs', 'hook.bundle.cjs', 'hook.bundle.cache', ...lazy])
+      copyFileSync(join(DIST, file), join(copy, file));
+    rmSync(policyCache);
+    // the policy's YAML parser comes from the CLI's node_modules, as in a checkout
+    if (!existsSync(join(copy, 'node_modules')))
+      symlinkSync(join(DIST, '..', 'node_modules'), join(copy, 'node_modules'));
+    const project = mkdtempSync(join(copy, 'project-'));
+    writeFileSync(
+      join(project, '.guard.yaml'),
+      'rules:\n  - id: policy.no-apply\n    program: terraform\n    args: [apply]\n    decision: block\n    reason: Not here.\n',
+    );
+    const step = JSON.stringify({ ...(JSON.parse(HOOK_PAYLOAD) as object), cwd: project });
+
+    // the project's own rule answers
+    const first = await hook(step.replace('git status', 'terraform apply'));
+    expect(first).toMatchObject({ exitCode: 0, stderr: '' });
+    expect(first.stdout).toMatch(/"permissionDecision":"deny".*policy\.no-apply/);
+    const saved = readFileSync(policyCache);
+    expect(saved.length).toBeGreaterThan(1000);
+    const second = await hook(step.replace('git status', 'terraform apply'));
+    expect(second).toMatchObject({ exitCode: 0, stderr: '', stdout: first.stdout });
+    expect(readFileSync(policyCache).equals(saved)).toBe(true);
   });
 
   it("the build's own cache is left alone", async () => {
