@@ -29,10 +29,36 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   stopReading();
 });
 
+// Output is gathered and written at most once per turn of the event loop (or per 64 KB): `guard
+// explain --jsonl` answers thousands of lines, and a write per line cost more than the JSON did.
+// What is gathered goes out before anything is read again (the loop turns while input is awaited,
+// so a caller that waits for each answer gets it), before a message on stderr, and at exit.
+const OUT_BATCH_CHARS = 64 * 1024;
+let pendingOut = '';
+let flushQueued = false;
+function flushOut(): void {
+  flushQueued = false;
+  if (pendingOut === '') return;
+  const text = pendingOut;
+  pendingOut = '';
+  process.stdout.write(text);
+}
+process.on('exit', flushOut);
+
 /** The real process. Only light built-ins are imported here, so the hook path may use it too. */
 export const processIo: Io = {
-  out: (text) => void process.stdout.write(text),
-  err: (text) => void process.stderr.write(text),
+  out: (text) => {
+    pendingOut += text;
+    if (pendingOut.length >= OUT_BATCH_CHARS) flushOut();
+    else if (!flushQueued) {
+      flushQueued = true;
+      setImmediate(flushOut);
+    }
+  },
+  err: (text) => {
+    flushOut();
+    process.stderr.write(text);
+  },
   async readStdin() {
     process.stdin.setEncoding('utf8');
     let text = '';

@@ -105,6 +105,41 @@ describe('guard (built)', () => {
     });
   });
 
+  it('explain --jsonl answers a caller that waits for each answer before it writes the next line', async () => {
+    // output is gathered per turn of the event loop: an answer must still go out while the next line is awaited
+    const subprocess = execa(process.execPath, [BIN, 'explain', '--jsonl'], {
+      reject: false,
+      env: ENV,
+      extendEnv: false,
+      cwd: HOME,
+      buffer: { stdout: false },
+    });
+    const answers: string[] = [];
+    let pending = '';
+    let waiting: (() => void) | undefined;
+    subprocess.stdout.setEncoding('utf8');
+    subprocess.stdout.on('data', (chunk: string) => {
+      pending += chunk;
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      answers.push(...lines);
+      waiting?.();
+    });
+    const commands = ['git status', 'git push --force origin main', 'not json'];
+    for (const [i, command] of commands.entries()) {
+      subprocess.stdin.write(`${command === 'not json' ? command : JSON.stringify({ command })}\n`);
+      while (answers.length <= i) await new Promise<void>((resolve) => (waiting = resolve));
+      expect(answers).toHaveLength(i + 1);
+    }
+    subprocess.stdin.end();
+    const result = await subprocess;
+    expect(result.exitCode).toBe(0);
+    const parsed = answers.map((line) => JSON.parse(line) as { command?: string; decision?: string; error?: string });
+    expect(parsed.map((answer) => answer.command)).toEqual([...commands.slice(0, 2), undefined]);
+    expect(parsed[1]?.decision).not.toBe('allow');
+    expect(parsed[2]?.error).toMatch(/not valid JSON/);
+  });
+
   it('stops quietly when the reader of its output goes away', async () => {
     const input = `${Array.from({ length: 3000 }, () => '{"command": "git status"}').join('\n')}\n`;
     const subprocess = execa(process.execPath, [BIN, 'explain', '--jsonl'], {
