@@ -35,6 +35,8 @@ export interface ProbeOptions {
 const DEFAULT_TIMEOUT_MS = 500;
 const MIN_GIT_MS = 50;
 const DEFAULT_MAX_BYTES = 64 * 1024;
+// real paths kept at most, so a long `guard explain --jsonl` stream holds bounded memory
+const MAX_CACHED_PATHS = 10_000;
 // package lists and lock files are read whole up to this size: a cut list would name too few
 const LIST_MAX_BYTES = 1024 * 1024;
 // git's own output (a status of a large tree) may be bigger than any file we read
@@ -47,7 +49,7 @@ const GIT_MAX_BUFFER = 8 * 1024 * 1024;
  * rule's scope allows (literal pathspecs for the files and folders a step names, no untracked
  * files unless asked for them), so its cost follows what the step names, not the size of the
  * repository; only a step that takes in the whole tree (`git add -A`, `git reset --hard`) costs a
- * status of the whole tree. Answers are cached for the life of
+ * status of the whole tree. Answers (git's, package lists, real paths) are cached for the life of
  * the process (one hook call, or one `guard explain`).
  */
 export function createProbe(options: ProbeOptions = {}): Probe & TimedProbe {
@@ -56,6 +58,9 @@ export function createProbe(options: ProbeOptions = {}): Probe & TimedProbe {
   const statusCache = new Map<string, GitStatus | undefined>();
   const ignoredCache = new Map<string, boolean>();
   const packagesCache = new Map<string, ReadonlySet<string> | undefined>();
+  // real paths of the paths asked and the folders above them: a `guard explain --jsonl` run asks of
+  // the same few folders again and again, most of them missing (each missing one a thrown error)
+  const realCache = new Map<string, string | undefined>();
   // repositories where a git question went unanswered
   const unanswered = new Set<string>();
   const read = (path: string, limit = maxBytes): string | undefined => readBounded(path, Math.min(limit, maxBytes));
@@ -112,7 +117,7 @@ export function createProbe(options: ProbeOptions = {}): Probe & TimedProbe {
       }
     },
 
-    realpath: (path) => realPath(path),
+    realpath: (path) => realPath(path, realCache),
 
     gitUntracked: (cwd, scope) => status(cwd, scope, true)?.untracked,
     gitModified: (cwd, scope) => status(cwd, scope, false)?.modified,
@@ -513,20 +518,37 @@ function goModules(text: string): string[] {
  * written (a file about to be made in a linked folder lands in the real folder). Undefined when
  * not even the root can be resolved.
  */
-function realPath(path: string): string | undefined {
+function realPath(path: string, cache: Map<string, string | undefined>): string | undefined {
   if (!isAbsolute(path)) return undefined;
   let head = resolve(path);
   const rest: string[] = [];
   for (let i = 0; i < 64; i++) {
-    try {
-      const real = realpathSync.native(head);
-      return rest.length === 0 ? real : join(real, ...rest.reverse());
-    } catch {
-      const parent = dirname(head);
-      if (parent === head) return undefined;
-      rest.push(head.slice(parent.length).replace(/^[\\/]+/, ''));
-      head = parent;
-    }
+    const real = realFolder(head, cache);
+    if (real !== undefined) return rest.length === 0 ? real : join(real, ...rest.reverse());
+    const parent = dirname(head);
+    if (parent === head) return undefined;
+    rest.push(head.slice(parent.length).replace(/^[\\/]+/, ''));
+    head = parent;
   }
   return undefined;
+}
+
+/**
+ * The real path of `path` itself, undefined when it cannot be resolved, remembered in `cache`. A
+ * path whose folder (already asked) cannot be resolved cannot be either: it is not asked again.
+ */
+function realFolder(path: string, cache: Map<string, string | undefined>): string | undefined {
+  if (cache.has(path)) return cache.get(path);
+  const parent = dirname(path);
+  let real: string | undefined;
+  if (parent === path || !cache.has(parent) || cache.get(parent) !== undefined) {
+    try {
+      real = realpathSync.native(path);
+    } catch {
+      real = undefined;
+    }
+  }
+  if (cache.size >= MAX_CACHED_PATHS) cache.clear();
+  cache.set(path, real);
+  return real;
 }

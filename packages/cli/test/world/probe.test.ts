@@ -90,6 +90,45 @@ describe('readText and exists', () => {
   });
 });
 
+describe.runIf(process.platform !== 'win32')('realpath', () => {
+  const dir = folder('real', { 'target/file.txt': 'x', 'plain.txt': 'y' });
+  symlinkSync(join(dir, 'target'), join(dir, 'link'));
+  // one probe for every row and asked twice, as a `guard explain --jsonl` run asks: its answers are
+  // remembered, and a missing folder answers for what lies below it
+  const probe = createProbe();
+  it.for([
+    { path: 'plain.txt', real: 'plain.txt' },
+    { path: 'link/file.txt', real: 'target/file.txt' },
+    { path: 'link', real: 'target' },
+    { path: 'link/new.txt', real: 'target/new.txt' },
+    { path: 'link/new/deeper.txt', real: 'target/new/deeper.txt' },
+    { path: 'link/new/other.txt', real: 'target/new/other.txt' },
+    { path: 'missing/a/b', real: 'missing/a/b' },
+    { path: 'missing/a/c', real: 'missing/a/c' },
+    { path: 'plain.txt/below', real: 'plain.txt/below' },
+    { path: 'link/../plain.txt', real: 'plain.txt' },
+  ])('realpath($path) is $real', ({ path, real }) => {
+    // the temp folder itself may sit behind a link (macOS): compare with its real path
+    const top = probe.realpath?.(dir);
+    expect(top).toBeDefined();
+    for (let i = 0; i < 2; i++) expect(probe.realpath?.(join(dir, path))).toBe(join(top ?? '', real));
+  });
+
+  it('answers undefined for a relative path, and a path from the root when nothing below it exists', () => {
+    expect(probe.realpath?.('relative/path')).toBeUndefined();
+    expect(probe.realpath?.('/guard-no-such-folder/x')).toBe('/guard-no-such-folder/x');
+  });
+
+  it('keeps its answers for its own life; a new probe (a new hook call or explain) sees a link made since', () => {
+    const top = probe.realpath?.(dir) ?? '';
+    const later = join(dir, 'later');
+    expect(probe.realpath?.(join(later, 'f'))).toBe(join(top, 'later/f'));
+    symlinkSync(join(dir, 'target'), later);
+    expect(probe.realpath?.(join(later, 'f'))).toBe(join(top, 'later/f'));
+    expect(createProbe().realpath?.(join(later, 'f'))).toBe(join(top, 'target/f'));
+  });
+});
+
 describe('git', () => {
   let repo = '';
   let marker = '';
