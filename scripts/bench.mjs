@@ -3,7 +3,7 @@
 // on this machine in this run (SPEC §10).
 //
 //   node scripts/bench.mjs [--runs N] [--json] [--hook PATH] [--parts LIST] [--sizes LIST] [--skip-largest]
-//                          [--repo-runs N] [--counts LIST] [--load-rounds N]
+//                          [--repo-runs N] [--counts LIST] [--load-rounds N] [--explain-runs N]
 //
 // --parts picks what to measure, of start,repos,load,engine (default: all four).
 // --sizes the repositories' sizes in files (default 1000,30000,100000); --skip-largest leaves out
@@ -31,14 +31,22 @@
 // 3. Load: N hooks of one chat at once against N `node -e 0` at once, p50 and p99.
 // 4. Engine throughput in one process: `evaluate` over the shell-command corpus (test/corpus/*.jsonl
 //    when present, else a built-in list), in steps per second after warm-up, best and median of
-//    several rounds (scripts/engine-throughput.mjs, which quality.mjs reports too).
+//    several rounds (scripts/engine-throughput.mjs, which quality.mjs reports too); and `guard explain
+//    --jsonl` over 3,000 corpus lines in a fresh process against `node -e 0`, interleaved (--explain-runs
+//    N times each, default 5): the engine's cold pass with the CLI's start-up and output.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadBench, machineLoad, repoBench } from './bench-scale.mjs';
-import { corpusLines, describeThroughput, engineThroughput } from './engine-throughput.mjs';
+import {
+  corpusLines,
+  describeExplain,
+  describeThroughput,
+  engineThroughput,
+  explainBench,
+} from './engine-throughput.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 // the hook command `guard setup` writes into the agents' configs
@@ -65,6 +73,7 @@ if (args.includes('--skip-largest')) sizes.pop();
 const counts = listArg('--counts', '10,50,200').map(Number);
 const repoRuns = numberArg('--repo-runs', 10);
 const loadRounds = numberArg('--load-rounds', 2);
+const explainRuns = numberArg('--explain-runs', 5);
 if (![...sizes, ...counts].every((n) => Number.isInteger(n) && n > 0)) fail('--sizes and --counts take whole numbers.');
 
 const work = mkdtempSync(join(tmpdir(), 'guard-bench-'));
@@ -286,8 +295,10 @@ async function engineBench() {
   const core = await import(pathToFileURL(CORE).href);
   const lines = corpusLines(ROOT);
   const source = lines.length > 0 ? `test/corpus (${lines.files.join(', ')})` : 'built-in list';
-  const result = engineThroughput(core, lines.length > 0 ? lines : BUILT_IN.map((command) => ({ command })));
-  return { corpus: source, ...result };
+  const commands = lines.length > 0 ? lines : BUILT_IN.map((command) => ({ command }));
+  const result = engineThroughput(core, commands);
+  const explain = explainBench(join(ROOT, 'packages/cli/dist/bin.js'), commands, { runs: explainRuns });
+  return { corpus: source, ...result, explain };
 }
 
 function summary({ ms, kb }) {
@@ -398,7 +409,12 @@ function render(report) {
       '',
     );
   }
-  if (report.engine) out.push(`engine: ${describeThroughput(report.engine)}, from ${report.engine.corpus}`, '');
+  if (report.engine)
+    out.push(
+      `engine: ${describeThroughput(report.engine)}, from ${report.engine.corpus}`,
+      describeExplain(report.engine.explain),
+      '',
+    );
   return out.join('\n');
 }
 

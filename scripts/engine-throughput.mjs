@@ -7,6 +7,10 @@
 // process spends its first ten thousand or so steps warming up, which says more about the JIT than
 // about the engine; that first pass is reported on its own), then in several timed rounds. The median round is what a shared machine gave
 // the engine; the best round is what the engine can do.
+//
+// And `guard explain --jsonl` over 3,000 of those lines in a fresh process, against `node -e 0`: the
+// engine's cold pass as a person or a script meets it, start-up and output included.
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -14,6 +18,10 @@ import { performance } from 'node:perf_hooks';
 export const PROJECT = '/home/dev/project';
 export const ENV = { home: '/home/dev', tmp: '/tmp', guardHome: '/home/dev/.local/state/guard' };
 export const TARGET_STEPS_PER_SECOND = 20_000;
+/** `guard explain --jsonl` over this many corpus lines, in one fresh process… */
+export const EXPLAIN_LINES = 3000;
+/** …within this many times the wall time of `node -e 0` (issue 15: the engine's cold pass). */
+export const TARGET_EXPLAIN_RATIO = 8;
 
 const BATCH_STEPS = 3000;
 const WARM_UP_STEPS = 30_000;
@@ -109,5 +117,68 @@ export function describeThroughput(result) {
     `${n(result.steps)} shell steps (${n(result.commands)} commands repeated), ${result.rounds} rounds after ${n(result.warmUpSteps)} warm-up steps: ` +
     `best ${result.bestMs.toFixed(1)} ms = ${n(result.best)} steps/s, median ${result.medianMs.toFixed(1)} ms = ${n(result.median)} steps/s ` +
     `(target >= ${n(TARGET_STEPS_PER_SECOND)}); first pass while the JIT warms up: ${n(result.firstPass)} steps/s`
+  );
+}
+
+/** The `guard explain --jsonl` input: the corpus lines' commands (and cwds) repeated to `count` lines. */
+export function explainInput(lines, count = EXPLAIN_LINES) {
+  const out = [];
+  while (out.length < count)
+    for (const line of lines.slice(0, count - out.length))
+      out.push(JSON.stringify({ command: line.command, ...(line.cwd ? { cwd: line.cwd } : {}) }));
+  return `${out.join('\n')}\n`;
+}
+
+/**
+ * Wall time of `guard explain --jsonl` (the built CLI at `bin`) over EXPLAIN_LINES corpus lines in a
+ * fresh process, spawn to exit, against `node -e 0`, the two interleaved `runs` times; medians. The
+ * engine's first, cold pass is most of it, with the CLI's start-up and the output.
+ */
+export function explainBench(bin, lines, { runs = 5 } = {}) {
+  const input = explainInput(lines);
+  const env = { ...process.env, HOME: ENV.home };
+  const timed = (argv, stdin) => {
+    const started = process.hrtime.bigint();
+    const run = spawnSync(process.execPath, argv, {
+      input: stdin,
+      encoding: 'utf8',
+      env,
+      maxBuffer: 256 * 1024 * 1024,
+    });
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    if (run.status !== 0) throw new Error(`${argv.join(' ')} exited ${run.status}: ${run.stderr.slice(0, 500)}`);
+    return { ms, stdout: run.stdout };
+  };
+  const nodeMs = [];
+  const explainMs = [];
+  let answers = 0;
+  for (let round = 0; round < runs; round++) {
+    // alternate which goes first, so a slow patch of the machine hits both alike
+    const node = () => nodeMs.push(timed(['-e', '0'], '').ms);
+    const explain = () => {
+      const run = timed([bin, 'explain', '--jsonl', '--cwd', PROJECT], input);
+      explainMs.push(run.ms);
+      answers = run.stdout.split('\n').filter(Boolean).length;
+    };
+    if (round % 2 === 0) {
+      node();
+      explain();
+    } else {
+      explain();
+      node();
+    }
+  }
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const result = { lines: EXPLAIN_LINES, answers, runs, explainMs: median(explainMs), nodeMs: median(nodeMs) };
+  return { ...result, ratio: result.explainMs / result.nodeMs, target: TARGET_EXPLAIN_RATIO };
+}
+
+/** One line: lines, answers, wall times, the ratio and its target. */
+export function describeExplain(result) {
+  const n = (value) => value.toLocaleString('en-US');
+  return (
+    `guard explain --jsonl: ${n(result.answers)} answers for ${n(result.lines)} lines in ${result.explainMs.toFixed(0)} ms wall, ` +
+    `node -e 0 ${result.nodeMs.toFixed(0)} ms (medians of ${result.runs} interleaved runs) = ${result.ratio.toFixed(1)}x node -e 0 ` +
+    `(target <= ${result.target}x), ${n(Math.round((result.lines * 1000) / result.explainMs))} lines/s including start-up and output`
   );
 }

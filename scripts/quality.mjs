@@ -4,12 +4,18 @@
 //   --check     exit 1 when a target is missed (risky caught >= 97%, harmless flagged <= 2%)
 //   --no-bench  skip the throughput and `guard explain --jsonl` timings
 // Every miss is listed, grouped by rule id, so the rule's owner can act on it.
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { corpusLines, describeThroughput, engineThroughput, ENV, PROJECT, stepOf } from './engine-throughput.mjs';
+import {
+  corpusLines,
+  describeExplain,
+  describeThroughput,
+  engineThroughput,
+  ENV,
+  explainBench,
+  stepOf,
+} from './engine-throughput.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const core = await import(join(root, 'packages/core/dist/index.js'));
@@ -17,7 +23,6 @@ const { evaluate, tableProbe } = core;
 
 const TARGET_CAUGHT = 0.97;
 const TARGET_HARMLESS = 0.02;
-const BENCH_COMMANDS = 3000;
 
 const args = new Set(process.argv.slice(2));
 // measured before anything else runs the engine, so that its first pass is a cold one (as in `npm run bench`)
@@ -120,39 +125,9 @@ console.log(out.join('\n'));
 // `guard explain --jsonl` over 3,000 corpus lines
 
 if (!args.has('--no-bench')) {
-  const all = [...risky, ...harmless];
-  const batch = [];
-  while (batch.length < BENCH_COMMANDS) batch.push(...all);
-  // the same measurement as `npm run bench` (scripts/engine-throughput.mjs)
+  // the same measurements as `npm run bench` (scripts/engine-throughput.mjs)
   console.log(`\nengine throughput: ${describeThroughput(throughput)}`);
-
-  // `guard explain --jsonl`: one process, the same number of lines, wall time from spawn to exit
-  const input = batch
-    .slice(0, BENCH_COMMANDS)
-    .map((line) => JSON.stringify({ command: line.command, ...(line.cwd ? { cwd: line.cwd } : {}) }))
-    .join('\n');
-  const bin = join(root, 'packages/cli/dist/bin.js');
-  const baseline = timed(() => spawnSync(process.execPath, ['-e', '0']));
-  let answers = 0;
-  const wall = timed(() => {
-    const run = spawnSync(process.execPath, [bin, 'explain', '--jsonl', '--cwd', PROJECT], {
-      input,
-      encoding: 'utf8',
-      maxBuffer: 256 * 1024 * 1024,
-      env: { ...process.env, HOME: ENV.home },
-    });
-    answers = run.stdout.split('\n').filter(Boolean).length;
-    if (run.status !== 0) console.log(`guard explain --jsonl exited ${run.status}: ${run.stderr.slice(0, 500)}`);
-  });
-  console.log(
-    `guard explain --jsonl: ${answers} answers for ${BENCH_COMMANDS} lines in ${wall.toFixed(0)} ms wall (node -e 0 takes ${baseline.toFixed(0)} ms) = ${Math.round((BENCH_COMMANDS * 1000) / wall).toLocaleString('en-US')} commands/s including start-up and output`,
-  );
-}
-
-function timed(fn) {
-  const start = performance.now();
-  fn();
-  return performance.now() - start;
+  console.log(describeExplain(explainBench(join(root, 'packages/cli/dist/bin.js'), corpusLines(root), { runs: 3 })));
 }
 
 if (args.has('--check') && (caughtShare < TARGET_CAUGHT || harmlessShare > TARGET_HARMLESS)) process.exitCode = 1;
