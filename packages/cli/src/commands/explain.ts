@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import {
   decideIn,
   evaluate,
@@ -68,6 +69,9 @@ export async function explain(options: ExplainOptions, io: Io): Promise<void> {
   };
 
   if (options.jsonl) {
+    // Tier up later: over the first few thousand lines V8's optimising compiler cost more than the
+    // code it made saved (docs/performance.md, "guard explain --jsonl and the optimising compiler").
+    setFlagsFromString(`--interrupt-budget=${JSONL_INTERRUPT_BUDGET}`);
     // one output line per input line, in order, so a caller can zip answers with its questions
     for await (const line of io.stdinLines()) {
       const request = parseRequest(line);
@@ -95,6 +99,9 @@ export async function explain(options: ExplainOptions, io: Io): Promise<void> {
       : judged(evaluation, step, options.mode, renderText, modeLine),
   );
 }
+
+/** V8's budget of work a function does before it is considered for optimising (V8's default: 132 KB). */
+const JSONL_INTERRUPT_BUDGET = 1024 * 1024;
 
 /**
  * The answer as a mode gives it (`--mode`): the asks the mode lets go ahead are left out of the
