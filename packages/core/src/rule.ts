@@ -96,7 +96,13 @@ export function tableProbe(p: ProbeTable = {}): Probe {
     gitUnchecked: () => p.unchecked,
     gitBranch: () => p.branch,
     readText: (path) => p.files?.[path],
-    exists: (path) => (p.files ? path in p.files : undefined),
+    // a folder is there when a file in it is (as the disk would answer)
+    exists: (path) => {
+      if (p.files === undefined) return undefined;
+      if (path in p.files) return true;
+      const folder = path.endsWith('/') ? path : `${path}/`;
+      return Object.keys(p.files).some((file) => file.startsWith(folder));
+    },
     projectPackages: () => (p.packages ? new Set(p.packages) : undefined),
   };
 }

@@ -196,7 +196,6 @@ function isGuardScript(raw: string, inv: Invocation, context: RuleContext): bool
 // ---------------------------------------------------------------------------------------------
 // The protected set, and paths that reach it however they are spelled
 
-/** guard's files and folders as absolute paths, for globs and listings to be matched against. */
 /** Names guard keeps in its state folder and its code folders (state, log, chats, entry scripts). */
 const GUARD_NAMES = [
   'settings.yaml',
@@ -221,6 +220,7 @@ function guardFolders(context: RuleContext): readonly string[] {
   return [guardHome ?? `${home}/.local/state/guard`, ...(guardCode ?? [])];
 }
 
+/** guard's files and folders as absolute paths, for globs and listings to be matched against. */
 function protectedAnchors(context: RuleContext): readonly string[] {
   const { home, projectRoot } = context.pathContext;
   const project = projectRoot === '/' ? '' : projectRoot;
@@ -265,6 +265,15 @@ function protectedPath(facts: PathFacts, context: RuleContext, anchors: readonly
 const POLICY_NAME = '.guard.yaml';
 /** Anchors that are files (an agent's hook or settings file, a policy), not folders. */
 const FILE_ANCHOR = /\.(?:json|toml|yaml)$/;
+/**
+ * What an agent's hook folder (`.github/hooks`, `~/.copilot/hooks`) loads: its `*.json` files.
+ * Setup writes `guard.json`, but a person may have put guard's entry in any of them; the folder's
+ * other content (`.DS_Store`, `node_modules`) is not guard's, and find's clean-ups of such names
+ * do not reach guard through it.
+ */
+const HOOK_FILE = /\.json$/i;
+/** Names a pattern is tried against to see whether it can name a hook file. */
+const HOOK_FILE_SAMPLES = ['guard.json', 'hooks.json', 'a.json', 'hooks-guard.json'];
 
 /** A glob with the links in its fixed part resolved (`/tmp/link/*` → `/real/folder/*`), if any. */
 function realGlob(glob: string, context: RuleContext): string | undefined {
@@ -283,15 +292,29 @@ function realGlob(glob: string, context: RuleContext): string | undefined {
 function globReaches(glob: string, anchor: string, context?: RuleContext): boolean {
   if (glob.includes('**')) {
     // a listing: the anchor, a folder above it, or a file of that name in an anchor that is a
-    // folder, when it is there (`find ~ -name settings.yaml -delete`; not `-name .DS_Store`)
+    // folder, when it is there (`find ~ -name settings.yaml -delete`; not `-name .DS_Store`); in
+    // an agent's hook folder, only a name that can be a hook file (`find . -name hooks.json`)
     const last = glob.slice(glob.lastIndexOf('/') + 1);
     if (globMatch(glob, anchor)) return true;
     const inside = `${anchor}/${last}`;
+    const wholly = context !== undefined && guardFolders(context).includes(anchor);
     if (
       !/[*?[]/.test(last) &&
       !FILE_ANCHOR.test(anchor) &&
+      (wholly || HOOK_FILE.test(last)) &&
       globMatch(glob, inside) &&
       context?.probe.exists?.(inside) !== false
+    )
+      return true;
+    // a pattern that can name a hook file (`find . -name '*.json' -delete`) in an agent's hook
+    // folder that is there (guard cannot list it to see which files it holds)
+    if (
+      /[*?[]/.test(last) &&
+      !wholly &&
+      !FILE_ANCHOR.test(anchor) &&
+      HOOK_FILE_SAMPLES.some((name) => globMatch(last, name)) &&
+      globMatch(`${glob.slice(0, -last.length)}x`, `${anchor}/x`) &&
+      context?.probe.exists?.(anchor) !== false
     )
       return true;
     // a pattern for the name (`find ~/.local -name 'settings.*' -delete`) that fits one of the
@@ -300,7 +323,7 @@ function globReaches(glob: string, anchor: string, context?: RuleContext): boole
       /[*?[]/.test(last) &&
       context !== undefined &&
       GUARD_NAMES.some((name) => globMatch(last, name)) &&
-      guardFolders(context).includes(anchor) &&
+      wholly &&
       globMatch(`${glob.slice(0, -last.length)}x`, `${anchor}/x`)
     )
       return true;

@@ -18,6 +18,16 @@ runRuleTests(guardTamper, {
     { step: 'find . -name "__pycache__" -type d -exec rm -rf {} +', probe: { files: {} } },
     { step: 'find ~ -name .DS_Store -delete', probe: { files: {} } },
     "find . -name '*.pyc' -delete",
+    // a probe that knows nothing: what an agent's hook folder (.github/hooks) loads is its *.json
+    // files, so no other name in it is guard's
+    { step: 'find . -name .DS_Store -delete', note: 'probe knows nothing' },
+    { step: 'find . -type d -name node_modules -prune -exec rm -rf {} +', note: 'probe knows nothing' },
+    { step: "find . -name '__pycache__' -prune -exec rm -rf {} +", note: 'probe knows nothing' },
+    { step: 'find . -name "__pycache__" -type d -exec rm -rf {} +', note: 'probe knows nothing' },
+    { step: 'find ~/.copilot -name .DS_Store -delete', note: 'probe knows nothing' },
+    { step: "find . -name '*.log' -delete", note: 'cannot name a hook file' },
+    { step: "find . -name 'g*.yml' -delete", note: 'cannot name a hook file' },
+    { step: 'find . -name guard.json -delete', probe: { files: {} }, note: 'no hook file of that name' },
     'guard rules --json',
     'guard doctor',
     'guard allowed',
@@ -113,6 +123,30 @@ runRuleTests(guardTamper, {
     'guard fail-closed off',
     "find ~/.local -name 'settings.*' -delete",
     "find ~ -name '*.json' -delete",
+    "find ~ -name '*.json' -path '*guard*' -delete",
+    // an agent's hook folder in the project: its *.json files, by name or by pattern
+    'find . -name hooks.json -delete',
+    'find . -name guard.json -delete',
+    "find . -name '*.json' -delete",
+    "find . -name 'g*' -delete",
+    'find . -name hooks -exec rm -rf {} +',
+    'find ~ -name guard.json -delete',
+    {
+      step: 'find . -name guard.json -delete',
+      probe: { files: { '/home/dev/project/.github/hooks/guard.json': '{}' } },
+      note: 'the hook file is there',
+    },
+    {
+      step: "find . -name '*.json' -delete",
+      probe: { files: { '/home/dev/project/.github/hooks/other.json': '{}' } },
+      note: 'a hook folder is there',
+    },
+    {
+      step: "find . -name 'g*' -delete",
+      probe: { files: { '/home/dev/project/.github/hooks/guard.json': '{}' } },
+      note: 'a hook folder is there',
+    },
+    { step: 'find ~ -name .DS_Store -delete', note: "probe knows nothing: guard's own folder is all guard's" },
     {
       step: 'find ~ -name settings.yaml -delete',
       probe: { files: { '/home/dev/.local/state/guard/settings.yaml': 'enabled: true' } },
