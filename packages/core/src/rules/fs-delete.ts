@@ -1,4 +1,5 @@
 import { gitCommand } from '../analysis/args.js';
+import { copiesTemplate, overwritesNothing } from '../analysis/template-copy.js';
 import type { Arg, FileEffect, SubArgv } from '../context/types.js';
 import { isInside } from '../facts/paths.js';
 import type { PathFacts } from '../facts/paths.js';
@@ -146,6 +147,9 @@ function deletedBy(effect: FileEffect, context: RuleContext): PathFacts | undefi
   if (effect.op === 'write') {
     if (effect.how === 'move') return movedOut(effect, context) ? effect.path : undefined;
     if (effect.how !== 'append' && effect.how !== 'edit' && empties(effect, context)) return effect.path;
+    // `cp .env.example .env` over an env file with values in it: they exist nowhere else
+    const inv = effect.invocation;
+    if (inv && copiesTemplate(context, effect, inv) && !overwritesNothing(context, effect, inv)) return effect.path;
   }
   return undefined;
 }

@@ -1,7 +1,7 @@
 import { changesFile } from '../analysis/effects.js';
 import type { Argv, FileEffect } from '../context/types.js';
-import { cmdletOf } from '../programs/index.js';
 import { outputShown } from '../analysis/flow.js';
+import { copiesTemplate } from '../analysis/template-copy.js';
 import { shownFileLiterals } from '../facts/code.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
@@ -19,8 +19,6 @@ const GREP_QUIET = [
   '--files-without-match',
 ];
 const GREPS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack']);
-/** Copies a file: cp, install, and Copy-Item by any alias (`copy`, `cpi`). */
-const copier = (name: string): boolean => name === 'install' || cmdletOf(name) === 'copy-item';
 /** Programs that write a key they have just made. */
 const KEY_MAKERS = new Set(['openssl', 'ssh-keygen', 'mkcert', 'certtool']);
 /** Files in ~/.ssh that hold no secret to read. */
@@ -119,50 +117,14 @@ function touchesSecret(context: RuleContext, file: FileEffect): boolean {
         context.probe.exists?.(file.path.abs) !== true
       )
         return false;
-      return !(inv && isFreshCopyOfTemplate(context, file, inv));
+      // `cp .env.example .env` reads no secret (what it may overwrite, fs.delete asks about)
+      return !(inv && copiesTemplate(context, file, inv));
   }
 }
 
 /** The reader's output goes only into a later pipeline stage that shows nothing of it. */
 function consumedInPipe(context: RuleContext, inv: Invocation): boolean {
   return inv.pipeline.index < inv.pipeline.length - 1 && !outputShown(context, inv);
-}
-
-/**
- * `cp .env.example .env` where there is no `.env` yet (or with `-n`): the project's own template
- * becomes the env file and nothing stored is overwritten.
- */
-function isFreshCopyOfTemplate(context: RuleContext, file: FileEffect, inv: Invocation): boolean {
-  if (!copier(inv.name) || file.op !== 'write' || file.path.secret !== 'env-file') return false;
-  const sources = context.filesOf(inv).filter((f) => f.op === 'read');
-  if (sources.length === 0 || sources.some((f) => f.path.secret !== undefined)) return false;
-  const argv = context.argv(inv);
-  if (argv.has('-n', '--no-clobber') || argv.values('--update').some((arg) => arg.value === 'none')) return true;
-  if (file.path.abs === '') return false;
-  return context.probe.exists?.(file.path.abs) === false || onlyWhenMissing(context, inv, file.path.abs);
-}
-
-const FILE_TESTS = new Set(['-f', '-e']);
-
-/**
- * The copy runs only when the file is not there: `test -f .env || cp …`, `[ -e .env ] || cp …`,
- * `[ ! -f .env ] && cp …`, `if [ ! -f .env ]; then cp …`. The test is the command right before it.
- */
-function onlyWhenMissing(context: RuleContext, inv: Invocation, abs: string): boolean {
-  const at = context.invocations.indexOf(inv);
-  const test = at > 0 ? context.invocations[at - 1] : undefined;
-  if (!test || (test.name !== 'test' && test.name !== '[') || test.via.length !== inv.via.length) return false;
-  const args = test.name === 'test' ? test.args : test.args.slice(0, -1);
-  const negated = args.length === 3 && args[0] === '!';
-  const [flag, target] = negated ? args.slice(1) : args;
-  if (args.length !== (negated ? 3 : 2) || flag === undefined || target === undefined || !FILE_TESTS.has(flag))
-    return false;
-  if (context.path(target, test.cwd).abs !== abs) return false;
-  const between = context.text
-    .slice(test.span[1], inv.span[0])
-    .replace(/[\s;]+/g, ' ')
-    .trim();
-  return negated ? between === '&&' || between === 'then' : between === '||';
 }
 
 /** Cloud metadata services (AWS, GCP, Azure, OpenStack; ECS tasks; AWS over IPv6; Alibaba). */

@@ -29,6 +29,25 @@ runRuleTests(fsDelete, {
       probe: { files: { [`${PROJECT}/other.txt`]: 'x' } },
       note: 'the probe says it is not there',
     },
+    // the project's template copied onto an env file that holds nothing to lose
+    { step: 'cp .env.example .env', probe: { files: {} }, note: 'no .env yet' },
+    {
+      step: 'cp .env.example .env',
+      probe: { files: { [`${PROJECT}/.env`]: '\n' } },
+      note: 'an empty .env',
+    },
+    'cp -n .env.example .env',
+    'cp --update=none .env.example .env',
+    'test -f .env || cp .env.example .env',
+    '[ ! -f .env ] && cp .env.example .env',
+    'if [ ! -f .env ]; then cp .env.example .env; fi',
+    { step: 'cp .env.example .env.test', probe: { files: {} }, note: 'no .env.test yet' },
+    {
+      step: 'cp .env.example config/app.yaml',
+      probe: { files: { [`${PROJECT}/config/app.yaml`]: 'a: 1\n' } },
+      note: 'not an env file (no stored values)',
+    },
+    { step: 'cp .env .env.bak', note: 'reads the secret (secrets.read), loses nothing' },
     // not deleting: everyday commands
     'ls -la',
     'git status',
@@ -133,6 +152,20 @@ runRuleTests(fsDelete, {
     'rsync -a --delete src/ dist/',
   ],
   invalid: [
+    // the project's template copied over an env file with values in it: they exist nowhere else
+    {
+      step: 'cp .env.example .env',
+      probe: { files: { [`${PROJECT}/.env`]: 'API_KEY=1\n' } },
+      note: '.env holds values',
+    },
+    { step: 'cp .env.example .env', note: 'the probe cannot say whether .env is there' },
+    {
+      step: 'Copy-Item .env.example .env.local',
+      probe: { files: { [`${PROJECT}/.env.local`]: 'DB_PASSWORD=x\n' } },
+    },
+    'test -f .env && cp .env.example .env',
+    'test -f .env.local || cp .env.example .env',
+    'cp -f .env.example .env',
     // deleting project files from code
     `python3 -c 'import os; os.remove("src/app.py")'`,
     `python3 -c 'from pathlib import Path; Path("README.md").unlink()'`,

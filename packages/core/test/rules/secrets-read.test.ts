@@ -71,6 +71,19 @@ runRuleTests(secretsRead, {
     // a fresh copy of the project's template, nothing overwritten
     { step: 'cp .env.example .env', probe: { files: {} }, note: 'no .env yet' },
     'cp -n .env.example .env',
+    // copying the template reads no secret, whatever it writes over (fs.delete asks about that)
+    'cp .env.example .env',
+    {
+      step: 'cp .env.example .env',
+      probe: { files: { '/home/dev/project/.env': 'API_KEY=1\n' } },
+      note: '.env exists: the copy overwrites it, but reads no secret',
+    },
+    'cp .env.sample .env.local',
+    'Copy-Item .env.example .env',
+    'test -f .env && cp .env.example .env',
+    'test -f .env.local || cp .env.example .env',
+    '[ -f .env ]; cp .env.example .env',
+    'test -d .env || cp .env.example .env',
     // using a key without reading it
     'ssh -i ~/.ssh/id_ed25519 git@github.com',
     'ssh-add ~/.ssh/id_ed25519',
@@ -185,11 +198,12 @@ runRuleTests(secretsRead, {
     'less ~/.ssh/id_ed25519',
     'grep KEY .env.local',
     'cmd.exe /c type %USERPROFILE%\\.aws\\credentials',
-    // a test that does not keep an existing env file from being overwritten
-    'test -f .env && cp .env.example .env',
-    'test -f .env.local || cp .env.example .env',
-    '[ -f .env ]; cp .env.example .env',
-    'test -d .env || cp .env.example .env',
+    // copying the secret itself: to a backup beside it, away, or one env file onto another
+    'cp .env .env.bak',
+    'cp .env /tmp/x',
+    'cp .env.local .env',
+    'cp .env.production .env.example',
+    'install -m 600 .env /srv/app/.env',
     // a loop or group fed the file
     'while read l; do echo "$l"; done < .env',
     '{ read a; read b; } < ~/.ssh/id_rsa',
@@ -243,12 +257,6 @@ runRuleTests(secretsRead, {
     // overwriting, editing or deleting it, by shell or by a tool
     'echo "API_KEY=x" > .env',
     'echo "PORT=3000" >> .env',
-    'cp .env.example .env',
-    {
-      step: 'cp .env.example .env',
-      probe: { files: { '/home/dev/project/.env': 'API_KEY=1\n' } },
-      note: '.env exists: the copy overwrites it',
-    },
     'rm ~/.ssh/id_ed25519',
     'mv .env .env.bak',
     'sed -i "s/old/new/" .env',
