@@ -1,9 +1,11 @@
+import { looseStrings } from '../analysis/loose.js';
 import type { Argv } from '../context/types.js';
+import { mcpRunsSql } from '../facts/mcp.js';
 import { isSecretVariableName } from '../facts/keys.js';
 import { destructiveSql } from '../facts/sql.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
-import type { Span } from '../types.js';
+import type { McpStep, Span } from '../types.js';
 
 /**
  * A database client running SQL (or Redis/Mongo commands) that throws data away, wherever the text
@@ -12,6 +14,7 @@ import type { Span } from '../types.js';
  * Probe, bounded; unreadable means it is judged on the rest). Also the framework commands that drop
  * or reset a database (`prisma migrate reset`, `rails db:drop`, `manage.py flush`, …).
  * Commands inside `docker exec`/`kubectl exec` are not opened by the reader and are not judged.
+ * SQL handed to a database's MCP tool is judged the same way (`mcpHits`).
  */
 
 /** How a database client takes its SQL and names its database. */
@@ -257,6 +260,31 @@ function toolHit(inv: Invocation, argv: Argv): Hit | undefined {
   return { span: inv.span, key: [inv.cwd, detail, ...envScope(inv)].join(' '), detail };
 }
 
+/**
+ * SQL handed to a database's MCP tool (`query`, `execute_sql`, any tool of a `postgres` server),
+ * judged as `psql -c` judges the same text: each string argument on its own.
+ */
+function mcpHits(context: RuleContext, step: McpStep): Hit[] {
+  if (!mcpRunsSql(step.server, step.tool, step.args)) return [];
+  const hits: Hit[] = [];
+  // a server given by its launch command may carry a connection string with a password in it
+  const server = step.server.replace(/\/\/[^/\s@]*@/g, '//');
+  let cursor = 0;
+  for (const value of looseStrings(step.args)) {
+    const found = destructiveSql(value);
+    if (found.length === 0) continue;
+    const encoded = JSON.stringify(value);
+    const at = context.text.indexOf(encoded, cursor);
+    const span: Span = at < 0 ? [0, context.text.length] : [at + 1, at + encoded.length - 1];
+    if (at >= 0) cursor = at + encoded.length;
+    for (const what of new Set(found.map((d) => d.statement))) {
+      if (hits.length >= MAX_HITS) return hits;
+      hits.push({ span, key: `mcp ${server} ${step.tool} ${what}`, detail: what });
+    }
+  }
+  return hits;
+}
+
 export const dbDestroy = {
   meta: {
     id: 'db.destroy',
@@ -276,6 +304,7 @@ export const dbDestroy = {
         'npx prisma migrate reset',
         'redis-cli FLUSHALL',
         'dropdb shop_dev',
+        { step: { kind: 'mcp', server: 'supabase', tool: 'execute_sql', args: { query: 'TRUNCATE orders' } } },
       ],
       noMatch: [
         'psql -c "SELECT count(*) FROM users"',
@@ -283,11 +312,16 @@ export const dbDestroy = {
         'grep -r "DROP TABLE" src',
         'echo "DELETE FROM users"',
         'npx prisma migrate dev',
+        {
+          step: { kind: 'mcp', server: 'docs', tool: 'search', args: { query: 'DROP TABLE users' } },
+          note: 'a search for the words runs no SQL',
+        },
       ],
     },
   },
   programs: new Set([...CLIENTS.keys(), ...TOOLS.keys()]),
   check(context) {
+    if (context.step.kind === 'mcp') return mcpHits(context, context.step);
     const hits: Hit[] = [];
     for (const inv of context.invocations) {
       const client = CLIENTS.get(inv.name);

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { dbDestroy } from '../../src/rules/db-destroy.js';
+import type { Example } from '../../src/rule.js';
 import { evaluateExample, runRuleTests } from '../rule-tester.js';
+
+/** An MCP call as a rule row. */
+function mcp(server: string, tool: string, args: unknown, note?: string): Example {
+  return { step: { kind: 'mcp', server, tool, args }, ...(note === undefined ? {} : { note }) };
+}
 
 runRuleTests(dbDestroy, {
   valid: [
@@ -53,8 +59,37 @@ runRuleTests(dbDestroy, {
       step: { kind: 'patch', patch: '*** Begin Patch\n*** Add File: db/drop.sql\n+DROP TABLE legacy;\n*** End Patch' },
     },
     { step: { kind: 'read', path: 'db/drop.sql' } },
+    // SQL handed to a database's MCP tool that reads or changes narrowly
+    mcp('postgres', 'query', { sql: 'SELECT count(*) FROM users' }),
+    mcp('supabase', 'execute_sql', { project_id: 'abc', query: 'DELETE FROM sessions WHERE id = 1' }),
+    mcp('neon', 'run_sql', { sql: "UPDATE users SET plan = 'pro' WHERE id = 7" }),
+    mcp('postgres', 'query', { sql: "SELECT 'DROP TABLE users' AS text" }, 'a DROP inside a string'),
+    mcp('mysql', 'execute_sql', { query: '-- DROP TABLE users\nSELECT 1' }, 'a DROP inside a comment'),
+    mcp('postgres', 'query', { sql: 'DROP INDEX idx_users_email' }, 'an index is rebuilt from code'),
+    mcp('sqlite', 'list_tables', {}),
+    // a tool that runs no SQL, whose argument mentions it
+    mcp('github', 'create_issue', { title: 'Cleanup', body: 'DROP TABLE users' }, 'prose in an issue'),
+    mcp('docs', 'search', { query: 'DROP TABLE users' }, 'a search for the words'),
+    mcp('context7', 'query-docs', { libraryId: '/pg/docs', query: 'TRUNCATE orders' }, 'a docs query'),
+    mcp('memory', 'create_entities', { entities: [{ name: 'note', observations: ['DELETE FROM users'] }] }),
   ],
   invalid: [
+    // SQL that throws data away, handed to a database's MCP tool: as psql -c would judge it
+    mcp('postgres', 'query', { sql: 'DROP TABLE users' }),
+    mcp('supabase', 'execute_sql', { project_id: 'abc', query: 'TRUNCATE orders' }),
+    mcp('supabase', 'apply_migration', { name: 'cleanup', query: 'DROP SCHEMA legacy CASCADE;' }),
+    mcp('neon', 'run_sql', { projectId: 'p1', sql: 'DELETE FROM users' }),
+    mcp('neon', 'run_sql_transaction', { sqlStatements: ['BEGIN', 'UPDATE users SET role = 1', 'COMMIT'] }),
+    mcp('mysql', 'execute_sql', { query: 'ALTER TABLE users DROP COLUMN email' }),
+    mcp('sqlite', 'write_query', { query: 'delete from sessions;' }),
+    mcp('cloudflare', 'd1_database_query', { database_id: 'x', sql: 'DROP TABLE logs' }),
+    mcp('dbhub', 'execute_sql', { sql: 'DROP DATABASE shop' }),
+    mcp('warehouse', 'query', { text: 'DROP TABLE events' }, 'a tool named query, any server'),
+    mcp('acme', 'run', { sql: 'TRUNCATE audit_log' }, 'an argument named sql'),
+    mcp('', 'execute_sql', { sql: 'DROP TABLE users' }, 'Cursor names no server in preToolUse'),
+    mcp('npx -y @modelcontextprotocol/server-postgres postgresql://localhost/app', 'query', {
+      sql: 'DROP TABLE users',
+    }),
     'psql -c "DROP TABLE users"',
     'psql shop -c "drop table if exists users cascade"',
     'psql "postgres://app:pw@db.internal/shop" -c "TRUNCATE orders"',
@@ -142,6 +177,21 @@ describe('db.destroy memory keys and reasons', () => {
     expect(finding?.memoryKey).toContain('db.internal');
     expect(finding?.memoryKey).not.toContain('s3cret');
     expect(finding?.memoryKey).not.toContain('hunter2');
+  });
+
+  it("points at the SQL in an MCP call's arguments, and keeps a server's password out of the key", () => {
+    const step = {
+      kind: 'mcp' as const,
+      server: 'npx -y @modelcontextprotocol/server-postgres postgresql://app:s3cret@db.internal/shop',
+      tool: 'query',
+      args: { sql: 'DROP TABLE users' },
+    };
+    const evaluation = evaluateExample({ step });
+    const finding = evaluation.findings.find((f) => f.ruleId === 'db.destroy');
+    expect(finding?.reason).toContain('DROP TABLE users');
+    expect(evaluation.text.slice(...(finding?.span ?? [0, 0]))).toBe('DROP TABLE users');
+    expect(finding?.memoryKey).toContain('db.internal');
+    expect(finding?.memoryKey).not.toContain('s3cret');
   });
 
   it('names the statement in the reason and points at the SQL', () => {
