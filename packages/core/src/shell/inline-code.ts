@@ -271,15 +271,31 @@ function hiddenCommands(language: Language, code: Mapped, scanner: Scanner, limi
   } else if (language === 'node' || language === 'deno') {
     const aliases: string[] = [];
     const CP = `(?:require\\s*\\(\\s*['"\`](?:node:)?child_process['"\`]\\s*\\)|(?:await\\s+)?import\\s*\\(\\s*['"\`](?:node:)?child_process['"\`]\\s*\\))`;
+    const destructured = (names: string): void => {
+      for (const part of names.split(',')) {
+        // `{ default: { execSync: run } }`: the innermost pair names the function
+        const [fn, alias] = part
+          .replace(/^[^{]*\{/, '')
+          .replace(/\}[^}]*$/, '')
+          .trim()
+          .split(/\s*:\s*|\s+as\s+/);
+        if (fn && alias && NODE_RUNS.includes(fn) && aliases.length < MAX_ALIASES && /^[\w$]+$/.test(alias))
+          aliases.push(alias);
+      }
+    };
     // `const { execSync: run } = require("child_process")`, `import { exec as run } from "child_process"`
     for (const m of s.matchAll(
       new RegExp(`\\{([^}]{1,400})\\}\\s*(?:=\\s*${CP}|from\\s*['"\`](?:node:)?child_process['"\`])`, 'g'),
     ))
-      for (const part of (m[1] ?? '').split(',')) {
-        const [fn, alias] = part.trim().split(/\s*:\s*|\s+as\s+/);
-        if (fn && alias && NODE_RUNS.includes(fn) && aliases.length < MAX_ALIASES && /^[\w$]+$/.test(alias))
-          aliases.push(alias);
-      }
+      destructured(m[1] ?? '');
+    // `import("child_process").then(({ execSync: run }) => run(…))`, `.then(async function ({ exec: run }) {…})`
+    for (const m of s.matchAll(
+      new RegExp(
+        `${CP}\\s*\\.\\s*then\\s*\\(\\s*(?:async\\s+)?(?:function\\s*[\\w$]*\\s*)?\\(\\s*\\{([^()]{1,400})\\}\\s*\\)`,
+        'g',
+      ),
+    ))
+      destructured(m[1] ?? '');
     // `const run = require("child_process").execSync`
     for (const m of s.matchAll(new RegExp(`(${IDENT})\\s*=\\s*${CP}\\s*\\.\\s*(\\w+)`, 'g')))
       if (

@@ -62,6 +62,8 @@ runRuleTests(fsWipe, {
     'less +G app.log',
     "git -c core.pager='less -R' log",
     "make -f - <<'EOF'\nall:\n\t@rm -rf build\nEOF",
+    `node -e 'import("child_process").then(({execSync: run}) => run("rm -rf dist"))'`,
+    `node -e 'import("fs").then(({ rmSync: rm }) => console.log(typeof rm, "rm -rf ~"))'`,
     { step: { kind: 'write', path: 'src/old.ts', mode: 'delete' }, note: 'a write tool deleting one project file' },
     // PowerShell blocks around a harmless delete, read as PowerShell
     '$files = @("out.log","tmp.log"); foreach ($f in $files) { Remove-Item $f -ErrorAction SilentlyContinue }',
@@ -78,6 +80,8 @@ runRuleTests(fsWipe, {
     `python3 -c '__import__("os").system("rm -rf ~")'`,
     `python3 -c 'getattr(__import__("os"), "sys" + "tem")("rm -rf ~")'`,
     `node -e 'const { execSync: x } = require("child_process"); x("rm -rf ~")'`,
+    `node -e 'import("child_process").then(({execSync: run}) => run("rm -rf ~"))'`,
+    `node --input-type=module -e 'const { execSync: x } = await import("node:child_process"); x("rm -rf /")'`,
     `python3 -c 'import shutil as sh; sh.rmtree("/home/dev")'`,
     `node -e 'require("fs").rmSync("/", { recursive: true, force: true })'`,
     `deno eval 'Deno.removeSync("/home/dev", { recursive: true })'`,

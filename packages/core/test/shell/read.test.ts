@@ -908,6 +908,27 @@ describe('inline code: commands found inside', () => {
       expect: [{ program: 'node' }, { program: 'rm', via: 'node code' }],
     },
     { line: `node -e 'const { join: j } = require("path"); console.log(j("a", "b"))'`, expect: [{ program: 'node' }] },
+    // a dynamic import whose callback takes the function under another name
+    {
+      line: `node -e 'import("child_process").then(({ execSync: run }) => run("rm -rf x"))'`,
+      expect: [{ program: 'node' }, { program: 'rm', via: 'node code' }],
+    },
+    {
+      line: `node -e 'import("node:child_process").then(async function ({ exec: sh }) { sh("git push -f") })'`,
+      expect: [{ program: 'node' }, { program: 'git', via: 'node code' }],
+    },
+    {
+      line: `node -e 'import("child_process").then(({ default: { spawnSync: go } }) => go("rm", ["-rf", "x"]))'`,
+      expect: [{ program: 'node' }, { program: 'rm', via: 'node code' }],
+    },
+    {
+      line: `node -e 'import("path").then(({ join: run }) => console.log(run("rm", "x")))'`,
+      expect: [{ program: 'node' }],
+    },
+    {
+      line: `node -e 'import("child_process").then(({ execSync: run }) => console.log(typeof run))'`,
+      expect: [{ program: 'node' }],
+    },
     // deleting files from code is the rm it amounts to
     {
       line: `python3 -c 'import shutil as sh; sh.rmtree("build")'`,
