@@ -308,6 +308,32 @@ export function shownFileLiterals(
 
 const PATH_LIKE = /^(?=[^\s]*[./])[~.\w/\\-][\w.~/\\@+-]{0,1000}$/;
 
+/** Code that makes a network request: urllib, requests, http.client, httpx, fetch, Node's http, … */
+const REQUESTS =
+  /urlopen|urllib|requests\.\w+\s*\(|httpx|aiohttp|http\.client|HTTPS?Connection|(?<![\w$.])fetch\s*\(|axios|\bhttps?\.(?:get|request)\s*\(|['"](?:node:)?https?['"]|Net::HTTP|URI\.open|open-uri|curl_exec|file_get_contents|HTTP::Tiny|LWP::|Invoke-(?:WebRequest|RestMethod)|\bsocket\b/;
+/** The host of a literal that is a URL (`http://169.254.169.254/latest`) or a host alone (`"169.254.169.254"`). */
+const LITERAL_HOST =
+  /^(?:[a-z][a-z0-9+.-]{0,20}:\/\/)?(?:[^/@\s]{0,200}@)?(?:\[([0-9a-f:.]{2,60})\]|([^/:?#\s[\]]{1,253}))(?::\d{1,5})?(?:[/?#]|$)/i;
+
+/**
+ * Literals naming a host `isHost` picks (a URL's host, or the host alone as `http.client` and
+ * Node's `http.get({ host })` take it), in code that makes a network request: the code asks that
+ * host. Code that only mentions the address (`print("… 169.254.169.254")`) asks nothing.
+ */
+export function requestedHosts(
+  code: string,
+  isHost: (host: string) => boolean,
+): { readonly host: string; readonly span: CodeSpan }[] {
+  if (!REQUESTS.test(code)) return [];
+  const out: { host: string; span: CodeSpan }[] = [];
+  for (const literal of codeLiterals(code)) {
+    const m = LITERAL_HOST.exec(literal.value);
+    const host = (m?.[1] ?? m?.[2])?.toLowerCase().replace(/\.$/, '');
+    if (host !== undefined && isHost(host)) out.push({ host, span: literal.span });
+  }
+  return out;
+}
+
 const DECODES =
   /b64decode|decodebytes|decode_base64|decode64|base64_decode|base64\.decode|atob\s*\(|Buffer\.from\s*\([^)]{0,4000}['"](?:base64|hex)['"]|fromhex|unhexlify|codecs\.decode|str_rot13|gzinflate|zlib\.decompress|FromBase64String/;
 const EVALS =

@@ -2,7 +2,7 @@ import { changesFile } from '../analysis/effects.js';
 import type { Argv, FileEffect } from '../context/types.js';
 import { outputShown } from '../analysis/flow.js';
 import { copiesTemplate } from '../analysis/template-copy.js';
-import { shownFileLiterals } from '../facts/code.js';
+import { requestedHosts, shownFileLiterals } from '../facts/code.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 
@@ -86,6 +86,10 @@ export const secretsRead = {
         for (const literal of shownFileLiterals(inv.code.text, (raw) => context.path(raw, cwd).secret !== undefined)) {
           hits.push({ span: inv.code.span, detail: literal.value });
         }
+        // `urllib.request.urlopen("http://169.254.169.254/…")`, `requests.get("http://metadata.google.internal/…")`
+        const asked = requestedHosts(inv.code.text, (host) => METADATA_HOSTS.has(host))[0];
+        if (asked !== undefined)
+          hits.push({ span: inv.code.span, detail: `the cloud metadata service (${asked.host})` });
       }
     }
     return hits;

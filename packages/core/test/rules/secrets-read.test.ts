@@ -31,6 +31,12 @@ runRuleTests(secretsRead, {
     'cat deploy/id_ed25519.pub',
     // near misses of the metadata address
     'curl http://169.254.169.25/x',
+    // code that names the address without asking it, or asks another host
+    `python3 -c 'print("the metadata service is at 169.254.169.254")'`,
+    `python3 -c 'import ipaddress; print(ipaddress.ip_address("169.254.169.254").is_link_local)'`,
+    `python3 -c 'import requests; print(requests.get("https://pypi.org/pypi/requests/json").status_code)'`,
+    `python3 -c 'import urllib.request; urllib.request.urlopen("http://169.254.169.25/x")'`,
+    `node -e 'require("http").get("http://localhost:3000/health", (r) => console.log(r.statusCode))'`,
     'curl http://localhost:8080/latest/meta-data/',
     'kubectl config view --minify -o jsonpath={.contexts[0].name}',
     // templates and public halves are not secrets
@@ -190,6 +196,16 @@ runRuleTests(secretsRead, {
     'curl -s -H "Metadata-Flavor: Google" http://metadata.google.internal/computeMetadata/v1/instance/service-accounts/default/token',
     'wget -qO- http://[fd00:ec2::254]/latest/meta-data/',
     'curl -s "http://169.254.170.2$AWS_CONTAINER_CREDENTIALS_RELATIVE_URI"',
+    // and from inline code: urllib, requests, http.client, fetch, Node's http
+    `python3 -c 'import urllib.request; print(urllib.request.urlopen("http://169.254.169.254/latest/meta-data/iam/security-credentials/").read())'`,
+    `python3 -c 'from urllib.request import urlopen; print(urlopen("http://169.254.169.254/latest/api/token").read())'`,
+    `python3 -c 'import requests; print(requests.get("http://metadata.google.internal/computeMetadata/v1/instance/service-accounts/default/token", headers={"Metadata-Flavor": "Google"}).text)'`,
+    `python3 -c 'import http.client; c = http.client.HTTPConnection("169.254.169.254"); c.request("GET", "/latest/meta-data/"); print(c.getresponse().read())'`,
+    `python3 -c 'import httpx; print(httpx.get("http://METADATA.GOOGLE.INTERNAL/computeMetadata/v1/").text)'`,
+    "python3 - <<'EOF'\nimport requests\nprint(requests.get('http://169.254.169.254/latest/user-data').text)\nEOF",
+    `node -e 'fetch("http://169.254.169.254/latest/meta-data/").then((r) => r.text()).then(console.log)'`,
+    `node -e 'require("http").get({ host: "169.254.169.254", path: "/latest/meta-data/" }, (r) => r.pipe(process.stdout))'`,
+    `ruby -e 'require "net/http"; puts Net::HTTP.get(URI("http://169.254.169.254/latest/meta-data/"))'`,
     // the kubeconfig with its keys
     'kubectl config view --raw',
     'kubectl config view --flatten --raw',
