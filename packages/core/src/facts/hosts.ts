@@ -16,6 +16,12 @@ export interface UrlFacts {
   readonly hostClass: HostClass;
   /** The URL carries a user name and password (`https://user:pass@host`). */
   readonly hasPassword?: boolean;
+  /**
+   * The host as a person should be shown it, when it was written with other characters than
+   * plain ASCII (`github．com` with a full-width dot, `gіthub.com` with a Cyrillic `і`): the name
+   * as written, the characters that are not plain, and the punycode DNS is asked for.
+   */
+  readonly shown?: string;
 }
 
 export interface UrlOptions {
@@ -81,12 +87,12 @@ function fromAuthority(raw: string, scheme: string, authority: string): UrlFacts
   host = host.toLowerCase().replace(/\.$/, '');
   // a name written with letters of other scripts or full-width dots (`gіthub.com` with a Cyrillic
   // `і`, `github．com`): the name DNS is asked for, and never a well-known site
-  let lookalike = false;
+  let shown: string | undefined;
   if (/[^\x00-\x7f]/.test(host)) {
     const ascii = asciiHost(host);
     if (ascii === undefined) return undefined;
+    shown = showHost(host, ascii);
     host = ascii;
-    lookalike = true;
   }
   if (host === '' || !(HOST_CHARS.test(host) || /^[0-9a-f:.]+$/.test(host))) return undefined;
   return {
@@ -94,9 +100,19 @@ function fromAuthority(raw: string, scheme: string, authority: string): UrlFacts
     scheme,
     host,
     ...(port !== undefined && { port }),
-    hostClass: lookalike ? 'other' : classifyHost(host),
+    hostClass: shown !== undefined ? 'other' : classifyHost(host),
     ...(userinfo.includes(':') && { hasPassword: true }),
+    ...(shown !== undefined && { shown }),
   };
+}
+
+/** `github．com, not plain ASCII: U+FF0E`; `gіthub.com, not plain ASCII: U+0456, looked up as xn--gthub-n2e.com`. */
+function showHost(written: string, ascii: string): string {
+  const odd = [...new Set(written.match(/[^\x00-\x7f]/gu))]
+    .slice(0, 4)
+    .map((c) => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`);
+  const lookedUp = ascii.includes('xn--') ? `, looked up as ${ascii}` : '';
+  return `${written.slice(0, 100)}, not plain ASCII: ${odd.join(' ')}${lookedUp}`;
 }
 
 /** The ASCII (punycode) form of a host name written with other characters, as a resolver asks for it. */

@@ -36,7 +36,8 @@ export const netNewSite = {
     for (const effect of context.net) {
       if (effect.hostClass !== 'other' || isPush(context, effect) || seen.has(effect.host)) continue;
       seen.add(effect.host);
-      hits.push({ span: effect.span, key: effect.host, detail: effect.host });
+      // a name written with look-alike characters is shown as written, so nobody reads it as the site it imitates
+      hits.push({ span: effect.span, key: effect.host, detail: effect.url?.shown ?? effect.host });
     }
     return hits;
   },

@@ -62,7 +62,7 @@ export const netSendAfterKey = {
     if (!context.session.keySeen) return [];
     const hits: Hit[] = [];
     for (const net of context.net) {
-      if (net.sends && net.hostClass !== 'loopback') hits.push({ span: net.span, detail: net.host });
+      if (net.sends && net.hostClass !== 'loopback') hits.push({ span: net.span, detail: net.url?.shown ?? net.host });
     }
     const step = context.step;
     if (step.kind === 'mcp' && mcpSends(step)) hits.push({ span: [0, context.text.length], detail: step.server });

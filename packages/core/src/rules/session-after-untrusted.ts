@@ -78,7 +78,7 @@ export const sessionAfterUntrusted = {
     for (const net of context.net) {
       if (net.hostClass === 'loopback' || (net.invocation !== undefined && judged.has(net.invocation))) continue;
       if (net.sends || (net.hostClass === 'other' && net.url !== undefined && hasQuery(net.url.raw)))
-        hits.push({ span: net.span, detail: net.host });
+        hits.push({ span: net.span, detail: net.url?.shown ?? net.host });
     }
     const { step } = context;
     if (step.kind === 'mcp' && mcpToolChanges(step.tool, step.annotations))

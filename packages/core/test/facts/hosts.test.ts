@@ -169,6 +169,20 @@ describe('classifyHost', () => {
     expect(classifyHost(host)).toBe(cls);
   });
 
+  it.for([
+    ['https://github\uff0ecom/x.sh', 'github\uff0ecom, not plain ASCII: U+FF0E'],
+    ['https://g\u0456thub.com/x.sh', 'g\u0456thub.com, not plain ASCII: U+0456, looked up as xn--gthub-n2e.com'],
+    [
+      'https://docs.pyth\u043fn.org/3/',
+      'docs.pyth\u043fn.org, not plain ASCII: U+043F, looked up as docs.xn--pythn-sye.org',
+    ],
+    // near misses: plain names, and punycode as written (it is the real name), have nothing more to show
+    ['https://github.com/x.sh', undefined],
+    ['https://xn--gthub-n4a.com/x', undefined],
+  ])('shows %s as it was written', ([raw, shown]) => {
+    expect(urlFacts(raw as string)?.shown).toBe(shown);
+  });
+
   it('classifies the host urlFacts found', () => {
     expect(urlFacts('https://github.com.evil.io/x')?.hostClass).toBe('other');
     expect(urlFacts('https://github.com@evil.io/x')?.hostClass).toBe('other');

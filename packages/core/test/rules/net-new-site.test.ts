@@ -92,3 +92,22 @@ describe('net.new-site remembers by host', () => {
     expect(found.map((f) => f.memoryKey)).toEqual(keys);
   });
 });
+
+describe('net.new-site shows a look-alike name as it was written', () => {
+  it.for([
+    { line: 'curl https://github\uff0ecom/x/y', shows: 'github\uff0ecom, not plain ASCII: U+FF0E' },
+    { line: 'git clone https://github\u3002com/acme/app', shows: 'github\u3002com, not plain ASCII: U+3002' },
+    {
+      line: 'curl https://g\u0456thub.com/install.sh',
+      shows: 'g\u0456thub.com, not plain ASCII: U+0456, looked up as xn--gthub-n2e.com',
+    },
+    { line: 'curl https://xn--gthub-n4a.com/x', shows: '(xn--gthub-n4a.com)' },
+    // near miss: a plain name is shown as it is
+    { line: 'curl https://example.com/x', shows: '(example.com)' },
+  ])('$line', ({ line, shows }) => {
+    const reason = evaluateExample(line).findings.find((f) => f.ruleId === netNewSite.meta.id)?.reason ?? '';
+    expect(reason).toContain(shows);
+    // never the name it imitates, on its own
+    expect(reason).not.toContain('(github.com)');
+  });
+});
