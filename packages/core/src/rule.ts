@@ -2,7 +2,7 @@ import type { Probe, RuleContext, SessionView } from './context/types.js';
 import type { Finding, MemoryScope, Span } from './types.js';
 
 // The rules' view of a step and the questions they may ask live below the rules, in context/.
-export type { GitScope, Probe, RuleContext, SessionView } from './context/types.js';
+export type { GitScope, GitWanted, Probe, RuleContext, SessionView } from './context/types.js';
 
 /** OWASP Top 10 for LLM applications (2025) and for agentic applications (ASI). */
 export type OwaspTag =

@@ -10,7 +10,7 @@ import {
   statSync,
 } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import type { GitScope, Probe } from '@guard/core';
+import type { GitScope, GitWanted, Probe } from '@guard/core';
 
 /** A probe that can say whether it gave up on a look that took too long. */
 export interface TimedProbe {
@@ -41,6 +41,10 @@ const MAX_CACHED_PATHS = 10_000;
 const LIST_MAX_BYTES = 1024 * 1024;
 // git's own output (a status of a large tree) may be bigger than any file we read
 const GIT_MAX_BUFFER = 8 * 1024 * 1024;
+// a list of untracked files may name a whole unignored build folder
+const LIST_MAX_BUFFER = 64 * 1024 * 1024;
+// more tracked files than this to ask about: one status of the whole tree instead of pathspecs
+const MAX_LITERAL_SPECS = 500;
 
 /**
  * The real Probe: bounded file reads, package lists, and `git` run with a hard timeout. Every
@@ -48,14 +52,19 @@ const GIT_MAX_BUFFER = 8 * 1024 * 1024;
  * gitUnchecked says which of those it was for git. Each git question is put as narrowly as the
  * rule's scope allows (literal pathspecs for the files and folders a step names, no untracked
  * files unless asked for them), so its cost follows what the step names, not the size of the
- * repository; only a step that takes in the whole tree (`git add -A`, `git reset --hard`) costs a
- * status of the whole tree. Answers (git's, package lists, real paths) are cached for the life of
- * the process (one hook call, or one `guard explain`).
+ * repository. A question about the whole tree (`git add -A`, `git commit -a`, `git clean` at the
+ * top) is put in parts that look at no tracked file's contents or times: the untracked files by
+ * `git ls-files --others`, and, when the caller needs only some files (secrets files), the tracked
+ * ones git's ignore machinery picks out by name, then a status of just those. Only a whole-tree
+ * question that wants every changed file costs a status of the whole tree (docs/performance.md,
+ * "git questions at scale", has the measurements). Answers are cached for the life of the process
+ * (one hook call, or one `guard explain`).
  */
 export function createProbe(options: ProbeOptions = {}): Probe & TimedProbe {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const statusCache = new Map<string, GitStatus | undefined>();
+  const listCache = new Map<string, readonly string[] | undefined>();
   const ignoredCache = new Map<string, boolean>();
   const packagesCache = new Map<string, ReadonlySet<string> | undefined>();
   // real paths of the paths asked and the folders above them: a `guard explain --jsonl` run asks of
@@ -67,13 +76,18 @@ export function createProbe(options: ProbeOptions = {}): Probe & TimedProbe {
   // once git was too slow, later questions in this process are not worth another wait
   let gitGaveUp = false;
 
-  const git = (root: string, args: readonly string[], input?: string): GitRun | undefined => {
+  const git = (
+    root: string,
+    args: readonly string[],
+    input?: string,
+    maxBuffer = GIT_MAX_BUFFER,
+  ): GitRun | undefined => {
     const budget = options.answerBy === undefined ? timeoutMs : Math.min(timeoutMs, options.answerBy - Date.now());
     if (gitGaveUp || budget < MIN_GIT_MS) {
       unanswered.add(root);
       return undefined;
     }
-    const run = runGit(root, args, budget, input);
+    const run = runGit(root, args, budget, input, maxBuffer);
     if (run === 'timeout') gitGaveUp = true;
     if (typeof run === 'string') unanswered.add(root);
     return typeof run === 'string' ? undefined : run;
@@ -105,6 +119,37 @@ export function createProbe(options: ProbeOptions = {}): Probe & TimedProbe {
     return answer;
   };
 
+  /** `git ls-files -z <args>` from the top: the files it names, as absolute paths. */
+  const list = (root: string, args: readonly string[]): readonly string[] | undefined => {
+    const key = [root, ...args].join('\u0000');
+    if (listCache.has(key)) return listCache.get(key);
+    const run = git(root, ['ls-files', '-z', ...args], undefined, LIST_MAX_BUFFER);
+    if (run !== undefined && run.code !== 0) unanswered.add(root);
+    const answer = run?.code === 0 ? parseList(root, run.stdout) : undefined;
+    listCache.set(key, answer);
+    return answer;
+  };
+
+  /**
+   * Tracked files with changes in the whole tree, of those the caller wants: git's ignore machinery
+   * picks out the tracked files the screen names (it reads the index, not the files), the caller's
+   * test the ones it wants of those, and a status of just them says which changed.
+   */
+  const wantedModified = (
+    root: string,
+    wanted: GitWanted & { screen: readonly string[] },
+  ): readonly string[] | undefined => {
+    // a status of the whole tree already made answers it
+    for (const known of [[root, 'no'].join('\u0000'), [root, 'all'].join('\u0000')])
+      if (statusCache.has(known)) return statusCache.get(known)?.modified.filter(wanted.test);
+    const screened = list(root, ['--cached', '--ignored', ...wanted.screen.map((pattern) => `--exclude=${pattern}`)]);
+    if (screened === undefined) return undefined;
+    const paths = [...new Set(screened)].filter(wanted.test);
+    if (paths.length === 0) return [];
+    if (paths.length > MAX_LITERAL_SPECS) return status(root, undefined, false)?.modified.filter(wanted.test);
+    return status(root, { paths }, false)?.modified;
+  };
+
   return {
     readText: (path, limit) => read(path, limit),
 
@@ -119,8 +164,22 @@ export function createProbe(options: ProbeOptions = {}): Probe & TimedProbe {
 
     realpath: (path) => realPath(path, realCache),
 
-    gitUntracked: (cwd, scope) => status(cwd, scope, true)?.untracked,
-    gitModified: (cwd, scope) => status(cwd, scope, false)?.modified,
+    gitUntracked(cwd, scope) {
+      const root = repositoryRoot(cwd);
+      if (root === undefined) return undefined;
+      // the whole tree: listing the untracked files costs half a status, which also checks every tracked one
+      return wholeTree(root, scope)
+        ? list(root, ['--others', '--exclude-standard'])
+        : status(cwd, scope, true)?.untracked;
+    },
+    gitModified(cwd, scope, wanted) {
+      const root = repositoryRoot(cwd);
+      if (root === undefined) return undefined;
+      const screen = wanted?.screen;
+      return wanted !== undefined && screen !== undefined && wholeTree(root, scope)
+        ? wantedModified(root, { test: wanted.test, screen })
+        : status(cwd, scope, false)?.modified;
+    },
     gitUnchecked(cwd) {
       const root = repositoryRoot(cwd);
       return root !== undefined && unanswered.has(root);
@@ -206,7 +265,8 @@ function runGit(
   root: string,
   args: readonly string[],
   timeoutMs: number,
-  input?: string,
+  input: string | undefined,
+  maxBuffer: number,
 ): GitRun | 'timeout' | 'failed' {
   // loaded on first use: most hook calls never run git, and child_process is costly to load
   const { spawnSync } = process.getBuiltinModule('node:child_process');
@@ -216,7 +276,7 @@ function runGit(
     encoding: 'utf8',
     timeout: timeoutMs,
     killSignal: 'SIGKILL',
-    maxBuffer: GIT_MAX_BUFFER,
+    maxBuffer,
     stdio: ['pipe', 'pipe', 'ignore'],
     windowsHide: true,
     // a status must never take the index lock from under the agent's own git, nor ask for input
@@ -244,6 +304,25 @@ function pathspecs(root: string, scope: GitScope | undefined): readonly string[]
     if (path.startsWith(`${root}/`)) specs.push(`:(top,literal)${path.slice(root.length + 1)}`);
   }
   return specs.length === 0 ? undefined : specs;
+}
+
+/** Whether `scope` asks about the whole tree of the repository at `root`. */
+function wholeTree(root: string, scope: GitScope | undefined): boolean {
+  const specs = pathspecs(root, scope);
+  return specs !== undefined && specs.length === 0;
+}
+
+/**
+ * Entries of `git ls-files -z`: paths from the top (an untracked repository inside as `dir/`), as
+ * absolute paths. git names each already normal, so they are joined as text (path.join costs more
+ * over a whole tree).
+ */
+function parseList(root: string, out: string): string[] {
+  const top = root.endsWith('/') ? root : `${root}/`;
+  return out
+    .split('\u0000')
+    .filter((entry) => entry !== '')
+    .map((entry) => top + entry);
 }
 
 /** Entries of `git status --porcelain=v1 -z --no-renames`: `XY path`, paths relative to the root. */

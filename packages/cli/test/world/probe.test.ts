@@ -12,6 +12,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { pathFacts, SECRET_SCREEN } from '@guard/core';
 import { createProbe } from '../../src/world/probe.js';
 
 const base = mkdtempSync(join(tmpdir(), 'guard-probe-'));
@@ -235,11 +236,23 @@ describe('git', () => {
       probe.gitModified?.(repo, { paths: [join(repo, 'README.md')] });
       probe.gitUntracked?.(repo, { paths: [join(repo, 'src')] });
       probe.gitModified?.(repo);
+      // the whole tree: untracked files listed, not a status; tracked ones screened by name, then
+      // a status of those alone (README.md is the one the screen lets through here)
+      // (a new probe: the one above would answer from the status of the whole tree it made)
+      const whole = createProbe();
+      whole.gitUntracked?.(repo);
+      const wanted = { test: (path: string) => path.endsWith('.md'), screen: ['*.md'] };
+      expect(whole.gitModified?.(join(repo, 'src'), undefined, wanted)).toEqual([join(repo, 'README.md')]);
+      // and answered from the status of the whole tree when one was made
+      expect(probe.gitModified?.(repo, undefined, wanted)).toEqual([join(repo, 'README.md')]);
       const ran = readFileSync(calls, 'utf8').trim().split('\n');
       expect(ran).toEqual([
         expect.stringMatching(/\|status\|.*--untracked-files=no\|--\|:\(top,literal\)README\.md\|$/),
         expect.stringMatching(/\|status\|.*--untracked-files=all\|--\|:\(top,literal\)src\|$/),
         expect.stringMatching(/\|status\|.*--untracked-files=no\|--\|$/),
+        expect.stringMatching(/\|ls-files\|-z\|--others\|--exclude-standard\|$/),
+        expect.stringMatching(/\|ls-files\|-z\|--cached\|--ignored\|--exclude=\*\.md\|$/),
+        expect.stringMatching(/\|status\|.*--untracked-files=no\|--\|:\(top,literal\)README\.md\|$/),
       ]);
     } finally {
       vi.unstubAllEnvs();
@@ -257,6 +270,91 @@ describe('git', () => {
     expect(probe.gitBranch?.(plain)).toBeUndefined();
     // not a repository is not "could not check"
     expect(probe.gitUnchecked?.(plain)).toBe(false);
+  });
+});
+
+describe.runIf(process.platform !== 'win32')('whole-tree questions put in parts', () => {
+  // every kind of secrets file pathFacts knows (its own tests' table, in a repository), with names
+  // in other cases and names read as patterns, and files beside them that are no secret
+  const secrets = [
+    '.env',
+    'a/.env.local',
+    '.env.production',
+    'b/.env.vault',
+    '.envrc',
+    'prod.env',
+    'config/secrets.env',
+    '.ENV',
+    '.env*',
+    '*.env',
+    '.e?v',
+    'home/.ssh/id_rsa',
+    'home/.ssh/work_github',
+    'home/.ssh/config',
+    'id_ed25519',
+    'deploy/id_ecdsa',
+    'server.pem',
+    'Server.PEM',
+    'ca-key.pem',
+    'certs/server.key',
+    'bundle.p12',
+    'cert.pfx',
+    'home/.gnupg/private-keys-v1.d/ABC.key',
+    'home/.gnupg/secring.gpg',
+    '.npmrc',
+    'home/.pypirc',
+    'home/.netrc',
+    '_netrc',
+    'home/.git-credentials',
+    'home/.aws/credentials',
+    'home/.aws/sso/cache/abc.json',
+    'home/.config/gh/hosts.yml',
+    'home/.docker/config.json',
+    'home/.kube/config',
+    'home/.azure/msal_token_cache.json',
+    'home/.config/gcloud/credentials.db',
+    'infra/terraform.tfstate',
+    'terraform.tfstate.backup',
+    'home/.config/google-chrome/Default/Cookies',
+    'home/.config/chromium/Profile 1/Login Data',
+    'home/.mozilla/firefox/abcd.default-release/logins.json',
+    'home/Library/Application Support/Firefox/Profiles/x.default/key4.db',
+    'home/Library/Cookies/Cookies.binarycookies',
+    'home/Library/Keychains/login.keychain-db',
+    'home/.local/share/keyrings/login.keyring',
+  ];
+  const others = ['src/app.ts', '.env.example', 'public.pem', 'home/.ssh/known_hosts', 'home/.aws/config', 'README.md'];
+
+  it('finds the same changed secrets files as a status of the whole tree', () => {
+    const repo = folder('secrets-repo', Object.fromEntries([...secrets, ...others].map((path) => [path, 'one\n'])));
+    git(repo, 'init', '-q');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-q', '-m', 'all');
+    for (const path of [...secrets, ...others]) writeFileSync(join(repo, path), 'two\n');
+    const ctx = { cwd: repo, projectRoot: repo, home: join(repo, 'home'), tmp: tmpdir() };
+    const test = (path: string): boolean => pathFacts(path, ctx).secret !== undefined;
+    const whole = createProbe().gitModified?.(repo);
+    expect(whole).toHaveLength(secrets.length + others.length);
+    // the table holds what it says: every one a secrets file to pathFacts, none of the others
+    expect((whole ?? []).filter(test).sort()).toEqual(secrets.map((path) => join(repo, path)).sort());
+    const screened = createProbe().gitModified?.(repo, undefined, { test, screen: SECRET_SCREEN });
+    expect([...(screened ?? [])].sort()).toEqual(secrets.map((path) => join(repo, path)).sort());
+  });
+
+  it('lists the same untracked files as a status of the whole tree, an untracked repository inside as a folder', () => {
+    const repo = folder('untracked-repo', { '.gitignore': 'dist/\n*.log\n', 'kept.ts': '' });
+    git(repo, 'init', '-q');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-q', '-m', 'one');
+    for (const path of ['.env', 'src/new.ts', 'deep/er/.npmrc', 'dist/out.js', 'debug.log', 'odd name \u00e9.txt'])
+      folder(join('untracked-repo', dirname(path)), { [path.split('/').pop() ?? '']: 'x' });
+    git(join(repo, 'deep'), 'init', '-q');
+    const listed = createProbe().gitUntracked?.(repo);
+    const fromStatus = createProbe().gitUntracked?.(repo, { paths: [join(repo, 'deep'), join(repo, 'src')] });
+    expect([...(listed ?? [])].sort()).toEqual(
+      [join(repo, '.env'), join(repo, 'deep/'), join(repo, 'odd name \u00e9.txt'), join(repo, 'src', 'new.ts')].sort(),
+    );
+    expect(fromStatus).toEqual(expect.arrayContaining([join(repo, 'deep/'), join(repo, 'src', 'new.ts')]));
   });
 });
 

@@ -90,7 +90,7 @@ function safeProbe(probe: Probe): Probe {
   if (typeof gitUntracked === 'function')
     wrapped.gitUntracked = (cwd, scope) => attempt(() => gitUntracked.call(probe, cwd, scope));
   if (typeof gitModified === 'function')
-    wrapped.gitModified = (cwd, scope) => attempt(() => gitModified.call(probe, cwd, scope));
+    wrapped.gitModified = (cwd, scope, wanted) => attempt(() => gitModified.call(probe, cwd, scope, wanted));
   // a probe that throws while saying whether it could check has not checked
   if (typeof gitUnchecked === 'function')
     wrapped.gitUnchecked = (cwd) => {

@@ -37,8 +37,12 @@ export interface Probe {
    * would add), as far as `scope` asks: the narrower the scope, the less git has to look at.
    */
   gitUntracked?(cwd: string, scope?: GitScope): readonly string[] | undefined;
-  /** Absolute paths of tracked files with changes, staged or not (what `git commit -a` would take), within `scope`. */
-  gitModified?(cwd: string, scope?: GitScope): readonly string[] | undefined;
+  /**
+   * Absolute paths of tracked files with changes, staged or not (what `git commit -a` would take),
+   * within `scope`. With `wanted`, the caller needs just those files: the probe may leave out the
+   * rest, and so need not look at every tracked file of a large tree.
+   */
+  gitModified?(cwd: string, scope?: GitScope, wanted?: GitWanted): readonly string[] | undefined;
   /**
    * True when a git question about the repository of `cwd` went unanswered (git slower than its
    * budget, or failing): an undefined answer above then means "could not check", not "no repository".
@@ -66,6 +70,17 @@ export interface Probe {
 export interface GitScope {
   /** Only files at or under these absolute paths. */
   readonly paths: readonly string[];
+}
+
+/** Which files of a git question the caller needs (the probe may answer with those alone). */
+export interface GitWanted {
+  /** Whether the caller needs this file (an absolute path). */
+  readonly test: (path: string) => boolean;
+  /**
+   * Patterns in git's ignore-file syntax that every needed file matches, by its name or a folder
+   * above it: git may screen the tree with them before `test` sees a file.
+   */
+  readonly screen?: readonly string[];
 }
 
 /** What this chat's memory says, as far as rules need it (SPEC §5). */

@@ -651,7 +651,7 @@ function isPrivateKeyFile(name: string): boolean {
   return true;
 }
 
-const BROWSER_FILES = new Set([
+const BROWSER_FILES_LIST = [
   'Cookies',
   'Login Data',
   'Login Data For Account',
@@ -661,7 +661,8 @@ const BROWSER_FILES = new Set([
   'key4.db',
   'key3.db',
   'signons.sqlite',
-]);
+];
+const BROWSER_FILES = new Set(BROWSER_FILES_LIST);
 const BROWSER_FOLDER =
   /^(?:google-chrome(?:-beta|-unstable)?|chrome|chromium|brave-browser|bravesoftware|microsoft[- ]edge|edge|\.mozilla|mozilla|firefox|vivaldi|opera(?: software)?)$/;
 
@@ -711,6 +712,43 @@ function secretMatched(name: string): string | undefined {
 
 /** ssh's own names for a private key, wherever the file is (`deploy/id_ed25519`). */
 const SSH_KEY_NAME = /^id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?$/;
+
+/**
+ * Patterns in git's ignore-file syntax that every file secretOf calls a secret matches, by its own
+ * name or a folder's above it (policy globs aside): git screens a whole tree's files with them
+ * (`git ls-files -i -x …`), and only the few that match are tested here. A screen, so wider than
+ * secretOf (any case, any folder); it must never be narrower: a new secret there needs its mark here.
+ */
+export const SECRET_SCREEN: readonly string[] = [
+  // .env files (any spelling of the name), keys and certificates, terraform state, keychains
+  '*.[eE][nN][vV]*',
+  '*.[pP][eE][mM]',
+  '*.[kK][eE][yY]',
+  '*.[pP]12',
+  '*.[pP][fF][xX]',
+  '*.[tT][fF][sS][tT][aA][tT][eE]*',
+  '*.[kK][eE][yY][cC][hH][aA][iI][nN]*',
+  'id_*',
+  // names read as a shell pattern (a file called `.e?v`)
+  '*[[*?]*',
+  '.npmrc',
+  '.pypirc',
+  '.netrc',
+  '_netrc',
+  '.git-credentials',
+  'Cookies.binarycookies',
+  ...BROWSER_FILES_LIST,
+  // folders whose files are secrets (a pattern for a folder takes in every file below it)
+  '.ssh',
+  '.gnupg',
+  '.aws',
+  '.config',
+  '.docker',
+  '.kube',
+  '.azure',
+  'Keychains',
+  'keyrings',
+];
 
 function secretOf(n: Names, ctx: PathContext): SecretKind | undefined {
   const { segs, homeRel } = n;

@@ -1,6 +1,6 @@
 import { gitCommand } from '../analysis/args.js';
-import type { Arg, GitScope, SubArgv } from '../context/types.js';
-import { globMatch, isInside } from '../facts/paths.js';
+import type { Arg, GitScope, GitWanted, SubArgv } from '../context/types.js';
+import { globMatch, isInside, SECRET_SCREEN } from '../facts/paths.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 
@@ -84,16 +84,22 @@ function checkAdd(context: RuleContext, inv: Invocation, git: SubArgv): Hit[] {
   if (!all && !tracked && specs.length === 0) return hits;
   // the narrowest question that answers this: the paths named, or the whole tree
   const scope = addScope(context, inv, specs);
+  const staged = (files: readonly string[]): void => {
+    for (const file of files) {
+      if (explicit.has(file) || context.path(file).secret === undefined) continue;
+      if (specs.length > 0 && !specs.some((spec) => covers(context, inv.cwd, spec.value, file))) continue;
+      explicit.add(file);
+      hits.push(hit(context, inv.span, file));
+    }
+  };
   const untracked = tracked ? [] : context.probe.gitUntracked?.(inv.cwd, scope);
-  const modified = context.probe.gitModified?.(inv.cwd, scope);
+  staged(untracked ?? []);
+  // one secrets file staged settles it: the tracked ones are then not worth another git question;
+  // else only secrets files count, so git need not look at every tracked file to tell which changed
+  const modified = hits.length > 0 ? [] : context.probe.gitModified?.(inv.cwd, scope, secretShaped(context));
+  staged(modified ?? []);
   if ((untracked === undefined || modified === undefined) && context.probe.gitUnchecked?.(inv.cwd) === true)
     hits.push(unchecked(inv, 'what it stages'));
-  for (const file of [...(untracked ?? []), ...(modified ?? [])]) {
-    if (explicit.has(file) || context.path(file).secret === undefined) continue;
-    if (specs.length > 0 && !specs.some((spec) => covers(context, inv.cwd, spec.value, file))) continue;
-    explicit.add(file);
-    hits.push(hit(context, inv.span, file));
-  }
   return hits;
 }
 
@@ -109,7 +115,7 @@ function checkCommit(context: RuleContext, inv: Invocation, git: SubArgv): Hit[]
     }
   }
   if (git.has('-a', '--all')) {
-    const modified = context.probe.gitModified?.(inv.cwd);
+    const modified = context.probe.gitModified?.(inv.cwd, undefined, secretShaped(context));
     if (modified === undefined && context.probe.gitUnchecked?.(inv.cwd) === true)
       hits.push(unchecked(inv, 'what -a takes along'));
     for (const file of modified ?? []) {
@@ -132,6 +138,13 @@ function addScope(context: RuleContext, inv: Invocation, specs: readonly Arg[]):
   const root = context.pathContext.projectRoot;
   const paths = specs.map((spec) => context.path(spec.value, inv.cwd).abs);
   return paths.every((abs) => abs !== '' && abs !== root && isInside(abs, root)) ? { paths } : undefined;
+}
+
+/** Secrets files: all that counts of what a step stages or commits (the probe may ask git about these alone). */
+function secretShaped(context: RuleContext): GitWanted {
+  const test = (path: string): boolean => context.path(path).secret !== undefined;
+  // the project's own secret globs are not in the screen: then every tracked file is tested
+  return (context.pathContext.extraSecrets?.length ?? 0) > 0 ? { test } : { test, screen: SECRET_SCREEN };
 }
 
 /** The step is asked: git did not say in time what it would take along. */

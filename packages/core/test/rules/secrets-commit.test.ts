@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { evaluate } from '../../src/evaluate.js';
 import { decideIn, MODES } from '../../src/modes.js';
-import type { ProbeTable } from '../../src/rule.js';
+import { SECRET_SCREEN } from '../../src/facts/paths.js';
+import { EMPTY_POLICY } from '../../src/policy.js';
+import type { GitWanted, Probe, ProbeTable } from '../../src/rule.js';
 import { tableProbe } from '../../src/rule.js';
 import { secretsCommit } from '../../src/rules/secrets-commit.js';
 import { ENV, runRuleTests, stepFrom } from '../rule-tester.js';
@@ -120,5 +122,52 @@ describe('secrets.commit when git could not answer', () => {
     const partly = judge('git add -A', { untracked: [`${P}/.env`], unchecked: true });
     // the ask for what git did not say is folded into the block over the same words
     expect(partly.map((finding) => finding.decision)).toEqual(['block']);
+  });
+});
+
+// A whole-tree question costs a status of the whole tree in a large repository: the rule asks git
+// about what it needs alone (issue "fast at any size").
+describe('secrets.commit asks git about what it needs', () => {
+  const asked = (step: string, probe: ProbeTable, extraSecrets?: readonly string[]) => {
+    const wanted: (GitWanted | undefined)[] = [];
+    const table = tableProbe(probe);
+    const recording: Probe = {
+      ...table,
+      gitModified: (cwd, scope, want) => {
+        wanted.push(want);
+        return table.gitModified?.(cwd, scope, want);
+      },
+    };
+    const policy = extraSecrets === undefined ? EMPTY_POLICY : { ...EMPTY_POLICY, secrets: extraSecrets };
+    const findings = evaluate(stepFrom(step), { ...ENV, probe: recording, policy }).findings.filter(
+      (finding) => finding.ruleId === 'secrets.commit',
+    );
+    return { findings, wanted };
+  };
+
+  it.for([
+    { step: 'git add -A && git commit -m x', probe: ONLY_CODE },
+    { step: 'git commit -am "wip"', probe: ONLY_CODE },
+    { step: 'git add -A', probe: { untracked: [], modified: [`${P}/config/.env.production`] }, blocked: true },
+  ])('asks for changed tracked files through the secrets screen: $step', ({ step, probe, blocked }) => {
+    const { findings, wanted } = asked(step, probe);
+    expect(findings.map((finding) => finding.decision)).toEqual(blocked === true ? ['block'] : []);
+    expect(wanted).toHaveLength(1);
+    expect(wanted[0]?.screen).toBe(SECRET_SCREEN);
+    expect(wanted[0]?.test(`${P}/.env`)).toBe(true);
+    expect(wanted[0]?.test(`${P}/src/app.ts`)).toBe(false);
+  });
+
+  it('asks without a screen when the project names secrets of its own (the screen does not know them)', () => {
+    const { wanted } = asked('git add -A', ONLY_CODE, ['config/prod.json']);
+    expect(wanted).toHaveLength(1);
+    expect(wanted[0]?.screen).toBeUndefined();
+    expect(wanted[0]?.test(`${P}/config/prod.json`)).toBe(true);
+  });
+
+  it('does not ask about tracked files once an untracked secrets file settles it', () => {
+    const { findings, wanted } = asked('git add -A && git commit -m x', ENV_UNTRACKED);
+    expect(findings.map((finding) => finding.decision)).toEqual(['block']);
+    expect(wanted).toEqual([]);
   });
 });
