@@ -3,11 +3,14 @@
 // on this machine in this run (SPEC §10).
 //
 //   node scripts/bench.mjs [--runs N] [--json] [--hook PATH] [--parts LIST] [--sizes LIST] [--skip-largest]
-//                          [--repo-runs N] [--counts LIST] [--load-rounds N] [--explain-runs N]
+//                          [--repo-runs N] [--commit-tries N] [--counts LIST] [--load-rounds N]
+//                          [--explain-runs N] [--agent-runs N] [--agents LIST]
 //
-// --parts picks what to measure, of start,repos,load,engine (default: all four).
+// --parts picks what to measure, of start,repos,load,engine,agents (default: all five).
 // --sizes the repositories' sizes in files (default 1000,30000,100000); --skip-largest leaves out
 // the biggest (making the 100,000-file one takes a minute or two on a busy machine).
+// --commit-tries how many fresh chats try `git add -A && git commit` over an untracked .env in each
+// repository (default 20; the timed rounds count among them).
 // --counts how many hooks start at once in the load part (default 10,50,200).
 //
 // --hook PATH adds the same two payloads through another hook-entry.cjs (an installed package's,
@@ -29,6 +32,10 @@
 //    in generated git repositories of each size, against `node -e 0` in the same rounds; and how
 //    often `git add -A && git commit` over an untracked `.env` was blocked (a fresh chat each time).
 // 3. Load: N hooks of one chat at once against N `node -e 0` at once, p50 and p99.
+// 5. Agents (scripts/agent-overhead.mjs): guard's cost inside the real Codex, Copilot, Claude Code and
+//    Gemini CLI, offline against the e2e fake models: ms added per tool call and per hook call, with
+//    guard's hook against the same hook files running `node -e 0` or `true`, rounds rotating, the
+//    target beside each figure. --agent-runs runs per variant (default 5), --agents picks some.
 // 4. Engine throughput in one process: `evaluate` over the shell-command corpus (test/corpus/*.jsonl
 //    when present, else a built-in list), in steps per second after warm-up, best and median of
 //    several rounds (scripts/engine-throughput.mjs, which quality.mjs reports too); and `guard explain
@@ -39,6 +46,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { agentOverhead, renderOverhead } from './agent-overhead.mjs';
 import { loadBench, machineLoad, repoBench } from './bench-scale.mjs';
 import {
   corpusLines,
@@ -65,13 +73,17 @@ const hookAt = args.indexOf('--hook');
 const otherHook = hookAt >= 0 ? args[hookAt + 1] : undefined;
 if (hookAt >= 0 && (otherHook === undefined || !existsSync(otherHook))) fail(`--hook needs an existing hook script.`);
 if (!existsSync(HOOK) || !existsSync(CORE)) fail('the build is missing: run `npm run bench` (it builds first).');
-const parts = new Set(listArg('--parts', 'start,repos,load,engine'));
+const parts = new Set(listArg('--parts', 'start,repos,load,engine,agents'));
+const agentRuns = numberArg('--agent-runs', 5);
+const agentsAt = args.indexOf('--agents');
+const agents = agentsAt >= 0 ? listArg('--agents', '') : undefined;
 const sizes = listArg('--sizes', '1000,30000,100000')
   .map(Number)
   .sort((a, b) => a - b);
 if (args.includes('--skip-largest')) sizes.pop();
 const counts = listArg('--counts', '10,50,200').map(Number);
 const repoRuns = numberArg('--repo-runs', 10);
+const commitTries = numberArg('--commit-tries', 20);
 const loadRounds = numberArg('--load-rounds', 2);
 const explainRuns = numberArg('--explain-runs', 5);
 if (![...sizes, ...counts].every((n) => Number.isInteger(n) && n > 0)) fail('--sizes and --counts take whole numbers.');
@@ -104,10 +116,14 @@ try {
       if (result.status !== 0) fail(`${argv.join(' ')} exited ${result.status}: ${result.stderr}`);
       return { ms, stdout: result.stdout };
     };
-    report.repos = repoBench({ sizes, runs: repoRuns, work, hooks, env, measure, log });
+    report.repos = repoBench({ sizes, runs: repoRuns, commitTries, work, hooks, env, measure, log });
   }
   if (parts.has('load')) report.load = await loadBench({ counts, rounds: loadRounds, work, hooks, env, log });
   if (parts.has('engine')) report.engine = await engineBench();
+  if (parts.has('agents')) {
+    log('bench: the agents (a few minutes)…');
+    report.agents = agentOverhead({ runs: agentRuns, agents, output: 'ignore' });
+  }
   report.loadAfter = machineLoad();
   process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : render(report));
 } finally {
@@ -383,7 +399,8 @@ function render(report) {
           const total = Object.values(step.answers).reduce((a, b) => a + b, 0);
           const others = Object.entries(step.answers).filter(([answer]) => answer !== 'block');
           const rest = others.map(([answer, n]) => `, ${n} ${answer}`).join('');
-          return `${step.name.replace(/: .*/, '')} at ${repo.files.toLocaleString('en')}: ${step.answers.block ?? 0} of ${total}${rest}`;
+          const load = `load ${repo.commitLoad.loadBefore[0]} → ${repo.commitLoad.loadAfter[0]}`;
+          return `${step.name.replace(/: .*/, '')} at ${repo.files.toLocaleString('en')}: ${step.answers.block ?? 0} of ${total}${rest} (${load})`;
         }),
     );
     out.push(
@@ -415,6 +432,7 @@ function render(report) {
       describeExplain(report.engine.explain),
       '',
     );
+  if (report.agents) out.push(...renderOverhead(report.agents), '');
   return out.join('\n');
 }
 

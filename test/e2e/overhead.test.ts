@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,13 +22,16 @@ import { makeWorld, stepEntries } from './harness/world.js';
 import type { World } from './harness/world.js';
 
 // A measurement, not a test: guard's cost inside the real agents. Runs only when asked for, by
-// scripts/agent-overhead.mjs (or GUARD_OVERHEAD_RUNS=7 npx vitest run test/e2e/overhead.test.ts).
-// Each agent runs the same single harmless tool call N times with guard's hook and N times with
-// each baseline hook command, interleaved so a busy machine slows every variant alike. The hook
-// files are the ones `guard setup` writes, with only the command swapped, so the agent starts the
-// same number of hook processes through the same shell in every variant.
+// `npm run bench -- --parts agents` or scripts/agent-overhead.mjs (or GUARD_OVERHEAD_RUNS=7 npx
+// vitest run test/e2e/overhead.test.ts). Each agent, against its fake model, runs the same few
+// harmless tool calls (GUARD_OVERHEAD_TOOLS, default 3) N times with guard's hook and N times with
+// each baseline hook command, in rounds whose order rotates, so a busy machine slows every variant
+// alike. The hook files are the ones `guard setup` writes, with only the command swapped, so the
+// agent starts the same number of hook processes through the same shell in every variant. A bare
+// `node -e 0` is timed in the same rounds: the floor the targets are set against.
 
 const RUNS = Number(process.env.GUARD_OVERHEAD_RUNS ?? 0);
+const TOOLS = Number(process.env.GUARD_OVERHEAD_TOOLS ?? 3);
 const OUT = process.env.GUARD_OVERHEAD_OUT;
 
 /** The baselines: `node -e 0` pays what any Node hook pays (the fair one); `true` is a hook that costs nothing. */
@@ -37,6 +41,10 @@ type Variant = 'guard' | keyof typeof BASELINES;
 interface Result {
   readonly agent: E2eAgent;
   readonly runs: number;
+  /** Tool calls in one run. */
+  readonly toolCallsPerRun: number;
+  /** Median wall time of `node -e 0` spawned by this process in the same rounds. */
+  readonly nodeMs: number;
   /** Median wall time of one agent run, per variant. */
   readonly medianMs: Record<Variant, number>;
   /** guard's hook calls in one run (start, prompt, before and after the tool). */
@@ -91,40 +99,53 @@ async function measure(agent: E2eAgent, cache: string): Promise<Result> {
     }
   }
   const times: Record<Variant, number[]> = { guard: [], 'node -e 0': [], true: [] };
+  // the same harmless tool calls in every run, one model turn each
+  const script = Array.from({ length: TOOLS }, (_, i) => ({ shell: `touch measured-${i}.txt` }));
+  const prompt = 'touch the files';
   const once = async (variant: Variant): Promise<number> => {
     const world = worlds[variant];
-    if (agent === 'codex') {
-      const model = await fakeResponsesModel({ script: [{ shell: 'touch measured.txt' }] });
-      const run = await codexExec(world, model, 'touch the file');
-      await model.close();
-      expect(run.code, run.stderr).toBe(0);
-      return run.ms;
-    }
-    if (agent === 'claude-code' || agent === 'gemini') {
-      const script = [{ shell: 'touch measured.txt' }];
-      const model = agent === 'gemini' ? await fakeGeminiModel({ script }) : await fakeMessagesModel({ script });
-      const run =
-        agent === 'gemini'
-          ? await geminiPrompt(world, model, 'touch the file')
-          : await claudePrompt(world, model, 'touch the file');
-      await model.close();
-      expect(run.code, run.stderr).toBe(0);
-      return run.ms;
-    }
-    const model = await fakeChatModel({ script: [{ shell: 'touch measured.txt' }] });
-    const run = await copilotPrompt(world, model, 'touch the file');
+    const model =
+      agent === 'codex'
+        ? await fakeResponsesModel({ script })
+        : agent === 'gemini'
+          ? await fakeGeminiModel({ script })
+          : agent === 'claude-code'
+            ? await fakeMessagesModel({ script })
+            : await fakeChatModel({ script });
+    const run =
+      agent === 'codex'
+        ? await codexExec(world, model, prompt)
+        : agent === 'gemini'
+          ? await geminiPrompt(world, model, prompt)
+          : agent === 'claude-code'
+            ? await claudePrompt(world, model, prompt)
+            : await copilotPrompt(world, model, prompt);
     await model.close();
     expect(run.code, run.stderr).toBe(0);
     return run.ms;
   };
-  // one unmeasured run each: Copilot unpacks itself, both warm their caches
+  const node: number[] = [];
+  const nodeOnce = (): void => {
+    const started = performance.now();
+    const run = spawnSync(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+    expect(run.status).toBe(0);
+    node.push(performance.now() - started);
+  };
+  // one unmeasured run each: Copilot unpacks itself, all warm their caches
   for (const variant of variants) await once(variant);
   const before = stepEntries(worlds.guard).length;
   const logLines = (): number =>
     readFileSync(join(worlds.guard.guardHome, 'log.jsonl'), 'utf8').split('\n').filter(Boolean).length;
   const linesBefore = logLines();
-  for (let i = 0; i < RUNS; i += 1) for (const variant of variants) times[variant].push(await once(variant));
-  expect(stepEntries(worlds.guard).length - before).toBe(RUNS);
+  for (let i = 0; i < RUNS; i += 1) {
+    // the order rotates, so no variant always follows the same one
+    for (let k = 0; k < variants.length; k += 1) {
+      const variant = variants[(i + k) % variants.length] as Variant;
+      times[variant].push(await once(variant));
+      nodeOnce();
+    }
+  }
+  expect(stepEntries(worlds.guard).length - before).toBe(RUNS * TOOLS);
   const hookCallsPerRun = (logLines() - linesBefore) / RUNS;
   const logged = readFileSync(join(worlds.guard.guardHome, 'log.jsonl'), 'utf8')
     .split('\n')
@@ -142,6 +163,8 @@ async function measure(agent: E2eAgent, cache: string): Promise<Result> {
   return {
     agent,
     runs: RUNS,
+    toolCallsPerRun: TOOLS,
+    nodeMs: median(node),
     medianMs: { guard: median(times.guard), 'node -e 0': median(times['node -e 0']), true: median(times.true) },
     hookCallsPerRun,
     loggedMs,
