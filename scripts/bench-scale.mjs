@@ -3,7 +3,8 @@
 //
 // - repoBench: the hook's time on harmless, commit, delete and checkout steps in generated
 //   repositories of several sizes, and whether `git add -A && git commit` over an untracked `.env`
-//   is blocked every time (each try a fresh chat).
+//   is blocked every time (each try a fresh chat; `commitTries` tries in all, 20 by default, with
+//   the machine's load while they ran).
 // - loadBench: N hooks of one chat started at once against N `node -e 0` started at once, p50/p99
 //   of each process's wall time.
 import { spawn, spawnSync } from 'node:child_process';
@@ -62,6 +63,7 @@ export const REPO_STEPS = [
   { name: 'harmless: npm test', command: 'npm test', expect: 'allow' },
   { name: 'checkout: git checkout -- <changed file>', command: 'git checkout -- pkg0/mod0/file1.ts', expect: 'ask' },
   { name: 'delete: rm -rf <folder>', command: 'rm -rf pkg1', expect: 'ask' },
+  { name: 'commit: git commit -a (no secret changed)', command: 'git commit -am wip', expect: 'allow' },
   { name: 'commit: git add -A && git commit', command: 'git add -A && git commit -m wip', expect: 'block' },
 ];
 
@@ -77,7 +79,7 @@ export function seen(stdout) {
  * For each size: `runs` rounds, each of `node -e 0` and every step once, in a rotating order.
  * `measure(argv, input)` spawns one process and returns `{ ms, stdout }`.
  */
-export function repoBench({ sizes, runs, work, hooks, env, measure, log }) {
+export function repoBench({ sizes, runs, commitTries = 20, work, hooks, env, measure, log }) {
   const results = [];
   for (const files of sizes) {
     const dir = join(work, `repo-${files}`);
@@ -113,11 +115,22 @@ export function repoBench({ sizes, runs, work, hooks, env, measure, log }) {
         }
       }
     }
+    // more fresh chats of the commit over the untracked .env, up to `commitTries` in all
+    const tries = { loadBefore: machineLoad().loadAverage };
+    for (let at = 1; at < cases.length; at++) {
+      if (cases[at].expect !== 'block') continue;
+      for (let round = runs; round < commitTries; round++) {
+        const answer = seen(measure(cases[at].argv, cases[at].input(round), env).stdout);
+        answers[at].set(answer, (answers[at].get(answer) ?? 0) + 1);
+      }
+    }
+    tries.loadAfter = machineLoad().loadAverage;
     const base = median(ms[0]);
     results.push({
       files,
       makeSeconds: Math.round(makeMs / 100) / 10,
       nodeMs: round2(base),
+      commitLoad: tries,
       steps: cases.slice(1).map((item, i) => ({
         name: item.name,
         expect: item.expect,
