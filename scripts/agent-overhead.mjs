@@ -41,8 +41,17 @@ export function agentOverhead({ runs = 7, tools = 3, agents, output = 'inherit' 
         ...(agents === undefined ? {} : { GUARD_OVERHEAD_AGENTS: agents.join(',') }),
       },
     });
-    if (vitest.status !== 0) throw new Error(`the overhead measurement failed (vitest exited ${vitest.status})`);
-    return JSON.parse(readFileSync(out, 'utf8'));
+    // the agents measured before one failed still count; none measured is a failure
+    let results = [];
+    try {
+      results = JSON.parse(readFileSync(out, 'utf8'));
+    } catch {
+      // nothing written
+    }
+    if (vitest.status !== 0 && results.length === 0)
+      throw new Error(`the overhead measurement failed (vitest exited ${vitest.status})`);
+    if (vitest.status !== 0) process.stderr.write(`agents: the measurement failed after ${results.length} agent(s)\n`);
+    return results;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

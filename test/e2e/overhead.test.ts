@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trustGuardHooks } from '../../packages/cli/src/agents/codex-app-server.js';
 import { captureIo } from '../../packages/cli/test/capture-io.js';
 import {
@@ -171,17 +171,20 @@ async function measure(agent: E2eAgent, cache: string): Promise<Result> {
   };
 }
 
-describe.runIf(RUNS > 0)('guard overhead inside the real agents', { timeout: 900_000 }, () => {
-  it('measures each agent (GUARD_OVERHEAD_AGENTS picks some: codex,copilot,claude-code,gemini)', async () => {
-    const agents = (process.env.GUARD_OVERHEAD_AGENTS ?? 'codex,copilot,claude-code,gemini').split(',') as E2eAgent[];
-    for (const agent of agents) requireInstalled(agent);
-    const cache = mkdtempSync(join(tmpdir(), 'guard-overhead-cache-'));
-    try {
-      const results: Result[] = [];
-      for (const agent of agents) results.push(await measure(agent, cache));
-      if (OUT !== undefined) writeFileSync(OUT, `${JSON.stringify(results, null, 2)}\n`);
-    } finally {
-      rmSync(cache, { recursive: true, force: true });
-    }
+describe.runIf(RUNS > 0)('guard overhead inside the real agents', () => {
+  // GUARD_OVERHEAD_AGENTS picks some: codex,copilot,claude-code,gemini
+  const agents = (process.env.GUARD_OVERHEAD_AGENTS ?? 'codex,copilot,claude-code,gemini').split(',') as E2eAgent[];
+  const results: Result[] = [];
+  let cache = '';
+  beforeAll(() => {
+    cache = mkdtempSync(join(tmpdir(), 'guard-overhead-cache-'));
+  });
+  afterAll(() => rmSync(cache, { recursive: true, force: true }));
+
+  // one agent at a time, each with its own time limit; what was measured is written after each
+  it.for(agents)('measures %s', { timeout: 1_800_000 }, async (agent) => {
+    requireInstalled(agent);
+    results.push(await measure(agent, cache));
+    if (OUT !== undefined) writeFileSync(OUT, `${JSON.stringify(results, null, 2)}\n`);
   });
 });
