@@ -118,6 +118,24 @@ export function jsonReply(value: Fields): HookReply {
 /** Nothing on stdout, exit 0. */
 export const emptyReply: HookReply = { stdout: '', exitCode: 0 };
 
+// The payload fields and reply shape Codex, Claude Code and Gemini CLI have in common.
+
+/** The chat's id in `session_id` ('' when the agent leaves it out). */
+export function sessionId(fields: Fields, where: string): string {
+  return optionalString(fields, 'session_id', where) ?? '';
+}
+
+/** The absolute working directory in `cwd`. */
+export function sessionCwd(fields: Fields, where: string): string {
+  return requireAbsolute(requireString(fields, 'cwd', where), where);
+}
+
+/** A notice for the model as `hookSpecificOutput.additionalContext`, on the events that take one. */
+export function contextReply(event: string, notice: string | undefined, events: ReadonlySet<string>): HookReply {
+  if (notice === undefined || notice === '' || !events.has(event)) return emptyReply;
+  return jsonReply({ hookSpecificOutput: { hookEventName: event, additionalContext: notice } });
+}
+
 function typeName(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';

@@ -173,7 +173,12 @@ export const CLAUDE_SETTINGS = `{
 
 /** Writes the user's Claude Code settings into the world. */
 export function writeClaudeSettings(world: World, text: string = CLAUDE_SETTINGS): string {
-  const path = join(world.home, '.claude', 'settings.json');
+  return writeHomeFile(world, join('.claude', 'settings.json'), text);
+}
+
+/** Writes `text` at `relative` below the world's home, making the folders on the way. */
+function writeHomeFile(world: World, relative: string, text: string): string {
+  const path = join(world.home, relative);
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
   return path;
@@ -235,10 +240,7 @@ export const GEMINI_LEGACY_SETTINGS = GEMINI_SETTINGS.replace(
 
 /** Writes the user's Gemini CLI settings into the world. */
 export function writeGeminiSettings(world: World, text: string = GEMINI_SETTINGS): string {
-  const path = join(world.home, '.gemini', 'settings.json');
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-  return path;
+  return writeHomeFile(world, join('.gemini', 'settings.json'), text);
 }
 
 /**

@@ -12,9 +12,11 @@ import {
   jsonReply,
   optionalArg,
   optionalString,
-  requireAbsolute,
   requireArg,
   requireString,
+  contextReply,
+  sessionCwd,
+  sessionId,
 } from '../wire.js';
 import type { Fields } from '../wire.js';
 
@@ -90,16 +92,16 @@ export function read(payload: unknown, event: string | undefined, parentArgs: re
     case 'PostToolUseFailure':
       return resultInput(fields, name, where);
     case 'SessionStart': {
-      const cwd = workingDir(fields, where);
-      return { type: 'start', event: name, chatId: chatId(fields, where), cwd, projectRoot: cwd };
+      const cwd = sessionCwd(fields, where);
+      return { type: 'start', event: name, chatId: sessionId(fields, where), cwd, projectRoot: cwd };
     }
     case 'UserPromptSubmit':
       return {
         type: 'prompt',
         event: name,
-        chatId: chatId(fields, where),
+        chatId: sessionId(fields, where),
         prompt: requireString(fields, 'prompt', where),
-        cwd: workingDir(fields, where),
+        cwd: sessionCwd(fields, where),
       };
     default:
       if (IGNORED.has(name)) return { type: 'ignore', event: name, why: `guard does not act on ${name}` };
@@ -126,8 +128,7 @@ export function toReply(verdict: Verdict, context: ReplyContext): HookReply {
 
 /** The reply to a non-step event; `notice` reaches the model as additional context where Claude Code takes it. */
 export function toEventReply(event: string, notice: string | undefined): HookReply {
-  if (notice === undefined || notice === '' || !CONTEXT_EVENTS.has(event)) return emptyReply;
-  return jsonReply({ hookSpecificOutput: { hookEventName: event, additionalContext: notice } });
+  return contextReply(event, notice, CONTEXT_EVENTS);
 }
 
 function decide(decision: 'deny' | 'ask', reason: string): HookReply {
@@ -143,14 +144,6 @@ function decide(decision: 'deny' | 'ask', reason: string): HookReply {
 function canAsk(parentArgs: readonly string[]): boolean {
   const args = argsAfter(parentArgs, PROGRAM);
   return args === undefined || !hasFlag(args, PRINT_FLAGS);
-}
-
-function chatId(fields: Fields, where: string): string {
-  return optionalString(fields, 'session_id', where) ?? '';
-}
-
-function workingDir(fields: Fields, where: string): string {
-  return requireAbsolute(requireString(fields, 'cwd', where), where);
 }
 
 /** Claude Code's own tools and the step each one is. */
@@ -171,12 +164,12 @@ const TOOLS = new Map<string, Kind>([
 ]);
 
 function toStep(fields: Fields, where: string): ToolStep {
-  const cwd = workingDir(fields, where);
+  const cwd = sessionCwd(fields, where);
   const toolName = requireString(fields, 'tool_name', where);
   const callId = optionalString(fields, 'tool_use_id', where);
   const base = {
     agent: 'claude-code' as const,
-    chatId: chatId(fields, where),
+    chatId: sessionId(fields, where),
     cwd,
     projectRoot: cwd, // the payload names no project root; hooks run in the session's folder
     toolName,

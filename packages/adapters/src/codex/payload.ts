@@ -9,8 +9,10 @@ import {
   jsonReply,
   optionalString,
   parseArgs,
-  requireAbsolute,
   requireString,
+  contextReply,
+  sessionCwd,
+  sessionId,
 } from '../wire.js';
 import type { Fields } from '../wire.js';
 
@@ -86,16 +88,16 @@ export function read(payload: unknown, event: string | undefined, parentArgs: re
       return { type: 'result', event: name, result: { agent: 'codex', chatId: step.chatId, step, output } };
     }
     case 'SessionStart': {
-      const cwd = workingDir(fields, where);
-      return { type: 'start', event: name, chatId: chatId(fields, where), cwd, projectRoot: cwd };
+      const cwd = sessionCwd(fields, where);
+      return { type: 'start', event: name, chatId: sessionId(fields, where), cwd, projectRoot: cwd };
     }
     case 'UserPromptSubmit':
       return {
         type: 'prompt',
         event: name,
-        chatId: chatId(fields, where),
+        chatId: sessionId(fields, where),
         prompt: requireString(fields, 'prompt', where),
-        cwd: workingDir(fields, where),
+        cwd: sessionCwd(fields, where),
       };
     default:
       if (IGNORED.has(name)) return { type: 'ignore', event: name, why: `guard does not act on ${name}` };
@@ -124,8 +126,7 @@ export function toReply(verdict: Verdict, context: ReplyContext): HookReply {
 
 /** The reply to a non-step event; `notice` reaches the model as additional context where Codex allows it. */
 export function toEventReply(event: string, notice: string | undefined): HookReply {
-  if (notice === undefined || notice === '' || !CONTEXT_EVENTS.has(event)) return emptyReply;
-  return jsonReply({ hookSpecificOutput: { hookEventName: event, additionalContext: notice } });
+  return contextReply(event, notice, CONTEXT_EVENTS);
 }
 
 function deny(reason: string): HookReply {
@@ -146,13 +147,13 @@ export function withoutFullStop(text: string): string {
 }
 
 function toStep(fields: Fields, where: string): ToolStep {
-  const cwd = workingDir(fields, where);
+  const cwd = sessionCwd(fields, where);
   const toolName = requireString(fields, 'tool_name', where);
   const turnId = optionalString(fields, 'turn_id', where);
   const callId = optionalString(fields, 'tool_use_id', where);
   const base = {
     agent: 'codex' as const,
-    chatId: chatId(fields, where),
+    chatId: sessionId(fields, where),
     cwd,
     projectRoot: cwd, // Codex sends no workspace root
     toolName,
@@ -175,14 +176,6 @@ function toStep(fields: Fields, where: string): ToolStep {
 function commandOf(input: unknown, where: string): string {
   if (!isFields(input)) throw new PayloadError(`${where}: "tool_input" must be an object with a "command" string.`);
   return requireString(input, 'command', `${where} tool_input`);
-}
-
-function chatId(fields: Fields, where: string): string {
-  return optionalString(fields, 'session_id', where) ?? '';
-}
-
-function workingDir(fields: Fields, where: string): string {
-  return requireAbsolute(requireString(fields, 'cwd', where), where);
 }
 
 /**

@@ -12,10 +12,12 @@ import {
   jsonReply,
   optionalArg,
   optionalString,
-  requireAbsolute,
   requireArg,
   requireString,
   resolveIn,
+  contextReply,
+  sessionCwd,
+  sessionId,
 } from '../wire.js';
 import type { Fields } from '../wire.js';
 
@@ -66,16 +68,16 @@ export function read(payload: unknown, event: string | undefined, parentArgs: re
     case 'AfterTool':
       return resultInput(fields, name, where);
     case 'SessionStart': {
-      const cwd = workingDir(fields, where);
-      return { type: 'start', event: name, chatId: chatId(fields, where), cwd, projectRoot: cwd };
+      const cwd = sessionCwd(fields, where);
+      return { type: 'start', event: name, chatId: sessionId(fields, where), cwd, projectRoot: cwd };
     }
     case 'BeforeAgent':
       return {
         type: 'prompt',
         event: name,
-        chatId: chatId(fields, where),
+        chatId: sessionId(fields, where),
         prompt: requireString(fields, 'prompt', where),
-        cwd: workingDir(fields, where),
+        cwd: sessionCwd(fields, where),
       };
     default:
       if (IGNORED.has(name)) return { type: 'ignore', event: name, why: `guard does not act on ${name}` };
@@ -105,8 +107,7 @@ export function toReply(verdict: Verdict, context: ReplyContext): HookReply {
 
 /** The reply to a non-step event; `notice` reaches the model as additional context where Gemini CLI takes it. */
 export function toEventReply(event: string, notice: string | undefined): HookReply {
-  if (notice === undefined || notice === '' || !CONTEXT_EVENTS.has(event)) return emptyReply;
-  return jsonReply({ hookSpecificOutput: { hookEventName: event, additionalContext: notice } });
+  return contextReply(event, notice, CONTEXT_EVENTS);
 }
 
 function deny(reason: string): HookReply {
@@ -117,14 +118,6 @@ function deny(reason: string): HookReply {
 function canAsk(parentArgs: readonly string[]): boolean {
   const args = argsAfter(parentArgs, PROGRAM);
   return args === undefined || !hasFlag(args, PROMPT_FLAGS);
-}
-
-function chatId(fields: Fields, where: string): string {
-  return optionalString(fields, 'session_id', where) ?? '';
-}
-
-function workingDir(fields: Fields, where: string): string {
-  return requireAbsolute(requireString(fields, 'cwd', where), where);
 }
 
 type Kind = 'shell' | 'overwrite' | 'edit' | 'read' | 'folder' | 'search' | 'fetch';
@@ -166,11 +159,11 @@ function urlsIn(prompt: string): string[] {
 }
 
 function toStep(fields: Fields, where: string): ToolStep {
-  const cwd = workingDir(fields, where);
+  const cwd = sessionCwd(fields, where);
   const toolName = requireString(fields, 'tool_name', where);
   const base = {
     agent: 'gemini' as const,
-    chatId: chatId(fields, where),
+    chatId: sessionId(fields, where),
     cwd,
     projectRoot: cwd, // the payload names no project root; hooks run in the session's folder
     toolName,
