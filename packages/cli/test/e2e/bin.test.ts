@@ -161,10 +161,11 @@ describe('guard (built)', () => {
   });
 
   // Agents run `guard hook` on every tool call: it must not pay for loading commander.
-  // The same probe on `explain` is the near miss that shows the probe can see commander at all.
+  // The same probe on `rules` is the near miss that shows the probe can see commander at all
+  // (`explain` runs from the CLI bundle, which holds its own commander: see cli-bundle.test.ts).
   it.for([
     { args: ['hook', 'codex'], commander: false },
-    { args: ['explain', '--', 'ls'], commander: true },
+    { args: ['rules'], commander: true },
   ])('loads commander for $args.0: $commander', async ({ args, commander }) => {
     const probe = [
       'const { pathToFileURL } = await import("node:url");',
