@@ -10,6 +10,10 @@
 //   dist/hook-entry.cjs, hook-load.cjs, hook.bundle.cjs and .cache, the hook's lazy chunks and theirs
 //                            the hook, bundled and warmed up exactly as `npm run build` makes it
 //                            for a checkout (scripts/bundle-hook.mjs)
+//   dist/cli-load.cjs, cli.bundle.cjs and cli.bundle-<hash>.cache
+//                            `guard explain`, one script and its code cache, as `npm run build`
+//                            makes them (scripts/bundle-cli.mjs); without them explain runs from
+//                            the chunks above
 //   dist/vendor/<name>.js    each library the CLI depends on (commander, execa, yaml, smol-toml),
 //                            one ES module each with its own dependencies; the CLI and the hook
 //                            import these where a checkout imports the package from node_modules
@@ -35,6 +39,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { rolldown } from 'rolldown';
+import { bundleCli } from './bundle-cli.mjs';
 import { bundleHook } from './bundle-hook.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -58,7 +63,7 @@ try {
 }
 
 async function makePackage(out, keepDeps) {
-  for (const built of ['bin.js', 'hook/run.js', 'hook-load.cjs', 'hook-entry.cjs']) {
+  for (const built of ['bin.js', 'hook/run.js', 'hook-load.cjs', 'hook-entry.cjs', 'main.js', 'cli-load.cjs']) {
     const file = join(DIST, built);
     if (!existsSync(file)) fail(`${file} is missing: run \`npm run package\` (it builds first).`);
   }
@@ -83,14 +88,16 @@ async function makePackage(out, keepDeps) {
       }
     }
 
-    // The CLI: bin.js and a chunk per lazily loaded command. bin.js loads the hook through the
-    // CommonJS loader next to it, which stays a file of its own (it finds the bundle by __dirname).
+    // The CLI: bin.js and a chunk per lazily loaded command. bin.js loads the hook and the CLI
+    // bundle through the CommonJS loaders next to it, which stay files of their own (each finds its
+    // bundle by __dirname).
     const bundle = await rolldown({
       input: join(DIST, 'bin.js'),
       platform: 'node',
       treeshake: true,
       plugins,
-      external: (id) => isBuiltin(id) || id === './hook-load.cjs' || external.has(packageOf(id)),
+      external: (id) =>
+        isBuiltin(id) || id === './hook-load.cjs' || id === './cli-load.cjs' || external.has(packageOf(id)),
       logLevel: 'warn',
     });
     const { output } = await bundle.write({
@@ -103,22 +110,10 @@ async function makePackage(out, keepDeps) {
     await bundle.close();
     const chunks = output.filter((chunk) => chunk.type === 'chunk');
     for (const chunk of chunks) for (const id of chunk.moduleIds) modules.add(id);
-    for (const file of ['hook-load.cjs', 'hook-entry.cjs']) copyFileSync(join(DIST, file), join(dist, file));
+    for (const file of ['hook-load.cjs', 'hook-entry.cjs', 'cli-load.cjs'])
+      copyFileSync(join(DIST, file), join(dist, file));
     const hook = await bundleHook({ out: dist, lazy: external, paths, plugins });
 
-    const texts = [
-      ...chunks.map((chunk) => chunk.code),
-      ...Object.values(paths).map((path) => readFileSync(join(dist, path), 'utf8')),
-      // the hook bundle and its lazy chunks
-      ...hook.files.map((item) => readFileSync(join(dist, item.file), 'latin1')),
-    ];
-    const computed = texts.flatMap(computedImports);
-    if (computed.length > 0) fail(`the bundle still has imports of computed names: ${computed.join(', ')}`);
-    const left = keepDeps ? [] : [...new Set(texts.flatMap(bareImports))];
-    if (left.length > 0) fail(`the bundle still loads ${left.join(', ')} by name, and the package has no node_modules`);
-
-    const bundled = bundledLibraries(modules);
-    writeFileSync(join(stage, 'THIRD_PARTY_LICENSES.txt'), licenceText(bundled));
     copyFileSync(join(ROOT, 'README.md'), join(stage, 'README.md'));
     const manifest = {
       name: GUARD_PACKAGE,
@@ -136,6 +131,29 @@ async function makePackage(out, keepDeps) {
     };
     writeFileSync(join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 
+    // `guard explain`'s bundle (commander in it; the lazily loaded libraries from vendor/), warmed
+    // up here: it needs the manifest above for the version
+    const cliBundle = await bundleCli({
+      out: dist,
+      lazy: new Set([...external].filter((name) => name !== 'commander')),
+      paths,
+      plugins,
+    });
+    for (const id of cliBundle.modules) modules.add(id);
+    const texts = [
+      ...chunks.map((chunk) => chunk.code),
+      ...Object.values(paths).map((path) => readFileSync(join(dist, path), 'utf8')),
+      // the hook bundle and its lazy chunks, and the CLI bundle
+      ...hook.files.map((item) => readFileSync(join(dist, item.file), 'latin1')),
+      readFileSync(join(dist, 'cli.bundle.cjs'), 'latin1'),
+    ];
+    const computed = texts.flatMap(computedImports);
+    if (computed.length > 0) fail(`the bundle still has imports of computed names: ${computed.join(', ')}`);
+    const left = keepDeps ? [] : [...new Set(texts.flatMap(bareImports))];
+    if (left.length > 0) fail(`the bundle still loads ${left.join(', ')} by name, and the package has no node_modules`);
+
+    const bundled = bundledLibraries(modules);
+    writeFileSync(join(stage, 'THIRD_PARTY_LICENSES.txt'), licenceText(bundled));
     mkdirSync(out, { recursive: true });
     for (const old of readdirSync(out)) if (old.endsWith('.tgz')) rmSync(join(out, old));
     const [{ filename, size, unpackedSize, entryCount }] = JSON.parse(

@@ -7,6 +7,7 @@ import {
   readdirSync,
   readFileSync,
   realpathSync,
+  renameSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -130,6 +131,42 @@ describe.skipIf(process.platform === 'win32')('the installable package', () => {
     for (const name of ['policy', 'start-scan', 'second-opinion'])
       expect(chunks.some((file) => file.startsWith(`hook-lazy-${name}-`))).toBe(true);
     for (const script of ['hook.bundle.cjs', ...chunks]) expect(files).toContain(script.replace(/\.cjs$/, '.cache'));
+  });
+
+  it('guard explain runs from the CLI bundle and its code cache, with the answers of the modules', () => {
+    const dist = join(installed, 'dist');
+    const files = readdirSync(dist);
+    expect(files).toContain('cli-load.cjs');
+    const bundle = readFileSync(join(dist, 'cli.bundle.cjs'), 'latin1');
+    const build = /^\/\/guard-cli ([0-9a-f]+)\n/.exec(bundle)?.[1];
+    expect(files.filter((file) => file.startsWith('cli.bundle-'))).toEqual([`cli.bundle-${build}.cache`]);
+    const state = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        'const x = require(process.argv[1]).loadBundledCli(); process.stdout.write(String(x !== undefined && !x.cacheMissed))',
+        join(dist, 'cli-load.cjs'),
+      ],
+      { encoding: 'utf8', env: cleanEnv({}) },
+    );
+    expect(ok(state, 'the CLI bundle loads with its cache')).toBe('true');
+    // a slice of the corpus, through the bundle and then through the package's modules
+    const input = ['harmless.jsonl', 'risky.jsonl']
+      .flatMap((name) =>
+        readFileSync(join(ROOT, 'test/corpus', name), 'utf8')
+          .split('\n')
+          .slice(0, 150),
+      )
+      .filter((line) => line.trim() !== '')
+      .join('\n');
+    const bundled = ok(guard(['explain', '--jsonl'], input), 'guard explain --jsonl (bundle)');
+    expect(bundled.split('\n')).toHaveLength(input.split('\n').length + 1);
+    renameSync(join(dist, 'cli.bundle.cjs'), join(dist, 'cli.bundle.off'));
+    try {
+      expect(ok(guard(['explain', '--jsonl'], input), 'guard explain --jsonl (modules)')).toBe(bundled);
+    } finally {
+      renameSync(join(dist, 'cli.bundle.off'), join(dist, 'cli.bundle.cjs'));
+    }
   });
 
   it('guard --version, from a folder outside the checkout', () => {
