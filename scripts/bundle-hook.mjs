@@ -1,12 +1,13 @@
 // Bundles the hook runtime (`guard hook <agent>`) and everything it loads on every call into one
 // script, packages/cli/dist/hook.bundle.cjs, and saves V8's compiled code for it after a warm-up
-// over typical payloads of each agent (hook.bundle.cache). What only some calls load (the second
+// over typical payloads of each agent (hook.bundle-<id>.cache, the id a hash of the build written to hook.bundle.id). What only some calls load (the second
 // opinion, the chat-start scan, a project policy) goes into lazy chunks next to it
 // (hook-lazy-<name>-<hash>.cjs, each with its own .cache). See packages/cli/src/hook-load.cts.
 // Run by `npm run build` after `tsc --build`; scripts/package.mjs calls bundleHook() for the
 // installable package, where nothing stays outside the bundle.
 import { isBuiltin } from 'node:module';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,8 +24,9 @@ const LAZY = new Set(['yaml', 'execa', 'smol-toml']);
  * Writes hook.bundle.cjs and its code cache into `out`, which must hold hook-load.cjs (the loader
  * the warm-up runs the bundle through). `lazy`: packages left outside the bundle, loaded when first
  * needed (from node_modules, or from where `paths` maps them); `plugins`: rolldown plugins for the
- * bundle. Returns the bundle's size in bytes (lazy chunks apart), its number of lazy imports and
- * every file it wrote with its size.
+ * bundle. Returns the bundle's size in bytes (lazy chunks apart), its number of lazy imports, every
+ * script it wrote with its size, and the build's id (written to hook.bundle.id; the bundle's cache
+ * is hook.bundle-<id>.cache).
  */
 export async function bundleHook({ dist = DIST, out = dist, lazy = LAZY, paths = {}, plugins = [] } = {}) {
   const input = { 'hook.bundle': join(dist, 'hook/run.js') };
@@ -83,6 +85,7 @@ export async function bundleHook({ dist = DIST, out = dist, lazy = LAZY, paths =
   let bytes = 0;
   let imports = 0;
   const files = [];
+  const build = createHash('sha256');
   for (const chunk of chunks) {
     const text = hookScriptText(chunk.code);
     // the loader serves a lazy chunk's require() of the bundle, and the bundle's of a lazy chunk
@@ -93,15 +96,23 @@ export async function bundleHook({ dist = DIST, out = dist, lazy = LAZY, paths =
     if (unknown.length > 0)
       throw new Error(`${chunk.fileName} requires ${unknown.join(', ')}, which the build did not make`);
     writeFileSync(join(out, chunk.fileName), text.code);
+    build.update(`${chunk.fileName}\0${text.code}\0`);
     bytes += chunk === main ? text.code.length : 0;
     imports += text.imports;
     files.push({ file: chunk.fileName, bytes: text.code.length });
   }
+  // The build's id: the hook's scripts and the loaders that run them. It names the bundle's code
+  // cache (V8 would take another build's cache of the same length) and is what a client and the
+  // resident checker compare (hook-server.cts).
+  for (const loader of HOOK_LOADERS)
+    if (existsSync(join(out, loader))) build.update(`${loader}\0${readFileSync(join(out, loader), 'latin1')}\0`);
+  const id = build.digest('hex').slice(0, 32);
+  writeFileSync(join(out, BUILD_ID), `${id}\n`);
   await warmUp(
     out,
     files.map((item) => item.file),
   );
-  return { bytes, imports, files };
+  return { bytes, imports, files, id };
 }
 
 /**
@@ -110,8 +121,14 @@ export async function bundleHook({ dist = DIST, out = dist, lazy = LAZY, paths =
  */
 const SECOND_OPINION_ONLY = /[\\/]core[\\/]dist[\\/]second-opinion[\\/](?:answer|brief|decide)\.js$/;
 
-/** The lazy chunks' files (and their caches) as the build names them. */
-const LAZY_FILE = /^hook-lazy-.+\.(?:cjs|cache)$/;
+/** The lazy chunks' files (and their caches) as the build names them, and the bundle's caches of any build. */
+const LAZY_FILE = /^(?:hook-lazy-.+\.(?:cjs|cache)|hook\.bundle(?:-[0-9a-f]+)?\.cache)$/;
+
+/** The file holding the build's id (read by hook-load.cts). */
+const BUILD_ID = 'hook.bundle.id';
+
+/** The scripts around the bundle that take part in the build's id, when the output folder has them. */
+const HOOK_LOADERS = ['hook-entry.cjs', 'hook-load.cjs', 'hook-server.cjs'];
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { bytes, imports, files } = await bundleHook();

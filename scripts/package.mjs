@@ -7,7 +7,7 @@
 // The tarball declares no dependencies and holds no node_modules, so it installs offline:
 //   dist/bin.js, dist/*.js   the CLI, bundled with @guard/core and @guard/adapters into ES module
 //                            chunks (each command still loads only when it runs)
-//   dist/hook-entry.cjs, hook-load.cjs, hook.bundle.cjs and .cache, the hook's lazy chunks and theirs
+//   dist/hook-entry.cjs, hook-load.cjs, hook.bundle.cjs, .id and -<id>.cache, the hook's lazy chunks and theirs
 //                            the hook, bundled and warmed up exactly as `npm run build` makes it
 //                            for a checkout (scripts/bundle-hook.mjs)
 //   dist/cli-load.cjs, cli.bundle.cjs and cli.bundle-<hash>.cache

@@ -130,7 +130,13 @@ describe.skipIf(process.platform === 'win32')('the installable package', () => {
     const chunks = files.filter((file) => /^hook-lazy-.+\.cjs$/.test(file));
     for (const name of ['policy', 'start-scan', 'second-opinion'])
       expect(chunks.some((file) => file.startsWith(`hook-lazy-${name}-`))).toBe(true);
-    for (const script of ['hook.bundle.cjs', ...chunks]) expect(files).toContain(script.replace(/\.cjs$/, '.cache'));
+    for (const script of chunks) expect(files).toContain(script.replace(/\.cjs$/, '.cache'));
+    // the bundle's cache is named by the build's id, which the package holds
+    const id = readFileSync(join(installed, 'dist', 'hook.bundle.id'), 'latin1').trim();
+    expect(id).toMatch(/^[0-9a-f]{32}$/);
+    expect(files).toContain('hook.bundle.cjs');
+    expect(files).toContain(`hook.bundle-${id}.cache`);
+    expect(files.filter((file) => /^hook\.bundle.*\.cache$/.test(file))).toEqual([`hook.bundle-${id}.cache`]);
   });
 
   it('guard explain runs from the CLI bundle and its code cache, with the answers of the modules', () => {

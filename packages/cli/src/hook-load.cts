@@ -7,7 +7,7 @@ import type { runHook as RunHook } from './hook/run.js' with { 'resolution-mode'
 
 /**
  * The hook's start-up is most of its cost. `npm run build` bundles the hook runtime and the engine
- * into one script (`hook.bundle.cjs`) and saves V8's compiled code for it (`hook.bundle.cache`), so
+ * into one script (`hook.bundle.cjs`) and saves V8's compiled code for it (`hook.bundle-<id>.cache`), so
  * a call skips finding, reading, linking and compiling some eighty modules. What only some calls
  * need (the second opinion, the chat-start scan, a project policy) sits in lazy chunks next to it
  * (`hook-lazy-<name>-<hash>.cjs`, each with its own `.cache`), loaded the same way when a call first
@@ -15,7 +15,22 @@ import type { runHook as RunHook } from './hook/run.js' with { 'resolution-mode'
  * with no bundle (a plain `tsc --build`) the caller loads the hook runtime as modules.
  */
 const BUNDLE = path.join(__dirname, 'hook.bundle.cjs');
-const CACHE = path.join(__dirname, 'hook.bundle.cache');
+/**
+ * The build's id (`hook.bundle.id`, written by the build): a hash of the hook's scripts. It names
+ * the bundle's code cache, because V8 checks a cache only against the script's length and its own
+ * version, so a cache saved for another build of the same length would run that build's code.
+ * The resident checker (hook-server.cts) answers only clients of the same id.
+ */
+const BUILD_ID_FILE = path.join(__dirname, 'hook.bundle.id');
+/** The id as written by the build, or undefined when it is missing or not an id. */
+function buildId(): string | undefined {
+  try {
+    const id = fs.readFileSync(BUILD_ID_FILE, 'latin1').trim();
+    return /^[0-9a-f]{16,64}$/.test(id) ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
 /** Node's own require, for what the bundle leaves to Node (its built-ins, the lazily loaded packages). */
 const nodeRequire: NodeJS.Require = require;
 /**
@@ -41,19 +56,29 @@ interface LoadedHook {
   readonly scripts: readonly LoadedScript[];
 }
 
-/** The code cache of a script of the bundle: the same name, `.cache` for `.cjs`. */
-function cacheOf(file: string): string {
-  return file.replace(/\.cjs$/, '.cache');
+/**
+ * The code cache of a script of the bundle: the same name, `.cache` for `.cjs`; the bundle's own
+ * holds the build's id (`hook.bundle-<id>.cache`), and with no id there is none. A lazy chunk's
+ * name already holds a hash of its text.
+ */
+function cacheOf(file: string, id: string | undefined = buildId()): string | undefined {
+  if (path.basename(file) !== 'hook.bundle.cjs') return file.replace(/\.cjs$/, '.cache');
+  return id === undefined ? undefined : path.join(path.dirname(file), `hook.bundle-${id}.cache`);
 }
 
 /** Compiles one script of the bundle, from its code cache when `useCache` and V8 accepts it. */
-function compile(file: string, useCache: boolean): { script: vm.Script; cacheMissed: boolean } {
+function compile(
+  file: string,
+  useCache: boolean,
+  id: string | undefined = buildId(),
+): { script: vm.Script; cacheMissed: boolean } {
   // the build writes the bundle in ASCII only (see scripts/bundle-hook.mjs): latin1 is the cheapest read
   const source = fs.readFileSync(file, 'latin1');
   let cachedData: Buffer | undefined;
-  if (useCache) {
+  const cache = useCache ? cacheOf(file, id) : undefined;
+  if (cache !== undefined) {
     try {
-      cachedData = fs.readFileSync(cacheOf(file));
+      cachedData = fs.readFileSync(cache);
     } catch {
       // no cache: V8 compiles the script
     }
@@ -67,6 +92,7 @@ function compile(file: string, useCache: boolean): { script: vm.Script; cacheMis
 
 /** The bundled hook runtime, or undefined when there is no bundle. */
 function loadBundledHook(useCache = true): LoadedHook | undefined {
+  const id = buildId();
   const modules = new Map<string, { exports: Record<string, unknown> }>();
   const scripts: LoadedScript[] = [];
   // A script made from V8's code cache cannot use import() itself on Node 20, so the bundle's few
@@ -80,7 +106,7 @@ function loadBundledHook(useCache = true): LoadedHook | undefined {
   const load = (file: string): Record<string, unknown> => {
     const known = modules.get(file);
     if (known !== undefined) return known.exports;
-    const { script, cacheMissed } = compile(file, useCache);
+    const { script, cacheMissed } = compile(file, useCache, id);
     const module = { exports: {} as Record<string, unknown> };
     modules.set(file, module);
     scripts.push({ file, script, cacheMissed });
@@ -133,6 +159,7 @@ function loadBundledHook(useCache = true): LoadedHook | undefined {
  */
 function saveCache(loaded: LoadedScript): void {
   const cache = cacheOf(loaded.file);
+  if (cache === undefined) return;
   const temp = `${cache}.${process.pid}.tmp`;
   try {
     fs.accessSync(__dirname, fs.constants.W_OK);
@@ -159,4 +186,4 @@ async function hookRuntime(): Promise<typeof RunHook> {
   };
 }
 
-export = { BUNDLE, CACHE, cacheOf, compile, loadBundledHook, hookRuntime };
+export = { BUNDLE, BUILD_ID_FILE, buildId, cacheOf, compile, loadBundledHook, hookRuntime };

@@ -193,7 +193,10 @@ describe('the hook bundle code cache', () => {
   const DIST = dirname(BIN);
   const copy = mkdtempSync(join(tmpdir(), 'guard-cache-'));
   afterAll(() => rmSync(copy, { recursive: true, force: true }));
-  const cache = join(copy, 'hook.bundle.cache');
+  // the bundle's cache is named by the build's id (a hash of the hook's scripts)
+  const id = readFileSync(join(DIST, 'hook.bundle.id'), 'latin1').trim();
+  const cacheName = `hook.bundle-${id}.cache`;
+  const cache = join(copy, cacheName);
   const hook = (payload: string) =>
     execa(process.execPath, [join(copy, 'hook-entry.cjs'), 'hook', 'codex'], {
       reject: false,
@@ -207,7 +210,7 @@ describe('the hook bundle code cache', () => {
     { name: 'no cache', before: undefined },
     { name: "another Node's cache (V8 rejects it)", before: Buffer.from('not a code cache for this Node') },
   ])('$name: the call answers as usual, then leaves a cache this Node accepts', async ({ before }) => {
-    for (const file of ['hook-entry.cjs', 'hook-load.cjs', 'hook.bundle.cjs'])
+    for (const file of ['hook-entry.cjs', 'hook-load.cjs', 'hook.bundle.cjs', 'hook.bundle.id'])
       copyFileSync(join(DIST, file), join(copy, file));
     rmSync(cache, { force: true });
     if (before !== undefined) writeFileSync(cache, before);
@@ -238,7 +241,7 @@ describe('the hook bundle code cache', () => {
     const policy = lazy.find((file) => file.startsWith('hook-lazy-policy-') && file.endsWith('.cjs'));
     expect(policy).toBeDefined();
     const policyCache = join(copy, (policy ?? '').replace(/\.cjs$/, '.cache'));
-    for (const file of ['hook-entry.cjs', 'hook-load.cjs', 'hook.bundle.cjs', 'hook.bundle.cache', ...lazy])
+    for (const file of ['hook-entry.cjs', 'hook-load.cjs', 'hook.bundle.cjs', 'hook.bundle.id', cacheName, ...lazy])
       copyFileSync(join(DIST, file), join(copy, file));
     rmSync(policyCache);
     // the policy's YAML parser comes from the CLI's node_modules, as in a checkout
@@ -262,9 +265,36 @@ describe('the hook bundle code cache', () => {
     expect(readFileSync(policyCache).equals(saved)).toBe(true);
   });
 
+  // V8 checks a cache against the script's length only: another build's cache is never read, found by the id
+  it.for([
+    { name: "this build's id", id: () => id, missed: 'false' },
+    { name: "another build's id (a rebuild of the same length)", id: () => 'f'.repeat(32), missed: 'true' },
+    { name: 'no id', id: () => undefined, missed: 'true' },
+    { name: 'an id that is not one', id: () => '../hook.bundle', missed: 'true' },
+  ])('the bundle cache is read by the id: $name', async ({ id: idOf, missed }) => {
+    for (const file of ['hook-entry.cjs', 'hook-load.cjs', 'hook.bundle.cjs', cacheName])
+      copyFileSync(join(DIST, file), join(copy, file));
+    const given = idOf();
+    if (given === undefined) rmSync(join(copy, 'hook.bundle.id'), { force: true });
+    else writeFileSync(join(copy, 'hook.bundle.id'), `${given}\n`);
+    const probe = await execa(process.execPath, [
+      '-e',
+      'process.stdout.write(String(require(process.argv[1]).loadBundledHook().cacheMissed))',
+      join(copy, 'hook-load.cjs'),
+    ]);
+    expect(probe.stdout).toBe(missed);
+    // whatever the cache, the same answer
+    expect((await hook(FORCE_PUSH)).stdout).toMatch(/"permissionDecision":"deny"/);
+    // the build's cache is left as it was; a call under another id saved that id's own
+    expect(readFileSync(cache).equals(readFileSync(join(DIST, cacheName)))).toBe(true);
+    const other = join(copy, `hook.bundle-${'f'.repeat(32)}.cache`);
+    expect(existsSync(other)).toBe(given === 'f'.repeat(32));
+    rmSync(other, { force: true });
+  });
+
   it("the build's own cache is left alone", async () => {
-    const built = readFileSync(join(DIST, 'hook.bundle.cache'));
-    for (const file of ['hook-entry.cjs', 'hook-load.cjs', 'hook.bundle.cjs', 'hook.bundle.cache'])
+    const built = readFileSync(join(DIST, cacheName));
+    for (const file of ['hook-entry.cjs', 'hook-load.cjs', 'hook.bundle.cjs', 'hook.bundle.id', cacheName])
       copyFileSync(join(DIST, file), join(copy, file));
     expect((await hook(FORCE_PUSH)).stdout).toMatch(/"permissionDecision":"deny"/);
     expect(readFileSync(cache).equals(built)).toBe(true);
