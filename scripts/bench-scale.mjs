@@ -164,7 +164,7 @@ export async function loadBench({ counts, rounds, work, hooks, env, log }) {
               process.execPath,
               [hook.path, 'hook', 'codex'],
               codexPayload(`git push origin branch-${i}`, work, chat, i),
-              env,
+              hook.env === undefined ? env : { ...env, ...hook.env },
             ),
           ),
         );

@@ -42,7 +42,7 @@
 //    --jsonl` over 3,000 corpus lines in a fresh process against `node -e 0`, interleaved (--explain-runs
 //    N times each, default 5): the engine's cold pass with the CLI's start-up and output.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -118,7 +118,11 @@ try {
     };
     report.repos = repoBench({ sizes, runs: repoRuns, commitTries, work, hooks, env, measure, log });
   }
-  if (parts.has('load')) report.load = await loadBench({ counts, rounds: loadRounds, work, hooks, env, log });
+  if (parts.has('load')) {
+    // the same hook with the resident checker switched off: each call loads the runtime itself
+    const both = [...hooks, { label: 'in-process', path: HOOK, env: { GUARD_RESIDENT: 'off' } }];
+    report.load = await loadBench({ counts, rounds: loadRounds, work, hooks: both, env, log });
+  }
   if (parts.has('engine')) report.engine = await engineBench();
   if (parts.has('agents')) {
     log('bench: the agents (a few minutes)…');
@@ -200,6 +204,14 @@ function spawnBench(dir, judgeUrl) {
         input: JSON.stringify(payload(command)),
       })),
     ),
+    // the same hook with the resident checker switched off: the call loads the runtime itself
+    ...['git status', 'git push --force origin main'].map((command) => ({
+      name: `hook codex: ${command.replace(' origin main', '')} (in-process)`,
+      agent: 'codex',
+      argv: [HOOK, 'hook', 'codex'],
+      input: JSON.stringify(payloads.codex(command)),
+      env: { GUARD_RESIDENT: 'off' },
+    })),
     {
       name: 'hook codex: node scripts/… (2nd opinion off)',
       argv: [HOOK, 'hook', 'codex'],
@@ -235,6 +247,7 @@ function spawnBench(dir, judgeUrl) {
   const base = summary(samples[0]);
   return {
     memoryBy: memory.by,
+    residentKb: residentMemory(dir),
     cases: cases.map((item, i) => {
       const stats = summary(samples[i]);
       return {
@@ -246,6 +259,26 @@ function spawnBench(dir, judgeUrl) {
       };
     }),
   };
+}
+
+/**
+ * The resident memory (RSS, KB) of each resident checker serving a guard folder under `dir`
+ * (Linux: read from /proc), so the client's small peak is not read without the server's cost.
+ */
+function residentMemory(dir) {
+  if (process.platform !== 'linux') return [];
+  const found = [];
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (!args.some((arg) => arg.endsWith('hook-server.cjs')) || !args.some((arg) => arg.startsWith(dir))) continue;
+      const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (rss !== null) found.push(Number(rss[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
 }
 
 function measure(item, env, memory) {
@@ -376,6 +409,11 @@ function render(report) {
         return `hook ${agent} vs node -e 0: ${hook.timeRatio.toFixed(2)}x time (target <= ${TARGET.time}x), ${hook.memoryRatio.toFixed(2)}x memory (target <= ${TARGET.memory}x)`;
       }),
       `memory measured by ${report.memoryBy}`,
+      ...(report.spawn.residentKb.length === 0
+        ? ['no resident checker was running at the end']
+        : [
+            `resident checkers at the end: ${report.spawn.residentKb.map((kb) => `${(kb / 1024).toFixed(1)} MB`).join(', ')} resident memory (RSS), shared by every call of their guard folder`,
+          ]),
       '',
     );
   }

@@ -3,7 +3,12 @@
 import fs = require('node:fs');
 import path = require('node:path');
 import vm = require('node:vm');
-import type { runHook as RunHook } from './hook/run.js' with { 'resolution-mode': 'import' };
+import type {
+  runHook as RunHook,
+  processHookIo as ProcessHookIo,
+  ancestorArgs as AncestorArgs,
+} from './hook/run.js' with { 'resolution-mode': 'import' };
+import type { RawStdio } from './hook/stdio.js' with { 'resolution-mode': 'import' };
 
 /**
  * The hook's start-up is most of its cost. `npm run build` bundles the hook runtime and the engine
@@ -46,8 +51,17 @@ interface LoadedScript {
   readonly cacheMissed: boolean;
 }
 
+/** What the hook runtime's entry (hook/run.ts) exports. */
+interface HookExports {
+  readonly runHook: typeof RunHook;
+  readonly processHookIo: typeof ProcessHookIo;
+  readonly ancestorArgs: typeof AncestorArgs;
+}
+
 interface LoadedHook {
   readonly runHook: typeof RunHook;
+  /** Everything the bundle exports. */
+  readonly exports: HookExports;
   /** The compiled script, for saving its code cache after a warm-up (the build does that). */
   readonly script: vm.Script;
   /** V8 had no code cache it could use for the bundle: none was saved, or one from another Node version. */
@@ -138,16 +152,17 @@ function loadBundledHook(useCache = true): LoadedHook | undefined {
       });
     }
   };
-  let runHook: typeof RunHook | undefined;
+  let exports: HookExports | undefined;
   try {
-    runHook = load(BUNDLE).runHook as typeof RunHook | undefined;
+    exports = load(BUNDLE) as unknown as HookExports;
   } catch (error) {
     if (!fs.existsSync(BUNDLE)) return undefined;
     throw error;
   }
   const first = scripts[0];
+  const runHook = exports.runHook as typeof RunHook | undefined;
   if (runHook === undefined || first === undefined) return undefined;
-  return { runHook, script: first.script, cacheMissed: first.cacheMissed, scripts };
+  return { runHook, exports, script: first.script, cacheMissed: first.cacheMissed, scripts };
 }
 
 /**
@@ -186,4 +201,19 @@ async function hookRuntime(): Promise<typeof RunHook> {
   };
 }
 
-export = { BUNDLE, BUILD_ID_FILE, buildId, cacheOf, compile, loadBundledHook, hookRuntime };
+/**
+ * A hook call in this process over `stdio`: the process's stdin read by someone else first (the
+ * hook client, which hands what it read so far and the rest to the runtime when the resident
+ * checker did not answer).
+ */
+async function hookRuntimeOver(stdio: RawStdio): Promise<(argv: readonly string[]) => Promise<number>> {
+  const loaded = loadBundledHook();
+  const exports: HookExports = loaded?.exports ?? (await import('./hook/run.js'));
+  return async (argv) => {
+    const code = await exports.runHook(argv, exports.processHookIo(stdio));
+    for (const script of loaded?.scripts ?? []) if (script.cacheMissed) saveCache(script);
+    return code;
+  };
+}
+
+export = { BUNDLE, BUILD_ID_FILE, buildId, cacheOf, compile, loadBundledHook, hookRuntime, hookRuntimeOver, saveCache };

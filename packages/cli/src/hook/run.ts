@@ -10,6 +10,7 @@ import { loadPayload } from './adapter.js';
 import { failureAnswer, isBrokenCode, NO_OBJECTION } from './failure.js';
 import { parseHookArgs, readAll, sniffEvent } from './input.js';
 import { ancestorArgs } from './parent.js';
+import type { RawStdio } from './stdio.js';
 import { rawStdio } from './stdio.js';
 import type { SessionLayer } from './session.js';
 import { chatSessions } from '../state/memory.js';
@@ -45,6 +46,8 @@ export interface HookIo {
   tmp(): string;
   /** The command line of the agent that ran the hook (parent processes), when it can be read. */
   parentArgs(): readonly string[];
+  /** Told when the call's deadline moves (a chat's start gets longer), as ms after the call began. */
+  deadline?(ms: number): void;
 }
 
 /** Replaceable parts of the runtime (tests; the session layer plugs in here). */
@@ -86,9 +89,10 @@ export const AFTER_OPINION_MS = 400;
  */
 export const START_DEADLINE_MS = 7_000;
 
-/** The process's own stdin, stdout and stderr. */
-export function processHookIo(): HookIo {
-  const stdio = rawStdio();
+export { ancestorArgs };
+
+/** The process's own stdin, stdout and stderr (`stdio`: another reader of them, the hook client's). */
+export function processHookIo(stdio: RawStdio = rawStdio()): HookIo {
   return {
     stdin: stdio.chunks,
     stopInput: stdio.stop,
@@ -347,13 +351,14 @@ export async function runHook(
   // git gets what is left of the deadline after what answering and saving need, so a slow git
   // ends in a "could not check" in time rather than in the deadline's failure answer
   const hookProbe = (): Probe & TimedProbe =>
-    createProbe({ timeoutMs: GIT_BUDGET_MS, answerBy: started + deadlineMs - ANSWER_RESERVE_MS });
+    createProbe({ timeoutMs: GIT_BUDGET_MS, answerBy: started + deadlineMs - ANSWER_RESERVE_MS, env: io.env });
   let timer: NodeJS.Timeout | undefined;
   let expire: (code: number) => void = () => undefined;
   const deadline = new Promise<number>((resolve) => (expire = resolve));
   /** (Re)sets the deadline to `ms` after the call began. */
   function arm(ms: number): void {
     clearTimeout(timer);
+    io.deadline?.(ms);
     timer = setTimeout(
       () => expire(fail('deadline', new Error(`no answer within ${ms} ms`))),
       Math.max(0, ms - (Date.now() - started)),

@@ -30,6 +30,11 @@ export interface ProbeOptions {
   readonly answerBy?: number;
   /** Most bytes read from any one file (default 64 KB); `readText` may ask for less. */
   readonly maxBytes?: number;
+  /**
+   * The environment git runs in (default: this process's): the hook passes its call's, which in
+   * the resident checker is the calling hook's, not the checker's own.
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 const DEFAULT_TIMEOUT_MS = 500;
@@ -87,7 +92,7 @@ export function createProbe(options: ProbeOptions = {}): Probe & TimedProbe {
       unanswered.add(root);
       return undefined;
     }
-    const run = runGit(root, args, budget, input, maxBuffer);
+    const run = runGit(root, args, budget, input, maxBuffer, options.env ?? process.env);
     if (run === 'timeout') gitGaveUp = true;
     if (typeof run === 'string') unanswered.add(root);
     return typeof run === 'string' ? undefined : run;
@@ -267,6 +272,7 @@ function runGit(
   timeoutMs: number,
   input: string | undefined,
   maxBuffer: number,
+  env: Readonly<Record<string, string | undefined>>,
 ): GitRun | 'timeout' | 'failed' {
   // loaded on first use: most hook calls never run git, and child_process is costly to load
   const { spawnSync } = process.getBuiltinModule('node:child_process');
@@ -280,7 +286,7 @@ function runGit(
     stdio: ['pipe', 'pipe', 'ignore'],
     windowsHide: true,
     // a status must never take the index lock from under the agent's own git, nor ask for input
-    env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
+    env: { ...env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
   });
   if (result.error) return (result.error as NodeJS.ErrnoException).code === 'ETIMEDOUT' ? 'timeout' : 'failed';
   if (result.status === null) return 'failed';

@@ -1,0 +1,20 @@
+// What the hook client (hook-entry.cts) and the resident checker (hook-server.cts) send each other:
+// types only, so neither loads anything for them.
+
+/** The header a client sends, one JSON line before stdin's bytes. */
+export interface Header {
+  readonly v: number;
+  readonly id: string;
+  readonly argv: readonly string[];
+  readonly env: Record<string, string | undefined>;
+  readonly ppid: number;
+  readonly home: string;
+  readonly tmp: string;
+}
+
+/** A frame the checker sends, one JSON line each. */
+export type Frame =
+  | { readonly t: 'accepted' }
+  | { readonly t: 'deadline'; readonly ms: number }
+  | { readonly t: 'stale' }
+  | { readonly t: 'done'; readonly out: string; readonly err: string; readonly code: number };
