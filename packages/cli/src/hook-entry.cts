@@ -17,8 +17,11 @@ import type { Frame, Header } from './hook-wire.cjs';
 
 /** The protocol between this client and the checker; a checker of another version answers "stale". */
 const PROTOCOL = 1;
-/** How long a checker may take to accept a call (it accepts as soon as it reads the header). */
-const ACCEPT_MS = 400;
+/**
+ * How long a checker may take to accept a call (it accepts as soon as it reads the header; a busy
+ * one, such as one running git for another call, later). GUARD_RESIDENT_ACCEPT_MS sets another.
+ */
+const ACCEPT_MS = 1_000;
 /** What the checker gets beyond the call's own deadline before the call runs here instead. */
 const GRACE_MS = 1_000;
 /** The hook's own deadline when GUARD_DEADLINE_MS does not set one (hook/run.ts DEFAULT_DEADLINE_MS). */
@@ -208,7 +211,8 @@ function handOff(
       clearTimeout(timer);
       timer = setTimeout(() => finish({ start: false }), ms);
     };
-    wait(ACCEPT_MS);
+    const accept = Number(header.env.GUARD_RESIDENT_ACCEPT_MS);
+    wait(Number.isInteger(accept) && accept > 0 ? accept : ACCEPT_MS);
     conn.on('error', (error: NodeJS.ErrnoException) =>
       // nobody listening: start one; anything else (a checker that went away mid-call) is left to it
       finish({ start: error.code === 'ENOENT' || error.code === 'ECONNREFUSED' }),

@@ -102,7 +102,8 @@ async function serve(): Promise<boolean> {
 
   // a socket file nobody answers on is a checker's that is gone (killed, or its machine restarted)
   fs.rmSync(socket, { force: true });
-  const server = net.createServer();
+  // half-open: a client ends its side at stdin's end, and the answer still goes back on this one
+  const server = net.createServer({ allowHalfOpen: true });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(socket, () => resolve());
