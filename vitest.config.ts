@@ -12,5 +12,8 @@ export default defineConfig({
     clearMocks: true,
     restoreMocks: true,
     testTimeout: 20_000,
+    // a resident checker a test's hook calls start (hook-server.cjs) leaves soon after its last call,
+    // not after the 10 minutes an agent's gets, so a run leaves none behind for long
+    env: { GUARD_SERVER_IDLE_MS: '3000' },
   },
 });

@@ -7,7 +7,7 @@
 // The tarball declares no dependencies and holds no node_modules, so it installs offline:
 //   dist/bin.js, dist/*.js   the CLI, bundled with @guard/core and @guard/adapters into ES module
 //                            chunks (each command still loads only when it runs)
-//   dist/hook-entry.cjs, hook-load.cjs, hook.bundle.cjs, .id and -<id>.cache, the hook's lazy chunks and theirs
+//   dist/hook-entry.cjs, hook-server.cjs, hook-load.cjs, hook.bundle.cjs, .id and -<id>.cache, the hook's lazy chunks and theirs
 //                            the hook, bundled and warmed up exactly as `npm run build` makes it
 //                            for a checkout (scripts/bundle-hook.mjs)
 //   dist/cli-load.cjs, cli.bundle.cjs and cli.bundle-<hash>.cache
@@ -63,7 +63,15 @@ try {
 }
 
 async function makePackage(out, keepDeps) {
-  for (const built of ['bin.js', 'hook/run.js', 'hook-load.cjs', 'hook-entry.cjs', 'main.js', 'cli-load.cjs']) {
+  for (const built of [
+    'bin.js',
+    'hook/run.js',
+    'hook-load.cjs',
+    'hook-entry.cjs',
+    'hook-server.cjs',
+    'main.js',
+    'cli-load.cjs',
+  ]) {
     const file = join(DIST, built);
     if (!existsSync(file)) fail(`${file} is missing: run \`npm run package\` (it builds first).`);
   }
@@ -110,7 +118,7 @@ async function makePackage(out, keepDeps) {
     await bundle.close();
     const chunks = output.filter((chunk) => chunk.type === 'chunk');
     for (const chunk of chunks) for (const id of chunk.moduleIds) modules.add(id);
-    for (const file of ['hook-load.cjs', 'hook-entry.cjs', 'cli-load.cjs'])
+    for (const file of ['hook-load.cjs', 'hook-entry.cjs', 'hook-server.cjs', 'cli-load.cjs'])
       copyFileSync(join(DIST, file), join(dist, file));
     const hook = await bundleHook({ out: dist, lazy: external, paths, plugins });
 

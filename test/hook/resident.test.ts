@@ -1,4 +1,15 @@
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import type { Server, Socket } from 'node:net';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -168,24 +179,45 @@ describe('a call the checker cannot answer runs in-process, with exactly that an
   });
 
   it.for([
-    { name: 'no checker (one is started for the next call)', starts: true, arrange: async () => undefined },
+    {
+      name: 'no checker, and another call in the last minute (one is started for the next call)',
+      starts: true,
+      arrange: (dir: string) => writeFileSync(join(dir, 'log.jsonl'), '{}\n'),
+    },
+    // the near miss: a first call in a while leaves nothing running
+    { name: 'no checker, and no call in the last minute (none is started)', starts: false, arrange: () => undefined },
     {
       name: "a stale socket file (a killed checker's): replaced by a new checker",
       starts: true,
       skip: !linux,
-      arrange: staleSocket,
+      arrange: async (dir: string, env: Record<string, string>) => {
+        await staleSocket(dir, env);
+        writeFileSync(join(dir, 'log.jsonl'), '{}\n');
+      },
     },
     {
       name: 'a checker of another build (answers "stale")',
-      arrange: (dir: string) => standIn(dir, afterHeader((conn) => conn.end('{"t":"stale"}\n'))),
+      arrange: (dir: string) =>
+        standIn(
+          dir,
+          afterHeader((conn) => conn.end('{"t":"stale"}\n')),
+        ),
     },
     {
       name: 'a checker that dies mid-call (accepted, then the connection drops)',
-      arrange: (dir: string) => standIn(dir, afterHeader((conn) => conn.end('{"t":"accepted"}\n'))),
+      arrange: (dir: string) =>
+        standIn(
+          dir,
+          afterHeader((conn) => conn.end('{"t":"accepted"}\n')),
+        ),
     },
     {
       name: 'a checker that answers garbage',
-      arrange: (dir: string) => standIn(dir, afterHeader((conn) => conn.write('garbage\n'))),
+      arrange: (dir: string) =>
+        standIn(
+          dir,
+          afterHeader((conn) => conn.write('garbage\n')),
+        ),
     },
     {
       name: 'a checker whose answer is not whole (no exit code)',
@@ -197,12 +229,20 @@ describe('a call the checker cannot answer runs in-process, with exactly that an
     },
     {
       name: 'a checker that never accepts',
-      arrange: (dir: string) => standIn(dir, afterHeader(() => undefined)),
+      arrange: (dir: string) =>
+        standIn(
+          dir,
+          afterHeader(() => undefined),
+        ),
     },
     {
       name: 'a checker that accepts and never answers (past the deadline and its grace)',
       env: { GUARD_DEADLINE_MS: '300' },
-      arrange: (dir: string) => standIn(dir, afterHeader((conn) => conn.write('{"t":"accepted"}\n'))),
+      arrange: (dir: string) =>
+        standIn(
+          dir,
+          afterHeader((conn) => conn.write('{"t":"accepted"}\n')),
+        ),
     },
     {
       name: 'a checker in a run folder others may enter (0755)',
@@ -240,7 +280,11 @@ describe('a call the checker cannot answer runs in-process, with exactly that an
     expect(noted(notes)).toEqual(['in-process']);
     // one answer, one log line
     const log = readFileSync(join(there.guardHome, 'log.jsonl'), 'utf8').trim().split('\n');
-    expect(log).toHaveLength(1);
+    expect(log.filter((line) => line !== '{}')).toHaveLength(1);
+    if (starts === false) {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(existsSync(checkerSocket(there.guardHome).socket)).toBe(false);
+    }
     if (starts === true) {
       // the next call is answered by the checker the missed one started
       expect(await waitForChecker(checkerSocket(there.guardHome).socket)).toBe(true);
@@ -267,9 +311,9 @@ describe('a call the checker cannot answer runs in-process, with exactly that an
 
   it('200 missed calls at once start one checker, not 200', async () => {
     const there = guardHome({ GUARD_DEADLINE_MS: '60000' });
-    const results = await Promise.all(
-      Array.from({ length: 200 }, () => hook(codex.args, payload, there.env)),
-    );
+    // a call a moment ago (so a missed call starts a checker)
+    writeFileSync(join(there.guardHome, 'log.jsonl'), '{}\n');
+    const results = await Promise.all(Array.from({ length: 200 }, () => hook(codex.args, payload, there.env)));
     for (const result of results) expect(same(result, there.guardHome)).toEqual(expected);
     const { socket } = checkerSocket(there.guardHome);
     expect(await waitForChecker(socket)).toBe(true);

@@ -49,13 +49,17 @@ export async function waitForChecker(socket: string, ms = 20_000): Promise<boole
 }
 
 /**
- * Starts a checker for a guard folder with the given environment (as a missed call would) and
- * waits until it answers. It leaves by itself when the folder is removed.
+ * Starts a checker (`server`: another copy's hook-server.cjs) for a guard folder with the given
+ * environment (as a missed call would) and waits until it answers. It leaves by itself when the folder is removed.
  */
-export async function startChecker(guardHome: string, env: Readonly<Record<string, string>>): Promise<void> {
+export async function startChecker(
+  guardHome: string,
+  env: Readonly<Record<string, string>>,
+  server: string = HOOK_SERVER,
+): Promise<void> {
   const { run, socket } = checkerSocket(guardHome);
   mkdirSync(run, { recursive: true, mode: 0o700 });
-  const child = spawn(process.execPath, [HOOK_SERVER, socket], {
+  const child = spawn(process.execPath, [server, socket], {
     detached: true,
     stdio: 'ignore',
     env: { PATH: process.env['PATH'] ?? '', ...env },

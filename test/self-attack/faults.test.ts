@@ -18,6 +18,7 @@ import type { AgentId } from '../../packages/adapters/src/index.js';
 import { findOnPath } from '../../packages/cli/src/agents/codex-app-server.js';
 import { changesDir, chatFile, loadChat, recordChange } from '../../packages/cli/src/state/chats.js';
 import { BIN, requireBuild } from '../hook/bin.js';
+import { startChecker } from '../hook/resident.js';
 import type { Ran, Scratch, Verdict } from './harness.js';
 import { AGENTS, guardOk, pool, runShell, scratch, setUpAll, shellPayload, STRICTNESS, verdictOf } from './harness.js';
 
@@ -50,6 +51,8 @@ interface Arranged {
   readonly unreadable?: boolean;
   /** Breaks a copy of guard's built code (the hook's folder), which the run then uses. */
   readonly code?: (dist: string) => void;
+  /** A resident checker of that copy runs before the call, so the call goes to it (hook-server.cjs). */
+  readonly resident?: boolean;
 }
 
 interface Fault {
@@ -114,7 +117,7 @@ const changeFile = (place: Place): string => {
   return join(changesOf(place), `${(Date.now() - 500).toString(16).padStart(12, '0')}-1-0-0.json`);
 };
 
-const FAULTS: readonly Fault[] = [
+const CODE_AND_DATA_FAULTS: readonly Fault[] = [
   // settings.yaml
   { name: 'a bad value appended to settings.yaml', arrange: (p) => appendTo(settingsFile(p), 'failClosed: maybe\n') },
   { name: 'a stray indented line in settings.yaml', arrange: (p) => appendTo(settingsFile(p), '   - stray\n') },
@@ -317,6 +320,14 @@ const FAULTS: readonly Fault[] = [
     arrange: () => ({ code: (dist) => writeFileSync(lazyChunk(dist, 'start-scan'), ')(') }),
   },
 ];
+// the same faults of guard's own code, with the call answered by a resident checker of that code
+const FAULTS: readonly Fault[] = [
+  ...CODE_AND_DATA_FAULTS,
+  ...CODE_AND_DATA_FAULTS.filter((fault) => fault.name.includes('lazy chunk')).map((fault): Fault => ({
+    name: `${fault.name}, through a resident checker`,
+    arrange: (place) => ({ ...(fault.arrange(place) ?? {}), resident: true }),
+  })),
+];
 
 /** The hook's built code, as the commands setup wrote run it. */
 const DIST = dirname(BIN);
@@ -342,7 +353,7 @@ function codeCopy(home: string): string {
   const dist = join(home, 'code', 'dist');
   mkdirSync(dist, { recursive: true });
   for (const entry of readdirSync(DIST))
-    if (/^hook[-.].*\.(?:cjs|cache)$/.test(entry)) cpSync(join(DIST, entry), join(dist, entry));
+    if (/^hook[-.].*\.(?:cjs|cache|id)$/.test(entry)) cpSync(join(DIST, entry), join(dist, entry));
   symlinkSync(join(DIST, '..', 'node_modules'), join(home, 'code', 'node_modules'));
   return dist;
 }
@@ -425,9 +436,21 @@ async function runCase(
     arranged.code(dist);
     if (!hook.includes(DIST)) throw new Error(`the hook command does not name ${DIST}: ${hook}`);
     hook = hook.split(DIST).join(dist);
+    // (it leaves soon after its one call: hundreds of cases run here)
+    if (arranged.resident === true)
+      await startChecker(
+        arranged.guardHome ?? guardHome,
+        world.env({ GUARD_HOME: arranged.guardHome ?? guardHome, HOME: home, GUARD_SERVER_IDLE_MS: '1000' }),
+        join(dist, 'hook-server.cjs'),
+      );
   }
   const ran = await runShell(hook, {
-    env: world.env({ GUARD_HOME: arranged.guardHome ?? guardHome, HOME: home }),
+    env: world.env({
+      GUARD_HOME: arranged.guardHome ?? guardHome,
+      HOME: home,
+      // however busy the machine, the call waits for the checker to accept it
+      ...(arranged.resident === true ? { GUARD_RESIDENT_ACCEPT_MS: '8000' } : {}),
+    }),
     cwd: project,
     stdin: arranged.stdin?.(payload) ?? payload,
     ...(arranged.keepOpen === true ? { keepOpen: true } : {}),

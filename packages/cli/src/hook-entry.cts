@@ -26,6 +26,12 @@ const ACCEPT_MS = 1_000;
 const GRACE_MS = 1_000;
 /** The hook's own deadline when GUARD_DEADLINE_MS does not set one (hook/run.ts DEFAULT_DEADLINE_MS). */
 const DEFAULT_DEADLINE_MS = 2_000;
+/**
+ * A missed call starts a checker only when guard's log shows another call within this long: a
+ * single call (a one-off, a test's fresh folder) never leaves a process behind, a working agent
+ * gets one from its second call on.
+ */
+const BUSY_MS = 60_000;
 /** A start lock older than this belongs to a start that failed: it is taken over. */
 const START_LOCK_MS = 10_000;
 
@@ -279,6 +285,15 @@ function startChecker(run: string, socket: string): void {
   }
 }
 
+/** Whether guard's log in `guardHome` was written within BUSY_MS (by another call: read before this one logs). */
+function recentCall(guardHome: string): boolean {
+  try {
+    return Date.now() - fs.statSync(path.join(guardHome, 'log.jsonl')).mtimeMs < BUSY_MS;
+  } catch {
+    return false;
+  }
+}
+
 /** The run folder for a checker: made (0700) when guard's folder exists, then trusted only as trustedFolder says. */
 function ensureRunFolder(run: string): boolean {
   if (!fs.existsSync(path.dirname(run))) return false;
@@ -328,8 +343,9 @@ async function main(): Promise<number> {
     }
     missed = answer;
   }
+  const busy = missed.start && recentCall(path.dirname(run));
   const code = await inProcess(stdin.rest());
-  if (missed.start && ensureRunFolder(run)) startChecker(run, socket);
+  if (busy && ensureRunFolder(run)) startChecker(run, socket);
   return code;
 }
 

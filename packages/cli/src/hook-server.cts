@@ -110,6 +110,8 @@ async function serve(): Promise<boolean> {
   });
   const own = fs.lstatSync(socket);
   fs.rmSync(lock, { force: true });
+  // no folder of the first caller's kept busy (every path a call uses is absolute)
+  process.chdir('/');
 
   let calls = 0;
   let active = 0;

@@ -66,6 +66,10 @@ export function makeWorld(options: WorldOptions = {}): World {
     GIT_AUTHOR_EMAIL: 'dev@example.com',
     GIT_COMMITTER_NAME: 'Dev',
     GIT_COMMITTER_EMAIL: 'dev@example.com',
+    // the test run's (vitest.config.ts): a resident checker the hooks start leaves soon after
+    ...(process.env['GUARD_SERVER_IDLE_MS'] === undefined
+      ? {}
+      : { GUARD_SERVER_IDLE_MS: process.env['GUARD_SERVER_IDLE_MS'] }),
   };
   return {
     root,
