@@ -18,14 +18,15 @@ export interface BinResult {
   readonly stderr: string;
 }
 
-/** Runs `node <bin> hook …` with `stdin` and only the given environment (plus PATH). */
+/** Runs `node <bin> hook …` (or another hook script) with `stdin` and only the given environment (plus PATH). */
 export function runHookProcess(
   args: readonly string[],
   stdin: string,
   env: Readonly<Record<string, string>>,
+  script: string = BIN,
 ): Promise<BinResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'hook', ...args], {
+    const child = spawn(process.execPath, [script, 'hook', ...args], {
       env: { PATH: process.env['PATH'] ?? '', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });

@@ -35,13 +35,16 @@ export interface World {
   readonly guardHome: string;
   readonly project: string;
   readonly env: Readonly<Record<string, string>>;
+  /** The hook script the world's calls run (default: the CLI's bin, in-process). */
+  readonly entry?: string;
 }
 
 /**
  * A fresh world; its project holds a few files an agent might delete. `deadline: 'guard'` keeps
- * guard's own deadline.
+ * guard's own deadline; `entry`: another hook script (hook-entry.cjs, which hands calls to the
+ * resident checker).
  */
-export function makeWorld(name: string, deadline: number | 'guard' = 20_000): World {
+export function makeWorld(name: string, deadline: number | 'guard' = 20_000, entry?: string): World {
   const root = mkdtempSync(join(tmpdir(), `guard-${name}-`));
   const home = join(root, 'home');
   const project = join(root, 'project');
@@ -56,7 +59,7 @@ export function makeWorld(name: string, deadline: number | 'guard' = 20_000): Wo
     GUARD_HOME: guardHome,
     ...(deadline === 'guard' ? {} : { GUARD_DEADLINE_MS: String(deadline) }),
   };
-  return { root, home, guardHome, project, env };
+  return { root, home, guardHome, project, env, ...(entry === undefined ? {} : { entry }) };
 }
 
 const PROJECT_FILES: Readonly<Record<string, string>> = {
@@ -122,8 +125,8 @@ export async function hook(
   parent?: readonly string[],
 ): Promise<Answer> {
   const stdin = JSON.stringify(payload);
-  if (parent === undefined) return answerOf(await runHookProcess(args, stdin, world.env));
-  const script = `${[process.execPath, BIN, 'hook', ...args].map(quote).join(' ')}; exit $?`;
+  if (parent === undefined) return answerOf(await runHookProcess(args, stdin, world.env, world.entry));
+  const script = `${[process.execPath, world.entry ?? BIN, 'hook', ...args].map(quote).join(' ')}; exit $?`;
   return answerOf(await runProcess('sh', ['-c', script, ...parent], stdin, world.env));
 }
 

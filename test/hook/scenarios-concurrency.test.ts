@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { requireBuild } from './bin.js';
+import { HOOK_ENTRY, noted, noting, startChecker } from './resident.js';
 import { chatStateOf, codexChat, logOf, makeWorld, removeWorld } from './chats.js';
 
 // every hook call is a Node process: on a busy 2-core machine a whole chat takes a while
@@ -16,15 +17,35 @@ vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 // 50 Node starts on a small machine take seconds: the deadline has its own tests, this one is
 // about updates not being lost
-const world = makeWorld('concurrent-chat', 60_000);
+const inProcess = makeWorld('concurrent-chat', 60_000);
+// the same through the resident checker (hook-entry.cjs, as setup writes the hook command): 50
+// calls at once inside one process; every one waits for the checker to accept it however busy
+// the machine, and notes how it was answered
+const resident = makeWorld('concurrent-chat-resident', 60_000, HOOK_ENTRY);
+const notes = join(resident.root, 'notes');
 beforeAll(requireBuild);
-afterAll(() => removeWorld(world));
+afterAll(() => {
+  removeWorld(inProcess);
+  removeWorld(resident);
+});
 
-describe('50 hook processes on one chat at once', () => {
+describe.for([
+  { name: 'in-process', world: inProcess },
+  {
+    name: 'through the resident checker',
+    world: {
+      ...resident,
+      env: noting({ ...resident.env, GUARD_RESIDENT_ACCEPT_MS: '60000' }, notes),
+    },
+  },
+])('50 hook processes on one chat at once ($name)', ({ name, world }) => {
   it('every answer is recorded, and the state file parses', async () => {
+    if (name !== 'in-process') await startChecker(world.guardHome, world.env);
     const chat = codexChat(world, 'one-busy-chat', ['codex', 'exec', 'update every branch']);
     const commands = Array.from({ length: 50 }, (_, i) => `git push origin branch-${i}`);
     const answers = await Promise.all(commands.map((command) => chat.shell(command)));
+    // each call went where this table says
+    if (name !== 'in-process') expect(noted(notes)).toEqual(commands.map(() => 'resident'));
 
     answers.forEach((answer, i) => {
       expect(answer.code, commands[i]).toBe(0);
