@@ -164,6 +164,8 @@ async function serve(): Promise<boolean> {
     conn.on('end', () => {
       ended = true;
       wake?.();
+      // ended before a whole header (a probe that only connected): nothing to answer
+      if (!started) conn.destroy();
     });
     conn.on('data', (data: Buffer) => {
       if (started) {
