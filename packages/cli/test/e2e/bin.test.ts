@@ -201,7 +201,8 @@ describe('the hook bundle code cache', () => {
     execa(process.execPath, [join(copy, 'hook-entry.cjs'), 'hook', 'codex'], {
       reject: false,
       input: payload,
-      env: ENV,
+      // the code cache is the in-process path's: no resident checker answers these calls
+      env: { ...ENV, GUARD_RESIDENT: 'off' },
       extendEnv: false,
     });
   const FORCE_PUSH = HOOK_PAYLOAD.replace('git status', 'git push --force origin main');
