@@ -12,7 +12,7 @@ import {
   requestBody,
 } from '@guard/core/second-opinion';
 import type { SecondOpinionConfig } from '../state/settings.js';
-import { readHealth, readRequest, writeHealth } from '../state/opinion.js';
+import { readHealth, readRequest, updateHealth } from '../state/opinion.js';
 import { postJson } from '../world/model-server.js';
 
 /**
@@ -102,15 +102,21 @@ export async function consult(input: ConsultInput): Promise<Consulted> {
     const brief = briefOf(input.step, request?.text, basename(input.step.projectRoot) || input.step.projectRoot);
     const started = now();
     const failed = (why: string): Consulted => {
-      const after = afterFailure(health, why, now());
-      saveHealth(input.guardHome, after.health);
+      // counted on the health as it is now: another hook may have failed meanwhile
+      let paused = false;
+      const after =
+        saveHealth(input.guardHome, (current) => {
+          const next = afterFailure(current, why, now());
+          paused = next.paused;
+          return next.health;
+        }) ?? afterFailure(health, why, now()).health;
       return {
         evaluation,
         record: { outcome: 'unavailable', why, ms: now() - started },
         change: { turn: asked.turn },
-        ...(after.paused
+        ...(paused
           ? {
-              paused: `the second opinion failed 3 times in a row (last: ${why}), so the rules decide alone until ${new Date(after.health.pausedUntil ?? 0).toISOString()}`,
+              paused: `the second opinion failed 3 times in a row (last: ${why}), so the rules decide alone until ${new Date(after.pausedUntil ?? 0).toISOString()}`,
             }
           : {}),
       };
@@ -137,8 +143,7 @@ export async function consult(input: ConsultInput): Promise<Consulted> {
     const reading = readOpinion(body, asked.withRequest, config.bars);
     if (!reading.ok) return failed(reading.why);
     const ms = now() - started;
-    const healed = afterAnswer(health);
-    if (healed !== health) saveHealth(input.guardHome, healed);
+    if (afterAnswer(health) !== health) saveHealth(input.guardHome, afterAnswer);
     const raise = raises(reading.judgement, asked.withRequest, config.bars);
     return {
       evaluation: raise ? raised(evaluation, reading.judgement, asked) : evaluation,
@@ -157,11 +162,13 @@ export async function consult(input: ConsultInput): Promise<Consulted> {
   }
 }
 
-function saveHealth(guardHome: string, health: OpinionHealth): void {
+/** The health changed on disk (undefined when it could not be saved). */
+function saveHealth(guardHome: string, change: (health: OpinionHealth) => OpinionHealth): OpinionHealth | undefined {
   try {
-    writeHealth(guardHome, health);
+    return updateHealth(guardHome, change);
   } catch {
     // the count is lost, not the verdict: the next failure starts it again
+    return undefined;
   }
 }
 

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { shortHash } from '@guard/core';
+import { mkdirSync } from 'node:fs';
 import { readTextIfExists, writeFileAtomic } from '../fsx.js';
+import { withLock } from './lock.js';
 
 /**
  * Yeses the person gave for a whole project (SPEC §12): `allowed.json` in guard's folder, one entry
@@ -71,31 +73,45 @@ function writeAllowed(guardHome: string, entries: readonly AllowedEntry[]): void
   writeFileAtomic(allowedPath(guardHome), `${JSON.stringify(file, null, 1)}\n`, 0o600);
 }
 
+/**
+ * Reads the entries, changes them and writes them back under the file's lock, so a hook keeping a
+ * yes and `guard forget` (or another hook) at the same moment lose nothing of each other's.
+ */
+function changeAllowed<T>(
+  guardHome: string,
+  change: (entries: AllowedEntry[]) => { entries?: AllowedEntry[]; out: T },
+): T {
+  mkdirSync(guardHome, { recursive: true, mode: 0o700 });
+  return withLock(`${allowedPath(guardHome)}.lock`, () => {
+    const { entries, out } = change(readAllowed(guardHome));
+    if (entries !== undefined) writeAllowed(guardHome, entries);
+    return out;
+  });
+}
+
 /** Keeps a yes for the project, once per key; returns the entries added. */
 export function keepForProject(guardHome: string, project: string, keys: readonly string[], now: Date): AllowedEntry[] {
-  const entries = readAllowed(guardHome);
-  const known = new Set(entries.map((entry) => entry.id));
-  const added: AllowedEntry[] = [];
-  for (const key of keys) {
-    const id = allowedId(project, key);
-    if (known.has(id)) continue;
-    known.add(id);
-    added.push({ id, project, key, time: now.toISOString() });
-  }
-  if (added.length > 0) writeAllowed(guardHome, [...entries, ...added]);
-  return added;
+  return changeAllowed(guardHome, (entries) => {
+    const known = new Set(entries.map((entry) => entry.id));
+    const added: AllowedEntry[] = [];
+    for (const key of keys) {
+      const id = allowedId(project, key);
+      if (known.has(id)) continue;
+      known.add(id);
+      added.push({ id, project, key, time: now.toISOString() });
+    }
+    return added.length > 0 ? { entries: [...entries, ...added], out: added } : { out: added };
+  });
 }
 
 /** Removes the entries `drop` picks; returns them. */
 export function forgetAllowed(guardHome: string, drop: (entry: AllowedEntry) => boolean): AllowedEntry[] {
-  const entries = readAllowed(guardHome);
-  const gone = entries.filter(drop);
-  if (gone.length > 0)
-    writeAllowed(
-      guardHome,
-      entries.filter((entry) => !drop(entry)),
-    );
-  return gone;
+  // nothing to forget: no lock taken, no folder made
+  if (!readAllowed(guardHome).some(drop)) return [];
+  return changeAllowed(guardHome, (entries) => {
+    const gone = entries.filter(drop);
+    return gone.length > 0 ? { entries: entries.filter((entry) => !drop(entry)), out: gone } : { out: gone };
+  });
 }
 
 /**

@@ -1,9 +1,10 @@
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OpinionHealth } from '@guard/core';
 import { HEALTHY, redact } from '@guard/core';
 import { writeFileAtomic } from '../fsx.js';
 import { chatsDir, nameHash } from './chats.js';
+import { withLock } from './lock.js';
 
 /**
  * What the second opinion keeps in guard's folder (SPEC §11), all owner-only: its health across
@@ -37,6 +38,20 @@ export function readHealth(guardHome: string): OpinionHealth {
 
 export function writeHealth(guardHome: string, health: OpinionHealth): void {
   writeFileAtomic(healthPath(guardHome), `${JSON.stringify(health)}\n`, 0o600);
+}
+
+/**
+ * Changes the health as it is on disk now, under its lock: hooks failing at the same moment each
+ * count their failure (read, change, write by each in turn). Returns the health written.
+ */
+export function updateHealth(guardHome: string, change: (health: OpinionHealth) => OpinionHealth): OpinionHealth {
+  mkdirSync(guardHome, { recursive: true, mode: 0o700 });
+  return withLock(`${healthPath(guardHome)}.lock`, () => {
+    const before = readHealth(guardHome);
+    const after = change(before);
+    if (after !== before) writeHealth(guardHome, after);
+    return after;
+  });
 }
 
 /** Where a chat's request for the turn is kept, beside the chat's state. */

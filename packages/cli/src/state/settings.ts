@@ -1,7 +1,9 @@
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Mode, OpinionBars } from '@guard/core';
 import { DEFAULT_BARS } from '@guard/core';
 import { readRegularText, readTextIfExists, writeFileAtomic } from '../fsx.js';
+import { ifUnlocked, withLockAsync } from './lock.js';
 
 /** Where the second opinion's model is and how to ask it (SPEC §11). */
 export interface SecondOpinionConfig {
@@ -329,7 +331,7 @@ export async function effectiveSettings(guardHome: string): Promise<EffectiveSet
     if (text !== undefined) {
       const settings = await parseSettings(text);
       const kept = `${JSON.stringify(settings)}\n`;
-      if (kept !== copy) keepCopy(copyPath, kept);
+      if (kept !== copy) keepCopyOf(guardHome, text, kept);
       return { settings };
     }
     problem = 'settings.yaml is gone';
@@ -340,6 +342,25 @@ export async function effectiveSettings(guardHome: string): Promise<EffectiveSet
   return kept === undefined
     ? { settings: STRICTEST_SETTINGS, problem: `${problem}; guard works fail-closed and strict until it is fixed` }
     : { settings: kept, problem: `${problem}; guard works with the last good settings until it is fixed` };
+}
+
+function settingsLock(guardHome: string): string {
+  return `${settingsPath(guardHome)}.lock`;
+}
+
+/**
+ * Keeps `kept` as the last good copy if settings.yaml still says `text`, under the settings' lock
+ * and only if it is free (the hook never waits on it): a hook that read the file before
+ * `guard fail-closed on` changed it must not write the older settings over the newer copy.
+ */
+function keepCopyOf(guardHome: string, text: string, kept: string): void {
+  try {
+    ifUnlocked(settingsLock(guardHome), () => {
+      if (settingsText(guardHome) === text) keepCopy(lastGoodPath(guardHome), kept);
+    });
+  } catch {
+    // a folder that cannot be written keeps the older copy; the settings themselves were read
+  }
 }
 
 function keepCopy(path: string, text: string): void {
@@ -391,19 +412,24 @@ export async function updateSettings(
   guardHome: string,
   changes: Readonly<Record<string, string | number | boolean | undefined>>,
 ): Promise<{ readonly before: Settings; readonly after: Settings }> {
-  const before = await readSettings(guardHome);
   const path = settingsPath(guardHome);
   const { parseDocument } = await import('yaml');
-  const doc = parseDocument(readTextIfExists(path) ?? HEADER);
-  if (doc.errors.length > 0)
-    throw new SettingsError(`${path} is not valid YAML: ${doc.errors[0]?.message.split('\n')[0] ?? ''}`);
-  // undefined removes the key
-  for (const [key, value] of Object.entries(changes)) {
-    if (value === undefined) doc.delete(key);
-    else doc.set(key, value);
-  }
-  writeFileAtomic(path, String(doc));
-  const after = await readSettings(guardHome);
-  keepCopy(lastGoodPath(guardHome), `${JSON.stringify(after)}\n`);
-  return { before, after };
+  mkdirSync(guardHome, { recursive: true, mode: 0o700 });
+  // under the lock: two commands at once each change the file as the other left it, and the copy
+  // is always of the file as it is
+  return withLockAsync(settingsLock(guardHome), async () => {
+    const before = await readSettings(guardHome);
+    const doc = parseDocument(readTextIfExists(path) ?? HEADER);
+    if (doc.errors.length > 0)
+      throw new SettingsError(`${path} is not valid YAML: ${doc.errors[0]?.message.split('\n')[0] ?? ''}`);
+    // undefined removes the key
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === undefined) doc.delete(key);
+      else doc.set(key, value);
+    }
+    writeFileAtomic(path, String(doc));
+    const after = await readSettings(guardHome);
+    keepCopy(lastGoodPath(guardHome), `${JSON.stringify(after)}\n`);
+    return { before, after };
+  });
 }

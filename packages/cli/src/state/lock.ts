@@ -1,0 +1,154 @@
+import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { readRegularText } from '../fsx.js';
+
+/**
+ * guard's locks on the files in its folder that several processes change (a chat's state, the
+ * project yeses, the second opinion's health, the settings and their last good copy): a file
+ * created exclusively that names its holder, broken when that holder is gone or it grew stale.
+ * What is written under one still goes through a temporary file and a rename.
+ */
+
+/** The state folder cannot be read or written; the hook applies its failure policy. */
+export class StateError extends Error {
+  override readonly name = 'StateError';
+}
+
+/** A lock older than this was left by a process that died: it is broken. */
+export const LOCK_STALE_MS = 5_000;
+// Giving up on the lock loses this update, so wait until the lock would count as stale and a bit:
+// only a holder that is alive and stuck makes a waiter give up. Many hook processes of one chat
+// on a busy machine queue for seconds (50 at once on 2 cores waited up to 3 s).
+export const LOCK_WAIT_MS = LOCK_STALE_MS + 1_000;
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Takes the lock, waiting up to `timeoutMs` (a lock whose holder is gone, or stale, is broken).
+ * Returns true once held; when it is not to be had in time, throws StateError, or with `orThrow`
+ * false returns false.
+ */
+export function acquire(lock: string, timeoutMs: number, staleMs: number, orThrow = true): boolean {
+  const start = Date.now();
+  let wait = 1;
+  let broke = false;
+  for (;;) {
+    try {
+      const fd = openSync(lock, 'wx', 0o600);
+      writeSync(fd, lockOwner(process.pid));
+      closeSync(fd);
+      return true;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST') throw new StateError(`cannot lock ${lock}: ${code ?? (error as Error).message}`);
+    }
+    try {
+      // a lock dated in the future (a clock set back) would never grow old: it counts as stale too
+      if (holderGone(lock) || Math.abs(Date.now() - statSync(lock).mtimeMs) > staleMs) {
+        rmSync(lock, { force: true });
+        // a broken lock is taken at once, even by one that does not wait
+        if (!broke) {
+          broke = true;
+          continue;
+        }
+      }
+    } catch {
+      // the holder released it meanwhile
+    }
+    if (Date.now() - start >= timeoutMs) {
+      if (!orThrow) return false;
+      throw new StateError(`timed out waiting for the lock ${lock}`);
+    }
+    Atomics.wait(sleeper, 0, 0, wait);
+    wait = Math.min(wait * 2, 20);
+  }
+}
+
+/**
+ * What a lock file says about its holder: `<pid> <start>`, where start is when that process began
+ * (clock ticks since boot, from /proc; empty where there is no /proc). The pair names one process:
+ * a PID the system handed to another process since is not the holder.
+ */
+export function lockOwner(pid: number): string {
+  return `${pid} ${startOf(pid) ?? ''}`.trim();
+}
+
+/** When a process started (field 22 of /proc/<pid>/stat), or undefined when it cannot be read. */
+function startOf(pid: number): string | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // the program name (field 2) is in parentheses and may hold spaces: count from after it
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return fields[19];
+}
+
+// An empty lock is one whose holder died between creating and naming it (or is naming it now).
+const UNNAMED_LOCK_MS = 1_000;
+
+/** Whether the process a lock names is gone (dead, or its PID now another process's). */
+function holderGone(lock: string): boolean {
+  let text: string;
+  let age: number;
+  try {
+    text = (readRegularText(lock, 256) ?? '').trim();
+    age = Date.now() - statSync(lock).mtimeMs;
+  } catch {
+    return false;
+  }
+  const [pidText, start] = text.split(' ');
+  const pid = Number(pidText);
+  if (!Number.isInteger(pid) || pid <= 0) return age > UNNAMED_LOCK_MS;
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    // EPERM: alive, another user's
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return true;
+  }
+  if (start === undefined) return false;
+  const now = startOf(pid);
+  return now !== undefined && now !== start;
+}
+
+/**
+ * Runs `change` holding the lock `lock` (waiting up to `timeoutMs`; StateError when it is not to
+ * be had), and releases it however `change` ends.
+ */
+export function withLock<T>(
+  lock: string,
+  change: () => T,
+  options: { readonly timeoutMs?: number; readonly staleMs?: number } = {},
+): T {
+  acquire(lock, options.timeoutMs ?? LOCK_WAIT_MS, options.staleMs ?? LOCK_STALE_MS);
+  try {
+    return change();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+/** `withLock` for a change that awaits (the lock is held until its promise settles). */
+export async function withLockAsync<T>(
+  lock: string,
+  change: () => Promise<T>,
+  options: { readonly timeoutMs?: number; readonly staleMs?: number } = {},
+): Promise<T> {
+  acquire(lock, options.timeoutMs ?? LOCK_WAIT_MS, options.staleMs ?? LOCK_STALE_MS);
+  try {
+    return await change();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+/** Runs `change` holding the lock if it is free (or broken) now; undefined, and nothing run, when another holds it. */
+export function ifUnlocked<T>(lock: string, change: () => T): T | undefined {
+  if (!acquire(lock, 0, LOCK_STALE_MS, false)) return undefined;
+  try {
+    return change();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}

@@ -1,0 +1,148 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { forgetAllowed, keepForProject, readAllowed } from '../../src/state/allowed.js';
+import { lockOwner } from '../../src/state/lock.js';
+import { readHealth, updateHealth } from '../../src/state/opinion.js';
+import {
+  effectiveSettings,
+  lastGoodPath,
+  readSettings,
+  settingsPath,
+  updateSettings,
+} from '../../src/state/settings.js';
+
+/**
+ * The files in guard's folder that several processes change besides the chats (SPEC §5: no lost
+ * updates, no torn files): the project yeses, the second opinion's health, and settings.yaml with
+ * its last good copy. Each is changed by real processes at once, and every change must be there.
+ */
+
+const home = (): string => mkdtempSync(join(tmpdir(), 'guard-locked-'));
+const dist = (file: string): string => new URL(`../../dist/state/${file}`, import.meta.url).href;
+const run = promisify(execFile);
+
+function runAll(count: number, script: (i: number) => string, dir: string): Promise<unknown[]> {
+  return Promise.all(
+    Array.from({ length: count }, (_, i) => run(process.execPath, ['--input-type=module', '-e', script(i), dir])),
+  );
+}
+
+describe('files changed by several processes at once', () => {
+  it('the built state modules are there', () => {
+    expect(existsSync(new URL(dist('allowed.js'))), 'packages/cli/dist is missing: run `npm run build` first').toBe(
+      true,
+    );
+  });
+
+  it('16 processes keeping a project yes and 4 forgetting one, at once: every yes kept, every forgotten one gone', async () => {
+    const dir = home();
+    keepForProject(dir, '/p', ['old:0', 'old:1', 'old:2', 'old:3'], new Date(0));
+    await runAll(
+      20,
+      (i) =>
+        i < 16
+          ? `import { keepForProject } from ${JSON.stringify(dist('allowed.js'))};
+             keepForProject(process.argv[1], '/p', ['new:${i}'], new Date());`
+          : `import { forgetAllowed } from ${JSON.stringify(dist('allowed.js'))};
+             if (forgetAllowed(process.argv[1], (e) => e.key === 'old:${i - 16}').length !== 1) process.exit(3);`,
+      dir,
+    );
+    const keys = readAllowed(dir)
+      .map((entry) => entry.key)
+      .sort();
+    expect(keys).toEqual(Array.from({ length: 16 }, (_, i) => `new:${i}`).sort());
+    // no lock or temp file left behind
+    expect(readdirSync(dir)).toEqual(['allowed.json']);
+  }, 120_000);
+
+  it('12 processes counting a second-opinion failure at once: 12 counted', async () => {
+    const dir = home();
+    await runAll(
+      12,
+      () => `import { updateHealth } from ${JSON.stringify(dist('opinion.js'))};
+             updateHealth(process.argv[1], (h) => ({ failures: h.failures + 1 }));`,
+      dir,
+    );
+    expect(readHealth(dir).failures).toBe(12);
+    expect(readdirSync(dir)).toEqual(['second-opinion.json']);
+  }, 120_000);
+
+  it('8 processes each changing a setting at once: every change is in settings.yaml and in its last good copy', async () => {
+    const dir = home();
+    writeFileSync(settingsPath(dir), '# mine\nenabled: true\n');
+    const keys = ['failClosed', 'strict', 'enabled', 'mode', 'idleDays'] as const;
+    const values: Record<(typeof keys)[number], string> = {
+      failClosed: 'true',
+      strict: 'true',
+      enabled: 'true',
+      mode: "'extended'",
+      idleDays: '9',
+    };
+    await runAll(
+      keys.length + 3,
+      (i) => {
+        const key = keys[i];
+        return key === undefined
+          ? // readers at the same time, as hooks would be, keeping the copy as they read
+            `import { effectiveSettings } from ${JSON.stringify(dist('settings.js'))};
+             for (let n = 0; n < 20; n++) await effectiveSettings(process.argv[1]);`
+          : `import { updateSettings } from ${JSON.stringify(dist('settings.js'))};
+             await updateSettings(process.argv[1], { ${key}: ${values[key]} });`;
+      },
+      dir,
+    );
+    const settings = await readSettings(dir);
+    expect(settings).toMatchObject({ enabled: true, failClosed: true, strict: true, mode: 'extended', idleDays: 9 });
+    expect(readFileSync(settingsPath(dir), 'utf8')).toMatch(/^# mine\n/);
+    expect(JSON.parse(readFileSync(lastGoodPath(dir), 'utf8'))).toEqual(JSON.parse(JSON.stringify(settings)));
+  }, 120_000);
+
+  it('hooks reading settings while `guard fail-closed on` runs never leave an older copy behind', async () => {
+    const dir = home();
+    writeFileSync(settingsPath(dir), 'failClosed: false\n');
+    await effectiveSettings(dir);
+    await runAll(
+      7,
+      (i) =>
+        i === 3
+          ? `import { updateSettings } from ${JSON.stringify(dist('settings.js'))};
+             await updateSettings(process.argv[1], { failClosed: true });`
+          : `import { effectiveSettings } from ${JSON.stringify(dist('settings.js'))};
+             for (let n = 0; n < 40; n++) await effectiveSettings(process.argv[1]);`,
+      dir,
+    );
+    expect(JSON.parse(readFileSync(lastGoodPath(dir), 'utf8'))).toMatchObject({ failClosed: true });
+  }, 120_000);
+});
+
+describe('the locks themselves', () => {
+  it('a hook leaves the last good copy alone while another holds the settings lock, and keeps it once the lock is free', async () => {
+    const dir = home();
+    writeFileSync(settingsPath(dir), 'strict: true\n');
+    writeFileSync(`${settingsPath(dir)}.lock`, lockOwner(process.pid));
+    expect((await effectiveSettings(dir)).settings.strict).toBe(true);
+    expect(existsSync(lastGoodPath(dir))).toBe(false);
+    rmSync(`${settingsPath(dir)}.lock`);
+    await effectiveSettings(dir);
+    expect(JSON.parse(readFileSync(lastGoodPath(dir), 'utf8'))).toMatchObject({ strict: true });
+  });
+
+  it('a lock left by a process that is gone is broken, and the change is made', () => {
+    const dir = home();
+    // a PID no process has (above the largest Linux allows)
+    writeFileSync(join(dir, 'allowed.json.lock'), '4194305 1');
+    expect(keepForProject(dir, '/p', ['k:1'], new Date(0)).map((entry) => entry.key)).toEqual(['k:1']);
+    writeFileSync(join(dir, 'second-opinion.json.lock'), '4194305 1');
+    expect(updateHealth(dir, (h) => ({ failures: h.failures + 1 })).failures).toBe(1);
+  });
+
+  it('forgetting from a guard folder that does not exist makes no folder and takes no lock', () => {
+    const dir = join(home(), 'none');
+    expect(forgetAllowed(dir, () => true)).toEqual([]);
+    expect(existsSync(dir)).toBe(false);
+  });
+});
