@@ -111,9 +111,13 @@ export function tableProbe(p: ProbeTable = {}): Probe {
 export interface Example {
   readonly step: ExampleStep;
   /** Session facts the example assumes (defaults: a fresh chat). */
-  readonly session?: Partial<Omit<SessionView, 'failuresInARow' | 'createdFiles' | 'poisonedServers'>> & {
+  readonly session?: Partial<
+    Omit<SessionView, 'failuresInARow' | 'createdFiles' | 'poisonedServers' | 'serverToAsk'>
+  > & {
     readonly createdFiles?: readonly string[];
     readonly poisonedServers?: readonly string[];
+    /** MCP servers that ask before their first use: name → print (`*`: any server). */
+    readonly newServers?: Readonly<Record<string, string>>;
     readonly failuresInARow?: number;
   };
   /** Probe answers the example assumes. */

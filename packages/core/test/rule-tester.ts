@@ -60,6 +60,9 @@ function sessionFrom(example: Example): SessionView {
     injection: s.injection ?? false,
     keySeen: s.keySeen ?? false,
     poisonedServers: new Set(s.poisonedServers ?? []),
+    ...(s.newServers === undefined
+      ? {}
+      : { serverToAsk: (server: string) => s.newServers?.[server] ?? s.newServers?.['*'] }),
     failuresInARow: () => s.failuresInARow ?? 0,
   };
 }

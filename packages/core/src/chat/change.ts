@@ -1,7 +1,7 @@
 import type { Memo } from '../second-opinion/types.js';
 import { OPINION_LIMITS } from '../second-opinion/types.js';
 import type { Chat, Pending, StartScan } from './chat.js';
-import { isIdle, newChat, withinLimits } from './chat.js';
+import { CHAT_LIMITS, isIdle, newChat, withinLimits } from './chat.js';
 
 /**
  * What one event does to a chat, as plain data: decided by `settle`, `onPrompt`, `onResult` or
@@ -45,6 +45,8 @@ export interface Change {
   readonly poisonedRules?: boolean;
   /** MCP servers whose tools are blocked for the chat (added to those already blocked). */
   readonly poisonedServers?: readonly string[];
+  /** MCP servers that ask before their first use in the chat, name → print (added to those already asking). */
+  readonly newServers?: Readonly<Record<string, string>>;
   /** The second opinion was sent this step in this turn, and answered it (`memo`) or not. */
   readonly opinion?: { readonly turn: string; readonly memo?: Memo };
 }
@@ -73,6 +75,7 @@ export function apply(chat: Chat, change: Change): Chat {
     injection,
     keySeen,
     poisonedServers,
+    newServers,
     poisonedRules,
     announced,
     scan,
@@ -129,7 +132,11 @@ export function apply(chat: Chat, change: Change): Chat {
   if (change.scan !== undefined) scan = change.scan;
   if (change.poisonedRules !== undefined) poisonedRules = change.poisonedRules;
   if (change.poisonedServers !== undefined) poisonedServers = union(poisonedServers, change.poisonedServers);
-  const { failure: _before, ...rest } = chat;
+  if (change.newServers !== undefined) {
+    const merged = Object.entries({ ...newServers, ...change.newServers });
+    newServers = Object.fromEntries(merged.slice(Math.max(0, merged.length - CHAT_LIMITS.list)));
+  }
+  const { failure: _before, newServers: _servers, ...rest } = chat;
   return withinLimits({
     ...rest,
     approved,
@@ -142,6 +149,7 @@ export function apply(chat: Chat, change: Change): Chat {
     poisonedServers,
     away,
     ...(poisonedRules === undefined ? {} : { poisonedRules }),
+    ...(newServers === undefined ? {} : { newServers }),
     ...(announced === undefined ? {} : { announced }),
     ...(scan === undefined ? {} : { scan }),
     ...(failure === undefined ? {} : { failure }),
@@ -247,6 +255,7 @@ const CHANGE_FIELDS: Readonly<Record<keyof Change, (value: unknown) => boolean>>
     isStrings(value['unchecked']),
   poisonedRules: (value) => typeof value === 'boolean',
   poisonedServers: isStrings,
+  newServers: (value) => isRecord(value) && Object.values(value).every(isString),
   opinion: (value) =>
     isRecord(value) &&
     isString(value['turn']) &&

@@ -3,6 +3,7 @@ import type { SessionView } from '../rule.js';
 import { concernOf } from '../modes.js';
 import type { ChatOpinion } from '../second-opinion/types.js';
 import { commandId } from './ids.js';
+import { printToAsk } from './servers.js';
 
 /**
  * What guard remembers about one chat (SPEC §5), as plain data: this is also the format of the
@@ -33,6 +34,11 @@ export interface Chat {
   readonly keySeen: boolean;
   /** MCP servers whose tool descriptions showed injection signs at chat start. */
   readonly poisonedServers: readonly string[];
+  /**
+   * MCP servers new or changed since guard last let one of their tools run, found at chat start:
+   * name → print (`*`: an MCP file could not be read). Each asks before its first use (mcp.changes).
+   */
+  readonly newServers?: Readonly<Record<string, string>>;
   /** A rules or memory file the agent loads showed injection signs at chat start (lasts the chat). */
   readonly poisonedRules?: boolean;
   /** The chat was told that guard is on (agents with no chat-start event). */
@@ -142,6 +148,7 @@ export function viewOf(chat: Chat | undefined): SessionView {
     injection: chat.injection || chat.poisonedRules === true,
     keySeen: chat.keySeen,
     poisonedServers: new Set(chat.poisonedServers),
+    ...(chat.newServers === undefined ? {} : { serverToAsk: (server: string) => printToAsk(chat.newServers, server) }),
     failuresInARow: (command) => (failure !== undefined && failure.command === commandId(command) ? failure.count : 0),
   };
 }

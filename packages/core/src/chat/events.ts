@@ -6,6 +6,7 @@ import type { ToolResult, ToolStep } from '../types.js';
 import type { Change, Draft } from './change.js';
 import type { Chat } from './chat.js';
 import { commandId, fingerprint } from './ids.js';
+import { ANY_SERVER } from './servers.js';
 
 /** What an event changes in the chat, and a sentence for the agent or the person, if any. */
 export interface Decided {
@@ -114,6 +115,8 @@ export interface StartScanResult {
   readonly poisonedRules: boolean;
   /** MCP servers whose tool descriptions showed injection signs: their tools are blocked. */
   readonly poisonedServers: readonly string[];
+  /** MCP servers new or changed since guard last let one of their tools run (`checkServers`): name → print. */
+  readonly newServers?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -126,11 +129,23 @@ export function onStart(scan: StartScanResult, now: number): Decided {
     scan: { time: now, checked: scan.checked, found: scan.found, unchecked: scan.unchecked },
     poisonedRules: scan.poisonedRules,
     poisonedServers: scan.poisonedServers,
+    ...(scan.newServers === undefined || Object.keys(scan.newServers).length === 0
+      ? {}
+      : { newServers: scan.newServers }),
   };
+  const fresh = Object.keys(scan.newServers ?? {}).filter((name) => name !== ANY_SERVER);
   const found = [
     scan.poisonedRules ? 'a rules file shows signs of a prompt injection, so risky steps are blocked in this chat' : '',
     scan.poisonedServers.length > 0
       ? `the tools of MCP server ${scan.poisonedServers.join(', ')} are blocked (their descriptions show injection signs)`
+      : '',
+    fresh.length === 1
+      ? `MCP server ${fresh.join('')} is new or changed since guard last let one of its tools run, so its first use asks`
+      : fresh.length > 1
+        ? `MCP servers ${fresh.join(', ')} are new or changed since guard last let one of their tools run, so the first use of each asks`
+        : '',
+    scan.newServers !== undefined && Object.hasOwn(scan.newServers, ANY_SERVER)
+      ? 'a file of MCP servers could not be read, so every MCP server asks before its first use'
       : '',
   ].filter(Boolean);
   return found.length === 0

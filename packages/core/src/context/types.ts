@@ -95,6 +95,11 @@ export interface SessionView {
   readonly keySeen: boolean;
   /** MCP servers whose tool descriptions showed injection signs at chat start. */
   readonly poisonedServers: ReadonlySet<string>;
+  /**
+   * For an MCP server new or changed since guard last let one of its tools run (or any server,
+   * when an MCP file could not be read at chat start): the print to ask about before its first use.
+   */
+  serverToAsk?(server: string): string | undefined;
   /** How many times in a row this exact command failed, with no file changed since (0 when unknown). */
   failuresInARow(command: string): number;
 }

@@ -5,6 +5,10 @@ import { destructiveSql } from '../facts/sql.js';
 import type { Hit, Rule } from '../rule.js';
 import type { Span } from '../types.js';
 
+/** The reason for the first use of a server that is new or changed (SPEC §6: fingerprinted at chat start). */
+const NEW_SERVER =
+  'This MCP server is new, or its command, arguments, environment or address changed, since guard last let one of its tools run, and a server runs with your rights; check that it is the one you meant to add before its first use.';
+
 /** Where a path in an MCP call's arguments leaves the project (temp, devices and unresolved names do not count). */
 const OUTSIDE: ReadonlySet<Place> = new Set(['home', 'root', 'outside']);
 
@@ -46,6 +50,16 @@ export const mcpChanges = {
             annotations: { destructiveHint: true },
           },
         },
+        {
+          step: { kind: 'mcp', server: 'docs', tool: 'search', args: { query: 'hooks' } },
+          session: { newServers: { docs: '5c1f0a9e3b7d2e4f6a81' } },
+          note: 'a read-only tool of a server that is new or changed since its tools last ran with a yes',
+        },
+        {
+          step: { kind: 'mcp', server: 'docs', tool: 'search', args: { query: 'hooks' } },
+          session: { newServers: { '*': '0d3e5f7a9b1c2d4e6f80' } },
+          note: 'an MCP settings file could not be read at chat start: any server asks before its first use',
+        },
       ],
       noMatch: [
         {
@@ -61,6 +75,11 @@ export const mcpChanges = {
           step: { kind: 'mcp', server: 'tracker', tool: 'create_view', args: {}, annotations: { readOnlyHint: true } },
         },
         'gh issue create --title "Broken link"',
+        {
+          step: { kind: 'mcp', server: 'docs', tool: 'search', args: { query: 'hooks' } },
+          session: { newServers: { wiki: '5c1f0a9e3b7d2e4f6a81' } },
+          note: 'another server is the new one',
+        },
       ],
     },
   },
@@ -69,6 +88,15 @@ export const mcpChanges = {
     if (step.kind !== 'mcp') return [];
     const key = step.server;
     const hits: Hit[] = [];
+    // the first use of a new or changed server; a yes is kept for that print, not for the name
+    const print = context.session.serverToAsk?.(step.server);
+    if (print !== undefined)
+      hits.push({
+        span: [0, text.length],
+        key: `${key}#${print}`,
+        detail: `${key}: new or changed`,
+        reason: NEW_SERVER,
+      });
     if (mcpToolChanges(step.tool, step.annotations)) hits.push({ span: [0, text.length], key, detail: step.tool });
     for (const file of context.files) {
       const { place, abs } = file.path;
