@@ -1,12 +1,15 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it, vi } from 'vitest';
 import type { TestContext } from 'vitest';
 import type { AgentId } from '../../packages/adapters/src/index.js';
+import { fixture } from '../../packages/cli/test/hook-cases.js';
 import { requireBuild } from './bin.js';
 import type { Chat, World } from './chats.js';
 import {
   CHATS,
   chatFilesText,
+  hook,
   chatStateOf,
   logOf,
   makeWorld,
@@ -119,4 +122,70 @@ async function scenario(agent: AgentId, { expect }: TestContext): Promise<void> 
   expect(log.filter((entry) => entry.error !== undefined)).toEqual([]);
   // and no server process outlived the hook
   expect(processesMentioning(world.root)).toEqual([]);
+}
+
+/**
+ * mcp.changes for Claude Code and Gemini CLI (SPEC §6): a server that appears after guard first
+ * looked asks before its first use; once the person let it run it is known, in that chat and the
+ * next. Claude Code's comes from the project's .mcp.json (Claude Code asks before it starts one,
+ * guard never starts it), Gemini CLI's from the person's settings.json.
+ */
+describe('a new MCP server asks before its first use, and is known once it ran with a yes', () => {
+  it.for(['claude-code', 'gemini'] as const)('%s', async (agent, { expect }) => {
+    const world = makeWorld(`mcp-new-${agent}`, 'guard');
+    worlds.push(world);
+    const server = (mode: string) => ({ command: 'sh', args: [MCP_SERVER, mode, world.root] });
+    configure(agent, world, { tickets: server('clean') });
+
+    // guard's first look: the person's own servers are taken as they are
+    const first = CHATS[agent](world, `mcp-new-${agent}-1`);
+    expect(chatTextOf(first, await need(first.start)())).not.toMatch(/new or changed/);
+    expect(first.seen(await first.mcp('tickets', 'lookup_ticket', { id: 'T-1' }))).toBe('allow');
+
+    // a server added since
+    const tracker = server('clean');
+    if (agent === 'claude-code')
+      writeText(join(world.project, '.mcp.json'), `${JSON.stringify({ mcpServers: { tracker } }, null, 2)}\n`);
+    else configure(agent, world, { tickets: server('clean'), tracker });
+
+    const second = CHATS[agent](world, `mcp-new-${agent}-2`);
+    expect(chatTextOf(second, await need(second.start)())).toContain(
+      'MCP server tracker is new or changed since guard last let one of its tools run, so its first use asks',
+    );
+    const asked = await second.mcp('tracker', 'lookup_ticket', { id: 'T-2' });
+    expect(second.seen(asked), asked.stdout).toBe('ask');
+    expect(second.text(asked)).toContain('mcp.changes');
+    expect(second.seen(await second.mcp('tickets', 'lookup_ticket', { id: 'T-3' }))).toBe('allow');
+    const printsBefore = readFileSync(join(world.guardHome, 'mcp-servers.json'), 'utf8');
+
+    // the person says yes: in Claude Code's own prompt (the call ran), in Gemini CLI's chat
+    if (agent === 'claude-code')
+      await hook(world, ['claude-code'], {
+        ...fixture('claude-code/post-tool-use-mcp'),
+        session_id: second.id,
+        cwd: world.project,
+        tool_name: 'mcp__tracker__lookup_ticket',
+        tool_input: { id: 'T-2' },
+        mcp_server: { name: 'tracker', source: 'project' },
+      });
+    else await need(second.say)('yes');
+    const again = await second.mcp('tracker', 'lookup_ticket', { id: 'T-2' });
+    expect(second.seen(again), again.stdout).toBe('allow');
+    expect(readFileSync(join(world.guardHome, 'mcp-servers.json'), 'utf8')).not.toBe(printsBefore);
+
+    // the next chat knows it
+    const third = CHATS[agent](world, `mcp-new-${agent}-3`);
+    expect(chatTextOf(third, await need(third.start)())).not.toMatch(/new or changed/);
+    expect(third.seen(await third.mcp('tracker', 'lookup_ticket', { id: 'T-4' }))).toBe('allow');
+    expect(processesMentioning(world.root)).toEqual([]);
+  });
+});
+
+function need<T>(value: T | undefined): T {
+  if (value === undefined) throw new Error('this agent has no such event');
+  return value;
+}
+
+function chatTextOf(chat: Chat, answer: Parameters<Chat['text']>[0]): string {
+  return chat.text(answer);
 }

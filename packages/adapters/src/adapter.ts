@@ -119,6 +119,8 @@ export interface McpServer {
   readonly env: Readonly<Record<string, string>>;
   /** Remote (URL) servers are never contacted. */
   readonly url?: string;
+  /** The folder it starts in, when the config names one. */
+  readonly cwd?: string;
   /** The agent marks it as disabled or needing approval: not started. */
   readonly skip?: string;
 }
@@ -126,16 +128,43 @@ export interface McpServer {
 /** One file that declares MCP servers, and how to read the servers out of its text. */
 export interface McpConfig {
   readonly path: string;
+  /**
+   * The project's own file (a repository's `.mcp.json`): its servers are known only for this
+   * project, are never taken as known without asking, and are never started by guard.
+   */
+  readonly project?: true;
   /** The servers in the file's text; throws McpConfigError when the text cannot be read. */
   servers(text: string): Promise<readonly McpServer[]>;
 }
 
-/** What the chat-start scan reads for one agent, at user level (the project's files are shared, see scan.ts). */
+/** What one extension adds to the agent: rules files it loads, and MCP servers it starts. */
+export interface ExtensionParts {
+  readonly rules: { readonly files: readonly string[]; readonly folders: readonly string[] };
+  readonly servers: readonly McpServer[];
+}
+
+/** A folder of extensions, one subfolder each, each with a manifest (Gemini CLI's `~/.gemini/extensions`). */
+export interface ExtensionsFolder {
+  readonly folder: string;
+  /** The manifest's file name in each extension's folder. */
+  readonly manifest: string;
+  /**
+   * What an extension adds, from its manifest's text and its folder. Throws McpConfigError when
+   * the manifest cannot be read (then `fallback` is what the scan still reads).
+   */
+  read(text: string, dir: string, where: Locations): ExtensionParts;
+  /** The rules files of an extension whose manifest cannot be read (the agent's default names). */
+  fallback(dir: string): ExtensionParts['rules'];
+}
+
+/** What the chat-start scan reads for one agent (the project's rules files are shared, see scan.ts). */
 export interface ChatStartFiles {
   /** Rules and memory files the agent loads, and folders of them (read one level deep). */
   rules(where: Locations): { readonly files: readonly string[]; readonly folders: readonly string[] };
-  /** The user-level files that declare the MCP servers the agent starts. */
+  /** The files that declare the MCP servers the agent starts (the person's, and the project's own). */
   mcp(where: Locations): readonly McpConfig[];
+  /** Extensions the agent loads, each adding rules files and MCP servers. */
+  extensions?(where: Locations): ExtensionsFolder;
 }
 
 /**

@@ -104,7 +104,10 @@ function serverFrom(name: string, value: unknown): McpServer {
       ? { url: entry['url'] }
       : typeof entry['serverUrl'] === 'string'
         ? { url: entry['serverUrl'] }
-        : {}),
+        : typeof entry['httpUrl'] === 'string'
+          ? { url: entry['httpUrl'] }
+          : {}),
+    ...(typeof entry['cwd'] === 'string' ? { cwd: entry['cwd'] } : {}),
     ...(skip ? { skip } : {}),
   };
 }

@@ -118,7 +118,7 @@ describe('what the chat-start scan reads, per agent', () => {
         // Claude Code's own notes on this project (/work/app)
         `${HOME}/.claude/projects/-work-app/memory`,
       ],
-      mcp: [`${HOME}/.claude.json`],
+      mcp: [`${HOME}/.claude.json`, '/work/app/.mcp.json'],
     },
     {
       id: 'claude-code',
@@ -131,26 +131,110 @@ describe('what the chat-start scan reads, per agent', () => {
         '/srv/claude/commands',
         '/srv/claude/projects/-work-app/memory',
       ],
-      mcp: ['/srv/claude/.claude.json'],
+      mcp: ['/srv/claude/.claude.json', '/work/app/.mcp.json'],
     },
     {
       id: 'gemini',
       files: [`${HOME}/.gemini/GEMINI.md`],
       folders: [`${HOME}/.gemini/skills`, `${HOME}/.gemini/agents`, `${HOME}/.agents/skills`],
-      mcp: [`${HOME}/.gemini/settings.json`],
+      mcp: [`${HOME}/.gemini/settings.json`, '/work/app/.gemini/settings.json'],
     },
     {
       id: 'gemini',
       env: { GEMINI_CLI_HOME: '/srv/gem' },
       files: ['/srv/gem/.gemini/GEMINI.md'],
       folders: ['/srv/gem/.gemini/skills', '/srv/gem/.gemini/agents', '/srv/gem/.agents/skills'],
-      mcp: ['/srv/gem/.gemini/settings.json'],
+      mcp: ['/srv/gem/.gemini/settings.json', '/work/app/.gemini/settings.json'],
     },
   ])('$id with $env', ({ id, env, files, folders, mcp }) => {
     const { chatStart } = AGENTS[id];
     expect(chatStart.rules(where(env))).toEqual({ files, folders });
     expect(chatStart.mcp(where(env)).map((config) => config.path)).toEqual(mcp);
+    // only a project's own files are marked as the project's
+    expect(
+      chatStart
+        .mcp(where(env))
+        .filter((config) => config.project === true)
+        .map((config) => config.path),
+    ).toEqual(mcp.filter((path) => path.startsWith('/work/app/')));
   });
+
+  it.each(AGENT_IDS)('%s: extensions only where the agent has them', (id) => {
+    const folder = AGENTS[id].chatStart.extensions?.(where())?.folder;
+    expect(folder).toBe(id === 'gemini' ? `${HOME}/.gemini/extensions` : undefined);
+  });
+});
+
+describe("Gemini CLI's extensions (gemini-extension.json, as its extension reference shows it)", () => {
+  const spec = AGENTS.gemini.chatStart.extensions?.(where({ GEMINI_CLI_HOME: '/srv/gem' }));
+  const dir = '/srv/gem/.gemini/extensions/my-extension';
+  // the manifest of Gemini CLI 0.61's docs/extensions/reference.md, as written there
+  const documented = JSON.stringify({
+    name: 'my-extension',
+    version: '1.0.0',
+    description: 'My awesome extension',
+    mcpServers: {
+      'my-server': { command: 'node', args: ['${extensionPath}/my-server.js'], cwd: '${extensionPath}' },
+    },
+    contextFileName: 'GEMINI.md',
+    excludeTools: ['run_shell_command'],
+    migratedTo: 'https://github.com/new-owner/new-extension-repo',
+    plan: { directory: '.gemini/plans' },
+  });
+
+  it("lives in the extensions folder of Gemini CLI's home, one manifest per folder", () => {
+    expect(spec?.folder).toBe('/srv/gem/.gemini/extensions');
+    expect(spec?.manifest).toBe('gemini-extension.json');
+  });
+
+  it.for<{ name: string; text: string; files: string[]; servers: McpServer[] }>([
+    {
+      name: 'the documented manifest: its server with ${extensionPath} put in, its context file and skills',
+      text: documented,
+      files: [`${dir}/GEMINI.md`],
+      servers: [{ name: 'my-server', command: 'node', args: [`${dir}/my-server.js`], env: {}, cwd: dir }],
+    },
+    {
+      name: 'several context files, ${workspacePath} and ${/} in a server',
+      text: JSON.stringify({
+        name: 'x',
+        contextFileName: ['CONTEXT.md', 'docs/more.md', 7],
+        mcpServers: {
+          w: {
+            command: '${extensionPath}${/}bin${/}w',
+            args: ['--root', '${workspacePath}'],
+            env: { P: '${extensionPath}' },
+          },
+        },
+      }),
+      files: [`${dir}/CONTEXT.md`, `${dir}/docs/more.md`],
+      servers: [{ name: 'w', command: `${dir}/bin/w`, args: ['--root', '/work/app'], env: { P: dir } }],
+    },
+    {
+      name: 'no context file named: GEMINI.md; no servers',
+      text: '{"name":"plain","version":"1.0.0"}',
+      files: [`${dir}/GEMINI.md`],
+      servers: [],
+    },
+    {
+      name: 'a remote server by httpUrl',
+      text: '{"name":"r","mcpServers":{"r":{"httpUrl":"https://r.test/mcp"}}}',
+      files: [`${dir}/GEMINI.md`],
+      servers: [{ name: 'r', args: [], env: {}, url: 'https://r.test/mcp' }],
+    },
+  ])('$name', ({ text, files, servers }) => {
+    const parts = spec?.read(text, dir, where());
+    expect(parts?.rules).toEqual({ files, folders: [`${dir}/skills`] });
+    expect(parts?.servers).toEqual(servers);
+  });
+
+  it.for(['{', '[]', 'null', '"x"'])(
+    'a manifest that cannot be read (%s) throws, and the default files are still read',
+    (text) => {
+      expect(() => spec?.read(text, dir, where())).toThrow(McpConfigError);
+      expect(spec?.fallback(dir)).toEqual({ files: [`${dir}/GEMINI.md`], folders: [`${dir}/skills`] });
+    },
+  );
 });
 
 describe('reading MCP servers out of a config (text in, servers out)', () => {
@@ -231,6 +315,16 @@ describe('reading MCP servers out of a config (text in, servers out)', () => {
     { name: 'no projects', text: '{"mcpServers":{}}', servers: [] },
   ])('Claude Code .claude.json: $name', async ({ text, servers }) => {
     expect(await claudeJson?.(text)).toEqual(servers);
+  });
+
+  const mcpJson = AGENTS['claude-code'].chatStart.mcp(where()).find((config) => config.project === true);
+  it("Claude Code's project .mcp.json: its servers, read as the project's", async () => {
+    expect(mcpJson?.path).toBe('/work/app/.mcp.json');
+    const text = '{"mcpServers":{"repo-tool":{"command":"node","args":["tools/mcp.js"],"env":{"MODE":"dev"}}}}';
+    expect(await mcpJson?.servers(text)).toEqual([
+      { name: 'repo-tool', command: 'node', args: ['tools/mcp.js'], env: { MODE: 'dev' } },
+    ]);
+    await expect(mcpJson?.servers('{"mcpServers":')).rejects.toThrow(McpConfigError);
   });
 
   it('Claude Code .claude.json that cannot be read', async () => {

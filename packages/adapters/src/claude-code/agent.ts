@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import type { Agent, Locations, McpServer } from '../adapter.js';
-import { McpConfigError, serversIn } from '../scan.js';
+import { jsonServers, McpConfigError, serversIn } from '../scan.js';
 import { capabilities, read, toEventReply, toReply } from './payload.js';
 
 /** Claude Code's own folder: `$CLAUDE_CONFIG_DIR`, by default `~/.claude`. */
@@ -40,7 +40,12 @@ export const claudeCode: Agent = {
         ],
       };
     },
-    mcp: (where) => [{ path: claudeJson(where), servers: (text) => claudeServers(text, where.projectRoot) }],
+    mcp: (where) => [
+      { path: claudeJson(where), servers: (text) => claudeServers(text, where.projectRoot) },
+      // the project's shared servers: Claude Code asks the person before it starts one (its
+      // settings' enabledMcpjsonServers keep the answers); guard fingerprints them, never starts them
+      { path: posix.join(where.projectRoot, '.mcp.json'), project: true, servers: jsonServers() },
+    ],
   },
   read,
   toReply,
@@ -50,7 +55,7 @@ export const claudeCode: Agent = {
 /**
  * The servers of `.claude.json`: the user's own (`mcpServers`) and this project's local ones
  * (`projects[<root>].mcpServers`), which Claude Code starts without asking. A project's shared
- * `.mcp.json` needs the person's approval first, so it is not started.
+ * `.mcp.json` needs the person's approval first: it is read as a file of its own, never started.
  */
 async function claudeServers(text: string, projectRoot: string): Promise<readonly McpServer[]> {
   // most of this file is history and caches: no parse when it names no server

@@ -314,6 +314,14 @@ export async function runHook(
     }
     // a reply the deadline already gave is not this verdict: nothing to remember
     if (!answeredHere) return code;
+    // a new or changed MCP server whose tool goes ahead (after a yes) is known from now on
+    if (step.kind === 'mcp' && settled.verdict.decision === 'allow') {
+      try {
+        memory.serverRan?.(step.server);
+      } catch (error) {
+        io.err(`guard: could not keep the MCP server as known: ${oneLine(error)}\n`);
+      }
+    }
     try {
       memory.save(opinion?.change === undefined ? settled.change : { ...settled.change, opinion: opinion.change });
     } catch (error) {

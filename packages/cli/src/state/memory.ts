@@ -2,9 +2,10 @@ import type { HookInput } from '@guard/adapters';
 import { AGENTS } from '@guard/adapters/agents';
 import { GUARD_ON_NOTICE } from '@guard/adapters/messages';
 import type { AgentId, Chat, Change, Decided, Environment, ToolStep } from '@guard/core';
-import { changesNothing, observe, onPrompt, onResult, onStart } from '@guard/core';
+import { ANY_SERVER, changesNothing, observe, onPrompt, onResult, onStart } from '@guard/core';
 import type { StartScanResult } from '../world/start-scan.js';
 import { keepForProject } from './allowed.js';
+import { keepServers } from './servers.js';
 import { COMPACT_AT, compactChat, loadChat, recordChange, sweepChatsNow, waitingChanges } from './chats.js';
 
 /**
@@ -23,6 +24,11 @@ export interface ChatMemory {
   readonly announce?: string;
   /** Saves what the answer changes in the chat (after the reply is out). */
   save(change: Change): void;
+  /**
+   * A tool of this MCP server goes ahead: if the chat asked about the server as new or changed,
+   * its print is known from now on (kept after the answer), so later chats do not ask again.
+   */
+  serverRan?(server: string): void;
 }
 
 export interface MemoryOptions {
@@ -43,14 +49,22 @@ export const NO_MEMORY: ChatMemory = { save: () => undefined };
 /** One chat's memory: read now, without the lock; what a step changes is recorded without one too. */
 export function openChat(agent: AgentId, chatId: string, options: MemoryOptions, announce?: string): ChatMemory {
   const now = options.now ?? Date.now;
+  const chat = loadChat(options.guardHome, agent, chatId, now(), options.idleMs);
   return {
-    chat: loadChat(options.guardHome, agent, chatId, now(), options.idleMs),
+    chat,
     ...(announce === undefined ? {} : { announce }),
     save(change) {
       // most steps leave nothing to remember: nothing is written
       if (changesNothing(change)) return;
       recordChange(options.guardHome, agent, chatId, now(), change);
       afterAnswer(options, () => tidy(agent, chatId, options));
+    },
+    serverRan(server) {
+      const servers = chat.newServers;
+      // an unreadable file's stand-in is no print of a server: nothing becomes known by it
+      const print = servers !== undefined && Object.hasOwn(servers, server) ? servers[server] : undefined;
+      if (print === undefined || server === ANY_SERVER) return;
+      afterAnswer(options, () => keepServers(options.guardHome, agent, [print]));
     },
   };
 }
@@ -182,6 +196,7 @@ export function chatSessions(given: SessionOptions): {
         home: options.env.home,
         env: options.scanEnv,
         timeoutMs,
+        guardHome: options.guardHome,
       });
     };
   return {

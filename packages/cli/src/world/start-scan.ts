@@ -1,10 +1,11 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import type { AgentId, Locations, McpServer } from '@guard/adapters';
+import type { AgentId, ExtensionParts, Locations, McpServer } from '@guard/adapters';
 import { AGENTS } from '@guard/adapters/agents';
 import { McpConfigError, PROJECT_RULES } from '@guard/adapters/scan';
-import { rulesFileSigns, scanInjection } from '@guard/core';
+import { checkServers, rulesFileSigns, scanInjection } from '@guard/core';
 import { folderProblem } from '../fsx.js';
+import { keepServers, knownServers } from '../state/servers.js';
 
 /** What the chat-start scan looked at, what it found, and what it could not check (SPEC §5). */
 export interface StartScanResult {
@@ -17,6 +18,8 @@ export interface StartScanResult {
   readonly poisonedRules: boolean;
   /** MCP servers whose tool descriptions showed injection signs: their tools are blocked. */
   readonly poisonedServers: readonly string[];
+  /** MCP servers new or changed since guard last let their tools run: name → print (see core's `checkServers`). */
+  readonly newServers?: Readonly<Record<string, string>>;
 }
 
 export interface StartScanOptions {
@@ -27,6 +30,8 @@ export interface StartScanOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** For all MCP servers together. */
   readonly timeoutMs?: number;
+  /** guard's folder, where the prints of known servers are kept; without it no server is fingerprinted. */
+  readonly guardHome?: string;
 }
 
 const MAX_FILE = 256 * 1024;
@@ -72,16 +77,62 @@ function filesIn(folder: string): string[] {
   return out;
 }
 
+/** An extension the agent loads: what it adds, or why its manifest could not be read (and its text). */
+export type Extension =
+  | { readonly path: string; readonly parts: ExtensionParts }
+  | {
+      readonly path: string;
+      readonly rules: ExtensionParts['rules'];
+      readonly problem: string;
+      readonly text: string;
+    };
+
+const MAX_EXTENSIONS = 50;
+
+/** The agent's extensions, each read from its manifest (none when the agent has none, or the folder is missing). */
+export function extensionsOf(options: StartScanOptions): Extension[] {
+  const where = locations(options);
+  const spec = AGENTS[options.agent].chatStart.extensions?.(where);
+  if (spec === undefined) return [];
+  let names: string[];
+  try {
+    names = readdirSync(spec.folder, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() || entry.isSymbolicLink())
+      .map((entry) => entry.name)
+      .sort();
+  } catch {
+    return [];
+  }
+  const out: Extension[] = [];
+  for (const name of names.slice(0, MAX_EXTENSIONS)) {
+    const dir = join(spec.folder, name);
+    const path = join(dir, spec.manifest);
+    const text = readBounded(path);
+    // a folder with no manifest is no extension to the agent
+    if (text === undefined) continue;
+    try {
+      out.push({ path, parts: spec.read(text, dir, where) });
+    } catch (error) {
+      const why = error instanceof McpConfigError ? error.message : `could not be read (${String(error)})`;
+      out.push({ path, rules: spec.fallback(dir), problem: why, text });
+    }
+  }
+  return out;
+}
+
 /** Scans the rules and memory files this agent loads for this project and this user. */
 export function scanRulesFiles(
   options: StartScanOptions,
+  extensions: readonly Extension[] = extensionsOf(options),
 ): Pick<StartScanResult, 'checked' | 'found' | 'poisonedRules'> {
   const user = AGENTS[options.agent].chatStart.rules(locations(options));
+  const added = extensions.map((extension) => ('parts' in extension ? extension.parts.rules : extension.rules));
   const candidates = [
     ...PROJECT_RULES.files.map((file) => join(options.projectRoot, file)),
     ...PROJECT_RULES.folders.flatMap((folder) => filesIn(join(options.projectRoot, folder))),
     ...user.files,
     ...user.folders.flatMap(filesIn),
+    ...added.flatMap((rules) => [...rules.files, ...rules.folders.flatMap(filesIn)]),
   ].slice(0, MAX_FILES);
   const checked: string[] = [];
   const found: string[] = [];
@@ -102,23 +153,57 @@ function displayPath(path: string, options: StartScanOptions): string {
   return path;
 }
 
-/** The MCP servers configured for this agent at user level (project-level servers need the person's approval first and are never started). */
+/** An MCP server as the scan read it: `project` set when the project's own files declare it. */
+export type ServerRead = McpServer & { readonly project?: string };
+
+/**
+ * The MCP servers configured for this agent: the person's, its extensions', and the project's own
+ * (which are marked, and never started: the agent asks the person before it starts them, or runs
+ * them only in a folder the person trusted). `unreadable` holds the text of each file that exists
+ * but could not be read: what it declares is unknown.
+ */
 export async function configuredServers(
   options: StartScanOptions,
-): Promise<{ servers: McpServer[]; problems: string[] }> {
+  extensions: readonly Extension[] = extensionsOf(options),
+): Promise<{ servers: ServerRead[]; problems: string[]; unreadable: string[] }> {
   const problems: string[] = [];
-  const servers: McpServer[] = [];
+  const unreadable: string[] = [];
+  const servers: ServerRead[] = [];
   for (const config of AGENTS[options.agent].chatStart.mcp(locations(options))) {
     const text = readBounded(config.path);
-    if (text === undefined) continue;
+    if (text === undefined) {
+      // there, but not to be read (no permission, not a file): what it declares is unknown
+      if (existsSync(config.path)) {
+        problems.push(`${displayPath(config.path, options)}: could not be read, its servers were not checked`);
+        unreadable.push(`${config.path}\u0000unreadable`);
+      }
+      continue;
+    }
     try {
-      servers.push(...(await config.servers(text)));
+      const declared = await config.servers(text);
+      servers.push(
+        ...(config.project === true
+          ? declared.map((server) => ({
+              ...server,
+              project: options.projectRoot,
+              skip: server.skip ?? "the project's own server, not started by guard",
+            }))
+          : declared),
+      );
     } catch (error) {
       const why = error instanceof McpConfigError ? error.message : `could not be read (${String(error)})`;
       problems.push(`${displayPath(config.path, options)}: ${why}`);
+      unreadable.push(`${config.path}\u0000${text}`);
     }
   }
-  return { servers, problems };
+  for (const extension of extensions) {
+    if ('parts' in extension) servers.push(...extension.parts.servers);
+    else {
+      problems.push(`${displayPath(extension.path, options)}: ${extension.problem}`);
+      unreadable.push(`${extension.path}\u0000${extension.text}`);
+    }
+  }
+  return { servers, problems, unreadable };
 }
 
 /**
@@ -180,7 +265,7 @@ async function listTools(
   deadline: number,
 ): Promise<string[] | string> {
   const child = execa(server.command ?? '', [...server.args], {
-    cwd,
+    cwd: server.cwd ?? cwd,
     env: { ...env, ...server.env },
     extendEnv: false,
     stdin: 'pipe',
@@ -246,16 +331,44 @@ function collectStrings(value: unknown, out: string[], depth = 0): void {
     }
 }
 
+/**
+ * Which servers are new or changed since guard last let their tools run (core's `checkServers`
+ * against the prints kept in guard's folder); the first look ever keeps the person's own servers
+ * as known. Prints that cannot be kept are kept the next time.
+ */
+function newServersOf(
+  options: StartScanOptions,
+  servers: readonly ServerRead[],
+  unreadable: readonly string[],
+): { newServers: Readonly<Record<string, string>>; unchecked: string[] } {
+  if (options.guardHome === undefined) return { newServers: {}, unchecked: [] };
+  const known = knownServers(options.guardHome, options.agent);
+  const { newServers, baseline } = checkServers(known, servers, unreadable);
+  const unchecked: string[] = [];
+  // the first look is kept even when there is no server: a server added later is new
+  if (known === undefined || baseline.length > 0) {
+    try {
+      keepServers(options.guardHome, options.agent, baseline);
+    } catch (error) {
+      unchecked.push(`the MCP servers' prints could not be kept (${String(error)})`);
+    }
+  }
+  return { newServers, unchecked };
+}
+
 /** The whole chat-start scan: rules files and local MCP servers (at most `timeoutMs` for the servers). */
 export async function scanChatStart(options: StartScanOptions): Promise<StartScanResult> {
-  const files = scanRulesFiles(options);
-  const { servers, problems } = await configuredServers(options);
+  const extensions = extensionsOf(options);
+  const files = scanRulesFiles(options, extensions);
+  const { servers, problems, unreadable } = await configuredServers(options, extensions);
+  const prints = newServersOf(options, servers, unreadable);
   const mcp = await scanServers(servers, options.env, options.projectRoot, options.timeoutMs ?? 5000);
   return {
     checked: [...files.checked, ...mcp.checked],
     found: [...files.found, ...mcp.found],
-    unchecked: [...problems, ...mcp.unchecked],
+    unchecked: [...problems, ...prints.unchecked, ...mcp.unchecked],
     poisonedRules: files.poisonedRules,
     poisonedServers: mcp.poisonedServers,
+    ...(Object.keys(prints.newServers).length === 0 ? {} : { newServers: prints.newServers }),
   };
 }

@@ -205,6 +205,7 @@ const GUARD_NAMES = [
   'allowed.json',
   'installs.json',
   'second-opinion.json',
+  'mcp-servers.json',
   'dist',
   'bin.js',
   'main.js',
