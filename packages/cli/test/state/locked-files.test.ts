@@ -7,13 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { forgetAllowed, keepForProject, readAllowed } from '../../src/state/allowed.js';
 import { lockOwner } from '../../src/state/lock.js';
 import { readHealth, updateHealth } from '../../src/state/opinion.js';
-import {
-  effectiveSettings,
-  lastGoodPath,
-  readSettings,
-  settingsPath,
-  updateSettings,
-} from '../../src/state/settings.js';
+import { effectiveSettings, lastGoodPath, readSettings, settingsPath } from '../../src/state/settings.js';
 
 /**
  * The files in guard's folder that several processes change besides the chats (SPEC §5: no lost
