@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GEMINI_LEGACY_SETTINGS, GEMINI_SETTINGS, geminiPrompt, writeGeminiSettings } from './harness/agents.js';
+import { withoutComments } from '../../packages/adapters/src/scan.js';
 import { fakeGeminiModel } from './harness/fake-model.js';
 import type { FakeModel, Turn } from './harness/fake-model.js';
 import { closeAll, entriesFor, inProject, leftUndone, requireInstalled, SAYS, setupGuard } from './harness/scenario.js';
@@ -20,9 +21,18 @@ const models: FakeModel[] = [];
 
 /** Runs one scripted `gemini -p` and checks that Gemini CLI itself finished normally. */
 async function run(script: readonly Turn[], prompt = 'do the task'): Promise<FakeModel> {
+  return geminiRun(script, {}, prompt);
+}
+
+/** `run` with more environment for Gemini CLI. */
+async function geminiRun(
+  script: readonly Turn[],
+  env: Readonly<Record<string, string>>,
+  prompt = 'do the task',
+): Promise<FakeModel> {
   const fake = await fakeGeminiModel({ script });
   models.push(fake);
-  const result = await geminiPrompt(world, fake, prompt);
+  const result = await geminiPrompt(world, fake, prompt, { env });
   expect(result.timedOut, result.stderr).toBe(false);
   expect(result.code, `${result.stdout}${result.stderr}`).toBe(0);
   return fake;
@@ -85,6 +95,20 @@ describe('Gemini CLI (gemini -p --yolo) with guard', { timeout: 180_000 }, () =>
 
     expect(await guardOk(world, ['uninstall', 'gemini'])).toContain('Restored');
     expect(readFileSync(settings, 'utf8')).toBe(GEMINI_SETTINGS);
+  });
+
+  it('in CI (GITHUB_SHA set) Gemini CLI hands hooks a cleaned environment without GUARD_HOME: the folder reaches the hook through the env setup wrote into its entry, so the force push is blocked and logged there', async () => {
+    await setUp(GEMINI_SETTINGS);
+    const written = JSON.parse(withoutComments(readFileSync(settings, 'utf8'))) as {
+      hooks: Record<string, { hooks: { env?: Record<string, string> }[] }[]>;
+    };
+    expect(written.hooks['BeforeTool']?.[0]?.hooks[0]?.env).toEqual({ GUARD_HOME: world.guardHome });
+    const origin = remote(world, 'diverged');
+    const before = origin.head('main');
+    const fake = await geminiRun([{ shell: 'git push --force origin main' }], { GITHUB_SHA: '0123456789abcdef' });
+    expect(origin.head('main')).toBe(before);
+    expect(entriesFor(world, 'git push --force origin main')).toMatchObject([{ decision: 'block', how: 'rules' }]);
+    expect(fake.toolOutputs()[0]).toMatch(DENIED);
   });
 
   it('an asked push under -p (nobody reads the chat now) goes back as "safer way, or leave it out", with a code for a resumed chat; flagged again it is left undone and reported', async () => {

@@ -30,6 +30,12 @@ export interface InstallOptions {
   readonly hookCommand: string;
   /** Write the agent's own fail-closed switch where it has one (Cursor `failClosed: true`). */
   readonly failClosed: boolean;
+  /**
+   * guard's folder, when it is not the one the home folder alone gives (GUARD_HOME or
+   * XDG_STATE_HOME set at setup): an agent that hands its hooks a cleaned environment (Gemini CLI
+   * in CI) gets it written into guard's entry, so the hook works with the settings setup used.
+   */
+  readonly guardHome?: string;
 }
 
 /** What kind of hook call a payload is, after the adapter looked at it. */

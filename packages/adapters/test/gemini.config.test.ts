@@ -165,3 +165,42 @@ describeRefusals('gemini: a file Gemini CLI would not read is refused with its l
     uninstall: 'unchanged',
   },
 ]);
+
+describe("guard's folder in its entries (Gemini CLI cleans a hook's environment in CI)", () => {
+  const moved = { ...options, guardHome: '/srv/guard state' };
+  const hooksOf = (text: string): Record<string, { hooks: Record<string, unknown>[] }[]> =>
+    (toValue(parseJson(text, { comments: true })) as { hooks: Record<string, { hooks: Record<string, unknown>[] }[]> })
+      .hooks;
+
+  it.each([
+    {
+      row: 'moved: every handler carries GUARD_HOME in its own env',
+      given: moved,
+      env: { GUARD_HOME: '/srv/guard state' },
+    },
+    { row: 'not moved: no env at all', given: options, env: undefined },
+  ])('$row', ({ given, env }) => {
+    const text = gemini.install(USER, given);
+    for (const [event, list] of Object.entries(hooksOf(text))) {
+      const ours = list.flatMap((group) => group.hooks).filter((hook) => hook['name'] === 'guard');
+      if (ours.length === 0) continue;
+      expect(
+        ours.map((hook) => hook['env']),
+        event,
+      ).toEqual(ours.map(() => env));
+    }
+    expect(gemini.uninstall(text)).toBe(USER);
+  });
+
+  it('setup again with the folder moved, moved elsewhere or back changes only the env, and is then a no-op', () => {
+    const plain = gemini.install(USER, options);
+    const withEnv = gemini.install(plain, moved);
+    expect(withEnv).not.toBe(plain);
+    expect(gemini.install(withEnv, moved)).toBe(withEnv);
+    const elsewhere = gemini.install(withEnv, { ...options, guardHome: '/other' });
+    expect(elsewhere).toContain('"/other"');
+    expect(elsewhere).not.toContain('/srv/guard state');
+    expect(gemini.install(elsewhere, options)).toBe(plain);
+    expect(gemini.installedCommands(withEnv)).toEqual([CMD]);
+  });
+});

@@ -27,9 +27,20 @@ const schema: HookFileSchema = {
   commandKeys: ['command'],
   header: {},
   comments: true,
-  entry: (event, command) => ({
+  entry: (event, command, options) => ({
     ...(MATCHED_EVENTS.includes(event) ? { matcher: '*' } : {}),
-    hooks: [{ name: HOOK_NAME, type: 'command', command, timeout: TIMEOUT_MS }],
+    hooks: [
+      {
+        name: HOOK_NAME,
+        type: 'command',
+        command,
+        timeout: TIMEOUT_MS,
+        // Gemini CLI drops every variable but a few (PATH, HOME, …) from a hook's environment when
+        // GITHUB_SHA is set, and names that look secret when its redaction is on; a handler's own
+        // `env` is added after that, so guard's folder reaches the hook this way
+        ...(options.guardHome === undefined ? {} : { env: { GUARD_HOME: options.guardHome } }),
+      },
+    ],
   }),
 };
 

@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { adapters } from '@guard/adapters';
-import type { Adapter, AgentId, ConfigError, ConfigLevel, Locations } from '@guard/adapters';
+import type { Adapter, AgentId, ConfigError, ConfigLevel, InstallOptions, Locations } from '@guard/adapters';
 import { GUARD_PACKAGE, quoteWord } from '@guard/core';
 import { findProjectRoot } from '../world/project-root.js';
 import { GuardError } from '../errors.js';
 import type { Io } from '../io.js';
 import { hookScriptPath } from '../self.js';
-import { readSettings, SettingsError } from '../state/settings.js';
+import { movedGuardHome, readSettings, SettingsError } from '../state/settings.js';
 import type { Settings } from '../state/settings.js';
 
 /** Both config levels, user first. */
@@ -236,4 +236,10 @@ export function writeStep<T>(path: string, write: () => T): T {
       'Check that the folder is writable, then run the command again.',
     );
   }
+}
+
+/** What setup (and status, to tell whether an entry is as setup would write it) hands the adapter. */
+export function installOptions(agent: AgentId, failClosed: boolean, io: Io): InstallOptions {
+  const moved = movedGuardHome(io.env, io.home());
+  return { hookCommand: hookCommand(agent), failClosed, ...(moved === undefined ? {} : { guardHome: moved }) };
 }

@@ -8,7 +8,7 @@ import {
   checkCommand,
   describeConfigError,
   hasFailClosedSwitch,
-  hookCommand,
+  installOptions,
   LEVELS,
   locationsFrom,
   readBytes,
@@ -178,9 +178,8 @@ export function inspectLevel(agent: AgentId, level: ConfigLevel, io: Io, setting
   const commands = [...new Set(adapter.installedCommands(text).map(baseCommand))].map((command) =>
     withAdvice(checkCommand(command), adapter.displayName, again),
   );
-  const current = hookCommand(agent);
   try {
-    const upToDate = adapter.install(text, { hookCommand: current, failClosed: settings.failClosed }) === text;
+    const upToDate = adapter.install(text, installOptions(agent, settings.failClosed, io)) === text;
     const installed = commands.length > 0;
     return {
       ...base,

@@ -5,7 +5,7 @@ import type { Adapter, AgentId, ConfigLevel } from '@guard/adapters';
 import {
   adapterFor,
   describeConfigError,
-  hookCommand,
+  installOptions,
   locationsFrom,
   readBytes,
   settingsOrFail,
@@ -59,7 +59,7 @@ export async function setUpHook(agent: AgentId, options: SetupOptions, io: Io): 
   const before = textOf(file, beforeBytes);
   let after: string;
   try {
-    after = adapter.install(before, { hookCommand: hookCommand(agent), failClosed: settings.failClosed });
+    after = adapter.install(before, installOptions(agent, settings.failClosed, io));
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     throw new GuardError(

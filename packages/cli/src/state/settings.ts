@@ -90,6 +90,19 @@ export function guardHomeFrom(
   return join(env.XDG_STATE_HOME || join(home, '.local', 'state'), 'guard');
 }
 
+/**
+ * guard's folder when the home folder alone would not lead to it (GUARD_HOME, or XDG_STATE_HOME,
+ * set): what setup writes into the entries of an agent that cleans its hooks' environment.
+ */
+export function movedGuardHome(
+  env: Readonly<Record<string, string | undefined>>,
+  home: string,
+  platform: string = process.platform,
+): string | undefined {
+  const home_ = guardHomeFrom(env, home, platform);
+  return home_ === guardHomeFrom({}, home, platform) ? undefined : home_;
+}
+
 export function settingsPath(guardHome: string): string {
   return join(guardHome, 'settings.yaml');
 }

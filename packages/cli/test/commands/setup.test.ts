@@ -89,7 +89,8 @@ const write = (path: string, text: string): void => {
 
 describe.each(AGENTS)('guard setup %s', (agent) => {
   const adapter = adapters[agent];
-  const options = { hookCommand: hookCommand(agent), failClosed: false };
+  // the box moves guard's folder (GUARD_HOME): an agent that cleans its hooks' environment is told where it is
+  const options = () => ({ hookCommand: hookCommand(agent), failClosed: false, guardHome: box.guardHome });
 
   it('creates a missing file and its folders, and uninstall takes both away again', async () => {
     const file = PATHS[agent].user(box);
@@ -100,7 +101,7 @@ describe.each(AGENTS)('guard setup %s', (agent) => {
       `Created ${file} with guard's hook (events: ${adapter.capabilities.events.join(', ')}).`,
     );
     expect(result.stdout).toMatch(/\nNext: .+\n$/);
-    expect(readIfThere(file)).toBe(adapter.install('', options));
+    expect(readIfThere(file)).toBe(adapter.install('', options()));
     expect(existsSync(`${file}.guard-backup`)).toBe(false);
 
     const removed = await box.guard('uninstall', agent);
@@ -119,7 +120,7 @@ describe.each(AGENTS)('guard setup %s', (agent) => {
     expect(result.stdout).toContain(`Updated ${file}: added guard's hook`);
     expect(result.stdout).toContain(`Kept a copy of the original in ${file}.guard-backup.`);
     const after = readIfThere(file) as string;
-    expect(after).toBe(adapter.install(USER_FILES[agent], options));
+    expect(after).toBe(adapter.install(USER_FILES[agent], options()));
     expect(adapter.uninstall(after)).toBe(USER_FILES[agent]);
     expect(readIfThere(`${file}.guard-backup`)).toBe(USER_FILES[agent]);
 
@@ -227,7 +228,7 @@ describe.each(AGENTS)('guard setup %s', (agent) => {
     const file = PATHS[agent].user(box);
     const result = await box.guard('setup', agent, '--dry-run');
     expect(result.code).toBe(0);
-    const lines = adapter.install('', options).trimEnd().split('\n');
+    const lines = adapter.install('', options()).trimEnd().split('\n');
     expect(result.stdout).toBe(
       `Would create ${file} (dry run: nothing written):\n--- /dev/null\n+++ ${file}\n@@ -0,0 +1,${lines.length} @@\n${lines.map((line) => `+${line}\n`).join('')}`,
     );
@@ -242,7 +243,7 @@ describe.each(AGENTS)('guard setup %s', (agent) => {
     expect(result.stdout).toContain(
       `This file applies only when ${adapter.displayName} works in this project${agent === 'antigravity' ? '' : ', and only once you trust this folder there'}.\n`,
     );
-    expect(readIfThere(file)).toBe(adapter.install('', options));
+    expect(readIfThere(file)).toBe(adapter.install('', options()));
     expect(existsSync(PATHS[agent].user(box))).toBe(false);
     expect(readdirSync(box.cwd)).toEqual([]);
 
@@ -272,7 +273,8 @@ function escape(text: string): string {
 /** Setup cases of the self-attack count (issue 12): each it() below is one. */
 describe.each(AGENTS)("the person's file is a link or read-only (%s)", (agent) => {
   const adapter = adapters[agent];
-  const options = { hookCommand: hookCommand(agent), failClosed: false };
+  // the box moves guard's folder (GUARD_HOME): an agent that cleans its hooks' environment is told where it is
+  const options = () => ({ hookCommand: hookCommand(agent), failClosed: false, guardHome: box.guardHome });
   /** The person's real file, kept elsewhere (a dotfiles repository), and the link the agent reads. */
   const linked = (): { file: string; target: string } => {
     const file = PATHS[agent].user(box);
@@ -288,7 +290,7 @@ describe.each(AGENTS)("the person's file is a link or read-only (%s)", (agent) =
     expect((await box.guard('setup', agent)).code).toBe(0);
     expect(lstatSync(file).isSymbolicLink()).toBe(true);
     expect(readlinkSync(file)).toBe(target);
-    expect(readIfThere(target)).toBe(adapter.install(USER_FILES[agent], options));
+    expect(readIfThere(target)).toBe(adapter.install(USER_FILES[agent], options()));
     expect((await box.guard('uninstall', agent)).code).toBe(0);
     expect(lstatSync(file).isSymbolicLink()).toBe(true);
     expect(readlinkSync(file)).toBe(target);
@@ -324,7 +326,7 @@ describe.each(AGENTS)("the person's file is a link or read-only (%s)", (agent) =
     chmodSync(file, 0o444);
     expect((await box.guard('setup', agent)).code).toBe(0);
     expect(statSync(file).mode & 0o777).toBe(0o444);
-    expect(readIfThere(file)).toBe(adapter.install(USER_FILES[agent], options));
+    expect(readIfThere(file)).toBe(adapter.install(USER_FILES[agent], options()));
     expect((await box.guard('uninstall', agent)).code).toBe(0);
     expect(statSync(file).mode & 0o777).toBe(0o444);
     expect(readIfThere(file)).toBe(USER_FILES[agent]);

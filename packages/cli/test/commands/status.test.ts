@@ -125,6 +125,20 @@ describe('guard status --json', () => {
     expect(levelOf(report, 'cursor', 'user')).toMatchObject({ upToDate: true, agentFailClosed: true });
   });
 
+  it("an entry set up before guard's folder was moved is not up to date, where the agent cleans its hooks' environment", async () => {
+    // the box moves guard's folder with GUARD_HOME; these entries were written without it
+    const gemini = join(box.home, '.gemini', 'settings.json');
+    write(gemini, adapters.gemini.install('', { hookCommand: hookCommand('gemini'), failClosed: false }));
+    expect(levelOf(await statusJson(), 'gemini', 'user')).toMatchObject({ installed: true, upToDate: false });
+    expect(await box.guard('setup', 'gemini')).toMatchObject({ code: 0 });
+    expect(readIfThere(gemini)).toContain(JSON.stringify(box.guardHome));
+    expect(levelOf(await statusJson(), 'gemini', 'user')).toMatchObject({ installed: true, upToDate: true });
+    // an agent that hands its hooks the whole environment needs nothing more
+    const claude = join(box.home, '.claude', 'settings.json');
+    write(claude, adapters['claude-code'].install('', { hookCommand: hookCommand('claude-code'), failClosed: false }));
+    expect(levelOf(await statusJson(), 'claude-code', 'user')).toMatchObject({ installed: true, upToDate: true });
+  });
+
   it('a command whose script is gone does not resolve, and says which file', async () => {
     const file = join(box.home, '.gemini', 'config', 'hooks.json');
     const gone = join(box.root, 'old-checkout', 'dist', 'bin.js');

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Settings } from '../../src/state/settings.js';
-import { SECOND_OPINION_OFF } from '../../src/state/settings.js';
+import { movedGuardHome, SECOND_OPINION_OFF } from '../../src/state/settings.js';
 import {
   DEFAULT_SETTINGS,
   effectiveSettings,
@@ -117,5 +117,28 @@ describe('effective settings (SPEC §7: unreadable settings never loosen)', () =
     await effectiveSettings(home);
     writeFileSync(settingsFile(), 'enabled: nah\n');
     expect((await effectiveSettings(home)).settings.enabled).toBe(false);
+  });
+});
+
+describe("guard's folder as the home folder alone would not give it (written into entries of agents that clean their hooks' environment)", () => {
+  it.each([
+    { row: 'nothing set', env: {}, platform: 'linux', moved: undefined },
+    { row: 'GUARD_HOME', env: { GUARD_HOME: '/srv/g' }, platform: 'linux', moved: '/srv/g' },
+    { row: 'XDG_STATE_HOME', env: { XDG_STATE_HOME: '/srv/state' }, platform: 'linux', moved: '/srv/state/guard' },
+    {
+      row: 'GUARD_HOME set to the default',
+      env: { GUARD_HOME: '/h/.local/state/guard' },
+      platform: 'linux',
+      moved: undefined,
+    },
+    { row: 'an empty GUARD_HOME', env: { GUARD_HOME: '' }, platform: 'linux', moved: undefined },
+    {
+      row: "Windows' LOCALAPPDATA elsewhere",
+      env: { LOCALAPPDATA: 'D:/local' },
+      platform: 'win32',
+      moved: join('D:/local', 'guard'),
+    },
+  ])('$row', ({ env, platform, moved }) => {
+    expect(movedGuardHome(env, '/h', platform)).toBe(moved);
   });
 });
