@@ -122,6 +122,8 @@ runRuleTests(guardTamper, {
     'guard off',
     'guard fail-closed off',
     "find ~/.local -name 'settings.*' -delete",
+    // the MCP servers guard knows: deleting them would take every server as known on the next look
+    'find ~/.local -name mcp-servers.json -delete',
     "find ~ -name '*.json' -delete",
     "find ~ -name '*.json' -path '*guard*' -delete",
     // an agent's hook folder in the project: its *.json files, by name or by pattern
