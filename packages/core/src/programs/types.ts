@@ -116,6 +116,7 @@ export interface PrefixSpec {
  * - `env-runner`: a command in a tool's environment (`poetry run cmd`, `bundle exec cmd`);
  * - `option-text`: an option's value or an environment variable is a command line it runs
  *   (`env -S TEXT`, `tar --to-command=CMD`, `rsync -e CMD`, `ssh -o ProxyCommand=CMD`, `MANPAGER`);
+ * - `start-process`: `Start-Process FILE -ArgumentList ARGS` (and cmd's `start`) starts FILE with ARGS;
  * - `git`, `vim`, `sed`, `make`, `pager`: commands written in the program's own language (git
  *   aliases and settings, Ex commands, sed scripts, Makefiles, less's `+!cmd`: ../shell/embedded.ts).
  */
@@ -167,7 +168,12 @@ export type Runs =
   /** make: a Makefile from stdin (`-f -`), from a process substitution, or `--eval TEXT`: its recipes run. */
   | { readonly kind: 'make' }
   /** less: `+!cmd` runs a command when it starts. */
-  | { readonly kind: 'pager' };
+  | { readonly kind: 'pager' }
+  /**
+   * PowerShell's Start-Process (`saps`, `start`; cmd's `start` too): the file it starts and its
+   * argument list make one command line, which the started program reads in turn.
+   */
+  | { readonly kind: 'start-process' };
 
 /** A subcommand with options of its own (`git push`, `docker compose`, `kubectl exec`). */
 export interface SubcommandSpec {

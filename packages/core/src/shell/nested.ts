@@ -453,6 +453,65 @@ const RUNNERS: { readonly [K in Runs['kind']]: Runner<K> } = {
     return out;
   },
 
+  /**
+   * `Start-Process FILE [-ArgumentList] ARGS` (`saps`, `start`): FILE and ARGS, a string or an
+   * array PowerShell joins with blanks, make one Windows command line that the started program
+   * reads itself (`powershell -Command …`, `cmd /c …`). cmd's `start ["title"] [/switches] cmd args`
+   * is read the same way, the title and switches passed over.
+   */
+  'start-process': (_how, args, texts, name, found) => {
+    const parsed = parseArgv(texts, readsWith(found));
+    const valueOf = (names: readonly string[]): Mapped | undefined => {
+      const option = optionsNamed(parsed, names).pop();
+      const word = option?.valueIndex === undefined ? undefined : args[option.valueIndex];
+      return word === undefined ? undefined : sliceMapped(word.map, option?.valueOffset ?? 0, word.text.length);
+    };
+    // a quoted word is never a parameter's name in PowerShell (`Start-Process pwsh "-enc …"`)
+    const candidates = [
+      ...parsed.operands,
+      ...parsed.options.flatMap((o) => (o.value === undefined && args[o.index]?.quoted === true ? [o.index] : [])),
+    ].sort((a, b) => a - b);
+    const operands = candidates;
+    const file = valueOf(['-FilePath', '-PSPath', '-Path']);
+    const listed = optionsNamed(parsed, ARGUMENT_LIST).flatMap((option) => {
+      const word = option.valueIndex === undefined ? undefined : args[option.valueIndex];
+      return word === undefined ? [] : [sliceMapped(word.map, option.valueOffset ?? 0, word.text.length)];
+    });
+    const positional = operands.map((i) => (args[i] as Word).map);
+    const via: Via = { kind: 'runner', name };
+    const out: Nested[] = [];
+    const first = file ?? positional[0];
+    const lead = first?.text.toLowerCase() ?? '';
+    // `start /wait …` is cmd's, read below
+    if (first !== undefined && !(name === 'start' && (CMD_START_SWITCHES.has(lead) || CMD_START_VALUED.has(lead)))) {
+      const rest = [...(file === undefined ? positional.slice(1) : positional), ...listed].flatMap(arrayItems);
+      out.push({ kind: 'text', via, text: joinMapped([first, ...rest]), dialect: 'cmd' });
+      // `a,b` written without quotes is an array too; `'a,b'` is one string: both are read
+      if (rest.some((piece) => piece.text.includes(',')))
+        out.push({
+          kind: 'text',
+          via,
+          text: joinMapped([first, ...rest.flatMap((piece) => splitAt(piece, () => true))]),
+          dialect: 'cmd',
+        });
+    }
+    if (name === 'start') {
+      // cmd's `start [/switches] ["title"] program args…`: every word after the program is its own
+      let k = 0;
+      while (k < texts.length) {
+        const lower = (texts[k] ?? '').toLowerCase();
+        if (CMD_START_VALUED.has(lower)) k += 2;
+        else if (CMD_START_SWITCHES.has(lower)) k++;
+        else break;
+      }
+      const title = args[k];
+      const from = title?.quoted === true && k + 1 < args.length ? k + 1 : k;
+      if (from < args.length)
+        out.push({ kind: 'text', via, text: joinMapped(args.slice(from).map((w) => w.map)), dialect: 'cmd' });
+    }
+    return out;
+  },
+
   /** A tool that runs a command in its environment (`poetry run`, `bundle exec`, `yarn exec`, …). */
   'env-runner': (how, _args, texts, name, found) => {
     const at = parseArgv(texts, readsWith(found)).rest;
@@ -476,4 +535,49 @@ function commandIn(value: Mapped, keys: readonly string[] | undefined, strip: st
   }
   while (strip !== undefined && start < text.length && strip.includes(text[start] as string)) start++;
   return sliceMapped(value, start, text.length);
+}
+
+/** Start-Process's argument list, under each spelling PowerShell accepts. */
+const ARGUMENT_LIST = ['-ArgumentList', '-Args', '-A', '-Ar', '-Arg', '-Argu', '-Argum', '-Argume', '-Argumen'];
+/** cmd's `start` switches before the program, and those that take a value. */
+const CMD_START_SWITCHES = new Set(
+  [
+    'b',
+    'i',
+    'min',
+    'max',
+    'wait',
+    'low',
+    'normal',
+    'high',
+    'realtime',
+    'abovenormal',
+    'belownormal',
+    'separate',
+    'shared',
+    'unblocked',
+  ].map((s) => `/${s}`),
+);
+const CMD_START_VALUED = new Set(['/d', '/node', '/affinity']);
+
+/**
+ * The items of a PowerShell array as the reader joined them (`'-Command','x y'` is read as
+ * `-Command,x y`): split at each comma written between two quoted items (beside a quote, so its
+ * neighbours do not sit next to it in the original line).
+ */
+function arrayItems(piece: Mapped): Mapped[] {
+  return splitAt(piece, (i) => piece.at(i - 1) + 1 !== piece.at(i) || piece.at(i + 1) - 1 !== piece.at(i));
+}
+
+function splitAt(piece: Mapped, where: (i: number) => boolean): Mapped[] {
+  const out: Mapped[] = [];
+  let start = 0;
+  const text = piece.text;
+  for (let i = text.indexOf(','); i >= 0 && out.length < 256; i = text.indexOf(',', i + 1)) {
+    if (!where(i)) continue;
+    if (i > start) out.push(sliceMapped(piece, start, i));
+    start = i + 1;
+  }
+  if (start < text.length) out.push(sliceMapped(piece, start, text.length));
+  return out;
 }

@@ -24,6 +24,8 @@ runRuleTests(execHidden, {
     'powershell -NoProfile -Command "Get-ChildItem"',
     'pwsh -File tools/run.ps1 -e staging',
     'powershell -ep Bypass -f setup.ps1',
+    "Start-Process pwsh -ArgumentList '-File','build.ps1'",
+    "Start-Process powershell -ArgumentList '-NoProfile','-Command','Get-ChildItem'",
     // data, not a command
     'git commit -m "echo x | base64 -d | sh"',
     'grep -r "EncodedCommand" docs',
@@ -45,6 +47,11 @@ runRuleTests(execHidden, {
     'powershell -ExecutionPolicy Bypass -Enc ZQBjAGgAbwA=',
     'powershell /enc ZQBjAGgAbwA=',
     'cmd /c powershell -enc ZQBjAGgAbwA=',
+    // handed to a started PowerShell as its argument list
+    'Start-Process powershell -ArgumentList "-enc ZQBjAGgAbwA="',
+    'Start-Process pwsh "-EncodedCommand ZQBjAGgAbwA="',
+    "saps -FilePath powershell.exe -ArgumentList '-NoProfile','-enc','ZQBjAGgAbwA='",
+    'cmd /c start "" powershell -enc ZQBjAGgAbwA=',
     // decoders that feed a shell or eval
     'echo cm0gLXJmIC4= | base64 --decode | bash',
     'base64 -D <<< cm0gLXJmIC4= | sh',

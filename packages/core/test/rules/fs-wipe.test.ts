@@ -69,6 +69,13 @@ runRuleTests(fsWipe, {
     '$files = @("out.log","tmp.log"); foreach ($f in $files) { Remove-Item $f -ErrorAction SilentlyContinue }',
     'if (Test-Path .\\dist) { Remove-Item .\\dist -Recurse -Force }',
     "try { Remove-Item -Recurse -Force .\\build } catch { Write-Host 'nothing to clean' }",
+    // Start-Process starting something harmless
+    'Start-Process notepad',
+    "Start-Process pwsh -ArgumentList '-File','build.ps1'",
+    "Start-Process cmd -ArgumentList '/c','rd','/s','/q','build'",
+    "Start-Process powershell -ArgumentList '-Command','Remove-Item -Recurse .\\dist'",
+    'Start-Process msedge https://example.org',
+    'cmd /c start "" notepad README.md',
   ],
   invalid: [
     // run from inline code
@@ -169,6 +176,18 @@ runRuleTests(fsWipe, {
     'Write-Host "a`nb"; rm -rf ~',
     'Write-Host "$(Remove-Item -Recurse -Force ~)"',
     'iex "Remove-Item -Recurse -Force ~"',
+    // a shell started by Start-Process (saps, start) with the wipe as its argument list
+    "Start-Process powershell -ArgumentList '-Command','Remove-Item -Recurse ~'",
+    "Start-Process pwsh -ArgumentList '-NoProfile', '-Command', 'Remove-Item -Recurse -Force $HOME'",
+    'Start-Process -FilePath powershell -ArgumentList "-Command Remove-Item -Recurse C:\\"',
+    "Start-Process cmd -ArgumentList '/c rd /s /q C:\\'",
+    'Start-Process cmd -ArgumentList /c,rd,/s,/q,C:\\',
+    "saps pwsh -Args '-c','Remove-Item -Recurse ~'",
+    "start pwsh -ArgumentList '-c','Remove-Item -Recurse ~'",
+    'Start-Process -Verb RunAs -Wait powershell "-Command Remove-Item -Recurse ~"',
+    'cmd /c start "" cmd /c rd /s /q C:\\',
+    'cmd /c start /wait cmd /c rd /s /q C:\\',
+    'start "clean" cmd /c rd /s /q C:\\',
   ],
 });
 

@@ -433,6 +433,59 @@ describe('programs that run a command written in their own options or text', () 
     { line: "MANPAGER='rm -rf x' man ls", expect: [{ program: 'man' }, { program: 'rm', via: 'man -c' }] },
     { line: "less +'!rm -rf x' notes.txt", expect: [{ program: 'less' }, { program: 'rm', via: 'less -c' }] },
     { line: 'less +G app.log', expect: [{ program: 'less' }] },
+    // Start-Process (saps, start): the file and its argument list are one command line the started program reads
+    {
+      line: "Start-Process pwsh -ArgumentList '-Command','Remove-Item -Recurse x'",
+      options: { shell: 'powershell' },
+      expect: [
+        { program: 'Start-Process' },
+        { program: 'pwsh', args: ['-Command', 'Remove-Item', '-Recurse', 'x'], via: 'start-process' },
+        { program: 'Remove-Item', args: ['-Recurse', 'x'], via: 'start-process > pwsh -c' },
+      ],
+    },
+    {
+      line: 'saps -FilePath cmd -Args "/c rd /s /q build"',
+      options: { shell: 'powershell' },
+      expect: [
+        { program: 'saps' },
+        { program: 'cmd', via: 'saps' },
+        { program: 'rd', args: ['/s', '/q', 'build'], via: 'saps > cmd -c' },
+      ],
+    },
+    {
+      line: 'Start-Process git "push --force"',
+      options: { shell: 'powershell' },
+      expect: [{ program: 'Start-Process' }, { program: 'git', args: ['push', '--force'], via: 'start-process' }],
+    },
+    {
+      line: 'start /wait "" cmd /c rd /s /q build',
+      options: { shell: 'cmd' },
+      expect: [
+        { program: 'start' },
+        { program: 'cmd', args: ['/c', 'rd', '/s', '/q', 'build'], via: 'start' },
+        { program: 'rd', via: 'start > cmd -c' },
+      ],
+    },
+    {
+      line: 'start "clean up" cmd /c rd /s /q build',
+      options: { shell: 'cmd' },
+      expect: [
+        { program: 'start' },
+        { program: 'clean', args: ['up', 'cmd', '/c', 'rd', '/s', '/q', 'build'], via: 'start' },
+        { program: 'cmd', via: 'start' },
+        { program: 'rd', via: 'start > cmd -c' },
+      ],
+    },
+    {
+      line: 'Start-Process notepad',
+      options: { shell: 'powershell' },
+      expect: [{ program: 'Start-Process' }, { program: 'notepad', via: 'start-process' }],
+    },
+    {
+      line: "Start-Process npm -ArgumentList 'run','build' -Wait -NoNewWindow",
+      options: { shell: 'powershell' },
+      expect: [{ program: 'Start-Process' }, { program: 'npm', args: ['run', 'build'], via: 'start-process' }],
+    },
     // vim's Ex commands, also on stdin in Ex mode
     { line: "vim -c '!rm -rf x' -c q", expect: [{ program: 'vim' }, { program: 'rm', via: 'vim -c' }] },
     { line: "nvim -es -c 'silent !git push -f'", expect: [{ program: 'nvim' }, { program: 'git', via: 'nvim -c' }] },

@@ -9,6 +9,13 @@ import { POWERSHELL_COMMON } from './files.js';
 const cmdlet = (...values: string[]): ArgvSpec => ({ values, common: POWERSHELL_COMMON, words: true });
 const ITEM = cmdlet('-Path', '-LiteralPath');
 
+/** `-ArgumentList`, `-ArgumentLis`, … down to `shortest` characters (the dash included). */
+function prefixes(name: string, shortest: number): string[] {
+  const out: string[] = [];
+  for (let end = name.length; end >= shortest; end--) out.push(name.slice(0, end));
+  return out;
+}
+
 /** Every entry here is a cmdlet (../index.ts knows them apart by this list). */
 export const POWERSHELL: readonly ProgramSpec[] = [
   {
@@ -91,6 +98,22 @@ export const POWERSHELL: readonly ProgramSpec[] = [
   {
     names: ['start-process'],
     aliases: ['saps', 'start'],
-    argv: cmdlet('-FilePath', '-ArgumentList', '-Verb', '-WorkingDirectory'),
+    // PowerShell takes any unambiguous start of a parameter's name (`-Arg`, `-File`)
+    argv: cmdlet(
+      ...prefixes('-FilePath', 2),
+      '-PSPath',
+      '-Path',
+      ...prefixes('-ArgumentList', 2),
+      '-Args',
+      ...prefixes('-Verb', 2),
+      ...prefixes('-WorkingDirectory', 3),
+      ...prefixes('-WindowStyle', 3),
+      ...prefixes('-Credential', 2),
+      ...prefixes('-Environment', 2),
+      '-RedirectStandardError',
+      '-RedirectStandardInput',
+      '-RedirectStandardOutput',
+    ),
+    runs: [{ kind: 'start-process' }],
   },
 ];
