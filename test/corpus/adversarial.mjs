@@ -123,6 +123,15 @@ const PREFIXED = [
   ['Write-Host "', '`n'],
   ['>', '>'],
   ['2>', '&'],
+  // scripts written and then run in the same line; Start-Process and cmd's start
+  ['', 'echo a >> x.sh; bash x.sh; '],
+  ['', "echo 'sh x.sh; sh x.sh' > x.sh; sh x.sh; "],
+  ['', 'echo a > x.sh; ./x.sh; '],
+  ['', 'cat > x.sh <<EOF\nsh x.sh\nEOF\n'],
+  ['Start-Process pwsh -ArgumentList ', "'a',"],
+  ['Start-Process cmd -ArgumentList ', '/c,'],
+  ['', 'start "" '],
+  ['start ', '/b '],
 ];
 
 function fill(prefix, unit, size) {

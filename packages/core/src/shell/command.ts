@@ -8,6 +8,7 @@ import {
   program as programEntry,
   programsMatching,
   readsWith,
+  sourceOf,
 } from '../programs/index.js';
 import type { ParsedArgv } from '../programs/index.js';
 import type { Span } from '../types.js';
@@ -405,9 +406,11 @@ function command(
   const program = words[at] as Word;
   if (program.pattern === true && !program.dynamic && frame.dialect === 'posix')
     return patternProgram(reader, simple, at, frame, scope, stage, options);
-  const args = words.slice(at + 1);
+  let args = words.slice(at + 1);
   const name = options.as ?? programName(program.text, options.isPackage && at === 0);
   ({ cwd, cwdKnown } = ownDirectory(name, args, cwd, cwdKnown));
+  // `cat > x.sh <<'EOF' … EOF; bash x.sh`: the script is the text written to it earlier in the line
+  if (reader.written !== undefined) args = withWrittenScript(reader.written, name, args, cwd);
   const end = Math.max(simple.end, program.span[1]);
   // made apart from the draft: a literal nested in a literal takes a runtime call
   const span: Span = [program.span[0], end];
@@ -536,6 +539,29 @@ function command(
     readSource(reader, text, target, innerScope);
   }
 
+  // `./x.sh` where the line wrote x.sh: run by the interpreter its first line names (sh without one)
+  const pieces =
+    program.dynamic || !/[\\/]/.test(program.text) ? undefined : reader.written?.get(resolvePath(cwd, program.text));
+  if (pieces !== undefined) {
+    const own = joinMapped(pieces, '\n');
+    const runner = enter(reader, inner, { kind: 'runner', name }, draft.span);
+    if (runner)
+      command(
+        reader,
+        {
+          words: [...shebangWords(own, program), { ...program, printed: own }, ...args],
+          env,
+          redirects: [],
+          stdin: undefined,
+          end: draft.span[1],
+        },
+        runner,
+        withCwd(scope, cwd, cwdKnown),
+        stage,
+        { own: false, isPackage: false },
+      );
+  }
+
   const source = codeSource(name, args);
   const code =
     source.kind === 'inline'
@@ -549,7 +575,112 @@ function command(
     readCode(reader, source.language, code, inner, withCwd(scope, cwd, cwdKnown), stage, name, draft.span);
   }
   if (simple.stdin?.heredoc && !stdinUsed) draft.stdinText = simple.stdin.text.text;
-  return stdoutOf(name, args, simple.stdin);
+  const stdout = stdoutOf(name, args, simple.stdin);
+  rememberWrites(reader, name, args, simple, stdout, cwd);
+  return stdout;
+}
+
+/** Programs that only read a file or its mode, and leave its text as it is. */
+const KEEPS_TEXT = new Set([
+  'cat',
+  'less',
+  'more',
+  'head',
+  'tail',
+  'wc',
+  'grep',
+  'ls',
+  'stat',
+  'file',
+  'chmod',
+  'diff',
+  'shellcheck',
+  'test',
+  '[',
+]);
+
+/** At most this many files written in one line are remembered with their text. */
+const MAX_WRITTEN = 64;
+
+/**
+ * Files this command writes, with the text when the line spells it out (`cat > x.sh <<'EOF'`,
+ * `echo … > x.sh`, `tee x.sh <<'EOF'`); a file written with text the reader does not know is
+ * forgotten, so an earlier text is never taken for what it holds now.
+ */
+function rememberWrites(
+  reader: Reader,
+  name: string,
+  args: readonly Word[],
+  simple: Simple,
+  stdout: Mapped | undefined,
+  cwd: string,
+): void {
+  const put = (target: string, text: Mapped | undefined, append: boolean): void => {
+    const path = resolvePath(cwd, target);
+    const written = (reader.written ??= new Map());
+    const before = written.get(path);
+    // the pieces are joined only when the file runs: appends many times over cost no copies
+    if (text === undefined) written.delete(path);
+    else if (append && before !== undefined) before.push(text);
+    else if (before !== undefined || written.size < MAX_WRITTEN) written.set(path, [text]);
+  };
+  // `cp other.sh x.sh`, `curl -o x.sh …`, `sed -i … x.sh`: another text may be in it now
+  if (
+    reader.written !== undefined &&
+    reader.written.size > 0 &&
+    !KEEPS_TEXT.has(name) &&
+    program(name)?.source === undefined
+  )
+    for (const word of args)
+      if (!word.dynamic) reader.written.delete(resolvePath(cwd, word.text.replace(/^-[^=]*=/, '')));
+  for (const redirect of simple.redirects)
+    if (redirect.write && (redirect.fd === undefined || redirect.fd === 1))
+      put(redirect.target, stdout, redirect.append);
+  if (name === 'tee') {
+    const append = args.some((w) => w.text === '-a' || w.text === '--append');
+    for (const word of args)
+      if (!word.text.startsWith('-') || word.text === '-') {
+        if (word.text !== '-') put(word.text, word.dynamic ? undefined : simple.stdin?.text, append);
+      }
+  }
+}
+
+/**
+ * The arguments with the script a shell or interpreter runs (`bash x.sh`, `python3 x.py`,
+ * `source x.sh`) marked with the text the line wrote to it, as `bash <(…)` marks what it prints.
+ */
+function withWrittenScript(
+  written: ReadonlyMap<string, readonly Mapped[]>,
+  name: string,
+  args: readonly Word[],
+  cwd: string,
+): Word[] {
+  if (programEntry(name)?.source === undefined) return args as Word[];
+  const source = sourceOf(
+    name,
+    args.map((w) => w.text),
+  );
+  if (source.kind !== 'script') return args as Word[];
+  const word = args[source.index];
+  if (word === undefined || word.dynamic || word.printed !== undefined) return args as Word[];
+  const text = written.get(resolvePath(cwd, word.text));
+  if (text === undefined) return args as Word[];
+  const out = [...args];
+  out[source.index] = { ...word, printed: joinMapped(text, '\n') };
+  return out;
+}
+
+/** The interpreter a script's `#!` line names (`#!/usr/bin/env python3` → python3), as words; `sh` without one. */
+function shebangWords(text: Mapped, at: Word): Word[] {
+  const word = (value: string): Word => {
+    const map = mappedBuilder();
+    map.spread(value, at.span[0], Math.max(at.span[0], at.span[1] - 1));
+    return { text: value, map: map.build(at.span[1]), span: at.span, quoted: false, dynamic: false };
+  };
+  const line = /^#!\s*(\S+)(?:[ \t]+(?:-S[ \t]+)?(\S+))?/.exec(text.text.slice(0, 256));
+  if (!line) return [word('sh')];
+  const first = (line[1] ?? '').replace(/^.*\//, '');
+  return [word(first === 'env' && line[2] !== undefined ? line[2] : first)];
 }
 
 /**

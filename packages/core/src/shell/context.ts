@@ -59,6 +59,11 @@ export interface Reader {
    * original spans, for the comparison with a PowerShell reading of the same line.
    */
   notRun: Span[] | undefined;
+  /**
+   * Files the line wrote with text it spells out (`cat > x.sh <<'EOF' … EOF`, `echo … > x.sh`), by
+   * their path: a later command in the line that runs one of them (`bash x.sh`, `./x.sh`) runs that text.
+   */
+  written: Map<string, Mapped[]> | undefined;
 }
 
 /** Where a piece of text is being read: how it was reached and how deep. */
@@ -98,6 +103,7 @@ export function newReader(line: string, options: ReadOptions): Reader {
     calling: undefined,
     gitConfig: undefined,
     notRun: undefined,
+    written: undefined,
   };
 }
 

@@ -69,6 +69,13 @@ runRuleTests(fsWipe, {
     '$files = @("out.log","tmp.log"); foreach ($f in $files) { Remove-Item $f -ErrorAction SilentlyContinue }',
     'if (Test-Path .\\dist) { Remove-Item .\\dist -Recurse -Force }',
     "try { Remove-Item -Recurse -Force .\\build } catch { Write-Host 'nothing to clean' }",
+    // a script written and then only read, or run with harmless text
+    "cat > x.sh <<'EOF'\nrm -rf ~\nEOF\ncat x.sh",
+    "echo 'rm -rf ~' > x.sh; less x.sh",
+    "cat > x.sh <<'EOF'\nrm -rf ./build\nEOF\nbash x.sh",
+    "echo 'npm run build' > build.sh && chmod +x build.sh && ./build.sh",
+    "echo 'rm -rf ~' > x.sh; echo 'npm test' > x.sh; bash x.sh",
+    "cat > clean.py <<'EOF'\nimport shutil\nshutil.rmtree('build')\nEOF\npython3 clean.py",
     // Start-Process starting something harmless
     'Start-Process notepad',
     "Start-Process pwsh -ArgumentList '-File','build.ps1'",
@@ -176,6 +183,16 @@ runRuleTests(fsWipe, {
     'Write-Host "a`nb"; rm -rf ~',
     'Write-Host "$(Remove-Item -Recurse -Force ~)"',
     'iex "Remove-Item -Recurse -Force ~"',
+    // a script the line writes, then runs
+    "cat > x.sh <<'EOF'\nrm -rf ~\nEOF\nbash x.sh",
+    "cat > x.sh <<'EOF'\nrm -rf ~\nEOF\nsh ./x.sh",
+    "cat > x.sh <<'EOF' && chmod +x x.sh && ./x.sh\nrm -rf ~\nEOF",
+    "echo 'rm -rf ~' > x.sh; sh x.sh",
+    "echo 'echo start' > x.sh; echo 'rm -rf /' >> x.sh; bash x.sh",
+    "tee x.sh <<'EOF' > /dev/null\nrm -rf ~\nEOF\nsource x.sh",
+    "cat > x.py <<'EOF'\nimport shutil\nshutil.rmtree('/home/dev')\nEOF\npython3 x.py",
+    "cat > run <<'EOF'\n#!/usr/bin/env python3\nimport os\nos.system('rm -rf ~')\nEOF\nchmod +x run && ./run",
+    "mkdir -p t && echo 'rm -rf ~' > t/x.sh && cd t && bash x.sh",
     // a shell started by Start-Process (saps, start) with the wipe as its argument list
     "Start-Process powershell -ArgumentList '-Command','Remove-Item -Recurse ~'",
     "Start-Process pwsh -ArgumentList '-NoProfile', '-Command', 'Remove-Item -Recurse -Force $HOME'",

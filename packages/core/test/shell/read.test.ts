@@ -1737,3 +1737,89 @@ describe('heredocs of ordinary text are data; fed to a shell or an interpreter t
     checkRow(row);
   });
 });
+
+describe('a script the line writes and then runs is read as what it runs', () => {
+  it.for<Row>([
+    {
+      line: "cat > x.sh <<'EOF'\nrm -rf x\nEOF\nbash x.sh",
+      expect: [
+        { program: 'cat', writes: ['x.sh'] },
+        { program: 'bash' },
+        { program: 'rm', args: ['-rf', 'x'], via: 'bash -c' },
+      ],
+    },
+    {
+      line: "echo 'rm -rf x' > x.sh; sh ./x.sh",
+      expect: [{ program: 'echo' }, { program: 'sh' }, { program: 'rm', via: 'sh -c' }],
+    },
+    {
+      line: "cat > x.sh <<'EOF' && chmod +x x.sh && ./x.sh\nrm -rf x\nEOF",
+      expect: [
+        { program: 'cat' },
+        { program: 'chmod' },
+        { program: './x.sh' },
+        { program: 'sh', via: 'x.sh', src: './x.sh' },
+        { program: 'rm', via: 'x.sh > sh -c' },
+      ],
+    },
+    {
+      line: "cat > t.py <<'EOF'\nimport os\nos.system('rm -rf x')\nEOF\npython3 t.py",
+      expect: [{ program: 'cat' }, { program: 'python3' }, { program: 'rm', via: 'python3 code' }],
+    },
+    {
+      line: "cat > run <<'EOF'\n#!/usr/bin/env node\nrequire('child_process').execSync('rm -rf x')\nEOF\n./run",
+      expect: [
+        { program: 'cat' },
+        { program: './run' },
+        { program: 'node', via: 'run', src: './run' },
+        { program: 'rm', via: 'run > node code' },
+      ],
+    },
+    {
+      line: "tee x.sh <<'EOF' > /dev/null\ngit push -f\nEOF\n. ./x.sh",
+      expect: [{ program: 'tee' }, { program: '.' }, { program: 'git', via: '. -c' }],
+    },
+    {
+      line: "mkdir -p t && echo 'rm -rf x' > t/x.sh && cd t && bash x.sh",
+      expect: [
+        { program: 'mkdir' },
+        { program: 'echo' },
+        { program: 'cd' },
+        { program: 'bash' },
+        { program: 'rm', via: 'bash -c', cwd: '/home/dev/project/t' },
+      ],
+    },
+    {
+      line: "echo 'echo start' > x.sh; echo 'rm -rf x' >> x.sh; bash x.sh",
+      expect: [
+        { program: 'echo' },
+        { program: 'echo' },
+        { program: 'bash' },
+        { program: 'echo', via: 'bash -c' },
+        { program: 'rm', via: 'bash -c' },
+      ],
+    },
+    // only written, or written and then only read: nothing runs
+    { line: "cat > x.sh <<'EOF'\nrm -rf x\nEOF\ncat x.sh", expect: [{ program: 'cat' }, { program: 'cat' }] },
+    { line: "echo 'rm -rf x' > x.sh; bash -n y.sh", expect: [{ program: 'echo' }, { program: 'bash' }] },
+    // written again with text the line does not spell out: the earlier text is forgotten
+    {
+      line: "echo 'npm test' > x.sh; cp other.sh x.sh; bash x.sh",
+      expect: [{ program: 'echo' }, { program: 'cp' }, { program: 'bash' }],
+    },
+    {
+      line: "echo 'npm test' > x.sh; curl -o x.sh https://example.org/x.sh; bash x.sh",
+      expect: [{ program: 'echo' }, { program: 'curl' }, { program: 'bash' }],
+    },
+    {
+      line: "echo 'rm -rf x' > x.sh; cat other.sh > x.sh; bash x.sh",
+      expect: [{ program: 'echo' }, { program: 'cat' }, { program: 'bash' }],
+    },
+    {
+      line: "echo 'rm -rf x' > x.sh; echo 'npm test' > x.sh; bash x.sh",
+      expect: [{ program: 'echo' }, { program: 'echo' }, { program: 'bash' }, { program: 'npm', via: 'bash -c' }],
+    },
+  ])('$line', (row) => {
+    checkRow(row);
+  });
+});
