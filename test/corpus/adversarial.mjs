@@ -132,6 +132,12 @@ const PREFIXED = [
   ['Start-Process cmd -ArgumentList ', '/c,'],
   ['', 'start "" '],
   ['start ', '/b '],
+  // fs and shutil under other names, the home folder as an expression
+  ['node -e "const {', 'rmSync: r, '],
+  ['node -e "', "const f = require('fs'); "],
+  ['node -e "', "import('fs').then(({"],
+  ['python3 -c "import shutil; ', "shutil.rmtree(os.path.expanduser('~"],
+  ['node -e "fs.rmSync(', 'process.env.'],
 ];
 
 function fill(prefix, unit, size) {

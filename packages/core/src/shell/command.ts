@@ -617,7 +617,7 @@ function rememberWrites(
 ): void {
   const put = (target: string, text: Mapped | undefined, append: boolean): void => {
     const path = resolvePath(cwd, target);
-    const written = (reader.written ??= new Map());
+    const written = (reader.written ??= new Map<string, Mapped[]>());
     const before = written.get(path);
     // the pieces are joined only when the file runs: appends many times over cost no copies
     if (text === undefined) written.delete(path);

@@ -122,8 +122,8 @@ export function commandsInCode(language: Language, code: Mapped): CodeCommand[] 
 /** Code worth the second look: it imports under another name, looks a function up, or deletes files. */
 const HIDES: Readonly<Partial<Record<Language, RegExp>>> = {
   python: /\bimport\b|__import__|getattr|rmtree|\b(?:remove|unlink|rmdir|removedirs)\s*\(/,
-  node: /child_process|rmSync|unlinkSync|rmdirSync|\b(?:rm|unlink|rmdir)\s*\(|\bDeno\.remove/,
-  deno: /child_process|rmSync|unlinkSync|rmdirSync|\b(?:rm|unlink|rmdir)\s*\(|\bDeno\.remove/,
+  node: /child_process|rmSync|unlinkSync|rmdirSync|\b(?:rm|unlink|rmdir)\s*\(|\bDeno\.remove|['"`](?:node:)?fs(?:\/promises)?['"`]/,
+  deno: /child_process|rmSync|unlinkSync|rmdirSync|\b(?:rm|unlink|rmdir)\s*\(|\bDeno\.remove|['"`](?:node:)?fs(?:\/promises)?['"`]/,
   ruby: /\bFileUtils\b|\bFile\.(?:delete|unlink)\b/,
   perl: /\bunlink\b|\brmtree\b|\bremove_tree\b/,
   php: /\bunlink\s*\(/,
@@ -158,6 +158,33 @@ const PY_DELETES: Readonly<Record<string, Readonly<Record<string, Deletion>>>> =
 };
 /** Node's child_process functions. */
 const NODE_RUNS = ['execSync', 'exec', 'execFileSync', 'execFile', 'spawnSync', 'spawn', 'fork'];
+/** Node's fs functions that delete (also those of fs/promises), and whether `{ recursive: true }` counts. */
+const NODE_DELETES: Readonly<Record<string, boolean>> = {
+  rmSync: true,
+  rmdirSync: true,
+  unlinkSync: false,
+  rm: true,
+  rmdir: true,
+  unlink: false,
+};
+/** `require("fs")`, `require("node:fs/promises")`, `require("fs").promises`, `import("fs")`. */
+const FS_MODULE = `(?:require\\s*\\(\\s*['"\`](?:node:)?fs(?:/promises)?['"\`]\\s*\\)(?:\\s*\\.\\s*promises)?|(?:await\\s+)?import\\s*\\(\\s*['"\`](?:node:)?fs(?:/promises)?['"\`]\\s*\\))`;
+const FS_FROM = `from\\s*['"\`](?:node:)?fs(?:/promises)?['"\`]`;
+
+/**
+ * Expressions that stand for the home folder (`os.path.expanduser("~")`, `Path.home()`,
+ * `process.env.HOME`, `os.homedir()`, `Dir.home`), read where a deleting call's path is: the
+ * group, when there is one, is the rest of the path after `~`.
+ */
+const HOME_EXPRESSIONS: Readonly<Partial<Record<Language, RegExp>>> = {
+  python:
+    /(?:os\.path\.)?expanduser\(\s*(?:r|u)?['"]~([^'"\n]{0,200})['"]\s*\)|(?:os\.)?(?:environ\s*\[\s*['"](?:HOME|USERPROFILE)['"]\s*\]|environ\.get\(\s*['"](?:HOME|USERPROFILE)['"]\s*\)|getenv\(\s*['"](?:HOME|USERPROFILE)['"]\s*\))|(?:str\(\s*)?(?:pathlib\.)?Path\.home\(\s*\)/y,
+  node: /process\.env(?:\.(?:HOME|USERPROFILE)\b|\[\s*['"`](?:HOME|USERPROFILE)['"`]\s*\])|(?:(?:require\(\s*['"`](?:node:)?os['"`]\s*\)|[\w$]+)\.)?homedir\(\s*\)/y,
+  deno: /Deno\.env\.get\(\s*['"`](?:HOME|USERPROFILE)['"`]\s*\)|process\.env(?:\.(?:HOME|USERPROFILE)\b|\[\s*['"`](?:HOME|USERPROFILE)['"`]\s*\])/y,
+  ruby: /Dir\.home\b|ENV\[\s*['"](?:HOME|USERPROFILE)['"]\s*\]|File\.expand_path\(\s*['"]~([^'"\n]{0,200})['"]\s*\)/y,
+  perl: /\$ENV\{\s*['"]?(?:HOME|USERPROFILE)['"]?\s*\}/y,
+  php: /getenv\(\s*['"](?:HOME|USERPROFILE)['"]\s*\)|\$_SERVER\[\s*['"]HOME['"]\s*\]/y,
+};
 
 type Deletion = 'file' | 'dir' | 'tree';
 
@@ -192,7 +219,7 @@ function hiddenCommands(language: Language, code: Mapped, scanner: Scanner, limi
     (how: Deletion, recursiveOption = false) =>
     (m: RegExpExecArray, after: number): CodeCommand | undefined => {
       const args = scanner.args(after, true);
-      const first = args[0];
+      const first = args[0]?.kind === 'str' ? args[0] : homeAt(language, code, after);
       if (first?.kind !== 'str') return undefined;
       const recursive = how === 'tree' || (recursiveOption && /recursive\s*:\s*true/.test(s.slice(after, after + 300)));
       return removal(
@@ -314,6 +341,49 @@ function hiddenCommands(language: Language, code: Mapped, scanner: Scanner, limi
     at(new RegExp(`\\[\\s*${CONCAT}\\]\\s*\\(`, 'g'), (m, after) =>
       NODE_RUNS.includes(joinedName(m[1] ?? '')) ? runs(after) : undefined,
     );
+    // fs under other names: `const { rmSync: r } = require("fs")`, `import { rm as r } from "fs/promises"`,
+    // `const fs2 = require("fs")`, `import("fs").then(({ rmSync: r }) => …)`, `const r = fs.rmSync`
+    const deleting = new Map<string, boolean>();
+    const receivers: string[] = [];
+    const fsNames = (names: string): void => {
+      for (const part of names.split(',')) {
+        const [fn, alias = fn] = part.trim().split(/\s*:\s*|\s+as\s+/);
+        const recursive = fn === undefined ? undefined : NODE_DELETES[fn];
+        if (recursive !== undefined && alias !== undefined && /^[\w$]+$/.test(alias) && deleting.size < MAX_ALIASES)
+          deleting.set(alias, recursive);
+      }
+    };
+    for (const m of s.matchAll(new RegExp(`\\{([^{}]{1,400})\\}\\s*(?:=\\s*${FS_MODULE}|${FS_FROM})`, 'g')))
+      fsNames(m[1] ?? '');
+    for (const m of s.matchAll(
+      new RegExp(
+        `${FS_MODULE}\\s*\\.\\s*then\\s*\\(\\s*(?:async\\s+)?(?:function\\s*[\\w$]*\\s*)?\\(\\s*\\{([^{}()]{1,400})\\}`,
+        'g',
+      ),
+    ))
+      fsNames(m[1] ?? '');
+    for (const m of s.matchAll(
+      new RegExp(`(?:(${IDENT})\\s*=\\s*${FS_MODULE}|import\\s+(?:\\*\\s+as\\s+)?(${IDENT})\\s+${FS_FROM})`, 'g'),
+    )) {
+      const name = m[1] ?? m[2];
+      if (name !== undefined && receivers.length < MAX_ALIASES) receivers.push(name);
+    }
+    for (const m of s.matchAll(
+      new RegExp(`(${IDENT})\\s*=\\s*(?:${FS_MODULE}|[\\w$]+)\\s*\\.\\s*(\\w+)\\b(?!\\s*\\()`, 'g'),
+    )) {
+      const recursive = NODE_DELETES[m[2] ?? ''];
+      if (m[1] !== undefined && recursive !== undefined && deleting.size < MAX_ALIASES) deleting.set(m[1], recursive);
+    }
+    const escaped = (name: string): string => name.replace(/\$/g, '\\$');
+    for (const [alias, recursive] of deleting)
+      // `rmSync(` under its own name is read below
+      if (!/^(?:rmSync|rmdirSync|unlinkSync)$/.test(alias))
+        at(new RegExp(`(?<![\\w$.])${escaped(alias)}\\s*\\(`, 'g'), deletes('file', recursive));
+    if (receivers.length > 0) {
+      const receiver = `(?<![\\w$.])(?:${receivers.map(escaped).join('|')})(?:\\s*\\.\\s*promises)?\\s*\\.\\s*`;
+      at(new RegExp(`${receiver}(?:rm|rmdir)\\s*\\(`, 'g'), deletes('file', true));
+      at(new RegExp(`${receiver}unlink\\s*\\(`, 'g'), deletes('file'));
+    }
     // file deletion: fs.rmSync / unlinkSync / rmdirSync, fs.rm / fs.promises.rm, Deno.remove
     at(/(?<![\w$])(?:[\w$]+\.)*(?:rmSync|rmdirSync)\s*\(/g, deletes('file', true));
     at(/(?<![\w$])(?:[\w$]+\.)*unlinkSync\s*\(/g, deletes('file'));
@@ -333,6 +403,22 @@ function hiddenCommands(language: Language, code: Mapped, scanner: Scanner, limi
     at(/(?<![\w$>:])unlink\s*\(/g, deletes('file'));
   }
   return out;
+}
+
+/** The home folder as a path (`~`, `~/rest`), when a home expression starts at or after `from` (blanks skipped). */
+function homeAt(language: Language, code: Mapped, from: number): Arg | undefined {
+  const re = HOME_EXPRESSIONS[language];
+  if (re === undefined) return undefined;
+  const s = code.text;
+  let i = from;
+  while (isSpace(s[i])) i++;
+  re.lastIndex = i;
+  const m = re.exec(s);
+  if (!m) return undefined;
+  const b = mappedBuilder();
+  const end = i + m[0].length;
+  b.spread(`~${m[1] ?? ''}`, code.at(i), code.at(end - 1));
+  return { kind: 'str', value: b.build(code.at(end)) };
 }
 
 /** `rm -rf PATH` (or `rm -f`, `rmdir`) made from a deleting call, its program word on the call's name. */

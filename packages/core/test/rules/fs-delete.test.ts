@@ -136,6 +136,8 @@ runRuleTests(fsDelete, {
     // code deleting build output, or only reading
     `python3 -c 'import shutil; shutil.rmtree("__pycache__")'`,
     `node -e 'console.log(require("fs").readFileSync("package.json", "utf8"))'`,
+    `node -e 'const { unlinkSync: del } = require("fs"); del("dist/old.js")'`,
+    `node -e 'const { readFileSync: r } = require("fs"); console.log(r("package.json", "utf8"))'`,
     // git rm without -f refuses files with changes; --cached keeps the files
     'git rm -r src/old',
     'git rm --cached -rf .',
@@ -171,6 +173,10 @@ runRuleTests(fsDelete, {
     `python3 -c 'from pathlib import Path; Path("README.md").unlink()'`,
     `node -e 'require("fs").unlinkSync("package.json")'`,
     `perl -e 'unlink "lib/App.pm"'`,
+    // under other names, or a folder in home spelled as an expression
+    `node -e 'const { unlinkSync: del } = require("fs"); del("package.json")'`,
+    `node -e 'const fs2 = require("node:fs"); fs2.unlink("src/index.ts", () => {})'`,
+    `python3 -c 'import os, shutil; shutil.rmtree(os.path.expanduser("~/Documents"))'`,
     // git rm -f and read-tree --reset -u over changes
     'git rm -rf src',
     'git rm -f src/app.ts',
