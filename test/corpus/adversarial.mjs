@@ -138,6 +138,11 @@ const PREFIXED = [
   ['node -e "', "import('fs').then(({"],
   ['python3 -c "import shutil; ', "shutil.rmtree(os.path.expanduser('~"],
   ['node -e "fs.rmSync(', 'process.env.'],
+  // zsh glob qualifiers
+  ['ls ', '*(e:a:)'],
+  ['ls *(', 'om[1'],
+  ['ls *(e', '{'],
+  ['', 'a*(.)'],
 ];
 
 function fill(prefix, unit, size) {

@@ -5,7 +5,7 @@ import type { Via } from './types.js';
 import type { Mapped } from './mapped.js';
 import { lex } from './lexer.js';
 import { joinMapped, sliceMapped, spanEnd, spanOf } from './mapped.js';
-import { expandWord } from './expand.js';
+import { expandSingle, expandWord } from './expand.js';
 import type { Word } from './expand.js';
 import { childScope, setFunction, setLoopVar, setVar } from './scope.js';
 import type { FunctionDef, Scope } from './scope.js';
@@ -175,6 +175,121 @@ const GROUP_RUNNERS = new Set([
   'nocorrect',
   'time',
 ]);
+
+/**
+ * `word(qualifiers)` written without a blank (`*(.)`, `*(om[1])`, `*(e:'rm x':)`, `*(+check)`):
+ * zsh reads the parentheses as glob qualifiers, and the `e` and `+` qualifiers (also after `o`/`O`)
+ * run shell code for each file. That code is read as commands; the group is not read as a subshell.
+ * Returns the index of the closing `)`, or undefined when the group is not a qualifier list (it
+ * is then read as before).
+ */
+function globQualifiers(
+  reader: Reader,
+  tokens: readonly Token[],
+  t: number,
+  word: WordToken,
+  frame: Frame,
+  scope: Scope,
+): number | undefined {
+  if (frame.dialect !== 'posix') return undefined;
+  const open = tokens[t] as Token;
+  if (open.src !== word.src || word.end !== open.start) return undefined;
+  // the words up to `)` (zsh takes `*(e{rm -rf x})` with its blanks as one qualifier list)
+  const inner: WordToken[] = [];
+  let close = t + 1;
+  for (; close < tokens.length && inner.length < 16; close++) {
+    const token = tokens[close] as Token;
+    if (token.kind !== 'word') break;
+    inner.push(token);
+  }
+  const end = tokens[close];
+  const first = inner[0];
+  if (first === undefined || end?.kind !== 'op' || end.op !== ')' || first.start !== open.end) return undefined;
+  const words = inner.map((token) => expandSingle(token, scope));
+  const text = joinMapped(words.map((w) => w.map));
+  const code = qualifierCode(text.text);
+  if (code === undefined) return undefined;
+  for (const token of inner) readSubstitutions(reader, token.parts, frame, scope);
+  const span = spanOf(text, 0, text.text.length);
+  for (const [start, end] of code) {
+    if (frame.depth + 1 > LIMITS.depth) {
+      addOpaque(reader, 'too-deep', span);
+      break;
+    }
+    const via: Via = { kind: 'shell-c', name: 'zsh' };
+    readSource(
+      reader,
+      sliceMapped(text, start, end),
+      innerFrame(frame, [...frame.via, via], frame.depth + 1, 'posix'),
+      childScope(scope, true),
+    );
+  }
+  return close;
+}
+
+const DELIMITERS: Readonly<Record<string, string>> = { '{': '}', '[': ']', '(': ')', '<': '>' };
+
+/** `:x:`, `{x}`, `[x]`: the text between a delimiter at `at` and its closing one. */
+function delimited(q: string, at: number): { start: number; end: number } | undefined {
+  const open = q[at];
+  if (open === undefined || /[\w\s]/.test(open)) return undefined;
+  const end = q.indexOf(DELIMITERS[open] ?? open, at + 1);
+  return end < 0 ? undefined : { start: at + 1, end };
+}
+
+/**
+ * The code a zsh glob qualifier list runs, as `[start, end)` pieces of `q` (`e:code:`, `e{code}`,
+ * `+name`, `oe:code:`), or undefined when `q` is not a qualifier list (`(a|b)`, `(cd x)`).
+ * One pass; every skip moves forward.
+ */
+export function qualifierCode(q: string): [number, number][] | undefined {
+  if (q.length === 0) return undefined;
+  const out: [number, number][] = [];
+  const digits = (i: number): number => {
+    let j = i;
+    while (j < q.length && q.charCodeAt(j) >= 48 && q.charCodeAt(j) <= 57) j++;
+    return j;
+  };
+  let i = 0;
+  while (i < q.length) {
+    const c = q[i] as string;
+    if (c === ':') return out; // modifiers (`:t`, `:s/a/b/`) follow: they run nothing
+    if ('/.@=p*^-rwxAIERWXsStNDnMTUGF,'.includes(c)) i++;
+    else if (c === '%') i += q[i + 1] === 'b' || q[i + 1] === 'c' ? 2 : 1;
+    else if (c === 'e' || c === '+') {
+      const name = c === '+' ? /^[A-Za-z_][\w-]*/.exec(q.slice(i + 1, i + 257)) : null;
+      const piece = name ? { start: i + 1, end: i + 1 + name[0].length } : delimited(q, i + 1);
+      if (piece === undefined) return undefined;
+      out.push([piece.start, piece.end]);
+      i = name ? piece.end : piece.end + 1;
+    } else if (c === 'o' || c === 'O') {
+      const k = q[i + 1] ?? '';
+      if (k === 'e' || k === '+') i++;
+      else if (k !== '' && 'nLlamcdN'.includes(k)) i += 2;
+      else return undefined;
+    } else if (c === 'f' || c === 'u' || c === 'g' || c === 'P') {
+      const j = digits(i + 1);
+      if (j > i + 1 && c !== 'P') i = j;
+      else {
+        const piece = delimited(q, i + 1);
+        if (piece === undefined) return undefined;
+        i = piece.end + 1;
+      }
+    } else if (c === 'a' || c === 'm' || c === 'c' || c === 'L' || c === 'l' || c === 'd' || c === 'Y') {
+      let j = i + 1;
+      if ('amcL'.includes(c) && /[Mwhdmskp]/.test(q[j] ?? '')) j++;
+      if (/[-+]/.test(q[j] ?? '')) j++;
+      const end = digits(j);
+      if (end === j) return undefined;
+      i = end;
+    } else if (c === '[') {
+      const end = q.indexOf(']', i);
+      if (end < 0 || !/^\[-?\d+(?:,-?\d+)?\]$/.test(q.slice(i, end + 1))) return undefined;
+      i = end + 1;
+    } else return undefined;
+  }
+  return out;
+}
 
 /** Words that are shell structure in command position, not programs. */
 const STRUCTURE = new Set(['if', 'then', 'elif', 'else', 'fi', 'do', 'done', 'while', 'until', '!', 'coproc']);
@@ -355,9 +470,16 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
       continue;
     }
     switch (op) {
-      case '(':
-        push('(', token, words.length > 0 ? notRunStart(words, token, frame) : undefined);
+      case '(': {
+        // `ls *(e:'cmd':)`: zsh's glob qualifiers, the code they run read, the rest of the word kept
+        const after =
+          words.length > 0
+            ? globQualifiers(reader, tokens, t, words[words.length - 1] as WordToken, frame, scope)
+            : undefined;
+        if (after !== undefined) t = after;
+        else push('(', token, words.length > 0 ? notRunStart(words, token, frame) : undefined);
         break;
+      }
       case ')': {
         const open = overflow === 0 ? stack[stack.length - 1] : undefined;
         if (open?.kind === '(' && open.notRun !== undefined)

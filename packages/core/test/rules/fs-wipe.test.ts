@@ -69,6 +69,11 @@ runRuleTests(fsWipe, {
     '$files = @("out.log","tmp.log"); foreach ($f in $files) { Remove-Item $f -ErrorAction SilentlyContinue }',
     'if (Test-Path .\\dist) { Remove-Item .\\dist -Recurse -Force }',
     "try { Remove-Item -Recurse -Force .\\build } catch { Write-Host 'nothing to clean' }",
+    // zsh glob qualifiers that only pick files
+    'ls *(.)',
+    'ls -d *(/)',
+    'ls -t *(om[1])',
+    "ls *(e:'[[ $REPLY == *.ts ]]':)",
     // fs and shutil under other names, deleting build output or reading
     `node -e 'const { readFileSync: r } = require("fs"); r("package.json")'`,
     `node -e 'const { rmSync: r } = require("fs"); r("dist", { recursive: true })'`,
@@ -191,6 +196,10 @@ runRuleTests(fsWipe, {
     'Write-Host "a`nb"; rm -rf ~',
     'Write-Host "$(Remove-Item -Recurse -Force ~)"',
     'iex "Remove-Item -Recurse -Force ~"',
+    // zsh glob qualifiers that run code for each file
+    "ls *(e:'rm -rf ~':)",
+    'ls *(e{rm -rf ~})',
+    "print -l **/*(.oe:'rm -rf /':)",
     // fs and shutil under other names, and the home folder as an expression
     `node -e 'const { rmSync: r } = require("fs"); r(process.env.HOME, { recursive: true })'`,
     `node -e 'const fs2 = require("fs"); fs2.rm("/", { recursive: true }, () => {})'`,

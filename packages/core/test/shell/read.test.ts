@@ -1738,6 +1738,30 @@ describe('heredocs of ordinary text are data; fed to a shell or an interpreter t
   });
 });
 
+describe("zsh's glob qualifiers: the code they run is read, the others are part of the pattern", () => {
+  it.for<Row>([
+    {
+      line: "ls *(e:'rm -rf x':)",
+      expect: [
+        { program: 'rm', args: ['-rf', 'x'], via: 'zsh -c' },
+        { program: 'ls', args: ['*'] },
+      ],
+    },
+    { line: 'ls *(e{rm -rf x})', expect: [{ program: 'rm', via: 'zsh -c' }, { program: 'ls' }] },
+    { line: "ls **/*(.oe:'git push -f':)", expect: [{ program: 'git', via: 'zsh -c' }, { program: 'ls' }] },
+    { line: 'print -l *(+check)', expect: [{ program: 'check', via: 'zsh -c' }, { program: 'print' }] },
+    { line: 'ls *(.)', expect: [{ program: 'ls', args: ['*'] }] },
+    { line: 'ls *(/)', expect: [{ program: 'ls', args: ['*'] }] },
+    { line: 'ls *(om[1])', expect: [{ program: 'ls', args: ['*'] }] },
+    { line: 'ls -d **/*(/N)', expect: [{ program: 'ls' }] },
+    { line: 'print -l *(.mh+24:t)', expect: [{ program: 'print' }] },
+    // not a qualifier list: read as before (a group no POSIX shell runs, or a subshell)
+    { line: 'echo foo(rm -rf x)', expect: [{ program: 'echo' }, { program: 'rm', via: '(' }] },
+  ])('$line', (row) => {
+    checkRow(row);
+  });
+});
+
 describe('a script the line writes and then runs is read as what it runs', () => {
   it.for<Row>([
     {
