@@ -1,4 +1,6 @@
 import type { FileEffect } from '../context/types.js';
+import type { PathFacts } from '../facts/paths.js';
+import { cmdletOf } from '../programs/index.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 
@@ -49,6 +51,9 @@ export const fsWipe = {
   check(context) {
     const hits: Hit[] = [];
     for (const effect of context.files) {
+      // `… | ForEach-Object { Remove-Item $_ }`: judged below by what the listing hands over
+      const inv = effect.invocation;
+      if (inv !== undefined && PIPED_ITEM.test(effect.path.raw) && pipedListing(context, inv) !== undefined) continue;
       if (wipes(effect, context.step.kind === 'shell'))
         hits.push({
           span: effect.span,
@@ -58,10 +63,47 @@ export const fsWipe = {
     }
     for (const inv of context.invocations) {
       if (erasesDisk(inv, context)) hits.push({ span: inv.span });
+      const home = pipedWipe(context, inv);
+      if (home !== undefined) hits.push({ span: inv.span, ...(home.abs ? { path: home.abs } : {}), detail: home.raw });
     }
     return hits;
   },
 } as const satisfies Rule;
+
+/** `$_`, `$PSItem`, `$_.FullName`: the item the pipeline hands a ForEach-Object block. */
+const PIPED_ITEM = /^\$(?:_|PSItem)(?:\.(?:FullName|PSPath|FullPath|Name))?$/i;
+/** Cmdlets that list items, by any alias (`gci`, `ls`, `dir`, `gi`). */
+const LISTERS = new Set(['get-childitem', 'get-item']);
+const RECURSE = ['-r', '-Recurse', '-rec', '-recu', '-recur', '-recurs'];
+
+/**
+ * What a Remove-Item fed by a listing cmdlet right before it deletes (`Get-ChildItem ~ |
+ * Remove-Item -Recurse`, `gci C:\ | % { ri $_ -r }`): the listed folders, when its only targets are
+ * the piped items (none of its own, or `$_`); undefined otherwise, or when the listing is unknown.
+ */
+function pipedListing(context: RuleContext, inv: Invocation): readonly PathFacts[] | undefined {
+  if (inv.pipeline.index === 0 || cmdletOf(inv.name) !== 'remove-item') return undefined;
+  const argv = context.argv(inv);
+  const targets = [...argv.operands, ...argv.values('-Path', '-LiteralPath')];
+  if (!targets.every((arg) => PIPED_ITEM.test(arg.value))) return undefined;
+  const producers = context.stageBefore(inv)?.producers;
+  const feeder = producers?.length === 1 ? producers[0] : undefined;
+  if (feeder === undefined || !LISTERS.has(cmdletOf(feeder.name) ?? '')) return undefined;
+  return context.listed(feeder);
+}
+
+/**
+ * Everything in the home folder or the root, handed over by an unfiltered listing to a Remove-Item
+ * that takes folders whole (`-Recurse`) or is given every file (`Get-ChildItem -Recurse`).
+ */
+function pipedWipe(context: RuleContext, inv: Invocation): PathFacts | undefined {
+  const listed = pipedListing(context, inv);
+  if (listed === undefined) return undefined;
+  const feeder = context.stageBefore(inv)?.producers[0];
+  const recursive = context.argv(inv).has(...RECURSE) || (feeder !== undefined && context.argv(feeder).has(...RECURSE));
+  if (!recursive) return undefined;
+  return listed.find((path) => path.isHome || path.isRoot || path.place === 'root');
+}
 
 function wipes(effect: FileEffect, shell: boolean): boolean {
   const { path } = effect;

@@ -108,6 +108,8 @@ const CMDLET = new RegExp(`^(?:${VERBS})-[A-Z][A-Za-z]*$`);
 const POWERSHELL_LINE = new RegExp(
   `^\\s*(?:(?:${VERBS})-[A-Z][A-Za-z]*(?![\\w-])|(?:(?:if|while|foreach)\\s*)?\\(\\s*(?:[A-Z][a-z]+-[A-Z]|\\$)|\\$(?:env:)?[A-Za-z_][A-Za-z0-9_]*(?:\\s*[-+]?=(?!=)|\\.[A-Za-z])|\\[[A-Za-z][\\w.]*\\]::[A-Za-z]|try\\s*\\{)`,
 );
+// A pipe into a script block (`gci | % { … }`, `… | Where-Object { … }`): no POSIX program takes one.
+const POWERSHELL_PIPE = /\|\s*(?:%|\?|foreach(?:-object)?|where(?:-object)?)\s+\{/i;
 // A subexpression reading a property (`"$($PSVersionTable.PSVersion)"`): no POSIX script writes that.
 const POWERSHELL_SUBEXPRESSION = /\$\(\$[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z]/;
 /** `[Type]::Member` as the POSIX reading takes it: a program name, where PowerShell has an expression. */
@@ -147,7 +149,12 @@ const TWO_READINGS_MAX = 4096;
 function windowsDialect(line: string): Dialect | undefined {
   if (line.length > TWO_READINGS_MAX) return undefined;
   const head = line.length > 256 ? line.slice(0, 256) : line;
-  if (POWERSHELL_LINE.test(head) || POWERSHELL_TEST.test(head) || POWERSHELL_SUBEXPRESSION.test(head))
+  if (
+    POWERSHELL_LINE.test(head) ||
+    POWERSHELL_TEST.test(head) ||
+    POWERSHELL_SUBEXPRESSION.test(head) ||
+    POWERSHELL_PIPE.test(head)
+  )
     return 'powershell';
   if (CMD_LINE.test(head)) return 'cmd';
   if (POWERSHELL_RUN.test(head)) return 'powershell';

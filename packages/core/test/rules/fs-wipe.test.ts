@@ -69,6 +69,13 @@ runRuleTests(fsWipe, {
     '$files = @("out.log","tmp.log"); foreach ($f in $files) { Remove-Item $f -ErrorAction SilentlyContinue }',
     'if (Test-Path .\\dist) { Remove-Item .\\dist -Recurse -Force }',
     "try { Remove-Item -Recurse -Force .\\build } catch { Write-Host 'nothing to clean' }",
+    // items piped from a listing of a project folder, or picked by a filter
+    'Get-ChildItem ./dist | ForEach-Object { Remove-Item $_ -Recurse -Force }',
+    'Get-ChildItem ./dist | Remove-Item -Recurse -Force',
+    'Get-ChildItem . -Filter *.tmp | ForEach-Object { Remove-Item $_ }',
+    "Get-ChildItem ~ -Recurse | Where-Object { $_.Name -like '*.tmp' } | ForEach-Object { Remove-Item $_ }",
+    'Get-ChildItem ~ -Recurse | ForEach-Object { Write-Host $_.FullName }',
+    'Get-ChildItem ~ | ForEach-Object { Remove-Item ./dist -Recurse }',
     // zsh glob qualifiers that only pick files
     'ls *(.)',
     'ls -d *(/)',
@@ -196,6 +203,14 @@ runRuleTests(fsWipe, {
     'Write-Host "a`nb"; rm -rf ~',
     'Write-Host "$(Remove-Item -Recurse -Force ~)"',
     'iex "Remove-Item -Recurse -Force ~"',
+    // every item of home or the root, piped into Remove-Item
+    'Get-ChildItem ~ -Recurse | ForEach-Object { Remove-Item $_ -Recurse -Force }',
+    'Get-ChildItem ~ | Remove-Item -Recurse -Force',
+    'Get-ChildItem C:\\ | ForEach-Object { Remove-Item $_.FullName -Recurse -Force }',
+    'gci $HOME | % { ri $_ -r -fo }',
+    'Get-ChildItem -Path $env:USERPROFILE | ForEach-Object { Remove-Item -LiteralPath $_.FullName -Recurse -Force }',
+    'Get-ChildItem ~ -Recurse | ForEach-Object { Remove-Item $PSItem }',
+    'ls / | % { rm $_ -Recurse -Force }',
     // zsh glob qualifiers that run code for each file
     "ls *(e:'rm -rf ~':)",
     'ls *(e{rm -rf ~})',

@@ -1497,6 +1497,20 @@ describe('a PowerShell or cmd.exe line handed over as is (no options.shell)', ()
     },
     { line: "$ErrorActionPreference = 'Stop'; dotnet build", expect: [{ program: 'dotnet', args: ['build'] }] },
     { line: '$PSVersionTable.PSVersion', expect: [] },
+    // a pipe into a script block under an alias (`%`, `?`, `foreach`) marks the line as PowerShell
+    {
+      line: 'gci src | % { ri $_ }',
+      expect: [
+        { program: 'gci' },
+        { program: '%', args: ['{', 'ri', '$_', '}'] },
+        { program: '%', args: [] },
+        { program: 'ri', args: ['$_'], via: '{' },
+      ],
+    },
+    {
+      line: 'ls | foreach { rm $_ -r }',
+      expect: [{ program: 'ls' }, { program: 'foreach' }, { program: 'foreach' }, { program: 'rm', via: '{' }],
+    },
     // what only the PowerShell reading finds is kept as well
     {
       line: '$ErrorActionPreference = "Stop"; Get-ChildItem -Filter *.csproj | ForEach-Object { dotnet build $_.FullName }',
