@@ -143,6 +143,8 @@ const PREFIXED = [
   ['ls *(', 'om[1'],
   ['ls *(e', '{'],
   ['', 'a*(.)'],
+  // URLs in code that makes requests
+  ['python3 -c "import requests; ', "'https://a',"],
 ];
 
 function fill(prefix, unit, size) {

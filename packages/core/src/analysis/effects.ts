@@ -7,6 +7,7 @@ import { argAt } from '../context/argv.js';
 import type { Arg, Argv, FileEffect, FileOp, NetEffect } from '../context/types.js';
 import type { UrlFacts } from '../facts/hosts.js';
 import { classifyHost, urlFacts } from '../facts/hosts.js';
+import { requestedUrls } from '../facts/code.js';
 import { parsePatch } from '../facts/patch.js';
 import type { PathFacts } from '../facts/paths.js';
 import { canonicalName, cmdletOf, isA, program, sourceOf } from '../programs/index.js';
@@ -712,6 +713,14 @@ function netEffects(inv: Invocation, words: () => Argv, roles: readonly string[]
     const argv = words();
     const target = argv.operands[0];
     if (target && !/^\d+$/.test(target.value)) push(target.value.toLowerCase(), target.span, !argv.has('-l'), 'raw');
+  }
+  // `python3 -c 'urllib.request.urlopen("https://…")'`, `node -e 'fetch("https://…")'`: the code's own requests
+  if (inv.code !== undefined) {
+    const requested = requestedUrls(inv.code.text);
+    for (const literal of requested.urls) {
+      const url = urlFacts(literal.value);
+      if (url) push(url.host, inv.code.span, requested.sends, 'http', url);
+    }
   }
   if (name === 'send-mailmessage') {
     const server = words().values('-SmtpServer')[0];

@@ -334,6 +334,28 @@ export function requestedHosts(
   return out;
 }
 
+/** A request's body or an upload in code (`requests.post`, `data=`, `method: "PUT"`, `body:`). */
+const SENDS_DATA =
+  /\.(?:post|put|patch)\s*\(|\b(?:data|json|files)\s*=|\bbody\s*:|method\s*[:=]\s*['"](?:POST|PUT|PATCH)/i;
+/** At most this many URLs are taken from one piece of code. */
+const MAX_URLS = 16;
+
+/**
+ * The `http(s)://` URLs written as literals in code that makes a network request (urllib, requests,
+ * fetch, Node's http, …), and whether the code sends data: the sites the code reaches, as
+ * `curl URL` would. Code that only mentions a URL (`print("https://…")`) reaches none.
+ */
+export function requestedUrls(code: string): {
+  readonly urls: readonly { readonly value: string; readonly span: CodeSpan }[];
+  readonly sends: boolean;
+} {
+  if (!REQUESTS.test(code)) return { urls: [], sends: false };
+  const urls = codeLiterals(code)
+    .filter((literal) => /^https?:\/\/[^\s/]/i.test(literal.value))
+    .slice(0, MAX_URLS);
+  return { urls, sends: urls.length > 0 && SENDS_DATA.test(code) };
+}
+
 const DECODES =
   /b64decode|decodebytes|decode_base64|decode64|base64_decode|base64\.decode|atob\s*\(|Buffer\.from\s*\([^)]{0,4000}['"](?:base64|hex)['"]|fromhex|unhexlify|codecs\.decode|str_rot13|gzinflate|zlib\.decompress|FromBase64String/;
 const EVALS =

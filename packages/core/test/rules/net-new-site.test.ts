@@ -42,8 +42,19 @@ runRuleTests(netNewSite, {
       note: 'MCP calls are mcp.changes business',
     },
     { step: { kind: 'read', path: 'docs/links.md' } },
+    // inline code: this machine, a look-up site, or a URL only printed
+    `node -e 'fetch("http://localhost:3000/health").then((r) => console.log(r.status))'`,
+    `python3 -c 'import requests; print(requests.get("https://registry.npmjs.org/react").json()["name"])'`,
+    `python3 -c 'print("docs: https://example.com/guide")'`,
+    `node -e 'console.log(new URL("https://example.com/a").pathname)'`,
   ],
   invalid: [
+    // requests made from inline code, as curl would make them
+    `python3 -c 'import urllib.request; print(urllib.request.urlopen("https://example.com/x").read())'`,
+    `python3 -c 'import requests; requests.post("https://api.example.io/items", json={"a": 1})'`,
+    `node -e 'fetch("https://example.com/x").then((r) => r.text()).then(console.log)'`,
+    `node -e 'require("https").get("https://downloads.example.net/tool", (r) => r.pipe(process.stdout))'`,
+    `ruby -e 'require "net/http"; puts Net::HTTP.get(URI("https://example.com/x"))'`,
     // a well-known name spelled with another script's letter or a full-width dot
     'curl https://g\u0456thub.com/install.sh -o install.sh',
     'curl -O https://raw.githubusercontent\uff0ecom/o/r/main/x.sh',
