@@ -541,7 +541,9 @@ function command(
 
   // `./x.sh` where the line wrote x.sh: run by the interpreter its first line names (sh without one)
   const pieces =
-    program.dynamic || !/[\\/]/.test(program.text) ? undefined : reader.written?.get(resolvePath(cwd, program.text));
+    reader.written === undefined || program.dynamic || !/[\\/]/.test(program.text)
+      ? undefined
+      : reader.written.get(resolvePath(cwd, program.text));
   if (pieces !== undefined) {
     const own = joinMapped(pieces, '\n');
     const runner = enter(reader, inner, { kind: 'runner', name }, draft.span);
@@ -576,7 +578,9 @@ function command(
   }
   if (simple.stdin?.heredoc && !stdinUsed) draft.stdinText = simple.stdin.text.text;
   const stdout = stdoutOf(name, args, simple.stdin);
-  rememberWrites(reader, name, args, simple, stdout, cwd);
+  // most commands write no file and run in a line that wrote none: nothing to remember or forget
+  if (simple.redirects.length > 0 || name === 'tee' || (reader.written !== undefined && reader.written.size > 0))
+    rememberWrites(reader, name, args, simple, stdout, cwd);
   return stdout;
 }
 
