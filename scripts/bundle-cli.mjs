@@ -11,6 +11,7 @@ import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
+import { loaderScriptText } from './bundle-hook.mjs';
 import { corpusLines, PROJECT } from './engine-throughput.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -69,7 +70,7 @@ export async function bundleCli({ dist = DIST, out = dist, lazy = LAZY, paths = 
       `the CLI bundle did not come out as one script: ${chunks.map((chunk) => chunk.fileName).join(', ')}`,
     );
   const [chunk] = chunks;
-  const text = scriptText(chunk.code);
+  const text = loaderScriptText(chunk.code, 'the CLI bundle').code;
   const hash = createHash('sha256').update(text).digest('hex').slice(0, 32);
   const file = join(out, 'cli.bundle.cjs');
   const source = `//guard-cli ${hash}\n${text}`;
@@ -88,18 +89,6 @@ export async function bundleCli({ dist = DIST, out = dist, lazy = LAZY, paths = 
 
 /** The CLI bundle's caches as the loader names them. */
 const CACHE_FILE = /^cli\.bundle-[0-9a-f]+\.cache$/;
-
-/** The bundle's text as the loader runs it: dynamic imports through `__import`, pure ASCII (as the hook's). */
-function scriptText(bundled) {
-  // a script compiled from V8's code cache cannot call import() on Node 20 (the callback is lost)
-  const code = bundled.replace(/\bimport\((`|"|')([^`"']+)\1\)/g, (_, quote, specifier) => {
-    return `__import(${quote}${specifier}${quote})`;
-  });
-  if (/\bimport\(/.test(code)) throw new Error('the CLI bundle has an import() the loader cannot serve');
-  // read as latin1: the few other characters sit in string, template and regular expression
-  // literals, where \uXXXX is the same
-  return code.replace(/[^\x00-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
 
 /**
  * Runs the bundle in `out` (compiled fresh) over the corpus, one `guard explain --json` per line,

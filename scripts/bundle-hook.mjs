@@ -87,7 +87,7 @@ export async function bundleHook({ dist = DIST, out = dist, lazy = LAZY, paths =
   const files = [];
   const build = createHash('sha256');
   for (const chunk of chunks) {
-    const text = hookScriptText(chunk.code);
+    const text = loaderScriptText(chunk.code);
     // the loader serves a lazy chunk's require() of the bundle, and the bundle's of a lazy chunk
     const required = [...text.code.matchAll(/\brequire\((`|"|')(\.[^`"']*)\1\)/g)].map((match) => match[2]);
     const unknown = required.filter(
@@ -138,8 +138,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   );
 }
 
-/** The bundle's text as the loader runs it (dynamic imports through `__import`, pure ASCII), and how many imports it has. */
-function hookScriptText(bundled) {
+/**
+ * A bundle's text as the loaders (hook-load.cts, cli-load.cts) run it: dynamic imports through
+ * `__import`, pure ASCII. `what` names the bundle in the error. Also says how many imports it has.
+ */
+export function loaderScriptText(bundled, what = 'the hook bundle') {
   let imports = 0;
   // A script compiled from V8's code cache cannot call import() on Node 20 (the callback is lost),
   // so the bundle's few dynamic imports go through a function the loader passes in instead.
@@ -147,7 +150,7 @@ function hookScriptText(bundled) {
     imports++;
     return `__import(${quote}${specifier}${quote})`;
   });
-  if (/\bimport\(/.test(code)) throw new Error('the hook bundle has an import() the loader cannot serve');
+  if (/\bimport\(/.test(code)) throw new Error(`${what} has an import() the loader cannot serve`);
   // Pure ASCII, read as latin1 (docs/performance.md, "The hook bundle's text"): the few other
   // characters sit in string, template and regular expression literals, where \uXXXX is the same.
   const ascii = code.replace(/[^\x00-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
