@@ -11,7 +11,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import type { Server, Socket } from 'node:net';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -19,7 +19,16 @@ import { AGENT_CASES, BLOCKED } from '../../packages/cli/test/hook-cases.js';
 import type { BinResult } from './bin.js';
 import { requireBuild } from './bin.js';
 import { runProcess } from './chats.js';
-import { answers, checkerSocket, HOOK_ENTRY, noted, noting, startChecker, waitForChecker } from './resident.js';
+import {
+  answers,
+  buildId,
+  checkerSocket,
+  HOOK_ENTRY,
+  noted,
+  noting,
+  startChecker,
+  waitForChecker,
+} from './resident.js';
 
 /**
  * The resident checker (hook-server.cjs) answers exactly as a call in-process does, and a call it
@@ -348,6 +357,52 @@ describe('the checker leaves', () => {
     const until = Date.now() + 15_000;
     while (Date.now() < until && alive(pid)) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(alive(pid)).toBe(false);
+  });
+
+  // a call from another Node (the person upgraded it; the hook command names the new one) is not
+  // answered by a checker on the old one: "stale", and it leaves; the same header on its own Node is accepted
+  it.for([
+    { name: 'on another Node: "stale", and the checker leaves', node: 'v0.0.0', frame: '{"t":"stale"}', leaves: true },
+    {
+      name: 'on its own Node: accepted, and the checker stays',
+      node: process.version,
+      frame: '{"t":"accepted"}',
+      leaves: false,
+    },
+  ])('a call $name', { skip: !linux }, async ({ node, frame, leaves }) => {
+    const there = guardHome();
+    await startChecker(there.guardHome, there.env);
+    const { socket } = checkerSocket(there.guardHome);
+    const pid = checkerPid(socket);
+    const header = {
+      v: 1,
+      id: buildId(),
+      argv: ['codex'],
+      env: there.env,
+      ppid: process.pid,
+      home: HOME,
+      tmp: tmpdir(),
+      node,
+    };
+    const first = await new Promise<string>((resolve, reject) => {
+      const conn = connect(socket, () => conn.write(`${JSON.stringify(header)}\n`));
+      let text = '';
+      conn.setEncoding('utf8');
+      conn.on('data', (data: string) => {
+        text += data;
+        const end = text.indexOf('\n');
+        if (end >= 0) {
+          conn.destroy();
+          resolve(text.slice(0, end));
+        }
+      });
+      conn.on('error', reject);
+    });
+    expect(first).toBe(frame);
+    const until = Date.now() + (leaves ? 15_000 : 3_000);
+    while (Date.now() < until && alive(pid)) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(alive(pid)).toBe(!leaves);
+    if (!leaves) process.kill(pid);
   });
 
   // the near miss: a checker with nothing changed is still there after the same wait

@@ -334,7 +334,15 @@ async function main(): Promise<number> {
   const stdin = stdinReader(net);
   let missed: Missed = { start: !fs.existsSync(run) };
   if (trusted) {
-    const header: Header = { v: PROTOCOL, id, argv, env, ppid: process.ppid, ...homeAndTmp(env) };
+    const header: Header = {
+      v: PROTOCOL,
+      id,
+      argv,
+      env,
+      ppid: process.ppid,
+      ...homeAndTmp(env),
+      node: process.version,
+    };
     const answer = await handOff(net, socket, header, stdin);
     if ('t' in answer) {
       writeAll(1, answer.out);

@@ -84,7 +84,8 @@ function headerOf(line: string): Header | undefined {
     Object.values(env).some((item) => typeof item !== 'string') ||
     !Number.isInteger(h.ppid) ||
     typeof h.home !== 'string' ||
-    typeof h.tmp !== 'string'
+    typeof h.tmp !== 'string' ||
+    typeof h.node !== 'string'
   )
     return undefined;
   return h as unknown as Header;
@@ -186,8 +187,9 @@ async function serve(): Promise<boolean> {
         conn.destroy();
         return;
       }
-      if (header.v !== entry.PROTOCOL || header.id !== id) {
-        // a client of another build: it runs in-process and starts its own; this one is not needed
+      if (header.v !== entry.PROTOCOL || header.id !== id || header.node !== process.version) {
+        // a client of another build or another Node: it runs in-process and starts its own; this one is
+        // not needed (it would answer with other code, or on the Node the person has moved away from)
         send(conn, { t: 'stale' });
         conn.end();
         if (/^[0-9a-f]{16,64}$/.test(header.id)) leaveWhenDone();

@@ -10,6 +10,8 @@ export interface Header {
   readonly ppid: number;
   readonly home: string;
   readonly tmp: string;
+  /** The client's Node (process.version): a checker on another Node is stale, as one of another build is. */
+  readonly node: string;
 }
 
 /** A frame the checker sends, one JSON line each. */
