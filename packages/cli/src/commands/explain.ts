@@ -70,7 +70,7 @@ export async function explain(options: ExplainOptions, io: Io): Promise<void> {
 
   if (options.jsonl) {
     // Tier up later: over the first few thousand lines V8's optimising compiler cost more than the
-    // code it made saved (docs/performance.md, "guard explain --jsonl and the optimising compiler").
+    // code it made saved (docs/performance.md, "`guard explain --jsonl`: the engine's cold pass").
     setFlagsFromString(`--interrupt-budget=${JSONL_INTERRUPT_BUDGET}`);
     // one output line per input line, in order, so a caller can zip answers with its questions
     for await (const line of io.stdinLines()) {
@@ -100,7 +100,7 @@ export async function explain(options: ExplainOptions, io: Io): Promise<void> {
   );
 }
 
-/** V8's budget of work a function does before it is considered for optimising (V8's default: 132 KB). */
+/** V8's budget of work a function does before it is considered for optimising (V8's default on Node 20: 66 KB). */
 const JSONL_INTERRUPT_BUDGET = 1024 * 1024;
 
 /**
