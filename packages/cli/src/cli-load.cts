@@ -1,7 +1,9 @@
 // CommonJS, as hook-load.cts: bin.js loads it with one import and it loads the bundle as a script.
 import fs = require('node:fs');
 import path = require('node:path');
-import vm = require('node:vm');
+import type vm = require('node:vm');
+// the hook's loader, for how a bundle's text is compiled and its code cache written
+import load = require('./hook-load.cjs');
 import type { main as Main } from './main.js' with { 'resolution-mode': 'import' };
 
 /**
@@ -56,10 +58,7 @@ function loadBundledCli(useCache = true, bundle: string = BUNDLE): LoadedCli | u
         // no cache for this build: V8 compiles the script
       }
     }
-    const script = new vm.Script(
-      `(function (exports, require, module, __filename, __dirname, __import) {${source}\n})`,
-      { filename: bundle, ...(cachedData === undefined ? {} : { cachedData }) },
-    );
+    const { script, cacheMissed } = load.scriptOf(source, bundle, cachedData);
     const module = { exports: {} as Record<string, unknown> };
     // a script made from V8's code cache cannot use import() itself on Node 20: the bundle's few
     // lazily loaded packages (a project policy's yaml, TOML) are imported through this function
@@ -78,7 +77,7 @@ function loadBundledCli(useCache = true, bundle: string = BUNDLE): LoadedCli | u
       main: main as typeof Main,
       script,
       cache,
-      cacheMissed: cachedData === undefined || script.cachedDataRejected === true,
+      cacheMissed,
     };
   } catch {
     return undefined;
@@ -86,27 +85,9 @@ function loadBundledCli(useCache = true, bundle: string = BUNDLE): LoadedCli | u
 }
 
 /**
- * Saves V8's compiled code for the bundle as this Node made it. Best effort: a folder this user
- * cannot write (a root-owned install) or any error leaves things as they were.
- */
-function saveCache(loaded: LoadedCli): void {
-  const temp = `${loaded.cache}.${process.pid}.tmp`;
-  try {
-    fs.accessSync(path.dirname(loaded.cache), fs.constants.W_OK);
-    fs.writeFileSync(temp, loaded.script.createCachedData());
-    fs.renameSync(temp, loaded.cache);
-  } catch {
-    try {
-      fs.rmSync(temp, { force: true });
-    } catch {
-      // nothing more to do: the next run tries again
-    }
-  }
-}
-
-/**
  * The bundled CLI's main(), or undefined without a usable bundle. Where V8 had no cache it could
- * use, one is saved at once, before the run: `guard explain --jsonl` raises V8's interrupt budget,
+ * use, one is saved at once (best effort: a folder this user cannot write leaves things as they
+ * were), before the run: `guard explain --jsonl` raises V8's interrupt budget,
  * and V8 rejects a cache made under other flags than those of the process that reads it, so a cache
  * saved after such a run would be made again by every run. (The build's cache, saved after a
  * warm-up, holds more of the compiled code.)
@@ -114,7 +95,7 @@ function saveCache(loaded: LoadedCli): void {
 function bundledMain(): typeof Main | undefined {
   const loaded = loadBundledCli();
   if (loaded === undefined) return undefined;
-  if (loaded.cacheMissed) saveCache(loaded);
+  if (loaded.cacheMissed) load.writeCache(loaded.script, loaded.cache);
   return loaded.main;
 }
 

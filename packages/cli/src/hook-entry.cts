@@ -74,7 +74,13 @@ function homeAndTmp(env: NodeJS.ProcessEnv): { home: string; tmp: string } {
   return { home, tmp };
 }
 
-/** The build's id (hook.bundle.id, written by the build), or undefined. */
+/**
+ * The build's id (`hook.bundle.id`, written by the build: a hash of the hook's scripts), or
+ * undefined when it is missing or not an id. It names the socket of the checker (which answers
+ * only clients of the same id) and the bundle's code cache (hook-load.cts): V8 checks a cache only
+ * against the script's length and its own version, so a cache saved for another build of the same
+ * length would run that build's code.
+ */
 function buildId(): string | undefined {
   try {
     const id = fs.readFileSync(path.join(__dirname, 'hook.bundle.id'), 'latin1').trim();
@@ -99,16 +105,20 @@ function writeAll(fd: 1 | 2, text: string): void {
   }
 }
 
-/** Reads one frame line; undefined when it is not one this client knows. */
-function frameOf(line: string): Frame | undefined {
-  let value: unknown;
+/** One line of the protocol (a header or a frame) as a JSON object; undefined when it is not one. */
+function objectOf(line: string): Record<string, unknown> | undefined {
   try {
-    value = JSON.parse(line);
+    const value: unknown = JSON.parse(line);
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }
-  if (typeof value !== 'object' || value === null) return undefined;
-  const frame = value as Record<string, unknown>;
+}
+
+/** Reads one frame line; undefined when it is not one this client knows. */
+function frameOf(line: string): Frame | undefined {
+  const frame = objectOf(line);
+  if (frame === undefined) return undefined;
   switch (frame.t) {
     case 'accepted':
     case 'stale':
@@ -359,8 +369,11 @@ async function main(): Promise<number> {
 
 if (require.main === module) {
   // exit at once: an agent that left stdin open would otherwise keep the process (and the agent)
-  // waiting on a read that cannot be cancelled, after the answer went out
-  void main().then((code) => process.exit(code));
+  // waiting on a read that cannot be cancelled, after the answer went out. (Started once this
+  // module's exports are set: hook-load.cjs, which a call run here loads, reads the build's id here.)
+  void Promise.resolve()
+    .then(main)
+    .then((code) => process.exit(code));
 }
 
-export = { PROTOCOL, runFolder, trustedFolder, socketPath, buildId, frameOf };
+export = { PROTOCOL, runFolder, trustedFolder, socketPath, buildId, objectOf, frameOf };

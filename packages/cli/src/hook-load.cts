@@ -3,6 +3,8 @@
 import fs = require('node:fs');
 import path = require('node:path');
 import vm = require('node:vm');
+// the client: loaded already when it runs the call here, and it reads the build's id without loading more
+import entry = require('./hook-entry.cjs');
 import type {
   runHook as RunHook,
   processHookIo as ProcessHookIo,
@@ -20,22 +22,6 @@ import type { RawStdio } from './hook/stdio.js' with { 'resolution-mode': 'impor
  * with no bundle (a plain `tsc --build`) the caller loads the hook runtime as modules.
  */
 const BUNDLE = path.join(__dirname, 'hook.bundle.cjs');
-/**
- * The build's id (`hook.bundle.id`, written by the build): a hash of the hook's scripts. It names
- * the bundle's code cache, because V8 checks a cache only against the script's length and its own
- * version, so a cache saved for another build of the same length would run that build's code.
- * The resident checker (hook-server.cts) answers only clients of the same id.
- */
-const BUILD_ID_FILE = path.join(__dirname, 'hook.bundle.id');
-/** The id as written by the build, or undefined when it is missing or not an id. */
-function buildId(): string | undefined {
-  try {
-    const id = fs.readFileSync(BUILD_ID_FILE, 'latin1').trim();
-    return /^[0-9a-f]{16,64}$/.test(id) ? id : undefined;
-  } catch {
-    return undefined;
-  }
-}
 /** Node's own require, for what the bundle leaves to Node (its built-ins, the lazily loaded packages). */
 const nodeRequire: NodeJS.Require = require;
 /**
@@ -75,7 +61,7 @@ interface LoadedHook {
  * holds the build's id (`hook.bundle-<id>.cache`), and with no id there is none. A lazy chunk's
  * name already holds a hash of its text.
  */
-function cacheOf(file: string, id: string | undefined = buildId()): string | undefined {
+function cacheOf(file: string, id: string | undefined = entry.buildId()): string | undefined {
   if (path.basename(file) !== 'hook.bundle.cjs') return file.replace(/\.cjs$/, '.cache');
   return id === undefined ? undefined : path.join(path.dirname(file), `hook.bundle-${id}.cache`);
 }
@@ -84,7 +70,7 @@ function cacheOf(file: string, id: string | undefined = buildId()): string | und
 function compile(
   file: string,
   useCache: boolean,
-  id: string | undefined = buildId(),
+  id: string | undefined = entry.buildId(),
 ): { script: vm.Script; cacheMissed: boolean } {
   // the build writes the bundle in ASCII only (see scripts/bundle-hook.mjs): latin1 is the cheapest read
   const source = fs.readFileSync(file, 'latin1');
@@ -97,8 +83,20 @@ function compile(
       // no cache: V8 compiles the script
     }
   }
+  return scriptOf(source, file, cachedData);
+}
+
+/**
+ * A bundle's text (the hook's, a lazy chunk, or the CLI's: cli-load.cts) as a script whose function
+ * takes CommonJS's arguments and `__import`, compiled from `cachedData` when V8 accepts it.
+ */
+function scriptOf(
+  source: string,
+  filename: string,
+  cachedData: Buffer | undefined,
+): { script: vm.Script; cacheMissed: boolean } {
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __import) {${source}\n})`, {
-    filename: file,
+    filename,
     ...(cachedData === undefined ? {} : { cachedData }),
   });
   return { script, cacheMissed: cachedData === undefined || script.cachedDataRejected === true };
@@ -106,7 +104,7 @@ function compile(
 
 /** The bundled hook runtime, or undefined when there is no bundle. */
 function loadBundledHook(useCache = true): LoadedHook | undefined {
-  const id = buildId();
+  const id = entry.buildId();
   const modules = new Map<string, { exports: Record<string, unknown> }>();
   const scripts: LoadedScript[] = [];
   // A script made from V8's code cache cannot use import() itself on Node 20, so the bundle's few
@@ -174,17 +172,21 @@ function loadBundledHook(useCache = true): LoadedHook | undefined {
  */
 function saveCache(loaded: LoadedScript): void {
   const cache = cacheOf(loaded.file);
-  if (cache === undefined) return;
+  if (cache !== undefined) writeCache(loaded.script, cache);
+}
+
+/** Writes a script's code cache to `cache` (write aside, rename in); best effort, as saveCache says. */
+function writeCache(script: vm.Script, cache: string): void {
   const temp = `${cache}.${process.pid}.tmp`;
   try {
-    fs.accessSync(__dirname, fs.constants.W_OK);
-    fs.writeFileSync(temp, loaded.script.createCachedData());
+    fs.accessSync(path.dirname(cache), fs.constants.W_OK);
+    fs.writeFileSync(temp, script.createCachedData());
     fs.renameSync(temp, cache);
   } catch {
     try {
       fs.rmSync(temp, { force: true });
     } catch {
-      // nothing more to do: the answer is out, and the next call tries again
+      // nothing more to do: the next run tries again
     }
   }
 }
@@ -216,4 +218,4 @@ async function hookRuntimeOver(stdio: RawStdio): Promise<(argv: readonly string[
   };
 }
 
-export = { BUNDLE, BUILD_ID_FILE, buildId, cacheOf, compile, loadBundledHook, hookRuntime, hookRuntimeOver, saveCache };
+export = { BUNDLE, cacheOf, compile, scriptOf, loadBundledHook, hookRuntime, hookRuntimeOver, saveCache, writeCache };

@@ -65,14 +65,8 @@ function send(conn: net.Socket, frame: Frame): void {
 
 /** A header as the client sends it, or undefined. */
 function headerOf(line: string): Header | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null) return undefined;
-  const h = value as Record<string, unknown>;
+  const h = entry.objectOf(line);
+  if (h === undefined) return undefined;
   const env = h.env;
   if (
     typeof h.v !== 'number' ||
