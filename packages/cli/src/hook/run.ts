@@ -3,7 +3,17 @@ import { homedir, tmpdir } from 'node:os';
 import type { HookInput, HookReply, ReplyContext } from '@guard/adapters';
 import { AGENT_IDS } from '@guard/adapters/agents';
 import type { Environment, Evaluation, Probe, Rule, Settled } from '@guard/core';
-import { consultable, evaluate, logText, redactForLog, rememberedBy, settle, stepText, viewOf } from '@guard/core';
+import {
+  consultable,
+  evaluate,
+  keepsServer,
+  logText,
+  redactForLog,
+  rememberedBy,
+  settle,
+  stepText,
+  viewOf,
+} from '@guard/core';
 import { ExitCode } from '../errors.js';
 import type { AgentPayload } from './adapter.js';
 import { loadPayload } from './adapter.js';
@@ -314,8 +324,8 @@ export async function runHook(
     }
     // a reply the deadline already gave is not this verdict: nothing to remember
     if (!answeredHere) return code;
-    // a new or changed MCP server whose tool goes ahead (after a yes) is known from now on
-    if (step.kind === 'mcp' && settled.verdict.decision === 'allow') {
+    // a new or changed MCP server whose tool goes ahead after a yes is known from now on
+    if (step.kind === 'mcp' && keepsServer(settled)) {
       try {
         memory.serverRan?.(step.server);
       } catch (error) {

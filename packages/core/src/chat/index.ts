@@ -11,4 +11,4 @@ export { onPrompt, onResult, onStart } from './events.js';
 export { approvalCode, commandId, fingerprint, shortHash } from './ids.js';
 export { sha256Hex } from './sha256.js';
 export type { ServerCheck, ServerSeen } from './servers.js';
-export { ANY_SERVER, checkServers, printToAsk, serverPrint } from './servers.js';
+export { ANY_SERVER, checkServers, keepsServer, printToAsk, serverPrint } from './servers.js';

@@ -1,4 +1,5 @@
 import { shortHash } from './ids.js';
+import type { Settled } from './settle.js';
 
 /**
  * Which MCP servers a chat asks about before their first use (SPEC §6, `mcp.changes`): a server
@@ -14,6 +15,8 @@ export interface ServerSeen {
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
   readonly url?: string;
+  /** The folder it is started in, when its file names one (the same command elsewhere runs other code). */
+  readonly cwd?: string;
   /**
    * The project root, when the project's own files declare it (a repository's `.mcp.json` or
    * `.gemini/settings.json`): known only for that project, and never taken as known unasked.
@@ -29,9 +32,22 @@ export function serverPrint(server: ServerSeen): string {
   const env = Object.keys(server.env)
     .sort()
     .map((key) => [key, server.env[key] ?? '']);
-  return shortHash(
-    JSON.stringify([server.project ?? '', server.name, server.command ?? '', server.args, env, server.url ?? '']),
-    20,
+  const what = [server.project ?? '', server.name, server.command ?? '', server.args, env, server.url ?? ''];
+  // (only when named, so the prints of servers that name no folder stay what they were)
+  if (server.cwd !== undefined) what.push(server.cwd);
+  return shortHash(JSON.stringify(what), 20);
+}
+
+/**
+ * Whether an MCP step's answer lets guard keep its server as known: a go-ahead by the rules (no
+ * ask at all), by the person's yes remembered in the chat, or by a yes kept for the project. Not a
+ * go-ahead that only passes the question on (`deferred`: the agent's later event decides), nor one
+ * the mode gave without asking anybody: then nobody said yes to this server.
+ */
+export function keepsServer(settled: Pick<Settled, 'verdict' | 'how'>): boolean {
+  return (
+    settled.verdict.decision === 'allow' &&
+    (settled.how === 'rules' || settled.how === 'memory' || settled.how === 'project')
   );
 }
 

@@ -5,6 +5,7 @@ import {
   apply,
   asChange,
   checkServers,
+  keepsServer,
   newChat,
   onStart,
   printToAsk,
@@ -38,8 +39,14 @@ describe('a server is known by what it runs', () => {
     { change: 'the address', other: server('docs', { url: 'https://evil.example/mcp' }), same: false },
     { change: 'the name', other: server('docs2'), same: false },
     { change: 'declared by a project', other: server('docs', { project: '/work/site' }), same: false },
+    { change: 'started in a folder', other: server('docs', { cwd: '/srv/other' }), same: false },
   ])('$change: same print $same', ({ other, same }) => {
     expect(serverPrint(other) === serverPrint(DOCS)).toBe(same);
+  });
+
+  it('a folder changes the print, and one folder and another differ', () => {
+    expect(serverPrint(server('docs', { cwd: '/srv/a' }))).not.toBe(serverPrint(server('docs', { cwd: '/srv/b' })));
+    expect(serverPrint(server('docs', { cwd: '/srv/a' }))).toBe(serverPrint(server('docs', { cwd: '/srv/a' })));
   });
 
   it('keeps no env value as text', () => {
@@ -129,5 +136,25 @@ describe('the chat keeps them from its start', () => {
     expect(chat.newServers).toEqual({ a: '1', b: '2' });
     expect(asChange({ newServers: { a: 1 } })).toBeUndefined();
     expect(asChange({ newServers: ['a'] })).toBeUndefined();
+  });
+});
+
+describe('an MCP step that goes ahead keeps its server as known only after a yes', () => {
+  const allow = { decision: 'allow' } as const;
+  it.each([
+    { how: 'rules', decision: 'allow', keeps: true },
+    { how: 'memory', decision: 'allow', keeps: true },
+    { how: 'project', decision: 'allow', keeps: true },
+    // passed on to the agent's later event, which asks: nobody has said yes yet
+    { how: 'deferred', decision: 'allow', keeps: false },
+    // the mode let the ask go ahead without asking anybody
+    { how: 'mode', decision: 'allow', keeps: false },
+    { how: 'rules', decision: 'ask', keeps: false },
+    { how: 'rules', decision: 'block', keeps: false },
+    { how: 'away', decision: 'ask', keeps: false },
+  ] as const)('$decision by $how: kept $keeps', ({ how, decision, keeps }) => {
+    expect(keepsServer({ how, verdict: { ...allow, decision, findings: [], agentMessage: '', userMessage: '' } })).toBe(
+      keeps,
+    );
   });
 });
