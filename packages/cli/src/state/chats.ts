@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import type { Change, Chat, Recorded } from '@guard/core';
 import { asChange, changesNothing, isIdle, newChat, replay, withinLimits } from '@guard/core';
 import { readRegularText, writeFileAtomic } from '../fsx.js';
-import { acquire, LOCK_STALE_MS, LOCK_WAIT_MS, StateError } from './lock.js';
+import { ifUnlocked, StateError, withLock } from './lock.js';
 
 /**
  * Where chats are kept (SPEC §5): one state file per chat in guard's folder, and beside it a
@@ -139,15 +139,11 @@ function snapshot(guardHome: string, agent: string, chat: string): Snapshot {
     if (read !== undefined) return read;
   }
   // every read met a compaction: read under the lock, where none can run (it waits at most as long as saving did)
-  const lock = `${chatFile(guardHome, agent, chat)}.lock`;
-  acquire(lock, LOCK_WAIT_MS, LOCK_STALE_MS);
-  try {
+  return withLock(`${chatFile(guardHome, agent, chat)}.lock`, () => {
     const read = tryRead(guardHome, agent, chat);
     if (read === undefined) throw new StateError(`the chat state ${chatFile(guardHome, agent, chat)} kept changing`);
     return read;
-  } finally {
-    rmSync(lock, { force: true });
-  }
+  });
 }
 
 /**
@@ -349,14 +345,12 @@ export const COMPACT_AT = 8;
  * written.
  */
 export function compactChat(guardHome: string, agent: string, chat: string, now: number, idleMs: number): boolean {
-  const lock = `${chatFile(guardHome, agent, chat)}.lock`;
-  if (!acquire(lock, 0, LOCK_STALE_MS, false)) return false;
-  try {
-    fold(guardHome, agent, chat, now, idleMs);
-    return true;
-  } finally {
-    rmSync(lock, { force: true });
-  }
+  return (
+    ifUnlocked(`${chatFile(guardHome, agent, chat)}.lock`, () => {
+      fold(guardHome, agent, chat, now, idleMs);
+      return true;
+    }) ?? false
+  );
 }
 
 /**
@@ -433,12 +427,7 @@ export function updateChat(
       `cannot create ${chatsDir(guardHome)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
     );
   }
-  acquire(lock, options.timeoutMs ?? LOCK_WAIT_MS, options.staleMs ?? LOCK_STALE_MS);
-  try {
-    return fold(guardHome, agent, chat, now, idleMs, change);
-  } finally {
-    rmSync(lock, { force: true });
-  }
+  return withLock(lock, () => fold(guardHome, agent, chat, now, idleMs, change), options);
 }
 
 /**

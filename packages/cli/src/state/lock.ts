@@ -113,6 +113,19 @@ function holderGone(lock: string): boolean {
 }
 
 /**
+ * Lets go of a lock this process took: removed only while it still names this process, so a
+ * holder whose lock was broken as stale never removes the lock its successor holds.
+ */
+export function release(lock: string): void {
+  try {
+    if ((readRegularText(lock, 256) ?? '').trim() !== lockOwner(process.pid)) return;
+  } catch {
+    return;
+  }
+  rmSync(lock, { force: true });
+}
+
+/**
  * Runs `change` holding the lock `lock` (waiting up to `timeoutMs`; StateError when it is not to
  * be had), and releases it however `change` ends.
  */
@@ -125,7 +138,7 @@ export function withLock<T>(
   try {
     return change();
   } finally {
-    rmSync(lock, { force: true });
+    release(lock);
   }
 }
 
@@ -139,7 +152,7 @@ export async function withLockAsync<T>(
   try {
     return await change();
   } finally {
-    rmSync(lock, { force: true });
+    release(lock);
   }
 }
 
@@ -149,6 +162,6 @@ export function ifUnlocked<T>(lock: string, change: () => T): T | undefined {
   try {
     return change();
   } finally {
-    rmSync(lock, { force: true });
+    release(lock);
   }
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { forgetAllowed, keepForProject, readAllowed } from '../../src/state/allowed.js';
-import { lockOwner } from '../../src/state/lock.js';
+import { lockOwner, withLock } from '../../src/state/lock.js';
 import { readHealth, updateHealth } from '../../src/state/opinion.js';
 import { effectiveSettings, lastGoodPath, readSettings, settingsPath } from '../../src/state/settings.js';
 
@@ -123,6 +123,19 @@ describe('the locks themselves', () => {
     rmSync(`${settingsPath(dir)}.lock`);
     await effectiveSettings(dir);
     expect(JSON.parse(readFileSync(lastGoodPath(dir), 'utf8'))).toMatchObject({ strict: true });
+  });
+
+  it.each([
+    { row: 'still its own: removed', successor: false },
+    { row: 'broken as stale and taken by another meanwhile: left to that one', successor: true },
+  ])('a lock let go of by its holder, $row', ({ successor }) => {
+    const lock = join(home(), 'x.lock');
+    const other = '999999999 1';
+    withLock(lock, () => {
+      expect(readFileSync(lock, 'utf8')).toBe(lockOwner(process.pid));
+      if (successor) writeFileSync(lock, other);
+    });
+    expect(existsSync(lock) ? readFileSync(lock, 'utf8') : undefined).toBe(successor ? other : undefined);
   });
 
   it('a lock left by a process that is gone is broken, and the change is made', () => {
