@@ -204,7 +204,20 @@ function globQualifiers(
   }
   const end = tokens[close];
   const first = inner[0];
-  if (first === undefined || end?.kind !== 'op' || end.op !== ')' || first.start !== open.end) return undefined;
+  if (first === undefined || first.start !== open.end) return undefined;
+  // more words than a qualifier list is read for: whatever code it runs is not read, so the line
+  // cannot be judged in full (the group is then read as before, beside this)
+  if (end?.kind === 'word') {
+    if (/^[^:\s]*?(?:e[^\w\s]|\+[A-Za-z_])/.test(joinMapped([expandSingle(first, scope).map]).text))
+      addOpaque(
+        reader,
+        'too-long',
+        spanOf(open.src, open.start, end.end),
+        'a zsh glob qualifier list too long to read',
+      );
+    return undefined;
+  }
+  if (end?.kind !== 'op' || end.op !== ')') return undefined;
   const words = inner.map((token) => expandSingle(token, scope));
   const text = joinMapped(words.map((w) => w.map));
   const code = qualifierCode(text.text);

@@ -1771,6 +1771,14 @@ describe("zsh's glob qualifiers: the code they run is read, the others are part 
     { line: 'print -l *(.mh+24:t)', expect: [{ program: 'print' }] },
     // not a qualifier list: read as before (a group no POSIX shell runs, or a subshell)
     { line: 'echo foo(rm -rf x)', expect: [{ program: 'echo' }, { program: 'rm', via: '(' }] },
+    // code in a list longer than the reader takes: said to be unread, never dropped
+    {
+      line: `ls *(e{rm -rf x ${'a '.repeat(20)}})`,
+      expect: [{ program: 'ls' }, { program: 'e{rm', via: '(' }],
+      opaque: ['too-long'],
+    },
+    // the near miss: as long, but a group that runs no code (no qualifier), read as before
+    { line: `echo foo(bar ${'a '.repeat(20)})`, expect: [{ program: 'echo' }, { program: 'bar', via: '(' }] },
   ])('$line', (row) => {
     checkRow(row);
   });
