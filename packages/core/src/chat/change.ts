@@ -2,6 +2,7 @@ import type { Memo } from '../second-opinion/types.js';
 import { OPINION_LIMITS } from '../second-opinion/types.js';
 import type { Chat, Pending, StartScan } from './chat.js';
 import { CHAT_LIMITS, isIdle, newChat, withinLimits } from './chat.js';
+import { ANY_SERVER } from './servers.js';
 
 /**
  * What one event does to a chat, as plain data: decided by `settle`, `onPrompt`, `onResult` or
@@ -134,7 +135,16 @@ export function apply(chat: Chat, change: Change): Chat {
   if (change.poisonedServers !== undefined) poisonedServers = union(poisonedServers, change.poisonedServers);
   if (change.newServers !== undefined) {
     const merged = Object.entries({ ...newServers, ...change.newServers });
-    newServers = Object.fromEntries(merged.slice(Math.max(0, merged.length - CHAT_LIMITS.list)));
+    // past the limit the oldest are not kept by name: every server asks instead (under the first
+    // dropped one's print), so none stops asking because the list was full
+    const over = merged.length - CHAT_LIMITS.list;
+    newServers =
+      over <= 0
+        ? Object.fromEntries(merged)
+        : {
+            ...Object.fromEntries(merged.slice(over + 1).filter(([name]) => name !== ANY_SERVER)),
+            [ANY_SERVER]: newServers?.[ANY_SERVER] ?? (merged[0] as [string, string])[1],
+          };
   }
   const { failure: _before, newServers: _servers, ...rest } = chat;
   return withinLimits({
@@ -214,10 +224,22 @@ export function replay(
   const through = options.through ?? -Infinity;
   for (const { time, change } of recorded) {
     if (isIdle(current, time, options.idleMs)) current = newChat(current.agent, current.chat, time);
-    const applied = apply(current, time < through ? withoutLoosening(change) : change);
+    const applied = apply(current, time < through ? lateChange(current, change) : change);
     current = { ...applied, updated: Math.max(current.updated, time) };
   }
   return current;
+}
+
+/**
+ * A change that came late, as it may be applied to `chat`: without what could loosen a verdict,
+ * and without a failure of another command than the chat's current one (the chat keeps one failing
+ * command and its count: a late failure of another would start that count over).
+ */
+function lateChange(chat: Chat, change: Change): Change {
+  const kept = withoutLoosening(change);
+  if (kept.failed === undefined || chat.failure === undefined || chat.failure.command === kept.failed) return kept;
+  const { failed: _other, ...rest } = kept;
+  return rest;
 }
 
 const isString = (value: unknown): value is string => typeof value === 'string';

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Change, Chat, Pending, Recorded } from '../../src/chat/index.js';
 import {
+  ANY_SERVER,
   apply,
   asChange,
   withinLimits,
   changesNothing,
   CHAT_LIMITS,
   NO_CHANGE,
+  printToAsk,
   replay,
   withoutLoosening,
 } from '../../src/chat/index.js';
@@ -265,6 +267,38 @@ describe('replay: recorded changes folded in, as saving each in turn would have 
       untrusted: false,
       injection: false,
     });
+  });
+});
+
+describe('late failures and a full list of new servers never make a step ask less', () => {
+  const recorded = (time: number, change: Change): Recorded => ({ time, change });
+  const DAY = 86_400_000;
+  it.for([
+    // a late failure of another command: the current one keeps its count
+    { row: 'another command', late: 'other', expected: { command: 'cmd', count: 2 } },
+    // the near miss: a late failure of the same command still counts
+    { row: 'the same command', late: 'cmd', expected: { command: 'cmd', count: 3 } },
+  ])('a late failure of $row', ({ late, expected }) => {
+    const chat: Chat = { ...fresh(), failure: { command: 'cmd', count: 2 } };
+    const state = replay(chat, [recorded(NOW - 5, { failed: late })], { idleMs: DAY, through: NOW });
+    expect(state.failure).toEqual(expected);
+    // on time, a failure of another command is the one now failing
+    expect(replay(chat, [recorded(NOW + 5, { failed: late })], { idleMs: DAY, through: NOW }).failure).toEqual(
+      late === 'cmd' ? { command: 'cmd', count: 3 } : { command: 'other', count: 1 },
+    );
+  });
+
+  it.for([
+    { count: CHAT_LIMITS.list, every: false },
+    { count: CHAT_LIMITS.list + 5, every: true },
+  ])('$count new servers: each still asks, by name or all at once ($every)', ({ count, every }) => {
+    const servers = Object.fromEntries(Array.from({ length: count }, (_, i) => [`s${i}`, `p${i}`]));
+    const state = apply(fresh(), { newServers: servers });
+    expect(Object.keys(state.newServers ?? {}).length).toBeLessThanOrEqual(CHAT_LIMITS.list);
+    for (let i = 0; i < count; i++) expect(printToAsk(state.newServers, `s${i}`), `s${i}`).toBeDefined();
+    expect(Object.hasOwn(state.newServers ?? {}, ANY_SERVER)).toBe(every);
+    // the newest keep their own print
+    expect(printToAsk(state.newServers, `s${count - 1}`)).toBe(`p${count - 1}`);
   });
 });
 
