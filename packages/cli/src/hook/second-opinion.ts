@@ -162,10 +162,14 @@ export async function consult(input: ConsultInput): Promise<Consulted> {
   }
 }
 
+/** How long a hook waits for the health's lock before its answer goes out without the count. */
+const HEALTH_LOCK_MS = 200;
+
 /** The health changed on disk (undefined when it could not be saved). */
 function saveHealth(guardHome: string, change: (health: OpinionHealth) => OpinionHealth): OpinionHealth | undefined {
   try {
-    return updateHealth(guardHome, change);
+    // the answer waits for this: a short wait, not the lock's full one (several seconds)
+    return updateHealth(guardHome, change, { timeoutMs: HEALTH_LOCK_MS });
   } catch {
     // the count is lost, not the verdict: the next failure starts it again
     return undefined;

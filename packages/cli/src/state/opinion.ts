@@ -44,14 +44,22 @@ export function writeHealth(guardHome: string, health: OpinionHealth): void {
  * Changes the health as it is on disk now, under its lock: hooks failing at the same moment each
  * count their failure (read, change, write by each in turn). Returns the health written.
  */
-export function updateHealth(guardHome: string, change: (health: OpinionHealth) => OpinionHealth): OpinionHealth {
+export function updateHealth(
+  guardHome: string,
+  change: (health: OpinionHealth) => OpinionHealth,
+  options: { readonly timeoutMs?: number } = {},
+): OpinionHealth {
   mkdirSync(guardHome, { recursive: true, mode: 0o700 });
-  return withLock(`${healthPath(guardHome)}.lock`, () => {
-    const before = readHealth(guardHome);
-    const after = change(before);
-    if (after !== before) writeHealth(guardHome, after);
-    return after;
-  });
+  return withLock(
+    `${healthPath(guardHome)}.lock`,
+    () => {
+      const before = readHealth(guardHome);
+      const after = change(before);
+      if (after !== before) writeHealth(guardHome, after);
+      return after;
+    },
+    options,
+  );
 }
 
 /** Where a chat's request for the turn is kept, beside the chat's state. */

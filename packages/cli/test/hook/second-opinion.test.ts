@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { secondOpinion } from '../../src/commands/second-opinion.js';
 import type { HookIo } from '../../src/hook/run.js';
 import { runHook } from '../../src/hook/run.js';
 import type { LogEntry } from '../../src/state/decision-log.js';
+import { lockOwner } from '../../src/state/lock.js';
 import { captureIo, NOWHERE } from '../capture-io.js';
 import type { Behaviour, FakeModel } from '../fake-model.js';
 import { startFakeModel } from '../fake-model.js';
@@ -218,6 +219,23 @@ describe('on, with a fake model on 127.0.0.1', () => {
     });
     const status = JSON.parse(readFileSync(join(guardHome, 'second-opinion.json'), 'utf8')) as { pausedUntil?: number };
     expect(status.pausedUntil).toBeGreaterThan(Date.now());
+  });
+
+  it.for([
+    { row: 'free', held: false },
+    // a live holder (this process): the answer does not wait the lock's seconds for it, the count is lost
+    { row: 'held by another', held: true },
+  ])("a failure while the health's lock is $row: the step goes ahead, counted only when free", async ({ held }) => {
+    model.behaviour = 'error';
+    await turnOn();
+    await prompt('fix the typo in README.md');
+    const health = join(guardHome, 'second-opinion.json');
+    rmSync(health, { force: true });
+    if (held) writeFileSync(`${health}.lock`, lockOwner(process.pid));
+    expect(denied(await shell('node tools/job-a.js'))).toBeUndefined();
+    expect(stepLines().at(-1)?.opinion).toMatchObject({ outcome: 'unavailable' });
+    expect(existsSync(health)).toBe(!held);
+    rmSync(`${health}.lock`, { force: true });
   });
 
   it('45 steps in one turn send at most 40', async () => {
