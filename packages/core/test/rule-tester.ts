@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Evaluation } from '../src/evaluate.js';
+import { printToAsk } from '../src/chat/servers.js';
 import { evaluate } from '../src/evaluate.js';
 import type { Example, ExampleStep, Rule, SessionView } from '../src/rule.js';
 import { tableProbe } from '../src/rule.js';
@@ -60,9 +61,7 @@ function sessionFrom(example: Example): SessionView {
     injection: s.injection ?? false,
     keySeen: s.keySeen ?? false,
     poisonedServers: new Set(s.poisonedServers ?? []),
-    ...(s.newServers === undefined
-      ? {}
-      : { serverToAsk: (server: string) => s.newServers?.[server] ?? s.newServers?.['*'] }),
+    ...(s.newServers === undefined ? {} : { serverToAsk: (server: string) => printToAsk(s.newServers, server) }),
     failuresInARow: () => s.failuresInARow ?? 0,
   };
 }
