@@ -10,7 +10,15 @@ export function fixture(agent: string, name: string): unknown {
 
 /** A finding as the engine would report it (only what the replies read matters here). */
 export function finding(ruleId: string, decision: 'block' | 'ask', reason: string, saferWay?: string): Finding {
-  return { ruleId, decision, reason, span: [0, 1], remember: 'never', ...(saferWay === undefined ? {} : { saferWay }) };
+  return {
+    ruleId,
+    decision,
+    reason,
+    span: [0, 1],
+    remember: 'never',
+    concern: undefined,
+    ...(saferWay === undefined ? {} : { saferWay }),
+  };
 }
 
 /** A verdict whose decision is that of its first finding (allow when there is none). */

@@ -16,7 +16,10 @@ export interface EvaluateOptions extends Environment {
   readonly policy?: Policy;
   /** The catalogue to run (default: every built-in rule). */
   readonly rules?: readonly Rule[];
-  /** Whether the person already said yes to this memory key in this chat. */
+  /**
+   * Whether the person already said yes to this memory key in this chat; asked only for a finding
+   * whose yes is kept (`keepsYes`), so a yes kept by mistake never lets a destructive ask through.
+   */
   readonly remembered?: (memoryKey: string) => boolean;
   /** fail-closed: what cannot be read is blocked rather than asked. */
   readonly failClosed?: boolean;
@@ -76,7 +79,8 @@ export function evaluate(step: ToolStep, options: EvaluateOptions): Evaluation {
   const remembered: Finding[] = [];
   if (isRemembered) {
     findings = findings.filter((finding) => {
-      if (finding.decision === 'ask' && finding.memoryKey !== undefined && isRemembered(finding.memoryKey)) {
+      const key = finding.memoryKey;
+      if (key !== undefined && keepsYes(finding) && isRemembered(key)) {
         remembered.push(finding);
         return false;
       }
@@ -135,12 +139,26 @@ function toFinding(rule: Rule, hit: Hit): Finding {
           : `${meta.id}:${hit.key}`;
   const base = hit.reason ?? meta.reason;
   const reason = hit.detail === undefined ? base : withDetail(base, hit.detail);
+  const concern = meta.concern;
   // two plain literals rather than a spread in the middle (a field after a spread is defined by a runtime call)
   const finding: Finding =
     remember === undefined
-      ? { ruleId: meta.id, decision: meta.decision, reason, span: hit.span, remember: 'never' }
-      : { ruleId: meta.id, decision: meta.decision, reason, span: hit.span, memoryKey: remember, remember: 'chat' };
-  return hit.unresolved === true ? { ...finding, unresolved: true } : finding;
+      ? { ruleId: meta.id, decision: meta.decision, reason, span: hit.span, remember: 'never', concern }
+      : {
+          ruleId: meta.id,
+          decision: meta.decision,
+          reason,
+          span: hit.span,
+          memoryKey: remember,
+          remember: 'chat',
+          concern,
+        };
+  if (hit.unresolved !== true && meta.asksInEveryMode === undefined) return finding;
+  return {
+    ...finding,
+    ...(meta.asksInEveryMode === undefined ? {} : { asksInEveryMode: meta.asksInEveryMode }),
+    ...(hit.unresolved === true ? { unresolved: true } : {}),
+  };
 }
 
 /**
@@ -158,6 +176,8 @@ function uncheckedFinding(rule: Rule, hit: Hit, failClosed: boolean): Finding {
     reason,
     span: hit.span,
     remember: 'never',
+    concern: meta.concern,
+    ...(meta.asksInEveryMode === undefined ? {} : { asksInEveryMode: meta.asksInEveryMode }),
     unresolved: true,
   };
 }
@@ -209,13 +229,29 @@ function isAllowedByPolicy(rule: Rule, hit: Hit, policy: Policy, context: RuleCo
   return false;
 }
 
-/** The project's own simple rules: a program and words among its arguments. */
+/**
+ * Whether a yes to a finding may be kept beyond its step (for the chat or the project), and so
+ * looked up: an ask's with a memory key, never a destructive ask's, which is allowed once each
+ * time (SPEC §12).
+ */
+export function keepsYes(finding: Finding): boolean {
+  return finding.decision === 'ask' && finding.memoryKey !== undefined && finding.concern !== 'destructive';
+}
+
+/** The project's own simple rules (guard cannot place what they are about: no concern, so no mode lets them go ahead). */
 function policyFindings(policy: Policy, context: RuleContext): Finding[] {
   const out: Finding[] = [];
   for (const rule of policy.rules) {
     for (const inv of context.invocations) {
       if (inv.name !== rule.program || !wordsInOrder(inv.args, rule.args)) continue;
-      out.push({ ruleId: rule.id, decision: rule.decision, reason: rule.reason, span: inv.span, remember: 'never' });
+      out.push({
+        ruleId: rule.id,
+        decision: rule.decision,
+        reason: rule.reason,
+        span: inv.span,
+        remember: 'never',
+        concern: undefined,
+      });
     }
   }
   return out;

@@ -1,8 +1,6 @@
 import type { Evaluation } from './evaluate.js';
 import { describe } from './evaluate.js';
-import type { AsksInEveryMode, Concern, Rule } from './rule.js';
-import { rules as builtinRules } from './rules/index.js';
-import type { Decision, Finding } from './types.js';
+import type { AsksInEveryMode, Concern, Decision, Finding } from './types.js';
 
 /**
  * Modes (SPEC §12, seed 003): how much goes ahead without asking. The rules report what a step is
@@ -18,7 +16,7 @@ export const DEFAULT_MODE: Mode = 'standard';
 
 /** What a mode reads of one asked finding. */
 export interface AskFacts {
-  /** The rule's concern class; undefined for a rule guard does not know (a project's own rule). */
+  /** The rule's concern class; undefined for an ask guard cannot place (a project's own rule, the second opinion). */
   readonly concern: Concern | undefined;
   /** The rule asks in every mode (the chat's raised bar, or a step whose worst case is on the never list). */
   readonly asksInEveryMode: AsksInEveryMode | undefined;
@@ -57,24 +55,11 @@ export function isMode(value: unknown): value is Mode {
   return value === 'standard' || value === 'extended' || value === 'full';
 }
 
-/** The catalogue entry of a rule id (the built-in catalogue unless another is given; a few dozen rules). */
-function metaOf(ruleId: string, catalogue: readonly Rule[] = builtinRules): Rule['meta'] | undefined {
-  return catalogue.find((rule) => rule.meta.id === ruleId)?.meta;
-}
-
-/** The concern class of an ask rule, by id (undefined for block rules and rules guard does not know). */
-export function concernOf(ruleId: string, catalogue?: readonly Rule[]): Concern | undefined {
-  const meta = metaOf(ruleId, catalogue);
-  return meta?.decision === 'ask' ? meta.concern : undefined;
-}
-
-/** What a mode reads of a finding. */
-export function askFacts(finding: Finding, catalogue?: readonly Rule[]): AskFacts {
-  const meta = metaOf(finding.ruleId, catalogue);
-  const ask = meta?.decision === 'ask' ? meta : undefined;
+/** What a mode reads of a finding (what its rule said of it where it was made). */
+export function askFacts(finding: Finding): AskFacts {
   return {
-    concern: ask?.concern,
-    asksInEveryMode: ask?.asksInEveryMode,
+    concern: finding.concern,
+    asksInEveryMode: finding.asksInEveryMode,
     unresolved: finding.unresolved === true,
   };
 }
@@ -92,13 +77,13 @@ export interface ModeEvaluation {
  * function, and the step's decision is the most severe of what is left. Pure. In `standard`, and
  * whenever no ask goes ahead, the evaluation comes back as it was (the same object).
  */
-export function decideIn(mode: Mode, evaluation: Evaluation, catalogue?: readonly Rule[]): ModeEvaluation {
+export function decideIn(mode: Mode, evaluation: Evaluation): ModeEvaluation {
   if (mode === 'standard' || evaluation.decision !== 'ask') return { evaluation, byMode: [] };
   const decide = MODE_DECISIONS[mode];
   const kept: Finding[] = [];
   const byMode: Finding[] = [];
   for (const finding of evaluation.findings) {
-    if (finding.decision === 'ask' && decide(askFacts(finding, catalogue)) === 'allow') byMode.push(finding);
+    if (finding.decision === 'ask' && decide(askFacts(finding)) === 'allow') byMode.push(finding);
     else kept.push(finding);
   }
   if (byMode.length === 0) return { evaluation, byMode };

@@ -1,5 +1,8 @@
 import type { Probe, RuleContext, SessionView } from './context/types.js';
-import type { Finding, MemoryScope, Span } from './types.js';
+import type { AsksInEveryMode, Concern, Finding, MemoryScope, Span } from './types.js';
+
+// What an ask is about lives with the findings, which carry it (types.ts).
+export type { AsksInEveryMode, Concern } from './types.js';
 
 // The rules' view of a step and the questions they may ask live below the rules, in context/.
 export type { GitScope, GitWanted, Probe, RuleContext, SessionView } from './context/types.js';
@@ -125,30 +128,6 @@ export interface Example {
   /** Why this row is here (near misses especially). */
   readonly note?: string;
 }
-
-/**
- * What an ask is about, for the modes (seed 003's concerns): each ask rule names one, and a mode
- * lets whole classes go ahead (`extended`: outside the project; `full`: all of them). Block rules
- * have none: the never list blocks in every mode.
- */
-export type Concern =
-  /** Writing outside the project, reaching a new website, installing the project's own packages. */
-  | 'outside'
-  /** A push, a release, data or messages sent to another system. */
-  | 'sending'
-  /** A key, token or password that could leave its place. */
-  | 'secrets'
-  /** Deleting, discarding work, destroying infrastructure or data, stopping programs. */
-  | 'destructive'
-  /** The agent's rules and settings, MCP tools that change things, raised rights, new code on the machine. */
-  | 'rules-or-machine';
-
-/**
- * Why an ask rule asks in every mode, whatever its concern: it is the chat's raised bar (the agent
- * read content someone else wrote, or a key came back), or what it would do cannot be read, and
- * its worst case is on the never list.
- */
-export type AsksInEveryMode = 'raised-bar' | 'worst-case';
 
 export interface RuleMeta {
   /** Stable id, `<pack>.<name>` in kebab-case. Users allowlist by it; never rename. */

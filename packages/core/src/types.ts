@@ -117,6 +117,30 @@ export type MemoryScope =
   | 'chat' // once per chat
   | 'until-next-message';
 
+/**
+ * What an ask is about, for the modes (seed 003's concerns): each ask rule names one, and a mode
+ * lets whole classes go ahead (`extended`: outside the project; `full`: all of them). Block rules
+ * have none: the never list blocks in every mode.
+ */
+export type Concern =
+  /** Writing outside the project, reaching a new website, installing the project's own packages. */
+  | 'outside'
+  /** A push, a release, data or messages sent to another system. */
+  | 'sending'
+  /** A key, token or password that could leave its place. */
+  | 'secrets'
+  /** Deleting, discarding work, destroying infrastructure or data, stopping programs. */
+  | 'destructive'
+  /** The agent's rules and settings, MCP tools that change things, raised rights, new code on the machine. */
+  | 'rules-or-machine';
+
+/**
+ * Why an ask rule asks in every mode, whatever its concern: it is the chat's raised bar (the agent
+ * read content someone else wrote, or a key came back), or what it would do cannot be read, and
+ * its worst case is on the never list.
+ */
+export type AsksInEveryMode = 'raised-bar' | 'worst-case';
+
 export interface Finding {
   readonly ruleId: string;
   readonly decision: Exclude<Decision, 'allow'>;
@@ -128,6 +152,15 @@ export interface Finding {
   /** What a yes is remembered by (`git.push:origin/main`); absent when never remembered. */
   readonly memoryKey?: string;
   readonly remember: 'never' | 'chat';
+  /**
+   * What the modes read (SPEC §12): the concern class of the rule that made the finding, set where
+   * it is made. Undefined for a never-list rule's finding, and for an ask guard cannot place (a
+   * project's own rule, the second opinion's raise), which no mode lets go ahead. Required, so a
+   * finding made anywhere says which.
+   */
+  readonly concern: Concern | undefined;
+  /** The finding's rule asks in every mode whatever its concern, and why. */
+  readonly asksInEveryMode?: AsksInEveryMode;
   /** The target could not be worked out, so no mode lets this ask go ahead (see Hit.unresolved). */
   readonly unresolved?: true;
 }

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { evaluate } from '../src/evaluate.js';
+import type { EvaluateOptions } from '../src/evaluate.js';
+import { evaluate, keepsYes } from '../src/evaluate.js';
 import type { Policy } from '../src/policy.js';
 import { EMPTY_POLICY } from '../src/policy.js';
 import type { SessionView } from '../src/rule.js';
+import { tableProbe } from '../src/rule.js';
 import { ENV, stepFrom } from './rule-tester.js';
 
 const judge = (command: string, extra: Parameters<typeof evaluate>[1] extends infer O ? Partial<O> : never = {}) =>
@@ -91,6 +93,81 @@ describe('evaluate', () => {
   it('opaque input asks, and blocks under fail-closed', () => {
     expect(judge('echo "unterminated').decision).toBe('ask');
     expect(judge('echo "unterminated', { failClosed: true }).decision).toBe('block');
+  });
+
+  describe("each finding carries its rule's concern, set where it is made (SPEC §12)", () => {
+    const untrusted: SessionView = {
+      createdFiles: new Set(),
+      untrusted: true,
+      injection: false,
+      keySeen: false,
+      poisonedServers: new Set(),
+      failuresInARow: () => 0,
+    };
+    const deploy = {
+      id: 'policy.deploy',
+      program: 'make',
+      args: ['deploy*'],
+      decision: 'ask' as const,
+      reason: 'Deploys are looked at here.',
+    };
+    it.for<[string, string, Partial<EvaluateOptions>, (string | undefined)[][]]>([
+      ['an ask rule', 'git push origin main', {}, [['git.push', 'ask', 'sending', undefined]]],
+      ['a never-list rule: none', 'rm -rf ~', {}, [['fs.wipe', 'block', undefined, undefined]]],
+      ['the raised bar', 'echo "unterminated', {}, [['shell.opaque', 'ask', 'destructive', 'worst-case']]],
+      [
+        'after untrusted content',
+        'git push origin main',
+        { session: untrusted },
+        [
+          ['git.push', 'ask', 'sending', undefined],
+          ['session.after-untrusted', 'ask', 'sending', 'raised-bar'],
+        ],
+      ],
+      [
+        'an ask the project blocks keeps it',
+        'git push origin main',
+        { policy: { ...EMPTY_POLICY, block: ['git.push'] } },
+        [['git.push', 'block', 'sending', undefined]],
+      ],
+      [
+        "a project's own rule: none",
+        'make deploy-prod',
+        { policy: { ...EMPTY_POLICY, rules: [deploy] } },
+        [['policy.deploy', 'ask', undefined, undefined]],
+      ],
+      [
+        'a never-list rule git could not answer for: none',
+        'git add -A',
+        { probe: tableProbe({ unchecked: true }) },
+        [['secrets.commit', 'ask', undefined, undefined]],
+      ],
+      ['near miss: nothing found', 'git status', {}, []],
+    ])('%s: %s', ([, line, extra, want]) => {
+      const findings = judge(line, extra).findings;
+      expect(findings.map((f) => [f.ruleId, f.decision, f.concern, f.asksInEveryMode])).toEqual(want);
+      // a concern is always said, even when there is none
+      for (const finding of findings) expect(Object.hasOwn(finding, 'concern')).toBe(true);
+    });
+
+    it('a remembered finding keeps it', () => {
+      const again = judge('git push origin main', { remembered: (k) => k === 'git.push:origin/main' });
+      expect(again.remembered.map((f) => [f.ruleId, f.concern])).toEqual([['git.push', 'sending']]);
+    });
+
+    it('a destructive ask is never looked up in memory: a yes to it lasts once', () => {
+      const asked: string[] = [];
+      const again = judge('rm -rf src && git push origin main', {
+        remembered: (k) => {
+          asked.push(k);
+          return true;
+        },
+      });
+      expect(asked).toEqual(['git.push:origin/main']);
+      expect(again.findings.map((f) => [f.ruleId, f.decision])).toEqual([['fs.delete', 'ask']]);
+      expect(again.findings.map((f) => keepsYes(f))).toEqual([false]);
+      expect(again.remembered.map((f) => keepsYes(f))).toEqual([true]);
+    });
   });
 
   describe('project policy', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AskFacts, Mode } from '../src/modes.js';
-import { concernOf, decideIn, isMode, MODE_DECISIONS, MODES } from '../src/modes.js';
-import type { Concern, Example } from '../src/rule.js';
+import { askFacts, decideIn, isMode, MODE_DECISIONS, MODES } from '../src/modes.js';
+import type { AsksInEveryMode, Concern, Example, Rule } from '../src/rule.js';
 import { rules } from '../src/rules/index.js';
 import { evaluateExample } from './rule-tester.js';
 
@@ -45,6 +45,19 @@ function answerFor(mode: Mode, row: string | Example, ruleId: string): Answer {
   return 'allow';
 }
 
+/** The concern and raised-bar facts a mode reads of a rule's findings on its documented examples, each pair once. */
+function concernsOf(rule: Rule): [Concern | undefined, AsksInEveryMode | undefined][] {
+  const seen = new Map<string, [Concern | undefined, AsksInEveryMode | undefined]>();
+  for (const row of rule.meta.examples.match) {
+    for (const finding of evaluateExample(row).findings) {
+      if (finding.ruleId !== rule.meta.id) continue;
+      const { concern, asksInEveryMode } = askFacts(finding);
+      seen.set(`${concern}/${asksInEveryMode}`, [concern, asksInEveryMode]);
+    }
+  }
+  return [...seen.values()];
+}
+
 describe('modes: one decision function each (SPEC §12)', () => {
   it('lists every ask rule once, and only ask rules', () => {
     expect(Object.keys(ASK_RULES).sort()).toEqual(askRules.map((rule) => rule.meta.id).sort());
@@ -59,9 +72,9 @@ describe('modes: one decision function each (SPEC §12)', () => {
 
   describe.for(askRules.map((rule) => [rule.meta.id, rule] as const))('%s', ([id, rule]) => {
     const [concern, ...answers] = ASK_RULES[id] ?? [];
-    it('has its concern class', () => {
+    it('has its concern class, and its findings carry it', () => {
       expect(rule.meta.concern).toBe(concern);
-      expect(concernOf(id)).toBe(concern);
+      expect(concernsOf(rule)).toEqual([[concern, rule.meta.asksInEveryMode]]);
     });
     it.for(MODES.map((mode, i) => [mode, answers[i]] as const))('%s: %s', ([mode, answer]) => {
       // each documented must-match example, as this mode answers it
@@ -79,9 +92,9 @@ describe('modes: one decision function each (SPEC §12)', () => {
   });
 
   describe.for(blockRules.map((rule) => [rule.meta.id, rule] as const))('never list: %s', ([id, rule]) => {
-    it('has no concern class', () => {
+    it('has no concern class, and its findings carry none', () => {
       expect(rule.meta.concern).toBeUndefined();
-      expect(concernOf(id)).toBeUndefined();
+      expect(concernsOf(rule)).toEqual([[undefined, undefined]]);
     });
     it.for(MODES)('blocks every documented example in %s', (mode) => {
       for (const row of rule.meta.examples.match) {

@@ -127,7 +127,14 @@ function stepsFor(text: string): { kind: string; step: ToolStep }[] {
 }
 
 const inputs = adversarialInputs();
-const fakeFinding: Finding = { ruleId: 'git.push', decision: 'ask', reason: 'x', span: [0, 1], remember: 'never' };
+const fakeFinding: Finding = {
+  ruleId: 'git.push',
+  decision: 'ask',
+  reason: 'x',
+  span: [0, 1],
+  remember: 'never',
+  concern: 'sending',
+};
 
 describe('the adversarial inputs', () => {
   it('are 100 KB each and all different', () => {

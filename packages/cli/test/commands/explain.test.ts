@@ -220,6 +220,7 @@ const finding = (span: readonly [number, number], fields: Partial<Finding> = {})
   reason: 'Rewriting history that others have pulled cannot be undone from this machine, so it is not allowed here.',
   span,
   remember: 'never',
+  concern: undefined,
   ...fields,
 });
 

@@ -1,6 +1,5 @@
 import { FRESH_SESSION } from '../context/build.js';
 import type { SessionView } from '../rule.js';
-import { concernOf } from '../modes.js';
 import type { ChatOpinion } from '../second-opinion/types.js';
 import { commandId } from './ids.js';
 import { printToAsk } from './servers.js';
@@ -155,15 +154,6 @@ export function viewOf(chat: Chat | undefined): SessionView {
 
 const NOTHING_REMEMBERED = (): boolean => false;
 
-/**
- * Whether a yes may be kept beyond the step it was given for (for the chat or the project), by
- * memory key (`<rule id>:<what>`): never for a destructive ask, which is allowed once each time.
- */
-export function keepsYes(memoryKey: string): boolean {
-  const colon = memoryKey.indexOf(':');
-  return colon > 0 && concernOf(memoryKey.slice(0, colon)) !== 'destructive';
-}
-
 /** Whether the chat's bar is raised by what the agent read (untrusted content, injection signs). */
 export function barRaised(chat: Chat): boolean {
   return chat.untrusted || chat.injection || chat.poisonedRules === true;
@@ -171,9 +161,9 @@ export function barRaised(chat: Chat): boolean {
 
 /**
  * Whether the person said yes to a memory key in this chat, or for this project (what `evaluate`
- * takes as `remembered`). A yes for the project counts only while the chat's bar is down, and is
- * looked up only for a key the chat does not know (`project` may read a file: it is called only
- * then). No yes counts for a destructive ask.
+ * takes as `remembered`; it asks only about a yes that is kept, never a destructive ask's). A yes
+ * for the project counts only while the chat's bar is down, and is looked up only for a key the
+ * chat does not know (`project` may read a file: it is called only then).
  */
 export function rememberedBy(
   chat: Chat | undefined,
@@ -183,5 +173,5 @@ export function rememberedBy(
   const forProject = project !== undefined && !barRaised(chat) ? project : undefined;
   if (chat.approved.length === 0 && forProject === undefined) return NOTHING_REMEMBERED;
   const approved = new Set(chat.approved);
-  return (key) => keepsYes(key) && (approved.has(key) || (forProject?.(key) ?? false));
+  return (key) => approved.has(key) || (forProject?.(key) ?? false);
 }

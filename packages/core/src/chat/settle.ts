@@ -1,12 +1,12 @@
 import type { FileEffect } from '../analysis/effects.js';
 import type { Evaluation } from '../evaluate.js';
+import { keepsYes } from '../evaluate.js';
 import type { Mode } from '../modes.js';
 import { decideIn, DEFAULT_MODE } from '../modes.js';
 import type { Finding, ToolStep, Verdict } from '../types.js';
 import type { Change, Draft } from './change.js';
 import { NO_CHANGE } from './change.js';
 import type { Chat } from './chat.js';
-import { keepsYes } from './chat.js';
 import { approvalCode, fingerprint } from './ids.js';
 
 /** How an agent lets guard ask the person: its own prompt, or block-then-chat (Codex). */
@@ -196,9 +196,7 @@ function keptKeys(evaluation: Evaluation): string[] {
   return [
     ...new Set(
       evaluation.findings.flatMap((finding) =>
-        finding.decision === 'ask' && finding.memoryKey !== undefined && keepsYes(finding.memoryKey)
-          ? [finding.memoryKey]
-          : [],
+        finding.memoryKey !== undefined && keepsYes(finding) ? [finding.memoryKey] : [],
       ),
     ),
   ];

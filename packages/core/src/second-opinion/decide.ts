@@ -142,6 +142,8 @@ export function raised(evaluation: Evaluation, judgement: Judgement, asked: Aske
     span: [0, evaluation.text.length],
     memoryKey: asked.memoryKey,
     remember: 'chat',
+    // no concern guard can place: the person turned the second opinion on to be asked, in every mode
+    concern: undefined,
   };
   return {
     ...evaluation,

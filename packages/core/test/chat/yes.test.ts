@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Call, Chat, Settled } from '../../src/chat/index.js';
-import { apply, keepsYes, newChat, onPrompt, onResult, rememberedBy, settle, viewOf } from '../../src/chat/index.js';
-import { evaluate } from '../../src/evaluate.js';
+import { apply, newChat, onPrompt, onResult, rememberedBy, settle, viewOf } from '../../src/chat/index.js';
+import { evaluate, keepsYes } from '../../src/evaluate.js';
 import type { Mode } from '../../src/modes.js';
 import { MODES } from '../../src/modes.js';
 import type { Concern, ExampleStep } from '../../src/rule.js';
@@ -189,22 +189,31 @@ describe('a yes for the project', () => {
     },
   );
 
-  it('is never read for a destructive key, even if one were kept', () => {
+  it.for([
+    { step: 'rm -rf src', kept: 'fs.delete:/home/dev/project/src', decision: 'ask' },
+    { step: 'terraform destroy', kept: 'infra.destroy:/home/dev/project terraform destroy', decision: 'ask' },
+    // near miss: a yes kept for a push is read
+    { step: 'git push origin feature', kept: 'git.push:origin/feature', decision: 'allow' },
+  ])('is never read for a destructive key, even if one were kept ($step)', ({ step, kept, decision }) => {
     const project = new Project();
-    project.kept.set(
-      PROJECT,
-      new Set(['fs.delete:/home/dev/project/src', 'infra.destroy:x', 'git.push:origin/feature']),
-    );
-    const remembered = rememberedBy(newChat('codex', 'c', NOW), project.has(PROJECT));
-    expect(remembered('fs.delete:/home/dev/project/src')).toBe(false);
-    expect(remembered('infra.destroy:x')).toBe(false);
-    expect(remembered('git.push:origin/feature')).toBe(true);
-    expect([
-      keepsYes('fs.delete:/x'),
-      keepsYes('db.destroy:t'),
-      keepsYes('git.push:o/m'),
-      keepsYes('nonsense'),
-    ]).toEqual([false, false, true, false]);
+    const asked = new Chatting(project, 'standard').step(step);
+    expect(asked.verdict.findings.map((finding) => finding.memoryKey)).toEqual([kept]);
+    project.kept.set(PROJECT, new Set([kept]));
+    expect(new Chatting(project, 'standard', 'chat-2').step(step).verdict.decision).toBe(decision);
+    // nor in a chat that kept it (in another project, so only the chat's yes could count)
+    const chat = new Chatting(project, 'standard', 'chat-3', '/home/dev/other');
+    chat.chat = { ...chat.chat, approved: [kept] };
+    expect(chat.step(step).verdict.decision).toBe(decision);
+  });
+
+  it.for([
+    { step: 'rm -rf src', keeps: false },
+    { step: 'git push origin feature', keeps: true },
+    { step: 'node -e "console.log(process.env.GITHUB_TOKEN)"', keeps: false },
+    { step: 'git push --force origin main', keeps: false },
+  ])('keepsYes: $step → $keeps', ({ step, keeps }) => {
+    const [finding] = evaluate(stepFrom(step), ENV).findings;
+    expect(finding === undefined ? undefined : keepsYes(finding)).toBe(keeps);
   });
 
   it("comes only from the person's message: the agent's own words keep nothing", () => {

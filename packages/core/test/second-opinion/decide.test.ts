@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Chat } from '../../src/chat/index.js';
 import { apply } from '../../src/chat/index.js';
+import { keepsYes } from '../../src/evaluate.js';
+import { decideIn, MODES } from '../../src/modes.js';
 import type { ExampleStep } from '../../src/rule.js';
 import type { ChatOpinion, Judgement, OpinionHealth, Plan } from '../../src/second-opinion/index.js';
 import {
@@ -251,6 +253,12 @@ describe('raised: allow → ask only; never lower, never touch an ask or a block
     expect(finding?.reason).toMatch(/outside what the person asked for/);
     expect(finding?.reason).toContain('0.97');
     expect(up.agentMessage).toContain(finding?.reason ?? '-');
+  });
+  it('a raise has no concern a mode could let go ahead: it asks in every mode, and its yes is kept', () => {
+    const up = raised(rulesOn(undefined, step('node tools/migrate_down_all.js')), high, asked);
+    expect(up.findings.map((finding) => finding.concern)).toEqual([undefined]);
+    expect(MODES.map((mode) => decideIn(mode, up).evaluation.decision)).toEqual(['ask', 'ask', 'ask']);
+    expect(up.findings.map((finding) => keepsYes(finding))).toEqual([true]);
   });
   it.each(['git push --force', 'npm publish', 'rm -rf /'])('%s keeps the rules verdict', (command) => {
     const evaluation = rulesOn(undefined, step(command));
