@@ -5,10 +5,10 @@ export { withinLimits, isIdle, CHAT_LIMITS, newChat, rememberedBy, viewOf, barRa
 export type { Change, Recorded } from './change.js';
 export { apply, asChange, changesNothing, NO_CHANGE, replay, withoutLoosening } from './change.js';
 export type { AskStyle, Call, How, Outside, Settled } from './settle.js';
-export { settle } from './settle.js';
+export { keepsServer, settle } from './settle.js';
 export type { ChatSettings, Decided, ProjectYes, StartScanResult } from './events.js';
 export { onPrompt, onResult, onStart } from './events.js';
 export { approvalCode, commandId, fingerprint, shortHash } from './ids.js';
 export { sha256Hex } from './sha256.js';
 export type { ServerCheck, ServerSeen } from './servers.js';
-export { ANY_SERVER, checkServers, keepsServer, printToAsk, serverPrint } from './servers.js';
+export { ANY_SERVER, checkServers, printToAsk, serverPrint } from './servers.js';

@@ -1,5 +1,4 @@
 import { shortHash } from './ids.js';
-import type { Settled } from './settle.js';
 
 /**
  * Which MCP servers a chat asks about before their first use (SPEC §6, `mcp.changes`): a server
@@ -36,19 +35,6 @@ export function serverPrint(server: ServerSeen): string {
   // (only when named, so the prints of servers that name no folder stay what they were)
   if (server.cwd !== undefined) what.push(server.cwd);
   return shortHash(JSON.stringify(what), 20);
-}
-
-/**
- * Whether an MCP step's answer lets guard keep its server as known: a go-ahead by the rules (no
- * ask at all), by the person's yes remembered in the chat, or by a yes kept for the project. Not a
- * go-ahead that only passes the question on (`deferred`: the agent's later event decides), nor one
- * the mode gave without asking anybody: then nobody said yes to this server.
- */
-export function keepsServer(settled: Pick<Settled, 'verdict' | 'how'>): boolean {
-  return (
-    settled.verdict.decision === 'allow' &&
-    (settled.how === 'rules' || settled.how === 'memory' || settled.how === 'project')
-  );
 }
 
 /** What the chat-start scan makes of the servers it read. */

@@ -160,6 +160,19 @@ export function settle(
   };
 }
 
+/**
+ * Whether an MCP step's answer lets guard keep its server as known: a go-ahead by the rules (no
+ * ask at all), by the person's yes remembered in the chat, or by a yes kept for the project. Not a
+ * go-ahead that only passes the question on (`deferred`: the agent's later event decides), nor one
+ * the mode gave without asking anybody: then nobody said yes to this server.
+ */
+export function keepsServer(settled: Pick<Settled, 'verdict' | 'how'>): boolean {
+  return (
+    settled.verdict.decision === 'allow' &&
+    (settled.how === 'rules' || settled.how === 'memory' || settled.how === 'project')
+  );
+}
+
 /** Whether a yes for the project (not one of this chat's) let a remembered finding through. */
 function fromProject(chat: Chat | undefined, remembered: readonly Finding[]): boolean {
   if (chat === undefined) return false;
