@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
-import type { ConfigLevel, InstallOptions, Locations } from '../adapter.js';
-import { guardCommands, installHooks, uninstallHooks } from '../hook-config.js';
-import type { HookFileSchema } from '../hook-config.js';
+import type { ConfigLevel, Locations } from '../adapter.js';
+import type { SettingsHooks } from '../settings-hooks.js';
+import { settingsHooks } from '../settings-hooks.js';
 import { claudeHome } from './agent.js';
 import { capabilities } from './payload.js';
 
@@ -9,33 +9,18 @@ import { capabilities } from './payload.js';
 // Claude Code kills the hook and runs the step, or blocks it under fail-closed (onFailure "block").
 const TIMEOUT_SECONDS = 10;
 
-// The matcher filters tool names on the tool events ("*" includes MCP tools). SessionStart's
-// matcher filters how the session started (startup, resume, …) and UserPromptSubmit has none, so
-// those two get none.
-const MATCHED_EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'];
-
-const schema: HookFileSchema = {
+/** guard's hooks in Claude Code's settings.json (strict JSON: Claude Code reads no comments). */
+export const SETTINGS: SettingsHooks = {
   agent: 'claude-code',
-  eventMapKey: 'hooks',
-  ownsMap: false,
-  // The events the payload reader handles; the payloads name their event, so one command serves all.
+  // The events the payload reader handles.
   events: capabilities.events,
-  eventArgument: false,
-  layout: 'group',
-  commandKeys: ['command'],
-  header: {},
-  entry: (event, command, options) => ({
-    ...(MATCHED_EVENTS.includes(event) ? { matcher: '*' } : {}),
-    hooks: [
-      {
-        type: 'command',
-        command,
-        timeout: TIMEOUT_SECONDS,
-        // Claude Code's own fail-closed switch: a crash, a timeout or a reply it rejects blocks the step
-        ...(options.failClosed ? { onFailure: 'block' } : {}),
-      },
-    ],
-  }),
+  // The matcher filters tool names on the tool events ("*" includes MCP tools). SessionStart's
+  // matcher filters how the session started (startup, resume, …) and UserPromptSubmit has none, so
+  // those two get none.
+  matcherEvents: ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'],
+  timeout: TIMEOUT_SECONDS,
+  // Claude Code's own fail-closed switch: a crash, a timeout or a reply it rejects blocks the step
+  failClosed: { onFailure: 'block' },
 };
 
 /** `$CLAUDE_CONFIG_DIR/settings.json` (default `~/.claude`), or `<project>/.claude/settings.json`. */
@@ -44,17 +29,5 @@ export function configPath(level: ConfigLevel, where: Locations): string {
   return posix.join(claudeHome(where), 'settings.json');
 }
 
-/** Adds guard's groups at the end of each event's list in `hooks`; every other byte is kept. */
-export function install(configText: string, options: InstallOptions): string {
-  return installHooks(schema, configText, options);
-}
-
-/** Removes guard's handlers (and what only they filled); every other byte is kept. */
-export function uninstall(configText: string): string {
-  return uninstallHooks(schema, configText);
-}
-
-/** guard's commands in the file. */
-export function installedCommands(configText: string): readonly string[] {
-  return guardCommands(schema, configText);
-}
+// Setup's edits: guard's groups added at the end of each event's list in `hooks`, removed, found.
+export const { install, uninstall, installedCommands } = settingsHooks(SETTINGS);

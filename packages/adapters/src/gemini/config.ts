@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
-import type { ConfigLevel, InstallOptions, Locations } from '../adapter.js';
-import { guardCommands, installHooks, uninstallHooks } from '../hook-config.js';
-import type { HookFileSchema } from '../hook-config.js';
+import type { ConfigLevel, Locations } from '../adapter.js';
+import type { SettingsHooks } from '../settings-hooks.js';
+import { settingsHooks } from '../settings-hooks.js';
 import { geminiHome } from './agent.js';
 import { capabilities } from './payload.js';
 
@@ -9,39 +9,24 @@ import { capabilities } from './payload.js';
 // start, which asks the MCP servers); past this Gemini CLI kills the hook and runs the step.
 const TIMEOUT_MS = 10_000;
 
-// The matcher is a regular expression over tool names on the tool events ("*" is every tool, MCP
-// included) and an exact string on the others, so those get none.
-const MATCHED_EVENTS = ['BeforeTool', 'AfterTool'];
-
 /** The name guard's entries carry: Gemini CLI lists, trusts and switches hooks off by name. */
 export const HOOK_NAME = 'guard';
 
-const schema: HookFileSchema = {
+/** guard's hooks in Gemini CLI's settings.json (JSON with comments, which are kept). */
+export const SETTINGS: SettingsHooks = {
   agent: 'gemini',
-  eventMapKey: 'hooks',
-  ownsMap: false,
-  // The events the payload reader handles; the payloads name their event, so one command serves all.
+  // The events the payload reader handles.
   events: capabilities.events,
-  eventArgument: false,
-  layout: 'group',
-  commandKeys: ['command'],
-  header: {},
+  // The matcher is a regular expression over tool names on the tool events ("*" is every tool, MCP
+  // included) and an exact string on the others, so those get none.
+  matcherEvents: ['BeforeTool', 'AfterTool'],
+  timeout: TIMEOUT_MS,
+  name: HOOK_NAME,
+  // Gemini CLI drops every variable but a few (PATH, HOME, …) from a hook's environment when
+  // GITHUB_SHA is set, and names that look secret when its redaction is on; a handler's own `env`
+  // is added after that, so guard's folder reaches the hook this way
+  guardHomeEnv: true,
   comments: true,
-  entry: (event, command, options) => ({
-    ...(MATCHED_EVENTS.includes(event) ? { matcher: '*' } : {}),
-    hooks: [
-      {
-        name: HOOK_NAME,
-        type: 'command',
-        command,
-        timeout: TIMEOUT_MS,
-        // Gemini CLI drops every variable but a few (PATH, HOME, …) from a hook's environment when
-        // GITHUB_SHA is set, and names that look secret when its redaction is on; a handler's own
-        // `env` is added after that, so guard's folder reaches the hook this way
-        ...(options.guardHome === undefined ? {} : { env: { GUARD_HOME: options.guardHome } }),
-      },
-    ],
-  }),
 };
 
 /** `~/.gemini/settings.json` (`$GEMINI_CLI_HOME` for the home), or `<project>/.gemini/settings.json`. */
@@ -50,17 +35,5 @@ export function configPath(level: ConfigLevel, where: Locations): string {
   return posix.join(geminiHome(where), 'settings.json');
 }
 
-/** Adds guard's groups at the end of each event's list in `hooks`; every other byte (comments too) is kept. */
-export function install(configText: string, options: InstallOptions): string {
-  return installHooks(schema, configText, options);
-}
-
-/** Removes guard's handlers (and what only they filled); every other byte is kept. */
-export function uninstall(configText: string): string {
-  return uninstallHooks(schema, configText);
-}
-
-/** guard's commands in the file. */
-export function installedCommands(configText: string): readonly string[] {
-  return guardCommands(schema, configText);
-}
+// Setup's edits: guard's groups added at the end of each event's list in `hooks`, removed, found.
+export const { install, uninstall, installedCommands } = settingsHooks(SETTINGS);

@@ -1,9 +1,8 @@
 import { posix } from 'node:path';
-import type { HookSwitches, HooksOff, Locations, SettingsFile } from '../adapter.js';
-import { withoutComments } from '../scan.js';
-import { isFields } from '../wire.js';
+import type { HookSwitches, Locations, SettingsFile } from '../adapter.js';
+import { hooksOff, readSettings, valueAt } from '../settings-hooks.js';
 import { geminiHome } from './agent.js';
-import { HOOK_NAME } from './config.js';
+import { HOOK_NAME, SETTINGS } from './config.js';
 
 /**
  * Gemini CLI's settings that keep guard's hooks from running: `hooksConfig.enabled: false` (the
@@ -21,48 +20,29 @@ export const hookSwitches: HookSwitches = {
     where.env['GEMINI_CLI_TRUSTED_FOLDERS_PATH'] || posix.join(geminiHome(where), 'trustedFolders.json'),
   ],
   check(files, where) {
-    const settings = files.slice(0, -1).map((file) => ({ path: file.path, value: parsed(file) }));
-    const off: HooksOff[] = [];
-    const enabled = settings.findLast((file) => typeof hooksConfig(file.value)?.['enabled'] === 'boolean');
-    if (enabled !== undefined && hooksConfig(enabled.value)?.['enabled'] === false) {
-      off.push({
-        message: `${enabled.path} sets "hooksConfig": {"enabled": false}, so Gemini CLI runs no hooks at all, guard's included.`,
-        scope: 'everywhere',
-      });
-    }
-    for (const file of settings) {
-      const disabled = hooksConfig(file.value)?.['disabled'];
-      if (Array.isArray(disabled) && disabled.includes(HOOK_NAME)) {
-        off.push({
-          message: `${file.path} lists "${HOOK_NAME}" in "hooksConfig.disabled", so Gemini CLI skips guard's hooks; take it out of the list.`,
-          scope: 'everywhere',
-        });
-      }
-    }
+    const settings = files.slice(0, -1);
+    const off = hooksOff(SETTINGS, settings, [
+      {
+        key: ['hooksConfig', 'enabled'],
+        off: false,
+        counts: 'last',
+        so: "so Gemini CLI runs no hooks at all, guard's included.",
+      },
+      {
+        key: ['hooksConfig', 'disabled'],
+        off: { listed: HOOK_NAME },
+        counts: 'any',
+        so: "so Gemini CLI skips guard's hooks; take it out of the list.",
+      },
+    ]);
     const trust = folderTrust(
-      settings.map((file) => file.value),
+      settings.map((file) => readSettings(SETTINGS, file)),
       files.at(-1),
       where,
     );
-    if (trust !== undefined) off.push({ message: trust, scope: 'here' });
-    return off;
+    return trust === undefined ? off : [...off, { message: trust, scope: 'here' }];
   },
 };
-
-function parsed(file: SettingsFile | undefined): Record<string, unknown> | undefined {
-  if (file?.text === undefined) return undefined;
-  try {
-    const value: unknown = JSON.parse(withoutComments(file.text.replace(/^\uFEFF/, '')));
-    return isFields(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function hooksConfig(settings: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
-  const value = settings?.['hooksConfig'];
-  return isFields(value) ? value : undefined;
-}
 
 type Trust = 'TRUST_FOLDER' | 'TRUST_PARENT' | 'DO_NOT_TRUST';
 
@@ -77,18 +57,14 @@ function folderTrust(
   where: Locations,
 ): string | undefined {
   const enabled = settings
-    .map((value) => {
-      const security = value?.['security'];
-      const folderTrust = isFields(security) ? security['folderTrust'] : undefined;
-      return isFields(folderTrust) ? folderTrust['enabled'] : undefined;
-    })
+    .map((value) => valueAt(value, ['security', 'folderTrust', 'enabled']))
     .findLast((value) => typeof value === 'boolean');
   const variable = where.env['GEMINI_CLI_TRUST_WORKSPACE'];
   if (where.env['GEMINI_RESTRICTED_MODE'] === 'true' || variable === 'false') {
     return "GEMINI_CLI_TRUST_WORKSPACE (or GEMINI_RESTRICTED_MODE) says this folder is not trusted, so Gemini CLI runs no hooks here, guard's included.";
   }
   if (variable === 'true' || enabled === false) return undefined;
-  const rules = parsed(trustedFolders) ?? {};
+  const rules = readSettings(SETTINGS, trustedFolders) ?? {};
   const folder = posix.normalize(where.projectRoot);
   let best: { length: number; trust: Trust } | undefined;
   for (const [rule, trust] of Object.entries(rules)) {
