@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EvaluateOptions } from '../src/evaluate.js';
+import { FRESH_SESSION } from '../src/context/build.js';
 import { evaluate, keepsYes } from '../src/evaluate.js';
 import type { Policy } from '../src/policy.js';
 import { EMPTY_POLICY } from '../src/policy.js';
@@ -96,14 +97,7 @@ describe('evaluate', () => {
   });
 
   describe("each finding carries its rule's concern, set where it is made (SPEC §12)", () => {
-    const untrusted: SessionView = {
-      createdFiles: new Set(),
-      untrusted: true,
-      injection: false,
-      keySeen: false,
-      poisonedServers: new Set(),
-      failuresInARow: () => 0,
-    };
+    const untrusted: SessionView = { ...FRESH_SESSION, untrusted: true };
     const deploy = {
       id: 'policy.deploy',
       program: 'make',
