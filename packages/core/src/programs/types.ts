@@ -211,5 +211,5 @@ export interface ProgramSpec {
   readonly cwd?: readonly string[];
 }
 
-/** An entry as the code asks it (the entries are read as written: see ./index.ts). */
+/** An entry as the code asks it (the entries are read as written: see ./lookup.ts). */
 export type Program = ProgramSpec;

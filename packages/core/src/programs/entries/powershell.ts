@@ -3,7 +3,7 @@ import { POWERSHELL_COMMON } from './files.js';
 
 // PowerShell's cmdlets, each with its built-in aliases. An alias that is also a POSIX program's
 // name (`rm`, `ls`, `cat`, `curl` in Windows PowerShell) keeps that program's entry for look-ups
-// by name; `cmdletOf` (../index.ts) gives the cmdlet it stands for in a PowerShell line.
+// by name; `cmdletOf` (../lookup.ts) gives the cmdlet it stands for in a PowerShell line.
 
 /** A cmdlet's parameters: whole words, compared without case; these take a value. */
 const cmdlet = (...values: string[]): ArgvSpec => ({ values, common: POWERSHELL_COMMON, words: true });
