@@ -34,6 +34,10 @@ const COPY: ArgvSpec = {
   values: ['-t', '--target-directory', '-S', '--suffix', '-m', '--mode', '-o', '-g', '-Destination', '-Path'],
   common: POWERSHELL_COMMON,
 };
+/** Where `cp -t DIR` copies to (and `cp -Destination DIR`, cp being Copy-Item in PowerShell). */
+const COPY_TARGET = ['-t', '--target-directory', '-Destination'];
+/** tar's modes that write the archive: make (`-c`), add to (`-r`) or update (`-u`) it. */
+const TAR_WRITES = ['-c', '--create', '-r', '--append', '-u', '--update'];
 const GREP: ArgvSpec = {
   values: [
     '-e',
@@ -207,6 +211,7 @@ export const FILES: readonly ProgramSpec[] = [
     names: ['sed', 'gsed'],
     roles: ['pattern-first'],
     argv: { values: ['-e', '--expression', '-f', '--file', '-l', '--line-length'], optional: ['-i', '--in-place'] },
+    edits: ['-i', '--in-place'],
     runs: [{ kind: 'sed' }],
   },
 
@@ -228,15 +233,59 @@ export const FILES: readonly ProgramSpec[] = [
       common: POWERSHELL_COMMON,
     },
   },
-  { names: ['cp', 'copy', 'install', 'ln', 'mv', 'move', 'rename'], argv: COPY },
-  { names: ['truncate'], argv: { values: ['-s', '--size', '-r', '--reference'] } },
-  { names: ['fallocate'], argv: { values: ['-l', '--length', '-o', '--offset'] } },
-  { names: ['chmod', 'chown', 'chgrp', 'setfacl'], argv: { values: ['--reference', '--from'] } },
+  {
+    names: ['cp', 'copy', 'install'],
+    argv: COPY,
+    files: [
+      { op: 'read', how: 'copy', operands: 'sources', target: COPY_TARGET },
+      { op: 'write', operands: 'destination', target: COPY_TARGET },
+    ],
+  },
+  {
+    names: ['mv', 'move', 'rename'],
+    argv: COPY,
+    files: [
+      { op: 'delete', how: 'move', operands: 'sources', target: COPY_TARGET },
+      { op: 'write', operands: 'destination', target: COPY_TARGET },
+    ],
+  },
+  // the link is written; what it points at is not touched
+  { names: ['ln'], argv: COPY, files: [{ op: 'write', operands: 'destination', target: COPY_TARGET }] },
+  {
+    names: ['tee'],
+    argv: { values: ['--output-error'] },
+    files: [{ op: 'write', how: 'truncate', append: ['-a', '--append'], operands: 'all' }],
+  },
+  {
+    names: ['dd'],
+    files: [
+      { op: 'read', assigned: 'if' },
+      { op: 'write', how: 'truncate', assigned: 'of' },
+    ],
+  },
+  {
+    names: ['truncate'],
+    argv: { values: ['-s', '--size', '-r', '--reference'] },
+    files: [{ op: 'write', how: 'truncate', operands: 'all' }],
+  },
+  {
+    names: ['fallocate'],
+    argv: { values: ['-l', '--length', '-o', '--offset'] },
+    files: [{ op: 'write', how: 'truncate', operands: 'all' }],
+  },
+  {
+    // the first operand is the mode, the owner or the access list
+    names: ['chmod', 'chown', 'chgrp', 'setfacl'],
+    roles: ['attribute-changer'],
+    argv: { values: ['--reference', '--from'] },
+    files: [{ op: 'write', how: 'edit', operands: 'rest' }],
+  },
   {
     // tar hands these options' commands to a shell: `--to-command`, `-I`/`--use-compress-program`,
     // `--checkpoint-action=exec=…`, `-F`/`--info-script`
     names: ['tar', 'bsdtar', 'gtar'],
     argv: {
+      letters: true,
       values: [
         '-f',
         '--file',
@@ -288,22 +337,50 @@ export const FILES: readonly ProgramSpec[] = [
       },
       { kind: 'option-text', options: ['--checkpoint-action'], keys: ['exec'] },
     ],
+    // making or adding to an archive reads the operands into it; anything else (extracting) writes
+    // into the folder `-C` names
+    files: [
+      { op: 'write', options: ['-f', '--file'], when: TAR_WRITES },
+      { op: 'read', operands: 'all', when: TAR_WRITES },
+      { op: 'write', options: ['-C', '--directory'], unless: TAR_WRITES },
+    ],
   },
+  {
+    names: ['zip'],
+    argv: { values: ['-b', '-n', '-P', '--password', '-t', '-Z', '-s', '-O'] },
+    files: [
+      { op: 'write', operands: 0 },
+      { op: 'read', operands: 'rest' },
+    ],
+  },
+  { names: ['unzip'], argv: { values: ['-d', '-P'] }, files: [{ op: 'write', options: ['-d'] }] },
   {
     // find's tests are whole words (`-name x`); it lists what it picks and runs `-exec … ;`
     names: ['find'],
     roles: ['lister', 'runner'],
     runs: [{ kind: 'find' }],
     argv: { words: true },
+    files: [{ language: 'find' }],
   },
   { names: ['ls'], roles: ['lister'] },
   {
     names: ['sqlite3', 'sqlite', 'duckdb'],
     roles: ['database-client'],
     argv: { values: ['-cmd', '-init', '-separator', '-newline', '-nullvalue', '-escape', '-c', '-s'], words: true },
+    // the database file (the SQL may write it too)
+    files: [{ op: 'read', operands: 0 }],
   },
-  { names: ['openssl'], argv: { values: ['-in', '-out'], words: true } },
-  { names: ['crontab'], argv: { values: ['-u'] } },
+  {
+    // `openssl rsa -in key.pem -text` prints what it reads
+    names: ['openssl'],
+    argv: { values: ['-in', '-out'], words: true },
+    files: [
+      { op: 'read', options: ['-in'] },
+      { op: 'write', options: ['-out'] },
+    ],
+  },
+  // `crontab FILE` installs the table FILE holds
+  { names: ['crontab'], argv: { values: ['-u'] }, files: [{ op: 'read', operands: 0 }] },
   {
     // a Makefile from stdin, a process substitution or `--eval`: its recipes run
     names: ['make', 'gmake'],

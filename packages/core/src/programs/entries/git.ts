@@ -34,6 +34,31 @@ const COMMITTING: ArgvSpec = {
   optional: ['-S', '-u', '--gpg-sign', '--untracked-files'],
 };
 const ADD: ArgvSpec = { values: ['--chmod', '--pathspec-from-file'] };
+const CLONE: ArgvSpec = {
+  values: [
+    '-b',
+    '--branch',
+    '-o',
+    '--origin',
+    '-c',
+    '--config',
+    '-u',
+    '--upload-pack',
+    '-j',
+    '--jobs',
+    '--depth',
+    '--shallow-since',
+    '--shallow-exclude',
+    '--reference',
+    '--reference-if-able',
+    '--separate-git-dir',
+    '--template',
+    '--filter',
+    '--server-option',
+    '--bundle-uri',
+    '--revision',
+  ],
+};
 const PUSH: ArgvSpec = { values: ['-o', '--push-option', '--repo', '--receive-pack', '--exec'] };
 
 export const GIT: readonly ProgramSpec[] = [
@@ -74,7 +99,16 @@ export const GIT: readonly ProgramSpec[] = [
           ],
         },
       },
-      worktree: { subcommands: { add: { argv: { values: ['-b', '-B', '--reason'] } } } },
+      // `git worktree add [-b NAME] PATH [COMMIT]`: a checkout is written at PATH
+      worktree: {
+        subcommands: { add: { argv: { values: ['-b', '-B', '--reason'] }, files: [{ op: 'write', operands: 0 }] } },
+      },
+      // `git clone URL DIR`: the checkout is written at DIR
+      clone: { argv: CLONE, files: [{ op: 'write', operands: 1 }] },
+      // `git show HEAD:.env`, `git cat-file -p main:config/.env`: a file's text as a commit (or the
+      // index) holds it; `cat-file -t/-s/-e` tell only its type, size or presence
+      show: { files: [{ op: 'read', operands: 'all', within: 'object' }] },
+      'cat-file': { files: [{ op: 'read', operands: 'all', within: 'object', unless: ['-t', '-s', '-e'] }] },
     },
   },
 ];

@@ -131,6 +131,8 @@ export const INTERPRETERS: readonly ProgramSpec[] = [
     script: 'perl',
     code: { options: ['-e', '-E'], many: true },
     argv: { values: ['-e', '-E', '-I', '-M', '-m', '-x', '-C'], leading: true },
+    // `perl -pi -e CODE FILE…`: the files after the code are changed in place
+    edits: ['-i'],
   },
   {
     names: ['php'],

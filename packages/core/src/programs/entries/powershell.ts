@@ -1,4 +1,4 @@
-import type { ArgvSpec, ProgramSpec } from '../types.js';
+import type { ArgvSpec, FileUse, ProgramSpec } from '../types.js';
 import { POWERSHELL_COMMON } from './files.js';
 
 // PowerShell's cmdlets, each with its built-in aliases. An alias that is also a POSIX program's
@@ -8,6 +8,14 @@ import { POWERSHELL_COMMON } from './files.js';
 /** A cmdlet's parameters: whole words, compared without case; these take a value. */
 const cmdlet = (...values: string[]): ArgvSpec => ({ values, common: POWERSHELL_COMMON, words: true });
 const ITEM = cmdlet('-Path', '-LiteralPath');
+/** The parameters that name the file a cmdlet works on (the first in place when not named). */
+const PATH = ['-Path', '-LiteralPath'];
+const FILE_PATH = ['-FilePath', '-Path', '-LiteralPath'];
+/** Invoke-WebRequest's and Invoke-RestMethod's: `-OutFile` saves the answer, `-InFile` is sent. */
+const WEB_FILES: readonly FileUse[] = [
+  { op: 'write', options: ['-OutFile'] },
+  { op: 'read', sends: true, options: ['-InFile'] },
+];
 
 /** `-ArgumentList`, `-ArgumentLis`, … down to `shortest` characters (the dash included). */
 function prefixes(name: string, shortest: number): string[] {
@@ -48,14 +56,55 @@ export const POWERSHELL: readonly ProgramSpec[] = [
       '-ReadCount',
     ),
   },
-  { names: ['set-content'], aliases: ['sc'], argv: cmdlet('-Path', '-LiteralPath', '-Value', '-Encoding') },
-  { names: ['add-content'], aliases: ['ac'], argv: cmdlet('-Path', '-LiteralPath', '-Value', '-Encoding') },
-  { names: ['out-file'], argv: cmdlet('-FilePath', '-LiteralPath', '-Encoding', '-Width', '-InputObject') },
-  { names: ['tee-object'], aliases: ['tee'], argv: cmdlet('-FilePath', '-LiteralPath', '-Variable', '-InputObject') },
-  { names: ['copy-item'], aliases: ['cpi', 'cp', 'copy'], argv: cmdlet('-Path', '-LiteralPath', '-Destination') },
-  { names: ['move-item'], aliases: ['mi', 'mv', 'move'], argv: cmdlet('-Path', '-LiteralPath', '-Destination') },
+  {
+    names: ['set-content'],
+    aliases: ['sc'],
+    argv: cmdlet('-Path', '-LiteralPath', '-Value', '-Encoding'),
+    files: [{ op: 'write', how: 'truncate', options: PATH, operands: 0 }],
+  },
+  {
+    names: ['add-content'],
+    aliases: ['ac'],
+    argv: cmdlet('-Path', '-LiteralPath', '-Value', '-Encoding'),
+    files: [{ op: 'write', how: 'append', options: PATH, operands: 0 }],
+  },
+  {
+    names: ['out-file'],
+    argv: cmdlet('-FilePath', '-LiteralPath', '-Encoding', '-Width', '-InputObject'),
+    files: [{ op: 'write', how: 'truncate', append: ['-Append'], options: FILE_PATH, operands: 0 }],
+  },
+  {
+    names: ['tee-object'],
+    aliases: ['tee'],
+    argv: cmdlet('-FilePath', '-LiteralPath', '-Variable', '-InputObject'),
+    files: [{ op: 'write', how: 'truncate', append: ['-Append'], options: FILE_PATH, operands: 0 }],
+  },
+  {
+    names: ['copy-item'],
+    aliases: ['cpi', 'cp', 'copy'],
+    argv: cmdlet('-Path', '-LiteralPath', '-Destination'),
+    files: [
+      { op: 'read', how: 'copy', options: PATH, operands: 0 },
+      { op: 'write', options: ['-Destination'], operands: 1 },
+    ],
+  },
+  {
+    names: ['move-item'],
+    aliases: ['mi', 'mv', 'move'],
+    argv: cmdlet('-Path', '-LiteralPath', '-Destination'),
+    files: [
+      { op: 'delete', how: 'move', options: PATH, operands: 0 },
+      { op: 'write', options: ['-Destination'], operands: 1 },
+    ],
+  },
   { names: ['rename-item'], aliases: ['rni', 'ren'], argv: cmdlet('-Path', '-LiteralPath', '-NewName') },
-  { names: ['new-item'], aliases: ['ni'], roles: ['creator'], argv: cmdlet('-Path', '-Name', '-ItemType', '-Value') },
+  {
+    // not a `creator`: `-Value` gives the new file its text
+    names: ['new-item'],
+    aliases: ['ni'],
+    argv: cmdlet('-Path', '-Name', '-ItemType', '-Value'),
+    files: [{ op: 'create', options: ['-Path'], operands: 0 }],
+  },
   { names: ['set-item'], aliases: ['si'], argv: cmdlet('-Path', '-LiteralPath', '-Value') },
   { names: ['set-itemproperty'], aliases: ['sp'], argv: cmdlet('-Path', '-LiteralPath', '-Name', '-Value', '-Type') },
   { names: ['new-itemproperty'], argv: cmdlet('-Path', '-LiteralPath', '-Name', '-Value', '-PropertyType') },
@@ -83,12 +132,14 @@ export const POWERSHELL: readonly ProgramSpec[] = [
     aliases: ['iwr', 'curl', 'wget'],
     roles: ['http-client', 'downloader'],
     argv: cmdlet('-Uri', '-OutFile', '-InFile', '-Method', '-Body', '-Headers', '-ContentType', '-UserAgent'),
+    files: WEB_FILES,
   },
   {
     names: ['invoke-restmethod'],
     aliases: ['irm'],
     roles: ['http-client', 'downloader'],
     argv: cmdlet('-Uri', '-OutFile', '-InFile', '-Method', '-Body', '-Headers', '-ContentType', '-UserAgent'),
+    files: WEB_FILES,
   },
   { names: ['start-bitstransfer'], roles: ['http-client', 'downloader'], argv: cmdlet('-Source', '-Destination') },
   { names: ['send-mailmessage'], argv: cmdlet('-SmtpServer', '-To', '-From', '-Subject', '-Body', '-Attachments') },
