@@ -3,15 +3,15 @@
  * the path rules (a write through `>`/`tee`/`cp` and a write tool are the same write). Which
  * program does what comes from the program knowledge base (its roles, and how it reads its words).
  */
-import { argAt } from '../context/argv.js';
-import type { Arg, Argv, FileEffect, FileOp, NetEffect } from '../context/types.js';
+import { argAt, argvOf } from '../context/argv.js';
+import type { Arg, Argv, FileEffect, FileOp, NetEffect, RuleContext } from '../context/types.js';
 import type { UrlFacts } from '../facts/hosts.js';
 import { classifyHost, urlFacts } from '../facts/hosts.js';
 import { requestedUrls } from '../facts/code.js';
 import { parsePatch } from '../facts/patch.js';
 import type { PathFacts } from '../facts/paths.js';
 import type { FileLanguage, FileUse, Program, ProgramSource } from '../programs/index.js';
-import { cmdletOf, isA, program, sourceOf, subcommandOf } from '../programs/index.js';
+import { cmdletOf, cmdletWith, isA, program, sourceOf, subcommandOf } from '../programs/index.js';
 import type { Invocation, Redirect } from '../shell/types.js';
 import type { Span, ToolStep } from '../types.js';
 
@@ -41,7 +41,9 @@ export function stepEffects(
       // index loops here and over the redirections (docs/performance.md, "Index loops, not for-of")
       for (let i = 0; i < invocations.length; i++) {
         const inv = invocations[i] as Invocation;
-        if (inv.remoteHost === undefined) shellEffects(inv, argv, path, files, net);
+        if (inv.remoteHost !== undefined) continue;
+        invocationFiles(inv, argv, path, files);
+        netEffects(inv, argv, net);
       }
       break;
     case 'write': {
@@ -129,7 +131,12 @@ const PATTERN_OPTIONS = ['-e', '--regexp', '-f', '--file', '--from-file', '--exp
 /** PowerShell's names for the path an item cmdlet works on. */
 const PATH_OPTIONS = ['-Path', '-LiteralPath'];
 
-function shellEffects(inv: Invocation, argvOf: ArgvOf, path: PathOf, files: FileEffect[], net: NetEffect[]): void {
+/**
+ * What one shell invocation does to files: its redirections, the program file it runs, and what
+ * its entry says (roles, file uses). Added to `files` (a new array when none is given); an
+ * invocation on another computer (`inv.remoteHost`) is read the same way, as what it does there.
+ */
+export function invocationFiles(inv: Invocation, argvOf: ArgvOf, path: PathOf, files: FileEffect[] = []): FileEffect[] {
   const at: At = (arg, op, extra = NONE) => {
     // `xargs -I{} rm {}`, `find … -exec rm {} +`: a placeholder, not a file (find's own effect covers it)
     if (arg.value === '{}' && inv.via.some((v) => v.kind === 'runner')) return;
@@ -209,7 +216,7 @@ function shellEffects(inv: Invocation, argvOf: ArgvOf, path: PathOf, files: File
     for (const arg of argv.values('-Path')) at(arg, 'create');
   }
   if (found !== undefined) fileUses(inv, found, words, at);
-  netEffects(inv, words, roles, net);
+  return files;
 }
 
 /**
@@ -359,6 +366,28 @@ function lastSourceWord(source: ProgramSource): number {
   return last;
 }
 
+/** The word that stands for the files a runner hands a command (no file is named so). */
+const HANDED = '\u0000handed';
+
+/**
+ * Whether a command writes or deletes the files a runner hands it: xargs's input, which comes
+ * after its words, or what find puts wherever `{}` is (`xargs rm`, `find … -exec sed -i … {} +`,
+ * `-exec dd of={}`; not `xargs cat` or `xargs zip out.zip`). Read with its entry's roles and file
+ * uses, as if those files were named.
+ */
+export function changesHanded(inv: Invocation, context: RuleContext): boolean {
+  const placed = inv.args.some((arg) => arg.includes('{}'));
+  const handed: Invocation = {
+    ...inv,
+    args: placed ? inv.args.map((arg) => arg.replaceAll('{}', HANDED)) : [...inv.args, HANDED],
+    argSpans: placed ? inv.argSpans : [...inv.argSpans, inv.span],
+    redirects: [],
+  };
+  return invocationFiles(handed, argvOf, (raw, cwd) => context.path(raw, cwd)).some(
+    (effect) => (effect.op === 'write' || effect.op === 'delete') && effect.path.raw === HANDED,
+  );
+}
+
 /**
  * True when the program reads the code it runs from standard input: a shell or interpreter with
  * no script (or `-`, `-s`, `/dev/stdin`: see `sourceOf`), `pwsh -Command -`, `cmd` without `/c`, or
@@ -388,8 +417,7 @@ export function listedBy(inv: Invocation, argv: Argv, path: PathOf): PathFacts[]
     );
     return picks.length > 0 ? picks : undefined;
   }
-  const cmdlet = cmdletOf(inv.name);
-  if (cmdlet !== 'get-childitem' && cmdlet !== 'get-item') return undefined;
+  if (!cmdletWith(inv.name, 'lister')) return undefined;
   const named = argv.values(...PATH_OPTIONS);
   const folders = named.length > 0 ? named.map((a) => a.value) : argv.operands.map((a) => a.value);
   const filter = argv.values('-Filter', '-Include')[0]?.value;
@@ -527,8 +555,10 @@ function isRemoteSpec(value: string): boolean {
   return !/^[A-Za-z]$/.test(before) && !before.includes('/');
 }
 
-function netEffects(inv: Invocation, words: () => Argv, roles: readonly string[] | undefined, net: NetEffect[]): void {
+function netEffects(inv: Invocation, argvOf: ArgvOf, net: NetEffect[]): void {
   const name = inv.name;
+  const roles = program(name)?.roles;
+  const words = (): Argv => argvOf(inv);
   const push = (host: string, span: Span, sends: boolean, kind: NetEffect['kind'], url?: UrlFacts): void => {
     if (!host) return;
     net.push({

@@ -11,8 +11,8 @@ export type * from './types.js';
 export { hasOption, optionIs, optionsNamed, parseArgv, PLAIN, takesValue, withValues } from './argv.js';
 export type { ArgvOption, Grammar, ParsedArgv } from './argv.js';
 export {
-  canonicalName,
   cmdletOf,
+  cmdletWith,
   ENTRIES,
   entryName,
   grammarOf,
@@ -22,6 +22,7 @@ export {
   programsMatching,
   readsWith,
   subcommandOf,
+  writesFiles,
 } from './lookup.js';
 export { sourceOf } from './sources.js';
 export type { ProgramSource, WordAt } from './sources.js';

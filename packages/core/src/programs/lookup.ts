@@ -144,12 +144,22 @@ export function cmdletOf(name: string): string | undefined {
   return found === undefined ? undefined : entryName(found);
 }
 
+/** Whether the name stands for a cmdlet, by its name or an alias, with this role (`gci`, `dir`: a lister). */
+export function cmdletWith(name: string, role: Role): boolean {
+  return CMDLETS.get(name)?.roles?.includes(role) === true;
+}
+
 /**
- * The name an effect or rule switches on: the name itself when an entry has it (`cp`, `sort`),
- * else the cmdlet a PowerShell alias stands for (`cpi` → `copy-item`, `sc` → `set-content`).
+ * Whether the program may change or make files its words name: a deleter or a creator, one that
+ * edits in place (`sed -i`), or one whose own file uses write, make or delete (`cp`, `tee`, `curl
+ * -o`, `sort -o`, find's `-delete`). Not its subcommands' (`git clone DIR`).
  */
-export function canonicalName(name: string): string {
-  return BY_NAME.has(name) ? name : (cmdletOf(name) ?? name);
+export function writesFiles(name: string): boolean {
+  const found = program(name);
+  if (found === undefined) return false;
+  if (found.edits !== undefined || found.roles?.some((role) => role === 'deleter' || role === 'creator') === true)
+    return true;
+  return found.files?.some((use) => 'language' in use || (use.op !== 'read' && use.op !== 'exec')) === true;
 }
 
 /** How an entry reads its words (with no value options when it lists none, or for no entry). */

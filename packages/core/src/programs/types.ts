@@ -54,7 +54,45 @@ export type Role =
    * linked project's resources, on the service (`gcloud … delete`, `heroku apps:destroy`,
    * `wrangler d1 delete`, `vault kv destroy`).
    */
-  | 'hosting-cli';
+  | 'hosting-cli'
+  /**
+   * A cloud CLI whose commands reach the account's resources by the names they are given
+   * (`gcloud`, `az`, `doctl`), not the project the folder is linked to (`vercel`, `fly`, `heroku`).
+   */
+  | 'unscoped-cli'
+  /** Prints its words (`echo`, `printf`, `Write-Output`). */
+  | 'printer'
+  /** Prints only a digest of what it reads, never the text: a hash, a size or a count (`sha256sum`, `wc`). */
+  | 'summarizer'
+  /**
+   * Only shows what it finds (files, text, names, the computer's state) and changes nothing,
+   * whatever its words, but for a few options that write (`sort -o`, `find -delete`).
+   */
+  | 'looker'
+  /** Overwrites what it deletes, so that nothing of it can be brought back (`shred`, `srm`). */
+  | 'shredder'
+  /** Deletes nothing that cannot be had back: `rmdir` takes only empty folders, `trash` keeps what it takes. */
+  | 'lossless-deleter'
+  /**
+   * Changes the folder the commands after it run in: `cd`, `pushd`, `popd` (the cmdlets
+   * Set-Location, Push-Location and Pop-Location, whose aliases they are).
+   */
+  | 'location-changer'
+  /** A PowerShell cmdlet that passes on some of what it is handed (`Where-Object`, `Select-Object`, `Sort-Object`). */
+  | 'filter'
+  /**
+   * A PowerShell item cmdlet that changes what a provider path holds, a file or a registry key
+   * (`Set-ItemProperty`, `New-Item`, `Remove-Item`, `Copy-Item`).
+   */
+  | 'item-changer'
+  /**
+   * One of cmd.exe's own commands, or a Windows program no POSIX system has (`del`, `rd`, `xcopy`,
+   * `findstr`): no POSIX shell runs it, and a line that starts with one is read as cmd's.
+   */
+  | 'cmd-command';
+
+/** The packages a package manager installs: each ecosystem's names and lists are read its own way. */
+export type Ecosystem = 'npm' | 'pypi' | 'crates' | 'go' | 'gems' | 'packagist' | 'nuget' | 'conda' | 'hex' | 'system';
 
 /** The syntax a shell reads its commands in. */
 export type Dialect = 'posix' | 'powershell' | 'cmd';
@@ -252,6 +290,8 @@ export interface SubcommandSpec {
   readonly subcommands?: Readonly<Record<string, SubcommandSpec>>;
   /** What it does to the files its words name (`git clone URL DIR` writes DIR). */
   readonly files?: readonly FileUse[];
+  /** It only shows things (`git status`, `git log`): a `looker` of its own. */
+  readonly looks?: boolean;
 }
 
 /** One entry of the knowledge base, as written in ./entries. */
@@ -288,6 +328,13 @@ export interface ProgramSpec {
   readonly files?: readonly (FileUse | FileLanguage)[];
   /** Options that make it change in place the files it would only read (`sed -i`, `perl -i`). */
   readonly edits?: readonly string[];
+  /**
+   * What it prints is text it decoded or unpacked: always (`zcat`, `gunzip`), or with one of these
+   * options (`base64 -d`, `gzip -d`, `xxd -r`).
+   */
+  readonly decodes?: true | readonly string[];
+  /** The packages it installs (package managers). */
+  readonly ecosystem?: Ecosystem;
 }
 
 /** An entry as the code asks it (the entries are read as written: see ./lookup.ts). */

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { FileUse, ProgramSource, Role, SubcommandSpec } from '../../src/programs/index.js';
 import {
-  canonicalName,
   cmdletOf,
+  cmdletWith,
   ENTRIES,
   entryName,
   isA,
   namesWith,
   program,
   sourceOf,
+  writesFiles,
 } from '../../src/programs/index.js';
 
 // The program knowledge base: one entry per program, found by any of its names in O(1).
@@ -182,14 +183,42 @@ describe('looking a program up', () => {
   });
 
   it.for([
-    ['cp', 'cp'],
-    ['sort', 'sort'],
-    ['cpi', 'copy-item'],
-    ['sc', 'set-content'],
-    ['gc', 'get-content'],
-    ['frobnicate', 'frobnicate'],
-  ] as const)('%s is switched on as %s', ([name, canonical]) => {
-    expect(canonicalName(name)).toBe(canonical);
+    ['gci', 'lister', true],
+    ['dir', 'lister', true],
+    ['Get-Item'.toLowerCase(), 'lister', true],
+    ['where', 'filter', true],
+    ['?', 'filter', true],
+    // near misses: a POSIX program of the role, a cmdlet without it, no cmdlet at all
+    ['find', 'lister', false],
+    ['gc', 'lister', false],
+    ['frobnicate', 'lister', false],
+  ] as const)('%s stands for a cmdlet that is a %s: %s', ([name, role, want]) => {
+    expect(cmdletWith(name, role)).toBe(want);
+  });
+});
+
+describe('which programs may change or make the files their words name', () => {
+  it.for([
+    ['rm', true],
+    ['touch', true],
+    ['cp', true],
+    ['dd', true],
+    ['chmod', true],
+    ['sed', true],
+    ['perl', true],
+    ['curl', true],
+    ['sort', true],
+    ['find', true],
+    ['Set-Content'.toLowerCase(), true],
+    // near misses: readers, a looker, a program whose subcommand writes, one it does not know
+    ['cat', false],
+    ['grep', false],
+    ['ls', false],
+    ['git', false],
+    ['crontab', false],
+    ['frobnicate', false],
+  ] as const)('%s: %s', ([name, want]) => {
+    expect(writesFiles(name)).toBe(want);
   });
 });
 

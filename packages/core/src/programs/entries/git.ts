@@ -107,8 +107,22 @@ export const GIT: readonly ProgramSpec[] = [
       clone: { argv: CLONE, files: [{ op: 'write', operands: 1 }] },
       // `git show HEAD:.env`, `git cat-file -p main:config/.env`: a file's text as a commit (or the
       // index) holds it; `cat-file -t/-s/-e` tell only its type, size or presence
-      show: { files: [{ op: 'read', operands: 'all', within: 'object' }] },
-      'cat-file': { files: [{ op: 'read', operands: 'all', within: 'object', unless: ['-t', '-s', '-e'] }] },
+      show: { looks: true, files: [{ op: 'read', operands: 'all', within: 'object' }] },
+      'cat-file': {
+        looks: true,
+        files: [{ op: 'read', operands: 'all', within: 'object', unless: ['-t', '-s', '-e'] }],
+      },
+      // they only show what the repository holds
+      status: { looks: true },
+      log: { looks: true },
+      diff: { looks: true },
+      'rev-parse': { looks: true },
+      'ls-files': { looks: true },
+      'ls-tree': { looks: true },
+      blame: { looks: true },
+      grep: { looks: true },
+      describe: { looks: true },
+      shortlog: { looks: true },
     },
   },
 ];

@@ -85,6 +85,7 @@ export const INTERPRETERS: readonly ProgramSpec[] = [
   {
     names: ['bun'],
     roles: ['inline-code', 'script-runner', 'package-manager', 'package-runner'],
+    ecosystem: 'npm',
     source: 'code',
     language: 'node',
     script: 'node',
@@ -105,6 +106,7 @@ export const INTERPRETERS: readonly ProgramSpec[] = [
   {
     names: ['deno'],
     roles: ['inline-code', 'script-runner', 'package-manager'],
+    ecosystem: 'npm',
     source: 'deno',
     language: 'deno',
     script: 'node',
