@@ -557,7 +557,8 @@ function isRemoteSpec(value: string): boolean {
 
 function netEffects(inv: Invocation, argvOf: ArgvOf, net: NetEffect[]): void {
   const name = inv.name;
-  const roles = program(name)?.roles;
+  const found = program(name);
+  const roles = found?.roles;
   const words = (): Argv => argvOf(inv);
   const push = (host: string, span: Span, sends: boolean, kind: NetEffect['kind'], url?: UrlFacts): void => {
     if (!host) return;
@@ -620,19 +621,18 @@ function netEffects(inv: Invocation, argvOf: ArgvOf, net: NetEffect[]): void {
   if (name === 'send-mailmessage') {
     const server = words().values('-SmtpServer')[0];
     push(server ? server.value.toLowerCase() : 'smtp', server?.span ?? inv.span, true, 'mail');
-  } else if (name === 'git') {
-    const git = words().sub;
-    if (git !== undefined && GIT_NETWORK.has(git.name)) {
-      for (const arg of git.words) {
+  } else if (found?.subcommands !== undefined) {
+    // a subcommand that reaches the remote named or written in its words (`git push URL`)
+    const sub = words().sub;
+    const remote = subcommandOf(found, sub?.name)?.remote;
+    if (sub !== undefined && remote !== undefined) {
+      for (const arg of sub.words) {
         const url = looksLikeUrl(arg.value) || /^[\w.-]+@[\w.-]+:/.test(arg.value) ? urlFacts(arg.value) : undefined;
-        if (url) push(url.host, arg.span, git.name === 'push', 'git', url);
+        if (url) push(url.host, arg.span, remote === 'sends', 'git', url);
       }
     }
   }
 }
-
-/** git subcommands that reach the remote named or written in their arguments. */
-const GIT_NETWORK = new Set(['clone', 'fetch', 'pull', 'ls-remote', 'push', 'submodule']);
 
 function looksLikeUrl(value: string): boolean {
   return /^(https?|ftp|ftps|wss?|ssh|git):\/\//i.test(value);

@@ -292,6 +292,8 @@ export interface SubcommandSpec {
   readonly files?: readonly FileUse[];
   /** It only shows things (`git status`, `git log`): a `looker` of its own. */
   readonly looks?: boolean;
+  /** It reaches the remote its words name or write out: `fetches` from it (`git clone URL`), or `sends` to it (`git push URL`). */
+  readonly remote?: 'fetches' | 'sends';
 }
 
 /** One entry of the knowledge base, as written in ./entries. */

@@ -234,3 +234,21 @@ describe('changesFile: a change of what a file holds or whether it is there', ()
     expect(changes(line)).toEqual(want);
   });
 });
+
+describe("a subcommand's remote: what git reaches", () => {
+  const netOf = (line: string): string[] =>
+    buildContext(stepFrom(line), ENV).net.map((net) => `${net.kind} ${net.host}${net.sends ? ' sends' : ''}`);
+  it.for([
+    ['git clone https://github.com/a/b', ['git github.com']],
+    ['git -C src fetch https://gitlab.com/a/b main', ['git gitlab.com']],
+    ['git pull git@github.com:a/b.git main', ['git github.com']],
+    ['git ls-remote https://github.com/a/b', ['git github.com']],
+    ['git push https://example.com/r.git main', ['git example.com sends']],
+    // near misses: a URL in a subcommand that reaches nothing, a push to a remote by its name
+    ['git log https://example.com/x', []],
+    ['git commit -m https://example.com/x', []],
+    ['git push origin main', []],
+  ] as const)('%s', ([line, want]) => {
+    expect(netOf(line)).toEqual(want);
+  });
+});

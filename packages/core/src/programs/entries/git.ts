@@ -72,10 +72,10 @@ export const GIT: readonly ProgramSpec[] = [
     // its aliases, and the commands its settings and environment name (core.sshCommand, GIT_PAGER, …)
     runs: [{ kind: 'git' }],
     subcommands: {
-      push: { argv: PUSH },
+      push: { argv: PUSH, remote: 'sends' },
       commit: { argv: COMMITTING },
       merge: { argv: COMMITTING },
-      pull: { argv: COMMITTING },
+      pull: { argv: COMMITTING, remote: 'fetches' },
       rebase: { argv: COMMITTING },
       am: { argv: COMMITTING },
       add: { argv: ADD },
@@ -104,7 +104,10 @@ export const GIT: readonly ProgramSpec[] = [
         subcommands: { add: { argv: { values: ['-b', '-B', '--reason'] }, files: [{ op: 'write', operands: 0 }] } },
       },
       // `git clone URL DIR`: the checkout is written at DIR
-      clone: { argv: CLONE, files: [{ op: 'write', operands: 1 }] },
+      clone: { argv: CLONE, remote: 'fetches', files: [{ op: 'write', operands: 1 }] },
+      fetch: { remote: 'fetches' },
+      'ls-remote': { remote: 'fetches' },
+      submodule: { remote: 'fetches' },
       // `git show HEAD:.env`, `git cat-file -p main:config/.env`: a file's text as a commit (or the
       // index) holds it; `cat-file -t/-s/-e` tell only its type, size or presence
       show: { looks: true, files: [{ op: 'read', operands: 'all', within: 'object' }] },
