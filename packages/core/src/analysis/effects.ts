@@ -136,7 +136,12 @@ const PATH_OPTIONS = ['-Path', '-LiteralPath'];
  * its entry says (roles, file uses). Added to `files` (a new array when none is given); an
  * invocation on another computer (`inv.remoteHost`) is read the same way, as what it does there.
  */
-export function invocationFiles(inv: Invocation, argvOf: ArgvOf, path: PathOf, files: FileEffect[] = []): FileEffect[] {
+export function invocationFiles(
+  inv: Invocation,
+  argvFor: ArgvOf,
+  path: PathOf,
+  files: FileEffect[] = [],
+): FileEffect[] {
   const at: At = (arg, op, extra = NONE) => {
     // `xargs -I{} rm {}`, `find … -exec rm {} +`: a placeholder, not a file (find's own effect covers it)
     if (arg.value === '{}' && inv.via.some((v) => v.kind === 'runner')) return;
@@ -176,7 +181,7 @@ export function invocationFiles(inv: Invocation, argvOf: ArgvOf, path: PathOf, f
   const roles = found?.roles;
   // how the program reads its words, when a branch below needs it (most programs touch no file)
   let reading: Argv | undefined;
-  const words = (): Argv => (reading ??= argvOf(inv));
+  const words = (): Argv => (reading ??= argvFor(inv));
   if (roles?.includes('content-reader') === true) {
     const argv = words();
     for (const arg of argv.operands) at(arg, 'read');
@@ -555,11 +560,11 @@ function isRemoteSpec(value: string): boolean {
   return !/^[A-Za-z]$/.test(before) && !before.includes('/');
 }
 
-function netEffects(inv: Invocation, argvOf: ArgvOf, net: NetEffect[]): void {
+function netEffects(inv: Invocation, argvFor: ArgvOf, net: NetEffect[]): void {
   const name = inv.name;
   const found = program(name);
   const roles = found?.roles;
-  const words = (): Argv => argvOf(inv);
+  const words = (): Argv => argvFor(inv);
   const push = (host: string, span: Span, sends: boolean, kind: NetEffect['kind'], url?: UrlFacts): void => {
     if (!host) return;
     net.push({

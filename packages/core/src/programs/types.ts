@@ -245,8 +245,9 @@ export interface FileUse {
    * Operands that name files: `all`, `rest` (all but the first), one by its place (0 is the
    * first), or a copy's `sources` and `destination` (the value of a `target` option, else the last
    * operand, when there is something to copy). With `options` as well, the operands count only
-   * when none of those options is given (a PowerShell parameter by name or by place:
-   * `Set-Content -Path x` or `Set-Content x`).
+   * when none of those options is given: a PowerShell parameter by name or by place
+   * (`Set-Content -Path x` or `Set-Content x`), where a place before it whose parameter is named
+   * takes no operand (`Copy-Item -Path a b` copies to `b`, its second place).
    */
   readonly operands?: 'all' | 'rest' | 'sources' | 'destination' | number;
   /** Options whose value is a copy's destination (`cp -t DIR`, `-Destination DIR`): every operand is then a source. */
