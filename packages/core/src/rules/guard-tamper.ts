@@ -1,8 +1,8 @@
-import { changesFile } from '../analysis/effects.js';
+import { changesFile, changesHanded } from '../analysis/effects.js';
 import type { Argv, FileEffect } from '../context/types.js';
 import type { PathFacts } from '../facts/paths.js';
 import { globMatch } from '../facts/paths.js';
-import { isA, sourceOf } from '../programs/index.js';
+import { isA, program, sourceOf } from '../programs/index.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import { GUARD_PACKAGE } from '../product.js';
 import type { Invocation } from '../shell/types.js';
@@ -14,7 +14,7 @@ import type { Invocation } from '../shell/types.js';
 const GUARD_SCRIPT = new RegExp(
   String.raw`(?:^|[\\/])(?:@guard[\\/]cli|packages[\\/]cli|${GUARD_PACKAGE})[\\/](?:dist|src)[\\/][\w.-]+\.[cm]?[jt]s$`,
 );
-const PACKAGE_MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
+const nodePackageManager = (name: string): boolean => program(name)?.ecosystem === 'npm';
 const REMOVE_VERBS = new Set(['uninstall', 'un', 'remove', 'rm', 'r', 'unlink']);
 /** The guard package as npm names it (`agent-step-guard`, `agent-step-guard@0.1.0`, the workspace's `@guard/cli`). */
 const GUARD_PACKAGE_ARG = new RegExp(String.raw`^(?:guard|@guard/[\w.-]+|${GUARD_PACKAGE})(?:@[\w.^~<>=*-]*)?$`);
@@ -117,7 +117,7 @@ function tampers(inv: Invocation, context: RuleContext, stepWrites: boolean): st
       return value === undefined || value === 'status' ? undefined : `guard second-opinion ${value}`;
     return `guard ${sub}`;
   }
-  if (PACKAGE_MANAGERS.has(inv.name)) {
+  if (nodePackageManager(inv.name)) {
     const ops = context.argv(inv).operands;
     const verb = ops[0]?.value === 'global' ? 1 : 0;
     if (
@@ -165,7 +165,7 @@ function guardArgs(inv: Invocation, context: RuleContext): Started | undefined {
     if (script === undefined || !isGuardScript(script, inv, context)) return undefined;
     return { args: inv.args.slice(source.index + 1), hook: HOOK_SCRIPT.test(script) };
   }
-  if (PACKAGE_MANAGERS.has(inv.name)) {
+  if (nodePackageManager(inv.name)) {
     // a package script named guard: `pnpm guard off`, `npm run guard -- off`
     const at = inv.args[0] === 'guard' ? 1 : inv.args[0] === 'run' && inv.args[1] === 'guard' ? 2 : -1;
     return at < 0 ? undefined : { args: inv.args.slice(at).filter((arg) => arg !== '--'), hook: false };
@@ -343,34 +343,13 @@ function globReaches(glob: string, anchor: string, context?: RuleContext): boole
   return true;
 }
 
-/** Programs that change the files they are handed by `xargs` or `find -exec`. */
-const CHANGERS = new Set([
-  'rm',
-  'unlink',
-  'shred',
-  'truncate',
-  'fallocate',
-  'chmod',
-  'chown',
-  'mv',
-  'cp',
-  'tee',
-  'dd',
-  'sed',
-  'perl',
-  'ln',
-  'install',
-  'rmdir',
-  'srm',
-]);
-
 /**
  * Ways to reach guard's files that are no file effect of their own: `find … -delete` and
  * `-exec rm`, `echo <path> | xargs rm`, a link made to guard's files (`ln -s $GUARD_HOME /tmp/x`,
  * `cp -rs`) to write through, and code handed to an interpreter that writes them or runs guard.
  */
 function reachesThrough(inv: Invocation, context: RuleContext, anchors: readonly string[]): string | undefined {
-  if (inv.name === 'find' && findChanges(inv)) {
+  if (inv.name === 'find' && findChanges(inv, context)) {
     for (const listed of context.listed(inv) ?? []) {
       if (listed.guardFile !== undefined) return listed.raw;
       if (listed.abs === '') continue;
@@ -379,7 +358,7 @@ function reachesThrough(inv: Invocation, context: RuleContext, anchors: readonly
         if (anchors.some((anchor) => globReaches(glob, anchor, context))) return listed.raw;
     }
   }
-  if (CHANGERS.has(inv.name) && inv.via.some((via) => via.kind === 'runner' && via.name === 'xargs')) {
+  if (inv.via.some((via) => via.kind === 'runner' && via.name === 'xargs') && changesHanded(inv, context)) {
     for (const producer of context.stageBefore(inv)?.producers ?? []) {
       if (producer.name !== 'echo' && producer.name !== 'printf') continue;
       for (const word of producer.args.flatMap((arg) => arg.split(/\s+/)))
@@ -400,17 +379,17 @@ function reachesThrough(inv: Invocation, context: RuleContext, anchors: readonly
   return code === undefined ? undefined : codeTampers(code, inv, context);
 }
 
-function findChanges(inv: Invocation): boolean {
-  const args = inv.args;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (arg === '-delete') return true;
-    if (arg === '-exec' || arg === '-execdir' || arg === '-ok' || arg === '-okdir') {
-      const run = (args[i + 1] ?? '').replace(/^.*[\\/]/, '');
-      if (CHANGERS.has(run) || run === 'sh' || run === 'bash') return true;
-    }
-  }
-  return false;
+/** `find … -delete`, or a command find runs (`-exec`, `-ok`) that changes what find hands it, or a shell. */
+function findChanges(inv: Invocation, context: RuleContext): boolean {
+  if (inv.args.includes('-delete')) return true;
+  return context.invocations.some(
+    (run) =>
+      run !== inv &&
+      run.span[0] >= inv.span[0] &&
+      run.span[1] <= inv.span[1] &&
+      run.via.some((via) => via.kind === 'runner' && via.name === 'find') &&
+      (isA(run.name, 'shell') || changesHanded(run, context)),
+  );
 }
 
 /** Code fed to an interpreter on a pipe (`echo "import os; os.remove(…)" | python3`). */

@@ -3,6 +3,11 @@ import type { ProgramSpec } from '../types.js';
 // Programs that manage processes, users and the computer itself.
 
 export const SYSTEM: readonly ProgramSpec[] = [
+  // they tell what the computer is, who runs it, where a program is, or whether a test holds
+  {
+    names: ['pwd', 'which', 'whereis', 'whoami', 'id', 'uname', 'test', '[', 'true', 'false'],
+    roles: ['looker'],
+  },
   // `kill -s KILL 42`, `kill -9 42`
   { names: ['kill'], argv: { values: ['-s', '-n', '--signal'] } },
   {
