@@ -24,7 +24,7 @@ const PROTOCOL = 1;
 const ACCEPT_MS = 1_000;
 /** What the checker gets beyond the call's own deadline before the call runs here instead. */
 const GRACE_MS = 1_000;
-/** The hook's own deadline when GUARD_DEADLINE_MS does not set one (hook/run.ts DEFAULT_DEADLINE_MS). */
+/** The hook's own deadline when GUARD_DEADLINE_MS does not set one (hook/reply.ts DEFAULT_DEADLINE_MS). */
 const DEFAULT_DEADLINE_MS = 2_000;
 /**
  * A missed call starts a checker only when guard's log shows another call within this long: a
