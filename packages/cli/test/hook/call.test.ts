@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { HookIo } from '../../src/hook/call.js';
 import { describeInput, oneLine, readCall } from '../../src/hook/call.js';
 import { NOWHERE } from '../capture-io.js';
-import { pieces } from './stage-call.js';
+import { pieces, shellStep } from './stage-call.js';
 
 const io = (env: Record<string, string>): HookIo => ({
   stdin: pieces(),
@@ -57,15 +57,7 @@ describe('readCall', () => {
 });
 
 describe('describeInput', () => {
-  const step = {
-    agent: 'codex' as const,
-    chatId: 'c1',
-    cwd: '/p',
-    projectRoot: '/p',
-    toolName: 'Bash',
-    kind: 'shell' as const,
-    command: 'git status',
-  };
+  const step = shellStep('git status');
   it.for([
     { name: 'nothing read', input: undefined, event: undefined, entry: {} },
     { name: 'only the event', input: undefined, event: 'PreToolUse', entry: { event: 'PreToolUse' } },

@@ -14,7 +14,7 @@ import { NO_MEMORY } from '../../src/hook/session.js';
 import type { Settings } from '../../src/state/settings.js';
 import { DEFAULT_SETTINGS } from '../../src/state/settings.js';
 import { AGENT_CASES, ASKED, BLOCKED, fixture, HARMLESS } from '../hook-cases.js';
-import { stageCall } from './stage-call.js';
+import { shellStep, stageCall } from './stage-call.js';
 
 let guardHome: string;
 beforeEach(() => {
@@ -162,18 +162,9 @@ describe('decide', () => {
 });
 
 describe('stepEntry', () => {
-  const step = (command: string) => ({
-    agent: 'codex' as const,
-    chatId: 'c1',
-    cwd: '/p',
-    projectRoot: '/p',
-    toolName: 'Bash',
-    kind: 'shell' as const,
-    command,
-  });
   const env = { home: '/h', tmp: '/tmp' };
-  const asked: Evaluation = evaluate(step(ASKED), env);
-  const harmless: Evaluation = evaluate(step(HARMLESS), env);
+  const asked: Evaluation = evaluate(shellStep(ASKED), env);
+  const harmless: Evaluation = evaluate(shellStep(HARMLESS), env);
   const told = (decision: 'allow' | 'ask' | 'block', how: Settled['how'], extra: Partial<Settled> = {}): Settled => ({
     verdict: { ...asked, decision },
     how,

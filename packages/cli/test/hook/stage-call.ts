@@ -1,3 +1,4 @@
+import type { ToolStep } from '@guard/core';
 import type { Call, HookDeps, HookIo } from '../../src/hook/call.js';
 import { readCall } from '../../src/hook/call.js';
 import { NOWHERE } from '../capture-io.js';
@@ -40,4 +41,9 @@ export async function stageCall(
 /** Stdin as one piece, as a pipe may deliver it. */
 export async function* pieces(...texts: string[]): AsyncGenerator<string> {
   for (const text of texts) yield text;
+}
+
+/** A Codex shell step of chat c1 in the project /p. */
+export function shellStep(command: string): ToolStep {
+  return { agent: 'codex', chatId: 'c1', cwd: '/p', projectRoot: '/p', toolName: 'Bash', kind: 'shell', command };
 }
