@@ -135,8 +135,9 @@ describe.skipIf(process.platform === 'win32')('the installable package', () => {
     const id = readFileSync(join(installed, 'dist', 'hook.bundle.id'), 'latin1').trim();
     expect(id).toMatch(/^[0-9a-f]{32}$/);
     expect(files).toContain('hook.bundle.cjs');
-    // the hook client and the resident checker it hands calls to
-    for (const script of ['hook-entry.cjs', 'hook-server.cjs', 'hook-load.cjs']) expect(files).toContain(script);
+    // the hook client, the resident checker it hands calls to, the loader, and what they share
+    for (const script of ['hook-entry.cjs', 'hook-server.cjs', 'hook-load.cjs', 'hook-base.cjs'])
+      expect(files).toContain(script);
     expect(files).toContain(`hook.bundle-${id}.cache`);
     expect(files.filter((file) => /^hook\.bundle.*\.cache$/.test(file))).toEqual([`hook.bundle-${id}.cache`]);
   });

@@ -135,6 +135,7 @@ function targets(w: World): Target[] {
     packageFile('hook.bundle.cjs', 'hook.bundle.?js'),
     packageFile('bin.js', 'b?n.js'),
     packageFile('hook-load.cjs', 'hook-load.*'),
+    packageFile('hook-base.cjs', 'hook-b*.cjs'),
   );
   out.push({
     name: 'guard package/core',

@@ -13,10 +13,10 @@ import fs = require('node:fs');
 import path = require('node:path');
 import type * as Net from 'node:net';
 import type { RawStdio } from './hook/stdio.js' with { 'resolution-mode': 'import' };
+// what it shares with the checker and the loader: the build's id, the protocol, the socket's folder
+import base = require('./hook-base.cjs');
 import type { Frame, Header } from './hook-wire.cjs';
 
-/** The protocol between this client and the checker; a checker of another version answers "stale". */
-const PROTOCOL = 1;
 /**
  * How long a checker may take to accept a call (it accepts as soon as it reads the header; a busy
  * one, such as one running git for another call, later). GUARD_RESIDENT_ACCEPT_MS sets another.
@@ -24,7 +24,7 @@ const PROTOCOL = 1;
 const ACCEPT_MS = 1_000;
 /** What the checker gets beyond the call's own deadline before the call runs here instead. */
 const GRACE_MS = 1_000;
-/** The hook's own deadline when GUARD_DEADLINE_MS does not set one (hook/run.ts DEFAULT_DEADLINE_MS). */
+/** The hook's own deadline when GUARD_DEADLINE_MS does not set one (hook/reply.ts DEFAULT_DEADLINE_MS). */
 const DEFAULT_DEADLINE_MS = 2_000;
 /**
  * A missed call starts a checker only when guard's log shows another call within this long: a
@@ -46,24 +46,6 @@ function runFolder(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 /**
- * Whether a folder may hold the checker's socket: a real folder (not a link) of this user that
- * nobody else may enter (mode 0700). Anything else and the call runs in-process.
- */
-function trustedFolder(dir: string): boolean {
-  try {
-    const stat = fs.lstatSync(dir);
-    return stat.isDirectory() && stat.uid === process.getuid?.() && (stat.mode & 0o777) === 0o700;
-  } catch {
-    return false;
-  }
-}
-
-/** The socket of the checker of build `id`: named by the id, so builds in use side by side never meet. */
-function socketPath(run: string, id: string): string {
-  return path.join(run, `hook-${id.slice(0, 16)}.sock`);
-}
-
-/**
  * This process's home and temp folders as os.homedir() and os.tmpdir() give them on POSIX, from the
  * environment when it names them (node:os costs a few ms to load).
  */
@@ -72,22 +54,6 @@ function homeAndTmp(env: NodeJS.ProcessEnv): { home: string; tmp: string } {
   if (tmp.length > 1 && tmp.endsWith('/')) tmp = tmp.slice(0, -1);
   const home = env.HOME || process.getBuiltinModule('node:os').homedir();
   return { home, tmp };
-}
-
-/**
- * The build's id (`hook.bundle.id`, written by the build: a hash of the hook's scripts), or
- * undefined when it is missing or not an id. It names the socket of the checker (which answers
- * only clients of the same id) and the bundle's code cache (hook-load.cts): V8 checks a cache only
- * against the script's length and its own version, so a cache saved for another build of the same
- * length would run that build's code.
- */
-function buildId(): string | undefined {
-  try {
-    const id = fs.readFileSync(path.join(__dirname, 'hook.bundle.id'), 'latin1').trim();
-    return /^[0-9a-f]{16,64}$/.test(id) ? id : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Writes all of `text` to a descriptor; a reader that went away is not an error (as hook/stdio.ts). */
@@ -105,19 +71,9 @@ function writeAll(fd: 1 | 2, text: string): void {
   }
 }
 
-/** One line of the protocol (a header or a frame) as a JSON object; undefined when it is not one. */
-function objectOf(line: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(line);
-    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Reads one frame line; undefined when it is not one this client knows. */
 function frameOf(line: string): Frame | undefined {
-  const frame = objectOf(line);
+  const frame = base.objectOf(line);
   if (frame === undefined) return undefined;
   switch (frame.t) {
     case 'accepted':
@@ -312,7 +268,7 @@ function ensureRunFolder(run: string): boolean {
   } catch {
     // there already, or not ours to make: checked below
   }
-  return trustedFolder(run);
+  return base.trustedFolder(run);
 }
 
 /** The call: through the checker when it can, else here. */
@@ -335,17 +291,17 @@ async function main(): Promise<number> {
     // no stdin at all: the runtime says so
   }
   const run = runFolder(env);
-  const id = buildId();
+  const id = base.buildId();
   // a file or terminal on stdin (not how agents call) is read here, as it always was
   if (!streamed || run === undefined || id === undefined) return inProcess();
-  const trusted = trustedFolder(run);
-  const socket = socketPath(run, id);
+  const trusted = base.trustedFolder(run);
+  const socket = base.socketPath(run, id);
   const net = process.getBuiltinModule('node:net');
   const stdin = stdinReader(net);
   let missed: Missed = { start: !fs.existsSync(run) };
   if (trusted) {
     const header: Header = {
-      v: PROTOCOL,
+      v: base.PROTOCOL,
       id,
       argv,
       env,
@@ -369,11 +325,6 @@ async function main(): Promise<number> {
 
 if (require.main === module) {
   // exit at once: an agent that left stdin open would otherwise keep the process (and the agent)
-  // waiting on a read that cannot be cancelled, after the answer went out. (Started once this
-  // module's exports are set: hook-load.cjs, which a call run here loads, reads the build's id here.)
-  void Promise.resolve()
-    .then(main)
-    .then((code) => process.exit(code));
+  // waiting on a read that cannot be cancelled, after the answer went out
+  void main().then((code) => process.exit(code));
 }
-
-export = { PROTOCOL, runFolder, trustedFolder, socketPath, buildId, objectOf, frameOf };

@@ -211,7 +211,7 @@ describe('the hook bundle code cache', () => {
     { name: 'no cache', before: undefined },
     { name: "another Node's cache (V8 rejects it)", before: Buffer.from('not a code cache for this Node') },
   ])('$name: the call answers as usual, then leaves a cache this Node accepts', async ({ before }) => {
-    for (const file of ['hook-entry.cjs', 'hook-load.cjs', 'hook.bundle.cjs', 'hook.bundle.id'])
+    for (const file of ['hook-entry.cjs', 'hook-load.cjs', 'hook-base.cjs', 'hook.bundle.cjs', 'hook.bundle.id'])
       copyFileSync(join(DIST, file), join(copy, file));
     rmSync(cache, { force: true });
     if (before !== undefined) writeFileSync(cache, before);
@@ -242,7 +242,15 @@ describe('the hook bundle code cache', () => {
     const policy = lazy.find((file) => file.startsWith('hook-lazy-policy-') && file.endsWith('.cjs'));
     expect(policy).toBeDefined();
     const policyCache = join(copy, (policy ?? '').replace(/\.cjs$/, '.cache'));
-    for (const file of ['hook-entry.cjs', 'hook-load.cjs', 'hook.bundle.cjs', 'hook.bundle.id', cacheName, ...lazy])
+    for (const file of [
+      'hook-entry.cjs',
+      'hook-load.cjs',
+      'hook-base.cjs',
+      'hook.bundle.cjs',
+      'hook.bundle.id',
+      cacheName,
+      ...lazy,
+    ])
       copyFileSync(join(DIST, file), join(copy, file));
     rmSync(policyCache);
     // the policy's YAML parser comes from the CLI's node_modules, as in a checkout
@@ -273,7 +281,7 @@ describe('the hook bundle code cache', () => {
     { name: 'no id', id: () => undefined, missed: 'true' },
     { name: 'an id that is not one', id: () => '../hook.bundle', missed: 'true' },
   ])('the bundle cache is read by the id: $name', async ({ id: idOf, missed }) => {
-    for (const file of ['hook-entry.cjs', 'hook-load.cjs', 'hook.bundle.cjs', cacheName])
+    for (const file of ['hook-entry.cjs', 'hook-load.cjs', 'hook-base.cjs', 'hook.bundle.cjs', cacheName])
       copyFileSync(join(DIST, file), join(copy, file));
     const given = idOf();
     if (given === undefined) rmSync(join(copy, 'hook.bundle.id'), { force: true });
@@ -295,7 +303,14 @@ describe('the hook bundle code cache', () => {
 
   it("the build's own cache is left alone", async () => {
     const built = readFileSync(join(DIST, cacheName));
-    for (const file of ['hook-entry.cjs', 'hook-load.cjs', 'hook.bundle.cjs', 'hook.bundle.id', cacheName])
+    for (const file of [
+      'hook-entry.cjs',
+      'hook-load.cjs',
+      'hook-base.cjs',
+      'hook.bundle.cjs',
+      'hook.bundle.id',
+      cacheName,
+    ])
       copyFileSync(join(DIST, file), join(copy, file));
     expect((await hook(FORCE_PUSH)).stdout).toMatch(/"permissionDecision":"deny"/);
     expect(readFileSync(cache).equals(built)).toBe(true);

@@ -10,7 +10,7 @@ import { runHook } from '../../src/hook/run.js';
 import type { ChatMemory, SessionLayer } from '../../src/hook/session.js';
 import { BROKEN_CODE } from '../../src/hook/failure.js';
 import { MAX_INPUT_BYTES } from '../../src/hook/input.js';
-import { NO_MEMORY } from '../../src/state/memory.js';
+import { NO_MEMORY } from '../../src/hook/session.js';
 import type { LogEntry } from '../../src/state/decision-log.js';
 import { NOWHERE } from '../capture-io.js';
 import { AGENT_CASES, ASKED, BLOCKED, HARMLESS, fixture, fixtureText } from '../hook-cases.js';

@@ -211,6 +211,8 @@ const GUARD_NAMES = [
   'main.js',
   'hook-entry.cjs',
   'hook-load.cjs',
+  // what the hook's scripts share: without it no hook call starts
+  'hook-base.cjs',
   'hook.bundle.cjs',
   'package.json',
 ];

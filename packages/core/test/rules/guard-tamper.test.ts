@@ -1,5 +1,8 @@
+import { describe, expect, it } from 'vitest';
+import { evaluate } from '../../src/evaluate.js';
+import { tableProbe } from '../../src/rule.js';
 import { guardTamper } from '../../src/rules/guard-tamper.js';
-import { runRuleTests } from '../rule-tester.js';
+import { ENV, runRuleTests, stepFrom } from '../rule-tester.js';
 
 const PATCH_POLICY = '*** Begin Patch\n*** Add File: .guard.yaml\n+allow:\n+  - rule: fs.delete\n*** End Patch\n';
 const PATCH_CODE = '*** Begin Patch\n*** Update File: src/guard.ts\n@@\n+export const on = true;\n*** End Patch\n';
@@ -309,4 +312,29 @@ runRuleTests(guardTamper, {
     'cd ~ && rm -rf .local/state/guard',
     'sudo sh -c "rm -rf /home/dev/.local/state/guard"',
   ],
+});
+
+// guard's code folder is all guard's: a pattern for a name in it is blocked when it fits a file
+// every hook call needs (the rule cannot list the folder to see what else the pattern names)
+describe("guard.tamper: patterns for names in guard's code folder", () => {
+  const CODE = '/opt/guard/dist';
+  const files = Object.fromEntries(
+    ['hook-entry.cjs', 'hook-load.cjs', 'hook-base.cjs', 'hook.bundle.cjs', 'README.md'].map((name) => [
+      `${CODE}/${name}`,
+      '',
+    ]),
+  );
+  it.for([
+    { pattern: 'hook-b*.cjs', tamper: true },
+    { pattern: 'hook-base.*', tamper: true },
+    { pattern: 'hook-e*.cjs', tamper: true },
+    { pattern: 'hook-l*', tamper: true },
+    { pattern: '*.cjs', tamper: true },
+    { pattern: '*.md', tamper: false },
+    { pattern: 'hook-x*.cjs', tamper: false },
+  ])('find -name $pattern -delete: guard.tamper $tamper', ({ pattern, tamper }) => {
+    const step = stepFrom(`find /opt/guard -name '${pattern}' -delete`);
+    const found = evaluate(step, { ...ENV, guardCode: [CODE], probe: tableProbe({ files }) }).findings;
+    expect(found.some((finding) => finding.ruleId === guardTamper.meta.id)).toBe(tamper);
+  });
 });

@@ -1,0 +1,131 @@
+// The first of the hook's stages: read the call (its arguments, the agent, guard's folder and what
+// core is told of the machine). The stages after it: step.ts reads the step, decide.ts decides,
+// reply.ts answers (once, within the deadline), record.ts writes what the call leaves; run.ts runs
+// them in that order.
+import type { AgentId, HookInput } from '@guard/adapters';
+import { AGENT_IDS } from '@guard/adapters/agents';
+import type { Environment, Probe, Rule } from '@guard/core';
+import { logText, redactForLog, stepText } from '@guard/core';
+import type { LogEntry } from '../state/decision-log.js';
+import type { Settings } from '../state/settings.js';
+import { guardHomeFrom } from '../state/settings.js';
+import type { TimedProbe } from '../world/probe.js';
+import type { PolicyResult } from '../world/project-policy.js';
+import { guardCodeFolders } from '../world/guard-code.js';
+import type { AgentPayload } from './adapter.js';
+import { loadPayload } from './adapter.js';
+import { parseHookArgs } from './input.js';
+import type { ConsultInput } from './second-opinion.js';
+import type { SessionLayer } from './session.js';
+
+/** What the hook touches of its process; tests pass a fake one. */
+export interface HookIo {
+  /** Stdin, as it arrives. */
+  readonly stdin: AsyncIterable<Uint8Array | string>;
+  /** Stops reading stdin (after the answer went out early), so the process can end. */
+  stopInput(): void;
+  /** Writes to stdout (the reply, once). */
+  out(text: string): void;
+  /** Writes to stderr (a short cause, never the reply). */
+  err(text: string): void;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  home(): string;
+  /** The system temp folder. */
+  tmp(): string;
+  /** The command line of the agent that ran the hook (parent processes), when it can be read. */
+  parentArgs(): readonly string[];
+  /** Told when the call's deadline moves (a chat's start gets longer), as ms after the call began. */
+  deadline?(ms: number): void;
+}
+
+/** Replaceable parts of the runtime (tests; the session layer plugs in here). */
+export interface HookDeps {
+  readonly session?: SessionLayer;
+  readonly probe?: () => Probe & Partial<TimedProbe>;
+  readonly policy?: (projectRoot: string) => Promise<PolicyResult>;
+  /** The catalogue to run (default: every built-in rule). */
+  readonly rules?: readonly Rule[];
+  /** The budget for one call, in ms (default 2 s, or `GUARD_DEADLINE_MS`). */
+  readonly deadlineMs?: number;
+  /** The second opinion's HTTP call (tests pass another). */
+  readonly post?: ConsultInput['post'];
+}
+
+/**
+ * What is known of the call so far, filled in as the stages learn it: a failure is answered from
+ * it (`failureAnswer`), and its problems go into the call's log line.
+ */
+export interface Known {
+  /** The event as best known: `--event`, then the raw text, then the payload as read. */
+  event: string | undefined;
+  settings?: Settings;
+  input?: HookInput;
+  /** Why guard works with other settings than settings.yaml's, or without the chat's memory. */
+  readonly problems: string[];
+}
+
+/** One hook call, as read from its arguments and process. */
+export interface Call {
+  readonly agent: AgentId;
+  /** The event `--event` names, if any. */
+  readonly event: string | undefined;
+  readonly payload: AgentPayload;
+  readonly guardHome: string;
+  /** What core is told of the machine. */
+  readonly env: Environment;
+  readonly io: HookIo;
+  readonly deps: HookDeps;
+  /** When the call began (ms since epoch): the deadline and the log's duration count from here. */
+  readonly started: number;
+  readonly known: Known;
+}
+
+/** The call, or what to print for a hook command that cannot be right (a setup mistake). */
+export async function readCall(argv: readonly string[], io: HookIo, deps: HookDeps): Promise<Call | string> {
+  const started = Date.now();
+  const args = parseHookArgs(argv);
+  if (typeof args === 'string')
+    return `guard: ${args}\nThe hook command should read like \`guard hook ${AGENT_IDS[0]}\`; run \`guard setup <agent>\` to write it again.\n`;
+  const { agent, event } = args;
+  const payload = await loadPayload(agent);
+  const guardHome = guardHomeFrom(io.env, io.home());
+  const env: Environment = { home: io.home(), tmp: io.tmp(), guardHome, guardCode: guardCodeFolders() };
+  return { agent, event, payload, guardHome, env, io, deps, started, known: { event, problems: [] } };
+}
+
+/** A log line as the runtime fills it in (time, agent and duration are added when the reply goes out). */
+export type CallEntry = Omit<LogEntry, 'time' | 'ms' | 'agent'>;
+
+// Keys are redacted over this much of the step text; the log keeps far less than that.
+const REDACT_SPAN = 64 * 1024;
+
+/** The log fields that describe the call: chat, event, tool, kind, and the step text with keys redacted. */
+export function describeInput(input: HookInput | undefined, event: string | undefined): Omit<CallEntry, 'how'> {
+  const named = event === undefined ? {} : { event };
+  if (input === undefined) return named;
+  switch (input.type) {
+    case 'step':
+    case 'result': {
+      const step = input.type === 'step' ? input.step : input.result.step;
+      return {
+        ...named,
+        chat: step.chatId,
+        tool: step.toolName,
+        kind: step.kind,
+        step: logText(step, stepText(step).slice(0, REDACT_SPAN)),
+      };
+    }
+    case 'start':
+    case 'prompt':
+      // the person's message is not logged
+      return { ...named, chat: input.chatId };
+    case 'ignore':
+      return { ...named, reason: input.why };
+  }
+}
+
+/** An error as one short line with keys redacted: its message, never its stack. */
+export function oneLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return redactForLog(text.replace(/\s+/g, ' ').trim().slice(0, 300)) || 'unknown error';
+}
