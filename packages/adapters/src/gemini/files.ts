@@ -1,0 +1,38 @@
+import type { AgentFiles } from '../adapter.js';
+
+/**
+ * Gemini CLI's files and switches as data (see AgentFiles). It works from `$GEMINI_CLI_HOME`, by
+ * default the home folder, and keeps its files in `.gemini` there; a project has its own `.gemini`
+ * folder; system settings are machine-wide.
+ */
+export const geminiFiles: AgentFiles = {
+  homes: [
+    { variable: 'GEMINI_CLI_HOME', default: '~' },
+    { variable: 'GEMINI_CLI_TRUSTED_FOLDERS_PATH', default: '$GEMINI_CLI_HOME/.gemini/trustedFolders.json', file: true },
+    { variable: 'GEMINI_CLI_SYSTEM_DEFAULTS_PATH', default: '/etc/gemini-cli/system-defaults.json', file: true },
+    { variable: 'GEMINI_CLI_SYSTEM_SETTINGS_PATH', default: '/etc/gemini-cli/settings.json', file: true },
+  ],
+  // guard's hooks and hooksConfig are in settings.json; the trusted folders decide whether a
+  // project's hooks run
+  hooks: [
+    '$GEMINI_CLI_HOME/.gemini/settings.json',
+    '$GEMINI_CLI_TRUSTED_FOLDERS_PATH',
+    '$GEMINI_CLI_SYSTEM_DEFAULTS_PATH',
+    '$GEMINI_CLI_SYSTEM_SETTINGS_PATH',
+    '.gemini/settings.json',
+    '.gemini/trustedFolders.json',
+    '/etc/gemini-cli/**',
+  ],
+  folders: ['$GEMINI_CLI_HOME/.gemini', '~/.gemini'],
+  settings: ['$GEMINI_CLI_HOME/.gemini/settings.json', '.gemini/settings.json'],
+  rules: [
+    'GEMINI.md',
+    '$GEMINI_CLI_HOME/.gemini/skills/**',
+    '$GEMINI_CLI_HOME/.gemini/agents/**',
+    '$GEMINI_CLI_HOME/.agents/skills/**',
+  ],
+  memory: [],
+  mcp: [],
+  // `"hooksConfig": { "enabled": false }`
+  hooksOff: [String.raw`hooksConfig["']?\s*[:=]\s*\{[^}]*\benabled["']?\s*[:=]\s*false\b`],
+};
