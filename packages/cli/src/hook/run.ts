@@ -36,7 +36,7 @@ import type { Settings } from '../state/settings.js';
 import { effectiveSettings, guardHomeFrom } from '../state/settings.js';
 import type { ChatMemory } from '../state/memory.js';
 import { NO_MEMORY } from '../state/memory.js';
-import { guardCodeFolders } from '../world/guard-code.js';
+import { stepEnvironment } from '../world/environment.js';
 import { keepRequest } from '../state/opinion.js';
 import type { Consulted, ConsultInput } from './second-opinion.js';
 
@@ -153,7 +153,7 @@ export async function runHook(
   const { agent } = args;
   const payload = await loadPayload(agent);
   const guardHome = guardHomeFrom(io.env, io.home());
-  const env: Environment = { home: io.home(), tmp: io.tmp(), guardHome, guardCode: guardCodeFolders() };
+  const env: Environment = stepEnvironment({ env: io.env, home: io.home(), tmp: io.tmp(), guardHome });
 
   // What is known so far; a failure is answered from whatever that is.
   let settings: Settings | undefined;
