@@ -469,8 +469,8 @@ interface Names {
   readonly projRel: readonly string[] | undefined;
   readonly abs: string;
   /**
-   * Some segment starts with `.` or `_`. Every agent, tool and cloud folder the checks below look
-   * for does (`.git`, `.claude`, `_agents`, `.aws` …), so a path without one skips those checks.
+   * Some segment starts with `.` or `_`. Every tool and cloud folder the checks below look for
+   * does (`.git`, `.husky`, `.aws` …), so a path without one skips those checks.
    */
   readonly dotted: boolean;
 }

@@ -253,7 +253,7 @@ const POLICY_NAME = '.guard.yaml';
 /** Anchors that are files (an agent's hook or settings file, a policy), not folders. */
 const FILE_ANCHOR = /\.(?:json|toml|yaml)$/;
 /**
- * What an agent's hook folder (`.github/hooks`, `~/.copilot/hooks`) loads: its `*.json` files.
+ * What an agent's hook folder (`.github/hooks`) loads: its `*.json` files.
  * Setup writes `guard.json`, but a person may have put guard's entry in any of them; the folder's
  * other content (`.DS_Store`, `node_modules`) is not guard's, and find's clean-ups of such names
  * do not reach guard through it.
