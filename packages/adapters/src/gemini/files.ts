@@ -23,7 +23,9 @@ export const geminiFiles: AgentFiles = {
     '.gemini/trustedFolders.json',
     '/etc/gemini-cli/**',
   ],
-  folders: ['$GEMINI_CLI_HOME/.gemini', '~/.gemini'],
+  // a moved home holds the `.gemini` folder: removing it removes the hooks (unset, it is the home
+  // folder, which nothing may remove anyway)
+  folders: ['$GEMINI_CLI_HOME', '$GEMINI_CLI_HOME/.gemini', '~/.gemini'],
   settings: ['$GEMINI_CLI_HOME/.gemini/settings.json', '.gemini/settings.json'],
   rules: [
     'GEMINI.md',
