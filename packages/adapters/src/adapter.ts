@@ -1,4 +1,4 @@
-import type { AgentKnowledge, AgentProgram, ToolResult, ToolStep, Verdict } from '@guard/core';
+import type { AgentLists, AgentProgram, ToolResult, ToolStep, Verdict } from '@guard/core';
 
 /** What the hook process prints and how it exits, as the agent expects. */
 export interface HookReply {
@@ -187,12 +187,12 @@ export interface HomeVariable {
 /**
  * An agent's files and switches as data: what guard must protect, what steers the agent, and how
  * its program starts without hooks. core gets it through cli (files.ts resolves the variables), so
- * core names no agent. Paths are core's path patterns (AgentKnowledge): `/…` a system path (the
+ * core names no agent. Paths are core's path patterns (AgentLists): `/…` a system path (the
  * machine-wide, managed files), `~/…` in a home folder, anything else at any depth (a project's
  * files, and the user's where the folder has the same name), `dir/**` a folder and all in it,
  * and `$VARIABLE/…` in the folder one of `homes` names on this machine.
  */
-export interface AgentFiles extends Omit<AgentKnowledge, 'variables' | 'programs'> {
+export interface AgentFiles extends Omit<AgentLists, 'variables' | 'programs'> {
   /** The variables that move the agent's folders or files, in the order they are resolved. */
   readonly homes: readonly HomeVariable[];
   /** The agent's own program, and how it starts with its hooks off. */

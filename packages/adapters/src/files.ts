@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import type { AgentKnowledge, AgentProgram } from '@guard/core';
+import { agentKnowledge as indexed } from '@guard/core';
 import type { Agent, AgentFiles, Locations } from './adapter.js';
 
 /** Where the variables come from: the environment the agent runs in, and the home folder. */
@@ -30,7 +31,7 @@ export function homeFolder(files: AgentFiles, variable: string, where: Where): s
 
 /**
  * What core knows of the agents: every declaration with its variables resolved in the environment
- * the agent runs in (the hook's, never the resident checker's own).
+ * the agent runs in (the hook's, never the resident checker's own), read by core's agentKnowledge().
  */
 export function agentKnowledge(agents: readonly Agent[], where: Where): AgentKnowledge {
   const lists = { hooks: [], folders: [], settings: [], rules: [], memory: [], mcp: [], hooksOff: [] } as Record<
@@ -47,7 +48,7 @@ export function agentKnowledge(agents: readonly Agent[], where: Where): AgentKno
     if (files.program !== undefined) programs.push(files.program);
   }
   const unique = (list: readonly string[]): string[] => [...new Set(list)];
-  return {
+  return indexed({
     hooks: unique(lists.hooks),
     folders: unique(lists.folders),
     settings: unique(lists.settings),
@@ -57,5 +58,5 @@ export function agentKnowledge(agents: readonly Agent[], where: Where): AgentKno
     variables,
     hooksOff: unique(lists.hooksOff),
     programs,
-  };
+  });
 }

@@ -1,4 +1,5 @@
-import type { AgentKnowledge } from '../src/facts/agents.js';
+import type { AgentKnowledge, AgentLists } from '../src/facts/agents.js';
+import { agentKnowledge } from '../src/facts/agents.js';
 
 /**
  * A made-up agent, Relay, as an adapter would declare it and cli would resolve it (core's tests
@@ -7,7 +8,7 @@ import type { AgentKnowledge } from '../src/facts/agents.js';
  * many agents read, and a repository's `.github/hooks` folder of hook files, so the rule examples
  * (docs/rules.md) hold here as they do for the real agents (test/agents/rules.test.ts).
  */
-export const RELAY: AgentKnowledge = {
+const LISTS: AgentLists = {
   hooks: [
     '~/.relay/hooks.json',
     '~/.relay/config.toml',
@@ -42,12 +43,14 @@ export const RELAY: AgentKnowledge = {
   ],
 };
 
+export const RELAY: AgentKnowledge = agentKnowledge(LISTS);
+
 /** Relay with its folder moved by `RELAY_HOME` (as cli resolves it: the moved folder, and the default one still). */
 export function relayMovedTo(folder: string): AgentKnowledge {
-  return {
-    ...RELAY,
-    hooks: [`${folder}/hooks.json`, `${folder}/config.toml`, ...RELAY.hooks],
-    folders: [folder, ...RELAY.folders],
+  return agentKnowledge({
+    ...LISTS,
+    hooks: [`${folder}/hooks.json`, `${folder}/config.toml`, ...LISTS.hooks],
+    folders: [folder, ...LISTS.folders],
     variables: { RELAY_HOME: folder },
-  };
+  });
 }

@@ -1,19 +1,20 @@
 /**
  * What the engine knows of the agents it guards: their files, the variables that move their
  * folders, the settings and the command-line switches that turn their hooks off. core names no
- * agent: each adapter declares its agent as data, and the caller hands it in (Environment.agents),
- * with every variable already resolved to the folder it names on this machine.
+ * agent: each adapter declares its agent as data, the caller resolves the variables on this
+ * machine and hands the lists to agentKnowledge() once (per hook call), and the engine reads the
+ * result from Environment.agents on every step.
  *
  * A path pattern is a glob over `/`-separated names (`*` and `?` within one name, `**` any number
  * of them), written in one of three forms: `/…` (or `C:/…`) an absolute path; `~/…` a path in a
  * home folder (this user's, or one that looks like another user's); anything else a path that
- * ends with those names, at any depth (`.tool/hooks.json` is `.tool/hooks.json` in any folder). `dir/**` is
- * the folder and everything in it.
+ * ends with those names, in any folder (`.tool/hooks.json`). `dir/**` is the folder and all in it.
  */
 import type { ArgvSpec } from '../programs/types.js';
 import { globMatch } from './glob.js';
 
-export interface AgentKnowledge {
+/** The agents' declarations, their variables resolved: the input of agentKnowledge(). */
+export interface AgentLists {
   /** Files that hold guard's hook entries or can switch the hooks off, and folders of them. */
   readonly hooks: readonly string[];
   /** The agents' own folders: removing one removes the hooks in it. */
@@ -61,44 +62,58 @@ export const AGENT_MEMORY = 8;
 export const AGENT_RULES = 16;
 export const AGENT_MCP = 32;
 
-interface Pattern {
+/** One path pattern, read. */
+export interface AgentPattern {
+  /** What a path it matches is (AGENT_* bits). */
   readonly kind: number;
   readonly form: 'abs' | 'home' | 'any';
   /** The glob: for `abs` the whole path, for `home` the part after `~/`, for `any` led by a `**` name. */
   readonly glob: string;
 }
 
-/** The patterns, looked up by one name each must hold, so a path is tried only against a few. */
-export interface AgentIndex {
-  readonly byName: ReadonlyMap<string, readonly Pattern[]>;
+/** A plain hook file or folder, to match globs and listings against: in the home folder, the project, or where it is. */
+export interface HookAnchor {
+  readonly at: 'home' | 'project' | 'root';
+  /** From `at` (for `root` the whole path). */
+  readonly path: string;
+}
+
+/** What the engine reads on every step: the lists, read once into patterns looked up by name. */
+export interface AgentKnowledge {
+  /** The patterns by one plain name each must hold, so a path is tried only against a few. */
+  readonly byName: Readonly<Record<string, readonly AgentPattern[]>>;
   /** Patterns that hold no plain name (every name a glob): tried on every path. */
-  readonly always: readonly Pattern[];
-  /** The variables naming an agent's folder, in capitals. */
-  readonly variables: ReadonlyMap<string, string>;
+  readonly always: readonly AgentPattern[];
+  /** The variables naming an agent's folder or file, in capitals, with `/` as the separator. */
+  readonly variables: Readonly<Record<string, string>>;
+  readonly anchors: readonly HookAnchor[];
+  /** Names in code that stand for the hook files (a regular-expression source), or ''. */
+  readonly codeNames: string;
+  /** The settings text that switches every hook off (a regular-expression source), or ''. */
+  readonly hooksOff: string;
+  readonly programs: readonly AgentProgram[];
 }
 
 export const NO_AGENTS: AgentKnowledge = {
-  hooks: [],
-  folders: [],
-  settings: [],
-  rules: [],
-  memory: [],
-  mcp: [],
+  byName: {},
+  always: [],
   variables: {},
-  hooksOff: [],
+  anchors: [],
+  codeNames: '',
+  hooksOff: '',
   programs: [],
 };
 
 const GLOB = /[*?[]/;
+const ABSOLUTE = /^(?:\/|[A-Za-z]:\/)/;
 
-/** The knowledge as patterns to look up (once per step: a few dozen patterns). */
-export function agentIndex(agents: AgentKnowledge | undefined): AgentIndex {
-  const byName = new Map<string, Pattern[]>();
-  const always: Pattern[] = [];
-  const known = agents ?? NO_AGENTS;
+/** Reads the agents' lists into what the engine looks up (pure; once per hook call). */
+export function agentKnowledge(lists: AgentLists): AgentKnowledge {
+  const byName: Record<string, AgentPattern[]> = {};
+  const always: AgentPattern[] = [];
   const add = (kind: number, patterns: readonly string[]): void => {
     for (const raw of patterns) {
-      const pattern = patternOf(kind, raw.replace(/\\/g, '/').replace(/\/+$/, ''));
+      const pattern = patternOf(kind, cleaned(raw));
       if (pattern === undefined) continue;
       const names = pattern.glob.split('/');
       let key: string | undefined;
@@ -107,31 +122,40 @@ export function agentIndex(agents: AgentKnowledge | undefined): AgentIndex {
         if (name !== '' && !GLOB.test(name)) key = name;
       }
       if (key === undefined) always.push(pattern);
-      else {
-        const list = byName.get(key);
-        if (list === undefined) byName.set(key, [pattern]);
-        else list.push(pattern);
-      }
+      else if (Object.hasOwn(byName, key)) byName[key]?.push(pattern);
+      else byName[key] = [pattern];
     }
   };
-  add(AGENT_HOOKS, known.hooks);
-  add(AGENT_FOLDER, known.folders);
-  add(AGENT_SETTINGS, known.settings);
-  add(AGENT_MEMORY, known.memory);
-  add(AGENT_RULES, known.rules);
-  add(AGENT_MCP, known.mcp);
+  add(AGENT_HOOKS, lists.hooks);
+  add(AGENT_FOLDER, lists.folders);
+  add(AGENT_SETTINGS, lists.settings);
+  add(AGENT_MEMORY, lists.memory);
+  add(AGENT_RULES, lists.rules);
+  add(AGENT_MCP, lists.mcp);
   // a variable is looked up in capitals, as Windows does (elsewhere a wider net than the shell's)
-  const variables = new Map(
-    Object.entries(known.variables).map(([name, folder]) => [name.toUpperCase(), folder.replace(/\\/g, '/')]),
-  );
-  return { byName, always, variables };
+  const variables: Record<string, string> = {};
+  for (const [name, folder] of Object.entries(lists.variables)) variables[name.toUpperCase()] = cleaned(folder);
+  return {
+    byName,
+    always,
+    variables,
+    anchors: anchorsOf(lists.hooks),
+    codeNames: codeNamesOf(lists),
+    hooksOff: lists.hooksOff.join('|'),
+    programs: lists.programs,
+  };
 }
 
-function patternOf(kind: number, raw: string): Pattern | undefined {
+/** `/` as the separator, no `/` at the end. */
+function cleaned(path: string): string {
+  const slashed = path.includes('\\') ? path.replace(/\\/g, '/') : path;
+  return slashed.endsWith('/') ? slashed.replace(/\/+$/, '') : slashed;
+}
+
+function patternOf(kind: number, raw: string): AgentPattern | undefined {
   if (raw === '' || raw === '~') return undefined;
-  if (raw.startsWith('/') || /^[A-Za-z]:\//.test(raw)) {
-    return { kind, form: 'abs', glob: raw.charCodeAt(1) === 58 ? raw[0]?.toUpperCase() + raw.slice(1) : raw };
-  }
+  if (ABSOLUTE.test(raw))
+    return { kind, form: 'abs', glob: raw.charCodeAt(1) === 58 ? raw.charAt(0).toUpperCase() + raw.slice(1) : raw };
   if (raw.startsWith('~/')) return { kind, form: 'home', glob: raw.slice(2) };
   return { kind, form: 'any', glob: raw.startsWith('**/') ? raw : `**/${raw}` };
 }
@@ -147,11 +171,11 @@ export interface PathNames {
 }
 
 /** What the path is to the agents, as AGENT_* bits (0: nothing). */
-export function agentKinds(n: PathNames, index: AgentIndex): number {
+export function agentKinds(n: PathNames, agents: AgentKnowledge): number {
   let kinds = 0;
   let joined: string | undefined;
   let home: string | undefined;
-  const test = (p: Pattern): void => {
+  const test = (p: AgentPattern): void => {
     if ((kinds & p.kind) !== 0) return;
     let hit: boolean;
     if (p.form === 'abs') hit = n.abs !== '' && globMatch(p.glob, n.abs);
@@ -159,58 +183,51 @@ export function agentKinds(n: PathNames, index: AgentIndex): number {
     else hit = globMatch(p.glob, (joined ??= n.segs.join('/')));
     if (hit) kinds |= p.kind;
   };
-  for (const p of index.always) test(p);
-  if (index.byName.size === 0) return kinds;
+  for (const p of agents.always) test(p);
   for (const seg of n.segs) {
-    const patterns = index.byName.get(seg);
+    const patterns = Object.hasOwn(agents.byName, seg) ? agents.byName[seg] : undefined;
     if (patterns !== undefined) for (const p of patterns) test(p);
   }
   return kinds;
 }
 
-/**
- * The files and folders of guard's hook entries as absolute paths, for globs and listings to be
- * matched against: each plain (glob-free) hook pattern in this home, this project, or where it is.
- */
-export function hookAnchors(agents: AgentKnowledge | undefined, home: string, project: string): string[] {
-  const out: string[] = [];
-  for (const raw of agents?.hooks ?? []) {
-    const path = raw.replace(/\\/g, '/').replace(/\/\*\*$/, '');
-    if (GLOB.test(path) || path === '') continue;
-    if (path.startsWith('/') || /^[A-Za-z]:\//.test(path)) out.push(path);
-    else if (path.startsWith('~/')) out.push(`${home}${path.slice(1)}`);
+/** The plain hook files and folders (`dir/**` as the folder): where they are, or in the home folder and the project. */
+function anchorsOf(hooks: readonly string[]): HookAnchor[] {
+  const out: HookAnchor[] = [];
+  for (const raw of hooks) {
+    const path = cleaned(raw).replace(/\/\*\*$/, '');
+    if (path === '' || GLOB.test(path.replace(/^\*\*\//, ''))) continue;
+    if (ABSOLUTE.test(path)) out.push({ at: 'root', path });
+    else if (path.startsWith('~/')) out.push({ at: 'home', path: path.slice(2) });
     else {
       const rel = path.replace(/^\*\*\//, '');
-      if (GLOB.test(rel)) continue;
-      out.push(`${home}/${rel}`, `${project}/${rel}`);
+      out.push({ at: 'home', path: rel }, { at: 'project', path: rel });
     }
   }
   return out;
 }
 
 /**
- * Names in code that stand for guard's hook files: the folders the hook patterns name
- * (`Path.home() / '.tool'`, `'.forge', 'hooks'` as separate words) and the variables that move them.
+ * Names in code that stand for the hook files: the folders the hook patterns name
+ * (`Path.home() / '.tool'`, or `'.forge', 'hooks'` as separate words) and the variables that move them.
  */
-export function hookNamesSource(agents: AgentKnowledge | undefined): string | undefined {
-  if (agents === undefined) return undefined;
+function codeNamesOf(lists: AgentLists): string {
   const names = new Set<string>();
   const add = (raw: string, folder: boolean): void => {
-    const path = raw.replace(/\\/g, '/');
-    if (path.startsWith('/') || /^[A-Za-z]:\//.test(path) || path.startsWith('$')) return;
+    const path = cleaned(raw);
+    if (ABSOLUTE.test(path)) return;
     const segs = path.replace(/^(?:~|\*\*)\//, '').split('/');
     // a file's folders, not its own name; a folder pattern (`dir/**`) is all folders
-    if (segs[segs.length - 1] === '**') segs.pop();
-    else if (!folder) segs.pop();
+    if (segs[segs.length - 1] === '**' || !folder) segs.pop();
     const cut = segs.findIndex((seg) => GLOB.test(seg));
     const named = cut < 0 ? segs : segs.slice(0, cut);
     if (named.length > 0 && /^[._]/.test(named[0] as string))
       names.add(named.map(escape).join(String.raw`['"/\s,)]+\s*['"]?`) + String.raw`\b`);
   };
-  for (const raw of agents.hooks) add(raw, false);
-  for (const raw of agents.folders) add(raw, true);
-  for (const variable of Object.keys(agents.variables)) names.add(String.raw`\b${escape(variable)}\b`);
-  return names.size === 0 ? undefined : [...names].join('|');
+  for (const raw of lists.hooks) add(raw, false);
+  for (const raw of lists.folders) add(raw, true);
+  for (const variable of Object.keys(lists.variables)) names.add(String.raw`\b${escape(variable)}\b`);
+  return [...names].join('|');
 }
 
 function escape(text: string): string {

@@ -4,8 +4,17 @@
  * one of guard's own files, a shell start-up file). Pure: the caller passes the folders in.
  */
 import { GUARD_PACKAGE } from '../product.js';
-import type { AgentIndex, AgentKnowledge } from './agents.js';
-import { AGENT_FOLDER, AGENT_HOOKS, AGENT_MCP, AGENT_MEMORY, AGENT_RULES, AGENT_SETTINGS, agentIndex, agentKinds } from './agents.js';
+import type { AgentKnowledge } from './agents.js';
+import {
+  AGENT_FOLDER,
+  AGENT_HOOKS,
+  AGENT_MCP,
+  AGENT_MEMORY,
+  AGENT_RULES,
+  AGENT_SETTINGS,
+  agentKinds,
+  NO_AGENTS,
+} from './agents.js';
 import { globMatch, segmentMatch } from './glob.js';
 
 export { globMatch } from './glob.js';
@@ -130,8 +139,8 @@ interface Folders {
   readonly temps: readonly string[];
   readonly guardHome: string;
   readonly guardCode: readonly string[];
-  /** The agents' file patterns, looked up by name. */
-  readonly agents: AgentIndex;
+  /** The agents' files and folder variables. */
+  readonly agents: AgentKnowledge;
   /** The project's `.guard.yaml`, built once. */
   readonly policyFile: string;
 }
@@ -151,7 +160,7 @@ function foldersOf(ctx: PathContext): Folders {
     temps: [normalise(readWord(ctx.tmp).text, '/'), '/tmp', '/var/tmp'],
     guardHome: sub(ctx.guardHome, '.local/state/guard'),
     guardCode: (ctx.guardCode ?? []).map((folder) => normalise(readWord(folder).text, '/')),
-    agents: agentIndex(ctx.agents),
+    agents: ctx.agents ?? NO_AGENTS,
     policyFile: `${project === '/' ? '' : project}/.guard.yaml`,
   };
 }
@@ -237,7 +246,8 @@ function expand(text: string, f: Folders): Expanded {
 /** What `$NAME` stands for, when guard knows it: its own and the system's folders, an agent's folder. */
 function namedValue(name: string, f: Folders): string | undefined {
   const upper = name.toUpperCase();
-  return KNOWN_NAMES.has(upper) ? knownValue(upper, f) : f.agents.variables.get(upper);
+  if (KNOWN_NAMES.has(upper)) return knownValue(upper, f);
+  return Object.hasOwn(f.agents.variables, upper) ? f.agents.variables[upper] : undefined;
 }
 
 const KNOWN_NAMES = new Set(['HOME', 'USERPROFILE', 'TMPDIR', 'TMP', 'TEMP', 'PWD', 'GUARD_HOME']);

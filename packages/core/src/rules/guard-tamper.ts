@@ -1,8 +1,7 @@
 import { changesFile } from '../analysis/effects.js';
 import { argvWith } from '../context/argv.js';
 import type { FileEffect } from '../context/types.js';
-import type { AgentKnowledge, AgentProgram } from '../facts/agents.js';
-import { hookAnchors, hookNamesSource } from '../facts/agents.js';
+import type { AgentProgram } from '../facts/agents.js';
 import type { PathFacts } from '../facts/paths.js';
 import { globMatch } from '../facts/paths.js';
 import { isA, sourceOf } from '../programs/index.js';
@@ -58,7 +57,8 @@ export const guardTamper = {
   check(context) {
     const hits: Hit[] = [];
     const anchors = protectedAnchors(context);
-    const hooksOff = hooksOffText(context.pathContext.agents);
+    const off = context.pathContext.agents?.hooksOff ?? '';
+    const hooksOff = off === '' ? undefined : new RegExp(off);
     for (const effect of context.files) {
       const changes =
         effect.op === 'write' || effect.op === 'create' || effect.op === 'delete' || mcpWrites(context, effect);
@@ -219,12 +219,10 @@ function guardFolders(context: RuleContext): readonly string[] {
 function protectedAnchors(context: RuleContext): readonly string[] {
   const { home, projectRoot, agents } = context.pathContext;
   const project = projectRoot === '/' ? '' : projectRoot;
-  return [...guardFolders(context), ...hookAnchors(agents, home, project), `${project}/.guard.yaml`];
-}
-
-/** The agents' settings text that switches every hook off, as one expression (none when no agent says). */
-function hooksOffText(agents: AgentKnowledge | undefined): RegExp | undefined {
-  return agents === undefined || agents.hooksOff.length === 0 ? undefined : new RegExp(agents.hooksOff.join('|'));
+  const hooks = (agents?.anchors ?? []).map(({ at, path }) =>
+    at === 'root' ? path : `${at === 'home' ? home : project}/${path}`,
+  );
+  return [...guardFolders(context), ...hooks, `${project}/.guard.yaml`];
 }
 
 /**
@@ -447,8 +445,8 @@ function codeTampers(code: string, inv: Invocation, context: RuleContext): strin
     if (kind === 'install' && LOADS.test(code.slice(Math.max(0, (match.index ?? 0) - 40), match.index))) return literal;
   }
   if (writes) {
-    const agents = hookNamesSource(context.pathContext.agents);
-    const name = new RegExp(agents === undefined ? NAMES_GUARD : `${NAMES_GUARD}|${agents}`).exec(code);
+    const agents = context.pathContext.agents?.codeNames ?? '';
+    const name = new RegExp(agents === '' ? NAMES_GUARD : `${NAMES_GUARD}|${agents}`).exec(code);
     if (name) return name[0];
   }
   return undefined;
