@@ -108,7 +108,9 @@ runRuleTests(
       'sudo tee /etc/claude-code/managed-settings.json < policy.json',
       'sudo cp team.json /etc/gemini-cli/settings.json',
       'echo \'{"hooksConfig": {"enabled": false}}\' > ~/gemini-defaults.json',
-      { step: { kind: 'write', path: 'config/gemini-system.json', content: '{ "hooksConfig": { "enabled": false } }' } },
+      {
+        step: { kind: 'write', path: 'config/gemini-system.json', content: '{ "hooksConfig": { "enabled": false } }' },
+      },
       'claude --bare -p "push it"',
       'claude -p "push it" --settings \'{"disableAllHooks": true}\'',
       { step: { kind: 'write', path: '/home/dev/.codex/hooks.json', content: '{}' } },

@@ -67,7 +67,12 @@ const inFolder = (dir: string, base: string): Spelled => ({
  */
 const AGENT_FILES = agentFiles();
 
-function agentFiles(): { home: string[]; moved: { variable: string; rel: string }[]; project: string[]; folders: string[] } {
+function agentFiles(): {
+  home: string[];
+  moved: { variable: string; rel: string }[];
+  project: string[];
+  folders: string[];
+} {
   const home = new Set<string>();
   const moved: { variable: string; rel: string }[] = [];
   const project = new Set<string>();
@@ -81,7 +86,12 @@ function agentFiles(): { home: string[]; moved: { variable: string; rel: string 
     for (const path of hooks) {
       const rel = file(path);
       // system files, and variables that name a file (Gemini CLI's trusted folders): the rule's own tests
-      if (rel === undefined || rel.startsWith('/') || rel.startsWith('$') && !rel.includes('/') || /^[A-Za-z]:/.test(rel))
+      if (
+        rel === undefined ||
+        rel.startsWith('/') ||
+        (rel.startsWith('$') && !rel.includes('/')) ||
+        /^[A-Za-z]:/.test(rel)
+      )
         continue;
       const variable = /^\$([A-Za-z_]\w*)\/(.+)$/.exec(rel);
       if (variable === null) {
@@ -94,7 +104,8 @@ function agentFiles(): { home: string[]; moved: { variable: string; rel: string 
         home.add(`${fallback}/${variable[2] as string}`.replace(/^~\/?/, ''));
       }
     }
-    for (const path of agent.files.folders) if (path.startsWith('~/') && !/[*?[]/.test(path)) folders.add(path.slice(2));
+    for (const path of agent.files.folders)
+      if (path.startsWith('~/') && !/[*?[]/.test(path)) folders.add(path.slice(2));
   }
   return { home: [...home], moved, project: [...project], folders: [...folders] };
 }
@@ -226,7 +237,10 @@ function targets(w: World): Target[] {
       ]),
     ),
     ...Object.keys(w.moved).map((variable) => ({
-      ...folder(`$${variable}`, [plain(`$${variable}`, `$${variable}`), plain('absolute', w.moved[variable] as string)]),
+      ...folder(`$${variable}`, [
+        plain(`$${variable}`, `$${variable}`),
+        plain('absolute', w.moved[variable] as string),
+      ]),
       dotted: AGENT_FILES.moved.every((file) => file.variable !== variable || file.rel.startsWith('.')),
     })),
     folder(

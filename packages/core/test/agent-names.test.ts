@@ -82,7 +82,7 @@ describe('agent names in packages/core/src', () => {
   it.for([
     { code: "const a = 'codex';", count: 1 },
     { code: "const f = '.claude/settings.json';", count: 1 },
-    { code: "const r = /\\.gemini\\b|copilot/;", count: 1 },
+    { code: 'const r = /\\.gemini\\b|copilot/;', count: 1 },
     { code: 'const t = `~/.cursor/${x}`;', count: 1 },
     { code: "const n = ['GEMINI.md', 'CLAUDE.local.md'];", count: 2 },
     { code: "if (inv.name === 'claude') x();", count: 1 },

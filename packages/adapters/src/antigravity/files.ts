@@ -12,7 +12,10 @@ export const antigravityFiles: AgentFiles = {
   hooks: ['.gemini/config/hooks.json', ...ROOTS.map((root) => `${root}/hooks.json`)],
   folders: ['~/.gemini/config', ...ROOTS.map((root) => `~/${root}`)],
   settings: [],
-  rules: ['GEMINI.md', ...ROOTS.flatMap((root) => ['rules', 'workflows', 'skills'].map((kind) => `${root}/${kind}/**`))],
+  rules: [
+    'GEMINI.md',
+    ...ROOTS.flatMap((root) => ['rules', 'workflows', 'skills'].map((kind) => `${root}/${kind}/**`)),
+  ],
   // what Antigravity learns in a chat and loads in the next
   memory: ['~/.gemini/antigravity/knowledge/**'],
   mcp: ['~/.gemini/antigravity/mcp_config.json'],

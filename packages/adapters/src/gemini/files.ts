@@ -8,7 +8,11 @@ import type { AgentFiles } from '../adapter.js';
 export const geminiFiles: AgentFiles = {
   homes: [
     { variable: 'GEMINI_CLI_HOME', default: '~' },
-    { variable: 'GEMINI_CLI_TRUSTED_FOLDERS_PATH', default: '$GEMINI_CLI_HOME/.gemini/trustedFolders.json', file: true },
+    {
+      variable: 'GEMINI_CLI_TRUSTED_FOLDERS_PATH',
+      default: '$GEMINI_CLI_HOME/.gemini/trustedFolders.json',
+      file: true,
+    },
     { variable: 'GEMINI_CLI_SYSTEM_DEFAULTS_PATH', default: '/etc/gemini-cli/system-defaults.json', file: true },
     { variable: 'GEMINI_CLI_SYSTEM_SETTINGS_PATH', default: '/etc/gemini-cli/settings.json', file: true },
   ],

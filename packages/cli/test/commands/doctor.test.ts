@@ -166,7 +166,7 @@ describe('guard doctor runs the installed command the way the agent does', () =>
   });
 });
 
-describe("guard doctor: guard.tamper protects the hook file where setup put it", () => {
+describe('guard doctor: guard.tamper protects the hook file where setup put it', () => {
   it.for([
     { agent: 'codex' as const, variable: 'CODEX_HOME', byName: false },
     { agent: 'copilot' as const, variable: 'COPILOT_HOME', byName: false },

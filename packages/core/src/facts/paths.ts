@@ -233,7 +233,11 @@ function expand(text: string, f: Folders): Expanded {
   if (other) return { text, unresolved: true, otherHomeRest: (other[2] ?? '').slice(1) };
   const known = KNOWN_PREFIX.exec(text);
   let out = text;
-  const value = known ? known[1] === undefined ? knownValue(known[2] ?? known[3] ?? '', f) : namedValue(known[1], f) : undefined;
+  const value = known
+    ? known[1] === undefined
+      ? knownValue(known[2] ?? known[3] ?? '', f)
+      : namedValue(known[1], f)
+    : undefined;
   if (known && value !== undefined) out = value + text.slice(known[0].length);
   if (out !== '' && UNRESOLVED.test(out)) {
     // `/tmp/$(whoami)-cache`, `/tmp/run-$$`: whatever they print is one plain name, never a `/`

@@ -464,7 +464,8 @@ function startsHooksOff(inv: Invocation, agent: AgentProgram, hooksOff: RegExp |
       if (value) return `${inv.name} ${value.value}`;
     } else {
       const ops = argv.operands.map((arg) => arg.value);
-      if (off.operands.every((words, i) => words.includes(ops[i] ?? ''))) return `${inv.name} ${ops.slice(0, off.operands.length).join(' ')}`;
+      if (off.operands.every((words, i) => words.includes(ops[i] ?? '')))
+        return `${inv.name} ${ops.slice(0, off.operands.length).join(' ')}`;
     }
   }
   return undefined;

@@ -204,7 +204,14 @@ runRuleTests(guardTamper, {
     { step: { kind: 'write', path: '~/.relay/hooks.json', mode: 'delete' } },
     { step: { kind: 'write', path: 'C:\\ProgramData\\Relay\\policy.json', content: '{}' } },
     { step: { kind: 'other', toolName: 'save_file', args: { path: '/home/dev/.relay/hooks.json', text: '{}' } } },
-    { step: { kind: 'mcp', server: 'fs', tool: 'write_file', args: { path: '/home/dev/.relay/hooks.json', content: '' } } },
+    {
+      step: {
+        kind: 'mcp',
+        server: 'fs',
+        tool: 'write_file',
+        args: { path: '/home/dev/.relay/hooks.json', content: '' },
+      },
+    },
     // its folder's variable, spelled in the path
     'rm $RELAY_HOME/hooks.json',
     'echo "{}" > ${RELAY_HOME}/config.toml',
