@@ -197,6 +197,10 @@ export interface AgentFiles extends Omit<AgentLists, 'variables' | 'programs'> {
   readonly homes: readonly HomeVariable[];
   /** The agent's own program, and how it starts with its hooks off. */
   readonly program?: AgentProgram;
+  /** Its tools by the name its payloads give them, and the kind of step each is (its payload reader's table). */
+  readonly tools: Readonly<Record<string, string>>;
+  /** Seconds the agent waits for guard's hook, as setup writes it on guard's entries. */
+  readonly hookTimeout: number;
 }
 
 /**

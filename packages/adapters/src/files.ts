@@ -29,6 +29,11 @@ export function homeFolder(files: AgentFiles, variable: string, where: Where): s
   return path === '~' ? where.home : path.startsWith('~/') ? posix.join(where.home, path.slice(2)) : path;
 }
 
+/** The step an agent's tool is, from the table its declaration holds; undefined for a tool not in it. */
+export function toolKind<K extends string>(tools: Readonly<Record<string, K>>, name: string): K | undefined {
+  return Object.hasOwn(tools, name) ? tools[name] : undefined;
+}
+
 /**
  * What core knows of the agents: every declaration with its variables resolved in the environment
  * the agent runs in (the hook's, never the resident checker's own), read by core's agentKnowledge().

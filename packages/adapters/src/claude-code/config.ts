@@ -4,10 +4,9 @@ import { guardCommands, installHooks, uninstallHooks } from '../hook-config.js';
 import type { HookFileSchema } from '../hook-config.js';
 import { claudeHome } from './agent.js';
 import { capabilities } from './payload.js';
+import { claudeCodeFiles } from './files.js';
 
-// Seconds. Guard answers within 2 s (7 s at a chat start, which asks the MCP servers); past this
-// Claude Code kills the hook and runs the step, or blocks it under fail-closed (onFailure "block").
-const TIMEOUT_SECONDS = 10;
+const TIMEOUT_SECONDS = claudeCodeFiles.hookTimeout;
 
 // The matcher filters tool names on the tool events ("*" includes MCP tools). SessionStart's
 // matcher filters how the session started (startup, resume, …) and UserPromptSubmit has none, so

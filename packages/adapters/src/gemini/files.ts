@@ -1,5 +1,20 @@
 import type { AgentFiles } from '../adapter.js';
 
+/** The kinds of step the payload reader makes of this agent's tools. */
+export type ToolKind = 'shell' | 'overwrite' | 'edit' | 'read' | 'folder' | 'search' | 'fetch';
+
+/** The agent's own tools by name, and the step each is (its payload reader's table). */
+export const TOOLS = {
+  run_shell_command: 'shell',
+  write_file: 'overwrite',
+  replace: 'edit',
+  read_file: 'read',
+  list_directory: 'folder',
+  glob: 'search',
+  grep_search: 'search',
+  web_fetch: 'fetch',
+} as const satisfies Readonly<Record<string, ToolKind>>;
+
 /**
  * Gemini CLI's files and switches as data (see AgentFiles). It works from `$GEMINI_CLI_HOME`, by
  * default the home folder, and keeps its files in `.gemini` there; a project has its own `.gemini`
@@ -39,6 +54,10 @@ export const geminiFiles: AgentFiles = {
   ],
   memory: [],
   mcp: [],
+  tools: TOOLS,
+  // Seconds (Gemini CLI's own unit is ms; its default is 60 s). Guard answers within 2 s (7 s at a
+  // chat start, which asks the MCP servers); past this Gemini CLI kills the hook and runs the step.
+  hookTimeout: 10,
   // `"hooksConfig": { "enabled": false }`
   hooksOff: [String.raw`hooksConfig["']?\s*[:=]\s*\{[^}]*\benabled["']?\s*[:=]\s*false\b`],
 };

@@ -6,17 +6,18 @@ import type { AgentId } from '@guard/adapters/agents';
 import type { Mode } from '@guard/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HookIo } from '../../src/hook/run.js';
-import { runHook } from '../../src/hook/run.js';
+import { DEFAULT_DEADLINE_MS, runHook, START_DEADLINE_MS } from '../../src/hook/run.js';
 import type { LogEntry } from '../../src/state/decision-log.js';
 import { NOWHERE } from '../capture-io.js';
 import { AGENT_CASES } from '../hook-cases.js';
 
 /**
- * An agent's folder moved by its variable (`CODEX_HOME=/opt/x`) is protected like the default one:
- * removing, overwriting or truncating its hook and settings files is guard.tamper in every mode,
- * wherever the folder is, the temp folder included. The variables are read from the environment
- * the hook runs in (the agent's). Rows are written out by hand, per agent and per variable, and
- * the registry's variables must all be here.
+ * What the agents declare about their files and hooks, through the hook runtime. An agent's folder
+ * moved by its variable (`CODEX_HOME=/opt/x`) is protected like the default one: removing,
+ * overwriting or truncating its hook and settings files is guard.tamper in every mode, wherever the
+ * folder is, the temp folder included. The variables are read from the environment the hook runs
+ * in (the agent's). Rows are written out by hand, per agent and per variable, and the registry's
+ * variables must all be here. And the hook answers within every agent's declared timeout.
  */
 
 /** Where the hook's temp folder is (the hook is told it; nothing is written there). */
@@ -126,4 +127,14 @@ describe.for(DEFAULTS)('$agent: $file in its default folder', ({ agent, file }) 
   it('reading it does not', async () => {
     for (const mode of MODES) expect(await tampered(agent, `cat ${file}`, mode, {})).toBe(false);
   });
+});
+
+describe("the hook answers within every agent's own timeout (its declaration's, as setup writes it)", () => {
+  it.for(Object.values(AGENTS).map((agent) => [agent.id, agent.files.hookTimeout] as const))(
+    '%s waits %i s',
+    ([, seconds]) => {
+      expect(seconds * 1000).toBeGreaterThan(START_DEADLINE_MS);
+      expect(START_DEADLINE_MS).toBeGreaterThan(DEFAULT_DEADLINE_MS);
+    },
+  );
 });
