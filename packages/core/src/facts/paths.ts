@@ -256,6 +256,7 @@ function namedValue(name: string, f: Folders): string | undefined {
 
 const KNOWN_NAMES = new Set(['HOME', 'USERPROFILE', 'TMPDIR', 'TMP', 'TEMP', 'PWD', 'GUARD_HOME']);
 
+/** The folder a variable guard knows stands for (`name` in capitals, or as `%…%` and `$env:` spell it). */
 function knownValue(name: string, f: Folders): string {
   const upper = name.toUpperCase();
   return upper === 'HOME' || upper === 'USERPROFILE'
@@ -825,7 +826,7 @@ function agentRulesOf(n: Names, agent: number): AgentRulesKind | undefined {
   const { segs } = n;
   const name = segs[segs.length - 1];
   if (name === undefined) return undefined;
-  // without a dotted segment only these file names can match (in the order of the checks below)
+  // git's and CI's own folders are dotted: without one, only their files' names can match
   if (!n.dotted) {
     if (GIT_HOOK_FILES.has(name)) return 'git-hooks';
     if (CI_FILES.has(name)) return 'ci';

@@ -428,8 +428,8 @@ const NAMES_GUARD = String.raw`\bGUARD_HOME\b|\.guard\.yaml\b|agent-step-guard`;
 /**
  * Whether interpreter code writes guard's files or runs its program: a literal that names one of
  * guard's files (after `~`, known variables and links) in code that writes files, a name that
- * stands for them (`os.environ['GUARD_HOME']`, `Path.home() / '.tool'` for an agent's folder) likewise, or guard's
- * program loaded or run by path.
+ * stands for them (`os.environ['GUARD_HOME']`, an agent's folder as `Path.home() / '.tool'`)
+ * likewise, or guard's program loaded or run by path.
  */
 function codeTampers(code: string, inv: Invocation, context: RuleContext): string | undefined {
   const writes = WRITES_FILES.test(code);
@@ -460,8 +460,8 @@ function startsHooksOff(inv: Invocation, agent: AgentProgram, hooksOff: RegExp |
       if (inv.args.includes(off.flag)) return `${inv.name} ${off.flag}`;
     } else if ('option' in off) {
       const test = 'value' in off ? new RegExp(off.value) : hooksOff;
-      const value = test && argv.values(...off.option).find((arg) => test.test(arg.value));
-      if (value) return `${inv.name} ${value.value}`;
+      // the option's name, not its value (which may hold anything, a key too)
+      if (test && argv.values(...off.option).some((arg) => test.test(arg.value))) return `${inv.name} ${off.option[0]}`;
     } else {
       const ops = argv.operands.map((arg) => arg.value);
       if (off.operands.every((words, i) => words.includes(ops[i] ?? '')))
