@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentId } from '../../packages/adapters/src/index.js';
 import type { Environment, Verdict } from '../../packages/core/src/index.js';
 import { evaluate, rules } from '../../packages/core/src/index.js';
-import { adapters } from '../../packages/adapters/src/index.js';
+import { adapters, AGENTS, agentKnowledge } from '../../packages/adapters/src/index.js';
 import { askInChatMessage, askMessage, blockMessage, GUARD_ON_NOTICE } from '../../packages/adapters/src/messages.js';
 import { FAIL_CLOSED_MESSAGE } from '../../packages/cli/src/hook/failure.js';
 import type { LogEntry } from '../../packages/cli/src/state/decision-log.js';
@@ -108,7 +108,12 @@ const REPLY: Record<AgentId, { deny(text: string): string; ask(text: string): st
 /** Agents whose ask is block-then-chat: the person answers in the chat, with a code to quote. */
 const IN_CHAT: readonly AgentId[] = ['codex', 'gemini'];
 
-const ENV: Environment = { home: HOME, tmp: tmpdir(), guardHome: OPEN };
+const ENV: Environment = {
+  home: HOME,
+  tmp: tmpdir(),
+  guardHome: OPEN,
+  agents: agentKnowledge(Object.values(AGENTS), { home: HOME, env: {} }),
+};
 
 /** The engine's verdict on a payload's step, judged in this process (for the message texts). */
 function verdictOf(agent: AgentId, args: readonly string[], payload: unknown): Verdict {

@@ -1,4 +1,4 @@
-import type { ToolResult, ToolStep, Verdict } from '@guard/core';
+import type { AgentLists, AgentProgram, ToolResult, ToolStep, Verdict } from '@guard/core';
 
 /** What the hook process prints and how it exits, as the agent expects. */
 export interface HookReply {
@@ -174,6 +174,36 @@ export interface ChatStartFiles {
 }
 
 /**
+ * A variable that moves an agent's folder (or the home it works from, or one of its files), and
+ * what it stands for when unset: `~/…`, or another variable's folder (`$GEMINI_CLI_HOME/…`).
+ */
+export interface HomeVariable {
+  readonly variable: string;
+  readonly default: string;
+  /** It names a file, not a folder. */
+  readonly file?: true;
+}
+
+/**
+ * An agent's files and switches as data: what guard must protect, what steers the agent, and how
+ * its program starts without hooks. core gets it through cli (files.ts resolves the variables), so
+ * core names no agent. Paths are core's path patterns (AgentLists): `/…` a system path (the
+ * machine-wide, managed files), `~/…` in a home folder, anything else at any depth (a project's
+ * files, and the user's where the folder has the same name), `dir/**` a folder and all in it,
+ * and `$VARIABLE/…` in the folder one of `homes` names on this machine.
+ */
+export interface AgentFiles extends Omit<AgentLists, 'variables' | 'programs'> {
+  /** The variables that move the agent's folders or files, in the order they are resolved. */
+  readonly homes: readonly HomeVariable[];
+  /** The agent's own program, and how it starts with its hooks off. */
+  readonly program?: AgentProgram;
+  /** Its tools by the name its payloads give them, and the kind of step each is (its payload reader's table). */
+  readonly tools: Readonly<Record<string, string>>;
+  /** Seconds the agent waits for guard's hook, as setup writes it on guard's entries. */
+  readonly hookTimeout: number;
+}
+
+/**
  * What the hook needs of one agent: reading its payloads, writing its replies, and where its
  * chat-start scan looks. Every member is pure (text and data in, text and data out), so tests are
  * tables of strings; the CLI owns all file and process I/O.
@@ -187,6 +217,8 @@ export interface Agent {
    * these when the payload could not be read.
    */
   readonly stepEvents: readonly [string, ...string[]];
+  /** Its files and switches as data, for guard.tamper and agent.rules (and .ci/run, doctor). */
+  readonly files: AgentFiles;
   readonly chatStart: ChatStartFiles;
   /**
    * Reads one hook payload (already JSON-parsed). `event` is the `--event` argument when the

@@ -5,7 +5,7 @@
  */
 
 /**
- * The agent a step came from, as `@guard/adapters` names it (`codex`, `cursor`, …). The engine
+ * The agent a step came from, as `@guard/adapters` names it. The engine
  * never looks at it: the adapters own the list of agents.
  */
 export type AgentId = string;
@@ -57,7 +57,7 @@ export interface WriteStep extends StepBase {
 
 export interface PatchStep extends StepBase {
   readonly kind: 'patch';
-  /** Codex `apply_patch` text (`*** Begin Patch` … `*** End Patch`). */
+  /** `apply_patch` text (`*** Begin Patch` … `*** End Patch`). */
   readonly patch: string;
 }
 

@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import type { Agent } from '../adapter.js';
 import { jsonServers } from '../scan.js';
+import { antigravityFiles } from './files.js';
 import { capabilities, read, toEventReply, toReply } from './payload.js';
 
 /** Antigravity as the hook sees it: payloads and replies (payload.ts), and what its chat-start scan reads. */
@@ -9,6 +10,7 @@ export const antigravity: Agent = {
   displayName: 'Antigravity',
   capabilities,
   stepEvents: ['PreToolUse'],
+  files: antigravityFiles,
   chatStart: {
     rules: (where) => ({
       files: [posix.join(where.home, '.gemini', 'GEMINI.md')],

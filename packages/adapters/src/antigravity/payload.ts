@@ -18,6 +18,8 @@ import {
   requireString,
 } from '../wire.js';
 import type { Fields } from '../wire.js';
+import { toolKind } from '../files.js';
+import { TOOLS } from './files.js';
 
 /** What Antigravity can do with guard's hooks (see the Antigravity hook reference). */
 export const capabilities: Capabilities = {
@@ -95,25 +97,6 @@ function canAsk(parentArgs: readonly string[]): boolean {
   return parentArgs.length > 0 && !hasFlag(parentArgs, NO_PROMPT_FLAGS);
 }
 
-type Kind = 'shell' | 'create' | 'edit' | 'delete' | 'read' | 'search' | 'fetch' | 'mcp';
-
-// Model-facing tool names (argument keys are PascalCase; some builds vary their case).
-const TOOLS = new Map<string, Kind>([
-  ['run_command', 'shell'],
-  ['write_to_file', 'create'],
-  ['replace_file_content', 'edit'],
-  ['multi_replace_file_content', 'edit'],
-  ['delete_file', 'delete'],
-  ['view_file', 'read'],
-  ['view_file_outline', 'read'],
-  ['view_code_item', 'read'],
-  ['list_dir', 'read'],
-  ['grep_search', 'search'],
-  ['read_url_content', 'fetch'],
-  ['open_browser_url', 'fetch'],
-  ['call_mcp_tool', 'mcp'],
-]);
-
 const PATH_KEYS = ['TargetFile', 'AbsolutePath', 'FilePath', 'File', 'Path', 'DirectoryPath'] as const;
 
 function toStep(fields: Fields, where: string): ToolStep {
@@ -162,7 +145,7 @@ type Details =
   | { readonly kind: 'other'; readonly args: unknown };
 
 function kindFields(toolName: string, args: Fields, at: string): Details {
-  const kind = TOOLS.get(toolName.toLowerCase());
+  const kind = toolKind(TOOLS, toolName.toLowerCase());
   switch (kind) {
     case 'shell':
       return { kind, command: requireArg(args, at, 'CommandLine') };

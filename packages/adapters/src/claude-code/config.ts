@@ -4,10 +4,9 @@ import type { SettingsHooks } from '../settings-hooks.js';
 import { settingsHooks } from '../settings-hooks.js';
 import { claudeHome } from './agent.js';
 import { capabilities } from './payload.js';
+import { claudeCodeFiles } from './files.js';
 
-// Seconds. Guard answers within 2 s (7 s at a chat start, which asks the MCP servers); past this
-// Claude Code kills the hook and runs the step, or blocks it under fail-closed (onFailure "block").
-const TIMEOUT_SECONDS = 10;
+const TIMEOUT_SECONDS = claudeCodeFiles.hookTimeout;
 
 /** guard's hooks in Claude Code's settings.json (strict JSON: Claude Code reads no comments). */
 export const SETTINGS: SettingsHooks = {

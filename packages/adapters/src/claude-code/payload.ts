@@ -19,6 +19,8 @@ import {
   sessionId,
 } from '../wire.js';
 import type { Fields } from '../wire.js';
+import { toolKind } from '../files.js';
+import { TOOLS } from './files.js';
 
 /** What Claude Code (2.1) can do with guard's hooks (see the Claude Code hook reference). */
 export const capabilities: Capabilities = {
@@ -146,23 +148,6 @@ function canAsk(parentArgs: readonly string[]): boolean {
   return args === undefined || !hasFlag(args, PRINT_FLAGS);
 }
 
-/** Claude Code's own tools and the step each one is. */
-type Kind = 'shell' | 'overwrite' | 'edit' | 'notebook' | 'read' | 'search' | 'fetch';
-
-const TOOLS = new Map<string, Kind>([
-  ['Bash', 'shell'],
-  ['PowerShell', 'shell'],
-  ['Write', 'overwrite'],
-  ['Edit', 'edit'],
-  // gone in 2.1 (no hook fires for it), kept for older versions
-  ['MultiEdit', 'edit'],
-  ['NotebookEdit', 'notebook'],
-  ['Read', 'read'],
-  ['Glob', 'search'],
-  ['Grep', 'search'],
-  ['WebFetch', 'fetch'],
-]);
-
 function toStep(fields: Fields, where: string): ToolStep {
   const cwd = sessionCwd(fields, where);
   const toolName = requireString(fields, 'tool_name', where);
@@ -176,7 +161,7 @@ function toStep(fields: Fields, where: string): ToolStep {
     ...(callId === undefined ? {} : { callId }),
   };
   const input = fields['tool_input'];
-  const kind = TOOLS.get(toolName);
+  const kind = toolKind(TOOLS, toolName);
   if (kind === undefined) {
     const mcp = mcpNames(fields, toolName);
     if (mcp !== undefined) return { ...base, kind: 'mcp', ...mcp, args: input ?? {} };

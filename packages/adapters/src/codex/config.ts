@@ -6,12 +6,9 @@ import type { HookFileSchema } from '../hook-config.js';
 import { lineAt } from '../json-text.js';
 import { codexHome } from './agent.js';
 import { capabilities } from './payload.js';
+import { codexFiles } from './files.js';
 
-// Seconds. Codex runs the command through the user's login shell (`$SHELL -lc`), whose profile
-// can be slow, and lets the tool run when a hook times out; 30 s is far above guard's 2 s budget
-// and far below Codex's 600 s default. Codex's trust hash covers the timeout, so changing this
-// number makes every user re-trust the hook: keep it a constant.
-const TIMEOUT_SECONDS = 30;
+const TIMEOUT_SECONDS = codexFiles.hookTimeout;
 
 // Codex rejects the whole file when the root holds any other key ($schema included).
 const ROOT_KEYS = ['description', 'hooks'];

@@ -1,11 +1,13 @@
 import { posix } from 'node:path';
 import type { Agent, Locations } from '../adapter.js';
+import { homeFolder } from '../files.js';
 import { jsonServers } from '../scan.js';
+import { copilotFiles } from './files.js';
 import { capabilities, read, toEventReply, toReply } from './payload.js';
 
 /** Copilot's own folder: `$COPILOT_HOME`, by default `~/.copilot`. */
 export function copilotHome(where: Locations): string {
-  return where.env['COPILOT_HOME'] || posix.join(where.home, '.copilot');
+  return homeFolder(copilotFiles, 'COPILOT_HOME', where);
 }
 
 /** Copilot as the hook sees it: payloads and replies (payload.ts), and what its chat-start scan reads. */
@@ -15,6 +17,7 @@ export const copilot: Agent = {
   capabilities,
   // Copilot answers preToolUse and PreToolUse differently
   stepEvents: ['preToolUse', 'PreToolUse'],
+  files: copilotFiles,
   chatStart: {
     rules(where) {
       const home = copilotHome(where);

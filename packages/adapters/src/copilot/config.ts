@@ -4,10 +4,9 @@ import { guardCommands, installHooks, uninstallHooks, versionOne } from '../hook
 import type { HookFileSchema } from '../hook-config.js';
 import { copilotHome } from './agent.js';
 import { capabilities } from './payload.js';
+import { copilotFiles } from './files.js';
 
-// Seconds. Copilot lets the step run when a hook times out (default 30 s), so the timeout only
-// decides how long a stuck hook holds the agent up; 10 s is far above guard's 2 s budget.
-const TIMEOUT_SECONDS = 10;
+const TIMEOUT_SECONDS = copilotFiles.hookTimeout;
 
 const schema: HookFileSchema = {
   agent: 'copilot',

@@ -15,6 +15,8 @@ import {
   requireArg,
 } from '../wire.js';
 import type { Fields } from '../wire.js';
+import { toolKind } from '../files.js';
+import { TOOLS } from './files.js';
 
 /** What Copilot (CLI, and VS Code on the Copilot engine) can do with guard's hooks. */
 export const capabilities: Capabilities = {
@@ -156,33 +158,6 @@ function workingDir(fields: Fields, where: string): string {
   return requireAbsolute(cwd, where);
 }
 
-type Kind = 'shell' | 'create' | 'overwrite' | 'edit' | 'read' | 'search' | 'fetch' | 'patch' | 'editor';
-
-// Lower-cased tool names: the CLI's own, the Claude names of PascalCase registrations, and the
-// VS Code Local harness's names.
-const TOOLS = new Map<string, Kind>([
-  ['bash', 'shell'],
-  ['powershell', 'shell'],
-  ['run_in_terminal', 'shell'],
-  ['create', 'create'],
-  ['create_file', 'create'],
-  ['write', 'overwrite'],
-  ['edit', 'edit'],
-  ['multiedit', 'edit'],
-  ['replace_string_in_file', 'edit'],
-  ['multi_replace_string_in_file', 'edit'],
-  ['insert_edit_into_file', 'edit'],
-  ['str_replace_editor', 'editor'],
-  ['view', 'read'],
-  ['read', 'read'],
-  ['read_file', 'read'],
-  ['grep', 'search'],
-  ['rg', 'search'],
-  ['web_fetch', 'fetch'],
-  ['webfetch', 'fetch'],
-  ['apply_patch', 'patch'],
-]);
-
 const PATH_KEYS = ['path', 'file_path', 'filePath'] as const;
 
 function toStep(fields: Fields, where: string): ToolStep {
@@ -202,7 +177,7 @@ function toStep(fields: Fields, where: string): ToolStep {
     ...(callId === undefined ? {} : { callId }),
     ...(intent === undefined ? {} : { intent }),
   };
-  const kind = TOOLS.get(toolName.toLowerCase());
+  const kind = toolKind(TOOLS, toolName.toLowerCase());
   if (kind === undefined) {
     // MCP tools are "<server-key>-<tool>" (server keys may hold dashes, tool names use underscores);
     // Claude-style payloads use mcp__<server>__<tool>. Built-in tools have no dash.

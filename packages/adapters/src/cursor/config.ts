@@ -3,11 +3,9 @@ import type { ConfigLevel, InstallOptions, Locations } from '../adapter.js';
 import { guardCommands, installHooks, uninstallHooks, versionOne } from '../hook-config.js';
 import type { HookFileSchema } from '../hook-config.js';
 import { capabilities } from './payload.js';
+import { cursorFiles } from './files.js';
 
-// Seconds (a value in milliseconds would mean hours). Cursor lets the step run when a hook times
-// out unless the entry is fail-closed, and on some Windows builds every call waits out the whole
-// timeout; 10 s is far above guard's 2 s budget. Cursor does not document its default.
-const TIMEOUT_SECONDS = 10;
+const TIMEOUT_SECONDS = cursorFiles.hookTimeout;
 
 // Events that stop a step before it runs; only these get `failClosed`. On the result, start and
 // prompt events a failure of guard must not stop the chat.

@@ -16,6 +16,8 @@ import {
   requireString,
 } from '../wire.js';
 import type { Fields } from '../wire.js';
+import { toolKind } from '../files.js';
+import { TOOLS } from './files.js';
 
 /** What Cursor can do with guard's hooks (see the Cursor hook reference). */
 export const capabilities: Capabilities = {
@@ -193,7 +195,7 @@ function toolStep(fields: Fields, where: string): ToolStep {
   const mcp = /^MCP:(.+)$/.exec(toolName);
   // preToolUse names the MCP tool but not its server.
   if (mcp?.[1] !== undefined) return { ...common, kind: 'mcp', server: '', tool: mcp[1], args: input };
-  const kind = TOOLS.get(toolName);
+  const kind = toolKind(TOOLS, toolName);
   if (kind === undefined) return { ...common, kind: 'other', args: input };
   if (!isFields(input)) throw new PayloadError(`${where}: "tool_input" must be an object for ${toolName}.`);
   const at = `${where} tool_input`;
@@ -217,18 +219,6 @@ function toolStep(fields: Fields, where: string): ToolStep {
 }
 
 const CONTENT_KEYS = { overwrite: ['content'], edit: ['new_string', 'new_str'] } as const;
-
-const TOOLS = new Map<string, 'shell' | 'read' | 'search' | 'overwrite' | 'edit' | 'delete'>([
-  ['Shell', 'shell'],
-  ['Read', 'read'],
-  ['Grep', 'search'],
-  ['Write', 'overwrite'],
-  ['Delete', 'delete'],
-  // Names older builds and the CLI have used for edits.
-  ['StrReplace', 'edit'],
-  ['Edit', 'edit'],
-  ['MultiEdit', 'edit'],
-]);
 
 function result(fields: Fields, where: string, failed: boolean): ToolResult {
   const step = toolStep(fields, where);

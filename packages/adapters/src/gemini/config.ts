@@ -4,10 +4,10 @@ import type { SettingsHooks } from '../settings-hooks.js';
 import { settingsHooks } from '../settings-hooks.js';
 import { geminiHome } from './agent.js';
 import { capabilities } from './payload.js';
+import { geminiFiles } from './files.js';
 
-// Milliseconds (Gemini CLI's unit; its default is 60 s). Guard answers within 2 s (7 s at a chat
-// start, which asks the MCP servers); past this Gemini CLI kills the hook and runs the step.
-const TIMEOUT_MS = 10_000;
+// Gemini CLI's unit is milliseconds
+const TIMEOUT_MS = geminiFiles.hookTimeout * 1000;
 
 /** The name guard's entries carry: Gemini CLI lists, trusts and switches hooks off by name. */
 export const HOOK_NAME = 'guard';

@@ -20,6 +20,8 @@ import {
   sessionId,
 } from '../wire.js';
 import type { Fields } from '../wire.js';
+import { toolKind } from '../files.js';
+import { TOOLS } from './files.js';
 
 /** What Gemini CLI (0.61) can do with guard's hooks (see the Gemini CLI hook reference). */
 export const capabilities: Capabilities = {
@@ -120,19 +122,6 @@ function canAsk(parentArgs: readonly string[]): boolean {
   return args === undefined || !hasFlag(args, PROMPT_FLAGS);
 }
 
-type Kind = 'shell' | 'overwrite' | 'edit' | 'read' | 'folder' | 'search' | 'fetch';
-
-const TOOLS = new Map<string, Kind>([
-  ['run_shell_command', 'shell'],
-  ['write_file', 'overwrite'],
-  ['replace', 'edit'],
-  ['read_file', 'read'],
-  ['list_directory', 'folder'],
-  ['glob', 'search'],
-  ['grep_search', 'search'],
-  ['web_fetch', 'fetch'],
-]);
-
 /**
  * The URLs web_fetch fetches from its prompt, read as Gemini CLI reads them: each word with `://`
  * in it that parses as an http(s) URL (trailing punctuation and all), a GitHub `blob` page as the
@@ -169,7 +158,7 @@ function toStep(fields: Fields, where: string): ToolStep {
     toolName,
   };
   const input = fields['tool_input'];
-  const kind = TOOLS.get(toolName);
+  const kind = toolKind(TOOLS, toolName);
   if (kind === undefined) {
     const mcp = mcpNames(fields, toolName);
     if (mcp !== undefined) return { ...base, kind: 'mcp', ...mcp, args: input ?? {} };

@@ -1,6 +1,7 @@
 import { basename, dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { AGENT_IDS } from '@guard/adapters';
+import { AGENT_IDS, AGENTS } from '@guard/adapters';
+import { evaluate } from '@guard/core';
 import type { Adapter, AgentId, ConfigLevel, Effect, TrustReport } from '@guard/adapters';
 import { adapterFor, LEVELS, locationsFrom, readBytes } from '../agents/config-io.js';
 import type { CommandCheck } from '../agents/config-io.js';
@@ -8,6 +9,8 @@ import { collectStatus, hooksOffFor, opinionConfig } from '../agents/inspect.js'
 import type { LevelStatus, StatusJson } from '../agents/inspect.js';
 import { ExitCode, GuardError } from '../errors.js';
 import type { Io } from '../io.js';
+import { guardHomeFrom } from '../state/settings.js';
+import { stepEnvironment } from '../world/environment.js';
 
 /** One check: what was looked at, whether it passed, and what to do when it did not. */
 export interface Check {
@@ -204,6 +207,32 @@ function readBytesQuietly(path: string): string | undefined {
   }
 }
 
+/**
+ * Whether guard.tamper blocks an agent's step that removes the hook file where setup put it: the
+ * agents' declarations, with the variables that move their folders read from this environment.
+ */
+export function protectedCheck(agent: AgentId, path: string, io: Io): Check {
+  const home = io.home();
+  const env = stepEnvironment({ env: io.env, home, tmp: io.tmp(), guardHome: guardHomeFrom(io.env, home) });
+  const folder = dirname(path);
+  const removed = evaluate(
+    { kind: 'write', agent, toolName: 'doctor', chatId: '', cwd: folder, projectRoot: folder, path, mode: 'delete' },
+    env,
+  );
+  if (removed.findings.some((finding) => finding.ruleId === 'guard.tamper' && finding.decision === 'block'))
+    return { name: 'hook file is protected', ok: true, detail: 'a step that changes it is blocked (guard.tamper)' };
+  const variables = AGENTS[agent].files.homes.map((home) => home.variable);
+  return {
+    name: 'hook file is protected',
+    ok: false,
+    detail: `guard does not know ${path} as this agent's hook file: a step could change it unasked`,
+    fix:
+      variables.length === 0
+        ? 'Report this to guard; the file is not where guard expects this agent to keep its hooks.'
+        : `Run \`guard doctor\` where ${variables.join(', ')} ${variables.length === 1 ? 'is' : 'are'} set as the agent has them; if it still fails, report it to guard.`,
+  };
+}
+
 async function checkLevel(agent: AgentId, found: LevelStatus, io: Io, run: RunHook): Promise<Check[]> {
   const again = `guard setup ${agent}${found.level === 'project' ? ' --project' : ''}`;
   if (found.error !== undefined) {
@@ -226,6 +255,7 @@ async function checkLevel(agent: AgentId, found: LevelStatus, io: Io, run: RunHo
           detail: 'the hook command or fail-closed switch differs from what setup writes now',
           fix: `Run \`${again}\`.`,
         },
+    protectedCheck(agent, found.path, io),
     ...(found.codexTrust === undefined ? [] : trustCheck(agent, found.codexTrust, io)),
     ...switchCheck(agent, io),
     ...(await agentOwnCheck(agent, found, io)),

@@ -11,7 +11,7 @@ import type { Settings } from '../state/settings.js';
 import { guardHomeFrom } from '../state/settings.js';
 import type { TimedProbe } from '../world/probe.js';
 import type { PolicyResult } from '../world/project-policy.js';
-import { guardCodeFolders } from '../world/guard-code.js';
+import { stepEnvironment } from '../world/environment.js';
 import type { AgentPayload } from './adapter.js';
 import { loadPayload } from './adapter.js';
 import { parseHookArgs } from './input.js';
@@ -89,7 +89,7 @@ export async function readCall(argv: readonly string[], io: HookIo, deps: HookDe
   const { agent, event } = args;
   const payload = await loadPayload(agent);
   const guardHome = guardHomeFrom(io.env, io.home());
-  const env: Environment = { home: io.home(), tmp: io.tmp(), guardHome, guardCode: guardCodeFolders() };
+  const env: Environment = stepEnvironment({ env: io.env, home: io.home(), tmp: io.tmp(), guardHome });
   return { agent, event, payload, guardHome, env, io, deps, started, known: { event, problems: [] } };
 }
 

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { adapters } from '@guard/adapters';
 import type { AgentId } from '@guard/adapters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { agentShellRunner, BUDGET_MS, diagnose, doctor } from '../../src/commands/doctor.js';
+import { agentShellRunner, BUDGET_MS, diagnose, doctor, protectedCheck } from '../../src/commands/doctor.js';
 import type { Check, DoctorJson, HookRun, RunHook } from '../../src/commands/doctor.js';
 import type { Io } from '../../src/io.js';
 import { captureIo } from '../capture-io.js';
@@ -107,6 +107,8 @@ describe('guard doctor runs the installed command the way the agent does', () =>
       ok: true,
       detail: expect.stringMatching(/^block \(.+\) in \d+ ms$/),
     });
+    // the hook file is one guard.tamper protects, here under the temp folder
+    expect(checks['hook file is protected']).toMatchObject({ ok: true });
     // the command is not the one setup writes (it runs the stand-in), and doctor says so
     expect(checks['entries match setup']).toMatchObject({ ok: false, fix: `Run \`guard setup ${agent}\`.` });
     expect(report.ok).toBe(false);
@@ -161,6 +163,31 @@ describe('guard doctor runs the installed command the way the agent does', () =>
       ok: false,
       detail: expect.stringMatching(/^the command did not start: .*no-such-shell/),
     });
+  });
+});
+
+describe('guard doctor: guard.tamper protects the hook file where setup put it', () => {
+  it.for([
+    { agent: 'codex' as const, variable: 'CODEX_HOME', byName: false },
+    { agent: 'copilot' as const, variable: 'COPILOT_HOME', byName: false },
+    { agent: 'claude-code' as const, variable: 'CLAUDE_CONFIG_DIR', byName: false },
+    // its file is `.gemini/settings.json` in the moved home: a name protected wherever it is
+    { agent: 'gemini' as const, variable: 'GEMINI_CLI_HOME', byName: true },
+  ])('$agent: in the folder $variable moves it to', ({ agent, variable, byName }) => {
+    box.env[variable] = join(box.root, 'moved');
+    const file = adapters[agent].configPath('user', { home: box.home, env: box.env, projectRoot: box.project });
+    expect(file.startsWith(join(box.root, 'moved'))).toBe(true);
+    expect(protectedCheck(agent, file, ioOf())).toMatchObject({ ok: true });
+    // the same file, the variable not set where doctor runs: not the agent's, and doctor names the variable
+    delete box.env[variable];
+    expect(protectedCheck(agent, file, ioOf())).toMatchObject(
+      byName ? { ok: true } : { ok: false, fix: expect.stringContaining(variable) },
+    );
+  });
+
+  it('a file where no agent keeps its hooks is not protected, and doctor says so', () => {
+    const check = protectedCheck('cursor', join(box.root, 'elsewhere', 'hooks.json'), ioOf());
+    expect(check).toMatchObject({ ok: false, fix: expect.stringContaining('Report this to guard') });
   });
 });
 
@@ -337,6 +364,7 @@ describe('guard doctor output and exit code', () => {
     expect(report.agents[0]?.checks.map((check) => [check.name, check.ok])).toEqual([
       ['config parses', true],
       ['entries match setup', false],
+      ['hook file is protected', true],
       ['hook command resolves', true],
       ['harmless step goes ahead', true],
       ['dangerous step is blocked', true],

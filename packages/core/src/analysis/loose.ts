@@ -18,15 +18,15 @@ export function looseEffects(
 ): { files: FileEffect[]; net: NetEffect[] } {
   const files: FileEffect[] = [];
   const net: NetEffect[] = [];
-  let cursor = 0;
+  let from = 0;
   const keys: string[] = [];
   const values = looseStrings(step.args, [], 0, keys);
   for (let i = 0; i < values.length; i++) {
     const value = values[i] as string;
     const encoded = JSON.stringify(value);
-    const at = text.indexOf(encoded, cursor);
+    const at = text.indexOf(encoded, from);
     const span: Span = at >= 0 ? [at + 1, at + encoded.length - 1] : [0, text.length];
-    if (at >= 0) cursor = at + encoded.length;
+    if (at >= 0) from = at + encoded.length;
     const local = FILE_URL.test(value) ? fileUrlPath(value) : undefined;
     const url = local === undefined && /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? urlFacts(value) : undefined;
     if (local !== undefined) {

@@ -196,6 +196,7 @@ class StepContext implements RuleContext {
       extraSecrets,
       ...(guardHome === undefined ? {} : { guardHome }),
       ...(env.guardCode === undefined ? {} : { guardCode: env.guardCode }),
+      ...(env.agents === undefined ? {} : { agents: env.agents }),
     };
     const path = pathsOf(pathContext);
     const invocations = read?.invocations ?? NONE;

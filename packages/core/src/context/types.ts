@@ -6,6 +6,7 @@
  */
 import type { HostClass, UrlFacts } from '../facts/hosts.js';
 import type { KeyHit } from '../facts/keys.js';
+import type { AgentKnowledge } from '../facts/agents.js';
 import type { PathContext, PathFacts } from '../facts/paths.js';
 import type { ArgvOption, FileHow, FileOp, Program, ScriptLanguage } from '../programs/index.js';
 import type { Invocation, Opaque } from '../shell/types.js';
@@ -23,6 +24,12 @@ export interface Environment {
    * CLI's package and the workspace packages it loads), for guard.tamper.
    */
   readonly guardCode?: readonly string[];
+  /**
+   * The agents guard works for: their hook, settings and rules files, the variables that move
+   * their folders, and how their programs start without hooks (guard.tamper, agent.rules). The
+   * caller builds it from the adapters' declarations; left out, the engine knows no agent's files.
+   */
+  readonly agents?: AgentKnowledge;
 }
 
 /**

@@ -267,14 +267,14 @@ function mcpHits(context: RuleContext, step: McpStep): Hit[] {
   const hits: Hit[] = [];
   // a server given by its launch command may carry a connection string with a password in it
   const server = step.server.replace(/\/\/[^/\s@]*@/g, '//');
-  let cursor = 0;
+  let from = 0;
   for (const value of looseStrings(step.args)) {
     const found = destructiveSql(value);
     if (found.length === 0) continue;
     const encoded = JSON.stringify(value);
-    const at = context.text.indexOf(encoded, cursor);
+    const at = context.text.indexOf(encoded, from);
     const span: Span = at < 0 ? [0, context.text.length] : [at + 1, at + encoded.length - 1];
-    if (at >= 0) cursor = at + encoded.length;
+    if (at >= 0) from = at + encoded.length;
     for (const what of new Set(found.map((d) => d.statement))) {
       if (hits.length >= MAX_HITS) return hits;
       hits.push({ span, key: `mcp ${server} ${step.tool} ${what}`, detail: what });

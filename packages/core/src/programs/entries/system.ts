@@ -37,28 +37,4 @@ export const SYSTEM: readonly ProgramSpec[] = [
     },
   },
   { names: ['gpasswd'], argv: { values: ['-a', '-d', '-M', '-A'] } },
-  {
-    // the Codex CLI: `codex -c key=value features disable hooks`
-    names: ['codex'],
-    argv: {
-      values: [
-        '-c',
-        '--config',
-        '-m',
-        '--model',
-        '-p',
-        '--profile',
-        '-s',
-        '--sandbox',
-        '-a',
-        '--ask-for-approval',
-        '-C',
-        '--cd',
-        '-i',
-        '--image',
-        '--enable',
-        '--disable',
-      ],
-    },
-  },
 ];
