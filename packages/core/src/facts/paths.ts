@@ -461,9 +461,11 @@ function placeOf(abs: string, segs: readonly string[], projRel: readonly string[
   if (segs.length === 1 || (segs.length === 2 && (windows ? first === 'Windows' : SYSTEM_PARENTS.has(first)))) {
     return 'root';
   }
-  if (f.temps.some((t) => isInside(abs, t))) return 'temp';
-  if (isInside(abs, f.home)) return 'home';
-  return 'outside';
+  // the deeper of the two decides: a home in the temp folder (a container's, a CI runner's) is
+  // still a home, and a temp folder in the home (`TMPDIR=~/tmp`) still a temp folder
+  const temp = f.temps.find((t) => isInside(abs, t));
+  if (isInside(abs, f.home) && (temp === undefined || isInside(f.home, temp))) return 'home';
+  return temp === undefined ? 'outside' : 'temp';
 }
 
 // The part of a path below a home folder: ours, or one that looks like another user's.

@@ -136,6 +136,56 @@ describe('pathFacts: abs and place', () => {
   });
 });
 
+// A home folder inside the temp folder (containers, CI runners, sandboxes) is still a home: what
+// lies in it is home, its secrets are secrets and guard's folder in it is guard's; a temp folder
+// inside the home (`TMPDIR=~/tmp`) is still a temp folder. The deeper of the two decides.
+describe('pathFacts: a home in the temp folder, a temp folder in the home', () => {
+  const inTemp: PathContext = {
+    cwd: '/tmp/ci/home/project',
+    projectRoot: '/tmp/ci/home/project',
+    home: '/tmp/ci/home',
+    tmp: '/tmp',
+    guardHome: '/tmp/ci/home/.local/state/guard',
+    agents: RELAY,
+  };
+  const tempInHome: PathContext = { ...ctx, tmp: '/home/dev/tmp' };
+  it.for([
+    { world: 'home in temp', raw: '~/work', place: 'home' },
+    { world: 'home in temp', raw: '~/.gnupg', place: 'home' },
+    { world: 'home in temp', raw: '$HOME/notes/todo.md', place: 'home' },
+    { world: 'home in temp', raw: '/tmp/ci/home/tmp/x', place: 'home' },
+    { world: 'home in temp', raw: '~', place: 'home' },
+    // near misses: beside the home in the temp folder is temp, the project is the project
+    { world: 'home in temp', raw: '/tmp/ci/other/x', place: 'temp' },
+    { world: 'home in temp', raw: '/tmp/build.log', place: 'temp' },
+    { world: 'home in temp', raw: '/tmp/ci/homework/x', place: 'temp' },
+    { world: 'home in temp', raw: 'dist/app.js', place: 'regenerable' },
+    { world: 'home in temp', raw: 'src/app.ts', place: 'project' },
+    { world: 'temp in home', raw: '~/tmp/x', place: 'temp' },
+    { world: 'temp in home', raw: '$TMPDIR/out.log', place: 'temp' },
+    { world: 'temp in home', raw: '~/tmpfiles/x', place: 'home' },
+    { world: 'temp in home', raw: '/tmp/x', place: 'temp' },
+  ])('$world: $raw is $place', ({ world, raw, place }) => {
+    expect(pathFacts(raw, world === 'home in temp' ? inTemp : tempInHome).place).toBe(place);
+  });
+
+  it.for([
+    { raw: '~/.ssh/id_ed25519', secret: 'ssh' },
+    { raw: '~/.aws/credentials', secret: 'cloud-login' },
+    { raw: '/tmp/ci/home/project/.env', secret: 'env-file' },
+  ])('home in temp: $raw is still a secret ($secret)', ({ raw, secret }) => {
+    expect(pathFacts(raw, inTemp).secret).toBe(secret);
+  });
+
+  it.for([
+    '~/.local/state/guard/settings.yaml',
+    '/tmp/ci/home/.local/state/guard',
+    '~/.local/state/guard/chats/x.json',
+  ])("home in temp: %s is guard's folder", (raw) => {
+    expect(pathFacts(raw, inTemp).guardFile).toBe('guard-home');
+  });
+});
+
 describe('pathFacts: isHome, isRoot, glob', () => {
   it.for([
     { raw: '~', isHome: true, isRoot: false, glob: false },
