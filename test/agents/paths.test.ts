@@ -46,6 +46,9 @@ describe('the real agents: agentRules', () => {
     ['../.cursor/mcp.json', 'mcp'],
     ['../.vscode/mcp.json', 'mcp'],
     ['~/.copilot/mcp-config.json', 'mcp'],
+    ['~/.claude.json', 'mcp'],
+    ['~/.gemini/extensions/tools/gemini-extension.json', 'mcp'],
+    ['~/.gemini/extensions/tools/server/index.js', 'rules'],
     ['~/.codex/memories/notes.md', 'memory-note'],
     ['~/.claude/projects/-home-dev-project/memory/MEMORY.md', 'memory-note'],
   ] as const)('%s → %s', ([raw, kind]) => {
@@ -58,6 +61,10 @@ describe('the real agents: agentRules', () => {
     '../.cursor/notes.txt',
     '../.claude/notes.md',
     '~/.claude/projects/-home-dev-project/abc.jsonl',
+    // near misses of the files above: another name beside them, the same name in a project
+    '~/.claude.json.backup',
+    '../.claude.json',
+    '~/.gemini/extension-notes/x/gemini-extension.json',
   ])('%s is not an agent rules file', (raw) => {
     expect(pathFacts(raw, ctx).agentRules).toBeUndefined();
   });

@@ -57,7 +57,9 @@ export const claudeCodeFiles: AgentFiles = {
   ],
   // the memory Claude Code writes for itself, per project
   memory: ['$CLAUDE_CONFIG_DIR/projects/*/memory/**', '~/.claude/projects/*/memory/**'],
-  mcp: ['.mcp.json'],
+  // a project's shared servers, and the person's own and per-project local ones in `.claude.json`
+  // (in the config folder when it is moved, else in the home folder)
+  mcp: ['.mcp.json', '~/.claude.json', '$CLAUDE_CONFIG_DIR/.claude.json'],
   tools: TOOLS,
   // Seconds. Guard answers within 2 s (7 s at a chat start, which asks the MCP servers); past this
   // Claude Code kills the hook and runs the step, or blocks it under fail-closed (onFailure "block").

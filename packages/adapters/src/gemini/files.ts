@@ -51,9 +51,12 @@ export const geminiFiles: AgentFiles = {
     '$GEMINI_CLI_HOME/.gemini/skills/**',
     '$GEMINI_CLI_HOME/.gemini/agents/**',
     '$GEMINI_CLI_HOME/.agents/skills/**',
+    // an extension adds context files, commands and the code of its MCP servers
+    '$GEMINI_CLI_HOME/.gemini/extensions/**',
   ],
   memory: [],
-  mcp: [],
+  // an extension's manifest declares MCP servers (the settings files' own are under settings)
+  mcp: ['$GEMINI_CLI_HOME/.gemini/extensions/*/gemini-extension.json'],
   tools: TOOLS,
   // Seconds (Gemini CLI's own unit is ms; its default is 60 s). Guard answers within 2 s (7 s at a
   // chat start, which asks the MCP servers); past this Gemini CLI kills the hook and runs the step.
