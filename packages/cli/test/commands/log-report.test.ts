@@ -114,9 +114,13 @@ describe('guard report', () => {
 
   it('names the unknown tools that went ahead unchecked, per chat', async () => {
     const { io, out, guardHome } = withHome();
+    const step = (time: string, tool: string, chat = 'c1'): LogEntry => ({
+      ...{ time, how: 'rules', agent: 'codex', chat, tool, kind: 'shell' },
+      ...{ decision: 'allow', rules: [], step: 'ls' },
+    });
     const unknown = (time: string, tool: string, chat = 'c1'): LogEntry => ({
-      ...{ time, how: 'rules', agent: 'codex', chat, tool, kind: 'other', unknown: true },
-      ...{ decision: 'allow', rules: [], step: '{"query":"x"}' },
+      ...step(time, tool, chat),
+      ...{ kind: 'other', unknown: true, step: '{"query":"x"}' },
     });
     const lines: LogEntry[] = [
       unknown(at(1), 'FrobTool'),
@@ -124,9 +128,9 @@ describe('guard report', () => {
       unknown(at(3), 'FrobTool'),
       unknown(at(4), 'Elsewhere', 'c2'),
       // near misses: a tool read by its shape, and an unknown tool's result (no step judged)
-      { ...unknown(at(5), 'Reader'), unknown: undefined, kind: 'shell', step: 'ls' },
+      step(at(5), 'Reader'),
       { time: at(6), how: 'event', agent: 'codex', chat: 'c1', event: 'PostToolUse', tool: 'Late', unknown: true },
-      { time: at(7), how: 'rules', agent: 'codex', chat: 'c3', tool: 'Bash', decision: 'allow', rules: [], step: 'ls' },
+      step(at(7), 'Bash', 'c3'),
     ];
     for (const line of lines) appendLog(guardHome, line);
     await report({ json: true }, io);
