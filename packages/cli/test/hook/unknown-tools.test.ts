@@ -5,13 +5,11 @@ import { AGENTS } from '@guard/adapters/agents';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatReport } from '../../src/commands/report.js';
 import { report } from '../../src/commands/report.js';
-import type { HookIo } from '../../src/hook/run.js';
-import { runHook } from '../../src/hook/run.js';
 import type { LogEntry } from '../../src/state/decision-log.js';
-import { captureIo, NOWHERE } from '../capture-io.js';
+import { captureIo } from '../capture-io.js';
 import { AGENT_CASES } from '../hook-cases.js';
 import type { AgentCase } from '../hook-cases.js';
-import { pieces } from './stage-call.js';
+import { hookReply } from './stage-call.js';
 
 // A tool guard does not know, through the whole hook on every agent: read by the shape of its
 // input, judged like the agent's own tool of that shape; with nothing guard reads, it goes ahead
@@ -24,18 +22,7 @@ beforeEach(() => {
 afterEach(() => rmSync(guardHome, { recursive: true, force: true }));
 
 async function run(agentCase: AgentCase, payload: unknown): Promise<{ stdout: string; log: LogEntry }> {
-  let stdout = '';
-  const io: HookIo = {
-    stdin: pieces(JSON.stringify(payload)),
-    stopInput: () => undefined,
-    out: (text) => void (stdout += text),
-    err: () => undefined,
-    env: { GUARD_HOME: guardHome },
-    home: () => NOWHERE,
-    tmp: () => '/tmp',
-    parentArgs: () => ['node', 'agent'],
-  };
-  await runHook(agentCase.args, io, {});
+  const { stdout } = await hookReply(agentCase.args, guardHome, payload);
   const lines = readFileSync(join(guardHome, 'log.jsonl'), 'utf8').trim().split('\n');
   return { stdout, log: JSON.parse(lines.at(-1) ?? '') as LogEntry };
 }
