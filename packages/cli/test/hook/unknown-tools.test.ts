@@ -78,7 +78,21 @@ describe.for(AGENT_CASES)('guard hook $agent, a tool guard does not know', (agen
     expect(log).toMatchObject({ kind: 'write', decision: 'block' });
   });
 
+  it('FrobTool given only the shell profile: blocked, as a file the tool might write', async () => {
+    const { stdout, log } = await run(agentCase, agentCase.tool('FrobTool', { path: '~/.bashrc' }));
+    expect(answerOf(agentCase, stdout)).toBe('deny');
+    expect(log).toMatchObject({ kind: 'other', decision: 'block', rules: ['system.persistence'] });
+    expect(log).not.toHaveProperty('unknown');
+  });
+
   // near misses: what the same tool's harmless input lets through
+  it('FrobTool given a file of the project: goes ahead, checked', async () => {
+    const { stdout, log } = await run(agentCase, agentCase.tool('FrobTool', { path: 'README.md' }));
+    expect(stdout).toBe(agentCase.noObjection);
+    expect(log).toMatchObject({ kind: 'other', decision: 'allow' });
+    expect(log).not.toHaveProperty('unknown');
+  });
+
   it('FrobTool with ls: goes ahead, checked', async () => {
     const { stdout, log } = await run(agentCase, agentCase.tool('FrobTool', { command: 'ls' }));
     expect(stdout).toBe(agentCase.noObjection);
