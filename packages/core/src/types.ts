@@ -38,6 +38,13 @@ interface StepBase {
    * `description`); only the second opinion reads it.
    */
   readonly intent?: string;
+  /**
+   * A step read by the shape of an unknown tool's input (a command, a file with its content): the
+   * rest of that input, beside the fields the step was read from. It is judged as an unknown tool's
+   * arguments are (every path-like string a file it might write, every URL a site it sends to), so
+   * reading one shape never hides another.
+   */
+  readonly otherArgs?: unknown;
 }
 
 export interface ShellStep extends StepBase {
@@ -89,6 +96,11 @@ export interface McpStep extends StepBase {
 export interface OtherStep extends StepBase {
   readonly kind: 'other';
   readonly args: unknown;
+  /**
+   * A tool its agent's adapter does not know, whose input holds nothing of a shape guard reads (a
+   * command, a path, a URL): it goes ahead unchecked, and the log and `guard report` say so.
+   */
+  readonly unknown?: true;
 }
 
 export type ToolStep = ShellStep | WriteStep | PatchStep | ReadStep | FetchStep | McpStep | OtherStep;

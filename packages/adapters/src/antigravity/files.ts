@@ -4,7 +4,7 @@ import type { AgentFiles } from '../adapter.js';
 const ROOTS = ['.agents', '.agent', '_agents', '_agent'];
 
 /** The kinds of step the payload reader makes of this agent's tools. */
-export type ToolKind = 'shell' | 'create' | 'edit' | 'delete' | 'read' | 'search' | 'fetch' | 'mcp';
+export type ToolKind = 'shell' | 'create' | 'edit' | 'delete' | 'read' | 'search' | 'fetch' | 'mcp' | 'other';
 
 /** The agent's own tools by name, and the step each is (its payload reader's table). */
 // Model-facing tool names (argument keys are PascalCase; some builds vary their case).
@@ -22,6 +22,16 @@ export const TOOLS = {
   read_url_content: 'fetch',
   open_browser_url: 'fetch',
   call_mcp_tool: 'mcp',
+  // No step on the machine: subagents, questions to the person, images, tasks, web searches
+  invoke_subagent: 'other',
+  define_subagent: 'other',
+  browser_subagent: 'other',
+  ask_permission: 'other',
+  ask_question: 'other',
+  generate_image: 'other',
+  manage_task: 'other',
+  schedule: 'other',
+  search_web: 'other',
 } as const satisfies Readonly<Record<string, ToolKind>>;
 
 /**

@@ -20,6 +20,8 @@ import {
 import type { Fields } from '../wire.js';
 import { toolKind } from '../files.js';
 import { TOOLS } from './files.js';
+import type { ShapeStep } from '../shape.js';
+import { commandArg, readShape, withShape } from '../shape.js';
 
 /** What Antigravity can do with guard's hooks (see the Antigravity hook reference). */
 export const capabilities: Capabilities = {
@@ -127,11 +129,12 @@ function toStep(fields: Fields, where: string): ToolStep {
     ...(typeof stepIdx === 'number' ? { callId: String(stepIdx) } : {}),
   };
   // the model's own words for the step, where the tool takes them (write_to_file's "Description")
-  const intent = firstText(optionalArg(args, 'Description'));
-  return { ...base, ...(intent === undefined ? {} : { intent }), ...details };
+  const intent = firstText(pick(args, 'Description'));
+  return withShape({ ...base, ...(intent === undefined ? {} : { intent }) }, details);
 }
 
 type Details =
+  | ShapeStep
   | { readonly kind: 'shell'; readonly command: string }
   | {
       readonly kind: 'write';
@@ -148,9 +151,9 @@ function kindFields(toolName: string, args: Fields, at: string): Details {
   const kind = toolKind(TOOLS, toolName.toLowerCase());
   switch (kind) {
     case 'shell':
-      return { kind, command: requireArg(args, at, 'CommandLine') };
+      return { kind, command: commandArg(args, at, 'CommandLine') };
     case 'create': {
-      const content = optionalArg(args, 'CodeContent');
+      const content = optionalArg(args, at, 'CodeContent');
       return {
         kind: 'write',
         mode: pick(args, 'Overwrite') === true ? 'overwrite' : 'create',
@@ -159,7 +162,7 @@ function kindFields(toolName: string, args: Fields, at: string): Details {
       };
     }
     case 'edit': {
-      const content = optionalArg(args, 'ReplacementContent');
+      const content = optionalArg(args, at, 'ReplacementContent');
       return {
         kind: 'write',
         mode: 'edit',
@@ -169,13 +172,13 @@ function kindFields(toolName: string, args: Fields, at: string): Details {
     }
     case 'delete': {
       // The argument names of delete_file were not captured; take the first path-like one.
-      const path = optionalArg(args, ...PATH_KEYS);
+      const path = optionalArg(args, at, ...PATH_KEYS);
       return path === undefined ? { kind: 'other', args } : { kind: 'write', mode: 'delete', path };
     }
     case 'read':
       return { kind, path: requireArg(args, at, ...PATH_KEYS) };
     case 'search': {
-      const path = optionalArg(args, 'SearchPath');
+      const path = optionalArg(args, at, 'SearchPath');
       return path === undefined ? { kind: 'other', args } : { kind: 'read', path };
     }
     case 'fetch':
@@ -187,11 +190,13 @@ function kindFields(toolName: string, args: Fields, at: string): Details {
         tool: requireArg(args, at, 'ToolName'),
         args: parseArgs(pick(args, 'Arguments') ?? {}),
       };
+    case 'other':
+      return { kind, args };
     case undefined: {
       // One documentation table names MCP tools mcp__<server>__<tool>; live builds use call_mcp_tool.
       const mcp = /^mcp__(.+?)__(.+)$/.exec(toolName);
       if (mcp?.[1] !== undefined && mcp[2] !== undefined) return { kind: 'mcp', server: mcp[1], tool: mcp[2], args };
-      return { kind: 'other', args };
+      return readShape(args, at);
     }
   }
 }

@@ -4,7 +4,7 @@ import type { AgentFiles } from '../adapter.js';
 export const DISABLE_ALL_HOOKS = String.raw`disableAllHooks["']?\s*[:=]\s*["']?(?:true|1)\b`;
 
 /** The kinds of step the payload reader makes of this agent's tools. */
-export type ToolKind = 'shell' | 'overwrite' | 'edit' | 'notebook' | 'read' | 'search' | 'fetch';
+export type ToolKind = 'shell' | 'overwrite' | 'edit' | 'notebook' | 'read' | 'search' | 'fetch' | 'other';
 
 /** The agent's own tools by name, and the step each is (its payload reader's table). */
 export const TOOLS = {
@@ -19,6 +19,19 @@ export const TOOLS = {
   Glob: 'search',
   Grep: 'search',
   WebFetch: 'fetch',
+  // Tools that are no step on the machine (subagents, searches, plans, skills), read as they are:
+  // never by the shape of their input, where a prompt may quote a command
+  Agent: 'other',
+  Task: 'other',
+  TaskCreate: 'other',
+  TaskGet: 'other',
+  TaskUpdate: 'other',
+  TaskList: 'other',
+  TaskStop: 'other',
+  WebSearch: 'other',
+  TodoWrite: 'other',
+  Skill: 'other',
+  ToolSearch: 'other',
 } as const satisfies Readonly<Record<string, ToolKind>>;
 
 /**

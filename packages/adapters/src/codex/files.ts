@@ -1,13 +1,19 @@
 import type { AgentFiles } from '../adapter.js';
 
 /** The kinds of step the payload reader makes of Codex's tools. */
-export type ToolKind = 'shell' | 'patch';
+export type ToolKind = 'shell' | 'patch' | 'other';
 
 /**
  * Codex's own tools by name, and the step each is: every shell variant arrives as Bash with one
- * command string; apply_patch carries its patch text in the same field.
+ * command string; apply_patch carries its patch text in the same field. A subagent's spawn is no
+ * step on the machine (the subagent's own steps come through the hook).
  */
-export const TOOLS = { Bash: 'shell', apply_patch: 'patch' } as const satisfies Readonly<Record<string, ToolKind>>;
+export const TOOLS = {
+  Bash: 'shell',
+  apply_patch: 'patch',
+  spawn_agent: 'other',
+  collaborationspawn_agent: 'other',
+} as const satisfies Readonly<Record<string, ToolKind>>;
 
 /** Codex's top-level options that take a value as the next argument (so that value is not the subcommand). */
 export const VALUE_OPTIONS = [

@@ -17,6 +17,7 @@ import {
 import type { Fields } from '../wire.js';
 import { toolKind } from '../files.js';
 import { TOOLS, VALUE_OPTIONS } from './files.js';
+import { commandArg, stepByShape } from '../shape.js';
 
 /** What Codex can do with guard's hooks (see the Codex hook reference). */
 export const capabilities: Capabilities = {
@@ -144,19 +145,23 @@ function toStep(fields: Fields, where: string): ToolStep {
   };
   const input = fields['tool_input'];
   const kind = toolKind(TOOLS, toolName);
-  if (kind === 'shell') return { ...base, kind: 'shell', command: commandOf(input, where) };
-  if (kind === 'patch') return { ...base, kind: 'patch', patch: commandOf(input, where) };
+  const at = `${where} tool_input`;
+  if (kind === 'shell') return { ...base, kind: 'shell', command: commandArg(inputOf(input, where), at, 'command') };
+  // a patch is one text, never a list of words
+  if (kind === 'patch') return { ...base, kind: 'patch', patch: requireString(inputOf(input, where), 'command', at) };
+  if (kind === 'other') return { ...base, kind: 'other', args: input };
   const mcp = /^mcp__(.+?)__(.+)$/.exec(toolName);
   if (mcp?.[1] !== undefined && mcp[2] !== undefined) {
     // The arguments are an object, or a JSON string when Codex could not parse them.
     return { ...base, kind: 'mcp', server: mcp[1], tool: mcp[2], args: parseArgs(input) };
   }
-  return { ...base, kind: 'other', args: input };
+  // dynamic (app) tools and anything new
+  return stepByShape(base, input, at);
 }
 
-function commandOf(input: unknown, where: string): string {
+function inputOf(input: unknown, where: string): Fields {
   if (!isFields(input)) throw new PayloadError(`${where}: "tool_input" must be an object with a "command" string.`);
-  return requireString(input, 'command', `${where} tool_input`);
+  return input;
 }
 
 /**

@@ -2,7 +2,8 @@ import type { AgentFiles } from '../adapter.js';
 import { DISABLE_ALL_HOOKS } from '../claude-code/files.js';
 
 /** The kinds of step the payload reader makes of this agent's tools. */
-export type ToolKind = 'shell' | 'create' | 'overwrite' | 'edit' | 'read' | 'search' | 'fetch' | 'patch' | 'editor';
+export type ToolKind =
+  'shell' | 'create' | 'overwrite' | 'edit' | 'read' | 'search' | 'fetch' | 'patch' | 'editor' | 'other';
 
 /** The agent's own tools by name, and the step each is (its payload reader's table). */
 // Lower-cased tool names: the CLI's own, the Claude names of PascalCase registrations, and the
@@ -25,9 +26,28 @@ export const TOOLS = {
   read_file: 'read',
   grep: 'search',
   rg: 'search',
+  glob: 'search',
   web_fetch: 'fetch',
   webfetch: 'fetch',
   apply_patch: 'patch',
+  // No step on the machine: the CLI's own tools for its shells' output, its subagents, its
+  // questions, its plan and its session's own database (the commands a shell runs come as bash)
+  read_bash: 'other',
+  stop_bash: 'other',
+  list_bash: 'other',
+  task: 'other',
+  task_complete: 'other',
+  read_agent: 'other',
+  list_agents: 'other',
+  write_agent: 'other',
+  ask_user: 'other',
+  report_intent: 'other',
+  update_todo: 'other',
+  skill: 'other',
+  web_search: 'other',
+  fetch_copilot_cli_documentation: 'other',
+  sql: 'other',
+  session_store_sql: 'other',
 } as const satisfies Readonly<Record<string, ToolKind>>;
 
 /**

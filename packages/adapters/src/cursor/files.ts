@@ -1,7 +1,7 @@
 import type { AgentFiles } from '../adapter.js';
 
 /** The kinds of step the payload reader makes of this agent's tools. */
-export type ToolKind = 'shell' | 'read' | 'search' | 'overwrite' | 'edit' | 'delete';
+export type ToolKind = 'shell' | 'read' | 'search' | 'overwrite' | 'edit' | 'delete' | 'other';
 
 /** The agent's own tools by name, and the step each is (its payload reader's table). */
 export const TOOLS = {
@@ -14,6 +14,8 @@ export const TOOLS = {
   StrReplace: 'edit',
   Edit: 'edit',
   MultiEdit: 'edit',
+  // a subagent: no step on the machine (its own steps come through the hook)
+  Task: 'other',
 } as const satisfies Readonly<Record<string, ToolKind>>;
 
 /**

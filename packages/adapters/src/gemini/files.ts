@@ -1,7 +1,7 @@
 import type { AgentFiles } from '../adapter.js';
 
 /** The kinds of step the payload reader makes of this agent's tools. */
-export type ToolKind = 'shell' | 'overwrite' | 'edit' | 'read' | 'folder' | 'search' | 'fetch';
+export type ToolKind = 'shell' | 'overwrite' | 'edit' | 'read' | 'folder' | 'search' | 'fetch' | 'other';
 
 /** The agent's own tools by name, and the step each is (its payload reader's table). */
 export const TOOLS = {
@@ -13,6 +13,17 @@ export const TOOLS = {
   glob: 'search',
   grep_search: 'search',
   web_fetch: 'fetch',
+  // several files at once: their paths go to core as the tool's arguments
+  read_many_files: 'other',
+  // No step on the machine: searches, plans, questions to the person, skills, subagents
+  google_web_search: 'other',
+  write_todos: 'other',
+  ask_user: 'other',
+  activate_skill: 'other',
+  enter_plan_mode: 'other',
+  exit_plan_mode: 'other',
+  update_topic: 'other',
+  invoke_agent: 'other',
 } as const satisfies Readonly<Record<string, ToolKind>>;
 
 /**

@@ -99,7 +99,10 @@ export type CallEntry = Omit<LogEntry, 'time' | 'ms' | 'agent'>;
 // Keys are redacted over this much of the step text; the log keeps far less than that.
 const REDACT_SPAN = 64 * 1024;
 
-/** The log fields that describe the call: chat, event, tool, kind, and the step text with keys redacted. */
+/**
+ * The log fields that describe the call: chat, event, tool, kind (and whether the tool was one guard
+ * could not read at all), and the step text with keys redacted.
+ */
 export function describeInput(input: HookInput | undefined, event: string | undefined): Omit<CallEntry, 'how'> {
   const named = event === undefined ? {} : { event };
   if (input === undefined) return named;
@@ -112,6 +115,7 @@ export function describeInput(input: HookInput | undefined, event: string | unde
         chat: step.chatId,
         tool: step.toolName,
         kind: step.kind,
+        ...(step.kind === 'other' && step.unknown === true ? { unknown: true as const } : {}),
         step: logText(step, stepText(step).slice(0, REDACT_SPAN)),
       };
     }

@@ -1,6 +1,7 @@
 import type { ToolStep } from '@guard/core';
 import type { Call, HookDeps, HookIo } from '../../src/hook/call.js';
 import { readCall } from '../../src/hook/call.js';
+import { runHook } from '../../src/hook/run.js';
 import { NOWHERE } from '../capture-io.js';
 
 /** A call as the first stage reads it, over a fake HookIo that keeps what is written to it. */
@@ -36,6 +37,27 @@ export async function stageCall(
   const call = await readCall(argv, io, options.deps ?? {});
   if (typeof call === 'string') throw new Error(call);
   return { call, out, err, deadlines };
+}
+
+/** Runs the whole hook on one payload, guard's folder at `guardHome`: its exit code and what it wrote to stdout. */
+export async function hookReply(
+  argv: readonly string[],
+  guardHome: string,
+  payload: unknown,
+): Promise<{ code: number; stdout: string }> {
+  let stdout = '';
+  const io: HookIo = {
+    stdin: pieces(JSON.stringify(payload)),
+    stopInput: () => undefined,
+    out: (text) => void (stdout += text),
+    err: () => undefined,
+    env: { GUARD_HOME: guardHome },
+    home: () => NOWHERE,
+    tmp: () => '/tmp',
+    parentArgs: () => ['node', 'agent'],
+  };
+  const code = await runHook(argv, io);
+  return { code, stdout };
 }
 
 /** Stdin as one piece, as a pipe may deliver it. */
