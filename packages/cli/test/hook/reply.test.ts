@@ -163,6 +163,24 @@ describe('replyStage', () => {
     expect(deadlines).toEqual([20]);
   });
 
+  // the rules judged the step before the deadline came (the second opinion or settling did not finish)
+  it.for([
+    { name: 'their block', checked: 'block', stdout: /"deny".*the rules said no/i },
+    { name: 'their no objection', checked: 'allow', stdout: /^$/ },
+    { name: 'nothing judged yet: asked', checked: undefined, stdout: /"deny".*ran out of time/ },
+  ] as const)("the deadline gives the rules' verdict when they finished: $name", async ({ checked, stdout }) => {
+    const { call, out } = await stageCall(['codex'], HOME, { deps: { deadlineMs: 20 } });
+    call.known.settings = DEFAULT_SETTINGS;
+    call.known.input = call.payload.read(codex.shell(HARMLESS), undefined, ['node', 'codex']);
+    call.known.event = call.known.input.event;
+    if (checked !== undefined)
+      call.known.checked = { decision: checked, findings: [], agentMessage: 'the rules said no', userMessage: '' };
+    const expired = await replyStage(call).expired;
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatch(stdout);
+    expect(expired.line).toMatchObject({ how: 'deadline', decision: checked ?? 'ask' });
+  });
+
   it.for([
     { deadlineMs: 2_000, started: START_DEADLINE_MS },
     { deadlineMs: 9_000, started: 9_000 },
