@@ -59,7 +59,7 @@ export const claudeCodeFiles: AgentFiles = {
   memory: ['$CLAUDE_CONFIG_DIR/projects/*/memory/**', '~/.claude/projects/*/memory/**'],
   mcp: ['.mcp.json'],
   tools: TOOLS,
-  // Seconds. Guard answers within 2 s (7 s at a chat start, which asks the MCP servers); past this
+  // Seconds. Guard answers within this less its margin (7 s; cli/src/hook/reply.ts); past this
   // Claude Code kills the hook and runs the step, or blocks it under fail-closed (onFailure "block").
   hookTimeout: 10,
   hooksOff: [DISABLE_ALL_HOOKS],
