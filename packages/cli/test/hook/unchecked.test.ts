@@ -10,7 +10,7 @@ import { deadlinesFor } from '../../src/hook/reply.js';
 import type { LogEntry } from '../../src/state/decision-log.js';
 import { NOWHERE } from '../capture-io.js';
 import type { AgentCase } from '../hook-cases.js';
-import { AGENT_CASES, ASKED, BLOCKED, HARMLESS } from '../hook-cases.js';
+import { AGENT_CASES, ASKED, BLOCKED, fixtureText, HARMLESS } from '../hook-cases.js';
 
 /**
  * Silence means checked (SPEC §7): per agent and per way guard can fail to check a step, a
@@ -247,5 +247,47 @@ describe("every agent's deadline is its own hook timeout less the margin", () =>
       rmSync(guardHome, { recursive: true, force: true });
     }
     expect(told).toEqual([EXPECTED[agent]]);
+  });
+});
+
+// not a step: nothing to stop, so a failure answers the event as it always would (Antigravity
+// registers only its step event: whatever fails there is answered as a step)
+describe("a result whose handling fails gets its event's own reply", () => {
+  it.for([
+    { agent: 'codex', args: ['codex'], file: 'codex/post-tool-use-bash', event: 'PostToolUse' },
+    { agent: 'cursor', args: ['cursor'], file: 'cursor/synth-post-tool-use-shell', event: 'postToolUse' },
+    {
+      agent: 'copilot',
+      args: ['copilot', '--event', 'postToolUse'],
+      file: 'copilot/post-tool-use-bash',
+      event: 'postToolUse',
+    },
+    { agent: 'claude-code', args: ['claude-code'], file: 'claude-code/post-tool-use-bash', event: 'PostToolUse' },
+    { agent: 'gemini', args: ['gemini'], file: 'gemini/after-tool-shell', event: 'AfterTool' },
+  ] as const)('$agent $event', async ({ agent, args, file, event }) => {
+    const guardHome = mkdtempSync(join(tmpdir(), 'guard-unchecked-'));
+    let stdout = '';
+    try {
+      const io: HookIo = {
+        stdin: now(fixtureText(file)),
+        stopInput: () => undefined,
+        out: (out) => void (stdout += out),
+        err: () => undefined,
+        env: { GUARD_HOME: guardHome },
+        home: () => NOWHERE,
+        tmp: () => '/tmp',
+        parentArgs: () => ['node', 'agent'],
+      };
+      const failing = {
+        forStep: () => Promise.reject(new Error('no')),
+        onEvent: () => Promise.reject(new Error('broke')),
+      };
+      await runHook(args, io, { session: failing });
+      const line = JSON.parse(readFileSync(join(guardHome, 'log.jsonl'), 'utf8').trim()) as LogEntry;
+      expect(line).toMatchObject({ how: 'failure', decision: 'allow', event, error: 'broke' });
+    } finally {
+      rmSync(guardHome, { recursive: true, force: true });
+    }
+    expect(stdout).toBe(AGENTS[agent].toEventReply(event, undefined).stdout);
   });
 });
