@@ -24,7 +24,7 @@ const CWD_KEYS = new Set(['cwd', 'working_directory', 'workdir']);
 
 /** The most text read, strings kept and steps made: the answer is due, and the rest is asked anyway. */
 const MAX_TEXT = 1024 * 1024;
-const MAX_STRINGS = 256;
+const MAX_STRINGS = 1024;
 const MAX_STEPS = 32;
 /** How deep JSON inside a string inside JSON is read. */
 const MAX_DEPTH = 2;
