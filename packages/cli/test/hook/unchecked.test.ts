@@ -129,14 +129,18 @@ interface Result {
   readonly line: LogEntry;
 }
 
-/** One call through runHook with a guard folder of its own (and `settings` in it). */
-async function call(agent: AgentCase, path: Path, command: string, settings = ''): Promise<Result> {
+/** One hook call through runHook, with a guard folder of its own (and `settings` in it). */
+async function hookCall(
+  args: readonly string[],
+  stdin: AsyncIterable<Uint8Array | string>,
+  options: { deps?: HookDeps; settings?: string; deadline?: (ms: number) => void } = {},
+): Promise<Result> {
   const guardHome = mkdtempSync(join(tmpdir(), 'guard-unchecked-'));
   try {
-    if (settings !== '') writeFileSync(join(guardHome, 'settings.yaml'), settings);
+    if (options.settings !== undefined) writeFileSync(join(guardHome, 'settings.yaml'), options.settings);
     let stdout = '';
     const io: HookIo = {
-      stdin: path.stdin(agent, command),
+      stdin,
       stopInput: () => undefined,
       out: (out) => void (stdout += out),
       err: () => undefined,
@@ -145,14 +149,23 @@ async function call(agent: AgentCase, path: Path, command: string, settings = ''
       tmp: () => '/tmp',
       // an agent run by a person: where the agent has a prompt, an ask reaches it
       parentArgs: () => ['node', 'agent'],
+      ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
     };
-    const code = await runHook(agent.args, io, path.deps ?? {});
+    const code = await runHook(args, io, options.deps ?? {});
     const lines = readFileSync(join(guardHome, 'log.jsonl'), 'utf8').trim().split('\n');
     if (lines.length !== 1) throw new Error(`${lines.length} log lines, not one`);
     return { stdout, code, line: JSON.parse(lines[0] ?? '') as LogEntry };
   } finally {
     rmSync(guardHome, { recursive: true, force: true });
   }
+}
+
+/** A step of `agent` on `path`. */
+function call(agent: AgentCase, path: Path, command: string, settings?: string): Promise<Result> {
+  return hookCall(agent.args, path.stdin(agent, command), {
+    ...(path.deps === undefined ? {} : { deps: path.deps }),
+    ...(settings === undefined ? {} : { settings }),
+  });
 }
 
 const parsed = (stdout: string): Record<string, unknown> => JSON.parse(stdout || '{}') as Record<string, unknown>;
@@ -229,23 +242,7 @@ describe("every agent's deadline is its own hook timeout less the margin", () =>
     expect(EXPECTED[agent]).toBeLessThan(seconds * 1000);
     // and a call is told that deadline
     const told: number[] = [];
-    const guardHome = mkdtempSync(join(tmpdir(), 'guard-unchecked-'));
-    try {
-      const io: HookIo = {
-        stdin: now(''),
-        stopInput: () => undefined,
-        out: () => undefined,
-        err: () => undefined,
-        env: { GUARD_HOME: guardHome },
-        home: () => NOWHERE,
-        tmp: () => '/tmp',
-        parentArgs: () => [],
-        deadline: (ms) => void told.push(ms),
-      };
-      await runHook(args, io);
-    } finally {
-      rmSync(guardHome, { recursive: true, force: true });
-    }
+    await hookCall(args, now(''), { deadline: (ms) => void told.push(ms) });
     expect(told).toEqual([EXPECTED[agent]]);
   });
 });
@@ -265,29 +262,12 @@ describe("a result whose handling fails gets its event's own reply", () => {
     { agent: 'claude-code', args: ['claude-code'], file: 'claude-code/post-tool-use-bash', event: 'PostToolUse' },
     { agent: 'gemini', args: ['gemini'], file: 'gemini/after-tool-shell', event: 'AfterTool' },
   ] as const)('$agent $event', async ({ agent, args, file, event }) => {
-    const guardHome = mkdtempSync(join(tmpdir(), 'guard-unchecked-'));
-    let stdout = '';
-    try {
-      const io: HookIo = {
-        stdin: now(fixtureText(file)),
-        stopInput: () => undefined,
-        out: (out) => void (stdout += out),
-        err: () => undefined,
-        env: { GUARD_HOME: guardHome },
-        home: () => NOWHERE,
-        tmp: () => '/tmp',
-        parentArgs: () => ['node', 'agent'],
-      };
-      const failing = {
-        forStep: () => Promise.reject(new Error('no')),
-        onEvent: () => Promise.reject(new Error('broke')),
-      };
-      await runHook(args, io, { session: failing });
-      const line = JSON.parse(readFileSync(join(guardHome, 'log.jsonl'), 'utf8').trim()) as LogEntry;
-      expect(line).toMatchObject({ how: 'failure', decision: 'allow', event, error: 'broke' });
-    } finally {
-      rmSync(guardHome, { recursive: true, force: true });
-    }
+    const failing = {
+      forStep: () => Promise.reject(new Error('no')),
+      onEvent: () => Promise.reject(new Error('broke')),
+    };
+    const { stdout, line } = await hookCall(args, now(fixtureText(file)), { deps: { session: failing } });
+    expect(line).toMatchObject({ how: 'failure', decision: 'allow', event, error: 'broke' });
     expect(stdout).toBe(AGENTS[agent].toEventReply(event, undefined).stdout);
   });
 });
