@@ -10,6 +10,7 @@ import type { Call, CallEntry, HookIo } from './call.js';
 import { describeInput, oneLine } from './call.js';
 import type { Unchecked } from './failure.js';
 import { failureAnswer, isBrokenCode } from './failure.js';
+import { sniffEvent } from './input.js';
 
 /**
  * What is kept back of the agent's own hook timeout (the seconds its declaration gives, as setup
@@ -125,10 +126,12 @@ export function replyStage(call: Call): Replier {
     if (replied) return { code: ExitCode.Ok };
     const cause = oneLine(error);
     const { agent, payload, env } = call;
-    const { event, input, settings, checked } = known;
+    const { input, settings, checked } = known;
     const what: Unchecked =
       how === 'deadline' ? 'deadline' : isBrokenCode(error) ? 'broken' : input === undefined ? 'unread' : 'error';
     const unread = input === undefined ? { text: known.read?.() ?? '', parentArgs: argsOf(io) } : {};
+    // a payload cut short still names its event, as a whole one that is not JSON does
+    const event = known.event ?? (unread.text === undefined ? undefined : sniffEvent(unread.text));
     const answer = failureAnswer({
       agent,
       payload,

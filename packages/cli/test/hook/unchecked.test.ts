@@ -51,9 +51,14 @@ async function* late(payload: string): AsyncGenerator<string> {
 }
 
 /** The payload up to just after the command's string, and then nothing, never closed. */
-async function* cutShort(payload: string, command: string): AsyncGenerator<string> {
+function cutShort(payload: string, command: string): AsyncGenerator<string> {
   const quoted = JSON.stringify(command);
-  yield payload.slice(0, payload.indexOf(quoted) + quoted.length);
+  return openEnded(payload.slice(0, payload.indexOf(quoted) + quoted.length));
+}
+
+/** `text`, on a stdin that never closes. */
+async function* openEnded(text: string): AsyncGenerator<string> {
+  yield text;
   await new Promise(() => undefined);
 }
 
@@ -250,7 +255,7 @@ describe("every agent's deadline is its own hook timeout less the margin", () =>
 // not a step: nothing to stop, so a failure answers the event as it always would (Antigravity
 // registers only its step event: whatever fails there is answered as a step)
 describe("a result whose handling fails gets its event's own reply", () => {
-  it.for([
+  const RESULTS = [
     { agent: 'codex', args: ['codex'], file: 'codex/post-tool-use-bash', event: 'PostToolUse' },
     { agent: 'cursor', args: ['cursor'], file: 'cursor/synth-post-tool-use-shell', event: 'postToolUse' },
     {
@@ -261,7 +266,8 @@ describe("a result whose handling fails gets its event's own reply", () => {
     },
     { agent: 'claude-code', args: ['claude-code'], file: 'claude-code/post-tool-use-bash', event: 'PostToolUse' },
     { agent: 'gemini', args: ['gemini'], file: 'gemini/after-tool-shell', event: 'AfterTool' },
-  ] as const)('$agent $event', async ({ agent, args, file, event }) => {
+  ] as const;
+  it.for(RESULTS)('$agent $event', async ({ agent, args, file, event }) => {
     const failing = {
       forStep: () => Promise.reject(new Error('no')),
       onEvent: () => Promise.reject(new Error('broke')),
@@ -270,4 +276,27 @@ describe("a result whose handling fails gets its event's own reply", () => {
     expect(line).toMatchObject({ how: 'failure', decision: 'allow', event, error: 'broke' });
     expect(stdout).toBe(AGENTS[agent].toEventReply(event, undefined).stdout);
   });
+
+  // cut short where its event is named (Copilot's comes with --event): that event's reply; cut
+  // before (the near miss): guard cannot tell it from a step, so it is asked as one
+  it.concurrent.for(
+    RESULTS.flatMap((row) => [
+      { ...row, named: true },
+      { ...row, named: false },
+    ]),
+  )(
+    '$agent $event, cut short and never ended (its event named: $named)',
+    async ({ agent, args, file, event, named }, { expect }) => {
+      const payload = fixtureText(file);
+      const at = payload.indexOf(`"${event}"`);
+      const cut = named ? (at < 0 ? payload.length / 2 : at + event.length + 2) : payload.indexOf('{') + 1;
+      const { stdout, line } = await hookCall(args, openEnded(payload.slice(0, cut)), {
+        deps: { deadlineMs: DEADLINE_MS },
+      });
+      expect(line.how).toBe('deadline');
+      if (named || (args as readonly string[]).includes('--event'))
+        expect(stdout).toBe(AGENTS[agent].toEventReply(event, undefined).stdout);
+      else expect(stdout).toMatch(/ran out of time/i);
+    },
+  );
 });
