@@ -8,7 +8,7 @@ import type { Environment, Verdict } from '../../packages/core/src/index.js';
 import { evaluate, rules } from '../../packages/core/src/index.js';
 import { adapters, AGENTS, agentKnowledge } from '../../packages/adapters/src/index.js';
 import { askInChatMessage, askMessage, blockMessage, GUARD_ON_NOTICE } from '../../packages/adapters/src/messages.js';
-import { FAIL_CLOSED_MESSAGE } from '../../packages/cli/src/hook/failure.js';
+import { failClosedMessage } from '../../packages/cli/src/hook/failure.js';
 import type { LogEntry } from '../../packages/cli/src/state/decision-log.js';
 import { createProbe } from '../../packages/cli/src/world/probe.js';
 import { AGENT_CASES, ASKED, BLOCKED, HARMLESS, fixture, fixtureText } from '../../packages/cli/test/hook-cases.js';
@@ -172,13 +172,16 @@ describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (
     { name: 'a recorded payload with a field of the wrong type', stdin: fixtureText(agentCase.wrongType) },
   ];
 
-  it.for(broken)('fail-open, $name: no objection, the cause on stderr and in the log', async ({ stdin }) => {
+  // not read, so not checked: asked (a deny where nobody is known to answer), saying so
+  it.for(broken)('fail-open, $name: asked, the cause on stderr and in the log', async ({ stdin }) => {
     const result = await hook(args, stdin);
-    expect(result).toMatchObject({ code: 0, stdout: agentCase.noObjection });
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toBe(agentCase.noObjection);
+    expect(result.stdout).toMatch(/guard could not read this step/i);
     expect(result.stderr).toMatch(/^guard: [^\n]+\n$/);
     expect(result.log).toMatchObject({
       how: 'failure',
-      decision: 'allow',
+      decision: 'ask',
       error: result.stderr.slice('guard: '.length, -1),
     });
   });
@@ -208,24 +211,35 @@ describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (
     }
   });
 
-  it('stdin left open in the middle of a payload: answered at the deadline', async () => {
-    const before = logLines(OPEN).length;
-    const { exited, child } = openStdin('{"hook_event_name": "PreToolUse", "tool_input": {"command": "git st');
-    // the answer is in the log once it went out; the process ends when the agent closes stdin
-    for (let waited = 0; logLines(OPEN).length === before && waited < 8_000; waited += 50)
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(logLines(OPEN).slice(before)).toMatchObject([{ how: 'deadline', decision: 'allow' }]);
-    child.stdin.end();
-    expect(await exited).toBe(0);
-  });
+  // what was read of the payload is judged by the never list; anything else is asked
+  it.for([
+    { command: 'git st', decision: 'ask' },
+    { command: 'git push --force orig', decision: 'block' },
+  ])(
+    'stdin left open in the middle of a payload ($command…): $decision at the deadline',
+    async ({ command, decision }) => {
+      const before = logLines(OPEN).length;
+      const { exited, child, stdout } = openStdin(
+        `{"hook_event_name": "PreToolUse", "tool_input": {"command": "${command}`,
+      );
+      // the answer is in the log once it went out; the process ends when the agent closes stdin
+      for (let waited = 0; (logLines(OPEN).length === before || stdout() === '') && waited < 8_000; waited += 50)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(logLines(OPEN).slice(before)).toMatchObject([{ how: 'deadline', decision }]);
+      expect(stdout()).not.toBe(agentCase.noObjection);
+      expect(stdout()).toMatch(/guard ran out of time/i);
+      child.stdin.end();
+      expect(await exited).toBe(0);
+    },
+  );
 
   it.for(broken)('fail-closed, $name: blocked, exit 0', async ({ stdin }) => {
     const result = await hook(args, stdin, CLOSED);
     const verdict: Verdict = {
       decision: 'block',
       findings: [],
-      agentMessage: FAIL_CLOSED_MESSAGE,
-      userMessage: FAIL_CLOSED_MESSAGE,
+      agentMessage: failClosedMessage('unread'),
+      userMessage: failClosedMessage('unread'),
     };
     expect(result).toMatchObject({ code: 0, stdout: REPLY[agent].deny(blockMessage(verdict)) });
     expect(result.log).toMatchObject({ how: 'failure', decision: 'block' });

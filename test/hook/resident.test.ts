@@ -140,7 +140,8 @@ describe('the same answers through the resident checker as in-process', () => {
 async function standIn(guardHome: string, behave: (conn: Socket) => void): Promise<Server> {
   const { run, socket } = checkerSocket(guardHome);
   mkdirSync(run, { recursive: true, mode: 0o700 });
-  const server = createServer(behave);
+  // half-open, as the checker: a client's end of stdin does not end the connection
+  const server = createServer({ allowHalfOpen: true }, behave);
   await new Promise<void>((resolve) => server.listen(socket, resolve));
   return server;
 }
@@ -303,6 +304,28 @@ describe('a call the checker cannot answer runs in-process, with exactly that an
     }
   });
 
+  // the call has one deadline, counted from the client's start: a checker that said it would answer
+  // by 2 s and did not leaves the call run here with none of its 300 ms left, so it answers at once
+  // (the deadline's answer, or the rules' when they are done before its timer fires: a deny either
+  // way), never with a deadline of its own after the checker's
+  it('a checker that says its deadline and then never answers: the call answers within the one deadline', async () => {
+    const there = guardHome({ GUARD_DEADLINE_MS: '300' });
+    const notes = join(ROOT, `notes-${homes}`);
+    await standIn(
+      there.guardHome,
+      afterHeader((conn) => conn.write('{"t":"accepted"}\n{"t":"deadline","ms":2000}\n')),
+    );
+    const result = await hook(codex.args, payload, noting(there.env, notes));
+    expect(result.stdout).toMatch(/"permissionDecision":"deny"/);
+    expect(noted(notes)).toEqual(['in-process']);
+    const log = readFileSync(join(there.guardHome, 'log.jsonl'), 'utf8').trim().split('\n');
+    expect(log).toHaveLength(1);
+    const line = JSON.parse(log[0] ?? '') as { how: string; ms: number };
+    expect(line.how).toMatch(/^(deadline|rules)$/);
+    // counted from the client's start, past the checker's 2 s
+    expect(line.ms).toBeGreaterThanOrEqual(2_000);
+  });
+
   it('GUARD_RESIDENT=off: a running checker is not used', async () => {
     const there = guardHome();
     const notes = join(ROOT, `notes-${homes}`);
@@ -375,11 +398,12 @@ describe('the checker leaves', () => {
     const { socket } = checkerSocket(there.guardHome);
     const pid = checkerPid(socket);
     const header = {
-      v: 1,
+      v: 2,
       id: buildId(),
       argv: ['codex'],
       env: there.env,
       ppid: process.pid,
+      started: Date.now(),
       home: HOME,
       tmp: tmpdir(),
       node,

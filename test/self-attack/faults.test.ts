@@ -15,6 +15,7 @@ import {
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentId } from '../../packages/adapters/src/index.js';
+import { AGENTS as REGISTRY } from '../../packages/adapters/src/agents.js';
 import { findOnPath } from '../../packages/cli/src/agents/codex-app-server.js';
 import { changesDir, chatFile, loadChat, recordChange } from '../../packages/cli/src/state/chats.js';
 import { BIN, requireBuild } from '../hook/bin.js';
@@ -47,7 +48,7 @@ interface Arranged {
   /** Stdin text instead of the whole payload; `keepOpen` leaves stdin open after it. */
   readonly stdin?: (payload: string) => string;
   readonly keepOpen?: boolean;
-  /** The payload cannot be read: fail-open may let it through (SPEC §7), fail-closed must block. */
+  /** The payload cannot be read: fail-open asks at least (SPEC §7), fail-closed must block. */
   readonly unreadable?: boolean;
   /** Breaks a copy of guard's built code (the hook's folder), which the run then uses. */
   readonly code?: (dist: string) => void;
@@ -455,8 +456,8 @@ async function runCase(
     stdin: arranged.stdin?.(payload) ?? payload,
     ...(arranged.keepOpen === true ? { keepOpen: true } : {}),
     ...(arranged.before === undefined ? {} : { before: arranged.before }),
-    // far beyond guard's 2 s deadline, below the agents' own 10-30 s timeouts
-    limitMs: 9_000,
+    // the agent's own timeout: guard's deadline is that less a margin (a stdin left open waits for it)
+    limitMs: REGISTRY[agent].files.hookTimeout * 1000,
   });
   return { ran, arranged, place };
 }
@@ -476,8 +477,10 @@ async function tryCase(fault: Fault, mode: Mode, agent: AgentId, command: string
   if (ran.code !== 0) return wrong('exit code the agent misreads');
   if (STRICTNESS[got] < 0) return wrong('an answer the agent cannot read');
   if (arranged.unreadable === true) {
-    // a payload that cannot be read goes ahead under fail-open (SPEC §7) and is blocked under fail-closed
-    return mode === 'fail-closed' && got !== 'block' ? wrong('not blocked under fail-closed') : undefined;
+    // a payload that cannot be read is asked under fail-open (the never list blocks what of it could be
+    // read: half a payload may or may not hold the command) and blocked under fail-closed (SPEC §7)
+    if (mode === 'fail-closed') return got !== 'block' ? wrong('not blocked under fail-closed') : undefined;
+    return STRICTNESS[got] < STRICTNESS.ask ? wrong('let through, though guard could not read it') : undefined;
   }
   if (STRICTNESS[got] < STRICTNESS[expected]) return wrong('looser than without the fault');
   const after = command === ASKED ? fault.after?.(place) : undefined;

@@ -227,6 +227,12 @@ export interface Agent {
    * Throws PayloadError on a shape it cannot read.
    */
   read(payload: unknown, event: string | undefined, parentArgs: readonly string[]): HookInput;
+  /**
+   * Whether an ask on a step reaches a person, judged from the agent's command line alone: for a
+   * payload guard could not read, whose fields are unknown. Left out, it cannot be told, and the
+   * failure answer's ask is a block.
+   */
+  canAskUnread?(parentArgs: readonly string[]): boolean;
   /** The reply for a verdict on a step. */
   toReply(verdict: Verdict, context: ReplyContext): HookReply;
   /** The reply for a non-step event (start, prompt, result, ignore); `notice` goes to the agent/person where possible. */

@@ -9,7 +9,14 @@ import path = require('node:path');
 import type vm = require('node:vm');
 
 /** The protocol between the client and the checker; a checker of another version answers "stale". */
-const PROTOCOL = 1;
+const PROTOCOL = 2;
+
+/**
+ * What the checker keeps back of a call's deadline (up to half of it): it answers this much before
+ * the call is due, so a client whose checker did not answer by then runs the call itself in what is
+ * left, and the whole call still answers within the one deadline.
+ */
+const RESERVE_MS = 1_000;
 
 /**
  * The build's id (`hook.bundle.id`, written by the build: a hash of the hook's scripts), or
@@ -91,4 +98,4 @@ function writeCache(script: vm.Script, cache: string): void {
   }
 }
 
-export = { PROTOCOL, buildId, objectOf, trustedFolder, socketPath, scriptOf, writeCache };
+export = { PROTOCOL, RESERVE_MS, buildId, objectOf, trustedFolder, socketPath, scriptOf, writeCache };

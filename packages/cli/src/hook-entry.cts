@@ -19,13 +19,15 @@ import type { Frame, Header } from './hook-wire.cjs';
 
 /**
  * How long a checker may take to accept a call (it accepts as soon as it reads the header; a busy
- * one, such as one running git for another call, later). GUARD_RESIDENT_ACCEPT_MS sets another.
+ * one, such as one running git for another call, later), and then to say the call's deadline (at
+ * once, when it has read the call). GUARD_RESIDENT_ACCEPT_MS sets another.
  */
 const ACCEPT_MS = 1_000;
-/** What the checker gets beyond the call's own deadline before the call runs here instead. */
-const GRACE_MS = 1_000;
-/** The hook's own deadline when GUARD_DEADLINE_MS does not set one (hook/reply.ts DEFAULT_DEADLINE_MS). */
-const DEFAULT_DEADLINE_MS = 2_000;
+/**
+ * What the checker gets beyond its own deadline (base.RESERVE_MS before the call's) before the
+ * call runs here instead, in what is left of the call's deadline.
+ */
+const GRACE_MS = 200;
 /**
  * A missed call starts a checker only when guard's log shows another call within this long: a
  * single call (a one-off, a test's fresh folder) never leaves a process behind, a working agent
@@ -161,7 +163,12 @@ function stdinReader(net: typeof Net): {
 /** How a hand-off ended when the checker gave no answer, and whether a checker should be started. */
 type Missed = { readonly start: boolean };
 
-/** Hands the call to the checker at `socket`: its answer, or how it missed. */
+/**
+ * Hands the call to the checker at `socket`: its answer, or how it missed. The checker answers by
+ * its deadline, which it says at once and which comes base.RESERVE_MS before the call's own (both
+ * count from `header.started`, this process's start): a checker that has not answered by then (and
+ * a little grace) is given up, and the call runs here in what is left.
+ */
 function handOff(
   net: typeof Net,
   socket: string,
@@ -181,10 +188,11 @@ function handOff(
     };
     const wait = (ms: number): void => {
       clearTimeout(timer);
-      timer = setTimeout(() => finish({ start: false }), ms);
+      timer = setTimeout(() => finish({ start: false }), Math.max(0, ms));
     };
     const accept = Number(header.env.GUARD_RESIDENT_ACCEPT_MS);
-    wait(Number.isInteger(accept) && accept > 0 ? accept : ACCEPT_MS);
+    const acceptMs = Number.isInteger(accept) && accept > 0 ? accept : ACCEPT_MS;
+    wait(acceptMs);
     conn.on('error', (error: NodeJS.ErrnoException) =>
       // nobody listening: start one; anything else (a checker that went away mid-call) is left to it
       finish({ start: error.code === 'ENOENT' || error.code === 'ECONNREFUSED' }),
@@ -205,14 +213,8 @@ function handOff(
         if (frame === undefined) return finish({ start: false });
         if (frame.t === 'stale') return finish({ start: true });
         if (frame.t === 'done') return finish(frame);
-        const deadline = Number(header.env.GUARD_DEADLINE_MS);
-        wait(
-          (frame.t === 'deadline'
-            ? frame.ms
-            : Number.isInteger(deadline) && deadline > 0
-              ? deadline
-              : DEFAULT_DEADLINE_MS) + GRACE_MS,
-        );
+        // accepted: the deadline comes next; the deadline: the checker's, from this process's start
+        wait(frame.t === 'deadline' ? header.started + frame.ms + GRACE_MS - Date.now() : acceptMs);
       }
     });
   });
@@ -273,6 +275,8 @@ function ensureRunFolder(run: string): boolean {
 
 /** The call: through the checker when it can, else here. */
 async function main(): Promise<number> {
+  // the call's deadline counts from here, however it is answered
+  const started = Math.floor(performance.timeOrigin);
   const argv = process.argv.slice(3);
   const inProcess = async (stdio?: RawStdio): Promise<number> => {
     // loaded only here: a call the checker answers never loads the runtime
@@ -306,6 +310,7 @@ async function main(): Promise<number> {
       argv,
       env,
       ppid: process.ppid,
+      started,
       ...homeAndTmp(env),
       node: process.version,
     };

@@ -77,6 +77,7 @@ function headerOf(line: string): Header | undefined {
     env === null ||
     Object.values(env).some((item) => typeof item !== 'string') ||
     !Number.isInteger(h.ppid) ||
+    !Number.isFinite(h.started) ||
     typeof h.home !== 'string' ||
     typeof h.tmp !== 'string' ||
     typeof h.node !== 'string'
@@ -210,20 +211,26 @@ async function serve(): Promise<boolean> {
     async function answer(conn: net.Socket, header: Header): Promise<void> {
       let out = '';
       let err = '';
-      const code = await runHook(header.argv, {
-        stdin: stdin(),
-        stopInput: () => {
-          stopped = true;
-          wake?.();
+      const code = await runHook(
+        header.argv,
+        {
+          stdin: stdin(),
+          stopInput: () => {
+            stopped = true;
+            wake?.();
+          },
+          out: (text) => (out += text),
+          err: (text) => (err += text),
+          env: header.env,
+          home: () => header.home,
+          tmp: () => header.tmp,
+          parentArgs: () => ancestorArgs(header.ppid),
+          // the deadline counts from the client's start, and the client is told this checker's
+          started: header.started,
+          deadline: (ms) => send(conn, { t: 'deadline', ms }),
         },
-        out: (text) => (out += text),
-        err: (text) => (err += text),
-        env: header.env,
-        home: () => header.home,
-        tmp: () => header.tmp,
-        parentArgs: () => ancestorArgs(header.ppid),
-        deadline: (ms) => send(conn, { t: 'deadline', ms }),
-      });
+        { reserveMs: base.RESERVE_MS },
+      );
       send(conn, { t: 'done', out, err, code });
       conn.end();
       // what had no usable cache (another Node since the build), saved once, as a call in-process does

@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import type { Agent } from '../adapter.js';
 import { jsonServers } from '../scan.js';
 import { antigravityFiles } from './files.js';
-import { capabilities, read, toEventReply, toReply } from './payload.js';
+import { canAsk, capabilities, read, toEventReply, toReply } from './payload.js';
 
 /** Antigravity as the hook sees it: payloads and replies (payload.ts), and what its chat-start scan reads. */
 export const antigravity: Agent = {
@@ -21,6 +21,7 @@ export const antigravity: Agent = {
     ],
   },
   read,
+  canAskUnread: canAsk,
   toReply,
   toEventReply,
 };

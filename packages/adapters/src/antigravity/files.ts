@@ -54,7 +54,7 @@ export const antigravityFiles: AgentFiles = {
   // Whole seconds: Antigravity drops the whole file over a non-integer timeout. It denies the step
   // when a hook times out, so a hook that is merely slow to start (a cold Node on a busy Windows
   // machine) would cost the person a refused step: guard keeps Antigravity's own 30 s default,
-  // far above guard's 2 s budget.
+  // and answers within it less its margin (21 s).
   hookTimeout: 30,
   hooksOff: [],
 };

@@ -94,7 +94,7 @@ export function toEventReply(event: string, _notice: string | undefined): HookRe
   return jsonReply({});
 }
 
-function canAsk(parentArgs: readonly string[]): boolean {
+export function canAsk(parentArgs: readonly string[]): boolean {
   // An unreadable command line (e.g. on Windows) cannot rule out --dangerously-skip-permissions.
   return parentArgs.length > 0 && !hasFlag(parentArgs, NO_PROMPT_FLAGS);
 }

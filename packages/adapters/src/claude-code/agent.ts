@@ -3,7 +3,7 @@ import type { Agent, Locations, McpServer } from '../adapter.js';
 import { homeFolder } from '../files.js';
 import { jsonServers, McpConfigError, serversIn } from '../scan.js';
 import { claudeCodeFiles } from './files.js';
-import { capabilities, read, toEventReply, toReply } from './payload.js';
+import { canAsk, capabilities, read, toEventReply, toReply } from './payload.js';
 
 /** Claude Code's own folder: `$CLAUDE_CONFIG_DIR`, by default `~/.claude`. */
 export function claudeHome(where: Locations): string {
@@ -51,6 +51,7 @@ export const claudeCode: Agent = {
     ],
   },
   read,
+  canAskUnread: canAsk,
   toReply,
   toEventReply,
 };

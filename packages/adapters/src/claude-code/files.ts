@@ -74,7 +74,7 @@ export const claudeCodeFiles: AgentFiles = {
   // (in the config folder when it is moved, else in the home folder)
   mcp: ['.mcp.json', '~/.claude.json', '$CLAUDE_CONFIG_DIR/.claude.json'],
   tools: TOOLS,
-  // Seconds. Guard answers within 2 s (7 s at a chat start, which asks the MCP servers); past this
+  // Seconds. Guard answers within this less its margin (7 s; cli/src/hook/reply.ts); past this
   // Claude Code kills the hook and runs the step, or blocks it under fail-closed (onFailure "block").
   hookTimeout: 10,
   hooksOff: [DISABLE_ALL_HOOKS],

@@ -144,7 +144,7 @@ function decide(decision: 'deny' | 'ask', reason: string): HookReply {
  * Whether Claude Code can show its own prompt: not under `-p` (print mode refuses an "ask"). When
  * the command line cannot be read, Claude Code's "ask" is still safe: it prompts, or refuses.
  */
-function canAsk(parentArgs: readonly string[]): boolean {
+export function canAsk(parentArgs: readonly string[]): boolean {
   const args = argsAfter(parentArgs, PROGRAM);
   return args === undefined || !hasFlag(args, PRINT_FLAGS);
 }

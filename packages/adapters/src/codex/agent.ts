@@ -3,7 +3,7 @@ import type { Agent, Locations, McpServer } from '../adapter.js';
 import { homeFolder } from '../files.js';
 import { McpConfigError, serversIn } from '../scan.js';
 import { codexFiles } from './files.js';
-import { capabilities, read, toEventReply, toReply } from './payload.js';
+import { canAskUnread, capabilities, read, toEventReply, toReply } from './payload.js';
 
 /** Codex's own folder: `$CODEX_HOME`, by default `~/.codex`. */
 export function codexHome(where: Locations): string {
@@ -32,6 +32,7 @@ export const codex: Agent = {
     mcp: (where) => [{ path: posix.join(codexHome(where), 'config.toml'), servers: tomlServers }],
   },
   read,
+  canAskUnread,
   toReply,
   toEventReply,
 };

@@ -52,8 +52,8 @@ export const codexFiles: AgentFiles = {
   mcp: [],
   tools: TOOLS,
   // Seconds. Codex runs the command through the user's login shell (`$SHELL -lc`), whose profile
-  // can be slow, and lets the tool run when a hook times out; 30 s is far above guard's 2 s budget
-  // and far below Codex's 600 s default. Codex's trust hash covers the timeout, so changing this
+  // can be slow, and lets the tool run when a hook times out; guard answers within this less its
+  // margin (21 s), and 30 s is far below Codex's 600 s default. Codex's trust hash covers the timeout, so changing this
   // number makes every user re-trust the hook: keep it a constant.
   hookTimeout: 30,
   hooksOff: [],

@@ -177,6 +177,11 @@ function canAsk(fields: Fields, parentArgs: readonly string[]): boolean {
   return fields['permission_mode'] !== 'bypassPermissions';
 }
 
+/** Whether a person reads the chat, from the command line alone: only a run known to be interactive. */
+export function canAskUnread(parentArgs: readonly string[]): boolean {
+  return runKind(parentArgs) === 'interactive';
+}
+
 function runKind(args: readonly string[]): 'headless' | 'interactive' | undefined {
   const start = args.findIndex((arg) => /(^|[\\/])codex(\.js|\.exe|\.cmd)?$/i.test(arg));
   if (start < 0) return undefined;

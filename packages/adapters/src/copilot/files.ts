@@ -92,7 +92,7 @@ export const copilotFiles: AgentFiles = {
   mcp: ['$COPILOT_HOME/mcp-config.json', '.copilot/mcp-config.json', '.vscode/mcp.json'],
   tools: TOOLS,
   // Seconds. Copilot lets the step run when a hook times out (default 30 s), so the timeout only
-  // decides how long a stuck hook holds the agent up; 10 s is far above guard's 2 s budget.
+  // decides how long a stuck hook holds the agent up; guard answers within this less its margin (7 s).
   hookTimeout: 10,
   hooksOff: [DISABLE_ALL_HOOKS],
 };

@@ -142,7 +142,7 @@ function decide(decision: 'deny' | 'ask', event: string, reason: string): HookRe
   return jsonReply(flat);
 }
 
-function canAsk(parentArgs: readonly string[]): boolean {
+export function canAsk(parentArgs: readonly string[]): boolean {
   if (hasFlag(parentArgs, NO_PROMPT_FLAGS) || hasFlag(parentArgs, ['--mode=autopilot'])) return false;
   if (parentArgs.some((arg, i) => arg === '--mode' && parentArgs[i + 1] === 'autopilot')) return false;
   // The CLI cannot see Copilot's environment but may pass this variable in the same list.

@@ -38,7 +38,7 @@ export const cursorFiles: AgentFiles = {
   tools: TOOLS,
   // Seconds (a value in milliseconds would mean hours). Cursor lets the step run when a hook times
   // out unless the entry is fail-closed, and on some Windows builds every call waits out the whole
-  // timeout; 10 s is far above guard's 2 s budget. Cursor does not document its default.
+  // timeout; guard answers within this less its margin (7 s). Cursor does not document its default.
   hookTimeout: 10,
   hooksOff: [],
 };

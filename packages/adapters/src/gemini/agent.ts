@@ -3,7 +3,7 @@ import type { Agent, ExtensionParts, Locations, McpServer } from '../adapter.js'
 import { homeFolder } from '../files.js';
 import { jsonServers, McpConfigError, serversIn, withoutComments } from '../scan.js';
 import { geminiFiles } from './files.js';
-import { capabilities, read, toEventReply, toReply } from './payload.js';
+import { canAsk, capabilities, read, toEventReply, toReply } from './payload.js';
 
 /** The home Gemini CLI works from: `$GEMINI_CLI_HOME`, by default the person's home folder. */
 export function geminiUserHome(where: Locations): string {
@@ -52,6 +52,7 @@ export const gemini: Agent = {
     }),
   },
   read,
+  canAskUnread: canAsk,
   toReply,
   toEventReply,
 };

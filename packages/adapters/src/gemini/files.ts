@@ -69,8 +69,8 @@ export const geminiFiles: AgentFiles = {
   // an extension's manifest declares MCP servers (the settings files' own are under settings)
   mcp: ['$GEMINI_CLI_HOME/.gemini/extensions/*/gemini-extension.json'],
   tools: TOOLS,
-  // Seconds (Gemini CLI's own unit is ms; its default is 60 s). Guard answers within 2 s (7 s at a
-  // chat start, which asks the MCP servers); past this Gemini CLI kills the hook and runs the step.
+  // Seconds (Gemini CLI's own unit is ms; its default is 60 s). Guard answers within this less its
+  // margin (7 s; cli/src/hook/reply.ts); past this Gemini CLI kills the hook and runs the step.
   hookTimeout: 10,
   // `"hooksConfig": { "enabled": false }`
   hooksOff: [String.raw`hooksConfig["']?\s*[:=]\s*\{[^}]*\benabled["']?\s*[:=]\s*false\b`],

@@ -118,7 +118,7 @@ function deny(reason: string): HookReply {
 }
 
 /** Whether a person reads the chat: not under `-p` (when the command line is known). */
-function canAsk(parentArgs: readonly string[]): boolean {
+export function canAsk(parentArgs: readonly string[]): boolean {
   const args = argsAfter(parentArgs, PROGRAM);
   return args === undefined || !hasFlag(args, PROMPT_FLAGS);
 }

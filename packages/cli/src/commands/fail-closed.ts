@@ -4,7 +4,7 @@ import { adapterFor, hasFailClosedSwitch, LEVELS, locationsFrom, readBytes, text
 import type { Io } from '../io.js';
 import { changeSettings } from '../state/switches.js';
 
-/** `guard fail-closed on|off`: what happens to a step when guard itself fails. */
+/** `guard fail-closed on|off`: what happens to a step guard could not check: blocked (on) or asked (off). */
 export async function failClosed(state: 'on' | 'off', io: Io): Promise<void> {
   const on = state === 'on';
   const changed = await changeSettings({ failClosed: on }, io);
@@ -14,8 +14,8 @@ export async function failClosed(state: 'on' | 'off', io: Io): Promise<void> {
   }
   io.out(
     on
-      ? 'fail-closed is now on: when guard itself fails (a payload it cannot read, an error), the step is blocked.\n'
-      : 'fail-closed is now off: when guard itself fails, only the never list still applies and other steps go ahead.\n',
+      ? 'fail-closed is now on: a step guard could not check (a payload it cannot read, an error, no answer in time) is blocked.\n'
+      : 'fail-closed is now off: a step guard could not check is asked (blocked where nobody can answer); the never list still blocks what could be read.\n',
   );
   for (const agent of AGENT_IDS) if (hasFailClosedSwitch(agent)) await refresh(agent, io);
 }

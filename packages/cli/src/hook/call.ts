@@ -4,7 +4,7 @@
 // them in that order.
 import type { AgentId, HookInput } from '@guard/adapters';
 import { AGENT_IDS } from '@guard/adapters/agents';
-import type { Environment, Probe, Rule } from '@guard/core';
+import type { Environment, Probe, Rule, Verdict } from '@guard/core';
 import { logText, redactForLog, stepText } from '@guard/core';
 import type { LogEntry } from '../state/decision-log.js';
 import type { Settings } from '../state/settings.js';
@@ -34,7 +34,13 @@ export interface HookIo {
   tmp(): string;
   /** The command line of the agent that ran the hook (parent processes), when it can be read. */
   parentArgs(): readonly string[];
-  /** Told when the call's deadline moves (a chat's start gets longer), as ms after the call began. */
+  /**
+   * When the call began (ms since epoch): the start of the process the agent ran (the hook client's,
+   * for a call the resident checker answers), so its deadline counts the time Node took to start.
+   * Left out, the call begins when it is read.
+   */
+  readonly started?: number;
+  /** Told when the call's deadline is set or moves (a chat's start gets longer), as ms after the call began. */
   deadline?(ms: number): void;
 }
 
@@ -45,8 +51,17 @@ export interface HookDeps {
   readonly policy?: (projectRoot: string) => Promise<PolicyResult>;
   /** The catalogue to run (default: every built-in rule). */
   readonly rules?: readonly Rule[];
-  /** The budget for one call, in ms (default 2 s, or `GUARD_DEADLINE_MS`). */
+  /**
+   * The budget for one call, in ms, in place of `GUARD_DEADLINE_MS`; like it, it only shortens the
+   * agent's own (reply.ts `deadlinesFor`).
+   */
   readonly deadlineMs?: number;
+  /**
+   * Ms of the deadline this runtime keeps back for another to answer in, should it not: the resident
+   * checker answers this much before the call's deadline, and the hook client runs the call itself
+   * in what is left when the checker does not answer by then.
+   */
+  readonly reserveMs?: number;
   /** The second opinion's HTTP call (tests pass another). */
   readonly post?: ConsultInput['post'];
 }
@@ -60,6 +75,10 @@ export interface Known {
   event: string | undefined;
   settings?: Settings;
   input?: HookInput;
+  /** Stdin's text as far as it has been read (the payload, whole or cut short). */
+  read?: () => string;
+  /** The rules' verdict on the step, once they have judged it (the deadline's answer when it comes first). */
+  checked?: Verdict;
   /** Why guard works with other settings than settings.yaml's, or without the chat's memory. */
   readonly problems: string[];
 }
@@ -82,7 +101,9 @@ export interface Call {
 
 /** The call, or what to print for a hook command that cannot be right (a setup mistake). */
 export async function readCall(argv: readonly string[], io: HookIo, deps: HookDeps): Promise<Call | string> {
-  const started = Date.now();
+  const now = Date.now();
+  // a start in the future (a clock that moved) counts as now: the deadline never grows
+  const started = io.started === undefined || !(io.started <= now) ? now : Math.floor(io.started);
   const args = parseHookArgs(argv);
   if (typeof args === 'string')
     return `guard: ${args}\nThe hook command should read like \`guard hook ${AGENT_IDS[0]}\`; run \`guard setup <agent>\` to write it again.\n`;

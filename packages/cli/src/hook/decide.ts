@@ -116,6 +116,8 @@ async function judge(
   // fail-closed: a look guard could not finish in time is a failure, and a failure blocks
   if (failClosed && probe.gaveUp?.() === true && evaluation.decision !== 'block')
     throw new Error('git did not answer within its time budget, so guard could not check this step');
+  // the rules' verdict stands should the deadline come before the rest (the second opinion, settling)
+  call.known.checked = evaluation;
   // the second opinion may raise what the rules let through (only loaded when it is on)
   const opinion =
     settings.secondOpinion.on && input.deferAsk !== true && consultable(step, evaluation)

@@ -25,6 +25,8 @@ export function processHookIo(stdio: RawStdio = rawStdio()): HookIo {
     home: homedir,
     tmp: tmpdir,
     parentArgs: () => ancestorArgs(process.ppid),
+    // the deadline counts from the process's start: Node's own start is part of the agent's wait
+    started: performance.timeOrigin,
   };
 }
 

@@ -5,7 +5,7 @@ import type { HookInput } from '@guard/adapters';
 import type { Settings } from '../state/settings.js';
 import { effectiveSettings } from '../state/settings.js';
 import type { Call } from './call.js';
-import { readAll, sniffEvent } from './input.js';
+import { MAX_INPUT_BYTES, readAll, sniffEvent, textOf } from './input.js';
 
 /** The step as read: the settings it is judged under, and the payload. */
 export interface ReadStep {
@@ -23,7 +23,10 @@ export async function readStep(call: Call): Promise<ReadStep> {
     known.problems.push(problem);
     io.err(`guard: ${problem}\n`);
   }
-  const { text, json: parsed } = await readAll(io.stdin);
+  // what arrives is kept where the deadline can read it, should the payload never end
+  const parts: Buffer[] = [];
+  known.read = () => textOf(parts);
+  const { text, json: parsed } = await readAll(io.stdin, MAX_INPUT_BYTES, parts);
   if (text.trim() === '') throw new Error('stdin was empty: no payload to read');
   // should the payload not be readable, a failure is still answered in its event's shape
   known.event ??= sniffEvent(text);

@@ -27,7 +27,7 @@ const logLines = (): string[] =>
 describe('guard fail-closed on|off', () => {
   it('on: saved, said in the past tense, logged', async () => {
     const out = await withHome(guardHome, (io) => failClosed('on', io));
-    expect(out).toMatch(/^fail-closed is now on: when guard itself fails .*, the step is blocked\.\n$/);
+    expect(out).toMatch(/^fail-closed is now on: a step guard could not check .* is blocked\.\n$/);
     expect(await readSettings(guardHome)).toMatchObject({ failClosed: true, enabled: true });
     expect(logLines().map((line) => JSON.parse(line) as unknown)).toMatchObject([
       { how: 'switch', changed: { failClosed: true } },
@@ -48,7 +48,7 @@ describe('guard fail-closed on|off', () => {
     writeFileSync(join(guardHome, 'settings.yaml'), '# keep me\nenabled: false\nfailClosed: true # was on\n');
     const out = await withHome(guardHome, (io) => failClosed('off', io));
     expect(out).toBe(
-      'fail-closed is now off: when guard itself fails, only the never list still applies and other steps go ahead.\n',
+      'fail-closed is now off: a step guard could not check is asked (blocked where nobody can answer); the never list still blocks what could be read.\n',
     );
     const text = readFileSync(join(guardHome, 'settings.yaml'), 'utf8');
     expect(text).toContain('# keep me\n');

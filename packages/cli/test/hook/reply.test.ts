@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Answer } from '../../src/hook/reply.js';
-import { DEFAULT_DEADLINE_MS, deadlineFrom, replyStage, START_DEADLINE_MS } from '../../src/hook/reply.js';
+import { ceilingMs, deadlineFrom, deadlinesFor, replyStage, START_DEADLINE_MS } from '../../src/hook/reply.js';
 import { DEFAULT_SETTINGS } from '../../src/state/settings.js';
 import { AGENT_CASES, BLOCKED, HARMLESS } from '../hook-cases.js';
 import { stageCall } from './stage-call.js';
@@ -17,14 +17,57 @@ describe('deadlineFrom', () => {
   it.for([
     { value: '500', ms: 500 },
     { value: '1', ms: 1 },
-    { value: undefined, ms: DEFAULT_DEADLINE_MS },
-    { value: '0', ms: DEFAULT_DEADLINE_MS },
-    { value: '-5', ms: DEFAULT_DEADLINE_MS },
-    { value: '1.5', ms: DEFAULT_DEADLINE_MS },
-    { value: 'soon', ms: DEFAULT_DEADLINE_MS },
-    { value: '', ms: DEFAULT_DEADLINE_MS },
+    { value: undefined, ms: undefined },
+    { value: '0', ms: undefined },
+    { value: '-5', ms: undefined },
+    { value: '1.5', ms: undefined },
+    { value: 'soon', ms: undefined },
+    { value: '', ms: undefined },
   ])('GUARD_DEADLINE_MS=$value: $ms ms', ({ value, ms }) => {
     expect(deadlineFrom(value === undefined ? {} : { GUARD_DEADLINE_MS: value })).toBe(ms);
+  });
+});
+
+describe("ceilingMs: the agent's own timeout less the margin (30 %, at least 3 s)", () => {
+  it.for([
+    { seconds: 30, ms: 21_000 },
+    { seconds: 10, ms: 7_000 },
+    { seconds: 60, ms: 42_000 },
+    // near misses: where 3 s is more than 30 %, and a timeout shorter than the margin
+    { seconds: 5, ms: 2_000 },
+    { seconds: 2, ms: 0 },
+  ])('$seconds s: $ms ms', ({ seconds, ms }) => {
+    expect(ceilingMs(seconds)).toBe(ms);
+  });
+});
+
+describe('deadlinesFor: a knob only shortens; a chat start gets longer within the same ceiling', () => {
+  it.for([
+    { name: 'nothing asked', seconds: 10, env: {}, options: {}, step: 7_000, start: 7_000 },
+    { name: 'nothing asked, 30 s', seconds: 30, env: {}, options: {}, step: 21_000, start: 21_000 },
+    { name: 'shorter asked', seconds: 30, env: { GUARD_DEADLINE_MS: '500' }, options: {}, step: 500, start: 7_000 },
+    { name: 'longer asked', seconds: 10, env: { GUARD_DEADLINE_MS: '60000' }, options: {}, step: 7_000, start: 7_000 },
+    { name: 'not a number', seconds: 10, env: { GUARD_DEADLINE_MS: 'soon' }, options: {}, step: 7_000, start: 7_000 },
+    {
+      name: 'wantedMs in its place',
+      seconds: 30,
+      env: { GUARD_DEADLINE_MS: '500' },
+      options: { wantedMs: 900 },
+      step: 900,
+      start: 7_000,
+    },
+    { name: 'wantedMs longer', seconds: 10, env: {}, options: { wantedMs: 60_000 }, step: 7_000, start: 7_000 },
+    { name: 'a reserve', seconds: 10, env: {}, options: { reserveMs: 1_000 }, step: 6_000, start: 6_000 },
+    {
+      name: 'a reserve, at most half',
+      seconds: 30,
+      env: { GUARD_DEADLINE_MS: '300' },
+      options: { reserveMs: 1_000 },
+      step: 150,
+      start: 6_000,
+    },
+  ])('$name: step $step ms, start $start ms', ({ seconds, env, options, step, start }) => {
+    expect(deadlinesFor(seconds, env, options)).toEqual({ step, start });
   });
 });
 
@@ -69,10 +112,10 @@ describe('replyStage', () => {
       how: 'failure',
     },
     {
-      name: 'fail-open, a harmless step',
+      name: 'fail-open, a harmless step (not checked: asked)',
       settings: DEFAULT_SETTINGS,
       command: HARMLESS,
-      decision: 'allow',
+      decision: 'ask',
       how: 'failure',
     },
     {
@@ -99,8 +142,10 @@ describe('replyStage', () => {
     const failed = reply.fail(new Error('it broke'));
     reply.stop();
     expect(out).toHaveLength(1);
-    expect(codex.denies(JSON.parse(out[0] || '{}') as Record<string, unknown>)).toBe(decision === 'block');
+    // Codex's ask is a deny too: one that has the agent ask the person in the chat
+    expect(codex.denies(JSON.parse(out[0] || '{}') as Record<string, unknown>)).toBe(decision !== 'allow');
     if (settings === undefined) expect(out[0]).toMatch(/fail-closed is on/);
+    if (decision === 'ask') expect(out[0]).toMatch(/approval first\. Guard failed while checking this step/);
     expect(failed.line).toMatchObject({ how, decision, error: 'it broke', event: 'PreToolUse', step: command });
     // guard off says nothing on stderr; a failure says why
     expect(err).toEqual(how === 'off' ? [] : ['guard: it broke\n']);
@@ -116,6 +161,24 @@ describe('replyStage', () => {
     expect(reply.give(answer('late\n'))).toEqual({ code: 0 });
     expect(out).toHaveLength(1);
     expect(deadlines).toEqual([20]);
+  });
+
+  // the rules judged the step before the deadline came (the second opinion or settling did not finish)
+  it.for([
+    { name: 'their block', checked: 'block', stdout: /"deny".*the rules said no/i },
+    { name: 'their no objection', checked: 'allow', stdout: /^$/ },
+    { name: 'nothing judged yet: asked', checked: undefined, stdout: /"deny".*ran out of time/ },
+  ] as const)("the deadline gives the rules' verdict when they finished: $name", async ({ checked, stdout }) => {
+    const { call, out } = await stageCall(['codex'], HOME, { deps: { deadlineMs: 20 } });
+    call.known.settings = DEFAULT_SETTINGS;
+    call.known.input = call.payload.read(codex.shell(HARMLESS), undefined, ['node', 'codex']);
+    call.known.event = call.known.input.event;
+    if (checked !== undefined)
+      call.known.checked = { decision: checked, findings: [], agentMessage: 'the rules said no', userMessage: '' };
+    const expired = await replyStage(call).expired;
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatch(stdout);
+    expect(expired.line).toMatchObject({ how: 'deadline', decision: checked ?? 'ask' });
   });
 
   it.for([
