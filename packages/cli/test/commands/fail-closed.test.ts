@@ -1,6 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { adapters, readFallback } from '@guard/adapters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failClosed } from '../../src/commands/fail-closed.js';
 import type { Io } from '../../src/io.js';
@@ -95,6 +96,64 @@ describe("Cursor's own fail-closed mark follows the setting", () => {
     await failClosed('on', w.io);
     expect(() => readFileSync(w.file)).toThrow();
     expect(w.stdout()).not.toContain('Cursor');
+    rmSync(w.home, { recursive: true, force: true });
+  });
+});
+
+describe("the commands' own answer for when guard's files are gone follows the setting", () => {
+  const world = (): { io: Io; stdout: () => string; home: string } => {
+    const home = mkdtempSync(join(tmpdir(), 'guard-fc-home-'));
+    const captured = captureIo({ home, cwd: home });
+    return { io: { ...captured.io, env: { GUARD_HOME: guardHome } }, stdout: captured.stdout, home };
+  };
+  /** The effect of the answer of each of guard's step commands in the agent's file, as the agent reads it. */
+  const answers = (agent: 'codex' | 'claude-code', file: string): string[] => {
+    const adapter = adapters[agent];
+    const text = readFileSync(file, 'utf8');
+    return adapter.stepEvents
+      .map((event) => readFallback(adapter.installedCommand(text, event) ?? ''))
+      .filter((found) => found !== undefined)
+      .map((found) => adapter.doctor.readReply(found.reply.stdout, found.reply.exitCode, false).effect);
+  };
+
+  it.for([
+    { agent: 'codex' as const, file: (home: string) => join(home, '.codex', 'hooks.json'), asks: 'block' },
+    { agent: 'claude-code' as const, file: (home: string) => join(home, '.claude', 'settings.json'), asks: 'ask' },
+  ])(
+    '$agent: on makes it block, off makes it ask again, and uninstall still gives the file back',
+    async ({ agent, file, asks }) => {
+      const w = world();
+      const path = file(w.home);
+      const { setup } = await import('../../src/commands/setup.js');
+      await setup(agent, { project: false, dryRun: false }, w.io);
+      const fresh = readFileSync(path, 'utf8');
+      expect(answers(agent, path)).toEqual([asks]);
+      await failClosed('on', w.io);
+      expect(answers(agent, path)).toEqual(['block']);
+      expect(w.stdout()).toContain(
+        `guard is set up in ${adapters[agent].displayName} (${path}); writing its entries to match:`,
+      );
+      await failClosed('off', w.io);
+      expect(readFileSync(path, 'utf8')).toBe(fresh);
+      const { uninstall } = await import('../../src/commands/uninstall.js');
+      await uninstall(agent, { project: false }, w.io);
+      expect(existsSync(path)).toBe(false);
+      rmSync(w.home, { recursive: true, force: true });
+    },
+  );
+
+  it('a file already as setup writes it for the setting is not written again', async () => {
+    const w = world();
+    const path = join(w.home, '.codex', 'hooks.json');
+    writeFileSync(join(guardHome, 'settings.yaml'), 'failClosed: true\n');
+    const { setup } = await import('../../src/commands/setup.js');
+    await setup('codex', { project: false, dryRun: false }, w.io);
+    writeFileSync(join(guardHome, 'settings.yaml'), 'failClosed: false\n');
+    // the setting goes back on while the file still says on: nothing to write
+    const before = statSync(path).mtimeMs;
+    await failClosed('on', w.io);
+    expect(statSync(path).mtimeMs).toBe(before);
+    expect(w.stdout()).not.toContain('writing its entries');
     rmSync(w.home, { recursive: true, force: true });
   });
 });
