@@ -6,11 +6,12 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentId, Effect } from '../../packages/adapters/src/index.js';
 import { adapters, AGENT_IDS, fallbackReply } from '../../packages/adapters/src/index.js';
-import { hookCommand } from '../../packages/cli/src/agents/config-io.js';
+import { hookCommand, splitCommand } from '../../packages/cli/src/agents/config-io.js';
 import { requireBuild } from './bin.js';
 
 // A hook that outlives guard: the exact command setup writes, run the way the agents run it (a
-// POSIX shell, `sh -c`; bash too where there is one) with a step on stdin, from a copy of the
+// POSIX shell, `sh -c`; bash too where there is one; split into words and started without a shell,
+// as Cursor is said to do) with a step on stdin, from a copy of the
 // built hook in a folder whose path has a space, a quote and a dollar in it. While guard's files
 // are there it answers as guard; with its hook script, its whole package or its Node gone, the
 // command itself answers: the agent's ask (block under fail-closed), never silence or a crash.
@@ -18,7 +19,13 @@ import { requireBuild } from './bin.js';
 const DIST = fileURLToPath(new URL('../../packages/cli/dist/', import.meta.url));
 const DANGEROUS = 'git push --force origin main';
 const HARMLESS = 'echo guard-orphan';
-const SHELLS = [['/bin/sh', '-c'], ...(existsSync('/bin/bash') ? [['/bin/bash', '-c']] : [])] as const;
+/** How an agent starts the command: through a shell, or split into words as a shell would and started directly. */
+type Runner = readonly [string, string] | 'split';
+const RUNNERS: readonly Runner[] = [
+  ['/bin/sh', '-c'],
+  ...(existsSync('/bin/bash') ? [['/bin/bash', '-c'] as const] : []),
+  'split',
+];
 
 const box = mkdtempSync(join(tmpdir(), "guard orphan 'q' $x "));
 const guardHome = join(box, 'guard home');
@@ -52,12 +59,9 @@ function written(agent: AgentId, files: { node: string; script: string }, failCl
   return new Map(adapter.capabilities.events.map((event) => [event, adapter.installedCommand(text, event) ?? '']));
 }
 
-function run(
-  shell: readonly [string, string],
-  command: string,
-  input: string,
-): { stdout: string; code: number | null } {
-  const result = spawnSync(shell[0], [shell[1], command], { input, env, encoding: 'utf8', cwd: box, timeout: 60_000 });
+function run(runner: Runner, command: string, input: string): { stdout: string; code: number | null } {
+  const [file = '', ...args] = runner === 'split' ? splitCommand(command) : [runner[0], runner[1], command];
+  const result = spawnSync(file, args, { input, env, encoding: 'utf8', cwd: box, timeout: 60_000 });
   return { stdout: result.stdout, code: result.status };
 }
 
@@ -88,27 +92,28 @@ describe.skipIf(process.platform === 'win32')('a hook that outlives guard', () =
       const call = adapter.doctor.shellCall(text, box);
       return { event: call.event, input: JSON.stringify(call.payload) };
     };
-    const effect = (shell: readonly [string, string], text: string): Effect => {
+    const effect = (shell: Runner, text: string): Effect => {
       const { event, input } = step(text);
       const answer = run(shell, commands.get(event) as string, input);
       return adapter.doctor.readReply(answer.stdout, answer.code ?? -1, failClosed).effect;
     };
-    for (const shell of SHELLS) {
+    for (const shell of RUNNERS) {
+      const how = shell === 'split' ? 'split into words' : shell[0];
       if (gone === 'nothing') {
         // guard itself answers: its verdicts, the harmless step not held up by the command's form
-        expect(effect(shell, DANGEROUS), shell[0]).toBe('block');
-        expect(effect(shell, HARMLESS), shell[0]).toBe('no-objection');
+        expect(effect(shell, DANGEROUS), how).toBe('block');
+        expect(effect(shell, HARMLESS), how).toBe('no-objection');
         continue;
       }
       const asks = adapter.capabilities.ask === 'native' && !failClosed;
-      expect(effect(shell, DANGEROUS), shell[0]).toBe(asks ? 'ask' : 'block');
-      expect(effect(shell, HARMLESS), shell[0]).toBe(asks ? 'ask' : 'block');
+      expect(effect(shell, DANGEROUS), how).toBe(asks ? 'ask' : 'block');
+      expect(effect(shell, HARMLESS), how).toBe(asks ? 'ask' : 'block');
     }
     if (gone === 'nothing') return;
     // every event gets exactly its own answer, byte for byte, with the agent's exit code
     for (const [event, command] of commands) {
       const want = fallbackReply(adapter, event, failClosed);
-      expect(run(SHELLS[0], command, '{}'), event).toEqual({ stdout: want.stdout, code: want.exitCode });
+      expect(run(['/bin/sh', '-c'], command, '{}'), event).toEqual({ stdout: want.stdout, code: want.exitCode });
     }
   });
 });

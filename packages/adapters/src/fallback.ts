@@ -1,4 +1,5 @@
 import type { Verdict } from '@guard/core';
+import { quoteWord } from '@guard/core';
 import type { AgentAnswers, HookFiles, HookReply } from './adapter.js';
 import { filesGoneMessage } from './messages.js';
 
@@ -8,21 +9,22 @@ import { filesGoneMessage } from './messages.js';
  * guard's command on every call; run bare, it fails ("Cannot find module …", exit 1), and most
  * agents then run the step unchecked. So setup writes (on POSIX)
  *
- *   test -x '<node>' && test -f '<script>' && exec <command>; printf '%s\n' '<answer>'
+ *   /bin/sh -c '<script>' '<node>' '<hook script>' '<answer>' hook <agent> [--event NAME]
  *
- * around the plain command (`"<node>" "<script>" hook <agent> …`). Every agent runs a hook command
- * through a shell (`sh -c`; Codex through the person's login shell, `$SHELL -lc`), which becomes
- * guard's hook while both files are there, and otherwise prints what guard answers when it could
- * not check a step: ask, or block under fail-closed, in the agent's own reply for that event, made
- * at setup time from the agent's `toReply` and `toEventReply`. The paths and the answer are quoted
- * so that sh, bash, zsh and fish (3.0 on) read them alike: single quotes, with each `'` and `\`
- * escaped outside them. No form like this keeps the quoting of cmd.exe and PowerShell, so on
- * Windows setup writes the plain command.
+ * where the script (the same text in every command) runs Node on the hook script with the words
+ * after them while both files are there (`exec`: the shell becomes guard's hook), and otherwise
+ * prints the answer: what guard answers when it could not check a step, ask or block under
+ * fail-closed, in the agent's own reply for that event, made at setup time from the agent's
+ * `toReply` and `toEventReply`. It is one program and its words, each in single quotes (a `'` or
+ * `\` escaped outside them), so every agent reads it alike: those that run it through a shell
+ * (`sh -c`, bash, Codex's login shell, fish included) and Cursor, which splits a command into
+ * words itself. It ends in `hook <agent>` as the plain command does. No form like it keeps the
+ * quoting of cmd.exe and PowerShell, so on Windows setup writes the plain command.
  */
 
 /** What a hook command of this form holds. */
 export interface Fallback {
-  /** The plain command it runs while guard's files are there. */
+  /** The plain command it stands for while guard's files are there (`"<node>" "<script>" hook <agent> …`). */
   readonly command: string;
   /** The files it checks first. */
   readonly files: HookFiles;
@@ -43,43 +45,65 @@ export function fallbackReply(agent: AgentAnswers, event: string, failClosed: bo
   return agent.toReply(verdict, { event, canAsk: agent.capabilities.askEvents.includes(event), failClosed });
 }
 
-/** `command`, run only while `files` are both there; else `reply`, printed by the shell. */
-export function withFallback(command: string, files: HookFiles, reply: HookReply): string {
-  const newline = reply.stdout.endsWith('\n');
-  const text = newline ? reply.stdout.slice(0, -1) : reply.stdout;
-  // the command stays one line (an agent's file shows it, fish and sh read it alike)
-  if (text.includes('\n')) throw new Error('a fallback answer must be one line');
-  const exit = reply.exitCode === 0 ? '' : `; exit ${reply.exitCode}`;
-  return `test -x ${shellWord(files.node)} && test -f ${shellWord(files.script)} && exec ${command}; printf '%s${newline ? '\\n' : ''}' ${shellWord(text)}${exit}`;
+// The words after the script in guard's plain command.
+const TAIL = /\shook\s+([a-z][a-z0-9-]*(?:\s+--event\s+\S+)?)\s*$/;
+const SHELL = '/bin/sh';
+
+/** The script: what to run while `$0` (Node) and `$1` (the hook script) are there, else print `$2`. */
+function script(newline: boolean, exitCode: number): string {
+  const exit = exitCode === 0 ? '' : `; exit ${exitCode}`;
+  return `e="$1" r="$2"; shift 2; test -x "$0" && test -f "$e" && exec "$0" "$e" "$@"; printf "%s${newline ? '\\n' : ''}" "$r"${exit}`;
 }
 
-// One word as shellWord() writes it.
+/** The plain command `command` (its `hook <agent> …` words), run only while `files` are both there; else `reply`. */
+export function withFallback(command: string, files: HookFiles, reply: HookReply): string {
+  const tail = TAIL.exec(command)?.[1];
+  if (tail === undefined) throw new Error(`not a command of guard's: ${command}`);
+  const newline = reply.stdout.endsWith('\n');
+  const text = newline ? reply.stdout.slice(0, -1) : reply.stdout;
+  // the command stays one line (an agent's file shows it)
+  if (text.includes('\n')) throw new Error('a fallback answer must be one line');
+  const words = [script(newline, reply.exitCode), files.node, files.script, text].map(shellWord);
+  return `${SHELL} -c ${words.join(' ')} hook ${tail.replace(/\s+/g, ' ')}`;
+}
+
+// One word as shellWord() writes it, and the script as script() writes it (its variable parts as groups).
 const WORD = String.raw`(?:'[^']*'|\\.)+`;
+const SCRIPT = script(false, 0)
+  .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  .replace(/%s/, '%s((?:\\\\n)?)')
+  .concat('(?:; exit ([1-9][0-9]{0,2}))?');
 const FORM = new RegExp(
-  String.raw`^test -x (${WORD}) && test -f (${WORD}) && exec (.+?); printf '%s(\\n)?' (${WORD})(?:; exit ([1-9][0-9]{0,2}))?$`,
+  String.raw`^/bin/sh -c '${SCRIPT}' (${WORD}) (${WORD}) (${WORD}) hook ([a-z][a-z0-9-]*(?: --event \S+)?)$`,
 );
 
 /** What a command written by withFallback() holds; undefined for any other command. */
 export function readFallback(command: string): Fallback | undefined {
   const match = FORM.exec(command);
   if (match === null) return undefined;
-  const [, node = '', script = '', inner = '', newline, text = '', exit] = match;
+  const [, newline = '', exit, node = '', path = '', text = '', tail = ''] = match;
+  const files = { node: unquoted(node), script: unquoted(path) };
   return {
-    command: inner,
-    files: { node: unquoted(node), script: unquoted(script) },
-    reply: { stdout: `${unquoted(text)}${newline === undefined ? '' : '\n'}`, exitCode: Number(exit ?? 0) },
+    command: `${quoteWord(files.node, 'double')} ${quoteWord(files.script, 'double')} hook ${tail}`,
+    files,
+    reply: { stdout: `${unquoted(text)}${newline === '' ? '' : '\n'}`, exitCode: Number(exit ?? 0) },
   };
 }
 
-/** The plain command inside a command written by withFallback(), or the command itself. */
+/** The plain command a command written by withFallback() stands for, or the command itself. */
 export function plainCommand(command: string): string {
   return readFallback(command)?.command ?? command;
 }
 
-/** A word sh, bash, zsh and fish read alike: runs in single quotes, each `'` and `\` escaped outside them. */
+/**
+ * A word every shell reads alike: runs in single quotes, each `'` escaped outside them, and so is a
+ * `\` before a `'` or a `\` or at the end (fish reads those two pairs even inside single quotes).
+ */
 function shellWord(text: string): string {
   if (text === '') return "''";
-  return text.replace(/[^'\\]+|['\\]/g, (part) => (part === "'" || part === '\\' ? `\\${part}` : `'${part}'`));
+  return text.replace(/'|\\(?=['\\]|$)|(?:[^'\\]|\\(?!['\\]|$))+/g, (part) =>
+    part === "'" || part === '\\' ? `\\${part}` : `'${part}'`,
+  );
 }
 
 function unquoted(word: string): string {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HookFiles, HookReply, InstallOptions } from '../src/index.js';
+import { quoteWord } from '@guard/core';
 import { adapters, AGENT_IDS, fallbackReply, plainCommand, readFallback, withFallback } from '../src/index.js';
 import { isGuardCommand } from '../src/hook-config.js';
 import { filesGoneMessage } from '../src/messages.js';
@@ -12,24 +13,27 @@ const PLAIN = `"${FILES.node}" "${FILES.script}" hook codex`;
 const JSON_LINE: HookReply = { stdout: '{"decision":"deny","reason":"guard\'s files are `gone`"}\n', exitCode: 0 };
 
 describe('withFallback / readFallback: the form and what it holds', () => {
-  it.for<{ name: string; files: HookFiles; command: string; reply: HookReply }>([
-    { name: 'a JSON line', files: FILES, command: PLAIN, reply: JSON_LINE },
-    { name: 'an event tail', files: FILES, command: `${PLAIN} --event PreToolUse`, reply: JSON_LINE },
-    { name: 'silence (no output)', files: FILES, command: PLAIN, reply: { stdout: '', exitCode: 0 } },
-    { name: 'no final newline', files: FILES, command: PLAIN, reply: { stdout: '{}', exitCode: 0 } },
-    { name: 'an exit code', files: FILES, command: PLAIN, reply: { stdout: 'stop\n', exitCode: 2 } },
+  const plain = (files: HookFiles, tail = ''): string =>
+    `${quoteWord(files.node, 'double')} ${quoteWord(files.script, 'double')} hook codex${tail}`;
+  it.for<{ name: string; files: HookFiles; tail?: string; reply: HookReply }>([
+    { name: 'a JSON line', files: FILES, reply: JSON_LINE },
+    { name: 'an event tail', files: FILES, tail: ' --event PreToolUse', reply: JSON_LINE },
+    { name: 'silence (no output)', files: FILES, reply: { stdout: '', exitCode: 0 } },
+    { name: 'no final newline', files: FILES, reply: { stdout: '{}', exitCode: 0 } },
+    { name: 'an exit code', files: FILES, reply: { stdout: 'stop\n', exitCode: 2 } },
     {
       name: 'quotes, backslashes, dollars, backticks and spaces in the paths',
-      files: { node: "/opt/it's \\ $HOME/`node`", script: "/home/dev/a 'b' \\\\c/hook-entry.cjs" },
-      command: PLAIN,
+      files: { node: "/opt/it's \\ $HOME/`node`", script: "/home/dev/a 'b' \\\\c/hook-entry.cjs\\" },
       reply: { stdout: "it's \\n $x `y` '' \\\n", exitCode: 0 },
     },
-  ])('$name: read back as written', ({ files, command, reply }) => {
+  ])('$name: read back as written', ({ files, tail, reply }) => {
+    const command = plain(files, tail);
     const written = withFallback(command, files, reply);
     expect(readFallback(written)).toEqual({ command, files, reply });
     expect(plainCommand(written)).toBe(command);
-    // one line (test/hook/orphan.test.ts has shells read it)
+    // one line, ending as guard's plain command does (test/hook/orphan.test.ts has shells read it)
     expect(written).not.toContain('\n');
+    expect(written.endsWith(` hook codex${tail ?? ''}`)).toBe(true);
   });
 
   it('refuses an answer of more than one line', () => {
@@ -39,20 +43,26 @@ describe('withFallback / readFallback: the form and what it holds', () => {
   const written = withFallback(PLAIN, FILES, JSON_LINE);
   it.for<{ name: string; command: string }>([
     { name: 'the plain command', command: PLAIN },
-    { name: 'no exec', command: written.replace('&& exec ', '&& ') },
-    { name: 'the files tested the other way round', command: written.replace('test -x', 'test -X') },
-    { name: 'more after the answer', command: `${written}; rm -rf ~` },
-    { name: 'an exit code of 0 written out', command: `${written}; exit 0` },
+    { name: 'another shell', command: written.replace('/bin/sh -c', '/bin/bash -c') },
+    { name: 'another script', command: written.replace('test -f "$e" && ', '') },
+    { name: 'an exit code of 0 written out', command: written.replace(`"$r"' `, `"$r"; exit 0' `) },
+    { name: 'more after the agent', command: `${written}; rm -rf ~` },
+    { name: 'an event tail without its event', command: `${written} --event` },
+    { name: 'a word left out', command: written.replace(/ '\{[^ ]*/, '') },
     { name: 'a path not quoted as guard quotes', command: written.replace(`'${FILES.node}'`, FILES.node) },
-    { name: 'something before the test', command: `cd /tmp && ${written}` },
-    {
-      name: 'an answer not in quotes',
-      command: withFallback(PLAIN, FILES, { stdout: '{}\n', exitCode: 0 }).replace(" '{}'", ' {}'),
-    },
+    { name: 'something before it', command: `cd /tmp && ${written}` },
     { name: 'empty', command: '' },
   ])('not the form: $name', ({ command }) => {
+    expect(command).not.toBe(written);
     expect(readFallback(command)).toBeUndefined();
     expect(plainCommand(command)).toBe(command);
+  });
+
+  it.for([
+    { name: 'a command that is not guard', command: '"/bin/echo" hi' },
+    { name: 'more after the agent', command: `${PLAIN} --verbose` },
+  ])('refuses $name', ({ command }) => {
+    expect(() => withFallback(command, FILES, JSON_LINE)).toThrow(/not a command of guard/);
   });
 });
 
@@ -61,8 +71,7 @@ describe("isGuardCommand reads a command's own answer as guard's", () => {
     { name: 'the form around guard', command: written(PLAIN), agent: 'codex', want: true },
     { name: 'with an event tail', command: written(`${PLAIN} --event PreToolUse`), agent: 'codex', want: true },
     { name: "another agent's", command: written(PLAIN), agent: 'cursor', want: false },
-    { name: 'around a command that is not guard', command: written('"/bin/echo" hi'), agent: 'codex', want: false },
-    { name: 'around guard with more after it', command: written(`${PLAIN} --verbose`), agent: 'codex', want: false },
+    { name: 'around a near miss of the agent', command: written(`${PLAIN}x`), agent: 'codex', want: false },
   ])('$name', ({ command, agent, want }) => {
     expect(isGuardCommand(command, agent)).toBe(want);
   });

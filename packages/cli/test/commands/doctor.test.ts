@@ -329,11 +329,9 @@ describe('guard doctor failure paths', () => {
       const { event } = adapters[agent].doctor.shellCall('true', box.root);
       for (const call of mine) {
         expect(call.cwd).toBe(dirname(files[agent] as string));
-        // the entry of the event doctor sends: its plain command, and that event's own answer
-        expect(readFallback(call.command)).toMatchObject({
-          command: `"${process.execPath}" "${fake}" hook ${agent}${tails[agent] ?? ''}`,
-          reply: fallbackReply(adapters[agent], event, false),
-        });
+        // the entry of the event doctor sends (its words after the files, and that event's own answer)
+        expect(call.command.endsWith(` hook ${agent}${tails[agent] ?? ''}`)).toBe(true);
+        expect(readFallback(call.command)?.reply).toEqual(fallbackReply(adapters[agent], event, false));
       }
       // first its own answer, with the hook script and then Node pointed at nothing; then the command itself, twice
       expect(mine.map((call) => readFallback(call.command)?.files)).toEqual([
