@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -92,4 +92,25 @@ export function noting(env: Readonly<Record<string, string>>, file: string): Rec
 /** How the calls so far were answered, in the order they ended. */
 export function noted(file: string): string[] {
   return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+}
+
+/** The pid of the checker serving a socket (Linux: from /proc). */
+export function checkerPid(socket: string): number {
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(socket)) return Number(pid);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  throw new Error(`no checker for ${socket}`);
+}
+
+/** Whether a process is still running (and not a zombie). */
+export function alive(pid: number): boolean {
+  try {
+    return !/^\S+ \S+ Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/\(.*\)/, 'x'));
+  } catch {
+    return false;
+  }
 }

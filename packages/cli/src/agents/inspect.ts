@@ -23,6 +23,7 @@ import { hookScriptPath } from '../self.js';
 import { pausedUntil } from '@guard/core';
 import type { OpinionBars } from '@guard/core';
 import { readHealth } from '../state/opinion.js';
+import { runningCheckers } from '../state/resident.js';
 import { guardHomeFrom } from '../state/settings.js';
 import type { SecondOpinionConfig, Settings } from '../state/settings.js';
 
@@ -93,6 +94,8 @@ export interface StatusJson {
   readonly hookScript: { readonly path: string; readonly exists: boolean };
   /** The second opinion (SPEC §11): off, or on with its model, and whether it is paused. */
   readonly secondOpinion: OpinionStatus;
+  /** The resident checkers (processes that keep guard's hook loaded between calls) answering in guard's folder. */
+  readonly resident: { readonly running: number };
   readonly agents: readonly AgentStatus[];
 }
 
@@ -281,6 +284,7 @@ export async function collectStatus(io: Io): Promise<StatusJson> {
     guardHome,
     hookScript: { path: script, exists: existsSync(script) },
     secondOpinion: opinionStatus(settings, guardHome, io),
+    resident: { running: await runningCheckers(guardHome) },
     agents: AGENT_IDS.map((agent) => {
       // run from the home folder, the project's file can be the user's own: list it once
       const levels = LEVELS.map((level) => inspectLevel(agent, level, io, settings)).filter(

@@ -34,6 +34,7 @@ export function renderStatus(report: StatusJson): string {
     `folder: ${report.guardHome}`,
     `hook script: ${report.hookScript.path}${report.hookScript.exists ? '' : ` (missing: ${isInstalledPackage(report.hookScript.path) ? 'install guard again' : 'run `npm run build`'})`}`,
     `second opinion: ${opinionLine(report.secondOpinion)}`,
+    `resident checker: ${report.resident.running > 0 ? "running (it keeps guard's hook loaded; it leaves after 10 minutes without a call)" : 'not running (one starts while an agent makes calls)'}`,
   ];
   for (const agent of report.agents) {
     lines.push('', agent.name);
