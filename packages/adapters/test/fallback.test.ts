@@ -31,9 +31,9 @@ describe('withFallback / readFallback: the form and what it holds', () => {
     const written = withFallback(command, files, reply);
     expect(readFallback(written)).toEqual({ command, files, reply });
     expect(plainCommand(written)).toBe(command);
-    // one line, ending as guard's plain command does (test/hook/orphan.test.ts has shells read it)
+    // one line, running the hook as the plain command does (test/hook/orphan.test.ts has shells read it)
     expect(written).not.toContain('\n');
-    expect(written.endsWith(` hook codex${tail ?? ''}`)).toBe(true);
+    expect(written).toContain(` && exec "$1" "$2" hook codex${tail ?? ''}; printf `);
   });
 
   it('refuses an answer of more than one line', () => {
@@ -44,8 +44,9 @@ describe('withFallback / readFallback: the form and what it holds', () => {
   it.for<{ name: string; command: string }>([
     { name: 'the plain command', command: PLAIN },
     { name: 'another shell', command: written.replace('/bin/sh -c', '/bin/bash -c') },
-    { name: 'another script', command: written.replace('test -f "$e" && ', '') },
-    { name: 'an exit code of 0 written out', command: written.replace(`"$r"' `, `"$r"; exit 0' `) },
+    { name: 'another script', command: written.replace('test -f "$2" && ', '') },
+    { name: 'another name for the script', command: written.replace("' guard '", "' sh '") },
+    { name: 'an exit code of 0 written out', command: written.replace(`"$3"' `, `"$3"; exit 0' `) },
     { name: 'more after the agent', command: `${written}; rm -rf ~` },
     { name: 'an event tail without its event', command: `${written} --event` },
     { name: 'a word left out', command: written.replace(/ '\{[^ ]*/, '') },
@@ -106,6 +107,14 @@ describe("fallbackReply: each agent's own answer for each event it is set up for
     }
   });
 
+  it.for(AGENT_IDS)('%s: an agent that asks by a block gets the same answer under fail-closed', (agent) => {
+    const adapter = adapters[agent];
+    const same = adapter.capabilities.events.every(
+      (event) => fallbackReply(adapter, event, false).stdout === fallbackReply(adapter, event, true).stdout,
+    );
+    expect(same).toBe(adapter.capabilities.ask === 'block-then-chat');
+  });
+
   it.for(AGENT_IDS)("%s: the doctor's step asks (blocks under fail-closed), never goes ahead", (agent) => {
     const adapter = adapters[agent];
     const { event } = adapter.doctor.shellCall('git push --force origin main', '/tmp');
@@ -161,7 +170,8 @@ describe("each agent's file: the old form and the new, byte for byte", () => {
     expect(adapter.install(now, plain)).toBe(old);
     // fail-closed changes the answer (and the agent's own switch), not the commands' plain part
     const closed = adapter.install(now, { ...withOwn, failClosed: true });
-    expect(closed).not.toBe(now);
+    // (not for an agent that asks by a block: its answer is the block's words either way)
+    expect(closed !== now).toBe(adapter.capabilities.ask === 'native');
     expect([...new Set(adapter.installedCommands(closed).map(plainCommand))]).toEqual(adapter.installedCommands(old));
     expect(adapter.uninstall(closed)).toBe(before);
   });

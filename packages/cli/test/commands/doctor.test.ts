@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { adapters, fallbackReply, readFallback } from '@guard/adapters';
+import { adapters, fallbackReply, plainCommand, readFallback } from '@guard/adapters';
 import type { AgentId } from '@guard/adapters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { agentShellRunner, BUDGET_MS, diagnose, doctor, protectedCheck } from '../../src/commands/doctor.js';
@@ -330,7 +330,7 @@ describe('guard doctor failure paths', () => {
       for (const call of mine) {
         expect(call.cwd).toBe(dirname(files[agent] as string));
         // the entry of the event doctor sends (its words after the files, and that event's own answer)
-        expect(call.command.endsWith(` hook ${agent}${tails[agent] ?? ''}`)).toBe(true);
+        expect(plainCommand(call.command).endsWith(` hook ${agent}${tails[agent] ?? ''}`)).toBe(true);
         expect(readFallback(call.command)?.reply).toEqual(fallbackReply(adapters[agent], event, false));
       }
       // first its own answer, with the hook script and then Node pointed at nothing; then the command itself, twice
