@@ -1,6 +1,14 @@
 import { AGENT_IDS } from '@guard/adapters';
 import type { AgentId } from '@guard/adapters';
-import { adapterFor, installOptions, LEVELS, locationsFrom, readBytes, textOf } from '../agents/config-io.js';
+import {
+  adapterFor,
+  hasFailClosedSwitch,
+  installOptions,
+  LEVELS,
+  locationsFrom,
+  readBytes,
+  textOf,
+} from '../agents/config-io.js';
 import type { Io } from '../io.js';
 import { changeSettings } from '../state/switches.js';
 
@@ -21,11 +29,14 @@ export async function failClosed(state: 'on' | 'off', io: Io): Promise<void> {
 }
 
 /**
- * guard's entries follow the setting: the answer a hook command gives by itself when guard's files
- * are gone (ask, or block), and the agent's own fail-closed switch where it has one (Cursor,
- * Claude Code: without it the agent lets a step run when the hook fails). The configs guard is set
- * up in that setup would now write otherwise are set up again (keeping every other byte, as setup
- * always does); configs without guard are left alone.
+ * guard's entries follow the setting: the agent's own fail-closed switch where it has one (Cursor,
+ * Claude Code: without it the agent lets a step run when the hook fails), and the answer a hook
+ * command gives by itself when guard's files are gone (ask, or block). The configs of an agent with
+ * a switch are set up again wherever setup would now write them otherwise, as before; those of
+ * another agent only where they were as setup wrote them for the setting before (an entry that is
+ * out of date for another reason, such as a Codex hook from another Node, whose trust a rewrite
+ * would take away, is left to `guard setup`). Every other byte is kept, as setup always does;
+ * configs without guard are left alone.
  */
 async function refresh(agent: AgentId, on: boolean, io: Io): Promise<void> {
   const adapter = adapterFor(agent);
@@ -39,6 +50,7 @@ async function refresh(agent: AgentId, on: boolean, io: Io): Promise<void> {
     if (adapter.installedCommands(text).length === 0) continue;
     try {
       if (adapter.install(text, installOptions(agent, on, io)) === text) continue;
+      if (!hasFailClosedSwitch(agent) && adapter.install(text, installOptions(agent, !on, io)) !== text) continue;
     } catch {
       // a file setup cannot edit: setup below says so
     }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { adapters, readFallback } from '@guard/adapters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hookCommand } from '../../src/agents/config-io.js';
 import { failClosed } from '../../src/commands/fail-closed.js';
 import type { Io } from '../../src/io.js';
 import { readSettings } from '../../src/state/settings.js';
@@ -107,7 +108,8 @@ describe("the commands' own answer for when guard's files are gone follows the s
     return { io: { ...captured.io, env: { GUARD_HOME: guardHome } }, stdout: captured.stdout, home };
   };
   /** The effect of the answer of each of guard's step commands in the agent's file, as the agent reads it. */
-  const answers = (agent: 'codex' | 'claude-code', file: string): string[] => {
+  type Agent = 'codex' | 'claude-code' | 'copilot';
+  const answers = (agent: Agent, file: string): string[] => {
     const adapter = adapters[agent];
     const text = readFileSync(file, 'utf8');
     return adapter.stepEvents
@@ -115,24 +117,35 @@ describe("the commands' own answer for when guard's files are gone follows the s
       .filter((found) => found !== undefined)
       .map((found) => adapter.doctor.readReply(found.reply.stdout, found.reply.exitCode, false).effect);
   };
+  const FILES: Record<Agent, (home: string) => string> = {
+    codex: (home) => join(home, '.codex', 'hooks.json'),
+    'claude-code': (home) => join(home, '.claude', 'settings.json'),
+    copilot: (home) => join(home, '.copilot', 'hooks', 'guard.json'),
+  };
 
   it.for([
-    { agent: 'codex' as const, file: (home: string) => join(home, '.codex', 'hooks.json'), asks: 'block' },
-    { agent: 'claude-code' as const, file: (home: string) => join(home, '.claude', 'settings.json'), asks: 'ask' },
+    // an agent with its own switch, and one without: the answer asks, then blocks
+    { agent: 'claude-code' as const, asks: 'ask', rewritten: true },
+    { agent: 'copilot' as const, asks: 'ask', rewritten: true },
+    // an agent that asks by a block: the answer is the same either way, and its file (and trust) stays
+    { agent: 'codex' as const, asks: 'block', rewritten: false },
   ])(
-    '$agent: on makes it block, off makes it ask again, and uninstall still gives the file back',
-    async ({ agent, file, asks }) => {
+    '$agent: on makes the answer block, off gives back the file setup wrote, uninstall gives back none',
+    async ({ agent, asks, rewritten }) => {
       const w = world();
-      const path = file(w.home);
+      const path = FILES[agent](w.home);
       const { setup } = await import('../../src/commands/setup.js');
       await setup(agent, { project: false, dryRun: false }, w.io);
       const fresh = readFileSync(path, 'utf8');
       expect(answers(agent, path)).toEqual([asks]);
       await failClosed('on', w.io);
       expect(answers(agent, path)).toEqual(['block']);
-      expect(w.stdout()).toContain(
-        `guard is set up in ${adapters[agent].displayName} (${path}); writing its entries to match:`,
-      );
+      expect(readFileSync(path, 'utf8') !== fresh).toBe(rewritten);
+      expect(
+        w
+          .stdout()
+          .includes(`guard is set up in ${adapters[agent].displayName} (${path}); writing its entries to match:`),
+      ).toBe(rewritten);
       await failClosed('off', w.io);
       expect(readFileSync(path, 'utf8')).toBe(fresh);
       const { uninstall } = await import('../../src/commands/uninstall.js');
@@ -142,17 +155,23 @@ describe("the commands' own answer for when guard's files are gone follows the s
     },
   );
 
-  it('a file already as setup writes it for the setting is not written again', async () => {
+  it.for([
+    // written for fail-closed on already: nothing to write
+    { name: 'as setup writes it for the setting', before: 'failClosed: true\n', plain: false, written: false },
+    // out of date for another reason (an older setup): left to `guard setup` where the agent has no switch
+    { name: 'of an older setup', before: 'failClosed: false\n', plain: true, written: false },
+  ])('a Copilot file $name is not written again', async ({ before, plain, written }) => {
     const w = world();
-    const path = join(w.home, '.codex', 'hooks.json');
-    writeFileSync(join(guardHome, 'settings.yaml'), 'failClosed: true\n');
+    const path = FILES.copilot(w.home);
+    writeFileSync(join(guardHome, 'settings.yaml'), before);
     const { setup } = await import('../../src/commands/setup.js');
-    await setup('codex', { project: false, dryRun: false }, w.io);
+    await setup('copilot', { project: false, dryRun: false }, w.io);
+    if (plain)
+      writeFileSync(path, adapters.copilot.install('', { hookCommand: hookCommand('copilot'), failClosed: false }));
     writeFileSync(join(guardHome, 'settings.yaml'), 'failClosed: false\n');
-    // the setting goes back on while the file still says on: nothing to write
-    const before = statSync(path).mtimeMs;
+    const text = readFileSync(path, 'utf8');
     await failClosed('on', w.io);
-    expect(statSync(path).mtimeMs).toBe(before);
+    expect(readFileSync(path, 'utf8') !== text).toBe(written);
     expect(w.stdout()).not.toContain('writing its entries');
     rmSync(w.home, { recursive: true, force: true });
   });
