@@ -272,7 +272,7 @@ async function checkLevel(
     ...switchCheck(agent, io),
     ...(await agentOwnCheck(agent, found, io)),
     ...found.commands.map(commandCheck),
-    ...(await ownAnswerCheck(agent, found, failClosed, io, run)),
+    ...(await ownAnswerCheck(agent, found, { failClosed, fix: `Run \`${again}\`.` }, io, run)),
   ];
   if (!found.commands.every((command) => command.resolves)) return checks;
 
@@ -423,13 +423,12 @@ function commandCheck(command: CommandCheck): Check {
 async function ownAnswerCheck(
   agent: AgentId,
   found: LevelStatus,
-  failClosed: boolean,
+  { failClosed, fix }: { readonly failClosed: boolean; readonly fix: string },
   io: Io,
   run: RunHook,
 ): Promise<Check[]> {
   const adapter = adapterFor(agent);
   const name = "answers when guard's files are gone";
-  const fix = `Run \`guard setup ${agent}${found.level === 'project' ? ' --project' : ''}\`.`;
   // on Windows setup writes the plain command (status says so)
   if (found.ownAnswer === undefined || found.ownAnswer === 'windows') return [];
   const onFailure = adapter.capabilities.onHookFailure.replace(/\.$/, '');
