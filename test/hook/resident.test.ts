@@ -20,8 +20,10 @@ import type { BinResult } from './bin.js';
 import { requireBuild } from './bin.js';
 import { runProcess } from './chats.js';
 import {
+  alive,
   answers,
   buildId,
+  checkerPid,
   checkerSocket,
   HOOK_ENTRY,
   noted,
@@ -161,18 +163,6 @@ async function staleSocket(guardHome: string, env: Record<string, string>): Prom
   const pid = checkerPid(socket);
   process.kill(pid, 'SIGKILL');
   while (await answers(socket)) await new Promise((resolve) => setTimeout(resolve, 20));
-}
-
-/** The pid of the checker serving a socket (Linux: from /proc). */
-function checkerPid(socket: string): number {
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(socket)) return Number(pid);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  throw new Error(`no checker for ${socket}`);
 }
 
 const isRoot = process.getuid?.() === 0;
@@ -439,12 +429,3 @@ describe('the checker leaves', () => {
     process.kill(pid);
   });
 });
-
-/** Whether a process is still running (and not a zombie). */
-function alive(pid: number): boolean {
-  try {
-    return !/^\S+ \S+ Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/\(.*\)/, 'x'));
-  } catch {
-    return false;
-  }
-}

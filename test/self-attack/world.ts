@@ -142,9 +142,7 @@ export async function makeWorld(): Promise<World> {
     const where = { home, env, projectRoot: project };
     const text = readFileSync(adapters[agent].configPath('user', where), 'utf8');
     const event = adapters[agent].doctor.shellCall('true', project).event;
-    const own = adapters[agent].installedCommands(text).filter((command) => !command.trimStart().startsWith('&'));
-    const command =
-      own.find((entry) => entry.endsWith(` --event ${event}`)) ?? own.find((entry) => !/\s--event\s/.test(entry));
+    const command = adapters[agent].installedCommand(text, event);
     if (command === undefined) throw new Error(`no hook command for ${agent}`);
     commands[agent] = command;
   }

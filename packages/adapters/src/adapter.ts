@@ -36,6 +36,18 @@ export interface InstallOptions {
    * in CI) gets it written into guard's entry, so the hook works with the settings setup used.
    */
   readonly guardHome?: string;
+  /**
+   * The Node and hook script `hookCommand` runs, as absolute paths. Given, the command setup writes
+   * answers by itself when either is gone (fallback.ts: a POSIX shell form); absent (Windows, where
+   * no such form keeps the quoting), the entry holds `hookCommand` alone.
+   */
+  readonly fallback?: HookFiles;
+}
+
+/** The two files a hook command of guard's runs: Node, and guard's hook script. */
+export interface HookFiles {
+  readonly node: string;
+  readonly script: string;
 }
 
 /** What kind of hook call a payload is, after the adapter looked at it. */
@@ -349,6 +361,8 @@ export interface AgentSetup {
   uninstall(configText: string): string;
   /** The guard hook command(s) found in a config text (empty when not installed). */
   installedCommands(configText: string): readonly string[];
+  /** guard's command the agent runs on `event` in a config text (as a shell runs it), when there is one. */
+  installedCommand(configText: string, event: string): string | undefined;
   /** The agent loads a project's hook file only in a folder the person trusted there. */
   readonly projectNeedsTrust: boolean;
   /** What the person must do after uninstall for the agent to stop calling guard. */
@@ -359,6 +373,12 @@ export interface AgentSetup {
   /** Present when the agent's own settings can switch its hooks off. */
   readonly hookSwitches?: HookSwitches;
 }
+
+/**
+ * How an agent is answered, as far as the answer its hook command gives by itself when guard's files
+ * are gone needs it (fallback.ts): made at setup time from the agent's own replies.
+ */
+export type AgentAnswers = Pick<Agent, 'id' | 'stepEvents' | 'capabilities' | 'toReply' | 'toEventReply'>;
 
 /** One agent, all of it: what the hook needs and what setup, status and doctor need. */
 export interface Adapter extends Agent, AgentSetup {}

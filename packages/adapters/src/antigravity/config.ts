@@ -1,14 +1,15 @@
 import { posix } from 'node:path';
 import type { ConfigLevel, InstallOptions, Locations } from '../adapter.js';
-import { guardCommands, installHooks, uninstallHooks } from '../hook-config.js';
+import { guardCommandOn, guardCommands, installHooks, uninstallHooks } from '../hook-config.js';
 import type { HookFileSchema } from '../hook-config.js';
+import { antigravity } from './agent.js';
 import { capabilities } from './payload.js';
 import { antigravityFiles } from './files.js';
 
 const TIMEOUT_SECONDS = antigravityFiles.hookTimeout;
 
 const schema: HookFileSchema = {
-  agent: 'antigravity',
+  agent: antigravity,
   // Top-level keys are hook names; guard owns the one called "guard".
   eventMapKey: 'guard',
   ownsMap: true,
@@ -45,4 +46,9 @@ export function uninstall(configText: string): string {
 /** guard's commands in the file. */
 export function installedCommands(configText: string): readonly string[] {
   return guardCommands(schema, configText);
+}
+
+/** guard's command on one event in the file. */
+export function installedCommand(configText: string, event: string): string | undefined {
+  return guardCommandOn(schema, configText, event);
 }

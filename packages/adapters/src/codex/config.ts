@@ -1,10 +1,10 @@
 import { posix } from 'node:path';
 import { ConfigError } from '../adapter.js';
 import type { ConfigLevel, InstallOptions, Locations } from '../adapter.js';
-import { guardCommands, installHooks, uninstallHooks } from '../hook-config.js';
+import { guardCommandOn, guardCommands, installHooks, uninstallHooks } from '../hook-config.js';
 import type { HookFileSchema } from '../hook-config.js';
 import { lineAt } from '../json-text.js';
-import { codexHome } from './agent.js';
+import { codex, codexHome } from './agent.js';
 import { capabilities } from './payload.js';
 import { codexFiles } from './files.js';
 
@@ -19,7 +19,7 @@ const ROOT_KEYS = ['description', 'hooks'];
 const MATCHED_EVENTS = ['PreToolUse', 'PostToolUse'];
 
 const schema: HookFileSchema = {
-  agent: 'codex',
+  agent: codex,
   eventMapKey: 'hooks',
   ownsMap: false,
   // The events the payload reader handles. Codex payloads carry hook_event_name, so one command
@@ -64,4 +64,9 @@ export function uninstall(configText: string): string {
 /** guard's commands in the file. */
 export function installedCommands(configText: string): readonly string[] {
   return guardCommands(schema, configText);
+}
+
+/** guard's command on one event in the file. */
+export function installedCommand(configText: string, event: string): string | undefined {
+  return guardCommandOn(schema, configText, event);
 }

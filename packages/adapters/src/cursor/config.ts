@@ -1,7 +1,8 @@
 import { posix } from 'node:path';
 import type { ConfigLevel, InstallOptions, Locations } from '../adapter.js';
-import { guardCommands, installHooks, uninstallHooks, versionOne } from '../hook-config.js';
+import { guardCommandOn, guardCommands, installHooks, uninstallHooks, versionOne } from '../hook-config.js';
 import type { HookFileSchema } from '../hook-config.js';
+import { cursor } from './agent.js';
 import { capabilities } from './payload.js';
 import { cursorFiles } from './files.js';
 
@@ -12,7 +13,7 @@ const TIMEOUT_SECONDS = cursorFiles.hookTimeout;
 const GATES = ['beforeShellExecution', 'beforeMCPExecution', 'beforeReadFile', 'preToolUse'];
 
 const schema: HookFileSchema = {
-  agent: 'cursor',
+  agent: cursor,
   eventMapKey: 'hooks',
   ownsMap: false,
   // The events the payload reader handles. An unknown event name makes Cursor drop the whole file
@@ -51,4 +52,9 @@ export function uninstall(configText: string): string {
 /** guard's commands in the file. */
 export function installedCommands(configText: string): readonly string[] {
   return guardCommands(schema, configText);
+}
+
+/** guard's command on one event in the file. */
+export function installedCommand(configText: string, event: string): string | undefined {
+  return guardCommandOn(schema, configText, event);
 }

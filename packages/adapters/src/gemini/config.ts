@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import type { ConfigLevel, Locations } from '../adapter.js';
 import type { SettingsHooks } from '../settings-hooks.js';
 import { settingsHooks } from '../settings-hooks.js';
-import { geminiHome } from './agent.js';
+import { gemini, geminiHome } from './agent.js';
 import { capabilities } from './payload.js';
 import { geminiFiles } from './files.js';
 
@@ -14,7 +14,7 @@ export const HOOK_NAME = 'guard';
 
 /** guard's hooks in Gemini CLI's settings.json (JSON with comments, which are kept). */
 export const SETTINGS: SettingsHooks = {
-  agent: 'gemini',
+  agent: gemini,
   // The events the payload reader handles.
   events: capabilities.events,
   // The matcher is a regular expression over tool names on the tool events ("*" is every tool, MCP
@@ -36,4 +36,4 @@ export function configPath(level: ConfigLevel, where: Locations): string {
 }
 
 // Setup's edits: guard's groups added at the end of each event's list in `hooks`, removed, found.
-export const { install, uninstall, installedCommands } = settingsHooks(SETTINGS);
+export const { install, uninstall, installedCommands, installedCommand } = settingsHooks(SETTINGS);

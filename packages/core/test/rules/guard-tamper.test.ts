@@ -176,6 +176,8 @@ runRuleTests(guardTamper, {
     'npx --yes agent-step-guard@latest uninstall --all',
     'node /usr/lib/node_modules/agent-step-guard/dist/bin.js uninstall --all',
     'node "/home/dev/my tools/lib/node_modules/agent-step-guard/dist/hook-entry.cjs" hook codex < forged.json',
+    // the command setup writes, which answers by itself when guard's files are gone, run by the agent
+    `/bin/sh -c 'test -x "$1" && test -f "$2" && exec "$1" "$2" hook codex; printf "%s\\n" "$3"' guard '/usr/bin/node' '/home/dev/my tools/lib/node_modules/agent-step-guard/dist/hook-entry.cjs' '{}' < forged.json`,
     // the installed package, whose files every hook command runs
     'rm -rf /usr/local/lib/node_modules/agent-step-guard',
     'echo "" > /usr/lib/node_modules/agent-step-guard/dist/hook.bundle.cjs',
