@@ -54,9 +54,11 @@ export async function projectPolicy(projectRoot: string): Promise<PolicyResult> 
  * fetched brings no allow with it.
  */
 export async function pinnedPolicy(guardHome: string, projectRoot: string, seen: SeenBy): Promise<PinnedResult> {
-  const pin = readPin(guardHome, projectRoot);
-  const current = await projectPolicy(projectRoot);
   const hash = policyHash(projectRoot);
+  const pin = readPin(guardHome, projectRoot);
+  // most projects have no policy file and never had one
+  if (hash === NO_POLICY_HASH && pin === undefined) return { policy: EMPTY_POLICY };
+  const current = await projectPolicy(projectRoot);
   const { policy, loosens } = againstPin(pin?.policy, current.policy);
   if (loosens.length === 0) {
     if (!stale(pin, hash)) return current;
@@ -92,7 +94,7 @@ function stale(pin: PolicyPin | undefined, hash: string): boolean {
 export function policyHash(projectRoot: string): string {
   const hash = createHash('sha256');
   let any = false;
-  for (const dir of [projectRoot, ...policyRootsAbove(projectRoot)]) {
+  for (const dir of [projectRoot, ...enclosingPolicyRoots(projectRoot)]) {
     let text: string | undefined;
     try {
       text = readRegularText(join(dir, POLICY_FILE), MAX_POLICY_BYTES);
@@ -106,7 +108,8 @@ export function policyHash(projectRoot: string): string {
   return any ? hash.digest('hex') : NO_POLICY_HASH;
 }
 
-function policyRootsAbove(projectRoot: string): string[] {
+/** The folders above `projectRoot` that hold a `.guard.yaml`, nearest first. */
+export function enclosingPolicyRoots(projectRoot: string): string[] {
   const out: string[] = [];
   for (let dir = dirname(projectRoot); dir !== dirname(dir); dir = dirname(dir))
     if (existsSync(join(dir, POLICY_FILE))) out.push(dir);
@@ -115,5 +118,5 @@ function policyRootsAbove(projectRoot: string): string[] {
 
 /** Whether a folder above the project holds a policy (a repository nested in another project). */
 function anyAbove(projectRoot: string): boolean {
-  return policyRootsAbove(projectRoot).length > 0;
+  return enclosingPolicyRoots(projectRoot).length > 0;
 }
