@@ -115,6 +115,10 @@ export function createProgram(io: Io): Command {
     .addArgument(new Argument('[action]', 'show, status or accept').choices(['show', 'status', 'accept']))
     .option('--project <dir>', 'the project folder (default: the one around the current folder)')
     .option('--json', 'print JSON')
+    .addHelpText(
+      'after',
+      '\n`guard policy accept` shows what changed and pins .guard.yaml as it is now (with the project folders within it\nthat the hook has seen). Run it yourself in a terminal: an agent running it is blocked (guard.tamper).\n',
+    )
     .action(async (action: 'show' | 'status' | 'accept' | undefined, options: { project?: string; json?: true }) => {
       const { acceptPolicy, showPolicy } = await import('./commands/policy.js');
       const chosen = { project: options.project, json: options.json ?? false };
