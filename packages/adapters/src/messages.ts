@@ -18,6 +18,13 @@ export const GUARD_ON_NOTICE =
   'guard is on: it checks each tool step before it runs and stops the ones that cannot be undone.';
 
 /**
+ * Told once per chat while a change to the project's `.guard.yaml` that loosens it waits for the
+ * person: the policy guard pinned still applies.
+ */
+export const POLICY_HELD_NOTICE =
+  "The project's .guard.yaml was changed in a way that loosens guard, so the policy guard pinned for this project still applies; only the person can accept the change, by running `guard policy accept` in a terminal.";
+
+/**
  * What the hook command setup writes says by itself when guard's files are gone (its hook script or
  * the Node it names): about a step (`step`), or as a notice on the agent's other events. It names
  * both ways out, since `guard` itself may be gone too.

@@ -108,6 +108,25 @@ export function createProgram(io: Io): Command {
     );
 
   program
+    .command('policy')
+    .description(
+      "show the project's .guard.yaml against the policy guard pinned for it, or take a change that loosens it: 'show' (the default), 'status' or 'accept'",
+    )
+    .addArgument(new Argument('[action]', 'show, status or accept').choices(['show', 'status', 'accept']))
+    .option('--project <dir>', 'the project folder (default: the one around the current folder)')
+    .option('--json', 'print JSON')
+    .addHelpText(
+      'after',
+      '\n`guard policy accept` shows what changed and pins .guard.yaml as it is now (with the project folders within it\nthat the hook has seen). Run it yourself in a terminal: an agent running it is blocked (guard.tamper).\n',
+    )
+    .action(async (action: 'show' | 'status' | 'accept' | undefined, options: { project?: string; json?: true }) => {
+      const { acceptPolicy, showPolicy } = await import('./commands/policy.js');
+      const chosen = { project: options.project, json: options.json ?? false };
+      if (action === 'accept') acceptPolicy(chosen, io);
+      else showPolicy(chosen, io);
+    });
+
+  program
     .command('second-opinion')
     .description(
       "a local model that may raise a step the rules let through to an ask, when it looks irreversible and outside the person's request: 'on' (with --url and --model), 'off', or 'status'",

@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import {
+  againstPin,
   decideIn,
   evaluate,
   quoteWord,
@@ -16,6 +17,7 @@ import {
 import type { Io } from '../io.js';
 import { loadPolicies, POLICY_FILE } from '../world/policy.js';
 import { createProbe } from '../world/probe.js';
+import { readPins } from '../state/policy-pins.js';
 import { guardHomeFrom } from '../state/settings.js';
 import { stepEnvironment } from '../world/environment.js';
 import { WIDTH, wrap } from '../text.js';
@@ -37,14 +39,17 @@ export interface ExplainOptions {
 /** `guard explain`: the verdict for a shell command, with each finding and invocation and its span. */
 export async function explain(options: ExplainOptions, io: Io): Promise<void> {
   const home = io.home();
+  const guardHome = guardHomeFrom(io.env, home);
   const env = {
-    ...stepEnvironment({ env: io.env, home, tmp: io.tmp(), guardHome: guardHomeFrom(io.env, home) }),
+    ...stepEnvironment({ env: io.env, home, tmp: io.tmp(), guardHome }),
     probe: createProbe(),
   } as const;
   const cwd = resolve(io.cwd(), options.cwd ?? '.');
   const roots = new Map<string, string>();
   const policies = new Map<string, Policy>();
-  // what the hook would use for this step: the real probe and the project's .guard.yaml
+  let pins: ReturnType<typeof readPins> | undefined;
+  // what the hook would use for this step: the real probe and the project's .guard.yaml, held
+  // against the policy guard pinned for the project (read only: explain pins nothing)
   const optionsFor = (step: ShellStep): EvaluateOptions => {
     let policy = policies.get(step.projectRoot);
     if (policy === undefined) {
@@ -54,7 +59,15 @@ export async function explain(options: ExplainOptions, io: Io): Promise<void> {
           `guard: warning: ${join(step.projectRoot, POLICY_FILE)} has mistakes; the built-in rules apply all the same.\n${loaded.error}\n`,
         );
       }
-      policies.set(step.projectRoot, (policy = loaded.policy));
+      pins ??= readPins(guardHome);
+      const pinned = Object.hasOwn(pins, step.projectRoot) ? pins[step.projectRoot]?.policy : undefined;
+      const held = againstPin(pinned, loaded.policy);
+      if (held.loosens.length > 0) {
+        io.err(
+          `guard: warning: ${join(step.projectRoot, POLICY_FILE)} loosens the policy guard pinned for this project, so the pinned one applies until you run \`guard policy accept\`:\n${held.loosens.map((line) => `  ${line}`).join('\n')}\n`,
+        );
+      }
+      policies.set(step.projectRoot, (policy = held.policy));
     }
     return { ...env, policy };
   };

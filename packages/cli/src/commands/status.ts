@@ -2,8 +2,10 @@ import type { Adapter, AgentId, Capabilities, TrustReport } from '@guard/adapter
 import { adapterFor, isInstalledPackage } from '../agents/config-io.js';
 import { collectStatus, opinionLine } from '../agents/inspect.js';
 import type { LevelStatus, OwnAnswer, StatusJson } from '../agents/inspect.js';
-import { MODE_SUMMARY } from '@guard/core';
+import { MODE_SUMMARY, quoteWord } from '@guard/core';
 import type { Io } from '../io.js';
+import { readPins } from '../state/policy-pins.js';
+import { guardHomeFrom } from '../state/settings.js';
 
 export interface StatusOptions {
   readonly json: boolean;
@@ -12,7 +14,50 @@ export interface StatusOptions {
 /** `guard status`: on/off, fail-closed, and per agent where the hook is and what a failure does. */
 export async function status(options: StatusOptions, io: Io): Promise<void> {
   const report = await collectStatus(io);
-  io.out(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderStatus(report));
+  const waiting = policyWaiting(guardHomeFrom(io.env, io.home()));
+  io.out(
+    options.json
+      ? `${JSON.stringify({ ...report, policyWaiting: waiting }, null, 2)}\n`
+      : `${renderStatus(report)}${renderWaiting(waiting)}`,
+  );
+}
+
+/** A change to a project's `.guard.yaml` that loosens guard, waiting for `guard policy accept`. */
+export interface PolicyWaiting {
+  readonly project: string;
+  readonly loosens: readonly string[];
+  /** When, by which agent and in which chat it was first seen. */
+  readonly time: string;
+  readonly agent: string;
+  readonly chat: string;
+}
+
+/** Every project whose policy change waits for the person, as the hook last saw it. */
+function policyWaiting(guardHome: string): PolicyWaiting[] {
+  return Object.entries(readPins(guardHome)).flatMap(([project, pin]) =>
+    pin.pending === undefined
+      ? []
+      : [
+          {
+            project,
+            loosens: pin.pending.loosens,
+            time: pin.pending.time,
+            agent: pin.pending.agent,
+            chat: pin.pending.chat,
+          },
+        ],
+  );
+}
+
+function renderWaiting(waiting: readonly PolicyWaiting[]): string {
+  if (waiting.length === 0) return '';
+  const lines = ['', 'project policy changes that loosen guard, waiting for you (the pinned policy applies):'];
+  for (const change of waiting) {
+    lines.push(`  ${change.project}: first seen ${change.time} by ${change.agent} (chat ${change.chat})`);
+    lines.push(...change.loosens.map((line) => `    ${line}`));
+    lines.push(`    \`guard policy accept --project ${quoteWord(change.project)}\` in a terminal takes it`);
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 const yesNo = (value: boolean): string => (value ? 'yes' : 'no');

@@ -4,13 +4,15 @@
 // the answer leaves to keep goes into the decision, for the record stage once the reply is out.
 import { existsSync } from 'node:fs';
 import type { HookInput, ReplyContext } from '@guard/adapters';
+import { POLICY_HELD_NOTICE } from '@guard/adapters/messages';
 import type { Change, Evaluation, Probe, Settled } from '@guard/core';
 import { consultable, evaluate, keepsServer, rememberedBy, settle, viewOf } from '@guard/core';
 import { projectYes } from '../state/allowed.js';
 import type { Settings } from '../state/settings.js';
 import type { TimedProbe } from '../world/probe.js';
 import { createProbe } from '../world/probe.js';
-import { projectPolicy } from '../world/project-policy.js';
+import type { PinnedResult } from '../world/project-policy.js';
+import { pinnedPolicy } from '../world/project-policy.js';
 import type { AgentPayload } from './adapter.js';
 import type { Call, CallEntry } from './call.js';
 import { describeInput, oneLine } from './call.js';
@@ -32,6 +34,8 @@ export interface Afterwards {
   readonly paused?: string;
   /** The session layer, for its housekeeping. */
   readonly session?: SessionLayer;
+  /** What the call learnt of the project policy's pin (`told`: this answer told the chat of a waiting change). */
+  readonly pin?: { readonly keep: (told: boolean) => void; readonly told: boolean };
 }
 
 /** The answer decided on, and what it leaves to record. */
@@ -91,7 +95,14 @@ async function judge(
   const { deps, payload } = call;
   const failClosed = settings.failClosed;
   const memory = await chatMemory(call, session, step, failClosed);
-  const { policy, error: policyError } = await (deps.policy ?? projectPolicy)(step.projectRoot);
+  const described = describeInput(input, input.event);
+  const pinned: PinnedResult = await (deps.policy?.(step.projectRoot) ??
+    pinnedPolicy(call.guardHome, step.projectRoot, {
+      agent: call.agent,
+      chat: step.chatId,
+      step: described.step ?? '',
+    }));
+  const { policy, error: policyError, held } = pinned;
   // git gets what is left of the deadline after what answering and saving need, so a slow git
   // ends in a "could not check" in time rather than in the deadline's failure answer
   const probe: Probe & Partial<TimedProbe> =
@@ -129,13 +140,18 @@ async function judge(
         })
       : undefined;
   const judged = opinion?.evaluation ?? evaluation;
-  const settled = settle(memory.chat, step, judged, asked, { now: Date.now(), exists: existsSync });
+  const reached = settle(memory.chat, step, judged, asked, { now: Date.now(), exists: existsSync });
+  // a change to the project policy that waits is told to the chat once, with the first answer that
+  // says anything (an ask or a block; a step that goes ahead says nothing)
+  const tells = held?.tell === true && reached.verdict.decision !== 'allow';
+  const settled = tells ? withNotice(reached, POLICY_HELD_NOTICE) : reached;
   const entry = stepEntry(judged, settled, input.canAsk);
   return {
     reply: payload.toReply(settled.verdict, replyContext(input, failClosed, settled, payload)),
     entry: {
-      ...describeInput(input, input.event),
+      ...described,
       ...(policyError === undefined ? {} : { error: `project policy: ${policyError}` }),
+      ...(held === undefined ? {} : { policyHeld: held.loosens }),
       ...entry,
       ...(judged !== evaluation && entry.how === 'rules' ? { how: 'second-opinion' as const } : {}),
       ...(opinion?.record === undefined ? {} : { opinion: opinion.record }),
@@ -148,9 +164,14 @@ async function judge(
         ...(step.kind === 'mcp' && keepsServer(settled) ? { server: step.server } : {}),
       },
       ...(opinion?.paused === undefined ? {} : { paused: opinion.paused }),
+      ...(pinned.keep === undefined ? {} : { pin: { keep: pinned.keep, told: tells } }),
       session,
     },
   };
+}
+
+function withNotice(settled: Settled, notice: string): Settled {
+  return { ...settled, notice: settled.notice === undefined ? notice : `${settled.notice} ${notice}` };
 }
 
 /**

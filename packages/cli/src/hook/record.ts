@@ -34,6 +34,14 @@ export function record(call: Call, answered: Answered, decision?: Decision): num
       // the step's own line says it could not be judged, and why
     }
   }
+  if (after?.pin !== undefined) {
+    try {
+      // the chat was told only if this answer went out
+      after.pin.keep(after.pin.told && answered.line !== undefined);
+    } catch (error) {
+      io.err(`guard: could not keep the project policy's pin: ${oneLine(error)}\n`);
+    }
+  }
   // a reply the deadline already gave is not this verdict: nothing to remember
   const chat = answered.line === undefined ? undefined : after?.chat;
   if (chat?.server !== undefined) {

@@ -70,6 +70,11 @@ export interface LogEntry {
   readonly ms?: number;
   /** For a step asked in the chat (block-then-chat): the code the person can quote to approve it. */
   readonly code?: string;
+  /**
+   * A change to the project's `.guard.yaml` that loosens it and waits for `guard policy accept`
+   * (the pinned policy applied): what it loosens.
+   */
+  readonly policyHeld?: readonly string[];
   /** For failures: the cause, one line. */
   readonly error?: string;
   /** For switches: the settings that changed, with their new values. */

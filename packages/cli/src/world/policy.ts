@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { enclosingPolicyRoots } from './project-policy.js';
 import { EMPTY_POLICY, rules as builtinRules, type Policy, type PolicyRule, type Rule } from '@guard/core';
 import type { LineCounter, Node as YamlNode } from 'yaml';
 
@@ -54,14 +55,6 @@ export function loadPolicies(projectRoot: string): LoadedPolicy {
   let loaded = loadPolicy(projectRoot);
   for (const outer of enclosingPolicyRoots(projectRoot)) loaded = withOuter(loaded, loadPolicy(outer), outer);
   return loaded;
-}
-
-/** The folders above `projectRoot` that hold a `.guard.yaml`, nearest first. */
-export function enclosingPolicyRoots(projectRoot: string): string[] {
-  const out: string[] = [];
-  for (let dir = dirname(projectRoot); dir !== dirname(dir); dir = dirname(dir))
-    if (existsSync(join(dir, POLICY_FILE))) out.push(dir);
-  return out;
 }
 
 function withOuter(inner: LoadedPolicy, outer: LoadedPolicy, outerRoot: string): LoadedPolicy {

@@ -40,6 +40,7 @@ export const guardTamper = {
         'guard fail-closed off',
         'guard mode full',
         'guard second-opinion off',
+        'guard policy accept',
         'rm -rf ~/.local/state/guard',
         'npm rm -g agent-step-guard',
         { step: { kind: 'write', path: '.github/hooks/guard.json', content: '{}' } },
@@ -49,6 +50,7 @@ export const guardTamper = {
         'guard mode',
         'guard explain -- rm -rf dist',
         'guard second-opinion status',
+        'guard policy show',
         'cat ~/.local/state/guard/log.jsonl',
         { step: { kind: 'read', path: '.guard.yaml' } },
       ],
@@ -85,6 +87,8 @@ export const guardTamper = {
 
 /** guard's commands that only look (anything else the agent runs changes guard, or forges its answers). */
 const LOOKS_ONLY = new Set(['status', 'explain', 'log', 'report', 'doctor', 'rules', 'allowed', 'help']);
+/** `guard policy` subcommands that only look. */
+const POLICY_LOOKS = new Set(['show', 'status']);
 /** Options that print and stop, in place of a command. */
 const PRINTS_ONLY = new Set(['--help', '-h', '--version', '-V']);
 /** The scripts that are guard's hook itself: whatever words follow, running one answers as the hook. */
@@ -115,6 +119,11 @@ function tampers(
     // switching the second opinion off or pointing it at another model is the person's (SPEC §11)
     if (sub === 'second-opinion')
       return value === undefined || value === 'status' ? undefined : `guard second-opinion ${value}`;
+    // accepting a project policy that loosens is the person's; showing it is not
+    if (sub === 'policy')
+      return (value === undefined || POLICY_LOOKS.has(value)) && !words.includes('accept')
+        ? undefined
+        : `guard policy ${value ?? ''}`.trim();
     return `guard ${sub}`;
   }
   if (nodePackageManager(inv.name)) {
