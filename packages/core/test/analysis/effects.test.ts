@@ -106,15 +106,27 @@ table("archives: tar's modes (its old form too), zip, unzip", [
   ['bsdtar -cf x.tar a', ['write x.tar by bsdtar', 'read a by bsdtar']],
   ['gtar -cf x.tar a', ['write x.tar by gtar', 'read a by gtar']],
   ['tar -cf - src', ['read src by tar']],
-  ['tar -xzf a.tgz -C out', ['write out by tar']],
-  ['tar xzf a.tgz -C out', ['write out by tar']],
+  ['tar -xzf a.tgz -C out', ['write out (into) by tar']],
+  ['tar xzf a.tgz -C out', ['write out (into) by tar']],
+  ['tar --extract --file=a.tar --directory=out', ['write out (into) by tar']],
+  // extracting with no folder named unpacks in the one it runs in
+  ['tar xzf a.tgz', ['write . (into) by tar']],
+  ['unzip a.zip', ['write . (into) by unzip']],
+  ['tar -cf b.tar --remove-files a', ['write b.tar by tar', 'read a by tar', 'delete a (move) by tar']],
+  ['zip -m out.zip a', ['write out.zip by zip', 'read a by zip', 'delete a (move) by zip']],
+  ['zip -rm out.zip dir', ['write out.zip by zip', 'read dir by zip', 'delete dir (move) by zip']],
+  ['cpio -pdm dest', ['write dest (into) by cpio']],
+  ['7z x -oout a.7z', ['write out (into) by 7z']],
   ['zip out.zip a b', ['write out.zip by zip', 'read a by zip', 'read b by zip']],
   ['zip -r out.zip dir', ['write out.zip by zip', 'read dir by zip']],
-  ['unzip a.zip -d out', ['write out by unzip']],
-  // near misses: extracting or listing into the current folder, a listing that names files
-  ['tar xzf a.tgz', []],
+  ['unzip a.zip -d out', ['write out (into) by unzip']],
+  // near misses: a listing that names files, listing or testing an archive, keeping the files
   ['tar -tf a.tgz docs', []],
-  ['unzip a.zip', []],
+  ['tar -tvf a.tar', []],
+  ['unzip -l a.zip', []],
+  ['unzip -t a.zip', []],
+  ['7z l a.7z', []],
+  ['zip out.zip a', ['write out.zip by zip', 'read a by zip']],
 ]);
 
 table('downloads and uploads', [

@@ -152,7 +152,9 @@ export const INTERPRETERS: readonly ProgramSpec[] = [
     roles: ['inline-code', 'pattern-first'],
     source: 'awk',
     language: 'awk',
-    argv: { values: ['-F', '-v', '-f', '--field-separator', '--assign', '--file'] },
+    // gawk's `-i inplace` writes the output back into the files it reads
+    argv: { values: ['-F', '-v', '-f', '--field-separator', '--assign', '--file', '-i', '--include'] },
+    edits: ['-i', '--include'],
   },
   {
     names: ['lua', 'luajit'],
