@@ -167,6 +167,67 @@ table('copies between computers', [
   ["scp 'C:\\x.txt' host:/tmp/", ['read C:\\x.txt (copy) sends by scp']],
 ]);
 
+table('writers the base declares: editors, converters, splitters, links, mounts', [
+  ['ed -s notes.txt', ['write notes.txt (edit) by ed']],
+  ['ex -sc wq notes.txt', ['write notes.txt (edit) by ex']],
+  ["vim -es -c '%d' -c wq notes.txt", ['write notes.txt (edit) by vim']],
+  ["vim -c 'w! out.txt' -c q in.txt", ['write in.txt (edit) by vim', 'write out.txt by vim']],
+  ["view -c 'sav copy.txt|q' a.txt", ['write copy.txt by view']],
+  ["gawk -i inplace '{ print }' a.txt", ['write a.txt (edit) by gawk']],
+  ["yq -i '.a = 1' c.yaml", ['write c.yaml (edit) by yq']],
+  ['prettier --write a.ts', ['write a.ts (edit) by prettier']],
+  ['sponge out.txt', ['write out.txt (truncate) by sponge']],
+  ['sponge -a out.txt', ['write out.txt (append) by sponge']],
+  ['dos2unix a.txt', ['read a.txt by dos2unix', 'write a.txt (edit) by dos2unix']],
+  ['dos2unix -n in.txt out.txt', ['read in.txt by dos2unix', 'read out.txt by dos2unix', 'write out.txt by dos2unix']],
+  ['iconv -f latin1 -t utf8 -o out.txt in.txt', ['read in.txt by iconv', 'write out.txt by iconv']],
+  // (the files the patch itself names are in the folder it runs in, or the one `-d` names)
+  ['patch a.c fix.diff', ['write a.c (edit) by patch', 'write . (into) by patch']],
+  ['patch -o out.c a.c fix.diff', ['write a.c (edit) by patch', 'write out.c by patch', 'write . (into) by patch']],
+  ['patch -d sub -p1', ['write sub (into) by patch']],
+  ['patch -p1', ['write . (into) by patch']],
+  ['split -l 10 big.txt part.', ['read big.txt by split', 'write part. by split']],
+  ['csplit -f part. big.txt 10', ['read big.txt by csplit', 'write part. by csplit']],
+  ['gzip a.log', ['read a.log by gzip', 'delete a.log (move) by gzip']],
+  ['xz -z a.log', ['read a.log by xz', 'delete a.log (move) by xz']],
+  ['zstd --rm a.log', ['read a.log by zstd', 'delete a.log (move) by zstd']],
+  ['gio trash a.txt', ['delete a.txt (move) by gio']],
+  ['gio remove a.txt', ['delete a.txt by gio']],
+  ['gio copy a.txt b.txt', ['read a.txt (copy) by gio', 'write b.txt by gio']],
+  ['gio save out.txt', ['write out.txt (truncate) by gio']],
+  ['rimraf dist', ['delete dist by rimraf']],
+  [
+    'rsync -a --remove-source-files a/ b/',
+    ['read a/ (copy) by rsync', 'write b/ by rsync', 'delete a/ (move) by rsync'],
+  ],
+  [
+    'rsync -a --link-dest=../prev a/ b/',
+    ['read a/ (copy) by rsync', 'write b/ by rsync', 'write ../prev (link) by rsync'],
+  ],
+  ['ln a.txt b.txt', ['write b.txt by ln', 'write a.txt (link) by ln']],
+  ['link a.txt b.txt', ['write a.txt (link) by link', 'write b.txt by link']],
+  ['cp -al src dst', ['read src (copy) by cp', 'write dst by cp', 'write src (link) by cp']],
+  ['cp --link a b', ['read a (copy) by cp', 'write b by cp', 'write a (link) by cp']],
+  ['mount --bind /srv/a /mnt/b', ['write /mnt/b by mount', 'write /srv/a (link) by mount']],
+  ['mount /dev/sdb1 /mnt/usb', ['write /mnt/usb by mount']],
+  // near misses: read-only, printing, keeping, trying, a symbolic link, a listing
+  ['view a.txt', []],
+  ['vim -R a.txt', []],
+  ["vim -c 'w !wc -l' -R a.txt", []],
+  ["awk '{ print }' a.txt", ['read a.txt by awk']],
+  ["yq '.a' c.yaml", ['read c.yaml by yq']],
+  ['prettier --check a.ts', []],
+  ['dos2unix -i a.txt', ['read a.txt by dos2unix']],
+  ['patch --dry-run a.c fix.diff', []],
+  ['gzip -c a.log', ['read a.log by gzip']],
+  ['gzip -k a.log', ['read a.log by gzip']],
+  ['zstd a.log', ['read a.log by zstd']],
+  ['gio info a.txt', []],
+  ['ln -s a.txt b.txt', ['write b.txt by ln']],
+  ['cp a b', ['read a (copy) by cp', 'write b by cp']],
+  ['mount', []],
+]);
+
 table("git's subcommands", [
   ['git clone https://github.com/a/b mydir', ['write mydir by git']],
   ['git clone --depth 1 https://github.com/a/b mydir', ['write mydir by git']],
@@ -182,6 +243,25 @@ table("git's subcommands", [
   ['git show https://example.com/x', []],
   ['git status', []],
   ['git worktree list', []],
+  // the subcommands that change the working tree write into the folder git runs in
+  // (`.` is the folder git runs in: the one `-C` or `--work-tree` names)
+  ['git -C ../other checkout -- a.txt', ['write . (into) by git']],
+  ['git --work-tree=../other checkout -f', ['write . (into) by git']],
+  ['git restore a.txt', ['write . (into) by git']],
+  ['git reset --hard', ['write . (into) by git']],
+  ['git clean -fdx', ['write . (into) by git']],
+  ['git stash pop', ['write . (into) by git']],
+  ['git pull', ['write . (into) by git']],
+  ['git apply fix.diff', ['write . (into) by git']],
+  ['git rm a.txt', ['write . (into) by git']],
+  ['git switch main', ['write . (into) by git']],
+  // near misses: the index only, a dry run, a check, a soft reset
+  ['git reset HEAD a.txt', []],
+  ['git restore --staged a.txt', []],
+  ['git clean -n', []],
+  ['git apply --check fix.diff', []],
+  ['git rm --cached a.txt', []],
+  ['git -C ../other log', []],
 ]);
 
 table("find's expression", [

@@ -283,7 +283,7 @@ export const FILES: readonly ProgramSpec[] = [
   {
     names: ['dos2unix', 'unix2dos', 'mac2unix', 'unix2mac'],
     roles: ['content-reader'],
-    argv: { values: ['-c', '--convmode', '-o', '-n', '--newfile', '-O', '--to-stdout', '-i', '--info'] },
+    argv: { values: ['-c', '--convmode'] },
     files: [
       { op: 'write', how: 'edit', operands: 'all', unless: ['-n', '--newfile', '-O', '--to-stdout', '-i', '--info'] },
       { op: 'write', operands: 'destination', when: ['-n', '--newfile'] },
