@@ -145,7 +145,9 @@ function loopWord(loop: LoopHeader, token: WordToken, text: string | undefined, 
 /** The header is read: its variable takes each word in turn, or an unknown value. */
 function endLoop(loop: LoopHeader, scope: Scope): void {
   if (!loop.name) return;
-  if (loop.words !== undefined && loop.known && loop.words.length > 0)
+  // one word (a glob, often): the variable is that word everywhere, in redirections too
+  if (loop.words !== undefined && loop.known && loop.words.length === 1) setVar(scope, loop.name, loop.words[0]);
+  else if (loop.words !== undefined && loop.known && loop.words.length > 0)
     setLoopVar(scope, loop.name, loop.words, LOOP_BUDGET);
   else setVar(scope, loop.name, undefined);
 }
