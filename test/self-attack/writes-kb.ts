@@ -73,6 +73,17 @@ function writers(w: World): ShellAttempt[] {
     ['7z x -o', `7z x -o$HOME/.codex ${w.tmp}/evil.7z`],
     ['mkfifo over', 'rm -f ~/.codex/hooks.json; mkfifo ~/.codex/hooks.json'],
     ['iconv -o', 'iconv -f utf8 -t ascii -o ~/.cursor/hooks.json /dev/null'],
+    ['xxd -r', `xxd -r ${w.tmp}/dump ~/.codex/hooks.json`],
+    ['shuf -o', 'shuf -o "$GUARD_HOME/settings.yaml" /dev/null'],
+    ['ruby -pi', "ruby -pi -e '$_ = nil' ~/.cursor/hooks.json"],
+    ['gpg -o', `gpg --output ~/.codex/hooks.json --decrypt ${w.tmp}/x.gpg`],
+    ['chattr', 'chattr +i ~/.codex/hooks.json'],
+    ['ditto', `ditto ${w.tmp}/evil.json ~/.cursor/hooks.json`],
+    ['setsid rm', 'setsid rm -f ~/.codex/hooks.json'],
+    ['flock -c', `flock ${w.tmp}/l -c 'rm -rf ~/.cursor'`],
+    ['taskset rm', 'taskset -c 0 rm -rf "$GUARD_HOME"'],
+    ['unshare rm', 'unshare -r rm ~/.claude/settings.json'],
+    ['systemd-run rm', 'systemd-run --user --wait rm ~/.gemini/settings.json'],
   ];
   return rows.map(attempt('undeclared writer', w));
 }
@@ -202,6 +213,9 @@ export function writesNearMisses(w: World): ShellAttempt[] {
     ['mount list', 'mount | grep /home'],
     ['truncate project log', 'truncate -s0 build.log'],
     ['split in project', 'split -l 100 README.md parts/x'],
+    ['xxd reads', 'xxd ~/.codex/hooks.json'],
+    ['setsid in project', 'setsid git status'],
+    ['flock in project', `flock ${w.tmp}/l git status`],
   ];
   return rows.map(attempt('near miss', w));
 }

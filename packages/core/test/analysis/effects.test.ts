@@ -210,6 +210,12 @@ table('writers the base declares: editors, converters, splitters, links, mounts'
   ['cp --link a b', ['read a (copy) by cp', 'write b by cp', 'write a (link) by cp']],
   ['mount --bind /srv/a /mnt/b', ['write /mnt/b by mount', 'write /srv/a (link) by mount']],
   ['mount /dev/sdb1 /mnt/usb', ['write /mnt/usb by mount']],
+  ['xxd -r dump.hex out.bin', ['read dump.hex by xxd', 'read out.bin by xxd', 'write out.bin by xxd']],
+  ['shuf -o out.txt in.txt', ['read in.txt by shuf', 'write out.txt by shuf']],
+  ["ruby -pi -e 'gsub(/a/, %q(b))' a.txt", ['write a.txt (edit) by ruby']],
+  ['gpg -o out.txt -d in.gpg', ['write out.txt by gpg']],
+  ['ditto a b', ['read a (copy) by ditto', 'write b by ditto']],
+  ['chattr +i a.txt', ['write a.txt (edit) by chattr']],
   // near misses: read-only, printing, keeping, trying, a symbolic link, a listing
   ['view a.txt', []],
   ['vim -R a.txt', []],
@@ -226,6 +232,10 @@ table('writers the base declares: editors, converters, splitters, links, mounts'
   ['ln -s a.txt b.txt', ['write b.txt by ln']],
   ['cp a b', ['read a (copy) by cp', 'write b by cp']],
   ['mount', []],
+  ['xxd a.bin', ['read a.bin by xxd']],
+  ['shuf in.txt', ['read in.txt by shuf']],
+  ["ruby -e 'puts 1' a.txt", []],
+  ['gpg -d in.gpg', []],
 ]);
 
 table("git's subcommands", [

@@ -133,6 +133,9 @@ runRuleTests(guardTamper, {
     'ln README.md README.hard',
     'cp -al src /tmp/src-links',
     'mount | grep /home',
+    'xxd ~/.relay/hooks.json',
+    'setsid git status',
+    'flock /tmp/l make',
     // listings that only list, or hand the names to a program that reads
     'ls -la ~/.relay',
     'ls -d ~/.relay/* | xargs cat',
@@ -184,6 +187,16 @@ runRuleTests(guardTamper, {
     'gzip ~/.relay/hooks.json',
     'echo {} | sponge ~/.relay/hooks.json',
     'npx prettier --write ~/.relay/hooks.json',
+    'xxd -r /tmp/dump ~/.relay/hooks.json',
+    'shuf -o ~/.relay/hooks.json /dev/null',
+    "ruby -pi -e '$_ = nil' ~/.relay/hooks.json",
+    'gpg -o ~/.relay/hooks.json -d /tmp/x.gpg',
+    'chattr +i ~/.relay/hooks.json',
+    // a prefix the reader did not know hid the command behind it
+    'setsid rm ~/.relay/hooks.json',
+    'flock /tmp/l -c "rm -rf ~/.relay"',
+    'taskset 1 rm -rf /home/dev/.local/state/guard',
+    'systemd-run --user rm ~/.relay/hooks.json',
     // hard links and bind mounts: a second name for guard's files, or a file over them
     'ln ~/.relay/hooks.json /tmp/h',
     'link /home/dev/.local/state/guard/settings.yaml /tmp/s',

@@ -120,8 +120,10 @@ const READERS_OWN: readonly ProgramSpec[] = [
   ),
   reader(['nl'], ['-b', '-d', '-f', '-h', '-i', '-l', '-n', '-s', '-v', '-w'], { roles: ['looker'] }),
   reader(['od'], ['-A', '-j', '-N', '-t', '--address-radix', '--skip-bytes', '--read-bytes', '--format', '--endian']),
+  // `xxd IN OUT` (and `xxd -r IN OUT`) writes OUT
   reader(['xxd'], ['-c', '-g', '-l', '-o', '-s', '-cols', '-len', '-seek', '-groupsize', '-offset'], {
     decodes: ['-r', '-revert'],
+    files: [{ op: 'write', operands: 1 }],
   }),
   reader(['hexdump', 'hd'], ['-e', '-f', '-n', '-s']),
   reader(['strings'], ['-n', '-t', '-e', '-T', '--bytes', '--radix', '--encoding', '--target']),
@@ -230,6 +232,12 @@ export const FILES: readonly ProgramSpec[] = [
     files: [{ op: 'write', options: ['-o', '--output'] }],
   },
   { names: ['uniq'], roles: ['content-reader', 'looker'], argv: UNIQ, files: [{ op: 'write', operands: 1 }] },
+  {
+    names: ['shuf'],
+    roles: ['content-reader'],
+    argv: { values: ['-o', '--output', '-n', '--head-count', '-i', '--input-range', '--random-source'] },
+    files: [{ op: 'write', options: ['-o', '--output'] }],
+  },
   { names: ['cut'], roles: ['content-reader', 'looker'], argv: CUT },
   { names: ['diff'], roles: ['content-reader', 'looker'], argv: DIFF },
   {
@@ -436,7 +444,7 @@ export const FILES: readonly ProgramSpec[] = [
   },
   // `cp -l`, `cp -al`: the copy is a hard link, a second name for each source
   {
-    names: ['cp', 'install'],
+    names: ['cp', 'install', 'ditto'],
     argv: COPY,
     files: [...COPIES, { op: 'write', how: 'link', operands: 'sources', target: COPY_TARGET, when: ['-l', '--link'] }],
   },
@@ -497,7 +505,7 @@ export const FILES: readonly ProgramSpec[] = [
   },
   {
     // the first operand is the mode, the owner or the access list
-    names: ['chmod', 'chown', 'chgrp', 'setfacl'],
+    names: ['chmod', 'chown', 'chgrp', 'setfacl', 'chattr'],
     roles: ['attribute-changer'],
     argv: { values: ['--reference', '--from'] },
     files: [{ op: 'write', how: 'edit', operands: 'rest' }],
@@ -666,6 +674,25 @@ export const FILES: readonly ProgramSpec[] = [
       { op: 'read', options: ['-in'] },
       { op: 'write', options: ['-out'] },
     ],
+  },
+  {
+    names: ['gpg', 'gpg2'],
+    argv: {
+      values: [
+        '-o',
+        '--output',
+        '-r',
+        '--recipient',
+        '-u',
+        '--local-user',
+        '--default-key',
+        '--homedir',
+        '--passphrase',
+        '--passphrase-file',
+        '--trust-model',
+      ],
+    },
+    files: [{ op: 'write', options: ['-o', '--output'] }],
   },
   // `crontab FILE` installs the table FILE holds
   { names: ['crontab'], argv: { values: ['-u'] }, files: [{ op: 'read', operands: 0 }] },

@@ -123,6 +123,8 @@ export const INTERPRETERS: readonly ProgramSpec[] = [
     script: 'ruby',
     code: { options: ['-e'], many: true },
     argv: { values: ['-e', '-r', '-I', '-C', '-E', '-x', '--encoding'], leading: true },
+    // `ruby -pi -e CODE FILE…`, like perl's
+    edits: ['-i'],
   },
   {
     names: ['perl'],
