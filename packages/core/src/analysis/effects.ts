@@ -345,7 +345,7 @@ function within(args: readonly Arg[], where: NonNullable<FileUse['within']>): Ar
 
 /** An Ex command that writes the text to a file it names (not `w !cmd`, a command's input). */
 const EX_WRITE =
-  /^\s*:*\s*(?:%|\d*(?:,\d*)?)\s*(?:w|write|wq|x|xit|exi|exit|sav|saveas|up|update)!?\s+(?:>>\s*)?([^\s!]\S*)\s*$/;
+  /^[\s:]*(?:(?:%|\d+(?:,\d*)?|,\d+)\s*)?(?:w|write|wq|x|xit|exi|exit|sav|saveas|up|update)!?\s+(?:>>\s*)?([^\s!]\S*)\s*$/;
 
 const AT_FILE = /@([^;,]+)/;
 
