@@ -254,7 +254,9 @@ type Uses = readonly (FileUse | FileLanguage)[];
 function applyUse(inv: Invocation, use: FileUse, uses: Uses, argv: Argv, at: At): void {
   if (use.when !== undefined && !argv.has(...use.when)) return;
   if (use.unless !== undefined && argv.has(...use.unless)) return;
-  const named = namedBy(inv, use, uses, argv);
+  const byWords = namedBy(inv, use, uses, argv);
+  // `tar -x` and `git checkout` with no folder named write in the one they run in
+  const named = byWords.length === 0 && use.here === true ? [{ value: '.', index: -1, span: inv.span }] : byWords;
   if (named.length === 0) return;
   const how = use.append !== undefined && argv.has(...use.append) ? 'append' : use.how;
   const sends = use.sends === true || (use.remote === true && use.operands === 'sources' && remoteDestination(argv));
@@ -321,15 +323,29 @@ function byPlace(operands: Operands, use: FileUse, uses: Uses, argv: Argv): read
   }
 }
 
-/** The file inside each value: after an `@` (`-d @body.json`), or the path of git's `REV:PATH`. */
-function within(args: readonly Arg[], where: 'at' | 'object'): Arg[] {
+/**
+ * The file inside each value: after an `@` (`-d @body.json`), the path of git's `REV:PATH`, or the
+ * file an Ex command writes (`vim -c 'w! FILE'`, `-c 'sav FILE|q'`).
+ */
+function within(args: readonly Arg[], where: NonNullable<FileUse['within']>): Arg[] {
   const out: Arg[] = [];
   for (const arg of args) {
+    if (where === 'ex') {
+      for (const command of arg.value.split('|').slice(0, 16)) {
+        const file = EX_WRITE.exec(command)?.[1];
+        if (file !== undefined) out.push(withValue(arg, file));
+      }
+      continue;
+    }
     const file = where === 'at' ? AT_FILE.exec(arg.value)?.[1] : GIT_OBJECT_PATH.exec(arg.value)?.[1];
     if (file !== undefined) out.push(withValue(arg, file));
   }
   return out;
 }
+
+/** An Ex command that writes the text to a file it names (not `w !cmd`, a command's input). */
+const EX_WRITE =
+  /^[\s:]*(?:(?:%|\d+(?:,\d*)?|,\d+)\s*)?(?:w|write|wq|x|xit|exi|exit|sav|saveas|up|update)!?\s+(?:>>\s*)?([^\s!]\S*)\s*$/;
 
 const AT_FILE = /@([^;,]+)/;
 

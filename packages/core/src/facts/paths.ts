@@ -229,6 +229,8 @@ function expand(text: string, f: Folders): Expanded {
       return { text: out, unresolved: UNRESOLVED.test(out) };
     }
   }
+  const own = whereGuardIs(text, f);
+  if (own !== undefined) return own;
   const other = /^~([A-Za-z0-9._-]+)(\/.*)?$/.exec(text);
   if (other) return { text, unresolved: true, otherHomeRest: (other[2] ?? '').slice(1) };
   const known = KNOWN_PREFIX.exec(text);
@@ -269,6 +271,35 @@ function knownValue(name: string, f: Folders): string {
 }
 
 /** Substitutions and shell values that stand for one name without a separator. */
+/** `$(npm root -g)`: the folder the global packages are in. */
+const GLOBAL_ROOT = /^(?:\$\(|`)\s*p?npm\s+root\s+(?:-g|--global)\s*(?:\)|`)(?=\/|$)/;
+/** A substitution that asks the shell where guard's program is (`$(which guard)`, `$(command -v guard)`). */
+const WHERE_IS_GUARD = new RegExp(
+  String.raw`^(?:\$\(|\x60)[^/]*?(?:which|command\s+-v|type\s+-p|whereis)\s+["']?(?:guard|${GUARD_PACKAGE})\b`,
+);
+
+/**
+ * Paths built from where guard is installed, which guard works out itself: `$(npm root -g)` is the
+ * `node_modules` folder that holds its package (a node_modules folder when guard runs from
+ * elsewhere), and a path built on `$(which guard)` (through `readlink`, `realpath`, `dirname`) is in
+ * its package.
+ */
+function whereGuardIs(text: string, f: Folders): Expanded | undefined {
+  const root = GLOBAL_ROOT.exec(text);
+  if (root !== null) {
+    const installed = f.guardCode.find((code) => parentOf(code).endsWith('/node_modules'));
+    const rest = text.slice(root[0].length);
+    return installed === undefined
+      ? { text: `$(npm root -g)/node_modules${rest}`, unresolved: true }
+      : { text: parentOf(installed) + rest, unresolved: UNRESOLVED.test(rest) };
+  }
+  if (!WHERE_IS_GUARD.test(text)) return undefined;
+  const code = f.guardCode[0];
+  return code === undefined
+    ? { text: `$(which guard)/node_modules/${GUARD_PACKAGE}`, unresolved: true }
+    : { text: code, unresolved: false };
+}
+
 const ONE_NAME =
   /\$\((?:whoami|id -[ug]n?|hostname|uuidgen|date \+[%A-Za-z0-9_.:-]*)\)|\$\$|\$\{?(?:RANDOM|PPID|BASHPID)\}?(?![A-Za-z0-9_])/g;
 

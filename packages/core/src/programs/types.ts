@@ -221,9 +221,11 @@ export type FileOp = 'read' | 'write' | 'create' | 'delete' | 'exec';
 /**
  * How a file is changed or read: `truncate` empties or replaces it (`>`), `append` (`>>`), `edit`
  * changes it in place, `move` takes it away from here (the source of `mv`), `copy` reads it to
- * elsewhere, `recursive` deletes a whole tree.
+ * elsewhere, `recursive` deletes a whole tree; `into` writes files whose names its input decides
+ * (an archive unpacked, a patch applied, a checkout) anywhere in the folder named; `link` gives the
+ * file another name (a hard link, a bind mount), so whatever is written there is written to it.
  */
-export type FileHow = 'truncate' | 'append' | 'edit' | 'move' | 'copy' | 'recursive';
+export type FileHow = 'truncate' | 'append' | 'edit' | 'move' | 'copy' | 'recursive' | 'into' | 'link';
 
 /**
  * What a program does to the files its words name, as data: one use names files by some of its
@@ -257,6 +259,11 @@ export interface FileUse {
    * none here, and what is copied to one is sent.
    */
   readonly remote?: boolean;
+  /**
+   * With none of its `options` given (and no operands named), the folder it runs in is the file
+   * named (`tar -x` unpacks there, `git checkout` writes the checkout there).
+   */
+  readonly here?: boolean;
   /** Words `KEY=FILE` name files (dd's `if=` and `of=`). */
   readonly assigned?: string;
   /**
@@ -266,9 +273,10 @@ export interface FileUse {
   readonly urls?: { readonly folder?: readonly string[] };
   /**
    * Where the file is in a value: `at` after an `@` (`curl -d @body.json`, `-F f=@up.bin`);
-   * `object` the path of git's `REV:PATH` (`git show HEAD:.env`).
+   * `object` the path of git's `REV:PATH` (`git show HEAD:.env`); `ex` the file an Ex command
+   * writes (`vim -c 'w! FILE'`).
    */
-  readonly within?: 'at' | 'object';
+  readonly within?: 'at' | 'object' | 'ex';
 
   /** Only when one of these options is given (`rsync --delete`). */
   readonly when?: readonly string[];
@@ -329,6 +337,11 @@ export interface ProgramSpec {
    * operands, a content reader reads them): `cp` reads its sources and writes its destination.
    */
   readonly files?: readonly (FileUse | FileLanguage)[];
+  /**
+   * A lister's folders are its operands (after its pattern: `fd PATTERN DIR`), or the folder it
+   * runs in when it names none; what it prints names what they hold.
+   */
+  readonly lists?: { readonly pattern?: boolean };
   /** Options that make it change in place the files it would only read (`sed -i`, `perl -i`). */
   readonly edits?: readonly string[];
   /**

@@ -3,7 +3,7 @@ import { argvWith } from '../context/argv.js';
 import type { FileEffect } from '../context/types.js';
 import type { AgentProgram } from '../facts/agents.js';
 import type { PathFacts } from '../facts/paths.js';
-import { globMatch } from '../facts/paths.js';
+import { globMatch, isInside } from '../facts/paths.js';
 import { isA, program, sourceOf } from '../programs/index.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import { GUARD_PACKAGE } from '../product.js';
@@ -18,6 +18,8 @@ const GUARD_SCRIPT = new RegExp(
 );
 const nodePackageManager = (name: string): boolean => program(name)?.ecosystem === 'npm';
 const REMOVE_VERBS = new Set(['uninstall', 'un', 'remove', 'rm', 'r', 'unlink']);
+/** `npm link PKG` puts another folder in the package's place. */
+const LINK_VERBS = new Set(['link', 'ln']);
 /** The guard package as npm names it (`agent-step-guard`, `agent-step-guard@0.1.0`, the workspace's `@guard/cli`). */
 const GUARD_PACKAGE_ARG = new RegExp(String.raw`^(?:guard|@guard/[\w.-]+|${GUARD_PACKAGE})(?:@[\w.^~<>=*-]*)?$`);
 /** npx and friends run a package by its name (`npx agent-step-guard off`). */
@@ -64,7 +66,9 @@ export const guardTamper = {
     for (const effect of context.files) {
       const changes =
         effect.op === 'write' || effect.op === 'create' || effect.op === 'delete' || mcpWrites(context, effect);
-      const guardPath = changes ? protectedPath(effect.path, context, anchors) : undefined;
+      const guardPath = changes
+        ? (protectedPath(effect.path, context, anchors) ?? intoReaches(effect, context, anchors))
+        : undefined;
       if (guardPath !== undefined) {
         hits.push({ span: effect.span, ...(guardPath === '' ? {} : { path: guardPath }), detail: effect.path.raw });
       } else if (
@@ -77,7 +81,12 @@ export const guardTamper = {
       }
     }
     const writes = context.files.some(changesFile);
+    const listing = listingReaches(context, anchors);
     for (const inv of context.invocations) {
+      if (listing !== undefined && changesListed(inv, context)) {
+        hits.push({ span: inv.span, detail: `what ${listing} lists` });
+        continue;
+      }
       const what = tampers(inv, context, writes, hooksOff) ?? reachesThrough(inv, context, anchors);
       if (what !== undefined) hits.push({ span: inv.span, detail: what });
     }
@@ -130,7 +139,7 @@ function tampers(
     const ops = context.argv(inv).operands;
     const verb = ops[0]?.value === 'global' ? 1 : 0;
     if (
-      REMOVE_VERBS.has(ops[verb]?.value ?? '') &&
+      (REMOVE_VERBS.has(ops[verb]?.value ?? '') || LINK_VERBS.has(ops[verb]?.value ?? '')) &&
       ops.slice(verb + 1).some((arg) => GUARD_PACKAGE_ARG.test(arg.value))
     )
       return 'the guard package';
@@ -186,6 +195,8 @@ function isGuardScript(raw: string, inv: Invocation, context: RuleContext): bool
   const facts = context.path(raw, inv.cwd);
   if (facts.guardFile === 'install' || GUARD_SCRIPT.test(facts.abs)) return true;
   if (facts.abs === '' || facts.glob) return false;
+  // a copy of guard's package the same step made (`cp -r <package> /tmp/g && node /tmp/g/dist/bin.js off`)
+  if (guardCopies(context).some((copy) => isInside(facts.abs, copy))) return true;
   const real = context.probe.realpath?.(facts.abs);
   if (real !== undefined && real !== facts.abs && context.path(real).guardFile === 'install') return true;
   const code = context.pathContext.guardCode?.[0];
@@ -194,6 +205,17 @@ function isGuardScript(raw: string, inv: Invocation, context: RuleContext): bool
   const text = probe.readText(facts.abs, MAX_SCRIPT_BYTES);
   if (text === undefined || text.length === 0) return false;
   return ENTRY_FILES.some((name) => probe.readText?.(`${code}/${name}`, MAX_SCRIPT_BYTES) === text);
+}
+
+/** Where the step copies guard's package (or a folder of it) to: the destinations of those copies. */
+function guardCopies(context: RuleContext): string[] {
+  const out: string[] = [];
+  for (const effect of context.files) {
+    if (effect.how !== 'copy' || effect.path.guardFile !== 'install' || effect.invocation === undefined) continue;
+    for (const other of context.filesOf(effect.invocation))
+      if (other.op === 'write' && other.how === undefined && other.path.abs !== '') out.push(other.path.abs);
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -339,6 +361,78 @@ function globReaches(glob: string, anchor: string, context?: RuleContext): boole
 }
 
 /**
+ * A write of files whose names its input decides (`tar -x`, `git checkout`, `patch -d`) into a
+ * folder that holds guard's files or an agent's hook files (`cd ~ && tar xf x.tar`,
+ * `git -C ~/.tool init && git -C ~/.tool checkout -- hooks.json`): the protected path it may
+ * reach. The project's own folders are left to the rules that judge the project.
+ */
+function intoReaches(effect: FileEffect, context: RuleContext, anchors: readonly string[]): string | undefined {
+  const folder = effect.path.abs;
+  if (effect.how !== 'into' || folder === '' || effect.path.glob) return undefined;
+  const project = context.pathContext.projectRoot;
+  if (project !== '/' && isInside(folder, project)) return undefined;
+  return anchors.find((anchor) => isInside(anchor, folder));
+}
+
+/**
+ * A listing of guard's folders or an agent's hook folder (or a folder above them) outside the
+ * project (`ls ~/.tool`, `find ~ -name hooks.json`, `fd . ~/.tool`): what it lists, or undefined.
+ * A listing the step then hands to a command that changes each name is as good as naming guard's
+ * files; the project's own listings are the project rules' (fs.delete).
+ */
+function listingReaches(context: RuleContext, anchors: readonly string[]): string | undefined {
+  const project = context.pathContext.projectRoot;
+  for (const inv of context.invocations) {
+    const spec = program(inv.name);
+    if (spec?.lists === undefined && !isA(inv.name, 'lister')) continue;
+    const listed = spec?.lists === undefined ? context.listed(inv) : listerGlobs(inv, spec.lists, context);
+    for (const path of listed ?? []) {
+      if (path.guardFile !== undefined) return path.raw;
+      if (path.abs === '' || (project !== '/' && isInside(path.abs, project))) continue;
+      const real = realGlob(path.abs, context);
+      for (const glob of real === undefined ? [path.abs] : [path.abs, real])
+        if (anchors.some((anchor) => globReaches(glob, anchor, context))) return path.raw;
+    }
+  }
+  return undefined;
+}
+
+/** What `ls DIR` or `fd PATTERN DIR` names: DIR's entries (with `-a`, its hidden ones too), or all below it. */
+function listerGlobs(inv: Invocation, lists: { readonly pattern?: boolean }, context: RuleContext): PathFacts[] {
+  const argv = context.argv(inv);
+  const operands = argv.operands.slice(lists.pattern === true ? 1 : 0).map((arg) => arg.value);
+  const folders = operands.length > 0 ? operands : ['.'];
+  const out: PathFacts[] = [];
+  for (const folder of folders.slice(0, 16)) {
+    const facts = context.path(folder, inv.cwd);
+    if (facts.glob || facts.abs === '' || argv.has('-d', '--directory')) {
+      out.push(facts);
+      continue;
+    }
+    const base = facts.abs.replace(/\/+$/, '');
+    if (lists.pattern === true) out.push(context.path(`${base}/**`));
+    else {
+      out.push(context.path(`${base}/*`));
+      if (argv.has('-a', '-A', '--all', '--almost-all')) out.push(context.path(`${base}/.*`));
+    }
+  }
+  return out;
+}
+
+/**
+ * A command that changes names it did not spell out: what a runner hands it (`xargs rm`,
+ * `parallel rm`, `fd -x rm`), or a path built from a variable (`while read f; do rm "$f"`).
+ */
+function changesListed(inv: Invocation, context: RuleContext): boolean {
+  // what a runner, or a lister that runs a command on each name (`fd -x CMD`), hands it
+  if (inv.via.some((via) => via.kind === 'runner' || isA(via.name, 'lister')) && changesHanded(inv, context))
+    return true;
+  return context
+    .filesOf(inv)
+    .some((effect) => (effect.op === 'write' || effect.op === 'delete') && effect.path.place === 'unresolved');
+}
+
+/**
  * Ways to reach guard's files that are no file effect of their own: `find … -delete` and
  * `-exec rm`, `echo <path> | xargs rm`, a link made to guard's files (`ln -s $GUARD_HOME /tmp/x`,
  * `cp -rs`) to write through, and code handed to an interpreter that writes them or runs guard.
@@ -352,6 +446,19 @@ function reachesThrough(inv: Invocation, context: RuleContext, anchors: readonly
       for (const glob of real === undefined ? [listed.abs] : [listed.abs, real])
         if (anchors.some((anchor) => globReaches(glob, anchor, context))) return listed.raw;
     }
+  }
+  // `parallel rm ::: ~/.tool/*`: the words after `:::` are what the command is handed
+  if (inv.via.some((via) => via.kind === 'runner') && changesHanded(inv, context)) {
+    const runner = context.invocations.find(
+      (other) =>
+        other !== inv &&
+        other.name === inv.via[0]?.name &&
+        other.span[0] <= inv.span[0] &&
+        other.span[1] >= inv.span[1],
+    );
+    const handed = runner === undefined ? -1 : runner.args.indexOf(':::');
+    for (const word of handed < 0 ? [] : (runner?.args.slice(handed + 1) ?? []))
+      if (protectedPath(context.path(word, inv.cwd), context, anchors) !== undefined) return word;
   }
   if (inv.via.some((via) => via.kind === 'runner' && via.name === 'xargs') && changesHanded(inv, context)) {
     for (const producer of context.stageBefore(inv)?.producers ?? []) {

@@ -96,15 +96,14 @@ const LOOP_WORDS = 64;
 /** How many words all uses of one loop variable may expand to, together. */
 const LOOP_BUDGET = 256;
 
-/** An unquoted glob or brace character in the word. */
-function hasPattern(token: WordToken): boolean {
+/** An unquoted brace character in the word. */
+function hasBrace(token: WordToken): boolean {
   for (let p = 0; p < token.parts.length; p++) {
     const part = token.parts[p] as Part;
-    if (part.kind === 'lit' && !part.quoted && PATTERN_CHARS.test(part.text.text)) return true;
+    if (part.kind === 'lit' && !part.quoted && part.text.text.includes('{')) return true;
   }
   return false;
 }
-const PATTERN_CHARS = /[*?[{]/;
 
 /** `for NAME in words`: the name ('' when the header is not one the reader follows) and the words. */
 interface LoopHeader {
@@ -126,8 +125,9 @@ function loopWord(loop: LoopHeader, token: WordToken, text: string | undefined, 
     return;
   }
   if (!loop.known) return;
-  // globs and brace lists name files or words the reader does not list
-  if (hasPattern(token)) {
+  // brace lists name words the reader does not list; a glob stands for the files it picks, as one
+  // word (`for f in ~/.x/*; do rm "$f"; done` removes what `rm ~/.x/*` does)
+  if (hasBrace(token)) {
     loop.known = false;
     return;
   }
@@ -145,7 +145,9 @@ function loopWord(loop: LoopHeader, token: WordToken, text: string | undefined, 
 /** The header is read: its variable takes each word in turn, or an unknown value. */
 function endLoop(loop: LoopHeader, scope: Scope): void {
   if (!loop.name) return;
-  if (loop.words !== undefined && loop.known && loop.words.length > 0)
+  // one word (a glob, often): the variable is that word everywhere, in redirections too
+  if (loop.words !== undefined && loop.known && loop.words.length === 1) setVar(scope, loop.name, loop.words[0]);
+  else if (loop.words !== undefined && loop.known && loop.words.length > 0)
     setLoopVar(scope, loop.name, loop.words, LOOP_BUDGET);
   else setVar(scope, loop.name, undefined);
 }

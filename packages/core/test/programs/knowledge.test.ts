@@ -59,7 +59,7 @@ describe('the entries', () => {
 /** What is wrong with a file use as written: it must name files one way, and say only what that way reads. */
 function fileUseProblems(use: FileUse): string[] {
   const ways = [
-    use.options !== undefined || use.operands !== undefined,
+    use.options !== undefined || use.operands !== undefined || use.here === true,
     use.assigned !== undefined,
     use.urls !== undefined,
   ].filter(Boolean).length;
@@ -82,6 +82,9 @@ describe('file uses', () => {
     [{ op: 'write', options: ['-Path'], operands: 0 }, []],
     [{ op: 'read', assigned: 'if' }, []],
     [{ op: 'write', urls: {} }, []],
+    [{ op: 'write', how: 'into', here: true }, []],
+    [{ op: 'write', how: 'into', options: ['-C'], here: true }, []],
+    [{ op: 'write', how: 'into', here: true, assigned: 'of' }, ['names files in no way or in several']],
     [{ op: 'read' }, ['names files in no way or in several']],
     [{ op: 'read', assigned: 'if', operands: 'all' }, ['names files in no way or in several']],
     [{ op: 'write', operands: 'all', target: ['-t'] }, ['a copy setting on no copy']],

@@ -379,6 +379,15 @@ runTable('role prefix', [
     'time',
     'command',
     'exec',
+    'setsid',
+    'unshare -r',
+    'flock /tmp/l',
+    'flock -w 5 /tmp/l',
+    'chrt 1',
+    'taskset -c 0',
+    'systemd-run --user',
+    'runuser -u dev --',
+    'fakeroot',
   ].flatMap((prefix): Row[] => [
     { line: `${prefix} ${FORCE_PUSH}`, rule: 'git.rewrite-shared-history', decision: 'block' },
     {

@@ -109,7 +109,10 @@ describe('lists and pipelines', () => {
         { program: ':', src: '< .env' },
       ],
     },
-    { line: 'for f in *.log; do gzip "$f"; done', expect: [{ program: 'gzip', args: ['$f'] }] },
+    // a glob in the list stands for the files it picks, as one word; a brace list is not followed
+    { line: 'for f in *.log; do gzip "$f"; done', expect: [{ program: 'gzip', args: ['*.log'] }] },
+    { line: 'for f in ~/.x/*; do rm "$f"; done', expect: [{ program: 'rm', args: ['/home/dev/.x/*'] }] },
+    { line: 'for f in {a,b}.log; do gzip "$f"; done', expect: [{ program: 'gzip', args: ['$f'] }] },
     // a `for` loop over plain words: each command that uses the variable, once per word
     {
       line: 'for d in build dist; do rm -rf "$d"; done',

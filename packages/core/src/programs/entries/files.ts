@@ -46,8 +46,11 @@ const MOVES: readonly FileUse[] = [
   { op: 'delete', how: 'move', operands: 'sources', target: COPY_TARGET },
   { op: 'write', operands: 'destination', target: COPY_TARGET },
 ];
+/** `patch --dry-run` (BSD: `-C`, `--check`) only tells whether the patch would apply. */
+const PATCH_TRIES = ['--dry-run', '-C', '--check'];
 /** tar's modes that write the archive: make (`-c`), add to (`-r`) or update (`-u`) it. */
 const TAR_WRITES = ['-c', '--create', '-r', '--append', '-u', '--update'];
+const TAR_EXTRACTS = ['-x', '--extract', '--get'];
 const GREP: ArgvSpec = {
   values: [
     '-e',
@@ -78,18 +81,27 @@ const GREP: ArgvSpec = {
 function reader(
   names: readonly string[],
   values: readonly string[],
-  more: { readonly roles?: readonly Role[]; readonly decodes?: true | readonly string[] } = {},
+  more: {
+    readonly roles?: readonly Role[];
+    readonly decodes?: true | readonly string[];
+    readonly files?: readonly FileUse[];
+  } = {},
 ): ProgramSpec {
   return {
     names,
     roles: ['content-reader', ...(more.roles ?? [])],
     argv: { values },
     ...(more.decodes === undefined ? {} : { decodes: more.decodes }),
+    ...(more.files === undefined ? {} : { files: more.files }),
   };
 }
 
 /** The compressors' options that unpack what they are given, printing it with `-c`. */
 const UNPACK = ['-d', '--decompress', '--uncompress'];
+/** The compressors' options that leave the file they read where it is (print, keep, list, test). */
+const KEEPS = ['-c', '--stdout', '--to-stdout', '-k', '--keep', '-l', '--list', '-t', '--test'];
+/** `gzip FILE` replaces FILE by `FILE.gz` (and `gzip -d FILE.gz` the other way): FILE goes. */
+const REPLACES: readonly FileUse[] = [{ op: 'delete', how: 'move', operands: 'all', unless: KEEPS }];
 
 /**
  * Readers whose options differ from READER's: each its own, so that a flag (`cat -n`, `od -c`,
@@ -108,17 +120,29 @@ const READERS_OWN: readonly ProgramSpec[] = [
   ),
   reader(['nl'], ['-b', '-d', '-f', '-h', '-i', '-l', '-n', '-s', '-v', '-w'], { roles: ['looker'] }),
   reader(['od'], ['-A', '-j', '-N', '-t', '--address-radix', '--skip-bytes', '--read-bytes', '--format', '--endian']),
+  // `xxd IN OUT` (and `xxd -r IN OUT`) writes OUT
   reader(['xxd'], ['-c', '-g', '-l', '-o', '-s', '-cols', '-len', '-seek', '-groupsize', '-offset'], {
     decodes: ['-r', '-revert'],
+    files: [{ op: 'write', operands: 1 }],
   }),
   reader(['hexdump', 'hd'], ['-e', '-f', '-n', '-s']),
   reader(['strings'], ['-n', '-t', '-e', '-T', '--bytes', '--radix', '--encoding', '--target']),
   reader(['base64', 'base32', 'basenc', 'gbase64', 'b64'], ['-w', '--wrap'], { decodes: ['-d', '-D', '--decode'] }),
-  reader(['gzip'], ['-S', '--suffix'], { decodes: UNPACK }),
+  reader(['gzip'], ['-S', '--suffix'], { decodes: UNPACK, files: REPLACES }),
   reader(['zcat'], ['-S', '--suffix'], { decodes: true }),
-  reader(['bzip2'], [], { decodes: UNPACK }),
-  reader(['xz'], ['-T', '--threads', '-F', '--format', '-C', '--check', '-M', '--memlimit'], { decodes: UNPACK }),
-  reader(['zstd'], ['-o', '-D', '-T', '--format'], { decodes: UNPACK }),
+  reader(['bzip2'], [], { decodes: UNPACK, files: REPLACES }),
+  reader(['xz'], ['-T', '--threads', '-F', '--format', '-C', '--check', '-M', '--memlimit'], {
+    decodes: UNPACK,
+    files: REPLACES,
+  }),
+  // zstd keeps what it packs unless `--rm`; `-o FILE` is what it writes
+  reader(['zstd'], ['-o', '-D', '-T', '--format'], {
+    decodes: UNPACK,
+    files: [
+      { op: 'delete', how: 'move', operands: 'all', when: ['--rm'] },
+      { op: 'write', options: ['-o'] },
+    ],
+  }),
 ];
 
 /**
@@ -187,6 +211,17 @@ const JQ: ArgvSpec = {
   pairs: ['--arg', '--argjson', '--slurpfile', '--rawfile'],
 };
 
+/** vim's options with a value (`-c CMD`, `-u VIMRC`, `--servername NAME`), and those that open read-only. */
+const VIM: ArgvSpec = {
+  values: ['-c', '--cmd', '-S', '-w', '-W', '-T', '-u', '-U', '-i', '-t', '-q', '--servername', '--listen'],
+};
+/** fd's options whose value (and the words after it) is the command it runs on each file. */
+const FD_RUNS = ['-x', '--exec', '-X', '--exec-batch'];
+const VIM_READS = ['-R', '-M', '--version', '-h', '--help'];
+/** The file an Ex command in `-c`/`--cmd` writes (`-c 'w! FILE'`), read-only or not. */
+const EX_WRITES: FileUse = { op: 'write', options: ['-c', '--cmd'], within: 'ex' };
+const VIM_WRITES: readonly FileUse[] = [{ op: 'write', how: 'edit', operands: 'all', unless: VIM_READS }, EX_WRITES];
+
 export const FILES: readonly ProgramSpec[] = [
   ...READERS_OWN,
   // `sort -o FILE`, `uniq IN OUT`, `sdiff -o FILE` write what they print
@@ -197,6 +232,12 @@ export const FILES: readonly ProgramSpec[] = [
     files: [{ op: 'write', options: ['-o', '--output'] }],
   },
   { names: ['uniq'], roles: ['content-reader', 'looker'], argv: UNIQ, files: [{ op: 'write', operands: 1 }] },
+  {
+    names: ['shuf'],
+    roles: ['content-reader'],
+    argv: { values: ['-o', '--output', '-n', '--head-count', '-i', '--input-range', '--random-source'] },
+    files: [{ op: 'write', options: ['-o', '--output'] }],
+  },
   { names: ['cut'], roles: ['content-reader', 'looker'], argv: CUT },
   { names: ['diff'], roles: ['content-reader', 'looker'], argv: DIFF },
   {
@@ -227,12 +268,8 @@ export const FILES: readonly ProgramSpec[] = [
       'fmt',
       'pr',
       'tr',
-      'iconv',
       'comm',
-      'yq',
       'xmllint',
-      'dos2unix',
-      'unix2dos',
       'pbcopy',
       'xclip',
       'xsel',
@@ -243,6 +280,114 @@ export const FILES: readonly ProgramSpec[] = [
     ],
     roles: ['content-reader'],
     argv: READER,
+  },
+  // `-o FILE` is what iconv writes; dos2unix changes its files in place, or writes the last with `-n IN OUT`
+  {
+    names: ['iconv'],
+    roles: ['content-reader'],
+    argv: { values: ['-f', '--from-code', '-t', '--to-code', '-o', '--output'] },
+    files: [{ op: 'write', options: ['-o', '--output'] }],
+  },
+  {
+    names: ['dos2unix', 'unix2dos', 'mac2unix', 'unix2mac'],
+    roles: ['content-reader'],
+    argv: { values: ['-c', '--convmode'] },
+    files: [
+      { op: 'write', how: 'edit', operands: 'all', unless: ['-n', '--newfile', '-O', '--to-stdout', '-i', '--info'] },
+      { op: 'write', operands: 'destination', when: ['-n', '--newfile'] },
+    ],
+  },
+  // yq's first operand is its expression; `-i` writes the result back into the files
+  {
+    names: ['yq'],
+    roles: ['pattern-first'],
+    argv: { values: ['-p', '--input-format', '-o', '--output-format', '--from-file', '-I', '--indent'] },
+    edits: ['-i', '--inplace'],
+  },
+  // `prettier --write` rewrites the files it formats
+  {
+    names: ['prettier'],
+    argv: { values: ['--config', '--ignore-path', '--plugin', '--parser', '--log-level', '--stdin-filepath'] },
+    files: [{ op: 'write', how: 'edit', operands: 'all', when: ['--write', '-w'] }],
+  },
+  // `sponge FILE` soaks up its input, then writes it to FILE
+  { names: ['sponge'], files: [{ op: 'write', how: 'truncate', append: ['-a'], operands: 0 }] },
+  {
+    // the line editors: what they are given they may write back (their commands come on stdin)
+    names: ['ed', 'red'],
+    argv: { values: ['-p', '--prompt'] },
+    files: [{ op: 'write', how: 'edit', operands: 'all' }],
+  },
+  {
+    // `patch FILE`, `-o OUT`; with no file named, the files the patch names in the folder (`-d DIR`)
+    names: ['patch', 'gpatch'],
+    argv: {
+      values: [
+        '-p',
+        '--strip',
+        '-d',
+        '--directory',
+        '-o',
+        '--output',
+        '-i',
+        '--input',
+        '-r',
+        '--reject-file',
+        '-B',
+        '--prefix',
+        '-Y',
+        '--basename-prefix',
+        '-z',
+        '--suffix',
+        '-F',
+        '--fuzz',
+        '-D',
+        '--ifdef',
+        '-V',
+        '--version-control',
+      ],
+    },
+    files: [
+      { op: 'read', options: ['-i', '--input'] },
+      { op: 'write', how: 'edit', operands: 0, unless: PATCH_TRIES },
+      { op: 'write', options: ['-o', '--output'], unless: PATCH_TRIES },
+      { op: 'write', how: 'into', options: ['-d', '--directory'], here: true, unless: PATCH_TRIES },
+    ],
+  },
+  {
+    // `split IN PREFIX` writes PREFIXaa, PREFIXab, …; `--filter CMD` hands each part to a shell
+    names: ['split', 'gsplit'],
+    argv: {
+      values: [
+        '-a',
+        '--suffix-length',
+        '--additional-suffix',
+        '-b',
+        '--bytes',
+        '-C',
+        '--line-bytes',
+        '-l',
+        '--lines',
+        '-n',
+        '--number',
+        '-t',
+        '--separator',
+        '--filter',
+      ],
+    },
+    runs: [{ kind: 'option-text', options: ['--filter'] }],
+    files: [
+      { op: 'read', operands: 0 },
+      { op: 'write', operands: 1 },
+    ],
+  },
+  {
+    names: ['csplit', 'gcsplit'],
+    argv: { values: ['-b', '--suffix-format', '-f', '--prefix', '-n', '--digits'] },
+    files: [
+      { op: 'read', operands: 0 },
+      { op: 'write', options: ['-f', '--prefix'] },
+    ],
   },
   { names: ['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack'], roles: ['pattern-first', 'looker'], argv: GREP },
   { names: ['findstr'], roles: ['pattern-first', 'looker', 'cmd-command'], argv: GREP },
@@ -265,6 +410,23 @@ export const FILES: readonly ProgramSpec[] = [
     argv: { common: POWERSHELL_COMMON },
   },
   { names: ['shred'], roles: ['deleter', 'shredder'], argv: { values: ['-n', '-s', '--iterations', '--size'] } },
+  // npm's deleters, run through npx: `npx rimraf DIR`, `npx del-cli 'dist/**'`
+  { names: ['rimraf', 'del-cli'], roles: ['deleter'], argv: { values: ['--glob'] } },
+  {
+    // GNOME's file verbs
+    names: ['gio'],
+    subcommands: {
+      trash: { files: [{ op: 'delete', how: 'move', operands: 'all' }] },
+      remove: { files: [{ op: 'delete', operands: 'all' }] },
+      rm: { files: [{ op: 'delete', operands: 'all' }] },
+      move: { argv: COPY, files: MOVES },
+      mv: { argv: COPY, files: MOVES },
+      copy: { argv: COPY, files: COPIES },
+      cp: { argv: COPY, files: COPIES },
+      rename: { files: [{ op: 'delete', how: 'move', operands: 0 }] },
+      save: { files: [{ op: 'write', how: 'truncate', operands: 0 }] },
+    },
+  },
   // cmd.exe's: `del /q x`, `rd /s /q x` (their switches are not paths)
   {
     names: ['del', 'erase', 'rd'],
@@ -280,14 +442,45 @@ export const FILES: readonly ProgramSpec[] = [
       common: POWERSHELL_COMMON,
     },
   },
-  { names: ['cp', 'install'], argv: COPY, files: COPIES },
+  // `cp -l`, `cp -al`: the copy is a hard link, a second name for each source
+  {
+    names: ['cp', 'install', 'ditto'],
+    argv: COPY,
+    files: [...COPIES, { op: 'write', how: 'link', operands: 'sources', target: COPY_TARGET, when: ['-l', '--link'] }],
+  },
   { names: ['mv', 'rename'], argv: COPY, files: MOVES },
   // cmd.exe's (and, in PowerShell, Copy-Item and Move-Item)
   { names: ['copy'], roles: ['cmd-command'], argv: { ...COPY, slash: true }, files: COPIES },
   { names: ['move'], roles: ['cmd-command'], argv: { ...COPY, slash: true }, files: MOVES },
   { names: ['ren', 'xcopy', 'robocopy', 'mklink'], roles: ['cmd-command'], argv: { slash: true } },
-  // the link is written; what it points at is not touched
-  { names: ['ln'], argv: COPY, files: [{ op: 'write', operands: 'destination', target: COPY_TARGET }] },
+  // the link is written; what a symbolic link points at is not touched, but a hard link is a second
+  // name for it, through which it is written
+  {
+    names: ['ln'],
+    argv: COPY,
+    files: [
+      { op: 'write', operands: 'destination', target: COPY_TARGET },
+      { op: 'write', how: 'link', operands: 'sources', target: COPY_TARGET, unless: ['-s', '--symbolic'] },
+    ],
+  },
+  {
+    names: ['link'],
+    files: [
+      { op: 'write', how: 'link', operands: 0 },
+      { op: 'write', operands: 1 },
+    ],
+  },
+  {
+    // `mount --bind SRC DIR` puts SRC over DIR, and gives SRC a second name
+    names: ['mount'],
+    argv: {
+      values: ['-o', '--options', '-t', '--types', '-L', '--label', '-U', '--uuid', '-O', '--test-opts', '-N'],
+    },
+    files: [
+      { op: 'write', operands: 'destination' },
+      { op: 'write', how: 'link', operands: 'sources', when: ['-B', '--bind', '-R', '--rbind', '-o', '--options'] },
+    ],
+  },
   {
     names: ['tee'],
     argv: { values: ['--output-error'] },
@@ -312,7 +505,7 @@ export const FILES: readonly ProgramSpec[] = [
   },
   {
     // the first operand is the mode, the owner or the access list
-    names: ['chmod', 'chown', 'chgrp', 'setfacl'],
+    names: ['chmod', 'chown', 'chgrp', 'setfacl', 'chattr'],
     roles: ['attribute-changer'],
     argv: { values: ['--reference', '--from'] },
     files: [{ op: 'write', how: 'edit', operands: 'rest' }],
@@ -374,23 +567,57 @@ export const FILES: readonly ProgramSpec[] = [
       },
       { kind: 'option-text', options: ['--checkpoint-action'], keys: ['exec'] },
     ],
-    // making or adding to an archive reads the operands into it; anything else (extracting) writes
-    // into the folder `-C` names
+    // making or adding to an archive reads the operands into it (and `--remove-files` takes them
+    // away); extracting writes into the folder `-C` names, or the one it runs in
     files: [
       { op: 'write', options: ['-f', '--file'], when: TAR_WRITES },
       { op: 'read', operands: 'all', when: TAR_WRITES },
-      { op: 'write', options: ['-C', '--directory'], unless: TAR_WRITES },
+      { op: 'delete', how: 'move', operands: 'all', when: ['--remove-files'] },
+      { op: 'write', options: ['-C', '--directory'], unless: [...TAR_WRITES, ...TAR_EXTRACTS] },
+      { op: 'write', how: 'into', options: ['-C', '--directory'], here: true, when: TAR_EXTRACTS },
     ],
   },
   {
     names: ['zip'],
     argv: { values: ['-b', '-n', '-P', '--password', '-t', '-Z', '-s', '-O'] },
+    // `-m` moves the files into the archive: they go
     files: [
       { op: 'write', operands: 0 },
       { op: 'read', operands: 'rest' },
+      { op: 'delete', how: 'move', operands: 'rest', when: ['-m', '--move'] },
     ],
   },
-  { names: ['unzip'], argv: { values: ['-d', '-P'] }, files: [{ op: 'write', options: ['-d'] }] },
+  {
+    names: ['unzip'],
+    argv: { values: ['-d', '-P', '-x'] },
+    files: [
+      { op: 'write', how: 'into', options: ['-d'], here: true, unless: ['-l', '-v', '-t', '-Z', '-p', '-c', '-z'] },
+    ],
+  },
+  {
+    // `cpio -p DIR` copies the names it reads into DIR; `cpio -i` unpacks into the folder it runs in
+    names: ['cpio'],
+    argv: { values: ['-F', '--file', '-H', '--format', '-D', '--directory', '-E', '-R', '-I', '-O', '-M'] },
+    files: [
+      { op: 'write', how: 'into', operands: 0, when: ['-p', '--pass-through'] },
+      { op: 'write', how: 'into', options: ['-D', '--directory'], here: true, when: ['-i', '--extract'] },
+    ],
+  },
+  {
+    // `7z x -oDIR`: the folder is attached to `-o`
+    names: ['7z', '7za', '7zr', '7zz'],
+    argv: { optional: ['-o', '-p', '-t', '-m', '-x', '-i', '-w'] },
+    subcommands: {
+      x: {
+        argv: { optional: ['-o', '-p', '-x', '-i'] },
+        files: [{ op: 'write', how: 'into', options: ['-o'], here: true }],
+      },
+      e: {
+        argv: { optional: ['-o', '-p', '-x', '-i'] },
+        files: [{ op: 'write', how: 'into', options: ['-o'], here: true }],
+      },
+    },
+  },
   {
     // find's tests are whole words (`-name x`); it lists what it picks and runs `-exec … ;`
     names: ['find'],
@@ -399,7 +626,7 @@ export const FILES: readonly ProgramSpec[] = [
     argv: { words: true },
     files: [{ language: 'find' }],
   },
-  { names: ['ls'], roles: ['lister', 'looker'] },
+  { names: ['ls'], roles: ['lister', 'looker'], lists: {} },
   {
     names: ['tree'],
     roles: ['looker'],
@@ -407,7 +634,29 @@ export const FILES: readonly ProgramSpec[] = [
     files: [{ op: 'write', options: ['-o'] }],
   },
   {
-    names: ['fd', 'fdfind', 'file', 'stat', 'du', 'df', 'realpath', 'readlink', 'basename', 'dirname', 'shellcheck'],
+    // fd lists what its pattern picks in the folders after it; `-x CMD`/`-X CMD` runs CMD on each
+    names: ['fd', 'fdfind'],
+    roles: ['lister', 'runner', 'looker'],
+    argv: {
+      values: [
+        '-e',
+        '--extension',
+        '-t',
+        '--type',
+        '-d',
+        '--max-depth',
+        '-E',
+        '--exclude',
+        '-j',
+        '--threads',
+        ...FD_RUNS,
+      ],
+    },
+    lists: { pattern: true },
+    runs: [{ kind: 'option-text', options: FD_RUNS }],
+  },
+  {
+    names: ['file', 'stat', 'du', 'df', 'realpath', 'readlink', 'basename', 'dirname', 'shellcheck'],
     roles: ['looker'],
   },
   {
@@ -425,6 +674,25 @@ export const FILES: readonly ProgramSpec[] = [
       { op: 'read', options: ['-in'] },
       { op: 'write', options: ['-out'] },
     ],
+  },
+  {
+    names: ['gpg', 'gpg2'],
+    argv: {
+      values: [
+        '-o',
+        '--output',
+        '-r',
+        '--recipient',
+        '-u',
+        '--local-user',
+        '--default-key',
+        '--homedir',
+        '--passphrase',
+        '--passphrase-file',
+        '--trust-model',
+      ],
+    },
+    files: [{ op: 'write', options: ['-o', '--output'] }],
   },
   // `crontab FILE` installs the table FILE holds
   { names: ['crontab'], argv: { values: ['-u'] }, files: [{ op: 'read', operands: 0 }] },
@@ -454,16 +722,15 @@ export const FILES: readonly ProgramSpec[] = [
     runs: [{ kind: 'make' }],
   },
   {
-    // vim's Ex commands (`-c '!cmd'`, `+cmd`, `--cmd`), and Ex commands on stdin in Ex mode
-    names: ['vim', 'vi', 'nvim', 'gvim', 'view', 'vimdiff', 'nvi', 'evim'],
-    argv: { values: ['-c', '--cmd', '-S', '-w', '-W', '-T', '-u', '-U', '-i', '-t', '-q', '--servername'] },
+    // vim's Ex commands (`-c '!cmd'`, `+cmd`, `--cmd`), and Ex commands on stdin in Ex mode; what
+    // it opens it may write back (`-c wq`, `-es`), but with `-R`/`-M` (read-only)
+    names: ['vim', 'vi', 'nvim', 'gvim', 'vimdiff', 'nvi', 'evim'],
+    argv: VIM,
     runs: [{ kind: 'vim' }],
+    files: VIM_WRITES,
   },
-  {
-    names: ['ex'],
-    argv: { values: ['-c', '--cmd', '-S', '-w', '-W', '-T', '-u', '-U', '-i', '-t', '-q'] },
-    runs: [{ kind: 'vim', ex: true }],
-  },
+  { names: ['view'], argv: VIM, runs: [{ kind: 'vim' }], files: [EX_WRITES] },
+  { names: ['ex'], argv: VIM, runs: [{ kind: 'vim', ex: true }], files: VIM_WRITES },
   {
     // `less +'!cmd'` runs a command as it starts; LESSOPEN and LESSCLOSE name commands it runs;
     // `-o FILE` copies what it shows to FILE

@@ -1,4 +1,4 @@
-import type { ArgvSpec, ProgramSpec } from '../types.js';
+import type { ArgvSpec, FileUse, ProgramSpec } from '../types.js';
 
 // git: global options before the subcommand (`git -C dir -c k=v push`), then the subcommand's
 // own. Several `-C` add up (see the reader's folder tracking, `cwd`).
@@ -59,6 +59,15 @@ const CLONE: ArgvSpec = {
     '--revision',
   ],
 };
+/**
+ * The subcommands that change the working tree write files the repository decides anywhere in the
+ * folder git runs in (`git -C dir checkout -- f`, `git stash pop`, `git pull`).
+ */
+const TREE: readonly FileUse[] = [{ op: 'write', how: 'into', here: true }];
+/** The same, but not with the options that only look or change only the index. */
+const treeUnless = (unless: readonly string[]): readonly FileUse[] => [
+  { op: 'write', how: 'into', here: true, unless },
+];
 const PUSH: ArgvSpec = { values: ['-o', '--push-option', '--repo', '--receive-pack', '--exec'] };
 
 export const GIT: readonly ProgramSpec[] = [
@@ -68,22 +77,39 @@ export const GIT: readonly ProgramSpec[] = [
       values: ['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env'],
       leading: true,
     },
-    cwd: ['-C'],
+    // `--work-tree DIR`: the checkout it changes is DIR
+    cwd: ['-C', '--work-tree'],
     // its aliases, and the commands its settings and environment name (core.sshCommand, GIT_PAGER, …)
     runs: [{ kind: 'git' }],
     subcommands: {
       push: { argv: PUSH, remote: 'sends' },
       commit: { argv: COMMITTING },
-      merge: { argv: COMMITTING },
-      pull: { argv: COMMITTING, remote: 'fetches' },
-      rebase: { argv: COMMITTING },
-      am: { argv: COMMITTING },
+      merge: { argv: COMMITTING, files: TREE },
+      pull: { argv: COMMITTING, remote: 'fetches', files: TREE },
+      rebase: { argv: COMMITTING, files: TREE },
+      am: { argv: COMMITTING, files: TREE },
+      'cherry-pick': { argv: COMMITTING, files: TREE },
+      revert: { argv: COMMITTING, files: TREE },
+      switch: { argv: { values: ['-c', '-C', '--orphan', '--conflict'] }, files: TREE },
+      reset: { files: [{ op: 'write', how: 'into', here: true, when: ['--hard', '--merge', '--keep'] }] },
+      apply: {
+        argv: { values: ['-p', '-C', '--directory', '--exclude', '--include'] },
+        files: treeUnless(['--check', '--stat', '--numstat', '--summary', '--cached']),
+      },
+      rm: { argv: ADD, files: treeUnless(['--cached', '-n', '--dry-run']) },
+      mv: { files: treeUnless(['-n', '--dry-run']) },
       add: { argv: ADD },
       stage: { argv: ADD },
-      checkout: { argv: { values: ['-b', '-B', '--orphan', '-c', '-C', '--conflict', '--pathspec-from-file'] } },
-      restore: { argv: { values: ['-s', '--source', '--conflict', '--pathspec-from-file'] } },
-      clean: { argv: { values: ['-e', '--exclude'] } },
-      stash: {},
+      checkout: {
+        argv: { values: ['-b', '-B', '--orphan', '-c', '-C', '--conflict', '--pathspec-from-file'] },
+        files: TREE,
+      },
+      restore: {
+        argv: { values: ['-s', '--source', '--conflict', '--pathspec-from-file'] },
+        files: treeUnless(['--staged', '-S']),
+      },
+      clean: { argv: { values: ['-e', '--exclude'] }, files: treeUnless(['-n', '--dry-run']) },
+      stash: { files: TREE },
       branch: {
         argv: {
           values: [

@@ -123,6 +123,8 @@ export const INTERPRETERS: readonly ProgramSpec[] = [
     script: 'ruby',
     code: { options: ['-e'], many: true },
     argv: { values: ['-e', '-r', '-I', '-C', '-E', '-x', '--encoding'], leading: true },
+    // `ruby -pi -e CODE FILE…`, like perl's
+    edits: ['-i'],
   },
   {
     names: ['perl'],
@@ -152,7 +154,9 @@ export const INTERPRETERS: readonly ProgramSpec[] = [
     roles: ['inline-code', 'pattern-first'],
     source: 'awk',
     language: 'awk',
-    argv: { values: ['-F', '-v', '-f', '--field-separator', '--assign', '--file'] },
+    // gawk's `-i inplace` writes the output back into the files it reads
+    argv: { values: ['-F', '-v', '-f', '--field-separator', '--assign', '--file', '-i', '--include'] },
+    edits: ['-i', '--include'],
   },
   {
     names: ['lua', 'luajit'],

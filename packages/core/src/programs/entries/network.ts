@@ -163,8 +163,11 @@ export const NETWORK: readonly ProgramSpec[] = [
     },
     runs: [{ kind: 'option-text', options: ['-e', '--rsh'], env: ['RSYNC_RSH'] }],
     // `--delete` (in any of its forms) deletes what the destination holds that the source does not
+    // `--remove-source-files` takes what it copied away; `--link-dest DIR` makes hard links to DIR's files
     files: [
       ...REMOTE_COPY,
+      { op: 'delete', how: 'move', operands: 'sources', remote: true, when: ['--remove-source-files'] },
+      { op: 'write', how: 'link', options: ['--link-dest'] },
       {
         op: 'delete',
         how: 'recursive',

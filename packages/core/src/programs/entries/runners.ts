@@ -166,6 +166,60 @@ export const RUNNERS: readonly ProgramSpec[] = [
     prefix: {},
   },
   { names: ['chronic'], roles: ['prefix'], argv: leading(), prefix: {} },
+  // util-linux's: a new session or namespace, a lock held, a priority or CPU set, then the command
+  { names: ['setsid'], roles: ['prefix'], argv: leading(), prefix: {} },
+  {
+    names: ['unshare'],
+    roles: ['prefix'],
+    argv: leading(['-S', '-G', '--setuid', '--setgid', '-R', '--root', '-w', '--wd']),
+    prefix: { cwd: ['-w', '--wd'] },
+  },
+  {
+    // `flock FILE cmd`, `flock FILE -c 'cmd'`; `flock -u FD` runs nothing
+    names: ['flock'],
+    roles: ['prefix'],
+    argv: { values: ['-w', '--timeout', '-E', '--conflict-exit-code', '-c', '--command'] },
+    prefix: { positional: 1, not: ['-u', '--unlock', '-c', '--command'] },
+    runs: [{ kind: 'option-text', options: ['-c', '--command'] }],
+  },
+  {
+    names: ['chrt'],
+    roles: ['prefix'],
+    argv: leading(['-T', '-P', '-D']),
+    prefix: { positional: 1, not: ['-p', '--pid'] },
+  },
+  { names: ['taskset'], roles: ['prefix'], argv: leading(), prefix: { positional: 1, not: ['-p', '--pid'] } },
+  {
+    names: ['systemd-run'],
+    roles: ['prefix'],
+    argv: leading([
+      '-u',
+      '--unit',
+      '-p',
+      '--property',
+      '-E',
+      '--setenv',
+      '--uid',
+      '--gid',
+      '--slice',
+      '--description',
+      '--working-directory',
+      '-M',
+      '--machine',
+      '-H',
+      '--host',
+    ]),
+    prefix: { cwd: ['--working-directory'] },
+  },
+  {
+    // `runuser -u USER -- cmd`, `runuser USER -c 'cmd'`
+    names: ['runuser'],
+    roles: ['prefix'],
+    argv: leading(['-u', '--user', '-g', '--group', '-G', '--supp-group', '-c', '--command', '-s', '--shell']),
+    prefix: { not: ['-c', '--command'] },
+    runs: [{ kind: 'option-text', options: ['-c', '--command'] }],
+  },
+  { names: ['fakeroot'], roles: ['prefix'], argv: leading(['-l', '--lib', '-s', '-i', '--faked']), prefix: {} },
   { names: ['caffeinate'], roles: ['prefix'], argv: leading(['-t', '-w']), prefix: {} },
 
   // runners of a command built from their operands
