@@ -75,7 +75,21 @@ export function redactForLog(text: string): string {
 // `-K KEY` (openssl's raw key in hex, and tools that copy it), but not where `-K` is a flag or names
 // a file: curl's config file, tar's starting file, the flags of ssh, sudo, rsync, wget, unzip, ….
 const KEY_OPTION = /(\s-K[ \t]+)("[^"]*"|'[^']*'|[^\s'"]+)/g;
-const K_MEANS_ELSE = new Set(['curl', 'tar', 'ssh', 'ssh-add', 'ssh-keygen', 'sudo', 'rsync', 'wget', 'unzip', 'zip', 'ls', 'ps', 'make']);
+const K_MEANS_ELSE = new Set([
+  'curl',
+  'tar',
+  'ssh',
+  'ssh-add',
+  'ssh-keygen',
+  'sudo',
+  'rsync',
+  'wget',
+  'unzip',
+  'zip',
+  'ls',
+  'ps',
+  'make',
+]);
 const SEGMENT_START = /[|;&\n(`]/;
 const PREFIXES = new Set(['sudo', 'env', 'command', 'exec', 'time', 'nice', 'nohup']);
 
