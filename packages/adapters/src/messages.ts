@@ -30,6 +30,12 @@ export function filesGoneMessage(agent: string, step: boolean): string {
 }
 
 /**
+ * The chat id doctor's calls carry, so they are easy to tell apart in guard's log (and a notice
+ * meant for the person is not spent on them).
+ */
+export const DOCTOR_CHAT = 'guard-doctor';
+
+/**
  * guard's entries in an agent's hook file are not as setup left them (issue 25): told once, in the
  * next reply that can carry a notice, for the person (the agent is asked to pass it on word for word).
  */

@@ -19,7 +19,7 @@ import { danglingLink, modeOf, writeFileAtomic } from '../fsx.js';
 import { readRecords, saveRecord } from '../state/installs.js';
 import type { InstallRecord, Pin } from '../state/installs.js';
 import type { Io } from '../io.js';
-import { guardParts } from '../state/pins.js';
+import { guardParts, isJson } from '../state/pins.js';
 import { guardHomeFrom } from '../state/settings.js';
 
 /**
@@ -69,7 +69,7 @@ export async function setUpHook(agent: AgentId, setup: SetupOptions, io: Io): Pr
       `Fix that line (or move the file aside), then run \`${again}\` again.`,
     );
   }
-  const pin: Pin = { agent, level, options, parts: guardParts(after, adapter.uninstall(after)) };
+  const pin: Pin = { agent, level, options, parts: guardParts(after, adapter.uninstall(after)), json: isJson(after) };
   if (beforeBytes !== undefined && after === before) {
     io.out(`Already set up: ${file} (nothing changed).\n`);
     // the file as it is now is what setup leaves: pinned as such (a record from before pins gets one)

@@ -4,7 +4,7 @@
 // the answer leaves to keep goes into the decision, for the record stage once the reply is out.
 import { existsSync } from 'node:fs';
 import type { HookInput, HookReply, ReplyContext } from '@guard/adapters';
-import { driftNotice } from '@guard/adapters/messages';
+import { DOCTOR_CHAT, driftNotice } from '@guard/adapters/messages';
 import type { Change, Evaluation, Probe, Settled } from '@guard/core';
 import { consultable, evaluate, keepsServer, rememberedBy, settle, viewOf } from '@guard/core';
 import { projectYes } from '../state/allowed.js';
@@ -64,7 +64,8 @@ export async function decide(call: Call, { settings, input }: ReadStep, clock: C
   if (input.type === 'step') return judge(call, input, settings, clock, session);
   if (input.type === 'start') clock.starting();
   const notice = await session.onEvent(call.agent, input, call.guardHome);
-  const { reply, told } = withDrifts(call, notice, (text) => call.payload.toEventReply(input.event, text));
+  const chat = input.type === 'start' || input.type === 'prompt' ? input.chatId : undefined;
+  const { reply, told } = withDrifts(call, chat, notice, (text) => call.payload.toEventReply(input.event, text));
   return {
     reply,
     entry: { ...describeInput(input, input.event), how: input.type === 'ignore' ? 'ignored' : 'event' },
@@ -79,11 +80,13 @@ export async function decide(call: Call, { settings, input }: ReadStep, clock: C
  */
 function withDrifts(
   call: Call,
+  chat: string | undefined,
   notice: string | undefined,
   reply: (notice: string | undefined) => HookReply,
 ): { reply: HookReply; told?: { told: readonly string[] } } {
   const plain = reply(notice);
-  const drifts = untoldDrifts(call.guardHome);
+  // doctor's own calls are not the person's chat: the notice waits for one that is
+  const drifts = chat === DOCTOR_CHAT ? [] : untoldDrifts(call.guardHome);
   if (drifts.length === 0) return { reply: plain };
   const told = driftNotice(drifts.map(driftSentence));
   const carried = reply(notice === undefined || notice === '' ? told : `${notice} ${told}`);
@@ -156,7 +159,7 @@ async function judge(
   const settled = settle(memory.chat, step, judged, asked, { now: Date.now(), exists: existsSync });
   const entry = stepEntry(judged, settled, input.canAsk);
   const context = replyContext(input, failClosed, settled, payload);
-  const { reply, told } = withDrifts(call, context.notice, (notice) =>
+  const { reply, told } = withDrifts(call, step.chatId, context.notice, (notice) =>
     payload.toReply(settled.verdict, notice === undefined ? context : { ...context, notice }),
   );
   return {

@@ -10,14 +10,14 @@ import { appendLog } from '../state/decision-log.js';
 import { readRecords } from '../state/installs.js';
 import type { InstallRecord } from '../state/installs.js';
 import type { Drift, KeptDrift } from '../state/pins.js';
-import { driftSentence, fileDrift, missingParts, PIN_CHECK_MS, readPins, writePins } from '../state/pins.js';
+import { driftSentence, fileDrift, isJson, missingParts, PIN_CHECK_MS, readPins, writePins } from '../state/pins.js';
 
 /** How one pinned file stands, and the hash of a text found intact though not the one setup wrote. */
 function look(path: string, record: InstallRecord, seen: string | undefined): { drift?: Drift; intact?: string } {
   const pin = record.pin;
   const agent = pin?.agent as AgentId | undefined;
   if (pin === undefined || agent === undefined || !(agent in AGENTS)) return {};
-  const drift = (kind: 'gone' | 'removed' | 'changed', at?: string): { drift: Drift } => ({
+  const drift = (kind: 'gone' | 'removed' | 'changed' | 'unreadable', at?: string): { drift: Drift } => ({
     drift: fileDrift(agent, AGENTS[agent].displayName, pin.level, path, kind, at),
   });
   let bytes: Buffer;
@@ -28,13 +28,14 @@ function look(path: string, record: InstallRecord, seen: string | undefined): { 
   }
   const hash = createHash('sha256').update(bytes).digest('hex');
   if (hash === record.after || hash === seen || pin.parts === undefined) return {};
-  const missing = missingParts(bytes.toString('utf8'), pin.parts);
-  if (missing.length === 0) return { intact: hash };
+  const text = bytes.toString('utf8');
   const at = statSync(path, { throwIfNoEntry: false })?.mtime.toISOString();
-  // the command is gone with the entry: removed; another part alone (a matcher, a time limit): changed
-  const script = pin.options.fallback?.script;
-  const command = missing.some((word) => script !== undefined && word.includes(JSON.stringify(script).slice(1, -1)));
-  return drift(command || missing.length === pin.parts.length ? 'removed' : 'changed', at);
+  if (pin.json === true && !isJson(text)) return drift('unreadable', at);
+  if (missingParts(text, pin.parts).length === 0) return { intact: hash };
+  // no command of guard's left in the file: removed; its parts otherwise (a matcher, a time limit): changed
+  const script = pin.options.fallback?.script ?? pin.options.hookCommand;
+  const named = text.includes(script) || text.includes(JSON.stringify(script).slice(1, -1));
+  return drift(named ? 'changed' : 'removed', at);
 }
 
 /**

@@ -35,6 +35,8 @@ export interface Pin {
   readonly options: InstallOptions;
   /** What setup added to the file (`guardParts()` in state/pins.ts), for the hook's look without parsing. */
   readonly parts?: readonly string[];
+  /** The file as setup wrote it is JSON: one that no longer parses is told by the hook too. */
+  readonly json?: boolean;
 }
 
 type Records = Readonly<Record<string, InstallRecord>>;

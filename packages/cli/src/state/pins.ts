@@ -78,6 +78,16 @@ export function guardParts(after: string, rest: string): string[] {
   return parts;
 }
 
+/** Whether a text parses as JSON. */
+export function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The parts of guard's entries a text no longer holds (its spaces left out). */
 export function missingParts(text: string, parts: readonly string[]): string[] {
   const flat = text.replace(/\s+/g, '');
