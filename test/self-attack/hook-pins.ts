@@ -96,9 +96,11 @@ export const TAMPERS: readonly FileChange[] = [
 /** Near misses: the same file changed, guard's entries as setup wrote them. */
 export const NEAR_MISSES: readonly FileChange[] = [
   {
+    // Codex skips a hooks.json with another key at the top than `description` and `hooks`
     id: 'a setting of the agent added beside guard',
-    apply: (path) => {
-      writeFileSync(path, `${JSON.stringify({ ...json(path), theme: 'dark' }, null, 2)}\n`);
+    apply: (path, agent) => {
+      const key = agent === 'codex' ? 'description' : 'theme';
+      writeFileSync(path, `${JSON.stringify({ ...json(path), [key]: 'mine' }, null, 2)}\n`);
       return true;
     },
   },

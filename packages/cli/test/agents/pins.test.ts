@@ -40,25 +40,22 @@ function statusSees(): readonly string[] {
 
 type Change = (path: string, agent: AgentId) => void;
 
-// each changes the agent's hook file as a step guard did not see would: [name, change, kind the hook tells]
+// each changes the agent's hook file as a step guard did not see would, and what it is reported as
 const TAMPERS: readonly (readonly [string, Change, string])[] = [
-  ["guard's entries taken out", (path, agent) => writeFileSync(path, adapters[agent].uninstall(read(path)) || '{}')],
-  ['the file emptied', (path) => writeFileSync(path, '{}\n')],
-  ['the file deleted', (path) => rmSync(path)],
-  ['not JSON any more', (path) => writeFileSync(path, `${read(path)} }}}`)],
+  [
+    "guard's entries taken out",
+    (path, agent) => writeFileSync(path, adapters[agent].uninstall(read(path)) || '{}'),
+    'removed',
+  ],
+  ['the file emptied', (path) => writeFileSync(path, '{}\n'), 'removed'],
+  ['the file deleted', (path) => rmSync(path), 'gone'],
+  ['not JSON any more', (path) => writeFileSync(path, `${read(path)} }}}`), 'unreadable'],
   [
     "guard's time limit changed",
     (path) => writeFileSync(path, read(path).replace(/"(timeout|timeoutSec)": \d+/g, '"$1": 1')),
+    'changed',
   ],
-].map(([name, change]) => [name as string, change as Change, ''] as const);
-
-const KIND: Readonly<Record<string, string>> = {
-  "guard's entries taken out": 'removed',
-  'the file emptied': 'removed',
-  'the file deleted': 'gone',
-  'not JSON any more': 'unreadable',
-  "guard's time limit changed": 'changed',
-};
+];
 
 // the same files changed, guard's entries as setup wrote them
 const NEAR_MISSES: readonly (readonly [string, Change])[] = [
@@ -79,12 +76,11 @@ const NEAR_MISSES: readonly (readonly [string, Change])[] = [
 
 describe('a pinned hook file changed past guard is found by status (and doctor) and by the hook', () => {
   for (const agent of AGENT_IDS)
-    for (const [name, change] of TAMPERS)
+    for (const [name, change, kind] of TAMPERS)
       it(`${agent}: ${name}`, async () => {
         expect((await machine.guard('setup', agent)).code).toBe(0);
         expect(hookSees()).toEqual([]);
         change(fileOf(agent), agent);
-        const kind = KIND[name] ?? '';
         expect(statusSees()).toEqual([`${agent} ${kind}`]);
         expect(hookSees()).toEqual([`${agent} ${kind}`]);
         // setup again puts it right, and neither reports it any longer
