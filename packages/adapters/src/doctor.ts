@@ -5,8 +5,7 @@ import { guardCommandAgent } from './hook-config.js';
  * answer are in its folder, doctor.ts).
  */
 
-/** The chat id doctor's calls carry, so they are easy to tell apart in guard's log. */
-export const DOCTOR_CHAT = 'guard-doctor';
+export { DOCTOR_CHAT } from './messages.js';
 
 /** The hook's stdout as one JSON object, when it is one. */
 export function parseObject(text: string): Record<string, unknown> | undefined {

@@ -36,6 +36,23 @@ export function filesGoneMessage(agent: string, step: boolean): string {
   );
 }
 
+/**
+ * The chat id doctor's calls carry, so they are easy to tell apart in guard's log (and a notice
+ * meant for the person is not spent on them).
+ */
+export const DOCTOR_CHAT = 'guard-doctor';
+
+/**
+ * guard's entries in an agent's hook file are not as setup left them (issue 25): told once, in the
+ * next reply that can carry a notice, for the person (the agent is asked to pass it on word for word).
+ */
+export function driftNotice(sentences: readonly string[]): string {
+  return join(
+    "guard: tell the person this, word for word: an agent's hook file changed outside `guard setup`, so guard may no longer check that agent's steps",
+    ...sentences,
+  );
+}
+
 /** Why a step was stopped (a block, or an asked step the runtime decided to leave undone). */
 export function blockMessage(verdict: Verdict, notice?: string): string {
   return join(head('blocked', verdict), reason(verdict), notice);

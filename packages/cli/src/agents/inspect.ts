@@ -16,6 +16,8 @@ import {
   textOf,
 } from './config-io.js';
 import type { CommandCheck } from './config-io.js';
+import { hooksOffAt, pinDrifts } from './pins.js';
+import type { AgentDrift } from './pins.js';
 import { trustOf } from './trust.js';
 import { GuardError } from '../errors.js';
 import type { Io } from '../io.js';
@@ -81,6 +83,12 @@ export interface AgentStatus {
    * running (everywhere, or in the folder status runs in); [] when nothing does.
    */
   readonly hooksOff: readonly HooksOff[];
+  /**
+   * The agent's hook files guard pinned at setup whose guard's entries are no longer as setup left
+   * them (removed, changed, the file gone or unreadable), or whose hooks the agent's own settings
+   * now keep from running ([] when none): what to run is in each.
+   */
+  readonly drift: readonly AgentDrift[];
 }
 
 /** `guard status --json`. */
@@ -277,6 +285,7 @@ export async function collectStatus(io: Io): Promise<StatusJson> {
   const guardHome = guardHomeFrom(io.env, io.home());
   const settings = await settingsOrFail(guardHome);
   const script = hookScriptPath();
+  const drifts = pinDrifts(guardHome, locationsFrom(io));
   return {
     enabled: settings.enabled,
     failClosed: settings.failClosed,
@@ -296,6 +305,7 @@ export async function collectStatus(io: Io): Promise<StatusJson> {
         levels,
         capabilities: adapterFor(agent).capabilities,
         hooksOff: levels.some((level) => level.installed) ? hooksOffFor(adapterFor(agent), io) : [],
+        drift: drifts.filter((drift) => drift.agent === agent),
       };
     }),
   };
@@ -303,17 +313,5 @@ export async function collectStatus(io: Io): Promise<StatusJson> {
 
 /** What the agent's own settings files say that keeps its hooks from running (read, never changed). */
 export function hooksOffFor(adapter: Adapter, io: Io): readonly HooksOff[] {
-  const switches = adapter.hookSwitches;
-  if (switches === undefined) return [];
-  const where = locationsFrom(io);
-  const files = switches.files(where).map((path) => {
-    let text: string | undefined;
-    try {
-      text = readBytes(path)?.toString('utf8');
-    } catch {
-      // unreadable: as good as missing here; the agent cannot read it either
-    }
-    return { path, text };
-  });
-  return switches.check(files, where);
+  return hooksOffAt(adapter, locationsFrom(io));
 }

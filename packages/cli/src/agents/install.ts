@@ -17,8 +17,9 @@ import { trustOf } from './trust.js';
 import { GuardError } from '../errors.js';
 import { danglingLink, modeOf, writeFileAtomic } from '../fsx.js';
 import { readRecords, saveRecord } from '../state/installs.js';
-import type { InstallRecord } from '../state/installs.js';
+import type { InstallRecord, Pin } from '../state/installs.js';
 import type { Io } from '../io.js';
+import { guardParts, isJson } from '../state/pins.js';
 import { guardHomeFrom } from '../state/settings.js';
 
 /**
@@ -40,13 +41,13 @@ export interface SetupOptions {
  * Adds guard's hook to the agent's config, keeping every other byte (`guard setup <agent>`; `guard
  * fail-closed` sets up again where guard is, for an agent with its own fail-closed switch).
  */
-export async function setUpHook(agent: AgentId, options: SetupOptions, io: Io): Promise<void> {
+export async function setUpHook(agent: AgentId, setup: SetupOptions, io: Io): Promise<void> {
   const adapter = adapterFor(agent);
-  const level: ConfigLevel = options.project ? 'project' : 'user';
+  const level: ConfigLevel = setup.project ? 'project' : 'user';
   const file = adapter.configPath(level, locationsFrom(io));
   const guardHome = guardHomeFrom(io.env, io.home());
   const settings = await settingsOrFail(guardHome);
-  const again = `guard setup ${agent}${options.project ? ' --project' : ''}`;
+  const again = `guard setup ${agent}${setup.project ? ' --project' : ''}`;
 
   const nowhere = danglingLink(file);
   if (nowhere !== undefined) {
@@ -58,8 +59,9 @@ export async function setUpHook(agent: AgentId, options: SetupOptions, io: Io): 
   const beforeBytes = readBytes(file);
   const before = textOf(file, beforeBytes);
   let after: string;
+  const options = installOptions(agent, settings.failClosed, io);
   try {
-    after = adapter.install(before, installOptions(agent, settings.failClosed, io));
+    after = adapter.install(before, options);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     throw new GuardError(
@@ -67,15 +69,18 @@ export async function setUpHook(agent: AgentId, options: SetupOptions, io: Io): 
       `Fix that line (or move the file aside), then run \`${again}\` again.`,
     );
   }
+  const pin: Pin = { agent, level, options, parts: guardParts(after, adapter.uninstall(after)), json: isJson(after) };
   if (beforeBytes !== undefined && after === before) {
     io.out(`Already set up: ${file} (nothing changed).\n`);
+    // the file as it is now is what setup leaves: pinned as such (a record from before pins gets one)
+    if (!setup.dryRun) pinAsIs(guardHome, file, beforeBytes, pin);
     // a hook set up before the agent was installed (or trusted) gets its trust now
-    if (adapter.trust && !options.dryRun && trustOf(adapter, file, after, io)?.state !== 'trusted')
-      await trustHooks(adapter, file, after, options, io);
+    if (adapter.trust && !setup.dryRun && trustOf(adapter, file, after, io)?.state !== 'trusted')
+      await trustHooks(adapter, file, after, setup, io);
     return;
   }
 
-  if (options.dryRun) {
+  if (setup.dryRun) {
     const { unifiedDiff } = await import('./line-diff.js');
     const label = beforeBytes === undefined ? '/dev/null' : file;
     io.out(`${beforeBytes === undefined ? 'Would create' : 'Would update'} ${file} (dry run: nothing written):\n`);
@@ -89,7 +94,7 @@ export async function setUpHook(agent: AgentId, options: SetupOptions, io: Io): 
   const madeNow =
     beforeBytes === undefined ? writeStep(file, () => mkdirSync(dirname(file), { recursive: true })) : undefined;
   const createdDir = beforeBytes === undefined ? topmostCreated(file, madeNow, records) : undefined;
-  const record = nextRecord(records[file], beforeBytes, after, createdDir);
+  const record = { ...nextRecord(records[file], beforeBytes, after, createdDir), pin };
   writeStep(guardHome, () => saveRecord(guardHome, file, record));
   writeStep(file, () => writeFileAtomic(file, after));
 
@@ -100,7 +105,7 @@ export async function setUpHook(agent: AgentId, options: SetupOptions, io: Io): 
   if (madeBackup) io.out(`Kept a copy of the original in ${backup}.\n`);
   if (settings.failClosed)
     io.out('fail-closed is on: where the agent has its own fail-closed switch, it is set too.\n');
-  if (options.project) {
+  if (setup.project) {
     const trust = adapter.projectNeedsTrust ? ', and only once you trust this folder there' : '';
     io.out(`This file applies only when ${adapter.displayName} works in this project${trust}.\n`);
   }
@@ -109,7 +114,17 @@ export async function setUpHook(agent: AgentId, options: SetupOptions, io: Io): 
     io.out(`Next: ${adapter.capabilities.afterSetup}\n`);
     return;
   }
-  await trustHooks(adapter, file, after, options, io);
+  await trustHooks(adapter, file, after, setup, io);
+}
+
+/**
+ * Pins a file setup found already as it would write it (a record from before pins gets one). The
+ * record's hashes stay: uninstall gives back the original only while the file is as guard wrote it.
+ */
+function pinAsIs(guardHome: string, file: string, bytes: Buffer, pin: Pin): void {
+  const old: InstallRecord = readRecords(guardHome)[file] ?? { after: sha256(bytes), created: false };
+  if (JSON.stringify(old.pin) === JSON.stringify(pin)) return;
+  writeStep(guardHome, () => saveRecord(guardHome, file, { ...old, pin }));
 }
 
 /**

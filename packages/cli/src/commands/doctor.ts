@@ -167,6 +167,20 @@ export async function diagnose(io: Io, run: RunHook): Promise<DoctorJson> {
       });
     }
   }
+  for (const drift of status.agents.flatMap((entry) => entry.drift)) {
+    // a hooks-off switch has its own check, on the files that are set up
+    if (drift.kind === 'hooks-off' && agents.some((entry) => entry.agent === drift.agent)) continue;
+    const check: Check = {
+      name: "guard's entries as setup left them",
+      ok: false,
+      detail: drift.detail,
+      fix: drift.fix,
+    };
+    const at = agents.findIndex((entry) => entry.path === drift.path);
+    const found = agents[at];
+    if (found === undefined) agents.push({ agent: drift.agent, level: drift.level, path: drift.path, checks: [check] });
+    else agents[at] = { ...found, checks: [...found.checks, check] };
+  }
   const ok = agents.length > 0 && [...guard, ...agents.flatMap((agent) => agent.checks)].every((check) => check.ok);
   return { ok, guard, agents };
 }

@@ -47,6 +47,7 @@ export function logLine(entry: LogEntry): string {
       .map(([k, v]) => `${k}=${String(v)}`)
       .join(' ')}`;
   if (entry.how === 'second-opinion-paused') return `${when}  second opinion paused: ${entry.reason ?? ''}`;
+  if (entry.how === 'drift') return `${when}  ${entry.agent ?? ''} hook file changed: ${entry.reason ?? ''}`;
   const decision =
     entry.answer && entry.answer !== entry.decision
       ? `${entry.decision ?? '-'}→${entry.answer}`

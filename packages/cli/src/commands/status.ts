@@ -95,6 +95,13 @@ export function renderStatus(report: StatusJson): string {
     for (const off of agent.hooksOff) {
       lines.push(`  ${off.scope === 'everywhere' ? 'NOT RUNNING' : 'not running in this folder'}: ${off.message}`);
     }
+    // what changed since setup pinned the agent's hook files (a hooks-off switch said above once)
+    for (const drift of agent.drift) {
+      if (drift.kind === 'hooks-off' && agent.hooksOff.some((off) => off.message === drift.detail)) continue;
+      lines.push(
+        `  CHANGED SINCE SETUP: ${drift.detail}${drift.at === undefined ? '' : ` (at ${drift.at})`} ${drift.fix}`,
+      );
+    }
   }
   return `${lines.join('\n')}\n`;
 }

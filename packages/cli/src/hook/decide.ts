@@ -3,11 +3,12 @@
 // probe, the second opinion, and core's settle against the chat. It writes nothing of its own: what
 // the answer leaves to keep goes into the decision, for the record stage once the reply is out.
 import { existsSync } from 'node:fs';
-import type { HookInput, ReplyContext } from '@guard/adapters';
-import { POLICY_HELD_NOTICE } from '@guard/adapters/messages';
+import type { HookInput, HookReply, ReplyContext } from '@guard/adapters';
+import { DOCTOR_CHAT, driftNotice, POLICY_HELD_NOTICE } from '@guard/adapters/messages';
 import type { Change, Evaluation, Probe, Settled } from '@guard/core';
 import { consultable, evaluate, keepsServer, rememberedBy, settle, viewOf } from '@guard/core';
 import { projectYes } from '../state/allowed.js';
+import { driftSentence, untoldDrifts } from '../state/pins.js';
 import type { Settings } from '../state/settings.js';
 import type { TimedProbe } from '../world/probe.js';
 import { createProbe } from '../world/probe.js';
@@ -36,6 +37,8 @@ export interface Afterwards {
   readonly session?: SessionLayer;
   /** What the call learnt of the project policy's pin (`told`: this answer told the chat of a waiting change). */
   readonly pin?: { readonly keep: (told: boolean) => void; readonly told: boolean };
+  /** The drifts of the agents' hook files this answer told (state/pins.ts): told, once it went out. */
+  readonly told?: readonly string[];
 }
 
 /** The answer decided on, and what it leaves to record. */
@@ -64,11 +67,34 @@ export async function decide(call: Call, { settings, input }: ReadStep, clock: C
   if (input.type === 'step') return judge(call, input, settings, clock, session);
   if (input.type === 'start') clock.starting();
   const notice = await session.onEvent(call.agent, input, call.guardHome);
+  const chat = input.type === 'start' || input.type === 'prompt' ? input.chatId : undefined;
+  const { reply, told } = withDrifts(call, chat, notice, (text) => call.payload.toEventReply(input.event, text));
   return {
-    reply: call.payload.toEventReply(input.event, notice),
+    reply,
     entry: { ...describeInput(input, input.event), how: input.type === 'ignore' ? 'ignored' : 'event' },
-    after: { session },
+    after: { session, ...told },
   };
+}
+
+/**
+ * The reply with the untold drifts of the agents' hook files added to its notice, where the reply
+ * carries a notice at all (an event's context for the model, an ask's or a block's text): a step
+ * that goes ahead says nothing, and is not made an ask to say it. `reply` words the answer.
+ */
+function withDrifts(
+  call: Call,
+  chat: string | undefined,
+  notice: string | undefined,
+  reply: (notice: string | undefined) => HookReply,
+): { reply: HookReply; told?: { told: readonly string[] } } {
+  const plain = reply(notice);
+  // doctor's own calls are not the person's chat: the notice waits for one that is
+  const drifts = chat === DOCTOR_CHAT ? [] : untoldDrifts(call.guardHome);
+  if (drifts.length === 0) return { reply: plain };
+  const told = driftNotice(drifts.map(driftSentence));
+  const carried = reply(notice === undefined || notice === '' ? told : `${notice} ${told}`);
+  if (carried.stdout === plain.stdout && carried.exitCode === plain.exitCode) return { reply: plain };
+  return { reply: carried, told: { told: drifts.map((drift) => drift.key) } };
 }
 
 /** guard's own session layer: chat memory in guard's folder, per the settings. */
@@ -146,8 +172,12 @@ async function judge(
   const tells = held?.tell === true && reached.verdict.decision !== 'allow';
   const settled = tells ? withNotice(reached, POLICY_HELD_NOTICE) : reached;
   const entry = stepEntry(judged, settled, input.canAsk);
+  const context = replyContext(input, failClosed, settled, payload);
+  const { reply, told } = withDrifts(call, step.chatId, context.notice, (notice) =>
+    payload.toReply(settled.verdict, notice === undefined ? context : { ...context, notice }),
+  );
   return {
-    reply: payload.toReply(settled.verdict, replyContext(input, failClosed, settled, payload)),
+    reply,
     entry: {
       ...described,
       ...(policyError === undefined ? {} : { error: `project policy: ${policyError}` }),
@@ -166,6 +196,7 @@ async function judge(
       ...(opinion?.paused === undefined ? {} : { paused: opinion.paused }),
       ...(pinned.keep === undefined ? {} : { pin: { keep: pinned.keep, told: tells } }),
       session,
+      ...told,
     },
   };
 }

@@ -6,6 +6,7 @@
 // is kept; the chat-start scan's findings; the second opinion's health; the last good settings.)
 import { appendLog } from '../state/decision-log.js';
 import { keepRequest } from '../state/opinion.js';
+import { markTold } from '../state/pins.js';
 import type { Call } from './call.js';
 import { oneLine } from './call.js';
 import type { Decision } from './decide.js';
@@ -26,6 +27,13 @@ export function record(call: Call, answered: Answered, decision?: Decision): num
       io.err(`guard: could not write the log in ${guardHome}: ${oneLine(error)}\n`);
     }
     keepTurn(call);
+    if (after?.told !== undefined) {
+      try {
+        markTold(guardHome, after.told);
+      } catch {
+        // told again by the next answer that can carry it
+      }
+    }
   }
   if (after?.paused !== undefined) {
     try {

@@ -5,6 +5,7 @@ import type { HookDeps, HookIo } from './call.js';
 import { readCall } from './call.js';
 import { decide } from './decide.js';
 import { ancestorArgs } from './parent.js';
+import { watchPins } from './pins.js';
 import { record } from './record.js';
 import { replyStage } from './reply.js';
 import type { RawStdio } from './stdio.js';
@@ -71,7 +72,10 @@ export async function runHook(
   const work = async (): Promise<number> => {
     const step = await readStep(call);
     const decision = await decide(call, step, reply);
-    return record(call, reply.give(decision), decision);
+    const code = record(call, reply.give(decision), decision);
+    // the pins on the agents' hook files, after the answer and at most once a minute
+    watchPins(call.guardHome);
+    return code;
   };
   const failed = (error: unknown): number => record(call, reply.fail(error));
   // the deadline's answer is recorded as any other; a decision that comes after it keeps only what

@@ -40,7 +40,9 @@ export type How =
   /** The rules let the step through and the second opinion raised it to an ask. */
   | 'second-opinion'
   /** The second opinion failed too often in a row and pauses (a line of its own, written once). */
-  | 'second-opinion-paused';
+  | 'second-opinion-paused'
+  /** guard's entries in an agent's hook file are not as setup left them (a line of its own, written once per drift). */
+  | 'drift';
 
 /** One line of the log. Step fields are absent on lines that are not about a step (switches). */
 export interface LogEntry {

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { ConfigLevel, InstallOptions } from '@guard/adapters';
 import { readTextIfExists, writeFileAtomic } from '../fsx.js';
 
 /**
@@ -19,6 +20,23 @@ export interface InstallRecord {
    * trust) turned them into CRLF: uninstall turns them back while the file is still all CRLF.
    */
   readonly crlfBySetup?: boolean;
+  /**
+   * The pin of an agent's hook file (from issue 25's setups on): whose file it is, at which level,
+   * and what setup wrote into it, so status, doctor and the hook can tell when guard's entries
+   * there were taken out or changed since (the file with the same options would be written anew).
+   */
+  readonly pin?: Pin;
+}
+
+/** Whose hook file a record is, and the options setup wrote guard's entries with. */
+export interface Pin {
+  readonly agent: string;
+  readonly level: ConfigLevel;
+  readonly options: InstallOptions;
+  /** What setup added to the file (`guardParts()` in state/pins.ts), for the hook's look without parsing. */
+  readonly parts?: readonly string[];
+  /** The file as setup wrote it is JSON: one that no longer parses is told by the hook too. */
+  readonly json?: boolean;
 }
 
 type Records = Readonly<Record<string, InstallRecord>>;
@@ -51,7 +69,22 @@ function isRecord(value: unknown): value is InstallRecord {
     typeof record['created'] === 'boolean' &&
     (record['before'] === undefined || typeof record['before'] === 'string') &&
     (record['createdDir'] === undefined || typeof record['createdDir'] === 'string') &&
-    (record['crlfBySetup'] === undefined || typeof record['crlfBySetup'] === 'boolean')
+    (record['crlfBySetup'] === undefined || typeof record['crlfBySetup'] === 'boolean') &&
+    (record['pin'] === undefined || isPin(record['pin']))
+  );
+}
+
+function isPin(value: unknown): value is Pin {
+  if (typeof value !== 'object' || value === null) return false;
+  const pin = value as Record<string, unknown>;
+  const options = pin['options'] as Record<string, unknown> | null | undefined;
+  return (
+    typeof pin['agent'] === 'string' &&
+    (pin['level'] === 'user' || pin['level'] === 'project') &&
+    typeof options === 'object' &&
+    options !== null &&
+    typeof options['hookCommand'] === 'string' &&
+    typeof options['failClosed'] === 'boolean'
   );
 }
 

@@ -142,6 +142,10 @@ function settingsText(guardHome: string): string | undefined {
 async function parseSettings(text: string): Promise<Settings> {
   if (text.includes('\uFFFD')) throw new SettingsError('settings.yaml is not UTF-8 text.');
   const values = simpleScalars(text) ?? (await yamlScalars(text));
+  // a file that holds none of guard's keys (`this: is: wrong` read loosely, a typo in every key)
+  // says nothing: it must not mean the defaults, which may be looser than what it replaced
+  if (!Object.keys(values).some((key) => KNOWN_KEYS.has(key)))
+    throw new SettingsError("settings.yaml holds none of guard's settings.");
   return {
     enabled: asBoolean(values.enabled, DEFAULT_SETTINGS.enabled, 'enabled'),
     failClosed: asBoolean(values.failClosed, DEFAULT_SETTINGS.failClosed, 'failClosed'),
@@ -248,6 +252,7 @@ export function opinionTimeoutProblem(ms: number): string | undefined {
   return undefined;
 }
 
+/** The plain `key: value` lines; undefined for anything the yaml parser must read (or refuse). */
 function simpleScalars(text: string): Record<string, string> | undefined {
   const values: Record<string, string> = {};
   for (const raw of text.split(/\r?\n/)) {
@@ -255,6 +260,8 @@ function simpleScalars(text: string): Record<string, string> | undefined {
     if (line.trim() === '' || line.trimStart().startsWith('#') || line === '---') continue;
     const match = SIMPLE_LINE.exec(line);
     if (!match?.[1] || match[2] === undefined) return undefined;
+    // `a: b: c` (not YAML), a key given twice, a value YAML reads in its own way: the parser decides
+    if (/:[ \t]|^[[{&*!|>%@`]/.test(match[2]) || match[1] in values) return undefined;
     values[match[1]] = unquote(match[2]);
   }
   return values;
@@ -267,10 +274,14 @@ function unquote(value: string): string {
 }
 
 async function yamlScalars(text: string): Promise<Record<string, string>> {
-  const { parse } = await import('yaml');
+  const { parseDocument } = await import('yaml');
+  // strict: an error or a warning (a duplicate key, an unknown tag) is a file guard cannot read
   let parsed: unknown;
   try {
-    parsed = parse(text);
+    const doc = parseDocument(text, { strict: true, uniqueKeys: true, prettyErrors: false });
+    const problem = doc.errors[0] ?? doc.warnings[0];
+    if (problem !== undefined) throw problem;
+    parsed = doc.toJS();
   } catch (error) {
     throw new SettingsError(`settings.yaml is not valid YAML: ${(error as Error).message.split('\n')[0] ?? ''}`);
   }
@@ -287,6 +298,9 @@ async function yamlScalars(text: string): Promise<Record<string, string>> {
   }
   return values;
 }
+
+/** The keys guard reads from settings.yaml. */
+const KNOWN_KEYS: ReadonlySet<string> = new Set([...Object.keys(DEFAULT_SETTINGS), ...Object.values(OPINION_KEYS)]);
 
 const TRUE = new Set(['true', 'yes', 'on']);
 const FALSE = new Set(['false', 'no', 'off']);

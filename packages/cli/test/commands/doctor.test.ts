@@ -362,7 +362,8 @@ describe('guard doctor failure paths', () => {
   });
 
   it.for([
-    { name: 'fail-closed off, the answer asks', failClosed: false, settings: '', ok: true },
+    // no settings.yaml: the defaults (an empty one holds none of guard's settings, and is not read)
+    { name: 'fail-closed off, the answer asks', failClosed: false, settings: undefined, ok: true },
     { name: 'fail-closed on, the answer blocks', failClosed: true, settings: 'failClosed: true\n', ok: true },
     {
       name: 'fail-closed on, the answer written before still asks',
@@ -372,7 +373,7 @@ describe('guard doctor failure paths', () => {
     },
   ])('Claude Code through sh: $name', async ({ failClosed, settings, ok }) => {
     mkdirSync(box.guardHome, { recursive: true });
-    writeFileSync(join(box.guardHome, 'settings.yaml'), settings);
+    if (settings !== undefined) writeFileSync(join(box.guardHome, 'settings.yaml'), settings);
     installWith('claude-code', fake, '', failClosed);
     const check = checksOf(await diagnose(ioOf(), agentShellRunner(ioOf())), 'claude-code')[
       "answers when guard's files are gone"

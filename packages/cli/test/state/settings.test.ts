@@ -50,6 +50,14 @@ const BROKEN: readonly { readonly name: string; readonly skip?: string | false; 
   { name: 'failClosed with no value', break: () => writeFileSync(settingsFile(), 'failClosed:\n') },
   { name: 'failClosed: ~', break: () => writeFileSync(settingsFile(), 'failClosed: ~\n') },
   { name: 'failClosed as a map', break: () => writeFileSync(settingsFile(), 'failClosed:\n  on: true\n') },
+  // issue 25: read loosely these were unknown keys, which meant the defaults (fail-closed off)
+  { name: 'only `this: is: wrong`', break: () => writeFileSync(settingsFile(), 'this: is: wrong\n') },
+  { name: 'only unknown keys', break: () => writeFileSync(settingsFile(), 'failclosed: true\nenable: yes\n') },
+  { name: 'empty', break: () => writeFileSync(settingsFile(), '') },
+  { name: 'only a comment', break: () => writeFileSync(settingsFile(), '# nothing here\n') },
+  { name: 'a key given twice', break: () => writeFileSync(settingsFile(), 'failClosed: true\nfailClosed: false\n') },
+  { name: 'an unknown tag', break: () => writeFileSync(settingsFile(), 'failClosed: !off true\n') },
+  { name: 'a flow map of unknown keys', break: () => writeFileSync(settingsFile(), '{this: wrong}\n') },
   { name: 'a folder', break: () => (rmSync(settingsFile()), mkdirSync(settingsFile())) },
   { name: 'gone', break: () => rmSync(settingsFile()) },
   {
@@ -105,6 +113,19 @@ describe('effective settings (SPEC §7: unreadable settings never loosen)', () =
       await expect(readSettings(home)).rejects.toThrow(/settings\.yaml/);
     },
   );
+
+  // near misses of the strict read: files that are guard's settings, however they are written
+  it.for([
+    ['a known key beside unknown ones', 'failClosed: true\nidleDays: 3\nnote: mine\n'],
+    ['a quoted value', 'failClosed: "true"\nidleDays: 3\n'],
+    ['a flow map', '{failClosed: true, idleDays: 3}\n'],
+    ['a value with a colon and no space', 'failClosed: true\nidleDays: 3\nnote: a:b\n'],
+    ['a document marker and comments', '---\n# mine\nfailClosed: true # on\nidleDays: 3\n'],
+  ] as const)('%s: read as it says', async ([, text]) => {
+    writeFileSync(settingsFile(), text);
+    expect(await effectiveSettings(home)).toEqual({ settings: GOOD });
+    expect(await readSettings(home)).toEqual(GOOD);
+  });
 
   it('a torn copy and a broken settings.yaml: the strictest', async () => {
     writeFileSync(settingsFile(), 'failClosed: nope\n');

@@ -36,10 +36,15 @@ function withoutContents(json: string): string {
   return json.replace(LONG_STRING, (_, body: string) => `"[${body.length} characters]"`);
 }
 
-// A password given on a command line: after a password option, attached to mysql's `-p`, in
-// `sshpass -p`, a URL's `user:password@`, and curl's `-u user:password`.
+// A secret given on a command line, taken out by where it stands whatever it looks like (all lower
+// case, all hex): after a password or token option (`--token-file PATH` names a file, and stays),
+// attached to mysql's `-p`, in `sshpass -p`, a URL's `user:password@`, curl's `-u user:password`,
+// and the value of a header that carries one (`Authorization: Bearer …`, `X-Api-Key: …`).
 const PASSWORDS: readonly RegExp[] = [
   /(--pass(?:word|wd)?[= ])("[^"]*"|'[^']*'|[^\s'"]+)/gi,
+  /(--(?:[a-z0-9]+[-_]){0,3}(?:token|api[-_]?key|access[-_]?key|secret[-_]?key|client[-_]?secret)[= ])("[^"]*"|'[^']*'|[^\s'"]+)/gi,
+  /(\b(?:authorization|proxy-authorization)["']?[ \t]*:[ \t]*["']?(?:(?:bearer|token|basic|digest|apikey)[ \t]+)?)([^\s'"]+)/gi,
+  /(\b(?:x-)?(?:api[-_]?key|api[-_]?token|auth[-_]?token|access[-_]?token|private[-_]?token|secret)["']?[ \t]*:[ \t]*["']?)([^\s'"]+)/gi,
   /(\b(?:mysql\w*|mariadb\w*)\b[^|;&\n]{0,400}?\s-p)([^\s'"-][^\s]*|"[^"]*"|'[^']*')/g,
   /(\bsshpass\s+-p\s*)("[^"]*"|'[^']*'|\S+)/g,
   /(\b[a-z][\w+.-]*:\/\/[^\s/:@'"]+:)([^\s@'"/]+)(?=@)/gi,
@@ -61,7 +66,45 @@ export function redactForLog(text: string): string {
     out = out.replace(pattern, (_, before: string, value: string) =>
       value.startsWith('[redacted:') ? `${before}${value}` : `${before}[redacted:password]`,
     );
+  out = out.replace(KEY_OPTION, (whole: string, before: string, value: string, at: number, all: string) =>
+    value.startsWith('[redacted:') || K_MEANS_ELSE.has(programAt(all, at)) ? whole : `${before}[redacted:password]`,
+  );
   return out.replace(TOKEN, (token) => (looksRandom(token) ? '[redacted:high-entropy]' : token));
+}
+
+// `-K KEY` (openssl's raw key in hex, and tools that copy it), but not where `-K` is a flag or names
+// a file: curl's config file, tar's starting file, the flags of ssh, sudo, rsync, wget, unzip, ….
+const KEY_OPTION = /(\s-K[ \t]+)("[^"]*"|'[^']*'|[^\s'"]+)/g;
+const K_MEANS_ELSE = new Set([
+  'curl',
+  'tar',
+  'ssh',
+  'ssh-add',
+  'ssh-keygen',
+  'sudo',
+  'rsync',
+  'wget',
+  'unzip',
+  'zip',
+  'ls',
+  'ps',
+  'make',
+]);
+const SEGMENT_START = /[|;&\n(`]/;
+const PREFIXES = new Set(['sudo', 'env', 'command', 'exec', 'time', 'nice', 'nohup']);
+
+/** The program of the simple command that holds position `at` (its base name, after `sudo`, `env`, `VAR=x`). */
+function programAt(text: string, at: number): string {
+  const from = Math.max(0, at - 400);
+  let start = at;
+  while (start > from && !SEGMENT_START.test(text[start - 1] as string)) start--;
+  const words = text.slice(start, at).trim().split(/\s+/);
+  for (const word of words) {
+    if (/^\w+=/.test(word) || PREFIXES.has(word) || word.startsWith('-')) continue;
+    const name = word.replace(/^['"]|['"]$/g, '');
+    return name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
+  }
+  return '';
 }
 
 function looksRandom(token: string): boolean {

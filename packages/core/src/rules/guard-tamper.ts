@@ -53,6 +53,7 @@ export const guardTamper = {
         'guard explain -- rm -rf dist',
         'guard second-opinion status',
         'guard policy show',
+        'guard setup codex --dry-run',
         'cat ~/.local/state/guard/log.jsonl',
         { step: { kind: 'read', path: '.guard.yaml' } },
       ],
@@ -122,6 +123,8 @@ function tampers(
     const sub = words.find((arg) => !arg.startsWith('-'));
     if (sub === undefined) return words.every((arg) => PRINTS_ONLY.has(arg)) ? undefined : 'guard';
     if (LOOKS_ONLY.has(sub)) return undefined;
+    // `guard setup <agent> --dry-run` prints the diff and writes nothing (an option after `--` is a word)
+    if (sub === 'setup' && optionsOf(started.args).includes('--dry-run')) return undefined;
     // `guard mode` alone only shows the mode
     const value = words.slice(words.indexOf(sub) + 1).find((arg) => !arg.startsWith('-'));
     if (sub === 'mode') return value === undefined ? undefined : `guard mode ${value}`;
@@ -155,6 +158,12 @@ function tampers(
   if (stepWrites && hooksOff !== undefined && inv.name !== 'git' && inv.args.some((arg) => hooksOff.test(arg)))
     return 'hooks off';
   return undefined;
+}
+
+/** The words before a `--`, where options end. */
+function optionsOf(args: readonly string[]): readonly string[] {
+  const end = args.indexOf('--');
+  return end < 0 ? args : args.slice(0, end);
 }
 
 interface Started {

@@ -19,6 +19,22 @@ describe('redactForLog: unnamed secrets leave the text', () => {
     ['sshpass -p letmein ssh host', 'letmein'],
     ['git clone https://dev:pa55word@example.test/repo.git', 'pa55word'],
     ['curl -u admin:swordfish https://example.test', 'swordfish'],
+    // by where it stands, whatever its shape: all lower case, all hex (issue 25)
+    ['deploy --token abcdefghijklmnopqrstuvwx', 'abcdefghijklmnopqrstuvwx'],
+    ['deploy --token=0123456789abcdef0123456789abcdef', '0123456789abcdef0123456789abcdef'],
+    ['gh-release --github-token lowercaseonlyvalue', 'lowercaseonlyvalue'],
+    ['tool --api-key deadbeefdeadbeefdeadbeef run', 'deadbeefdeadbeefdeadbeef'],
+    ['tool --API_KEY "quoted lower value"', 'quoted lower value'],
+    ['tool --client-secret s3kr1t', 's3kr1t'],
+    ['openssl enc -aes-256-cbc -K 00112233445566778899aabbccddeeff -in a', '00112233445566778899aabbccddeeff'],
+    ['sudo signer -K cafebabecafebabe file', 'cafebabecafebabe'],
+    ["curl -H 'X-Api-Key: abcdefabcdefabcdef' https://example.test", 'abcdefabcdefabcdef'],
+    ['curl -H "x-api-key:lowercasekeyvalue" https://example.test', 'lowercasekeyvalue'],
+    ["curl -H 'Authorization: Bearer alllowercasetokenvalue' https://example.test", 'alllowercasetokenvalue'],
+    ["curl -H 'Authorization: token 0123456789abcdef0123' https://example.test", '0123456789abcdef0123'],
+    ["curl -H 'PRIVATE-TOKEN: lowerlowerlower' https://example.test", 'lowerlowerlower'],
+    ['{"headers":{"Authorization":"Bearer lowercasebearer"}}', 'lowercasebearer'],
+    ['psql --password deadbeef', 'deadbeef'],
   ] as const)('%s', ([text, secret]) => {
     const out = redactForLog(text);
     expect(out).not.toContain(secret);
@@ -36,6 +52,16 @@ describe('redactForLog: unnamed secrets leave the text', () => {
     'echo "hello world, this is an ordinary sentence"',
     'cd src/components/Button2 && ls',
     'https://example.test/path?x=1',
+    // near misses: an option that names a file, a count, a flag `-K` or a file after curl's `-K`
+    'deploy --token-file secrets/token.txt',
+    'tool --api-key-file ~/.config/key',
+    'llm --max-tokens 4096',
+    'tokenize --tokenizer bert-base',
+    'curl -K config.txt https://example.test',
+    'tar -x -K start.txt -f a.tar',
+    'ssh -K host uptime',
+    'curl -H "Accept: application/json" https://example.test',
+    'echo Authorization',
   ])('keeps %s', (text) => {
     expect(redactForLog(text)).toBe(text);
   });

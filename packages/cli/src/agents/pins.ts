@@ -1,0 +1,105 @@
+import { statSync } from 'node:fs';
+import { AGENT_IDS } from '@guard/adapters';
+import type { Adapter, AgentId, HooksOff, Locations } from '@guard/adapters';
+import { adapterFor, readBytes, sha256, textOf } from './config-io.js';
+import { readRecords } from '../state/installs.js';
+import type { InstallRecord, Pin } from '../state/installs.js';
+import { fileDrift } from '../state/pins.js';
+import type { Drift } from '../state/pins.js';
+
+/** A drift of an agent guard knows (status and doctor name it by its id). */
+export interface AgentDrift extends Drift {
+  readonly agent: AgentId;
+}
+
+// The pins on the agents' hook files (issue 25): setup records what it wrote into each (installs.json,
+// with the options it wrote guard's entries with); here each is compared with the file as it is now.
+// A file whose other parts changed (the agent's own settings, the person's edits) has not drifted:
+// only guard's entries count, read as "setup with the same options would leave the file as it is".
+
+/**
+ * Every pinned hook file whose guard's entries drifted, and every agent with a pinned file whose own
+ * settings now keep all its hooks from running.
+ */
+export function pinDrifts(guardHome: string, where: Locations): AgentDrift[] {
+  const drifts: AgentDrift[] = [];
+  const pinned = new Set<AgentId>();
+  for (const [path, record] of Object.entries(readRecords(guardHome))) {
+    const agent = pinnedAgent(record);
+    if (agent === undefined || record.pin === undefined) continue;
+    pinned.add(agent);
+    const found = driftOf(path, record, record.pin, agent);
+    if (found !== undefined) drifts.push(found);
+  }
+  for (const agent of pinned) {
+    const off = hooksOffAt(adapterFor(agent), where).find((entry) => entry.scope === 'everywhere');
+    if (off === undefined) continue;
+    const name = adapterFor(agent).displayName;
+    drifts.push({
+      agent,
+      name,
+      level: 'user',
+      path: '',
+      kind: 'hooks-off',
+      detail: off.message,
+      fix: `Undo that switch in ${name}'s settings (guard cannot, and will not, do it for you).`,
+    });
+  }
+  return drifts;
+}
+
+/** What the agent's own settings files say that keeps its hooks from running (read, never changed). */
+export function hooksOffAt(adapter: Adapter, where: Locations): readonly HooksOff[] {
+  const switches = adapter.hookSwitches;
+  if (switches === undefined) return [];
+  const files = switches.files(where).map((path) => {
+    let text: string | undefined;
+    try {
+      text = readBytes(path)?.toString('utf8');
+    } catch {
+      // unreadable: as good as missing here; the agent cannot read it either
+    }
+    return { path, text };
+  });
+  return switches.check(files, where);
+}
+
+function pinnedAgent(record: InstallRecord): AgentId | undefined {
+  const agent = record.pin?.agent;
+  return AGENT_IDS.find((id) => id === agent);
+}
+
+/** How one pinned file stands: undefined while guard's entries are as setup wrote them. */
+export function driftOf(path: string, record: InstallRecord, pin: Pin, agent: AgentId): AgentDrift | undefined {
+  const adapter = adapterFor(agent);
+  const drift = (kind: Parameters<typeof fileDrift>[4], at?: string): AgentDrift => ({
+    ...fileDrift(agent, adapter.displayName, pin.level, path, kind, at),
+    agent,
+  });
+  let bytes: Buffer | undefined;
+  try {
+    bytes = readBytes(path);
+  } catch {
+    return drift('unreadable', modified(path));
+  }
+  if (bytes === undefined) return drift('gone');
+  if (sha256(bytes) === record.after) return undefined;
+  const at = modified(path);
+  let text: string;
+  try {
+    text = textOf(path, bytes);
+    if (adapter.install(text, pin.options) === text) return undefined;
+  } catch (error) {
+    if (!(error instanceof Error)) throw error;
+    return drift('unreadable', at);
+  }
+  return drift(adapter.installedCommands(text).length === 0 ? 'removed' : 'changed', at);
+}
+
+function modified(path: string): string | undefined {
+  try {
+    return statSync(path).mtime.toISOString();
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,139 @@
+import { readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { adapters, AGENT_IDS } from '@guard/adapters';
+import type { AgentId } from '@guard/adapters';
+import { pinDrifts } from '../../src/agents/pins.js';
+import { watchPins } from '../../src/hook/pins.js';
+import { readRecords } from '../../src/state/installs.js';
+import { guardParts, missingParts, readPins } from '../../src/state/pins.js';
+import type { AgentHome } from '../commands/agent-home.js';
+import { makeAgentHome } from '../commands/agent-home.js';
+
+let machine: AgentHome;
+beforeEach(() => {
+  machine = makeAgentHome();
+});
+afterEach(() => machine.cleanup());
+
+const where = (): { home: string; env: Record<string, string | undefined>; projectRoot: string } => ({
+  home: machine.home,
+  env: machine.env,
+  projectRoot: machine.project,
+});
+const fileOf = (agent: AgentId): string => adapters[agent].configPath('user', where());
+const read = (path: string): string => readFileSync(path, 'utf8');
+
+// the hook's clock, two minutes on at each look (it looks at most once a minute)
+let clock = Date.now();
+
+/** What the hook finds now. */
+function hookSees(): readonly string[] {
+  clock += 120_000;
+  watchPins(machine.guardHome, clock);
+  return readPins(machine.guardHome).drifts.map((drift) => `${drift.agent} ${drift.kind}`);
+}
+
+/** What status and doctor find now. */
+function statusSees(): readonly string[] {
+  return pinDrifts(machine.guardHome, where()).map((drift) => `${drift.agent} ${drift.kind}`);
+}
+
+type Change = (path: string, agent: AgentId) => void;
+
+// each changes the agent's hook file as a step guard did not see would, and what it is reported as
+const TAMPERS: readonly (readonly [string, Change, string])[] = [
+  [
+    "guard's entries taken out",
+    (path, agent) => writeFileSync(path, adapters[agent].uninstall(read(path)) || '{}'),
+    'removed',
+  ],
+  ['the file emptied', (path) => writeFileSync(path, '{}\n'), 'removed'],
+  ['the file deleted', (path) => rmSync(path), 'gone'],
+  ['not JSON any more', (path) => writeFileSync(path, `${read(path)} }}}`), 'unreadable'],
+  [
+    "guard's time limit changed",
+    (path) => writeFileSync(path, read(path).replace(/"(timeout|timeoutSec)": \d+/g, '"$1": 1')),
+    'changed',
+  ],
+];
+
+// the same files changed, guard's entries as setup wrote them
+const NEAR_MISSES: readonly (readonly [string, Change])[] = [
+  // Codex ignores a hooks.json with any other key at the top than these two (a tamper row below)
+  [
+    'a key the agent takes added',
+    (path, agent) =>
+      writeFileSync(
+        path,
+        JSON.stringify({ ...JSON.parse(read(path)), [agent === 'codex' ? 'description' : 'x']: '1' }),
+      ),
+  ],
+  ['laid out with four spaces', (path) => writeFileSync(path, JSON.stringify(JSON.parse(read(path)), null, 4))],
+  ['laid out on one line', (path) => writeFileSync(path, JSON.stringify(JSON.parse(read(path))))],
+  ['its time touched', (path) => utimesSync(path, new Date(), new Date(Date.now() + 5000))],
+  ['left alone', () => undefined],
+];
+
+describe('a pinned hook file changed past guard is found by status (and doctor) and by the hook', () => {
+  for (const agent of AGENT_IDS)
+    for (const [name, change, kind] of TAMPERS)
+      it(`${agent}: ${name}`, async () => {
+        expect((await machine.guard('setup', agent)).code).toBe(0);
+        expect(hookSees()).toEqual([]);
+        change(fileOf(agent), agent);
+        expect(statusSees()).toEqual([`${agent} ${kind}`]);
+        expect(hookSees()).toEqual([`${agent} ${kind}`]);
+        // setup again puts it right, and neither reports it any longer
+        if (kind === 'unreadable') rmSync(fileOf(agent));
+        expect((await machine.guard('setup', agent)).code).toBe(0);
+        expect(statusSees()).toEqual([]);
+        expect(hookSees()).toEqual([]);
+      });
+});
+
+it('codex: a key Codex refuses at the top of hooks.json makes it skip the file, guard entries and all', async () => {
+  expect((await machine.guard('setup', 'codex')).code).toBe(0);
+  writeFileSync(fileOf('codex'), JSON.stringify({ ...JSON.parse(read(fileOf('codex'))), x: 1 }));
+  expect(statusSees()).toEqual(['codex unreadable']);
+});
+
+describe('near misses: nothing reported', () => {
+  for (const agent of AGENT_IDS)
+    for (const [name, change] of NEAR_MISSES)
+      it(`${agent}: ${name}`, async () => {
+        expect((await machine.guard('setup', agent)).code).toBe(0);
+        change(fileOf(agent), agent);
+        expect(statusSees()).toEqual([]);
+        expect(hookSees()).toEqual([]);
+      });
+
+  it('a setup from before pins (no pin in its record) is not judged, and setup run again pins it', async () => {
+    expect((await machine.guard('setup', 'cursor')).code).toBe(0);
+    const records = JSON.parse(read(`${machine.guardHome}/installs.json`)) as Record<string, Record<string, unknown>>;
+    for (const record of Object.values(records)) delete record['pin'];
+    writeFileSync(`${machine.guardHome}/installs.json`, JSON.stringify(records));
+    writeFileSync(fileOf('cursor'), '{}\n');
+    expect(statusSees()).toEqual([]);
+    expect((await machine.guard('setup', 'cursor')).code).toBe(0);
+    expect(readRecords(machine.guardHome)[fileOf('cursor')]?.pin?.agent).toBe('cursor');
+  });
+
+  it('a dry run pins nothing', async () => {
+    expect((await machine.guard('setup', 'cursor', '--dry-run')).code).toBe(0);
+    expect(readRecords(machine.guardHome)).toEqual({});
+  });
+});
+
+describe("guard's parts of a file, as the hook compares them", () => {
+  const rest = '{\n  "theme": "dark",\n  "hooks": {}\n}\n';
+  const after =
+    '{\n  "theme": "dark",\n  "hooks": {\n    "pre": [{ "command": "guard hook x", "timeout": 5 }]\n  }\n}\n';
+  it.for([
+    ['as written', after, []],
+    ['laid out anew', after.replace(/\n\s*/g, ''), []],
+    ['the command gone', after.replace('guard hook x', 'true'), ['"pre":[{"command":"guardhookx","timeout":5}]']],
+    ['the theme changed (not a part of guard)', after.replace('dark', 'light'), []],
+  ] as const)('%s', ([, text, missing]) => {
+    expect(missingParts(text, guardParts(after, rest))).toEqual(missing);
+  });
+});

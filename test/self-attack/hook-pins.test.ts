@@ -1,0 +1,191 @@
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { AgentId } from '../../packages/adapters/src/index.js';
+import type { Scratch } from './harness.js';
+import { AGENTS, guardCli, runShell, scratch, setUpAll, shellPayload, stepCommand, verdictOf } from './harness.js';
+import type { FileChange } from './hook-pins.js';
+import { hookFile, NEAR_MISSES, TAMPERS } from './hook-pins.js';
+
+// A few hundred guard processes on a shared two-core machine take a while.
+vi.setConfig({ testTimeout: 600_000, hookTimeout: 120_000 });
+
+/**
+ * The pins on the agents' hook files (issue 25): in a scratch home with every agent set up by
+ * guard's own setup, each agent's hook file is changed as something that got past guard would
+ * change it, and the change must be reported four ways: `guard status --json`, `guard doctor`,
+ * a `drift` line in guard's log, and the next answer of another agent that carries a notice (once,
+ * and never by turning a step that goes ahead into an ask). The near misses change the same files
+ * and leave guard's entries as setup wrote them: nothing may be reported for them.
+ */
+
+let world: Scratch | undefined;
+const tally = { tried: 0, reported: 0, missed: [] as string[], near: 0, falseReports: [] as string[] };
+
+const w = (): Scratch => {
+  if (world === undefined) throw new Error('the scratch machine was not made');
+  return world;
+};
+
+beforeAll(async () => {
+  world = scratch('hook-pins');
+  await setUpAll(world);
+});
+
+afterAll(() => {
+  world?.cleanup();
+  console.log(
+    `self-attack (hook-pins): ${tally.tried} tried, ${tally.tried - tally.reported} through (not reported), ` +
+      `${tally.near} near misses, ${tally.falseReports.length} false reports`,
+  );
+});
+
+interface Seen {
+  readonly status: boolean;
+  readonly doctor: boolean;
+  readonly log: boolean;
+  /** A step that goes ahead stayed silent and unasked. */
+  readonly allowSilent: boolean;
+  /** The next block carried it. */
+  readonly told: boolean;
+  /** The block after that did not again. */
+  readonly toldOnce: boolean;
+}
+
+/** The agent that answers after `agent`'s file changed: another one. */
+const teller = (agent: AgentId): AgentId => (agent === 'claude-code' ? 'codex' : 'claude-code');
+
+async function hookCall(agent: AgentId, command: string): Promise<{ stdout: string; verdict: string }> {
+  const ran = await runShell(stepCommand(w(), agent), {
+    env: w().env(),
+    cwd: w().project,
+    stdin: JSON.stringify(shellPayload(agent, command, w().project, `pins-${agent}`)),
+    limitMs: 30_000,
+  });
+  return { stdout: ran.stdout, verdict: verdictOf(agent, ran) };
+}
+
+function logText(): string {
+  const path = join(w().guardHome, 'log.jsonl');
+  return existsSync(path) ? readFileSync(path, 'utf8') : '';
+}
+
+/** Lets the hook look at once (it looks at most once a minute). */
+function lookNow(): void {
+  const path = join(w().guardHome, 'pins.json');
+  if (!existsSync(path)) return;
+  const state = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  writeFileSync(path, JSON.stringify({ ...state, checked: 0 }));
+}
+
+/** What status, doctor, the log and the next answers say after `change` to `agent`'s hook file. */
+async function seenAfter(agent: AgentId, change: FileChange): Promise<Seen | undefined> {
+  const path = hookFile(w(), agent);
+  const logBefore = logText().length;
+  if (!change.apply(path, agent)) return undefined;
+  const status = JSON.parse((await guardCli(w(), ['status', '--json'])).stdout) as {
+    agents: { agent: string; drift: { path: string }[] }[];
+  };
+  const inStatus = status.agents.find((entry) => entry.agent === agent)?.drift.some((d) => d.path === path) ?? false;
+  const doctor = await guardCli(w(), ['doctor', '--json']);
+  const report = JSON.parse(doctor.stdout) as { agents: { agent: string; path: string; checks: { ok: boolean }[] }[] };
+  const inDoctor =
+    doctor.code !== 0 &&
+    report.agents.some((entry) => entry.agent === agent && entry.path === path && entry.checks.some((c) => !c.ok));
+  const other = teller(agent);
+  const again = `guard setup ${agent}`;
+  lookNow();
+  await hookCall(other, 'ls'); // the hook looks after this answer
+  const logged = logText()
+    .slice(logBefore)
+    .split('\n')
+    .some((line) => line.includes('"how":"drift"') && line.includes(`"agent":"${agent}"`));
+  const allow = await hookCall(other, 'ls');
+  const first = await hookCall(other, 'git push --force origin main');
+  const second = await hookCall(other, 'git push --force origin main');
+  return {
+    status: inStatus,
+    doctor: inDoctor,
+    log: logged,
+    allowSilent: allow.verdict === 'allow' && !allow.stdout.includes(again),
+    told: first.verdict === 'block' && first.stdout.includes(again),
+    toldOnce: second.verdict === 'block' && !second.stdout.includes(again),
+  };
+}
+
+/** Puts the agent's file back as setup writes it, and forgets what the hook found. */
+async function restore(agent: AgentId): Promise<void> {
+  const path = hookFile(w(), agent);
+  rmSync(`${path}.bak`, { force: true });
+  // a file that no longer parses cannot be set up again in place
+  if (existsSync(path)) {
+    try {
+      JSON.parse(readFileSync(path, 'utf8'));
+    } catch {
+      rmSync(path);
+    }
+  }
+  // a file whose guard entry no longer runs guard is refused by setup: the person moves it aside
+  if ((await guardCli(w(), ['setup', agent])).code !== 0) rmSync(path, { force: true });
+  const ran = await guardCli(w(), ['setup', agent]);
+  if (ran.code !== 0) throw new Error(`setup ${agent} again: ${ran.stdout}${ran.stderr}`);
+  lookNow();
+  await hookCall(teller(agent), 'ls');
+}
+
+describe('a changed hook file is reported by status, doctor, the log and the next answer', () => {
+  it.each(AGENTS)('%s', async (agent) => {
+    const missed: string[] = [];
+    for (const change of TAMPERS) {
+      const seen = await seenAfter(agent, change);
+      if (seen === undefined) continue;
+      tally.tried++;
+      const all = Object.values(seen).every(Boolean);
+      if (all) tally.reported++;
+      else missed.push(`${agent}: ${change.id}: ${JSON.stringify(seen)}`);
+      await restore(agent);
+    }
+    tally.missed.push(...missed);
+    expect(missed).toEqual([]);
+  });
+});
+
+describe('near misses: the same files changed, guard entries as setup wrote them, nothing reported', () => {
+  it.each(AGENTS)('%s', async (agent) => {
+    const reported: string[] = [];
+    for (const change of NEAR_MISSES) {
+      const path = hookFile(w(), agent);
+      const logBefore = logText().length;
+      if (!change.apply(path, agent)) continue;
+      tally.near++;
+      const status = JSON.parse((await guardCli(w(), ['status', '--json'])).stdout) as {
+        agents: { agent: string; drift: unknown[] }[];
+      };
+      const inStatus = status.agents.some((entry) => entry.agent === agent && entry.drift.length > 0);
+      lookNow();
+      await hookCall(teller(agent), 'ls');
+      const block = await hookCall(teller(agent), 'git push --force origin main');
+      const logged = logText().slice(logBefore).includes('"how":"drift"');
+      const told = block.stdout.includes('guard setup');
+      if (inStatus || logged || told)
+        reported.push(`${agent}: ${change.id}: status ${inStatus}, log ${logged}, answer ${told}`);
+      await restore(agent);
+    }
+    tally.falseReports.push(...reported);
+    expect(reported).toEqual([]);
+  });
+
+  it('guard setup --dry-run and a setup run again change nothing and report nothing', async () => {
+    for (const agent of AGENTS) {
+      tally.near += 2;
+      expect((await guardCli(w(), ['setup', agent, '--dry-run'])).code).toBe(0);
+      expect((await guardCli(w(), ['setup', agent])).code).toBe(0);
+    }
+    const status = JSON.parse((await guardCli(w(), ['status', '--json'])).stdout) as {
+      agents: { agent: string; drift: unknown[] }[];
+    };
+    const reported = status.agents.filter((entry) => entry.drift.length > 0).map((entry) => entry.agent);
+    tally.falseReports.push(...reported);
+    expect(reported).toEqual([]);
+  });
+});
