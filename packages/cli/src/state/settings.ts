@@ -142,9 +142,11 @@ function settingsText(guardHome: string): string | undefined {
 async function parseSettings(text: string): Promise<Settings> {
   if (text.includes('\uFFFD')) throw new SettingsError('settings.yaml is not UTF-8 text.');
   const values = simpleScalars(text) ?? (await yamlScalars(text));
-  // a file that holds none of guard's keys (`this: is: wrong` read loosely, a typo in every key)
-  // says nothing: it must not mean the defaults, which may be looser than what it replaced
-  if (!Object.keys(values).some((key) => KNOWN_KEYS.has(key)))
+  // a file of keys none of which is guard's (`this: is: wrong` read loosely, a typo in every key)
+  // must not mean the defaults, which may be looser than what it replaced; an empty file (or only
+  // comments) is the defaults, as `guard` itself leaves it
+  const keys = Object.keys(values);
+  if (keys.length > 0 && !keys.some((key) => KNOWN_KEYS.has(key)))
     throw new SettingsError("settings.yaml holds none of guard's settings.");
   return {
     enabled: asBoolean(values.enabled, DEFAULT_SETTINGS.enabled, 'enabled'),
@@ -353,7 +355,9 @@ export async function effectiveSettings(guardHome: string): Promise<EffectiveSet
   }
   let problem: string;
   try {
-    const text = settingsText(guardHome);
+    const read = settingsText(guardHome);
+    // an emptied file is to the hook what a removed one is: the last good settings stay
+    const text = read !== undefined && saysAnything(read) ? read : undefined;
     if (text === undefined && copy === undefined) return { settings: DEFAULT_SETTINGS };
     if (text !== undefined) {
       const settings = await parseSettings(text);
@@ -361,7 +365,7 @@ export async function effectiveSettings(guardHome: string): Promise<EffectiveSet
       if (kept !== copy) keepCopyOf(guardHome, text, kept);
       return { settings };
     }
-    problem = 'settings.yaml is gone';
+    problem = read === undefined ? 'settings.yaml is gone' : 'settings.yaml is empty';
   } catch (error) {
     problem = error instanceof Error ? error.message.replace(/\.$/, '') : String(error);
   }
@@ -369,6 +373,11 @@ export async function effectiveSettings(guardHome: string): Promise<EffectiveSet
   return kept === undefined
     ? { settings: STRICTEST_SETTINGS, problem: `${problem}; guard works fail-closed and strict until it is fixed` }
     : { settings: kept, problem: `${problem}; guard works with the last good settings until it is fixed` };
+}
+
+/** Whether a settings file holds more than blank lines, comments and a document marker. */
+function saysAnything(text: string): boolean {
+  return text.split(/\r?\n/).some((line) => line.trim() !== '' && !line.trimStart().startsWith('#') && line !== '---');
 }
 
 function settingsLock(guardHome: string): string {

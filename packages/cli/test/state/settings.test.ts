@@ -101,7 +101,8 @@ describe('effective settings (SPEC §7: unreadable settings never loosen)', () =
     expect(JSON.parse(readFileSync(lastGoodPath(home), 'utf8'))).toEqual(GOOD);
   });
 
-  it.for(BROKEN.filter((broken) => broken.name !== 'gone'))(
+  // a removed or emptied file with no copy is the defaults, as before guard ever kept one
+  it.for(BROKEN.filter((broken) => !['gone', 'empty', 'only a comment'].includes(broken.name)))(
     '$name, no copy ever kept: the strictest settings, never the defaults',
     async (broken, { skip }) => {
       if (broken.skip) skip(broken.skip);
@@ -115,6 +116,14 @@ describe('effective settings (SPEC §7: unreadable settings never loosen)', () =
   );
 
   // near misses of the strict read: files that are guard's settings, however they are written
+  it.for(['', '# nothing here\n', '---\n\n'])(
+    'an empty settings.yaml (%j) is the defaults to a command, as a removed one is',
+    async (text) => {
+      writeFileSync(settingsFile(), text);
+      expect(await readSettings(home)).toEqual(DEFAULT_SETTINGS);
+    },
+  );
+
   it.for([
     ['a known key beside unknown ones', 'failClosed: true\nidleDays: 3\nnote: mine\n'],
     ['a quoted value', 'failClosed: "true"\nidleDays: 3\n'],
