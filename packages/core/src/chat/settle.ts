@@ -2,6 +2,7 @@ import type { FileEffect } from '../analysis/effects.js';
 import type { Evaluation } from '../evaluate.js';
 import { keepsYes } from '../evaluate.js';
 import type { Mode } from '../modes.js';
+import { isA } from '../programs/index.js';
 import { decideIn, DEFAULT_MODE } from '../modes.js';
 import type { Finding, ToolStep, Verdict } from '../types.js';
 import type { Change, Draft } from './change.js';
@@ -229,7 +230,13 @@ function writtenFiles(files: readonly FileEffect[]): string[] {
   const out: string[] = [];
   for (let f = 0; f < files.length; f++) {
     const file = files[f] as FileEffect;
-    if ((file.op === 'create' || file.op === 'write') && file.path.abs !== '' && !out.includes(file.path.abs))
+    if (
+      (file.op === 'create' || file.op === 'write') &&
+      file.path.abs !== '' &&
+      // `mkdir`, `touch`: a folder or an empty file holds no code
+      !isA(file.by, 'creator') &&
+      !out.includes(file.path.abs)
+    )
       out.push(file.path.abs);
   }
   return out;

@@ -133,10 +133,14 @@ class Walk {
       // what the piece runs in turn: its commands' own runs, and the code the chat wrote it names
       if (piece.language === 'shell')
         for (const inv of inner.invocations) queue.push(...this.seeds(inv, inner, node.depth + 1));
-      for (const path of this.named(piece.text)) {
-        if (path === node.path) continue;
-        queue.push(nodeFor(path, node.cwd, node.depth + 1, false));
-      }
+    }
+    // of package.json, only the scripts that run; of any other file, all of it (`include x.mk`, `import x`)
+    const named = node.as === 'package' ? this.named(pieces.map((piece) => piece.text).join('\n')) : this.named(text);
+    for (const path of named) {
+      if (path === node.path) continue;
+      const next = nodeFor(path, node.cwd, node.depth + 1, false);
+      // a Makefile another includes is made for the same targets
+      queue.push(next.as === 'makefile' && node.names !== undefined ? { ...next, names: node.names } : next);
     }
   }
 
@@ -583,7 +587,7 @@ function expand(line: string, vars: ReadonlyMap<string, string>, target = ''): s
     out = out
       .replace(/\$[({]([A-Za-z_][\w.-]*)[)}]/g, (_all, name: string) => vars.get(name) ?? `$${name.replace(/\W/g, '_')}`)
       .replace(/\$[@<^*?]/g, target)
-      .replace(/\$[({][^(){}$]*[)}]/g, 'MAKE_FUNCTION');
+      .replace(/\$[({][A-Za-z_-]+[ \t,][^(){}$]*[)}]/g, 'MAKE_FUNCTION');
   }
   return out.replace(/\u0000/g, '$');
 }
