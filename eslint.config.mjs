@@ -24,7 +24,7 @@ const LAYERS = [
   { name: 'facts/', files: ['facts/**'] },
   {
     name: "the context's parts",
-    files: ['context/types.ts', 'context/argv.ts', 'context/pipeline.ts', 'context/scripts.ts'],
+    files: ['context/types.ts', 'context/argv.ts', 'context/pipeline.ts', 'context/scripts.ts', 'context/chat-code.ts'],
   },
   { name: 'analysis/', files: ['analysis/**'] },
   { name: "the context's builder", files: ['context/build.ts'] },

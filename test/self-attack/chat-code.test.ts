@@ -58,9 +58,7 @@ function writeStep(entry: ChatCodeCase, folder: string, chat: string, file: stri
       tool_use_id: 'toolu_1',
     };
   const command =
-    entry.how === 'sed'
-      ? `sed -i 's/x/y/' ${file}`
-      : `mkdir -p ${dirname(file)} && cat > ${file} <<'EOF'\n${text}EOF`;
+    entry.how === 'sed' ? `sed -i 's/x/y/' ${file}` : `mkdir -p ${dirname(file)} && cat > ${file} <<'EOF'\n${text}EOF`;
   return shellPayload(entry.agent, command, folder, chat);
 }
 
@@ -92,7 +90,9 @@ describe('code the chat wrote, run later', () => {
     // the write itself goes ahead: it is the later run that must be stopped
     expect(effects.filter((effect) => effect.startsWith('write:'))).toEqual([]);
     // each is stopped by what the run runs, and says so
-    expect(effects.filter((effect) => effect !== 'no-objection' && !effect.includes('which this chat wrote'))).toEqual([]);
+    expect(effects.filter((effect) => effect !== 'no-objection' && !effect.includes('which this chat wrote'))).toEqual(
+      [],
+    );
     const through: string[] = [];
     ATTEMPTS.forEach((entry, i) => {
       tally.tried++;

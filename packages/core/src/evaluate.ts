@@ -136,7 +136,12 @@ const NOT_ON_CODE = new Set([
  * The code this chat wrote that the step runs, judged as steps run by this one: each finding as
  * if the code were typed, pointing at the command that runs it and saying what it runs.
  */
-function chatCodeFindings(ruleList: readonly Rule[], policy: Policy, context: RuleContext, failClosed: boolean): Finding[] {
+function chatCodeFindings(
+  ruleList: readonly Rule[],
+  policy: Policy,
+  context: RuleContext,
+  failClosed: boolean,
+): Finding[] {
   const code = context.chatCode();
   if (code.length === 0) return [];
   const out: Finding[] = [];

@@ -113,8 +113,10 @@ class Walk {
     if (node.cannot !== undefined) return unread(node.cannot);
     // a file the chat did not write is read only to find the code the chat wrote that it runs
     if (!wrote && this.stems.size === 0) return;
-    if (node.depth > CHAT_CODE_LIMITS.depth) return unread(`it runs deeper than guard follows (${CHAT_CODE_LIMITS.depth} runs)`);
-    if (this.reads >= CHAT_CODE_LIMITS.files) return unread(`the step runs more files than guard reads (${CHAT_CODE_LIMITS.files})`);
+    if (node.depth > CHAT_CODE_LIMITS.depth)
+      return unread(`it runs deeper than guard follows (${CHAT_CODE_LIMITS.depth} runs)`);
+    if (this.reads >= CHAT_CODE_LIMITS.files)
+      return unread(`the step runs more files than guard reads (${CHAT_CODE_LIMITS.files})`);
     this.reads++;
     const probe = this.context.probe;
     const text = probe.readText?.(node.path, CHAT_CODE_LIMITS.bytes + 1);
@@ -123,7 +125,8 @@ class Walk {
       if (probe.exists?.(node.path) !== false) unread('guard could not read it');
       return;
     }
-    if (utf8Length(text) > CHAT_CODE_LIMITS.bytes) return unread(`it is larger than guard reads (${CHAT_CODE_LIMITS.bytes / 1024} KB)`);
+    if (utf8Length(text) > CHAT_CODE_LIMITS.bytes)
+      return unread(`it is larger than guard reads (${CHAT_CODE_LIMITS.bytes / 1024} KB)`);
     if (text.includes('\u0000')) return unread('it is not text');
     const pieces = this.piecesOf(node, text);
     if (pieces === undefined) return unread('guard cannot read its code');
@@ -202,14 +205,20 @@ class Walk {
     for (const effect of context.filesOf(inv))
       if (effect.op === 'exec' && effect.path.abs !== '') {
         const language = program(inv.name)?.script;
-        out.push({ ...nodeFor(effect.path.abs, inv.cwd, depth, true), ...(language === undefined ? {} : { language }) });
+        out.push({
+          ...nodeFor(effect.path.abs, inv.cwd, depth, true),
+          ...(language === undefined ? {} : { language }),
+        });
       }
     const found = program(inv.name);
     const code = found?.projectCode;
     const argv = context.argv(inv);
     const kinds = new Set<ProjectCodeKind>(code?.kinds ?? []);
     // `python -m pytest` is pytest
-    if (found?.script === 'python' && argv.values('-m').some((arg) => arg.value === 'pytest' || arg.value === 'py.test'))
+    if (
+      found?.script === 'python' &&
+      argv.values('-m').some((arg) => arg.value === 'pytest' || arg.value === 'py.test')
+    )
       for (const kind of program('pytest')?.projectCode?.kinds ?? []) kinds.add(kind);
     if (code === undefined && kinds.size === 0) return out;
     // the reader has already moved the command into the folder `make -C dir` or `npm --prefix dir` names
@@ -233,16 +242,22 @@ class Walk {
         return this.named(inv.args.join(' ')).map((path) => nodeFor(path, inv.cwd, depth, true));
       case 'package-scripts': {
         const names = packageRun(inv, context);
-        return names.length === 0 ? [] : [{ ...nodeFor(`${dir}/package.json`, dir, depth, true), as: 'package', names }];
+        return names.length === 0
+          ? []
+          : [{ ...nodeFor(`${dir}/package.json`, dir, depth, true), as: 'package', names }];
       }
       case 'makefile': {
         const argv = context.argv(inv);
         const given = argv.values('-f', '--file', '--makefile').map((arg) => context.path(arg.value, dir).abs);
-        const exists = this.context.probe.exists;
+        const probe = this.context.probe;
         const files =
           given.length > 0
             ? given.filter((path) => path !== '')
-            : [MAKEFILES.map((name) => `${dir}/${name}`).find((path) => this.wrote.has(path) || exists?.(path) === true) ?? `${dir}/Makefile`];
+            : [
+                MAKEFILES.map((name) => `${dir}/${name}`).find(
+                  (path) => this.wrote.has(path) || probe.exists?.(path) === true,
+                ) ?? `${dir}/Makefile`,
+              ];
         const names = argv.operands.map((arg) => arg.value).filter((word) => !word.includes('='));
         return files.map((path) => ({ ...nodeFor(path, dir, depth, true), as: 'makefile', names }));
       }
@@ -291,7 +306,8 @@ class Walk {
 
 function nodeFor(path: string, cwd: string, depth: number, named: boolean): Node {
   const name = baseName(path);
-  const as = name === 'package.json' ? 'package' : isMakefile(name) ? 'makefile' : name.endsWith('.pth') ? 'pth' : 'file';
+  const as =
+    name === 'package.json' ? 'package' : isMakefile(name) ? 'makefile' : name.endsWith('.pth') ? 'pth' : 'file';
   return { path, as, cwd, depth, named };
 }
 
@@ -469,7 +485,8 @@ function packageRun(inv: Invocation, context: RuleContext): readonly string[] {
 function scriptsRun(scripts: Readonly<Record<string, string>>, names: readonly string[]): string[] {
   const out: string[] = [];
   const add = (name: string): void => {
-    for (const each of [`pre${name}`, name, `post${name}`]) if (scripts[each] !== undefined && !out.includes(each)) out.push(each);
+    for (const each of [`pre${name}`, name, `post${name}`])
+      if (scripts[each] !== undefined && !out.includes(each)) out.push(each);
   };
   for (const name of names) add(name);
   // `npm run lint && vitest`: a script that names another runs it (a name in the text is enough)
@@ -585,7 +602,10 @@ function expand(line: string, vars: ReadonlyMap<string, string>, target = ''): s
   let out = line.replace(/\$\$/g, '\u0000');
   for (let round = 0; round < EXPANSIONS && /\$[({@<^*?]/.test(out); round++) {
     out = out
-      .replace(/\$[({]([A-Za-z_][\w.-]*)[)}]/g, (_all, name: string) => vars.get(name) ?? `$${name.replace(/\W/g, '_')}`)
+      .replace(
+        /\$[({]([A-Za-z_][\w.-]*)[)}]/g,
+        (_all, name: string) => vars.get(name) ?? `$${name.replace(/\W/g, '_')}`,
+      )
       .replace(/\$[@<^*?]/g, target)
       .replace(/\$[({][A-Za-z_-]+[ \t,][^(){}$]*[)}]/g, 'MAKE_FUNCTION');
   }

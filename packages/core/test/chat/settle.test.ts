@@ -338,7 +338,11 @@ describe('files the step creates', () => {
 
 describe('files the step writes (kept so that running their code later reads it)', () => {
   it.for([
-    { name: 'a heredoc into package.json', command: "cat > package.json <<'EOF'\n{}\nEOF", wrote: [`${PROJECT}/package.json`] },
+    {
+      name: 'a heredoc into package.json',
+      command: "cat > package.json <<'EOF'\n{}\nEOF",
+      wrote: [`${PROJECT}/package.json`],
+    },
     { name: 'an edit in place', command: "sed -i 's/a/b/' Makefile", wrote: [`${PROJECT}/Makefile`] },
     { name: 'a copy over a script', command: 'cp /tmp/x.sh run.sh', wrote: [`${PROJECT}/run.sh`] },
     { name: 'an asked step may still run', command: `${ASKED} && echo x > ci.sh`, wrote: [`${PROJECT}/ci.sh`] },

@@ -395,6 +395,9 @@ export const RUNNERS: readonly ProgramSpec[] = [
     names: ['gulp'],
     projectCode: { kinds: [], files: ['gulpfile.js', 'gulpfile.cjs', 'gulpfile.mjs', 'gulpfile.ts'], language: 'node' },
   },
-  { names: ['grunt'], projectCode: { kinds: [], files: ['Gruntfile.js', 'Gruntfile.cjs', 'gruntfile.js'], language: 'node' } },
+  {
+    names: ['grunt'],
+    projectCode: { kinds: [], files: ['Gruntfile.js', 'Gruntfile.cjs', 'gruntfile.js'], language: 'node' },
+  },
   { names: ['just'], projectCode: { kinds: [], files: ['justfile', 'Justfile', '.justfile'] } },
 ];
