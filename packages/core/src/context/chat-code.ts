@@ -233,6 +233,21 @@ class Walk {
       );
     }
     for (const kind of kinds) out.push(...this.kindSeeds(kind, inv, context, dir, depth));
+    // `cd "$DIR" && make`: guard cannot tell which of the chat's package.json or Makefiles runs
+    if (!inv.cwdKnown)
+      for (const node of out)
+        if ((node.as === 'package' || node.as === 'makefile') && !this.wrote.has(node.path)) {
+          const name = baseName(node.path);
+          const like = this.written(
+            (_path, written) => written === name || (node.as === 'makefile' && isMakefile(written)),
+          );
+          for (const path of like)
+            out.push({
+              ...node,
+              path,
+              cannot: `${inv.name} runs in a folder guard cannot tell, which may be this one's`,
+            });
+        }
     return out;
   }
 

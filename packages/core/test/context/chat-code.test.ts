@@ -220,6 +220,13 @@ const MATCH: readonly Row[] = [
     files: { [`${P}/package.json`]: '{ "scripts": ' },
     rule: 'shell.opaque',
   },
+  {
+    name: 'cannot tell the folder',
+    step: 'cd "$WHERE" && npm test',
+    files: { [`${P}/web/package.json`]: pkg({ test: 'vitest' }) },
+    rule: 'shell.opaque',
+    names: 'web/package.json',
+  },
 ];
 
 // the same runners where the chat did not write the file, wrote a harmless one, or only reads it
@@ -299,6 +306,11 @@ const NO_MATCH: readonly Row[] = [
     step: 'just build',
     files: { [`${P}/justfile`]: 'build:\n\tmake\n' },
     wrote: [],
+  },
+  {
+    name: 'a known folder the chat wrote nothing in',
+    step: 'cd web && npm test',
+    files: { [`${P}/api/package.json`]: pkg({ test: FORCE }) },
   },
   { name: 'the written file is gone', step: 'npm test', files: {}, wrote: [`${P}/package.json`] },
 ];
