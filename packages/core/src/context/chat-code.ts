@@ -9,6 +9,7 @@
  * be read (too big, not text, too deep, a runner guard does not read) is named, and asked about
  * (shell.opaque). Files the chat did not write are read only to follow what they run.
  */
+import { NPM_INSTALL, NPM_PROJECT } from '../analysis/packages.js';
 import { isInside } from '../facts/paths.js';
 import { program } from '../programs/index.js';
 import type { ProjectCodeKind, ScriptLanguage } from '../programs/index.js';
@@ -404,21 +405,10 @@ const LIFECYCLE = [
 ];
 const RUN = new Set(['run', 'run-script', 'rum', 'urn']);
 const NAMED: Readonly<Record<string, string>> = { test: 'test', t: 'test', tst: 'test', start: 'start', stop: 'stop' };
-const INSTALLS = new Set([
-  'install',
-  'i',
-  'in',
-  'ins',
-  'inst',
-  'insta',
-  'instal',
-  'isnt',
-  'isntall',
-  'add',
-  'ci',
-  'clean-install',
-  'install-test',
-  'it',
+/** The commands that install, pack or publish (npm's spellings of an install are the analysis's). */
+const INSTALLS: ReadonlySet<string> = new Set([
+  ...NPM_INSTALL,
+  ...NPM_PROJECT,
   'rebuild',
   'rb',
   'pack',
