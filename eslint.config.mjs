@@ -27,7 +27,7 @@ const LAYERS = [
     files: ['context/types.ts', 'context/argv.ts', 'context/pipeline.ts', 'context/scripts.ts'],
   },
   { name: 'analysis/', files: ['analysis/**'] },
-  { name: "the context's builder", files: ['context/build.ts'] },
+  { name: "the context's builder", files: ['context/build.ts', 'context/chat-code.ts'] },
   { name: 'rule.ts', files: ['rule.ts'] },
   { name: 'rules/', files: ['rules/**'] },
   {

@@ -75,6 +75,7 @@ export function evaluate(step: ToolStep, options: EvaluateOptions): Evaluation {
     }
   }
   findings.push(...policyFindings(policy, context));
+  findings.push(...chatCodeFindings(ruleList, policy, context, failClosed === true));
 
   const remembered: Finding[] = [];
   if (isRemembered) {
@@ -115,6 +116,55 @@ export function evaluate(step: ToolStep, options: EvaluateOptions): Evaluation {
     files: context.files,
     remembered,
   };
+}
+
+/**
+ * Rules that are about the chat or the step as the agent typed it, not about what code does: not
+ * run on code the chat wrote (a key in a file is that file's content; the chat's own state is
+ * judged once, on the step).
+ */
+const NOT_ON_CODE = new Set([
+  'secrets.in-command',
+  'session.after-injection',
+  'session.after-untrusted',
+  'session.third-try',
+  'mcp.changes',
+  'mcp.poisoned-server',
+]);
+
+/**
+ * The code this chat wrote that the step runs, judged as steps run by this one: each finding as
+ * if the code were typed, pointing at the command that runs it and saying what it runs.
+ */
+function chatCodeFindings(
+  ruleList: readonly Rule[],
+  policy: Policy,
+  context: RuleContext,
+  failClosed: boolean,
+): Finding[] {
+  const code = context.chatCode();
+  if (code.length === 0) return [];
+  const out: Finding[] = [];
+  for (const piece of code) {
+    const inner = piece.context;
+    if (inner === undefined) continue;
+    const found: Finding[] = [];
+    for (const rule of ruleList) {
+      if (rule.after || NOT_ON_CODE.has(rule.meta.id) || !mayApply(rule, inner)) continue;
+      for (const hit of rule.check(inner)) {
+        if (isAllowedByPolicy(rule, hit, policy, inner)) continue;
+        found.push(hit.unchecked === true ? uncheckedFinding(rule, hit, failClosed) : toFinding(rule, hit));
+      }
+    }
+    found.push(...policyFindings(policy, inner));
+    for (const finding of found)
+      out.push({
+        ...finding,
+        span: piece.invocation.span,
+        reason: `This step runs ${piece.label}, which this chat wrote: ${finding.reason}`,
+      });
+  }
+  return out;
 }
 
 /** False when the rule names its programs and this shell step runs none of them (see Rule.programs). */

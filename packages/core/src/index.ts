@@ -22,7 +22,18 @@ export * from './rule.js';
 export * from './policy.js';
 export * from './catalogue.js';
 export { buildContext, stepText, looseStrings, FRESH_SESSION } from './context/build.js';
-export type { Arg, Argv, Environment, FileEffect, FileOp, NetEffect, Script, Stage, SubArgv } from './context/types.js';
+export type {
+  Arg,
+  Argv,
+  ChatCode,
+  Environment,
+  FileEffect,
+  FileOp,
+  NetEffect,
+  Script,
+  Stage,
+  SubArgv,
+} from './context/types.js';
 export { rules } from './rules/index.js';
 export * from './session.js';
 export * from './chat/index.js';

@@ -276,7 +276,12 @@ function parseStored(text: string): Stored | undefined {
   }
   if (typeof value !== 'object' || value === null || (value as { v?: unknown }).v !== 1) return undefined;
   const { folded, through, ...chat } = value as ChatState & { folded?: unknown; through?: unknown };
-  if (!Array.isArray(chat.approved) || !Array.isArray(chat.pending) || !Array.isArray(chat.createdFiles))
+  if (
+    !Array.isArray(chat.approved) ||
+    !Array.isArray(chat.pending) ||
+    !Array.isArray(chat.createdFiles) ||
+    (chat.wroteFiles !== undefined && !Array.isArray(chat.wroteFiles))
+  )
     return undefined;
   // a state file saved before change files existed names none
   if (folded !== undefined && !(Array.isArray(folded) && folded.every((name) => typeof name === 'string')))

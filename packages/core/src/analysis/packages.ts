@@ -43,7 +43,8 @@ interface Plan {
   readonly lists?: boolean;
 }
 
-const NPM_INSTALL = new Set([
+/** npm's spellings of an install that adds or updates packages (also read for the scripts an install runs). */
+export const NPM_INSTALL: ReadonlySet<string> = new Set([
   'install',
   'i',
   'in',
@@ -61,7 +62,8 @@ const NPM_INSTALL = new Set([
   'upgrade',
   'udpate',
 ]);
-const NPM_PROJECT = new Set([
+/** npm's spellings of an install of the project's own lock file. */
+export const NPM_PROJECT: ReadonlySet<string> = new Set([
   'ci',
   'clean-install',
   'ic',

@@ -22,6 +22,8 @@ export interface Change {
   readonly asked?: Pending;
   /** Files this step creates (absolute paths). */
   readonly created?: readonly string[];
+  /** Files this step writes, creates or edits (absolute paths), kept so that running their code later reads it. */
+  readonly wrote?: readonly string[];
   /** The person said yes to this step in a message: it may go ahead once (fingerprint). */
   readonly approvedOnce?: string;
   /** Memory keys the person said yes to. */
@@ -72,6 +74,7 @@ export function apply(chat: Chat, change: Change): Chat {
     allowOnce,
     pending,
     createdFiles,
+    wroteFiles,
     untrusted,
     injection,
     keySeen,
@@ -105,6 +108,7 @@ export function apply(chat: Chat, change: Change): Chat {
     pending = [...pending.filter((question) => question.step !== asked.step), asked];
   }
   if (change.created !== undefined) createdFiles = union(createdFiles, change.created);
+  if (change.wrote !== undefined) wroteFiles = newestLast(wroteFiles ?? [], change.wrote);
   if (change.untrusted !== undefined) untrusted = change.untrusted;
   if (change.injection !== undefined) injection = change.injection;
   if (change.keySeen === true) keySeen = true;
@@ -158,6 +162,7 @@ export function apply(chat: Chat, change: Change): Chat {
     keySeen,
     poisonedServers,
     away,
+    ...(wroteFiles === undefined ? {} : { wroteFiles }),
     ...(poisonedRules === undefined ? {} : { poisonedRules }),
     ...(newServers === undefined ? {} : { newServers }),
     ...(announced === undefined ? {} : { announced }),
@@ -165,6 +170,12 @@ export function apply(chat: Chat, change: Change): Chat {
     ...(failure === undefined ? {} : { failure }),
     ...(opinion === undefined ? {} : { opinion }),
   });
+}
+
+/** The list with the new entries moved to its end (the newest are the last the limit drops), each once. */
+function newestLast(list: readonly string[], added: readonly string[]): readonly string[] {
+  const fresh = new Set(added);
+  return [...list.filter((entry) => !fresh.has(entry)), ...fresh];
 }
 
 /** The list with the new entries added at the end, each once. */
@@ -261,6 +272,7 @@ const CHANGE_FIELDS: Readonly<Record<keyof Change, (value: unknown) => boolean>>
     isStrings(value['rules']) &&
     isTime(value['time']),
   created: isStrings,
+  wrote: isStrings,
   approvedOnce: isString,
   approved: isStrings,
   answered: isString,

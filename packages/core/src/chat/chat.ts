@@ -25,6 +25,8 @@ export interface Chat {
   readonly pending: readonly Pending[];
   /** Absolute paths of files the agent created in this chat. */
   readonly createdFiles: readonly string[];
+  /** Absolute paths of files the agent wrote, created or edited in this chat (newest last). */
+  readonly wroteFiles?: readonly string[];
   /** Untrusted content was read since the person's last message. */
   readonly untrusted: boolean;
   /** A result showed injection signs (since the person's last message, unless strict). */
@@ -103,6 +105,7 @@ export const CHAT_LIMITS = {
   allowOnce: 50,
   pending: 20,
   createdFiles: 2000,
+  wroteFiles: 500,
   away: 200,
   list: 200,
 } as const;
@@ -115,6 +118,7 @@ export function withinLimits(chat: Chat): Chat {
     chat.allowOnce.length <= CHAT_LIMITS.allowOnce &&
     chat.pending.length <= CHAT_LIMITS.pending &&
     chat.createdFiles.length <= CHAT_LIMITS.createdFiles &&
+    (chat.wroteFiles?.length ?? 0) <= CHAT_LIMITS.wroteFiles &&
     chat.poisonedServers.length <= CHAT_LIMITS.list &&
     away.length <= CHAT_LIMITS.away
   )
@@ -125,6 +129,7 @@ export function withinLimits(chat: Chat): Chat {
     allowOnce: keepLast(chat.allowOnce, CHAT_LIMITS.allowOnce),
     pending: keepLast(chat.pending, CHAT_LIMITS.pending),
     createdFiles: keepLast(chat.createdFiles, CHAT_LIMITS.createdFiles),
+    ...(chat.wroteFiles === undefined ? {} : { wroteFiles: keepLast(chat.wroteFiles, CHAT_LIMITS.wroteFiles) }),
     poisonedServers: keepLast(chat.poisonedServers, CHAT_LIMITS.list),
     away:
       away.length > CHAT_LIMITS.away
@@ -143,6 +148,7 @@ export function viewOf(chat: Chat | undefined): SessionView {
   const failure = chat.failure;
   return {
     createdFiles: new Set(chat.createdFiles),
+    ...(chat.wroteFiles === undefined ? {} : { wroteFiles: new Set(chat.wroteFiles) }),
     untrusted: chat.untrusted,
     injection: chat.injection || chat.poisonedRules === true,
     keySeen: chat.keySeen,

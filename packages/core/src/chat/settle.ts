@@ -2,6 +2,7 @@ import type { FileEffect } from '../analysis/effects.js';
 import type { Evaluation } from '../evaluate.js';
 import { keepsYes } from '../evaluate.js';
 import type { Mode } from '../modes.js';
+import { isA } from '../programs/index.js';
 import { decideIn, DEFAULT_MODE } from '../modes.js';
 import type { Finding, ToolStep, Verdict } from '../types.js';
 import type { Change, Draft } from './change.js';
@@ -100,8 +101,11 @@ export function settle(
   outside: Outside,
 ): Settled {
   const mode = call.mode ?? DEFAULT_MODE;
-  if (call.deferred === true && rules.decision !== 'block')
-    return { verdict: GO_AHEAD, how: 'deferred', change: NO_CHANGE, mode, byMode: [] };
+  if (call.deferred === true && rules.decision !== 'block') {
+    // the agent's own prompt decides later: what the step writes may yet be written
+    const wrote = chat === undefined ? [] : writtenFiles(rules.files);
+    return { verdict: GO_AHEAD, how: 'deferred', change: wrote.length > 0 ? { wrote } : NO_CHANGE, mode, byMode: [] };
+  }
   // the mode's decision first: asks it lets go ahead are gone from here on
   const { evaluation, byMode } = decideIn(mode, rules);
   const byRules: How =
@@ -147,6 +151,11 @@ export function settle(
   if (allowed) {
     const created = newFiles(evaluation.files, outside.exists);
     if (created.length > 0) change.created = created;
+  }
+  // a step asked about may still run (the person says yes): what it writes is kept either way
+  if (verdict.decision !== 'block') {
+    const wrote = writtenFiles(evaluation.files);
+    if (wrote.length > 0) change.wrote = wrote;
   }
   return {
     verdict,
@@ -216,6 +225,23 @@ function keptKeys(evaluation: Evaluation): string[] {
 }
 
 /** Files a step will create (they do not exist yet), so that deleting them later goes ahead. */
+/** The files a step writes, creates or edits (by absolute path), that a later step may run. */
+function writtenFiles(files: readonly FileEffect[]): string[] {
+  const out: string[] = [];
+  for (let f = 0; f < files.length; f++) {
+    const file = files[f] as FileEffect;
+    if (
+      (file.op === 'create' || file.op === 'write') &&
+      file.path.abs !== '' &&
+      // `mkdir`, `touch`: a folder or an empty file holds no code
+      !isA(file.by, 'creator') &&
+      !out.includes(file.path.abs)
+    )
+      out.push(file.path.abs);
+  }
+  return out;
+}
+
 function newFiles(files: readonly FileEffect[], exists: (path: string) => boolean): string[] {
   const out: string[] = [];
   for (const file of files) {

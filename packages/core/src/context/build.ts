@@ -15,9 +15,11 @@ import type { Invocation, ReadResult } from '../shell/types.js';
 import type { ToolStep } from '../types.js';
 import { argvOf } from './argv.js';
 import { pipelines, stagesOf } from './pipeline.js';
+import { readChatCode } from './chat-code.js';
 import { readScripts } from './scripts.js';
 import type {
   Argv,
+  ChatCode,
   Environment,
   FileEffect,
   NetEffect,
@@ -180,6 +182,7 @@ class StepContext implements RuleContext {
   private netBy: Map<Invocation, NetEffect[]> | undefined;
   private listings: Map<Invocation, readonly PathFacts[] | null> | undefined;
   private scriptList: readonly Script[] | undefined;
+  private chatCodeList: readonly ChatCode[] | undefined;
   private derived: Map<unknown, Map<Invocation, unknown>> | undefined;
 
   constructor(
@@ -259,6 +262,17 @@ class StepContext implements RuleContext {
       return contextOf(script, this.env, read, probe, FRESH_SESSION, this.extraSecrets, false);
     });
     return this.scriptList;
+  }
+
+  chatCode(): readonly ChatCode[] {
+    if (!this.readsScripts) return NONE;
+    this.chatCodeList ??= readChatCode(this, (code, read) => {
+      // code the outer step runs: the chat as it is, nothing read further but what the walk reads
+      // eslint-disable-next-line @typescript-eslint/unbound-method -- taken out of the copy, never called
+      const { readText: _notAgain, ...probe } = this.probe;
+      return contextOf(code, this.env, read, probe, this.session, this.extraSecrets, false);
+    });
+    return this.chatCodeList;
   }
 
   derive<T>(inv: Invocation, of: (inv: Invocation, context: RuleContext) => T): T {

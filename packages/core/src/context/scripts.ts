@@ -17,7 +17,7 @@ export const SCRIPT_MAX_BYTES = 64 * 1024;
 const MAX_SCRIPTS = 8;
 
 /** File endings and the language of the script, for a file run by its path (`./x.py`). */
-const BY_EXTENSION: Readonly<Record<string, ScriptLanguage>> = {
+export const BY_EXTENSION: Readonly<Record<string, ScriptLanguage>> = {
   sh: 'shell',
   bash: 'shell',
   zsh: 'shell',
@@ -101,7 +101,7 @@ export function readScripts(
 }
 
 /** A script's text as the reader reads it: shell text as a command line, code as inline code. */
-function readScript(language: ScriptLanguage, text: string, options: ReadOptions): ReadResult {
+export function readScript(language: ScriptLanguage, text: string, options: ReadOptions): ReadResult {
   switch (language) {
     case 'shell':
       return readCommand(text, options);
@@ -123,8 +123,11 @@ function runnerLanguage(name: string): ScriptLanguage | undefined {
 }
 
 function languageOf(effect: FileEffect, path: string, text: string): ScriptLanguage | undefined {
-  const runner = runnerLanguage(effect.invocation?.name ?? '');
-  if (runner !== undefined) return runner;
+  return runnerLanguage(effect.invocation?.name ?? '') ?? fileLanguage(path, text);
+}
+
+/** The language of a file's code by its `#!` line, else its ending (a file with neither is a shell script). */
+export function fileLanguage(path: string, text: string): ScriptLanguage | undefined {
   const interpreter = SHEBANG.exec(text)?.[1];
   if (interpreter !== undefined) return runnerLanguage(interpreter.toLowerCase());
   const extension = EXTENSION.exec(path.slice(path.lastIndexOf('/') + 1))?.[1]?.toLowerCase();

@@ -94,6 +94,11 @@ export interface GitWanted {
 export interface SessionView {
   /** Absolute paths of files the agent created in this chat. */
   readonly createdFiles: ReadonlySet<string>;
+  /**
+   * Absolute paths of files the agent wrote, created or edited in this chat, by any tool: the code
+   * of these that a later step runs is read with it (./chat-code.ts). Left out: none.
+   */
+  readonly wroteFiles?: ReadonlySet<string>;
   /** Untrusted content was read since the person's last message (or in this chat, when strict). */
   readonly untrusted: boolean;
   /** A result showed injection signs (or a rules file did at chat start). */
@@ -208,6 +213,20 @@ export interface Script {
   readonly context: RuleContext;
 }
 
+/** A piece of code the chat wrote that the step runs: judged (`context`), or named as unread. */
+export interface ChatCode {
+  /** The step's own command that runs it (where its findings point). */
+  readonly invocation: Invocation;
+  /** The file (absolute). */
+  readonly path: string;
+  /** What runs, for the reason: `package.json script "test"`, `Makefile target "all"`, `tests/conftest.py`. */
+  readonly label: string;
+  /** The code as a step of its own (a shell line, or code read as its interpreter's inline code). */
+  readonly context?: RuleContext;
+  /** Why it could not be read, when it could not. */
+  readonly unread?: string;
+}
+
 /** A rule's view of one step: the step, what the reader found, and the facts derived from it. */
 export interface RuleContext {
   readonly step: ToolStep;
@@ -248,6 +267,8 @@ export interface RuleContext {
   listed(inv: Invocation): readonly PathFacts[] | undefined;
   /** The script files the step runs (shell steps with a probe that reads files; at most eight). */
   scripts(): readonly Script[];
+  /** The code this chat wrote that the step runs (./chat-code.ts; empty in a chat that wrote no code). */
+  chatCode(): readonly ChatCode[];
   /** A value worked out from one invocation, once per step for each `of` (shared by the rules that ask it). */
   derive<T>(inv: Invocation, of: (inv: Invocation, context: RuleContext) => T): T;
 }

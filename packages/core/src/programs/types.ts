@@ -305,6 +305,27 @@ export interface SubcommandSpec {
   readonly remote?: 'fetches' | 'sends';
 }
 
+/**
+ * Where a run finds project code beyond the files its words name, for code the chat wrote
+ * (../context/chat-code.ts):
+ * - `args`: its words name files or modules it runs or loads (`node -r ./hook.js app.js`, `python -m tool`);
+ * - `package-scripts`: package.json's scripts (`npm test`, `yarn build`, an install's lifecycle scripts);
+ * - `makefile`: the Makefile's recipes for the targets named, or for the first target;
+ * - `pytest`: `conftest.py` and the test files (`test_*.py`, `*_test.py`) below its folder;
+ * - `python`: the `.pth` files and `sitecustomize`/`usercustomize` modules every start of Python runs;
+ * - `js-tests`: the test files (`*.test.js`, `*.spec.ts`) below its folder.
+ */
+export type ProjectCodeKind = 'args' | 'package-scripts' | 'makefile' | 'pytest' | 'python' | 'js-tests';
+
+/** What project code a run executes (see `ProjectCodeKind`), and the files in its folder that hold more. */
+export interface ProjectCode {
+  readonly kinds: readonly ProjectCodeKind[];
+  /** Files in its folder whose code it runs (`gulpfile.js`, `Rakefile`). */
+  readonly files?: readonly string[];
+  /** The language of those files; left out, guard does not read them, and a run of one the chat wrote asks. */
+  readonly language?: ScriptLanguage;
+}
+
 /** One entry of the knowledge base, as written in ./entries. */
 export interface ProgramSpec {
   /** Names it runs under, as `Invocation.name` has them (basename, lower case, no `.exe`). */
@@ -351,6 +372,8 @@ export interface ProgramSpec {
   readonly decodes?: true | readonly string[];
   /** The packages it installs (package managers). */
   readonly ecosystem?: Ecosystem;
+  /** The project code a run executes, read when the chat wrote it (../context/chat-code.ts). */
+  readonly projectCode?: ProjectCode;
 }
 
 /** An entry as the code asks it (the entries are read as written: see ./lookup.ts). */

@@ -1,4 +1,4 @@
-import type { Rule } from '../rule.js';
+import type { Hit, Rule } from '../rule.js';
 import type { Opaque } from '../shell/index.js';
 import { READ_LIMITS } from '../shell/index.js';
 
@@ -59,6 +59,14 @@ export const shellOpaque = {
     },
   },
   check(context) {
-    return context.opaque.map((part) => ({ span: part.span, reason: reasonOf(part) }));
+    const hits: Hit[] = context.opaque.map((part) => ({ span: part.span, reason: reasonOf(part) }));
+    // code this chat wrote that the step runs, and that guard could not read (../context/chat-code.ts)
+    for (const code of context.chatCode())
+      if (code.unread !== undefined)
+        hits.push({
+          span: code.invocation.span,
+          reason: `This step runs ${code.label}, which this chat wrote, and ${code.unread}, so guard cannot tell what it would do; read it first, or run what you need directly.`,
+        });
+    return hits;
   },
 } as const satisfies Rule;

@@ -10,6 +10,7 @@ import {
   NO_CHANGE,
   printToAsk,
   replay,
+  viewOf,
   withoutLoosening,
 } from '../../src/chat/index.js';
 import { fresh, NOW } from './harness.js';
@@ -347,4 +348,21 @@ describe('asChange: a change read from a file', () => {
   ];
   it.for(VALID)('valid: %j', (value) => expect(asChange(value)).toBe(value));
   it.for(INVALID)('not valid: %j', (value) => expect(asChange(value)).toBeUndefined());
+});
+
+describe('the files a chat wrote', () => {
+  it('are kept newest last, each once, within their limit', () => {
+    let chat = apply(fresh(), { wrote: ['/p/a', '/p/b'] });
+    chat = apply(chat, { wrote: ['/p/a'] });
+    expect(chat.wroteFiles).toEqual(['/p/b', '/p/a']);
+    for (let i = 0; i < CHAT_LIMITS.wroteFiles; i++) chat = apply(chat, { wrote: [`/p/f${i}`] });
+    expect(chat.wroteFiles).toHaveLength(CHAT_LIMITS.wroteFiles);
+    expect(chat.wroteFiles).not.toContain('/p/b');
+    expect(viewOf(chat).wroteFiles?.has(`/p/f${CHAT_LIMITS.wroteFiles - 1}`)).toBe(true);
+  });
+
+  it('a change file that names them is read back; one of another shape is not', () => {
+    expect(asChange({ wrote: ['/p/Makefile'] })).toEqual({ wrote: ['/p/Makefile'] });
+    expect(asChange({ wrote: '/p/Makefile' })).toBeUndefined();
+  });
 });

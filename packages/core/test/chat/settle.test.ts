@@ -335,3 +335,28 @@ describe('files the step creates', () => {
     expect(settled.change.created).toBeUndefined();
   });
 });
+
+describe('files the step writes (kept so that running their code later reads it)', () => {
+  it.for([
+    {
+      name: 'a heredoc into package.json',
+      command: "cat > package.json <<'EOF'\n{}\nEOF",
+      wrote: [`${PROJECT}/package.json`],
+    },
+    { name: 'an edit in place', command: "sed -i 's/a/b/' Makefile", wrote: [`${PROJECT}/Makefile`] },
+    { name: 'a copy over a script', command: 'cp /tmp/x.sh run.sh', wrote: [`${PROJECT}/run.sh`] },
+    { name: 'an asked step may still run', command: `${ASKED} && echo x > ci.sh`, wrote: [`${PROJECT}/ci.sh`] },
+    // near misses
+    { name: 'a folder made', command: 'mkdir -p scripts', wrote: undefined },
+    { name: 'an empty file made', command: 'touch conftest.py', wrote: undefined },
+    { name: 'a read', command: 'cat package.json', wrote: undefined },
+    { name: 'a blocked step', command: `${BLOCKED}; echo x > ci.sh`, wrote: undefined },
+  ])('$name', ({ command, wrote }) => {
+    expect(judge(fresh(), step(command), CODEX).change.wrote).toEqual(wrote);
+  });
+
+  it('a write tool', () => {
+    const settled = judge(fresh(), step({ kind: 'write', path: 'Makefile', mode: 'overwrite', content: 'x' }), NATIVE);
+    expect(settled.change.wrote).toEqual([`${PROJECT}/Makefile`]);
+  });
+});

@@ -720,6 +720,7 @@ export const FILES: readonly ProgramSpec[] = [
       ],
     },
     runs: [{ kind: 'make' }],
+    projectCode: { kinds: ['makefile'] },
   },
   {
     // vim's Ex commands (`-c '!cmd'`, `+cmd`, `--cmd`), and Ex commands on stdin in Ex mode; what

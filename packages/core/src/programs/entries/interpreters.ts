@@ -56,6 +56,7 @@ export const INTERPRETERS: readonly ProgramSpec[] = [
     source: 'code',
     language: 'python',
     script: 'python',
+    projectCode: { kinds: ['args', 'python'] },
     code: { options: ['-c'], stop: ['-m'] },
     argv: { values: ['-c', '-W', '-X', '-m', '--check-hash-based-pycs'], leading: true },
   },
@@ -65,6 +66,7 @@ export const INTERPRETERS: readonly ProgramSpec[] = [
     source: 'code',
     language: 'node',
     script: 'node',
+    projectCode: { kinds: ['args'] },
     code: { options: NODE_CODE },
     argv: {
       values: [
@@ -90,6 +92,7 @@ export const INTERPRETERS: readonly ProgramSpec[] = [
     language: 'node',
     script: 'node',
     code: { options: NODE_CODE },
+    projectCode: { kinds: ['package-scripts', 'args'] },
     argv: { values: [...NODE_CODE, '-r', '--preload', '--cwd', '--env-file'], leading: true },
     subcommands: {
       install: INSTALL,

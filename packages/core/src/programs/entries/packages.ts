@@ -1,4 +1,4 @@
-import type { ArgvSpec, ProgramSpec } from '../types.js';
+import type { ArgvSpec, ProgramSpec, ProjectCode } from '../types.js';
 import { NPX, UVX } from './runners.js';
 
 // Package managers. Their options may come before or after the subcommand (`npm i -D x`,
@@ -108,6 +108,9 @@ const SYSTEM: ArgvSpec = {
   values: ['-o', '--option', '-t', '--target-release', '--source', '-s', '--version', '-v', '--channel'],
 };
 
+/** package.json's scripts run by name, and an install's lifecycle scripts. */
+const PACKAGE_SCRIPTS: ProjectCode = { kinds: ['package-scripts'] };
+
 export const PACKAGES: readonly ProgramSpec[] = [
   {
     names: ['npm'],
@@ -115,6 +118,7 @@ export const PACKAGES: readonly ProgramSpec[] = [
     ecosystem: 'npm',
     argv: NPM,
     cwd: ['--prefix'],
+    projectCode: PACKAGE_SCRIPTS,
     runs: [
       {
         kind: 'package-runner',
@@ -147,6 +151,7 @@ export const PACKAGES: readonly ProgramSpec[] = [
       ],
     },
     cwd: ['-C', '--dir'],
+    projectCode: PACKAGE_SCRIPTS,
     runs: [
       {
         kind: 'package-runner',
@@ -180,6 +185,7 @@ export const PACKAGES: readonly ProgramSpec[] = [
       ],
     },
     cwd: ['--cwd'],
+    projectCode: PACKAGE_SCRIPTS,
     runs: [
       { kind: 'package-runner', path: ['dlx'], argv: { values: ['-p', '--package'], leading: true } },
       { kind: 'env-runner', path: 'exec' },
@@ -227,6 +233,8 @@ export const PACKAGES: readonly ProgramSpec[] = [
     names: ['cargo'],
     roles: ['package-manager'],
     ecosystem: 'crates',
+    // a build script runs on every build, in a language guard does not read
+    projectCode: { kinds: [], files: ['build.rs'] },
     argv: {
       values: [
         '-F',

@@ -425,4 +425,33 @@ export const RUNNERS: readonly ProgramSpec[] = [
     roles: ['package-runner'],
     runs: [{ kind: 'package-runner', argv: leading(UVX) }],
   },
+
+  // task runners and test runners that run the project's own code (read when the chat wrote it)
+  { names: ['pytest', 'py.test'], projectCode: { kinds: ['args', 'pytest', 'python'] } },
+  {
+    names: ['vitest'],
+    projectCode: {
+      kinds: ['args', 'js-tests'],
+      files: ['vitest.config.ts', 'vitest.config.js', 'vitest.config.mts', 'vite.config.ts', 'vite.config.js'],
+      language: 'node',
+    },
+  },
+  {
+    names: ['jest'],
+    projectCode: {
+      kinds: ['args', 'js-tests'],
+      files: ['jest.config.js', 'jest.config.ts', 'jest.config.cjs', 'jest.config.mjs'],
+      language: 'node',
+    },
+  },
+  { names: ['mocha', 'ava'], projectCode: { kinds: ['args', 'js-tests'] } },
+  {
+    names: ['gulp'],
+    projectCode: { kinds: [], files: ['gulpfile.js', 'gulpfile.cjs', 'gulpfile.mjs', 'gulpfile.ts'], language: 'node' },
+  },
+  {
+    names: ['grunt'],
+    projectCode: { kinds: [], files: ['Gruntfile.js', 'Gruntfile.cjs', 'gruntfile.js'], language: 'node' },
+  },
+  { names: ['just'], projectCode: { kinds: [], files: ['justfile', 'Justfile', '.justfile'] } },
 ];
