@@ -476,13 +476,17 @@ function unchanged(name: string, value: string, context: RuleContext): boolean {
  * or a limit set (`ulimit -v`), which every program after it inherits.
  */
 function changedWorld(inv: Invocation, context: RuleContext): string | undefined {
-  for (const [name, value] of Object.entries(inv.env))
-    if (isKnob(name, context) && !unchanged(name, value, context)) return `${name}=${value}`;
-  for (const prefix of inv.prefixes) {
-    const emptied = prefix.name === 'env' ? envChanges(prefix.args, context) : undefined;
-    if (emptied !== undefined) return emptied;
-  }
   for (const other of context.invocations) {
+    // its own assignments and prefixes, and those of what runs it (`env -i npx …`, `env -u X sh -c '…'`)
+    if (other === inv || (other.span[0] <= inv.span[0] && other.span[1] >= inv.span[1])) {
+      for (const [name, value] of Object.entries(other.env))
+        if (isKnob(name, context) && !unchanged(name, value, context)) return `${name}=${value}`;
+      for (const prefix of other.prefixes) {
+        const emptied = prefix.name === 'env' ? envChanges(prefix.args, context) : undefined;
+        if (emptied !== undefined) return emptied;
+      }
+      continue;
+    }
     if (other.span[0] >= inv.span[0]) continue;
     if (other.name === 'ulimit' && other.args.some((arg) => !arg.startsWith('-')))
       return `ulimit ${other.args.join(' ')}`;

@@ -81,6 +81,7 @@ runRuleTests(guardTamper, {
     'timeout 600 relay exec x',
     'nohup relay exec x > relay.log 2>&1 &',
     'npx @relay/cli@2 exec "add a test"',
+    'env CI=1 npx @relay/cli exec x',
     'HOME=$HOME relay exec x',
     'RELAY_HOME=~/.relay relay exec x',
     'ulimit -a; relay exec x',
@@ -294,6 +295,8 @@ runRuleTests(guardTamper, {
     "bash -lc 'ulimit -v 9999; exec relay exec x'",
     'npx -y @relay/cli exec x --no-hooks',
     'GUARD_HOME=/tmp/n npx @relay/cli@latest exec x',
+    'env -u GUARD_HOME npx @relay/cli exec x',
+    'env -i sh -c "relay exec x"',
     '$env:GUARD_HOME = "C:\\tmp\\g"; relay exec x',
     // spellings that reach the same files
     'rm ~/.re*/hooks.json',
