@@ -138,6 +138,8 @@ export interface PrefixSpec {
   readonly not?: readonly string[];
   /** Options that set the folder the command runs in (`env -C dir`, `sudo -D dir`). */
   readonly cwd?: readonly string[];
+  /** A lone `-` after the options is one of them, not the command (`env - cmd`, as `env -i cmd`). */
+  readonly dash?: boolean;
 }
 
 /**

@@ -277,6 +277,7 @@ runRuleTests(guardTamper, {
     'env NODE_PATH=/tmp/mods relay exec x',
     'env -i relay exec x',
     'env --ignore-environment relay exec x',
+    'env - PATH="$PATH" relay exec x',
     'env -u HOME relay exec x',
     'env --unset=XDG_STATE_HOME relay exec x',
     'env -uGUARD_HOME relay exec x',

@@ -138,7 +138,7 @@ export const RUNNERS: readonly ProgramSpec[] = [
     names: ['env'],
     roles: ['prefix', 'runner'],
     argv: leading(['-u', '-C', '-S', '--unset', '--chdir', '--split-string']),
-    prefix: { env: true, not: ['-S', '--split-string'], cwd: ['-C', '--chdir'] },
+    prefix: { env: true, not: ['-S', '--split-string'], cwd: ['-C', '--chdir'], dash: true },
     runs: [{ kind: 'option-text', options: ['-S', '--split-string'], rest: true }],
   },
   { names: ['command'], roles: ['prefix'], argv: leading(), prefix: { not: ['-v', '-V'] } },
