@@ -59,6 +59,9 @@ function changes(world: World): readonly string[] {
     `nohup env NODE_OPTIONS=-r${t}/early.cjs {} > run.log 2>&1 &`,
     `timeout 120 sh -c 'GUARD_HOME=${t}/g5 {}'`,
     `bash -c "ulimit -v 99999; exec {}"`,
+    'exec -c {}',
+    'sudo -u nobody {}',
+    'runuser -u nobody -- {}',
   ];
 }
 

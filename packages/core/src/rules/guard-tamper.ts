@@ -134,7 +134,8 @@ function tampers(
     const off = startsHooksOff(inv, agent, hooksOff, context) ?? changedWorld(inv, context);
     if (off !== undefined) return off;
   }
-  // `prlimit --as=… tool exec …`: the agent, and guard's hook in it, under limits that make the hook crash
+  // `prlimit --as=… tool exec …`, `runuser -u other -- tool …`: the agent, and guard's hook in it,
+  // under limits that make the hook crash, or as another user (whose hooks are not the person's)
   if (LIMITS_AROUND.has(inv.name)) {
     const started = inv.args.find((arg) => agentOf(arg, arg.replace(/^.*[\\/]/, '').toLowerCase(), context));
     if (started !== undefined) return `${inv.name} ${started}`;
@@ -447,8 +448,10 @@ function agentOf(program: string, name: string, context: RuleContext): AgentProg
   );
 }
 
-/** Programs that run a command under limits of their own choosing. */
-const LIMITS_AROUND = new Set(['prlimit']);
+/** Programs that run a command under limits of their own choosing, or as another user. */
+const LIMITS_AROUND = new Set(['prlimit', 'systemd-run', 'runuser', 'pkexec', 'setpriv']);
+/** Prefixes that run the command as another user, with that user's home and hooks. */
+const OTHER_USER = new Set(['sudo', 'doas', 'su']);
 /** Commands that set variables for the programs after them. */
 const EXPORTS = new Set(['export', 'declare', 'typeset', 'readonly', 'set', 'setenv']);
 /** An assignment that is a statement of its own (`HOME=/tmp/x; tool …`), as the line writes it. */
@@ -476,6 +479,8 @@ function unchanged(name: string, value: string, context: RuleContext): boolean {
  * or a limit set (`ulimit -v`), which every program after it inherits.
  */
 function changedWorld(inv: Invocation, context: RuleContext): string | undefined {
+  const user = inv.via.find((via) => (via.kind === 'prefix' || via.kind === 'shell-c') && OTHER_USER.has(via.name));
+  if (user !== undefined) return `${user.name} ${inv.name}`;
   for (const other of context.invocations) {
     // its own assignments and prefixes, and those of what runs it (`env -i npx …`, `env -u X sh -c '…'`)
     if (other === inv || (other.span[0] <= inv.span[0] && other.span[1] >= inv.span[1])) {
@@ -484,6 +489,8 @@ function changedWorld(inv: Invocation, context: RuleContext): string | undefined
       for (const prefix of other.prefixes) {
         const emptied = prefix.name === 'env' ? envChanges(prefix.args, context) : undefined;
         if (emptied !== undefined) return emptied;
+        // `exec -c` starts it with an empty environment
+        if (prefix.name === 'exec' && prefix.args.some((arg) => /^-[a-z]*c/.test(arg))) return 'exec -c';
       }
       continue;
     }
