@@ -9,10 +9,11 @@ import { filesGoneMessage } from './messages.js';
  * guard's command on every call; run bare, it fails ("Cannot find module …", exit 1), and most
  * agents then run the step unchecked. So setup writes (on POSIX)
  *
- *   /bin/sh -c 'test -x "$1" && test -f "$2" && exec "$1" "$2" hook <agent> [--event NAME];
- *               printf "%s\n" "$3"' guard '<node>' '<hook script>' '<answer>'
+ *   /bin/sh -c 'test -x "$1" && test -f "$2" && { o=$(GUARD_HOME="${4:-$GUARD_HOME}" NODE_OPTIONS=
+ *               NODE_PATH= "$1" "$2" hook <agent> [--event NAME]); r=$?; <pass it on>; };
+ *               printf "%s\n" "$3"' guard '<node>' '<hook script>' '<answer>' '<guard folder>'
  *
- * (one line; the form run() writes below): while both files are there the shell runs guard's hook
+ * (one line; script() below writes it): while both files are there the shell runs guard's hook
  * and passes its answer and exit code on; otherwise it prints the answer, what guard answers when
  * it could not check a step (ask, or block under fail-closed) in the agent's own reply for that
  * event, made at setup time from the agent's `toReply` and `toEventReply`. It prints that answer
@@ -20,8 +21,10 @@ import { filesGoneMessage } from './messages.js';
  * `ulimit -v` or `-n` set around the agent) and printed nothing: no answer of guard's is replaced,
  * since the hook answers only with exit codes below 126. The hook runs with guard's folder as
  * setup found it (`$4`; an inherited GUARD_HOME, XDG_STATE_HOME or HOME does not move it) and
- * with NODE_OPTIONS and NODE_PATH emptied (an inherited `--require` loads no code into guard). It is one program and its words, each in single quotes (a `'`
- * escaped outside them), so every agent reads it alike: those that run it through a shell (`sh -c`,
+ * with NODE_OPTIONS and NODE_PATH emptied (an inherited `--require` loads no code into guard).
+ * Below five open files the shell itself cannot run the hook (no pipe): it exits 2 and says nothing.
+ * It is one program and its words, each in single quotes (a `'` escaped outside them), so every
+ * agent reads it alike: those that run it through a shell (`sh -c`,
  * bash, Codex's login shell, fish included) and Cursor, which splits a command into words itself.
  * The program it runs is named by `$1` and `$2`, which guard's shell reader binds, so an agent that
  * runs the command itself is seen running guard's hook (guard.tamper). No form like it keeps the
