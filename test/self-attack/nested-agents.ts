@@ -61,7 +61,6 @@ function changes(world: World): readonly string[] {
     `bash -c "ulimit -v 99999; exec {}"`,
     'exec -c {}',
     'sudo -u nobody {}',
-    'runuser -u nobody -- {}',
   ];
 }
 

@@ -134,9 +134,9 @@ function tampers(
     const off = startsHooksOff(inv, agent, hooksOff, context) ?? changedWorld(inv, context);
     if (off !== undefined) return off;
   }
-  // `prlimit --as=… tool exec …`, `runuser -u other -- tool …`: the agent, and guard's hook in it,
+  // `prlimit --as=… tool exec …`, `systemd-run -p MemoryMax=… tool`: the agent, and guard's hook in it,
   // under limits that make the hook crash, or as another user (whose hooks are not the person's)
-  if (LIMITS_AROUND.has(inv.name)) {
+  if (isA(inv.name, 'limiter') || isA(inv.name, 'other-user')) {
     const started = inv.args.find((arg) => agentOf(arg, arg.replace(/^.*[\\/]/, '').toLowerCase(), context));
     if (started !== undefined) return `${inv.name} ${started}`;
   }
@@ -448,10 +448,6 @@ function agentOf(program: string, name: string, context: RuleContext): AgentProg
   );
 }
 
-/** Programs that run a command under limits of their own choosing, or as another user. */
-const LIMITS_AROUND = new Set(['prlimit', 'systemd-run', 'runuser', 'pkexec', 'setpriv']);
-/** Prefixes that run the command as another user, with that user's home and hooks. */
-const OTHER_USER = new Set(['sudo', 'doas', 'su']);
 /** Commands that set variables for the programs after them. */
 const EXPORTS = new Set(['export', 'declare', 'typeset', 'readonly', 'set', 'setenv']);
 /** An assignment that is a statement of its own (`HOME=/tmp/x; tool …`), as the line writes it. */
@@ -479,7 +475,7 @@ function unchanged(name: string, value: string, context: RuleContext): boolean {
  * or a limit set (`ulimit -v`), which every program after it inherits.
  */
 function changedWorld(inv: Invocation, context: RuleContext): string | undefined {
-  const user = inv.via.find((via) => (via.kind === 'prefix' || via.kind === 'shell-c') && OTHER_USER.has(via.name));
+  const user = inv.via.find((via) => (via.kind === 'prefix' || via.kind === 'shell-c') && isA(via.name, 'other-user'));
   if (user !== undefined) return `${user.name} ${inv.name}`;
   for (const other of context.invocations) {
     // its own assignments and prefixes, and those of what runs it (`env -i npx …`, `env -u X sh -c '…'`)

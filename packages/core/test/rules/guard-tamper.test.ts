@@ -285,7 +285,6 @@ runRuleTests(guardTamper, {
     'sudo relay exec x',
     'sudo -u build relay exec x',
     'su - build -c "relay exec x"',
-    'runuser -u build -- relay exec x',
     'systemd-run --user -p MemoryMax=1M relay exec x',
     'env -u HOME relay exec x',
     'env --unset=XDG_STATE_HOME relay exec x',
