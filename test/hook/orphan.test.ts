@@ -1,10 +1,19 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentId, Effect } from '../../packages/adapters/src/index.js';
+import type { AgentId, Effect, HookFiles } from '../../packages/adapters/src/index.js';
 import { adapters, AGENT_IDS, fallbackReply } from '../../packages/adapters/src/index.js';
 import { hookCommand, splitCommand } from '../../packages/cli/src/agents/config-io.js';
 import { requireBuild } from './bin.js';
@@ -52,7 +61,7 @@ function install(name: string, gone: Gone): { node: string; script: string } {
 }
 
 /** The commands setup writes for the agent with these files, by event. */
-function written(agent: AgentId, files: { node: string; script: string }, failClosed: boolean): Map<string, string> {
+function written(agent: AgentId, files: HookFiles, failClosed: boolean): Map<string, string> {
   const adapter = adapters[agent];
   const options = { hookCommand: hookCommand(agent, files.node, files.script, 'linux'), failClosed, fallback: files };
   const text = adapter.install('', options);
@@ -75,13 +84,14 @@ const ROWS: readonly { readonly gone: Gone; readonly failClosed: boolean }[] = [
 ];
 const installs = new Map<string, { node: string; script: string }>();
 
+afterAll(() => rmSync(box, { recursive: true, force: true }));
+
 describe.skipIf(process.platform === 'win32')('a hook that outlives guard', () => {
   beforeAll(() => {
     requireBuild();
     mkdirSync(guardHome, { recursive: true });
     ROWS.forEach((row, index) => installs.set(`${row.gone}-${row.failClosed}`, install(`install ${index}`, row.gone)));
   });
-  afterAll(() => rmSync(box, { recursive: true, force: true }));
 
   const cases = AGENT_IDS.flatMap((agent) => ROWS.map((row) => ({ agent, ...row })));
   it.for(cases)('$agent, $gone gone, fail-closed $failClosed', ({ agent, gone, failClosed }) => {
@@ -114,6 +124,108 @@ describe.skipIf(process.platform === 'win32')('a hook that outlives guard', () =
     for (const [event, command] of commands) {
       const want = fallbackReply(adapter, event, failClosed);
       expect(run(['/bin/sh', '-c'], command, '{}'), event).toEqual({ stdout: want.stdout, code: want.exitCode });
+    }
+  });
+});
+
+// The same command run in a world the agent changed for it (issue 25): what guard's folder is
+// found by and what Node loads come from setup, not from the environment the hook inherits; a hook
+// that cannot start under a limit set around the agent gets the command's own answer, never
+// silence; a hook that answered keeps its answer and exit code.
+describe.skipIf(process.platform === 'win32')('a hook run in a changed world', () => {
+  const world = join(box, 'changed world');
+  const loose = join(world, 'loose');
+  const marker = join(world, 'preloaded');
+  const preload = join(world, 'preload.cjs');
+  const pinned = { node: '', script: '', home: guardHome };
+  beforeAll(() => {
+    requireBuild();
+    mkdirSync(loose, { recursive: true });
+    mkdirSync(guardHome, { recursive: true });
+    // the settings an agent would point guard at: guard switched off
+    writeFileSync(join(loose, 'settings.yaml'), 'enabled: false\n');
+    writeFileSync(preload, `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x');\n`);
+    const files = install('changed world install', 'nothing');
+    Object.assign(pinned, files);
+  });
+
+  const changes: readonly { name: string; env: Record<string, string>; limit?: string }[] = [
+    { name: 'GUARD_HOME at a folder that switches guard off', env: { GUARD_HOME: loose } },
+    { name: 'XDG_STATE_HOME moved', env: { XDG_STATE_HOME: loose } },
+    { name: 'HOME moved', env: { HOME: loose } },
+    { name: 'GUARD_HOME emptied', env: { GUARD_HOME: '' } },
+    { name: 'NODE_OPTIONS --require', env: { NODE_OPTIONS: `--require ${preload}` } },
+    { name: 'NODE_PATH at another folder', env: { NODE_PATH: loose } },
+    { name: 'a memory limit', env: {}, limit: 'ulimit -v 200000' },
+    // (below five open files the shell itself cannot run the hook: it exits 2 with no answer, and
+    // no command can help; with no CPU time at all the shell is killed before it reads a word)
+    { name: 'a limit on open files', env: {}, limit: 'ulimit -n 6' },
+  ];
+  const cases = AGENT_IDS.flatMap((agent) => changes.map((change) => ({ agent, ...change })));
+  it.for(cases)('$agent, $name: guard answers, or the command does', ({ agent, env: changed, limit }) => {
+    const adapter = adapters[agent];
+    const commands = written(agent, pinned, false);
+    const call = adapter.doctor.shellCall(DANGEROUS, box);
+    const command = commands.get(call.event) as string;
+    const shell = limit === undefined ? command : `${limit}; ${command}`;
+    rmSync(marker, { force: true });
+    const result = spawnSync('/bin/sh', ['-c', shell], {
+      input: JSON.stringify(call.payload),
+      env: { ...env, ...changed },
+      encoding: 'utf8',
+      cwd: box,
+      timeout: 60_000,
+    });
+    const effect = adapter.doctor.readReply(result.stdout, result.status ?? -1, false).effect;
+    // guard's block, or (when the hook could not start) the command's own ask or block
+    expect(limit === undefined ? ['block'] : ['ask', 'block']).toContain(effect);
+    if (limit !== undefined) expect(result.stdout).toBe(fallbackReply(adapter, call.event, false).stdout);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  // near misses: the folder setup found is the one used, a Node option the person set at setup
+  // time is no different from one inherited (emptied alike), and guard's own answers pass unchanged
+  it.for(AGENT_IDS)('%s: a folder given at setup is the one the hook reads', (agent) => {
+    const adapter = adapters[agent];
+    const commands = written(agent, { ...pinned, home: loose }, false);
+    const call = adapter.doctor.shellCall(DANGEROUS, box);
+    const result = spawnSync('/bin/sh', ['-c', commands.get(call.event) as string], {
+      input: JSON.stringify(call.payload),
+      env,
+      encoding: 'utf8',
+      cwd: box,
+      timeout: 60_000,
+    });
+    // guard is off in that folder: the step goes ahead, as the person set it
+    expect(adapter.doctor.readReply(result.stdout, result.status ?? -1, false).effect).toBe('no-objection');
+  });
+
+  it.for(AGENT_IDS)('%s: a harmless step and a dangerous one keep their answers and exit codes', (agent) => {
+    const adapter = adapters[agent];
+    const commands = written(agent, pinned, false);
+    for (const [text, want] of [
+      [HARMLESS, 'no-objection'],
+      [DANGEROUS, 'block'],
+    ] as const) {
+      const call = adapter.doctor.shellCall(text, box);
+      const input = JSON.stringify(call.payload);
+      const result = spawnSync('/bin/sh', ['-c', commands.get(call.event) as string], {
+        input,
+        env,
+        encoding: 'utf8',
+        cwd: box,
+        timeout: 60_000,
+      });
+      const bare = spawnSync(pinned.node, [pinned.script, 'hook', agent, '--event', call.event], {
+        input,
+        env,
+        encoding: 'utf8',
+        cwd: box,
+        timeout: 60_000,
+      });
+      expect(adapter.doctor.readReply(result.stdout, result.status ?? -1, false).effect).toBe(want);
+      expect(result.status).toBe(bare.status);
+      expect(result.stdout.trim()).toBe(bare.stdout.trim());
     }
   });
 });

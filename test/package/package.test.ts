@@ -201,10 +201,12 @@ describe.skipIf(process.platform === 'win32')('the installable package', () => {
       hooks: Record<string, { hooks: { command: string }[] }[]>;
     };
     const command = hooks.hooks.PreToolUse?.[0]?.hooks[0]?.command ?? '';
-    // on POSIX the plain command inside its own answer for when these two files are gone
+    // on POSIX the plain command inside its own answer for when these two files are gone, and
+    // guard's folder as setup found it, which the hook runs in whatever the agent hands it
     expect(readFallback(command)?.files).toEqual({
       node: splitCommand(plainCommand(command))[0],
       script: join(installed, 'dist', 'hook-entry.cjs'),
+      home: guardHome,
     });
     const [node = '', script = '', ...rest] = splitCommand(plainCommand(command));
     // the Node that ran setup, by its full path (Node reports its real path, not the symlink on PATH)

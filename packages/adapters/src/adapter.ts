@@ -48,6 +48,8 @@ export interface InstallOptions {
 export interface HookFiles {
   readonly node: string;
   readonly script: string;
+  /** guard's folder as setup found it, which the hook command runs the hook in (fallback.ts). */
+  readonly home?: string;
 }
 
 /** What kind of hook call a payload is, after the adapter looked at it. */

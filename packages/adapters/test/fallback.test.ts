@@ -33,7 +33,37 @@ describe('withFallback / readFallback: the form and what it holds', () => {
     expect(plainCommand(written)).toBe(command);
     // one line, running the hook as the plain command does (test/hook/orphan.test.ts has shells read it)
     expect(written).not.toContain('\n');
-    expect(written).toContain(` && exec "$1" "$2" hook codex${tail ?? ''}; printf `);
+    expect(written).toContain(` NODE_OPTIONS= NODE_PATH= "$1" "$2" hook codex${tail ?? ''}); r=$?`);
+  });
+
+  it("guard's folder, given, is the command's last word and read back", () => {
+    const files = { ...FILES, home: "/home/dev/it's state/guard" };
+    const written = withFallback(PLAIN, files, JSON_LINE);
+    expect(written.endsWith(` '/home/dev/it'\\''s state/guard'`)).toBe(true);
+    expect(readFallback(written)).toEqual({ command: PLAIN, files, reply: JSON_LINE });
+  });
+
+  // what an earlier setup wrote (the hook `exec`ed, no folder): still guard's, so status and
+  // uninstall find it and setup writes it anew
+  it.for<{ name: string; command: string; want: boolean }>([
+    {
+      name: 'the earlier form',
+      command: `/bin/sh -c 'test -x "$1" && test -f "$2" && exec "$1" "$2" hook codex; printf "%s\\n" "$3"' guard '${FILES.node}' 'x.cjs' '{}'`,
+      want: true,
+    },
+    {
+      name: 'the earlier form with a folder after it',
+      command: `/bin/sh -c 'test -x "$1" && test -f "$2" && exec "$1" "$2" hook codex; printf "%s\\n" "$3"' guard '${FILES.node}' 'x.cjs' '{}' '/tmp'`,
+      want: false,
+    },
+    {
+      name: 'the new form without its folder word',
+      command: withFallback(PLAIN, FILES, JSON_LINE).replace(/ ''$/, ''),
+      want: false,
+    },
+  ])("$name: read as guard's $want", ({ command, want }) => {
+    expect(readFallback(command) !== undefined).toBe(want);
+    expect(isGuardCommand(command, 'codex')).toBe(want);
   });
 
   it('refuses an answer of more than one line', () => {

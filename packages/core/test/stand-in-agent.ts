@@ -4,7 +4,7 @@ import { agentKnowledge } from '../src/facts/agents.js';
 /**
  * A made-up agent, Relay, as an adapter would declare it and cli would resolve it (core's tests
  * import no adapter): its folder `~/.relay`, moved by `RELAY_HOME`; a project's `.relay`; a
- * machine-wide `/etc/relay`; its program `relay`. It also declares `AGENTS.md`, the rules file
+ * machine-wide `/etc/relay`; its program `relay` (the npm package `@relay/cli`). It also declares `AGENTS.md`, the rules file
  * many agents read, and a repository's `.github/hooks` folder of hook files, so the rule examples
  * (docs/rules.md) hold here as they do for the real agents (test/agents/rules.test.ts).
  */
@@ -32,6 +32,7 @@ const LISTS: AgentLists = {
   programs: [
     {
       names: ['relay'],
+      packages: ['@relay/cli'],
       argv: { values: ['-c', '--config', '-p', '--profile', '--settings'] },
       hooksOff: [
         { flag: '--no-hooks' },

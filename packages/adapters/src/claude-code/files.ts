@@ -80,8 +80,14 @@ export const claudeCodeFiles: AgentFiles = {
   hooksOff: [DISABLE_ALL_HOOKS],
   program: {
     names: ['claude'],
+    packages: ['@anthropic-ai/claude-code'],
     argv: { values: ['--settings', '--setting-sources', '--model', '--permission-mode', '--mcp-config'] },
-    // --bare loads no hooks; a settings file or JSON on the command line may switch them off
-    hooksOff: [{ flag: '--bare' }, { option: ['--settings'], hooksOff: true }],
+    // --bare loads no hooks; a settings file or JSON on the command line may switch them off;
+    // setting sources without `user` leave out the person's settings, where guard's hooks are
+    hooksOff: [
+      { flag: '--bare' },
+      { option: ['--settings'], hooksOff: true },
+      { option: ['--setting-sources'], value: String.raw`^(?![\s\S]*\buser\b)` },
+    ],
   },
 };

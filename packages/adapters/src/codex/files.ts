@@ -59,6 +59,7 @@ export const codexFiles: AgentFiles = {
   hooksOff: [],
   program: {
     names: ['codex'],
+    packages: ['@openai/codex'],
     // `codex -c key=value features disable hooks`
     argv: { values: VALUE_OPTIONS },
     hooksOff: [

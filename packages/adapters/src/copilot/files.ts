@@ -95,4 +95,6 @@ export const copilotFiles: AgentFiles = {
   // decides how long a stuck hook holds the agent up; guard answers within this less its margin (7 s).
   hookTimeout: 10,
   hooksOff: [DISABLE_ALL_HOOKS],
+  // no switch of its own turns the hooks off; started in a changed world it is guard.tamper all the same
+  program: { names: ['copilot'], packages: ['@github/copilot'], hooksOff: [] },
 };

@@ -41,4 +41,6 @@ export const cursorFiles: AgentFiles = {
   // timeout; guard answers within this less its margin (7 s). Cursor does not document its default.
   hookTimeout: 10,
   hooksOff: [],
+  // the CLI has no switch that turns the hooks off; started in a changed world it is guard.tamper all the same
+  program: { names: ['cursor-agent'], hooksOff: [] },
 };

@@ -74,4 +74,6 @@ export const geminiFiles: AgentFiles = {
   hookTimeout: 10,
   // `"hooksConfig": { "enabled": false }`
   hooksOff: [String.raw`hooksConfig["']?\s*[:=]\s*\{[^}]*\benabled["']?\s*[:=]\s*false\b`],
+  // no switch of its own turns the hooks off; started in a changed world it is guard.tamper all the same
+  program: { names: ['gemini'], packages: ['@google/gemini-cli'], hooksOff: [] },
 };

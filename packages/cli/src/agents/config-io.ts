@@ -8,7 +8,7 @@ import { findProjectRoot } from '../world/project-root.js';
 import { GuardError } from '../errors.js';
 import type { Io } from '../io.js';
 import { hookScriptPath } from '../self.js';
-import { movedGuardHome, readSettings, SettingsError } from '../state/settings.js';
+import { guardHomeFrom, movedGuardHome, readSettings, SettingsError } from '../state/settings.js';
 import type { Settings } from '../state/settings.js';
 
 /** Both config levels, user first. */
@@ -257,7 +257,9 @@ export function installOptions(
   return {
     hookCommand: hookCommand(agent, process.execPath, hookScriptPath(), platform),
     failClosed,
-    ...(platform === 'win32' ? {} : { fallback: { node: process.execPath, script: hookScriptPath() } }),
+    ...(platform === 'win32'
+      ? {}
+      : { fallback: { node: process.execPath, script: hookScriptPath(), home: guardHomeFrom(io.env, io.home()) } }),
     ...(moved === undefined ? {} : { guardHome: moved }),
   };
 }

@@ -15,6 +15,7 @@ import {
   splitCommand,
 } from '../../src/agents/config-io.js';
 import { hookScriptPath } from '../../src/self.js';
+import { guardHomeFrom } from '../../src/state/settings.js';
 import { captureIo } from '../capture-io.js';
 
 const root = mkdtempSync(join(tmpdir(), 'guard-agents-'));
@@ -111,9 +112,11 @@ describe('splitCommand and baseCommand', () => {
 
 describe('installOptions: the files whose absence the command answers by itself', () => {
   const { io } = captureIo();
+  // guard's folder as setup finds it, which the command pins
+  const home = guardHomeFrom(io.env, io.home());
   it.for([
-    { platform: 'linux', fallback: { node: process.execPath, script: hookScriptPath() } },
-    { platform: 'darwin', fallback: { node: process.execPath, script: hookScriptPath() } },
+    { platform: 'linux', fallback: { node: process.execPath, script: hookScriptPath(), home } },
+    { platform: 'darwin', fallback: { node: process.execPath, script: hookScriptPath(), home } },
     // no command form keeps cmd.exe's and PowerShell's quoting: the plain command there
     { platform: 'win32', fallback: undefined },
   ])('$platform', ({ platform, fallback }) => {

@@ -54,10 +54,12 @@ export function makeAgentHome(env: Record<string, string> = {}): AgentHome {
 
 /**
  * What setup hands the adapter here: this Node and this guard's hook script, and off Windows the
- * same two as the files whose absence the command answers by itself.
+ * same two as the files whose absence the command answers by itself, with guard's folder (`guardHome`).
  */
 export function setupOptions(agent: AgentId, more: Partial<InstallOptions> = {}): InstallOptions {
-  const files = { node: process.execPath, script: hookScriptPath() };
+  // guard's folder, which the command pins, is the one setup found (the box's GUARD_HOME)
+  const home = more.guardHome === undefined ? {} : { home: more.guardHome };
+  const files = { node: process.execPath, script: hookScriptPath(), ...home };
   return {
     hookCommand: hookCommand(agent),
     failClosed: false,

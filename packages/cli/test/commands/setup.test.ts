@@ -518,7 +518,7 @@ describe('Codex trust after setup', () => {
     const file = PATHS.codex.user(box);
     write(
       join(box.root, 'codex-home', 'config.toml'),
-      trustFor(adapters.codex.install('', setupOptions('codex')), file, hashOf),
+      trustFor(adapters.codex.install('', setupOptions('codex', { guardHome: box.guardHome })), file, hashOf),
     );
     const result = await box.guard('setup', 'codex');
     expect(result.stdout.endsWith(next)).toBe(true);

@@ -143,7 +143,7 @@ describe('guard status --json', () => {
     expect(levelOf(report, 'cursor', 'user')).toMatchObject({ upToDate: true, agentFailClosed: true });
   });
 
-  it("an entry set up before guard's folder was moved is not up to date, where the agent cleans its hooks' environment", async () => {
+  it("an entry set up before guard's folder was moved is not up to date: the command pins the folder", async () => {
     // the box moves guard's folder with GUARD_HOME; these entries were written without it
     const gemini = join(box.home, '.gemini', 'settings.json');
     write(gemini, adapters.gemini.install('', setupOptions('gemini')));
@@ -151,9 +151,13 @@ describe('guard status --json', () => {
     expect(await box.guard('setup', 'gemini')).toMatchObject({ code: 0 });
     expect(readIfThere(gemini)).toContain(JSON.stringify(box.guardHome));
     expect(levelOf(await statusJson(), 'gemini', 'user')).toMatchObject({ installed: true, upToDate: true });
-    // an agent that hands its hooks the whole environment needs nothing more
+    // an agent that hands its hooks the whole environment: the command itself names guard's
+    // folder (off Windows), so an inherited GUARD_HOME cannot move it
     const claude = join(box.home, '.claude', 'settings.json');
     write(claude, adapters['claude-code'].install('', setupOptions('claude-code')));
+    const pinned = process.platform !== 'win32';
+    expect(levelOf(await statusJson(), 'claude-code', 'user')).toMatchObject({ installed: true, upToDate: !pinned });
+    write(claude, adapters['claude-code'].install('', setupOptions('claude-code', { guardHome: box.guardHome })));
     expect(levelOf(await statusJson(), 'claude-code', 'user')).toMatchObject({ installed: true, upToDate: true });
   });
 
@@ -419,7 +423,7 @@ describe('guard status says when the install or the Node a hook command names mo
       adapters.cursor.install('', {
         hookCommand: command,
         failClosed: false,
-        fallback: { node: node(), script: script() },
+        fallback: { node: node(), script: script(), home: box.guardHome },
       }),
     );
     const level = levelOf(await statusJson(), 'cursor', 'user');

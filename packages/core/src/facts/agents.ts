@@ -38,6 +38,8 @@ export interface AgentLists {
 /** An agent's program and the arguments that start it without guard's hooks. */
 export interface AgentProgram {
   readonly names: readonly string[];
+  /** The npm packages that run it (`npx @scope/tool`), when it is one. */
+  readonly packages?: readonly string[];
   /** How it reads its words (options that take a value), as the program knowledge base writes it. */
   readonly argv?: ArgvSpec;
   readonly hooksOff: readonly ProgramSwitch[];
@@ -53,6 +55,15 @@ export type ProgramSwitch =
   | { readonly option: readonly string[]; readonly value: string }
   | { readonly option: readonly string[]; readonly hooksOff: true }
   | { readonly operands: readonly (readonly string[])[] };
+
+/**
+ * Variables that change how guard's hook runs in a program started with them, besides the agents'
+ * own home variables (AgentLists.variables): guard's own (`GUARD_*`), those guard's folder and the
+ * agents' folders are found by (the home folder, the XDG and Windows profile folders), and those
+ * that make Node load code before guard's. In capitals, as agentKnowledge() keeps the variables.
+ */
+export const GUARD_KNOBS =
+  /^(?:GUARD_[A-Z0-9_]+|HOME|USERPROFILE|HOMEDRIVE|HOMEPATH|APPDATA|LOCALAPPDATA|XDG_(?:STATE|CONFIG|DATA)_HOME|NODE_OPTIONS|NODE_PATH)$/;
 
 /** What an agent's path is, as bits: one path may be several (a settings file that holds hooks). */
 export const AGENT_HOOKS = 1;

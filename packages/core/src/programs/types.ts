@@ -27,6 +27,10 @@ export type Role =
   | 'package-runner'
   /** Stands in front of a command and runs it (`sudo`, `env`, `nice`, `timeout`). */
   | 'prefix'
+  /** Runs the command it is given as another user, with that user's home and settings (`sudo`, `su`). */
+  | 'other-user'
+  /** Runs the command it is given under limits it sets (`prlimit`, `systemd-run -p MemoryMax=…`). */
+  | 'limiter'
   /** Deletes the files it is given. */
   | 'deleter'
   /** Lists files (what it prints names files: `find`, `ls`, `Get-ChildItem`). */
@@ -138,6 +142,8 @@ export interface PrefixSpec {
   readonly not?: readonly string[];
   /** Options that set the folder the command runs in (`env -C dir`, `sudo -D dir`). */
   readonly cwd?: readonly string[];
+  /** A lone `-` after the options is one of them, not the command (`env - cmd`, as `env -i cmd`). */
+  readonly dash?: boolean;
 }
 
 /**

@@ -2,6 +2,7 @@ import { changesFile, changesHanded } from '../analysis/effects.js';
 import { argvWith } from '../context/argv.js';
 import type { FileEffect } from '../context/types.js';
 import type { AgentProgram } from '../facts/agents.js';
+import { GUARD_KNOBS } from '../facts/agents.js';
 import type { PathFacts } from '../facts/paths.js';
 import { globMatch, isInside } from '../facts/paths.js';
 import { isA, program, sourceOf } from '../programs/index.js';
@@ -148,12 +149,18 @@ function tampers(
       return 'the guard package';
     return undefined;
   }
-  // an agent started with its hooks off, or trusting hooks nobody reviewed
-  for (const agent of context.pathContext.agents?.programs ?? [])
-    if (agent.names.includes(inv.name)) {
-      const off = startsHooksOff(inv, agent, hooksOff);
-      if (off !== undefined) return off;
-    }
+  // an agent started with its hooks off, trusting hooks nobody reviewed, or in a world changed for guard's hook
+  const agent = agentOf(inv.program, inv.name, context);
+  if (agent !== undefined) {
+    const off = startsHooksOff(inv, agent, hooksOff, context) ?? changedWorld(inv, context);
+    if (off !== undefined) return off;
+  }
+  // `prlimit --as=… tool exec …`, `systemd-run -p MemoryMax=… tool`: the agent, and guard's hook in it,
+  // under limits that make the hook crash, or as another user (whose hooks are not the person's)
+  if (isA(inv.name, 'limiter') || isA(inv.name, 'other-user')) {
+    const started = inv.args.find((arg) => agentOf(arg, arg.replace(/^.*[\\/]/, '').toLowerCase(), context));
+    if (started !== undefined) return `${inv.name} ${started}`;
+  }
   // `echo '{"disableAllHooks": true}' > settings.json`, `jq '.disableAllHooks = true' …`
   if (stepWrites && hooksOff !== undefined && inv.name !== 'git' && inv.args.some((arg) => hooksOff.test(arg)))
     return 'hooks off';
@@ -558,16 +565,117 @@ function codeTampers(code: string, inv: Invocation, context: RuleContext): strin
   return undefined;
 }
 
+/** The agent program a program word names: by its name, or as the npm package that runs it (`npx @scope/tool@1`). */
+function agentOf(program: string, name: string, context: RuleContext): AgentProgram | undefined {
+  const pkg = program.replace(/(?<=.)@[^/@]*$/, '');
+  return context.pathContext.agents?.programs.find(
+    (agent) => agent.names.includes(name) || agent.packages?.includes(pkg) === true,
+  );
+}
+
+/** Commands that set variables for the programs after them. */
+const EXPORTS = new Set(['export', 'declare', 'typeset', 'readonly', 'set', 'setenv']);
+/** An assignment that is a statement of its own (`HOME=/tmp/x; tool …`), as the line writes it. */
+const ASSIGNED =
+  /(?:^|[;&|(){}\n'"]|\b(?:then|do|else))\s*([A-Za-z_][A-Za-z0-9_]*)=(?:"[^"]*"|'[^']*'|[^\s;&|'"])*\s*(?:[;\n]|&&|\|\|)/g;
+
+/** Whether a variable changes how guard's hook runs (GUARD_KNOBS, or an agent's home variable). */
+function isKnob(name: string, context: RuleContext): boolean {
+  const upper = name.toUpperCase();
+  return GUARD_KNOBS.test(upper) || Object.hasOwn(context.pathContext.agents?.variables ?? {}, upper);
+}
+
+/** A knob set to what it already is (`HOME=$HOME`, an agent's home variable at its folder) changes nothing. */
+function unchanged(name: string, value: string, context: RuleContext): boolean {
+  const { home, guardHome, agents } = context.pathContext;
+  const upper = name.toUpperCase();
+  const now = upper === 'HOME' ? home : upper === 'GUARD_HOME' ? guardHome : agents?.variables[upper];
+  return now !== undefined && value.replace(/[\\/]+$/, '') === now.replace(/[\\/]+$/, '');
+}
+
+/**
+ * How an agent program is started in a world changed for guard's hook in it, or undefined: a knob
+ * set for it (`GUARD_HOME=… tool`, `NODE_OPTIONS=--require … tool`), its environment emptied or
+ * a knob taken out (`env -i`, `env -u HOME`), or earlier in the step a knob exported, set or unset,
+ * or a limit set (`ulimit -v`), which every program after it inherits.
+ */
+function changedWorld(inv: Invocation, context: RuleContext): string | undefined {
+  const user = inv.via.find((via) => (via.kind === 'prefix' || via.kind === 'shell-c') && isA(via.name, 'other-user'));
+  if (user !== undefined) return `${user.name} ${inv.name}`;
+  for (const other of context.invocations) {
+    // its own assignments and prefixes, and those of what runs it (`env -i npx …`, `env -u X sh -c '…'`)
+    if (other === inv || (other.span[0] <= inv.span[0] && other.span[1] >= inv.span[1])) {
+      for (const [name, value] of Object.entries(other.env))
+        if (isKnob(name, context) && !unchanged(name, value, context)) return `${name}=${value}`;
+      for (const prefix of other.prefixes) {
+        const emptied = prefix.name === 'env' ? envChanges(prefix.args, context) : undefined;
+        if (emptied !== undefined) return emptied;
+        // `exec -c` starts it with an empty environment
+        if (prefix.name === 'exec' && prefix.args.some((arg) => /^-[a-z]*c/.test(arg))) return 'exec -c';
+      }
+      continue;
+    }
+    if (other.span[0] >= inv.span[0]) continue;
+    if (other.name === 'ulimit' && other.args.some((arg) => !arg.startsWith('-')))
+      return `ulimit ${other.args.join(' ')}`;
+    if (other.name === 'unset' && other.args.some((arg) => isKnob(arg, context)))
+      return `unset ${other.args.join(' ')}`;
+    if (EXPORTS.has(other.name))
+      for (const arg of other.args) {
+        const eq = arg.indexOf('=');
+        if (eq > 0 && isKnob(arg.slice(0, eq), context) && !unchanged(arg.slice(0, eq), arg.slice(eq + 1), context))
+          return `${other.name} ${arg}`;
+      }
+  }
+  // a knob assigned on its own before the agent (the reader keeps no invocation for it): an
+  // inherited variable such as HOME stays exported with its new value
+  const step = context.step;
+  if (step.kind === 'shell')
+    for (const match of step.command.slice(0, inv.span[0]).matchAll(ASSIGNED))
+      if (isKnob(match[1] as string, context)) return `${match[1] as string}=`;
+  return undefined;
+}
+
+/** What `env`'s options take from the program's environment (`-i`, `-`, `-u NAME`, `--unset=NAME`), or undefined. */
+function envChanges(args: readonly string[], context: RuleContext): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '-' || arg === '--ignore-environment') return 'env -i';
+    let unset: string | undefined;
+    if (arg.startsWith('--unset')) unset = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : args[++i];
+    else if (/^-[^-]/.test(arg)) {
+      const flags = arg.slice(1);
+      const u = flags.indexOf('u');
+      const at = flags.indexOf('i');
+      if (at >= 0 && (u < 0 || at < u)) return 'env -i';
+      if (u >= 0) unset = u + 1 < flags.length ? flags.slice(u + 1) : args[++i];
+    }
+    if (unset !== undefined && isKnob(unset, context)) return `env -u ${unset}`;
+  }
+  return undefined;
+}
+
 /** How an agent's program is started with its hooks off (as said in its declaration), or undefined. */
-function startsHooksOff(inv: Invocation, agent: AgentProgram, hooksOff: RegExp | undefined): string | undefined {
+function startsHooksOff(
+  inv: Invocation,
+  agent: AgentProgram,
+  hooksOff: RegExp | undefined,
+  context: RuleContext,
+): string | undefined {
   const argv = argvWith(inv, agent.argv ?? {});
   for (const off of agent.hooksOff) {
     if ('flag' in off) {
       if (inv.args.includes(off.flag)) return `${inv.name} ${off.flag}`;
     } else if ('option' in off) {
       const test = 'value' in off ? new RegExp(off.value) : hooksOff;
+      // the settings text itself, or the file it names (`--settings quiet.json`)
+      const text = (value: string): string =>
+        'value' in off || /^\s*\{/.test(value)
+          ? value
+          : (context.probe.readText?.(context.path(value, inv.cwd).abs, MAX_SCRIPT_BYTES) ?? value);
       // the option's name, not its value (which may hold anything, a key too)
-      if (test && argv.values(...off.option).some((arg) => test.test(arg.value))) return `${inv.name} ${off.option[0]}`;
+      if (test && argv.values(...off.option).some((arg) => test.test(text(arg.value))))
+        return `${inv.name} ${off.option[0]}`;
     } else {
       const ops = argv.operands.map((arg) => arg.value);
       if (off.operands.every((words, i) => words.includes(ops[i] ?? '')))

@@ -29,6 +29,7 @@ export function matchPrefix(name: string, texts: readonly string[], at: number):
   const not = spec.not;
   if (not !== undefined && parsed.options.some((option) => not.includes(option.name))) return undefined;
   let next = parsed.rest + (spec.positional ?? 0);
+  if (spec.dash === true && texts[next] === '-') next++;
   const env: number[] = [];
   while (spec.env === true && next < texts.length && ASSIGNMENT.test(texts[next] ?? '')) env.push(next++);
   if (next >= texts.length) return undefined;

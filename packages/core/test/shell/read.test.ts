@@ -575,6 +575,12 @@ describe('prefixes removed for matching and kept as facts', () => {
       expect: [{ program: 'make', via: 'env', env: { PATH: '/bin', FOO: '1' }, prefixes: 'env -i' }],
     },
     { line: 'env -u HOME -C /tmp ls', expect: [{ program: 'ls', via: 'env', cwd: '/tmp' }] },
+    // a lone `-` empties the environment, as `-i`; after the command it is the command's
+    {
+      line: 'env - PATH=/bin make',
+      expect: [{ program: 'make', via: 'env', env: { PATH: '/bin' }, prefixes: 'env -' }],
+    },
+    { line: 'env cat -', expect: [{ program: 'cat', args: ['-'], via: 'env' }] },
     { line: 'command git status', expect: [{ program: 'git', via: 'command' }] },
     {
       line: 'builtin cd /srv && ls',

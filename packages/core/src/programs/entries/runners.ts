@@ -104,7 +104,7 @@ export const RUNNERS: readonly ProgramSpec[] = [
   // prefixes: removed in front of the command they run, kept as facts (Invocation.prefixes)
   {
     names: ['sudo'],
-    roles: ['prefix'],
+    roles: ['prefix', 'other-user'],
     argv: leading([
       '-u',
       '-g',
@@ -132,13 +132,13 @@ export const RUNNERS: readonly ProgramSpec[] = [
       cwd: ['-D', '--chdir'],
     },
   },
-  { names: ['doas'], roles: ['prefix'], argv: leading(['-u', '-C']), prefix: {} },
+  { names: ['doas'], roles: ['prefix', 'other-user'], argv: leading(['-u', '-C']), prefix: {} },
   {
     // `env -S 'cmd args'` splits its string into the command (with the operands after it)
     names: ['env'],
     roles: ['prefix', 'runner'],
     argv: leading(['-u', '-C', '-S', '--unset', '--chdir', '--split-string']),
-    prefix: { env: true, not: ['-S', '--split-string'], cwd: ['-C', '--chdir'] },
+    prefix: { env: true, not: ['-S', '--split-string'], cwd: ['-C', '--chdir'], dash: true },
     runs: [{ kind: 'option-text', options: ['-S', '--split-string'], rest: true }],
   },
   { names: ['command'], roles: ['prefix'], argv: leading(), prefix: { not: ['-v', '-V'] } },
@@ -152,6 +152,8 @@ export const RUNNERS: readonly ProgramSpec[] = [
     prefix: { not: ['-p', '--pid', '-P', '--pgid', '-u', '--uid'] },
   },
   { names: ['nohup'], roles: ['prefix'], argv: leading(), prefix: {} },
+  // what they run is read from their operands by the rules that care (guard.tamper: an agent started so)
+  { names: ['prlimit', 'systemd-run'], roles: ['limiter'] },
   { names: ['time'], roles: ['prefix'], argv: leading(['-f', '-o', '--format', '--output']), prefix: {} },
   {
     names: ['timeout'],
@@ -327,7 +329,7 @@ export const RUNNERS: readonly ProgramSpec[] = [
   },
   {
     names: ['su'],
-    roles: ['runner'],
+    roles: ['runner', 'other-user'],
     runs: [{ kind: 'su' }],
     argv: {
       values: [
