@@ -66,45 +66,20 @@ export function redactForLog(text: string): string {
     out = out.replace(pattern, (_, before: string, value: string) =>
       value.startsWith('[redacted:') ? `${before}${value}` : `${before}[redacted:password]`,
     );
-  out = out.replace(KEY_OPTION, (whole: string, before: string, value: string, at: number, all: string) =>
-    value.startsWith('[redacted:') || K_MEANS_ELSE.has(programAt(all, at)) ? whole : `${before}[redacted:password]`,
+  out = out.replace(KEY_OPTION, (whole: string, before: string, value: string) =>
+    value.startsWith('[redacted:') || !keyLike(value) ? whole : `${before}[redacted:password]`,
   );
   return out.replace(TOKEN, (token) => (looksRandom(token) ? '[redacted:high-entropy]' : token));
 }
 
-// `-K KEY` (openssl's raw key in hex, and tools that copy it), but not where `-K` is a flag or names
-// a file: curl's config file, tar's starting file, the flags of ssh, sudo, rsync, wget, unzip, ….
+// `-K KEY`: openssl's raw key in hex, and tools that copy it. Elsewhere `-K` is a flag or names a
+// file or a host (curl's config file, tar's starting file, ssh's flag before a host): a value that
+// looks like a key is long and names no file, and one that is not a key but looks so is only hidden.
 const KEY_OPTION = /(\s-K[ \t]+)("[^"]*"|'[^']*'|[^\s'"]+)/g;
-const K_MEANS_ELSE = new Set([
-  'curl',
-  'tar',
-  'ssh',
-  'ssh-add',
-  'ssh-keygen',
-  'sudo',
-  'rsync',
-  'wget',
-  'unzip',
-  'zip',
-  'ls',
-  'ps',
-  'make',
-]);
-const SEGMENT_START = /[|;&\n(`]/;
-const PREFIXES = new Set(['sudo', 'env', 'command', 'exec', 'time', 'nice', 'nohup']);
 
-/** The program of the simple command that holds position `at` (its base name, after `sudo`, `env`, `VAR=x`). */
-function programAt(text: string, at: number): string {
-  const from = Math.max(0, at - 400);
-  let start = at;
-  while (start > from && !SEGMENT_START.test(text[start - 1] as string)) start--;
-  const words = text.slice(start, at).trim().split(/\s+/);
-  for (const word of words) {
-    if (/^\w+=/.test(word) || PREFIXES.has(word) || word.startsWith('-')) continue;
-    const name = word.replace(/^['"]|['"]$/g, '');
-    return name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
-  }
-  return '';
+function keyLike(value: string): boolean {
+  const bare = value.replace(/^['"]|['"]$/g, '');
+  return bare.length >= 12 && !/[./\\]/.test(bare);
 }
 
 function looksRandom(token: string): boolean {

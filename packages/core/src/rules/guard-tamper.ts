@@ -54,7 +54,7 @@ export const guardTamper = {
         'guard explain -- rm -rf dist',
         'guard second-opinion status',
         'guard policy show',
-        'guard setup codex --dry-run',
+        'guard setup "$AGENT" --dry-run',
         'cat ~/.local/state/guard/log.jsonl',
         { step: { kind: 'read', path: '.guard.yaml' } },
       ],
@@ -600,7 +600,10 @@ function unchanged(name: string, value: string, context: RuleContext): boolean {
  * or a limit set (`ulimit -v`), which every program after it inherits.
  */
 function changedWorld(inv: Invocation, context: RuleContext): string | undefined {
-  const user = inv.via.find((via) => (via.kind === 'prefix' || via.kind === 'shell-c') && isA(via.name, 'other-user'));
+  const user = inv.via.find(
+    (via) =>
+      (via.kind === 'prefix' || via.kind === 'shell-c') && (isA(via.name, 'other-user') || isA(via.name, 'limiter')),
+  );
   if (user !== undefined) return `${user.name} ${inv.name}`;
   for (const other of context.invocations) {
     // its own assignments and prefixes, and those of what runs it (`env -i npx …`, `env -u X sh -c '…'`)

@@ -153,7 +153,7 @@ export const RUNNERS: readonly ProgramSpec[] = [
   },
   { names: ['nohup'], roles: ['prefix'], argv: leading(), prefix: {} },
   // what they run is read from their operands by the rules that care (guard.tamper: an agent started so)
-  { names: ['prlimit', 'systemd-run'], roles: ['limiter'] },
+  { names: ['prlimit'], roles: ['limiter'] },
   { names: ['time'], roles: ['prefix'], argv: leading(['-f', '-o', '--format', '--output']), prefix: {} },
   {
     names: ['timeout'],
@@ -193,7 +193,8 @@ export const RUNNERS: readonly ProgramSpec[] = [
   { names: ['taskset'], roles: ['prefix'], argv: leading(), prefix: { positional: 1, not: ['-p', '--pid'] } },
   {
     names: ['systemd-run'],
-    roles: ['prefix'],
+    // runs its command, under limits it may set (`-p MemoryMax=…`)
+    roles: ['prefix', 'limiter'],
     argv: leading([
       '-u',
       '--unit',
