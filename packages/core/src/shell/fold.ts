@@ -179,8 +179,15 @@ class Folder {
       fileCalls: this.fileCalls,
       complete: this.budget > 0,
       at: (at: number) => {
-        let i = 0;
-        while (i < toks.length && (toks[i] as Tok).s < at) i++;
+        // the first token that ends after `at`, when it starts there or later (not in a name's middle)
+        let lo = 0;
+        let hi = toks.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if ((toks[mid] as Tok).e <= at) lo = mid + 1;
+          else hi = mid;
+        }
+        const i = lo;
         if ((toks[i]?.s ?? -1) < at || this.budget <= 0) return undefined;
         const r = this.expr(toks, i, false);
         return r?.val?.k === 's' || r?.val?.k === 'p' ? r.val.v : undefined;
@@ -188,12 +195,18 @@ class Folder {
     };
   }
 
-  /** Where an expression may start: after `(`, `,`, `=`, `[`, `:`, `;`, a keyword, or at the start. */
+  /**
+   * Where an expression or a statement may start: after `(`, `,`, `=`, `[`, `:`, `;`, a block's
+   * brackets (`for (…) f()`, `{ |f| … }`), a keyword, or at the start.
+   */
   private startsExpression(i: number): boolean {
     const before = this.toks[i - 1];
     if (before === undefined) return true;
-    if (before.t === 'p') return /^(?:[(,=[;:{]|=>|\+=)$/.test(before.v);
-    return before.t === 'id' && /^(?:return|in|of|yield|await|print|puts|echo)$/.test(before.v);
+    if (before.t === 'p') return /^(?:[(),=[;:{}|]|=>|\+=|&&|\|\|)$/.test(before.v);
+    return (
+      before.t === 'id' &&
+      /^(?:return|in|of|yield|await|print|puts|echo|else|do|then|and|or|not|if|unless|while)$/.test(before.v)
+    );
   }
 
   /**
@@ -846,12 +859,20 @@ function charsOf(codes: readonly (Value | undefined)[]): Value | undefined {
   return { k: 's', v: out };
 }
 
-function envValue(name: string): Value {
-  return /^(?:HOME|USERPROFILE)$/.test(name) ? { k: 's', v: '~' } : { k: 's', v: `$${name}` };
+/**
+ * A variable's value: the home folder as `~`; a variable that names a folder (`GUARD_HOME`,
+ * `XDG_CONFIG_HOME`, an agent's `…_HOME` or `…_DIR`, the temp folder) as `$NAME`, for the path
+ * rules to resolve; any other variable is a value read at run time.
+ */
+function envValue(name: string): Value | undefined {
+  if (name === 'HOME' || name === 'USERPROFILE') return { k: 's', v: '~' };
+  return /^(?:[A-Z][A-Z0-9_]*_(?:HOME|DIR)|TMPDIR|TMP|TEMP|APPDATA|LOCALAPPDATA|PROGRAMDATA)$/.test(name)
+    ? { k: 's', v: `$${name}` }
+    : undefined;
 }
 
 /** A name's member: `os.path`, `process.env.HOME` (the home folder), `os.environ['X']`, `os.sep`. */
-function member_(base: string, member: string): Value {
+function member_(base: string, member: string): Value | undefined {
   if (/^(?:process\.env|os\.environ|ENV|\$ENV|\$_SERVER|\$_ENV|Deno\.env)$/.test(base)) return envValue(member);
   if (`${base}.${member}` === 'Dir.home') return { k: 's', v: '~' };
   if (/^(?:os\.sep|path\.sep|File::SEPARATOR|File\.SEPARATOR|DIRECTORY_SEPARATOR)$/.test(`${base}.${member}`))

@@ -36,6 +36,7 @@ const FOLDS: readonly [Language, string, string][] = [
   ['python', `import codecs; n = codecs.decode('.erynl', 'rot13')`, '.relay'],
   ['python', `from os.path import join as j, expanduser as e; n = j(e('~'), '.relay')`, '~/.relay'],
   ['python', `n = os.environ['GUARD_HOME'] + '/settings.yaml'`, '$GUARD_HOME/settings.yaml'],
+  ['python', `n = os.environ['RELAY_HOME'] + '/hooks.json'`, '$RELAY_HOME/hooks.json'],
   ['node', `const p = '.co' + 'dex'`, '.codex'],
   ['node', 'const p = `${require("os").homedir()}/.relay`', '~/.relay'],
   ['node', `const p = require('path').join(process.env.HOME, '.relay')`, '~/.relay'],
@@ -75,6 +76,9 @@ const UNKNOWN: readonly [Language, string][] = [
   ['node', `let p = 'a'; p += 'b'; const q = p + 'c'`],
   ['node', 'const p = `${x}/y`'],
   ['python', `n = f"{x!r}/y"`],
+  // a variable that names no folder is a value read at run time
+  ['python', `n = os.environ['TARGET'] + '/x'`],
+  ['node', `const p = process.env.OUT + '/x'`],
 ];
 
 // file calls and their targets, as far as they fold
@@ -120,6 +124,7 @@ const NOT_CALLS: readonly [Language, string][] = [
   ['python', `xs = [1, 2]; xs.remove(1)`],
   ['python', `s = name.replace('a', 'b')`],
   ['python', `open('notes.txt', 'r')`],
+  ['python', `x = os.path.join('a', 'b')`],
   ['node', `console.log(require('fs').readFileSync(require('os').homedir() + '/.relay/hooks.json', 'utf8'))`],
   ['node', `const s = 'abc'.replace('a', 'b')`],
 ];
