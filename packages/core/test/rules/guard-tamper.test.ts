@@ -117,6 +117,11 @@ runRuleTests(guardTamper, {
     `python3 -c "import base64; print(base64.b64decode('aGVsbG8=').decode())"`,
     `node -e "require('fs').writeFileSync(atob('b3V0Lmpzb24='), '{}')"`,
     `python3 -c "open(''.join(reversed('txt.seton')), 'w').write('x')"`,
+    // what a substitution prints, computed: reading guard's files, guard's read-only commands
+    `cat "$(printf '\\x2eguard.yaml')"`,
+    '$(echo draug | rev) status',
+    "$(printf 'gu%s' ard) explain -- rm -rf dist",
+    'rm "$(printf \'build/%s\' out.o)"',
   ],
   invalid: [
     // SPEC 4.1: the guard's commands
@@ -291,6 +296,13 @@ runRuleTests(guardTamper, {
     `perl -e 'unlink($ENV{HOME} . "/.re" . "lay/hooks.json")'`,
     `python3 -c "import os; os.rename('x', '\\x2eguard.yaml')"`,
     `python3 -c "import os; h = os.path.expanduser('~'); os.remove(h + '/.relay/' + chr(104) + 'ooks.json')"`,
+    // what a substitution prints, as a path or as the program
+    `rm "$(printf '\\x2e%s' guard.yaml)"`,
+    'cat /dev/null > "$(echo Lmd1YXJkLnlhbWw= | base64 -d)"',
+    'mv evil.json "$HOME/$(echo nosj.skooh/yaler. | rev)"',
+    "$(printf 'gu%s' ard) off",
+    '$(echo draug | rev) uninstall --all',
+    '$(echo GUARD | tr A-Z a-z) fail-closed off',
     // any project policy file, a nested one too
     'echo "allow: []" > vendor/inner/.guard.yaml',
     { step: { kind: 'write', path: 'src/.guard.yaml', content: 'allow: []' } },
