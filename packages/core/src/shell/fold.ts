@@ -367,7 +367,19 @@ class Folder {
     if (t === undefined || this.budget-- <= 0) return undefined;
     let val: Value | undefined;
     let end = i + 1;
-    if (t.t === 'str') val = t.plain === true ? { k: 's', v: t.v } : this.interpolated(t);
+    if (t.t === 'str' && t.plain === true && this.fam === 'py' && toks[i + 1]?.t === 'str') {
+      // Python joins adjacent literals: `'.co' 'dex'`
+      let joined = '';
+      let j = i;
+      for (; toks[j]?.t === 'str'; j++) {
+        const part = toks[j] as Tok;
+        if (part.plain !== true) break;
+        joined += part.v;
+      }
+      if (toks[j]?.t === 'str') return undefined;
+      val = strOf(joined);
+      end = j;
+    } else if (t.t === 'str') val = t.plain === true ? { k: 's', v: t.v } : this.interpolated(t);
     else if (t.t === 'tpl') val = this.interpolated(t);
     else if (t.t === 'num') val = { k: 'n', v: Number(t.v) };
     else if (t.t === 'id') {
@@ -416,7 +428,8 @@ class Folder {
         if (val.k === 'm') {
           const last = val.v.slice(val.v.lastIndexOf('.') + 1);
           const dot = val.v.lastIndexOf('.');
-          const receiver: Value | undefined = dot < 0 ? undefined : { k: 'm', v: val.v.slice(0, dot) };
+          // a function called by its bare name (PHP's and Perl's `unlink`) is a library's: '' stands for it
+          const receiver: Value = { k: 'm', v: dot < 0 ? '' : val.v.slice(0, dot) };
           if (record) this.noteFileCall(last, receiver, args.vals, [t.s, toks[args.end - 1]?.e ?? op.e]);
           val = this.call(val.v, args.vals);
         } else val = undefined;
@@ -808,13 +821,13 @@ function fileTargets(
     return undefined;
   }
   if (name === 'write' && receiver?.k === 'm' && /^(?:File|IO)$/.test(receiver.v)) return [args[0]];
-  const moduleReceiver = receiver?.k === 'm' && FILE_MODULES.test(receiver.v);
+  const moduleReceiver = receiver?.k === 'm' && (receiver.v === '' || FILE_MODULES.test(receiver.v));
   const twoPaths = name === 'rename' || name === 'replace';
   if (PATH_METHODS.has(name) && receiver?.k === 'p') return twoPaths ? [receiver, args[0]] : [receiver];
-  // a path the code got at run time (`for p in home.iterdir(): p.unlink()`)
+  // a path the code got at run time (`for p in home.iterdir(): p.unlink()`, `Path(input()).touch()`)
   if (
     PATH_METHODS.has(name) &&
-    receiver?.k === 'm' &&
+    (receiver === undefined || receiver.k === 'm') &&
     !moduleReceiver &&
     args.length <= 1 &&
     (!twoPaths || args.length === 1)

@@ -32,6 +32,8 @@ const FOLDS: readonly [Language, string, string][] = [
   ['python', `n = f"{os.path.expanduser('~')}/.relay"`, '~/.relay'],
   ['python', `h = os.path.expanduser('~')\nn = f'{h}/.relay/hooks.json'`, '~/.relay/hooks.json'],
   ['python', `n = '{}/{}'.format('a', 'b')`, 'a/b'],
+  ['python', `n = '.re' 'lay'`, '.relay'],
+  ['python', `n = f'{os.path.expanduser(chr(126))}/.relay'`, '~/.relay'],
   ['python', `n = '%s/.relay' % os.environ['HOME']`, '~/.relay'],
   ['python', `import codecs; n = codecs.decode('.erynl', 'rot13')`, '.relay'],
   ['python', `from os.path import join as j, expanduser as e; n = j(e('~'), '.relay')`, '~/.relay'],
@@ -101,6 +103,8 @@ const CALLS: readonly [Language, string, string][] = [
     'remove(?)',
   ],
   ['python', `from pathlib import Path\nfor p in Path.home().iterdir(): p.unlink()`, 'unlink(?)'],
+  ['python', `import pathlib; pathlib.Path(input()).touch()`, 'touch(?)'],
+  ['php', `unlink('a.txt');`, 'unlink(a.txt)'],
   ['python', `import os; os.rename('a', os.path.expanduser('~/.relay/hooks.json'))`, 'rename(a, ~/.relay/hooks.json)'],
   [
     'node',
