@@ -60,10 +60,14 @@ export function unresolvedCodeChange(
   const folded = foldedCode(code.language, code.text);
   if (folded === undefined) return undefined;
   const unresolved = folded.fileCalls.find((call) => call.targets.includes(undefined));
-  if (unresolved === undefined) return undefined;
+  // code too long to fold whole may build a path past where guard stopped reading
+  if (unresolved === undefined && folded.complete) return undefined;
   if (!reachesGuardOrHome(code.text, folded, inv, context)) return undefined;
   const [start, end] = code.span;
-  return { span: [start, end], detail: `${unresolved.name}(…)` };
+  return {
+    span: [start, end],
+    detail: unresolved === undefined ? 'code too long to read whole' : `${unresolved.name}(…)`,
+  };
 }
 
 function reachesGuardOrHome(text: string, folded: Folded, inv: Invocation, context: RuleContext): boolean {

@@ -39,6 +39,8 @@ runRuleTests(shellOpaque, {
     `python3 -c "import os; h = os.path.expanduser('~'); print([f for f in os.listdir(h) if f.startswith('.')])"`,
     // code that names the file it changes in the home folder: the path rules read it
     `python3 -c "import os; open(os.path.join(os.path.expanduser('~'), 'notes.txt'), 'w').write('x')"`,
+    // long code that stays in the project
+    `python3 -c "import glob, os${'; x = 1'.repeat(6000)}; os.remove('build/out.o')"`,
     // a list's remove and a string's replace change no file
     `python3 -c "import os; xs = os.listdir(os.path.expanduser('~')); xs.remove('a'); print(xs)"`,
   ],
@@ -53,6 +55,8 @@ runRuleTests(shellOpaque, {
     `python3 -c "import os; d = os.environ['GUARD_HOME']; [os.remove(d + '/' + f) for f in os.listdir(d)]"`,
     `python3 -c "import os; t = input(); os.remove(os.path.expanduser('~') + '/' + t)"`,
     `ruby -e 'Dir.children(Dir.home).each { |f| File.delete(File.join(Dir.home, f)) }'`,
+    // code padded past what guard folds, reaching home
+    `python3 -c "import os${'; x = 1'.repeat(6000)}; os.remove(os.path.expanduser('~') + '/.re' + 'lay/hooks.json')"`,
     `node -e "const fs = require('fs'); for (const f of fs.readdirSync('.github')) fs.rmSync('.github/' + f, { recursive: true })"`,
     'echo "unterminated',
     "ls && echo 'open",
