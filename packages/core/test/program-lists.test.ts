@@ -28,6 +28,10 @@ const ALLOWED: Readonly<Record<string, string>> = {
   // near misses that share names with programs
   'facts/code.ts: print':
     "Perl's and PHP's functions that print (`print`, `say`, `printf`, `echo`), found in inline code",
+  'shell/fold.ts: NEEDS_MODULE':
+    'functions in inline code (`fs.rm`, `os.link`, `shutil.copy`) that change files only when called on a file module',
+  'shell/fold.ts: PATH_METHODS':
+    "pathlib's methods (`Path.touch`, `Path.chmod`, `Path.unlink`) that change the file a path names",
   'rules/guard-tamper.ts: READ_ONLY_TOOL':
     'verbs an MCP tool is named by (`read_file`, `list_dir`, `cat`), not programs run',
   // a rule's own knowledge of each program's verbs

@@ -413,11 +413,12 @@ export function changesHanded(inv: Invocation, context: RuleContext): boolean {
  * True when the program reads the code it runs from standard input: a shell or interpreter with
  * no script (or `-`, `-s`, `/dev/stdin`: see `sourceOf`), `pwsh -Command -`, `cmd` without `/c`, or
  * `iex`/`Invoke-Expression` with no argument (PowerShell's pipeline input). An interpreter whose
- * code the reader already has (`python -c`, a heredoc) does not read it from a pipe.
+ * code the reader has in the command itself (`python -c`, a heredoc) does not read it from a pipe;
+ * code the reader worked out from an earlier stage (`echo … | base64 -d | python3`) is still piped.
  */
 export function runsStdinAsCode(inv: Invocation): boolean {
   if (cmdletOf(inv.name) === 'invoke-expression') return inv.args.length === 0;
-  if (inv.code !== undefined) return false;
+  if (inv.code !== undefined && inv.code.span[0] >= inv.span[0]) return false;
   return sourceOf(inv.name, inv.args).kind === 'stdin';
 }
 

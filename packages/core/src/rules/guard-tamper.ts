@@ -1,3 +1,4 @@
+import { codeLanguage, foldedCode, guardFolders, protectedAnchors } from '../analysis/code-paths.js';
 import { changesFile, changesHanded } from '../analysis/effects.js';
 import { argvWith } from '../context/argv.js';
 import type { FileEffect } from '../context/types.js';
@@ -257,22 +258,6 @@ const GUARD_NAMES = [
   'hook.bundle.cjs',
   'package.json',
 ];
-
-/** guard's state folder and the folders of its code: every file in them is guard's. */
-function guardFolders(context: RuleContext): readonly string[] {
-  const { home, guardHome, guardCode } = context.pathContext;
-  return [guardHome ?? `${home}/.local/state/guard`, ...(guardCode ?? [])];
-}
-
-/** guard's files and folders as absolute paths, for globs and listings to be matched against. */
-function protectedAnchors(context: RuleContext): readonly string[] {
-  const { home, projectRoot, agents } = context.pathContext;
-  const project = projectRoot === '/' ? '' : projectRoot;
-  const hooks = (agents?.anchors ?? []).map(({ at, path }) =>
-    at === 'root' ? path : `${at === 'home' ? home : project}/${path}`,
-  );
-  return [...guardFolders(context), ...hooks, `${project}/.guard.yaml`];
-}
 
 /**
  * The protected path a written or deleted path reaches (its absolute path, or '' when that is
@@ -539,15 +524,18 @@ const LOADS =
 const NAMES_GUARD = String.raw`\bGUARD_HOME\b|\.guard\.yaml\b|agent-step-guard`;
 
 /**
- * Whether interpreter code writes guard's files or runs its program: a literal that names one of
+ * Whether interpreter code writes guard's files or runs its program: a literal, or a string the
+ * code builds from constants (`'.co' + 'dex'`, base64, `os.path.join(home, …)`), that names one of
  * guard's files (after `~`, known variables and links) in code that writes files, a name that
  * stands for them (`os.environ['GUARD_HOME']`, an agent's folder as `Path.home() / '.tool'`)
  * likewise, or guard's program loaded or run by path.
  */
 function codeTampers(code: string, inv: Invocation, context: RuleContext): string | undefined {
-  const writes = WRITES_FILES.test(code);
-  for (const match of code.matchAll(LITERAL)) {
-    const literal = match[2] as string;
+  const folded = foldedCode(codeLanguage(inv), code);
+  const writes = WRITES_FILES.test(code) || (folded?.fileCalls.length ?? 0) > 0;
+  const built = (folded?.strings ?? []).map((s) => ({ literal: s.value, index: s.span[0] }));
+  const written = [...code.matchAll(LITERAL)].map((m) => ({ literal: m[2] as string, index: m.index }));
+  for (const { literal, index } of [...written, ...built]) {
     if (literal.length < 2 || /\s/.test(literal)) continue;
     const facts = context.path(literal, inv.cwd);
     const real = facts.abs !== '' && !facts.glob ? context.probe.realpath?.(facts.abs) : undefined;
@@ -555,11 +543,12 @@ function codeTampers(code: string, inv: Invocation, context: RuleContext): strin
       facts.guardFile ?? (real === undefined || real === facts.abs ? undefined : context.path(real).guardFile);
     if (kind === undefined) continue;
     if (writes) return literal;
-    if (kind === 'install' && LOADS.test(code.slice(Math.max(0, (match.index ?? 0) - 40), match.index))) return literal;
+    if (kind === 'install' && LOADS.test(code.slice(Math.max(0, index - 40), index))) return literal;
   }
   if (writes) {
     const agents = context.pathContext.agents?.codeNames ?? '';
-    const name = new RegExp(agents === '' ? NAMES_GUARD : `${NAMES_GUARD}|${agents}`).exec(code);
+    const names = new RegExp(agents === '' ? NAMES_GUARD : `${NAMES_GUARD}|${agents}`);
+    const name = names.exec(code) ?? names.exec(built.map((s) => s.literal).join('\n'));
     if (name) return name[0];
   }
   return undefined;

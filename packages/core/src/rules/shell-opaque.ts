@@ -1,3 +1,4 @@
+import { unresolvedCodeChange } from '../analysis/code-paths.js';
 import type { Hit, Rule } from '../rule.js';
 import type { Opaque } from '../shell/index.js';
 import { READ_LIMITS } from '../shell/index.js';
@@ -37,6 +38,10 @@ function reasonOf(part: Opaque): string {
   }
 }
 
+/** Code that changes files whose names it works out when it runs, where guard's and the agents' files are. */
+const CODE_TARGET =
+  "guard cannot tell which files this code changes: it works the path out when it runs (from a listing, a loop or a value it reads) in the home folder or guard's own folders, where guard's and the agents' files are; name the files in the code, or run it on a folder of the project.";
+
 function shorten(text: string): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
@@ -54,8 +59,18 @@ export const shellOpaque = {
       'guard could not read this command (a quote or substitution left open, a program chosen when it runs, or too deep or too long), so it cannot tell what it would do; split it into plain commands.',
     owasp: [],
     examples: {
-      match: ['echo "unterminated', 'ls && rm -rf "$(echo', '$CMD --version'],
-      noMatch: ['echo "balanced"', "git commit -m 'it''s fine'"],
+      match: [
+        'echo "unterminated',
+        'ls && rm -rf "$(echo',
+        '$CMD --version',
+        `python3 -c "import os; h = os.path.expanduser('~'); [os.remove(os.path.join(h, f)) for f in os.listdir(h)]"`,
+      ],
+      noMatch: [
+        'echo "balanced"',
+        "git commit -m 'it''s fine'",
+        `python3 -c "import os; print(os.listdir(os.path.expanduser('~')))"`,
+        `python3 -c "import glob, os; [os.remove(f) for f in glob.glob('build/*.o')]"`,
+      ],
     },
   },
   check(context) {
@@ -67,6 +82,10 @@ export const shellOpaque = {
           span: code.invocation.span,
           reason: `This step runs ${code.label}, which this chat wrote, and ${code.unread}, so guard cannot tell what it would do; read it first, or run what you need directly.`,
         });
+    for (const inv of context.invocations) {
+      const change = inv.code === undefined ? undefined : unresolvedCodeChange(inv, context);
+      if (change !== undefined) hits.push({ span: change.span, reason: CODE_TARGET, detail: change.detail });
+    }
     return hits;
   },
 } as const satisfies Rule;

@@ -24,6 +24,7 @@ import { joinMapped, mappedBuilder, sliceMapped, spanEnd, spanOf } from './mappe
 import type { Mapped } from './mapped.js';
 import { exScript, gitConfigWrite, makefileRecipes } from './embedded.js';
 import { nestedCommands } from './nested.js';
+import { printedBy } from './printed.js';
 import { programName, resolvePath } from './paths.js';
 import { isPrefix, matchPrefix } from './prefixes.js';
 import {
@@ -580,7 +581,7 @@ function command(
     readCode(reader, source.language, code, inner, withCwd(scope, cwd, cwdKnown), stage, name, draft.span);
   }
   if (simple.stdin?.heredoc && !stdinUsed) draft.stdinText = simple.stdin.text.text;
-  const stdout = stdoutOf(name, args, simple.stdin);
+  const stdout = printedBy(name, args, simple.stdin);
   // most commands write no file and run in a line that wrote none: nothing to remember or forget
   if (simple.redirects.length > 0 || name === 'tee' || (reader.written !== undefined && reader.written.size > 0))
     rememberWrites(reader, name, args, simple, stdout, cwd);
@@ -1119,34 +1120,6 @@ function stdinOf(redirs: readonly RedirToken[], scope: Scope): Mapped | undefine
     }
   }
   return text;
-}
-
-/** printf's escapes in its format that the reader turns into the characters they stand for. */
-const PRINTF_ESCAPES: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r', '\\': '\\' };
-
-/** The text a command prints when it is spelled out in the line (`echo …`, `printf '…'`, `cat <<EOF`). */
-function stdoutOf(name: string, args: readonly Word[], stdin: Simple['stdin']): Mapped | undefined {
-  if (name === 'echo') {
-    let from = 0;
-    while (/^-[neE]+$/.test(args[from]?.text ?? '')) from++;
-    return args.length > from ? joinMapped(args.slice(from).map((w) => w.map)) : undefined;
-  }
-  if (name === 'printf') {
-    const format = args[0];
-    if (!format || format.text.includes('%')) return undefined;
-    const out = mappedBuilder();
-    const s = format.text;
-    for (let i = 0; i < s.length; i++) {
-      const escaped = s[i] === '\\' ? PRINTF_ESCAPES[s[i + 1] ?? ''] : undefined;
-      if (escaped !== undefined) {
-        out.char(escaped, format.map.at(i));
-        i++;
-      } else out.piece(format.map, i, i + 1);
-    }
-    return out.build(format.span[1]);
-  }
-  if (name === 'cat' && args.every((w) => w.text === '-') && stdin?.heredoc) return stdin.text;
-  return undefined;
 }
 
 /**

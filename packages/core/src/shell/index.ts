@@ -6,6 +6,8 @@
 //   expand.ts      quote joining and variable resolution; scope.ts holds variables and the cwd
 //   prefixes.ts    sudo, env, nice, timeout, …; nested.ts: inner shells and runners
 //   inline-code.ts commands inside python -c, node -e, ruby -e, perl -e, php -r, deno eval
+//   fold.ts        constant strings inline code builds ('.co' + 'dex', base64, path joins) and its file calls
+//   printed.ts     what echo, printf, base64 -d, rev and tr print when the line spells it out ($(printf …))
 // It knows how shells run things, never which things are risky: that is the rules' business.
 import { addOpaque, LIMITS, newReader } from './context.js';
 import type { Draft, Frame } from './context.js';

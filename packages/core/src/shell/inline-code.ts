@@ -1,6 +1,8 @@
 import type { Language } from '../programs/index.js';
 import { program, sourceOf } from '../programs/index.js';
 import type { Word } from './expand.js';
+import type { Folded } from './fold.js';
+import { foldCode } from './fold.js';
 import { joinMapped, mappedBuilder, sliceMapped } from './mapped.js';
 import type { Mapped } from './mapped.js';
 
@@ -215,11 +217,16 @@ function hiddenCommands(language: Language, code: Mapped, scanner: Scanner, limi
     }
   };
   const runs = (after: number): CodeCommand | undefined => commandFromArgs(scanner.args(after, true));
+  // the code's constant expressions, folded once when a deleting call's path is not a plain literal
+  let folded: Folded | undefined;
   const deletes =
     (how: Deletion, recursiveOption = false) =>
     (m: RegExpExecArray, after: number): CodeCommand | undefined => {
       const args = scanner.args(after, true);
-      const first = args[0]?.kind === 'str' ? args[0] : homeAt(language, code, after);
+      const first =
+        args[0]?.kind === 'str'
+          ? args[0]
+          : (homeAt(language, code, after) ?? foldedAt((folded ??= foldCode(language, s)), code, after));
       if (first?.kind !== 'str') return undefined;
       const recursive = how === 'tree' || (recursiveOption && /recursive\s*:\s*true/.test(s.slice(after, after + 300)));
       return removal(
@@ -419,6 +426,15 @@ function homeAt(language: Language, code: Mapped, from: number): Arg | undefined
   const end = i + m[0].length;
   b.spread(`~${m[1] ?? ''}`, code.at(i), code.at(end - 1));
   return { kind: 'str', value: b.build(code.at(end)) };
+}
+
+/** The path a deleting call builds from constants (`os.path.join(home, '.x')`), as one word on the argument. */
+function foldedAt(folded: Folded, code: Mapped, from: number): Arg | undefined {
+  const value = folded.at(from);
+  if (value === undefined || value === '') return undefined;
+  const b = mappedBuilder();
+  b.spread(value, code.at(from), code.at(from));
+  return { kind: 'str', value: b.build(code.at(from) + 1) };
 }
 
 /** `rm -rf PATH` (or `rm -f`, `rmdir`) made from a deleting call, its program word on the call's name. */

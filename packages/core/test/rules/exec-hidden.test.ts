@@ -3,6 +3,8 @@ import { runRuleTests } from '../rule-tester.js';
 
 runRuleTests(execHidden, {
   valid: [
+    // code written out in the line, piped to the interpreter
+    'echo "print(1)" | python3',
     // decoding into a file or onto the screen, not into a shell
     'base64 -d cert.b64 > cert.pem',
     'echo aGVsbG8= | base64 -d',
@@ -34,6 +36,9 @@ runRuleTests(execHidden, {
     'git log --oneline',
   ],
   invalid: [
+    // the reader decodes the text (to read the paths it names), and it is still run unseen by the person
+    'echo cHJpbnQoMSk= | base64 -d | python3',
+    'echo ZWNobyBoaQ== | base64 --decode | node',
     // SPEC 4.1 examples
     'powershell -EncodedCommand ZQBjAGgAbwAgAGgAaQA=',
     'powershell -enc ZQBjAGgAbwA=',

@@ -203,6 +203,19 @@ runRuleTests(guardTamper, {
     'npx rimraf dist',
     'npm link',
     'cp -r /usr/lib/node_modules/agent-step-guard /tmp/g && node /tmp/g/dist/bin.js status',
+    // paths built in code that only read guard's files, or write elsewhere
+    `python3 -c "import os; print(open(os.path.expanduser('~/.re' + 'lay/hooks.json')).read())"`,
+    `node -e "console.log(require('fs').readFileSync(require('os').homedir() + '/.re' + 'lay/hooks.json', 'utf8'))"`,
+    `python3 -c "open('build/' + 'out.txt', 'w').write('x')"`,
+    `node -e "require('fs').writeFileSync(require('path').join('dist', 'guard' + '.json'), '{}')"`,
+    `python3 -c "import base64; print(base64.b64decode('aGVsbG8=').decode())"`,
+    `node -e "require('fs').writeFileSync(atob('b3V0Lmpzb24='), '{}')"`,
+    `python3 -c "open(''.join(reversed('txt.seton')), 'w').write('x')"`,
+    // what a substitution prints, computed: reading guard's files, guard's read-only commands
+    `cat "$(printf '\\x2eguard.yaml')"`,
+    '$(echo draug | rev) status',
+    "$(printf 'gu%s' ard) explain -- rm -rf dist",
+    'rm "$(printf \'build/%s\' out.o)"',
   ],
   invalid: [
     // issue 25, writes by program: writers the programs base did not declare
@@ -501,6 +514,26 @@ runRuleTests(guardTamper, {
     `echo "import os; os.remove('.guard.yaml')" | python3`,
     `perl -e 'open(my $f, ">", "/home/dev/.local/state/guard/settings.yaml")'`,
     `ruby -e "require 'fileutils'; FileUtils.rm_rf('/home/dev/.local/state/guard')"`,
+    // paths the code builds from constants: joined, encoded, reversed, from character codes
+    `python3 -c "import os; os.remove(os.path.join(os.path.expanduser('~'), '.re' + 'lay', 'hooks.json'))"`,
+    `node -e "require('fs').writeFileSync(require('os').homedir() + '/.re' + 'lay/hooks.json', '{}')"`,
+    `node -e "require('fs').writeFileSync(String.fromCharCode(46) + 'guard.yaml', 'allow: []')"`,
+    `python3 -c "import base64; open(base64.b64decode('fi8ucmVsYXkvaG9va3MuanNvbg==').decode(), 'w').write('{}')"`,
+    `python3 -c "open(bytes.fromhex('2e67756172642e79616d6c').decode(), 'w').write('allow: []')"`,
+    `node -e "require('fs').unlinkSync('lmay.draug.'.split('').reverse().join(''))"`,
+    `python3 -c "from pathlib import Path; (Path.home() / ('.re' + 'lay') / 'hooks.json').write_text('{}')"`,
+    'node -e \'const p = `${process.env.HOME}/.local/state/gu${"ard"}/settings.yaml`; require("fs").writeFileSync(p, "")\'',
+    `ruby -e 'File.write(File.join(Dir.home, ".re" + "lay", "hooks.json"), "{}")'`,
+    `perl -e 'unlink($ENV{HOME} . "/.re" . "lay/hooks.json")'`,
+    `python3 -c "import os; os.rename('x', '\\x2eguard.yaml')"`,
+    `python3 -c "import os; h = os.path.expanduser('~'); os.remove(h + '/.relay/' + chr(104) + 'ooks.json')"`,
+    // what a substitution prints, as a path or as the program
+    `rm "$(printf '\\x2e%s' guard.yaml)"`,
+    'cat /dev/null > "$(echo Lmd1YXJkLnlhbWw= | base64 -d)"',
+    'mv evil.json "$HOME/$(echo nosj.skooh/yaler. | rev)"',
+    "$(printf 'gu%s' ard) off",
+    '$(echo draug | rev) uninstall --all',
+    '$(echo GUARD | tr A-Z a-z) fail-closed off',
     // any project policy file, a nested one too
     'echo "allow: []" > vendor/inner/.guard.yaml',
     { step: { kind: 'write', path: 'src/.guard.yaml', content: 'allow: []' } },

@@ -30,8 +30,34 @@ runRuleTests(shellOpaque, {
     'iex "Write-Host hi"',
     // a heredoc of PowerShell text written to a file
     "cat > build.ps1 <<'EOF'\n$ErrorActionPreference = 'Stop'\nif ($env:CI) { dotnet build }\nEOF",
+    // code that lists a folder and changes what it finds: in the project, or only looking at home
+    `python3 -c "import os; [os.remove(f) for f in os.listdir('.') if f.endswith('.pyc')]"`,
+    `python3 -c "import glob, os; [os.unlink(p) for p in glob.glob('build/**/*.o', recursive=True)]"`,
+    `node -e "const fs = require('fs'); for (const f of fs.readdirSync('logs')) fs.unlinkSync('logs/' + f)"`,
+    `python3 -c "import os; print(sorted(os.listdir(os.path.expanduser('~'))))"`,
+    `node -e "console.log(require('fs').readdirSync(require('os').homedir()).length)"`,
+    `python3 -c "import os; h = os.path.expanduser('~'); print([f for f in os.listdir(h) if f.startswith('.')])"`,
+    // code that names the file it changes in the home folder: the path rules read it
+    `python3 -c "import os; open(os.path.join(os.path.expanduser('~'), 'notes.txt'), 'w').write('x')"`,
+    // long code that stays in the project
+    `python3 -c "import glob, os${'; x = 1'.repeat(6000)}; os.remove('build/out.o')"`,
+    // a list's remove and a string's replace change no file
+    `python3 -c "import os; xs = os.listdir(os.path.expanduser('~')); xs.remove('a'); print(xs)"`,
   ],
   invalid: [
+    // code that changes files it finds by listing the home folder or a folder of guard's or an agent's
+    `python3 -c "import os; h = os.path.expanduser('~'); [os.remove(os.path.join(h, f)) for f in os.listdir(h) if f.endswith('.json')]"`,
+    `python3 -c "import os, shutil\nfor d, _, fs in os.walk(os.environ['HOME']):\n  [os.chmod(os.path.join(d, f), 0) for f in fs]"`,
+    `python3 -c "from pathlib import Path\nfor p in Path.home().glob('.*/*.json'): p.write_text('{}')"`,
+    `node -e "const fs = require('fs'), os = require('os'); fs.readdirSync(os.homedir()).forEach(f => fs.renameSync(os.homedir() + '/' + f, '/tmp/' + f))"`,
+    `node -e "const fs = require('fs'); for (const f of fs.readdirSync('/home/dev/.relay')) fs.writeFileSync('/home/dev/.relay/' + f, '')"`,
+    `python3 -c "import os, glob; [os.unlink(p) for p in glob.glob('/home/dev/.local/state/*/*')]"`,
+    `python3 -c "import os; d = os.environ['GUARD_HOME']; [os.remove(d + '/' + f) for f in os.listdir(d)]"`,
+    `python3 -c "import os; t = input(); os.remove(os.path.expanduser('~') + '/' + t)"`,
+    `ruby -e 'Dir.children(Dir.home).each { |f| File.delete(File.join(Dir.home, f)) }'`,
+    // code padded past what guard folds, reaching home
+    `python3 -c "import os${'; x = 1'.repeat(6000)}; os.remove(os.path.expanduser('~') + '/.re' + 'lay/hooks.json')"`,
+    `node -e "const fs = require('fs'); for (const f of fs.readdirSync('.github')) fs.rmSync('.github/' + f, { recursive: true })"`,
     'echo "unterminated',
     "ls && echo 'open",
     'echo $(date',
