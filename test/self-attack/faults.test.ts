@@ -13,14 +13,26 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { AgentId } from '../../packages/adapters/src/index.js';
 import { findOnPath } from '../../packages/cli/src/agents/codex-app-server.js';
 import { changesDir, chatFile, loadChat, recordChange } from '../../packages/cli/src/state/chats.js';
 import { BIN, requireBuild } from '../hook/bin.js';
 import { startChecker } from '../hook/resident.js';
+import { FULL, ROOMY_DEADLINE_MS, scaled } from '../machine.js';
 import type { Ran, Scratch, Verdict } from './harness.js';
-import { AGENTS, guardOk, pool, runShell, scratch, setUpAll, shellPayload, STRICTNESS, verdictOf } from './harness.js';
+import {
+  AGENTS,
+  guardOk,
+  limiter,
+  pool,
+  runShell,
+  scratch,
+  setUpAll,
+  shellPayload,
+  STRICTNESS,
+  verdictOf,
+} from './harness.js';
 
 /**
  * Faults against guard's own hook, as the agents run it (the commands setup wrote, through `sh -c`):
@@ -402,7 +414,7 @@ beforeAll(async () => {
     const ran = await runCase(mode, agent, command, undefined);
     baseline.set(key(mode, agent, command), verdictOf(agent, ran.ran));
   });
-}, 300_000);
+}, scaled(300_000));
 
 afterAll(() => {
   if (world !== undefined) {
@@ -410,7 +422,7 @@ afterAll(() => {
     if (!isRoot) execFileSync('chmod', ['-R', 'u+w', world.root]);
     world.cleanup();
   }
-}, 120_000);
+}, scaled(120_000));
 
 /** One run: a fresh copy of guard's folder and project, the fault, the agent's hook command. */
 async function runCase(
@@ -424,6 +436,7 @@ async function runCase(
   const guardHome = join(home, 'guard');
   const project = join(home, 'project');
   cpSync(templates[mode], guardHome, { recursive: true });
+  lastCallLongAgo(guardHome);
   mkdirSync(project, { recursive: true });
   writeFileSync(join(project, 'package.json'), '{ "name": "demo" }\n');
   const chat = `chat-${n}`;
@@ -449,20 +462,48 @@ async function runCase(
       GUARD_HOME: arranged.guardHome ?? guardHome,
       HOME: home,
       // however busy the machine, the call waits for the checker to accept it
-      ...(arranged.resident === true ? { GUARD_RESIDENT_ACCEPT_MS: '8000' } : {}),
+      ...(arranged.resident === true ? { GUARD_RESIDENT_ACCEPT_MS: String(scaled(8_000)) } : {}),
+      // a call that can only be answered by the deadline keeps guard's own; any other gets a roomy
+      // one, so that a slow start on a busy machine is not taken for what the fault did
+      ...(arranged.keepOpen === true && arranged.unreadable === true
+        ? {}
+        : { GUARD_DEADLINE_MS: String(ROOMY_DEADLINE_MS) }),
     }),
     cwd: project,
     stdin: arranged.stdin?.(payload) ?? payload,
     ...(arranged.keepOpen === true ? { keepOpen: true } : {}),
     ...(arranged.before === undefined ? {} : { before: arranged.before }),
-    // far beyond guard's 2 s deadline, below the agents' own 10-30 s timeouts
-    limitMs: 9_000,
+    // far beyond guard's 2 s deadline, below the agents' own 10-30 s timeouts (on a quiet machine)
+    limitMs: scaled(9_000),
   });
   return { ran, arranged, place };
 }
 
-/** Hook runs at once (the machine is small and shared). */
+/**
+ * guard's folder as one whose last call was long ago (`guard fail-closed` logged the switch just
+ * now, and a copy is dated now): a call to it then starts no resident checker for the next call,
+ * which no case makes. (The faults with a checker start their own.)
+ */
+function lastCallLongAgo(guardHome: string): void {
+  const log = join(guardHome, 'log.jsonl');
+  const old = new Date(Date.now() - 3_600_000);
+  if (existsSync(log)) utimesSync(log, old, old);
+}
+
+/** Hook runs at once (the machine is small and shared), over all the cases running side by side. */
 const LANES = 4;
+const lane = limiter(LANES);
+
+/**
+ * The agents a case runs on. By default half of them, the other half under the other mode, taking
+ * turns down the table: every fault meets every agent (under one of the modes), and every agent
+ * meets both modes. `GUARD_FULL=1`: every agent under both modes.
+ */
+function agentsOf(fault: number, mode: Mode): readonly AgentId[] {
+  if (FULL) return AGENTS;
+  const half = (fault + (mode === 'fail-open' ? 0 : 1)) % 2;
+  return AGENTS.filter((_, i) => i % 2 === half);
+}
 
 /** What went wrong in one run, or undefined when nothing did. */
 async function tryCase(fault: Fault, mode: Mode, agent: AgentId, command: string): Promise<string | undefined> {
@@ -492,15 +533,16 @@ describe('faults never loosen an answer', () => {
     // the count the self-attack reports: how many fault cases ran, how many went wrong
     console.log(`fault cases: ${tally.tried} tried, ${tally.wrong} went wrong`);
   });
-  const cases = FAULTS.flatMap((fault) => MODES.map((mode) => ({ fault, mode })));
-  // named in full (it.for would cut the names short, and names alike would run as one)
-  for (const { fault, mode } of cases)
-    it(`${fault.name} (${mode})`, { timeout: 120_000 }, async ({ skip }) => {
+  const cases = FAULTS.flatMap((fault, index) => MODES.map((mode) => ({ fault, mode, agents: agentsOf(index, mode) })));
+  // named in full (it.for would cut the names short, and names alike would run as one); side by
+  // side, their runs sharing the lanes
+  for (const { fault, mode, agents } of cases)
+    it.concurrent(`${fault.name} (${mode})`, { timeout: scaled(120_000) }, async ({ skip, expect }) => {
       if (fault.skip) skip(fault.skip);
-      const runs = AGENTS.flatMap((agent) => COMMANDS.map((command) => ({ agent, command })));
-      const wrong = (await pool(runs, LANES, ({ agent, command }) => tryCase(fault, mode, agent, command))).filter(
-        (problem): problem is string => problem !== undefined,
-      );
+      const runs = agents.flatMap((agent) => COMMANDS.map((command) => ({ agent, command })));
+      const wrong = (
+        await Promise.all(runs.map(({ agent, command }) => lane(() => tryCase(fault, mode, agent, command))))
+      ).filter((problem): problem is string => problem !== undefined);
       tally.tried += runs.length;
       tally.wrong += wrong.length;
       expect(wrong).toEqual([]);
@@ -514,33 +556,38 @@ describe('faults never loosen an answer', () => {
  */
 describe('a git slower than its budget, under fail-closed', () => {
   const COMMIT = 'git add -A && git commit -m wip';
-  it.for(AGENTS)('%s: a commit over an untracked .env does not go ahead', { timeout: 60_000 }, async (agent) => {
-    const realGit = findOnPath('git', world.env());
-    if (realGit === undefined) throw new Error('git is not on PATH');
-    const n = counter++;
-    const home = join(world.root, `slow-git-${n}`);
-    const guardHome = join(home, 'guard');
-    const project = join(home, 'project');
-    const bin = join(home, 'slow-bin');
-    cpSync(templates['fail-closed'], guardHome, { recursive: true });
-    mkdirSync(project, { recursive: true });
-    mkdirSync(bin);
-    execFileSync(realGit, ['init', '-q', project]);
-    writeFileSync(join(project, 'app.js'), 'console.log(1);\n');
-    writeFileSync(join(project, '.env'), 'API_TOKEN=not-a-real-one\n');
-    writeFileSync(join(bin, 'git'), `#!/bin/sh\nsleep 3\nexec '${realGit}' "$@"\n`, { mode: 0o755 });
-    const env = world.env({ GUARD_HOME: guardHome, HOME: home });
-    const payload = JSON.stringify(shellPayload(agent, COMMIT, project, `slow-${n}`));
-    const ran = await runShell(commands[agent], {
-      env: { ...env, PATH: `${bin}:${env['PATH'] ?? ''}` },
-      cwd: project,
-      stdin: payload,
-      limitMs: 9_000,
-    });
-    const got = verdictOf(agent, ran);
-    const detail = `${agent}: got ${got} after ${ran.ms} ms; stderr: ${ran.stderr.slice(0, 200)}`;
-    expect(ran.timedOut, detail).toBe(false);
-    expect(ran.code, detail).toBe(0);
-    expect(STRICTNESS[got], detail).toBeGreaterThanOrEqual(STRICTNESS.ask);
-  });
+  it.concurrent.for(AGENTS)(
+    '%s: a commit over an untracked .env does not go ahead',
+    { timeout: scaled(60_000) },
+    async (agent, { expect }) => {
+      const realGit = findOnPath('git', world.env());
+      if (realGit === undefined) throw new Error('git is not on PATH');
+      const n = counter++;
+      const home = join(world.root, `slow-git-${n}`);
+      const guardHome = join(home, 'guard');
+      const project = join(home, 'project');
+      const bin = join(home, 'slow-bin');
+      cpSync(templates['fail-closed'], guardHome, { recursive: true });
+      lastCallLongAgo(guardHome);
+      mkdirSync(project, { recursive: true });
+      mkdirSync(bin);
+      execFileSync(realGit, ['init', '-q', project]);
+      writeFileSync(join(project, 'app.js'), 'console.log(1);\n');
+      writeFileSync(join(project, '.env'), 'API_TOKEN=not-a-real-one\n');
+      writeFileSync(join(bin, 'git'), `#!/bin/sh\nsleep 3\nexec '${realGit}' "$@"\n`, { mode: 0o755 });
+      const env = world.env({ GUARD_HOME: guardHome, HOME: home });
+      const payload = JSON.stringify(shellPayload(agent, COMMIT, project, `slow-${n}`));
+      const ran = await runShell(commands[agent], {
+        env: { ...env, PATH: `${bin}:${env['PATH'] ?? ''}` },
+        cwd: project,
+        stdin: payload,
+        limitMs: scaled(9_000),
+      });
+      const got = verdictOf(agent, ran);
+      const detail = `${agent}: got ${got} after ${ran.ms} ms; stderr: ${ran.stderr.slice(0, 200)}`;
+      expect(ran.timedOut, detail).toBe(false);
+      expect(ran.code, detail).toBe(0);
+      expect(STRICTNESS[got], detail).toBeGreaterThanOrEqual(STRICTNESS.ask);
+    },
+  );
 });
