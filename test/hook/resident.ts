@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scaled } from '../machine.js';
 
 /**
  * The hook command as `guard setup` writes it (`node hook-entry.cjs hook <agent>`), which hands
@@ -39,7 +40,7 @@ export function answers(socket: string): Promise<boolean> {
 }
 
 /** Waits until something accepts at the socket (a checker just started); false after `ms`. */
-export async function waitForChecker(socket: string, ms = 20_000): Promise<boolean> {
+export async function waitForChecker(socket: string, ms = scaled(20_000)): Promise<boolean> {
   const until = Date.now() + ms;
   while (Date.now() < until) {
     if (existsSync(socket) && (await answers(socket))) return true;
