@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
   cpSync,
@@ -12,7 +12,6 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import {
   changesDir,
@@ -29,6 +28,7 @@ import {
   updateChat,
   waitingChanges,
 } from '../../src/state/chats.js';
+import { atOnce } from '../at-once.js';
 
 const DAY = 86_400_000;
 const home = (): string => mkdtempSync(join(tmpdir(), 'guard-state-'));
@@ -344,11 +344,10 @@ describe('chat state under concurrent processes', () => {
     const dir = home();
     const script = `import { updateChat } from ${JSON.stringify(dist.href)};
       updateChat(process.argv[1], 'codex', 'shared', Date.now(), 86400000, (s) => void s.approved.push('k' + process.argv[2]));`;
-    const run = promisify(execFile);
-    await Promise.all(
-      Array.from({ length: 50 }, (_, i) =>
-        run(process.execPath, ['--input-type=module', '-e', script, dir, String(i)]),
-      ),
+    await atOnce(
+      50,
+      () => script,
+      (i) => [dir, String(i)],
     );
     const state = JSON.parse(readFileSync(chatFile(dir, 'codex', 'shared'), 'utf8')) as { approved: string[] };
     expect([...state.approved].sort()).toEqual(Array.from({ length: 50 }, (_, i) => `k${i}`).sort());
@@ -371,11 +370,10 @@ describe('chat state under concurrent processes', () => {
       if (waitingChanges(home, 'codex', 'shared') >= COMPACT_AT) compactChat(home, 'codex', 'shared', Date.now(), 86400000);
       const last = read();
       if (!last.untrusted || !last.approved.includes('k' + i)) process.exit(5);`;
-    const run = promisify(execFile);
-    await Promise.all(
-      Array.from({ length: 24 }, (_, i) =>
-        run(process.execPath, ['--input-type=module', '-e', script, dir, String(i)]),
-      ),
+    await atOnce(
+      24,
+      () => script,
+      (i) => [dir, String(i)],
     );
     const state = loadChat(dir, 'codex', 'shared', Date.now(), DAY);
     expect(state.untrusted).toBe(true);

@@ -1,13 +1,12 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { forgetAllowed, keepForProject, readAllowed } from '../../src/state/allowed.js';
 import { lockOwner, withLock } from '../../src/state/lock.js';
 import { readHealth, updateHealth } from '../../src/state/opinion.js';
 import { effectiveSettings, lastGoodPath, readSettings, settingsPath } from '../../src/state/settings.js';
+import { atOnce } from '../at-once.js';
 
 /**
  * The files in guard's folder that several processes change besides the chats (SPEC §5: no lost
@@ -17,12 +16,9 @@ import { effectiveSettings, lastGoodPath, readSettings, settingsPath } from '../
 
 const home = (): string => mkdtempSync(join(tmpdir(), 'guard-locked-'));
 const dist = (file: string): string => new URL(`../../dist/state/${file}`, import.meta.url).href;
-const run = promisify(execFile);
 
-function runAll(count: number, script: (i: number) => string, dir: string): Promise<unknown[]> {
-  return Promise.all(
-    Array.from({ length: count }, (_, i) => run(process.execPath, ['--input-type=module', '-e', script(i), dir])),
-  );
+function runAll(count: number, script: (i: number) => string, dir: string): Promise<void> {
+  return atOnce(count, script, () => [dir]);
 }
 
 describe('files changed by several processes at once', () => {
