@@ -12,6 +12,7 @@ import { FAIL_CLOSED_MESSAGE } from '../../packages/cli/src/hook/failure.js';
 import type { LogEntry } from '../../packages/cli/src/state/decision-log.js';
 import { createProbe } from '../../packages/cli/src/world/probe.js';
 import { AGENT_CASES, ASKED, BLOCKED, HARMLESS, fixture, fixtureText } from '../../packages/cli/test/hook-cases.js';
+import { ROOMY_DEADLINE_MS, scaled } from '../machine.js';
 import { BIN, requireBuild, runHookProcess } from './bin.js';
 
 /**
@@ -35,7 +36,12 @@ afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
 /** Runs the hook and returns its result plus the one log line it appended. */
 async function hook(args: readonly string[], stdin: string, guardHome = OPEN) {
   const before = logLines(guardHome).length;
-  const result = await runHookProcess(args, stdin, { HOME, GUARD_HOME: guardHome });
+  const result = await runHookProcess(args, stdin, {
+    HOME,
+    GUARD_HOME: guardHome,
+    // these calls are about the answer, not the deadline (which has its own rows below)
+    GUARD_DEADLINE_MS: String(ROOMY_DEADLINE_MS),
+  });
   const lines = logLines(guardHome);
   expect(lines.length - before).toBe(1);
   return { ...result, log: lines.at(-1) as LogEntry };
@@ -207,7 +213,7 @@ describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (
     const before = logLines(OPEN).length;
     const { exited, child } = openStdin('{"hook_event_name": "PreToolUse", "tool_input": {"command": "git st');
     // the answer is in the log once it went out; the process ends when the agent closes stdin
-    for (let waited = 0; logLines(OPEN).length === before && waited < 8_000; waited += 50)
+    for (let waited = 0; logLines(OPEN).length === before && waited < scaled(8_000); waited += 50)
       await new Promise((resolve) => setTimeout(resolve, 50));
     expect(logLines(OPEN).slice(before)).toMatchObject([{ how: 'deadline', decision: 'allow' }]);
     child.stdin.end();

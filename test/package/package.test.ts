@@ -19,6 +19,7 @@ import { GUARD_PACKAGE } from '../../packages/core/src/product.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { splitCommand } from '../../packages/cli/src/agents/config-io.js';
 import type { StatusJson } from '../../packages/cli/src/agents/inspect.js';
+import { ROOMY_DEADLINE_MS } from '../machine.js';
 
 // The package as a person gets it: `npm run package` makes the tarball, npm installs it into a
 // prefix whose path has a space (offline: the tarball has no dependencies), and the installed
@@ -209,7 +210,8 @@ describe.skipIf(process.platform === 'win32')('the installable package', () => {
           cwd: work,
           input: JSON.stringify(payload),
           encoding: 'utf8',
-          env: cleanEnv({ GUARD_HOME: guardHome }),
+          // a deadline a busy machine cannot run out: the point is the installed hook's answer
+          env: cleanEnv({ GUARD_HOME: guardHome, GUARD_DEADLINE_MS: String(ROOMY_DEADLINE_MS) }),
         }),
         `hook: ${JSON.stringify(payload.tool_input)}`,
       );

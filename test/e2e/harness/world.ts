@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { LogEntry } from '../../../packages/cli/src/state/decision-log.js';
 import { pathWithoutAgents } from '../../../packages/cli/test/agent-free-path.js';
 import { BIN } from '../../hook/bin.js';
+import { scaled } from '../../machine.js';
 import { runBounded } from './process.js';
 import type { RunResult } from './process.js';
 
@@ -66,6 +67,10 @@ export function makeWorld(options: WorldOptions = {}): World {
     GIT_AUTHOR_EMAIL: 'dev@example.com',
     GIT_COMMITTER_NAME: 'Dev',
     GIT_COMMITTER_EMAIL: 'dev@example.com',
+    // guard's deadline for the hooks the agents run, well past its 2 s and below their own 10 s: a
+    // busy machine slows the hook's start, and these tests are about its answers (the deadline
+    // has tests of its own)
+    GUARD_DEADLINE_MS: '8000',
     // the test run's (vitest.config.ts): a resident checker the hooks start leaves soon after
     ...(process.env['GUARD_SERVER_IDLE_MS'] === undefined
       ? {}
@@ -93,7 +98,7 @@ export function guard(
   return runBounded(process.execPath, [BIN, ...args], {
     cwd: world.project,
     env: world.env(extraEnv),
-    limitMs: 60_000,
+    limitMs: scaled(60_000),
   });
 }
 
@@ -131,7 +136,7 @@ export function git(world: World, cwd: string, args: readonly string[]): string 
     env: world.env(),
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 30_000,
+    timeout: scaled(30_000),
   });
 }
 

@@ -13,12 +13,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOMY_DEADLINE_MS } from '../../../../test/machine.js';
 
 // The built binary, as agents and people run it. `npm test` builds before it runs the tests.
 const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 const HOME = mkdtempSync(join(tmpdir(), 'guard-e2e-'));
 // only this: GUARD_HOME, XDG_STATE_HOME or CODEX_HOME of the person running the tests must not reach guard
-const ENV = { HOME, PATH: process.env.PATH ?? '' };
+// (and a hook deadline a busy machine cannot run out: these tests are about what the hook answers)
+const ENV = { HOME, PATH: process.env.PATH ?? '', GUARD_DEADLINE_MS: String(ROOMY_DEADLINE_MS) };
 
 beforeAll(() => {
   if (!existsSync(BIN)) {

@@ -23,6 +23,7 @@ import { splitCommand } from '../../src/agents/config-io.js';
 import type { LogEntry } from '../../src/state/decision-log.js';
 import { pathWithoutAgents } from '../agent-free-path.js';
 import { AGENT_CASES } from '../hook-cases.js';
+import { ROOMY_DEADLINE_MS } from '../../../../test/machine.js';
 
 // A checkout, a home folder and guard's folder whose paths have spaces and letters beyond ASCII in
 // them, as on many people's machines: setup writes a hook command that the agent's own shell runs
@@ -37,7 +38,14 @@ const HOOK = join(CHECKOUT, 'packages', 'cli', 'dist', 'hook-entry.cjs');
 const HOME = join(ROOT, 'home', ODD);
 const GUARD_HOME = join(ROOT, "guard's home", ODD);
 const PROJECT = join(HOME, 'projects', 'mon projet ✓');
-const ENV = { HOME, GUARD_HOME, SHELL: '/bin/sh', PATH: pathWithoutAgents(process.env.PATH ?? '') };
+// (with a hook deadline a busy machine cannot run out: these tests are about the paths)
+const ENV = {
+  HOME,
+  GUARD_HOME,
+  SHELL: '/bin/sh',
+  PATH: pathWithoutAgents(process.env.PATH ?? ''),
+  GUARD_DEADLINE_MS: String(ROOMY_DEADLINE_MS),
+};
 const PACKAGES = ['core', 'adapters', 'cli'];
 
 /**
