@@ -184,10 +184,10 @@ describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (
     });
   });
 
-  /** Starts the hook, writes `stdin` without ending it, and resolves with the first reply bytes. */
-  function openStdin(stdin: string) {
+  /** Starts the hook with a deadline, writes `stdin` without ending it, and resolves with the first reply bytes. */
+  function openStdin(stdin: string, deadlineMs: number) {
     const child = spawn(process.execPath, [BIN, 'hook', ...args], {
-      env: { PATH: process.env['PATH'] ?? '', HOME, GUARD_HOME: OPEN, GUARD_DEADLINE_MS: '300' },
+      env: { PATH: process.env['PATH'] ?? '', HOME, GUARD_HOME: OPEN, GUARD_DEADLINE_MS: String(deadlineMs) },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -199,7 +199,9 @@ describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (
 
   it('stdin left open after a whole payload: answered at once, and the process ends', async () => {
     const before = logLines(OPEN).length;
-    const { exited, stdout, child } = openStdin(JSON.stringify(agentCase.shell(HARMLESS)));
+    // at once: long before a deadline however busy the machine (a hook waiting for stdin to end
+    // would answer at that deadline)
+    const { exited, stdout, child } = openStdin(JSON.stringify(agentCase.shell(HARMLESS)), ROOMY_DEADLINE_MS);
     try {
       expect(await exited).toBe(0);
       expect(stdout()).toBe(agentCase.noObjection);
@@ -211,7 +213,7 @@ describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (
 
   it('stdin left open in the middle of a payload: answered at the deadline', async () => {
     const before = logLines(OPEN).length;
-    const { exited, child } = openStdin('{"hook_event_name": "PreToolUse", "tool_input": {"command": "git st');
+    const { exited, child } = openStdin('{"hook_event_name": "PreToolUse", "tool_input": {"command": "git st', 300);
     // the answer is in the log once it went out; the process ends when the agent closes stdin
     for (let waited = 0; logLines(OPEN).length === before && waited < scaled(8_000); waited += 50)
       await new Promise((resolve) => setTimeout(resolve, 50));
