@@ -145,8 +145,11 @@ export function repoBench({ sizes, runs, commitTries = 20, work, hooks, env, mea
 }
 
 /**
- * `count` processes at once, `rounds` times, alternating hooks of one chat (an asked push each,
- * which the chat saves) and `node -e 0`: p50 and p99 of each process's spawn-to-exit time.
+ * `count` processes at once, `rounds` times, alternating hooks of one chat and `node -e 0`: p50 and
+ * p99 of each process's spawn-to-exit time. Half the hooks get an asked push (which the chat
+ * saves), half a force push (the never list); the silent answers among them (an empty stdout or
+ * `{}`, which Codex reads as "no objection") are counted: each of these steps must be answered with
+ * a deny however loaded the machine, so the target is 0.
  */
 export async function loadBench({ counts, rounds, work, hooks, env, log }) {
   const results = [];
@@ -154,6 +157,7 @@ export async function loadBench({ counts, rounds, work, hooks, env, log }) {
     log(`bench: ${count} at once…`);
     const nodeMs = [];
     const hookMs = hooks.map(() => []);
+    const silent = hooks.map(() => 0);
     const batches = [
       () => Promise.all(Array.from({ length: count }, () => timed(process.execPath, ['-e', '0'], '', env))),
       ...hooks.map((hook) => (round) => {
@@ -163,7 +167,7 @@ export async function loadBench({ counts, rounds, work, hooks, env, log }) {
             timed(
               process.execPath,
               [hook.path, 'hook', 'codex'],
-              codexPayload(`git push origin branch-${i}`, work, chat, i),
+              codexPayload(`git push ${i % 2 === 0 ? '' : '--force '}origin branch-${i}`, work, chat, i),
               hook.env === undefined ? env : { ...env, ...hook.env },
             ),
           ),
@@ -174,8 +178,12 @@ export async function loadBench({ counts, rounds, work, hooks, env, log }) {
       // the order rotates, so no batch always meets a machine another one just warmed
       for (let k = 0; k < batches.length; k++) {
         const at = (round + k) % batches.length;
-        const times = await batches[at](round);
-        (at === 0 ? nodeMs : hookMs[at - 1]).push(...times);
+        const runs = await batches[at](round);
+        if (at === 0) nodeMs.push(...runs.map((run) => run.ms));
+        else {
+          hookMs[at - 1].push(...runs.map((run) => run.ms));
+          silent[at - 1] += runs.filter((run) => isSilent(run.stdout)).length;
+        }
       }
     }
     const floor = { p50: percentile(nodeMs, 0.5), p99: percentile(nodeMs, 0.99) };
@@ -189,6 +197,8 @@ export async function loadBench({ counts, rounds, work, hooks, env, log }) {
           label: hook.label,
           hookMs: { p50: round2(guard.p50), p99: round2(guard.p99) },
           ratio: { p50: round2(guard.p50 / floor.p50), p99: round2(guard.p99 / floor.p99) },
+          silent: silent[i],
+          calls: hookMs[i].length,
         };
       }),
     });
@@ -196,17 +206,25 @@ export async function loadBench({ counts, rounds, work, hooks, env, log }) {
   return results;
 }
 
-/** Spawn-to-exit wall time of one process, in ms (rejects when it fails). */
+/** Whether a hook's stdout is what Codex reads as "no objection": nothing, or an empty object. */
+function isSilent(stdout) {
+  const text = stdout.trim();
+  return text === '' || text === '{}';
+}
+
+/** Spawn-to-exit wall time of one process, in ms, and its stdout (rejects when it fails). */
 function timed(file, argv, input, env) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(file, argv, { env, stdio: ['pipe', 'ignore', 'pipe'] });
+    const child = spawn(file, argv, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
     let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => {
       if (code !== 0) reject(new Error(`${argv.join(' ')} exited ${code}: ${stderr}`));
-      else resolve(Number(process.hrtime.bigint() - started) / 1e6);
+      else resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, stdout });
     });
     child.stdin.on('error', () => undefined);
     child.stdin.end(input);

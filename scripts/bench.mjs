@@ -31,7 +31,9 @@
 // 2. Repositories (scripts/bench-scale.mjs): the hook on harmless, checkout, delete and commit steps
 //    in generated git repositories of each size, against `node -e 0` in the same rounds; and how
 //    often `git add -A && git commit` over an untracked `.env` was blocked (a fresh chat each time).
-// 3. Load: N hooks of one chat at once against N `node -e 0` at once, p50 and p99.
+// 3. Load: N hooks of one chat at once against N `node -e 0` at once, p50 and p99, through the resident
+//    checker and in-process; half the hooks get an asked push, half a force push, and the silent
+//    answers among them (what Codex reads as "no objection") are counted: the target is 0.
 // 5. Agents (scripts/agent-overhead.mjs): guard's cost inside the real Codex, Copilot, Claude Code and
 //    Gemini CLI, offline against the e2e fake models: ms added per tool call and per hook call, with
 //    guard's hook against the same hook files running `node -e 0` or `true`, rounds rotating, the
@@ -456,11 +458,12 @@ function render(report) {
         `${item.nodeMs.p50.toFixed(0)} / ${item.nodeMs.p99.toFixed(0)}`,
         `${hook.hookMs.p50.toFixed(0)} / ${hook.hookMs.p99.toFixed(0)}`,
         `${hook.ratio.p50.toFixed(2)}x / ${hook.ratio.p99.toFixed(2)}x`,
+        `${hook.silent} of ${hook.calls}`,
       ]),
     );
     out.push(
-      `load: hooks of one chat (an asked push each, saved) started at once, against as many node -e 0 (${loadRounds} rounds; target p99 <= 1.5x)`,
-      ...table(['', 'node p50 / p99 ms', 'hook p50 / p99 ms', 'ratio p50 / p99'], rows),
+      `load: hooks of one chat (an asked push or a force push each, saved) started at once, against as many node -e 0 (${loadRounds} rounds; target p99 <= 1.5x, and no silent answer: every one of these steps is denied)`,
+      ...table(['', 'node p50 / p99 ms', 'hook p50 / p99 ms', 'ratio p50 / p99', 'silent answers'], rows),
       '',
     );
   }

@@ -28,7 +28,7 @@ const ELSEWHERE = '\0guard-cli-elsewhere:';
 
 /**
  * Writes cli.bundle.cjs and its code cache into `out`, which must hold cli-load.cjs (the loader the
- * warm-up runs the bundle through) and ../package.json (the version commander is given). `lazy`:
+ * warm-up runs the bundle through) with hook-base.cjs (what it requires) and ../package.json (the version commander is given). `lazy`:
  * packages left outside the bundle, loaded when first needed (from node_modules, or from where
  * `paths` maps them); `plugins`: rolldown plugins for the bundle. Returns the files written, with
  * their sizes, and the modules bundled.

@@ -22,7 +22,7 @@ const LAZY = new Set(['yaml', 'execa', 'smol-toml']);
 
 /**
  * Writes hook.bundle.cjs and its code cache into `out`, which must hold hook-load.cjs (the loader
- * the warm-up runs the bundle through). `lazy`: packages left outside the bundle, loaded when first
+ * the warm-up runs the bundle through) and hook-base.cjs (what it requires). `lazy`: packages left outside the bundle, loaded when first
  * needed (from node_modules, or from where `paths` maps them); `plugins`: rolldown plugins for the
  * bundle. Returns the bundle's size in bytes (lazy chunks apart), its number of lazy imports, every
  * script it wrote with its size, and the build's id (written to hook.bundle.id; the bundle's cache
@@ -124,11 +124,11 @@ const SECOND_OPINION_ONLY = /[\\/]core[\\/]dist[\\/]second-opinion[\\/](?:answer
 /** The lazy chunks' files (and their caches) as the build names them, and the bundle's caches of any build. */
 const LAZY_FILE = /^(?:hook-lazy-.+\.(?:cjs|cache)|hook\.bundle(?:-[0-9a-f]+)?\.cache)$/;
 
-/** The file holding the build's id (read by hook-load.cts). */
+/** The file holding the build's id (read by hook-base.cts). */
 const BUILD_ID = 'hook.bundle.id';
 
 /** The scripts around the bundle that take part in the build's id, when the output folder has them. */
-const HOOK_LOADERS = ['hook-entry.cjs', 'hook-load.cjs', 'hook-server.cjs'];
+const HOOK_LOADERS = ['hook-entry.cjs', 'hook-load.cjs', 'hook-server.cjs', 'hook-base.cjs'];
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { bytes, imports, files } = await bundleHook();

@@ -15,8 +15,16 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
+// the agents as their adapters declare them, in a home with no variable moving their folders
+const { AGENTS, agentKnowledge } = await import(new URL('../packages/adapters/dist/agents.js', import.meta.url).href);
+
 export const PROJECT = '/home/dev/project';
-export const ENV = { home: '/home/dev', tmp: '/tmp', guardHome: '/home/dev/.local/state/guard' };
+export const ENV = {
+  home: '/home/dev',
+  tmp: '/tmp',
+  guardHome: '/home/dev/.local/state/guard',
+  agents: agentKnowledge(Object.values(AGENTS), { home: '/home/dev', env: {} }),
+};
 export const TARGET_STEPS_PER_SECOND = 20_000;
 /** `guard explain --jsonl` over this many corpus lines, in one fresh process… */
 export const EXPLAIN_LINES = 3000;

@@ -7,7 +7,7 @@
 // The tarball declares no dependencies and holds no node_modules, so it installs offline:
 //   dist/bin.js, dist/*.js   the CLI, bundled with @guard/core and @guard/adapters into ES module
 //                            chunks (each command still loads only when it runs)
-//   dist/hook-entry.cjs, hook-server.cjs, hook-load.cjs, hook.bundle.cjs, .id and -<id>.cache, the hook's lazy chunks and theirs
+//   dist/hook-entry.cjs, hook-server.cjs, hook-load.cjs, hook-base.cjs, hook.bundle.cjs, .id and -<id>.cache, the hook's lazy chunks and theirs
 //                            the hook, bundled and warmed up exactly as `npm run build` makes it
 //                            for a checkout (scripts/bundle-hook.mjs)
 //   dist/cli-load.cjs, cli.bundle.cjs and cli.bundle-<hash>.cache
@@ -69,6 +69,7 @@ async function makePackage(out, keepDeps) {
     'hook-load.cjs',
     'hook-entry.cjs',
     'hook-server.cjs',
+    'hook-base.cjs',
     'main.js',
     'cli-load.cjs',
   ]) {
@@ -98,7 +99,7 @@ async function makePackage(out, keepDeps) {
 
     // The CLI: bin.js and a chunk per lazily loaded command. bin.js loads the hook and the CLI
     // bundle through the CommonJS loaders next to it, which stay files of their own (each finds its
-    // bundle by __dirname).
+    // bundle by __dirname), as does the module they share (hook-base.cjs).
     const bundle = await rolldown({
       input: join(DIST, 'bin.js'),
       platform: 'node',
@@ -118,7 +119,7 @@ async function makePackage(out, keepDeps) {
     await bundle.close();
     const chunks = output.filter((chunk) => chunk.type === 'chunk');
     for (const chunk of chunks) for (const id of chunk.moduleIds) modules.add(id);
-    for (const file of ['hook-load.cjs', 'hook-entry.cjs', 'hook-server.cjs', 'cli-load.cjs'])
+    for (const file of ['hook-load.cjs', 'hook-entry.cjs', 'hook-server.cjs', 'hook-base.cjs', 'cli-load.cjs'])
       copyFileSync(join(DIST, file), join(dist, file));
     const hook = await bundleHook({ out: dist, lazy: external, paths, plugins });
 

@@ -24,12 +24,5 @@ export function scaled(ms: number): number {
   return Math.round(ms * SLOWDOWN);
 }
 
-/**
- * The deadline (GUARD_DEADLINE_MS) for a hook a test starts, where the test is not about the
- * deadline: far past guard's own 2 s, so that a slow start on a busy machine does not end in the
- * deadline's answer.
- */
-export const ROOMY_DEADLINE_MS: number = scaled(10_000);
-
 /** Whether every case runs (`GUARD_FULL=1`), or the sampled tables run their share. */
 export const FULL: boolean = process.env['GUARD_FULL'] === '1';

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-// the root folder is no workspace package, so core is imported by path
+// the root folder is no workspace package, so core and the adapters are imported by path
+import { AGENTS, agentKnowledge } from '../../packages/adapters/src/agents.js';
 import {
   evaluate,
   rules,
@@ -145,6 +146,7 @@ describe('the engine on the corpus', () => {
       home: '/home/dev',
       tmp: '/tmp',
       guardHome: '/home/dev/.local/state/guard',
+      agents: agentKnowledge(Object.values(AGENTS), { home: '/home/dev', env: {} }),
       probe: tableProbe(line.probe),
     });
   };

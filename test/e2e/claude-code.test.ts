@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { plainCommand } from '../../packages/adapters/src/index.js';
 import { scaled } from '../machine.js';
 import { CLAUDE_SETTINGS, claudePrompt, writeClaudeSettings } from './harness/agents.js';
 import { fakeMessagesModel } from './harness/fake-model.js';
@@ -118,22 +119,35 @@ describe('Claude Code (claude -p) with guard', { timeout: scaled(120_000) }, () 
   });
 
   it.for([
-    { failClosed: true, runs: false },
-    { failClosed: false, runs: true },
+    // an older setup's plain command: Node exits 1 before guard runs, and Claude Code's own onFailure decides
+    { form: 'plain', failClosed: true, runs: false, says: 'failed; blocking because onFailure is "block"' },
+    { form: 'plain', failClosed: false, runs: true, says: undefined },
+    // the command setup writes now answers by itself: blocked, or asked (which -p refuses), never run unchecked
+    {
+      form: 'own answer',
+      failClosed: true,
+      runs: false,
+      says: "guard: blocked. This step was not checked: guard's files are gone",
+    },
+    { form: 'own answer', failClosed: false, runs: false, says: undefined },
   ])(
-    "with fail-closed $failClosed, a PreToolUse hook that cannot even start lets the step run: $runs (Claude Code's own onFailure)",
-    async ({ failClosed, runs }) => {
+    'with fail-closed $failClosed, a PreToolUse command ($form) whose hook script is gone lets the step run: $runs',
+    async ({ form, failClosed, runs, says }) => {
       // turning fail-closed on sets Claude Code's own switch on guard's entries where it is set up
       if (failClosed) expect(await guardOk(world, ['fail-closed', 'on'])).toMatch(/refreshed guard's hook/);
       const parsed = JSON.parse(readFileSync(settings, 'utf8')) as ClaudeSettings;
       const pre = parsed.hooks['PreToolUse']?.at(-1)?.hooks[0];
       expect(pre?.onFailure).toBe(failClosed ? 'block' : undefined);
-      // guard's PreToolUse command names a script that is not there: Node exits 1 before guard runs
-      if (pre) pre.command = pre.command.replace('hook-entry.cjs', 'moved-away.cjs');
+      // guard's PreToolUse command names a script that is not there
+      if (pre) {
+        const command = form === 'plain' ? plainCommand(pre.command) : pre.command;
+        pre.command = command.replaceAll('hook-entry.cjs', 'moved-away.cjs');
+      }
       writeFileSync(settings, JSON.stringify(parsed, null, 2));
-      const { fake } = await run([{ shell: 'touch made-by-agent.txt' }]);
+      const { fake, result } = await run([{ shell: 'touch made-by-agent.txt' }]);
       expect(inProject(world, 'made-by-agent.txt')).toBe(runs);
-      if (!runs) expect(fake.toolOutputs()[0]).toContain('failed; blocking because onFailure is "block"');
+      if (says !== undefined) expect(fake.toolOutputs()[0]).toContain(says);
+      if (form === 'own answer') expect(result.permission_denials).toHaveLength(1);
       // the other events still reached guard; the step never did
       expect(readLog(world).flatMap((entry) => entry.event ?? [])).toEqual(
         runs ? ['SessionStart', 'UserPromptSubmit', 'PostToolUse'] : ['SessionStart', 'UserPromptSubmit'],
@@ -141,17 +155,15 @@ describe('Claude Code (claude -p) with guard', { timeout: scaled(120_000) }, () 
     },
   );
 
-  it('fail-closed, and every hook command broken (the checkout moved): Claude Code refuses the prompt and says why', async () => {
+  it('fail-closed, and every hook command broken (the checkout moved): each answers by itself, the model is told why, the step is blocked', async () => {
     await guardOk(world, ['fail-closed', 'on']);
     writeFileSync(settings, readFileSync(settings, 'utf8').replaceAll('hook-entry.cjs', 'moved-away.cjs'));
-    const fake = await fakeMessagesModel({ script: [{ shell: 'touch made-by-agent.txt' }] });
-    models.push(fake);
-    const outcome = await claudePrompt(world, fake, 'do the task');
-    const result = JSON.parse(outcome.stdout) as { result: string };
-    expect(result.result).toMatch(/^UserPromptSubmit operation blocked by hook:/);
-    expect(result.result).toContain('moved-away.cjs');
-    expect(fake.turnRequests()).toHaveLength(0);
+    const { fake } = await run([{ shell: 'touch made-by-agent.txt' }]);
     expect(inProject(world, 'made-by-agent.txt')).toBe(false);
+    expect(fake.toolOutputs()[0]).toMatch(/^PreToolUse:Bash hook error: guard: blocked\. This step was not checked/);
+    // the start and the prompt carried the notice to the model (their own answer), and guard heard of nothing
+    expect(JSON.stringify(fake.turnRequests()[0])).toContain('guard checks no step: its files are gone');
+    expect(readLog(world).flatMap((entry) => entry.event ?? [])).toEqual([]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { adapters } from '../../packages/adapters/src/index.js';
+import { adapters, readFallback } from '../../packages/adapters/src/index.js';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { scaled } from '../machine.js';
 import { listGuardHooks, trustGuardHooks } from '../../packages/cli/src/agents/codex-app-server.js';
@@ -131,16 +131,16 @@ describe('Codex hook trust', { timeout: scaled(120_000) }, () => {
   it('a changed hook command loses trust (Codex skips it) until setup trusts the new command', async () => {
     // an earlier setup from another Node, trusted back then
     await setupGuard(world, 'codex', false);
-    const current = guardCommands()[0] ?? '';
-    const older = current.replace(/^"[^"]+"/, '"/opt/old-node/bin/node"');
-    writeFileSync(
-      hooksFile,
-      readFileSync(hooksFile, 'utf8').replaceAll(
-        JSON.stringify(current).slice(1, -1),
-        JSON.stringify(older).slice(1, -1),
-      ),
-    );
-    expect(await trustGuardHooks(CODEX, hooksFile, [older], worldIo())).toEqual({ total: 4, trusted: 4, disabled: 0 });
+    // each event's command names that Node (the files its own answer checks, and the one it runs)
+    const current = guardCommands();
+    const node = readFallback(current[0] ?? '')?.files.node ?? '';
+    const older = current.map((command) => command.replaceAll(node, '/opt/old-node/bin/node'));
+    let text = readFileSync(hooksFile, 'utf8');
+    current.forEach((command, index) => {
+      text = text.replaceAll(JSON.stringify(command).slice(1, -1), JSON.stringify(older[index]).slice(1, -1));
+    });
+    writeFileSync(hooksFile, text);
+    expect(await trustGuardHooks(CODEX, hooksFile, older, worldIo())).toEqual({ total: 4, trusted: 4, disabled: 0 });
     expect(await statusTrust()).toEqual({ state: 'trusted', upToDate: false });
 
     // setup writes today's command; without codex on PATH the trust stays with the old one

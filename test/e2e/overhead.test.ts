@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adapters } from '../../packages/adapters/src/index.js';
 import { trustGuardHooks } from '../../packages/cli/src/agents/codex-app-server.js';
 import { captureIo } from '../../packages/cli/test/capture-io.js';
 import {
@@ -84,11 +85,9 @@ async function measure(agent: E2eAgent, cache: string): Promise<Result> {
     await setupGuard(world, agent, true);
     if (variant === 'guard') continue;
     const file = hookFile(agent, world);
-    const guardCommand = new RegExp(`"(?:command|bash)": "(.+ hook ${agent})(?: --event \\w+)?"`).exec(
-      readFileSync(file, 'utf8'),
-    );
-    const current = JSON.parse(`"${guardCommand?.[1] ?? ''}"`) as string;
-    swapCommand(file, current, BASELINES[variant]);
+    // every event's command (each carries its own answer for when guard's files are gone)
+    for (const current of adapters[agent].installedCommands(readFileSync(file, 'utf8')))
+      swapCommand(file, current, BASELINES[variant]);
     if (agent === 'codex') {
       const { io } = captureIo({ cwd: world.project, home: world.home });
       const trust = await trustGuardHooks(CODEX, file, [BASELINES[variant]], {

@@ -17,8 +17,6 @@ import { fixture } from '../../packages/cli/test/hook-cases.js';
 import type { LogEntry } from '../../packages/cli/src/state/decision-log.js';
 import type { ChatState } from '../../packages/cli/src/state/chats.js';
 import { loadChat } from '../../packages/cli/src/state/chats.js';
-import { DEFAULT_DEADLINE_MS } from '../../packages/cli/src/hook/run.js';
-import { scaled } from '../machine.js';
 import type { BinResult } from './bin.js';
 import { BIN, runHookProcess } from './bin.js';
 
@@ -43,11 +41,10 @@ export interface World {
 
 /**
  * A fresh world; its project holds a few files an agent might delete. `deadline: 'guard'` keeps
- * guard's own deadline (stretched on a busy machine, as every time limit of the tests: see
- * test/machine.ts); `entry`: another hook script (hook-entry.cjs, which hands calls to the resident
- * checker).
+ * guard's own deadline; `entry`: another hook script (hook-entry.cjs, which hands calls to the
+ * resident checker).
  */
-export function makeWorld(name: string, deadline: number | 'guard' = scaled(20_000), entry?: string): World {
+export function makeWorld(name: string, deadline: number | 'guard' = 20_000, entry?: string): World {
   const root = mkdtempSync(join(tmpdir(), `guard-${name}-`));
   const home = join(root, 'home');
   const project = join(root, 'project');
@@ -60,7 +57,7 @@ export function makeWorld(name: string, deadline: number | 'guard' = scaled(20_0
   const env = {
     HOME: home,
     GUARD_HOME: guardHome,
-    GUARD_DEADLINE_MS: String(deadline === 'guard' ? scaled(DEFAULT_DEADLINE_MS) : deadline),
+    ...(deadline === 'guard' ? {} : { GUARD_DEADLINE_MS: String(deadline) }),
   };
   return { root, home, guardHome, project, env, ...(entry === undefined ? {} : { entry }) };
 }

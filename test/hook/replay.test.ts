@@ -6,13 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentId } from '../../packages/adapters/src/index.js';
 import type { Environment, Verdict } from '../../packages/core/src/index.js';
 import { evaluate, rules } from '../../packages/core/src/index.js';
-import { adapters } from '../../packages/adapters/src/index.js';
+import { adapters, AGENTS, agentKnowledge } from '../../packages/adapters/src/index.js';
 import { askInChatMessage, askMessage, blockMessage, GUARD_ON_NOTICE } from '../../packages/adapters/src/messages.js';
-import { FAIL_CLOSED_MESSAGE } from '../../packages/cli/src/hook/failure.js';
+import { failClosedMessage } from '../../packages/cli/src/hook/failure.js';
 import type { LogEntry } from '../../packages/cli/src/state/decision-log.js';
 import { createProbe } from '../../packages/cli/src/world/probe.js';
 import { AGENT_CASES, ASKED, BLOCKED, HARMLESS, fixture, fixtureText } from '../../packages/cli/test/hook-cases.js';
-import { ROOMY_DEADLINE_MS, scaled } from '../machine.js';
+import { scaled } from '../machine.js';
 import { BIN, requireBuild, runHookProcess } from './bin.js';
 
 /**
@@ -36,12 +36,7 @@ afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
 /** Runs the hook and returns its result plus the one log line it appended. */
 async function hook(args: readonly string[], stdin: string, guardHome = OPEN) {
   const before = logLines(guardHome).length;
-  const result = await runHookProcess(args, stdin, {
-    HOME,
-    GUARD_HOME: guardHome,
-    // these calls are about the answer, not the deadline (which has its own rows below)
-    GUARD_DEADLINE_MS: String(ROOMY_DEADLINE_MS),
-  });
+  const result = await runHookProcess(args, stdin, { HOME, GUARD_HOME: guardHome });
   const lines = logLines(guardHome);
   expect(lines.length - before).toBe(1);
   return { ...result, log: lines.at(-1) as LogEntry };
@@ -114,7 +109,12 @@ const REPLY: Record<AgentId, { deny(text: string): string; ask(text: string): st
 /** Agents whose ask is block-then-chat: the person answers in the chat, with a code to quote. */
 const IN_CHAT: readonly AgentId[] = ['codex', 'gemini'];
 
-const ENV: Environment = { home: HOME, tmp: tmpdir(), guardHome: OPEN };
+const ENV: Environment = {
+  home: HOME,
+  tmp: tmpdir(),
+  guardHome: OPEN,
+  agents: agentKnowledge(Object.values(AGENTS), { home: HOME, env: {} }),
+};
 
 /** The engine's verdict on a payload's step, judged in this process (for the message texts). */
 function verdictOf(agent: AgentId, args: readonly string[], payload: unknown): Verdict {
@@ -173,21 +173,28 @@ describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (
     { name: 'a recorded payload with a field of the wrong type', stdin: fixtureText(agentCase.wrongType) },
   ];
 
-  it.for(broken)('fail-open, $name: no objection, the cause on stderr and in the log', async ({ stdin }) => {
+  // not read, so not checked: asked (a deny where nobody is known to answer), saying so
+  it.for(broken)('fail-open, $name: asked, the cause on stderr and in the log', async ({ stdin }) => {
     const result = await hook(args, stdin);
-    expect(result).toMatchObject({ code: 0, stdout: agentCase.noObjection });
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toBe(agentCase.noObjection);
+    expect(result.stdout).toMatch(/guard could not read this step/i);
     expect(result.stderr).toMatch(/^guard: [^\n]+\n$/);
     expect(result.log).toMatchObject({
       how: 'failure',
-      decision: 'allow',
+      decision: 'ask',
       error: result.stderr.slice('guard: '.length, -1),
     });
   });
 
-  /** Starts the hook with a deadline, writes `stdin` without ending it, and resolves with the first reply bytes. */
-  function openStdin(stdin: string, deadlineMs: number) {
+  /**
+   * Starts the hook (with a deadline of `deadlineMs`, or else the agent's own), writes `stdin`
+   * without ending it, and resolves with the first reply bytes.
+   */
+  function openStdin(stdin: string, deadlineMs?: number) {
+    const deadline = deadlineMs === undefined ? {} : { GUARD_DEADLINE_MS: String(deadlineMs) };
     const child = spawn(process.execPath, [BIN, 'hook', ...args], {
-      env: { PATH: process.env['PATH'] ?? '', HOME, GUARD_HOME: OPEN, GUARD_DEADLINE_MS: String(deadlineMs) },
+      env: { PATH: process.env['PATH'] ?? '', HOME, GUARD_HOME: OPEN, ...deadline },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -199,9 +206,9 @@ describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (
 
   it('stdin left open after a whole payload: answered at once, and the process ends', async () => {
     const before = logLines(OPEN).length;
-    // at once: long before a deadline however busy the machine (a hook waiting for stdin to end
-    // would answer at that deadline)
-    const { exited, stdout, child } = openStdin(JSON.stringify(agentCase.shell(HARMLESS)), ROOMY_DEADLINE_MS);
+    // at once: long before the agent's own deadline however busy the machine (a hook waiting for
+    // stdin to end would answer at that deadline)
+    const { exited, stdout, child } = openStdin(JSON.stringify(agentCase.shell(HARMLESS)));
     try {
       expect(await exited).toBe(0);
       expect(stdout()).toBe(agentCase.noObjection);
@@ -211,24 +218,36 @@ describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (
     }
   });
 
-  it('stdin left open in the middle of a payload: answered at the deadline', async () => {
-    const before = logLines(OPEN).length;
-    const { exited, child } = openStdin('{"hook_event_name": "PreToolUse", "tool_input": {"command": "git st', 300);
-    // the answer is in the log once it went out; the process ends when the agent closes stdin
-    for (let waited = 0; logLines(OPEN).length === before && waited < scaled(8_000); waited += 50)
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(logLines(OPEN).slice(before)).toMatchObject([{ how: 'deadline', decision: 'allow' }]);
-    child.stdin.end();
-    expect(await exited).toBe(0);
-  });
+  // what was read of the payload is judged by the never list; anything else is asked
+  it.for([
+    { command: 'git st', decision: 'ask' },
+    { command: 'git push --force orig', decision: 'block' },
+  ])(
+    'stdin left open in the middle of a payload ($command…): $decision at the deadline',
+    async ({ command, decision }) => {
+      const before = logLines(OPEN).length;
+      const { exited, child, stdout } = openStdin(
+        `{"hook_event_name": "PreToolUse", "tool_input": {"command": "${command}`,
+        300,
+      );
+      // the answer is in the log once it went out; the process ends when the agent closes stdin
+      for (let waited = 0; (logLines(OPEN).length === before || stdout() === '') && waited < scaled(8_000); waited += 50)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(logLines(OPEN).slice(before)).toMatchObject([{ how: 'deadline', decision }]);
+      expect(stdout()).not.toBe(agentCase.noObjection);
+      expect(stdout()).toMatch(/guard ran out of time/i);
+      child.stdin.end();
+      expect(await exited).toBe(0);
+    },
+  );
 
   it.for(broken)('fail-closed, $name: blocked, exit 0', async ({ stdin }) => {
     const result = await hook(args, stdin, CLOSED);
     const verdict: Verdict = {
       decision: 'block',
       findings: [],
-      agentMessage: FAIL_CLOSED_MESSAGE,
-      userMessage: FAIL_CLOSED_MESSAGE,
+      agentMessage: failClosedMessage('unread'),
+      userMessage: failClosedMessage('unread'),
     };
     expect(result).toMatchObject({ code: 0, stdout: REPLY[agent].deny(blockMessage(verdict)) });
     expect(result.log).toMatchObject({ how: 'failure', decision: 'block' });

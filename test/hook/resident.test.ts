@@ -17,12 +17,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AGENT_CASES, BLOCKED } from '../../packages/cli/test/hook-cases.js';
 import type { BinResult } from './bin.js';
-import { FULL, ROOMY_DEADLINE_MS, scaled } from '../machine.js';
+import { FULL, scaled } from '../machine.js';
 import { requireBuild } from './bin.js';
 import { runProcess } from './chats.js';
 import {
+  alive,
   answers,
   buildId,
+  checkerPid,
   checkerSocket,
   HOOK_ENTRY,
   noted,
@@ -60,10 +62,7 @@ let homes = 0;
 function guardHome(extra: Readonly<Record<string, string>> = {}): { guardHome: string; env: Record<string, string> } {
   const dir = join(ROOT, `guard-${(homes += 1)}`);
   mkdirSync(dir);
-  // a roomy deadline: these calls are about where they are answered, not how soon (a row about the
-  // deadline sets its own)
-  const env = { HOME, GUARD_HOME: dir, GUARD_SERVER_IDLE_MS: '30000', GUARD_DEADLINE_MS: String(ROOMY_DEADLINE_MS) };
-  return { guardHome: dir, env: { ...env, ...extra } };
+  return { guardHome: dir, env: { HOME, GUARD_HOME: dir, GUARD_SERVER_IDLE_MS: '30000', ...extra } };
 }
 
 /** Runs the hook command as setup writes it. */
@@ -152,7 +151,8 @@ describe.concurrent('the same answers through the resident checker as in-process
 async function standIn(guardHome: string, behave: (conn: Socket) => void): Promise<Server> {
   const { run, socket } = checkerSocket(guardHome);
   mkdirSync(run, { recursive: true, mode: 0o700 });
-  const server = createServer(behave);
+  // half-open, as the checker: a client's end of stdin does not end the connection
+  const server = createServer({ allowHalfOpen: true }, behave);
   await new Promise<void>((resolve) => server.listen(socket, resolve));
   return server;
 }
@@ -172,18 +172,6 @@ async function staleSocket(guardHome: string, env: Record<string, string>): Prom
   const pid = checkerPid(socket);
   process.kill(pid, 'SIGKILL');
   while (await answers(socket)) await new Promise((resolve) => setTimeout(resolve, 20));
-}
-
-/** The pid of the checker serving a socket (Linux: from /proc). */
-function checkerPid(socket: string): number {
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(socket)) return Number(pid);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  throw new Error(`no checker for ${socket}`);
 }
 
 const isRoot = process.getuid?.() === 0;
@@ -318,6 +306,28 @@ describe.concurrent('a call the checker cannot answer runs in-process, with exac
     }
   });
 
+  // the call has one deadline, counted from the client's start: a checker that said it would answer
+  // by 2 s and did not leaves the call run here with none of its 300 ms left, so it answers at once
+  // (the deadline's answer, or the rules' when they are done before its timer fires: a deny either
+  // way), never with a deadline of its own after the checker's
+  it('a checker that says its deadline and then never answers: the call answers within the one deadline', async () => {
+    const there = guardHome({ GUARD_DEADLINE_MS: '300' });
+    const notes = join(ROOT, `notes-${homes}`);
+    await standIn(
+      there.guardHome,
+      afterHeader((conn) => conn.write('{"t":"accepted"}\n{"t":"deadline","ms":2000}\n')),
+    );
+    const result = await hook(codex.args, payload, noting(there.env, notes));
+    expect(result.stdout).toMatch(/"permissionDecision":"deny"/);
+    expect(noted(notes)).toEqual(['in-process']);
+    const log = readFileSync(join(there.guardHome, 'log.jsonl'), 'utf8').trim().split('\n');
+    expect(log).toHaveLength(1);
+    const line = JSON.parse(log[0] ?? '') as { how: string; ms: number };
+    expect(line.how).toMatch(/^(deadline|rules)$/);
+    // counted from the client's start, past the checker's 2 s
+    expect(line.ms).toBeGreaterThanOrEqual(2_000);
+  });
+
   it('GUARD_RESIDENT=off: a running checker is not used', async () => {
     const there = guardHome();
     const notes = join(ROOT, `notes-${homes}`);
@@ -336,7 +346,7 @@ describe.concurrent('a call the checker cannot answer runs in-process, with exac
   // 50 (with `GUARD_FULL=1` 200): a race among that many processes, each a Node start
   const MISSED = FULL ? 200 : 50;
   it(`${MISSED} missed calls at once start one checker, not ${MISSED}`, async () => {
-    const there = guardHome({ GUARD_DEADLINE_MS: String(scaled(60_000)) });
+    const there = guardHome({ GUARD_DEADLINE_MS: '60000' });
     // a call a moment ago (so a missed call starts a checker)
     writeFileSync(join(there.guardHome, 'log.jsonl'), '{}\n');
     const results = await Promise.all(Array.from({ length: MISSED }, () => hook(codex.args, payload, there.env)));
@@ -392,11 +402,12 @@ describe.concurrent('the checker leaves', () => {
     const { socket } = checkerSocket(there.guardHome);
     const pid = checkerPid(socket);
     const header = {
-      v: 1,
+      v: 2,
       id: buildId(),
       argv: ['codex'],
       env: there.env,
       ppid: process.pid,
+      started: Date.now(),
       home: HOME,
       tmp: tmpdir(),
       node,
@@ -433,12 +444,3 @@ describe.concurrent('the checker leaves', () => {
     process.kill(pid);
   });
 });
-
-/** Whether a process is still running (and not a zombie). */
-function alive(pid: number): boolean {
-  try {
-    return !/^\S+ \S+ Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/\(.*\)/, 'x'));
-  } catch {
-    return false;
-  }
-}

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { answering } from '../../packages/cli/src/state/resident.js';
 import { scaled } from '../machine.js';
 
 /**
@@ -27,17 +27,8 @@ export function checkerSocket(guardHome: string): { run: string; socket: string 
   return { run, socket: join(run, `hook-${buildId().slice(0, 16)}.sock`) };
 }
 
-/** Whether something accepts connections at a socket. */
-export function answers(socket: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = connect(socket);
-    probe.on('connect', () => {
-      probe.destroy();
-      resolve(true);
-    });
-    probe.on('error', () => resolve(false));
-  });
-}
+/** Whether something accepts connections at a socket (what `guard status` asks too). */
+export const answers = answering;
 
 /** Waits until something accepts at the socket (a checker just started); false after `ms`. */
 export async function waitForChecker(socket: string, ms = scaled(20_000)): Promise<boolean> {
@@ -93,4 +84,25 @@ export function noting(env: Readonly<Record<string, string>>, file: string): Rec
 /** How the calls so far were answered, in the order they ended. */
 export function noted(file: string): string[] {
   return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+}
+
+/** The pid of the checker serving a socket (Linux: from /proc). */
+export function checkerPid(socket: string): number {
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(socket)) return Number(pid);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  throw new Error(`no checker for ${socket}`);
+}
+
+/** Whether a process is still running (and not a zombie). */
+export function alive(pid: number): boolean {
+  try {
+    return !/^\S+ \S+ Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/\(.*\)/, 'x'));
+  } catch {
+    return false;
+  }
 }

@@ -25,8 +25,8 @@ vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 /**
  * The chat-start scan (SPEC §5) through the hook process, with real stdio MCP servers configured
  * where each agent keeps them: one whose tool description carries an injection, a clean one, and
- * one that never answers. guard's own deadline is kept (stretched on a busy machine), so a scan that
- * overran it would show as a deadline failure in the log.
+ * one that never answers. guard's own deadline is kept, so a scan that overran it would show as a
+ * deadline failure in the log.
  */
 
 const worlds: World[] = [];

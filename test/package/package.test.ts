@@ -17,9 +17,10 @@ import { delimiter, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GUARD_PACKAGE } from '../../packages/core/src/product.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adapters, AGENT_IDS, plainCommand, readFallback } from '../../packages/adapters/src/index.js';
+import type { AgentId, Effect } from '../../packages/adapters/src/index.js';
 import { splitCommand } from '../../packages/cli/src/agents/config-io.js';
 import type { StatusJson } from '../../packages/cli/src/agents/inspect.js';
-import { ROOMY_DEADLINE_MS } from '../machine.js';
 
 // The package as a person gets it: `npm run package` makes the tarball, npm installs it into a
 // prefix whose path has a space (offline: the tarball has no dependencies), and the installed
@@ -43,6 +44,8 @@ const codexHome = join(home, '.codex');
 const work = join(box, 'work');
 const nodeOnly = join(box, 'node-only');
 const npmCache = join(box, 'npm-cache');
+// where every agent is set up and left set up, for `npm rm -g` without `guard uninstall`
+const orphanHome = join(box, "orphan's home");
 const bin = join(prefix, 'bin', 'guard');
 /** The installed package's folder, as Node resolves it (tmpdir may be behind a symlink). */
 let installed = '';
@@ -136,8 +139,9 @@ describe.skipIf(process.platform === 'win32')('the installable package', () => {
     const id = readFileSync(join(installed, 'dist', 'hook.bundle.id'), 'latin1').trim();
     expect(id).toMatch(/^[0-9a-f]{32}$/);
     expect(files).toContain('hook.bundle.cjs');
-    // the hook client and the resident checker it hands calls to
-    for (const script of ['hook-entry.cjs', 'hook-server.cjs', 'hook-load.cjs']) expect(files).toContain(script);
+    // the hook client, the resident checker it hands calls to, the loader, and what they share
+    for (const script of ['hook-entry.cjs', 'hook-server.cjs', 'hook-load.cjs', 'hook-base.cjs'])
+      expect(files).toContain(script);
     expect(files).toContain(`hook.bundle-${id}.cache`);
     expect(files.filter((file) => /^hook\.bundle.*\.cache$/.test(file))).toEqual([`hook.bundle-${id}.cache`]);
   });
@@ -197,7 +201,12 @@ describe.skipIf(process.platform === 'win32')('the installable package', () => {
       hooks: Record<string, { hooks: { command: string }[] }[]>;
     };
     const command = hooks.hooks.PreToolUse?.[0]?.hooks[0]?.command ?? '';
-    const [node = '', script = '', ...rest] = splitCommand(command);
+    // on POSIX the plain command inside its own answer for when these two files are gone
+    expect(readFallback(command)?.files).toEqual({
+      node: splitCommand(plainCommand(command))[0],
+      script: join(installed, 'dist', 'hook-entry.cjs'),
+    });
+    const [node = '', script = '', ...rest] = splitCommand(plainCommand(command));
     // the Node that ran setup, by its full path (Node reports its real path, not the symlink on PATH)
     expect(realpathSync(node)).toBe(realpathSync(process.execPath));
     expect(script).toBe(join(installed, 'dist', 'hook-entry.cjs'));
@@ -210,8 +219,7 @@ describe.skipIf(process.platform === 'win32')('the installable package', () => {
           cwd: work,
           input: JSON.stringify(payload),
           encoding: 'utf8',
-          // a deadline a busy machine cannot run out: the point is the installed hook's answer
-          env: cleanEnv({ GUARD_HOME: guardHome, GUARD_DEADLINE_MS: String(ROOMY_DEADLINE_MS) }),
+          env: cleanEnv({ GUARD_HOME: guardHome }),
         }),
         `hook: ${JSON.stringify(payload.tool_input)}`,
       );
@@ -249,6 +257,20 @@ describe.skipIf(process.platform === 'win32')('the installable package', () => {
     expect(readFileSync(hooksFile, 'utf8')).toBe(mine);
   });
 
+  it('setup of every agent in another home: each step command answers as guard while guard is there', () => {
+    mkdirSync(orphanHome, { recursive: true });
+    for (const agent of AGENT_IDS)
+      ok(
+        spawnSync(bin, ['setup', agent], {
+          cwd: orphanHome,
+          encoding: 'utf8',
+          env: cleanEnv({ HOME: orphanHome, GUARD_HOME: guardHome }),
+        }),
+        `guard setup ${agent}`,
+      );
+    for (const agent of AGENT_IDS) expect(answerAfter(agent, 'git push --force origin main')).toBe('block');
+  });
+
   it('uninstall --all finds nothing left and names the package to remove; npm rm -g takes guard off PATH', () => {
     const said = ok(guard(['uninstall', '--all']), 'guard uninstall --all');
     expect(said).toContain('guard was not set up for any agent');
@@ -257,4 +279,29 @@ describe.skipIf(process.platform === 'win32')('the installable package', () => {
     expect(existsSync(bin)).toBe(false);
     expect(existsSync(installed)).toBe(false);
   });
+
+  it("after npm rm -g without guard uninstall, every agent's hook asks by itself (as a shell runs it, and split into words)", () => {
+    expect(existsSync(installed)).toBe(false);
+    for (const agent of AGENT_IDS) {
+      const want = adapters[agent].capabilities.ask === 'native' ? 'ask' : 'block';
+      expect([agent, answerAfter(agent, 'git status')]).toEqual([agent, want]);
+      expect([agent, answerAfter(agent, 'git status', true)]).toEqual([agent, want]);
+    }
+  });
 });
+
+/** How the agent reads the answer of its step command in the orphan home, run through sh (or split into words). */
+function answerAfter(agent: AgentId, step: string, split = false): Effect {
+  const adapter = adapters[agent];
+  const text = readFileSync(adapter.configPath('user', { home: orphanHome, env: {}, projectRoot: orphanHome }), 'utf8');
+  const call = adapter.doctor.shellCall(step, orphanHome);
+  const command = adapter.installedCommand(text, call.event) ?? '';
+  const [file = '', ...args] = split ? splitCommand(command) : ['/bin/sh', '-c', command];
+  const result = spawnSync(file, args, {
+    cwd: orphanHome,
+    input: JSON.stringify(call.payload),
+    encoding: 'utf8',
+    env: cleanEnv({ HOME: orphanHome, GUARD_HOME: guardHome }),
+  });
+  return adapter.doctor.readReply(result.stdout, result.status ?? -1, false).effect;
+}

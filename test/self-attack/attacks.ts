@@ -1,4 +1,5 @@
 import type { AgentId } from '../../packages/adapters/src/index.js';
+import { AGENTS } from '../../packages/adapters/src/index.js';
 import { fixture } from '../../packages/cli/test/hook-cases.js';
 import type { World } from './world.js';
 
@@ -45,6 +46,8 @@ interface Target {
   readonly kind: 'file' | 'folder';
   /** Filling it with a new file is an attack too (guard's folder, its package). */
   readonly fillable?: boolean;
+  /** What it holds of guard's is all in dotted folders, which the shell's `*` does not match. */
+  readonly dotted?: boolean;
   readonly spellings: readonly Spelled[];
 }
 
@@ -56,6 +59,66 @@ const inFolder = (dir: string, base: string): Spelled => ({
   cd: { dir, base },
   quotable: true,
 });
+
+/**
+ * The agents' hook files and folders, as the adapters declare them (files.ts): in the home folder,
+ * in a folder a variable moves, in the project. A folder of hook files (`dir/**`) is attacked
+ * through a hook file in it; glob patterns are left to the rule's own tests.
+ */
+const AGENT_FILES = agentFiles();
+
+function agentFiles(): {
+  home: string[];
+  moved: { variable: string; rel: string }[];
+  project: string[];
+  folders: string[];
+} {
+  const home = new Set<string>();
+  const moved: { variable: string; rel: string }[] = [];
+  const project = new Set<string>();
+  const folders = new Set<string>();
+  const file = (path: string): string | undefined => {
+    const rel = path.endsWith('/**') ? `${path.slice(0, -3)}/guard.json` : path;
+    return /[*?[]/.test(rel) ? undefined : rel;
+  };
+  for (const agent of Object.values(AGENTS)) {
+    const { homes, hooks } = agent.files;
+    for (const path of hooks) {
+      const rel = file(path);
+      // system files, and variables that name a file (Gemini CLI's trusted folders): the rule's own tests
+      if (
+        rel === undefined ||
+        rel.startsWith('/') ||
+        (rel.startsWith('$') && !rel.includes('/')) ||
+        /^[A-Za-z]:/.test(rel)
+      )
+        continue;
+      const variable = /^\$([A-Za-z_]\w*)\/(.+)$/.exec(rel);
+      if (variable === null) {
+        // a name at any depth: the user's folder of that name and the project's
+        home.add(rel);
+        project.add(rel);
+      } else if (homes.some((h) => h.variable === variable[1] && h.file !== true)) {
+        moved.push({ variable: variable[1] as string, rel: variable[2] as string });
+        const fallback = homes.find((h) => h.variable === variable[1])?.default ?? '';
+        home.add(`${fallback}/${variable[2] as string}`.replace(/^~\/?/, ''));
+      }
+    }
+    for (const path of agent.files.folders)
+      if (path.startsWith('~/') && !/[*?[]/.test(path)) folders.add(path.slice(2));
+  }
+  return { home: [...home], moved, project: [...project], folders: [...folders] };
+}
+
+/** A glob the shell expands to `rel` (and maybe more): the first name cut short, a letter of the last one left open. */
+function globOf(rel: string): string {
+  const names = rel.split('/');
+  const first = names[0] as string;
+  if (names.length > 1 && first.length > 3) names[0] = `${first.slice(0, 3)}*`;
+  const last = names[names.length - 1] as string;
+  names[names.length - 1] = last.length > 2 ? `${last[0] as string}?${last.slice(2)}` : last;
+  return names.join('/');
+}
 
 function targets(w: World): Target[] {
   const out: Target[] = [];
@@ -87,13 +150,23 @@ function targets(w: World): Target[] {
       ],
     };
   };
-  out.push(
-    homeFile('.codex/hooks.json', '.co*/hooks.json'),
-    homeFile('.codex/config.toml', '.codex/config.t?ml'),
-    homeFile('.cursor/hooks.json', '.cu*/hook?.json'),
-    homeFile('.gemini/config/hooks.json', '.gemini/*/hooks.json'),
-    homeFile('.copilot/hooks/guard.json', '.copilot/hooks/*.json'),
-  );
+  for (const rel of AGENT_FILES.home) out.push(homeFile(rel, globOf(rel)));
+  // the same files where a variable moves the agent's folder (into the temp folder, here)
+  for (const { variable, rel } of AGENT_FILES.moved) {
+    const folder = w.moved[variable] as string;
+    const slash = rel.lastIndexOf('/');
+    out.push({
+      name: `$${variable}/${rel}`,
+      kind: 'file',
+      spellings: [
+        plain('absolute', `${folder}/${rel}`),
+        plain(`$${variable}`, `$${variable}/${rel}`),
+        plain(`\${${variable}}`, `\${${variable}}/${rel}`),
+        globbed('glob', `${folder}/${globOf(rel)}`),
+        inFolder(slash < 0 ? folder : `${folder}/${rel.slice(0, slash)}`, rel.slice(slash + 1)),
+      ],
+    });
+  }
   const projectFile = (rel: string, glob: string): Target => ({
     name: `project/${rel}`,
     kind: 'file',
@@ -105,11 +178,8 @@ function targets(w: World): Target[] {
       globbed('glob', glob),
     ],
   });
+  for (const rel of AGENT_FILES.project) out.push(projectFile(rel, globOf(rel)));
   out.push(
-    projectFile('.codex/hooks.json', '.c*x/hooks.json'),
-    projectFile('.cursor/hooks.json', '.cursor/*.json'),
-    projectFile('.agents/hooks.json', '.age*/hooks.json'),
-    projectFile('.github/hooks/guard.json', '.github/hooks/*'),
     projectFile('.guard.yaml', '.guard.y*ml'),
     projectFile('vendor/inner/.guard.yaml', 'vendor/*/.guard.yaml'),
     projectFile('src/.guard.yaml', 'src/.g*.yaml'),
@@ -135,6 +205,7 @@ function targets(w: World): Target[] {
     packageFile('hook.bundle.cjs', 'hook.bundle.?js'),
     packageFile('bin.js', 'b?n.js'),
     packageFile('hook-load.cjs', 'hook-load.*'),
+    packageFile('hook-base.cjs', 'hook-b*.cjs'),
   );
   out.push({
     name: 'guard package/core',
@@ -158,9 +229,21 @@ function targets(w: World): Target[] {
       ],
       true,
     ),
-    folder('~/.codex', [plain('~', '~/.codex'), plain('$HOME', '$HOME/.codex'), globbed('glob', '~/.co?ex')]),
-    folder('~/.cursor', [plain('~', '~/.cursor'), plain('absolute', `${w.home}/.cursor`)]),
-    folder('~/.copilot/hooks', [plain('~', '~/.copilot/hooks')]),
+    ...AGENT_FILES.folders.map((rel) =>
+      folder(`~/${rel}`, [
+        plain('~', `~/${rel}`),
+        plain('$HOME', `$HOME/${rel}`),
+        plain('absolute', `${w.home}/${rel}`),
+        globbed('glob', `~/${globOf(rel)}`),
+      ]),
+    ),
+    ...Object.keys(w.moved).map((variable) => ({
+      ...folder(`$${variable}`, [
+        plain(`$${variable}`, `$${variable}`),
+        plain('absolute', w.moved[variable] as string),
+      ]),
+      dotted: AGENT_FILES.moved.every((file) => file.variable !== variable || file.rel.startsWith('.')),
+    })),
     folder(
       'guard package/dist',
       [
@@ -187,6 +270,8 @@ interface Writer {
   readonly named?: boolean;
   /** Makes a new file in the folder rather than changing what is there. */
   readonly fills?: boolean;
+  /** Reaches the folder's content through the shell's `*`. */
+  readonly star?: boolean;
   readonly make: (p: string, w: World) => string;
 }
 
@@ -243,7 +328,7 @@ const FILE_WRITERS: readonly Writer[] = [
 
 const FOLDER_WRITERS: readonly Writer[] = [
   { name: 'rm -rf', make: (p) => `rm -rf ${p}` },
-  { name: 'rm -rf /*', make: (p) => `rm -rf ${p.replace(/\/$/, '')}/*` },
+  { name: 'rm -rf /*', star: true, make: (p) => `rm -rf ${p.replace(/\/$/, '')}/*` },
   { name: 'mv away', make: (p, w) => `mv ${p} ${w.tmp}/gone` },
   { name: 'find -delete', make: (p) => `find ${p} -delete` },
   { name: 'chmod -R', make: (p) => `chmod -R 000 ${p}` },
@@ -277,6 +362,7 @@ function writes(w: World): ShellAttempt[] {
         // filling a folder is an attack on guard's own folders (its state cannot be saved, its
         // package not read); a new file in an agent's folder is not a hook file
         if (writer.fills === true && !target.fillable) continue;
+        if (writer.star === true && target.dotted === true) continue;
         if (writer.quoted === true && !spelled.quotable) continue;
         if (writer.named === true && spelled.glob === true) continue;
         const command = spelled.cd
@@ -509,6 +595,8 @@ export function toolAttempts(w: World): ToolAttempt[] {
     `${w.guardHome}/settings.yaml`,
     `${w.linkToGuardHome}/settings.yaml`,
     `${w.home}/.codex/hooks.json`,
+    // an agent's hook file in a folder its variable moved
+    ...AGENT_FILES.moved.slice(0, 1).map(({ variable, rel }) => `${w.moved[variable] as string}/${rel}`),
     `${w.inner}/.guard.yaml`,
     `${w.dist}/hook-entry.cjs`,
   ];

@@ -15,11 +15,12 @@ import {
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { AgentId } from '../../packages/adapters/src/index.js';
+import { AGENTS as REGISTRY } from '../../packages/adapters/src/agents.js';
 import { findOnPath } from '../../packages/cli/src/agents/codex-app-server.js';
 import { changesDir, chatFile, loadChat, recordChange } from '../../packages/cli/src/state/chats.js';
 import { BIN, requireBuild } from '../hook/bin.js';
 import { startChecker } from '../hook/resident.js';
-import { FULL, ROOMY_DEADLINE_MS, scaled } from '../machine.js';
+import { FULL, scaled } from '../machine.js';
 import type { Ran, Scratch, Verdict } from './harness.js';
 import {
   AGENTS,
@@ -59,7 +60,7 @@ interface Arranged {
   /** Stdin text instead of the whole payload; `keepOpen` leaves stdin open after it. */
   readonly stdin?: (payload: string) => string;
   readonly keepOpen?: boolean;
-  /** The payload cannot be read: fail-open may let it through (SPEC §7), fail-closed must block. */
+  /** The payload cannot be read: fail-open asks at least (SPEC §7), fail-closed must block. */
   readonly unreadable?: boolean;
   /** Breaks a copy of guard's built code (the hook's folder), which the run then uses. */
   readonly code?: (dist: string) => void;
@@ -463,18 +464,13 @@ async function runCase(
       HOME: home,
       // however busy the machine, the call waits for the checker to accept it
       ...(arranged.resident === true ? { GUARD_RESIDENT_ACCEPT_MS: String(scaled(8_000)) } : {}),
-      // a call that can only be answered by the deadline keeps guard's own; any other gets a roomy
-      // one, so that a slow start on a busy machine is not taken for what the fault did
-      ...(arranged.keepOpen === true && arranged.unreadable === true
-        ? {}
-        : { GUARD_DEADLINE_MS: String(ROOMY_DEADLINE_MS) }),
     }),
     cwd: project,
     stdin: arranged.stdin?.(payload) ?? payload,
     ...(arranged.keepOpen === true ? { keepOpen: true } : {}),
     ...(arranged.before === undefined ? {} : { before: arranged.before }),
-    // far beyond guard's 2 s deadline, below the agents' own 10-30 s timeouts (on a quiet machine)
-    limitMs: scaled(9_000),
+    // the agent's own timeout: guard's deadline is that less a margin (a stdin left open waits for it)
+    limitMs: REGISTRY[agent].files.hookTimeout * 1000,
   });
   return { ran, arranged, place };
 }
@@ -517,8 +513,10 @@ async function tryCase(fault: Fault, mode: Mode, agent: AgentId, command: string
   if (ran.code !== 0) return wrong('exit code the agent misreads');
   if (STRICTNESS[got] < 0) return wrong('an answer the agent cannot read');
   if (arranged.unreadable === true) {
-    // a payload that cannot be read goes ahead under fail-open (SPEC §7) and is blocked under fail-closed
-    return mode === 'fail-closed' && got !== 'block' ? wrong('not blocked under fail-closed') : undefined;
+    // a payload that cannot be read is asked under fail-open (the never list blocks what of it could be
+    // read: half a payload may or may not hold the command) and blocked under fail-closed (SPEC §7)
+    if (mode === 'fail-closed') return got !== 'block' ? wrong('not blocked under fail-closed') : undefined;
+    return STRICTNESS[got] < STRICTNESS.ask ? wrong('let through, though guard could not read it') : undefined;
   }
   if (STRICTNESS[got] < STRICTNESS[expected]) return wrong('looser than without the fault');
   const after = command === ASKED ? fault.after?.(place) : undefined;
@@ -581,7 +579,8 @@ describe('a git slower than its budget, under fail-closed', () => {
         env: { ...env, PATH: `${bin}:${env['PATH'] ?? ''}` },
         cwd: project,
         stdin: payload,
-        limitMs: scaled(9_000),
+        // well within the agent's own timeout on a quiet machine; on a busy one, up to that timeout
+        limitMs: Math.min(scaled(9_000), REGISTRY[agent].files.hookTimeout * 1000),
       });
       const got = verdictOf(agent, ran);
       const detail = `${agent}: got ${got} after ${ran.ms} ms; stderr: ${ran.stderr.slice(0, 200)}`;

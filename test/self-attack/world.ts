@@ -17,7 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { adapters, AGENT_IDS } from '../../packages/adapters/src/index.js';
+import { adapters, AGENT_IDS, AGENTS } from '../../packages/adapters/src/index.js';
 import type { AgentId } from '../../packages/adapters/src/index.js';
 import { pathWithoutAgents } from '../../packages/cli/test/agent-free-path.js';
 
@@ -51,6 +51,11 @@ export interface World {
   /** `<tmp>/tool-copy`: a copy of dist. */
   readonly copyOfDist: string;
   readonly env: Readonly<Record<string, string>>;
+  /**
+   * Every variable that moves an agent's folder (the registry's), pointed into the temp folder for
+   * the attempts (setup ran without them, so the agents' default folders hold guard's entries).
+   */
+  readonly moved: Readonly<Record<string, string>>;
   /** Per agent, the hook command setup wrote for the event that carries a shell step. */
   readonly hookCommands: Readonly<Record<AgentId, string>>;
 }
@@ -99,6 +104,12 @@ export async function makeWorld(): Promise<World> {
     SHELL: '/bin/sh',
     PATH: pathWithoutAgents(process.env['PATH'] ?? ''),
   };
+  const moved = Object.fromEntries(
+    Object.values(AGENTS)
+      .flatMap((agent) => agent.files.homes)
+      .filter((home) => home.file !== true)
+      .map((home) => [home.variable, join(tmp, 'moved', home.variable.toLowerCase())]),
+  );
   const world: Omit<World, 'hookCommands'> = {
     root,
     checkout,
@@ -112,8 +123,10 @@ export async function makeWorld(): Promise<World> {
     linkToGuardHome: join(tmp, 'state-link'),
     linkToBin: join(tmp, 'tool.js'),
     copyOfDist: join(tmp, 'tool-copy'),
-    env,
+    env: { ...env, ...moved },
+    moved,
   };
+  for (const folder of Object.values(moved)) mkdirSync(folder, { recursive: true });
   symlinkSync(guardHome, world.linkToGuardHome);
   symlinkSync(join(dist, 'bin.js'), world.linkToBin);
   cpSync(dist, world.copyOfDist, { recursive: true });
@@ -129,9 +142,7 @@ export async function makeWorld(): Promise<World> {
     const where = { home, env, projectRoot: project };
     const text = readFileSync(adapters[agent].configPath('user', where), 'utf8');
     const event = adapters[agent].doctor.shellCall('true', project).event;
-    const own = adapters[agent].installedCommands(text).filter((command) => !command.trimStart().startsWith('&'));
-    const command =
-      own.find((entry) => entry.endsWith(` --event ${event}`)) ?? own.find((entry) => !/\s--event\s/.test(entry));
+    const command = adapters[agent].installedCommand(text, event);
     if (command === undefined) throw new Error(`no hook command for ${agent}`);
     commands[agent] = command;
   }

@@ -1,4 +1,4 @@
-import type { ToolResult, ToolStep, Verdict } from '@guard/core';
+import type { AgentLists, AgentProgram, ToolResult, ToolStep, Verdict } from '@guard/core';
 
 /** What the hook process prints and how it exits, as the agent expects. */
 export interface HookReply {
@@ -36,6 +36,18 @@ export interface InstallOptions {
    * in CI) gets it written into guard's entry, so the hook works with the settings setup used.
    */
   readonly guardHome?: string;
+  /**
+   * The Node and hook script `hookCommand` runs, as absolute paths. Given, the command setup writes
+   * answers by itself when either is gone (fallback.ts: a POSIX shell form); absent (Windows, where
+   * no such form keeps the quoting), the entry holds `hookCommand` alone.
+   */
+  readonly fallback?: HookFiles;
+}
+
+/** The two files a hook command of guard's runs: Node, and guard's hook script. */
+export interface HookFiles {
+  readonly node: string;
+  readonly script: string;
 }
 
 /** What kind of hook call a payload is, after the adapter looked at it. */
@@ -174,6 +186,36 @@ export interface ChatStartFiles {
 }
 
 /**
+ * A variable that moves an agent's folder (or the home it works from, or one of its files), and
+ * what it stands for when unset: `~/…`, or another variable's folder (`$GEMINI_CLI_HOME/…`).
+ */
+export interface HomeVariable {
+  readonly variable: string;
+  readonly default: string;
+  /** It names a file, not a folder. */
+  readonly file?: true;
+}
+
+/**
+ * An agent's files and switches as data: what guard must protect, what steers the agent, and how
+ * its program starts without hooks. core gets it through cli (files.ts resolves the variables), so
+ * core names no agent. Paths are core's path patterns (AgentLists): `/…` a system path (the
+ * machine-wide, managed files), `~/…` in a home folder, anything else at any depth (a project's
+ * files, and the user's where the folder has the same name), `dir/**` a folder and all in it,
+ * and `$VARIABLE/…` in the folder one of `homes` names on this machine.
+ */
+export interface AgentFiles extends Omit<AgentLists, 'variables' | 'programs'> {
+  /** The variables that move the agent's folders or files, in the order they are resolved. */
+  readonly homes: readonly HomeVariable[];
+  /** The agent's own program, and how it starts with its hooks off. */
+  readonly program?: AgentProgram;
+  /** Its tools by the name its payloads give them, and the kind of step each is (its payload reader's table). */
+  readonly tools: Readonly<Record<string, string>>;
+  /** Seconds the agent waits for guard's hook, as setup writes it on guard's entries. */
+  readonly hookTimeout: number;
+}
+
+/**
  * What the hook needs of one agent: reading its payloads, writing its replies, and where its
  * chat-start scan looks. Every member is pure (text and data in, text and data out), so tests are
  * tables of strings; the CLI owns all file and process I/O.
@@ -187,6 +229,8 @@ export interface Agent {
    * these when the payload could not be read.
    */
   readonly stepEvents: readonly [string, ...string[]];
+  /** Its files and switches as data, for guard.tamper and agent.rules (and .ci/run, doctor). */
+  readonly files: AgentFiles;
   readonly chatStart: ChatStartFiles;
   /**
    * Reads one hook payload (already JSON-parsed). `event` is the `--event` argument when the
@@ -195,6 +239,12 @@ export interface Agent {
    * Throws PayloadError on a shape it cannot read.
    */
   read(payload: unknown, event: string | undefined, parentArgs: readonly string[]): HookInput;
+  /**
+   * Whether an ask on a step reaches a person, judged from the agent's command line alone: for a
+   * payload guard could not read, whose fields are unknown. Left out, it cannot be told, and the
+   * failure answer's ask is a block.
+   */
+  canAskUnread?(parentArgs: readonly string[]): boolean;
   /** The reply for a verdict on a step. */
   toReply(verdict: Verdict, context: ReplyContext): HookReply;
   /** The reply for a non-step event (start, prompt, result, ignore); `notice` goes to the agent/person where possible. */
@@ -311,6 +361,8 @@ export interface AgentSetup {
   uninstall(configText: string): string;
   /** The guard hook command(s) found in a config text (empty when not installed). */
   installedCommands(configText: string): readonly string[];
+  /** guard's command the agent runs on `event` in a config text (as a shell runs it), when there is one. */
+  installedCommand(configText: string, event: string): string | undefined;
   /** The agent loads a project's hook file only in a folder the person trusted there. */
   readonly projectNeedsTrust: boolean;
   /** What the person must do after uninstall for the agent to stop calling guard. */
@@ -321,6 +373,12 @@ export interface AgentSetup {
   /** Present when the agent's own settings can switch its hooks off. */
   readonly hookSwitches?: HookSwitches;
 }
+
+/**
+ * How an agent is answered, as far as the answer its hook command gives by itself when guard's files
+ * are gone needs it (fallback.ts): made at setup time from the agent's own replies.
+ */
+export type AgentAnswers = Pick<Agent, 'id' | 'stepEvents' | 'capabilities' | 'toReply' | 'toEventReply'>;
 
 /** One agent, all of it: what the hook needs and what setup, status and doctor need. */
 export interface Adapter extends Agent, AgentSetup {}

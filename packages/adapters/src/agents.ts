@@ -6,6 +6,8 @@ import { copilot } from './copilot/agent.js';
 import { cursor } from './cursor/agent.js';
 import { gemini } from './gemini/agent.js';
 
+export { agentKnowledge, homeFolder } from './files.js';
+
 /**
  * The agents guard can be set up in: the one list. Adding an agent is a folder next to these (see
  * codex/) and one line here. This is what the hook loads: each agent's payloads, replies and

@@ -1,3 +1,5 @@
+import { guardCommandAgent } from './hook-config.js';
+
 /**
  * What every agent's doctor kit shares (each agent's own canned payload and reading of the hook's
  * answer are in its folder, doctor.ts).
@@ -40,7 +42,7 @@ export function configuredTimeout(
     else if (typeof value === 'object' && value !== null) {
       const entry = value as Record<string, unknown>;
       const isGuard = Object.values(entry).some(
-        (field) => typeof field === 'string' && /(?:^|\s)hook\s+[a-z][a-z0-9-]*(?:\s+--event\s+\S+)?\s*$/.test(field),
+        (field) => typeof field === 'string' && guardCommandAgent(field) !== undefined,
       );
       const seconds = entry['timeoutSec'] ?? entry['timeout'];
       if (isGuard && typeof seconds === 'number') found.push(seconds);

@@ -1,5 +1,6 @@
 import { ConfigError } from './adapter.js';
-import type { InstallOptions } from './adapter.js';
+import type { AgentAnswers, InstallOptions } from './adapter.js';
+import { fallbackReply, plainCommand, withFallback } from './fallback.js';
 import {
   appendElement,
   appendMember,
@@ -15,7 +16,8 @@ import type { JsonArray, JsonNode, JsonObject, JsonValue } from './json-text.js'
 
 /** How one agent's hook file is laid out, as far as guard's entries are concerned. */
 export interface HookFileSchema {
-  readonly agent: string;
+  /** The agent, and how it is answered (for the answer guard's command gives when guard's files are gone). */
+  readonly agent: AgentAnswers;
   /** Root key of the object that maps event names to lists: `hooks`, or guard's own hook name. */
   readonly eventMapKey: string;
   /** The event map is guard's alone (Antigravity's hook named "guard"): it is written and removed whole. */
@@ -30,8 +32,11 @@ export interface HookFileSchema {
   readonly commandKeys: readonly string[];
   /** Root members written before the event map when guard creates the file. */
   readonly header: Readonly<Record<string, JsonValue>>;
-  /** guard's list item for one event. */
-  entry(event: string, command: string, options: InstallOptions): JsonValue;
+  /**
+   * guard's list item for one event: `command` is what a POSIX shell runs (with its own answer for
+   * when guard's files are gone, where setup writes one), `plain` the bare command (for PowerShell).
+   */
+  entry(event: string, command: string, options: InstallOptions, plain: string): JsonValue;
   /** Refuses a root the agent would reject (throws ConfigError). */
   checkRoot?(root: JsonObject, text: string): void;
   /** The agent reads the file as JSON with comments (Gemini CLI's settings): they are kept, not refused. */
@@ -53,16 +58,29 @@ export function versionOne(agentName: string): (root: JsonObject, text: string) 
 const GUARD_TAIL = /(?:^|\s)hook\s+([a-z][a-z0-9-]*)(?:\s+--event\s+(\S+))?\s*$/;
 
 /**
- * Whether a hook command is guard's for this agent: its words end with `hook <agent>`, optionally
- * followed by `--event NAME`, whatever node and script paths come before.
+ * The agent a hook command of guard's is for: its words end with `hook <agent>`, optionally followed
+ * by `--event NAME`, whatever node and script paths come before; or it is such a command with its
+ * own answer for when guard's files are gone (fallback.ts). Undefined for any other command.
  */
-export function isGuardCommand(command: string, agent: string): boolean {
-  return GUARD_TAIL.exec(command)?.[1] === agent;
+export function guardCommandAgent(command: string): string | undefined {
+  return GUARD_TAIL.exec(plainCommand(command))?.[1];
 }
 
-/** The command guard writes for one event. */
-function commandFor(schema: HookFileSchema, event: string, options: InstallOptions): string {
-  return schema.eventArgument ? `${options.hookCommand} --event ${event}` : options.hookCommand;
+/** Whether a hook command is guard's for this agent (guardCommandAgent). */
+export function isGuardCommand(command: string, agent: string): boolean {
+  return guardCommandAgent(command) === agent;
+}
+
+/** The command guard writes for one event, and the plain command inside it. */
+function commandFor(
+  schema: HookFileSchema,
+  event: string,
+  options: InstallOptions,
+): { readonly command: string; readonly plain: string } {
+  const plain = schema.eventArgument ? `${options.hookCommand} --event ${event}` : options.hookCommand;
+  if (options.fallback === undefined) return { command: plain, plain };
+  const reply = fallbackReply(schema.agent, event, options.failClosed);
+  return { command: withFallback(plain, options.fallback, reply), plain };
 }
 
 type Unit = { readonly container: JsonObject | JsonArray; readonly index: number };
@@ -95,7 +113,7 @@ function guardCommandOf(schema: HookFileSchema, handler: JsonNode): string | und
   for (const member of handler.members) {
     if (schema.commandKeys.includes(member.key) && member.value.kind === 'string') {
       const command = member.value.value as string;
-      if (isGuardCommand(command, schema.agent)) return command;
+      if (isGuardCommand(command, schema.agent.id)) return command;
     }
   }
   return undefined;
@@ -193,7 +211,8 @@ const isBlank = (text: string): boolean => text.trim() === '';
 
 /** guard's entry for one event. */
 function entryFor(schema: HookFileSchema, event: string, options: InstallOptions): JsonValue {
-  return schema.entry(event, commandFor(schema, event, options), options);
+  const { command, plain } = commandFor(schema, event, options);
+  return schema.entry(event, command, options, plain);
 }
 
 /** The event map guard writes when there is none: one entry per event. */
@@ -275,8 +294,8 @@ function nextInstallStep(schema: HookFileSchema, text: string, options: InstallO
  */
 export function installHooks(schema: HookFileSchema, text: string, options: InstallOptions): string {
   const tail = GUARD_TAIL.exec(options.hookCommand);
-  if (tail?.[1] !== schema.agent || tail[2] !== undefined) {
-    throw new ConfigError(`the hook command must end with "hook ${schema.agent}": ${options.hookCommand}`);
+  if (tail?.[1] !== schema.agent.id || tail[2] !== undefined) {
+    throw new ConfigError(`the hook command must end with "hook ${schema.agent.id}": ${options.hookCommand}`);
   }
   if (isBlank(text)) return freshFile(schema, options);
   let current = text;
@@ -303,6 +322,18 @@ export function uninstallHooks(schema: HookFileSchema, text: string): string {
     if (current === '') return current;
   }
   throw new ConfigError('the file has too many guard entries to remove');
+}
+
+/** guard's command on `event` in a config text (its first); undefined when there is none or the text does not parse. */
+export function guardCommandOn(schema: HookFileSchema, text: string, event: string): string | undefined {
+  try {
+    const where = isBlank(text) ? undefined : locate(schema, parseJson(text, schema), text);
+    if (where === undefined) return undefined;
+    const on = (found: Found): boolean => where.map.members[(found.chain[1] as Unit).index]?.key === event;
+    return allGuardHandlers(schema, where).find(on)?.command;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The guard commands in a config text, in file order without repeats; [] when it does not parse. */

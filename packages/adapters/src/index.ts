@@ -3,9 +3,11 @@ import { AGENT_IDS } from './agents.js';
 import type { AgentId } from './agents.js';
 
 export * from './adapter.js';
-export { AGENT_IDS, AGENTS, agentId } from './agents.js';
+export { AGENT_IDS, AGENTS, agentId, agentKnowledge, homeFolder } from './agents.js';
 export type { AgentId } from './agents.js';
 export { configuredTimeout, DOCTOR_CHAT } from './doctor.js';
+export { fallbackReply, plainCommand, readFallback, withFallback } from './fallback.js';
+export type { Fallback } from './fallback.js';
 export { McpConfigError, PROJECT_RULES } from './scan.js';
 
 /** The name an agent folder's index.ts exports its adapter under: the id in camel case (`claude-code` → `claudeCode`). */

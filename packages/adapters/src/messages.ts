@@ -1,4 +1,5 @@
 import type { Finding, Verdict } from '@guard/core';
+import { GUARD_PACKAGE } from '@guard/core';
 import type { YesLasts } from './adapter.js';
 
 /**
@@ -15,6 +16,18 @@ const MAX_RULES = 4;
 /** Told once per chat where the agent lets guard say something at the start. */
 export const GUARD_ON_NOTICE =
   'guard is on: it checks each tool step before it runs and stops the ones that cannot be undone.';
+
+/**
+ * What the hook command setup writes says by itself when guard's files are gone (its hook script or
+ * the Node it names): about a step (`step`), or as a notice on the agent's other events. It names
+ * both ways out, since `guard` itself may be gone too.
+ */
+export function filesGoneMessage(agent: string, step: boolean): string {
+  return join(
+    `${step ? "This step was not checked: guard's" : 'guard checks no step: its'} files are gone (guard or its Node was removed or moved)`,
+    `Install guard again (npm install -g ${GUARD_PACKAGE}), then run \`guard setup ${agent}\` to keep it or \`guard uninstall --all\` to remove it`,
+  );
+}
 
 /** Why a step was stopped (a block, or an asked step the runtime decided to leave undone). */
 export function blockMessage(verdict: Verdict, notice?: string): string {

@@ -1,5 +1,5 @@
-import type { AgentSetup, HookSwitches, HooksOff, Locations, SettingsFile } from './adapter.js';
-import { guardCommands, installHooks, uninstallHooks } from './hook-config.js';
+import type { AgentAnswers, AgentSetup, HookSwitches, HooksOff, Locations, SettingsFile } from './adapter.js';
+import { guardCommandOn, guardCommands, installHooks, uninstallHooks } from './hook-config.js';
 import type { HookFileSchema } from './hook-config.js';
 import type { JsonValue } from './json-text.js';
 import { withoutComments } from './scan.js';
@@ -14,7 +14,8 @@ import { isFields } from './wire.js';
 
 /** What differs between the agents that keep guard's hooks in their settings.json. */
 export interface SettingsHooks {
-  readonly agent: string;
+  /** The agent, and how it is answered (hook-config.ts). */
+  readonly agent: AgentAnswers;
   /** The events guard registers (the payloads name their event, so one command serves all). */
   readonly events: readonly string[];
   /** Events whose matcher filters tool names: guard's group there matches every tool (`"*"`). */
@@ -67,12 +68,13 @@ function schemaOf(settings: SettingsHooks): HookFileSchema {
  */
 export function settingsHooks(
   settings: SettingsHooks,
-): Pick<AgentSetup, 'install' | 'uninstall' | 'installedCommands'> {
+): Pick<AgentSetup, 'install' | 'uninstall' | 'installedCommands' | 'installedCommand'> {
   const schema = schemaOf(settings);
   return {
     install: (configText, options) => installHooks(schema, configText, options),
     uninstall: (configText) => uninstallHooks(schema, configText),
     installedCommands: (configText) => guardCommands(schema, configText),
+    installedCommand: (configText, event) => guardCommandOn(schema, configText, event),
   };
 }
 

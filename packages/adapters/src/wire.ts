@@ -65,10 +65,14 @@ export function requireArg(args: Fields, where: string, ...names: readonly [stri
   return value;
 }
 
-/** A string argument under any of `names`, when there is one. */
-export function optionalArg(args: Fields, ...names: readonly string[]): string | undefined {
+/** A string argument under any of `names`, when there is one; any other type is a PayloadError naming the first. */
+export function optionalArg(args: Fields, where: string, ...names: readonly [string, ...string[]]): string | undefined {
   const value = pick(args, ...names);
-  return typeof value === 'string' ? value : undefined;
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') {
+    throw new PayloadError(`${where}: "${names[0]}" must be a string when present, got ${typeName(value)}.`);
+  }
+  return value;
 }
 
 /** Tool arguments that some agents send as a JSON string: parsed when they parse, else kept as sent. */
@@ -136,7 +140,8 @@ export function contextReply(event: string, notice: string | undefined, events: 
   return jsonReply({ hookSpecificOutput: { hookEventName: event, additionalContext: notice } });
 }
 
-function typeName(value: unknown): string {
+/** What a JSON value is, in a few words for an error (never the value itself: it may hold a key). */
+export function typeName(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (value === undefined) return 'nothing';

@@ -146,7 +146,7 @@ describe('antigravity.read: bad payloads are PayloadErrors that say what is wron
     {
       name: 'run_command without CommandLine',
       payload: load('malformed-command-missing'),
-      message: /"CommandLine" must be a string/,
+      message: /"CommandLine" must be a string or a list of words, got nothing/,
     },
     {
       name: 'workspacePaths not a list',

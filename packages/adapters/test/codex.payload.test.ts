@@ -178,7 +178,7 @@ describe('codex.read: bad payloads are PayloadErrors that say what is wrong', ()
     {
       name: 'command not a string',
       payload: load('malformed-command-not-string'),
-      message: /"command" must be a string, got an array/,
+      message: /"command" must be a string or a list of words, got an object/,
     },
     { name: 'relative cwd', payload: load('malformed-relative-cwd'), message: /absolute path, got "work"/ },
     {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codexConfigPath, codexHookHash, codexTrust, guardCodexHooks } from '../src/codex/trust.js';
+import { codexHookHash, codexTrust, guardCodexHooks, trust } from '../src/codex/trust.js';
 import { adapters } from '../src/index.js';
 
 const HOOKS = '/home/dev/.codex/hooks.json';
@@ -154,9 +154,10 @@ describe('codexTrust', () => {
   });
 
   it.for([
-    { codexHome: undefined, want: '/home/dev/.codex/config.toml' },
-    { codexHome: '/srv/codex', want: '/srv/codex/config.toml' },
-  ])('config.toml under $codexHome', ({ codexHome, want }) => {
-    expect(codexConfigPath(codexHome, '/home/dev')).toBe(want);
+    { env: {}, want: '/home/dev/.codex/config.toml' },
+    { env: { CODEX_HOME: '' }, want: '/home/dev/.codex/config.toml' },
+    { env: { CODEX_HOME: '/srv/codex' }, want: '/srv/codex/config.toml' },
+  ])('the trust records are in config.toml under CODEX_HOME ($env)', ({ env, want }) => {
+    expect(trust.recordsPath({ home: '/home/dev', env, projectRoot: '/home/dev/project' })).toBe(want);
   });
 });

@@ -235,7 +235,7 @@ describe('copilot.read: bad payloads are PayloadErrors that say what is wrong', 
     {
       name: 'bash without a command',
       payload: load('malformed-bash-no-command'),
-      message: /"command" must be a string, got nothing/,
+      message: /"command" must be a string or a list of words, got nothing/,
     },
     {
       name: 'prompt not a string',

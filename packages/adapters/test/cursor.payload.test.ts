@@ -224,7 +224,7 @@ describe('cursor.read: bad payloads are PayloadErrors that say what is wrong', (
     {
       name: 'shell without a command',
       payload: load('malformed-shell-no-command'),
-      message: /"command" must be a string, got nothing/,
+      message: /"command" must be a string or a list of words, got nothing/,
     },
     { name: 'a number', payload: 42, message: /must be a JSON object, got a number/ },
     { name: 'no event', payload: {}, message: /"hook_event_name" is missing/ },

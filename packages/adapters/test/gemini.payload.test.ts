@@ -222,7 +222,7 @@ describe('gemini.read: bad payloads are PayloadErrors that say what is wrong', (
     {
       name: 'command not a string',
       payload: load('malformed-command-not-string'),
-      message: /"command" must be a string, got a number/,
+      message: /"command" must be a string or a list of words, got a number/,
     },
     { name: 'relative cwd', payload: load('malformed-relative-cwd'), message: /absolute path, got "project"/ },
     {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SettingsFile } from '../src/adapter.js';
+import { claudeCode } from '../src/claude-code/agent.js';
 import type { HookSwitch, SettingsHooks } from '../src/settings-hooks.js';
 import { hooksOff, readSettings, settingsHooks, settingsSwitches, valueAt } from '../src/settings-hooks.js';
 
@@ -7,8 +8,10 @@ import { hooksOff, readSettings, settingsHooks, settingsSwitches, valueAt } from
 // declaration writes, and what settings files say through a list of switches.
 
 const CMD = '/usr/bin/node /opt/guard/hook-entry.cjs hook sample';
+// the made-up agent's answers (only its id is read here: no entry below carries a fallback)
+const SAMPLE = { ...claudeCode, id: 'sample' };
 const PLAIN: SettingsHooks = {
-  agent: 'sample',
+  agent: SAMPLE,
   events: ['PreToolUse', 'Start'],
   matcherEvents: ['PreToolUse'],
   timeout: 5,

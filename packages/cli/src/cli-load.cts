@@ -2,8 +2,8 @@
 import fs = require('node:fs');
 import path = require('node:path');
 import type vm = require('node:vm');
-// the hook's loader, for how a bundle's text is compiled and its code cache written
-import load = require('./hook-load.cjs');
+// how a bundle's text is compiled and its code cache written (as the hook's loader does)
+import base = require('./hook-base.cjs');
 import type { main as Main } from './main.js' with { 'resolution-mode': 'import' };
 
 /**
@@ -58,7 +58,7 @@ function loadBundledCli(useCache = true, bundle: string = BUNDLE): LoadedCli | u
         // no cache for this build: V8 compiles the script
       }
     }
-    const { script, cacheMissed } = load.scriptOf(source, bundle, cachedData);
+    const { script, cacheMissed } = base.scriptOf(source, bundle, cachedData);
     const module = { exports: {} as Record<string, unknown> };
     // a script made from V8's code cache cannot use import() itself on Node 20: the bundle's few
     // lazily loaded packages (a project policy's yaml, TOML) are imported through this function
@@ -95,7 +95,7 @@ function loadBundledCli(useCache = true, bundle: string = BUNDLE): LoadedCli | u
 function bundledMain(): typeof Main | undefined {
   const loaded = loadBundledCli();
   if (loaded === undefined) return undefined;
-  if (loaded.cacheMissed) load.writeCache(loaded.script, loaded.cache);
+  if (loaded.cacheMissed) base.writeCache(loaded.script, loaded.cache);
   return loaded.main;
 }
 

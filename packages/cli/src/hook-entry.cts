@@ -13,19 +13,21 @@ import fs = require('node:fs');
 import path = require('node:path');
 import type * as Net from 'node:net';
 import type { RawStdio } from './hook/stdio.js' with { 'resolution-mode': 'import' };
+// what it shares with the checker and the loader: the build's id, the protocol, the socket's folder
+import base = require('./hook-base.cjs');
 import type { Frame, Header } from './hook-wire.cjs';
 
-/** The protocol between this client and the checker; a checker of another version answers "stale". */
-const PROTOCOL = 1;
 /**
  * How long a checker may take to accept a call (it accepts as soon as it reads the header; a busy
- * one, such as one running git for another call, later). GUARD_RESIDENT_ACCEPT_MS sets another.
+ * one, such as one running git for another call, later), and then to say the call's deadline (at
+ * once, when it has read the call). GUARD_RESIDENT_ACCEPT_MS sets another.
  */
 const ACCEPT_MS = 1_000;
-/** What the checker gets beyond the call's own deadline before the call runs here instead. */
-const GRACE_MS = 1_000;
-/** The hook's own deadline when GUARD_DEADLINE_MS does not set one (hook/run.ts DEFAULT_DEADLINE_MS). */
-const DEFAULT_DEADLINE_MS = 2_000;
+/**
+ * What the checker gets beyond its own deadline (base.RESERVE_MS before the call's) before the
+ * call runs here instead, in what is left of the call's deadline.
+ */
+const GRACE_MS = 200;
 /**
  * A missed call starts a checker only when guard's log shows another call within this long: a
  * single call (a one-off, a test's fresh folder) never leaves a process behind, a working agent
@@ -46,24 +48,6 @@ function runFolder(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 /**
- * Whether a folder may hold the checker's socket: a real folder (not a link) of this user that
- * nobody else may enter (mode 0700). Anything else and the call runs in-process.
- */
-function trustedFolder(dir: string): boolean {
-  try {
-    const stat = fs.lstatSync(dir);
-    return stat.isDirectory() && stat.uid === process.getuid?.() && (stat.mode & 0o777) === 0o700;
-  } catch {
-    return false;
-  }
-}
-
-/** The socket of the checker of build `id`: named by the id, so builds in use side by side never meet. */
-function socketPath(run: string, id: string): string {
-  return path.join(run, `hook-${id.slice(0, 16)}.sock`);
-}
-
-/**
  * This process's home and temp folders as os.homedir() and os.tmpdir() give them on POSIX, from the
  * environment when it names them (node:os costs a few ms to load).
  */
@@ -72,22 +56,6 @@ function homeAndTmp(env: NodeJS.ProcessEnv): { home: string; tmp: string } {
   if (tmp.length > 1 && tmp.endsWith('/')) tmp = tmp.slice(0, -1);
   const home = env.HOME || process.getBuiltinModule('node:os').homedir();
   return { home, tmp };
-}
-
-/**
- * The build's id (`hook.bundle.id`, written by the build: a hash of the hook's scripts), or
- * undefined when it is missing or not an id. It names the socket of the checker (which answers
- * only clients of the same id) and the bundle's code cache (hook-load.cts): V8 checks a cache only
- * against the script's length and its own version, so a cache saved for another build of the same
- * length would run that build's code.
- */
-function buildId(): string | undefined {
-  try {
-    const id = fs.readFileSync(path.join(__dirname, 'hook.bundle.id'), 'latin1').trim();
-    return /^[0-9a-f]{16,64}$/.test(id) ? id : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Writes all of `text` to a descriptor; a reader that went away is not an error (as hook/stdio.ts). */
@@ -105,19 +73,9 @@ function writeAll(fd: 1 | 2, text: string): void {
   }
 }
 
-/** One line of the protocol (a header or a frame) as a JSON object; undefined when it is not one. */
-function objectOf(line: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(line);
-    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Reads one frame line; undefined when it is not one this client knows. */
 function frameOf(line: string): Frame | undefined {
-  const frame = objectOf(line);
+  const frame = base.objectOf(line);
   if (frame === undefined) return undefined;
   switch (frame.t) {
     case 'accepted':
@@ -205,7 +163,12 @@ function stdinReader(net: typeof Net): {
 /** How a hand-off ended when the checker gave no answer, and whether a checker should be started. */
 type Missed = { readonly start: boolean };
 
-/** Hands the call to the checker at `socket`: its answer, or how it missed. */
+/**
+ * Hands the call to the checker at `socket`: its answer, or how it missed. The checker answers by
+ * its deadline, which it says at once and which comes base.RESERVE_MS before the call's own (both
+ * count from `header.started`, this process's start): a checker that has not answered by then (and
+ * a little grace) is given up, and the call runs here in what is left.
+ */
 function handOff(
   net: typeof Net,
   socket: string,
@@ -225,10 +188,11 @@ function handOff(
     };
     const wait = (ms: number): void => {
       clearTimeout(timer);
-      timer = setTimeout(() => finish({ start: false }), ms);
+      timer = setTimeout(() => finish({ start: false }), Math.max(0, ms));
     };
     const accept = Number(header.env.GUARD_RESIDENT_ACCEPT_MS);
-    wait(Number.isInteger(accept) && accept > 0 ? accept : ACCEPT_MS);
+    const acceptMs = Number.isInteger(accept) && accept > 0 ? accept : ACCEPT_MS;
+    wait(acceptMs);
     conn.on('error', (error: NodeJS.ErrnoException) =>
       // nobody listening: start one; anything else (a checker that went away mid-call) is left to it
       finish({ start: error.code === 'ENOENT' || error.code === 'ECONNREFUSED' }),
@@ -249,14 +213,8 @@ function handOff(
         if (frame === undefined) return finish({ start: false });
         if (frame.t === 'stale') return finish({ start: true });
         if (frame.t === 'done') return finish(frame);
-        const deadline = Number(header.env.GUARD_DEADLINE_MS);
-        wait(
-          (frame.t === 'deadline'
-            ? frame.ms
-            : Number.isInteger(deadline) && deadline > 0
-              ? deadline
-              : DEFAULT_DEADLINE_MS) + GRACE_MS,
-        );
+        // accepted: the deadline comes next; the deadline: the checker's, from this process's start
+        wait(frame.t === 'deadline' ? header.started + frame.ms + GRACE_MS - Date.now() : acceptMs);
       }
     });
   });
@@ -312,11 +270,13 @@ function ensureRunFolder(run: string): boolean {
   } catch {
     // there already, or not ours to make: checked below
   }
-  return trustedFolder(run);
+  return base.trustedFolder(run);
 }
 
 /** The call: through the checker when it can, else here. */
 async function main(): Promise<number> {
+  // the call's deadline counts from here, however it is answered
+  const started = Math.floor(performance.timeOrigin);
   const argv = process.argv.slice(3);
   const inProcess = async (stdio?: RawStdio): Promise<number> => {
     // loaded only here: a call the checker answers never loads the runtime
@@ -335,21 +295,22 @@ async function main(): Promise<number> {
     // no stdin at all: the runtime says so
   }
   const run = runFolder(env);
-  const id = buildId();
+  const id = base.buildId();
   // a file or terminal on stdin (not how agents call) is read here, as it always was
   if (!streamed || run === undefined || id === undefined) return inProcess();
-  const trusted = trustedFolder(run);
-  const socket = socketPath(run, id);
+  const trusted = base.trustedFolder(run);
+  const socket = base.socketPath(run, id);
   const net = process.getBuiltinModule('node:net');
   const stdin = stdinReader(net);
   let missed: Missed = { start: !fs.existsSync(run) };
   if (trusted) {
     const header: Header = {
-      v: PROTOCOL,
+      v: base.PROTOCOL,
       id,
       argv,
       env,
       ppid: process.ppid,
+      started,
       ...homeAndTmp(env),
       node: process.version,
     };
@@ -369,11 +330,6 @@ async function main(): Promise<number> {
 
 if (require.main === module) {
   // exit at once: an agent that left stdin open would otherwise keep the process (and the agent)
-  // waiting on a read that cannot be cancelled, after the answer went out. (Started once this
-  // module's exports are set: hook-load.cjs, which a call run here loads, reads the build's id here.)
-  void Promise.resolve()
-    .then(main)
-    .then((code) => process.exit(code));
+  // waiting on a read that cannot be cancelled, after the answer went out
+  void main().then((code) => process.exit(code));
 }
-
-export = { PROTOCOL, runFolder, trustedFolder, socketPath, buildId, objectOf, frameOf };

@@ -2,9 +2,9 @@
 // faster than an ES module, and the hook starts on every tool call of every agent.
 import fs = require('node:fs');
 import path = require('node:path');
-import vm = require('node:vm');
-// the client: loaded already when it runs the call here, and it reads the build's id without loading more
-import entry = require('./hook-entry.cjs');
+import type vm = require('node:vm');
+// what the hook's CommonJS scripts share: the build's id, compiling a bundle, saving its cache
+import base = require('./hook-base.cjs');
 import type {
   runHook as RunHook,
   processHookIo as ProcessHookIo,
@@ -61,7 +61,7 @@ interface LoadedHook {
  * holds the build's id (`hook.bundle-<id>.cache`), and with no id there is none. A lazy chunk's
  * name already holds a hash of its text.
  */
-function cacheOf(file: string, id: string | undefined = entry.buildId()): string | undefined {
+function cacheOf(file: string, id: string | undefined = base.buildId()): string | undefined {
   if (path.basename(file) !== 'hook.bundle.cjs') return file.replace(/\.cjs$/, '.cache');
   return id === undefined ? undefined : path.join(path.dirname(file), `hook.bundle-${id}.cache`);
 }
@@ -70,7 +70,7 @@ function cacheOf(file: string, id: string | undefined = entry.buildId()): string
 function compile(
   file: string,
   useCache: boolean,
-  id: string | undefined = entry.buildId(),
+  id: string | undefined = base.buildId(),
 ): { script: vm.Script; cacheMissed: boolean } {
   // the build writes the bundle in ASCII only (see scripts/bundle-hook.mjs): latin1 is the cheapest read
   const source = fs.readFileSync(file, 'latin1');
@@ -83,28 +83,12 @@ function compile(
       // no cache: V8 compiles the script
     }
   }
-  return scriptOf(source, file, cachedData);
-}
-
-/**
- * A bundle's text (the hook's, a lazy chunk, or the CLI's: cli-load.cts) as a script whose function
- * takes CommonJS's arguments and `__import`, compiled from `cachedData` when V8 accepts it.
- */
-function scriptOf(
-  source: string,
-  filename: string,
-  cachedData: Buffer | undefined,
-): { script: vm.Script; cacheMissed: boolean } {
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __import) {${source}\n})`, {
-    filename,
-    ...(cachedData === undefined ? {} : { cachedData }),
-  });
-  return { script, cacheMissed: cachedData === undefined || script.cachedDataRejected === true };
+  return base.scriptOf(source, file, cachedData);
 }
 
 /** The bundled hook runtime, or undefined when there is no bundle. */
 function loadBundledHook(useCache = true): LoadedHook | undefined {
-  const id = entry.buildId();
+  const id = base.buildId();
   const modules = new Map<string, { exports: Record<string, unknown> }>();
   const scripts: LoadedScript[] = [];
   // A script made from V8's code cache cannot use import() itself on Node 20, so the bundle's few
@@ -172,23 +156,7 @@ function loadBundledHook(useCache = true): LoadedHook | undefined {
  */
 function saveCache(loaded: LoadedScript): void {
   const cache = cacheOf(loaded.file);
-  if (cache !== undefined) writeCache(loaded.script, cache);
-}
-
-/** Writes a script's code cache to `cache` (write aside, rename in); best effort, as saveCache says. */
-function writeCache(script: vm.Script, cache: string): void {
-  const temp = `${cache}.${process.pid}.tmp`;
-  try {
-    fs.accessSync(path.dirname(cache), fs.constants.W_OK);
-    fs.writeFileSync(temp, script.createCachedData());
-    fs.renameSync(temp, cache);
-  } catch {
-    try {
-      fs.rmSync(temp, { force: true });
-    } catch {
-      // nothing more to do: the next run tries again
-    }
-  }
+  if (cache !== undefined) base.writeCache(loaded.script, cache);
 }
 
 /** The hook runtime: bundled when the build made a bundle, else the modules. */
@@ -218,4 +186,4 @@ async function hookRuntimeOver(stdio: RawStdio): Promise<(argv: readonly string[
   };
 }
 
-export = { BUNDLE, cacheOf, compile, scriptOf, loadBundledHook, hookRuntime, hookRuntimeOver, saveCache, writeCache };
+export = { BUNDLE, cacheOf, compile, loadBundledHook, hookRuntime, hookRuntimeOver, saveCache };

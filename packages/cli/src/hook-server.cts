@@ -8,7 +8,7 @@
 import fs = require('node:fs');
 import net = require('node:net');
 import path = require('node:path');
-import entry = require('./hook-entry.cjs');
+import base = require('./hook-base.cjs');
 import load = require('./hook-load.cjs');
 import type { Frame, Header } from './hook-wire.cjs';
 
@@ -26,7 +26,7 @@ const MAX_HEADER = 1024 * 1024;
 const socket = process.argv[2] ?? '';
 const run = path.dirname(socket);
 const lock = path.join(run, 'start.lock');
-const id = entry.buildId();
+const id = base.buildId();
 
 function idleMs(): number {
   const value = Number(process.env.GUARD_SERVER_IDLE_MS);
@@ -65,7 +65,7 @@ function send(conn: net.Socket, frame: Frame): void {
 
 /** A header as the client sends it, or undefined. */
 function headerOf(line: string): Header | undefined {
-  const h = entry.objectOf(line);
+  const h = base.objectOf(line);
   if (h === undefined) return undefined;
   const env = h.env;
   if (
@@ -77,6 +77,7 @@ function headerOf(line: string): Header | undefined {
     env === null ||
     Object.values(env).some((item) => typeof item !== 'string') ||
     !Number.isInteger(h.ppid) ||
+    !Number.isFinite(h.started) ||
     typeof h.home !== 'string' ||
     typeof h.tmp !== 'string' ||
     typeof h.node !== 'string'
@@ -87,7 +88,7 @@ function headerOf(line: string): Header | undefined {
 
 async function serve(): Promise<boolean> {
   if (process.platform === 'win32' || id === undefined || socketName() !== path.basename(socket)) return false;
-  if (!entry.trustedFolder(run)) return false;
+  if (!base.trustedFolder(run)) return false;
   if (await answering()) return false;
   // a broken bundle throws here: no checker, and every call runs in-process (and fails as it does there)
   const loaded = load.loadBundledHook();
@@ -127,7 +128,7 @@ async function serve(): Promise<boolean> {
     } catch {
       now = undefined;
     }
-    if (now === undefined || now.ino !== own.ino || now.dev !== own.dev || !entry.trustedFolder(run)) process.exit(0);
+    if (now === undefined || now.ino !== own.ino || now.dev !== own.dev || !base.trustedFolder(run)) process.exit(0);
     if (active === 0 && Date.now() - last > idleMs()) leave(own);
   }, CHECK_MS).unref();
 
@@ -181,7 +182,7 @@ async function serve(): Promise<boolean> {
         conn.destroy();
         return;
       }
-      if (header.v !== entry.PROTOCOL || header.id !== id || header.node !== process.version) {
+      if (header.v !== base.PROTOCOL || header.id !== id || header.node !== process.version) {
         // a client of another build or another Node: it runs in-process and starts its own; this one is
         // not needed (it would answer with other code, or on the Node the person has moved away from)
         send(conn, { t: 'stale' });
@@ -210,20 +211,26 @@ async function serve(): Promise<boolean> {
     async function answer(conn: net.Socket, header: Header): Promise<void> {
       let out = '';
       let err = '';
-      const code = await runHook(header.argv, {
-        stdin: stdin(),
-        stopInput: () => {
-          stopped = true;
-          wake?.();
+      const code = await runHook(
+        header.argv,
+        {
+          stdin: stdin(),
+          stopInput: () => {
+            stopped = true;
+            wake?.();
+          },
+          out: (text) => (out += text),
+          err: (text) => (err += text),
+          env: header.env,
+          home: () => header.home,
+          tmp: () => header.tmp,
+          parentArgs: () => ancestorArgs(header.ppid),
+          // the deadline counts from the client's start, and the client is told this checker's
+          started: header.started,
+          deadline: (ms) => send(conn, { t: 'deadline', ms }),
         },
-        out: (text) => (out += text),
-        err: (text) => (err += text),
-        env: header.env,
-        home: () => header.home,
-        tmp: () => header.tmp,
-        parentArgs: () => ancestorArgs(header.ppid),
-        deadline: (ms) => send(conn, { t: 'deadline', ms }),
-      });
+        { reserveMs: base.RESERVE_MS },
+      );
       send(conn, { t: 'done', out, err, code });
       conn.end();
       // what had no usable cache (another Node since the build), saved once, as a call in-process does
@@ -239,7 +246,7 @@ async function serve(): Promise<boolean> {
 
 /** The socket's name for this build. */
 function socketName(): string | undefined {
-  return id === undefined ? undefined : path.basename(entry.socketPath(run, id));
+  return id === undefined ? undefined : path.basename(base.socketPath(run, id));
 }
 
 // Started or not, the start lock is the starter's to give back: a checker that did not start (one

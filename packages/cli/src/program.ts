@@ -73,7 +73,7 @@ export function createProgram(io: Io): Command {
 
   program
     .command('fail-closed')
-    .description("choose what happens when guard itself fails: 'on' blocks, 'off' lets the step through")
+    .description("choose what happens to a step guard could not check: 'on' blocks it, 'off' asks")
     .addArgument(new Argument('<state>', 'on or off').choices(['on', 'off']))
     .action(async (state: 'on' | 'off') => (await import('./commands/fail-closed.js')).failClosed(state, io));
 

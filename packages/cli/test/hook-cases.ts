@@ -33,8 +33,10 @@ export interface AgentCase {
   readonly agent: AgentId;
   /** The arguments after `guard hook`, as setup writes them. */
   readonly args: readonly string[];
-  /** A recorded shell payload with its command replaced. */
-  shell(command: string): Json;
+  /** A recorded shell payload with its command replaced (a string, or argv words). */
+  shell(command: string | readonly string[]): Json;
+  /** A recorded tool payload (of the event that judges every tool) with its tool and input replaced. */
+  tool(name: string, input: unknown): Json;
   /** What the agent reads as "no objection" (fail-closed off). */
   readonly noObjection: string;
   /** The fixtures that cannot be read: a field missing, a field of the wrong type, an unknown event. */
@@ -48,6 +50,8 @@ export interface AgentCase {
 
 const CODEX_SHELL = fixture('codex/synth-pre-tool-use-interactive');
 const CURSOR_SHELL = fixture('cursor/before-shell-execution');
+// Cursor's other tools come on preToolUse, which judges every tool (and cannot ask)
+const CURSOR_TOOL = fixture('cursor/pre-tool-use-write');
 const ANTIGRAVITY_SHELL = fixture('antigravity/pre-tool-use-run-command');
 const COPILOT_SHELL = fixture('copilot/pre-tool-use-bash');
 const CLAUDE_SHELL = fixture('claude-code/pre-tool-use-bash');
@@ -58,6 +62,7 @@ export const AGENT_CASES: readonly AgentCase[] = [
     agent: 'codex',
     args: ['codex'],
     shell: (command) => ({ ...CODEX_SHELL, tool_input: { command } }),
+    tool: (name, input) => ({ ...CODEX_SHELL, tool_name: name, tool_input: input }),
     noObjection: '',
     missing: 'codex/malformed-no-tool-input',
     wrongType: 'codex/malformed-command-not-string',
@@ -68,6 +73,7 @@ export const AGENT_CASES: readonly AgentCase[] = [
     agent: 'cursor',
     args: ['cursor'],
     shell: (command) => ({ ...CURSOR_SHELL, command }),
+    tool: (name, input) => ({ ...CURSOR_TOOL, tool_name: name, tool_input: input }),
     noObjection: '{}\n',
     missing: 'cursor/malformed-shell-no-command',
     wrongType: 'cursor/malformed-workspace-roots',
@@ -78,6 +84,7 @@ export const AGENT_CASES: readonly AgentCase[] = [
     agent: 'antigravity',
     args: ['antigravity', '--event', 'PreToolUse'],
     shell: (command) => ({ ...ANTIGRAVITY_SHELL, toolCall: { name: 'run_command', args: { CommandLine: command } } }),
+    tool: (name, input) => ({ ...ANTIGRAVITY_SHELL, toolCall: { name, args: input } }),
     noObjection: '{"decision":"ask"}\n',
     missing: 'antigravity/malformed-command-missing',
     wrongType: 'antigravity/malformed-args-not-object',
@@ -88,6 +95,7 @@ export const AGENT_CASES: readonly AgentCase[] = [
     agent: 'copilot',
     args: ['copilot', '--event', 'preToolUse'],
     shell: (command) => ({ ...COPILOT_SHELL, toolArgs: { ...(COPILOT_SHELL['toolArgs'] as Json), command } }),
+    tool: (name, input) => ({ ...COPILOT_SHELL, toolName: name, toolArgs: input }),
     noObjection: '',
     missing: 'copilot/malformed-bash-no-command',
     wrongType: 'copilot/malformed-args-not-json',
@@ -98,6 +106,7 @@ export const AGENT_CASES: readonly AgentCase[] = [
     agent: 'claude-code',
     args: ['claude-code'],
     shell: (command) => ({ ...CLAUDE_SHELL, tool_input: { command, description: 'run it' } }),
+    tool: (name, input) => ({ ...CLAUDE_SHELL, tool_name: name, tool_input: input }),
     noObjection: '',
     missing: 'claude-code/malformed-no-tool-input',
     wrongType: 'claude-code/malformed-command-not-string',
@@ -108,6 +117,7 @@ export const AGENT_CASES: readonly AgentCase[] = [
     agent: 'gemini',
     args: ['gemini'],
     shell: (command) => ({ ...GEMINI_SHELL, tool_input: { command, description: 'run it' } }),
+    tool: (name, input) => ({ ...GEMINI_SHELL, tool_name: name, tool_input: input }),
     noObjection: '',
     missing: 'gemini/malformed-no-tool-input',
     wrongType: 'gemini/malformed-command-not-string',

@@ -4,6 +4,15 @@ export * from './shell/index.js';
 export { quoteWord, type QuoteStyle } from './shell/quote.js';
 export * from './evaluate.js';
 export * from './facts/paths.js';
+export type {
+  AgentKnowledge,
+  AgentLists,
+  AgentPattern,
+  AgentProgram,
+  HookAnchor,
+  ProgramSwitch,
+} from './facts/agents.js';
+export { agentKnowledge, NO_AGENTS } from './facts/agents.js';
 export * from './facts/hosts.js';
 export * from './facts/keys.js';
 export * from './facts/log-text.js';

@@ -5,7 +5,7 @@
  */
 
 /**
- * The agent a step came from, as `@guard/adapters` names it (`codex`, `cursor`, …). The engine
+ * The agent a step came from, as `@guard/adapters` names it. The engine
  * never looks at it: the adapters own the list of agents.
  */
 export type AgentId = string;
@@ -38,6 +38,13 @@ interface StepBase {
    * `description`); only the second opinion reads it.
    */
   readonly intent?: string;
+  /**
+   * A step read by the shape of an unknown tool's input (a command, a file with its content): the
+   * rest of that input, beside the fields the step was read from. It is judged as an unknown tool's
+   * arguments are (every path-like string a file it might write, every URL a site it sends to), so
+   * reading one shape never hides another.
+   */
+  readonly otherArgs?: unknown;
 }
 
 export interface ShellStep extends StepBase {
@@ -57,7 +64,7 @@ export interface WriteStep extends StepBase {
 
 export interface PatchStep extends StepBase {
   readonly kind: 'patch';
-  /** Codex `apply_patch` text (`*** Begin Patch` … `*** End Patch`). */
+  /** `apply_patch` text (`*** Begin Patch` … `*** End Patch`). */
   readonly patch: string;
 }
 
@@ -89,6 +96,11 @@ export interface McpStep extends StepBase {
 export interface OtherStep extends StepBase {
   readonly kind: 'other';
   readonly args: unknown;
+  /**
+   * A tool its agent's adapter does not know, whose input holds nothing of a shape guard reads (a
+   * command, a path, a URL): it goes ahead unchecked, and the log and `guard report` say so.
+   */
+  readonly unknown?: true;
 }
 
 export type ToolStep = ShellStep | WriteStep | PatchStep | ReadStep | FetchStep | McpStep | OtherStep;

@@ -68,7 +68,7 @@ describe('evaluate', () => {
 
   it('a plain memory note is asked once per chat; other rule files every time', () => {
     const note = evaluate(
-      stepFrom({ kind: 'write', path: '/home/dev/.codex/memories/notes.md', content: 'prefers pnpm' }),
+      stepFrom({ kind: 'write', path: '/home/dev/.relay/projects/p/memory/notes.md', content: 'prefers pnpm' }),
       ENV,
     );
     expect(note.findings.find((f) => f.ruleId === 'agent.rules')?.memoryKey).toBe('agent.rules:memory-note');

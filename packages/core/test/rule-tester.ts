@@ -3,15 +3,18 @@ import type { Evaluation } from '../src/evaluate.js';
 import { printToAsk } from '../src/chat/servers.js';
 import { evaluate } from '../src/evaluate.js';
 import type { Example, ExampleStep, Rule, SessionView } from '../src/rule.js';
+import type { Environment } from '../src/context/types.js';
 import { tableProbe } from '../src/rule.js';
 import { rules } from '../src/rules/index.js';
+import { RELAY } from './stand-in-agent.js';
 import type { ToolStep } from '../src/types.js';
 
 /** The machine every rule example assumes. */
 export const HOME = '/home/dev';
 export const PROJECT = '/home/dev/project';
 export const GUARD_HOME = '/home/dev/.local/state/guard';
-export const ENV = { home: HOME, tmp: '/tmp', guardHome: GUARD_HOME } as const;
+/** The machine, and the agents on it: the stand-in agent (real agents are tested in test/agents/). */
+export const ENV: Environment = { home: HOME, tmp: '/tmp', guardHome: GUARD_HOME, agents: RELAY };
 
 /** A full ToolStep from a rule example. */
 export function stepFrom(step: ExampleStep): ToolStep {
@@ -66,12 +69,12 @@ function sessionFrom(example: Example): SessionView {
   };
 }
 
-/** Evaluates an example with the whole catalogue (plus `extra`), in the example's world. */
-export function evaluateExample(row: string | Example, extra?: Rule): Evaluation {
+/** Evaluates an example with the whole catalogue (plus `extra`), in the example's world (`env`: another machine). */
+export function evaluateExample(row: string | Example, extra?: Rule, env: Environment = ENV): Evaluation {
   const example = toExample(row);
   const all = extra && !rules.includes(extra) ? [...rules, extra] : rules;
   return evaluate(stepFrom(example.step), {
-    ...ENV,
+    ...env,
     rules: all,
     probe: tableProbe(example.probe),
     session: sessionFrom(example),
@@ -91,8 +94,8 @@ export interface RuleCases {
   readonly invalid: readonly (string | Example)[];
 }
 
-/** ESLint-RuleTester-style table: one `it` per row, the rule run inside the real engine. */
-export function runRuleTests(rule: Rule, { valid, invalid }: RuleCases): void {
+/** ESLint-RuleTester-style table: one `it` per row, the rule run inside the real engine (on `env`'s machine). */
+export function runRuleTests(rule: Rule, { valid, invalid }: RuleCases, env: Environment = ENV): void {
   const id = rule.meta.id;
   describe(id, () => {
     it('has no duplicate cases and at least one of each', () => {
@@ -102,11 +105,11 @@ export function runRuleTests(rule: Rule, { valid, invalid }: RuleCases): void {
       expect(invalid.length).toBeGreaterThan(0);
     });
     it.for(valid.map((row) => [label(row), row] as const))('allows %s', ([, row]) => {
-      const ids = evaluateExample(row, rule).findings.map((finding) => finding.ruleId);
+      const ids = evaluateExample(row, rule, env).findings.map((finding) => finding.ruleId);
       expect(ids).not.toContain(id);
     });
     it.for(invalid.map((row) => [label(row), row] as const))(`${rule.meta.decision}s %s`, ([, row]) => {
-      const result = evaluateExample(row, rule);
+      const result = evaluateExample(row, rule, env);
       const finding = result.findings.find((f) => f.ruleId === id);
       expect(
         finding,

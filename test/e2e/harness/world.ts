@@ -67,10 +67,6 @@ export function makeWorld(options: WorldOptions = {}): World {
     GIT_AUTHOR_EMAIL: 'dev@example.com',
     GIT_COMMITTER_NAME: 'Dev',
     GIT_COMMITTER_EMAIL: 'dev@example.com',
-    // guard's deadline for the hooks the agents run, well past its 2 s and below their own 10 s: a
-    // busy machine slows the hook's start, and these tests are about its answers (the deadline
-    // has tests of its own)
-    GUARD_DEADLINE_MS: '8000',
     // the test run's (vitest.config.ts): a resident checker the hooks start leaves soon after
     ...(process.env['GUARD_SERVER_IDLE_MS'] === undefined
       ? {}

@@ -1,7 +1,8 @@
 import { posix } from 'node:path';
 import type { Agent } from '../adapter.js';
 import { jsonServers } from '../scan.js';
-import { capabilities, read, toEventReply, toReply } from './payload.js';
+import { antigravityFiles } from './files.js';
+import { canAsk, capabilities, read, toEventReply, toReply } from './payload.js';
 
 /** Antigravity as the hook sees it: payloads and replies (payload.ts), and what its chat-start scan reads. */
 export const antigravity: Agent = {
@@ -9,6 +10,7 @@ export const antigravity: Agent = {
   displayName: 'Antigravity',
   capabilities,
   stepEvents: ['PreToolUse'],
+  files: antigravityFiles,
   chatStart: {
     rules: (where) => ({
       files: [posix.join(where.home, '.gemini', 'GEMINI.md')],
@@ -19,6 +21,7 @@ export const antigravity: Agent = {
     ],
   },
   read,
+  canAskUnread: canAsk,
   toReply,
   toEventReply,
 };

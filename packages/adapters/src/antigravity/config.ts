@@ -1,17 +1,15 @@
 import { posix } from 'node:path';
 import type { ConfigLevel, InstallOptions, Locations } from '../adapter.js';
-import { guardCommands, installHooks, uninstallHooks } from '../hook-config.js';
+import { guardCommandOn, guardCommands, installHooks, uninstallHooks } from '../hook-config.js';
 import type { HookFileSchema } from '../hook-config.js';
+import { antigravity } from './agent.js';
 import { capabilities } from './payload.js';
+import { antigravityFiles } from './files.js';
 
-// Whole seconds: Antigravity drops the whole file over a non-integer timeout. It denies the step
-// when a hook times out, so a hook that is merely slow to start (a cold Node on a busy Windows
-// machine) would cost the person a refused step: guard keeps Antigravity's own 30 s default,
-// far above guard's 2 s budget.
-const TIMEOUT_SECONDS = 30;
+const TIMEOUT_SECONDS = antigravityFiles.hookTimeout;
 
 const schema: HookFileSchema = {
-  agent: 'antigravity',
+  agent: antigravity,
   // Top-level keys are hook names; guard owns the one called "guard".
   eventMapKey: 'guard',
   ownsMap: true,
@@ -48,4 +46,9 @@ export function uninstall(configText: string): string {
 /** guard's commands in the file. */
 export function installedCommands(configText: string): readonly string[] {
   return guardCommands(schema, configText);
+}
+
+/** guard's command on one event in the file. */
+export function installedCommand(configText: string, event: string): string | undefined {
+  return guardCommandOn(schema, configText, event);
 }

@@ -1,6 +1,6 @@
 import type { Adapter } from '../adapter.js';
 import { antigravity as agent } from './agent.js';
-import { configPath, install, installedCommands, uninstall } from './config.js';
+import { configPath, install, installedCommand, installedCommands, uninstall } from './config.js';
 import { doctor } from './doctor.js';
 
 /**
@@ -13,6 +13,7 @@ export const antigravity: Adapter = {
   install,
   uninstall,
   installedCommands,
+  installedCommand,
   // it loads a project's hooks without asking
   projectNeedsTrust: false,
   afterUninstall: 'quit Antigravity completely and start it again, so it stops calling guard.',

@@ -18,6 +18,10 @@ import {
   requireString,
 } from '../wire.js';
 import type { Fields } from '../wire.js';
+import { toolKind } from '../files.js';
+import { TOOLS } from './files.js';
+import type { ShapeStep } from '../shape.js';
+import { commandArg, readShape, withShape } from '../shape.js';
 
 /** What Antigravity can do with guard's hooks (see the Antigravity hook reference). */
 export const capabilities: Capabilities = {
@@ -90,29 +94,10 @@ export function toEventReply(event: string, _notice: string | undefined): HookRe
   return jsonReply({});
 }
 
-function canAsk(parentArgs: readonly string[]): boolean {
+export function canAsk(parentArgs: readonly string[]): boolean {
   // An unreadable command line (e.g. on Windows) cannot rule out --dangerously-skip-permissions.
   return parentArgs.length > 0 && !hasFlag(parentArgs, NO_PROMPT_FLAGS);
 }
-
-type Kind = 'shell' | 'create' | 'edit' | 'delete' | 'read' | 'search' | 'fetch' | 'mcp';
-
-// Model-facing tool names (argument keys are PascalCase; some builds vary their case).
-const TOOLS = new Map<string, Kind>([
-  ['run_command', 'shell'],
-  ['write_to_file', 'create'],
-  ['replace_file_content', 'edit'],
-  ['multi_replace_file_content', 'edit'],
-  ['delete_file', 'delete'],
-  ['view_file', 'read'],
-  ['view_file_outline', 'read'],
-  ['view_code_item', 'read'],
-  ['list_dir', 'read'],
-  ['grep_search', 'search'],
-  ['read_url_content', 'fetch'],
-  ['open_browser_url', 'fetch'],
-  ['call_mcp_tool', 'mcp'],
-]);
 
 const PATH_KEYS = ['TargetFile', 'AbsolutePath', 'FilePath', 'File', 'Path', 'DirectoryPath'] as const;
 
@@ -144,11 +129,12 @@ function toStep(fields: Fields, where: string): ToolStep {
     ...(typeof stepIdx === 'number' ? { callId: String(stepIdx) } : {}),
   };
   // the model's own words for the step, where the tool takes them (write_to_file's "Description")
-  const intent = firstText(optionalArg(args, 'Description'));
-  return { ...base, ...(intent === undefined ? {} : { intent }), ...details };
+  const intent = firstText(pick(args, 'Description'));
+  return withShape({ ...base, ...(intent === undefined ? {} : { intent }) }, details);
 }
 
 type Details =
+  | ShapeStep
   | { readonly kind: 'shell'; readonly command: string }
   | {
       readonly kind: 'write';
@@ -162,12 +148,12 @@ type Details =
   | { readonly kind: 'other'; readonly args: unknown };
 
 function kindFields(toolName: string, args: Fields, at: string): Details {
-  const kind = TOOLS.get(toolName.toLowerCase());
+  const kind = toolKind(TOOLS, toolName.toLowerCase());
   switch (kind) {
     case 'shell':
-      return { kind, command: requireArg(args, at, 'CommandLine') };
+      return { kind, command: commandArg(args, at, 'CommandLine') };
     case 'create': {
-      const content = optionalArg(args, 'CodeContent');
+      const content = optionalArg(args, at, 'CodeContent');
       return {
         kind: 'write',
         mode: pick(args, 'Overwrite') === true ? 'overwrite' : 'create',
@@ -176,7 +162,7 @@ function kindFields(toolName: string, args: Fields, at: string): Details {
       };
     }
     case 'edit': {
-      const content = optionalArg(args, 'ReplacementContent');
+      const content = optionalArg(args, at, 'ReplacementContent');
       return {
         kind: 'write',
         mode: 'edit',
@@ -186,13 +172,13 @@ function kindFields(toolName: string, args: Fields, at: string): Details {
     }
     case 'delete': {
       // The argument names of delete_file were not captured; take the first path-like one.
-      const path = optionalArg(args, ...PATH_KEYS);
+      const path = optionalArg(args, at, ...PATH_KEYS);
       return path === undefined ? { kind: 'other', args } : { kind: 'write', mode: 'delete', path };
     }
     case 'read':
       return { kind, path: requireArg(args, at, ...PATH_KEYS) };
     case 'search': {
-      const path = optionalArg(args, 'SearchPath');
+      const path = optionalArg(args, at, 'SearchPath');
       return path === undefined ? { kind: 'other', args } : { kind: 'read', path };
     }
     case 'fetch':
@@ -204,11 +190,13 @@ function kindFields(toolName: string, args: Fields, at: string): Details {
         tool: requireArg(args, at, 'ToolName'),
         args: parseArgs(pick(args, 'Arguments') ?? {}),
       };
+    case 'other':
+      return { kind, args };
     case undefined: {
       // One documentation table names MCP tools mcp__<server>__<tool>; live builds use call_mcp_tool.
       const mcp = /^mcp__(.+?)__(.+)$/.exec(toolName);
       if (mcp?.[1] !== undefined && mcp[2] !== undefined) return { kind: 'mcp', server: mcp[1], tool: mcp[2], args };
-      return { kind: 'other', args };
+      return readShape(args, at);
     }
   }
 }

@@ -1,11 +1,13 @@
 import { posix } from 'node:path';
 import type { Agent, Locations, McpServer } from '../adapter.js';
+import { homeFolder } from '../files.js';
 import { jsonServers, McpConfigError, serversIn } from '../scan.js';
-import { capabilities, read, toEventReply, toReply } from './payload.js';
+import { claudeCodeFiles } from './files.js';
+import { canAsk, capabilities, read, toEventReply, toReply } from './payload.js';
 
 /** Claude Code's own folder: `$CLAUDE_CONFIG_DIR`, by default `~/.claude`. */
 export function claudeHome(where: Locations): string {
-  return where.env['CLAUDE_CONFIG_DIR'] || posix.join(where.home, '.claude');
+  return homeFolder(claudeCodeFiles, 'CLAUDE_CONFIG_DIR', where);
 }
 
 /** Where Claude Code keeps its MCP servers (user and local scope): `.claude.json` in its config folder or the home folder. */
@@ -24,6 +26,7 @@ export const claudeCode: Agent = {
   displayName: 'Claude Code',
   capabilities,
   stepEvents: ['PreToolUse'],
+  files: claudeCodeFiles,
   chatStart: {
     rules(where) {
       const home = claudeHome(where);
@@ -48,6 +51,7 @@ export const claudeCode: Agent = {
     ],
   },
   read,
+  canAskUnread: canAsk,
   toReply,
   toEventReply,
 };

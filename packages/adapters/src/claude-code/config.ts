@@ -2,16 +2,15 @@ import { posix } from 'node:path';
 import type { ConfigLevel, Locations } from '../adapter.js';
 import type { SettingsHooks } from '../settings-hooks.js';
 import { settingsHooks } from '../settings-hooks.js';
-import { claudeHome } from './agent.js';
+import { claudeCode, claudeHome } from './agent.js';
 import { capabilities } from './payload.js';
+import { claudeCodeFiles } from './files.js';
 
-// Seconds. Guard answers within 2 s (7 s at a chat start, which asks the MCP servers); past this
-// Claude Code kills the hook and runs the step, or blocks it under fail-closed (onFailure "block").
-const TIMEOUT_SECONDS = 10;
+const TIMEOUT_SECONDS = claudeCodeFiles.hookTimeout;
 
 /** guard's hooks in Claude Code's settings.json (strict JSON: Claude Code reads no comments). */
 export const SETTINGS: SettingsHooks = {
-  agent: 'claude-code',
+  agent: claudeCode,
   // The events the payload reader handles.
   events: capabilities.events,
   // The matcher filters tool names on the tool events ("*" includes MCP tools). SessionStart's
@@ -30,4 +29,4 @@ export function configPath(level: ConfigLevel, where: Locations): string {
 }
 
 // Setup's edits: guard's groups added at the end of each event's list in `hooks`, removed, found.
-export const { install, uninstall, installedCommands } = settingsHooks(SETTINGS);
+export const { install, uninstall, installedCommands, installedCommand } = settingsHooks(SETTINGS);

@@ -1,6 +1,6 @@
 import type { Adapter } from '../adapter.js';
 import { claudeCode as agent } from './agent.js';
-import { configPath, install, installedCommands, uninstall } from './config.js';
+import { configPath, install, installedCommand, installedCommands, uninstall } from './config.js';
 import { doctor } from './doctor.js';
 import { hookSwitches } from './switches.js';
 
@@ -14,6 +14,7 @@ export const claudeCode: Adapter = {
   install,
   uninstall,
   installedCommands,
+  installedCommand,
   // interactively, Claude Code runs no hooks in a folder until the person accepted its trust
   // dialog there (`-p` needs no trust)
   projectNeedsTrust: true,

@@ -19,6 +19,9 @@ import {
   sessionId,
 } from '../wire.js';
 import type { Fields } from '../wire.js';
+import { toolKind } from '../files.js';
+import { TOOLS } from './files.js';
+import { commandArg, stepByShape } from '../shape.js';
 
 /** What Claude Code (2.1) can do with guard's hooks (see the Claude Code hook reference). */
 export const capabilities: Capabilities = {
@@ -141,27 +144,10 @@ function decide(decision: 'deny' | 'ask', reason: string): HookReply {
  * Whether Claude Code can show its own prompt: not under `-p` (print mode refuses an "ask"). When
  * the command line cannot be read, Claude Code's "ask" is still safe: it prompts, or refuses.
  */
-function canAsk(parentArgs: readonly string[]): boolean {
+export function canAsk(parentArgs: readonly string[]): boolean {
   const args = argsAfter(parentArgs, PROGRAM);
   return args === undefined || !hasFlag(args, PRINT_FLAGS);
 }
-
-/** Claude Code's own tools and the step each one is. */
-type Kind = 'shell' | 'overwrite' | 'edit' | 'notebook' | 'read' | 'search' | 'fetch';
-
-const TOOLS = new Map<string, Kind>([
-  ['Bash', 'shell'],
-  ['PowerShell', 'shell'],
-  ['Write', 'overwrite'],
-  ['Edit', 'edit'],
-  // gone in 2.1 (no hook fires for it), kept for older versions
-  ['MultiEdit', 'edit'],
-  ['NotebookEdit', 'notebook'],
-  ['Read', 'read'],
-  ['Glob', 'search'],
-  ['Grep', 'search'],
-  ['WebFetch', 'fetch'],
-]);
 
 function toStep(fields: Fields, where: string): ToolStep {
   const cwd = sessionCwd(fields, where);
@@ -176,23 +162,23 @@ function toStep(fields: Fields, where: string): ToolStep {
     ...(callId === undefined ? {} : { callId }),
   };
   const input = fields['tool_input'];
-  const kind = TOOLS.get(toolName);
+  const kind = toolKind(TOOLS, toolName);
+  const at = `${where} tool_input`;
   if (kind === undefined) {
     const mcp = mcpNames(fields, toolName);
     if (mcp !== undefined) return { ...base, kind: 'mcp', ...mcp, args: input ?? {} };
-    // Agent, WebSearch, TodoWrite, Skill, Task*, and anything new
-    return { ...base, kind: 'other', args: input ?? {} };
+    return stepByShape(base, input ?? {}, at);
   }
+  if (kind === 'other') return { ...base, kind, args: input ?? {} };
   if (!isFields(input)) throw new PayloadError(`${where}: "tool_input" must be an object.`);
-  const at = `${where} tool_input`;
   switch (kind) {
     case 'shell':
-      return { ...base, kind, command: requireArg(input, at, 'command') };
+      return { ...base, kind, command: commandArg(input, at, 'command') };
     case 'read':
       return { ...base, kind, path: requireArg(input, at, 'file_path') };
     case 'search': {
       // Glob and Grep read the files under their path; without one they search the session's folder
-      const path = optionalArg(input, 'path');
+      const path = optionalArg(input, at, 'path');
       return path === undefined ? { ...base, kind: 'other', args: input } : { ...base, kind: 'read', path };
     }
     case 'fetch':
@@ -201,25 +187,28 @@ function toStep(fields: Fields, where: string): ToolStep {
       return withContent(
         { ...base, kind: 'write', mode: 'edit', path: requireArg(input, at, 'notebook_path') },
         input,
+        at,
         'new_source',
       );
     case 'overwrite':
       return withContent(
         { ...base, kind: 'write', mode: kind, path: requireArg(input, at, 'file_path') },
         input,
+        at,
         'content',
       );
     case 'edit':
       return withContent(
         { ...base, kind: 'write', mode: kind, path: requireArg(input, at, 'file_path') },
         input,
+        at,
         'new_string',
       );
   }
 }
 
-function withContent(step: WriteStep, input: Fields, key: string): WriteStep {
-  const content = optionalArg(input, key);
+function withContent(step: WriteStep, input: Fields, at: string, key: string): WriteStep {
+  const content = optionalArg(input, at, key);
   return content === undefined ? step : { ...step, content };
 }
 

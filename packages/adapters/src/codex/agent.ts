@@ -1,11 +1,13 @@
 import { posix } from 'node:path';
 import type { Agent, Locations, McpServer } from '../adapter.js';
+import { homeFolder } from '../files.js';
 import { McpConfigError, serversIn } from '../scan.js';
-import { capabilities, read, toEventReply, toReply } from './payload.js';
+import { codexFiles } from './files.js';
+import { canAskUnread, capabilities, read, toEventReply, toReply } from './payload.js';
 
 /** Codex's own folder: `$CODEX_HOME`, by default `~/.codex`. */
 export function codexHome(where: Locations): string {
-  return where.env['CODEX_HOME'] || posix.join(where.home, '.codex');
+  return homeFolder(codexFiles, 'CODEX_HOME', where);
 }
 
 /** Codex as the hook sees it: payloads and replies (payload.ts), and what its chat-start scan reads. */
@@ -14,6 +16,7 @@ export const codex: Agent = {
   displayName: 'Codex',
   capabilities,
   stepEvents: ['PreToolUse'],
+  files: codexFiles,
   chatStart: {
     rules(where) {
       const home = codexHome(where);
@@ -29,6 +32,7 @@ export const codex: Agent = {
     mcp: (where) => [{ path: posix.join(codexHome(where), 'config.toml'), servers: tomlServers }],
   },
   read,
+  canAskUnread,
   toReply,
   toEventReply,
 };

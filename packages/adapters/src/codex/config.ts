@@ -1,17 +1,14 @@
 import { posix } from 'node:path';
 import { ConfigError } from '../adapter.js';
 import type { ConfigLevel, InstallOptions, Locations } from '../adapter.js';
-import { guardCommands, installHooks, uninstallHooks } from '../hook-config.js';
+import { guardCommandOn, guardCommands, installHooks, uninstallHooks } from '../hook-config.js';
 import type { HookFileSchema } from '../hook-config.js';
 import { lineAt } from '../json-text.js';
-import { codexHome } from './agent.js';
+import { codex, codexHome } from './agent.js';
 import { capabilities } from './payload.js';
+import { codexFiles } from './files.js';
 
-// Seconds. Codex runs the command through the user's login shell (`$SHELL -lc`), whose profile
-// can be slow, and lets the tool run when a hook times out; 30 s is far above guard's 2 s budget
-// and far below Codex's 600 s default. Codex's trust hash covers the timeout, so changing this
-// number makes every user re-trust the hook: keep it a constant.
-const TIMEOUT_SECONDS = 30;
+const TIMEOUT_SECONDS = codexFiles.hookTimeout;
 
 // Codex rejects the whole file when the root holds any other key ($schema included).
 const ROOT_KEYS = ['description', 'hooks'];
@@ -22,7 +19,7 @@ const ROOT_KEYS = ['description', 'hooks'];
 const MATCHED_EVENTS = ['PreToolUse', 'PostToolUse'];
 
 const schema: HookFileSchema = {
-  agent: 'codex',
+  agent: codex,
   eventMapKey: 'hooks',
   ownsMap: false,
   // The events the payload reader handles. Codex payloads carry hook_event_name, so one command
@@ -67,4 +64,9 @@ export function uninstall(configText: string): string {
 /** guard's commands in the file. */
 export function installedCommands(configText: string): readonly string[] {
   return guardCommands(schema, configText);
+}
+
+/** guard's command on one event in the file. */
+export function installedCommand(configText: string, event: string): string | undefined {
+  return guardCommandOn(schema, configText, event);
 }

@@ -1,6 +1,6 @@
 import type { Adapter } from '../adapter.js';
 import { codex as agent } from './agent.js';
-import { configPath, install, installedCommands, uninstall } from './config.js';
+import { configPath, install, installedCommand, installedCommands, uninstall } from './config.js';
 import { doctor } from './doctor.js';
 import { trust } from './trust.js';
 
@@ -14,6 +14,7 @@ export const codex: Adapter = {
   install,
   uninstall,
   installedCommands,
+  installedCommand,
   projectNeedsTrust: true,
   afterUninstall: 'start a new Codex session, so it stops calling guard.',
   doctor,

@@ -15,6 +15,9 @@ import {
   sessionId,
 } from '../wire.js';
 import type { Fields } from '../wire.js';
+import { toolKind } from '../files.js';
+import { TOOLS, VALUE_OPTIONS } from './files.js';
+import { commandArg, stepByShape } from '../shape.js';
 
 /** What Codex can do with guard's hooks (see the Codex hook reference). */
 export const capabilities: Capabilities = {
@@ -49,27 +52,7 @@ const CONTEXT_EVENTS = new Set(['SessionStart', 'UserPromptSubmit', 'PostToolUse
 
 // Codex subcommands that run without a person at the keyboard.
 const HEADLESS_SUBCOMMANDS = new Set(['exec', 'e']);
-// Top-level options that take a value as the next argument (so that value is not the subcommand).
-const VALUE_OPTIONS = new Set([
-  '-c',
-  '--config',
-  '-m',
-  '--model',
-  '-p',
-  '--profile',
-  '-s',
-  '--sandbox',
-  '-a',
-  '--ask-for-approval',
-  '-C',
-  '--cd',
-  '-i',
-  '--image',
-  '--enable',
-  '--disable',
-  '--add-dir',
-  '--local-provider',
-]);
+const VALUES = new Set(VALUE_OPTIONS);
 
 /** Reads one Codex hook payload; Codex names the event in `hook_event_name`. */
 export function read(payload: unknown, event: string | undefined, parentArgs: readonly string[]): HookInput {
@@ -161,21 +144,24 @@ function toStep(fields: Fields, where: string): ToolStep {
     ...(callId === undefined ? {} : { callId }),
   };
   const input = fields['tool_input'];
-  // Every shell variant arrives as Bash with one command string; apply_patch carries its patch text
-  // in the same field.
-  if (toolName === 'Bash') return { ...base, kind: 'shell', command: commandOf(input, where) };
-  if (toolName === 'apply_patch') return { ...base, kind: 'patch', patch: commandOf(input, where) };
+  const kind = toolKind(TOOLS, toolName);
+  const at = `${where} tool_input`;
+  if (kind === 'shell') return { ...base, kind: 'shell', command: commandArg(inputOf(input, where), at, 'command') };
+  // a patch is one text, never a list of words
+  if (kind === 'patch') return { ...base, kind: 'patch', patch: requireString(inputOf(input, where), 'command', at) };
+  if (kind === 'other') return { ...base, kind: 'other', args: input };
   const mcp = /^mcp__(.+?)__(.+)$/.exec(toolName);
   if (mcp?.[1] !== undefined && mcp[2] !== undefined) {
     // The arguments are an object, or a JSON string when Codex could not parse them.
     return { ...base, kind: 'mcp', server: mcp[1], tool: mcp[2], args: parseArgs(input) };
   }
-  return { ...base, kind: 'other', args: input };
+  // dynamic (app) tools and anything new
+  return stepByShape(base, input, at);
 }
 
-function commandOf(input: unknown, where: string): string {
+function inputOf(input: unknown, where: string): Fields {
   if (!isFields(input)) throw new PayloadError(`${where}: "tool_input" must be an object with a "command" string.`);
-  return requireString(input, 'command', `${where} tool_input`);
+  return input;
 }
 
 /**
@@ -191,12 +177,17 @@ function canAsk(fields: Fields, parentArgs: readonly string[]): boolean {
   return fields['permission_mode'] !== 'bypassPermissions';
 }
 
+/** Whether a person reads the chat, from the command line alone: only a run known to be interactive. */
+export function canAskUnread(parentArgs: readonly string[]): boolean {
+  return runKind(parentArgs) === 'interactive';
+}
+
 function runKind(args: readonly string[]): 'headless' | 'interactive' | undefined {
   const start = args.findIndex((arg) => /(^|[\\/])codex(\.js|\.exe|\.cmd)?$/i.test(arg));
   if (start < 0) return undefined;
   for (let i = start + 1; i < args.length; i += 1) {
     const arg = args[i] ?? '';
-    if (VALUE_OPTIONS.has(arg)) {
+    if (VALUES.has(arg)) {
       i += 1;
       continue;
     }

@@ -3,6 +3,7 @@ import { posix } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { parse } from 'smol-toml';
 import type { HookTrust, TrustReport, TrustState } from '../adapter.js';
+import { codexHome } from './agent.js';
 import { installedCommands } from './config.js';
 
 /**
@@ -148,7 +149,7 @@ export const trust: HookTrust = {
   menu: '/hooks',
   // its app cannot reliably trust hooks, so the terminal is named
   byHand: 'open Codex in a terminal, type /hooks',
-  recordsPath: (where) => codexConfigPath(where.env['CODEX_HOME'] || undefined, where.home),
+  recordsPath: (where) => posix.join(codexHome(where), 'config.toml'),
   state: (hooksPath, hooksText, recordsText) => codexTrust(hooksPath, hooksText, recordsText, isGuardIn(hooksText)),
   keys: (hooksPath, hooksText) => guardCodexHooks(hooksPath, hooksText, isGuardIn(hooksText)).map((hook) => hook.key),
   withoutRecords: withoutCodexTrust,
@@ -160,11 +161,6 @@ export const trust: HookTrust = {
     }
   },
 };
-
-/** The user config.toml that holds Codex's trust entries. */
-export function codexConfigPath(codexHome: string | undefined, home: string): string {
-  return posix.join(codexHome ?? posix.join(home, '.codex'), 'config.toml');
-}
 
 function isGuardIn(hooksText: string): (command: string) => boolean {
   const ours = new Set(installedCommands(hooksText));

@@ -1,11 +1,13 @@
 import { posix } from 'node:path';
 import type { Agent, Locations } from '../adapter.js';
+import { homeFolder } from '../files.js';
 import { jsonServers } from '../scan.js';
-import { capabilities, read, toEventReply, toReply } from './payload.js';
+import { copilotFiles } from './files.js';
+import { canAsk, capabilities, read, toEventReply, toReply } from './payload.js';
 
 /** Copilot's own folder: `$COPILOT_HOME`, by default `~/.copilot`. */
 export function copilotHome(where: Locations): string {
-  return where.env['COPILOT_HOME'] || posix.join(where.home, '.copilot');
+  return homeFolder(copilotFiles, 'COPILOT_HOME', where);
 }
 
 /** Copilot as the hook sees it: payloads and replies (payload.ts), and what its chat-start scan reads. */
@@ -15,6 +17,7 @@ export const copilot: Agent = {
   capabilities,
   // Copilot answers preToolUse and PreToolUse differently
   stepEvents: ['preToolUse', 'PreToolUse'],
+  files: copilotFiles,
   chatStart: {
     rules(where) {
       const home = copilotHome(where);
@@ -26,6 +29,7 @@ export const copilot: Agent = {
     mcp: (where) => [{ path: posix.join(copilotHome(where), 'mcp-config.json'), servers: jsonServers() }],
   },
   read,
+  canAskUnread: canAsk,
   toReply,
   toEventReply,
 };

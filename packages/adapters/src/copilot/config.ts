@@ -1,16 +1,15 @@
 import { posix } from 'node:path';
 import type { ConfigLevel, InstallOptions, Locations } from '../adapter.js';
-import { guardCommands, installHooks, uninstallHooks, versionOne } from '../hook-config.js';
+import { guardCommandOn, guardCommands, installHooks, uninstallHooks, versionOne } from '../hook-config.js';
 import type { HookFileSchema } from '../hook-config.js';
-import { copilotHome } from './agent.js';
+import { copilot, copilotHome } from './agent.js';
 import { capabilities } from './payload.js';
+import { copilotFiles } from './files.js';
 
-// Seconds. Copilot lets the step run when a hook times out (default 30 s), so the timeout only
-// decides how long a stuck hook holds the agent up; 10 s is far above guard's 2 s budget.
-const TIMEOUT_SECONDS = 10;
+const TIMEOUT_SECONDS = copilotFiles.hookTimeout;
 
 const schema: HookFileSchema = {
-  agent: 'copilot',
+  agent: copilot,
   eventMapKey: 'hooks',
   ownsMap: false,
   // The events the payload reader handles, in camelCase: a PascalCase registration switches
@@ -22,11 +21,11 @@ const schema: HookFileSchema = {
   // `command` is Copilot's cross-platform fallback; a person may have written guard's there.
   commandKeys: ['bash', 'powershell', 'command'],
   header: { version: 1 },
-  entry: (_event, command) => ({
+  entry: (_event, command, _options, plain) => ({
     type: 'command',
     bash: command,
-    // PowerShell runs a quoted program path only through the call operator.
-    powershell: `& ${command}`,
+    // PowerShell runs a quoted program path only through the call operator (and has no fallback form).
+    powershell: `& ${plain}`,
     timeoutSec: TIMEOUT_SECONDS,
   }),
   checkRoot: versionOne('Copilot'),
@@ -51,4 +50,9 @@ export function uninstall(configText: string): string {
 /** guard's commands in the file. */
 export function installedCommands(configText: string): readonly string[] {
   return guardCommands(schema, configText);
+}
+
+/** guard's command on one event in the file. */
+export function installedCommand(configText: string, event: string): string | undefined {
+  return guardCommandOn(schema, configText, event);
 }

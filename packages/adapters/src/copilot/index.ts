@@ -1,6 +1,6 @@
 import type { Adapter } from '../adapter.js';
 import { copilot as agent } from './agent.js';
-import { configPath, install, installedCommands, uninstall } from './config.js';
+import { configPath, install, installedCommand, installedCommands, uninstall } from './config.js';
 import { doctor } from './doctor.js';
 
 /**
@@ -13,6 +13,7 @@ export const copilot: Adapter = {
   install,
   uninstall,
   installedCommands,
+  installedCommand,
   projectNeedsTrust: true,
   afterUninstall: 'start a new GitHub Copilot session, so it stops calling guard.',
   doctor,

@@ -15,6 +15,9 @@ import {
   requireArg,
 } from '../wire.js';
 import type { Fields } from '../wire.js';
+import { toolKind } from '../files.js';
+import { TOOLS } from './files.js';
+import { commandArg, stepByShape } from '../shape.js';
 
 /** What Copilot (CLI, and VS Code on the Copilot engine) can do with guard's hooks. */
 export const capabilities: Capabilities = {
@@ -139,7 +142,7 @@ function decide(decision: 'deny' | 'ask', event: string, reason: string): HookRe
   return jsonReply(flat);
 }
 
-function canAsk(parentArgs: readonly string[]): boolean {
+export function canAsk(parentArgs: readonly string[]): boolean {
   if (hasFlag(parentArgs, NO_PROMPT_FLAGS) || hasFlag(parentArgs, ['--mode=autopilot'])) return false;
   if (parentArgs.some((arg, i) => arg === '--mode' && parentArgs[i + 1] === 'autopilot')) return false;
   // The CLI cannot see Copilot's environment but may pass this variable in the same list.
@@ -156,33 +159,6 @@ function workingDir(fields: Fields, where: string): string {
   return requireAbsolute(cwd, where);
 }
 
-type Kind = 'shell' | 'create' | 'overwrite' | 'edit' | 'read' | 'search' | 'fetch' | 'patch' | 'editor';
-
-// Lower-cased tool names: the CLI's own, the Claude names of PascalCase registrations, and the
-// VS Code Local harness's names.
-const TOOLS = new Map<string, Kind>([
-  ['bash', 'shell'],
-  ['powershell', 'shell'],
-  ['run_in_terminal', 'shell'],
-  ['create', 'create'],
-  ['create_file', 'create'],
-  ['write', 'overwrite'],
-  ['edit', 'edit'],
-  ['multiedit', 'edit'],
-  ['replace_string_in_file', 'edit'],
-  ['multi_replace_string_in_file', 'edit'],
-  ['insert_edit_into_file', 'edit'],
-  ['str_replace_editor', 'editor'],
-  ['view', 'read'],
-  ['read', 'read'],
-  ['read_file', 'read'],
-  ['grep', 'search'],
-  ['rg', 'search'],
-  ['web_fetch', 'fetch'],
-  ['webfetch', 'fetch'],
-  ['apply_patch', 'patch'],
-]);
-
 const PATH_KEYS = ['path', 'file_path', 'filePath'] as const;
 
 function toStep(fields: Fields, where: string): ToolStep {
@@ -192,7 +168,7 @@ function toStep(fields: Fields, where: string): ToolStep {
   const callId = firstText(fields['tool_use_id']);
   const cwd = workingDir(fields, where);
   // the model's own words for the step: bash's "description", VS Code's "explanation"
-  const intent = isFields(args) ? firstText(optionalArg(args, 'description', 'explanation')) : undefined;
+  const intent = isFields(args) ? firstText(pick(args, 'description', 'explanation')) : undefined;
   const base = {
     agent: 'copilot' as const,
     chatId: chatId(fields),
@@ -202,7 +178,8 @@ function toStep(fields: Fields, where: string): ToolStep {
     ...(callId === undefined ? {} : { callId }),
     ...(intent === undefined ? {} : { intent }),
   };
-  const kind = TOOLS.get(toolName.toLowerCase());
+  const kind = toolKind(TOOLS, toolName.toLowerCase());
+  const at = `${where} toolArgs`;
   if (kind === undefined) {
     // MCP tools are "<server-key>-<tool>" (server keys may hold dashes, tool names use underscores);
     // Claude-style payloads use mcp__<server>__<tool>. Built-in tools have no dash.
@@ -210,25 +187,24 @@ function toStep(fields: Fields, where: string): ToolStep {
     if (mcp?.[1] !== undefined && mcp[2] !== undefined) {
       return { ...base, kind: 'mcp', server: mcp[1], tool: mcp[2], args };
     }
-    // Internal tools (report_intent, ask_user, task, …) and anything new.
-    return { ...base, kind: 'other', args };
+    return stepByShape(base, args, at);
   }
+  if (kind === 'other') return { ...base, kind, args };
   const input = isFields(args) ? args : {};
-  const at = `${where} toolArgs`;
   switch (kind) {
     case 'shell':
-      return { ...base, kind, command: requireArg(input, at, 'command') };
+      return { ...base, kind, command: commandArg(input, at, 'command') };
     case 'read':
       return { ...base, kind, path: requireArg(input, at, ...PATH_KEYS) };
     case 'search': {
-      const path = optionalArg(input, ...PATH_KEYS);
+      const path = optionalArg(input, at, ...PATH_KEYS);
       return path === undefined ? { ...base, kind: 'other', args } : { ...base, kind: 'read', path };
     }
     case 'fetch':
       return { ...base, kind, url: requireArg(input, at, 'url') };
     case 'patch': {
       // Assumed to carry the same patch text as Codex's apply_patch; no payload was recorded.
-      const patch = optionalArg(input, 'input', 'patch', 'command');
+      const patch = optionalArg(input, at, 'input', 'patch', 'command');
       return patch === undefined ? { ...base, kind: 'other', args } : { ...base, kind, patch };
     }
     case 'editor':
@@ -249,8 +225,8 @@ function write(
 ): ToolStep {
   const content =
     mode === 'edit'
-      ? optionalArg(input, 'new_str', 'new_string', 'newString')
-      : optionalArg(input, 'file_text', 'content');
+      ? optionalArg(input, at, 'new_str', 'new_string', 'newString')
+      : optionalArg(input, at, 'file_text', 'content');
   return {
     ...base,
     kind: 'write',

@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import type { Agent } from '../adapter.js';
 import { jsonServers } from '../scan.js';
+import { cursorFiles } from './files.js';
 import { capabilities, read, toEventReply, toReply } from './payload.js';
 
 /** Cursor as the hook sees it: payloads and replies (payload.ts), and what its chat-start scan reads. */
@@ -9,6 +10,7 @@ export const cursor: Agent = {
   displayName: 'Cursor',
   capabilities,
   stepEvents: ['preToolUse', 'beforeShellExecution', 'beforeMCPExecution', 'beforeReadFile'],
+  files: cursorFiles,
   chatStart: {
     rules: (where) => ({ files: [], folders: [posix.join(where.home, '.cursor', 'rules')] }),
     mcp: (where) => [{ path: posix.join(where.home, '.cursor', 'mcp.json'), servers: jsonServers() }],

@@ -1,20 +1,19 @@
 import { posix } from 'node:path';
 import type { ConfigLevel, InstallOptions, Locations } from '../adapter.js';
-import { guardCommands, installHooks, uninstallHooks, versionOne } from '../hook-config.js';
+import { guardCommandOn, guardCommands, installHooks, uninstallHooks, versionOne } from '../hook-config.js';
 import type { HookFileSchema } from '../hook-config.js';
+import { cursor } from './agent.js';
 import { capabilities } from './payload.js';
+import { cursorFiles } from './files.js';
 
-// Seconds (a value in milliseconds would mean hours). Cursor lets the step run when a hook times
-// out unless the entry is fail-closed, and on some Windows builds every call waits out the whole
-// timeout; 10 s is far above guard's 2 s budget. Cursor does not document its default.
-const TIMEOUT_SECONDS = 10;
+const TIMEOUT_SECONDS = cursorFiles.hookTimeout;
 
 // Events that stop a step before it runs; only these get `failClosed`. On the result, start and
 // prompt events a failure of guard must not stop the chat.
 const GATES = ['beforeShellExecution', 'beforeMCPExecution', 'beforeReadFile', 'preToolUse'];
 
 const schema: HookFileSchema = {
-  agent: 'cursor',
+  agent: cursor,
   eventMapKey: 'hooks',
   ownsMap: false,
   // The events the payload reader handles. An unknown event name makes Cursor drop the whole file
@@ -53,4 +52,9 @@ export function uninstall(configText: string): string {
 /** guard's commands in the file. */
 export function installedCommands(configText: string): readonly string[] {
   return guardCommands(schema, configText);
+}
+
+/** guard's command on one event in the file. */
+export function installedCommand(configText: string, event: string): string | undefined {
+  return guardCommandOn(schema, configText, event);
 }

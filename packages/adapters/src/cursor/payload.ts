@@ -16,6 +16,9 @@ import {
   requireString,
 } from '../wire.js';
 import type { Fields } from '../wire.js';
+import { toolKind } from '../files.js';
+import { TOOLS } from './files.js';
+import { commandArg, stepByShape } from '../shape.js';
 
 /** What Cursor can do with guard's hooks (see the Cursor hook reference). */
 export const capabilities: Capabilities = {
@@ -75,12 +78,13 @@ export function read(payload: unknown, event: string | undefined, parentArgs: re
       // Shell and MCP calls fire preToolUse first, then beforeShellExecution / beforeMCPExecution,
       // where an ask really shows a card: judge blocks here, leave asks to the later event.
       // (In Sandbox run mode Cursor may skip beforeShellExecution; the sandbox then bounds the step.)
-      const deferAsk = step.kind === 'shell' || step.kind === 'mcp';
+      // A tool read as a command by its shape fires no such event: judged in full here.
+      const deferAsk = step.kind === 'mcp' || (step.kind === 'shell' && toolKind(TOOLS, step.toolName) === 'shell');
       return { type: 'step', event: name, step, canAsk: false, ...(deferAsk ? { deferAsk } : {}) };
     }
     case 'beforeShellExecution': {
       // These events send no tool name; use the one preToolUse gives the same tool.
-      const command = requireString(fields, 'command', where);
+      const command = commandArg(fields, where, 'command');
       const step: ToolStep = { ...base(fields, undefined, where, 'Shell'), kind: 'shell', command };
       return { type: 'step', event: name, step, canAsk: canAsk(fields, parentArgs) };
     }
@@ -193,42 +197,34 @@ function toolStep(fields: Fields, where: string): ToolStep {
   const mcp = /^MCP:(.+)$/.exec(toolName);
   // preToolUse names the MCP tool but not its server.
   if (mcp?.[1] !== undefined) return { ...common, kind: 'mcp', server: '', tool: mcp[1], args: input };
-  const kind = TOOLS.get(toolName);
-  if (kind === undefined) return { ...common, kind: 'other', args: input };
-  if (!isFields(input)) throw new PayloadError(`${where}: "tool_input" must be an object for ${toolName}.`);
+  const kind = toolKind(TOOLS, toolName);
   const at = `${where} tool_input`;
+  if (kind === undefined) return stepByShape(common, input, at);
+  if (kind === 'other') return { ...common, kind, args: input };
+  if (!isFields(input)) throw new PayloadError(`${where}: "tool_input" must be an object for ${toolName}.`);
   switch (kind) {
     case 'shell':
-      return { ...common, kind, command: requireArg(input, at, 'command') };
+      return { ...common, kind, command: commandArg(input, at, 'command') };
     case 'read':
       return { ...common, kind, path: requireArg(input, at, 'file_path', 'path') };
     case 'search': {
       // Grep reads the files under its path; without one it searches the workspace.
-      const path = optionalArg(input, 'file_path', 'path');
+      const path = optionalArg(input, at, 'file_path', 'path');
       return path === undefined ? { ...common, kind: 'other', args: input } : { ...common, kind: 'read', path };
     }
     default: {
       const path = requireArg(input, at, 'file_path', 'path');
       // Write both creates and replaces, and the payload does not say which: assume the worse.
-      const content = kind === 'delete' ? undefined : optionalArg(input, ...CONTENT_KEYS[kind]);
+      const content =
+        kind === 'delete'
+          ? undefined
+          : kind === 'edit'
+            ? optionalArg(input, at, 'new_string', 'new_str')
+            : optionalArg(input, at, 'content');
       return { ...common, kind: 'write', mode: kind, path, ...(content === undefined ? {} : { content }) };
     }
   }
 }
-
-const CONTENT_KEYS = { overwrite: ['content'], edit: ['new_string', 'new_str'] } as const;
-
-const TOOLS = new Map<string, 'shell' | 'read' | 'search' | 'overwrite' | 'edit' | 'delete'>([
-  ['Shell', 'shell'],
-  ['Read', 'read'],
-  ['Grep', 'search'],
-  ['Write', 'overwrite'],
-  ['Delete', 'delete'],
-  // Names older builds and the CLI have used for edits.
-  ['StrReplace', 'edit'],
-  ['Edit', 'edit'],
-  ['MultiEdit', 'edit'],
-]);
 
 function result(fields: Fields, where: string, failed: boolean): ToolResult {
   const step = toolStep(fields, where);

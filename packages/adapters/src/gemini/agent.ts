@@ -1,11 +1,13 @@
 import { posix } from 'node:path';
 import type { Agent, ExtensionParts, Locations, McpServer } from '../adapter.js';
+import { homeFolder } from '../files.js';
 import { jsonServers, McpConfigError, serversIn, withoutComments } from '../scan.js';
-import { capabilities, read, toEventReply, toReply } from './payload.js';
+import { geminiFiles } from './files.js';
+import { canAsk, capabilities, read, toEventReply, toReply } from './payload.js';
 
 /** The home Gemini CLI works from: `$GEMINI_CLI_HOME`, by default the person's home folder. */
 export function geminiUserHome(where: Locations): string {
-  return where.env['GEMINI_CLI_HOME'] || where.home;
+  return homeFolder(geminiFiles, 'GEMINI_CLI_HOME', where);
 }
 
 /** Gemini CLI's own folder: `.gemini` in its home. */
@@ -19,6 +21,7 @@ export const gemini: Agent = {
   displayName: 'Gemini CLI',
   capabilities,
   stepEvents: ['BeforeTool'],
+  files: geminiFiles,
   chatStart: {
     rules(where) {
       const home = geminiHome(where);
@@ -49,6 +52,7 @@ export const gemini: Agent = {
     }),
   },
   read,
+  canAskUnread: canAsk,
   toReply,
   toEventReply,
 };

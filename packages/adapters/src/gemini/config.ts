@@ -2,19 +2,19 @@ import { posix } from 'node:path';
 import type { ConfigLevel, Locations } from '../adapter.js';
 import type { SettingsHooks } from '../settings-hooks.js';
 import { settingsHooks } from '../settings-hooks.js';
-import { geminiHome } from './agent.js';
+import { gemini, geminiHome } from './agent.js';
 import { capabilities } from './payload.js';
+import { geminiFiles } from './files.js';
 
-// Milliseconds (Gemini CLI's unit; its default is 60 s). Guard answers within 2 s (7 s at a chat
-// start, which asks the MCP servers); past this Gemini CLI kills the hook and runs the step.
-const TIMEOUT_MS = 10_000;
+// Gemini CLI's unit is milliseconds
+const TIMEOUT_MS = geminiFiles.hookTimeout * 1000;
 
 /** The name guard's entries carry: Gemini CLI lists, trusts and switches hooks off by name. */
 export const HOOK_NAME = 'guard';
 
 /** guard's hooks in Gemini CLI's settings.json (JSON with comments, which are kept). */
 export const SETTINGS: SettingsHooks = {
-  agent: 'gemini',
+  agent: gemini,
   // The events the payload reader handles.
   events: capabilities.events,
   // The matcher is a regular expression over tool names on the tool events ("*" is every tool, MCP
@@ -36,4 +36,4 @@ export function configPath(level: ConfigLevel, where: Locations): string {
 }
 
 // Setup's edits: guard's groups added at the end of each event's list in `hooks`, removed, found.
-export const { install, uninstall, installedCommands } = settingsHooks(SETTINGS);
+export const { install, uninstall, installedCommands, installedCommand } = settingsHooks(SETTINGS);

@@ -1,6 +1,6 @@
 import type { Adapter } from '../adapter.js';
 import { gemini as agent } from './agent.js';
-import { configPath, install, installedCommands, uninstall } from './config.js';
+import { configPath, install, installedCommand, installedCommands, uninstall } from './config.js';
 import { doctor } from './doctor.js';
 import { hookSwitches } from './switches.js';
 
@@ -14,6 +14,7 @@ export const gemini: Adapter = {
   install,
   uninstall,
   installedCommands,
+  installedCommand,
   // Gemini CLI runs no hooks (user or project) in a folder the person has not trusted in it
   projectNeedsTrust: true,
   afterUninstall: 'start a new Gemini CLI session, so it stops calling guard.',

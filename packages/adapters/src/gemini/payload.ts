@@ -20,6 +20,9 @@ import {
   sessionId,
 } from '../wire.js';
 import type { Fields } from '../wire.js';
+import { toolKind } from '../files.js';
+import { TOOLS } from './files.js';
+import { commandArg, stepByShape } from '../shape.js';
 
 /** What Gemini CLI (0.61) can do with guard's hooks (see the Gemini CLI hook reference). */
 export const capabilities: Capabilities = {
@@ -115,23 +118,10 @@ function deny(reason: string): HookReply {
 }
 
 /** Whether a person reads the chat: not under `-p` (when the command line is known). */
-function canAsk(parentArgs: readonly string[]): boolean {
+export function canAsk(parentArgs: readonly string[]): boolean {
   const args = argsAfter(parentArgs, PROGRAM);
   return args === undefined || !hasFlag(args, PROMPT_FLAGS);
 }
-
-type Kind = 'shell' | 'overwrite' | 'edit' | 'read' | 'folder' | 'search' | 'fetch';
-
-const TOOLS = new Map<string, Kind>([
-  ['run_shell_command', 'shell'],
-  ['write_file', 'overwrite'],
-  ['replace', 'edit'],
-  ['read_file', 'read'],
-  ['list_directory', 'folder'],
-  ['glob', 'search'],
-  ['grep_search', 'search'],
-  ['web_fetch', 'fetch'],
-]);
 
 /**
  * The URLs web_fetch fetches from its prompt, read as Gemini CLI reads them: each word with `://`
@@ -169,24 +159,24 @@ function toStep(fields: Fields, where: string): ToolStep {
     toolName,
   };
   const input = fields['tool_input'];
-  const kind = TOOLS.get(toolName);
+  const kind = toolKind(TOOLS, toolName);
+  const at = `${where} tool_input`;
   if (kind === undefined) {
     const mcp = mcpNames(fields, toolName);
     if (mcp !== undefined) return { ...base, kind: 'mcp', ...mcp, args: input ?? {} };
-    // read_many_files, google_web_search, write_todos, activate_skill, invoke_agent, and anything new
-    return { ...base, kind: 'other', args: input ?? {} };
+    return stepByShape(base, input ?? {}, at);
   }
+  if (kind === 'other') return { ...base, kind, args: input ?? {} };
   if (!isFields(input)) throw new PayloadError(`${where}: "tool_input" must be an object.`);
-  const at = `${where} tool_input`;
   switch (kind) {
     case 'shell': {
       // dir_path: the folder to run in, relative to the session's
-      const dir = optionalArg(input, 'dir_path');
+      const dir = optionalArg(input, at, 'dir_path');
       return {
         ...base,
         cwd: dir === undefined || dir === '' ? cwd : resolveIn(cwd, dir),
         kind,
-        command: requireArg(input, at, 'command'),
+        command: commandArg(input, at, 'command'),
       };
     }
     case 'read':
@@ -195,7 +185,7 @@ function toStep(fields: Fields, where: string): ToolStep {
       return { ...base, kind: 'read', path: requireArg(input, at, 'dir_path') };
     case 'search': {
       // without a folder they search the session's folder
-      const dir = optionalArg(input, 'dir_path');
+      const dir = optionalArg(input, at, 'dir_path');
       return dir === undefined ? { ...base, kind: 'other', args: input } : { ...base, kind: 'read', path: dir };
     }
     case 'fetch': {
@@ -207,7 +197,7 @@ function toStep(fields: Fields, where: string): ToolStep {
     }
     case 'overwrite':
     case 'edit': {
-      const content = optionalArg(input, kind === 'edit' ? 'new_string' : 'content');
+      const content = optionalArg(input, at, kind === 'edit' ? 'new_string' : 'content');
       return {
         ...base,
         kind: 'write',

@@ -1,8 +1,10 @@
 import { posix } from 'node:path';
 import type { HookSwitches, Locations, SettingsFile } from '../adapter.js';
 import { hooksOff, readSettings, valueAt } from '../settings-hooks.js';
+import { homeFolder } from '../files.js';
 import { geminiHome } from './agent.js';
 import { HOOK_NAME, SETTINGS } from './config.js';
+import { geminiFiles } from './files.js';
 
 /**
  * Gemini CLI's settings that keep guard's hooks from running: `hooksConfig.enabled: false` (the
@@ -13,11 +15,11 @@ export const hookSwitches: HookSwitches = {
   // Gemini CLI's own order, lowest first: system defaults, user, workspace, system settings; then
   // the trusted folders
   files: (where) => [
-    where.env['GEMINI_CLI_SYSTEM_DEFAULTS_PATH'] || '/etc/gemini-cli/system-defaults.json',
+    homeFolder(geminiFiles, 'GEMINI_CLI_SYSTEM_DEFAULTS_PATH', where),
     posix.join(geminiHome(where), 'settings.json'),
     posix.join(where.projectRoot, '.gemini', 'settings.json'),
-    where.env['GEMINI_CLI_SYSTEM_SETTINGS_PATH'] || '/etc/gemini-cli/settings.json',
-    where.env['GEMINI_CLI_TRUSTED_FOLDERS_PATH'] || posix.join(geminiHome(where), 'trustedFolders.json'),
+    homeFolder(geminiFiles, 'GEMINI_CLI_SYSTEM_SETTINGS_PATH', where),
+    homeFolder(geminiFiles, 'GEMINI_CLI_TRUSTED_FOLDERS_PATH', where),
   ],
   check(files, where) {
     const settings = files.slice(0, -1);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { adapters } from '@guard/adapters';
+import { adapters, plainCommand } from '@guard/adapters';
 import type { Adapter, AgentId, ConfigError, ConfigLevel, InstallOptions, Locations } from '@guard/adapters';
 import { GUARD_PACKAGE, quoteWord } from '@guard/core';
 import { findProjectRoot } from '../world/project-root.js';
@@ -130,9 +130,14 @@ export interface CommandCheck {
 
 const EVENT_TAIL = /\s+--event\s+\S+\s*$/;
 
-/** A hook command without the per-event tail and PowerShell's call operator: one per install. */
+/**
+ * A hook command without its own answer for when guard's files are gone, the per-event tail and
+ * PowerShell's call operator: one per install.
+ */
 export function baseCommand(command: string): string {
-  return command.replace(/^\s*&\s+/, '').replace(EVENT_TAIL, '');
+  return plainCommand(command)
+    .replace(/^\s*&\s+/, '')
+    .replace(EVENT_TAIL, '');
 }
 
 /**
@@ -238,8 +243,21 @@ export function writeStep<T>(path: string, write: () => T): T {
   }
 }
 
-/** What setup (and status, to tell whether an entry is as setup would write it) hands the adapter. */
-export function installOptions(agent: AgentId, failClosed: boolean, io: Io): InstallOptions {
+/**
+ * What setup (and status, to tell whether an entry is as setup would write it) hands the adapter:
+ * off Windows, with the files the command runs, so that it answers by itself when they are gone.
+ */
+export function installOptions(
+  agent: AgentId,
+  failClosed: boolean,
+  io: Io,
+  platform: string = process.platform,
+): InstallOptions {
   const moved = movedGuardHome(io.env, io.home());
-  return { hookCommand: hookCommand(agent), failClosed, ...(moved === undefined ? {} : { guardHome: moved }) };
+  return {
+    hookCommand: hookCommand(agent, process.execPath, hookScriptPath(), platform),
+    failClosed,
+    ...(platform === 'win32' ? {} : { fallback: { node: process.execPath, script: hookScriptPath() } }),
+    ...(moved === undefined ? {} : { guardHome: moved }),
+  };
 }

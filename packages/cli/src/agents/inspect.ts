@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { AGENT_IDS, ConfigError } from '@guard/adapters';
+import { AGENT_IDS, ConfigError, readFallback } from '@guard/adapters';
 import type { Adapter, AgentId, Capabilities, ConfigLevel, HooksOff, TrustReport } from '@guard/adapters';
 import type { Mode } from '@guard/core';
 import {
@@ -23,6 +23,7 @@ import { hookScriptPath } from '../self.js';
 import { pausedUntil } from '@guard/core';
 import type { OpinionBars } from '@guard/core';
 import { readHealth } from '../state/opinion.js';
+import { runningCheckers } from '../state/resident.js';
 import { guardHomeFrom } from '../state/settings.js';
 import type { SecondOpinionConfig, Settings } from '../state/settings.js';
 
@@ -42,6 +43,12 @@ export interface LevelStatus {
   readonly commands: readonly CommandStatus[];
   /** `guard setup` would leave the file as it is (same command, same fail-closed switch). */
   readonly upToDate?: boolean;
+  /**
+   * Whether guard's commands answer by themselves when guard's files are gone (the package removed,
+   * the Node they name moved): `written`; `missing` (an older setup: `guard setup` adds it);
+   * `windows` (no command form keeps cmd.exe's and PowerShell's quoting, so setup writes the plain one).
+   */
+  readonly ownAnswer?: OwnAnswer;
   /** The agent's own fail-closed switch is set on guard's entries (only for agents that have one). */
   readonly agentFailClosed?: boolean;
   /**
@@ -50,6 +57,9 @@ export interface LevelStatus {
    */
   readonly codexTrust?: TrustReport;
 }
+
+/** Whether guard's commands in a file answer by themselves when guard's files are gone (LevelStatus). */
+export type OwnAnswer = 'written' | 'missing' | 'windows';
 
 /** One of guard's hook commands in a file, and what to do when it is not this guard's. */
 export interface CommandStatus extends CommandCheck {
@@ -84,6 +94,8 @@ export interface StatusJson {
   readonly hookScript: { readonly path: string; readonly exists: boolean };
   /** The second opinion (SPEC §11): off, or on with its model, and whether it is paused. */
   readonly secondOpinion: OpinionStatus;
+  /** The resident checkers (processes that keep guard's hook loaded between calls) answering in guard's folder. */
+  readonly resident: { readonly running: number };
   readonly agents: readonly AgentStatus[];
 }
 
@@ -175,7 +187,8 @@ export function inspectLevel(agent: AgentId, level: ConfigLevel, io: Io, setting
   if (!exists) return { ...base, exists, installed: false, commands: [] };
 
   const again = `guard setup ${agent}${level === 'project' ? ' --project' : ''}`;
-  const commands = [...new Set(adapter.installedCommands(text).map(baseCommand))].map((command) =>
+  const found = adapter.installedCommands(text);
+  const commands = [...new Set(found.map(baseCommand))].map((command) =>
     withAdvice(checkCommand(command), adapter.displayName, again),
   );
   try {
@@ -186,8 +199,8 @@ export function inspectLevel(agent: AgentId, level: ConfigLevel, io: Io, setting
       exists,
       installed,
       commands,
-      ...(installed ? { upToDate } : {}),
-      ...agentSwitch(agent, text, commands[0]?.command),
+      ...(installed ? { upToDate, ownAnswer: ownAnswerOf(found) } : {}),
+      ...agentSwitch(agent, text, found),
       ...trustIf(installed, adapter, path, text, io),
     };
   } catch (error) {
@@ -235,13 +248,28 @@ function withAdvice(check: CommandCheck, agentName: string, again: string): Comm
   return { ...check, advice: `${said.join(' ')} Run \`${again}\` to point it at this guard and this Node.` };
 }
 
+/** Whether guard's commands (as a shell runs them; PowerShell's have no such form) answer by themselves. */
+export function ownAnswerOf(commands: readonly string[], platform: string = process.platform): OwnAnswer {
+  const shell = commands.filter((command) => !command.trimStart().startsWith('&'));
+  if (shell.every((command) => readFallback(command) !== undefined)) return 'written';
+  return platform === 'win32' ? 'windows' : 'missing';
+}
+
 /**
  * Whether guard's entries carry the agent's own fail-closed switch: the file is what setup writes
- * with fail-closed on. Agents without such a switch (setup writes the same either way) get nothing.
+ * with fail-closed on, for the command (and the files its own answer checks) found in it. Agents
+ * without such a switch get nothing.
  */
-function agentSwitch(agent: AgentId, text: string, command: string | undefined): { agentFailClosed?: boolean } {
-  if (!hasFailClosedSwitch(agent) || command === undefined) return {};
-  return { agentFailClosed: adapterFor(agent).install(text, { hookCommand: command, failClosed: true }) === text };
+function agentSwitch(agent: AgentId, text: string, commands: readonly string[]): { agentFailClosed?: boolean } {
+  const first = commands[0];
+  if (!hasFailClosedSwitch(agent) || first === undefined) return {};
+  const fallback = commands.map(readFallback).find((found) => found !== undefined)?.files;
+  const options = {
+    hookCommand: baseCommand(first),
+    failClosed: true,
+    ...(fallback === undefined ? {} : { fallback }),
+  };
+  return { agentFailClosed: adapterFor(agent).install(text, options) === text };
 }
 
 /** Everything `guard status` reports. */
@@ -256,6 +284,7 @@ export async function collectStatus(io: Io): Promise<StatusJson> {
     guardHome,
     hookScript: { path: script, exists: existsSync(script) },
     secondOpinion: opinionStatus(settings, guardHome, io),
+    resident: { running: await runningCheckers(guardHome) },
     agents: AGENT_IDS.map((agent) => {
       // run from the home folder, the project's file can be the user's own: list it once
       const levels = LEVELS.map((level) => inspectLevel(agent, level, io, settings)).filter(

@@ -1,6 +1,8 @@
-import { basename, dirname } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { AGENT_IDS } from '@guard/adapters';
+import { AGENT_IDS, AGENTS, readFallback, withFallback } from '@guard/adapters';
+import { evaluate } from '@guard/core';
 import type { Adapter, AgentId, ConfigLevel, Effect, TrustReport } from '@guard/adapters';
 import { adapterFor, LEVELS, locationsFrom, readBytes } from '../agents/config-io.js';
 import type { CommandCheck } from '../agents/config-io.js';
@@ -8,6 +10,8 @@ import { collectStatus, hooksOffFor, opinionConfig } from '../agents/inspect.js'
 import type { LevelStatus, StatusJson } from '../agents/inspect.js';
 import { ExitCode, GuardError } from '../errors.js';
 import type { Io } from '../io.js';
+import { guardHomeFrom } from '../state/settings.js';
+import { stepEnvironment } from '../world/environment.js';
 
 /** One check: what was looked at, whether it passed, and what to do when it did not. */
 export interface Check {
@@ -155,7 +159,12 @@ export async function diagnose(io: Io, run: RunHook): Promise<DoctorJson> {
         !(found.installed || (found.exists && found.error !== undefined && mentionsGuard(found.path, agent)))
       )
         continue;
-      agents.push({ agent, level, path: found.path, checks: await checkLevel(agent, found, io, run) });
+      agents.push({
+        agent,
+        level,
+        path: found.path,
+        checks: await checkLevel(agent, found, status.failClosed, io, run),
+      });
     }
   }
   const ok = agents.length > 0 && [...guard, ...agents.flatMap((agent) => agent.checks)].every((check) => check.ok);
@@ -204,7 +213,39 @@ function readBytesQuietly(path: string): string | undefined {
   }
 }
 
-async function checkLevel(agent: AgentId, found: LevelStatus, io: Io, run: RunHook): Promise<Check[]> {
+/**
+ * Whether guard.tamper blocks an agent's step that removes the hook file where setup put it: the
+ * agents' declarations, with the variables that move their folders read from this environment.
+ */
+export function protectedCheck(agent: AgentId, path: string, io: Io): Check {
+  const home = io.home();
+  const env = stepEnvironment({ env: io.env, home, tmp: io.tmp(), guardHome: guardHomeFrom(io.env, home) });
+  const folder = dirname(path);
+  const removed = evaluate(
+    { kind: 'write', agent, toolName: 'doctor', chatId: '', cwd: folder, projectRoot: folder, path, mode: 'delete' },
+    env,
+  );
+  if (removed.findings.some((finding) => finding.ruleId === 'guard.tamper' && finding.decision === 'block'))
+    return { name: 'hook file is protected', ok: true, detail: 'a step that changes it is blocked (guard.tamper)' };
+  const variables = AGENTS[agent].files.homes.map((home) => home.variable);
+  return {
+    name: 'hook file is protected',
+    ok: false,
+    detail: `guard does not know ${path} as this agent's hook file: a step could change it unasked`,
+    fix:
+      variables.length === 0
+        ? 'Report this to guard; the file is not where guard expects this agent to keep its hooks.'
+        : `Run \`guard doctor\` where ${variables.join(', ')} ${variables.length === 1 ? 'is' : 'are'} set as the agent has them; if it still fails, report it to guard.`,
+  };
+}
+
+async function checkLevel(
+  agent: AgentId,
+  found: LevelStatus,
+  failClosed: boolean,
+  io: Io,
+  run: RunHook,
+): Promise<Check[]> {
   const again = `guard setup ${agent}${found.level === 'project' ? ' --project' : ''}`;
   if (found.error !== undefined) {
     return [
@@ -226,10 +267,12 @@ async function checkLevel(agent: AgentId, found: LevelStatus, io: Io, run: RunHo
           detail: 'the hook command or fail-closed switch differs from what setup writes now',
           fix: `Run \`${again}\`.`,
         },
+    protectedCheck(agent, found.path, io),
     ...(found.codexTrust === undefined ? [] : trustCheck(agent, found.codexTrust, io)),
     ...switchCheck(agent, io),
     ...(await agentOwnCheck(agent, found, io)),
     ...found.commands.map(commandCheck),
+    ...(await ownAnswerCheck(agent, found, { failClosed, fix: `Run \`${again}\`.` }, io, run)),
   ];
   if (!found.commands.every((command) => command.resolves)) return checks;
 
@@ -244,7 +287,7 @@ async function checkLevel(agent: AgentId, found: LevelStatus, io: Io, run: RunHo
     ['dangerous step is blocked', DANGEROUS, 'block'],
   ] as const) {
     const call = adapter.doctor.shellCall(command, cwd);
-    const hook = commandFor(adapter.installedCommands(text), call.event);
+    const hook = adapter.installedCommand(text, call.event);
     runs.push({
       name,
       want,
@@ -372,12 +415,45 @@ function commandCheck(command: CommandCheck): Check {
       };
 }
 
-/** The installed command that serves `event`: the one naming it with `--event`, else the one naming none. */
-function commandFor(commands: readonly string[], event: string): string | undefined {
-  const own = commands.filter((command) => !command.trimStart().startsWith('&'));
-  return (
-    own.find((command) => command.endsWith(` --event ${event}`)) ?? own.find((command) => !/\s--event\s/.test(command))
-  );
+/**
+ * The command's own answer for when guard's files are gone (the package removed, the Node it names
+ * moved): run as the agent runs it, once with its hook script and once with its Node pointed at a
+ * file that does not exist, it must ask (block under fail-closed), never let the step through.
+ */
+async function ownAnswerCheck(
+  agent: AgentId,
+  found: LevelStatus,
+  { failClosed, fix }: { readonly failClosed: boolean; readonly fix: string },
+  io: Io,
+  run: RunHook,
+): Promise<Check[]> {
+  const adapter = adapterFor(agent);
+  const name = "answers when guard's files are gone";
+  // on Windows setup writes the plain command (status says so)
+  if (found.ownAnswer === undefined || found.ownAnswer === 'windows') return [];
+  const onFailure = adapter.capabilities.onHookFailure.replace(/\.$/, '');
+  if (found.ownAnswer === 'missing')
+    return [{ name, ok: false, detail: `the command has no answer of its own for then: ${onFailure}`, fix }];
+  const call = adapter.doctor.shellCall(DANGEROUS, io.tmp());
+  const fallback = readFallback(adapter.installedCommand(readBytesQuietly(found.path) ?? '', call.event) ?? '');
+  if (fallback === undefined) return [{ name, ok: false, detail: `no guard entry for ${call.event}`, fix }];
+  const gone = join(io.tmp(), `guard-doctor-${randomUUID()}`);
+  const { node, script } = fallback.files;
+  const want = failClosed ? ['block'] : ['ask', 'block'];
+  const seen: string[] = [];
+  let ok = true;
+  for (const [what, files] of [
+    ['its hook script', { node, script: join(gone, basename(script)) }],
+    ['its Node', { node: join(gone, basename(node)), script }],
+  ] as const) {
+    const command = withFallback(fallback.command, files, fallback.reply);
+    const result = await run(agent, command, JSON.stringify(call.payload), dirname(found.path), WAIT_LIMIT_MS);
+    const reply = adapter.doctor.readReply(result.stdout, result.exitCode, found.agentFailClosed ?? false);
+    ok &&= result.startError === undefined && !result.timedOut && want.includes(reply.effect);
+    seen.push(`with ${what} gone, ${reply.effect} (${reply.why})`);
+  }
+  const detail = `${seen.join('; ')}${ok ? '' : `; expected ${want.join(' or ')}`}`;
+  return [ok ? { name, ok, detail } : { name, ok, detail, fix }];
 }
 
 function answerCheck(

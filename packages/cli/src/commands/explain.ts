@@ -17,7 +17,7 @@ import type { Io } from '../io.js';
 import { loadPolicies, POLICY_FILE } from '../world/policy.js';
 import { createProbe } from '../world/probe.js';
 import { guardHomeFrom } from '../state/settings.js';
-import { guardCodeFolders } from '../world/guard-code.js';
+import { stepEnvironment } from '../world/environment.js';
 import { WIDTH, wrap } from '../text.js';
 import { findProjectRoot } from '../world/project-root.js';
 
@@ -38,10 +38,7 @@ export interface ExplainOptions {
 export async function explain(options: ExplainOptions, io: Io): Promise<void> {
   const home = io.home();
   const env = {
-    home,
-    tmp: io.tmp(),
-    guardHome: guardHomeFrom(io.env, home),
-    guardCode: guardCodeFolders(),
+    ...stepEnvironment({ env: io.env, home, tmp: io.tmp(), guardHome: guardHomeFrom(io.env, home) }),
     probe: createProbe(),
   } as const;
   const cwd = resolve(io.cwd(), options.cwd ?? '.');

@@ -1,10 +1,18 @@
 import { AGENT_IDS } from '@guard/adapters';
 import type { AgentId } from '@guard/adapters';
-import { adapterFor, hasFailClosedSwitch, LEVELS, locationsFrom, readBytes, textOf } from '../agents/config-io.js';
+import {
+  adapterFor,
+  hasFailClosedSwitch,
+  installOptions,
+  LEVELS,
+  locationsFrom,
+  readBytes,
+  textOf,
+} from '../agents/config-io.js';
 import type { Io } from '../io.js';
 import { changeSettings } from '../state/switches.js';
 
-/** `guard fail-closed on|off`: what happens to a step when guard itself fails. */
+/** `guard fail-closed on|off`: what happens to a step guard could not check: blocked (on) or asked (off). */
 export async function failClosed(state: 'on' | 'off', io: Io): Promise<void> {
   const on = state === 'on';
   const changed = await changeSettings({ failClosed: on }, io);
@@ -14,19 +22,23 @@ export async function failClosed(state: 'on' | 'off', io: Io): Promise<void> {
   }
   io.out(
     on
-      ? 'fail-closed is now on: when guard itself fails (a payload it cannot read, an error), the step is blocked.\n'
-      : 'fail-closed is now off: when guard itself fails, only the never list still applies and other steps go ahead.\n',
+      ? 'fail-closed is now on: a step guard could not check (a payload it cannot read, an error, no answer in time) is blocked.\n'
+      : 'fail-closed is now off: a step guard could not check is asked (blocked where nobody can answer); the never list still blocks what could be read.\n',
   );
-  for (const agent of AGENT_IDS) if (hasFailClosedSwitch(agent)) await refresh(agent, io);
+  for (const agent of AGENT_IDS) await refresh(agent, on, io);
 }
 
 /**
- * An agent with its own fail-closed switch (Cursor) lets a step run when its hook fails, unless
- * guard's entries carry the switch: the configs of that agent guard is set up in are set up again,
- * so the switch follows the setting (setup writes it from the setting, keeping every other byte as
- * always). Configs without guard are left alone.
+ * guard's entries follow the setting: the agent's own fail-closed switch where it has one (Cursor,
+ * Claude Code: without it the agent lets a step run when the hook fails), and the answer a hook
+ * command gives by itself when guard's files are gone (ask, or block). The configs of an agent with
+ * a switch are set up again wherever setup would now write them otherwise, as before; those of
+ * another agent only where they were as setup wrote them for the setting before (an entry that is
+ * out of date for another reason, such as a Codex hook from another Node, whose trust a rewrite
+ * would take away, is left to `guard setup`). Every other byte is kept, as setup always does;
+ * configs without guard are left alone.
  */
-async function refresh(agent: AgentId, io: Io): Promise<void> {
+async function refresh(agent: AgentId, on: boolean, io: Io): Promise<void> {
   const adapter = adapterFor(agent);
   const where = locationsFrom(io);
   const done = new Set<string>();
@@ -34,9 +46,16 @@ async function refresh(agent: AgentId, io: Io): Promise<void> {
     const file = adapter.configPath(level, where);
     if (done.has(file)) continue;
     done.add(file);
-    if (adapter.installedCommands(textOf(file, readBytes(file))).length === 0) continue;
+    const text = textOf(file, readBytes(file));
+    if (adapter.installedCommands(text).length === 0) continue;
+    try {
+      if (adapter.install(text, installOptions(agent, on, io)) === text) continue;
+      if (!hasFailClosedSwitch(agent) && adapter.install(text, installOptions(agent, !on, io)) !== text) continue;
+    } catch {
+      // a file setup cannot edit: setup below says so
+    }
     const { setUpHook } = await import('../agents/install.js');
-    io.out(`guard is set up in ${adapter.displayName} (${file}); setting its own fail-closed mark to match:\n`);
+    io.out(`guard is set up in ${adapter.displayName} (${file}); writing its entries to match:\n`);
     await setUpHook(agent, { project: level === 'project', dryRun: false }, io);
   }
 }

@@ -58,6 +58,7 @@ export function logLine(entry: LogEntry): string {
     entry.how,
     entry.rules && entry.rules.length > 0 ? `[${entry.rules.join(', ')}]` : '',
     entry.step ? entry.step.slice(0, 120) : (entry.event ?? ''),
+    entry.unknown === true ? `(unknown tool ${entry.tool ?? ''}, nothing to check)` : '',
     entry.error ? `(${entry.error})` : '',
     entry.opinion ? `{${opinionWords(entry.opinion)}}` : '',
   ];

@@ -34,6 +34,11 @@ export interface ChatReport {
   readonly leftUndone: readonly ReportStep[];
   /** Asked by the rules, and let go ahead by the person's mode (`guard mode`; absent when none). */
   readonly allowedByMode?: readonly ReportStep[];
+  /**
+   * Tools of the agent's that guard does not know, whose input held nothing it reads (a command, a
+   * path, a URL), so their steps went ahead unchecked: each with how many steps (absent when none).
+   */
+  readonly uncheckedTools?: readonly UncheckedTool[];
   /** Memory keys the person said yes to. */
   readonly remembered: readonly string[];
   readonly failures: number;
@@ -49,6 +54,12 @@ export interface ChatReport {
     readonly found: readonly string[];
     readonly unchecked: readonly string[];
   };
+}
+
+/** A tool guard saw go ahead unchecked in a chat, and how often. */
+export interface UncheckedTool {
+  readonly tool: string;
+  readonly steps: number;
 }
 
 function item(entry: LogEntry): ReportStep {
@@ -72,6 +83,7 @@ export function buildReports(
     allowedAfterYes: ReportStep[];
     leftUndone: ReportStep[];
     allowedByMode?: ReportStep[];
+    unchecked: Map<string, number>;
     secondOpinion: { judged: number; raised: ReportStep[]; unavailable: (ReportStep & { why: string })[] };
   }
   const drafts = new Map<string, Draft>();
@@ -91,6 +103,7 @@ export function buildReports(
         asked: [],
         allowedAfterYes: [],
         leftUndone: [],
+        unchecked: new Map(),
         secondOpinion: { judged: 0, raised: [], unavailable: [] },
       };
       drafts.set(id, draft);
@@ -99,6 +112,10 @@ export function buildReports(
     if (entry.how === 'failure' || entry.how === 'deadline') draft.failures++;
     if (entry.decision === undefined) continue;
     draft.steps++;
+    if (entry.unknown === true) {
+      const tool = entry.tool ?? '';
+      draft.unchecked.set(tool, (draft.unchecked.get(tool) ?? 0) + 1);
+    }
     const opinion = entry.opinion;
     if (opinion?.outcome === 'unavailable')
       draft.secondOpinion.unavailable.push({ ...item(entry), why: opinion.why ?? 'unknown' });
@@ -113,10 +130,11 @@ export function buildReports(
     else if (entry.decision === 'block' || entry.answer === 'block') draft.blocked.push(item(entry));
     else if (entry.decision === 'ask') draft.asked.push(item(entry));
   }
-  return [...drafts.values()].map((draft) => {
+  return [...drafts.values()].map(({ unchecked, ...draft }) => {
     const state = memory(draft.agent, draft.chat);
     return {
       ...draft,
+      ...(unchecked.size === 0 ? {} : { uncheckedTools: [...unchecked].map(([tool, steps]) => ({ tool, steps })) }),
       remembered: state?.approved ?? [],
       ...(state?.scan
         ? { startScan: { checked: state.scan.checked, found: state.scan.found, unchecked: state.scan.unchecked } }
@@ -125,7 +143,10 @@ export function buildReports(
   });
 }
 
-/** `guard report`: per chat, what was blocked, asked, allowed after a yes, left undone and remembered. */
+/**
+ * `guard report`: per chat, what was blocked, asked, allowed after a yes, left undone and
+ * remembered, and the unknown tools that went ahead unchecked.
+ */
 export async function report(options: ReportOptions, io: Io): Promise<void> {
   const guardHome = guardHomeFrom(io.env, io.home());
   const settings = await readSettings(guardHome).catch(() => undefined);
@@ -171,6 +192,11 @@ function renderReport(chat: ChatReport): string {
     lines.push(`  went ahead by the mode (${byMode.length}):`);
     for (const step of byMode)
       lines.push(`    - ${step.step.slice(0, 100)}  [${step.rules.join(', ')}] (${step.mode ?? ''})`);
+  }
+  const unchecked = chat.uncheckedTools ?? [];
+  if (unchecked.length > 0) {
+    lines.push(`  unknown tools, nothing in them guard could check (${unchecked.length}):`);
+    for (const { tool, steps } of unchecked) lines.push(`    - ${tool} (${steps} step${steps === 1 ? '' : 's'})`);
   }
   if (chat.remembered.length > 0) lines.push(`  remembered yes: ${chat.remembered.join(', ')}`);
   const second = chat.secondOpinion;

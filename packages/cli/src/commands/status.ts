@@ -1,7 +1,7 @@
 import type { Adapter, AgentId, Capabilities, TrustReport } from '@guard/adapters';
 import { adapterFor, isInstalledPackage } from '../agents/config-io.js';
 import { collectStatus, opinionLine } from '../agents/inspect.js';
-import type { LevelStatus, StatusJson } from '../agents/inspect.js';
+import type { LevelStatus, OwnAnswer, StatusJson } from '../agents/inspect.js';
 import { MODE_SUMMARY } from '@guard/core';
 import type { Io } from '../io.js';
 
@@ -34,6 +34,7 @@ export function renderStatus(report: StatusJson): string {
     `folder: ${report.guardHome}`,
     `hook script: ${report.hookScript.path}${report.hookScript.exists ? '' : ` (missing: ${isInstalledPackage(report.hookScript.path) ? 'install guard again' : 'run `npm run build`'})`}`,
     `second opinion: ${opinionLine(report.secondOpinion)}`,
+    `resident checker: ${report.resident.running > 0 ? "running (it keeps guard's hook loaded; it leaves after 10 minutes without a call)" : 'not running (one starts while an agent makes calls)'}`,
   ];
   for (const agent of report.agents) {
     lines.push('', agent.name);
@@ -53,6 +54,13 @@ export function renderStatus(report: StatusJson): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** Whether the command answers by itself when guard's files are gone, in the words of a status line. */
+const OWN_ANSWER: Readonly<Record<OwnAnswer, string>> = {
+  written: "answers by itself if guard's files go",
+  missing: "does NOT answer by itself if guard's files go (setup adds that)",
+  windows: "cannot answer by itself if guard's files go (no such command form on Windows)",
+};
+
 function trustWords(adapter: Adapter, trust: TrustReport): string {
   const name = adapter.displayName;
   if (trust.state === 'trusted') return `trusted by ${name}`;
@@ -67,6 +75,7 @@ function renderLevel(agent: AgentId, level: LevelStatus): string[] {
   const facts = [
     'installed',
     level.commands.every((command) => command.resolves) ? 'command resolves' : 'command does NOT resolve',
+    ...(level.ownAnswer === undefined ? [] : [OWN_ANSWER[level.ownAnswer]]),
     level.upToDate
       ? 'up to date'
       : `out of date (run \`guard setup ${agent}${level.level === 'project' ? ' --project' : ''}\`)`,

@@ -19,6 +19,7 @@ import { GuardError } from '../errors.js';
 import { writeFileAtomic } from '../fsx.js';
 import { onlyCrlf } from '../agents/install.js';
 import { readRecords, saveRecord } from '../state/installs.js';
+import { stopCheckers } from '../state/resident.js';
 import type { InstallRecord } from '../state/installs.js';
 import type { Io } from '../io.js';
 import { guardHomeFrom } from '../state/settings.js';
@@ -70,13 +71,17 @@ export async function uninstallAll(io: Io): Promise<void> {
     io.out('guard was not set up for any agent, at the user level or in this project; nothing changed.\n');
   }
   for (const agent of agents) io.out(`Next: ${adapterFor(agent).afterUninstall}\n`);
+  const guardHome = guardHomeFrom(io.env, io.home());
+  const checkers = await stopCheckers(guardHome);
+  if (checkers.stopped > 0) io.out("Stopped guard's resident checker (the process that kept guard's hook loaded).\n");
+  if (checkers.running > 0)
+    io.out("guard's resident checker did not stop in time; it leaves by itself after 10 minutes without a call.\n");
   if (failed.length > 0) {
     throw new GuardError(
       `guard could not be taken out of ${failed.join(', ')} (see above); the other files are done.`,
       'Fix what is named above, then run `guard uninstall --all` again.',
     );
   }
-  const guardHome = guardHomeFrom(io.env, io.home());
   io.out(
     `guard's own folder is left as it is: ${guardHome} (settings, log, chats' memory); delete it to drop those too.\n`,
   );

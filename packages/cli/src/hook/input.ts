@@ -51,18 +51,15 @@ export interface Payload {
  * Windows sends one). Reading chunk by chunk until the end, rather than one `readFileSync(0)`,
  * works on every kind of stdin (that call can fail with EAGAIN on a non-blocking pipe). A chunk
  * that completes one JSON object ends the reading too: an agent that leaves stdin open after its
- * payload is answered at once, not at the deadline.
+ * payload is answered at once, not at the deadline. `parts` gets each chunk as it arrives, so what
+ * was read can be looked at before the end (`textOf`: the deadline's look at a payload cut short).
  */
 export async function readAll(
   chunks: AsyncIterable<Uint8Array | string>,
   maxBytes: number = MAX_INPUT_BYTES,
+  parts: Buffer[] = [],
 ): Promise<Payload> {
-  const parts: Buffer[] = [];
   let size = 0;
-  const text = (): string => {
-    const all = Buffer.concat(parts, size).toString('utf8');
-    return all.charCodeAt(0) === 0xfeff ? all.slice(1) : all;
-  };
   for await (const chunk of chunks) {
     const bytes =
       typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
@@ -70,14 +67,20 @@ export async function readAll(
     if (size > maxBytes) throw new InputTooBigError(`the payload is larger than ${maxBytes} bytes`);
     parts.push(bytes);
     if (!endsObject(bytes)) continue;
-    const sofar = text();
+    const sofar = textOf(parts);
     try {
       return { text: sofar, json: JSON.parse(sofar) };
     } catch {
       // not a whole object yet (or not JSON at all): read on
     }
   }
-  return { text: text() };
+  return { text: textOf(parts) };
+}
+
+/** Chunks of stdin as text (UTF-8, a leading byte order mark dropped; a character cut at the end is replaced). */
+export function textOf(parts: readonly Buffer[]): string {
+  const all = Buffer.concat(parts).toString('utf8');
+  return all.charCodeAt(0) === 0xfeff ? all.slice(1) : all;
 }
 
 /** Whether a chunk's last byte other than white space is `}`. */

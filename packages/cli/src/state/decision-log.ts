@@ -52,6 +52,11 @@ export interface LogEntry {
   readonly event?: string;
   readonly tool?: string;
   readonly kind?: string;
+  /**
+   * The tool is one its agent's adapter does not know, and its input held nothing guard reads (a
+   * command, a path, a URL): it went ahead unchecked (`guard report` lists such tools per chat).
+   */
+  readonly unknown?: true;
   /** The verdict. */
   readonly decision?: Decision;
   /** What the agent was told, where it differs from the verdict (an ask nobody can answer is a block). */

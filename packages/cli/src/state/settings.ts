@@ -31,7 +31,7 @@ export type SecondOpinion =
 
 export const SECOND_OPINION_OFF: SecondOpinion = Object.freeze({ on: false });
 
-/** The default time limit per judgement, and the most it may be (the hook answers within 2 s in all). */
+/** The default time limit per judgement, and the most it may be (well within the hook's deadline). */
 export const OPINION_TIMEOUT = Object.freeze({ default: 500, min: 50, max: 1_500 });
 
 /** guard's switches, kept in `settings.yaml` in guard's folder. */
@@ -244,7 +244,7 @@ export function opinionModelProblem(model: string): string | undefined {
 /** Why a time limit cannot be used, or undefined. */
 export function opinionTimeoutProblem(ms: number): string | undefined {
   if (!Number.isInteger(ms) || ms < OPINION_TIMEOUT.min || ms > OPINION_TIMEOUT.max)
-    return `the time limit must be a whole number of ms from ${OPINION_TIMEOUT.min} to ${OPINION_TIMEOUT.max} (the hook answers within 2 s in all)`;
+    return `the time limit must be a whole number of ms from ${OPINION_TIMEOUT.min} to ${OPINION_TIMEOUT.max} (well within the hook's deadline)`;
   return undefined;
 }
 

@@ -3,12 +3,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { adapters } from '@guard/adapters';
+import { adapters, withFallback } from '@guard/adapters';
 import type { AgentId } from '@guard/adapters';
 import {
   baseCommand,
   checkCommand,
   hookCommand,
+  installOptions,
   isInstalledPackage,
   locationsFrom,
   splitCommand,
@@ -17,6 +18,7 @@ import { hookScriptPath } from '../../src/self.js';
 import { captureIo } from '../capture-io.js';
 
 const root = mkdtempSync(join(tmpdir(), 'guard-agents-'));
+const NO_OUTPUT = { stdout: '', exitCode: 0 };
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('hookCommand', () => {
@@ -97,8 +99,27 @@ describe('splitCommand and baseCommand', () => {
     { command: '"/n" "/s" hook codex', base: '"/n" "/s" hook codex' },
     // not guard's tail: kept as it is
     { command: '"/n" "/s" hook codex --events x y', base: '"/n" "/s" hook codex --events x y' },
+    // the command with its own answer for when guard's files are gone: the plain command inside
+    {
+      command: withFallback('"/n" "/s" hook copilot --event preToolUse', { node: '/n', script: '/s' }, NO_OUTPUT),
+      base: '"/n" "/s" hook copilot',
+    },
   ])('baseCommand($command)', ({ command, base }) => {
     expect(baseCommand(command)).toBe(base);
+  });
+});
+
+describe('installOptions: the files whose absence the command answers by itself', () => {
+  const { io } = captureIo();
+  it.for([
+    { platform: 'linux', fallback: { node: process.execPath, script: hookScriptPath() } },
+    { platform: 'darwin', fallback: { node: process.execPath, script: hookScriptPath() } },
+    // no command form keeps cmd.exe's and PowerShell's quoting: the plain command there
+    { platform: 'win32', fallback: undefined },
+  ])('$platform', ({ platform, fallback }) => {
+    const options = installOptions('codex', false, io, platform);
+    expect(options.fallback).toEqual(fallback);
+    expect(options.hookCommand).toBe(hookCommand('codex', process.execPath, hookScriptPath(), platform));
   });
 });
 

@@ -1,7 +1,10 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AgentId, InstallOptions } from '@guard/adapters';
+import { hookCommand } from '../../src/agents/config-io.js';
 import { main } from '../../src/main.js';
+import { hookScriptPath } from '../../src/self.js';
 import { pathWithoutAgents } from '../agent-free-path.js';
 import { captureIo } from '../capture-io.js';
 
@@ -46,6 +49,20 @@ export function makeAgentHome(env: Record<string, string> = {}): AgentHome {
       return { code, stdout: captured.stdout(), stderr: captured.stderr() };
     },
     cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * What setup hands the adapter here: this Node and this guard's hook script, and off Windows the
+ * same two as the files whose absence the command answers by itself.
+ */
+export function setupOptions(agent: AgentId, more: Partial<InstallOptions> = {}): InstallOptions {
+  const files = { node: process.execPath, script: hookScriptPath() };
+  return {
+    hookCommand: hookCommand(agent),
+    failClosed: false,
+    ...(process.platform === 'win32' ? {} : { fallback: files }),
+    ...more,
   };
 }
 

@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { adapters } from '@guard/adapters';
+import { adapters, fallbackReply, plainCommand, readFallback } from '@guard/adapters';
 import type { AgentId } from '@guard/adapters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { agentShellRunner, BUDGET_MS, diagnose, doctor } from '../../src/commands/doctor.js';
+import { agentShellRunner, BUDGET_MS, diagnose, doctor, protectedCheck } from '../../src/commands/doctor.js';
 import type { Check, DoctorJson, HookRun, RunHook } from '../../src/commands/doctor.js';
 import type { Io } from '../../src/io.js';
 import { captureIo } from '../capture-io.js';
@@ -59,14 +59,15 @@ function ioOf(): Io {
 }
 
 /** Writes the agent's user config with guard's entries running `script`. */
-function installWith(agent: AgentId, script: string, before = ''): string {
+function installWith(agent: AgentId, script: string, before = '', failClosed = false): string {
   const file = adapters[agent].configPath('user', { home: box.home, env: {}, projectRoot: box.project });
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(
     file,
     adapters[agent].install(before, {
       hookCommand: `"${process.execPath}" "${script}" hook ${agent}`,
-      failClosed: false,
+      failClosed,
+      fallback: { node: process.execPath, script },
     }),
   );
   return file;
@@ -106,6 +107,15 @@ describe('guard doctor runs the installed command the way the agent does', () =>
     expect(checks['dangerous step is blocked']).toMatchObject({
       ok: true,
       detail: expect.stringMatching(/^block \(.+\) in \d+ ms$/),
+    });
+    // the hook file is one guard.tamper protects, here under the temp folder
+    expect(checks['hook file is protected']).toMatchObject({ ok: true });
+    // with its files gone, the command answers by itself, through the same shell
+    expect(checks["answers when guard's files are gone"]).toMatchObject({
+      ok: true,
+      detail: expect.stringMatching(
+        /^with its hook script gone, (ask|block) \(.+\); with its Node gone, (ask|block) \(/,
+      ),
     });
     // the command is not the one setup writes (it runs the stand-in), and doctor says so
     expect(checks['entries match setup']).toMatchObject({ ok: false, fix: `Run \`guard setup ${agent}\`.` });
@@ -164,6 +174,31 @@ describe('guard doctor runs the installed command the way the agent does', () =>
   });
 });
 
+describe('guard doctor: guard.tamper protects the hook file where setup put it', () => {
+  it.for([
+    { agent: 'codex' as const, variable: 'CODEX_HOME', byName: false },
+    { agent: 'copilot' as const, variable: 'COPILOT_HOME', byName: false },
+    { agent: 'claude-code' as const, variable: 'CLAUDE_CONFIG_DIR', byName: false },
+    // its file is `.gemini/settings.json` in the moved home: a name protected wherever it is
+    { agent: 'gemini' as const, variable: 'GEMINI_CLI_HOME', byName: true },
+  ])('$agent: in the folder $variable moves it to', ({ agent, variable, byName }) => {
+    box.env[variable] = join(box.root, 'moved');
+    const file = adapters[agent].configPath('user', { home: box.home, env: box.env, projectRoot: box.project });
+    expect(file.startsWith(join(box.root, 'moved'))).toBe(true);
+    expect(protectedCheck(agent, file, ioOf())).toMatchObject({ ok: true });
+    // the same file, the variable not set where doctor runs: not the agent's, and doctor names the variable
+    delete box.env[variable];
+    expect(protectedCheck(agent, file, ioOf())).toMatchObject(
+      byName ? { ok: true } : { ok: false, fix: expect.stringContaining(variable) },
+    );
+  });
+
+  it('a file where no agent keeps its hooks is not protected, and doctor says so', () => {
+    const check = protectedCheck('cursor', join(box.root, 'elsewhere', 'hooks.json'), ioOf());
+    expect(check).toMatchObject({ ok: false, fix: expect.stringContaining('Report this to guard') });
+  });
+});
+
 describe('guard doctor failure paths', () => {
   it('a command whose script is missing fails with a fix, and is not run', async () => {
     const gone = join(box.root, 'old', 'dist', 'bin.js');
@@ -176,7 +211,12 @@ describe('guard doctor failure paths', () => {
       fix: expect.stringMatching(/^Run `guard setup` again/),
     });
     expect(checks['harmless step goes ahead']).toBeUndefined();
-    expect(calls).toEqual([]);
+    // only the command's own answer is run (it is what answers now), with its files pointed at nothing
+    expect(calls.map((call) => readFallback(call.command)?.files.script)).toEqual([
+      expect.stringMatching(/guard-doctor-[^/]+\/bin\.js$/),
+      gone,
+    ]);
+    expect(checks["answers when guard's files are gone"]).toMatchObject({ ok: true });
   });
 
   it('a config that does not parse fails with its line', async () => {
@@ -279,39 +319,73 @@ describe('guard doctor failure paths', () => {
     const calls: { agent: AgentId; command: string; cwd: string }[] = [];
     const files = Object.fromEntries(AGENTS.map((agent) => [agent, installWith(agent, fake)]));
     await diagnose(ioOf(), cannedRunner(5, calls));
-    const base = (agent: AgentId): string => `"${process.execPath}" "${fake}" hook ${agent}`;
-    expect(calls).toEqual([
-      ...['codex', 'codex'].map(() => ({
-        agent: 'codex',
-        command: base('codex'),
-        cwd: dirname(files.codex as string),
-      })),
-      ...['cursor', 'cursor'].map(() => ({
-        agent: 'cursor',
-        command: base('cursor'),
-        cwd: dirname(files.cursor as string),
-      })),
-      ...['a', 'a'].map(() => ({
-        agent: 'antigravity',
-        command: `${base('antigravity')} --event PreToolUse`,
-        cwd: dirname(files.antigravity as string),
-      })),
-      ...['c', 'c'].map(() => ({
-        agent: 'copilot',
-        command: `${base('copilot')} --event preToolUse`,
-        cwd: dirname(files.copilot as string),
-      })),
-      ...['c', 'c'].map(() => ({
-        agent: 'claude-code',
-        command: base('claude-code'),
-        cwd: dirname(files['claude-code'] as string),
-      })),
-      ...['g', 'g'].map(() => ({
-        agent: 'gemini',
-        command: base('gemini'),
-        cwd: dirname(files.gemini as string),
-      })),
-    ]);
+    const tails: Partial<Record<AgentId, string>> = {
+      antigravity: ' --event PreToolUse',
+      copilot: ' --event preToolUse',
+    };
+    expect(calls.map((call) => call.agent)).toEqual(AGENTS.flatMap((agent) => [agent, agent, agent, agent]));
+    for (const agent of AGENTS) {
+      const mine = calls.filter((call) => call.agent === agent);
+      const { event } = adapters[agent].doctor.shellCall('true', box.root);
+      for (const call of mine) {
+        expect(call.cwd).toBe(dirname(files[agent] as string));
+        // the entry of the event doctor sends (its words after the files, and that event's own answer)
+        expect(plainCommand(call.command).endsWith(` hook ${agent}${tails[agent] ?? ''}`)).toBe(true);
+        expect(readFallback(call.command)?.reply).toEqual(fallbackReply(adapters[agent], event, false));
+      }
+      // first its own answer, with the hook script and then Node pointed at nothing; then the command itself, twice
+      expect(mine.map((call) => readFallback(call.command)?.files)).toEqual([
+        { node: process.execPath, script: expect.stringMatching(/guard-doctor-[^/]+\/fake-hook\.mjs$/) as unknown },
+        { node: expect.stringMatching(/guard-doctor-[^/]+\/node$/) as unknown, script: fake },
+        { node: process.execPath, script: fake },
+        { node: process.execPath, script: fake },
+      ]);
+    }
+  });
+
+  it.for(AGENTS)('%s: a command of an older setup, with no answer of its own, fails the check', async (agent) => {
+    const file = adapters[agent].configPath('user', { home: box.home, env: {}, projectRoot: box.project });
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(
+      file,
+      adapters[agent].install('', { hookCommand: `"${process.execPath}" "${fake}" hook ${agent}`, failClosed: false }),
+    );
+    const calls: { agent: AgentId; command: string; cwd: string }[] = [];
+    const checks = checksOf(await diagnose(ioOf(), cannedRunner(5, calls)), agent);
+    expect(checks["answers when guard's files are gone"]).toMatchObject({
+      ok: false,
+      detail: `the command has no answer of its own for then: ${adapters[agent].capabilities.onHookFailure.replace(/\.$/, '')}`,
+      fix: `Run \`guard setup ${agent}\`.`,
+    });
+    // nothing is run for it: only the two steps
+    expect(calls).toHaveLength(2);
+  });
+
+  it.for([
+    { name: 'fail-closed off, the answer asks', failClosed: false, settings: '', ok: true },
+    { name: 'fail-closed on, the answer blocks', failClosed: true, settings: 'failClosed: true\n', ok: true },
+    {
+      name: 'fail-closed on, the answer written before still asks',
+      failClosed: false,
+      settings: 'failClosed: true\n',
+      ok: false,
+    },
+  ])('Claude Code through sh: $name', async ({ failClosed, settings, ok }) => {
+    mkdirSync(box.guardHome, { recursive: true });
+    writeFileSync(join(box.guardHome, 'settings.yaml'), settings);
+    installWith('claude-code', fake, '', failClosed);
+    const check = checksOf(await diagnose(ioOf(), agentShellRunner(ioOf())), 'claude-code')[
+      "answers when guard's files are gone"
+    ];
+    const effect = failClosed ? 'block' : 'ask';
+    expect(check).toMatchObject({
+      ok,
+      detail: expect.stringMatching(
+        new RegExp(
+          `^with its hook script gone, ${effect} \\(.+\\); with its Node gone, ${effect} \\(.+\\)${ok ? '$' : '; expected block$'}`,
+        ),
+      ) as unknown,
+    });
   });
 });
 
@@ -337,7 +411,9 @@ describe('guard doctor output and exit code', () => {
     expect(report.agents[0]?.checks.map((check) => [check.name, check.ok])).toEqual([
       ['config parses', true],
       ['entries match setup', false],
+      ['hook file is protected', true],
       ['hook command resolves', true],
+      ["answers when guard's files are gone", true],
       ['harmless step goes ahead', true],
       ['dangerous step is blocked', true],
       ['answers in time', true],

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { showLog } from '../../src/commands/log.js';
+import { logLine, showLog } from '../../src/commands/log.js';
 import type { ChatReport } from '../../src/commands/report.js';
 import { report } from '../../src/commands/report.js';
 import type { Io } from '../../src/io.js';
@@ -112,6 +112,48 @@ describe('guard report', () => {
     expect(out()).toMatch(/remembered yes: git\.push:origin\/main/);
   });
 
+  it('names the unknown tools that went ahead unchecked, per chat', async () => {
+    const { io, out, guardHome } = withHome();
+    const step = (time: string, tool: string, chat = 'c1'): LogEntry => ({
+      ...{ time, how: 'rules', agent: 'codex', chat, tool, kind: 'shell' },
+      ...{ decision: 'allow', rules: [], step: 'ls' },
+    });
+    const unknown = (time: string, tool: string, chat = 'c1'): LogEntry => ({
+      ...step(time, tool, chat),
+      ...{ kind: 'other', unknown: true, step: '{"query":"x"}' },
+    });
+    const lines: LogEntry[] = [
+      unknown(at(1), 'FrobTool'),
+      unknown(at(2), 'Doodle'),
+      unknown(at(3), 'FrobTool'),
+      unknown(at(4), 'Elsewhere', 'c2'),
+      // near misses: a tool read by its shape, and an unknown tool's result (no step judged)
+      step(at(5), 'Reader'),
+      { time: at(6), how: 'event', agent: 'codex', chat: 'c1', event: 'PostToolUse', tool: 'Late', unknown: true },
+      step(at(7), 'Bash', 'c3'),
+    ];
+    for (const line of lines) appendLog(guardHome, line);
+    await report({ json: true }, io);
+    const { chats } = JSON.parse(out()) as { chats: ChatReport[] };
+    expect(chats.map((chat) => [chat.chat, chat.uncheckedTools])).toEqual([
+      [
+        'c1',
+        [
+          { tool: 'FrobTool', steps: 2 },
+          { tool: 'Doodle', steps: 1 },
+        ],
+      ],
+      ['c2', [{ tool: 'Elsewhere', steps: 1 }]],
+      ['c3', undefined],
+    ]);
+    const text = withHome();
+    for (const line of lines) appendLog(text.guardHome, line);
+    await report({ json: false, chat: 'c1' }, text.io);
+    expect(text.out()).toMatch(
+      /unknown tools, nothing in them guard could check \(2\):\n {4}- FrobTool \(2 steps\)\n {4}- Doodle \(1 step\)\n/,
+    );
+  });
+
   it('says so when nothing is logged', async () => {
     const { io, out } = withHome();
     await report({ json: false }, io);
@@ -151,5 +193,20 @@ describe('guard log', () => {
       '2026-11-29 12:00:04Z  codex:c1  ask     rules  [git.push]  git push origin main',
       '2026-11-29 12:00:06Z  codex:c1  ask→block  away  [fs.delete]  rm notes.md',
     ]);
+  });
+
+  it('text mode says when a step was of a tool guard does not know and had nothing to check', () => {
+    const line = {
+      time: at(1),
+      how: 'rules',
+      agent: 'codex',
+      chat: 'c1',
+      tool: 'FrobTool',
+      decision: 'allow',
+    } as const;
+    expect(logLine({ ...line, kind: 'other', unknown: true, step: '{"query":"x"}' })).toBe(
+      '2026-11-29 12:00:01Z  codex:c1  allow   rules  {"query":"x"}  (unknown tool FrobTool, nothing to check)',
+    );
+    expect(logLine({ ...line, kind: 'shell', step: 'ls' })).toBe('2026-11-29 12:00:01Z  codex:c1  allow   rules  ls');
   });
 });

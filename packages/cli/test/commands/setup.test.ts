@@ -14,11 +14,10 @@ import { dirname, join } from 'node:path';
 import { adapters } from '@guard/adapters';
 import type { AgentId } from '@guard/adapters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hookCommand } from '../../src/agents/config-io.js';
 import { guardCodexHooks, withoutCodexTrust } from '../../../adapters/src/codex/trust.js';
 import { setup } from '../../src/commands/setup.js';
 import { captureIo } from '../capture-io.js';
-import { makeAgentHome, mtimeOf, readIfThere } from './agent-home.js';
+import { makeAgentHome, mtimeOf, readIfThere, setupOptions } from './agent-home.js';
 import type { AgentHome } from './agent-home.js';
 
 let box: AgentHome;
@@ -90,7 +89,7 @@ const write = (path: string, text: string): void => {
 describe.each(AGENTS)('guard setup %s', (agent) => {
   const adapter = adapters[agent];
   // the box moves guard's folder (GUARD_HOME): an agent that cleans its hooks' environment is told where it is
-  const options = () => ({ hookCommand: hookCommand(agent), failClosed: false, guardHome: box.guardHome });
+  const options = () => setupOptions(agent, { guardHome: box.guardHome });
 
   it('creates a missing file and its folders, and uninstall takes both away again', async () => {
     const file = PATHS[agent].user(box);
@@ -274,7 +273,7 @@ function escape(text: string): string {
 describe.each(AGENTS)("the person's file is a link or read-only (%s)", (agent) => {
   const adapter = adapters[agent];
   // the box moves guard's folder (GUARD_HOME): an agent that cleans its hooks' environment is told where it is
-  const options = () => ({ hookCommand: hookCommand(agent), failClosed: false, guardHome: box.guardHome });
+  const options = () => setupOptions(agent, { guardHome: box.guardHome });
   /** The person's real file, kept elsewhere (a dotfiles repository), and the link the agent reads. */
   const linked = (): { file: string; target: string } => {
     const file = PATHS[agent].user(box);
@@ -519,7 +518,7 @@ describe('Codex trust after setup', () => {
     const file = PATHS.codex.user(box);
     write(
       join(box.root, 'codex-home', 'config.toml'),
-      trustFor(adapters.codex.install('', { hookCommand: hookCommand('codex'), failClosed: false }), file, hashOf),
+      trustFor(adapters.codex.install('', setupOptions('codex')), file, hashOf),
     );
     const result = await box.guard('setup', 'codex');
     expect(result.stdout.endsWith(next)).toBe(true);
@@ -546,7 +545,8 @@ describe('Codex trust after setup', () => {
       },
       { ...io, env: box.env },
     );
-    expect(calls).toEqual([[file, [hookCommand('codex')]]]);
+    expect(calls).toEqual([[file, adapters.codex.installedCommands(readIfThere(file) ?? '')]]);
+    expect(calls[0]?.[1]).toHaveLength(adapters.codex.capabilities.events.length);
     expect(stdout()).toMatch(/\nNext: Codex already trusts this hook; start a new Codex session\.\n$/);
   });
 });

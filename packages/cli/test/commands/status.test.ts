@@ -1,14 +1,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { adapters } from '@guard/adapters';
+import { adapters, withFallback } from '@guard/adapters';
 import type { AgentId } from '@guard/adapters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hookCommand } from '../../src/agents/config-io.js';
 import { howYesIsSeen, status } from '../../src/commands/status.js';
+import { ownAnswerOf } from '../../src/agents/inspect.js';
 import type { LevelStatus, StatusJson } from '../../src/agents/inspect.js';
 import { hookScriptPath } from '../../src/self.js';
 import { captureIo } from '../capture-io.js';
-import { makeAgentHome, readIfThere } from './agent-home.js';
+import { makeAgentHome, readIfThere, setupOptions } from './agent-home.js';
 import type { AgentHome } from './agent-home.js';
 
 let box: AgentHome;
@@ -109,6 +110,23 @@ describe('guard status --json', () => {
     expect(levelOf(report, 'cursor', 'project').installed).toBe(false);
   });
 
+  it("after setup the commands answer by themselves when guard's files go; an older setup's do not until setup runs again", async () => {
+    await box.guard('setup', 'cursor');
+    expect(levelOf(await statusJson(), 'cursor', 'user')).toMatchObject({ ownAnswer: 'written', upToDate: true });
+    expect((await box.guard('status')).stdout).toContain("; answers by itself if guard's files go;");
+    // what setup wrote before commands had an answer of their own
+    const file = join(box.home, '.cursor', 'hooks.json');
+    write(file, adapters.cursor.install('', { hookCommand: hookCommand('cursor'), failClosed: false }));
+    const old = levelOf(await statusJson(), 'cursor', 'user');
+    expect(old).toMatchObject({ ownAnswer: 'missing', upToDate: false });
+    expect(old.commands.map((command) => [command.command, command.resolves])).toEqual([[hookCommand('cursor'), true]]);
+    expect((await box.guard('status')).stdout).toContain(
+      "; command resolves; does NOT answer by itself if guard's files go (setup adds that); out of date",
+    );
+    await box.guard('setup', 'cursor');
+    expect(levelOf(await statusJson(), 'cursor', 'user')).toMatchObject({ ownAnswer: 'written', upToDate: true });
+  });
+
   it("Copilot's per-event commands show as one command", async () => {
     await box.guard('setup', 'copilot');
     const level = levelOf(await statusJson(), 'copilot', 'user');
@@ -128,14 +146,14 @@ describe('guard status --json', () => {
   it("an entry set up before guard's folder was moved is not up to date, where the agent cleans its hooks' environment", async () => {
     // the box moves guard's folder with GUARD_HOME; these entries were written without it
     const gemini = join(box.home, '.gemini', 'settings.json');
-    write(gemini, adapters.gemini.install('', { hookCommand: hookCommand('gemini'), failClosed: false }));
+    write(gemini, adapters.gemini.install('', setupOptions('gemini')));
     expect(levelOf(await statusJson(), 'gemini', 'user')).toMatchObject({ installed: true, upToDate: false });
     expect(await box.guard('setup', 'gemini')).toMatchObject({ code: 0 });
     expect(readIfThere(gemini)).toContain(JSON.stringify(box.guardHome));
     expect(levelOf(await statusJson(), 'gemini', 'user')).toMatchObject({ installed: true, upToDate: true });
     // an agent that hands its hooks the whole environment needs nothing more
     const claude = join(box.home, '.claude', 'settings.json');
-    write(claude, adapters['claude-code'].install('', { hookCommand: hookCommand('claude-code'), failClosed: false }));
+    write(claude, adapters['claude-code'].install('', setupOptions('claude-code')));
     expect(levelOf(await statusJson(), 'claude-code', 'user')).toMatchObject({ installed: true, upToDate: true });
   });
 
@@ -398,7 +416,11 @@ describe('guard status says when the install or the Node a hook command names mo
     const command = `"${node()}" "${script()}" hook cursor`;
     write(
       join(box.home, '.cursor', 'hooks.json'),
-      adapters.cursor.install('', { hookCommand: command, failClosed: false }),
+      adapters.cursor.install('', {
+        hookCommand: command,
+        failClosed: false,
+        fallback: { node: node(), script: script() },
+      }),
     );
     const level = levelOf(await statusJson(), 'cursor', 'user');
     expect(level.commands.map((entry) => [entry.command, entry.nodeIs, entry.scriptIs])).toEqual([
@@ -426,5 +448,27 @@ describe('guard status says when the install or the Node a hook command names mo
     );
     const level = levelOf(await statusJson(), 'cursor', 'project');
     expect(level.commands[0]?.advice).toMatch(/ Run `guard setup cursor --project` to point it at this guard/);
+  });
+});
+
+describe("ownAnswerOf: whether guard's commands in a file answer by themselves", () => {
+  const plain = '"/usr/bin/node" "/opt/guard/dist/hook-entry.cjs" hook copilot --event preToolUse';
+  const own = withFallback(
+    plain,
+    { node: '/usr/bin/node', script: '/opt/guard/dist/hook-entry.cjs' },
+    {
+      stdout: '{}\n',
+      exitCode: 0,
+    },
+  );
+  it.for([
+    { name: 'every command has its own answer', commands: [own, own], platform: 'linux', want: 'written' },
+    { name: "PowerShell's plain command beside it", commands: [own, `& ${plain}`], platform: 'linux', want: 'written' },
+    { name: 'one command of an older setup among them', commands: [own, plain], platform: 'linux', want: 'missing' },
+    { name: 'an older setup, beside PowerShell', commands: [plain, `& ${plain}`], platform: 'darwin', want: 'missing' },
+    { name: 'the plain command on Windows', commands: [plain], platform: 'win32', want: 'windows' },
+    { name: 'an answer of its own on Windows too', commands: [own], platform: 'win32', want: 'written' },
+  ])('$name: $want', ({ commands, platform, want }) => {
+    expect(ownAnswerOf(commands, platform)).toBe(want);
   });
 });

@@ -13,14 +13,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOMY_DEADLINE_MS } from '../../../../test/machine.js';
 
 // The built binary, as agents and people run it. `npm test` builds before it runs the tests.
 const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 const HOME = mkdtempSync(join(tmpdir(), 'guard-e2e-'));
 // only this: GUARD_HOME, XDG_STATE_HOME or CODEX_HOME of the person running the tests must not reach guard
-// (and a hook deadline a busy machine cannot run out: these tests are about what the hook answers)
-const ENV = { HOME, PATH: process.env.PATH ?? '', GUARD_DEADLINE_MS: String(ROOMY_DEADLINE_MS) };
+const ENV = { HOME, PATH: process.env.PATH ?? '' };
 
 beforeAll(() => {
   if (!existsSync(BIN)) {
@@ -213,7 +211,7 @@ describe('the hook bundle code cache', () => {
     { name: 'no cache', before: undefined },
     { name: "another Node's cache (V8 rejects it)", before: Buffer.from('not a code cache for this Node') },
   ])('$name: the call answers as usual, then leaves a cache this Node accepts', async ({ before }) => {
-    for (const file of ['hook-entry.cjs', 'hook-load.cjs', 'hook.bundle.cjs', 'hook.bundle.id'])
+    for (const file of ['hook-entry.cjs', 'hook-load.cjs', 'hook-base.cjs', 'hook.bundle.cjs', 'hook.bundle.id'])
       copyFileSync(join(DIST, file), join(copy, file));
     rmSync(cache, { force: true });
     if (before !== undefined) writeFileSync(cache, before);
@@ -244,7 +242,15 @@ describe('the hook bundle code cache', () => {
     const policy = lazy.find((file) => file.startsWith('hook-lazy-policy-') && file.endsWith('.cjs'));
     expect(policy).toBeDefined();
     const policyCache = join(copy, (policy ?? '').replace(/\.cjs$/, '.cache'));
-    for (const file of ['hook-entry.cjs', 'hook-load.cjs', 'hook.bundle.cjs', 'hook.bundle.id', cacheName, ...lazy])
+    for (const file of [
+      'hook-entry.cjs',
+      'hook-load.cjs',
+      'hook-base.cjs',
+      'hook.bundle.cjs',
+      'hook.bundle.id',
+      cacheName,
+      ...lazy,
+    ])
       copyFileSync(join(DIST, file), join(copy, file));
     rmSync(policyCache);
     // the policy's YAML parser comes from the CLI's node_modules, as in a checkout
@@ -275,7 +281,7 @@ describe('the hook bundle code cache', () => {
     { name: 'no id', id: () => undefined, missed: 'true' },
     { name: 'an id that is not one', id: () => '../hook.bundle', missed: 'true' },
   ])('the bundle cache is read by the id: $name', async ({ id: idOf, missed }) => {
-    for (const file of ['hook-entry.cjs', 'hook-load.cjs', 'hook.bundle.cjs', cacheName])
+    for (const file of ['hook-entry.cjs', 'hook-load.cjs', 'hook-base.cjs', 'hook.bundle.cjs', cacheName])
       copyFileSync(join(DIST, file), join(copy, file));
     const given = idOf();
     if (given === undefined) rmSync(join(copy, 'hook.bundle.id'), { force: true });
@@ -297,7 +303,14 @@ describe('the hook bundle code cache', () => {
 
   it("the build's own cache is left alone", async () => {
     const built = readFileSync(join(DIST, cacheName));
-    for (const file of ['hook-entry.cjs', 'hook-load.cjs', 'hook.bundle.cjs', 'hook.bundle.id', cacheName])
+    for (const file of [
+      'hook-entry.cjs',
+      'hook-load.cjs',
+      'hook-base.cjs',
+      'hook.bundle.cjs',
+      'hook.bundle.id',
+      cacheName,
+    ])
       copyFileSync(join(DIST, file), join(copy, file));
     expect((await hook(FORCE_PUSH)).stdout).toMatch(/"permissionDecision":"deny"/);
     expect(readFileSync(cache).equals(built)).toBe(true);

@@ -15,7 +15,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { adapters } from '@guard/adapters';
+import { adapters, plainCommand } from '@guard/adapters';
 import type { AgentId } from '@guard/adapters';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,7 +23,6 @@ import { splitCommand } from '../../src/agents/config-io.js';
 import type { LogEntry } from '../../src/state/decision-log.js';
 import { pathWithoutAgents } from '../agent-free-path.js';
 import { AGENT_CASES } from '../hook-cases.js';
-import { ROOMY_DEADLINE_MS } from '../../../../test/machine.js';
 
 // A checkout, a home folder and guard's folder whose paths have spaces and letters beyond ASCII in
 // them, as on many people's machines: setup writes a hook command that the agent's own shell runs
@@ -38,14 +37,7 @@ const HOOK = join(CHECKOUT, 'packages', 'cli', 'dist', 'hook-entry.cjs');
 const HOME = join(ROOT, 'home', ODD);
 const GUARD_HOME = join(ROOT, "guard's home", ODD);
 const PROJECT = join(HOME, 'projects', 'mon projet ✓');
-// (with a hook deadline a busy machine cannot run out: these tests are about the paths)
-const ENV = {
-  HOME,
-  GUARD_HOME,
-  SHELL: '/bin/sh',
-  PATH: pathWithoutAgents(process.env.PATH ?? ''),
-  GUARD_DEADLINE_MS: String(ROOMY_DEADLINE_MS),
-};
+const ENV = { HOME, GUARD_HOME, SHELL: '/bin/sh', PATH: pathWithoutAgents(process.env.PATH ?? '') };
 const PACKAGES = ['core', 'adapters', 'cli'];
 
 /**
@@ -107,14 +99,6 @@ const runAsAgent = (agent: AgentId, command: string, input: string) =>
     stripFinalNewline: false,
   });
 
-/** The command guard registered for the agent's shell-step event (as doctor picks it). */
-function commandFor(agent: AgentId, text: string, event: string): string | undefined {
-  const own = adapters[agent].installedCommands(text).filter((command) => !command.trimStart().startsWith('&'));
-  return (
-    own.find((command) => command.endsWith(` --event ${event}`)) ?? own.find((command) => !/\s--event\s/.test(command))
-  );
-}
-
 function logSteps(): LogEntry[] {
   const path = join(GUARD_HOME, 'log.jsonl');
   if (!existsSync(path)) return [];
@@ -153,8 +137,10 @@ describe(`a checkout, home and guard folder under "${ODD}"`, () => {
       const commands = adapter.installedCommands(text);
       expect(commands.length).toBeGreaterThan(0);
       for (const command of commands) {
-        // the copy's own hook entry, wherever the command is split into words
-        expect(splitCommand(command).slice(0, 4)).toEqual([process.execPath, HOOK, 'hook', agent]);
+        // the copy's own hook entry, wherever the command is split into words: the files its own
+        // answer checks, and the plain command it stands for
+        expect(splitCommand(command).slice(4, 6)).toEqual([process.execPath, HOOK]);
+        expect(splitCommand(plainCommand(command)).slice(0, 4)).toEqual([process.execPath, HOOK, 'hook', agent]);
       }
 
       const status = await guard('status', '--json');
@@ -176,7 +162,7 @@ describe(`a checkout, home and guard folder under "${ODD}"`, () => {
         ['git push --force origin main', true],
       ] as const) {
         const call = adapter.doctor.shellCall(step, PROJECT);
-        const command = commandFor(agent, text, call.event);
+        const command = adapter.installedCommand(text, call.event);
         expect(command, `no command for ${call.event}`).toBeDefined();
         const answer = await runAsAgent(agent, command ?? '', JSON.stringify(call.payload));
         expect(answer.exitCode, answer.stderr).toBe(0);

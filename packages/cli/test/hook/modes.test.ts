@@ -7,12 +7,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { forget } from '../../src/commands/allowed.js';
 import type { ChatReport } from '../../src/commands/report.js';
 import { report } from '../../src/commands/report.js';
-import type { HookIo } from '../../src/hook/run.js';
-import { runHook } from '../../src/hook/run.js';
 import { readAllowed } from '../../src/state/allowed.js';
 import type { LogEntry } from '../../src/state/decision-log.js';
-import { captureIo, NOWHERE } from '../capture-io.js';
+import { captureIo } from '../capture-io.js';
 import { AGENT_CASES, ASKED, BLOCKED, HARMLESS, fixture } from '../hook-cases.js';
+import { hookReply } from './stage-call.js';
 
 /**
  * Modes and how long a yes lasts (SPEC §12), through the hook runtime with each agent's recorded
@@ -27,20 +26,8 @@ beforeEach(() => {
 afterEach(() => rmSync(guardHome, { recursive: true, force: true }));
 
 async function hook(args: readonly string[], payload: unknown): Promise<string> {
-  let stdout = '';
-  const io: HookIo = {
-    stdin: (async function* () {
-      yield JSON.stringify(payload);
-    })(),
-    stopInput: () => undefined,
-    out: (text) => void (stdout += text),
-    err: () => undefined,
-    env: { GUARD_HOME: guardHome },
-    home: () => NOWHERE,
-    tmp: () => '/tmp',
-    parentArgs: () => ['node', 'agent'],
-  };
-  expect(await runHook(args, io)).toBe(0);
+  const { code, stdout } = await hookReply(args, guardHome, payload);
+  expect(code).toBe(0);
   return stdout;
 }
 

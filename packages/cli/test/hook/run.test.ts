@@ -10,7 +10,7 @@ import { runHook } from '../../src/hook/run.js';
 import type { ChatMemory, SessionLayer } from '../../src/hook/session.js';
 import { BROKEN_CODE } from '../../src/hook/failure.js';
 import { MAX_INPUT_BYTES } from '../../src/hook/input.js';
-import { NO_MEMORY } from '../../src/state/memory.js';
+import { NO_MEMORY } from '../../src/hook/session.js';
 import type { LogEntry } from '../../src/state/decision-log.js';
 import { NOWHERE } from '../capture-io.js';
 import { AGENT_CASES, ASKED, BLOCKED, HARMLESS, fixture, fixtureText } from '../hook-cases.js';
@@ -146,14 +146,18 @@ describe.for(AGENT_CASES)('guard hook $agent', (agentCase) => {
       { kind: 'more than the size cap', args, stdin: Buffer.alloc(MAX_INPUT_BYTES + 1, 0x20) },
     ];
 
+    // nothing read is nothing checked: asked (a deny where the agent asks in the chat, or where its
+    // command line does not say someone can answer), saying what happened
     it.for(kinds)(
-      'fail-open, $kind: the step goes ahead, the cause is logged and told on stderr',
+      'fail-open, $kind: not checked, so asked; the cause is logged and told on stderr',
       async ({ args: hookArgs, stdin }) => {
         const result = await run(hookArgs, stdin);
         expect(result.code).toBe(0);
-        expect(result.stdout).toBe(noObjection);
+        expect(result.stdout).not.toBe(noObjection);
+        expect(parsedReply(result.stdout)).toBeDefined();
+        expect(result.stdout).toMatch(/guard could not read this step/i);
         expect(result.stderr).toMatch(/^guard: [^\n]+\n$/);
-        expect(onlyLogLine()).toMatchObject({ how: 'failure', decision: 'allow', error: expect.stringMatching(/\S/) });
+        expect(onlyLogLine()).toMatchObject({ how: 'failure', decision: 'ask', error: expect.stringMatching(/\S/) });
       },
     );
 
@@ -184,11 +188,12 @@ describe.for(AGENT_CASES)('guard hook $agent', (agentCase) => {
       expect(onlyLogLine()).toMatchObject({ how: 'rules', decision, error: expect.stringContaining('enabled') });
     });
 
-    // the failure path judges the step by every rule that needs nothing else: an ask stays an ask
+    // the failure path judges the step by every rule that needs nothing else: an ask stays an ask,
+    // and what those rules let through is asked too (guard did not finish checking it)
     it.for([
       { command: BLOCKED, decision: 'block', ruleIds: ['git.rewrite-shared-history', 'git.push'] },
       { command: ASKED, decision: 'ask', ruleIds: ['git.push'] },
-      { command: HARMLESS, decision: 'allow', ruleIds: [] },
+      { command: HARMLESS, decision: 'ask', ruleIds: [] },
     ])(
       'fail-open when a rule throws: every rule judges $command by itself ($decision)',
       async ({ command, decision, ruleIds }) => {
@@ -203,8 +208,8 @@ describe.for(AGENT_CASES)('guard hook $agent', (agentCase) => {
     );
 
     // a part of guard's own code the loader could not load (a lazy chunk of the hook bundle, here the
-    // project policy's reader) fails as a rule that throws does, and a step the rules alone let
-    // through is asked; any other failure of the policy keeps the failure path's answer
+    // project policy's reader) fails as a rule that throws does, and so does any other failure of
+    // the policy: a step the rules alone let through is asked, and the reply says what happened
     const brokenPolicy = (): Promise<never> =>
       Promise.reject(
         Object.assign(new Error("guard's own file hook-lazy-policy-x.cjs could not be loaded (ENOENT)"), {
@@ -216,7 +221,7 @@ describe.for(AGENT_CASES)('guard hook $agent', (agentCase) => {
       { cause: 'a chunk not loaded', command: BLOCKED, policy: brokenPolicy, decision: 'block' },
       { cause: 'a chunk not loaded', command: ASKED, policy: brokenPolicy, decision: 'ask' },
       { cause: 'a chunk not loaded', command: HARMLESS, policy: brokenPolicy, decision: 'ask' },
-      { cause: 'another failure', command: HARMLESS, policy: failingPolicy, decision: 'allow' },
+      { cause: 'another failure', command: HARMLESS, policy: failingPolicy, decision: 'ask' },
     ])('fail-open, the project policy fails ($cause): $command is $decision', async ({ command, policy, decision }) => {
       const result = await run(args, json(agentCase.shell(command)), { policy });
       if (decision === 'block') expect(agentCase.denies(parsedReply(result.stdout) ?? {})).toBe(true);
@@ -257,24 +262,27 @@ describe.for(AGENT_CASES)('guard hook $agent', (agentCase) => {
 
   it('the deadline answers by the failure policy when stdin never ends, exactly once', async () => {
     const result = await run(args, neverEnding(), { deadlineMs: 30 });
-    expect(result).toMatchObject({ code: 0, stdout: noObjection, writes: 1, stopped: true });
-    expect(onlyLogLine()).toMatchObject({ how: 'deadline', error: 'no answer within 30 ms' });
+    expect(result).toMatchObject({ code: 0, writes: 1, stopped: true });
+    expect(result.stdout).not.toBe(noObjection);
+    expect(result.stdout).toMatch(/guard ran out of time/i);
+    expect(onlyLogLine()).toMatchObject({ how: 'deadline', decision: 'ask', error: 'no answer within 30 ms' });
   });
 
+  // the step was read but not judged in time: the rules alone judge it, and what they let through is asked
   it.for([
-    { name: 'fail-open', text: '', command: BLOCKED, denied: true },
-    { name: 'fail-open', text: '', command: HARMLESS, denied: false },
-    { name: 'fail-closed', text: 'failClosed: true\n', command: HARMLESS, denied: true },
-  ])('$name: a slow chat memory runs out the deadline; $command denied: $denied', async ({ text, command, denied }) => {
+    { name: 'fail-open', text: '', command: BLOCKED, decision: 'block' },
+    { name: 'fail-open', text: '', command: HARMLESS, decision: 'ask' },
+    { name: 'fail-closed', text: 'failClosed: true\n', command: HARMLESS, decision: 'block' },
+  ])('$name: a slow chat memory runs out the deadline; $command: $decision', async ({ text, command, decision }) => {
     if (text) settings(text);
     const slow: SessionLayer = { forStep: () => sleep(300).then(() => NO_MEMORY), onEvent: () => undefined };
     const result = await run(args, json(agentCase.shell(command)), { deadlineMs: 30, session: slow });
     expect(result.writes).toBeLessThanOrEqual(1);
-    if (denied) expect(agentCase.denies(parsedReply(result.stdout) ?? {})).toBe(true);
-    else expect(result.stdout).toBe(noObjection);
+    if (decision === 'block') expect(agentCase.denies(parsedReply(result.stdout) ?? {})).toBe(true);
+    else expect(result.stdout).not.toBe(noObjection);
     await sleep(350); // the late evaluation must neither write nor log again
     expect(result.writes).toBe(1);
-    expect(onlyLogLine()).toMatchObject({ how: 'deadline', decision: denied ? 'block' : 'allow' });
+    expect(onlyLogLine()).toMatchObject({ how: 'deadline', decision });
   });
 
   it.for([

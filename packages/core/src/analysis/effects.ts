@@ -3,14 +3,15 @@
  * the path rules (a write through `>`/`tee`/`cp` and a write tool are the same write). Which
  * program does what comes from the program knowledge base (its roles, and how it reads its words).
  */
-import { argAt } from '../context/argv.js';
-import type { Arg, Argv, FileEffect, FileOp, NetEffect } from '../context/types.js';
+import { argAt, argvOf } from '../context/argv.js';
+import type { Arg, Argv, FileEffect, FileOp, NetEffect, RuleContext } from '../context/types.js';
 import type { UrlFacts } from '../facts/hosts.js';
 import { classifyHost, urlFacts } from '../facts/hosts.js';
 import { requestedUrls } from '../facts/code.js';
 import { parsePatch } from '../facts/patch.js';
 import type { PathFacts } from '../facts/paths.js';
-import { canonicalName, cmdletOf, isA, program, sourceOf } from '../programs/index.js';
+import type { FileLanguage, FileUse, Program, ProgramSource } from '../programs/index.js';
+import { cmdletOf, cmdletWith, isA, program, sourceOf, subcommandOf } from '../programs/index.js';
 import type { Invocation, Redirect } from '../shell/types.js';
 import type { Span, ToolStep } from '../types.js';
 
@@ -40,7 +41,9 @@ export function stepEffects(
       // index loops here and over the redirections (docs/performance.md, "Index loops, not for-of")
       for (let i = 0; i < invocations.length; i++) {
         const inv = invocations[i] as Invocation;
-        if (inv.remoteHost === undefined) shellEffects(inv, argv, path, files, net);
+        if (inv.remoteHost !== undefined) continue;
+        invocationFiles(inv, argv, path, files);
+        netEffects(inv, argv, net);
       }
       break;
     case 'write': {
@@ -115,13 +118,31 @@ function safeDecode(text: string): string {
   }
 }
 
+const NONE: Partial<FileEffect> = Object.freeze({});
+const SENDS: Partial<FileEffect> = Object.freeze({ sends: true });
+const EDIT: Partial<FileEffect> = Object.freeze({ how: 'edit' });
+const RECURSIVE: Partial<FileEffect> = Object.freeze({ how: 'recursive' });
+
+type At = (arg: Arg, op: FileOp, extra?: Partial<FileEffect>) => void;
+type Operands = NonNullable<FileUse['operands']>;
+
 /** Options that name the pattern (the operands are then all files). */
 const PATTERN_OPTIONS = ['-e', '--regexp', '-f', '--file', '--from-file', '--expression', '-Pattern'];
 /** PowerShell's names for the path an item cmdlet works on. */
 const PATH_OPTIONS = ['-Path', '-LiteralPath'];
 
-function shellEffects(inv: Invocation, argvOf: ArgvOf, path: PathOf, files: FileEffect[], net: NetEffect[]): void {
-  const at = (arg: Arg, op: FileOp, extra: Partial<FileEffect> = {}): void => {
+/**
+ * What one shell invocation does to files: its redirections, the program file it runs, and what
+ * its entry says (roles, file uses). Added to `files` (a new array when none is given); an
+ * invocation on another computer (`inv.remoteHost`) is read the same way, as what it does there.
+ */
+export function invocationFiles(
+  inv: Invocation,
+  argvFor: ArgvOf,
+  path: PathOf,
+  files: FileEffect[] = [],
+): FileEffect[] {
+  const at: At = (arg, op, extra = NONE) => {
     // `xargs -I{} rm {}`, `find … -exec rm {} +`: a placeholder, not a file (find's own effect covers it)
     if (arg.value === '{}' && inv.via.some((v) => v.kind === 'runner')) return;
     // `<(…)` and `>(…)` are pipes to commands the reader lists on their own, not files
@@ -156,10 +177,11 @@ function shellEffects(inv: Invocation, argvOf: ArgvOf, path: PathOf, files: File
   if (/[\\/]/.test(inv.program) && !inv.program.startsWith('$') && !inv.program.includes('://')) {
     files.push({ op: 'exec', path: path(inv.program, inv.cwd), span: inv.span, by: inv.name, invocation: inv });
   }
-  const roles = program(inv.name)?.roles;
+  const found = program(inv.name);
+  const roles = found?.roles;
   // how the program reads its words, when a branch below needs it (most programs touch no file)
   let reading: Argv | undefined;
-  const words = (): Argv => (reading ??= argvOf(inv));
+  const words = (): Argv => (reading ??= argvFor(inv));
   if (roles?.includes('content-reader') === true) {
     const argv = words();
     for (const arg of argv.operands) at(arg, 'read');
@@ -168,13 +190,17 @@ function shellEffects(inv: Invocation, argvOf: ArgvOf, path: PathOf, files: File
     // only the script is the interpreter's; the rest are the script's own arguments
     const source = inv.code === undefined ? sourceOf(inv.name, inv.args) : undefined;
     if (source?.kind === 'script') at(argAt(inv, source.index), 'exec');
-    if (inv.name === 'perl') for (const index of perlEdits(inv.args)) at(argAt(inv, index), 'write', { how: 'edit' });
+    // `perl -pi -e CODE FILE…`: the words after the code (or the script) are edited in place
+    if (found?.edits !== undefined && words().has(...found.edits)) {
+      const after = lastSourceWord(sourceOf(inv.name, inv.args));
+      for (const arg of words().operands) if (arg.index > after) at(arg, 'write', EDIT);
+    }
   } else if (roles?.includes('pattern-first') === true) {
     const argv = words();
     const ops = argv.operands;
     const fileOps = argv.has(...PATTERN_OPTIONS) ? ops : ops.slice(1);
-    const inPlace = inv.name === 'sed' && argv.has('-i', '--in-place');
-    for (const arg of fileOps) at(arg, inPlace ? 'write' : 'read', inPlace ? { how: 'edit' } : {});
+    const inPlace = found?.edits !== undefined && argv.has(...found.edits);
+    for (const arg of fileOps) at(arg, inPlace ? 'write' : 'read', inPlace ? EDIT : NONE);
     for (const arg of argv.values('-f', '--file', '--from-file', '--slurpfile', '--rawfile', ...PATH_OPTIONS))
       at(arg, 'read');
     // `grep -r --include='.env*' KEY .`, `rg -g '.env*' KEY`: the files the pattern picks in each folder
@@ -185,221 +211,133 @@ function shellEffects(inv: Invocation, argvOf: ArgvOf, path: PathOf, files: File
     }
   } else if (roles?.includes('deleter') === true) {
     const argv = words();
-    const name = inv.name;
-    const recursive =
-      argv.has('-r', '-R', '--recursive', '-Recurse') || ((name === 'rd' || name === 'del') && argv.has('/s', '/S'));
-    for (const arg of argv.operands) {
-      // cmd's own switches (`del /q`, `rd /s`) are not paths
-      if ((name === 'rd' || name === 'del' || name === 'erase') && /^\/[A-Za-z]$/.test(arg.value)) continue;
-      at(arg, 'delete', recursive ? { how: 'recursive' } : {});
-    }
-    for (const arg of argv.values(...PATH_OPTIONS)) at(arg, 'delete', recursive ? { how: 'recursive' } : {});
+    // cmd's `rd /s` and `del /s` (its switches are options, not paths: the entries say `slash`)
+    const extra = argv.has('-r', '-R', '--recursive', '-Recurse', '/s', '/S') ? RECURSIVE : NONE;
+    for (const arg of argv.operands) at(arg, 'delete', extra);
+    for (const arg of argv.values(...PATH_OPTIONS)) at(arg, 'delete', extra);
   } else if (roles?.includes('creator') === true) {
     const argv = words();
     for (const arg of argv.operands) at(arg, 'create');
     for (const arg of argv.values('-Path')) at(arg, 'create');
-  } else {
-    otherEffects(inv, words, at, path, files);
   }
-  netEffects(inv, words, roles, net);
+  if (found !== undefined) fileUses(inv, found, words, at);
+  return files;
 }
 
-function otherEffects(
-  inv: Invocation,
-  words: () => Argv,
-  at: (arg: Arg, op: FileOp, extra?: Partial<FileEffect>) => void,
-  path: PathOf,
-  files: FileEffect[],
-): void {
-  // PowerShell's aliases by the cmdlet they stand for (`cpi` is copy-item, `sc` set-content)
-  const name = canonicalName(inv.name);
-  if (!OTHER.has(name)) return;
-  const argv = words();
-  switch (name) {
-    case 'cp':
-    case 'copy':
-    case 'copy-item':
-    case 'install':
-    case 'ln':
-    case 'mv':
-    case 'move':
-    case 'move-item':
-    case 'rename': {
-      const moving = name === 'mv' || name === 'move' || name === 'move-item' || name === 'rename';
-      const target = argv.values('-t', '--target-directory', '-Destination');
-      const ops = argv.operands;
-      const sources = target.length > 0 ? ops : ops.slice(0, -1);
-      const dest = target[0] ?? ops[ops.length - 1];
-      if (name !== 'ln')
-        for (const arg of sources) at(arg, moving ? 'delete' : 'read', { how: moving ? 'move' : 'copy' });
-      if (dest && (sources.length > 0 || target.length > 0)) at(dest, 'write');
-      break;
+/**
+ * The files an entry's own file uses name (and its subcommand's: `git clone URL DIR`), read on the
+ * invocation's words: see `FileUse` in ../programs/types.ts.
+ */
+function fileUses(inv: Invocation, found: Program, words: () => Argv, at: At): void {
+  if (found.files !== undefined) {
+    const uses = found.files;
+    for (let u = 0; u < uses.length; u++) {
+      const use = uses[u] as FileUse | FileLanguage;
+      if ('language' in use) findEffects(inv, at);
+      else applyUse(inv, use, uses, words(), at);
     }
-    case 'tee':
-    case 'tee-object':
-    case 'set-content':
-    case 'add-content':
-    case 'out-file': {
-      const append = argv.has('-a', '--append', '-Append') || name === 'add-content';
-      const named = argv.values('-Path', '-FilePath', '-LiteralPath');
-      const list = named.length > 0 ? named : name === 'tee' ? argv.operands : argv.operands.slice(0, 1);
-      for (const arg of list) at(arg, 'write', { how: append ? 'append' : 'truncate' });
-      break;
-    }
-    case 'dd':
-      for (let i = 0; i < inv.args.length; i++) {
-        const value = inv.args[i] ?? '';
-        const span = inv.argSpans[i] ?? inv.span;
-        if (value.startsWith('of='))
-          files.push({
-            op: 'write',
-            path: path(value.slice(3), inv.cwd),
-            span,
-            by: 'dd',
-            invocation: inv,
-            how: 'truncate',
-          });
-        if (value.startsWith('if='))
-          files.push({ op: 'read', path: path(value.slice(3), inv.cwd), span, by: 'dd', invocation: inv });
-      }
-      break;
-    case 'truncate':
-    case 'fallocate':
-      for (const arg of argv.operands) at(arg, 'write', { how: 'truncate' });
-      break;
-    case 'chmod':
-    case 'chown':
-    case 'chgrp':
-    case 'setfacl':
-      for (const arg of argv.operands.slice(1)) at(arg, 'write', { how: 'edit' });
-      break;
-    case 'tar':
-    case 'bsdtar': {
-      // the old form without a dash (`tar czf out.tgz src`) writes its letters as the first word
-      const flags = inv.args.find((a) => !a.startsWith('-') && /^[a-zA-Z]+$/.test(a)) ?? '';
-      const all = inv.args.filter((a) => a.startsWith('-')).join('') + flags;
-      const creating = /c/.test(all) && !/x/.test(all);
-      const archive = argv.values('-f', '--file');
-      if (creating) {
-        for (const arg of archive) at(arg, 'write');
-        const archiveIdx = new Set(archive.map((a) => a.index));
-        for (const arg of argv.operands) {
-          if (!archiveIdx.has(arg.index) && arg.value !== flags) at(arg, 'read');
-        }
-      } else {
-        for (const arg of argv.values('-C', '--directory')) at(arg, 'write');
-      }
-      break;
-    }
-    case 'zip': {
-      const ops = argv.operands;
-      const first = ops[0];
-      if (first) at(first, 'write');
-      for (const arg of ops.slice(1)) at(arg, 'read');
-      break;
-    }
-    case 'unzip':
-      for (const arg of argv.values('-d')) at(arg, 'write');
-      break;
-    case 'curl':
-      for (const arg of argv.values('-o', '--output')) at(arg, 'write');
-      // `curl -O URL` saves under the URL's own file name
-      if (argv.has('-O', '--remote-name', '--remote-name-all'))
-        for (const arg of urlArgs(inv)) at(withValue(arg, remoteName(arg.value)), 'write');
-      for (const arg of argv.values('-T', '--upload-file')) at(arg, 'read', { sends: true });
-      for (const arg of argv.values(
-        '-d',
-        '-F',
-        '--data',
-        '--data-binary',
-        '--data-raw',
-        '--data-urlencode',
-        '--form',
-        '--json',
-      )) {
-        const file = /@([^;,]+)/.exec(arg.value);
-        if (file?.[1] && file[1] !== '-') at(withValue(arg, file[1]), 'read', { sends: true });
-      }
-      break;
-    case 'wget':
-      for (const arg of argv.values('-O', '--output-document')) if (arg.value !== '-') at(arg, 'write');
-      // without -O (alone or bundled, as in `-qO-`) wget saves under the URL's own file name
-      if (!argv.has('-O', '--output-document', '--spider')) {
-        const folder = argv.values('-P', '--directory-prefix')[0]?.value;
-        for (const arg of urlArgs(inv))
-          at(
-            withValue(arg, `${folder === undefined ? '' : `${folder.replace(/\/+$/, '')}/`}${remoteName(arg.value)}`),
-            'write',
-          );
-      }
-      for (const arg of argv.values('--post-file', '--body-file')) at(arg, 'read', { sends: true });
-      break;
-    case 'invoke-webrequest':
-    case 'invoke-restmethod':
-      for (const arg of argv.values('-OutFile')) at(arg, 'write');
-      for (const arg of argv.values('-InFile')) at(arg, 'read', { sends: true });
-      break;
-    case 'scp':
-    case 'rsync': {
-      const ops = argv.operands;
-      const dest = ops[ops.length - 1];
-      const remoteDest = dest !== undefined && isRemoteSpec(dest.value);
-      for (const arg of ops.slice(0, -1))
-        if (!isRemoteSpec(arg.value)) at(arg, 'read', { how: 'copy', ...(remoteDest ? { sends: true } : {}) });
-      if (dest && !remoteDest && ops.length > 1) {
-        at(dest, 'write');
-        // `rsync --delete src/ dest/`: what dest holds that src does not is deleted
-        if (inv.name === 'rsync' && inv.args.some((a) => a === '--del' || a.startsWith('--delete')))
-          at(dest, 'delete', { how: 'recursive' });
-      }
-      break;
-    }
-    case 'git': {
-      const git = argv.sub;
-      if (git?.name === 'clone') {
-        const ops = git.words.filter((a) => !a.value.startsWith('-'));
-        const dest = ops[1];
-        if (dest) at(dest, 'write');
-      } else if (git?.name === 'worktree' && git.sub?.name === 'add') {
-        // `git worktree add [-b NAME] PATH [COMMIT]`: a checkout is written at PATH
-        const path = git.sub.operands[0];
-        if (path) at(path, 'write');
-      } else if (
-        git?.name === 'show' ||
-        (git?.name === 'cat-file' && !git.words.some((a) => a.value === '-t' || a.value === '-s' || a.value === '-e'))
-      ) {
-        // `git show HEAD:.env`, `git cat-file -p main:config/.env`: a file's text as a commit (or
-        // the index) holds it; `cat-file -t/-s/-e` tell only its type, size or presence
-        for (const arg of git.words) {
-          const file = GIT_OBJECT_PATH.exec(arg.value)?.[1];
-          if (file !== undefined) at(withValue(arg, file), 'read');
-        }
-      }
-      break;
-    }
-    case 'find':
-      findEffects(inv, at);
-      break;
-    case 'sqlite3':
-    case 'sqlite': {
-      // `sqlite3 FILE [SQL]`: the database file is read (and may be written by the SQL)
-      const db = argv.operands[0];
-      if (db) at(db, 'read');
-      break;
-    }
-    case 'openssl':
-      // `openssl rsa -in key.pem -text` prints what it reads
-      for (const arg of argv.values('-in')) at(arg, 'read');
-      for (const arg of argv.values('-out')) at(arg, 'write');
-      break;
-    case 'crontab': {
-      const first = argv.operands[0];
-      if (first) at(first, 'read');
-      break;
-    }
-    default:
-      break;
   }
+  if (found.subcommands === undefined) return;
+  let argv = words().sub;
+  let spec = subcommandOf(found, argv?.name);
+  while (argv !== undefined && spec !== undefined) {
+    const uses = spec.files;
+    if (uses !== undefined) for (let u = 0; u < uses.length; u++) applyUse(inv, uses[u] as FileUse, uses, argv, at);
+    if (spec.subcommands === undefined) return;
+    argv = argv.sub;
+    spec = subcommandOf(spec, argv?.name);
+  }
+}
+
+type Uses = readonly (FileUse | FileLanguage)[];
+
+function applyUse(inv: Invocation, use: FileUse, uses: Uses, argv: Argv, at: At): void {
+  if (use.when !== undefined && !argv.has(...use.when)) return;
+  if (use.unless !== undefined && argv.has(...use.unless)) return;
+  const named = namedBy(inv, use, uses, argv);
+  if (named.length === 0) return;
+  const how = use.append !== undefined && argv.has(...use.append) ? 'append' : use.how;
+  const sends = use.sends === true || (use.remote === true && use.operands === 'sources' && remoteDestination(argv));
+  const extra: Partial<FileEffect> = how === undefined ? (sends ? SENDS : NONE) : sends ? { how, sends } : { how };
+  for (let i = 0; i < named.length; i++) {
+    const arg = named[i] as Arg;
+    // `-` is stdin or stdout, no file
+    if (arg.value !== '-' && arg.value !== '') at(arg, use.op, extra);
+  }
+}
+
+/** The words a file use names, as the files they name. */
+function namedBy(inv: Invocation, use: FileUse, uses: Uses, argv: Argv): readonly Arg[] {
+  if (use.assigned !== undefined) {
+    const key = `${use.assigned}=`;
+    const out: Arg[] = [];
+    for (let i = 0; i < inv.args.length; i++)
+      if ((inv.args[i] as string).startsWith(key))
+        out.push(withValue(argAt(inv, i), (inv.args[i] as string).slice(key.length)));
+    return out;
+  }
+  if (use.urls !== undefined) {
+    const folder = use.urls.folder === undefined ? undefined : argv.values(...use.urls.folder)[0]?.value;
+    const prefix = folder === undefined ? '' : `${folder.replace(/\/+$/, '')}/`;
+    return urlArgs(inv).map((arg) => withValue(arg, prefix + remoteName(arg.value)));
+  }
+  const byName = use.options === undefined ? [] : argv.values(...use.options);
+  const named = byName.length > 0 || use.operands === undefined ? byName : byPlace(use.operands, use, uses, argv);
+  return use.within === undefined ? named : within(named, use.within);
+}
+
+/** The operands a file use names (with no option of its own given). */
+function byPlace(operands: Operands, use: FileUse, uses: Uses, argv: Argv): readonly Arg[] {
+  const ops = argv.operands;
+  switch (operands) {
+    case 'all':
+      return ops;
+    case 'rest':
+      return ops.slice(1);
+    case 'sources': {
+      const copied = use.target !== undefined && argv.values(...use.target).length > 0 ? ops : ops.slice(0, -1);
+      return use.remote === true ? copied.filter((arg) => !isRemoteSpec(arg.value)) : copied;
+    }
+    case 'destination': {
+      const target = use.target === undefined ? undefined : argv.values(...use.target)[0];
+      const dest = target ?? (ops.length > 1 ? ops[ops.length - 1] : undefined);
+      return dest === undefined || (use.remote === true && isRemoteSpec(dest.value)) ? [] : [dest];
+    }
+    default: {
+      // a PowerShell parameter by place: the places before it that are named take no operand
+      let place = operands;
+      for (const other of uses)
+        if (
+          !('language' in other) &&
+          typeof other.operands === 'number' &&
+          other.operands < operands &&
+          other.options !== undefined &&
+          argv.values(...other.options).length > 0
+        )
+          place--;
+      const arg = ops[place];
+      return arg === undefined ? [] : [arg];
+    }
+  }
+}
+
+/** The file inside each value: after an `@` (`-d @body.json`), or the path of git's `REV:PATH`. */
+function within(args: readonly Arg[], where: 'at' | 'object'): Arg[] {
+  const out: Arg[] = [];
+  for (const arg of args) {
+    const file = where === 'at' ? AT_FILE.exec(arg.value)?.[1] : GIT_OBJECT_PATH.exec(arg.value)?.[1];
+    if (file !== undefined) out.push(withValue(arg, file));
+  }
+  return out;
+}
+
+const AT_FILE = /@([^;,]+)/;
+
+/** Whether a copy's last operand is on another computer (`scp f host:/tmp/`). */
+function remoteDestination(argv: Argv): boolean {
+  const ops = argv.operands;
+  const dest = ops[ops.length - 1];
+  return dest !== undefined && isRemoteSpec(dest.value);
 }
 
 /** `REV:PATH`, `:PATH` and `:N:PATH` (git's names for a file in a commit or the index): the path. */
@@ -424,29 +362,35 @@ function remoteName(url: string): string {
   return path.slice(path.lastIndexOf('/') + 1) || 'index.html';
 }
 
+/** The last word of what a script runner runs (its code, or its script), or -1. */
+function lastSourceWord(source: ProgramSource): number {
+  if (source.kind === 'script') return source.index;
+  if (source.kind !== 'code') return -1;
+  let last = -1;
+  for (const part of source.parts) last = Math.max(last, part.index);
+  return last;
+}
+
+/** The word that stands for the files a runner hands a command (no file is named so). */
+const HANDED = '\u0000handed';
+
 /**
- * The files `perl -i` (`-pi -e …`, `-i.bak`) edits in place: the words after its code (after the
- * script when there is no `-e`); none without `-i`.
+ * Whether a command writes or deletes the files a runner hands it: xargs's input, which comes
+ * after its words, or what find puts wherever `{}` is (`xargs rm`, `find … -exec sed -i … {} +`,
+ * `-exec dd of={}`; not `xargs cat` or `xargs zip out.zip`). Read with its entry's roles and file
+ * uses, as if those files were named.
  */
-function perlEdits(args: readonly string[]): number[] {
-  if (!args.some((arg) => /^-[A-Za-z]*i/.test(arg) && !arg.startsWith('--'))) return [];
-  const out: number[] = [];
-  let code = false;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (arg === '--') continue;
-    if (arg.startsWith('-') && arg.length > 1) {
-      // `-e CODE`, `-pe CODE`, `-E CODE`: the next word is code
-      if (/^-[A-Za-z]*[eE]$/.test(arg)) {
-        code = true;
-        i++;
-      }
-      continue;
-    }
-    if (!code) code = true;
-    else out.push(i);
-  }
-  return out;
+export function changesHanded(inv: Invocation, context: RuleContext): boolean {
+  const placed = inv.args.some((arg) => arg.includes('{}'));
+  const handed: Invocation = {
+    ...inv,
+    args: placed ? inv.args.map((arg) => arg.replaceAll('{}', HANDED)) : [...inv.args, HANDED],
+    argSpans: placed ? inv.argSpans : [...inv.argSpans, inv.span],
+    redirects: [],
+  };
+  return invocationFiles(handed, argvOf, (raw, cwd) => context.path(raw, cwd)).some(
+    (effect) => (effect.op === 'write' || effect.op === 'delete') && effect.path.raw === HANDED,
+  );
 }
 
 /**
@@ -478,8 +422,7 @@ export function listedBy(inv: Invocation, argv: Argv, path: PathOf): PathFacts[]
     );
     return picks.length > 0 ? picks : undefined;
   }
-  const cmdlet = cmdletOf(inv.name);
-  if (cmdlet !== 'get-childitem' && cmdlet !== 'get-item') return undefined;
+  if (!cmdletWith(inv.name, 'lister')) return undefined;
   const named = argv.values(...PATH_OPTIONS);
   const folders = named.length > 0 ? named.map((a) => a.value) : argv.operands.map((a) => a.value);
   const filter = argv.values('-Filter', '-Include')[0]?.value;
@@ -503,11 +446,7 @@ const FIND_BY_NAME = new Set(['-name', '-iname', '-path', '-ipath', '-wholename'
  * starting point (`./**` then `__pycache__`), judged like any other path. Otherwise it is the whole
  * tree (`recursive`), or, when another test (age, size, …) narrows it, files somewhere in it.
  */
-function findEffects(
-  inv: Invocation,
-  at: (arg: Arg, op: FileOp, extra?: Partial<FileEffect>) => void,
-  listing = false,
-): void {
+function findEffects(inv: Invocation, at: At, listing = false): void {
   const args = inv.args;
   let i = 0;
   while (i < args.length && FIND_LEADING.test(args[i] ?? '')) i += args[i] === '-D' ? 2 : 1;
@@ -621,49 +560,11 @@ function isRemoteSpec(value: string): boolean {
   return !/^[A-Za-z]$/.test(before) && !before.includes('/');
 }
 
-/** The programs otherEffects knows, by name (PowerShell's aliases by their cmdlet's). */
-const OTHER = new Set([
-  'fallocate',
-  'cp',
-  'copy',
-  'copy-item',
-  'install',
-  'ln',
-  'mv',
-  'move',
-  'move-item',
-  'rename',
-  'tee',
-  'tee-object',
-  'set-content',
-  'add-content',
-  'out-file',
-  'dd',
-  'truncate',
-  'chmod',
-  'chown',
-  'chgrp',
-  'setfacl',
-  'tar',
-  'bsdtar',
-  'zip',
-  'unzip',
-  'curl',
-  'wget',
-  'invoke-webrequest',
-  'invoke-restmethod',
-  'scp',
-  'rsync',
-  'git',
-  'find',
-  'sqlite3',
-  'sqlite',
-  'openssl',
-  'crontab',
-]);
-
-function netEffects(inv: Invocation, words: () => Argv, roles: readonly string[] | undefined, net: NetEffect[]): void {
+function netEffects(inv: Invocation, argvFor: ArgvOf, net: NetEffect[]): void {
   const name = inv.name;
+  const found = program(name);
+  const roles = found?.roles;
+  const words = (): Argv => argvFor(inv);
   const push = (host: string, span: Span, sends: boolean, kind: NetEffect['kind'], url?: UrlFacts): void => {
     if (!host) return;
     net.push({
@@ -725,19 +626,18 @@ function netEffects(inv: Invocation, words: () => Argv, roles: readonly string[]
   if (name === 'send-mailmessage') {
     const server = words().values('-SmtpServer')[0];
     push(server ? server.value.toLowerCase() : 'smtp', server?.span ?? inv.span, true, 'mail');
-  } else if (name === 'git') {
-    const git = words().sub;
-    if (git !== undefined && GIT_NETWORK.has(git.name)) {
-      for (const arg of git.words) {
+  } else if (found?.subcommands !== undefined) {
+    // a subcommand that reaches the remote named or written in its words (`git push URL`)
+    const sub = words().sub;
+    const remote = subcommandOf(found, sub?.name)?.remote;
+    if (sub !== undefined && remote !== undefined) {
+      for (const arg of sub.words) {
         const url = looksLikeUrl(arg.value) || /^[\w.-]+@[\w.-]+:/.test(arg.value) ? urlFacts(arg.value) : undefined;
-        if (url) push(url.host, arg.span, git.name === 'push', 'git', url);
+        if (url) push(url.host, arg.span, remote === 'sends', 'git', url);
       }
     }
   }
 }
-
-/** git subcommands that reach the remote named or written in their arguments. */
-const GIT_NETWORK = new Set(['clone', 'fetch', 'pull', 'ls-remote', 'push', 'submodule']);
 
 function looksLikeUrl(value: string): boolean {
   return /^(https?|ftp|ftps|wss?|ssh|git):\/\//i.test(value);
@@ -779,13 +679,15 @@ export function httpSends(inv: Invocation): boolean {
   return false;
 }
 
-/** Programs that change a file's mode, owner or time stamp, or make an empty file or folder. */
-const METADATA_ONLY = new Set(['chmod', 'chown', 'chgrp', 'setfacl', 'touch', 'mkdir', 'md']);
-
 /**
  * True when the effect changes what a file holds or whether it is there (a write, a create with
- * content, a delete or move), as opposed to a read, a run, or a mode/owner/time-stamp change.
+ * content, a delete or move), as opposed to a read, a run, a mode or owner change, or an empty
+ * file or folder made (`attribute-changer` and `creator` programs).
  */
 export function changesFile(effect: FileEffect): boolean {
-  return (effect.op === 'write' || effect.op === 'create' || effect.op === 'delete') && !METADATA_ONLY.has(effect.by);
+  return (
+    (effect.op === 'write' || effect.op === 'create' || effect.op === 'delete') &&
+    !isA(effect.by, 'attribute-changer') &&
+    !isA(effect.by, 'creator')
+  );
 }

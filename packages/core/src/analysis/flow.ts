@@ -148,11 +148,6 @@ function groupEnd(text: string, open: number): number {
   return text.length;
 }
 
-/** Programs that print what they are handed (and PowerShell's cmdlets that do, by any alias). */
-const PRINTERS = new Set(['echo', 'printf', 'print', 'echo.', 'cat', 'tee', 'say']);
-const PRINTING_CMDLETS = new Set(['write-output', 'write-host', 'tee-object']);
-/** Programs that take a secret on stdin and show nothing of it, or only its size or hash. */
-const CONSUMERS = new Set(['sha256sum', 'sha1sum', 'sha512sum', 'md5sum', 'shasum', 'b2sum', 'cksum', 'wc']);
 const STDIN_SECRET_OPTIONS = new Set(['--password-stdin', '--with-token', '--token-stdin', '--stdin-password']);
 
 /**
@@ -165,7 +160,8 @@ export function outputShown(context: RuleContext, inv: Invocation): boolean {
     const stages = context.pipeline(inv);
     for (let s = inv.pipeline.index + 1; s < stages.length; s++) {
       for (const next of stages[s]?.commands ?? []) {
-        if (CONSUMERS.has(next.name) || next.args.some((a) => STDIN_SECRET_OPTIONS.has(a)) || isSecretSetter(next))
+        // a hash, a size or a count shows nothing of it
+        if (isA(next.name, 'summarizer') || next.args.some((a) => STDIN_SECRET_OPTIONS.has(a)) || isSecretSetter(next))
           return false;
       }
     }
@@ -181,7 +177,9 @@ export function outputShown(context: RuleContext, inv: Invocation): boolean {
         outer = candidate;
     }
     if (outer === undefined) return false;
-    if (PRINTERS.has(outer.name) || PRINTING_CMDLETS.has(cmdletOf(outer.name) ?? '')) return true;
+    // printed, or named as a file whose name an error shows (`cat`), or written with tee
+    if (isA(outer.name, 'printer') || isA(outer.name, 'content-reader') || cmdletOf(outer.name) === 'tee-object')
+      return true;
     return context.netOf(outer).some((net) => net.hostClass === 'other');
   }
   return true;

@@ -10,28 +10,35 @@ import type { Span, ToolStep } from '../types.js';
 
 const MAX_LOOSE = 200;
 
-/** The file and network effects of an MCP call's or unknown tool's arguments. */
+/**
+ * The file and network effects of an MCP call's or unknown tool's arguments: `args`, the step's own
+ * or (on a step read by the shape of an unknown tool's input) the rest of that input.
+ */
 export function looseEffects(
-  step: ToolStep & { readonly args: unknown },
+  step: ToolStep,
+  args: unknown,
   text: string,
   path: (raw: string) => PathFacts,
 ): { files: FileEffect[]; net: NetEffect[] } {
   const files: FileEffect[] = [];
   const net: NetEffect[] = [];
-  let cursor = 0;
+  // an unknown tool (its own arguments, or the rest of them) might write its paths and send to its URLs
+  const unknownTool = step.kind !== 'mcp';
+  const op = unknownTool ? 'write' : 'read';
+  let from = 0;
   const keys: string[] = [];
-  const values = looseStrings(step.args, [], 0, keys);
+  const values = looseStrings(args, [], 0, keys);
   for (let i = 0; i < values.length; i++) {
     const value = values[i] as string;
     const encoded = JSON.stringify(value);
-    const at = text.indexOf(encoded, cursor);
+    const at = text.indexOf(encoded, from);
     const span: Span = at >= 0 ? [at + 1, at + encoded.length - 1] : [0, text.length];
-    if (at >= 0) cursor = at + encoded.length;
+    if (at >= 0) from = at + encoded.length;
     const local = FILE_URL.test(value) ? fileUrlPath(value) : undefined;
     const url = local === undefined && /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? urlFacts(value) : undefined;
     if (local !== undefined) {
       // `file:///home/me/.env` under any name is a file on this computer, not a site
-      files.push({ op: step.kind === 'other' ? 'write' : 'read', path: path(local), span, by: step.toolName });
+      files.push({ op, path: path(local), span, by: step.toolName });
     } else if (url) {
       net.push({
         host: url.host,
@@ -39,11 +46,11 @@ export function looseEffects(
         url,
         span,
         by: step.toolName,
-        sends: step.kind === 'other',
+        sends: unknownTool,
         kind: 'http',
       });
     } else if (pathArgument(keys[i] ?? '', value)) {
-      files.push({ op: step.kind === 'other' ? 'write' : 'read', path: path(value), span, by: step.toolName });
+      files.push({ op, path: path(value), span, by: step.toolName });
     }
   }
   return { files, net };

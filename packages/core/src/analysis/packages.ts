@@ -1,5 +1,6 @@
 import { argvAs } from '../context/argv.js';
 import type { Arg, Argv, RuleContext } from '../context/types.js';
+import type { Ecosystem } from '../programs/index.js';
 import { entryName, isA, program } from '../programs/index.js';
 import type { Invocation } from '../shell/types.js';
 import type { Span } from '../types.js';
@@ -8,7 +9,7 @@ import type { Span } from '../types.js';
  * What a package-manager command installs: named packages and/or the project's own lists.
  * Shared by pkg.install and pkg.unlisted.
  */
-export type Ecosystem = 'npm' | 'pypi' | 'crates' | 'go' | 'gems' | 'packagist' | 'nuget' | 'conda' | 'hex' | 'system';
+export type { Ecosystem } from '../programs/index.js';
 
 export interface NamedPackage {
   /** The package name without version or extras (`lodash@4` → `lodash`, `requests[socks]==2` → `requests`). */
@@ -71,20 +72,6 @@ const NPM_PROJECT = new Set([
   'install-ci-test',
   'cit',
 ]);
-const SYSTEM_MANAGERS = new Set([
-  'brew',
-  'apt',
-  'apt-get',
-  'dnf',
-  'yum',
-  'zypper',
-  'apk',
-  'choco',
-  'winget',
-  'scoop',
-  'snap',
-  'port',
-]);
 const SYSTEM_INSTALL = new Set(['install', 'reinstall', 'add', 'in']);
 /** python under any of its names (`python3.12`, `py`). */
 function isPython(name: string): boolean {
@@ -128,7 +115,7 @@ function planOf(inv: Invocation, argv: Argv): Plan | undefined {
   if (found !== undefined && entryName(found) === 'python' && inv.args[0] === '-m' && PIP.test(inv.args[1] ?? ''))
     return pipPlan('pip', argvAs(inv, 'pip', 2), false);
   if (found !== undefined && entryName(found) === 'pip') return pipPlan(name, argv, false);
-  if (SYSTEM_MANAGERS.has(name) || name === 'pacman') return systemPlan(inv, argv);
+  if (found?.ecosystem === 'system') return systemPlan(inv, argv);
   switch (name) {
     case 'npm':
       return nodePlan(inv, argv, (sub) =>

@@ -5,7 +5,7 @@
  */
 import type { RuleContext } from '../context/types.js';
 import { isSecretVariableName } from '../facts/keys.js';
-import { cmdletOf } from '../programs/index.js';
+import { cmdletWith, isA } from '../programs/index.js';
 import type { Invocation } from '../shell/types.js';
 import type { Span } from '../types.js';
 
@@ -15,14 +15,8 @@ export interface PrintedName {
   readonly span: Span;
 }
 
-const PRINTERS = new Set(['echo', 'printf', 'print', 'echo.']);
-/** PowerShell's printing cmdlets, by any alias (`write`, `echo`). */
-const PRINTING_CMDLETS = new Set(['write-output', 'write-host']);
 /** Cmdlets that list what a provider holds (`Get-ChildItem env:`, by any alias: `gci`, `ls`, `dir`). */
-const ENV_PROVIDER = new Set(['get-childitem', 'get-item']);
-
-const printer = (name: string): boolean => PRINTERS.has(name) || PRINTING_CMDLETS.has(cmdletOf(name) ?? '');
-const envProvider = (name: string): boolean => ENV_PROVIDER.has(cmdletOf(name) ?? '');
+const envProvider = (name: string): boolean => cmdletWith(name, 'lister');
 // `$NAME`, `${NAME…}` (with `#`/`!` before for length or indirection), `$env:NAME`, `%NAME%`
 const VARIABLE =
   /\$\{([#!]?)([A-Za-z_][A-Za-z0-9_]{0,100})([^}]{0,200})\}|\$env:([A-Za-z_][A-Za-z0-9_]{0,100})|\$([A-Za-z_][A-Za-z0-9_]{0,100})|%([A-Za-z_][A-Za-z0-9_]{0,100})%/gi;
@@ -96,7 +90,7 @@ export function printedSecretNames(inv: Invocation, context: RuleContext): Print
       const name = ENV_DRIVE.exec(arg)?.[1];
       if (name) add(name, inv.argSpans[i] ?? inv.span);
     });
-  } else if (printer(inv.name)) {
+  } else if (isA(inv.name, 'printer')) {
     inv.args.forEach((arg, i) => {
       const span = inv.argSpans[i] ?? inv.span;
       const raw = text.slice(span[0], span[1]);

@@ -1,5 +1,5 @@
 import { argAt, argvOf } from '../context/argv.js';
-import { cmdletOf } from '../programs/index.js';
+import { cmdletWith } from '../programs/index.js';
 import type { Invocation } from '../shell/types.js';
 import type { Span } from '../types.js';
 
@@ -19,19 +19,6 @@ export interface RegistryChange {
 }
 
 const REG_VERBS = new Set(['add', 'delete', 'import', 'copy', 'restore', 'load', 'unload']);
-/** PowerShell's item cmdlets that change what a provider path holds (their aliases too: `sp`, `ni`, `ri`, …). */
-const ITEM_WRITERS = new Set([
-  'set-itemproperty',
-  'new-itemproperty',
-  'remove-itemproperty',
-  'rename-itemproperty',
-  'new-item',
-  'set-item',
-  'remove-item',
-  'rename-item',
-  'copy-item',
-  'move-item',
-]);
 
 const HIVES: Readonly<Record<string, RegistryChange['hive']>> = {
   hkcu: 'hkcu',
@@ -77,7 +64,8 @@ export function registryChanges(inv: Invocation): RegistryChange[] {
       },
     ];
   }
-  if (!ITEM_WRITERS.has(cmdletOf(inv.name) ?? '')) return [];
+  // PowerShell's item cmdlets that change what a provider path holds (their aliases too: `sp`, `ni`, `ri`, …)
+  if (!cmdletWith(inv.name, 'item-changer')) return [];
   const out: RegistryChange[] = [];
   const value = argvOf(inv).values('-Name')[0]?.value;
   for (let i = 0; i < inv.args.length; i++) {

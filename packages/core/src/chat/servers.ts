@@ -17,8 +17,8 @@ export interface ServerSeen {
   /** The folder it is started in, when its file names one (the same command elsewhere runs other code). */
   readonly cwd?: string;
   /**
-   * The project root, when the project's own files declare it (a repository's `.mcp.json` or
-   * `.gemini/settings.json`): known only for that project, and never taken as known unasked.
+   * The project root, when the project's own files declare it (a repository's `.mcp.json` or an
+   * agent's settings in the project): known only for that project, and never taken as known unasked.
    */
   readonly project?: string;
 }

@@ -9,7 +9,7 @@ import { NO_CHANGE } from './change.js';
 import type { Chat } from './chat.js';
 import { approvalCode, fingerprint } from './ids.js';
 
-/** How an agent lets guard ask the person: its own prompt, or block-then-chat (Codex). */
+/** How an agent lets guard ask the person: its own prompt, or block-then-chat (the agent is told to ask in the chat). */
 export type AskStyle = 'native' | 'block-then-chat';
 
 /** What the hook knows about the call besides the step. */

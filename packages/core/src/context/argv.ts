@@ -25,6 +25,11 @@ export function argvOf(inv: Invocation): Argv {
   return new Reading(inv, found, readsWith(found), 0, found);
 }
 
+/** An invocation's words read with a grammar the caller holds (an agent's program, declared by its adapter). */
+export function argvWith(inv: Invocation, argv: Grammar): Argv {
+  return new Reading(inv, undefined, argv, 0, undefined);
+}
+
 /**
  * An invocation's words from `from` on, read as the program `name` reads them (`python -m pip
  * install x` read from `install` as pip does). Indexes and spans stay the invocation's.

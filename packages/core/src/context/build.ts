@@ -6,6 +6,7 @@
  */
 import { looseEffects } from '../analysis/loose.js';
 import { listedBy, stepEffects } from '../analysis/effects.js';
+import type { KeyHit } from '../facts/keys.js';
 import { findKeys } from '../facts/keys.js';
 import type { PathContext, PathFacts } from '../facts/paths.js';
 import { pathClassifier } from '../facts/paths.js';
@@ -43,6 +44,11 @@ export function stepText(step: ToolStep): string {
     case 'other':
       return safeJson(step.args);
   }
+}
+
+/** The keys in the rest of an unknown tool's input (ToolStep.otherArgs), each over the whole step text. */
+function restKeys(otherArgs: unknown, text: string): readonly KeyHit[] {
+  return findKeys(safeJson(otherArgs)).map((key) => ({ kind: key.kind, span: [0, text.length] as const }));
 }
 
 function safeJson(value: unknown): string {
@@ -196,18 +202,20 @@ class StepContext implements RuleContext {
       extraSecrets,
       ...(guardHome === undefined ? {} : { guardHome }),
       ...(env.guardCode === undefined ? {} : { guardCode: env.guardCode }),
+      ...(env.agents === undefined ? {} : { agents: env.agents }),
     };
     const path = pathsOf(pathContext);
     const invocations = read?.invocations ?? NONE;
     const argv = readingsOf();
     const { files, net } = stepEffects(step, text, invocations, path, argv);
-    const loose = step.kind === 'mcp' || step.kind === 'other' ? looseEffects(step, text, path) : undefined;
+    const args = step.kind === 'mcp' || step.kind === 'other' ? step.args : step.otherArgs;
+    const loose = args === undefined ? undefined : looseEffects(step, args, text, path);
     this.text = text;
     this.invocations = invocations;
     this.opaque = read?.opaque ?? NONE;
     this.files = loose ? [...files, ...loose.files] : files;
     this.net = loose ? [...net, ...loose.net] : net;
-    this.keys = findKeys(text);
+    this.keys = step.otherArgs === undefined ? findKeys(text) : [...findKeys(text), ...restKeys(step.otherArgs, text)];
     this.pathContext = pathContext;
     this.path = path;
     this.argv = argv;

@@ -6,8 +6,9 @@
  */
 import type { HostClass, UrlFacts } from '../facts/hosts.js';
 import type { KeyHit } from '../facts/keys.js';
+import type { AgentKnowledge } from '../facts/agents.js';
 import type { PathContext, PathFacts } from '../facts/paths.js';
-import type { ArgvOption, Program, ScriptLanguage } from '../programs/index.js';
+import type { ArgvOption, FileHow, FileOp, Program, ScriptLanguage } from '../programs/index.js';
 import type { Invocation, Opaque } from '../shell/types.js';
 import type { Span, ToolStep } from '../types.js';
 
@@ -23,6 +24,12 @@ export interface Environment {
    * CLI's package and the workspace packages it loads), for guard.tamper.
    */
   readonly guardCode?: readonly string[];
+  /**
+   * The agents guard works for: their hook, settings and rules files, the variables that move
+   * their folders, and how their programs start without hooks (guard.tamper, agent.rules). The
+   * caller builds it from the adapters' declarations; left out, the engine knows no agent's files.
+   */
+  readonly agents?: AgentKnowledge;
 }
 
 /**
@@ -104,8 +111,7 @@ export interface SessionView {
   failuresInARow(command: string): number;
 }
 
-/** What a step does to a file. */
-export type FileOp = 'read' | 'write' | 'create' | 'delete' | 'exec';
+export type { FileOp } from '../programs/index.js';
 
 /**
  * What a step does to one file, whatever tool it uses: the shared fact behind the path rules (a
@@ -118,12 +124,8 @@ export interface FileEffect {
   /** Program or tool that does it. */
   readonly by: string;
   readonly invocation?: Invocation;
-  /**
-   * How: `truncate` empties or replaces the file (`>`), `append` (`>>`), `edit` changes it in
-   * place, `move` takes it away from here (the source of `mv`), `copy` reads it to elsewhere,
-   * `recursive` deletes a whole tree.
-   */
-  readonly how?: 'truncate' | 'append' | 'edit' | 'move' | 'copy' | 'recursive';
+  /** How (see `FileHow`): `truncate`, `append`, `edit`, `move`, `copy` or `recursive`. */
+  readonly how?: FileHow;
   /** The content leaves the machine (`curl -T`, `scp` to a host). */
   readonly sends?: boolean;
   /** For writes by a write tool: the new text. */

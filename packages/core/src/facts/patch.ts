@@ -1,5 +1,5 @@
 /**
- * Reads Codex `apply_patch` text into the files it adds, changes, moves and deletes, with the
+ * Reads `apply_patch` text (the patch an agent's edit tool sends) into the files it adds, changes, moves and deletes, with the
  * lines it adds, so each file can be judged like a write. Lenient: a broken patch still lists the
  * files that could be read, and says it is malformed.
  */
@@ -39,7 +39,7 @@ const HEADERS: readonly (readonly [string, PatchFile['op']])[] = [
   ['*** Update File:', 'update'],
   ['*** Delete File:', 'delete'],
 ];
-// `apply_patch <<'EOF'` (or `<<EOF`, `<<"EOF"`, `<<-EOF`): Codex also accepts the patch in a heredoc.
+// `apply_patch <<'EOF'` (or `<<EOF`, `<<"EOF"`, `<<-EOF`): the patch may also come in a heredoc.
 const HEREDOC = /^\s*(?:apply_patch|applypatch)\s+<<-?\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\1\s*$/;
 
 /** Splits an `apply_patch` text into per-file operations. */

@@ -4,6 +4,20 @@
  * one of guard's own files, a shell start-up file). Pure: the caller passes the folders in.
  */
 import { GUARD_PACKAGE } from '../product.js';
+import type { AgentKnowledge } from './agents.js';
+import {
+  AGENT_FOLDER,
+  AGENT_HOOKS,
+  AGENT_MCP,
+  AGENT_MEMORY,
+  AGENT_RULES,
+  AGENT_SETTINGS,
+  agentKinds,
+  NO_AGENTS,
+} from './agents.js';
+import { globMatch, segmentMatch } from './glob.js';
+
+export { globMatch } from './glob.js';
 
 export interface PathContext {
   /** Absolute effective cwd that relative paths start from. */
@@ -16,10 +30,8 @@ export interface PathContext {
   readonly guardHome?: string;
   /** The real folders holding guard's own program (see Environment.guardCode). */
   readonly guardCode?: readonly string[];
-  /** Codex's folder when `CODEX_HOME` moves it; defaults to `~/.codex`. */
-  readonly codexHome?: string;
-  /** Copilot's folder when `COPILOT_HOME` moves it; defaults to `~/.copilot`. */
-  readonly copilotHome?: string;
+  /** The agents' files and the variables that move their folders (none when left out). */
+  readonly agents?: AgentKnowledge;
   /**
    * Project policy globs naming more secret files. `~/…` is under home, `/…` is absolute, anything
    * else is under the project root; a glob without `/` matches a file or folder name at any depth.
@@ -80,55 +92,6 @@ export function isInside(child: string, parent: string): boolean {
   return child.startsWith(parent) && (parent.endsWith('/') || child.charCodeAt(parent.length) === 47);
 }
 
-/**
- * Matches a path against a glob: `*` and `?` stay within one segment, a `**` segment spans any
- * number of segments. Greedy matching with one resume point per level, so no exponential blowup.
- */
-export function globMatch(glob: string, path: string): boolean {
-  return matchSequence(glob.split('/'), path.split('/'), (p) => p === '**', segmentMatch);
-}
-
-function segmentMatch(glob: string, name: string): boolean {
-  return matchSequence(
-    [...glob],
-    [...name],
-    (p) => p === '*',
-    (p, c) => p === '?' || p === c,
-  );
-}
-
-// The classic wildcard walk: a star remembers where it stood; on a mismatch the star swallows one
-// more element. Each star only resumes from the latest star, which keeps it O(pattern × text).
-function matchSequence(
-  pattern: readonly string[],
-  text: readonly string[],
-  isStar: (p: string) => boolean,
-  one: (p: string, s: string) => boolean,
-): boolean {
-  let p = 0;
-  let t = 0;
-  let starP = -1;
-  let starT = 0;
-  while (t < text.length) {
-    const pat = pattern[p];
-    const item = text[t] as string;
-    if (pat !== undefined && isStar(pat)) {
-      starP = p++;
-      starT = t;
-    } else if (pat !== undefined && one(pat, item)) {
-      p++;
-      t++;
-    } else if (starP >= 0) {
-      p = starP + 1;
-      t = ++starT;
-    } else {
-      return false;
-    }
-  }
-  while (p < pattern.length && isStar(pattern[p] as string)) p++;
-  return p === pattern.length;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Reading the word: quotes, escapes, globs, Windows forms, well-known variables
 
@@ -176,10 +139,9 @@ interface Folders {
   readonly temps: readonly string[];
   readonly guardHome: string;
   readonly guardCode: readonly string[];
-  readonly codexHome: string;
-  readonly copilotHome: string;
-  /** `<copilotHome>/hooks` and the project's `.guard.yaml`, built once. */
-  readonly copilotHooks: string;
+  /** The agents' files and folder variables. */
+  readonly agents: AgentKnowledge;
+  /** The project's `.guard.yaml`, built once. */
   readonly policyFile: string;
 }
 
@@ -189,7 +151,6 @@ function foldersOf(ctx: PathContext): Folders {
   const sub = (value: string | undefined, fallback: string): string =>
     value === undefined ? `${home}/${fallback}` : normalise(readWord(value).text, '/');
   const project = normalise(readWord(ctx.projectRoot).text, '/');
-  const copilotHome = sub(ctx.copilotHome, '.copilot');
   return {
     cwd: normalise(readWord(ctx.cwd).text, '/'),
     project,
@@ -199,9 +160,7 @@ function foldersOf(ctx: PathContext): Folders {
     temps: [normalise(readWord(ctx.tmp).text, '/'), '/tmp', '/var/tmp'],
     guardHome: sub(ctx.guardHome, '.local/state/guard'),
     guardCode: (ctx.guardCode ?? []).map((folder) => normalise(readWord(folder).text, '/')),
-    codexHome: sub(ctx.codexHome, '.codex'),
-    copilotHome,
-    copilotHooks: `${copilotHome}/hooks`,
+    agents: ctx.agents ?? NO_AGENTS,
     policyFile: `${project === '/' ? '' : project}/.guard.yaml`,
   };
 }
@@ -238,16 +197,15 @@ function inFolder(f: Folders, cwd: string): Folders {
     temps: f.temps,
     guardHome: f.guardHome,
     guardCode: f.guardCode,
-    codexHome: f.codexHome,
-    copilotHome: f.copilotHome,
-    copilotHooks: f.copilotHooks,
+    agents: f.agents,
     policyFile: f.policyFile,
   };
 }
 
-// Variables whose value guard knows, as a prefix of the path (`$HOME/x`, `%TEMP%\x`).
+// Variables whose value guard may know, as a prefix of the path (`$HOME/x`, `%TEMP%\x`): its own
+// and the system's, and those naming an agent's folder (Folders.agents)
 const KNOWN_PREFIX =
-  /^(?:\$\{?(HOME|TMPDIR|TMP|TEMP|PWD|CODEX_HOME|COPILOT_HOME|GUARD_HOME)\}?|%(USERPROFILE|TEMP|TMP)%|\$env:(USERPROFILE|TEMP|TMP|HOME))(?=\/|$)/i;
+  /^(?:\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?|%(USERPROFILE|TEMP|TMP)%|\$env:(USERPROFILE|TEMP|TMP|HOME))(?=\/|$)/i;
 const UNRESOLVED = /\$[A-Za-z_{(0-9@*#?!$-]|`|%[A-Za-z_][A-Za-z0-9_]*%/;
 
 interface Expanded {
@@ -275,28 +233,39 @@ function expand(text: string, f: Folders): Expanded {
   if (other) return { text, unresolved: true, otherHomeRest: (other[2] ?? '').slice(1) };
   const known = KNOWN_PREFIX.exec(text);
   let out = text;
-  if (known) {
-    const name = (known[1] ?? known[2] ?? known[3] ?? '').toUpperCase();
-    const value =
-      name === 'HOME' || name === 'USERPROFILE'
-        ? f.home
-        : name === 'PWD'
-          ? f.cwd
-          : name === 'CODEX_HOME'
-            ? f.codexHome
-            : name === 'COPILOT_HOME'
-              ? f.copilotHome
-              : name === 'GUARD_HOME'
-                ? f.guardHome
-                : (f.temps[0] as string);
-    out = value + text.slice(known[0].length);
-  }
+  const value = known
+    ? known[1] === undefined
+      ? knownValue(known[2] ?? known[3] ?? '', f)
+      : namedValue(known[1], f)
+    : undefined;
+  if (known && value !== undefined) out = value + text.slice(known[0].length);
   if (out !== '' && UNRESOLVED.test(out)) {
     // `/tmp/$(whoami)-cache`, `/tmp/run-$$`: whatever they print is one plain name, never a `/`
     const named = out.replace(ONE_NAME, 'name');
     return named === out ? { text: out, unresolved: true } : { text: named, unresolved: UNRESOLVED.test(named) };
   }
   return { text: out, unresolved: out === '' };
+}
+
+/** What `$NAME` stands for, when guard knows it: its own and the system's folders, an agent's folder. */
+function namedValue(name: string, f: Folders): string | undefined {
+  const upper = name.toUpperCase();
+  if (KNOWN_NAMES.has(upper)) return knownValue(upper, f);
+  return Object.hasOwn(f.agents.variables, upper) ? f.agents.variables[upper] : undefined;
+}
+
+const KNOWN_NAMES = new Set(['HOME', 'USERPROFILE', 'TMPDIR', 'TMP', 'TEMP', 'PWD', 'GUARD_HOME']);
+
+/** The folder a variable guard knows stands for (`name` in capitals, or as `%…%` and `$env:` spell it). */
+function knownValue(name: string, f: Folders): string {
+  const upper = name.toUpperCase();
+  return upper === 'HOME' || upper === 'USERPROFILE'
+    ? f.home
+    : upper === 'PWD'
+      ? f.cwd
+      : upper === 'GUARD_HOME'
+        ? f.guardHome
+        : (f.temps[0] as string);
 }
 
 /** Substitutions and shell values that stand for one name without a separator. */
@@ -492,9 +461,11 @@ function placeOf(abs: string, segs: readonly string[], projRel: readonly string[
   if (segs.length === 1 || (segs.length === 2 && (windows ? first === 'Windows' : SYSTEM_PARENTS.has(first)))) {
     return 'root';
   }
-  if (f.temps.some((t) => isInside(abs, t))) return 'temp';
-  if (isInside(abs, f.home)) return 'home';
-  return 'outside';
+  // the deeper of the two decides: a home in the temp folder (a container's, a CI runner's) is
+  // still a home, and a temp folder in the home (`TMPDIR=~/tmp`) still a temp folder
+  const temp = f.temps.find((t) => isInside(abs, t));
+  if (isInside(abs, f.home) && (temp === undefined || isInside(f.home, temp))) return 'home';
+  return temp === undefined ? 'outside' : 'temp';
 }
 
 // The part of a path below a home folder: ours, or one that looks like another user's.
@@ -515,8 +486,8 @@ interface Names {
   readonly projRel: readonly string[] | undefined;
   readonly abs: string;
   /**
-   * Some segment starts with `.` or `_`. Every agent, tool and cloud folder the checks below look
-   * for does (`.git`, `.claude`, `_agents`, `.aws` …), so a path without one skips those checks.
+   * Some segment starts with `.` or `_`. Every tool and cloud folder the checks below look for
+   * does (`.git`, `.husky`, `.aws` …), so a path without one skips those checks.
    */
   readonly dotted: boolean;
 }
@@ -527,8 +498,9 @@ type BaseFacts = Omit<PathFacts, 'secret' | 'agentRules' | 'guardFile' | 'persis
 
 function withKinds(base: BaseFacts, n: Names, ctx: PathContext, f: Folders): PathFacts {
   const secret = secretOf(n, ctx);
-  const agentRules = agentRulesOf(n);
-  const guardFile = guardFileOf(n, f);
+  const agent = agentKinds(n, f.agents);
+  const agentRules = agentRulesOf(n, agent);
+  const guardFile = guardFileOf(n, f, agent);
   const persistence = isPersistence(n);
   // most paths are none of these: the base facts are the answer as they are
   if (!secret && !agentRules && !guardFile && !persistence) return base;
@@ -832,14 +804,6 @@ function underGlob(glob: string, segs: readonly string[]): boolean {
 // ---------------------------------------------------------------------------------------------
 // Agent rules, settings and checks
 
-const RULES_FILES = new Set([
-  'AGENTS.md',
-  'AGENTS.override.md',
-  'CLAUDE.md',
-  'CLAUDE.local.md',
-  'GEMINI.md',
-  '.cursorrules',
-]);
 const GIT_HOOK_FILES = new Set([
   '.pre-commit-config.yaml',
   '.pre-commit-config.yml',
@@ -859,30 +823,23 @@ const CI_FILES = new Set([
   'bitbucket-pipelines.yml',
   '.drone.yml',
 ]);
-const AGENT_ROOTS = ['.agents', '.agent', '_agents', '_agent'];
-
-function agentRulesOf(n: Names): AgentRulesKind | undefined {
-  const { segs, homeRel } = n;
+/** What a path is to the agents' rules and checks: git's and CI's here, the agents' own by their patterns. */
+function agentRulesOf(n: Names, agent: number): AgentRulesKind | undefined {
+  const { segs } = n;
   const name = segs[segs.length - 1];
   if (name === undefined) return undefined;
-  // without a dotted segment only these file names can match (in the order of the checks below)
-  if (!n.dotted)
-    return GIT_HOOK_FILES.has(name)
-      ? 'git-hooks'
-      : CI_FILES.has(name)
-        ? 'ci'
-        : RULES_FILES.has(name)
-          ? 'rules'
-          : undefined;
-  if (
+  // git's and CI's own folders are dotted: without one, only their files' names can match
+  if (!n.dotted) {
+    if (GIT_HOOK_FILES.has(name)) return 'git-hooks';
+    if (CI_FILES.has(name)) return 'ci';
+  } else if (
     seq(segs, '.git', 'hooks') >= 0 ||
     endsWith(segs, '.git', 'config') ||
     segs.includes('.husky') ||
     GIT_HOOK_FILES.has(name)
   ) {
     return 'git-hooks';
-  }
-  if (
+  } else if (
     seq(segs, '.github', 'workflows') >= 0 ||
     seq(segs, '.github', 'actions') >= 0 ||
     segs.includes('.circleci') ||
@@ -891,50 +848,11 @@ function agentRulesOf(n: Names): AgentRulesKind | undefined {
   ) {
     return 'ci';
   }
-  if (
-    name === '.mcp.json' ||
-    endsWith(segs, '.cursor', 'mcp.json') ||
-    endsWith(segs, '.vscode', 'mcp.json') ||
-    endsWith(segs, '.copilot', 'mcp-config.json')
-  ) {
-    return 'mcp';
-  }
-  if (
-    (segs[segs.length - 2] === '.claude' && /^settings(?:\.local)?\.json$/.test(name)) ||
-    endsWith(segs, '.codex', 'config.toml') ||
-    endsWith(segs, '.gemini', 'settings.json') ||
-    // VS Code settings can switch off Copilot's confirmations (chat.tools.autoApprove)
-    endsWith(segs, '.vscode', 'settings.json') ||
-    endsWith(segs, '.cursor', 'cli.json') ||
-    endsWith(segs, '.cursor', 'cli-config.json') ||
-    endsWith(segs, '.copilot', 'config.json') ||
-    endsWith(segs, '.copilot', 'settings.json') ||
-    endsWith(segs, '.github', 'copilot', 'settings.json') ||
-    endsWith(segs, '.github', 'copilot', 'settings.local.json')
-  ) {
-    return 'settings';
-  }
-  if (
-    seq(segs, '.codex', 'memories') >= 0 ||
-    (startsWith(homeRel, '.claude', 'projects') && homeRel !== undefined && homeRel[3] === 'memory')
-  ) {
-    return 'memory-note';
-  }
-  if (
-    RULES_FILES.has(name) ||
-    seq(segs, '.cursor', 'rules') >= 0 ||
-    endsWith(segs, '.github', 'copilot-instructions.md') ||
-    seq(segs, '.github', 'instructions') >= 0 ||
-    AGENT_ROOTS.some(
-      (r) => seq(segs, r, 'rules') >= 0 || seq(segs, r, 'workflows') >= 0 || seq(segs, r, 'skills') >= 0,
-    ) ||
-    seq(segs, '.codex', 'skills') >= 0 ||
-    seq(segs, '.claude', 'skills') >= 0 ||
-    seq(segs, '.claude', 'agents') >= 0 ||
-    seq(segs, '.claude', 'commands') >= 0
-  ) {
-    return 'rules';
-  }
+  if (agent === 0) return undefined;
+  if ((agent & AGENT_MCP) !== 0) return 'mcp';
+  if ((agent & AGENT_SETTINGS) !== 0) return 'settings';
+  if ((agent & AGENT_MEMORY) !== 0) return 'memory-note';
+  if ((agent & AGENT_RULES) !== 0) return 'rules';
   return undefined;
 }
 
@@ -943,11 +861,8 @@ function agentRulesOf(n: Names): AgentRulesKind | undefined {
 
 const POLICY_NAME = '.guard.yaml';
 
-// The agents' own folders in a home folder hold their hook files; removing one removes the hook.
-const HOOK_FOLDERS = new Set(['.codex', '.cursor', '.copilot', '.gemini', '.claude', ...AGENT_ROOTS]);
-
-function guardFileOf(n: Names, f: Folders): GuardFileKind | undefined {
-  const { segs, abs, homeRel } = n;
+function guardFileOf(n: Names, f: Folders, agent: number): GuardFileKind | undefined {
+  const { segs, abs } = n;
   const name = segs[segs.length - 1];
   if (abs !== '' && isInside(abs, f.guardHome)) return 'guard-home';
   // a folder above guard's own (`~/.local/state`), but not home, the project or a top-level folder
@@ -971,38 +886,8 @@ function guardFileOf(n: Names, f: Folders): GuardFileKind | undefined {
   }
   const pkg = segs.indexOf(GUARD_PACKAGE);
   if (pkg > 0 && segs[pkg - 1] === 'node_modules') return 'install';
-  const inCodexHome = abs !== '' && (abs === f.codexHome || parentOf(abs) === f.codexHome);
-  const inCopilotHome = abs !== '' && (abs === f.copilotHome || parentOf(abs) === f.copilotHome);
-  if (
-    (inCodexHome && (abs === f.codexHome || name === 'hooks.json' || name === 'config.toml')) ||
-    (abs !== '' && isInside(abs, f.copilotHooks)) ||
-    (inCopilotHome && (abs === f.copilotHome || name === 'settings.json')) ||
-    startsWith(segs, 'etc', 'github-copilot', 'policy.d') ||
-    // machine-wide settings that can switch Claude Code's or Gemini CLI's hooks off
-    startsWith(segs, 'etc', 'claude-code') ||
-    startsWith(segs, 'etc', 'gemini-cli') ||
-    // the rest name dotted folders (see Names.dotted)
-    (n.dotted &&
-      (endsWith(segs, '.codex', 'hooks.json') ||
-        endsWith(segs, '.codex', 'config.toml') ||
-        endsWith(segs, '.cursor', 'hooks.json') ||
-        endsWith(segs, '.gemini', 'config', 'hooks.json') ||
-        AGENT_ROOTS.some((r) => endsWith(segs, r, 'hooks.json')) ||
-        seq(segs, '.copilot', 'hooks') >= 0 ||
-        endsWith(segs, '.copilot', 'settings.json') ||
-        seq(segs, '.github', 'hooks') >= 0 ||
-        endsWith(segs, '.github', 'copilot', 'settings.json') ||
-        endsWith(segs, '.github', 'copilot', 'settings.local.json') ||
-        // Claude Code's and Gemini CLI's hooks, and the settings that switch them off (disableAllHooks,
-        // hooksConfig, the folders Gemini CLI trusts), are in their settings files
-        (segs[segs.length - 2] === '.claude' && /^settings(?:\.local)?\.json$/.test(name)) ||
-        endsWith(segs, '.gemini', 'settings.json') ||
-        endsWith(segs, '.gemini', 'trustedFolders.json') ||
-        (homeRel?.length === 1 && HOOK_FOLDERS.has(name)) ||
-        (homeRel?.length === 2 && homeRel[0] === '.gemini' && name === 'config')))
-  ) {
-    return 'hook-config';
-  }
+  // the agents' hook files and folders, and the settings that switch their hooks off
+  if ((agent & (AGENT_HOOKS | AGENT_FOLDER)) !== 0) return 'hook-config';
   return undefined;
 }
 

@@ -35,6 +35,11 @@ export interface ArgvSpec {
   readonly slash?: boolean;
   /** Options end at the first operand: what follows is the command or script the program runs. */
   readonly leading?: boolean;
+  /**
+   * The first word may be option letters without a dash (tar's old form, `tar czf out.tgz src`):
+   * each letter is an option, and those that take a value take the words after it in turn.
+   */
+  readonly letters?: boolean;
 }
 
 /**
@@ -129,7 +134,7 @@ export function parseArgv(args: readonly string[], g: Grammar, from = 0, to = ar
   const operands: number[] = [];
   let rest = to;
   let dashdash = -1;
-  let i = from;
+  let i = g.letters === true && from < to ? letters(options, args, from, to, g) : from;
   for (; i < to; i++) {
     const word = args[i] as string;
     const first = word.charCodeAt(0);
@@ -180,6 +185,23 @@ export function parseArgv(args: readonly string[], g: Grammar, from = 0, to = ar
   for (; i < to; i++) operands.push(i);
   if (rest === to && operands.length > 0 && dashdash < 0) rest = operands[0] as number;
   return { options, operands, rest, dashdash };
+}
+
+const LETTERS = /^[A-Za-z]+$/;
+
+/** tar's old form: a first word of letters is options, valued ones taking the next words in turn; where reading goes on. */
+function letters(options: ArgvOption[], args: readonly string[], from: number, to: number, g: Grammar): number {
+  const word = args[from] as string;
+  if (!LETTERS.test(word)) return from;
+  let next = from + 1;
+  for (let j = 0; j < word.length; j++) {
+    const name = `-${word[j] as string}`;
+    if (valued(g, name) && next < to) {
+      options.push({ name, index: from, value: args[next] as string, valueIndex: next, valueOffset: 0 });
+      next++;
+    } else options.push({ name, index: from });
+  }
+  return next;
 }
 
 /** An option whose value is the next word (when there is one). */

@@ -7,7 +7,7 @@
  */
 import type { ParsedArgv } from './argv.js';
 import { parseArgv, takesValue } from './argv.js';
-import { entryName, program, readsWith, subcommandOf } from './index.js';
+import { entryName, program, readsWith, subcommandOf } from './lookup.js';
 import type { Dialect, Language, Program, ScriptLanguage } from './types.js';
 
 /** Where a word's text starts: the word, and an offset into it for a value written after `=` or a letter. */

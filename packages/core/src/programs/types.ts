@@ -33,8 +33,10 @@ export type Role =
   | 'lister'
   /** Prints or passes on the content of the files it is given (`cat`, `head`, `base64`). */
   | 'content-reader'
-  /** Makes empty files or folders (`touch`, `mkdir`). */
+  /** Makes empty files or folders (`touch`, `mkdir`): it changes no file's text. */
   | 'creator'
+  /** Changes only a file's mode, owner or access list (`chmod`, `chown`, `setfacl`), never its text. */
+  | 'attribute-changer'
   /** Its first operand is a pattern or program text, the rest files (`grep`, `sed`, `awk`). */
   | 'pattern-first'
   /** Installs packages (`npm`, `pip`, `cargo`, `apt`). */
@@ -52,7 +54,45 @@ export type Role =
    * linked project's resources, on the service (`gcloud … delete`, `heroku apps:destroy`,
    * `wrangler d1 delete`, `vault kv destroy`).
    */
-  | 'hosting-cli';
+  | 'hosting-cli'
+  /**
+   * A cloud CLI whose commands reach the account's resources by the names they are given
+   * (`gcloud`, `az`, `doctl`), not the project the folder is linked to (`vercel`, `fly`, `heroku`).
+   */
+  | 'unscoped-cli'
+  /** Prints its words (`echo`, `printf`, `Write-Output`). */
+  | 'printer'
+  /** Prints only a digest of what it reads, never the text: a hash, a size or a count (`sha256sum`, `wc`). */
+  | 'summarizer'
+  /**
+   * Only shows what it finds (files, text, names, the computer's state) and changes nothing,
+   * whatever its words, but for a few options that write (`sort -o`, `find -delete`).
+   */
+  | 'looker'
+  /** Overwrites what it deletes, so that nothing of it can be brought back (`shred`, `srm`). */
+  | 'shredder'
+  /** Deletes nothing that cannot be had back: `rmdir` takes only empty folders, `trash` keeps what it takes. */
+  | 'lossless-deleter'
+  /**
+   * Changes the folder the commands after it run in: `cd`, `pushd`, `popd` (the cmdlets
+   * Set-Location, Push-Location and Pop-Location, whose aliases they are).
+   */
+  | 'location-changer'
+  /** A PowerShell cmdlet that passes on some of what it is handed (`Where-Object`, `Select-Object`, `Sort-Object`). */
+  | 'filter'
+  /**
+   * A PowerShell item cmdlet that changes what a provider path holds, a file or a registry key
+   * (`Set-ItemProperty`, `New-Item`, `Remove-Item`, `Copy-Item`).
+   */
+  | 'item-changer'
+  /**
+   * One of cmd.exe's own commands, or a Windows program no POSIX system has (`del`, `rd`, `xcopy`,
+   * `findstr`): no POSIX shell runs it, and a line that starts with one is read as cmd's.
+   */
+  | 'cmd-command';
+
+/** The packages a package manager installs: each ecosystem's names and lists are read its own way. */
+export type Ecosystem = 'npm' | 'pypi' | 'crates' | 'go' | 'gems' | 'packagist' | 'nuget' | 'conda' | 'hex' | 'system';
 
 /** The syntax a shell reads its commands in. */
 export type Dialect = 'posix' | 'powershell' | 'cmd';
@@ -175,11 +215,86 @@ export type Runs =
    */
   | { readonly kind: 'start-process' };
 
+/** What happens to a file: read, written, made, deleted, or run. */
+export type FileOp = 'read' | 'write' | 'create' | 'delete' | 'exec';
+
+/**
+ * How a file is changed or read: `truncate` empties or replaces it (`>`), `append` (`>>`), `edit`
+ * changes it in place, `move` takes it away from here (the source of `mv`), `copy` reads it to
+ * elsewhere, `recursive` deletes a whole tree.
+ */
+export type FileHow = 'truncate' | 'append' | 'edit' | 'move' | 'copy' | 'recursive';
+
+/**
+ * What a program does to the files its words name, as data: one use names files by some of its
+ * words (option values, operands, `KEY=FILE` words or URLs) and says what happens to them. The
+ * analysis reads every use the same way (../analysis/effects.ts, `fileUses`). A word `-` (stdin or
+ * stdout) names no file.
+ */
+export interface FileUse {
+  readonly op: FileOp;
+  readonly how?: FileHow;
+  /** `append` rather than `how` when one of these options is given (`tee -a`). */
+  readonly append?: readonly string[];
+  /** What is read leaves the machine (`curl -T FILE`, `-d @FILE`). */
+  readonly sends?: boolean;
+
+  /** The values of these options name files (`curl -o FILE`, `-OutFile FILE`). */
+  readonly options?: readonly string[];
+  /**
+   * Operands that name files: `all`, `rest` (all but the first), one by its place (0 is the
+   * first), or a copy's `sources` and `destination` (the value of a `target` option, else the last
+   * operand, when there is something to copy). With `options` as well, the operands count only
+   * when none of those options is given: a PowerShell parameter by name or by place
+   * (`Set-Content -Path x` or `Set-Content x`), where a place before it whose parameter is named
+   * takes no operand (`Copy-Item -Path a b` copies to `b`, its second place).
+   */
+  readonly operands?: 'all' | 'rest' | 'sources' | 'destination' | number;
+  /** Options whose value is a copy's destination (`cp -t DIR`, `-Destination DIR`): every operand is then a source. */
+  readonly target?: readonly string[];
+  /**
+   * A copy between computers (`scp`, `rsync`): `host:path` operands are files on another computer,
+   * none here, and what is copied to one is sent.
+   */
+  readonly remote?: boolean;
+  /** Words `KEY=FILE` name files (dd's `if=` and `of=`). */
+  readonly assigned?: string;
+  /**
+   * The URLs among the words name the files they are saved as: their last part (`index.html`
+   * when the path has none), in the folder these options name (`wget -P dir`).
+   */
+  readonly urls?: { readonly folder?: readonly string[] };
+  /**
+   * Where the file is in a value: `at` after an `@` (`curl -d @body.json`, `-F f=@up.bin`);
+   * `object` the path of git's `REV:PATH` (`git show HEAD:.env`).
+   */
+  readonly within?: 'at' | 'object';
+
+  /** Only when one of these options is given (`rsync --delete`). */
+  readonly when?: readonly string[];
+  /** Never when one of these options is given (`git cat-file -t`). */
+  readonly unless?: readonly string[];
+}
+
+/**
+ * The files a program's own language names, read by code of its own in the analysis: `find`'s
+ * expression (`-delete`, `-exec rm {} +`, `-exec cat {} ;`) deletes or reads what it picks.
+ */
+export interface FileLanguage {
+  readonly language: 'find';
+}
+
 /** A subcommand with options of its own (`git push`, `docker compose`, `kubectl exec`). */
 export interface SubcommandSpec {
   readonly argv?: ArgvSpec;
   /** Its own subcommands (`docker compose exec`, `git worktree add`). */
   readonly subcommands?: Readonly<Record<string, SubcommandSpec>>;
+  /** What it does to the files its words name (`git clone URL DIR` writes DIR). */
+  readonly files?: readonly FileUse[];
+  /** It only shows things (`git status`, `git log`): a `looker` of its own. */
+  readonly looks?: boolean;
+  /** It reaches the remote its words name or write out: `fetches` from it (`git clone URL`), or `sends` to it (`git push URL`). */
+  readonly remote?: 'fetches' | 'sends';
 }
 
 /** One entry of the knowledge base, as written in ./entries. */
@@ -209,7 +324,21 @@ export interface ProgramSpec {
   readonly runs?: readonly Runs[];
   /** Options that run this one command in another folder (`make -C dir`, `npm --prefix dir`). */
   readonly cwd?: readonly string[];
+  /**
+   * What it does to the files its words name, beyond what its roles say (a deleter deletes its
+   * operands, a content reader reads them): `cp` reads its sources and writes its destination.
+   */
+  readonly files?: readonly (FileUse | FileLanguage)[];
+  /** Options that make it change in place the files it would only read (`sed -i`, `perl -i`). */
+  readonly edits?: readonly string[];
+  /**
+   * What it prints is text it decoded or unpacked: always (`zcat`, `gunzip`), or with one of these
+   * options (`base64 -d`, `gzip -d`, `xxd -r`).
+   */
+  readonly decodes?: true | readonly string[];
+  /** The packages it installs (package managers). */
+  readonly ecosystem?: Ecosystem;
 }
 
-/** An entry as the code asks it (the entries are read as written: see ./index.ts). */
+/** An entry as the code asks it (the entries are read as written: see ./lookup.ts). */
 export type Program = ProgramSpec;

@@ -35,7 +35,7 @@ export const agentRules = {
       ],
       noMatch: [
         'cat AGENTS.md',
-        { step: { kind: 'read', path: 'CLAUDE.md' } },
+        { step: { kind: 'read', path: 'AGENTS.md' } },
         { step: { kind: 'write', path: 'docs/agents.md', content: '# Agents\n' } },
         'git config --get core.hooksPath',
       ],

@@ -3,6 +3,7 @@ import type { Argv } from '../context/types.js';
 import { mcpRunsSql } from '../facts/mcp.js';
 import { isSecretVariableName } from '../facts/keys.js';
 import { destructiveSql } from '../facts/sql.js';
+import { isA } from '../programs/index.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 import type { McpStep, Span } from '../types.js';
@@ -104,9 +105,6 @@ const CLIENTS: ReadonlyMap<string, Client> = new Map([
   ['keydb-cli', REDIS],
 ]);
 
-/** Programs whose output is the text they are given (`echo "DROP TABLE t" | psql`). */
-const ECHOERS = new Set(['echo', 'printf']);
-
 const MAX_FILE_BYTES = 256 * 1024;
 /** Findings past this many in one step tell a person nothing new (a dump that drops every table). */
 const MAX_HITS = 32;
@@ -196,7 +194,7 @@ function feeds(inv: Invocation, argv: Argv, client: Client, context: RuleContext
     if (redirect.op === '<') pushFile(out, redirect.target, redirect.span, inv.cwd, context);
   // what the stage before prints: `echo "…" | psql`, `cat x.sql | psql`, `(echo a; echo b) | psql`
   for (const before of context.stageBefore(inv)?.producers ?? []) {
-    if (ECHOERS.has(before.name))
+    if (isA(before.name, 'printer'))
       out.push({ text: before.args.filter((a) => a !== '-e' && a !== '-n').join(' '), span: before.span });
     if (before.name === 'cat') {
       if (before.stdinText !== undefined) out.push({ text: before.stdinText, span: before.span });
@@ -269,14 +267,14 @@ function mcpHits(context: RuleContext, step: McpStep): Hit[] {
   const hits: Hit[] = [];
   // a server given by its launch command may carry a connection string with a password in it
   const server = step.server.replace(/\/\/[^/\s@]*@/g, '//');
-  let cursor = 0;
+  let from = 0;
   for (const value of looseStrings(step.args)) {
     const found = destructiveSql(value);
     if (found.length === 0) continue;
     const encoded = JSON.stringify(value);
-    const at = context.text.indexOf(encoded, cursor);
+    const at = context.text.indexOf(encoded, from);
     const span: Span = at < 0 ? [0, context.text.length] : [at + 1, at + encoded.length - 1];
-    if (at >= 0) cursor = at + encoded.length;
+    if (at >= 0) from = at + encoded.length;
     for (const what of new Set(found.map((d) => d.statement))) {
       if (hits.length >= MAX_HITS) return hits;
       hits.push({ span, key: `mcp ${server} ${step.tool} ${what}`, detail: what });

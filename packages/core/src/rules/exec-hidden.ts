@@ -4,21 +4,6 @@ import { cmdletOf, isA, program, sourceOf } from '../programs/index.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 
-const BASE_DECODERS = new Set(['base64', 'base32', 'basenc', 'gbase64', 'b64']);
-const UNPACKERS = new Set([
-  'gunzip',
-  'zcat',
-  'gzcat',
-  'bunzip2',
-  'bzcat',
-  'unxz',
-  'xzcat',
-  'unzstd',
-  'zstdcat',
-  'uudecode',
-  'rev',
-]);
-const PACKERS = new Set(['gzip', 'bzip2', 'xz', 'zstd', 'lz4']);
 /** `\x72`, `\162`, `\0162`, `\u0072`: characters written as numbers. */
 const NUMERIC_ESCAPE = /\\(?:x[0-9A-Fa-f]{1,2}|0?[0-7]{3}|u[0-9A-Fa-f]{4})/;
 /** `[Convert]::FromBase64String(…)` and friends inside a PowerShell expression. */
@@ -83,10 +68,9 @@ function runsDecodedPowerShell(text: string, inv: Invocation): boolean {
 /** A program whose output is text that was encoded, packed or escaped in the command. */
 function isDecoder(inv: Invocation, context: RuleContext): boolean {
   const name = inv.name;
-  if (BASE_DECODERS.has(name)) return context.argv(inv).has('-d', '-D', '--decode');
-  if (UNPACKERS.has(name)) return true;
-  if (PACKERS.has(name)) return context.argv(inv).has('-d', '--decompress', '--uncompress');
-  if (name === 'xxd') return context.argv(inv).has('-r', '-revert');
+  // `base64 -d`, `gzip -d`, `xxd -r`, `zcat`: the knowledge base says which, and with which options
+  const decodes = program(name)?.decodes;
+  if (decodes !== undefined) return decodes === true || context.argv(inv).has(...decodes);
   if (name === 'openssl') return (inv.args.includes('base64') || inv.args.includes('enc')) && inv.args.includes('-d');
   if (name === 'printf') return inv.args.some((a) => NUMERIC_ESCAPE.test(a));
   if (name === 'echo') return context.argv(inv).has('-e') && inv.args.some((a) => NUMERIC_ESCAPE.test(a));

@@ -3,12 +3,10 @@ import { copiesTemplate, overwritesNothing } from '../analysis/template-copy.js'
 import type { Arg, FileEffect, SubArgv } from '../context/types.js';
 import { isInside } from '../facts/paths.js';
 import type { PathFacts } from '../facts/paths.js';
-import { cmdletOf, isA } from '../programs/index.js';
+import { cmdletOf, cmdletWith, isA } from '../programs/index.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 
-/** Deleters that lose nothing: `rmdir` takes only empty folders, `trash` keeps what it takes. */
-const HARMLESS_DELETERS = new Set(['rmdir', 'trash', 'trash-put']);
 /** Runners that feed their own input to the command they run: its targets are unknown. */
 const FEEDERS = new Set(['xargs', 'parallel']);
 
@@ -17,7 +15,7 @@ const SILENT = new Set([':', 'true', '']);
 
 /** A deleter whose loss cannot be undone (cmd's `rd` only with `/s`, judged by its effects). */
 function destroys(name: string): boolean {
-  return isA(name, 'deleter') && !HARMLESS_DELETERS.has(name) && name !== 'rd';
+  return isA(name, 'deleter') && !isA(name, 'lossless-deleter') && name !== 'rd';
 }
 /** A word that names a file rather than a branch: `.`, `./x`, a glob, or a name with a file extension. */
 const PATH_LIKE = /^\.{1,2}(?:\/|$)|[*?[]|\.[A-Za-z][A-Za-z0-9]{0,5}$/;
@@ -119,11 +117,6 @@ function onlyProducer(context: RuleContext, inv: Invocation): Invocation | undef
   return producers?.length === 1 ? producers[0] : undefined;
 }
 
-/** Cmdlets that pass on some of what they get (a subset lands where the whole did), by any alias. */
-const PASSERS = new Set(['where-object', 'select-object', 'sort-object']);
-/** Cmdlets that list items, by any alias (`gci`, `ls`, `dir`, `gi`). */
-const LISTERS = new Set(['get-childitem', 'get-item']);
-
 /**
  * `Get-ChildItem .\dist | Remove-Item -Recurse`: a deleter with no target of its own deletes what
  * the pipeline hands it. Through filters back to a listing cmdlet, that is what the listing names
@@ -131,8 +124,9 @@ const LISTERS = new Set(['get-childitem', 'get-item']);
  */
 function pipedHits(context: RuleContext, inv: Invocation): Hit[] {
   let feeder = onlyProducer(context, inv);
-  while (feeder !== undefined && PASSERS.has(cmdletOf(feeder.name) ?? '')) feeder = onlyProducer(context, feeder);
-  const listed = feeder !== undefined && LISTERS.has(cmdletOf(feeder.name) ?? '') ? context.listed(feeder) : undefined;
+  // through filters (a subset lands where the whole did) to a listing cmdlet, by any alias (`gci`, `dir`, `gi`)
+  while (feeder !== undefined && cmdletWith(feeder.name, 'filter')) feeder = onlyProducer(context, feeder);
+  const listed = feeder !== undefined && cmdletWith(feeder.name, 'lister') ? context.listed(feeder) : undefined;
   if (listed === undefined) return [{ span: inv.span, detail: 'files named by the pipeline' }];
   return listed.flatMap((path) => pathHit(context, path, inv.span));
 }
@@ -140,7 +134,7 @@ function pipedHits(context: RuleContext, inv: Invocation): Hit[] {
 /** The path an effect deletes or empties, if it does. */
 function deletedBy(effect: FileEffect, context: RuleContext): PathFacts | undefined {
   if (effect.op === 'delete') {
-    if (HARMLESS_DELETERS.has(effect.by) || (effect.by === 'rd' && effect.how !== 'recursive')) return undefined;
+    if (isA(effect.by, 'lossless-deleter') || (effect.by === 'rd' && effect.how !== 'recursive')) return undefined;
     if (effect.how === 'move') return movedOut(effect, context) ? effect.path : undefined;
     return effect.path;
   }

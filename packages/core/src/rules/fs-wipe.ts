@@ -1,15 +1,12 @@
 import type { FileEffect } from '../context/types.js';
 import type { PathFacts } from '../facts/paths.js';
-import { cmdletOf } from '../programs/index.js';
+import { cmdletOf, cmdletWith, isA } from '../programs/index.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 
 /** Whole disks and partitions (not `/dev/null`, `/dev/tty`, `/dev/shm/…`, `/dev/tcp/…`). */
 const DISK = /^\/dev\/(?:sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|mapper\/|md\d|dm-\d|loop\d)/;
 const WINDOWS_DISK = /^\\\\\.\\physicaldrive\d/i;
-
-/** Programs that overwrite what they delete, so nothing can be brought back. */
-const SHREDDERS = new Set(['shred', 'srm']);
 
 /** Programs whose only job is to erase or reformat a disk or volume. */
 const ERASERS = new Set(['diskpart', 'blkdiscard', 'format-volume', 'clear-disk']);
@@ -72,8 +69,6 @@ export const fsWipe = {
 
 /** `$_`, `$PSItem`, `$_.FullName`: the item the pipeline hands a ForEach-Object block. */
 const PIPED_ITEM = /^\$(?:_|PSItem)(?:\.(?:FullName|PSPath|FullPath|Name))?$/i;
-/** Cmdlets that list items, by any alias (`gci`, `ls`, `dir`, `gi`). */
-const LISTERS = new Set(['get-childitem', 'get-item']);
 const RECURSE = ['-r', '-Recurse', '-rec', '-recu', '-recur', '-recurs'];
 
 /**
@@ -88,7 +83,8 @@ function pipedListing(context: RuleContext, inv: Invocation): readonly PathFacts
   if (!targets.every((arg) => PIPED_ITEM.test(arg.value))) return undefined;
   const producers = context.stageBefore(inv)?.producers;
   const feeder = producers?.length === 1 ? producers[0] : undefined;
-  if (feeder === undefined || !LISTERS.has(cmdletOf(feeder.name) ?? '')) return undefined;
+  // a cmdlet that lists items, by any alias (`gci`, `ls`, `dir`, `gi`)
+  if (feeder === undefined || !cmdletWith(feeder.name, 'lister')) return undefined;
   return context.listed(feeder);
 }
 
@@ -109,7 +105,7 @@ function wipes(effect: FileEffect, shell: boolean): boolean {
   const { path } = effect;
   if (effect.op === 'write') return path.place === 'device' && (DISK.test(path.abs) || WINDOWS_DISK.test(path.raw));
   if (effect.op !== 'delete') return false;
-  if (SHREDDERS.has(effect.by) && path.place === 'device') return true;
+  if (isA(effect.by, 'shredder') && path.place === 'device') return true;
   // a shell `rm` without -r cannot take a folder; a write tool's delete takes whatever it is given
   const whole = effect.how === 'recursive' || !shell;
   if (!whole) return false;

@@ -1,8 +1,10 @@
-import { changesFile } from '../analysis/effects.js';
-import type { Argv, FileEffect } from '../context/types.js';
+import { changesFile, changesHanded } from '../analysis/effects.js';
+import { argvWith } from '../context/argv.js';
+import type { FileEffect } from '../context/types.js';
+import type { AgentProgram } from '../facts/agents.js';
 import type { PathFacts } from '../facts/paths.js';
 import { globMatch } from '../facts/paths.js';
-import { isA, sourceOf } from '../programs/index.js';
+import { isA, program, sourceOf } from '../programs/index.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import { GUARD_PACKAGE } from '../product.js';
 import type { Invocation } from '../shell/types.js';
@@ -14,21 +16,12 @@ import type { Invocation } from '../shell/types.js';
 const GUARD_SCRIPT = new RegExp(
   String.raw`(?:^|[\\/])(?:@guard[\\/]cli|packages[\\/]cli|${GUARD_PACKAGE})[\\/](?:dist|src)[\\/][\w.-]+\.[cm]?[jt]s$`,
 );
-const PACKAGE_MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
+const nodePackageManager = (name: string): boolean => program(name)?.ecosystem === 'npm';
 const REMOVE_VERBS = new Set(['uninstall', 'un', 'remove', 'rm', 'r', 'unlink']);
 /** The guard package as npm names it (`agent-step-guard`, `agent-step-guard@0.1.0`, the workspace's `@guard/cli`). */
 const GUARD_PACKAGE_ARG = new RegExp(String.raw`^(?:guard|@guard/[\w.-]+|${GUARD_PACKAGE})(?:@[\w.^~<>=*-]*)?$`);
 /** npx and friends run a package by its name (`npx agent-step-guard off`). */
 const GUARD_PROGRAM = new RegExp(String.raw`^(?:@guard/cli|${GUARD_PACKAGE})(?:@|$)`);
-/**
- * A setting that makes an agent skip every hook: `disableAllHooks` (Copilot and Claude Code),
- * Gemini CLI's `"hooksConfig": { "enabled": false }`.
- */
-const DISABLE_ALL_HOOKS =
-  /disableAllHooks["']?\s*[:=]\s*["']?(?:true|1)\b|hooksConfig["']?\s*[:=]\s*\{[^}]*\benabled["']?\s*[:=]\s*false\b/;
-/** Codex settings on its command line that turn hooks off (`-c features.hooks=false`). */
-const CODEX_HOOKS_OFF = /(?:^|\.)(?:codex_)?hooks\s*=\s*false\b/;
-const ENABLED_FALSE = /\benabled\s*=\s*false\b/;
 const READ_ONLY_TOOL =
   /^(?:read|get|list|search|find|view|show|describe|query|fetch|stat|cat|head|tail|glob|grep|ls)(?:$|[_\-A-Z])/;
 
@@ -49,7 +42,7 @@ export const guardTamper = {
         'guard second-opinion off',
         'rm -rf ~/.local/state/guard',
         'npm rm -g agent-step-guard',
-        { step: { kind: 'write', path: '/home/dev/.codex/hooks.json', content: '{}' } },
+        { step: { kind: 'write', path: '.github/hooks/guard.json', content: '{}' } },
       ],
       noMatch: [
         'guard status',
@@ -64,6 +57,8 @@ export const guardTamper = {
   check(context) {
     const hits: Hit[] = [];
     const anchors = protectedAnchors(context);
+    const off = context.pathContext.agents?.hooksOff ?? '';
+    const hooksOff = off === '' ? undefined : new RegExp(off);
     for (const effect of context.files) {
       const changes =
         effect.op === 'write' || effect.op === 'create' || effect.op === 'delete' || mcpWrites(context, effect);
@@ -74,14 +69,14 @@ export const guardTamper = {
         effect.content !== undefined &&
         changesFile(effect) &&
         isJson(effect) &&
-        DISABLE_ALL_HOOKS.test(effect.content)
+        hooksOff?.test(effect.content) === true
       ) {
-        hits.push({ span: effect.span, path: effect.path.abs, detail: 'disableAllHooks' });
+        hits.push({ span: effect.span, path: effect.path.abs, detail: 'hooks off' });
       }
     }
     const writes = context.files.some(changesFile);
     for (const inv of context.invocations) {
-      const what = tampers(inv, context, writes) ?? reachesThrough(inv, context, anchors);
+      const what = tampers(inv, context, writes, hooksOff) ?? reachesThrough(inv, context, anchors);
       if (what !== undefined) hits.push({ span: inv.span, detail: what });
     }
     return hits;
@@ -101,7 +96,12 @@ const ENTRY_FILES = ['dist/bin.js', 'dist/hook-entry.cjs', 'dist/hook-load.cjs',
 const MAX_SCRIPT_BYTES = 64 * 1024;
 
 /** What an invocation does to the guard, or undefined. */
-function tampers(inv: Invocation, context: RuleContext, stepWrites: boolean): string | undefined {
+function tampers(
+  inv: Invocation,
+  context: RuleContext,
+  stepWrites: boolean,
+  hooksOff: RegExp | undefined,
+): string | undefined {
   const started = guardArgs(inv, context);
   if (started !== undefined) {
     if (started.hook) return 'guard hook';
@@ -117,7 +117,7 @@ function tampers(inv: Invocation, context: RuleContext, stepWrites: boolean): st
       return value === undefined || value === 'status' ? undefined : `guard second-opinion ${value}`;
     return `guard ${sub}`;
   }
-  if (PACKAGE_MANAGERS.has(inv.name)) {
+  if (nodePackageManager(inv.name)) {
     const ops = context.argv(inv).operands;
     const verb = ops[0]?.value === 'global' ? 1 : 0;
     if (
@@ -127,21 +127,15 @@ function tampers(inv: Invocation, context: RuleContext, stepWrites: boolean): st
       return 'the guard package';
     return undefined;
   }
-  if (inv.name === 'codex') return codexHooksOff(inv, context.argv(inv));
-  // Claude Code started without hooks: --bare loads none, a settings file or JSON may switch them off
-  if (inv.name === 'claude') {
-    if (inv.args.includes('--bare')) return 'claude --bare';
-    if (
-      context
-        .argv(inv)
-        .values('--settings')
-        .some((arg) => DISABLE_ALL_HOOKS.test(arg.value))
-    )
-      return 'disableAllHooks';
-    return undefined;
-  }
+  // an agent started with its hooks off, or trusting hooks nobody reviewed
+  for (const agent of context.pathContext.agents?.programs ?? [])
+    if (agent.names.includes(inv.name)) {
+      const off = startsHooksOff(inv, agent, hooksOff);
+      if (off !== undefined) return off;
+    }
   // `echo '{"disableAllHooks": true}' > settings.json`, `jq '.disableAllHooks = true' …`
-  if (stepWrites && inv.name !== 'git' && inv.args.some((arg) => DISABLE_ALL_HOOKS.test(arg))) return 'disableAllHooks';
+  if (stepWrites && hooksOff !== undefined && inv.name !== 'git' && inv.args.some((arg) => hooksOff.test(arg)))
+    return 'hooks off';
   return undefined;
 }
 
@@ -165,7 +159,7 @@ function guardArgs(inv: Invocation, context: RuleContext): Started | undefined {
     if (script === undefined || !isGuardScript(script, inv, context)) return undefined;
     return { args: inv.args.slice(source.index + 1), hook: HOOK_SCRIPT.test(script) };
   }
-  if (PACKAGE_MANAGERS.has(inv.name)) {
+  if (nodePackageManager(inv.name)) {
     // a package script named guard: `pnpm guard off`, `npm run guard -- off`
     const at = inv.args[0] === 'guard' ? 1 : inv.args[0] === 'run' && inv.args[1] === 'guard' ? 2 : -1;
     return at < 0 ? undefined : { args: inv.args.slice(at).filter((arg) => arg !== '--'), hook: false };
@@ -211,6 +205,8 @@ const GUARD_NAMES = [
   'main.js',
   'hook-entry.cjs',
   'hook-load.cjs',
+  // what the hook's scripts share: without it no hook call starts
+  'hook-base.cjs',
   'hook.bundle.cjs',
   'package.json',
 ];
@@ -223,22 +219,12 @@ function guardFolders(context: RuleContext): readonly string[] {
 
 /** guard's files and folders as absolute paths, for globs and listings to be matched against. */
 function protectedAnchors(context: RuleContext): readonly string[] {
-  const { home, projectRoot } = context.pathContext;
+  const { home, projectRoot, agents } = context.pathContext;
   const project = projectRoot === '/' ? '' : projectRoot;
-  return [
-    ...guardFolders(context),
-    `${home}/.codex/hooks.json`,
-    `${home}/.codex/config.toml`,
-    `${home}/.cursor/hooks.json`,
-    `${home}/.gemini/config/hooks.json`,
-    `${home}/.copilot/hooks`,
-    `${home}/.copilot/settings.json`,
-    `${project}/.codex/hooks.json`,
-    `${project}/.cursor/hooks.json`,
-    `${project}/.agents/hooks.json`,
-    `${project}/.github/hooks`,
-    `${project}/.guard.yaml`,
-  ];
+  const hooks = (agents?.anchors ?? []).map(({ at, path }) =>
+    at === 'root' ? path : `${at === 'home' ? home : project}/${path}`,
+  );
+  return [...guardFolders(context), ...hooks, `${project}/.guard.yaml`];
 }
 
 /**
@@ -267,7 +253,7 @@ const POLICY_NAME = '.guard.yaml';
 /** Anchors that are files (an agent's hook or settings file, a policy), not folders. */
 const FILE_ANCHOR = /\.(?:json|toml|yaml)$/;
 /**
- * What an agent's hook folder (`.github/hooks`, `~/.copilot/hooks`) loads: its `*.json` files.
+ * What an agent's hook folder (`.github/hooks`) loads: its `*.json` files.
  * Setup writes `guard.json`, but a person may have put guard's entry in any of them; the folder's
  * other content (`.DS_Store`, `node_modules`) is not guard's, and find's clean-ups of such names
  * do not reach guard through it.
@@ -343,34 +329,13 @@ function globReaches(glob: string, anchor: string, context?: RuleContext): boole
   return true;
 }
 
-/** Programs that change the files they are handed by `xargs` or `find -exec`. */
-const CHANGERS = new Set([
-  'rm',
-  'unlink',
-  'shred',
-  'truncate',
-  'fallocate',
-  'chmod',
-  'chown',
-  'mv',
-  'cp',
-  'tee',
-  'dd',
-  'sed',
-  'perl',
-  'ln',
-  'install',
-  'rmdir',
-  'srm',
-]);
-
 /**
  * Ways to reach guard's files that are no file effect of their own: `find … -delete` and
  * `-exec rm`, `echo <path> | xargs rm`, a link made to guard's files (`ln -s $GUARD_HOME /tmp/x`,
  * `cp -rs`) to write through, and code handed to an interpreter that writes them or runs guard.
  */
 function reachesThrough(inv: Invocation, context: RuleContext, anchors: readonly string[]): string | undefined {
-  if (inv.name === 'find' && findChanges(inv)) {
+  if (inv.name === 'find' && findChanges(inv, context)) {
     for (const listed of context.listed(inv) ?? []) {
       if (listed.guardFile !== undefined) return listed.raw;
       if (listed.abs === '') continue;
@@ -379,7 +344,7 @@ function reachesThrough(inv: Invocation, context: RuleContext, anchors: readonly
         if (anchors.some((anchor) => globReaches(glob, anchor, context))) return listed.raw;
     }
   }
-  if (CHANGERS.has(inv.name) && inv.via.some((via) => via.kind === 'runner' && via.name === 'xargs')) {
+  if (inv.via.some((via) => via.kind === 'runner' && via.name === 'xargs') && changesHanded(inv, context)) {
     for (const producer of context.stageBefore(inv)?.producers ?? []) {
       if (producer.name !== 'echo' && producer.name !== 'printf') continue;
       for (const word of producer.args.flatMap((arg) => arg.split(/\s+/)))
@@ -400,17 +365,17 @@ function reachesThrough(inv: Invocation, context: RuleContext, anchors: readonly
   return code === undefined ? undefined : codeTampers(code, inv, context);
 }
 
-function findChanges(inv: Invocation): boolean {
-  const args = inv.args;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (arg === '-delete') return true;
-    if (arg === '-exec' || arg === '-execdir' || arg === '-ok' || arg === '-okdir') {
-      const run = (args[i + 1] ?? '').replace(/^.*[\\/]/, '');
-      if (CHANGERS.has(run) || run === 'sh' || run === 'bash') return true;
-    }
-  }
-  return false;
+/** `find … -delete`, or a command find runs (`-exec`, `-ok`) that changes what find hands it, or a shell. */
+function findChanges(inv: Invocation, context: RuleContext): boolean {
+  if (inv.args.includes('-delete')) return true;
+  return context.invocations.some(
+    (run) =>
+      run !== inv &&
+      run.span[0] >= inv.span[0] &&
+      run.span[1] <= inv.span[1] &&
+      run.via.some((via) => via.kind === 'runner' && via.name === 'find') &&
+      (isA(run.name, 'shell') || changesHanded(run, context)),
+  );
 }
 
 /** Code fed to an interpreter on a pipe (`echo "import os; os.remove(…)" | python3`). */
@@ -438,15 +403,14 @@ const WRITES_FILES = new RegExp(
 /** Loading or running a file named right after (`import('…/main.js')`, `require('…/hook-load.cjs')`). */
 const LOADS =
   /(?:require|import|from|load|spawn|spawnSync|fork|exec|execSync|execFile|execFileSync|run|call|Popen|system)\s*\(?\s*\[?\s*$/;
-/** Names in code that stand for guard's files (its folder's variable, the agents' hook folders, a policy). */
-const NAMES_GUARD =
-  /\bGUARD_HOME\b|\.codex\b|\.cursor\b|\.gemini\b|\.copilot\b|\.agents\b|\.guard\.yaml\b|agent-step-guard|\.github['"/\s,)]+\s*['"]?hooks\b/;
+/** Names in code that stand for guard's own files (its folder's variable, a policy, its package). */
+const NAMES_GUARD = String.raw`\bGUARD_HOME\b|\.guard\.yaml\b|agent-step-guard`;
 
 /**
  * Whether interpreter code writes guard's files or runs its program: a literal that names one of
  * guard's files (after `~`, known variables and links) in code that writes files, a name that
- * stands for them (`os.environ['GUARD_HOME']`, `Path.home() / '.codex'`) likewise, or guard's
- * program loaded or run by path.
+ * stands for them (`os.environ['GUARD_HOME']`, an agent's folder as `Path.home() / '.tool'`)
+ * likewise, or guard's program loaded or run by path.
  */
 function codeTampers(code: string, inv: Invocation, context: RuleContext): string | undefined {
   const writes = WRITES_FILES.test(code);
@@ -462,29 +426,30 @@ function codeTampers(code: string, inv: Invocation, context: RuleContext): strin
     if (kind === 'install' && LOADS.test(code.slice(Math.max(0, (match.index ?? 0) - 40), match.index))) return literal;
   }
   if (writes) {
-    const name = NAMES_GUARD.exec(code);
+    const agents = context.pathContext.agents?.codeNames ?? '';
+    const name = new RegExp(agents === '' ? NAMES_GUARD : `${NAMES_GUARD}|${agents}`).exec(code);
     if (name) return name[0];
   }
   return undefined;
 }
 
-/** Codex started with its hooks off or unreviewed hooks trusted for the run. */
-function codexHooksOff(inv: Invocation, argv: Argv): string | undefined {
-  if (inv.args.includes('--dangerously-bypass-hook-trust')) return '--dangerously-bypass-hook-trust';
-  const settings = argv.values('-c', '--config').map((arg) => arg.value);
-  // `-c features.hooks=false`, or one hook switched off in `hooks.state`
-  if (
-    settings.some(
-      (value) => CODEX_HOOKS_OFF.test(value) || (value.includes('hooks.state') && ENABLED_FALSE.test(value)),
-    )
-  )
-    return 'Codex hooks off';
-  if (argv.values('--disable').some((arg) => arg.value === 'hooks' || arg.value === 'codex_hooks'))
-    return 'Codex hooks off';
-  const ops = argv.operands.map((arg) => arg.value);
-  return ops[0] === 'features' && ops[1] === 'disable' && (ops[2] === 'hooks' || ops[2] === 'codex_hooks')
-    ? 'Codex hooks off'
-    : undefined;
+/** How an agent's program is started with its hooks off (as said in its declaration), or undefined. */
+function startsHooksOff(inv: Invocation, agent: AgentProgram, hooksOff: RegExp | undefined): string | undefined {
+  const argv = argvWith(inv, agent.argv ?? {});
+  for (const off of agent.hooksOff) {
+    if ('flag' in off) {
+      if (inv.args.includes(off.flag)) return `${inv.name} ${off.flag}`;
+    } else if ('option' in off) {
+      const test = 'value' in off ? new RegExp(off.value) : hooksOff;
+      // the option's name, not its value (which may hold anything, a key too)
+      if (test && argv.values(...off.option).some((arg) => test.test(arg.value))) return `${inv.name} ${off.option[0]}`;
+    } else {
+      const ops = argv.operands.map((arg) => arg.value);
+      if (off.operands.every((words, i) => words.includes(ops[i] ?? '')))
+        return `${inv.name} ${ops.slice(0, off.operands.length).join(' ')}`;
+    }
+  }
+  return undefined;
 }
 
 function isJson(effect: FileEffect): boolean {

@@ -1,6 +1,7 @@
+import { changesFile, invocationFiles } from '../analysis/effects.js';
 import type { Argv } from '../context/types.js';
 import { redact } from '../facts/keys.js';
-import { namesWith } from '../programs/index.js';
+import { entryName, isA, namesWith, program } from '../programs/index.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 
@@ -72,28 +73,9 @@ const DELETE_VERBS_OF: Readonly<Record<string, ReadonlySet<string>>> = {
   vault: new Set(['disable']),
   railway: new Set(['down']),
 };
-/** Cloud CLIs whose target is named in the command, not picked by the folder. */
-const UNSCOPED_CLOUD = new Set(['gcloud', 'gsutil', 'az', 'doctl', 'hcloud', 'eksctl', 'linode-cli']);
 
-/** On another computer: programs that delete, move, overwrite, stop or reboot. */
-const REMOTE_CHANGERS = new Set([
-  'rm',
-  'rmdir',
-  'unlink',
-  'shred',
-  'mv',
-  'dd',
-  'truncate',
-  'tee',
-  'reboot',
-  'shutdown',
-  'halt',
-  'poweroff',
-  'kill',
-  'pkill',
-  'killall',
-  'wipefs',
-]);
+/** On another computer: programs that stop it or its processes, or wipe its disks (what changes files, its effects say). */
+const REMOTE_STOPPERS = new Set(['reboot', 'shutdown', 'halt', 'poweroff', 'kill', 'pkill', 'killall', 'wipefs']);
 const SYSTEMCTL_CHANGES = new Set([
   'stop',
   'restart',
@@ -106,7 +88,6 @@ const SYSTEMCTL_CHANGES = new Set([
   'poweroff',
   'halt',
 ]);
-const PACKAGE_MANAGERS = new Set(['apt', 'apt-get', 'dnf', 'yum', 'zypper', 'apk']);
 const PACKAGE_REMOVALS = new Set(['remove', 'purge', 'erase', 'autoremove', 'del']);
 
 /** Flags that do not change what is targeted, left out of the memory key. */
@@ -216,7 +197,8 @@ const cloud: Judge = (inv, argv) => {
   const rsyncDelete = ops.includes('rsync') && argv.has('-d', '--delete-unmatched-destination-objects');
   if (at < 0 && !rsyncDelete) return undefined;
   const shown = at < 0 ? ops.slice(0, ops.indexOf('rsync') + 1) : ops.slice(0, at + 2);
-  return { detail: describeAs(inv, shown), scoped: !UNSCOPED_CLOUD.has(inv.name) };
+  // a cloud CLI whose target is named in the command is not scoped by the folder
+  return { detail: describeAs(inv, shown), scoped: !isA(inv.name, 'unscoped-cli') };
 };
 
 const gh: Judge = (inv, argv) => {
@@ -246,7 +228,10 @@ const docker: Judge = (inv, argv) => {
 
 /** A `$(docker ps …)` or `` `podman ps …` `` operand: the ids of containers it lists. */
 function listsContainers(word: string): boolean {
-  return /^(?:\$\(|`)\s*(?:sudo\s+)?(?:docker|podman)\s+(?:container\s+)?(?:ps|ls)\b/.test(word);
+  const run = /^(?:\$\(|`)\s*(?:sudo\s+)?(\S+)\s+(?:container\s+)?(?:ps|ls)\b/.exec(word);
+  const found = run?.[1] === undefined ? undefined : program(run[1]);
+  // docker under any of its names (`podman`, `nerdctl`: one entry of the knowledge base)
+  return found !== undefined && entryName(found) === 'docker';
 }
 
 const rsync: Judge = (inv, _argv, context) => {
@@ -302,33 +287,38 @@ function isDeleteMethod(name: string, arg: string, before: string | undefined): 
   );
 }
 
-const REMOVERS = new Set(['rm', 'rmdir', 'unlink']);
-
-/** Every path a remover names is inside the other computer's temp folder (`/tmp/x`, not `/tmp`). */
-function onlyTemp(inv: Invocation): boolean {
-  const paths = inv.args.filter((arg) => !arg.startsWith('-'));
+/** A path inside the other computer's temp folder (`/tmp/x`, not `/tmp`). */
+function inTemp(path: string): boolean {
   // a name inside the folder, not the folder again (`/tmp//`, `/tmp/./`) and not a way out of it
-  return (
-    paths.length > 0 &&
-    paths.every(
-      (path) => /^\/(?:var\/)?tmp\/[^*?/]/.test(path) && !path.split('/').some((part) => part === '.' || part === '..'),
-    )
+  return /^\/(?:var\/)?tmp\/[^*?/]/.test(path) && !path.split('/').some((part) => part === '.' || part === '..');
+}
+
+/**
+ * Whether a command on another computer changes files there: anything but deleting in its temp
+ * folder (overwriting there, as `shred` does, still counts).
+ */
+function changesRemoteFiles(inv: Invocation, context: RuleContext): boolean {
+  const shreds = isA(inv.name, 'shredder');
+  const files = invocationFiles(
+    inv,
+    (run) => context.argv(run),
+    (raw, cwd) => context.path(raw, cwd),
   );
+  return files.some((effect) => changesFile(effect) && !(effect.op === 'delete' && !shreds && inTemp(effect.path.raw)));
 }
 
 /** A command on another computer that deletes, overwrites, stops or reboots something there. */
-function remoteChange(inv: Invocation, argv: Argv): Target | undefined {
+function remoteChange(inv: Invocation, argv: Argv, context: RuleContext): Target | undefined {
   const name = inv.name;
   const first = inv.args[0] ?? '';
   const ops = words(argv);
   const changes =
-    (REMOTE_CHANGERS.has(name) && !(REMOVERS.has(name) && onlyTemp(inv))) ||
+    REMOTE_STOPPERS.has(name) ||
     name.startsWith('mkfs') ||
-    inv.redirects.some((r) => r.write) ||
-    (name === 'sed' && inv.args.some((a) => a.startsWith('-i') || a.startsWith('--in-place'))) ||
+    changesRemoteFiles(inv, context) ||
     (name === 'systemctl' && SYSTEMCTL_CHANGES.has(ops[0] ?? '')) ||
     (name === 'service' && (ops[1] === 'stop' || ops[1] === 'restart')) ||
-    (PACKAGE_MANAGERS.has(name) && PACKAGE_REMOVALS.has(ops[0] ?? '')) ||
+    (program(name)?.ecosystem === 'system' && PACKAGE_REMOVALS.has(ops[0] ?? '')) ||
     (name === 'pacman' && /^-R/.test(first));
   return changes
     ? { detail: `${describeAs(inv, ops.slice(0, 2))} on ${inv.remoteHost ?? 'another computer'}`, scoped: false }
@@ -385,7 +375,8 @@ export const infraDestroy = {
       const target =
         argv === undefined
           ? undefined
-          : (judge?.(inv, argv, context) ?? (inv.remoteHost === undefined ? undefined : remoteChange(inv, argv)));
+          : (judge?.(inv, argv, context) ??
+            (inv.remoteHost === undefined ? undefined : remoteChange(inv, argv, context)));
       if (!target) continue;
       // the same target twice in one line is one question
       const text = targetText(inv, target);

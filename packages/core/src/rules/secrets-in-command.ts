@@ -48,8 +48,9 @@ export const secretsInCommand = {
     },
   },
   check(context) {
-    const kind = context.step.kind;
-    if (kind === 'write' || kind === 'patch') return [];
+    const { kind, otherArgs } = context.step;
+    // a file's content is judged by the path rules; the rest of an unknown tool's input is not content
+    if ((kind === 'write' || kind === 'patch') && otherArgs === undefined) return [];
     const hits: Hit[] = [];
     for (const key of context.keys) {
       if (PLACEHOLDER.test(context.text.slice(key.span[0], key.span[1]))) continue;

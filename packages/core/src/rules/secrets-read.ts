@@ -3,6 +3,7 @@ import type { Argv, FileEffect } from '../context/types.js';
 import { outputShown } from '../analysis/flow.js';
 import { copiesTemplate } from '../analysis/template-copy.js';
 import { requestedHosts, shownFileLiterals } from '../facts/code.js';
+import { entryName, program } from '../programs/index.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 
@@ -18,7 +19,11 @@ const GREP_QUIET = [
   '-L',
   '--files-without-match',
 ];
-const GREPS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack']);
+/** grep under any of its names (`egrep`, `rg`, `ag`: one entry of the knowledge base). */
+function isGrep(name: string): boolean {
+  const found = program(name);
+  return found !== undefined && entryName(found) === 'grep';
+}
 /** Programs that write a key they have just made. */
 const KEY_MAKERS = new Set(['openssl', 'ssh-keygen', 'mkcert', 'certtool']);
 /** Files in ~/.ssh that hold no secret to read. */
@@ -105,7 +110,7 @@ function touchesSecret(context: RuleContext, file: FileEffect): boolean {
     case 'read':
       // ~/.ssh/config and authorized_keys name hosts and public keys; changing them still counts
       if (file.path.secret === 'ssh' && SSH_PLAIN.test(baseName(file.path.abs || file.path.raw))) return false;
-      if (inv && GREPS.has(inv.name) && context.argv(inv).has(...GREP_QUIET)) return false;
+      if (inv && isGrep(inv.name) && context.argv(inv).has(...GREP_QUIET)) return false;
       // `cat .env | wc -l` shows nothing of it; a copy, an upload, or a value kept in a variable
       // (`x=$(cat .env)`, for the next command to use) still takes it somewhere
       return !(inv && file.how === undefined && file.sends !== true && consumedInPipe(context, inv));

@@ -1,6 +1,6 @@
 import { registryChanges } from '../analysis/registry.js';
 import type { Argv } from '../context/types.js';
-import { cmdletOf, sourceOf } from '../programs/index.js';
+import { cmdletOf, entryName, program, sourceOf } from '../programs/index.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 import type { Span } from '../types.js';
@@ -28,7 +28,6 @@ const SHUTDOWN = new Set(['shutdown', 'reboot', 'halt', 'poweroff', 'stop-comput
 const SYSTEMCTL_POWER = new Set(['reboot', 'poweroff', 'halt', 'kexec', 'suspend', 'hibernate']);
 /** Windows programs that run code through a signed system binary. */
 const PROXY_RUNNERS = new Set(['rundll32', 'regsvr32', 'mshta']);
-const CONTAINER_CLIS = new Set(['docker', 'podman', 'nerdctl']);
 const CONTAINER_RUNS = new Set(['run', 'create', 'exec']);
 const SYSTEM_FOLDERS = new Set(['root', 'outside', 'device']);
 
@@ -101,7 +100,9 @@ function elevates(inv: Invocation, context: RuleContext): string | undefined {
   if (USER_ADDERS.has(name)) return 'a new user or group';
   // how the program reads its words, for the few programs below that need it
   const argv = (): Argv => context.argv(inv);
-  if (CONTAINER_CLIS.has(name)) return containerWithHostRights(inv, argv());
+  // docker under any of its names (`podman`, `nerdctl`: one entry of the knowledge base)
+  const found = program(name);
+  if (found !== undefined && entryName(found) === 'docker') return containerWithHostRights(inv, argv());
   if (registryChanges(inv).some((change) => change.hive !== 'hkcu')) return 'the machine registry';
   switch (cmdletOf(name) === 'start-process' && name !== 'start' ? 'start-process' : name) {
     case 'chmod':

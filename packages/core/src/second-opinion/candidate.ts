@@ -1,5 +1,7 @@
+import { argvOf } from '../context/argv.js';
 import type { Evaluation } from '../evaluate.js';
 import { mcpToolChanges } from '../facts/mcp.js';
+import { isA, program, subcommandOf } from '../programs/index.js';
 import type { Invocation } from '../shell/types.js';
 import type { ToolStep } from '../types.js';
 
@@ -26,83 +28,8 @@ export function consultable(step: ToolStep, evaluation: Evaluation): boolean {
   }
 }
 
-/**
- * Programs that only print what they find, whatever their arguments (apart from the few options
- * that make some of them write, checked below). Kept short on purpose: anything else is sent.
- */
-const LOOKERS = new Set([
-  'ls',
-  'dir',
-  'tree',
-  'pwd',
-  'cd',
-  'pushd',
-  'popd',
-  'cat',
-  'head',
-  'tail',
-  'less',
-  'more',
-  'wc',
-  'grep',
-  'egrep',
-  'fgrep',
-  'rg',
-  'ag',
-  'ack',
-  'find',
-  'fd',
-  'file',
-  'stat',
-  'du',
-  'df',
-  'echo',
-  'printf',
-  'which',
-  'whereis',
-  'type',
-  'whoami',
-  'id',
-  'uname',
-  'diff',
-  'cmp',
-  'sort',
-  'uniq',
-  'cut',
-  'nl',
-  'column',
-  'jq',
-  'realpath',
-  'readlink',
-  'basename',
-  'dirname',
-  'true',
-  'false',
-  'test',
-  '[',
-]);
-
-/** git subcommands that only show things. */
-const GIT_LOOKS = new Set([
-  'status',
-  'log',
-  'diff',
-  'show',
-  'rev-parse',
-  'ls-files',
-  'ls-tree',
-  'blame',
-  'grep',
-  'describe',
-  'shortlog',
-  'cat-file',
-]);
-
 /** Options that make a looker write or run something (`sort -o f`, `tree -o f`, `find -delete`, `find -exec`). */
 const WRITING_OPTIONS = /^(?:-o|--output(?:=.*)?|-delete|-exec|-execdir|-ok|-okdir|-fprint.*|-fls)$/;
-
-/** git's own options that take the next word as their value. */
-const GIT_VALUE_OPTIONS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace']);
 
 /** A shell command that only reads, searches or lists: every command in it only looks, and nothing is written. */
 function onlyLooks(evaluation: Evaluation): boolean {
@@ -111,22 +38,19 @@ function onlyLooks(evaluation: Evaluation): boolean {
   return evaluation.invocations.every(looks);
 }
 
+/**
+ * A program that only shows what it finds, whatever its arguments (a `looker`, apart from the few
+ * options that make some of them write), or a subcommand that does (`git status`, `git -C dir log`).
+ */
 function looks(inv: Invocation): boolean {
   if (inv.remoteHost !== undefined || inv.code !== undefined) return false;
   if (inv.redirects.some((redirect) => redirect.write)) return false;
-  if (inv.name === 'git') return gitLooks(inv.args);
-  return LOOKERS.has(inv.name) && !inv.args.some((arg) => WRITING_OPTIONS.test(arg));
-}
-
-function gitLooks(args: readonly string[]): boolean {
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (GIT_VALUE_OPTIONS.has(arg)) {
-      i++;
-      continue;
-    }
-    if (arg.startsWith('-')) continue;
-    return GIT_LOOKS.has(arg) && !args.slice(i + 1).some((rest) => rest === '--output' || rest.startsWith('--output='));
-  }
-  return false;
+  if (isA(inv.name, 'looker')) return !inv.args.some((arg) => WRITING_OPTIONS.test(arg));
+  const found = program(inv.name);
+  if (found?.subcommands === undefined) return false;
+  const sub = argvOf(inv).sub;
+  return (
+    subcommandOf(found, sub?.name)?.looks === true &&
+    !(sub?.words ?? []).some(({ value }) => value === '--output' || value.startsWith('--output='))
+  );
 }

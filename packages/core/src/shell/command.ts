@@ -1,7 +1,9 @@
 import {
   cmdletOf,
+  cmdletWith,
   entryName,
   grammarOf,
+  isA,
   optionsNamed,
   parseArgv,
   program,
@@ -9,6 +11,7 @@ import {
   programsMatching,
   readsWith,
   sourceOf,
+  writesFiles,
 } from '../programs/index.js';
 import type { ParsedArgv } from '../programs/index.js';
 import type { Span } from '../types.js';
@@ -345,7 +348,7 @@ function changesWhatFollows(words: readonly Word[]): boolean {
     at = match.next;
     name = programName(texts[at] ?? '');
   }
-  return EFFECTS.has(name) || LOCATION.has(cmdletOf(name) ?? '') || program(name)?.cwd !== undefined;
+  return EFFECTS.has(name) || cmdletWith(name, 'location-changer') || program(name)?.cwd !== undefined;
 }
 
 interface CommandOptions {
@@ -584,24 +587,14 @@ function command(
   return stdout;
 }
 
-/** Programs that only read a file or its mode, and leave its text as it is. */
-const KEEPS_TEXT = new Set([
-  'cat',
-  'less',
-  'more',
-  'head',
-  'tail',
-  'wc',
-  'grep',
-  'ls',
-  'stat',
-  'file',
-  'chmod',
-  'diff',
-  'shellcheck',
-  'test',
-  '[',
-]);
+/**
+ * A program that leaves the text of the files its words name as it is: one that only looks and
+ * writes no file (`cat`, `grep`, `ls`, `test`; not `sort`, which writes with `-o`), or one that
+ * changes only a file's mode or owner (`chmod`).
+ */
+function keepsText(name: string): boolean {
+  return isA(name, 'attribute-changer') || (isA(name, 'looker') && !writesFiles(name));
+}
 
 /** At most this many files written in one line are remembered with their text. */
 const MAX_WRITTEN = 64;
@@ -632,7 +625,7 @@ function rememberWrites(
   if (
     reader.written !== undefined &&
     reader.written.size > 0 &&
-    !KEEPS_TEXT.has(name) &&
+    !keepsText(name) &&
     program(name)?.source === undefined
   )
     for (const word of args)
@@ -1182,7 +1175,7 @@ function ownDirectory(
   return { cwd, cwdKnown };
 }
 
-/** Builtins that change the scope for the commands after them (PowerShell's location cmdlets: LOCATION). */
+/** Builtins that change the scope for the commands after them (and the `location-changer` cmdlets). */
 const EFFECTS = new Set([
   'alias',
   'unalias',
@@ -1198,13 +1191,11 @@ const EFFECTS = new Set([
   'set',
 ]);
 
-/** `cd` and its spellings (`chdir`, `sl`, Set-Location), `pushd`, `popd`: the cmdlets they stand for. */
-const LOCATION = new Set(['set-location', 'push-location', 'pop-location']);
-
 /** What `cd`, `pushd`, `export`, `unset`, … change for the commands after them. */
 function applyEffects(reader: Reader, name: string, args: readonly Word[], scope: Scope, dialect: Dialect): void {
+  // `cd` and its spellings (`chdir`, `sl`, Set-Location), `pushd`, `popd`: the cmdlets they stand for
   const cmdlet = cmdletOf(name);
-  const kind = cmdlet !== undefined && LOCATION.has(cmdlet) ? cmdlet : name;
+  const kind = cmdlet !== undefined && isA(cmdlet, 'location-changer') ? cmdlet : name;
   if (kind === name && !EFFECTS.has(name)) return;
   const texts = args.map((w) => w.text);
   // the directory: `-Path dir`, or the first operand (`cd -P dir`, cmd's `cd /d dir`)

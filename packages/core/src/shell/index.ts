@@ -17,6 +17,7 @@ import type { Span } from '../types.js';
 import { readSource } from './walk.js';
 import { runProgramText } from './command.js';
 import type { Language } from '../programs/index.js';
+import { namesWith } from '../programs/index.js';
 
 export type * from './types.js';
 /** The reader's hard bounds (nesting depth, characters, words, invocations). */
@@ -122,23 +123,9 @@ const POWERSHELL_OPERATOR =
 // PowerShell started from a Windows shell with a Windows path (`powershell -File .\\build.ps1`)
 const POWERSHELL_RUN = /^\s*(?:powershell|pwsh)(?:\.exe)?\s[^\n]*\\/i;
 // cmd.exe's own commands (none of them is a POSIX program), with a `\` path or a `%NAME%`.
-const CMD_NAMES = [
-  'del',
-  'erase',
-  'rd',
-  'xcopy',
-  'robocopy',
-  'copy',
-  'move',
-  'ren',
-  'findstr',
-  'mklink',
-  'cmd',
-  'cmd.exe',
-];
-const CMD_ONLY = new Set(CMD_NAMES);
+const CMD_ONLY = namesWith('cmd-command');
 const CMD_LINE = new RegExp(
-  `^\\s*(?:${CMD_NAMES.map((name) => name.replace('.', '\\.')).join('|')})\\s[^\\n]*(?:\\\\[^\\s"'\\\\]|%[A-Za-z_][A-Za-z0-9_]*%)`,
+  `^\\s*(?:${[...CMD_ONLY].join('|')})(?:\\.exe)?\\s[^\\n]*(?:\\\\[^\\s"'\\\\]|%[A-Za-z_][A-Za-z0-9_]*%)`,
   'i',
 );
 
@@ -164,7 +151,8 @@ function windowsDialect(line: string): Dialect | undefined {
 /** A program that no POSIX shell runs: a cmdlet, a cmd.exe command, or anything run inside cmd /c. */
 function windowsOnly(inv: Invocation): boolean {
   if (CMDLET.test(inv.program) || CMD_ONLY.has(inv.name)) return true;
-  for (let i = 0; i < inv.via.length; i++) if (CMD_ONLY.has((inv.via[i] as Via).name.toLowerCase())) return true;
+  for (let i = 0; i < inv.via.length; i++)
+    if (CMD_ONLY.has((inv.via[i] as Via).name.toLowerCase().replace(/\.exe$/, ''))) return true;
   return false;
 }
 

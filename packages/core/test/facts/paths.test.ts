@@ -1,20 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { globMatch, isInside, pathFacts } from '../../src/facts/paths.js';
 import type { PathContext } from '../../src/facts/paths.js';
+import { RELAY, relayMovedTo } from '../stand-in-agent.js';
 
+// the agents on this machine: the stand-in Relay (the real agents' files are in test/agents/)
 const ctx: PathContext = {
   cwd: '/home/dev/project/src',
   projectRoot: '/home/dev/project',
   home: '/home/dev',
   tmp: '/var/folders/xy/T',
   guardHome: '/home/dev/.local/state/guard',
+  agents: RELAY,
 };
+
+const { agents: _relay, ...withoutAgents } = ctx;
 
 const winCtx: PathContext = {
   cwd: 'C:\\Users\\dev\\project',
   projectRoot: 'C:\\Users\\dev\\project',
   home: 'C:\\Users\\dev',
   tmp: 'C:\\Users\\dev\\AppData\\Local\\Temp',
+  agents: RELAY,
 };
 
 describe('pathFacts: abs and place', () => {
@@ -130,6 +136,56 @@ describe('pathFacts: abs and place', () => {
   });
 });
 
+// A home folder inside the temp folder (containers, CI runners, sandboxes) is still a home: what
+// lies in it is home, its secrets are secrets and guard's folder in it is guard's; a temp folder
+// inside the home (`TMPDIR=~/tmp`) is still a temp folder. The deeper of the two decides.
+describe('pathFacts: a home in the temp folder, a temp folder in the home', () => {
+  const inTemp: PathContext = {
+    cwd: '/tmp/ci/home/project',
+    projectRoot: '/tmp/ci/home/project',
+    home: '/tmp/ci/home',
+    tmp: '/tmp',
+    guardHome: '/tmp/ci/home/.local/state/guard',
+    agents: RELAY,
+  };
+  const tempInHome: PathContext = { ...ctx, tmp: '/home/dev/tmp' };
+  it.for([
+    { world: 'home in temp', raw: '~/work', place: 'home' },
+    { world: 'home in temp', raw: '~/.gnupg', place: 'home' },
+    { world: 'home in temp', raw: '$HOME/notes/todo.md', place: 'home' },
+    { world: 'home in temp', raw: '/tmp/ci/home/tmp/x', place: 'home' },
+    { world: 'home in temp', raw: '~', place: 'home' },
+    // near misses: beside the home in the temp folder is temp, the project is the project
+    { world: 'home in temp', raw: '/tmp/ci/other/x', place: 'temp' },
+    { world: 'home in temp', raw: '/tmp/build.log', place: 'temp' },
+    { world: 'home in temp', raw: '/tmp/ci/homework/x', place: 'temp' },
+    { world: 'home in temp', raw: 'dist/app.js', place: 'regenerable' },
+    { world: 'home in temp', raw: 'src/app.ts', place: 'project' },
+    { world: 'temp in home', raw: '~/tmp/x', place: 'temp' },
+    { world: 'temp in home', raw: '$TMPDIR/out.log', place: 'temp' },
+    { world: 'temp in home', raw: '~/tmpfiles/x', place: 'home' },
+    { world: 'temp in home', raw: '/tmp/x', place: 'temp' },
+  ])('$world: $raw is $place', ({ world, raw, place }) => {
+    expect(pathFacts(raw, world === 'home in temp' ? inTemp : tempInHome).place).toBe(place);
+  });
+
+  it.for([
+    { raw: '~/.ssh/id_ed25519', secret: 'ssh' },
+    { raw: '~/.aws/credentials', secret: 'cloud-login' },
+    { raw: '/tmp/ci/home/project/.env', secret: 'env-file' },
+  ])('home in temp: $raw is still a secret ($secret)', ({ raw, secret }) => {
+    expect(pathFacts(raw, inTemp).secret).toBe(secret);
+  });
+
+  it.for([
+    '~/.local/state/guard/settings.yaml',
+    '/tmp/ci/home/.local/state/guard',
+    '~/.local/state/guard/chats/x.json',
+  ])("home in temp: %s is guard's folder", (raw) => {
+    expect(pathFacts(raw, inTemp).guardFile).toBe('guard-home');
+  });
+});
+
 describe('pathFacts: isHome, isRoot, glob', () => {
   it.for([
     { raw: '~', isHome: true, isRoot: false, glob: false },
@@ -188,7 +244,9 @@ describe('pathFacts: Windows forms', () => {
 
   it('classifies Windows secrets, hooks and start-up folders', () => {
     expect(pathFacts('%USERPROFILE%\\.ssh\\id_ed25519', winCtx).secret).toBe('ssh');
-    expect(pathFacts('C:\\Users\\dev\\.codex\\hooks.json', winCtx).guardFile).toBe('hook-config');
+    expect(pathFacts('C:\\Users\\dev\\.relay\\hooks.json', winCtx).guardFile).toBe('hook-config');
+    expect(pathFacts('C:\\ProgramData\\Relay\\policy.json', winCtx).guardFile).toBe('hook-config');
+    expect(pathFacts('c:/programdata/relay/policy.json', winCtx).guardFile).toBeUndefined();
     expect(
       pathFacts('C:\\Users\\dev\\AppData\\Local\\Google\\Chrome\\User Data\\Default\\Network\\Cookies', winCtx).secret,
     ).toBe('browser-data');
@@ -339,28 +397,22 @@ describe('pathFacts: secret', () => {
 
 describe('pathFacts: agentRules', () => {
   it.for([
+    // the stand-in agent's files (an adapter's declaration), in each form of path pattern
     ['../AGENTS.md', 'rules'],
     ['packages/x/AGENTS.md', 'rules'],
-    ['CLAUDE.md', 'rules'],
-    ['~/.gemini/GEMINI.md', 'rules'],
-    ['~/.codex/AGENTS.md', 'rules'],
-    ['../.cursor/rules/style.mdc', 'rules'],
-    ['../.cursorrules', 'rules'],
-    ['../.github/copilot-instructions.md', 'rules'],
-    ['../.github/instructions/ts.instructions.md', 'rules'],
-    ['../.agents/rules/x.md', 'rules'],
-    ['~/.agents/skills/guard/SKILL.md', 'rules'],
-    ['../.claude/settings.json', 'settings'],
-    ['../.claude/settings.local.json', 'settings'],
-    ['../.codex/config.toml', 'settings'],
-    ['~/.gemini/settings.json', 'settings'],
-    ['../.vscode/settings.json', 'settings'],
-    ['../.cursor/cli.json', 'settings'],
-    ['~/.copilot/config.json', 'settings'],
-    ['../.mcp.json', 'mcp'],
-    ['../.cursor/mcp.json', 'mcp'],
-    ['../.vscode/mcp.json', 'mcp'],
-    ['~/.copilot/mcp-config.json', 'mcp'],
+    ['RELAY.md', 'rules'],
+    ['~/RELAY.md', 'rules'],
+    ['/srv/other/RELAY.md', 'rules'],
+    ['$SOMEWHERE/RELAY.md', 'rules'],
+    ['../.relay/rules/style.md', 'rules'],
+    ['../.relay/rules', 'rules'],
+    ['~/.relay/rules/deep/er/x.md', 'rules'],
+    ['../.relay/settings.json', 'settings'],
+    ['../.relay/config.toml', 'settings'],
+    ['../.relay/mcp.json', 'mcp'],
+    ['~/.relay/projects/-home-dev-project/memory/MEMORY.md', 'memory-note'],
+    ['/home/other/.relay/projects/p/memory', 'memory-note'],
+    ['~other/.relay/projects/p/memory/a.md', 'memory-note'],
     ['../.git/hooks/pre-commit', 'git-hooks'],
     ['../.git/hooks', 'git-hooks'],
     ['../.git/config', 'git-hooks'],
@@ -374,8 +426,6 @@ describe('pathFacts: agentRules', () => {
     ['../azure-pipelines.yml', 'ci'],
     ['../Jenkinsfile', 'ci'],
     ['../.buildkite/pipeline.yml', 'ci'],
-    ['~/.codex/memories/notes.md', 'memory-note'],
-    ['~/.claude/projects/-home-dev-project/memory/MEMORY.md', 'memory-note'],
   ] as const)('%s → %s', ([raw, kind]) => {
     expect(pathFacts(raw, ctx).agentRules).toBe(kind);
   });
@@ -384,19 +434,24 @@ describe('pathFacts: agentRules', () => {
     'README.md',
     'docs/agents.md',
     'src/agents/index.ts',
-    'claude.ts',
+    // near misses of the stand-in agent's files
+    'relay.md',
+    'RELAY.md.bak',
+    '../relay/rules/a.md',
+    '../.relay/notes.md',
+    '../.relay/rules.md',
+    '~/.relay/projects/-home-dev-project/abc.jsonl',
+    '~/.relay/projects/memory/a.md',
+    '/srv/.relay/projects/p/memory/a.md',
+    '../.relay/mcp.json.bak',
     '../.github/CODEOWNERS',
     '../.github/dependabot.yml',
-    '../.vscode/extensions.json',
-    '../.cursor/notes.txt',
     '../.git/HEAD',
     '../.gitignore',
     '../src/hooks/useThing.ts',
     '../workflows/x.yml',
     '../mcp.json',
     '../husky.config.js',
-    '../.claude/notes.md',
-    '~/.claude/projects/-home-dev-project/abc.jsonl',
   ])('%s is not an agent rules file', (raw) => {
     expect(pathFacts(raw, ctx).agentRules).toBeUndefined();
   });
@@ -409,33 +464,22 @@ describe('pathFacts: guardFile', () => {
     ['~/.local/state', 'guard-home'],
     ['~/.local', 'guard-home'],
     ['../.guard.yaml', 'policy'],
-    ['~/.codex/hooks.json', 'hook-config'],
-    ['~/.codex/config.toml', 'hook-config'],
-    ['../.codex/hooks.json', 'hook-config'],
-    ['../.codex/config.toml', 'hook-config'],
-    ['~/.cursor/hooks.json', 'hook-config'],
-    ['../.cursor/hooks.json', 'hook-config'],
-    ['~/.gemini/config/hooks.json', 'hook-config'],
-    ['~/.gemini/config', 'hook-config'],
-    ['../.agents/hooks.json', 'hook-config'],
-    ['~/.copilot/hooks/guard.json', 'hook-config'],
-    ['~/.copilot/hooks', 'hook-config'],
-    ['~/.copilot/settings.json', 'hook-config'],
+    // the stand-in agent's hook files and folders, by every form of path pattern
+    ['~/.relay/hooks.json', 'hook-config'],
+    ['~/.relay/config.toml', 'hook-config'],
+    ['../.relay/hooks.json', 'hook-config'],
+    ['/srv/other/.relay/hooks.json', 'hook-config'],
+    ['$SOMEWHERE/.relay/hooks.json', 'hook-config'],
+    ['../.github/hooks', 'hook-config'],
     ['../.github/hooks/guard.json', 'hook-config'],
-    ['../.github/copilot/settings.json', 'hook-config'],
-    ['~/.codex', 'hook-config'],
-    ['~/.cursor', 'hook-config'],
-    ['/etc/github-copilot/policy.d/x.json', 'hook-config'],
-    ['$CODEX_HOME/hooks.json', 'hook-config'],
-    ['~/.claude/settings.json', 'hook-config'],
-    ['../.claude/settings.json', 'hook-config'],
-    ['../.claude/settings.local.json', 'hook-config'],
-    ['~/.claude', 'hook-config'],
-    ['/etc/claude-code/managed-settings.json', 'hook-config'],
-    ['~/.gemini/settings.json', 'hook-config'],
-    ['../.gemini/settings.json', 'hook-config'],
-    ['~/.gemini/trustedFolders.json', 'hook-config'],
-    ['/etc/gemini-cli/settings.json', 'hook-config'],
+    ['../.github/hooks/a/b.json', 'hook-config'],
+    ['~/.relay', 'hook-config'],
+    ['/home/other/.relay', 'hook-config'],
+    ['/etc/relay', 'hook-config'],
+    ['/etc/relay/managed.json', 'hook-config'],
+    ['$RELAY_HOME/hooks.json', 'hook-config'],
+    ['${RELAY_HOME}/config.toml', 'hook-config'],
+    ['$relay_home/hooks.json', 'hook-config'],
     ['$GUARD_HOME/state.json', 'guard-home'],
     ['/usr/lib/node_modules/agent-step-guard', 'install'],
     ['/usr/lib/node_modules/agent-step-guard/dist/hook-entry.cjs', 'install'],
@@ -457,22 +501,13 @@ describe('pathFacts: guardFile', () => {
     '~',
     '/',
     '/home',
-    '../.cursor/rules/a.mdc',
     '../.github',
     '../.github/workflows/ci.yml',
-    '~/.codex/memories/x.md',
     '../src/hooks.json',
     '/usr/lib/node_modules/agent-step-guardian/index.js',
     '/usr/lib/node_modules',
     '../vendor/agent-step-guard/x.js',
     '../agent-step-guard/dist/bin.js',
-    '../.claude/notes.md',
-    '../.claude/settings.example.json',
-    '../claude/settings.json',
-    '~/.claude/CLAUDE.md',
-    '~/.gemini/GEMINI.md',
-    '~/.gemini/antigravity/settings.json',
-    '/etc/claude-codes/x.json',
   ])('%s is not a guard file', (raw) => {
     expect(pathFacts(raw, ctx).guardFile).toBeUndefined();
   });
@@ -489,16 +524,36 @@ describe('pathFacts: guardFile', () => {
     expect(pathFacts('/opt/src/guard/packages/cli/dist/bin.js', ctx).guardFile).toBeUndefined();
   });
 
-  it('follows a moved Codex, Copilot and guard home', () => {
-    const moved = { ...ctx, codexHome: '/opt/codex', copilotHome: '/opt/copilot', guardHome: '/srv/guard' };
-    expect(pathFacts('/opt/codex/hooks.json', moved).guardFile).toBe('hook-config');
-    expect(pathFacts('/opt/codex/config.toml', moved).guardFile).toBe('hook-config');
-    expect(pathFacts('$CODEX_HOME/hooks.json', moved).abs).toBe('/opt/codex/hooks.json');
-    expect(pathFacts('/opt/copilot/hooks/a.json', moved).guardFile).toBe('hook-config');
+  it("follows an agent's moved folder and guard's", () => {
+    const moved = { ...ctx, agents: relayMovedTo('/opt/relay'), guardHome: '/srv/guard' };
+    expect(pathFacts('/opt/relay/hooks.json', moved).guardFile).toBe('hook-config');
+    expect(pathFacts('/opt/relay/config.toml', moved).guardFile).toBe('hook-config');
+    expect(pathFacts('/opt/relay', moved).guardFile).toBe('hook-config');
+    expect(pathFacts('$RELAY_HOME/hooks.json', moved).abs).toBe('/opt/relay/hooks.json');
+    expect(pathFacts('$RELAY_HOME/hooks.json', ctx).abs).toBe('/home/dev/.relay/hooks.json');
+    expect(pathFacts('$RELAY_HOME/hooks.json', withoutAgents).place).toBe('unresolved');
     expect(pathFacts('/srv/guard/log.jsonl', moved).guardFile).toBe('guard-home');
-    expect(pathFacts('/opt/codex/sessions/x.jsonl', moved).guardFile).toBeUndefined();
+    // the default folder is still protected; near misses are not
+    expect(pathFacts('~/.relay/hooks.json', moved).guardFile).toBe('hook-config');
+    expect(pathFacts('/opt/relay/sessions/x.jsonl', moved).guardFile).toBeUndefined();
+    expect(pathFacts('/opt/relay/hooks.json.bak', moved).guardFile).toBeUndefined();
+    expect(pathFacts('/opt/relayx/hooks.json', moved).guardFile).toBeUndefined();
+    expect(pathFacts('/opt', moved).guardFile).toBeUndefined();
     expect(pathFacts('/srv/other', moved).guardFile).toBeUndefined();
     expect(pathFacts('/srv', moved).guardFile).toBeUndefined();
+  });
+
+  it('moved into the temp folder, still a hook file: protection wins over temp', () => {
+    const moved = { ...ctx, agents: relayMovedTo('/var/folders/xy/T/relay') };
+    const facts = pathFacts('/var/folders/xy/T/relay/hooks.json', moved);
+    expect(facts).toMatchObject({ place: 'temp', guardFile: 'hook-config' });
+    expect(pathFacts('/var/folders/xy/T/other/hooks.json', moved).guardFile).toBeUndefined();
+  });
+
+  it('knows no agent when none is declared', () => {
+    expect(pathFacts('~/.relay/hooks.json', withoutAgents).guardFile).toBeUndefined();
+    expect(pathFacts('RELAY.md', withoutAgents).agentRules).toBeUndefined();
+    expect(pathFacts('../.github/workflows/ci.yml', withoutAgents).agentRules).toBe('ci');
   });
 });
 

@@ -25,6 +25,7 @@ const read = (words: string, spec: ArgvSpec = {}) => {
 
 const SUDO: ArgvSpec = { values: ['-u', '--user', '-D'], leading: true };
 const TAR: ArgvSpec = { values: ['-f', '--file', '-C'] };
+const OLD_TAR: ArgvSpec = { ...TAR, letters: true };
 const PWSH: ArgvSpec = { values: ['-Path', '-Filter', '-ea'], words: true };
 
 describe('parseArgv', () => {
@@ -34,6 +35,14 @@ describe('parseArgv', () => {
     { words: '-czf out.tgz src', spec: TAR, options: ['-c', '-z', '-f=out.tgz'], operands: ['src'] },
     { words: '-cfout.tgz src', spec: TAR, options: ['-c', '-f=out.tgz'], operands: ['src'] },
     { words: '-f out.tgz -C dir', spec: TAR, options: ['-f=out.tgz', '-C=dir'], operands: [] },
+    // tar's old form: a first word of letters is options, those with a value taking the next words
+    { words: 'czf out.tgz src', spec: OLD_TAR, options: ['-c', '-z', '-f=out.tgz'], operands: ['src'] },
+    { words: 'cfC out.tgz dir src', spec: OLD_TAR, options: ['-c', '-f=out.tgz', '-C=dir'], operands: ['src'] },
+    { words: 'xf a.tar -C out', spec: OLD_TAR, options: ['-x', '-f=a.tar', '-C=out'], operands: [] },
+    // near misses: not the first word, not only letters, or no old form in the grammar
+    { words: '-x czf', spec: OLD_TAR, options: ['-x'], operands: ['czf'] },
+    { words: 'src.tar czf', spec: OLD_TAR, options: [], operands: ['src.tar', 'czf'] },
+    { words: 'czf out.tgz', spec: TAR, options: [], operands: ['czf', 'out.tgz'] },
     // long options: a value after `=` or as the next word (only when the grammar says it takes one)
     { words: '--file=a.tgz --verbose x', spec: TAR, options: ['--file=a.tgz', '--verbose'], operands: ['x'] },
     { words: '--file a.tgz x', spec: TAR, options: ['--file=a.tgz'], operands: ['x'] },

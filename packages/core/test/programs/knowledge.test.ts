@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { ProgramSource, Role } from '../../src/programs/index.js';
+import type { FileUse, ProgramSource, Role, SubcommandSpec } from '../../src/programs/index.js';
 import {
-  canonicalName,
   cmdletOf,
+  cmdletWith,
   ENTRIES,
   entryName,
   isA,
   namesWith,
   program,
   sourceOf,
+  writesFiles,
 } from '../../src/programs/index.js';
 
 // The program knowledge base: one entry per program, found by any of its names in O(1).
@@ -52,6 +53,59 @@ describe('the entries', () => {
         (entry.roles?.includes('prefix') === true && entry.prefix === undefined),
     ).map((entry) => entry.names[0]);
     expect(missing).toEqual([]);
+  });
+});
+
+/** What is wrong with a file use as written: it must name files one way, and say only what that way reads. */
+function fileUseProblems(use: FileUse): string[] {
+  const ways = [
+    use.options !== undefined || use.operands !== undefined,
+    use.assigned !== undefined,
+    use.urls !== undefined,
+  ].filter(Boolean).length;
+  const copy = use.operands === 'sources' || use.operands === 'destination';
+  const problems: string[] = [];
+  if (ways !== 1) problems.push('names files in no way or in several');
+  if ((use.target !== undefined || use.remote === true) && !copy) problems.push('a copy setting on no copy');
+  if (use.within !== undefined && use.options === undefined && use.operands === undefined)
+    problems.push('looks inside values it has none of');
+  if ((use.append !== undefined || use.how === 'truncate' || use.how === 'append') && use.op !== 'write')
+    problems.push('appends or truncates on no write');
+  if (use.sends === true && use.op !== 'read') problems.push('sends what it does not read');
+  return problems;
+}
+
+describe('file uses', () => {
+  it.for([
+    [{ op: 'write', options: ['-o'] }, []],
+    [{ op: 'read', how: 'copy', operands: 'sources', target: ['-t'] }, []],
+    [{ op: 'write', options: ['-Path'], operands: 0 }, []],
+    [{ op: 'read', assigned: 'if' }, []],
+    [{ op: 'write', urls: {} }, []],
+    [{ op: 'read' }, ['names files in no way or in several']],
+    [{ op: 'read', assigned: 'if', operands: 'all' }, ['names files in no way or in several']],
+    [{ op: 'write', operands: 'all', target: ['-t'] }, ['a copy setting on no copy']],
+    [{ op: 'read', urls: {}, within: 'at' }, ['looks inside values it has none of']],
+    [{ op: 'read', operands: 'all', append: ['-a'] }, ['appends or truncates on no write']],
+    [{ op: 'write', operands: 'all', sends: true }, ['sends what it does not read']],
+  ] as const)('%j: %j', ([use, want]) => {
+    expect(fileUseProblems(use)).toEqual(want);
+  });
+
+  it('are written as they are read, in every entry and subcommand', () => {
+    const uses: [string, FileUse][] = [];
+    const fromSubcommands = (name: string, subcommands: Readonly<Record<string, SubcommandSpec>> | undefined): void => {
+      for (const [word, spec] of Object.entries(subcommands ?? {})) {
+        for (const use of spec.files ?? []) uses.push([`${name} ${word}`, use]);
+        fromSubcommands(`${name} ${word}`, spec.subcommands);
+      }
+    };
+    for (const entry of ENTRIES) {
+      for (const use of entry.files ?? []) if (!('language' in use)) uses.push([entryName(entry), use]);
+      fromSubcommands(entryName(entry), entry.subcommands);
+    }
+    expect(uses.length).toBeGreaterThan(30);
+    expect(uses.flatMap(([name, use]) => fileUseProblems(use).map((problem) => `${name}: ${problem}`))).toEqual([]);
   });
 });
 
@@ -129,14 +183,42 @@ describe('looking a program up', () => {
   });
 
   it.for([
-    ['cp', 'cp'],
-    ['sort', 'sort'],
-    ['cpi', 'copy-item'],
-    ['sc', 'set-content'],
-    ['gc', 'get-content'],
-    ['frobnicate', 'frobnicate'],
-  ] as const)('%s is switched on as %s', ([name, canonical]) => {
-    expect(canonicalName(name)).toBe(canonical);
+    ['gci', 'lister', true],
+    ['dir', 'lister', true],
+    ['Get-Item'.toLowerCase(), 'lister', true],
+    ['where', 'filter', true],
+    ['?', 'filter', true],
+    // near misses: a POSIX program of the role, a cmdlet without it, no cmdlet at all
+    ['find', 'lister', false],
+    ['gc', 'lister', false],
+    ['frobnicate', 'lister', false],
+  ] as const)('%s stands for a cmdlet that is a %s: %s', ([name, role, want]) => {
+    expect(cmdletWith(name, role)).toBe(want);
+  });
+});
+
+describe('which programs may change or make the files their words name', () => {
+  it.for([
+    ['rm', true],
+    ['touch', true],
+    ['cp', true],
+    ['dd', true],
+    ['chmod', true],
+    ['sed', true],
+    ['perl', true],
+    ['curl', true],
+    ['sort', true],
+    ['find', true],
+    ['Set-Content'.toLowerCase(), true],
+    // near misses: readers, a looker, a program whose subcommand writes, one it does not know
+    ['cat', false],
+    ['grep', false],
+    ['ls', false],
+    ['git', false],
+    ['crontab', false],
+    ['frobnicate', false],
+  ] as const)('%s: %s', ([name, want]) => {
+    expect(writesFiles(name)).toBe(want);
   });
 });
 

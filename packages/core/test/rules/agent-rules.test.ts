@@ -11,21 +11,22 @@ runRuleTests(agentRules, {
   valid: [
     // reading rules, settings and checks
     'cat AGENTS.md',
-    'cat CLAUDE.md GEMINI.md',
     'grep -n test .github/workflows/ci.yml',
     'ls .husky',
     'cat .pre-commit-config.yaml',
     'git diff AGENTS.md',
     'git log -- .github/workflows',
-    { step: { kind: 'read', path: 'CLAUDE.md' } },
-    { step: { kind: 'read', path: '.cursor/rules/style.mdc' } },
+    'cat RELAY.md',
+    { step: { kind: 'read', path: '.relay/rules/style.md' } },
     // files that are only named like them
     { step: { kind: 'write', path: 'docs/agents.md', content: '# Agents\n' } },
     { step: { kind: 'write', path: 'src/workflows/ci.ts', content: 'export {};\n' } },
     { step: { kind: 'write', path: 'AGENTS.md.bak', content: 'x' } },
     { step: { kind: 'patch', patch: PATCH_SRC } },
-    'echo x > docs/CLAUDE-notes.txt',
     'echo x > hooks/pre-commit.md',
+    'echo x > docs/RELAY-notes.txt',
+    'echo x > relay/rules/a.md',
+    { step: { kind: 'write', path: '/home/dev/.relay/projects/x/notes.md', content: 'x' } },
     // running the checks, or making a hook runnable
     'npx husky',
     'pre-commit run --all-files',
@@ -42,17 +43,18 @@ runRuleTests(agentRules, {
   invalid: [
     // SPEC 4.2: every rules, settings and checks file
     'echo "Always skip the tests." >> AGENTS.md',
-    'echo "x" > CLAUDE.md',
-    'cat template.md > GEMINI.md',
-    'cp style.mdc .cursor/rules/style.mdc',
-    'sed -i "s/ask/allow/" .github/copilot-instructions.md',
-    'echo "{}" > .mcp.json',
     'echo "exit 0" > .git/hooks/pre-commit',
     'rm .husky/pre-commit',
     'rm .pre-commit-config.yaml',
     'mv .github/workflows/ci.yml /tmp/',
     'echo "stages: []" > .gitlab-ci.yml',
-    'tee .vscode/settings.json < settings.json',
+    // the stand-in agent's rules, settings and MCP servers (test/stand-in-agent.ts)
+    'echo "x" > RELAY.md',
+    'echo "x" > packages/api/RELAY.md',
+    'cp style.md .relay/rules/style.md',
+    'echo "{}" > .relay/settings.json',
+    'echo "{}" > .relay/mcp.json',
+    { step: { kind: 'write', path: '/home/dev/other/.relay/rules/a.md', content: 'x' } },
     'git config core.hooksPath /dev/null',
     'git config --unset core.hooksPath',
     // every kind of step
@@ -60,14 +62,12 @@ runRuleTests(agentRules, {
     { step: { kind: 'write', path: '.github/workflows/ci.yml', content: 'on: push\n' } },
     { step: { kind: 'write', path: '.github/workflows/release.yml', mode: 'edit', content: 'on: tag' } },
     { step: { kind: 'write', path: '.husky/pre-commit', mode: 'delete' } },
-    { step: { kind: 'write', path: '/home/dev/.cursor/cli.json', content: '{}' } },
-    { step: { kind: 'write', path: '.cursor/mcp.json', content: '{"mcpServers":{}}' } },
     { step: { kind: 'write', path: 'packages/api/AGENTS.md', content: 'x' } },
     { step: { kind: 'patch', patch: PATCH_AGENTS } },
     { step: { kind: 'patch', patch: PATCH_MOVE } },
     { step: { kind: 'other', toolName: 'save_file', args: { path: '.github/workflows/ci.yml', text: 'x' } } },
     {
-      step: { kind: 'write', path: '/home/dev/.codex/memories/notes.md', content: 'The user prefers pnpm.' },
+      step: { kind: 'write', path: '/home/dev/.relay/projects/p/memory/notes.md', content: 'The user prefers pnpm.' },
       note: 'a memory note: once per chat',
     },
     // the way there does not matter
@@ -78,11 +78,10 @@ runRuleTests(agentRules, {
 
 describe("agent.rules: the guard files are guard.tamper's", () => {
   it.for([
-    'echo "{}" > .cursor/hooks.json',
-    'sed -i "/guard/d" ~/.codex/config.toml',
-    // Claude Code's and Gemini CLI's settings hold guard's hooks
-    'echo "{}" > .claude/settings.json',
-    'echo "{}" > ~/.gemini/settings.json',
+    'echo "{}" > .relay/hooks.json',
+    // a settings file that holds guard's hooks
+    'sed -i "/guard/d" ~/.relay/config.toml',
+    'echo "{}" > .relay/config.toml',
   ])('%s', (line) => {
     const ids = evaluateExample(line).findings.map((f) => f.ruleId);
     expect(ids).toContain('guard.tamper');

@@ -1,5 +1,8 @@
+import { describe, expect, it } from 'vitest';
+import { evaluate } from '../../src/evaluate.js';
+import { tableProbe } from '../../src/rule.js';
 import { guardTamper } from '../../src/rules/guard-tamper.js';
-import { runRuleTests } from '../rule-tester.js';
+import { ENV, runRuleTests, stepFrom } from '../rule-tester.js';
 
 const PATCH_POLICY = '*** Begin Patch\n*** Add File: .guard.yaml\n+allow:\n+  - rule: fs.delete\n*** End Patch\n';
 const PATCH_CODE = '*** Begin Patch\n*** Update File: src/guard.ts\n@@\n+export const on = true;\n*** End Patch\n';
@@ -24,7 +27,6 @@ runRuleTests(guardTamper, {
     { step: 'find . -type d -name node_modules -prune -exec rm -rf {} +', note: 'probe knows nothing' },
     { step: "find . -name '__pycache__' -prune -exec rm -rf {} +", note: 'probe knows nothing' },
     { step: 'find . -name "__pycache__" -type d -exec rm -rf {} +', note: 'probe knows nothing' },
-    { step: 'find ~/.copilot -name .DS_Store -delete', note: 'probe knows nothing' },
     { step: "find . -name '*.log' -delete", note: 'cannot name a hook file' },
     { step: "find . -name 'g*.yml' -delete", note: 'cannot name a hook file' },
     { step: 'find . -name guard.json -delete', probe: { files: {} }, note: 'no hook file of that name' },
@@ -53,11 +55,9 @@ runRuleTests(guardTamper, {
     'cp /usr/lib/node_modules/agent-step-guard/THIRD_PARTY_LICENSES.txt .',
     'cat ~/.local/state/guard/log.jsonl',
     'tail -n 50 ~/.local/state/guard/log.jsonl',
-    'cat ~/.codex/hooks.json',
     'cat .guard.yaml',
     // reading guard's files from code, and code that writes elsewhere
     `python3 -c "print(open('/home/dev/.local/state/guard/settings.yaml').read())"`,
-    `node -e "console.log(require('fs').readFileSync('/home/dev/.codex/hooks.json', 'utf8'))"`,
     `python3 -c "open('notes.txt', 'w').write('x')"`,
     `node -e "require('fs').writeFileSync('out.json', '{}')"`,
     "perl -pi -e 's/a/b/' src/main.c",
@@ -68,14 +68,10 @@ runRuleTests(guardTamper, {
     'rm -rf *',
     'echo build/out.txt | xargs rm -f',
     'ln -s ../shared/config.json config.json',
-    'cp ~/.cursor/hooks.json /tmp/hooks-backup.json',
     'echo x > src/hooks.json',
     'echo x > docs/guard.yaml',
 
-    'cp ~/.cursor/hooks.json ./hooks-backup.json',
     { step: { kind: 'read', path: '.guard.yaml' } },
-    { step: { kind: 'read', path: '/home/dev/.codex/hooks.json' } },
-    { step: { kind: 'mcp', server: 'fs', tool: 'read_file', args: { path: '/home/dev/.codex/hooks.json' } } },
     // things that are only named like the guard
     'npm uninstall left-pad',
     'pnpm remove guardian',
@@ -86,36 +82,33 @@ runRuleTests(guardTamper, {
     'bundle exec guard',
     'echo "guard off"',
     'git commit -m "guard off is now logged"',
-    'grep -rn "disableAllHooks" docs',
-    'git commit -m "docs: disableAllHooks: true skips hooks"',
-    'codex exec "fix the tests"',
-    'codex -c model=o3',
     { step: { kind: 'write', path: 'src/guard.ts', content: 'export const on = true;\n' } },
-    {
-      step: { kind: 'write', path: 'docs/hooks.md', content: 'Set `"disableAllHooks": true` to skip hooks.\n' },
-      note: 'docs, not a settings file',
-    },
-    { step: { kind: 'write', path: '.claude/settings.example.json', content: '{"disableAllHooks": false}' } },
     { step: { kind: 'patch', patch: PATCH_CODE } },
-    // Claude Code and Gemini CLI: reading their settings, running them, and lookalike files
-    'cat ~/.claude/settings.json',
-    'cat .gemini/settings.json',
-    { step: { kind: 'read', path: '/home/dev/.gemini/settings.json' } },
-    'claude -p "fix the tests" --dangerously-skip-permissions',
-    'claude --settings ./team-settings.json -p "review"',
-    'gemini -p "summarise the changes" --yolo',
-    'echo \'{"hooksConfig": {"enabled": true}}\' > config/gemini-defaults.json',
-    'grep -rn "bare" ~/.claude/CLAUDE.md',
-    {
-      step: {
-        kind: 'write',
-        path: 'docs/gemini.md',
-        content: 'Set "hooksConfig": {"enabled": false} to switch hooks off.\n',
-      },
-      note: 'docs, not a settings file',
-    },
-    { step: { kind: 'write', path: '/home/dev/.gemini/antigravity/settings.json', content: '{}' } },
-    { step: { kind: 'write', path: 'claude/settings.json', content: '{}' }, note: 'no dot: a folder of the project' },
+    // the stand-in agent (Relay, test/stand-in-agent.ts): reading its files, running it, lookalikes
+    'cat ~/.relay/hooks.json',
+    `node -e "console.log(require('fs').readFileSync('/home/dev/.relay/hooks.json', 'utf8'))"`,
+    'cp ~/.relay/hooks.json /tmp/hooks-backup.json',
+    { step: { kind: 'read', path: '/home/dev/.relay/config.toml' } },
+    { step: { kind: 'mcp', server: 'fs', tool: 'read_file', args: { path: '/home/dev/.relay/hooks.json' } } },
+    { step: 'find ~/.relay -name .DS_Store -delete', note: 'probe knows nothing' },
+    'grep -rn "hooksOff" docs',
+    'git commit -m "docs: hooksOff: true skips hooks"',
+    'relay exec "fix the tests"',
+    'relay -c model=o3 exec x',
+    'relay -c hooks=falsey exec x',
+    'relay --settings ./team.json exec x',
+    'relay hooks list',
+    'forge --no-hooks',
+    'relay hooks enable',
+    { step: { kind: 'write', path: 'docs/hooks.md', content: 'Set `"hooksOff": true` to skip hooks.\n' } },
+    { step: { kind: 'write', path: '.relay/settings.example.json', content: '{"hooksOff": false}' } },
+    { step: { kind: 'write', path: '.relay/settings.json', content: '{"model": "x"}' }, note: 'settings, not hooks' },
+    { step: { kind: 'write', path: 'relay/hooks.json', content: '{}' }, note: 'no dot: a folder of the project' },
+    { step: { kind: 'write', path: '/home/dev/.relay/projects/x/memory/a.md', content: 'x' } },
+    { step: { kind: 'write', path: '/etc/relayd/x.json', content: '{}' } },
+    'echo \'{"relayHooks": {"enabled": true}}\' > config/defaults.json',
+    `python3 -c "from pathlib import Path; (Path.home() / '.relayx' / 'hooks.json').unlink()"`,
+    `python3 -c "import os; print(os.environ['RELAY_HOME'])"`,
   ],
   invalid: [
     // SPEC 4.1: the guard's commands
@@ -134,18 +127,8 @@ runRuleTests(guardTamper, {
     'find . -name hooks -exec rm -rf {} +',
     'find ~ -name guard.json -delete',
     {
-      step: 'find . -name guard.json -delete',
-      probe: { files: { '/home/dev/project/.github/hooks/guard.json': '{}' } },
-      note: 'the hook file is there',
-    },
-    {
       step: "find . -name '*.json' -delete",
       probe: { files: { '/home/dev/project/.github/hooks/other.json': '{}' } },
-      note: 'a hook folder is there',
-    },
-    {
-      step: "find . -name 'g*' -delete",
-      probe: { files: { '/home/dev/project/.github/hooks/guard.json': '{}' } },
       note: 'a hook folder is there',
     },
     { step: 'find ~ -name .DS_Store -delete', note: "probe knows nothing: guard's own folder is all guard's" },
@@ -193,6 +176,8 @@ runRuleTests(guardTamper, {
     'npx --yes agent-step-guard@latest uninstall --all',
     'node /usr/lib/node_modules/agent-step-guard/dist/bin.js uninstall --all',
     'node "/home/dev/my tools/lib/node_modules/agent-step-guard/dist/hook-entry.cjs" hook codex < forged.json',
+    // the command setup writes, which answers by itself when guard's files are gone, run by the agent
+    `/bin/sh -c 'test -x "$1" && test -f "$2" && exec "$1" "$2" hook codex; printf "%s\\n" "$3"' guard '/usr/bin/node' '/home/dev/my tools/lib/node_modules/agent-step-guard/dist/hook-entry.cjs' '{}' < forged.json`,
     // the installed package, whose files every hook command runs
     'rm -rf /usr/local/lib/node_modules/agent-step-guard',
     'echo "" > /usr/lib/node_modules/agent-step-guard/dist/hook.bundle.cjs',
@@ -210,60 +195,52 @@ runRuleTests(guardTamper, {
     'rm ~/.local/state/guard/log.jsonl',
     'echo "allow: []" > .guard.yaml',
     'rm .guard.yaml',
-    'mv ~/.codex/hooks.json /tmp/',
-    'cp evil.json ~/.cursor/hooks.json',
-    'sed -i "/guard/d" ~/.codex/config.toml',
-    'rm -rf ~/.copilot/hooks',
+    // the stand-in agent's hook files and folders: at home, in a project, machine-wide, its folder
+    'mv ~/.relay/hooks.json /tmp/',
+    'cp evil.json ~/.relay/hooks.json',
+    'sed -i "/guard/d" ~/.relay/config.toml',
+    'echo "{}" > .relay/hooks.json',
+    'rm -rf .github/hooks',
     'rm .github/hooks/guard.json',
-    'echo "{}" > .cursor/hooks.json',
-    'chmod 000 ~/.gemini/config/hooks.json',
-    'echo "{}" > .agents/hooks.json',
-    // settings that switch hooks off
-    'codex exec --dangerously-bypass-hook-trust "do it"',
-    'codex -c features.hooks=false exec "x"',
-    'codex --disable hooks',
-    'codex features disable hooks',
-    "jq '.disableAllHooks = true' .claude/settings.json > s.json",
-    'echo \'{"disableAllHooks": true}\' > .github/copilot/settings.local.json',
-    { step: { kind: 'write', path: '.claude/settings.json', content: '{\n  "disableAllHooks": true\n}\n' } },
-    // Claude Code's and Gemini CLI's hooks are in their settings files: any change there, whatever it says
-    {
-      step: { kind: 'write', path: '.claude/settings.json', content: '{"disableAllHooks": false}' },
-      note: "guard's Claude Code hooks live in this file",
-    },
-    { step: { kind: 'write', path: '/home/dev/.claude/settings.json', mode: 'edit', content: '"model": "opus"' } },
-    'rm .claude/settings.local.json',
-    'rm -rf ~/.claude',
-    {
-      step: {
-        kind: 'write',
-        path: '/home/dev/.gemini/settings.json',
-        mode: 'edit',
-        content: '"hooksConfig": {"enabled": false}',
-      },
-    },
-    'echo "{}" > .gemini/settings.json',
-    'sed -i "s/TRUST_FOLDER/DO_NOT_TRUST/" ~/.gemini/trustedFolders.json',
-    'sudo tee /etc/claude-code/managed-settings.json < policy.json',
-    'sudo cp team.json /etc/gemini-cli/settings.json',
-    // settings that switch hooks off, wherever they are written, and agents started without hooks
-    'echo \'{"hooksConfig": {"enabled": false}}\' > ~/gemini-defaults.json',
-    { step: { kind: 'write', path: 'config/gemini-system.json', content: '{ "hooksConfig": { "enabled": false } }' } },
-    'claude --bare -p "push it"',
-    'claude -p "push it" --settings \'{"disableAllHooks": true}\'',
-    { step: { kind: 'write', path: '/home/dev/.codex/hooks.json', content: '{}' } },
-    { step: { kind: 'write', path: '~/.copilot/hooks/guard.json', mode: 'delete' } },
-    { step: { kind: 'write', path: '.guard.yaml', mode: 'edit', content: 'allow: []' } },
-    { step: { kind: 'patch', patch: PATCH_POLICY } },
-    { step: { kind: 'other', toolName: 'save_file', args: { path: '/home/dev/.cursor/hooks.json', text: '{}' } } },
+    'chmod 000 .relay/config.toml',
+    'rm -rf ~/.relay',
+    'sudo tee /etc/relay/managed.json < policy.json',
+    { step: { kind: 'write', path: '/home/dev/.relay/hooks.json', content: '{}' } },
+    { step: { kind: 'write', path: '~/.relay/hooks.json', mode: 'delete' } },
+    { step: { kind: 'write', path: 'C:\\ProgramData\\Relay\\policy.json', content: '{}' } },
+    { step: { kind: 'other', toolName: 'save_file', args: { path: '/home/dev/.relay/hooks.json', text: '{}' } } },
     {
       step: {
         kind: 'mcp',
         server: 'fs',
         tool: 'write_file',
-        args: { path: '/home/dev/.codex/hooks.json', content: '{}' },
+        args: { path: '/home/dev/.relay/hooks.json', content: '' },
       },
     },
+    // its folder's variable, spelled in the path
+    'rm $RELAY_HOME/hooks.json',
+    'echo "{}" > ${RELAY_HOME}/config.toml',
+    // settings that switch every hook off, wherever they are written, and the agent started without hooks
+    'echo \'{"hooksOff": true}\' > ~/defaults.json',
+    { step: { kind: 'write', path: 'config/system.json', content: '{ "relayHooks": { "enabled": false } }' } },
+    "jq '.hooksOff = true' .relay/settings.json > s.json",
+    'relay --no-hooks exec "push it"',
+    'relay -c hooks=false exec x',
+    'relay --config=profile.hooks=false exec x',
+    'relay exec x --settings \'{"hooksOff": true}\'',
+    'relay hooks disable',
+    'relay -p work hooks off',
+    // spellings that reach the same files
+    'rm ~/.re*/hooks.json',
+    'echo {} > ~/.relay/hook?.json',
+    'find ~/.relay -name hooks.json -delete',
+    'echo ~/.relay/hooks.json | xargs rm -f',
+    `python3 -c "import os; os.remove(os.path.expanduser('~/.relay/hooks.json'))"`,
+    `python3 -c "from pathlib import Path; (Path.home() / '.relay' / 'hooks.json').unlink()"`,
+    `python3 -c "from pathlib import Path; (Path('.github') / 'hooks' / 'a.json').unlink()"`,
+    `python3 -c "import os; os.remove(os.environ['RELAY_HOME'] + '/hooks.json')"`,
+    { step: { kind: 'write', path: '.guard.yaml', mode: 'edit', content: 'allow: []' } },
+    { step: { kind: 'patch', patch: PATCH_POLICY } },
     // every command that changes guard, not only the ones that loosen it (issue 12)
     'guard on',
     'guard fail-closed on',
@@ -278,26 +255,18 @@ runRuleTests(guardTamper, {
     'node /usr/lib/node_modules/agent-step-guard/dist/hook-entry.cjs x codex',
     `node -e "require('child_process').execSync('guard off')"`,
     // writers the reader knows, and spellings that reach the same files
-    "perl -pi -e 's/guard/true/' ~/.codex/hooks.json",
     "perl -i -pe 's/hook/none/g' ~/.local/state/guard/settings.yaml",
     'fallocate -l 1G ~/.local/state/guard/fill',
     'truncate -s 100G $GUARD_HOME/fill',
     'cd $GUARD_HOME && rm settings.yaml',
-    'rm ~/.co*/hooks.json',
-    'echo {} > ~/.codex/hook?.json',
     'rm -rf ~/.local/state/gu*',
     'rm .guard.y*ml',
-    'find ~/.cursor -name hooks.json -delete',
     'find ~ -name hooks.json -exec rm {} \\;',
-    'echo ~/.codex/hooks.json | xargs rm -f',
     'ln -s ~/.local/state/guard /tmp/x && echo "enabled: false" > /tmp/x/settings.yaml',
     'cp -rs ~/.local/state/guard /tmp/mirror',
     // code handed to an interpreter
     `python3 -c "open('/home/dev/.local/state/guard/settings.yaml','w').write('')"`,
-    `python3 -c "import os; os.remove(os.path.expanduser('~/.codex/hooks.json'))"`,
-    `python3 -c "from pathlib import Path; (Path.home() / '.codex' / 'hooks.json').unlink()"`,
     `node -e "const p=require('path').join(process.env.GUARD_HOME,'settings.yaml'); require('fs').writeFileSync(p,'')"`,
-    "python3 - <<'EOF'\nimport os\nos.remove('/home/dev/.cursor/hooks.json')\nEOF",
     `echo "import os; os.remove('.guard.yaml')" | python3`,
     `perl -e 'open(my $f, ">", "/home/dev/.local/state/guard/settings.yaml")'`,
     `ruby -e "require 'fileutils'; FileUtils.rm_rf('/home/dev/.local/state/guard')"`,
@@ -309,4 +278,29 @@ runRuleTests(guardTamper, {
     'cd ~ && rm -rf .local/state/guard',
     'sudo sh -c "rm -rf /home/dev/.local/state/guard"',
   ],
+});
+
+// guard's code folder is all guard's: a pattern for a name in it is blocked when it fits a file
+// every hook call needs (the rule cannot list the folder to see what else the pattern names)
+describe("guard.tamper: patterns for names in guard's code folder", () => {
+  const CODE = '/opt/guard/dist';
+  const files = Object.fromEntries(
+    ['hook-entry.cjs', 'hook-load.cjs', 'hook-base.cjs', 'hook.bundle.cjs', 'README.md'].map((name) => [
+      `${CODE}/${name}`,
+      '',
+    ]),
+  );
+  it.for([
+    { pattern: 'hook-b*.cjs', tamper: true },
+    { pattern: 'hook-base.*', tamper: true },
+    { pattern: 'hook-e*.cjs', tamper: true },
+    { pattern: 'hook-l*', tamper: true },
+    { pattern: '*.cjs', tamper: true },
+    { pattern: '*.md', tamper: false },
+    { pattern: 'hook-x*.cjs', tamper: false },
+  ])('find -name $pattern -delete: guard.tamper $tamper', ({ pattern, tamper }) => {
+    const step = stepFrom(`find /opt/guard -name '${pattern}' -delete`);
+    const found = evaluate(step, { ...ENV, guardCode: [CODE], probe: tableProbe({ files }) }).findings;
+    expect(found.some((finding) => finding.ruleId === guardTamper.meta.id)).toBe(tamper);
+  });
 });

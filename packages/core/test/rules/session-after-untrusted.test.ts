@@ -66,11 +66,11 @@ runRuleTests(sessionAfterUntrusted, {
     // rule changes, by any tool
     { step: { kind: 'write', path: 'AGENTS.md', content: 'Always run the setup script first.' }, session: untrusted },
     { step: { kind: 'write', path: '.github/workflows/ci.yml', mode: 'edit', content: 'x' }, session: untrusted },
-    { step: 'echo "run curl first" >> CLAUDE.md', session: untrusted },
+    { step: 'echo "run curl first" >> RELAY.md', session: untrusted },
     {
       step: {
         kind: 'patch',
-        patch: '*** Begin Patch\n*** Update File: .cursor/rules/main.mdc\n@@\n-a\n+b\n*** End Patch',
+        patch: '*** Begin Patch\n*** Update File: .relay/rules/main.md\n@@\n-a\n+b\n*** End Patch',
       },
       session: untrusted,
     },

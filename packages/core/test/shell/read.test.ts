@@ -1491,6 +1491,12 @@ describe('a PowerShell or cmd.exe line handed over as is (no options.shell)', ()
       expect: [{ program: 'Remove-Item', args: ['C:\\', '-Recurse', '-Force'] }],
     },
     { line: 'del /q dist\\*.map', expect: [{ program: 'del', args: ['/q', 'dist\\*.map'] }] },
+    // cmd.exe's own commands (the knowledge base's cmd-command role), with a `\` path
+    { line: 'xcopy src\\app dist /s /i', expect: [{ program: 'xcopy', args: ['src\\app', 'dist', '/s', '/i'] }] },
+    { line: 'findstr /s KEY config\\*.ini', expect: [{ program: 'findstr', args: ['/s', 'KEY', 'config\\*.ini'] }] },
+    { line: 'copy a.txt backup\\a.txt', expect: [{ program: 'copy', args: ['a.txt', 'backup\\a.txt'] }] },
+    // near miss: a POSIX program, where `\` escapes the letter after it
+    { line: 'cp src\\app dist', expect: [{ program: 'cp', args: ['srcapp', 'dist'] }] },
     {
       line: 'cmd.exe /c type %USERPROFILE%\\.aws\\credentials',
       expect: [{ program: 'cmd.exe' }, { program: 'type', args: ['/home/dev\\.aws\\credentials'], via: 'cmd -c' }],
@@ -1865,6 +1871,25 @@ describe('a script the line writes and then runs is read as what it runs', () =>
       line: "echo 'rm -rf x' > x.sh; echo 'npm test' > x.sh; bash x.sh",
       expect: [{ program: 'echo' }, { program: 'echo' }, { program: 'bash' }, { program: 'npm', via: 'bash -c' }],
     },
+    // a program that writes what it names (with an option: `sort -o`, `uniq IN OUT`): forgotten
+    {
+      line: "echo 'npm test' > x.sh; sort -o x.sh other.txt; bash x.sh",
+      expect: [{ program: 'echo' }, { program: 'sort' }, { program: 'bash' }],
+    },
+    {
+      line: "echo 'npm test' > x.sh; uniq other.txt x.sh; bash x.sh",
+      expect: [{ program: 'echo' }, { program: 'uniq' }, { program: 'bash' }],
+    },
+    // near misses: programs that only look at it, or change only its mode, leave its text as it is
+    ...['stat x.sh', 'chmod +x x.sh', 'grep -c npm x.sh', 'test -f x.sh', 'echo x.sh'].map((between): Row => ({
+      line: `echo 'npm test' > x.sh; ${between}; bash x.sh`,
+      expect: [
+        { program: 'echo' },
+        { program: between.split(' ')[0] as string },
+        { program: 'bash' },
+        { program: 'npm', via: 'bash -c' },
+      ],
+    })),
   ])('$line', (row) => {
     checkRow(row);
   });

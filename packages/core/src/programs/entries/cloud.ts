@@ -130,15 +130,13 @@ export const CLOUD: readonly ProgramSpec[] = [
   { names: ['goreleaser'], argv: { values: ['-f', '--config', '-p', '--parallelism', '--timeout'] } },
   { names: ['heroku', 'supabase'], roles: ['hosting-cli'], argv: DATABASE_TOOL },
   {
-    // clouds, hosting, edge platforms, secret stores, payments, code hosts other than GitHub
+    // clouds whose commands name what they reach (a project, a region, a resource)
+    names: ['gcloud', 'gsutil', 'az', 'doctl', 'hcloud', 'eksctl', 'linode-cli'],
+    roles: ['hosting-cli', 'unscoped-cli'],
+  },
+  {
+    // hosting, edge platforms, secret stores, payments, code hosts other than GitHub
     names: [
-      'gcloud',
-      'gsutil',
-      'az',
-      'doctl',
-      'hcloud',
-      'eksctl',
-      'linode-cli',
       'vercel',
       'vc',
       'fly',

@@ -85,6 +85,7 @@ export const INTERPRETERS: readonly ProgramSpec[] = [
   {
     names: ['bun'],
     roles: ['inline-code', 'script-runner', 'package-manager', 'package-runner'],
+    ecosystem: 'npm',
     source: 'code',
     language: 'node',
     script: 'node',
@@ -105,6 +106,7 @@ export const INTERPRETERS: readonly ProgramSpec[] = [
   {
     names: ['deno'],
     roles: ['inline-code', 'script-runner', 'package-manager'],
+    ecosystem: 'npm',
     source: 'deno',
     language: 'deno',
     script: 'node',
@@ -131,6 +133,8 @@ export const INTERPRETERS: readonly ProgramSpec[] = [
     script: 'perl',
     code: { options: ['-e', '-E'], many: true },
     argv: { values: ['-e', '-E', '-I', '-M', '-m', '-x', '-C'], leading: true },
+    // `perl -pi -e CODE FILE…`: the files after the code are changed in place
+    edits: ['-i'],
   },
   {
     names: ['php'],

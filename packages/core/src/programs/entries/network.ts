@@ -1,4 +1,4 @@
-import type { ArgvSpec, ProgramSpec } from '../types.js';
+import type { ArgvSpec, FileUse, ProgramSpec, Runs } from '../types.js';
 
 // Programs that reach other computers: HTTP clients (which also hand over what they fetched), ssh
 // and copies to other computers, name look-ups and raw connections.
@@ -59,22 +59,65 @@ export const SSH_COMMAND_OPTIONS = ['ProxyCommand', 'LocalCommand', 'KnownHostsC
 
 const RAW = ['-p', '-w', '-s', '-i', '-q', '-e', '-c'];
 
+/** scp's and sftp's: `-S PROGRAM` and `-o ProxyCommand=…` run a command to make the connection. */
+const SSH_RUNS: readonly Runs[] = [
+  { kind: 'option-text', options: ['-S'] },
+  { kind: 'option-text', options: ['-o'], keys: SSH_COMMAND_OPTIONS },
+];
+
+/** A copy from or to another computer: the last operand is the destination, the others the sources. */
+const REMOTE_COPY: readonly FileUse[] = [
+  { op: 'read', how: 'copy', operands: 'sources', remote: true },
+  { op: 'write', operands: 'destination', remote: true },
+];
+
 export const NETWORK: readonly ProgramSpec[] = [
   {
-    names: ['curl', 'wget', 'http', 'https', 'httpie', 'xh', 'aria2c', 'lynx', 'w3m', 'links', 'fetch'],
+    // `-O` saves under the URL's own name; `-d @FILE`, `-F name=@FILE` and `-T FILE` send a file
+    names: ['curl'],
+    roles: ['http-client', 'downloader'],
+    argv: HTTP,
+    files: [
+      { op: 'write', options: ['-o', '--output'] },
+      { op: 'write', urls: {}, when: ['-O', '--remote-name', '--remote-name-all'] },
+      { op: 'read', sends: true, options: ['-T', '--upload-file'] },
+      {
+        op: 'read',
+        sends: true,
+        options: ['-d', '-F', '--data', '--data-binary', '--data-raw', '--data-urlencode', '--form', '--json'],
+        within: 'at',
+      },
+    ],
+  },
+  {
+    // without `-O` (alone or bundled, as in `-qO-`) wget saves under the URL's own name
+    names: ['wget'],
+    roles: ['http-client', 'downloader'],
+    argv: HTTP,
+    files: [
+      { op: 'write', options: ['-O', '--output-document'] },
+      {
+        op: 'write',
+        urls: { folder: ['-P', '--directory-prefix'] },
+        unless: ['-O', '--output-document', '--spider'],
+      },
+      { op: 'read', sends: true, options: ['--post-file', '--body-file'] },
+    ],
+  },
+  {
+    names: ['http', 'https', 'httpie', 'xh', 'aria2c', 'lynx', 'w3m', 'links', 'fetch'],
     roles: ['http-client', 'downloader'],
     argv: HTTP,
   },
   {
     // `-S PROGRAM` and `-o ProxyCommand=…` run a command to make the connection
-    names: ['scp', 'sftp'],
+    names: ['scp'],
     roles: ['ssh-client'],
     argv: { values: SSH_VALUES },
-    runs: [
-      { kind: 'option-text', options: ['-S'] },
-      { kind: 'option-text', options: ['-o'], keys: SSH_COMMAND_OPTIONS },
-    ],
+    runs: SSH_RUNS,
+    files: REMOTE_COPY,
   },
+  { names: ['sftp'], roles: ['ssh-client'], argv: { values: SSH_VALUES }, runs: SSH_RUNS },
   { names: ['mosh'], roles: ['ssh-client'], argv: { values: ['-p', '--port', '--ssh', '--server', '--predict'] } },
   {
     // `-e CMD` (and RSYNC_RSH) is the command that makes the connection, run here
@@ -119,6 +162,26 @@ export const NETWORK: readonly ProgramSpec[] = [
       ],
     },
     runs: [{ kind: 'option-text', options: ['-e', '--rsh'], env: ['RSYNC_RSH'] }],
+    // `--delete` (in any of its forms) deletes what the destination holds that the source does not
+    files: [
+      ...REMOTE_COPY,
+      {
+        op: 'delete',
+        how: 'recursive',
+        operands: 'destination',
+        remote: true,
+        when: [
+          '--del',
+          '--delete',
+          '--delete-before',
+          '--delete-during',
+          '--delete-delay',
+          '--delete-after',
+          '--delete-excluded',
+          '--delete-missing-args',
+        ],
+      },
+    ],
   },
   {
     names: ['nslookup', 'dig', 'host', 'drill'],

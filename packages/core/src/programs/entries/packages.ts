@@ -112,6 +112,7 @@ export const PACKAGES: readonly ProgramSpec[] = [
   {
     names: ['npm'],
     roles: ['package-manager', 'package-runner'],
+    ecosystem: 'npm',
     argv: NPM,
     cwd: ['--prefix'],
     runs: [
@@ -126,6 +127,7 @@ export const PACKAGES: readonly ProgramSpec[] = [
   {
     names: ['pnpm'],
     roles: ['package-manager', 'package-runner'],
+    ecosystem: 'npm',
     argv: {
       values: [
         '-C',
@@ -163,6 +165,7 @@ export const PACKAGES: readonly ProgramSpec[] = [
   {
     names: ['yarn'],
     roles: ['package-manager', 'package-runner'],
+    ecosystem: 'npm',
     argv: {
       values: [
         '--cwd',
@@ -185,18 +188,26 @@ export const PACKAGES: readonly ProgramSpec[] = [
   {
     names: ['uv'],
     roles: ['package-manager', 'package-runner'],
+    ecosystem: 'pypi',
     argv: PIP,
     runs: [
       { kind: 'package-runner', path: ['tool', 'run'], argv: { values: UVX, leading: true } },
       { kind: 'env-runner', path: 'run', argv: UV_RUN },
     ],
   },
-  { names: ['pip'], versioned: true, roles: ['package-manager'], argv: PIP },
-  { names: ['pdm', 'rye'], roles: ['package-manager'], argv: PIP },
-  { names: ['poetry', 'pipenv'], roles: ['package-manager'], argv: PIP, runs: [{ kind: 'env-runner', path: 'run' }] },
+  { names: ['pip'], versioned: true, roles: ['package-manager'], ecosystem: 'pypi', argv: PIP },
+  { names: ['pdm', 'rye'], roles: ['package-manager'], ecosystem: 'pypi', argv: PIP },
+  {
+    names: ['poetry', 'pipenv'],
+    roles: ['package-manager'],
+    ecosystem: 'pypi',
+    argv: PIP,
+    runs: [{ kind: 'env-runner', path: 'run' }],
+  },
   {
     names: ['pipx'],
     roles: ['package-manager', 'package-runner'],
+    ecosystem: 'pypi',
     argv: PIP,
     runs: [
       {
@@ -209,11 +220,13 @@ export const PACKAGES: readonly ProgramSpec[] = [
   {
     names: ['conda', 'mamba', 'micromamba'],
     roles: ['package-manager'],
+    ecosystem: 'conda',
     argv: { values: ['-n', '--name', '-p', '--prefix', '-c', '--channel', '--file'] },
   },
   {
     names: ['cargo'],
     roles: ['package-manager'],
+    ecosystem: 'crates',
     argv: {
       values: [
         '-F',
@@ -240,17 +253,24 @@ export const PACKAGES: readonly ProgramSpec[] = [
       ],
     },
   },
-  { names: ['gem'], roles: ['package-manager'], argv: GEM },
+  { names: ['gem'], roles: ['package-manager'], ecosystem: 'gems', argv: GEM },
   {
     names: ['bundle', 'bundler'],
     roles: ['package-manager'],
+    ecosystem: 'gems',
     argv: GEM,
     runs: [{ kind: 'env-runner', path: 'exec', argv: { values: ['--gemfile'], leading: true } }],
   },
-  { names: ['composer'], roles: ['package-manager'], argv: { values: ['-d', '--working-dir'] } },
+  {
+    names: ['composer'],
+    roles: ['package-manager'],
+    ecosystem: 'packagist',
+    argv: { values: ['-d', '--working-dir'] },
+  },
   {
     names: ['dotnet'],
     roles: ['package-manager'],
+    ecosystem: 'nuget',
     argv: {
       values: [
         '-v',
@@ -268,9 +288,10 @@ export const PACKAGES: readonly ProgramSpec[] = [
   {
     names: ['go'],
     roles: ['package-manager'],
+    ecosystem: 'go',
     argv: { values: ['-C', '-modfile', '-o', '-tags', '-ldflags', '-gcflags'], words: true },
   },
-  { names: ['mix'], roles: ['package-manager'] },
+  { names: ['mix'], roles: ['package-manager'], ecosystem: 'hex' },
   {
     names: [
       'brew',
@@ -288,6 +309,7 @@ export const PACKAGES: readonly ProgramSpec[] = [
       'pacman',
     ],
     roles: ['package-manager'],
+    ecosystem: 'system',
     argv: SYSTEM,
   },
 ];

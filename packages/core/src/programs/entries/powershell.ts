@@ -1,13 +1,21 @@
-import type { ArgvSpec, ProgramSpec } from '../types.js';
+import type { ArgvSpec, FileUse, ProgramSpec } from '../types.js';
 import { POWERSHELL_COMMON } from './files.js';
 
 // PowerShell's cmdlets, each with its built-in aliases. An alias that is also a POSIX program's
 // name (`rm`, `ls`, `cat`, `curl` in Windows PowerShell) keeps that program's entry for look-ups
-// by name; `cmdletOf` (../index.ts) gives the cmdlet it stands for in a PowerShell line.
+// by name; `cmdletOf` (../lookup.ts) gives the cmdlet it stands for in a PowerShell line.
 
 /** A cmdlet's parameters: whole words, compared without case; these take a value. */
 const cmdlet = (...values: string[]): ArgvSpec => ({ values, common: POWERSHELL_COMMON, words: true });
 const ITEM = cmdlet('-Path', '-LiteralPath');
+/** The parameters that name the file a cmdlet works on (the first in place when not named). */
+const PATH = ['-Path', '-LiteralPath'];
+const FILE_PATH = ['-FilePath', '-Path', '-LiteralPath'];
+/** Invoke-WebRequest's and Invoke-RestMethod's: `-OutFile` saves the answer, `-InFile` is sent. */
+const WEB_FILES: readonly FileUse[] = [
+  { op: 'write', options: ['-OutFile'] },
+  { op: 'read', sends: true, options: ['-InFile'] },
+];
 
 /** `-ArgumentList`, `-ArgumentLis`, … down to `shortest` characters (the dash included). */
 function prefixes(name: string, shortest: number): string[] {
@@ -21,20 +29,20 @@ export const POWERSHELL: readonly ProgramSpec[] = [
   {
     names: ['remove-item'],
     aliases: ['ri', 'rm', 'rmdir', 'del', 'erase', 'rd'],
-    roles: ['deleter'],
+    roles: ['deleter', 'item-changer'],
     argv: ITEM,
   },
   {
     names: ['get-childitem'],
     aliases: ['gci', 'ls', 'dir'],
-    roles: ['lister'],
+    roles: ['lister', 'looker'],
     argv: cmdlet('-Path', '-LiteralPath', '-Attributes'),
   },
-  { names: ['get-item'], aliases: ['gi'], roles: ['lister'], argv: ITEM },
+  { names: ['get-item'], aliases: ['gi'], roles: ['lister', 'looker'], argv: ITEM },
   {
     names: ['get-content'],
     aliases: ['gc', 'cat', 'type'],
-    roles: ['content-reader'],
+    roles: ['content-reader', 'looker'],
     argv: cmdlet(
       '-Path',
       '-LiteralPath',
@@ -48,34 +56,113 @@ export const POWERSHELL: readonly ProgramSpec[] = [
       '-ReadCount',
     ),
   },
-  { names: ['set-content'], aliases: ['sc'], argv: cmdlet('-Path', '-LiteralPath', '-Value', '-Encoding') },
-  { names: ['add-content'], aliases: ['ac'], argv: cmdlet('-Path', '-LiteralPath', '-Value', '-Encoding') },
-  { names: ['out-file'], argv: cmdlet('-FilePath', '-LiteralPath', '-Encoding', '-Width', '-InputObject') },
-  { names: ['tee-object'], aliases: ['tee'], argv: cmdlet('-FilePath', '-LiteralPath', '-Variable', '-InputObject') },
-  { names: ['copy-item'], aliases: ['cpi', 'cp', 'copy'], argv: cmdlet('-Path', '-LiteralPath', '-Destination') },
-  { names: ['move-item'], aliases: ['mi', 'mv', 'move'], argv: cmdlet('-Path', '-LiteralPath', '-Destination') },
-  { names: ['rename-item'], aliases: ['rni', 'ren'], argv: cmdlet('-Path', '-LiteralPath', '-NewName') },
-  { names: ['new-item'], aliases: ['ni'], roles: ['creator'], argv: cmdlet('-Path', '-Name', '-ItemType', '-Value') },
-  { names: ['set-item'], aliases: ['si'], argv: cmdlet('-Path', '-LiteralPath', '-Value') },
-  { names: ['set-itemproperty'], aliases: ['sp'], argv: cmdlet('-Path', '-LiteralPath', '-Name', '-Value', '-Type') },
-  { names: ['new-itemproperty'], argv: cmdlet('-Path', '-LiteralPath', '-Name', '-Value', '-PropertyType') },
-  { names: ['remove-itemproperty'], aliases: ['rp'], argv: cmdlet('-Path', '-LiteralPath', '-Name') },
-  { names: ['rename-itemproperty'], aliases: ['rnp'], argv: cmdlet('-Path', '-LiteralPath', '-Name', '-NewName') },
-  { names: ['set-location'], aliases: ['sl', 'cd', 'chdir'], argv: cmdlet('-Path', '-LiteralPath') },
-  { names: ['push-location'], aliases: ['pushd'], argv: cmdlet('-Path', '-LiteralPath') },
-  { names: ['pop-location'], aliases: ['popd'] },
+  {
+    names: ['set-content'],
+    aliases: ['sc'],
+    argv: cmdlet('-Path', '-LiteralPath', '-Value', '-Encoding'),
+    files: [{ op: 'write', how: 'truncate', options: PATH, operands: 0 }],
+  },
+  {
+    names: ['add-content'],
+    aliases: ['ac'],
+    argv: cmdlet('-Path', '-LiteralPath', '-Value', '-Encoding'),
+    files: [{ op: 'write', how: 'append', options: PATH, operands: 0 }],
+  },
+  {
+    names: ['out-file'],
+    argv: cmdlet('-FilePath', '-LiteralPath', '-Encoding', '-Width', '-InputObject'),
+    files: [{ op: 'write', how: 'truncate', append: ['-Append'], options: FILE_PATH, operands: 0 }],
+  },
+  {
+    names: ['tee-object'],
+    aliases: ['tee'],
+    argv: cmdlet('-FilePath', '-LiteralPath', '-Variable', '-InputObject'),
+    files: [{ op: 'write', how: 'truncate', append: ['-Append'], options: FILE_PATH, operands: 0 }],
+  },
+  {
+    names: ['copy-item'],
+    aliases: ['cpi', 'cp', 'copy'],
+    roles: ['item-changer'],
+    argv: cmdlet('-Path', '-LiteralPath', '-Destination'),
+    files: [
+      { op: 'read', how: 'copy', options: PATH, operands: 0 },
+      { op: 'write', options: ['-Destination'], operands: 1 },
+    ],
+  },
+  {
+    names: ['move-item'],
+    aliases: ['mi', 'mv', 'move'],
+    roles: ['item-changer'],
+    argv: cmdlet('-Path', '-LiteralPath', '-Destination'),
+    files: [
+      { op: 'delete', how: 'move', options: PATH, operands: 0 },
+      { op: 'write', options: ['-Destination'], operands: 1 },
+    ],
+  },
+  {
+    names: ['rename-item'],
+    aliases: ['rni', 'ren'],
+    roles: ['item-changer'],
+    argv: cmdlet('-Path', '-LiteralPath', '-NewName'),
+  },
+  {
+    // not a `creator`: `-Value` gives the new file its text
+    names: ['new-item'],
+    aliases: ['ni'],
+    roles: ['item-changer'],
+    argv: cmdlet('-Path', '-Name', '-ItemType', '-Value'),
+    files: [{ op: 'create', options: ['-Path'], operands: 0 }],
+  },
+  { names: ['set-item'], aliases: ['si'], roles: ['item-changer'], argv: cmdlet('-Path', '-LiteralPath', '-Value') },
+  {
+    names: ['set-itemproperty'],
+    aliases: ['sp'],
+    roles: ['item-changer'],
+    argv: cmdlet('-Path', '-LiteralPath', '-Name', '-Value', '-Type'),
+  },
+  {
+    names: ['new-itemproperty'],
+    roles: ['item-changer'],
+    argv: cmdlet('-Path', '-LiteralPath', '-Name', '-Value', '-PropertyType'),
+  },
+  {
+    names: ['remove-itemproperty'],
+    aliases: ['rp'],
+    roles: ['item-changer'],
+    argv: cmdlet('-Path', '-LiteralPath', '-Name'),
+  },
+  {
+    names: ['rename-itemproperty'],
+    aliases: ['rnp'],
+    roles: ['item-changer'],
+    argv: cmdlet('-Path', '-LiteralPath', '-Name', '-NewName'),
+  },
+  // they change only the folder the commands after them run in (the reader follows it)
+  {
+    names: ['set-location'],
+    aliases: ['sl', 'cd', 'chdir'],
+    roles: ['location-changer', 'looker'],
+    argv: cmdlet('-Path', '-LiteralPath'),
+  },
+  {
+    names: ['push-location'],
+    aliases: ['pushd'],
+    roles: ['location-changer', 'looker'],
+    argv: cmdlet('-Path', '-LiteralPath'),
+  },
+  { names: ['pop-location'], aliases: ['popd'], roles: ['location-changer', 'looker'] },
   {
     names: ['select-string'],
     aliases: ['sls'],
     roles: ['pattern-first'],
     argv: cmdlet('-Pattern', '-Path', '-LiteralPath'),
   },
-  { names: ['where-object'], aliases: ['where', '?'] },
-  { names: ['select-object'], aliases: ['select'] },
-  { names: ['sort-object'], aliases: ['sort'] },
+  { names: ['where-object'], aliases: ['where', '?'], roles: ['filter'] },
+  { names: ['select-object'], aliases: ['select'], roles: ['filter'] },
+  { names: ['sort-object'], aliases: ['sort'], roles: ['filter'] },
   { names: ['foreach-object'], aliases: ['%', 'foreach'] },
-  { names: ['write-output'], aliases: ['echo', 'write'] },
-  { names: ['write-host'] },
+  { names: ['write-output'], aliases: ['echo', 'write'], roles: ['printer', 'looker'] },
+  { names: ['write-host'], roles: ['printer'] },
   // its arguments are PowerShell code, read as the shell reads `eval`'s
   { names: ['invoke-expression'], aliases: ['iex'], roles: ['evaluator'], source: 'eval', dialect: 'powershell' },
   {
@@ -83,12 +170,14 @@ export const POWERSHELL: readonly ProgramSpec[] = [
     aliases: ['iwr', 'curl', 'wget'],
     roles: ['http-client', 'downloader'],
     argv: cmdlet('-Uri', '-OutFile', '-InFile', '-Method', '-Body', '-Headers', '-ContentType', '-UserAgent'),
+    files: WEB_FILES,
   },
   {
     names: ['invoke-restmethod'],
     aliases: ['irm'],
     roles: ['http-client', 'downloader'],
     argv: cmdlet('-Uri', '-OutFile', '-InFile', '-Method', '-Body', '-Headers', '-ContentType', '-UserAgent'),
+    files: WEB_FILES,
   },
   { names: ['start-bitstransfer'], roles: ['http-client', 'downloader'], argv: cmdlet('-Source', '-Destination') },
   { names: ['send-mailmessage'], argv: cmdlet('-SmtpServer', '-To', '-From', '-Subject', '-Body', '-Attachments') },

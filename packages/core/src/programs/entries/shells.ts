@@ -66,7 +66,7 @@ export const SHELLS: readonly ProgramSpec[] = [
   },
   {
     names: ['cmd'],
-    roles: ['shell'],
+    roles: ['shell', 'cmd-command'],
     source: 'cmd',
     dialect: 'cmd',
     argv: { slash: true, leading: true },

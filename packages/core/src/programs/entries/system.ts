@@ -3,6 +3,11 @@ import type { ProgramSpec } from '../types.js';
 // Programs that manage processes, users and the computer itself.
 
 export const SYSTEM: readonly ProgramSpec[] = [
+  // they tell what the computer is, who runs it, where a program is, or whether a test holds
+  {
+    names: ['pwd', 'which', 'whereis', 'whoami', 'id', 'uname', 'test', '[', 'true', 'false'],
+    roles: ['looker'],
+  },
   // `kill -s KILL 42`, `kill -9 42`
   { names: ['kill'], argv: { values: ['-s', '-n', '--signal'] } },
   {
@@ -32,28 +37,4 @@ export const SYSTEM: readonly ProgramSpec[] = [
     },
   },
   { names: ['gpasswd'], argv: { values: ['-a', '-d', '-M', '-A'] } },
-  {
-    // the Codex CLI: `codex -c key=value features disable hooks`
-    names: ['codex'],
-    argv: {
-      values: [
-        '-c',
-        '--config',
-        '-m',
-        '--model',
-        '-p',
-        '--profile',
-        '-s',
-        '--sandbox',
-        '-a',
-        '--ask-for-approval',
-        '-C',
-        '--cd',
-        '-i',
-        '--image',
-        '--enable',
-        '--disable',
-      ],
-    },
-  },
 ];

@@ -4,8 +4,8 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Call, Environment, Evaluation, ToolStep } from '@guard/core';
 import { evaluate, fingerprint, rememberedBy, settle, viewOf } from '@guard/core';
-import type { ChatMemory, MemoryOptions } from '../../src/state/memory.js';
-import { chatEvent, chatSessions, openChat } from '../../src/state/memory.js';
+import type { ChatMemory, MemoryOptions } from '../../src/hook/session.js';
+import { chatEvent, chatSessions, openChat } from '../../src/hook/session.js';
 import { chatFile, loadChat } from '../../src/state/chats.js';
 import { GUARD_ON_NOTICE } from '@guard/adapters/messages';
 

@@ -1,0 +1,74 @@
+import type { AgentFiles } from '../adapter.js';
+
+/** The kinds of step the payload reader makes of Codex's tools. */
+export type ToolKind = 'shell' | 'patch' | 'other';
+
+/**
+ * Codex's own tools by name, and the step each is: every shell variant arrives as Bash with one
+ * command string; apply_patch carries its patch text in the same field. A subagent's spawn is no
+ * step on the machine (the subagent's own steps come through the hook).
+ */
+export const TOOLS = {
+  Bash: 'shell',
+  apply_patch: 'patch',
+  spawn_agent: 'other',
+  collaborationspawn_agent: 'other',
+} as const satisfies Readonly<Record<string, ToolKind>>;
+
+/** Codex's top-level options that take a value as the next argument (so that value is not the subcommand). */
+export const VALUE_OPTIONS = [
+  '-c',
+  '--config',
+  '-m',
+  '--model',
+  '-p',
+  '--profile',
+  '-s',
+  '--sandbox',
+  '-a',
+  '--ask-for-approval',
+  '-C',
+  '--cd',
+  '-i',
+  '--image',
+  '--enable',
+  '--disable',
+  '--add-dir',
+  '--local-provider',
+];
+
+/**
+ * Codex's files and switches as data (see AgentFiles). Its folder is `$CODEX_HOME`, by default
+ * `~/.codex`; a project has its own `.codex` folder.
+ */
+export const codexFiles: AgentFiles = {
+  homes: [{ variable: 'CODEX_HOME', default: '~/.codex' }],
+  // hooks.json holds guard's entries; config.toml can switch hooks off ([features] hooks = false)
+  hooks: ['$CODEX_HOME/hooks.json', '$CODEX_HOME/config.toml', '.codex/hooks.json', '.codex/config.toml'],
+  folders: ['$CODEX_HOME', '~/.codex'],
+  settings: ['$CODEX_HOME/config.toml', '.codex/config.toml'],
+  rules: ['AGENTS.md', 'AGENTS.override.md', '$CODEX_HOME/skills/**', '.codex/skills/**', '.agents/skills/**'],
+  memory: ['$CODEX_HOME/memories/**', '.codex/memories/**'],
+  mcp: [],
+  tools: TOOLS,
+  // Seconds. Codex runs the command through the user's login shell (`$SHELL -lc`), whose profile
+  // can be slow, and lets the tool run when a hook times out; guard answers within this less its
+  // margin (21 s), and 30 s is far below Codex's 600 s default. Codex's trust hash covers the timeout, so changing this
+  // number makes every user re-trust the hook: keep it a constant.
+  hookTimeout: 30,
+  hooksOff: [],
+  program: {
+    names: ['codex'],
+    // `codex -c key=value features disable hooks`
+    argv: { values: VALUE_OPTIONS },
+    hooksOff: [
+      // hooks nobody reviewed trusted for the run
+      { flag: '--dangerously-bypass-hook-trust' },
+      // `-c features.hooks=false`, or one of guard's hooks switched off in `hooks.state`
+      { option: ['-c', '--config'], value: String.raw`(?:^|\.)(?:codex_)?hooks\s*=\s*false\b` },
+      { option: ['-c', '--config'], value: String.raw`^(?=[\s\S]*hooks\.state)[\s\S]*\benabled\s*=\s*false\b` },
+      { option: ['--disable'], value: '^(?:codex_)?hooks$' },
+      { operands: [['features'], ['disable'], ['hooks', 'codex_hooks']] },
+    ],
+  },
+};

@@ -1,0 +1,118 @@
+import type { Verdict } from '@guard/core';
+import { quoteWord } from '@guard/core';
+import type { AgentAnswers, HookFiles, HookReply } from './adapter.js';
+import { filesGoneMessage } from './messages.js';
+
+/**
+ * The hook command that answers by itself when guard's files are gone. After `npm rm -g` without
+ * `guard uninstall --all`, or once the Node setup named is upgraded away, the agent still runs
+ * guard's command on every call; run bare, it fails ("Cannot find module …", exit 1), and most
+ * agents then run the step unchecked. So setup writes (on POSIX)
+ *
+ *   /bin/sh -c 'test -x "$1" && test -f "$2" && exec "$1" "$2" hook <agent> [--event NAME];
+ *               printf "%s\n" "$3"' guard '<node>' '<hook script>' '<answer>'
+ *
+ * (one line): while both files are there the shell becomes guard's hook (`exec`); otherwise it
+ * prints the answer, what guard answers when it could not check a step (ask, or block under
+ * fail-closed) in the agent's own reply for that event, made at setup time from the agent's
+ * `toReply` and `toEventReply`. It is one program and its words, each in single quotes (a `'`
+ * escaped outside them), so every agent reads it alike: those that run it through a shell (`sh -c`,
+ * bash, Codex's login shell, fish included) and Cursor, which splits a command into words itself.
+ * The program it runs is named by `$1` and `$2`, which guard's shell reader binds, so an agent that
+ * runs the command itself is seen running guard's hook (guard.tamper). No form like it keeps the
+ * quoting of cmd.exe and PowerShell, so on Windows setup writes the plain command.
+ */
+
+/** What a hook command of this form holds. */
+export interface Fallback {
+  /** The plain command it stands for while guard's files are there (`"<node>" "<script>" hook <agent> …`). */
+  readonly command: string;
+  /** The files it checks first. */
+  readonly files: HookFiles;
+  /** What it answers when either is gone. */
+  readonly reply: HookReply;
+}
+
+/**
+ * What the hook command answers for `event` when guard's files are gone: ask, or block under
+ * fail-closed. An agent that asks by a block (Codex, Gemini CLI) gets the block's words either way:
+ * its ask would have the agent get the person's yes for guard, which is not there to take it; and
+ * so its command does not change with fail-closed (Codex trusts a hook by its command's hash).
+ */
+export function fallbackReply(agent: AgentAnswers, event: string, failClosed: boolean): HookReply {
+  if (!agent.stepEvents.includes(event)) return agent.toEventReply(event, filesGoneMessage(agent.id, false));
+  const message = filesGoneMessage(agent.id, true);
+  const verdict: Verdict = {
+    decision: failClosed || agent.capabilities.ask === 'block-then-chat' ? 'block' : 'ask',
+    findings: [],
+    agentMessage: message,
+    userMessage: message,
+  };
+  return agent.toReply(verdict, { event, canAsk: agent.capabilities.askEvents.includes(event), failClosed });
+}
+
+// The words after the hook script in guard's plain command: `hook <agent>`, maybe `--event NAME`.
+const TAIL = /\shook\s+([a-z][a-z0-9-]*(?:\s+--event\s+[A-Za-z][\w-]*)?)\s*$/;
+
+/** The script: run Node (`$1`) on the hook script (`$2`) with `tail` while both are there, else print `$3`. */
+function script(tail: string, newline: boolean, exitCode: number): string {
+  const exit = exitCode === 0 ? '' : `; exit ${exitCode}`;
+  return `test -x "$1" && test -f "$2" && exec "$1" "$2" hook ${tail}; printf "%s${newline ? '\\n' : ''}" "$3"${exit}`;
+}
+
+/** The plain command `command` (its `hook <agent> …` words), run only while `files` are both there; else `reply`. */
+export function withFallback(command: string, files: HookFiles, reply: HookReply): string {
+  const tail = TAIL.exec(command)?.[1]?.replace(/\s+/g, ' ');
+  if (tail === undefined) throw new Error(`not a command of guard's: ${command}`);
+  const newline = reply.stdout.endsWith('\n');
+  const text = newline ? reply.stdout.slice(0, -1) : reply.stdout;
+  // the command stays one line (an agent's file shows it)
+  if (text.includes('\n')) throw new Error('a fallback answer must be one line');
+  const words = [script(tail, newline, reply.exitCode), files.node, files.script, text].map(shellWord);
+  return `/bin/sh -c ${words[0] ?? ''} guard ${words.slice(1).join(' ')}`;
+}
+
+// One word as shellWord() writes it, and the script as script() writes it (its variable parts as groups).
+const WORD = String.raw`(?:'[^']*'|\\.)+`;
+const SCRIPT = script('@TAIL@', false, 0)
+  .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  .replace('@TAIL@', '([a-z][a-z0-9-]*(?: --event [A-Za-z][\\w-]*)?)')
+  .replace('%s', '%s((?:\\\\n)?)')
+  .concat('(?:; exit ([1-9][0-9]{0,2}))?');
+const FORM = new RegExp(String.raw`^/bin/sh -c '${SCRIPT}' guard (${WORD}) (${WORD}) (${WORD})$`);
+
+/** What a command written by withFallback() holds; undefined for any other command. */
+export function readFallback(command: string): Fallback | undefined {
+  const match = FORM.exec(command);
+  if (match === null) return undefined;
+  const [, tail = '', newline = '', exit, node = '', path = '', text = ''] = match;
+  const files = { node: unquoted(node), script: unquoted(path) };
+  return {
+    command: `${quoteWord(files.node, 'double')} ${quoteWord(files.script, 'double')} hook ${tail}`,
+    files,
+    reply: { stdout: `${unquoted(text)}${newline === '' ? '' : '\n'}`, exitCode: Number(exit ?? 0) },
+  };
+}
+
+/** The plain command a command written by withFallback() stands for, or the command itself. */
+export function plainCommand(command: string): string {
+  return readFallback(command)?.command ?? command;
+}
+
+/**
+ * A word every shell reads alike: runs in single quotes, each `'` escaped outside them, and so is a
+ * `\` before a `'` or a `\` or at the end (fish reads those two pairs even inside single quotes).
+ */
+function shellWord(text: string): string {
+  if (text === '') return "''";
+  return text.replace(/'|\\(?=['\\]|$)|(?:[^'\\]|\\(?!['\\]|$))+/g, (part) =>
+    part === "'" || part === '\\' ? `\\${part}` : `'${part}'`,
+  );
+}
+
+function unquoted(word: string): string {
+  return word.replace(
+    /'([^']*)'|\\(.)/g,
+    (_, quoted: string | undefined, escaped: string | undefined) => quoted ?? escaped ?? '',
+  );
+}

@@ -1,0 +1,67 @@
+import { posix } from 'node:path';
+import type { AgentKnowledge, AgentProgram } from '@guard/core';
+import { agentKnowledge as indexed } from '@guard/core';
+import type { Agent, AgentFiles, Locations } from './adapter.js';
+
+/** Where the variables come from: the environment the agent runs in, and the home folder. */
+type Where = Pick<Locations, 'home' | 'env'>;
+
+const VARIABLE = /^\$([A-Za-z_][A-Za-z0-9_]*)(?=\/|$)/;
+
+/**
+ * A path of the declaration with its `$VARIABLE` put in: the variable's value where it is set (an
+ * empty one counts as unset), else its default. `~` stays as written (a pattern in a home folder).
+ */
+function resolved(files: AgentFiles, path: string, where: Where): string {
+  const named = VARIABLE.exec(path);
+  if (!named) return path;
+  const home = files.homes.find((candidate) => candidate.variable === named[1]);
+  if (home === undefined) throw new Error(`${path}: ${named[1]} is not one of the agent's homes`);
+  const rest = path.slice(named[0].length);
+  const value = where.env[home.variable];
+  const base = value === undefined || value === '' ? resolved(files, home.default, where) : value;
+  return rest === '' ? base : posix.join(base, rest);
+}
+
+/** The folder (or file) a variable of the declaration names on this machine: its value, or its default in this home. */
+export function homeFolder(files: AgentFiles, variable: string, where: Where): string {
+  const path = resolved(files, `$${variable}`, where);
+  return path === '~' ? where.home : path.startsWith('~/') ? posix.join(where.home, path.slice(2)) : path;
+}
+
+/** The step an agent's tool is, from the table its declaration holds; undefined for a tool not in it. */
+export function toolKind<K extends string>(tools: Readonly<Record<string, K>>, name: string): K | undefined {
+  return Object.hasOwn(tools, name) ? tools[name] : undefined;
+}
+
+/**
+ * What core knows of the agents: every declaration with its variables resolved in the environment
+ * the agent runs in (the hook's, never the resident checker's own), read by core's agentKnowledge().
+ */
+export function agentKnowledge(agents: readonly Agent[], where: Where): AgentKnowledge {
+  const lists = { hooks: [], folders: [], settings: [], rules: [], memory: [], mcp: [], hooksOff: [] } as Record<
+    'hooks' | 'folders' | 'settings' | 'rules' | 'memory' | 'mcp' | 'hooksOff',
+    string[]
+  >;
+  const variables: Record<string, string> = {};
+  const programs: AgentProgram[] = [];
+  for (const { files } of agents) {
+    for (const key of ['hooks', 'folders', 'settings', 'rules', 'memory', 'mcp'] as const)
+      for (const path of files[key]) lists[key].push(resolved(files, path, where));
+    lists.hooksOff.push(...files.hooksOff);
+    for (const home of files.homes) variables[home.variable] = homeFolder(files, home.variable, where);
+    if (files.program !== undefined) programs.push(files.program);
+  }
+  const unique = (list: readonly string[]): string[] => [...new Set(list)];
+  return indexed({
+    hooks: unique(lists.hooks),
+    folders: unique(lists.folders),
+    settings: unique(lists.settings),
+    rules: unique(lists.rules),
+    memory: unique(lists.memory),
+    mcp: unique(lists.mcp),
+    variables,
+    hooksOff: unique(lists.hooksOff),
+    programs,
+  });
+}

@@ -1,0 +1,256 @@
+// The hook's third stage: decide. guard off, an event that is not a step (the session layer's),
+// or a step: the chat's memory, the project's policy, the rules with git and the disk behind a
+// probe, the second opinion, and core's settle against the chat. It writes nothing of its own: what
+// the answer leaves to keep goes into the decision, for the record stage once the reply is out.
+import { existsSync } from 'node:fs';
+import type { HookInput, ReplyContext } from '@guard/adapters';
+import type { Change, Evaluation, Probe, Settled } from '@guard/core';
+import { consultable, evaluate, keepsServer, rememberedBy, settle, viewOf } from '@guard/core';
+import { projectYes } from '../state/allowed.js';
+import type { Settings } from '../state/settings.js';
+import type { TimedProbe } from '../world/probe.js';
+import { createProbe } from '../world/probe.js';
+import { projectPolicy } from '../world/project-policy.js';
+import type { AgentPayload } from './adapter.js';
+import type { Call, CallEntry } from './call.js';
+import { describeInput, oneLine } from './call.js';
+import { isBrokenCode, NO_OBJECTION } from './failure.js';
+import type { Answer, Clock } from './reply.js';
+import type { Consulted, ConsultInput } from './second-opinion.js';
+import type { ChatMemory, SessionLayer } from './session.js';
+import { chatSessions, NO_MEMORY } from './session.js';
+import type { ReadStep } from './step.js';
+
+/** What the call leaves to write once its reply is out (the record stage's). */
+export interface Afterwards {
+  /**
+   * The chat the step was judged in, what the answer changes in it, and an MCP server whose tool
+   * goes ahead (known from now on, if the chat asked about it): kept only if this answer went out.
+   */
+  readonly chat?: { readonly memory: ChatMemory; readonly change: Change; readonly server?: string };
+  /** The second opinion paused after its failures: a line of its own in the log. */
+  readonly paused?: string;
+  /** The session layer, for its housekeeping. */
+  readonly session?: SessionLayer;
+}
+
+/** The answer decided on, and what it leaves to record. */
+export interface Decision extends Answer {
+  readonly after: Afterwards;
+}
+
+type StepInput = Extract<HookInput, { type: 'step' }>;
+
+const DAY_MS = 86_400_000;
+
+/** The most one git question may take in a hook call, and what is kept back from the deadline for answering. */
+const GIT_BUDGET_MS = 1_000;
+const ANSWER_RESERVE_MS = 400;
+
+/**
+ * What the second opinion leaves of the hook's deadline for everything after it: settling, the
+ * reply, the log and saving the chat, on a busy machine.
+ */
+const AFTER_OPINION_MS = 400;
+
+/** Decides the answer to the call as read; throws what fails (the failure answer follows). */
+export async function decide(call: Call, { settings, input }: ReadStep, clock: Clock): Promise<Decision> {
+  if (!settings.enabled) return off(call.payload, input, settings);
+  const session = call.deps.session ?? guardSessions(call, settings);
+  if (input.type === 'step') return judge(call, input, settings, clock, session);
+  if (input.type === 'start') clock.starting();
+  const notice = await session.onEvent(call.agent, input, call.guardHome);
+  return {
+    reply: call.payload.toEventReply(input.event, notice),
+    entry: { ...describeInput(input, input.event), how: input.type === 'ignore' ? 'ignored' : 'event' },
+    after: { session },
+  };
+}
+
+/** guard's own session layer: chat memory in guard's folder, per the settings. */
+function guardSessions(call: Call, settings: Settings): SessionLayer {
+  return chatSessions({
+    guardHome: call.guardHome,
+    env: call.env,
+    strict: settings.strict,
+    idleMs: settings.idleDays * DAY_MS,
+    scanEnv: call.io.env,
+    startedAt: call.started,
+  });
+}
+
+/** A step: judged by the rules against the chat, its project and the disk, then settled in the chat. */
+async function judge(
+  call: Call,
+  input: StepInput,
+  settings: Settings,
+  clock: Clock,
+  session: SessionLayer,
+): Promise<Decision> {
+  const { step } = input;
+  const { deps, payload } = call;
+  const failClosed = settings.failClosed;
+  const memory = await chatMemory(call, session, step, failClosed);
+  const { policy, error: policyError } = await (deps.policy ?? projectPolicy)(step.projectRoot);
+  // git gets what is left of the deadline after what answering and saving need, so a slow git
+  // ends in a "could not check" in time rather than in the deadline's failure answer
+  const probe: Probe & Partial<TimedProbe> =
+    deps.probe?.() ??
+    createProbe({ timeoutMs: GIT_BUDGET_MS, answerBy: clock.due() - ANSWER_RESERVE_MS, env: call.io.env });
+  const evaluation = evaluate(step, {
+    ...call.env,
+    probe,
+    session: viewOf(memory.chat),
+    policy,
+    failClosed,
+    remembered: rememberedBy(memory.chat, projectYes(call.guardHome, step.projectRoot)),
+    ...(deps.rules === undefined ? {} : { rules: deps.rules }),
+  });
+  const asked = {
+    canAsk: input.canAsk,
+    ask: payload.capabilities.ask,
+    deferred: input.deferAsk === true,
+    mode: settings.mode,
+    ...(memory.announce === undefined ? {} : { announce: memory.announce }),
+  };
+  // fail-closed: a look guard could not finish in time is a failure, and a failure blocks
+  if (failClosed && probe.gaveUp?.() === true && evaluation.decision !== 'block')
+    throw new Error('git did not answer within its time budget, so guard could not check this step');
+  // the rules' verdict stands should the deadline come before the rest (the second opinion, settling)
+  call.known.checked = evaluation;
+  // the second opinion may raise what the rules let through (only loaded when it is on)
+  const opinion =
+    settings.secondOpinion.on && input.deferAsk !== true && consultable(step, evaluation)
+      ? await secondOpinion(call, clock, settings.secondOpinion, {
+          step,
+          evaluation,
+          chat: memory.chat,
+          idleMs: settings.idleDays * DAY_MS,
+        })
+      : undefined;
+  const judged = opinion?.evaluation ?? evaluation;
+  const settled = settle(memory.chat, step, judged, asked, { now: Date.now(), exists: existsSync });
+  const entry = stepEntry(judged, settled, input.canAsk);
+  return {
+    reply: payload.toReply(settled.verdict, replyContext(input, failClosed, settled, payload)),
+    entry: {
+      ...describeInput(input, input.event),
+      ...(policyError === undefined ? {} : { error: `project policy: ${policyError}` }),
+      ...entry,
+      ...(judged !== evaluation && entry.how === 'rules' ? { how: 'second-opinion' as const } : {}),
+      ...(opinion?.record === undefined ? {} : { opinion: opinion.record }),
+    },
+    after: {
+      chat: {
+        memory,
+        change: opinion?.change === undefined ? settled.change : { ...settled.change, opinion: opinion.change },
+        // a new or changed MCP server whose tool goes ahead after a yes is known from now on
+        ...(step.kind === 'mcp' && keepsServer(settled) ? { server: step.server } : {}),
+      },
+      ...(opinion?.paused === undefined ? {} : { paused: opinion.paused }),
+      session,
+    },
+  };
+}
+
+/**
+ * The chat's memory for a step. When it cannot be read, fail-closed blocks (a failure); fail-open
+ * judges the step as the first of a fresh chat, so every rule that needs no memory still applies.
+ */
+async function chatMemory(
+  call: Call,
+  session: SessionLayer,
+  step: StepInput['step'],
+  failClosed: boolean,
+): Promise<ChatMemory> {
+  try {
+    return await session.forStep(call.agent, step, call.guardHome);
+  } catch (error) {
+    // guard's own code that could not be loaded (the chat-start scan) is a failure, never a fresh chat
+    if (failClosed || isBrokenCode(error)) throw error;
+    const problem = `the chat's memory could not be read (${oneLine(error)}); judged as a fresh chat`;
+    call.known.problems.push(problem);
+    call.io.err(`guard: ${problem}\n`);
+    return NO_MEMORY;
+  }
+}
+
+/** The second opinion on a step the rules let through, within what is left of the deadline. */
+async function secondOpinion(
+  call: Call,
+  clock: Clock,
+  second: Settings['secondOpinion'] & { on: true },
+  asked: Pick<ConsultInput, 'step' | 'evaluation' | 'chat' | 'idleMs'>,
+): Promise<Consulted> {
+  if ('problem' in second)
+    return {
+      evaluation: asked.evaluation,
+      record: { outcome: 'unavailable', why: `its settings cannot be used (${second.problem})` },
+    };
+  const { consult } = await import('./second-opinion.js');
+  return consult({
+    ...asked,
+    guardHome: call.guardHome,
+    agent: call.agent,
+    config: second.config,
+    env: call.io.env,
+    timeLeftMs: clock.due() - Date.now() - AFTER_OPINION_MS,
+    ...(call.deps.post === undefined ? {} : { post: call.deps.post }),
+  });
+}
+
+/** What the adapter needs to word the answer to a step. */
+function replyContext(input: StepInput, failClosed: boolean, settled: Settled, payload: AgentPayload): ReplyContext {
+  // how long a yes lasts is told where guard learns of the yes (the person's message, or the
+  // result), once the person chose a mode: in standard the ask reads word for word as it always has
+  const carries =
+    settled.mode !== 'standard' && (payload.capabilities.ask === 'block-then-chat' || payload.capabilities.results);
+  return {
+    event: input.event,
+    canAsk: input.canAsk,
+    failClosed,
+    ...(settled.approvalCode === undefined ? {} : { approvalCode: settled.approvalCode }),
+    ...(settled.notice === undefined ? {} : { notice: settled.notice }),
+    ...(settled.yesLasts === undefined || !carries ? {} : { yesLasts: settled.yesLasts }),
+  };
+}
+
+/** The log fields of a judged step: the rules' verdict, what the agent was told where it differs, and how. */
+export function stepEntry(evaluation: Evaluation, settled: Settled, canAsk: boolean): CallEntry {
+  if (settled.how === 'deferred') {
+    return { decision: 'allow', rules: [], how: 'ignored', reason: 'judged again on the next event for this call' };
+  }
+  const told = settled.verdict.decision;
+  // an ask nobody can answer reaches the agent as a block
+  const answer = told === 'ask' && !canAsk ? 'block' : told !== evaluation.decision ? told : undefined;
+  return {
+    decision: evaluation.decision,
+    ...(answer === undefined ? {} : { answer }),
+    // a step an earlier yes let through names the rules that yes was for
+    rules: (evaluation.findings.length > 0 ? evaluation.findings : evaluation.remembered).map(
+      (finding) => finding.ruleId,
+    ),
+    ...(evaluation.findings[0] === undefined ? {} : { reason: evaluation.findings[0].reason }),
+    ...(settled.approvalCode === undefined ? {} : { code: settled.approvalCode }),
+    how: settled.how,
+    // the mode that answered, where it is not the default
+    ...(settled.mode === 'standard' ? {} : { mode: settled.mode }),
+  };
+}
+
+/** guard is off: no objection to anything, in the agent's own words, logged as such. */
+function off(payload: AgentPayload, input: HookInput, settings: Settings): Decision {
+  const reply =
+    input.type === 'step'
+      ? payload.toReply(NO_OBJECTION, { event: input.event, canAsk: input.canAsk, failClosed: settings.failClosed })
+      : payload.toEventReply(input.event, undefined);
+  return {
+    reply,
+    entry: {
+      ...describeInput(input, input.event),
+      ...(input.type === 'step' ? { decision: 'allow' as const } : {}),
+      how: 'off',
+    },
+    after: {},
+  };
+}

@@ -1,0 +1,46 @@
+// The hook's second stage: read the step (the settings it is judged under, and the payload on
+// stdin as the agent's adapter reads it). What it learns goes into the call's `known` as soon as it
+// is known, so a failure later in this stage is still answered in the right shape.
+import type { HookInput } from '@guard/adapters';
+import type { Settings } from '../state/settings.js';
+import { effectiveSettings } from '../state/settings.js';
+import type { Call } from './call.js';
+import { MAX_INPUT_BYTES, readAll, sniffEvent, textOf } from './input.js';
+
+/** The step as read: the settings it is judged under, and the payload. */
+export interface ReadStep {
+  readonly settings: Settings;
+  readonly input: HookInput;
+}
+
+/** Reads the settings and the payload; throws what cannot be read (the failure answer follows). */
+export async function readStep(call: Call): Promise<ReadStep> {
+  const { io, known } = call;
+  // a broken settings.yaml never loosens: the last good settings, or the strictest
+  const { settings, problem } = await effectiveSettings(call.guardHome);
+  known.settings = settings;
+  if (problem !== undefined) {
+    known.problems.push(problem);
+    io.err(`guard: ${problem}\n`);
+  }
+  // what arrives is kept where the deadline can read it, should the payload never end
+  const parts: Buffer[] = [];
+  known.read = () => textOf(parts);
+  const { text, json: parsed } = await readAll(io.stdin, MAX_INPUT_BYTES, parts);
+  if (text.trim() === '') throw new Error('stdin was empty: no payload to read');
+  // should the payload not be readable, a failure is still answered in its event's shape
+  known.event ??= sniffEvent(text);
+  let json = parsed;
+  if (json === undefined) {
+    try {
+      json = JSON.parse(text);
+    } catch {
+      // the parser's own message quotes the payload, which may hold a key: keep only the fact
+      throw new Error(`the payload is not valid JSON (${text.length} characters)`);
+    }
+  }
+  const input = call.payload.read(json, call.event, io.parentArgs());
+  known.input = input;
+  known.event = input.event;
+  return { settings, input };
+}

