@@ -16,13 +16,17 @@ const conditions = ['@guard/source', 'module', 'node', 'development|production']
  */
 const SLOW_FIRST = [
   'test/self-attack/faults.test.ts',
-  'test/hook/resident.test.ts',
   'test/hook/scenarios.test.ts',
-  'packages/core/test/redos.test.ts',
-  'test/e2e/copilot.test.ts',
+  'test/hook/scenarios-mcp.test.ts',
   'test/self-attack/tamper.test.ts',
   'test/e2e/codex.test.ts',
-  'packages/cli/test/state/chats.test.ts',
+  'packages/cli/test/state/locked-files.test.ts',
+  'test/e2e/copilot.test.ts',
+  'packages/core/test/redos.test.ts',
+  'test/hook/resident.test.ts',
+  'test/hook/replay.test.ts',
+  'packages/cli/test/e2e/cli-bundle.test.ts',
+  'packages/cli/test/e2e/setup.test.ts',
 ];
 
 class SlowFirst extends BaseSequencer {

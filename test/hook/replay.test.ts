@@ -226,9 +226,11 @@ describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (
     'stdin left open in the middle of a payload ($command…): $decision at the deadline',
     async ({ command, decision }) => {
       const before = logLines(OPEN).length;
+      // counted from the process's start: stretched on a busy machine, so that what was written is
+      // read by then
       const { exited, child, stdout } = openStdin(
         `{"hook_event_name": "PreToolUse", "tool_input": {"command": "${command}`,
-        300,
+        scaled(300),
       );
       // the answer is in the log once it went out; the process ends when the agent closes stdin
       for (let waited = 0; (logLines(OPEN).length === before || stdout() === '') && waited < scaled(8_000); waited += 50)
