@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import {
   chmodSync,
   cpSync,
@@ -13,6 +13,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { AgentId } from '../../packages/adapters/src/index.js';
 import { AGENTS as REGISTRY } from '../../packages/adapters/src/agents.js';
@@ -72,8 +73,12 @@ interface Fault {
   readonly name: string;
   /** Skipped where the mechanism does not exist on this machine (with why). */
   readonly skip?: string | false;
-  /** Breaks a fresh copy of guard's folder (and the project) for one chat of one agent. */
-  arrange(place: Place): Arranged | void;
+  /**
+   * Breaks a fresh copy of guard's folder (and the project) for one chat of one agent. (What starts
+   * a process awaits it: the cases run side by side, and a wait that held up this process would
+   * count against the runs of the others.)
+   */
+  arrange(place: Place): Arranged | void | Promise<Arranged | void>;
   /** After an asked step's run: what is wrong with guard's folder, if anything. */
   readonly after?: (place: Place) => string | undefined;
 }
@@ -88,11 +93,13 @@ interface Place {
 const isRoot = process.getuid?.() === 0;
 const hasDevZero = existsSync('/dev/zero');
 
+const run = promisify(execFile);
+
 /** A named pipe nobody writes to: a read of it waits forever. */
-function fifo(path: string): void {
+async function fifo(path: string): Promise<void> {
   mkdirSync(join(path, '..'), { recursive: true });
   rmSync(path, { force: true });
-  execFileSync('mkfifo', [path]);
+  await run('mkfifo', [path]);
 }
 
 const hasMkfifo = (() => {
@@ -105,11 +112,12 @@ const hasMkfifo = (() => {
 })();
 
 /** A PID that no process has now: a child that ran and was reaped. */
-function deadPid(): number {
-  // execFileSync returns once the child has exited and been reaped
-  return Number(
-    execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }),
-  );
+async function deadPid(): Promise<number> {
+  // execFile calls back once the child has exited and been reaped
+  const { stdout } = await run(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+    encoding: 'utf8',
+  });
+  return Number(stdout);
 }
 
 const settingsFile = (place: Place): string => join(place.guardHome, 'settings.yaml');
@@ -240,20 +248,20 @@ const CODE_AND_DATA_FAULTS: readonly Fault[] = [
   {
     name: "guard's folder is read-only (chmod; root writes anyway)",
     skip: isRoot && 'running as root',
-    arrange: (p) => void execFileSync('chmod', ['-R', 'a-w', p.guardHome]),
+    arrange: async (p) => void (await run('chmod', ['-R', 'a-w', p.guardHome])),
   },
   // locks
   {
     name: 'a lock left by a killed hook',
-    arrange: (p) => writeText(`${chatOf(p)}.lock`, String(deadPid())),
+    arrange: async (p) => writeText(`${chatOf(p)}.lock`, String(await deadPid())),
     after: remembered,
   },
   {
     // by its age alone such a lock stays fresh until after a waiter gives up: only knowing that its
     // holder is gone lets the chat be saved
     name: 'a lock left by a killed hook, dated two seconds ahead',
-    arrange: (p) => {
-      writeText(`${chatOf(p)}.lock`, String(deadPid()));
+    arrange: async (p) => {
+      writeText(`${chatOf(p)}.lock`, String(await deadPid()));
       const later = new Date(Date.now() + 2_000);
       utimesSync(`${chatOf(p)}.lock`, later, later);
     },
@@ -261,8 +269,8 @@ const CODE_AND_DATA_FAULTS: readonly Fault[] = [
   },
   {
     name: 'a lock left by a killed hook, dated in the future',
-    arrange: (p) => {
-      writeText(`${chatOf(p)}.lock`, String(deadPid()));
+    arrange: async (p) => {
+      writeText(`${chatOf(p)}.lock`, String(await deadPid()));
       const later = new Date(Date.now() + 3_600_000);
       utimesSync(`${chatOf(p)}.lock`, later, later);
     },
@@ -338,7 +346,7 @@ const FAULTS: readonly Fault[] = [
   ...CODE_AND_DATA_FAULTS,
   ...CODE_AND_DATA_FAULTS.filter((fault) => fault.name.includes('lazy chunk')).map((fault): Fault => ({
     name: `${fault.name}, through a resident checker`,
-    arrange: (place) => ({ ...(fault.arrange(place) ?? {}), resident: true }),
+    arrange: async (place) => ({ ...((await fault.arrange(place)) ?? {}), resident: true }),
   })),
 ];
 
@@ -442,7 +450,7 @@ async function runCase(
   writeFileSync(join(project, 'package.json'), '{ "name": "demo" }\n');
   const chat = `chat-${n}`;
   const place = { guardHome, project, agent, chat };
-  const arranged = fault?.arrange(place) ?? {};
+  const arranged = (await fault?.arrange(place)) ?? {};
   const payload = JSON.stringify(shellPayload(agent, command, project, chat));
   let hook = commands[agent];
   if (arranged.code !== undefined) {
@@ -569,7 +577,7 @@ describe('a git slower than its budget, under fail-closed', () => {
       lastCallLongAgo(guardHome);
       mkdirSync(project, { recursive: true });
       mkdirSync(bin);
-      execFileSync(realGit, ['init', '-q', project]);
+      await run(realGit, ['init', '-q', project]);
       writeFileSync(join(project, 'app.js'), 'console.log(1);\n');
       writeFileSync(join(project, '.env'), 'API_TOKEN=not-a-real-one\n');
       writeFileSync(join(bin, 'git'), `#!/bin/sh\nsleep 3\nexec '${realGit}' "$@"\n`, { mode: 0o755 });
