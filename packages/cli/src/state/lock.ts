@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { readRegularText } from '../fsx.js';
 
 /**
@@ -32,27 +32,11 @@ export function acquire(lock: string, timeoutMs: number, staleMs: number, orThro
   let wait = 1;
   let broke = false;
   for (;;) {
-    try {
-      const fd = openSync(lock, 'wx', 0o600);
-      writeSync(fd, lockOwner(process.pid));
-      closeSync(fd);
-      return true;
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'EEXIST') throw new StateError(`cannot lock ${lock}: ${code ?? (error as Error).message}`);
-    }
-    try {
-      // a lock dated in the future (a clock set back) would never grow old: it counts as stale too
-      if (holderGone(lock) || Math.abs(Date.now() - statSync(lock).mtimeMs) > staleMs) {
-        rmSync(lock, { force: true });
-        // a broken lock is taken at once, even by one that does not wait
-        if (!broke) {
-          broke = true;
-          continue;
-        }
-      }
-    } catch {
-      // the holder released it meanwhile
+    if (create(lock)) return true;
+    // a broken lock is taken at once, even by one that does not wait
+    if (breakLeft(lock, staleMs) && !broke) {
+      broke = true;
+      continue;
     }
     if (Date.now() - start >= timeoutMs) {
       if (!orThrow) return false;
@@ -60,6 +44,86 @@ export function acquire(lock: string, timeoutMs: number, staleMs: number, orThro
     }
     Atomics.wait(sleeper, 0, 0, wait);
     wait = Math.min(wait * 2, 20);
+  }
+}
+
+/**
+ * Creates the lock naming this process, or returns false when it exists. The name is written
+ * first and the lock made by a hard link, so no lock is ever seen without its holder (one whose
+ * creator was slow to name it would look left behind); where the file system has no hard links,
+ * the lock is created and named in two steps.
+ */
+function create(lock: string): boolean {
+  const named = `${lock}.${process.pid}-${Math.random().toString(36).slice(2)}`;
+  try {
+    writeFileSync(named, lockOwner(process.pid), { flag: 'wx', mode: 0o600 });
+    try {
+      linkSync(named, lock);
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      if (!NO_LINKS.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+    } finally {
+      rmSync(named, { force: true });
+    }
+    const fd = openSync(lock, 'wx', 0o600);
+    writeSync(fd, lockOwner(process.pid));
+    closeSync(fd);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    throw new StateError(`cannot lock ${lock}: ${code ?? (error as Error).message}`);
+  }
+}
+
+const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV']);
+
+/** A lock as seen at one moment: who it names and when it was last written. */
+interface Seen {
+  readonly text: string;
+  readonly mtimeMs: number;
+}
+
+function look(lock: string): Seen | undefined {
+  try {
+    const text = (readRegularText(lock, 256) ?? '').trim();
+    return { text, mtimeMs: statSync(lock).mtimeMs };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a lock was left: its holder is gone, or it grew stale (a clock set back counts too). */
+function left(seen: Seen, staleMs: number): boolean {
+  return holderGone(seen) || Math.abs(Date.now() - seen.mtimeMs) > staleMs;
+}
+
+/**
+ * Removes the lock when it was left; true when it is gone (removed here or by its holder). Breakers
+ * take turns under a second lock, and each removes the lock only if it is still the one it judged:
+ * a holder that lets go and exits between the look and the removal would otherwise make a breaker
+ * remove its successor's lock, and two processes would hold it at once.
+ */
+function breakLeft(lock: string, staleMs: number): boolean {
+  const seen = look(lock);
+  if (seen === undefined) return true;
+  if (!left(seen, staleMs)) return false;
+  const turn = `${lock}.break`;
+  if (!create(turn)) {
+    // a breaker holds its turn for a moment: one that died holding it is broken as any lock is
+    const other = look(turn);
+    if (other !== undefined && left(other, staleMs)) rmSync(turn, { force: true });
+    return false;
+  }
+  try {
+    const now = look(lock);
+    if (now === undefined) return true;
+    if (now.text !== seen.text || now.mtimeMs !== seen.mtimeMs) return false;
+    rmSync(lock, { force: true });
+    return true;
+  } finally {
+    release(turn);
   }
 }
 
@@ -85,22 +149,15 @@ function startOf(pid: number): string | undefined {
   return fields[19];
 }
 
-// An empty lock is one whose holder died between creating and naming it (or is naming it now).
+// An empty lock is one whose holder died between creating and naming it (or is naming it now, on
+// a file system without hard links).
 const UNNAMED_LOCK_MS = 1_000;
 
 /** Whether the process a lock names is gone (dead, or its PID now another process's). */
-function holderGone(lock: string): boolean {
-  let text: string;
-  let age: number;
-  try {
-    text = (readRegularText(lock, 256) ?? '').trim();
-    age = Date.now() - statSync(lock).mtimeMs;
-  } catch {
-    return false;
-  }
+function holderGone({ text, mtimeMs }: Seen): boolean {
   const [pidText, start] = text.split(' ');
   const pid = Number(pidText);
-  if (!Number.isInteger(pid) || pid <= 0) return age > UNNAMED_LOCK_MS;
+  if (!Number.isInteger(pid) || pid <= 0) return Date.now() - mtimeMs > UNNAMED_LOCK_MS;
   try {
     process.kill(pid, 0);
   } catch (error) {

@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AGENTS } from '@guard/adapters/agents';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { HookDeps, HookIo } from '../../src/hook/run.js';
 import { runHook } from '../../src/hook/run.js';
 import { BROKEN_CODE } from '../../src/hook/failure.js';
@@ -139,7 +139,7 @@ interface Result {
 async function hookCall(
   args: readonly string[],
   stdin: AsyncIterable<Uint8Array | string>,
-  options: { deps?: HookDeps; settings?: string; deadline?: (ms: number) => void } = {},
+  options: { deps?: HookDeps; settings?: string; deadline?: (ms: number) => void; home?: string; tmp?: string } = {},
 ): Promise<Result> {
   const guardHome = mkdtempSync(join(tmpdir(), 'guard-unchecked-'));
   try {
@@ -151,8 +151,8 @@ async function hookCall(
       out: (out) => void (stdout += out),
       err: () => undefined,
       env: { GUARD_HOME: guardHome },
-      home: () => NOWHERE,
-      tmp: () => '/tmp',
+      home: () => options.home ?? NOWHERE,
+      tmp: () => options.tmp ?? '/tmp',
       // an agent run by a person: where the agent has a prompt, an ask reaches it
       parentArgs: () => ['node', 'agent'],
       ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
@@ -231,6 +231,31 @@ describe.concurrent('silence means checked', { timeout: scaled(60_000) }, () => 
       expect(line.how).toBe('off');
     },
   );
+});
+
+describe.concurrent('HOME inside the temp folder (a container, a CI runner): home is still home', () => {
+  // a home with a key folder and a work folder in it: deleting what is not there loses nothing
+  const home = mkdtempSync(join(tmpdir(), 'guard-runner-home-'));
+  for (const folder of ['.gnupg', 'work']) mkdirSync(join(home, folder));
+  afterAll(() => rmSync(home, { recursive: true, force: true }));
+  const HOME_ROWS = AGENT_CASES.flatMap((agent) =>
+    [
+      { command: 'rm -rf ~/.gnupg', expected: 'asks', what: 'a key folder in home' },
+      { command: 'rm -rf ~/work', expected: 'asks', what: 'a folder in home' },
+      { command: 'rm -rf ~/.gnupg-gone', expected: 'goes ahead', what: 'a folder that is not there (near miss)' },
+      { command: 'ls ~/.gnupg ~/work', expected: 'goes ahead', what: 'reading home (near miss)' },
+    ].map((row) => ({ agent, ...row, label: `${agent.agent}: ${row.command} (${row.what})` })),
+  );
+  it.for(HOME_ROWS)('$label $expected', async ({ agent, command, expected }, { expect }) => {
+    const { stdout, line } = await hookCall(agent.args, now(text(agent, command)), { home, tmp: tmpdir() });
+    if (expected === 'goes ahead') {
+      expect(stdout).toBe(agent.noObjection);
+      expect(line.decision).toBe('allow');
+    } else {
+      expect(stdout).not.toBe(agent.noObjection);
+      expect(line).toMatchObject({ decision: 'ask', rules: ['fs.delete'] });
+    }
+  });
 });
 
 describe("every agent's deadline is its own hook timeout less the margin", () => {

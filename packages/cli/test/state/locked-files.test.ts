@@ -144,6 +144,30 @@ describe('the locks themselves', () => {
     expect(updateHealth(dir, (h) => ({ failures: h.failures + 1 })).failures).toBe(1);
   });
 
+  it.each([
+    { row: 'no breaker has its turn: broken at once', turn: undefined, broken: true },
+    { row: 'the breaker holding its turn is gone: its turn and the lock are broken', turn: '4194305 1', broken: true },
+    { row: 'a live breaker holds its turn: waited for, not broken', turn: 'self', broken: false },
+  ])('a lock left by a process that is gone, $row', ({ turn, broken }) => {
+    const lock = join(home(), 'x.lock');
+    writeFileSync(lock, '4194305 1');
+    if (turn !== undefined) writeFileSync(`${lock}.break`, turn === 'self' ? lockOwner(process.pid) : turn);
+    const ran = (): boolean => withLock(lock, () => true, { timeoutMs: 100 });
+    if (broken) expect(ran()).toBe(true);
+    else expect(ran).toThrow(/timed out/);
+    // the lock is the holder's while held and nobody's after; a turn is left only where a live breaker holds it
+    expect(existsSync(lock)).toBe(!broken);
+    expect(existsSync(`${lock}.break`)).toBe(!broken);
+  });
+
+  it('a lock is never seen without the name of its holder, and leaves nothing behind', () => {
+    const dir = home();
+    const lock = join(dir, 'x.lock');
+    const seen = withLock(lock, () => readFileSync(lock, 'utf8'));
+    expect(seen).toBe(lockOwner(process.pid));
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('forgetting from a guard folder that does not exist makes no folder and takes no lock', () => {
     const dir = join(home(), 'none');
     expect(forgetAllowed(dir, () => true)).toEqual([]);
