@@ -233,7 +233,11 @@ describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (
         scaled(300),
       );
       // the answer is in the log once it went out; the process ends when the agent closes stdin
-      for (let waited = 0; (logLines(OPEN).length === before || stdout() === '') && waited < scaled(8_000); waited += 50)
+      for (
+        let waited = 0;
+        (logLines(OPEN).length === before || stdout() === '') && waited < scaled(8_000);
+        waited += 50
+      )
         await new Promise((resolve) => setTimeout(resolve, 50));
       expect(logLines(OPEN).slice(before)).toMatchObject([{ how: 'deadline', decision }]);
       expect(stdout()).not.toBe(agentCase.noObjection);

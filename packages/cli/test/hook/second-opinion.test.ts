@@ -13,7 +13,6 @@ import { captureIo, NOWHERE } from '../capture-io.js';
 import type { Behaviour, FakeModel } from '../fake-model.js';
 import { startFakeModel } from '../fake-model.js';
 import { fixture } from '../hook-cases.js';
-import { scaled } from '../../../../test/machine.js';
 
 // The second opinion through the hook runtime, against a fake OpenAI-compatible server on
 // 127.0.0.1 (SPEC §11): what raises, what is never sent, and that every failure leaves the rules'
@@ -252,7 +251,7 @@ describe('on, with a fake model on 127.0.0.1', () => {
     await prompt('now the tests', 'turn-2');
     await shell('node scripts/step-next.js', 'turn-2');
     expect(model.bodies).toHaveLength(41);
-  }, scaled(60_000));
+  }, 60_000);
 
   it('the same step under the same request is not sent twice; under a new request it is', async () => {
     model.behaviour = 'low';

@@ -337,7 +337,7 @@ describe('sweeping idle chats', () => {
   });
 });
 
-describe('chat state under concurrent processes', () => {
+describe('chat state under concurrent processes', { timeout: scaled(120_000) }, () => {
   const dist = new URL('../../dist/state/chats.js', import.meta.url);
 
   it('50 processes adding to one chat at once lose no update and leave a file that parses', async () => {
@@ -354,7 +354,7 @@ describe('chat state under concurrent processes', () => {
     expect([...state.approved].sort()).toEqual(Array.from({ length: 50 }, (_, i) => `k${i}`).sort());
     expect(readdirSync(join(dir, 'chats'))).toEqual([`codex-${chatFile(dir, 'codex', 'shared').split('codex-')[1]}`]);
     // 50 Node starts at once took 65 s at load 30 on 2 cores
-  }, scaled(120_000));
+  });
 
   it('24 processes that each raise the bar or read it, record and fold at once: the bar stays up, nothing is lost or counted twice', async () => {
     const dir = home();
@@ -386,5 +386,5 @@ describe('chat state under concurrent processes', () => {
     updateChat(dir, 'codex', 'shared', Date.now(), DAY, () => {});
     expect(readdirSync(changesDir(dir, 'codex', 'shared'))).toEqual([]);
     expect(loadChat(dir, 'codex', 'shared', Date.now(), DAY)).toMatchObject({ untrusted: true, away: { step: 24 } });
-  }, scaled(120_000));
+  });
 });

@@ -22,7 +22,7 @@ function runAll(count: number, script: (i: number) => string, dir: string): Prom
   return atOnce(count, script, () => [dir]);
 }
 
-describe('files changed by several processes at once', () => {
+describe('files changed by several processes at once', { timeout: scaled(120_000) }, () => {
   it('the built state modules are there', () => {
     expect(existsSync(new URL(dist('allowed.js'))), 'packages/cli/dist is missing: run `npm run build` first').toBe(
       true,
@@ -48,7 +48,7 @@ describe('files changed by several processes at once', () => {
     expect(keys).toEqual(Array.from({ length: 16 }, (_, i) => `new:${i}`).sort());
     // no lock or temp file left behind
     expect(readdirSync(dir)).toEqual(['allowed.json']);
-  }, scaled(120_000));
+  });
 
   it('12 processes counting a second-opinion failure at once: 12 counted', async () => {
     const dir = home();
@@ -60,7 +60,7 @@ describe('files changed by several processes at once', () => {
     );
     expect(readHealth(dir).failures).toBe(12);
     expect(readdirSync(dir)).toEqual(['second-opinion.json']);
-  }, scaled(120_000));
+  });
 
   it('8 processes each changing a setting at once: every change is in settings.yaml and in its last good copy', async () => {
     const dir = home();
@@ -90,7 +90,7 @@ describe('files changed by several processes at once', () => {
     expect(settings).toMatchObject({ enabled: true, failClosed: true, strict: true, mode: 'extended', idleDays: 9 });
     expect(readFileSync(settingsPath(dir), 'utf8')).toMatch(/^# mine\n/);
     expect(JSON.parse(readFileSync(lastGoodPath(dir), 'utf8'))).toEqual(JSON.parse(JSON.stringify(settings)));
-  }, scaled(120_000));
+  });
 
   it('hooks reading settings while `guard fail-closed on` runs never leave an older copy behind', async () => {
     const dir = home();
@@ -107,7 +107,7 @@ describe('files changed by several processes at once', () => {
       dir,
     );
     expect(JSON.parse(readFileSync(lastGoodPath(dir), 'utf8'))).toMatchObject({ failClosed: true });
-  }, scaled(120_000));
+  });
 });
 
 describe('the locks themselves', () => {

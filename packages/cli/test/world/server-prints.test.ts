@@ -5,7 +5,6 @@ import { describe, expect, it } from 'vitest';
 import { ANY_SERVER } from '@guard/core';
 import { keepServers, knownServers, serversPath } from '../../src/state/servers.js';
 import { scanChatStart } from '../../src/world/start-scan.js';
-import { scaled } from '../../../../test/machine.js';
 
 /**
  * mcp.changes at chat start for Claude Code and Gemini CLI (SPEC §6): every server their files
@@ -307,5 +306,5 @@ setInterval(() => {}, 1000);
     });
     expect(result.checked).toContain('MCP server fmt');
     expect(result.poisonedServers).toEqual(['fmt']);
-  }, scaled(30_000));
+  }, 30_000);
 });

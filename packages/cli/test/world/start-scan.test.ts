@@ -52,7 +52,7 @@ const POISONED_TOOLS = [
   },
 ];
 
-describe('chat-start scan', () => {
+describe('chat-start scan', { timeout: scaled(60_000) }, () => {
   it('blocks a poisoned MCP server, passes a clean one, and names one that never answers, within the budget', async () => {
     const w = world();
     const clean = server(w.dir, 'clean', CLEAN_TOOLS);
@@ -85,7 +85,7 @@ describe('chat-start scan', () => {
     );
     expect(result.found.join('\n')).toMatch(/^MCP server bad: /m);
     expect(result.found.join('\n')).not.toContain('id_rsa');
-  }, scaled(60_000));
+  });
 
   it('finds a poisoned rules file, ignores a normal one, and reports names only', () => {
     const w = world();
