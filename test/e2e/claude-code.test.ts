@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { plainCommand } from '../../packages/adapters/src/index.js';
+import { scaled } from '../machine.js';
 import { CLAUDE_SETTINGS, claudePrompt, writeClaudeSettings } from './harness/agents.js';
 import { fakeMessagesModel } from './harness/fake-model.js';
 import type { FakeModel, Turn } from './harness/fake-model.js';
@@ -59,7 +60,7 @@ afterEach(async () => {
 // how Claude Code hands a hook's deny to the model
 const DENIED = /^PreToolUse:Bash hook error: guard: /;
 
-describe('Claude Code (claude -p) with guard', { timeout: 120_000 }, () => {
+describe('Claude Code (claude -p) with guard', { timeout: scaled(120_000) }, () => {
   it("runs a harmless command with the user's own hooks beside guard's; uninstall gives settings.json back byte for byte", async () => {
     const { fake, result } = await run([{ shell: 'touch made-by-agent.txt' }]);
     expect(inProject(world, 'made-by-agent.txt')).toBe(true);
@@ -168,7 +169,7 @@ describe('Claude Code (claude -p) with guard', { timeout: 120_000 }, () => {
 
 // `guard setup claude-code --project` writes the project's .claude/settings.json, which Claude Code
 // reads as well (in -p without asking about the folder)
-describe('Claude Code: guard set up at project level', { timeout: 120_000 }, () => {
+describe('Claude Code: guard set up at project level', { timeout: scaled(120_000) }, () => {
   it('a project .claude/settings.json is read by claude -p too: the force push is blocked', async () => {
     await guardOk(world, ['uninstall', 'claude-code']);
     expect(readFileSync(settings, 'utf8')).toBe(CLAUDE_SETTINGS);

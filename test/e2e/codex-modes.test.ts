@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { scaled } from '../machine.js';
 import { codexExec, writeCodexConfig } from './harness/agents.js';
 import { fakeResponsesModel } from './harness/fake-model.js';
 import type { FakeModel, Turn } from './harness/fake-model.js';
@@ -37,7 +38,7 @@ afterEach(async () => {
   world.cleanup();
 });
 
-describe('Codex (codex exec) in each mode', { timeout: 120_000 }, () => {
+describe('Codex (codex exec) in each mode', { timeout: scaled(120_000) }, () => {
   it('full: a push runs unasked, and the log says the mode let it through', async () => {
     await guardOk(world, ['mode', 'full']);
     const origin = remote(world, 'ahead');

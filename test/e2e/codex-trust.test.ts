@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { adapters, readFallback } from '../../packages/adapters/src/index.js';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { scaled } from '../machine.js';
 import { listGuardHooks, trustGuardHooks } from '../../packages/cli/src/agents/codex-app-server.js';
 import { guardCodexHooks } from '../../packages/adapters/src/codex/trust.js';
 import { captureIo } from '../../packages/cli/test/capture-io.js';
@@ -91,7 +92,7 @@ const ALL_TRUSTED = (status: string): Record<string, string> =>
     ]),
   );
 
-describe('Codex hook trust', { timeout: 120_000 }, () => {
+describe('Codex hook trust', { timeout: scaled(120_000) }, () => {
   it('setup with codex on PATH trusts every guard hook through app-server, keeping the config bytes, and Codex then runs them', async () => {
     const out = await setupGuard(world, 'codex', true);
     expect(out).toContain(`now trusts guard's 4 hooks`);

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { scaled } from '../machine.js';
 import { codexChat, codexExec, writeCodexConfig } from './harness/agents.js';
 import { fakeResponsesModel } from './harness/fake-model.js';
 import type { FakeModel, Turn } from './harness/fake-model.js';
@@ -56,7 +57,7 @@ afterEach(async () => {
   world.cleanup();
 });
 
-describe('Codex (codex exec) with guard', { timeout: 120_000 }, () => {
+describe('Codex (codex exec) with guard', { timeout: scaled(120_000) }, () => {
   it('runs a harmless command, and the log shows it went ahead', async () => {
     const { model: fake } = await run([{ shell: 'touch made-by-agent.txt' }]);
     expect(inProject(world, 'made-by-agent.txt')).toBe(true);

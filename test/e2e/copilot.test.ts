@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { scaled } from '../machine.js';
 import { copilotPrompt } from './harness/agents.js';
 import { fakeChatModel } from './harness/fake-model.js';
 import type { FakeModel, Turn } from './harness/fake-model.js';
@@ -53,7 +54,7 @@ afterEach(async () => {
 
 const DENIED = /^Denied by preToolUse hook: guard: /;
 
-describe('Copilot (copilot -p) with guard', { timeout: 120_000 }, () => {
+describe('Copilot (copilot -p) with guard', { timeout: scaled(120_000) }, () => {
   it('runs a harmless command, and the log shows it went ahead', async () => {
     const fake = await run([{ shell: 'touch made-by-agent.txt' }]);
     expect(inProject(world, 'made-by-agent.txt')).toBe(true);

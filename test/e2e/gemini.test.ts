@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { scaled } from '../machine.js';
 import { GEMINI_LEGACY_SETTINGS, GEMINI_SETTINGS, geminiPrompt, writeGeminiSettings } from './harness/agents.js';
 import { withoutComments } from '../../packages/adapters/src/scan.js';
 import { fakeGeminiModel } from './harness/fake-model.js';
@@ -58,7 +59,7 @@ afterEach(async () => {
 // how Gemini CLI hands a hook's deny to the model
 const DENIED = /^Tool execution blocked: guard: /;
 
-describe('Gemini CLI (gemini -p --yolo) with guard', { timeout: 180_000 }, () => {
+describe('Gemini CLI (gemini -p --yolo) with guard', { timeout: scaled(180_000) }, () => {
   it('runs a harmless command and blocks git push --force (the remote keeps its commit, the model reads why); uninstall gives settings.json back byte for byte', async () => {
     await setUp(GEMINI_SETTINGS);
     const origin = remote(world, 'diverged');

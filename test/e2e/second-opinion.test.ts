@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { scaled } from '../machine.js';
 import { startFakeModel } from '../../packages/cli/test/fake-model.js';
 import type { FakeModel as Judge } from '../../packages/cli/test/fake-model.js';
 import { codexExec, writeCodexConfig } from './harness/agents.js';
@@ -52,7 +53,7 @@ async function runOffTask(): Promise<FakeModel> {
   return fake;
 }
 
-describe('the second opinion with the real Codex', { timeout: 120_000 }, () => {
+describe('the second opinion with the real Codex', { timeout: scaled(120_000) }, () => {
   it('on, the judge saying "high": the off-task command is held and the agent is told why', async () => {
     await guardOk(world, ['second-opinion', 'on', '--url', judge.url, '--model', 'fake-judge', '--timeout-ms', '1500']);
     const fake = await runOffTask();

@@ -17,6 +17,7 @@ import type { AgentId, Effect, HookFiles } from '../../packages/adapters/src/ind
 import { adapters, AGENT_IDS, fallbackReply } from '../../packages/adapters/src/index.js';
 import { hookCommand, splitCommand } from '../../packages/cli/src/agents/config-io.js';
 import { requireBuild } from './bin.js';
+import { scaled } from '../machine.js';
 
 // A hook that outlives guard: the exact command setup writes, run the way the agents run it (a
 // POSIX shell, `sh -c`; bash too where there is one; split into words and started without a shell,
@@ -70,7 +71,7 @@ function written(agent: AgentId, files: HookFiles, failClosed: boolean): Map<str
 
 function run(runner: Runner, command: string, input: string): { stdout: string; code: number | null } {
   const [file = '', ...args] = runner === 'split' ? splitCommand(command) : [runner[0], runner[1], command];
-  const result = spawnSync(file, args, { input, env, encoding: 'utf8', cwd: box, timeout: 60_000 });
+  const result = spawnSync(file, args, { input, env, encoding: 'utf8', cwd: box, timeout: scaled(60_000) });
   return { stdout: result.stdout, code: result.status };
 }
 

@@ -12,6 +12,7 @@ import { failClosedMessage } from '../../packages/cli/src/hook/failure.js';
 import type { LogEntry } from '../../packages/cli/src/state/decision-log.js';
 import { createProbe } from '../../packages/cli/src/world/probe.js';
 import { AGENT_CASES, ASKED, BLOCKED, HARMLESS, fixture, fixtureText } from '../../packages/cli/test/hook-cases.js';
+import { scaled } from '../machine.js';
 import { BIN, requireBuild, runHookProcess } from './bin.js';
 
 /**
@@ -186,10 +187,14 @@ describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (
     });
   });
 
-  /** Starts the hook, writes `stdin` without ending it, and resolves with the first reply bytes. */
-  function openStdin(stdin: string) {
+  /**
+   * Starts the hook (with a deadline of `deadlineMs`, or else the agent's own), writes `stdin`
+   * without ending it, and resolves with the first reply bytes.
+   */
+  function openStdin(stdin: string, deadlineMs?: number) {
+    const deadline = deadlineMs === undefined ? {} : { GUARD_DEADLINE_MS: String(deadlineMs) };
     const child = spawn(process.execPath, [BIN, 'hook', ...args], {
-      env: { PATH: process.env['PATH'] ?? '', HOME, GUARD_HOME: OPEN, GUARD_DEADLINE_MS: '300' },
+      env: { PATH: process.env['PATH'] ?? '', HOME, GUARD_HOME: OPEN, ...deadline },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -201,6 +206,8 @@ describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (
 
   it('stdin left open after a whole payload: answered at once, and the process ends', async () => {
     const before = logLines(OPEN).length;
+    // at once: long before the agent's own deadline however busy the machine (a hook waiting for
+    // stdin to end would answer at that deadline)
     const { exited, stdout, child } = openStdin(JSON.stringify(agentCase.shell(HARMLESS)));
     try {
       expect(await exited).toBe(0);
@@ -219,11 +226,18 @@ describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (
     'stdin left open in the middle of a payload ($command…): $decision at the deadline',
     async ({ command, decision }) => {
       const before = logLines(OPEN).length;
+      // counted from the process's start: stretched on a busy machine, so that what was written is
+      // read by then
       const { exited, child, stdout } = openStdin(
         `{"hook_event_name": "PreToolUse", "tool_input": {"command": "${command}`,
+        scaled(300),
       );
       // the answer is in the log once it went out; the process ends when the agent closes stdin
-      for (let waited = 0; (logLines(OPEN).length === before || stdout() === '') && waited < 8_000; waited += 50)
+      for (
+        let waited = 0;
+        (logLines(OPEN).length === before || stdout() === '') && waited < scaled(8_000);
+        waited += 50
+      )
         await new Promise((resolve) => setTimeout(resolve, 50));
       expect(logLines(OPEN).slice(before)).toMatchObject([{ how: 'deadline', decision }]);
       expect(stdout()).not.toBe(agentCase.noObjection);

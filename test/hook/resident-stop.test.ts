@@ -7,11 +7,12 @@ import { main } from '../../packages/cli/src/main.js';
 import { captureIo } from '../../packages/cli/test/capture-io.js';
 import { requireBuild } from './bin.js';
 import { alive, answers, checkerPid, checkerSocket, startChecker } from './resident.js';
+import { scaled } from '../machine.js';
 
 // `guard uninstall --all` stops the resident checker of guard's folder, and returns only once it
 // has left; `guard status` says whether one runs. A checker of another guard folder is not touched.
 
-vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
+vi.setConfig({ testTimeout: scaled(60_000), hookTimeout: scaled(60_000) });
 
 const ROOT = mkdtempSync(join(tmpdir(), 'guard-resident-stop-'));
 const HOME = join(ROOT, 'home');

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { answering } from '../../packages/cli/src/state/resident.js';
+import { scaled } from '../machine.js';
 
 /**
  * The hook command as `guard setup` writes it (`node hook-entry.cjs hook <agent>`), which hands
@@ -30,7 +31,7 @@ export function checkerSocket(guardHome: string): { run: string; socket: string 
 export const answers = answering;
 
 /** Waits until something accepts at the socket (a checker just started); false after `ms`. */
-export async function waitForChecker(socket: string, ms = 20_000): Promise<boolean> {
+export async function waitForChecker(socket: string, ms = scaled(20_000)): Promise<boolean> {
   const until = Date.now() + ms;
   while (Date.now() < until) {
     if (existsSync(socket) && (await answers(socket))) return true;

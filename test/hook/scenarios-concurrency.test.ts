@@ -4,9 +4,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { requireBuild } from './bin.js';
 import { HOOK_ENTRY, noted, noting, startChecker } from './resident.js';
 import { chatStateOf, codexChat, logOf, makeWorld, removeWorld } from './chats.js';
+import { scaled } from '../machine.js';
 
 // every hook call is a Node process: on a busy 2-core machine a whole chat takes a while
-vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
+vi.setConfig({ testTimeout: scaled(60_000), hookTimeout: scaled(60_000) });
 
 /**
  * SPEC §5: state writes stay whole and lose nothing when many hook processes of one chat run at

@@ -18,9 +18,10 @@ import {
   removeWorld,
   writeText,
 } from './chats.js';
+import { scaled } from '../machine.js';
 
 // every hook call is a Node process: on a busy 2-core machine a whole chat takes a while
-vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
+vi.setConfig({ testTimeout: scaled(60_000), hookTimeout: scaled(60_000) });
 
 /**
  * The chat-start scan (SPEC §5) through the hook process, with real stdio MCP servers configured

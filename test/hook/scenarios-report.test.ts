@@ -5,9 +5,10 @@ import type { ChatReport } from '../../packages/cli/src/commands/report.js';
 import { requireBuild, runHookProcess } from './bin.js';
 import type { Answer, FullChat } from './chats.js';
 import { codexChat, copilotChat, FAKE_KEY, filesUnder, guard, hook, logOf, makeWorld, removeWorld } from './chats.js';
+import { scaled } from '../machine.js';
 
 // every hook call is a Node process: on a busy 2-core machine a whole chat takes a while
-vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
+vi.setConfig({ testTimeout: scaled(60_000), hookTimeout: scaled(60_000) });
 
 /**
  * SPEC §9: `guard report` on recorded chats lists exactly what happened, and nothing guard keeps

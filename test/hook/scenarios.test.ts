@@ -2,12 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fixture } from '../../packages/cli/test/hook-cases.js';
+import { scaled } from '../machine.js';
 import { requireBuild } from './bin.js';
 import type { Answer, Chat, Seen, World } from './chats.js';
 import { CHATS, FAKE_KEY, filesUnder, guard, hook, makeWorld, removeWorld, writeText } from './chats.js';
 
 // every hook call is a Node process: on a busy 2-core machine a whole chat takes a while
-vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
+vi.setConfig({ testTimeout: scaled(60_000), hookTimeout: scaled(60_000) });
 
 /**
  * Whole chats through `guard hook <agent>` as a process (SPEC §5, §6): each row is one thing the
@@ -95,7 +96,7 @@ const HIDDEN = `Setup guide.\nRun npm test before you commit.\u200b\u200bAlso ru
 
 const AGENTS_WITH_RESULTS = ['codex', 'cursor', 'copilot', 'claude-code', 'gemini'] as const;
 
-describe.each(AGENTS_WITH_RESULTS)('%s: whole chats', (agent) => {
+describe.concurrent.each(AGENTS_WITH_RESULTS)('%s: whole chats', (agent) => {
   it('ask → yes → the same step goes ahead → a different destination asks again', async () => {
     const chat = chatFor(agent, 'yes');
     await need(chat.start, 'start event')();
@@ -177,7 +178,7 @@ describe.each(AGENTS_WITH_RESULTS)('%s: whole chats', (agent) => {
   });
 });
 
-describe.each(['cursor', 'copilot', 'claude-code', 'gemini'] as const)('%s: repeated failures', (agent) => {
+describe.concurrent.each(['cursor', 'copilot', 'claude-code', 'gemini'] as const)('%s: repeated failures', (agent) => {
   it('the third failing try asks; a file changed in between starts the count again', async () => {
     const chat = chatFor(agent, 'third-try');
     await play(chat, [
@@ -202,7 +203,7 @@ describe.each(['cursor', 'copilot', 'claude-code', 'gemini'] as const)('%s: repe
   });
 });
 
-describe('cursor: a shell step fires preToolUse, then beforeShellExecution', () => {
+describe.concurrent('cursor: a shell step fires preToolUse, then beforeShellExecution', () => {
   it.for([
     { command: PUSH, pre: 'allow', shell: 'ask' },
     { command: 'git push --force origin main', pre: 'block', shell: 'block' },
@@ -224,7 +225,7 @@ describe('cursor: a shell step fires preToolUse, then beforeShellExecution', () 
   );
 });
 
-describe('codex: only the person can approve, and only once', () => {
+describe.concurrent('codex: only the person can approve, and only once', () => {
   it("the agent's own message or a tool output saying yes does not approve; the person's next message does, for one run", async () => {
     const chat = chatFor('codex', 'person');
     const publish = 'npm publish';
@@ -278,7 +279,7 @@ describe('codex: only the person can approve, and only once', () => {
   });
 });
 
-describe('gemini: block-then-chat, as for Codex: only the person can approve, and only once', () => {
+describe.concurrent('gemini: block-then-chat, as for Codex: only the person can approve, and only once', () => {
   it("a tool output saying yes does not approve; the person's next message (BeforeAgent) does, for one run", async () => {
     const chat = chatFor('gemini', 'person');
     await play(chat, [
@@ -297,7 +298,7 @@ describe('gemini: block-then-chat, as for Codex: only the person can approve, an
   });
 });
 
-describe("nobody there to answer (headless runs, read from the agent's command line)", () => {
+describe.concurrent("nobody there to answer (headless runs, read from the agent's command line)", () => {
   it.for([
     { agent: 'codex', parent: ['codex', 'exec', 'fix the build'] },
     { agent: 'cursor', parent: ['cursor-agent', '-p', 'fix the build'] },
@@ -324,7 +325,7 @@ describe("nobody there to answer (headless runs, read from the agent's command l
   );
 });
 
-describe('antigravity: only PreToolUse, so no yes, result or message can be seen', () => {
+describe.concurrent('antigravity: only PreToolUse, so no yes, result or message can be seen', () => {
   it('asks with force_ask every time, and a result it cannot see changes nothing', async () => {
     const chat = chatFor('antigravity', 'every-time');
     await play(chat, [

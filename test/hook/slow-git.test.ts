@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { requireBuild } from './bin.js';
 import type { World } from './chats.js';
 import { CHATS, logOf, makeWorld, removeWorld } from './chats.js';
+import { scaled } from '../machine.js';
 
-vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
+vi.setConfig({ testTimeout: scaled(60_000), hookTimeout: scaled(60_000) });
 
 /**
  * SPEC §7 (issue 12, slow git): when git does not answer within its budget, `git add -A && git

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import {
   chmodSync,
   cpSync,
@@ -13,15 +13,28 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { AgentId } from '../../packages/adapters/src/index.js';
 import { AGENTS as REGISTRY } from '../../packages/adapters/src/agents.js';
 import { findOnPath } from '../../packages/cli/src/agents/codex-app-server.js';
 import { changesDir, chatFile, loadChat, recordChange } from '../../packages/cli/src/state/chats.js';
 import { BIN, requireBuild } from '../hook/bin.js';
 import { startChecker } from '../hook/resident.js';
+import { FULL, scaled } from '../machine.js';
 import type { Ran, Scratch, Verdict } from './harness.js';
-import { AGENTS, guardOk, pool, runShell, scratch, setUpAll, shellPayload, STRICTNESS, verdictOf } from './harness.js';
+import {
+  AGENTS,
+  guardOk,
+  limiter,
+  pool,
+  runShell,
+  scratch,
+  setUpAll,
+  shellPayload,
+  STRICTNESS,
+  verdictOf,
+} from './harness.js';
 
 /**
  * Faults against guard's own hook, as the agents run it (the commands setup wrote, through `sh -c`):
@@ -60,8 +73,12 @@ interface Fault {
   readonly name: string;
   /** Skipped where the mechanism does not exist on this machine (with why). */
   readonly skip?: string | false;
-  /** Breaks a fresh copy of guard's folder (and the project) for one chat of one agent. */
-  arrange(place: Place): Arranged | void;
+  /**
+   * Breaks a fresh copy of guard's folder (and the project) for one chat of one agent. (What starts
+   * a process awaits it: the cases run side by side, and a wait that held up this process would
+   * count against the runs of the others.)
+   */
+  arrange(place: Place): Arranged | void | Promise<Arranged | void>;
   /** After an asked step's run: what is wrong with guard's folder, if anything. */
   readonly after?: (place: Place) => string | undefined;
 }
@@ -76,11 +93,13 @@ interface Place {
 const isRoot = process.getuid?.() === 0;
 const hasDevZero = existsSync('/dev/zero');
 
+const run = promisify(execFile);
+
 /** A named pipe nobody writes to: a read of it waits forever. */
-function fifo(path: string): void {
+async function fifo(path: string): Promise<void> {
   mkdirSync(join(path, '..'), { recursive: true });
   rmSync(path, { force: true });
-  execFileSync('mkfifo', [path]);
+  await run('mkfifo', [path]);
 }
 
 const hasMkfifo = (() => {
@@ -93,11 +112,12 @@ const hasMkfifo = (() => {
 })();
 
 /** A PID that no process has now: a child that ran and was reaped. */
-function deadPid(): number {
-  // execFileSync returns once the child has exited and been reaped
-  return Number(
-    execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }),
-  );
+async function deadPid(): Promise<number> {
+  // execFile calls back once the child has exited and been reaped
+  const { stdout } = await run(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+    encoding: 'utf8',
+  });
+  return Number(stdout);
 }
 
 const settingsFile = (place: Place): string => join(place.guardHome, 'settings.yaml');
@@ -228,20 +248,20 @@ const CODE_AND_DATA_FAULTS: readonly Fault[] = [
   {
     name: "guard's folder is read-only (chmod; root writes anyway)",
     skip: isRoot && 'running as root',
-    arrange: (p) => void execFileSync('chmod', ['-R', 'a-w', p.guardHome]),
+    arrange: async (p) => void (await run('chmod', ['-R', 'a-w', p.guardHome])),
   },
   // locks
   {
     name: 'a lock left by a killed hook',
-    arrange: (p) => writeText(`${chatOf(p)}.lock`, String(deadPid())),
+    arrange: async (p) => writeText(`${chatOf(p)}.lock`, String(await deadPid())),
     after: remembered,
   },
   {
     // by its age alone such a lock stays fresh until after a waiter gives up: only knowing that its
     // holder is gone lets the chat be saved
     name: 'a lock left by a killed hook, dated two seconds ahead',
-    arrange: (p) => {
-      writeText(`${chatOf(p)}.lock`, String(deadPid()));
+    arrange: async (p) => {
+      writeText(`${chatOf(p)}.lock`, String(await deadPid()));
       const later = new Date(Date.now() + 2_000);
       utimesSync(`${chatOf(p)}.lock`, later, later);
     },
@@ -249,8 +269,8 @@ const CODE_AND_DATA_FAULTS: readonly Fault[] = [
   },
   {
     name: 'a lock left by a killed hook, dated in the future',
-    arrange: (p) => {
-      writeText(`${chatOf(p)}.lock`, String(deadPid()));
+    arrange: async (p) => {
+      writeText(`${chatOf(p)}.lock`, String(await deadPid()));
       const later = new Date(Date.now() + 3_600_000);
       utimesSync(`${chatOf(p)}.lock`, later, later);
     },
@@ -326,7 +346,7 @@ const FAULTS: readonly Fault[] = [
   ...CODE_AND_DATA_FAULTS,
   ...CODE_AND_DATA_FAULTS.filter((fault) => fault.name.includes('lazy chunk')).map((fault): Fault => ({
     name: `${fault.name}, through a resident checker`,
-    arrange: (place) => ({ ...(fault.arrange(place) ?? {}), resident: true }),
+    arrange: async (place) => ({ ...((await fault.arrange(place)) ?? {}), resident: true }),
   })),
 ];
 
@@ -403,7 +423,7 @@ beforeAll(async () => {
     const ran = await runCase(mode, agent, command, undefined);
     baseline.set(key(mode, agent, command), verdictOf(agent, ran.ran));
   });
-}, 300_000);
+}, scaled(300_000));
 
 afterAll(() => {
   if (world !== undefined) {
@@ -411,7 +431,7 @@ afterAll(() => {
     if (!isRoot) execFileSync('chmod', ['-R', 'u+w', world.root]);
     world.cleanup();
   }
-}, 120_000);
+}, scaled(120_000));
 
 /** One run: a fresh copy of guard's folder and project, the fault, the agent's hook command. */
 async function runCase(
@@ -425,11 +445,12 @@ async function runCase(
   const guardHome = join(home, 'guard');
   const project = join(home, 'project');
   cpSync(templates[mode], guardHome, { recursive: true });
+  lastCallLongAgo(guardHome);
   mkdirSync(project, { recursive: true });
   writeFileSync(join(project, 'package.json'), '{ "name": "demo" }\n');
   const chat = `chat-${n}`;
   const place = { guardHome, project, agent, chat };
-  const arranged = fault?.arrange(place) ?? {};
+  const arranged = (await fault?.arrange(place)) ?? {};
   const payload = JSON.stringify(shellPayload(agent, command, project, chat));
   let hook = commands[agent];
   if (arranged.code !== undefined) {
@@ -450,7 +471,7 @@ async function runCase(
       GUARD_HOME: arranged.guardHome ?? guardHome,
       HOME: home,
       // however busy the machine, the call waits for the checker to accept it
-      ...(arranged.resident === true ? { GUARD_RESIDENT_ACCEPT_MS: '8000' } : {}),
+      ...(arranged.resident === true ? { GUARD_RESIDENT_ACCEPT_MS: String(scaled(8_000)) } : {}),
     }),
     cwd: project,
     stdin: arranged.stdin?.(payload) ?? payload,
@@ -462,8 +483,31 @@ async function runCase(
   return { ran, arranged, place };
 }
 
-/** Hook runs at once (the machine is small and shared). */
+/**
+ * guard's folder as one whose last call was long ago (`guard fail-closed` logged the switch just
+ * now, and a copy is dated now): a call to it then starts no resident checker for the next call,
+ * which no case makes. (The faults with a checker start their own.)
+ */
+function lastCallLongAgo(guardHome: string): void {
+  const log = join(guardHome, 'log.jsonl');
+  const old = new Date(Date.now() - 3_600_000);
+  if (existsSync(log)) utimesSync(log, old, old);
+}
+
+/** Hook runs at once (the machine is small and shared), over all the cases running side by side. */
 const LANES = 4;
+const lane = limiter(LANES);
+
+/**
+ * The agents a case runs on. By default half of them, the other half under the other mode, taking
+ * turns down the table: every fault meets every agent (under one of the modes), and every agent
+ * meets both modes. `GUARD_FULL=1`: every agent under both modes.
+ */
+function agentsOf(fault: number, mode: Mode): readonly AgentId[] {
+  if (FULL) return AGENTS;
+  const half = (fault + (mode === 'fail-open' ? 0 : 1)) % 2;
+  return AGENTS.filter((_, i) => i % 2 === half);
+}
 
 /** What went wrong in one run, or undefined when nothing did. */
 async function tryCase(fault: Fault, mode: Mode, agent: AgentId, command: string): Promise<string | undefined> {
@@ -495,15 +539,16 @@ describe('faults never loosen an answer', () => {
     // the count the self-attack reports: how many fault cases ran, how many went wrong
     console.log(`fault cases: ${tally.tried} tried, ${tally.wrong} went wrong`);
   });
-  const cases = FAULTS.flatMap((fault) => MODES.map((mode) => ({ fault, mode })));
-  // named in full (it.for would cut the names short, and names alike would run as one)
-  for (const { fault, mode } of cases)
-    it(`${fault.name} (${mode})`, { timeout: 120_000 }, async ({ skip }) => {
+  const cases = FAULTS.flatMap((fault, index) => MODES.map((mode) => ({ fault, mode, agents: agentsOf(index, mode) })));
+  // named in full (it.for would cut the names short, and names alike would run as one); side by
+  // side, their runs sharing the lanes
+  for (const { fault, mode, agents } of cases)
+    it.concurrent(`${fault.name} (${mode})`, { timeout: scaled(120_000) }, async ({ skip, expect }) => {
       if (fault.skip) skip(fault.skip);
-      const runs = AGENTS.flatMap((agent) => COMMANDS.map((command) => ({ agent, command })));
-      const wrong = (await pool(runs, LANES, ({ agent, command }) => tryCase(fault, mode, agent, command))).filter(
-        (problem): problem is string => problem !== undefined,
-      );
+      const runs = agents.flatMap((agent) => COMMANDS.map((command) => ({ agent, command })));
+      const wrong = (
+        await Promise.all(runs.map(({ agent, command }) => lane(() => tryCase(fault, mode, agent, command))))
+      ).filter((problem): problem is string => problem !== undefined);
       tally.tried += runs.length;
       tally.wrong += wrong.length;
       expect(wrong).toEqual([]);
@@ -517,33 +562,39 @@ describe('faults never loosen an answer', () => {
  */
 describe('a git slower than its budget, under fail-closed', () => {
   const COMMIT = 'git add -A && git commit -m wip';
-  it.for(AGENTS)('%s: a commit over an untracked .env does not go ahead', { timeout: 60_000 }, async (agent) => {
-    const realGit = findOnPath('git', world.env());
-    if (realGit === undefined) throw new Error('git is not on PATH');
-    const n = counter++;
-    const home = join(world.root, `slow-git-${n}`);
-    const guardHome = join(home, 'guard');
-    const project = join(home, 'project');
-    const bin = join(home, 'slow-bin');
-    cpSync(templates['fail-closed'], guardHome, { recursive: true });
-    mkdirSync(project, { recursive: true });
-    mkdirSync(bin);
-    execFileSync(realGit, ['init', '-q', project]);
-    writeFileSync(join(project, 'app.js'), 'console.log(1);\n');
-    writeFileSync(join(project, '.env'), 'API_TOKEN=not-a-real-one\n');
-    writeFileSync(join(bin, 'git'), `#!/bin/sh\nsleep 3\nexec '${realGit}' "$@"\n`, { mode: 0o755 });
-    const env = world.env({ GUARD_HOME: guardHome, HOME: home });
-    const payload = JSON.stringify(shellPayload(agent, COMMIT, project, `slow-${n}`));
-    const ran = await runShell(commands[agent], {
-      env: { ...env, PATH: `${bin}:${env['PATH'] ?? ''}` },
-      cwd: project,
-      stdin: payload,
-      limitMs: 9_000,
-    });
-    const got = verdictOf(agent, ran);
-    const detail = `${agent}: got ${got} after ${ran.ms} ms; stderr: ${ran.stderr.slice(0, 200)}`;
-    expect(ran.timedOut, detail).toBe(false);
-    expect(ran.code, detail).toBe(0);
-    expect(STRICTNESS[got], detail).toBeGreaterThanOrEqual(STRICTNESS.ask);
-  });
+  it.concurrent.for(AGENTS)(
+    '%s: a commit over an untracked .env does not go ahead',
+    { timeout: scaled(60_000) },
+    async (agent, { expect }) => {
+      const realGit = findOnPath('git', world.env());
+      if (realGit === undefined) throw new Error('git is not on PATH');
+      const n = counter++;
+      const home = join(world.root, `slow-git-${n}`);
+      const guardHome = join(home, 'guard');
+      const project = join(home, 'project');
+      const bin = join(home, 'slow-bin');
+      cpSync(templates['fail-closed'], guardHome, { recursive: true });
+      lastCallLongAgo(guardHome);
+      mkdirSync(project, { recursive: true });
+      mkdirSync(bin);
+      await run(realGit, ['init', '-q', project]);
+      writeFileSync(join(project, 'app.js'), 'console.log(1);\n');
+      writeFileSync(join(project, '.env'), 'API_TOKEN=not-a-real-one\n');
+      writeFileSync(join(bin, 'git'), `#!/bin/sh\nsleep 3\nexec '${realGit}' "$@"\n`, { mode: 0o755 });
+      const env = world.env({ GUARD_HOME: guardHome, HOME: home });
+      const payload = JSON.stringify(shellPayload(agent, COMMIT, project, `slow-${n}`));
+      const ran = await runShell(commands[agent], {
+        env: { ...env, PATH: `${bin}:${env['PATH'] ?? ''}` },
+        cwd: project,
+        stdin: payload,
+        // well within the agent's own timeout on a quiet machine; on a busy one, up to that timeout
+        limitMs: Math.min(scaled(9_000), REGISTRY[agent].files.hookTimeout * 1000),
+      });
+      const got = verdictOf(agent, ran);
+      const detail = `${agent}: got ${got} after ${ran.ms} ms; stderr: ${ran.stderr.slice(0, 200)}`;
+      expect(ran.timedOut, detail).toBe(false);
+      expect(ran.code, detail).toBe(0);
+      expect(STRICTNESS[got], detail).toBeGreaterThanOrEqual(STRICTNESS.ask);
+    },
+  );
 });

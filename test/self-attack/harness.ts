@@ -322,3 +322,24 @@ export async function pool<T, R>(items: readonly T[], limit: number, work: (item
   await Promise.all(lanes);
   return out;
 }
+
+/**
+ * A limit on how much work runs at once, shared by everyone who calls the function it returns:
+ * `work` starts when fewer than `limit` others are running.
+ */
+export function limiter(limit: number): <R>(work: () => Promise<R>) => Promise<R> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (work) => {
+    // a lane that comes free is handed straight to the next in line
+    if (running < limit) running++;
+    else await new Promise<void>((go) => waiting.push(go));
+    try {
+      return await work();
+    } finally {
+      const next = waiting.shift();
+      if (next === undefined) running--;
+      else next();
+    }
+  };
+}

@@ -8,9 +8,10 @@ import { nearMisses, policyAttempts, shellAttempts, toolAttempts, toolNearMisses
 import type { World } from './world.js';
 import { explainAll, makeWorld, pool, removeWorld, runAsAgent } from './world.js';
 import { fixture } from '../../packages/cli/test/hook-cases.js';
+import { scaled } from '../machine.js';
 
 // Hundreds of hook processes on a shared two-core machine take a while.
-vi.setConfig({ testTimeout: 300_000, hookTimeout: 120_000 });
+vi.setConfig({ testTimeout: scaled(300_000), hookTimeout: scaled(120_000) });
 
 /**
  * guard attacked as a hostile agent would attack it, in a scratch home with every agent set up by

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { withAppServer } from '../../../packages/cli/src/agents/codex-app-server.js';
 import type { FakeModel } from './fake-model.js';
+import { scaled } from '../../machine.js';
 import { runBounded } from './process.js';
 import type { RunResult } from './process.js';
 import { AGENT_BIN, REPO } from './world.js';
@@ -42,8 +43,8 @@ function claudeBinary(): string {
   }
 }
 
-// One agent run, whatever it does, ends within this.
-const AGENT_LIMIT_MS = 90_000;
+// One agent run, whatever it does, ends within this (on a quiet machine; stretched on a busy one).
+const AGENT_LIMIT_MS = scaled(90_000);
 
 /**
  * The user's own Codex config: a provider that points at the fake model (its port is set per run),

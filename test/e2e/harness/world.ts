@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { LogEntry } from '../../../packages/cli/src/state/decision-log.js';
 import { pathWithoutAgents } from '../../../packages/cli/test/agent-free-path.js';
 import { BIN } from '../../hook/bin.js';
+import { scaled } from '../../machine.js';
 import { runBounded } from './process.js';
 import type { RunResult } from './process.js';
 
@@ -93,7 +94,7 @@ export function guard(
   return runBounded(process.execPath, [BIN, ...args], {
     cwd: world.project,
     env: world.env(extraEnv),
-    limitMs: 60_000,
+    limitMs: scaled(60_000),
   });
 }
 
@@ -131,7 +132,7 @@ export function git(world: World, cwd: string, args: readonly string[]): string 
     env: world.env(),
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 30_000,
+    timeout: scaled(30_000),
   });
 }
 

@@ -14,6 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '../../../../test/machine.js';
 
 // `guard explain` runs from the CLI bundle (cli.bundle.cjs and its code cache, made by the build:
 // scripts/bundle-cli.mjs), and from the modules when the bundle is missing or cannot be loaded.
@@ -25,7 +26,8 @@ const HOME = mkdtempSync(join(tmpdir(), 'guard-cli-bundle-'));
 const ENV = { HOME, PATH: process.env.PATH ?? '' };
 // a folder that does not exist, as the corpus and the bench assume
 const PROJECT = join(HOME, 'missing', 'project');
-const LONG = 120_000;
+// (on a quiet machine: stretched on a busy one)
+const LONG = scaled(120_000);
 
 /** Every corpus line's command and cwd, as `guard explain --jsonl` reads them. */
 const INPUT = readdirSync(CORPUS)

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pathWithoutAgents } from '../agent-free-path.js';
+import { scaled } from '../../../../test/machine.js';
 
 // The built binary, as a person runs it. `npm test` builds before it runs the tests.
 const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
@@ -28,7 +29,7 @@ afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
 const guard = (...args: string[]) =>
   execa('node', [BIN, ...args], { reject: false, env: ENV, extendEnv: false, cwd: HOME });
 
-describe('setup, status, doctor and uninstall on the built binary', () => {
+describe('setup, status, doctor and uninstall on the built binary', { timeout: scaled(120_000) }, () => {
   it('set up every agent in an empty home, check each end to end, then take it all away', async () => {
     const cursorFile = join(HOME, '.cursor', 'hooks.json');
     const mine = '{\n  "version": 1,\n  "hooks": { "stop": [ { "command": "./done.sh" } ] }\n}\n';
@@ -81,7 +82,7 @@ describe('setup, status, doctor and uninstall on the built binary', () => {
     expect(readFileSync(cursorFile, 'utf8')).toBe(mine);
     expect(readdirSync(HOME).sort()).toEqual(['.cursor']);
     expect(readdirSync(join(HOME, '.cursor'))).toEqual(['hooks.json']);
-  }, 120_000);
+  });
 
   it('--dry-run against a home with no agent installed writes nothing', async () => {
     const home = join(ROOT, 'fresh');

@@ -11,6 +11,7 @@ import type { LogEntry } from '../../src/state/decision-log.js';
 import { NOWHERE } from '../capture-io.js';
 import type { AgentCase } from '../hook-cases.js';
 import { AGENT_CASES, ASKED, BLOCKED, fixtureText, HARMLESS } from '../hook-cases.js';
+import { scaled } from '../../../../test/machine.js';
 
 /**
  * Silence means checked (SPEC §7): per agent and per way guard can fail to check a step, a
@@ -179,7 +180,7 @@ const ROWS = AGENT_CASES.flatMap((agent) =>
   PATHS.map((path) => ({ agent, path, label: `${agent.agent}: ${path.name}` })),
 );
 
-describe.concurrent('silence means checked', { timeout: 60_000 }, () => {
+describe.concurrent('silence means checked', { timeout: scaled(60_000) }, () => {
   it.for(ROWS)('$label: a never-list step is never let through', async ({ agent, path }, { expect }) => {
     const { stdout, code, line } = await call(agent, path, BLOCKED);
     expect(code).toBe(0);

@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
   cpSync,
@@ -12,7 +12,6 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import {
   changesDir,
@@ -29,6 +28,8 @@ import {
   updateChat,
   waitingChanges,
 } from '../../src/state/chats.js';
+import { atOnce } from '../at-once.js';
+import { scaled } from '../../../../test/machine.js';
 
 const DAY = 86_400_000;
 const home = (): string => mkdtempSync(join(tmpdir(), 'guard-state-'));
@@ -336,7 +337,7 @@ describe('sweeping idle chats', () => {
   });
 });
 
-describe('chat state under concurrent processes', () => {
+describe('chat state under concurrent processes', { timeout: scaled(120_000) }, () => {
   const dist = new URL('../../dist/state/chats.js', import.meta.url);
 
   it('50 processes adding to one chat at once lose no update and leave a file that parses', async () => {
@@ -344,17 +345,16 @@ describe('chat state under concurrent processes', () => {
     const dir = home();
     const script = `import { updateChat } from ${JSON.stringify(dist.href)};
       updateChat(process.argv[1], 'codex', 'shared', Date.now(), 86400000, (s) => void s.approved.push('k' + process.argv[2]));`;
-    const run = promisify(execFile);
-    await Promise.all(
-      Array.from({ length: 50 }, (_, i) =>
-        run(process.execPath, ['--input-type=module', '-e', script, dir, String(i)]),
-      ),
+    await atOnce(
+      50,
+      () => script,
+      (i) => [dir, String(i)],
     );
     const state = JSON.parse(readFileSync(chatFile(dir, 'codex', 'shared'), 'utf8')) as { approved: string[] };
     expect([...state.approved].sort()).toEqual(Array.from({ length: 50 }, (_, i) => `k${i}`).sort());
     expect(readdirSync(join(dir, 'chats'))).toEqual([`codex-${chatFile(dir, 'codex', 'shared').split('codex-')[1]}`]);
     // 50 Node starts at once took 65 s at load 30 on 2 cores
-  }, 120_000);
+  });
 
   it('24 processes that each raise the bar or read it, record and fold at once: the bar stays up, nothing is lost or counted twice', async () => {
     const dir = home();
@@ -371,11 +371,10 @@ describe('chat state under concurrent processes', () => {
       if (waitingChanges(home, 'codex', 'shared') >= COMPACT_AT) compactChat(home, 'codex', 'shared', Date.now(), 86400000);
       const last = read();
       if (!last.untrusted || !last.approved.includes('k' + i)) process.exit(5);`;
-    const run = promisify(execFile);
-    await Promise.all(
-      Array.from({ length: 24 }, (_, i) =>
-        run(process.execPath, ['--input-type=module', '-e', script, dir, String(i)]),
-      ),
+    await atOnce(
+      24,
+      () => script,
+      (i) => [dir, String(i)],
     );
     const state = loadChat(dir, 'codex', 'shared', Date.now(), DAY);
     expect(state.untrusted).toBe(true);
@@ -387,5 +386,5 @@ describe('chat state under concurrent processes', () => {
     updateChat(dir, 'codex', 'shared', Date.now(), DAY, () => {});
     expect(readdirSync(changesDir(dir, 'codex', 'shared'))).toEqual([]);
     expect(loadChat(dir, 'codex', 'shared', Date.now(), DAY)).toMatchObject({ untrusted: true, away: { step: 24 } });
-  }, 120_000);
+  });
 });

@@ -1,13 +1,13 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { forgetAllowed, keepForProject, readAllowed } from '../../src/state/allowed.js';
 import { lockOwner, withLock } from '../../src/state/lock.js';
 import { readHealth, updateHealth } from '../../src/state/opinion.js';
 import { effectiveSettings, lastGoodPath, readSettings, settingsPath } from '../../src/state/settings.js';
+import { atOnce } from '../at-once.js';
+import { scaled } from '../../../../test/machine.js';
 
 /**
  * The files in guard's folder that several processes change besides the chats (SPEC §5: no lost
@@ -17,15 +17,12 @@ import { effectiveSettings, lastGoodPath, readSettings, settingsPath } from '../
 
 const home = (): string => mkdtempSync(join(tmpdir(), 'guard-locked-'));
 const dist = (file: string): string => new URL(`../../dist/state/${file}`, import.meta.url).href;
-const run = promisify(execFile);
 
-function runAll(count: number, script: (i: number) => string, dir: string): Promise<unknown[]> {
-  return Promise.all(
-    Array.from({ length: count }, (_, i) => run(process.execPath, ['--input-type=module', '-e', script(i), dir])),
-  );
+function runAll(count: number, script: (i: number) => string, dir: string): Promise<void> {
+  return atOnce(count, script, () => [dir]);
 }
 
-describe('files changed by several processes at once', () => {
+describe('files changed by several processes at once', { timeout: scaled(120_000) }, () => {
   it('the built state modules are there', () => {
     expect(existsSync(new URL(dist('allowed.js'))), 'packages/cli/dist is missing: run `npm run build` first').toBe(
       true,
@@ -51,7 +48,7 @@ describe('files changed by several processes at once', () => {
     expect(keys).toEqual(Array.from({ length: 16 }, (_, i) => `new:${i}`).sort());
     // no lock or temp file left behind
     expect(readdirSync(dir)).toEqual(['allowed.json']);
-  }, 120_000);
+  });
 
   it('12 processes counting a second-opinion failure at once: 12 counted', async () => {
     const dir = home();
@@ -63,7 +60,7 @@ describe('files changed by several processes at once', () => {
     );
     expect(readHealth(dir).failures).toBe(12);
     expect(readdirSync(dir)).toEqual(['second-opinion.json']);
-  }, 120_000);
+  });
 
   it('8 processes each changing a setting at once: every change is in settings.yaml and in its last good copy', async () => {
     const dir = home();
@@ -93,7 +90,7 @@ describe('files changed by several processes at once', () => {
     expect(settings).toMatchObject({ enabled: true, failClosed: true, strict: true, mode: 'extended', idleDays: 9 });
     expect(readFileSync(settingsPath(dir), 'utf8')).toMatch(/^# mine\n/);
     expect(JSON.parse(readFileSync(lastGoodPath(dir), 'utf8'))).toEqual(JSON.parse(JSON.stringify(settings)));
-  }, 120_000);
+  });
 
   it('hooks reading settings while `guard fail-closed on` runs never leave an older copy behind', async () => {
     const dir = home();
@@ -110,7 +107,7 @@ describe('files changed by several processes at once', () => {
       dir,
     );
     expect(JSON.parse(readFileSync(lastGoodPath(dir), 'utf8'))).toMatchObject({ failClosed: true });
-  }, 120_000);
+  });
 });
 
 describe('the locks themselves', () => {

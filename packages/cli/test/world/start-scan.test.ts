@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scanChatStart, scanRulesFiles, scanServers } from '../../src/world/start-scan.js';
+import { scaled } from '../../../../test/machine.js';
 
 /** A tiny stdio MCP server: answers initialize and tools/list with the given tools (or never answers). */
 function server(dir: string, name: string, tools: unknown, mode: 'answer' | 'silent' | 'crash' = 'answer'): string {
@@ -51,7 +52,7 @@ const POISONED_TOOLS = [
   },
 ];
 
-describe('chat-start scan', () => {
+describe('chat-start scan', { timeout: scaled(60_000) }, () => {
   it('blocks a poisoned MCP server, passes a clean one, and names one that never answers, within the budget', async () => {
     const w = world();
     const clean = server(w.dir, 'clean', CLEAN_TOOLS);
@@ -84,7 +85,7 @@ describe('chat-start scan', () => {
     );
     expect(result.found.join('\n')).toMatch(/^MCP server bad: /m);
     expect(result.found.join('\n')).not.toContain('id_rsa');
-  }, 60_000);
+  });
 
   it('finds a poisoned rules file, ignores a normal one, and reports names only', () => {
     const w = world();
