@@ -26,6 +26,7 @@ import type { Ran, Scratch, Verdict } from './harness.js';
 import {
   AGENTS,
   guardOk,
+  withGuardHome,
   limiter,
   pool,
   runShell,
@@ -452,7 +453,7 @@ async function runCase(
   const place = { guardHome, project, agent, chat };
   const arranged = (await fault?.arrange(place)) ?? {};
   const payload = JSON.stringify(shellPayload(agent, command, project, chat));
-  let hook = commands[agent];
+  let hook = withGuardHome(world, commands[agent], arranged.guardHome ?? guardHome);
   if (arranged.code !== undefined) {
     const dist = codeCopy(home);
     arranged.code(dist);
@@ -583,7 +584,7 @@ describe('a git slower than its budget, under fail-closed', () => {
       writeFileSync(join(bin, 'git'), `#!/bin/sh\nsleep 3\nexec '${realGit}' "$@"\n`, { mode: 0o755 });
       const env = world.env({ GUARD_HOME: guardHome, HOME: home });
       const payload = JSON.stringify(shellPayload(agent, COMMIT, project, `slow-${n}`));
-      const ran = await runShell(commands[agent], {
+      const ran = await runShell(withGuardHome(world, commands[agent], guardHome), {
         env: { ...env, PATH: `${bin}:${env['PATH'] ?? ''}` },
         cwd: project,
         stdin: payload,

@@ -173,6 +173,16 @@ export function stepCommand(world: Scratch, agent: AgentId): string {
   }
 }
 
+/**
+ * The hook command with guard's folder, which setup wrote into it, swapped for another: a case with
+ * a guard folder of its own must name it in the command, as setup there would (the command does
+ * not let an inherited GUARD_HOME move it).
+ */
+export function withGuardHome(world: Scratch, command: string, guardHome: string): string {
+  if (!command.includes(world.guardHome)) throw new Error(`the hook command does not name guard's folder: ${command}`);
+  return command.split(world.guardHome).join(guardHome);
+}
+
 /** A shell step as each agent sends it (the recorded shapes, see packages/adapters/test/fixtures). */
 export function shellPayload(agent: AgentId, command: string, cwd: string, chat: string): Json {
   switch (agent) {
