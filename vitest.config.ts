@@ -19,10 +19,12 @@ const conditions = ['@guard/source', 'module', 'node', 'development|production']
  * within guard's own 7 s, and beside the fault cases' hooks with both cores busy one did not.
  */
 const SLOW_FIRST = [
+  'test/self-attack/hook-pins.test.ts',
   'test/self-attack/faults.test.ts',
   'packages/cli/test/e2e/cli-bundle.test.ts',
   'packages/core/test/redos.test.ts',
   'test/self-attack/tamper.test.ts',
+  'test/self-attack/policy-pin.test.ts',
   'test/hook/replay.test.ts',
   'test/hook/scenarios.test.ts',
   'packages/cli/test/e2e/odd-paths.test.ts',
