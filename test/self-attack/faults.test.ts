@@ -557,6 +557,26 @@ describe('faults never loosen an answer', () => {
 });
 
 /**
+ * The cases above arrange their faults in a folder of their own, which the hook must read: were it
+ * another (the one setup found), every fault would go unseen and every case pass. Guard switched
+ * off there lets a force push through; left on, the same run blocks it.
+ */
+describe('each case runs in its own guard folder', () => {
+  const off: Fault = { name: 'guard off', arrange: (p) => writeFileSync(settingsFile(p), 'enabled: false\n') };
+  it.concurrent.for(AGENTS)(
+    '%s: guard off there lets the force push through, left on it does not',
+    async (agent, { expect }) => {
+      const verdicts = await Promise.all(
+        [off, undefined].map(async (fault) =>
+          verdictOf(agent, (await lane(() => runCase('fail-open', agent, BLOCKED, fault))).ran),
+        ),
+      );
+      expect(verdicts).toEqual(['allow', 'block']);
+    },
+  );
+});
+
+/**
  * A git slower than the probe's budget (a wrapper that waits before running the real one), under
  * fail-closed: a commit that would take an untracked `.env` along must not go ahead because guard
  * could not look in time. (How guard words "could not check in time" under fail-open is issue 15's.)
