@@ -9,8 +9,8 @@ import { AGENTS } from '@guard/adapters/agents';
 import { appendLog } from '../state/decision-log.js';
 import { readRecords } from '../state/installs.js';
 import type { InstallRecord } from '../state/installs.js';
-import type { Drift, KeptDrift } from '../state/pins.js';
-import { driftSentence, fileDrift, isJson, missingParts, PIN_CHECK_MS, readPins, writePins } from '../state/pins.js';
+import type { Drift, KeptDrift, PinsState } from '../state/pins.js';
+import { changePins, driftSentence, fileDrift, isJson, missingParts, PIN_CHECK_MS, readPins } from '../state/pins.js';
 
 /** How one pinned file stands, and the hash of a text found intact though not the one setup wrote. */
 function look(path: string, record: InstallRecord, seen: string | undefined): { drift?: Drift; intact?: string } {
@@ -38,35 +38,48 @@ function look(path: string, record: InstallRecord, seen: string | undefined): { 
   return drift(named ? 'changed' : 'removed', at);
 }
 
+/** Whether the last look is a minute old (or dated ahead: a clock set back). */
+function due(state: PinsState, now: number): boolean {
+  return now - state.checked >= PIN_CHECK_MS || now < state.checked;
+}
+
 /**
  * After the hook's answer, at most once a minute: every pinned file looked at (state/pins.ts). A
  * drift found for the first time is logged; one that is gone is forgotten. Never throws.
  */
 export function watchPins(guardHome: string, now: number = Date.now()): void {
   try {
-    const state = readPins(guardHome);
-    if (now - state.checked < PIN_CHECK_MS && now >= state.checked) return;
-    const pinned = Object.entries(readRecords(guardHome)).filter(([, record]) => record.pin !== undefined);
-    if (pinned.length === 0 && state.drifts.length === 0) return;
-    const seen: Record<string, string> = {};
-    const kept = new Map(state.drifts.map((drift) => [drift.key, drift]));
-    const drifts: KeptDrift[] = [];
-    for (const [path, record] of pinned) {
-      const found = look(path, record, state.seen[path]);
-      if (found.intact !== undefined || (found.drift === undefined && state.seen[path] !== undefined))
-        seen[path] = found.intact ?? (state.seen[path] as string);
-      if (found.drift === undefined) continue;
-      const key = `${path}|${found.drift.kind}|${found.drift.at ?? ''}`;
-      const old = kept.get(key);
-      if (old !== undefined) {
-        drifts.push(old);
-        continue;
-      }
-      const fresh: KeptDrift = { ...found.drift, key, noticed: new Date(now).toISOString() };
-      drifts.push(fresh);
-      appendLog(guardHome, { time: fresh.noticed, how: 'drift', agent: fresh.agent, reason: driftSentence(fresh) });
-    }
-    writePins(guardHome, { checked: now, seen, drifts });
+    if (!due(readPins(guardHome), now)) return;
+    changePins(
+      guardHome,
+      (state) => {
+        // another call may have looked meanwhile
+        if (!due(state, now)) return undefined;
+        const pinned = Object.entries(readRecords(guardHome)).filter(([, record]) => record.pin !== undefined);
+        if (pinned.length === 0 && state.drifts.length === 0) return undefined;
+        const seen: Record<string, string> = {};
+        const kept = new Map(state.drifts.map((drift) => [drift.key, drift]));
+        const drifts: KeptDrift[] = [];
+        for (const [path, record] of pinned) {
+          const found = look(path, record, state.seen[path]);
+          if (found.intact !== undefined || (found.drift === undefined && state.seen[path] !== undefined))
+            seen[path] = found.intact ?? (state.seen[path] as string);
+          if (found.drift === undefined) continue;
+          const key = `${path}|${found.drift.kind}|${found.drift.at ?? ''}`;
+          const old = kept.get(key);
+          if (old !== undefined) {
+            drifts.push(old);
+            continue;
+          }
+          const fresh: KeptDrift = { ...found.drift, key, noticed: new Date(now).toISOString() };
+          drifts.push(fresh);
+          appendLog(guardHome, { time: fresh.noticed, how: 'drift', agent: fresh.agent, reason: driftSentence(fresh) });
+        }
+        return { checked: now, seen, drifts };
+        // a look under way in another call is not waited for
+      },
+      0,
+    );
   } catch {
     // a look that could not be finished is done again by a later call
   }

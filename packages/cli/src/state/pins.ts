@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { ConfigLevel } from '@guard/adapters';
 import { readRegularText, writeFileAtomic } from '../fsx.js';
+import { withLock } from './lock.js';
 
 // What the hook knows of the pins on the agents' hook files (pins.json in guard's folder): when it
 // last looked, the texts it found intact (by hash, so an unchanged file is never parsed again), and
@@ -143,9 +144,23 @@ export function readPins(guardHome: string): PinsState {
   }
 }
 
-/** Keeps what the hook found. */
-export function writePins(guardHome: string, state: PinsState): void {
-  writeFileAtomic(pinsPath(guardHome), `${JSON.stringify(state)}\n`, 0o600);
+/**
+ * Changes what the hook keeps under pins.json's lock (several hooks look and tell at once: a drift
+ * or a "told" one of them writes must not be lost to another's older copy).
+ */
+export function changePins(
+  guardHome: string,
+  change: (state: PinsState) => PinsState | undefined,
+  timeoutMs: number,
+): void {
+  withLock(
+    `${pinsPath(guardHome)}.lock`,
+    () => {
+      const next = change(readPins(guardHome));
+      if (next !== undefined) writeFileAtomic(pinsPath(guardHome), `${JSON.stringify(next)}\n`, 0o600);
+    },
+    { timeoutMs },
+  );
 }
 
 /** The drifts not yet told in a reply (read on every call: one small file, usually absent). */
@@ -167,10 +182,14 @@ function clock(iso: string): string {
 /** Marks drifts as told (after the reply that carried them went out). */
 export function markTold(guardHome: string, keys: readonly string[]): void {
   if (keys.length === 0) return;
-  const state = readPins(guardHome);
   const told = new Set(keys);
-  writePins(guardHome, {
-    ...state,
-    drifts: state.drifts.map((drift) => (told.has(drift.key) ? { ...drift, told: true as const } : drift)),
-  });
+  // the reply is out: a short wait, and else it is told again by the next answer that can carry it
+  changePins(
+    guardHome,
+    (state) => ({
+      ...state,
+      drifts: state.drifts.map((drift) => (told.has(drift.key) ? { ...drift, told: true as const } : drift)),
+    }),
+    1_000,
+  );
 }
