@@ -90,7 +90,8 @@ function reachesGuardOrHome(text: string, folded: Folded, inv: Invocation, conte
   });
 }
 
-const LITERAL = /(['"`])((?:(?!\1)[^\\\n]|\\.){1,1024})\1/g;
+/** A string literal in code, in any of the quotes the interpreters use. */
+export const LITERAL = /(['"`])((?:(?!\1)[^\\\n]|\\.){1,1024})\1/g;
 
 /** The string literals of code, as written (a bounded number). */
 function literals(text: string): string[] {

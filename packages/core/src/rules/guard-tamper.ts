@@ -1,4 +1,4 @@
-import { codeLanguage, foldedCode, guardFolders, protectedAnchors } from '../analysis/code-paths.js';
+import { codeLanguage, foldedCode, guardFolders, protectedAnchors, LITERAL } from '../analysis/code-paths.js';
 import { changesFile, changesHanded } from '../analysis/effects.js';
 import { argvWith } from '../context/argv.js';
 import type { FileEffect } from '../context/types.js';
@@ -9,6 +9,7 @@ import { globMatch, isInside } from '../facts/paths.js';
 import { isA, program, sourceOf } from '../programs/index.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import { GUARD_PACKAGE } from '../product.js';
+import { ARG_SEPARATORS } from '../shell/index.js';
 import type { Invocation } from '../shell/types.js';
 
 /**
@@ -448,7 +449,7 @@ function reachesThrough(inv: Invocation, context: RuleContext, anchors: readonly
         if (anchors.some((anchor) => globReaches(glob, anchor, context))) return listed.raw;
     }
   }
-  // `parallel rm ::: ~/.tool/*`: the words after `:::` are what the command is handed
+  // `parallel rm ::: ~/.tool/*` (or `:::+`, `::::`): the words after the separator are what the command is handed
   if (inv.via.some((via) => via.kind === 'runner') && changesHanded(inv, context)) {
     const runner = context.invocations.find(
       (other) =>
@@ -457,9 +458,11 @@ function reachesThrough(inv: Invocation, context: RuleContext, anchors: readonly
         other.span[0] <= inv.span[0] &&
         other.span[1] >= inv.span[1],
     );
-    const handed = runner === undefined ? -1 : runner.args.indexOf(':::');
-    for (const word of handed < 0 ? [] : (runner?.args.slice(handed + 1) ?? []))
-      if (protectedPath(context.path(word, inv.cwd), context, anchors) !== undefined) return word;
+    const args = runner?.args ?? [];
+    const handed = args.findIndex((arg) => ARG_SEPARATORS.has(arg));
+    for (const word of handed < 0 ? [] : args.slice(handed + 1))
+      if (!ARG_SEPARATORS.has(word) && protectedPath(context.path(word, inv.cwd), context, anchors) !== undefined)
+        return word;
   }
   if (inv.via.some((via) => via.kind === 'runner' && via.name === 'xargs') && changesHanded(inv, context)) {
     for (const producer of context.stageBefore(inv)?.producers ?? []) {
@@ -504,8 +507,6 @@ function pipedCode(inv: Invocation, context: RuleContext): string | undefined {
   return texts.length === 0 ? undefined : texts.join('\n');
 }
 
-// A string literal in code, in any of the quotes the interpreters use.
-const LITERAL = /(['"`])((?:(?!\1)[^\\\n]|\\.){1,1024})\1/g;
 /** Calls and statements that write, delete, move or copy files, in the languages guard reads. */
 const WRITES_FILES = new RegExp(
   [

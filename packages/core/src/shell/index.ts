@@ -24,6 +24,7 @@ import { namesWith } from '../programs/index.js';
 export type * from './types.js';
 /** The reader's hard bounds (nesting depth, characters, words, invocations). */
 export { LIMITS as READ_LIMITS } from './context.js';
+export { ARG_SEPARATORS } from './nested.js';
 
 /**
  * Reads one command line the way a shell would and returns every invocation in it: what runs,

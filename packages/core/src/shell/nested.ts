@@ -144,7 +144,8 @@ type Runner<K extends Runs['kind']> = (
   around: Around,
 ) => Nested[];
 
-const ARG_SEPARATORS = new Set([':::', '::::', ':::+', '::::+']);
+/** Where `parallel`'s command ends and the words it hands that command begin (`:::`, its files `::::`, …). */
+export const ARG_SEPARATORS: ReadonlySet<string> = new Set([':::', '::::', ':::+', '::::+']);
 /** A runner's own options come before the command it runs. */
 const LEADING: Grammar = { leading: true };
 const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);

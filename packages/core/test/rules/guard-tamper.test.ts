@@ -187,6 +187,8 @@ runRuleTests(guardTamper, {
     'for f in /home/dev/.local/state/guard/*; do wc -c < "$f"; done',
     'for f in logs/*; do : > "$f"; done',
     'parallel wc -l ::: ~/.relay/*',
+    'parallel wc -l :::+ ~/.relay/*',
+    'parallel rm ::: build/*.o',
     'fd . ~/.relay -x cat',
     'ls | xargs rm -f',
     // git that only looks in an agent's folder, and git changing the project's own tree
@@ -266,6 +268,8 @@ runRuleTests(guardTamper, {
     'cd ~/.relay && ls | xargs rm',
     'find ~/.relay -print0 | xargs -0 rm',
     'parallel rm ::: ~/.relay/*',
+    'parallel rm :::+ ~/.relay/*',
+    'parallel -j2 rm -f ::: build/a ::: ~/.relay/hooks.json',
     'ls -d ~/.relay/* | parallel rm',
     'for f in ~/.relay/*; do rm "$f"; done',
     'for f in /home/dev/.local/state/guard/*; do : > "$f"; done',
