@@ -49,14 +49,19 @@ function due(state: PinsState, now: number): boolean {
  */
 export function watchPins(guardHome: string, now: number = Date.now()): void {
   try {
-    if (!due(readPins(guardHome), now)) return;
+    const last = readPins(guardHome);
+    if (!due(last, now)) return;
+    // nothing pinned and nothing found: no lock taken, no file written
+    if (last.drifts.length === 0 && !Object.values(readRecords(guardHome)).some((record) => record.pin !== undefined))
+      return;
     changePins(
       guardHome,
       (state) => {
         // another call may have looked meanwhile
         if (!due(state, now)) return undefined;
         const pinned = Object.entries(readRecords(guardHome)).filter(([, record]) => record.pin !== undefined);
-        if (pinned.length === 0 && state.drifts.length === 0) return undefined;
+        // nothing pinned: the look is still dated, so the next calls skip it for a minute
+        if (pinned.length === 0 && state.drifts.length === 0) return { ...state, checked: now };
         const seen: Record<string, string> = {};
         const kept = new Map(state.drifts.map((drift) => [drift.key, drift]));
         const drifts: KeptDrift[] = [];

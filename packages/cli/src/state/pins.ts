@@ -183,13 +183,14 @@ function clock(iso: string): string {
 export function markTold(guardHome: string, keys: readonly string[]): void {
   if (keys.length === 0) return;
   const told = new Set(keys);
-  // the reply is out: a short wait, and else it is told again by the next answer that can carry it
+  // not waited for (the call may still owe its answer to a resident checker's client): a mark not
+  // made now is a drift told again by the next answer that can carry it
   changePins(
     guardHome,
     (state) => ({
       ...state,
       drifts: state.drifts.map((drift) => (told.has(drift.key) ? { ...drift, told: true as const } : drift)),
     }),
-    1_000,
+    0,
   );
 }
