@@ -41,4 +41,11 @@ describe.for(worlds)('what the chat-start scan reads is declared (%s)', ([, env]
   it.for(read)('%s: %s', ([, path]) => {
     expect(pathFacts(path, ctx).agentRules).toBeDefined();
   });
+  // near misses: files beside the declared ones that no chat loads
+  it.for([`${PROJECT}/notes/note.md`, `${HOME}/.claude.json.backup`, `${HOME}/notes/GEMINI.md.txt`])(
+    'not an agent file: %s',
+    (path) => {
+      expect(pathFacts(path, ctx).agentRules).toBeUndefined();
+    },
+  );
 });

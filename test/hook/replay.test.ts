@@ -230,7 +230,7 @@ describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (
       // read by then
       const { exited, child, stdout } = openStdin(
         `{"hook_event_name": "PreToolUse", "tool_input": {"command": "${command}`,
-        scaled(300),
+        scaled(1_500),
       );
       // the answer is in the log once it went out; the process ends when the agent closes stdin
       for (
