@@ -567,7 +567,7 @@ function agentOf(program: string, name: string, context: RuleContext): AgentProg
 const EXPORTS = new Set(['export', 'declare', 'typeset', 'readonly', 'set', 'setenv']);
 /** An assignment that is a statement of its own (`HOME=/tmp/x; tool …`), as the line writes it. */
 const ASSIGNED =
-  /(?:^|[;&|(){}\n'"]|\b(?:then|do|else))\s*([A-Za-z_][A-Za-z0-9_]*)=(?:"[^"]*"|'[^']*'|[^\s;&|'"])*\s*(?:[;\n]|&&|\|\|)/g;
+  /(?:^|[;&|(){}\n'"]|\b(?:then|do|else))\s*([A-Za-z_][A-Za-z0-9_]*)=(?:"[^"]*"|'[^']*'|\$\([^()]*\)|`[^`]*`|[^\s;&|'"`])*\s*(?:[;\n]|&&|\|\|)/g;
 
 /** Whether a variable changes how guard's hook runs (GUARD_KNOBS, or an agent's home variable). */
 function isKnob(name: string, context: RuleContext): boolean {
