@@ -30,6 +30,12 @@ export function agentOverhead({ runs = 7, tools = 3, agents, output = 'inherit' 
   const dir = mkdtempSync(join(tmpdir(), 'guard-overhead-'));
   const out = join(dir, 'results.json');
   try {
+    // the pinned agents, installed from the package registry where missing
+    const install = spawnSync(process.execPath, [join(ROOT, 'scripts/agents.mjs'), 'install', ...(agents ?? [])], {
+      stdio: ['ignore', output, output],
+    });
+    if (install.status !== 0)
+      throw new Error('the pinned agents could not be installed (node scripts/agents.mjs install)');
     const vitest = spawnSync('npx', ['vitest', 'run', 'test/e2e/overhead.test.ts'], {
       cwd: ROOT,
       stdio: ['ignore', output, output],

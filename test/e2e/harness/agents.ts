@@ -6,23 +6,25 @@ import type { FakeModel } from './fake-model.js';
 import { scaled } from '../../machine.js';
 import { runBounded } from './process.js';
 import type { RunResult } from './process.js';
-import { AGENT_BIN, REPO } from './world.js';
+import { agentFolder } from './world.js';
 import type { World } from './world.js';
 
+/** The pinned Codex's launchers' folder (its npm bin), put on PATH where setup should find a `codex`. */
+export const CODEX_BIN = join(agentFolder('codex'), '.bin');
 /** The pinned Codex launcher. */
-export const CODEX = join(AGENT_BIN, 'codex');
+export const CODEX = join(CODEX_BIN, 'codex');
 /** The pinned Copilot launcher. */
-export const COPILOT = join(AGENT_BIN, 'copilot');
+export const COPILOT = join(agentFolder('copilot'), '.bin', 'copilot');
 
 /**
  * The pinned Claude Code's native binary, from the platform package its npm package depends on
- * (the root install runs no build scripts, so the package's own `bin/claude.exe` stays a stub that
- * says so). Empty when this platform's package is not installed.
+ * (the agents are installed without running their install scripts, so the package's own
+ * `bin/claude.exe` stays a stub that says so). Empty when this platform's package is not installed.
  */
 export const CLAUDE = claudeBinary();
 
 /** The pinned Gemini CLI's script (its npm bin), run by this Node. */
-export const GEMINI = join(REPO, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
+export const GEMINI = join(agentFolder('gemini'), '@google', 'gemini-cli', 'bundle', 'gemini.js');
 
 function claudeBinary(): string {
   const musl =
@@ -30,9 +32,8 @@ function claudeBinary(): string {
     !(process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime;
   const name = `@anthropic-ai/claude-code-${process.platform}-${process.arch}${musl ? '-musl' : ''}`;
   try {
-    // from where the package really is: pnpm links its dependencies beside it, not in the root
     const wrapper = createRequire(
-      realpathSync(join(REPO, 'node_modules', '@anthropic-ai', 'claude-code', 'package.json')),
+      realpathSync(join(agentFolder('claude-code'), '@anthropic-ai', 'claude-code', 'package.json')),
     );
     return join(
       dirname(wrapper.resolve(`${name}/package.json`)),

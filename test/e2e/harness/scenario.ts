@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LogEntry } from '../../../packages/cli/src/state/decision-log.js';
 import { BIN } from '../../hook/bin.js';
-import { CLAUDE, CODEX, COPILOT, GEMINI } from './agents.js';
+import { CLAUDE, CODEX, CODEX_BIN, COPILOT, GEMINI } from './agents.js';
 import type { FakeModel } from './fake-model.js';
-import { AGENT_BIN, guardOk, requireFile, stepEntries } from './world.js';
+import { guardOk, requireFile, stepEntries } from './world.js';
 import type { World } from './world.js';
 
 /** Fails early, with the command to run, when the built CLI or an agent binary is missing. */
@@ -13,7 +13,7 @@ export function requireInstalled(agent: E2eAgent): void {
   const program = { codex: CODEX, copilot: COPILOT, 'claude-code': CLAUDE, gemini: GEMINI }[agent];
   requireFile(
     program || `the Claude Code binary for ${process.platform}-${process.arch}`,
-    'run `npx --yes pnpm@10.34.9 install` (the agents are root dev dependencies).',
+    `run \`node scripts/agents.mjs install ${agent}\` (\`npm test\` and \`npm run e2e\` install the pinned agents).`,
   );
 }
 
@@ -22,7 +22,7 @@ export type E2eAgent = 'codex' | 'copilot' | 'claude-code' | 'gemini';
 
 /** A PATH on which the pinned Codex is found, as on a machine where the person installed it. */
 export function pathWithAgents(world: World): string {
-  return `${AGENT_BIN}:${world.env().PATH ?? ''}`;
+  return `${CODEX_BIN}:${world.env().PATH ?? ''}`;
 }
 
 /**

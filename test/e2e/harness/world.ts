@@ -12,8 +12,10 @@ import type { RunResult } from './process.js';
 
 /** The repository root. */
 export const REPO = fileURLToPath(new URL('../../../', import.meta.url));
-/** Where the pinned agents' launchers are (the root dev dependencies). */
-export const AGENT_BIN = join(REPO, 'node_modules', '.bin');
+/** Where `node scripts/agents.mjs install` puts the pinned agent `id` (see test/e2e/agents.json). */
+export function agentFolder(id: string): string {
+  return join(REPO, '.agents', id, 'node_modules');
+}
 
 /**
  * One test's machine: a temporary home, agent homes, guard's folder and a project, all under one
@@ -37,8 +39,8 @@ export interface WorldOptions {
   readonly cacheHome?: string;
 }
 
-// A PATH a person might have, on which no agent is found (neither the repo's pinned ones in
-// node_modules/.bin nor any installed on this machine); node and git are on it.
+// A PATH a person might have, on which no agent is found (neither the repo's pinned ones nor any
+// installed on this machine); node and git are on it.
 const SYSTEM_PATH = pathWithoutAgents([dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':'));
 
 /** A fresh world under the system temp folder. */
