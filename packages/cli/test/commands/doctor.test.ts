@@ -244,14 +244,17 @@ describe('guard doctor failure paths', () => {
   });
 
   it.for([
-    { ms: BUDGET_MS, ok: true },
-    { ms: BUDGET_MS + 1, ok: false },
-  ])('answers in $ms ms: in time $ok', async ({ ms, ok }) => {
+    { ms: BUDGET_MS, warning: undefined },
+    // slower than guard's budget, but the agent still waits for the answer: a warning with the load
+    { ms: BUDGET_MS + 1, warning: true },
+  ])('answers in $ms ms: warning $warning', async ({ ms, warning }) => {
     installWith('copilot', fake);
     const check = checksOf(await diagnose(ioOf(), cannedRunner(ms)), 'copilot')['answers in time'];
-    expect(check?.ok).toBe(ok);
+    expect(check?.ok).toBe(true);
+    expect(check?.warning).toBe(warning);
     expect(check?.detail).toContain(`slowest answer ${ms} ms`);
-    if (!ok) expect(check?.fix).toBeDefined();
+    if (warning) expect(check?.detail).toMatch(/\(machine load \d+\.\d on \d+ cores\)$/);
+    if (warning) expect(check?.fix).toBeDefined();
   });
 
   it("over the agent's own timeout: says what the agent then does", async () => {
@@ -323,7 +326,10 @@ describe('guard doctor failure paths', () => {
       antigravity: ' --event PreToolUse',
       copilot: ' --event preToolUse',
     };
-    expect(calls.map((call) => call.agent)).toEqual(AGENTS.flatMap((agent) => [agent, agent, agent, agent]));
+    // the agents are checked at once; each agent's own calls come in order
+    expect(calls.map((call) => call.agent).sort()).toEqual(
+      AGENTS.flatMap((agent) => [agent, agent, agent, agent]).sort(),
+    );
     for (const agent of AGENTS) {
       const mine = calls.filter((call) => call.agent === agent);
       const { event } = adapters[agent].doctor.shellCall('true', box.root);
@@ -391,22 +397,48 @@ describe('guard doctor failure paths', () => {
 });
 
 describe('guard doctor output and exit code', () => {
-  it('with nothing set up: exit 1 and what to run', async () => {
+  it.for([
+    {
+      row: 'no agent on this machine',
+      folders: [],
+      says: ` (${AGENTS.join(', ')}); no agent was found on this machine.`,
+    },
+    {
+      row: "an agent's folder in the home",
+      folders: ['.codex', '.claude'],
+      says: '; found here: codex (~/.codex), claude-code (~/.claude).',
+    },
+    // a folder of another program that only looks alike is not an agent's
+    {
+      row: 'a near miss',
+      folders: ['.codex-backup', 'claude'],
+      says: ` (${AGENTS.join(', ')}); no agent was found on this machine.`,
+    },
+  ])('with nothing set up ($row): exit 0, what to run and the agents found', async ({ folders, says }) => {
+    for (const folder of folders) mkdirSync(join(box.home, folder), { recursive: true });
     const result = await box.guard('doctor');
-    expect(result.code).toBe(1);
-    expect(result.stdout).toContain('No agent has guard set up.');
-    expect(result.stderr).toBe(
-      'guard: guard is not set up for any agent, so nothing is checked.\nRun `guard setup <agent>` (codex, cursor, antigravity, copilot, claude-code or gemini) first.\n',
-    );
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toContain(`\nNothing set up yet: run \`guard setup <agent>\`${says}\n`);
+    expect(result.stdout).not.toContain('FAIL');
+  });
+
+  it('a program of an agent on PATH is found', async () => {
+    const bin = join(box.root, 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'gemini'), '#!/bin/sh\n', { mode: 0o755 });
+    writeFileSync(join(bin, 'codex'), 'not runnable\n', { mode: 0o644 });
+    box.env.PATH = bin;
+    const result = await box.guard('doctor');
+    expect(result.stdout).toContain('; found here: gemini (gemini on PATH).\n');
   });
 
   it('--json prints one object with every check; a failure exits 1 and counts the failures', async () => {
     installWith('cursor', fake);
     const { io, stdout } = captureIo({ cwd: box.cwd, home: box.home });
     const run = cannedRunner(5);
-    await expect(doctor({ json: true, run }, { ...io, env: box.env, tmp: () => box.root })).rejects.toThrow(
-      /^1 check failed\.$/,
-    );
+    // the document says it all: the exit code is left, no message
+    await expect(doctor({ json: true, run }, { ...io, env: box.env, tmp: () => box.root })).rejects.toThrow(/^$/);
     const report = JSON.parse(stdout()) as DoctorJson;
     expect(report.ok).toBe(false);
     expect(report.agents[0]?.checks.map((check) => [check.name, check.ok])).toEqual([
@@ -431,6 +463,6 @@ describe('guard doctor output and exit code', () => {
       '\n  FAIL entries match setup: the hook command or fail-closed switch differs from what setup writes now\n       fix: Run `guard setup cursor`.\n',
     );
     expect(stdout()).toContain('\n  ok   dangerous step is blocked: block (permission "deny") in 5 ms\n');
-    expect(stdout()).toMatch(/\nSome checks failed\.\n$/);
+    expect(stdout()).toMatch(/\nSome checks failed: follow each fix above, then run `guard doctor` again\.\n$/);
   });
 });
