@@ -191,6 +191,14 @@ export async function settingsOrFail(guardHome: string): Promise<Settings> {
   }
 }
 
+/**
+ * Whether a file's bytes name guard's hook for `agent` (every hook command setup writes ends in
+ * `hook <agent>`), whether or not the file parses.
+ */
+export function mentionsGuard(bytes: Buffer | string, agent: AgentId): boolean {
+  return bytes.includes(`hook ${agent}`);
+}
+
 /** The bytes of a file, or undefined when it does not exist; other failures become a GuardError. */
 export function readBytes(path: string): Buffer | undefined {
   try {

@@ -1,4 +1,4 @@
-import { readdirSync, rmdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, isAbsolute, relative } from 'node:path';
 import { ConfigError } from '@guard/adapters';
 import type { Adapter, AgentId, ConfigLevel } from '@guard/adapters';
@@ -10,6 +10,7 @@ import {
   isInstalledPackage,
   LEVELS,
   locationsFrom,
+  mentionsGuard,
   readBytes,
   sha256,
   textOf,
@@ -52,9 +53,11 @@ export async function uninstallAll(io: Io): Promise<void> {
     const adapter = adapterFor(agent);
     for (const level of LEVELS) {
       const file = adapter.configPath(level, where);
-      // run from the home folder, the project's file can be the user's own
+      // run from the home folder, the project's file can be the user's own; a file with nothing of
+      // guard's in it is not guard's to touch or to report on, parse or not
       if (seen.has(file)) continue;
       seen.add(file);
+      if (!holdsGuard(agent, file, io)) continue;
       const label = `${adapter.displayName} (${level}): `;
       const prefixed: Io = { ...io, out: (text) => io.out(prefixLines(label, text)) };
       try {
@@ -82,10 +85,23 @@ export async function uninstallAll(io: Io): Promise<void> {
       'Fix what is named above, then run `guard uninstall --all` again.',
     );
   }
-  io.out(
-    `guard's own folder is left as it is: ${guardHome} (settings, log, chats' memory); delete it to drop those too.\n`,
-  );
+  if (existsSync(guardHome))
+    io.out(
+      `guard's own folder is left as it is: ${guardHome} (settings, log, chats' memory); delete it to drop those too.\n`,
+    );
   if (isInstalledPackage()) io.out(`To remove the guard command itself: npm rm -g ${GUARD_PACKAGE}\n`);
+}
+
+/** Whether a file names guard's hook for `agent` (whether it parses or not), or is one guard wrote. */
+function holdsGuard(agent: AgentId, file: string, io: Io): boolean {
+  let bytes;
+  try {
+    bytes = readBytes(file);
+  } catch {
+    return true; // unreadable: uninstalling it says why
+  }
+  if (bytes === undefined) return false;
+  return mentionsGuard(bytes, agent) || readRecords(guardHomeFrom(io.env, io.home()))[file] !== undefined;
 }
 
 /** Takes guard out of one agent's file at one level; true when something was removed. */
