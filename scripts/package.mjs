@@ -128,7 +128,7 @@ async function makePackage(out, keepDeps) {
       name: GUARD_PACKAGE,
       version: cli.version,
       description:
-        'A safety check in front of AI coding agents: it reads each step the agent is about to take and blocks or asks before what cannot be undone.',
+        'A safety check in front of AI coding agents: it reads each step the agent is about to take and blocks or asks before what cannot be undone. To remove it, run `guard uninstall --all` before `npm rm -g`.',
       keywords: ['ai', 'agent', 'codex', 'cursor', 'copilot', 'hooks', 'security'],
       type: 'module',
       bin: { guard: 'dist/bin.js' },

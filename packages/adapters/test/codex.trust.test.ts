@@ -143,7 +143,13 @@ describe('codexTrust', () => {
       name: 'a config.toml that does not parse',
       config: '[hooks\n',
       state: 'unknown',
-      detail: expect.stringMatching(/^Codex's config.toml does not parse: /),
+      detail: expect.stringMatching(/^Codex's config.toml does not parse \(line 1\): (?!Invalid TOML)/),
+    },
+    {
+      name: 'a config.toml with a bad key further down, named by its line',
+      config: 'model = "x"\n[features]\nb c = 2\n',
+      state: 'unknown',
+      detail: "Codex's config.toml does not parse (line 3): illegal character in key",
     },
   ])('$name → $state', ({ config, state, detail }) => {
     expect(codexTrust(HOOKS, text, config, isGuard(text))).toEqual({ state, detail });

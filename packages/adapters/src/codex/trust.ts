@@ -120,7 +120,7 @@ export function codexTrust(
   } catch (error) {
     return {
       state: 'unknown',
-      detail: `Codex's config.toml does not parse: ${(error as Error).message.split('\n')[0] ?? ''}`,
+      detail: `Codex's config.toml does not parse${tomlLine(error)}: ${(error as Error).message.split('\n')[0]?.replace(/^Invalid TOML document: /, '') ?? ''}`,
     };
   }
   const states = hooks.map((hook): TrustState => {
@@ -238,4 +238,10 @@ function tomlKey(quoted: string): string {
   } catch {
     return quoted.slice(1, -1);
   }
+}
+
+/** Where a TOML parser's error is (` (line 3)`), when it says. */
+function tomlLine(error: unknown): string {
+  const line = (error as { line?: unknown }).line;
+  return typeof line === 'number' ? ` (line ${line})` : '';
 }

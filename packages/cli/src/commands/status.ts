@@ -2,7 +2,7 @@ import type { Adapter, AgentId, Capabilities, TrustReport } from '@guard/adapter
 import { adapterFor, isInstalledPackage } from '../agents/config-io.js';
 import { collectStatus, opinionLine } from '../agents/inspect.js';
 import type { LevelStatus, OwnAnswer, StatusJson } from '../agents/inspect.js';
-import { MODE_SUMMARY, quoteWord } from '@guard/core';
+import { GUARD_PACKAGE, MODE_SUMMARY, quoteWord } from '@guard/core';
 import type { Io } from '../io.js';
 import { readPins } from '../state/policy-pins.js';
 import { guardHomeFrom } from '../state/settings.js';
@@ -18,8 +18,18 @@ export async function status(options: StatusOptions, io: Io): Promise<void> {
   io.out(
     options.json
       ? `${JSON.stringify({ ...report, policyWaiting: waiting }, null, 2)}\n`
-      : `${renderStatus(report)}${renderWaiting(waiting)}`,
+      : `${renderStatus(report)}${renderWaiting(waiting)}${removal(report)}`,
   );
+}
+
+/**
+ * Where guard is set up, the order that takes it away cleanly: npm has no way to warn at `npm rm -g`,
+ * which would leave the agents calling a guard that is gone.
+ */
+function removal(report: StatusJson): string {
+  if (!report.agents.some((agent) => agent.levels.some((level) => level.installed))) return '';
+  const last = isInstalledPackage(report.hookScript.path) ? `, then \`npm rm -g ${GUARD_PACKAGE}\`` : '';
+  return `\nTo remove guard: \`guard uninstall --all\` first (in each project set up with --project)${last}.\n`;
 }
 
 /** A change to a project's `.guard.yaml` that loosens guard, waiting for `guard policy accept`. */
@@ -131,7 +141,14 @@ function renderLevel(agent: AgentId, level: LevelStatus): string[] {
     level.upToDate
       ? 'up to date'
       : `out of date (run \`guard setup ${agent}${level.level === 'project' ? ' --project' : ''}\`)`,
-    ...(level.agentFailClosed === undefined ? [] : [`agent's failClosed ${level.agentFailClosed ? 'set' : 'not set'}`]),
+    // the agent's own switch follows `guard fail-closed`: say what it does, not whether a key is there
+    ...(level.agentFailClosed === undefined
+      ? []
+      : [
+          level.agentFailClosed
+            ? 'the agent blocks a step when the hook fails (fail-closed on)'
+            : 'the agent runs a step when the hook itself fails (fail-closed off)',
+        ]),
     ...(level.codexTrust === undefined ? [] : [trustWords(adapterFor(agent), level.codexTrust)]),
   ];
   const lines = [head, `           ${facts.join('; ')}`];

@@ -111,9 +111,16 @@ describe('guard status --json', () => {
   });
 
   it("after setup the commands answer by themselves when guard's files go; an older setup's do not until setup runs again", async () => {
+    expect((await box.guard('status')).stdout).not.toContain('To remove guard');
     await box.guard('setup', 'cursor');
     expect(levelOf(await statusJson(), 'cursor', 'user')).toMatchObject({ ownAnswer: 'written', upToDate: true });
-    expect((await box.guard('status')).stdout).toContain("; answers by itself if guard's files go;");
+    const text = (await box.guard('status')).stdout;
+    expect(text).toContain("; answers by itself if guard's files go;");
+    expect(text).toContain('; the agent runs a step when the hook itself fails (fail-closed off)\n');
+    // set up somewhere: the order that removes guard cleanly (from a checkout there is no package to remove)
+    expect(text).toMatch(
+      /\nTo remove guard: `guard uninstall --all` first \(in each project set up with --project\)\.\n$/,
+    );
     // what setup wrote before commands had an answer of their own
     const file = join(box.home, '.cursor', 'hooks.json');
     write(file, adapters.cursor.install('', { hookCommand: hookCommand('cursor'), failClosed: false }));
