@@ -6,7 +6,13 @@ import { createProgram } from './program.js';
 /** Runs the CLI and returns the exit code; never throws, never calls process.exit. */
 export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
   try {
-    await createProgram(io).parseAsync(argv);
+    const program = createProgram(io);
+    // `guard` alone is a request for help, as with git or npm: printed to stdout, exit 0
+    if (argv.length <= 2) {
+      program.outputHelp();
+      return ExitCode.Ok;
+    }
+    await program.parseAsync(argv);
     return ExitCode.Ok;
   } catch (error) {
     if (error instanceof CommanderError) {
@@ -14,7 +20,8 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
       return error.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;
     }
     if (error instanceof GuardError) {
-      io.err(`guard: ${error.message}\n${error.hint ? `${error.hint}\n` : ''}`);
+      // an empty message: the command already said everything (doctor --json), only the exit code is left
+      if (error.message !== '') io.err(`guard: ${error.message}\n${error.hint ? `${error.hint}\n` : ''}`);
       return error.exitCode;
     }
     io.err(`guard: unexpected error\n${error instanceof Error ? error.stack : String(error)}\n`);

@@ -15,10 +15,11 @@ export function createProgram(io: Io): Command {
     )
     .version(guardVersion())
     .exitOverride()
-    .configureOutput({ writeOut: io.out, writeErr: io.err })
-    .showHelpAfterError('(add --help for usage)')
+    // commander's own usage errors in guard's one style: `guard: <what>` then `Run … for usage.`
+    .configureOutput({ writeOut: io.out, writeErr: io.err, outputError: (text, write) => write(guardStyle(text)) })
     // lets `guard explain git push --force` pass `--force` on to the explained command
-    .enablePositionalOptions();
+    .enablePositionalOptions()
+    .addHelpText('after', MAIN_EXAMPLES);
 
   program
     .command('setup')
@@ -73,9 +74,12 @@ export function createProgram(io: Io): Command {
 
   program
     .command('fail-closed')
-    .description("choose what happens to a step guard could not check: 'on' blocks it, 'off' asks")
-    .addArgument(new Argument('<state>', 'on or off').choices(['on', 'off']))
-    .action(async (state: 'on' | 'off') => (await import('./commands/fail-closed.js')).failClosed(state, io));
+    .description("show or choose what happens to a step guard could not check: 'on' blocks it, 'off' asks")
+    .addArgument(new Argument('[state]', 'on or off').choices(['on', 'off']))
+    .option('--json', 'print JSON')
+    .action(async (state: 'on' | 'off' | undefined, options: { json?: true }) =>
+      (await import('./commands/fail-closed.js')).failClosed(state, io, { json: options.json ?? false }),
+    );
 
   program
     .command('mode')
@@ -129,9 +133,9 @@ export function createProgram(io: Io): Command {
   program
     .command('second-opinion')
     .description(
-      "a local model that may raise a step the rules let through to an ask, when it looks irreversible and outside the person's request: 'on' (with --url and --model), 'off', or 'status'",
+      "a local model that may raise a step the rules let through to an ask, when it looks irreversible and outside the person's request: 'on' (with --url and --model), 'off', or 'status' (the default)",
     )
-    .addArgument(new Argument('<state>', 'on, off or status').choices(['on', 'off', 'status']))
+    .addArgument(new Argument('[state]', 'on, off or status').choices(['on', 'off', 'status']))
     .option('--url <base-url>', 'an OpenAI-compatible server: https://, or http:// to 127.0.0.1 or localhost')
     .option('--model <name>', 'the model to ask')
     .option('--key-env <VAR>', 'the environment variable that holds the key, if the server needs one')
@@ -144,12 +148,12 @@ export function createProgram(io: Io): Command {
     .addHelpText('after', SECOND_OPINION_EXAMPLES)
     .action(
       async (
-        state: 'on' | 'off' | 'status',
+        state: 'on' | 'off' | 'status' | undefined,
         options: { url?: string; model?: string; keyEnv?: string; timeoutMs?: number; json?: boolean },
       ) => {
         const { secondOpinion } = await import('./commands/second-opinion.js');
         await secondOpinion(
-          state,
+          state ?? 'status',
           {
             ...(options.url === undefined ? {} : { url: options.url }),
             ...(options.model === undefined ? {} : { model: options.model }),
@@ -223,7 +227,7 @@ export function createProgram(io: Io): Command {
     );
 
   program
-    .command('hook')
+    .command('hook', { hidden: true })
     .description('the entry point agents call on each tool step (JSON on stdin, reply on stdout)')
     .addArgument(agentArgument())
     .option('--event <name>', "the agent's hook event, where its payload does not name it")
@@ -240,22 +244,39 @@ export function createProgram(io: Io): Command {
   program
     .command('log')
     .description('show recent decisions')
-    .option('--json', 'print JSON')
+    .option('--json', 'print them as one JSON document')
+    .option('--jsonl', 'print one JSON line a decision')
     .option('--chat <id>', 'only this chat')
     .addOption(new Option('--decision <decision>', 'only this decision').choices(DECISIONS))
     .addOption(new Option('-n <count>', 'show at most this many entries (default 50)').argParser(positiveInteger))
-    .action(async (options: { json?: true; chat?: string; decision?: (typeof DECISIONS)[number]; n?: number }) => {
-      const { showLog } = await import('./commands/log.js');
-      await showLog(
-        {
-          json: options.json ?? false,
-          ...(options.chat === undefined ? {} : { chat: options.chat }),
-          ...(options.decision === undefined ? {} : { decision: options.decision }),
-          ...(options.n === undefined ? {} : { count: options.n }),
-        },
-        io,
-      );
-    });
+    .action(
+      async (options: {
+        json?: true;
+        jsonl?: true;
+        chat?: string;
+        decision?: (typeof DECISIONS)[number];
+        n?: number;
+      }) => {
+        if (options.json && options.jsonl) {
+          throw new GuardError(
+            '--json and --jsonl are two ways to print the same decisions; choose one.',
+            'Run `guard log --json` (one document) or `guard log --jsonl` (one line a decision).',
+            ExitCode.Usage,
+          );
+        }
+        const { showLog } = await import('./commands/log.js');
+        await showLog(
+          {
+            json: options.json ?? false,
+            ...(options.jsonl ? { jsonl: true } : {}),
+            ...(options.chat === undefined ? {} : { chat: options.chat }),
+            ...(options.decision === undefined ? {} : { decision: options.decision }),
+            ...(options.n === undefined ? {} : { count: options.n }),
+          },
+          io,
+        );
+      },
+    );
 
   program
     .command('report')
@@ -285,8 +306,42 @@ export function createProgram(io: Io): Command {
       listRules({ json: options.json ?? false }, io);
     });
 
+  for (const command of program.commands) {
+    // each command's usage errors point to its own help; the help lists the commands by what they are for
+    command.showHelpAfterError(`Run \`guard ${command.name()} --help\` for usage.`);
+    const group = Object.entries(HELP_GROUPS).find(([, names]) => names.includes(command.name()))?.[0];
+    if (group !== undefined) command.helpGroup(group);
+  }
+  program.commandsGroup('Look back:').helpCommand('help [command]', 'show the help of a command');
+  program.showHelpAfterError('Run `guard --help` for usage.');
   return program;
 }
+
+const HELP_GROUPS: Readonly<Record<string, readonly string[]>> = {
+  'Set up:': ['setup', 'uninstall', 'status', 'doctor'],
+  'Every day:': ['explain', 'on', 'off', 'allowed', 'forget'],
+  'Settings:': ['mode', 'fail-closed', 'second-opinion', 'policy'],
+  'Look back:': ['log', 'report', 'rules'],
+};
+
+/** A usage error from commander ("error: missing required argument 'agent'") as guard says it. */
+function guardStyle(text: string): string {
+  return text.startsWith('error: ') ? `guard: ${text.slice('error: '.length)}` : text;
+}
+
+const MAIN_EXAMPLES = `
+Examples:
+  guard setup <agent> --dry-run  what setting guard up in an agent would change (then without --dry-run);
+                                 <agent> is one of ${AGENT_IDS.join(', ')}
+  guard doctor                   check every agent guard is set up for, end to end
+  guard explain -- 'git push --force origin main'
+                                 what guard would say about a command, and why
+  guard log -n 20                the last 20 decisions
+  guard uninstall --all          take guard out of every agent (before \`npm rm -g agent-step-guard\`)
+
+More: \`guard <command> --help\`, \`guard rules\` for every rule, and the README.md in guard's package folder
+(\`npm root -g\`/agent-step-guard).
+`;
 
 const SECOND_OPINION_EXAMPLES = `
 Examples:

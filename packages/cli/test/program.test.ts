@@ -135,29 +135,36 @@ describe('argv → on, off, fail-closed', () => {
     { args: ['off'], toggled: 'off', failClosedTo: undefined },
     { args: ['fail-closed', 'on'], toggled: undefined, failClosedTo: 'on' },
     { args: ['fail-closed', 'off'], toggled: undefined, failClosedTo: 'off' },
+    // alone it shows the state, as `guard mode` does
+    { args: ['fail-closed'], toggled: undefined, failClosedTo: 'show' },
   ])('guard $args.0 $args.1', async ({ args, toggled, failClosedTo }) => {
     expect(await run(args)).toMatchObject({ code: 0, stderr: '' });
     expect(vi.mocked(toggle).mock.calls.map((call) => call[0])).toEqual(toggled === undefined ? [] : [toggled]);
-    expect(vi.mocked(failClosed).mock.calls.map((call) => call[0])).toEqual(
+    expect(vi.mocked(failClosed).mock.calls.map((call) => call[0] ?? 'show')).toEqual(
       failClosedTo === undefined ? [] : [failClosedTo],
     );
   });
 
-  it.for([['on', 'now'], ['off', '--force'], ['fail-closed'], ['fail-closed', 'maybe']])(
-    'usage error: guard %s',
-    async (args) => {
-      expect((await run(args)).code).toBe(2);
-      expect(toggle).not.toHaveBeenCalled();
-      expect(failClosed).not.toHaveBeenCalled();
-    },
-  );
+  it.for([
+    ['on', 'now'],
+    ['off', '--force'],
+    ['fail-closed', 'maybe'],
+    ['fail-closed', 'on', 'off'],
+  ])('usage error: guard %s', async (args) => {
+    expect((await run(args)).code).toBe(2);
+    expect(toggle).not.toHaveBeenCalled();
+    expect(failClosed).not.toHaveBeenCalled();
+  });
 });
 
 describe('usage errors exit 2 and never reach the command', () => {
   it.for([
-    { name: 'no command at all', args: [], stderr: /Usage: guard/ },
-    { name: 'unknown command', args: ['frobnicate'], stderr: /unknown command 'frobnicate'/ },
-    { name: 'unknown top-level option', args: ['--frob'], stderr: /unknown option '--frob'/ },
+    {
+      name: 'unknown command',
+      args: ['frobnicate'],
+      stderr: /^guard: unknown command 'frobnicate'\nRun `guard --help` for usage\.\n$/,
+    },
+    { name: 'unknown top-level option', args: ['--frob'], stderr: /^guard: unknown option '--frob'\n/ },
     { name: 'explain without a command', args: ['explain'], stderr: /No command to explain/ },
     { name: 'explain with -- and nothing after', args: ['explain', '--json', '--'], stderr: /No command to explain/ },
     { name: 'explain with a blank command', args: ['explain', '--', '   '], stderr: /No command to explain/ },
@@ -176,11 +183,15 @@ describe('usage errors exit 2 and never reach the command', () => {
       args: ['explain', '--frob', '--', 'ls'],
       stderr: /unknown option '--frob'/,
     },
-    { name: 'setup without an agent', args: ['setup'], stderr: /missing required argument 'agent'/ },
+    {
+      name: 'setup without an agent',
+      args: ['setup'],
+      stderr: /^guard: missing required argument 'agent'\nRun `guard setup --help` for usage\.\n$/,
+    },
     { name: 'setup with an unknown agent', args: ['setup', 'vim'], stderr: /'vim' is invalid for argument 'agent'/ },
     { name: 'setup with an unknown option', args: ['setup', 'codex', '--force'], stderr: /unknown option '--force'/ },
     { name: 'fail-closed with a bad state', args: ['fail-closed', 'maybe'], stderr: /'maybe' is invalid/ },
-    { name: 'hook without an agent', args: ['hook'], stderr: /missing required argument 'agent'/ },
+    { name: 'hook without an agent', args: ['hook'], stderr: /^guard: missing required argument 'agent'\n/ },
     { name: 'log -n zero', args: ['log', '-n', '0'], stderr: /Expected a whole number above 0/ },
     { name: 'log -n not a number', args: ['log', '-n', 'ten'], stderr: /Expected a whole number above 0/ },
     { name: 'log with an unknown decision', args: ['log', '--decision', 'maybe'], stderr: /'maybe' is invalid/ },
@@ -203,6 +214,10 @@ describe('argv → log, report', () => {
           expect.anything(),
         ),
     },
+    {
+      args: ['log', '--jsonl'],
+      call: () => expect(showLog).toHaveBeenCalledWith({ json: false, jsonl: true }, expect.anything()),
+    },
     { args: ['report'], call: () => expect(report).toHaveBeenCalledWith({ json: false }, expect.anything()) },
     {
       args: ['report', '--chat', 'c1', '--json'],
@@ -215,26 +230,27 @@ describe('argv → log, report', () => {
 });
 
 describe('help and version exit 0', () => {
-  it('lists every command of the contract', async () => {
-    const { code, stdout } = await run(['--help']);
-    expect(code).toBe(0);
-    for (const command of [
-      'setup',
-      'uninstall',
-      'on',
-      'off',
-      'fail-closed',
-      'status',
-      'explain',
-      'hook',
-      'log',
-      'report',
-      'doctor',
-      'rules',
-    ]) {
-      expect(stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
-    }
-  });
+  it.for([['--help'], []])(
+    'guard %s lists every command of the contract by group, with examples, on stdout',
+    async (args) => {
+      const { code, stdout, stderr } = await run(args);
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+      const groups: Record<string, readonly string[]> = {
+        'Set up:': ['setup', 'uninstall', 'status', 'doctor'],
+        'Every day:': ['explain', 'on', 'off', 'allowed', 'forget'],
+        'Settings:': ['mode', 'fail-closed', 'second-opinion', 'policy'],
+        'Look back:': ['log', 'report', 'rules'],
+      };
+      for (const [group, commands] of Object.entries(groups)) {
+        const section = stdout.split(`\n${group}\n`)[1]?.split('\n\n')[0] ?? '';
+        for (const command of commands) expect(section, group).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+      }
+      // the agents' entry point is not a command for people
+      expect(stdout).not.toMatch(/^ {2}hook\b/m);
+      expect(stdout).toMatch(/\nExamples:\n {2}guard setup <agent> --dry-run .*\n.*<agent> is one of codex, cursor, /);
+      expect(stdout).not.toContain('\nCommands:\n');
+    },
+  );
 
   it.for([
     { command: 'explain', options: ['--json', '--jsonl', '--cwd <dir>'] },

@@ -10,21 +10,34 @@ import {
   textOf,
 } from '../agents/config-io.js';
 import type { Io } from '../io.js';
+import { guardHomeFrom, readSettings } from '../state/settings.js';
 import { changeSettings } from '../state/switches.js';
 
-/** `guard fail-closed on|off`: what happens to a step guard could not check: blocked (on) or asked (off). */
-export async function failClosed(state: 'on' | 'off', io: Io): Promise<void> {
-  const on = state === 'on';
-  const changed = await changeSettings({ failClosed: on }, io);
-  if (!changed) {
-    io.out(`fail-closed was already ${state}; nothing changed.\n`);
-    return;
-  }
-  io.out(
-    on
-      ? 'fail-closed is now on: a step guard could not check (a payload it cannot read, an error, no answer in time) is blocked.\n'
-      : 'fail-closed is now off: a step guard could not check is asked (blocked where nobody can answer); the never list still blocks what could be read.\n',
-  );
+const MEANING = {
+  on: 'a step guard could not check (a payload it cannot read, an error, no answer in time) is blocked.',
+  off: 'a step guard could not check is asked (blocked where nobody can answer); the never list still blocks what could be read.',
+} as const;
+
+/**
+ * `guard fail-closed [on|off] [--json]`: what happens to a step guard could not check: blocked (on)
+ * or asked (off). Without a state, shows the current one.
+ */
+export async function failClosed(
+  state: 'on' | 'off' | undefined,
+  io: Io,
+  options: { readonly json: boolean } = { json: false },
+): Promise<void> {
+  const changed = state === undefined ? false : await changeSettings({ failClosed: state === 'on' }, io);
+  const current = state ?? ((await readSettings(guardHomeFrom(io.env, io.home()))).failClosed ? 'on' : 'off');
+  const on = current === 'on';
+  if (options.json) io.out(`${JSON.stringify({ failClosed: on, changed }, null, 2)}\n`);
+  else if (state === undefined)
+    io.out(
+      `fail-closed is ${current}: ${MEANING[current]}\nRun \`guard fail-closed ${on ? 'off' : 'on'}\` to change it.\n`,
+    );
+  else if (!changed) io.out(`fail-closed was already ${state}; nothing changed.\n`);
+  else io.out(`fail-closed is now ${state}: ${MEANING[state]}\n`);
+  if (!changed) return;
   for (const agent of AGENT_IDS) await refresh(agent, on, io);
 }
 

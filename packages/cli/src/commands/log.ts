@@ -5,7 +5,10 @@ import { readLog } from '../state/decision-log.js';
 import { guardHomeFrom } from '../state/settings.js';
 
 export interface LogOptions {
+  /** One JSON document: `{ "entries": [...] }`. */
   readonly json: boolean;
+  /** One JSON line a decision. */
+  readonly jsonl?: boolean;
   readonly chat?: string;
   readonly decision?: Decision;
   /** The newest this many entries (default 50). */
@@ -26,8 +29,12 @@ export async function showLog(options: LogOptions, io: Io): Promise<void> {
     kept.push(entry);
     if (kept.length > count) kept.shift();
   }
-  if (options.json) {
+  if (options.jsonl === true) {
     for (const entry of kept) io.out(`${JSON.stringify(entry)}\n`);
+    return;
+  }
+  if (options.json) {
+    io.out(`${JSON.stringify({ entries: kept }, null, 2)}\n`);
     return;
   }
   if (kept.length === 0) {

@@ -26,7 +26,7 @@ export async function mode(wanted: Mode | undefined, options: ModeOptions, io: I
   const changed = wanted === undefined ? false : await changeSettings({ mode: wanted }, io);
   const current = wanted ?? (await readSettings(guardHome)).mode;
   if (options.json) {
-    io.out(`${JSON.stringify({ mode: current, changed })}\n`);
+    io.out(`${JSON.stringify({ mode: current, changed }, null, 2)}\n`);
     return;
   }
   const head =

@@ -162,10 +162,10 @@ describe('guard report', () => {
 });
 
 describe('guard log', () => {
-  it('shows the newest entries, filtered by chat and decision, as JSON lines', async () => {
+  it('--jsonl: the newest entries, filtered by chat and decision, one JSON line each', async () => {
     const { io, out, guardHome } = withHome();
     recordedChat(guardHome);
-    await showLog({ json: true, chat: 'c1', decision: 'block' }, io);
+    await showLog({ json: false, jsonl: true, chat: 'c1', decision: 'block' }, io);
     const entries = out()
       .trim()
       .split('\n')
@@ -173,16 +173,20 @@ describe('guard log', () => {
     expect(entries.map((e) => e.step)).toEqual(['git push --force', 'rm notes.md']);
   });
 
+  it('--json: the same entries as one document, like every other --json', async () => {
+    const { io, out, guardHome } = withHome();
+    recordedChat(guardHome);
+    await showLog({ json: true, chat: 'c1', decision: 'block' }, io);
+    expect(out()).toMatch(/^\{\n {2}"entries": \[\n/);
+    const { entries } = JSON.parse(out()) as { entries: LogEntry[] };
+    expect(entries.map((e) => e.step)).toEqual(['git push --force', 'rm notes.md']);
+  });
+
   it('-n keeps the newest n, oldest first', async () => {
     const { io, out, guardHome } = withHome();
     recordedChat(guardHome);
     await showLog({ json: true, count: 2 }, io);
-    expect(
-      out()
-        .trim()
-        .split('\n')
-        .map((line) => (JSON.parse(line) as LogEntry).time),
-    ).toEqual([at(8), at(9)]);
+    expect((JSON.parse(out()) as { entries: LogEntry[] }).entries.map((entry) => entry.time)).toEqual([at(8), at(9)]);
   });
 
   it('text mode prints one readable line per entry', async () => {

@@ -69,9 +69,11 @@ describe('guard mode', () => {
   );
 
   it('--json prints the mode and whether it changed', async () => {
-    expect((await cli(['mode', '--json'])).stdout).toBe('{"mode":"standard","changed":false}\n');
-    expect((await cli(['mode', 'full', '--json'])).stdout).toBe('{"mode":"full","changed":true}\n');
-    expect((await cli(['mode', '--json'])).stdout).toBe('{"mode":"full","changed":false}\n');
+    // pretty, as every other --json
+    const doc = (mode: string, changed: boolean) => `{\n  "mode": "${mode}",\n  "changed": ${changed}\n}\n`;
+    expect((await cli(['mode', '--json'])).stdout).toBe(doc('standard', false));
+    expect((await cli(['mode', 'full', '--json'])).stdout).toBe(doc('full', true));
+    expect((await cli(['mode', '--json'])).stdout).toBe(doc('full', false));
   });
 
   it.for([
