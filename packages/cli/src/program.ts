@@ -23,13 +23,30 @@ export function createProgram(io: Io): Command {
 
   program
     .command('setup')
-    .description("register guard's hook in an agent's config")
-    .addArgument(agentArgument())
+    .description("register guard's hook in an agent's config (or in every agent found here, with --all)")
+    .addArgument(agentArgument(false))
     .option('--project', "write the project's config instead of the user's")
     .option('--dry-run', 'show what would change, write nothing')
-    .action(async (agent: AgentId, options: { project?: true; dryRun?: true }) => {
-      const { setup } = await import('./commands/setup.js');
-      await setup(agent, { project: options.project ?? false, dryRun: options.dryRun ?? false }, io);
+    .option('--all', 'every agent found on this machine (its program on PATH, or its folder)')
+    .action(async (agent: AgentId | undefined, options: { project?: true; dryRun?: true; all?: true }) => {
+      const { setup, setupAll } = await import('./commands/setup.js');
+      const chosen = { project: options.project ?? false, dryRun: options.dryRun ?? false };
+      if (options.all && agent !== undefined) {
+        throw new GuardError(
+          '--all sets guard up in every agent found here, so it takes no agent.',
+          `Run \`guard setup --all\`, or \`guard setup ${agent}\` for that one.`,
+          ExitCode.Usage,
+        );
+      }
+      if (options.all) return setupAll(chosen, io);
+      if (agent === undefined) {
+        throw new GuardError(
+          'Name the agent to set guard up in, or pass --all.',
+          `Run \`guard setup <agent>\` (${AGENT_IDS.join(', ')}), or \`guard setup --all\` for every agent found here.`,
+          ExitCode.Usage,
+        );
+      }
+      await setup(agent, chosen, io);
     });
 
   program

@@ -186,7 +186,7 @@ describe('usage errors exit 2 and never reach the command', () => {
     {
       name: 'setup without an agent',
       args: ['setup'],
-      stderr: /^guard: missing required argument 'agent'\nRun `guard setup --help` for usage\.\n$/,
+      stderr: /^guard: Name the agent to set guard up in, or pass --all\.\nRun `guard setup <agent>` \(codex, /,
     },
     { name: 'setup with an unknown agent', args: ['setup', 'vim'], stderr: /'vim' is invalid for argument 'agent'/ },
     { name: 'setup with an unknown option', args: ['setup', 'codex', '--force'], stderr: /unknown option '--force'/ },

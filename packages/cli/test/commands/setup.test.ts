@@ -733,3 +733,73 @@ describe("withoutCodexTrust: guard's trust tables out of config.toml, the rest a
     expect(withoutCodexTrust(text, keys)).toBe(out);
   });
 });
+
+describe('guard setup --all', () => {
+  /** This machine has Claude Code's folder and a runnable `gemini` on PATH; a non-runnable `codex` is not an agent. */
+  function machine(): void {
+    mkdirSync(join(box.home, '.claude'), { recursive: true });
+    const bin = join(box.root, 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'gemini'), '#!/bin/sh\n', { mode: 0o755 });
+    writeFileSync(join(bin, 'codex'), 'not a program\n', { mode: 0o644 });
+    box.env.PATH = `${bin}:${box.env.PATH ?? ''}`;
+  }
+  const SKIPPED =
+    'Skipped, not found here: codex, cursor, antigravity, copilot (`guard setup <agent>` sets one up anyway).\n';
+
+  it('--dry-run says what it would do per agent found, names the others as skipped, and writes nothing', async () => {
+    machine();
+    const result = await box.guard('setup', '--all', '--dry-run');
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toContain('claude-code (~/.claude):\n  ');
+    expect(result.stdout).toContain('gemini (gemini on PATH):\n  ');
+    expect(result.stdout.endsWith(SKIPPED)).toBe(true);
+    for (const agent of AGENTS) expect(existsSync(PATHS[agent].user(box)), agent).toBe(false);
+  });
+
+  it('sets up each agent found and touches no other', async () => {
+    machine();
+    const result = await box.guard('setup', '--all');
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(readIfThere(PATHS['claude-code'].user(box))).toContain('hook claude-code');
+    expect(readIfThere(PATHS.gemini.user(box))).toContain('hook gemini');
+    for (const agent of ['codex', 'cursor', 'antigravity', 'copilot'] as const)
+      expect(existsSync(PATHS[agent].user(box)), agent).toBe(false);
+    expect((await box.guard('setup', '--all')).stdout).toContain('Already set up');
+  });
+
+  it('one agent whose file does not parse fails the command at the end; the others are set up', async () => {
+    machine();
+    writeFileSync(PATHS['claude-code'].user(box), '{ "model": \n');
+    const result = await box.guard('setup', '--all');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`  ${PATHS['claude-code'].user(box)}:`);
+    expect(result.stderr).toContain(
+      'guard: guard could not be set up in claude-code (see above); the other agents are done.\n',
+    );
+    expect(readIfThere(PATHS['claude-code'].user(box))).toBe('{ "model": \n');
+    expect(readIfThere(PATHS.gemini.user(box))).toContain('hook gemini');
+  });
+
+  it('no agent found: says so, writes nothing, exit 0', async () => {
+    const result = await box.guard('setup', '--all');
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toContain(
+      'No agent was found on this machine (on PATH or by its folder); nothing changed.\n',
+    );
+  });
+
+  it.for([
+    {
+      args: ['setup', '--all', 'codex'],
+      stderr: /^guard: --all sets guard up in every agent found here, so it takes no agent\.\n/,
+    },
+    { args: ['setup'], stderr: /^guard: Name the agent to set guard up in, or pass --all\.\n/ },
+  ])('guard $args: a usage error, nothing written', async ({ args, stderr }) => {
+    machine();
+    const result = await box.guard(...args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(stderr);
+    for (const agent of AGENTS) expect(existsSync(PATHS[agent].user(box)), agent).toBe(false);
+  });
+});
