@@ -107,7 +107,7 @@ export function settingsSwitches(settings: SettingsHooks, switchable: SettingsSw
 
 /** What the settings files (lowest precedence first) say that keeps guard's hooks from running. */
 export function hooksOff(
-  settings: SettingsHooks,
+  settings: Pick<SettingsHooks, 'comments'>,
   files: readonly SettingsFile[],
   switches: readonly HookSwitch[],
 ): HooksOff[] {
@@ -133,7 +133,7 @@ export function hooksOff(
 
 /** A settings file's object, read as the agent reads it; undefined when it is missing or does not parse (it sets nothing). */
 export function readSettings(
-  settings: SettingsHooks,
+  settings: Pick<SettingsHooks, 'comments'>,
   file: SettingsFile | undefined,
 ): Record<string, unknown> | undefined {
   if (file?.text === undefined) return undefined;

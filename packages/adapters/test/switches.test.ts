@@ -8,7 +8,11 @@ import { adapters, AGENT_IDS } from '../src/index.js';
 const where = (env: Record<string, string> = {}): Locations => ({ home: '/home/dev', env, projectRoot: '/work/app' });
 
 /** Runs an agent's check over `texts` (path → text; a path not given is a file that does not exist). */
-function check(agent: 'claude-code' | 'gemini', texts: Record<string, string>, env: Record<string, string> = {}) {
+function check(
+  agent: 'claude-code' | 'gemini' | 'copilot',
+  texts: Record<string, string>,
+  env: Record<string, string> = {},
+) {
   const switches = adapters[agent].hookSwitches;
   if (switches === undefined) throw new Error(`${agent} has no hook switches`);
   const files = switches.files(where(env)).map((path) => ({ path, text: texts[path] }));
@@ -18,8 +22,45 @@ function check(agent: 'claude-code' | 'gemini', texts: Record<string, string>, e
 const scopes = (found: readonly HooksOff[]): string[] => found.map((off) => off.scope);
 
 describe('which agents have settings that switch hooks off', () => {
-  it('Claude Code and Gemini CLI do; the others do not (Codex keeps its own trust records)', () => {
-    expect(AGENT_IDS.filter((id) => adapters[id].hookSwitches !== undefined)).toEqual(['claude-code', 'gemini']);
+  it('Copilot CLI, Claude Code and Gemini CLI do; the others do not (Codex keeps its own trust records)', () => {
+    expect(AGENT_IDS.filter((id) => adapters[id].hookSwitches !== undefined)).toEqual([
+      'copilot',
+      'claude-code',
+      'gemini',
+    ]);
+  });
+});
+
+describe("Copilot CLI: disableAllHooks, also in a cloned repository's settings", () => {
+  const USER = '/home/dev/.copilot/settings.json';
+  const REPO = '/work/app/.github/copilot/settings.json';
+  const LOCAL = '/work/app/.github/copilot/settings.local.json';
+
+  it('reads the user and the repository settings, COPILOT_HOME honoured', () => {
+    expect(adapters.copilot.hookSwitches?.files(where())).toEqual([USER, REPO, LOCAL]);
+    expect(adapters.copilot.hookSwitches?.files(where({ COPILOT_HOME: '/srv/cp' }))[0]).toBe('/srv/cp/settings.json');
+  });
+
+  it.for<{ name: string; texts: Record<string, string>; found: RegExp[] }>([
+    {
+      name: "a repository's settings",
+      texts: { [REPO]: '{"disableAllHooks": true}' },
+      found: [/^\/work\/app\/\.github/],
+    },
+    {
+      name: 'the local ones, with a comment',
+      texts: { [LOCAL]: '// mine\n{ "disableAllHooks": true }\n' },
+      found: [/settings\.local\.json sets "disableAllHooks": true, .*policy hook/],
+    },
+    { name: "the user's", texts: { [USER]: '{"disableAllHooks": true}' }, found: [/^\/home\/dev\/\.copilot/] },
+    // near misses
+    { name: 'false', texts: { [REPO]: '{"disableAllHooks": false}' }, found: [] },
+    { name: 'nested elsewhere', texts: { [REPO]: '{"hooks": {"disableAllHooks": true}}' }, found: [] },
+    { name: 'a file that does not parse', texts: { [REPO]: '{"disableAllHooks": true' }, found: [] },
+  ])('$name', ({ texts, found }) => {
+    const off = check('copilot', texts);
+    expect(off.map((entry) => entry.message)).toEqual(found.map((pattern): unknown => expect.stringMatching(pattern)));
+    expect(scopes(off).every((scope) => scope === 'everywhere')).toBe(true);
   });
 });
 

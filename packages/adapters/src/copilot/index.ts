@@ -2,6 +2,7 @@ import type { Adapter } from '../adapter.js';
 import { copilot as agent } from './agent.js';
 import { configPath, install, installedCommand, installedCommands, uninstall } from './config.js';
 import { doctor } from './doctor.js';
+import { hookSwitches } from './switches.js';
 
 /**
  * Copilot, all of it: what the hook needs (agent.ts: payloads, replies, the chat-start scan) and what
@@ -17,4 +18,5 @@ export const copilot: Adapter = {
   projectNeedsTrust: true,
   afterUninstall: 'start a new GitHub Copilot session, so it stops calling guard.',
   doctor,
+  hookSwitches,
 };

@@ -294,6 +294,12 @@ describe('guard doctor failure paths', () => {
     { agent: 'claude-code' as const, text: '{"disableAllHooks": true}', says: /"disableAllHooks": true/ },
     // Gemini CLI: in the very file guard's hooks are in, with a comment
     { agent: 'gemini' as const, text: '// off\n{"hooksConfig": {"enabled": false}}\n', says: /"enabled": false/ },
+    // Copilot CLI: a cloned repository's own settings switch off the user's hooks
+    {
+      agent: 'copilot' as const,
+      text: '{ "disableAllHooks": true }',
+      says: /\.github\/copilot\/settings\.json sets "disableAllHooks": true, .*policy hook/,
+    },
   ])(
     '$agent: its own setting that switches hooks off fails the check, and says which',
     async ({ agent, text, says }) => {
@@ -303,7 +309,13 @@ describe('guard doctor failure paths', () => {
       installWith(agent, fake);
       expect(checksOf(await diagnose(ioOf(), cannedRunner(5)), agent)[name]).toMatchObject({ ok: true });
       if (agent === 'gemini') installWith(agent, fake, text);
-      else {
+      else if (agent === 'copilot') {
+        mkdirSync(join(box.project, '.github', 'copilot'), { recursive: true });
+        writeFileSync(join(box.project, '.github', 'copilot', 'settings.json'), text);
+        // near miss first: the same key off, and the key in a file Copilot does not read
+        writeFileSync(join(box.project, '.github', 'copilot', 'settings.local.json'), '{ "disableAllHooks": false }');
+        writeFileSync(join(box.project, '.github', 'settings.json'), text);
+      } else {
         mkdirSync(join(box.project, '.claude'), { recursive: true });
         writeFileSync(join(box.project, '.claude', 'settings.local.json'), text);
       }
