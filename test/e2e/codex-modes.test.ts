@@ -72,6 +72,6 @@ describe('Codex (codex exec) in each mode', { timeout: scaled(120_000) }, () => 
     const fake = await run([{ shell: 'guard mode full' }]);
     expect(fake.toolOutputs()[0]).toMatch(/^Command blocked by PreToolUse hook: guard: blocked \(guard\.tamper/);
     expect(readFileSync(join(world.guardHome, 'settings.yaml'), 'utf8')).toBe('# mine\nmode: standard\n');
-    expect(await guardOk(world, ['mode', '--json'])).toBe('{"mode":"standard","changed":false}\n');
+    expect(JSON.parse(await guardOk(world, ['mode', '--json']))).toEqual({ mode: 'standard', changed: false });
   });
 });
