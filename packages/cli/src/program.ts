@@ -184,6 +184,49 @@ export function createProgram(io: Io): Command {
     );
 
   program
+    .command('export')
+    .description(
+      "send each decision to your organisation's OpenTelemetry collector (OTLP/HTTP logs): 'on' (with --otlp), 'off', 'status' (the default), or 'send' (what the sender started after hook calls does, now)",
+    )
+    .addArgument(new Argument('[action]', 'on, off, status or send').choices(['on', 'off', 'status', 'send']))
+    .option(
+      '--otlp <url>',
+      'the collector: its base URL or its /v1/logs endpoint (https://, or http:// to this machine)',
+    )
+    .option(
+      '--header <name=value>',
+      'a header to send with each request (repeatable)',
+      (value: string, all: string[]) => [...all, value],
+      [] as string[],
+    )
+    .option('--no-command', "leave the step's text out of the records")
+    .option('--json', 'with status: print it as JSON')
+    .action(
+      async (
+        action: 'on' | 'off' | 'status' | 'send' | undefined,
+        options: { otlp?: string; header: string[]; command: boolean; json?: true },
+      ) => {
+        const { exportOff, exportOn, exportStatus } = await import('./commands/export.js');
+        const { guardHomeFrom } = await import('./state/settings.js');
+        const guardHome = guardHomeFrom(io.env, io.home());
+        if (action === 'on')
+          return exportOn({ otlp: options.otlp, header: options.header, command: options.command }, io);
+        if (action === 'off') return exportOff(io);
+        if (action === 'send') {
+          const { sendExport } = await import('./export/send.js');
+          const result = await sendExport(guardHome);
+          if (result.error !== undefined) throw new GuardError(`Export: ${result.error}; the records wait in the log.`);
+          if (result.skipped === 'running') io.out('A sender is already running; it sends what waits.\n');
+          else if (result.skipped === 'off') io.out('Export is off; nothing to send.\n');
+          else io.out(`Sent ${result.sent} record${result.sent === 1 ? '' : 's'}.\n`);
+          return;
+        }
+        const { senderRunning } = await import('./export/config.js');
+        exportStatus({ json: options.json ?? false }, io, senderRunning(guardHome));
+      },
+    );
+
+  program
     .command('status')
     .description('show on/off, fail-closed, and where each agent has the hook installed')
     .option('--json', 'print JSON')
@@ -337,7 +380,7 @@ export function createProgram(io: Io): Command {
 const HELP_GROUPS: Readonly<Record<string, readonly string[]>> = {
   'Set up:': ['setup', 'uninstall', 'status', 'doctor'],
   'Every day:': ['explain', 'on', 'off', 'allowed', 'forget'],
-  'Settings:': ['mode', 'fail-closed', 'second-opinion', 'policy'],
+  'Settings:': ['mode', 'fail-closed', 'second-opinion', 'policy', 'export'],
   'Look back:': ['log', 'report', 'rules'],
 };
 

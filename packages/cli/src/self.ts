@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // This guard itself: its version and its hook entry script, both found relative to this file. That
@@ -18,4 +19,9 @@ export function guardVersion(): string {
  */
 export function hookScriptPath(moduleUrl: string = import.meta.url): string {
   return fileURLToPath(new URL(moduleUrl.endsWith('.ts') ? '../dist/hook-entry.cjs' : './hook-entry.cjs', moduleUrl));
+}
+
+/** The CLI's own entry (`bin.js`), beside the hook's script. */
+export function cliScriptPath(): string {
+  return join(dirname(hookScriptPath()), 'bin.js');
 }

@@ -4,6 +4,8 @@
 // the agent has its answer, and nothing of it can change that answer. (What a decision stands on is
 // kept by the stage that decides it: an event's change to the chat, whose notice holds only once it
 // is kept; the chat-start scan's findings; the second opinion's health; the last good settings.)
+import { exportIsOn, senderRunning } from '../export/config.js';
+import { cliScriptPath } from '../self.js';
 import { appendLog } from '../state/decision-log.js';
 import { keepRequest } from '../state/opinion.js';
 import { markTold } from '../state/pins.js';
@@ -71,7 +73,28 @@ export function record(call: Call, answered: Answered, decision?: Decision): num
   } catch {
     // housekeeping: what it could not do, a later call does
   }
+  if (answered.line !== undefined) startSender(call);
   return answered.code;
+}
+
+/**
+ * With export on, the log line just written is shipped by a sender of its own (`guard export send`,
+ * detached), started when none runs: the hook only looks at two files, and the sender, not the
+ * call, waits on the collector.
+ */
+function startSender(call: Call): void {
+  const { guardHome, io } = call;
+  try {
+    if (!exportIsOn(guardHome) || senderRunning(guardHome)) return;
+    const { spawn } = process.getBuiltinModule('node:child_process');
+    spawn(process.execPath, [cliScriptPath(), 'export', 'send'], {
+      detached: true,
+      stdio: 'ignore',
+      env: { ...io.env, GUARD_HOME: guardHome },
+    }).unref();
+  } catch (error) {
+    io.err(`guard: could not start the export's sender: ${oneLine(error)}\n`);
+  }
 }
 
 /**

@@ -1,0 +1,106 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * `guard export on --otlp URL`: guard's decisions sent to the organisation's OpenTelemetry
+ * collector as log records over OTLP/HTTP. The log is the spool: the hook writes nothing more than
+ * its usual log line, and a short-lived sender ships the lines after a cursor (export/state.json).
+ * The settings are their own file, `export.json` (headers may hold a token: mode 0600), so the
+ * hook learns whether export is on from one stat, without reading settings.yaml's parser.
+ */
+export interface ExportConfig {
+  /** The collector's logs endpoint (`…/v1/logs`). */
+  readonly endpoint: string;
+  /** Extra HTTP headers (an authorisation token, a tenant). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Whether the step's text (redacted as in the log) goes with each record. */
+  readonly command: boolean;
+}
+
+/** Where the sender keeps its cursor in the log, what it sent, dropped and last saw go wrong. */
+export interface ExportState {
+  /** The log file (by inode) and the byte offset after the last line sent. */
+  readonly cursor?: { readonly ino: number; readonly offset: number };
+  readonly sent: number;
+  /** Lines the log rotated away before they could be sent (the spool's bound). */
+  readonly dropped: number;
+  readonly lastSent?: string;
+  readonly lastError?: string;
+  readonly lastErrorAt?: string;
+}
+
+export const EXPORT_FILE = 'export.json';
+export const EXPORT_DIR = 'export';
+
+export const exportPath = (guardHome: string): string => join(guardHome, EXPORT_FILE);
+export const statePath = (guardHome: string): string => join(guardHome, EXPORT_DIR, 'state.json');
+export const senderLock = (guardHome: string): string => join(guardHome, EXPORT_DIR, 'sender.lock');
+
+/** A sender whose lock was not touched for this long is gone; another may take over. */
+export const STALE_MS = 30_000;
+
+/** Whether a sender runs now (its lock is fresh). */
+export function senderRunning(guardHome: string): boolean {
+  try {
+    return Date.now() - statSync(senderLock(guardHome)).mtimeMs < STALE_MS;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether export is on, from one look at the file (the hook's question). */
+export function exportIsOn(guardHome: string): boolean {
+  return existsSync(exportPath(guardHome));
+}
+
+/** The export settings, or undefined when export is off (no file) or the file cannot be used. */
+export function readExport(guardHome: string): ExportConfig | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(exportPath(guardHome), 'utf8'));
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
+  const { endpoint, headers, command } = parsed as Record<string, unknown>;
+  if (typeof endpoint !== 'string' || endpointProblem(endpoint) !== undefined) return undefined;
+  const kept: Record<string, string> = {};
+  if (typeof headers === 'object' && headers !== null)
+    for (const [key, value] of Object.entries(headers)) if (typeof value === 'string') kept[key] = value;
+  return { endpoint, headers: kept, command: command !== false };
+}
+
+export function readState(guardHome: string): ExportState {
+  try {
+    const parsed = JSON.parse(readFileSync(statePath(guardHome), 'utf8')) as ExportState;
+    return { ...parsed, sent: parsed.sent ?? 0, dropped: parsed.dropped ?? 0 };
+  } catch {
+    return { sent: 0, dropped: 0 };
+  }
+}
+
+/**
+ * The logs endpoint for a collector URL: `https://collector:4318` → `https://collector:4318/v1/logs`;
+ * a URL that already ends in `/v1/logs` is kept. Plain http only to this machine (as the second opinion).
+ */
+export function logsEndpoint(url: string): { readonly endpoint: string } | { readonly problem: string } {
+  const problem = endpointProblem(url);
+  if (problem !== undefined) return { problem };
+  const trimmed = url.replace(/\/+$/, '');
+  return { endpoint: trimmed.endsWith('/v1/logs') ? trimmed : `${trimmed}/v1/logs` };
+}
+
+function endpointProblem(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `"${url}" is not a URL`;
+  }
+  if (parsed.username !== '' || parsed.password !== '')
+    return 'a URL with a user or password in it would be kept in a file; pass them as --header instead';
+  if (parsed.protocol === 'https:') return undefined;
+  const local = ['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname);
+  if (parsed.protocol === 'http:' && local) return undefined;
+  return 'the collector must be https://, or http:// to 127.0.0.1 or localhost (the records name commands and projects)';
+}

@@ -1,0 +1,263 @@
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { encode } from '../../packages/cli/src/export/send.js';
+import type { LogEntry } from '../../packages/cli/src/state/decision-log.js';
+import { scaled } from '../machine.js';
+import { codexChat, guard, makeWorld, removeWorld } from './chats.js';
+import type { World } from './chats.js';
+
+// Decisions to the organisation's collector: a stand-in OTLP/HTTP collector on 127.0.0.1 receives
+// every decision of a run of real hook calls (the sender each call starts after its answer ships
+// them), none with a key's value; with the collector down they wait in the log and arrive when it
+// is back.
+
+interface Collector {
+  readonly url: string;
+  readonly bodies: unknown[];
+  readonly headers: IncomingMessage['headers'][];
+  /** Answers every request with this status (503: a collector that is down behind its proxy). */
+  status: number;
+  close(): Promise<void>;
+}
+
+async function collector(): Promise<Collector> {
+  const bodies: unknown[] = [];
+  const headers: IncomingMessage['headers'][] = [];
+  const state = { status: 200 };
+  const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    let text = '';
+    request.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+    request.on('end', () => {
+      if (state.status === 200 && request.url === '/v1/logs') {
+        bodies.push(JSON.parse(text));
+        headers.push(request.headers);
+      }
+      response.writeHead(state.status, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    bodies,
+    headers,
+    get status() {
+      return state.status;
+    },
+    set status(value: number) {
+      state.status = value;
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+interface Attr {
+  key: string;
+  value: { stringValue?: string; arrayValue?: { values: { stringValue: string }[] } };
+}
+interface LogRecordJson {
+  severityText: string;
+  attributes: Attr[];
+}
+
+/** Every log record the collector received, as attribute maps. */
+function received(c: Collector): Array<Map<string, string>> {
+  return c.bodies.flatMap((body) =>
+    (body as { resourceLogs: { scopeLogs: { logRecords: LogRecordJson[] }[] }[] }).resourceLogs.flatMap((resource) =>
+      resource.scopeLogs.flatMap((scope) =>
+        scope.logRecords.map(
+          (record) =>
+            new Map(
+              record.attributes.map((attr) => [
+                attr.key,
+                attr.value.stringValue ?? attr.value.arrayValue?.values.map((v) => v.stringValue).join(',') ?? '',
+              ]),
+            ),
+        ),
+      ),
+    ),
+  );
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  const end = Date.now() + scaled(20_000);
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const KEY = 'sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c';
+let world: World | undefined;
+let stand: Collector | undefined;
+afterEach(async () => {
+  if (world !== undefined) removeWorld(world);
+  await stand?.close();
+  world = undefined;
+  stand = undefined;
+});
+
+describe('guard export: decisions to an OTLP collector', { timeout: scaled(90_000) }, () => {
+  it('every decision of a run of hook calls arrives, redacted, with the headers; none before export was on', async () => {
+    world = makeWorld('export');
+    stand = await collector();
+    const chat = codexChat(world, 'export-chat');
+    await chat.shell('ls'); // before export is on: stays local
+    const on = await guard(world, ['export', 'on', '--otlp', stand.url, '--header', 'Authorization=Bearer t0k3n']);
+    expect(on.code).toBe(0);
+    expect(on.stdout).not.toContain('t0k3n');
+    expect(statSync(join(world.guardHome, 'export.json')).mode & 0o777).toBe(0o600);
+    const steps = [
+      'git status',
+      'git push --force origin main',
+      `curl -H "Authorization: Bearer ${KEY}" https://api.example.com`,
+    ];
+    for (const step of steps) await chat.shell(step);
+    await until(
+      () => received(stand as Collector).filter((r) => r.has('guard.decision')).length >= steps.length,
+      'the records',
+    );
+    const records = received(stand).filter((r) => r.has('guard.decision'));
+    expect(records.map((r) => r.get('guard.command'))).toEqual([
+      'git status',
+      'git push --force origin main',
+      expect.not.stringContaining(KEY),
+    ]);
+    expect(records.map((r) => r.get('guard.decision'))).toEqual(['allow', 'block', expect.stringMatching(/ask|block/)]);
+    expect(records[1]?.get('guard.rule_ids')).toContain('git.push');
+    expect(records.every((r) => r.get('guard.agent') === 'codex' && r.get('guard.chat_id') === 'export-chat')).toBe(
+      true,
+    );
+    expect(JSON.stringify(stand.bodies)).not.toContain(KEY);
+    expect(stand.headers.every((h) => h.authorization === 'Bearer t0k3n')).toBe(true);
+    const status = JSON.parse((await guard(world, ['export', 'status', '--json'])).stdout) as Record<string, unknown>;
+    expect(status).toMatchObject({ on: true, endpoint: `${stand.url}/v1/logs`, headers: ['Authorization'] });
+    expect(status['sent']).toBeGreaterThanOrEqual(steps.length);
+    expect(JSON.stringify(status)).not.toContain('t0k3n');
+  });
+
+  it('with the collector down the records wait in the log, and arrive when it is back', async () => {
+    world = makeWorld('export-down');
+    stand = await collector();
+    const chat = codexChat(world, 'down-chat');
+    expect((await guard(world, ['export', 'on', '--otlp', stand.url, '--no-command'])).code).toBe(0);
+    stand.status = 503;
+    await chat.shell('git push --force origin main');
+    await chat.shell('npm test');
+    const state = join(world.guardHome, 'export', 'state.json');
+    await until(() => existsSync(state) && readFileSync(state, 'utf8').includes('HTTP 503'), 'the failure to be kept');
+    expect(received(stand)).toEqual([]);
+    // back again: the sender that kept trying (or the next one) delivers what waited
+    stand.status = 200;
+    await until(() => received(stand as Collector).filter((r) => r.has('guard.decision')).length >= 2, 'the records');
+    const records = received(stand).filter((r) => r.has('guard.decision'));
+    expect(records.map((r) => r.get('guard.decision'))).toEqual(['block', 'allow']);
+    // --no-command: the step stays home
+    expect(records.every((r) => !r.has('guard.command'))).toBe(true);
+    // nothing is sent twice
+    expect((await guard(world, ['export', 'send'])).code).toBe(0);
+    await until(() => !existsSync(join((world as World).guardHome, 'export', 'sender.lock')), 'the sender to leave');
+    expect(received(stand).filter((r) => r.has('guard.decision'))).toHaveLength(2);
+    expect(JSON.parse(readFileSync(state, 'utf8'))).not.toHaveProperty('lastError');
+  });
+
+  it.for([
+    { args: ['export', 'on'], error: /Say where the collector is/ },
+    {
+      args: ['export', 'on', '--otlp', 'http://collector.example:4318'],
+      error: /https:\/\/, or http:\/\/ to 127\.0\.0\.1/,
+    },
+    { args: ['export', 'on', '--otlp', 'https://user:pw@collector.example'], error: /user or password/ },
+    {
+      args: ['export', 'on', '--otlp', 'https://collector.example', '--header', 'no-equals'],
+      error: /is not NAME=VALUE/,
+    },
+  ])('guard $args: a usage error, export stays off', async ({ args, error }) => {
+    world = makeWorld('export-usage');
+    const result = await guard(world, args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(error);
+    expect(existsSync(join(world.guardHome, 'export.json'))).toBe(false);
+  });
+
+  it('off: nothing more is sent, and off again says so', async () => {
+    world = makeWorld('export-off');
+    expect((await guard(world, ['export', 'on', '--otlp', 'https://collector.example:4318/v1/logs'])).code).toBe(0);
+    expect((await guard(world, ['export', 'off'])).stdout).toContain(
+      'Export is off: nothing more goes to https://collector.example:4318/v1/logs.',
+    );
+    expect((await guard(world, ['export', 'off'])).stdout).toContain('Export was already off');
+    expect((await guard(world, ['export'])).stdout).toContain('Export is off');
+  });
+});
+
+describe('the OTLP encoding', () => {
+  const entry: LogEntry = {
+    time: '2026-12-07T10:00:00.123Z',
+    how: 'rules',
+    agent: 'claude-code',
+    chat: 'c1',
+    decision: 'ask',
+    answer: 'block',
+    rules: ['fs.delete', 'pkg.unlisted'],
+    step: 'rm -rf build',
+    ms: 12,
+  };
+  it.for([
+    { command: true, has: 'guard.command' },
+    { command: false, has: undefined },
+  ])('command $command', ({ command, has }) => {
+    const body = JSON.parse(encode([entry], { command })) as {
+      resourceLogs: {
+        resource: { attributes: Attr[] };
+        scopeLogs: { logRecords: (LogRecordJson & { timeUnixNano: string; severityNumber: number })[] }[];
+      }[];
+    };
+    const [resource] = body.resourceLogs;
+    expect(resource?.resource.attributes.map((a) => a.key)).toEqual(['service.name', 'service.version', 'host.name']);
+    const record = resource?.scopeLogs[0]?.logRecords[0];
+    expect(record).toMatchObject({ timeUnixNano: '1796637600123000000', severityNumber: 17, severityText: 'ERROR' });
+    const keys = record?.attributes.map((a) => a.key) ?? [];
+    expect(keys).toContain('guard.rule_ids');
+    expect(keys.includes('guard.command')).toBe(has !== undefined);
+  });
+});
+
+// keep the fixture writer honest: a torn last line is not sent until it is whole
+describe('the spool is the log', () => {
+  it('a torn last line is left for the next sender', async () => {
+    world = makeWorld('export-torn');
+    stand = await collector();
+    expect((await guard(world, ['export', 'on', '--otlp', stand.url])).code).toBe(0);
+    const log = join(world.guardHome, 'log.jsonl');
+    const line = JSON.stringify({ time: new Date().toISOString(), how: 'rules', decision: 'allow', step: 'ls' });
+    writeFileSync(log, `${readFileSync(log, 'utf8')}${line}\n${line.slice(0, 20)}`);
+    expect((await guard(world, ['export', 'send'])).code).toBe(0);
+    expect(received(stand).filter((r) => r.has('guard.decision'))).toHaveLength(1);
+  });
+});
+
+describe('the spool is bounded by the log', () => {
+  it('a log rotated past the cursor counts a drop and sends from the oldest line left', async () => {
+    world = makeWorld('export-overrun');
+    stand = await collector();
+    expect((await guard(world, ['export', 'on', '--otlp', stand.url])).code).toBe(0);
+    const line = (step: string): string =>
+      `${JSON.stringify({ time: new Date().toISOString(), how: 'rules', decision: 'allow', step })}\n`;
+    // the file the cursor pointed into was rotated away (log.2 dropped it), two newer ones are left
+    const state = join(world.guardHome, 'export', 'state.json');
+    writeFileSync(state, JSON.stringify({ cursor: { ino: 1, offset: 10 }, sent: 0, dropped: 0 }));
+    writeFileSync(join(world.guardHome, 'log.1.jsonl'), line('older'));
+    writeFileSync(join(world.guardHome, 'log.jsonl'), line('newer'));
+    expect((await guard(world, ['export', 'send'])).stdout).toBe('Sent 2 records.\n');
+    expect(received(stand).map((r) => r.get('guard.command'))).toEqual(['older', 'newer']);
+    expect(JSON.parse(readFileSync(state, 'utf8'))).toMatchObject({ sent: 2, dropped: 1 });
+    expect((await guard(world, ['export', 'status'])).stdout).toContain(
+      'the log rotated past records not yet sent 1 time',
+    );
+  });
+});
