@@ -1767,7 +1767,7 @@ describe('heredocs of ordinary text are data; fed to a shell or an interpreter t
   });
 });
 
-describe("a heredoc fed to a runner reaches the command it runs, unless the runner reads it itself", () => {
+describe('a heredoc fed to a runner reaches the command it runs, unless the runner reads it itself', () => {
   it.for<Row>([
     {
       line: "poetry run bash <<'EOF'\nrm -rf x\nEOF",
