@@ -3,7 +3,6 @@ import type { Arg, SubArgv } from '../context/types.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 
-/** Pushes everything of a kind rather than named branches. */
 /** The branch in a memory key when guard could not learn it. */
 const UNKNOWN = '?';
 
@@ -17,6 +16,7 @@ function shown(remote: string, branch: string): string {
   return all === undefined ? `${remote}/${branch}` : `${remote}, ${all}`;
 }
 
+/** Pushes everything of a kind rather than named branches. */
 const WHOLESALE: Readonly<Record<string, string>> = {
   '--all': '*',
   '--branches': '*',

@@ -136,9 +136,12 @@ const kubectl: Judge = (inv, argv) => {
   if (!changes || isDryRun(inv)) return undefined;
   const files = argv.values('-f', '-k', '--filename', '--kustomize').map((a) => a.value);
   // `-f k8s/` shown as the option it is, not as a resource named k8s/
-  const all = argv.has('--all', '-A', '--all-namespaces') ? ['--all'] : [];
+  const every = [
+    ...(argv.has('--all') ? ['--all'] : []),
+    ...(argv.has('-A', '--all-namespaces') ? ['--all-namespaces'] : []),
+  ];
   return {
-    detail: describeAs(inv, [...ops.slice(0, 3), ...all, ...files.flatMap((file) => ['-f', file])]),
+    detail: describeAs(inv, [...ops.slice(0, 3), ...every, ...files.flatMap((file) => ['-f', file])]),
     scoped: files.length > 0,
   };
 };

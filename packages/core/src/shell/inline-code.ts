@@ -88,9 +88,12 @@ const LINE_COMMENTS: Readonly<Partial<Record<Language, { readonly start: RegExp;
   php: { start: /^[ \t]*(?:\/\/|#(?!\[))/, code: /\{\$|\$\{/ },
   r: { start: /^[ \t]*#/, code: /`/ },
 };
-/** Code that runs text as code: a comment line in a string it runs is not only a comment. */
+/**
+ * Code that runs text as code, or writes text to a file (which may then run): a comment line in a
+ * string it handles that way is not only a comment.
+ */
 const EVALUATES =
-  /\b(?:eval|exec|execfile|compile|Function|instance_eval|class_eval|module_eval|create_function|assert|runInThisContext|runInNewContext|runInContext)\s*\(/;
+  /\b(?:eval|exec|execfile|compile|Function|instance_eval|class_eval|module_eval|create_function|assert|runInThisContext|runInNewContext|runInContext|Script|Worker|setTimeout|setInterval|run_path|run_module|import_module|write|writelines|write_text|writeFile|writeFileSync|appendFile|appendFileSync|file_put_contents)\s*\(/;
 
 /**
  * Whether a call found at an index sits on a line that is all comment (`# os.system("rm -rf ~")`):

@@ -35,6 +35,7 @@ const MORE: Readonly<Record<string, readonly (string | Example)[]>> = {
     'gcloud --project=acme compute instances delete vm-1 vm-2 --zone=us-east1-b',
     'kubectl --context prod delete -f k8s/',
     'kubectl delete pods -A',
+    'kubectl delete pods --all -n prod',
     'doctl compute droplet delete 123 --force',
   ],
   'shell.opaque': ['gci | ?{ $_.PSIsContainer } | % { $_.Name }', '*.sh --version'],
@@ -47,7 +48,18 @@ function detailOf(reason: string): string | undefined {
 }
 
 /** Words a detail may hold that are not the step's own: guard's words around the target. */
-const JOINERS = new Set(['on', 'to', 'container', 'pod', 'HTTP', 'DELETE', 'another', 'computer', '--all', '...']);
+const JOINERS = new Set([
+  'on',
+  'to',
+  'container',
+  'pod',
+  'HTTP',
+  'DELETE',
+  'another',
+  'computer',
+  '--all-namespaces',
+  '...',
+]);
 
 /** What is wrong with one finding's message about `text` (the step as written); empty when it fits. */
 export function misfits(finding: Pick<Finding, 'ruleId' | 'reason' | 'span'>, text: string, probed = ''): string[] {

@@ -114,6 +114,19 @@ describe('a whole-line comment in inline code is text; a line that may still be 
         'python3',
         'rm|python3 code',
       ],
+      // …or writes text to a file that may run, or hands a string to a timer that runs it
+      [
+        "python3 - <<'EOF'\ns = '''\n# import os; os.system('rm -rf x')\n'''\nopen('m.py', 'w').write(s.replace('# ', ''))\nEOF",
+        [],
+        'python3',
+        'rm|python3 code',
+      ],
+      [
+        "node - <<'EOF'\nsetTimeout(`\n// require('child_process').execSync('rm -rf x')\n`.replace('//', ''))\nEOF",
+        [],
+        'node',
+        'rm|node code',
+      ],
       ["ruby <<'EOF'\ns = \"\n# #{system('rm -rf x')}\n\"\nEOF", [], 'ruby', 'rm|ruby code'],
       [
         "node - <<'EOF'\nconst s = `\n// ${require('child_process').execSync('rm -rf x')}\n`;\nEOF",
