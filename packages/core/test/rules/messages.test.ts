@@ -62,7 +62,7 @@ const JOINERS = new Set([
 ]);
 
 /** What is wrong with one finding's message about `text` (the step as written); empty when it fits. */
-export function misfits(finding: Pick<Finding, 'ruleId' | 'reason' | 'span'>, text: string, probed = ''): string[] {
+function misfits(finding: Pick<Finding, 'ruleId' | 'reason' | 'span'>, text: string, probed = ''): string[] {
   const out: string[] = [];
   const { reason, span } = finding;
   const detail = detailOf(reason) ?? '';
