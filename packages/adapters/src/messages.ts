@@ -1,5 +1,5 @@
 import type { Finding, Verdict } from '@guard/core';
-import { GUARD_PACKAGE } from '@guard/core';
+import { asksEachTime, GUARD_PACKAGE } from '@guard/core';
 import type { YesLasts } from './adapter.js';
 
 /**
@@ -59,24 +59,32 @@ export function blockMessage(verdict: Verdict, notice?: string): string {
 }
 
 /** How long a yes lasts (SPEC §12), in the words of each way of asking. */
-const YES_IN_PROMPT: Readonly<Record<YesLasts, string>> = {
+const YES_IN_PROMPT = {
   once: 'A yes counts for this step only.',
   longer: 'A yes also lets the same step go ahead again in this chat.',
-};
-const YES_IN_CHAT: Readonly<Record<YesLasts, string>> = {
+  partly: (rules: readonly string[]): string =>
+    `A yes counts for this step; after it, ${asksEachTime(rules)}, and the rest of the step goes ahead again in this chat.`,
+} as const;
+const YES_IN_CHAT = {
   once: 'Their yes counts for this step only; tell them so.',
   longer:
     'Tell them how long a yes lasts: a plain yes for this chat, "yes once" for this time only, "yes, for this project" for later chats in this project too.',
-};
+  partly: (rules: readonly string[]): string =>
+    `Tell them how long a yes lasts: a plain yes for this chat, "yes once" for this time only, "yes, for this project" for later chats in this project too; but whatever they say, ${asksEachTime(rules)}.`,
+} as const;
+
+/** The sentence for how long a yes lasts, in one way of asking. */
+function yesSentence(
+  words: typeof YES_IN_PROMPT | typeof YES_IN_CHAT,
+  yesLasts: YesLasts | undefined,
+): string | undefined {
+  if (yesLasts === undefined) return undefined;
+  return typeof yesLasts === 'string' ? words[yesLasts] : words.partly(yesLasts.partly);
+}
 
 /** What the person reads in the agent's own approval prompt. */
 export function askMessage(verdict: Verdict, notice?: string, yesLasts?: YesLasts): string {
-  return join(
-    head('needs your approval', verdict),
-    reason(verdict),
-    yesLasts === undefined ? undefined : YES_IN_PROMPT[yesLasts],
-    notice,
-  );
+  return join(head('needs your approval', verdict), reason(verdict), yesSentence(YES_IN_PROMPT, yesLasts), notice);
 }
 
 /**
@@ -94,7 +102,7 @@ export function askInChatMessage(
     head("this step needs the person's approval first", verdict),
     reason(verdict),
     `Stop here, tell the person what you want to do and why guard asks, and ask them in the chat to approve it${code}; run it again only after they say yes.`,
-    yesLasts === undefined ? undefined : YES_IN_CHAT[yesLasts],
+    yesSentence(YES_IN_CHAT, yesLasts),
     notice,
   );
 }

@@ -263,7 +263,9 @@ function replyContext(input: StepInput, failClosed: boolean, settled: Settled, p
     failClosed,
     ...(settled.approvalCode === undefined ? {} : { approvalCode: settled.approvalCode }),
     ...(settled.notice === undefined ? {} : { notice: settled.notice }),
-    ...(settled.yesLasts === undefined || !carries ? {} : { yesLasts: settled.yesLasts }),
+    ...(settled.yesLasts === undefined || !carries
+      ? {}
+      : { yesLasts: settled.yesOnceFor === undefined ? settled.yesLasts : { partly: settled.yesOnceFor } }),
   };
 }
 

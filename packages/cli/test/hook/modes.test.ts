@@ -1,8 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AGENTS } from '@guard/adapters/agents';
 import type { Mode } from '@guard/core';
+import { asksEachTime } from '@guard/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { forget } from '../../src/commands/allowed.js';
 import type { ChatReport } from '../../src/commands/report.js';
@@ -98,18 +99,26 @@ describe('the ask says how long a yes lasts, where the agent carries it', () => 
     setMode('extended');
     const push = await hook(agentCase.args, agentCase.shell('git push origin feature'));
     const remove = await hook(agentCase.args, agentCase.shell(DESTROY));
+    // a yes kept for the push, not for stopping programs by name
+    const both = await hook(agentCase.args, agentCase.shell('git push origin feature; pkill node'));
+    const partly = `${asksEachTime(['process.kill-by-name'])}`;
     if (AGENTS[agentCase.agent].capabilities.ask === 'block-then-chat') {
       expect(push).toContain('\\"yes, for this project\\" for later chats in this project too');
+      expect(push).not.toContain('again each time');
       expect(remove).toContain('Their yes counts for this step only');
+      expect(both).toContain(`but whatever they say, ${partly}`);
       return;
     }
     // agents that prompt themselves: guard learns of the yes from the result, where it sees results
     if (AGENTS[agentCase.agent].capabilities.results) {
       expect(push).toContain('A yes also lets the same step go ahead again in this chat.');
       expect(remove).toContain('A yes counts for this step only.');
+      expect(both).toContain(`A yes counts for this step; after it, ${partly}`);
+      expect(both).not.toContain('A yes also lets the same step go ahead again in this chat.');
     } else {
       expect(push).not.toContain('A yes');
       expect(remove).not.toContain('A yes');
+      expect(both).not.toContain('A yes');
     }
     expect(push).not.toContain('for this project');
   });
@@ -168,6 +177,64 @@ describe('Codex: a yes for the project, said in the chat', () => {
     };
     await hook(['codex'], fetched);
     expect(asks(await hook(['codex'], inChat('chat-b', 'pnpm add zod')))).toBe(true);
+  });
+});
+
+describe('Codex: a yes for the project to a step of several findings covers what the reply says', () => {
+  const SHELL = fixture('codex/synth-pre-tool-use-interactive');
+  const PROMPT = fixture('codex/user-prompt-submit');
+  let project: string;
+  beforeEach(() => {
+    // a project that lists its packages, so a package it does not list asks (pkg.unlisted)
+    project = join(guardHome, 'project');
+    mkdirSync(join(project, '.git'), { recursive: true });
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ dependencies: { react: '^18.0.0' } }));
+  });
+  const inChat = (chat: string, command: string) => ({
+    ...SHELL,
+    session_id: chat,
+    cwd: project,
+    tool_input: { command },
+  });
+  const say = (chat: string, prompt: string) => ({ ...PROMPT, session_id: chat, cwd: project, prompt });
+  /** The rules an ask in the chat names, or undefined when the step went ahead. */
+  const asked = (stdout: string): string[] | undefined => {
+    if (stdout === '') return undefined;
+    const head = /this step needs the person's approval first \(([^)]*)\)/.exec(stdout);
+    expect(head, stdout).not.toBeNull();
+    return (head?.[1] ?? '').split(', ').sort();
+  };
+
+  // kept: the rules a yes for the project keeps; again: those that ask again each time
+  it.for([
+    { step: 'npm install left-pad', kept: ['pkg.install'], again: ['pkg.unlisted'] },
+    {
+      step: 'npm install left-pad && git push origin feature',
+      kept: ['git.push', 'pkg.install'],
+      again: ['pkg.unlisted'],
+    },
+    { step: 'git push origin feature; pkill node', kept: ['git.push'], again: ['process.kill-by-name'] },
+    // near misses: every finding kept (a listed package), or none
+    { step: 'npm install react && git push origin feature', kept: ['git.push', 'pkg.install'], again: [] },
+    { step: 'pkill node', kept: [], again: ['process.kill-by-name'] },
+  ])('$step', async ({ step, kept, again }) => {
+    expect(asked(await hook(['codex'], inChat('chat-a', step)))).toEqual([...kept, ...again].sort());
+    const reply = await hook(['codex'], say('chat-a', 'yes, for this project'));
+    if (kept.length === 0) expect(reply).toContain('for this one time, not for the project');
+    else if (again.length === 0)
+      expect(reply).toContain('it will go ahead, in this chat and in later chats of this project');
+    else expect(reply).toContain(`after that ${asksEachTime(again)}, and the rest of it goes ahead`);
+    // this time, the whole step
+    expect(await hook(['codex'], inChat('chat-a', step))).toBe('');
+    // then, in this chat and in a new chat of the project, what the reply said
+    const left = again.length === 0 ? undefined : [...again].sort();
+    expect(asked(await hook(['codex'], inChat('chat-a', step))), 'again in the chat').toEqual(left);
+    expect(asked(await hook(['codex'], inChat('chat-b', step))), 'in a new chat').toEqual(left);
+    expect(
+      readAllowed(guardHome)
+        .map((entry) => entry.key.split(':')[0])
+        .sort(),
+    ).toEqual([...kept].sort());
   });
 });
 

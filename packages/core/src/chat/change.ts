@@ -270,6 +270,7 @@ const CHANGE_FIELDS: Readonly<Record<keyof Change, (value: unknown) => boolean>>
     isString(value['step']) &&
     isStrings(value['keys']) &&
     isStrings(value['rules']) &&
+    (value['once'] === undefined || isStrings(value['once'])) &&
     isTime(value['time']),
   created: isStrings,
   wrote: isStrings,

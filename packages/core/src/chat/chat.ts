@@ -63,7 +63,21 @@ export interface Pending {
   /** Memory keys of the asked findings that a yes may keep (never a destructive step's: once only). */
   readonly keys: readonly string[];
   readonly rules: readonly string[];
+  /**
+   * When `keys` keep a yes to part of the step only: the rules whose findings no yes is kept for
+   * (they ask every time, or the step is destructive), so a yes covers them this one time.
+   */
+  readonly once?: readonly string[];
   readonly time: number;
+}
+
+/**
+ * `pkg.unlisted asks again each time` or `a and b ask again each time`: what a yes to a step does
+ * not cover beyond this one time, in the sentences that say how long it lasts.
+ */
+export function asksEachTime(rules: readonly string[]): string {
+  const named = rules.length <= 1 ? rules.join('') : `${rules.slice(0, -1).join(', ')} and ${rules.at(-1) ?? ''}`;
+  return `${named} ${rules.length === 1 ? 'asks' : 'ask'} again each time`;
 }
 
 /** What the chat-start scan read, found and could not check (names and signs only, never text). */

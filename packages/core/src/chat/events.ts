@@ -5,6 +5,7 @@ import { approvalScope, observe } from '../session.js';
 import type { ToolResult, ToolStep } from '../types.js';
 import type { Change, Draft } from './change.js';
 import type { Chat } from './chat.js';
+import { asksEachTime } from './chat.js';
 import { commandId, fingerprint } from './ids.js';
 import { ANY_SERVER } from './servers.js';
 
@@ -51,12 +52,19 @@ export function onPrompt(chat: Chat, prompt: string, settings: ChatSettings, pro
     if (scope !== 'once') change.approved = last.keys;
     const asked = `the step guard asked about (${last.rules.join(', ')}, code ${last.code})`;
     const again = 'run it again now and it will go ahead once';
+    // a yes kept for part of the step only: the reply says what it does not cover after this time
+    const partly = last.once !== undefined && last.once.length > 0 && scope !== 'once' ? last.once : undefined;
     if (scope === 'project' && last.keys.length > 0 && projectRoot !== undefined && projectRoot !== '') {
       project = { root: projectRoot, keys: last.keys };
-      notice = `guard: the person approved ${asked} for this project: run it again now and it will go ahead, in this chat and in later chats of this project, until they run \`guard forget\`.`;
+      notice =
+        partly === undefined
+          ? `guard: the person approved ${asked} for this project: run it again now and it will go ahead, in this chat and in later chats of this project, until they run \`guard forget\`.`
+          : `guard: the person approved ${asked} for this project: ${again}; after that ${asksEachTime(partly)}, and the rest of it goes ahead in this chat and in later chats of this project, until they run \`guard forget\`.`;
     } else if (scope === 'project') {
       // a destructive step, or one with nothing to keep a yes by: the yes is for this step only
       notice = `guard: the person approved ${asked}; ${again} (a yes to this step is for this one time, not for the project).`;
+    } else if (partly !== undefined) {
+      notice = `guard: the person approved ${asked}; ${again}, and after that ${asksEachTime(partly)}.`;
     } else {
       notice = `guard: the person approved ${asked}; ${again}.`;
     }

@@ -60,6 +60,11 @@ export interface Settled {
    * nothing a yes could be kept by); `longer`: once, for this chat or for this project.
    */
   readonly yesLasts?: 'once' | 'longer';
+  /**
+   * When a yes lasts longer for part of the step only: the rules a yes covers this one time (they
+   * ask again each time), so the ask can say so.
+   */
+  readonly yesOnceFor?: readonly string[];
   /** The mode the step was answered in. */
   readonly mode: Mode;
   /** Asked findings the mode let go ahead. */
@@ -139,12 +144,15 @@ export function settle(
   if (how === 'away' || how === 'away-undone') change.flaggedAway = print;
   // an ask that stands waits for the person's answer (in the chat, or in the agent's own prompt)
   const keys = verdict.decision === 'ask' ? keptKeys(evaluation) : [];
+  // a yes kept for some of the step's findings only: the others are named wherever a yes is told
+  const once = keys.length > 0 ? notKept(evaluation) : [];
   if (verdict.decision === 'ask') {
     change.asked = {
       code: asked.code ?? '',
       step: print,
       keys,
       rules: evaluation.findings.map((finding) => finding.ruleId),
+      ...(once.length > 0 ? { once } : {}),
       time: outside.now,
     };
   }
@@ -162,6 +170,7 @@ export function settle(
     how,
     ...(asked.code === undefined ? {} : { approvalCode: asked.code }),
     ...(verdict.decision === 'ask' ? { yesLasts: keys.length > 0 ? 'longer' : 'once' } : {}),
+    ...(verdict.decision === 'ask' && once.length > 0 ? { yesOnceFor: once } : {}),
     ...(notice === undefined ? {} : { notice }),
     change,
     mode,
@@ -224,7 +233,17 @@ function keptKeys(evaluation: Evaluation): string[] {
   ];
 }
 
-/** Files a step will create (they do not exist yet), so that deleting them later goes ahead. */
+/** Rules of the asked findings whose yes is not kept (asked every time, or destructive). */
+function notKept(evaluation: Evaluation): string[] {
+  return [
+    ...new Set(
+      evaluation.findings.flatMap((finding) =>
+        finding.memoryKey !== undefined && keepsYes(finding) ? [] : [finding.ruleId],
+      ),
+    ),
+  ];
+}
+
 /** The files a step writes, creates or edits (by absolute path), that a later step may run. */
 function writtenFiles(files: readonly FileEffect[]): string[] {
   const out: string[] = [];
@@ -242,6 +261,7 @@ function writtenFiles(files: readonly FileEffect[]): string[] {
   return out;
 }
 
+/** Files a step will create (they do not exist yet), so that deleting them later goes ahead. */
 function newFiles(files: readonly FileEffect[], exists: (path: string) => boolean): string[] {
   const out: string[] = [];
   for (const file of files) {

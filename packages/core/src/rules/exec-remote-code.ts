@@ -51,7 +51,7 @@ export const execRemoteCode = {
     for (const inv of context.invocations) {
       const wired = remoteShell(inv);
       if (wired !== undefined) {
-        hits.push({ span: inv.span, detail: wired });
+        hits.push({ span: inv.span, detail: wired, reason: REMOTE_SHELL });
         continue;
       }
       if (isA(inv.name, 'downloader')) {
@@ -68,6 +68,10 @@ export const execRemoteCode = {
     return hits;
   },
 } as const satisfies Rule;
+
+/** A reverse shell downloads no script to read first: the reason says what it is instead. */
+const REMOTE_SHELL =
+  'This hands a shell on this computer to a network connection, so whoever is at the other end can run anything here with your rights; leave it out, and if remote access is really meant, let the person set it up themselves.';
 
 /**
  * A shell wired to a network connection (a "reverse shell"): whatever the other end types runs

@@ -25,7 +25,7 @@ export const fsWipe = {
     remember: 'never',
     title: 'wiping the disk, the root or home',
     reason:
-      'This would erase the whole disk, the system folders or the home folder, and none of it could be brought back; delete only the exact project folder you mean, written out in full.',
+      'This would erase the whole disk, the system folders or the home folder, and none of it could be brought back; delete only a folder inside the project, written out in full, and never what this step names.',
     owasp: ['LLM06:2025', 'ASI02'],
     examples: {
       match: [

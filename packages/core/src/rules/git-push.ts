@@ -3,6 +3,19 @@ import type { Arg, SubArgv } from '../context/types.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 
+/** The branch in a memory key when guard could not learn it. */
+const UNKNOWN = '?';
+
+/** How the detail names a push of many refs at once (`origin/*` would read as a branch named `*`). */
+const WHOLESALE_SHOWN: Readonly<Record<string, string>> = { '*': 'every branch', tags: 'every tag' };
+
+/** `origin/main`; a branch guard could not learn (no git answer) is named for what it is, not as `?`. */
+function shown(remote: string, branch: string): string {
+  if (branch === UNKNOWN) return `${remote}, the branch checked out`;
+  const all = Object.hasOwn(WHOLESALE_SHOWN, branch) ? WHOLESALE_SHOWN[branch] : undefined;
+  return all === undefined ? `${remote}/${branch}` : `${remote}, ${all}`;
+}
+
 /** Pushes everything of a kind rather than named branches. */
 const WHOLESALE: Readonly<Record<string, string>> = {
   '--all': '*',
@@ -69,12 +82,12 @@ function pushHits(context: RuleContext, inv: Invocation, push: SubArgv): Hit[] {
   if (remote !== undefined && LITERAL_REMOTE.test(remote.value)) return [{ span: inv.span, detail: remote.value }];
   const name = remote?.value ?? 'origin';
   if (refspecs.length === 0) {
-    const branch = wholesale ?? context.probe.gitBranch?.(inv.cwd) ?? '?';
-    return [{ span: inv.span, key: `${name}/${branch}`, detail: `${name}/${branch}` }];
+    const branch = wholesale ?? context.probe.gitBranch?.(inv.cwd) ?? UNKNOWN;
+    return [{ span: inv.span, key: `${name}/${branch}`, detail: shown(name, branch) }];
   }
   return refspecs.map((spec) => {
     const branch = destinationOf(spec.value, context, inv);
-    return { span: spec.span, key: `${name}/${branch}`, detail: `${name}/${branch}` };
+    return { span: spec.span, key: `${name}/${branch}`, detail: shown(name, branch) };
   });
 }
 
@@ -84,6 +97,6 @@ function destinationOf(spec: string, context: RuleContext, inv: Invocation): str
   const colon = plain.lastIndexOf(':');
   let dst = colon >= 0 ? plain.slice(colon + 1) : plain;
   if (dst === '' && colon >= 0) dst = plain.slice(0, colon);
-  if (dst === 'HEAD' || dst === '@') return context.probe.gitBranch?.(inv.cwd) ?? '?';
+  if (dst === 'HEAD' || dst === '@') return context.probe.gitBranch?.(inv.cwd) ?? UNKNOWN;
   return dst.replace(/^refs\/(heads|tags)\//, '');
 }

@@ -1,5 +1,5 @@
 import { changesFile, invocationFiles } from '../analysis/effects.js';
-import type { Argv } from '../context/types.js';
+import type { Arg, Argv } from '../context/types.js';
 import { redact } from '../facts/keys.js';
 import { entryName, isA, namesWith, program } from '../programs/index.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
@@ -114,6 +114,16 @@ function words(argv: Argv): string[] {
   return argv.operands.map((a) => a.value);
 }
 
+/**
+ * The words of the command from its verb on, as written (noise flags left out): a cloud CLI names
+ * its target by options (`--service s`, `-n vm1`, `--instance-ids=i-1 i-2`) that guard's reading of
+ * its words does not know, so they are shown as they stand rather than read as operands.
+ */
+function fromVerb(inv: Invocation, path: readonly Arg[], verb: Arg): string[] {
+  const rest = inv.args.slice(verb.index + 1).filter((word) => !KEY_NOISE.has(word));
+  return [...path.map((a) => a.value), verb.value, ...rest.slice(0, 4)];
+}
+
 function describeAs(inv: Invocation, parts: readonly string[]): string {
   const text = [inv.name, ...parts].join(' ');
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
@@ -125,7 +135,15 @@ const kubectl: Judge = (inv, argv) => {
   const changes = KUBECTL_CHANGES.has(verb) || (verb === 'rollout' && ROLLOUT_CHANGES.has(ops[1] ?? ''));
   if (!changes || isDryRun(inv)) return undefined;
   const files = argv.values('-f', '-k', '--filename', '--kustomize').map((a) => a.value);
-  return { detail: describeAs(inv, [...ops.slice(0, 3), ...files]), scoped: files.length > 0 };
+  // `-f k8s/` shown as the option it is, not as a resource named k8s/
+  const every = [
+    ...(argv.has('--all') ? ['--all'] : []),
+    ...(argv.has('-A', '--all-namespaces') ? ['--all-namespaces'] : []),
+  ];
+  return {
+    detail: describeAs(inv, [...ops.slice(0, 3), ...every, ...files.flatMap((file) => ['-f', file])]),
+    scoped: files.length > 0,
+  };
 };
 
 const helm: Judge = (inv, argv) => {
@@ -175,18 +193,21 @@ const deployTool =
   };
 
 const aws: Judge = (inv, argv) => {
-  const ops = words(argv);
-  const service = ops[0] ?? '';
-  const op = ops[1] ?? '';
+  const [first, second] = argv.operands;
+  const service = first?.value ?? '';
+  const op = second?.value ?? '';
   const changes =
     AWS_DESTROY.test(op) ||
     (service === 's3' && (op === 'rm' || op === 'rb' || (op === 'sync' && inv.args.includes('--delete')))) ||
     (service === 'cloudformation' && op === 'deploy');
-  return changes ? { detail: describeAs(inv, ops.slice(0, 3)), scoped: false } : undefined;
+  return changes && first && second
+    ? { detail: describeAs(inv, fromVerb(inv, [first], second)), scoped: false }
+    : undefined;
 };
 
 const cloud: Judge = (inv, argv) => {
-  const ops = words(argv).slice(0, 6);
+  const operands = argv.operands.slice(0, 6);
+  const ops = operands.map((a) => a.value);
   // `heroku run …` runs a command on a throwaway dyno; its words are that command's
   if (inv.name === 'heroku' && (ops[0] === 'run' || ops[0] === 'run:detached')) return undefined;
   const own = DELETE_VERBS_OF[inv.name];
@@ -196,7 +217,9 @@ const cloud: Judge = (inv, argv) => {
   });
   const rsyncDelete = ops.includes('rsync') && argv.has('-d', '--delete-unmatched-destination-objects');
   if (at < 0 && !rsyncDelete) return undefined;
-  const shown = at < 0 ? ops.slice(0, ops.indexOf('rsync') + 1) : ops.slice(0, at + 2);
+  const verb = operands[at];
+  const shown =
+    verb === undefined ? ops.slice(0, ops.indexOf('rsync') + 1) : fromVerb(inv, operands.slice(0, at), verb);
   // a cloud CLI whose target is named in the command is not scoped by the folder
   return { detail: describeAs(inv, shown), scoped: !isA(inv.name, 'unscoped-cli') };
 };

@@ -9,6 +9,10 @@ import type { Span } from '../types.js';
 const NEW_SERVER =
   'This MCP server is new, or its command, arguments, environment or address changed, since guard last let one of its tools run, and a server runs with your rights; check that it is the one you meant to add before its first use.';
 
+/** A path outside the project handed to any tool, one that only reads included. */
+const OUTSIDE_PATH =
+  'This MCP tool is handed a path outside the project, where it can read or change files that other programs and projects depend on and that git does not track; keep the call inside the project, or let the person approve this path.';
+
 /** Where a path in an MCP call's arguments leaves the project (temp, devices and unresolved names do not count). */
 const OUTSIDE: ReadonlySet<Place> = new Set(['home', 'root', 'outside']);
 
@@ -102,7 +106,7 @@ export const mcpChanges = {
       const { place, abs } = file.path;
       // a string that only looks like a path (`/repos/o/r` for an API) is not one when it does not exist
       if (OUTSIDE.has(place) && context.probe.exists?.(abs) !== false)
-        hits.push({ span: file.span, key, detail: abs, path: abs });
+        hits.push({ span: file.span, key, detail: abs, path: abs, reason: OUTSIDE_PATH });
     }
     // one destructive statement is enough to ask; the rest would repeat the same question
     const sql = looseStrings(step.args).find((value) => destructiveSql(value).length > 0);

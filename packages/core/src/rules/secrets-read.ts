@@ -40,7 +40,7 @@ export const secretsRead = {
     remember: 'never',
     title: 'reading, copying or changing a stored secret',
     reason:
-      'This would read, copy, send or overwrite a stored secret (keys, tokens, passwords, logins), which then sits in the chat, the logs or elsewhere and cannot be taken back; let the person handle the file, or work from a template such as .env.example.',
+      'This would read, copy, send or overwrite a stored secret (keys, tokens, passwords, logins), which then sits in the chat, the logs or elsewhere and cannot be taken back; let the person use the secret themselves, and work with a placeholder or a template (such as .env.example) instead.',
     owasp: ['LLM02:2025', 'ASI03'],
     examples: {
       match: [

@@ -13,8 +13,14 @@ function reasonOf(part: Opaque): string {
   switch (part.reason) {
     case 'dynamic-program': {
       const raw = part.detail ?? '';
-      if (raw.endsWith(PATTERN))
-        return `guard cannot tell which program this runs: ${shorten(raw.slice(0, -PATTERN.length))} is a file name pattern that names no program guard knows, so the files present decide it when the command runs; write the program's name out.`;
+      if (raw.endsWith(PATTERN)) {
+        const word = raw.slice(0, -PATTERN.length);
+        // `?{ $_.x }`: PowerShell's `?` with a script block, which a POSIX shell reads as a pattern
+        const what = /[{}]/.test(word)
+          ? 'names no program guard knows (a POSIX shell reads it as a file name pattern, PowerShell as a command with a script block)'
+          : 'is a file name pattern that names no program guard knows';
+        return `guard cannot tell which program this runs: ${shorten(word)} ${what}, so what runs depends on the shell and the files present; write the program's name out.`;
+      }
       const by = /^"?\$[@*]"?$/.test(raw)
         ? `the arguments the script or function is called with (${raw})`
         : detail || 'a variable or a substitution';

@@ -487,7 +487,7 @@ function command(
           words: slice,
           env: nested.remoteHost === undefined ? env : {},
           redirects: nested.stdio === true ? simple.redirects : [],
-          stdin: nested.stdio === true ? simple.stdin : undefined,
+          stdin: nested.stdinTaken === true ? undefined : simple.stdin,
           end: last.span[1],
         },
         runner,

@@ -75,6 +75,62 @@ const CALLS: Readonly<Record<Language, RegExp | undefined>> = {
   other: undefined,
 };
 
+/**
+ * How a whole-line comment starts in each language, and what on such a line could still be code:
+ * an interpolation (`{…}` of a Python f-string, `#{…}` in Ruby, `${…}` in JavaScript, `{$…}` in PHP)
+ * in a string the line belongs to.
+ */
+const LINE_COMMENTS: Readonly<Partial<Record<Language, { readonly start: RegExp; readonly code: RegExp }>>> = {
+  python: { start: /^[ \t]*#/, code: /\{/ },
+  ruby: { start: /^[ \t]*#(?!\{)/, code: /#\{/ },
+  node: { start: /^[ \t]*\/\//, code: /\$\{/ },
+  deno: { start: /^[ \t]*\/\//, code: /\$\{/ },
+  php: { start: /^[ \t]*(?:\/\/|#(?!\[))/, code: /\{\$|\$\{/ },
+  r: { start: /^[ \t]*#/, code: /`/ },
+};
+/**
+ * Code that runs text as code, or writes text to a file (which may then run): a comment line in a
+ * string it handles that way is not only a comment.
+ */
+const EVALUATES =
+  /\b(?:eval|exec|execfile|compile|Function|instance_eval|class_eval|module_eval|create_function|assert|runInThisContext|runInNewContext|runInContext|Script|Worker|setTimeout|setInterval|run_path|run_module|import_module|write|writelines|write_text|writeFile|writeFileSync|appendFile|appendFileSync|file_put_contents)\s*\(/;
+
+/**
+ * Whether a call found at an index sits on a line that is all comment (`# os.system("rm -rf ~")`):
+ * text, not a call. Not where the line before continues into it (a trailing backslash), where the
+ * line holds an interpolation, or where the code runs text as code (`exec`, `eval`): there a line
+ * that looks like a comment may be code after all.
+ */
+function commentLines(language: Language, s: string): (index: number) => boolean {
+  const syntax = LINE_COMMENTS[language];
+  if (syntax === undefined || !/#|\/\//.test(s) || EVALUATES.test(s)) return () => false;
+  const ranges: [number, number][] = [];
+  let start = 0;
+  let continued = false;
+  while (start <= s.length) {
+    const newline = s.indexOf('\n', start);
+    const end = newline < 0 ? s.length : newline;
+    const line = s.slice(start, end);
+    if (!continued && syntax.start.test(line) && !syntax.code.test(line)) ranges.push([start, end]);
+    continued = line.endsWith('\\');
+    if (newline < 0) break;
+    start = newline + 1;
+  }
+  // the ranges are in order: a binary search keeps a call site's look-up logarithmic
+  return (index) => {
+    let low = 0;
+    let high = ranges.length - 1;
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      const [from, to] = ranges[mid] as [number, number];
+      if (index < from) high = mid - 1;
+      else if (index >= to) low = mid + 1;
+      else return true;
+    }
+    return false;
+  };
+}
+
 /** At most this many call sites are looked at, and commands taken, in one piece of code. */
 const MAX_CALLS = 256;
 const MAX_FOUND = 64;
@@ -89,6 +145,7 @@ export function commandsInCode(language: Language, code: Mapped): CodeCommand[] 
   const scanner = new Scanner(code, language);
   const found: CodeCommand[] = [];
   const s = code.text;
+  const commented = commentLines(language, s);
   // the language's own pattern, not a copy per call (nothing in the loop below scans code in turn)
   const re = pattern;
   re.lastIndex = 0;
@@ -96,6 +153,7 @@ export function commandsInCode(language: Language, code: Mapped): CodeCommand[] 
   for (let m = re.exec(s); m && found.length < MAX_FOUND && calls++ < MAX_CALLS && scanner.budget > 0; m = re.exec(s)) {
     const matched = m[0];
     const after = m.index + matched.length;
+    if (commented(m.index)) continue;
     let command: CodeCommand | undefined;
     if (matched === '`' || matched === '$') {
       const literal = scanner.string(matched === '$' ? after : m.index);
@@ -113,7 +171,7 @@ export function commandsInCode(language: Language, code: Mapped): CodeCommand[] 
     if (command) found.push(command);
   }
   if (HIDES[language]?.test(s) === true)
-    found.push(...hiddenCommands(language, code, scanner, MAX_FOUND - found.length));
+    found.push(...hiddenCommands(language, code, scanner, MAX_FOUND - found.length, commented));
   return found;
 }
 
@@ -205,13 +263,20 @@ function joinedName(text: string): string {
  * Commands run under a hidden name, and files deleted from code, found with patterns made for
  * this code's own imports; `limit` caps what is taken.
  */
-function hiddenCommands(language: Language, code: Mapped, scanner: Scanner, limit: number): CodeCommand[] {
+function hiddenCommands(
+  language: Language,
+  code: Mapped,
+  scanner: Scanner,
+  limit: number,
+  commented: (index: number) => boolean,
+): CodeCommand[] {
   const s = code.text;
   const out: CodeCommand[] = [];
   const at = (re: RegExp, take: (m: RegExpExecArray, after: number) => CodeCommand | undefined): void => {
     re.lastIndex = 0;
     let calls = 0;
     for (let m = re.exec(s); m && out.length < limit && calls++ < MAX_CALLS && scanner.budget > 0; m = re.exec(s)) {
+      if (commented(m.index)) continue;
       const command = take(m, m.index + m[0].length);
       if (command) out.push(command);
     }

@@ -38,6 +38,11 @@ export type Nested =
       readonly remoteHost?: string;
       /** The command runs in the runner's place and takes its redirections (`busybox sh >& …`). */
       readonly stdio?: boolean;
+      /**
+       * The runner reads its stdin itself (`xargs`: its list of arguments), so the command gets none;
+       * any other runner's command reads what the runner is fed (`poetry run bash <<EOF`).
+       */
+      readonly stdinTaken?: boolean;
     }
   | {
       readonly kind: 'stdin';
@@ -160,7 +165,7 @@ const RUNNERS: { readonly [K in Runs['kind']]: Runner<K> } = {
     return [
       how.stdio === true
         ? { kind: 'argv', via, from, to: texts.length, stdio: true }
-        : { kind: 'argv', via, from, to: texts.length },
+        : { kind: 'argv', via, from, to: texts.length, stdinTaken: true },
     ];
   },
 

@@ -4,7 +4,8 @@ import { apply, newChat, onPrompt, onResult, rememberedBy, settle, viewOf } from
 import { evaluate, keepsYes } from '../../src/evaluate.js';
 import type { Mode } from '../../src/modes.js';
 import { MODES } from '../../src/modes.js';
-import type { Concern, ExampleStep } from '../../src/rule.js';
+import type { Concern, ExampleStep, Probe } from '../../src/rule.js';
+import { tableProbe } from '../../src/rule.js';
 import type { YesScope } from '../../src/session.js';
 import { approvalScope } from '../../src/session.js';
 import { ENV, PROJECT, stepFrom } from '../rule-tester.js';
@@ -35,10 +36,11 @@ class Chatting {
   ) {
     this.chat = newChat('codex', id, NOW);
   }
-  step(example: ExampleStep): Settled {
+  step(example: ExampleStep, probe?: Probe): Settled {
     const s = { ...stepFrom(example), chatId: this.chat.chat, projectRoot: this.root };
     const rules = evaluate(s, {
       ...ENV,
+      ...(probe === undefined ? {} : { probe }),
       session: viewOf(this.chat),
       remembered: rememberedBy(this.chat, this.project.has(this.root)),
     });
@@ -228,6 +230,66 @@ describe('a yes for the project', () => {
     );
     expect(project.kept.size).toBe(0);
     expect(s.step('git push origin feature').verdict.decision).toBe('ask');
+  });
+});
+
+/** A project that lists its packages, so a package it does not list is pkg.unlisted. */
+const LISTS = tableProbe({ packages: ['react'] });
+
+describe('a yes to a step of several findings covers all of them for as long as the reply says', () => {
+  // kept: the rules whose yes lasts beyond the step; again: those that ask again each time
+  it.for([
+    { step: 'npm install left-pad', probe: LISTS, kept: ['pkg.install'], again: ['pkg.unlisted'] },
+    {
+      step: 'npm install left-pad && git push origin feature',
+      probe: LISTS,
+      kept: ['pkg.install', 'git.push'],
+      again: ['pkg.unlisted'],
+    },
+    { step: 'git push origin feature; pkill node', kept: ['git.push'], again: ['process.kill-by-name'] },
+    { step: 'git push origin feature && rm -rf src', kept: ['git.push'], again: ['fs.delete'] },
+    {
+      step: 'pnpm add left-pad; pkill -f vite',
+      probe: LISTS,
+      kept: ['pkg.install'],
+      again: ['pkg.unlisted', 'process.kill-by-name'],
+    },
+    // near misses: every finding kept, or none
+    { step: 'git push origin feature && pnpm add zod', kept: ['git.push', 'pkg.install'], again: [] },
+    { step: 'npm install react', probe: LISTS, kept: ['pkg.install'], again: [] },
+    { step: 'pkill node', kept: [], again: ['process.kill-by-name'] },
+    { step: 'rm -rf src && pkill node', kept: [], again: ['fs.delete', 'process.kill-by-name'] },
+  ])('$step', ({ step, probe, kept, again }) => {
+    const project = new Project();
+    const first = new Chatting(project, 'standard');
+    const asked = first.step(step, probe);
+    expect(asked.verdict.decision).toBe('ask');
+    expect(new Set(asked.verdict.findings.map((finding) => finding.ruleId))).toEqual(new Set([...kept, ...again]));
+    expect(asked.yesLasts).toBe(kept.length > 0 ? 'longer' : 'once');
+    expect(asked.yesOnceFor === undefined ? [] : [...asked.yesOnceFor].sort()).toEqual(
+      kept.length > 0 ? [...again].sort() : [],
+    );
+    const notice = first.prompt('yes, for this project') ?? '';
+    if (kept.length === 0) expect(notice).toMatch(/for this one time, not for the project/);
+    else expect(notice).toMatch(/in later chats of this project/);
+    // the reply names what its yes does not cover beyond this time, and nothing else
+    const named = /after that (.*) asks? again each time/.exec(notice)?.[1] ?? '';
+    for (const rule of [...kept, ...again])
+      expect(named.includes(rule), rule).toBe(kept.length > 0 && again.includes(rule));
+    // this time the whole step goes ahead
+    expect(first.step(step, probe).verdict.decision).toBe('allow');
+    // after it, in this chat and in a new chat of the project: what the reply said
+    for (const chat of [first, new Chatting(project, 'standard', 'chat-2')]) {
+      const later = chat.step(step, probe);
+      const left = later.verdict.findings.map((finding) => finding.ruleId);
+      if (kept.length === 0 || again.length === 0) {
+        expect(later.verdict.decision).toBe(kept.length === 0 ? 'ask' : 'allow');
+        if (kept.length === 0) expect(new Set(left)).toEqual(new Set(again));
+      } else {
+        expect(later.verdict.decision).toBe('ask');
+        expect(new Set(left)).toEqual(new Set(again));
+      }
+    }
   });
 });
 

@@ -86,6 +86,60 @@ describe('comments are not commands', () => {
   });
 });
 
+describe('a whole-line comment in inline code is text; a line that may still be code is read', () => {
+  it.for(
+    table([
+      ['python3 -c "# os.system(\'rm -rf x\')\nprint(1)"', ['rm'], 'python3'],
+      ["python3 - <<'EOF'\n  # subprocess.run(['git', 'push', '--force'])\nprint(1)\nEOF", ['git'], 'python3'],
+      ["python3 - <<'EOF'\n# import shutil; shutil.rmtree('/srv/data')\nEOF", ['rm'], 'python3'],
+      ["node -e \"// require('child_process').execSync('rm -rf x')\nconsole.log(1)\"", ['rm'], 'node'],
+      ['ruby -e "# system(\'rm -rf x\')\nputs 1"', ['rm'], 'ruby'],
+      ['php -r \'// system("rm -rf x");\necho 1;\'', ['rm'], 'php'],
+      // near misses: code before a comment, or a line that can be code after all, is read
+      ['python3 -c "import os\nos.system(\'rm -rf x\')  # clean"', [], 'python3', 'rm|python3 code'],
+      ["python3 - <<'EOF'\n# clean first\nimport os\nos.system('rm -rf x')\nEOF", [], 'python3', 'rm|python3 code'],
+      // an f-string's braces run code on a line that starts like a comment
+      [
+        "python3 - <<'EOF'\nx = f'''\n# {__import__('os').system('rm -rf x')}\n'''\nEOF",
+        [],
+        'python3',
+        'rm|python3 code',
+      ],
+      // the line before continues into it
+      ["python3 - <<'EOF'\nimport os\nx = 1 \\\n# os.system('rm -rf x')\nEOF", [], 'python3', 'rm|python3 code'],
+      // code that runs text as code: a comment line in it may be made code
+      [
+        "python3 - <<'EOF'\nimport os\ns = '''\n# os.system('rm -rf x')\n'''\nexec(s.replace('#', ''))\nEOF",
+        [],
+        'python3',
+        'rm|python3 code',
+      ],
+      // …or writes text to a file that may run, or hands a string to a timer that runs it
+      [
+        "python3 - <<'EOF'\ns = '''\n# import os; os.system('rm -rf x')\n'''\nopen('m.py', 'w').write(s.replace('# ', ''))\nEOF",
+        [],
+        'python3',
+        'rm|python3 code',
+      ],
+      [
+        "node - <<'EOF'\nsetTimeout(`\n// require('child_process').execSync('rm -rf x')\n`.replace('//', ''))\nEOF",
+        [],
+        'node',
+        'rm|node code',
+      ],
+      ["ruby <<'EOF'\ns = \"\n# #{system('rm -rf x')}\n\"\nEOF", [], 'ruby', 'rm|ruby code'],
+      [
+        "node - <<'EOF'\nconst s = `\n// ${require('child_process').execSync('rm -rf x')}\n`;\nEOF",
+        [],
+        'node',
+        'rm|node code',
+      ],
+    ]),
+  )('$line', (r) => {
+    checkRow(r);
+  });
+});
+
 describe('options that look like inner commands but are not', () => {
   it.for(
     table([

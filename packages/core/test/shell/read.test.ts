@@ -1767,6 +1767,54 @@ describe('heredocs of ordinary text are data; fed to a shell or an interpreter t
   });
 });
 
+describe('a heredoc fed to a runner reaches the command it runs, unless the runner reads it itself', () => {
+  it.for<Row>([
+    {
+      line: "poetry run bash <<'EOF'\nrm -rf x\nEOF",
+      expect: [{ program: 'poetry' }, { program: 'bash', via: 'poetry' }, { program: 'rm', via: 'poetry > bash <<' }],
+    },
+    {
+      line: "uv run python - <<'EOF'\nimport os\nos.system('rm -rf x')\nEOF",
+      expect: [{ program: 'uv' }, { program: 'python', via: 'uv' }, { program: 'rm', via: 'uv > python code' }],
+    },
+    {
+      line: "docker exec -i web sh <<'EOF'\nrm -rf /data\nEOF",
+      expect: [
+        { program: 'docker' },
+        { program: 'sh', via: 'docker', host: 'container web' },
+        { program: 'rm', via: 'docker > sh <<', host: 'container web' },
+      ],
+    },
+    {
+      line: "kubectl exec -i api-0 -- bash <<'EOF'\ngit push -f\nEOF",
+      expect: [
+        { program: 'kubectl' },
+        { program: 'bash', via: 'kubectl', host: 'pod api-0' },
+        { program: 'git', via: 'kubectl > bash <<', host: 'pod api-0' },
+      ],
+    },
+    // a runner's command that reads its stdin as data keeps it as data
+    {
+      line: "poetry run cat <<'EOF'\nrm -rf x\nEOF",
+      expect: [{ program: 'poetry' }, { program: 'cat', via: 'poetry', stdin: 'rm -rf x\n' }],
+      absent: ['rm'],
+    },
+    // near misses: xargs reads its stdin as the arguments' list, so its command gets none
+    {
+      line: "xargs sh <<'EOF'\nrm -rf x\nEOF",
+      expect: [{ program: 'xargs' }, { program: 'sh', via: 'xargs' }],
+      absent: ['rm'],
+    },
+    {
+      line: "xargs -0 python3 <<'EOF'\nimport os\nos.system('rm -rf x')\nEOF",
+      expect: [{ program: 'xargs' }, { program: 'python3', via: 'xargs' }],
+      absent: ['rm'],
+    },
+  ])('$line', (row) => {
+    checkRow(row);
+  });
+});
+
 describe("zsh's glob qualifiers: the code they run is read, the others are part of the pattern", () => {
   it.for<Row>([
     {
