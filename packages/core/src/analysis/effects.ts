@@ -221,7 +221,34 @@ export function invocationFiles(
     for (const arg of argv.values('-Path')) at(arg, 'create');
   }
   if (found !== undefined) fileUses(inv, found, words, at);
+  else if (inv.name !== '' && inv.code === undefined) handedSecrets(inv, words(), path, at);
   return files;
+}
+
+/** Secrets that a program uses without showing them: a key it signs or serves with (`--ssl-keyfile key.pem`, `ssh-add`). */
+const USED_SECRETS = new Set(['ssh', 'private-key']);
+/** At most this many words of one unknown program are looked at as files. */
+const MAX_HANDED = 64;
+
+/**
+ * What a program guard has no entry for reads, as far as it matters here: a stored secret it is
+ * handed by name (`somecmd --config .env`, `tool --credentials ~/.aws/credentials`), which it may
+ * print or send. A file handed to load into the environment (`--env-file .env`, a program named
+ * for it: `env-cmd -f .env`) and a key it signs or serves with are not read out.
+ */
+function handedSecrets(inv: Invocation, argv: Argv, path: PathOf, at: At): void {
+  if (/env/i.test(inv.name)) return;
+  const words = argv.words;
+  for (let i = 0; i < words.length && i < MAX_HANDED; i++) {
+    const arg = words[i] as Arg;
+    const option = /^(-[\w-]*)=(.+)$/.exec(arg.value);
+    const before = option?.[1] ?? words[i - 1]?.value ?? '';
+    const value = option?.[2] ?? arg.value;
+    if ((option === null && value.startsWith('-')) || !/[./~\\]/.test(value)) continue;
+    if (before.startsWith('-') && (/env/i.test(before) || before === '-e')) continue;
+    const secret = path(value, inv.cwd).secret;
+    if (secret !== undefined && !USED_SECRETS.has(secret)) at(option ? withValue(arg, value) : arg, 'read');
+  }
 }
 
 /**

@@ -332,6 +332,33 @@ export interface ProjectCode {
   readonly language?: ScriptLanguage;
 }
 
+/**
+ * A command that prints a stored credential (a token, a password, a private key, or a state or
+ * settings dump that holds them), so that what it prints lands in the chat and the logs:
+ * `gh auth token`, `pass show NAME`, `terraform output -raw NAME`. Read by secrets.read.
+ */
+export interface CredentialPrint {
+  /**
+   * Its leading operands, as the program's grammar reads them (`['auth', 'token']`); `[]` for the
+   * program itself; a word ending in `*` stands for every word it begins (`get-parameter*`).
+   */
+  readonly path: readonly string[];
+  /** Only with one of these options (`security find-generic-password -w`, `kubectl config view --raw`). */
+  readonly when?: readonly string[];
+  /** Never with one of these options (`doppler secrets --only-names`, `sops -d --output FILE`). */
+  readonly unless?: readonly string[];
+  /**
+   * The one operand after the path names the setting it prints, and only a setting named like a
+   * secret counts (`aws configure get aws_secret_access_key`, not `… get region`); a second operand
+   * is a value it sets.
+   */
+  readonly named?: true;
+  /** An operand follows the path, and is none of these subcommands (`pass NAME` shows it; `pass ls` does not). */
+  readonly not?: readonly string[];
+  /** No operand follows the path (`doppler secrets` prints them all; `doppler secrets set X` does not). */
+  readonly alone?: true;
+}
+
 /** One entry of the knowledge base, as written in ./entries. */
 export interface ProgramSpec {
   /** Names it runs under, as `Invocation.name` has them (basename, lower case, no `.exe`). */
@@ -380,6 +407,8 @@ export interface ProgramSpec {
   readonly ecosystem?: Ecosystem;
   /** The project code a run executes, read when the chat wrote it (../context/chat-code.ts). */
   readonly projectCode?: ProjectCode;
+  /** Its commands that print a stored credential (`gh auth token`, `pass show NAME`). */
+  readonly credentials?: readonly CredentialPrint[];
 }
 
 /** An entry as the code asks it (the entries are read as written: see ./lookup.ts). */

@@ -399,6 +399,13 @@ export const RUNNERS: readonly ProgramSpec[] = [
     roles: ['remote-runner'],
     runs: [{ kind: 'kubectl-exec' }],
     argv: { values: KUBECTL_VALUES },
+    credentials: [
+      // the kubeconfig with its client keys and tokens (without --raw, redacted)
+      { path: ['config', 'view'], when: ['--raw'] },
+      { path: ['get', 'secret'], when: ['-o', '--output'] },
+      { path: ['get', 'secrets'], when: ['-o', '--output'] },
+      { path: ['create', 'token'] },
+    ],
   },
 
   // runners of fetched packages and of a tool's environment
