@@ -9,7 +9,7 @@ import { program } from '../programs/index.js';
 import type { Invocation } from '../shell/types.js';
 
 /** A setting named like a secret (`aws_secret_access_key`, `//registry.npmjs.org/:_authToken`, `github.token`). */
-const SECRET_SETTING = /secret|token|passw|credential|auth|access_?key|key_?id|api_?key|private/i;
+export const SECRET_SETTING = /secret|token|passw|credential|auth|access_?key|key_?id|api_?key|private/i;
 
 /** The command as it names the credential (`gh auth token`), or undefined when it prints none. */
 export function printedCredential(inv: Invocation, argv: Argv): string | undefined {
@@ -17,10 +17,10 @@ export function printedCredential(inv: Invocation, argv: Argv): string | undefin
   if (prints === undefined) return undefined;
   // options after a subcommand stay operands of a leading grammar (`git config --get x.token`)
   const words = argv.operands.map((a) => a.value).filter((word) => !word.startsWith('-'));
-  // `stripe config --list --help` shows the help
-  if (given(inv, argv, ['--help'])) return undefined;
   const found = prints.find((print) => prints1(print, inv, argv, words));
-  return found === undefined ? undefined : [inv.name, ...words.slice(0, found.path.length)].join(' ');
+  // `stripe config --list --help` shows the help
+  if (found === undefined || inv.args.includes('--help')) return undefined;
+  return [inv.name, ...words.slice(0, found.path.length)].join(' ');
 }
 
 function prints1(print: CredentialPrint, inv: Invocation, argv: Argv, words: readonly string[]): boolean {
@@ -44,7 +44,7 @@ function matches(part: string, word: string | undefined): boolean {
  * (`--raw=true`, `-oyaml`, `--output=json`), or in cmd's spelling (`/list:target`).
  */
 function given(inv: Invocation, argv: Argv, names: readonly string[]): boolean {
-  if (argv.has(...names) || argv.sub?.has(...names) === true) return true;
+  if (argv.has(...names)) return true;
   return inv.args.some((arg) =>
     names.some(
       (name) =>

@@ -130,6 +130,8 @@ export interface CodeSpec {
   readonly stop?: readonly string[];
   /** Options whose value is the script file (`php -f tool.php`). */
   readonly file?: readonly string[];
+  /** Options that load a module before the code runs (`perl -MLWP::Simple`, `ruby -rnet/http`): part of what the code can call. */
+  readonly modules?: readonly string[];
 }
 
 /** How a prefix (`sudo`, `env`, `timeout 5`) is followed by the command it runs. */
@@ -309,6 +311,8 @@ export interface SubcommandSpec {
   readonly looks?: boolean;
   /** It reaches the remote its words name or write out: `fetches` from it (`git clone URL`), or `sends` to it (`git push URL`). */
   readonly remote?: 'fetches' | 'sends';
+  /** Options whose value is a password or a key (`docker login -p SECRET`): see `ProgramSpec.secretOptions`. */
+  readonly secretOptions?: readonly string[];
 }
 
 /**
@@ -409,6 +413,18 @@ export interface ProgramSpec {
   readonly projectCode?: ProjectCode;
   /** Its commands that print a stored credential (`gh auth token`, `pass show NAME`). */
   readonly credentials?: readonly CredentialPrint[];
+  /**
+   * Options whose value is a password or a key, written glued (`mysql -pSECRET`, `--password=SECRET`)
+   * or as the option's value (`sshpass -p SECRET`); in `user:SECRET` the part after the colon
+   * (`curl -u user:SECRET`). Options named like a secret (`--api-key`, `--client-secret`) count for
+   * every program without being listed.
+   */
+  readonly secretOptions?: readonly string[];
+  /**
+   * The subcommand paths after which `NAME VALUE` sets a setting (`aws configure set`, `npm config
+   * set`, `git config`): a setting named like a secret set to a value written out is a secret in the command.
+   */
+  readonly secretSettings?: readonly (readonly string[])[];
 }
 
 /** An entry as the code asks it (the entries are read as written: see ./lookup.ts). */

@@ -114,6 +114,7 @@ export const CLOUD: readonly ProgramSpec[] = [
         '--cli-connect-timeout',
       ],
     },
+    secretSettings: [['configure', 'set']],
     credentials: [
       { path: ['configure', 'get'], named: true },
       { path: ['configure', 'export-credentials'] },

@@ -87,6 +87,7 @@ export const GIT: readonly ProgramSpec[] = [
       { path: ['credential-*', 'get'] },
       { path: ['config'], named: true },
     ],
+    secretSettings: [['config']],
     subcommands: {
       push: { argv: PUSH, remote: 'sends' },
       commit: { argv: COMMITTING },

@@ -122,6 +122,7 @@ export const PACKAGES: readonly ProgramSpec[] = [
     cwd: ['--prefix'],
     projectCode: PACKAGE_SCRIPTS,
     credentials: CONFIG_TOKEN,
+    secretSettings: [['config', 'set']],
     runs: [
       {
         kind: 'package-runner',
@@ -156,6 +157,7 @@ export const PACKAGES: readonly ProgramSpec[] = [
     cwd: ['-C', '--dir'],
     projectCode: PACKAGE_SCRIPTS,
     credentials: CONFIG_TOKEN,
+    secretSettings: [['config', 'set']],
     runs: [
       {
         kind: 'package-runner',
@@ -191,6 +193,7 @@ export const PACKAGES: readonly ProgramSpec[] = [
     cwd: ['--cwd'],
     projectCode: PACKAGE_SCRIPTS,
     credentials: CONFIG_TOKEN,
+    secretSettings: [['config', 'set']],
     runs: [
       { kind: 'package-runner', path: ['dlx'], argv: { values: ['-p', '--package'], leading: true } },
       { kind: 'env-runner', path: 'exec' },
