@@ -152,6 +152,9 @@ runRuleTests(secretsRead, {
     'ansible-playbook --private-key ~/.ssh/id_ed25519 site.yml',
     'somecmd --config config.yaml',
     'somecmd --config .env.example',
+    // a file opened for the person, or looked up by name: nothing of it reaches the chat
+    'code .env',
+    'lsof .env',
     // a login handed straight to the program that needs it
     'aws ecr get-login-password | docker login --username AWS --password-stdin 123.dkr.ecr.us-east-1.amazonaws.com',
     'GH_TOKEN=$(gh auth token) gh release list',

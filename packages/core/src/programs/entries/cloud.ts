@@ -167,7 +167,7 @@ export const CLOUD: readonly ProgramSpec[] = [
     // the app's config vars hold its database URL and API keys
     credentials: [
       { path: ['auth:token'] },
-      { path: ['config'], unless: ['--help'] },
+      { path: ['config'] },
       { path: ['config:get'] },
       { path: ['pg:credentials:url'] },
     ],
