@@ -221,7 +221,37 @@ export function invocationFiles(
     for (const arg of argv.values('-Path')) at(arg, 'create');
   }
   if (found !== undefined) fileUses(inv, found, words, at);
+  else if (inv.name !== '' && inv.code === undefined) handedSecrets(inv, path, at);
   return files;
+}
+
+/** Secrets that a program uses without showing them: a key it signs or serves with (`--ssl-keyfile key.pem`, `ssh-add`). */
+const USED_SECRETS = new Set(['ssh', 'private-key']);
+/** At most this many words of one unknown program are looked at as files. */
+const MAX_HANDED = 64;
+
+/**
+ * What a program guard has no entry for reads, as far as it matters here: a stored secret it is
+ * handed by name (`somecmd --config .env`, `tool --credentials ~/.aws/credentials`), which it may
+ * print or send. A file handed to load into the environment (`--env-file .env`, a program named
+ * for it: `env-cmd -f .env`) and a key it signs or serves with are not read out.
+ */
+function handedSecrets(inv: Invocation, path: PathOf, at: At): void {
+  if (/env/i.test(inv.name)) return;
+  const words = inv.args;
+  for (let i = 0; i < words.length && i < MAX_HANDED; i++) {
+    const word = words[i] as string;
+    // most words name no file: nothing to look up
+    if (!/[./~\\]/.test(word)) continue;
+    const arg: Arg = { value: word, index: i, span: inv.argSpans[i] ?? inv.span };
+    const option = /^(-[\w-]*)=(.+)$/.exec(word);
+    const before = option?.[1] ?? words[i - 1] ?? '';
+    const value = option?.[2] ?? word;
+    if ((option === null && value.startsWith('-')) || !/[./~\\]/.test(value)) continue;
+    if (before.startsWith('-') && (/env/i.test(before) || before === '-e')) continue;
+    const secret = path(value, inv.cwd).secret;
+    if (secret !== undefined && !USED_SECRETS.has(secret)) at(option ? withValue(arg, value) : arg, 'read');
+  }
 }
 
 /**
@@ -363,6 +393,20 @@ const PROCESS_SUBSTITUTION = /^[<>]\([^]*\)$/;
 /** The argument with another value (field by field: docs/performance.md, "Field by field, not by spread"). */
 function withValue(arg: Arg, value: string): Arg {
   return { value, index: arg.index, span: arg.span };
+}
+
+/** The modules an interpreter is told to load before its code (`perl -MLWP::Simple`, `ruby -r net/http`), as one text. */
+function loadedModules(inv: Invocation, found: Program | undefined): string {
+  const options = found?.code?.modules;
+  if (options === undefined) return '';
+  const out: string[] = [];
+  inv.args.forEach((arg, i) => {
+    for (const option of options) {
+      if (arg === option) out.push(inv.args[i + 1] ?? '');
+      else if (arg.startsWith(option)) out.push(arg.slice(option.length));
+    }
+  });
+  return out.join(' ');
 }
 
 /** The arguments of an invocation that are URLs. */
@@ -634,7 +678,7 @@ function netEffects(inv: Invocation, argvFor: ArgvOf, net: NetEffect[]): void {
   }
   // `python3 -c 'urllib.request.urlopen("https://…")'`, `node -e 'fetch("https://…")'`: the code's own requests
   if (inv.code !== undefined) {
-    const requested = requestedUrls(inv.code.text);
+    const requested = requestedUrls(inv.code.text, loadedModules(inv, found));
     for (const literal of requested.urls) {
       const url = urlFacts(literal.value);
       if (url) push(url.host, inv.code.span, requested.sends, 'http', url);

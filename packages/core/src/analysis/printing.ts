@@ -45,6 +45,9 @@ export function dumpsEnvironment(inv: Invocation, context: RuleContext): boolean
       return args.length === 0 || (args.length === 1 && args[0] === '-p');
     case 'set':
       return args.length === 0;
+    case 'ps':
+      // BSD's `e` (`ps eww`, `ps auxe`) prints each process's environment after its command; `-e` is every process
+      return /^[aAcfhjlLmrSTuvwxXZ]*e[aAcfhjlLmrSTuvwxXZ]*$/.test(args[0] ?? '');
     case 'declare':
     case 'typeset':
       return args.length > 0 && args.every((a) => /^-[xpg]+$/.test(a));

@@ -310,7 +310,7 @@ const PATH_LIKE = /^(?=[^\s]*[./])[~.\w/\\-][\w.~/\\@+-]{0,1000}$/;
 
 /** Code that makes a network request: urllib, requests, http.client, httpx, fetch, Node's http, … */
 const REQUESTS =
-  /urlopen|urllib|requests\.\w+\s*\(|httpx|aiohttp|http\.client|HTTPS?Connection|(?<![\w$.])fetch\s*\(|axios|\bhttps?\.(?:get|request)\s*\(|['"](?:node:)?https?['"]|Net::HTTP|URI\.open|open-uri|curl_exec|file_get_contents|HTTP::Tiny|LWP::|Invoke-(?:WebRequest|RestMethod)|\bsocket\b/;
+  /urlopen|urllib|requests\.\w+\s*\(|httpx|aiohttp|http\.client|HTTPS?Connection|(?<![\w$.])fetch\s*\(|axios|\bhttps?\.(?:get|request)\s*\(|['"](?:node:)?https?['"]|Net::HTTP|net\/http|URI\.open|open-uri|curl_exec|file_get_contents|HTTP::Tiny|LWP::|Invoke-(?:WebRequest|RestMethod)|\bsocket\b/;
 /** The host of a literal that is a URL (`http://169.254.169.254/latest`) or a host alone (`"169.254.169.254"`). */
 const LITERAL_HOST =
   /^(?:[a-z][a-z0-9+.-]{0,20}:\/\/)?(?:[^/@\s]{0,200}@)?(?:\[([0-9a-f:.]{2,60})\]|([^/:?#\s[\]]{1,253}))(?::\d{1,5})?(?:[/?#]|$)/i;
@@ -345,11 +345,14 @@ const MAX_URLS = 16;
  * fetch, Node's http, …), and whether the code sends data: the sites the code reaches, as
  * `curl URL` would. Code that only mentions a URL (`print("https://…")`) reaches none.
  */
-export function requestedUrls(code: string): {
+export function requestedUrls(
+  code: string,
+  modules = '',
+): {
   readonly urls: readonly { readonly value: string; readonly span: CodeSpan }[];
   readonly sends: boolean;
 } {
-  if (!REQUESTS.test(code)) return { urls: [], sends: false };
+  if (!REQUESTS.test(code) && !REQUESTS.test(modules)) return { urls: [], sends: false };
   const urls = codeLiterals(code)
     .filter((literal) => /^https?:\/\/[^\s/]/i.test(literal.value))
     .slice(0, MAX_URLS);

@@ -24,5 +24,7 @@ export {
   subcommandOf,
   writesFiles,
 } from './lookup.js';
+export { marksProduction, serviceCommand, verbOf } from './service-verbs.js';
+export type { ServiceAct, ServiceCommand } from './service-verbs.js';
 export { sourceOf } from './sources.js';
 export type { ProgramSource, WordAt } from './sources.js';

@@ -14,6 +14,7 @@ import { NETWORK } from './entries/network.js';
 import { PACKAGES } from './entries/packages.js';
 import { POWERSHELL } from './entries/powershell.js';
 import { RUNNERS } from './entries/runners.js';
+import { SECRETS } from './entries/secrets.js';
 import { SHELLS } from './entries/shells.js';
 import { SYSTEM } from './entries/system.js';
 import type { Program, ProgramSpec, Role, SubcommandSpec } from './types.js';
@@ -30,6 +31,7 @@ const PROGRAMS: readonly ProgramSpec[] = [
   ...CLOUD,
   ...DATABASES,
   ...SYSTEM,
+  ...SECRETS,
 ];
 
 /** Every entry. */

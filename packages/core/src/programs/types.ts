@@ -130,6 +130,8 @@ export interface CodeSpec {
   readonly stop?: readonly string[];
   /** Options whose value is the script file (`php -f tool.php`). */
   readonly file?: readonly string[];
+  /** Options that load a module before the code runs (`perl -MLWP::Simple`, `ruby -rnet/http`): part of what the code can call. */
+  readonly modules?: readonly string[];
 }
 
 /** How a prefix (`sudo`, `env`, `timeout 5`) is followed by the command it runs. */
@@ -309,6 +311,8 @@ export interface SubcommandSpec {
   readonly looks?: boolean;
   /** It reaches the remote its words name or write out: `fetches` from it (`git clone URL`), or `sends` to it (`git push URL`). */
   readonly remote?: 'fetches' | 'sends';
+  /** Options whose value is a password or a key (`docker login -p SECRET`): see `ProgramSpec.secretOptions`. */
+  readonly secretOptions?: readonly string[];
 }
 
 /**
@@ -330,6 +334,33 @@ export interface ProjectCode {
   readonly files?: readonly string[];
   /** The language of those files; left out, guard does not read them, and a run of one the chat wrote asks. */
   readonly language?: ScriptLanguage;
+}
+
+/**
+ * A command that prints a stored credential (a token, a password, a private key, or a state or
+ * settings dump that holds them), so that what it prints lands in the chat and the logs:
+ * `gh auth token`, `pass show NAME`, `terraform output -raw NAME`. Read by secrets.read.
+ */
+export interface CredentialPrint {
+  /**
+   * Its leading operands, as the program's grammar reads them (`['auth', 'token']`); `[]` for the
+   * program itself; a word ending in `*` stands for every word it begins (`get-parameter*`).
+   */
+  readonly path: readonly string[];
+  /** Only with one of these options (`security find-generic-password -w`, `kubectl config view --raw`). */
+  readonly when?: readonly string[];
+  /** Never with one of these options (`doppler secrets --only-names`, `sops -d --output FILE`). */
+  readonly unless?: readonly string[];
+  /**
+   * The one operand after the path names the setting it prints, and only a setting named like a
+   * secret counts (`aws configure get aws_secret_access_key`, not `… get region`); a second operand
+   * is a value it sets.
+   */
+  readonly named?: true;
+  /** An operand follows the path, and is none of these subcommands (`pass NAME` shows it; `pass ls` does not). */
+  readonly not?: readonly string[];
+  /** No operand follows the path (`doppler secrets` prints them all; `doppler secrets set X` does not). */
+  readonly alone?: true;
 }
 
 /** One entry of the knowledge base, as written in ./entries. */
@@ -380,6 +411,20 @@ export interface ProgramSpec {
   readonly ecosystem?: Ecosystem;
   /** The project code a run executes, read when the chat wrote it (../context/chat-code.ts). */
   readonly projectCode?: ProjectCode;
+  /** Its commands that print a stored credential (`gh auth token`, `pass show NAME`). */
+  readonly credentials?: readonly CredentialPrint[];
+  /**
+   * Options whose value is a password or a key, written glued (`mysql -pSECRET`, `--password=SECRET`)
+   * or as the option's value (`sshpass -p SECRET`); in `user:SECRET` the part after the colon
+   * (`curl -u user:SECRET`). Options named like a secret (`--api-key`, `--client-secret`) count for
+   * every program without being listed.
+   */
+  readonly secretOptions?: readonly string[];
+  /**
+   * The subcommand paths after which `NAME VALUE` sets a setting (`aws configure set`, `npm config
+   * set`, `git config`): a setting named like a secret set to a value written out is a secret in the command.
+   */
+  readonly secretSettings?: readonly (readonly string[])[];
 }
 
 /** An entry as the code asks it (the entries are read as written: see ./lookup.ts). */

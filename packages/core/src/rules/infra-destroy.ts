@@ -1,7 +1,8 @@
 import { changesFile, invocationFiles } from '../analysis/effects.js';
+import { unknownServiceCommand } from '../analysis/service.js';
 import type { Arg, Argv } from '../context/types.js';
 import { redact } from '../facts/keys.js';
-import { entryName, isA, namesWith, program } from '../programs/index.js';
+import { entryName, isA, marksProduction, namesWith, program, verbOf } from '../programs/index.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 
@@ -23,7 +24,11 @@ import type { Invocation } from '../shell/types.js';
  *   `heroku apps:destroy`, `netlify sites:delete`, `firebase …:delete`, `supabase … delete`, `wrangler
  *   delete|d1 delete|r2 bucket delete`, `glab … delete`, `doppler … delete`, `stripe … delete`,
  *   `vault secrets disable|kv destroy|kv metadata delete`, `railway down`: every `hosting-cli`). Their deploy
- *   verbs (`vercel deploy`, `fly deploy`) go ahead: the previous release stays and can be put back.
+ *   verbs (`vercel deploy`, `fly deploy`) go ahead: the previous release stays and can be put back; a
+ *   deploy to production (`vercel --prod`, `fly deploy --app prod`) asks, as every user gets it at once.
+ * - a service tool guard has no entry for, by its words (../programs/service-verbs.ts): a verb that
+ *   destroys (`scw … terminate`, `acmectl --region x clusters destroy`) with a sign it reaches a
+ *   service, or a deploy to production. Local tools' own verbs (`pm2 delete api`, `nx reset`) go ahead.
  * - `rsync --delete` to another computer.
  * - commands run on another computer through `ssh host "…"` that delete, move or overwrite files
  *   (`rm`, `mv`, `dd`, `truncate`, `tee`, `sed -i`, `>`), stop or restart services (`systemctl
@@ -63,8 +68,6 @@ const TF_STATE_CHANGES = new Set(['rm', 'mv', 'push', 'replace-provider']);
 
 const AWS_DESTROY = /^(delete|terminate|remove|deregister|purge)-/;
 
-/** Verbs of cloud and hosting CLIs that delete (`gcloud … delete`, `heroku apps:destroy`, `vercel rm`). */
-const DELETE_WORDS = new Set(['delete', 'destroy', 'remove', 'rm', 'rb', 'purge', 'delete-batch']);
 /**
  * Verbs that delete for one CLI only: `vault secrets disable` drops a secrets engine with every
  * secret in it, `railway down` takes the running deployment away.
@@ -211,17 +214,42 @@ const cloud: Judge = (inv, argv) => {
   // `heroku run …` runs a command on a throwaway dyno; its words are that command's
   if (inv.name === 'heroku' && (ops[0] === 'run' || ops[0] === 'run:detached')) return undefined;
   const own = DELETE_VERBS_OF[inv.name];
+  // the service verbs that destroy, in any of their spellings (`delete`, `apps:destroy`, `bucket-delete`, `DeleteInstance`)
   const at = ops.findIndex((word) => {
-    const verb = word.slice(word.lastIndexOf(':') + 1);
-    return DELETE_WORDS.has(verb) || own?.has(verb) === true;
+    const verb = verbOf(word);
+    return (verb?.act === 'destroys' && verb.strong) || own?.has(word.slice(word.lastIndexOf(':') + 1)) === true;
   });
   const rsyncDelete = ops.includes('rsync') && argv.has('-d', '--delete-unmatched-destination-objects');
-  if (at < 0 && !rsyncDelete) return undefined;
+  if (at < 0 && !rsyncDelete) return deploysToProduction(inv, ops);
   const verb = operands[at];
   const shown =
     verb === undefined ? ops.slice(0, ops.indexOf('rsync') + 1) : fromVerb(inv, operands.slice(0, at), verb);
   // a cloud CLI whose target is named in the command is not scoped by the folder
   return { detail: describeAs(inv, shown), scoped: !isA(inv.name, 'unscoped-cli') };
+};
+
+/**
+ * A hosting CLI's deploy to production (`vercel --prod`, `netlify deploy --prod`, `fly deploy --app
+ * prod`, `firebase deploy --project acme-prod`): what every user of the site gets at once. A deploy
+ * elsewhere (a preview, staging) goes ahead: production stays as it was.
+ */
+function deploysToProduction(inv: Invocation, ops: readonly string[]): Target | undefined {
+  const first = ops[0];
+  // `vercel --prod`, `vercel ./dist --prod`: the bare command deploys
+  const at =
+    first === undefined || /[/\\]|^\.$/.test(first)
+      ? 0
+      : ops.slice(0, 3).findIndex((w) => verbOf(w)?.act === 'deploys');
+  if (at < 0 || isDryRun(inv) || !inv.args.some(marksProduction)) return undefined;
+  return { detail: describeAs(inv, [...ops.slice(0, at + 1), 'to production']), scoped: true };
+}
+
+/** A command of a service tool guard has no entry for that destroys, or deploys to production (analysis/service.ts). */
+const unknownService: Judge = (inv) => {
+  const found = unknownServiceCommand(inv);
+  if (found === undefined || found.act === 'publishes') return undefined;
+  const shown = found.act === 'deploys' ? [...found.shown, 'to production'] : found.shown;
+  return { detail: describeAs(inv, shown), scoped: false };
 };
 
 const gh: Judge = (inv, argv) => {
@@ -387,13 +415,12 @@ export const infraDestroy = {
       ],
     },
   },
-  // `ssh` too: commands run on another computer are only reached through it
-  programs: new Set([...JUDGES.keys(), 'ssh']),
+  // no `programs`: a service tool guard has no entry for is judged by its words
   check(context) {
     const hits: Hit[] = [];
     const keys = new Set<string>();
     for (const inv of context.invocations) {
-      const judge = JUDGES.get(inv.name);
+      const judge = JUDGES.get(inv.name) ?? (program(inv.name) === undefined ? unknownService : undefined);
       const argv = judge !== undefined || inv.remoteHost !== undefined ? context.argv(inv) : undefined;
       const target =
         argv === undefined

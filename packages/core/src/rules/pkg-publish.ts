@@ -1,3 +1,4 @@
+import { unknownServiceCommand } from '../analysis/service.js';
 import type { Argv } from '../context/types.js';
 import type { Hit, Rule } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
@@ -24,6 +25,9 @@ const VERBS: Readonly<Record<string, ReadonlySet<string>>> = {
   lerna: new Set(['publish']),
   changeset: new Set(['publish']),
   mvn: new Set(['deploy', 'release:perform', 'deploy:deploy-file']),
+  rye: new Set(['publish']),
+  amplify: new Set(['publish']),
+  snapcraft: new Set(['upload', 'push', 'release']),
   helm: new Set(['push']),
 };
 
@@ -39,6 +43,8 @@ const PUBLISHERS: ReadonlySet<string> = new Set([
   'python',
   'python3',
   'semantic-release',
+  'release-it',
+  'np',
   'goreleaser',
   'pod',
   'mix',
@@ -73,11 +79,14 @@ export const pkgPublish = {
       ],
     },
   },
-  programs: PUBLISHERS,
+  // no `programs`: a tool guard has no entry for is judged by its words (`maturin publish`)
   check(context) {
     const hits: Hit[] = [];
     for (const inv of context.invocations) {
-      if (!PUBLISHERS.has(inv.name)) continue;
+      if (!PUBLISHERS.has(inv.name)) {
+        if (unknownServiceCommand(inv)?.act === 'publishes') hits.push({ span: inv.span });
+        continue;
+      }
       const argv = context.argv(inv);
       if (publishes(inv, argv) && !dryRun(argv)) hits.push({ span: inv.span });
     }
@@ -129,7 +138,11 @@ function publishes(inv: Invocation, argv: Argv): boolean {
     case 'python3':
       return inv.args[0] === '-m' && inv.args[1] === 'twine' && inv.args[2] === 'upload';
     case 'semantic-release':
+    case 'release-it':
       return true;
+    case 'np':
+      // `np --preview` shows what it would publish
+      return !argv.has('--preview');
     case 'goreleaser':
       return first === 'release' || first === '';
     case 'pod':

@@ -1,4 +1,6 @@
+import { writtenSecrets } from '../analysis/secret-options.js';
 import type { Hit, Rule } from '../rule.js';
+import type { Span } from '../types.js';
 
 /**
  * Values that only stand for a key (`sk-xxxxxxxx…`, `00000000…`). The documented
@@ -10,6 +12,10 @@ const PLACEHOLDER = /(.)\1{7}/;
  * SPEC 4.1: a key-shaped value written into a command, URL or MCP call. What a write tool or a
  * patch puts into a file is that file's content, judged by the path rules, not a command.
  */
+function overlaps(a: Span, b: Span): boolean {
+  return a[0] < b[1] && b[0] < a[1];
+}
+
 export const secretsInCommand = {
   meta: {
     id: 'secrets.in-command',
@@ -55,6 +61,12 @@ export const secretsInCommand = {
     for (const key of context.keys) {
       if (PLACEHOLDER.test(context.text.slice(key.span[0], key.span[1]))) continue;
       hits.push({ span: key.span, detail: key.kind });
+    }
+    // a password or key of any shape as an option's value or a secret setting (`mysql -pXk29…`, `--api-key …`)
+    for (const inv of context.invocations) {
+      for (const span of writtenSecrets(inv, () => context.argv(inv))) {
+        if (!hits.some((hit) => overlaps(hit.span, span))) hits.push({ span, detail: 'a password or key written out' });
+      }
     }
     return hits;
   },

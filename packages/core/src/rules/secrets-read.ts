@@ -1,5 +1,6 @@
 import { changesFile } from '../analysis/effects.js';
-import type { Argv, FileEffect } from '../context/types.js';
+import { printedCredential } from '../analysis/credentials.js';
+import type { FileEffect } from '../context/types.js';
 import { outputShown } from '../analysis/flow.js';
 import { copiesTemplate } from '../analysis/template-copy.js';
 import { requestedHosts, shownFileLiterals } from '../facts/code.js';
@@ -26,6 +27,13 @@ function isGrep(name: string): boolean {
 }
 /** Programs that write a key they have just made. */
 const KEY_MAKERS = new Set(['openssl', 'ssh-keygen', 'mkcert', 'certtool']);
+/** Whether the knowledge base knows commands of the program that print a stored credential. */
+function printsCredentials(name: string): boolean {
+  return program(name)?.credentials !== undefined;
+}
+/** The advice for a command that prints a credential: not a file to leave alone, a value to use without showing. */
+const PRINTER_REASON =
+  "This command prints a stored secret (a token, password or key), which then sits in the chat and the logs and cannot be taken back; use it without showing it (for example `GH_TOKEN=$(gh auth token) gh api …`, or the tool's own way of passing it to a command), or let the person run it.";
 /** Files in ~/.ssh that hold no secret to read. */
 const SSH_PLAIN = /^(?:config|authorized_keys2?)$/;
 
@@ -80,8 +88,10 @@ export const secretsRead = {
       }
     }
     for (const inv of context.invocations) {
-      const login = LOGIN_PRINTERS.has(inv.name) ? storedLogin(inv, context.argv(inv)) : undefined;
-      if (login !== undefined && outputShown(context, inv)) hits.push({ span: inv.span, detail: login });
+      // what the knowledge base says prints a stored credential (`gh auth token`, `pass show x`)
+      const login = printsCredentials(inv.name) ? printedCredential(inv, context.argv(inv)) : undefined;
+      if (login !== undefined && outputShown(context, inv))
+        hits.push({ span: inv.span, detail: login, reason: PRINTER_REASON });
       // the cloud's metadata service hands out this machine's credentials to whoever asks
       const metadata = context.netOf(inv).find((net) => METADATA_HOSTS.has(net.host.replace(/\$.*$/, '')));
       if (metadata !== undefined)
@@ -145,103 +155,6 @@ const METADATA_HOSTS = new Set([
   'fd00:ec2::254',
   '100.100.100.200',
 ]);
-
-const AWS_SECRET_SETTING = /secret|token|password|key_id|access_key/i;
-const CMDKEY_LIST = /^\/l(?:ist)?(?::|$)/i;
-const KUBECTL_OUTPUT = /^(?:-o|--output)(?:=|$)|^-o\S/;
-
-/** The programs storedLogin knows a printing form of. */
-const LOGIN_PRINTERS = new Set([
-  'gh',
-  'aws',
-  'az',
-  'gcloud',
-  'security',
-  'cmdkey',
-  'kubectl',
-  'vault',
-  'op',
-  'pass',
-  'gopass',
-  'secret-tool',
-  'git',
-  'heroku',
-  'bw',
-  'doppler',
-]);
-
-/** The login a command prints (`gh auth token`), or undefined when it prints none. */
-function storedLogin(inv: Invocation, argv: Argv): string | undefined {
-  const words = argv.operands.map((a) => a.value);
-  const [a, b, c] = words;
-  const said = (n: number): string => [inv.name, ...words.slice(0, n)].join(' ');
-  switch (inv.name) {
-    case 'gh':
-      if (a === 'auth' && (b === 'token' || (b === 'status' && argv.has('-t', '--show-token')))) return said(2);
-      return undefined;
-    case 'aws':
-      if (a === 'configure' && b === 'get' && c !== undefined && AWS_SECRET_SETTING.test(c)) return said(3);
-      if (a === 'configure' && b === 'export-credentials') return said(2);
-      if (a === 'secretsmanager' && (b === 'get-secret-value' || b === 'batch-get-secret-value')) return said(2);
-      if (a === 'ssm' && b?.startsWith('get-parameter') === true && inv.args.includes('--with-decryption'))
-        return said(2);
-      if ((a === 'ecr' || a === 'ecr-public') && b === 'get-login-password') return said(2);
-      return undefined;
-    case 'az':
-      if (a === 'account' && b === 'get-access-token') return said(2);
-      if (a === 'keyvault' && b === 'secret' && c === 'show') return said(3);
-      return undefined;
-    case 'gcloud':
-      if (
-        a === 'auth' &&
-        (b === 'print-access-token' ||
-          b === 'print-identity-token' ||
-          (b === 'application-default' && c === 'print-access-token'))
-      )
-        return said(b === 'application-default' ? 3 : 2);
-      if (a === 'secrets' && b === 'versions' && c === 'access') return said(3);
-      return undefined;
-    case 'security':
-      if (a === 'dump-keychain') return said(1);
-      if (
-        (a === 'find-generic-password' || a === 'find-internet-password') &&
-        inv.args.some((x) => x === '-w' || x === '-g')
-      )
-        return said(1);
-      return undefined;
-    case 'cmdkey':
-      return inv.args.some((x) => CMDKEY_LIST.test(x)) ? 'cmdkey /list' : undefined;
-    case 'kubectl':
-      // `config view --raw` prints the kubeconfig with its client keys and tokens (without it, redacted)
-      if (a === 'config' && b === 'view' && inv.args.some((x) => x === '--raw' || x === '--raw=true')) return said(2);
-      return a === 'get' && (b === 'secret' || b === 'secrets') && inv.args.some((x) => KUBECTL_OUTPUT.test(x))
-        ? said(2)
-        : undefined;
-    case 'vault':
-      return (a === 'kv' && b === 'get') || a === 'read' ? said(a === 'kv' ? 2 : 1) : undefined;
-    case 'op':
-      return a === 'read' || (a === 'item' && b === 'get' && inv.args.includes('--reveal'))
-        ? said(a === 'read' ? 1 : 2)
-        : undefined;
-    case 'pass':
-    case 'gopass':
-      return a === 'show' ? said(1) : undefined;
-    case 'secret-tool':
-      return a === 'lookup' ? said(1) : undefined;
-    case 'git':
-      return a === 'credential' && b === 'fill' ? said(2) : undefined;
-    case 'heroku':
-      return a === 'auth:token' ? said(1) : undefined;
-    case 'bw':
-      return a === 'get' && (b === 'password' || b === 'item' || b === 'totp') ? said(2) : undefined;
-    case 'doppler':
-      return a === 'secrets' && (b === undefined || b === 'get' || b === 'download')
-        ? said(b === undefined ? 1 : 2)
-        : undefined;
-    default:
-      return undefined;
-  }
-}
 
 function baseName(path: string): string {
   return path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);

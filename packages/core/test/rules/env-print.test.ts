@@ -4,6 +4,11 @@ import { runRuleTests } from '../rule-tester.js';
 
 runRuleTests(envPrint, {
   valid: [
+    // ps: every process (-e), not their environment (BSD's e)
+    'ps aux',
+    'ps -ef',
+    'ps -e -o pid,comm',
+    'ps -o user,pid',
     // the names alone, with no value read by a worked-out name
     `node -e "console.log(Object.keys(process.env).filter(k => k.startsWith('VITE_')).length)"`,
     `python -c "import os, json; print(json.dumps(sorted(k for k in os.environ if k.startswith('npm_'))))"`,
@@ -55,6 +60,10 @@ runRuleTests(envPrint, {
     'cat package.json',
   ],
   invalid: [
+    // each process's environment after its command (BSD's e)
+    'ps eww -o command',
+    'ps auxe',
+    'ps e',
     // names and then each value by name
     `node -e "Object.keys(process.env).forEach(k => console.log(k, process.env[k]))"`,
     `python -c "import os; [print(k, os.environ[k]) for k in os.environ]"`,

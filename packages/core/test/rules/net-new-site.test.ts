@@ -4,6 +4,10 @@ import { evaluateExample, runRuleTests } from '../rule-tester.js';
 
 runRuleTests(netNewSite, {
   valid: [
+    // a module loaded for code that reaches no site, or only names one
+    'ruby -r json -e \'puts JSON.parse("{}")\'',
+    'perl -MJSON -e \'print "https://x.example.net"\'',
+    "perl -MLWP::Simple -e 'print 1'",
     // this machine
     'curl localhost:3000',
     'curl http://localhost:3000/health',
@@ -49,6 +53,14 @@ runRuleTests(netNewSite, {
     `node -e 'console.log(new URL("https://example.com/a").pathname)'`,
   ],
   invalid: [
+    // inline code that fetches, judged like curl (issue 26), the client loaded by an option
+    'perl -MLWP::Simple -e \'print get("https://files.example.net/x")\'',
+    'ruby -rnet/http -e \'puts Net::HTTP.get(URI("https://api.example.org/x"))\'',
+    'ruby -r open-uri -e \'puts URI.open("https://files.example.net/x").read\'',
+    'php -r \'echo file_get_contents("https://files.example.net/x");\'',
+    'perl -e \'use LWP::UserAgent; LWP::UserAgent->new->get("https://api.example.org/")\'',
+    'node -e \'require("https").get("https://api.example.org/x", r => r.pipe(process.stdout))\'',
+    'python3 -c \'import httpx; print(httpx.get("https://api.example.org/v1").text)\'',
     // requests made from inline code, as curl would make them
     `python3 -c 'import urllib.request; print(urllib.request.urlopen("https://example.com/x").read())'`,
     `python3 -c 'import requests; requests.post("https://api.example.io/items", json={"a": 1})'`,

@@ -1,6 +1,6 @@
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { secretsRead } from '../../src/rules/secrets-read.js';
-import { runRuleTests } from '../rule-tester.js';
+import { evaluateExample, runRuleTests } from '../rule-tester.js';
 
 const PATCH_ADD_ENV = '*** Begin Patch\n*** Add File: .env\n+OPENAI_API_KEY=changeme\n*** End Patch';
 const PATCH_ADD_EXAMPLE = '*** Begin Patch\n*** Add File: .env.example\n+OPENAI_API_KEY=\n*** End Patch';
@@ -102,6 +102,59 @@ runRuleTests(secretsRead, {
     'kubectl get secrets',
     'gcloud auth list',
     'az account show',
+    // password managers and token printers (the knowledge base's credentials): commands that list, add or change
+    'pass ls',
+    'pass',
+    'pass insert -m github/token',
+    'pass generate web/acme 24',
+    'pass show -c email/work',
+    'gopass ls',
+    'op signin',
+    'op item list --vault Private',
+    'op item get GitHub --fields username',
+    'op read op://Private/GitHub/token --out-file token.txt',
+    'bw list folders',
+    'bw sync',
+    'lpass ls',
+    'secret-tool store --label=x service github',
+    'keyring set system username',
+    'doctl auth list',
+    'heroku auth:whoami',
+    'heroku apps',
+    'heroku config --help',
+    'kubectl config get-contexts',
+    'terraform output',
+    'terraform show',
+    'terraform state list',
+    'docker-credential-desktop version',
+    'git config --get user.email',
+    'git config user.signingkey ABCDEF0123456789',
+    'git config github.token "$GITHUB_TOKEN"',
+    'doppler secrets --only-names',
+    'doppler secrets set API_KEY',
+    'infisical secrets set A=b',
+    'sops secrets.enc.yaml',
+    'sops -e -i secrets.yaml',
+    'sops -d --output secrets.yaml secrets.enc.yaml',
+    'ansible-vault encrypt vault.yml',
+    'npm config get registry',
+    'npm config set //registry.npmjs.org/:_authToken "${NPM_TOKEN}"',
+    'yarn config get npmRegistryServer',
+    'stripe config --list --help',
+    'railway variables --set A=b',
+    'vault status',
+    'vault kv list secret/prod',
+    // a program guard has no entry for, handed a file it only loads, or a key it signs or serves with
+    'mytool --env-file .env serve',
+    'mytool -e .env serve',
+    'env-cmd -f .env node app.js',
+    'uvicorn --ssl-keyfile ./certs/key.pem --ssl-certfile ./certs/cert.pem app:app',
+    'ansible-playbook --private-key ~/.ssh/id_ed25519 site.yml',
+    'somecmd --config config.yaml',
+    'somecmd --config .env.example',
+    // a file opened for the person, or looked up by name: nothing of it reaches the chat
+    'code .env',
+    'lsof .env',
     // a login handed straight to the program that needs it
     'aws ecr get-login-password | docker login --username AWS --password-stdin 123.dkr.ecr.us-east-1.amazonaws.com',
     'GH_TOKEN=$(gh auth token) gh release list',
@@ -233,6 +286,59 @@ runRuleTests(secretsRead, {
     'cmdkey /list',
     'az account get-access-token',
     'gcloud auth print-access-token',
+    // what the knowledge base says prints a stored credential (issue 26)
+    'pass show email/work',
+    'pass github/token',
+    'gopass show -o prod/db',
+    'gopass cat websites/acme',
+    'op read op://Private/GitHub/token',
+    'op item get GitHub --fields password --reveal',
+    'op inject -i config.tpl',
+    'bw get password github.com',
+    'bw list items --search github',
+    'lpass show --password github.com',
+    'security find-internet-password -s github.com -g',
+    'secret-tool lookup service github user me',
+    'keyring get system username',
+    'kwallet-query -r github kdewallet',
+    'aws sts get-session-token',
+    'aws sts assume-role --role-arn arn:aws:iam::123456789012:role/x --role-session-name s',
+    'aws iam create-access-key --user-name ci',
+    'az ad sp create-for-rbac --name ci',
+    'doctl auth token',
+    'heroku config --app acme-prod',
+    'heroku config:get DATABASE_URL -a acme',
+    'kubectl create token default',
+    'kubectl get secret db -oyaml',
+    'terraform output -raw db_password',
+    'terraform output -json',
+    'terraform show -json',
+    'terraform state pull',
+    'pulumi stack output --show-secrets',
+    'docker-credential-desktop get <<< https://index.docker.io/v1/',
+    'echo https://index.docker.io/v1/ | docker-credential-osxkeychain get',
+    "printf 'protocol=https\\nhost=github.com\\n' | git credential-osxkeychain get",
+    'git config --get github.token',
+    "git config --global --get-regexp 'credential|token'",
+    'npm config get //registry.npmjs.org/:_authToken',
+    'yarn config get npmAuthToken',
+    'doppler secrets',
+    'infisical secrets get DB_PASSWORD --plain',
+    'infisical export --env=prod',
+    'chamber export prod-app',
+    'sops -d secrets.enc.yaml',
+    'sops --decrypt secrets/prod.json',
+    'ansible-vault view group_vars/prod/vault.yml',
+    'netlify env:get STRIPE_KEY',
+    'railway variables --json',
+    'stripe config --list',
+    'vault token create -ttl=1h',
+    // a secret handed to a program guard has no entry for, or shown by one it has
+    'somecmd --config .env',
+    'mytool --credentials ~/.aws/credentials upload',
+    'mytool --config=.env.production run',
+    'mytool upload .npmrc',
+    'git diff --no-index /dev/null .env',
     'aws secretsmanager get-secret-value --secret-id prod/db',
     // a secret file read out of git history or the index
     'git show HEAD:.env',
@@ -345,4 +451,22 @@ describe('secrets.read rows blocked by the reader', () => {
   // reader: the text after `cmd /c` is read as POSIX, so `\\.aws\\credentials` loses its backslashes
   // (`/home/dev.awscredentials`); cmd.exe keeps them as path separators
   it.todo('blocks cmd.exe /c type %USERPROFILE%\\.aws\\credentials');
+});
+
+describe('secrets.read advice fits what is read', () => {
+  const reasonOf = (command: string): string | undefined =>
+    evaluateExample(command, secretsRead).findings.find((finding) => finding.ruleId === 'secrets.read')?.reason;
+  // a command that prints a credential: use it without showing it, not "leave the file alone"
+  it.for([
+    'pass show email/work',
+    'gh auth token',
+    'op read op://Private/GitHub/token',
+    'security find-generic-password -s x -w',
+  ])('%s: the advice for a command', (command) => {
+    expect(reasonOf(command)).toMatch(/^This command prints a stored secret/);
+    expect(reasonOf(command)).not.toMatch(/the file|\.env\.example/);
+  });
+  it.for(['cat .env', 'base64 .npmrc', 'somecmd --config .env'])('%s: the advice for a file', (command) => {
+    expect(reasonOf(command)?.startsWith(secretsRead.meta.reason.slice(0, -1))).toBe(true);
+  });
 });

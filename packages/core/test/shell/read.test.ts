@@ -252,6 +252,7 @@ describe('expansions the shell makes before it runs a word', () => {
       line: '/bin/c?t notes.txt',
       expect: [
         { program: '/bin/c?t', name: 'cat', args: ['notes.txt'] },
+        { program: '/bin/c?t', name: 'cbt', args: ['notes.txt'] },
         { program: '/bin/c?t', name: 'cut', args: ['notes.txt'] },
       ],
     },

@@ -65,7 +65,16 @@ export const CLOUD: readonly ProgramSpec[] = [
       ],
     },
   },
-  { names: ['terraform', 'tofu', 'terragrunt'], argv: TERRAFORM },
+  {
+    names: ['terraform', 'tofu', 'terragrunt'],
+    argv: TERRAFORM,
+    // outputs and state in the clear: `-raw` and `-json` print the outputs marked sensitive too
+    credentials: [
+      { path: ['output'], when: ['-raw', '-json'] },
+      { path: ['show'], when: ['-json'] },
+      { path: ['state', 'pull'] },
+    ],
+  },
   {
     names: ['pulumi'],
     argv: {
@@ -85,6 +94,10 @@ export const CLOUD: readonly ProgramSpec[] = [
         '--parallel',
       ],
     },
+    credentials: [
+      { path: ['stack', 'output'], when: ['--show-secrets'] },
+      { path: ['config'], when: ['--show-secrets'] },
+    ],
   },
   {
     names: ['aws'],
@@ -101,6 +114,24 @@ export const CLOUD: readonly ProgramSpec[] = [
         '--cli-connect-timeout',
       ],
     },
+    secretSettings: [['configure', 'set']],
+    credentials: [
+      { path: ['configure', 'get'], named: true },
+      { path: ['configure', 'export-credentials'] },
+      { path: ['secretsmanager', 'get-secret-value'] },
+      { path: ['secretsmanager', 'batch-get-secret-value'] },
+      { path: ['ssm', 'get-parameter*'], when: ['--with-decryption'] },
+      { path: ['ecr', 'get-login-password'] },
+      { path: ['ecr-public', 'get-login-password'] },
+      { path: ['ecr', 'get-authorization-token'] },
+      { path: ['codeartifact', 'get-authorization-token'] },
+      // temporary keys, and a new access key with its secret
+      { path: ['sts', 'get-session-token'] },
+      { path: ['sts', 'assume-role*'] },
+      { path: ['sts', 'get-federation-token'] },
+      { path: ['sso', 'get-role-credentials'] },
+      { path: ['iam', 'create-access-key'] },
+    ],
   },
   {
     names: ['gh'],
@@ -126,12 +157,75 @@ export const CLOUD: readonly ProgramSpec[] = [
         '--body-file',
       ],
     },
+    credentials: [{ path: ['auth', 'token'] }, { path: ['auth', 'status'], when: ['-t', '--show-token'] }],
   },
   { names: ['goreleaser'], argv: { values: ['-f', '--config', '-p', '--parallelism', '--timeout'] } },
-  { names: ['heroku', 'supabase'], roles: ['hosting-cli'], argv: DATABASE_TOOL },
+  {
+    names: ['heroku'],
+    roles: ['hosting-cli'],
+    argv: DATABASE_TOOL,
+    // the app's config vars hold its database URL and API keys
+    credentials: [
+      { path: ['auth:token'] },
+      { path: ['config'] },
+      { path: ['config:get'] },
+      { path: ['pg:credentials:url'] },
+    ],
+  },
+  { names: ['supabase'], roles: ['hosting-cli'], argv: DATABASE_TOOL },
+  {
+    names: ['gcloud'],
+    roles: ['hosting-cli', 'unscoped-cli'],
+    credentials: [
+      { path: ['auth', 'print-access-token'] },
+      { path: ['auth', 'print-identity-token'] },
+      { path: ['auth', 'application-default', 'print-access-token'] },
+      { path: ['secrets', 'versions', 'access'] },
+    ],
+  },
+  {
+    names: ['az'],
+    roles: ['hosting-cli', 'unscoped-cli'],
+    credentials: [
+      { path: ['account', 'get-access-token'] },
+      { path: ['keyvault', 'secret', 'show'] },
+      { path: ['storage', 'account', 'keys', 'list'] },
+      { path: ['acr', 'credential', 'show'] },
+      // a new service principal, printed with its password
+      { path: ['ad', 'sp', 'create-for-rbac'] },
+    ],
+  },
+  { names: ['doctl'], roles: ['hosting-cli', 'unscoped-cli'], credentials: [{ path: ['auth', 'token'] }] },
   {
     // clouds whose commands name what they reach (a project, a region, a resource)
-    names: ['gcloud', 'gsutil', 'az', 'doctl', 'hcloud', 'eksctl', 'linode-cli'],
+    names: [
+      'gsutil',
+      'bq',
+      'cbt',
+      'hcloud',
+      'eksctl',
+      'linode-cli',
+      'scw',
+      'oci',
+      'ibmcloud',
+      'exo',
+      'vultr-cli',
+      'civo',
+      'openstack',
+      'aliyun',
+      'tccli',
+      'upctl',
+      'b2',
+      's3cmd',
+      'rclone',
+      'atlas',
+      'confluent',
+      'databricks',
+      'aiven',
+      'koyeb',
+      'northflank',
+      'upstash',
+    ],
     roles: ['hosting-cli', 'unscoped-cli'],
   },
   {
@@ -141,22 +235,64 @@ export const CLOUD: readonly ProgramSpec[] = [
       'vc',
       'fly',
       'flyctl',
-      'netlify',
-      'ntl',
+
       'firebase',
       'wrangler',
-      'railway',
+
       'render',
-      'doppler',
-      'vault',
-      'stripe',
       'glab',
       'neonctl',
       'turso',
       'pscale',
+      // Cloud Foundry, Elastic Beanstalk and Amplify act on the app the folder is linked to
+      'cf',
+      'eb',
+      'amplify',
+      'argocd',
+      'auth0',
+      'twilio',
+      'sentry-cli',
+      'algolia',
+      'shopify',
+      'cloudflared',
+      'gam',
+      'm365',
     ],
     roles: ['hosting-cli'],
   },
+  {
+    names: ['vault'],
+    roles: ['hosting-cli'],
+    credentials: [
+      { path: ['kv', 'get'] },
+      { path: ['read'] },
+      { path: ['token', 'create'] },
+      { path: ['print', 'token'] },
+    ],
+  },
+  {
+    names: ['doppler'],
+    roles: ['hosting-cli'],
+    credentials: [
+      { path: ['secrets'], alone: true, unless: ['--only-names'] },
+      { path: ['secrets', 'get'], unless: ['--only-names'] },
+      { path: ['secrets', 'download'], unless: ['--only-names'] },
+    ],
+  },
+  {
+    names: ['stripe'],
+    roles: ['hosting-cli'],
+    // `stripe config --list` shows the keys it was logged in with
+    credentials: [{ path: ['config'], when: ['--list'] }],
+  },
+  {
+    names: ['railway'],
+    roles: ['hosting-cli'],
+    credentials: [{ path: ['variables'], unless: ['--set', '-s'] }],
+  },
+  { names: ['netlify', 'ntl'], roles: ['hosting-cli'], credentials: [{ path: ['env:get'] }] },
+  // clusters and machines made on this computer, for development: deleting one loses nothing elsewhere
+  { names: ['kind', 'k3d', 'minikube'] },
   {
     names: [
       'prisma',

@@ -42,6 +42,8 @@ export const DATABASES: readonly ProgramSpec[] = [
     argv: {
       values: ['-e', '--execute', '-D', '--database', '-h', '--host', '-P', '--port', '-u', '--user', '-S', '--socket'],
     },
+    // `-pSECRET` (a lone `-p` asks for it)
+    secretOptions: ['-p', '--password'],
   },
   {
     names: ['sqlcmd'],
@@ -89,5 +91,6 @@ export const DATABASES: readonly ProgramSpec[] = [
     names: ['redis-cli', 'valkey-cli', 'keydb-cli'],
     roles: ['database-client'],
     argv: { values: ['-h', '-p', '-a', '-n', '-u', '-s', '-r', '-i', '--user', '--pass'] },
+    secretOptions: ['-a', '--pass'],
   },
 ];

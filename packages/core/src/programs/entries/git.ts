@@ -81,6 +81,13 @@ export const GIT: readonly ProgramSpec[] = [
     cwd: ['-C', '--work-tree'],
     // its aliases, and the commands its settings and environment name (core.sshCommand, GIT_PAGER, …)
     runs: [{ kind: 'git' }],
+    credentials: [
+      { path: ['credential', 'fill'] },
+      // a credential helper asked directly (`git credential-osxkeychain get`)
+      { path: ['credential-*', 'get'] },
+      { path: ['config'], named: true },
+    ],
+    secretSettings: [['config']],
     subcommands: {
       push: { argv: PUSH, remote: 'sends' },
       commit: { argv: COMMITTING },
@@ -144,7 +151,8 @@ export const GIT: readonly ProgramSpec[] = [
       // they only show what the repository holds
       status: { looks: true },
       log: { looks: true },
-      diff: { looks: true },
+      // `git diff --no-index a b` shows two files of the disk, whatever they are
+      diff: { looks: true, files: [{ op: 'read', operands: 'all', when: ['--no-index'] }] },
       'rev-parse': { looks: true },
       'ls-files': { looks: true },
       'ls-tree': { looks: true },

@@ -124,7 +124,7 @@ export const INTERPRETERS: readonly ProgramSpec[] = [
     source: 'code',
     language: 'ruby',
     script: 'ruby',
-    code: { options: ['-e'], many: true },
+    code: { options: ['-e'], many: true, modules: ['-r'] },
     argv: { values: ['-e', '-r', '-I', '-C', '-E', '-x', '--encoding'], leading: true },
     // `ruby -pi -e CODE FILE…`, like perl's
     edits: ['-i'],
@@ -136,7 +136,7 @@ export const INTERPRETERS: readonly ProgramSpec[] = [
     source: 'code',
     language: 'perl',
     script: 'perl',
-    code: { options: ['-e', '-E'], many: true },
+    code: { options: ['-e', '-E'], many: true, modules: ['-M', '-m'] },
     argv: { values: ['-e', '-E', '-I', '-M', '-m', '-x', '-C'], leading: true },
     // `perl -pi -e CODE FILE…`: the files after the code are changed in place
     edits: ['-i'],

@@ -77,6 +77,8 @@ export const NETWORK: readonly ProgramSpec[] = [
     names: ['curl'],
     roles: ['http-client', 'downloader'],
     argv: HTTP,
+    // `-u user:SECRET` (with no colon curl asks for it)
+    secretOptions: ['-u', '--user', '--proxy-user', '-U'],
     files: [
       { op: 'write', options: ['-o', '--output'] },
       { op: 'write', urls: {}, when: ['-O', '--remote-name', '--remote-name-all'] },

@@ -1,4 +1,4 @@
-import type { ArgvSpec, ProgramSpec, ProjectCode } from '../types.js';
+import type { ArgvSpec, CredentialPrint, ProgramSpec, ProjectCode } from '../types.js';
 import { NPX, UVX } from './runners.js';
 
 // Package managers. Their options may come before or after the subcommand (`npm i -D x`,
@@ -110,6 +110,8 @@ const SYSTEM: ArgvSpec = {
 
 /** package.json's scripts run by name, and an install's lifecycle scripts. */
 const PACKAGE_SCRIPTS: ProjectCode = { kinds: ['package-scripts'] };
+/** `npm config get //registry.npmjs.org/:_authToken`, `yarn config get npmAuthToken`: the registry's login. */
+const CONFIG_TOKEN: readonly CredentialPrint[] = [{ path: ['config', 'get'], named: true }];
 
 export const PACKAGES: readonly ProgramSpec[] = [
   {
@@ -119,6 +121,8 @@ export const PACKAGES: readonly ProgramSpec[] = [
     argv: NPM,
     cwd: ['--prefix'],
     projectCode: PACKAGE_SCRIPTS,
+    credentials: CONFIG_TOKEN,
+    secretSettings: [['config', 'set']],
     runs: [
       {
         kind: 'package-runner',
@@ -152,6 +156,8 @@ export const PACKAGES: readonly ProgramSpec[] = [
     },
     cwd: ['-C', '--dir'],
     projectCode: PACKAGE_SCRIPTS,
+    credentials: CONFIG_TOKEN,
+    secretSettings: [['config', 'set']],
     runs: [
       {
         kind: 'package-runner',
@@ -186,6 +192,8 @@ export const PACKAGES: readonly ProgramSpec[] = [
     },
     cwd: ['--cwd'],
     projectCode: PACKAGE_SCRIPTS,
+    credentials: CONFIG_TOKEN,
+    secretSettings: [['config', 'set']],
     runs: [
       { kind: 'package-runner', path: ['dlx'], argv: { values: ['-p', '--package'], leading: true } },
       { kind: 'env-runner', path: 'exec' },

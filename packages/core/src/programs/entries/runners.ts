@@ -96,6 +96,7 @@ export const KUBECTL_VALUES = [
 const COMPOSE_SUBCOMMANDS = { exec: { argv: leading(CONTAINER_EXEC) } };
 const DOCKER_SUBCOMMANDS = {
   exec: { argv: leading(CONTAINER_EXEC) },
+  login: { argv: { values: ['-u', '--username', '-p', '--password'] }, secretOptions: ['-p', '--password'] },
   container: { argv: leading(), subcommands: { exec: { argv: leading(CONTAINER_EXEC) } } },
   compose: { argv: leading(COMPOSE_GLOBAL), subcommands: COMPOSE_SUBCOMMANDS },
 };
@@ -152,6 +153,14 @@ export const RUNNERS: readonly ProgramSpec[] = [
     prefix: { not: ['-p', '--pid', '-P', '--pgid', '-u', '--uid'] },
   },
   { names: ['nohup'], roles: ['prefix'], argv: leading(), prefix: {} },
+  // `sshpass -p SECRET ssh host …`: the password, then the command it types it into
+  {
+    names: ['sshpass'],
+    roles: ['runner'],
+    argv: leading(['-p', '-f', '-d', '-P']),
+    runs: [{ kind: 'argv' }],
+    secretOptions: ['-p'],
+  },
   // what they run is read from their operands by the rules that care (guard.tamper: an agent started so)
   { names: ['prlimit'], roles: ['limiter'] },
   { names: ['time'], roles: ['prefix'], argv: leading(['-f', '-o', '--format', '--output']), prefix: {} },
@@ -399,6 +408,13 @@ export const RUNNERS: readonly ProgramSpec[] = [
     roles: ['remote-runner'],
     runs: [{ kind: 'kubectl-exec' }],
     argv: { values: KUBECTL_VALUES },
+    credentials: [
+      // the kubeconfig with its client keys and tokens (without --raw, redacted)
+      { path: ['config', 'view'], when: ['--raw'] },
+      { path: ['get', 'secret'], when: ['-o', '--output'] },
+      { path: ['get', 'secrets'], when: ['-o', '--output'] },
+      { path: ['create', 'token'] },
+    ],
   },
 
   // runners of fetched packages and of a tool's environment

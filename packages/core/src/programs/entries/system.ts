@@ -37,4 +37,8 @@ export const SYSTEM: readonly ProgramSpec[] = [
     },
   },
   { names: ['gpasswd'], argv: { values: ['-a', '-d', '-M', '-A'] } },
+  // which processes hold a file open: names, never what the file holds
+  { names: ['lsof'], roles: ['looker'] },
+  // they open a file for the person, in an editor or the program the desktop picks: nothing of it reaches the chat
+  { names: ['code', 'subl', 'xdg-open'] },
 ];
