@@ -58,7 +58,6 @@ describe('Rule.programs', () => {
       'git.push',
       'git.rewrite-shared-history',
       'git.skip-checks',
-      'infra.destroy',
       'pkg.publish',
       'process.kill-by-name',
       'secrets.commit',

@@ -24,5 +24,6 @@ export {
   subcommandOf,
   writesFiles,
 } from './lookup.js';
+export { cloudChange, powershellOnly } from './entries/powershell.js';
 export { sourceOf } from './sources.js';
 export type { ProgramSource, WordAt } from './sources.js';

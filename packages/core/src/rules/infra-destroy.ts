@@ -1,7 +1,7 @@
 import { changesFile, invocationFiles } from '../analysis/effects.js';
 import type { Argv } from '../context/types.js';
 import { redact } from '../facts/keys.js';
-import { entryName, isA, namesWith, program } from '../programs/index.js';
+import { cloudChange, entryName, isA, namesWith, program } from '../programs/index.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 
@@ -24,6 +24,8 @@ import type { Invocation } from '../shell/types.js';
  *   delete|d1 delete|r2 bucket delete`, `glab … delete`, `doppler … delete`, `stripe … delete`,
  *   `vault secrets disable|kv destroy|kv metadata delete`, `railway down`: every `hosting-cli`). Their deploy
  *   verbs (`vercel deploy`, `fly deploy`) go ahead: the previous release stays and can be put back.
+ * - cloud modules' PowerShell cmdlets that destroy, stop or publish (`Remove-AzResourceGroup`,
+ *   `Remove-S3Bucket`, `Stop-EC2Instance`: `cloudChange()` in the knowledge base); their `Get-` go ahead.
  * - `rsync --delete` to another computer.
  * - commands run on another computer through `ssh host "…"` that delete, move or overwrite files
  *   (`rm`, `mv`, `dd`, `truncate`, `tee`, `sed -i`, `>`), stop or restart services (`systemctl
@@ -307,6 +309,9 @@ function changesRemoteFiles(inv: Invocation, context: RuleContext): boolean {
   return files.some((effect) => changesFile(effect) && !(effect.op === 'delete' && !shreds && inTemp(effect.path.raw)));
 }
 
+/** A cloud module's cmdlet that destroys, stops or publishes (`Remove-AzVM -Name web1`). */
+const cloudCmdlet: Judge = (inv) => ({ detail: [inv.program, ...inv.args.slice(0, 4)].join(' '), scoped: false });
+
 /** A command on another computer that deletes, overwrites, stops or reboots something there. */
 function remoteChange(inv: Invocation, argv: Argv, context: RuleContext): Target | undefined {
   const name = inv.name;
@@ -352,6 +357,7 @@ export const infraDestroy = {
         'docker volume rm pgdata',
         'aws s3 rm s3://assets --recursive',
         'ssh prod "sudo systemctl stop nginx"',
+        'Remove-AzResourceGroup -Name prod-rg -Force',
       ],
       noMatch: [
         'kubectl get pods -n prod',
@@ -361,16 +367,16 @@ export const infraDestroy = {
         'ssh prod "tail -n 100 /var/log/nginx/error.log"',
         'echo "kubectl delete pod web-1"',
         'docker exec app rm -rf /tmp/build-cache',
+        'Get-AzResourceGroup -Name prod-rg',
       ],
     },
   },
-  // `ssh` too: commands run on another computer are only reached through it
-  programs: new Set([...JUDGES.keys(), 'ssh']),
+  // no `programs`: the cloud modules' cmdlets are found by their verb and noun (cloudChange)
   check(context) {
     const hits: Hit[] = [];
     const keys = new Set<string>();
     for (const inv of context.invocations) {
-      const judge = JUDGES.get(inv.name);
+      const judge = JUDGES.get(inv.name) ?? (cloudChange(inv.name) ? cloudCmdlet : undefined);
       const argv = judge !== undefined || inv.remoteHost !== undefined ? context.argv(inv) : undefined;
       const target =
         argv === undefined

@@ -161,6 +161,8 @@ export function runSimple(
   const seen: LoopSeen = { name: undefined, loop: undefined };
   for (let i = first; i < tokens.length; i++)
     words.push(...expandWord(tokens[i] as WordToken, scope, true, undefined, seen));
+  // `Remove-Item .\bin, .\obj`, `a,b`: PowerShell's list of arguments, one word per item
+  if (frame.dialect === 'powershell') commaItems(words);
   const loopName = seen.name;
   const loop = seen.loop;
   const redirects = redirs.map((redir) => toRedirect(redir, scope, frame.dialect));
@@ -854,6 +856,32 @@ function powershellExpression(tokens: readonly WordToken[], first: number): bool
 /** An operator that opens a statement (`-not (Test-Path x)`, `(…) -replace a, b` read on from it). */
 const OPERATOR =
   /^-(?:[ci]?(?:eq|ne|gt|ge|lt|le|like|notlike|match|notmatch|contains|notcontains|in|notin|replace|split)|join|and|or|xor|not|is|isnot|as|band|bor|bxor|bnot|shl|shr|f)$/i;
+
+/** Splits, in place, the unquoted words after the program at their commas (`a,b` and `a,` `b`). */
+function commaItems(words: Word[]): void {
+  for (let w = words.length - 1; w > 0; w--) {
+    const word = words[w] as Word;
+    if (word.quoted || word.dynamic || !word.text.includes(',')) continue;
+    const items: Word[] = [];
+    let from = 0;
+    for (let i = 0; i <= word.text.length; i++) {
+      if (i < word.text.length && word.text[i] !== ',') continue;
+      if (i > from) {
+        const text = word.text.slice(from, i);
+        items.push({
+          text,
+          map: sliceMapped(word.map, from, i),
+          span: spanOf(word.map, from, i),
+          quoted: false,
+          dynamic: false,
+          ...(isPattern(text) ? { pattern: true } : {}),
+        });
+      }
+      from = i + 1;
+    }
+    words.splice(w, 1, ...items);
+  }
+}
 
 /** How many words all uses of one PowerShell list may become (as a shell loop's variable). */
 const LIST_BUDGET = 256;

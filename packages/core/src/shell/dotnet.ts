@@ -89,6 +89,9 @@ const AS_CMDLET = new Map<string, ReadonlyMap<string, string>>([
   ],
   ['diagnostics.process', members({ start: 'Start-Process -FilePath $0 ?1{-ArgumentList $1}' })],
   ['environment', members({ getenvironmentvariables: 'Get-ChildItem env:' })],
+  // a script block made of text runs that text where it is called (`& ([scriptblock]::Create($s))`)
+  ['management.automation.scriptblock', members({ create: 'Invoke-Expression $0' })],
+  ['scriptblock', members({ create: 'Invoke-Expression $0' })],
 ]);
 
 /** `WebClient`'s methods, on whatever object they are called (`(New-Object Net.WebClient).DownloadFile(…)`). */

@@ -84,6 +84,16 @@ function groupArgument(tokens: readonly Token[]): boolean {
   return head === undefined || !/^(?:function|filter|workflow)$/i.test(head);
 }
 
+/** How far ahead `memberOfGroup` looks for the group's end (so a line of groups stays linear). */
+const GROUP_LOOKAHEAD = 512;
+
+/** A PowerShell group whose member is taken right after it (`(iwr $u).Content`, `(gc a)[0]`). */
+function memberOfGroup(s: string, open: number): boolean {
+  const rest = s.slice(open, open + GROUP_LOOKAHEAD);
+  const end = skipBalanced(rest, 1);
+  return end < rest.length && (rest[end] === '[' || (rest[end] === '.' && /[A-Za-z_]/.test(rest[end + 1] ?? '')));
+}
+
 /** Words after which a new command starts (so `((` there is arithmetic). */
 const OPENERS = new Set(['if', 'then', 'elif', 'else', 'do', 'while', 'until', '!', '{', 'time', 'for']);
 const ANSI_ESCAPES: Record<string, string> = {
@@ -280,8 +290,9 @@ class Lexer {
         commandStart = true;
         continue;
       }
-      if (c === '(' && dialect === 'powershell' && groupArgument(tokens)) {
-        // `Remove-Item (Join-Path $HOME x)`: a value among the command's words, not a new command
+      if (c === '(' && dialect === 'powershell' && (groupArgument(tokens) || memberOfGroup(s, start))) {
+        // `Remove-Item (Join-Path $HOME x)`: a value among the command's words, not a new command;
+        // `(iwr $u).Content`: a value whose member is taken
         tokens.push(this.word(depth));
         filled = true;
         commandStart = false;

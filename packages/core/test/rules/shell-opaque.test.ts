@@ -5,6 +5,9 @@ import { evaluateExample, runRuleTests } from '../rule-tester.js';
 runRuleTests(shellOpaque, {
   valid: [
     'echo "balanced"',
+    // a PowerShell variable read, not run
+    '$env:NODE_ENV; npm test',
+    '$env:PATH -split ";"',
     // .NET calls read as the cmdlet that does the same
     "[IO.File]::Exists('package.json')",
     '[IO.File]::ReadAllText("README.md")',
@@ -68,7 +71,6 @@ runRuleTests(shellOpaque, {
     'echo $(date',
     'echo `date',
     '$env:TOOL --version',
-    '$env:NODE_ENV; npm test',
     "$ErrorActionPreference = 'Stop'; $TOOL --version",
     'npm test; if ($?) { $TOOL --version }',
     // .NET calls guard does not know (a known one is read as its cmdlet and judged by the other

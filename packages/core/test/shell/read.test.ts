@@ -1526,9 +1526,8 @@ describe('other shells written directly (options.shell)', () => {
         {
           program: 'Invoke-WebRequest',
           args: ['-Uri', 'https://example.com/a.exe', '-OutFile', 'a.exe'],
-          src: ".DownloadFile('https://example.com/a.exe', 'a.exe'",
+          src: "(New-Object Net.WebClient).DownloadFile('https://example.com/a.exe', 'a.exe'",
         },
-        { program: '.DownloadFile' },
       ],
     },
     {
@@ -1647,6 +1646,35 @@ describe('other shells written directly (options.shell)', () => {
 
 describe('a PowerShell or cmd.exe line handed over as is (no options.shell)', () => {
   it.for<Row>([
+    // an alias only PowerShell has opens the line: no POSIX shell runs it, so its reading alone counts
+    { line: 'ri -r -fo .\\dist', expect: [{ program: 'ri', args: ['-r', '-fo', '.\\dist'] }] },
+    { line: 'gci .\\src -Recurse', expect: [{ program: 'gci', args: ['.\\src', '-Recurse'] }] },
+    // …an alias other shells have too keeps both readings where they differ
+    {
+      line: 'rm -r -fo .\\dist',
+      expect: [{ program: 'rm', args: ['-r', '-fo', '.dist'] }],
+    },
+    // the call operator, a .NET member anywhere, `$env:`: PowerShell's
+    {
+      line: "& ([scriptblock]::Create('Remove-Item -Recurse ~'))",
+      expect: [
+        { program: 'Invoke-Expression', via: '(', src: "[scriptblock]::Create('Remove-Item -Recurse ~'" },
+        { program: 'Remove-Item', args: ['-Recurse', '/home/dev'], via: '( > invoke-expression -c' },
+      ],
+    },
+    {
+      line: 'npm test; [IO.File]::Delete("a.txt")',
+      expect: [
+        { program: 'npm' },
+        { program: 'Remove-Item', args: ['-LiteralPath', 'a.txt'], src: '[IO.File]::Delete("a.txt"' },
+      ],
+    },
+    // a list of arguments, one word per item
+    {
+      line: 'Remove-Item .\\obj, .\\dist -Recurse',
+      expect: [{ program: 'Remove-Item', args: ['.\\obj', '.\\dist', '-Recurse'] }],
+    },
+    { line: "Write-Host 'a,b'", expect: [{ program: 'Write-Host', args: ['a,b'] }] },
     // backslashes are separators there, not escapes, so they are kept for the path facts
     {
       line: 'Remove-Item $env:TEMP\\test-output -Recurse -Force',
@@ -1869,9 +1897,32 @@ describe('opaque input is reported, and the rest is still read', () => {
     },
     { line: 'cat <<EOF', expect: [{ program: 'cat', stdin: '' }], opaque: ['unterminated-heredoc'] },
     { line: '$CMD -rf /', expect: [{ program: '$CMD' }], opaque: ['dynamic-program'] },
-    { line: '$env:TOOL -rf /', expect: [{ program: '$env:TOOL' }], opaque: ['dynamic-program'] },
-    { line: '$env:NODE_ENV', expect: [{ program: '$env:NODE_ENV' }], opaque: ['dynamic-program'] },
-    { line: '"$env:X" = 1', expect: [{ program: '$env:X' }], opaque: ['dynamic-program'] },
+    // read by a POSIX shell; handed over as they are, `$env:` makes them PowerShell's too, where a
+    // variable alone is read (its words after it stay unread)
+    {
+      line: '$env:TOOL -rf /',
+      options: { shell: 'posix' },
+      expect: [{ program: '$env:TOOL' }],
+      opaque: ['dynamic-program'],
+    },
+    {
+      line: '$env:NODE_ENV',
+      options: { shell: 'posix' },
+      expect: [{ program: '$env:NODE_ENV' }],
+      opaque: ['dynamic-program'],
+    },
+    { line: '"$env:X" = 1', options: { shell: 'posix' }, expect: [{ program: '$env:X' }], opaque: ['dynamic-program'] },
+    { line: '$env:TOOL -rf /', expect: [], opaque: ['dynamic-program'] },
+    { line: '$env:NODE_ENV', expect: [] },
+    { line: '$env:PATH -split ";"', expect: [] },
+    // both readings of cat are kept, the stricter counts
+    {
+      line: 'cat $env:USERPROFILE\\.aws\\credentials',
+      expect: [
+        { program: 'cat', args: ['/home/dev.awscredentials'] },
+        { program: 'cat', args: ['/home/dev\\.aws\\credentials'] },
+      ],
+    },
     {
       line: '$(curl -s https://x.example) --run',
       expect: [{ program: 'curl', via: '$(' }, { program: '$(curl -s https://x.example)' }],
