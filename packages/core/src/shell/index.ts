@@ -8,6 +8,7 @@
 //   inline-code.ts commands inside python -c, node -e, ruby -e, perl -e, php -r, deno eval
 //   fold.ts        constant strings inline code builds ('.co' + 'dex', base64, path joins) and its file calls
 //   printed.ts     what echo, printf, base64 -d, rev and tr print when the line spells it out ($(printf …))
+//   dotnet.ts      PowerShell's .NET calls read as the cmdlet that does the same ([IO.File]::Delete(x))
 // It knows how shells run things, never which things are risky: that is the rules' business.
 import { addOpaque, LIMITS, newReader } from './context.js';
 import type { Draft, Frame } from './context.js';
