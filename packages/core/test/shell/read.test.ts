@@ -1557,7 +1557,16 @@ describe('other shells written directly (options.shell)', () => {
       line: "Remove-Item -Path (Join-Path $HOME '*') -Recurse -Force",
       expect: [
         { program: 'Join-Path', args: ['/home/dev', '*'], via: '(' },
-        { program: 'Remove-Item', args: ['-Path', "(Join-Path $HOME '*')", '-Recurse', '-Force'] },
+        // what Join-Path prints, when its words are spelt out
+        { program: 'Remove-Item', args: ['-Path', '/home/dev\\*', '-Recurse', '-Force'] },
+      ],
+    },
+    {
+      options: { shell: 'powershell' },
+      line: 'Remove-Item (Join-Path -Path src -ChildPath $x) -Recurse',
+      expect: [
+        { program: 'Join-Path', via: '(' },
+        { program: 'Remove-Item', args: ['(Join-Path -Path src -ChildPath $x)', '-Recurse'] },
       ],
     },
     {
