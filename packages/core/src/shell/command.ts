@@ -850,11 +850,16 @@ function powershellExpression(tokens: readonly WordToken[], first: number): bool
   const part = tokens[first]?.parts[0];
   if (!part) return false;
   if (part.kind === 'var' || part.kind === 'sub') return true;
-  return part.kind === 'lit' && (part.quoted || /^[[\d]/.test(part.text.text) || OPERATOR.test(part.text.text));
+  return (
+    part.kind === 'lit' && (part.quoted || /^[[\d]/.test(part.text.text) || POWERSHELL_OPERATOR.test(part.text.text))
+  );
 }
 
-/** An operator that opens a statement (`-not (Test-Path x)`, `(…) -replace a, b` read on from it). */
-const OPERATOR =
+/**
+ * PowerShell's operators: `$x -ne 0` is an expression rather than a program run, and a statement
+ * an operator opens (`-not (Test-Path x)`) is one too.
+ */
+export const POWERSHELL_OPERATOR =
   /^-(?:[ci]?(?:eq|ne|gt|ge|lt|le|like|notlike|match|notmatch|contains|notcontains|in|notin|replace|split)|join|and|or|xor|not|is|isnot|as|band|bor|bxor|bnot|shl|shr|f)$/i;
 
 /** Splits, in place, the unquoted words after the program at their commas (`a,b` and `a,` `b`). */

@@ -18,7 +18,7 @@ import type { Dialect } from './context.js';
 import type { Invocation, Opaque, ReadOptions, ReadResult, Via } from './types.js';
 import type { Span } from '../types.js';
 import { readSource } from './walk.js';
-import { runProgramText } from './command.js';
+import { POWERSHELL_OPERATOR, runProgramText } from './command.js';
 import type { Language } from '../programs/index.js';
 import { cmdletOf, namesWith, powershellOnly } from '../programs/index.js';
 
@@ -121,9 +121,6 @@ const POWERSHELL_SUBEXPRESSION = /\$\(\$[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z]/;
 const DOTNET_MEMBER = /^\[[A-Za-z][\w.]*\]::[A-Za-z]\w*$/;
 // A later `if ($?)`, `if ($LASTEXITCODE -ne 0)`: PowerShell testing how the command before it went.
 const POWERSHELL_TEST = /[;\n]\s*(?:if|elseif|while)\s*\(\s*\$/;
-/** PowerShell's operators, which make `$x -ne 0` an expression rather than a program run. */
-const POWERSHELL_OPERATOR =
-  /^-(?:[ci]?(?:eq|ne|gt|ge|lt|le|like|notlike|match|notmatch|contains|notcontains|in|notin|replace|split)|join|and|or|xor|not|is|isnot|as)$/i;
 // Anywhere in the line: `$env:NAME` (sh reads `$env` and a colon), a .NET type's member, or the
 // call operator opening a statement (`& $exe`, `& ([scriptblock]::Create(…))`).
 const POWERSHELL_ANYWHERE = /\$env:[A-Za-z_]|\[[A-Za-z][\w.]*\]::[A-Za-z]|(?:^|[;\n{])\s*&\s*[('"$[]/i;
