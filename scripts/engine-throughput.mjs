@@ -68,6 +68,8 @@ export function stepOf(line) {
     cwd: line.cwd ?? PROJECT,
     projectRoot: PROJECT,
     command: line.command,
+    // a row may say the shell its step runs in (an agent's PowerShell tool)
+    ...(line.shell === undefined ? {} : { shell: line.shell, toolName: 'PowerShell' }),
   };
 }
 

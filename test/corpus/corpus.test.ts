@@ -22,6 +22,8 @@ const PROJECT = '/home/dev/project';
 
 interface Line {
   readonly command: string;
+  /** The shell the step says it runs in (an agent's PowerShell tool); none: read as handed over. */
+  readonly shell?: 'powershell';
   readonly cwd?: string;
   readonly note?: string;
   readonly probe?: ProbeTable;
@@ -51,7 +53,7 @@ const NEED_STATE = [
   'session.third-try',
 ];
 
-const LINE_KEYS = ['command', 'cwd', 'note', 'probe'];
+const LINE_KEYS = ['command', 'cwd', 'note', 'probe', 'shell'];
 const PROBE_KEYS = ['untracked', 'modified', 'ignored', 'files', 'packages', 'branch'];
 
 describe('corpus files are well-formed', () => {
@@ -92,11 +94,11 @@ describe('corpus files are well-formed', () => {
     expect(problems).toEqual([]);
   });
 
-  it('has no line twice (same command in the same folder), within or across the files', () => {
+  it('has no line twice (same command in the same folder and shell), within or across the files', () => {
     const seen = new Map<string, string>();
     const twice: string[] = [];
     for (const { line, at } of [...harmless, ...risky]) {
-      const key = `${line.cwd ?? PROJECT}\u0000${line.command}`;
+      const key = `${line.cwd ?? PROJECT}\u0000${line.shell ?? ''}\u0000${line.command}`;
       const first = seen.get(key);
       if (first) twice.push(`${at} repeats ${first}`);
       else seen.set(key, at);
@@ -141,6 +143,7 @@ describe('the engine on the corpus', () => {
       cwd: line.cwd ?? PROJECT,
       projectRoot: PROJECT,
       command: line.command,
+      ...(line.shell === undefined ? {} : { shell: line.shell, toolName: 'PowerShell' }),
     };
     return evaluate(step, {
       home: '/home/dev',

@@ -140,7 +140,11 @@ describe('claude-code.read: recorded payloads (Claude Code 2.1.328)', () => {
     },
     {
       name: 'synth-pre-tool-use-powershell',
-      expected: { type: 'step', step: { kind: 'shell', command: 'Remove-Item -Recurse -Force build' } },
+      // the PowerShell tool's step says its shell
+      expected: {
+        type: 'step',
+        step: { kind: 'shell', command: 'Remove-Item -Recurse -Force build', shell: 'powershell' },
+      },
     },
     { name: 'synth-pre-tool-use-agent', expected: { type: 'step', step: { kind: 'other', toolName: 'Agent' } } },
     {

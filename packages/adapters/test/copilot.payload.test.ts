@@ -75,6 +75,14 @@ describe('copilot.read: recorded payloads', () => {
       name: 'pre-tool-use-bash-string-args',
       expected: { type: 'step', step: { kind: 'shell', command: 'rm -rf dist' } },
     },
+    // the powershell tool's step says its shell (bash's says none: the exact step above)
+    {
+      name: 'synth-pre-tool-use-powershell',
+      expected: {
+        type: 'step',
+        step: { kind: 'shell', command: 'Remove-Item -Recurse -Force dist', shell: 'powershell' },
+      },
+    },
     {
       name: 'pre-tool-use-bash-rm',
       expected: {

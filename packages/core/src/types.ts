@@ -50,6 +50,12 @@ interface StepBase {
 export interface ShellStep extends StepBase {
   readonly kind: 'shell';
   readonly command: string;
+  /**
+   * The shell the agent's tool runs the command in, when its payload says (a PowerShell tool);
+   * otherwise the line is read as a POSIX shell's, and as PowerShell's or cmd's too when it looks
+   * written for one.
+   */
+  readonly shell?: 'posix' | 'powershell' | 'cmd';
 }
 
 export interface WriteStep extends StepBase {

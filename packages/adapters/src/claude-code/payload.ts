@@ -173,7 +173,13 @@ function toStep(fields: Fields, where: string): ToolStep {
   if (!isFields(input)) throw new PayloadError(`${where}: "tool_input" must be an object.`);
   switch (kind) {
     case 'shell':
-      return { ...base, kind, command: commandArg(input, at, 'command') };
+      // the PowerShell tool's commands are PowerShell's
+      return {
+        ...base,
+        kind,
+        command: commandArg(input, at, 'command'),
+        ...(toolName === 'PowerShell' ? { shell: 'powershell' as const } : {}),
+      };
     case 'read':
       return { ...base, kind, path: requireArg(input, at, 'file_path') };
     case 'search': {

@@ -193,7 +193,13 @@ function toStep(fields: Fields, where: string): ToolStep {
   const input = isFields(args) ? args : {};
   switch (kind) {
     case 'shell':
-      return { ...base, kind, command: commandArg(input, at, 'command') };
+      // the powershell tool's commands are PowerShell's
+      return {
+        ...base,
+        kind,
+        command: commandArg(input, at, 'command'),
+        ...(toolName.toLowerCase() === 'powershell' ? { shell: 'powershell' as const } : {}),
+      };
     case 'read':
       return { ...base, kind, path: requireArg(input, at, ...PATH_KEYS) };
     case 'search': {

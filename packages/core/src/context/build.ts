@@ -141,6 +141,7 @@ export function buildContext(
           cwd: step.cwd,
           home: env.home,
           tmp: env.tmp,
+          ...(step.shell === undefined ? {} : { shell: step.shell }),
           ...(env.guardHome === undefined ? {} : { guardHome: env.guardHome }),
         })
       : undefined;

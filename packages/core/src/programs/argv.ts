@@ -29,6 +29,14 @@ export interface ArgvSpec {
   readonly optional?: readonly string[];
   /** Single-dash words are whole option names, never bundles of letters (PowerShell, `find`, `java`). */
   readonly words?: boolean;
+  /**
+   * PowerShell's parameters: a word that starts exactly one of the names the entry knows (its
+   * `values`, `common` and `switches`, without case) stands for it (`-Recu` for `-Recurse`,
+   * `-lit` for `-LiteralPath`, `-n` for `-Name`), and is read under that name.
+   */
+  readonly prefixes?: boolean;
+  /** With `prefixes`: the parameters that take no value, for finding what a start of a name stands for. */
+  readonly switches?: readonly string[];
   /** `+x` words are options too (the shells' `+o name`, `+e`). */
   readonly plus?: boolean;
   /** cmd.exe's one-letter switches (`/q`, `/s`, `/a:h`) are options. */
@@ -116,6 +124,26 @@ function caseless(values: readonly string[], word: string): boolean {
   return false;
 }
 
+/**
+ * The parameter a PowerShell word names: itself when a list has it whole, else the one name of the
+ * grammar it is the start of (`-Recu` → `-Recurse`); as written when it starts none or several
+ * (PowerShell refuses an ambiguous one, and runs nothing).
+ */
+function fullName(g: Grammar, word: string): string {
+  if (!/^-[A-Za-z]+$/.test(word) || valued(g, word) || caseless(g.switches ?? [], word)) return word;
+  const lower = word.toLowerCase();
+  let found: string | undefined;
+  for (const list of [g.values, g.common, g.switches]) {
+    for (let v = 0; v < (list?.length ?? 0); v++) {
+      const name = (list as readonly string[])[v] as string;
+      if (!name.toLowerCase().startsWith(lower) || name === found) continue;
+      if (found !== undefined) return word;
+      found = name;
+    }
+  }
+  return found ?? word;
+}
+
 /** A grammar with no value options: every `-x` is a flag, everything else an operand. */
 export const PLAIN: Grammar = Object.freeze({});
 
@@ -163,7 +191,7 @@ export function parseArgv(args: readonly string[], g: Grammar, from = 0, to = ar
         } else options.push({ name: word, index: i });
         continue;
       }
-      i = single(options, word, args, i, to, g);
+      i = single(options, g.prefixes === true ? fullName(g, word) : word, args, i, to, g);
       continue;
     }
     if (

@@ -26,5 +26,6 @@ export {
 } from './lookup.js';
 export { marksProduction, serviceCommand, verbOf } from './service-verbs.js';
 export type { ServiceAct, ServiceCommand } from './service-verbs.js';
+export { cloudChange, powershellOnly } from './entries/powershell.js';
 export { sourceOf } from './sources.js';
 export type { ProgramSource, WordAt } from './sources.js';

@@ -58,10 +58,12 @@ export const execRemoteCode = {
         if (onlyLoopback(context, inv)) continue;
         const feed = outputRunAsCode(context, inv);
         if (feed) hits.push({ span: cover(inv.span, feed.runner.span), ...hostDetail(context, inv) });
-      } else if (cmdletOf(inv.name) === 'invoke-expression' && inv.args.length === 0) {
-        // `IEX (New-Object Net.WebClient).DownloadString('…')` and `… .DownloadString('…') | iex`
-        const start = inv.pipeline.index > 0 ? pipelineStart(context, inv) : inv.span[1];
-        const end = inv.pipeline.index > 0 ? inv.span[0] : expressionEnd(context.text, inv.span[1]);
+      } else if (cmdletOf(inv.name) === 'invoke-expression') {
+        // `IEX (New-Object Net.WebClient).DownloadString('…')` (the group is its argument) and
+        // `… .DownloadString('…') | iex`
+        const piped = inv.args.length === 0 && inv.pipeline.index > 0;
+        const start = piped ? pipelineStart(context, inv) : inv.args.length > 0 ? inv.span[0] : inv.span[1];
+        const end = piped ? inv.span[0] : inv.args.length > 0 ? inv.span[1] : expressionEnd(context.text, inv.span[1]);
         if (DOWNLOAD_CALL.test(context.text.slice(start, end))) hits.push({ span: cover([start, end], inv.span) });
       }
     }

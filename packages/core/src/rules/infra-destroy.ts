@@ -2,7 +2,7 @@ import { changesFile, invocationFiles } from '../analysis/effects.js';
 import { unknownServiceCommand } from '../analysis/service.js';
 import type { Arg, Argv } from '../context/types.js';
 import { redact } from '../facts/keys.js';
-import { entryName, isA, marksProduction, namesWith, program, verbOf } from '../programs/index.js';
+import { cloudChange, entryName, isA, marksProduction, namesWith, program, verbOf } from '../programs/index.js';
 import type { Hit, Rule, RuleContext } from '../rule.js';
 import type { Invocation } from '../shell/types.js';
 
@@ -29,6 +29,8 @@ import type { Invocation } from '../shell/types.js';
  * - a service tool guard has no entry for, by its words (../programs/service-verbs.ts): a verb that
  *   destroys (`scw … terminate`, `acmectl --region x clusters destroy`) with a sign it reaches a
  *   service, or a deploy to production. Local tools' own verbs (`pm2 delete api`, `nx reset`) go ahead.
+ * - cloud modules' PowerShell cmdlets that destroy, stop or publish (`Remove-AzResourceGroup`,
+ *   `Remove-S3Bucket`, `Stop-EC2Instance`: `cloudChange()` in the knowledge base); their `Get-` go ahead.
  * - `rsync --delete` to another computer.
  * - commands run on another computer through `ssh host "…"` that delete, move or overwrite files
  *   (`rm`, `mv`, `dd`, `truncate`, `tee`, `sed -i`, `>`), stop or restart services (`systemctl
@@ -358,6 +360,9 @@ function changesRemoteFiles(inv: Invocation, context: RuleContext): boolean {
   return files.some((effect) => changesFile(effect) && !(effect.op === 'delete' && !shreds && inTemp(effect.path.raw)));
 }
 
+/** A cloud module's cmdlet that destroys, stops or publishes (`Remove-AzVM -Name web1`). */
+const cloudCmdlet: Judge = (inv) => ({ detail: [inv.program, ...inv.args.slice(0, 4)].join(' '), scoped: false });
+
 /** A command on another computer that deletes, overwrites, stops or reboots something there. */
 function remoteChange(inv: Invocation, argv: Argv, context: RuleContext): Target | undefined {
   const name = inv.name;
@@ -403,6 +408,7 @@ export const infraDestroy = {
         'docker volume rm pgdata',
         'aws s3 rm s3://assets --recursive',
         'ssh prod "sudo systemctl stop nginx"',
+        'Remove-AzResourceGroup -Name prod-rg -Force',
       ],
       noMatch: [
         'kubectl get pods -n prod',
@@ -412,15 +418,19 @@ export const infraDestroy = {
         'ssh prod "tail -n 100 /var/log/nginx/error.log"',
         'echo "kubectl delete pod web-1"',
         'docker exec app rm -rf /tmp/build-cache',
+        'Get-AzResourceGroup -Name prod-rg',
       ],
     },
   },
-  // no `programs`: a service tool guard has no entry for is judged by its words
+  // no `programs`: a service tool guard has no entry for is judged by its words, and the cloud
+  // modules' cmdlets by their verb and noun (cloudChange)
   check(context) {
     const hits: Hit[] = [];
     const keys = new Set<string>();
     for (const inv of context.invocations) {
-      const judge = JUDGES.get(inv.name) ?? (program(inv.name) === undefined ? unknownService : undefined);
+      const judge =
+        JUDGES.get(inv.name) ??
+        (cloudChange(inv.name) ? cloudCmdlet : program(inv.name) === undefined ? unknownService : undefined);
       const argv = judge !== undefined || inv.remoteHost !== undefined ? context.argv(inv) : undefined;
       const target =
         argv === undefined

@@ -22,6 +22,7 @@ import type { LoopSeen, Word } from './expand.js';
 import { codeSource, codeText, commandsInCode } from './inline-code.js';
 import { joinMapped, mappedBuilder, sliceMapped, spanEnd, spanOf } from './mapped.js';
 import type { Mapped } from './mapped.js';
+import { dotnetCalls } from './dotnet.js';
 import { exScript, gitConfigWrite, makefileRecipes } from './embedded.js';
 import { nestedCommands } from './nested.js';
 import { printedBy } from './printed.js';
@@ -118,7 +119,9 @@ export function runSimple(
   // PowerShell: `$x = …` is remembered, `$env:X = …` (also in a line read as POSIX) is an export
   const envVar = isEnvVariable(tokens[first]);
   if (frame.dialect === 'powershell') {
-    dotnetCalls(reader, tokens);
+    // `[IO.File]::Delete(x)`: read as the cmdlet that does the same
+    const calls = dotnetCalls(reader, tokens);
+    for (let c = 0; c < calls.length; c++) readSource(reader, calls[c] as Mapped, frame, childScope(scope, false));
     // `foreach ($f in Get-ChildItem)`: the list is what the command prints
     const keyword = tokens[first + 1];
     const listed = tokens[first + 2];
@@ -158,6 +161,8 @@ export function runSimple(
   const seen: LoopSeen = { name: undefined, loop: undefined };
   for (let i = first; i < tokens.length; i++)
     words.push(...expandWord(tokens[i] as WordToken, scope, true, undefined, seen));
+  // `Remove-Item .\bin, .\obj`, `a,b`: PowerShell's list of arguments, one word per item
+  if (frame.dialect === 'powershell') commaItems(words);
   const loopName = seen.name;
   const loop = seen.loop;
   const redirects = redirs.map((redir) => toRedirect(redir, scope, frame.dialect));
@@ -845,69 +850,41 @@ function powershellExpression(tokens: readonly WordToken[], first: number): bool
   const part = tokens[first]?.parts[0];
   if (!part) return false;
   if (part.kind === 'var' || part.kind === 'sub') return true;
-  return part.kind === 'lit' && (part.quoted || /^[[\d]/.test(part.text.text));
+  return (
+    part.kind === 'lit' && (part.quoted || /^[[\d]/.test(part.text.text) || POWERSHELL_OPERATOR.test(part.text.text))
+  );
 }
 
-// .NET static members PowerShell lines call (`[System.IO.Path]::Combine(…)`) that only compute a
-// value or read the clock: type (without `System.`, lower case) → its members, or '*' for all.
-const DOTNET_HARMLESS = new Map<string, ReadonlySet<string> | '*'>([
-  ['io.path', '*'],
-  ['math', '*'],
-  ['datetime', '*'],
-  ['datetimeoffset', '*'],
-  ['timespan', '*'],
-  ['guid', '*'],
-  ['string', '*'],
-  ['char', '*'],
-  ['int', '*'],
-  ['int32', '*'],
-  ['int64', '*'],
-  ['double', '*'],
-  ['bool', '*'],
-  ['version', '*'],
-  ['regex', '*'],
-  ['text.encoding', '*'],
-  ['diagnostics.stopwatch', new Set(['startnew'])],
-  ['runtime.interopservices.runtimeinformation', '*'],
-  ['net.servicepointmanager', new Set(['securityprotocol'])],
-  ['net.securityprotocoltype', '*'],
-  ['console', new Set(['outputencoding', 'inputencoding', 'windowwidth', 'write', 'writeline'])],
-  [
-    'environment',
-    new Set([
-      'currentdirectory',
-      'machinename',
-      'osversion',
-      'processorcount',
-      'is64bitoperatingsystem',
-      'is64bitprocess',
-      'newline',
-      'version',
-      'tickcount',
-      'getfolderpath',
-    ]),
-  ],
-]);
-const DOTNET_CALL = /\[([A-Za-z_][\w.]*)\]::([A-Za-z_]\w*)/g;
-
 /**
- * `[Type]::Member` in a PowerShell statement: .NET can delete, read and start anything, and the
- * reader follows none of it, so a member not known to be harmless is reported as unread.
+ * PowerShell's operators: `$x -ne 0` is an expression rather than a program run, and a statement
+ * an operator opens (`-not (Test-Path x)`) is one too.
  */
-function dotnetCalls(reader: Reader, tokens: readonly WordToken[]): void {
-  for (let t = 0; t < tokens.length; t++) {
-    const token = tokens[t] as WordToken;
-    for (let p = 0; p < token.parts.length; p++) {
-      const part = token.parts[p] as Part;
-      if (part.kind !== 'lit' || !part.text.text.includes('::')) continue;
-      for (const found of part.text.text.matchAll(DOTNET_CALL)) {
-        const type = (found[1] as string).toLowerCase().replace(/^system\./, '');
-        const members = DOTNET_HARMLESS.get(type);
-        const member = (found[2] as string).toLowerCase();
-        if (members === '*' || members?.has(member) === true) continue;
-        addOpaque(reader, 'dotnet-call', spanOf(token.src, token.start, token.end), found[0]);
+export const POWERSHELL_OPERATOR =
+  /^-(?:[ci]?(?:eq|ne|gt|ge|lt|le|like|notlike|match|notmatch|contains|notcontains|in|notin|replace|split)|join|and|or|xor|not|is|isnot|as|band|bor|bxor|bnot|shl|shr|f)$/i;
+
+/** Splits, in place, the unquoted words after the program at their commas (`a,b` and `a,` `b`). */
+function commaItems(words: Word[]): void {
+  for (let w = words.length - 1; w > 0; w--) {
+    const word = words[w] as Word;
+    if (word.quoted || word.dynamic || !word.text.includes(',')) continue;
+    const items: Word[] = [];
+    let from = 0;
+    for (let i = 0; i <= word.text.length; i++) {
+      if (i < word.text.length && word.text[i] !== ',') continue;
+      if (i > from) {
+        const text = word.text.slice(from, i);
+        items.push({
+          text,
+          map: sliceMapped(word.map, from, i),
+          span: spanOf(word.map, from, i),
+          quoted: false,
+          dynamic: false,
+          ...(isPattern(text) ? { pattern: true } : {}),
+        });
       }
+      from = i + 1;
     }
+    words.splice(w, 1, ...items);
   }
 }
 

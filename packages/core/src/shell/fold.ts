@@ -1066,6 +1066,24 @@ const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
 /** Base64 (standard or URL-safe) to text; undefined when it is not base64. Pure, no Buffer in core. */
 export function fromBase64(text: string): string | undefined {
+  const bytes = base64Bytes(text);
+  return bytes === undefined ? undefined : utf8(bytes);
+}
+
+/**
+ * Base64 of UTF-16LE text, as `powershell -EncodedCommand` takes it, to text; undefined when it is
+ * not that (not base64, an odd number of bytes).
+ */
+export function fromBase64Utf16(text: string): string | undefined {
+  const bytes = base64Bytes(text);
+  if (bytes === undefined || bytes.length % 2 !== 0) return undefined;
+  let out = '';
+  for (let i = 0; i < bytes.length; i += 2)
+    out += String.fromCharCode((bytes[i] as number) | ((bytes[i + 1] as number) << 8));
+  return out;
+}
+
+function base64Bytes(text: string): number[] | undefined {
   const clean = text.replace(/\s+/g, '').replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '');
   if (clean.length > MAX_STRING * 2 || /[^A-Za-z0-9+/]/.test(clean) || clean.length % 4 === 1) return undefined;
   const bytes: number[] = [];
@@ -1079,7 +1097,7 @@ export function fromBase64(text: string): string | undefined {
       bytes.push((acc >> bits) & 0xff);
     }
   }
-  return utf8(bytes);
+  return bytes;
 }
 
 function fromHex(text: string): string | undefined {

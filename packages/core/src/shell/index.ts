@@ -8,6 +8,7 @@
 //   inline-code.ts commands inside python -c, node -e, ruby -e, perl -e, php -r, deno eval
 //   fold.ts        constant strings inline code builds ('.co' + 'dex', base64, path joins) and its file calls
 //   printed.ts     what echo, printf, base64 -d, rev and tr print when the line spells it out ($(printf …))
+//   dotnet.ts      PowerShell's .NET calls read as the cmdlet that does the same ([IO.File]::Delete(x))
 // It knows how shells run things, never which things are risky: that is the rules' business.
 import { addOpaque, LIMITS, newReader } from './context.js';
 import type { Draft, Frame } from './context.js';
@@ -17,9 +18,9 @@ import type { Dialect } from './context.js';
 import type { Invocation, Opaque, ReadOptions, ReadResult, Via } from './types.js';
 import type { Span } from '../types.js';
 import { readSource } from './walk.js';
-import { runProgramText } from './command.js';
+import { POWERSHELL_OPERATOR, runProgramText } from './command.js';
 import type { Language } from '../programs/index.js';
-import { namesWith } from '../programs/index.js';
+import { cmdletOf, namesWith, powershellOnly } from '../programs/index.js';
 
 export type * from './types.js';
 /** The reader's hard bounds (nesting depth, characters, words, invocations). */
@@ -120,9 +121,9 @@ const POWERSHELL_SUBEXPRESSION = /\$\(\$[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z]/;
 const DOTNET_MEMBER = /^\[[A-Za-z][\w.]*\]::[A-Za-z]\w*$/;
 // A later `if ($?)`, `if ($LASTEXITCODE -ne 0)`: PowerShell testing how the command before it went.
 const POWERSHELL_TEST = /[;\n]\s*(?:if|elseif|while)\s*\(\s*\$/;
-/** PowerShell's operators, which make `$x -ne 0` an expression rather than a program run. */
-const POWERSHELL_OPERATOR =
-  /^-(?:[ci]?(?:eq|ne|gt|ge|lt|le|like|notlike|match|notmatch|contains|notcontains|in|notin|replace|split)|join|and|or|xor|not|is|isnot|as)$/i;
+// Anywhere in the line: `$env:NAME` (sh reads `$env` and a colon), a .NET type's member, or the
+// call operator opening a statement (`& $exe`, `& ([scriptblock]::Create(…))`).
+const POWERSHELL_ANYWHERE = /\$env:[A-Za-z_]|\[[A-Za-z][\w.]*\]::[A-Za-z]|(?:^|[;\n{])\s*&\s*[('"$[]/i;
 // PowerShell started from a Windows shell with a Windows path (`powershell -File .\\build.ps1`)
 const POWERSHELL_RUN = /^\s*(?:powershell|pwsh)(?:\.exe)?\s[^\n]*\\/i;
 // cmd.exe's own commands (none of them is a POSIX program), with a `\` path or a `%NAME%`.
@@ -141,6 +142,8 @@ function windowsDialect(line: string): Dialect | undefined {
   const head = line.length > 256 ? line.slice(0, 256) : line;
   if (
     POWERSHELL_LINE.test(head) ||
+    POWERSHELL_ANYWHERE.test(head) ||
+    powershellAlias(head) ||
     POWERSHELL_TEST.test(head) ||
     POWERSHELL_SUBEXPRESSION.test(head) ||
     POWERSHELL_PIPE.test(head)
@@ -151,9 +154,15 @@ function windowsDialect(line: string): Dialect | undefined {
   return undefined;
 }
 
+/** The line opens with an alias only PowerShell has (`ri`, `gci`, `iwr`, `spps`): no POSIX program is named so. */
+function powershellAlias(head: string): boolean {
+  const word = /^\s*([A-Za-z]+)(?=\s|$)/.exec(head)?.[1]?.toLowerCase();
+  return word !== undefined && powershellOnly(word, cmdletOf(word));
+}
+
 /** A program that no POSIX shell runs: a cmdlet, a cmd.exe command, or anything run inside cmd /c. */
 function windowsOnly(inv: Invocation): boolean {
-  if (CMDLET.test(inv.program) || CMD_ONLY.has(inv.name)) return true;
+  if (CMDLET.test(inv.program) || CMD_ONLY.has(inv.name) || powershellAlias(inv.program)) return true;
   for (let i = 0; i < inv.via.length; i++)
     if (CMD_ONLY.has((inv.via[i] as Via).name.toLowerCase().replace(/\.exe$/, ''))) return true;
   return false;

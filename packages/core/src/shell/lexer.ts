@@ -66,6 +66,34 @@ function specialTable(...groups: Iterable<string>[]): Uint8Array {
 }
 const isBlank = (code: number): boolean => code === 32 || code === 9 || code === 13 || code === 12 || code === 11;
 
+/** PowerShell's words after which `(` opens a condition, a loop's header or parameters, not a value. */
+const POWERSHELL_HEADS = /^(?:if|elseif|while|until|for|foreach|switch|param|function|filter|workflow|catch|trap)$/i;
+
+/**
+ * A PowerShell `(` that stands among a command's words (`Remove-Item (Join-Path $HOME x)`,
+ * `.Delete($p, $true)`): a group whose value is one of the command's arguments. After an
+ * operator, a keyword or a function's name it opens a group of statements as before.
+ */
+function groupArgument(tokens: readonly Token[]): boolean {
+  const last = tokens[tokens.length - 1];
+  if (last?.kind !== 'word') return false;
+  const text = plainText(last);
+  if (text !== undefined && POWERSHELL_HEADS.test(text)) return false;
+  const before = tokens[tokens.length - 2];
+  const head = before?.kind === 'word' ? plainText(before) : undefined;
+  return head === undefined || !/^(?:function|filter|workflow)$/i.test(head);
+}
+
+/** How far ahead `memberOfGroup` looks for the group's end (so a line of groups stays linear). */
+const GROUP_LOOKAHEAD = 512;
+
+/** A PowerShell group whose member is taken right after it (`(iwr $u).Content`, `(gc a)[0]`). */
+function memberOfGroup(s: string, open: number): boolean {
+  const rest = s.slice(open, open + GROUP_LOOKAHEAD);
+  const end = skipBalanced(rest, 1);
+  return end < rest.length && (rest[end] === '[' || (rest[end] === '.' && /[A-Za-z_]/.test(rest[end + 1] ?? '')));
+}
+
 /** Words after which a new command starts (so `((` there is arithmetic). */
 const OPENERS = new Set(['if', 'then', 'elif', 'else', 'do', 'while', 'until', '!', '{', 'time', 'for']);
 const ANSI_ESCAPES: Record<string, string> = {
@@ -260,6 +288,14 @@ class Lexer {
         filled = false;
         tokens.push(this.op(')', start, start + 1));
         commandStart = true;
+        continue;
+      }
+      if (c === '(' && dialect === 'powershell' && (groupArgument(tokens) || memberOfGroup(s, start))) {
+        // `Remove-Item (Join-Path $HOME x)`: a value among the command's words, not a new command;
+        // `(iwr $u).Content`: a value whose member is taken
+        tokens.push(this.word(depth));
+        filled = true;
+        commandStart = false;
         continue;
       }
       if (c === '(') {
@@ -566,6 +602,11 @@ class Lexer {
           run = this.pos;
           continue;
         }
+      }
+      if (c === '(' && i === start && dialect === 'powershell') {
+        this.substitution(parts, depth, i, i + 1, '(', false);
+        run = this.pos;
+        continue;
       }
       if (ends.has(c)) break;
       if (c === '~' && (i === start || i === valueStart) && dialect !== 'cmd' && tildeEnds(s[i + 1], ends)) {

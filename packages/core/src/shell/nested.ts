@@ -14,7 +14,8 @@ import {
 import { optionsNamed, parseArgv, program, readsWith, sourceOf, subcommandOf } from '../programs/index.js';
 import type { Dialect } from './context.js';
 import type { Word } from './expand.js';
-import { joinMapped, sliceMapped } from './mapped.js';
+import { fromBase64Utf16 } from './fold.js';
+import { joinMapped, mappedBuilder, sliceMapped } from './mapped.js';
 import type { Mapped } from './mapped.js';
 import type { Via } from './types.js';
 
@@ -109,6 +110,16 @@ function fromSource(name: string, args: readonly Word[], source: ProgramSource):
       return printed === undefined || (source.language !== 'shell' && source.language !== 'powershell')
         ? []
         : [{ kind: 'text', via: { kind: 'shell-c', name }, text: printed, dialect }];
+    }
+    case 'encoded': {
+      // `pwsh -EncodedCommand …`: the text, once decoded, is read as PowerShell (it stays hidden
+      // from a person, which exec.hidden says); every character of it maps to the encoded word
+      const word = args[source.index + 1];
+      const decoded = word === undefined || word.dynamic ? undefined : fromBase64Utf16(word.text);
+      if (word === undefined || decoded === undefined) return [];
+      const map = mappedBuilder();
+      map.spread(decoded, word.span[0], word.span[1] - 1);
+      return [{ kind: 'text', via, text: map.build(word.span[1]), dialect: 'powershell' }];
     }
     default:
       return [];
@@ -478,6 +489,7 @@ const RUNNERS: { readonly [K in Runs['kind']]: Runner<K> } = {
       ...parsed.options.flatMap((o) => (o.value === undefined && args[o.index]?.quoted === true ? [o.index] : [])),
     ].sort((a, b) => a - b);
     const operands = candidates;
+    const fileOption = optionsNamed(parsed, ['-FilePath', '-PSPath', '-Path']).pop();
     const file = valueOf(['-FilePath', '-PSPath', '-Path']);
     const listed = optionsNamed(parsed, ARGUMENT_LIST).flatMap((option) => {
       const word = option.valueIndex === undefined ? undefined : args[option.valueIndex];
@@ -487,6 +499,9 @@ const RUNNERS: { readonly [K in Runs['kind']]: Runner<K> } = {
     const via: Via = { kind: 'runner', name };
     const out: Nested[] = [];
     const first = file ?? positional[0];
+    // a program named by what the line does not know (`Start-Process $exe`): run as the word it is
+    const at = file !== undefined ? fileOption?.valueIndex : operands[0];
+    if (at !== undefined && args[at]?.dynamic === true) return [{ kind: 'argv', via, from: at, to: at + 1 }];
     const lead = first?.text.toLowerCase() ?? '';
     // `start /wait …` is cmd's, read below
     if (first !== undefined && !(name === 'start' && (CMD_START_SWITCHES.has(lead) || CMD_START_VALUED.has(lead)))) {

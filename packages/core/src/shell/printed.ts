@@ -37,6 +37,7 @@ export function printedBy(
 ): Mapped | undefined {
   if (name === 'echo') return echoed(args);
   if (name === 'printf') return printfOutput(args);
+  if (name === 'join-path') return joinedPath(args);
   if (name === 'cat' && args.every((w) => w.text === '-') && stdin?.heredoc === true) return stdin.text;
   if (stdin === undefined || stdin.text.text.length > MAX_FED) return undefined;
   const fed = stdin.text;
@@ -45,6 +46,25 @@ export function printedBy(
   const b = mappedBuilder();
   b.spread(out, fed.at(0), fed.at(Math.max(0, fed.text.length - 1)));
   return b.build(fed.at(fed.text.length));
+}
+
+/** PowerShell's `Join-Path A B` (`-Path A -ChildPath B`, more children after): `A\B`, of words the line spells out. */
+function joinedPath(args: readonly Word[]): Mapped | undefined {
+  const parts: Word[] = [];
+  for (const word of args) {
+    if (/^-(?:Path|ChildPath|AdditionalChildPath)$/i.test(word.text)) continue;
+    if (word.dynamic || word.text.startsWith('-') || word.text === '') return undefined;
+    parts.push(word);
+  }
+  if (parts.length < 2) return undefined;
+  const b = mappedBuilder();
+  let last = '';
+  for (const part of parts) {
+    if (b.length() > 0 && !/[\\/]$/.test(last) && !/^[\\/]/.test(part.text)) b.char('\\', part.span[0]);
+    b.piece(part.map, 0, part.text.length);
+    last = part.text;
+  }
+  return b.build((parts[parts.length - 1] as Word).span[1]);
 }
 
 function echoed(args: readonly Word[]): Mapped | undefined {

@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { FileUse, ProgramSource, Role, SubcommandSpec } from '../../src/programs/index.js';
 import {
+  cloudChange,
   cmdletOf,
   cmdletWith,
   ENTRIES,
   entryName,
   isA,
   namesWith,
+  parseArgv,
+  powershellOnly,
   program,
+  readsWith,
   sourceOf,
   writesFiles,
 } from '../../src/programs/index.js';
@@ -283,5 +287,81 @@ describe('sourceOf', () => {
   ])('%s', ([line, expected]) => {
     const [name, ...args] = line.split(' ');
     expect(sourceOf(name as string, args)).toEqual(expected);
+  });
+});
+
+describe("PowerShell's parameters by any unambiguous start of their name", () => {
+  const named = (line: string): string[] => {
+    const [name = '', ...args] = line.split(' ');
+    return parseArgv(args, readsWith(program(name.toLowerCase()))).options.map((o) =>
+      o.value === undefined ? o.name : `${o.name}=${o.value}`,
+    );
+  };
+  it.for<readonly [string, readonly string[]]>([
+    ['Remove-Item -Recu -Forc x', ['-Recurse', '-Force']],
+    ['ri -r -fo x', ['-Recurse', '-Force']],
+    ['Remove-Item -lit x -rec', ['-LiteralPath=x', '-Recurse']],
+    ['Remove-Item -LITERALP x', ['-LiteralPath=x']],
+    ['Stop-Process -n node', ['-Name=node']],
+    ['spps -proc node', ['-ProcessName=node']],
+    ['Copy-Item a -Dest b', ['-Destination=b']],
+    ['Get-Content -T 5 a', ['-T']], // -TotalCount and -Tail: PowerShell refuses it, and so it stays as written
+    ['Remove-Item -e Stop x', ['-e']], // -ErrorAction, -ErrorVariable, …: ambiguous
+    ['Remove-Item -Recurse x', ['-Recurse']],
+    ['Remove-Item -Zzz x', ['-Zzz']],
+  ])('%s', ([line, options]) => {
+    expect(named(line)).toEqual(options);
+  });
+  // near misses: programs that are no cmdlet keep their own options
+  it.for<readonly [string, readonly string[]]>([
+    ['rm -r x', ['-r']],
+    ['find . -na x', ['-na']],
+  ])('%s', ([line, options]) => {
+    expect(named(line)).toEqual(options);
+  });
+});
+
+describe('PowerShell-only aliases and cloud cmdlets', () => {
+  it.for(['ri', 'gci', 'gc', 'iwr', 'irm', 'iex', 'spps', 'sls', 'saps', 'ni', 'cpi', 'mi', 'clc'])(
+    '%s is only PowerShell’s',
+    (name) => {
+      expect(powershellOnly(name, cmdletOf(name))).toBe(true);
+    },
+  );
+  it.for(['rm', 'ls', 'cat', 'echo', 'curl', 'kill', 'cp', 'del', 'dir', 'sc', 'remove-item', 'git', 'npm'])(
+    '%s is not only PowerShell’s',
+    (name) => {
+      expect(powershellOnly(name, cmdletOf(name))).toBe(false);
+    },
+  );
+  it.for([
+    'remove-azresourcegroup',
+    'remove-azvm',
+    'remove-s3bucket',
+    'remove-ec2instance',
+    'stop-ec2instance',
+    'remove-azureaduser',
+    'remove-mguser',
+    'remove-gcsbucket',
+    'remove-azkeyvault',
+    'clear-azkeyvaultsecret',
+    'unregister-azresourceprovider',
+  ])('%s changes a cloud', (name) => {
+    expect(cloudChange(name)).toBe(true);
+  });
+  it.for([
+    'get-azvm',
+    'get-s3bucket',
+    'new-azresourcegroup',
+    'test-azresourcegroupdeployment',
+    'clear-azcontext',
+    'remove-azaccount',
+    'remove-item',
+    'stop-process',
+    'remove-module',
+    'stop-service',
+    'remove-printer',
+  ])('%s changes no cloud', (name) => {
+    expect(cloudChange(name)).toBe(false);
   });
 });

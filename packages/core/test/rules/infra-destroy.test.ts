@@ -137,12 +137,34 @@ runRuleTests(infraDestroy, {
     'grep -rn "docker volume rm" docs',
     // a local rm is a file matter (fs.delete), not a deployed system
     'rm -rf node_modules',
+    // cloud cmdlets that only look, make, or change this computer's sign-in
+    'Get-AzResourceGroup -Name prod-rg',
+    'Get-AzVM | Select-Object Name, PowerState',
+    'Get-S3Bucket',
+    'Get-EC2Instance -InstanceId i-0123',
+    'New-AzResourceGroup -Name dev-rg -Location westeurope',
+    'Clear-AzContext -Force',
+    'Get-Help Remove-AzVM -Full',
+    'Write-Host "Remove-AzResourceGroup -Name prod"',
+    'Remove-Item -Recurse -Force .\\dist',
     // other kinds of step
     { step: { kind: 'write', path: 'infra/main.tf', content: 'resource "aws_s3_bucket" "b" {}' } },
     { step: { kind: 'read', path: 'k8s/deployment.yaml' } },
     { step: { kind: 'mcp', server: 'kubernetes', tool: 'pods_list', args: { namespace: 'prod' } } },
   ],
   invalid: [
+    // cloud modules' PowerShell cmdlets that destroy, stop or publish
+    'Remove-AzResourceGroup -Name prod-rg -Force',
+    'Remove-AzVM -ResourceGroupName prod -Name web1 -Force',
+    'Get-AzVM -ResourceGroupName prod | Remove-AzVM -Force',
+    'Remove-S3Bucket -BucketName prod-data -DeleteBucketContent -Force',
+    'Remove-EC2Instance -InstanceId i-0123456789 -Force',
+    'Stop-EC2Instance -InstanceId i-0123 -Terminate',
+    'Remove-AzSqlDatabase -ResourceGroupName rg -ServerName s -DatabaseName db',
+    'Remove-AzureADUser -ObjectId x',
+    'Remove-MgUser -UserId x',
+    'Remove-GcsBucket -Name prod-assets',
+    'pwsh -c "Remove-AzKeyVault -VaultName kv1 -Force"',
     // clusters
     'kubectl delete pod web-1 -n prod',
     'kubectl delete -f k8s/',

@@ -5,6 +5,14 @@ import { evaluateExample, runRuleTests } from '../rule-tester.js';
 runRuleTests(shellOpaque, {
   valid: [
     'echo "balanced"',
+    // a PowerShell variable read, not run
+    '$env:NODE_ENV; npm test',
+    '$env:PATH -split ";"',
+    // .NET calls read as the cmdlet that does the same
+    "[IO.File]::Exists('package.json')",
+    '[IO.File]::ReadAllText("README.md")',
+    "[IO.Directory]::GetFiles('src')",
+    '[Convert]::ToBase64String([IO.File]::ReadAllBytes("logo.png"))',
     "echo 'single' \"double\" $'ansi'",
     'git commit -m "a (b) c"',
     // a quote inside another kind of quote is data
@@ -63,15 +71,15 @@ runRuleTests(shellOpaque, {
     'echo $(date',
     'echo `date',
     '$env:TOOL --version',
-    '$env:NODE_ENV; npm test',
     "$ErrorActionPreference = 'Stop'; $TOOL --version",
     'npm test; if ($?) { $TOOL --version }',
-    // .NET calls guard does not know, and variables run as programs inside PowerShell blocks
-    '[IO.File]::Delete("a.txt")',
-    '$x = [IO.File]::ReadAllText(".env"); $x',
-    'Write-Host ([System.IO.File]::ReadAllText(".env"))',
+    // .NET calls guard does not know (a known one is read as its cmdlet and judged by the other
+    // rules), and variables run as programs inside PowerShell blocks
+    '[IO.File]::Encrypt("a.txt")',
+    '[Reflection.Assembly]::Load($bytes)',
+    '[IO.File]::Delete()',
     '[Environment]::SetEnvironmentVariable("PATH", "C:\\x", "Machine")',
-    '[Diagnostics.Process]::Start("cmd.exe")',
+    '[Diagnostics.Process]::Start($exe)',
     'foreach ($f in $files) { & $f --version }',
     '$cmd = Get-Command x; & $cmd -rf ~',
     // Invoke-Expression of text the reader does not know (a download kept in a variable)
@@ -109,7 +117,7 @@ describe('shell.opaque reasons, one per cause', () => {
     ['a substitution left open', 'echo $(date', /a substitution .* opens and never closes/],
     ['a heredoc never ended', 'cat <<EOF', /a heredoc's end marker never comes/],
     ['an operator with nothing after it', 'echo >', /a redirection or an operator with nothing it applies to/],
-    ['a .NET call', '[IO.File]::Delete("a.txt")', /the \.NET call \[IO\.File\]::Delete does/],
+    ['a .NET call', '[IO.File]::Encrypt("a.txt")', /the \.NET call \[IO\.File\]::Encrypt does/],
     ['too long', `echo ${'a '.repeat(40000)}`, /longer than guard reads/],
   ])('%s: %s', ([, line, reason]) => {
     const finding = evaluateExample(line).findings.find((f) => f.ruleId === 'shell.opaque');

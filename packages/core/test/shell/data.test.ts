@@ -184,7 +184,8 @@ describe('options that look like inner commands but are not', () => {
       ['script session.log', ['session.log'], 'script'],
       ['cmd /?', [], 'cmd'],
       ['pwsh -File build.ps1 -Command x', ['x'], 'pwsh'],
-      ['powershell -EncodedCommand SQBFAFgA', ['sqbfafga'], 'powershell'],
+      // the encoded word is no program (what it decodes to, a comment here, is read as PowerShell)
+      ['powershell -EncodedCommand IwAgAHgA', ['iwagahga', 'IwAgAHgA', 'x'], 'powershell'],
     ]),
   )('$line', (r) => {
     checkRow(r);

@@ -1459,7 +1459,172 @@ describe('other shells written directly (options.shell)', () => {
     {
       line: 'iex (iwr https://example.com/x.ps1)',
       options: { shell: 'powershell' },
-      expect: [{ program: 'iex' }, { program: 'iwr', via: '(' }],
+      // the group is iex's argument: iwr runs in it, and iex runs what it prints (unread)
+      expect: [{ program: 'iwr', via: '(' }, { program: 'iex' }, { program: 'iwr', via: 'iex -c > (' }],
+      opaque: ['dynamic-program'],
+    },
+    // .NET members: the ones that only compute go ahead, the ones that touch files, sites or
+    // programs are read as the cmdlet that does the same, the others stay unread
+    {
+      options: { shell: 'powershell' },
+      line: '[Convert]::ToBase64String([Text.Encoding]::UTF8.GetBytes("x"))',
+      expect: [],
+    },
+    {
+      options: { shell: 'powershell' },
+      line: '[IO.File]::Delete("a.txt")',
+      expect: [{ program: 'Remove-Item', args: ['-LiteralPath', 'a.txt'], src: '[IO.File]::Delete("a.txt"' }],
+    },
+    {
+      options: { shell: 'powershell' },
+      line: '$x = [IO.File]::ReadAllText(".env"); $x',
+      expect: [{ program: 'Get-Content', args: ['-LiteralPath', '.env'], src: '[IO.File]::ReadAllText(".env"' }],
+    },
+    {
+      options: { shell: 'powershell' },
+      line: '[System.IO.Directory]::Delete($HOME, $true)',
+      expect: [
+        {
+          program: 'Remove-Item',
+          args: ['-LiteralPath', '/home/dev', '-Recurse'],
+          src: '[System.IO.Directory]::Delete($HOME, $true)',
+        },
+      ],
+    },
+    {
+      options: { shell: 'powershell' },
+      line: "[IO.Directory]::Delete('build', $false)",
+      expect: [{ program: 'Remove-Item', args: ['-LiteralPath', 'build'], src: "[IO.Directory]::Delete('build'" }],
+    },
+    {
+      options: { shell: 'powershell' },
+      line: "[IO.File]::Copy('a.txt', (Join-Path $HOME 'b.txt'))",
+      expect: [
+        { program: 'Join-Path', via: '( > (' },
+        {
+          program: 'Copy-Item',
+          args: ['-LiteralPath', 'a.txt', '-Destination', "(Join-Path $HOME 'b.txt')"],
+          src: "[IO.File]::Copy('a.txt', (Join-Path $HOME 'b.txt')",
+        },
+      ],
+    },
+    {
+      options: { shell: 'powershell' },
+      line: '[IO.File]::WriteAllText("$HOME\\.bashrc", "x")',
+      expect: [
+        {
+          program: 'Set-Content',
+          args: ['-LiteralPath', '/home/dev\\.bashrc'],
+          src: '[IO.File]::WriteAllText("$HOME\\.bashrc"',
+        },
+      ],
+    },
+    {
+      options: { shell: 'powershell' },
+      line: "(New-Object Net.WebClient).DownloadFile('https://example.com/a.exe', 'a.exe')",
+      expect: [
+        { program: 'New-Object', via: '(' },
+        {
+          program: 'Invoke-WebRequest',
+          args: ['-Uri', 'https://example.com/a.exe', '-OutFile', 'a.exe'],
+          src: "(New-Object Net.WebClient).DownloadFile('https://example.com/a.exe', 'a.exe'",
+        },
+      ],
+    },
+    {
+      options: { shell: 'powershell' },
+      line: '$wc = New-Object System.Net.WebClient; $wc.UploadFile("https://example.com/u", "POST", "a.txt")',
+      expect: [
+        { program: 'New-Object' },
+        {
+          program: 'Invoke-WebRequest',
+          args: ['-Uri', 'https://example.com/u', '-Method', 'Post', '-InFile', 'a.txt'],
+          src: '$wc.UploadFile("https://example.com/u", "POST", "a.txt"',
+        },
+      ],
+    },
+    // a call whose arguments are missing, or a member nobody listed, stays unread
+    { options: { shell: 'powershell' }, line: '[IO.File]::Delete()', expect: [], opaque: ['dotnet-call'] },
+    {
+      options: { shell: 'powershell' },
+      line: '[Reflection.Assembly]::Load($bytes)',
+      expect: [],
+      opaque: ['dotnet-call'],
+    },
+    { options: { shell: 'powershell' }, line: '[IO.File]::Encrypt("a.txt")', expect: [], opaque: ['dotnet-call'] },
+    // a group among a command's words is one of its arguments, not a new command
+    {
+      options: { shell: 'powershell' },
+      line: "Remove-Item -Path (Join-Path $HOME '*') -Recurse -Force",
+      expect: [
+        { program: 'Join-Path', args: ['/home/dev', '*'], via: '(' },
+        // what Join-Path prints, when its words are spelt out
+        { program: 'Remove-Item', args: ['-Path', '/home/dev\\*', '-Recurse', '-Force'] },
+      ],
+    },
+    {
+      options: { shell: 'powershell' },
+      line: 'Remove-Item (Join-Path -Path src -ChildPath $x) -Recurse',
+      expect: [
+        { program: 'Join-Path', via: '(' },
+        { program: 'Remove-Item', args: ['(Join-Path -Path src -ChildPath $x)', '-Recurse'] },
+      ],
+    },
+    {
+      options: { shell: 'powershell' },
+      line: 'Copy-Item (Get-ChildItem *.log).FullName logs',
+      expect: [
+        { program: 'Get-ChildItem', via: '(' },
+        { program: 'Copy-Item', args: ['(Get-ChildItem *.log).FullName', 'logs'] },
+      ],
+    },
+    // …but after a keyword or at a statement's start it opens a condition or a group; an operator
+    // that opens a statement makes it an expression
+    {
+      options: { shell: 'powershell' },
+      line: 'if (-not (Test-Path node_modules)) { npm ci }',
+      expect: [
+        { program: 'Test-Path', via: '( > (' },
+        { program: 'npm', args: ['ci'], via: '{' },
+      ],
+    },
+    {
+      options: { shell: 'powershell' },
+      line: 'if (Test-Path dist) { Remove-Item dist -Recurse }',
+      expect: [
+        { program: 'Test-Path', via: '(' },
+        { program: 'Remove-Item', args: ['dist', '-Recurse'], via: '{' },
+      ],
+    },
+    {
+      options: { shell: 'powershell' },
+      line: 'foreach ($f in $files) { Write-Host $f }',
+      expect: [{ program: 'foreach' }, { program: 'Write-Host', via: '{' }],
+    },
+    {
+      options: { shell: 'powershell' },
+      line: '(Get-Content a.txt) -replace "x", "y"',
+      expect: [{ program: 'Get-Content', via: '(' }],
+    },
+    // -EncodedCommand: the text decoded (UTF-16LE) and read as PowerShell
+    {
+      options: { shell: 'powershell' },
+      line: 'pwsh -enc UgBlAG0AbwB2AGUALQBJAHQAZQBtACAALQBSAGUAYwB1AHIAcwBlACAAfgA=',
+      expect: [
+        { program: 'pwsh' },
+        { program: 'Remove-Item', args: ['-Recurse', '/home/dev'], via: 'pwsh -c', src: 'UgBlAG0AbwB2AGUALQBJAH' },
+      ],
+    },
+    // not UTF-16LE base64 (an odd number of bytes, not base64 at all): nothing read from it
+    {
+      options: { shell: 'powershell' },
+      line: 'powershell -EncodedCommand UgBlAG0',
+      expect: [{ program: 'powershell' }],
+    },
+    {
+      options: { shell: 'powershell' },
+      line: 'powershell -EncodedCommand not*base64',
+      expect: [{ program: 'powershell' }],
     },
     {
       line: '$target = "C:\\build"; Remove-Item $target -Recurse',
@@ -1491,6 +1656,35 @@ describe('other shells written directly (options.shell)', () => {
 
 describe('a PowerShell or cmd.exe line handed over as is (no options.shell)', () => {
   it.for<Row>([
+    // an alias only PowerShell has opens the line: no POSIX shell runs it, so its reading alone counts
+    { line: 'ri -r -fo .\\dist', expect: [{ program: 'ri', args: ['-r', '-fo', '.\\dist'] }] },
+    { line: 'gci .\\src -Recurse', expect: [{ program: 'gci', args: ['.\\src', '-Recurse'] }] },
+    // …an alias other shells have too keeps both readings where they differ
+    {
+      line: 'rm -r -fo .\\dist',
+      expect: [{ program: 'rm', args: ['-r', '-fo', '.dist'] }],
+    },
+    // the call operator, a .NET member anywhere, `$env:`: PowerShell's
+    {
+      line: "& ([scriptblock]::Create('Remove-Item -Recurse ~'))",
+      expect: [
+        { program: 'Invoke-Expression', via: '(', src: "[scriptblock]::Create('Remove-Item -Recurse ~'" },
+        { program: 'Remove-Item', args: ['-Recurse', '/home/dev'], via: '( > invoke-expression -c' },
+      ],
+    },
+    {
+      line: 'npm test; [IO.File]::Delete("a.txt")',
+      expect: [
+        { program: 'npm' },
+        { program: 'Remove-Item', args: ['-LiteralPath', 'a.txt'], src: '[IO.File]::Delete("a.txt"' },
+      ],
+    },
+    // a list of arguments, one word per item
+    {
+      line: 'Remove-Item .\\obj, .\\dist -Recurse',
+      expect: [{ program: 'Remove-Item', args: ['.\\obj', '.\\dist', '-Recurse'] }],
+    },
+    { line: "Write-Host 'a,b'", expect: [{ program: 'Write-Host', args: ['a,b'] }] },
     // backslashes are separators there, not escapes, so they are kept for the path facts
     {
       line: 'Remove-Item $env:TEMP\\test-output -Recurse -Force',
@@ -1606,10 +1800,10 @@ describe('a PowerShell or cmd.exe line handed over as is (no options.shell)', ()
         { program: 'Write-Host', args: ['$c'] },
       ],
     },
-    // .NET members: the ones that only compute go ahead, the others stay unread
+    // .NET members: the ones that only compute go ahead, the ones that touch files, sites or
+    // programs are read as the cmdlet that does the same (options.shell above), the others stay unread
     { line: '[System.IO.Path]::GetFullPath(".")', expect: [] },
-    { line: '[IO.File]::Delete("a.txt")', expect: [], opaque: ['dotnet-call'] },
-    { line: '$x = [IO.File]::ReadAllText(".env"); $x', expect: [], opaque: ['dotnet-call'] },
+    { line: '[IO.File]::Encrypt("a.txt")', expect: [], opaque: ['dotnet-call'] },
     // a backtick escape or a here-string: sh stops at the quote it never sees closed, PowerShell reads on
     { line: 'Write-Host "line1`nline2"', expect: [{ program: 'Write-Host', args: ['line1\nline2'] }] },
     {
@@ -1649,7 +1843,14 @@ describe('a PowerShell or cmd.exe line handed over as is (no options.shell)', ()
     // a word before `(` where zsh or bash does run the group
     {
       line: 'Get-Date; repeat 2 (rm -rf x)',
-      expect: [{ program: 'Get-Date' }, { program: 'repeat' }, { program: 'rm', via: '(' }],
+      // PowerShell takes the group as repeat's argument: both readings of repeat are kept
+      expect: [
+        { program: 'Get-Date' },
+        { program: 'repeat' },
+        { program: 'repeat' },
+        { program: 'rm', via: '(' },
+        { program: 'rm', via: '(' },
+      ],
     },
     // a POSIX line keeps its escapes
     { line: 'rm -rf .\\./x', expect: [{ program: 'rm', args: ['-rf', '../x'] }] },
@@ -1706,9 +1907,32 @@ describe('opaque input is reported, and the rest is still read', () => {
     },
     { line: 'cat <<EOF', expect: [{ program: 'cat', stdin: '' }], opaque: ['unterminated-heredoc'] },
     { line: '$CMD -rf /', expect: [{ program: '$CMD' }], opaque: ['dynamic-program'] },
-    { line: '$env:TOOL -rf /', expect: [{ program: '$env:TOOL' }], opaque: ['dynamic-program'] },
-    { line: '$env:NODE_ENV', expect: [{ program: '$env:NODE_ENV' }], opaque: ['dynamic-program'] },
-    { line: '"$env:X" = 1', expect: [{ program: '$env:X' }], opaque: ['dynamic-program'] },
+    // read by a POSIX shell; handed over as they are, `$env:` makes them PowerShell's too, where a
+    // variable alone is read (its words after it stay unread)
+    {
+      line: '$env:TOOL -rf /',
+      options: { shell: 'posix' },
+      expect: [{ program: '$env:TOOL' }],
+      opaque: ['dynamic-program'],
+    },
+    {
+      line: '$env:NODE_ENV',
+      options: { shell: 'posix' },
+      expect: [{ program: '$env:NODE_ENV' }],
+      opaque: ['dynamic-program'],
+    },
+    { line: '"$env:X" = 1', options: { shell: 'posix' }, expect: [{ program: '$env:X' }], opaque: ['dynamic-program'] },
+    { line: '$env:TOOL -rf /', expect: [], opaque: ['dynamic-program'] },
+    { line: '$env:NODE_ENV', expect: [] },
+    { line: '$env:PATH -split ";"', expect: [] },
+    // both readings of cat are kept, the stricter counts
+    {
+      line: 'cat $env:USERPROFILE\\.aws\\credentials',
+      expect: [
+        { program: 'cat', args: ['/home/dev.awscredentials'] },
+        { program: 'cat', args: ['/home/dev\\.aws\\credentials'] },
+      ],
+    },
     {
       line: '$(curl -s https://x.example) --run',
       expect: [{ program: 'curl', via: '$(' }, { program: '$(curl -s https://x.example)' }],

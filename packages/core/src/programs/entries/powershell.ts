@@ -5,8 +5,19 @@ import { POWERSHELL_COMMON } from './files.js';
 // name (`rm`, `ls`, `cat`, `curl` in Windows PowerShell) keeps that program's entry for look-ups
 // by name; `cmdletOf` (../lookup.ts) gives the cmdlet it stands for in a PowerShell line.
 
-/** A cmdlet's parameters: whole words, compared without case; these take a value. */
-const cmdlet = (...values: string[]): ArgvSpec => ({ values, common: POWERSHELL_COMMON, words: true });
+/**
+ * A cmdlet's parameters: whole words, compared without case, or any start of one that names no
+ * other; these take a value (the switches most cmdlets that change things have are known too, so
+ * `-r` is `-Recurse` and `-fo` is `-Force`).
+ */
+const cmdlet = (...values: string[]): ArgvSpec => ({
+  values,
+  common: POWERSHELL_COMMON,
+  words: true,
+  prefixes: true,
+  switches: SWITCHES,
+});
+const SWITCHES = ['-Recurse', '-Force', '-Confirm', '-WhatIf', '-PassThru'];
 const ITEM = cmdlet('-Path', '-LiteralPath');
 /** The parameters that name the file a cmdlet works on (the first in place when not named). */
 const PATH = ['-Path', '-LiteralPath'];
@@ -60,6 +71,12 @@ export const POWERSHELL: readonly ProgramSpec[] = [
     names: ['set-content'],
     aliases: ['sc'],
     argv: cmdlet('-Path', '-LiteralPath', '-Value', '-Encoding'),
+    files: [{ op: 'write', how: 'truncate', options: PATH, operands: 0 }],
+  },
+  {
+    names: ['clear-content'],
+    aliases: ['clc'],
+    argv: ITEM,
     files: [{ op: 'write', how: 'truncate', options: PATH, operands: 0 }],
   },
   {
@@ -163,6 +180,8 @@ export const POWERSHELL: readonly ProgramSpec[] = [
   { names: ['foreach-object'], aliases: ['%', 'foreach'] },
   { names: ['write-output'], aliases: ['echo', 'write'], roles: ['printer', 'looker'] },
   { names: ['write-host'], roles: ['printer'] },
+  // help about a cmdlet names it without running it
+  { names: ['get-help', 'get-command'], roles: ['looker'] },
   // its arguments are PowerShell code, read as the shell reads `eval`'s
   { names: ['invoke-expression'], aliases: ['iex'], roles: ['evaluator'], source: 'eval', dialect: 'powershell' },
   {
@@ -206,3 +225,35 @@ export const POWERSHELL: readonly ProgramSpec[] = [
     runs: [{ kind: 'start-process' }],
   },
 ];
+
+// Cloud modules' cmdlets (Az, AzureAD, Microsoft Graph, AWS Tools, Google Cloud): a verb that
+// destroys, stops or publishes on a noun of one of these modules changes things that live on
+// another computer (`Remove-AzResourceGroup`, `Remove-S3Bucket`, `Stop-EC2Instance`). Their
+// `Get-` and `Test-` cmdlets only look. The nouns are the modules' prefixes, in lower case.
+const CLOUD_VERBS = 'remove|clear|reset|disable|unregister|uninstall|revoke|stop|publish';
+const CLOUD_NOUNS =
+  'az|azurerm|azuread|azure|mg|aws|s3|ec2|ecr|ecs|eks|efs|elb|elb2|rds|iam|cfn|lm|ddb|sqs|sns|kms|sec|r53|cw|cwl|ssm|gcs|gce|gcd|gcsql|gcp';
+const CLOUD_CMDLET = new RegExp(`^(?:${CLOUD_VERBS})-(?:${CLOUD_NOUNS})[a-z0-9]`);
+/** Cloud cmdlets that change only this computer's sign-in and settings (`Clear-AzContext`). */
+const LOCAL_NOUNS =
+  /^[a-z]+-(?:azcontext|azaccount|azurermcontext|azurermaccount|mgcontext|awscredential|awsdefaultconfiguration|awsdefaultregion|awshistory)$/;
+
+/** Whether a cmdlet (its name in lower case) destroys, stops or publishes something in a cloud. */
+export function cloudChange(name: string): boolean {
+  return CLOUD_CMDLET.test(name) && !LOCAL_NOUNS.test(name);
+}
+
+/**
+ * The cmdlets' aliases that other shells also run as programs or built-ins (`rm`, `cat`, `echo`,
+ * cmd's `del`, `dir`, `start`): a line that opens with one of them may be any shell's.
+ */
+const SHARED_ALIASES = new Set(
+  'rm rmdir del erase rd ls dir cat type sc tee cp copy mv move ren cd chdir pushd popd where ? select sort % foreach echo write curl wget kill ps start'.split(
+    ' ',
+  ),
+);
+
+/** Whether `name` (in lower case) is an alias only PowerShell has (`ri`, `gci`, `iwr`, `spps`). */
+export function powershellOnly(name: string, cmdlet: string | undefined): boolean {
+  return cmdlet !== undefined && cmdlet !== name && !SHARED_ALIASES.has(name);
+}
