@@ -352,6 +352,9 @@ function changesWhatFollows(words: readonly Word[]): boolean {
   return EFFECTS.has(name) || cmdletWith(name, 'location-changer') || program(name)?.cwd !== undefined;
 }
 
+/** A substitution that asks the shell where a program is (`$(which rm)`, `` `command -v git` ``): that name. */
+const LOCATED = /^(?:\$\(|`)\s*(?:command\s+-v|which|type\s+-[pP]|whence\s+-p)\s+([A-Za-z0-9_][\w.+-]*)\s*(?:\)|`)$/;
+
 interface CommandOptions {
   /** The command belongs to this scope (not run by a runner), so `cd`, `export`, … change it. */
   readonly own: boolean;
@@ -408,6 +411,10 @@ function command(
     at = match.next;
   }
   const program = words[at] as Word;
+  // `$(which rm) -rf …`, `"$(command -v git)" push`: the program found under that name
+  const located = program.dynamic && options.as === undefined ? LOCATED.exec(program.text)?.[1] : undefined;
+  if (located !== undefined)
+    return command(reader, simple, frame, scope, stage, { ...options, as: programName(located) });
   if (program.pattern === true && !program.dynamic && frame.dialect === 'posix')
     return patternProgram(reader, simple, at, frame, scope, stage, options);
   let args = words.slice(at + 1);
@@ -432,7 +439,7 @@ function command(
     prefixes,
     pipeline: stage,
   };
-  if (program.dynamic) addOpaque(reader, 'dynamic-program', program.span, program.text);
+  if (program.dynamic && options.as === undefined) addOpaque(reader, 'dynamic-program', program.span, program.text);
   if (!push(reader, draft, frame)) return undefined;
   if (options.own) applyEffects(reader, name, args, scope, frame.dialect);
 
@@ -535,7 +542,8 @@ function command(
     const innerScope =
       nested.remoteHost !== undefined ? remoteScope(scope.printed) : childScope(scope, true, cwd, cwdKnown);
     for (const [key, value] of Object.entries(env)) setVar(innerScope, key, value, true);
-    if (nested.kind === 'text' && nested.positional !== undefined)
+    // `sh -c "$1" _ x`: the outer shell fills in "$1" (unknown here), not the inner one
+    if (nested.kind === 'text' && nested.positional !== undefined && args[nested.positional - 1]?.dynamic !== true)
       setPositional(
         innerScope,
         args.slice(nested.positional + 1).map((w) => w.text),
@@ -1162,7 +1170,43 @@ const EFFECTS = new Set([
   'mapfile',
   'readarray',
   'set',
+  'hash',
 ]);
+
+/**
+ * The names `hash` binds to a file, with the file's word as the alias text it amounts to: quoted
+ * when the reader knows it (`hash -p '/bin/rm' ls`), as written when it does not (`$TOOL`).
+ */
+function hashedPaths(args: readonly Word[]): [string, Mapped][] {
+  const out: [string, Mapped][] = [];
+  const at = args.findIndex((w) => w.text === '-p');
+  const file = at < 0 ? undefined : args[at + 1];
+  const name = /^[\w.+-]+$/;
+  const asWritten = (word: Word, from: number): Mapped =>
+    word.dynamic
+      ? sliceMapped(word.map, from, word.text.length)
+      : quotedText(sliceMapped(word.map, from, word.text.length));
+  if (file !== undefined)
+    for (const word of args.slice(at + 2)) if (name.test(word.text)) out.push([word.text, asWritten(file, 0)]);
+  for (const word of args) {
+    const eq = word.text.indexOf('=');
+    if (eq > 0 && name.test(word.text.slice(0, eq))) out.push([word.text.slice(0, eq), asWritten(word, eq + 1)]);
+  }
+  return out;
+}
+
+/** The text in single quotes (`'` inside written as `'\''`), each character where it stood. */
+function quotedText(text: Mapped): Mapped {
+  const b = mappedBuilder();
+  const start = text.at(0);
+  b.char("'", start);
+  for (let i = 0; i < text.text.length; i++) {
+    if (text.text[i] === "'") b.spread("'\\''", text.at(i), text.at(i));
+    else b.piece(text, i, i + 1);
+  }
+  b.char("'", text.at(Math.max(0, text.text.length - 1)));
+  return b.build(text.at(text.text.length));
+}
 
 /** What `cd`, `pushd`, `export`, `unset`, … change for the commands after them. */
 function applyEffects(reader: Reader, name: string, args: readonly Word[], scope: Scope, dialect: Dialect): void {
@@ -1209,13 +1253,17 @@ function applyEffects(reader: Reader, name: string, args: readonly Word[], scope
     case 'local':
     case 'readonly': {
       const exported = name === 'export' || texts.some((t) => /^-[a-zA-Z]*x/.test(t));
+      // `declare -n ref=name`: `$ref` is whatever `name` holds when it is used, which may change
+      // after this: unknown
+      const reference = name !== 'export' && texts.some((t) => /^-[a-zA-Z]*n/.test(t));
       for (const word of args) {
         const text = word.text;
         if (text.startsWith('-')) continue;
         const eq = text.indexOf('=');
         const key = eq < 0 ? text : text.slice(0, eq).replace(/\+$/, '');
         if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) continue;
-        if (eq >= 0) setVar(scope, key, text.slice(eq + 1), exported, word.dynamic);
+        if (reference) setVar(scope, key, undefined, exported);
+        else if (eq >= 0) setVar(scope, key, text.slice(eq + 1), exported, word.dynamic);
         else if (exported) exportVar(scope, key);
       }
       return;
@@ -1231,10 +1279,20 @@ function applyEffects(reader: Reader, name: string, args: readonly Word[], scope
       return;
     case 'alias':
       if (dialect !== 'posix') return;
+      // a value the reader does not know keeps its variables and substitutions as written, so
+      // the command that uses the alias is read as one whose program is unknown
       for (const word of args) {
         const eq = word.text.indexOf('=');
-        if (eq <= 0 || word.dynamic) continue;
+        if (eq <= 0) continue;
         setAlias(scope, word.text.slice(0, eq), sliceMapped(word.map, eq + 1, word.text.length));
+        reader.named++;
+      }
+      return;
+    case 'hash':
+      // `hash -p /bin/rm ls` (bash), `hash ls=/bin/rm` (zsh): `ls` then runs that file
+      if (dialect !== 'posix') return;
+      for (const [key, file] of hashedPaths(args)) {
+        setAlias(scope, key, file);
         reader.named++;
       }
       return;

@@ -181,7 +181,9 @@ function windowsReading(posix: ReadResult, notRun: readonly Span[] | undefined, 
     cut = Math.min(cut, posix.line.lastIndexOf('\n', o.span[0]) + 1);
   }
   const runs = (inv: Invocation): boolean => inv.span[0] < cut && (notRun === undefined || !within(inv.span, notRun));
-  const readable = (o: Opaque): boolean => o.span[0] < cut && (notRun === undefined || !within(o.span, notRun));
+  // what a POSIX shell would find unfinished (`if (…) { … }` has no `then … fi`) is PowerShell's grammar
+  const readable = (o: Opaque): boolean =>
+    o.reason !== 'unfinished' && o.span[0] < cut && (notRun === undefined || !within(o.span, notRun));
   const a = posix.invocations.filter((inv) => !variable(inv) && !DOTNET_MEMBER.test(inv.program) && runs(inv));
   const b = other.invocations.filter((inv) => !variable(inv));
   // each POSIX program, in order, matched to the next Windows one of the same name

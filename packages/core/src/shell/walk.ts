@@ -2,6 +2,7 @@ import { powershellList, runSimple } from './command.js';
 import { addOpaque, innerFrame, LIMITS } from './context.js';
 import type { Frame, Reader } from './context.js';
 import type { Via } from './types.js';
+import type { Span } from '../types.js';
 import type { Mapped } from './mapped.js';
 import { lex } from './lexer.js';
 import { joinMapped, sliceMapped, spanEnd, spanOf } from './mapped.js';
@@ -51,6 +52,8 @@ type Mode = 'command' | 'list' | 'case-word' | 'pattern' | 'test' | 'name';
 
 interface Group {
   readonly kind: '(' | '{' | 'case';
+  /** Where it opens, in the original text. */
+  readonly start: number;
   readonly scope: Scope;
   readonly frame: Frame;
   readonly pipe: Pipe;
@@ -309,6 +312,78 @@ export function qualifierCode(q: string): [number, number][] | undefined {
 /** Words that are shell structure in command position, not programs. */
 const STRUCTURE = new Set(['if', 'then', 'elif', 'else', 'fi', 'do', 'done', 'while', 'until', '!', 'coproc']);
 
+/** Operators after which a POSIX shell needs another command. */
+const AND_OR = new Set(['&&', '||', '|', '|&']);
+const CLOSERS: Readonly<Record<Group['kind'], string>> = { '(': 'a `)`', '{': 'a `}`', case: 'an `esac`' };
+const OPENERS: Readonly<Record<Group['kind'], string>> = { '(': 'a `(`', '{': 'a `{`', case: 'a `case`' };
+
+/**
+ * The compound commands a text opens and closes, as far as a POSIX shell needs them closed:
+ * `then … fi` and `do … done` counted (PowerShell's `if (…) {…}` and `do {…}` have no `then` and
+ * no `done`, and such lines are read both ways: see ../shell/index.ts), a closer with nothing open,
+ * and an operator left with nothing after it.
+ */
+interface Shape {
+  ifs: number;
+  loops: number;
+  /** The first `then` or `do` whose `fi` or `done` has not come. */
+  open: Token | undefined;
+  /** The first closer with nothing open (`fi`, `done`, `)`, `}`, `esac`), as the reason names it. */
+  stray: string | undefined;
+  /** `&&`, `||` or `|` with no command after it yet. */
+  after: Token | undefined;
+}
+
+const newShape = (): Shape => ({ ifs: 0, loops: 0, open: undefined, stray: undefined, after: undefined });
+
+function keyword(shape: Shape, text: string, token: Token): void {
+  if (text === 'then' || text === 'do') {
+    if (text === 'then') shape.ifs++;
+    else shape.loops++;
+    shape.open ??= token;
+  } else if (text === 'elif') {
+    // its own `then` follows: one `fi` ends them all
+    shape.ifs--;
+  } else if (text === 'fi' || text === 'done') {
+    const left = text === 'fi' ? --shape.ifs : --shape.loops;
+    if (left < 0) shape.stray ??= `a \`${text}\``;
+    if (shape.ifs <= 0 && shape.loops <= 0) shape.open = undefined;
+  }
+}
+
+/**
+ * A text a POSIX shell would reject, or wait for more of: it runs none of it. guard cannot tell
+ * what was meant (a line cut short, or the rest sent apart), so the part is reported unread.
+ */
+function unfinished(reader: Reader, shape: Shape, stack: readonly Group[], tokens: readonly Token[]): void {
+  const last = tokens[tokens.length - 1] as Token;
+  const end = spanEnd(last.src, last.start, last.end);
+  const at = (token: Token): Span => [spanOf(token.src, token.start, token.end)[0], end];
+  // zsh and PowerShell close a `{` with a `}` written where bash takes it for a word (`{ ls }`)
+  const closedElsewhere = (g: Group): boolean =>
+    g.kind === '{' &&
+    tokens.some((t) => t.kind === 'word' && plainText(t) === '}' && spanOf(t.src, t.start, t.end)[0] > g.start);
+  const group = stack.find((g) => !closedElsewhere(g));
+  if (shape.after !== undefined)
+    addOpaque(
+      reader,
+      'unfinished',
+      at(shape.after),
+      `\`${(shape.after as { op: string }).op}\` with no command after it`,
+    );
+  else if (shape.stray !== undefined)
+    addOpaque(reader, 'unfinished', at(tokens[0] as Token), `${shape.stray} with nothing open`);
+  else if (group !== undefined)
+    addOpaque(reader, 'unfinished', [group.start, end], `${OPENERS[group.kind]} that is never closed`);
+  else if (shape.open !== undefined && (shape.ifs > 0 || shape.loops > 0))
+    addOpaque(
+      reader,
+      'unfinished',
+      at(shape.open),
+      shape.ifs > 0 ? 'an `if … then` with no `fi`' : "a loop's `do` with no `done`",
+    );
+}
+
 /**
  * Walks tokens as the shell groups them: lists, pipelines, subshells, groups and compound
  * commands. Nesting is kept on an explicit stack, so deep input cannot overflow the call stack.
@@ -328,6 +403,8 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
   let loop: LoopHeader | undefined;
   // the outer pipeline stage the innermost open group sits in (none at the top)
   let base: Base | undefined;
+  // what a POSIX shell would find unfinished (an `if` with no `fi`, `&&` with nothing after it)
+  const shape = frame.dialect === 'posix' ? newShape() : undefined;
   const freshPipe = (): Pipe =>
     base === undefined
       ? newPipe()
@@ -367,10 +444,11 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
       return;
     }
     if (pipe.id < 0) pipe.id = reader.pipelines++;
+    const start = spanOf(token.src, token.start, token.end)[0];
     stack.push(
       notRun === undefined
-        ? { kind, scope, frame, pipe, mode, base }
-        : { kind, scope, frame, pipe, mode, base, notRun },
+        ? { kind, start, scope, frame, pipe, mode, base }
+        : { kind, start, scope, frame, pipe, mode, base, notRun },
     );
     base = { pipe, index: pipe.index };
     if (kind === '(') scope = childScope(scope, false);
@@ -385,7 +463,10 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
       overflow--;
       return;
     }
-    if (stack[stack.length - 1]?.kind !== kind) return;
+    if (stack[stack.length - 1]?.kind !== kind) {
+      if (shape !== undefined) shape.stray ??= CLOSERS[kind];
+      return;
+    }
     const group = stack.pop();
     if (!group) return;
     // the stages after the group follow its last one
@@ -424,7 +505,9 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
         else if (mode === 'pattern' && text === 'esac') pop('case');
         continue;
       }
+      if (shape !== undefined) shape.after = undefined;
       if (words.length === 0 && redirs.length === 0 && text !== undefined) {
+        if (shape !== undefined && STRUCTURE.has(text)) keyword(shape, text, token);
         if (STRUCTURE.has(text) || (text === 'time' && opensGroup(tokens[t + 1]))) continue;
         if (frame.dialect === 'powershell' && isOp(tokens[t + 1], '(') && /^foreach$/i.test(text))
           foreachHeader(tokens, t + 2, scope);
@@ -463,6 +546,7 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
       continue;
     }
     const op = token.op;
+    if (shape !== undefined && op !== '\n') shape.after = AND_OR.has(op) ? token : undefined;
     if (mode === 'test' || mode === 'case-word') {
       if (op === '\n' || op === ';') mode = mode === 'test' ? 'command' : mode;
       continue;
@@ -534,6 +618,7 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
     }
   }
   endPipe();
+  if (shape !== undefined && !reader.full) unfinished(reader, shape, stack, tokens);
   for (let d = 0; d < defined.length; d++) {
     const fn = defined[d] as FunctionDef;
     if (fn.called || reader.full) continue;
