@@ -47,7 +47,7 @@ import {
 import type { FunctionDef, LoopValues, Scope } from './scope.js';
 import type { Part, RedirToken, Token, WordToken } from './tokens.js';
 import type { Redirect, Via } from './types.js';
-import { readBody, readSource, readRedirSubstitutions, readSubstitutions } from './walk.js';
+import { readBody, readFed, readSource, readRedirSubstitutions, readSubstitutions } from './walk.js';
 import { lex } from './lexer.js';
 import { plainText } from './tokens.js';
 
@@ -161,7 +161,7 @@ export function runSimple(
   const loopName = seen.name;
   const loop = seen.loop;
   const redirects = redirs.map((redir) => toRedirect(redir, scope, frame.dialect));
-  const heredoc = stdinOf(redirs, scope);
+  const heredoc = stdinOf(redirs, scope, reader.written);
 
   if (words.length === 0) {
     for (const [name, value, dynamic] of assigned) setVar(scope, name, value, false, dynamic);
@@ -214,7 +214,7 @@ export function runSimple(
     }
     return outs.length === passes.length ? joinMapped(outs, '\n') : undefined;
   }
-  return command(
+  const stdout = command(
     reader,
     envMaps === undefined
       ? { words, env, redirects, stdin, end: last }
@@ -224,6 +224,15 @@ export function runSimple(
     stage,
     { own: true, isPackage: false },
   );
+  // `… | tee >(sh)`: tee writes its input there; `echo … > >(sh)`: the output goes there
+  if (stdin !== undefined && head.text === 'tee')
+    for (let t = first + 1; t < tokens.length; t++)
+      readFed(reader, (tokens[t] as WordToken).parts, frame, scope, stdin.text);
+  if (stdout !== undefined)
+    for (const redir of redirs)
+      if (redir.target !== undefined && (redir.fd === undefined || redir.fd === 1) && redir.op.startsWith('>'))
+        readFed(reader, redir.target.parts, frame, scope, stdout);
+  return stdout;
 }
 
 const NONE: readonly string[] = [];
@@ -502,6 +511,11 @@ function command(
         stage,
         { own: false, isPackage: nested.isPackage ?? false },
       );
+      // `… | xargs -I{} sh -c {}`: each line it reads is the shell's text, when the reader knows them
+      const fed = simple.stdin === undefined ? undefined : linesAsText(args, slice);
+      const shell = fed === undefined ? undefined : enter(reader, runner, { kind: 'shell-c', name: fed }, draft.span);
+      if (shell !== undefined && simple.stdin !== undefined)
+        readSource(reader, simple.stdin.text, shell, childScope(scope, true, cwd, cwdKnown));
       continue;
     }
     let text = nested.kind === 'text' ? nested.text : simple.stdin?.text;
@@ -589,7 +603,10 @@ function command(
     readCode(reader, source.language, code, inner, withCwd(scope, cwd, cwdKnown), stage, name, draft.span);
   }
   if (simple.stdin?.heredoc && !stdinUsed) draft.stdinText = simple.stdin.text.text;
-  const stdout = printedBy(name, args, simple.stdin);
+  // `cat x.sh`, where the line wrote x.sh: that text
+  const stdout =
+    printedBy(name, args, simple.stdin) ??
+    (name === 'cat' && args.length > 0 ? writtenText(reader.written, args, cwd) : undefined);
   // most commands write no file and run in a line that wrote none: nothing to remember or forget
   if (simple.redirects.length > 0 || name === 'tee' || (reader.written !== undefined && reader.written.size > 0))
     rememberWrites(reader, name, args, simple, stdout, cwd);
@@ -630,6 +647,9 @@ function rememberWrites(
     else if (append && before !== undefined) before.push(text);
     else if (before !== undefined || written.size < MAX_WRITTEN) written.set(path, [text]);
   };
+  // `cp x.sh y.sh`, `mv x.sh /tmp/`: the text goes where the copy lands (and stays, for a copy)
+  const copies =
+    reader.written !== undefined && reader.written.size > 0 ? copiedTexts(reader.written, name, args, cwd) : [];
   // `cp other.sh x.sh`, `curl -o x.sh …`, `sed -i … x.sh`: another text may be in it now
   if (
     reader.written !== undefined &&
@@ -639,6 +659,7 @@ function rememberWrites(
   )
     for (const word of args)
       if (!word.dynamic) reader.written.delete(resolvePath(cwd, word.text.replace(/^-[^=]*=/, '')));
+  for (const [path, text] of copies) put(path, joinMapped(text, '\n'), false);
   for (const redirect of simple.redirects)
     if (redirect.write && (redirect.fd === undefined || redirect.fd === 1))
       put(redirect.target, stdout, redirect.append);
@@ -649,6 +670,88 @@ function rememberWrites(
         if (word.text !== '-') put(word.text, word.dynamic ? undefined : simple.stdin?.text, append);
       }
   }
+}
+
+/**
+ * The shell a runner hands each line it reads to as the whole text (`xargs -I{} sh -c {}`,
+ * `xargs -I % bash -c '%'`): its name, when the runner's placeholder (`-I R`, `--replace=R`, `-i`)
+ * is the shell's text.
+ */
+function linesAsText(runnerArgs: readonly Word[], command: readonly Word[]): string | undefined {
+  const shell = command[0];
+  if (shell === undefined || shell.dynamic || programEntry(programName(shell.text))?.source !== 'shell')
+    return undefined;
+  let placeholder: string | undefined;
+  for (let i = 0; i < runnerArgs.length; i++) {
+    const text = (runnerArgs[i] as Word).text;
+    if (text === '-I' || text === '--replace') placeholder = runnerArgs[i + 1]?.text;
+    else if (/^-I./.test(text)) placeholder = text.slice(2);
+    else if (/^(?:--replace|-i)=?$/.test(text)) placeholder = '{}';
+    else if (text.startsWith('--replace=') || text.startsWith('-i'))
+      placeholder = text.slice(text.indexOf('=') + 1) || '{}';
+    if (placeholder !== undefined) break;
+  }
+  const at = command.findIndex((w) => w.text === '-c');
+  return placeholder !== undefined && at > 0 && command[at + 1]?.text === placeholder
+    ? programName(shell.text)
+    : undefined;
+}
+
+/** The text the line wrote to the files these words name, one after the other; undefined unless it wrote every one. */
+function writtenText(
+  written: ReadonlyMap<string, readonly Mapped[]> | undefined,
+  words: readonly Word[],
+  cwd: string,
+): Mapped | undefined {
+  if (written === undefined || written.size === 0) return undefined;
+  const out: Mapped[] = [];
+  for (const word of words) {
+    const text = word.dynamic || word.text.startsWith('-') ? undefined : written.get(resolvePath(cwd, word.text));
+    if (text === undefined) return undefined;
+    out.push(...text);
+  }
+  return out.length === 0 ? undefined : joinMapped(out, '\n');
+}
+
+/**
+ * Where a copy or a move (by its entry's file uses: `cp`, `mv`, `install`) puts the text the line
+ * wrote to its sources: the destination, and, into a folder, the file it makes there (both, when
+ * the words do not say whether the destination is a folder).
+ */
+function copiedTexts(
+  written: ReadonlyMap<string, readonly Mapped[]>,
+  name: string,
+  args: readonly Word[],
+  cwd: string,
+): [string, readonly Mapped[]][] {
+  const entry = program(name);
+  const use = entry?.files?.find(
+    (u) => !('language' in u) && u.operands === 'sources' && (u.how === 'copy' || u.how === 'move'),
+  );
+  if (entry === undefined || use === undefined || 'language' in use) return [];
+  const parsed = parseArgv(
+    args.map((w) => w.text),
+    readsWith(entry),
+  );
+  const target = use.target === undefined ? undefined : optionsNamed(parsed, use.target)[0];
+  const operands = parsed.operands.map((i) => args[i] as Word);
+  const to =
+    target?.valueIndex === undefined
+      ? operands[operands.length - 1]?.text
+      : args[target.valueIndex]?.text.slice(target.valueOffset ?? 0);
+  const sources = target === undefined ? operands.slice(0, -1) : operands;
+  if (to === undefined || sources.length === 0) return [];
+  const dest = resolvePath(cwd, to);
+  const folder = target !== undefined || sources.length > 1 || /[\\/]$/.test(to);
+  const out: [string, readonly Mapped[]][] = [];
+  for (const source of sources) {
+    const text = source.dynamic ? undefined : written.get(resolvePath(cwd, source.text));
+    if (text === undefined) continue;
+    if (!folder) out.push([dest, text]);
+    out.push([resolvePath(dest, source.text.replace(/[\\/]+$/, '').replace(/^.*[\\/]/, '')), text]);
+    if (use.how === 'copy') out.push([resolvePath(cwd, source.text), text]);
+  }
+  return out;
 }
 
 /**
@@ -1110,7 +1213,11 @@ function toRedirect(redir: RedirToken, scope: Scope, dialect: Dialect): Redirect
 }
 
 /** The text a heredoc or here-string feeds to the command (the last stdin redirection wins). */
-function stdinOf(redirs: readonly RedirToken[], scope: Scope): Mapped | undefined {
+function stdinOf(
+  redirs: readonly RedirToken[],
+  scope: Scope,
+  written: ReadonlyMap<string, readonly Mapped[]> | undefined,
+): Mapped | undefined {
   let text: Mapped | undefined;
   for (const redir of redirs) {
     if (redir.fd !== undefined && redir.fd !== 0) continue;
@@ -1123,8 +1230,10 @@ function stdinOf(redirs: readonly RedirToken[], scope: Scope): Mapped | undefine
       out.char('\n', Math.max(word.span[0], word.span[1] - 1));
       text = out.build(word.span[1]);
     } else if (redir.op === '<') {
-      // `bash < <(echo …)`: what the process substitution prints, when known
-      text = redir.target ? expandSingle(redir.target, scope).printed : undefined;
+      // `bash < <(echo …)`: what the process substitution prints, when known; `sh < x.sh`, the
+      // text the line wrote to x.sh
+      const word = redir.target ? expandSingle(redir.target, scope) : undefined;
+      text = word?.printed ?? (word === undefined ? undefined : writtenText(written, [word], scope.cwd));
     }
   }
   return text;

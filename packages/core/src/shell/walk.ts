@@ -35,6 +35,24 @@ export function readSubstitutions(reader: Reader, parts: readonly Part[], frame:
   }
 }
 
+/**
+ * The process substitutions `>(…)` in these parts read again, fed `text`: what the command writes
+ * to them (`… | tee >(bash)`, `echo … > >(sh)`), when the reader knows it.
+ */
+export function readFed(reader: Reader, parts: readonly Part[], frame: Frame, scope: Scope, text: Mapped): void {
+  for (let p = 0; p < parts.length; p++) {
+    const part = parts[p] as Part;
+    if (part.kind !== 'sub' || part.open !== '>(') continue;
+    const inner = innerFrame(
+      frame,
+      [...frame.via, { kind: 'process-substitution', name: '>(' }],
+      part.depth,
+      part.dialect,
+    );
+    walk(reader, part.tokens, inner, childScope(scope, false), text);
+  }
+}
+
 /** `$(…)` drops the new lines at the end of what it prints. */
 function withoutTrailingNewlines(text: Mapped): Mapped {
   let end = text.text.length;
@@ -389,11 +407,19 @@ function unfinished(reader: Reader, shape: Shape, stack: readonly Group[], token
  * commands. Nesting is kept on an explicit stack, so deep input cannot overflow the call stack.
  * Returns what the tokens print, when every pipeline's output is known (`echo a; printf b`).
  */
-function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outerScope: Scope): Mapped | undefined {
+function walk(
+  reader: Reader,
+  tokens: readonly Token[],
+  outerFrame: Frame,
+  outerScope: Scope,
+  stdin?: Mapped,
+): Mapped | undefined {
   if (tokens.length === 0 || reader.full) return undefined;
   let frame = outerFrame;
   let scope = outerScope;
   let pipe = newPipe();
+  // the first command reads what is fed to the text (`tee >(sh)`), when the reader knows it
+  pipe.stdout = stdin;
   let mode: Mode = 'command';
   let words: WordToken[] = [];
   let redirs: RedirToken[] = [];
