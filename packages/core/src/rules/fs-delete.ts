@@ -148,17 +148,26 @@ function deletedBy(effect: FileEffect, context: RuleContext): PathFacts | undefi
   return undefined;
 }
 
-/** `mv src/a.ts ~/elsewhere`: a move whose destination is outside the project takes the file out of it. */
+/**
+ * `mv src/a.ts ~/elsewhere`: a move whose destination is outside the project takes the file out of
+ * it; `mv ~/notes /dev/null`, `mv ~/Documents /tmp/x`: a move anywhere into the temp folder or a
+ * device is a delete of what it moves, wherever that was.
+ */
 function movedOut(effect: FileEffect, context: RuleContext): boolean {
-  if (effect.path.place !== 'project') return false;
+  const dest = moveDestination(effect, context);
+  if (dest === undefined) return false;
+  if (dest.place === 'temp' || dest.place === 'device') return true;
+  return effect.path.place === 'project' && dest.place !== 'project' && dest.place !== 'regenerable';
+}
+
+/** Where a move puts what it moves. */
+function moveDestination(effect: FileEffect, context: RuleContext): PathFacts | undefined {
   const step = context.step;
-  const dest =
-    step.kind === 'write'
-      ? step.toPath === undefined
-        ? undefined
-        : context.path(step.toPath)
-      : effect.invocation && context.filesOf(effect.invocation).find((f) => f.op === 'write' && f.how !== 'move')?.path;
-  return dest !== undefined && dest.place !== 'project' && dest.place !== 'regenerable';
+  return step.kind === 'write'
+    ? step.toPath === undefined
+      ? undefined
+      : context.path(step.toPath)
+    : effect.invocation && context.filesOf(effect.invocation).find((f) => f.op === 'write' && f.how !== 'move')?.path;
 }
 
 /** `> f`, `: > f`, `truncate -s 0 f`, `cp /dev/null f`, a write tool writing nothing: the file is emptied. */
