@@ -165,6 +165,11 @@ export function runSimple(
 
   if (words.length === 0) {
     for (const [name, value, dynamic] of assigned) setVar(scope, name, value, false, dynamic);
+    // `$(< x.sh)`: bash prints the file, here one the line wrote
+    const printed =
+      frame.via[frame.via.length - 1]?.kind === 'substitution' && redirs.length === 1
+        ? readIn(reader, redirs[0] as RedirToken, scope)
+        : undefined;
     // `> f` empties f, and `done < f` or `} < f` feeds f to the loop or group before it: visible
     // to rules as the no-op `:` with that redirection
     const start = redirects[0]?.span[0];
@@ -187,7 +192,7 @@ export function runSimple(
       },
       frame,
     );
-    return undefined;
+    return printed;
   }
   const stdin = heredoc ? { text: heredoc, heredoc: true } : piped ? { text: piped, heredoc: false } : undefined;
   const head = words[0] as Word;
@@ -695,6 +700,12 @@ function linesAsText(runnerArgs: readonly Word[], command: readonly Word[]): str
   return placeholder !== undefined && at > 0 && command[at + 1]?.text === placeholder
     ? programName(shell.text)
     : undefined;
+}
+
+/** The text the line wrote to the file a `<` redirection reads. */
+function readIn(reader: Reader, redir: RedirToken, scope: Scope): Mapped | undefined {
+  if (redir.op !== '<' || redir.target === undefined || (redir.fd !== undefined && redir.fd !== 0)) return undefined;
+  return writtenText(reader.written, [expandSingle(redir.target, scope)], scope.cwd);
 }
 
 /** The text the line wrote to the files these words name, one after the other; undefined unless it wrote every one. */

@@ -79,6 +79,8 @@ interface Group {
   readonly base: Base | undefined;
   /** Where a `(…)` no POSIX shell runs opens (see Reader.notRun), in the original text. */
   readonly notRun?: number;
+  /** What its pipelines print, while the reader knows all of it (`(echo …) | sh`). */
+  printed: Mapped[] | undefined;
 }
 
 /**
@@ -444,6 +446,14 @@ function walk(
     pipe.stdout = runSimple(reader, words, redirs, frame, scope, stage, pipe.stdout);
     words = [];
     redirs = [];
+    ran = true;
+  };
+  // a command ran in the pipeline being read (so what it prints counts for the group around it)
+  let ran = false;
+  const keepPrinted = (group: Group | undefined): void => {
+    if (group?.printed === undefined || !ran) return;
+    if (pipe.stdout === undefined) group.printed = undefined;
+    else group.printed.push(pipe.stdout);
   };
   // what the pipelines print, while all of it is known (no group was opened)
   let printed: Mapped[] | undefined = [];
@@ -451,6 +461,8 @@ function walk(
   const defined: FunctionDef[] = [];
   const endPipe = (): void => {
     finish();
+    keepPrinted(stack[stack.length - 1]);
+    ran = false;
     if (printed !== undefined && pipe.stages.length > 0) {
       if (pipe.stdout === undefined || stack.length > 0 || base !== undefined) printed = undefined;
       else printed.push(pipe.stdout);
@@ -471,11 +483,13 @@ function walk(
     }
     if (pipe.id < 0) pipe.id = reader.pipelines++;
     const start = spanOf(token.src, token.start, token.end)[0];
+    const out: Mapped[] = [];
     stack.push(
       notRun === undefined
-        ? { kind, start, scope, frame, pipe, mode, base }
-        : { kind, start, scope, frame, pipe, mode, base, notRun },
+        ? { kind, start, scope, frame, pipe, mode, base, printed: out }
+        : { kind, start, scope, frame, pipe, mode, base, notRun, printed: out },
     );
+    ran = false;
     base = { pipe, index: pipe.index };
     if (kind === '(') scope = childScope(scope, false);
     if (kind !== 'case')
@@ -495,11 +509,14 @@ function walk(
     }
     const group = stack.pop();
     if (!group) return;
-    // the stages after the group follow its last one
+    keepPrinted(group);
+    // the stages after the group follow its last one, and read what it prints
     const last = pipe.index;
     ({ scope, frame, pipe, base } = group);
     pipe.index = Math.max(pipe.index, last);
-    pipe.stdout = undefined;
+    pipe.stdout =
+      group.printed === undefined || group.printed.length === 0 ? undefined : joinMapped(group.printed, '\n');
+    ran = true;
     mode = kind === 'case' ? group.mode : 'command';
   };
 
