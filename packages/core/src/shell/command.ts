@@ -432,7 +432,12 @@ function command(
   if (program.pattern === true && !program.dynamic && frame.dialect === 'posix')
     return patternProgram(reader, simple, at, frame, scope, stage, options);
   let args = words.slice(at + 1);
-  const name = options.as ?? programName(program.text, options.isPackage && at === 0);
+  // `cp /bin/rm ./ls; ./ls -rf ~`: a copy of a program the line made runs that program
+  const copy =
+    reader.programs === undefined || program.dynamic || options.as !== undefined
+      ? undefined
+      : reader.programs.get(resolvePath(cwd, program.text));
+  const name = options.as ?? copy ?? programName(program.text, options.isPackage && at === 0);
   ({ cwd, cwdKnown } = ownDirectory(name, args, cwd, cwdKnown));
   // `cat > x.sh <<'EOF' … EOF; bash x.sh`: the script is the text written to it earlier in the line
   if (reader.written !== undefined) args = withWrittenScript(reader.written, name, args, cwd);
@@ -456,6 +461,7 @@ function command(
   if (program.dynamic && options.as === undefined) addOpaque(reader, 'dynamic-program', program.span, program.text);
   if (!push(reader, draft, frame)) return undefined;
   if (options.own) applyEffects(reader, name, args, scope, frame.dialect);
+  if (args.length > 1 && programEntry(name)?.files !== undefined) rememberPrograms(reader, name, args, cwd);
 
   const inner = innerFrame(frame, via, frame.depth, frame.dialect);
   let stdinUsed = false;
@@ -724,27 +730,29 @@ function writtenText(
   return out.length === 0 ? undefined : joinMapped(out, '\n');
 }
 
+/** One source of a copy, a move or a link, and the paths it lands at. */
+interface Landing {
+  readonly source: Word;
+  readonly at: readonly string[];
+  readonly moved: boolean;
+}
+
 /**
- * Where a copy or a move (by its entry's file uses: `cp`, `mv`, `install`) puts the text the line
- * wrote to its sources: the destination, and, into a folder, the file it makes there (both, when
- * the words do not say whether the destination is a folder).
+ * Where a copy, a move or a link (by its entry's file uses: `cp`, `mv`, `install`, `ln`) puts each
+ * source: the destination, and, into a folder, the file it makes there (both, when the words do
+ * not say whether the destination is a folder).
  */
-function copiedTexts(
-  written: ReadonlyMap<string, readonly Mapped[]>,
-  name: string,
-  args: readonly Word[],
-  cwd: string,
-): [string, readonly Mapped[]][] {
+function landings(name: string, args: readonly Word[], cwd: string): Landing[] {
   const entry = program(name);
-  const use = entry?.files?.find(
-    (u) => !('language' in u) && u.operands === 'sources' && (u.how === 'copy' || u.how === 'move'),
-  );
-  if (entry === undefined || use === undefined || 'language' in use) return [];
+  const uses = entry?.files;
+  const use = uses?.find((u) => !('language' in u) && u.operands === 'destination' && u.target !== undefined);
+  if (entry === undefined || use === undefined || 'language' in use || use.target === undefined) return [];
+  const moved = uses?.some((u) => !('language' in u) && u.how === 'move' && u.when === undefined) === true;
   const parsed = parseArgv(
     args.map((w) => w.text),
     readsWith(entry),
   );
-  const target = use.target === undefined ? undefined : optionsNamed(parsed, use.target)[0];
+  const target = optionsNamed(parsed, use.target)[0];
   const operands = parsed.operands.map((i) => args[i] as Word);
   const to =
     target?.valueIndex === undefined
@@ -754,15 +762,44 @@ function copiedTexts(
   if (to === undefined || sources.length === 0) return [];
   const dest = resolvePath(cwd, to);
   const folder = target !== undefined || sources.length > 1 || /[\\/]$/.test(to);
+  return sources.map((source) => {
+    const inFolder = resolvePath(dest, source.text.replace(/[\\/]+$/, '').replace(/^.*[\\/]/, ''));
+    return { source, at: folder ? [inFolder] : [dest, inFolder], moved };
+  });
+}
+
+/** Where a copy or a move puts the text the line wrote to its sources (a copy's source keeps it). */
+function copiedTexts(
+  written: ReadonlyMap<string, readonly Mapped[]>,
+  name: string,
+  args: readonly Word[],
+  cwd: string,
+): [string, readonly Mapped[]][] {
   const out: [string, readonly Mapped[]][] = [];
-  for (const source of sources) {
-    const text = source.dynamic ? undefined : written.get(resolvePath(cwd, source.text));
+  for (const { source, at, moved } of landings(name, args, cwd)) {
+    const from = resolvePath(cwd, source.text);
+    const text = source.dynamic ? undefined : written.get(from);
     if (text === undefined) continue;
-    if (!folder) out.push([dest, text]);
-    out.push([resolvePath(dest, source.text.replace(/[\\/]+$/, '').replace(/^.*[\\/]/, '')), text]);
-    if (use.how === 'copy') out.push([resolvePath(cwd, source.text), text]);
+    for (const path of at) out.push([path, text]);
+    if (!moved) out.push([from, text]);
   }
   return out;
+}
+
+/** A program's own file: in a system program folder (`/bin/rm`, `/usr/local/bin/git`). */
+const PROGRAM_FILE = /^\/(?:usr\/(?:local\/)?|opt\/homebrew\/)?s?bin\/([\w.+-]+)$/;
+
+/**
+ * `cp /bin/rm ./ls`, `ln -s "$(which git)" g`, `install $(command -v guard) /tmp/g`: a program's own
+ * file copied or linked elsewhere in the line; running the copy (`./ls -rf ~`) runs that program.
+ */
+function rememberPrograms(reader: Reader, name: string, args: readonly Word[], cwd: string): void {
+  for (const { source, at } of landings(name, args, cwd)) {
+    const found = source.dynamic ? LOCATED.exec(source.text)?.[1] : PROGRAM_FILE.exec(source.text)?.[1];
+    if (found === undefined) continue;
+    const programs = (reader.programs ??= new Map());
+    for (const path of at) if (programs.size < MAX_WRITTEN) programs.set(path, programName(found));
+  }
 }
 
 /**
