@@ -32,7 +32,7 @@ const FOLLOWED: readonly (readonly [string | Example, 'ask' | 'block', string])[
   ["echo 'rm -rf ~' > x.sh; cat x.sh | bash", 'block', 'fs.wipe'],
   ["echo 'rm -rf ~' > x.sh; bash < x.sh", 'block', 'fs.wipe'],
   ["echo 'rm -rf ~' > x.sh; source <(cat x.sh)", 'block', 'fs.wipe'],
-  ["echo 'rm -rf ~' > x.sh; bash -c \"$(< x.sh)\"", 'block', 'fs.wipe'],
+  ['echo \'rm -rf ~\' > x.sh; bash -c "$(< x.sh)"', 'block', 'fs.wipe'],
   ["echo 'git push --force origin main' > t.txt; xargs -I{} sh -c {} < t.txt", 'block', 'git.rewrite-shared-history'],
   // a file on disk printed into a shell or handed to one line by line: read like a script
   [withFiles('cat cmds.txt | sh', { 'cmds.txt': 'rm -rf ~\n' }), 'ask', 'script.contains-never'],

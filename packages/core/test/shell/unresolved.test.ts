@@ -112,7 +112,10 @@ describe('a limit of the reader never turns into an allow', () => {
     ['more commands than guard reads', `${'true; '.repeat(1200)}ls`],
     ['a line longer than guard reads', `echo ${'x'.repeat(300_000)}`],
     ['nesting deeper than guard follows', `${'( '.repeat(20)}ls${' )'.repeat(20)}`],
-    ['more aliases than guard follows', `${Array.from({ length: 70 }, (_, i) => `alias a${i}='a${i + 1}'`).join('; ')}; a0`],
+    [
+      'more aliases than guard follows',
+      `${Array.from({ length: 70 }, (_, i) => `alias a${i}='a${i + 1}'`).join('; ')}; a0`,
+    ],
   ])('%s', ([, line]) => {
     const evaluation = evaluateExample(line);
     expect(evaluation.decision).not.toBe('allow');
