@@ -153,7 +153,7 @@ function codeRunnerOf(invocations: readonly Invocation[], producer: Invocation):
 
 /**
  * The shell a runner hands what it reads to as its text (`xargs -I{} sh -c {}`, `xargs -I % bash -c '%'`):
- * the runner's placeholder (`-I R`, `--replace=R`, `-i`, parallel's `{}`) stands in the shell's text.
+ * the runner's placeholder (`-I R`, `--replace=R`, `-i`, else `{}`) starts the shell's text.
  */
 function shellFed(invocations: readonly Invocation[], runner: Invocation): Invocation | undefined {
   const argv = argvOf(runner);
@@ -162,7 +162,11 @@ function shellFed(invocations: readonly Invocation[], runner: Invocation): Invoc
     const via = inv.via[inv.via.length - 1];
     if (via?.kind !== 'runner' || via.name !== runner.name || !contains(runner.span, inv.span)) continue;
     const source = sourceOf(inv.name, inv.args);
-    if (source.kind === 'text' && (inv.args[source.at.index] ?? '').slice(source.at.offset).includes(placeholder))
+    // the line read is where the text starts: the command (`sh -c {}`, `sh -c '{} --verbose'`)
+    if (
+      source.kind === 'text' &&
+      (inv.args[source.at.index] ?? '').slice(source.at.offset).trimStart().startsWith(placeholder)
+    )
       return inv;
   }
   return undefined;

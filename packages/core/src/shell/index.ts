@@ -2,7 +2,8 @@
 //   mapped.ts      text with the original position of every character (spans survive re-reading)
 //   lexer.ts       words, operators, redirections, heredocs and substitutions, with positions
 //   walk.ts        lists, pipelines, subshells, groups and compound commands (explicit stack)
-//   command.ts     one simple command: assignments, prefixes, the invocation, what it runs in turn
+//   command.ts     one simple command: assignments, prefixes, the invocation, what it runs in turn,
+//                  and what the line writes, copies or links that a later command runs
 //   expand.ts      quote joining and variable resolution; scope.ts holds variables and the cwd
 //   prefixes.ts    sudo, env, nice, timeout, …; nested.ts: inner shells and runners
 //   inline-code.ts commands inside python -c, node -e, ruby -e, perl -e, php -r, deno eval

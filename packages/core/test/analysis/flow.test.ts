@@ -76,6 +76,8 @@ const HARMLESS: readonly (string | Example)[] = [
   withFiles('cat cmds.txt | sh', { 'cmds.txt': 'echo hello\nls\n' }),
   withFiles('xargs -I{} sh -c {} < cmds.txt', { 'cmds.txt': 'echo one\n' }),
   withFiles('cat list.txt | xargs -I{} echo {}', { 'list.txt': 'rm -rf ~\n' }),
+  // each line is a word of the shell's text, not where it starts
+  withFiles("cat list.txt | xargs -I{} sh -c 'wc -l {}'", { 'list.txt': 'rm -rf ~\n' }),
   'cp $(which node) /tmp/n && /tmp/n -v',
   'cp $(which guard) /tmp/g && /tmp/g --version',
   'cp /bin/ls ./l; ./l -la',
