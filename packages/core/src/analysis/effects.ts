@@ -220,7 +220,9 @@ export function invocationFiles(
     for (const arg of argv.operands) at(arg, 'create');
     for (const arg of argv.values('-Path')) at(arg, 'create');
   }
-  if (found !== undefined) fileUses(inv, found, words, at);
+  // `cp .zshrc ~`: the reader has already put the home folder in place of `~`
+  const home = (arg: Arg): boolean => path(arg.value, inv.cwd).isHome;
+  if (found !== undefined) fileUses(inv, found, words, at, home);
   else if (inv.name !== '' && inv.code === undefined) handedSecrets(inv, path, at);
   return files;
 }
@@ -258,13 +260,13 @@ function handedSecrets(inv: Invocation, path: PathOf, at: At): void {
  * The files an entry's own file uses name (and its subcommand's: `git clone URL DIR`), read on the
  * invocation's words: see `FileUse` in ../programs/types.ts.
  */
-function fileUses(inv: Invocation, found: Program, words: () => Argv, at: At): void {
+function fileUses(inv: Invocation, found: Program, words: () => Argv, at: At, home: (arg: Arg) => boolean): void {
   if (found.files !== undefined) {
     const uses = found.files;
     for (let u = 0; u < uses.length; u++) {
       const use = uses[u] as FileUse | FileLanguage;
       if ('language' in use) findEffects(inv, at);
-      else applyUse(inv, use, uses, words(), at);
+      else applyUse(inv, use, uses, words(), at, home);
     }
   }
   if (found.subcommands === undefined) return;
@@ -272,7 +274,8 @@ function fileUses(inv: Invocation, found: Program, words: () => Argv, at: At): v
   let spec = subcommandOf(found, argv?.name);
   while (argv !== undefined && spec !== undefined) {
     const uses = spec.files;
-    if (uses !== undefined) for (let u = 0; u < uses.length; u++) applyUse(inv, uses[u] as FileUse, uses, argv, at);
+    if (uses !== undefined)
+      for (let u = 0; u < uses.length; u++) applyUse(inv, uses[u] as FileUse, uses, argv, at, home);
     if (spec.subcommands === undefined) return;
     argv = argv.sub;
     spec = subcommandOf(spec, argv?.name);
@@ -281,7 +284,7 @@ function fileUses(inv: Invocation, found: Program, words: () => Argv, at: At): v
 
 type Uses = readonly (FileUse | FileLanguage)[];
 
-function applyUse(inv: Invocation, use: FileUse, uses: Uses, argv: Argv, at: At): void {
+function applyUse(inv: Invocation, use: FileUse, uses: Uses, argv: Argv, at: At, home: (arg: Arg) => boolean): void {
   if (use.when !== undefined && !argv.has(...use.when)) return;
   if (use.unless !== undefined && argv.has(...use.unless)) return;
   const byWords = namedBy(inv, use, uses, argv);
@@ -296,7 +299,38 @@ function applyUse(inv: Invocation, use: FileUse, uses: Uses, argv: Argv, at: At)
     // `-` is stdin or stdout, no file
     if (arg.value !== '-' && arg.value !== '') at(arg, use.op, extra);
   }
+  if (use.operands === 'destination' && use.op === 'write' && named.length === 1)
+    for (const made of madeInFolder(named[0] as Arg, use, uses, argv, home)) at(made, 'write', extra);
 }
+
+/**
+ * `cp evil.sh ~/.bashrc.d/`, `cp .zshrc ~`, `cp -t DIR a b`: a copy into a folder writes a file of
+ * each source's name there, judged as that file. Only where the words say the destination is a
+ * folder (a `-t` option, several sources, a trailing `/`, `.`, `..` or the home folder); a source
+ * with a trailing `/` (rsync's "what the folder holds") names no one file.
+ */
+function madeInFolder(dest: Arg, use: FileUse, uses: Uses, argv: Argv, home: (arg: Arg) => boolean): Arg[] {
+  if (use.target === undefined && use.remote !== true) return [];
+  const sources = byPlace('sources', use, uses, argv);
+  const folder =
+    (use.target !== undefined && argv.values(...use.target).length > 0) ||
+    sources.length > 1 ||
+    FOLDER_WORD.test(dest.value) ||
+    home(dest);
+  if (!folder) return [];
+  const out: Arg[] = [];
+  for (let i = 0; i < sources.length && i < MAX_MADE; i++) {
+    const name = /[^\\/]+$/.exec((sources[i] as Arg).value)?.[0];
+    if (name !== undefined && name !== '.' && name !== '..')
+      out.push(withValue(dest, `${dest.value.replace(/[\\/]+$/, '')}/${name}`));
+  }
+  return out;
+}
+
+/** A destination that can only be a folder: `dir/`, `.`, `..`, `~`, `$HOME` (and `${HOME}`). */
+const FOLDER_WORD = /(?:[\\/]|^\.\.?|[\\/]\.\.?|^~|^\$HOME|^\$\{HOME\})$/;
+/** Files made in a folder that are judged one by one, at most. */
+const MAX_MADE = 64;
 
 /** The words a file use names, as the files they name. */
 function namedBy(inv: Invocation, use: FileUse, uses: Uses, argv: Argv): readonly Arg[] {

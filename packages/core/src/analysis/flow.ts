@@ -5,7 +5,8 @@
  * (`docker login --password-stdin`). The shared facts behind exec.remote-code, exec.hidden,
  * env.print and the printed-login part of secrets.read.
  */
-import type { RuleContext } from '../context/types.js';
+import { argvOf } from '../context/argv.js';
+import type { FileEffect, RuleContext } from '../context/types.js';
 import { cmdletOf, isA, sourceOf } from '../programs/index.js';
 import type { Invocation, Via } from '../shell/types.js';
 import type { Span } from '../types.js';
@@ -108,6 +109,65 @@ export function outputRunAsCode(context: RuleContext, producer: Invocation): Cod
         return { runner: file.invocation, how: 'file' };
       }
     }
+  }
+  return undefined;
+}
+
+/**
+ * Files whose text the step runs as commands without naming them as a script, as `exec` effects
+ * of the program that runs them (so they are read like any script the step runs): a file printed
+ * into a shell (`cat cmds.txt | sh`, `source <(cat cmds.txt)`, `eval "$(cat cmds.txt)"`), or read by a
+ * runner that hands what it reads to a shell as its text (`xargs -I{} sh -c {} < cmds.txt`,
+ * `xargs -a cmds.txt -I % bash -c %`, `cat cmds.txt | xargs -I{} sh -c {}`).
+ */
+export function filesRunAsCode(invocations: readonly Invocation[], files: readonly FileEffect[]): FileEffect[] {
+  const out: FileEffect[] = [];
+  for (const file of files) {
+    const inv = file.invocation;
+    if (file.op !== 'read' || inv === undefined || file.path.abs === '') continue;
+    const runner = isA(inv.name, 'content-reader')
+      ? codeRunnerOf(invocations, inv)
+      : isA(inv.name, 'runner')
+        ? shellFed(invocations, inv)
+        : undefined;
+    if (runner !== undefined)
+      out.push({ op: 'exec', path: file.path, span: file.span, by: runner.name, invocation: runner });
+  }
+  return out;
+}
+
+/** What runs a content reader's output as code: a later stage of its pipeline, or the code word it is substituted into. */
+function codeRunnerOf(invocations: readonly Invocation[], producer: Invocation): Invocation | undefined {
+  for (const inv of invocations) {
+    if (inv === producer) continue;
+    if (inv.pipeline.id === producer.pipeline.id && inv.pipeline.index === producer.pipeline.index + 1) {
+      if (runsStdinAsCode(inv)) return inv;
+      const shell = shellFed(invocations, inv);
+      if (shell !== undefined) return shell;
+    }
+    if (substitutedInto(producer, inv) && codeArgumentSpans(inv).some((span) => contains(span, producer.span)))
+      return inv;
+  }
+  return undefined;
+}
+
+/**
+ * The shell a runner hands what it reads to as its text (`xargs -I{} sh -c {}`, `xargs -I % bash -c '%'`):
+ * the runner's placeholder (`-I R`, `--replace=R`, `-i`, else `{}`) starts the shell's text.
+ */
+function shellFed(invocations: readonly Invocation[], runner: Invocation): Invocation | undefined {
+  const argv = argvOf(runner);
+  const placeholder = argv.values('-I', '--replace', '-i')[0]?.value || '{}';
+  for (const inv of invocations) {
+    const via = inv.via[inv.via.length - 1];
+    if (via?.kind !== 'runner' || via.name !== runner.name || !contains(runner.span, inv.span)) continue;
+    const source = sourceOf(inv.name, inv.args);
+    // the line read is where the text starts: the command (`sh -c {}`, `sh -c '{} --verbose'`)
+    if (
+      source.kind === 'text' &&
+      (inv.args[source.at.index] ?? '').slice(source.at.offset).trimStart().startsWith(placeholder)
+    )
+      return inv;
   }
   return undefined;
 }

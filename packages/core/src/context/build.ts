@@ -6,6 +6,7 @@
  */
 import { looseEffects } from '../analysis/loose.js';
 import { listedBy, stepEffects } from '../analysis/effects.js';
+import { filesRunAsCode } from '../analysis/flow.js';
 import type { KeyHit } from '../facts/keys.js';
 import { findKeys } from '../facts/keys.js';
 import type { PathContext, PathFacts } from '../facts/paths.js';
@@ -211,7 +212,11 @@ class StepContext implements RuleContext {
     const path = pathsOf(pathContext);
     const invocations = read?.invocations ?? NONE;
     const argv = readingsOf();
-    const { files, net } = stepEffects(step, text, invocations, path, argv);
+    const effects = stepEffects(step, text, invocations, path, argv);
+    const net = effects.net;
+    // files whose text runs as commands (`cat cmds.txt | sh`): run like scripts
+    const files =
+      step.kind === 'shell' ? [...effects.files, ...filesRunAsCode(invocations, effects.files)] : effects.files;
     const args = step.kind === 'mcp' || step.kind === 'other' ? step.args : step.otherArgs;
     const loose = args === undefined ? undefined : looseEffects(step, args, text, path);
     this.text = text;

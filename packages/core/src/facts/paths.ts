@@ -948,9 +948,11 @@ function isPersistence(n: Names): boolean {
   // every folder below asked about starts with one of these three (most paths skip them all)
   if (
     homeRel !== undefined &&
-    (homeRel.length === 1 || top === '.config' || top === 'Library' || top === 'Documents')
+    (homeRel.length === 1 || top === '.config' || top === 'Library' || top === 'Documents' || top === '.bashrc.d')
   ) {
     if (homeRel.length === 1 && SHELL_STARTUP.has(name)) return true;
+    // the folder whose scripts ~/.bashrc sources on some systems (Fedora's)
+    if (top === '.bashrc.d') return true;
     if (
       startsWith(homeRel, '.config', 'fish', 'config.fish') ||
       startsWith(homeRel, '.config', 'fish', 'conf.d') ||

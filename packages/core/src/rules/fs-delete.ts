@@ -148,17 +148,31 @@ function deletedBy(effect: FileEffect, context: RuleContext): PathFacts | undefi
   return undefined;
 }
 
-/** `mv src/a.ts ~/elsewhere`: a move whose destination is outside the project takes the file out of it. */
+/**
+ * `mv src/a.ts ~/elsewhere`: a move whose destination is outside the project takes the file out of
+ * it; `mv ~/notes /dev/null`, `mv ~/Documents /tmp/x`: a move anywhere into the temp folder or a
+ * device is a delete of what it moves, wherever that was.
+ */
 function movedOut(effect: FileEffect, context: RuleContext): boolean {
-  if (effect.path.place !== 'project') return false;
+  const dest = moveDestinations(effect, context);
+  if (dest.length === 0) return false;
+  // `mv -t /tmp ~/Documents`: into the temp folder itself, judged by the file the move makes there
+  if (dest.some((d) => d.place === 'temp' || d.place === 'device')) return true;
+  const to = dest[0] as PathFacts;
+  return effect.path.place === 'project' && to.place !== 'project' && to.place !== 'regenerable';
+}
+
+/** Where a move puts what it moves: the destination, then the files it makes in it when it is a folder. */
+function moveDestinations(effect: FileEffect, context: RuleContext): PathFacts[] {
   const step = context.step;
-  const dest =
-    step.kind === 'write'
-      ? step.toPath === undefined
-        ? undefined
-        : context.path(step.toPath)
-      : effect.invocation && context.filesOf(effect.invocation).find((f) => f.op === 'write' && f.how !== 'move')?.path;
-  return dest !== undefined && dest.place !== 'project' && dest.place !== 'regenerable';
+  if (step.kind === 'write') return step.toPath === undefined ? [] : [context.path(step.toPath)];
+  const inv = effect.invocation;
+  return inv === undefined
+    ? []
+    : context
+        .filesOf(inv)
+        .filter((f) => f.op === 'write' && f.how !== 'move')
+        .map((f) => f.path);
 }
 
 /** `> f`, `: > f`, `truncate -s 0 f`, `cp /dev/null f`, a write tool writing nothing: the file is emptied. */

@@ -106,8 +106,9 @@ function wipes(effect: FileEffect, shell: boolean): boolean {
   if (effect.op === 'write') return path.place === 'device' && (DISK.test(path.abs) || WINDOWS_DISK.test(path.raw));
   if (effect.op !== 'delete') return false;
   if (isA(effect.by, 'shredder') && path.place === 'device') return true;
-  // a shell `rm` without -r cannot take a folder; a write tool's delete takes whatever it is given
-  const whole = effect.how === 'recursive' || !shell;
+  // a shell `rm` without -r cannot take a folder; a write tool's delete takes whatever it is given,
+  // and a move takes a folder with all it holds (`mv ~ /tmp/x`)
+  const whole = effect.how === 'recursive' || effect.how === 'move' || !shell;
   if (!whole) return false;
   if (path.isRoot || path.isHome || path.place === 'root') return true;
   // SPEC 4.3: a target that stays unresolved is judged as its worst case, which for `rm -rf $X`

@@ -32,6 +32,8 @@ function reasonOf(part: Opaque): string {
       return `guard could not read this command: a quote opens and never closes, so it cannot tell where the words end or what would run; close the quote or ${SPLIT}.`;
     case 'unterminated-substitution':
       return `guard could not read this command: a substitution ($(…), backticks or \${…}) opens and never closes, so it cannot tell what would run; close it or ${SPLIT}.`;
+    case 'unfinished':
+      return `guard could not read this command: it is unfinished (${detail || 'a part left open'}), so a shell would reject it or wait for the rest, and guard cannot tell what was meant to run; finish it or ${SPLIT}.`;
     case 'unterminated-heredoc':
       return `guard could not read this command: a heredoc's end marker never comes, so it cannot tell where the text ends and the commands start again; end the heredoc or ${SPLIT}.`;
     case 'too-deep':

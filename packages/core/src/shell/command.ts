@@ -48,7 +48,7 @@ import {
 import type { FunctionDef, LoopValues, Scope } from './scope.js';
 import type { Part, RedirToken, Token, WordToken } from './tokens.js';
 import type { Redirect, Via } from './types.js';
-import { readBody, readSource, readRedirSubstitutions, readSubstitutions } from './walk.js';
+import { readBody, readFed, readSource, readRedirSubstitutions, readSubstitutions } from './walk.js';
 import { lex } from './lexer.js';
 import { plainText } from './tokens.js';
 
@@ -166,10 +166,15 @@ export function runSimple(
   const loopName = seen.name;
   const loop = seen.loop;
   const redirects = redirs.map((redir) => toRedirect(redir, scope, frame.dialect));
-  const heredoc = stdinOf(redirs, scope);
+  const heredoc = stdinOf(redirs, scope, reader.written);
 
   if (words.length === 0) {
     for (const [name, value, dynamic] of assigned) setVar(scope, name, value, false, dynamic);
+    // `$(< x.sh)`: bash prints the file, here one the line wrote
+    const printed =
+      frame.via[frame.via.length - 1]?.kind === 'substitution' && redirs.length === 1
+        ? readIn(reader, redirs[0] as RedirToken, scope)
+        : undefined;
     // `> f` empties f, and `done < f` or `} < f` feeds f to the loop or group before it: visible
     // to rules as the no-op `:` with that redirection
     const start = redirects[0]?.span[0];
@@ -192,7 +197,7 @@ export function runSimple(
       },
       frame,
     );
-    return undefined;
+    return printed;
   }
   const stdin = heredoc ? { text: heredoc, heredoc: true } : piped ? { text: piped, heredoc: false } : undefined;
   const head = words[0] as Word;
@@ -219,7 +224,7 @@ export function runSimple(
     }
     return outs.length === passes.length ? joinMapped(outs, '\n') : undefined;
   }
-  return command(
+  const stdout = command(
     reader,
     envMaps === undefined
       ? { words, env, redirects, stdin, end: last }
@@ -229,6 +234,15 @@ export function runSimple(
     stage,
     { own: true, isPackage: false },
   );
+  // `… | tee >(sh)`: tee writes its input there; `echo … > >(sh)`: the output goes there
+  if (stdin !== undefined && head.text === 'tee')
+    for (let t = first + 1; t < tokens.length; t++)
+      readFed(reader, (tokens[t] as WordToken).parts, frame, scope, stdin.text);
+  if (stdout !== undefined)
+    for (const redir of redirs)
+      if (redir.target !== undefined && (redir.fd === undefined || redir.fd === 1) && redir.op.startsWith('>'))
+        readFed(reader, redir.target.parts, frame, scope, stdout);
+  return stdout;
 }
 
 const NONE: readonly string[] = [];
@@ -357,6 +371,9 @@ function changesWhatFollows(words: readonly Word[]): boolean {
   return EFFECTS.has(name) || cmdletWith(name, 'location-changer') || program(name)?.cwd !== undefined;
 }
 
+/** A substitution that asks the shell where a program is (`$(which rm)`, `` `command -v git` ``): that name. */
+const LOCATED = /^(?:\$\(|`)\s*(?:command\s+-v|which|type\s+-[pP]|whence\s+-p)\s+([A-Za-z0-9_][\w.+-]*)\s*(?:\)|`)$/;
+
 interface CommandOptions {
   /** The command belongs to this scope (not run by a runner), so `cd`, `export`, … change it. */
   readonly own: boolean;
@@ -413,10 +430,19 @@ function command(
     at = match.next;
   }
   const program = words[at] as Word;
+  // `$(which rm) -rf …`, `"$(command -v git)" push`: the program found under that name
+  const located = program.dynamic && options.as === undefined ? LOCATED.exec(program.text)?.[1] : undefined;
+  if (located !== undefined)
+    return command(reader, simple, frame, scope, stage, { ...options, as: programName(located) });
   if (program.pattern === true && !program.dynamic && frame.dialect === 'posix')
     return patternProgram(reader, simple, at, frame, scope, stage, options);
   let args = words.slice(at + 1);
-  const name = options.as ?? programName(program.text, options.isPackage && at === 0);
+  // `cp /bin/rm ./ls; ./ls -rf ~`: a copy of a program the line made runs that program
+  const copy =
+    reader.programs === undefined || program.dynamic || options.as !== undefined
+      ? undefined
+      : reader.programs.get(resolvePath(cwd, program.text));
+  const name = options.as ?? copy ?? programName(program.text, options.isPackage && at === 0);
   ({ cwd, cwdKnown } = ownDirectory(name, args, cwd, cwdKnown));
   // `cat > x.sh <<'EOF' … EOF; bash x.sh`: the script is the text written to it earlier in the line
   if (reader.written !== undefined) args = withWrittenScript(reader.written, name, args, cwd);
@@ -437,9 +463,10 @@ function command(
     prefixes,
     pipeline: stage,
   };
-  if (program.dynamic) addOpaque(reader, 'dynamic-program', program.span, program.text);
+  if (program.dynamic && options.as === undefined) addOpaque(reader, 'dynamic-program', program.span, program.text);
   if (!push(reader, draft, frame)) return undefined;
   if (options.own) applyEffects(reader, name, args, scope, frame.dialect);
+  if (args.length > 1 && programEntry(name)?.files !== undefined) rememberPrograms(reader, name, args, cwd);
 
   const inner = innerFrame(frame, via, frame.depth, frame.dialect);
   let stdinUsed = false;
@@ -500,6 +527,11 @@ function command(
         stage,
         { own: false, isPackage: nested.isPackage ?? false },
       );
+      // `… | xargs -I{} sh -c {}`: each line it reads is the shell's text, when the reader knows them
+      const fed = simple.stdin === undefined ? undefined : linesAsText(args, slice);
+      const shell = fed === undefined ? undefined : enter(reader, runner, { kind: 'shell-c', name: fed }, draft.span);
+      if (shell !== undefined && simple.stdin !== undefined)
+        readSource(reader, simple.stdin.text, shell, childScope(scope, true, cwd, cwdKnown));
       continue;
     }
     let text = nested.kind === 'text' ? nested.text : simple.stdin?.text;
@@ -540,7 +572,8 @@ function command(
     const innerScope =
       nested.remoteHost !== undefined ? remoteScope(scope.printed) : childScope(scope, true, cwd, cwdKnown);
     for (const [key, value] of Object.entries(env)) setVar(innerScope, key, value, true);
-    if (nested.kind === 'text' && nested.positional !== undefined)
+    // `sh -c "$1" _ x`: the outer shell fills in "$1" (unknown here), not the inner one
+    if (nested.kind === 'text' && nested.positional !== undefined && args[nested.positional - 1]?.dynamic !== true)
       setPositional(
         innerScope,
         args.slice(nested.positional + 1).map((w) => w.text),
@@ -586,7 +619,10 @@ function command(
     readCode(reader, source.language, code, inner, withCwd(scope, cwd, cwdKnown), stage, name, draft.span);
   }
   if (simple.stdin?.heredoc && !stdinUsed) draft.stdinText = simple.stdin.text.text;
-  const stdout = printedBy(name, args, simple.stdin);
+  // `cat x.sh`, where the line wrote x.sh: that text
+  const stdout =
+    printedBy(name, args, simple.stdin) ??
+    (name === 'cat' && args.length > 0 ? writtenText(reader.written, args, cwd) : undefined);
   // most commands write no file and run in a line that wrote none: nothing to remember or forget
   if (simple.redirects.length > 0 || name === 'tee' || (reader.written !== undefined && reader.written.size > 0))
     rememberWrites(reader, name, args, simple, stdout, cwd);
@@ -627,6 +663,9 @@ function rememberWrites(
     else if (append && before !== undefined) before.push(text);
     else if (before !== undefined || written.size < MAX_WRITTEN) written.set(path, [text]);
   };
+  // `cp x.sh y.sh`, `mv x.sh /tmp/`: the text goes where the copy lands (and stays, for a copy)
+  const copies =
+    reader.written !== undefined && reader.written.size > 0 ? copiedTexts(reader.written, name, args, cwd) : [];
   // `cp other.sh x.sh`, `curl -o x.sh …`, `sed -i … x.sh`: another text may be in it now
   if (
     reader.written !== undefined &&
@@ -636,6 +675,7 @@ function rememberWrites(
   )
     for (const word of args)
       if (!word.dynamic) reader.written.delete(resolvePath(cwd, word.text.replace(/^-[^=]*=/, '')));
+  for (const [path, text] of copies) put(path, joinMapped(text, '\n'), false);
   for (const redirect of simple.redirects)
     if (redirect.write && (redirect.fd === undefined || redirect.fd === 1))
       put(redirect.target, stdout, redirect.append);
@@ -645,6 +685,125 @@ function rememberWrites(
       if (!word.text.startsWith('-') || word.text === '-') {
         if (word.text !== '-') put(word.text, word.dynamic ? undefined : simple.stdin?.text, append);
       }
+  }
+}
+
+/**
+ * The shell a runner hands each line it reads to as the whole text (`xargs -I{} sh -c {}`,
+ * `xargs -I % bash -c '%'`): its name, when the runner's placeholder (`-I R`, `--replace=R`, `-i`)
+ * is the shell's text.
+ */
+function linesAsText(runnerArgs: readonly Word[], command: readonly Word[]): string | undefined {
+  const shell = command[0];
+  if (shell === undefined || shell.dynamic || programEntry(programName(shell.text))?.source !== 'shell')
+    return undefined;
+  let placeholder: string | undefined;
+  for (let i = 0; i < runnerArgs.length; i++) {
+    const text = (runnerArgs[i] as Word).text;
+    if (text === '-I' || text === '--replace') placeholder = runnerArgs[i + 1]?.text;
+    else if (/^-I./.test(text)) placeholder = text.slice(2);
+    else if (/^(?:--replace|-i)=?$/.test(text)) placeholder = '{}';
+    else if (text.startsWith('--replace=') || text.startsWith('-i'))
+      placeholder = text.slice(text.indexOf('=') + 1) || '{}';
+    if (placeholder !== undefined) break;
+  }
+  const at = command.findIndex((w) => w.text === '-c');
+  return placeholder !== undefined && at > 0 && command[at + 1]?.text === placeholder
+    ? programName(shell.text)
+    : undefined;
+}
+
+/** The text the line wrote to the file a `<` redirection reads. */
+function readIn(reader: Reader, redir: RedirToken, scope: Scope): Mapped | undefined {
+  if (redir.op !== '<' || redir.target === undefined || (redir.fd !== undefined && redir.fd !== 0)) return undefined;
+  return writtenText(reader.written, [expandSingle(redir.target, scope)], scope.cwd);
+}
+
+/** The text the line wrote to the files these words name, one after the other; undefined unless it wrote every one. */
+function writtenText(
+  written: ReadonlyMap<string, readonly Mapped[]> | undefined,
+  words: readonly Word[],
+  cwd: string,
+): Mapped | undefined {
+  if (written === undefined || written.size === 0) return undefined;
+  const out: Mapped[] = [];
+  for (const word of words) {
+    const text = word.dynamic || word.text.startsWith('-') ? undefined : written.get(resolvePath(cwd, word.text));
+    if (text === undefined) return undefined;
+    out.push(...text);
+  }
+  return out.length === 0 ? undefined : joinMapped(out, '\n');
+}
+
+/** One source of a copy, a move or a link, and the paths it lands at. */
+interface Landing {
+  readonly source: Word;
+  readonly at: readonly string[];
+  readonly moved: boolean;
+}
+
+/**
+ * Where a copy, a move or a link (by its entry's file uses: `cp`, `mv`, `install`, `ln`) puts each
+ * source: the destination, and, into a folder, the file it makes there (both, when the words do
+ * not say whether the destination is a folder).
+ */
+function landings(name: string, args: readonly Word[], cwd: string): Landing[] {
+  const entry = program(name);
+  const uses = entry?.files;
+  const use = uses?.find((u) => !('language' in u) && u.operands === 'destination' && u.target !== undefined);
+  if (entry === undefined || use === undefined || 'language' in use || use.target === undefined) return [];
+  const moved = uses?.some((u) => !('language' in u) && u.how === 'move' && u.when === undefined) === true;
+  const parsed = parseArgv(
+    args.map((w) => w.text),
+    readsWith(entry),
+  );
+  const target = optionsNamed(parsed, use.target)[0];
+  const operands = parsed.operands.map((i) => args[i] as Word);
+  const to =
+    target?.valueIndex === undefined
+      ? operands[operands.length - 1]?.text
+      : args[target.valueIndex]?.text.slice(target.valueOffset ?? 0);
+  const sources = target === undefined ? operands.slice(0, -1) : operands;
+  if (to === undefined || sources.length === 0) return [];
+  const dest = resolvePath(cwd, to);
+  const folder = target !== undefined || sources.length > 1 || /[\\/]$/.test(to);
+  return sources.map((source) => {
+    const inFolder = resolvePath(dest, source.text.replace(/[\\/]+$/, '').replace(/^.*[\\/]/, ''));
+    return { source, at: folder ? [inFolder] : [dest, inFolder], moved };
+  });
+}
+
+/** Where a copy or a move puts the text the line wrote to its sources (a copy's source keeps it). */
+function copiedTexts(
+  written: ReadonlyMap<string, readonly Mapped[]>,
+  name: string,
+  args: readonly Word[],
+  cwd: string,
+): [string, readonly Mapped[]][] {
+  const out: [string, readonly Mapped[]][] = [];
+  for (const { source, at, moved } of landings(name, args, cwd)) {
+    const from = resolvePath(cwd, source.text);
+    const text = source.dynamic ? undefined : written.get(from);
+    if (text === undefined) continue;
+    for (const path of at) out.push([path, text]);
+    if (!moved) out.push([from, text]);
+  }
+  return out;
+}
+
+/** A program's own file: in a system program folder (`/bin/rm`, `/usr/local/bin/git`). */
+const PROGRAM_FILE = /^\/(?:usr\/(?:local\/)?|opt\/homebrew\/)?s?bin\/([\w.+-]+)$/;
+
+/**
+ * `cp /bin/rm ./ls`, `ln -s "$(which git)" g`, `install $(command -v guard) /tmp/g`: a program's own
+ * file copied or linked elsewhere in the line; running the copy (`./ls -rf ~`) runs that program.
+ */
+function rememberPrograms(reader: Reader, name: string, args: readonly Word[], cwd: string): void {
+  for (const { source, at } of landings(name, args, cwd)) {
+    const found = source.dynamic ? LOCATED.exec(source.text)?.[1] : PROGRAM_FILE.exec(source.text)?.[1];
+    if (found === undefined) continue;
+    const programs = (reader.programs ??= new Map());
+    for (const path of at) if (programs.size < MAX_WRITTEN) programs.set(path, programName(found));
   }
 }
 
@@ -1079,7 +1238,11 @@ function toRedirect(redir: RedirToken, scope: Scope, dialect: Dialect): Redirect
 }
 
 /** The text a heredoc or here-string feeds to the command (the last stdin redirection wins). */
-function stdinOf(redirs: readonly RedirToken[], scope: Scope): Mapped | undefined {
+function stdinOf(
+  redirs: readonly RedirToken[],
+  scope: Scope,
+  written: ReadonlyMap<string, readonly Mapped[]> | undefined,
+): Mapped | undefined {
   let text: Mapped | undefined;
   for (const redir of redirs) {
     if (redir.fd !== undefined && redir.fd !== 0) continue;
@@ -1092,8 +1255,10 @@ function stdinOf(redirs: readonly RedirToken[], scope: Scope): Mapped | undefine
       out.char('\n', Math.max(word.span[0], word.span[1] - 1));
       text = out.build(word.span[1]);
     } else if (redir.op === '<') {
-      // `bash < <(echo …)`: what the process substitution prints, when known
-      text = redir.target ? expandSingle(redir.target, scope).printed : undefined;
+      // `bash < <(echo …)`: what the process substitution prints, when known; `sh < x.sh`, the
+      // text the line wrote to x.sh
+      const word = redir.target ? expandSingle(redir.target, scope) : undefined;
+      text = word?.printed ?? (word === undefined ? undefined : writtenText(written, [word], scope.cwd));
     }
   }
   return text;
@@ -1139,7 +1304,43 @@ const EFFECTS = new Set([
   'mapfile',
   'readarray',
   'set',
+  'hash',
 ]);
+
+/**
+ * The names `hash` binds to a file, with the file's word as the alias text it amounts to: quoted
+ * when the reader knows it (`hash -p '/bin/rm' ls`), as written when it does not (`$TOOL`).
+ */
+function hashedPaths(args: readonly Word[]): [string, Mapped][] {
+  const out: [string, Mapped][] = [];
+  const at = args.findIndex((w) => w.text === '-p');
+  const file = at < 0 ? undefined : args[at + 1];
+  const name = /^[\w.+-]+$/;
+  const asWritten = (word: Word, from: number): Mapped =>
+    word.dynamic
+      ? sliceMapped(word.map, from, word.text.length)
+      : quotedText(sliceMapped(word.map, from, word.text.length));
+  if (file !== undefined)
+    for (const word of args.slice(at + 2)) if (name.test(word.text)) out.push([word.text, asWritten(file, 0)]);
+  for (const word of args) {
+    const eq = word.text.indexOf('=');
+    if (eq > 0 && name.test(word.text.slice(0, eq))) out.push([word.text.slice(0, eq), asWritten(word, eq + 1)]);
+  }
+  return out;
+}
+
+/** The text in single quotes (`'` inside written as `'\''`), each character where it stood. */
+function quotedText(text: Mapped): Mapped {
+  const b = mappedBuilder();
+  const start = text.at(0);
+  b.char("'", start);
+  for (let i = 0; i < text.text.length; i++) {
+    if (text.text[i] === "'") b.spread("'\\''", text.at(i), text.at(i));
+    else b.piece(text, i, i + 1);
+  }
+  b.char("'", text.at(Math.max(0, text.text.length - 1)));
+  return b.build(text.at(text.text.length));
+}
 
 /** What `cd`, `pushd`, `export`, `unset`, … change for the commands after them. */
 function applyEffects(reader: Reader, name: string, args: readonly Word[], scope: Scope, dialect: Dialect): void {
@@ -1186,13 +1387,17 @@ function applyEffects(reader: Reader, name: string, args: readonly Word[], scope
     case 'local':
     case 'readonly': {
       const exported = name === 'export' || texts.some((t) => /^-[a-zA-Z]*x/.test(t));
+      // `declare -n ref=name`: `$ref` is whatever `name` holds when it is used, which may change
+      // after this: unknown
+      const reference = name !== 'export' && texts.some((t) => /^-[a-zA-Z]*n/.test(t));
       for (const word of args) {
         const text = word.text;
         if (text.startsWith('-')) continue;
         const eq = text.indexOf('=');
         const key = eq < 0 ? text : text.slice(0, eq).replace(/\+$/, '');
         if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) continue;
-        if (eq >= 0) setVar(scope, key, text.slice(eq + 1), exported, word.dynamic);
+        if (reference) setVar(scope, key, undefined, exported);
+        else if (eq >= 0) setVar(scope, key, text.slice(eq + 1), exported, word.dynamic);
         else if (exported) exportVar(scope, key);
       }
       return;
@@ -1208,10 +1413,20 @@ function applyEffects(reader: Reader, name: string, args: readonly Word[], scope
       return;
     case 'alias':
       if (dialect !== 'posix') return;
+      // a value the reader does not know keeps its variables and substitutions as written, so
+      // the command that uses the alias is read as one whose program is unknown
       for (const word of args) {
         const eq = word.text.indexOf('=');
-        if (eq <= 0 || word.dynamic) continue;
+        if (eq <= 0) continue;
         setAlias(scope, word.text.slice(0, eq), sliceMapped(word.map, eq + 1, word.text.length));
+        reader.named++;
+      }
+      return;
+    case 'hash':
+      // `hash -p /bin/rm ls` (bash), `hash ls=/bin/rm` (zsh): `ls` then runs that file
+      if (dialect !== 'posix') return;
+      for (const [key, file] of hashedPaths(args)) {
+        setAlias(scope, key, file);
         reader.named++;
       }
       return;

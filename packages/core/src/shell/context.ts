@@ -64,6 +64,11 @@ export interface Reader {
    * their path: a later command in the line that runs one of them (`bash x.sh`, `./x.sh`) runs that text.
    */
   written: Map<string, Mapped[]> | undefined;
+  /**
+   * Copies of a program's own file the line made (`cp /bin/rm ./ls`, `ln -s "$(which guard)" g`), by
+   * their path: running one runs that program, named here.
+   */
+  programs: Map<string, string> | undefined;
 }
 
 /** Where a piece of text is being read: how it was reached and how deep. */
@@ -104,6 +109,7 @@ export function newReader(line: string, options: ReadOptions): Reader {
     gitConfig: undefined,
     notRun: undefined,
     written: undefined,
+    programs: undefined,
   };
 }
 

@@ -2,7 +2,8 @@
 //   mapped.ts      text with the original position of every character (spans survive re-reading)
 //   lexer.ts       words, operators, redirections, heredocs and substitutions, with positions
 //   walk.ts        lists, pipelines, subshells, groups and compound commands (explicit stack)
-//   command.ts     one simple command: assignments, prefixes, the invocation, what it runs in turn
+//   command.ts     one simple command: assignments, prefixes, the invocation, what it runs in turn,
+//                  and what the line writes, copies or links that a later command runs
 //   expand.ts      quote joining and variable resolution; scope.ts holds variables and the cwd
 //   prefixes.ts    sudo, env, nice, timeout, …; nested.ts: inner shells and runners
 //   inline-code.ts commands inside python -c, node -e, ruby -e, perl -e, php -r, deno eval
@@ -190,7 +191,9 @@ function windowsReading(posix: ReadResult, notRun: readonly Span[] | undefined, 
     cut = Math.min(cut, posix.line.lastIndexOf('\n', o.span[0]) + 1);
   }
   const runs = (inv: Invocation): boolean => inv.span[0] < cut && (notRun === undefined || !within(inv.span, notRun));
-  const readable = (o: Opaque): boolean => o.span[0] < cut && (notRun === undefined || !within(o.span, notRun));
+  // what a POSIX shell would find unfinished (`if (…) { … }` has no `then … fi`) is PowerShell's grammar
+  const readable = (o: Opaque): boolean =>
+    o.reason !== 'unfinished' && o.span[0] < cut && (notRun === undefined || !within(o.span, notRun));
   const a = posix.invocations.filter((inv) => !variable(inv) && !DOTNET_MEMBER.test(inv.program) && runs(inv));
   const b = other.invocations.filter((inv) => !variable(inv));
   // each POSIX program, in order, matched to the next Windows one of the same name

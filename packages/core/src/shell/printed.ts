@@ -38,7 +38,8 @@ export function printedBy(
   if (name === 'echo') return echoed(args);
   if (name === 'printf') return printfOutput(args);
   if (name === 'join-path') return joinedPath(args);
-  if (name === 'cat' && args.every((w) => w.text === '-') && stdin?.heredoc === true) return stdin.text;
+  // `cat` and `tee` pass on what they are fed (`… | tee x.sh | sh`, `… | cat | bash`)
+  if ((name === 'cat' && args.every((w) => w.text === '-')) || name === 'tee') return stdin?.text;
   if (stdin === undefined || stdin.text.text.length > MAX_FED) return undefined;
   const fed = stdin.text;
   const out = recoded(name, args, fed.text);

@@ -98,6 +98,7 @@ export interface Opaque {
     | 'too-many-stages'
     | 'dynamic-program' // the program name itself comes from an unresolved variable or substitution
     | 'dotnet-call' // a PowerShell call of a .NET method the reader does not know to be harmless
+    | 'unfinished' // a compound command left open, a closer with nothing open, `&&` or `|` with nothing after
     | 'unreadable';
   readonly span: Span;
   readonly detail?: string;

@@ -2,6 +2,7 @@ import { powershellList, runSimple } from './command.js';
 import { addOpaque, innerFrame, LIMITS } from './context.js';
 import type { Frame, Reader } from './context.js';
 import type { Via } from './types.js';
+import type { Span } from '../types.js';
 import type { Mapped } from './mapped.js';
 import { lex } from './lexer.js';
 import { joinMapped, sliceMapped, spanEnd, spanOf } from './mapped.js';
@@ -34,6 +35,24 @@ export function readSubstitutions(reader: Reader, parts: readonly Part[], frame:
   }
 }
 
+/**
+ * The process substitutions `>(…)` in these parts read again, fed `text`: what the command writes
+ * to them (`… | tee >(bash)`, `echo … > >(sh)`), when the reader knows it.
+ */
+export function readFed(reader: Reader, parts: readonly Part[], frame: Frame, scope: Scope, text: Mapped): void {
+  for (let p = 0; p < parts.length; p++) {
+    const part = parts[p] as Part;
+    if (part.kind !== 'sub' || part.open !== '>(') continue;
+    const inner = innerFrame(
+      frame,
+      [...frame.via, { kind: 'process-substitution', name: '>(' }],
+      part.depth,
+      part.dialect,
+    );
+    walk(reader, part.tokens, inner, childScope(scope, false), text);
+  }
+}
+
 /** `$(…)` drops the new lines at the end of what it prints. */
 function withoutTrailingNewlines(text: Mapped): Mapped {
   let end = text.text.length;
@@ -51,6 +70,8 @@ type Mode = 'command' | 'list' | 'case-word' | 'pattern' | 'test' | 'name';
 
 interface Group {
   readonly kind: '(' | '{' | 'case';
+  /** Where it opens, in the original text. */
+  readonly start: number;
   readonly scope: Scope;
   readonly frame: Frame;
   readonly pipe: Pipe;
@@ -58,6 +79,8 @@ interface Group {
   readonly base: Base | undefined;
   /** Where a `(…)` no POSIX shell runs opens (see Reader.notRun), in the original text. */
   readonly notRun?: number;
+  /** What its pipelines print, while the reader knows all of it (`(echo …) | sh`). */
+  printed: Mapped[] | undefined;
 }
 
 /**
@@ -309,16 +332,96 @@ export function qualifierCode(q: string): [number, number][] | undefined {
 /** Words that are shell structure in command position, not programs. */
 const STRUCTURE = new Set(['if', 'then', 'elif', 'else', 'fi', 'do', 'done', 'while', 'until', '!', 'coproc']);
 
+/** Operators after which a POSIX shell needs another command. */
+const AND_OR = new Set(['&&', '||', '|', '|&']);
+const CLOSERS: Readonly<Record<Group['kind'], string>> = { '(': 'a `)`', '{': 'a `}`', case: 'an `esac`' };
+const OPENERS: Readonly<Record<Group['kind'], string>> = { '(': 'a `(`', '{': 'a `{`', case: 'a `case`' };
+
+/**
+ * The compound commands a text opens and closes, as far as a POSIX shell needs them closed:
+ * `then … fi` and `do … done` counted (PowerShell's `if (…) {…}` and `do {…}` have no `then` and
+ * no `done`, and such lines are read both ways: see ../shell/index.ts), a closer with nothing open,
+ * and an operator left with nothing after it.
+ */
+interface Shape {
+  ifs: number;
+  loops: number;
+  /** The first `then` or `do` whose `fi` or `done` has not come. */
+  open: Token | undefined;
+  /** The first closer with nothing open (`fi`, `done`, `)`, `}`, `esac`), as the reason names it. */
+  stray: string | undefined;
+  /** `&&`, `||` or `|` with no command after it yet. */
+  after: Token | undefined;
+}
+
+const newShape = (): Shape => ({ ifs: 0, loops: 0, open: undefined, stray: undefined, after: undefined });
+
+function keyword(shape: Shape, text: string, token: Token): void {
+  if (text === 'then' || text === 'do') {
+    if (text === 'then') shape.ifs++;
+    else shape.loops++;
+    shape.open ??= token;
+  } else if (text === 'elif') {
+    // its own `then` follows: one `fi` ends them all
+    shape.ifs--;
+  } else if (text === 'fi' || text === 'done') {
+    const left = text === 'fi' ? --shape.ifs : --shape.loops;
+    if (left < 0) shape.stray ??= `a \`${text}\``;
+    if (shape.ifs <= 0 && shape.loops <= 0) shape.open = undefined;
+  }
+}
+
+/**
+ * A text a POSIX shell would reject, or wait for more of: it runs none of it. guard cannot tell
+ * what was meant (a line cut short, or the rest sent apart), so the part is reported unread.
+ */
+function unfinished(reader: Reader, shape: Shape, stack: readonly Group[], tokens: readonly Token[]): void {
+  const last = tokens[tokens.length - 1] as Token;
+  const end = spanEnd(last.src, last.start, last.end);
+  const at = (token: Token): Span => [spanOf(token.src, token.start, token.end)[0], end];
+  // zsh and PowerShell close a `{` with a `}` written where bash takes it for a word (`{ ls }`)
+  const closedElsewhere = (g: Group): boolean =>
+    g.kind === '{' &&
+    tokens.some((t) => t.kind === 'word' && plainText(t) === '}' && spanOf(t.src, t.start, t.end)[0] > g.start);
+  const group = stack.find((g) => !closedElsewhere(g));
+  if (shape.after !== undefined)
+    addOpaque(
+      reader,
+      'unfinished',
+      at(shape.after),
+      `\`${(shape.after as { op: string }).op}\` with no command after it`,
+    );
+  else if (shape.stray !== undefined)
+    addOpaque(reader, 'unfinished', at(tokens[0] as Token), `${shape.stray} with nothing open`);
+  else if (group !== undefined)
+    addOpaque(reader, 'unfinished', [group.start, end], `${OPENERS[group.kind]} that is never closed`);
+  else if (shape.open !== undefined && (shape.ifs > 0 || shape.loops > 0))
+    addOpaque(
+      reader,
+      'unfinished',
+      at(shape.open),
+      shape.ifs > 0 ? 'an `if … then` with no `fi`' : "a loop's `do` with no `done`",
+    );
+}
+
 /**
  * Walks tokens as the shell groups them: lists, pipelines, subshells, groups and compound
  * commands. Nesting is kept on an explicit stack, so deep input cannot overflow the call stack.
  * Returns what the tokens print, when every pipeline's output is known (`echo a; printf b`).
  */
-function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outerScope: Scope): Mapped | undefined {
+function walk(
+  reader: Reader,
+  tokens: readonly Token[],
+  outerFrame: Frame,
+  outerScope: Scope,
+  stdin?: Mapped,
+): Mapped | undefined {
   if (tokens.length === 0 || reader.full) return undefined;
   let frame = outerFrame;
   let scope = outerScope;
   let pipe = newPipe();
+  // the first command reads what is fed to the text (`tee >(sh)`), when the reader knows it
+  pipe.stdout = stdin;
   let mode: Mode = 'command';
   let words: WordToken[] = [];
   let redirs: RedirToken[] = [];
@@ -328,6 +431,8 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
   let loop: LoopHeader | undefined;
   // the outer pipeline stage the innermost open group sits in (none at the top)
   let base: Base | undefined;
+  // what a POSIX shell would find unfinished (an `if` with no `fi`, `&&` with nothing after it)
+  const shape = frame.dialect === 'posix' ? newShape() : undefined;
   const freshPipe = (): Pipe =>
     base === undefined
       ? newPipe()
@@ -341,6 +446,14 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
     pipe.stdout = runSimple(reader, words, redirs, frame, scope, stage, pipe.stdout);
     words = [];
     redirs = [];
+    ran = true;
+  };
+  // a command ran in the pipeline being read (so what it prints counts for the group around it)
+  let ran = false;
+  const keepPrinted = (group: Group | undefined): void => {
+    if (group?.printed === undefined || !ran) return;
+    if (pipe.stdout === undefined) group.printed = undefined;
+    else group.printed.push(pipe.stdout);
   };
   // what the pipelines print, while all of it is known (no group was opened)
   let printed: Mapped[] | undefined = [];
@@ -348,6 +461,8 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
   const defined: FunctionDef[] = [];
   const endPipe = (): void => {
     finish();
+    keepPrinted(stack[stack.length - 1]);
+    ran = false;
     if (printed !== undefined && pipe.stages.length > 0) {
       if (pipe.stdout === undefined || stack.length > 0 || base !== undefined) printed = undefined;
       else printed.push(pipe.stdout);
@@ -367,11 +482,14 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
       return;
     }
     if (pipe.id < 0) pipe.id = reader.pipelines++;
+    const start = spanOf(token.src, token.start, token.end)[0];
+    const out: Mapped[] = [];
     stack.push(
       notRun === undefined
-        ? { kind, scope, frame, pipe, mode, base }
-        : { kind, scope, frame, pipe, mode, base, notRun },
+        ? { kind, start, scope, frame, pipe, mode, base, printed: out }
+        : { kind, start, scope, frame, pipe, mode, base, notRun, printed: out },
     );
+    ran = false;
     base = { pipe, index: pipe.index };
     if (kind === '(') scope = childScope(scope, false);
     if (kind !== 'case')
@@ -385,14 +503,20 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
       overflow--;
       return;
     }
-    if (stack[stack.length - 1]?.kind !== kind) return;
+    if (stack[stack.length - 1]?.kind !== kind) {
+      if (shape !== undefined) shape.stray ??= CLOSERS[kind];
+      return;
+    }
     const group = stack.pop();
     if (!group) return;
-    // the stages after the group follow its last one
+    keepPrinted(group);
+    // the stages after the group follow its last one, and read what it prints
     const last = pipe.index;
     ({ scope, frame, pipe, base } = group);
     pipe.index = Math.max(pipe.index, last);
-    pipe.stdout = undefined;
+    pipe.stdout =
+      group.printed === undefined || group.printed.length === 0 ? undefined : joinMapped(group.printed, '\n');
+    ran = true;
     mode = kind === 'case' ? group.mode : 'command';
   };
 
@@ -424,7 +548,9 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
         else if (mode === 'pattern' && text === 'esac') pop('case');
         continue;
       }
+      if (shape !== undefined) shape.after = undefined;
       if (words.length === 0 && redirs.length === 0 && text !== undefined) {
+        if (shape !== undefined && STRUCTURE.has(text)) keyword(shape, text, token);
         if (STRUCTURE.has(text) || (text === 'time' && opensGroup(tokens[t + 1]))) continue;
         if (frame.dialect === 'powershell' && isOp(tokens[t + 1], '(') && /^foreach$/i.test(text))
           foreachHeader(tokens, t + 2, scope);
@@ -463,6 +589,7 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
       continue;
     }
     const op = token.op;
+    if (shape !== undefined && op !== '\n') shape.after = AND_OR.has(op) ? token : undefined;
     if (mode === 'test' || mode === 'case-word') {
       if (op === '\n' || op === ';') mode = mode === 'test' ? 'command' : mode;
       continue;
@@ -534,6 +661,7 @@ function walk(reader: Reader, tokens: readonly Token[], outerFrame: Frame, outer
     }
   }
   endPipe();
+  if (shape !== undefined && !reader.full) unfinished(reader, shape, stack, tokens);
   for (let d = 0; d < defined.length; d++) {
     const fn = defined[d] as FunctionDef;
     if (fn.called || reader.full) continue;

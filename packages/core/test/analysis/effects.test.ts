@@ -26,14 +26,36 @@ function table(name: string, rows: readonly (readonly [string, readonly string[]
 
 table('a copy: sources read (or moved away), the destination written', [
   ['cp a.txt b.txt', ['read a.txt (copy) by cp', 'write b.txt by cp']],
-  ['cp -r src dest/', ['read src (copy) by cp', 'write dest/ by cp']],
-  ['cp -t out a b', ['read a (copy) by cp', 'read b (copy) by cp', 'write out by cp']],
-  ['cp --target-directory=out a b', ['read a (copy) by cp', 'read b (copy) by cp', 'write out by cp']],
+  ['cp -r src dest/', ['read src (copy) by cp', 'write dest/ by cp', 'write dest/src by cp']],
+  [
+    'cp -t out a b',
+    ['read a (copy) by cp', 'read b (copy) by cp', 'write out by cp', 'write out/a by cp', 'write out/b by cp'],
+  ],
+  [
+    'cp --target-directory=out a b',
+    ['read a (copy) by cp', 'read b (copy) by cp', 'write out by cp', 'write out/a by cp', 'write out/b by cp'],
+  ],
   ['install -m 755 tool /usr/local/bin/tool', ['read tool (copy) by install', 'write /usr/local/bin/tool by install']],
   ['copy a.txt b.txt', ['read a.txt (copy) by copy', 'write b.txt by copy']],
   ['mv old new', ['delete old (move) by mv', 'write new by mv']],
-  ['mv a b dir/', ['delete a (move) by mv', 'delete b (move) by mv', 'write dir/ by mv']],
-  ['mv -t dir a b', ['delete a (move) by mv', 'delete b (move) by mv', 'write dir by mv']],
+  [
+    'mv a b dir/',
+    ['delete a (move) by mv', 'delete b (move) by mv', 'write dir/ by mv', 'write dir/a by mv', 'write dir/b by mv'],
+  ],
+  [
+    'mv -t dir a b',
+    ['delete a (move) by mv', 'delete b (move) by mv', 'write dir by mv', 'write dir/a by mv', 'write dir/b by mv'],
+  ],
+  // a copy into a folder writes the file of the source's name there (the reader has put the home folder in for `~`)
+  ['cp .zshrc ~', ['read .zshrc (copy) by cp', 'write /home/dev by cp', 'write /home/dev/.zshrc by cp']],
+  [
+    'cp src/evil.sh ~/.bashrc.d/',
+    ['read src/evil.sh (copy) by cp', 'write /home/dev/.bashrc.d/ by cp', 'write /home/dev/.bashrc.d/evil.sh by cp'],
+  ],
+  ['ln -s ../x.sh .', ['write . by ln', 'write ./x.sh by ln']],
+  // near misses: a destination that may be a file, and rsync's trailing `/` (what the folder holds)
+  ['cp a.txt docs', ['read a.txt (copy) by cp', 'write docs by cp']],
+  ['rsync -a src/ dest/', ['read src/ (copy) by rsync', 'write dest/ by rsync']],
   ['move a.txt b.txt', ['delete a.txt (move) by move', 'write b.txt by move']],
   ['ln -s target link', ['write link by ln']],
   // near misses: nothing to copy, or only the link's target named

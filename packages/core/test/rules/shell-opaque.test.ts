@@ -51,6 +51,9 @@ runRuleTests(shellOpaque, {
     `python3 -c "import glob, os${'; x = 1'.repeat(6000)}; os.remove('build/out.o')"`,
     // a list's remove and a string's replace change no file
     `python3 -c "import os; xs = os.listdir(os.path.expanduser('~')); xs.remove('a'); print(xs)"`,
+    // the program is the one the shell finds under that name
+    '`which python` -V',
+    '"$(command -v node)" --version',
   ],
   invalid: [
     // code that changes files it finds by listing the home folder or a folder of guard's or an agent's
@@ -88,7 +91,7 @@ runRuleTests(shellOpaque, {
     // an unterminated quote on a line that is not PowerShell stays unread
     "echo '\nrm -rf ~",
     '"$@"',
-    '`which python` -V',
+    '`cat tool.txt` -V',
   ],
 });
 
@@ -106,7 +109,7 @@ describe('shell.opaque reasons, one per cause', () => {
       '$(curl -s https://x.example) --run',
       /which program this runs: it is decided by \$\(curl -s https:\/\/x\.example\) when/,
     ],
-    ['backticks in the program position', '`which python` -V', /decided by `which python` when the command runs/],
+    ['backticks in the program position', '`cat tool.txt` -V', /decided by `cat tool.txt` when the command runs/],
     ['a PowerShell variable run as a program', '$env:TOOL --version', /decided by \$env:TOOL when/],
     [
       'a pattern that names no program',

@@ -239,6 +239,8 @@ export const RUNNERS: readonly ProgramSpec[] = [
     names: ['xargs'],
     roles: ['runner'],
     runs: [{ kind: 'argv' }],
+    // `-a FILE`: what it hands the command is read from FILE
+    files: [{ op: 'read', options: ['-a', '--arg-file'] }],
     argv: leading([
       '-I',
       '-d',
