@@ -447,7 +447,8 @@ function command(
     map.spread(value, program.span[0], program.span[1] - 1);
     return map.build(program.span[1]);
   };
-  const around = { program, env: envOf, gitConfig: reader.gitConfig };
+  const ownEnv = (key: string): Mapped | undefined => (env[key] === undefined ? undefined : envOf(key));
+  const around = { program, env: envOf, own: ownEnv, gitConfig: reader.gitConfig };
   if (name === 'git' && args[0]?.text === 'config') {
     // `git config alias.pf 'push -f'`: later git commands in the line read it
     const write = gitConfigWrite(args.slice(1));
@@ -532,9 +533,14 @@ function command(
     }
     const target = enter(reader, inner, nested.via, draft.span, nested.dialect, nested.remoteHost);
     if (!target) continue;
+    // `eval TEXT` and `trap TEXT` run in this shell: its variables are theirs
     const innerScope =
-      nested.remoteHost !== undefined ? remoteScope(scope.printed) : childScope(scope, true, cwd, cwdKnown);
+      nested.remoteHost !== undefined
+        ? remoteScope(scope.printed)
+        : childScope(scope, nested.via.kind !== 'eval', cwd, cwdKnown);
     for (const [key, value] of Object.entries(env)) setVar(innerScope, key, value, true);
+    // the editor git runs does not run `$EDITOR` in turn (the reader would go round)
+    if (nested.kind === 'text' && nested.variable !== undefined) setVar(innerScope, nested.variable, undefined);
     if (nested.kind === 'text' && nested.positional !== undefined)
       setPositional(
         innerScope,

@@ -1,4 +1,5 @@
 import type { ArgvSpec, ProgramSpec } from '../types.js';
+import { EDITOR_ENV, PAGER_ENV } from './files.js';
 
 // Tools that change what runs or is stored elsewhere: clusters, infrastructure as code, clouds and
 // hosting, and the framework commands that manage databases.
@@ -101,6 +102,7 @@ export const CLOUD: readonly ProgramSpec[] = [
         '--cli-connect-timeout',
       ],
     },
+    runs: [{ kind: 'option-text', env: ['AWS_PAGER'] }],
   },
   {
     names: ['gh'],
@@ -126,6 +128,8 @@ export const CLOUD: readonly ProgramSpec[] = [
         '--body-file',
       ],
     },
+    // its editor and pager
+    runs: [{ kind: 'option-text', env: ['GH_EDITOR', 'GH_PAGER', 'GIT_EDITOR', ...EDITOR_ENV, ...PAGER_ENV] }],
   },
   { names: ['goreleaser'], argv: { values: ['-f', '--config', '-p', '--parallelism', '--timeout'] } },
   { names: ['heroku', 'supabase'], roles: ['hosting-cli'], argv: DATABASE_TOOL },
