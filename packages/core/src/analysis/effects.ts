@@ -538,6 +538,10 @@ function findEffects(inv: Invocation, at: At, listing = false): void {
       }
       // the command's own words are not find's tests
       while (j + 1 < args.length && args[j + 1] !== ';' && args[j + 1] !== '+') j++;
+    } else if (/^-(?:fprint0?|fprintf|fls)$/.test(value)) {
+      // `-fprint FILE`, `-fprintf FILE FORMAT`, `-fls FILE`: find writes its list to FILE
+      if (!listing && j + 1 < args.length) at(argAt(inv, j + 1), 'write');
+      j += value === '-fprintf' ? 2 : 1;
     } else if (value === '-o' || value === '-or') {
       endBranch();
     } else if (FIND_NARROWING.test(value)) {

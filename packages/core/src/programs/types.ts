@@ -219,6 +219,8 @@ export type Runs =
       readonly substitutions?: boolean;
       /** The shell that reads the line runs the text itself, as `eval` does, with its variables (`trap`). */
       readonly same?: boolean;
+      /** What it reads on stdin is read for `keys` the same way (`psql <<EOF` with a `\! cmd` line). */
+      readonly stdin?: boolean;
     }
   /** git: its aliases (`-c alias.x=…`, `git config alias.x …`) and the commands its settings and environment name. */
   | { readonly kind: 'git' }

@@ -23,7 +23,7 @@ import { codeSource, codeText, commandsInCode } from './inline-code.js';
 import { joinMapped, mappedBuilder, sliceMapped, spanEnd, spanOf } from './mapped.js';
 import type { Mapped } from './mapped.js';
 import { exScript, gitConfigWrite, makefileRecipes } from './embedded.js';
-import { nestedCommands } from './nested.js';
+import { commandsIn, nestedCommands } from './nested.js';
 import { printedBy } from './printed.js';
 import { programName, resolvePath } from './paths.js';
 import { isPrefix, matchPrefix } from './prefixes.js';
@@ -500,7 +500,13 @@ function command(
     }
     let text = nested.kind === 'text' ? nested.text : simple.stdin?.text;
     if (!text) continue;
-    stdinUsed ||= nested.kind === 'stdin';
+    stdinUsed ||= nested.kind === 'stdin' && nested.keys === undefined;
+    if (nested.kind === 'stdin' && nested.keys !== undefined) {
+      // `psql <<EOF` with a `\! cmd` line: only those commands run, the rest is the program's input
+      const commands = commandsIn(text, nested.keys);
+      if (commands.length === 0) continue;
+      text = joinMapped(commands, '\n');
+    }
     if (nested.kind === 'stdin' && nested.as !== undefined) {
       // a Makefile's recipes, or Ex commands (`vim -es <<EOF`), are what runs
       if (nested.as === 'makefile') text = makefileRecipes(text);

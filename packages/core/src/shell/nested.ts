@@ -61,6 +61,8 @@ export type Nested =
       readonly remoteHost?: string;
       /** What is on stdin is a Makefile (its recipes run) or Ex commands (`vim -es`), not shell text. */
       readonly as?: 'makefile' | 'ex';
+      /** Only the commands written after these keys in it run (`psql <<EOF` with a `\! cmd` line); it stays the program's input. */
+      readonly keys?: OptionText;
     }
   /** Words that run as a command, made from the program's own text (a git alias). */
   | { readonly kind: 'words'; readonly via: Via; readonly words: readonly Word[] }
@@ -588,11 +590,12 @@ function optionText(
     const value = how.own === true ? around.own(variable) : around.env(variable);
     if (value !== undefined) add(value, [], variable);
   }
+  if (how.stdin === true) out.push({ kind: 'stdin', via: { kind: 'heredoc', name }, dialect: 'posix', keys: how });
   return out;
 }
 
-/** The command lines in an option's value, as the entry says they are written there. */
-function commandsIn(value: Mapped, how: OptionText): Mapped[] {
+/** The command lines in an option's value (or its stdin), as the entry says they are written there. */
+export function commandsIn(value: Mapped, how: OptionText): Mapped[] {
   if (how.substitutions === true) return substitutionsIn(value);
   if (how.lines !== true) {
     const command = commandIn(value, how.keys, how.strip);

@@ -379,6 +379,11 @@ table("files a script names in the program's own language: sed's `w` and `r`, aw
   ['awk \'{print ($1 > "m")}\' f', ['read f by awk']],
   ['awk \'{print "a > b"}\' f', ['read f by awk']],
   ['awk \'{print > "/dev/stderr"}\' f', ['read f by awk']],
+  // find writes its list where `-fprint` and its kin say
+  ["find . -name '*.log' -fprint logs.txt", ['write logs.txt by find']],
+  ["find src -fprintf list.txt '%p\\n'", ['write list.txt by find']],
+  ['find . -fls listing.txt', ['write listing.txt by find']],
+  ["find . -name '*.log' -print", []],
 ]);
 
 table('compilers and archivers that write what `-o` names', [

@@ -113,7 +113,14 @@ readTable("database shells' own shell escapes", [
   ["mysql -e 'system rm -rf x'", ['rm [mysql -c]']],
   ["mysql -e '\\! rm -rf x'", ['rm [mysql -c]']],
   ["mysql --execute='select 1; system rm -rf x'", ['rm [mysql -c]']],
+  // on stdin too, where the rest stays the program's input
+  ["psql app <<'SQL'\nselect 1;\n\\! rm -rf x\nSQL", ['rm [psql <<]']],
+  ['mysql <<EOF\nsystem rm -rf x\nEOF', ['rm [mysql <<]']],
+  ["echo '.shell rm -rf x' | sqlite3 app.db", ['rm [sqlite3 <<]']],
+  ["sqlite3 app.db <<< '.system rm -rf x'", ['rm [sqlite3 <<]']],
   // near misses: SQL that names the words, and dot commands that run nothing
+  ["psql app <<'SQL'\nselect 'system rm -rf x';\n\\dt\nSQL", []],
+  ['sqlite3 app.db <<EOF\n.tables\nEOF', []],
   ["psql -c '\\dt'", []],
   ["psql -c 'select 1'", []],
   ["sqlite3 app.db '.tables'", []],
@@ -183,6 +190,8 @@ describe('the rules judge the command in the value as if it were written out', (
     ["psql -c '\\! rm -rf ~'", 'fs.wipe'],
     ["sqlite3 app.db '.shell rm -rf ~'", 'fs.wipe'],
     ["mysql -e 'system rm -rf ~'", 'fs.wipe'],
+    ["psql app <<'SQL'\n\\! rm -rf ~\nSQL", 'fs.wipe'],
+    ['mysql db <<EOF\nDROP TABLE users;\nEOF', 'db.destroy'],
     ["zip -T -TT 'rm -rf ~' a.zip f", 'fs.wipe'],
     ['gcc -o /home/dev/.local/bin/git x.c', 'fs.write-outside'],
     ['go build -o /home/dev/.local/bin/npm ./cmd', 'fs.write-outside'],

@@ -38,7 +38,7 @@ export const DATABASES: readonly ProgramSpec[] = [
     },
     // `\! CMD` runs CMD; the pager and the editor (`\e`) are commands too
     runs: [
-      { kind: 'option-text', options: ['-c', '--command'], keys: ['\\!'], lines: true },
+      { kind: 'option-text', options: ['-c', '--command'], keys: ['\\!'], lines: true, stdin: true },
       { kind: 'option-text', env: ['PSQL_PAGER', 'PSQL_EDITOR', ...PAGER_ENV, ...EDITOR_ENV] },
     ],
   },
@@ -64,7 +64,7 @@ export const DATABASES: readonly ProgramSpec[] = [
       ],
     },
     runs: [
-      { kind: 'option-text', options: ['-e', '--execute'], keys: ['system', '\\!'], lines: true },
+      { kind: 'option-text', options: ['-e', '--execute'], keys: ['system', '\\!'], lines: true, stdin: true },
       { kind: 'option-text', options: ['--pager'] },
     ],
   },

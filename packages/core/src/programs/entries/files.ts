@@ -672,7 +672,9 @@ export const FILES: readonly ProgramSpec[] = [
     names: ['sqlite3', 'sqlite', 'duckdb'],
     roles: ['database-client'],
     argv: { values: ['-cmd', '-init', '-separator', '-newline', '-nullvalue', '-escape', '-c', '-s'], words: true },
-    runs: [{ kind: 'option-text', options: ['-cmd'], operand: 1, keys: ['.shell', '.system'], lines: true }],
+    runs: [
+      { kind: 'option-text', options: ['-cmd'], operand: 1, keys: ['.shell', '.system'], lines: true, stdin: true },
+    ],
     // the database file (the SQL may write it too)
     files: [{ op: 'read', operands: 0 }],
   },
