@@ -21,11 +21,12 @@ import type { OptionText, Program, ProgramSpec, Role, SubcommandSpec } from './t
 export { EDITOR_ENV, PAGER_ENV } from './entries/files.js';
 
 /**
- * What a program with no entry may still run: the editor or the pager it is handed
- * (`EDITOR=CMD tool edit`); handed, not exported before it (`export` itself has no entry).
+ * What a program with no entry may still run: the editor, pager or password prompt it is handed
+ * (`EDITOR=CMD tool edit`, `SUDO_EDITOR=CMD sudoedit f`, `SYSTEMD_PAGER=CMD systemctl status`);
+ * handed, not exported before it (`export` itself has no entry).
  */
 export const UNKNOWN_RUNS: readonly OptionText[] = [
-  { kind: 'option-text', env: [...EDITOR_ENV, ...PAGER_ENV], own: true },
+  { kind: 'option-text', env: [...EDITOR_ENV, ...PAGER_ENV], suffixes: ['EDITOR', 'PAGER', 'ASKPASS'], own: true },
 ];
 
 /** Every entry but PowerShell's cmdlets, in the order the names are taken (a name stays with its first entry). */

@@ -204,6 +204,8 @@ export type Runs =
       readonly env?: readonly string[];
       /** Only the command's own assignments (`EDITOR=CMD tool`) count, not what was exported before it. */
       readonly own?: boolean;
+      /** With `own`: its assignments to variables whose name ends so (`SUDO_EDITOR`, `SYSTEMD_PAGER`). */
+      readonly suffixes?: readonly string[];
       /** Characters the value may start with that are not part of the command (`LESSOPEN='|cmd %s'`). */
       readonly strip?: string;
       /** The operand at this place is a command line (`trap 'cmd' EXIT`; `sqlite3 DB '.shell cmd'`). */

@@ -448,7 +448,7 @@ function command(
     return map.build(program.span[1]);
   };
   const ownEnv = (key: string): Mapped | undefined => (env[key] === undefined ? undefined : envOf(key));
-  const around = { program, env: envOf, own: ownEnv, gitConfig: reader.gitConfig };
+  const around = { program, env: envOf, own: ownEnv, owned: Object.keys(env), gitConfig: reader.gitConfig };
   if (name === 'git' && args[0]?.text === 'config') {
     // `git config alias.pf 'push -f'`: later git commands in the line read it
     const write = gitConfigWrite(args.slice(1));

@@ -77,6 +77,8 @@ export interface Around {
   env(name: string): Mapped | undefined;
   /** The value of one of the command's own assignments (`NAME=value cmd`). */
   own(name: string): Mapped | undefined;
+  /** The names the command's own assignments set. */
+  readonly owned: readonly string[];
   /** Settings `git config` wrote earlier in the line (lower-case keys). */
   readonly gitConfig: ReadonlyMap<string, Mapped> | undefined;
 }
@@ -586,7 +588,12 @@ function optionText(
       const eq = word.text.indexOf('=');
       if (eq > 0 && how.assigned.includes(word.text.slice(0, eq))) add(sliceMapped(word.map, eq + 1, word.text.length));
     }
-  for (const variable of how.env ?? []) {
+  const suffixes = how.suffixes;
+  const variables =
+    suffixes === undefined
+      ? (how.env ?? [])
+      : [...new Set([...(how.env ?? []), ...around.owned.filter((n) => suffixes.some((s) => n.endsWith(s)))])];
+  for (const variable of variables) {
     const value = how.own === true ? around.own(variable) : around.env(variable);
     if (value !== undefined) add(value, [], variable);
   }

@@ -41,6 +41,14 @@ readTable('editors, pagers and askpass programs a program runs from its environm
   ["EDITOR='rm -rf x' some-tool edit", ['rm [some-tool -c]']],
   ["PAGER='rm -rf x' some-tool list", ['rm [some-tool -c]']],
   ["env VISUAL='rm -rf x' some-tool edit", ['some-tool [env]', 'rm [env > some-tool -c]']],
+  // …and any variable named as an editor, pager or password prompt that is handed to it
+  ["SUDO_EDITOR='rm -rf x' sudoedit /etc/hosts", ['rm [sudoedit -c]']],
+  ["SYSTEMD_PAGER='rm -rf x' systemctl status", ['rm [systemctl -c]']],
+  ["SVN_EDITOR='rm -rf x' svn commit", ['rm [svn -c]']],
+  ["HGEDITOR='rm -rf x' hg commit", ['rm [hg -c]']],
+  ["SUDO_ASKPASS='rm -rf x' some-tool", ['rm [some-tool -c]']],
+  ["MY_EDITOR_THEME='rm -rf x' some-tool", []],
+  ["export SYSTEMD_PAGER='rm -rf x'; systemctl status", []],
   // the editor is read once, not again as the editor's own editor
   ['EDITOR="code --wait" git commit', ['code [git -c]']],
   ['EDITOR=vim some-tool edit', ['vim [some-tool -c]']],
