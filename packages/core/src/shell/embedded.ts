@@ -416,6 +416,12 @@ export function lessCommand(word: Word): Mapped | undefined {
 export function awkScript(s: string): { files: ScriptFile[]; commands: number[] } {
   const files: ScriptFile[] = [];
   const commands: number[] = [];
+  const names = awkNames(s);
+  // `system(c)`, `print | c`, `c | getline` with `c = "CMD"` assigned once: the string it holds
+  const named = (at: number, pattern: RegExp): void => {
+    const m = pattern.exec(s.slice(at, at + 64));
+    for (const held of m === null ? [] : (names.get(m[1] as string) ?? [])) commands.push(held);
+  };
   let depth = 0;
   // the parenthesis depth of the `print` in the statement being read (-1: none), and where its words start
   let print = -1;
@@ -434,30 +440,55 @@ export function awkScript(s: string): { files: ScriptFile[]; commands: number[] 
     else if (c === ')') depth = Math.max(0, depth - 1);
     else if (c === ';' || c === '{' || c === '}' || c === '\n') print = -1;
     else if (/[A-Za-z_]/.test(c) && !/[\w$]/.test(s[i - 1] ?? '')) {
-      const word = /^[A-Za-z_]\w*/.exec(s.slice(i, i + 16))?.[0] ?? c;
+      const word = /^[A-Za-z_]\w*/.exec(s.slice(i, i + 64))?.[0] ?? c;
       if (word === 'print' || word === 'printf') {
         print = depth;
         printed = i + word.length;
-      }
+      } else if (word === 'system') named(i + word.length, /^\s*\(\s*([A-Za-z_]\w*)\s*\)/);
+      else if (names.has(word)) named(i, /^([A-Za-z_]\w*)\s*\|&?\s*getline\b/);
       i += word.length - 1;
-    } else if ((c === '>' || c === '|') && print === depth) {
-      const m = /^(>>?|\|&?)\s*"/.exec(s.slice(i, i + 8));
+    } else if (c === '|' && print === depth) {
+      // `print | "CMD"` or `print | c`: the command's string(s); a single string printed into a shell is its input
+      const target = /^\|&?\s*(?:"|([A-Za-z_]\w*)\b)/.exec(s.slice(i, i + 64));
+      if (target === null) continue;
+      const quotes = target[1] === undefined ? [i + target[0].length - 1] : (names.get(target[1]) ?? []);
+      commands.push(...quotes);
+      const fed = /^\s*\(?\s*"(?:[^"\\\n]|\\.)*"\s*\)?\s*$/.exec(s.slice(printed, i));
+      if (fed !== null && quotes.some((q) => SHELL_COMMAND.test(s.slice(q + 1, stringEnd(s, q) - 1))))
+        commands.push(printed + fed[0].indexOf('"'));
+      if (target[1] === undefined) i = stringEnd(s, i + target[0].length - 1) - 1;
+    } else if (c === '>' && print === depth) {
+      const m = /^(>>?)\s*"/.exec(s.slice(i, i + 8));
       if (m === null) continue;
       const quote = i + m[0].length - 1;
       const end = stringEnd(s, quote);
-      if (c === '|') {
-        commands.push(quote);
-        const fed = /^\s*\(?\s*"(?:[^"\\\n]|\\.)*"\s*\)?\s*$/.exec(s.slice(printed, i));
-        if (fed !== null && SHELL_COMMAND.test(s.slice(quote + 1, end - 1)))
-          commands.push(printed + fed[0].indexOf('"'));
-      } else if (end - quote > 2) {
-        const name = s.slice(quote + 1, end - 1);
-        files.push({ op: 'write', name, ...(m[1] === '>>' ? { append: true } : {}) });
-      }
+      if (end - quote > 2)
+        files.push({ op: 'write', name: s.slice(quote + 1, end - 1), ...(m[1] === '>>' ? { append: true } : {}) });
       i = end - 1;
     }
   }
   return { files, commands };
+}
+
+/**
+ * awk's variables assigned only string literals (`c = "CMD"`), and where each literal starts; a
+ * variable also assigned anything else is left out (what it holds is not known here).
+ */
+function awkNames(s: string): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  const other = new Set<string>();
+  const re = /(?<![\w$.])([A-Za-z_]\w*)\s*=(?!=)\s*/g;
+  for (let m = re.exec(s); m !== null && out.size + other.size < 64; m = re.exec(s)) {
+    const name = m[1] as string;
+    const at = m.index + m[0].length;
+    if (other.has(name)) continue;
+    if (s[at] !== '"' || /^"(?:[^"\\\n]|\\.)*"[ \t]*[^\s;}#]/.test(s.slice(at, at + 4096))) {
+      // a value that is not one literal (`c = "rm " x`)
+      out.delete(name);
+      other.add(name);
+    } else out.set(name, [...(out.get(name) ?? []), at]);
+  }
+  return out;
 }
 
 /** A shell that reads its commands from stdin (`sh`, `/bin/bash -s`). */

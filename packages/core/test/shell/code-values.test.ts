@@ -164,6 +164,16 @@ readTable("awk's pipes", [
   ['gawk \'BEGIN{print "y" |& "rm -rf x"}\'', ['rm [gawk code]']],
   // the one string a print pipes into a shell is the shell's input
   ['awk \'BEGIN{print "rm -rf x" | "sh"}\'', ['sh [awk code]', 'rm [awk code]']],
+  // a variable assigned only string literals stands for them
+  ['awk \'BEGIN{c="rm -rf x"; system(c)}\'', ['rm [awk code]']],
+  ['awk \'BEGIN { c = "rm -rf x"\n system(c) }\'', ['rm [awk code]']],
+  ['awk \'BEGIN{c="ls"; c="rm -rf x"; system(c)}\'', ['ls [awk code]', 'rm [awk code]']],
+  ['awk \'BEGIN{c="rm -rf x"; while ((c | getline l) > 0) print l}\'', ['rm [awk code]']],
+  ['awk \'BEGIN{c="rm -rf x"} {print | c}\' f', ['rm [awk code]']],
+  // near misses: a variable built at run time, or one never run
+  ['awk \'BEGIN{c="rm -rf " x; system(c)}\'', []],
+  ['awk \'BEGIN{c="rm -rf x"; print c}\'', []],
+  ['awk \'{ if (c == "rm -rf x") system("true") }\' f', ['true [awk code]']],
   // near misses: output to a file, a comparison, a pipe of a line the reader does not know
   ['awk \'{print > "out.txt"}\' f', []],
   ['awk \'$3 > "m" {print $1}\' f', []],
