@@ -264,7 +264,7 @@ function sedScript(s: string): { commands: [number, number][]; files: ScriptFile
   const files: ScriptFile[] = [];
   const file = (op: 'read' | 'write', from: number, to: number): void => {
     const name = s.slice(from, to).trim();
-    if (name !== '') files.push({ op, name });
+    if (name !== '' && files.length < 64) files.push({ op, name });
   };
   let i = 0;
   const skipBlanks = (): void => {
@@ -410,14 +410,14 @@ export function lessCommand(word: Word): Mapped | undefined {
  * What an awk program hands to the world beyond its output: the files `print`/`printf` write
  * (`print > "FILE"`, `>> "FILE"`), and where the string literals start that run as shell text:
  * the commands of its pipes (`print | "CMD"`, `"CMD" | getline`) and the one string a print pipes
- * into a shell (`print "CMD" | "sh"`). Only string literals are read; a `>` inside parentheses is a
- * comparison, as awk reads it.
+ * into a shell (`print "CMD" | "sh"`). Only string literals are read, and the variables assigned
+ * only them; a `>` inside parentheses is a comparison, as awk reads it.
  */
 export function awkScript(s: string): { files: ScriptFile[]; commands: number[] } {
   const files: ScriptFile[] = [];
   const commands: number[] = [];
   const names = awkNames(s);
-  // `system(c)`, `print | c`, `c | getline` with `c = "CMD"` assigned once: the string it holds
+  // `system(c)`, `print | c`, `c | getline` where `c = "CMD"`: the strings it is assigned
   const named = (at: number, pattern: RegExp): void => {
     const m = pattern.exec(s.slice(at, at + 64));
     for (const held of m === null ? [] : (names.get(m[1] as string) ?? [])) commands.push(held);
@@ -453,7 +453,7 @@ export function awkScript(s: string): { files: ScriptFile[]; commands: number[] 
       if (target === null) continue;
       const quotes = target[1] === undefined ? [i + target[0].length - 1] : (names.get(target[1]) ?? []);
       commands.push(...quotes);
-      const fed = /^\s*\(?\s*"(?:[^"\\\n]|\\.)*"\s*\)?\s*$/.exec(s.slice(printed, i));
+      const fed = i - printed > 4096 ? null : /^\s*\(?\s*"(?:[^"\\\n]|\\.)*"\s*\)?\s*$/.exec(s.slice(printed, i));
       if (fed !== null && quotes.some((q) => SHELL_COMMAND.test(s.slice(q + 1, stringEnd(s, q) - 1))))
         commands.push(printed + fed[0].indexOf('"'));
       if (target[1] === undefined) i = stringEnd(s, i + target[0].length - 1) - 1;
@@ -478,15 +478,22 @@ function awkNames(s: string): Map<string, number[]> {
   const out = new Map<string, number[]>();
   const other = new Set<string>();
   const re = /(?<![\w$.])([A-Za-z_]\w*)\s*=(?!=)\s*/g;
+  // one string literal, then more of the value on the same line (`"rm " x`)
+  const more = /"(?:[^"\\\n]|\\.)*"[ \t]*[^\s;}#]/y;
   for (let m = re.exec(s); m !== null && out.size + other.size < 64; m = re.exec(s)) {
     const name = m[1] as string;
     const at = m.index + m[0].length;
     if (other.has(name)) continue;
-    if (s[at] !== '"' || /^"(?:[^"\\\n]|\\.)*"[ \t]*[^\s;}#]/.test(s.slice(at, at + 4096))) {
+    more.lastIndex = at;
+    if (s[at] !== '"' || more.test(s)) {
       // a value that is not one literal (`c = "rm " x`)
       out.delete(name);
       other.add(name);
-    } else out.set(name, [...(out.get(name) ?? []), at]);
+    } else {
+      const held = out.get(name);
+      if (held === undefined) out.set(name, [at]);
+      else if (held.length < 16) held.push(at);
+    }
   }
   return out;
 }

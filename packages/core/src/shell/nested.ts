@@ -611,15 +611,22 @@ export function commandsIn(value: Mapped, how: OptionText): Mapped[] {
   const out: Mapped[] = [];
   for (const line of linesOf(value)) {
     // a statement starts the line or follows a `;`; the first that names a key takes the rest of the line
-    for (let at = 0; at >= 0 && at < line.text.length;) {
-      const start = line.text.slice(at).search(/\S/);
-      const command =
-        start < 0 ? undefined : commandIn(sliceMapped(line, at + start, line.text.length), how.keys, how.strip);
+    const text = line.text;
+    for (let at = 0; at >= 0 && at < text.length;) {
+      while (at < text.length && /\s/.test(text[at] as string)) at++;
+      // only the statement's head is looked at here (a line of many statements stays linear)
+      const head = how.keys?.some((k) =>
+        text
+          .slice(at, at + k.length + 1)
+          .toLowerCase()
+          .startsWith(k.toLowerCase()),
+      );
+      const command = head === true ? commandIn(sliceMapped(line, at, text.length), how.keys, how.strip) : undefined;
       if (command !== undefined) {
         out.push(command);
         break;
       }
-      const semicolon = line.text.indexOf(';', at);
+      const semicolon = text.indexOf(';', at);
       at = semicolon < 0 ? -1 : semicolon + 1;
     }
   }
