@@ -12,6 +12,7 @@ import { parsePatch } from '../facts/patch.js';
 import type { PathFacts } from '../facts/paths.js';
 import type { FileLanguage, FileUse, Program, ProgramSource } from '../programs/index.js';
 import { cmdletOf, cmdletWith, isA, program, sourceOf, subcommandOf } from '../programs/index.js';
+import { awkScript, sedFiles } from '../shell/embedded.js';
 import type { Invocation, Redirect } from '../shell/types.js';
 import type { Span, ToolStep } from '../types.js';
 
@@ -121,6 +122,7 @@ function safeDecode(text: string): string {
 const NONE: Partial<FileEffect> = Object.freeze({});
 const SENDS: Partial<FileEffect> = Object.freeze({ sends: true });
 const EDIT: Partial<FileEffect> = Object.freeze({ how: 'edit' });
+const APPEND: Partial<FileEffect> = Object.freeze({ how: 'append' });
 const RECURSIVE: Partial<FileEffect> = Object.freeze({ how: 'recursive' });
 
 type At = (arg: Arg, op: FileOp, extra?: Partial<FileEffect>) => void;
@@ -265,8 +267,9 @@ function fileUses(inv: Invocation, found: Program, words: () => Argv, at: At, ho
     const uses = found.files;
     for (let u = 0; u < uses.length; u++) {
       const use = uses[u] as FileUse | FileLanguage;
-      if ('language' in use) findEffects(inv, at);
-      else applyUse(inv, use, uses, words(), at, home);
+      if (!('language' in use)) applyUse(inv, use, uses, words(), at, home);
+      else if (use.language === 'find') findEffects(inv, at);
+      else scriptFiles(use.language, words(), at);
     }
   }
   if (found.subcommands === undefined) return;
@@ -283,6 +286,29 @@ function fileUses(inv: Invocation, found: Program, words: () => Argv, at: At, ho
 }
 
 type Uses = readonly (FileUse | FileLanguage)[];
+
+/** Files that only name the output or a stream, not a file on disk (`w /dev/stdout`, `print > "/dev/stderr"`). */
+const STREAM = /^\/dev\/(?:stdout|stderr|stdin|null|fd\/\d+|tty)$/;
+
+/**
+ * The files a sed script or an awk program names (`sed 'w FILE'`, `r FILE`, `s/a/b/w FILE`;
+ * `awk '{print > "FILE"}'`): its script is the value of `-e` (sed), or its first operand when no
+ * script option or file (`-f`) gives it.
+ */
+function scriptFiles(language: 'sed' | 'awk', argv: Argv, at: At): void {
+  const given = language === 'sed' ? argv.values('-e', '--expression') : [];
+  const first = argv.operands[0];
+  const scripts = given.length > 0 || argv.has('-f', '--file') || first === undefined ? given : [first];
+  for (const script of scripts) {
+    const files = language === 'sed' ? sedFiles(script.value) : awkScript(script.value).files;
+    for (const file of files) {
+      if (STREAM.test(file.name)) continue;
+      // neither sed nor awk expands `~`: `w ~/x` writes a folder named `~` here
+      const name = file.name.startsWith('~') ? `./${file.name}` : file.name;
+      at(withValue(script, name), file.op, file.append === true ? APPEND : NONE);
+    }
+  }
+}
 
 function applyUse(inv: Invocation, use: FileUse, uses: Uses, argv: Argv, at: At, home: (arg: Arg) => boolean): void {
   if (use.when !== undefined && !argv.has(...use.when)) return;
@@ -590,6 +616,10 @@ function findEffects(inv: Invocation, at: At, listing = false): void {
       }
       // the command's own words are not find's tests
       while (j + 1 < args.length && args[j + 1] !== ';' && args[j + 1] !== '+') j++;
+    } else if (/^-(?:fprint0?|fprintf|fls)$/.test(value)) {
+      // `-fprint FILE`, `-fprintf FILE FORMAT`, `-fls FILE`: find writes its list to FILE
+      if (!listing && j + 1 < args.length) at(argAt(inv, j + 1), 'write');
+      j += value === '-fprintf' ? 2 : 1;
     } else if (value === '-o' || value === '-or') {
       endBranch();
     } else if (FIND_NARROWING.test(value)) {

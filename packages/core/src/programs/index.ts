@@ -13,15 +13,18 @@ export type { ArgvOption, Grammar, ParsedArgv } from './argv.js';
 export {
   cmdletOf,
   cmdletWith,
+  EDITOR_ENV,
   ENTRIES,
   entryName,
   grammarOf,
   isA,
   namesWith,
+  PAGER_ENV,
   program,
   programsMatching,
   readsWith,
   subcommandOf,
+  UNKNOWN_RUNS,
   writesFiles,
 } from './lookup.js';
 export { marksProduction, serviceCommand, verbOf } from './service-verbs.js';

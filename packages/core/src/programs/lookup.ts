@@ -7,7 +7,7 @@ import type { Grammar } from './argv.js';
 import { PLAIN } from './argv.js';
 import { CLOUD } from './entries/cloud.js';
 import { DATABASES } from './entries/databases.js';
-import { FILES } from './entries/files.js';
+import { EDITOR_ENV, FILES, PAGER_ENV } from './entries/files.js';
 import { GIT } from './entries/git.js';
 import { INTERPRETERS } from './entries/interpreters.js';
 import { NETWORK } from './entries/network.js';
@@ -17,7 +17,18 @@ import { RUNNERS } from './entries/runners.js';
 import { SECRETS } from './entries/secrets.js';
 import { SHELLS } from './entries/shells.js';
 import { SYSTEM } from './entries/system.js';
-import type { Program, ProgramSpec, Role, SubcommandSpec } from './types.js';
+import type { OptionText, Program, ProgramSpec, Role, SubcommandSpec } from './types.js';
+
+export { EDITOR_ENV, PAGER_ENV } from './entries/files.js';
+
+/**
+ * What a program with no entry may still run: the editor, pager or password prompt it is handed
+ * (`EDITOR=CMD tool edit`, `SUDO_EDITOR=CMD sudoedit f`, `SYSTEMD_PAGER=CMD systemctl status`);
+ * handed, not exported before it (`export` itself has no entry).
+ */
+export const UNKNOWN_RUNS: readonly OptionText[] = [
+  { kind: 'option-text', env: [...EDITOR_ENV, ...PAGER_ENV], suffixes: ['EDITOR', 'PAGER', 'ASKPASS'], own: true },
+];
 
 /** Every entry but PowerShell's cmdlets, in the order the names are taken (a name stays with its first entry). */
 const PROGRAMS: readonly ProgramSpec[] = [

@@ -204,8 +204,27 @@ export type Runs =
       readonly rest?: boolean;
       /** Environment variables whose value is a command line it runs (`RSYNC_RSH`, `MANPAGER`). */
       readonly env?: readonly string[];
+      /** Only the command's own assignments (`EDITOR=CMD tool`) count, not what was exported before it. */
+      readonly own?: boolean;
+      /** With `own`: its assignments to variables whose name ends so (`SUDO_EDITOR`, `SYSTEMD_PAGER`). */
+      readonly suffixes?: readonly string[];
       /** Characters the value may start with that are not part of the command (`LESSOPEN='|cmd %s'`). */
       readonly strip?: string;
+      /** The operand at this place is a command line (`trap 'cmd' EXIT`; `sqlite3 DB '.shell cmd'`). */
+      readonly operand?: number;
+      /** Operands `NAME=VALUE` whose value is a command line (`make SHELL=CMD`). */
+      readonly assigned?: readonly string[];
+      /**
+       * The `keys` start any line or statement of the value, not only the value
+       * (`psql -c 'select 1; \! cmd'`): the rest of that line is the command.
+       */
+      readonly lines?: boolean;
+      /** Only the value's `$(…)` and backquoted commands run (`PS4='$(cmd)'`): the rest is text. */
+      readonly substitutions?: boolean;
+      /** The shell that reads the line runs the text itself, as `eval` does, with its variables (`trap`). */
+      readonly same?: boolean;
+      /** What it reads on stdin is read for `keys` the same way (`psql <<EOF` with a `\! cmd` line). */
+      readonly stdin?: boolean;
     }
   /** git: its aliases (`-c alias.x=…`, `git config alias.x …`) and the commands its settings and environment name. */
   | { readonly kind: 'git' }
@@ -294,10 +313,11 @@ export interface FileUse {
 
 /**
  * The files a program's own language names, read by code of its own in the analysis: `find`'s
- * expression (`-delete`, `-exec rm {} +`, `-exec cat {} ;`) deletes or reads what it picks.
+ * expression (`-delete`, `-exec rm {} +`, `-exec cat {} ;`) deletes or reads what it picks; a sed
+ * script's `w FILE`, `r FILE` and `s///w FILE`; an awk program's `print > "FILE"`.
  */
 export interface FileLanguage {
-  readonly language: 'find';
+  readonly language: 'find' | 'sed' | 'awk';
 }
 
 /** A subcommand with options of its own (`git push`, `docker compose`, `kubectl exec`). */
@@ -313,7 +333,12 @@ export interface SubcommandSpec {
   readonly remote?: 'fetches' | 'sends';
   /** Options whose value is a password or a key (`docker login -p SECRET`): see `ProgramSpec.secretOptions`. */
   readonly secretOptions?: readonly string[];
+  /** Its options whose value is a command line it runs (`git rebase --exec CMD`, `git clone --upload-pack CMD`). */
+  readonly runs?: readonly OptionText[];
 }
+
+/** An option or variable whose value is a command line the program hands to a shell. */
+export type OptionText = Extract<Runs, { readonly kind: 'option-text' }>;
 
 /**
  * Where a run finds project code beyond the files its words name, for code the chat wrote

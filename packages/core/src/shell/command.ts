@@ -24,7 +24,7 @@ import { joinMapped, mappedBuilder, sliceMapped, spanEnd, spanOf } from './mappe
 import type { Mapped } from './mapped.js';
 import { dotnetCalls } from './dotnet.js';
 import { exScript, gitConfigWrite, makefileRecipes } from './embedded.js';
-import { nestedCommands } from './nested.js';
+import { commandsIn, nestedCommands } from './nested.js';
 import { printedBy } from './printed.js';
 import { programName, resolvePath } from './paths.js';
 import { isPrefix, matchPrefix } from './prefixes.js';
@@ -479,7 +479,8 @@ function command(
     map.spread(value, program.span[0], program.span[1] - 1);
     return map.build(program.span[1]);
   };
-  const around = { program, env: envOf, gitConfig: reader.gitConfig };
+  const ownEnv = (key: string): Mapped | undefined => (env[key] === undefined ? undefined : envOf(key));
+  const around = { program, env: envOf, own: ownEnv, owned: Object.keys(env), gitConfig: reader.gitConfig };
   if (name === 'git' && args[0]?.text === 'config') {
     // `git config alias.pf 'push -f'`: later git commands in the line read it
     const write = gitConfigWrite(args.slice(1));
@@ -536,7 +537,13 @@ function command(
     }
     let text = nested.kind === 'text' ? nested.text : simple.stdin?.text;
     if (!text) continue;
-    stdinUsed ||= nested.kind === 'stdin';
+    stdinUsed ||= nested.kind === 'stdin' && nested.keys === undefined;
+    if (nested.kind === 'stdin' && nested.keys !== undefined) {
+      // `psql <<EOF` with a `\! cmd` line: only those commands run, the rest is the program's input
+      const commands = commandsIn(text, nested.keys);
+      if (commands.length === 0) continue;
+      text = joinMapped(commands, '\n');
+    }
     if (nested.kind === 'stdin' && nested.as !== undefined) {
       // a Makefile's recipes, or Ex commands (`vim -es <<EOF`), are what runs
       if (nested.as === 'makefile') text = makefileRecipes(text);
@@ -569,9 +576,14 @@ function command(
     }
     const target = enter(reader, inner, nested.via, draft.span, nested.dialect, nested.remoteHost);
     if (!target) continue;
+    // `eval TEXT` and `trap TEXT` run in this shell: its variables are theirs
     const innerScope =
-      nested.remoteHost !== undefined ? remoteScope(scope.printed) : childScope(scope, true, cwd, cwdKnown);
+      nested.remoteHost !== undefined
+        ? remoteScope(scope.printed)
+        : childScope(scope, nested.via.kind !== 'eval', cwd, cwdKnown);
     for (const [key, value] of Object.entries(env)) setVar(innerScope, key, value, true);
+    // the editor git runs does not run `$EDITOR` in turn (the reader would go round)
+    if (nested.kind === 'text' && nested.variable !== undefined) setVar(innerScope, nested.variable, undefined);
     // `sh -c "$1" _ x`: the outer shell fills in "$1" (unknown here), not the inner one
     if (nested.kind === 'text' && nested.positional !== undefined && args[nested.positional - 1]?.dynamic !== true)
       setPositional(

@@ -6,6 +6,7 @@
  * scan is one pass over the text.
  */
 import type { Language } from '../programs/index.js';
+import { EDITOR_ENV, PAGER_ENV } from '../programs/index.js';
 import { literalWord } from './expand.js';
 import type { Word } from './expand.js';
 import { joinMapped, mappedBuilder, sliceMapped } from './mapped.js';
@@ -55,6 +56,9 @@ export const GIT_COMMAND_ENV = [
   'GIT_EXTERNAL_DIFF',
   'GIT_ASKPASS',
   'GIT_PROXY_COMMAND',
+  // what git falls back on when its own are not set
+  ...EDITOR_ENV,
+  ...PAGER_ENV,
 ];
 
 /** Whether a setting's value is a command git runs (`core.sshCommand`, `pager.log`). */
@@ -227,7 +231,7 @@ const EX_HEAD = /^[\s:]*(?:sil(?:e|en|ent)?!?\s+)?(?:[%$.\d,;'<>+\-/]|\\[/?&])*\
 
 /** Every line of an Ex script (`vim -es < cmds`, a heredoc to `ex`) as Ex commands. */
 export function exScript(text: Mapped): Embedded[] {
-  return lines(text).flatMap(exCommands);
+  return linesOf(text).flatMap(exCommands);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -238,8 +242,30 @@ export function exScript(text: Mapped): Embedded[] {
  * replacement is run (the pattern space, which the replacement usually is all of).
  */
 export function sedCommands(script: Mapped): Mapped[] {
-  const out: Mapped[] = [];
-  const s = script.text;
+  return sedScript(script.text).commands.map(([from, to]) => sliceMapped(script, from, to));
+}
+
+/** A file a program's script names, and whether it is read or written. */
+export interface ScriptFile {
+  readonly op: 'read' | 'write';
+  readonly name: string;
+  /** `print >> "FILE"` adds to the file. */
+  readonly append?: boolean;
+}
+
+/** The files a sed script reads (`r FILE`, `R FILE`) and writes (`w FILE`, `W FILE`, `s/a/b/w FILE`). */
+export function sedFiles(script: string): ScriptFile[] {
+  return sedScript(script).files;
+}
+
+/** One pass over a sed script: the commands it runs (as `[from, to)`) and the files it names. */
+function sedScript(s: string): { commands: [number, number][]; files: ScriptFile[] } {
+  const out: [number, number][] = [];
+  const files: ScriptFile[] = [];
+  const file = (op: 'read' | 'write', from: number, to: number): void => {
+    const name = s.slice(from, to).trim();
+    if (name !== '' && files.length < 64) files.push({ op, name });
+  };
   let i = 0;
   const skipBlanks = (): void => {
     while (i < s.length && (s[i] === ' ' || s[i] === '\t' || s[i] === ';' || s[i] === '\n' || s[i] === '}')) i++;
@@ -275,12 +301,13 @@ export function sedCommands(script: Mapped): Mapped[] {
       const delimiter = s[i] ?? '/';
       const patternEnd = delimitedEnd(s, i + 1, delimiter);
       const replacementEnd = delimitedEnd(s, patternEnd, delimiter);
-      const replacement = sliceMapped(script, patternEnd, Math.max(patternEnd, replacementEnd - 1));
+      const replacement: [number, number] = [patternEnd, Math.max(patternEnd, replacementEnd - 1)];
       i = replacementEnd;
       const flagsStart = i;
       while (i < s.length && !/[;\n}]/.test(s[i] as string)) {
         // `w file` ends the command at the line's end
         if (s[i] === 'w') {
+          if (command === 's') file('write', i + 1, toLineEnd());
           i = toLineEnd();
           break;
         }
@@ -290,16 +317,18 @@ export function sedCommands(script: Mapped): Mapped[] {
     } else if (command === 'e') {
       while (s[i] === ' ' || s[i] === '\t') i++;
       const end = toLineEnd();
-      if (end > i) out.push(sliceMapped(script, i, end));
+      if (end > i) out.push([i, end]);
       i = end;
     } else if ('aicrRwWbtTv:#'.includes(command)) {
       // text, a file name or a label up to the line's end (`b`, `t`, `:` also end at `;`)
       const end = toLineEnd();
+      if (command === 'r' || command === 'R') file('read', i, end);
+      else if (command === 'w' || command === 'W') file('write', i, end);
       const semicolon = 'btT'.includes(command) ? s.indexOf(';', i) : -1;
       i = semicolon >= 0 && semicolon < end ? semicolon : end;
     }
   }
-  return out;
+  return { commands: out, files };
 }
 
 /** Index just past the closing `delimiter` of a part that starts at `from` (escapes skipped). */
@@ -322,7 +351,7 @@ function delimitedEnd(s: string, from: number, delimiter: string): number {
  */
 export function makefileRecipes(text: Mapped): Mapped | undefined {
   const out: Mapped[] = [];
-  for (const line of lines(text)) {
+  for (const line of linesOf(text)) {
     const s = line.text;
     let start: number | undefined;
     if (s.startsWith('\t')) start = 1;
@@ -374,8 +403,182 @@ export function lessCommand(word: Word): Mapped | undefined {
   return text[at] === '!' && at + 1 < text.length ? sliceMapped(word.map, at + 1, text.length) : undefined;
 }
 
+// ---------------------------------------------------------------------------------------------
+// awk
+
+/**
+ * What an awk program hands to the world beyond its output: the files `print`/`printf` write
+ * (`print > "FILE"`, `>> "FILE"`), and where the string literals start that run as shell text:
+ * the commands of its pipes (`print | "CMD"`, `"CMD" | getline`) and the one string a print pipes
+ * into a shell (`print "CMD" | "sh"`). Only string literals are read, and the variables assigned
+ * only them; a `>` inside parentheses is a comparison, as awk reads it.
+ */
+export function awkScript(s: string): { files: ScriptFile[]; commands: number[] } {
+  const files: ScriptFile[] = [];
+  const commands: number[] = [];
+  const names = awkNames(s);
+  // `system(c)`, `print | c`, `c | getline` where `c = "CMD"`: the strings it is assigned
+  const named = (at: number, pattern: RegExp): void => {
+    const m = pattern.exec(s.slice(at, at + 64));
+    for (const held of m === null ? [] : (names.get(m[1] as string) ?? [])) commands.push(held);
+  };
+  let depth = 0;
+  // the parenthesis depth of the `print` in the statement being read (-1: none), and where its words start
+  let print = -1;
+  let printed = 0;
+  for (let i = 0; i < s.length && files.length + commands.length < 64; i++) {
+    const c = s[i] as string;
+    if (c === '"') {
+      const end = stringEnd(s, i);
+      // `"CMD" | getline`
+      if (/^\s*\|&?\s*getline\b/.test(s.slice(end, end + 64))) commands.push(i);
+      i = end - 1;
+    } else if (c === '#') {
+      while (i < s.length && s[i] !== '\n') i++;
+      print = -1;
+    } else if (c === '(') depth++;
+    else if (c === ')') depth = Math.max(0, depth - 1);
+    else if (c === ';' || c === '{' || c === '}' || c === '\n') print = -1;
+    else if (/[A-Za-z_]/.test(c) && !/[\w$]/.test(s[i - 1] ?? '')) {
+      const word = /^[A-Za-z_]\w*/.exec(s.slice(i, i + 64))?.[0] ?? c;
+      if (word === 'print' || word === 'printf') {
+        print = depth;
+        printed = i + word.length;
+      } else if (word === 'system') named(i + word.length, /^\s*\(\s*([A-Za-z_]\w*)\s*\)/);
+      else if (names.has(word)) named(i, /^([A-Za-z_]\w*)\s*\|&?\s*getline\b/);
+      i += word.length - 1;
+    } else if (c === '|' && print === depth) {
+      // `print | "CMD"` or `print | c`: the command's string(s); a single string printed into a shell is its input
+      const target = /^\|&?\s*(?:"|([A-Za-z_]\w*)\b)/.exec(s.slice(i, i + 64));
+      if (target === null) continue;
+      const quotes = target[1] === undefined ? [i + target[0].length - 1] : (names.get(target[1]) ?? []);
+      commands.push(...quotes);
+      const fed = i - printed > 4096 ? null : /^\s*\(?\s*"(?:[^"\\\n]|\\.)*"\s*\)?\s*$/.exec(s.slice(printed, i));
+      if (fed !== null && quotes.some((q) => SHELL_COMMAND.test(s.slice(q + 1, stringEnd(s, q) - 1))))
+        commands.push(printed + fed[0].indexOf('"'));
+      if (target[1] === undefined) i = stringEnd(s, i + target[0].length - 1) - 1;
+    } else if (c === '>' && print === depth) {
+      const m = /^(>>?)\s*"/.exec(s.slice(i, i + 8));
+      if (m === null) continue;
+      const quote = i + m[0].length - 1;
+      const end = stringEnd(s, quote);
+      if (end - quote > 2)
+        files.push({ op: 'write', name: s.slice(quote + 1, end - 1), ...(m[1] === '>>' ? { append: true } : {}) });
+      i = end - 1;
+    }
+  }
+  return { files, commands };
+}
+
+/**
+ * awk's variables assigned only string literals (`c = "CMD"`), and where each literal starts; a
+ * variable also assigned anything else is left out (what it holds is not known here).
+ */
+function awkNames(s: string): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  const other = new Set<string>();
+  const re = /(?<![\w$.])([A-Za-z_]\w*)\s*=(?!=)\s*/g;
+  // one string literal, then more of the value on the same line (`"rm " x`)
+  const more = /"(?:[^"\\\n]|\\.)*"[ \t]*[^\s;}#]/y;
+  for (let m = re.exec(s); m !== null && out.size + other.size < 64; m = re.exec(s)) {
+    const name = m[1] as string;
+    const at = m.index + m[0].length;
+    if (other.has(name)) continue;
+    more.lastIndex = at;
+    if (s[at] !== '"' || more.test(s)) {
+      // a value that is not one literal (`c = "rm " x`)
+      out.delete(name);
+      other.add(name);
+    } else {
+      const held = out.get(name);
+      if (held === undefined) out.set(name, [at]);
+      else if (held.length < 16) held.push(at);
+    }
+  }
+  return out;
+}
+
+/** A shell that reads its commands from stdin (`sh`, `/bin/bash -s`). */
+const SHELL_COMMAND = /^\s*(?:\S*\/)?(?:ba|da|z|k|mk)?sh(?:\s+-[a-z]+)*\s*$/;
+
+/** Index just past the string literal that starts at `from` (its `"`), or the line's end. */
+function stringEnd(s: string, from: number): number {
+  let i = from + 1;
+  for (; i < s.length && s[i] !== '"' && s[i] !== '\n'; i++) if (s[i] === '\\') i++;
+  return s[i] === '"' ? i + 1 : i;
+}
+
+// ---------------------------------------------------------------------------------------------
+// substitutions and remote helpers
+
+/**
+ * The commands of a value's `$(…)` and backquotes, which a shell runs when it expands the value
+ * (a prompt: `PS4='$(cmd)'`, `PROMPT_COMMAND`'s cousins); the rest of the value is text.
+ */
+export function substitutionsIn(value: Mapped): Mapped[] {
+  const out: Mapped[] = [];
+  const s = value.text;
+  for (let i = 0; i < s.length && out.length < 64; i++) {
+    if (s[i] === '\\') {
+      i++;
+      continue;
+    }
+    if (s[i] === '`') {
+      const end = s.indexOf('`', i + 1);
+      if (end < 0) break;
+      out.push(sliceMapped(value, i + 1, end));
+      i = end;
+    } else if (s[i] === '$' && s[i + 1] === '(' && s[i + 2] !== '(') {
+      let depth = 1;
+      let j = i + 2;
+      for (; j < s.length && depth > 0; j++) {
+        if (s[j] === '(') depth++;
+        else if (s[j] === ')') depth--;
+      }
+      out.push(sliceMapped(value, i + 2, depth === 0 ? j - 1 : s.length));
+      i = j - 1;
+    }
+  }
+  return out;
+}
+
+/**
+ * git's `ext::CMD ARGS` remote (`git clone 'ext::sh -c cmd% args'`): the command git runs for
+ * the remote, as words split at blanks, where `% ` is a blank inside a word and `%%` a `%`
+ * (`%S`, `%s`, `%G`, `%V` stand for git's own values and are kept as written).
+ */
+export function extWords(word: Word): Word[] | undefined {
+  if (!word.text.startsWith('ext::')) return undefined;
+  const s = word.text;
+  const out: Word[] = [];
+  let piece = mappedBuilder();
+  let empty = true;
+  let from = 5;
+  const flush = (to: number): void => {
+    if (to > from) {
+      piece.piece(word.map, from, to);
+      empty = false;
+    }
+  };
+  for (let i = 5; i <= s.length; i++) {
+    const c = s[i];
+    if (c === '%' && (s[i + 1] === ' ' || s[i + 1] === '%')) {
+      flush(i);
+      from = i + 1;
+      i++;
+    } else if (c === undefined || c === ' ') {
+      flush(i);
+      if (!empty) out.push(literalWord(piece.build(word.map.at(i))));
+      piece = mappedBuilder();
+      empty = true;
+      from = i + 1;
+    }
+  }
+  return out.length > 0 ? out : undefined;
+}
+
 /** The lines of a text (without their new lines). */
-function lines(text: Mapped): Mapped[] {
+export function linesOf(text: Mapped): Mapped[] {
   const out: Mapped[] = [];
   const s = text.text;
   let from = 0;

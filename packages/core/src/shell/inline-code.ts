@@ -1,5 +1,6 @@
 import type { Language } from '../programs/index.js';
 import { program, sourceOf } from '../programs/index.js';
+import { awkScript } from './embedded.js';
 import type { Word } from './expand.js';
 import type { Folded } from './fold.js';
 import { foldCode } from './fold.js';
@@ -172,6 +173,12 @@ export function commandsInCode(language: Language, code: Mapped): CodeCommand[] 
   }
   if (HIDES[language]?.test(s) === true)
     found.push(...hiddenCommands(language, code, scanner, MAX_FOUND - found.length, commented));
+  // awk's pipes: `print | "cmd"`, `"cmd" | getline`, `print "cmd" | "sh"`
+  if (language === 'awk')
+    for (const at of awkScript(s).commands) {
+      const literal = scanner.string(at);
+      if (literal !== undefined && found.length < MAX_FOUND) found.push({ kind: 'text', text: literal.value });
+    }
   return found;
 }
 

@@ -1,17 +1,30 @@
-import type { Grammar, Language, Program, ProgramSource, Runs } from '../programs/index.js';
+import type { Grammar, Language, OptionText, Program, ProgramSource, Runs } from '../programs/index.js';
 import {
   aliasWords,
   exCommands,
+  extWords,
+  gitConfigWrite,
   gitEnvSettings,
   gitSetting,
   gitSettingCommand,
   GIT_COMMAND_ENV,
   isGitCommandSetting,
   lessCommand,
+  linesOf,
   makefileRecipes,
   sedCommands,
+  substitutionsIn,
 } from './embedded.js';
-import { optionsNamed, parseArgv, program, readsWith, sourceOf, subcommandOf } from '../programs/index.js';
+import {
+  optionsNamed,
+  parseArgv,
+  PLAIN,
+  program,
+  readsWith,
+  sourceOf,
+  subcommandOf,
+  UNKNOWN_RUNS,
+} from '../programs/index.js';
 import type { Dialect } from './context.js';
 import type { Word } from './expand.js';
 import { fromBase64Utf16 } from './fold.js';
@@ -29,6 +42,8 @@ export type Nested =
       readonly remoteHost?: string;
       /** `sh -c TEXT name args…`: the words from here on are `$0`, `$1`, … of the text. */
       readonly positional?: number;
+      /** The environment variable the text is the value of (`EDITOR`): the command it runs does not run it again. */
+      readonly variable?: string;
     }
   | {
       readonly kind: 'argv';
@@ -52,6 +67,8 @@ export type Nested =
       readonly remoteHost?: string;
       /** What is on stdin is a Makefile (its recipes run) or Ex commands (`vim -es`), not shell text. */
       readonly as?: 'makefile' | 'ex';
+      /** Only the commands written after these keys in it run (`psql <<EOF` with a `\! cmd` line); it stays the program's input. */
+      readonly keys?: OptionText;
     }
   /** Words that run as a command, made from the program's own text (a git alias). */
   | { readonly kind: 'words'; readonly via: Via; readonly words: readonly Word[] }
@@ -64,6 +81,10 @@ export interface Around {
   readonly program: Word;
   /** The value of an environment variable the command gets (its own assignments, or exported earlier). */
   env(name: string): Mapped | undefined;
+  /** The value of one of the command's own assignments (`NAME=value cmd`). */
+  own(name: string): Mapped | undefined;
+  /** The names the command's own assignments set. */
+  readonly owned: readonly string[];
   /** Settings `git config` wrote earlier in the line (lower-case keys). */
   readonly gitConfig: ReadonlyMap<string, Mapped> | undefined;
 }
@@ -74,13 +95,26 @@ export interface Around {
  */
 export function nestedCommands(name: string, args: readonly Word[], around: Around): Nested[] {
   const found = program(name);
-  if (found === undefined || (found.runs === undefined && !readsText(found))) return [];
+  // a program guard does not know may still run the editor or pager it is handed
+  if (found === undefined) return UNKNOWN_RUNS.flatMap((how) => optionText(how, args, [], name, PLAIN, around));
+  if (found.runs === undefined && found.subcommands === undefined && !readsText(found)) return [];
   const texts = args.map((w) => w.text);
   const out = readsText(found) ? fromSource(name, args, sourceOf(name, texts)) : [];
   const runs = found.runs;
   if (runs !== undefined)
     for (const how of runs) out.push(...RUNNERS[how.kind](how as never, args, texts, name, found, around));
+  if (found.subcommands !== undefined) out.push(...subcommandRuns(found, args, texts, name, around));
   return out;
+}
+
+/** A subcommand's options whose value is a command line (`git rebase --exec CMD`), read with its own grammar. */
+function subcommandRuns(found: Program, args: readonly Word[], texts: readonly string[], name: string, around: Around) {
+  const at = parseArgv(texts, readsWith(found)).operands[0];
+  const spec = at === undefined ? undefined : subcommandOf(found, texts[at]);
+  if (at === undefined || spec?.runs === undefined) return [];
+  const words = args.slice(at + 1);
+  const grammar = readsWith(spec);
+  return spec.runs.flatMap((how) => optionText(how, words, texts.slice(at + 1), name, grammar, around));
 }
 
 /** Shells, `eval` and `source`: what they read is command text (interpreters' code is read by ./inline-code.ts). */
@@ -295,45 +329,16 @@ const RUNNERS: { readonly [K in Runs['kind']]: Runner<K> } = {
     return argv(via, end, texts.length, true);
   },
 
-  /**
-   * An option or an environment variable whose value is a command line the program hands to a
-   * shell: `env -S 'cmd args' more`, `tar --to-command=CMD`, `--checkpoint-action=exec=CMD`,
-   * `rsync -e CMD`, `ssh -o ProxyCommand=CMD`, `man -P CMD`, `MANPAGER=CMD man x`.
-   */
-  'option-text': (how, args, texts, name, found, around) => {
-    const via: Via = { kind: 'shell-c', name };
-    const out: Nested[] = [];
-    const add = (value: Mapped, more: readonly Word[] = []): void => {
-      const command = commandIn(value, how.keys, how.strip);
-      if (command === undefined || command.text.trim() === '') return;
-      out.push({
-        kind: 'text',
-        via,
-        text: more.length > 0 ? joinMapped([command, ...more.map((w) => w.map)]) : command,
-        dialect: 'posix',
-      });
-    };
-    if (how.options !== undefined) {
-      const parsed = parseArgv(texts, readsWith(found));
-      for (const option of optionsNamed(parsed, how.options)) {
-        const word = option.valueIndex === undefined ? undefined : args[option.valueIndex];
-        if (word === undefined) continue;
-        const value = option.valueOffset ? sliceMapped(word.map, option.valueOffset, word.text.length) : word.map;
-        add(value, how.rest === true ? args.slice(parsed.rest) : []);
-      }
-    }
-    for (const variable of how.env ?? []) {
-      const value = around.env(variable);
-      if (value !== undefined) add(value);
-    }
-    return out;
-  },
+  /** An option, operand or variable whose value is a command line (see optionText). */
+  'option-text': (how, args, texts, name, found, around) =>
+    optionText(how, args, texts, name, readsWith(found), around),
 
   /**
    * git: an alias for the subcommand (`-c alias.pf='push --force' pf`, `git config alias.pf …` earlier
    * in the line) is read as what it stands for (a `!` alias as shell text); every setting whose value
-   * is a command (`-c core.sshCommand=…`, `core.pager`, GIT_CONFIG_COUNT/KEY/VALUE, …) and the
-   * environment's (`GIT_SSH_COMMAND`, `GIT_PAGER`, …) is read as shell text.
+   * is a command (`-c core.sshCommand=…`, `core.pager`, GIT_CONFIG_COUNT/KEY/VALUE, …), the
+   * environment's (`GIT_SSH_COMMAND`, `GIT_PAGER`, `EDITOR`, …) and the one `git config` writes is
+   * read as shell text; an `ext::CMD` remote as the command it is.
    */
   git: (_how, args, texts, _name, found, around) => {
     const parsed = parseArgv(texts, readsWith(found));
@@ -353,9 +358,20 @@ const RUNNERS: { readonly [K in Runs['kind']]: Runner<K> } = {
     for (const variable of GIT_COMMAND_ENV) {
       const value = around.env(variable);
       if (value !== undefined && value.text.trim() !== '')
-        out.push({ kind: 'text', via: shell, text: value, dialect: 'posix' });
+        out.push({ kind: 'text', via: shell, text: value, dialect: 'posix', variable });
     }
     const sub = parsed.rest;
+    // `git config core.pager CMD`: a command the git commands after it run (an alias runs only when
+    // it is called, and is read there)
+    const write = texts[sub] === 'config' ? gitConfigWrite(args.slice(sub + 1)) : undefined;
+    const kept =
+      write !== undefined && isGitCommandSetting(write.key) ? gitSettingCommand(write.key, write.value) : undefined;
+    if (kept !== undefined) out.push({ kind: 'text', via: shell, text: kept, dialect: 'posix' });
+    // `git clone 'ext::sh -c cmd'`: the remote is a command git runs
+    for (const word of args.slice(sub + 1)) {
+      const words = extWords(word);
+      if (words !== undefined) out.push({ kind: 'words', via: { kind: 'runner', name: 'git' }, words });
+    }
     const alias = texts[sub] === undefined ? undefined : settings.get(`alias.${texts[sub].toLowerCase()}`);
     if (alias !== undefined && subcommandOf(found, texts[sub]) === undefined) {
       const rest = args.slice(sub + 1);
@@ -540,6 +556,102 @@ const RUNNERS: { readonly [K in Runs['kind']]: Runner<K> } = {
     return argv({ kind: 'runner', name }, parseArgv(texts, how.argv ?? LEADING, at + 1).rest, texts.length);
   },
 };
+
+/**
+ * An option, operand or environment variable whose value is a command line the program hands to a
+ * shell: `env -S 'cmd args' more`, `tar --to-command=CMD`, `--checkpoint-action=exec=CMD`,
+ * `rsync -e CMD`, `ssh -o ProxyCommand=CMD`, `man -P CMD`, `MANPAGER=CMD man x`, `trap CMD EXIT`,
+ * `make SHELL=CMD`, `psql -c '\! CMD'`, `PS4='$(CMD)' bash -x`.
+ */
+function optionText(
+  how: OptionText,
+  args: readonly Word[],
+  texts: readonly string[],
+  name: string,
+  grammar: Grammar,
+  around: Around,
+): Nested[] {
+  const via: Via = { kind: how.same === true ? 'eval' : 'shell-c', name };
+  const out: Nested[] = [];
+  const add = (value: Mapped, more: readonly Word[] = [], variable?: string): void => {
+    for (const command of commandsIn(value, how)) {
+      const text = command.text.trim();
+      // `trap - INT` resets a signal; `trap '' INT` ignores it
+      if (text === '' || text === '-') continue;
+      out.push({
+        kind: 'text',
+        via,
+        text: more.length > 0 ? joinMapped([command, ...more.map((w) => w.map)]) : command,
+        dialect: 'posix',
+        ...(variable === undefined ? {} : { variable }),
+      });
+    }
+  };
+  const parsed =
+    how.options === undefined && how.operand === undefined && how.assigned === undefined
+      ? undefined
+      : parseArgv(texts, grammar);
+  if (parsed !== undefined && how.options !== undefined)
+    for (const option of optionsNamed(parsed, how.options)) {
+      const word = option.valueIndex === undefined ? undefined : args[option.valueIndex];
+      if (word === undefined) continue;
+      const value = option.valueOffset ? sliceMapped(word.map, option.valueOffset, word.text.length) : word.map;
+      add(value, how.rest === true ? args.slice(parsed.rest) : []);
+    }
+  if (parsed !== undefined && how.operand !== undefined) {
+    const word = args[parsed.operands[how.operand] ?? -1];
+    if (word !== undefined) add(word.map);
+  }
+  if (parsed !== undefined && how.assigned !== undefined)
+    for (const at of parsed.operands) {
+      const word = args[at] as Word;
+      const eq = word.text.indexOf('=');
+      if (eq > 0 && how.assigned.includes(word.text.slice(0, eq))) add(sliceMapped(word.map, eq + 1, word.text.length));
+    }
+  const suffixes = how.suffixes;
+  const variables =
+    suffixes === undefined
+      ? (how.env ?? [])
+      : [...new Set([...(how.env ?? []), ...around.owned.filter((n) => suffixes.some((s) => n.endsWith(s)))])];
+  for (const variable of variables) {
+    const value = how.own === true ? around.own(variable) : around.env(variable);
+    if (value !== undefined) add(value, [], variable);
+  }
+  if (how.stdin === true) out.push({ kind: 'stdin', via: { kind: 'heredoc', name }, dialect: 'posix', keys: how });
+  return out;
+}
+
+/** The command lines in an option's value (or its stdin), as the entry says they are written there. */
+export function commandsIn(value: Mapped, how: OptionText): Mapped[] {
+  if (how.substitutions === true) return substitutionsIn(value);
+  if (how.lines !== true) {
+    const command = commandIn(value, how.keys, how.strip);
+    return command === undefined ? [] : [command];
+  }
+  const out: Mapped[] = [];
+  for (const line of linesOf(value)) {
+    // a statement starts the line or follows a `;`; the first that names a key takes the rest of the line
+    const text = line.text;
+    for (let at = 0; at >= 0 && at < text.length;) {
+      while (at < text.length && /\s/.test(text[at] as string)) at++;
+      // only the statement's head is looked at here (a line of many statements stays linear)
+      const head = how.keys?.some((k) =>
+        text
+          .slice(at, at + k.length + 1)
+          .toLowerCase()
+          .startsWith(k.toLowerCase()),
+      );
+      const command = head === true ? commandIn(sliceMapped(line, at, text.length), how.keys, how.strip) : undefined;
+      if (command !== undefined) {
+        out.push(command);
+        break;
+      }
+      const semicolon = text.indexOf(';', at);
+      at = semicolon < 0 ? -1 : semicolon + 1;
+    }
+  }
+  return out;
+}
 
 /**
  * The command line in an option's value: all of it, or what follows one of `keys` and `=` or a

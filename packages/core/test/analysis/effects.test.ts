@@ -376,3 +376,47 @@ describe("a subcommand's remote: what git reaches", () => {
     expect(netOf(line)).toEqual(want);
   });
 });
+
+table("files a script names in the program's own language: sed's `w` and `r`, awk's `print >`", [
+  ["sed -n 'w out.txt' f", ['read f by sed', 'write out.txt by sed']],
+  ["sed -n '/ERROR/W errors.txt' app.log", ['read app.log by sed', 'write errors.txt by sed']],
+  ["sed 's/a/b/w changes.log' f", ['read f by sed', 'write changes.log by sed']],
+  ["sed -e 's/a/b/gw changes.log' f", ['read f by sed', 'write changes.log by sed']],
+  ["sed 'r header.txt' f", ['read f by sed', 'read header.txt by sed']],
+  ["sed -e '1R extra.txt' f", ['read f by sed', 'read extra.txt by sed']],
+  ["sed -i '$r footer.txt' f", ['write f (edit) by sed', 'read footer.txt by sed']],
+  // sed and awk do not expand `~`: a folder named `~` here
+  ["sed -n 'w ~/x' f", ['read f by sed', 'write ./~/x by sed']],
+  ['awk \'{print > "out.txt"}\' f', ['read f by awk', 'write out.txt by awk']],
+  ['awk \'{print $2 >> "out.log"}\' f', ['read f by awk', 'write out.log (append) by awk']],
+  ['gawk \'{printf "%s", $1 > "/etc/x"}\' f', ['read f by gawk', 'write /etc/x by gawk']],
+  ['awk \'{ if ($1 > 0) print > "pos.txt" }\' f', ['read f by awk', 'write pos.txt by awk']],
+  // near misses: the output streams, a comparison, a label, a word of text, a script in a file
+  ["sed 's/a/b/w /dev/stdout' f", ['read f by sed']],
+  ["sed -n '/x/p' f", ['read f by sed']],
+  ["sed ':a;N;ba' f", ['read f by sed']],
+  ["sed 's/write/read/' f", ['read f by sed']],
+  ['sed -f script.sed f', ['read f by sed', 'read script.sed by sed']],
+  ['awk \'$3 > "m" {print $1}\' f', ['read f by awk']],
+  ['awk \'{print ($1 > "m")}\' f', ['read f by awk']],
+  ['awk \'{print "a > b"}\' f', ['read f by awk']],
+  ['awk \'{print > "/dev/stderr"}\' f', ['read f by awk']],
+  // find writes its list where `-fprint` and its kin say
+  ["find . -name '*.log' -fprint logs.txt", ['write logs.txt by find']],
+  ["find src -fprintf list.txt '%p\\n'", ['write list.txt by find']],
+  ['find . -fls listing.txt', ['write listing.txt by find']],
+  ["find . -name '*.log' -print", []],
+]);
+
+table('compilers and archivers that write what `-o` names', [
+  ['gcc -o build/app main.c', ['write build/app by gcc']],
+  ['gcc -O2 -Wall -o app main.c util.c', ['write app by gcc']],
+  ['clang++ -std=c++17 -o bin/tool tool.cpp', ['write bin/tool by clang++']],
+  ['rustc -o target/hello hello.rs', ['write target/hello by rustc']],
+  ['go build -o bin/server ./cmd/server', ['write bin/server by go']],
+  ['git archive -o dist.tar.gz HEAD', ['write dist.tar.gz by git']],
+  // near misses: no output named
+  ['gcc -c main.c', []],
+  ['go build ./...', []],
+  ['git archive HEAD', []],
+]);

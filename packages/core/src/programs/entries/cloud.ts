@@ -1,4 +1,5 @@
 import type { ArgvSpec, ProgramSpec } from '../types.js';
+import { EDITOR_ENV, PAGER_ENV } from './files.js';
 
 // Tools that change what runs or is stored elsewhere: clusters, infrastructure as code, clouds and
 // hosting, and the framework commands that manage databases.
@@ -132,6 +133,7 @@ export const CLOUD: readonly ProgramSpec[] = [
       { path: ['sso', 'get-role-credentials'] },
       { path: ['iam', 'create-access-key'] },
     ],
+    runs: [{ kind: 'option-text', env: ['AWS_PAGER'] }],
   },
   {
     names: ['gh'],
@@ -158,6 +160,8 @@ export const CLOUD: readonly ProgramSpec[] = [
       ],
     },
     credentials: [{ path: ['auth', 'token'] }, { path: ['auth', 'status'], when: ['-t', '--show-token'] }],
+    // its editor and pager
+    runs: [{ kind: 'option-text', env: ['GH_EDITOR', 'GH_PAGER', 'GIT_EDITOR', ...EDITOR_ENV, ...PAGER_ENV] }],
   },
   { names: ['goreleaser'], argv: { values: ['-f', '--config', '-p', '--parallelism', '--timeout'] } },
   {

@@ -1,4 +1,5 @@
 import type { ProgramSpec } from '../types.js';
+import { EDITOR_ENV, PAGER_ENV } from './files.js';
 
 // Databases' command-line clients: which options take a value (the SQL, the file of SQL, the
 // server, …). What each option means is db.destroy's business (rules/db-destroy.ts).
@@ -35,15 +36,39 @@ export const DATABASES: readonly ProgramSpec[] = [
         '-T',
       ],
     },
+    // `\! CMD` runs CMD; the pager and the editor (`\e`) are commands too
+    runs: [
+      { kind: 'option-text', options: ['-c', '--command'], keys: ['\\!'], lines: true, stdin: true },
+      { kind: 'option-text', env: ['PSQL_PAGER', 'PSQL_EDITOR', ...PAGER_ENV, ...EDITOR_ENV] },
+    ],
   },
   {
+    // `system CMD` and `\! CMD` run CMD; `--pager CMD` is a command
     names: ['mysql', 'mariadb'],
     roles: ['database-client'],
     argv: {
-      values: ['-e', '--execute', '-D', '--database', '-h', '--host', '-P', '--port', '-u', '--user', '-S', '--socket'],
+      values: [
+        '-e',
+        '--execute',
+        '-D',
+        '--database',
+        '-h',
+        '--host',
+        '-P',
+        '--port',
+        '-u',
+        '--user',
+        '-S',
+        '--socket',
+        '--pager',
+      ],
     },
     // `-pSECRET` (a lone `-p` asks for it)
     secretOptions: ['-p', '--password'],
+    runs: [
+      { kind: 'option-text', options: ['-e', '--execute'], keys: ['system', '\\!'], lines: true, stdin: true },
+      { kind: 'option-text', options: ['--pager'] },
+    ],
   },
   {
     names: ['sqlcmd'],

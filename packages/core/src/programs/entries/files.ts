@@ -222,6 +222,10 @@ const VIM_READS = ['-R', '-M', '--version', '-h', '--help'];
 const EX_WRITES: FileUse = { op: 'write', options: ['-c', '--cmd'], within: 'ex' };
 const VIM_WRITES: readonly FileUse[] = [{ op: 'write', how: 'edit', operands: 'all', unless: VIM_READS }, EX_WRITES];
 
+/** The variables a program runs as its editor (`EDITOR=… crontab -e`, `git commit`) or its pager. */
+export const EDITOR_ENV = ['VISUAL', 'EDITOR'];
+export const PAGER_ENV = ['PAGER'];
+
 export const FILES: readonly ProgramSpec[] = [
   ...READERS_OWN,
   // `sort -o FILE`, `uniq IN OUT`, `sdiff -o FILE` write what they print
@@ -399,6 +403,8 @@ export const FILES: readonly ProgramSpec[] = [
     argv: { values: ['-e', '--expression', '-f', '--file', '-l', '--line-length'], optional: ['-i', '--in-place'] },
     edits: ['-i', '--in-place'],
     runs: [{ kind: 'sed' }],
+    // `w FILE`, `r FILE`, `s/a/b/w FILE`
+    files: [{ language: 'sed' }],
   },
 
   // deleters; `rmdir` takes only empty folders and `trash` keeps what it takes
@@ -578,8 +584,10 @@ export const FILES: readonly ProgramSpec[] = [
     ],
   },
   {
+    // `-T -TT CMD` (`--unzip-command CMD`) tests the archive with CMD
     names: ['zip'],
-    argv: { values: ['-b', '-n', '-P', '--password', '-t', '-Z', '-s', '-O'] },
+    argv: { values: ['-b', '-n', '-P', '--password', '-t', '-Z', '-s', '-O', '-TT', '--unzip-command'] },
+    runs: [{ kind: 'option-text', options: ['-TT', '--unzip-command'] }],
     // `-m` moves the files into the archive: they go
     files: [
       { op: 'write', operands: 0 },
@@ -660,9 +668,13 @@ export const FILES: readonly ProgramSpec[] = [
     roles: ['looker'],
   },
   {
+    // its dot commands `.shell CMD` and `.system CMD` run CMD
     names: ['sqlite3', 'sqlite', 'duckdb'],
     roles: ['database-client'],
     argv: { values: ['-cmd', '-init', '-separator', '-newline', '-nullvalue', '-escape', '-c', '-s'], words: true },
+    runs: [
+      { kind: 'option-text', options: ['-cmd'], operand: 1, keys: ['.shell', '.system'], lines: true, stdin: true },
+    ],
     // the database file (the SQL may write it too)
     files: [{ op: 'read', operands: 0 }],
   },
@@ -694,8 +706,13 @@ export const FILES: readonly ProgramSpec[] = [
     },
     files: [{ op: 'write', options: ['-o', '--output'] }],
   },
-  // `crontab FILE` installs the table FILE holds
-  { names: ['crontab'], argv: { values: ['-u'] }, files: [{ op: 'read', operands: 0 }] },
+  // `crontab FILE` installs the table FILE holds; `crontab -e` runs the editor
+  {
+    names: ['crontab'],
+    argv: { values: ['-u'] },
+    files: [{ op: 'read', operands: 0 }],
+    runs: [{ kind: 'option-text', env: EDITOR_ENV }],
+  },
   // they print their words (`echo` is Write-Output's alias, below)
   { names: ['printf', 'print', 'echo.', 'say'], roles: ['printer', 'looker'] },
   {
@@ -719,7 +736,8 @@ export const FILES: readonly ProgramSpec[] = [
         '--eval',
       ],
     },
-    runs: [{ kind: 'make' }],
+    // `make SHELL=CMD` runs every recipe line through CMD
+    runs: [{ kind: 'make' }, { kind: 'option-text', assigned: ['SHELL'] }],
     projectCode: { kinds: ['makefile'] },
   },
   {
@@ -783,6 +801,12 @@ export const FILES: readonly ProgramSpec[] = [
         '-e',
       ],
     },
-    runs: [{ kind: 'option-text', options: ['-P', '--pager'], env: ['MANPAGER', 'PAGER'] }],
+    runs: [{ kind: 'option-text', options: ['-P', '--pager'], env: ['MANPAGER', ...PAGER_ENV] }],
+  },
+  {
+    // compilers and linkers: `-o FILE` writes the program or object to FILE
+    names: ['gcc', 'g++', 'cc', 'c++', 'clang', 'clang++', 'tcc', 'ld', 'rustc'],
+    argv: { values: ['-o', '-I', '-L', '-D', '-U', '-x', '-include', '-isystem', '-MF', '-MT', '-MQ'], words: true },
+    files: [{ op: 'write', options: ['-o'] }],
   },
 ];

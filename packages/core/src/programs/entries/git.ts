@@ -1,4 +1,4 @@
-import type { ArgvSpec, FileUse, ProgramSpec } from '../types.js';
+import type { ArgvSpec, FileUse, OptionText, ProgramSpec } from '../types.js';
 
 // git: global options before the subcommand (`git -C dir -c k=v push`), then the subcommand's
 // own. Several `-C` add up (see the reader's folder tracking, `cwd`).
@@ -69,6 +69,11 @@ const treeUnless = (unless: readonly string[]): readonly FileUse[] => [
   { op: 'write', how: 'into', here: true, unless },
 ];
 const PUSH: ArgvSpec = { values: ['-o', '--push-option', '--repo', '--receive-pack', '--exec'] };
+/** `--upload-pack CMD`: the command run for the other side of a fetch (on this computer, for a local or `ext::` remote). */
+const UPLOAD_PACK: readonly OptionText[] = [{ kind: 'option-text', options: ['--upload-pack', '-u'] }];
+const FETCHING: ArgvSpec = {
+  values: ['--upload-pack', '--depth', '--shallow-since', '--shallow-exclude', '-j', '--jobs'],
+};
 
 export const GIT: readonly ProgramSpec[] = [
   {
@@ -89,11 +94,26 @@ export const GIT: readonly ProgramSpec[] = [
     ],
     secretSettings: [['config']],
     subcommands: {
-      push: { argv: PUSH, remote: 'sends' },
+      push: { argv: PUSH, remote: 'sends', runs: [{ kind: 'option-text', options: ['--receive-pack', '--exec'] }] },
       commit: { argv: COMMITTING },
       merge: { argv: COMMITTING, files: TREE },
-      pull: { argv: COMMITTING, remote: 'fetches', files: TREE },
-      rebase: { argv: COMMITTING, files: TREE },
+      pull: {
+        argv: { ...COMMITTING, values: [...(COMMITTING.values ?? []), '--upload-pack'] },
+        remote: 'fetches',
+        files: TREE,
+        runs: UPLOAD_PACK,
+      },
+      // `--exec CMD`, `-x CMD`: run after each commit it makes
+      rebase: {
+        argv: { ...COMMITTING, values: [...(COMMITTING.values ?? []), '-x'] },
+        files: TREE,
+        runs: [{ kind: 'option-text', options: ['--exec', '-x'] }],
+      },
+      // `--extcmd CMD`, `-x CMD`: the command that shows each difference
+      difftool: {
+        argv: { values: ['-x', '--extcmd', '-t', '--tool'] },
+        runs: [{ kind: 'option-text', options: ['-x', '--extcmd'] }],
+      },
       am: { argv: COMMITTING, files: TREE },
       'cherry-pick': { argv: COMMITTING, files: TREE },
       revert: { argv: COMMITTING, files: TREE },
@@ -137,9 +157,15 @@ export const GIT: readonly ProgramSpec[] = [
         subcommands: { add: { argv: { values: ['-b', '-B', '--reason'] }, files: [{ op: 'write', operands: 0 }] } },
       },
       // `git clone URL DIR`: the checkout is written at DIR
-      clone: { argv: CLONE, remote: 'fetches', files: [{ op: 'write', operands: 1 }] },
-      fetch: { remote: 'fetches' },
-      'ls-remote': { remote: 'fetches' },
+      clone: { argv: CLONE, remote: 'fetches', files: [{ op: 'write', operands: 1 }], runs: UPLOAD_PACK },
+      fetch: { argv: FETCHING, remote: 'fetches', runs: UPLOAD_PACK },
+      'ls-remote': { argv: FETCHING, remote: 'fetches', runs: UPLOAD_PACK },
+      // `--exec CMD` runs for a remote archive; `-o FILE` writes it
+      archive: {
+        argv: { values: ['--remote', '--exec', '-o', '--output', '--format', '--prefix'] },
+        files: [{ op: 'write', options: ['-o', '--output'] }],
+        runs: [{ kind: 'option-text', options: ['--exec'] }],
+      },
       submodule: { remote: 'fetches' },
       // `git show HEAD:.env`, `git cat-file -p main:config/.env`: a file's text as a commit (or the
       // index) holds it; `cat-file -t/-s/-e` tell only its type, size or presence

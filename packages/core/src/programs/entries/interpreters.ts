@@ -160,6 +160,8 @@ export const INTERPRETERS: readonly ProgramSpec[] = [
     // gawk's `-i inplace` writes the output back into the files it reads
     argv: { values: ['-F', '-v', '-f', '--field-separator', '--assign', '--file', '-i', '--include'] },
     edits: ['-i', '--include'],
+    // `print > "FILE"`, `printf … >> "FILE"`
+    files: [{ language: 'awk' }],
   },
   {
     names: ['lua', 'luajit'],

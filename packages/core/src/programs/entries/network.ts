@@ -61,7 +61,7 @@ const RAW = ['-p', '-w', '-s', '-i', '-q', '-e', '-c'];
 
 /** scp's and sftp's: `-S PROGRAM` and `-o ProxyCommand=…` run a command to make the connection. */
 const SSH_RUNS: readonly Runs[] = [
-  { kind: 'option-text', options: ['-S'] },
+  { kind: 'option-text', options: ['-S'], env: ['SSH_ASKPASS'] },
   { kind: 'option-text', options: ['-o'], keys: SSH_COMMAND_OPTIONS },
 ];
 

@@ -6,6 +6,7 @@ import { NPX, UVX } from './runners.js';
 
 export const NPM: ArgvSpec = {
   values: [
+    '--script-shell',
     '--prefix',
     '-w',
     '--workspace',
@@ -130,6 +131,8 @@ export const PACKAGES: readonly ProgramSpec[] = [
         call: ['-c', '--call'],
         argv: NPX,
       },
+      // the shell its scripts run in (`--script-shell CMD`, npm_config_script_shell)
+      { kind: 'option-text', options: ['--script-shell'], env: ['npm_config_script_shell'] },
     ],
   },
   {
@@ -306,6 +309,8 @@ export const PACKAGES: readonly ProgramSpec[] = [
     roles: ['package-manager'],
     ecosystem: 'go',
     argv: { values: ['-C', '-modfile', '-o', '-tags', '-ldflags', '-gcflags'], words: true },
+    // `go build -o FILE`
+    files: [{ op: 'write', options: ['-o'] }],
   },
   { names: ['mix'], roles: ['package-manager'], ecosystem: 'hex' },
   {

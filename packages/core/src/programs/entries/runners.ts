@@ -1,5 +1,6 @@
 import type { ArgvSpec, ProgramSpec } from '../types.js';
 import { SSH_COMMAND_OPTIONS } from './network.js';
+import { EDITOR_ENV } from './files.js';
 
 // Programs that run another command: prefixes in front of it (`sudo`, `env`), runners that build
 // it from their operands (`xargs`, `find -exec`), runners on another computer or in a container
@@ -364,7 +365,12 @@ export const RUNNERS: readonly ProgramSpec[] = [
     // the words after the host run there; `-o ProxyCommand=…` runs here, to make the connection
     names: ['ssh'],
     roles: ['remote-runner', 'ssh-client'],
-    runs: [{ kind: 'ssh' }, { kind: 'option-text', options: ['-o'], keys: SSH_COMMAND_OPTIONS }],
+    runs: [
+      { kind: 'ssh' },
+      { kind: 'option-text', options: ['-o'], keys: SSH_COMMAND_OPTIONS },
+      // the program that asks for a password (run when there is no terminal, or SSH_ASKPASS_REQUIRE says so)
+      { kind: 'option-text', env: ['SSH_ASKPASS'] },
+    ],
     argv: leading([
       '-B',
       '-b',
@@ -408,7 +414,8 @@ export const RUNNERS: readonly ProgramSpec[] = [
   {
     names: ['kubectl', 'oc'],
     roles: ['remote-runner'],
-    runs: [{ kind: 'kubectl-exec' }],
+    // `kubectl edit` runs the editor
+    runs: [{ kind: 'kubectl-exec' }, { kind: 'option-text', env: ['KUBE_EDITOR', ...EDITOR_ENV] }],
     argv: { values: KUBECTL_VALUES },
     credentials: [
       // the kubeconfig with its client keys and tokens (without --raw, redacted)

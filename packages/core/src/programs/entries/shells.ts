@@ -1,4 +1,4 @@
-import type { ProgramSpec } from '../types.js';
+import type { ProgramSpec, Runs } from '../types.js';
 
 // Shells and the programs that run shell text. A shell is a script runner too: `bash x.sh` runs
 // x.sh. How each takes its commands is `source` (see ../sources.ts); the syntax is `dialect`.
@@ -37,6 +37,16 @@ const POWERSHELL_PARAMETERS = [
   '-ea',
 ];
 
+/**
+ * What a shell runs of its environment as it starts and as it goes: the file BASH_ENV or ENV
+ * names (read as the command it amounts to, since its value is expanded first: `$(cmd)` runs),
+ * PROMPT_COMMAND before each prompt, and the commands substituted in its prompts and trace prefix.
+ */
+const SHELL_START: readonly Runs[] = [
+  { kind: 'option-text', env: ['BASH_ENV', 'ENV', 'PROMPT_COMMAND'] },
+  { kind: 'option-text', env: ['PS0', 'PS1', 'PS2', 'PS4'], substitutions: true },
+];
+
 export const SHELLS: readonly ProgramSpec[] = [
   {
     names: ['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'rbash', 'fish'],
@@ -45,6 +55,7 @@ export const SHELLS: readonly ProgramSpec[] = [
     dialect: 'posix',
     script: 'shell',
     argv: POSIX_SHELL,
+    runs: SHELL_START,
   },
   {
     // `pwsh x.ps1` runs a script; `pwsh -Command text` and `pwsh -File x.ps1` as spelt out
@@ -72,6 +83,8 @@ export const SHELLS: readonly ProgramSpec[] = [
     argv: { slash: true, leading: true },
   },
   { names: ['eval'], roles: ['evaluator'], source: 'eval', dialect: 'posix' },
+  // `trap 'cmd' EXIT`: the shell runs cmd when the signal comes, or as it exits
+  { names: ['trap'], runs: [{ kind: 'option-text', operand: 0, same: true }] },
   { names: ['source', '.'], roles: ['script-runner'], source: 'source', script: 'shell' },
   {
     // `busybox sh …`, `busybox rm …`: the applet and its words are a command
