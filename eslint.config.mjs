@@ -175,7 +175,17 @@ const CLI_PATTERNS = [
 ];
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '.agents/**', 'artifacts/**', 'coverage/**', '.bench/**', '**/fixtures/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      '.agents/**',
+      'artifacts/**',
+      'coverage/**',
+      '.bench/**',
+      '**/fixtures/**',
+    ],
+  },
   js.configs.recommended,
   {
     files: ['**/*.ts', '**/*.cts', '**/*.mts'],
