@@ -263,12 +263,8 @@ const RUNNERS: { readonly [K in Runs['kind']]: Runner<K> } = {
 
   /** A runner that fetches a package and runs it (`npx`, `bunx`, `uvx`, `pnpm dlx`, `pipx run`, …). */
   'package-runner': (how, args, texts, name, found) => {
-    let from = 0;
-    for (const expected of how.path ?? []) {
-      from = parseArgv(texts, readsWith(found), from).rest;
-      if (texts[from] !== expected) return [];
-      from++;
-    }
+    const from = afterPath(how.path, texts, found);
+    if (from < 0) return [];
     const via: Via = { kind: 'runner', name };
     const parsed = parseArgv(texts, how.argv ?? LEADING, from);
     const end = parsed.rest;
@@ -297,8 +293,9 @@ const RUNNERS: { readonly [K in Runs['kind']]: Runner<K> } = {
         dialect: 'posix',
       });
     };
-    if (how.options !== undefined) {
-      const parsed = parseArgv(texts, readsWith(found));
+    const at = afterPath(how.path, texts, found);
+    if (how.options !== undefined && at >= 0) {
+      const parsed = parseArgv(texts, how.path === undefined ? readsWith(found) : (how.argv ?? LEADING), at);
       for (const option of optionsNamed(parsed, how.options)) {
         const word = option.valueIndex === undefined ? undefined : args[option.valueIndex];
         if (word === undefined) continue;
@@ -513,13 +510,48 @@ const RUNNERS: { readonly [K in Runs['kind']]: Runner<K> } = {
     return out;
   },
 
-  /** A tool that runs a command in its environment (`poetry run`, `bundle exec`, `yarn exec`, …). */
-  'env-runner': (how, _args, texts, name, found) => {
-    const at = parseArgv(texts, readsWith(found)).rest;
-    if (texts[at] !== how.path) return [];
-    return argv({ kind: 'runner', name }, parseArgv(texts, how.argv ?? LEADING, at + 1).rest, texts.length);
+  /** A tool that runs a command in its environment or on a change (`poetry run`, `nix develop -c`, `watchexec`, …). */
+  'env-runner': (how, args, texts, name, found) => {
+    const at = afterPath(how.path, texts, found);
+    if (at < 0) return [];
+    if (how.stdin === true) return [{ kind: 'stdin', via: { kind: 'heredoc', name }, dialect: 'posix' }];
+    const parsed = parseArgv(texts, how.argv ?? (how.path === undefined ? readsWith(found) : LEADING), at);
+    if (how.each === true) return parsed.operands.flatMap((i) => attached({ kind: 'shell-c', name }, args[i], 0));
+    let from = parsed.rest + (how.skip ?? 0);
+    if (how.after !== undefined) {
+      const after = how.after;
+      const option = parsed.options.find((o) => after.includes(o.name));
+      if (option === undefined) return [];
+      from = option.index + 1;
+    } else if (how.dashdash === true) {
+      from = texts.indexOf('--', at) + 1;
+      if (from === 0) return [];
+    } else if (how.skip !== undefined && texts[from] === '--') from++;
+    return how.shell === true
+      ? text({ kind: 'shell-c', name }, args, from)
+      : argv({ kind: 'runner', name }, from, texts.length);
   },
 };
+
+/**
+ * Where a runner's words start after the subcommand words of its `path` (`poetry run …`,
+ * `git submodule foreach …`), each the first operand after the options before it; 0 without a
+ * path, -1 when the words do not take it.
+ */
+function afterPath(path: readonly string[] | undefined, texts: readonly string[], found: Program): number {
+  let at = 0;
+  let grammar = readsWith(found);
+  let parent: Parameters<typeof subcommandOf>[0] = found;
+  for (const word of path ?? []) {
+    const first = parseArgv(texts, grammar, at).operands[0];
+    if (first === undefined || texts[first] !== word) return -1;
+    at = first + 1;
+    const sub: ReturnType<typeof subcommandOf> = subcommandOf(parent, word);
+    parent = sub;
+    grammar = sub?.argv ?? LEADING;
+  }
+  return at;
+}
 
 /**
  * The command line in an option's value: all of it, or what follows one of `keys` and `=` or a

@@ -1,4 +1,5 @@
 import type { ArgvSpec, ProgramSpec } from '../types.js';
+import { SECRETS_RUNS } from './runners.js';
 
 // Tools that change what runs or is stored elsewhere: clusters, infrastructure as code, clouds and
 // hosting, and the framework commands that manage databases.
@@ -147,7 +148,6 @@ export const CLOUD: readonly ProgramSpec[] = [
       'wrangler',
       'railway',
       'render',
-      'doppler',
       'vault',
       'stripe',
       'glab',
@@ -157,6 +157,8 @@ export const CLOUD: readonly ProgramSpec[] = [
     ],
     roles: ['hosting-cli'],
   },
+  // a secret store that also runs a command with its secrets (`doppler run -- cmd`)
+  { names: ['doppler'], roles: ['hosting-cli'], runs: SECRETS_RUNS },
   {
     names: [
       'prisma',

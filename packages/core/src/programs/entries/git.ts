@@ -68,6 +68,10 @@ const TREE: readonly FileUse[] = [{ op: 'write', how: 'into', here: true }];
 const treeUnless = (unless: readonly string[]): readonly FileUse[] => [
   { op: 'write', how: 'into', here: true, unless },
 ];
+/** `git rebase`'s options that take a value (`-x`/`--exec` a command line), anywhere among its words. */
+const REBASE: ArgvSpec = {
+  values: ['-x', '--exec', '--onto', '-s', '--strategy', '-X', '--strategy-option', '-C', '--whitespace'],
+};
 const PUSH: ArgvSpec = { values: ['-o', '--push-option', '--repo', '--receive-pack', '--exec'] };
 
 export const GIT: readonly ProgramSpec[] = [
@@ -80,7 +84,13 @@ export const GIT: readonly ProgramSpec[] = [
     // `--work-tree DIR`: the checkout it changes is DIR
     cwd: ['-C', '--work-tree'],
     // its aliases, and the commands its settings and environment name (core.sshCommand, GIT_PAGER, …)
-    runs: [{ kind: 'git' }],
+    // and the commands its subcommands run: `bisect run CMD`, `submodule foreach CMD`, `rebase --exec CMD`
+    runs: [
+      { kind: 'git' },
+      { kind: 'env-runner', path: ['bisect', 'run'] },
+      { kind: 'env-runner', path: ['submodule', 'foreach'], shell: true },
+      { kind: 'option-text', path: ['rebase'], argv: REBASE, options: ['-x', '--exec'] },
+    ],
     subcommands: {
       push: { argv: PUSH, remote: 'sends' },
       commit: { argv: COMMITTING },

@@ -8,6 +8,8 @@ export const SYSTEM: readonly ProgramSpec[] = [
     names: ['pwd', 'which', 'whereis', 'whoami', 'id', 'uname', 'test', '[', 'true', 'false'],
     roles: ['looker'],
   },
+  // they show a program's help: the program they name does not run (`tldr tar`, `help cd`)
+  { names: ['help', 'tldr'], roles: ['looker'] },
   // `kill -s KILL 42`, `kill -9 42`
   { names: ['kill'], argv: { values: ['-s', '-n', '--signal'] } },
   {
