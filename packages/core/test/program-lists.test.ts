@@ -35,6 +35,8 @@ const ALLOWED: Readonly<Record<string, string>> = {
   'rules/guard-tamper.ts: READ_ONLY_TOOL':
     'verbs an MCP tool is named by (`read_file`, `list_dir`, `cat`), not programs run',
   // a rule's own knowledge of each program's verbs
+  'rules/guard-tamper.ts: WHERE_IS_GUARD':
+    'a program word that asks the shell where guard is (`"$(command -v guard)" off`): the shell\'s look-ups and guard\'s names, spelled as written',
   'rules/secrets-read.ts: LOGIN_PRINTERS':
     "the programs storedLogin's switch knows a form of that prints a stored login (`gh auth token`): the verbs are the rule's",
 };

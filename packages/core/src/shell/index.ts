@@ -182,7 +182,10 @@ function windowsReading(posix: ReadResult, notRun: readonly Span[] | undefined, 
   }
   const runs = (inv: Invocation): boolean => inv.span[0] < cut && (notRun === undefined || !within(inv.span, notRun));
   const readable = (o: Opaque): boolean => o.span[0] < cut && (notRun === undefined || !within(o.span, notRun));
-  const a = posix.invocations.filter((inv) => !variable(inv) && !DOTNET_MEMBER.test(inv.program) && runs(inv));
+  // what a program guard does not know may run is guessed in a POSIX line only (`Measure-Command { … }` is not one)
+  const a = posix.invocations.filter(
+    (inv) => !variable(inv) && !DOTNET_MEMBER.test(inv.program) && runs(inv) && !inv.via.some((v) => v.guessed),
+  );
   const b = other.invocations.filter((inv) => !variable(inv));
   // each POSIX program, in order, matched to the next Windows one of the same name
   const match = new Array<Invocation | undefined>(b.length);

@@ -16,6 +16,7 @@ import type { Dialect } from './context.js';
 import type { Word } from './expand.js';
 import { joinMapped, sliceMapped } from './mapped.js';
 import type { Mapped } from './mapped.js';
+import { programName } from './paths.js';
 import type { Via } from './types.js';
 
 /** A command that another command runs: as text for a shell, as an argv, or from its stdin. */
@@ -60,6 +61,8 @@ export interface Around {
   env(name: string): Mapped | undefined;
   /** Settings `git config` wrote earlier in the line (lower-case keys). */
   readonly gitConfig: ReadonlyMap<string, Mapped> | undefined;
+  /** A program guard does not know may be read as running the command its words start (`guessed`). */
+  readonly guess: boolean;
 }
 
 /**
@@ -68,7 +71,8 @@ export interface Around {
  */
 export function nestedCommands(name: string, args: readonly Word[], around: Around): Nested[] {
   const found = program(name);
-  if (found === undefined || (found.runs === undefined && !readsText(found))) return [];
+  if (found === undefined) return around.guess ? guessed(name, args) : [];
+  if (found.runs === undefined && !readsText(found)) return [];
   const texts = args.map((w) => w.text);
   const out = readsText(found) ? fromSource(name, args, sourceOf(name, texts)) : [];
   const runs = found.runs;
@@ -134,6 +138,52 @@ const argv = (via: Via, from: number, to: number, isPackage = false): Nested[] =
   from < to ? [{ kind: 'argv', via, from, to, ...(isPackage ? { isPackage } : {}) }] : [];
 const remoteArgv = (via: Via, from: number, to: number, remoteHost: string): Nested[] =>
   from < to ? [{ kind: 'argv', via, from, to, remoteHost }] : [];
+
+/** A program guard does not know may have this many operands of its own before the command it runs (`run`, a profile). */
+const OWN_OPERANDS = 2;
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+/**
+ * A program guard does not know whose words start a program it knows (`mytool git push --force`,
+ * `./with-env prod -- rm -rf ~`, `acme exec api -- …`): it may run them as a command, so they are
+ * read as one, through a `runner` step marked `guessed` (the rules judge it as a command that may
+ * run). Its own options and `NAME=value` words, and at most OWN_OPERANDS other words of its own
+ * (a subcommand, a profile, a host, an option's value), may come first; a word with blanks in it (a
+ * message, a query) ends the search, and after `--` only the next word may start the command.
+ */
+function guessed(name: string, args: readonly Word[]): Nested[] {
+  const via: Via = { kind: 'runner', name, guessed: true };
+  const out: Nested[] = [];
+  let own = 0;
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i] as Word;
+    const text = word.text;
+    if (/\s/.test(text)) break;
+    if (text === '--') return knownProgram(args[i + 1]) ? [...out, ...argv(via, i + 1, args.length)] : out;
+    if (knownProgram(word)) {
+      out.push(...argv(via, i, args.length));
+      // right after an option it may be that option's value (`-C dir git …`, `--shell bash …`): look on
+      if (!optionBefore(args, i)) break;
+    } else if ((text.startsWith('-') && text.length > 1) || ASSIGNMENT.test(text)) continue;
+    if (++own > OWN_OPERANDS) break;
+  }
+  return out;
+}
+
+/** The word before `i` is an option written without its value (`-C`, `--shell`; not `--shell=bash`, not `--`). */
+function optionBefore(args: readonly Word[], i: number): boolean {
+  const before = args[i - 1]?.text ?? '';
+  return before.length > 1 && before.startsWith('-') && before !== '--' && !before.includes('=');
+}
+
+/** A word that names a program guard knows, by its name or its absolute path (`git`, `/bin/rm`); not `src/test`. */
+function knownProgram(word: Word | undefined): boolean {
+  if (word === undefined || word.dynamic || word.pattern === true) return false;
+  const text = word.text;
+  // a name starts with a letter, a digit or `_` (not `.`, `[` or `:`), or is an absolute path
+  if (!/^[\w/]/.test(text) || (/[\\/]/.test(text) && !text.startsWith('/'))) return false;
+  return program(programName(text)) !== undefined;
+}
 
 type Runner<K extends Runs['kind']> = (
   how: Extract<Runs, { kind: K }>,

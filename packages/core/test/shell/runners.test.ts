@@ -4,7 +4,8 @@ import type { Invocation } from '@guard/core';
 import { formatVia, OPTIONS } from './read-table.js';
 
 // Programs that run a command: the knowledge base's runners say where the command starts (`poetry
-// run`, `nix develop -c`, `git submodule foreach`, …).
+// run`, `nix develop -c`, `git submodule foreach`, …); a program guard does not know whose words
+// start a program it knows may run them, and they are read as a command marked `guessed`.
 
 /** The command found: its program and words as the rules see them, how it was reached, and whether it was guessed. */
 interface Found {
@@ -98,5 +99,66 @@ describe('a runner in the knowledge base: near misses run nothing, or not that',
   ])('$line', ({ line, absent }) => {
     const read = readCommand(line, OPTIONS);
     expect(read.invocations.map((inv) => inv.name)).not.toContain(absent);
+  });
+});
+
+describe('a program guard does not know: the command its words start is read, marked guessed', () => {
+  it.for<Found>([
+    { line: 'mytool git push --force', runs: 'git push --force', via: 'mytool', guessed: true },
+    { line: './scripts/with-env.sh git push -f', runs: 'git push -f', via: 'with-env.sh', guessed: true },
+    { line: 'frobnicate --verbose -- rm -rf build', runs: 'rm -rf build', via: 'frobnicate', guessed: true },
+    { line: 'runwith prod git push -f', runs: 'git push -f', via: 'runwith', guessed: true },
+    // `exec` is a program guard knows (the shell's), so the command is found through it
+    { line: 'acme exec api -- rm -rf build', runs: 'rm -rf build', via: 'acme > exec > api', guessed: true },
+    { line: 'withenv A=1 B=2 C=3 git push -f', runs: 'git push -f', via: 'withenv', guessed: true },
+    { line: 'mytool /usr/bin/git push -f', runs: '/usr/bin/git push -f', via: 'mytool', guessed: true },
+    // an option's value that is a program's name, and the command after it
+    { line: 'mytool -C dir git push -f', runs: 'git push -f', via: 'mytool', guessed: true },
+    // what it runs is read further as usual
+    { line: "mytool bash -c 'git push -f'", runs: 'git push -f', via: 'mytool > bash -c', guessed: true },
+    { line: 'mytool sudo git push -f', runs: 'git push -f', via: 'mytool > sudo', guessed: true },
+    { line: 'unknownwrapper guard off', runs: 'guard off', via: 'unknownwrapper', guessed: true },
+    // cmake -E rm really deletes: cmake has no entry, and its words start rm
+    { line: 'cmake -E rm -rf build', runs: 'rm -rf build', via: 'cmake', guessed: true },
+    // a runner's command that guard does not know, in turn
+    { line: 'poetry run mytool git push -f', runs: 'git push -f', via: 'poetry > mytool', guessed: true },
+  ])('$line', ({ line, runs, via }) => {
+    const inv = commandOf(line, runs);
+    expect(inv, runs).toBeDefined();
+    expect(formatVia((inv as Invocation).via)).toBe(via);
+    expect(guessed(inv as Invocation)).toBe(true);
+  });
+});
+
+describe('a program guard does not know: near misses read no command', () => {
+  it.for<{ line: string; absent: string }>([
+    // a plain word that is no program
+    { line: 'mycli deploy', absent: 'deploy' },
+    // more than two words of its own before it
+    { line: 'mycli one two three git push -f', absent: 'git' },
+    // a word with blanks is data (a message, a query), and ends the search
+    { line: 'mycli "fix the build" git push -f', absent: 'git' },
+    { line: "mycli 'git push -f'", absent: 'git' },
+    // a relative path is a file, not a program (`src/test`)
+    { line: 'mycli src/test -f x', absent: 'test' },
+    // after `--` only the next word may start a command
+    { line: 'mycli -- deploy git push -f', absent: 'git' },
+    // known programs are read by their entries, which say they run nothing here
+    { line: 'echo git push --force', absent: 'git' },
+    { line: 'grep rm Makefile', absent: 'rm' },
+    { line: 'tldr git push', absent: 'git' },
+    { line: 'guard explain -- rm -rf dist', absent: 'rm' },
+    // a function defined in the line runs its body, not its words
+    { line: 'f() { echo "$1"; }; f rm -rf build', absent: 'rm' },
+    // an unresolved word is no program
+    { line: 'mycli "$TOOL" push -f', absent: 'push' },
+  ])('$line', ({ line, absent }) => {
+    const read = readCommand(line, OPTIONS);
+    expect(read.invocations.map((inv) => inv.name)).not.toContain(absent);
+  });
+
+  it('reads no guess in a line PowerShell runs', () => {
+    const read = readCommand('Measure-Command { git push --force }', OPTIONS);
+    expect(read.invocations.filter(guessed)).toEqual([]);
   });
 });

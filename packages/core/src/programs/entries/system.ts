@@ -1,3 +1,4 @@
+import { GUARD_PACKAGE } from '../../product.js';
 import type { ProgramSpec } from '../types.js';
 
 // Programs that manage processes, users and the computer itself.
@@ -39,4 +40,6 @@ export const SYSTEM: readonly ProgramSpec[] = [
     },
   },
   { names: ['gpasswd'], argv: { values: ['-a', '-d', '-M', '-A'] } },
+  // guard itself, a program guard knows (guard.tamper judges its commands): `mytool guard off` runs it
+  { names: ['guard', GUARD_PACKAGE] },
 ];
