@@ -25,6 +25,22 @@ function commandOf(line: string, runs: string): Invocation | undefined {
 
 const guessed = (inv: Invocation): boolean => inv.via.some((v) => v.guessed === true);
 
+/** The row's command is read, reached the way it says, guessed or not. */
+const finds =
+  (isGuessed: boolean) =>
+  ({ line, runs, via }: Found): void => {
+    const inv = commandOf(line, runs);
+    expect(inv, runs).toBeDefined();
+    expect(formatVia((inv as Invocation).via)).toBe(via);
+    expect(guessed(inv as Invocation)).toBe(isGuessed);
+  };
+
+/** No command of that name is read from the row's line. */
+function readsNo({ line, absent }: { line: string; absent: string }): void {
+  const read = readCommand(line, OPTIONS);
+  expect(read.invocations.map((inv) => inv.name)).not.toContain(absent);
+}
+
 describe('a runner in the knowledge base: the command starts where its entry says', () => {
   it.for<Found>([
     { line: 'poetry run pytest -- -x', runs: 'pytest -- -x', via: 'poetry' },
@@ -71,12 +87,7 @@ describe('a runner in the knowledge base: the command starts where its entry say
     { line: "git rebase main -x 'git push -f'", runs: 'git push -f', via: 'git -c' },
     { line: 'npm x -- git push -f', runs: 'git push -f', via: 'npm' },
     { line: 'npm exec -- git push -f', runs: 'git push -f', via: 'npm' },
-  ])('$line', ({ line, runs, via }) => {
-    const inv = commandOf(line, runs);
-    expect(inv, runs).toBeDefined();
-    expect(formatVia((inv as Invocation).via)).toBe(via);
-    expect(guessed(inv as Invocation)).toBe(false);
-  });
+  ])('$line', finds(false));
 });
 
 describe('a runner in the knowledge base: near misses run nothing, or not that', () => {
@@ -96,10 +107,7 @@ describe('a runner in the knowledge base: near misses run nothing, or not that',
     { line: 'tmux ls', absent: 'ls' },
     { line: 'doppler secrets download --no-file', absent: 'download' },
     { line: 'hyperfine --export-json out.json --runs 5 "npm test"', absent: 'out.json' },
-  ])('$line', ({ line, absent }) => {
-    const read = readCommand(line, OPTIONS);
-    expect(read.invocations.map((inv) => inv.name)).not.toContain(absent);
-  });
+  ])('$line', readsNo);
 });
 
 describe('a program guard does not know: the command its words start is read, marked guessed', () => {
@@ -122,12 +130,7 @@ describe('a program guard does not know: the command its words start is read, ma
     { line: 'cmake -E rm -rf build', runs: 'rm -rf build', via: 'cmake', guessed: true },
     // a runner's command that guard does not know, in turn
     { line: 'poetry run mytool git push -f', runs: 'git push -f', via: 'poetry > mytool', guessed: true },
-  ])('$line', ({ line, runs, via }) => {
-    const inv = commandOf(line, runs);
-    expect(inv, runs).toBeDefined();
-    expect(formatVia((inv as Invocation).via)).toBe(via);
-    expect(guessed(inv as Invocation)).toBe(true);
-  });
+  ])('$line', finds(true));
 });
 
 describe('a program guard does not know: near misses read no command', () => {
@@ -152,10 +155,7 @@ describe('a program guard does not know: near misses read no command', () => {
     { line: 'f() { echo "$1"; }; f rm -rf build', absent: 'rm' },
     // an unresolved word is no program
     { line: 'mycli "$TOOL" push -f', absent: 'push' },
-  ])('$line', ({ line, absent }) => {
-    const read = readCommand(line, OPTIONS);
-    expect(read.invocations.map((inv) => inv.name)).not.toContain(absent);
-  });
+  ])('$line', readsNo);
 
   it('reads no guess in a line PowerShell runs', () => {
     const read = readCommand('Measure-Command { git push --force }', OPTIONS);
