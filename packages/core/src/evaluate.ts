@@ -6,7 +6,7 @@ import { EMPTY_POLICY } from './policy.js';
 import type { Hit, Probe, Rule, RuleContext, SessionView } from './rule.js';
 import { rules as builtinRules } from './rules/index.js';
 import type { Invocation, Opaque } from './shell/types.js';
-import type { Decision, Finding, ToolStep, Verdict } from './types.js';
+import type { Decision, Finding, Span, ToolStep, Verdict } from './types.js';
 
 export type { Environment } from './context/types.js';
 
@@ -76,6 +76,9 @@ export function evaluate(step: ToolStep, options: EvaluateOptions): Evaluation {
   }
   findings.push(...policyFindings(policy, context));
   findings.push(...chatCodeFindings(ruleList, policy, context, failClosed === true));
+  const unknown = context.unknownRunners();
+  if (unknown !== undefined)
+    findings.push(...unknownRunnerFindings(ruleList, policy, unknown, findings, failClosed === true));
 
   const remembered: Finding[] = [];
   if (isRemembered) {
@@ -165,6 +168,81 @@ function chatCodeFindings(
       });
   }
   return out;
+}
+
+/**
+ * What the step does when the programs guard does not know run the commands their words start
+ * (`mytool git push --force`): the findings the step's own reading does not have, each at most an
+ * ask (guard cannot tell whether the program runs them), its reason saying through what. A
+ * block's ask is asked every time, in every mode; guard.tamper stays a block, however guard is
+ * reached (SPEC §4.1: the agent never switches guard off, and no tool needs `guard off` as words).
+ */
+function unknownRunnerFindings(
+  ruleList: readonly Rule[],
+  policy: Policy,
+  wider: RuleContext,
+  own: readonly Finding[],
+  failClosed: boolean,
+): Finding[] {
+  const seen = new Set(own.map(findingKey));
+  const found: Finding[] = [];
+  for (const rule of ruleList) {
+    if (rule.after || !mayApply(rule, wider)) continue;
+    for (const hit of rule.check(wider)) {
+      if (isAllowedByPolicy(rule, hit, policy, wider)) continue;
+      found.push(hit.unchecked === true ? uncheckedFinding(rule, hit, failClosed) : toFinding(rule, hit));
+    }
+  }
+  found.push(...policyFindings(policy, wider));
+  const out: Finding[] = [];
+  for (const finding of found) {
+    if (seen.has(findingKey(finding))) continue;
+    const through = guessedRunner(wider, finding.span);
+    const reason =
+      through === undefined
+        ? finding.reason
+        : `This may run \`${shortened(wider.text.slice(through.inv.span[0], through.inv.span[1]))}\` through \`${through.name}\`, which guard does not know: ${finding.reason}`;
+    if (finding.decision === 'ask' || finding.ruleId === 'guard.tamper') out.push({ ...finding, reason });
+    else {
+      // a block's finding carries no memory key: its ask is asked every time
+      const { memoryKey: _never, ...rest } = finding;
+      out.push({
+        ...rest,
+        decision: failClosed ? 'block' : 'ask',
+        reason,
+        remember: 'never',
+        asksInEveryMode: 'worst-case',
+      });
+    }
+  }
+  return out;
+}
+
+const findingKey = (finding: Finding): string =>
+  `${finding.ruleId}\u0000${finding.span[0]}\u0000${finding.span[1]}\u0000${finding.memoryKey ?? ''}`;
+
+/**
+ * The command a program guard does not know may run where the finding is (the closest around it,
+ * else the first such), and that program.
+ */
+function guessedRunner(context: RuleContext, span: Span): { inv: Invocation; name: string } | undefined {
+  let first: { inv: Invocation; name: string } | undefined;
+  let around: { inv: Invocation; name: string } | undefined;
+  for (const inv of context.invocations) {
+    const last = inv.via[inv.via.length - 1];
+    if (last?.guessed !== true) continue;
+    const found = { inv, name: last.name };
+    first ??= found;
+    const within = inv.span[0] <= span[0] && span[1] <= inv.span[1];
+    if (within && (around === undefined || inv.span[1] - inv.span[0] < around.inv.span[1] - around.inv.span[0]))
+      around = found;
+  }
+  return around ?? first;
+}
+
+/** At most 60 characters of a command, for a reason. */
+function shortened(command: string): string {
+  return command.length <= 60 ? command : `${command.slice(0, 59)}…`;
 }
 
 /** False when the rule names its programs and this shell step runs none of them (see Rule.programs). */

@@ -34,6 +34,9 @@ const ALLOWED: Readonly<Record<string, string>> = {
     "pathlib's methods (`Path.touch`, `Path.chmod`, `Path.unlink`) that change the file a path names",
   'rules/guard-tamper.ts: READ_ONLY_TOOL':
     'verbs an MCP tool is named by (`read_file`, `list_dir`, `cat`), not programs run',
+  // a rule's own knowledge of each program's verbs
+  'rules/guard-tamper.ts: WHERE_IS_GUARD':
+    'a program word that asks the shell where guard is (`"$(command -v guard)" off`): the shell\'s look-ups and guard\'s names, spelled as written',
 };
 
 /** The members of a list: an array's strings, or the words of an alternation (`a|b|c`) in a regex or a string. */

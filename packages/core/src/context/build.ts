@@ -149,6 +149,13 @@ export function buildContext(
   return contextOf(step, env, read, safeProbe(probe), session, extraSecrets, true);
 }
 
+/** Reached through a program guard does not know, read as running its words (`mytool git push`). */
+function throughUnknown(inv: Invocation): boolean {
+  const via = inv.via;
+  for (let v = 0; v < via.length; v++) if (via[v]?.guessed === true) return true;
+  return false;
+}
+
 /**
  * The context of a step whose text is already read (`read`): a shell line, or a script's text
  * read through the reader's inline-code entry. `scripts` says whether the scripts it runs are read.
@@ -161,8 +168,9 @@ function contextOf(
   session: SessionView,
   extraSecrets: readonly string[],
   scripts: boolean,
+  whole = false,
 ): RuleContext {
-  return new StepContext(step, env, read, probe, session, extraSecrets, scripts);
+  return new StepContext(step, env, read, probe, session, extraSecrets, scripts, whole);
 }
 
 /**
@@ -185,6 +193,9 @@ class StepContext implements RuleContext {
   private listings: Map<Invocation, readonly PathFacts[] | null> | undefined;
   private scriptList: readonly Script[] | undefined;
   private chatCodeList: readonly ChatCode[] | undefined;
+  /** The read with the commands run through programs guard does not know, when it has any. */
+  private readonly guessedRead: ReadResult | undefined;
+  private wider: RuleContext | undefined;
   private derived: Map<unknown, Map<Invocation, unknown>> | undefined;
 
   constructor(
@@ -195,6 +206,8 @@ class StepContext implements RuleContext {
     readonly session: SessionView,
     private readonly extraSecrets: readonly string[],
     private readonly readsScripts: boolean,
+    /** The invocations are taken as read, those reached through a program guard does not know too. */
+    whole: boolean,
   ) {
     const text = stepText(step);
     const guardHome = env.guardHome;
@@ -210,7 +223,10 @@ class StepContext implements RuleContext {
       ...(env.agents === undefined ? {} : { agents: env.agents }),
     };
     const path = pathsOf(pathContext);
-    const invocations = read?.invocations ?? NONE;
+    const all = read?.invocations ?? NONE;
+    // what programs guard does not know may run is judged apart (unknownRunners()), not as the step's own
+    const invocations = whole || !all.some(throughUnknown) ? all : all.filter((inv) => !throughUnknown(inv));
+    this.guessedRead = invocations === all ? undefined : read;
     const argv = readingsOf();
     const effects = stepEffects(step, text, invocations, path, argv);
     const net = effects.net;
@@ -279,6 +295,13 @@ class StepContext implements RuleContext {
       return contextOf(code, this.env, read, probe, this.session, this.extraSecrets, false);
     });
     return this.chatCodeList;
+  }
+
+  unknownRunners(): RuleContext | undefined {
+    const read = this.guessedRead;
+    if (read === undefined) return undefined;
+    this.wider ??= contextOf(this.step, this.env, read, this.probe, this.session, this.extraSecrets, false, true);
+    return this.wider;
   }
 
   derive<T>(inv: Invocation, of: (inv: Invocation, context: RuleContext) => T): T {

@@ -269,6 +269,12 @@ export interface RuleContext {
   scripts(): readonly Script[];
   /** The code this chat wrote that the step runs (./chat-code.ts; empty in a chat that wrote no code). */
   chatCode(): readonly ChatCode[];
+  /**
+   * The step read as if every program guard does not know ran the command its words start
+   * (`mytool git push --force`: shell `Via.guessed`), which `invocations` leaves out; undefined
+   * when there is none. Its findings are judged apart (at least an ask).
+   */
+  unknownRunners(): RuleContext | undefined;
   /** A value worked out from one invocation, once per step for each `of` (shared by the rules that ask it). */
   derive<T>(inv: Invocation, of: (inv: Invocation, context: RuleContext) => T): T;
 }

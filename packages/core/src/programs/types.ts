@@ -161,7 +161,8 @@ export interface PrefixSpec {
  * - `kubectl-exec`: `kubectl exec POD -- command…`;
  * - `package-runner`: a fetched package and its arguments (`npx pkg …`, `pnpm dlx pkg …`), or a
  *   shell line given by `call` options or after `flag` options;
- * - `env-runner`: a command in a tool's environment (`poetry run cmd`, `bundle exec cmd`);
+ * - `env-runner`: a command in a tool's environment or under its watch (`poetry run cmd`, `bundle exec cmd`,
+ *   `mise exec -- cmd`, `nix develop -c cmd`, `git submodule foreach CMD`, `watchexec -- cmd`);
  * - `option-text`: an option's value or an environment variable is a command line it runs
  *   (`env -S TEXT`, `tar --to-command=CMD`, `rsync -e CMD`, `ssh -o ProxyCommand=CMD`, `MANPAGER`);
  * - `start-process`: `Start-Process FILE -ArgumentList ARGS` (and cmd's `start`) starts FILE with ARGS;
@@ -190,9 +191,31 @@ export type Runs =
       /** Options of this form of the runner (before the package): `leading`, the package follows. */
       readonly argv?: ArgvSpec;
     }
-  | { readonly kind: 'env-runner'; readonly path: string; readonly argv?: ArgvSpec }
+  | {
+      readonly kind: 'env-runner';
+      /** The subcommand words that lead to it (`run`, `bisect run`); none: its operands are the command. */
+      readonly path?: readonly string[];
+      /** Its options there, before the command (default: any, up to the first operand). */
+      readonly argv?: ArgvSpec;
+      /** Operands of its own before the command (`direnv exec DIR cmd`, `aws-vault exec PROFILE -- cmd`). */
+      readonly skip?: number;
+      /** The command starts only after `--` (`mise exec node@20 -- cmd`). */
+      readonly dashdash?: boolean;
+      /** The command starts after one of these options (`nix develop -c cmd args`). */
+      readonly after?: readonly string[];
+      /** Its words are joined into a line a shell runs (`git submodule foreach`, `tmux new`, `watchexec`). */
+      readonly shell?: boolean;
+      /** Each of its operands is a line a shell runs (`hyperfine CMD…`). */
+      readonly each?: boolean;
+      /** What it is given on stdin is the shell text it runs (`at now <<< CMD`). */
+      readonly stdin?: boolean;
+    }
   | {
       readonly kind: 'option-text';
+      /** The subcommand words the options belong to (`git rebase --exec CMD`); none: the program's own. */
+      readonly path?: readonly string[];
+      /** How the words after `path` are read (default: options up to the first operand). */
+      readonly argv?: ArgvSpec;
       /** Options whose value is a command line the program hands to a shell (`tar --to-command CMD`). */
       readonly options?: readonly string[];
       /**

@@ -306,7 +306,7 @@ function expandAlias(
  */
 function callFunction(reader: Reader, fn: FunctionDef, simple: Simple, frame: Frame, scope: Scope, stage: Stage): void {
   fn.called = true;
-  command(reader, simple, frame, scope, stage, { own: false, isPackage: false });
+  command(reader, simple, frame, scope, stage, { own: false, isPackage: false, called: true });
   const calling = (reader.calling ??= []);
   if (calling.includes(fn.name) || reader.full) return;
   const head = simple.words[0] as Word;
@@ -381,6 +381,8 @@ interface CommandOptions {
   readonly isPackage: boolean;
   /** The name the program is read as, when its word is a pattern (`/usr/bin/g?t` as git). */
   readonly as?: string;
+  /** A function defined in the line is called: its body is read, not its words as a command. */
+  readonly called?: boolean;
 }
 
 function command(
@@ -480,7 +482,8 @@ function command(
     return map.build(program.span[1]);
   };
   const ownEnv = (key: string): Mapped | undefined => (env[key] === undefined ? undefined : envOf(key));
-  const around = { program, env: envOf, own: ownEnv, owned: Object.keys(env), gitConfig: reader.gitConfig };
+  const guess = options.called !== true && frame.dialect === 'posix';
+  const around = { program, env: envOf, own: ownEnv, owned: Object.keys(env), gitConfig: reader.gitConfig, guess };
   if (name === 'git' && args[0]?.text === 'config') {
     // `git config alias.pf 'push -f'`: later git commands in the line read it
     const write = gitConfigWrite(args.slice(1));

@@ -194,7 +194,10 @@ function windowsReading(posix: ReadResult, notRun: readonly Span[] | undefined, 
   // what a POSIX shell would find unfinished (`if (…) { … }` has no `then … fi`) is PowerShell's grammar
   const readable = (o: Opaque): boolean =>
     o.reason !== 'unfinished' && o.span[0] < cut && (notRun === undefined || !within(o.span, notRun));
-  const a = posix.invocations.filter((inv) => !variable(inv) && !DOTNET_MEMBER.test(inv.program) && runs(inv));
+  // what a program guard does not know may run is guessed in a POSIX line only (`Measure-Command { … }` is not one)
+  const a = posix.invocations.filter(
+    (inv) => !variable(inv) && !DOTNET_MEMBER.test(inv.program) && runs(inv) && !inv.via.some((v) => v.guessed),
+  );
   const b = other.invocations.filter((inv) => !variable(inv));
   // each POSIX program, in order, matched to the next Windows one of the same name
   const match = new Array<Invocation | undefined>(b.length);

@@ -30,6 +30,7 @@ import type { Word } from './expand.js';
 import { fromBase64Utf16 } from './fold.js';
 import { joinMapped, mappedBuilder, sliceMapped } from './mapped.js';
 import type { Mapped } from './mapped.js';
+import { programName } from './paths.js';
 import type { Via } from './types.js';
 
 /** A command that another command runs: as text for a shell, as an argv, or from its stdin. */
@@ -87,6 +88,8 @@ export interface Around {
   readonly owned: readonly string[];
   /** Settings `git config` wrote earlier in the line (lower-case keys). */
   readonly gitConfig: ReadonlyMap<string, Mapped> | undefined;
+  /** A program guard does not know may be read as running the command its words start (`guessed`). */
+  readonly guess: boolean;
 }
 
 /**
@@ -95,8 +98,12 @@ export interface Around {
  */
 export function nestedCommands(name: string, args: readonly Word[], around: Around): Nested[] {
   const found = program(name);
-  // a program guard does not know may still run the editor or pager it is handed
-  if (found === undefined) return UNKNOWN_RUNS.flatMap((how) => optionText(how, args, [], name, PLAIN, around));
+  // a program guard does not know may still run the editor or pager it is handed, and may run its words
+  if (found === undefined)
+    return [
+      ...UNKNOWN_RUNS.flatMap((how) => optionText(how, args, [], name, PLAIN, around)),
+      ...(around.guess ? guessed(name, args) : []),
+    ];
   if (found.runs === undefined && found.subcommands === undefined && !readsText(found)) return [];
   const texts = args.map((w) => w.text);
   const out = readsText(found) ? fromSource(name, args, sourceOf(name, texts)) : [];
@@ -184,6 +191,52 @@ const argv = (via: Via, from: number, to: number, isPackage = false): Nested[] =
   from < to ? [{ kind: 'argv', via, from, to, ...(isPackage ? { isPackage } : {}) }] : [];
 const remoteArgv = (via: Via, from: number, to: number, remoteHost: string): Nested[] =>
   from < to ? [{ kind: 'argv', via, from, to, remoteHost }] : [];
+
+/** A program guard does not know may have this many operands of its own before the command it runs (`run`, a profile). */
+const OWN_OPERANDS = 2;
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+/**
+ * A program guard does not know whose words start a program it knows (`mytool git push --force`,
+ * `./with-env prod -- rm -rf ~`, `acme exec api -- …`): it may run them as a command, so they are
+ * read as one, through a `runner` step marked `guessed` (the rules judge it as a command that may
+ * run). Its own options and `NAME=value` words, and at most OWN_OPERANDS other words of its own
+ * (a subcommand, a profile, a host, an option's value), may come first; a word with blanks in it (a
+ * message, a query) ends the search, and after `--` only the next word may start the command.
+ */
+function guessed(name: string, args: readonly Word[]): Nested[] {
+  const via: Via = { kind: 'runner', name, guessed: true };
+  const out: Nested[] = [];
+  let own = 0;
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i] as Word;
+    const text = word.text;
+    if (/\s/.test(text)) break;
+    if (text === '--') return knownProgram(args[i + 1]) ? [...out, ...argv(via, i + 1, args.length)] : out;
+    if (knownProgram(word)) {
+      out.push(...argv(via, i, args.length));
+      // right after an option it may be that option's value (`-C dir git …`, `--shell bash …`): look on
+      if (!optionBefore(args, i)) break;
+    } else if ((text.startsWith('-') && text.length > 1) || ASSIGNMENT.test(text)) continue;
+    if (++own > OWN_OPERANDS) break;
+  }
+  return out;
+}
+
+/** The word before `i` is an option written without its value (`-C`, `--shell`; not `--shell=bash`, not `--`). */
+function optionBefore(args: readonly Word[], i: number): boolean {
+  const before = args[i - 1]?.text ?? '';
+  return before.length > 1 && before.startsWith('-') && before !== '--' && !before.includes('=');
+}
+
+/** A word that names a program guard knows, by its name or its absolute path (`git`, `/bin/rm`); not `src/test`. */
+function knownProgram(word: Word | undefined): boolean {
+  if (word === undefined || word.dynamic || word.pattern === true) return false;
+  const text = word.text;
+  // a name starts with a letter, a digit or `_` (not `.`, `[` or `:`), or is an absolute path
+  if (!/^[\w/]/.test(text) || (/[\\/]/.test(text) && !text.startsWith('/'))) return false;
+  return program(programName(text)) !== undefined;
+}
 
 type Runner<K extends Runs['kind']> = (
   how: Extract<Runs, { kind: K }>,
@@ -313,12 +366,8 @@ const RUNNERS: { readonly [K in Runs['kind']]: Runner<K> } = {
 
   /** A runner that fetches a package and runs it (`npx`, `bunx`, `uvx`, `pnpm dlx`, `pipx run`, …). */
   'package-runner': (how, args, texts, name, found) => {
-    let from = 0;
-    for (const expected of how.path ?? []) {
-      from = parseArgv(texts, readsWith(found), from).rest;
-      if (texts[from] !== expected) return [];
-      from++;
-    }
+    const from = afterPath(how.path, texts, found);
+    if (from < 0) return [];
     const via: Via = { kind: 'runner', name };
     const parsed = parseArgv(texts, how.argv ?? LEADING, from);
     const end = parsed.rest;
@@ -331,7 +380,7 @@ const RUNNERS: { readonly [K in Runs['kind']]: Runner<K> } = {
 
   /** An option, operand or variable whose value is a command line (see optionText). */
   'option-text': (how, args, texts, name, found, around) =>
-    optionText(how, args, texts, name, readsWith(found), around),
+    optionText(how, args, texts, name, readsWith(found), around, found),
 
   /**
    * git: an alias for the subcommand (`-c alias.pf='push --force' pf`, `git config alias.pf …` earlier
@@ -549,11 +598,26 @@ const RUNNERS: { readonly [K in Runs['kind']]: Runner<K> } = {
     return out;
   },
 
-  /** A tool that runs a command in its environment (`poetry run`, `bundle exec`, `yarn exec`, …). */
-  'env-runner': (how, _args, texts, name, found) => {
-    const at = parseArgv(texts, readsWith(found)).rest;
-    if (texts[at] !== how.path) return [];
-    return argv({ kind: 'runner', name }, parseArgv(texts, how.argv ?? LEADING, at + 1).rest, texts.length);
+  /** A tool that runs a command in its environment or on a change (`poetry run`, `nix develop -c`, `watchexec`, …). */
+  'env-runner': (how, args, texts, name, found) => {
+    const at = afterPath(how.path, texts, found);
+    if (at < 0) return [];
+    if (how.stdin === true) return [{ kind: 'stdin', via: { kind: 'heredoc', name }, dialect: 'posix' }];
+    const parsed = parseArgv(texts, how.argv ?? (how.path === undefined ? readsWith(found) : LEADING), at);
+    if (how.each === true) return parsed.operands.flatMap((i) => attached({ kind: 'shell-c', name }, args[i], 0));
+    let from = parsed.rest + (how.skip ?? 0);
+    if (how.after !== undefined) {
+      const after = how.after;
+      const option = parsed.options.find((o) => after.includes(o.name));
+      if (option === undefined) return [];
+      from = option.index + 1;
+    } else if (how.dashdash === true) {
+      from = texts.indexOf('--', at) + 1;
+      if (from === 0) return [];
+    } else if (how.skip !== undefined && texts[from] === '--') from++;
+    return how.shell === true
+      ? text({ kind: 'shell-c', name }, args, from)
+      : argv({ kind: 'runner', name }, from, texts.length);
   },
 };
 
@@ -570,7 +634,11 @@ function optionText(
   name: string,
   grammar: Grammar,
   around: Around,
+  found?: Program,
 ): Nested[] {
+  // an option of one subcommand (`git rebase -x`, `cargo watch -s`): read after its words, in its grammar
+  const start = how.path === undefined || found === undefined ? 0 : afterPath(how.path, texts, found);
+  if (start < 0) return [];
   const via: Via = { kind: how.same === true ? 'eval' : 'shell-c', name };
   const out: Nested[] = [];
   const add = (value: Mapped, more: readonly Word[] = [], variable?: string): void => {
@@ -590,7 +658,7 @@ function optionText(
   const parsed =
     how.options === undefined && how.operand === undefined && how.assigned === undefined
       ? undefined
-      : parseArgv(texts, grammar);
+      : parseArgv(texts, how.path === undefined ? grammar : (how.argv ?? LEADING), start);
   if (parsed !== undefined && how.options !== undefined)
     for (const option of optionsNamed(parsed, how.options)) {
       const word = option.valueIndex === undefined ? undefined : args[option.valueIndex];
@@ -651,6 +719,26 @@ export function commandsIn(value: Mapped, how: OptionText): Mapped[] {
     }
   }
   return out;
+}
+
+/**
+ * Where a runner's words start after the subcommand words of its `path` (`poetry run …`,
+ * `git submodule foreach …`), each the first operand after the options before it; 0 without a
+ * path, -1 when the words do not take it.
+ */
+function afterPath(path: readonly string[] | undefined, texts: readonly string[], found: Program): number {
+  let at = 0;
+  let grammar = readsWith(found);
+  let parent: Parameters<typeof subcommandOf>[0] = found;
+  for (const word of path ?? []) {
+    const first = parseArgv(texts, grammar, at).operands[0];
+    if (first === undefined || texts[first] !== word) return -1;
+    at = first + 1;
+    const sub: ReturnType<typeof subcommandOf> = subcommandOf(parent, word);
+    parent = sub;
+    grammar = sub?.argv ?? LEADING;
+  }
+  return at;
 }
 
 /**

@@ -19,6 +19,11 @@ export interface Via {
     | 'function' // the body of a function defined in the line, read where it is called
     | 'subshell'; // ( … ), { …; }
   readonly name: string;
+  /**
+   * A `runner` guard does not know (`mytool git push`): its words start a program guard knows, so
+   * they are read as the command it may run; the rules judge that command apart (at least an ask).
+   */
+  readonly guessed?: true;
 }
 
 /** A redirection attached to an invocation. */

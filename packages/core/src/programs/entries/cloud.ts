@@ -1,5 +1,6 @@
 import type { ArgvSpec, ProgramSpec } from '../types.js';
 import { EDITOR_ENV, PAGER_ENV } from './files.js';
+import { SECRETS_RUNS } from './runners.js';
 
 // Tools that change what runs or is stored elsewhere: clusters, infrastructure as code, clouds and
 // hosting, and the framework commands that manage databases.
@@ -275,8 +276,10 @@ export const CLOUD: readonly ProgramSpec[] = [
     ],
   },
   {
+    // a secret store that also runs a command with its secrets (`doppler run -- cmd`)
     names: ['doppler'],
     roles: ['hosting-cli'],
+    runs: SECRETS_RUNS,
     credentials: [
       { path: ['secrets'], alone: true, unless: ['--only-names'] },
       { path: ['secrets', 'get'], unless: ['--only-names'] },

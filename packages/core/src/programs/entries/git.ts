@@ -85,7 +85,12 @@ export const GIT: readonly ProgramSpec[] = [
     // `--work-tree DIR`: the checkout it changes is DIR
     cwd: ['-C', '--work-tree'],
     // its aliases, and the commands its settings and environment name (core.sshCommand, GIT_PAGER, …)
-    runs: [{ kind: 'git' }],
+    // and the commands its subcommands run: `bisect run CMD`, `submodule foreach CMD` (`rebase --exec` is its subcommand's)
+    runs: [
+      { kind: 'git' },
+      { kind: 'env-runner', path: ['bisect', 'run'] },
+      { kind: 'env-runner', path: ['submodule', 'foreach'], shell: true },
+    ],
     credentials: [
       { path: ['credential', 'fill'] },
       // a credential helper asked directly (`git credential-osxkeychain get`)
@@ -105,7 +110,13 @@ export const GIT: readonly ProgramSpec[] = [
       },
       // `--exec CMD`, `-x CMD`: run after each commit it makes
       rebase: {
-        argv: { ...COMMITTING, values: [...(COMMITTING.values ?? []), '-x'] },
+        argv: {
+          ...COMMITTING,
+          values: [
+            ...(COMMITTING.values ?? []),
+            ...['-x', '--exec', '--onto', '-s', '--strategy', '-X', '--strategy-option', '-C', '--whitespace'],
+          ],
+        },
         files: TREE,
         runs: [{ kind: 'option-text', options: ['--exec', '-x'] }],
       },

@@ -1,5 +1,5 @@
 import type { ArgvSpec, CredentialPrint, ProgramSpec, ProjectCode } from '../types.js';
-import { NPX, UVX } from './runners.js';
+import { CARGO_WATCH, NPX, UVX } from './runners.js';
 
 // Package managers. Their options may come before or after the subcommand (`npm i -D x`,
 // `npm --prefix web install`), so their words are read with every option they take in one list.
@@ -125,12 +125,13 @@ export const PACKAGES: readonly ProgramSpec[] = [
     credentials: CONFIG_TOKEN,
     secretSettings: [['config', 'set']],
     runs: [
-      {
-        kind: 'package-runner',
-        path: ['exec'],
+      // `npm exec` and its short name `npm x`
+      ...['exec', 'x'].map((sub) => ({
+        kind: 'package-runner' as const,
+        path: [sub],
         call: ['-c', '--call'],
         argv: NPX,
-      },
+      })),
       // the shell its scripts run in (`--script-shell CMD`, npm_config_script_shell)
       { kind: 'option-text', options: ['--script-shell'], env: ['npm_config_script_shell'] },
     ],
@@ -199,7 +200,7 @@ export const PACKAGES: readonly ProgramSpec[] = [
     secretSettings: [['config', 'set']],
     runs: [
       { kind: 'package-runner', path: ['dlx'], argv: { values: ['-p', '--package'], leading: true } },
-      { kind: 'env-runner', path: 'exec' },
+      { kind: 'env-runner', path: ['exec'] },
     ],
   },
   {
@@ -209,17 +210,29 @@ export const PACKAGES: readonly ProgramSpec[] = [
     argv: PIP,
     runs: [
       { kind: 'package-runner', path: ['tool', 'run'], argv: { values: UVX, leading: true } },
-      { kind: 'env-runner', path: 'run', argv: UV_RUN },
+      { kind: 'env-runner', path: ['run'], argv: UV_RUN },
     ],
   },
   { names: ['pip'], versioned: true, roles: ['package-manager'], ecosystem: 'pypi', argv: PIP },
-  { names: ['pdm', 'rye'], roles: ['package-manager'], ecosystem: 'pypi', argv: PIP },
+  {
+    // `hatch -e test run cmd`: a command in one of the project's environments
+    names: ['hatch'],
+    argv: { values: ['-e', '--env', '--data-dir', '--cache-dir', '--config'], leading: true },
+    runs: [{ kind: 'env-runner', path: ['run'] }],
+  },
+  {
+    names: ['pdm', 'rye'],
+    roles: ['package-manager'],
+    ecosystem: 'pypi',
+    argv: PIP,
+    runs: [{ kind: 'env-runner', path: ['run'] }],
+  },
   {
     names: ['poetry', 'pipenv'],
     roles: ['package-manager'],
     ecosystem: 'pypi',
     argv: PIP,
-    runs: [{ kind: 'env-runner', path: 'run' }],
+    runs: [{ kind: 'env-runner', path: ['run'] }],
   },
   {
     names: ['pipx'],
@@ -239,6 +252,14 @@ export const PACKAGES: readonly ProgramSpec[] = [
     roles: ['package-manager'],
     ecosystem: 'conda',
     argv: { values: ['-n', '--name', '-p', '--prefix', '-c', '--channel', '--file'] },
+    // `conda run -n env cmd args`
+    runs: [
+      {
+        kind: 'env-runner',
+        path: ['run'],
+        argv: { values: ['-n', '--name', '-p', '--prefix', '--cwd', '--cd'], leading: true },
+      },
+    ],
   },
   {
     names: ['cargo'],
@@ -246,6 +267,8 @@ export const PACKAGES: readonly ProgramSpec[] = [
     ecosystem: 'crates',
     // a build script runs on every build, in a language guard does not read
     projectCode: { kinds: [], files: ['build.rs'] },
+    // `cargo watch -s 'cmd'`: a shell runs it on every change
+    runs: [{ kind: 'option-text', path: ['watch'], argv: { values: CARGO_WATCH }, options: ['-s', '--shell'] }],
     argv: {
       values: [
         '-F',
@@ -278,7 +301,7 @@ export const PACKAGES: readonly ProgramSpec[] = [
     roles: ['package-manager'],
     ecosystem: 'gems',
     argv: GEM,
-    runs: [{ kind: 'env-runner', path: 'exec', argv: { values: ['--gemfile'], leading: true } }],
+    runs: [{ kind: 'env-runner', path: ['exec'], argv: { values: ['--gemfile'], leading: true } }],
   },
   {
     names: ['composer'],

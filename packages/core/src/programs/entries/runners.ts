@@ -1,4 +1,4 @@
-import type { ArgvSpec, ProgramSpec } from '../types.js';
+import type { ArgvSpec, ProgramSpec, Runs } from '../types.js';
 import { SSH_COMMAND_OPTIONS } from './network.js';
 import { EDITOR_ENV } from './files.js';
 
@@ -101,6 +101,130 @@ const DOCKER_SUBCOMMANDS = {
   container: { argv: leading(), subcommands: { exec: { argv: leading(CONTAINER_EXEC) } } },
   compose: { argv: leading(COMPOSE_GLOBAL), subcommands: COMPOSE_SUBCOMMANDS },
 };
+
+const SCREEN = ['-S', '-c', '-e', '-h', '-p', '-t', '-T', '-X', '-Logfile'];
+/** tmux's commands that start a pane or a window with a command, and send-keys, which types one into it. */
+const TMUX_COMMANDS = [
+  'new-session',
+  'new',
+  'new-window',
+  'neww',
+  'split-window',
+  'splitw',
+  'respawn-pane',
+  'respawnp',
+  'respawn-window',
+  'respawnw',
+  'send-keys',
+  'send',
+];
+const TMUX_VALUES = ['-c', '-e', '-F', '-n', '-s', '-t', '-x', '-y', '-l', '-f', '-N'];
+const WATCHEXEC = [
+  '-w',
+  '--watch',
+  '-W',
+  '--watch-non-recursive',
+  '-e',
+  '--exts',
+  '-f',
+  '--filter',
+  '-i',
+  '--ignore',
+  '--ignore-file',
+  '--filter-file',
+  '-d',
+  '--debounce',
+  '--delay-run',
+  '-s',
+  '--signal',
+  '--stop-signal',
+  '--stop-timeout',
+  '-E',
+  '--env',
+  '--shell',
+  '--project-origin',
+  '--workdir',
+  '--on-busy-update',
+  '--poll',
+  '--color',
+  '--emit-events-to',
+];
+/** cargo-watch's options that take a value (`-x` a cargo command, `-s` a shell line). */
+export const CARGO_WATCH = [
+  '-x',
+  '--exec',
+  '-s',
+  '--shell',
+  '-w',
+  '--watch',
+  '-i',
+  '--ignore',
+  '-d',
+  '--delay',
+  '-C',
+  '--workdir',
+];
+const HYPERFINE: ArgvSpec = {
+  values: [
+    '-w',
+    '--warmup',
+    '-m',
+    '--min-runs',
+    '-M',
+    '--max-runs',
+    '-r',
+    '--runs',
+    '-s',
+    '--setup',
+    '-p',
+    '--prepare',
+    '-c',
+    '--cleanup',
+    '--conclude',
+    '-S',
+    '--shell',
+    '-n',
+    '--command-name',
+    '-u',
+    '--time-unit',
+    '--style',
+    '--sort',
+    '--output',
+    '--export-json',
+    '--export-csv',
+    '--export-markdown',
+    '--export-asciidoc',
+    '--export-orgmode',
+  ],
+  pairs: ['-L', '--parameter-list'],
+};
+const MISE_EXEC = ['-c', '--command', '-C', '--cd', '-j', '--jobs'];
+/** nix's options that take a value (`--arg NAME VALUE` and the like take two). */
+const NIX: ArgvSpec = {
+  values: ['-f', '--file', '-I', '--include', '--expr', '--profile', '-A', '--attr'],
+  pairs: ['--arg', '--argstr', '--option', '--override-input'],
+};
+/** nix-shell's: its `--run` and `--command` take the line it runs. */
+const NIX_SHELL: ArgvSpec = { ...NIX, values: [...(NIX.values ?? []), '--run', '--command'] };
+const SECRETS_RUN = leading([
+  '-p',
+  '--project',
+  '-c',
+  '--config',
+  '-t',
+  '--token',
+  '--env',
+  '--path',
+  '--projectId',
+  '--domain',
+  '--tags',
+  '--command',
+]);
+/** `doppler run -- cmd`, `infisical run --env=prod -- cmd`, `… run --command 'cmd'`: a command with the secrets. */
+export const SECRETS_RUNS: readonly Runs[] = [
+  { kind: 'env-runner', path: ['run'], argv: SECRETS_RUN },
+  { kind: 'option-text', path: ['run'], argv: SECRETS_RUN, options: ['--command'] },
+];
 
 export const RUNNERS: readonly ProgramSpec[] = [
   // prefixes: removed in front of the command they run, kept as facts (Invocation.prefixes)
@@ -452,6 +576,126 @@ export const RUNNERS: readonly ProgramSpec[] = [
     names: ['uvx'],
     roles: ['package-runner'],
     runs: [{ kind: 'package-runner', argv: leading(UVX) }],
+  },
+
+  // wrappers that run a command under a tracer, a fake display, a sandbox or a new session
+  { names: ['cross-env'], roles: ['prefix'], argv: leading(), prefix: { env: true } },
+  {
+    names: ['xvfb-run'],
+    roles: ['prefix'],
+    argv: leading(['-n', '--server-num', '-s', '--server-args', '-f', '--auth-file', '-e', '--error-file', '-p']),
+    prefix: {},
+  },
+  { names: ['unbuffer', 'valgrind', 'firejail'], roles: ['prefix'], argv: leading(), prefix: {} },
+  { names: ['dbus-run-session'], roles: ['prefix'], argv: leading(['--config-file', '--dbus-daemon']), prefix: {} },
+  {
+    // `strace -p PID` watches a running process: it runs nothing
+    names: ['strace', 'ltrace'],
+    roles: ['prefix'],
+    argv: leading(['-o', '-e', '-s', '-u', '-E', '-S', '-P', '-I', '-b', '-O', '-X', '-a', '-n', '-l', '-x', '-p']),
+    prefix: { not: ['-p', '--attach'] },
+  },
+  { names: ['sg'], runs: [{ kind: 'option-text', options: ['-c'] }], argv: { values: ['-c'] } },
+  { names: ['screen'], roles: ['runner'], runs: [{ kind: 'argv' }], argv: leading(SCREEN) },
+  {
+    // `tmux new -d 'cmd'`, `tmux send-keys -t s 'cmd' Enter`: a shell in the new pane runs what it is given
+    names: ['tmux'],
+    roles: ['runner'],
+    argv: leading(['-L', '-S', '-f', '-T']),
+    runs: TMUX_COMMANDS.map((sub) => ({
+      kind: 'env-runner' as const,
+      path: [sub],
+      argv: leading(TMUX_VALUES),
+      shell: true,
+    })),
+  },
+  // `expect -c 'spawn cmd args; expect eof'`: what it spawns runs
+  {
+    names: ['expect'],
+    runs: [{ kind: 'option-text', options: ['-c'], keys: ['spawn'] }],
+    argv: { values: ['-c', '-f'] },
+  },
+  // `at now <<< 'cmd'`, `echo cmd | batch`: the commands on its stdin run later
+  {
+    names: ['at', 'batch'],
+    roles: ['runner'],
+    runs: [{ kind: 'env-runner', stdin: true }],
+    argv: { values: ['-f', '-q', '-t', '-u'] },
+  },
+  {
+    // `watchexec -e ts -- cmd args`: the words are joined into a line its shell runs on every change
+    names: ['watchexec'],
+    roles: ['runner'],
+    runs: [{ kind: 'env-runner', shell: true }],
+    argv: leading(WATCHEXEC),
+  },
+  { names: ['entr'], roles: ['runner'], runs: [{ kind: 'argv' }], argv: leading() },
+  {
+    names: ['nodemon'],
+    runs: [{ kind: 'option-text', options: ['-x', '--exec'] }],
+    argv: { values: ['-x', '--exec', '-w', '--watch', '-e', '--ext', '-i', '--ignore', '-d', '--delay', '--signal'] },
+  },
+  {
+    names: ['cargo-watch'],
+    runs: [{ kind: 'option-text', options: ['-s', '--shell'] }],
+    argv: { values: CARGO_WATCH },
+  },
+  {
+    // `hyperfine 'cmd a' 'cmd b'`: each operand, and its setup, prepare and cleanup lines, run in a shell
+    names: ['hyperfine'],
+    runs: [
+      { kind: 'env-runner', each: true, argv: HYPERFINE },
+      { kind: 'option-text', options: ['-s', '--setup', '-p', '--prepare', '-c', '--cleanup', '--conclude'] },
+    ],
+    argv: HYPERFINE,
+  },
+
+  // tools that run a command in an environment they set up (tools, variables, secrets, a shell)
+  {
+    names: ['mise', 'rtx'],
+    runs: ['exec', 'x'].flatMap((sub) => [
+      { kind: 'env-runner' as const, path: [sub], dashdash: true },
+      { kind: 'option-text' as const, path: [sub], argv: leading(MISE_EXEC), options: ['-c', '--command'] },
+    ]),
+  },
+  {
+    names: ['devbox'],
+    runs: [{ kind: 'env-runner', path: ['run'], argv: leading(['-c', '--config', '-e', '--env', '--env-file']) }],
+  },
+  {
+    // `nix develop -c cmd args`, `nix shell nixpkgs#jq --command jq …`
+    names: ['nix'],
+    argv: NIX,
+    runs: ['develop', 'shell'].map((sub) => ({
+      kind: 'env-runner' as const,
+      path: [sub],
+      argv: NIX,
+      after: ['-c', '--command'],
+    })),
+  },
+  { names: ['nix-shell'], runs: [{ kind: 'option-text', options: ['--run', '--command'] }], argv: NIX_SHELL },
+  {
+    // dotenv-cli's `dotenv -e .env -- cmd`, python-dotenv's `dotenv -f .env run cmd`
+    names: ['dotenv', 'dotenv-cli'],
+    runs: [
+      { kind: 'env-runner', path: ['run'], argv: leading(['-f', '--file', '-e', '--export']) },
+      { kind: 'env-runner', argv: leading(['-e', '-v', '-p']) },
+    ],
+    argv: leading(['-e', '-v', '-p', '-f', '--file']),
+  },
+  { names: ['direnv'], runs: [{ kind: 'env-runner', path: ['exec'], skip: 1 }] },
+  { names: ['asdf', 'pyenv', 'rbenv', 'nodenv', 'goenv', 'jenv'], runs: [{ kind: 'env-runner', path: ['exec'] }] },
+  // secret managers that put secrets in a command's environment (op, doppler, infisical) run it too: entries/secrets.ts
+  {
+    names: ['aws-vault'],
+    runs: [
+      {
+        kind: 'env-runner',
+        path: ['exec'],
+        skip: 1,
+        argv: leading(['-d', '--duration', '-t', '--mfa-token', '-r', '--region', '--prompt', '--backend']),
+      },
+    ],
   },
 
   // task runners and test runners that run the project's own code (read when the chat wrote it)

@@ -1,4 +1,5 @@
 import type { ProgramSpec } from '../types.js';
+import { SECRETS_RUNS } from './runners.js';
 
 // Password managers, secret stores and credential helpers: the commands of each that print what
 // they keep (CredentialPrint); the rest of their commands list, add or change entries.
@@ -48,6 +49,10 @@ export const SECRETS: readonly ProgramSpec[] = [
   {
     // 1Password; `op item get` shows concealed fields only with --reveal
     names: ['op'],
+    // `op run -- cmd` runs a command with the secrets in its environment
+    runs: [
+      { kind: 'env-runner', path: ['run'], argv: { values: ['--env-file', '--account', '--config'], leading: true } },
+    ],
     credentials: [
       { path: ['read'], unless: ['-o', '--out-file'] },
       { path: ['item', 'get'], when: ['--reveal'] },
@@ -94,6 +99,7 @@ export const SECRETS: readonly ProgramSpec[] = [
   },
   {
     names: ['infisical'],
+    runs: SECRETS_RUNS,
     credentials: [
       { path: ['secrets'], alone: true },
       { path: ['secrets', 'get'] },

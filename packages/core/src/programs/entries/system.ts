@@ -1,3 +1,4 @@
+import { GUARD_PACKAGE } from '../../product.js';
 import type { ProgramSpec } from '../types.js';
 
 // Programs that manage processes, users and the computer itself.
@@ -8,6 +9,8 @@ export const SYSTEM: readonly ProgramSpec[] = [
     names: ['pwd', 'which', 'whereis', 'whoami', 'id', 'uname', 'test', '[', 'true', 'false'],
     roles: ['looker'],
   },
+  // they show a program's help: the program they name does not run (`tldr tar`, `help cd`)
+  { names: ['help', 'tldr'], roles: ['looker'] },
   // `kill -s KILL 42`, `kill -9 42`
   { names: ['kill'], argv: { values: ['-s', '-n', '--signal'] } },
   {
@@ -41,4 +44,6 @@ export const SYSTEM: readonly ProgramSpec[] = [
   { names: ['lsof'], roles: ['looker'] },
   // they open a file for the person, in an editor or the program the desktop picks: nothing of it reaches the chat
   { names: ['code', 'subl', 'xdg-open'] },
+  // guard itself, a program guard knows (guard.tamper judges its commands): `mytool guard off` runs it
+  { names: ['guard', GUARD_PACKAGE] },
 ];
