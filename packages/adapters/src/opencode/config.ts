@@ -5,7 +5,7 @@ import { isGuardCommand } from '../hook-config.js';
 import { configFolder } from './agent.js';
 import { PLUGIN_FILE } from './files.js';
 import type { PluginAgentNames } from './files.js';
-import { commandIn, ownedOrEmpty, pluginText, STEP_EVENT } from './plugin.js';
+import { commandIn, pluginText, STEP_EVENT } from './plugin.js';
 import { ConfigError } from '../adapter.js';
 
 /** Setup's side of an OpenCode-like agent: guard's plugin file, created whole and removed whole. */
@@ -30,7 +30,10 @@ export function pluginConfig(names: PluginAgentNames, files: AgentFiles, agent: 
       return posix.join(dir, 'plugins', PLUGIN_FILE);
     },
     install(configText, options) {
-      ownedOrEmpty(configText);
+      if (configText.trim() !== '' && own(configText) === undefined)
+        throw new ConfigError(
+          `a plugin of this name is there and it is not guard's for ${names.displayName}; move it aside so guard can write its own`,
+        );
       if (!isGuardCommand(options.hookCommand, names.id) || /\s--event\s/.test(options.hookCommand))
         throw new ConfigError(`the hook command must end with "hook ${names.id}": ${options.hookCommand}`);
       // the step's answer when guard's files are gone: one command serves both events, and the

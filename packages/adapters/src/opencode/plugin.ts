@@ -1,5 +1,3 @@
-import { ConfigError } from '../adapter.js';
-
 /**
  * The plugin file guard writes for OpenCode (and Kilo Code CLI, its fork): OpenCode has no hook
  * command, only JavaScript plugins it loads from its `plugins` folders. The file is guard's alone
@@ -148,13 +146,4 @@ export function timeoutIn(text: string): number | undefined {
   if (commandIn(text) === undefined) return undefined;
   const ms = TIMEOUT_LINE.exec(text)?.[1];
   return ms === undefined ? undefined : Number(ms) / 1000;
-}
-
-/** Refuses to overwrite a file at guard's path that guard did not write. */
-export function ownedOrEmpty(text: string): void {
-  if (text.trim() !== '' && commandIn(text) === undefined) {
-    throw new ConfigError(
-      "a plugin of this name exists and it is not guard's; move it aside so guard can write its own",
-    );
-  }
 }
