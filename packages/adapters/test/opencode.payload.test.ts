@@ -99,6 +99,7 @@ describe('opencode.read: payloads of guard plugin, recorded from opencode-ai 1.1
 
   it.for([
     'malformed-no-event',
+    'malformed-no-args',
     'malformed-relative-directory',
     'malformed-command-not-string',
     'malformed-args-not-object',

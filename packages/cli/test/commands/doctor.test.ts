@@ -10,7 +10,7 @@ import { captureIo } from '../capture-io.js';
 import { makeAgentHome } from './agent-home.js';
 import type { AgentHome } from './agent-home.js';
 
-const AGENTS: readonly AgentId[] = ['codex', 'cursor', 'antigravity', 'copilot', 'claude-code', 'gemini'];
+const AGENTS: readonly AgentId[] = ['codex', 'cursor', 'antigravity', 'copilot', 'claude-code', 'gemini', 'opencode'];
 
 /** Answers as guard's runtime gives them: a block for a force push, no objection otherwise. */
 const REPLIES: Record<AgentId, { readonly allow: string; readonly deny: string }> = {
@@ -29,6 +29,7 @@ const REPLIES: Record<AgentId, { readonly allow: string; readonly deny: string }
     deny: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"guard: blocked."}}',
   },
   gemini: { allow: '', deny: '{"decision":"deny","reason":"guard: blocked."}' },
+  opencode: { allow: '', deny: '{"decision":"block","reason":"guard: blocked."}' },
 };
 
 // A stand-in for guard's hook script; FAKE_MODE makes it misbehave the ways a real setup can.
@@ -396,7 +397,7 @@ describe('guard doctor output and exit code', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('No agent has guard set up.');
     expect(result.stderr).toBe(
-      'guard: guard is not set up for any agent, so nothing is checked.\nRun `guard setup <agent>` (codex, cursor, antigravity, copilot, claude-code or gemini) first.\n',
+      'guard: guard is not set up for any agent, so nothing is checked.\nRun `guard setup <agent>` (codex, cursor, antigravity, copilot, claude-code, gemini or opencode) first.\n',
     );
   });
 
