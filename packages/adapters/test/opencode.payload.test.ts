@@ -82,9 +82,16 @@ describe('opencode.read: payloads of guard plugin, recorded from opencode-ai 1.1
     expect(read(load(name), undefined, RUN)).toEqual({ type: 'step', event: STEP, canAsk: false, step });
   });
 
-  it('an MCP tool (`<server>_<tool>`) is read by the shape of its input', () => {
-    const input = read(load('synth-tool-execute-before-mcp'), undefined, RUN);
-    expect(input.type === 'step' && input.step.kind).toBe('other');
+  it.for<{ tool: string; want: Record<string, unknown> }>([
+    { tool: 'github_create_issue', want: { kind: 'mcp', server: 'github', tool: 'create_issue' } },
+    { tool: 'my-server_x', want: { kind: 'mcp', server: 'my-server', tool: 'x' } },
+    // near misses: no server part, or a tool of its own that is no MCP tool, read by its shape
+    { tool: '_create_issue', want: { kind: 'other' } },
+    { tool: 'createissue', want: { kind: 'other' } },
+  ])('an MCP tool is `<server>_<tool>`: $tool', ({ tool, want }) => {
+    const payload = { ...(load('synth-tool-execute-before-mcp') as Record<string, unknown>), tool };
+    const input = read(payload, undefined, RUN);
+    expect(input.type === 'step' && input.step).toMatchObject(want);
   });
 
   it('the message the person sent', () => {

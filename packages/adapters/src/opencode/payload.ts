@@ -86,7 +86,15 @@ export function pluginPayloads(names: PluginAgentNames): PluginPayloads {
     const input = fields['args'];
     const kind = toolKind(TOOLS, toolName);
     const at = `${where} args`;
-    if (kind === undefined) return stepByShape(base, input ?? {}, at);
+    if (kind === undefined) {
+      // OpenCode names an MCP tool `<server>_<tool>` (each part with what is not a letter, digit,
+      // `_` or `-` made `_`): read as the server before the first `_`, which a server name with
+      // `_` in it splits too early
+      const mcp = /^([A-Za-z0-9-]+)_(.+)$/.exec(toolName);
+      if (mcp?.[1] !== undefined && mcp[2] !== undefined)
+        return { ...base, kind: 'mcp', server: mcp[1], tool: mcp[2], args: input ?? {} };
+      return stepByShape(base, input ?? {}, at);
+    }
     if (kind === 'other') return { ...base, kind, args: input ?? {} };
     if (!isFields(input)) throw new PayloadError(`${where}: "args" must be an object.`);
     switch (kind) {
