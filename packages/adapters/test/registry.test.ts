@@ -63,6 +63,22 @@ describe('the registry: one list of agents', () => {
 
 // the folders of agents, commands and skills OpenCode reads in each of its config folders
 const SUBFOLDERS = ['agent', 'agents', 'command', 'commands', 'skill', 'skills'];
+/** What OpenCode's chat-start scan reads with no variable set. */
+const OPENCODE_DEFAULT = {
+  files: [`${HOME}/.config/opencode/AGENTS.md`],
+  folders: [
+    ...SUBFOLDERS.map((sub) => `${HOME}/.config/opencode/${sub}`),
+    ...SUBFOLDERS.map((sub) => `/work/app/.opencode/${sub}`),
+  ],
+  mcp: [
+    `${HOME}/.config/opencode/opencode.json`,
+    `${HOME}/.config/opencode/opencode.jsonc`,
+    '/work/app/opencode.json',
+    '/work/app/opencode.jsonc',
+    '/work/app/.opencode/opencode.json',
+    '/work/app/.opencode/opencode.jsonc',
+  ],
+};
 
 describe('what the chat-start scan reads, per agent', () => {
   it.for<{ id: AgentId; env?: Record<string, string>; files: string[]; folders: string[]; mcp: string[] }>([
@@ -154,19 +170,7 @@ describe('what the chat-start scan reads, per agent', () => {
     },
     {
       id: 'opencode',
-      files: [`${HOME}/.config/opencode/AGENTS.md`],
-      folders: [
-        ...SUBFOLDERS.map((sub) => `${HOME}/.config/opencode/${sub}`),
-        ...SUBFOLDERS.map((sub) => `/work/app/.opencode/${sub}`),
-      ],
-      mcp: [
-        `${HOME}/.config/opencode/opencode.json`,
-        `${HOME}/.config/opencode/opencode.jsonc`,
-        '/work/app/opencode.json',
-        '/work/app/opencode.jsonc',
-        '/work/app/.opencode/opencode.json',
-        '/work/app/.opencode/opencode.jsonc',
-      ],
+      ...OPENCODE_DEFAULT,
     },
     {
       // XDG_CONFIG_HOME moves its folder; OPENCODE_CONFIG_DIR adds one (an empty one counts as unset)
@@ -192,19 +196,7 @@ describe('what the chat-start scan reads, per agent', () => {
     {
       id: 'opencode',
       env: { OPENCODE_CONFIG_DIR: '' },
-      files: [`${HOME}/.config/opencode/AGENTS.md`],
-      folders: [
-        ...SUBFOLDERS.map((sub) => `${HOME}/.config/opencode/${sub}`),
-        ...SUBFOLDERS.map((sub) => `/work/app/.opencode/${sub}`),
-      ],
-      mcp: [
-        `${HOME}/.config/opencode/opencode.json`,
-        `${HOME}/.config/opencode/opencode.jsonc`,
-        '/work/app/opencode.json',
-        '/work/app/opencode.jsonc',
-        '/work/app/.opencode/opencode.json',
-        '/work/app/.opencode/opencode.jsonc',
-      ],
+      ...OPENCODE_DEFAULT,
     },
   ])('$id with $env', ({ id, env, files, folders, mcp }) => {
     const { chatStart } = AGENTS[id];
