@@ -30,6 +30,7 @@ const SLOW_FIRST = [
   'packages/cli/test/e2e/odd-paths.test.ts',
   'test/package/package.test.ts',
   'packages/cli/test/e2e/bin.test.ts',
+  'test/e2e/opencode.test.ts',
   'test/e2e/codex.test.ts',
   'packages/cli/test/e2e/setup.test.ts',
   'packages/cli/test/state/locked-files.test.ts',

@@ -458,6 +458,40 @@ export function geminiChat(world: World, id: string, parent?: readonly string[])
   };
 }
 
+/**
+ * OpenCode, through guard's plugin: block-then-chat; messages (chat.message), no results, no start
+ * event (the first step runs the chat-start scan). MCP tools are named `<server>_<tool>`.
+ */
+export function opencodeChat(world: World, id: string, parent?: readonly string[]): Chat {
+  let call = 0;
+  const send = (payload: Json): Promise<Answer> =>
+    hook(
+      world,
+      ['opencode'],
+      { ...payload, session_id: id, directory: world.project, worktree: world.project },
+      parent,
+    );
+  const step = (tool: string, args: Json): Promise<Answer> =>
+    send({ ...fixture('opencode/tool-execute-before-bash'), tool, args, call_id: `call_${++call}` });
+  const say = (prompt: string): Promise<Answer> => send({ ...fixture('opencode/chat-message'), prompt });
+  return {
+    agent: 'opencode',
+    world,
+    id,
+    parent,
+    say,
+    shell: (command) => step('bash', { command, description: 'Run it' }),
+    mcp: (server, tool, args) => step(`${server}_${tool}`, args),
+    approve: () => say('yes'),
+    seen: (answer) => {
+      if (answer.stdout === '') return 'allow';
+      const reason = str(answer.json?.['reason']);
+      return reason.startsWith("guard: this step needs the person's approval first") ? 'ask' : 'block';
+    },
+    text: (answer) => str(answer.json?.['reason']),
+  };
+}
+
 export const CHATS: Readonly<Record<AgentId, (world: World, id: string, parent?: readonly string[]) => Chat>> = {
   codex: codexChat,
   cursor: cursorChat,
@@ -465,6 +499,7 @@ export const CHATS: Readonly<Record<AgentId, (world: World, id: string, parent?:
   antigravity: antigravityChat,
   'claude-code': claudeChat,
   gemini: geminiChat,
+  opencode: opencodeChat,
 };
 
 /** Every file under a folder, recursively. */

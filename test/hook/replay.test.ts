@@ -104,10 +104,15 @@ const REPLY: Record<AgentId, { deny(text: string): string; ask(text: string): st
     deny: (text) => line({ decision: 'deny', reason: text }),
     ask: (text) => line({ decision: 'deny', reason: text }),
   },
+  // guard's OpenCode plugin throws the reason of a block; OpenCode has no ask a plugin can raise
+  opencode: {
+    deny: (text) => line({ decision: 'block', reason: text }),
+    ask: (text) => line({ decision: 'block', reason: text }),
+  },
 };
 
 /** Agents whose ask is block-then-chat: the person answers in the chat, with a code to quote. */
-const IN_CHAT: readonly AgentId[] = ['codex', 'gemini'];
+const IN_CHAT: readonly AgentId[] = ['codex', 'gemini', 'opencode'];
 
 const ENV: Environment = {
   home: HOME,
@@ -144,10 +149,9 @@ describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (
     // Codex and Gemini CLI ask in the chat, with a code the person can quote to approve (it is in the log line too)
     const code = result.log.code;
     expect(code === undefined).toBe(!IN_CHAT.includes(agent));
-    // Antigravity has no chat-start event: its first asked or blocked step also says guard is on
-    const text = IN_CHAT.includes(agent)
-      ? askInChatMessage(verdict, code)
-      : askMessage(verdict, agent === 'antigravity' ? GUARD_ON_NOTICE : undefined);
+    // Antigravity and OpenCode have no chat-start event: the first asked or blocked step also says guard is on
+    const notice = adapters[agent].capabilities.startEvent ? undefined : GUARD_ON_NOTICE;
+    const text = IN_CHAT.includes(agent) ? askInChatMessage(verdict, code, notice) : askMessage(verdict, notice);
     expect(result).toMatchObject({ code: 0, stdout: REPLY[agent].ask(text), stderr: '' });
     expect(result.log).toMatchObject({ decision: 'ask', how: 'rules', rules: ['git.push'], step: ASKED });
   });

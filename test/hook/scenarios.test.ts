@@ -298,6 +298,28 @@ describe.concurrent('gemini: block-then-chat, as for Codex: only the person can 
   });
 });
 
+describe.concurrent('opencode: block-then-chat through its plugin: only the person can approve, and only once', () => {
+  it("the agent's step saying yes does not approve; the person's next message (chat.message) does, for one run; near misses ask again", async () => {
+    const chat = chatFor('opencode', 'person');
+    await play(chat, [
+      {
+        shell: 'npm publish',
+        seen: 'ask',
+        rule: 'pkg.publish',
+        says: /ask them in the chat to approve it \(approval code [A-Z2-9]{4}\)/,
+      },
+      { shell: 'echo yes', seen: 'allow' },
+      { shell: 'npm publish', seen: 'ask', rule: 'pkg.publish' },
+      { say: 'yes, but only tomorrow' },
+      { shell: 'npm publish', seen: 'ask', rule: 'pkg.publish' },
+      { say: 'yes' },
+      { shell: 'npm publish', seen: 'allow' },
+      { shell: 'npm publish', seen: 'ask', rule: 'pkg.publish' },
+      { shell: 'git push --force origin main', seen: 'block', rule: 'git.rewrite-shared-history' },
+    ]);
+  });
+});
+
 describe.concurrent("nobody there to answer (headless runs, read from the agent's command line)", () => {
   it.for([
     { agent: 'codex', parent: ['codex', 'exec', 'fix the build'] },
@@ -306,6 +328,7 @@ describe.concurrent("nobody there to answer (headless runs, read from the agent'
     { agent: 'antigravity', parent: ['agy', '--dangerously-skip-permissions'] },
     { agent: 'claude-code', parent: ['claude', '-p', 'fix the build', '--dangerously-skip-permissions'] },
     { agent: 'gemini', parent: ['gemini', '-p', 'fix the build', '--yolo'] },
+    { agent: 'opencode', parent: ['/usr/local/bin/opencode', 'run', 'fix the build'] },
   ] as const)(
     '$agent: a flagged step goes back as "do it another way"; flagged again, it is left undone and reported',
     async ({ agent, parent }) => {

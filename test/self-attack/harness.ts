@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { AgentId } from '../../packages/adapters/src/index.js';
+import { commandIn } from '../../packages/adapters/src/opencode/plugin.js';
 import { pathWithoutAgents } from '../../packages/cli/test/agent-free-path.js';
 import { BIN } from '../hook/bin.js';
 
@@ -14,7 +15,15 @@ import { BIN } from '../hook/bin.js';
  * them (`sh -c`), with what each agent makes of the reply.
  */
 
-export const AGENTS: readonly AgentId[] = ['codex', 'cursor', 'antigravity', 'copilot', 'claude-code', 'gemini'];
+export const AGENTS: readonly AgentId[] = [
+  'codex',
+  'cursor',
+  'antigravity',
+  'copilot',
+  'claude-code',
+  'gemini',
+  'opencode',
+];
 
 export interface Scratch {
   readonly root: string;
@@ -170,6 +179,9 @@ export function stepCommand(world: Scratch, agent: AgentId): string {
       const hooks = readJson(join(world.home, '.gemini', 'settings.json'))['hooks'] as Json;
       return ((hooks['BeforeTool'] as Json[])[0]?.['hooks'] as Json[])[0]?.['command'] as string;
     }
+    case 'opencode':
+      // guard's plugin runs this command with the step on stdin, through /bin/sh -c as here
+      return commandIn(readFileSync(join(world.home, '.config', 'opencode', 'plugins', 'guard.js'), 'utf8')) ?? '';
   }
 }
 
@@ -250,6 +262,16 @@ export function shellPayload(agent: AgentId, command: string, cwd: string, chat:
         tool_name: 'run_shell_command',
         tool_input: { command, description: 'Run it' },
       };
+    case 'opencode':
+      return {
+        hook_event_name: 'tool.execute.before',
+        session_id: chat,
+        call_id: 'call_0',
+        tool: 'bash',
+        args: { command, description: 'Run it' },
+        directory: cwd,
+        worktree: cwd,
+      };
   }
 }
 
@@ -283,6 +305,10 @@ export function verdictOf(agent: AgentId, ran: Ran): Verdict {
     case 'gemini':
       if (reply['decision'] !== 'deny') return 'unreadable';
       // block-then-chat, as for Codex
+      return /needs the person's approval/.test(String(reply['reason'])) ? 'ask' : 'block';
+    case 'opencode':
+      // guard's plugin throws the reason of a block (and blocks on anything else as a failure)
+      if (reply['decision'] !== 'block') return 'unreadable';
       return /needs the person's approval/.test(String(reply['reason'])) ? 'ask' : 'block';
     case 'cursor':
       return reply['permission'] === 'deny'

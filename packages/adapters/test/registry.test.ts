@@ -8,7 +8,7 @@ const where = (env: Record<string, string> = {}): Locations => ({ home: HOME, en
 
 describe('the registry: one list of agents', () => {
   it('AGENTS, AGENT_IDS and adapters name the same agents, in the same order, each under its own id', () => {
-    expect(AGENT_IDS).toEqual(['codex', 'cursor', 'antigravity', 'copilot', 'claude-code', 'gemini']);
+    expect(AGENT_IDS).toEqual(['codex', 'cursor', 'antigravity', 'copilot', 'claude-code', 'gemini', 'opencode']);
     expect(Object.keys(adapters)).toEqual(AGENT_IDS);
     for (const id of AGENT_IDS) {
       expect(AGENTS[id].id).toBe(id);
@@ -36,6 +36,8 @@ describe('the registry: one list of agents', () => {
     { name: 'Codex', want: undefined },
     { name: 'claude-code', want: 'claude-code' },
     { name: 'gemini', want: 'gemini' },
+    { name: 'opencode', want: 'opencode' },
+    { name: 'open-code', want: undefined },
     { name: 'claude', want: undefined },
     { name: 'claudeCode', want: undefined },
     { name: 'toString', want: undefined },
@@ -51,12 +53,32 @@ describe('the registry: one list of agents', () => {
     { id: 'copilot', needsTrust: true, after: /^start a new GitHub Copilot session/, trust: false },
     { id: 'claude-code', needsTrust: true, after: /^start a new Claude Code session/, trust: false },
     { id: 'gemini', needsTrust: true, after: /^start a new Gemini CLI session/, trust: false },
+    { id: 'opencode', needsTrust: false, after: /^start a new OpenCode session/, trust: false },
   ])('$id: project trust $needsTrust, records of trust $trust', ({ id, needsTrust, after, trust }) => {
     expect(adapters[id].projectNeedsTrust).toBe(needsTrust);
     expect(adapters[id].afterUninstall).toMatch(after);
     expect(adapters[id].trust !== undefined).toBe(trust);
   });
 });
+
+// the folders of agents, commands and skills OpenCode reads in each of its config folders
+const SUBFOLDERS = ['agent', 'agents', 'command', 'commands', 'skill', 'skills'];
+/** What OpenCode's chat-start scan reads with no variable set. */
+const OPENCODE_DEFAULT = {
+  files: [`${HOME}/.config/opencode/AGENTS.md`],
+  folders: [
+    ...SUBFOLDERS.map((sub) => `${HOME}/.config/opencode/${sub}`),
+    ...SUBFOLDERS.map((sub) => `/work/app/.opencode/${sub}`),
+  ],
+  mcp: [
+    `${HOME}/.config/opencode/opencode.json`,
+    `${HOME}/.config/opencode/opencode.jsonc`,
+    '/work/app/opencode.json',
+    '/work/app/opencode.jsonc',
+    '/work/app/.opencode/opencode.json',
+    '/work/app/.opencode/opencode.jsonc',
+  ],
+};
 
 describe('what the chat-start scan reads, per agent', () => {
   it.for<{ id: AgentId; env?: Record<string, string>; files: string[]; folders: string[]; mcp: string[] }>([
@@ -145,6 +167,36 @@ describe('what the chat-start scan reads, per agent', () => {
       files: ['/srv/gem/.gemini/GEMINI.md'],
       folders: ['/srv/gem/.gemini/skills', '/srv/gem/.gemini/agents', '/srv/gem/.agents/skills'],
       mcp: ['/srv/gem/.gemini/settings.json', '/work/app/.gemini/settings.json'],
+    },
+    {
+      id: 'opencode',
+      ...OPENCODE_DEFAULT,
+    },
+    {
+      // XDG_CONFIG_HOME moves its folder; OPENCODE_CONFIG_DIR adds one (an empty one counts as unset)
+      id: 'opencode',
+      env: { XDG_CONFIG_HOME: '/srv/xdg', OPENCODE_CONFIG_DIR: '/srv/more' },
+      files: ['/srv/xdg/opencode/AGENTS.md'],
+      folders: [
+        ...SUBFOLDERS.map((sub) => `/srv/xdg/opencode/${sub}`),
+        ...SUBFOLDERS.map((sub) => `/srv/more/${sub}`),
+        ...SUBFOLDERS.map((sub) => `/work/app/.opencode/${sub}`),
+      ],
+      mcp: [
+        '/srv/xdg/opencode/opencode.json',
+        '/srv/xdg/opencode/opencode.jsonc',
+        '/srv/more/opencode.json',
+        '/srv/more/opencode.jsonc',
+        '/work/app/opencode.json',
+        '/work/app/opencode.jsonc',
+        '/work/app/.opencode/opencode.json',
+        '/work/app/.opencode/opencode.jsonc',
+      ],
+    },
+    {
+      id: 'opencode',
+      env: { OPENCODE_CONFIG_DIR: '' },
+      ...OPENCODE_DEFAULT,
     },
   ])('$id with $env', ({ id, env, files, folders, mcp }) => {
     const { chatStart } = AGENTS[id];

@@ -22,11 +22,12 @@ function check(
 const scopes = (found: readonly HooksOff[]): string[] => found.map((off) => off.scope);
 
 describe('which agents have settings that switch hooks off', () => {
-  it('Copilot CLI, Claude Code and Gemini CLI do; the others do not (Codex keeps its own trust records)', () => {
+  it('Copilot CLI, Claude Code, Gemini CLI and OpenCode do; the others do not (Codex keeps its own trust records)', () => {
     expect(AGENT_IDS.filter((id) => adapters[id].hookSwitches !== undefined)).toEqual([
       'copilot',
       'claude-code',
       'gemini',
+      'opencode',
     ]);
   });
 });
@@ -61,6 +62,28 @@ describe("Copilot CLI: disableAllHooks, also in a cloned repository's settings",
     const off = check('copilot', texts);
     expect(off.map((entry) => entry.message)).toEqual(found.map((pattern): unknown => expect.stringMatching(pattern)));
     expect(scopes(off).every((scope) => scope === 'everywhere')).toBe(true);
+  });
+});
+
+describe('OpenCode: OPENCODE_PURE and OPENCODE_DISABLE_PROJECT_CONFIG in the environment', () => {
+  const switches = adapters.opencode.hookSwitches;
+  it.for<{ env: Record<string, string>; found: string[] }>([
+    { env: {}, found: [] },
+    { env: { OPENCODE_PURE: '1' }, found: ['everywhere'] },
+    { env: { OPENCODE_PURE: 'TRUE' }, found: ['everywhere'] },
+    // near misses: OpenCode reads only 1 and true
+    { env: { OPENCODE_PURE: '0' }, found: [] },
+    { env: { OPENCODE_PURE: 'yes' }, found: [] },
+    { env: { OPENCODE_PURE: '' }, found: [] },
+    { env: { OPENCODE_PURES: '1' }, found: [] },
+    { env: { OPENCODE_DISABLE_PROJECT_CONFIG: 'true' }, found: ['here'] },
+    { env: { OPENCODE_DISABLE_PROJECT_CONFIG: 'false' }, found: [] },
+    { env: { OPENCODE_PURE: '1', OPENCODE_DISABLE_PROJECT_CONFIG: '1' }, found: ['everywhere', 'here'] },
+  ])('$env → $found', ({ env, found }) => {
+    expect(switches?.files(where(env))).toEqual([]);
+    const off = switches?.check([], where(env)) ?? [];
+    expect(off.map((item) => item.scope)).toEqual(found);
+    for (const item of off) expect(item.message).toMatch(/^OPENCODE_(PURE|DISABLE_PROJECT_CONFIG) is set/);
   });
 });
 

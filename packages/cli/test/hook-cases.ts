@@ -56,6 +56,7 @@ const ANTIGRAVITY_SHELL = fixture('antigravity/pre-tool-use-run-command');
 const COPILOT_SHELL = fixture('copilot/pre-tool-use-bash');
 const CLAUDE_SHELL = fixture('claude-code/pre-tool-use-bash');
 const GEMINI_SHELL = fixture('gemini/before-tool-shell');
+const OPENCODE_SHELL = fixture('opencode/tool-execute-before-bash');
 
 export const AGENT_CASES: readonly AgentCase[] = [
   {
@@ -123,6 +124,18 @@ export const AGENT_CASES: readonly AgentCase[] = [
     wrongType: 'gemini/malformed-command-not-string',
     unknownEvent: { args: ['gemini'], payload: fixture('gemini/malformed-unknown-event') },
     denies: (reply) => reply['decision'] === 'deny',
+  },
+  {
+    agent: 'opencode',
+    args: ['opencode'],
+    shell: (command) => ({ ...OPENCODE_SHELL, args: { command, description: 'run it' } }),
+    tool: (name, input) => ({ ...OPENCODE_SHELL, tool: name, args: input }),
+    noObjection: '',
+    missing: 'opencode/malformed-no-args',
+    wrongType: 'opencode/malformed-command-not-string',
+    unknownEvent: { args: ['opencode'], payload: fixture('opencode/malformed-unknown-event') },
+    // guard's plugin throws the reason of a block
+    denies: (reply) => reply['decision'] === 'block',
   },
 ];
 

@@ -26,6 +26,27 @@ export const CLAUDE = claudeBinary();
 /** The pinned Gemini CLI's script (its npm bin), run by this Node. */
 export const GEMINI = join(agentFolder('gemini'), '@google', 'gemini-cli', 'bundle', 'gemini.js');
 
+/**
+ * The pinned OpenCode's native binary, from its platform package (`opencode-ai`'s own launcher is
+ * a stub until its install script runs, which the agents' install leaves out). Empty when this
+ * platform's package is not installed.
+ */
+export const OPENCODE = platformBinary(join(agentFolder('opencode'), 'opencode-ai'), 'opencode-', 'opencode');
+
+function platformBinary(wrapperDir: string, prefix: string, program: string): string {
+  const name = `${prefix}${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`;
+  try {
+    const wrapper = createRequire(realpathSync(join(wrapperDir, 'package.json')));
+    return join(
+      dirname(wrapper.resolve(`${name}/package.json`)),
+      'bin',
+      process.platform === 'win32' ? `${program}.exe` : program,
+    );
+  } catch {
+    return '';
+  }
+}
+
 function claudeBinary(): string {
   const musl =
     process.platform === 'linux' &&
@@ -294,4 +315,50 @@ export function copilotPrompt(
   });
   const args = ['-p', prompt, '--allow-all-tools', '--output-format', 'json', ...(options.args ?? [])];
   return runBounded(COPILOT, args, { cwd: world.project, env, limitMs: AGENT_LIMIT_MS });
+}
+
+/**
+ * The user's own OpenCode config (JSON with comments): a provider that points at the fake model
+ * (its URL is put in per run), and OpenCode's own switches for a run that stays offline. guard
+ * never edits it (its plugin is a file of its own): `guard uninstall` must leave these bytes.
+ */
+export const OPENCODE_CONFIG = `{
+  // my OpenCode settings
+  "$schema": "https://opencode.ai/config.json",
+  "autoupdate": false,
+  "share": "disabled",
+  "model": "fake/fake-model",
+  "provider": {
+    "fake": {
+      "npm": "@ai-sdk/openai-compatible",
+      "name": "Fake", /* a model of no account */
+      "options": { "baseURL": "@BASE_URL@", "apiKey": "fake-key" },
+      "models": { "fake-model": { "name": "Fake", "tool_call": true } },
+    },
+  },
+}
+`;
+
+/** Writes the user's OpenCode config with the fake model's URL; returns its path. */
+export function writeOpencodeConfig(world: World, model: FakeModel, text: string = OPENCODE_CONFIG): string {
+  return writeHomeFile(world, join('.config', 'opencode', 'opencode.jsonc'), text.replace('@BASE_URL@', model.baseUrl));
+}
+
+/**
+ * Runs `opencode run` once against the fake model: no update check, no sharing, no models.dev
+ * fetch, every tool allowed by OpenCode's own permissions (so only guard's plugin can stop a step).
+ */
+export function opencodeRun(world: World, prompt: string, options: PromptOptions = {}): Promise<RunResult> {
+  const env = world.env({
+    OPENCODE_DISABLE_AUTOUPDATE: '1',
+    OPENCODE_DISABLE_MODELS_FETCH: '1',
+    OPENCODE_DISABLE_SHARE: '1',
+    OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+    ...options.env,
+  });
+  return runBounded(OPENCODE, ['run', ...(options.args ?? []), prompt], {
+    cwd: world.project,
+    env,
+    limitMs: AGENT_LIMIT_MS,
+  });
 }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LogEntry } from '../../../packages/cli/src/state/decision-log.js';
 import { BIN } from '../../hook/bin.js';
-import { CLAUDE, CODEX, CODEX_BIN, COPILOT, GEMINI } from './agents.js';
+import { CLAUDE, CODEX, CODEX_BIN, COPILOT, GEMINI, OPENCODE } from './agents.js';
 import type { FakeModel } from './fake-model.js';
 import { guardOk, requireFile, stepEntries } from './world.js';
 import type { World } from './world.js';
@@ -10,15 +10,15 @@ import type { World } from './world.js';
 /** Fails early, with the command to run, when the built CLI or an agent binary is missing. */
 export function requireInstalled(agent: E2eAgent): void {
   requireFile(BIN, 'run `npm run build` first (`npm test` builds before testing).');
-  const program = { codex: CODEX, copilot: COPILOT, 'claude-code': CLAUDE, gemini: GEMINI }[agent];
+  const program = { codex: CODEX, copilot: COPILOT, 'claude-code': CLAUDE, gemini: GEMINI, opencode: OPENCODE }[agent];
   requireFile(
-    program || `the Claude Code binary for ${process.platform}-${process.arch}`,
+    program || `the ${agent} binary for ${process.platform}-${process.arch}`,
     `run \`node scripts/agents.mjs install ${agent}\` (\`npm test\` and \`npm run e2e\` install the pinned agents).`,
   );
 }
 
 /** The agents the end-to-end tests run for real. */
-export type E2eAgent = 'codex' | 'copilot' | 'claude-code' | 'gemini';
+export type E2eAgent = 'codex' | 'copilot' | 'claude-code' | 'gemini' | 'opencode';
 
 /** A PATH on which the pinned Codex is found, as on a machine where the person installed it. */
 export function pathWithAgents(world: World): string {
@@ -33,8 +33,9 @@ export function setupGuard(world: World, agent: E2eAgent, codexOnPath = true): P
   return guardOk(world, ['setup', agent], codexOnPath ? { PATH: pathWithAgents(world) } : {});
 }
 
-// The events that carry a step about to run: PreToolUse (preToolUse for Copilot), BeforeTool for Gemini CLI.
-const PRE_TOOL = new Set(['pretooluse', 'beforetool']);
+// The events that carry a step about to run: PreToolUse (preToolUse for Copilot), BeforeTool for
+// Gemini CLI, tool.execute.before for OpenCode's plugin.
+const PRE_TOOL = new Set(['pretooluse', 'beforetool', 'tool.execute.before']);
 
 /**
  * The verdicts on the step whose text is exactly `step` (before it ran: the entries of the

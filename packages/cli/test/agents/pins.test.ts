@@ -74,8 +74,12 @@ const NEAR_MISSES: readonly (readonly [string, Change])[] = [
   ['left alone', () => undefined],
 ];
 
+// OpenCode's hook file is guard's plugin, JavaScript of guard's alone: the JSON rows above do not
+// apply to it, its own rows are below
+const JSON_AGENTS = AGENT_IDS.filter((agent) => agent !== 'opencode');
+
 describe('a pinned hook file changed past guard is found by status (and doctor) and by the hook', () => {
-  for (const agent of AGENT_IDS)
+  for (const agent of JSON_AGENTS)
     for (const [name, change, kind] of TAMPERS)
       it(`${agent}: ${name}`, async () => {
         expect((await machine.guard('setup', agent)).code).toBe(0);
@@ -97,8 +101,49 @@ it('codex: a key Codex refuses at the top of hooks.json makes it skip the file, 
   expect(statusSees()).toEqual(['codex unreadable']);
 });
 
+describe("guard's OpenCode plugin changed past guard", () => {
+  const PLUGIN_TAMPERS: readonly (readonly [string, (path: string) => void, string])[] = [
+    ['the file emptied', (path) => writeFileSync(path, ''), 'removed'],
+    [
+      'its time limit cut',
+      (path) => writeFileSync(path, read(path).replace(/TIMEOUT_MS = \d+/, 'TIMEOUT_MS = 1')),
+      'changed',
+    ],
+    [
+      'its throw taken out',
+      (path) => writeFileSync(path, read(path).replace('throw new Error(reason)', 'void reason')),
+      'changed',
+    ],
+    ['the file deleted', (path) => rmSync(path), 'gone'],
+  ];
+  for (const [name, change, kind] of PLUGIN_TAMPERS)
+    it(`opencode: ${name}`, async () => {
+      expect((await machine.guard('setup', 'opencode')).code).toBe(0);
+      change(fileOf('opencode'));
+      expect(statusSees()).toEqual([`opencode ${kind}`]);
+      expect(hookSees()).toEqual([`opencode ${kind}`]);
+      expect((await machine.guard('setup', 'opencode')).code).toBe(0);
+      expect(statusSees()).toEqual([]);
+      expect(hookSees()).toEqual([]);
+    });
+
+  it("opencode: replaced by a plugin that checks nothing (status cannot read it as guard's; the hook finds guard's parts gone)", async () => {
+    expect((await machine.guard('setup', 'opencode')).code).toBe(0);
+    writeFileSync(fileOf('opencode'), 'export default { id: "guard", server: async () => ({}) };\n');
+    expect(statusSees()).toEqual(['opencode unreadable']);
+    expect(hookSees()).toEqual(['opencode removed']);
+  });
+
+  it.for(['its time touched', 'left alone'])('opencode: %s is no change', async (name) => {
+    expect((await machine.guard('setup', 'opencode')).code).toBe(0);
+    if (name === 'its time touched') utimesSync(fileOf('opencode'), new Date(), new Date(Date.now() + 5000));
+    expect(statusSees()).toEqual([]);
+    expect(hookSees()).toEqual([]);
+  });
+});
+
 describe('near misses: nothing reported', () => {
-  for (const agent of AGENT_IDS)
+  for (const agent of JSON_AGENTS)
     for (const [name, change] of NEAR_MISSES)
       it(`${agent}: ${name}`, async () => {
         expect((await machine.guard('setup', agent)).code).toBe(0);

@@ -10,7 +10,7 @@ import { captureIo } from '../capture-io.js';
 import { makeAgentHome } from './agent-home.js';
 import type { AgentHome } from './agent-home.js';
 
-const AGENTS: readonly AgentId[] = ['codex', 'cursor', 'antigravity', 'copilot', 'claude-code', 'gemini'];
+const AGENTS: readonly AgentId[] = ['codex', 'cursor', 'antigravity', 'copilot', 'claude-code', 'gemini', 'opencode'];
 
 /** Answers as guard's runtime gives them: a block for a force push, no objection otherwise. */
 const REPLIES: Record<AgentId, { readonly allow: string; readonly deny: string }> = {
@@ -29,6 +29,7 @@ const REPLIES: Record<AgentId, { readonly allow: string; readonly deny: string }
     deny: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"guard: blocked."}}',
   },
   gemini: { allow: '', deny: '{"decision":"deny","reason":"guard: blocked."}' },
+  opencode: { allow: '', deny: '{"decision":"block","reason":"guard: blocked."}' },
 };
 
 // A stand-in for guard's hook script; FAKE_MODE makes it misbehave the ways a real setup can.

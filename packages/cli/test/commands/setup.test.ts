@@ -11,7 +11,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { adapters } from '@guard/adapters';
+import { adapters, AGENT_IDS } from '@guard/adapters';
 import type { AgentId } from '@guard/adapters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { guardCodexHooks, withoutCodexTrust } from '../../../adapters/src/codex/trust.js';
@@ -54,10 +54,14 @@ const PATHS: Record<AgentId, { user: (b: AgentHome) => string; project: (b: Agen
     user: (b) => join(b.home, '.gemini', 'settings.json'),
     project: (b) => join(b.project, '.gemini', 'settings.json'),
   },
+  opencode: {
+    user: (b) => join(b.home, '.config', 'opencode', 'plugins', 'guard.js'),
+    project: (b) => join(b.project, '.opencode', 'plugins', 'guard.js'),
+  },
 };
 
 /** A person's own config per agent, in a layout guard would never write (indent, order, no final newline). */
-const USER_FILES: Record<AgentId, string> = {
+const USER_FILES: Record<EditedAgent, string> = {
   codex:
     '{\n    "description": "my hooks",\n    "hooks": {\n        "Stop": [\n            { "hooks": [ { "type": "command", "command": "notify-send done" } ] }\n        ]\n    }\n}\n',
   cursor: '{\n  "version": 1,\n  "hooks": {\n    "afterFileEdit": [{ "command": "./format.sh" }]\n  }\n}\n',
@@ -71,7 +75,7 @@ const USER_FILES: Record<AgentId, string> = {
 };
 
 /** A change the person makes to their own part of the file after setup. */
-const EDITS: Record<AgentId, readonly [string, string]> = {
+const EDITS: Record<EditedAgent, readonly [string, string]> = {
   codex: ['notify-send done', 'notify-send finished'],
   cursor: ['./format.sh', './fmt.sh'],
   antigravity: ['./lint.sh', './lint-all.sh'],
@@ -81,12 +85,15 @@ const EDITS: Record<AgentId, readonly [string, string]> = {
 };
 
 const AGENTS = Object.keys(PATHS) as AgentId[];
+/** The agents whose hook file the person shares with guard (OpenCode's is a plugin file of guard's alone, below). */
+type EditedAgent = Exclude<AgentId, 'opencode'>;
+const EDITED = AGENTS.filter((agent): agent is EditedAgent => agent !== 'opencode');
 const write = (path: string, text: string): void => {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
 };
 
-describe.each(AGENTS)('guard setup %s', (agent) => {
+describe.each(EDITED)('guard setup %s', (agent) => {
   const adapter = adapters[agent];
   // the box moves guard's folder (GUARD_HOME): an agent that cleans its hooks' environment is told where it is
   const options = () => setupOptions(agent, { guardHome: box.guardHome });
@@ -265,12 +272,58 @@ describe.each(AGENTS)('guard setup %s', (agent) => {
   });
 });
 
+describe("guard setup opencode: a plugin file of guard's alone", () => {
+  const adapter = adapters.opencode;
+  const options = () => setupOptions('opencode', { guardHome: box.guardHome });
+
+  it('creates the plugin and its folders; a second setup changes nothing; uninstall removes both', async () => {
+    const file = PATHS.opencode.user(box);
+    const before = readdirSync(box.root).sort();
+    const result = await box.guard('setup', 'opencode');
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toContain(`Created ${file} with guard's hook (events: tool.execute.before, chat.message).`);
+    expect(readIfThere(file)).toBe(adapter.install('', options()));
+    expect((await box.guard('setup', 'opencode')).stdout).toBe(`Already set up: ${file} (nothing changed).\n`);
+    const removed = await box.guard('uninstall', 'opencode');
+    expect(removed.stdout).toContain(`Removed ${file} (guard had created it).`);
+    expect(readdirSync(box.root).sort()).toEqual([...before, 'guard'].sort());
+  });
+
+  it("a plugin of the person's own named guard.js is refused and left as it was, and beside it guard's is written in no other name", async () => {
+    const file = PATHS.opencode.user(box);
+    const mine = 'export default { id: "mine", server: async () => ({}) };\n';
+    write(file, mine);
+    const result = await box.guard('setup', 'opencode');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/not guard's for OpenCode; move it aside/);
+    expect(readIfThere(file)).toBe(mine);
+    expect(readdirSync(dirname(file))).toEqual(['guard.js']);
+    expect((await box.guard('uninstall', 'opencode')).stdout).toBe(`guard is not set up in ${file}.\n`);
+    expect(readIfThere(file)).toBe(mine);
+  });
+
+  it("--dry-run shows the whole file and creates no folder; --project writes the project's plugin folder", async () => {
+    const file = PATHS.opencode.user(box);
+    const dry = await box.guard('setup', 'opencode', '--dry-run');
+    expect(dry.stdout).toMatch(
+      new RegExp(`^Would create ${escape(file)} \\(dry run: nothing written\\):\n--- /dev/null\n`),
+    );
+    expect(existsSync(dirname(dirname(file)))).toBe(false);
+    const project = await box.guard('setup', 'opencode', '--project');
+    expect(project.stdout).toContain(`Created ${PATHS.opencode.project(box)}`);
+    expect(project.stdout).toContain('This file applies only when OpenCode works in this project.\n');
+    expect(existsSync(file)).toBe(false);
+    expect((await box.guard('uninstall', 'opencode', '--project')).code).toBe(0);
+    expect(existsSync(PATHS.opencode.project(box))).toBe(false);
+  });
+});
+
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** Setup cases of the self-attack count (issue 12): each it() below is one. */
-describe.each(AGENTS)("the person's file is a link or read-only (%s)", (agent) => {
+describe.each(EDITED)("the person's file is a link or read-only (%s)", (agent) => {
   const adapter = adapters[agent];
   // the box moves guard's folder (GUARD_HOME): an agent that cleans its hooks' environment is told where it is
   const options = () => setupOptions(agent, { guardHome: box.guardHome });
@@ -488,6 +541,7 @@ describe('what setup tells the person to do next', () => {
     copilot: /\nNext: Restart the Copilot CLI/,
     'claude-code': /\nNext: Start a new Claude Code session/,
     gemini: /\nNext: Start a new Gemini CLI session/,
+    opencode: /\nNext: Start a new OpenCode session/,
   };
   it.for(AGENTS)("%s gets its own next step and no other agent's", async (agent) => {
     const { stdout } = await box.guard('setup', agent);

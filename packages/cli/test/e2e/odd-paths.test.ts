@@ -72,8 +72,11 @@ function linkModules(from: string, to: string): void {
   }
 }
 
-/** A person's own hooks in each agent's file, laid out as no tool would write them. */
-const MINE: Record<AgentId, string> = {
+/**
+ * A person's own hooks in each agent's file, laid out as no tool would write them (OpenCode's
+ * plugin is a file of guard's alone, with no person's part to keep).
+ */
+const MINE: Record<Exclude<AgentId, 'opencode'>, string> = {
   codex:
     '{\n  "hooks": {\n    "Stop": [ { "hooks": [ { "type": "command", "command": "echo fertig ✓" } ] } ]\n  }\n}\n',
   cursor: '{\n\t"version": 1,\n\t"hooks": { "stop": [ { "command": "./done.sh" } ] }\n}',

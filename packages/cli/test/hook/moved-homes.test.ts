@@ -33,6 +33,8 @@ const MOVED: readonly { agent: AgentId; variable: string; files: readonly string
   { agent: 'gemini', variable: 'GEMINI_CLI_TRUSTED_FOLDERS_PATH', files: [''] },
   { agent: 'gemini', variable: 'GEMINI_CLI_SYSTEM_SETTINGS_PATH', files: [''] },
   { agent: 'gemini', variable: 'GEMINI_CLI_SYSTEM_DEFAULTS_PATH', files: [''] },
+  { agent: 'opencode', variable: 'XDG_CONFIG_HOME', files: ['opencode/plugins/guard.js', 'opencode/opencode.json'] },
+  { agent: 'opencode', variable: 'OPENCODE_CONFIG_DIR', files: ['plugins/guard.js', 'opencode.jsonc'] },
 ];
 
 /** The default folders, with no variable set. */
@@ -45,6 +47,8 @@ const DEFAULTS: readonly { agent: AgentId; file: string }[] = [
   { agent: 'gemini', file: '~/.gemini/settings.json' },
   { agent: 'cursor', file: '~/.cursor/hooks.json' },
   { agent: 'antigravity', file: '~/.gemini/config/hooks.json' },
+  { agent: 'opencode', file: '~/.config/opencode/plugins/guard.js' },
+  { agent: 'opencode', file: '~/.config/opencode/opencode.jsonc' },
 ];
 
 const MODES: readonly Mode[] = ['standard', 'extended', 'full'];

@@ -266,6 +266,7 @@ describe("every agent's deadline is its own hook timeout less the margin", () =>
     copilot: 7_000,
     'claude-code': 7_000,
     gemini: 7_000,
+    opencode: 21_000,
   };
   it.for(AGENT_CASES)('$agent', async ({ agent, args }) => {
     const seconds = AGENTS[agent].files.hookTimeout;

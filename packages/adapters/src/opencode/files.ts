@@ -1,0 +1,139 @@
+import type { AgentFiles } from '../adapter.js';
+
+/** The kinds of step the payload reader makes of OpenCode's tools. */
+export type ToolKind = 'shell' | 'overwrite' | 'edit' | 'patch' | 'read' | 'search' | 'fetch' | 'other';
+
+/**
+ * OpenCode's own tools by name (as 1.18.33 offers them to the model), and the step each is. Its MCP
+ * tools are named `<server>_<tool>` and are read by the shape of their input.
+ */
+export const TOOLS = {
+  bash: 'shell',
+  write: 'overwrite',
+  edit: 'edit',
+  // offered to GPT models instead of edit and write: Codex's patch text in `patchText`
+  apply_patch: 'patch',
+  read: 'read',
+  glob: 'search',
+  grep: 'search',
+  list: 'search',
+  webfetch: 'fetch',
+  // no step on the machine: subagents (whose own steps come through the hook), plans, skills
+  task: 'other',
+  todowrite: 'other',
+  todoread: 'other',
+  skill: 'other',
+  question: 'other',
+  websearch: 'other',
+  codesearch: 'other',
+} as const satisfies Readonly<Record<string, ToolKind>>;
+
+/** What differs between OpenCode and its forks (Kilo Code CLI): names, folders and variables. */
+export interface PluginAgentNames {
+  readonly id: string;
+  readonly displayName: string;
+  /** The folder under the XDG config folder (`~/.config/<folder>`) and, with a dot, a project's. */
+  readonly folder: string;
+  /** The variable that adds one more config folder, whose plugins load too (`OPENCODE_CONFIG_DIR`). */
+  readonly configDir: string;
+  /** The variable that names one more config file (`OPENCODE_CONFIG`). */
+  readonly configFile: string;
+  /** The variable that runs it without external plugins, guard's included (`OPENCODE_PURE`). */
+  readonly pure: string;
+  /** Its programs and npm packages. */
+  readonly names: readonly string[];
+  readonly packages: readonly string[];
+}
+
+export const OPENCODE: PluginAgentNames = {
+  id: 'opencode',
+  displayName: 'OpenCode',
+  folder: 'opencode',
+  configDir: 'OPENCODE_CONFIG_DIR',
+  configFile: 'OPENCODE_CONFIG',
+  pure: 'OPENCODE_PURE',
+  names: ['opencode'],
+  packages: ['opencode-ai'],
+};
+
+/** guard's plugin file's name in a plugins folder. */
+export const PLUGIN_FILE = 'guard.js';
+
+/** Seconds the plugin waits for guard's hook before it blocks the step itself. */
+export const HOOK_TIMEOUT = 30;
+
+/** The agent's options that take a value (so that value is not its subcommand). */
+export const VALUE_OPTIONS = [
+  '--log-level',
+  '--port',
+  '--hostname',
+  '--mdns-domain',
+  '--cors',
+  '-m',
+  '--model',
+  '-s',
+  '--session',
+  '--prompt',
+  '--agent',
+  '--format',
+  '-f',
+  '--file',
+  '--title',
+  '--attach',
+  '-p',
+  '--password',
+  '-u',
+  '--username',
+  '--dir',
+  '--variant',
+  '--command',
+];
+
+/**
+ * An OpenCode-like agent's files and switches as data (see AgentFiles). Its folder is
+ * `$XDG_CONFIG_HOME/<folder>` (by default `~/.config/<folder>`), and `$<CONFIG_DIR>` adds one
+ * more; a project has `.<folder>`. guard's plugin is in `plugins/`; the config files (`opencode.json`,
+ * `opencode.jsonc`, `config.json`) list more plugins, MCP servers and permissions.
+ */
+export function pluginAgentFiles(names: PluginAgentNames): AgentFiles {
+  const { folder, configDir } = names;
+  const dirs = [`$XDG_CONFIG_HOME/${folder}`, `$${configDir}`, `.${folder}`];
+  const configs = dirs.flatMap((dir) => [`${dir}/${folder}.json`, `${dir}/${folder}.jsonc`]);
+  return {
+    homes: [
+      { variable: 'XDG_CONFIG_HOME', default: '~/.config' },
+      { variable: configDir, default: `$XDG_CONFIG_HOME/${folder}` },
+    ],
+    // a plugin in these folders runs before every tool (one could undo guard's), and the config
+    // files load more plugins
+    hooks: [
+      ...dirs.flatMap((dir) => [`${dir}/plugins/**`, `${dir}/plugin/**`]),
+      ...configs,
+      `${folder}.json`,
+      `${folder}.jsonc`,
+    ],
+    folders: [`$XDG_CONFIG_HOME/${folder}`, `~/.config/${folder}`, `$${configDir}`],
+    settings: [...configs, `${folder}.json`, `${folder}.jsonc`],
+    rules: [
+      'AGENTS.md',
+      `$XDG_CONFIG_HOME/${folder}/AGENTS.md`,
+      ...dirs.flatMap((dir) => [`${dir}/agent/**`, `${dir}/agents/**`, `${dir}/command/**`, `${dir}/commands/**`]),
+      ...dirs.flatMap((dir) => [`${dir}/skill/**`, `${dir}/skills/**`]),
+    ],
+    memory: [],
+    mcp: [],
+    tools: TOOLS,
+    // Seconds: the plugin's own limit (the agent sets none on plugins); past it the plugin blocks
+    hookTimeout: HOOK_TIMEOUT,
+    hooksOff: [],
+    program: {
+      names: names.names,
+      packages: names.packages,
+      argv: { values: VALUE_OPTIONS },
+      // --pure loads no external plugin, guard's included
+      hooksOff: [{ flag: '--pure' }],
+    },
+  };
+}
+
+export const opencodeFiles: AgentFiles = pluginAgentFiles(OPENCODE);
