@@ -14,7 +14,15 @@ import { BIN } from '../hook/bin.js';
  * them (`sh -c`), with what each agent makes of the reply.
  */
 
-export const AGENTS: readonly AgentId[] = ['codex', 'cursor', 'antigravity', 'copilot', 'claude-code', 'gemini'];
+export const AGENTS: readonly AgentId[] = [
+  'codex',
+  'cursor',
+  'antigravity',
+  'copilot',
+  'claude-code',
+  'gemini',
+  'qwen',
+];
 
 export interface Scratch {
   readonly root: string;
@@ -170,6 +178,10 @@ export function stepCommand(world: Scratch, agent: AgentId): string {
       const hooks = readJson(join(world.home, '.gemini', 'settings.json'))['hooks'] as Json;
       return ((hooks['BeforeTool'] as Json[])[0]?.['hooks'] as Json[])[0]?.['command'] as string;
     }
+    case 'qwen': {
+      const hooks = readJson(join(world.home, '.qwen', 'settings.json'))['hooks'] as Json;
+      return ((hooks['PreToolUse'] as Json[])[0]?.['hooks'] as Json[])[0]?.['command'] as string;
+    }
   }
 }
 
@@ -250,6 +262,20 @@ export function shellPayload(agent: AgentId, command: string, cwd: string, chat:
         tool_name: 'run_shell_command',
         tool_input: { command, description: 'Run it' },
       };
+    case 'qwen':
+      return {
+        session_id: chat,
+        transcript_path: join(cwd, '.transcript.jsonl'),
+        cwd,
+        hook_event_name: 'PreToolUse',
+        timestamp: '2026-12-07T01:43:56.236Z',
+        permission_mode: 'yolo',
+        prompt_id: `${chat}########0`,
+        tool_name: 'run_shell_command',
+        tool_input: { command, description: 'Run it' },
+        tool_use_id: 'toolu_0',
+        tool_call_id: 'call_0',
+      };
   }
 }
 
@@ -276,7 +302,8 @@ export function verdictOf(agent: AgentId, ran: Ran): Verdict {
       // block-then-chat: a deny that asks the agent to ask the person
       return /needs the person's approval/.test(String(out['permissionDecisionReason'])) ? 'ask' : 'block';
     }
-    case 'claude-code': {
+    case 'claude-code':
+    case 'qwen': {
       const decision = (reply['hookSpecificOutput'] as Json | undefined)?.['permissionDecision'];
       return decision === 'deny' ? 'block' : decision === 'ask' ? 'ask' : 'unreadable';
     }

@@ -92,14 +92,20 @@ export function claudeHook(dialect: ClaudeDialect): ClaudeHook {
           const cwd = sessionCwd(fields, where);
           return { type: 'start', event: name, chatId: sessionId(fields, where), cwd, projectRoot: cwd };
         }
-        case 'UserPromptSubmit':
+        case 'UserPromptSubmit': {
+          const prompt = requireString(fields, 'prompt', where);
+          // a prompt of no words is no message from the person: Qwen Code sends one each time it
+          // goes on after tool results, which must not count as the person speaking (and lower the
+          // bar a result raised)
+          if (prompt === '') return { type: 'ignore', event: name, why: 'the agent went on after tool results' };
           return {
             type: 'prompt',
             event: name,
             chatId: sessionId(fields, where),
-            prompt: requireString(fields, 'prompt', where),
+            prompt,
             cwd: sessionCwd(fields, where),
           };
+        }
         default:
           if (dialect.ignored.has(name)) return { type: 'ignore', event: name, why: `guard does not act on ${name}` };
           throw new PayloadError(`${what}: unknown event "${name}".`);

@@ -56,6 +56,7 @@ const ANTIGRAVITY_SHELL = fixture('antigravity/pre-tool-use-run-command');
 const COPILOT_SHELL = fixture('copilot/pre-tool-use-bash');
 const CLAUDE_SHELL = fixture('claude-code/pre-tool-use-bash');
 const GEMINI_SHELL = fixture('gemini/before-tool-shell');
+const QWEN_SHELL = fixture('qwen/pre-tool-use-shell');
 
 export const AGENT_CASES: readonly AgentCase[] = [
   {
@@ -123,6 +124,17 @@ export const AGENT_CASES: readonly AgentCase[] = [
     wrongType: 'gemini/malformed-command-not-string',
     unknownEvent: { args: ['gemini'], payload: fixture('gemini/malformed-unknown-event') },
     denies: (reply) => reply['decision'] === 'deny',
+  },
+  {
+    agent: 'qwen',
+    args: ['qwen'],
+    shell: (command) => ({ ...QWEN_SHELL, tool_input: { command, description: 'run it' } }),
+    tool: (name, input) => ({ ...QWEN_SHELL, tool_name: name, tool_input: input }),
+    noObjection: '',
+    missing: 'qwen/malformed-no-tool-input',
+    wrongType: 'qwen/malformed-command-not-string',
+    unknownEvent: { args: ['qwen'], payload: fixture('qwen/malformed-unknown-event') },
+    denies: (reply) => (reply['hookSpecificOutput'] as Json | undefined)?.['permissionDecision'] === 'deny',
   },
 ];
 

@@ -33,6 +33,10 @@ const MOVED: readonly { agent: AgentId; variable: string; files: readonly string
   { agent: 'gemini', variable: 'GEMINI_CLI_TRUSTED_FOLDERS_PATH', files: [''] },
   { agent: 'gemini', variable: 'GEMINI_CLI_SYSTEM_SETTINGS_PATH', files: [''] },
   { agent: 'gemini', variable: 'GEMINI_CLI_SYSTEM_DEFAULTS_PATH', files: [''] },
+  { agent: 'qwen', variable: 'QWEN_HOME', files: ['settings.json', 'trustedFolders.json'] },
+  { agent: 'qwen', variable: 'QWEN_CODE_SYSTEM_SETTINGS_PATH', files: [''] },
+  { agent: 'qwen', variable: 'QWEN_CODE_SYSTEM_DEFAULTS_PATH', files: [''] },
+  { agent: 'qwen', variable: 'QWEN_CODE_TRUSTED_FOLDERS_PATH', files: [''] },
 ];
 
 /** The default folders, with no variable set. */
@@ -45,6 +49,7 @@ const DEFAULTS: readonly { agent: AgentId; file: string }[] = [
   { agent: 'gemini', file: '~/.gemini/settings.json' },
   { agent: 'cursor', file: '~/.cursor/hooks.json' },
   { agent: 'antigravity', file: '~/.gemini/config/hooks.json' },
+  { agent: 'qwen', file: '~/.qwen/settings.json' },
 ];
 
 const MODES: readonly Mode[] = ['standard', 'extended', 'full'];
