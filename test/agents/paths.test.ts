@@ -51,6 +51,14 @@ describe('the real agents: agentRules', () => {
     ['~/.gemini/extensions/tools/server/index.js', 'rules'],
     ['~/.codex/memories/notes.md', 'memory-note'],
     ['~/.claude/projects/-home-dev-project/memory/MEMORY.md', 'memory-note'],
+    ['../QWEN.md', 'rules'],
+    ['~/.qwen/QWEN.md', 'rules'],
+    ['~/.qwen/output-language.md', 'rules'],
+    ['~/.qwen/skills/review/SKILL.md', 'rules'],
+    ['../.qwen/commands/ship.md', 'rules'],
+    ['~/.qwen/extensions/tools/qwen-extension.json', 'mcp'],
+    ['~/.qwen/extensions/tools/server/index.js', 'rules'],
+    ['~/.qwen/projects/-home-dev-project/memory/notes.md', 'memory-note'],
   ] as const)('%s → %s', ([raw, kind]) => {
     expect(pathFacts(raw, ctx).agentRules).toBe(kind);
   });
@@ -65,6 +73,8 @@ describe('the real agents: agentRules', () => {
     '~/.claude.json.backup',
     '../.claude.json',
     '~/.gemini/extension-notes/x/gemini-extension.json',
+    '../QWEN.md.bak',
+    '~/.qwen/projects/-home-dev-project/chats/x.jsonl',
   ])('%s is not an agent rules file', (raw) => {
     expect(pathFacts(raw, ctx).agentRules).toBeUndefined();
   });
@@ -99,6 +109,12 @@ describe('the real agents: guardFile', () => {
     ['../.gemini/settings.json', 'hook-config'],
     ['~/.gemini/trustedFolders.json', 'hook-config'],
     ['/etc/gemini-cli/settings.json', 'hook-config'],
+    ['~/.qwen/settings.json', 'hook-config'],
+    ['../.qwen/settings.json', 'hook-config'],
+    ['~/.qwen', 'hook-config'],
+    ['~/.qwen/trustedFolders.json', 'hook-config'],
+    ['/etc/qwen-code/settings.json', 'hook-config'],
+    ['/etc/qwen-code/system-defaults.json', 'hook-config'],
   ] as const)('%s → %s', ([raw, kind]) => {
     expect(pathFacts(raw, ctx).guardFile).toBe(kind);
   });
@@ -113,6 +129,11 @@ describe('the real agents: guardFile', () => {
     '~/.gemini/GEMINI.md',
     '~/.gemini/antigravity/settings.json',
     '/etc/claude-codes/x.json',
+    '~/.qwen/QWEN.md',
+    '../.qwen/settings.example.json',
+    // a project's .env cannot move Qwen Code's folder (it ignores QWEN_HOME there)
+    '../.env',
+    '/etc/qwen-codes/settings.json',
   ])('%s is not a guard file', (raw) => {
     expect(pathFacts(raw, ctx).guardFile).toBeUndefined();
   });

@@ -61,6 +61,14 @@ runRuleTests(
       },
       { step: { kind: 'write', path: '/home/dev/.gemini/antigravity/settings.json', content: '{}' } },
       { step: { kind: 'write', path: 'claude/settings.json', content: '{}' }, note: 'no dot: a folder of the project' },
+      'cat ~/.qwen/settings.json',
+      'qwen -p "fix the tests" --yolo',
+      'qwen --approval-mode yolo -p "x"',
+      { step: { kind: 'write', path: 'docs/qwen.md', content: 'Set "disableAllHooks": true to skip hooks.\n' } },
+      {
+        step: { kind: 'write', path: '.env', content: 'QWEN_HOME=/tmp/elsewhere\n' },
+        note: 'a project .env cannot move it',
+      },
     ],
     invalid: [
       {
@@ -112,6 +120,16 @@ runRuleTests(
         step: { kind: 'write', path: 'config/gemini-system.json', content: '{ "hooksConfig": { "enabled": false } }' },
       },
       'claude --bare -p "push it"',
+      'echo "{}" > ~/.qwen/settings.json',
+      { step: { kind: 'write', path: '.qwen/settings.json', content: '{ "disableAllHooks": true }' } },
+      'sed -i "/guard/d" ~/.qwen/settings.json',
+      'sudo cp team.json /etc/qwen-code/settings.json',
+      'rm -rf ~/.qwen',
+      'qwen --bare -p "push it"',
+      'qwen --safe-mode',
+      'QWEN_HOME=/tmp/q qwen -p "push it"',
+      'QWEN_CODE_SYSTEM_SETTINGS_PATH=/tmp/s.json qwen -p "x"',
+      'echo \'{"disableAllHooks": true}\' > ~/qwen-defaults.json',
       'claude -p "push it" --settings \'{"disableAllHooks": true}\'',
       { step: { kind: 'write', path: '/home/dev/.codex/hooks.json', content: '{}' } },
       { step: { kind: 'write', path: '~/.copilot/hooks/guard.json', mode: 'delete' } },
@@ -149,6 +167,8 @@ runRuleTests(
     invalid: [
       'echo "x" > CLAUDE.md',
       'cat template.md > GEMINI.md',
+      'cat template.md > QWEN.md',
+      'cp skill.md ~/.qwen/skills/x/SKILL.md',
       'cp style.mdc .cursor/rules/style.mdc',
       'sed -i "s/ask/allow/" .github/copilot-instructions.md',
       'echo "{}" > .mcp.json',
@@ -191,6 +211,7 @@ describe("agent.rules: the guard files are guard.tamper's", () => {
     // Claude Code's and Gemini CLI's settings hold guard's hooks
     'echo "{}" > .claude/settings.json',
     'echo "{}" > ~/.gemini/settings.json',
+    'echo "{}" > .qwen/settings.json',
   ])('%s', (line) => {
     const ids = evaluateExample(line, undefined, REAL).findings.map((f) => f.ruleId);
     expect(ids).toContain('guard.tamper');

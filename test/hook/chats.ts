@@ -492,6 +492,65 @@ export function opencodeChat(world: World, id: string, parent?: readonly string[
   };
 }
 
+/**
+ * Qwen Code: Claude Code's dialect (its own confirmation for an ask), Gemini CLI's tool names and
+ * results; a non-zero exit comes back on PostToolUseFailure, Qwen Code's own text in `error`.
+ */
+export function qwenChat(world: World, id: string, parent?: readonly string[]): FullChat {
+  let call = 0;
+  const send = (payload: Json): Promise<Answer> =>
+    hook(world, ['qwen'], { ...payload, session_id: id, cwd: world.project }, parent);
+  const post = (toolName: string, input: Json, llmContent: string): Promise<Answer> =>
+    send({
+      ...fixture('qwen/post-tool-use-shell'),
+      tool_name: toolName,
+      tool_input: input,
+      tool_response: { llmContent, returnDisplay: '' },
+      tool_use_id: `toolu_${call}`,
+    });
+  const shellText = (command: string, output: string, exitCode: number): string =>
+    `Command: ${command}\nDirectory: (root)\nOutput: ${output}\nError: (none)\nExit Code: ${exitCode}\nSignal: (none)\nProcess Group PGID: (none)`;
+  const ran = (command: string, output: string, exitCode = 0): Promise<Answer> =>
+    exitCode === 0
+      ? post('run_shell_command', { command, description: 'Run it' }, shellText(command, output, 0))
+      : send({
+          ...fixture('qwen/post-tool-use-failure-shell'),
+          tool_input: { command, description: 'Run it' },
+          error: shellText(command, output, exitCode),
+          tool_use_id: `toolu_${call}`,
+        });
+  return {
+    agent: 'qwen',
+    world,
+    id,
+    parent,
+    start: () => send(fixture('qwen/session-start')),
+    say: (prompt) => send({ ...fixture('qwen/user-prompt-submit'), prompt }),
+    shell: (command) =>
+      send({
+        ...fixture('qwen/pre-tool-use-shell'),
+        tool_input: { command, description: 'Run it' },
+        tool_use_id: `toolu_${++call}`,
+      }),
+    ran,
+    fetched: (url, output) => post('web_fetch', { url, prompt: 'Summarise the page' }, output),
+    mcp: (server, tool, args) =>
+      send({
+        ...fixture('qwen/synth-pre-tool-use-mcp'),
+        tool_name: `mcp__${server}__${tool}`,
+        tool_input: args,
+        tool_use_id: `toolu_${++call}`,
+      }),
+    // the asked step ran: the person said yes in Qwen Code's own confirmation
+    approve: (command) => ran(command, ''),
+    seen: (answer) => {
+      const decision = hso(answer)['permissionDecision'];
+      return decision === 'ask' ? 'ask' : decision === 'deny' ? 'block' : 'allow';
+    },
+    text: (answer) => str(hso(answer)['permissionDecisionReason']) || str(hso(answer)['additionalContext']),
+  };
+}
+
 export const CHATS: Readonly<Record<AgentId, (world: World, id: string, parent?: readonly string[]) => Chat>> = {
   codex: codexChat,
   cursor: cursorChat,
@@ -500,6 +559,7 @@ export const CHATS: Readonly<Record<AgentId, (world: World, id: string, parent?:
   'claude-code': claudeChat,
   gemini: geminiChat,
   opencode: opencodeChat,
+  qwen: qwenChat,
 };
 
 /** Every file under a folder, recursively. */

@@ -99,6 +99,17 @@ const REPLY: Record<AgentId, { deny(text: string): string; ask(text: string): st
         hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: text },
       }),
   },
+  // Qwen Code reads Claude Code's nested answer
+  qwen: {
+    deny: (text) =>
+      line({
+        hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: text },
+      }),
+    ask: (text) =>
+      line({
+        hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: text },
+      }),
+  },
   // Gemini CLI's own ask ends a headless run silently: an ask is a deny that tells the agent to ask in the chat
   gemini: {
     deny: (text) => line({ decision: 'deny', reason: text }),
@@ -296,6 +307,17 @@ describe('more recorded payloads: the process answers what the engine and the ad
     { agent: 'copilot', file: 'synth-pre-tool-use-report-intent', event: 'preToolUse' },
     { agent: 'copilot', file: 'pascal-pre-tool-use-bash' },
     { agent: 'copilot', file: 'session-start', event: 'sessionStart' },
+    { agent: 'qwen', file: 'pre-tool-use-git-push-force' },
+    { agent: 'qwen', file: 'pre-tool-use-shell-directory' },
+    { agent: 'qwen', file: 'pre-tool-use-write-file' },
+    { agent: 'qwen', file: 'pre-tool-use-edit' },
+    { agent: 'qwen', file: 'pre-tool-use-read-file' },
+    { agent: 'qwen', file: 'pre-tool-use-web-fetch' },
+    { agent: 'qwen', file: 'synth-pre-tool-use-mcp' },
+    { agent: 'qwen', file: 'synth-pre-tool-use-monitor' },
+    { agent: 'qwen', file: 'session-start' },
+    { agent: 'qwen', file: 'user-prompt-submit-continue' },
+    { agent: 'qwen', file: 'post-tool-use-shell' },
   ];
 
   it.for(cases)('$agent $file', async ({ agent, file, event }) => {

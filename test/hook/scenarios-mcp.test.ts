@@ -54,6 +54,12 @@ function configure(agent: AgentId, world: World, servers: Servers): void {
     writeText(join(world.home, '.gemini', 'settings.json'), `// my servers\n${json.replace('{', '{ /* daily */')}\n`);
     return;
   }
+  if (agent === 'qwen') {
+    // Qwen Code keeps them in its settings.json, which may hold comments
+    const json = JSON.stringify({ $version: 4, mcpServers: servers }, null, 2);
+    writeText(join(world.home, '.qwen', 'settings.json'), `// my servers\n${json}\n`);
+    return;
+  }
   if (agent === 'claude-code') {
     // Claude Code: the user's own servers, and this project's local ones, in ~/.claude.json
     const [first, ...rest] = Object.entries(servers);
@@ -96,7 +102,7 @@ const NAME =
 // One chat at a time: five chats starting fifteen servers at once on a busy 2-core machine overran
 // the 7 s and left the chat start unanswered.
 describe('MCP servers are scanned when a chat starts', () => {
-  it.for(['codex', 'cursor', 'copilot', 'claude-code', 'gemini'] as const)(NAME, scenario);
+  it.for(['codex', 'cursor', 'copilot', 'claude-code', 'gemini', 'qwen'] as const)(NAME, scenario);
 });
 describe('MCP servers are scanned on the first step where there is no chat start', () => {
   it.for(['antigravity', 'opencode'] as const)(NAME, scenario);
@@ -146,7 +152,7 @@ async function scenario(agent: AgentId, { expect }: TestContext): Promise<void> 
  * guard never starts it), Gemini CLI's from the person's settings.json.
  */
 describe('a new MCP server asks before its first use, and is known once it ran with a yes', () => {
-  it.for(['claude-code', 'gemini'] as const)('%s', async (agent, { expect }) => {
+  it.for(['claude-code', 'gemini', 'qwen'] as const)('%s', async (agent, { expect }) => {
     const world = makeWorld(`mcp-new-${agent}`, 'guard');
     worlds.push(world);
     const server = (mode: string) => ({ command: 'sh', args: [MCP_SERVER, mode, world.root] });
@@ -161,6 +167,11 @@ describe('a new MCP server asks before its first use, and is known once it ran w
     const tracker = server('clean');
     if (agent === 'claude-code')
       writeText(join(world.project, '.mcp.json'), `${JSON.stringify({ mcpServers: { tracker } }, null, 2)}\n`);
+    else if (agent === 'qwen')
+      writeText(
+        join(world.project, '.qwen', 'settings.json'),
+        `${JSON.stringify({ mcpServers: { tracker } }, null, 2)}\n`,
+      );
     else configure(agent, world, { tickets: server('clean'), tracker });
 
     const second = CHATS[agent](world, `mcp-new-${agent}-2`);
@@ -182,6 +193,15 @@ describe('a new MCP server asks before its first use, and is known once it ran w
         tool_name: 'mcp__tracker__lookup_ticket',
         tool_input: { id: 'T-2' },
         mcp_server: { name: 'tracker', source: 'project' },
+      });
+    else if (agent === 'qwen')
+      await hook(world, ['qwen'], {
+        ...fixture('qwen/post-tool-use-shell'),
+        session_id: second.id,
+        cwd: world.project,
+        tool_name: 'mcp__tracker__lookup_ticket',
+        tool_input: { id: 'T-2' },
+        tool_response: { llmContent: [{ text: 'T-2: open' }], returnDisplay: '' },
       });
     else await need(second.say)('yes');
     const again = await second.mcp('tracker', 'lookup_ticket', { id: 'T-2' });

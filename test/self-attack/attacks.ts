@@ -616,6 +616,8 @@ export function toolAttempts(w: World): ToolAttempt[] {
   const claudeEdit = fixture('claude-code/pre-tool-use-edit');
   const geminiWrite = fixture('gemini/before-tool-write-file');
   const geminiReplace = fixture('gemini/before-tool-replace');
+  const qwenWrite = fixture('qwen/pre-tool-use-write-file');
+  const qwenEdit = fixture('qwen/pre-tool-use-edit');
   const roots = { workspace_roots: [w.project] };
   for (const file of files) {
     const patch = (body: string): Record<string, unknown> => ({
@@ -662,6 +664,8 @@ export function toolAttempts(w: World): ToolAttempt[] {
       tool_input: { file_path: file, content: '{}' },
     });
     add('gemini', 'replace', file, { ...geminiReplace, cwd: w.project, tool_input: { ...edit, instruction: 'x' } });
+    add('qwen', 'write_file', file, { ...qwenWrite, cwd: w.project, tool_input: { file_path: file, content: '{}' } });
+    add('qwen', 'edit', file, { ...qwenEdit, cwd: w.project, tool_input: edit });
   }
   // Codex's patch names files relative to its cwd as often as not
   for (const rel of ['.guard.yaml', '.codex/hooks.json', 'vendor/inner/.guard.yaml'])

@@ -23,6 +23,7 @@ export const AGENTS: readonly AgentId[] = [
   'claude-code',
   'gemini',
   'opencode',
+  'qwen',
 ];
 
 export interface Scratch {
@@ -182,6 +183,10 @@ export function stepCommand(world: Scratch, agent: AgentId): string {
     case 'opencode':
       // guard's plugin runs this command with the step on stdin, through /bin/sh -c as here
       return commandIn(readFileSync(join(world.home, '.config', 'opencode', 'plugins', 'guard.js'), 'utf8')) ?? '';
+    case 'qwen': {
+      const hooks = readJson(join(world.home, '.qwen', 'settings.json'))['hooks'] as Json;
+      return ((hooks['PreToolUse'] as Json[])[0]?.['hooks'] as Json[])[0]?.['command'] as string;
+    }
   }
 }
 
@@ -272,6 +277,20 @@ export function shellPayload(agent: AgentId, command: string, cwd: string, chat:
         directory: cwd,
         worktree: cwd,
       };
+    case 'qwen':
+      return {
+        session_id: chat,
+        transcript_path: join(cwd, '.transcript.jsonl'),
+        cwd,
+        hook_event_name: 'PreToolUse',
+        timestamp: '2026-12-07T01:43:56.236Z',
+        permission_mode: 'yolo',
+        prompt_id: `${chat}########0`,
+        tool_name: 'run_shell_command',
+        tool_input: { command, description: 'Run it' },
+        tool_use_id: 'toolu_0',
+        tool_call_id: 'call_0',
+      };
   }
 }
 
@@ -298,7 +317,8 @@ export function verdictOf(agent: AgentId, ran: Ran): Verdict {
       // block-then-chat: a deny that asks the agent to ask the person
       return /needs the person's approval/.test(String(out['permissionDecisionReason'])) ? 'ask' : 'block';
     }
-    case 'claude-code': {
+    case 'claude-code':
+    case 'qwen': {
       const decision = (reply['hookSpecificOutput'] as Json | undefined)?.['permissionDecision'];
       return decision === 'deny' ? 'block' : decision === 'ask' ? 'ask' : 'unreadable';
     }

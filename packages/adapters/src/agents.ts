@@ -6,6 +6,7 @@ import { copilot } from './copilot/agent.js';
 import { cursor } from './cursor/agent.js';
 import { gemini } from './gemini/agent.js';
 import { opencode } from './opencode/agent.js';
+import { qwen } from './qwen/agent.js';
 
 export { agentKnowledge, homeFolder } from './files.js';
 
@@ -23,6 +24,7 @@ export const AGENTS = {
   'claude-code': claudeCode,
   gemini,
   opencode,
+  qwen,
 } as const satisfies Readonly<Record<string, Agent>>;
 
 /** An agent's id: `guard setup <id>`, `guard hook <id>`. */

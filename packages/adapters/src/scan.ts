@@ -1,4 +1,5 @@
-import type { McpServer } from './adapter.js';
+import { posix } from 'node:path';
+import type { ExtensionParts, Locations, McpServer } from './adapter.js';
 
 /**
  * What the chat-start scan reads that no one agent owns, and reading MCP servers out of the JSON
@@ -23,6 +24,7 @@ export const PROJECT_RULES: { readonly files: readonly string[]; readonly folder
     'CLAUDE.local.md',
     '.claude/CLAUDE.md',
     'GEMINI.md',
+    'QWEN.md',
     '.cursorrules',
     '.github/copilot-instructions.md',
     '.windsurfrules',
@@ -39,6 +41,9 @@ export const PROJECT_RULES: { readonly files: readonly string[]; readonly folder
     '.claude/commands',
     '.gemini/skills',
     '.gemini/agents',
+    '.qwen/skills',
+    '.qwen/agents',
+    '.qwen/commands',
   ],
 };
 
@@ -111,3 +116,47 @@ function serverFrom(name: string, value: unknown): McpServer {
     ...(skip ? { skip } : {}),
   };
 }
+
+/**
+ * What an extension of Gemini CLI or Qwen Code (a fork of it) adds, from its manifest
+ * (`gemini-extension.json`, `qwen-extension.json`): the MCP servers it starts, with
+ * `${extensionPath}`, `${workspacePath}` and `${/}` put in as the agent does, its context files
+ * (`contextFileName`, one name or a list; the agent's own name, `context`, when none is named) and
+ * its skills folder.
+ */
+export function extensionParts(context: string): (text: string, dir: string, where: Locations) => ExtensionParts {
+  return (text, dir, where) => {
+    let manifest: Record<string, unknown>;
+    try {
+      const parsed: unknown = JSON.parse(withoutComments(text));
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+      manifest = parsed as Record<string, unknown>;
+    } catch {
+      throw new McpConfigError('not valid JSON, its MCP servers and context files were not checked');
+    }
+    const fill = (value: string): string =>
+      value
+        .replaceAll('${extensionPath}', dir)
+        .replaceAll('${workspacePath}', where.projectRoot)
+        .replaceAll('${/}', '/');
+    const servers = serversIn(manifest['mcpServers']).map((server): McpServer => ({
+      ...server,
+      ...(server.command === undefined ? {} : { command: fill(server.command) }),
+      args: server.args.map(fill),
+      env: Object.fromEntries(Object.entries(server.env).map(([key, value]) => [key, fill(value)])),
+      ...(server.cwd === undefined ? {} : { cwd: fill(server.cwd) }),
+    }));
+    const named = manifest['contextFileName'];
+    const names = typeof named === 'string' ? [named] : Array.isArray(named) ? named.filter(isString) : [];
+    return {
+      rules: {
+        // a name that climbs out of the extension's folder is read where it points, as the agent would
+        files: (names.length > 0 ? names : [context]).map((name) => posix.join(dir, name)),
+        folders: [posix.join(dir, 'skills')],
+      },
+      servers,
+    };
+  };
+}
+
+const isString = (value: unknown): value is string => typeof value === 'string';

@@ -140,6 +140,17 @@ export function contextReply(event: string, notice: string | undefined, events: 
   return jsonReply({ hookSpecificOutput: { hookEventName: event, additionalContext: notice } });
 }
 
+/** Gemini CLI's and Qwen Code's `llmContent` as text: a string, or parts with text (MCP tools), else its JSON. */
+export function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content
+      .map((part) => (isFields(part) && typeof part['text'] === 'string' ? part['text'] : JSON.stringify(part)))
+      .join('\n');
+  }
+  return content === undefined ? '' : (JSON.stringify(content) ?? '');
+}
+
 /** What a JSON value is, in a few words for an error (never the value itself: it may hold a key). */
 export function typeName(value: unknown): string {
   if (value === null) return 'null';

@@ -208,6 +208,16 @@ describe('claude-code.read: recorded payloads (Claude Code 2.1.328)', () => {
   it('falls back to the --event argument when the payload names no event', () => {
     expect(read(load('malformed-no-event'), 'PreToolUse', [])).toMatchObject({ type: 'step', event: 'PreToolUse' });
   });
+
+  it.for([
+    // a prompt of no words is no message from the person (its agent went on by itself)
+    { prompt: '', type: 'ignore' },
+    { prompt: ' ', type: 'prompt' },
+    { prompt: 'yes', type: 'prompt' },
+  ])('a prompt of $prompt is read as $type', ({ prompt, type }) => {
+    const payload = { ...(load('user-prompt-submit') as object), prompt };
+    expect(read(payload, undefined, [])).toMatchObject({ type, event: 'UserPromptSubmit' });
+  });
 });
 
 describe('claude-code.read: bad payloads are PayloadErrors that say what is wrong', () => {

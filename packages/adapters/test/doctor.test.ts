@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentId, CannedCall, Effect, ReadReply } from '../src/index.js';
 import { adapters, configuredTimeout, DOCTOR_CHAT } from '../src/index.js';
 
-const AGENTS: readonly AgentId[] = ['codex', 'cursor', 'antigravity', 'copilot', 'claude-code', 'gemini'];
+const AGENTS: readonly AgentId[] = ['codex', 'cursor', 'antigravity', 'copilot', 'claude-code', 'gemini', 'qwen'];
 const cannedShellCall = (agent: AgentId, command: string, cwd: string): CannedCall =>
   adapters[agent].doctor.shellCall(command, cwd);
 const readReply = (agent: AgentId, stdout: string, exit: number, failClosed = false): ReadReply =>
@@ -111,6 +111,30 @@ describe('readReply: what each agent does with an answer', () => {
     { agent: 'gemini', stdout: '', exit: 2, effect: 'block' },
     { agent: 'gemini', stdout: '', exit: 1, effect: 'failure' },
     { agent: 'gemini', stdout: '', exit: 1, effect: 'failure', failClosed: true },
+    // Qwen Code: Claude Code's nested form (and Gemini CLI's top-level one) read whatever the exit
+    // code, the nested one first; exit 2 blocks; a crash, broken JSON or an "allow" let it run, with
+    // no fail-closed switch
+    { agent: 'qwen', stdout: '', exit: 0, effect: 'no-objection' },
+    { agent: 'qwen', stdout: 'this is not json', exit: 0, effect: 'no-objection' },
+    { agent: 'qwen', stdout: '{}', exit: 0, effect: 'no-objection' },
+    { agent: 'qwen', stdout: deny.claude, exit: 0, effect: 'block' },
+    { agent: 'qwen', stdout: deny.claude, exit: 1, effect: 'block' },
+    { agent: 'qwen', stdout: deny.gemini, exit: 0, effect: 'block' },
+    { agent: 'qwen', stdout: deny.claude.replace('deny', 'ask'), exit: 0, effect: 'ask' },
+    { agent: 'qwen', stdout: '{"continue":false,"stopReason":"no"}', exit: 0, effect: 'block' },
+    // the nested decision wins over the top-level one
+    {
+      agent: 'qwen',
+      stdout: '{"decision":"deny","hookSpecificOutput":{"permissionDecision":"allow"}}',
+      exit: 0,
+      effect: 'failure',
+    },
+    { agent: 'qwen', stdout: deny.claude.replace('deny', 'allow'), exit: 0, effect: 'failure' },
+    { agent: 'qwen', stdout: deny.claude.replace('"deny"', '"maybe"'), exit: 0, effect: 'no-objection' },
+    { agent: 'qwen', stdout: '{"hookSpecificOutput": ', exit: 0, effect: 'failure' },
+    { agent: 'qwen', stdout: '', exit: 2, effect: 'block' },
+    { agent: 'qwen', stdout: '', exit: 1, effect: 'failure' },
+    { agent: 'qwen', stdout: '', exit: 1, effect: 'failure', failClosed: true },
   ])('$agent: exit $exit, $stdout → $effect', ({ agent, stdout, exit, effect, failClosed }) => {
     expect(readReply(agent, stdout, exit, failClosed).effect).toBe(effect);
   });
@@ -161,6 +185,18 @@ describe('configuredTimeout', () => {
       agent: 'gemini',
       text: `// mine\n${adapters.gemini.install('', { hookCommand: '/n /s hook gemini', failClosed: false })}`,
       want: 10,
+    },
+    { agent: 'qwen', text: '', want: 60 },
+    {
+      agent: 'qwen',
+      text: `// mine\n${adapters.qwen.install('', { hookCommand: '/n /s hook qwen', failClosed: false })}`,
+      want: 10,
+    },
+    // 1000 and more: milliseconds
+    {
+      agent: 'qwen',
+      text: '{"hooks":{"PreToolUse":[{"hooks":[{"command":"/n /s hook qwen","timeout":5000}]}]}}',
+      want: 5,
     },
   ] as const)('$agent waits $want s for guard', ({ agent, text, want }) => {
     expect(adapters[agent].doctor.timeoutSeconds(text)).toBe(want);

@@ -165,6 +165,7 @@ const MINE: Readonly<Record<string, string>> = {
   'claude-code':
     '{\n  "model": "opus",\n  "hooks": {\n    "PreToolUse": [{ "matcher": "Bash", "hooks": [{ "type": "command", "command": "/home/dev/bin/audit.sh" }] }]\n  }\n}\n',
   gemini: '{\n  // mine\n  "ui": { "theme": "dark" }\n}\n',
+  qwen: '{\n  "$version": 4, // mine\n  "model": { "name": "qwen3-coder-plus" }\n}\n',
 };
 
 const PLUGIN_AGENTS = new Set(['opencode']);

@@ -8,7 +8,16 @@ const where = (env: Record<string, string> = {}): Locations => ({ home: HOME, en
 
 describe('the registry: one list of agents', () => {
   it('AGENTS, AGENT_IDS and adapters name the same agents, in the same order, each under its own id', () => {
-    expect(AGENT_IDS).toEqual(['codex', 'cursor', 'antigravity', 'copilot', 'claude-code', 'gemini', 'opencode']);
+    expect(AGENT_IDS).toEqual([
+      'codex',
+      'cursor',
+      'antigravity',
+      'copilot',
+      'claude-code',
+      'gemini',
+      'opencode',
+      'qwen',
+    ]);
     expect(Object.keys(adapters)).toEqual(AGENT_IDS);
     for (const id of AGENT_IDS) {
       expect(AGENTS[id].id).toBe(id);
@@ -38,6 +47,8 @@ describe('the registry: one list of agents', () => {
     { name: 'gemini', want: 'gemini' },
     { name: 'opencode', want: 'opencode' },
     { name: 'open-code', want: undefined },
+    { name: 'qwen', want: 'qwen' },
+    { name: 'qwen-code', want: undefined },
     { name: 'claude', want: undefined },
     { name: 'claudeCode', want: undefined },
     { name: 'toString', want: undefined },
@@ -54,6 +65,7 @@ describe('the registry: one list of agents', () => {
     { id: 'claude-code', needsTrust: true, after: /^start a new Claude Code session/, trust: false },
     { id: 'gemini', needsTrust: true, after: /^start a new Gemini CLI session/, trust: false },
     { id: 'opencode', needsTrust: false, after: /^start a new OpenCode session/, trust: false },
+    { id: 'qwen', needsTrust: true, after: /^start a new Qwen Code session/, trust: false },
   ])('$id: project trust $needsTrust, records of trust $trust', ({ id, needsTrust, after, trust }) => {
     expect(adapters[id].projectNeedsTrust).toBe(needsTrust);
     expect(adapters[id].afterUninstall).toMatch(after);
@@ -198,6 +210,19 @@ describe('what the chat-start scan reads, per agent', () => {
       env: { OPENCODE_CONFIG_DIR: '' },
       ...OPENCODE_DEFAULT,
     },
+    {
+      id: 'qwen',
+      files: [`${HOME}/.qwen/QWEN.md`, `${HOME}/.qwen/output-language.md`],
+      folders: [`${HOME}/.qwen/skills`, `${HOME}/.qwen/agents`, `${HOME}/.qwen/commands`],
+      mcp: [`${HOME}/.qwen/settings.json`, '/work/app/.qwen/settings.json'],
+    },
+    {
+      id: 'qwen',
+      env: { QWEN_HOME: '/srv/qwen', GEMINI_CLI_HOME: '/srv/gem' },
+      files: ['/srv/qwen/QWEN.md', '/srv/qwen/output-language.md'],
+      folders: ['/srv/qwen/skills', '/srv/qwen/agents', '/srv/qwen/commands'],
+      mcp: ['/srv/qwen/settings.json', '/work/app/.qwen/settings.json'],
+    },
   ])('$id with $env', ({ id, env, files, folders, mcp }) => {
     const { chatStart } = AGENTS[id];
     expect(chatStart.rules(where(env))).toEqual({ files, folders });
@@ -213,7 +238,11 @@ describe('what the chat-start scan reads, per agent', () => {
 
   it.each(AGENT_IDS)('%s: extensions only where the agent has them', (id) => {
     const folder = AGENTS[id].chatStart.extensions?.(where())?.folder;
-    expect(folder).toBe(id === 'gemini' ? `${HOME}/.gemini/extensions` : undefined);
+    const expected: Partial<Record<AgentId, string>> = {
+      gemini: `${HOME}/.gemini/extensions`,
+      qwen: `${HOME}/.qwen/extensions`,
+    };
+    expect(folder).toBe(expected[id]);
   });
 });
 
@@ -424,5 +453,43 @@ describe("Codex's trust records, through the adapter's trust capability", () => 
     { a: 'a = 1\n', b: '[a\n', same: false },
   ])('sameRecords($a, $b) → $same', ({ a, b, same }) => {
     expect(trust?.sameRecords(a, b)).toBe(same);
+  });
+});
+
+describe("Qwen Code's extensions (qwen-extension.json, read like Gemini CLI's, QWEN.md by default)", () => {
+  const spec = AGENTS.qwen.chatStart.extensions?.(where({ QWEN_HOME: '/srv/qwen' }));
+  const dir = '/srv/qwen/extensions/mine';
+
+  it("lives in the extensions folder of Qwen Code's home, one manifest per folder", () => {
+    expect(spec?.folder).toBe('/srv/qwen/extensions');
+    expect(spec?.manifest).toBe('qwen-extension.json');
+    expect(spec?.fallback(dir)).toEqual({ files: [`${dir}/QWEN.md`], folders: [`${dir}/skills`] });
+  });
+
+  it.for<{ name: string; text: string; files: string[]; servers: McpServer[] }>([
+    {
+      name: 'no context file named: QWEN.md (not GEMINI.md)',
+      text: '{"name":"plain","version":"1.0.0"}',
+      files: [`${dir}/QWEN.md`],
+      servers: [],
+    },
+    {
+      name: 'a named context file and a server with ${extensionPath} put in',
+      text: JSON.stringify({
+        name: 'x',
+        contextFileName: 'GEMINI.md',
+        mcpServers: { s: { command: '${extensionPath}/s', args: [] } },
+      }),
+      files: [`${dir}/GEMINI.md`],
+      servers: [{ name: 's', command: `${dir}/s`, args: [], env: {} }],
+    },
+  ])('$name', ({ text, files, servers }) => {
+    const parts = spec?.read(text, dir, where());
+    expect(parts?.rules).toEqual({ files, folders: [`${dir}/skills`] });
+    expect(parts?.servers).toEqual(servers);
+  });
+
+  it('a manifest that does not parse is an McpConfigError', () => {
+    expect(() => spec?.read('{"name": ', dir, where())).toThrow(McpConfigError);
   });
 });

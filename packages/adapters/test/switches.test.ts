@@ -9,7 +9,7 @@ const where = (env: Record<string, string> = {}): Locations => ({ home: '/home/d
 
 /** Runs an agent's check over `texts` (path → text; a path not given is a file that does not exist). */
 function check(
-  agent: 'claude-code' | 'gemini' | 'copilot',
+  agent: 'claude-code' | 'gemini' | 'copilot' | 'qwen',
   texts: Record<string, string>,
   env: Record<string, string> = {},
 ) {
@@ -22,12 +22,13 @@ function check(
 const scopes = (found: readonly HooksOff[]): string[] => found.map((off) => off.scope);
 
 describe('which agents have settings that switch hooks off', () => {
-  it('Copilot CLI, Claude Code, Gemini CLI and OpenCode do; the others do not (Codex keeps its own trust records)', () => {
+  it('Copilot CLI, Claude Code, Gemini CLI, OpenCode and Qwen Code do; the others do not (Codex keeps its own trust records)', () => {
     expect(AGENT_IDS.filter((id) => adapters[id].hookSwitches !== undefined)).toEqual([
       'copilot',
       'claude-code',
       'gemini',
       'opencode',
+      'qwen',
     ]);
   });
 });
@@ -236,5 +237,59 @@ describe('Gemini CLI: hooksConfig and folder trust', () => {
     expect(off.map((entry) => [entry.scope, entry.message])).toEqual(
       found.map(([scope, pattern]): unknown[] => [scope, expect.stringMatching(pattern)]),
     );
+  });
+});
+
+describe('Qwen Code: disableAllHooks, merged like its other settings (the last file that sets it wins)', () => {
+  const DEFAULTS = '/etc/qwen-code/system-defaults.json';
+  const USER = '/home/dev/.qwen/settings.json';
+  const PROJECT = '/work/app/.qwen/settings.json';
+  const SYSTEM = '/etc/qwen-code/settings.json';
+
+  it("reads Qwen Code's settings in its own order; the variables that move them honoured", () => {
+    expect(adapters.qwen.hookSwitches?.files(where())).toEqual([DEFAULTS, USER, PROJECT, SYSTEM]);
+    expect(
+      adapters.qwen.hookSwitches?.files(
+        where({
+          QWEN_HOME: '/srv/q',
+          QWEN_CODE_SYSTEM_SETTINGS_PATH: '/srv/sys.json',
+          QWEN_CODE_SYSTEM_DEFAULTS_PATH: '/srv/def.json',
+        }),
+      ),
+    ).toEqual(['/srv/def.json', '/srv/q/settings.json', PROJECT, '/srv/sys.json']);
+  });
+
+  it.for<{ name: string; texts: Record<string, string>; found: RegExp[] }>([
+    {
+      name: 'user settings',
+      texts: { [USER]: '{"disableAllHooks": true}' },
+      found: [/^\/home\/dev\/\.qwen\/settings\.json sets "disableAllHooks": true, so Qwen Code runs no hooks/],
+    },
+    {
+      // a repository's own settings switch off the user's hooks, guard's included
+      name: "a project's settings, with comments",
+      texts: { [PROJECT]: '// team\n{ "disableAllHooks": /* yes */ true }' },
+      found: [/^\/work\/app\/\.qwen\/settings\.json sets/],
+    },
+    {
+      name: 'off for the user, on again in the project (the project wins)',
+      texts: { [USER]: '{"disableAllHooks": true}', [PROJECT]: '{"disableAllHooks": false}' },
+      found: [],
+    },
+    {
+      name: 'on in the project, off in the system settings (the system wins)',
+      texts: { [PROJECT]: '{"disableAllHooks": false}', [SYSTEM]: '{"disableAllHooks": true}' },
+      found: [/^\/etc\/qwen-code\/settings\.json sets/],
+    },
+    // near misses
+    { name: 'false', texts: { [USER]: '{"disableAllHooks": false}' }, found: [] },
+    { name: 'the string "true"', texts: { [USER]: '{"disableAllHooks": "true"}' }, found: [] },
+    { name: 'nested elsewhere', texts: { [USER]: '{"hooks": {"disableAllHooks": true}}' }, found: [] },
+    { name: 'a file Qwen Code cannot read', texts: { [USER]: '{"disableAllHooks": true,,}' }, found: [] },
+    { name: 'no files at all', texts: {}, found: [] },
+  ])('$name', ({ texts, found }) => {
+    const off = check('qwen', texts);
+    expect(off.map((entry) => entry.message)).toEqual(found.map((pattern): unknown => expect.stringMatching(pattern)));
+    expect(scopes(off).every((scope) => scope === 'everywhere')).toBe(true);
   });
 });

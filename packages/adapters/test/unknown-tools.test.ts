@@ -79,6 +79,13 @@ const ENVELOPES: readonly Envelope[] = [
     notAStep: 'invoke_agent',
     wrongFile: { tool: 'write_file', input: { file_path: 'a.txt', content: 5 }, field: 'content' },
   },
+  {
+    agent: 'qwen',
+    tool: (name, input) => ({ ...load('qwen', 'pre-tool-use-shell'), tool_name: name, tool_input: input }),
+    shell: { tool: 'run_shell_command', field: 'command' },
+    notAStep: 'agent',
+    wrongFile: { tool: 'write_file', input: { file_path: 'a.txt', content: 5 }, field: 'content' },
+  },
 ];
 
 describe.for(ENVELOPES)('$agent', (envelope) => {
@@ -177,6 +184,12 @@ describe('the other fields a payload reader needs', () => {
   });
 
   it.for<{ name: string; agent: keyof typeof AGENTS; payload: Json; message: RegExp }>([
+    {
+      name: "Qwen Code's directory a number",
+      agent: 'qwen',
+      payload: { ...load('qwen', 'pre-tool-use-shell'), tool_input: { command: 'ls', directory: 3 } },
+      message: /"directory" must be a string when present, got a number/,
+    },
     {
       name: "Cursor's beforeShellExecution command a number",
       agent: 'cursor',

@@ -57,6 +57,7 @@ const COPILOT_SHELL = fixture('copilot/pre-tool-use-bash');
 const CLAUDE_SHELL = fixture('claude-code/pre-tool-use-bash');
 const GEMINI_SHELL = fixture('gemini/before-tool-shell');
 const OPENCODE_SHELL = fixture('opencode/tool-execute-before-bash');
+const QWEN_SHELL = fixture('qwen/pre-tool-use-shell');
 
 export const AGENT_CASES: readonly AgentCase[] = [
   {
@@ -136,6 +137,17 @@ export const AGENT_CASES: readonly AgentCase[] = [
     unknownEvent: { args: ['opencode'], payload: fixture('opencode/malformed-unknown-event') },
     // guard's plugin throws the reason of a block
     denies: (reply) => reply['decision'] === 'block',
+  },
+  {
+    agent: 'qwen',
+    args: ['qwen'],
+    shell: (command) => ({ ...QWEN_SHELL, tool_input: { command, description: 'run it' } }),
+    tool: (name, input) => ({ ...QWEN_SHELL, tool_name: name, tool_input: input }),
+    noObjection: '',
+    missing: 'qwen/malformed-no-tool-input',
+    wrongType: 'qwen/malformed-command-not-string',
+    unknownEvent: { args: ['qwen'], payload: fixture('qwen/malformed-unknown-event') },
+    denies: (reply) => (reply['hookSpecificOutput'] as Json | undefined)?.['permissionDecision'] === 'deny',
   },
 ];
 

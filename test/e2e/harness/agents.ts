@@ -23,6 +23,9 @@ export const COPILOT = join(agentFolder('copilot'), '.bin', 'copilot');
  */
 export const CLAUDE = claudeBinary();
 
+/** The pinned Qwen Code's script (its npm bin, `qwen`), run by this Node. */
+export const QWEN = join(agentFolder('qwen'), '@qwen-code', 'qwen-code', 'cli-entry.js');
+
 /** The pinned Gemini CLI's script (its npm bin), run by this Node. */
 export const GEMINI = join(agentFolder('gemini'), '@google', 'gemini-cli', 'bundle', 'gemini.js');
 
@@ -361,4 +364,53 @@ export function opencodeRun(world: World, prompt: string, options: PromptOptions
     env,
     limitMs: AGENT_LIMIT_MS,
   });
+}
+
+/**
+ * The user's own Qwen Code settings, comments included (Qwen Code reads its settings.json as JSON
+ * with comments, and writes `$version` into a file that lacks it): an OpenAI-compatible provider
+ * (the fake model), no usage statistics or updates, and a hook of their own. `guard uninstall` must
+ * give exactly these bytes back.
+ */
+export const QWEN_SETTINGS = `// my Qwen Code settings
+{
+  "$version": 4,
+  "security": { "auth": { "selectedType": "openai" } }, // my own endpoint
+  "model": { "name": "gpt-4.1" },
+  "privacy": { "usageStatisticsEnabled": false },
+  "general": { "disableAutoUpdate": true },
+  /* a hook of my own */
+  "hooks": {
+    "Stop": [{ "hooks": [{ "type": "command", "command": "true" }] }]
+  }
+}
+`;
+
+/** Writes the user's Qwen Code settings into the world. */
+export function writeQwenSettings(world: World, text: string = QWEN_SETTINGS): string {
+  return writeHomeFile(world, join('.qwen', 'settings.json'), text);
+}
+
+/**
+ * Runs `qwen -p` once against the fake chat-completions API: an OpenAI key of no account, the
+ * machine's own system settings out of the way, and YOLO, so every tool runs unless guard's hook
+ * stops it.
+ */
+export function qwenPrompt(
+  world: World,
+  model: FakeModel,
+  prompt: string,
+  options: PromptOptions = {},
+): Promise<RunResult> {
+  const env = world.env({
+    OPENAI_BASE_URL: model.baseUrl,
+    OPENAI_API_KEY: 'fake-key-for-a-fake-model',
+    OPENAI_MODEL: 'gpt-4.1',
+    QWEN_CODE_SUPPRESS_YOLO_WARNING: '1',
+    QWEN_CODE_SYSTEM_SETTINGS_PATH: join(world.root, 'no-system-settings.json'),
+    QWEN_CODE_SYSTEM_DEFAULTS_PATH: join(world.root, 'no-system-defaults.json'),
+    ...options.env,
+  });
+  const args = [QWEN, '-p', prompt, '--output-format', 'json', '--yolo', ...(options.args ?? [])];
+  return runBounded(process.execPath, args, { cwd: world.project, env, limitMs: AGENT_LIMIT_MS });
 }

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * Fake model servers for the real agents: a Responses API for Codex, a chat-completions API for
- * Copilot, Anthropic's Messages API for Claude Code and the Gemini API for Gemini CLI. Each listens
+ * Copilot and Qwen Code, Anthropic's Messages API for Claude Code and the Gemini API for Gemini CLI. Each listens
  * on a random loopback port, answers each model request with the next scripted turn, records every
  * request, and closes itself when its lifetime runs out.
  */
@@ -82,13 +82,38 @@ export function fakeResponsesModel(options: FakeModelOptions): Promise<FakeModel
   });
 }
 
+/** How a chat-completions agent names its shell and file-creating tools, and their arguments. */
+interface ChatTools {
+  shell(command: string): [name: string, args: unknown];
+  create(path: string, text: string): [name: string, args: unknown];
+}
+
+const COPILOT_TOOLS: ChatTools = {
+  shell: (command) => ['bash', { command, description: 'scripted by the fake model' }],
+  create: (path, text) => ['create', { path, file_text: text }],
+};
+
+const QWEN_TOOLS: ChatTools = {
+  shell: (command) => ['run_shell_command', { command, description: 'scripted by the fake model' }],
+  create: (path, text) => ['write_file', { file_path: path, content: text }],
+};
+
 /** A fake OpenAI chat-completions API (`POST /v1/chat/completions`, SSE), as Copilot 1.0.102 speaks it. */
 export function fakeChatModel(options: FakeModelOptions): Promise<FakeModel> {
+  return chatModel(options, COPILOT_TOOLS);
+}
+
+/** The same API with Qwen Code 0.24's tools (`run_shell_command`, `write_file`), as it speaks it. */
+export function fakeQwenModel(options: FakeModelOptions): Promise<FakeModel> {
+  return chatModel(options, QWEN_TOOLS);
+}
+
+function chatModel(options: FakeModelOptions, tools: ChatTools): Promise<FakeModel> {
   return startFake(options, {
     path: '/v1/chat/completions',
-    // Copilot also asks for short texts (a title) without tools; those are not scripted turns.
+    // Copilot and Qwen Code also ask for short texts (a title) without tools; those are not scripted turns.
     isTurn: (body) => Array.isArray(body['tools']) && body['tools'].length > 0,
-    answer: answerChat,
+    answer: (body, turn, index, res) => answerChat(body, turn, index, res, tools),
     outputs: (body) =>
       records(body['messages'])
         .filter((message) => message['role'] === 'tool')
@@ -294,7 +319,13 @@ function answerResponses(
 }
 
 // Chat completions: one chunk with the tool call or the text, a finish chunk, a usage chunk, [DONE].
-function answerChat(body: Record<string, unknown>, turn: Turn | undefined, index: number, res: ServerResponse): void {
+function answerChat(
+  body: Record<string, unknown>,
+  turn: Turn | undefined,
+  index: number,
+  res: ServerResponse,
+  tools: ChatTools,
+): void {
   const base = { id: `chat_${index}`, object: 'chat.completion.chunk', created: 0, model: body['model'] };
   const chunk = (delta: unknown, finish: string | null): unknown => ({
     ...base,
@@ -314,12 +345,10 @@ function answerChat(body: Record<string, unknown>, turn: Turn | undefined, index
     chunk({}, 'tool_calls'),
   ];
   let events: unknown[];
-  if (turn !== undefined && 'shell' in turn)
-    events = call('bash', { command: turn.shell, description: 'scripted by the fake model' });
-  else if (turn !== undefined && 'create' in turn)
-    events = call('create', { path: turn.create.path, file_text: turn.create.text });
+  if (turn !== undefined && 'shell' in turn) events = call(...tools.shell(turn.shell));
+  else if (turn !== undefined && 'create' in turn) events = call(...tools.create(turn.create.path, turn.create.text));
   else if (turn !== undefined && 'patch' in turn)
-    throw new Error('Copilot has no apply_patch tool: script a create instead');
+    throw new Error('Copilot and Qwen Code have no apply_patch tool: script a create instead');
   else if (turn !== undefined && 'call' in turn) events = call(turn.call.name, turn.call.input);
   else events = [chunk({ role: 'assistant', content: turn?.say ?? DONE_TEXT }, null), chunk({}, 'stop')];
   events.push({ ...base, choices: [], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } });

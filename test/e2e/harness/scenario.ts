@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LogEntry } from '../../../packages/cli/src/state/decision-log.js';
 import { BIN } from '../../hook/bin.js';
-import { CLAUDE, CODEX, CODEX_BIN, COPILOT, GEMINI, OPENCODE } from './agents.js';
+import { CLAUDE, CODEX, CODEX_BIN, COPILOT, GEMINI, OPENCODE, QWEN } from './agents.js';
 import type { FakeModel } from './fake-model.js';
 import { guardOk, requireFile, stepEntries } from './world.js';
 import type { World } from './world.js';
@@ -10,7 +10,14 @@ import type { World } from './world.js';
 /** Fails early, with the command to run, when the built CLI or an agent binary is missing. */
 export function requireInstalled(agent: E2eAgent): void {
   requireFile(BIN, 'run `npm run build` first (`npm test` builds before testing).');
-  const program = { codex: CODEX, copilot: COPILOT, 'claude-code': CLAUDE, gemini: GEMINI, opencode: OPENCODE }[agent];
+  const program = {
+    codex: CODEX,
+    copilot: COPILOT,
+    'claude-code': CLAUDE,
+    gemini: GEMINI,
+    opencode: OPENCODE,
+    qwen: QWEN,
+  }[agent];
   requireFile(
     program || `the ${agent} binary for ${process.platform}-${process.arch}`,
     `run \`node scripts/agents.mjs install ${agent}\` (\`npm test\` and \`npm run e2e\` install the pinned agents).`,
@@ -18,7 +25,7 @@ export function requireInstalled(agent: E2eAgent): void {
 }
 
 /** The agents the end-to-end tests run for real. */
-export type E2eAgent = 'codex' | 'copilot' | 'claude-code' | 'gemini' | 'opencode';
+export type E2eAgent = 'codex' | 'copilot' | 'claude-code' | 'gemini' | 'opencode' | 'qwen';
 
 /** A PATH on which the pinned Codex is found, as on a machine where the person installed it. */
 export function pathWithAgents(world: World): string {

@@ -1,10 +1,8 @@
 import type { AgentFiles } from '../adapter.js';
+import type { ClaudeToolKind } from '../claude-dialect.js';
 
 /** `disableAllHooks`: no hook of any settings file runs (Claude Code and Copilot). */
 export const DISABLE_ALL_HOOKS = String.raw`disableAllHooks["']?\s*[:=]\s*["']?(?:true|1)\b`;
-
-/** The kinds of step the payload reader makes of this agent's tools. */
-export type ToolKind = 'shell' | 'overwrite' | 'edit' | 'notebook' | 'read' | 'search' | 'fetch' | 'other';
 
 /** The agent's own tools by name, and the step each is (its payload reader's table). */
 export const TOOLS = {
@@ -32,7 +30,7 @@ export const TOOLS = {
   TodoWrite: 'other',
   Skill: 'other',
   ToolSearch: 'other',
-} as const satisfies Readonly<Record<string, ToolKind>>;
+} as const satisfies Readonly<Record<string, ClaudeToolKind>>;
 
 /**
  * Claude Code's files and switches as data (see AgentFiles). Its folder is `$CLAUDE_CONFIG_DIR`, by

@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
-import type { Agent, ExtensionParts, Locations, McpServer } from '../adapter.js';
+import type { Agent, Locations } from '../adapter.js';
 import { homeFolder } from '../files.js';
-import { jsonServers, McpConfigError, serversIn, withoutComments } from '../scan.js';
+import { extensionParts, jsonServers } from '../scan.js';
 import { geminiFiles } from './files.js';
 import { canAsk, capabilities, read, toEventReply, toReply } from './payload.js';
 
@@ -47,7 +47,7 @@ export const gemini: Agent = {
     extensions: (where) => ({
       folder: posix.join(geminiHome(where), 'extensions'),
       manifest: 'gemini-extension.json',
-      read: extensionParts,
+      read: extensionParts('GEMINI.md'),
       fallback: (dir) => ({ files: [posix.join(dir, 'GEMINI.md')], folders: [posix.join(dir, 'skills')] }),
     }),
   },
@@ -56,40 +56,3 @@ export const gemini: Agent = {
   toReply,
   toEventReply,
 };
-
-/**
- * What a Gemini CLI extension adds (its `gemini-extension.json`): the MCP servers it starts, with
- * `${extensionPath}`, `${workspacePath}` and `${/}` put in as Gemini CLI does, its context files
- * (`contextFileName`, one name or a list; `GEMINI.md` when none is named) and its skills folder.
- */
-function extensionParts(text: string, dir: string, where: Locations): ExtensionParts {
-  let manifest: Record<string, unknown>;
-  try {
-    const parsed: unknown = JSON.parse(withoutComments(text));
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
-    manifest = parsed as Record<string, unknown>;
-  } catch {
-    throw new McpConfigError('not valid JSON, its MCP servers and context files were not checked');
-  }
-  const fill = (value: string): string =>
-    value.replaceAll('${extensionPath}', dir).replaceAll('${workspacePath}', where.projectRoot).replaceAll('${/}', '/');
-  const servers = serversIn(manifest['mcpServers']).map((server): McpServer => ({
-    ...server,
-    ...(server.command === undefined ? {} : { command: fill(server.command) }),
-    args: server.args.map(fill),
-    env: Object.fromEntries(Object.entries(server.env).map(([key, value]) => [key, fill(value)])),
-    ...(server.cwd === undefined ? {} : { cwd: fill(server.cwd) }),
-  }));
-  const named = manifest['contextFileName'];
-  const names = typeof named === 'string' ? [named] : Array.isArray(named) ? named.filter(isString) : [];
-  return {
-    rules: {
-      // a name that climbs out of the extension's folder is read where it points, as the agent would
-      files: (names.length > 0 ? names : ['GEMINI.md']).map((name) => posix.join(dir, name)),
-      folders: [posix.join(dir, 'skills')],
-    },
-    servers,
-  };
-}
-
-const isString = (value: unknown): value is string => typeof value === 'string';

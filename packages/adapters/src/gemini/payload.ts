@@ -16,6 +16,7 @@ import {
   requireString,
   resolveIn,
   contextReply,
+  contentText,
   sessionCwd,
   sessionId,
 } from '../wire.js';
@@ -227,7 +228,7 @@ function mcpNames(fields: Fields, toolName: string): { server: string; tool: str
 function resultInput(fields: Fields, event: string, where: string): HookInput {
   const step = toStep(fields, where);
   const response = isFields(fields['tool_response']) ? fields['tool_response'] : {};
-  const output = textOf(response['llmContent']);
+  const output = contentText(response['llmContent']);
   // a shell command's exit code follows its output when it is not 0 (the last such line is Gemini
   // CLI's own: the output before it may say anything)
   const code = step.kind === 'shell' ? [...output.matchAll(/\nExit Code: (\d+)\n/g)].at(-1)?.[1] : undefined;
@@ -241,15 +242,4 @@ function resultInput(fields: Fields, event: string, where: string): HookInput {
     failed: response['error'] !== undefined || (exitCode !== undefined && exitCode !== 0),
   };
   return { type: 'result', event, result };
-}
-
-/** llmContent as text: a string, or parts with text (MCP tools), else its JSON. */
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) {
-    return content
-      .map((part) => (isFields(part) && typeof part['text'] === 'string' ? part['text'] : JSON.stringify(part)))
-      .join('\n');
-  }
-  return content === undefined ? '' : (JSON.stringify(content) ?? '');
 }

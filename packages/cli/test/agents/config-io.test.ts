@@ -224,21 +224,28 @@ describe('locationsFrom', () => {
       want: { projectRoot: join(root, 'loose', 'dir') },
     },
     {
-      name: 'CODEX_HOME, COPILOT_HOME, CLAUDE_CONFIG_DIR and GEMINI_CLI_HOME',
+      name: 'CODEX_HOME, COPILOT_HOME, CLAUDE_CONFIG_DIR, GEMINI_CLI_HOME and QWEN_HOME',
       cwd: project,
-      env: { CODEX_HOME: '/x/codex', COPILOT_HOME: '/x/cop', CLAUDE_CONFIG_DIR: '/x/claude', GEMINI_CLI_HOME: '/x/gh' },
+      env: {
+        CODEX_HOME: '/x/codex',
+        COPILOT_HOME: '/x/cop',
+        CLAUDE_CONFIG_DIR: '/x/claude',
+        GEMINI_CLI_HOME: '/x/gh',
+        QWEN_HOME: '/x/qwen',
+      },
       want: {},
       files: {
         codex: '/x/codex/hooks.json',
         copilot: '/x/cop/hooks/guard.json',
         'claude-code': '/x/claude/settings.json',
         gemini: '/x/gh/.gemini/settings.json',
+        qwen: '/x/qwen/settings.json',
       },
     },
     {
       name: 'empty variables count as unset',
       cwd: project,
-      env: { CODEX_HOME: '', COPILOT_HOME: '', CLAUDE_CONFIG_DIR: '', GEMINI_CLI_HOME: '' },
+      env: { CODEX_HOME: '', COPILOT_HOME: '', CLAUDE_CONFIG_DIR: '', GEMINI_CLI_HOME: '', QWEN_HOME: '' },
       want: {},
     },
   ])('$name', ({ cwd, env, want, files }) => {
@@ -251,6 +258,7 @@ describe('locationsFrom', () => {
       copilot: '/home/dev/.copilot/hooks/guard.json',
       'claude-code': '/home/dev/.claude/settings.json',
       gemini: '/home/dev/.gemini/settings.json',
+      qwen: '/home/dev/.qwen/settings.json',
     };
     for (const [agent, path] of Object.entries(files ?? byDefault)) {
       expect(adapters[agent as AgentId].configPath('user', where)).toBe(path);

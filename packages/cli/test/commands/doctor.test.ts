@@ -10,7 +10,16 @@ import { captureIo } from '../capture-io.js';
 import { makeAgentHome } from './agent-home.js';
 import type { AgentHome } from './agent-home.js';
 
-const AGENTS: readonly AgentId[] = ['codex', 'cursor', 'antigravity', 'copilot', 'claude-code', 'gemini', 'opencode'];
+const AGENTS: readonly AgentId[] = [
+  'codex',
+  'cursor',
+  'antigravity',
+  'copilot',
+  'claude-code',
+  'gemini',
+  'opencode',
+  'qwen',
+];
 
 /** Answers as guard's runtime gives them: a block for a force push, no objection otherwise. */
 const REPLIES: Record<AgentId, { readonly allow: string; readonly deny: string }> = {
@@ -30,6 +39,10 @@ const REPLIES: Record<AgentId, { readonly allow: string; readonly deny: string }
   },
   gemini: { allow: '', deny: '{"decision":"deny","reason":"guard: blocked."}' },
   opencode: { allow: '', deny: '{"decision":"block","reason":"guard: blocked."}' },
+  qwen: {
+    allow: '',
+    deny: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"guard: blocked."}}',
+  },
 };
 
 // A stand-in for guard's hook script; FAKE_MODE makes it misbehave the ways a real setup can.
@@ -182,6 +195,7 @@ describe('guard doctor: guard.tamper protects the hook file where setup put it',
     { agent: 'claude-code' as const, variable: 'CLAUDE_CONFIG_DIR', byName: false },
     // its file is `.gemini/settings.json` in the moved home: a name protected wherever it is
     { agent: 'gemini' as const, variable: 'GEMINI_CLI_HOME', byName: true },
+    { agent: 'qwen' as const, variable: 'QWEN_HOME', byName: false },
   ])('$agent: in the folder $variable moves it to', ({ agent, variable, byName }) => {
     box.env[variable] = join(box.root, 'moved');
     const file = adapters[agent].configPath('user', { home: box.home, env: box.env, projectRoot: box.project });
@@ -301,11 +315,19 @@ describe('guard doctor failure paths', () => {
       text: '{ "disableAllHooks": true }',
       says: /\.github\/copilot\/settings\.json sets "disableAllHooks": true, .*policy hook/,
     },
+    // Qwen Code: in a project's own settings, which switch off the user's hooks too
+    {
+      agent: 'qwen' as const,
+      text: '// off\n{"disableAllHooks": true}\n',
+      says: /\.qwen\/settings\.json sets "disableAllHooks": true/,
+    },
   ])(
     '$agent: its own setting that switches hooks off fails the check, and says which',
     async ({ agent, text, says }) => {
       box.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH = join(box.root, 'none.json');
       box.env.GEMINI_CLI_SYSTEM_DEFAULTS_PATH = join(box.root, 'none.json');
+      box.env.QWEN_CODE_SYSTEM_SETTINGS_PATH = join(box.root, 'none.json');
+      box.env.QWEN_CODE_SYSTEM_DEFAULTS_PATH = join(box.root, 'none.json');
       const name = `${adapters[agent].displayName} runs hooks`;
       installWith(agent, fake);
       expect(checksOf(await diagnose(ioOf(), cannedRunner(5)), agent)[name]).toMatchObject({ ok: true });
@@ -316,6 +338,9 @@ describe('guard doctor failure paths', () => {
         // near miss first: the same key off, and the key in a file Copilot does not read
         writeFileSync(join(box.project, '.github', 'copilot', 'settings.local.json'), '{ "disableAllHooks": false }');
         writeFileSync(join(box.project, '.github', 'settings.json'), text);
+      } else if (agent === 'qwen') {
+        mkdirSync(join(box.project, '.qwen'), { recursive: true });
+        writeFileSync(join(box.project, '.qwen', 'settings.json'), text);
       } else {
         mkdirSync(join(box.project, '.claude'), { recursive: true });
         writeFileSync(join(box.project, '.claude', 'settings.local.json'), text);

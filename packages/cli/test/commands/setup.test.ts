@@ -58,6 +58,10 @@ const PATHS: Record<AgentId, { user: (b: AgentHome) => string; project: (b: Agen
     user: (b) => join(b.home, '.config', 'opencode', 'plugins', 'guard.js'),
     project: (b) => join(b.project, '.opencode', 'plugins', 'guard.js'),
   },
+  qwen: {
+    user: (b) => join(b.home, '.qwen', 'settings.json'),
+    project: (b) => join(b.project, '.qwen', 'settings.json'),
+  },
 };
 
 /** A person's own config per agent, in a layout guard would never write (indent, order, no final newline). */
@@ -72,6 +76,7 @@ const USER_FILES: Record<EditedAgent, string> = {
     '{\n    "model": "opus",\n    "permissions": { "allow": ["Bash(npm test)"] },\n    "hooks": {\n        "Stop": [{ "hooks": [{ "type": "command", "command": "./done.sh" }] }]\n    }\n}',
   gemini:
     '// mine\n{\n\t"ui": { "theme": "GitHub" }, /* light */\n\t"hooks": { "SessionEnd": [{ "hooks": [{ "name": "bye", "type": "command", "command": "./bye.sh" }] }] }\n}\n',
+  qwen: '{\n    "$version": 4, // mine\n    "hooks": { "Stop": [{ "hooks": [{ "type": "command", "command": "./done.sh" }] }] }\n}',
 };
 
 /** A change the person makes to their own part of the file after setup. */
@@ -82,6 +87,7 @@ const EDITS: Record<EditedAgent, readonly [string, string]> = {
   copilot: ['./bye.sh', './ciao.sh'],
   'claude-code': ['./done.sh', './finished.sh'],
   gemini: ['./bye.sh', './ciao.sh'],
+  qwen: ['./done.sh', './finished.sh'],
 };
 
 const AGENTS = Object.keys(PATHS) as AgentId[];
@@ -542,6 +548,7 @@ describe('what setup tells the person to do next', () => {
     'claude-code': /\nNext: Start a new Claude Code session/,
     gemini: /\nNext: Start a new Gemini CLI session/,
     opencode: /\nNext: Start a new OpenCode session/,
+    qwen: /\nNext: Start a new Qwen Code session/,
   };
   it.for(AGENTS)("%s gets its own next step and no other agent's", async (agent) => {
     const { stdout } = await box.guard('setup', agent);

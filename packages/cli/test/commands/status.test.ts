@@ -52,6 +52,7 @@ describe('guard status --json', () => {
       'claude-code',
       'gemini',
       'opencode',
+      'qwen',
     ]);
     for (const agent of report.agents) {
       expect(agent.capabilities).toEqual(adapters[agent.agent].capabilities);
@@ -67,11 +68,12 @@ describe('guard status --json', () => {
     expect(levelOf(report, 'copilot', 'project').path).toBe(join(box.project, '.github', 'hooks', 'guard.json'));
   });
 
-  it('honours CODEX_HOME, COPILOT_HOME, CLAUDE_CONFIG_DIR and GEMINI_CLI_HOME', async () => {
+  it('honours CODEX_HOME, COPILOT_HOME, CLAUDE_CONFIG_DIR, GEMINI_CLI_HOME and QWEN_HOME', async () => {
     box.env.CODEX_HOME = join(box.root, 'ch');
     box.env.COPILOT_HOME = join(box.root, 'cp');
     box.env.CLAUDE_CONFIG_DIR = join(box.root, 'cc');
     box.env.GEMINI_CLI_HOME = join(box.root, 'gh');
+    box.env.QWEN_HOME = join(box.root, 'qh');
     const report = await statusJson();
     expect(levelOf(report, 'codex', 'user').path).toBe(join(box.root, 'ch', 'hooks.json'));
     expect(levelOf(report, 'copilot', 'user').path).toBe(join(box.root, 'cp', 'hooks', 'guard.json'));
@@ -79,6 +81,8 @@ describe('guard status --json', () => {
     expect(levelOf(report, 'claude-code', 'project').path).toBe(join(box.project, '.claude', 'settings.json'));
     expect(levelOf(report, 'gemini', 'user').path).toBe(join(box.root, 'gh', '.gemini', 'settings.json'));
     expect(levelOf(report, 'gemini', 'project').path).toBe(join(box.project, '.gemini', 'settings.json'));
+    expect(levelOf(report, 'qwen', 'user').path).toBe(join(box.root, 'qh', 'settings.json'));
+    expect(levelOf(report, 'qwen', 'project').path).toBe(join(box.project, '.qwen', 'settings.json'));
   });
 
   it('after setup: installed where setup wrote, with the command, up to date', async () => {
@@ -227,6 +231,8 @@ describe("guard status: the agents' own settings that keep guard's hooks from ru
   beforeEach(() => {
     box.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH = join(box.root, 'etc', 'gemini-system.json');
     box.env.GEMINI_CLI_SYSTEM_DEFAULTS_PATH = join(box.root, 'etc', 'gemini-defaults.json');
+    box.env.QWEN_CODE_SYSTEM_SETTINGS_PATH = join(box.root, 'etc', 'qwen-system.json');
+    box.env.QWEN_CODE_SYSTEM_DEFAULTS_PATH = join(box.root, 'etc', 'qwen-defaults.json');
   });
   const hooksOff = (report: StatusJson, agent: AgentId) =>
     report.agents.find((entry) => entry.agent === agent)?.hooksOff;
@@ -267,6 +273,22 @@ describe("guard status: the agents' own settings that keep guard's hooks from ru
     expect(hooksOff(await statusJson(), 'gemini')).toEqual([
       { scope: 'everywhere', message: expect.stringContaining('"hooksConfig": {"enabled": false}') },
     ]);
+  });
+
+  it("Qwen Code's disableAllHooks: a project's settings switch off the user's hooks; the system's win over both", async () => {
+    await box.guard('setup', 'qwen');
+    expect(hooksOff(await statusJson(), 'qwen')).toEqual([]);
+    const project = join(box.project, '.qwen', 'settings.json');
+    write(project, '// the team\'s\n{ "disableAllHooks": true }\n');
+    expect(hooksOff(await statusJson(), 'qwen')).toEqual([
+      {
+        scope: 'everywhere',
+        message: expect.stringMatching(new RegExp(`^${escape(project)} sets "disableAllHooks": true, so Qwen Code`)),
+      },
+    ]);
+    // the system's settings are merged last: on there, the project's switch counts for nothing
+    write(join(box.root, 'etc', 'qwen-system.json'), '{ "disableAllHooks": false }\n');
+    expect(hooksOff(await statusJson(), 'qwen')).toEqual([]);
   });
 
   it('an agent guard is not set up for is not looked at', async () => {
@@ -347,6 +369,7 @@ describe('how a yes is seen, per agent', () => {
     { agent: 'antigravity', says: /cannot be seen .* every asked step is asked again/ },
     { agent: 'claude-code', says: /result comes back/ },
     { agent: 'gemini', says: /your next message in the chat/ },
+    { agent: 'qwen', says: /result comes back/ },
   ] as const)('$agent', ({ agent, says }) => {
     expect(howYesIsSeen(adapters[agent].capabilities)).toMatch(says);
   });

@@ -46,6 +46,10 @@ const PATHS: Record<AgentId, Record<ConfigLevel, (b: AgentHome) => string>> = {
     user: (b) => join(b.home, '.config', 'opencode', 'plugins', 'guard.js'),
     project: (b) => join(b.project, '.opencode', 'plugins', 'guard.js'),
   },
+  qwen: {
+    user: (b) => join(b.home, '.qwen', 'settings.json'),
+    project: (b) => join(b.project, '.qwen', 'settings.json'),
+  },
 };
 const AGENTS = Object.keys(PATHS) as AgentId[];
 const LEVELS: readonly ConfigLevel[] = ['user', 'project'];
@@ -57,6 +61,7 @@ const NAMES: Record<AgentId, string> = {
   'claude-code': 'Claude Code',
   gemini: 'Gemini CLI',
   opencode: 'OpenCode',
+  qwen: 'Qwen Code',
 };
 
 const write = (path: string, text: string): void => {

@@ -86,6 +86,7 @@ const MINE: Record<Exclude<AgentId, 'opencode'>, string> = {
   'claude-code':
     '{\n  "model": "opus",\n  "hooks": { "Stop": [ { "hooks": [ { "type": "command", "command": "echo fertig ✓" } ] } ] }\n}',
   gemini: '// meine Einstellungen ✓\n{ "ui": { "theme": "GitHub" } /* hell */ }\r\n',
+  qwen: '{ "$version": 4, /* meine ✓ */ "model": { "name": "qwen3-coder-plus" } }',
 };
 
 const guard = (...args: string[]) =>
@@ -124,7 +125,7 @@ beforeAll(() => {
 afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
 
 describe(`a checkout, home and guard folder under "${ODD}"`, () => {
-  it.for(['codex', 'cursor', 'antigravity', 'copilot', 'claude-code', 'gemini'] as const)(
+  it.for(['codex', 'cursor', 'antigravity', 'copilot', 'claude-code', 'gemini', 'qwen'] as const)(
     '%s: setup writes a command the agent runs as it is, the hook answers through it, uninstall gives the file back',
     async (agent) => {
       const adapter = adapters[agent];

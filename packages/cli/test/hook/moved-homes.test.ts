@@ -35,6 +35,10 @@ const MOVED: readonly { agent: AgentId; variable: string; files: readonly string
   { agent: 'gemini', variable: 'GEMINI_CLI_SYSTEM_DEFAULTS_PATH', files: [''] },
   { agent: 'opencode', variable: 'XDG_CONFIG_HOME', files: ['opencode/plugins/guard.js', 'opencode/opencode.json'] },
   { agent: 'opencode', variable: 'OPENCODE_CONFIG_DIR', files: ['plugins/guard.js', 'opencode.jsonc'] },
+  { agent: 'qwen', variable: 'QWEN_HOME', files: ['settings.json', 'trustedFolders.json'] },
+  { agent: 'qwen', variable: 'QWEN_CODE_SYSTEM_SETTINGS_PATH', files: [''] },
+  { agent: 'qwen', variable: 'QWEN_CODE_SYSTEM_DEFAULTS_PATH', files: [''] },
+  { agent: 'qwen', variable: 'QWEN_CODE_TRUSTED_FOLDERS_PATH', files: [''] },
 ];
 
 /** The default folders, with no variable set. */
@@ -49,6 +53,7 @@ const DEFAULTS: readonly { agent: AgentId; file: string }[] = [
   { agent: 'antigravity', file: '~/.gemini/config/hooks.json' },
   { agent: 'opencode', file: '~/.config/opencode/plugins/guard.js' },
   { agent: 'opencode', file: '~/.config/opencode/opencode.jsonc' },
+  { agent: 'qwen', file: '~/.qwen/settings.json' },
 ];
 
 const MODES: readonly Mode[] = ['standard', 'extended', 'full'];

@@ -365,6 +365,26 @@ describe('asks', () => {
 
   it.for([
     {
+      name: 'interactive (its own confirmation)',
+      parent: ['node', '/usr/lib/node_modules/@qwen-code/qwen-code/cli-entry.js', '--yolo'],
+      decision: 'ask',
+      says: /^guard: needs your approval \(git\.push\)/,
+    },
+    {
+      name: '-p (refuses an ask)',
+      parent: ['/usr/local/bin/qwen', '-p', 'push it', '--yolo'],
+      decision: 'deny',
+      says: /^guard: blocked, because no one can approve this step here \(git\.push\)/,
+    },
+  ])('Qwen Code $name: $decision', async ({ parent, decision, says }) => {
+    const result = await run(['qwen'], json(AGENT_CASES.find((c) => c.agent === 'qwen')?.shell(ASKED)), {}, parent);
+    const output = parsedReply(result.stdout)?.['hookSpecificOutput'] as Record<string, unknown>;
+    expect(output).toMatchObject({ hookEventName: 'PreToolUse', permissionDecision: decision });
+    expect(String(output['permissionDecisionReason'])).toMatch(says);
+  });
+
+  it.for([
+    {
       name: 'interactive',
       parent: ['node', '/usr/local/bin/gemini', '--yolo'],
       says: /^guard: this step needs the person's approval first \(git\.push\)/,

@@ -267,6 +267,7 @@ describe("every agent's deadline is its own hook timeout less the margin", () =>
     'claude-code': 7_000,
     gemini: 7_000,
     opencode: 21_000,
+    qwen: 7_000,
   };
   it.for(AGENT_CASES)('$agent', async ({ agent, args }) => {
     const seconds = AGENTS[agent].files.hookTimeout;
@@ -293,6 +294,7 @@ describe("a result whose handling fails gets its event's own reply", () => {
     },
     { agent: 'claude-code', args: ['claude-code'], file: 'claude-code/post-tool-use-bash', event: 'PostToolUse' },
     { agent: 'gemini', args: ['gemini'], file: 'gemini/after-tool-shell', event: 'AfterTool' },
+    { agent: 'qwen', args: ['qwen'], file: 'qwen/post-tool-use-shell', event: 'PostToolUse' },
   ] as const;
   it.for(RESULTS)('$agent $event', async ({ agent, args, file, event }) => {
     const failing = {

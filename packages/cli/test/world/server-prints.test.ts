@@ -44,6 +44,12 @@ const AGENT_FILES = {
     project: (w: World) => join(w.project, '.gemini', 'settings.json'),
     projectText: (servers: Servers) => JSON.stringify({ mcpServers: servers }),
   },
+  qwen: {
+    user: (w: World) => join(w.home, '.qwen', 'settings.json'),
+    userText: (servers: Servers) => `// mine\n${JSON.stringify({ $version: 4, mcpServers: servers }, null, 2)}\n`,
+    project: (w: World) => join(w.project, '.qwen', 'settings.json'),
+    projectText: (servers: Servers) => `/* the team's */ ${JSON.stringify({ mcpServers: servers })}`,
+  },
 } as const;
 type Agent = keyof typeof AGENT_FILES;
 const AGENTS_UNDER_TEST = Object.keys(AGENT_FILES) as Agent[];
