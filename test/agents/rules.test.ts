@@ -27,6 +27,9 @@ runRuleTests(
   guardTamper,
   {
     valid: [
+      // a glob one folder down reaches nothing inside a file the project holds (OpenCode's opencode.json)
+      'rm -r __pycache__ */__pycache__',
+      'rm -rf */node_modules',
       { step: 'find ~/.copilot -name .DS_Store -delete', note: 'probe knows nothing' },
       'cat ~/.codex/hooks.json',
       `node -e "console.log(require('fs').readFileSync('/home/dev/.codex/hooks.json', 'utf8'))"`,
@@ -71,6 +74,9 @@ runRuleTests(
       },
     ],
     invalid: [
+      // near misses of the glob rows: the project's opencode.json itself, and the plugin folder by a glob
+      'rm opencode.json',
+      'rm -rf .opencode/*',
       {
         step: 'find . -name guard.json -delete',
         probe: { files: { '/home/dev/project/.github/hooks/guard.json': '{}' } },

@@ -284,7 +284,7 @@ function protectedPath(facts: PathFacts, context: RuleContext, anchors: readonly
 
 const POLICY_NAME = '.guard.yaml';
 /** Anchors that are files (an agent's hook or settings file, a policy), not folders. */
-const FILE_ANCHOR = /\.(?:json|toml|yaml)$/;
+const FILE_ANCHOR = /\.(?:jsonc?|toml|yaml)$/;
 /**
  * What an agent's hook folder (`.github/hooks`) loads: its `*.json` files.
  * Setup writes `guard.json`, but a person may have put guard's entry in any of them; the folder's
@@ -353,6 +353,8 @@ function globReaches(glob: string, anchor: string, context?: RuleContext): boole
   }
   const g = glob.split('/');
   const a = anchor.split('/');
+  // nothing is inside a file (`rm -r */__pycache__` does not reach the project's opencode.json)
+  if (g.length > a.length && FILE_ANCHOR.test(anchor)) return false;
   for (let i = 0; i < Math.min(g.length, a.length); i++) {
     const pattern = g[i] as string;
     const name = a[i] as string;
