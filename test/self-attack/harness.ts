@@ -14,7 +14,15 @@ import { BIN } from '../hook/bin.js';
  * them (`sh -c`), with what each agent makes of the reply.
  */
 
-export const AGENTS: readonly AgentId[] = ['codex', 'cursor', 'antigravity', 'copilot', 'claude-code', 'gemini'];
+export const AGENTS: readonly AgentId[] = [
+  'codex',
+  'cursor',
+  'antigravity',
+  'copilot',
+  'claude-code',
+  'gemini',
+  'windsurf',
+];
 
 export interface Scratch {
   readonly root: string;
@@ -170,6 +178,10 @@ export function stepCommand(world: Scratch, agent: AgentId): string {
       const hooks = readJson(join(world.home, '.gemini', 'settings.json'))['hooks'] as Json;
       return ((hooks['BeforeTool'] as Json[])[0]?.['hooks'] as Json[])[0]?.['command'] as string;
     }
+    case 'windsurf': {
+      const hooks = readJson(join(world.home, '.codeium', 'windsurf', 'hooks.json'))['hooks'] as Json;
+      return (hooks['pre_run_command'] as Json[])[0]?.['command'] as string;
+    }
   }
 }
 
@@ -250,6 +262,14 @@ export function shellPayload(agent: AgentId, command: string, cwd: string, chat:
         tool_name: 'run_shell_command',
         tool_input: { command, description: 'Run it' },
       };
+    case 'windsurf':
+      return {
+        agent_action_name: 'pre_run_command',
+        trajectory_id: chat,
+        execution_id: `${chat}-exec`,
+        timestamp: '2026-12-01T21:26:38.053Z',
+        tool_info: { command_line: command, cwd },
+      };
   }
 }
 
@@ -261,6 +281,12 @@ export const STRICTNESS: Readonly<Record<Verdict, number>> = { none: -1, unreada
 /** What the agent makes of a hook's output (SPEC §6). */
 export function verdictOf(agent: AgentId, ran: Ran): Verdict {
   if (ran.timedOut) return 'none';
+  // Windsurf reads the exit code alone: 2 blocks (an ask is a block that asks in the chat, as on
+  // Codex), any other code lets the step run
+  if (agent === 'windsurf') {
+    if (ran.code !== 2) return 'allow';
+    return /needs the person's approval/.test(ran.stderr) ? 'ask' : 'block';
+  }
   const text = ran.stdout.trim();
   if (text === '') return agent === 'cursor' || agent === 'antigravity' ? 'unreadable' : 'allow';
   let reply: Json;

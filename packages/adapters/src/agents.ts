@@ -5,6 +5,7 @@ import { codex } from './codex/agent.js';
 import { copilot } from './copilot/agent.js';
 import { cursor } from './cursor/agent.js';
 import { gemini } from './gemini/agent.js';
+import { windsurf } from './windsurf/agent.js';
 
 export { agentKnowledge, homeFolder } from './files.js';
 
@@ -21,6 +22,7 @@ export const AGENTS = {
   copilot,
   'claude-code': claudeCode,
   gemini,
+  windsurf,
 } as const satisfies Readonly<Record<string, Agent>>;
 
 /** An agent's id: `guard setup <id>`, `guard hook <id>`. */

@@ -8,7 +8,7 @@ const where = (env: Record<string, string> = {}): Locations => ({ home: HOME, en
 
 describe('the registry: one list of agents', () => {
   it('AGENTS, AGENT_IDS and adapters name the same agents, in the same order, each under its own id', () => {
-    expect(AGENT_IDS).toEqual(['codex', 'cursor', 'antigravity', 'copilot', 'claude-code', 'gemini']);
+    expect(AGENT_IDS).toEqual(['codex', 'cursor', 'antigravity', 'copilot', 'claude-code', 'gemini', 'windsurf']);
     expect(Object.keys(adapters)).toEqual(AGENT_IDS);
     for (const id of AGENT_IDS) {
       expect(AGENTS[id].id).toBe(id);
@@ -51,6 +51,7 @@ describe('the registry: one list of agents', () => {
     { id: 'copilot', needsTrust: true, after: /^start a new GitHub Copilot session/, trust: false },
     { id: 'claude-code', needsTrust: true, after: /^start a new Claude Code session/, trust: false },
     { id: 'gemini', needsTrust: true, after: /^start a new Gemini CLI session/, trust: false },
+    { id: 'windsurf', needsTrust: false, after: /^reload the Windsurf window/, trust: false },
   ])('$id: project trust $needsTrust, records of trust $trust', ({ id, needsTrust, after, trust }) => {
     expect(adapters[id].projectNeedsTrust).toBe(needsTrust);
     expect(adapters[id].afterUninstall).toMatch(after);
@@ -145,6 +146,12 @@ describe('what the chat-start scan reads, per agent', () => {
       files: ['/srv/gem/.gemini/GEMINI.md'],
       folders: ['/srv/gem/.gemini/skills', '/srv/gem/.gemini/agents', '/srv/gem/.agents/skills'],
       mcp: ['/srv/gem/.gemini/settings.json', '/work/app/.gemini/settings.json'],
+    },
+    {
+      id: 'windsurf',
+      files: [`${HOME}/.codeium/windsurf/memories/global_rules.md`],
+      folders: [`${HOME}/.codeium/windsurf/memories`],
+      mcp: [`${HOME}/.codeium/windsurf/mcp_config.json`],
     },
   ])('$id with $env', ({ id, env, files, folders, mcp }) => {
     const { chatStart } = AGENTS[id];

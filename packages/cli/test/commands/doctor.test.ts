@@ -10,7 +10,7 @@ import { captureIo } from '../capture-io.js';
 import { makeAgentHome } from './agent-home.js';
 import type { AgentHome } from './agent-home.js';
 
-const AGENTS: readonly AgentId[] = ['codex', 'cursor', 'antigravity', 'copilot', 'claude-code', 'gemini'];
+const AGENTS: readonly AgentId[] = ['codex', 'cursor', 'antigravity', 'copilot', 'claude-code', 'gemini', 'windsurf'];
 
 /** Answers as guard's runtime gives them: a block for a force push, no objection otherwise. */
 const REPLIES: Record<AgentId, { readonly allow: string; readonly deny: string }> = {
@@ -29,6 +29,8 @@ const REPLIES: Record<AgentId, { readonly allow: string; readonly deny: string }
     deny: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"guard: blocked."}}',
   },
   gemini: { allow: '', deny: '{"decision":"deny","reason":"guard: blocked."}' },
+  // Windsurf reads the exit code alone (the stand-in exits 2 on its deny)
+  windsurf: { allow: '', deny: 'guard: blocked.' },
 };
 
 // A stand-in for guard's hook script; FAKE_MODE makes it misbehave the ways a real setup can.
@@ -41,7 +43,12 @@ const replies = ${JSON.stringify(REPLIES)};
 const mode = process.env.FAKE_MODE ?? 'good';
 if (mode === 'garbage') process.stdout.write('Welcome back!\\n');
 else if (mode === 'crash') { process.stderr.write('boom\\n'); process.exitCode = 1; }
-else if (mode === 'good') process.stdout.write(input.includes('push --force') ? replies[agent].deny : replies[agent].allow);
+else if (mode === 'good') {
+  const deny = input.includes('push --force');
+  process.stdout.write(deny ? replies[agent].deny : replies[agent].allow);
+  // Windsurf reads the exit code alone
+  if (deny && agent === 'windsurf') process.exitCode = 2;
+}
 `;
 
 let box: AgentHome;

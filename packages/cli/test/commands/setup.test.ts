@@ -54,6 +54,10 @@ const PATHS: Record<AgentId, { user: (b: AgentHome) => string; project: (b: Agen
     user: (b) => join(b.home, '.gemini', 'settings.json'),
     project: (b) => join(b.project, '.gemini', 'settings.json'),
   },
+  windsurf: {
+    user: (b) => join(b.home, '.codeium', 'windsurf', 'hooks.json'),
+    project: (b) => join(b.project, '.windsurf', 'hooks.json'),
+  },
 };
 
 /** A person's own config per agent, in a layout guard would never write (indent, order, no final newline). */
@@ -68,6 +72,8 @@ const USER_FILES: Record<AgentId, string> = {
     '{\n    "model": "opus",\n    "permissions": { "allow": ["Bash(npm test)"] },\n    "hooks": {\n        "Stop": [{ "hooks": [{ "type": "command", "command": "./done.sh" }] }]\n    }\n}',
   gemini:
     '// mine\n{\n\t"ui": { "theme": "GitHub" }, /* light */\n\t"hooks": { "SessionEnd": [{ "hooks": [{ "name": "bye", "type": "command", "command": "./bye.sh" }] }] }\n}\n',
+  windsurf:
+    '{\n    "hooks": {\n        "post_cascade_response": [ { "command": "./notify.sh", "show_output": false } ]\n    }\n}',
 };
 
 /** A change the person makes to their own part of the file after setup. */
@@ -78,6 +84,7 @@ const EDITS: Record<AgentId, readonly [string, string]> = {
   copilot: ['./bye.sh', './ciao.sh'],
   'claude-code': ['./done.sh', './finished.sh'],
   gemini: ['./bye.sh', './ciao.sh'],
+  windsurf: ['./notify.sh', './ping.sh'],
 };
 
 const AGENTS = Object.keys(PATHS) as AgentId[];
@@ -240,7 +247,7 @@ describe.each(AGENTS)('guard setup %s', (agent) => {
     const file = PATHS[agent].project(box);
     expect(result.stdout).toContain(`Created ${file}`);
     expect(result.stdout).toContain(
-      `This file applies only when ${adapter.displayName} works in this project${agent === 'antigravity' ? '' : ', and only once you trust this folder there'}.\n`,
+      `This file applies only when ${adapter.displayName} works in this project${agent === 'antigravity' || agent === 'windsurf' ? '' : ', and only once you trust this folder there'}.\n`,
     );
     expect(readIfThere(file)).toBe(adapter.install('', options()));
     expect(existsSync(PATHS[agent].user(box))).toBe(false);
@@ -488,6 +495,7 @@ describe('what setup tells the person to do next', () => {
     copilot: /\nNext: Restart the Copilot CLI/,
     'claude-code': /\nNext: Start a new Claude Code session/,
     gemini: /\nNext: Start a new Gemini CLI session/,
+    windsurf: /\nNext: Reload the Windsurf window/,
   };
   it.for(AGENTS)("%s gets its own next step and no other agent's", async (agent) => {
     const { stdout } = await box.guard('setup', agent);
@@ -745,7 +753,7 @@ describe('guard setup --all', () => {
     box.env.PATH = `${bin}:${box.env.PATH ?? ''}`;
   }
   const SKIPPED =
-    'Skipped, not found here: codex, cursor, antigravity, copilot (`guard setup <agent>` sets one up anyway).\n';
+    'Skipped, not found here: codex, cursor, antigravity, copilot, windsurf (`guard setup <agent>` sets one up anyway).\n';
 
   it('--dry-run says what it would do per agent found, names the others as skipped, and writes nothing', async () => {
     machine();
@@ -763,7 +771,7 @@ describe('guard setup --all', () => {
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(readIfThere(PATHS['claude-code'].user(box))).toContain('hook claude-code');
     expect(readIfThere(PATHS.gemini.user(box))).toContain('hook gemini');
-    for (const agent of ['codex', 'cursor', 'antigravity', 'copilot'] as const)
+    for (const agent of ['codex', 'cursor', 'antigravity', 'copilot', 'windsurf'] as const)
       expect(existsSync(PATHS[agent].user(box)), agent).toBe(false);
     expect((await box.guard('setup', '--all')).stdout).toContain('Already set up');
   });

@@ -51,6 +51,7 @@ describe('guard status --json', () => {
       'copilot',
       'claude-code',
       'gemini',
+      'windsurf',
     ]);
     for (const agent of report.agents) {
       expect(agent.capabilities).toEqual(adapters[agent.agent].capabilities);

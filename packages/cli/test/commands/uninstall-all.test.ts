@@ -42,6 +42,10 @@ const PATHS: Record<AgentId, Record<ConfigLevel, (b: AgentHome) => string>> = {
     user: (b) => join(b.home, '.gemini', 'settings.json'),
     project: (b) => join(b.project, '.gemini', 'settings.json'),
   },
+  windsurf: {
+    user: (b) => join(b.home, '.codeium', 'windsurf', 'hooks.json'),
+    project: (b) => join(b.project, '.windsurf', 'hooks.json'),
+  },
 };
 const AGENTS = Object.keys(PATHS) as AgentId[];
 const LEVELS: readonly ConfigLevel[] = ['user', 'project'];
@@ -52,6 +56,7 @@ const NAMES: Record<AgentId, string> = {
   copilot: 'GitHub Copilot',
   'claude-code': 'Claude Code',
   gemini: 'Gemini CLI',
+  windsurf: 'Windsurf',
 };
 
 const write = (path: string, text: string): void => {

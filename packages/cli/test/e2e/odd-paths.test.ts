@@ -83,6 +83,7 @@ const MINE: Record<AgentId, string> = {
   'claude-code':
     '{\n  "model": "opus",\n  "hooks": { "Stop": [ { "hooks": [ { "type": "command", "command": "echo fertig ✓" } ] } ] }\n}',
   gemini: '// meine Einstellungen ✓\n{ "ui": { "theme": "GitHub" } /* hell */ }\r\n',
+  windsurf: '{ "hooks": { "post_run_command": [ { "command": "echo fertig ✓" } ] } }\r\n',
 };
 
 const guard = (...args: string[]) =>
