@@ -160,6 +160,8 @@ export interface Chat {
   mcp(server: string, tool: string, args: Json): Promise<Answer>;
   /** How the person's yes reaches guard: a message in the chat, or the asked step's own result. */
   approve?(command: string): Promise<Answer>;
+  /** The exit code of a reply that stops a step, where the agent reads that (Windsurf: 2); else 0. */
+  readonly stopCode?: number;
   /** What the reply to a step means. */
   seen(answer: Answer): Seen;
   /** The text the agent (or person) is given with a reply. */
@@ -370,6 +372,7 @@ export function windsurfChat(world: World, id: string, parent?: readonly string[
         tool_info: { mcp_server_name: server, mcp_tool_name: tool, mcp_tool_arguments: args },
       }),
     approve: () => say('yes'),
+    stopCode: 2,
     seen: (answer) => {
       if (answer.code !== 2) return 'allow';
       return answer.stderr.startsWith("guard: this step needs the person's approval first") ? 'ask' : 'block';
