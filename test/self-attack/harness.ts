@@ -278,6 +278,11 @@ export type Verdict = 'allow' | 'ask' | 'block' | 'unreadable' | 'none';
 
 export const STRICTNESS: Readonly<Record<Verdict, number>> = { none: -1, unreadable: -1, allow: 0, ask: 1, block: 2 };
 
+/** The exit code of an answer that lets a step run (0) or stops it: 2 where the agent reads the code (Windsurf). */
+export function exitOf(agent: AgentId, verdict: Verdict): number {
+  return agent === 'windsurf' && STRICTNESS[verdict] > STRICTNESS.allow ? 2 : 0;
+}
+
 /** What the agent makes of a hook's output (SPEC §6). */
 export function verdictOf(agent: AgentId, ran: Ran): Verdict {
   if (ran.timedOut) return 'none';
