@@ -85,7 +85,8 @@ export interface Answer extends BinResult {
 
 function answerOf(result: BinResult): Answer {
   const text = result.stdout.trim();
-  return { ...result, json: text === '' ? undefined : (JSON.parse(text) as Json) };
+  // Windsurf's answer is plain text (its exit code is what it reads)
+  return { ...result, json: text === '' || !text.startsWith('{') ? undefined : (JSON.parse(text) as Json) };
 }
 
 /** Runs a program with stdin and only the given environment (plus PATH). */
@@ -159,6 +160,8 @@ export interface Chat {
   mcp(server: string, tool: string, args: Json): Promise<Answer>;
   /** How the person's yes reaches guard: a message in the chat, or the asked step's own result. */
   approve?(command: string): Promise<Answer>;
+  /** The exit code of a reply that stops a step, where the agent reads that (Windsurf: 2); else 0. */
+  readonly stopCode?: number;
   /** What the reply to a step means. */
   seen(answer: Answer): Seen;
   /** The text the agent (or person) is given with a reply. */
@@ -344,6 +347,37 @@ export function antigravityChat(world: World, id: string, parent?: readonly stri
       return decision === 'force_ask' ? 'ask' : decision === 'deny' ? 'block' : 'allow';
     },
     text: (answer) => str(answer.json?.['reason']),
+  };
+}
+
+/**
+ * Windsurf (documented payloads only): exit 2 blocks, an ask is a block that asks in the chat, the
+ * yes comes on the next pre_user_prompt; MCP results, no start event.
+ */
+export function windsurfChat(world: World, id: string, parent?: readonly string[]): Chat {
+  const send = (payload: Json): Promise<Answer> => hook(world, ['windsurf'], { ...payload, trajectory_id: id }, parent);
+  const say = (prompt: string): Promise<Answer> =>
+    send({ ...fixture('windsurf/doc-pre-user-prompt'), tool_info: { user_prompt: prompt } });
+  return {
+    agent: 'windsurf',
+    world,
+    id,
+    parent,
+    say,
+    shell: (command) =>
+      send({ ...fixture('windsurf/doc-pre-run-command'), tool_info: { command_line: command, cwd: world.project } }),
+    mcp: (server, tool, args) =>
+      send({
+        ...fixture('windsurf/doc-pre-mcp-tool-use'),
+        tool_info: { mcp_server_name: server, mcp_tool_name: tool, mcp_tool_arguments: args },
+      }),
+    approve: () => say('yes'),
+    stopCode: 2,
+    seen: (answer) => {
+      if (answer.code !== 2) return 'allow';
+      return answer.stderr.startsWith("guard: this step needs the person's approval first") ? 'ask' : 'block';
+    },
+    text: (answer) => answer.stderr.trim(),
   };
 }
 
@@ -560,6 +594,7 @@ export const CHATS: Readonly<Record<AgentId, (world: World, id: string, parent?:
   gemini: geminiChat,
   opencode: opencodeChat,
   qwen: qwenChat,
+  windsurf: windsurfChat,
 };
 
 /** Every file under a folder, recursively. */

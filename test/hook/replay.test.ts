@@ -120,10 +120,11 @@ const REPLY: Record<AgentId, { deny(text: string): string; ask(text: string): st
     deny: (text) => line({ decision: 'block', reason: text }),
     ask: (text) => line({ decision: 'block', reason: text }),
   },
+  // Windsurf reads exit code 2 and its reason on stderr; the same text goes to stdout for show_output
+  windsurf: { deny: (text) => `${text}\n`, ask: (text) => `${text}\n` },
 };
-
 /** Agents whose ask is block-then-chat: the person answers in the chat, with a code to quote. */
-const IN_CHAT: readonly AgentId[] = ['codex', 'gemini', 'opencode'];
+const IN_CHAT: readonly AgentId[] = ['codex', 'gemini', 'opencode', 'windsurf'];
 
 const ENV: Environment = {
   home: HOME,

@@ -89,6 +89,7 @@ function configure(agent: AgentId, world: World, servers: Servers): void {
     cursor: '.cursor/mcp.json',
     copilot: '.copilot/mcp-config.json',
     antigravity: '.gemini/antigravity/mcp_config.json',
+    windsurf: '.codeium/windsurf/mcp_config.json',
   }[agent];
   if (file === undefined) throw new Error(`no MCP config written for ${agent}`);
   writeText(join(world.home, file), `${JSON.stringify({ mcpServers: servers }, null, 2)}\n`);

@@ -65,7 +65,7 @@ async function play(chat: Chat, rows: readonly Row[]): Promise<void> {
     let answer: Answer;
     if ('shell' in row) {
       answer = await chat.shell(row.shell);
-      expect(answer.code, where).toBe(0);
+      expect(answer.code, where).toBe(row.seen === 'allow' ? 0 : (chat.stopCode ?? 0));
       expect(chat.seen(answer), `${where}\n${answer.stdout}`).toBe(row.seen);
       if (row.seen === 'allow') expect(chat.text(answer), where).toBe('');
       if (row.rule !== undefined) expect(chat.text(answer), where).toContain(`${row.rule}`);
@@ -228,6 +228,32 @@ describe.concurrent('cursor: a shell step fires preToolUse, then beforeShellExec
     },
   );
 });
+
+describe.concurrent(
+  'windsurf (documented payloads): exit 2, block-then-chat, the yes on the next pre_user_prompt',
+  () => {
+    it('a force push is stopped with its reason; an ask is approved by the next message, for one run', async () => {
+      const chat = chatFor('windsurf', 'person');
+      const blocked = await chat.shell('git push --force origin main');
+      expect(blocked.code).toBe(2);
+      expect(chat.text(blocked)).toMatch(/^guard: blocked \(git\.rewrite-shared-history\b/);
+      await play(chat, [
+        { shell: 'ls', seen: 'allow' },
+        {
+          shell: 'npm publish',
+          seen: 'ask',
+          rule: 'pkg.publish',
+          says: /ask them in the chat to approve it \(approval code [A-Z2-9]{4}\)/,
+        },
+        { say: 'what does that publish?' },
+        { shell: 'npm publish', seen: 'ask', rule: 'pkg.publish' },
+        { say: 'yes' },
+        { shell: 'npm publish', seen: 'allow' },
+        { shell: 'npm publish', seen: 'ask', rule: 'pkg.publish' },
+      ]);
+    });
+  },
+);
 
 describe.concurrent('codex: only the person can approve, and only once', () => {
   it("the agent's own message or a tool output saying yes does not approve; the person's next message does, for one run", async () => {

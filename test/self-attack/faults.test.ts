@@ -35,6 +35,7 @@ import {
   shellPayload,
   STRICTNESS,
   verdictOf,
+  exitOf,
 } from './harness.js';
 
 /**
@@ -517,9 +518,9 @@ async function tryCase(fault: Fault, mode: Mode, agent: AgentId, command: string
   const expected = baseline.get(key(mode, agent, command)) ?? 'none';
   const wrong = (what: string): string =>
     `${agent} ${JSON.stringify(command)}: ${what} (got ${got}, exit ${String(ran.code)}, after ${ran.ms} ms; without the fault ${expected}); stderr: ${ran.stderr.slice(0, 200)}`;
-  // every agent gets an answer, exit 0, in a form it reads
+  // every agent gets an answer, exit 0 (Windsurf: 2 for a stop), in a form it reads
   if (ran.timedOut) return wrong('no answer in time');
-  if (ran.code !== 0) return wrong('exit code the agent misreads');
+  if (ran.code !== exitOf(agent, got)) return wrong('exit code the agent misreads');
   if (STRICTNESS[got] < 0) return wrong('an answer the agent cannot read');
   if (arranged.unreadable === true) {
     // a payload that cannot be read is asked under fail-open (the never list blocks what of it could be
@@ -614,7 +615,7 @@ describe('a git slower than its budget, under fail-closed', () => {
       const got = verdictOf(agent, ran);
       const detail = `${agent}: got ${got} after ${ran.ms} ms; stderr: ${ran.stderr.slice(0, 200)}`;
       expect(ran.timedOut, detail).toBe(false);
-      expect(ran.code, detail).toBe(0);
+      expect(ran.code, detail).toBe(exitOf(agent, got));
       expect(STRICTNESS[got], detail).toBeGreaterThanOrEqual(STRICTNESS.ask);
     },
   );

@@ -24,6 +24,7 @@ export const AGENTS: readonly AgentId[] = [
   'gemini',
   'opencode',
   'qwen',
+  'windsurf',
 ];
 
 export interface Scratch {
@@ -187,6 +188,10 @@ export function stepCommand(world: Scratch, agent: AgentId): string {
       const hooks = readJson(join(world.home, '.qwen', 'settings.json'))['hooks'] as Json;
       return ((hooks['PreToolUse'] as Json[])[0]?.['hooks'] as Json[])[0]?.['command'] as string;
     }
+    case 'windsurf': {
+      const hooks = readJson(join(world.home, '.codeium', 'windsurf', 'hooks.json'))['hooks'] as Json;
+      return (hooks['pre_run_command'] as Json[])[0]?.['command'] as string;
+    }
   }
 }
 
@@ -291,6 +296,14 @@ export function shellPayload(agent: AgentId, command: string, cwd: string, chat:
         tool_use_id: 'toolu_0',
         tool_call_id: 'call_0',
       };
+    case 'windsurf':
+      return {
+        agent_action_name: 'pre_run_command',
+        trajectory_id: chat,
+        execution_id: `${chat}-exec`,
+        timestamp: '2026-12-01T21:26:38.053Z',
+        tool_info: { command_line: command, cwd },
+      };
   }
 }
 
@@ -299,9 +312,20 @@ export type Verdict = 'allow' | 'ask' | 'block' | 'unreadable' | 'none';
 
 export const STRICTNESS: Readonly<Record<Verdict, number>> = { none: -1, unreadable: -1, allow: 0, ask: 1, block: 2 };
 
+/** The exit code of an answer that lets a step run (0) or stops it: 2 where the agent reads the code (Windsurf). */
+export function exitOf(agent: AgentId, verdict: Verdict): number {
+  return agent === 'windsurf' && STRICTNESS[verdict] > STRICTNESS.allow ? 2 : 0;
+}
+
 /** What the agent makes of a hook's output (SPEC §6). */
 export function verdictOf(agent: AgentId, ran: Ran): Verdict {
   if (ran.timedOut) return 'none';
+  // Windsurf reads the exit code alone: 2 blocks (an ask is a block that asks in the chat, as on
+  // Codex), any other code lets the step run
+  if (agent === 'windsurf') {
+    if (ran.code !== 2) return 'allow';
+    return /needs the person's approval/.test(ran.stderr) ? 'ask' : 'block';
+  }
   const text = ran.stdout.trim();
   if (text === '') return agent === 'cursor' || agent === 'antigravity' ? 'unreadable' : 'allow';
   let reply: Json;

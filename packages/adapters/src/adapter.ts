@@ -3,6 +3,8 @@ import type { AgentLists, AgentProgram, ToolResult, ToolStep, Verdict } from '@g
 /** What the hook process prints and how it exits, as the agent expects. */
 export interface HookReply {
   readonly stdout: string;
+  /** What it prints on stderr, where the agent reads its reason there (Windsurf's exit 2). */
+  readonly stderr?: string;
   readonly exitCode: number;
 }
 

@@ -7,6 +7,7 @@ import { cursor } from './cursor/agent.js';
 import { gemini } from './gemini/agent.js';
 import { opencode } from './opencode/agent.js';
 import { qwen } from './qwen/agent.js';
+import { windsurf } from './windsurf/agent.js';
 
 export { agentKnowledge, homeFolder } from './files.js';
 
@@ -25,6 +26,7 @@ export const AGENTS = {
   gemini,
   opencode,
   qwen,
+  windsurf,
 } as const satisfies Readonly<Record<string, Agent>>;
 
 /** An agent's id: `guard setup <id>`, `guard hook <id>`. */

@@ -57,7 +57,13 @@ export function fallbackReply(agent: AgentAnswers, event: string, failClosed: bo
     agentMessage: message,
     userMessage: message,
   };
-  return agent.toReply(verdict, { event, canAsk: agent.capabilities.askEvents.includes(event), failClosed });
+  // the command prints its answer on stdout alone; its exit code still blocks where the agent reads that (Windsurf)
+  const { stdout, exitCode } = agent.toReply(verdict, {
+    event,
+    canAsk: agent.capabilities.askEvents.includes(event),
+    failClosed,
+  });
+  return { stdout, exitCode };
 }
 
 // The words after the hook script in guard's plain command: `hook <agent>`, maybe `--event NAME`.

@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import type { AgentId, CannedCall, Effect, ReadReply } from '../src/index.js';
 import { adapters, configuredTimeout, DOCTOR_CHAT } from '../src/index.js';
 
-const AGENTS: readonly AgentId[] = ['codex', 'cursor', 'antigravity', 'copilot', 'claude-code', 'gemini', 'qwen'];
+const AGENTS: readonly AgentId[] = [
+  'codex',
+  'cursor',
+  'antigravity',
+  'copilot',
+  'claude-code',
+  'gemini',
+  'qwen',
+  'windsurf',
+];
 const cannedShellCall = (agent: AgentId, command: string, cwd: string): CannedCall =>
   adapters[agent].doctor.shellCall(command, cwd);
 const readReply = (agent: AgentId, stdout: string, exit: number, failClosed = false): ReadReply =>

@@ -148,8 +148,10 @@ describe("fallbackReply: each agent's own answer for each event it is set up for
   it.for(AGENT_IDS)("%s: the doctor's step asks (blocks under fail-closed), never goes ahead", (agent) => {
     const adapter = adapters[agent];
     const { event } = adapter.doctor.shellCall('git push --force origin main', '/tmp');
-    const effect = (failClosed: boolean): string =>
-      adapter.doctor.readReply(fallbackReply(adapter, event, failClosed).stdout, 0, failClosed).effect;
+    const effect = (failClosed: boolean): string => {
+      const reply = fallbackReply(adapter, event, failClosed);
+      return adapter.doctor.readReply(reply.stdout, reply.exitCode, failClosed).effect;
+    };
     expect(effect(false)).toBe(adapter.capabilities.ask === 'native' ? 'ask' : 'block');
     expect(effect(true)).toBe('block');
   });
@@ -166,6 +168,7 @@ const MINE: Readonly<Record<string, string>> = {
     '{\n  "model": "opus",\n  "hooks": {\n    "PreToolUse": [{ "matcher": "Bash", "hooks": [{ "type": "command", "command": "/home/dev/bin/audit.sh" }] }]\n  }\n}\n',
   gemini: '{\n  // mine\n  "ui": { "theme": "dark" }\n}\n',
   qwen: '{\n  "$version": 4, // mine\n  "model": { "name": "qwen3-coder-plus" }\n}\n',
+  windsurf: '{\n  "hooks": {\n    "post_cascade_response": [{ "command": "echo bye" }]\n  }\n}\n',
 };
 
 const PLUGIN_AGENTS = new Set(['opencode']);

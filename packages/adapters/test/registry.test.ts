@@ -17,6 +17,7 @@ describe('the registry: one list of agents', () => {
       'gemini',
       'opencode',
       'qwen',
+      'windsurf',
     ]);
     expect(Object.keys(adapters)).toEqual(AGENT_IDS);
     for (const id of AGENT_IDS) {
@@ -66,6 +67,7 @@ describe('the registry: one list of agents', () => {
     { id: 'gemini', needsTrust: true, after: /^start a new Gemini CLI session/, trust: false },
     { id: 'opencode', needsTrust: false, after: /^start a new OpenCode session/, trust: false },
     { id: 'qwen', needsTrust: true, after: /^start a new Qwen Code session/, trust: false },
+    { id: 'windsurf', needsTrust: false, after: /^reload the Windsurf window/, trust: false },
   ])('$id: project trust $needsTrust, records of trust $trust', ({ id, needsTrust, after, trust }) => {
     expect(adapters[id].projectNeedsTrust).toBe(needsTrust);
     expect(adapters[id].afterUninstall).toMatch(after);
@@ -222,6 +224,12 @@ describe('what the chat-start scan reads, per agent', () => {
       files: ['/srv/qwen/QWEN.md', '/srv/qwen/output-language.md'],
       folders: ['/srv/qwen/skills', '/srv/qwen/agents', '/srv/qwen/commands'],
       mcp: ['/srv/qwen/settings.json', '/work/app/.qwen/settings.json'],
+    },
+    {
+      id: 'windsurf',
+      files: [`${HOME}/.codeium/windsurf/memories/global_rules.md`],
+      folders: [`${HOME}/.codeium/windsurf/memories`],
+      mcp: [`${HOME}/.codeium/windsurf/mcp_config.json`],
     },
   ])('$id with $env', ({ id, env, files, folders, mcp }) => {
     const { chatStart } = AGENTS[id];

@@ -151,6 +151,28 @@ export const AGENT_CASES: readonly AgentCase[] = [
   },
 ];
 
+const WINDSURF_SHELL = fixture('windsurf/doc-pre-run-command');
+
+/**
+ * Windsurf (payloads from its documentation): it reads the exit code, not a JSON reply (2 stops the
+ * step, with the reason as plain text), so the JSON tables above do not take it; unchecked.test.ts
+ * holds it to the silence table by its exit code. `denies` reads the reply as `{ text }`.
+ */
+export const WINDSURF_CASE: AgentCase = {
+  agent: 'windsurf',
+  args: ['windsurf'],
+  shell: (command) => ({
+    ...WINDSURF_SHELL,
+    tool_info: { ...(WINDSURF_SHELL['tool_info'] as Json), command_line: command },
+  }),
+  tool: (name, input) => ({ ...WINDSURF_SHELL, agent_action_name: name, tool_info: input }),
+  noObjection: '',
+  missing: 'windsurf/malformed-no-tool-info',
+  wrongType: 'windsurf/malformed-relative-cwd',
+  unknownEvent: { args: ['windsurf'], payload: fixture('windsurf/malformed-unknown-event') },
+  denies: (reply) => typeof reply['text'] === 'string' && reply['text'].startsWith('guard: '),
+};
+
 /** Commands whose verdicts the catalogue fixes (SPEC §4): harmless, asked (git.push), blocked. */
 export const HARMLESS = 'git status';
 export const ASKED = 'git push origin main';

@@ -109,6 +109,7 @@ export function replyStage(call: Call): Replier {
     if (replied) return { code: reply.exitCode };
     replied = true;
     io.out(reply.stdout);
+    if (reply.stderr !== undefined) io.err(reply.stderr);
     const error = [...known.problems, ...(entry.error === undefined ? [] : [entry.error])].join('; ');
     const line: LogEntry = {
       time: new Date().toISOString(),

@@ -80,7 +80,9 @@ const JSON_AGENTS = AGENT_IDS.filter((agent) => agent !== 'opencode');
 
 describe('a pinned hook file changed past guard is found by status (and doctor) and by the hook', () => {
   for (const agent of JSON_AGENTS)
-    for (const [name, change, kind] of TAMPERS)
+    for (const [name, change, kind] of TAMPERS) {
+      // Windsurf's entries carry no time limit (its documentation names none)
+      if (agent === 'windsurf' && name === "guard's time limit changed") continue;
       it(`${agent}: ${name}`, async () => {
         expect((await machine.guard('setup', agent)).code).toBe(0);
         expect(hookSees()).toEqual([]);
@@ -93,6 +95,7 @@ describe('a pinned hook file changed past guard is found by status (and doctor) 
         expect(statusSees()).toEqual([]);
         expect(hookSees()).toEqual([]);
       });
+    }
 });
 
 it('codex: a key Codex refuses at the top of hooks.json makes it skip the file, guard entries and all', async () => {

@@ -19,6 +19,7 @@ const AGENTS: readonly AgentId[] = [
   'gemini',
   'opencode',
   'qwen',
+  'windsurf',
 ];
 
 /** Answers as guard's runtime gives them: a block for a force push, no objection otherwise. */
@@ -43,6 +44,8 @@ const REPLIES: Record<AgentId, { readonly allow: string; readonly deny: string }
     allow: '',
     deny: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"guard: blocked."}}',
   },
+  // Windsurf reads the exit code alone (the stand-in exits 2 on its deny)
+  windsurf: { allow: '', deny: 'guard: blocked.' },
 };
 
 // A stand-in for guard's hook script; FAKE_MODE makes it misbehave the ways a real setup can.
@@ -55,7 +58,12 @@ const replies = ${JSON.stringify(REPLIES)};
 const mode = process.env.FAKE_MODE ?? 'good';
 if (mode === 'garbage') process.stdout.write('Welcome back!\\n');
 else if (mode === 'crash') { process.stderr.write('boom\\n'); process.exitCode = 1; }
-else if (mode === 'good') process.stdout.write(input.includes('push --force') ? replies[agent].deny : replies[agent].allow);
+else if (mode === 'good') {
+  const deny = input.includes('push --force');
+  process.stdout.write(deny ? replies[agent].deny : replies[agent].allow);
+  // Windsurf reads the exit code alone
+  if (deny && agent === 'windsurf') process.exitCode = 2;
+}
 `;
 
 let box: AgentHome;

@@ -62,6 +62,10 @@ const PATHS: Record<AgentId, { user: (b: AgentHome) => string; project: (b: Agen
     user: (b) => join(b.home, '.qwen', 'settings.json'),
     project: (b) => join(b.project, '.qwen', 'settings.json'),
   },
+  windsurf: {
+    user: (b) => join(b.home, '.codeium', 'windsurf', 'hooks.json'),
+    project: (b) => join(b.project, '.windsurf', 'hooks.json'),
+  },
 };
 
 /** A person's own config per agent, in a layout guard would never write (indent, order, no final newline). */
@@ -77,6 +81,8 @@ const USER_FILES: Record<EditedAgent, string> = {
   gemini:
     '// mine\n{\n\t"ui": { "theme": "GitHub" }, /* light */\n\t"hooks": { "SessionEnd": [{ "hooks": [{ "name": "bye", "type": "command", "command": "./bye.sh" }] }] }\n}\n',
   qwen: '{\n    "$version": 4, // mine\n    "hooks": { "Stop": [{ "hooks": [{ "type": "command", "command": "./done.sh" }] }] }\n}',
+  windsurf:
+    '{\n    "hooks": {\n        "post_cascade_response": [ { "command": "./notify.sh", "show_output": false } ]\n    }\n}',
 };
 
 /** A change the person makes to their own part of the file after setup. */
@@ -88,6 +94,7 @@ const EDITS: Record<EditedAgent, readonly [string, string]> = {
   'claude-code': ['./done.sh', './finished.sh'],
   gemini: ['./bye.sh', './ciao.sh'],
   qwen: ['./done.sh', './finished.sh'],
+  windsurf: ['./notify.sh', './ping.sh'],
 };
 
 const AGENTS = Object.keys(PATHS) as AgentId[];
@@ -253,7 +260,7 @@ describe.each(EDITED)('guard setup %s', (agent) => {
     const file = PATHS[agent].project(box);
     expect(result.stdout).toContain(`Created ${file}`);
     expect(result.stdout).toContain(
-      `This file applies only when ${adapter.displayName} works in this project${agent === 'antigravity' ? '' : ', and only once you trust this folder there'}.\n`,
+      `This file applies only when ${adapter.displayName} works in this project${agent === 'antigravity' || agent === 'windsurf' ? '' : ', and only once you trust this folder there'}.\n`,
     );
     expect(readIfThere(file)).toBe(adapter.install('', options()));
     expect(existsSync(PATHS[agent].user(box))).toBe(false);
@@ -549,6 +556,7 @@ describe('what setup tells the person to do next', () => {
     gemini: /\nNext: Start a new Gemini CLI session/,
     opencode: /\nNext: Start a new OpenCode session/,
     qwen: /\nNext: Start a new Qwen Code session/,
+    windsurf: /\nNext: Reload the Windsurf window/,
   };
   it.for(AGENTS)("%s gets its own next step and no other agent's", async (agent) => {
     const { stdout } = await box.guard('setup', agent);
@@ -824,7 +832,7 @@ describe('guard setup --all', () => {
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(readIfThere(PATHS['claude-code'].user(box))).toContain('hook claude-code');
     expect(readIfThere(PATHS.gemini.user(box))).toContain('hook gemini');
-    for (const agent of ['codex', 'cursor', 'antigravity', 'copilot'] as const)
+    for (const agent of ['codex', 'cursor', 'antigravity', 'copilot', 'windsurf'] as const)
       expect(existsSync(PATHS[agent].user(box)), agent).toBe(false);
     expect((await box.guard('setup', '--all')).stdout).toContain('Already set up');
   });

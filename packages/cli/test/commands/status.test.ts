@@ -53,6 +53,7 @@ describe('guard status --json', () => {
       'gemini',
       'opencode',
       'qwen',
+      'windsurf',
     ]);
     for (const agent of report.agents) {
       expect(agent.capabilities).toEqual(adapters[agent.agent].capabilities);

@@ -50,6 +50,10 @@ const PATHS: Record<AgentId, Record<ConfigLevel, (b: AgentHome) => string>> = {
     user: (b) => join(b.home, '.qwen', 'settings.json'),
     project: (b) => join(b.project, '.qwen', 'settings.json'),
   },
+  windsurf: {
+    user: (b) => join(b.home, '.codeium', 'windsurf', 'hooks.json'),
+    project: (b) => join(b.project, '.windsurf', 'hooks.json'),
+  },
 };
 const AGENTS = Object.keys(PATHS) as AgentId[];
 const LEVELS: readonly ConfigLevel[] = ['user', 'project'];
@@ -62,6 +66,7 @@ const NAMES: Record<AgentId, string> = {
   gemini: 'Gemini CLI',
   opencode: 'OpenCode',
   qwen: 'Qwen Code',
+  windsurf: 'Windsurf',
 };
 
 const write = (path: string, text: string): void => {

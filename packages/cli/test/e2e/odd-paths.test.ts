@@ -87,6 +87,7 @@ const MINE: Record<Exclude<AgentId, 'opencode'>, string> = {
     '{\n  "model": "opus",\n  "hooks": { "Stop": [ { "hooks": [ { "type": "command", "command": "echo fertig ✓" } ] } ] }\n}',
   gemini: '// meine Einstellungen ✓\n{ "ui": { "theme": "GitHub" } /* hell */ }\r\n',
   qwen: '{ "$version": 4, /* meine ✓ */ "model": { "name": "qwen3-coder-plus" } }',
+  windsurf: '{ "hooks": { "post_run_command": [ { "command": "echo fertig ✓" } ] } }\r\n',
 };
 
 const guard = (...args: string[]) =>

@@ -10,7 +10,7 @@ import { deadlinesFor } from '../../src/hook/reply.js';
 import type { LogEntry } from '../../src/state/decision-log.js';
 import { NOWHERE } from '../capture-io.js';
 import type { AgentCase } from '../hook-cases.js';
-import { AGENT_CASES, ASKED, BLOCKED, fixtureText, HARMLESS } from '../hook-cases.js';
+import { AGENT_CASES, ASKED, BLOCKED, fixtureText, HARMLESS, WINDSURF_CASE } from '../hook-cases.js';
 import { scaled } from '../../../../test/machine.js';
 
 /**
@@ -233,6 +233,54 @@ describe.concurrent('silence means checked', { timeout: scaled(60_000) }, () => 
   );
 });
 
+// Windsurf reads the exit code alone: 0 lets the step run, 2 stops it (its reason as plain text),
+// so the same paths are held to the code. An ask is a block that asks in the chat (no prompt).
+describe.concurrent('silence means checked: windsurf, by its exit code', { timeout: scaled(60_000) }, () => {
+  const WINDSURF_ROWS = PATHS.map((path) => ({ path, label: `windsurf: ${path.name}` }));
+  const stops = (result: Result): boolean =>
+    result.code === 2 && WINDSURF_CASE.denies({ text: result.stdout }) && result.stdout.endsWith('\n');
+
+  it.for(WINDSURF_ROWS)('$label: a never-list step is never let through', async ({ path }, { expect }) => {
+    const result = await call(WINDSURF_CASE, path, BLOCKED);
+    expect(stops(result)).toBe(true);
+    if (path.readable) expect(result.line).toMatchObject({ decision: 'block' });
+    else expect(result.line.decision).toBe('ask');
+    if (path.says !== undefined) expect(result.stdout).toMatch(path.says);
+  });
+
+  it.for(WINDSURF_ROWS)('$label: an asked step is stopped and asked in the chat', async ({ path }, { expect }) => {
+    const result = await call(WINDSURF_CASE, path, ASKED);
+    expect(stops(result)).toBe(true);
+    expect(result.line.decision).toBe('ask');
+    if (path.checked) expect(result.stdout).toMatch(/ask them in the chat to approve it \(approval code \w+\)/);
+  });
+
+  it.for(WINDSURF_ROWS)('$label: a harmless step goes ahead only when it was checked', async ({ path }, { expect }) => {
+    const result = await call(WINDSURF_CASE, path, HARMLESS);
+    if (path.checked) {
+      expect(result).toMatchObject({ code: 0, stdout: '' });
+      expect(result.line).toMatchObject({ decision: 'allow', how: 'rules' });
+    } else {
+      expect(stops(result)).toBe(true);
+      expect(result.line).toMatchObject({ decision: 'ask', how: expect.stringMatching(/^(failure|deadline)$/) });
+    }
+  });
+
+  const UNCHECKED = WINDSURF_ROWS.filter((row) => !row.path.checked);
+  it.for(UNCHECKED)('$label, fail-closed: a harmless step is blocked', async ({ path }, { expect }) => {
+    const result = await call(WINDSURF_CASE, path, HARMLESS, 'failClosed: true\n');
+    expect(stops(result)).toBe(true);
+    expect(result.stdout).toMatch(/fail-closed is on/);
+    expect(result.line.decision).toBe('block');
+  });
+
+  it.for(UNCHECKED)('$label, guard off: a never-list step goes ahead', async ({ path }, { expect }) => {
+    const result = await call(WINDSURF_CASE, path, BLOCKED, 'enabled: false\n');
+    expect(result).toMatchObject({ code: 0, stdout: '' });
+    expect(result.line.how).toBe('off');
+  });
+});
+
 describe.concurrent('HOME inside the temp folder (a container, a CI runner): home is still home', () => {
   // a home with a key folder and a work folder in it: deleting what is not there loses nothing
   const home = mkdtempSync(join(tmpdir(), 'guard-runner-home-'));
@@ -268,8 +316,9 @@ describe("every agent's deadline is its own hook timeout less the margin", () =>
     gemini: 7_000,
     opencode: 21_000,
     qwen: 7_000,
+    windsurf: 21_000,
   };
-  it.for(AGENT_CASES)('$agent', async ({ agent, args }) => {
+  it.for([...AGENT_CASES, WINDSURF_CASE])('$agent', async ({ agent, args }) => {
     const seconds = AGENTS[agent].files.hookTimeout;
     expect(deadlinesFor(seconds, {}).step).toBe(EXPECTED[agent]);
     expect(EXPECTED[agent]).toBeLessThan(seconds * 1000);
