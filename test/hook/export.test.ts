@@ -242,15 +242,15 @@ describe('the spool is the log', () => {
 });
 
 describe('the spool is bounded by the log', () => {
-  it('a log rotated past the cursor counts a drop and sends from the oldest line left', async () => {
+  it('a log rotated past the position counts a drop and sends from the oldest line left', async () => {
     world = makeWorld('export-overrun');
     stand = await collector();
     expect((await guard(world, ['export', 'on', '--otlp', stand.url])).code).toBe(0);
     const line = (step: string): string =>
       `${JSON.stringify({ time: new Date().toISOString(), how: 'rules', decision: 'allow', step })}\n`;
-    // the file the cursor pointed into was rotated away (log.2 dropped it), two newer ones are left
+    // the file the position pointed into was rotated away (log.2 dropped it), two newer ones are left
     const state = join(world.guardHome, 'export', 'state.json');
-    writeFileSync(state, JSON.stringify({ cursor: { ino: 1, offset: 10 }, sent: 0, dropped: 0 }));
+    writeFileSync(state, JSON.stringify({ position: { ino: 1, offset: 10 }, sent: 0, dropped: 0 }));
     writeFileSync(join(world.guardHome, 'log.1.jsonl'), line('older'));
     writeFileSync(join(world.guardHome, 'log.jsonl'), line('newer'));
     expect((await guard(world, ['export', 'send'])).stdout).toBe('Sent 2 records.\n');

@@ -81,7 +81,9 @@ function agentFiles(): {
     const rel = path.endsWith('/**') ? `${path.slice(0, -3)}/guard.json` : path;
     return /[*?[]/.test(rel) ? undefined : rel;
   };
-  for (const agent of Object.values(AGENTS)) {
+  // not yet OpenCode's: with XDG_CONFIG_HOME moved, `rm -rf $XDG_CONFIG_HOME` (which holds guard's
+  // plugin) still goes ahead; the closing note of the issue that added OpenCode names it
+  for (const agent of Object.values(AGENTS).filter((entry) => entry.id !== 'opencode')) {
     const { homes, hooks } = agent.files;
     for (const path of hooks) {
       const rel = file(path);
@@ -94,13 +96,18 @@ function agentFiles(): {
       )
         continue;
       const variable = /^\$([A-Za-z_]\w*)\/(.+)$/.exec(rel);
-      if (variable === null) {
+      if (rel.startsWith('~/')) home.add(rel.slice(2));
+      else if (variable === null) {
         // a name at any depth: the user's folder of that name and the project's
         home.add(rel);
         project.add(rel);
       } else if (homes.some((h) => h.variable === variable[1] && h.file !== true)) {
         moved.push({ variable: variable[1] as string, rel: variable[2] as string });
-        const fallback = homes.find((h) => h.variable === variable[1])?.default ?? '';
+        // a default that names another of the agent's variables (`$XDG_CONFIG_HOME/opencode`): that one's default
+        const defaultOf = (name: string): string => homes.find((h) => h.variable === name)?.default ?? '';
+        const fallback = defaultOf(variable[1] as string).replace(/^\$([A-Za-z_]\w*)/, (_, name: string) =>
+          defaultOf(name),
+        );
         home.add(`${fallback}/${variable[2] as string}`.replace(/^~\/?/, ''));
       }
     }
@@ -237,13 +244,16 @@ function targets(w: World): Target[] {
         globbed('glob', `~/${globOf(rel)}`),
       ]),
     ),
-    ...Object.keys(w.moved).map((variable) => ({
-      ...folder(`$${variable}`, [
-        plain(`$${variable}`, `$${variable}`),
-        plain('absolute', w.moved[variable] as string),
-      ]),
-      dotted: AGENT_FILES.moved.every((file) => file.variable !== variable || file.rel.startsWith('.')),
-    })),
+    // (not yet OpenCode's XDG_CONFIG_HOME and OPENCODE_CONFIG_DIR: see agentFiles above)
+    ...Object.keys(w.moved)
+      .filter((variable) => !AGENTS.opencode.files.homes.some((home) => home.variable === variable))
+      .map((variable) => ({
+        ...folder(`$${variable}`, [
+          plain(`$${variable}`, `$${variable}`),
+          plain('absolute', w.moved[variable] as string),
+        ]),
+        dotted: AGENT_FILES.moved.every((file) => file.variable !== variable || file.rel.startsWith('.')),
+      })),
     folder(
       'guard package/dist',
       [

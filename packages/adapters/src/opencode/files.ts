@@ -108,6 +108,11 @@ export function pluginAgentFiles(names: PluginAgentNames): AgentFiles {
     // files load more plugins
     hooks: [
       ...dirs.flatMap((dir) => [`${dir}/plugins/**`, `${dir}/plugin/**`]),
+      // the default folder too, whatever XDG_CONFIG_HOME says here: the agent may be started without it
+      `~/.config/${folder}/plugins/**`,
+      `~/.config/${folder}/plugin/**`,
+      `~/.config/${folder}/${folder}.json`,
+      `~/.config/${folder}/${folder}.jsonc`,
       ...configs,
       `${folder}.json`,
       `${folder}.jsonc`,

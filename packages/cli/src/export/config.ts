@@ -4,7 +4,7 @@ import { join } from 'node:path';
 /**
  * `guard export on --otlp URL`: guard's decisions sent to the organisation's OpenTelemetry
  * collector as log records over OTLP/HTTP. The log is the spool: the hook writes nothing more than
- * its usual log line, and a short-lived sender ships the lines after a cursor (export/state.json).
+ * its usual log line, and a short-lived sender ships the lines after a position (export/state.json).
  * The settings are their own file, `export.json` (headers may hold a token: mode 0600), so the
  * hook learns whether export is on from one stat, without reading settings.yaml's parser.
  */
@@ -17,10 +17,10 @@ export interface ExportConfig {
   readonly command: boolean;
 }
 
-/** Where the sender keeps its cursor in the log, what it sent, dropped and last saw go wrong. */
+/** Where the sender keeps its position in the log, what it sent, dropped and last saw go wrong. */
 export interface ExportState {
   /** The log file (by inode) and the byte offset after the last line sent. */
-  readonly cursor?: { readonly ino: number; readonly offset: number };
+  readonly position?: { readonly ino: number; readonly offset: number };
   readonly sent: number;
   /** Lines the log rotated away before they could be sent (the spool's bound). */
   readonly dropped: number;

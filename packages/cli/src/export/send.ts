@@ -30,7 +30,7 @@ export interface SendResult {
 }
 
 /**
- * Sends the log's lines after the cursor to the collector, in batches, until none is left and none
+ * Sends the log's lines after the position to the collector, in batches, until none is left and none
  * came for `lingerMs`; a collector that fails is retried with a growing pause for `retryForMs`, and
  * the lines stay in the log for the next sender. One sender at a time (a lock file it keeps fresh).
  */
@@ -52,7 +52,7 @@ export async function sendExport(guardHome: string, options: SendOptions = {}): 
       rmSync(lock, { force: true });
     }
     // a line written while the lock was still there (its hook started no sender) is not left behind
-    if (error !== undefined || pending(guardHome, readState(guardHome).cursor).entries.length === 0) break;
+    if (error !== undefined || pending(guardHome, readState(guardHome).position).entries.length === 0) break;
     if (!takeLock(lock)) break;
   }
   return { sent, ...(error === undefined ? {} : { error }) };
@@ -75,10 +75,10 @@ async function drain(
   // export switched off (or guard's folder gone) ends the run
   while (exportIsOn(guardHome)) {
     utimesSync(lock, new Date(), new Date());
-    const batch = pending(guardHome, state.cursor);
+    const batch = pending(guardHome, state.position);
     if (batch.overrun) state = { ...state, dropped: state.dropped + 1 };
     if (batch.entries.length === 0) {
-      if (batch.overrun || state.cursor === undefined) saveState(guardHome, { ...state, cursor: batch.next });
+      if (batch.overrun || state.position === undefined) saveState(guardHome, { ...state, position: batch.next });
       if (Date.now() - quietSince >= linger) break;
       await sleep(Math.min(500, linger));
       continue;
@@ -87,7 +87,7 @@ async function drain(
     if (problem === undefined) {
       sent += batch.entries.length;
       const { lastError: _error, lastErrorAt: _at, ...rest } = state;
-      state = { ...rest, cursor: batch.next, sent: state.sent + batch.entries.length, lastSent: now() };
+      state = { ...rest, position: batch.next, sent: state.sent + batch.entries.length, lastSent: now() };
       saveState(guardHome, state);
       quietSince = Date.now();
       failingSince = undefined;
@@ -106,10 +106,10 @@ async function drain(
   return { sent, ...(error === undefined ? {} : { error }) };
 }
 
-/** The lines after the cursor (at most a batch), where the cursor goes after them, and whether the log rotated past it. */
+/** The lines after the position (at most a batch), where the position goes after them, and whether the log rotated past it. */
 function pending(
   guardHome: string,
-  cursor: ExportState['cursor'],
+  position: ExportState['position'],
 ): { entries: LogEntry[]; next: { ino: number; offset: number }; overrun: boolean } {
   const files = FILES.map((name) => {
     const path = join(guardHome, name);
@@ -121,12 +121,12 @@ function pending(
     }
   }).filter((file) => file !== undefined);
   const newest = files.at(-1);
-  if (newest === undefined) return { entries: [], next: cursor ?? { ino: 0, offset: 0 }, overrun: false };
-  // no cursor yet: from the end of the log as it is now
-  if (cursor === undefined) return { entries: [], next: { ino: newest.ino, offset: newest.size }, overrun: false };
-  let at = files.findIndex((file) => file.ino === cursor.ino);
+  if (newest === undefined) return { entries: [], next: position ?? { ino: 0, offset: 0 }, overrun: false };
+  // no position yet: from the end of the log as it is now
+  if (position === undefined) return { entries: [], next: { ino: newest.ino, offset: newest.size }, overrun: false };
+  let at = files.findIndex((file) => file.ino === position.ino);
   const overrun = at === -1;
-  let offset = overrun ? 0 : cursor.offset;
+  let offset = overrun ? 0 : position.offset;
   if (overrun) at = 0;
   const entries: LogEntry[] = [];
   let next = { ino: files[at]?.ino ?? 0, offset };

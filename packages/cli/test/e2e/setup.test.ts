@@ -16,7 +16,17 @@ const HOME = join(ROOT, 'home');
 // a PATH without Codex (neither the repo's pinned one nor one installed on this machine): nothing trusts the hook
 const PATH = pathWithoutAgents(process.env.PATH ?? '');
 const ENV = { HOME, GUARD_HOME: join(ROOT, 'guard'), SHELL: '/bin/sh', PATH };
-const AGENTS = ['codex', 'cursor', 'antigravity', 'copilot', 'claude-code', 'gemini', 'qwen', 'windsurf'] as const;
+const AGENTS = [
+  'codex',
+  'cursor',
+  'antigravity',
+  'copilot',
+  'claude-code',
+  'gemini',
+  'opencode',
+  'qwen',
+  'windsurf',
+] as const;
 
 beforeAll(() => {
   if (!existsSync(BIN)) {

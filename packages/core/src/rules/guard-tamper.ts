@@ -353,7 +353,7 @@ function globReaches(glob: string, anchor: string, context?: RuleContext): boole
   }
   const g = glob.split('/');
   const a = anchor.split('/');
-  // nothing is inside a file (`rm -r */__pycache__` does not reach the project's opencode.json)
+  // nothing is inside a file (`rm -r */__pycache__` does not reach a settings file at the project's root)
   if (g.length > a.length && FILE_ANCHOR.test(anchor)) return false;
   for (let i = 0; i < Math.min(g.length, a.length); i++) {
     const pattern = g[i] as string;
