@@ -324,8 +324,9 @@ describe.concurrent('a call the checker cannot answer runs in-process, with exac
     expect(log).toHaveLength(1);
     const line = JSON.parse(log[0] ?? '') as { how: string; ms: number };
     expect(line.how).toMatch(/^(deadline|rules)$/);
-    // counted from the client's start, past the checker's 2 s
-    expect(line.ms).toBeGreaterThanOrEqual(2_000);
+    // it waited for the checker's 2 s, not its own 300 ms: the log's time starts once the hook's
+    // clock does, which a loaded machine starts some way into that wait (1,529 ms seen in CI)
+    expect(line.ms).toBeGreaterThanOrEqual(1_000);
   });
 
   it('GUARD_RESIDENT=off: a running checker is not used', async () => {
