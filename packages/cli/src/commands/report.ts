@@ -1,4 +1,13 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { evaluate, type Evaluation, type ShellStep } from '@guard/core';
+import { GuardError } from '../errors.js';
+import { writeFileAtomic } from '../fsx.js';
 import type { Io } from '../io.js';
+import type { HtmlDay, HtmlFinding, HtmlReport } from '../report/html.js';
+import { renderHtml } from '../report/html.js';
+import { stepEnvironment } from '../world/environment.js';
+import { createProbe } from '../world/probe.js';
 import type { LogEntry } from '../state/decision-log.js';
 import { readLog } from '../state/decision-log.js';
 import { guardHomeFrom, readSettings } from '../state/settings.js';
@@ -8,6 +17,8 @@ import { loadChat } from '../state/chats.js';
 export interface ReportOptions {
   readonly json: boolean;
   readonly chat?: string;
+  /** Write the report as one HTML page to this file (relative to the cwd) instead of printing it. */
+  readonly html?: string;
 }
 
 /** One step in a report: what it was and which rules flagged it. */
@@ -161,6 +172,12 @@ export async function report(options: ReportOptions, io: Io): Promise<void> {
       return undefined;
     }
   });
+  if (options.html !== undefined) {
+    const path = resolve(io.cwd(), options.html);
+    writePage(path, renderHtml(htmlFromLog(entries, spansBy(io, guardHome), new Date().toISOString())));
+    io.out(`Wrote the report to ${path}\n`);
+    return;
+  }
   if (options.json) {
     io.out(`${JSON.stringify({ chats: reports }, null, 2)}\n`);
     return;
@@ -215,4 +232,108 @@ function renderReport(chat: ChatReport): string {
     for (const skipped of chat.startScan.unchecked) lines.push(`    not checked: ${skipped}`);
   }
   return `${lines.join('\n')}\n\n`;
+}
+
+/**
+ * The log as the HTML page's data: every judged step counted per day and agent by what came of it
+ * (went ahead, asked, blocked: an ask nobody could answer was a block), and each block and ask as
+ * a finding, the part of the step each of its rules found marked (`spansOf`).
+ */
+export function htmlFromLog(
+  entries: readonly LogEntry[],
+  spansOf: (entry: LogEntry) => HtmlFinding['spans'],
+  generated: string,
+): HtmlReport {
+  const days = new Map<string, { day: string; agent: string; allow: number; ask: number; block: number }>();
+  const findings: HtmlFinding[] = [];
+  let checked = 0;
+  for (const entry of entries) {
+    if (entry.decision === undefined || !entry.agent) continue;
+    checked++;
+    const outcome = outcomeOf(entry);
+    const key = `${entry.time.slice(0, 10)}\u0000${entry.agent}`;
+    const day = days.get(key) ?? { day: entry.time.slice(0, 10), agent: entry.agent, allow: 0, ask: 0, block: 0 };
+    day[outcome]++;
+    days.set(key, day);
+    if (outcome === 'allow') continue;
+    const spans = spansOf(entry);
+    findings.push({
+      time: entry.time,
+      agent: entry.agent,
+      chat: entry.chat ?? '',
+      decision: outcome,
+      rules: entry.rules ?? [],
+      reason: entry.reason ?? '',
+      text: entry.step ?? entry.tool ?? '',
+      ...(spans === undefined || spans.length === 0 ? {} : { spans }),
+    });
+  }
+  const perDay: HtmlDay[] = [...days.values()];
+  return { title: 'What guard did', generated, source: 'log', checked, perDay, findings };
+}
+
+/** What came of a judged step for the person: as `buildReports` sorts it. */
+function outcomeOf(entry: LogEntry): 'allow' | 'ask' | 'block' {
+  if (entry.how === 'memory' || entry.how === 'project' || entry.how === 'mode') return 'allow';
+  if (entry.how === 'away-undone' || entry.decision === 'block' || entry.answer === 'block') return 'block';
+  return entry.decision === 'ask' ? 'ask' : 'allow';
+}
+
+/**
+ * The spans of a logged shell step's findings, found again the way `guard explain` finds them: the
+ * engine run on the logged (redacted, bounded) text, keeping the findings of the rules the log
+ * names. Other steps, and a text the engine now reads differently, get none.
+ */
+function spansBy(io: Io, guardHome: string): (entry: LogEntry) => HtmlFinding['spans'] {
+  const home = io.home();
+  const env = { ...stepEnvironment({ env: io.env, home, tmp: io.tmp(), guardHome }), probe: createProbe() };
+  const cwd = io.cwd();
+  const seen = new Map<string, Evaluation | undefined>();
+  return (entry) => {
+    const command = entry.step;
+    if (entry.kind !== 'shell' || command === undefined || command === '') return undefined;
+    if (!seen.has(command)) {
+      const step: ShellStep = {
+        kind: 'shell',
+        agent: 'report',
+        toolName: 'report',
+        chatId: '',
+        cwd,
+        projectRoot: cwd,
+        command,
+      };
+      try {
+        seen.set(command, evaluate(step, env));
+      } catch {
+        seen.set(command, undefined);
+      }
+    }
+    const evaluation = seen.get(command);
+    if (evaluation === undefined || evaluation.text !== command) return undefined;
+    const rules = new Set(entry.rules ?? []);
+    return evaluation.findings
+      .filter((finding) => rules.has(finding.ruleId))
+      .map(({ span: [start, end] }) => ({ start, end }));
+  };
+}
+
+/** Writes the page in one piece; a folder, pipe or device at the path is left alone. */
+function writePage(path: string, html: string): void {
+  let isFile = true;
+  try {
+    isFile = statSync(path).isFile();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new GuardError(`Cannot write the report to ${path}: ${(error as Error).message}`);
+  }
+  if (!isFile)
+    throw new GuardError(
+      `${path} is not a regular file; guard writes the report only to a new or regular file.`,
+      'Name a file, such as report.html.',
+    );
+  try {
+    writeFileAtomic(path, html);
+  } catch (error) {
+    throw new GuardError(`Cannot write the report to ${path}: ${(error as Error).message}`);
+  }
 }
