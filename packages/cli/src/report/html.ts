@@ -158,9 +158,10 @@ function overTimePerRule(findings: readonly HtmlFinding[]): Section | undefined 
   const table = tableOf(
     'Blocks and asks per day, per rule',
     ['Day', 'Rule', 'Steps'],
-    days.flatMap((day, i) =>
-      series.flatMap((s, j) => ((values[i]?.[j] ?? 0) > 0 ? [[day, s.label, values[i]?.[j] ?? 0]] : [])),
-    ),
+    // every rule by name, those the chart puts under "other rules" too
+    countBy(findings.flatMap((f) => f.rules.map((rule) => `${dayOf(f.time)}\u0000${rule}`)))
+      .sort(([a], [b]) => compare(a, b))
+      .map(([key, count]) => [...key.split('\u0000'), count]),
   );
   return sectionOf(
     'per-rule',
@@ -575,8 +576,8 @@ figure{margin:1rem 0}svg.chart{max-width:100%;height:auto;display:block}
 table{border-collapse:collapse;margin:.5rem 0;font-size:.9rem}caption{text-align:left;font-weight:600;padding:.25rem 0}
 th,td{border:1px solid var(--line);padding:.25rem .5rem;text-align:left;vertical-align:top}td.n{text-align:right;font-variant-numeric:tabular-nums}
 code,pre{font-family:ui-monospace,"SFMono-Regular",Menlo,Consolas,monospace;font-size:.9rem}
-.timeline{list-style:none;padding:0;margin:0;border-left:3px solid var(--line)}
-.step{margin:0 0 1rem;padding:.25rem 0 .25rem 1rem}.step.block{border-left:3px solid var(--block);margin-left:-3px}.step.ask{border-left:3px solid var(--ask);margin-left:-3px}
+.timeline{list-style:none;padding:0;margin:0}
+.step{margin:0;padding:.25rem 0 1rem 1rem;border-left:3px solid var(--line)}.step.block{border-left-color:var(--block)}.step.ask{border-left-color:var(--ask)}
 .step p{margin:.25rem 0}
 .badge{display:inline-block;border-radius:4px;padding:0 .4rem;font-weight:600;font-size:.85rem;border:2px solid}
 .badge.block{border-color:var(--block)}.badge.ask{border-color:var(--ask)}

@@ -198,6 +198,19 @@ describe('renderHtml', () => {
     expect(html).not.toMatch(absent);
   });
 
+  it('colours seven rules over time and puts the rest under "other rules", while its table names every rule', () => {
+    const rules = ['r.1', 'r.2', 'r.3', 'r.4', 'r.5', 'r.6', 'r.7', 'r.8', 'r.9'];
+    const html = renderHtml(report({ findings: rules.map((rule) => finding({ rules: [rule] })) }));
+    const section = /<section id="per-rule"[\s\S]*?<\/section>/.exec(html)?.[0] ?? '';
+    const legend = /<ul class="legend">[\s\S]*?<\/ul>/.exec(section)?.[0] ?? '';
+    for (const rule of rules.slice(0, 7)) expect(legend).toContain(` ${rule}</li>`);
+    expect(legend).toContain(' other rules</li>');
+    expect(legend).not.toContain('r.8');
+    const table = /<table>[\s\S]*?<\/table>/.exec(section)?.[0] ?? '';
+    for (const rule of rules) expect(table).toContain(`<td>${rule}</td>`);
+    expect(table).not.toContain('other rules');
+  });
+
   it("keeps a chat's steps in time order, whatever order they came in", () => {
     const html = renderHtml(
       report({
