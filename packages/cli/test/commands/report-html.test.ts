@@ -18,21 +18,27 @@ function withHome(): { io: Io; out: () => string; guardHome: string; dir: string
 
 const at = (day: number, n = 0): string => new Date(Date.UTC(2026, 10, 20 + day, 12, 0, n)).toISOString();
 
-const entry = (over: Partial<LogEntry>): LogEntry => ({
-  time: at(0),
-  how: 'rules',
-  agent: 'codex',
-  chat: 'c1',
-  tool: 'Bash',
-  kind: 'shell',
-  decision: 'allow',
-  rules: [],
-  step: 'npm test',
-  ...over,
-});
+/** A field set to undefined is left out (a line without it). */
+type Over = { readonly [K in keyof LogEntry]?: LogEntry[K] | undefined };
+
+const entry = (over: Over): LogEntry =>
+  Object.fromEntries(
+    Object.entries({
+      time: at(0),
+      how: 'rules',
+      agent: 'codex',
+      chat: 'c1',
+      tool: 'Bash',
+      kind: 'shell',
+      decision: 'allow',
+      rules: [],
+      step: 'npm test',
+      ...over,
+    }).filter(([, value]) => value !== undefined),
+  ) as unknown as LogEntry;
 
 describe('htmlFromLog', () => {
-  it.each<[string, Partial<LogEntry>, 'allow' | 'ask' | 'block' | 'not counted']>([
+  it.each<[string, Over, 'allow' | 'ask' | 'block' | 'not counted']>([
     ['the rules let it go ahead', {}, 'allow'],
     ['the rules blocked it', { decision: 'block', rules: ['fs.delete'] }, 'block'],
     ['the rules asked', { decision: 'ask', rules: ['git.push'] }, 'ask'],
