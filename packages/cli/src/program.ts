@@ -405,6 +405,8 @@ Examples:
   guard explain -- 'git push --force origin main'
                                  what guard would say about a command, and why
   guard log -n 20                the last 20 decisions
+  guard report --html report.html
+                                 what guard did, as a page with charts to open in a browser or send
   guard uninstall --all          take guard out of every agent (before \`npm rm -g agent-step-guard\`)
 
 More: \`guard <command> --help\`, \`guard rules\` for every rule, and the README.md in guard's package folder
