@@ -462,7 +462,9 @@ function byChat(findings: readonly HtmlFinding[]): Chat[] {
   const chats = new Map<string, HtmlFinding[]>();
   for (const finding of findings) {
     const key = `${finding.agent}\u0000${finding.chat}`;
-    chats.set(key, [...(chats.get(key) ?? []), finding]);
+    const list = chats.get(key);
+    if (list === undefined) chats.set(key, [finding]);
+    else list.push(finding);
   }
   return [...chats.values()].map((list) => ({
     agent: list[0]?.agent ?? '',
@@ -509,10 +511,12 @@ export function marked(text: string, spans: readonly { start: number; end: numbe
  * and bidi-override characters shown as `?` (they would reorder what a person sees).
  */
 export function esc(text: string): string {
-  return text
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '?')
-    .replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
+  return UNSAFE.test(text) ? text.replace(UNSAFE_ALL, (c) => ENTITIES[c] ?? '?') : text;
 }
+
+const UNSAFE_CLASS = '[&<>"\'\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]';
+const UNSAFE = new RegExp(UNSAFE_CLASS);
+const UNSAFE_ALL = new RegExp(UNSAFE_CLASS, 'g');
 
 const ENTITIES: Readonly<Record<string, string>> = {
   '&': '&amp;',
