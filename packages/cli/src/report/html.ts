@@ -91,7 +91,7 @@ ${report.skipped && report.skipped.length > 0 ? `<div><dt>Transcripts skipped</d
 </section>
 ${sections.map((section) => section.html).join('\n')}
 </main>
-<footer><p>Made by guard. Times are in UTC. Secrets found in the steps were replaced by [REDACTED] before this page was made.</p></footer>
+<footer><p>Made by guard. Times are in UTC. Values in the steps that look like keys, tokens or passwords were replaced by <code>[redacted:…]</code> before this page was made.</p></footer>
 </body>
 </html>
 `;
@@ -105,9 +105,9 @@ function overTimePerAgent(perDay: readonly HtmlDay[]): Section | undefined {
   const agents = [...new Set(perDay.map((d) => d.agent))].sort(compare);
   const days = dayRange(perDay.map((d) => d.day));
   const series: Series[] = [
-    { key: 'allow', label: 'let go ahead', className: 's-allow' },
-    { key: 'ask', label: 'asked', className: 's-ask' },
-    { key: 'block', label: 'blocked', className: 's-block' },
+    { label: 'let go ahead', className: 's-allow' },
+    { label: 'asked', className: 's-ask' },
+    { label: 'blocked', className: 's-block' },
   ];
   // one scale for every agent, so their bars compare
   const highest = Math.max(1, ...perDay.map((d) => d.allow + d.ask + d.block));
@@ -142,8 +142,8 @@ function overTimePerRule(findings: readonly HtmlFinding[]): Section | undefined 
   const top = counts.slice(0, PALETTE).map(([rule]) => rule);
   const other = counts.length > top.length;
   const series: Series[] = [
-    ...top.map((rule, i) => ({ key: rule, label: rule, className: `s-${i}` })),
-    ...(other ? [{ key: '', label: 'other rules', className: 's-other' }] : []),
+    ...top.map((rule, i) => ({ label: rule, className: `s-${i}` })),
+    ...(other ? [{ label: 'other rules', className: 's-other' }] : []),
   ];
   const days = dayRange(findings.map((f) => dayOf(f.time)));
   const index = new Map(days.map((day, i) => [day, i]));
@@ -181,10 +181,6 @@ function topRules(findings: readonly HtmlFinding[]): Section | undefined {
       rules.set(rule, entry);
     }
   const rows = [...rules].sort(([a, x], [b, y]) => y.block + y.ask - (x.block + x.ask) || compare(a, b)).slice(0, TOP);
-  const series: Series[] = [
-    { key: 'block', label: 'blocked', className: 's-block' },
-    { key: 'ask', label: 'asked', className: 's-ask' },
-  ];
   const table = tableOf(
     'Rules that flagged the most steps',
     ['Rule', 'Blocked', 'Asked', 'An example of its reason'],
@@ -197,10 +193,10 @@ function topRules(findings: readonly HtmlFinding[]): Section | undefined {
 ${figure(
   horizontalBars(
     rows.map(([rule, { block, ask }]) => [rule, [block, ask]]),
-    series,
+    BLOCK_ASK,
     'Rules that flagged the most steps',
   ),
-  series,
+  BLOCK_ASK,
   table,
 )}`,
   );
@@ -222,10 +218,6 @@ function topProjects(findings: readonly HtmlFinding[], source: HtmlReport['sourc
     counts.set(finding.project ?? '', entry);
   }
   const rows = [...counts].sort(([a, x], [b, y]) => y[0] + y[1] - (x[0] + x[1]) || compare(a, b)).slice(0, TOP);
-  const series: Series[] = [
-    { key: 'block', label: 'blocked', className: 's-block' },
-    { key: 'ask', label: 'asked', className: 's-ask' },
-  ];
   const table = tableOf(
     'Projects with the most blocks and asks',
     ['Project', 'Blocked', 'Asked'],
@@ -235,7 +227,7 @@ function topProjects(findings: readonly HtmlFinding[], source: HtmlReport['sourc
     'top-projects',
     'Top projects',
     `<p>The folders the flagged steps ran in.</p>
-${figure(horizontalBars(rows, series, 'Projects with the most blocks and asks'), series, table)}`,
+${figure(horizontalBars(rows, BLOCK_ASK, 'Projects with the most blocks and asks'), BLOCK_ASK, table)}`,
   );
 }
 
@@ -294,10 +286,15 @@ ${tableOf(
 // charts: inline SVG, coloured by class (the style sheet holds the light and dark colours)
 
 interface Series {
-  readonly key: string;
   readonly label: string;
   readonly className: string;
 }
+
+/** The bars of the top lists: a row's blocks, then its asks. */
+const BLOCK_ASK: readonly Series[] = [
+  { label: 'blocked', className: 's-block' },
+  { label: 'asked', className: 's-ask' },
+];
 
 /** How many rules get a colour of their own in the chart over time; the rest are "other rules". */
 const PALETTE = 7;
