@@ -282,38 +282,48 @@ function outcomeOf(entry: LogEntry): 'allow' | 'ask' | 'block' {
 /**
  * The spans of a logged shell step's findings, found again the way `guard explain` finds them: the
  * engine run on the logged (redacted, bounded) text, keeping the findings of the rules the log
- * names. Other steps, and a text the engine now reads differently, get none.
+ * names. First without looking at the disk, which is as it is now and not as it was (a folder
+ * `rm -rf` found then may be gone, and with it the finding), then, for a rule still missing, with
+ * the probe `guard explain` uses. Other steps, and a text the engine now reads differently, get none.
  */
 function spansBy(io: Io, guardHome: string): (entry: LogEntry) => HtmlFinding['spans'] {
   const home = io.home();
-  const env = { ...stepEnvironment({ env: io.env, home, tmp: io.tmp(), guardHome }), probe: createProbe() };
+  const env = stepEnvironment({ env: io.env, home, tmp: io.tmp(), guardHome });
+  const probed = { ...env, probe: createProbe() };
   const cwd = io.cwd();
-  const seen = new Map<string, Evaluation | undefined>();
+  const seen = new Map<string, (Evaluation | undefined)[]>();
+  const judge = (command: string, options: typeof env): Evaluation | undefined => {
+    const step: ShellStep = {
+      kind: 'shell',
+      agent: 'report',
+      toolName: 'report',
+      chatId: '',
+      cwd,
+      projectRoot: cwd,
+      command,
+    };
+    try {
+      const evaluation = evaluate(step, options);
+      return evaluation.text === command ? evaluation : undefined;
+    } catch {
+      return undefined;
+    }
+  };
   return (entry) => {
     const command = entry.step;
     if (entry.kind !== 'shell' || command === undefined || command === '') return undefined;
-    if (!seen.has(command)) {
-      const step: ShellStep = {
-        kind: 'shell',
-        agent: 'report',
-        toolName: 'report',
-        chatId: '',
-        cwd,
-        projectRoot: cwd,
-        command,
-      };
-      try {
-        seen.set(command, evaluate(step, env));
-      } catch {
-        seen.set(command, undefined);
-      }
+    const missing = new Set(entry.rules ?? []);
+    const spans: { start: number; end: number }[] = [];
+    let tries = seen.get(command);
+    if (tries === undefined) seen.set(command, (tries = []));
+    for (const [i, options] of [env, probed].entries()) {
+      if (missing.size === 0) break;
+      if (tries.length <= i) tries.push(judge(command, options));
+      const found = (tries[i]?.findings ?? []).filter((finding) => missing.has(finding.ruleId));
+      for (const { span } of found) spans.push({ start: span[0], end: span[1] });
+      for (const { ruleId } of found) missing.delete(ruleId);
     }
-    const evaluation = seen.get(command);
-    if (evaluation === undefined || evaluation.text !== command) return undefined;
-    const rules = new Set(entry.rules ?? []);
-    return evaluation.findings
-      .filter((finding) => rules.has(finding.ruleId))
-      .map(({ span: [start, end] }) => ({ start, end }));
+    return spans;
   };
 }
 

@@ -126,6 +126,8 @@ describe('guard report --html', () => {
       }),
     );
     appendLog(guardHome, entry({ time: at(0, 4), decision: 'ask', rules: ['pkg.publish'], step: 'echo hello' }));
+    // the folder it deleted then is gone now: the engine, looking at the disk, would let it go
+    appendLog(guardHome, entry({ time: at(0, 5), decision: 'ask', rules: ['fs.delete'], step: 'rm -rf ~/gone-since' }));
     await report({ json: false, html: 'out/report.html' }, io);
     const path = join(dir, 'out', 'report.html');
     expect(out()).toBe(`Wrote the report to ${path}\n`);
@@ -136,7 +138,8 @@ describe('guard report --html', () => {
     );
     expect(html).toContain('<pre class="cmd"><code>/etc/hosts</code></pre>');
     expect(html).toContain('<pre class="cmd"><code>echo hello</code></pre>');
-    expect(html).toMatch(/<dt>Steps checked<\/dt><dd>4<\/dd>/);
+    expect(html).toContain('<pre class="cmd"><code>rm -rf <mark>~/gone-since</mark></code></pre>');
+    expect(html).toMatch(/<dt>Steps checked<\/dt><dd>5<\/dd>/);
   });
 
   it('replaces a regular file, and writes through a link to one', async () => {
