@@ -157,6 +157,42 @@ describe('the HTML report in a headless browser', () => {
     expect(colours).toEqual(['rgb(255, 255, 255)', 'rgb(21, 23, 26)']);
   });
 
+  for (const scheme of ['light', 'dark'])
+    it(`every kind of text has a contrast of at least 4.5:1 on what is behind it (${scheme})`, async (context) => {
+      if (browser === undefined) return context.skip();
+      const { tab } = await open(page, scheme);
+      // WCAG 2's contrast ratio of each text's colour (an SVG text's fill) against the first
+      // background colour behind it
+      const ratios = (await tab.evaluate(`(() => {
+      const rgb = (text) => (text.match(/[\\d.]+/g) || []).map(Number);
+      const lum = ([r, g, b]) => {
+        const f = (c) => ((c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+        return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+      };
+      const behind = (el) => {
+        for (let at = el; at; at = at.parentElement) {
+          const c = rgb(getComputedStyle(at).backgroundColor);
+          if (c.length === 3 || (c.length === 4 && c[3] > 0)) return c.slice(0, 3);
+        }
+        return [255, 255, 255];
+      };
+      const out = {};
+      for (const selector of ['body', 'p', '.meta', 'nav a', 'dt', 'dd', 'mark', '.badge', 'code.rule', 'pre.cmd code', 'summary', 'caption', 'th', 'td', '.legend li', '.chart .tick', '.chart .name', 'footer p']) {
+        const el = document.querySelector(selector);
+        if (!el) { out[selector] = 0; continue; }
+        const style = getComputedStyle(el);
+        const fg = rgb(el instanceof SVGElement ? style.fill : style.color).slice(0, 3);
+        const [a, b] = [lum(fg), lum(behind(el))].sort((x, y) => y - x);
+        out[selector] = Math.round(((a + 0.05) / (b + 0.05)) * 100) / 100;
+      }
+      return out;
+    })()`)) as Record<string, number>;
+      const low = Object.entries(ratios).filter(([, ratio]) => ratio < 4.5);
+      expect(low).toEqual([]);
+      expect(Object.keys(ratios)).toHaveLength(18);
+      await tab.close();
+    });
+
   it('the keyboard reaches the skip link first, then the sections, and opens a table', async (context) => {
     if (browser === undefined) return context.skip();
     const { tab } = await open(page);
