@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { htmlFromLog, report } from '../../src/commands/report.js';
+import { report } from '../../src/commands/report.js';
+import { htmlFromLog } from '../../src/report/from-log.js';
 import type { Io } from '../../src/io.js';
 import type { LogEntry } from '../../src/state/decision-log.js';
 import { appendLog } from '../../src/state/decision-log.js';
@@ -140,6 +141,17 @@ describe('guard report --html', () => {
     expect(html).toContain('<pre class="cmd"><code>echo hello</code></pre>');
     expect(html).toContain('<pre class="cmd"><code>rm -rf <mark>~/gone-since</mark></code></pre>');
     expect(html).toMatch(/<dt>Steps checked<\/dt><dd>5<\/dd>/);
+  });
+
+  it('--chat: only that chat, named in the title', async () => {
+    const { io, guardHome, dir } = withHome();
+    appendLog(guardHome, entry({ decision: 'block', rules: ['fs.delete'], step: 'rm -rf src' }));
+    appendLog(guardHome, entry({ chat: 'c2', decision: 'block', rules: ['fs.delete'], step: 'rm -rf lib' }));
+    await report({ json: false, chat: 'c2', html: 'one.html' }, io);
+    const html = readFileSync(join(dir, 'one.html'), 'utf8');
+    expect(html).toContain('<title>What guard did in chat c2</title>');
+    expect(html).toContain('rm -rf <mark>lib</mark>');
+    expect(html).not.toContain('rm -rf <mark>src</mark>');
   });
 
   it('replaces a regular file, and writes through a link to one', async () => {
