@@ -9,6 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { report } from '../../packages/cli/src/commands/report.js';
 import { captureIo } from '../../packages/cli/test/capture-io.js';
+import { scaled } from '../machine.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -43,6 +44,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'guard-browser-test-'));
 const page = join(scratch, 'report.html');
 let logged: { rules: string[] }[] = [];
 
+// the first start unpacks Chromium into the temporary folder (about 15 s on a busy machine)
 beforeAll(async () => {
   try {
     browser = await (await scripts<{ launchBrowser(): Promise<Browser> }>('browser.mjs')).launchBrowser();
@@ -60,7 +62,7 @@ beforeAll(async () => {
   ).writeDemoLog(guardHome);
   const captured = captureIo({ cwd: scratch, home: scratch });
   await report({ json: false, html: page }, { ...captured.io, env: { GUARD_HOME: guardHome } });
-});
+}, scaled(90_000));
 
 afterAll(async () => {
   await browser?.close();
