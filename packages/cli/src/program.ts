@@ -340,12 +340,20 @@ export function createProgram(io: Io): Command {
 
   program
     .command('report')
-    .description('per chat: what was asked, blocked, left undone and remembered')
+    .description('per chat: what was asked, blocked, left undone and remembered (--html: a page with charts)')
     .option('--chat <id>', 'only this chat')
     .option('--json', 'print JSON')
-    .action(async (options: { json?: true; chat?: string }) => {
+    .option('--html <file>', 'write one self-contained HTML page with charts, to open in a browser or send')
+    .action(async (options: { json?: true; chat?: string; html?: string }) => {
       const { report } = await import('./commands/report.js');
-      await report({ json: options.json ?? false, ...(options.chat === undefined ? {} : { chat: options.chat }) }, io);
+      await report(
+        {
+          json: options.json ?? false,
+          ...(options.chat === undefined ? {} : { chat: options.chat }),
+          ...(options.html === undefined ? {} : { html: options.html }),
+        },
+        io,
+      );
     });
 
   program
@@ -397,6 +405,8 @@ Examples:
   guard explain -- 'git push --force origin main'
                                  what guard would say about a command, and why
   guard log -n 20                the last 20 decisions
+  guard report --html report.html
+                                 what guard did, as a page with charts to open in a browser or send
   guard uninstall --all          take guard out of every agent (before \`npm rm -g agent-step-guard\`)
 
 More: \`guard <command> --help\`, \`guard rules\` for every rule, and the README.md in guard's package folder

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Io } from '../io.js';
 import type { LogEntry } from '../state/decision-log.js';
 import { readLog } from '../state/decision-log.js';
@@ -8,6 +9,8 @@ import { loadChat } from '../state/chats.js';
 export interface ReportOptions {
   readonly json: boolean;
   readonly chat?: string;
+  /** Write the report as one HTML page to this file (relative to the cwd) instead of printing it. */
+  readonly html?: string;
 }
 
 /** One step in a report: what it was and which rules flagged it. */
@@ -161,6 +164,19 @@ export async function report(options: ReportOptions, io: Io): Promise<void> {
       return undefined;
     }
   });
+  if (options.html !== undefined) {
+    const path = resolve(io.cwd(), options.html);
+    // the engine and the page are loaded only for the page
+    const { htmlFromLog, spansBy, writePage } = await import('../report/from-log.js');
+    const { renderHtml } = await import('../report/html.js');
+    const data = htmlFromLog(entries, spansBy(io, guardHome), new Date().toISOString());
+    writePage(
+      path,
+      renderHtml(options.chat === undefined ? data : { ...data, title: `${data.title} in chat ${options.chat}` }),
+    );
+    io.out(`Wrote the report to ${path}\n`);
+    return;
+  }
   if (options.json) {
     io.out(`${JSON.stringify({ chats: reports }, null, 2)}\n`);
     return;
