@@ -1,0 +1,44 @@
+import type { TranscriptReader } from '../transcript.js';
+import { collector, finished, isFields, readJsonLines, text, timeOf } from '../transcript.js';
+import { read } from './payload.js';
+
+/**
+ * Claude Code's transcripts (`<config folder>/projects/<project>/<chat>.jsonl`): one JSON object a
+ * line; an `assistant` line's `tool_use` blocks are the steps it attempted, a `user` line whose
+ * content is text is the person's message (one whose content is tool results is not).
+ */
+export const transcript: TranscriptReader = {
+  read(source) {
+    const chat = collector({ read });
+    const lines = readJsonLines(
+      source,
+      'Claude Code',
+      (line) =>
+        typeof line['type'] === 'string' && (typeof line['sessionId'] === 'string' || line['type'] === 'summary'),
+      (line, at) => {
+        const message = line['message'];
+        if (!isFields(message)) return;
+        const time = timeOf(line['timestamp']);
+        const session = text(line['sessionId']) ?? '';
+        const cwd = text(line['cwd']);
+        if (line['type'] === 'user' && typeof message['content'] === 'string' && line['isMeta'] !== true) {
+          chat.prompt(at, time, message['content']);
+          return;
+        }
+        if (line['type'] !== 'assistant' || !Array.isArray(message['content'])) return;
+        for (const block of message['content']) {
+          if (!isFields(block) || block['type'] !== 'tool_use') continue;
+          chat.step(at, time, {
+            hook_event_name: 'PreToolUse',
+            session_id: session,
+            ...(cwd === undefined ? {} : { cwd }),
+            tool_name: block['name'],
+            tool_input: block['input'],
+            ...(typeof block['id'] === 'string' ? { tool_use_id: block['id'] } : {}),
+          });
+        }
+      },
+    );
+    return finished(chat, lines);
+  },
+};
