@@ -21,8 +21,8 @@ export const transcript: TranscriptReader = {
     const lines = readJsonLines(
       source,
       'Gemini CLI',
-      (line) =>
-        typeof line['sessionId'] === 'string' || '$set' in line || (typeof line['type'] === 'string' && 'id' in line),
+      // its first line names the project, and its own `$set` lines follow
+      (line) => typeof line['projectHash'] === 'string' || isFields(line['$set']),
       (line, at) => {
         if (typeof line['sessionId'] === 'string') session = line['sessionId'];
         const time = timeOf(line['timestamp']);
