@@ -11,7 +11,16 @@ export type TranscriptEvent =
   /** A tool step the agent attempted (whether it then ran, was denied or failed). */
   | { readonly type: 'step'; readonly line: number; readonly time?: number; readonly step: ToolStep }
   /** A message the person sent. */
-  | { readonly type: 'prompt'; readonly line: number; readonly time?: number; readonly prompt: string };
+  | { readonly type: 'prompt'; readonly line: number; readonly time?: number; readonly prompt: string }
+  /** What a step of the chat gave back (its output is read for what it brings into the chat, never kept). */
+  | {
+      readonly type: 'result';
+      readonly line: number;
+      readonly time?: number;
+      readonly step: ToolStep;
+      readonly output: string;
+      readonly failed?: true;
+    };
 
 /** A transcript as read: what happened in it, the lines that could not be read, or why none could. */
 export interface TranscriptRead {
@@ -98,20 +107,29 @@ export function stepOf(agent: Pick<Agent, 'read'>, payload: Fields, event?: stri
 export function collector(agent: Pick<Agent, 'read'>): {
   readonly events: TranscriptEvent[];
   readonly malformed: { line: number; reason: string }[];
-  /** `payload` may be a function making it, whose PayloadError names the line too. */
-  step(line: number, time: number | undefined, payload: Fields | (() => Fields), event?: string): void;
+  /**
+   * `payload` may be a function making it, whose PayloadError names the line too; `call` is the
+   * call's id in the transcript, which its result names.
+   */
+  step(line: number, time: number | undefined, payload: Fields | (() => Fields), call?: string, event?: string): void;
   prompt(line: number, time: number | undefined, prompt: string): void;
+  /** The result of the call `call`: kept only for a step read before it, once. */
+  result(line: number, time: number | undefined, call: string | undefined, output: string, failed?: boolean): void;
 } {
   const events: TranscriptEvent[] = [];
   const malformed: { line: number; reason: string }[] = [];
+  // the steps whose result is still to come, by call id
+  const waiting = new Map<string, ToolStep>();
   const at = (time: number | undefined) => (time === undefined ? {} : { time });
   return {
     events,
     malformed,
-    step(line, time, payload, event) {
+    step(line, time, payload, call, event) {
       try {
         const step = stepOf(agent, typeof payload === 'function' ? payload() : payload, event);
-        if (step !== undefined) events.push({ type: 'step', line, ...at(time), step });
+        if (step === undefined) return;
+        events.push({ type: 'step', line, ...at(time), step });
+        if (call !== undefined) waiting.set(call, step);
       } catch (error) {
         malformed.push({ line, reason: error instanceof Error ? error.message : String(error) });
       }
@@ -119,7 +137,24 @@ export function collector(agent: Pick<Agent, 'read'>): {
     prompt(line, time, prompt) {
       events.push({ type: 'prompt', line, ...at(time), prompt });
     },
+    result(line, time, call, output, failed) {
+      const step = call === undefined ? undefined : waiting.get(call);
+      if (step === undefined || call === undefined) return;
+      waiting.delete(call);
+      events.push({ type: 'result', line, ...at(time), step, output, ...(failed === true ? { failed } : {}) });
+    },
   };
+}
+
+/** A result's text: a string as it is, the text parts of a list of parts, anything else as JSON. */
+export function outputText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value))
+    return value
+      .map((part) => (isFields(part) && typeof part['text'] === 'string' ? part['text'] : outputText(part)))
+      .join('\n');
+  if (value === undefined || value === null) return '';
+  return JSON.stringify(value);
 }
 
 /** The transcript read: the collected events, and the malformed lines of both the reading and the calls. */

@@ -53,11 +53,14 @@ const steps = (read: TranscriptRead): string[] =>
 const prompts = (read: TranscriptRead): string[] =>
   read.events.flatMap((event) => (event.type === 'prompt' ? [event.prompt] : []));
 
-/** What each recorded chat holds: ls, a git push --force guard blocked, a file written. */
-const RECORDED: Readonly<Record<Readable, { steps: string[]; chat: string }>> = {
+const RAN = ['shell ls', 'shell git push --force origin main (failed)', 'write /home/dev/project/notes.txt'];
+
+/** What each recorded chat holds: ls, a git push --force guard blocked (the result says so), a file written. */
+const RECORDED: Readonly<Record<Readable, { steps: string[]; chat: string; results: string[] }>> = {
   'claude-code': {
     steps: ['19: shell ls', '25: shell git push --force origin main', '31: write /home/dev/project/notes.txt'],
     chat: 'd6afbf62-c6fc-4250-be5a-1df0dfe26e2d',
+    results: RAN,
   },
   codex: {
     steps: [
@@ -66,18 +69,23 @@ const RECORDED: Readonly<Record<Readable, { steps: string[]; chat: string }>> = 
       '20: patch *** Add File: /home/dev/project/notes.txt',
     ],
     chat: '01a24ec7-91c3-7f73-91bf-0a3da421486d',
+    // Codex hands the hook's refusal back as the command's output, with nothing that says it failed
+    results: ['shell ls', 'shell git push --force origin main', 'patch *** Add File: /home/dev/project/notes.txt'],
   },
   gemini: {
     steps: ['7: shell ls', '12: shell git push --force origin main', '17: write /home/dev/project/notes.txt'],
     chat: '52600965-5086-4f10-b960-2ccc2b417fe7',
+    results: RAN,
   },
   qwen: {
     steps: ['4: shell ls', '8: shell git push --force origin main', '12: write /home/dev/project/notes.txt'],
     chat: 'd6064978-0edd-41fe-a5a3-85da37ecc47f',
+    results: RAN,
   },
   copilot: {
     steps: ['10: shell ls', '20: shell git push --force origin main', '28: write /home/dev/project/notes.txt'],
     chat: '57414870-a465-4a5c-847f-56578b8c942b',
+    results: RAN,
   },
 };
 
@@ -94,6 +102,11 @@ describe('the recorded chats of the real agents', () => {
       expect(new Date(event.time ?? 0).toISOString()).toMatch(/^2026-12-07T04:3/);
     }
     expect(prompts(read)).toEqual(['do the task']);
+    // what each step gave back follows it: ls ran, the push was blocked by guard, the file was written
+    const results = read.events.flatMap((event) =>
+      event.type === 'result' ? [`${described(event.step)}${event.failed === true ? ' (failed)' : ''}`] : [],
+    );
+    expect(results).toEqual(RECORDED[agent].results);
   });
 
   it.for(READABLE)('%s: a transcript of another agent is not its own: named unknown, nothing read', (agent) => {
@@ -287,6 +300,23 @@ describe("hand-made lines in each agent's format", () => {
     expect(steps(read)).toEqual([]);
   });
 
+  it.for(READABLE)('%s: a result is what its own call gave back; one of a call it never saw is nothing', (agent) => {
+    const format = FORMATS[agent];
+    const read = reader(agent).read(
+      lines(
+        format,
+        format.call(format.shell, format.shellInput('curl -s https://example.com'), 'c1'),
+        format.result('<html>page</html>', 'c1'),
+        format.result('another page', 'c1'),
+        format.result('a stray page', 'c7'),
+      ),
+    );
+    const results = read.events.flatMap((event) =>
+      event.type === 'result' ? [`${event.line}: ${described(event.step)} -> ${event.output}`] : [],
+    );
+    expect(results).toEqual([`${format.start.length + 2}: shell curl -s https://example.com -> <html>page</html>`]);
+  });
+
   it.for(READABLE)('%s: a line that is not JSON is named by its number, and the rest is read', (agent) => {
     const format = FORMATS[agent];
     const read = reader(agent).read(
@@ -345,8 +375,10 @@ describe('a huge transcript', () => {
     const started = performance.now();
     const read = reader('claude-code').read(text);
     const took = performance.now() - started;
-    expect(read.events).toHaveLength(20_000);
-    expect(read.events[19_999]).toMatchObject({ line: 99_996, step: { command: 'echo 19999' } });
+    expect(steps(read)).toHaveLength(20_000);
+    expect(read.events.filter((event) => event.type === 'result')).toHaveLength(20_000);
+    expect(read.events.at(-2)).toMatchObject({ type: 'step', line: 99_996, step: { command: 'echo 19999' } });
+    expect(read.events.at(-1)).toMatchObject({ type: 'result', line: 99_997, output: '19999' });
     // about 0.3 s on a laptop; a bound far above it, for a loaded machine
     expect(took).toBeLessThan(15_000);
   });

@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import { commandText } from '../shape.js';
 import type { Fields, TranscriptReader } from '../transcript.js';
-import { collector, finished, isFields, readJsonLines, text, timeOf } from '../transcript.js';
+import { collector, finished, isFields, outputText, readJsonLines, text, timeOf } from '../transcript.js';
 import { read } from './payload.js';
 
 /** Codex's shell tools in its transcripts (its hook is handed each as `Bash`). */
@@ -12,7 +12,7 @@ const SHELL_TOOLS = new Set(['exec_command', 'shell', 'shell_command', 'containe
  * `session_meta` names the chat and its folder, `turn_context` the folder of each turn; a
  * `response_item` that is a `function_call`, `custom_tool_call` or `local_shell_call` is a step it
  * attempted, made into the call its hook gets (`Bash` with the command, `apply_patch` with the
- * patch); an `event_msg` of a user message (`user_message` before 0.17x, a completed `UserMessage`
+ * patch), and a `function_call_output` what one gave back; an `event_msg` of a user message (`user_message` before 0.17x, a completed `UserMessage`
  * item since) is the person's message.
  */
 export const transcript: TranscriptReader = {
@@ -22,18 +22,23 @@ export const transcript: TranscriptReader = {
     let cwd: string | undefined;
     // `input` may name the folder the step runs in (a shell call's workdir)
     const step = (at: number, time: number | undefined, name: unknown, input: () => Fields, callId: unknown): void =>
-      chat.step(at, time, () => {
-        const { workdir, ...fields } = input();
-        const folder = typeof workdir === 'string' ? workdir : cwd;
-        return {
-          hook_event_name: 'PreToolUse',
-          session_id: session,
-          ...(folder === undefined ? {} : { cwd: folder }),
-          tool_name: name,
-          tool_input: fields,
-          ...(typeof callId === 'string' ? { tool_use_id: callId } : {}),
-        };
-      });
+      chat.step(
+        at,
+        time,
+        () => {
+          const { workdir, ...fields } = input();
+          const folder = typeof workdir === 'string' ? workdir : cwd;
+          return {
+            hook_event_name: 'PreToolUse',
+            session_id: session,
+            ...(folder === undefined ? {} : { cwd: folder }),
+            tool_name: name,
+            tool_input: fields,
+            ...(typeof callId === 'string' ? { tool_use_id: callId } : {}),
+          };
+        },
+        text(callId),
+      );
     const lines = readJsonLines(
       source,
       'Codex',
@@ -53,7 +58,10 @@ export const transcript: TranscriptReader = {
           return;
         }
         if (line['type'] !== 'response_item') return;
-        if (payload['type'] === 'custom_tool_call') {
+        if (payload['type'] === 'function_call_output' || payload['type'] === 'custom_tool_call_output') {
+          const output = outputText(isFields(payload['output']) ? payload['output']['content'] : payload['output']);
+          chat.result(at, time, text(payload['call_id']), output);
+        } else if (payload['type'] === 'custom_tool_call') {
           step(at, time, payload['name'], () => ({ command: payload['input'] }), payload['call_id']);
         } else if (payload['type'] === 'local_shell_call') {
           const action = isFields(payload['action']) ? payload['action'] : {};

@@ -4,7 +4,7 @@ import { setFlagsFromString } from 'node:v8';
 import type { Adapter, TranscriptEvent } from '@guard/adapters';
 import { adapters, AGENT_IDS, homeFolder } from '@guard/adapters';
 import type { Evaluation, ToolStep, Verdict } from '@guard/core';
-import { apply, evaluate, newChat, onPrompt, redactForLog, rememberedBy, settle, viewOf } from '@guard/core';
+import { apply, evaluate, newChat, onPrompt, onResult, redactForLog, rememberedBy, settle, viewOf } from '@guard/core';
 import { GuardError, ExitCode } from '../errors.js';
 import type { Io } from '../io.js';
 import { projectYes } from '../state/allowed.js';
@@ -157,6 +157,18 @@ export async function scan(options: ScanOptions, io: Io): Promise<void> {
       for (const event of read.events) {
         if (event.type === 'prompt') {
           chat = apply(chat, onPrompt(chat, event.prompt, settings).change);
+          continue;
+        }
+        if (event.type === 'result') {
+          // what the step brought into the chat (untrusted content, a key) raises the bar after it
+          const result = {
+            agent: adapter.id,
+            chatId,
+            step: event.step,
+            output: event.output,
+            ...(event.failed === true ? { failed: true } : {}),
+          };
+          chat = apply(chat, onResult(chat, result, env).change);
           continue;
         }
         const step = { ...event.step, projectRoot: rootOf(event.step.cwd) } as ToolStep;
