@@ -162,6 +162,22 @@ describe('guard scan on the recorded chats', () => {
     expect((await scanJson({ project })).checked.steps).toBe(steps);
   });
 
+  it("each agent's home variable moves where its chats are read", async () => {
+    const moved = join(root, 'elsewhere');
+    cpSync(join(home, '.claude'), join(moved, 'claude'), { recursive: true });
+    cpSync(join(home, '.codex'), join(moved, 'codex'), { recursive: true });
+    rmSync(join(home, '.claude'), { recursive: true });
+    const io = captureIo({ home, cwd: root });
+    const env = { CLAUDE_CONFIG_DIR: join(moved, 'claude'), CODEX_HOME: join(moved, 'nothing-here') };
+    await scan({ agents: ['claude-code', 'codex'], json: true }, { ...io.io, env });
+    const result = JSON.parse(io.stdout()) as ScanJson;
+    // Claude Code's chats are read where the variable says; Codex's are not read from ~/.codex
+    expect(result.findings.map((finding) => finding.where)).toEqual([
+      join(moved, 'claude/projects/-home-dev-project/d6afbf62-c6fc-4250-be5a-1df0dfe26e2d.jsonl:25'),
+    ]);
+    expect(result.byAgent['codex']).toMatchObject({ transcripts: 0 });
+  });
+
   it('--project is read from the folder guard runs in', async () => {
     expect((await scanJson({ project: 'project' }, '/home/dev')).checked.steps).toBe(15);
     expect((await scanJson({ project: '.' }, '/home')).checked.steps).toBe(15);
