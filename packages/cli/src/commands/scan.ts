@@ -168,7 +168,10 @@ export async function scan(options: ScanOptions, io: Io): Promise<void> {
             output: event.output,
             ...(event.failed === true ? { failed: true } : {}),
           };
-          chat = apply(chat, onResult(chat, result, env).change);
+          // a step that failed was not let through by a yes: the person may have said no, so it
+          // answers no question the chat asked (the hook hears of no result of a step refused)
+          const heard = event.failed === true ? { ...chat, pending: [] } : chat;
+          chat = apply(chat, onResult(heard, result, env).change);
           continue;
         }
         const step = { ...event.step, projectRoot: rootOf(event.step.cwd) } as ToolStep;
