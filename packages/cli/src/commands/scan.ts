@@ -3,7 +3,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { Adapter, TranscriptEvent } from '@guard/adapters';
 import { adapters, AGENT_IDS, homeFolder } from '@guard/adapters';
-import type { Evaluation, ToolStep, Verdict } from '@guard/core';
+import type { Evaluation, Settled, ToolStep, Verdict } from '@guard/core';
 import { apply, evaluate, newChat, onPrompt, onResult, redactForLog, rememberedBy, settle, viewOf } from '@guard/core';
 import { GuardError, ExitCode } from '../errors.js';
 import type { Io } from '../io.js';
@@ -175,19 +175,28 @@ export async function scan(options: ScanOptions, io: Io): Promise<void> {
           continue;
         }
         const step = { ...event.step, projectRoot: rootOf(event.step.cwd) } as ToolStep;
-        const evaluation = evaluate(step, {
-          ...env,
-          session: viewOf(chat),
-          policy: policyIn(step.projectRoot),
-          remembered: rememberedBy(chat, yesIn(step.projectRoot)),
-        });
-        const settled = settle(
-          chat,
-          step,
-          evaluation,
-          { canAsk: true, ask: adapter.capabilities.ask, mode: settings.mode },
-          { now: event.time ?? Date.now(), exists: existsSync },
-        );
+        let evaluation: Evaluation;
+        let settled: Settled;
+        try {
+          evaluation = evaluate(step, {
+            ...env,
+            session: viewOf(chat),
+            policy: policyIn(step.projectRoot),
+            remembered: rememberedBy(chat, yesIn(step.projectRoot)),
+          });
+          settled = settle(
+            chat,
+            step,
+            evaluation,
+            { canAsk: true, ask: adapter.capabilities.ask, mode: settings.mode },
+            { now: event.time ?? Date.now(), exists: existsSync },
+          );
+        } catch (error) {
+          // guard's own failure on one step is named, never taken for a step that went ahead
+          const why = error instanceof Error ? error.message : String(error);
+          skipped.push({ path: `${path}:${event.line}`, reason: `guard failed on this step: ${why}` });
+          continue;
+        }
         chat = apply(chat, settled.change);
         if (!inTime(event.time) || !inProject(step)) continue;
         counts.steps += 1;
