@@ -1,4 +1,5 @@
 import type { AgentLists, AgentProgram, ToolResult, ToolStep, Verdict } from '@guard/core';
+import type { TranscriptReader } from './transcript.js';
 
 /** What the hook process prints and how it exits, as the agent expects. */
 export interface HookReply {
@@ -218,6 +219,18 @@ export interface AgentFiles extends Omit<AgentLists, 'variables' | 'programs'> {
   readonly tools: Readonly<Record<string, string>>;
   /** Seconds the agent waits for guard's hook, as setup writes it on guard's entries. */
   readonly hookTimeout: number;
+  /** Where it keeps its past chats (`guard scan` reads them with the adapter's `transcript`). */
+  readonly transcripts?: TranscriptPlace;
+}
+
+/** Where an agent keeps its chats: a folder of its declaration, and the files in it that are chats. */
+export interface TranscriptPlace {
+  /** `$VARIABLE/…` (one of the agent's `homes`) or `~/…`. */
+  readonly folder: string;
+  /** The chat files: a pattern their path below `folder` matches. */
+  readonly files: RegExp;
+  /** The files are kept in a form guard does not read (a database): named and skipped, never read. */
+  readonly unreadable?: string;
 }
 
 /**
@@ -386,7 +399,10 @@ export interface AgentSetup {
 export type AgentAnswers = Pick<Agent, 'id' | 'stepEvents' | 'capabilities' | 'toReply' | 'toEventReply'>;
 
 /** One agent, all of it: what the hook needs and what setup, status and doctor need. */
-export interface Adapter extends Agent, AgentSetup {}
+export interface Adapter extends Agent, AgentSetup {
+  /** Reads one of its past chats (`files.transcripts` says where they are), for `guard scan`. */
+  readonly transcript?: TranscriptReader;
+}
 
 /** A config file that cannot be edited safely. `line` is 1-based when known. */
 export class ConfigError extends Error {

@@ -8,6 +8,7 @@ export type { AgentId } from './agents.js';
 export { configuredTimeout, DOCTOR_CHAT } from './doctor.js';
 export { fallbackReply, plainCommand, readFallback, withFallback } from './fallback.js';
 export type { Fallback } from './fallback.js';
+export type { TranscriptEvent, TranscriptRead, TranscriptReader } from './transcript.js';
 export { McpConfigError, PROJECT_RULES } from './scan.js';
 
 /** The name an agent folder's index.ts exports its adapter under: the id in camel case (`claude-code` → `claudeCode`). */

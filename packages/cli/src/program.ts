@@ -357,6 +357,33 @@ export function createProgram(io: Io): Command {
     });
 
   program
+    .command('scan')
+    .description("what guard would have blocked and asked in the agents' past chats")
+    .addOption(
+      new Option('--agent <id...>', 'only these agents (repeat or list several)').choices(
+        AGENT_IDS as readonly string[] as string[],
+      ),
+    )
+    .option('--since <when>', 'only steps since then: 30d, 12h, 2w, or a date such as 2026-01-31')
+    .option('--project <dir>', 'only steps in this folder or below it')
+    .option('--json', 'print one JSON document')
+    .option('--html <file>', 'write an HTML page (not here yet)')
+    .addHelpText('after', SCAN_EXAMPLES)
+    .action(async (options: { agent?: string[]; since?: string; project?: string; json?: true; html?: string }) => {
+      const { scan } = await import('./commands/scan.js');
+      await scan(
+        {
+          agents: options.agent ?? [],
+          json: options.json ?? false,
+          ...(options.since === undefined ? {} : { since: options.since }),
+          ...(options.project === undefined ? {} : { project: options.project }),
+          ...(options.html === undefined ? {} : { html: options.html }),
+        },
+        io,
+      );
+    });
+
+  program
     .command('doctor')
     .description('check each installed agent end to end')
     .option('--json', 'print JSON')
@@ -389,13 +416,20 @@ const HELP_GROUPS: Readonly<Record<string, readonly string[]>> = {
   'Set up:': ['setup', 'uninstall', 'status', 'doctor'],
   'Every day:': ['explain', 'on', 'off', 'allowed', 'forget'],
   'Settings:': ['mode', 'fail-closed', 'second-opinion', 'policy', 'export'],
-  'Look back:': ['log', 'report', 'rules'],
+  'Look back:': ['log', 'report', 'scan', 'rules'],
 };
 
 /** A usage error from commander ("error: missing required argument 'agent'") as guard says it. */
 function guardStyle(text: string): string {
   return text.startsWith('error: ') ? `guard: ${text.slice('error: '.length)}` : text;
 }
+
+const SCAN_EXAMPLES = `
+Examples:
+  guard scan                            every agent's chats, as far back as they are kept
+  guard scan --agent <id> --since 30d   one agent's chats of the last 30 days
+  guard scan --project ~/work/app --json > scan.json
+`;
 
 const MAIN_EXAMPLES = `
 Examples:

@@ -3,6 +3,7 @@ import { doctor } from '../src/commands/doctor.js';
 import { explain } from '../src/commands/explain.js';
 import { showLog } from '../src/commands/log.js';
 import { report } from '../src/commands/report.js';
+import { scan } from '../src/commands/scan.js';
 import { failClosed } from '../src/commands/fail-closed.js';
 import { toggle } from '../src/commands/toggle.js';
 import { setup } from '../src/commands/setup.js';
@@ -15,6 +16,7 @@ import { captureIo } from './capture-io.js';
 vi.mock('../src/commands/explain.js');
 vi.mock('../src/commands/log.js');
 vi.mock('../src/commands/report.js');
+vi.mock('../src/commands/scan.js');
 vi.mock('../src/commands/toggle.js');
 vi.mock('../src/commands/fail-closed.js');
 vi.mock('../src/commands/setup.js');
@@ -229,6 +231,31 @@ describe('argv → log, report', () => {
   });
 });
 
+describe('argv → scan', () => {
+  it.for([
+    { args: ['scan'], options: { agents: [], json: false } },
+    {
+      args: ['scan', '--agent', 'codex', 'qwen', '--since', '30d', '--project', 'app', '--json'],
+      options: { agents: ['codex', 'qwen'], since: '30d', project: 'app', json: true },
+    },
+    { args: ['scan', '--agent', 'codex', '--agent', 'gemini'], options: { agents: ['codex', 'gemini'], json: false } },
+    { args: ['scan', '--html', 'scan.html'], options: { agents: [], json: false, html: 'scan.html' } },
+  ])('guard $args', async ({ args, options }) => {
+    expect(await run(args)).toMatchObject({ code: 0, stderr: '' });
+    expect(scan).toHaveBeenLastCalledWith(options, expect.anything());
+  });
+
+  it.for([
+    [['scan', '--agent', 'claude'], /argument 'claude' is invalid/],
+    [['scan', '--since'], /option '--since <when>' argument missing/],
+    [['scan', 'codex'], /too many arguments|unknown command/],
+  ] as const)('guard %j is a usage error', async ([args, stderr]) => {
+    const result = await run(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(stderr);
+  });
+});
+
 describe('help and version exit 0', () => {
   it.for([['--help'], []])(
     'guard %s lists every command of the contract by group, with examples, on stdout',
@@ -239,7 +266,7 @@ describe('help and version exit 0', () => {
         'Set up:': ['setup', 'uninstall', 'status', 'doctor'],
         'Every day:': ['explain', 'on', 'off', 'allowed', 'forget'],
         'Settings:': ['mode', 'fail-closed', 'second-opinion', 'policy'],
-        'Look back:': ['log', 'report', 'rules'],
+        'Look back:': ['log', 'report', 'scan', 'rules'],
       };
       for (const [group, commands] of Object.entries(groups)) {
         const section = stdout.split(`\n${group}\n`)[1]?.split('\n\n')[0] ?? '';

@@ -75,6 +75,8 @@ export const claudeCodeFiles: AgentFiles = {
   // Seconds. Guard answers within this less its margin (7 s; cli/src/hook/reply.ts); past this
   // Claude Code kills the hook and runs the step, or blocks it under fail-closed (onFailure "block").
   hookTimeout: 10,
+  // its chats: one file each, per project folder (a subagent's in a folder beside it)
+  transcripts: { folder: '$CLAUDE_CONFIG_DIR/projects', files: /\.jsonl$/ },
   hooksOff: [DISABLE_ALL_HOOKS],
   program: {
     names: ['claude'],

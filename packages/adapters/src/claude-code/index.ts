@@ -2,6 +2,7 @@ import type { Adapter } from '../adapter.js';
 import { claudeCode as agent } from './agent.js';
 import { configPath, install, installedCommand, installedCommands, uninstall } from './config.js';
 import { doctor } from './doctor.js';
+import { transcript } from './transcript.js';
 import { hookSwitches } from './switches.js';
 
 /**
@@ -20,5 +21,6 @@ export const claudeCode: Adapter = {
   projectNeedsTrust: true,
   afterUninstall: 'start a new Claude Code session, so it stops calling guard.',
   doctor,
+  transcript,
   hookSwitches,
 };

@@ -56,6 +56,8 @@ export const codexFiles: AgentFiles = {
   // margin (21 s), and 30 s is far below Codex's 600 s default. Codex's trust hash covers the timeout, so changing this
   // number makes every user re-trust the hook: keep it a constant.
   hookTimeout: 30,
+  // its chats: one rollout file each, by day
+  transcripts: { folder: '$CODEX_HOME/sessions', files: /(?:^|\/)rollout-[^/]*\.jsonl$/ },
   hooksOff: [],
   program: {
     names: ['codex'],

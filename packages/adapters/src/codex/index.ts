@@ -2,6 +2,7 @@ import type { Adapter } from '../adapter.js';
 import { codex as agent } from './agent.js';
 import { configPath, install, installedCommand, installedCommands, uninstall } from './config.js';
 import { doctor } from './doctor.js';
+import { transcript } from './transcript.js';
 import { trust } from './trust.js';
 
 /**
@@ -18,5 +19,6 @@ export const codex: Adapter = {
   projectNeedsTrust: true,
   afterUninstall: 'start a new Codex session, so it stops calling guard.',
   doctor,
+  transcript,
   trust,
 };

@@ -94,6 +94,8 @@ export const copilotFiles: AgentFiles = {
   // Seconds. Copilot lets the step run when a hook times out (default 30 s), so the timeout only
   // decides how long a stuck hook holds the agent up; guard answers within this less its margin (7 s).
   hookTimeout: 10,
+  // its chats: a folder each, whose events.jsonl holds what happened
+  transcripts: { folder: '$COPILOT_HOME/session-state', files: /^[^/]+\/events\.jsonl$/ },
   hooksOff: [DISABLE_ALL_HOOKS],
   // no switch of its own turns the hooks off; started in a changed world it is guard.tamper all the same
   program: { names: ['copilot'], packages: ['@github/copilot'], hooksOff: [] },

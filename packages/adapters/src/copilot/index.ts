@@ -2,6 +2,7 @@ import type { Adapter } from '../adapter.js';
 import { copilot as agent } from './agent.js';
 import { configPath, install, installedCommand, installedCommands, uninstall } from './config.js';
 import { doctor } from './doctor.js';
+import { transcript } from './transcript.js';
 import { hookSwitches } from './switches.js';
 
 /**
@@ -18,5 +19,6 @@ export const copilot: Adapter = {
   projectNeedsTrust: true,
   afterUninstall: 'start a new GitHub Copilot session, so it stops calling guard.',
   doctor,
+  transcript,
   hookSwitches,
 };

@@ -72,6 +72,8 @@ export const geminiFiles: AgentFiles = {
   // Seconds (Gemini CLI's own unit is ms; its default is 60 s). Guard answers within this less its
   // margin (7 s; cli/src/hook/reply.ts); past this Gemini CLI kills the hook and runs the step.
   hookTimeout: 10,
+  // its chats: per project, one file each
+  transcripts: { folder: '$GEMINI_CLI_HOME/.gemini/tmp', files: /^[^/]+\/chats\/[^/]+\.jsonl$/ },
   // `"hooksConfig": { "enabled": false }`
   hooksOff: [String.raw`hooksConfig["']?\s*[:=]\s*\{[^}]*\benabled["']?\s*[:=]\s*false\b`],
   // no switch of its own turns the hooks off; started in a changed world it is guard.tamper all the same

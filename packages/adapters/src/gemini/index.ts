@@ -2,6 +2,7 @@ import type { Adapter } from '../adapter.js';
 import { gemini as agent } from './agent.js';
 import { configPath, install, installedCommand, installedCommands, uninstall } from './config.js';
 import { doctor } from './doctor.js';
+import { transcript } from './transcript.js';
 import { hookSwitches } from './switches.js';
 
 /**
@@ -19,5 +20,6 @@ export const gemini: Adapter = {
   projectNeedsTrust: true,
   afterUninstall: 'start a new Gemini CLI session, so it stops calling guard.',
   doctor,
+  transcript,
   hookSwitches,
 };

@@ -130,6 +130,12 @@ export function pluginAgentFiles(names: PluginAgentNames): AgentFiles {
     tools: TOOLS,
     // Seconds: the plugin's own limit (the agent sets none on plugins); past it the plugin blocks
     hookTimeout: HOOK_TIMEOUT,
+    // its chats: in a SQLite database in its data folder (1.x), which guard does not read
+    transcripts: {
+      folder: `~/.local/share/${folder}`,
+      files: new RegExp(`^${folder}\\.db$`),
+      unreadable: 'its chats are kept in a SQLite database, which guard does not read yet',
+    },
     hooksOff: [],
     program: {
       names: names.names,

@@ -83,6 +83,8 @@ export const qwenFiles: AgentFiles = {
   // is 60 s). Guard answers within this less its margin (7 s; cli/src/hook/reply.ts); past this
   // Qwen Code kills the hook and runs the step.
   hookTimeout: 10,
+  // its chats: per project, one file each
+  transcripts: { folder: '$QWEN_HOME/projects', files: /^[^/]+\/chats\/[^/]+\.jsonl$/ },
   // `disableAllHooks`, and a tool execution sandbox (`tools.executionSandbox`), which runs no hooks
   hooksOff: [DISABLE_ALL_HOOKS, String.raw`executionSandbox["']?\s*[:=]\s*\{`],
   program: {

@@ -1,7 +1,6 @@
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import {
-  againstPin,
   decideIn,
   evaluate,
   quoteWord,
@@ -9,15 +8,13 @@ import {
   type EvaluateOptions,
   type Evaluation,
   type Invocation,
-  type Policy,
   type ShellStep,
   type Span,
   type Via,
 } from '@guard/core';
 import type { Io } from '../io.js';
-import { loadPolicies, POLICY_FILE } from '../world/policy.js';
+import { heldPolicies } from '../world/held-policy.js';
 import { createProbe } from '../world/probe.js';
-import { readPins } from '../state/policy-pins.js';
 import { guardHomeFrom } from '../state/settings.js';
 import { stepEnvironment } from '../world/environment.js';
 import { WIDTH, wrap } from '../text.js';
@@ -46,31 +43,10 @@ export async function explain(options: ExplainOptions, io: Io): Promise<void> {
   } as const;
   const cwd = resolve(io.cwd(), options.cwd ?? '.');
   const roots = new Map<string, string>();
-  const policies = new Map<string, Policy>();
-  let pins: ReturnType<typeof readPins> | undefined;
   // what the hook would use for this step: the real probe and the project's .guard.yaml, held
   // against the policy guard pinned for the project (read only: explain pins nothing)
-  const optionsFor = (step: ShellStep): EvaluateOptions => {
-    let policy = policies.get(step.projectRoot);
-    if (policy === undefined) {
-      const loaded = loadPolicies(step.projectRoot);
-      if (loaded.error !== undefined) {
-        io.err(
-          `guard: warning: ${join(step.projectRoot, POLICY_FILE)} has mistakes; the built-in rules apply all the same.\n${loaded.error}\n`,
-        );
-      }
-      pins ??= readPins(guardHome);
-      const pinned = Object.hasOwn(pins, step.projectRoot) ? pins[step.projectRoot]?.policy : undefined;
-      const held = againstPin(pinned, loaded.policy);
-      if (held.loosens.length > 0) {
-        io.err(
-          `guard: warning: ${join(step.projectRoot, POLICY_FILE)} loosens the policy guard pinned for this project, so the pinned one applies until you run \`guard policy accept\`:\n${held.loosens.map((line) => `  ${line}`).join('\n')}\n`,
-        );
-      }
-      policies.set(step.projectRoot, (policy = held.policy));
-    }
-    return { ...env, policy };
-  };
+  const policyIn = heldPolicies(guardHome, io.err);
+  const optionsFor = (step: ShellStep): EvaluateOptions => ({ ...env, policy: policyIn(step.projectRoot) });
   const stepFor = (command: string, stepCwd: string): ShellStep => {
     let projectRoot = roots.get(stepCwd);
     if (projectRoot === undefined) roots.set(stepCwd, (projectRoot = findProjectRoot(stepCwd)));
