@@ -367,7 +367,7 @@ export function createProgram(io: Io): Command {
     .option('--since <when>', 'only steps since then: 30d, 12h, 2w, or a date such as 2026-01-31')
     .option('--project <dir>', 'only steps in this folder or below it')
     .option('--json', 'print one JSON document')
-    .option('--html <file>', 'write an HTML page (not here yet)')
+    .option('--html <file>', 'write one self-contained HTML page of the findings, to open in a browser or send')
     .addHelpText('after', SCAN_EXAMPLES)
     .action(async (options: { agent?: string[]; since?: string; project?: string; json?: true; html?: string }) => {
       const { scan } = await import('./commands/scan.js');
@@ -429,6 +429,7 @@ Examples:
   guard scan                            every agent's chats, as far back as they are kept
   guard scan --agent <id> --since 30d   one agent's chats of the last 30 days
   guard scan --project ~/work/app --json > scan.json
+  guard scan --since 30d --html scan.html   a page to open in a browser or send
 `;
 
 const MAIN_EXAMPLES = `

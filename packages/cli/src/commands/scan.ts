@@ -6,6 +6,7 @@ import { adapters, AGENT_IDS, homeFolder } from '@guard/adapters';
 import type { Evaluation, Settled, ToolStep, Verdict } from '@guard/core';
 import { apply, evaluate, newChat, onPrompt, onResult, redactForLog, rememberedBy, settle, viewOf } from '@guard/core';
 import { GuardError, ExitCode } from '../errors.js';
+import type { HtmlDay } from '../report/html.js';
 import type { Io } from '../io.js';
 import { projectYes } from '../state/allowed.js';
 import { DEFAULT_SETTINGS, guardHomeFrom, readSettings } from '../state/settings.js';
@@ -15,6 +16,9 @@ import { heldPolicies } from '../world/held-policy.js';
 import { createProbe } from '../world/probe.js';
 import { findProjectRoot } from '../world/project-root.js';
 
+/** A day's counts while the scan adds to them. */
+type Day = { -readonly [K in keyof HtmlDay]: HtmlDay[K] };
+
 export interface ScanOptions {
   /** Only these agents (ids); every agent that keeps transcripts when empty. */
   readonly agents: readonly string[];
@@ -23,7 +27,7 @@ export interface ScanOptions {
   /** Only steps in this folder (relative to the process cwd) or below it. */
   readonly project?: string;
   readonly json: boolean;
-  /** `--html <file>`: not in this command yet. */
+  /** `--html <file>`: write the findings as one self-contained HTML page instead. */
   readonly html?: string;
 }
 
@@ -74,13 +78,6 @@ const INTERRUPT_BUDGET = 1024 * 1024;
  * It reads and writes nothing else: no chat memory, no log, nothing in the agents' folders.
  */
 export async function scan(options: ScanOptions, io: Io): Promise<void> {
-  if (options.html !== undefined) {
-    throw new GuardError(
-      '`guard scan --html` is not here yet.',
-      'Run `guard scan` for text, or `guard scan --json > scan.json` for the findings as JSON.',
-      ExitCode.Usage,
-    );
-  }
   const since = options.since === undefined ? undefined : sinceTime(options.since, Date.now());
   if (options.since !== undefined && since === undefined) {
     throw new GuardError(
@@ -120,6 +117,8 @@ export async function scan(options: ScanOptions, io: Io): Promise<void> {
   const findings: ScanFinding[] = [];
   const byAgent: Record<string, Counts> = {};
   const byRule: Record<string, { block: number; ask: number }> = {};
+  // every step counted, per day and agent, for the page's charts (allowed ones included)
+  const perDay = new Map<string, Day>();
 
   for (const adapter of chosen) {
     const place = adapter.files.transcripts;
@@ -202,6 +201,7 @@ export async function scan(options: ScanOptions, io: Io): Promise<void> {
         counts.steps += 1;
         counted = true;
         const { verdict } = settled;
+        countDay(perDay, adapter.id, event.time, verdict.decision);
         if (verdict.decision === 'allow') continue;
         counts[verdict.decision] += 1;
         const finding = findingOf({ agent: adapter.id, chat: chatId, path, event, step, evaluation, verdict });
@@ -222,7 +222,38 @@ export async function scan(options: ScanOptions, io: Io): Promise<void> {
     byAgent,
     byRule,
   };
+  if (options.html !== undefined) {
+    const path = resolve(io.cwd(), options.html);
+    const { renderHtml } = await import('../report/html.js');
+    const { writePage } = await import('../report/from-log.js');
+    const page = renderHtml({
+      title: 'What guard would have done',
+      generated: new Date().toISOString(),
+      source: 'scan',
+      checked: result.checked.steps,
+      perDay: [...perDay.values()],
+      findings: findings.map((finding) => ({ ...finding, time: finding.time ?? '' })),
+      skipped,
+    });
+    writePage(path, page);
+    io.out(`Wrote the scan to ${path}\n`);
+    return;
+  }
   io.out(options.json ? `${JSON.stringify(result, null, 2)}\n` : renderScan(result, home));
+}
+
+/** One judged step in the per-day counts (a step with no time counts on no day: ''). */
+function countDay(
+  perDay: Map<string, Day>,
+  agent: string,
+  time: number | undefined,
+  decision: Verdict['decision'],
+): void {
+  const day = time === undefined ? '' : new Date(time).toISOString().slice(0, 10);
+  const key = `${day}\u0000${agent}`;
+  const counts = perDay.get(key) ?? { day, agent, allow: 0, ask: 0, block: 0 };
+  counts[decision === 'allow' ? 'allow' : decision === 'block' ? 'block' : 'ask'] += 1;
+  perDay.set(key, counts);
 }
 
 /** The adapters asked for, in the registry's order; an id that names no agent is a usage error. */

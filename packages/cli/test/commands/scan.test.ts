@@ -196,9 +196,16 @@ describe('guard scan on the recorded chats', () => {
     expect(text).not.toContain('Not read');
   });
 
-  it('--html is not here yet: a usage error that says what to run', async () => {
-    await expect(scanJson({ html: join(root, 'scan.html') })).rejects.toThrow(/--html/);
-    expect(filesBelow(root).some((file) => file.endsWith('.html'))).toBe(false);
+  it('--html writes one page with every finding and its transcript line, and prints nothing else', async () => {
+    const io = captureIo({ home, cwd: root });
+    await scan({ agents: [], json: false, html: 'scan.html' }, io.io);
+    expect(io.stdout()).toBe(`Wrote the scan to ${join(root, 'scan.html')}\n`);
+    const page = readFileSync(join(root, 'scan.html'), 'utf8');
+    expect(page).toMatch(/^<!doctype html>/);
+    expect(page).toContain('What guard would have done');
+    expect(page.match(/class="badge block"/g)).toHaveLength(5);
+    expect(page).toContain('d6afbf62-c6fc-4250-be5a-1df0dfe26e2d.jsonl:25');
+    expect(page).not.toContain('<script');
   });
 });
 
