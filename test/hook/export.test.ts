@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { encode } from '../../packages/cli/src/export/send.js';
+import { encode, projectHash } from '../../packages/cli/src/export/send.js';
 import type { LogEntry } from '../../packages/cli/src/state/decision-log.js';
 import { scaled } from '../machine.js';
 import { codexChat, guard, makeWorld, removeWorld } from './chats.js';
@@ -211,7 +211,7 @@ describe('the OTLP encoding', () => {
     { command: true, has: 'guard.command' },
     { command: false, has: undefined },
   ])('command $command', ({ command, has }) => {
-    const body = JSON.parse(encode([entry], { command })) as {
+    const body = JSON.parse(encode([entry], { command, projectPath: false })) as {
       resourceLogs: {
         resource: { attributes: Attr[] };
         scopeLogs: { logRecords: (LogRecordJson & { timeUnixNano: string; severityNumber: number })[] }[];
@@ -224,6 +224,32 @@ describe('the OTLP encoding', () => {
     const keys = record?.attributes.map((a) => a.key) ?? [];
     expect(keys).toContain('guard.rule_ids');
     expect(keys.includes('guard.command')).toBe(has !== undefined);
+  });
+
+  // the project is its folder's hash unless the person (or the system settings) chose to send the path
+  it.for([
+    { name: 'hashed by default', project: '/projects/app', projectPath: false, sent: projectHash('/projects/app') },
+    { name: 'the path when asked', project: '/projects/app', projectPath: true, sent: '/projects/app' },
+    { name: 'none without a project', project: undefined, projectPath: false, sent: undefined },
+    { name: 'none without a project, path asked', project: undefined, projectPath: true, sent: undefined },
+  ])('project: $name', ({ project, projectPath, sent }) => {
+    const body = JSON.parse(
+      encode([{ ...entry, ...(project === undefined ? {} : { project }) }], { command: true, projectPath }),
+    ) as {
+      resourceLogs: { scopeLogs: { logRecords: LogRecordJson[] }[] }[];
+    };
+    const attributes = body.resourceLogs[0]?.scopeLogs[0]?.logRecords[0]?.attributes ?? [];
+    expect(attributes.find((a) => a.key === 'guard.project')?.value.stringValue).toBe(sent);
+    expect(JSON.stringify(body).includes('/projects/app')).toBe(projectPath && project !== undefined);
+  });
+
+  it.for([
+    ['/projects/app', '/projects/app', true],
+    ['/projects/app', '/projects/app2', false],
+    ['/projects/app', '/projects/app/', false],
+  ] as const)('projectHash(%s) equals projectHash(%s): %s', ([a, b, same]) => {
+    expect(projectHash(a)).toMatch(/^[0-9a-f]{16}$/);
+    expect(projectHash(a) === projectHash(b)).toBe(same);
   });
 });
 

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { SystemRead } from '../state/floor.js';
 
 /**
  * `guard export on --otlp URL`: guard's decisions sent to the organisation's OpenTelemetry
@@ -15,6 +16,10 @@ export interface ExportConfig {
   readonly headers: Readonly<Record<string, string>>;
   /** Whether the step's text (redacted as in the log) goes with each record. */
   readonly command: boolean;
+  /** Whether the project's folder goes as it is (`--project-path`); else its hash. */
+  readonly projectPath: boolean;
+  /** The system settings turned export on for everyone (it is not the user's to turn off). */
+  readonly system?: true;
 }
 
 /** Where the sender keeps its position in the log, what it sent, dropped and last saw go wrong. */
@@ -62,12 +67,18 @@ export function readExport(guardHome: string): ExportConfig | undefined {
     return undefined;
   }
   if (typeof parsed !== 'object' || parsed === null) return undefined;
-  const { endpoint, headers, command } = parsed as Record<string, unknown>;
+  const { endpoint, headers, command, projectPath } = parsed as Record<string, unknown>;
   if (typeof endpoint !== 'string' || endpointProblem(endpoint) !== undefined) return undefined;
   const kept: Record<string, string> = {};
   if (typeof headers === 'object' && headers !== null)
     for (const [key, value] of Object.entries(headers)) if (typeof value === 'string') kept[key] = value;
-  return { endpoint, headers: kept, command: command !== false };
+  return { endpoint, headers: kept, command: command !== false, projectPath: projectPath === true };
+}
+
+/** The export that applies: the system settings' when they turn it on for everyone, else the user's. */
+export function exportFor(guardHome: string, system: SystemRead): ExportConfig | undefined {
+  if (system.state === 'read' && system.floor.export !== undefined) return { ...system.floor.export, system: true };
+  return readExport(guardHome);
 }
 
 export function readState(guardHome: string): ExportState {
