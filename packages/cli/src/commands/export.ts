@@ -1,7 +1,7 @@
 import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ExitCode, GuardError } from '../errors.js';
-import { exportFor, exportPath, logsEndpoint, readExport, readState, statePath } from '../export/config.js';
+import { exportFor, exportPath, logHead, logsEndpoint, readExport, readState, statePath } from '../export/config.js';
 import { writeFileAtomic } from '../fsx.js';
 import type { Io } from '../io.js';
 import { appendLog, LOG_FILE } from '../state/decision-log.js';
@@ -56,7 +56,8 @@ export async function exportOn(options: ExportOnOptions, io: Io): Promise<void> 
   appendLog(guardHome, { time: new Date().toISOString(), how: 'switch', changed: { export: endpoint.endpoint } });
   // from the end of the log as it is now: what was decided before export was on stays local
   const log = statSync(join(guardHome, LOG_FILE));
-  const state = { position: { ino: log.ino, offset: log.size }, sent: 0, dropped: 0 };
+  const head = logHead(join(guardHome, LOG_FILE));
+  const state = { position: { ino: log.ino, head, offset: log.size }, sent: 0, dropped: 0 };
   writeFileAtomic(statePath(guardHome), `${JSON.stringify(state, null, 2)}\n`, 0o600);
   io.out(
     `Export is on: each decision from now on goes to ${endpoint.endpoint} as an OpenTelemetry log record${options.command ? ' (the step redacted as in the log)' : ' (without the step)'}${Object.keys(headers).length > 0 ? `, with the header${Object.keys(headers).length === 1 ? '' : 's'} ${Object.keys(headers).join(', ')}` : ''}.\nA short-lived sender ships them after the hook's answers; \`guard export status\` shows how it goes.\n`,

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SystemRead } from '../state/floor.js';
 
@@ -24,14 +24,43 @@ export interface ExportConfig {
 
 /** Where the sender keeps its position in the log, what it sent, dropped and last saw go wrong. */
 export interface ExportState {
-  /** The log file (by inode) and the byte offset after the last line sent. */
-  readonly position?: { readonly ino: number; readonly offset: number };
+  /** The log file and the byte offset after the last line sent. */
+  readonly position?: LogPosition;
   readonly sent: number;
   /** Lines the log rotated away before they could be sent (the spool's bound). */
   readonly dropped: number;
   readonly lastSent?: string;
   readonly lastError?: string;
   readonly lastErrorAt?: string;
+}
+
+/**
+ * A place in the log: the file by its inode and the start of its first line (`head`), since the
+ * inode of a file rotated away is soon another log file's; and the byte offset in it.
+ */
+export interface LogPosition {
+  readonly ino: number;
+  readonly head?: string;
+  readonly offset: number;
+}
+
+/** How much of a log file's first line tells it from another (the line starts with its time). */
+const HEAD_BYTES = 96;
+
+/** The start of a log file's first line ('' for an empty or unreadable file). */
+export function logHead(path: string): string {
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      const buffer = Buffer.alloc(HEAD_BYTES);
+      const read = readSync(fd, buffer, 0, HEAD_BYTES, 0);
+      return buffer.toString('utf8', 0, read).split('\n')[0] ?? '';
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return '';
+  }
 }
 
 export const EXPORT_FILE = 'export.json';

@@ -6,9 +6,9 @@ import { writeFileAtomic } from '../fsx.js';
 import { guardVersion } from '../self.js';
 import type { LogEntry } from '../state/decision-log.js';
 import { LOG_FILE } from '../state/decision-log.js';
-import type { ExportConfig, ExportState } from './config.js';
+import type { ExportConfig, ExportState, LogPosition } from './config.js';
 import { readSystemSettings } from '../world/system-settings.js';
-import { exportFor, readState, senderLock, STALE_MS, statePath } from './config.js';
+import { exportFor, logHead, readState, senderLock, STALE_MS, statePath } from './config.js';
 
 /** The log's files, oldest first (the log is the export's spool). */
 const FILES = ['log.2.jsonl', 'log.1.jsonl', LOG_FILE];
@@ -117,12 +117,12 @@ async function drain(
 function pending(
   guardHome: string,
   position: ExportState['position'],
-): { entries: LogEntry[]; next: { ino: number; offset: number }; overrun: boolean } {
+): { entries: LogEntry[]; next: LogPosition; overrun: boolean } {
   const files = FILES.map((name) => {
     const path = join(guardHome, name);
     try {
       const stat = statSync(path);
-      return { path, ino: stat.ino, size: stat.size };
+      return { path, ino: stat.ino, size: stat.size, head: logHead(path) };
     } catch {
       return undefined;
     }
@@ -130,17 +130,21 @@ function pending(
   const newest = files.at(-1);
   if (newest === undefined) return { entries: [], next: position ?? { ino: 0, offset: 0 }, overrun: false };
   // no position yet: from the end of the log as it is now
-  if (position === undefined) return { entries: [], next: { ino: newest.ino, offset: newest.size }, overrun: false };
-  let at = files.findIndex((file) => file.ino === position.ino);
+  if (position === undefined)
+    return { entries: [], next: { ino: newest.ino, head: newest.head, offset: newest.size }, overrun: false };
+  // the same inode with another first line is a newer file that took a rotated one's inode
+  let at = files.findIndex(
+    (file) => file.ino === position.ino && (position.head === undefined || position.head === file.head),
+  );
   const overrun = at === -1;
   let offset = overrun ? 0 : position.offset;
   if (overrun) at = 0;
   const entries: LogEntry[] = [];
-  let next = { ino: files[at]?.ino ?? 0, offset };
+  let next: LogPosition = { ino: files[at]?.ino ?? 0, head: files[at]?.head ?? '', offset };
   for (; at < files.length && entries.length < BATCH; at++, offset = 0) {
     const file = files[at];
     if (file === undefined) break;
-    next = { ino: file.ino, offset };
+    next = { ino: file.ino, head: file.head, offset };
     let text: Buffer;
     try {
       text = readFileSync(file.path).subarray(offset);
@@ -152,7 +156,7 @@ function pending(
       const entry = parse(text.subarray(start, end).toString('utf8'));
       if (entry !== undefined) entries.push(entry);
       start = end + 1;
-      next = { ino: file.ino, offset: offset + start };
+      next = { ino: file.ino, head: file.head, offset: offset + start };
     }
     // a torn last line is read again next time, once it is whole
     if (entries.length >= BATCH || start < text.length) break;
