@@ -7,10 +7,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { encode, projectHash, sendExport } from '../../packages/cli/src/export/send.js';
 import type { LogEntry } from '../../packages/cli/src/state/decision-log.js';
 import { appendLog } from '../../packages/cli/src/state/decision-log.js';
-import { systemSettingsPath } from '../../packages/cli/src/world/system-settings.js';
 import { scaled } from '../machine.js';
 import { codexChat, guard, makeWorld, removeWorld } from './chats.js';
 import type { World } from './chats.js';
+import { writeSystemSettings } from '../../packages/cli/test/system-root.js';
 
 // Decisions to the organisation's collector: a stand-in OTLP/HTTP collector on 127.0.0.1 receives
 // every decision of a run of real hook calls (the sender each call starts after its answer ships
@@ -294,11 +294,6 @@ describe(
   'export turned on for everyone by the system settings (a scratch system root)',
   { timeout: scaled(60_000) },
   () => {
-    function writeSystem(root: string, text: string): void {
-      const path = systemSettingsPath(root);
-      mkdirSync(join(path, '..'), { recursive: true });
-      writeFileSync(path, text);
-    }
     /** From the start of the log as it is: what the chat decided waits to be sent. */
     function fromStart(guardHome: string): void {
       const ino = statSync(join(guardHome, 'log.jsonl')).ino;
@@ -316,7 +311,7 @@ describe(
       world = makeWorld('export-system');
       stand = await collector();
       const root = join(world.root, 'system-root');
-      writeSystem(root, `exportOtlp: ${stand.url}\nexportHeader-X-Tenant: acme\n${extra}`);
+      writeSystemSettings(root, `exportOtlp: ${stand.url}\nexportHeader-X-Tenant: acme\n${extra}`);
       const chat = codexChat(world, 'system-chat');
       await chat.shell('git status');
       await chat.shell('git push --force origin main');

@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
-import { systemSettingsPath } from '../../src/world/system-settings.js';
 import { captureIo } from '../capture-io.js';
+import { writeSystemSettings } from '../system-root.js';
 
 // The commands that change a setting, under a scratch system root: each one that would loosen below
 // the system floor says so, exits 1 and changes nothing; one that tightens (or that the floor does
@@ -17,12 +17,6 @@ beforeEach(() => {
   root = join(guardHome, 'system-root');
 });
 afterEach(() => rmSync(guardHome, { recursive: true, force: true }));
-
-function writeSystem(text: string): void {
-  const path = systemSettingsPath(root);
-  mkdirSync(join(path, '..'), { recursive: true });
-  writeFileSync(path, text);
-}
 
 async function guard(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const { io, stdout, stderr } = captureIo({ systemRoot: root });
@@ -66,7 +60,7 @@ describe('a command that loosens below the floor is refused, and changes nothing
     { system: 'failClosed: [\n', argv: ['fail-closed', 'off'], says: 'cannot be read' },
     { system: 'failClosed: [\n', argv: ['mode', 'extended'], says: 'cannot be read' },
   ])('guard $argv under $system', async ({ system, argv, says }) => {
-    writeSystem(system);
+    writeSystemSettings(root, system);
     // the user's own settings as they were: fail-closed on, so `fail-closed off` would change them
     await guard('fail-closed', 'on');
     const before = folder();
@@ -91,7 +85,7 @@ describe('near misses: what tightens, or what the floor does not govern, goes ah
     { system: 'failClosed: [\n', argv: ['fail-closed', 'on'] },
     { system: 'failClosed: [\n', argv: ['mode', 'standard'] },
   ])('guard $argv under $system', async ({ system, argv }) => {
-    writeSystem(system);
+    writeSystemSettings(root, system);
     const { code, stderr } = await guard(...argv);
     expect(stderr).toBe('');
     expect(code).toBe(0);
@@ -113,7 +107,7 @@ describe('guard status says where each setting came from', () => {
 
   it('a floor, with a loosening already in the user file', async () => {
     writeFileSync(join(guardHome, 'settings.yaml'), 'mode: full\nstrict: true\n');
-    writeSystem('failClosed: true\nmostPermissiveMode: extended\nlockedRules: git.push\n');
+    writeSystemSettings(root, 'failClosed: true\nmostPermissiveMode: extended\nlockedRules: git.push\n');
     const { stdout } = await guard('status');
     expect(stdout).toContain('fail-closed is on');
     expect(stdout).toContain('mode: extended');
@@ -132,7 +126,7 @@ describe('guard status says where each setting came from', () => {
   });
 
   it('a broken system file: status and doctor say guard works at the strictest', async () => {
-    writeSystem('mostPermissiveMode: paranoid\n');
+    writeSystemSettings(root, 'mostPermissiveMode: paranoid\n');
     const { stdout } = await guard('status');
     expect(stdout).toContain('CANNOT BE USED');
     expect(stdout).toContain('guard is on');
@@ -144,7 +138,7 @@ describe('guard status says where each setting came from', () => {
 
 describe('export on for everyone from the system settings', () => {
   it('export status names the system collector, with projects hashed unless it says otherwise', async () => {
-    writeSystem(`${EXPORT}exportProjectPath: true\nexportHeader-X-Tenant: acme\n`);
+    writeSystemSettings(root, `${EXPORT}exportProjectPath: true\nexportHeader-X-Tenant: acme\n`);
     const json = JSON.parse((await guard('export', 'status', '--json')).stdout) as Record<string, unknown>;
     expect(json).toMatchObject({ on: true, from: 'system', projectPath: true, headers: ['X-Tenant'] });
     expect((await guard('export', 'status')).stdout).toContain('set by the system settings, for everyone');

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EMPTY_POLICY } from '@guard/core';
@@ -7,9 +7,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HookDeps } from '../../src/hook/call.js';
 import { readStep } from '../../src/hook/step.js';
 import type { LogEntry } from '../../src/state/decision-log.js';
-import { systemSettingsPath } from '../../src/world/system-settings.js';
 import { fixture } from '../hook-cases.js';
 import { hookReply, stageCall } from './stage-call.js';
+import { writeSystemSettings } from '../system-root.js';
 
 // The system settings floor in the hook, under a scratch system root: every floor field against
 // every way a user's files could loosen it (settings.yaml; a project's allow list, a yes kept for
@@ -24,11 +24,6 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(guardHome, { recursive: true, force: true }));
 
-function writeSystem(text: string): void {
-  const path = systemSettingsPath(root);
-  mkdirSync(join(path, '..'), { recursive: true });
-  writeFileSync(path, text);
-}
 const writeUser = (text: string): void => writeFileSync(join(guardHome, 'settings.yaml'), text);
 
 async function settingsRead(): Promise<Awaited<ReturnType<typeof readStep>> & { err: string[] }> {
@@ -104,7 +99,7 @@ describe('readStep: the user settings held to the system floor', () => {
       want: { enabled: true, failClosed: true, strict: true, mode: 'standard' },
     },
   ])('$name', async ({ system, user, want }) => {
-    if (system !== undefined) writeSystem(system);
+    if (system !== undefined) writeSystemSettings(root, system);
     writeUser(user);
     const { settings, err } = await settingsRead();
     expect(settings).toMatchObject(want);
@@ -112,9 +107,9 @@ describe('readStep: the user settings held to the system floor', () => {
   });
 
   it('the locked rules reach the decision; a broken file locks every rule', async () => {
-    writeSystem('lockedRules: git.push\n');
+    writeSystemSettings(root, 'lockedRules: git.push\n');
     expect((await settingsRead()).lockedRules).toEqual(['git.push']);
-    writeSystem('lockedRules: [\n');
+    writeSystemSettings(root, 'lockedRules: [\n');
     expect((await settingsRead()).lockedRules).toEqual(['*']);
     rmSync(root, { recursive: true });
     expect((await settingsRead()).lockedRules).toEqual([]);
@@ -179,21 +174,21 @@ describe('guard hook: a locked rule stays asked, whatever would let it go ahead'
       ]),
     ),
   )('$name', async ({ command, rule, way, system, asked }) => {
-    if (system !== undefined) writeSystem(system);
+    if (system !== undefined) writeSystemSettings(root, system);
     const stdout = await WAYS[way]?.(command, rule);
     expect(asks(stdout ?? '')).toBe(asked);
     if (!asked) expect(stdout).toBe('');
   });
 
   it('a yes in the chat still answers the ask of a locked rule (the rule asks; it is not turned off)', async () => {
-    writeSystem('lockedRules: git.push\n');
+    writeSystemSettings(root, 'lockedRules: git.push\n');
     expect(asks(await hook(inChat('c1', 'git push origin feature')))).toBe(true);
     await hook(say('c1', 'yes'));
     expect(await hook(inChat('c1', 'git push origin feature'))).toBe('');
   });
 
   it('guard off where the system settings do not allow it: the never list still blocks, and the log says checked', async () => {
-    writeSystem('offAllowed: false\n');
+    writeSystemSettings(root, 'offAllowed: false\n');
     writeUser('enabled: false\n');
     const stdout = await hook(inChat('c1', 'git push --force origin main'));
     expect(stdout).toContain('deny');

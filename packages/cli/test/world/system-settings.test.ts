@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NO_FLOOR } from '../../src/state/floor.js';
 import { readSystemSettings, systemSettingsPath } from '../../src/world/system-settings.js';
+import { writeSystemSettings } from '../system-root.js';
 
 // The system settings file, read under a scratch system root: what each field sets, and every file
 // that cannot be used (which the floor then reads as the strictest).
@@ -13,12 +14,6 @@ beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'guard-system-'));
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
-
-function writeSystem(text: string): void {
-  const path = systemSettingsPath(root);
-  mkdirSync(join(path, '..'), { recursive: true });
-  writeFileSync(path, text);
-}
 
 describe('systemSettingsPath', () => {
   it.for([
@@ -70,7 +65,7 @@ describe('readSystemSettings: files it uses', () => {
       floor: { secondOpinion: { on: true, config: { url: 'https://judge.example/v1', model: 'judge-1' } } },
     },
   ])('$name', async ({ text, floor }) => {
-    writeSystem(text);
+    writeSystemSettings(root, text);
     const read = await readSystemSettings(root);
     expect(read.state).toBe('read');
     if (read.state !== 'read') return;
@@ -108,7 +103,7 @@ describe('readSystemSettings: files it cannot use are unreadable (the strictest 
     },
     { name: 'not UTF-8', text: 'failClosed: \uFFFD\n', problem: 'not UTF-8' },
   ])('$name', async ({ text, problem }) => {
-    writeSystem(text);
+    writeSystemSettings(root, text);
     const read = await readSystemSettings(root);
     expect(read.state).toBe('unreadable');
     if (read.state === 'unreadable') expect(read.problem).toContain(problem);
