@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
+import { keepForProject } from '../../src/state/allowed.js';
 import { captureIo } from '../capture-io.js';
 import { writeSystemSettings } from '../system-root.js';
 
@@ -149,5 +150,31 @@ describe('export on for everyone from the system settings', () => {
     const json = JSON.parse((await guard('export', 'status', '--json')).stdout) as Record<string, unknown>;
     expect(json).toMatchObject({ on: true, from: 'user', projectPath: false });
     expect((await guard('export', 'off')).code).toBe(0);
+  });
+});
+
+describe('guard allowed marks a yes kept for a locked rule as not used', () => {
+  it.for([
+    { system: 'lockedRules: pkg.install\n', unused: [true, false] },
+    { system: "lockedRules: '*'\n", unused: [true, true] },
+    // near misses: another rule locked, no system file
+    { system: 'lockedRules: git.push\n', unused: [false, false] },
+    { system: undefined, unused: [false, false] },
+  ])('$system', async ({ system, unused }) => {
+    if (system !== undefined) writeSystemSettings(root, system);
+    keepForProject(
+      guardHome,
+      join(guardHome, 'project'),
+      ['pkg.install:npm:zod', 'net.new-site:example.org'],
+      new Date(),
+    );
+    const text = (await guard('allowed')).stdout.split('\n');
+    expect(
+      ['pkg.install:npm:zod', 'net.new-site:example.org'].map(
+        (key) => text.find((line) => line.includes(key))?.includes('not used') ?? false,
+      ),
+    ).toEqual(unused);
+    const json = JSON.parse((await guard('allowed', '--json')).stdout) as { allowed: { notUsed?: string }[] };
+    expect(json.allowed.map((entry) => entry.notUsed !== undefined)).toEqual(unused);
   });
 });
