@@ -31,8 +31,8 @@ const LAYERS = [
   { name: 'rule.ts', files: ['rule.ts'] },
   { name: 'rules/', files: ['rules/**'] },
   {
-    name: 'the evaluation, the modes and the session',
-    files: ['evaluate.ts', 'modes.ts', 'catalogue.ts', 'session.ts'],
+    name: 'the evaluation, the modes, the floor and the session',
+    files: ['evaluate.ts', 'modes.ts', 'floor.ts', 'catalogue.ts', 'session.ts'],
   },
   { name: "the second opinion's shapes", files: ['second-opinion/types.ts'] },
   { name: 'chat/', files: ['chat/**'] },

@@ -27,7 +27,9 @@
 //    Then the second opinion (SPEC §11): a command no rule knows (`node scripts/…`), with it off and
 //    with it on against a stand-in judge on 127.0.0.1 that answers after 100 ms (a child process,
 //    so it answers while this one waits on a spawn). Each call is a new command in a new turn, so
-//    every one is really sent (nothing remembered, no budget spent).
+//    every one is really sent (nothing remembered, no budget spent). Then export (SPEC §10): the same
+//    two Codex steps with `guard export on` against the same stand-in server as a collector (the
+//    hook appends its log line and starts a sender when none runs; the sender ships off its path).
 // 2. Repositories (scripts/bench-scale.mjs): the hook on harmless, checkout, delete and commit steps
 //    in generated git repositories of each size, against `node -e 0` in the same rounds; and how
 //    often `git add -A && git commit` over an untracked `.env` was blocked (a fresh chat each time).
@@ -158,6 +160,14 @@ function spawnBench(dir, judgeUrl) {
     join(opinionHome, 'settings.yaml'),
     `secondOpinion: true\nsecondOpinionUrl: ${judgeUrl}\nsecondOpinionModel: bench-judge\nsecondOpinionTimeoutMs: 1500\n`,
   );
+  // guard's folder with export on (SPEC §10: the hook only appends its log line and, when no sender
+  // runs, starts one), sending to the stand-in judge's server, which takes any POST
+  const exportHome = join(dir, 'guard-export');
+  mkdirSync(exportHome, { recursive: true });
+  writeFileSync(
+    join(exportHome, 'export.json'),
+    `${JSON.stringify({ endpoint: `${judgeUrl.replace(/\/v1$/, '')}/v1/logs`, headers: {}, command: true })}\n`,
+  );
   let serial = 0;
   const fresh = () => `node scripts/step-${(serial += 1)}.js`;
   // payloads as each agent sends them (recorded: see packages/adapters/test/fixtures)
@@ -213,6 +223,14 @@ function spawnBench(dir, judgeUrl) {
       argv: [HOOK, 'hook', 'codex'],
       input: JSON.stringify(payloads.codex(command)),
       env: { GUARD_RESIDENT: 'off' },
+    })),
+    // export on against off: the same step in the same rounds
+    ...['git status', 'git push --force origin main'].map((command) => ({
+      name: `hook codex: ${command.replace(' origin main', '')} (export on)`,
+      agent: 'codex',
+      argv: [HOOK, 'hook', 'codex'],
+      input: JSON.stringify(payloads.codex(command)),
+      env: { GUARD_HOME: exportHome },
     })),
     {
       name: 'hook codex: node scripts/… (2nd opinion off)',

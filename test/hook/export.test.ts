@@ -1,14 +1,16 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { encode } from '../../packages/cli/src/export/send.js';
+import { encode, projectHash, sendExport } from '../../packages/cli/src/export/send.js';
 import type { LogEntry } from '../../packages/cli/src/state/decision-log.js';
+import { appendLog } from '../../packages/cli/src/state/decision-log.js';
 import { scaled } from '../machine.js';
 import { codexChat, guard, makeWorld, removeWorld } from './chats.js';
 import type { World } from './chats.js';
+import { writeSystemSettings } from '../../packages/cli/test/system-root.js';
 
 // Decisions to the organisation's collector: a stand-in OTLP/HTTP collector on 127.0.0.1 receives
 // every decision of a run of real hook calls (the sender each call starts after its answer ships
@@ -211,7 +213,7 @@ describe('the OTLP encoding', () => {
     { command: true, has: 'guard.command' },
     { command: false, has: undefined },
   ])('command $command', ({ command, has }) => {
-    const body = JSON.parse(encode([entry], { command })) as {
+    const body = JSON.parse(encode([entry], { command, projectPath: false })) as {
       resourceLogs: {
         resource: { attributes: Attr[] };
         scopeLogs: { logRecords: (LogRecordJson & { timeUnixNano: string; severityNumber: number })[] }[];
@@ -224,6 +226,32 @@ describe('the OTLP encoding', () => {
     const keys = record?.attributes.map((a) => a.key) ?? [];
     expect(keys).toContain('guard.rule_ids');
     expect(keys.includes('guard.command')).toBe(has !== undefined);
+  });
+
+  // the project is its folder's hash unless the person (or the system settings) chose to send the path
+  it.for([
+    { name: 'hashed by default', project: '/projects/app', projectPath: false, sent: projectHash('/projects/app') },
+    { name: 'the path when asked', project: '/projects/app', projectPath: true, sent: '/projects/app' },
+    { name: 'none without a project', project: undefined, projectPath: false, sent: undefined },
+    { name: 'none without a project, path asked', project: undefined, projectPath: true, sent: undefined },
+  ])('project: $name', ({ project, projectPath, sent }) => {
+    const body = JSON.parse(
+      encode([{ ...entry, ...(project === undefined ? {} : { project }) }], { command: true, projectPath }),
+    ) as {
+      resourceLogs: { scopeLogs: { logRecords: LogRecordJson[] }[] }[];
+    };
+    const attributes = body.resourceLogs[0]?.scopeLogs[0]?.logRecords[0]?.attributes ?? [];
+    expect(attributes.find((a) => a.key === 'guard.project')?.value.stringValue).toBe(sent);
+    expect(JSON.stringify(body).includes('/projects/app')).toBe(projectPath && project !== undefined);
+  });
+
+  it.for([
+    ['/projects/app', '/projects/app', true],
+    ['/projects/app', '/projects/app2', false],
+    ['/projects/app', '/projects/app/', false],
+  ] as const)('projectHash(%s) equals projectHash(%s): %s', ([a, b, same]) => {
+    expect(projectHash(a)).toMatch(/^[0-9a-f]{16}$/);
+    expect(projectHash(a) === projectHash(b)).toBe(same);
   });
 });
 
@@ -259,5 +287,111 @@ describe('the spool is bounded by the log', () => {
     expect((await guard(world, ['export', 'status'])).stdout).toContain(
       'the log rotated past records not yet sent 1 time',
     );
+  });
+});
+
+describe(
+  'export turned on for everyone by the system settings (a scratch system root)',
+  { timeout: scaled(60_000) },
+  () => {
+    /** From the start of the log as it is: what the chat decided waits to be sent. */
+    function fromStart(guardHome: string): void {
+      const ino = statSync(join(guardHome, 'log.jsonl')).ino;
+      mkdirSync(join(guardHome, 'export'), { recursive: true });
+      writeFileSync(
+        join(guardHome, 'export', 'state.json'),
+        JSON.stringify({ position: { ino, offset: 0 }, sent: 0, dropped: 0 }),
+      );
+    }
+
+    it.for([
+      { name: 'projects hashed', extra: '', path: false },
+      { name: 'project folders as they are', extra: 'exportProjectPath: true\n', path: true },
+    ])('every decision arrives with its project: $name', async ({ extra, path }) => {
+      world = makeWorld('export-system');
+      stand = await collector();
+      const root = join(world.root, 'system-root');
+      writeSystemSettings(root, `exportOtlp: ${stand.url}\nexportHeader-X-Tenant: acme\n${extra}`);
+      const chat = codexChat(world, 'system-chat');
+      await chat.shell('git status');
+      await chat.shell('git push --force origin main');
+      fromStart(world.guardHome);
+      const result = await sendExport(world.guardHome, { systemRoot: root, lingerMs: 0, retryForMs: 0 });
+      expect(result.error).toBeUndefined();
+      const records = received(stand).filter((r) => r.has('guard.decision'));
+      expect(records.map((r) => r.get('guard.decision'))).toEqual(['allow', 'block']);
+      const project = realpathSync(world.project);
+      expect(records.map((r) => r.get('guard.project'))).toEqual(Array(2).fill(path ? project : projectHash(project)));
+      expect(JSON.stringify(stand.bodies).includes(project)).toBe(path);
+      expect(stand.headers.every((h) => h['x-tenant'] === 'acme')).toBe(true);
+    });
+
+    it('near miss: with no system file and no user export, nothing is sent', async () => {
+      world = makeWorld('export-system-none');
+      const chat = codexChat(world, 'none-chat');
+      await chat.shell('git status');
+      const root = join(world.root, 'system-root');
+      expect(await sendExport(world.guardHome, { systemRoot: root, lingerMs: 0, retryForMs: 0 })).toEqual({
+        sent: 0,
+        skipped: 'off',
+      });
+    });
+  },
+);
+
+describe('the spool stays under its bound', () => {
+  it('with the collector down, a thousand decisions leave at most three log files of the bound, and the drop is counted', async () => {
+    world = makeWorld('export-bound');
+    stand = await collector();
+    stand.status = 503;
+    expect((await guard(world, ['export', 'on', '--otlp', stand.url])).code).toBe(0);
+    const bound = 4096;
+    const entry = (n: number): LogEntry => ({
+      time: new Date().toISOString(),
+      how: 'rules',
+      decision: 'allow',
+      step: `echo ${n}`,
+    });
+    for (let n = 0; n < 1000; n++) appendLog(world.guardHome, entry(n), bound);
+    const files = ['log.jsonl', 'log.1.jsonl', 'log.2.jsonl', 'log.3.jsonl'].map((name) =>
+      join((world as World).guardHome, name),
+    );
+    const sizes = files.map((file) => (existsSync(file) ? statSync(file).size : 0));
+    expect(sizes[3]).toBe(0);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(3 * bound);
+    // back again: what is left arrives, from the oldest line kept; what rotated away is counted
+    stand.status = 200;
+    const result = await sendExport(world.guardHome, {
+      systemRoot: join(world.root, 'system-root'),
+      lingerMs: 0,
+      retryForMs: 0,
+    });
+    const steps = received(stand).map((r) => r.get('guard.command'));
+    expect(result.sent).toBe(steps.length);
+    expect(steps.length).toBeLessThan(1000);
+    expect(steps.at(-1)).toBe('echo 999');
+    const state = JSON.parse(readFileSync(join(world.guardHome, 'export', 'state.json'), 'utf8')) as {
+      dropped: number;
+    };
+    expect(state.dropped).toBeGreaterThanOrEqual(1);
+  });
+
+  it('near miss: under the bound nothing rotates, nothing is dropped, every line arrives', async () => {
+    world = makeWorld('export-under-bound');
+    stand = await collector();
+    expect((await guard(world, ['export', 'on', '--otlp', stand.url])).code).toBe(0);
+    for (let n = 0; n < 20; n++)
+      appendLog(
+        world.guardHome,
+        { time: new Date().toISOString(), how: 'rules', decision: 'allow', step: `echo ${n}` },
+        64 * 1024,
+      );
+    expect(existsSync(join(world.guardHome, 'log.1.jsonl'))).toBe(false);
+    await sendExport(world.guardHome, { systemRoot: join(world.root, 'system-root'), lingerMs: 0, retryForMs: 0 });
+    expect(received(stand).filter((r) => r.get('guard.command')?.startsWith('echo '))).toHaveLength(20);
+    const state = JSON.parse(readFileSync(join(world.guardHome, 'export', 'state.json'), 'utf8')) as {
+      dropped: number;
+    };
+    expect(state.dropped).toBe(0);
   });
 });

@@ -1,5 +1,6 @@
 import { homedir, tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
+import { SYSTEM_ROOT } from './world/system-root.js';
 
 /**
  * Everything a command may touch of the process: output, input and where it runs. Commands get
@@ -19,6 +20,8 @@ export interface Io {
   home(): string;
   /** The system temp folder. */
   tmp(): string;
+  /** The root of the system-wide folders (world/system-root.ts); tests pass a scratch folder. */
+  readonly systemRoot: string;
 }
 
 // A reader that stops early (`guard explain --jsonl ... | head -1`) closes our stdout: stop reading
@@ -74,4 +77,5 @@ export const processIo: Io = {
   cwd: () => process.cwd(),
   home: () => homedir(),
   tmp: () => tmpdir(),
+  systemRoot: SYSTEM_ROOT,
 };

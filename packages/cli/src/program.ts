@@ -200,21 +200,30 @@ export function createProgram(io: Io): Command {
       [] as string[],
     )
     .option('--no-command', "leave the step's text out of the records")
+    .option('--project-path', "send the project's folder as it is (by default it is hashed)")
     .option('--json', 'with status: print it as JSON')
     .action(
       async (
         action: 'on' | 'off' | 'status' | 'send' | undefined,
-        options: { otlp?: string; header: string[]; command: boolean; json?: true },
+        options: { otlp?: string; header: string[]; command: boolean; projectPath?: true; json?: true },
       ) => {
         const { exportOff, exportOn, exportStatus } = await import('./commands/export.js');
         const { guardHomeFrom } = await import('./state/settings.js');
         const guardHome = guardHomeFrom(io.env, io.home());
         if (action === 'on')
-          return exportOn({ otlp: options.otlp, header: options.header, command: options.command }, io);
+          return exportOn(
+            {
+              otlp: options.otlp,
+              header: options.header,
+              command: options.command,
+              projectPath: options.projectPath === true,
+            },
+            io,
+          );
         if (action === 'off') return exportOff(io);
         if (action === 'send') {
           const { sendExport } = await import('./export/send.js');
-          const result = await sendExport(guardHome);
+          const result = await sendExport(guardHome, { systemRoot: io.systemRoot });
           if (result.error !== undefined) throw new GuardError(`Export: ${result.error}; the records wait in the log.`);
           if (result.skipped === 'running') io.out('A sender is already running; it sends what waits.\n');
           else if (result.skipped === 'off') io.out('Export is off; nothing to send.\n');
@@ -222,7 +231,7 @@ export function createProgram(io: Io): Command {
           return;
         }
         const { senderRunning } = await import('./export/config.js');
-        exportStatus({ json: options.json ?? false }, io, senderRunning(guardHome));
+        await exportStatus({ json: options.json ?? false }, io, senderRunning(guardHome));
       },
     );
 

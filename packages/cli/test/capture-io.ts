@@ -20,7 +20,9 @@ export interface Captured {
 }
 
 /** An Io that records output and serves `stdin` (one string, split into lines on demand). */
-export function captureIo(options: { stdin?: string; cwd?: string; home?: string } = {}): Captured {
+export function captureIo(
+  options: { stdin?: string; cwd?: string; home?: string; systemRoot?: string } = {},
+): Captured {
   let stdout = '';
   let stderr = '';
   const stdin = options.stdin ?? '';
@@ -38,6 +40,8 @@ export function captureIo(options: { stdin?: string; cwd?: string; home?: string
     cwd: () => options.cwd ?? NOWHERE_PROJECT,
     home: () => options.home ?? NOWHERE,
     tmp: () => '/tmp',
+    // a system root no test creates unless it passes its own: the machine's own system settings are never read
+    systemRoot: options.systemRoot ?? join(NOWHERE, 'system-root'),
   };
   return { io, stdout: () => stdout, stderr: () => stderr };
 }

@@ -38,4 +38,5 @@ export { rules } from './rules/index.js';
 export * from './session.js';
 export * from './chat/index.js';
 export * from './modes.js';
+export * from './floor.js';
 export * from './second-opinion/index.js';

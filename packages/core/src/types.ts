@@ -155,9 +155,9 @@ export type Concern =
 /**
  * Why an ask rule asks in every mode, whatever its concern: it is the chat's raised bar (the agent
  * read content someone else wrote, or a key came back), or what it would do cannot be read, and
- * its worst case is on the never list.
+ * its worst case is on the never list; or the organisation's system settings lock the rule.
  */
-export type AsksInEveryMode = 'raised-bar' | 'worst-case';
+export type AsksInEveryMode = 'raised-bar' | 'worst-case' | 'organisation';
 
 export interface Finding {
   readonly ruleId: string;

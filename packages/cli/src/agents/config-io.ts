@@ -8,7 +8,10 @@ import { findProjectRoot } from '../world/project-root.js';
 import { GuardError } from '../errors.js';
 import type { Io } from '../io.js';
 import { hookScriptPath } from '../self.js';
-import { guardHomeFrom, movedGuardHome, readSettings, SettingsError } from '../state/settings.js';
+import type { Resolved, SystemRead } from '../state/floor.js';
+import { resolveSettings } from '../state/floor.js';
+import { DEFAULT_SETTINGS, guardHomeFrom, movedGuardHome, readSettings, SettingsError } from '../state/settings.js';
+import { readSystemSettings } from '../world/system-settings.js';
 import type { Settings } from '../state/settings.js';
 
 /** Both config levels, user first. */
@@ -176,10 +179,22 @@ function pathProblem(path: string, what: string): string | undefined {
   return undefined;
 }
 
-/** guard's settings, with a bad settings file turned into a clear error. */
-export async function settingsOrFail(guardHome: string): Promise<Settings> {
+/** guard's settings held to the system settings floor, with a bad settings file turned into a clear error. */
+export async function settingsOrFail(guardHome: string, systemRoot: string): Promise<Settings> {
+  return (await floorOrFail(guardHome, systemRoot)).resolved.settings;
+}
+
+/**
+ * The user's settings held to the system settings (state/floor.ts): what applies, where each value
+ * came from, what of the user's is not used; and the system settings as read.
+ */
+export async function floorOrFail(
+  guardHome: string,
+  systemRoot: string,
+): Promise<{ readonly resolved: Resolved; readonly system: SystemRead }> {
+  let user: Settings;
   try {
-    return await readSettings(guardHome);
+    user = await readSettings(guardHome);
   } catch (error) {
     if (error instanceof SettingsError) {
       throw new GuardError(
@@ -189,6 +204,8 @@ export async function settingsOrFail(guardHome: string): Promise<Settings> {
     }
     throw error;
   }
+  const system = await readSystemSettings(systemRoot);
+  return { resolved: resolveSettings(system, user, DEFAULT_SETTINGS), system };
 }
 
 /**

@@ -12,7 +12,7 @@ import {
   LEVELS,
   locationsFrom,
   readBytes,
-  settingsOrFail,
+  floorOrFail,
   textOf,
 } from './config-io.js';
 import type { CommandCheck } from './config-io.js';
@@ -28,6 +28,7 @@ import { readHealth } from '../state/opinion.js';
 import { runningCheckers } from '../state/resident.js';
 import { guardHomeFrom } from '../state/settings.js';
 import type { SecondOpinionConfig, Settings } from '../state/settings.js';
+import type { Resolved, SystemRead } from '../state/floor.js';
 
 // How guard stands in each agent's files, read without changing anything: what `guard status`
 // shows (and prints as JSON) and what `guard doctor` starts its checks from.
@@ -98,6 +99,8 @@ export interface StatusJson {
   /** `guard mode`: how much runs without asking (SPEC §12). */
   readonly mode: Mode;
   readonly guardHome: string;
+  /** Where the settings came from: the system settings floor, the user's settings, the defaults. */
+  readonly settingsFrom: SettingsFrom;
   /** The hook script `guard setup` writes into configs, and whether it is built. */
   readonly hookScript: { readonly path: string; readonly exists: boolean };
   /** The second opinion (SPEC §11): off, or on with its model, and whether it is paused. */
@@ -105,6 +108,14 @@ export interface StatusJson {
   /** The resident checkers (processes that keep guard's hook loaded between calls) answering in guard's folder. */
   readonly resident: { readonly running: number };
   readonly agents: readonly AgentStatus[];
+}
+
+/** The system settings as read, where each value came from, and what of the user's is not used (state/floor.ts). */
+export interface SettingsFrom {
+  readonly system: { readonly path: string; readonly state: SystemRead['state']; readonly problem?: string };
+  readonly from: Resolved['from'];
+  readonly ignored: readonly string[];
+  readonly lockedRules: readonly string[];
 }
 
 /** How the second opinion stands. */
@@ -283,7 +294,8 @@ function agentSwitch(agent: AgentId, text: string, commands: readonly string[]):
 /** Everything `guard status` reports. */
 export async function collectStatus(io: Io): Promise<StatusJson> {
   const guardHome = guardHomeFrom(io.env, io.home());
-  const settings = await settingsOrFail(guardHome);
+  const { resolved, system } = await floorOrFail(guardHome, io.systemRoot);
+  const { settings } = resolved;
   const script = hookScriptPath();
   const drifts = pinDrifts(guardHome, locationsFrom(io));
   return {
@@ -291,6 +303,16 @@ export async function collectStatus(io: Io): Promise<StatusJson> {
     failClosed: settings.failClosed,
     mode: settings.mode,
     guardHome,
+    settingsFrom: {
+      system: {
+        path: system.path,
+        state: system.state,
+        ...(system.state === 'unreadable' ? { problem: system.problem } : {}),
+      },
+      from: resolved.from,
+      ignored: resolved.ignored,
+      lockedRules: resolved.lockedRules,
+    },
     hookScript: { path: script, exists: existsSync(script) },
     secondOpinion: opinionStatus(settings, guardHome, io),
     resident: { running: await runningCheckers(guardHome) },

@@ -46,7 +46,7 @@ export async function setUpHook(agent: AgentId, setup: SetupOptions, io: Io): Pr
   const level: ConfigLevel = setup.project ? 'project' : 'user';
   const file = adapter.configPath(level, locationsFrom(io));
   const guardHome = guardHomeFrom(io.env, io.home());
-  const settings = await settingsOrFail(guardHome);
+  const settings = await settingsOrFail(guardHome, io.systemRoot);
   const again = `guard setup ${agent}${setup.project ? ' --project' : ''}`;
 
   const nowhere = danglingLink(file);

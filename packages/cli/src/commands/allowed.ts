@@ -2,15 +2,26 @@ import { ExitCode, GuardError } from '../errors.js';
 import type { Io } from '../io.js';
 import type { AllowedEntry } from '../state/allowed.js';
 import { allowedPath, forgetAllowed, readAllowed } from '../state/allowed.js';
-import { guardHomeFrom } from '../state/settings.js';
+import { isLockedKey } from '@guard/core';
+import { resolveSettings } from '../state/floor.js';
+import { DEFAULT_SETTINGS, guardHomeFrom } from '../state/settings.js';
+import { readSystemSettings } from '../world/system-settings.js';
 import { findProjectRoot } from '../world/project-root.js';
 
-/** `guard allowed [--json]`: the yeses kept for whole projects (SPEC §12), this project's first. */
-export function listAllowed(options: { readonly json: boolean }, io: Io): void {
+/**
+ * `guard allowed [--json]`: the yeses kept for whole projects (SPEC §12), this project's first; a yes
+ * for a rule the system settings lock is marked as not used.
+ */
+export async function listAllowed(options: { readonly json: boolean }, io: Io): Promise<void> {
   const guardHome = guardHomeFrom(io.env, io.home());
   const entries = readAllowed(guardHome);
+  const { lockedRules } = resolveSettings(await readSystemSettings(io.systemRoot), DEFAULT_SETTINGS, DEFAULT_SETTINGS);
+  const unused = (entry: AllowedEntry): boolean => isLockedKey(lockedRules, entry.key);
   if (options.json) {
-    io.out(`${JSON.stringify({ allowed: entries }, null, 2)}\n`);
+    const shown = entries.map((entry) =>
+      unused(entry) ? { ...entry, notUsed: 'locked by the system settings' } : entry,
+    );
+    io.out(`${JSON.stringify({ allowed: shown }, null, 2)}\n`);
     return;
   }
   if (entries.length === 0) {
@@ -26,7 +37,10 @@ export function listAllowed(options: { readonly json: boolean }, io: Io): void {
   const out: string[] = [];
   for (const project of projects) {
     out.push(`${project}${project === here ? ' (this project)' : ''}`);
-    for (const entry of byProject.get(project) ?? []) out.push(`  ${entry.id}  ${entry.key}  (${entry.time})`);
+    for (const entry of byProject.get(project) ?? [])
+      out.push(
+        `  ${entry.id}  ${entry.key}  (${entry.time})${unused(entry) ? '  not used: the system settings lock this rule' : ''}`,
+      );
   }
   out.push(
     '',

@@ -168,6 +168,7 @@ export async function diagnose(
           fix: 'Run `npm run build` in the guard checkout.',
         },
   ];
+  guard.push(...floorChecks(status.settingsFrom));
   guard.push(...(await opinionCheck(status.secondOpinion, io)));
   shown(guard);
   // every file to check, each with its checks under way (all at once: each waits on hook processes)
@@ -211,6 +212,24 @@ export async function diagnose(
   }
   const ok = agents.length > 0 && [...guard, ...agents.flatMap((agent) => agent.checks)].every((check) => check.ok);
   return { ok, guard, agents };
+}
+
+/** The system settings: one that cannot be used fails; user settings they overrule are noted. */
+function floorChecks(from: StatusJson['settingsFrom']): Check[] {
+  const { system } = from;
+  const name = 'system settings';
+  if (system.state === 'unreadable')
+    return [
+      {
+        name,
+        ok: false,
+        detail: `${system.path} cannot be used (${system.problem}): guard works at the strictest until it is fixed`,
+        fix: `Ask whoever manages guard on this machine to fix ${system.path}.`,
+      },
+    ];
+  const ignored = from.ignored.length === 0 ? '' : `; not used from your settings: ${from.ignored.join('; ')}`;
+  if (system.state === 'none' && ignored === '') return [];
+  return [{ name, ok: true, detail: `${system.state === 'none' ? 'none' : system.path}${ignored}` }];
 }
 
 /** With the second opinion on: one round trip to its model, timed (nothing when it is off). */

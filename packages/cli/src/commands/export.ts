@@ -1,17 +1,21 @@
 import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ExitCode, GuardError } from '../errors.js';
-import { exportPath, logsEndpoint, readExport, readState, statePath } from '../export/config.js';
+import { exportFor, exportPath, logHead, logsEndpoint, readExport, readState, statePath } from '../export/config.js';
 import { writeFileAtomic } from '../fsx.js';
 import type { Io } from '../io.js';
 import { appendLog, LOG_FILE } from '../state/decision-log.js';
 import { guardHomeFrom } from '../state/settings.js';
+import { refuseBelowFloor } from '../state/switches.js';
+import { readSystemSettings } from '../world/system-settings.js';
 
 export interface ExportOnOptions {
   readonly otlp: string | undefined;
   readonly header?: readonly string[];
   /** false with --no-command: the records leave the step's text out. */
   readonly command: boolean;
+  /** --project-path: the records name the project's folder as it is, not its hash. */
+  readonly projectPath?: boolean;
 }
 
 /**
@@ -19,7 +23,7 @@ export interface ExportOnOptions {
  * the collector as an OpenTelemetry log record. The headers are kept in export.json (mode 0600),
  * never printed back.
  */
-export function exportOn(options: ExportOnOptions, io: Io): void {
+export async function exportOn(options: ExportOnOptions, io: Io): Promise<void> {
   if (options.otlp === undefined)
     throw new GuardError(
       'Say where the collector is.',
@@ -40,13 +44,20 @@ export function exportOn(options: ExportOnOptions, io: Io): void {
       );
     headers[key] = pair.slice(at + 1);
   }
+  await refuseBelowFloor({ export: true }, io);
   const guardHome = guardHomeFrom(io.env, io.home());
-  const config = { endpoint: endpoint.endpoint, headers, command: options.command };
+  const config = {
+    endpoint: endpoint.endpoint,
+    headers,
+    command: options.command,
+    projectPath: options.projectPath === true,
+  };
   writeFileAtomic(exportPath(guardHome), `${JSON.stringify(config, null, 2)}\n`, 0o600);
   appendLog(guardHome, { time: new Date().toISOString(), how: 'switch', changed: { export: endpoint.endpoint } });
   // from the end of the log as it is now: what was decided before export was on stays local
   const log = statSync(join(guardHome, LOG_FILE));
-  const state = { position: { ino: log.ino, offset: log.size }, sent: 0, dropped: 0 };
+  const head = logHead(join(guardHome, LOG_FILE));
+  const state = { position: { ino: log.ino, head, offset: log.size }, sent: 0, dropped: 0 };
   writeFileAtomic(statePath(guardHome), `${JSON.stringify(state, null, 2)}\n`, 0o600);
   io.out(
     `Export is on: each decision from now on goes to ${endpoint.endpoint} as an OpenTelemetry log record${options.command ? ' (the step redacted as in the log)' : ' (without the step)'}${Object.keys(headers).length > 0 ? `, with the header${Object.keys(headers).length === 1 ? '' : 's'} ${Object.keys(headers).join(', ')}` : ''}.\nA short-lived sender ships them after the hook's answers; \`guard export status\` shows how it goes.\n`,
@@ -54,7 +65,8 @@ export function exportOn(options: ExportOnOptions, io: Io): void {
 }
 
 /** `guard export off`: nothing more is sent; what was not sent yet stays in the log only. */
-export function exportOff(io: Io): void {
+export async function exportOff(io: Io): Promise<void> {
+  await refuseBelowFloor({ export: false }, io);
   const guardHome = guardHomeFrom(io.env, io.home());
   const was = readExport(guardHome);
   rmSync(exportPath(guardHome), { force: true });
@@ -68,15 +80,21 @@ export function exportOff(io: Io): void {
 }
 
 /** `guard export status [--json]`: where the records go, how many went, and the last problem. */
-export function exportStatus(options: { readonly json: boolean }, io: Io, running: boolean): void {
+export async function exportStatus(options: { readonly json: boolean }, io: Io, running: boolean): Promise<void> {
   const guardHome = guardHomeFrom(io.env, io.home());
-  const config = readExport(guardHome);
+  const config = exportFor(guardHome, await readSystemSettings(io.systemRoot));
   const state = readState(guardHome);
   const report = {
     on: config !== undefined,
     ...(config === undefined
       ? {}
-      : { endpoint: config.endpoint, headers: Object.keys(config.headers), command: config.command }),
+      : {
+          endpoint: config.endpoint,
+          headers: Object.keys(config.headers),
+          command: config.command,
+          projectPath: config.projectPath,
+          from: config.system === true ? 'system' : 'user',
+        }),
     sent: state.sent,
     dropped: state.dropped,
     senderRunning: running,
@@ -92,7 +110,7 @@ export function exportStatus(options: { readonly json: boolean }, io: Io, runnin
     return;
   }
   const lines = [
-    `Export is on: to ${config.endpoint}${config.command ? '' : ', without the steps'}${report.headers?.length ? ` (headers: ${report.headers.join(', ')})` : ''}.`,
+    `Export is on${config.system === true ? ' (set by the system settings, for everyone)' : ''}: to ${config.endpoint}${config.command ? '' : ', without the steps'}${config.projectPath ? ', with project folders as they are' : ', with project folders hashed'}${report.headers?.length ? ` (headers: ${report.headers.join(', ')})` : ''}.`,
     `sent: ${state.sent}${state.lastSent === undefined ? '' : ` (last at ${state.lastSent})`}; sender ${running ? 'running' : 'not running (one starts after the next hook call)'}`,
     ...(state.dropped > 0
       ? [

@@ -3,6 +3,7 @@ import { ExitCode, GuardError } from '../errors.js';
 import type { Io } from '../io.js';
 import { appendLog } from '../state/decision-log.js';
 import { forgetRequests } from '../state/opinion.js';
+import { refuseBelowFloor } from '../state/switches.js';
 import type { SecondOpinionConfig } from '../state/settings.js';
 import {
   guardHomeFrom,
@@ -66,6 +67,7 @@ export async function secondOpinion(
         'Run `guard second-opinion off`.',
         ExitCode.Usage,
       );
+    await refuseBelowFloor({ secondOpinion: false }, io);
     const before = await current(guardHome);
     if (before.on) await save(guardHome, { [OPINION_KEYS.on]: false }, { secondOpinion: false }, io);
     const forgotten = forgetRequests(guardHome);
@@ -75,6 +77,7 @@ export async function secondOpinion(
     return;
   }
   const config = configFrom(options);
+  await refuseBelowFloor({ secondOpinion: true }, io);
   const changes: Record<string, string | number | boolean | undefined> = {
     [OPINION_KEYS.on]: true,
     [OPINION_KEYS.url]: config.url,

@@ -1,7 +1,7 @@
 import type { Adapter, AgentId, Capabilities, TrustReport } from '@guard/adapters';
 import { adapterFor, isInstalledPackage } from '../agents/config-io.js';
 import { collectStatus, opinionLine } from '../agents/inspect.js';
-import type { LevelStatus, OwnAnswer, StatusJson } from '../agents/inspect.js';
+import type { LevelStatus, OwnAnswer, SettingsFrom, StatusJson } from '../agents/inspect.js';
 import { GUARD_PACKAGE, MODE_SUMMARY, quoteWord } from '@guard/core';
 import type { Io } from '../io.js';
 import { readPins } from '../state/policy-pins.js';
@@ -86,6 +86,7 @@ export function renderStatus(report: StatusJson): string {
   const lines = [
     `guard is ${report.enabled ? 'on' : 'off (every step goes ahead; `guard on` turns it back on)'}; fail-closed is ${report.failClosed ? 'on' : 'off'}.`,
     `mode: ${report.mode} (${MODE_SUMMARY[report.mode]}; \`guard mode\` tells more)`,
+    ...renderFloor(report.settingsFrom),
     `folder: ${report.guardHome}`,
     `hook script: ${report.hookScript.path}${report.hookScript.exists ? '' : ` (missing: ${isInstalledPackage(report.hookScript.path) ? 'install guard again' : 'run `npm run build`'})`}`,
     `second opinion: ${opinionLine(report.secondOpinion)}`,
@@ -114,6 +115,40 @@ export function renderStatus(report: StatusJson): string {
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+const SETTING_WORDS: Readonly<Record<keyof SettingsFrom['from'], string>> = {
+  enabled: 'on/off',
+  failClosed: 'fail-closed',
+  strict: 'strict',
+  mode: 'mode',
+  secondOpinion: 'second opinion',
+};
+
+/**
+ * The system settings, when there are any: where they are, which settings come from them, the
+ * user's or the defaults, and what of the user's settings they overrule. Nothing without a system file.
+ */
+export function renderFloor(from: SettingsFrom): string[] {
+  const { system } = from;
+  if (system.state === 'none' && from.ignored.length === 0) return [];
+  const head =
+    system.state === 'unreadable'
+      ? `system settings: ${system.path} CANNOT BE USED (${system.problem}): guard works at the strictest (fail-closed, strict, standard mode, no guard off, no allow list or project yes) until it is fixed`
+      : `system settings: ${system.path} (set by your organisation; your settings may only tighten them)`;
+  const sources = (Object.keys(SETTING_WORDS) as (keyof SettingsFrom['from'])[]).map(
+    (key) => `${SETTING_WORDS[key]} from ${from.from[key]}`,
+  );
+  return [
+    head,
+    `settings: ${sources.join('; ')}`,
+    ...(from.lockedRules.length === 0
+      ? []
+      : [
+          `locked rules (no allow list, project yes or mode lets them go ahead): ${from.lockedRules.includes('*') ? 'all' : from.lockedRules.join(', ')}`,
+        ]),
+    ...from.ignored.filter((note) => !note.startsWith(system.path)).map((note) => `not used: ${note}`),
+  ];
 }
 
 /** Whether the command answers by itself when guard's files are gone, in the words of a status line. */

@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { SystemRead } from '../state/floor.js';
 
 /**
  * `guard export on --otlp URL`: guard's decisions sent to the organisation's OpenTelemetry
@@ -15,18 +16,51 @@ export interface ExportConfig {
   readonly headers: Readonly<Record<string, string>>;
   /** Whether the step's text (redacted as in the log) goes with each record. */
   readonly command: boolean;
+  /** Whether the project's folder goes as it is (`--project-path`); else its hash. */
+  readonly projectPath: boolean;
+  /** The system settings turned export on for everyone (it is not the user's to turn off). */
+  readonly system?: true;
 }
 
 /** Where the sender keeps its position in the log, what it sent, dropped and last saw go wrong. */
 export interface ExportState {
-  /** The log file (by inode) and the byte offset after the last line sent. */
-  readonly position?: { readonly ino: number; readonly offset: number };
+  /** The log file and the byte offset after the last line sent. */
+  readonly position?: LogPosition;
   readonly sent: number;
   /** Lines the log rotated away before they could be sent (the spool's bound). */
   readonly dropped: number;
   readonly lastSent?: string;
   readonly lastError?: string;
   readonly lastErrorAt?: string;
+}
+
+/**
+ * A place in the log: the file by its inode and the start of its first line (`head`), since the
+ * inode of a file rotated away is soon another log file's; and the byte offset in it.
+ */
+export interface LogPosition {
+  readonly ino: number;
+  readonly head?: string;
+  readonly offset: number;
+}
+
+/** How much of a log file's first line tells it from another (the line starts with its time). */
+const HEAD_BYTES = 96;
+
+/** The start of a log file's first line ('' for an empty or unreadable file). */
+export function logHead(path: string): string {
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      const buffer = Buffer.alloc(HEAD_BYTES);
+      const read = readSync(fd, buffer, 0, HEAD_BYTES, 0);
+      return buffer.toString('utf8', 0, read).split('\n')[0] ?? '';
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return '';
+  }
 }
 
 export const EXPORT_FILE = 'export.json';
@@ -62,12 +96,18 @@ export function readExport(guardHome: string): ExportConfig | undefined {
     return undefined;
   }
   if (typeof parsed !== 'object' || parsed === null) return undefined;
-  const { endpoint, headers, command } = parsed as Record<string, unknown>;
+  const { endpoint, headers, command, projectPath } = parsed as Record<string, unknown>;
   if (typeof endpoint !== 'string' || endpointProblem(endpoint) !== undefined) return undefined;
   const kept: Record<string, string> = {};
   if (typeof headers === 'object' && headers !== null)
     for (const [key, value] of Object.entries(headers)) if (typeof value === 'string') kept[key] = value;
-  return { endpoint, headers: kept, command: command !== false };
+  return { endpoint, headers: kept, command: command !== false, projectPath: projectPath === true };
+}
+
+/** The export that applies: the system settings' when they turn it on for everyone, else the user's. */
+export function exportFor(guardHome: string, system: SystemRead): ExportConfig | undefined {
+  if (system.state === 'read' && system.floor.export !== undefined) return { ...system.floor.export, system: true };
+  return readExport(guardHome);
 }
 
 export function readState(guardHome: string): ExportState {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -5,8 +6,9 @@ import { writeFileAtomic } from '../fsx.js';
 import { guardVersion } from '../self.js';
 import type { LogEntry } from '../state/decision-log.js';
 import { LOG_FILE } from '../state/decision-log.js';
-import type { ExportConfig, ExportState } from './config.js';
-import { exportIsOn, readExport, readState, senderLock, STALE_MS, statePath } from './config.js';
+import type { ExportConfig, ExportState, LogPosition } from './config.js';
+import { readSystemSettings } from '../world/system-settings.js';
+import { exportFor, logHead, readState, senderLock, STALE_MS, statePath } from './config.js';
 
 /** The log's files, oldest first (the log is the export's spool). */
 const FILES = ['log.2.jsonl', 'log.1.jsonl', LOG_FILE];
@@ -15,6 +17,8 @@ const BATCH = 500;
 const REQUEST_MS = 10_000;
 
 export interface SendOptions {
+  /** The system root the system settings are read under (they may turn export on for everyone). */
+  readonly systemRoot: string;
   /** How long to wait for more lines once the spool is empty before leaving. */
   readonly lingerMs?: number;
   /** How long to keep retrying a collector that does not take the records before leaving. */
@@ -34,8 +38,10 @@ export interface SendResult {
  * came for `lingerMs`; a collector that fails is retried with a growing pause for `retryForMs`, and
  * the lines stay in the log for the next sender. One sender at a time (a lock file it keeps fresh).
  */
-export async function sendExport(guardHome: string, options: SendOptions = {}): Promise<SendResult> {
-  const config = readExport(guardHome);
+export async function sendExport(guardHome: string, options: SendOptions): Promise<SendResult> {
+  const exported = async (): Promise<ExportConfig | undefined> =>
+    exportFor(guardHome, await readSystemSettings(options.systemRoot));
+  const config = await exported();
   if (config === undefined) return { sent: 0, skipped: 'off' };
   const lock = senderLock(guardHome);
   if (!takeLock(lock)) return { sent: 0, skipped: 'running' };
@@ -45,7 +51,7 @@ export async function sendExport(guardHome: string, options: SendOptions = {}): 
   let error: string | undefined;
   for (;;) {
     try {
-      const run = await drain(guardHome, config, lock, linger, retryFor);
+      const run = await drain(guardHome, config, exported, lock, linger, retryFor);
       sent += run.sent;
       error = run.error;
     } finally {
@@ -62,6 +68,7 @@ export async function sendExport(guardHome: string, options: SendOptions = {}): 
 async function drain(
   guardHome: string,
   config: ExportConfig,
+  exported: () => Promise<ExportConfig | undefined>,
   lock: string,
   linger: number,
   retryFor: number,
@@ -73,7 +80,7 @@ async function drain(
   let failingSince: number | undefined;
   let pause = 1_000;
   // export switched off (or guard's folder gone) ends the run
-  while (exportIsOn(guardHome)) {
+  while ((await exported()) !== undefined) {
     utimesSync(lock, new Date(), new Date());
     const batch = pending(guardHome, state.position);
     if (batch.overrun) state = { ...state, dropped: state.dropped + 1 };
@@ -110,12 +117,12 @@ async function drain(
 function pending(
   guardHome: string,
   position: ExportState['position'],
-): { entries: LogEntry[]; next: { ino: number; offset: number }; overrun: boolean } {
+): { entries: LogEntry[]; next: LogPosition; overrun: boolean } {
   const files = FILES.map((name) => {
     const path = join(guardHome, name);
     try {
       const stat = statSync(path);
-      return { path, ino: stat.ino, size: stat.size };
+      return { path, ino: stat.ino, size: stat.size, head: logHead(path) };
     } catch {
       return undefined;
     }
@@ -123,17 +130,21 @@ function pending(
   const newest = files.at(-1);
   if (newest === undefined) return { entries: [], next: position ?? { ino: 0, offset: 0 }, overrun: false };
   // no position yet: from the end of the log as it is now
-  if (position === undefined) return { entries: [], next: { ino: newest.ino, offset: newest.size }, overrun: false };
-  let at = files.findIndex((file) => file.ino === position.ino);
+  if (position === undefined)
+    return { entries: [], next: { ino: newest.ino, head: newest.head, offset: newest.size }, overrun: false };
+  // the same inode with another first line is a newer file that took a rotated one's inode
+  let at = files.findIndex(
+    (file) => file.ino === position.ino && (position.head === undefined || position.head === file.head),
+  );
   const overrun = at === -1;
   let offset = overrun ? 0 : position.offset;
   if (overrun) at = 0;
   const entries: LogEntry[] = [];
-  let next = { ino: files[at]?.ino ?? 0, offset };
+  let next: LogPosition = { ino: files[at]?.ino ?? 0, head: files[at]?.head ?? '', offset };
   for (; at < files.length && entries.length < BATCH; at++, offset = 0) {
     const file = files[at];
     if (file === undefined) break;
-    next = { ino: file.ino, offset };
+    next = { ino: file.ino, head: file.head, offset };
     let text: Buffer;
     try {
       text = readFileSync(file.path).subarray(offset);
@@ -145,7 +156,7 @@ function pending(
       const entry = parse(text.subarray(start, end).toString('utf8'));
       if (entry !== undefined) entries.push(entry);
       start = end + 1;
-      next = { ino: file.ino, offset: offset + start };
+      next = { ino: file.ino, head: file.head, offset: offset + start };
     }
     // a torn last line is read again next time, once it is whole
     if (entries.length >= BATCH || start < text.length) break;
@@ -180,9 +191,10 @@ const SEVERITY: Readonly<Record<string, [number, string]>> = {
 /**
  * The entries as one OTLP/HTTP JSON logs request (`ExportLogsServiceRequest`): the resource names
  * guard, its version and this host; each record carries the decision's fields as `guard.*`
- * attributes, and the step (redacted as in the log) unless the person chose `--no-command`.
+ * attributes, and the step (redacted as in the log) unless the person chose `--no-command`. The
+ * project is its folder's hash unless `--project-path` (or the system settings) said to send it.
  */
-export function encode(entries: readonly LogEntry[], config: Pick<ExportConfig, 'command'>): string {
+export function encode(entries: readonly LogEntry[], config: Pick<ExportConfig, 'command' | 'projectPath'>): string {
   const string = (key: string, value: string | undefined): KeyValue[] =>
     value === undefined ? [] : [{ key, value: { stringValue: value } }];
   const records = entries.map((entry) => {
@@ -195,6 +207,10 @@ export function encode(entries: readonly LogEntry[], config: Pick<ExportConfig, 
       ...string('guard.event', entry.event),
       ...string('guard.tool', entry.tool),
       ...string('guard.kind', entry.kind),
+      ...string(
+        'guard.project',
+        entry.project === undefined || config.projectPath ? entry.project : projectHash(entry.project),
+      ),
       ...string('guard.decision', entry.decision),
       ...string('guard.answer', entry.answer),
       ...string('guard.mode', entry.mode ?? (entry.decision === undefined ? undefined : 'standard')),
@@ -234,6 +250,14 @@ export function encode(entries: readonly LogEntry[], config: Pick<ExportConfig, 
       },
     ],
   });
+}
+
+/**
+ * A project folder as the records name it: the first 16 hex digits of its SHA-256, the same on every
+ * machine for the same path, so a collector can group a project's decisions without learning its path.
+ */
+export function projectHash(path: string): string {
+  return createHash('sha256').update(path).digest('hex').slice(0, 16);
 }
 
 /** One request; undefined when the collector took it, else what went wrong. */

@@ -64,6 +64,8 @@ export interface HookDeps {
   readonly reserveMs?: number;
   /** The second opinion's HTTP call (tests pass another). */
   readonly post?: ConsultInput['post'];
+  /** The system root the system settings are read under (world/system-root.ts; tests pass a scratch folder). */
+  readonly systemRoot?: string;
 }
 
 /**
@@ -74,6 +76,8 @@ export interface Known {
   /** The event as best known: `--event`, then the raw text, then the payload as read. */
   event: string | undefined;
   settings?: Settings;
+  /** The system settings turn export on for everyone. */
+  systemExport?: boolean;
   input?: HookInput;
   /** Stdin's text as far as it has been read (the payload, whole or cut short). */
   read?: () => string;
@@ -136,6 +140,7 @@ export function describeInput(input: HookInput | undefined, event: string | unde
         chat: step.chatId,
         tool: step.toolName,
         kind: step.kind,
+        ...(step.projectRoot === '' ? {} : { project: step.projectRoot }),
         ...(step.kind === 'other' && step.unknown === true ? { unknown: true as const } : {}),
         step: logText(step, stepText(step).slice(0, REDACT_SPAN)),
       };

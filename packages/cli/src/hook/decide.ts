@@ -6,7 +6,17 @@ import { existsSync } from 'node:fs';
 import type { HookInput, HookReply, ReplyContext } from '@guard/adapters';
 import { DOCTOR_CHAT, driftNotice, POLICY_HELD_NOTICE } from '@guard/adapters/messages';
 import type { Change, Evaluation, Probe, Settled } from '@guard/core';
-import { consultable, evaluate, keepsServer, rememberedBy, settle, viewOf } from '@guard/core';
+import {
+  consultable,
+  evaluate,
+  holdLocked,
+  isLockedKey,
+  keepsServer,
+  rememberedBy,
+  settle,
+  viewOf,
+  withoutLockedAllows,
+} from '@guard/core';
 import { projectYes } from '../state/allowed.js';
 import { driftSentence, untoldDrifts } from '../state/pins.js';
 import type { Settings } from '../state/settings.js';
@@ -61,10 +71,10 @@ const ANSWER_RESERVE_MS = 400;
 const AFTER_OPINION_MS = 400;
 
 /** Decides the answer to the call as read; throws what fails (the failure answer follows). */
-export async function decide(call: Call, { settings, input }: ReadStep, clock: Clock): Promise<Decision> {
+export async function decide(call: Call, { settings, lockedRules, input }: ReadStep, clock: Clock): Promise<Decision> {
   if (!settings.enabled) return off(call.payload, input, settings);
   const session = call.deps.session ?? guardSessions(call, settings);
-  if (input.type === 'step') return judge(call, input, settings, clock, session);
+  if (input.type === 'step') return judge(call, input, settings, lockedRules, clock, session);
   if (input.type === 'start') clock.starting();
   const notice = await session.onEvent(call.agent, input, call.guardHome);
   const chat = input.type === 'start' || input.type === 'prompt' ? input.chatId : undefined;
@@ -114,6 +124,7 @@ async function judge(
   call: Call,
   input: StepInput,
   settings: Settings,
+  lockedRules: readonly string[],
   clock: Clock,
   session: SessionLayer,
 ): Promise<Decision> {
@@ -128,21 +139,30 @@ async function judge(
       chat: step.chatId,
       step: described.step ?? '',
     }));
-  const { policy, error: policyError, held } = pinned;
+  const { error: policyError, held } = pinned;
+  // the rules the system settings lock: no allow list, project yes or mode lets them go ahead
+  const policy = withoutLockedAllows(pinned.policy, lockedRules);
+  const forProject = projectYes(call.guardHome, step.projectRoot);
   // git gets what is left of the deadline after what answering and saving need, so a slow git
   // ends in a "could not check" in time rather than in the deadline's failure answer
   const probe: Probe & Partial<TimedProbe> =
     deps.probe?.() ??
     createProbe({ timeoutMs: GIT_BUDGET_MS, answerBy: clock.due() - ANSWER_RESERVE_MS, env: call.io.env });
-  const evaluation = evaluate(step, {
-    ...call.env,
-    probe,
-    session: viewOf(memory.chat),
-    policy,
-    failClosed,
-    remembered: rememberedBy(memory.chat, projectYes(call.guardHome, step.projectRoot)),
-    ...(deps.rules === undefined ? {} : { rules: deps.rules }),
-  });
+  const evaluation = holdLocked(
+    evaluate(step, {
+      ...call.env,
+      probe,
+      session: viewOf(memory.chat),
+      policy,
+      failClosed,
+      remembered: rememberedBy(
+        memory.chat,
+        lockedRules.length === 0 ? forProject : (key) => !isLockedKey(lockedRules, key) && forProject(key),
+      ),
+      ...(deps.rules === undefined ? {} : { rules: deps.rules }),
+    }),
+    lockedRules,
+  );
   const asked = {
     canAsk: input.canAsk,
     ask: payload.capabilities.ask,

@@ -85,7 +85,7 @@ export function record(call: Call, answered: Answered, decision?: Decision): num
 function startSender(call: Call): void {
   const { guardHome, io } = call;
   try {
-    if (!exportIsOn(guardHome) || senderRunning(guardHome)) return;
+    if ((call.known.systemExport !== true && !exportIsOn(guardHome)) || senderRunning(guardHome)) return;
     const { spawn } = process.getBuiltinModule('node:child_process');
     spawn(process.execPath, [cliScriptPath(), 'export', 'send'], {
       detached: true,

@@ -2,14 +2,19 @@
 // stdin as the agent's adapter reads it). What it learns goes into the call's `known` as soon as it
 // is known, so a failure later in this stage is still answered in the right shape.
 import type { HookInput } from '@guard/adapters';
+import { resolveSettings } from '../state/floor.js';
 import type { Settings } from '../state/settings.js';
-import { effectiveSettings } from '../state/settings.js';
+import { DEFAULT_SETTINGS, effectiveSettings } from '../state/settings.js';
+import { SYSTEM_ROOT } from '../world/system-root.js';
+import { readSystemSettings } from '../world/system-settings.js';
 import type { Call } from './call.js';
 import { MAX_INPUT_BYTES, readAll, sniffEvent, textOf } from './input.js';
 
 /** The step as read: the settings it is judged under, and the payload. */
 export interface ReadStep {
   readonly settings: Settings;
+  /** The rules the system settings lock (state/floor.ts). */
+  readonly lockedRules: readonly string[];
   readonly input: HookInput;
 }
 
@@ -17,9 +22,19 @@ export interface ReadStep {
 export async function readStep(call: Call): Promise<ReadStep> {
   const { io, known } = call;
   // a broken settings.yaml never loosens: the last good settings, or the strictest
-  const { settings, problem } = await effectiveSettings(call.guardHome);
+  const user = await effectiveSettings(call.guardHome);
+  // the system settings are a floor the user's may only tighten; one that cannot be read is the strictest
+  const system = await readSystemSettings(call.deps.systemRoot ?? SYSTEM_ROOT);
+  const { settings, lockedRules } = resolveSettings(system, user.settings, DEFAULT_SETTINGS);
   known.settings = settings;
-  if (problem !== undefined) {
+  known.systemExport = system.state === 'read' && system.floor.export !== undefined;
+  const problems = [
+    ...(user.problem === undefined ? [] : [user.problem]),
+    ...(system.state === 'unreadable'
+      ? [`the system settings ${system.path}: ${system.problem}; guard works at the strictest until it is fixed`]
+      : []),
+  ];
+  for (const problem of problems) {
     known.problems.push(problem);
     io.err(`guard: ${problem}\n`);
   }
@@ -42,5 +57,5 @@ export async function readStep(call: Call): Promise<ReadStep> {
   const input = call.payload.read(json, call.event, io.parentArgs());
   known.input = input;
   known.event = input.event;
-  return { settings, input };
+  return { settings, lockedRules, input };
 }

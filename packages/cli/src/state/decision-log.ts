@@ -54,6 +54,8 @@ export interface LogEntry {
   readonly event?: string;
   readonly tool?: string;
   readonly kind?: string;
+  /** The project folder the step ran in (export sends its hash unless told to send it as it is). */
+  readonly project?: string;
   /**
    * The tool is one its agent's adapter does not know, and its input held nothing guard reads (a
    * command, a path, a URL): it went ahead unchecked (`guard report` lists such tools per chat).

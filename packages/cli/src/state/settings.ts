@@ -140,8 +140,7 @@ function settingsText(guardHome: string): string | undefined {
 }
 
 async function parseSettings(text: string): Promise<Settings> {
-  if (text.includes('\uFFFD')) throw new SettingsError('settings.yaml is not UTF-8 text.');
-  const values = simpleScalars(text) ?? (await yamlScalars(text));
+  const values = await settingsScalars(text);
   // a file of keys none of which is guard's (`this: is: wrong` read loosely, a typo in every key)
   // must not mean the defaults, which may be looser than what it replaced; an empty file (or only
   // comments) is the defaults, as `guard` itself leaves it
@@ -173,7 +172,7 @@ export const OPINION_KEYS = {
 } as const;
 
 /** The second opinion's settings, when it is on: usable, or the first thing wrong with them. */
-function secondOpinionOf(values: Record<string, string>): SecondOpinion {
+export function secondOpinionOf(values: Readonly<Record<string, string>>): SecondOpinion {
   const k = OPINION_KEYS;
   const endpoint = opinionEndpoint(values[k.url] ?? '');
   if ('problem' in endpoint) return { on: true, problem: `${k.url}: ${endpoint.problem}` };
@@ -254,6 +253,20 @@ export function opinionTimeoutProblem(ms: number): string | undefined {
   return undefined;
 }
 
+/**
+ * A settings file's top-level values as text: the plain `key: value` lines read directly, anything
+ * fancier by the yaml parser (loaded only then). A list under one of `lists` comes back as its items
+ * joined by commas; any other value that is not a single one is an error under one of `own` keys.
+ */
+export async function settingsScalars(
+  text: string,
+  own: ReadonlySet<string> = new Set(Object.keys(DEFAULT_SETTINGS)),
+  lists: ReadonlySet<string> = new Set(),
+): Promise<Record<string, string>> {
+  if (text.includes('\uFFFD')) throw new SettingsError('settings.yaml is not UTF-8 text.');
+  return simpleScalars(text) ?? (await yamlScalars(text, own, lists));
+}
+
 /** The plain `key: value` lines; undefined for anything the yaml parser must read (or refuse). */
 function simpleScalars(text: string): Record<string, string> | undefined {
   const values: Record<string, string> = {};
@@ -275,7 +288,11 @@ function unquote(value: string): string {
   return value;
 }
 
-async function yamlScalars(text: string): Promise<Record<string, string>> {
+async function yamlScalars(
+  text: string,
+  own: ReadonlySet<string>,
+  lists: ReadonlySet<string>,
+): Promise<Record<string, string>> {
   const { parseDocument } = await import('yaml');
   // strict: an error or a warning (a duplicate key, an unknown tag) is a file guard cannot read
   let parsed: unknown;
@@ -294,20 +311,25 @@ async function yamlScalars(text: string): Promise<Record<string, string>> {
   for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
       values[key] = String(value);
+    else if (lists.has(key) && Array.isArray(value) && value.every((item) => typeof item === 'string'))
+      values[key] = value.join(',');
     // `failClosed:` with nothing after it must not quietly mean the default
-    else if (key in DEFAULT_SETTINGS)
+    else if (own.has(key))
       throw new SettingsError(`settings.yaml: ${key} must be a single value, not ${JSON.stringify(value)}.`);
   }
   return values;
 }
 
 /** The keys guard reads from settings.yaml. */
-const KNOWN_KEYS: ReadonlySet<string> = new Set([...Object.keys(DEFAULT_SETTINGS), ...Object.values(OPINION_KEYS)]);
+export const KNOWN_KEYS: ReadonlySet<string> = new Set([
+  ...Object.keys(DEFAULT_SETTINGS),
+  ...Object.values(OPINION_KEYS),
+]);
 
 const TRUE = new Set(['true', 'yes', 'on']);
 const FALSE = new Set(['false', 'no', 'off']);
 
-function asBoolean(value: string | undefined, fallback: boolean, key: string): boolean {
+export function asBoolean(value: string | undefined, fallback: boolean, key: string): boolean {
   if (value === undefined) return fallback;
   const lower = value.toLowerCase();
   if (TRUE.has(lower)) return true;
@@ -318,7 +340,7 @@ function asBoolean(value: string | undefined, fallback: boolean, key: string): b
 const MODE_NAMES: readonly string[] = ['standard', 'extended', 'full'];
 
 /** A mode that is not one of the three is an error, not a quiet fall back to some other mode. */
-function asMode(value: string | undefined): Mode {
+export function asMode(value: string | undefined): Mode {
   if (value === undefined) return DEFAULT_SETTINGS.mode;
   if (MODE_NAMES.includes(value)) return value as Mode;
   throw new SettingsError(`settings.yaml: mode must be standard, extended or full, not "${value}".`);

@@ -178,7 +178,7 @@ describe('guard allowed / guard forget', () => {
     keepForProject(guardHome, PROJECT, ['pkg.install:npm:zod', 'pkg.install:npm:zod'], at);
     expect(readAllowed(guardHome)).toHaveLength(2);
     const c = captured(PROJECT);
-    listAllowed({ json: false }, c.io);
+    await listAllowed({ json: false }, c.io);
     const lines = c.stdout().split('\n');
     expect(lines[0]).toBe(`${PROJECT} (this project)`);
     expect(lines[1]).toBe(

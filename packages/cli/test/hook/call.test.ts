@@ -65,6 +65,12 @@ describe('describeInput', () => {
       name: 'a step',
       input: { type: 'step' as const, event: 'PreToolUse', step, canAsk: true },
       event: 'PreToolUse',
+      entry: { event: 'PreToolUse', chat: 'c1', tool: 'Bash', kind: 'shell', project: '/p', step: 'git status' },
+    },
+    {
+      name: 'a step without a project folder',
+      input: { type: 'step' as const, event: 'PreToolUse', step: { ...step, projectRoot: '' }, canAsk: true },
+      event: 'PreToolUse',
       entry: { event: 'PreToolUse', chat: 'c1', tool: 'Bash', kind: 'shell', step: 'git status' },
     },
     {

@@ -48,13 +48,18 @@ function layer(
   };
 }
 
-async function decided(payload: Record<string, unknown>, settings: Settings = DEFAULT_SETTINGS, deps: HookDeps = {}) {
+async function decided(
+  payload: Record<string, unknown>,
+  settings: Settings = DEFAULT_SETTINGS,
+  deps: HookDeps = {},
+  lockedRules: readonly string[] = [],
+) {
   const seen: string[] = [];
   const session = deps.session ?? layer(seen);
   const { call, err } = await stageCall(['codex'], guardHome, { deps: { ...deps, session } });
   const input: HookInput = call.payload.read(payload, undefined, ['node', 'codex']);
   const time = clock();
-  const decision = await decide(call, { settings, input }, time);
+  const decision = await decide(call, { settings, lockedRules, input }, time);
   return { decision, seen, starts: time.starts, call, err };
 }
 

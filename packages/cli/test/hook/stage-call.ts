@@ -44,6 +44,7 @@ export async function hookReply(
   argv: readonly string[],
   guardHome: string,
   payload: unknown,
+  deps: HookDeps = {},
 ): Promise<{ code: number; stdout: string }> {
   let stdout = '';
   const io: HookIo = {
@@ -56,7 +57,7 @@ export async function hookReply(
     tmp: () => '/tmp',
     parentArgs: () => ['node', 'agent'],
   };
-  const code = await runHook(argv, io);
+  const code = await runHook(argv, io, deps);
   return { code, stdout };
 }
 
