@@ -67,6 +67,13 @@ export type HookInput =
       readonly step: ToolStep;
       readonly canAsk: boolean;
       readonly deferAsk?: boolean;
+      /**
+       * What every hook the agent runs for this one tool call is sent alike (Copilot: the call's
+       * time, the same in both its payload shapes; Cursor: the call's or the turn's id), so guard's
+       * hooks for one call decide once (its own hook and its Claude Code hook). Absent: each
+       * call decides on its own.
+       */
+      readonly sameCall?: string;
     }
   /** A tool result, after it ran. */
   | { readonly type: 'result'; readonly event: string; readonly result: ToolResult }
@@ -237,6 +244,17 @@ export interface Agent {
   /** Its files and switches as data, for guard.tamper and agent.rules (and .ci/run, doctor). */
   readonly files: AgentFiles;
   readonly chatStart: ChatStartFiles;
+  /**
+   * Whether a payload is this agent's, by its shape alone: for a payload another agent's hook
+   * command gets from this agent (a host that runs that agent's hook files). Left out: every
+   * payload its own hook command gets is taken for its own.
+   */
+  owns?(payload: unknown): boolean;
+  /**
+   * The agents known to run this agent's hook files (Copilot and Cursor run Claude Code's), by id:
+   * the hook asks each whether a payload is its own before reading it as this agent's.
+   */
+  readonly hosts?: readonly string[];
   /**
    * Reads one hook payload (already JSON-parsed). `event` is the `--event` argument when the
    * agent's payload does not name its event. `parentArgs` is the command line of the agent

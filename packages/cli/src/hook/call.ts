@@ -85,10 +85,16 @@ export interface Known {
 
 /** One hook call, as read from its arguments and process. */
 export interface Call {
-  readonly agent: AgentId;
+  /**
+   * The agent that sent the payload: the hook command's, until the step stage finds the payload is
+   * from a host that runs that agent's hook files (step.ts); from then on the call is that host's,
+   * read, remembered, logged and answered as it would be through the host's own hook.
+   */
+  agent: AgentId;
   /** The event `--event` names, if any. */
   readonly event: string | undefined;
-  readonly payload: AgentPayload;
+  /** The agent's payload reader and replies (the host's, once it is known). */
+  payload: AgentPayload;
   readonly guardHome: string;
   /** What core is told of the machine. */
   readonly env: Environment;
