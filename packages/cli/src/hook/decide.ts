@@ -6,8 +6,10 @@ import { existsSync } from 'node:fs';
 import type { HookInput, HookReply, ReplyContext } from '@guard/adapters';
 import { DOCTOR_CHAT, driftNotice, POLICY_HELD_NOTICE } from '@guard/adapters/messages';
 import type { Change, Evaluation, Probe, Settled } from '@guard/core';
-import { consultable, evaluate, keepsServer, rememberedBy, settle, viewOf } from '@guard/core';
+import { consultable, evaluate, keepsServer, rememberedBy, settle, stepText, viewOf } from '@guard/core';
 import { projectYes } from '../state/allowed.js';
+import type { CallAnswer, CallClaim } from '../state/calls.js';
+import { claimCall } from '../state/calls.js';
 import { driftSentence, untoldDrifts } from '../state/pins.js';
 import type { Settings } from '../state/settings.js';
 import type { TimedProbe } from '../world/probe.js';
@@ -39,6 +41,8 @@ export interface Afterwards {
   readonly pin?: { readonly keep: (told: boolean) => void; readonly told: boolean };
   /** The drifts of the agents' hook files this answer told (state/pins.ts): told, once it went out. */
   readonly told?: readonly string[];
+  /** Keeps this answer for the other hooks of the same tool call (state/calls.ts), once it went out. */
+  readonly keepCall?: () => void;
 }
 
 /** The answer decided on, and what it leaves to record. */
@@ -120,6 +124,12 @@ async function judge(
   const { step } = input;
   const { deps, payload } = call;
   const failClosed = settings.failClosed;
+  // another hook of the same tool call decides it, or did: its answer, given again
+  const claim = claimed(call, input);
+  if (claim?.first === false) {
+    const answer = await answerOf(claim, clock);
+    if (answer !== undefined) return answeredBefore(call, input, failClosed, answer);
+  }
   const memory = await chatMemory(call, session, step, failClosed);
   const described = describeInput(input, input.event);
   const pinned: PinnedResult = await (deps.policy?.(step.projectRoot) ??
@@ -197,7 +207,65 @@ async function judge(
       ...(pinned.keep === undefined ? {} : { pin: { keep: pinned.keep, told: tells } }),
       session,
       ...told,
+      ...(claim?.first === true
+        ? { keepCall: () => claim.keep({ ...callContext(context), verdict: settled.verdict }) }
+        : {}),
     },
+  };
+}
+
+/**
+ * The claim on a step's tool call, where the host sends every hook of the call something alike (it
+ * may run two of guard's hooks for it): undefined where it does not, or guard's folder cannot be
+ * written (then this hook decides on its own, as it would without a claim).
+ */
+function claimed(call: Call, input: StepInput): CallClaim | undefined {
+  if (input.sameCall === undefined) return undefined;
+  const { step } = input;
+  try {
+    return claimCall(call.guardHome, [call.agent, step.chatId, input.sameCall, step.kind, stepText(step)]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** How long a later hook of a call waits for the first one's answer at most, and how often it looks. */
+const CALL_WAIT_MS = 5_000;
+const CALL_POLL_MS = 20;
+
+/**
+ * The first hook's answer to the call, waited for while it decides: undefined when it gave none in
+ * time (it failed, or ran out of time), and this hook then decides on its own, within its deadline.
+ */
+async function answerOf(claim: CallClaim & { first: false }, clock: Clock): Promise<CallAnswer | undefined> {
+  const until = Math.min(Date.now() + CALL_WAIT_MS, clock.due() - ANSWER_RESERVE_MS - GIT_BUDGET_MS);
+  for (;;) {
+    const answer = claim.answer();
+    if (answer !== undefined || Date.now() >= until) return answer;
+    await new Promise((resolve) => setTimeout(resolve, CALL_POLL_MS));
+  }
+}
+
+/**
+ * The answer another hook of the same call gave, in this call's words: its verdict on this event,
+ * with no log line of its own, and nothing kept (the first hook kept what the answer changes).
+ */
+function answeredBefore(call: Call, input: StepInput, failClosed: boolean, answer: CallAnswer): Decision {
+  const { verdict, ...said } = answer;
+  return {
+    reply: call.payload.toReply(verdict, { ...said, event: input.event, canAsk: input.canAsk, failClosed }),
+    entry: { ...describeInput(input, input.event), decision: verdict.decision, rules: [], how: 'rules' },
+    unlogged: true,
+    after: {},
+  };
+}
+
+/** What a reply said beside the verdict, as kept for the other hooks of the same call. */
+function callContext(context: ReplyContext): Omit<CallAnswer, 'verdict'> {
+  return {
+    ...(context.approvalCode === undefined ? {} : { approvalCode: context.approvalCode }),
+    ...(context.notice === undefined ? {} : { notice: context.notice }),
+    ...(context.yesLasts === undefined ? {} : { yesLasts: context.yesLasts }),
   };
 }
 
