@@ -129,8 +129,9 @@ describe.concurrent('with the agent’s own write tool', { timeout: scaled(60_00
   it.for(WRITES)('$host writes $target: blocked as guard.tamper', async ({ host, tool, input, target }, { expect }) => {
     const agent = AGENT_CASES.find((candidate) => candidate.agent === host);
     if (agent === undefined) throw new Error(`no case for ${host}`);
-    const cwd = String((agent.shell('true') as { cwd?: unknown }).cwd ?? NOWHERE);
-    const { stdout, line } = await hookCall(agent, agent.tool(tool, input(join(cwd, target))));
+    const cwd = (agent.shell('true') as { cwd?: unknown }).cwd;
+    const at = typeof cwd === 'string' && cwd !== '' ? join(cwd, target) : target;
+    const { stdout, line } = await hookCall(agent, agent.tool(tool, input(at)));
     expect(agent.denies(parsed(stdout))).toBe(true);
     expect(line).toMatchObject({ kind: 'write', decision: 'block', rules: expect.arrayContaining(['guard.tamper']) });
   });
