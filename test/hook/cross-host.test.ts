@@ -210,6 +210,60 @@ describe(
       expect((JSON.parse(second.stdout) as Json)['permissionDecision']).toBe('deny');
       expect(log(home)).toHaveLength(2);
     });
+    // the other events of a call: Copilot sends both hooks the same time for each (recorded on 1.0.102)
+    const same = (claude: Json, own: Json): Json => ({
+      ...own,
+      sessionId: claude['session_id'],
+      cwd: claude['cwd'],
+      timestamp: Date.parse(String(claude['timestamp'])),
+    });
+    const START = fixture('cross-host/copilot-session-start');
+    const PROMPT = fixture('cross-host/copilot-user-prompt-submit');
+    const RESULT = fixture('cross-host/copilot-post-tool-use-bash');
+    it.for([
+      {
+        name: 'a chat’s start',
+        event: 'sessionStart',
+        claude: START,
+        own: same(START, fixture('copilot/session-start')),
+        said: (reply: Json): unknown =>
+          reply['additionalContext'] ?? (reply['hookSpecificOutput'] as Json | undefined)?.['additionalContext'],
+      },
+      {
+        name: 'a message',
+        event: 'userPromptSubmitted',
+        claude: PROMPT,
+        own: same(PROMPT, { ...fixture('copilot/user-prompt-submitted'), prompt: PROMPT['prompt'] }),
+        said: (): unknown => undefined,
+      },
+      {
+        name: 'a result',
+        event: 'postToolUse',
+        claude: RESULT,
+        own: same(RESULT, {
+          ...fixture('copilot/post-tool-use-bash'),
+          toolArgs: RESULT['tool_input'],
+          toolResult: { resultType: 'success', textResultForLlm: '\n<shellId: 0 completed with exit code 0>' },
+        }),
+        said: (): unknown => undefined,
+      },
+    ])(
+      '$name through both hooks: one log line, one change, the same notice',
+      async ({ event, claude: payload, own: ownPayload, said }) => {
+        const home = guardHome();
+        const first = await hook(home, ['copilot', '--event', event], ownPayload);
+        const second = await hook(home, claude, payload);
+        expect(first.code).toBe(0);
+        expect(second.code).toBe(0);
+        const reply = (stdout: string): Json => (stdout === '' ? {} : (JSON.parse(stdout) as Json));
+        expect(said(reply(second.stdout))).toEqual(said(reply(first.stdout)));
+        expect(log(home)).toMatchObject([{ agent: 'copilot', event, how: 'event' }]);
+        const alone = guardHome();
+        await hook(alone, ['copilot', '--event', event], ownPayload);
+        expect(changes(home)).toHaveLength(changes(alone).length);
+      },
+    );
+
     it('a Claude Code payload (no host) is never taken for a call Copilot’s hook decided', async () => {
       const home = guardHome();
       await hook(home, own, copilotOwn(BLOCKED));

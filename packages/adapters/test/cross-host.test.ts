@@ -171,6 +171,14 @@ describe('what the hosts send every hook of one call alike', () => {
     const none = AGENTS.copilot.read({ ...json('copilot', 'pre-tool-use-bash'), timestamp: 'soon' }, 'preToolUse', []);
     expect(none.type === 'step' && none.sameCall).toBeUndefined();
   });
+  it.for(['copilot-session-start', 'copilot-user-prompt-submit', 'copilot-post-tool-use-bash'])(
+    'Copilot: %s names its call by its time too',
+    (name) => {
+      const payload = json('cross-host', name);
+      const input = AGENTS.copilot.read(payload, undefined, []);
+      expect(input.type !== 'ignore' && input.sameCall).toBe(`t:${Date.parse(String(payload['timestamp']))}`);
+    },
+  );
   it('Cursor: the event with the call’s id, or with the turn’s where the event sends none', () => {
     const tool = AGENTS.cursor.read(json('cursor', 'pre-tool-use-write'), undefined, []);
     expect(tool.type === 'step' && tool.sameCall).toBe('preToolUse:tool_00000000-0000-4000-8000-000000000016');

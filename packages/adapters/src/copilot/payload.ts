@@ -99,31 +99,28 @@ export function read(payload: unknown, event: string | undefined, parentArgs: re
   const role = ROLES.get(named);
   if (role === undefined) throw new PayloadError(`Copilot hook payload: unknown event "${named}".`);
   const where = `Copilot ${named} payload`;
+  const call = callTime(fields['timestamp']);
+  const same = call === undefined ? {} : { sameCall: call };
   switch (role) {
     case 'step': {
       // Snake_case payloads (Claude-style registration, VS Code Local harness) expect the nested
       // reply too: record that as the PascalCase event name the reply is built for.
       const name = fields['tool_name'] !== undefined && fields['toolName'] === undefined ? 'PreToolUse' : named;
-      const call = callTime(fields['timestamp']);
-      return {
-        type: 'step',
-        event: name,
-        step: toStep(fields, where),
-        canAsk: canAsk(parentArgs),
-        ...(call === undefined ? {} : { sameCall: call }),
-      };
+      return { type: 'step', event: name, step: toStep(fields, where), canAsk: canAsk(parentArgs), ...same };
     }
     case 'result':
-    case 'failure':
-      return resultInput(fields, named, where, role === 'failure');
+    case 'failure': {
+      const input = resultInput(fields, named, where, role === 'failure');
+      return input.type === 'result' ? { ...input, ...same } : input;
+    }
     case 'start': {
       const cwd = workingDir(fields, where);
-      return { type: 'start', event: named, chatId: chatId(fields), cwd, projectRoot: cwd };
+      return { type: 'start', event: named, chatId: chatId(fields), cwd, projectRoot: cwd, ...same };
     }
     case 'prompt': {
       const prompt = fields['prompt'];
       if (typeof prompt !== 'string') throw new PayloadError(`${where}: "prompt" must be a string.`);
-      return { type: 'prompt', event: named, chatId: chatId(fields), prompt, cwd: workingDir(fields, where) };
+      return { type: 'prompt', event: named, chatId: chatId(fields), prompt, cwd: workingDir(fields, where), ...same };
     }
     case 'ignore':
       return { type: 'ignore', event: named, why: `guard does not act on ${named}` };

@@ -70,13 +70,28 @@ export async function decide(call: Call, { settings, input }: ReadStep, clock: C
   const session = call.deps.session ?? guardSessions(call, settings);
   if (input.type === 'step') return judge(call, input, settings, clock, session);
   if (input.type === 'start') clock.starting();
+  const entry: CallEntry = { ...describeInput(input, input.event), how: input.type === 'ignore' ? 'ignored' : 'event' };
+  // another hook of the same call (the host runs two of guard's) keeps what it changes in the chat:
+  // its notice, given again
+  const claim = input.type === 'ignore' ? undefined : claimed(call, input);
+  if (claim?.first === false) {
+    const answer = await answerOf(claim, clock);
+    if (answer !== undefined && 'event' in answer)
+      return { reply: call.payload.toEventReply(input.event, answer.notice), entry, unlogged: true, after: {} };
+  }
   const notice = await session.onEvent(call.agent, input, call.guardHome);
   const chat = input.type === 'start' || input.type === 'prompt' ? input.chatId : undefined;
   const { reply, told } = withDrifts(call, chat, notice, (text) => call.payload.toEventReply(input.event, text));
   return {
     reply,
-    entry: { ...describeInput(input, input.event), how: input.type === 'ignore' ? 'ignored' : 'event' },
-    after: { session, ...told },
+    entry,
+    after: {
+      session,
+      ...told,
+      ...(claim?.first === true
+        ? { keepCall: () => claim.keep({ event: true, ...(notice === undefined ? {} : { notice }) }) }
+        : {}),
+    },
   };
 }
 
@@ -128,7 +143,7 @@ async function judge(
   const claim = claimed(call, input);
   if (claim?.first === false) {
     const answer = await answerOf(claim, clock);
-    if (answer !== undefined) return answeredBefore(call, input, failClosed, answer);
+    if (answer !== undefined && 'verdict' in answer) return answeredBefore(call, input, failClosed, answer);
   }
   const memory = await chatMemory(call, session, step, failClosed);
   const described = describeInput(input, input.event);
@@ -215,15 +230,22 @@ async function judge(
 }
 
 /**
- * The claim on a step's tool call, where the host sends every hook of the call something alike (it
- * may run two of guard's hooks for it): undefined where it does not, or guard's folder cannot be
- * written (then this hook decides on its own, as it would without a claim).
+ * The claim on a call, where the host sends every hook of the call something alike (it may run two
+ * of guard's hooks for it): undefined where it does not, or guard's folder cannot be written (then
+ * this hook decides on its own, as it would without a claim).
  */
-function claimed(call: Call, input: StepInput): CallClaim | undefined {
+function claimed(call: Call, input: Exclude<HookInput, { type: 'ignore' }>): CallClaim | undefined {
   if (input.sameCall === undefined) return undefined;
-  const { step } = input;
+  const step = input.type === 'step' ? input.step : input.type === 'result' ? input.result.step : undefined;
+  const chat = step?.chatId ?? (input.type === 'start' || input.type === 'prompt' ? input.chatId : '');
   try {
-    return claimCall(call.guardHome, [call.agent, step.chatId, input.sameCall, step.kind, stepText(step)]);
+    return claimCall(call.guardHome, [
+      call.agent,
+      chat,
+      input.type,
+      input.sameCall,
+      ...(step === undefined ? [] : [step.kind, stepText(step)]),
+    ]);
   } catch {
     return undefined;
   }
@@ -250,7 +272,12 @@ async function answerOf(claim: CallClaim & { first: false }, clock: Clock): Prom
  * The answer another hook of the same call gave, in this call's words: its verdict on this event,
  * with no log line of its own, and nothing kept (the first hook kept what the answer changes).
  */
-function answeredBefore(call: Call, input: StepInput, failClosed: boolean, answer: CallAnswer): Decision {
+function answeredBefore(
+  call: Call,
+  input: StepInput,
+  failClosed: boolean,
+  answer: Extract<CallAnswer, { verdict: unknown }>,
+): Decision {
   const { verdict, ...said } = answer;
   return {
     reply: call.payload.toReply(verdict, { ...said, event: input.event, canAsk: input.canAsk, failClosed }),
@@ -261,7 +288,7 @@ function answeredBefore(call: Call, input: StepInput, failClosed: boolean, answe
 }
 
 /** What a reply said beside the verdict, as kept for the other hooks of the same call. */
-function callContext(context: ReplyContext): Omit<CallAnswer, 'verdict'> {
+function callContext(context: ReplyContext): Omit<Extract<CallAnswer, { verdict: unknown }>, 'verdict'> {
   return {
     ...(context.approvalCode === undefined ? {} : { approvalCode: context.approvalCode }),
     ...(context.notice === undefined ? {} : { notice: context.notice }),

@@ -6,7 +6,7 @@ import type { Verdict } from '@guard/core';
 import { writeFileAtomic } from '../fsx.js';
 
 /**
- * One tool call that reaches guard through two of its hooks (a host's own, and the Claude Code hook
+ * One call (a tool step, its result, a chat's start, a message) that reaches guard through two of its hooks (a host's own, and the Claude Code hook
  * a host that runs Claude Code's hook files calls too) is decided once. The first hook process to
  * claim the call (a file created exclusively in guard's `calls` folder, named by a hash of the host,
  * the chat, what the host sends every hook of the call alike and the step's text) decides, and once
@@ -18,13 +18,18 @@ import { writeFileAtomic } from '../fsx.js';
 /** How long a call's claim and answer are kept for the other hooks of the same call. */
 export const CALL_KEPT_MS = 60_000;
 
-/** The answer the first hook of a call gave: the verdict and what its reply said beside it. */
-export interface CallAnswer {
-  readonly verdict: Verdict;
-  readonly approvalCode?: string;
-  readonly notice?: string;
-  readonly yesLasts?: YesLasts;
-}
+/**
+ * The answer the first hook of a call gave: on a step, the verdict and what its reply said beside
+ * it; on another event (a result, a chat's start, a message), the notice it gave.
+ */
+export type CallAnswer =
+  | {
+      readonly verdict: Verdict;
+      readonly approvalCode?: string;
+      readonly notice?: string;
+      readonly yesLasts?: YesLasts;
+    }
+  | { readonly event: true; readonly notice?: string };
 
 /** What claiming a call gave: this hook decides (and keeps its answer), or another did or does. */
 export type CallClaim =
@@ -70,9 +75,11 @@ function readAnswer(file: string): CallAnswer | undefined {
   }
   if (text === '') return undefined;
   try {
-    const parsed = JSON.parse(text) as Partial<CallAnswer>;
+    const parsed = JSON.parse(text) as { verdict?: Partial<Verdict>; event?: unknown; notice?: unknown };
     const decision = parsed.verdict?.decision;
-    // anything but a verdict guard wrote is no answer: the hook decides on its own
+    // anything but what guard wrote is no answer: the hook decides on its own
+    if (parsed.event === true)
+      return typeof parsed.notice === 'string' ? { event: true, notice: parsed.notice } : { event: true };
     return decision === 'allow' || decision === 'ask' || decision === 'block' ? (parsed as CallAnswer) : undefined;
   } catch {
     return undefined;

@@ -27,6 +27,19 @@ describe('claimCall: the first hook of a call decides, a later one gets its answ
     // nothing of the step is in the file's name
     expect(readdirSync(join(guardHome, 'calls')).join()).not.toContain('push');
   });
+  it('the answer to another event is its notice, or none', () => {
+    const guardHome = home();
+    const first = claimCall(guardHome, ['start']);
+    const later = claimCall(guardHome, ['start']);
+    if (!first.first || later.first) throw new Error('unreachable');
+    first.keep({ event: true, notice: 'guard is on' });
+    expect(later.answer()).toEqual({ event: true, notice: 'guard is on' });
+    const quiet = claimCall(guardHome, ['result']);
+    const again = claimCall(guardHome, ['result']);
+    if (!quiet.first || again.first) throw new Error('unreachable');
+    quiet.keep({ event: true });
+    expect(again.answer()).toEqual({ event: true });
+  });
   it.for([
     { name: 'another host', parts: ['cursor', ...PARTS.slice(1)] },
     { name: 'another chat', parts: ['copilot', 'chat-2', ...PARTS.slice(2)] },
@@ -42,6 +55,7 @@ describe('claimCall: the first hook of a call decides, a later one gets its answ
     { name: 'not JSON', text: '{"verdict":' },
     { name: 'no verdict', text: '{"notice":"x"}' },
     { name: 'a decision guard does not make', text: '{"verdict":{"decision":"go"}}' },
+    { name: 'an event answer that is not one', text: '{"event":"yes","notice":"x"}' },
   ])('a claim file that is $name gives no answer (the hook decides on its own)', ({ text }) => {
     const guardHome = home();
     const first = claimCall(guardHome, PARTS);
