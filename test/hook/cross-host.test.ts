@@ -264,6 +264,42 @@ describe(
       },
     );
 
+    // Cursor sends the hooks of Claude Code's files its own payload (from the reference; not run here)
+    it.for([
+      {
+        name: 'Cursor’s preToolUse',
+        payload: { ...fixture('cursor/pre-tool-use-write'), tool_input: { file_path: '.env', content: 'KEY=1' } },
+        denied: 'deny',
+      },
+    ])(
+      '$name through guard’s Cursor hook and its Claude Code hook at once: one log line, both deny',
+      async ({ payload, denied }) => {
+        const home = guardHome();
+        const [a, b] = await Promise.all([hook(home, ['cursor'], payload), hook(home, claude, payload)]);
+        expect((JSON.parse(a?.stdout ?? '') as Json)['permission']).toBe(denied);
+        expect((JSON.parse(b?.stdout ?? '') as Json)['permission']).toBe(denied);
+        expect(log(home)).toMatchObject([{ agent: 'cursor', decision: 'block' }]);
+      },
+    );
+    it('Cursor’s shell event names no call (only the turn): each hook decides and logs it', async () => {
+      const home = guardHome();
+      const payload = { ...CURSOR_SHELL, command: BLOCKED };
+      await Promise.all([hook(home, ['cursor'], payload), hook(home, claude, payload)]);
+      expect(log(home).map((entry) => [entry.agent, entry.decision])).toEqual([
+        ['cursor', 'block'],
+        ['cursor', 'block'],
+      ]);
+    });
+
+    it('the same payload through the same hook twice is no second hook of one call: each decided and logged', async () => {
+      const home = guardHome();
+      await hook(home, own, copilotOwn(BLOCKED));
+      await hook(home, own, copilotOwn(BLOCKED));
+      await hook(home, claude, copilotClaude(BLOCKED));
+      // the Claude Code hook's call is the second hook of the first one's call: no line of its own
+      expect(log(home).map((entry) => entry.event)).toEqual(['preToolUse', 'preToolUse']);
+    });
+
     it('a Claude Code payload (no host) is never taken for a call Copilot’s hook decided', async () => {
       const home = guardHome();
       await hook(home, own, copilotOwn(BLOCKED));

@@ -146,11 +146,12 @@ export function read(payload: unknown, event: string | undefined, parentArgs: re
 }
 
 /**
- * What the hooks Cursor runs for one call on one event are sent alike: the event with the call's id,
- * or with the turn's where the event sends no call id (its shell and MCP events).
+ * What the hooks Cursor runs for one call on one event are sent alike: the event with the call's id.
+ * Its shell and MCP events send none (only the turn's, which two calls of one command share), so
+ * those are decided by each hook.
  */
 function callOf(fields: Fields, event: string): { sameCall?: string } {
-  const id = firstText(fields['tool_use_id'], fields['generation_id']);
+  const id = firstText(fields['tool_use_id']);
   return id === undefined ? {} : { sameCall: `${event}:${id}` };
 }
 

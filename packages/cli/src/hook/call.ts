@@ -91,6 +91,8 @@ export interface Call {
    * read, remembered, logged and answered as it would be through the host's own hook.
    */
   agent: AgentId;
+  /** The agent whose hook command this is (`guard hook <agent>`), whoever sent the payload. */
+  readonly command: AgentId;
   /** The event `--event` names, if any. */
   readonly event: string | undefined;
   /** The agent's payload reader and replies (the host's, once it is known). */
@@ -117,7 +119,7 @@ export async function readCall(argv: readonly string[], io: HookIo, deps: HookDe
   const payload = await loadPayload(agent);
   const guardHome = guardHomeFrom(io.env, io.home());
   const env: Environment = stepEnvironment({ env: io.env, home: io.home(), tmp: io.tmp(), guardHome });
-  return { agent, event, payload, guardHome, env, io, deps, started, known: { event, problems: [] } };
+  return { agent, command: agent, event, payload, guardHome, env, io, deps, started, known: { event, problems: [] } };
 }
 
 /** A log line as the runtime fills it in (time, agent and duration are added when the reply goes out). */

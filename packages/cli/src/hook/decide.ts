@@ -239,20 +239,18 @@ function claimed(call: Call, input: Exclude<HookInput, { type: 'ignore' }>): Cal
   const step = input.type === 'step' ? input.step : input.type === 'result' ? input.result.step : undefined;
   const chat = step?.chatId ?? (input.type === 'start' || input.type === 'prompt' ? input.chatId : '');
   try {
-    return claimCall(call.guardHome, [
-      call.agent,
-      chat,
-      input.type,
-      input.sameCall,
-      ...(step === undefined ? [] : [step.kind, stepText(step)]),
-    ]);
+    return claimCall(
+      call.guardHome,
+      [call.agent, chat, input.type, input.sameCall, ...(step === undefined ? [] : [step.kind, stepText(step)])],
+      call.command,
+    );
   } catch {
     return undefined;
   }
 }
 
 /** How long a later hook of a call waits for the first one's answer at most, and how often it looks. */
-const CALL_WAIT_MS = 5_000;
+const CALL_WAIT_MS = 2_500;
 const CALL_POLL_MS = 20;
 
 /**
@@ -263,6 +261,8 @@ async function answerOf(claim: CallClaim & { first: false }, clock: Clock): Prom
   const until = Math.min(Date.now() + CALL_WAIT_MS, clock.due() - ANSWER_RESERVE_MS - GIT_BUDGET_MS);
   for (;;) {
     const answer = claim.answer();
+    // the same hook command again: the same payload sent twice, each decided
+    if (answer === 'again') return undefined;
     if (answer !== undefined || Date.now() >= until) return answer;
     await new Promise((resolve) => setTimeout(resolve, CALL_POLL_MS));
   }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { YesLasts } from '@guard/adapters';
 import type { Verdict } from '@guard/core';
@@ -9,10 +9,12 @@ import { writeFileAtomic } from '../fsx.js';
  * One call (a tool step, its result, a chat's start, a message) that reaches guard through two of its hooks (a host's own, and the Claude Code hook
  * a host that runs Claude Code's hook files calls too) is decided once. The first hook process to
  * claim the call (a file created exclusively in guard's `calls` folder, named by a hash of the host,
- * the chat, what the host sends every hook of the call alike and the step's text) decides, and once
- * its answer is out writes that answer into the file (a temporary file renamed over it). A later
- * hook of the same call waits for that answer and gives it again, in its own event's words, without
- * asking the chat's memory, settling anything or writing a log line. Claims are swept after a minute.
+ * the chat, what the host sends every hook of the call alike and the step's text, and holding the
+ * hook command it came through) decides, and once its answer is out writes that answer into the file
+ * (a temporary file renamed over it). A later hook of the same call through the other hook command
+ * waits for that answer and gives it again, in its own event's words, without asking the chat's
+ * memory, settling anything or writing a log line; one through the same hook command is the same
+ * payload sent again, and decides on its own. Claims are swept after a minute.
  */
 
 /** How long a call's claim and answer are kept for the other hooks of the same call. */
@@ -31,51 +33,69 @@ export type CallAnswer =
     }
   | { readonly event: true; readonly notice?: string };
 
-/** What claiming a call gave: this hook decides (and keeps its answer), or another did or does. */
+/**
+ * What claiming a call gave: this hook decides (and keeps its answer), or another did or does:
+ * its answer once written, undefined until then, or `'again'` when the first came through the same
+ * hook command (the same payload sent again, not a second hook of one call: decided on its own).
+ */
 export type CallClaim =
   | { readonly first: true; keep(answer: CallAnswer): void }
-  | { readonly first: false; answer(): CallAnswer | undefined };
+  | { readonly first: false; answer(): CallAnswer | 'again' | undefined };
 
 function callsDir(guardHome: string): string {
   return join(guardHome, 'calls');
 }
 
 /**
- * Claims the call `parts` name (host, chat, what every hook of the call is sent alike, the step):
- * first when this process created its claim file, named by a hash of them, so nothing of the step
- * is written in its name. Throws when guard's folder cannot be written (the caller then decides on
- * its own, as without a claim).
+ * Claims the call `parts` name (host, chat, what every hook of the call is sent alike, the step),
+ * through the hook command of agent `via`: first when this process created its claim file, named by
+ * a hash of the parts, so nothing of the step is written in its name. Throws when guard's folder
+ * cannot be written (the caller then decides on its own, as without a claim).
  */
-export function claimCall(guardHome: string, parts: readonly string[]): CallClaim {
+export function claimCall(guardHome: string, parts: readonly string[], via: string): CallClaim {
   const dir = callsDir(guardHome);
   const file = join(dir, `${createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 40)}.json`);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  let fd: number;
   try {
-    closeSync(openSync(file, 'wx', 0o600));
+    fd = openSync(file, 'wx', 0o600);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    return { first: false, answer: () => readAnswer(file) };
+    return { first: false, answer: () => readAnswer(file, via) };
+  }
+  try {
+    writeSync(fd, JSON.stringify({ via }));
+  } finally {
+    closeSync(fd);
   }
   return {
     first: true,
     keep(answer) {
-      writeFileAtomic(file, JSON.stringify(answer), 0o600);
+      writeFileAtomic(file, JSON.stringify({ via, ...answer }), 0o600);
       sweepCalls(dir, Date.now());
     },
   };
 }
 
-/** The answer in a claim file, once the first hook wrote it; undefined while it has not (or it cannot be read). */
-function readAnswer(file: string): CallAnswer | undefined {
+/**
+ * The answer in a claim file, once the first hook wrote it; `'again'` when the first came through
+ * the hook command of `via` too; undefined while it has not written (or it cannot be read).
+ */
+function readAnswer(file: string, via: string): CallAnswer | 'again' | undefined {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }
-  if (text === '') return undefined;
   try {
-    const parsed = JSON.parse(text) as { verdict?: Partial<Verdict>; event?: unknown; notice?: unknown };
+    const { via: first, ...parsed } = JSON.parse(text) as {
+      via?: unknown;
+      verdict?: Partial<Verdict>;
+      event?: unknown;
+      notice?: unknown;
+    };
+    if (first === via) return 'again';
     const decision = parsed.verdict?.decision;
     // anything but what guard wrote is no answer: the hook decides on its own
     if (parsed.event === true)

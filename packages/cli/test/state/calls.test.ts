@@ -16,8 +16,8 @@ const PARTS = ['copilot', 'chat-1', 't:1', 'shell', 'git push --force'];
 describe('claimCall: the first hook of a call decides, a later one gets its answer', () => {
   it('the first claim is first; a second is not, and has no answer until the first keeps one', () => {
     const guardHome = home();
-    const first = claimCall(guardHome, PARTS);
-    const second = claimCall(guardHome, PARTS);
+    const first = claimCall(guardHome, PARTS, 'copilot');
+    const second = claimCall(guardHome, PARTS, 'claude-code');
     expect(first.first).toBe(true);
     expect(second.first).toBe(false);
     if (!first.first || second.first) throw new Error('unreachable');
@@ -27,15 +27,27 @@ describe('claimCall: the first hook of a call decides, a later one gets its answ
     // nothing of the step is in the file's name
     expect(readdirSync(join(guardHome, 'calls')).join()).not.toContain('push');
   });
+  it('the same call through the same hook command again is the same payload sent twice: decided on its own', () => {
+    const guardHome = home();
+    const first = claimCall(guardHome, PARTS, 'copilot');
+    const again = claimCall(guardHome, PARTS, 'copilot');
+    if (!first.first || again.first) throw new Error('unreachable');
+    expect(again.answer()).toBe('again');
+    first.keep({ verdict: BLOCK });
+    expect(again.answer()).toBe('again');
+    // through the other hook command, the answer
+    const other = claimCall(guardHome, PARTS, 'claude-code');
+    expect(other.first === false && other.answer()).toEqual({ verdict: BLOCK });
+  });
   it('the answer to another event is its notice, or none', () => {
     const guardHome = home();
-    const first = claimCall(guardHome, ['start']);
-    const later = claimCall(guardHome, ['start']);
+    const first = claimCall(guardHome, ['start'], 'copilot');
+    const later = claimCall(guardHome, ['start'], 'claude-code');
     if (!first.first || later.first) throw new Error('unreachable');
     first.keep({ event: true, notice: 'guard is on' });
     expect(later.answer()).toEqual({ event: true, notice: 'guard is on' });
-    const quiet = claimCall(guardHome, ['result']);
-    const again = claimCall(guardHome, ['result']);
+    const quiet = claimCall(guardHome, ['result'], 'copilot');
+    const again = claimCall(guardHome, ['result'], 'claude-code');
     if (!quiet.first || again.first) throw new Error('unreachable');
     quiet.keep({ event: true });
     expect(again.answer()).toEqual({ event: true });
@@ -47,8 +59,8 @@ describe('claimCall: the first hook of a call decides, a later one gets its answ
     { name: 'another step', parts: [...PARTS.slice(0, 4), 'git push'] },
   ])('$name is another claim: first too', ({ parts }) => {
     const guardHome = home();
-    claimCall(guardHome, PARTS);
-    expect(claimCall(guardHome, parts).first).toBe(true);
+    claimCall(guardHome, PARTS, 'copilot');
+    expect(claimCall(guardHome, parts, 'claude-code').first).toBe(true);
   });
   it.for([
     { name: 'empty (the first still deciding)', text: '' },
@@ -58,18 +70,18 @@ describe('claimCall: the first hook of a call decides, a later one gets its answ
     { name: 'an event answer that is not one', text: '{"event":"yes","notice":"x"}' },
   ])('a claim file that is $name gives no answer (the hook decides on its own)', ({ text }) => {
     const guardHome = home();
-    const first = claimCall(guardHome, PARTS);
+    const first = claimCall(guardHome, PARTS, 'copilot');
     if (!first.first) throw new Error('unreachable');
     first.keep({ verdict: BLOCK });
     const [name = ''] = readdirSync(join(guardHome, 'calls'));
     writeFileSync(join(guardHome, 'calls', name), text);
-    const later = claimCall(guardHome, PARTS);
+    const later = claimCall(guardHome, PARTS, 'claude-code');
     expect(later.first === false && later.answer()).toBeUndefined();
   });
   it('claims older than a minute are swept when a call keeps its answer; newer ones stay', () => {
     const guardHome = home();
-    const old = claimCall(guardHome, ['old']);
-    const young = claimCall(guardHome, ['young']);
+    const old = claimCall(guardHome, ['old'], 'copilot');
+    const young = claimCall(guardHome, ['young'], 'copilot');
     if (!old.first || !young.first) throw new Error('unreachable');
     old.keep({ verdict: BLOCK });
     const [oldName = ''] = readdirSync(join(guardHome, 'calls'));
@@ -82,7 +94,7 @@ describe('claimCall: the first hook of a call decides, a later one gets its answ
   it('throws where guard’s folder cannot be written (the hook then decides on its own)', () => {
     const guardHome = home();
     writeFileSync(join(ROOT, `file-${count}`), 'not a folder');
-    expect(() => claimCall(join(ROOT, `file-${count}`, 'guard'), PARTS)).toThrow();
-    expect(claimCall(guardHome, PARTS).first).toBe(true);
+    expect(() => claimCall(join(ROOT, `file-${count}`, 'guard'), PARTS, 'copilot')).toThrow();
+    expect(claimCall(guardHome, PARTS, 'copilot').first).toBe(true);
   });
 });
