@@ -35,6 +35,7 @@ const SLOW_FIRST = [
   'packages/cli/test/e2e/setup.test.ts',
   'packages/cli/test/state/locked-files.test.ts',
   'test/e2e/copilot.test.ts',
+  'test/e2e/copilot-cross-host.test.ts',
   'test/e2e/qwen.test.ts',
   'test/hook/resident.test.ts',
 ];

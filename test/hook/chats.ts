@@ -270,8 +270,15 @@ export function cursorChat(world: World, id: string, parent?: readonly string[])
 
 /** Copilot: native ask on preToolUse; results, messages, a start event; `--event NAME` on every call. */
 export function copilotChat(world: World, id: string, parent?: readonly string[]): FullChat {
+  // Copilot stamps each call with its time (one call's hooks share it: guard decides a call once)
+  let time = Date.now();
   const send = (event: string, payload: Json): Promise<Answer> =>
-    hook(world, ['copilot', '--event', event], { ...payload, sessionId: id, cwd: world.project }, parent);
+    hook(
+      world,
+      ['copilot', '--event', event],
+      { ...payload, sessionId: id, cwd: world.project, timestamp: ++time },
+      parent,
+    );
   const post = (toolName: string, toolArgs: Json, text: string): Promise<Answer> =>
     send('postToolUse', {
       ...fixture('copilot/post-tool-use-bash'),

@@ -55,6 +55,16 @@ export interface HookFiles {
   readonly home?: string;
 }
 
+/**
+ * What every hook the agent runs for one call (a step, its result, a chat's start, a message) is
+ * sent alike (Copilot: the call's time, the same in both its payload shapes; Cursor: the tool call's
+ * or the turn's id), so guard's hooks for one call (its own hook and its Claude Code hook) decide
+ * once. Absent: each call decides on its own.
+ */
+export interface SameCall {
+  readonly sameCall?: string;
+}
+
 /** What kind of hook call a payload is, after the adapter looked at it. */
 export type HookInput =
   /**
@@ -62,31 +72,31 @@ export type HookInput =
    * `deferAsk`: the same call fires a later pre-event that can ask (Cursor), so here only a block
    * counts and an ask is answered as no objection.
    */
-  | {
+  | ({
       readonly type: 'step';
       readonly event: string;
       readonly step: ToolStep;
       readonly canAsk: boolean;
       readonly deferAsk?: boolean;
-    }
+    } & SameCall)
   /** A tool result, after it ran. */
-  | { readonly type: 'result'; readonly event: string; readonly result: ToolResult }
+  | ({ readonly type: 'result'; readonly event: string; readonly result: ToolResult } & SameCall)
   /** A chat starts. */
-  | {
+  | ({
       readonly type: 'start';
       readonly event: string;
       readonly chatId: string;
       readonly cwd: string;
       readonly projectRoot: string;
-    }
+    } & SameCall)
   /** The person sent a message. */
-  | {
+  | ({
       readonly type: 'prompt';
       readonly event: string;
       readonly chatId: string;
       readonly prompt: string;
       readonly cwd: string;
-    }
+    } & SameCall)
   /** Nothing to judge (an event guard does not act on, or a duplicate already judged on another event). */
   | { readonly type: 'ignore'; readonly event: string; readonly why: string };
 
@@ -250,6 +260,17 @@ export interface Agent {
   /** Its files and switches as data, for guard.tamper and agent.rules (and .ci/run, doctor). */
   readonly files: AgentFiles;
   readonly chatStart: ChatStartFiles;
+  /**
+   * Whether a payload is this agent's, by its shape alone: for a payload another agent's hook
+   * command gets from this agent (a host that runs that agent's hook files). Left out: every
+   * payload its own hook command gets is taken for its own.
+   */
+  owns?(payload: unknown): boolean;
+  /**
+   * The agents known to run this agent's hook files (Copilot and Cursor run Claude Code's), by id:
+   * the hook asks each whether a payload is its own before reading it as this agent's.
+   */
+  readonly hosts?: readonly string[];
   /**
    * Reads one hook payload (already JSON-parsed). `event` is the `--event` argument when the
    * agent's payload does not name its event. `parentArgs` is the command line of the agent

@@ -39,3 +39,19 @@ export const AGENT_IDS = Object.keys(AGENTS) as readonly AgentId[];
 export function agentId(name: string): AgentId | undefined {
   return Object.hasOwn(AGENTS, name) ? (name as AgentId) : undefined;
 }
+
+/**
+ * The agent that sent a payload to `agent`'s hook command. For an agent whose hook files other
+ * agents run: the first of those hosts that takes the payload for its own, else `agent` when it
+ * does, else undefined (no agent guard knows sent it: it must not go ahead unchecked). For any
+ * other agent: `agent`, whose reader says what it cannot read.
+ */
+export function hostOf(agent: AgentId, payload: unknown): AgentId | undefined {
+  const own: Agent = AGENTS[agent];
+  if (own.hosts === undefined) return agent;
+  for (const name of own.hosts) {
+    const host = agentId(name);
+    if (host !== undefined && AGENTS[host].owns?.(payload) === true) return host;
+  }
+  return own.owns?.(payload) === false ? undefined : agent;
+}

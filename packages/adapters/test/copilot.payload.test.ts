@@ -56,6 +56,8 @@ describe('copilot.read: recorded payloads', () => {
       type: 'step',
       event: 'preToolUse',
       canAsk: true,
+      // the call's time: the same in the payload of a repository's Claude Code hook for this call
+      sameCall: 't:1795954817733',
       step: {
         agent: 'copilot',
         kind: 'shell',

@@ -42,6 +42,7 @@ describe('cursor.read: recorded payloads', () => {
       type: 'step',
       event: 'preToolUse',
       canAsk: false,
+      sameCall: 'preToolUse:tool_00000000-0000-4000-8000-000000000016',
       step: {
         agent: 'cursor',
         kind: 'write',

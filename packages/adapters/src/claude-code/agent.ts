@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import type { Agent, Locations, McpServer } from '../adapter.js';
 import { homeFolder } from '../files.js';
 import { jsonServers, McpConfigError, serversIn } from '../scan.js';
+import { isFields } from '../wire.js';
 import { claudeCodeFiles } from './files.js';
 import { canAsk, capabilities, read, toEventReply, toReply } from './payload.js';
 
@@ -50,6 +51,11 @@ export const claudeCode: Agent = {
       { path: posix.join(where.projectRoot, '.mcp.json'), project: true, servers: jsonServers() },
     ],
   },
+  // a payload that names its event as Claude Code does; Copilot's and Cursor's are theirs
+  owns: (payload) => isFields(payload) && typeof payload['hook_event_name'] === 'string',
+  // Copilot CLI runs a repository's .claude/settings*.json hooks, Cursor all three of Claude Code's
+  // settings files (docs/agents-observed.md, "Hosts that run Claude Code's hook files")
+  hosts: ['copilot', 'cursor'],
   read,
   canAskUnread: canAsk,
   toReply,

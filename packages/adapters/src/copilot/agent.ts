@@ -3,7 +3,7 @@ import type { Agent, Locations } from '../adapter.js';
 import { homeFolder } from '../files.js';
 import { jsonServers } from '../scan.js';
 import { copilotFiles } from './files.js';
-import { canAsk, capabilities, read, toEventReply, toReply } from './payload.js';
+import { canAsk, capabilities, owns, read, toEventReply, toReply } from './payload.js';
 
 /** Copilot's own folder: `$COPILOT_HOME`, by default `~/.copilot`. */
 export function copilotHome(where: Locations): string {
@@ -28,6 +28,7 @@ export const copilot: Agent = {
     },
     mcp: (where) => [{ path: posix.join(copilotHome(where), 'mcp-config.json'), servers: jsonServers() }],
   },
+  owns,
   read,
   canAskUnread: canAsk,
   toReply,

@@ -72,6 +72,23 @@ const ROLES = new Map<string, Role>([
 // dialog interactively, but an ask that may pass unseen is no ask): block instead.
 const NO_PROMPT_FLAGS = ['-p', '--prompt', '--autopilot', '--allow-all', '--allow-all-tools', '--yolo'];
 
+/**
+ * Whether a payload is Copilot's: its own camelCase shape (`sessionId`, `toolName`), or the shape it
+ * hands a Claude-style registration (a repository's `.claude/settings.json`): Claude Code's field
+ * names with a `timestamp` of its own, and neither the `permission_mode` nor the `transcript_path`
+ * Claude Code sends (Qwen Code, which copied the same names, sends both).
+ */
+export function owns(payload: unknown): boolean {
+  if (!isFields(payload)) return false;
+  if (typeof payload['sessionId'] === 'string' || typeof payload['toolName'] === 'string') return true;
+  return (
+    typeof payload['hook_event_name'] === 'string' &&
+    typeof payload['timestamp'] === 'string' &&
+    !Object.hasOwn(payload, 'permission_mode') &&
+    !Object.hasOwn(payload, 'transcript_path')
+  );
+}
+
 /** Reads one Copilot hook payload; the event comes from `--event` (camelCase payloads name none). */
 export function read(payload: unknown, event: string | undefined, parentArgs: readonly string[]): HookInput {
   const fields = fieldsOf(payload, 'Copilot hook payload');
@@ -82,24 +99,28 @@ export function read(payload: unknown, event: string | undefined, parentArgs: re
   const role = ROLES.get(named);
   if (role === undefined) throw new PayloadError(`Copilot hook payload: unknown event "${named}".`);
   const where = `Copilot ${named} payload`;
+  const call = callTime(fields['timestamp']);
+  const same = call === undefined ? {} : { sameCall: call };
   switch (role) {
     case 'step': {
       // Snake_case payloads (Claude-style registration, VS Code Local harness) expect the nested
       // reply too: record that as the PascalCase event name the reply is built for.
       const name = fields['tool_name'] !== undefined && fields['toolName'] === undefined ? 'PreToolUse' : named;
-      return { type: 'step', event: name, step: toStep(fields, where), canAsk: canAsk(parentArgs) };
+      return { type: 'step', event: name, step: toStep(fields, where), canAsk: canAsk(parentArgs), ...same };
     }
     case 'result':
-    case 'failure':
-      return resultInput(fields, named, where, role === 'failure');
+    case 'failure': {
+      const input = resultInput(fields, named, where, role === 'failure');
+      return input.type === 'result' ? { ...input, ...same } : input;
+    }
     case 'start': {
       const cwd = workingDir(fields, where);
-      return { type: 'start', event: named, chatId: chatId(fields), cwd, projectRoot: cwd };
+      return { type: 'start', event: named, chatId: chatId(fields), cwd, projectRoot: cwd, ...same };
     }
     case 'prompt': {
       const prompt = fields['prompt'];
       if (typeof prompt !== 'string') throw new PayloadError(`${where}: "prompt" must be a string.`);
-      return { type: 'prompt', event: named, chatId: chatId(fields), prompt, cwd: workingDir(fields, where) };
+      return { type: 'prompt', event: named, chatId: chatId(fields), prompt, cwd: workingDir(fields, where), ...same };
     }
     case 'ignore':
       return { type: 'ignore', event: named, why: `guard does not act on ${named}` };
@@ -147,6 +168,15 @@ export function canAsk(parentArgs: readonly string[]): boolean {
   if (parentArgs.some((arg, i) => arg === '--mode' && parentArgs[i + 1] === 'autopilot')) return false;
   // The CLI cannot see Copilot's environment but may pass this variable in the same list.
   return !parentArgs.some((arg) => /^COPILOT_ALLOW_ALL=(true|1|yes)$/i.test(arg));
+}
+
+/**
+ * The call's time in ms, as both payload shapes give it (a number in the camelCase one, an ISO
+ * time in the PascalCase one; seen equal to the millisecond for one call on 1.0.102).
+ */
+function callTime(value: unknown): string | undefined {
+  const ms = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : Number.NaN;
+  return Number.isFinite(ms) ? `t:${ms}` : undefined;
 }
 
 function chatId(fields: Fields): string {

@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import type { Agent } from '../adapter.js';
 import { jsonServers } from '../scan.js';
 import { cursorFiles } from './files.js';
-import { capabilities, read, toEventReply, toReply } from './payload.js';
+import { capabilities, owns, read, toEventReply, toReply } from './payload.js';
 
 /** Cursor as the hook sees it: payloads and replies (payload.ts), and what its chat-start scan reads. */
 export const cursor: Agent = {
@@ -15,6 +15,7 @@ export const cursor: Agent = {
     rules: (where) => ({ files: [], folders: [posix.join(where.home, '.cursor', 'rules')] }),
     mcp: (where) => [{ path: posix.join(where.home, '.cursor', 'mcp.json'), servers: jsonServers() }],
   },
+  owns,
   read,
   toReply,
   toEventReply,

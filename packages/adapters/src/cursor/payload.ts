@@ -66,6 +66,19 @@ const IGNORED = new Set([
   'workspaceOpen',
 ]);
 
+/**
+ * Whether a payload is Cursor's: it names its version, or the conversation and the generation (its
+ * command-line builds send no version). Cursor sends the same payload to the hooks of Claude Code's
+ * settings files it runs.
+ */
+export function owns(payload: unknown): boolean {
+  if (!isFields(payload)) return false;
+  return (
+    typeof payload['cursor_version'] === 'string' ||
+    (typeof payload['conversation_id'] === 'string' && typeof payload['generation_id'] === 'string')
+  );
+}
+
 /** Reads one Cursor hook payload; Cursor names the event in `hook_event_name` (camelCase). */
 export function read(payload: unknown, event: string | undefined, parentArgs: readonly string[]): HookInput {
   const fields = fieldsOf(payload, 'Cursor hook payload');
@@ -80,13 +93,20 @@ export function read(payload: unknown, event: string | undefined, parentArgs: re
       // (In Sandbox run mode Cursor may skip beforeShellExecution; the sandbox then bounds the step.)
       // A tool read as a command by its shape fires no such event: judged in full here.
       const deferAsk = step.kind === 'mcp' || (step.kind === 'shell' && toolKind(TOOLS, step.toolName) === 'shell');
-      return { type: 'step', event: name, step, canAsk: false, ...(deferAsk ? { deferAsk } : {}) };
+      return {
+        type: 'step',
+        event: name,
+        step,
+        canAsk: false,
+        ...(deferAsk ? { deferAsk } : {}),
+        ...callOf(fields, name),
+      };
     }
     case 'beforeShellExecution': {
       // These events send no tool name; use the one preToolUse gives the same tool.
       const command = commandArg(fields, where, 'command');
       const step: ToolStep = { ...base(fields, undefined, where, 'Shell'), kind: 'shell', command };
-      return { type: 'step', event: name, step, canAsk: canAsk(fields, parentArgs) };
+      return { type: 'step', event: name, step, canAsk: canAsk(fields, parentArgs), ...callOf(fields, name) };
     }
     case 'beforeMCPExecution': {
       const tool = requireString(fields, 'tool_name', where);
@@ -94,13 +114,13 @@ export function read(payload: unknown, event: string | undefined, parentArgs: re
       // Recent builds name the server; older ones only give its URL or launch command.
       const server = firstText(fields['mcp_server_name'], fields['url'], fields['command']) ?? '';
       const step: ToolStep = { ...base(fields, args, where, tool), kind: 'mcp', server, tool, args };
-      return { type: 'step', event: name, step, canAsk: canAsk(fields, parentArgs) };
+      return { type: 'step', event: name, step, canAsk: canAsk(fields, parentArgs), ...callOf(fields, name) };
     }
     case 'beforeReadFile': {
       // A Read also fires preToolUse; neither can ask, so both judge it (a block is the same on both).
       const path = requireString(fields, 'file_path', where);
       const step: ToolStep = { ...base(fields, undefined, where, 'Read'), kind: 'read', path };
-      return { type: 'step', event: name, step, canAsk: false };
+      return { type: 'step', event: name, step, canAsk: false, ...callOf(fields, name) };
     }
     case 'postToolUse':
       return { type: 'result', event: name, result: result(fields, where, false) };
@@ -123,6 +143,16 @@ export function read(payload: unknown, event: string | undefined, parentArgs: re
       if (IGNORED.has(name)) return { type: 'ignore', event: name, why: `guard does not act on ${name}` };
       throw new PayloadError(`Cursor hook payload: unknown event "${name}".`);
   }
+}
+
+/**
+ * What the hooks Cursor runs for one call on one event are sent alike: the event with the call's id.
+ * Its shell and MCP events send none (only the turn's, which two calls of one command share), so
+ * those are decided by each hook.
+ */
+function callOf(fields: Fields, event: string): { sameCall?: string } {
+  const id = firstText(fields['tool_use_id']);
+  return id === undefined ? {} : { sameCall: `${event}:${id}` };
 }
 
 /** The reply to a verdict on a step: exactly one flat JSON object, exit 0. */

@@ -89,10 +89,18 @@ export interface Known {
 
 /** One hook call, as read from its arguments and process. */
 export interface Call {
-  readonly agent: AgentId;
+  /**
+   * The agent that sent the payload: the hook command's, until the step stage finds the payload is
+   * from a host that runs that agent's hook files (step.ts); from then on the call is that host's,
+   * read, remembered, logged and answered as it would be through the host's own hook.
+   */
+  agent: AgentId;
+  /** The agent whose hook command this is (`guard hook <agent>`), whoever sent the payload. */
+  readonly command: AgentId;
   /** The event `--event` names, if any. */
   readonly event: string | undefined;
-  readonly payload: AgentPayload;
+  /** The agent's payload reader and replies (the host's, once it is known). */
+  payload: AgentPayload;
   readonly guardHome: string;
   /** What core is told of the machine. */
   readonly env: Environment;
@@ -115,7 +123,7 @@ export async function readCall(argv: readonly string[], io: HookIo, deps: HookDe
   const payload = await loadPayload(agent);
   const guardHome = guardHomeFrom(io.env, io.home());
   const env: Environment = stepEnvironment({ env: io.env, home: io.home(), tmp: io.tmp(), guardHome });
-  return { agent, event, payload, guardHome, env, io, deps, started, known: { event, problems: [] } };
+  return { agent, command: agent, event, payload, guardHome, env, io, deps, started, known: { event, problems: [] } };
 }
 
 /** A log line as the runtime fills it in (time, agent and duration are added when the reply goes out). */

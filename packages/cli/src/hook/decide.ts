@@ -14,10 +14,13 @@ import {
   keepsServer,
   rememberedBy,
   settle,
+  stepText,
   viewOf,
   withoutLockedAllows,
 } from '@guard/core';
 import { projectYes } from '../state/allowed.js';
+import type { CallAnswer, CallClaim } from '../state/calls.js';
+import { claimCall } from '../state/calls.js';
 import { driftSentence, untoldDrifts } from '../state/pins.js';
 import type { Settings } from '../state/settings.js';
 import type { TimedProbe } from '../world/probe.js';
@@ -49,6 +52,8 @@ export interface Afterwards {
   readonly pin?: { readonly keep: (told: boolean) => void; readonly told: boolean };
   /** The drifts of the agents' hook files this answer told (state/pins.ts): told, once it went out. */
   readonly told?: readonly string[];
+  /** Keeps this answer for the other hooks of the same tool call (state/calls.ts), once it went out. */
+  readonly keepCall?: () => void;
 }
 
 /** The answer decided on, and what it leaves to record. */
@@ -76,13 +81,28 @@ export async function decide(call: Call, { settings, lockedRules, input }: ReadS
   const session = call.deps.session ?? guardSessions(call, settings);
   if (input.type === 'step') return judge(call, input, settings, lockedRules, clock, session);
   if (input.type === 'start') clock.starting();
+  const entry: CallEntry = { ...describeInput(input, input.event), how: input.type === 'ignore' ? 'ignored' : 'event' };
+  // another hook of the same call (the host runs two of guard's) keeps what it changes in the chat:
+  // its notice, given again
+  const claim = input.type === 'ignore' ? undefined : claimed(call, input);
+  if (claim?.first === false) {
+    const answer = await answerOf(claim, clock);
+    if (answer !== undefined && 'event' in answer)
+      return { reply: call.payload.toEventReply(input.event, answer.notice), entry, unlogged: true, after: {} };
+  }
   const notice = await session.onEvent(call.agent, input, call.guardHome);
   const chat = input.type === 'start' || input.type === 'prompt' ? input.chatId : undefined;
   const { reply, told } = withDrifts(call, chat, notice, (text) => call.payload.toEventReply(input.event, text));
   return {
     reply,
-    entry: { ...describeInput(input, input.event), how: input.type === 'ignore' ? 'ignored' : 'event' },
-    after: { session, ...told },
+    entry,
+    after: {
+      session,
+      ...told,
+      ...(claim?.first === true
+        ? { keepCall: () => claim.keep({ event: true, ...(notice === undefined ? {} : { notice }) }) }
+        : {}),
+    },
   };
 }
 
@@ -131,6 +151,12 @@ async function judge(
   const { step } = input;
   const { deps, payload } = call;
   const failClosed = settings.failClosed;
+  // another hook of the same tool call decides it, or did: its answer, given again
+  const claim = claimed(call, input);
+  if (claim?.first === false) {
+    const answer = await answerOf(claim, clock);
+    if (answer !== undefined && 'verdict' in answer) return answeredBefore(call, input, failClosed, answer);
+  }
   const memory = await chatMemory(call, session, step, failClosed);
   const described = describeInput(input, input.event);
   const pinned: PinnedResult = await (deps.policy?.(step.projectRoot) ??
@@ -217,7 +243,77 @@ async function judge(
       ...(pinned.keep === undefined ? {} : { pin: { keep: pinned.keep, told: tells } }),
       session,
       ...told,
+      ...(claim?.first === true
+        ? { keepCall: () => claim.keep({ ...callContext(context), verdict: settled.verdict }) }
+        : {}),
     },
+  };
+}
+
+/**
+ * The claim on a call, where the host sends every hook of the call something alike (it may run two
+ * of guard's hooks for it): undefined where it does not, or guard's folder cannot be written (then
+ * this hook decides on its own, as it would without a claim).
+ */
+function claimed(call: Call, input: Exclude<HookInput, { type: 'ignore' }>): CallClaim | undefined {
+  if (input.sameCall === undefined) return undefined;
+  const step = input.type === 'step' ? input.step : input.type === 'result' ? input.result.step : undefined;
+  const chat = step?.chatId ?? (input.type === 'start' || input.type === 'prompt' ? input.chatId : '');
+  try {
+    return claimCall(
+      call.guardHome,
+      [call.agent, chat, input.type, input.sameCall, ...(step === undefined ? [] : [step.kind, stepText(step)])],
+      call.command,
+    );
+  } catch {
+    return undefined;
+  }
+}
+
+/** How long a later hook of a call waits for the first one's answer at most, and how often it looks. */
+const CALL_WAIT_MS = 2_500;
+const CALL_POLL_MS = 20;
+
+/**
+ * The first hook's answer to the call, waited for while it decides: undefined when it gave none in
+ * time (it failed, or ran out of time), and this hook then decides on its own, within its deadline.
+ */
+async function answerOf(claim: CallClaim & { first: false }, clock: Clock): Promise<CallAnswer | undefined> {
+  const until = Math.min(Date.now() + CALL_WAIT_MS, clock.due() - ANSWER_RESERVE_MS - GIT_BUDGET_MS);
+  for (;;) {
+    const answer = claim.answer();
+    // the same hook command again: the same payload sent twice, each decided
+    if (answer === 'again') return undefined;
+    if (answer !== undefined || Date.now() >= until) return answer;
+    await new Promise((resolve) => setTimeout(resolve, CALL_POLL_MS));
+  }
+}
+
+/**
+ * The answer another hook of the same call gave, in this call's words: its verdict on this event,
+ * with no log line of its own, and nothing kept (the first hook kept what the answer changes).
+ */
+function answeredBefore(
+  call: Call,
+  input: StepInput,
+  failClosed: boolean,
+  answer: Extract<CallAnswer, { verdict: unknown }>,
+): Decision {
+  const { verdict, ...said } = answer;
+  return {
+    reply: call.payload.toReply(verdict, { ...said, event: input.event, canAsk: input.canAsk, failClosed }),
+    entry: { ...describeInput(input, input.event), decision: verdict.decision, rules: [], how: 'rules' },
+    unlogged: true,
+    after: {},
+  };
+}
+
+/** What a reply said beside the verdict, as kept for the other hooks of the same call. */
+function callContext(context: ReplyContext): Omit<Extract<CallAnswer, { verdict: unknown }>, 'verdict'> {
+  return {
+    ...(context.approvalCode === undefined ? {} : { approvalCode: context.approvalCode }),
+    ...(context.notice === undefined ? {} : { notice: context.notice }),
+    ...(context.yesLasts === undefined ? {} : { yesLasts: context.yesLasts }),
   };
 }
 

@@ -29,6 +29,11 @@ export function record(call: Call, answered: Answered, decision?: Decision): num
       io.err(`guard: could not write the log in ${guardHome}: ${oneLine(error)}\n`);
     }
     keepTurn(call);
+    try {
+      after?.keepCall?.();
+    } catch {
+      // the other hook of the call decides on its own
+    }
     if (after?.told !== undefined) {
       try {
         markTold(guardHome, after.told);

@@ -63,6 +63,8 @@ export function deadlinesFor(
 export interface Answer {
   readonly reply: HookReply;
   readonly entry: CallEntry;
+  /** Another hook of the same tool call gave this answer and wrote its log line: none here. */
+  readonly unlogged?: true;
 }
 
 /** An answer as the reply stage gave it. */
@@ -105,11 +107,12 @@ export function replyStage(call: Call): Replier {
   let expire: (answered: Answered) => void = () => undefined;
   const expired = new Promise<Answered>((resolve) => (expire = resolve));
 
-  const give = ({ reply, entry }: Answer): Answered => {
+  const give = ({ reply, entry, unlogged }: Answer): Answered => {
     if (replied) return { code: reply.exitCode };
     replied = true;
     io.out(reply.stdout);
     if (reply.stderr !== undefined) io.err(reply.stderr);
+    if (unlogged === true) return { code: reply.exitCode };
     const error = [...known.problems, ...(entry.error === undefined ? [] : [entry.error])].join('; ');
     const line: LogEntry = {
       time: new Date().toISOString(),

@@ -2,6 +2,7 @@
 // stdin as the agent's adapter reads it). What it learns goes into the call's `known` as soon as it
 // is known, so a failure later in this stage is still answered in the right shape.
 import type { HookInput } from '@guard/adapters';
+import { AGENTS, hostOf } from '@guard/adapters/agents';
 import { resolveSettings } from '../state/floor.js';
 import type { Settings } from '../state/settings.js';
 import { DEFAULT_SETTINGS, effectiveSettings } from '../state/settings.js';
@@ -54,8 +55,24 @@ export async function readStep(call: Call): Promise<ReadStep> {
       throw new Error(`the payload is not valid JSON (${text.length} characters)`);
     }
   }
+  hostOfPayload(call, json);
   const input = call.payload.read(json, call.event, io.parentArgs());
   known.input = input;
   known.event = input.event;
   return { settings, lockedRules, input };
+}
+
+/**
+ * The call becomes the host's when the payload is from an agent that runs the hook command's
+ * agent's hook files (Copilot running a repository's Claude Code hooks): read, judged, remembered
+ * and answered in that host's dialect, as through its own hook. A payload no agent guard knows
+ * sent is a payload guard could not read (the failure answer: asked, or blocked), never silence.
+ */
+function hostOfPayload(call: Call, json: unknown): void {
+  const host = hostOf(call.agent, json);
+  if (host === undefined)
+    throw new Error(`the payload is not ${call.payload.displayName}'s, nor any other agent's guard knows`);
+  if (host === call.agent) return;
+  call.agent = host;
+  call.payload = AGENTS[host];
 }
