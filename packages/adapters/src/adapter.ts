@@ -202,6 +202,24 @@ export interface HomeVariable {
 }
 
 /**
+ * The agent's managed (system-wide) hook file, where `guard setup <agent> --system` writes guard's
+ * hook: one path per platform (absolute, `/` separators; none for a platform where it is not known),
+ * in the same format as the user's hook file, so the same config editing writes it.
+ */
+export interface SystemHooks {
+  readonly linux: string;
+  readonly darwin: string;
+  readonly win32?: string;
+  /**
+   * Which of guard's two hooks answers first when both the user's and the system's are set up
+   * (the agent runs both: each step is checked twice), and one sentence on what the layer is to the
+   * agent: what cannot switch it off, whether it skips trust.
+   */
+  readonly first: 'system' | 'user' | 'together';
+  readonly layer: string;
+}
+
+/**
  * An agent's files and switches as data: what guard must protect, what steers the agent, and how
  * its program starts without hooks. core gets it through cli (files.ts resolves the variables), so
  * core names no agent. Paths are core's path patterns (AgentLists): `/…` a system path (the
@@ -218,6 +236,8 @@ export interface AgentFiles extends Omit<AgentLists, 'variables' | 'programs'> {
   readonly tools: Readonly<Record<string, string>>;
   /** Seconds the agent waits for guard's hook, as setup writes it on guard's entries. */
   readonly hookTimeout: number;
+  /** Its managed hook file, where it has one (`guard setup --system`). */
+  readonly system?: SystemHooks;
 }
 
 /**

@@ -76,6 +76,15 @@ export const claudeCodeFiles: AgentFiles = {
   // Claude Code kills the hook and runs the step, or blocks it under fail-closed (onFailure "block").
   hookTimeout: 10,
   hooksOff: [DISABLE_ALL_HOOKS],
+  // managed settings (the reference's source reading; not run on a binary)
+  system: {
+    linux: '/etc/claude-code/managed-settings.json',
+    darwin: '/Library/Application Support/ClaudeCode/managed-settings.json',
+    win32: 'C:/Program Files/ClaudeCode/managed-settings.json',
+    first: 'together',
+    layer:
+      'Claude Code runs the hooks of every settings file side by side; no user or project file removes a managed hook, but a disableAllHooks there may still switch it off (unverified)',
+  },
   program: {
     names: ['claude'],
     packages: ['@anthropic-ai/claude-code'],

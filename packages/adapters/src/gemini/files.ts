@@ -52,6 +52,8 @@ export const geminiFiles: AgentFiles = {
     '.gemini/settings.json',
     '.gemini/trustedFolders.json',
     '/etc/gemini-cli/**',
+    '/Library/Application Support/GeminiCli/**',
+    'C:/ProgramData/gemini-cli/**',
   ],
   // a moved home holds the `.gemini` folder: removing it removes the hooks (unset, it is the home
   // folder, which nothing may remove anyway)
@@ -74,6 +76,15 @@ export const geminiFiles: AgentFiles = {
   hookTimeout: 10,
   // `"hooksConfig": { "enabled": false }`
   hooksOff: [String.raw`hooksConfig["']?\s*[:=]\s*\{[^}]*\benabled["']?\s*[:=]\s*false\b`],
+  // the system settings file (its documentation)
+  system: {
+    linux: '/etc/gemini-cli/settings.json',
+    darwin: '/Library/Application Support/GeminiCli/settings.json',
+    win32: 'C:/ProgramData/gemini-cli/settings.json',
+    first: 'system',
+    layer:
+      "Gemini CLI reads the system settings over the user's and the project's (whether the hook lists of both run is unverified); $GEMINI_CLI_SYSTEM_SETTINGS_PATH moves the file",
+  },
   // no switch of its own turns the hooks off; started in a changed world it is guard.tamper all the same
   program: { names: ['gemini'], packages: ['@google/gemini-cli'], hooksOff: [] },
 };
