@@ -18,7 +18,7 @@ import {
 import type { CommandCheck } from './config-io.js';
 import { hooksOffAt, pinDrifts } from './pins.js';
 import type { AgentDrift } from './pins.js';
-import { systemFileOf, systemOptions, systemWorld } from './system.js';
+import { systemFileOf, systemGuardFolder, systemOptions, systemWorld } from './system.js';
 import type { SystemWorld } from './system.js';
 import { trustOf } from './trust.js';
 import { GuardError } from '../errors.js';
@@ -328,7 +328,11 @@ export async function collectStatus(io: Io, system: SystemWorld = systemWorld())
   const guardHome = guardHomeFrom(io.env, io.home());
   const settings = await settingsOrFail(guardHome);
   const script = hookScriptPath();
-  const drifts = pinDrifts(guardHome, locationsFrom(io));
+  // the system files' pins are in guard's system folder (a hooks-off switch is the user's: said once)
+  const systemDrifts = pinDrifts(systemGuardFolder(system), locationsFrom(io)).filter(
+    (drift) => drift.kind !== 'hooks-off',
+  );
+  const drifts = [...pinDrifts(guardHome, locationsFrom(io)), ...systemDrifts];
   return {
     enabled: settings.enabled,
     failClosed: settings.failClosed,

@@ -37,7 +37,7 @@ export function fileDrift(
   kind: Exclude<DriftKind, 'hooks-off'>,
   at: string | undefined,
 ): Drift {
-  const again = `guard setup ${agent}${level === 'user' ? '' : ` --${level}`}`;
+  const again = `${level === 'system' ? 'sudo ' : ''}guard setup ${agent}${level === 'user' ? '' : ` --${level}`}`;
   const detail: Readonly<Record<typeof kind, string>> = {
     gone: `guard's hook file for ${name}, ${path}, is gone.`,
     unreadable: `guard's hook file for ${name}, ${path}, no longer reads as ${name}'s settings, so its hooks (guard's among them) may not run.`,

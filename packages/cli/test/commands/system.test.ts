@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StatusJson } from '../../src/agents/inspect.js';
 import { changeableFiles, systemFileOf, systemOptions, underRoot } from '../../src/agents/system.js';
 import type { SystemWorld } from '../../src/agents/system.js';
+import { agentShellRunner, diagnose } from '../../src/commands/doctor.js';
 import { setup, setupAll } from '../../src/commands/setup.js';
 import { status } from '../../src/commands/status.js';
 import { uninstall, uninstallAll, uninstallAllSystem } from '../../src/commands/uninstall.js';
@@ -351,6 +352,48 @@ describe('guard status shows the user and the system install side by side', () =
     const text = (await run((io) => status({ json: false, system: world() }, io))).stdout;
     expect(text).toContain("runs: both, the system's and yours (Claude Code runs them side by side)");
   });
+});
+
+describe('a system file changed since setup', () => {
+  it.each([
+    { name: "guard's entries taken out", edit: (text: string) => adapters.copilot.uninstall(text), drift: 'removed' },
+    { name: 'only laid out anew', edit: (text: string) => `${text}\n`, drift: undefined },
+  ])('$name: status says so (or not), with the command to run', async ({ edit, drift }) => {
+    const file = fileOf('copilot');
+    write(file, MANAGED_FILES.copilot);
+    await run((io) => setup('copilot', { project: false, dryRun: false, system: world() }, io));
+    writeFileSync(file, edit(readIfThere(file) as string));
+    const json = JSON.parse((await run((io) => status({ json: true, system: world() }, io))).stdout) as StatusJson;
+    const found = json.agents.find((entry) => entry.agent === 'copilot')?.drift ?? [];
+    if (drift === undefined) expect(found).toEqual([]);
+    else
+      expect(found).toEqual([
+        expect.objectContaining({
+          level: 'system',
+          path: file,
+          kind: drift,
+          fix: 'Run `sudo guard setup copilot --system` again.',
+        }),
+      ]);
+  });
+});
+
+describe('guard doctor checks the system file too', () => {
+  it.runIf(process.platform !== 'win32')(
+    "runs the system entry as the agent would: each user's hook answers from that user's guard folder",
+    async () => {
+      await run((io) => setup('claude-code', { project: false, dryRun: false, system: world() }, io));
+      const { io } = boxIo();
+      const report = await diagnose(io, agentShellRunner(io), () => {}, world());
+      const entry = report.agents.find((found) => found.agent === 'claude-code' && found.level === 'system');
+      expect(entry?.path).toBe(fileOf('claude-code'));
+      const checks = Object.fromEntries((entry?.checks ?? []).map((check) => [check.name, check]));
+      expect(checks['harmless step goes ahead']).toMatchObject({ ok: true });
+      expect(checks['dangerous step is blocked']).toMatchObject({ ok: true });
+      // no user file: doctor checks no user level
+      expect(report.agents.some((found) => found.agent === 'claude-code' && found.level === 'user')).toBe(false);
+    },
+  );
 });
 
 describe("which of guard's own files a user could change", () => {
