@@ -44,6 +44,11 @@ export interface InstallOptions {
    * no such form keeps the quoting), the entry holds `hookCommand` alone.
    */
   readonly fallback?: HookFiles;
+  /**
+   * The entry goes into the agent's managed, machine-wide file (`guard setup --system`): the answer
+   * it gives by itself when guard's files are gone names the administrator's commands.
+   */
+  readonly system?: true;
 }
 
 /** The two files a hook command of guard's runs: Node, and guard's hook script. */

@@ -240,7 +240,7 @@ export function inspectLevel(
       installed,
       commands,
       ...(installed ? { upToDate, ownAnswer: ownAnswerOf(found) } : {}),
-      ...agentSwitch(agent, text, found),
+      ...agentSwitch(agent, text, found, level === 'system'),
       // a managed hook needs no trust (Codex trusts it by policy)
       ...trustIf(installed && level !== 'system', adapter, path, text, io),
     };
@@ -301,7 +301,12 @@ export function ownAnswerOf(commands: readonly string[], platform: string = proc
  * with fail-closed on, for the command (and the files its own answer checks) found in it. Agents
  * without such a switch get nothing.
  */
-function agentSwitch(agent: AgentId, text: string, commands: readonly string[]): { agentFailClosed?: boolean } {
+function agentSwitch(
+  agent: AgentId,
+  text: string,
+  commands: readonly string[],
+  system: boolean,
+): { agentFailClosed?: boolean } {
   const first = commands[0];
   if (!hasFailClosedSwitch(agent) || first === undefined) return {};
   const fallback = commands.map(readFallback).find((found) => found !== undefined)?.files;
@@ -309,6 +314,7 @@ function agentSwitch(agent: AgentId, text: string, commands: readonly string[]):
     hookCommand: baseCommand(first),
     failClosed: true,
     ...(fallback === undefined ? {} : { fallback }),
+    ...(system ? { system: true as const } : {}),
   };
   return { agentFailClosed: adapterFor(agent).install(text, options) === text };
 }

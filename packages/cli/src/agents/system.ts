@@ -61,7 +61,7 @@ export function systemGuardFolder(world: SystemWorld): string {
 /**
  * The options a system-wide entry is written with: the user's own guard folder is not pinned
  * (each person's hook keeps its settings and chats in their own folder), so setup run with sudo
- * does not point every user at root's folder.
+ * does not point every user at root's folder; its own answer names the administrator's commands.
  */
 export function systemOptions(options: InstallOptions): InstallOptions {
   const { hookCommand, failClosed, fallback } = options;
@@ -69,6 +69,7 @@ export function systemOptions(options: InstallOptions): InstallOptions {
     hookCommand,
     failClosed,
     ...(fallback === undefined ? {} : { fallback: { node: fallback.node, script: fallback.script } }),
+    system: true,
   };
 }
 

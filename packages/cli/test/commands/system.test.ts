@@ -226,6 +226,24 @@ describe.each(MANAGED)('guard setup %s --system', (agent) => {
     expect(new Set(user)).toEqual(new Set([box.guardHome]));
   });
 
+  it("its own answer when guard's files are gone names the administrator's commands, the user's the user's", async () => {
+    await run((io) => setup(agent, { project: false, dryRun: false, system: world() }, io));
+    await run((io) => setup(agent, { project: false, dryRun: false }, io));
+    const answers = (text: string) =>
+      adapter.installedCommands(text).map((command) => readFallback(command)?.reply.stdout ?? '');
+    const system = answers(readIfThere(fileOf(agent)) as string).filter((answer) => answer.includes('files are gone'));
+    const where = { home: box.home, env: box.env, projectRoot: box.project };
+    const user = answers(readIfThere(adapter.configPath('user', where)) as string).filter((answer) =>
+      answer.includes('files are gone'),
+    );
+    expect(system.length).toBeGreaterThan(0);
+    for (const answer of system) expect(answer).toContain(`sudo guard setup ${agent} --system`);
+    for (const answer of user) {
+      expect(answer).toContain(`guard setup ${agent}`);
+      expect(answer).not.toContain('--system');
+    }
+  });
+
   it.each([
     { name: 'no rights', admin: false, changeable: [], says: `sudo guard setup ${agent} --system` },
     {
