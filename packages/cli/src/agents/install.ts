@@ -65,7 +65,7 @@ export async function setUpHook(agent: AgentId, setup: SetupOptions, io: Io): Pr
   const settings = await settingsOrFail(guardHome);
   // what setup did to a system file is kept in guard's system folder, beside it only the administrator writes
   const recordsHome = system !== undefined ? systemGuardFolder(system) : guardHome;
-  if (system !== undefined && !setup.dryRun) checkSystemWrite(system, again, true);
+  if (system !== undefined && !setup.dryRun) checkSystemWrite(system, again, true, file);
 
   const nowhere = danglingLink(file);
   if (nowhere !== undefined) {

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { systemHookFile } from '@guard/adapters';
-import type { Adapter, AgentId, InstallOptions } from '@guard/adapters';
+import type { Adapter, InstallOptions } from '@guard/adapters';
 import { GUARD_PACKAGE } from '@guard/core';
 import { GuardError } from '../errors.js';
 import { hookScriptPath } from '../self.js';
@@ -26,6 +26,11 @@ export interface SystemWorld {
    * than the administrator could change, each as `path (why)`; [] when none.
    */
   changeable(): readonly string[];
+  /**
+   * Of these paths (an agent's managed file, which may not exist yet) and their folders up to the
+   * root, the ones a user other than the administrator could change, each as `path (why)`.
+   */
+  changeableAt(paths: readonly string[]): readonly string[];
 }
 
 /** The real machine: SYSTEM_ROOT, this platform, this process's rights, the owners on disk. */
@@ -34,7 +39,9 @@ export function systemWorld(): SystemWorld {
     root: SYSTEM_ROOT,
     platform: process.platform,
     isAdmin: () => isAdministrator(process.platform),
-    changeable: () => changeableFiles([process.execPath, hookScriptPath()], process.platform),
+    changeable: () =>
+      changeableFiles([process.execPath, hookScriptPath()], process.platform, dirname(dirname(hookScriptPath()))),
+    changeableAt: (paths) => changeableFiles(paths, process.platform),
   };
 }
 
@@ -79,10 +86,11 @@ export function asAdmin(command: string, platform: string): string {
 }
 
 /**
- * Refuses, writing nothing, a system-wide change without administrator rights, or a setup whose
- * hook would run a guard (or a Node) a user can change: a system hook is worth only what it runs.
+ * Refuses, writing nothing, a system-wide change without administrator rights; and a setup whose
+ * hook would run a guard (or a Node) a user can change, or go into a file (`file`) a user can
+ * change: a system hook is worth only what it runs and where it is.
  */
-export function checkSystemWrite(world: SystemWorld, command: string, setup: boolean): void {
+export function checkSystemWrite(world: SystemWorld, command: string, setup: boolean, file?: string): void {
   if (!world.isAdmin()) {
     throw new GuardError(
       `Writing an agent's system-wide settings needs administrator rights, which this process does not have. guard wrote nothing.`,
@@ -91,11 +99,23 @@ export function checkSystemWrite(world: SystemWorld, command: string, setup: boo
   }
   if (!setup) return;
   const open = world.changeable();
+  const at = file === undefined ? [] : world.changeableAt([file]);
+  if (open.length === 0 && at.length > 0) {
+    throw new GuardError(
+      `A user could change the agent's system-wide file, so it would not hold guard's hook for long: ${listed(at)}. guard wrote nothing.`,
+      `Make it and its folders owned by ${world.platform === 'win32' ? 'administrators' : 'root'} and writable by them alone, then run ${asAdmin(command, world.platform)} again.`,
+    );
+  }
   if (open.length === 0) return;
   throw new GuardError(
-    `A system-wide hook must run a guard that users cannot change, and a user could change these files it would run: ${open.slice(0, 5).join('; ')}${open.length > 5 ? `; and ${open.length - 5} more` : ''}. guard wrote nothing.`,
+    `A system-wide hook must run a guard that users cannot change, and a user could change these files it would run: ${listed(open)}. guard wrote nothing.`,
     `Install guard for the system, in a prefix only the administrator writes (${asAdmin(`npm install -g ${GUARD_PACKAGE}`, world.platform)}, with npm's prefix and Node owned by root), then run that guard's \`${command}\`.`,
   );
+}
+
+/** The first few of a list, and how many more. */
+function listed(paths: readonly string[]): string {
+  return `${paths.slice(0, 5).join('; ')}${paths.length > 5 ? `; and ${paths.length - 5} more` : ''}`;
 }
 
 /** Whether this process runs with administrator rights. */
@@ -114,12 +134,13 @@ function isAdministrator(platform: string): boolean {
 const MAX_FILES = 20_000;
 
 /**
- * Of the files a hook command runs (Node, guard's hook script) and the rest of guard's package, the
- * ones (and their folders up to the root) that a user other than root owns or that a group or
- * everyone may write. On Windows owners cannot be read this way: every file is named, so a system
- * setup there is refused rather than trusted blindly.
+ * Of `files` (guard's Node and hook script; an agent's managed file), with everything in
+ * `packageDir` (guard's package), the ones and their folders up to the root that a user other than
+ * root owns or that a group or everyone may write; a path that does not exist is left out (its
+ * folder counts). On Windows owners cannot be read this way: every file is named, so a system setup
+ * there is refused rather than trusted blindly.
  */
-export function changeableFiles(files: readonly string[], platform: string): string[] {
+export function changeableFiles(files: readonly string[], platform: string, packageDir?: string): string[] {
   if (platform === 'win32') return files.map((file) => `${file} (guard cannot tell on Windows who may change it)`);
   const found = new Map<string, string>();
   const look = (path: string): void => {
@@ -128,7 +149,8 @@ export function changeableFiles(files: readonly string[], platform: string): str
     try {
       stat = lstatSync(path);
     } catch (error) {
-      found.set(path, `${path} (cannot be read: ${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      const code = (error as NodeJS.ErrnoException).code;
+      found.set(path, code === 'ENOENT' ? '' : `${path} (cannot be read: ${code ?? 'error'})`);
       return;
     }
     const why =
@@ -153,9 +175,8 @@ export function changeableFiles(files: readonly string[], platform: string): str
       // named above as unreadable
     }
   }
-  // the hook script's package: dist/ and what it loads beside it
-  const script = files[1];
-  if (script !== undefined) walk(dirname(dirname(script)), look);
+  // guard's package: dist/ and what it loads beside it
+  if (packageDir !== undefined) walk(packageDir, look);
   return [...found.values()].filter((why) => why !== '');
 }
 
@@ -178,9 +199,4 @@ function walk(dir: string, look: (path: string) => void): void {
       stack.push(path);
     }
   }
-}
-
-/** The command line of a system-level change to one agent (or all). */
-export function systemCommand(verb: 'setup' | 'uninstall', agent: AgentId | '--all'): string {
-  return `guard ${verb} ${agent} --system`;
 }

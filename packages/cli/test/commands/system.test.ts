@@ -82,12 +82,16 @@ afterEach(() => {
 });
 
 /** A scratch system: rights and who may change guard's files as the row says. */
-function world(more: { admin?: boolean; changeable?: readonly string[]; platform?: string } = {}): SystemWorld {
+function world(
+  more: { admin?: boolean; changeable?: readonly string[]; fileOpen?: boolean; platform?: string } = {},
+): SystemWorld {
   return {
     root,
     platform: more.platform ?? 'linux',
     isAdmin: () => more.admin ?? true,
     changeable: () => more.changeable ?? [],
+    // `fileOpen`: the managed file (or its folder) is one a user could change
+    changeableAt: (paths) => (more.fileOpen === true ? paths.map((path) => `${path} (owned by user 1000)`) : []),
   };
 }
 
@@ -245,21 +249,29 @@ describe.each(MANAGED)('guard setup %s --system', (agent) => {
   });
 
   it.each([
-    { name: 'no rights', admin: false, changeable: [], says: `sudo guard setup ${agent} --system` },
+    { name: 'no rights', admin: false, changeable: [], fileOpen: false, says: `sudo guard setup ${agent} --system` },
     {
       name: 'a guard users can change',
       admin: true,
       changeable: ['/home/someone/.npm-global/lib/node_modules (owned by user 1000)'],
+      fileOpen: false,
       says: 'sudo npm install -g agent-step-guard',
+    },
+    {
+      name: 'a managed file users can change',
+      admin: true,
+      changeable: [],
+      fileOpen: true,
+      says: 'owned by root and writable by them alone',
     },
   ])(
     'refuses with $name, says what to run, and writes nothing (new file or existing)',
-    async ({ admin, changeable, says }) => {
+    async ({ admin, changeable, fileOpen, says }) => {
       for (const existing of [false, true]) {
         if (existing) write(fileOf(agent), MANAGED_FILES[agent]);
         const before = snapshot();
         const result = await run((io) =>
-          setup(agent, { project: false, dryRun: false, system: world({ admin, changeable }) }, io),
+          setup(agent, { project: false, dryRun: false, system: world({ admin, changeable, fileOpen }) }, io),
         );
         expect(result.error?.message).toContain('guard wrote nothing.');
         expect(`${result.error?.message} ${result.error?.hint}`).toContain(says);
@@ -429,7 +441,7 @@ describe("which of guard's own files a user could change", () => {
       writeFileSync(beside, '');
       chmodSync(script, 0o644);
       chmodSync(beside, 0o644);
-      const named = (): string[] => changeableFiles([process.execPath, script], 'linux');
+      const named = (): string[] => changeableFiles([process.execPath, script], 'linux', join(root, 'pkg'));
       const mine = (list: string[]) => list.filter((entry) => entry.startsWith(root));
       expect(mine(named())).toEqual([]);
       chmodSync(beside, 0o664);
@@ -437,6 +449,11 @@ describe("which of guard's own files a user could change", () => {
       chmodSync(beside, 0o644);
       chmodSync(dir, 0o777);
       expect(mine(named())).toEqual([`${dir} (writable by its group or by everyone)`]);
+      // a file not there yet (a managed file setup would create) is judged by its folders
+      const missing = join(dir, 'none', 'hooks.json');
+      expect(mine(changeableFiles([missing], 'linux'))).toEqual([`${dir} (writable by its group or by everyone)`]);
+      chmodSync(dir, 0o755);
+      expect(mine(changeableFiles([missing], 'linux'))).toEqual([]);
     },
   );
 
