@@ -76,14 +76,14 @@ export const geminiFiles: AgentFiles = {
   hookTimeout: 10,
   // `"hooksConfig": { "enabled": false }`
   hooksOff: [String.raw`hooksConfig["']?\s*[:=]\s*\{[^}]*\benabled["']?\s*[:=]\s*false\b`],
-  // the system settings file (its documentation)
+  // the system settings file (its documentation; run on 0.61 by test/e2e/system.test.ts)
   system: {
     linux: '/etc/gemini-cli/settings.json',
     darwin: '/Library/Application Support/GeminiCli/settings.json',
     win32: 'C:/ProgramData/gemini-cli/settings.json',
     first: 'system',
     layer:
-      "Gemini CLI reads the system settings over the user's and the project's (whether the hook lists of both run is unverified); $GEMINI_CLI_SYSTEM_SETTINGS_PATH moves the file",
+      "Gemini CLI runs the system settings' hooks beside the user's, but a user's hooksConfig.enabled false turns them off too (observed on 0.61), $GEMINI_CLI_SYSTEM_SETTINGS_PATH moves the file, and it skips a file with a folder above it that a group or everyone may write",
   },
   // no switch of its own turns the hooks off; started in a changed world it is guard.tamper all the same
   program: { names: ['gemini'], packages: ['@google/gemini-cli'], hooksOff: [] },

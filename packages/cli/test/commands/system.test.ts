@@ -51,7 +51,7 @@ const SYSTEM_PATHS: Partial<Record<AgentId, Readonly<Record<'linux' | 'darwin' |
   },
   codex: { linux: '/etc/codex/hooks.json', darwin: '/etc/codex/hooks.json', win32: undefined },
 };
-type Managed = keyof typeof SYSTEM_PATHS;
+type Managed = 'claude-code' | 'copilot' | 'cursor' | 'gemini' | 'qwen' | 'windsurf' | 'codex';
 const MANAGED = AGENT_IDS.filter((agent): agent is Managed => SYSTEM_PATHS[agent] !== undefined);
 const PLATFORMS = ['linux', 'darwin', 'win32'] as const;
 
