@@ -45,6 +45,11 @@ export interface InstallOptions {
    * no such form keeps the quoting), the entry holds `hookCommand` alone.
    */
   readonly fallback?: HookFiles;
+  /**
+   * The entry goes into the agent's managed, machine-wide file (`guard setup --system`): the answer
+   * it gives by itself when guard's files are gone names the administrator's commands.
+   */
+  readonly system?: true;
 }
 
 /** The two files a hook command of guard's runs: Node, and guard's hook script. */
@@ -213,6 +218,24 @@ export interface HomeVariable {
 }
 
 /**
+ * The agent's managed (system-wide) hook file, where `guard setup <agent> --system` writes guard's
+ * hook: one path per platform (absolute, `/` separators; none for a platform where it is not known),
+ * in the same format as the user's hook file, so the same config editing writes it.
+ */
+export interface SystemHooks {
+  readonly linux: string;
+  readonly darwin: string;
+  readonly win32?: string;
+  /**
+   * Which of guard's two hooks answers first when both the user's and the system's are set up
+   * (the agent runs both: each step is checked twice), and one sentence on what the layer is to the
+   * agent: what cannot switch it off, whether it skips trust.
+   */
+  readonly first: 'system' | 'user' | 'together';
+  readonly layer: string;
+}
+
+/**
  * An agent's files and switches as data: what guard must protect, what steers the agent, and how
  * its program starts without hooks. core gets it through cli (files.ts resolves the variables), so
  * core names no agent. Paths are core's path patterns (AgentLists): `/…` a system path (the
@@ -231,6 +254,8 @@ export interface AgentFiles extends Omit<AgentLists, 'variables' | 'programs'> {
   readonly hookTimeout: number;
   /** Where it keeps its past chats (`guard scan` reads them with the adapter's `transcript`). */
   readonly transcripts?: TranscriptPlace;
+  /** Its managed hook file, where it has one (`guard setup --system`). */
+  readonly system?: SystemHooks;
 }
 
 /** Where an agent keeps its chats: a folder of its declaration, and the files in it that are chats. */

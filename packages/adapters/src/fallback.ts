@@ -48,9 +48,9 @@ export interface Fallback {
  * its ask would have the agent get the person's yes for guard, which is not there to take it; and
  * so its command does not change with fail-closed (Codex trusts a hook by its command's hash).
  */
-export function fallbackReply(agent: AgentAnswers, event: string, failClosed: boolean): HookReply {
-  if (!agent.stepEvents.includes(event)) return agent.toEventReply(event, filesGoneMessage(agent.id, false));
-  const message = filesGoneMessage(agent.id, true);
+export function fallbackReply(agent: AgentAnswers, event: string, failClosed: boolean, system = false): HookReply {
+  if (!agent.stepEvents.includes(event)) return agent.toEventReply(event, filesGoneMessage(agent.id, false, system));
+  const message = filesGoneMessage(agent.id, true, system);
   const verdict: Verdict = {
     decision: failClosed || agent.capabilities.ask === 'block-then-chat' ? 'block' : 'ask',
     findings: [],

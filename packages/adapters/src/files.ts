@@ -65,3 +65,14 @@ export function agentKnowledge(agents: readonly Agent[], where: Where): AgentKno
     programs,
   });
 }
+
+/**
+ * The agent's managed hook file on a platform (`process.platform`'s names), as its declaration
+ * says; undefined where it has none (or none guard knows of there).
+ */
+export function systemHookFile(files: AgentFiles, platform: string): string | undefined {
+  const system = files.system;
+  if (system === undefined) return undefined;
+  if (platform === 'win32') return system.win32;
+  return platform === 'darwin' ? system.darwin : system.linux;
+}

@@ -79,7 +79,7 @@ function commandFor(
 ): { readonly command: string; readonly plain: string } {
   const plain = schema.eventArgument ? `${options.hookCommand} --event ${event}` : options.hookCommand;
   if (options.fallback === undefined) return { command: plain, plain };
-  const reply = fallbackReply(schema.agent, event, options.failClosed);
+  const reply = fallbackReply(schema.agent, event, options.failClosed, options.system === true);
   return { command: withFallback(plain, options.fallback, reply), plain };
 }
 

@@ -29,11 +29,17 @@ export const POLICY_HELD_NOTICE =
  * the Node it names): about a step (`step`), or as a notice on the agent's other events. It names
  * both ways out, since `guard` itself may be gone too.
  */
-export function filesGoneMessage(agent: string, step: boolean): string {
-  return join(
-    `${step ? "This step was not checked: guard's" : 'guard checks no step: its'} files are gone (guard or its Node was removed or moved)`,
-    `Install guard again (npm install -g ${GUARD_PACKAGE}), then run \`guard setup ${agent}\` to keep it or \`guard uninstall --all\` to remove it`,
-  );
+export function filesGoneMessage(agent: string, step: boolean, system = false): string {
+  const gone = `${step ? "This step was not checked: guard's" : 'guard checks no step: its'} files are gone (guard or its Node was removed or moved)`;
+  return system
+    ? join(
+        gone,
+        `This hook was set up for every user of the machine: an administrator installs guard again (sudo npm install -g ${GUARD_PACKAGE}), then runs \`sudo guard setup ${agent} --system\` to keep it or \`sudo guard uninstall --all --system\` to remove it`,
+      )
+    : join(
+        gone,
+        `Install guard again (npm install -g ${GUARD_PACKAGE}), then run \`guard setup ${agent}\` to keep it or \`guard uninstall --all\` to remove it`,
+      );
 }
 
 /**

@@ -7,6 +7,25 @@ import { guardVersion } from './self.js';
 
 const DECISIONS = ['block', 'ask', 'allow'] as const;
 
+const SYSTEM_HELP = `
+With --system guard's hook goes into the agent's managed file for the whole machine (its managed
+settings, policy hooks or system hooks file: \`guard setup <agent> --system --dry-run\` names it and
+shows the change, without rights). It needs administrator rights (\`sudo guard setup <agent> --system\`),
+and the guard it points to must be installed where users cannot change it (\`sudo npm install -g
+agent-step-guard\`, with npm's prefix and Node owned by root); without either it says so and writes
+nothing. There is no --force: a system hook that runs code a user can change protects no more than
+the user's own.
+`;
+
+/** Both --project and --system: one level at a time. */
+function bothLevels(command: string): GuardError {
+  return new GuardError(
+    '--project and --system name two different files; give one.',
+    `Run \`guard ${command} <agent> --project\` or \`guard ${command} <agent> --system\`.`,
+    ExitCode.Usage,
+  );
+}
+
 /** Builds the commander tree. No process.exit here: main() owns exit codes. */
 export function createProgram(io: Io): Command {
   const program = new Command('guard')
@@ -26,28 +45,44 @@ export function createProgram(io: Io): Command {
     .description("register guard's hook in an agent's config (or in every agent found here, with --all)")
     .addArgument(agentArgument(false))
     .option('--project', "write the project's config instead of the user's")
-    .option('--dry-run', 'show what would change, write nothing')
-    .option('--all', 'every agent found on this machine (its program on PATH, or its folder)')
-    .action(async (agent: AgentId | undefined, options: { project?: true; dryRun?: true; all?: true }) => {
-      const { setup, setupAll } = await import('./commands/setup.js');
-      const chosen = { project: options.project ?? false, dryRun: options.dryRun ?? false };
-      if (options.all && agent !== undefined) {
-        throw new GuardError(
-          '--all sets guard up in every agent found here, so it takes no agent.',
-          `Run \`guard setup --all\`, or \`guard setup ${agent}\` for that one.`,
-          ExitCode.Usage,
-        );
-      }
-      if (options.all) return setupAll(chosen, io);
-      if (agent === undefined) {
-        throw new GuardError(
-          'Name the agent to set guard up in, or pass --all.',
-          `Run \`guard setup <agent>\` (${AGENT_IDS.join(', ')}), or \`guard setup --all\` for every agent found here.`,
-          ExitCode.Usage,
-        );
-      }
-      await setup(agent, chosen, io);
-    });
+    .option(
+      '--system',
+      "write the agent's managed, system-wide hook file (for every user): needs administrator rights, and a guard installed where users cannot change it",
+    )
+    .option('--dry-run', 'show what would change, write nothing (names the file; needs no rights)')
+    .option(
+      '--all',
+      'every agent found on this machine (its program on PATH, or its folder); with --system, every agent that has a system-wide hook file',
+    )
+    .addHelpText('after', SYSTEM_HELP)
+    .action(
+      async (agent: AgentId | undefined, options: { project?: true; dryRun?: true; all?: true; system?: true }) => {
+        const { setup, setupAll, systemWorld } = await import('./commands/setup.js');
+        if (options.system && options.project) throw bothLevels('setup');
+        const system = options.system ? systemWorld(io.systemRoot) : undefined;
+        const chosen = {
+          project: options.project ?? false,
+          dryRun: options.dryRun ?? false,
+          ...(system === undefined ? {} : { system }),
+        };
+        if (options.all && agent !== undefined) {
+          throw new GuardError(
+            '--all sets guard up in every agent found here, so it takes no agent.',
+            `Run \`guard setup --all\`, or \`guard setup ${agent}\` for that one.`,
+            ExitCode.Usage,
+          );
+        }
+        if (options.all) return setupAll(chosen, io);
+        if (agent === undefined) {
+          throw new GuardError(
+            'Name the agent to set guard up in, or pass --all.',
+            `Run \`guard setup <agent>\` (${AGENT_IDS.join(', ')}), or \`guard setup --all\` for every agent found here.`,
+            ExitCode.Usage,
+          );
+        }
+        await setup(agent, chosen, io);
+      },
+    );
 
   program
     .command('uninstall')
@@ -56,9 +91,22 @@ export function createProgram(io: Io): Command {
     )
     .addArgument(agentArgument(false))
     .option('--project', "edit the project's config instead of the user's")
-    .option('--all', "every agent, in the user's config and this project's")
-    .action(async (agent: AgentId | undefined, options: { project?: true; all?: true }) => {
-      const { uninstall, uninstallAll } = await import('./commands/uninstall.js');
+    .option('--system', "edit the agent's managed, system-wide hook file (needs administrator rights)")
+    .option('--all', "every agent, in the user's config and this project's (with --system: every system-wide file)")
+    .action(async (agent: AgentId | undefined, options: { project?: true; all?: true; system?: true }) => {
+      const { uninstall, uninstallAll, uninstallAllSystem, systemWorld } = await import('./commands/uninstall.js');
+      if (options.system && options.project) throw bothLevels('uninstall');
+      if (options.system && options.all) {
+        if (agent !== undefined) {
+          throw new GuardError(
+            '--all takes guard out of every agent, so it takes no agent.',
+            'Run `guard uninstall --all --system`, or `guard uninstall <agent> --system` for one file.',
+            ExitCode.Usage,
+          );
+        }
+        await uninstallAllSystem(systemWorld(io.systemRoot), io);
+        return;
+      }
       if (options.all) {
         if (agent !== undefined || options.project) {
           throw new GuardError(
@@ -67,7 +115,7 @@ export function createProgram(io: Io): Command {
             ExitCode.Usage,
           );
         }
-        await uninstallAll(io);
+        await uninstallAll(io, systemWorld(io.systemRoot));
         return;
       }
       if (agent === undefined) {
@@ -77,7 +125,11 @@ export function createProgram(io: Io): Command {
           ExitCode.Usage,
         );
       }
-      await uninstall(agent, { project: options.project ?? false }, io);
+      await uninstall(
+        agent,
+        { project: options.project ?? false, ...(options.system ? { system: systemWorld(io.systemRoot) } : {}) },
+        io,
+      );
     });
 
   program

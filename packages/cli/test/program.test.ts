@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { doctor } from '../src/commands/doctor.js';
 import { explain } from '../src/commands/explain.js';
 import { showLog } from '../src/commands/log.js';
@@ -6,9 +6,15 @@ import { report } from '../src/commands/report.js';
 import { scan } from '../src/commands/scan.js';
 import { failClosed } from '../src/commands/fail-closed.js';
 import { toggle } from '../src/commands/toggle.js';
-import { setup } from '../src/commands/setup.js';
+import { setup, setupAll, systemWorld } from '../src/commands/setup.js';
 import { status } from '../src/commands/status.js';
-import { uninstall, uninstallAll } from '../src/commands/uninstall.js';
+import type { SystemWorld } from '../src/agents/system.js';
+import {
+  uninstall,
+  uninstallAll,
+  uninstallAllSystem,
+  systemWorld as uninstallWorld,
+} from '../src/commands/uninstall.js';
 import { GuardError } from '../src/errors.js';
 import { main } from '../src/main.js';
 import { captureIo } from './capture-io.js';
@@ -80,6 +86,12 @@ describe('argv → explain', () => {
 });
 
 describe('argv → setup, uninstall, status, doctor', () => {
+  // the machine's system side, as the commands hand it over (a stand-in: nothing here reads the real one)
+  const MACHINE = { root: 'the machine' } as unknown as SystemWorld;
+  beforeEach(() => {
+    vi.mocked(systemWorld).mockReturnValue(MACHINE);
+    vi.mocked(uninstallWorld).mockReturnValue(MACHINE);
+  });
   it.for([
     {
       args: 'setup codex',
@@ -97,7 +109,31 @@ describe('argv → setup, uninstall, status, doctor', () => {
       args: 'uninstall copilot --project',
       call: () => expect(uninstall).toHaveBeenCalledWith('copilot', { project: true }, expect.anything()),
     },
-    { args: 'uninstall --all', call: () => expect(uninstallAll).toHaveBeenCalledWith(expect.anything()) },
+    // the user's and the project's, naming the system's it leaves
+    { args: 'uninstall --all', call: () => expect(uninstallAll).toHaveBeenCalledWith(expect.anything(), MACHINE) },
+    {
+      args: 'setup copilot --system --dry-run',
+      call: () =>
+        expect(setup).toHaveBeenCalledWith(
+          'copilot',
+          { project: false, dryRun: true, system: MACHINE },
+          expect.anything(),
+        ),
+    },
+    {
+      args: 'setup --all --system',
+      call: () =>
+        expect(setupAll).toHaveBeenCalledWith({ project: false, dryRun: false, system: MACHINE }, expect.anything()),
+    },
+    {
+      args: 'uninstall cursor --system',
+      call: () =>
+        expect(uninstall).toHaveBeenCalledWith('cursor', { project: false, system: MACHINE }, expect.anything()),
+    },
+    {
+      args: 'uninstall --all --system',
+      call: () => expect(uninstallAllSystem).toHaveBeenCalledWith(MACHINE, expect.anything()),
+    },
     { args: 'status', call: () => expect(status).toHaveBeenCalledWith({ json: false }, expect.anything()) },
     { args: 'status --json', call: () => expect(status).toHaveBeenCalledWith({ json: true }, expect.anything()) },
     { args: 'doctor', call: () => expect(doctor).toHaveBeenCalledWith({ json: false }, expect.anything()) },
@@ -108,8 +144,10 @@ describe('argv → setup, uninstall, status, doctor', () => {
     call();
     expect(
       vi.mocked(setup).mock.calls.length +
+        vi.mocked(setupAll).mock.calls.length +
         vi.mocked(uninstall).mock.calls.length +
         vi.mocked(uninstallAll).mock.calls.length +
+        vi.mocked(uninstallAllSystem).mock.calls.length +
         vi.mocked(status).mock.calls.length +
         vi.mocked(doctor).mock.calls.length,
     ).toBe(1);
@@ -121,12 +159,23 @@ describe('argv → setup, uninstall, status, doctor', () => {
     { args: ['doctor', '--project'], stderr: /unknown option '--project'/ },
     { args: ['uninstall'], stderr: /Name the agent to take guard out of, or pass --all/ },
     { args: ['uninstall', 'codex', '--all'], stderr: /--all takes guard out of every agent/ },
+    {
+      args: ['uninstall', 'codex', '--all', '--system'],
+      stderr: /--all takes guard out of every agent, so it takes no agent/,
+    },
+    { args: ['setup', 'codex', '--system', '--project'], stderr: /--project and --system name two different files/ },
+    {
+      args: ['uninstall', 'codex', '--project', '--system'],
+      stderr: /--project and --system name two different files/,
+    },
   ])('usage error: guard $args.0 $args.1 $args.2', async ({ args, stderr }) => {
     const result = await run(args);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(stderr);
     expect(
-      [setup, uninstall, uninstallAll, status, doctor].every((command) => vi.mocked(command).mock.calls.length === 0),
+      [setup, setupAll, uninstall, uninstallAll, uninstallAllSystem, status, doctor].every(
+        (command) => vi.mocked(command).mock.calls.length === 0,
+      ),
     ).toBe(true);
   });
 });

@@ -78,6 +78,15 @@ export const claudeCodeFiles: AgentFiles = {
   // its chats: one file each, per project folder (a subagent's in a folder beside it)
   transcripts: { folder: '$CLAUDE_CONFIG_DIR/projects', files: /\.jsonl$/ },
   hooksOff: [DISABLE_ALL_HOOKS],
+  // managed settings (the reference's source reading; not run on a binary)
+  system: {
+    linux: '/etc/claude-code/managed-settings.json',
+    darwin: '/Library/Application Support/ClaudeCode/managed-settings.json',
+    win32: 'C:/Program Files/ClaudeCode/managed-settings.json',
+    first: 'together',
+    layer:
+      'Claude Code runs the hooks of every settings file side by side; no user or project file removes a managed hook, but a disableAllHooks there may still switch it off (unverified)',
+  },
   program: {
     names: ['claude'],
     packages: ['@anthropic-ai/claude-code'],

@@ -44,7 +44,15 @@ export const VALUE_OPTIONS = [
 export const codexFiles: AgentFiles = {
   homes: [{ variable: 'CODEX_HOME', default: '~/.codex' }],
   // hooks.json holds guard's entries; config.toml can switch hooks off ([features] hooks = false)
-  hooks: ['$CODEX_HOME/hooks.json', '$CODEX_HOME/config.toml', '.codex/hooks.json', '.codex/config.toml'],
+  hooks: [
+    '$CODEX_HOME/hooks.json',
+    '$CODEX_HOME/config.toml',
+    '.codex/hooks.json',
+    '.codex/config.toml',
+    '/etc/codex/hooks.json',
+    '/etc/codex/config.toml',
+    '/etc/codex/requirements.toml',
+  ],
   folders: ['$CODEX_HOME', '~/.codex'],
   settings: ['$CODEX_HOME/config.toml', '.codex/config.toml'],
   rules: ['AGENTS.md', 'AGENTS.override.md', '$CODEX_HOME/skills/**', '.codex/skills/**', '.agents/skills/**'],
@@ -59,6 +67,14 @@ export const codexFiles: AgentFiles = {
   // its chats: one rollout file each, by day
   transcripts: { folder: '$CODEX_HOME/sessions', files: /(?:^|\/)rollout-[^/]*\.jsonl$/ },
   hooksOff: [],
+  // the system config layer's hooks file (managed hooks; unverified on a binary; Windows unknown)
+  system: {
+    linux: '/etc/codex/hooks.json',
+    darwin: '/etc/codex/hooks.json',
+    first: 'together',
+    layer:
+      "Codex runs the hooks of every layer; the system layer's are managed: trusted by policy, without /hooks, and no user setting switches one off (unverified on a binary)",
+  },
   program: {
     names: ['codex'],
     packages: ['@openai/codex'],

@@ -41,6 +41,15 @@ export const cursorFiles: AgentFiles = {
   // timeout; guard answers within this less its margin (7 s). Cursor does not document its default.
   hookTimeout: 10,
   hooksOff: [],
+  // the enterprise (MDM) hooks file, from the documentation
+  system: {
+    linux: '/etc/cursor/hooks.json',
+    darwin: '/Library/Application Support/Cursor/hooks.json',
+    win32: 'C:/ProgramData/Cursor/hooks.json',
+    first: 'system',
+    layer:
+      "Cursor runs the enterprise hooks with the team's, the project's and the user's, and the enterprise answer wins where they differ",
+  },
   // the CLI has no switch that turns the hooks off; started in a changed world it is guard.tamper all the same
   program: { names: ['cursor-agent'], hooksOff: [] },
 };

@@ -52,6 +52,8 @@ export const geminiFiles: AgentFiles = {
     '.gemini/settings.json',
     '.gemini/trustedFolders.json',
     '/etc/gemini-cli/**',
+    '/Library/Application Support/GeminiCli/**',
+    'C:/ProgramData/gemini-cli/**',
   ],
   // a moved home holds the `.gemini` folder: removing it removes the hooks (unset, it is the home
   // folder, which nothing may remove anyway)
@@ -76,6 +78,15 @@ export const geminiFiles: AgentFiles = {
   transcripts: { folder: '$GEMINI_CLI_HOME/.gemini/tmp', files: /^[^/]+\/chats\/[^/]+\.jsonl$/ },
   // `"hooksConfig": { "enabled": false }`
   hooksOff: [String.raw`hooksConfig["']?\s*[:=]\s*\{[^}]*\benabled["']?\s*[:=]\s*false\b`],
+  // the system settings file (its documentation; run on 0.61 by test/e2e/system.test.ts)
+  system: {
+    linux: '/etc/gemini-cli/settings.json',
+    darwin: '/Library/Application Support/GeminiCli/settings.json',
+    win32: 'C:/ProgramData/gemini-cli/settings.json',
+    first: 'system',
+    layer:
+      "Gemini CLI runs the system settings' hooks beside the user's, but a user's hooksConfig.enabled false turns them off too (observed on 0.61), $GEMINI_CLI_SYSTEM_SETTINGS_PATH moves the file, and it skips a file with a folder above it that a group or everyone may write",
+  },
   // no switch of its own turns the hooks off; started in a changed world it is guard.tamper all the same
   program: { names: ['gemini'], packages: ['@google/gemini-cli'], hooksOff: [] },
 };

@@ -87,6 +87,15 @@ export const qwenFiles: AgentFiles = {
   transcripts: { folder: '$QWEN_HOME/projects', files: /^[^/]+\/chats\/[^/]+\.jsonl$/ },
   // `disableAllHooks`, and a tool execution sandbox (`tools.executionSandbox`), which runs no hooks
   hooksOff: [DISABLE_ALL_HOOKS, String.raw`executionSandbox["']?\s*[:=]\s*\{`],
+  // the system settings file (as Gemini CLI, which it forked)
+  system: {
+    linux: '/etc/qwen-code/settings.json',
+    darwin: '/Library/Application Support/QwenCode/settings.json',
+    win32: 'C:/ProgramData/qwen-code/settings.json',
+    first: 'system',
+    layer:
+      "Qwen Code reads the system settings over the user's and the project's (whether the hook lists of both run is unverified); $QWEN_CODE_SYSTEM_SETTINGS_PATH moves the file",
+  },
   program: {
     names: ['qwen'],
     packages: ['@qwen-code/qwen-code'],

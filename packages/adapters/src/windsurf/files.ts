@@ -40,4 +40,13 @@ export const windsurfFiles: AgentFiles = {
   hookTimeout: 30,
   // no documented switch turns the hooks off (unverified)
   hooksOff: [],
+  // the system hooks file, from the documentation
+  system: {
+    linux: '/etc/windsurf/hooks.json',
+    darwin: '/Library/Application Support/Windsurf/hooks.json',
+    win32: 'C:/ProgramData/Windsurf/hooks.json',
+    first: 'system',
+    layer:
+      "Windsurf merges the system hooks before the user's and the workspace's, and runs them all (documentation, unverified)",
+  },
 };

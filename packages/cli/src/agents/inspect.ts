@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { AGENT_IDS, ConfigError, readFallback } from '@guard/adapters';
-import type { Adapter, AgentId, Capabilities, ConfigLevel, HooksOff, TrustReport } from '@guard/adapters';
+import type { Adapter, AgentId, Capabilities, HooksOff, SystemHooks, TrustReport } from '@guard/adapters';
 import type { Mode } from '@guard/core';
 import {
   adapterFor,
@@ -18,6 +18,8 @@ import {
 import type { CommandCheck } from './config-io.js';
 import { hooksOffAt, pinDrifts } from './pins.js';
 import type { AgentDrift } from './pins.js';
+import { systemFileOf, systemGuardFolder, systemOptions, systemWorld } from './system.js';
+import type { SystemWorld } from './system.js';
 import { trustOf } from './trust.js';
 import { GuardError } from '../errors.js';
 import type { Io } from '../io.js';
@@ -29,13 +31,15 @@ import { runningCheckers } from '../state/resident.js';
 import { guardHomeFrom } from '../state/settings.js';
 import type { SecondOpinionConfig, Settings } from '../state/settings.js';
 import type { Resolved, SystemRead } from '../state/floor.js';
+import type { PinLevel } from '../state/installs.js';
 
 // How guard stands in each agent's files, read without changing anything: what `guard status`
 // shows (and prints as JSON) and what `guard doctor` starts its checks from.
 
 /** One config file of one agent, as guard finds it. */
 export interface LevelStatus {
-  readonly level: ConfigLevel;
+  /** The user's file, the project's, or the agent's managed one for the whole machine (`setup --system`). */
+  readonly level: PinLevel;
   readonly path: string;
   readonly exists: boolean;
   /** guard's hook is in the file. */
@@ -90,6 +94,18 @@ export interface AgentStatus {
    * now keep from running ([] when none): what to run is in each.
    */
   readonly drift: readonly AgentDrift[];
+  /** For an agent with a managed hook file on this platform: which of guard's hooks it runs. */
+  readonly layers?: Layers;
+}
+
+/** Which of guard's hooks an agent with a managed (system-wide) hook file runs. */
+export interface Layers {
+  /** The user's (or the project's), the system's, both, or none. */
+  readonly runs: 'user' | 'system' | 'both' | 'none';
+  /** With both: which answers first (`together`: side by side). */
+  readonly first?: SystemHooks['first'];
+  /** What the managed layer is to the agent, in a sentence. */
+  readonly layer: string;
 }
 
 /** `guard status --json`. */
@@ -188,10 +204,25 @@ export function opinionStatus(settings: Settings, guardHome: string, io: Io): Op
   };
 }
 
-/** How one agent's config file stands, read without changing anything. */
-export function inspectLevel(agent: AgentId, level: ConfigLevel, io: Io, settings: Settings): LevelStatus {
+/**
+ * How one agent's config file stands, read without changing anything. The system level needs the
+ * system (`SystemWorld`); an agent with no managed file on its platform has no such level (undefined).
+ */
+export function inspectLevel(
+  agent: AgentId,
+  level: PinLevel,
+  io: Io,
+  settings: Settings,
+  system?: SystemWorld,
+): LevelStatus | undefined {
   const adapter = adapterFor(agent);
-  const path = adapter.configPath(level, locationsFrom(io));
+  const path =
+    level === 'system'
+      ? system === undefined
+        ? undefined
+        : systemFileOf(adapter, system)
+      : adapter.configPath(level, locationsFrom(io));
+  if (path === undefined) return undefined;
   const base = { level, path };
   let text: string;
   let exists: boolean;
@@ -205,13 +236,14 @@ export function inspectLevel(agent: AgentId, level: ConfigLevel, io: Io, setting
   }
   if (!exists) return { ...base, exists, installed: false, commands: [] };
 
-  const again = `guard setup ${agent}${level === 'project' ? ' --project' : ''}`;
+  const again = `${level === 'system' ? 'sudo ' : ''}guard setup ${agent}${level === 'user' ? '' : ` --${level}`}`;
   const found = adapter.installedCommands(text);
   const commands = [...new Set(found.map(baseCommand))].map((command) =>
     withAdvice(checkCommand(command), adapter.displayName, again),
   );
   try {
-    const upToDate = adapter.install(text, installOptions(agent, settings.failClosed, io)) === text;
+    const options = installOptions(agent, settings.failClosed, io);
+    const upToDate = adapter.install(text, level === 'system' ? systemOptions(options) : options) === text;
     const installed = commands.length > 0;
     return {
       ...base,
@@ -219,8 +251,9 @@ export function inspectLevel(agent: AgentId, level: ConfigLevel, io: Io, setting
       installed,
       commands,
       ...(installed ? { upToDate, ownAnswer: ownAnswerOf(found) } : {}),
-      ...agentSwitch(agent, text, found),
-      ...trustIf(installed, adapter, path, text, io),
+      ...agentSwitch(agent, text, found, level === 'system'),
+      // a managed hook needs no trust (Codex trusts it by policy)
+      ...trustIf(installed && level !== 'system', adapter, path, text, io),
     };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
@@ -279,7 +312,12 @@ export function ownAnswerOf(commands: readonly string[], platform: string = proc
  * with fail-closed on, for the command (and the files its own answer checks) found in it. Agents
  * without such a switch get nothing.
  */
-function agentSwitch(agent: AgentId, text: string, commands: readonly string[]): { agentFailClosed?: boolean } {
+function agentSwitch(
+  agent: AgentId,
+  text: string,
+  commands: readonly string[],
+  system: boolean,
+): { agentFailClosed?: boolean } {
   const first = commands[0];
   if (!hasFailClosedSwitch(agent) || first === undefined) return {};
   const fallback = commands.map(readFallback).find((found) => found !== undefined)?.files;
@@ -287,17 +325,32 @@ function agentSwitch(agent: AgentId, text: string, commands: readonly string[]):
     hookCommand: baseCommand(first),
     failClosed: true,
     ...(fallback === undefined ? {} : { fallback }),
+    ...(system ? { system: true as const } : {}),
   };
   return { agentFailClosed: adapterFor(agent).install(text, options) === text };
 }
 
-/** Everything `guard status` reports. */
-export async function collectStatus(io: Io): Promise<StatusJson> {
+/** Which of guard's hooks the agent runs, from its levels; undefined for an agent without a managed file here. */
+function layersOf(adapter: Adapter, levels: readonly LevelStatus[]): Layers | undefined {
+  const declared = adapter.files.system;
+  const system = levels.find((level) => level.level === 'system');
+  if (declared === undefined || system === undefined) return undefined;
+  const user = levels.some((level) => level.level !== 'system' && level.installed);
+  const runs = system.installed ? (user ? 'both' : 'system') : user ? 'user' : 'none';
+  return { runs, ...(runs === 'both' ? { first: declared.first } : {}), layer: declared.layer };
+}
+
+/** Everything `guard status` reports; the system's managed files from `system` (the real one by default). */
+export async function collectStatus(io: Io, system: SystemWorld = systemWorld(io.systemRoot)): Promise<StatusJson> {
   const guardHome = guardHomeFrom(io.env, io.home());
-  const { resolved, system } = await floorOrFail(guardHome, io.systemRoot);
+  const { resolved, system: floor } = await floorOrFail(guardHome, io.systemRoot);
   const { settings } = resolved;
   const script = hookScriptPath();
-  const drifts = pinDrifts(guardHome, locationsFrom(io));
+  // the system files' pins are in guard's system folder (a hooks-off switch is the user's: said once)
+  const systemDrifts = pinDrifts(systemGuardFolder(system), locationsFrom(io)).filter(
+    (drift) => drift.kind !== 'hooks-off',
+  );
+  const drifts = [...pinDrifts(guardHome, locationsFrom(io)), ...systemDrifts];
   return {
     enabled: settings.enabled,
     failClosed: settings.failClosed,
@@ -305,9 +358,9 @@ export async function collectStatus(io: Io): Promise<StatusJson> {
     guardHome,
     settingsFrom: {
       system: {
-        path: system.path,
-        state: system.state,
-        ...(system.state === 'unreadable' ? { problem: system.problem } : {}),
+        path: floor.path,
+        state: floor.state,
+        ...(floor.state === 'unreadable' ? { problem: floor.problem } : {}),
       },
       from: resolved.from,
       ignored: resolved.ignored,
@@ -318,9 +371,11 @@ export async function collectStatus(io: Io): Promise<StatusJson> {
     resident: { running: await runningCheckers(guardHome) },
     agents: AGENT_IDS.map((agent) => {
       // run from the home folder, the project's file can be the user's own: list it once
-      const levels = LEVELS.map((level) => inspectLevel(agent, level, io, settings)).filter(
-        (level, index, all) => all.findIndex((other) => other.path === level.path) === index,
-      );
+      const levels = [...LEVELS, 'system' as const]
+        .map((level) => inspectLevel(agent, level, io, settings, system))
+        .filter((level): level is LevelStatus => level !== undefined)
+        .filter((level, index, all) => all.findIndex((other) => other.path === level.path) === index);
+      const layers = layersOf(adapterFor(agent), levels);
       return {
         agent,
         name: adapterFor(agent).displayName,
@@ -328,6 +383,7 @@ export async function collectStatus(io: Io): Promise<StatusJson> {
         capabilities: adapterFor(agent).capabilities,
         hooksOff: levels.some((level) => level.installed) ? hooksOffFor(adapterFor(agent), io) : [],
         drift: drifts.filter((drift) => drift.agent === agent),
+        ...(layers === undefined ? {} : { layers }),
       };
     }),
   };

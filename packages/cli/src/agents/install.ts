@@ -13,11 +13,13 @@ import {
   textOf,
   writeStep,
 } from './config-io.js';
+import { checkSystemWrite, systemFileOf, systemGuardFolder, systemOptions } from './system.js';
+import type { SystemWorld } from './system.js';
 import { trustOf } from './trust.js';
 import { GuardError } from '../errors.js';
 import { danglingLink, modeOf, writeFileAtomic } from '../fsx.js';
 import { readRecords, saveRecord } from '../state/installs.js';
-import type { InstallRecord, Pin } from '../state/installs.js';
+import type { InstallRecord, Pin, PinLevel } from '../state/installs.js';
 import type { Io } from '../io.js';
 import { guardParts, isJson } from '../state/pins.js';
 import { guardHomeFrom } from '../state/settings.js';
@@ -35,6 +37,11 @@ export interface SetupOptions {
   /** Print the diff, write nothing. */
   readonly dryRun: boolean;
   readonly trustCodexHook?: TrustCodexHook;
+  /**
+   * Write the agent's managed (system-wide) hook file in this system (`--system`) instead of the
+   * user's or the project's: it takes administrator rights, and a guard users cannot change.
+   */
+  readonly system?: SystemWorld;
 }
 
 /**
@@ -43,11 +50,22 @@ export interface SetupOptions {
  */
 export async function setUpHook(agent: AgentId, setup: SetupOptions, io: Io): Promise<void> {
   const adapter = adapterFor(agent);
-  const level: ConfigLevel = setup.project ? 'project' : 'user';
-  const file = adapter.configPath(level, locationsFrom(io));
+  const { system } = setup;
+  const level: PinLevel = system !== undefined ? 'system' : setup.project ? 'project' : 'user';
+  const again = `guard setup ${agent}${system !== undefined ? ' --system' : setup.project ? ' --project' : ''}`;
+  const file =
+    system !== undefined ? systemFileOf(adapter, system) : adapter.configPath(level as ConfigLevel, locationsFrom(io));
+  if (file === undefined) {
+    throw new GuardError(
+      `${adapter.displayName} has no system-wide hook file guard knows of on this platform. guard wrote nothing.`,
+      `Run \`guard setup ${agent}\` for your own user instead.`,
+    );
+  }
   const guardHome = guardHomeFrom(io.env, io.home());
   const settings = await settingsOrFail(guardHome, io.systemRoot);
-  const again = `guard setup ${agent}${setup.project ? ' --project' : ''}`;
+  // what setup did to a system file is kept in guard's system folder, beside it only the administrator writes
+  const recordsHome = system !== undefined ? systemGuardFolder(system) : guardHome;
+  if (system !== undefined && !setup.dryRun) checkSystemWrite(system, again, true, file);
 
   const nowhere = danglingLink(file);
   if (nowhere !== undefined) {
@@ -59,7 +77,8 @@ export async function setUpHook(agent: AgentId, setup: SetupOptions, io: Io): Pr
   const beforeBytes = readBytes(file);
   const before = textOf(file, beforeBytes);
   let after: string;
-  const options = installOptions(agent, settings.failClosed, io);
+  const userOptions = installOptions(agent, settings.failClosed, io);
+  const options = system !== undefined ? systemOptions(userOptions) : userOptions;
   try {
     after = adapter.install(before, options);
   } catch (error) {
@@ -73,9 +92,9 @@ export async function setUpHook(agent: AgentId, setup: SetupOptions, io: Io): Pr
   if (beforeBytes !== undefined && after === before) {
     io.out(`Already set up: ${file} (nothing changed).\n`);
     // the file as it is now is what setup leaves: pinned as such (a record from before pins gets one)
-    if (!setup.dryRun) pinAsIs(guardHome, file, beforeBytes, pin);
-    // a hook set up before the agent was installed (or trusted) gets its trust now
-    if (adapter.trust && !setup.dryRun && trustOf(adapter, file, after, io)?.state !== 'trusted')
+    if (!setup.dryRun) pinAsIs(recordsHome, file, beforeBytes, pin);
+    // a hook set up before the agent was installed (or trusted) gets its trust now (a managed one needs none)
+    if (adapter.trust && !system && !setup.dryRun && trustOf(adapter, file, after, io)?.state !== 'trusted')
       await trustHooks(adapter, file, after, setup, io);
     return;
   }
@@ -85,17 +104,22 @@ export async function setUpHook(agent: AgentId, setup: SetupOptions, io: Io): Pr
     const label = beforeBytes === undefined ? '/dev/null' : file;
     io.out(`${beforeBytes === undefined ? 'Would create' : 'Would update'} ${file} (dry run: nothing written):\n`);
     io.out(unifiedDiff(before, after, label, file));
+    if (system !== undefined) io.out(systemNotes(adapter, system));
     return;
   }
 
   const backup = `${file}.guard-backup`;
   const madeBackup = beforeBytes !== undefined && keepOriginal(backup, beforeBytes, modeOf(file));
-  const records = readRecords(guardHome);
+  const records = readRecords(recordsHome);
+  // a system folder guard makes is readable by everyone and writable by the administrator alone
+  const folderMode = system !== undefined ? 0o755 : 0o777;
   const madeNow =
-    beforeBytes === undefined ? writeStep(file, () => mkdirSync(dirname(file), { recursive: true })) : undefined;
+    beforeBytes === undefined
+      ? writeStep(file, () => mkdirSync(dirname(file), { recursive: true, mode: folderMode }))
+      : undefined;
   const createdDir = beforeBytes === undefined ? topmostCreated(file, madeNow, records) : undefined;
   const record = { ...nextRecord(records[file], beforeBytes, after, createdDir), pin };
-  writeStep(guardHome, () => saveRecord(guardHome, file, record));
+  writeStep(recordsHome, () => saveRecord(recordsHome, file, record));
   writeStep(file, () => writeFileAtomic(file, after));
 
   const events = adapter.capabilities.events.join(', ');
@@ -105,16 +129,24 @@ export async function setUpHook(agent: AgentId, setup: SetupOptions, io: Io): Pr
   if (madeBackup) io.out(`Kept a copy of the original in ${backup}.\n`);
   if (settings.failClosed)
     io.out('fail-closed is on: where the agent has its own fail-closed switch, it is set too.\n');
+  if (system !== undefined) io.out(systemNotes(adapter, system));
   if (setup.project) {
     const trust = adapter.projectNeedsTrust ? ', and only once you trust this folder there' : '';
     io.out(`This file applies only when ${adapter.displayName} works in this project${trust}.\n`);
   }
 
-  if (!adapter.trust) {
+  if (!adapter.trust || system !== undefined) {
     io.out(`Next: ${adapter.capabilities.afterSetup}\n`);
     return;
   }
   await trustHooks(adapter, file, after, setup, io);
+}
+
+/** What a system-wide install is to the agent, and what it needs, after the file it wrote. */
+function systemNotes(adapter: Adapter, system: SystemWorld): string {
+  const layer = adapter.files.system?.layer ?? '';
+  const owner = system.platform === 'win32' ? 'administrators' : 'root';
+  return `This file applies to every user of this machine. ${layer}.\nIt must stay owned by ${owner} and writable by ${owner} alone.\n`;
 }
 
 /**

@@ -4,14 +4,16 @@ import { basename, dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { AGENT_IDS, AGENTS, readFallback, withFallback } from '@guard/adapters';
 import { evaluate } from '@guard/core';
-import type { Adapter, AgentId, ConfigLevel, Effect, TrustReport } from '@guard/adapters';
+import type { Adapter, AgentId, Effect, TrustReport } from '@guard/adapters';
 import { adapterFor, LEVELS, locationsFrom, mentionsGuard, readBytes } from '../agents/config-io.js';
 import type { CommandCheck } from '../agents/config-io.js';
 import { collectStatus, hooksOffFor, opinionConfig } from '../agents/inspect.js';
 import type { LevelStatus, StatusJson } from '../agents/inspect.js';
 import { ExitCode, GuardError } from '../errors.js';
 import type { Io } from '../io.js';
+import type { PinLevel } from '../state/installs.js';
 import { guardHomeFrom } from '../state/settings.js';
+import type { SystemWorld } from '../agents/system.js';
 import { stepEnvironment } from '../world/environment.js';
 
 /** One check: what was looked at, whether it passed, and what to do when it did not. */
@@ -28,7 +30,8 @@ export interface Check {
 /** The checks of one installed config file. */
 export interface AgentChecks {
   readonly agent: AgentId;
-  readonly level: ConfigLevel;
+  /** The user's, the project's or the system's file (`guard setup --system`). */
+  readonly level: PinLevel;
   readonly path: string;
   readonly checks: readonly Check[];
 }
@@ -111,6 +114,8 @@ export interface DoctorOptions {
   readonly json: boolean;
   /** How hook commands are run (tests may pass their own). */
   readonly run?: RunHook;
+  /** The system whose managed hook files are checked too (tests pass a scratch one). */
+  readonly system?: SystemWorld;
 }
 
 /**
@@ -120,9 +125,14 @@ export interface DoctorOptions {
  */
 export async function doctor(options: DoctorOptions, io: Io): Promise<void> {
   if (!options.json) io.out(`guard (checking every agent guard is set up for)\n`);
-  const report = await diagnose(io, options.run ?? agentShellRunner(io), (part) => {
-    if (!options.json) io.out(renderPart(part));
-  });
+  const report = await diagnose(
+    io,
+    options.run ?? agentShellRunner(io),
+    (part) => {
+      if (!options.json) io.out(renderPart(part));
+    },
+    options.system,
+  );
   if (options.json) io.out(`${JSON.stringify(report, null, 2)}\n`);
   else if (report.agents.length === 0) io.out(await nothingSetUp(io));
   else
@@ -153,8 +163,9 @@ export async function diagnose(
   io: Io,
   run: RunHook,
   shown: (part: readonly Check[] | AgentChecks) => void = () => {},
+  system?: SystemWorld,
 ): Promise<DoctorJson> {
-  const status = await collectStatus(io);
+  const status = await collectStatus(io, system);
   const guard: Check[] = [
     status.enabled
       ? { name: 'guard is on', ok: true, detail: 'steps are checked' }
@@ -174,13 +185,13 @@ export async function diagnose(
   // every file to check, each with its checks under way (all at once: each waits on hook processes)
   const pending: {
     readonly agent: AgentId;
-    readonly level: ConfigLevel;
+    readonly level: PinLevel;
     readonly path: string;
     checks: Promise<Check[]>;
   }[] = [];
   for (const agent of AGENT_IDS) {
     const levels = status.agents.find((entry) => entry.agent === agent)?.levels ?? [];
-    for (const level of LEVELS) {
+    for (const level of [...LEVELS, 'system'] as const) {
       const found = levels.find((entry) => entry.level === level);
       if (
         found === undefined ||
@@ -308,7 +319,7 @@ async function checkLevel(
   io: Io,
   run: RunHook,
 ): Promise<Check[]> {
-  const again = `guard setup ${agent}${found.level === 'project' ? ' --project' : ''}`;
+  const again = `${found.level === 'system' ? 'sudo ' : ''}guard setup ${agent}${found.level === 'user' ? '' : ` --${found.level}`}`;
   if (found.error !== undefined) {
     return [
       {

@@ -1,7 +1,8 @@
 import type { Adapter, AgentId, Capabilities, TrustReport } from '@guard/adapters';
 import { adapterFor, isInstalledPackage } from '../agents/config-io.js';
 import { collectStatus, opinionLine } from '../agents/inspect.js';
-import type { LevelStatus, OwnAnswer, SettingsFrom, StatusJson } from '../agents/inspect.js';
+import type { AgentStatus, LevelStatus, OwnAnswer, SettingsFrom, StatusJson } from '../agents/inspect.js';
+import type { SystemWorld } from '../agents/system.js';
 import { GUARD_PACKAGE, MODE_SUMMARY, quoteWord } from '@guard/core';
 import type { Io } from '../io.js';
 import { readPins } from '../state/policy-pins.js';
@@ -9,11 +10,13 @@ import { guardHomeFrom } from '../state/settings.js';
 
 export interface StatusOptions {
   readonly json: boolean;
+  /** The system whose managed hook files are shown beside the user's (tests pass a scratch one). */
+  readonly system?: SystemWorld;
 }
 
 /** `guard status`: on/off, fail-closed, and per agent where the hook is and what a failure does. */
 export async function status(options: StatusOptions, io: Io): Promise<void> {
-  const report = await collectStatus(io);
+  const report = await collectStatus(io, options.system);
   const waiting = policyWaiting(guardHomeFrom(io.env, io.home()));
   io.out(
     options.json
@@ -95,6 +98,7 @@ export function renderStatus(report: StatusJson): string {
   for (const agent of report.agents) {
     lines.push('', agent.name);
     for (const level of agent.levels) lines.push(...renderLevel(agent.agent, level));
+    if (agent.layers !== undefined) lines.push(`  runs: ${runsLine(agent)}`);
     const caps = agent.capabilities;
     const ask =
       caps.ask === 'native'
@@ -151,6 +155,26 @@ export function renderFloor(from: SettingsFrom): string[] {
   ];
 }
 
+/** Which of guard's hooks the agent runs, user or system, and which answers first. */
+function runsLine(agent: AgentStatus): string {
+  const layers = agent.layers;
+  if (layers === undefined) return '';
+  const name = agent.name;
+  switch (layers.runs) {
+    case 'none':
+      return "no hook of guard's";
+    case 'user':
+      return `your own hook only; \`sudo guard setup ${agent.agent} --system\` adds one for every user that your files cannot switch off`;
+    case 'system':
+      return `the system's hook (for every user of this machine)`;
+    case 'both': {
+      const order =
+        layers.first === 'together' ? `${name} runs them side by side` : `the ${layers.first}'s answers first`;
+      return `both, the system's and yours (${order}): each step is checked twice; \`guard uninstall ${agent.agent}\` leaves the system's alone`;
+    }
+  }
+}
+
 /** Whether the command answers by itself when guard's files are gone, in the words of a status line. */
 const OWN_ANSWER: Readonly<Record<OwnAnswer, string>> = {
   written: "answers by itself if guard's files go",
@@ -175,7 +199,7 @@ function renderLevel(agent: AgentId, level: LevelStatus): string[] {
     ...(level.ownAnswer === undefined ? [] : [OWN_ANSWER[level.ownAnswer]]),
     level.upToDate
       ? 'up to date'
-      : `out of date (run \`guard setup ${agent}${level.level === 'project' ? ' --project' : ''}\`)`,
+      : `out of date (run \`${level.level === 'system' ? 'sudo ' : ''}guard setup ${agent}${level.level === 'user' ? '' : ` --${level.level}`}\`)`,
     // the agent's own switch follows `guard fail-closed`: say what it does, not whether a key is there
     ...(level.agentFailClosed === undefined
       ? []

@@ -20,6 +20,9 @@ import { GuardError } from '../errors.js';
 import { writeFileAtomic } from '../fsx.js';
 import { onlyCrlf } from '../agents/install.js';
 import { readRecords, saveRecord } from '../state/installs.js';
+import type { PinLevel } from '../state/installs.js';
+import { checkSystemWrite, systemFileOf, systemGuardFolder } from '../agents/system.js';
+import type { SystemWorld } from '../agents/system.js';
 import { stopCheckers } from '../state/resident.js';
 import type { InstallRecord } from '../state/installs.js';
 import type { Io } from '../io.js';
@@ -28,15 +31,63 @@ import { guardHomeFrom } from '../state/settings.js';
 export interface UninstallOptions {
   /** Edit the project's config instead of the user's. */
   readonly project: boolean;
+  /** Edit the agent's managed (system-wide) hook file in this system instead (`--system`): administrator rights. */
+  readonly system?: SystemWorld;
 }
+
+/** The real machine's system side, for `--system` (program.ts hands it in). */
+export { systemWorld } from '../agents/system.js';
 
 /**
  * `guard uninstall <agent>`: removes only guard's entries. A file still exactly as setup left it
  * gets its original bytes back (or goes away when setup created it).
  */
 export async function uninstall(agent: AgentId, options: UninstallOptions, io: Io): Promise<void> {
-  if (uninstallLevel(agent, options.project ? 'project' : 'user', io))
+  const { system } = options;
+  if (system !== undefined) {
+    if (systemFileOf(adapterFor(agent), system) === undefined) {
+      io.out(
+        `${adapterFor(agent).displayName} has no system-wide hook file guard knows of on this platform; nothing changed.\n`,
+      );
+      return;
+    }
+    checkSystemWrite(system, `guard uninstall ${agent} --system`, false);
+  }
+  if (uninstallLevel(agent, system !== undefined ? 'system' : options.project ? 'project' : 'user', io, system))
     io.out(`Next: ${adapterFor(agent).afterUninstall}\n`);
+}
+
+/**
+ * `guard uninstall --all --system`: guard's hook out of every agent's managed hook file, each file
+ * said as it is done; the user's and the projects' files are left alone.
+ */
+export async function uninstallAllSystem(system: SystemWorld, io: Io): Promise<void> {
+  checkSystemWrite(system, 'guard uninstall --all --system', false);
+  const failed: string[] = [];
+  const removed: AgentId[] = [];
+  for (const agent of AGENT_IDS) {
+    const adapter = adapterFor(agent);
+    const file = systemFileOf(adapter, system);
+    if (file === undefined || !holdsGuard(agent, file, systemGuardFolder(system))) continue;
+    const label = `${adapter.displayName} (system): `;
+    try {
+      if (uninstallLevel(agent, 'system', { ...io, out: (text) => io.out(prefixLines(label, text)) }, system))
+        removed.push(agent);
+    } catch (error) {
+      if (!(error instanceof GuardError)) throw error;
+      io.err(prefixLines(label, `${error.message}\n`));
+      failed.push(file);
+    }
+  }
+  if (removed.length === 0 && failed.length === 0)
+    io.out("guard was not set up in any agent's system-wide file; nothing changed.\n");
+  for (const agent of removed) io.out(`Next: ${adapterFor(agent).afterUninstall}\n`);
+  if (failed.length > 0) {
+    throw new GuardError(
+      `guard could not be taken out of ${failed.join(', ')} (see above); the other files are done.`,
+      'Fix what is named above, then run `guard uninstall --all --system` again.',
+    );
+  }
 }
 
 /**
@@ -44,7 +95,7 @@ export async function uninstall(agent: AgentId, options: UninstallOptions, io: I
  * said as it is done. One file that cannot be edited does not stop the others; it fails the
  * command at the end. Nothing set up anywhere is not a failure.
  */
-export async function uninstallAll(io: Io): Promise<void> {
+export async function uninstallAll(io: Io, system?: SystemWorld): Promise<void> {
   const where = locationsFrom(io);
   const seen = new Set<string>();
   const removed: AgentId[] = [];
@@ -57,7 +108,7 @@ export async function uninstallAll(io: Io): Promise<void> {
       // guard's in it is not guard's to touch or to report on, parse or not
       if (seen.has(file)) continue;
       seen.add(file);
-      if (!holdsGuard(agent, file, io)) continue;
+      if (!holdsGuard(agent, file, guardHomeFrom(io.env, io.home()))) continue;
       const label = `${adapter.displayName} (${level}): `;
       const prefixed: Io = { ...io, out: (text) => io.out(prefixLines(label, text)) };
       try {
@@ -73,6 +124,11 @@ export async function uninstallAll(io: Io): Promise<void> {
   if (agents.length === 0 && failed.length === 0) {
     io.out('guard was not set up for any agent, at the user level or in this project; nothing changed.\n');
   }
+  const systemWide = systemInstalls(system);
+  if (systemWide.length > 0)
+    io.out(
+      `guard's system-wide hook stays in ${systemWide.join(', ')} (for every user); \`sudo guard uninstall --all --system\` takes it out.\n`,
+    );
   for (const agent of agents) io.out(`Next: ${adapterFor(agent).afterUninstall}\n`);
   const guardHome = guardHomeFrom(io.env, io.home());
   const checkers = await stopCheckers(guardHome);
@@ -92,8 +148,21 @@ export async function uninstallAll(io: Io): Promise<void> {
   if (isInstalledPackage()) io.out(`To remove the guard command itself: npm rm -g ${GUARD_PACKAGE}\n`);
 }
 
-/** Whether a file names guard's hook for `agent` (whether it parses or not), or is one guard wrote. */
-function holdsGuard(agent: AgentId, file: string, io: Io): boolean {
+/** The managed hook files that hold guard's hook, read without rights. */
+function systemInstalls(system: SystemWorld | undefined): string[] {
+  if (system === undefined) return [];
+  const folder = systemGuardFolder(system);
+  return AGENT_IDS.flatMap((agent) => {
+    const file = systemFileOf(adapterFor(agent), system);
+    return file !== undefined && holdsGuard(agent, file, folder) ? [file] : [];
+  });
+}
+
+/**
+ * Whether a file names guard's hook for `agent` (whether it parses or not), or is one guard wrote
+ * (a record in `recordsHome`).
+ */
+function holdsGuard(agent: AgentId, file: string, recordsHome: string): boolean {
   let bytes;
   try {
     bytes = readBytes(file);
@@ -101,14 +170,20 @@ function holdsGuard(agent: AgentId, file: string, io: Io): boolean {
     return true; // unreadable: uninstalling it says why
   }
   if (bytes === undefined) return false;
-  return mentionsGuard(bytes, agent) || readRecords(guardHomeFrom(io.env, io.home()))[file] !== undefined;
+  return mentionsGuard(bytes, agent) || readRecords(recordsHome)[file] !== undefined;
 }
 
-/** Takes guard out of one agent's file at one level; true when something was removed. */
-function uninstallLevel(agent: AgentId, level: ConfigLevel, io: Io): boolean {
+/** Takes guard out of one agent's file at one level (the system's with `system`); true when something was removed. */
+function uninstallLevel(agent: AgentId, level: PinLevel, io: Io, system?: SystemWorld): boolean {
   const adapter = adapterFor(agent);
-  const file = adapter.configPath(level, locationsFrom(io));
-  const guardHome = guardHomeFrom(io.env, io.home());
+  const file =
+    level === 'system' && system !== undefined
+      ? systemFileOf(adapter, system)
+      : adapter.configPath(level as ConfigLevel, locationsFrom(io));
+  if (file === undefined) return false;
+  // a system file's record is in guard's system folder
+  const guardHome =
+    level === 'system' && system !== undefined ? systemGuardFolder(system) : guardHomeFrom(io.env, io.home());
 
   const bytes = readBytes(file);
   const text = textOf(file, bytes);
@@ -119,7 +194,7 @@ function uninstallLevel(agent: AgentId, level: ConfigLevel, io: Io): boolean {
     if (!(error instanceof ConfigError)) throw error;
     throw new GuardError(
       `${describeConfigError(file, error)}. guard changed nothing.`,
-      `Fix that line, then run \`guard uninstall ${agent}${level === 'project' ? ' --project' : ''}\` again.`,
+      `Fix that line, then run \`guard uninstall ${agent}${level === 'user' ? '' : ` --${level}`}\` again.`,
     );
   }
   if (bytes === undefined || next === text) {
@@ -128,7 +203,8 @@ function uninstallLevel(agent: AgentId, level: ConfigLevel, io: Io): boolean {
   }
 
   giveBack(file, bytes, next, guardHome, io, { what: "guard's hook", removeEmpty: true });
-  if (adapter.trust) untrust(adapter, file, text, guardHome, io);
+  // a managed hook was never trusted in the user's records
+  if (adapter.trust && level !== 'system') untrust(adapter, file, text, guardHome, io);
   return true;
 }
 

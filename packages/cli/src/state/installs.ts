@@ -28,10 +28,13 @@ export interface InstallRecord {
   readonly pin?: Pin;
 }
 
+/** The level of a hook file setup wrote: the user's, a project's, or the system's (`--system`). */
+export type PinLevel = ConfigLevel | 'system';
+
 /** Whose hook file a record is, and the options setup wrote guard's entries with. */
 export interface Pin {
   readonly agent: string;
-  readonly level: ConfigLevel;
+  readonly level: PinLevel;
   readonly options: InstallOptions;
   /** What setup added to the file (`guardParts()` in state/pins.ts), for the hook's look without parsing. */
   readonly parts?: readonly string[];
@@ -80,7 +83,7 @@ function isPin(value: unknown): value is Pin {
   const options = pin['options'] as Record<string, unknown> | null | undefined;
   return (
     typeof pin['agent'] === 'string' &&
-    (pin['level'] === 'user' || pin['level'] === 'project') &&
+    (pin['level'] === 'user' || pin['level'] === 'project' || pin['level'] === 'system') &&
     typeof options === 'object' &&
     options !== null &&
     typeof options['hookCommand'] === 'string' &&

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { ConfigLevel } from '@guard/adapters';
+import type { PinLevel } from './installs.js';
 import { readRegularText, writeFileAtomic } from '../fsx.js';
 import { withLock } from './lock.js';
 
@@ -17,7 +17,7 @@ export type DriftKind = 'gone' | 'removed' | 'changed' | 'unreadable' | 'hooks-o
 export interface Drift {
   readonly agent: string;
   readonly name: string;
-  readonly level: ConfigLevel;
+  readonly level: PinLevel;
   readonly path: string;
   readonly kind: DriftKind;
   /** ISO time of the file's last change (its modification time), when there is a file. */
@@ -32,12 +32,12 @@ export interface Drift {
 export function fileDrift(
   agent: string,
   name: string,
-  level: ConfigLevel,
+  level: PinLevel,
   path: string,
   kind: Exclude<DriftKind, 'hooks-off'>,
   at: string | undefined,
 ): Drift {
-  const again = `guard setup ${agent}${level === 'project' ? ' --project' : ''}`;
+  const again = `${level === 'system' ? 'sudo ' : ''}guard setup ${agent}${level === 'user' ? '' : ` --${level}`}`;
   const detail: Readonly<Record<typeof kind, string>> = {
     gone: `guard's hook file for ${name}, ${path}, is gone.`,
     unreadable: `guard's hook file for ${name}, ${path}, no longer reads as ${name}'s settings, so its hooks (guard's among them) may not run.`,

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { adapters, withFallback } from '@guard/adapters';
+import { adapters, systemHookFile, withFallback } from '@guard/adapters';
 import type { AgentId } from '@guard/adapters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hookCommand } from '../../src/agents/config-io.js';
@@ -60,10 +60,15 @@ describe('guard status --json', () => {
       expect(agent.name).toBe(adapters[agent.agent].displayName);
       // nothing is set up, so the agents' own settings are not even read
       expect(agent.hooksOff).toEqual([]);
-      expect(agent.levels.map((level) => [level.level, level.exists, level.installed, level.commands])).toEqual([
+      // the machine's own managed files (system.test.ts has them under a scratch root) are only named here
+      const own = agent.levels.filter((level) => level.level !== 'system');
+      expect(own.map((level) => [level.level, level.exists, level.installed, level.commands])).toEqual([
         ['user', false, false, []],
         ['project', false, false, []],
       ]);
+      expect(agent.levels.find((level) => level.level === 'system')?.path).toBe(
+        systemHookFile(adapters[agent.agent].files, process.platform),
+      );
     }
     expect(levelOf(report, 'codex', 'user').path).toBe(join(box.home, '.codex', 'hooks.json'));
     expect(levelOf(report, 'copilot', 'project').path).toBe(join(box.project, '.github', 'hooks', 'guard.json'));
@@ -338,13 +343,14 @@ describe('guard status from the home folder', () => {
     await status({ json: true }, { ...io, env: box.env });
     const report = JSON.parse(stdout()) as StatusJson;
     const cursor = report.agents.find((agent) => agent.agent === 'cursor');
-    expect(cursor?.levels.map((level) => [level.level, level.path])).toEqual([
-      ['user', join(box.home, '.cursor', 'hooks.json')],
-    ]);
+    expect(
+      cursor?.levels.filter((level) => level.level !== 'system').map((level) => [level.level, level.path]),
+    ).toEqual([['user', join(box.home, '.cursor', 'hooks.json')]]);
     // the near miss: Copilot's project file (.github/hooks) is not its user file, so both stay
     expect(report.agents.find((agent) => agent.agent === 'copilot')?.levels.map((level) => level.level)).toEqual([
       'user',
       'project',
+      'system',
     ]);
   });
 });
