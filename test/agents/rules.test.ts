@@ -224,3 +224,29 @@ describe("agent.rules: the guard files are guard.tamper's", () => {
     expect(ids).not.toContain(agentRules.meta.id);
   });
 });
+
+// a folder above an agent's plugin or hook folder (issue 27): OpenCode's plugins sit in the XDG
+// config folder, wherever XDG_CONFIG_HOME puts it; Windsurf's hooks in ~/.codeium/windsurf
+describe('guard.tamper: a folder above a real agent’s hook files', () => {
+  const moved: Environment = {
+    ...ENV,
+    agents: agentKnowledge(Object.values(AGENTS), { home: ENV.home, env: { XDG_CONFIG_HOME: '/srv/xdg' } }),
+  };
+  it.for([
+    { line: 'rm -rf ~/.config', moved: false, tamper: true },
+    { line: 'rm -rf "$XDG_CONFIG_HOME"', moved: false, tamper: true },
+    { line: 'rm -rf ~/.codeium', moved: false, tamper: true },
+    { line: 'rm -rf "$XDG_CONFIG_HOME"', moved: true, tamper: true },
+    { line: 'rm -rf /srv/xdg', moved: true, tamper: true },
+    { line: 'mv /srv/xdg /tmp/old', moved: true, tamper: true },
+    // near misses: beside the plugin folder, or a name that only starts the same
+    { line: 'rm -rf ~/.config/htop', moved: false, tamper: false },
+    { line: 'rm -rf ~/.codeium/cache', moved: false, tamper: false },
+    { line: 'rm -rf /srv/xdg/htop', moved: true, tamper: false },
+    { line: 'rm -rf /srv/xdg-old', moved: true, tamper: false },
+    { line: 'rm -rf /srv/other', moved: true, tamper: false },
+  ])('$line (XDG_CONFIG_HOME moved: $moved): guard.tamper $tamper', ({ line, moved: isMoved, tamper }) => {
+    const ids = evaluateExample(line, undefined, isMoved ? moved : REAL).findings.map((f) => f.ruleId);
+    expect(ids.includes('guard.tamper')).toBe(tamper);
+  });
+});

@@ -81,9 +81,7 @@ function agentFiles(): {
     const rel = path.endsWith('/**') ? `${path.slice(0, -3)}/guard.json` : path;
     return /[*?[]/.test(rel) ? undefined : rel;
   };
-  // not yet OpenCode's: with XDG_CONFIG_HOME moved, `rm -rf $XDG_CONFIG_HOME` (which holds guard's
-  // plugin) still goes ahead; the closing note of the issue that added OpenCode names it
-  for (const agent of Object.values(AGENTS).filter((entry) => entry.id !== 'opencode')) {
+  for (const agent of Object.values(AGENTS)) {
     const { homes, hooks } = agent.files;
     for (const path of hooks) {
       const rel = file(path);
@@ -244,16 +242,13 @@ function targets(w: World): Target[] {
         globbed('glob', `~/${globOf(rel)}`),
       ]),
     ),
-    // (not yet OpenCode's XDG_CONFIG_HOME and OPENCODE_CONFIG_DIR: see agentFiles above)
-    ...Object.keys(w.moved)
-      .filter((variable) => !AGENTS.opencode.files.homes.some((home) => home.variable === variable))
-      .map((variable) => ({
-        ...folder(`$${variable}`, [
-          plain(`$${variable}`, `$${variable}`),
-          plain('absolute', w.moved[variable] as string),
-        ]),
-        dotted: AGENT_FILES.moved.every((file) => file.variable !== variable || file.rel.startsWith('.')),
-      })),
+    ...Object.keys(w.moved).map((variable) => ({
+      ...folder(`$${variable}`, [
+        plain(`$${variable}`, `$${variable}`),
+        plain('absolute', w.moved[variable] as string),
+      ]),
+      dotted: AGENT_FILES.moved.every((file) => file.variable !== variable || file.rel.startsWith('.')),
+    })),
     folder(
       'guard package/dist',
       [

@@ -171,8 +171,6 @@ const MINE: Readonly<Record<string, string>> = {
   windsurf: '{\n  "hooks": {\n    "post_cascade_response": [{ "command": "echo bye" }]\n  }\n}\n',
 };
 
-const PLUGIN_AGENTS = new Set(['opencode']);
-
 describe("each agent's file: the old form and the new, byte for byte", () => {
   const rows = AGENT_IDS.flatMap((agent) => [
     { agent, name: 'no file', before: '' },
@@ -191,10 +189,8 @@ describe("each agent's file: the old form and the new, byte for byte", () => {
     expect([...new Set(adapter.installedCommands(now).map(plainCommand))]).toEqual(adapter.installedCommands(old));
     // every command a POSIX shell runs carries its own answer (Copilot's PowerShell one stays plain)
     for (const command of adapter.installedCommands(now)) expect(readFallback(command)?.files).toEqual(FILES);
-    // each event's entry carries that event's own answer (guard's OpenCode plugin runs one command
-    // for every event and reads an answer only for a step: it carries the step's)
-    const own = PLUGIN_AGENTS.has(agent) ? adapter.stepEvents : adapter.capabilities.events;
-    for (const event of own)
+    // each event's entry carries that event's own answer
+    for (const event of adapter.capabilities.events)
       expect(readFallback(adapter.installedCommand(now, event) ?? '')?.reply, event).toEqual(
         fallbackReply(adapter, event, false),
       );

@@ -71,7 +71,9 @@ export const guardTamper = {
       const changes =
         effect.op === 'write' || effect.op === 'create' || effect.op === 'delete' || mcpWrites(context, effect);
       const guardPath = changes
-        ? (protectedPath(effect.path, context, anchors) ?? intoReaches(effect, context, anchors))
+        ? (protectedPath(effect.path, context, anchors) ??
+          intoReaches(effect, context, anchors) ??
+          folderAbove(effect, context, anchors))
         : undefined;
       if (guardPath !== undefined) {
         hits.push({ span: effect.span, ...(guardPath === '' ? {} : { path: guardPath }), detail: effect.path.raw });
@@ -376,6 +378,21 @@ function intoReaches(effect: FileEffect, context: RuleContext, anchors: readonly
   const project = context.pathContext.projectRoot;
   if (project !== '/' && isInside(folder, project)) return undefined;
   return anchors.find((anchor) => isInside(anchor, folder));
+}
+
+/**
+ * A folder that holds one of guard's files or an agent's hook files, taken away whole
+ * (`rm -rf ~/.config` with an agent's plugin folder in it, `mv "$XDG_CONFIG_HOME" /tmp/x`): the
+ * protected path it takes, when that is there (or guard cannot tell). The home folder, the project
+ * and the folders at the root are the wipe rules' (a glob is protectedPath's).
+ */
+function folderAbove(effect: FileEffect, context: RuleContext, anchors: readonly string[]): string | undefined {
+  const { abs, glob, place, isHome } = effect.path;
+  if (effect.op !== 'delete' || abs === '' || glob || place === 'root' || isHome) return undefined;
+  if (abs === context.pathContext.projectRoot) return undefined;
+  return anchors.find(
+    (anchor) => anchor !== abs && isInside(anchor, abs) && context.probe.exists?.(anchor) !== false,
+  );
 }
 
 /**
