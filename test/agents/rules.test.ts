@@ -250,3 +250,23 @@ describe('guard.tamper: a folder above a real agent’s hook files', () => {
     expect(ids.includes('guard.tamper')).toBe(tamper);
   });
 });
+
+// the real agents' variables that switch their hooks off (issue 27), set on the line
+describe('guard.tamper: a real agent’s hooks-off variable set on the line', () => {
+  it.for([
+    { line: 'OPENCODE_PURE=1 opencode run "fix it"', tamper: true },
+    { line: 'export OPENCODE_PURE=true; opencode run x', tamper: true },
+    { line: 'env OPENCODE_DISABLE_PROJECT_CONFIG=1 opencode run x', tamper: true },
+    { line: 'QWEN_CODE_SAFE_MODE=true qwen -p x', tamper: true },
+    { line: 'QWEN_CODE_SIMPLE=1; qwen -p x', tamper: true },
+    { line: 'CLAUDE_CODE_SIMPLE=1 claude -p x', tamper: true },
+    // near misses
+    { line: 'OPENCODE_PURE=0 opencode run x', tamper: false },
+    { line: 'echo "OPENCODE_PURE=1 turns plugins off"', tamper: false },
+    { line: 'OPENCODE_DISABLE_AUTOUPDATE=1 opencode run x', tamper: false },
+    { line: 'QWEN_HOME=$HOME/.qwen qwen -p x', tamper: false },
+  ])('$line: guard.tamper $tamper', ({ line, tamper }) => {
+    const ids = evaluateExample(line, undefined, REAL).findings.map((f) => f.ruleId);
+    expect(ids.includes('guard.tamper')).toBe(tamper);
+  });
+});

@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import type { AgentKnowledge, AgentProgram } from '@guard/core';
 import { agentKnowledge as indexed } from '@guard/core';
-import type { Agent, AgentFiles, Locations } from './adapter.js';
+import type { Agent, AgentFiles, HooksOff, Locations } from './adapter.js';
 
 /** Where the variables come from: the environment the agent runs in, and the home folder. */
 type Where = Pick<Locations, 'home' | 'env'>;
@@ -64,4 +64,32 @@ export function agentKnowledge(agents: readonly Agent[], where: Where): AgentKno
     hooksOff: unique(lists.hooksOff),
     programs,
   });
+}
+
+/** Values that leave a switch variable off (core's guard.tamper reads them alike). */
+const OFF_VALUE = /^(?:|0|false|no|off)$/i;
+
+/**
+ * The variables of the agent's declaration that switch its hooks off (`OPENCODE_PURE`), set in the
+ * environment status and doctor run in: the agent started there runs without guard's hooks.
+ */
+export function variablesOff(files: AgentFiles, displayName: string, env: Locations['env']): HooksOff[] {
+  const off: HooksOff[] = [];
+  for (const item of files.program?.hooksOff ?? []) {
+    if (!('variable' in item)) continue;
+    const value = env[item.variable];
+    if (value === undefined || OFF_VALUE.test(value.trim())) continue;
+    off.push(
+      item.project === true
+        ? {
+            message: `${item.variable} is set in this environment, so ${displayName} runs no project's hooks (guard's set up with --project included); unset it.`,
+            scope: 'here',
+          }
+        : {
+            message: `${item.variable} is set in this environment, so ${displayName} runs none of guard's hooks; unset it.`,
+            scope: 'everywhere',
+          },
+    );
+  }
+  return off;
 }

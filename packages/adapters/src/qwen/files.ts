@@ -106,6 +106,12 @@ export const qwenFiles: AgentFiles = {
       ],
     },
     // --bare and --safe-mode run no hooks (nor any other customisation)
-    hooksOff: [{ flag: '--bare' }, { flag: '--safe-mode' }],
+    // the flags and their variables (`1`, `true`, `yes` or `on`, read by the binary)
+    hooksOff: [
+      { flag: '--bare' },
+      { flag: '--safe-mode' },
+      { variable: 'QWEN_CODE_SIMPLE' },
+      { variable: 'QWEN_CODE_SAFE_MODE' },
+    ],
   },
 };

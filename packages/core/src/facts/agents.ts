@@ -47,11 +47,14 @@ export interface AgentProgram {
 
 /**
  * One way a program starts with its hooks off: a flag given as is; an option whose value matches
- * (`value` a regular-expression source, `hooksOff` any of the settings text above); or leading
- * operands, each one of the words listed for its place.
+ * (`value` a regular-expression source, `hooksOff` any of the settings text above); leading
+ * operands, each one of the words listed for its place; or a variable of its environment set to
+ * anything but an empty, `0`, `false`, `no` or `off` value (`project`: it leaves out only a
+ * project's hooks).
  */
 export type ProgramSwitch =
   | { readonly flag: string }
+  | { readonly variable: string; readonly project?: true }
   | { readonly option: readonly string[]; readonly value: string }
   | { readonly option: readonly string[]; readonly hooksOff: true }
   | { readonly operands: readonly (readonly string[])[] };

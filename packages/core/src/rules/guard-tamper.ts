@@ -86,6 +86,8 @@ export const guardTamper = {
         hits.push({ span: effect.span, path: effect.path.abs, detail: 'hooks off' });
       }
     }
+    const switched = switchedOff(context);
+    if (switched !== undefined) hits.push(switched);
     const writes = context.files.some(changesFile);
     const listing = listingReaches(context, anchors);
     for (const inv of context.invocations) {
@@ -667,6 +669,57 @@ function envChanges(args: readonly string[], context: RuleContext): string | und
   return undefined;
 }
 
+/** Values that leave a switch variable off. */
+const OFF_VALUE = /^(?:|0|false|no|off)$/i;
+
+/**
+ * A variable that turns an agent's hooks off (declared as its program's switch: `OPENCODE_PURE`)
+ * set anywhere on the line, for whatever runs after it: `X=1 cmd`, `env X=1 cmd`, `export X=1`,
+ * `X=1; cmd`, `setenv X 1`, PowerShell's `$env:X = 1`. A value guard cannot read counts as on.
+ */
+function switchedOff(context: RuleContext): Hit | undefined {
+  const names = new Set<string>();
+  for (const agent of context.pathContext.agents?.programs ?? [])
+    for (const off of agent.hooksOff) if ('variable' in off) names.add(off.variable.toUpperCase());
+  if (names.size === 0) return undefined;
+  const on = (name: string, value: string): boolean =>
+    names.has(name.toUpperCase()) && !OFF_VALUE.test(value.replace(/^(['"])(.*)\1$/, '$2').trim());
+  for (const inv of context.invocations) {
+    for (const [name, value] of Object.entries(inv.env))
+      if (on(name, value)) return { span: inv.span, detail: `${name}=${value}` };
+    if (!EXPORTS.has(inv.name)) continue;
+    if (inv.name === 'setenv' && on(inv.args[0] ?? '', inv.args[1] ?? ''))
+      return { span: inv.span, detail: `setenv ${inv.args.join(' ')}` };
+    for (const arg of inv.args) {
+      const eq = arg.indexOf('=');
+      if (eq > 0 && on(arg.slice(0, eq), arg.slice(eq + 1))) return { span: inv.span, detail: `${inv.name} ${arg}` };
+    }
+  }
+  // an assignment the reader keeps no invocation for (`X=1; cmd`, a line of its own), and PowerShell's
+  const step = context.step;
+  if (step.kind !== 'shell') return undefined;
+  for (const match of step.command.matchAll(SET_ALONE)) {
+    const name = match[1] ?? match[3] ?? match[5] ?? '';
+    const value = match[2] ?? match[4] ?? match[6] ?? '';
+    if (on(name, value)) return { span: [match.index, match.index + match[0].length], detail: match[0].trim() };
+  }
+  return undefined;
+}
+
+const VALUE = String.raw`("[^"]*"|'[^']*'|\$\([^()]*\)|\`[^\`]*\`|[^\s;&|'"\`)]*)`;
+/**
+ * `NAME=VALUE` as a statement of its own (ended by the line or a separator), or in a quoted
+ * command (`sh -c 'NAME=1; …'`), or PowerShell's `$env:NAME = VALUE`.
+ */
+const SET_ALONE = new RegExp(
+  [
+    String.raw`(?:^|[;&|(){}\n]|\b(?:then|do|else)\b)\s*([A-Za-z_]\w*)=${VALUE}(?=\s*(?:$|[;&|)}\n]))`,
+    String.raw`['"]\s*([A-Za-z_]\w*)=${VALUE}\s*(?:[;\n]|&&|\|\|)`,
+    String.raw`\$env:([A-Za-z_]\w*)\s*=\s*${VALUE}`,
+  ].join('|'),
+  'gi',
+);
+
 /** How an agent's program is started with its hooks off (as said in its declaration), or undefined. */
 function startsHooksOff(
   inv: Invocation,
@@ -688,7 +741,7 @@ function startsHooksOff(
       // the option's name, not its value (which may hold anything, a key too)
       if (test && argv.values(...off.option).some((arg) => test.test(text(arg.value))))
         return `${inv.name} ${off.option[0]}`;
-    } else {
+    } else if ('operands' in off) {
       const ops = argv.operands.map((arg) => arg.value);
       if (off.operands.every((words, i) => words.includes(ops[i] ?? '')))
         return `${inv.name} ${ops.slice(0, off.operands.length).join(' ')}`;

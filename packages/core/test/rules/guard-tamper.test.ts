@@ -616,3 +616,46 @@ describe('guard.tamper: a folder above a hook file', () => {
     expect(found.some((finding) => finding.ruleId === guardTamper.meta.id)).toBe(tamper);
   });
 });
+
+// a variable the agent's declaration names as switching its hooks off, set anywhere on the line
+// for what runs after it (issue 27: `OPENCODE_PURE=1 opencode …`); Relay's are RELAY_NO_HOOKS and
+// RELAY_IGNORE_PROJECT (a project's hooks only)
+describe('guard.tamper: a variable that switches an agent’s hooks off', () => {
+  it.for([
+    { line: 'RELAY_NO_HOOKS=1 relay exec x', tamper: true },
+    { line: 'RELAY_NO_HOOKS=true npx @relay/cli exec x', tamper: true },
+    { line: 'env RELAY_NO_HOOKS=1 relay exec x', tamper: true },
+    { line: 'sudo RELAY_NO_HOOKS=yes relay exec x', tamper: true },
+    { line: 'export RELAY_NO_HOOKS=1; relay exec x', tamper: true },
+    { line: 'export RELAY_NO_HOOKS=1', tamper: true },
+    { line: 'declare -x RELAY_NO_HOOKS=on', tamper: true },
+    { line: 'RELAY_NO_HOOKS=1; relay exec x', tamper: true },
+    { line: 'RELAY_NO_HOOKS=1 && relay exec x', tamper: true },
+    { line: 'cd /tmp\nRELAY_NO_HOOKS=1\nrelay exec x', tamper: true },
+    { line: 'RELAY_NO_HOOKS="$(echo 1)" relay exec x', tamper: true },
+    { line: 'RELAY_NO_HOOKS=$X ./run.sh', tamper: true },
+    { line: 'bash -c "RELAY_NO_HOOKS=1; relay exec x"', tamper: true },
+    { line: "sh -c 'export RELAY_NO_HOOKS=1 && relay exec x'", tamper: true },
+    { line: 'setenv RELAY_NO_HOOKS 1', tamper: true },
+    { line: '$env:RELAY_NO_HOOKS = 1; relay exec x', tamper: true },
+    { line: 'RELAY_IGNORE_PROJECT=1 relay exec x', tamper: true },
+    { line: 'make test RELAY_NO_HOOKS=1', tamper: false, note: "make's own variable, not the environment" },
+    // near misses: set to off, unset, only named or printed, another name
+    { line: 'RELAY_NO_HOOKS=0 relay exec x', tamper: false },
+    { line: 'RELAY_NO_HOOKS=false relay exec x', tamper: false },
+    { line: 'RELAY_NO_HOOKS= relay exec x', tamper: false },
+    { line: "export RELAY_NO_HOOKS=''", tamper: false },
+    { line: 'unset RELAY_NO_HOOKS; relay exec x', tamper: false },
+    { line: 'env -u RELAY_NO_HOOKS relay exec x', tamper: false },
+    { line: 'echo "RELAY_NO_HOOKS=1"', tamper: false },
+    { line: "grep -rn 'RELAY_NO_HOOKS=1' docs", tamper: false },
+    { line: 'echo $RELAY_NO_HOOKS', tamper: false },
+    { line: 'git commit -m "RELAY_NO_HOOKS=1 switches hooks off"', tamper: false },
+    { line: 'RELAY_NO_HOOKSX=1 relay exec x', tamper: false },
+    { line: 'MY_RELAY_NO_HOOKS=1 relay exec x', tamper: false },
+    { line: 'RELAY_HOOKS=1 relay exec x', tamper: false },
+  ])('$line: guard.tamper $tamper', ({ line, tamper }) => {
+    const found = evaluate(stepFrom(line), { ...ENV, probe: tableProbe() }).findings;
+    expect(found.some((finding) => finding.ruleId === guardTamper.meta.id)).toBe(tamper);
+  });
+});
