@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import type { AgentKnowledge, AgentProgram } from '@guard/core';
-import { agentKnowledge as indexed } from '@guard/core';
+import { agentKnowledge as indexed, SWITCH_OFF } from '@guard/core';
 import type { Agent, AgentFiles, HooksOff, Locations } from './adapter.js';
 
 /** Where the variables come from: the environment the agent runs in, and the home folder. */
@@ -66,9 +66,6 @@ export function agentKnowledge(agents: readonly Agent[], where: Where): AgentKno
   });
 }
 
-/** Values that leave a switch variable off (core's guard.tamper reads them alike). */
-const OFF_VALUE = /^(?:|0|false|no|off)$/i;
-
 /**
  * The variables of the agent's declaration that switch its hooks off (`OPENCODE_PURE`), set in the
  * environment status and doctor run in: the agent started there runs without guard's hooks.
@@ -78,7 +75,7 @@ export function variablesOff(files: AgentFiles, displayName: string, env: Locati
   for (const item of files.program?.hooksOff ?? []) {
     if (!('variable' in item)) continue;
     const value = env[item.variable];
-    if (value === undefined || OFF_VALUE.test(value.trim())) continue;
+    if (value === undefined || SWITCH_OFF.test(value.trim())) continue;
     off.push(
       item.project === true
         ? {

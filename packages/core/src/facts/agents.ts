@@ -59,6 +59,9 @@ export type ProgramSwitch =
   | { readonly option: readonly string[]; readonly hooksOff: true }
   | { readonly operands: readonly (readonly string[])[] };
 
+/** The values that leave a switch variable (a `variable` ProgramSwitch) off: empty, 0, false, no, off. */
+export const SWITCH_OFF = /^(?:|0|false|no|off)$/i;
+
 /**
  * Variables that change how guard's hook runs in a program started with them, besides the agents'
  * own home variables (AgentLists.variables): guard's own (`GUARD_*`), those guard's folder and the

@@ -3,7 +3,7 @@ import { changesFile, changesHanded } from '../analysis/effects.js';
 import { argvWith } from '../context/argv.js';
 import type { FileEffect } from '../context/types.js';
 import type { AgentProgram } from '../facts/agents.js';
-import { GUARD_KNOBS } from '../facts/agents.js';
+import { GUARD_KNOBS, SWITCH_OFF } from '../facts/agents.js';
 import type { PathFacts } from '../facts/paths.js';
 import { globMatch, isInside } from '../facts/paths.js';
 import { isA, program, sourceOf } from '../programs/index.js';
@@ -392,9 +392,7 @@ function folderAbove(effect: FileEffect, context: RuleContext, anchors: readonly
   const { abs, glob, place, isHome } = effect.path;
   if (effect.op !== 'delete' || abs === '' || glob || place === 'root' || isHome) return undefined;
   if (abs === context.pathContext.projectRoot) return undefined;
-  return anchors.find(
-    (anchor) => anchor !== abs && isInside(anchor, abs) && context.probe.exists?.(anchor) !== false,
-  );
+  return anchors.find((anchor) => anchor !== abs && isInside(anchor, abs) && context.probe.exists?.(anchor) !== false);
 }
 
 /**
@@ -669,11 +667,8 @@ function envChanges(args: readonly string[], context: RuleContext): string | und
   return undefined;
 }
 
-/** Values that leave a switch variable off. */
-const OFF_VALUE = /^(?:|0|false|no|off)$/i;
-
 /**
- * A variable that turns an agent's hooks off (declared as its program's switch: `OPENCODE_PURE`)
+ * A variable that turns an agent's hooks off (declared as its program's switch: `TOOL_PURE`)
  * set anywhere on the line, for whatever runs after it: `X=1 cmd`, `env X=1 cmd`, `export X=1`,
  * `X=1; cmd`, `setenv X 1`, PowerShell's `$env:X = 1`. A value guard cannot read counts as on.
  */
@@ -683,7 +678,7 @@ function switchedOff(context: RuleContext): Hit | undefined {
     for (const off of agent.hooksOff) if ('variable' in off) names.add(off.variable.toUpperCase());
   if (names.size === 0) return undefined;
   const on = (name: string, value: string): boolean =>
-    names.has(name.toUpperCase()) && !OFF_VALUE.test(value.replace(/^(['"])(.*)\1$/, '$2').trim());
+    names.has(name.toUpperCase()) && !SWITCH_OFF.test(value.replace(/^(['"])(.*)\1$/, '$2').trim());
   for (const inv of context.invocations) {
     for (const [name, value] of Object.entries(inv.env))
       if (on(name, value)) return { span: inv.span, detail: `${name}=${value}` };
