@@ -270,3 +270,28 @@ describe('guard.tamper: a real agent’s hooks-off variable set on the line', ()
     expect(ids.includes('guard.tamper')).toBe(tamper);
   });
 });
+
+// the files an agent reads its home variable from (Qwen Code's QWEN_HOME in ~/.qwen/.env or
+// ~/.env): a write there moves its hook files (issue 27)
+describe('guard.tamper: a real agent’s env files', () => {
+  it.for([
+    { step: 'echo QWEN_HOME=/tmp/elsewhere >> ~/.qwen/.env', tamper: true },
+    { step: 'echo QWEN_HOME=/tmp/elsewhere > ~/.env', tamper: true },
+    { step: 'chmod 000 ~/.qwen/.env', tamper: true },
+    { step: "sed -i 's/^QWEN_HOME=.*//' ~/.env", tamper: true },
+    { step: `python3 -c "open('/home/dev/.env', 'a').write('QWEN_HOME=/tmp/x')"`, tamper: true },
+    { step: `node -e "require('fs').writeFileSync('/home/dev/.qwen/.env', 'QWEN_HOME=/x')"`, tamper: true },
+    { step: 'rm ~/.env', tamper: true },
+    { step: { kind: 'write', path: '/home/dev/.qwen/.env', content: 'QWEN_HOME=/tmp/x\n' }, tamper: true },
+    { step: { kind: 'write', path: '/home/dev/.env', content: 'QWEN_HOME=/tmp/x\n' }, tamper: true },
+    // near misses: a project's .env (Qwen Code never reads QWEN_HOME there), another folder's, reading
+    { step: { kind: 'write', path: '/home/dev/project/.env', content: 'QWEN_HOME=/tmp/x\n' }, tamper: false },
+    { step: 'echo X=1 > .env', tamper: false },
+    { step: 'echo X=1 > ~/.config/app/.env', tamper: false },
+    { step: 'echo X=1 > ~/.qwen-old/.env', tamper: false },
+    { step: 'cat ~/.qwen/.env', tamper: false },
+  ] as const)('$step: guard.tamper $tamper', ({ step, tamper }) => {
+    const ids = evaluateExample({ step }, undefined, REAL).findings.map((f) => f.ruleId);
+    expect(ids.includes('guard.tamper')).toBe(tamper);
+  });
+});

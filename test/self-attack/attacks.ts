@@ -82,8 +82,9 @@ function agentFiles(): {
     return /[*?[]/.test(rel) ? undefined : rel;
   };
   for (const agent of Object.values(AGENTS)) {
-    const { homes, hooks } = agent.files;
-    for (const path of hooks) {
+    const { homes, hooks, envFiles = [] } = agent.files;
+    // the files that may move them are attacked as they are (Qwen Code's .env files)
+    for (const path of [...hooks, ...envFiles]) {
       const rel = file(path);
       // system files, and variables that name a file (Gemini CLI's trusted folders): the rule's own tests
       if (
@@ -151,7 +152,8 @@ function targets(w: World): Target[] {
         plain('$HOME', `$HOME/${rel}`),
         plain('absolute', `${w.home}/${rel}`),
         globbed('glob', `~/${glob}`),
-        inFolder(`~/${rel.slice(0, slash)}`, rel.slice(slash + 1)),
+        // a file at the top of the home folder (`~/.env`) is named after `cd ~`
+        inFolder(slash < 0 ? '~' : `~/${rel.slice(0, slash)}`, rel.slice(slash + 1)),
       ],
     };
   };

@@ -48,6 +48,8 @@ export function agentKnowledge(agents: readonly Agent[], where: Where): AgentKno
   for (const { files } of agents) {
     for (const key of ['hooks', 'folders', 'settings', 'rules', 'memory', 'mcp'] as const)
       for (const path of files[key]) lists[key].push(resolved(files, path, where));
+    // a file that can move the hook files is held as they are
+    for (const path of files.envFiles ?? []) lists.hooks.push(resolved(files, path, where));
     lists.hooksOff.push(...files.hooksOff);
     for (const home of files.homes) variables[home.variable] = homeFolder(files, home.variable, where);
     if (files.program !== undefined) programs.push(files.program);
