@@ -224,3 +224,74 @@ describe("agent.rules: the guard files are guard.tamper's", () => {
     expect(ids).not.toContain(agentRules.meta.id);
   });
 });
+
+// a folder above an agent's plugin or hook folder (issue 27): OpenCode's plugins sit in the XDG
+// config folder, wherever XDG_CONFIG_HOME puts it; Windsurf's hooks in ~/.codeium/windsurf
+describe('guard.tamper: a folder above a real agent’s hook files', () => {
+  const moved: Environment = {
+    ...ENV,
+    agents: agentKnowledge(Object.values(AGENTS), { home: ENV.home, env: { XDG_CONFIG_HOME: '/srv/xdg' } }),
+  };
+  it.for([
+    { line: 'rm -rf ~/.config', moved: false, tamper: true },
+    { line: 'rm -rf "$XDG_CONFIG_HOME"', moved: false, tamper: true },
+    { line: 'rm -rf ~/.codeium', moved: false, tamper: true },
+    { line: 'rm -rf "$XDG_CONFIG_HOME"', moved: true, tamper: true },
+    { line: 'rm -rf /srv/xdg', moved: true, tamper: true },
+    { line: 'mv /srv/xdg /tmp/old', moved: true, tamper: true },
+    // near misses: beside the plugin folder, or a name that only starts the same
+    { line: 'rm -rf ~/.config/htop', moved: false, tamper: false },
+    { line: 'rm -rf ~/.codeium/cache', moved: false, tamper: false },
+    { line: 'rm -rf /srv/xdg/htop', moved: true, tamper: false },
+    { line: 'rm -rf /srv/xdg-old', moved: true, tamper: false },
+    { line: 'rm -rf /srv/other', moved: true, tamper: false },
+  ])('$line (XDG_CONFIG_HOME moved: $moved): guard.tamper $tamper', ({ line, moved: isMoved, tamper }) => {
+    const ids = evaluateExample(line, undefined, isMoved ? moved : REAL).findings.map((f) => f.ruleId);
+    expect(ids.includes('guard.tamper')).toBe(tamper);
+  });
+});
+
+// the real agents' variables that switch their hooks off (issue 27), set on the line
+describe('guard.tamper: a real agent’s hooks-off variable set on the line', () => {
+  it.for([
+    { line: 'OPENCODE_PURE=1 opencode run "fix it"', tamper: true },
+    { line: 'export OPENCODE_PURE=true; opencode run x', tamper: true },
+    { line: 'env OPENCODE_DISABLE_PROJECT_CONFIG=1 opencode run x', tamper: true },
+    { line: 'QWEN_CODE_SAFE_MODE=true qwen -p x', tamper: true },
+    { line: 'QWEN_CODE_SIMPLE=1; qwen -p x', tamper: true },
+    { line: 'CLAUDE_CODE_SIMPLE=1 claude -p x', tamper: true },
+    // near misses
+    { line: 'OPENCODE_PURE=0 opencode run x', tamper: false },
+    { line: 'echo "OPENCODE_PURE=1 turns plugins off"', tamper: false },
+    { line: 'OPENCODE_DISABLE_AUTOUPDATE=1 opencode run x', tamper: false },
+    { line: 'QWEN_HOME=$HOME/.qwen qwen -p x', tamper: false },
+  ])('$line: guard.tamper $tamper', ({ line, tamper }) => {
+    const ids = evaluateExample(line, undefined, REAL).findings.map((f) => f.ruleId);
+    expect(ids.includes('guard.tamper')).toBe(tamper);
+  });
+});
+
+// the files an agent reads its home variable from (Qwen Code's QWEN_HOME in ~/.qwen/.env or
+// ~/.env): a write there moves its hook files (issue 27)
+describe('guard.tamper: a real agent’s env files', () => {
+  it.for([
+    { step: 'echo QWEN_HOME=/tmp/elsewhere >> ~/.qwen/.env', tamper: true },
+    { step: 'echo QWEN_HOME=/tmp/elsewhere > ~/.env', tamper: true },
+    { step: 'chmod 000 ~/.qwen/.env', tamper: true },
+    { step: "sed -i 's/^QWEN_HOME=.*//' ~/.env", tamper: true },
+    { step: `python3 -c "open('/home/dev/.env', 'a').write('QWEN_HOME=/tmp/x')"`, tamper: true },
+    { step: `node -e "require('fs').writeFileSync('/home/dev/.qwen/.env', 'QWEN_HOME=/x')"`, tamper: true },
+    { step: 'rm ~/.env', tamper: true },
+    { step: { kind: 'write', path: '/home/dev/.qwen/.env', content: 'QWEN_HOME=/tmp/x\n' }, tamper: true },
+    { step: { kind: 'write', path: '/home/dev/.env', content: 'QWEN_HOME=/tmp/x\n' }, tamper: true },
+    // near misses: a project's .env (Qwen Code never reads QWEN_HOME there), another folder's, reading
+    { step: { kind: 'write', path: '/home/dev/project/.env', content: 'QWEN_HOME=/tmp/x\n' }, tamper: false },
+    { step: 'echo X=1 > .env', tamper: false },
+    { step: 'echo X=1 > ~/.config/app/.env', tamper: false },
+    { step: 'echo X=1 > ~/.qwen-old/.env', tamper: false },
+    { step: 'cat ~/.qwen/.env', tamper: false },
+  ] as const)('$step: guard.tamper $tamper', ({ step, tamper }) => {
+    const ids = evaluateExample({ step }, undefined, REAL).findings.map((f) => f.ruleId);
+    expect(ids.includes('guard.tamper')).toBe(tamper);
+  });
+});

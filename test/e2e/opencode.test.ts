@@ -77,7 +77,7 @@ describe('OpenCode (opencode run) with guard', { timeout: scaled(180_000) }, () 
 
     // the switch that keeps every plugin from loading is found by doctor
     const doctor = await guard(world, ['doctor'], { OPENCODE_PURE: '1' });
-    expect(doctor.stdout).toContain('OPENCODE_PURE is set in this environment, so OpenCode loads no plugin');
+    expect(doctor.stdout).toContain("OPENCODE_PURE is set in this environment, so OpenCode runs none of guard's hooks");
 
     expect(await guardOk(world, ['uninstall', 'opencode'])).toContain('Removed');
     expect(existsSync(plugin)).toBe(false);

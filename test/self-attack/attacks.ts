@@ -81,11 +81,10 @@ function agentFiles(): {
     const rel = path.endsWith('/**') ? `${path.slice(0, -3)}/guard.json` : path;
     return /[*?[]/.test(rel) ? undefined : rel;
   };
-  // not yet OpenCode's: with XDG_CONFIG_HOME moved, `rm -rf $XDG_CONFIG_HOME` (which holds guard's
-  // plugin) still goes ahead; the closing note of the issue that added OpenCode names it
-  for (const agent of Object.values(AGENTS).filter((entry) => entry.id !== 'opencode')) {
-    const { homes, hooks } = agent.files;
-    for (const path of hooks) {
+  for (const agent of Object.values(AGENTS)) {
+    const { homes, hooks, envFiles = [] } = agent.files;
+    // the files that may move them are attacked as they are (Qwen Code's .env files)
+    for (const path of [...hooks, ...envFiles]) {
       const rel = file(path);
       // system files, and variables that name a file (Gemini CLI's trusted folders): the rule's own tests
       if (
@@ -153,7 +152,8 @@ function targets(w: World): Target[] {
         plain('$HOME', `$HOME/${rel}`),
         plain('absolute', `${w.home}/${rel}`),
         globbed('glob', `~/${glob}`),
-        inFolder(`~/${rel.slice(0, slash)}`, rel.slice(slash + 1)),
+        // a file at the top of the home folder (`~/.env`) is named after `cd ~`
+        inFolder(slash < 0 ? '~' : `~/${rel.slice(0, slash)}`, rel.slice(slash + 1)),
       ],
     };
   };
@@ -244,16 +244,13 @@ function targets(w: World): Target[] {
         globbed('glob', `~/${globOf(rel)}`),
       ]),
     ),
-    // (not yet OpenCode's XDG_CONFIG_HOME and OPENCODE_CONFIG_DIR: see agentFiles above)
-    ...Object.keys(w.moved)
-      .filter((variable) => !AGENTS.opencode.files.homes.some((home) => home.variable === variable))
-      .map((variable) => ({
-        ...folder(`$${variable}`, [
-          plain(`$${variable}`, `$${variable}`),
-          plain('absolute', w.moved[variable] as string),
-        ]),
-        dotted: AGENT_FILES.moved.every((file) => file.variable !== variable || file.rel.startsWith('.')),
-      })),
+    ...Object.keys(w.moved).map((variable) => ({
+      ...folder(`$${variable}`, [
+        plain(`$${variable}`, `$${variable}`),
+        plain('absolute', w.moved[variable] as string),
+      ]),
+      dotted: AGENT_FILES.moved.every((file) => file.variable !== variable || file.rel.startsWith('.')),
+    })),
     folder(
       'guard package/dist',
       [

@@ -27,20 +27,17 @@ function isGuardCommand(value: string, agent: AgentId): boolean {
   return value.includes(`hook ${agent}`) || value.includes('hook-entry.cjs');
 }
 
-/** Parses a hook file as JSON (all six are JSON, Claude Code's and Gemini CLI's without comments here). */
-function json(path: string): Record<string, unknown> {
-  return JSON.parse(read(path)) as Record<string, unknown>;
+/** Parses a hook file as JSON (Claude Code's and Gemini CLI's without comments here); undefined for a plugin's code. */
+function json(path: string): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(read(path)) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
 }
 
-/** Walks a JSON value, replacing values for which `change` gives something else. */
-function mapJson(value: unknown, change: (value: unknown, key: string) => unknown, key = ''): unknown {
-  const changed = change(value, key);
-  if (changed !== value) return changed;
-  if (Array.isArray(value)) return value.map((item) => mapJson(item, change, key));
-  if (typeof value === 'object' && value !== null)
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapJson(v, change, k)]));
-  return value;
-}
+/** A JSON string literal, in a JSON file or in a plugin's code (`const COMMAND = "…";`). */
+const STRING_LITERAL = /"(?:[^"\\\n]|\\.)*"/g;
 
 /** The tampers: each takes guard's hook out of the file, changes it, or takes the file away. */
 export const TAMPERS: readonly FileChange[] = [
@@ -62,11 +59,12 @@ export const TAMPERS: readonly FileChange[] = [
   {
     id: "guard's command replaced by `true`",
     apply: (path, agent) => {
-      const next = mapJson(json(path), (value) =>
-        typeof value === 'string' && isGuardCommand(value, agent) ? 'true' : value,
+      const text = read(path);
+      const next = text.replace(STRING_LITERAL, (literal) =>
+        isGuardCommand(JSON.parse(literal) as string, agent) ? '"true"' : literal,
       );
-      writeFileSync(path, `${JSON.stringify(next, null, 2)}\n`);
-      return true;
+      writeFileSync(path, next);
+      return next !== text;
     },
   },
   {
@@ -82,8 +80,10 @@ export const TAMPERS: readonly FileChange[] = [
     id: "guard's time limit cut to 1",
     apply: (path) => {
       const text = read(path);
-      if (!/"(?:timeout|timeoutSec)":\s*\d+/.test(text)) return false;
-      writeFileSync(path, text.replace(/"(timeout|timeoutSec)":\s*\d+/g, '"$1": 1'));
+      // a JSON entry's field, or a plugin's constant (in milliseconds)
+      const limit = /("(?:timeout|timeoutSec)":\s*|\bTIMEOUT_MS = )\d+/g;
+      if (!limit.test(text)) return false;
+      writeFileSync(path, text.replace(limit, '$11'));
       return true;
     },
   },
@@ -100,17 +100,25 @@ export const NEAR_MISSES: readonly FileChange[] = [
     id: 'a setting of the agent added beside guard',
     apply: (path, agent) => {
       const key = agent === 'codex' ? 'description' : 'theme';
-      writeFileSync(path, `${JSON.stringify({ ...json(path), [key]: 'mine' }, null, 2)}\n`);
+      const parsed = json(path);
+      if (parsed === undefined) return false;
+      writeFileSync(path, `${JSON.stringify({ ...parsed, [key]: 'mine' }, null, 2)}\n`);
       return true;
     },
   },
   {
     id: 'the file laid out anew (four spaces)',
-    apply: (path) => (writeFileSync(path, `${JSON.stringify(json(path), null, 4)}\n`), true),
+    apply: (path) => {
+      const parsed = json(path);
+      return parsed !== undefined && (writeFileSync(path, `${JSON.stringify(parsed, null, 4)}\n`), true);
+    },
   },
   {
     id: 'the file laid out on one line',
-    apply: (path) => (writeFileSync(path, JSON.stringify(json(path))), true),
+    apply: (path) => {
+      const parsed = json(path);
+      return parsed !== undefined && (writeFileSync(path, JSON.stringify(parsed)), true);
+    },
   },
   {
     id: 'only its time touched',

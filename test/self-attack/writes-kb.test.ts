@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { adapters, AGENT_IDS } from '../../packages/adapters/src/index.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { verdictOf } from './harness.js';
 import type { World } from './world.js';
 import { explainAll, makeWorld, pool, removeWorld, runAsAgent } from './world.js';
 import { writesAttempts, writesNearMisses } from './writes-kb.js';
@@ -90,11 +91,14 @@ describe('writes guard did not see', () => {
 
   it("near misses go ahead through each agent's real hook command", async () => {
     const misses = writesNearMisses(w());
-    // not yet through OpenCode's plugin: `git checkout -- README.md` came back blocked there (left for the next issue)
-    const runs = misses
-      .map((miss, i) => ({ agent: AGENT_IDS[i % AGENT_IDS.length] ?? 'codex', miss }))
-      .filter(({ agent }) => agent !== 'opencode');
-    const effects = await pool(runs, 4, ({ agent, miss }) => effectThroughHook(agent, miss.command, miss.cwd));
+    const runs = misses.map((miss, i) => ({ agent: AGENT_IDS[i % AGENT_IDS.length] ?? 'codex', miss }));
+    // an ask goes ahead once the person says yes (as in the explain rows above); where the agent has
+    // no ask of its own it comes as a block that has the agent ask in the chat, told apart by its words
+    const effects = await pool(runs, 4, async ({ agent, miss }) => {
+      const payload = adapters[agent].doctor.shellCall(miss.command, miss.cwd).payload;
+      const answer = await runAsAgent(w(), agent, payload);
+      return verdictOf(agent, { ...answer, timedOut: false, ms: 0 });
+    });
     const stopped = runs
       .map(({ agent, miss }, i) => `${agent} ${miss.id}: ${effects[i]} — ${miss.command}`)
       .filter((_, i) => effects[i] === 'block');

@@ -246,6 +246,12 @@ export interface SystemHooks {
 export interface AgentFiles extends Omit<AgentLists, 'variables' | 'programs'> {
   /** The variables that move the agent's folders or files, in the order they are resolved. */
   readonly homes: readonly HomeVariable[];
+  /**
+   * Files the agent reads its home variables from before it finds its folder (Qwen Code's `.env`
+   * files may set `QWEN_HOME`): a write there can move its hook files, so they are guarded as hook
+   * files are.
+   */
+  readonly envFiles?: readonly string[];
   /** The agent's own program, and how it starts with its hooks off. */
   readonly program?: AgentProgram;
   /** Its tools by the name its payloads give them, and the kind of step each is (its payload reader's table). */

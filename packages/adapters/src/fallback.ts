@@ -57,13 +57,13 @@ export function fallbackReply(agent: AgentAnswers, event: string, failClosed: bo
     agentMessage: message,
     userMessage: message,
   };
-  // the command prints its answer on stdout alone; its exit code still blocks where the agent reads that (Windsurf)
-  const { stdout, exitCode } = agent.toReply(verdict, {
+  // on stdout, and on stderr too where the agent reads its reason there (Windsurf's exit 2)
+  const { stdout, stderr, exitCode } = agent.toReply(verdict, {
     event,
     canAsk: agent.capabilities.askEvents.includes(event),
     failClosed,
   });
-  return { stdout, exitCode };
+  return stderr === undefined || stderr === '' ? { stdout, exitCode } : { stdout, stderr, exitCode };
 }
 
 // The words after the hook script in guard's plain command: `hook <agent>`, maybe `--event NAME`.
@@ -72,13 +72,15 @@ const TAIL = /\shook\s+([a-z][a-z0-9-]*(?:\s+--event\s+[A-Za-z][\w-]*)?)\s*$/;
 /**
  * The script: run Node (`$1`) on the hook script (`$2`) with `tail` while both are there, in guard's
  * folder (`$4`, else the one inherited) and with no Node options, and pass on what it printed and its
- * exit code; print `$3` when either file is gone or the hook died without a word.
+ * exit code; print `$3` when either file is gone or the hook died without a word (on stderr too,
+ * with `stderr`).
  */
-function script(tail: string, newline: boolean, exitCode: number): string {
+function script(tail: string, newline: boolean, exitCode: number, stderr = false): string {
   const exit = exitCode === 0 ? '' : `; exit ${exitCode}`;
   const run = `o=$(GUARD_HOME="\${4:-$GUARD_HOME}" NODE_OPTIONS= NODE_PATH= "$1" "$2" hook ${tail}); r=$?`;
   const answered = `{ [ "$r" -lt 126 ] || [ -n "$o" ]; } && { [ -z "$o" ] || printf "%s\\n" "$o"; exit "$r"; }`;
-  return `test -x "$1" && test -f "$2" && { ${run}; ${answered}; }; printf "%s${newline ? '\\n' : ''}" "$3"${exit}`;
+  const print = `printf "%s${newline ? '\\n' : ''}" "$3"`;
+  return `test -x "$1" && test -f "$2" && { ${run}; ${answered}; }; ${print}${stderr ? `; ${print} >&2` : ''}${exit}`;
 }
 
 /** The script as an earlier setup wrote it (the hook `exec`ed, no folder pinned): still read as guard's. */
@@ -95,7 +97,10 @@ export function withFallback(command: string, files: HookFiles, reply: HookReply
   const text = newline ? reply.stdout.slice(0, -1) : reply.stdout;
   // the command stays one line (an agent's file shows it)
   if (text.includes('\n')) throw new Error('a fallback answer must be one line');
-  const words = [script(tail, newline, reply.exitCode), files.node, files.script, text, files.home ?? ''].map(
+  // stderr, where the agent reads it, says what stdout says
+  const stderr = reply.stderr !== undefined && reply.stderr !== '';
+  if (stderr && reply.stderr !== reply.stdout) throw new Error("a fallback answer's stderr must be its stdout");
+  const words = [script(tail, newline, reply.exitCode, stderr), files.node, files.script, text, files.home ?? ''].map(
     shellWord,
   );
   return `/bin/sh -c ${words[0] ?? ''} guard ${words.slice(1).join(' ')}`;
@@ -108,7 +113,7 @@ function formOf(write: typeof script, folder: string): RegExp {
   const last = text.lastIndexOf('%s');
   const form = `${text.slice(0, last)}%s((?:\\\\n)?)${text.slice(last + 2)}`
     .replace('@TAIL@', '([a-z][a-z0-9-]*(?: --event [A-Za-z][\\w-]*)?)')
-    .concat('(?:; exit ([1-9][0-9]{0,2}))?');
+    .concat(String.raw`(; printf "%s(?:\\n)?" "\$3" >&2)?`, '(?:; exit ([1-9][0-9]{0,2}))?');
   return new RegExp(String.raw`^/bin/sh -c '${form}' guard (${WORD}) (${WORD}) (${WORD})${folder}$`);
 }
 const FORMS = [formOf(script, ` (${WORD})`), formOf(earlierScript, '')];
@@ -117,13 +122,14 @@ const FORMS = [formOf(script, ` (${WORD})`), formOf(earlierScript, '')];
 export function readFallback(command: string): Fallback | undefined {
   const match = FORMS.map((form) => form.exec(command)).find((found) => found !== null);
   if (match === undefined) return undefined;
-  const [, tail = '', newline = '', exit, node = '', path = '', text = '', folder] = match;
+  const [, tail = '', newline = '', stderr, exit, node = '', path = '', text = '', folder] = match;
   const home = folder === undefined ? '' : unquoted(folder);
   const files = { node: unquoted(node), script: unquoted(path), ...(home === '' ? {} : { home }) };
+  const stdout = `${unquoted(text)}${newline === '' ? '' : '\n'}`;
   return {
     command: `${quoteWord(files.node, 'double')} ${quoteWord(files.script, 'double')} hook ${tail}`,
     files,
-    reply: { stdout: `${unquoted(text)}${newline === '' ? '' : '\n'}`, exitCode: Number(exit ?? 0) },
+    reply: { stdout, ...(stderr === undefined ? {} : { stderr: stdout }), exitCode: Number(exit ?? 0) },
   };
 }
 

@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import type { AgentKnowledge, AgentProgram } from '@guard/core';
-import { agentKnowledge as indexed } from '@guard/core';
-import type { Agent, AgentFiles, Locations } from './adapter.js';
+import { agentKnowledge as indexed, SWITCH_OFF } from '@guard/core';
+import type { Agent, AgentFiles, HooksOff, Locations } from './adapter.js';
 
 /** Where the variables come from: the environment the agent runs in, and the home folder. */
 type Where = Pick<Locations, 'home' | 'env'>;
@@ -48,6 +48,8 @@ export function agentKnowledge(agents: readonly Agent[], where: Where): AgentKno
   for (const { files } of agents) {
     for (const key of ['hooks', 'folders', 'settings', 'rules', 'memory', 'mcp'] as const)
       for (const path of files[key]) lists[key].push(resolved(files, path, where));
+    // a file that can move the hook files is held as they are
+    for (const path of files.envFiles ?? []) lists.hooks.push(resolved(files, path, where));
     lists.hooksOff.push(...files.hooksOff);
     for (const home of files.homes) variables[home.variable] = homeFolder(files, home.variable, where);
     if (files.program !== undefined) programs.push(files.program);
@@ -75,4 +77,29 @@ export function systemHookFile(files: AgentFiles, platform: string): string | un
   if (system === undefined) return undefined;
   if (platform === 'win32') return system.win32;
   return platform === 'darwin' ? system.darwin : system.linux;
+}
+
+/**
+ * The variables of the agent's declaration that switch its hooks off (`OPENCODE_PURE`), set in the
+ * environment status and doctor run in: the agent started there runs without guard's hooks.
+ */
+export function variablesOff(files: AgentFiles, displayName: string, env: Locations['env']): HooksOff[] {
+  const off: HooksOff[] = [];
+  for (const item of files.program?.hooksOff ?? []) {
+    if (!('variable' in item)) continue;
+    const value = env[item.variable];
+    if (value === undefined || SWITCH_OFF.test(value.trim())) continue;
+    off.push(
+      item.project === true
+        ? {
+            message: `${item.variable} is set in this environment, so ${displayName} runs no project's hooks (guard's set up with --project included); unset it.`,
+            scope: 'here',
+          }
+        : {
+            message: `${item.variable} is set in this environment, so ${displayName} runs none of guard's hooks; unset it.`,
+            scope: 'everywhere',
+          },
+    );
+  }
+  return off;
 }

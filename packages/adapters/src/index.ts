@@ -3,7 +3,16 @@ import { AGENT_IDS } from './agents.js';
 import type { AgentId } from './agents.js';
 
 export * from './adapter.js';
-export { AGENT_IDS, AGENTS, agentId, agentKnowledge, homeFolder, hostOf, systemHookFile } from './agents.js';
+export {
+  AGENT_IDS,
+  AGENTS,
+  agentId,
+  agentKnowledge,
+  homeFolder,
+  hostOf,
+  systemHookFile,
+  variablesOff,
+} from './agents.js';
 export type { AgentId } from './agents.js';
 export { configuredTimeout, DOCTOR_CHAT } from './doctor.js';
 export { fallbackReply, plainCommand, readFallback, withFallback } from './fallback.js';

@@ -21,6 +21,9 @@ describe('withFallback / readFallback: the form and what it holds', () => {
     { name: 'silence (no output)', files: FILES, reply: { stdout: '', exitCode: 0 } },
     { name: 'no final newline', files: FILES, reply: { stdout: '{}', exitCode: 0 } },
     { name: 'an exit code', files: FILES, reply: { stdout: 'stop\n', exitCode: 2 } },
+    // where the agent reads its reason on stderr (Windsurf's exit 2): the same words there too
+    { name: 'on stderr too', files: FILES, reply: { stdout: 'stop\n', stderr: 'stop\n', exitCode: 2 } },
+    { name: 'on stderr too, no final newline', files: FILES, reply: { stdout: 'stop', stderr: 'stop', exitCode: 2 } },
     {
       name: 'quotes, backslashes, dollars, backticks and spaces in the paths',
       files: { node: "/opt/it's \\ $HOME/`node`", script: "/home/dev/a 'b' \\\\c/hook-entry.cjs\\" },
@@ -34,6 +37,15 @@ describe('withFallback / readFallback: the form and what it holds', () => {
     // one line, running the hook as the plain command does (test/hook/orphan.test.ts has shells read it)
     expect(written).not.toContain('\n');
     expect(written).toContain(` NODE_OPTIONS= NODE_PATH= "$1" "$2" hook codex${tail ?? ''}); r=$?`);
+  });
+
+  it('an answer whose stderr says something else than its stdout is refused (the command prints one text)', () => {
+    expect(() => withFallback(PLAIN, FILES, { stdout: 'stop\n', stderr: 'other\n', exitCode: 2 })).toThrow();
+    // an empty stderr is none
+    expect(readFallback(withFallback(PLAIN, FILES, { stdout: 'stop\n', stderr: '', exitCode: 2 }))?.reply).toEqual({
+      stdout: 'stop\n',
+      exitCode: 2,
+    });
   });
 
   it("guard's folder, given, is the command's last word and read back", () => {
@@ -171,8 +183,6 @@ const MINE: Readonly<Record<string, string>> = {
   windsurf: '{\n  "hooks": {\n    "post_cascade_response": [{ "command": "echo bye" }]\n  }\n}\n',
 };
 
-const PLUGIN_AGENTS = new Set(['opencode']);
-
 describe("each agent's file: the old form and the new, byte for byte", () => {
   const rows = AGENT_IDS.flatMap((agent) => [
     { agent, name: 'no file', before: '' },
@@ -191,10 +201,8 @@ describe("each agent's file: the old form and the new, byte for byte", () => {
     expect([...new Set(adapter.installedCommands(now).map(plainCommand))]).toEqual(adapter.installedCommands(old));
     // every command a POSIX shell runs carries its own answer (Copilot's PowerShell one stays plain)
     for (const command of adapter.installedCommands(now)) expect(readFallback(command)?.files).toEqual(FILES);
-    // each event's entry carries that event's own answer (guard's OpenCode plugin runs one command
-    // for every event and reads an answer only for a step: it carries the step's)
-    const own = PLUGIN_AGENTS.has(agent) ? adapter.stepEvents : adapter.capabilities.events;
-    for (const event of own)
+    // each event's entry carries that event's own answer
+    for (const event of adapter.capabilities.events)
       expect(readFallback(adapter.installedCommand(now, event) ?? '')?.reply, event).toEqual(
         fallbackReply(adapter, event, false),
       );

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/adapter.js';
 import type { InstallOptions, Locations } from '../src/adapter.js';
-import { readFallback } from '../src/fallback.js';
+import { plainCommand, readFallback } from '../src/fallback.js';
 import { adapters } from '../src/index.js';
 import { commandIn, PLUGIN_MARK, timeoutIn } from '../src/opencode/plugin.js';
 
@@ -51,10 +51,12 @@ describe('guard setup opencode: the plugin file guard creates and removes whole'
     const text = opencode.install('', options);
     expect(text.startsWith(PLUGIN_MARK)).toBe(true);
     expect(opencode.install(text, options)).toBe(text);
-    expect(opencode.installedCommands(text)).toHaveLength(1);
-    const [command] = opencode.installedCommands(text);
-    expect(opencode.installedCommand(text, 'tool.execute.before')).toBe(command);
-    expect(opencode.installedCommand(text, 'chat.message')).toBe(command);
+    // a command per event: the same plain command, each with its event's own answer when guard is gone
+    const step = opencode.installedCommand(text, 'tool.execute.before');
+    const message = opencode.installedCommand(text, 'chat.message');
+    expect(opencode.installedCommands(text)).toEqual([...new Set([step, message])]);
+    expect(plainCommand(message ?? '')).toBe(plainCommand(step ?? ''));
+    expect(message === step).toBe(options.fallback === undefined);
     expect(opencode.installedCommand(text, 'PreToolUse')).toBeUndefined();
     expect(timeoutIn(text)).toBe(opencode.files.hookTimeout);
     expect(opencode.doctor.timeoutSeconds(text)).toBe(opencode.files.hookTimeout);
@@ -87,12 +89,13 @@ describe('guard setup opencode: the plugin file guard creates and removes whole'
     // another agent's command in guard's form
     {
       name: "guard's plugin for another agent",
-      text: opencode.install('', plain).replace('hook opencode', 'hook kilo'),
+      text: opencode.install('', plain).replaceAll('hook opencode', 'hook kilo'),
     },
   ])('$name: setup refuses to overwrite it, uninstall leaves it', ({ text }) => {
     expect(() => opencode.install(text, plain)).toThrow(ConfigError);
     expect(opencode.uninstall(text)).toBe(text);
     expect(opencode.installedCommands(text)).toEqual([]);
+    expect(opencode.installedCommand(text, 'chat.message')).toBeUndefined();
   });
 
   it.for([`"${NODE}" "${SCRIPT}" hook codex`, `${hookCommand} --event chat.message`, `${NODE} hook`])(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HooksOff, Locations } from '../src/index.js';
-import { adapters, AGENT_IDS } from '../src/index.js';
+import { adapters, AGENT_IDS, variablesOff } from '../src/index.js';
 
 // What the agents' own settings do to guard's hooks (read by `guard status` and `guard doctor`):
 // text in, findings out, one row per way a setting keeps guard's hooks from running and its near misses.
@@ -22,14 +22,18 @@ function check(
 const scopes = (found: readonly HooksOff[]): string[] => found.map((off) => off.scope);
 
 describe('which agents have settings that switch hooks off', () => {
-  it('Copilot CLI, Claude Code, Gemini CLI, OpenCode and Qwen Code do; the others do not (Codex keeps its own trust records)', () => {
+  it('Copilot CLI, Claude Code, Gemini CLI and Qwen Code do; the others do not (Codex keeps its own trust records)', () => {
     expect(AGENT_IDS.filter((id) => adapters[id].hookSwitches !== undefined)).toEqual([
       'copilot',
       'claude-code',
       'gemini',
-      'opencode',
       'qwen',
     ]);
+  });
+  it('OpenCode, Qwen Code and Claude Code have variables that do (in their declarations)', () => {
+    const named = (id: (typeof AGENT_IDS)[number]): boolean =>
+      adapters[id].files.program?.hooksOff.some((item) => 'variable' in item) === true;
+    expect(AGENT_IDS.filter(named)).toEqual(['claude-code', 'opencode', 'qwen']);
   });
 });
 
@@ -66,25 +70,36 @@ describe("Copilot CLI: disableAllHooks, also in a cloned repository's settings",
   });
 });
 
-describe('OpenCode: OPENCODE_PURE and OPENCODE_DISABLE_PROJECT_CONFIG in the environment', () => {
-  const switches = adapters.opencode.hookSwitches;
-  it.for<{ env: Record<string, string>; found: string[] }>([
-    { env: {}, found: [] },
-    { env: { OPENCODE_PURE: '1' }, found: ['everywhere'] },
-    { env: { OPENCODE_PURE: 'TRUE' }, found: ['everywhere'] },
-    // near misses: OpenCode reads only 1 and true
-    { env: { OPENCODE_PURE: '0' }, found: [] },
-    { env: { OPENCODE_PURE: 'yes' }, found: [] },
-    { env: { OPENCODE_PURE: '' }, found: [] },
-    { env: { OPENCODE_PURES: '1' }, found: [] },
-    { env: { OPENCODE_DISABLE_PROJECT_CONFIG: 'true' }, found: ['here'] },
-    { env: { OPENCODE_DISABLE_PROJECT_CONFIG: 'false' }, found: [] },
-    { env: { OPENCODE_PURE: '1', OPENCODE_DISABLE_PROJECT_CONFIG: '1' }, found: ['everywhere', 'here'] },
-  ])('$env → $found', ({ env, found }) => {
-    expect(switches?.files(where(env))).toEqual([]);
-    const off = switches?.check([], where(env)) ?? [];
+describe('variables that switch hooks off, set in the environment (OpenCode, Qwen Code, Claude Code)', () => {
+  it.for<{ agent: (typeof AGENT_IDS)[number]; env: Record<string, string>; found: string[] }>([
+    { agent: 'opencode', env: {}, found: [] },
+    { agent: 'opencode', env: { OPENCODE_PURE: '1' }, found: ['everywhere'] },
+    { agent: 'opencode', env: { OPENCODE_PURE: 'TRUE' }, found: ['everywhere'] },
+    // any value but an off one counts (the agents read 1, true, yes or on; guard errs towards saying so)
+    { agent: 'opencode', env: { OPENCODE_PURE: 'yes' }, found: ['everywhere'] },
+    { agent: 'opencode', env: { OPENCODE_DISABLE_PROJECT_CONFIG: 'true' }, found: ['here'] },
+    {
+      agent: 'opencode',
+      env: { OPENCODE_PURE: '1', OPENCODE_DISABLE_PROJECT_CONFIG: '1' },
+      found: ['everywhere', 'here'],
+    },
+    { agent: 'qwen', env: { QWEN_CODE_SAFE_MODE: 'true' }, found: ['everywhere'] },
+    { agent: 'qwen', env: { QWEN_CODE_SIMPLE: '1' }, found: ['everywhere'] },
+    { agent: 'claude-code', env: { CLAUDE_CODE_SIMPLE: '1' }, found: ['everywhere'] },
+    // near misses: off values, another name, another agent's variable
+    { agent: 'opencode', env: { OPENCODE_PURE: '0' }, found: [] },
+    { agent: 'opencode', env: { OPENCODE_PURE: '' }, found: [] },
+    { agent: 'opencode', env: { OPENCODE_PURE: ' false ' }, found: [] },
+    { agent: 'opencode', env: { OPENCODE_PURES: '1' }, found: [] },
+    { agent: 'opencode', env: { OPENCODE_DISABLE_PROJECT_CONFIG: 'off' }, found: [] },
+    { agent: 'qwen', env: { QWEN_CODE_SAFE_MODE: 'no' }, found: [] },
+    { agent: 'qwen', env: { OPENCODE_PURE: '1' }, found: [] },
+    { agent: 'codex', env: { OPENCODE_PURE: '1', QWEN_CODE_SIMPLE: '1' }, found: [] },
+  ])('$agent $env → $found', ({ agent, env, found }) => {
+    const adapter = adapters[agent];
+    const off = variablesOff(adapter.files, adapter.displayName, env);
     expect(off.map((item) => item.scope)).toEqual(found);
-    for (const item of off) expect(item.message).toMatch(/^OPENCODE_(PURE|DISABLE_PROJECT_CONFIG) is set/);
+    for (const item of off) expect(item.message).toMatch(/^[A-Z_]+ is set in this environment, so /);
   });
 });
 

@@ -12,7 +12,7 @@ export type {
   HookAnchor,
   ProgramSwitch,
 } from './facts/agents.js';
-export { agentKnowledge, NO_AGENTS } from './facts/agents.js';
+export { agentKnowledge, NO_AGENTS, SWITCH_OFF } from './facts/agents.js';
 export * from './facts/hosts.js';
 export * from './facts/keys.js';
 export * from './facts/log-text.js';

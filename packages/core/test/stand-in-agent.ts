@@ -39,6 +39,8 @@ const LISTS: AgentLists = {
         { option: ['-c', '--config'], value: String.raw`(?:^|\.)hooks\s*=\s*false\b` },
         { option: ['--settings'], hooksOff: true },
         { operands: [['hooks'], ['disable', 'off']] },
+        { variable: 'RELAY_NO_HOOKS' },
+        { variable: 'RELAY_IGNORE_PROJECT', project: true },
       ],
     },
   ],

@@ -95,6 +95,8 @@ export const claudeCodeFiles: AgentFiles = {
     // setting sources without `user` leave out the person's settings, where guard's hooks are
     hooksOff: [
       { flag: '--bare' },
+      // what --bare sets (its help says so; not run here)
+      { variable: 'CLAUDE_CODE_SIMPLE' },
       { option: ['--settings'], hooksOff: true },
       { option: ['--setting-sources'], value: String.raw`^(?![\s\S]*\buser\b)` },
     ],

@@ -5,7 +5,7 @@ import { isGuardCommand } from '../hook-config.js';
 import { configFolder } from './agent.js';
 import { PLUGIN_FILE } from './files.js';
 import type { PluginAgentNames } from './files.js';
-import { commandIn, pluginText, STEP_EVENT } from './plugin.js';
+import { commandIn, pluginText, PROMPT_EVENT, STEP_EVENT } from './plugin.js';
 import { ConfigError } from '../adapter.js';
 
 /** Setup's side of an OpenCode-like agent: guard's plugin file, created whole and removed whole. */
@@ -18,9 +18,11 @@ export interface PluginConfig {
 }
 
 export function pluginConfig(names: PluginAgentNames, files: AgentFiles, agent: AgentAnswers): PluginConfig {
-  const own = (text: string): string | undefined => {
-    const command = commandIn(text);
-    return command !== undefined && isGuardCommand(command, names.id) ? command : undefined;
+  // the file is guard's for this agent when its step's command is; a message's is read beside it
+  const own = (text: string, message = false): string | undefined => {
+    const commands = message ? [commandIn(text), commandIn(text, true)] : [commandIn(text)];
+    const ours = commands.every((command) => command !== undefined && isGuardCommand(command, names.id));
+    return ours ? commands[commands.length - 1] : undefined;
   };
   return {
     // `<config folder>/plugins/guard.js`, or `<project>/.<folder>/plugins/guard.js`
@@ -36,22 +38,23 @@ export function pluginConfig(names: PluginAgentNames, files: AgentFiles, agent: 
         );
       if (!isGuardCommand(options.hookCommand, names.id) || /\s--event\s/.test(options.hookCommand))
         throw new ConfigError(`the hook command must end with "hook ${names.id}": ${options.hookCommand}`);
-      // the step's answer when guard's files are gone: one command serves both events, and the
-      // plugin reads nothing from an answer to a message
-      const command =
-        options.fallback === undefined
+      // each event's own answer when guard's files are gone (a message's is read by nobody)
+      const { fallback } = options;
+      const command = (event: string): string =>
+        fallback === undefined
           ? options.hookCommand
-          : withFallback(options.hookCommand, options.fallback, fallbackReply(agent, STEP_EVENT, options.failClosed));
-      return pluginText(names.displayName, command, files.hookTimeout * 1000);
+          : withFallback(options.hookCommand, fallback, fallbackReply(agent, event, options.failClosed));
+      return pluginText(names.displayName, command(STEP_EVENT), files.hookTimeout * 1000, command(PROMPT_EVENT));
     },
     // the file is guard's alone: removed whole (a file that is not guard's stays as it is)
     uninstall: (configText) => (own(configText) === undefined ? configText : ''),
     installedCommands(configText) {
-      const command = own(configText);
-      return command === undefined ? [] : [command];
+      const commands = [own(configText), own(configText, true)].filter((command) => command !== undefined);
+      return [...new Set(commands)];
     },
     installedCommand(configText, event) {
-      return agent.capabilities.events.includes(event) ? own(configText) : undefined;
+      if (!agent.capabilities.events.includes(event)) return undefined;
+      return own(configText, event === PROMPT_EVENT);
     },
   };
 }

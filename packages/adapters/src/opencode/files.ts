@@ -40,6 +40,8 @@ export interface PluginAgentNames {
   readonly configFile: string;
   /** The variable that runs it without external plugins, guard's included (`OPENCODE_PURE`). */
   readonly pure: string;
+  /** The variable that leaves a project's config out, its plugins too (`OPENCODE_DISABLE_PROJECT_CONFIG`). */
+  readonly projectOff: string;
   /** Its programs and npm packages. */
   readonly names: readonly string[];
   readonly packages: readonly string[];
@@ -52,6 +54,7 @@ export const OPENCODE: PluginAgentNames = {
   configDir: 'OPENCODE_CONFIG_DIR',
   configFile: 'OPENCODE_CONFIG',
   pure: 'OPENCODE_PURE',
+  projectOff: 'OPENCODE_DISABLE_PROJECT_CONFIG',
   names: ['opencode'],
   packages: ['opencode-ai'],
 };
@@ -141,8 +144,8 @@ export function pluginAgentFiles(names: PluginAgentNames): AgentFiles {
       names: names.names,
       packages: names.packages,
       argv: { values: VALUE_OPTIONS },
-      // --pure loads no external plugin, guard's included
-      hooksOff: [{ flag: '--pure' }],
+      // --pure and $<PURE> load no external plugin, guard's included; $<PROJECT_OFF> no project's
+      hooksOff: [{ flag: '--pure' }, { variable: names.pure }, { variable: names.projectOff, project: true }],
     },
   };
 }

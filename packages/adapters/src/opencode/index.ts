@@ -3,12 +3,11 @@ import { opencode as agent } from './agent.js';
 import { pluginConfig } from './config.js';
 import { doctor } from './doctor.js';
 import { OPENCODE, opencodeFiles } from './files.js';
-import { pluginSwitches } from './switches.js';
 
 /**
  * OpenCode, all of it: what the hook needs (agent.ts: the payloads of guard's plugin, replies, the
- * chat-start scan) and what setup, status and doctor need (config.ts: guard's plugin file; doctor.ts;
- * switches.ts: what keeps plugins from loading).
+ * chat-start scan) and what setup, status and doctor need (config.ts: guard's plugin file; doctor.ts).
+ * What keeps its plugins from loading are variables its declaration names (files.ts).
  */
 export const opencode: Adapter = {
   ...agent,
@@ -17,5 +16,4 @@ export const opencode: Adapter = {
   projectNeedsTrust: false,
   afterUninstall: "start a new OpenCode session, so it stops loading guard's plugin.",
   doctor,
-  hookSwitches: pluginSwitches(OPENCODE),
 };

@@ -20,25 +20,32 @@
 export const STEP_EVENT = 'tool.execute.before';
 export const PROMPT_EVENT = 'chat.message';
 
-// The line that holds the command, and the one that holds the timeout: read back by commandIn().
+// The lines that hold the commands (a step's, a message's), and the one that holds the timeout:
+// read back by commandIn().
 const COMMAND_LINE = /^const COMMAND = ("(?:[^"\\\n]|\\.)*");$/m;
+const MESSAGE_LINE = /^const MESSAGE_COMMAND = ("(?:[^"\\\n]|\\.)*");$/m;
 const TIMEOUT_LINE = /^const TIMEOUT_MS = (\d+);$/m;
 /** The first line of every file guard writes: how guard knows the file is its own. */
 export const PLUGIN_MARK = '// guard: written by `guard setup`';
 
-/** The plugin's text, running `command` with `timeoutMs` to answer; one text per input (setup is idempotent). */
-export function pluginText(agentName: string, command: string, timeoutMs: number): string {
+/**
+ * The plugin's text, running `command` for a step and `messageCommand` for a message (the same
+ * command but for the answer it prints when guard's files are gone) with `timeoutMs` to answer;
+ * one text per input (setup is idempotent).
+ */
+export function pluginText(agentName: string, command: string, timeoutMs: number, messageCommand = command): string {
   return `${PLUGIN_MARK}; removed by \`guard uninstall\`. Do not edit: guard checks it.
 // ${agentName} loads it from its plugins folder and hands each tool step to guard's hook before it runs.
 import { spawn } from 'node:child_process';
 
 const COMMAND = ${JSON.stringify(command)};
+const MESSAGE_COMMAND = ${JSON.stringify(messageCommand)};
 const TIMEOUT_MS = ${timeoutMs};
 const STEP = ${JSON.stringify(STEP_EVENT)};
 const PROMPT = ${JSON.stringify(PROMPT_EVENT)};
 
 // guard's hook: the payload on stdin; its stdout and exit code, or why there are none
-function run(payload) {
+function run(payload, command) {
   return new Promise((resolve) => {
     let out = '';
     let settled = false;
@@ -50,7 +57,7 @@ function run(payload) {
     };
     let child;
     try {
-      child = spawn(COMMAND, { shell: true, stdio: ['pipe', 'pipe', 'ignore'], windowsHide: true });
+      child = spawn(command, { shell: true, stdio: ['pipe', 'pipe', 'ignore'], windowsHide: true });
     } catch (error) {
       done({ failure: 'could not be started (' + String(error && error.message) + ')' });
       return;
@@ -69,7 +76,7 @@ function run(payload) {
 
 // the step's verdict: nothing when guard has no objection, else the reason it is stopped
 async function check(payload) {
-  const answer = await run(payload);
+  const answer = await run(payload, COMMAND);
   const failed = (what) =>
     "guard: blocked, because guard's hook " + what + ', so this step was not checked. Run \`guard doctor\` in a terminal.';
   if (answer.failure) return failed(answer.failure);
@@ -108,7 +115,7 @@ async function server({ directory, worktree }) {
     },
     async 'chat.message'(input, output) {
       const prompt = (output.parts || []).filter((part) => part.type === 'text' && !part.synthetic).map((part) => part.text).join('\\n');
-      await run({ hook_event_name: PROMPT, session_id: input.sessionID, prompt, directory, worktree });
+      await run({ hook_event_name: PROMPT, session_id: input.sessionID, prompt, directory, worktree }, MESSAGE_COMMAND);
     },
   };
 }
@@ -128,10 +135,10 @@ export default { id: 'guard', server, setup };
 `;
 }
 
-/** guard's command in a plugin file of guard's; undefined for any other text. */
-export function commandIn(text: string): string | undefined {
+/** guard's command for a step (or with `message`, for a message) in a plugin file of guard's; undefined for any other text. */
+export function commandIn(text: string, message = false): string | undefined {
   if (!text.startsWith(PLUGIN_MARK)) return undefined;
-  const literal = COMMAND_LINE.exec(text)?.[1];
+  const literal = (message ? MESSAGE_LINE : COMMAND_LINE).exec(text)?.[1];
   if (literal === undefined) return undefined;
   try {
     const command: unknown = JSON.parse(literal);

@@ -47,9 +47,7 @@ export const qwenFiles: AgentFiles = {
     { variable: 'QWEN_CODE_TRUSTED_FOLDERS_PATH', default: '$QWEN_HOME/trustedFolders.json', file: true },
   ],
   // guard's hooks and disableAllHooks are in the settings files; the trusted folders decide whether
-  // a project's hooks run (when folder trust is on). Not here: a `.env` beside the user's settings
-  // (or, with QWEN_HOME unset, in the home folder) may set QWEN_HOME, which moves the settings guard
-  // is in; guard.tamper does not hold a hook file named `.env` yet (docs/agents-observed.md)
+  // a project's hooks run (when folder trust is on)
   hooks: [
     '$QWEN_HOME/settings.json',
     '$QWEN_CODE_SYSTEM_SETTINGS_PATH',
@@ -60,6 +58,9 @@ export const qwenFiles: AgentFiles = {
     '/Library/Application Support/QwenCode/**',
     'C:/ProgramData/qwen-code/**',
   ],
+  // a `.env` in the default folder (or, with QWEN_HOME unset there, in the home folder) may set
+  // QWEN_HOME, which moves the settings guard's hooks are in (never a project's .env)
+  envFiles: ['~/.qwen/.env', '~/.env'],
   folders: ['$QWEN_HOME', '~/.qwen'],
   settings: ['$QWEN_HOME/settings.json', '.qwen/settings.json'],
   rules: [
@@ -117,6 +118,12 @@ export const qwenFiles: AgentFiles = {
       ],
     },
     // --bare and --safe-mode run no hooks (nor any other customisation)
-    hooksOff: [{ flag: '--bare' }, { flag: '--safe-mode' }],
+    // the flags and their variables (`1`, `true`, `yes` or `on`, read by the binary)
+    hooksOff: [
+      { flag: '--bare' },
+      { flag: '--safe-mode' },
+      { variable: 'QWEN_CODE_SIMPLE' },
+      { variable: 'QWEN_CODE_SAFE_MODE' },
+    ],
   },
 };

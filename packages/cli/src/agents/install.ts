@@ -88,7 +88,15 @@ export async function setUpHook(agent: AgentId, setup: SetupOptions, io: Io): Pr
       `Fix that line (or move the file aside), then run \`${again}\` again.`,
     );
   }
-  const pin: Pin = { agent, level, options, parts: guardParts(after, adapter.uninstall(after)), json: isJson(after) };
+  const rest = adapter.uninstall(after);
+  const pin: Pin = {
+    agent,
+    level,
+    options,
+    parts: guardParts(after, rest),
+    json: isJson(after),
+    ...(rest === '' ? { whole: true } : {}),
+  };
   if (beforeBytes !== undefined && after === before) {
     io.out(`Already set up: ${file} (nothing changed).\n`);
     // the file as it is now is what setup leaves: pinned as such (a record from before pins gets one)

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { AGENT_IDS } from '@guard/adapters';
+import { AGENT_IDS, variablesOff } from '@guard/adapters';
 import type { Adapter, AgentId, HooksOff, Locations } from '@guard/adapters';
 import { adapterFor, readBytes, sha256, textOf } from './config-io.js';
 import { readRecords } from '../state/installs.js';
@@ -48,10 +48,14 @@ export function pinDrifts(guardHome: string, where: Locations): AgentDrift[] {
   return drifts;
 }
 
-/** What the agent's own settings files say that keeps its hooks from running (read, never changed). */
+/**
+ * What keeps the agent's hooks from running: its own settings files (read, never changed), and the
+ * variables its declaration names as switches, set in this environment.
+ */
 export function hooksOffAt(adapter: Adapter, where: Locations): readonly HooksOff[] {
   const switches = adapter.hookSwitches;
-  if (switches === undefined) return [];
+  const set = variablesOff(adapter.files, adapter.displayName, where.env);
+  if (switches === undefined) return set;
   const files = switches.files(where).map((path) => {
     let text: string | undefined;
     try {
@@ -61,7 +65,7 @@ export function hooksOffAt(adapter: Adapter, where: Locations): readonly HooksOf
     }
     return { path, text };
   });
-  return switches.check(files, where);
+  return [...switches.check(files, where), ...set];
 }
 
 function pinnedAgent(record: InstallRecord): AgentId | undefined {

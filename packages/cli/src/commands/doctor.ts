@@ -399,12 +399,13 @@ async function checkLevel(
 }
 
 /**
- * For an agent whose own settings can switch hooks off: nothing in them does. (What keeps guard
- * out of only the folder doctor runs in is for `guard status` to say, not a failure.)
+ * For an agent whose own settings or environment can switch hooks off: nothing there does. (What
+ * keeps guard out of only the folder doctor runs in is for `guard status` to say, not a failure.)
  */
 function switchCheck(agent: AgentId, io: Io): Check[] {
   const adapter = adapterFor(agent);
-  if (adapter.hookSwitches === undefined) return [];
+  const variables = adapter.files.program?.hooksOff.some((item) => 'variable' in item) === true;
+  if (adapter.hookSwitches === undefined && !variables) return [];
   const name = `${adapter.displayName} runs hooks`;
   const off = hooksOffFor(adapter, io).filter((found) => found.scope === 'everywhere');
   if (off.length === 0) return [{ name, ok: true, detail: 'no setting of its own switches hooks off' }];
@@ -413,7 +414,7 @@ function switchCheck(agent: AgentId, io: Io): Check[] {
       name,
       ok: false,
       detail: off.map((found) => found.message).join(' '),
-      fix: `Change that setting in ${adapter.displayName}'s settings, then run \`guard doctor\` again.`,
+      fix: `Change that setting in ${adapter.displayName}'s settings (or unset that variable), then run \`guard doctor\` again.`,
     },
   ];
 }

@@ -31,7 +31,12 @@ function look(path: string, record: InstallRecord, seen: string | undefined): { 
   const text = bytes.toString('utf8');
   const at = statSync(path, { throwIfNoEntry: false })?.mtime.toISOString();
   if (pin.json === true && !isJson(text)) return drift('unreadable', at);
-  if (missingParts(text, pin.parts).length === 0) return { intact: hash };
+  // guard's own plugin code holds nothing but guard's: text added to it (a syntax error, code of
+  // its own) is a change, where a JSON file laid out anew is not
+  if (missingParts(text, pin.parts).length === 0) {
+    if (pin.whole !== true || pin.json === true) return { intact: hash };
+    return drift('changed', at);
+  }
   // no command of guard's left in the file: removed; its parts otherwise (a matcher, a time limit): changed
   const script = pin.options.fallback?.script ?? pin.options.hookCommand;
   const named = text.includes(script) || text.includes(JSON.stringify(script).slice(1, -1));

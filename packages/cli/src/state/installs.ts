@@ -40,6 +40,8 @@ export interface Pin {
   readonly parts?: readonly string[];
   /** The file as setup wrote it is JSON: one that no longer parses is told by the hook too. */
   readonly json?: boolean;
+  /** The file is guard's alone (uninstall removes it whole): code (not JSON) with more in it is changed. */
+  readonly whole?: boolean;
 }
 
 type Records = Readonly<Record<string, InstallRecord>>;

@@ -118,6 +118,8 @@ describe("guard's OpenCode plugin changed past guard", () => {
       'changed',
     ],
     ['the file deleted', (path) => rmSync(path), 'gone'],
+    // guard's parts all still there, but the code no longer loads (or runs code of its own)
+    ['text added after it', (path) => writeFileSync(path, `${read(path)}\n}}} not code`), 'changed'],
   ];
   for (const [name, change, kind] of PLUGIN_TAMPERS)
     it(`opencode: ${name}`, async () => {

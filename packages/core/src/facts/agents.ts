@@ -47,14 +47,20 @@ export interface AgentProgram {
 
 /**
  * One way a program starts with its hooks off: a flag given as is; an option whose value matches
- * (`value` a regular-expression source, `hooksOff` any of the settings text above); or leading
- * operands, each one of the words listed for its place.
+ * (`value` a regular-expression source, `hooksOff` any of the settings text above); leading
+ * operands, each one of the words listed for its place; or a variable of its environment set to
+ * anything but an empty, `0`, `false`, `no` or `off` value (`project`: it leaves out only a
+ * project's hooks).
  */
 export type ProgramSwitch =
   | { readonly flag: string }
+  | { readonly variable: string; readonly project?: true }
   | { readonly option: readonly string[]; readonly value: string }
   | { readonly option: readonly string[]; readonly hooksOff: true }
   | { readonly operands: readonly (readonly string[])[] };
+
+/** The values that leave a switch variable (a `variable` ProgramSwitch) off: empty, 0, false, no, off. */
+export const SWITCH_OFF = /^(?:|0|false|no|off)$/i;
 
 /**
  * Variables that change how guard's hook runs in a program started with them, besides the agents'

@@ -141,6 +141,8 @@ interface Folders {
   readonly guardCode: readonly string[];
   /** The agents' files and folder variables. */
   readonly agents: AgentKnowledge;
+  /** The agents' plain hook files and folders in the home folder and the system's, absolute. */
+  readonly hookAnchors: readonly string[];
   /** The project's `.guard.yaml`, built once. */
   readonly policyFile: string;
 }
@@ -151,6 +153,7 @@ function foldersOf(ctx: PathContext): Folders {
   const sub = (value: string | undefined, fallback: string): string =>
     value === undefined ? `${home}/${fallback}` : normalise(readWord(value).text, '/');
   const project = normalise(readWord(ctx.projectRoot).text, '/');
+  const agents = ctx.agents ?? NO_AGENTS;
   return {
     cwd: normalise(readWord(ctx.cwd).text, '/'),
     project,
@@ -160,7 +163,10 @@ function foldersOf(ctx: PathContext): Folders {
     temps: [normalise(readWord(ctx.tmp).text, '/'), '/tmp', '/var/tmp'],
     guardHome: sub(ctx.guardHome, '.local/state/guard'),
     guardCode: (ctx.guardCode ?? []).map((folder) => normalise(readWord(folder).text, '/')),
-    agents: ctx.agents ?? NO_AGENTS,
+    agents,
+    hookAnchors: agents.anchors
+      .filter((anchor) => anchor.at !== 'project')
+      .map((anchor) => (anchor.at === 'home' ? `${home === '/' ? '' : home}/${anchor.path}` : anchor.path)),
     policyFile: `${project === '/' ? '' : project}/.guard.yaml`,
   };
 }
@@ -198,6 +204,7 @@ function inFolder(f: Folders, cwd: string): Folders {
     guardHome: f.guardHome,
     guardCode: f.guardCode,
     agents: f.agents,
+    hookAnchors: f.hookAnchors,
     policyFile: f.policyFile,
   };
 }
@@ -917,6 +924,17 @@ function guardFileOf(n: Names, f: Folders, agent: number): GuardFileKind | undef
   }
   const pkg = segs.indexOf(GUARD_PACKAGE);
   if (pkg > 0 && segs[pkg - 1] === 'node_modules') return 'install';
+  // a folder above an agent's hook files in a home or system folder (`~/.config` above a plugins
+  // folder in it, a moved `$XDG_CONFIG_HOME`), as above guard's own folder; a project's are the rule's
+  if (
+    abs !== '' &&
+    abs !== f.home &&
+    abs !== f.project &&
+    segs.length >= 2 &&
+    (n.homeRel === undefined || n.homeRel.length > 0) &&
+    f.hookAnchors.some((anchor) => anchor !== abs && isInside(anchor, abs))
+  )
+    return 'hook-config';
   // the agents' hook files and folders, and the settings that switch their hooks off
   if ((agent & (AGENT_HOOKS | AGENT_FOLDER)) !== 0) return 'hook-config';
   return undefined;

@@ -3,7 +3,7 @@ import { changesFile, changesHanded } from '../analysis/effects.js';
 import { argvWith } from '../context/argv.js';
 import type { FileEffect } from '../context/types.js';
 import type { AgentProgram } from '../facts/agents.js';
-import { GUARD_KNOBS } from '../facts/agents.js';
+import { GUARD_KNOBS, SWITCH_OFF } from '../facts/agents.js';
 import type { PathFacts } from '../facts/paths.js';
 import { globMatch, isInside } from '../facts/paths.js';
 import { isA, program, sourceOf } from '../programs/index.js';
@@ -71,7 +71,9 @@ export const guardTamper = {
       const changes =
         effect.op === 'write' || effect.op === 'create' || effect.op === 'delete' || mcpWrites(context, effect);
       const guardPath = changes
-        ? (protectedPath(effect.path, context, anchors) ?? intoReaches(effect, context, anchors))
+        ? (protectedPath(effect.path, context, anchors) ??
+          intoReaches(effect, context, anchors) ??
+          folderAbove(effect, context, anchors))
         : undefined;
       if (guardPath !== undefined) {
         hits.push({ span: effect.span, ...(guardPath === '' ? {} : { path: guardPath }), detail: effect.path.raw });
@@ -84,6 +86,8 @@ export const guardTamper = {
         hits.push({ span: effect.span, path: effect.path.abs, detail: 'hooks off' });
       }
     }
+    const switched = switchedOff(context);
+    if (switched !== undefined) hits.push(switched);
     const writes = context.files.some(changesFile);
     const listing = listingReaches(context, anchors);
     for (const inv of context.invocations) {
@@ -379,6 +383,19 @@ function intoReaches(effect: FileEffect, context: RuleContext, anchors: readonly
 }
 
 /**
+ * A folder that holds one of guard's files or an agent's hook files, taken away whole
+ * (`rm -rf ~/.config` with an agent's plugin folder in it, `mv "$XDG_CONFIG_HOME" /tmp/x`): the
+ * protected path it takes, when that is there (or guard cannot tell). The home folder, the project
+ * and the folders at the root are the wipe rules' (a glob is protectedPath's).
+ */
+function folderAbove(effect: FileEffect, context: RuleContext, anchors: readonly string[]): string | undefined {
+  const { abs, glob, place, isHome } = effect.path;
+  if (effect.op !== 'delete' || abs === '' || glob || place === 'root' || isHome) return undefined;
+  if (abs === context.pathContext.projectRoot) return undefined;
+  return anchors.find((anchor) => anchor !== abs && isInside(anchor, abs) && context.probe.exists?.(anchor) !== false);
+}
+
+/**
  * A listing of guard's folders or an agent's hook folder (or a folder above them) outside the
  * project (`ls ~/.tool`, `find ~ -name hooks.json`, `fd . ~/.tool`): what it lists, or undefined.
  * A listing the step then hands to a command that changes each name is as good as naming guard's
@@ -650,6 +667,54 @@ function envChanges(args: readonly string[], context: RuleContext): string | und
   return undefined;
 }
 
+/**
+ * A variable that turns an agent's hooks off (declared as its program's switch: `TOOL_PURE`)
+ * set anywhere on the line, for whatever runs after it: `X=1 cmd`, `env X=1 cmd`, `export X=1`,
+ * `X=1; cmd`, `setenv X 1`, PowerShell's `$env:X = 1`. A value guard cannot read counts as on.
+ */
+function switchedOff(context: RuleContext): Hit | undefined {
+  const names = new Set<string>();
+  for (const agent of context.pathContext.agents?.programs ?? [])
+    for (const off of agent.hooksOff) if ('variable' in off) names.add(off.variable.toUpperCase());
+  if (names.size === 0) return undefined;
+  const on = (name: string, value: string): boolean =>
+    names.has(name.toUpperCase()) && !SWITCH_OFF.test(value.replace(/^(['"])(.*)\1$/, '$2').trim());
+  for (const inv of context.invocations) {
+    for (const [name, value] of Object.entries(inv.env))
+      if (on(name, value)) return { span: inv.span, detail: `${name}=${value}` };
+    if (!EXPORTS.has(inv.name)) continue;
+    if (inv.name === 'setenv' && on(inv.args[0] ?? '', inv.args[1] ?? ''))
+      return { span: inv.span, detail: `setenv ${inv.args.join(' ')}` };
+    for (const arg of inv.args) {
+      const eq = arg.indexOf('=');
+      if (eq > 0 && on(arg.slice(0, eq), arg.slice(eq + 1))) return { span: inv.span, detail: `${inv.name} ${arg}` };
+    }
+  }
+  // an assignment the reader keeps no invocation for (`X=1; cmd`, a line of its own), and PowerShell's
+  const step = context.step;
+  if (step.kind !== 'shell') return undefined;
+  for (const match of step.command.matchAll(SET_ALONE)) {
+    const name = match[1] ?? match[3] ?? match[5] ?? '';
+    const value = match[2] ?? match[4] ?? match[6] ?? '';
+    if (on(name, value)) return { span: [match.index, match.index + match[0].length], detail: match[0].trim() };
+  }
+  return undefined;
+}
+
+const VALUE = String.raw`("[^"]*"|'[^']*'|\$\([^()]*\)|\`[^\`]*\`|[^\s;&|'"\`)]*)`;
+/**
+ * `NAME=VALUE` as a statement of its own (ended by the line or a separator), or in a quoted
+ * command (`sh -c 'NAME=1; …'`), or PowerShell's `$env:NAME = VALUE`.
+ */
+const SET_ALONE = new RegExp(
+  [
+    String.raw`(?:^|[;&|(){}\n]|\b(?:then|do|else)\b)\s*([A-Za-z_]\w*)=${VALUE}(?=\s*(?:$|[;&|)}\n]))`,
+    String.raw`['"]\s*([A-Za-z_]\w*)=${VALUE}\s*(?:[;\n]|&&|\|\|)`,
+    String.raw`\$env:([A-Za-z_]\w*)\s*=\s*${VALUE}`,
+  ].join('|'),
+  'gi',
+);
+
 /** How an agent's program is started with its hooks off (as said in its declaration), or undefined. */
 function startsHooksOff(
   inv: Invocation,
@@ -671,7 +736,7 @@ function startsHooksOff(
       // the option's name, not its value (which may hold anything, a key too)
       if (test && argv.values(...off.option).some((arg) => test.test(text(arg.value))))
         return `${inv.name} ${off.option[0]}`;
-    } else {
+    } else if ('operands' in off) {
       const ops = argv.operands.map((arg) => arg.value);
       if (off.operands.every((words, i) => words.includes(ops[i] ?? '')))
         return `${inv.name} ${ops.slice(0, off.operands.length).join(' ')}`;

@@ -3,6 +3,7 @@ import { evaluate } from '../../src/evaluate.js';
 import { tableProbe } from '../../src/rule.js';
 import { guardTamper } from '../../src/rules/guard-tamper.js';
 import { ENV, runRuleTests, stepFrom } from '../rule-tester.js';
+import { relayMovedTo } from '../stand-in-agent.js';
 
 const PATCH_POLICY = '*** Begin Patch\n*** Add File: .guard.yaml\n+allow:\n+  - rule: fs.delete\n*** End Patch\n';
 const PATCH_CODE = '*** Begin Patch\n*** Update File: src/guard.ts\n@@\n+export const on = true;\n*** End Patch\n';
@@ -572,6 +573,89 @@ describe("guard.tamper: patterns for names in guard's code folder", () => {
   ])('find -name $pattern -delete: guard.tamper $tamper', ({ pattern, tamper }) => {
     const step = stepFrom(`find /opt/guard -name '${pattern}' -delete`);
     const found = evaluate(step, { ...ENV, guardCode: [CODE], probe: tableProbe({ files }) }).findings;
+    expect(found.some((finding) => finding.ruleId === guardTamper.meta.id)).toBe(tamper);
+  });
+});
+
+// a folder that holds an agent's hook files takes them along: Relay's folder moved into ~/.config
+// (as an XDG config folder holds an agent's plugins) is guarded as guard's own folder is (any change
+// to a folder above it); a repository's .github, when its hook files are there, against being taken away
+describe('guard.tamper: a folder above a hook file', () => {
+  const agents = relayMovedTo('/home/dev/.config/relay');
+  const there = {
+    files: { '/home/dev/.config/relay/hooks.json': '{}', '/home/dev/project/.github/hooks/a.json': '{}' },
+  };
+  const away = { files: { '/home/dev/.config/other/x': '' } };
+  it.for([
+    { step: 'rm -rf ~/.config', probe: there, tamper: true },
+    { step: 'rm -rf ~/.config', probe: away, tamper: true },
+    { step: 'rm -rf "$RELAY_HOME/.."', probe: there, tamper: true },
+    { step: 'rm -r /home/dev/.config/', probe: there, tamper: true },
+    { step: 'cd ~ && rm -rf .config', probe: there, tamper: true },
+    { step: 'mv ~/.config /tmp/old-config', probe: there, tamper: true },
+    { step: 'chmod -R 000 ~/.config', probe: there, tamper: true },
+    { step: 'rsync -a --delete /tmp/empty/ ~/.config/', probe: there, tamper: true },
+    { step: `python3 -c "import shutil; shutil.rmtree('/home/dev/.config')"`, probe: there, tamper: true },
+    { step: 'rm -rf .github', probe: there, tamper: true },
+    { step: 'mv .github /tmp/gh', probe: there, tamper: true },
+    { step: 'rm -rf .github/', probe: undefined, tamper: true, note: 'probe knows nothing' },
+    // near misses: a sibling, a name that only starts the same, the home folder's other entries,
+    // a copy; the project's .github without hook files, or changed without being taken away
+    { step: 'rm -rf ~/.config/other', probe: there, tamper: false },
+    { step: 'rm -rf ~/.config/relay-old', probe: there, tamper: false },
+    { step: 'rm -rf ~/.cache', probe: there, tamper: false },
+    { step: 'mkdir -p ~/.config/other', probe: there, tamper: false },
+    { step: 'cp -r ~/.config /tmp/config-backup', probe: there, tamper: false },
+    { step: 'mv /tmp/old-config ~/.config-old', probe: there, tamper: false },
+    { step: 'rm -rf .github', probe: away, tamper: false },
+    { step: 'rm -rf .github/workflows', probe: there, tamper: false },
+    { step: 'mkdir -p .github', probe: there, tamper: false },
+    { step: 'chmod 755 .github', probe: there, tamper: false },
+  ])('$step: guard.tamper $tamper', ({ step, probe, tamper }) => {
+    const found = evaluate(stepFrom(step), { ...ENV, agents, probe: tableProbe(probe) }).findings;
+    expect(found.some((finding) => finding.ruleId === guardTamper.meta.id)).toBe(tamper);
+  });
+});
+
+// a variable the agent's declaration names as switching its hooks off, set anywhere on the line
+// for what runs after it (issue 27: `OPENCODE_PURE=1 opencode …`); Relay's are RELAY_NO_HOOKS and
+// RELAY_IGNORE_PROJECT (a project's hooks only)
+describe('guard.tamper: a variable that switches an agent’s hooks off', () => {
+  it.for([
+    { line: 'RELAY_NO_HOOKS=1 relay exec x', tamper: true },
+    { line: 'RELAY_NO_HOOKS=true npx @relay/cli exec x', tamper: true },
+    { line: 'env RELAY_NO_HOOKS=1 relay exec x', tamper: true },
+    { line: 'sudo RELAY_NO_HOOKS=yes relay exec x', tamper: true },
+    { line: 'export RELAY_NO_HOOKS=1; relay exec x', tamper: true },
+    { line: 'export RELAY_NO_HOOKS=1', tamper: true },
+    { line: 'declare -x RELAY_NO_HOOKS=on', tamper: true },
+    { line: 'RELAY_NO_HOOKS=1; relay exec x', tamper: true },
+    { line: 'RELAY_NO_HOOKS=1 && relay exec x', tamper: true },
+    { line: 'cd /tmp\nRELAY_NO_HOOKS=1\nrelay exec x', tamper: true },
+    { line: 'RELAY_NO_HOOKS="$(echo 1)" relay exec x', tamper: true },
+    { line: 'RELAY_NO_HOOKS=$X ./run.sh', tamper: true },
+    { line: 'bash -c "RELAY_NO_HOOKS=1; relay exec x"', tamper: true },
+    { line: "sh -c 'export RELAY_NO_HOOKS=1 && relay exec x'", tamper: true },
+    { line: 'setenv RELAY_NO_HOOKS 1', tamper: true },
+    { line: '$env:RELAY_NO_HOOKS = 1; relay exec x', tamper: true },
+    { line: 'RELAY_IGNORE_PROJECT=1 relay exec x', tamper: true },
+    { line: 'make test RELAY_NO_HOOKS=1', tamper: false, note: "make's own variable, not the environment" },
+    // near misses: set to off, unset, only named or printed, another name
+    { line: 'RELAY_NO_HOOKS=0 relay exec x', tamper: false },
+    { line: 'RELAY_NO_HOOKS=false relay exec x', tamper: false },
+    { line: 'RELAY_NO_HOOKS= relay exec x', tamper: false },
+    { line: "export RELAY_NO_HOOKS=''", tamper: false },
+    { line: 'unset RELAY_NO_HOOKS; relay exec x', tamper: false },
+    { line: 'env -u RELAY_NO_HOOKS relay exec x', tamper: false },
+    { line: 'echo "RELAY_NO_HOOKS=1"', tamper: false },
+    { line: "grep -rn 'RELAY_NO_HOOKS=1' docs", tamper: false },
+    { line: 'echo $RELAY_NO_HOOKS', tamper: false },
+    { line: 'git commit -m "RELAY_NO_HOOKS=1 switches hooks off"', tamper: false },
+    { line: 'RELAY_NO_HOOKSX=1 relay exec x', tamper: false },
+    { line: 'MY_RELAY_NO_HOOKS=1 relay exec x', tamper: false },
+    { line: 'RELAY_HOOKS=1 relay exec x', tamper: false },
+  ])('$line: guard.tamper $tamper', ({ line, tamper }) => {
+    const found = evaluate(stepFrom(line), { ...ENV, probe: tableProbe() }).findings;
     expect(found.some((finding) => finding.ruleId === guardTamper.meta.id)).toBe(tamper);
   });
 });
