@@ -36,6 +36,7 @@ const SLOW_FIRST = [
   'packages/cli/test/state/locked-files.test.ts',
   'test/e2e/copilot.test.ts',
   'test/e2e/qwen.test.ts',
+  'test/e2e/droid.test.ts',
   'test/hook/resident.test.ts',
 ];
 

@@ -628,6 +628,8 @@ export function toolAttempts(w: World): ToolAttempt[] {
   const geminiReplace = fixture('gemini/before-tool-replace');
   const qwenWrite = fixture('qwen/pre-tool-use-write-file');
   const qwenEdit = fixture('qwen/pre-tool-use-edit');
+  const droidCreate = fixture('droid/pre-tool-use-create');
+  const droidEdit = fixture('droid/pre-tool-use-edit');
   const roots = { workspace_roots: [w.project] };
   for (const file of files) {
     const patch = (body: string): Record<string, unknown> => ({
@@ -676,6 +678,12 @@ export function toolAttempts(w: World): ToolAttempt[] {
     add('gemini', 'replace', file, { ...geminiReplace, cwd: w.project, tool_input: { ...edit, instruction: 'x' } });
     add('qwen', 'write_file', file, { ...qwenWrite, cwd: w.project, tool_input: { file_path: file, content: '{}' } });
     add('qwen', 'edit', file, { ...qwenEdit, cwd: w.project, tool_input: edit });
+    add('droid', 'Create', file, { ...droidCreate, cwd: w.project, tool_input: { file_path: file, content: '{}' } });
+    add('droid', 'Edit', file, {
+      ...droidEdit,
+      cwd: w.project,
+      tool_input: { file_path: file, old_str: edit.old_string, new_str: edit.new_string },
+    });
   }
   // Codex's patch names files relative to its cwd as often as not
   for (const rel of ['.guard.yaml', '.codex/hooks.json', 'vendor/inner/.guard.yaml'])
