@@ -244,9 +244,17 @@ function targets(w: World): Target[] {
         globbed('glob', `~/${globOf(rel)}`),
       ]),
     ),
-    // (not yet OpenCode's XDG_CONFIG_HOME and OPENCODE_CONFIG_DIR: see agentFiles above)
+    // (not yet OpenCode's XDG_CONFIG_HOME and OPENCODE_CONFIG_DIR: see agentFiles above; nor a
+    // variable that stands in for the whole home folder, Factory Droid's FACTORY_HOME_OVERRIDE: its
+    // `.factory` is held, the folder itself not yet, a gap named in docs/agents-observed.md)
     ...Object.keys(w.moved)
       .filter((variable) => !AGENTS.opencode.files.homes.some((home) => home.variable === variable))
+      .filter(
+        (variable) =>
+          !Object.values(AGENTS).some((agent) =>
+            agent.files.homes.some((home) => home.variable === variable && home.default === '~'),
+          ),
+      )
       .map((variable) => ({
         ...folder(`$${variable}`, [
           plain(`$${variable}`, `$${variable}`),
