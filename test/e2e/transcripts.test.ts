@@ -68,7 +68,8 @@ interface Recording {
 
 const create = (path: string): Turn => ({ create: { path, text: 'hello\n' } });
 
-const RECORDINGS: Readonly<Record<E2eAgent, Recording>> = {
+// (Factory Droid's chats are not read by `guard scan` yet: nothing of it is recorded here)
+const RECORDINGS: Readonly<Record<Exclude<E2eAgent, 'droid'>, Recording>> = {
   'claude-code': {
     model: fakeMessagesModel,
     prepare: (w) => void writeClaudeSettings(w),
@@ -127,7 +128,7 @@ function scrubbed(text: string): string {
 }
 
 describe.skipIf(!RECORD)('recording transcripts from the real agents', { timeout: scaled(240_000) }, () => {
-  it.each(Object.keys(RECORDINGS) as E2eAgent[])('%s', async (agent) => {
+  it.each(Object.keys(RECORDINGS) as (keyof typeof RECORDINGS)[])('%s', async (agent) => {
     requireInstalled(agent);
     const recording = RECORDINGS[agent];
     const model = await recording.model({

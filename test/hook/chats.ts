@@ -592,6 +592,58 @@ export function qwenChat(world: World, id: string, parent?: readonly string[]): 
   };
 }
 
+/**
+ * Factory Droid: Claude Code's dialect over its own tools (`Execute`), block-then-chat (it settles
+ * its own ask by autonomy); results, messages and a start event. A command's result ends with its
+ * exit code; the one failing command recorded (0.215.0) came with no PostToolUse at all, so a failed
+ * result here is the text Droid gave the model.
+ */
+export function droidChat(world: World, id: string, parent?: readonly string[]): FullChat {
+  const send = (payload: Json): Promise<Answer> =>
+    hook(world, ['droid'], { ...payload, session_id: id, cwd: world.project }, parent);
+  const input = (command: string): Json => ({
+    summary: 'Run the command now',
+    command,
+    riskLevelReason: 'It runs one command.',
+    riskLevel: 'low',
+  });
+  const post = (toolName: string, toolInput: Json, output: string): Promise<Answer> =>
+    send({
+      ...fixture('droid/post-tool-use-shell'),
+      tool_name: toolName,
+      tool_input: toolInput,
+      tool_response: output,
+    });
+  const say = (prompt: string): Promise<Answer> => send({ ...fixture('droid/synth-user-prompt-submit'), prompt });
+  return {
+    agent: 'droid',
+    world,
+    id,
+    parent,
+    start: () => send(fixture('droid/session-start')),
+    say,
+    shell: (command) => send({ ...fixture('droid/pre-tool-use-shell'), tool_input: input(command) }),
+    ran: (command, output, exitCode = 0) =>
+      post(
+        'Execute',
+        input(command),
+        exitCode === 0
+          ? `${output}\n\n[Process exited with code 0]`
+          : `Error: Command failed (exit code: ${exitCode})\n${output}\n\n[Process exited with code ${exitCode}]`,
+      ),
+    fetched: (url, output) => post('FetchUrl', { url }, output),
+    mcp: (server, tool, args) =>
+      send({ ...fixture('droid/synth-pre-tool-use-mcp'), tool_name: `mcp__${server}__${tool}`, tool_input: args }),
+    approve: () => say('yes'),
+    seen: (answer) => {
+      if (answer.stdout === '') return 'allow';
+      const reason = str(hso(answer)['permissionDecisionReason']);
+      return reason.startsWith("guard: this step needs the person's approval first") ? 'ask' : 'block';
+    },
+    text: (answer) => str(hso(answer)['permissionDecisionReason']) || str(hso(answer)['additionalContext']),
+  };
+}
+
 export const CHATS: Readonly<Record<AgentId, (world: World, id: string, parent?: readonly string[]) => Chat>> = {
   codex: codexChat,
   cursor: cursorChat,
@@ -602,6 +654,7 @@ export const CHATS: Readonly<Record<AgentId, (world: World, id: string, parent?:
   opencode: opencodeChat,
   qwen: qwenChat,
   windsurf: windsurfChat,
+  droid: droidChat,
 };
 
 /** Every file under a folder, recursively. */

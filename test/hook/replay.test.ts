@@ -122,9 +122,20 @@ const REPLY: Record<AgentId, { deny(text: string): string; ask(text: string): st
   },
   // Windsurf reads exit code 2 and its reason on stderr; the same text goes to stdout for show_output
   windsurf: { deny: (text) => `${text}\n`, ask: (text) => `${text}\n` },
+  // Factory Droid reads Claude Code's nested answer; it settles its own ask by autonomy, so an ask is a deny
+  droid: {
+    deny: (text) =>
+      line({
+        hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: text },
+      }),
+    ask: (text) =>
+      line({
+        hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: text },
+      }),
+  },
 };
 /** Agents whose ask is block-then-chat: the person answers in the chat, with a code to quote. */
-const IN_CHAT: readonly AgentId[] = ['codex', 'gemini', 'opencode', 'windsurf'];
+const IN_CHAT: readonly AgentId[] = ['codex', 'gemini', 'opencode', 'windsurf', 'droid'];
 
 const ENV: Environment = {
   home: HOME,
@@ -319,6 +330,17 @@ describe('more recorded payloads: the process answers what the engine and the ad
     { agent: 'qwen', file: 'session-start' },
     { agent: 'qwen', file: 'user-prompt-submit-continue' },
     { agent: 'qwen', file: 'post-tool-use-shell' },
+    { agent: 'droid', file: 'pre-tool-use-git-push-force' },
+    { agent: 'droid', file: 'synth-pre-tool-use-git-push' },
+    { agent: 'droid', file: 'pre-tool-use-shell' },
+    { agent: 'droid', file: 'pre-tool-use-create' },
+    { agent: 'droid', file: 'pre-tool-use-edit' },
+    { agent: 'droid', file: 'pre-tool-use-read' },
+    { agent: 'droid', file: 'pre-tool-use-ls' },
+    { agent: 'droid', file: 'synth-pre-tool-use-fetch-url' },
+    { agent: 'droid', file: 'synth-pre-tool-use-mcp' },
+    { agent: 'droid', file: 'session-start' },
+    { agent: 'droid', file: 'post-tool-use-shell' },
   ];
 
   it.for(cases)('$agent $file', async ({ agent, file, event }) => {

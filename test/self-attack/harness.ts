@@ -25,6 +25,7 @@ export const AGENTS: readonly AgentId[] = [
   'opencode',
   'qwen',
   'windsurf',
+  'droid',
 ];
 
 export interface Scratch {
@@ -192,6 +193,11 @@ export function stepCommand(world: Scratch, agent: AgentId): string {
       const hooks = readJson(join(world.home, '.codeium', 'windsurf', 'hooks.json'))['hooks'] as Json;
       return (hooks['pre_run_command'] as Json[])[0]?.['command'] as string;
     }
+    case 'droid': {
+      // the events are the root of Droid's hooks.json
+      const hooks = readJson(join(world.home, '.factory', 'hooks.json'));
+      return ((hooks['PreToolUse'] as Json[])[0]?.['hooks'] as Json[])[0]?.['command'] as string;
+    }
   }
 }
 
@@ -304,6 +310,21 @@ export function shellPayload(agent: AgentId, command: string, cwd: string, chat:
         timestamp: '2026-12-01T21:26:38.053Z',
         tool_info: { command_line: command, cwd },
       };
+    case 'droid':
+      return {
+        session_id: chat,
+        transcript_path: join(cwd, '.transcript.jsonl'),
+        cwd,
+        permission_mode: 'auto-high',
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Execute',
+        tool_input: {
+          summary: 'Run the command now',
+          command,
+          riskLevelReason: 'It runs one command.',
+          riskLevel: 'low',
+        },
+      };
   }
 }
 
@@ -335,7 +356,8 @@ export function verdictOf(agent: AgentId, ran: Ran): Verdict {
     return 'unreadable';
   }
   switch (agent) {
-    case 'codex': {
+    case 'codex':
+    case 'droid': {
       const out = reply['hookSpecificOutput'] as Json | undefined;
       if (out?.['permissionDecision'] !== 'deny') return 'unreadable';
       // block-then-chat: a deny that asks the agent to ask the person

@@ -4,6 +4,7 @@ import { claudeCode } from './claude-code/agent.js';
 import { codex } from './codex/agent.js';
 import { copilot } from './copilot/agent.js';
 import { cursor } from './cursor/agent.js';
+import { droid } from './droid/agent.js';
 import { gemini } from './gemini/agent.js';
 import { opencode } from './opencode/agent.js';
 import { qwen } from './qwen/agent.js';
@@ -27,6 +28,7 @@ export const AGENTS = {
   opencode,
   qwen,
   windsurf,
+  droid,
 } as const satisfies Readonly<Record<string, Agent>>;
 
 /** An agent's id: `guard setup <id>`, `guard hook <id>`. */

@@ -45,6 +45,11 @@ export interface ClaudeDialect {
   readonly tools: Readonly<Record<string, ClaudeToolKind>>;
   /** The input field of a shell tool that names the folder it runs in (relative to the session's), if any. */
   readonly shellFolder?: string;
+  /**
+   * Tools whose input names a field otherwise than Claude Code does, by tool: the agent's key → Claude
+   * Code's (Factory Droid's Edit has `new_str` for `new_string`).
+   */
+  readonly inputKeys?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** The agent's other events: guard registers none of them, a hand-made entry may. */
   readonly ignored: ReadonlySet<string>;
   /** Events whose replies may carry `hookSpecificOutput.additionalContext` for the model. */
@@ -135,7 +140,8 @@ function toReply(verdict: Verdict, context: ReplyContext): HookReply {
   }
 }
 
-function decide(decision: 'deny' | 'ask', reason: string): HookReply {
+/** A PreToolUse answer: deny or ask, with its reason. */
+export function decide(decision: 'deny' | 'ask', reason: string): HookReply {
   return jsonReply({
     hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: decision, permissionDecisionReason: reason },
   });
@@ -153,7 +159,7 @@ function toStep(dialect: ClaudeDialect, fields: Fields, where: string): ToolStep
     toolName,
     ...(callId === undefined ? {} : { callId }),
   };
-  const input = fields['tool_input'];
+  const input = renamed(fields['tool_input'], dialect.inputKeys?.[toolName]);
   const kind = toolKind(dialect.tools, toolName);
   const at = `${where} tool_input`;
   if (kind === undefined) {
@@ -208,6 +214,12 @@ function toStep(dialect: ClaudeDialect, fields: Fields, where: string): ToolStep
         'new_string',
       );
   }
+}
+
+/** A tool's input with the agent's own keys put as Claude Code names them. */
+function renamed(input: unknown, keys: Readonly<Record<string, string>> | undefined): unknown {
+  if (keys === undefined || !isFields(input)) return input;
+  return Object.fromEntries(Object.entries(input).map(([key, value]) => [keys[key] ?? key, value]));
 }
 
 function withContent(step: WriteStep, input: Fields, at: string, key: string): WriteStep {

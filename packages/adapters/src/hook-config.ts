@@ -18,7 +18,10 @@ import type { JsonArray, JsonNode, JsonObject, JsonValue } from './json-text.js'
 export interface HookFileSchema {
   /** The agent, and how it is answered (for the answer guard's command gives when guard's files are gone). */
   readonly agent: AgentAnswers;
-  /** Root key of the object that maps event names to lists: `hooks`, or guard's own hook name. */
+  /**
+   * Root key of the object that maps event names to lists: `hooks`, or guard's own hook name; ''
+   * when the root is that map itself (Factory Droid's hooks.json).
+   */
   readonly eventMapKey: string;
   /** The event map is guard's alone (Antigravity's hook named "guard"): it is written and removed whole. */
   readonly ownsMap: boolean;
@@ -153,6 +156,7 @@ function guardHandlersIn(schema: HookFileSchema, list: JsonArray): Found[] {
 
 interface Located {
   readonly root: JsonObject;
+  /** The map's member in the root; -1 when the root is the map. */
   readonly mapIndex: number;
   readonly map: JsonObject;
 }
@@ -160,9 +164,16 @@ interface Located {
 /** The event map, or undefined when the file has none (or has a shape guard never wrote). */
 function locate(schema: HookFileSchema, doc: JsonNode, text: string): Located | undefined {
   if (doc.kind !== 'object') return undefined;
+  if (schema.eventMapKey === '') return { root: doc, mapIndex: -1, map: doc };
   const found = memberOf(doc, schema.eventMapKey, text);
   if (found?.value.kind !== 'object') return undefined;
   return { root: doc, mapIndex: found.index, map: found.value };
+}
+
+/** The event a guard handler found in the map is listed under. */
+function eventOf(where: Located, found: Found): string {
+  const unit = found.chain[where.mapIndex < 0 ? 0 : 1] as Unit;
+  return where.map.members[unit.index]?.key ?? '';
 }
 
 function allGuardHandlers(schema: HookFileSchema, where: Located): Found[] {
@@ -171,7 +182,7 @@ function allGuardHandlers(schema: HookFileSchema, where: Located): Found[] {
     if (member.value.kind !== 'array') return;
     for (const hit of guardHandlersIn(schema, member.value)) {
       const outer: Unit[] = [
-        { container: where.root, index: where.mapIndex },
+        ...(where.mapIndex < 0 ? [] : [{ container: where.root, index: where.mapIndex }]),
         { container: where.map, index },
       ];
       found.push({ command: hit.command, chain: [...outer, ...hit.chain] });
@@ -216,13 +227,16 @@ function entryFor(schema: HookFileSchema, event: string, options: InstallOptions
 }
 
 /** The event map guard writes when there is none: one entry per event. */
-function eventMapFor(schema: HookFileSchema, options: InstallOptions): JsonValue {
+function eventMapFor(schema: HookFileSchema, options: InstallOptions): Record<string, JsonValue> {
   return Object.fromEntries(schema.events.map((event) => [event, [entryFor(schema, event, options)]]));
 }
 
 /** The whole file guard writes where there was none: 2-space indent, trailing newline. */
 function freshFile(schema: HookFileSchema, options: InstallOptions): string {
-  return `${JSON.stringify({ ...schema.header, [schema.eventMapKey]: eventMapFor(schema, options) }, null, 2)}\n`;
+  const map = eventMapFor(schema, options);
+  const root =
+    schema.eventMapKey === '' ? { ...schema.header, ...map } : { ...schema.header, [schema.eventMapKey]: map };
+  return `${JSON.stringify(root, null, 2)}\n`;
 }
 
 // Each step re-reads the text it edited; a file never needs more steps than this.
@@ -232,7 +246,7 @@ const MAX_STEPS = 10_000;
 function nextInstallStep(schema: HookFileSchema, text: string, options: InstallOptions): string | undefined {
   const root = parseRoot(schema, text);
   const style = detectStyle(text);
-  const mapMember = memberOf(root, schema.eventMapKey, text);
+  const mapMember = schema.eventMapKey === '' ? { index: -1, value: root } : memberOf(root, schema.eventMapKey, text);
   const expected = (event: string): JsonValue => entryFor(schema, event, options);
   const expectedMap = eventMapFor(schema, options);
 
@@ -260,7 +274,7 @@ function nextInstallStep(schema: HookFileSchema, text: string, options: InstallO
   const lists = schema.events.map((event) => {
     const member = memberOf(map, event, text);
     if (member !== undefined && member.value.kind !== 'array') {
-      const message = `"${schema.eventMapKey}.${event}" must be a list ([ … ])`;
+      const message = `"${schema.eventMapKey === '' ? event : `${schema.eventMapKey}.${event}`}" must be a list ([ … ])`;
       throw new ConfigError(message, lineAt(text, member.value.start));
     }
     return { event, list: member?.value as JsonArray | undefined };
@@ -284,7 +298,7 @@ function nextInstallStep(schema: HookFileSchema, text: string, options: InstallO
   }
 
   // guard entries under events guard no longer registers (an older setup) go away.
-  const leftover = found.find((hit) => !schema.events.includes(map.members[(hit.chain[1] as Unit).index]?.key ?? ''));
+  const leftover = found.find((hit) => !schema.events.includes(eventOf(where, hit)));
   return leftover ? removeFound(schema, text, leftover) : undefined;
 }
 
@@ -329,7 +343,7 @@ export function guardCommandOn(schema: HookFileSchema, text: string, event: stri
   try {
     const where = isBlank(text) ? undefined : locate(schema, parseJson(text, schema), text);
     if (where === undefined) return undefined;
-    const on = (found: Found): boolean => where.map.members[(found.chain[1] as Unit).index]?.key === event;
+    const on = (found: Found): boolean => eventOf(where, found) === event;
     return allGuardHandlers(schema, where).find(on)?.command;
   } catch {
     return undefined;

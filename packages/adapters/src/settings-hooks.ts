@@ -30,13 +30,15 @@ export interface SettingsHooks {
   readonly guardHomeEnv?: boolean;
   /** The agent reads its settings as JSON with comments (kept when editing); else strict JSON. */
   readonly comments?: boolean;
+  /** The key of the event map: `hooks` unless said; '' for a file whose root is the map (Factory Droid's hooks.json). */
+  readonly eventMapKey?: string;
 }
 
 /** The hook file's layout for the shared editor (`hook-config.ts`). */
 function schemaOf(settings: SettingsHooks): HookFileSchema {
   return {
     agent: settings.agent,
-    eventMapKey: 'hooks',
+    eventMapKey: settings.eventMapKey ?? 'hooks',
     ownsMap: false,
     events: settings.events,
     eventArgument: false,

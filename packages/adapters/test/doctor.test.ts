@@ -11,6 +11,7 @@ const AGENTS: readonly AgentId[] = [
   'gemini',
   'qwen',
   'windsurf',
+  'droid',
 ];
 const cannedShellCall = (agent: AgentId, command: string, cwd: string): CannedCall =>
   adapters[agent].doctor.shellCall(command, cwd);
@@ -144,6 +145,20 @@ describe('readReply: what each agent does with an answer', () => {
     { agent: 'qwen', stdout: '', exit: 2, effect: 'block' },
     { agent: 'qwen', stdout: '', exit: 1, effect: 'failure' },
     { agent: 'qwen', stdout: '', exit: 1, effect: 'failure', failClosed: true },
+    // Factory Droid (0.215.0, recorded): a nested deny and exit 2 stop the step; an ask is settled by
+    // its autonomy level (it ran the step), broken JSON, exit 1 and a timeout let it run
+    { agent: 'droid', stdout: '', exit: 0, effect: 'no-objection' },
+    { agent: 'droid', stdout: '{not json', exit: 0, effect: 'no-objection' },
+    { agent: 'droid', stdout: deny.claude, exit: 0, effect: 'block' },
+    { agent: 'droid', stdout: '', exit: 2, effect: 'block' },
+    { agent: 'droid', stdout: deny.claude.replace('deny', 'ask'), exit: 0, effect: 'failure' },
+    { agent: 'droid', stdout: deny.claude.replace('deny', 'allow'), exit: 0, effect: 'failure' },
+    { agent: 'droid', stdout: deny.claude.replace('"deny"', '"maybe"'), exit: 0, effect: 'no-objection' },
+    // Gemini CLI's top-level form means nothing to Droid (not seen: read as no decision)
+    { agent: 'droid', stdout: deny.gemini, exit: 0, effect: 'no-objection' },
+    { agent: 'droid', stdout: '', exit: 1, effect: 'failure' },
+    { agent: 'droid', stdout: deny.claude, exit: 1, effect: 'failure' },
+    { agent: 'droid', stdout: '', exit: 1, effect: 'failure', failClosed: true },
   ])('$agent: exit $exit, $stdout → $effect', ({ agent, stdout, exit, effect, failClosed }) => {
     expect(readReply(agent, stdout, exit, failClosed).effect).toBe(effect);
   });

@@ -181,6 +181,7 @@ const MINE: Readonly<Record<string, string>> = {
   gemini: '{\n  // mine\n  "ui": { "theme": "dark" }\n}\n',
   qwen: '{\n  "$version": 4, // mine\n  "model": { "name": "qwen3-coder-plus" }\n}\n',
   windsurf: '{\n  "hooks": {\n    "post_cascade_response": [{ "command": "echo bye" }]\n  }\n}\n',
+  droid: '{\n  // mine\n  "Stop": [{ "hooks": [{ "type": "command", "command": "echo bye" }] }]\n}\n',
 };
 
 describe("each agent's file: the old form and the new, byte for byte", () => {

@@ -18,6 +18,7 @@ describe('the registry: one list of agents', () => {
       'opencode',
       'qwen',
       'windsurf',
+      'droid',
     ]);
     expect(Object.keys(adapters)).toEqual(AGENT_IDS);
     for (const id of AGENT_IDS) {
@@ -50,6 +51,8 @@ describe('the registry: one list of agents', () => {
     { name: 'open-code', want: undefined },
     { name: 'qwen', want: 'qwen' },
     { name: 'qwen-code', want: undefined },
+    { name: 'droid', want: 'droid' },
+    { name: 'factory', want: undefined },
     { name: 'claude', want: undefined },
     { name: 'claudeCode', want: undefined },
     { name: 'toString', want: undefined },
@@ -68,6 +71,7 @@ describe('the registry: one list of agents', () => {
     { id: 'opencode', needsTrust: false, after: /^start a new OpenCode session/, trust: false },
     { id: 'qwen', needsTrust: true, after: /^start a new Qwen Code session/, trust: false },
     { id: 'windsurf', needsTrust: false, after: /^reload the Windsurf window/, trust: false },
+    { id: 'droid', needsTrust: false, after: /^start a new Droid session/, trust: false },
   ])('$id: project trust $needsTrust, records of trust $trust', ({ id, needsTrust, after, trust }) => {
     expect(adapters[id].projectNeedsTrust).toBe(needsTrust);
     expect(adapters[id].afterUninstall).toMatch(after);
@@ -230,6 +234,27 @@ describe('what the chat-start scan reads, per agent', () => {
       files: [`${HOME}/.codeium/windsurf/memories/global_rules.md`],
       folders: [`${HOME}/.codeium/windsurf/memories`],
       mcp: [`${HOME}/.codeium/windsurf/mcp_config.json`],
+    },
+    {
+      id: 'droid',
+      files: [`${HOME}/.factory/AGENTS.md`],
+      folders: [`${HOME}/.factory/skills`, `${HOME}/.factory/droids`, `${HOME}/.factory/commands`],
+      mcp: [`${HOME}/.factory/mcp.json`, '/work/app/.factory/mcp.json'],
+    },
+    {
+      // the variable stands in for the home folder: the .factory folder is in it
+      id: 'droid',
+      env: { FACTORY_HOME_OVERRIDE: '/srv/fh' },
+      files: ['/srv/fh/.factory/AGENTS.md'],
+      folders: ['/srv/fh/.factory/skills', '/srv/fh/.factory/droids', '/srv/fh/.factory/commands'],
+      mcp: ['/srv/fh/.factory/mcp.json', '/work/app/.factory/mcp.json'],
+    },
+    {
+      id: 'droid',
+      env: { FACTORY_HOME_OVERRIDE: '' },
+      files: [`${HOME}/.factory/AGENTS.md`],
+      folders: [`${HOME}/.factory/skills`, `${HOME}/.factory/droids`, `${HOME}/.factory/commands`],
+      mcp: [`${HOME}/.factory/mcp.json`, '/work/app/.factory/mcp.json'],
     },
   ])('$id with $env', ({ id, env, files, folders, mcp }) => {
     const { chatStart } = AGENTS[id];

@@ -9,7 +9,7 @@ const where = (env: Record<string, string> = {}): Locations => ({ home: '/home/d
 
 /** Runs an agent's check over `texts` (path → text; a path not given is a file that does not exist). */
 function check(
-  agent: 'claude-code' | 'gemini' | 'copilot' | 'qwen',
+  agent: 'claude-code' | 'gemini' | 'copilot' | 'qwen' | 'droid',
   texts: Record<string, string>,
   env: Record<string, string> = {},
 ) {
@@ -22,12 +22,13 @@ function check(
 const scopes = (found: readonly HooksOff[]): string[] => found.map((off) => off.scope);
 
 describe('which agents have settings that switch hooks off', () => {
-  it('Copilot CLI, Claude Code, Gemini CLI and Qwen Code do; the others do not (Codex keeps its own trust records)', () => {
+  it('Copilot CLI, Claude Code, Gemini CLI, Qwen Code and Factory Droid do; the others do not (Codex keeps its own trust records)', () => {
     expect(AGENT_IDS.filter((id) => adapters[id].hookSwitches !== undefined)).toEqual([
       'copilot',
       'claude-code',
       'gemini',
       'qwen',
+      'droid',
     ]);
   });
   it('OpenCode, Qwen Code and Claude Code have variables that do (in their declarations)', () => {
@@ -304,6 +305,63 @@ describe('Qwen Code: disableAllHooks, merged like its other settings (the last f
     { name: 'no files at all', texts: {}, found: [] },
   ])('$name', ({ texts, found }) => {
     const off = check('qwen', texts);
+    expect(off.map((entry) => entry.message)).toEqual(found.map((pattern): unknown => expect.stringMatching(pattern)));
+    expect(scopes(off).every((scope) => scope === 'everywhere')).toBe(true);
+  });
+});
+
+describe('Factory Droid: hooksDisabled in a hooks.json or in `hooks` of a settings file, at any level', () => {
+  const USER = '/home/dev/.factory';
+  const PROJECT = '/work/app/.factory';
+
+  it("reads every file of both levels, the organisation's and the machine's; FACTORY_HOME_OVERRIDE stands in for the home folder", () => {
+    const names = ['settings.json', 'settings.local.json', 'hooks.json'];
+    expect(adapters.droid.hookSwitches?.files(where())).toEqual([
+      ...names.map((name) => `${USER}/${name}`),
+      ...names.map((name) => `${PROJECT}/${name}`),
+      `${USER}/org-managed-settings.json`,
+      '/etc/factory/settings.json',
+    ]);
+    expect(adapters.droid.hookSwitches?.files(where({ FACTORY_HOME_OVERRIDE: '/srv/fh' }))[0]).toBe(
+      '/srv/fh/.factory/settings.json',
+    );
+  });
+
+  it.for<{ name: string; texts: Record<string, string>; found: RegExp[] }>([
+    {
+      name: "the user's hooks.json",
+      texts: { [`${USER}/hooks.json`]: '{"hooksDisabled": true}' },
+      found: [/^\/home\/dev\/\.factory\/hooks\.json sets "hooksDisabled": true, so Factory Droid runs no hooks/],
+    },
+    {
+      // seen on 0.215.0: a project's file switches off the user's hooks, guard's included
+      name: "a project's hooks.json, with comments",
+      texts: { [`${PROJECT}/hooks.json`]: '// team\n{ "PreToolUse": [], "hooksDisabled": /* yes */ true }' },
+      found: [/^\/work\/app\/\.factory\/hooks\.json sets "hooksDisabled": true/],
+    },
+    {
+      name: "a project's settings.json",
+      texts: { [`${PROJECT}/settings.json`]: '{"hooks": {"hooksDisabled": true}}' },
+      found: [/^\/work\/app\/\.factory\/settings\.json sets "hooks": \{"hooksDisabled": true\}/],
+    },
+    {
+      name: "the machine's settings",
+      texts: { '/etc/factory/settings.json': '{"hooks": {"hooksDisabled": true}}' },
+      found: [/^\/etc\/factory\/settings\.json sets/],
+    },
+    // near misses
+    { name: 'false', texts: { [`${USER}/hooks.json`]: '{"hooksDisabled": false}' }, found: [] },
+    { name: 'the string "true"', texts: { [`${USER}/hooks.json`]: '{"hooksDisabled": "true"}' }, found: [] },
+    { name: "Claude Code's name for it", texts: { [`${USER}/hooks.json`]: '{"disableAllHooks": true}' }, found: [] },
+    {
+      name: 'nested under another key',
+      texts: { [`${USER}/settings.json`]: '{"ui": {"hooksDisabled": true}}' },
+      found: [],
+    },
+    { name: 'a file Droid cannot read', texts: { [`${USER}/hooks.json`]: '{"hooksDisabled": true,,}' }, found: [] },
+    { name: 'no files at all', texts: {}, found: [] },
+  ])('$name', ({ texts, found }) => {
+    const off = check('droid', texts);
     expect(off.map((entry) => entry.message)).toEqual(found.map((pattern): unknown => expect.stringMatching(pattern)));
     expect(scopes(off).every((scope) => scope === 'everywhere')).toBe(true);
   });

@@ -86,6 +86,13 @@ const ENVELOPES: readonly Envelope[] = [
     notAStep: 'agent',
     wrongFile: { tool: 'write_file', input: { file_path: 'a.txt', content: 5 }, field: 'content' },
   },
+  {
+    agent: 'droid',
+    tool: (name, input) => ({ ...load('droid', 'pre-tool-use-shell'), tool_name: name, tool_input: input }),
+    shell: { tool: 'Execute', field: 'command' },
+    notAStep: 'Task',
+    wrongFile: { tool: 'Create', input: { file_path: 'a.txt', content: 5 }, field: 'content' },
+  },
 ];
 
 describe.for(ENVELOPES)('$agent', (envelope) => {

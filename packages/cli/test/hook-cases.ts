@@ -58,6 +58,7 @@ const CLAUDE_SHELL = fixture('claude-code/pre-tool-use-bash');
 const GEMINI_SHELL = fixture('gemini/before-tool-shell');
 const OPENCODE_SHELL = fixture('opencode/tool-execute-before-bash');
 const QWEN_SHELL = fixture('qwen/pre-tool-use-shell');
+const DROID_SHELL = fixture('droid/pre-tool-use-shell');
 
 export const AGENT_CASES: readonly AgentCase[] = [
   {
@@ -147,6 +148,25 @@ export const AGENT_CASES: readonly AgentCase[] = [
     missing: 'qwen/malformed-no-tool-input',
     wrongType: 'qwen/malformed-command-not-string',
     unknownEvent: { args: ['qwen'], payload: fixture('qwen/malformed-unknown-event') },
+    denies: (reply) => (reply['hookSpecificOutput'] as Json | undefined)?.['permissionDecision'] === 'deny',
+  },
+  {
+    agent: 'droid',
+    args: ['droid'],
+    shell: (command) => ({
+      ...DROID_SHELL,
+      tool_input: {
+        summary: 'Run the command now',
+        command,
+        riskLevelReason: 'It runs one command.',
+        riskLevel: 'low',
+      },
+    }),
+    tool: (name, input) => ({ ...DROID_SHELL, tool_name: name, tool_input: input }),
+    noObjection: '',
+    missing: 'droid/malformed-no-tool-input',
+    wrongType: 'droid/malformed-command-not-string',
+    unknownEvent: { args: ['droid'], payload: fixture('droid/malformed-unknown-event') },
     denies: (reply) => (reply['hookSpecificOutput'] as Json | undefined)?.['permissionDecision'] === 'deny',
   },
 ];

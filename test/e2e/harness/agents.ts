@@ -36,6 +36,12 @@ export const GEMINI = join(agentFolder('gemini'), '@google', 'gemini-cli', 'bund
  */
 export const OPENCODE = platformBinary(join(agentFolder('opencode'), 'opencode-ai'), 'opencode-', 'opencode');
 
+/**
+ * The pinned Factory Droid's native binary, from its platform package (the `droid` package's own
+ * launcher only finds and starts it). Empty when this platform's package is not installed.
+ */
+export const DROID = platformBinary(join(agentFolder('droid'), 'droid'), '@factory/cli-', 'droid');
+
 function platformBinary(wrapperDir: string, prefix: string, program: string): string {
   const name = `${prefix}${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`;
   try {
@@ -413,4 +419,49 @@ export function qwenPrompt(
   });
   const args = [QWEN, '-p', prompt, '--output-format', 'json', '--yolo', ...(options.args ?? [])];
   return runBounded(process.execPath, args, { cwd: world.project, env, limitMs: AGENT_LIMIT_MS });
+}
+
+/**
+ * The user's own Droid hooks.json, comments included (Droid reads it as JSON with comments; the
+ * events are its root keys): a hook of their own. `guard uninstall` must give exactly these bytes back.
+ */
+export const DROID_HOOKS = `// my Droid hooks
+{
+  "Stop": [{ "hooks": [{ "type": "command", "command": "true", "timeout": 5 }] }], /* a hook of my own */
+  "showHookOutput": false
+}
+`;
+
+/** Writes the user's own Droid hooks.json into the world. */
+export function writeDroidHooks(world: World, text: string = DROID_HOOKS): string {
+  return writeHomeFile(world, join('.factory', 'hooks.json'), text);
+}
+
+/**
+ * Runs `droid exec --auto high` once with the fake model as `custom:fake-model`: no account, no
+ * network, and high autonomy runs every command, so only guard's hook stops one.
+ */
+export function droidPrompt(
+  world: World,
+  model: FakeModel,
+  prompt: string,
+  options: PromptOptions = {},
+): Promise<RunResult> {
+  // the fake model as a model of the person's own (BYOK), in Droid's settings.json
+  const settings = {
+    customModels: [
+      {
+        model: 'fake-model',
+        displayName: 'Fake',
+        baseUrl: model.baseUrl,
+        apiKey: 'fake-key-for-a-fake-model',
+        provider: 'generic-chat-completion-api',
+        maxOutputTokens: 4096,
+      },
+    ],
+  };
+  writeHomeFile(world, join('.factory', 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
+  const env = world.env({ FACTORY_DROID_AUTO_UPDATE_ENABLED: 'false', ...options.env });
+  const args = ['exec', '--auto', 'high', '-m', 'custom:fake-model', ...(options.args ?? []), prompt];
+  return runBounded(DROID, args, { cwd: world.project, env, limitMs: AGENT_LIMIT_MS });
 }

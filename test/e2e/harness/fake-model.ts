@@ -98,6 +98,20 @@ const QWEN_TOOLS: ChatTools = {
   create: (path, text) => ['write_file', { file_path: path, content: text }],
 };
 
+// Factory Droid's Execute refuses a call without its summary and risk level
+const DROID_TOOLS: ChatTools = {
+  shell: (command) => [
+    'Execute',
+    {
+      summary: 'Run the scripted command now',
+      command,
+      riskLevelReason: 'Scripted by the fake model.',
+      riskLevel: 'low',
+    },
+  ],
+  create: (path, text) => ['Create', { file_path: path, content: text }],
+};
+
 /** A fake OpenAI chat-completions API (`POST /v1/chat/completions`, SSE), as Copilot 1.0.102 speaks it. */
 export function fakeChatModel(options: FakeModelOptions): Promise<FakeModel> {
   return chatModel(options, COPILOT_TOOLS);
@@ -106,6 +120,11 @@ export function fakeChatModel(options: FakeModelOptions): Promise<FakeModel> {
 /** The same API with Qwen Code 0.24's tools (`run_shell_command`, `write_file`), as it speaks it. */
 export function fakeQwenModel(options: FakeModelOptions): Promise<FakeModel> {
   return chatModel(options, QWEN_TOOLS);
+}
+
+/** The same API with Factory Droid 0.215's tools (`Execute`, `Create`), for a model of its own (BYOK). */
+export function fakeDroidModel(options: FakeModelOptions): Promise<FakeModel> {
+  return chatModel(options, DROID_TOOLS);
 }
 
 function chatModel(options: FakeModelOptions, tools: ChatTools): Promise<FakeModel> {

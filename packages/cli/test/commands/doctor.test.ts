@@ -20,6 +20,7 @@ const AGENTS: readonly AgentId[] = [
   'opencode',
   'qwen',
   'windsurf',
+  'droid',
 ];
 
 /** Answers as guard's runtime gives them: a block for a force push, no objection otherwise. */
@@ -46,6 +47,10 @@ const REPLIES: Record<AgentId, { readonly allow: string; readonly deny: string }
   },
   // Windsurf reads the exit code alone (the stand-in exits 2 on its deny)
   windsurf: { allow: '', deny: 'guard: blocked.' },
+  droid: {
+    allow: '',
+    deny: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"guard: blocked."}}',
+  },
 };
 
 // A stand-in for guard's hook script; FAKE_MODE makes it misbehave the ways a real setup can.
@@ -204,6 +209,8 @@ describe('guard doctor: guard.tamper protects the hook file where setup put it',
     // its file is `.gemini/settings.json` in the moved home: a name protected wherever it is
     { agent: 'gemini' as const, variable: 'GEMINI_CLI_HOME', byName: true },
     { agent: 'qwen' as const, variable: 'QWEN_HOME', byName: false },
+    // its file is `.factory/hooks.json` in the moved home: a name protected wherever it is
+    { agent: 'droid' as const, variable: 'FACTORY_HOME_OVERRIDE', byName: true },
   ])('$agent: in the folder $variable moves it to', ({ agent, variable, byName }) => {
     box.env[variable] = join(box.root, 'moved');
     const file = adapters[agent].configPath('user', { home: box.home, env: box.env, projectRoot: box.project });
@@ -329,6 +336,12 @@ describe('guard doctor failure paths', () => {
       text: '// off\n{"disableAllHooks": true}\n',
       says: /\.qwen\/settings\.json sets "disableAllHooks": true/,
     },
+    // Factory Droid: a project's own hooks.json switches off the user's hooks (seen on 0.215.0)
+    {
+      agent: 'droid' as const,
+      text: '// off\n{"hooksDisabled": true}\n',
+      says: /\.factory\/hooks\.json sets "hooksDisabled": true/,
+    },
   ])(
     '$agent: its own setting that switches hooks off fails the check, and says which',
     async ({ agent, text, says }) => {
@@ -349,6 +362,13 @@ describe('guard doctor failure paths', () => {
       } else if (agent === 'qwen') {
         mkdirSync(join(box.project, '.qwen'), { recursive: true });
         writeFileSync(join(box.project, '.qwen', 'settings.json'), text);
+      } else if (agent === 'droid') {
+        mkdirSync(join(box.project, '.factory'), { recursive: true });
+        // near miss first: the switch off in the project's settings, and in a file Droid does not read
+        writeFileSync(join(box.project, '.factory', 'settings.json'), '{"hooks": {"hooksDisabled": false}}');
+        writeFileSync(join(box.project, '.factory', 'hooks.jsonc'), text);
+        expect(checksOf(await diagnose(ioOf(), cannedRunner(5)), agent)[name]).toMatchObject({ ok: true });
+        writeFileSync(join(box.project, '.factory', 'hooks.json'), text);
       } else {
         mkdirSync(join(box.project, '.claude'), { recursive: true });
         writeFileSync(join(box.project, '.claude', 'settings.local.json'), text);

@@ -66,6 +66,10 @@ const PATHS: Record<AgentId, { user: (b: AgentHome) => string; project: (b: Agen
     user: (b) => join(b.home, '.codeium', 'windsurf', 'hooks.json'),
     project: (b) => join(b.project, '.windsurf', 'hooks.json'),
   },
+  droid: {
+    user: (b) => join(b.home, '.factory', 'hooks.json'),
+    project: (b) => join(b.project, '.factory', 'hooks.json'),
+  },
 };
 
 /** A person's own config per agent, in a layout guard would never write (indent, order, no final newline). */
@@ -83,6 +87,8 @@ const USER_FILES: Record<EditedAgent, string> = {
   qwen: '{\n    "$version": 4, // mine\n    "hooks": { "Stop": [{ "hooks": [{ "type": "command", "command": "./done.sh" }] }] }\n}',
   windsurf:
     '{\n    "hooks": {\n        "post_cascade_response": [ { "command": "./notify.sh", "show_output": false } ]\n    }\n}',
+  droid:
+    '{\n    // mine\n    "Stop": [{ "hooks": [{ "type": "command", "command": "./done.sh", "timeout": 5 }] }],\n    "showHookOutput": true\n}',
 };
 
 /** A change the person makes to their own part of the file after setup. */
@@ -95,6 +101,7 @@ const EDITS: Record<EditedAgent, readonly [string, string]> = {
   gemini: ['./bye.sh', './ciao.sh'],
   qwen: ['./done.sh', './finished.sh'],
   windsurf: ['./notify.sh', './ping.sh'],
+  droid: ['./done.sh', './finished.sh'],
 };
 
 const AGENTS = Object.keys(PATHS) as AgentId[];
@@ -260,7 +267,7 @@ describe.each(EDITED)('guard setup %s', (agent) => {
     const file = PATHS[agent].project(box);
     expect(result.stdout).toContain(`Created ${file}`);
     expect(result.stdout).toContain(
-      `This file applies only when ${adapter.displayName} works in this project${agent === 'antigravity' || agent === 'windsurf' ? '' : ', and only once you trust this folder there'}.\n`,
+      `This file applies only when ${adapter.displayName} works in this project${adapter.projectNeedsTrust ? ', and only once you trust this folder there' : ''}.\n`,
     );
     expect(readIfThere(file)).toBe(adapter.install('', options()));
     expect(existsSync(PATHS[agent].user(box))).toBe(false);
@@ -557,6 +564,7 @@ describe('what setup tells the person to do next', () => {
     opencode: /\nNext: Start a new OpenCode session/,
     qwen: /\nNext: Start a new Qwen Code session/,
     windsurf: /\nNext: Reload the Windsurf window/,
+    droid: /\nNext: Start a new Droid session/,
   };
   it.for(AGENTS)("%s gets its own next step and no other agent's", async (agent) => {
     const { stdout } = await box.guard('setup', agent);

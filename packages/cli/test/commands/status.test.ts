@@ -54,6 +54,7 @@ describe('guard status --json', () => {
       'opencode',
       'qwen',
       'windsurf',
+      'droid',
     ]);
     for (const agent of report.agents) {
       expect(agent.capabilities).toEqual(adapters[agent.agent].capabilities);
@@ -377,6 +378,7 @@ describe('how a yes is seen, per agent', () => {
     { agent: 'claude-code', says: /result comes back/ },
     { agent: 'gemini', says: /your next message in the chat/ },
     { agent: 'qwen', says: /result comes back/ },
+    { agent: 'droid', says: /your next message in the chat/ },
   ] as const)('$agent', ({ agent, says }) => {
     expect(howYesIsSeen(adapters[agent].capabilities)).toMatch(says);
   });

@@ -54,6 +54,10 @@ const PATHS: Record<AgentId, Record<ConfigLevel, (b: AgentHome) => string>> = {
     user: (b) => join(b.home, '.codeium', 'windsurf', 'hooks.json'),
     project: (b) => join(b.project, '.windsurf', 'hooks.json'),
   },
+  droid: {
+    user: (b) => join(b.home, '.factory', 'hooks.json'),
+    project: (b) => join(b.project, '.factory', 'hooks.json'),
+  },
 };
 const AGENTS = Object.keys(PATHS) as AgentId[];
 const LEVELS: readonly ConfigLevel[] = ['user', 'project'];
@@ -67,6 +71,7 @@ const NAMES: Record<AgentId, string> = {
   opencode: 'OpenCode',
   qwen: 'Qwen Code',
   windsurf: 'Windsurf',
+  droid: 'Factory Droid',
 };
 
 const write = (path: string, text: string): void => {

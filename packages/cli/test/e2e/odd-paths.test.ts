@@ -88,6 +88,7 @@ const MINE: Record<Exclude<AgentId, 'opencode'>, string> = {
   gemini: '// meine Einstellungen ✓\n{ "ui": { "theme": "GitHub" } /* hell */ }\r\n',
   qwen: '{ "$version": 4, /* meine ✓ */ "model": { "name": "qwen3-coder-plus" } }',
   windsurf: '{ "hooks": { "post_run_command": [ { "command": "echo fertig ✓" } ] } }\r\n',
+  droid: '{ /* meine ✓ */ "Stop": [ { "hooks": [ { "type": "command", "command": "echo fertig ✓" } ] } ] }\r\n',
 };
 
 const guard = (...args: string[]) =>
@@ -126,7 +127,7 @@ beforeAll(() => {
 afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
 
 describe(`a checkout, home and guard folder under "${ODD}"`, () => {
-  it.for(['codex', 'cursor', 'antigravity', 'copilot', 'claude-code', 'gemini', 'qwen'] as const)(
+  it.for(['codex', 'cursor', 'antigravity', 'copilot', 'claude-code', 'gemini', 'qwen', 'droid'] as const)(
     '%s: setup writes a command the agent runs as it is, the hook answers through it, uninstall gives the file back',
     async (agent) => {
       const adapter = adapters[agent];

@@ -26,6 +26,7 @@ const AGENTS = [
   'opencode',
   'qwen',
   'windsurf',
+  'droid',
 ] as const;
 
 beforeAll(() => {

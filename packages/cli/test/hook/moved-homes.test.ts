@@ -39,6 +39,9 @@ const MOVED: readonly { agent: AgentId; variable: string; files: readonly string
   { agent: 'qwen', variable: 'QWEN_CODE_SYSTEM_SETTINGS_PATH', files: [''] },
   { agent: 'qwen', variable: 'QWEN_CODE_SYSTEM_DEFAULTS_PATH', files: [''] },
   { agent: 'qwen', variable: 'QWEN_CODE_TRUSTED_FOLDERS_PATH', files: [''] },
+  // it stands in for the home folder: Droid's folder is .factory in it
+  { agent: 'droid', variable: 'FACTORY_HOME_OVERRIDE', files: ['.factory/hooks.json', '.factory/settings.json'] },
+  { agent: 'droid', variable: 'FACTORY_ORG_MANAGED_SETTINGS_LOCAL_PATH', files: [''] },
 ];
 
 /** The default folders, with no variable set. */
@@ -54,6 +57,8 @@ const DEFAULTS: readonly { agent: AgentId; file: string }[] = [
   { agent: 'opencode', file: '~/.config/opencode/plugins/guard.js' },
   { agent: 'opencode', file: '~/.config/opencode/opencode.jsonc' },
   { agent: 'qwen', file: '~/.qwen/settings.json' },
+  { agent: 'droid', file: '~/.factory/hooks.json' },
+  { agent: 'droid', file: '~/.factory/settings.json' },
 ];
 
 const MODES: readonly Mode[] = ['standard', 'extended', 'full'];

@@ -383,6 +383,25 @@ describe('asks', () => {
     expect(String(output['permissionDecisionReason'])).toMatch(says);
   });
 
+  // Droid settles its own ask by autonomy: guard's ask is always a deny, which says what to do
+  it.for([
+    {
+      name: 'interactive (ask in the chat)',
+      parent: ['/usr/lib/node_modules/droid/node_modules/@factory/cli-linux-x64/bin/droid', '--auto', 'high'],
+      says: /^guard: this step needs the person's approval first \(git\.push\)/,
+    },
+    {
+      name: 'droid exec (nobody there)',
+      parent: ['node', '/usr/local/bin/droid', 'exec', '--auto', 'high', 'push it'],
+      says: /^guard: blocked, because no one can approve this step here \(git\.push\)/,
+    },
+  ])('Factory Droid $name: deny', async ({ parent, says }) => {
+    const result = await run(['droid'], json(AGENT_CASES.find((c) => c.agent === 'droid')?.shell(ASKED)), {}, parent);
+    const output = parsedReply(result.stdout)?.['hookSpecificOutput'] as Record<string, unknown>;
+    expect(output).toMatchObject({ hookEventName: 'PreToolUse', permissionDecision: 'deny' });
+    expect(String(output['permissionDecisionReason'])).toMatch(says);
+  });
+
   it.for([
     {
       name: 'interactive',

@@ -317,6 +317,7 @@ describe("every agent's deadline is its own hook timeout less the margin", () =>
     opencode: 21_000,
     qwen: 7_000,
     windsurf: 21_000,
+    droid: 7_000,
   };
   it.for([...AGENT_CASES, WINDSURF_CASE])('$agent', async ({ agent, args }) => {
     const seconds = AGENTS[agent].files.hookTimeout;
@@ -344,6 +345,7 @@ describe("a result whose handling fails gets its event's own reply", () => {
     { agent: 'claude-code', args: ['claude-code'], file: 'claude-code/post-tool-use-bash', event: 'PostToolUse' },
     { agent: 'gemini', args: ['gemini'], file: 'gemini/after-tool-shell', event: 'AfterTool' },
     { agent: 'qwen', args: ['qwen'], file: 'qwen/post-tool-use-shell', event: 'PostToolUse' },
+    { agent: 'droid', args: ['droid'], file: 'droid/post-tool-use-shell', event: 'PostToolUse' },
   ] as const;
   it.for(RESULTS)('$agent $event', async ({ agent, args, file, event }) => {
     const failing = {

@@ -1,0 +1,121 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { scaled } from '../machine.js';
+import { DROID_HOOKS, droidPrompt, writeDroidHooks } from './harness/agents.js';
+import { fakeDroidModel } from './harness/fake-model.js';
+import type { FakeModel, Turn } from './harness/fake-model.js';
+import { closeAll, entriesFor, inProject, leftUndone, requireInstalled, SAYS, setupGuard } from './harness/scenario.js';
+import { guardOk, makeWorld, readLog, remote } from './harness/world.js';
+import type { World } from './harness/world.js';
+
+// The real Factory Droid (`droid exec --auto high`, offline) against a fake OpenAI-compatible chat
+// API given to it as a model of the person's own, with guard set up by the built `guard setup droid`
+// into a home that already holds the person's hooks.json, comments and all. High autonomy runs every
+// command, so guard is the only gate. Droid exits 0 whether or not a step was denied, so every test
+// looks at what really happened: files, the bare remote, what the model was told next, and guard's
+// log. A run takes some seconds (a large binary to start): the tests are few, each a whole story.
+
+let world: World;
+let hooks: string;
+const models: FakeModel[] = [];
+
+/** Runs one scripted `droid exec` and checks that Droid itself finished normally. */
+async function run(script: readonly Turn[], prompt = 'do the task'): Promise<FakeModel> {
+  const fake = await fakeDroidModel({ script });
+  models.push(fake);
+  const result = await droidPrompt(world, fake, prompt);
+  expect(result.timedOut, result.stderr).toBe(false);
+  expect(result.code, `${result.stdout}${result.stderr}`).toBe(0);
+  return fake;
+}
+
+beforeAll(() => requireInstalled('droid'));
+
+beforeEach(async () => {
+  world = makeWorld();
+  hooks = writeDroidHooks(world);
+  expect(await setupGuard(world, 'droid')).toMatch(/^Updated .*hooks\.json: added guard's hook/);
+});
+
+afterEach(async () => {
+  await closeAll(models);
+  world.cleanup();
+});
+
+describe('Factory Droid (droid exec --auto high) with guard', { timeout: scaled(180_000) }, () => {
+  it('runs a harmless command and blocks git push --force (the remote keeps its commit, the model reads why); uninstall gives hooks.json back byte for byte', async () => {
+    const origin = remote(world, 'diverged');
+    const before = origin.head('main');
+    const fake = await run([{ shell: 'touch made-by-agent.txt' }, { shell: 'git push --force origin main' }]);
+
+    expect(inProject(world, 'made-by-agent.txt')).toBe(true);
+    expect(entriesFor(world, 'touch made-by-agent.txt')).toMatchObject([
+      { agent: 'droid', event: 'PreToolUse', decision: 'allow', rules: [] },
+    ]);
+
+    expect(origin.head('main')).toBe(before);
+    const [entry] = entriesFor(world, 'git push --force origin main');
+    expect(entry).toMatchObject({ decision: 'block', how: 'rules' });
+    expect(entry?.rules).toContain('git.rewrite-shared-history');
+    const [ran, told] = fake.toolOutputs();
+    expect(ran).toMatch(/\[Process exited with code 0\]$/);
+    // Droid hands the deny's reason to the model as the tool's error
+    expect(told).toMatch(/^Error: guard: blocked \(git\.rewrite-shared-history/);
+    expect(told).toContain(entry?.reason);
+
+    // the chat's start and the result reached guard (droid exec sends no UserPromptSubmit)
+    expect(readLog(world).flatMap((line) => (line.decision === undefined ? [] : [line.event]))).toEqual([
+      'PreToolUse',
+      'PreToolUse',
+    ]);
+    expect(readLog(world).map((line) => line.event)).toEqual(expect.arrayContaining(['SessionStart', 'PostToolUse']));
+    // and the model was told at the start that guard is on
+    expect(JSON.stringify(fake.turnRequests()[0]?.body)).toContain('guard is on: it checks each tool step');
+
+    expect(await guardOk(world, ['uninstall', 'droid'])).toContain('Restored');
+    expect(readFileSync(hooks, 'utf8')).toBe(DROID_HOOKS);
+  });
+
+  it('an asked push under droid exec goes back as "safer way, or leave it out"; flagged again it is left undone and reported', async () => {
+    const origin = remote(world, 'ahead');
+    const before = origin.head('main');
+    const fake = await run([{ shell: 'git push origin main' }, { shell: 'git push origin main' }]);
+    expect(origin.head('main')).toBe(before);
+    const [first, second] = fake.toolOutputs();
+    expect(first).toMatch(/^Error: guard: blocked, because no one can approve this step here \(git\.push\)/);
+    expect(first).toContain(SAYS.away);
+    expect(second).toContain(SAYS.leftUndone);
+    expect(entriesFor(world, 'git push origin main').map((entry) => [entry.decision, entry.answer])).toEqual([
+      ['ask', 'block'],
+      ['ask', 'block'],
+    ]);
+    expect(await leftUndone(world)).toEqual([
+      expect.objectContaining({ step: 'git push origin main', rules: ['git.push'] }),
+    ]);
+  });
+
+  it("fail-closed, and guard's hook script gone (the checkout moved): the command answers by itself, the step is blocked and the model told why", async () => {
+    expect(await guardOk(world, ['fail-closed', 'on'])).toMatch(/fail-closed/);
+    writeFileSync(hooks, readFileSync(hooks, 'utf8').replaceAll('hook-entry.cjs', 'moved-away.cjs'));
+    const fake = await run([{ shell: 'touch made-by-agent.txt' }]);
+    expect(inProject(world, 'made-by-agent.txt')).toBe(false);
+    expect(fake.toolOutputs()[0]).toMatch(/^Error: guard: blocked\. This step was not checked: guard's files are gone/);
+    expect(readLog(world).flatMap((line) => line.event ?? [])).toEqual([]);
+  });
+});
+
+// `guard setup droid --project` writes the project's .factory/hooks.json, which Droid reads as well
+describe('Factory Droid: guard set up at project level', { timeout: scaled(180_000) }, () => {
+  it('a project .factory/hooks.json is read by droid exec too: the force push is blocked', async () => {
+    await guardOk(world, ['uninstall', 'droid']);
+    expect(readFileSync(hooks, 'utf8')).toBe(DROID_HOOKS);
+    expect(await guardOk(world, ['setup', 'droid', '--project'])).toMatch(/\.factory\/hooks\.json/);
+    const origin = remote(world, 'diverged');
+    const before = origin.head('main');
+    const fake = await run([{ shell: 'git push --force origin main' }]);
+    expect(origin.head('main')).toBe(before);
+    expect(fake.toolOutputs()[0]).toContain(SAYS.forcePush);
+    expect(readFileSync(join(world.project, '.factory', 'hooks.json'), 'utf8')).toContain('hook droid');
+  });
+});
