@@ -98,6 +98,11 @@ const QWEN_TOOLS: ChatTools = {
   create: (path, text) => ['write_file', { file_path: path, content: text }],
 };
 
+const CLINE_TOOLS: ChatTools = {
+  shell: (command) => ['run_commands', { commands: [command] }],
+  create: (path, text) => ['editor', { path, new_text: text }],
+};
+
 /** A fake OpenAI chat-completions API (`POST /v1/chat/completions`, SSE), as Copilot 1.0.102 speaks it. */
 export function fakeChatModel(options: FakeModelOptions): Promise<FakeModel> {
   return chatModel(options, COPILOT_TOOLS);
@@ -106,6 +111,11 @@ export function fakeChatModel(options: FakeModelOptions): Promise<FakeModel> {
 /** The same API with Qwen Code 0.24's tools (`run_shell_command`, `write_file`), as it speaks it. */
 export function fakeQwenModel(options: FakeModelOptions): Promise<FakeModel> {
   return chatModel(options, QWEN_TOOLS);
+}
+
+/** The same API with Cline 3.0's tools (`run_commands`, `editor`), as its `openai-compatible` provider speaks it. */
+export function fakeClineModel(options: FakeModelOptions): Promise<FakeModel> {
+  return chatModel(options, CLINE_TOOLS);
 }
 
 function chatModel(options: FakeModelOptions, tools: ChatTools): Promise<FakeModel> {
