@@ -18,6 +18,7 @@ describe('the registry: one list of agents', () => {
       'opencode',
       'qwen',
       'windsurf',
+      'cline',
     ]);
     expect(Object.keys(adapters)).toEqual(AGENT_IDS);
     for (const id of AGENT_IDS) {
@@ -50,6 +51,9 @@ describe('the registry: one list of agents', () => {
     { name: 'open-code', want: undefined },
     { name: 'qwen', want: 'qwen' },
     { name: 'qwen-code', want: undefined },
+    { name: 'cline', want: 'cline' },
+    { name: 'Cline', want: undefined },
+    { name: 'cline-cli', want: undefined },
     { name: 'claude', want: undefined },
     { name: 'claudeCode', want: undefined },
     { name: 'toString', want: undefined },
@@ -68,6 +72,7 @@ describe('the registry: one list of agents', () => {
     { id: 'opencode', needsTrust: false, after: /^start a new OpenCode session/, trust: false },
     { id: 'qwen', needsTrust: true, after: /^start a new Qwen Code session/, trust: false },
     { id: 'windsurf', needsTrust: false, after: /^reload the Windsurf window/, trust: false },
+    { id: 'cline', needsTrust: false, after: /^start a new Cline task/, trust: false },
   ])('$id: project trust $needsTrust, records of trust $trust', ({ id, needsTrust, after, trust }) => {
     expect(adapters[id].projectNeedsTrust).toBe(needsTrust);
     expect(adapters[id].afterUninstall).toMatch(after);
@@ -93,6 +98,16 @@ const OPENCODE_DEFAULT = {
     '/work/app/.opencode/opencode.jsonc',
   ],
 };
+
+/** The workspace folders of rules, workflows and skills Cline reads. */
+const CLINE_PROJECT = [
+  '/work/app/.clinerules',
+  '/work/app/.clinerules/workflows',
+  '/work/app/.clinerules/skills',
+  '/work/app/.cline/rules',
+  '/work/app/.cline/workflows',
+  '/work/app/.cline/skills',
+];
 
 describe('what the chat-start scan reads, per agent', () => {
   it.for<{ id: AgentId; env?: Record<string, string>; files: string[]; folders: string[]; mcp: string[] }>([
@@ -230,6 +245,51 @@ describe('what the chat-start scan reads, per agent', () => {
       files: [`${HOME}/.codeium/windsurf/memories/global_rules.md`],
       folders: [`${HOME}/.codeium/windsurf/memories`],
       mcp: [`${HOME}/.codeium/windsurf/mcp_config.json`],
+    },
+    {
+      id: 'cline',
+      files: [`${HOME}/.agents/AGENTS.md`, '/work/app/.clinerules'],
+      folders: [
+        `${HOME}/.cline/rules`,
+        `${HOME}/.cline/workflows`,
+        `${HOME}/.cline/skills`,
+        `${HOME}/Cline/Rules`,
+        `${HOME}/Documents/Cline/Rules`,
+        `${HOME}/Documents/Cline/Workflows`,
+        ...CLINE_PROJECT,
+      ],
+      mcp: [`${HOME}/.cline/data/settings/cline_mcp_settings.json`],
+    },
+    {
+      // CLINE_DIR moves its folder (and the data folder under it); CLINE_MCP_SETTINGS_PATH its MCP file
+      id: 'cline',
+      env: { CLINE_DIR: '/srv/cline' },
+      files: [`${HOME}/.agents/AGENTS.md`, '/work/app/.clinerules'],
+      folders: [
+        '/srv/cline/rules',
+        '/srv/cline/workflows',
+        '/srv/cline/skills',
+        `${HOME}/Cline/Rules`,
+        `${HOME}/Documents/Cline/Rules`,
+        `${HOME}/Documents/Cline/Workflows`,
+        ...CLINE_PROJECT,
+      ],
+      mcp: ['/srv/cline/data/settings/cline_mcp_settings.json'],
+    },
+    {
+      id: 'cline',
+      env: { CLINE_DATA_DIR: '/srv/data', CLINE_MCP_SETTINGS_PATH: '' },
+      files: [`${HOME}/.agents/AGENTS.md`, '/work/app/.clinerules'],
+      folders: [
+        `${HOME}/.cline/rules`,
+        `${HOME}/.cline/workflows`,
+        `${HOME}/.cline/skills`,
+        `${HOME}/Cline/Rules`,
+        `${HOME}/Documents/Cline/Rules`,
+        `${HOME}/Documents/Cline/Workflows`,
+        ...CLINE_PROJECT,
+      ],
+      mcp: ['/srv/data/settings/cline_mcp_settings.json'],
     },
   ])('$id with $env', ({ id, env, files, folders, mcp }) => {
     const { chatStart } = AGENTS[id];

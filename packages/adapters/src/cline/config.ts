@@ -9,11 +9,7 @@ import { HOOK_FILE } from './files.js';
 import { commandIn, hookFileText } from './hook-file.js';
 import { STEP_EVENT, toReply } from './payload.js';
 
-/** guard's command in the text when it is a hook file of guard's for Cline. */
-function own(text: string): string | undefined {
-  const command = commandIn(text);
-  return command !== undefined && isGuardCommand(command, 'cline') ? command : undefined;
-}
+const own = commandIn;
 
 /** What guard's file prints when guard's hook fails without an answer: a cancel, whatever fail-closed says. */
 function failedAnswer(): string {

@@ -1,4 +1,5 @@
 import { shellWord } from '../fallback.js';
+import { isGuardCommand } from '../hook-config.js';
 
 /**
  * The hook file guard writes for Cline: Cline has no hook settings, only files named after an event
@@ -31,8 +32,9 @@ exit 0
 `;
 }
 
-/** guard's command in a hook file of guard's; undefined for any other text. */
+/** guard's command in a hook file of guard's for Cline; undefined for any other text. */
 export function commandIn(text: string): string | undefined {
   if (!text.startsWith(FILE_MARK)) return undefined;
-  return COMMAND_LINE.exec(text)?.[1];
+  const command = COMMAND_LINE.exec(text)?.[1];
+  return command !== undefined && isGuardCommand(command, 'cline') ? command : undefined;
 }
