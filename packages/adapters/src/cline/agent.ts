@@ -10,6 +10,21 @@ export function clineDir(where: Locations): string {
   return homeFolder(clineFiles, 'CLINE_DIR', where);
 }
 
+/** A variable of the environment Cline runs in, when set (Cline trims it; empty is unset). */
+function variable(where: Locations, name: string): string | undefined {
+  const value = where.env[name]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+/**
+ * Its MCP settings file: `$CLINE_MCP_SETTINGS_PATH`, else `settings/cline_mcp_settings.json` in
+ * `$CLINE_DATA_DIR` (default `$CLINE_DIR/data`).
+ */
+export function mcpSettings(where: Locations): string {
+  const data = variable(where, 'CLINE_DATA_DIR') ?? posix.join(clineDir(where), 'data');
+  return variable(where, 'CLINE_MCP_SETTINGS_PATH') ?? posix.join(data, 'settings', 'cline_mcp_settings.json');
+}
+
 /** Cline as the hook sees it: payloads and replies (payload.ts), and what its chat-start scan reads. */
 export const cline: Agent = {
   id: 'cline',
@@ -43,7 +58,7 @@ export const cline: Agent = {
       };
     },
     // its MCP servers: `mcpServers` in cline_mcp_settings.json (no project file)
-    mcp: (where) => [{ path: homeFolder(clineFiles, 'CLINE_MCP_SETTINGS_PATH', where), servers: jsonServers() }],
+    mcp: (where) => [{ path: mcpSettings(where), servers: jsonServers() }],
   },
   read,
   toReply,

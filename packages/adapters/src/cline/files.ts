@@ -71,11 +71,10 @@ export const VALUE_OPTIONS = [
  * Documents folder has a `Cline` folder it reads too; a workspace has `.clinerules` and `.cline`.
  */
 export const clineFiles: AgentFiles = {
+  // the variables that move its hook files (CLINE_DATA_DIR and CLINE_MCP_SETTINGS_PATH move its
+  // state and MCP settings, which hold no hook: agent.ts reads them for the chat-start scan)
   homes: [
     { variable: 'CLINE_DIR', default: '~/.cline' },
-    { variable: 'CLINE_DATA_DIR', default: '$CLINE_DIR/data' },
-    { variable: 'CLINE_MCP_SETTINGS_PATH', default: '$CLINE_DATA_DIR/settings/cline_mcp_settings.json', file: true },
-    { variable: 'CLINE_GLOBAL_SETTINGS_PATH', default: '$CLINE_DATA_DIR/settings/global-settings.json', file: true },
     // a folder of more hook files, which `--hooks-dir` sets
     { variable: 'CLINE_HOOKS_DIR', default: '$CLINE_DIR/hooks' },
   ],
@@ -93,7 +92,7 @@ export const clineFiles: AgentFiles = {
     '.cline/plugins/**',
   ],
   folders: ['$CLINE_DIR', '~/.cline', '~/Documents/Cline'],
-  settings: ['$CLINE_GLOBAL_SETTINGS_PATH', '$CLINE_DATA_DIR/settings/**'],
+  settings: ['$CLINE_DIR/data/settings/**'],
   rules: [
     'AGENTS.md',
     '.clinerules',
@@ -114,7 +113,7 @@ export const clineFiles: AgentFiles = {
     '~/Documents/Cline/Workflows/**',
   ],
   memory: [],
-  mcp: ['$CLINE_MCP_SETTINGS_PATH'],
+  mcp: ['$CLINE_DIR/data/settings/cline_mcp_settings.json'],
   tools: TOOLS,
   // Cline's own limit on a tool hook: past it the step runs; guard answers within this less its margin
   hookTimeout: HOOK_TIMEOUT,

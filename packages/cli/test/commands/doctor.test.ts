@@ -20,6 +20,7 @@ const AGENTS: readonly AgentId[] = [
   'opencode',
   'qwen',
   'windsurf',
+  'cline',
 ];
 
 /** Answers as guard's runtime gives them: a block for a force push, no objection otherwise. */
@@ -46,6 +47,7 @@ const REPLIES: Record<AgentId, { readonly allow: string; readonly deny: string }
   },
   // Windsurf reads the exit code alone (the stand-in exits 2 on its deny)
   windsurf: { allow: '', deny: 'guard: blocked.' },
+  cline: { allow: '', deny: '{"cancel":true,"errorMessage":"guard: blocked."}' },
 };
 
 // A stand-in for guard's hook script; FAKE_MODE makes it misbehave the ways a real setup can.
@@ -204,6 +206,7 @@ describe('guard doctor: guard.tamper protects the hook file where setup put it',
     // its file is `.gemini/settings.json` in the moved home: a name protected wherever it is
     { agent: 'gemini' as const, variable: 'GEMINI_CLI_HOME', byName: true },
     { agent: 'qwen' as const, variable: 'QWEN_HOME', byName: false },
+    { agent: 'cline' as const, variable: 'CLINE_DIR', byName: false },
   ])('$agent: in the folder $variable moves it to', ({ agent, variable, byName }) => {
     box.env[variable] = join(box.root, 'moved');
     const file = adapters[agent].configPath('user', { home: box.home, env: box.env, projectRoot: box.project });

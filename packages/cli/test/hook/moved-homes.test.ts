@@ -39,6 +39,8 @@ const MOVED: readonly { agent: AgentId; variable: string; files: readonly string
   { agent: 'qwen', variable: 'QWEN_CODE_SYSTEM_SETTINGS_PATH', files: [''] },
   { agent: 'qwen', variable: 'QWEN_CODE_SYSTEM_DEFAULTS_PATH', files: [''] },
   { agent: 'qwen', variable: 'QWEN_CODE_TRUSTED_FOLDERS_PATH', files: [''] },
+  { agent: 'cline', variable: 'CLINE_DIR', files: ['hooks/PreToolUse.bash', 'hooks/PreToolUse', 'plugins/mine.js'] },
+  { agent: 'cline', variable: 'CLINE_HOOKS_DIR', files: ['PreToolUse.bash', 'PreToolUse.sh'] },
 ];
 
 /** The default folders, with no variable set. */
@@ -54,6 +56,8 @@ const DEFAULTS: readonly { agent: AgentId; file: string }[] = [
   { agent: 'opencode', file: '~/.config/opencode/plugins/guard.js' },
   { agent: 'opencode', file: '~/.config/opencode/opencode.jsonc' },
   { agent: 'qwen', file: '~/.qwen/settings.json' },
+  { agent: 'cline', file: '~/.cline/hooks/PreToolUse.bash' },
+  { agent: 'cline', file: '~/Documents/Cline/Hooks/PreToolUse' },
 ];
 
 const MODES: readonly Mode[] = ['standard', 'extended', 'full'];
