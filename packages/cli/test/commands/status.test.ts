@@ -54,6 +54,7 @@ describe('guard status --json', () => {
       'opencode',
       'qwen',
       'windsurf',
+      'cline',
     ]);
     for (const agent of report.agents) {
       expect(agent.capabilities).toEqual(adapters[agent.agent].capabilities);

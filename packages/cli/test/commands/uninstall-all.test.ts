@@ -54,6 +54,10 @@ const PATHS: Record<AgentId, Record<ConfigLevel, (b: AgentHome) => string>> = {
     user: (b) => join(b.home, '.codeium', 'windsurf', 'hooks.json'),
     project: (b) => join(b.project, '.windsurf', 'hooks.json'),
   },
+  cline: {
+    user: (b) => join(b.home, '.cline', 'hooks', 'PreToolUse.bash'),
+    project: (b) => join(b.project, '.clinerules', 'hooks', 'PreToolUse.bash'),
+  },
 };
 const AGENTS = Object.keys(PATHS) as AgentId[];
 const LEVELS: readonly ConfigLevel[] = ['user', 'project'];
@@ -67,6 +71,7 @@ const NAMES: Record<AgentId, string> = {
   opencode: 'OpenCode',
   qwen: 'Qwen Code',
   windsurf: 'Windsurf',
+  cline: 'Cline',
 };
 
 const write = (path: string, text: string): void => {

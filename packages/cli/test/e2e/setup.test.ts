@@ -26,6 +26,7 @@ const AGENTS = [
   'opencode',
   'qwen',
   'windsurf',
+  'cline',
 ] as const;
 
 beforeAll(() => {
