@@ -90,6 +90,7 @@ function configure(agent: AgentId, world: World, servers: Servers): void {
     copilot: '.copilot/mcp-config.json',
     antigravity: '.gemini/antigravity/mcp_config.json',
     windsurf: '.codeium/windsurf/mcp_config.json',
+    cline: '.cline/data/settings/cline_mcp_settings.json',
   }[agent];
   if (file === undefined) throw new Error(`no MCP config written for ${agent}`);
   writeText(join(world.home, file), `${JSON.stringify({ mcpServers: servers }, null, 2)}\n`);
@@ -106,7 +107,7 @@ describe('MCP servers are scanned when a chat starts', () => {
   it.for(['codex', 'cursor', 'copilot', 'claude-code', 'gemini', 'qwen'] as const)(NAME, scenario);
 });
 describe('MCP servers are scanned on the first step where there is no chat start', () => {
-  it.for(['antigravity', 'opencode'] as const)(NAME, scenario);
+  it.for(['antigravity', 'opencode', 'cline'] as const)(NAME, scenario);
 });
 
 async function scenario(agent: AgentId, { expect }: TestContext): Promise<void> {

@@ -48,10 +48,12 @@ describe('cline.read: recorded payloads (Cline CLI 3.0.65)', () => {
       },
     },
     { name: 'synth-pre-tool-use-fetch', expected: { step: { kind: 'fetch', url: 'https://example.com/a' } } },
-    // a tool Cline's table does not hold: read by the shape of its input
+    // an MCP tool: `<server>__<tool>`
     {
       name: 'synth-pre-tool-use-mcp',
-      expected: { step: { kind: 'other', toolName: 'github__create_issue', args: { repo: 'me/app', title: 'x' } } },
+      expected: {
+        step: { kind: 'mcp', server: 'github', tool: 'create_issue', args: { repo: 'me/app', title: 'x' } },
+      },
     },
     {
       name: 'synth-user-prompt-submit',
@@ -124,6 +126,15 @@ describe('cline.read: each tool input, and near misses', () => {
       expected: { kind: 'other' },
     },
     { name: 'a question to the person', tool: 'ask_question', input: { question: 'ok?' }, expected: { kind: 'other' } },
+    {
+      name: 'an MCP tool of a server with _ in its name',
+      tool: 'my_server__run',
+      input: { q: 1 },
+      expected: { kind: 'mcp', server: 'my_server', tool: 'run' },
+    },
+    // near misses: one underscore, or a name cut and hashed (read by the shape of its input)
+    { name: 'one underscore', tool: 'team_run', input: { query: 'x' }, expected: { kind: 'other', unknown: true } },
+    { name: 'a hashed name', tool: '__x', input: { command: 'ls' }, expected: { kind: 'shell', command: 'ls' } },
     // an unknown tool with a command in its input is a shell step
     {
       name: 'an unknown tool',

@@ -104,7 +104,14 @@ function workspaceRoot(fields: Fields, where: string): string {
 
 function toStep(base: StepBase, input: unknown, where: string): ToolStep {
   const kind = toolKind(TOOLS, base.toolName);
-  if (kind === undefined) return stepByShape(base, input ?? {}, where);
+  if (kind === undefined) {
+    // an MCP tool is `<server>__<tool>` (each part with what is not a letter, digit, `_` or `-`
+    // made `_`; past 64 characters cut and hashed, which is read by its input's shape)
+    const mcp = /^([A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*)__(.+)$/.exec(base.toolName);
+    if (mcp?.[1] !== undefined && mcp[2] !== undefined)
+      return { ...base, kind: 'mcp', server: mcp[1], tool: mcp[2], args: input ?? {} };
+    return stepByShape(base, input ?? {}, where);
+  }
   if (kind === 'other') return { ...base, kind, args: input ?? {} };
   if (!isFields(input)) throw new PayloadError(`${where}: must be an object, got ${typeName(input)}.`);
   switch (kind) {
