@@ -158,7 +158,11 @@ function commands(input: Fields, where: string): string[] {
     throw new PayloadError(`${where}: "commands" must be a list of commands, got ${typeName(value)}.`);
   return list.map((item) =>
     isFields(item)
-      ? commandText([item['command'], ...(Array.isArray(item['args']) ? item['args'] : [])], where, 'commands')
+      ? commandText(
+          [item['command'], ...(Array.isArray(item['args']) ? (item['args'] as unknown[]) : [])],
+          where,
+          'commands',
+        )
       : commandText(item, where, 'commands'),
   );
 }
