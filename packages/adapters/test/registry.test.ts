@@ -99,15 +99,24 @@ const OPENCODE_DEFAULT = {
   ],
 };
 
-/** The workspace folders of rules, workflows and skills Cline reads. */
-const CLINE_PROJECT = [
-  '/work/app/.clinerules',
-  '/work/app/.clinerules/workflows',
-  '/work/app/.clinerules/skills',
-  '/work/app/.cline/rules',
-  '/work/app/.cline/workflows',
-  '/work/app/.cline/skills',
-];
+/** The rules, workflows and skills Cline reads, with its folder at `dir`. */
+function clineReads(dir: string): { files: string[]; folders: string[] } {
+  return {
+    files: [`${HOME}/.agents/AGENTS.md`, '/work/app/.clinerules'],
+    folders: [
+      ...['rules', 'workflows', 'skills'].map((sub) => `${dir}/${sub}`),
+      `${HOME}/Cline/Rules`,
+      `${HOME}/Documents/Cline/Rules`,
+      `${HOME}/Documents/Cline/Workflows`,
+      '/work/app/.clinerules',
+      '/work/app/.clinerules/workflows',
+      '/work/app/.clinerules/skills',
+      '/work/app/.cline/rules',
+      '/work/app/.cline/workflows',
+      '/work/app/.cline/skills',
+    ],
+  };
+}
 
 describe('what the chat-start scan reads, per agent', () => {
   it.for<{ id: AgentId; env?: Record<string, string>; files: string[]; folders: string[]; mcp: string[] }>([
@@ -246,49 +255,18 @@ describe('what the chat-start scan reads, per agent', () => {
       folders: [`${HOME}/.codeium/windsurf/memories`],
       mcp: [`${HOME}/.codeium/windsurf/mcp_config.json`],
     },
-    {
-      id: 'cline',
-      files: [`${HOME}/.agents/AGENTS.md`, '/work/app/.clinerules'],
-      folders: [
-        `${HOME}/.cline/rules`,
-        `${HOME}/.cline/workflows`,
-        `${HOME}/.cline/skills`,
-        `${HOME}/Cline/Rules`,
-        `${HOME}/Documents/Cline/Rules`,
-        `${HOME}/Documents/Cline/Workflows`,
-        ...CLINE_PROJECT,
-      ],
-      mcp: [`${HOME}/.cline/data/settings/cline_mcp_settings.json`],
-    },
+    { id: 'cline', ...clineReads(`${HOME}/.cline`), mcp: [`${HOME}/.cline/data/settings/cline_mcp_settings.json`] },
     {
       // CLINE_DIR moves its folder (and the data folder under it); CLINE_MCP_SETTINGS_PATH its MCP file
       id: 'cline',
       env: { CLINE_DIR: '/srv/cline' },
-      files: [`${HOME}/.agents/AGENTS.md`, '/work/app/.clinerules'],
-      folders: [
-        '/srv/cline/rules',
-        '/srv/cline/workflows',
-        '/srv/cline/skills',
-        `${HOME}/Cline/Rules`,
-        `${HOME}/Documents/Cline/Rules`,
-        `${HOME}/Documents/Cline/Workflows`,
-        ...CLINE_PROJECT,
-      ],
+      ...clineReads('/srv/cline'),
       mcp: ['/srv/cline/data/settings/cline_mcp_settings.json'],
     },
     {
       id: 'cline',
       env: { CLINE_DATA_DIR: '/srv/data', CLINE_MCP_SETTINGS_PATH: '' },
-      files: [`${HOME}/.agents/AGENTS.md`, '/work/app/.clinerules'],
-      folders: [
-        `${HOME}/.cline/rules`,
-        `${HOME}/.cline/workflows`,
-        `${HOME}/.cline/skills`,
-        `${HOME}/Cline/Rules`,
-        `${HOME}/Documents/Cline/Rules`,
-        `${HOME}/Documents/Cline/Workflows`,
-        ...CLINE_PROJECT,
-      ],
+      ...clineReads(`${HOME}/.cline`),
       mcp: ['/srv/data/settings/cline_mcp_settings.json'],
     },
   ])('$id with $env', ({ id, env, files, folders, mcp }) => {
