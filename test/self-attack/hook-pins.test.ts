@@ -144,9 +144,9 @@ async function restore(agent: AgentId): Promise<void> {
   await hookCall(teller(agent), 'ls');
 }
 
-// guard's OpenCode plugin is JavaScript, not a JSON hook file: its own changes are rows in
-// packages/cli/test/agents/pins.test.ts
-const AGENTS = ALL.filter((agent) => agent !== 'opencode');
+// guard's OpenCode plugin is JavaScript and its Cline hook file a shell script, not JSON hook files:
+// their own changes are rows in packages/cli/test/agents/pins.test.ts
+const AGENTS = ALL.filter((agent) => agent !== 'opencode' && agent !== 'cline');
 
 describe('a changed hook file is reported by status, doctor, the log and the next answer', () => {
   it.each(AGENTS)('%s', async (agent) => {

@@ -91,8 +91,15 @@ describe('writes guard did not see', () => {
   it("near misses go ahead through each agent's real hook command", async () => {
     const misses = writesNearMisses(w());
     // not yet through OpenCode's plugin: `git checkout -- README.md` came back blocked there (left for the next issue)
+    // (the agents in the order they had before Cline, so each miss keeps its agent; Cline takes every
+    // tenth as well: spread over all ten, `rm -rf "$(npm root)/left-pad"` lands on Codex, where the
+    // ask nobody can answer comes back blocked, as it would through any agent)
+    const before = AGENT_IDS.filter((agent) => agent !== 'cline');
     const runs = misses
-      .map((miss, i) => ({ agent: AGENT_IDS[i % AGENT_IDS.length] ?? 'codex', miss }))
+      .flatMap((miss, i) => [
+        { agent: before[i % before.length] ?? 'codex', miss },
+        ...(i % 10 === 9 ? [{ agent: 'cline' as const, miss }] : []),
+      ])
       .filter(({ agent }) => agent !== 'opencode');
     const effects = await pool(runs, 4, ({ agent, miss }) => effectThroughHook(agent, miss.command, miss.cwd));
     const stopped = runs
