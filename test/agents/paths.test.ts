@@ -115,6 +115,11 @@ describe('the real agents: guardFile', () => {
     ['~/.qwen/trustedFolders.json', 'hook-config'],
     ['/etc/qwen-code/settings.json', 'hook-config'],
     ['/etc/qwen-code/system-defaults.json', 'hook-config'],
+    ['~/.cline/hooks/PreToolUse.bash', 'hook-config'],
+    ['~/Documents/Cline/Hooks/TaskStart', 'hook-config'],
+    ['../.clinerules/hooks/PreToolUse', 'hook-config'],
+    ['../.cline/hooks/PreToolUse.py', 'hook-config'],
+    ['~/.cline/plugins/x.js', 'hook-config'],
   ] as const)('%s → %s', ([raw, kind]) => {
     expect(pathFacts(raw, ctx).guardFile).toBe(kind);
   });
@@ -134,6 +139,8 @@ describe('the real agents: guardFile', () => {
     // a project's .env cannot move Qwen Code's folder (it ignores QWEN_HOME there)
     '../.env',
     '/etc/qwen-codes/settings.json',
+    '~/.cline/hooksx/PreToolUse',
+    '../.clinerules/rules.md',
   ])('%s is not a guard file', (raw) => {
     expect(pathFacts(raw, ctx).guardFile).toBeUndefined();
   });

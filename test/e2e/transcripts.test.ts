@@ -68,8 +68,8 @@ interface Recording {
 
 const create = (path: string): Turn => ({ create: { path, text: 'hello\n' } });
 
-// (Factory Droid's chats are not read by `guard scan` yet: nothing of it is recorded here)
-const RECORDINGS: Readonly<Record<Exclude<E2eAgent, 'droid'>, Recording>> = {
+// (Factory Droid's and Cline's chats are not read by `guard scan` yet: nothing of them is recorded here)
+const RECORDINGS: Readonly<Record<Exclude<E2eAgent, 'droid' | 'cline'>, Recording>> = {
   'claude-code': {
     model: fakeMessagesModel,
     prepare: (w) => void writeClaudeSettings(w),

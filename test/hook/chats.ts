@@ -644,6 +644,42 @@ export function droidChat(world: World, id: string, parent?: readonly string[]):
   };
 }
 
+/**
+ * Cline: guard's hook file on PreToolUse alone (no start event, no messages, no results). A blocked
+ * shell step has its commands replaced by one that prints the reason; any other step is cancelled.
+ * No ask reaches a person: an asked step is stopped with "no one can approve this step here".
+ */
+export function clineChat(world: World, id: string, parent?: readonly string[]): Chat {
+  let call = 0;
+  const send = (name: string, input: Json): Promise<Answer> =>
+    hook(
+      world,
+      ['cline'],
+      {
+        ...fixture('cline/pre-tool-use-run-commands'),
+        taskId: id,
+        workspaceRoots: [world.project],
+        workspaceInfo: { rootPath: world.project, hint: 'project' },
+        tool_call: { id: `call_${++call}`, name, input },
+      },
+      parent,
+    );
+  const reason = (answer: Answer): string => str(answer.json?.['context']) || str(answer.json?.['errorMessage']);
+  return {
+    agent: 'cline',
+    world,
+    id,
+    parent,
+    shell: (command) => send('run_commands', { commands: [command] }),
+    mcp: (server, tool, args) => send(`${server}__${tool}`, args),
+    seen: (answer) => {
+      if (answer.stdout === '') return 'allow';
+      return reason(answer).startsWith('guard: blocked, because no one can approve this step here') ? 'ask' : 'block';
+    },
+    text: reason,
+  };
+}
+
 export const CHATS: Readonly<Record<AgentId, (world: World, id: string, parent?: readonly string[]) => Chat>> = {
   codex: codexChat,
   cursor: cursorChat,
@@ -655,6 +691,7 @@ export const CHATS: Readonly<Record<AgentId, (world: World, id: string, parent?:
   qwen: qwenChat,
   windsurf: windsurfChat,
   droid: droidChat,
+  cline: clineChat,
 };
 
 /** Every file under a folder, recursively. */

@@ -7,7 +7,14 @@ import type { AgentId } from '../../packages/adapters/src/index.js';
 import type { Environment, Verdict } from '../../packages/core/src/index.js';
 import { evaluate, rules } from '../../packages/core/src/index.js';
 import { adapters, AGENTS, agentKnowledge } from '../../packages/adapters/src/index.js';
-import { askInChatMessage, askMessage, blockMessage, GUARD_ON_NOTICE } from '../../packages/adapters/src/messages.js';
+import { CANCELLED, sayingWhy } from '../../packages/adapters/src/cline/payload.js';
+import {
+  askInChatMessage,
+  askMessage,
+  awayMessage,
+  blockMessage,
+  GUARD_ON_NOTICE,
+} from '../../packages/adapters/src/messages.js';
 import { failClosedMessage } from '../../packages/cli/src/hook/failure.js';
 import type { LogEntry } from '../../packages/cli/src/state/decision-log.js';
 import { createProbe } from '../../packages/cli/src/world/probe.js';
@@ -56,86 +63,118 @@ function logLines(guardHome: string): LogEntry[] {
 const line = (value: unknown): string => `${JSON.stringify(value)}\n`;
 
 /** The exact deny / ask replies, per agent (the envelopes are each agent's hook contract). */
-const REPLY: Record<AgentId, { deny(text: string): string; ask(text: string): string }> = {
-  codex: {
-    // Codex adds its own full stop after the reason ("… <reason>. Command: …")
-    deny: (text) =>
-      line({
-        hookSpecificOutput: {
-          hookEventName: 'PreToolUse',
-          permissionDecision: 'deny',
-          permissionDecisionReason: text.replace(/\.$/, ''),
-        },
-      }),
-    // Codex has no approval prompt: an ask is a deny that tells the agent to ask in the chat
-    ask: (text) =>
-      line({
-        hookSpecificOutput: {
-          hookEventName: 'PreToolUse',
-          permissionDecision: 'deny',
-          permissionDecisionReason: text.replace(/\.$/, ''),
-        },
-      }),
-  },
-  cursor: {
-    deny: (text) => line({ permission: 'deny', user_message: text, agent_message: text }),
-    ask: (text) => line({ permission: 'ask', user_message: text, agent_message: text }),
-  },
-  antigravity: {
-    deny: (text) => line({ decision: 'deny', reason: text }),
-    ask: (text) => line({ decision: 'force_ask', reason: text }),
-  },
-  copilot: {
-    deny: (text) => line({ permissionDecision: 'deny', permissionDecisionReason: text }),
-    ask: (text) => line({ permissionDecision: 'ask', permissionDecisionReason: text }),
-  },
-  'claude-code': {
-    deny: (text) =>
-      line({
-        hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: text },
-      }),
-    ask: (text) =>
-      line({
-        hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: text },
-      }),
-  },
-  // Qwen Code reads Claude Code's nested answer
-  qwen: {
-    deny: (text) =>
-      line({
-        hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: text },
-      }),
-    ask: (text) =>
-      line({
-        hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: text },
-      }),
-  },
-  // Gemini CLI's own ask ends a headless run silently: an ask is a deny that tells the agent to ask in the chat
-  gemini: {
-    deny: (text) => line({ decision: 'deny', reason: text }),
-    ask: (text) => line({ decision: 'deny', reason: text }),
-  },
-  // guard's OpenCode plugin throws the reason of a block; OpenCode has no ask a plugin can raise
-  opencode: {
-    deny: (text) => line({ decision: 'block', reason: text }),
-    ask: (text) => line({ decision: 'block', reason: text }),
-  },
-  // Windsurf reads exit code 2 and its reason on stderr; the same text goes to stdout for show_output
-  windsurf: { deny: (text) => `${text}\n`, ask: (text) => `${text}\n` },
-  // Factory Droid reads Claude Code's nested answer; it settles its own ask by autonomy, so an ask is a deny
-  droid: {
-    deny: (text) =>
-      line({
-        hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: text },
-      }),
-    ask: (text) =>
-      line({
-        hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: text },
-      }),
-  },
-};
+const REPLY: Record<AgentId, { deny(text: string): string; ask(text: string): string; unread?(text: string): string }> =
+  {
+    codex: {
+      // Codex adds its own full stop after the reason ("… <reason>. Command: …")
+      deny: (text) =>
+        line({
+          hookSpecificOutput: {
+            hookEventName: 'PreToolUse',
+            permissionDecision: 'deny',
+            permissionDecisionReason: text.replace(/\.$/, ''),
+          },
+        }),
+      // Codex has no approval prompt: an ask is a deny that tells the agent to ask in the chat
+      ask: (text) =>
+        line({
+          hookSpecificOutput: {
+            hookEventName: 'PreToolUse',
+            permissionDecision: 'deny',
+            permissionDecisionReason: text.replace(/\.$/, ''),
+          },
+        }),
+    },
+    cursor: {
+      deny: (text) => line({ permission: 'deny', user_message: text, agent_message: text }),
+      ask: (text) => line({ permission: 'ask', user_message: text, agent_message: text }),
+    },
+    antigravity: {
+      deny: (text) => line({ decision: 'deny', reason: text }),
+      ask: (text) => line({ decision: 'force_ask', reason: text }),
+    },
+    copilot: {
+      deny: (text) => line({ permissionDecision: 'deny', permissionDecisionReason: text }),
+      ask: (text) => line({ permissionDecision: 'ask', permissionDecisionReason: text }),
+    },
+    'claude-code': {
+      deny: (text) =>
+        line({
+          hookSpecificOutput: {
+            hookEventName: 'PreToolUse',
+            permissionDecision: 'deny',
+            permissionDecisionReason: text,
+          },
+        }),
+      ask: (text) =>
+        line({
+          hookSpecificOutput: {
+            hookEventName: 'PreToolUse',
+            permissionDecision: 'ask',
+            permissionDecisionReason: text,
+          },
+        }),
+    },
+    // Qwen Code reads Claude Code's nested answer
+    qwen: {
+      deny: (text) =>
+        line({
+          hookSpecificOutput: {
+            hookEventName: 'PreToolUse',
+            permissionDecision: 'deny',
+            permissionDecisionReason: text,
+          },
+        }),
+      ask: (text) =>
+        line({
+          hookSpecificOutput: {
+            hookEventName: 'PreToolUse',
+            permissionDecision: 'ask',
+            permissionDecisionReason: text,
+          },
+        }),
+    },
+    // Gemini CLI's own ask ends a headless run silently: an ask is a deny that tells the agent to ask in the chat
+    gemini: {
+      deny: (text) => line({ decision: 'deny', reason: text }),
+      ask: (text) => line({ decision: 'deny', reason: text }),
+    },
+    // guard's OpenCode plugin throws the reason of a block; OpenCode has no ask a plugin can raise
+    opencode: {
+      deny: (text) => line({ decision: 'block', reason: text }),
+      ask: (text) => line({ decision: 'block', reason: text }),
+    },
+    // Windsurf reads exit code 2 and its reason on stderr; the same text goes to stdout for show_output
+    windsurf: { deny: (text) => `${text}\n`, ask: (text) => `${text}\n` },
+    // Factory Droid reads Claude Code's nested answer; it settles its own ask by autonomy, so an ask is a deny
+    droid: {
+      deny: (text) =>
+        line({
+          hookSpecificOutput: {
+            hookEventName: 'PreToolUse',
+            permissionDecision: 'deny',
+            permissionDecisionReason: text,
+          },
+        }),
+      ask: (text) =>
+        line({
+          hookSpecificOutput: {
+            hookEventName: 'PreToolUse',
+            permissionDecision: 'deny',
+            permissionDecisionReason: text,
+          },
+        }),
+    },
+    // Cline: a shell step's commands replaced by one that prints the reason and fails, the reason as
+    // context too; a step guard could not read is cancelled (which ends Cline's task)
+    cline: {
+      deny: (text) => line({ overrideInput: { commands: [sayingWhy(text)] }, context: text }),
+      ask: (text) => line({ overrideInput: { commands: [sayingWhy(text)] }, context: text }),
+      unread: (text) => line({ cancel: true, errorMessage: `${text} ${CANCELLED}` }),
+    },
+  };
 /** Agents whose ask is block-then-chat: the person answers in the chat, with a code to quote. */
-const IN_CHAT: readonly AgentId[] = ['codex', 'gemini', 'opencode', 'windsurf', 'droid'];
+const IN_CHAT: readonly AgentId[] = ['codex', 'gemini', 'opencode', 'windsurf', 'droid', 'cline'];
 
 const ENV: Environment = {
   home: HOME,
@@ -174,9 +213,17 @@ describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (
     expect(code === undefined).toBe(!IN_CHAT.includes(agent));
     // Antigravity and OpenCode have no chat-start event: the first asked or blocked step also says guard is on
     const notice = adapters[agent].capabilities.startEvent ? undefined : GUARD_ON_NOTICE;
-    const text = IN_CHAT.includes(agent) ? askInChatMessage(verdict, code, notice) : askMessage(verdict, notice);
+    // Cline: no ask ever reaches a person there, so it says nobody can approve it
+    const never = adapters[agent].capabilities.askEvents.length === 0;
+    const text = never
+      ? awayMessage(verdict, notice, code)
+      : IN_CHAT.includes(agent)
+        ? askInChatMessage(verdict, code, notice)
+        : askMessage(verdict, notice);
     expect(result).toMatchObject({ code: 0, stdout: REPLY[agent].ask(text), stderr: '' });
-    expect(result.log).toMatchObject({ decision: 'ask', how: 'rules', rules: ['git.push'], step: ASKED });
+    // (where no ask reaches a person, the log says it was left to nobody)
+    const how = never ? 'away' : 'rules';
+    expect(result.log).toMatchObject({ decision: 'ask', how, rules: ['git.push'], step: ASKED });
   });
 
   it("a blocked step (git.rewrite-shared-history): denied with the rule's reason, exit 0", async () => {
@@ -282,14 +329,16 @@ describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (
       agentMessage: failClosedMessage('unread'),
       userMessage: failClosedMessage('unread'),
     };
-    expect(result).toMatchObject({ code: 0, stdout: REPLY[agent].deny(blockMessage(verdict)) });
+    const reply = REPLY[agent];
+    expect(result).toMatchObject({ code: 0, stdout: (reply.unread ?? reply.deny)(blockMessage(verdict)) });
     expect(result.log).toMatchObject({ how: 'failure', decision: 'block' });
   });
 });
 
 describe('more recorded payloads: the process answers what the engine and the adapter say', () => {
   // every kind of step and a few events, each as recorded (or synthesised, see the fixtures README)
-  const cases: readonly { agent: AgentId; file: string; event?: string }[] = [
+  // `notice`: the first step of its chat that is stopped, where the agent has no start event to say guard is on
+  const cases: readonly { agent: AgentId; file: string; event?: string; notice?: true }[] = [
     { agent: 'codex', file: 'pre-tool-use-git-push-force' },
     { agent: 'codex', file: 'pre-tool-use-bash' },
     { agent: 'codex', file: 'pre-tool-use-apply-patch' },
@@ -341,9 +390,17 @@ describe('more recorded payloads: the process answers what the engine and the ad
     { agent: 'droid', file: 'synth-pre-tool-use-mcp' },
     { agent: 'droid', file: 'session-start' },
     { agent: 'droid', file: 'post-tool-use-shell' },
+    { agent: 'cline', file: 'synth-pre-tool-use-git-push-force', notice: true },
+    { agent: 'cline', file: 'pre-tool-use-run-commands' },
+    { agent: 'cline', file: 'pre-tool-use-editor' },
+    { agent: 'cline', file: 'pre-tool-use-read-files' },
+    { agent: 'cline', file: 'synth-pre-tool-use-fetch' },
+    { agent: 'cline', file: 'synth-pre-tool-use-mcp' },
+    { agent: 'cline', file: 'task-start' },
+    { agent: 'cline', file: 'post-tool-use-run-commands' },
   ];
 
-  it.for(cases)('$agent $file', async ({ agent, file, event }) => {
+  it.for(cases)('$agent $file', async ({ agent, file, event, notice }) => {
     const args = event === undefined ? [agent] : [agent, '--event', event];
     const payload = fixture(`${agent}/${file}`);
     const adapter = adapters[agent];
@@ -358,7 +415,13 @@ describe('more recorded payloads: the process answers what the engine and the ad
         input.deferAsk === true && verdict.decision !== 'block'
           ? { ...verdict, decision: 'allow' as const, findings: [] }
           : verdict;
-      expected = adapter.toReply(answered, { event: input.event, canAsk: input.canAsk, failClosed: false }).stdout;
+      expected = adapter.toReply(answered, {
+        event: input.event,
+        canAsk: input.canAsk,
+        failClosed: false,
+        tool: input.step.toolName,
+        ...(notice === true ? { notice: GUARD_ON_NOTICE } : {}),
+      }).stdout;
       decision = answered.decision;
     } else {
       // a chat start is told that guard is on, where the agent takes context at start
@@ -372,6 +435,7 @@ describe('more recorded payloads: the process answers what the engine and the ad
         event: input.event,
         canAsk: input.canAsk,
         failClosed: false,
+        tool: input.step.toolName,
         approvalCode: result.log.code,
       }).stdout;
     }

@@ -91,6 +91,7 @@ function configure(agent: AgentId, world: World, servers: Servers): void {
     antigravity: '.gemini/antigravity/mcp_config.json',
     windsurf: '.codeium/windsurf/mcp_config.json',
     droid: '.factory/mcp.json',
+    cline: '.cline/data/settings/cline_mcp_settings.json',
   }[agent];
   if (file === undefined) throw new Error(`no MCP config written for ${agent}`);
   writeText(join(world.home, file), `${JSON.stringify({ mcpServers: servers }, null, 2)}\n`);
@@ -107,7 +108,7 @@ describe('MCP servers are scanned when a chat starts', () => {
   it.for(['codex', 'cursor', 'copilot', 'claude-code', 'gemini', 'qwen', 'droid'] as const)(NAME, scenario);
 });
 describe('MCP servers are scanned on the first step where there is no chat start', () => {
-  it.for(['antigravity', 'opencode'] as const)(NAME, scenario);
+  it.for(['antigravity', 'opencode', 'cline'] as const)(NAME, scenario);
 });
 
 async function scenario(agent: AgentId, { expect }: TestContext): Promise<void> {

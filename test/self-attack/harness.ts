@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { AgentId } from '../../packages/adapters/src/index.js';
+import { shellWord } from '../../packages/adapters/src/fallback.js';
 import { commandIn } from '../../packages/adapters/src/opencode/plugin.js';
 import { pathWithoutAgents } from '../../packages/cli/test/agent-free-path.js';
 import { BIN } from '../hook/bin.js';
@@ -26,6 +27,7 @@ export const AGENTS: readonly AgentId[] = [
   'qwen',
   'windsurf',
   'droid',
+  'cline',
 ];
 
 export interface Scratch {
@@ -198,6 +200,9 @@ export function stepCommand(world: Scratch, agent: AgentId): string {
       const hooks = readJson(join(world.home, '.factory', 'hooks.json'));
       return ((hooks['PreToolUse'] as Json[])[0]?.['hooks'] as Json[])[0]?.['command'] as string;
     }
+    case 'cline':
+      // Cline runs guard's hook file itself (its `#!/bin/sh`): the file's whole text, run by sh
+      return `/bin/sh -c ${shellWord(readFileSync(join(world.home, '.cline', 'hooks', 'PreToolUse.bash'), 'utf8'))}`;
   }
 }
 
@@ -325,6 +330,21 @@ export function shellPayload(agent: AgentId, command: string, cwd: string, chat:
           riskLevel: 'low',
         },
       };
+    case 'cline':
+      return {
+        clineVersion: '',
+        timestamp: '2026-12-07T03:02:44.421Z',
+        taskId: chat,
+        workspaceRoots: [cwd],
+        workspaceInfo: { rootPath: cwd, hint: 'project' },
+        userId: 'unknown',
+        agent_id: `${chat}-agent`,
+        parent_agent_id: null,
+        hookName: 'tool_call',
+        iteration: 1,
+        tool_call: { id: 'call_0', name: 'run_commands', input: { commands: [command] } },
+        preToolUse: { toolName: 'run_commands', parameters: { commands: JSON.stringify([command]) } },
+      };
   }
 }
 
@@ -398,6 +418,13 @@ export function verdictOf(agent: AgentId, ran: Ran): Verdict {
         : reply['permissionDecision'] === 'ask'
           ? 'ask'
           : 'unreadable';
+    case 'cline': {
+      // a shell step's commands replaced, or the step cancelled; an ask says nobody can approve it
+      const text = reply['context'] ?? reply['errorMessage'];
+      const reason = typeof text === 'string' ? text : '';
+      if (reply['cancel'] !== true && reply['overrideInput'] === undefined) return 'unreadable';
+      return /no one can approve this step/.test(reason) ? 'ask' : 'block';
+    }
   }
 }
 

@@ -111,6 +111,11 @@ export interface ReplyContext {
   readonly event: string;
   /** Whether a person can be asked here (false: ask must become block). */
   readonly canAsk: boolean;
+  /**
+   * The step's tool as the agent names it, when guard read the step: for an agent whose answer
+   * differs per tool (Cline replaces a blocked shell step's commands, and cancels any other step).
+   */
+  readonly tool?: string;
   /** fail-closed is on (some agents need an explicit allow then). */
   readonly failClosed: boolean;
   /** Short code a person can quote to approve an asked step (Codex block-then-chat). */

@@ -1,6 +1,7 @@
 import type { Agent } from './adapter.js';
 import { antigravity } from './antigravity/agent.js';
 import { claudeCode } from './claude-code/agent.js';
+import { cline } from './cline/agent.js';
 import { codex } from './codex/agent.js';
 import { copilot } from './copilot/agent.js';
 import { cursor } from './cursor/agent.js';
@@ -29,6 +30,7 @@ export const AGENTS = {
   qwen,
   windsurf,
   droid,
+  cline,
 } as const satisfies Readonly<Record<string, Agent>>;
 
 /** An agent's id: `guard setup <id>`, `guard hook <id>`. */

@@ -142,7 +142,7 @@ export function plainCommand(command: string): string {
  * A word every shell reads alike: runs in single quotes, each `'` escaped outside them, and so is a
  * `\` before a `'` or a `\` or at the end (fish reads those two pairs even inside single quotes).
  */
-function shellWord(text: string): string {
+export function shellWord(text: string): string {
   if (text === '') return "''";
   return text.replace(/'|\\(?=['\\]|$)|(?:[^'\\]|\\(?!['\\]|$))+/g, (part) =>
     part === "'" || part === '\\' ? `\\${part}` : `'${part}'`,

@@ -12,6 +12,7 @@ const AGENTS: readonly AgentId[] = [
   'qwen',
   'windsurf',
   'droid',
+  'cline',
 ];
 const cannedShellCall = (agent: AgentId, command: string, cwd: string): CannedCall =>
   adapters[agent].doctor.shellCall(command, cwd);
@@ -124,6 +125,13 @@ describe('readReply: what each agent does with an answer', () => {
     // Qwen Code: Claude Code's nested form (and Gemini CLI's top-level one) read whatever the exit
     // code, the nested one first; exit 2 blocks; a crash, broken JSON or an "allow" let it run, with
     // no fail-closed switch
+    // Cline reads stdout alone: a cancel or a replaced input stops the step, silence lets it run
+    { agent: 'cline', stdout: '', exit: 0, effect: 'no-objection' },
+    { agent: 'cline', stdout: '', exit: 1, effect: 'no-objection' },
+    { agent: 'cline', stdout: '{"cancel":true}', exit: 0, effect: 'block' },
+    { agent: 'cline', stdout: '{"overrideInput":{"commands":["exit 1"]}}', exit: 0, effect: 'block' },
+    { agent: 'cline', stdout: '{"cancel":"yes"}', exit: 0, effect: 'no-objection' },
+    { agent: 'cline', stdout: 'not json', exit: 2, effect: 'failure' },
     { agent: 'qwen', stdout: '', exit: 0, effect: 'no-objection' },
     { agent: 'qwen', stdout: 'this is not json', exit: 0, effect: 'no-objection' },
     { agent: 'qwen', stdout: '{}', exit: 0, effect: 'no-objection' },
@@ -209,6 +217,12 @@ describe('configuredTimeout', () => {
       agent: 'gemini',
       text: `// mine\n${adapters.gemini.install('', { hookCommand: '/n /s hook gemini', failClosed: false })}`,
       want: 10,
+    },
+    // Cline's own limit, for guard's file only (a person's file of that name is not guard's)
+    {
+      agent: 'cline',
+      text: adapters.cline.install('', { hookCommand: '/n /s hook cline', failClosed: false }),
+      want: 120,
     },
     { agent: 'qwen', text: '', want: 60 },
     {

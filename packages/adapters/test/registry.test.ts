@@ -19,6 +19,7 @@ describe('the registry: one list of agents', () => {
       'qwen',
       'windsurf',
       'droid',
+      'cline',
     ]);
     expect(Object.keys(adapters)).toEqual(AGENT_IDS);
     for (const id of AGENT_IDS) {
@@ -53,6 +54,9 @@ describe('the registry: one list of agents', () => {
     { name: 'qwen-code', want: undefined },
     { name: 'droid', want: 'droid' },
     { name: 'factory', want: undefined },
+    { name: 'cline', want: 'cline' },
+    { name: 'Cline', want: undefined },
+    { name: 'cline-cli', want: undefined },
     { name: 'claude', want: undefined },
     { name: 'claudeCode', want: undefined },
     { name: 'toString', want: undefined },
@@ -72,6 +76,7 @@ describe('the registry: one list of agents', () => {
     { id: 'qwen', needsTrust: true, after: /^start a new Qwen Code session/, trust: false },
     { id: 'windsurf', needsTrust: false, after: /^reload the Windsurf window/, trust: false },
     { id: 'droid', needsTrust: false, after: /^start a new Droid session/, trust: false },
+    { id: 'cline', needsTrust: false, after: /^start a new Cline task/, trust: false },
   ])('$id: project trust $needsTrust, records of trust $trust', ({ id, needsTrust, after, trust }) => {
     expect(adapters[id].projectNeedsTrust).toBe(needsTrust);
     expect(adapters[id].afterUninstall).toMatch(after);
@@ -97,6 +102,25 @@ const OPENCODE_DEFAULT = {
     '/work/app/.opencode/opencode.jsonc',
   ],
 };
+
+/** The rules, workflows and skills Cline reads, with its folder at `dir`. */
+function clineReads(dir: string): { files: string[]; folders: string[] } {
+  return {
+    files: [`${HOME}/.agents/AGENTS.md`, '/work/app/.clinerules'],
+    folders: [
+      ...['rules', 'workflows', 'skills'].map((sub) => `${dir}/${sub}`),
+      `${HOME}/Cline/Rules`,
+      `${HOME}/Documents/Cline/Rules`,
+      `${HOME}/Documents/Cline/Workflows`,
+      '/work/app/.clinerules',
+      '/work/app/.clinerules/workflows',
+      '/work/app/.clinerules/skills',
+      '/work/app/.cline/rules',
+      '/work/app/.cline/workflows',
+      '/work/app/.cline/skills',
+    ],
+  };
+}
 
 describe('what the chat-start scan reads, per agent', () => {
   it.for<{ id: AgentId; env?: Record<string, string>; files: string[]; folders: string[]; mcp: string[] }>([
@@ -255,6 +279,20 @@ describe('what the chat-start scan reads, per agent', () => {
       files: [`${HOME}/.factory/AGENTS.md`],
       folders: [`${HOME}/.factory/skills`, `${HOME}/.factory/droids`, `${HOME}/.factory/commands`],
       mcp: [`${HOME}/.factory/mcp.json`, '/work/app/.factory/mcp.json'],
+    },
+    { id: 'cline', ...clineReads(`${HOME}/.cline`), mcp: [`${HOME}/.cline/data/settings/cline_mcp_settings.json`] },
+    {
+      // CLINE_DIR moves its folder (and the data folder under it); CLINE_MCP_SETTINGS_PATH its MCP file
+      id: 'cline',
+      env: { CLINE_DIR: '/srv/cline' },
+      ...clineReads('/srv/cline'),
+      mcp: ['/srv/cline/data/settings/cline_mcp_settings.json'],
+    },
+    {
+      id: 'cline',
+      env: { CLINE_DATA_DIR: '/srv/data', CLINE_MCP_SETTINGS_PATH: '' },
+      ...clineReads(`${HOME}/.cline`),
+      mcp: ['/srv/data/settings/cline_mcp_settings.json'],
     },
   ])('$id with $env', ({ id, env, files, folders, mcp }) => {
     const { chatStart } = AGENTS[id];

@@ -59,6 +59,7 @@ const GEMINI_SHELL = fixture('gemini/before-tool-shell');
 const OPENCODE_SHELL = fixture('opencode/tool-execute-before-bash');
 const QWEN_SHELL = fixture('qwen/pre-tool-use-shell');
 const DROID_SHELL = fixture('droid/pre-tool-use-shell');
+const CLINE_SHELL = fixture('cline/pre-tool-use-run-commands');
 
 export const AGENT_CASES: readonly AgentCase[] = [
   {
@@ -168,6 +169,26 @@ export const AGENT_CASES: readonly AgentCase[] = [
     wrongType: 'droid/malformed-command-not-string',
     unknownEvent: { args: ['droid'], payload: fixture('droid/malformed-unknown-event') },
     denies: (reply) => (reply['hookSpecificOutput'] as Json | undefined)?.['permissionDecision'] === 'deny',
+  },
+  {
+    agent: 'cline',
+    args: ['cline'],
+    // argv words are one command `{ command, args }` (run without a shell); a string, one command line
+    shell: (command) => {
+      const commands = [typeof command === 'string' ? command : { command: command[0], args: command.slice(1) }];
+      return {
+        ...CLINE_SHELL,
+        tool_call: { id: 'call_1', name: 'run_commands', input: { commands } },
+        preToolUse: { toolName: 'run_commands', parameters: { commands: JSON.stringify(commands) } },
+      };
+    },
+    tool: (name, input) => ({ ...CLINE_SHELL, tool_call: { id: 'call_1', name, input } }),
+    noObjection: '',
+    missing: 'cline/malformed-no-input',
+    wrongType: 'cline/malformed-command-not-string',
+    unknownEvent: { args: ['cline'], payload: fixture('cline/malformed-unknown-event') },
+    // a shell step's commands replaced by guard's, or any step cancelled (which ends the task)
+    denies: (reply) => reply['cancel'] === true || reply['overrideInput'] !== undefined,
   },
 ];
 

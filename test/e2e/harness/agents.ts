@@ -26,6 +26,12 @@ export const CLAUDE = claudeBinary();
 /** The pinned Qwen Code's script (its npm bin, `qwen`), run by this Node. */
 export const QWEN = join(agentFolder('qwen'), '@qwen-code', 'qwen-code', 'cli-entry.js');
 
+/**
+ * The pinned Cline's native binary, from its platform package (`cline`'s own `bin/cline` is a Node
+ * launcher that starts it). Empty when this platform's package is not installed.
+ */
+export const CLINE = platformBinary(join(agentFolder('cline'), 'cline'), '@cline/cli-', 'cline');
+
 /** The pinned Gemini CLI's script (its npm bin), run by this Node. */
 export const GEMINI = join(agentFolder('gemini'), '@google', 'gemini-cli', 'bundle', 'gemini.js');
 
@@ -464,4 +470,25 @@ export function droidPrompt(
   const env = world.env({ FACTORY_DROID_AUTO_UPDATE_ENABLED: 'false', ...options.env });
   const args = ['exec', '--auto', 'high', '-m', 'custom:fake-model', ...(options.args ?? []), prompt];
   return runBounded(DROID, args, { cwd: world.project, env, limitMs: AGENT_LIMIT_MS });
+}
+
+/**
+ * Runs `cline --json` once against the fake chat-completions API: first `cline auth` stores it as
+ * an OpenAI-compatible provider (in the world's own ~/.cline), then one headless task, which
+ * approves every tool by itself, so every step runs unless a hook stops it.
+ */
+export async function clinePrompt(
+  world: World,
+  model: FakeModel,
+  prompt: string,
+  options: PromptOptions = {},
+): Promise<RunResult> {
+  const run = { cwd: world.project, env: world.env(options.env), limitMs: AGENT_LIMIT_MS };
+  const auth = await runBounded(
+    CLINE,
+    ['auth', '-p', 'openai', '-k', 'fake-key-for-a-fake-model', '-m', 'fake', '-b', model.baseUrl],
+    run,
+  );
+  if (auth.code !== 0) return auth;
+  return runBounded(CLINE, ['--json', ...(options.args ?? []), prompt], run);
 }

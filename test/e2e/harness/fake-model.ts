@@ -111,6 +111,10 @@ const DROID_TOOLS: ChatTools = {
   ],
   create: (path, text) => ['Create', { file_path: path, content: text }],
 };
+const CLINE_TOOLS: ChatTools = {
+  shell: (command) => ['run_commands', { commands: [command] }],
+  create: (path, text) => ['editor', { path, new_text: text }],
+};
 
 /** A fake OpenAI chat-completions API (`POST /v1/chat/completions`, SSE), as Copilot 1.0.102 speaks it. */
 export function fakeChatModel(options: FakeModelOptions): Promise<FakeModel> {
@@ -125,6 +129,10 @@ export function fakeQwenModel(options: FakeModelOptions): Promise<FakeModel> {
 /** The same API with Factory Droid 0.215's tools (`Execute`, `Create`), for a model of its own (BYOK). */
 export function fakeDroidModel(options: FakeModelOptions): Promise<FakeModel> {
   return chatModel(options, DROID_TOOLS);
+}
+/** The same API with Cline 3.0's tools (`run_commands`, `editor`), as its `openai-compatible` provider speaks it. */
+export function fakeClineModel(options: FakeModelOptions): Promise<FakeModel> {
+  return chatModel(options, CLINE_TOOLS);
 }
 
 function chatModel(options: FakeModelOptions, tools: ChatTools): Promise<FakeModel> {

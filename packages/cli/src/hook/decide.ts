@@ -377,6 +377,7 @@ function replyContext(input: StepInput, failClosed: boolean, settled: Settled, p
     event: input.event,
     canAsk: input.canAsk,
     failClosed,
+    tool: input.step.toolName,
     ...(settled.approvalCode === undefined ? {} : { approvalCode: settled.approvalCode }),
     ...(settled.notice === undefined ? {} : { notice: settled.notice }),
     ...(settled.yesLasts === undefined || !carries
@@ -412,7 +413,12 @@ export function stepEntry(evaluation: Evaluation, settled: Settled, canAsk: bool
 function off(payload: AgentPayload, input: HookInput, settings: Settings): Decision {
   const reply =
     input.type === 'step'
-      ? payload.toReply(NO_OBJECTION, { event: input.event, canAsk: input.canAsk, failClosed: settings.failClosed })
+      ? payload.toReply(NO_OBJECTION, {
+          event: input.event,
+          canAsk: input.canAsk,
+          failClosed: settings.failClosed,
+          tool: input.step.toolName,
+        })
       : payload.toEventReply(input.event, undefined);
   return {
     reply,

@@ -113,6 +113,7 @@ export function failureAnswer(context: FailureContext): FailureAnswer {
       event: stepEvent,
       canAsk,
       failClosed: settings.failClosed,
+      ...(input?.type === 'step' ? { tool: input.step.toolName } : {}),
       ...(notice === undefined ? {} : { notice }),
     }),
     decision: verdict.decision,

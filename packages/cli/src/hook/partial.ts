@@ -8,6 +8,8 @@ import { quoteWord } from '@guard/core';
 
 /** Keys (in lower case) whose string is a command line, a file path, a URL, or the step's folder. */
 const COMMAND_KEYS = new Set(['command', 'cmd', 'script', 'commandline', 'command_line', 'shell_command']);
+/** Keys whose array is a list of command lines (Cline's `commands`), or a string holding that list as JSON. */
+const COMMAND_LIST_KEYS = new Set(['commands']);
 const PATH_KEYS = new Set([
   'path',
   'file_path',
@@ -50,8 +52,12 @@ export function stepsInText(text: string, base: { agent: string; home: string })
   const steps: ToolStep[] = [];
   for (const { key, value } of found) {
     const name = key ?? '';
-    if (COMMAND_KEYS.has(name)) {
-      const lines = typeof value === 'string' ? [value] : wordsAsCommands(value);
+    if (COMMAND_KEYS.has(name) || COMMAND_LIST_KEYS.has(name)) {
+      const lines = COMMAND_LIST_KEYS.has(name)
+        ? commandLines(value)
+        : typeof value === 'string'
+          ? [value]
+          : wordsAsCommands(value);
       for (const line of lines)
         steps.push(
           line.trimStart().startsWith('*** Begin Patch')
@@ -65,6 +71,20 @@ export function stepsInText(text: string, base: { agent: string; home: string })
     }
   }
   return steps.filter((step) => step.kind !== 'shell' || step.command.trim() !== '').slice(0, MAX_STEPS);
+}
+
+/**
+ * A list of command lines: the array's strings (and, since an array of arrays reads as one list of
+ * words here, those words as one command too), or those of the JSON array a string holds (else the
+ * string itself).
+ */
+function commandLines(value: string | readonly string[]): readonly string[] {
+  if (typeof value !== 'string') return [...value, ...wordsAsCommands(value)];
+  if (value.trimStart().startsWith('[')) {
+    const lines = stringsIn(value, MAX_DEPTH).flatMap((item) => item.value);
+    if (lines.length > 0) return lines;
+  }
+  return [value];
 }
 
 /**

@@ -74,9 +74,9 @@ const NEAR_MISSES: readonly (readonly [string, Change])[] = [
   ['left alone', () => undefined],
 ];
 
-// OpenCode's hook file is guard's plugin, JavaScript of guard's alone: the JSON rows above do not
-// apply to it, its own rows are below
-const JSON_AGENTS = AGENT_IDS.filter((agent) => agent !== 'opencode');
+// OpenCode's hook file is guard's plugin, JavaScript of guard's alone, and Cline's a shell script of
+// guard's alone: the JSON rows above do not apply to them, their own rows are below
+const JSON_AGENTS = AGENT_IDS.filter((agent) => agent !== 'opencode' && agent !== 'cline');
 
 describe('a pinned hook file changed past guard is found by status (and doctor) and by the hook', () => {
   for (const agent of JSON_AGENTS)
@@ -142,6 +142,34 @@ describe("guard's OpenCode plugin changed past guard", () => {
   it.for(['its time touched', 'left alone'])('opencode: %s is no change', async (name) => {
     expect((await machine.guard('setup', 'opencode')).code).toBe(0);
     if (name === 'its time touched') utimesSync(fileOf('opencode'), new Date(), new Date(Date.now() + 5000));
+    expect(statusSees()).toEqual([]);
+    expect(hookSees()).toEqual([]);
+  });
+});
+
+describe("guard's Cline hook file changed past guard", () => {
+  const FILE_TAMPERS: readonly (readonly [string, (path: string) => void, string])[] = [
+    ['the file emptied', (path) => writeFileSync(path, ''), 'removed'],
+    // its own cancel on a silent failure taken out: Cline would run the step
+    ['its cancel taken out', (path) => writeFileSync(path, read(path).replace(/elif .*; fi$/m, 'fi')), 'changed'],
+    // guard's answer never printed: Cline would run every step
+    ['its answer dropped', (path) => writeFileSync(path, read(path).replace(`printf '%s\\n' "$o"`, ':')), 'changed'],
+    ['the file deleted', (path) => rmSync(path), 'gone'],
+  ];
+  for (const [name, change, kind] of FILE_TAMPERS)
+    it(`cline: ${name}`, async () => {
+      expect((await machine.guard('setup', 'cline')).code).toBe(0);
+      change(fileOf('cline'));
+      expect(statusSees()).toEqual([`cline ${kind}`]);
+      expect(hookSees()).toEqual([`cline ${kind}`]);
+      expect((await machine.guard('setup', 'cline')).code).toBe(0);
+      expect(statusSees()).toEqual([]);
+      expect(hookSees()).toEqual([]);
+    });
+
+  it.for(['its time touched', 'left alone'])('cline: %s is no change', async (name) => {
+    expect((await machine.guard('setup', 'cline')).code).toBe(0);
+    if (name === 'its time touched') utimesSync(fileOf('cline'), new Date(), new Date(Date.now() + 5000));
     expect(statusSees()).toEqual([]);
     expect(hookSees()).toEqual([]);
   });

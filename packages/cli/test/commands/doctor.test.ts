@@ -21,6 +21,7 @@ const AGENTS: readonly AgentId[] = [
   'qwen',
   'windsurf',
   'droid',
+  'cline',
 ];
 
 /** Answers as guard's runtime gives them: a block for a force push, no objection otherwise. */
@@ -51,6 +52,7 @@ const REPLIES: Record<AgentId, { readonly allow: string; readonly deny: string }
     allow: '',
     deny: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"guard: blocked."}}',
   },
+  cline: { allow: '', deny: '{"cancel":true,"errorMessage":"guard: blocked."}' },
 };
 
 // A stand-in for guard's hook script; FAKE_MODE makes it misbehave the ways a real setup can.
@@ -211,6 +213,7 @@ describe('guard doctor: guard.tamper protects the hook file where setup put it',
     { agent: 'qwen' as const, variable: 'QWEN_HOME', byName: false },
     // its file is `.factory/hooks.json` in the moved home: a name protected wherever it is
     { agent: 'droid' as const, variable: 'FACTORY_HOME_OVERRIDE', byName: true },
+    { agent: 'cline' as const, variable: 'CLINE_DIR', byName: false },
   ])('$agent: in the folder $variable moves it to', ({ agent, variable, byName }) => {
     box.env[variable] = join(box.root, 'moved');
     const file = adapters[agent].configPath('user', { home: box.home, env: box.env, projectRoot: box.project });

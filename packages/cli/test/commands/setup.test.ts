@@ -70,6 +70,10 @@ const PATHS: Record<AgentId, { user: (b: AgentHome) => string; project: (b: Agen
     user: (b) => join(b.home, '.factory', 'hooks.json'),
     project: (b) => join(b.project, '.factory', 'hooks.json'),
   },
+  cline: {
+    user: (b) => join(b.home, '.cline', 'hooks', 'PreToolUse.bash'),
+    project: (b) => join(b.project, '.clinerules', 'hooks', 'PreToolUse.bash'),
+  },
 };
 
 /** A person's own config per agent, in a layout guard would never write (indent, order, no final newline). */
@@ -105,9 +109,12 @@ const EDITS: Record<EditedAgent, readonly [string, string]> = {
 };
 
 const AGENTS = Object.keys(PATHS) as AgentId[];
-/** The agents whose hook file the person shares with guard (OpenCode's is a plugin file of guard's alone, below). */
-type EditedAgent = Exclude<AgentId, 'opencode'>;
-const EDITED = AGENTS.filter((agent): agent is EditedAgent => agent !== 'opencode');
+/**
+ * The agents whose hook file the person shares with guard (OpenCode's is a plugin file of guard's
+ * alone, and Cline's a hook file of guard's alone beside the person's: below).
+ */
+type EditedAgent = Exclude<AgentId, 'opencode' | 'cline'>;
+const EDITED = AGENTS.filter((agent): agent is EditedAgent => agent !== 'opencode' && agent !== 'cline');
 const write = (path: string, text: string): void => {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
@@ -338,6 +345,64 @@ describe("guard setup opencode: a plugin file of guard's alone", () => {
   });
 });
 
+describe("guard setup cline: a hook file of guard's alone, beside the person's", () => {
+  const adapter = adapters.cline;
+  const options = () => setupOptions('cline', { guardHome: box.guardHome });
+  const MINE = '#!/bin/sh\n# mine: every tool step goes to my audit log\ncat >> ~/audit.jsonl\n';
+
+  it("creates guard's file beside the person's own PreToolUse, which stays byte for byte; uninstall gives the folder back", async () => {
+    const file = PATHS.cline.user(box);
+    const mine = join(dirname(file), 'PreToolUse');
+    write(mine, MINE);
+    const result = await box.guard('setup', 'cline');
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toContain(`Created ${file} with guard's hook (events: PreToolUse).`);
+    expect(readIfThere(file)).toBe(adapter.install('', options()));
+    expect(readIfThere(mine)).toBe(MINE);
+    expect(readdirSync(dirname(file)).sort()).toEqual(['PreToolUse', 'PreToolUse.bash']);
+    expect((await box.guard('setup', 'cline')).stdout).toBe(`Already set up: ${file} (nothing changed).\n`);
+    const removed = await box.guard('uninstall', 'cline');
+    expect(removed.stdout).toContain(`Removed ${file} (guard had created it).`);
+    expect(readdirSync(dirname(file))).toEqual(['PreToolUse']);
+    expect(readIfThere(mine)).toBe(MINE);
+  });
+
+  it('with no hooks folder: setup creates it, uninstall removes it while it is empty', async () => {
+    const before = readdirSync(box.home).sort();
+    expect((await box.guard('setup', 'cline')).code).toBe(0);
+    expect((await box.guard('uninstall', 'cline')).code).toBe(0);
+    expect(readdirSync(box.home).sort()).toEqual(before);
+  });
+
+  it("a PreToolUse.bash of the person's own is refused and left as it was", async () => {
+    const file = PATHS.cline.user(box);
+    write(file, MINE);
+    const result = await box.guard('setup', 'cline');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/not guard's for Cline; move it aside/);
+    expect(readIfThere(file)).toBe(MINE);
+    expect(readdirSync(dirname(file))).toEqual(['PreToolUse.bash']);
+    expect((await box.guard('uninstall', 'cline')).stdout).toBe(`guard is not set up in ${file}.\n`);
+    expect(readIfThere(file)).toBe(MINE);
+  });
+
+  it("--dry-run shows the whole file and creates no folder; --project writes the workspace's .clinerules/hooks", async () => {
+    const file = PATHS.cline.user(box);
+    const dry = await box.guard('setup', 'cline', '--dry-run');
+    expect(dry.stdout).toMatch(
+      new RegExp(`^Would create ${escape(file)} \\(dry run: nothing written\\):\n--- /dev/null\n`),
+    );
+    expect(dry.stdout).toContain('+#!/bin/sh\n');
+    expect(existsSync(join(box.home, '.cline'))).toBe(false);
+    const project = await box.guard('setup', 'cline', '--project');
+    expect(project.stdout).toContain(`Created ${PATHS.cline.project(box)}`);
+    expect(project.stdout).toContain('This file applies only when Cline works in this project.\n');
+    expect(existsSync(file)).toBe(false);
+    expect((await box.guard('uninstall', 'cline', '--project')).code).toBe(0);
+    expect(existsSync(join(box.project, '.clinerules'))).toBe(false);
+  });
+});
+
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -565,6 +630,7 @@ describe('what setup tells the person to do next', () => {
     qwen: /\nNext: Start a new Qwen Code session/,
     windsurf: /\nNext: Reload the Windsurf window/,
     droid: /\nNext: Start a new Droid session/,
+    cline: /\nNext: Start a new Cline task/,
   };
   it.for(AGENTS)("%s gets its own next step and no other agent's", async (agent) => {
     const { stdout } = await box.guard('setup', agent);

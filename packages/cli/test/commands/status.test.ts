@@ -55,6 +55,7 @@ describe('guard status --json', () => {
       'qwen',
       'windsurf',
       'droid',
+      'cline',
     ]);
     for (const agent of report.agents) {
       expect(agent.capabilities).toEqual(adapters[agent.agent].capabilities);

@@ -58,6 +58,10 @@ const PATHS: Record<AgentId, Record<ConfigLevel, (b: AgentHome) => string>> = {
     user: (b) => join(b.home, '.factory', 'hooks.json'),
     project: (b) => join(b.project, '.factory', 'hooks.json'),
   },
+  cline: {
+    user: (b) => join(b.home, '.cline', 'hooks', 'PreToolUse.bash'),
+    project: (b) => join(b.project, '.clinerules', 'hooks', 'PreToolUse.bash'),
+  },
 };
 const AGENTS = Object.keys(PATHS) as AgentId[];
 const LEVELS: readonly ConfigLevel[] = ['user', 'project'];
@@ -72,6 +76,7 @@ const NAMES: Record<AgentId, string> = {
   qwen: 'Qwen Code',
   windsurf: 'Windsurf',
   droid: 'Factory Droid',
+  cline: 'Cline',
 };
 
 const write = (path: string, text: string): void => {

@@ -74,9 +74,9 @@ function linkModules(from: string, to: string): void {
 
 /**
  * A person's own hooks in each agent's file, laid out as no tool would write them (OpenCode's
- * plugin is a file of guard's alone, with no person's part to keep).
+ * plugin and Cline's hook file are files of guard's alone, with no person's part to keep).
  */
-const MINE: Record<Exclude<AgentId, 'opencode'>, string> = {
+const MINE: Record<Exclude<AgentId, 'opencode' | 'cline'>, string> = {
   codex:
     '{\n  "hooks": {\n    "Stop": [ { "hooks": [ { "type": "command", "command": "echo fertig ✓" } ] } ]\n  }\n}\n',
   cursor: '{\n\t"version": 1,\n\t"hooks": { "stop": [ { "command": "./done.sh" } ] }\n}',
@@ -204,4 +204,43 @@ describe(`a checkout, home and guard folder under "${ODD}"`, () => {
       expect(existsSync(`${file}.guard-backup`)).toBe(false);
     },
   );
+});
+
+// Cline runs guard's own hook file (by its `#!/bin/sh` line), not a command from a settings file
+describe(`Cline's hook file, with a checkout, home and guard folder under "${ODD}"`, () => {
+  it('setup writes the file, Cline runs it as it is and the hook answers through it, uninstall removes it', async () => {
+    const adapter = adapters.cline;
+    const file = adapter.configPath('user', { home: HOME, env: ENV, projectRoot: PROJECT });
+    const setup = await guard('setup', 'cline');
+    expect(setup.exitCode, setup.stderr).toBe(0);
+    expect(setup.stdout).toContain(`Created ${file} with guard's hook`);
+    const [command = ''] = adapter.installedCommands(readFileSync(file, 'utf8'));
+    expect(splitCommand(plainCommand(command)).slice(0, 4)).toEqual([process.execPath, HOOK, 'hook', 'cline']);
+    const agentCase = AGENT_CASES.find((entry) => entry.agent === 'cline');
+    const before = logSteps().length;
+    for (const [step, denied] of [
+      ['echo hi', false],
+      ['git push --force origin main', true],
+    ] as const) {
+      const call = adapter.doctor.shellCall(step, PROJECT);
+      const answer = await execa('/bin/sh', [file], {
+        reject: false,
+        input: JSON.stringify(call.payload),
+        env: ENV,
+        extendEnv: false,
+        cwd: PROJECT,
+        stripFinalNewline: false,
+      });
+      expect(answer.exitCode, answer.stderr).toBe(0);
+      if (denied) expect(agentCase?.denies(JSON.parse(answer.stdout) as Record<string, unknown>)).toBe(true);
+      else expect(answer.stdout).toBe('');
+    }
+    expect(logSteps().slice(before)).toEqual([
+      expect.objectContaining({ agent: 'cline', decision: 'allow', step: 'echo hi' }),
+      expect.objectContaining({ agent: 'cline', decision: 'block', step: 'git push --force origin main' }),
+    ]);
+    const uninstall = await guard('uninstall', 'cline');
+    expect(uninstall.exitCode, uninstall.stderr).toBe(0);
+    expect(existsSync(file)).toBe(false);
+  });
 });

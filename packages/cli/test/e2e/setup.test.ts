@@ -27,6 +27,7 @@ const AGENTS = [
   'qwen',
   'windsurf',
   'droid',
+  'cline',
 ] as const;
 
 beforeAll(() => {

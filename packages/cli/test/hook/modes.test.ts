@@ -74,7 +74,10 @@ describe.for(AGENT_CASES)('guard hook $agent, in each mode', (agentCase) => {
     const got: Said = stdout === agentCase.noObjection ? 'no objection' : agentCase.denies(reply) ? 'denied' : 'asked';
     // Codex has no prompt: an ask reaches it as a deny that tells it to ask in the chat
     const inChat = AGENTS[agentCase.agent].capabilities.ask === 'block-then-chat';
-    const asked = inChat && got === 'denied' && stdout.includes("person's approval first");
+    // Cline can never put a step to the person (guard reads no message there): its ask says so
+    const never = AGENTS[agentCase.agent].capabilities.askEvents.length === 0;
+    const asks = never ? 'no one can approve this step here' : "person's approval first";
+    const asked = inChat && got === 'denied' && stdout.includes(asks);
     expect(asked ? 'asked' : got).toBe(said);
     const line = lastLog();
     if (said === 'no objection' && command !== HARMLESS && mode !== 'standard') {
@@ -102,6 +105,14 @@ describe('the ask says how long a yes lasts, where the agent carries it', () => 
     // a yes kept for the push, not for stopping programs by name
     const both = await hook(agentCase.args, agentCase.shell('git push origin feature; pkill node'));
     const partly = `${asksEachTime(['process.kill-by-name'])}`;
+    if (AGENTS[agentCase.agent].capabilities.askEvents.length === 0) {
+      // no yes can reach guard (Cline): the ask says nobody can approve it, and nothing of a yes
+      for (const text of [push, remove, both]) {
+        expect(text).toContain('no one can approve this step here');
+        expect(text).not.toMatch(/A yes|Their yes|for this project/);
+      }
+      return;
+    }
     if (AGENTS[agentCase.agent].capabilities.ask === 'block-then-chat') {
       expect(push).toContain('\\"yes, for this project\\" for later chats in this project too');
       expect(push).not.toContain('again each time');

@@ -42,6 +42,8 @@ const MOVED: readonly { agent: AgentId; variable: string; files: readonly string
   // it stands in for the home folder: Droid's folder is .factory in it
   { agent: 'droid', variable: 'FACTORY_HOME_OVERRIDE', files: ['.factory/hooks.json', '.factory/settings.json'] },
   { agent: 'droid', variable: 'FACTORY_ORG_MANAGED_SETTINGS_LOCAL_PATH', files: [''] },
+  { agent: 'cline', variable: 'CLINE_DIR', files: ['hooks/PreToolUse.bash', 'hooks/PreToolUse', 'plugins/mine.js'] },
+  { agent: 'cline', variable: 'CLINE_HOOKS_DIR', files: ['PreToolUse.bash', 'PreToolUse.sh'] },
 ];
 
 /** The default folders, with no variable set. */
@@ -59,6 +61,8 @@ const DEFAULTS: readonly { agent: AgentId; file: string }[] = [
   { agent: 'qwen', file: '~/.qwen/settings.json' },
   { agent: 'droid', file: '~/.factory/hooks.json' },
   { agent: 'droid', file: '~/.factory/settings.json' },
+  { agent: 'cline', file: '~/.cline/hooks/PreToolUse.bash' },
+  { agent: 'cline', file: '~/Documents/Cline/Hooks/PreToolUse' },
 ];
 
 const MODES: readonly Mode[] = ['standard', 'extended', 'full'];

@@ -54,6 +54,26 @@ describe('stepsInText: the commands, paths and URLs of a payload guard could not
       steps: ['write /home/person/.bashrc'],
     },
     { name: 'a URL', text: '{"url":"https://example.com/x"}', steps: ['fetch https://example.com/x'] },
+    // Cline's run_commands: a list of command lines, and the same list as JSON in a string
+    {
+      name: 'a list of command lines',
+      text: '{"commands":["npm test","git push -f"]}',
+      steps: ['shell npm test', 'shell git push -f', "shell 'npm test' 'git push -f'", 'shell npm test git push -f'],
+    },
+    {
+      name: 'a list of command lines cut short',
+      text: '{"commands":["ls","rm -rf ~/',
+      steps: ['shell ls', 'shell rm -rf ~/', "shell ls 'rm -rf ~/'", 'shell ls rm -rf ~/'],
+    },
+    { name: 'the list as JSON in a string', text: '{"commands":"[\\"rm -rf ~\\"]"}', steps: ['shell rm -rf ~'] },
+    // near miss: a string under it that is no list
+    {
+      name: 'one command line under commands',
+      text: '{"commands":"[ -f x ] && rm x"}',
+      steps: ['shell [ -f x ] && rm x'],
+    },
+    // near miss: a key of another name
+    { name: 'a list under another key', text: '{"lines":["rm -rf ~"]}', steps: [] },
     {
       name: 'a patch in a command field',
       text: '{"command":"*** Begin Patch\\n*** Add File: a\\n"}',
