@@ -3,6 +3,7 @@ import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, stat
 import { join } from 'node:path';
 import type { YesLasts } from '@guard/adapters';
 import type { Verdict } from '@guard/core';
+import { redactForLog } from '@guard/core';
 import { writeFileAtomic } from '../fsx.js';
 
 /**
@@ -71,7 +72,12 @@ export function claimCall(guardHome: string, parts: readonly string[], via: stri
   return {
     first: true,
     keep(answer) {
-      writeFileAtomic(file, JSON.stringify({ via, ...answer }), 0o600);
+      // a key in the step (quoted by a reason or a finding) is not kept on disk: the other hook
+      // gives the answer with it redacted, as the log has it
+      const text = JSON.stringify({ via, ...answer }, (_, value: unknown) =>
+        typeof value === 'string' ? redactForLog(value) : value,
+      );
+      writeFileAtomic(file, text, 0o600);
       sweepCalls(dir, Date.now());
     },
   };

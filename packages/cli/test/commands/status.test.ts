@@ -8,7 +8,8 @@ import { howYesIsSeen, status } from '../../src/commands/status.js';
 import { ownAnswerOf } from '../../src/agents/inspect.js';
 import type { LevelStatus, StatusJson } from '../../src/agents/inspect.js';
 import { hookScriptPath } from '../../src/self.js';
-import { captureIo } from '../capture-io.js';
+import { captureIo, NOWHERE } from '../capture-io.js';
+import { underRoot } from '../../src/agents/system.js';
 import { makeAgentHome, readIfThere, setupOptions } from './agent-home.js';
 import type { AgentHome } from './agent-home.js';
 
@@ -68,8 +69,10 @@ describe('guard status --json', () => {
         ['user', false, false, []],
         ['project', false, false, []],
       ]);
+      // (under the scratch system root every in-process run is given)
+      const declared = systemHookFile(adapters[agent.agent].files, process.platform);
       expect(agent.levels.find((level) => level.level === 'system')?.path).toBe(
-        systemHookFile(adapters[agent.agent].files, process.platform),
+        declared === undefined ? undefined : underRoot(join(NOWHERE, 'system-root'), declared),
       );
     }
     expect(levelOf(report, 'codex', 'user').path).toBe(join(box.home, '.codex', 'hooks.json'));
