@@ -124,6 +124,8 @@ export const qwenFiles: AgentFiles = {
       { flag: '--safe-mode' },
       { variable: 'QWEN_CODE_SIMPLE' },
       { variable: 'QWEN_CODE_SAFE_MODE' },
+      // the system settings file moved away takes a system-wide guard with it
+      { variable: 'QWEN_CODE_SYSTEM_SETTINGS_PATH', system: true },
     ],
   },
 };
