@@ -216,6 +216,31 @@ describe('Gemini CLI: hooksConfig and folder trust', () => {
       found: [['everywhere', /^\/etc\/gemini-cli\/settings\.json sets/]],
     },
     {
+      // what guard setup gemini --system writes: the system settings are merged last
+      name: "off for the user, on in the system settings guard's setup --system wrote (the system wins)",
+      texts: {
+        ...trusted,
+        [USER]: '{"hooksConfig": {"enabled": false}}',
+        [SYSTEM]: '{"hooks": {}, "hooksConfig": {"enabled": true}}',
+      },
+      found: [
+        [
+          'overruled',
+          /^\/home\/dev\/\.gemini\/settings\.json sets .*, but \/etc\/gemini-cli\/settings\.json, which wins over it, sets "hooksConfig": \{"enabled": true\}: guard's hooks run/,
+        ],
+      ],
+    },
+    {
+      // hooksConfig.disabled is the union of every file's: the system settings cannot take a name out
+      name: 'guard listed by the user, hooks on in the system settings: still off',
+      texts: {
+        ...trusted,
+        [USER]: '{"hooksConfig": {"disabled": ["guard"]}}',
+        [SYSTEM]: '{"hooksConfig": {"enabled": true}}',
+      },
+      found: [['everywhere', /^\/home\/dev\/\.gemini\/settings\.json lists "guard"/]],
+    },
+    {
       name: 'guard switched off by name',
       texts: { ...trusted, [PROJECT]: '{"hooksConfig": {"disabled": ["lint", "guard"]}}' },
       found: [['everywhere', /lists "guard" in "hooksConfig.disabled"/]],
@@ -287,7 +312,7 @@ describe('Qwen Code: disableAllHooks, merged like its other settings (the last f
     ).toEqual(['/srv/def.json', '/srv/q/settings.json', PROJECT, '/srv/sys.json']);
   });
 
-  it.for<{ name: string; texts: Record<string, string>; found: RegExp[] }>([
+  it.for<{ name: string; texts: Record<string, string>; found: RegExp[]; scope?: 'overruled' }>([
     {
       name: 'user settings',
       texts: { [USER]: '{"disableAllHooks": true}' },
@@ -309,16 +334,35 @@ describe('Qwen Code: disableAllHooks, merged like its other settings (the last f
       texts: { [PROJECT]: '{"disableAllHooks": false}', [SYSTEM]: '{"disableAllHooks": true}' },
       found: [/^\/etc\/qwen-code\/settings\.json sets/],
     },
+    {
+      // what guard setup qwen --system writes: the system settings are merged last
+      name: "off for the user and the project, on in the system settings guard's setup --system wrote",
+      texts: {
+        [USER]: '{"disableAllHooks": true}',
+        [PROJECT]: '{"disableAllHooks": true}',
+        [SYSTEM]: '{"hooks": {}, "disableAllHooks": false}',
+      },
+      found: [
+        /^\/home\/dev\/\.qwen\/settings\.json sets .*, but \/etc\/qwen-code/,
+        /^\/work\/app\/\.qwen\/settings\.json sets .*, but/,
+      ],
+      scope: 'overruled',
+    },
     // near misses
     { name: 'false', texts: { [USER]: '{"disableAllHooks": false}' }, found: [] },
+    {
+      name: 'off for the user, the system settings silent',
+      texts: { [USER]: '{"disableAllHooks": true}', [SYSTEM]: '{"hooks": {}}' },
+      found: [/^\/home\/dev\/\.qwen\/settings\.json sets/],
+    },
     { name: 'the string "true"', texts: { [USER]: '{"disableAllHooks": "true"}' }, found: [] },
     { name: 'nested elsewhere', texts: { [USER]: '{"hooks": {"disableAllHooks": true}}' }, found: [] },
     { name: 'a file Qwen Code cannot read', texts: { [USER]: '{"disableAllHooks": true,,}' }, found: [] },
     { name: 'no files at all', texts: {}, found: [] },
-  ])('$name', ({ texts, found }) => {
+  ])('$name', ({ texts, found, scope }) => {
     const off = check('qwen', texts);
     expect(off.map((entry) => entry.message)).toEqual(found.map((pattern): unknown => expect.stringMatching(pattern)));
-    expect(scopes(off).every((scope) => scope === 'everywhere')).toBe(true);
+    expect(scopes(off).every((one) => one === (scope ?? 'everywhere'))).toBe(true);
   });
 });
 
