@@ -276,11 +276,18 @@ describe('guard.tamper: a real agent’s hooks-off variable set on the line', ()
     { line: 'QWEN_CODE_SAFE_MODE=true qwen -p x', tamper: true },
     { line: 'QWEN_CODE_SIMPLE=1; qwen -p x', tamper: true },
     { line: 'CLAUDE_CODE_SIMPLE=1 claude -p x', tamper: true },
+    // the system settings file (a system-wide guard's) moved away
+    { line: 'GEMINI_CLI_SYSTEM_SETTINGS_PATH=/tmp/empty.json gemini -p x', tamper: true },
+    { line: 'export GEMINI_CLI_SYSTEM_SETTINGS_PATH=./s.json; gemini -p x', tamper: true },
+    { line: 'env QWEN_CODE_SYSTEM_SETTINGS_PATH=/tmp/s.json qwen -p x', tamper: true },
     // near misses
     { line: 'OPENCODE_PURE=0 opencode run x', tamper: false },
     { line: 'echo "OPENCODE_PURE=1 turns plugins off"', tamper: false },
     { line: 'OPENCODE_DISABLE_AUTOUPDATE=1 opencode run x', tamper: false },
     { line: 'QWEN_HOME=$HOME/.qwen qwen -p x', tamper: false },
+    { line: 'echo "GEMINI_CLI_SYSTEM_SETTINGS_PATH=/tmp/s.json moves it"', tamper: false },
+    { line: 'GEMINI_CLI_SYSTEM_SETTINGS_PATHS=/tmp/s.json gemini -p x', tamper: false },
+    { line: 'QWEN_CODE_SYSTEM_SETTINGS=/tmp/s.json qwen -p x', tamper: false },
   ])('$line: guard.tamper $tamper', ({ line, tamper }) => {
     const ids = evaluateExample(line, undefined, REAL).findings.map((f) => f.ruleId);
     expect(ids.includes('guard.tamper')).toBe(tamper);

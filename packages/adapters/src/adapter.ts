@@ -408,8 +408,12 @@ export interface SettingsFile {
 export interface HooksOff {
   /** One or two sentences: which file says what, and what follows. */
   readonly message: string;
-  /** `everywhere`: no hook of guard's runs at all; `here`: not in this folder (the one status runs in). */
-  readonly scope: 'everywhere' | 'here';
+  /**
+   * `everywhere`: no hook of guard's runs at all; `here`: not in this folder (the one status runs
+   * in); `overruled`: a file tries to, and the file that wins over it (the system settings guard's
+   * setup --system wrote) keeps the hooks on: they run.
+   */
+  readonly scope: 'everywhere' | 'here' | 'overruled';
 }
 
 /**
@@ -432,8 +436,12 @@ export interface AgentSetup {
    * '' means the file does not exist. Idempotent. Throws ConfigError when the text does not parse.
    */
   install(configText: string, options: InstallOptions): string;
-  /** The config text with only guard's entries removed; `install` then `uninstall` is the identity. */
-  uninstall(configText: string): string;
+  /**
+   * The config text with only guard's entries removed; `install` then `uninstall` (with the same
+   * `system`) is the identity. With `system`, the agent's managed file: what setup --system adds
+   * there beside the entries (the switch that keeps hooks on for every user) goes too.
+   */
+  uninstall(configText: string, options?: { readonly system?: true }): string;
   /** The guard hook command(s) found in a config text (empty when not installed). */
   installedCommands(configText: string): readonly string[];
   /** guard's command the agent runs on `event` in a config text (as a shell runs it), when there is one. */

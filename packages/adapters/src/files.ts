@@ -81,14 +81,28 @@ export function systemHookFile(files: AgentFiles, platform: string): string | un
 
 /**
  * The variables of the agent's declaration that switch its hooks off (`OPENCODE_PURE`), set in the
- * environment status and doctor run in: the agent started there runs without guard's hooks.
+ * environment status and doctor run in: the agent started there runs without guard's hooks. Those
+ * that move the system settings away count only for guard set up there (`system`).
  */
-export function variablesOff(files: AgentFiles, displayName: string, env: Locations['env']): HooksOff[] {
+export function variablesOff(
+  files: AgentFiles,
+  displayName: string,
+  env: Locations['env'],
+  system = false,
+): HooksOff[] {
   const off: HooksOff[] = [];
   for (const item of files.program?.hooksOff ?? []) {
     if (!('variable' in item)) continue;
     const value = env[item.variable];
     if (value === undefined || SWITCH_OFF.test(value.trim())) continue;
+    if (item.system === true) {
+      if (!system) continue;
+      off.push({
+        message: `${item.variable} is set in this environment, so ${displayName} reads its system settings from another file and runs no hook of guard's set up there with --system; unset it.`,
+        scope: 'here',
+      });
+      continue;
+    }
     off.push(
       item.project === true
         ? {

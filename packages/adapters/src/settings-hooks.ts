@@ -1,7 +1,9 @@
 import type { AgentAnswers, AgentSetup, HookSwitches, HooksOff, Locations, SettingsFile } from './adapter.js';
+import { ConfigError } from './adapter.js';
 import { guardCommandOn, guardCommands, installHooks, uninstallHooks } from './hook-config.js';
 import type { HookFileSchema } from './hook-config.js';
-import type { JsonValue } from './json-text.js';
+import { appendMember, detectStyle, lineAt, parseJson, removeItem } from './json-text.js';
+import type { JsonObject, JsonValue } from './json-text.js';
 import { withoutComments } from './scan.js';
 import { isFields } from './wire.js';
 
@@ -32,6 +34,12 @@ export interface SettingsHooks {
   readonly comments?: boolean;
   /** The key of the event map: `hooks` unless said; '' for a file whose root is the map (Factory Droid's hooks.json). */
   readonly eventMapKey?: string;
+  /**
+   * The setting that keeps hooks on, written into the agent's system settings beside guard's
+   * entries (`guard setup --system`): they win over the user's and the project's settings, so a
+   * user's switch (`hooksConfig.enabled: false`) no longer turns the system's hooks off.
+   */
+  readonly systemOn?: OnOff;
 }
 
 /** The hook file's layout for the shared editor (`hook-config.ts`). */
@@ -72,13 +80,27 @@ export function settingsHooks(
   settings: SettingsHooks,
 ): Pick<AgentSetup, 'install' | 'uninstall' | 'installedCommands' | 'installedCommand'> {
   const schema = schemaOf(settings);
+  const { systemOn } = settings;
   return {
-    install: (configText, options) => installHooks(schema, configText, options),
-    uninstall: (configText) => uninstallHooks(schema, configText),
+    install: (configText, options) => {
+      const hooked = installHooks(schema, configText, options);
+      return options.system === true && systemOn !== undefined ? withSwitch(settings, systemOn, hooked) : hooked;
+    },
+    uninstall: (configText, options) => {
+      // the switch goes with guard's entries (and only then): first, so a file left with nothing else is ''
+      const on =
+        options?.system === true && systemOn !== undefined && guardCommands(schema, configText).length > 0
+          ? withoutSwitch(settings, systemOn, configText)
+          : configText;
+      return uninstallHooks(schema, on);
+    },
     installedCommands: (configText) => guardCommands(schema, configText),
     installedCommand: (configText, event) => guardCommandOn(schema, configText, event),
   };
 }
+
+/** A setting whose one value switches hooks off (and the other keeps them on). */
+export type OnOff = Pick<HookSwitch, 'key'> & { readonly off: boolean };
 
 /** One setting that keeps guard's hooks from running. */
 export interface HookSwitch {
@@ -125,9 +147,19 @@ export function hooksOff(
       typeof setting === 'boolean'
         ? `sets ${member(key, setting)}`
         : `lists ${JSON.stringify(setting.listed)} in "${key.join('.')}"`;
-    const counted = counts === 'any' ? values : values.filter((file) => sets(file.value)).slice(-1);
+    const setters = values.filter((file) => sets(file.value));
+    const counted = counts === 'any' ? values : setters.slice(-1);
     for (const file of counted) {
       if (says(file.value)) off.push({ message: `${file.path} ${what}, ${so}`, scope: 'everywhere' });
+    }
+    // the file that wins is the last one of all (the system settings): those before it that try are said too
+    const winner = counts === 'last' ? setters.at(-1) : undefined;
+    if (winner === undefined || winner.path !== values.at(-1)?.path || says(winner.value)) continue;
+    for (const file of setters.filter((one) => says(one.value))) {
+      off.push({
+        message: `${file.path} ${what}, but ${winner.path}, which wins over it, sets ${member(key, winner.value as boolean)}: guard's hooks run all the same.`,
+        scope: 'overruled',
+      });
     }
   }
   return off;
@@ -159,4 +191,62 @@ export function valueAt(value: unknown, key: readonly string[]): unknown {
 function member(key: readonly string[], value: boolean): string {
   const [first, ...rest] = key;
   return `"${first}": ${rest.length === 0 ? JSON.stringify(value) : `{${member(rest, value)}}`}`;
+}
+
+/** The members along a switch's key: each object and the index of the key's member there (-1: missing). */
+function pathOf(
+  settings: Pick<SettingsHooks, 'comments'>,
+  key: readonly string[],
+  text: string,
+): { readonly object: JsonObject; readonly index: number }[] {
+  const doc = parseJson(text, { comments: settings.comments === true });
+  const path: { object: JsonObject; index: number }[] = [];
+  let at = doc;
+  for (const name of key) {
+    if (at.kind !== 'object') break;
+    const index = at.members.findIndex((member) => member.key === name);
+    path.push({ object: at, index });
+    if (index === -1) break;
+    at = (at.members[index] as JsonObject['members'][number]).value;
+  }
+  return path;
+}
+
+/**
+ * The text with the setting that keeps hooks on (`on`'s key set to the opposite of its `off`),
+ * added where it is missing; one that switches them off is refused, as are the administrator's
+ * own values of another kind there: guard does not overrule them.
+ */
+function withSwitch(settings: Pick<SettingsHooks, 'comments'>, on: OnOff, text: string): string {
+  const value = !on.off;
+  const path = pathOf(settings, on.key, text);
+  const last = path.at(-1);
+  if (last === undefined) return text;
+  const depth = path.length - 1;
+  if (last.index === -1) {
+    const nested = on.key.slice(depth + 1).reduceRight<JsonValue>((inner, name) => ({ [name]: inner }), value);
+    return appendMember(text, last.object, on.key[depth] as string, nested, detectStyle(text));
+  }
+  const found = (last.object.members[last.index] as JsonObject['members'][number]).value;
+  if (depth === on.key.length - 1 && found.kind === 'boolean' && found.value === value) return text;
+  const where = `"${on.key.slice(0, depth + 1).join('.')}"`;
+  throw new ConfigError(
+    depth === on.key.length - 1 && found.kind === 'boolean'
+      ? `${where} is ${String(found.value)} here, which turns every hook off for every user, guard's included; guard will not overrule it: take it out, or make it ${String(value)}`
+      : `${where} must be ${depth === on.key.length - 1 ? 'true or false' : 'an object'} for guard to keep hooks on here`,
+    lineAt(text, found.start),
+  );
+}
+
+/** The text without the setting `withSwitch` adds, and the objects it alone filled; as it was when it is not there. */
+function withoutSwitch(settings: Pick<SettingsHooks, 'comments'>, on: OnOff, text: string): string {
+  const path = pathOf(settings, on.key, text);
+  const last = path.at(-1);
+  if (path.length !== on.key.length || last === undefined || last.index === -1) return text;
+  const found = (last.object.members[last.index] as JsonObject['members'][number]).value;
+  if (found.kind !== 'boolean' || found.value !== !on.off) return text;
+  let level = path.length - 1;
+  while (level > 0 && (path[level] as { object: JsonObject }).object.members.length === 1) level -= 1;
+  const unit = path[level] as { object: JsonObject; index: number };
+  return removeItem(text, unit.object, unit.index);
 }

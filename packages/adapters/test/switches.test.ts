@@ -33,8 +33,13 @@ describe('which agents have settings that switch hooks off', () => {
   });
   it('OpenCode, Qwen Code and Claude Code have variables that do (in their declarations)', () => {
     const named = (id: (typeof AGENT_IDS)[number]): boolean =>
-      adapters[id].files.program?.hooksOff.some((item) => 'variable' in item) === true;
+      adapters[id].files.program?.hooksOff.some((item) => 'variable' in item && item.system !== true) === true;
     expect(AGENT_IDS.filter(named)).toEqual(['claude-code', 'opencode', 'qwen']);
+  });
+  it("Gemini CLI and Qwen Code have variables that move the system settings, and a system install's hooks with them", () => {
+    const named = (id: (typeof AGENT_IDS)[number]): boolean =>
+      adapters[id].files.program?.hooksOff.some((item) => 'variable' in item && item.system === true) === true;
+    expect(AGENT_IDS.filter(named)).toEqual(['gemini', 'qwen']);
   });
 });
 
@@ -72,7 +77,7 @@ describe("Copilot CLI: disableAllHooks, also in a cloned repository's settings",
 });
 
 describe('variables that switch hooks off, set in the environment (OpenCode, Qwen Code, Claude Code)', () => {
-  it.for<{ agent: (typeof AGENT_IDS)[number]; env: Record<string, string>; found: string[] }>([
+  it.for<{ agent: (typeof AGENT_IDS)[number]; env: Record<string, string>; system?: true; found: string[] }>([
     { agent: 'opencode', env: {}, found: [] },
     { agent: 'opencode', env: { OPENCODE_PURE: '1' }, found: ['everywhere'] },
     { agent: 'opencode', env: { OPENCODE_PURE: 'TRUE' }, found: ['everywhere'] },
@@ -87,6 +92,10 @@ describe('variables that switch hooks off, set in the environment (OpenCode, Qwe
     { agent: 'qwen', env: { QWEN_CODE_SAFE_MODE: 'true' }, found: ['everywhere'] },
     { agent: 'qwen', env: { QWEN_CODE_SIMPLE: '1' }, found: ['everywhere'] },
     { agent: 'claude-code', env: { CLAUDE_CODE_SIMPLE: '1' }, found: ['everywhere'] },
+    // the system settings moved: only a system install's hooks are left out
+    { agent: 'gemini', env: { GEMINI_CLI_SYSTEM_SETTINGS_PATH: '/srv/s.json' }, system: true, found: ['here'] },
+    { agent: 'qwen', env: { QWEN_CODE_SYSTEM_SETTINGS_PATH: '/srv/s.json' }, system: true, found: ['here'] },
+    { agent: 'gemini', env: { GEMINI_CLI_SYSTEM_SETTINGS_PATH: '/srv/s.json' }, found: [] },
     // near misses: off values, another name, another agent's variable
     { agent: 'opencode', env: { OPENCODE_PURE: '0' }, found: [] },
     { agent: 'opencode', env: { OPENCODE_PURE: '' }, found: [] },
@@ -95,10 +104,13 @@ describe('variables that switch hooks off, set in the environment (OpenCode, Qwe
     { agent: 'opencode', env: { OPENCODE_DISABLE_PROJECT_CONFIG: 'off' }, found: [] },
     { agent: 'qwen', env: { QWEN_CODE_SAFE_MODE: 'no' }, found: [] },
     { agent: 'qwen', env: { OPENCODE_PURE: '1' }, found: [] },
+    { agent: 'gemini', env: { GEMINI_CLI_SYSTEM_SETTINGS_PATH: '' }, system: true, found: [] },
+    { agent: 'gemini', env: { GEMINI_CLI_SYSTEM_DEFAULTS_PATH: '/srv/s.json' }, found: [] },
+    { agent: 'gemini', env: { QWEN_CODE_SYSTEM_SETTINGS_PATH: '/srv/s.json' }, found: [] },
     { agent: 'codex', env: { OPENCODE_PURE: '1', QWEN_CODE_SIMPLE: '1' }, found: [] },
-  ])('$agent $env → $found', ({ agent, env, found }) => {
+  ])('$agent $env (system: $system) → $found', ({ agent, env, system, found }) => {
     const adapter = adapters[agent];
-    const off = variablesOff(adapter.files, adapter.displayName, env);
+    const off = variablesOff(adapter.files, adapter.displayName, env, system === true);
     expect(off.map((item) => item.scope)).toEqual(found);
     for (const item of off) expect(item.message).toMatch(/^[A-Z_]+ is set in this environment, so /);
   });
@@ -204,6 +216,31 @@ describe('Gemini CLI: hooksConfig and folder trust', () => {
       found: [['everywhere', /^\/etc\/gemini-cli\/settings\.json sets/]],
     },
     {
+      // what guard setup gemini --system writes: the system settings are merged last
+      name: "off for the user, on in the system settings guard's setup --system wrote (the system wins)",
+      texts: {
+        ...trusted,
+        [USER]: '{"hooksConfig": {"enabled": false}}',
+        [SYSTEM]: '{"hooks": {}, "hooksConfig": {"enabled": true}}',
+      },
+      found: [
+        [
+          'overruled',
+          /^\/home\/dev\/\.gemini\/settings\.json sets .*, but \/etc\/gemini-cli\/settings\.json, which wins over it, sets "hooksConfig": \{"enabled": true\}: guard's hooks run/,
+        ],
+      ],
+    },
+    {
+      // hooksConfig.disabled is the union of every file's: the system settings cannot take a name out
+      name: 'guard listed by the user, hooks on in the system settings: still off',
+      texts: {
+        ...trusted,
+        [USER]: '{"hooksConfig": {"disabled": ["guard"]}}',
+        [SYSTEM]: '{"hooksConfig": {"enabled": true}}',
+      },
+      found: [['everywhere', /^\/home\/dev\/\.gemini\/settings\.json lists "guard"/]],
+    },
+    {
       name: 'guard switched off by name',
       texts: { ...trusted, [PROJECT]: '{"hooksConfig": {"disabled": ["lint", "guard"]}}' },
       found: [['everywhere', /lists "guard" in "hooksConfig.disabled"/]],
@@ -275,7 +312,7 @@ describe('Qwen Code: disableAllHooks, merged like its other settings (the last f
     ).toEqual(['/srv/def.json', '/srv/q/settings.json', PROJECT, '/srv/sys.json']);
   });
 
-  it.for<{ name: string; texts: Record<string, string>; found: RegExp[] }>([
+  it.for<{ name: string; texts: Record<string, string>; found: RegExp[]; scope?: 'overruled' }>([
     {
       name: 'user settings',
       texts: { [USER]: '{"disableAllHooks": true}' },
@@ -297,16 +334,35 @@ describe('Qwen Code: disableAllHooks, merged like its other settings (the last f
       texts: { [PROJECT]: '{"disableAllHooks": false}', [SYSTEM]: '{"disableAllHooks": true}' },
       found: [/^\/etc\/qwen-code\/settings\.json sets/],
     },
+    {
+      // what guard setup qwen --system writes: the system settings are merged last
+      name: "off for the user and the project, on in the system settings guard's setup --system wrote",
+      texts: {
+        [USER]: '{"disableAllHooks": true}',
+        [PROJECT]: '{"disableAllHooks": true}',
+        [SYSTEM]: '{"hooks": {}, "disableAllHooks": false}',
+      },
+      found: [
+        /^\/home\/dev\/\.qwen\/settings\.json sets .*, but \/etc\/qwen-code/,
+        /^\/work\/app\/\.qwen\/settings\.json sets .*, but/,
+      ],
+      scope: 'overruled',
+    },
     // near misses
     { name: 'false', texts: { [USER]: '{"disableAllHooks": false}' }, found: [] },
+    {
+      name: 'off for the user, the system settings silent',
+      texts: { [USER]: '{"disableAllHooks": true}', [SYSTEM]: '{"hooks": {}}' },
+      found: [/^\/home\/dev\/\.qwen\/settings\.json sets/],
+    },
     { name: 'the string "true"', texts: { [USER]: '{"disableAllHooks": "true"}' }, found: [] },
     { name: 'nested elsewhere', texts: { [USER]: '{"hooks": {"disableAllHooks": true}}' }, found: [] },
     { name: 'a file Qwen Code cannot read', texts: { [USER]: '{"disableAllHooks": true,,}' }, found: [] },
     { name: 'no files at all', texts: {}, found: [] },
-  ])('$name', ({ texts, found }) => {
+  ])('$name', ({ texts, found, scope }) => {
     const off = check('qwen', texts);
     expect(off.map((entry) => entry.message)).toEqual(found.map((pattern): unknown => expect.stringMatching(pattern)));
-    expect(scopes(off).every((scope) => scope === 'everywhere')).toBe(true);
+    expect(scopes(off).every((one) => one === (scope ?? 'everywhere'))).toBe(true);
   });
 });
 

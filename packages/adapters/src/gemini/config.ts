@@ -27,6 +27,10 @@ export const SETTINGS: SettingsHooks = {
   // is added after that, so guard's folder reaches the hook this way
   guardHomeEnv: true,
   comments: true,
+  // The system settings are merged last, over the user's and the project's: there this keeps the
+  // hooks on whatever a user's file says (its hooksConfig.disabled is a union of all files, so a
+  // user's listing of guard's name still counts: status says so)
+  systemOn: { key: ['hooksConfig', 'enabled'], off: false },
 };
 
 /** `~/.gemini/settings.json` (`$GEMINI_CLI_HOME` for the home), or `<project>/.gemini/settings.json`. */

@@ -85,8 +85,14 @@ export const geminiFiles: AgentFiles = {
     win32: 'C:/ProgramData/gemini-cli/settings.json',
     first: 'system',
     layer:
-      "Gemini CLI runs the system settings' hooks beside the user's, but a user's hooksConfig.enabled false turns them off too (observed on 0.61), $GEMINI_CLI_SYSTEM_SETTINGS_PATH moves the file, and it skips a file with a folder above it that a group or everyone may write",
+      "Gemini CLI runs the system settings' hooks beside the user's and reads the system settings last, so the hooksConfig.enabled true setup writes there keeps them on whatever a user's or a project's file says (seen on 0.61); but a user's hooksConfig.disabled that lists guard still skips it (the lists of all files are joined), it runs none in a folder it does not trust, $GEMINI_CLI_SYSTEM_SETTINGS_PATH moves the file, and it skips a file with a folder above it that a group or everyone may write",
   },
-  // no switch of its own turns the hooks off; started in a changed world it is guard.tamper all the same
-  program: { names: ['gemini'], packages: ['@google/gemini-cli'], hooksOff: [] },
+  // no switch of its own turns the hooks off; started in a changed world it is guard.tamper all the
+  // same. The system settings file moved away takes a system-wide guard with it (the variable is
+  // read by the binary, any value names a file)
+  program: {
+    names: ['gemini'],
+    packages: ['@google/gemini-cli'],
+    hooksOff: [{ variable: 'GEMINI_CLI_SYSTEM_SETTINGS_PATH', system: true }],
+  },
 };

@@ -17,6 +17,9 @@ export const SETTINGS: SettingsHooks = {
   // seconds (below 1000, Qwen Code's unit is the second)
   timeout: qwenFiles.hookTimeout,
   comments: true,
+  // The system settings are merged last, over the user's and the project's: there this keeps the
+  // hooks on whatever a user's file says
+  systemOn: { key: ['disableAllHooks'], off: true },
 };
 
 /** `$QWEN_HOME/settings.json` (default `~/.qwen`), or `<project>/.qwen/settings.json`. */

@@ -95,7 +95,7 @@ export const qwenFiles: AgentFiles = {
     win32: 'C:/ProgramData/qwen-code/settings.json',
     first: 'system',
     layer:
-      "Qwen Code reads the system settings over the user's and the project's (whether the hook lists of both run is unverified); $QWEN_CODE_SYSTEM_SETTINGS_PATH moves the file",
+      "Qwen Code runs the system settings' hooks beside the user's and reads the system settings last, so the disableAllHooks false setup writes there keeps them on whatever a user's or a project's file says (seen on 0.24); but --bare and --safe-mode (and their variables) still run none, and $QWEN_CODE_SYSTEM_SETTINGS_PATH moves the file",
   },
   program: {
     names: ['qwen'],
@@ -124,6 +124,8 @@ export const qwenFiles: AgentFiles = {
       { flag: '--safe-mode' },
       { variable: 'QWEN_CODE_SIMPLE' },
       { variable: 'QWEN_CODE_SAFE_MODE' },
+      // the system settings file moved away takes a system-wide guard with it
+      { variable: 'QWEN_CODE_SYSTEM_SETTINGS_PATH', system: true },
     ],
   },
 };

@@ -381,7 +381,13 @@ export async function collectStatus(io: Io, system: SystemWorld = systemWorld(io
         name: adapterFor(agent).displayName,
         levels,
         capabilities: adapterFor(agent).capabilities,
-        hooksOff: levels.some((level) => level.installed) ? hooksOffFor(adapterFor(agent), io) : [],
+        hooksOff: levels.some((level) => level.installed)
+          ? hooksOffFor(
+              adapterFor(agent),
+              io,
+              levels.some((level) => level.level === 'system' && level.installed),
+            )
+          : [],
         drift: drifts.filter((drift) => drift.agent === agent),
         ...(layers === undefined ? {} : { layers }),
       };
@@ -390,6 +396,6 @@ export async function collectStatus(io: Io, system: SystemWorld = systemWorld(io
 }
 
 /** What the agent's own settings files say that keeps its hooks from running (read, never changed). */
-export function hooksOffFor(adapter: Adapter, io: Io): readonly HooksOff[] {
-  return hooksOffAt(adapter, locationsFrom(io));
+export function hooksOffFor(adapter: Adapter, io: Io, system = false): readonly HooksOff[] {
+  return hooksOffAt(adapter, locationsFrom(io), system);
 }

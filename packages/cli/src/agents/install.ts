@@ -88,7 +88,7 @@ export async function setUpHook(agent: AgentId, setup: SetupOptions, io: Io): Pr
       `Fix that line (or move the file aside), then run \`${again}\` again.`,
     );
   }
-  const rest = adapter.uninstall(after);
+  const rest = adapter.uninstall(after, options.system === true ? { system: true } : undefined);
   const pin: Pin = {
     agent,
     level,

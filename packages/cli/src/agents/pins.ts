@@ -50,11 +50,12 @@ export function pinDrifts(guardHome: string, where: Locations): AgentDrift[] {
 
 /**
  * What keeps the agent's hooks from running: its own settings files (read, never changed), and the
- * variables its declaration names as switches, set in this environment.
+ * variables its declaration names as switches, set in this environment (with `system`, guard is
+ * set up in the agent's system settings: those that move them count too).
  */
-export function hooksOffAt(adapter: Adapter, where: Locations): readonly HooksOff[] {
+export function hooksOffAt(adapter: Adapter, where: Locations, system = false): readonly HooksOff[] {
   const switches = adapter.hookSwitches;
-  const set = variablesOff(adapter.files, adapter.displayName, where.env);
+  const set = variablesOff(adapter.files, adapter.displayName, where.env, system);
   if (switches === undefined) return set;
   const files = switches.files(where).map((path) => {
     let text: string | undefined;

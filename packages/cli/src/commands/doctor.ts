@@ -407,8 +407,12 @@ function switchCheck(agent: AgentId, io: Io): Check[] {
   const variables = adapter.files.program?.hooksOff.some((item) => 'variable' in item) === true;
   if (adapter.hookSwitches === undefined && !variables) return [];
   const name = `${adapter.displayName} runs hooks`;
-  const off = hooksOffFor(adapter, io).filter((found) => found.scope === 'everywhere');
-  if (off.length === 0) return [{ name, ok: true, detail: 'no setting of its own switches hooks off' }];
+  const found = hooksOffFor(adapter, io);
+  const off = found.filter((one) => one.scope === 'everywhere');
+  // a user's switch the system settings overrule is said, and is no failure
+  const tried = found.filter((one) => one.scope === 'overruled').map((one) => one.message);
+  const none = 'no setting of its own switches hooks off';
+  if (off.length === 0) return [{ name, ok: true, detail: tried.length === 0 ? none : `${none} (${tried.join(' ')})` }];
   return [
     {
       name,

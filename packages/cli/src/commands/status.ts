@@ -1,4 +1,4 @@
-import type { Adapter, AgentId, Capabilities, TrustReport } from '@guard/adapters';
+import type { Adapter, AgentId, Capabilities, HooksOff, TrustReport } from '@guard/adapters';
 import { adapterFor, isInstalledPackage } from '../agents/config-io.js';
 import { collectStatus, opinionLine } from '../agents/inspect.js';
 import type { AgentStatus, LevelStatus, OwnAnswer, SettingsFrom, StatusJson } from '../agents/inspect.js';
@@ -107,9 +107,7 @@ export function renderStatus(report: StatusJson): string {
     lines.push(`  ask: ${ask}; results seen: ${yesNo(caps.results)}; chat start seen: ${yesNo(caps.startEvent)}`);
     lines.push(`  a yes: ${howYesIsSeen(caps)}`);
     lines.push(`  if the hook fails: ${caps.onHookFailure}`, `  if it times out: ${caps.onHookTimeout}`);
-    for (const off of agent.hooksOff) {
-      lines.push(`  ${off.scope === 'everywhere' ? 'NOT RUNNING' : 'not running in this folder'}: ${off.message}`);
-    }
+    for (const off of agent.hooksOff) lines.push(`  ${OFF_WORDS[off.scope]}: ${off.message}`);
     // what changed since setup pinned the agent's hook files (a hooks-off switch said above once)
     for (const drift of agent.drift) {
       if (drift.kind === 'hooks-off' && agent.hooksOff.some((off) => off.message === drift.detail)) continue;
@@ -120,6 +118,13 @@ export function renderStatus(report: StatusJson): string {
   }
   return `${lines.join('\n')}\n`;
 }
+
+/** How status heads what keeps an agent's hooks from running, by its scope. */
+const OFF_WORDS: Readonly<Record<HooksOff['scope'], string>> = {
+  everywhere: 'NOT RUNNING',
+  here: 'not running in this folder',
+  overruled: 'tried to switch guard off, cannot',
+};
 
 const SETTING_WORDS: Readonly<Record<keyof SettingsFrom['from'], string>> = {
   enabled: 'on/off',

@@ -189,7 +189,7 @@ function uninstallLevel(agent: AgentId, level: PinLevel, io: Io, system?: System
   const text = textOf(file, bytes);
   let next: string;
   try {
-    next = adapter.uninstall(text);
+    next = adapter.uninstall(text, level === 'system' ? { system: true } : undefined);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     throw new GuardError(

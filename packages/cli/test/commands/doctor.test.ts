@@ -387,6 +387,34 @@ describe('guard doctor failure paths', () => {
     },
   );
 
+  // the system settings are read last: the switch guard setup --system writes there overrules the
+  // user's, which doctor says without failing; near miss: the system settings silent, it fails
+  it.for([
+    {
+      agent: 'gemini' as const,
+      user: '{"hooksConfig": {"enabled": false}}',
+      system: '{"hooksConfig": {"enabled": true}}',
+    },
+    { agent: 'qwen' as const, user: '{"disableAllHooks": true}', system: '{"disableAllHooks": false}' },
+  ])("$agent: a user's switch the system settings overrule passes, and is said", async ({ agent, user, system }) => {
+    const systemFile = join(box.root, 'system.json');
+    box.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH = systemFile;
+    box.env.GEMINI_CLI_SYSTEM_DEFAULTS_PATH = join(box.root, 'none.json');
+    box.env.QWEN_CODE_SYSTEM_SETTINGS_PATH = systemFile;
+    box.env.QWEN_CODE_SYSTEM_DEFAULTS_PATH = join(box.root, 'none.json');
+    const name = `${adapters[agent].displayName} runs hooks`;
+    installWith(agent, fake, user);
+    writeFileSync(systemFile, '{}');
+    expect(checksOf(await diagnose(ioOf(), cannedRunner(5)), agent)[name]).toMatchObject({ ok: false });
+    writeFileSync(systemFile, system);
+    expect(checksOf(await diagnose(ioOf(), cannedRunner(5)), agent)[name]).toMatchObject({
+      ok: true,
+      detail: expect.stringMatching(
+        /^no setting of its own switches hooks off \(.* but .*system\.json, which wins over it, sets .*: guard's hooks run all the same\.\)$/,
+      ),
+    });
+  });
+
   it('runs the command registered for the event it sends, from the folder of the config', async () => {
     const calls: { agent: AgentId; command: string; cwd: string }[] = [];
     const files = Object.fromEntries(AGENTS.map((agent) => [agent, installWith(agent, fake)]));

@@ -297,9 +297,22 @@ describe("guard status: the agents' own settings that keep guard's hooks from ru
         message: expect.stringMatching(new RegExp(`^${escape(project)} sets "disableAllHooks": true, so Qwen Code`)),
       },
     ]);
-    // the system's settings are merged last: on there, the project's switch counts for nothing
+    // the system's settings are merged last: on there, the project's switch counts for nothing,
+    // and status says it tried
     write(join(box.root, 'etc', 'qwen-system.json'), '{ "disableAllHooks": false }\n');
-    expect(hooksOff(await statusJson(), 'qwen')).toEqual([]);
+    expect(hooksOff(await statusJson(), 'qwen')).toEqual([
+      {
+        scope: 'overruled',
+        message: expect.stringMatching(
+          new RegExp(
+            `^${escape(project)} sets "disableAllHooks": true, but .*qwen-system\\.json, which wins over it, sets "disableAllHooks": false: guard's hooks run all the same\\.$`,
+          ),
+        ),
+      },
+    ]);
+    const { stdout } = await box.guard('status');
+    expect(stdout).toContain(`  tried to switch guard off, cannot: ${project} sets "disableAllHooks": true, but`);
+    expect(stdout).not.toContain('NOT RUNNING');
   });
 
   it('an agent guard is not set up for is not looked at', async () => {

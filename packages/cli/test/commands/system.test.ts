@@ -201,7 +201,7 @@ describe.each(MANAGED)('guard setup %s --system', (agent) => {
     expect(result.error).toBeUndefined();
     expect(result.stdout).toContain(`Updated ${file}: added guard's hook`);
     const after = readIfThere(file) as string;
-    expect(adapter.uninstall(after)).toBe(MANAGED_FILES[agent]);
+    expect(adapter.uninstall(after, { system: true })).toBe(MANAGED_FILES[agent]);
     expect(readIfThere(`${file}.guard-backup`)).toBe(MANAGED_FILES[agent]);
     if (process.platform !== 'win32') expect(statSync(file).mode & 0o777).toBe(0o640);
 
@@ -459,5 +459,111 @@ describe("which of guard's own files a user could change", () => {
 
   it('on Windows every file is named: guard cannot tell there, so it refuses', () => {
     expect(changeableFiles(['C:/node.exe', 'C:/guard/dist/hook-entry.cjs'], 'win32')).toHaveLength(2);
+  });
+});
+
+// Gemini CLI and Qwen Code merge the system settings last: setup --system writes there the setting
+// that keeps hooks on, so a user's own switch no longer turns the system's hooks off (and an
+// administrator's switch that turns them all off is not overruled: setup refuses)
+describe("setup --system keeps Gemini CLI's and Qwen Code's hooks on for every user", () => {
+  const flat = (text: string | undefined): string => (text ?? '').replace(/\s+/g, '');
+  it.each([
+    { agent: 'gemini', admin: undefined, on: '"hooksConfig":{"enabled":true}', key: 'enabled', own: false },
+    {
+      agent: 'gemini',
+      admin: '{\n  "hooksConfig": { "notifications": false } // quiet\n}\n',
+      on: '"hooksConfig":{"notifications":false,"enabled":true}',
+      key: 'enabled',
+      own: false,
+    },
+    // the administrator's own "on" is kept as it is, not written twice
+    {
+      agent: 'gemini',
+      admin: '{ "hooksConfig": { "enabled": true } }',
+      on: '"hooksConfig":{"enabled":true}',
+      key: 'enabled',
+      own: true,
+    },
+    { agent: 'qwen', admin: undefined, on: '"disableAllHooks":false', key: 'disableAllHooks', own: false },
+    {
+      agent: 'qwen',
+      admin: '{ "disableAllHooks": false, "model": {} }',
+      on: '"disableAllHooks":false,"model":{}',
+      key: 'disableAllHooks',
+      own: true,
+    },
+  ] as const)('$agent, the administrator’s file $admin', async ({ agent, admin, on, key, own }) => {
+    const file = fileOf(agent);
+    if (admin !== undefined) write(file, admin);
+    const result = await run((io) => setup(agent, { project: false, dryRun: false, system: world() }, io));
+    expect(result.error).toBeUndefined();
+    const after = readIfThere(file) as string;
+    expect(flat(after)).toContain(on);
+    expect(after.split(`"${key}"`).length - 1).toBe(1);
+    // the text edit gives the administrator's file back too (the switch leaves with guard's hook);
+    // one the administrator wrote before is given back by the backup alone (the text cannot tell whose it is)
+    if (!own) expect(adapters[agent].uninstall(after, { system: true })).toBe(admin ?? '');
+    const removed = await run((io) => uninstall(agent, { project: false, system: world() }, io));
+    expect(removed.error).toBeUndefined();
+    expect(readIfThere(file)).toBe(admin);
+  });
+
+  it.each([
+    { agent: 'gemini', admin: '{\n  "hooksConfig": { "enabled": false }\n}\n', says: /"hooksConfig.enabled" is false/ },
+    { agent: 'gemini', admin: '{ "hooksConfig": "on" }', says: /"hooksConfig" must be an object/ },
+    { agent: 'qwen', admin: '{ "disableAllHooks": true }', says: /"disableAllHooks" is true here/ },
+  ] as const)(
+    '$agent: an administrator’s $admin is not overruled, and nothing is written',
+    async ({ agent, admin, says }) => {
+      write(fileOf(agent), admin);
+      const before = snapshot();
+      const result = await run((io) => setup(agent, { project: false, dryRun: false, system: world() }, io));
+      expect(result.error?.message).toMatch(says);
+      expect(result.error?.message).toContain('guard wrote nothing.');
+      expect(snapshot()).toEqual(before);
+    },
+  );
+
+  it('a file the administrator changed after setup: uninstall takes out the hook and the switch, and keeps the change', async () => {
+    const file = fileOf('gemini');
+    write(file, MANAGED_FILES.gemini);
+    await run((io) => setup('gemini', { project: false, dryRun: false, system: world() }, io));
+    writeFileSync(file, (readIfThere(file) as string).replace('oauth-personal', 'gemini-api-key'));
+    const removed = await run((io) => uninstall('gemini', { project: false, system: world() }, io));
+    expect(removed.stdout).toContain(`Removed guard's hook from ${file}; the rest of the file is as it was.`);
+    expect(readIfThere(file)).toBe(MANAGED_FILES.gemini.replace('oauth-personal', 'gemini-api-key'));
+  });
+
+  // near misses: a user's or a project's file gets guard's hook alone
+  it.each(['gemini', 'qwen'] as const)('%s for the user writes no switch', async (agent) => {
+    await run((io) => setup(agent, { project: false, dryRun: false }, io));
+    const where = { home: box.home, env: box.env, projectRoot: box.project };
+    const text = readIfThere(adapters[agent].configPath('user', where)) ?? '';
+    expect(adapters[agent].installedCommands(text)).not.toEqual([]);
+    expect(text).not.toMatch(/hooksConfig|disableAllHooks/);
+  });
+
+  it("status: a user's switch is overruled by the system settings setup wrote; a user's listing of guard's name is not", async () => {
+    await run((io) => setup('gemini', { project: false, dryRun: false, system: world() }, io));
+    const userFile = join(box.home, '.gemini', 'settings.json');
+    const trust = join(box.home, '.gemini', 'trustedFolders.json');
+    write(trust, JSON.stringify({ [box.project]: 'TRUST_FOLDER' }));
+    const env = { ...box.env, GEMINI_CLI_SYSTEM_SETTINGS_PATH: fileOf('gemini') };
+    const where = { home: box.home, env, projectRoot: box.project };
+    const off = (user: string): [string, string][] => {
+      write(userFile, user);
+      const files = adapters.gemini.hookSwitches?.files(where) ?? [];
+      const read = files.map((path) => ({ path, text: readIfThere(path) }));
+      return (adapters.gemini.hookSwitches?.check(read, where) ?? []).map((found) => [found.scope, found.message]);
+    };
+    expect(off('{"hooksConfig": {"enabled": false}}')).toEqual([
+      [
+        'overruled',
+        expect.stringMatching(/which wins over it, sets "hooksConfig": \{"enabled": true\}: guard's hooks run/),
+      ],
+    ]);
+    expect(off('{"hooksConfig": {"disabled": ["guard"]}}')).toEqual([
+      ['everywhere', expect.stringMatching(/lists "guard"/)],
+    ]);
   });
 });

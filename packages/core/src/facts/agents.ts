@@ -50,11 +50,11 @@ export interface AgentProgram {
  * (`value` a regular-expression source, `hooksOff` any of the settings text above); leading
  * operands, each one of the words listed for its place; or a variable of its environment set to
  * anything but an empty, `0`, `false`, `no` or `off` value (`project`: it leaves out only a
- * project's hooks).
+ * project's hooks; `system`: only the system settings' hooks, as it names another file for them).
  */
 export type ProgramSwitch =
   | { readonly flag: string }
-  | { readonly variable: string; readonly project?: true }
+  | { readonly variable: string; readonly project?: true; readonly system?: true }
   | { readonly option: readonly string[]; readonly value: string }
   | { readonly option: readonly string[]; readonly hooksOff: true }
   | { readonly operands: readonly (readonly string[])[] };
