@@ -50,16 +50,23 @@ export interface AgentCase {
   wellFormed(answer: Answer): boolean;
   /** What guard said on stderr beside the reply the agent reads (why it could not check a step). */
   notes(answer: Answer): string;
+  /**
+   * The answer in the terms of an agent that reads stdout alone, for tables that compare exact
+   * replies: the reply, guard's notes as stderr, and exit 0 where the code is the one that goes with
+   * the reply (an answer not in the agent's form comes back as it is, so such a comparison fails).
+   */
+  read(answer: Answer): Answer;
 }
 
 /** A hook's whole answer, as the agent reads it: what it printed and its exit code. */
 export interface Answer {
   readonly stdout: string;
   readonly stderr: string;
-  readonly code: number;
+  /** Its exit code (none when a signal ended it). */
+  readonly code: number | null;
 }
 
-type Reading = Pick<AgentCase, 'denies' | 'wellFormed' | 'notes'>;
+type Reading = Pick<AgentCase, 'denies' | 'wellFormed' | 'notes' | 'read'>;
 
 /** An agent that reads one JSON reply on stdout with exit code 0 (nothing printed reads as `{}`). */
 function reply(denies: (reply: Json) => boolean): Reading {
@@ -68,6 +75,7 @@ function reply(denies: (reply: Json) => boolean): Reading {
     wellFormed: ({ stdout, code }) =>
       code === 0 && (stdout === '' || (stdout.indexOf('\n') === stdout.length - 1 && isObject(stdout))),
     notes: ({ stderr }) => stderr,
+    read: (answer) => answer,
   };
 }
 
@@ -81,6 +89,8 @@ function isObject(text: string): boolean {
  * guard's reason as one line on stdout and as the last line of stderr, after guard's own notes.
  */
 const EXIT_CODE: Reading = {
+  read: (answer) =>
+    EXIT_CODE.wellFormed(answer) ? { stdout: answer.stdout, stderr: EXIT_CODE.notes(answer), code: 0 } : answer,
   denies: ({ stdout, stderr, code }) => code === 2 && stdout.startsWith('guard: ') && stderr.endsWith(stdout),
   wellFormed: ({ stdout, stderr, code }) =>
     (code === 0 && stdout === '') ||

@@ -171,7 +171,7 @@ describe(`a checkout, home and guard folder under "${ODD}"`, () => {
         const command = adapter.installedCommand(text, call.event);
         expect(command, `no command for ${call.event}`).toBeDefined();
         const { stdout, stderr, exitCode } = await runAsAgent(agent, command ?? '', JSON.stringify(call.payload));
-        const answer = { stdout, stderr, code: exitCode ?? -1 };
+        const answer = { stdout, stderr, code: exitCode ?? null };
         expect(agentCase?.wellFormed(answer), stderr).toBe(true);
         expect(agentCase?.notes(answer)).toBe('');
         if (denied) expect(agentCase?.denies(answer)).toBe(true);
