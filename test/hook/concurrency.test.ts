@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LogEntry } from '../../packages/cli/src/state/decision-log.js';
-import { AGENT_CASES, ASKED, BLOCKED, HARMLESS } from '../../packages/cli/test/hook-cases.js';
+import { AGENT_CASES, ASKED, BLOCKED, HARMLESS, said } from '../../packages/cli/test/hook-cases.js';
 import { scaled } from '../machine.js';
 import { requireBuild, runHookProcess } from './bin.js';
 
 const ROOT = mkdtempSync(join(tmpdir(), 'guard-concurrency-'));
-const GUARD_HOME = join(ROOT, 'guard');
-const codex = AGENT_CASES[0];
+// one agent that reads a JSON reply and one that reads the exit code
+const AGENTS = AGENT_CASES.filter((agentCase) => agentCase.agent === 'codex' || agentCase.agent === 'windsurf');
 
 beforeAll(requireBuild);
 afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
@@ -25,17 +25,17 @@ function files(dir: string): string[] {
 /** The test's own limit: 50 Node starts and their answers, stretched on a busy machine. */
 const LIMIT = scaled(90_000);
 
-describe('50 `guard hook codex` processes at once on one chat', () => {
-  // (the deadline asked for below is past Codex's own, so each hook has Codex's: 21 s)
+describe.for(AGENTS)('50 `guard hook $agent` processes at once on one chat', (agentCase) => {
+  // (the deadline asked for below is past the agent's own, so each hook has the agent's: 21 s)
   it("each gets a whole answer for its own step, and guard's folder stays readable", { timeout: LIMIT }, async () => {
-    if (codex === undefined) throw new Error('no codex case');
+    const GUARD_HOME = join(ROOT, agentCase.agent);
     const commands = Array.from({ length: 50 }, (_, i) => [HARMLESS, ASKED, BLOCKED][i % 3] ?? HARMLESS);
-    // every call names the same chat, as parallel tool calls of one Codex session do
+    // every call names the same chat, as parallel tool calls of one session do
     const results = await Promise.all(
       commands.map((command, i) =>
         runHookProcess(
-          ['codex'],
-          JSON.stringify({ ...codex.shell(`${command} # call ${i}`), tool_use_id: `call_${i}` }),
+          agentCase.args,
+          JSON.stringify({ ...agentCase.shell(`${command} # call ${i}`), tool_use_id: `call_${i}` }),
           {
             HOME: ROOT,
             GUARD_HOME,
@@ -48,21 +48,16 @@ describe('50 `guard hook codex` processes at once on one chat', () => {
     );
 
     results.forEach((result, i) => {
-      expect(result.code).toBe(0);
+      expect(agentCase.wellFormed(result)).toBe(true);
+      expect(agentCase.notes(result)).toBe('');
       const command = commands[i];
-      if (command === HARMLESS) {
-        expect(result.stdout).toBe('');
-        return;
-      }
-      const reply = JSON.parse(result.stdout) as {
-        hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string };
-      };
-      expect(result.stdout.indexOf('\n')).toBe(result.stdout.length - 1);
-      expect(reply.hookSpecificOutput.permissionDecision).toBe('deny');
-      expect(reply.hookSpecificOutput.permissionDecisionReason).toMatch(
+      // an ask is a deny on both, one that has the agent ask the person in the chat
+      expect(said(agentCase, result)).toBe(command === HARMLESS ? 'no objection' : 'denied');
+      if (command === HARMLESS) return;
+      expect(result.stdout).toMatch(
         command === BLOCKED
-          ? /^guard: blocked \(git\.rewrite-shared-history/
-          : /^guard: this step needs the person's approval first \(git\.push\)/,
+          ? /(^|")guard: blocked \(git\.rewrite-shared-history/
+          : /(^|")guard: this step needs the person's approval first \(git\.push\)/,
       );
     });
 
@@ -84,7 +79,11 @@ describe('50 `guard hook codex` processes at once on one chat', () => {
     expect(steps.size).toBe(50);
     for (const entry of logLines) {
       const call = Number(/# call (\d+)$/.exec(entry.step ?? '')?.[1]);
-      expect(entry).toMatchObject({ agent: 'codex', how: 'rules', decision: ['allow', 'ask', 'block'][call % 3] });
+      expect(entry).toMatchObject({
+        agent: agentCase.agent,
+        how: 'rules',
+        decision: ['allow', 'ask', 'block'][call % 3],
+      });
     }
   });
 });

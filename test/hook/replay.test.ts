@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentId } from '../../packages/adapters/src/index.js';
+import type { AgentId, HookReply } from '../../packages/adapters/src/index.js';
 import type { Environment, Verdict } from '../../packages/core/src/index.js';
 import { evaluate, rules } from '../../packages/core/src/index.js';
 import { adapters, AGENTS, agentKnowledge } from '../../packages/adapters/src/index.js';
@@ -220,7 +220,7 @@ describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (
       : IN_CHAT.includes(agent)
         ? askInChatMessage(verdict, code, notice)
         : askMessage(verdict, notice);
-    expect(result).toMatchObject({ code: 0, stdout: REPLY[agent].ask(text), stderr: '' });
+    expect(agentCase.read(result)).toMatchObject({ code: 0, stdout: REPLY[agent].ask(text), stderr: '' });
     // (where no ask reaches a person, the log says it was left to nobody)
     const how = never ? 'away' : 'rules';
     expect(result.log).toMatchObject({ decision: 'ask', how, rules: ['git.push'], step: ASKED });
@@ -235,7 +235,11 @@ describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (
       reason: reasonOf('git.rewrite-shared-history'),
     });
     const result = await hook(args, JSON.stringify(payload));
-    expect(result).toMatchObject({ code: 0, stdout: REPLY[agent].deny(blockMessage(verdict)), stderr: '' });
+    expect(agentCase.read(result)).toMatchObject({
+      code: 0,
+      stdout: REPLY[agent].deny(blockMessage(verdict)),
+      stderr: '',
+    });
     expect(result.log).toMatchObject({ decision: 'block', how: 'rules', step: BLOCKED });
     expect(result.log.rules?.[0]).toBe('git.rewrite-shared-history');
   });
@@ -250,14 +254,15 @@ describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (
   // not read, so not checked: asked (a deny where nobody is known to answer), saying so
   it.for(broken)('fail-open, $name: asked, the cause on stderr and in the log', async ({ stdin }) => {
     const result = await hook(args, stdin);
-    expect(result.code).toBe(0);
-    expect(result.stdout).not.toBe(agentCase.noObjection);
-    expect(result.stdout).toMatch(/guard could not read this step/i);
-    expect(result.stderr).toMatch(/^guard: [^\n]+\n$/);
+    const answer = agentCase.read(result);
+    expect(answer.code).toBe(0);
+    expect(answer.stdout).not.toBe(agentCase.noObjection);
+    expect(answer.stdout).toMatch(/guard could not read this step/i);
+    expect(answer.stderr).toMatch(/^guard: [^\n]+\n$/);
     expect(result.log).toMatchObject({
       how: 'failure',
       decision: 'ask',
-      error: result.stderr.slice('guard: '.length, -1),
+      error: answer.stderr.slice('guard: '.length, -1),
     });
   });
 
@@ -272,10 +277,14 @@ describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
+    let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
     child.stdin.write(stdin);
-    return { child, exited, stdout: () => stdout };
+    // the whole answer, once the process ended
+    const answer = async () => agentCase.read({ stdout, stderr, code: await exited });
+    return { child, exited, stdout: () => stdout, answer };
   }
 
   it('stdin left open after a whole payload: answered at once, and the process ends', async () => {
@@ -302,7 +311,7 @@ describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (
       const before = logLines(OPEN).length;
       // counted from the process's start: stretched on a busy machine, so that what was written is
       // read by then
-      const { exited, child, stdout } = openStdin(
+      const { answer, child, stdout } = openStdin(
         `{"hook_event_name": "PreToolUse", "tool_input": {"command": "${command}`,
         scaled(1_500),
       );
@@ -317,7 +326,7 @@ describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (
       expect(stdout()).not.toBe(agentCase.noObjection);
       expect(stdout()).toMatch(/guard ran out of time/i);
       child.stdin.end();
-      expect(await exited).toBe(0);
+      expect((await answer()).code).toBe(0);
     },
   );
 
@@ -330,7 +339,10 @@ describe.for(AGENT_CASES)('guard hook $agent, recorded payloads as a process', (
       userMessage: failClosedMessage('unread'),
     };
     const reply = REPLY[agent];
-    expect(result).toMatchObject({ code: 0, stdout: (reply.unread ?? reply.deny)(blockMessage(verdict)) });
+    expect(agentCase.read(result)).toMatchObject({
+      code: 0,
+      stdout: (reply.unread ?? reply.deny)(blockMessage(verdict)),
+    });
     expect(result.log).toMatchObject({ how: 'failure', decision: 'block' });
   });
 });
@@ -398,6 +410,14 @@ describe('more recorded payloads: the process answers what the engine and the ad
     { agent: 'cline', file: 'synth-pre-tool-use-mcp' },
     { agent: 'cline', file: 'task-start' },
     { agent: 'cline', file: 'post-tool-use-run-commands' },
+    { agent: 'windsurf', file: 'doc-pre-run-command' },
+    { agent: 'windsurf', file: 'doc-pre-read-code' },
+    { agent: 'windsurf', file: 'doc-pre-write-code' },
+    { agent: 'windsurf', file: 'doc-pre-mcp-tool-use' },
+    { agent: 'windsurf', file: 'doc-pre-user-prompt' },
+    { agent: 'windsurf', file: 'doc-post-run-command' },
+    { agent: 'windsurf', file: 'doc-post-mcp-tool-use' },
+    { agent: 'windsurf', file: 'doc-post-cascade-response' },
   ];
 
   it.for(cases)('$agent $file', async ({ agent, file, event, notice }) => {
@@ -405,7 +425,7 @@ describe('more recorded payloads: the process answers what the engine and the ad
     const payload = fixture(`${agent}/${file}`);
     const adapter = adapters[agent];
     const input = adapter.read(payload, event, ['node']);
-    let expected: string;
+    let expected: HookReply;
     let decision: string | undefined;
     if (input.type === 'step') {
       // the same real probe the hook uses (whether a file exists decides a delete, for one)
@@ -421,11 +441,11 @@ describe('more recorded payloads: the process answers what the engine and the ad
         failClosed: false,
         tool: input.step.toolName,
         ...(notice === true ? { notice: GUARD_ON_NOTICE } : {}),
-      }).stdout;
+      });
       decision = answered.decision;
     } else {
       // a chat start is told that guard is on, where the agent takes context at start
-      expected = adapter.toEventReply(input.event, input.type === 'start' ? GUARD_ON_NOTICE : undefined).stdout;
+      expected = adapter.toEventReply(input.event, input.type === 'start' ? GUARD_ON_NOTICE : undefined);
     }
     const result = await hook(args, fixtureText(`${agent}/${file}`));
     // a Codex ask carries the approval code the log line names
@@ -437,9 +457,10 @@ describe('more recorded payloads: the process answers what the engine and the ad
         failClosed: false,
         tool: input.step.toolName,
         approvalCode: result.log.code,
-      }).stdout;
+      });
     }
-    expect(result).toMatchObject({ code: 0, stdout: expected, stderr: '' });
+    // the whole answer: what it printed and its exit code (Windsurf reads exit 2 and stderr)
+    expect(result).toMatchObject({ code: expected.exitCode, stdout: expected.stdout, stderr: expected.stderr ?? '' });
     if (decision !== undefined) expect(result.log.decision).toBe(decision);
     // an ask where nobody can answer is sent back as "a safer way, or leave it out" (away)
     expect(['rules', 'ignored', 'event', 'away']).toContain(result.log.how);

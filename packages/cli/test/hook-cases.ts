@@ -44,8 +44,68 @@ export interface AgentCase {
   readonly wrongType: string;
   /** Hook arguments and payload of an event the adapter does not know. */
   readonly unknownEvent: { readonly args: readonly string[]; readonly payload: Json };
-  /** True when a reply stops the step (a deny in this agent's words). */
-  denies(reply: Json): boolean;
+  /** True when an answer stops the step (a deny in this agent's words, or its exit code). */
+  denies(answer: Answer): boolean;
+  /** True when an answer has the form the agent reads (nothing or one reply, and the exit code that goes with it). */
+  wellFormed(answer: Answer): boolean;
+  /** What guard said on stderr beside the reply the agent reads (why it could not check a step). */
+  notes(answer: Answer): string;
+  /**
+   * The answer in the terms of an agent that reads stdout alone, for tables that compare exact
+   * replies: the reply, guard's notes as stderr, and exit 0 where the code is the one that goes with
+   * the reply (an answer not in the agent's form comes back as it is, so such a comparison fails).
+   */
+  read(answer: Answer): Answer;
+}
+
+/** A hook's whole answer, as the agent reads it: what it printed and its exit code. */
+export interface Answer {
+  readonly stdout: string;
+  readonly stderr: string;
+  /** Its exit code (none when a signal ended it). */
+  readonly code: number | null;
+}
+
+type Reading = Pick<AgentCase, 'denies' | 'wellFormed' | 'notes' | 'read'>;
+
+/** An agent that reads one JSON reply on stdout with exit code 0 (nothing printed reads as `{}`). */
+function reply(denies: (reply: Json) => boolean): Reading {
+  return {
+    denies: ({ stdout }) => denies(JSON.parse(stdout || '{}') as Json),
+    wellFormed: ({ stdout, code }) =>
+      code === 0 && (stdout === '' || (stdout.indexOf('\n') === stdout.length - 1 && isObject(stdout))),
+    notes: ({ stderr }) => stderr,
+    read: (answer) => answer,
+  };
+}
+
+function isObject(text: string): boolean {
+  const value = JSON.parse(text) as unknown;
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * An agent that reads the exit code (Windsurf): 0 with nothing printed lets the step run; 2 stops it,
+ * guard's reason as one line on stdout and as the last line of stderr, after guard's own notes.
+ */
+const EXIT_CODE: Reading = {
+  read: (answer) =>
+    EXIT_CODE.wellFormed(answer) ? { stdout: answer.stdout, stderr: EXIT_CODE.notes(answer), code: 0 } : answer,
+  denies: ({ stdout, stderr, code }) => code === 2 && stdout.startsWith('guard: ') && stderr.endsWith(stdout),
+  wellFormed: ({ stdout, stderr, code }) =>
+    (code === 0 && stdout === '') ||
+    (code === 2 && stdout.indexOf('\n') === stdout.length - 1 && stderr.endsWith(stdout)),
+  notes: ({ stdout, stderr, code }) =>
+    code === 2 && stderr.endsWith(stdout) ? stderr.slice(0, -stdout.length) : stderr,
+};
+
+/** What an agent takes an answer to say: no objection, a deny, or a question (put to the person). */
+export type Said = 'no objection' | 'denied' | 'asked';
+
+/** How `agentCase` reads `answer` (an ask in the chat, on an agent with no prompt, reads as a deny). */
+export function said(agentCase: AgentCase, answer: Answer): Said {
+  if (answer.stdout === agentCase.noObjection && answer.code === 0) return 'no objection';
+  return agentCase.denies(answer) ? 'denied' : 'asked';
 }
 
 const CODEX_SHELL = fixture('codex/synth-pre-tool-use-interactive');
@@ -61,6 +121,33 @@ const QWEN_SHELL = fixture('qwen/pre-tool-use-shell');
 const DROID_SHELL = fixture('droid/pre-tool-use-shell');
 const CLINE_SHELL = fixture('cline/pre-tool-use-run-commands');
 
+const WINDSURF_SHELL = fixture('windsurf/doc-pre-run-command');
+const WINDSURF_MCP = fixture('windsurf/doc-pre-mcp-tool-use');
+
+/**
+ * Windsurf (payloads from its documentation): it reads the exit code, not a JSON reply. 0 with nothing
+ * printed lets the step run; 2 stops it, guard's reason as plain text on stderr (the documented
+ * channel) and the same on stdout (shown with `show_output`); any other code lets it run.
+ */
+const WINDSURF_CASE: AgentCase = {
+  agent: 'windsurf',
+  args: ['windsurf'],
+  shell: (command) => ({
+    ...WINDSURF_SHELL,
+    tool_info: { ...(WINDSURF_SHELL['tool_info'] as Json), command_line: command },
+  }),
+  // every other tool comes as an MCP call, the one event that carries any tool's name and input
+  tool: (name, input) => ({
+    ...WINDSURF_MCP,
+    tool_info: { ...(WINDSURF_MCP['tool_info'] as Json), mcp_tool_name: name, mcp_tool_arguments: input },
+  }),
+  noObjection: '',
+  missing: 'windsurf/malformed-no-tool-info',
+  wrongType: 'windsurf/malformed-relative-cwd',
+  unknownEvent: { args: ['windsurf'], payload: fixture('windsurf/malformed-unknown-event') },
+  ...EXIT_CODE,
+};
+
 export const AGENT_CASES: readonly AgentCase[] = [
   {
     agent: 'codex',
@@ -71,7 +158,7 @@ export const AGENT_CASES: readonly AgentCase[] = [
     missing: 'codex/malformed-no-tool-input',
     wrongType: 'codex/malformed-command-not-string',
     unknownEvent: { args: ['codex'], payload: fixture('codex/malformed-unknown-event') },
-    denies: (reply) => (reply['hookSpecificOutput'] as Json | undefined)?.['permissionDecision'] === 'deny',
+    ...reply((reply) => (reply['hookSpecificOutput'] as Json | undefined)?.['permissionDecision'] === 'deny'),
   },
   {
     agent: 'cursor',
@@ -82,7 +169,7 @@ export const AGENT_CASES: readonly AgentCase[] = [
     missing: 'cursor/malformed-shell-no-command',
     wrongType: 'cursor/malformed-workspace-roots',
     unknownEvent: { args: ['cursor'], payload: fixture('cursor/malformed-unknown-event') },
-    denies: (reply) => reply['permission'] === 'deny',
+    ...reply((reply) => reply['permission'] === 'deny'),
   },
   {
     agent: 'antigravity',
@@ -93,7 +180,7 @@ export const AGENT_CASES: readonly AgentCase[] = [
     missing: 'antigravity/malformed-command-missing',
     wrongType: 'antigravity/malformed-args-not-object',
     unknownEvent: { args: ['antigravity', '--event', 'BeforeEverything'], payload: ANTIGRAVITY_SHELL },
-    denies: (reply) => reply['decision'] === 'deny',
+    ...reply((reply) => reply['decision'] === 'deny'),
   },
   {
     agent: 'copilot',
@@ -104,7 +191,7 @@ export const AGENT_CASES: readonly AgentCase[] = [
     missing: 'copilot/malformed-bash-no-command',
     wrongType: 'copilot/malformed-args-not-json',
     unknownEvent: { args: ['copilot', '--event', 'beforeEverything'], payload: COPILOT_SHELL },
-    denies: (reply) => reply['permissionDecision'] === 'deny',
+    ...reply((reply) => reply['permissionDecision'] === 'deny'),
   },
   {
     agent: 'claude-code',
@@ -115,7 +202,7 @@ export const AGENT_CASES: readonly AgentCase[] = [
     missing: 'claude-code/malformed-no-tool-input',
     wrongType: 'claude-code/malformed-command-not-string',
     unknownEvent: { args: ['claude-code'], payload: fixture('claude-code/malformed-unknown-event') },
-    denies: (reply) => (reply['hookSpecificOutput'] as Json | undefined)?.['permissionDecision'] === 'deny',
+    ...reply((reply) => (reply['hookSpecificOutput'] as Json | undefined)?.['permissionDecision'] === 'deny'),
   },
   {
     agent: 'gemini',
@@ -126,7 +213,7 @@ export const AGENT_CASES: readonly AgentCase[] = [
     missing: 'gemini/malformed-no-tool-input',
     wrongType: 'gemini/malformed-command-not-string',
     unknownEvent: { args: ['gemini'], payload: fixture('gemini/malformed-unknown-event') },
-    denies: (reply) => reply['decision'] === 'deny',
+    ...reply((reply) => reply['decision'] === 'deny'),
   },
   {
     agent: 'opencode',
@@ -138,7 +225,7 @@ export const AGENT_CASES: readonly AgentCase[] = [
     wrongType: 'opencode/malformed-command-not-string',
     unknownEvent: { args: ['opencode'], payload: fixture('opencode/malformed-unknown-event') },
     // guard's plugin throws the reason of a block
-    denies: (reply) => reply['decision'] === 'block',
+    ...reply((reply) => reply['decision'] === 'block'),
   },
   {
     agent: 'qwen',
@@ -149,7 +236,7 @@ export const AGENT_CASES: readonly AgentCase[] = [
     missing: 'qwen/malformed-no-tool-input',
     wrongType: 'qwen/malformed-command-not-string',
     unknownEvent: { args: ['qwen'], payload: fixture('qwen/malformed-unknown-event') },
-    denies: (reply) => (reply['hookSpecificOutput'] as Json | undefined)?.['permissionDecision'] === 'deny',
+    ...reply((reply) => (reply['hookSpecificOutput'] as Json | undefined)?.['permissionDecision'] === 'deny'),
   },
   {
     agent: 'droid',
@@ -168,7 +255,7 @@ export const AGENT_CASES: readonly AgentCase[] = [
     missing: 'droid/malformed-no-tool-input',
     wrongType: 'droid/malformed-command-not-string',
     unknownEvent: { args: ['droid'], payload: fixture('droid/malformed-unknown-event') },
-    denies: (reply) => (reply['hookSpecificOutput'] as Json | undefined)?.['permissionDecision'] === 'deny',
+    ...reply((reply) => (reply['hookSpecificOutput'] as Json | undefined)?.['permissionDecision'] === 'deny'),
   },
   {
     agent: 'cline',
@@ -188,31 +275,10 @@ export const AGENT_CASES: readonly AgentCase[] = [
     wrongType: 'cline/malformed-command-not-string',
     unknownEvent: { args: ['cline'], payload: fixture('cline/malformed-unknown-event') },
     // a shell step's commands replaced by guard's, or any step cancelled (which ends the task)
-    denies: (reply) => reply['cancel'] === true || reply['overrideInput'] !== undefined,
+    ...reply((reply) => reply['cancel'] === true || reply['overrideInput'] !== undefined),
   },
+  WINDSURF_CASE,
 ];
-
-const WINDSURF_SHELL = fixture('windsurf/doc-pre-run-command');
-
-/**
- * Windsurf (payloads from its documentation): it reads the exit code, not a JSON reply (2 stops the
- * step, with the reason as plain text), so the JSON tables above do not take it; unchecked.test.ts
- * holds it to the silence table by its exit code. `denies` reads the reply as `{ text }`.
- */
-export const WINDSURF_CASE: AgentCase = {
-  agent: 'windsurf',
-  args: ['windsurf'],
-  shell: (command) => ({
-    ...WINDSURF_SHELL,
-    tool_info: { ...(WINDSURF_SHELL['tool_info'] as Json), command_line: command },
-  }),
-  tool: (name, input) => ({ ...WINDSURF_SHELL, agent_action_name: name, tool_info: input }),
-  noObjection: '',
-  missing: 'windsurf/malformed-no-tool-info',
-  wrongType: 'windsurf/malformed-relative-cwd',
-  unknownEvent: { args: ['windsurf'], payload: fixture('windsurf/malformed-unknown-event') },
-  denies: (reply) => typeof reply['text'] === 'string' && reply['text'].startsWith('guard: '),
-};
 
 /** Commands whose verdicts the catalogue fixes (SPEC §4): harmless, asked (git.push), blocked. */
 export const HARMLESS = 'git status';

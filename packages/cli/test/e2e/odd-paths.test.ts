@@ -127,7 +127,7 @@ beforeAll(() => {
 afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
 
 describe(`a checkout, home and guard folder under "${ODD}"`, () => {
-  it.for(['codex', 'cursor', 'antigravity', 'copilot', 'claude-code', 'gemini', 'qwen', 'droid'] as const)(
+  it.for(['codex', 'cursor', 'antigravity', 'copilot', 'claude-code', 'gemini', 'qwen', 'droid', 'windsurf'] as const)(
     '%s: setup writes a command the agent runs as it is, the hook answers through it, uninstall gives the file back',
     async (agent) => {
       const adapter = adapters[agent];
@@ -170,11 +170,12 @@ describe(`a checkout, home and guard folder under "${ODD}"`, () => {
         const call = adapter.doctor.shellCall(step, PROJECT);
         const command = adapter.installedCommand(text, call.event);
         expect(command, `no command for ${call.event}`).toBeDefined();
-        const answer = await runAsAgent(agent, command ?? '', JSON.stringify(call.payload));
-        expect(answer.exitCode, answer.stderr).toBe(0);
-        expect(answer.stderr).toBe('');
-        if (denied) expect(agentCase?.denies(JSON.parse(answer.stdout) as Record<string, unknown>)).toBe(true);
-        else expect(answer.stdout).toBe(agentCase?.noObjection);
+        const { stdout, stderr, exitCode } = await runAsAgent(agent, command ?? '', JSON.stringify(call.payload));
+        const answer = { stdout, stderr, code: exitCode ?? null };
+        expect(agentCase?.wellFormed(answer), stderr).toBe(true);
+        expect(agentCase?.notes(answer)).toBe('');
+        if (denied) expect(agentCase?.denies(answer)).toBe(true);
+        else expect(answer).toMatchObject({ code: 0, stdout: agentCase?.noObjection });
       }
       // both calls were judged with this folder as the project, and logged in guard's folder
       expect(logSteps().slice(before)).toEqual([
@@ -232,7 +233,8 @@ describe(`Cline's hook file, with a checkout, home and guard folder under "${ODD
         stripFinalNewline: false,
       });
       expect(answer.exitCode, answer.stderr).toBe(0);
-      if (denied) expect(agentCase?.denies(JSON.parse(answer.stdout) as Record<string, unknown>)).toBe(true);
+      const { stdout, stderr } = answer;
+      if (denied) expect(agentCase?.denies({ stdout, stderr, code: 0 })).toBe(true);
       else expect(answer.stdout).toBe('');
     }
     expect(logSteps().slice(before)).toEqual([

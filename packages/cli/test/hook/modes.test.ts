@@ -11,7 +11,8 @@ import { report } from '../../src/commands/report.js';
 import { readAllowed } from '../../src/state/allowed.js';
 import type { LogEntry } from '../../src/state/decision-log.js';
 import { captureIo } from '../capture-io.js';
-import { AGENT_CASES, ASKED, BLOCKED, HARMLESS, fixture } from '../hook-cases.js';
+import type { AgentCase, Answer, Said } from '../hook-cases.js';
+import { AGENT_CASES, ASKED, BLOCKED, HARMLESS, fixture, said as reads } from '../hook-cases.js';
 import { hookReply } from './stage-call.js';
 
 /**
@@ -32,6 +33,13 @@ async function hook(args: readonly string[], payload: unknown): Promise<string> 
   return stdout;
 }
 
+/** The hook's whole answer to `agentCase`'s shell step running `command`, in the form that agent reads. */
+async function answer(agentCase: AgentCase, command: string): Promise<Answer> {
+  const result = await hookReply(agentCase.args, guardHome, agentCase.shell(command));
+  expect(agentCase.wellFormed(result)).toBe(true);
+  return result;
+}
+
 function setMode(mode: Mode): void {
   writeFileSync(join(guardHome, 'settings.yaml'), `# mine\nmode: ${mode}\n`);
 }
@@ -45,8 +53,6 @@ function lastLog(): LogEntry {
 const OUTSIDE = 'cp config.example.json /opt/other-app/config.json';
 /** A destructive step that asks whatever is on disk. */
 const DESTROY = 'terraform destroy';
-
-type Said = 'no objection' | 'asked' | 'denied';
 
 /** Each step, and what each mode (standard, extended, full) answers. */
 const ROWS: readonly [string, string, Said, Said, Said][] = [
@@ -69,9 +75,9 @@ describe.for(AGENT_CASES)('guard hook $agent, in each mode', (agentCase) => {
     ),
   )('%s', async ([, command, mode, said]) => {
     setMode(mode);
-    const stdout = await hook(agentCase.args, agentCase.shell(command));
-    const reply = stdout === '' ? {} : (JSON.parse(stdout) as Record<string, unknown>);
-    const got: Said = stdout === agentCase.noObjection ? 'no objection' : agentCase.denies(reply) ? 'denied' : 'asked';
+    const result = await answer(agentCase, command);
+    const { stdout } = result;
+    const got = reads(agentCase, result);
     // Codex has no prompt: an ask reaches it as a deny that tells it to ask in the chat
     const inChat = AGENTS[agentCase.agent].capabilities.ask === 'block-then-chat';
     // Cline can never put a step to the person (guard reads no message there): its ask says so
@@ -91,7 +97,7 @@ describe.for(AGENT_CASES)('guard hook $agent, in each mode', (agentCase) => {
 describe('the ask says how long a yes lasts, where the agent carries it', () => {
   it.for(AGENT_CASES)('$agent: not in standard, where the ask reads as it always has', async (agentCase) => {
     for (const command of ['git push origin feature', DESTROY]) {
-      const stdout = await hook(agentCase.args, agentCase.shell(command));
+      const { stdout } = await answer(agentCase, command);
       expect(stdout).not.toContain('A yes');
       expect(stdout).not.toContain('Their yes');
       expect(stdout).not.toContain('for this project');
@@ -100,10 +106,10 @@ describe('the ask says how long a yes lasts, where the agent carries it', () => 
 
   it.for(AGENT_CASES)('$agent, in extended', async (agentCase) => {
     setMode('extended');
-    const push = await hook(agentCase.args, agentCase.shell('git push origin feature'));
-    const remove = await hook(agentCase.args, agentCase.shell(DESTROY));
+    const push = (await answer(agentCase, 'git push origin feature')).stdout;
+    const remove = (await answer(agentCase, DESTROY)).stdout;
     // a yes kept for the push, not for stopping programs by name
-    const both = await hook(agentCase.args, agentCase.shell('git push origin feature; pkill node'));
+    const both = (await answer(agentCase, 'git push origin feature; pkill node')).stdout;
     const partly = `${asksEachTime(['process.kill-by-name'])}`;
     if (AGENTS[agentCase.agent].capabilities.askEvents.length === 0) {
       // no yes can reach guard (Cline): the ask says nobody can approve it, and nothing of a yes
@@ -114,7 +120,8 @@ describe('the ask says how long a yes lasts, where the agent carries it', () => 
       return;
     }
     if (AGENTS[agentCase.agent].capabilities.ask === 'block-then-chat') {
-      expect(push).toContain('\\"yes, for this project\\" for later chats in this project too');
+      // (quoted inside a JSON reply, or as it is in a plain one)
+      expect(push).toMatch(/\\?"yes, for this project\\?" for later chats in this project too/);
       expect(push).not.toContain('again each time');
       expect(remove).toContain('Their yes counts for this step only');
       expect(both).toContain(`but whatever they say, ${partly}`);

@@ -7,7 +7,7 @@ import type { HookIo } from '../../src/hook/run.js';
 import { runHook } from '../../src/hook/run.js';
 import type { LogEntry } from '../../src/state/decision-log.js';
 import { NOWHERE } from '../capture-io.js';
-import type { AgentCase } from '../hook-cases.js';
+import type { AgentCase, Answer } from '../hook-cases.js';
 import { AGENT_CASES } from '../hook-cases.js';
 import { scaled } from '../../../../test/machine.js';
 
@@ -19,7 +19,7 @@ import { scaled } from '../../../../test/machine.js';
  */
 
 interface Result {
-  readonly stdout: string;
+  readonly answer: Answer;
   readonly line: LogEntry;
 }
 
@@ -27,21 +27,22 @@ async function hookCall(agent: AgentCase, payload: unknown): Promise<Result> {
   const guardHome = mkdtempSync(join(tmpdir(), 'guard-planting-'));
   try {
     let stdout = '';
+    let stderr = '';
     const io: HookIo = {
       stdin: (async function* () {
         yield JSON.stringify(payload);
       })(),
       stopInput: () => undefined,
       out: (out) => void (stdout += out),
-      err: () => undefined,
+      err: (err) => void (stderr += err),
       env: { GUARD_HOME: guardHome },
       home: () => NOWHERE,
       tmp: () => '/tmp',
       parentArgs: () => ['node', 'agent'],
     };
-    await runHook(agent.args, io);
+    const code = await runHook(agent.args, io);
     const [line = ''] = readFileSync(join(guardHome, 'log.jsonl'), 'utf8').trim().split('\n');
-    return { stdout, line: JSON.parse(line) as LogEntry };
+    return { answer: { stdout, stderr, code }, line: JSON.parse(line) as LogEntry };
   } finally {
     rmSync(guardHome, { recursive: true, force: true });
   }
@@ -68,13 +69,12 @@ const ROWS = AGENT_CASES.flatMap((host) =>
   })),
 );
 
-const parsed = (stdout: string): Record<string, unknown> => JSON.parse(stdout || '{}') as Record<string, unknown>;
 const PLANT = `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"sh planted.sh"}]}]}}`;
 
 describe.concurrent('one agent planting another agent’s hooks is guard.tamper', { timeout: scaled(60_000) }, () => {
   it.for(ROWS)('$label (a shell redirect): blocked', async ({ host, path }, { expect }) => {
-    const { stdout, line } = await hookCall(host, host.shell(`echo '${PLANT}' > ${path}`));
-    expect(host.denies(parsed(stdout))).toBe(true);
+    const { answer, line } = await hookCall(host, host.shell(`echo '${PLANT}' > ${path}`));
+    expect(host.denies(answer)).toBe(true);
     expect(line).toMatchObject({ decision: 'block', rules: expect.arrayContaining(['guard.tamper']) });
   });
   // near misses: reading the other agent's file, or writing beside it under another name
@@ -131,8 +131,8 @@ describe.concurrent('with the agent’s own write tool', { timeout: scaled(60_00
     if (agent === undefined) throw new Error(`no case for ${host}`);
     const cwd = (agent.shell('true') as { cwd?: unknown }).cwd;
     const at = typeof cwd === 'string' && cwd !== '' ? join(cwd, target) : target;
-    const { stdout, line } = await hookCall(agent, agent.tool(tool, input(at)));
-    expect(agent.denies(parsed(stdout))).toBe(true);
+    const { answer, line } = await hookCall(agent, agent.tool(tool, input(at)));
+    expect(agent.denies(answer)).toBe(true);
     expect(line).toMatchObject({ kind: 'write', decision: 'block', rules: expect.arrayContaining(['guard.tamper']) });
   });
 });

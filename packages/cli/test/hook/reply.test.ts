@@ -143,7 +143,7 @@ describe('replyStage', () => {
     reply.stop();
     expect(out).toHaveLength(1);
     // Codex's ask is a deny too: one that has the agent ask the person in the chat
-    expect(codex.denies(JSON.parse(out[0] || '{}') as Record<string, unknown>)).toBe(decision !== 'allow');
+    expect(codex.denies({ stdout: out[0] ?? '', stderr: err.join(''), code: 0 })).toBe(decision !== 'allow');
     if (settings === undefined) expect(out[0]).toMatch(/fail-closed is on/);
     if (decision === 'ask') expect(out[0]).toMatch(/approval first\. Guard failed while checking this step/);
     expect(failed.line).toMatchObject({ how, decision, error: 'it broke', event: 'PreToolUse', step: command });

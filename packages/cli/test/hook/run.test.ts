@@ -123,8 +123,8 @@ describe.for(AGENT_CASES)('guard hook $agent', (agentCase) => {
 
   it('a blocked step is denied, naming the rule, and logged with its reason', async () => {
     const result = await run(args, json(agentCase.shell(BLOCKED)));
-    expect(result.code).toBe(0);
-    expect(agentCase.denies(parsedReply(result.stdout) ?? {})).toBe(true);
+    expect(agentCase.wellFormed(result)).toBe(true);
+    expect(agentCase.denies(result)).toBe(true);
     expect(result.stdout).toContain('git.rewrite-shared-history');
     const line = onlyLogLine();
     expect(line).toMatchObject({
@@ -153,11 +153,10 @@ describe.for(AGENT_CASES)('guard hook $agent', (agentCase) => {
       'fail-open, $kind: not checked, so asked; the cause is logged and told on stderr',
       async ({ args: hookArgs, stdin }) => {
         const result = await run(hookArgs, stdin);
-        expect(result.code).toBe(0);
+        expect(agentCase.wellFormed(result)).toBe(true);
         expect(result.stdout).not.toBe(noObjection);
-        expect(parsedReply(result.stdout)).toBeDefined();
         expect(result.stdout).toMatch(/guard could not read this step/i);
-        expect(result.stderr).toMatch(/^guard: [^\n]+\n$/);
+        expect(agentCase.notes(result)).toMatch(/^guard: [^\n]+\n$/);
         expect(onlyLogLine()).toMatchObject({ how: 'failure', decision: 'ask', error: expect.stringMatching(/\S/) });
       },
     );
@@ -165,9 +164,9 @@ describe.for(AGENT_CASES)('guard hook $agent', (agentCase) => {
     it.for(kinds)('fail-closed, $kind: the step is blocked', async ({ args: hookArgs, stdin }) => {
       settings('failClosed: true\n');
       const result = await run(hookArgs, stdin);
-      expect(result.code).toBe(0);
-      expect(agentCase.denies(parsedReply(result.stdout) ?? {})).toBe(true);
-      expect(result.stderr).toMatch(/^guard: [^\n]+\n$/);
+      expect(agentCase.wellFormed(result)).toBe(true);
+      expect(agentCase.denies(result)).toBe(true);
+      expect(agentCase.notes(result)).toMatch(/^guard: [^\n]+\n$/);
       expect(onlyLogLine()).toMatchObject({ how: 'failure', decision: 'block', error: expect.stringMatching(/\S/) });
     });
 
@@ -180,10 +179,10 @@ describe.for(AGENT_CASES)('guard hook $agent', (agentCase) => {
     ])('unreadable settings, no good copy: $command is judged as ever ($decision)', async ({ command, decision }) => {
       settings('enabled: perhaps\n');
       const result = await run(args, json(agentCase.shell(command)));
-      expect(result.code).toBe(0);
+      expect(agentCase.wellFormed(result)).toBe(true);
       // fail-closed is on now: an agent with a fail-closed switch may be told "allow" in its own words
       // (Codex's ask is a deny that has the agent ask in the chat)
-      if (decision !== 'ask') expect(agentCase.denies(parsedReply(result.stdout) ?? {})).toBe(decision === 'block');
+      if (decision !== 'ask') expect(agentCase.denies(result)).toBe(decision === 'block');
       else expect(result.stdout).not.toBe(noObjection);
       expect(result.stderr).toMatch(/enabled must be true or false.*fail-closed and strict/);
       // (an agent where no ask reaches a person, Cline, logs the ask as left to nobody)
@@ -201,7 +200,7 @@ describe.for(AGENT_CASES)('guard hook $agent', (agentCase) => {
       'fail-open when a rule throws: every rule judges $command by itself ($decision)',
       async ({ command, decision, ruleIds }) => {
         const result = await run(args, json(agentCase.shell(command)), { rules: [THROWING, ...rules] });
-        if (decision === 'block') expect(agentCase.denies(parsedReply(result.stdout) ?? {})).toBe(true);
+        if (decision === 'block') expect(agentCase.denies(result)).toBe(true);
         if (decision === 'allow') expect(result.stdout).toBe(noObjection);
         else expect(result.stdout).not.toBe(noObjection);
         const line = onlyLogLine();
@@ -227,7 +226,7 @@ describe.for(AGENT_CASES)('guard hook $agent', (agentCase) => {
       { cause: 'another failure', command: HARMLESS, policy: failingPolicy, decision: 'ask' },
     ])('fail-open, the project policy fails ($cause): $command is $decision', async ({ command, policy, decision }) => {
       const result = await run(args, json(agentCase.shell(command)), { policy });
-      if (decision === 'block') expect(agentCase.denies(parsedReply(result.stdout) ?? {})).toBe(true);
+      if (decision === 'block') expect(agentCase.denies(result)).toBe(true);
       if (decision === 'allow') expect(result.stdout).toBe(noObjection);
       else expect(result.stdout).not.toBe(noObjection);
       expect(onlyLogLine()).toMatchObject({ how: 'failure', decision, error: expect.stringMatching(/broke|loaded/) });
@@ -236,14 +235,14 @@ describe.for(AGENT_CASES)('guard hook $agent', (agentCase) => {
     it("fail-closed when guard's own code cannot be loaded: even a harmless step is blocked", async () => {
       settings('failClosed: true\n');
       const result = await run(args, json(agentCase.shell(HARMLESS)), { policy: brokenPolicy });
-      expect(agentCase.denies(parsedReply(result.stdout) ?? {})).toBe(true);
+      expect(agentCase.denies(result)).toBe(true);
       expect(onlyLogLine()).toMatchObject({ how: 'failure', decision: 'block' });
     });
 
     it('fail-closed when a rule throws: even a harmless step is blocked', async () => {
       settings('failClosed: true\n');
       const result = await run(args, json(agentCase.shell(HARMLESS)), { rules: [THROWING] });
-      expect(agentCase.denies(parsedReply(result.stdout) ?? {})).toBe(true);
+      expect(agentCase.denies(result)).toBe(true);
       expect(onlyLogLine()).toMatchObject({ how: 'failure', decision: 'block' });
     });
   });
@@ -265,7 +264,8 @@ describe.for(AGENT_CASES)('guard hook $agent', (agentCase) => {
 
   it('the deadline answers by the failure policy when stdin never ends, exactly once', async () => {
     const result = await run(args, neverEnding(), { deadlineMs: 30 });
-    expect(result).toMatchObject({ code: 0, writes: 1, stopped: true });
+    expect(result).toMatchObject({ writes: 1, stopped: true });
+    expect(agentCase.wellFormed(result)).toBe(true);
     expect(result.stdout).not.toBe(noObjection);
     expect(result.stdout).toMatch(/guard ran out of time/i);
     expect(onlyLogLine()).toMatchObject({ how: 'deadline', decision: 'ask', error: 'no answer within 30 ms' });
@@ -281,7 +281,7 @@ describe.for(AGENT_CASES)('guard hook $agent', (agentCase) => {
     const slow: SessionLayer = { forStep: () => sleep(300).then(() => NO_MEMORY), onEvent: () => undefined };
     const result = await run(args, json(agentCase.shell(command)), { deadlineMs: 30, session: slow });
     expect(result.writes).toBeLessThanOrEqual(1);
-    if (decision === 'block') expect(agentCase.denies(parsedReply(result.stdout) ?? {})).toBe(true);
+    if (decision === 'block') expect(agentCase.denies(result)).toBe(true);
     else expect(result.stdout).not.toBe(noObjection);
     await sleep(350); // the late evaluation must neither write nor log again
     expect(result.writes).toBe(1);

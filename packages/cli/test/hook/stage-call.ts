@@ -39,26 +39,27 @@ export async function stageCall(
   return { call, out, err, deadlines };
 }
 
-/** Runs the whole hook on one payload, guard's folder at `guardHome`: its exit code and what it wrote to stdout. */
+/** Runs the whole hook on one payload, guard's folder at `guardHome`: its exit code and what it wrote. */
 export async function hookReply(
   argv: readonly string[],
   guardHome: string,
   payload: unknown,
   deps: HookDeps = {},
-): Promise<{ code: number; stdout: string }> {
+): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
+  let stderr = '';
   const io: HookIo = {
     stdin: pieces(JSON.stringify(payload)),
     stopInput: () => undefined,
     out: (text) => void (stdout += text),
-    err: () => undefined,
+    err: (text) => void (stderr += text),
     env: { GUARD_HOME: guardHome },
     home: () => NOWHERE,
     tmp: () => '/tmp',
     parentArgs: () => ['node', 'agent'],
   };
   const code = await runHook(argv, io, deps);
-  return { code, stdout };
+  return { code, stdout, stderr };
 }
 
 /** Stdin as one piece, as a pipe may deliver it. */
