@@ -18,6 +18,7 @@ const AGENTS: readonly AgentId[] = [
   'claude-code',
   'gemini',
   'opencode',
+  'kilo',
   'qwen',
   'windsurf',
   'droid',
@@ -42,6 +43,7 @@ const REPLIES: Record<AgentId, { readonly allow: string; readonly deny: string }
   },
   gemini: { allow: '', deny: '{"decision":"deny","reason":"guard: blocked."}' },
   opencode: { allow: '', deny: '{"decision":"block","reason":"guard: blocked."}' },
+  kilo: { allow: '', deny: '{"decision":"block","reason":"guard: blocked."}' },
   qwen: {
     allow: '',
     deny: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"guard: blocked."}}',
