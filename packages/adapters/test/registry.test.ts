@@ -81,7 +81,7 @@ describe('the registry: one list of agents', () => {
     { id: 'windsurf', needsTrust: false, after: /^reload the Windsurf window/, trust: false },
     { id: 'droid', needsTrust: false, after: /^start a new Droid session/, trust: false },
     { id: 'cline', needsTrust: false, after: /^start a new Cline task/, trust: false },
-    { id: 'kilo', needsTrust: false, after: /^start a new Kilo session/, trust: false },
+    { id: 'kilo', needsTrust: false, after: /^start a new Kilo Code CLI session/, trust: false },
   ])('$id: project trust $needsTrust, records of trust $trust', ({ id, needsTrust, after, trust }) => {
     expect(adapters[id].projectNeedsTrust).toBe(needsTrust);
     expect(adapters[id].afterUninstall).toMatch(after);

@@ -10,6 +10,6 @@ export const kilo: Adapter = {
   ...pluginConfig(KILO, kiloFiles, agent),
   // a project's plugins load in any folder, without asking
   projectNeedsTrust: false,
-  afterUninstall: "start a new Kilo session, so it stops loading guard's plugin.",
+  afterUninstall: "start a new Kilo Code CLI session, so it stops loading guard's plugin.",
   doctor,
 };

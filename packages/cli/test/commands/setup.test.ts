@@ -633,7 +633,7 @@ describe('what setup tells the person to do next', () => {
     'claude-code': /\nNext: Start a new Claude Code session/,
     gemini: /\nNext: Start a new Gemini CLI session/,
     opencode: /\nNext: Start a new OpenCode session/,
-    kilo: /\nNext: Start a new Kilo session/,
+    kilo: /\nNext: Start a new Kilo Code CLI session/,
     qwen: /\nNext: Start a new Qwen Code session/,
     windsurf: /\nNext: Reload the Windsurf window/,
     droid: /\nNext: Start a new Droid session/,
