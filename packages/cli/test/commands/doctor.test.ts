@@ -18,11 +18,11 @@ const AGENTS: readonly AgentId[] = [
   'claude-code',
   'gemini',
   'opencode',
-  'kilo',
   'qwen',
   'windsurf',
   'droid',
   'cline',
+  'kilo',
 ];
 
 /** Answers as guard's runtime gives them: a block for a force push, no objection otherwise. */

@@ -310,7 +310,7 @@ describe('guard setup --all --system and guard uninstall --all --system', () => 
     for (const agent of MANAGED)
       expect(adapters[agent].installedCommands(readIfThere(fileOf(agent)) ?? '')).not.toEqual([]);
     expect(result.stdout).toContain(
-      'Skipped, no system-wide hook file guard knows of on this platform: antigravity, opencode.',
+      'Skipped, no system-wide hook file guard knows of on this platform: antigravity, opencode, droid, cline, kilo.',
     );
 
     // the user's own install stays when the system's go, and uninstall --all leaves the system's alone
