@@ -32,6 +32,7 @@ const SLOW_FIRST = [
   'packages/cli/test/e2e/bin.test.ts',
   'test/e2e/opencode.test.ts',
   'test/e2e/cline.test.ts',
+  'test/e2e/kilo.test.ts',
   'test/e2e/codex.test.ts',
   'packages/cli/test/e2e/setup.test.ts',
   'packages/cli/test/state/locked-files.test.ts',

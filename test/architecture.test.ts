@@ -183,7 +183,7 @@ describe('ARCHITECTURE.md', () => {
     { word: 'packages/cli/src/hook/', ok: true },
     { word: 'cli/src/hook/run.ts/', ok: false },
     { word: 'cli/src/memory.ts', ok: false },
-    { word: 'adapters/src/<agent>/payload.ts', ok: true },
+    { word: 'adapters/src/<agent>/files.ts', ok: true },
     { word: 'adapters/src/<agent>/trust.ts', ok: false },
     { word: 'core/src/programs/entries/*.ts', ok: true },
     { word: 'core/src/programs/entries/*.tsx', ok: false },

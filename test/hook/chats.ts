@@ -500,23 +500,19 @@ export function geminiChat(world: World, id: string, parent?: readonly string[])
 }
 
 /**
- * OpenCode, through guard's plugin: block-then-chat; messages (chat.message), no results, no start
- * event (the first step runs the chat-start scan). MCP tools are named `<server>_<tool>`.
+ * OpenCode (and Kilo Code CLI, its fork), through guard's plugin: block-then-chat; messages
+ * (chat.message), no results, no start event (the first step runs the chat-start scan). MCP tools
+ * are named `<server>_<tool>`.
  */
-export function opencodeChat(world: World, id: string, parent?: readonly string[]): Chat {
+export function opencodeChat(world: World, id: string, parent?: readonly string[], agent: AgentId = 'opencode'): Chat {
   let call = 0;
   const send = (payload: Json): Promise<Answer> =>
-    hook(
-      world,
-      ['opencode'],
-      { ...payload, session_id: id, directory: world.project, worktree: world.project },
-      parent,
-    );
+    hook(world, [agent], { ...payload, session_id: id, directory: world.project, worktree: world.project }, parent);
   const step = (tool: string, args: Json): Promise<Answer> =>
     send({ ...fixture('opencode/tool-execute-before-bash'), tool, args, call_id: `call_${++call}` });
   const say = (prompt: string): Promise<Answer> => send({ ...fixture('opencode/chat-message'), prompt });
   return {
-    agent: 'opencode',
+    agent,
     world,
     id,
     parent,
@@ -688,6 +684,7 @@ export const CHATS: Readonly<Record<AgentId, (world: World, id: string, parent?:
   'claude-code': claudeChat,
   gemini: geminiChat,
   opencode: opencodeChat,
+  kilo: (world, id, parent) => opencodeChat(world, id, parent, 'kilo'),
   qwen: qwenChat,
   windsurf: windsurfChat,
   droid: droidChat,

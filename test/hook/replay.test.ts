@@ -144,6 +144,11 @@ const REPLY: Record<AgentId, { deny(text: string): string; ask(text: string): st
       deny: (text) => line({ decision: 'block', reason: text }),
       ask: (text) => line({ decision: 'block', reason: text }),
     },
+    // Kilo Code CLI runs the same plugin
+    kilo: {
+      deny: (text) => line({ decision: 'block', reason: text }),
+      ask: (text) => line({ decision: 'block', reason: text }),
+    },
     // Windsurf reads exit code 2 and its reason on stderr; the same text goes to stdout for show_output
     windsurf: { deny: (text) => `${text}\n`, ask: (text) => `${text}\n` },
     // Factory Droid reads Claude Code's nested answer; it settles its own ask by autonomy, so an ask is a deny
@@ -174,7 +179,7 @@ const REPLY: Record<AgentId, { deny(text: string): string; ask(text: string): st
     },
   };
 /** Agents whose ask is block-then-chat: the person answers in the chat, with a code to quote. */
-const IN_CHAT: readonly AgentId[] = ['codex', 'gemini', 'opencode', 'windsurf', 'droid', 'cline'];
+const IN_CHAT: readonly AgentId[] = ['codex', 'gemini', 'opencode', 'kilo', 'windsurf', 'droid', 'cline'];
 
 const ENV: Environment = {
   home: HOME,

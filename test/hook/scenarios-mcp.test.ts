@@ -71,18 +71,15 @@ function configure(agent: AgentId, world: World, servers: Servers): void {
     writeText(join(world.home, '.claude.json'), `${JSON.stringify(json, null, 2)}\n`);
     return;
   }
-  if (agent === 'opencode') {
-    // OpenCode: `mcp` in its config (JSON with comments), each local server one argv list
+  if (agent === 'opencode' || agent === 'kilo') {
+    // OpenCode and Kilo: `mcp` in its config (JSON with comments), each local server one argv list
     const mcp = Object.fromEntries(
       Object.entries(servers).map(([name, server]) => [
         name,
         { type: 'local', command: [server.command, ...server.args], enabled: true },
       ]),
     );
-    writeText(
-      join(world.home, '.config', 'opencode', 'opencode.jsonc'),
-      `// mine\n${JSON.stringify({ mcp }, null, 2)}\n`,
-    );
+    writeText(join(world.home, '.config', agent, `${agent}.jsonc`), `// mine\n${JSON.stringify({ mcp }, null, 2)}\n`);
     return;
   }
   const file = {
@@ -108,7 +105,7 @@ describe('MCP servers are scanned when a chat starts', () => {
   it.for(['codex', 'cursor', 'copilot', 'claude-code', 'gemini', 'qwen', 'droid'] as const)(NAME, scenario);
 });
 describe('MCP servers are scanned on the first step where there is no chat start', () => {
-  it.for(['antigravity', 'opencode', 'cline', 'windsurf'] as const)(NAME, scenario);
+  it.for(['antigravity', 'opencode', 'kilo', 'cline', 'windsurf'] as const)(NAME, scenario);
 });
 
 async function scenario(agent: AgentId, { expect }: TestContext): Promise<void> {

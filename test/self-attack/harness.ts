@@ -24,6 +24,7 @@ export const AGENTS: readonly AgentId[] = [
   'claude-code',
   'gemini',
   'opencode',
+  'kilo',
   'qwen',
   'windsurf',
   'droid',
@@ -185,8 +186,9 @@ export function stepCommand(world: Scratch, agent: AgentId): string {
       return ((hooks['BeforeTool'] as Json[])[0]?.['hooks'] as Json[])[0]?.['command'] as string;
     }
     case 'opencode':
+    case 'kilo':
       // guard's plugin runs this command with the step on stdin, through /bin/sh -c as here
-      return commandIn(readFileSync(join(world.home, '.config', 'opencode', 'plugins', 'guard.js'), 'utf8')) ?? '';
+      return commandIn(readFileSync(join(world.home, '.config', agent, 'plugins', 'guard.js'), 'utf8')) ?? '';
     case 'qwen': {
       const hooks = readJson(join(world.home, '.qwen', 'settings.json'))['hooks'] as Json;
       return ((hooks['PreToolUse'] as Json[])[0]?.['hooks'] as Json[])[0]?.['command'] as string;
@@ -284,6 +286,7 @@ export function shellPayload(agent: AgentId, command: string, cwd: string, chat:
         tool_input: { command, description: 'Run it' },
       };
     case 'opencode':
+    case 'kilo':
       return {
         hook_event_name: 'tool.execute.before',
         session_id: chat,
@@ -393,6 +396,7 @@ export function verdictOf(agent: AgentId, ran: Ran): Verdict {
       // block-then-chat, as for Codex
       return /needs the person's approval/.test(String(reply['reason'])) ? 'ask' : 'block';
     case 'opencode':
+    case 'kilo':
       // guard's plugin throws the reason of a block (and blocks on anything else as a failure)
       if (reply['decision'] !== 'block') return 'unreadable';
       return /needs the person's approval/.test(String(reply['reason'])) ? 'ask' : 'block';

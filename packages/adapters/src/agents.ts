@@ -7,6 +7,7 @@ import { copilot } from './copilot/agent.js';
 import { cursor } from './cursor/agent.js';
 import { droid } from './droid/agent.js';
 import { gemini } from './gemini/agent.js';
+import { kilo } from './kilo/agent.js';
 import { opencode } from './opencode/agent.js';
 import { qwen } from './qwen/agent.js';
 import { windsurf } from './windsurf/agent.js';
@@ -31,6 +32,7 @@ export const AGENTS = {
   windsurf,
   droid,
   cline,
+  kilo,
 } as const satisfies Readonly<Record<string, Agent>>;
 
 /** An agent's id: `guard setup <id>`, `guard hook <id>`. */

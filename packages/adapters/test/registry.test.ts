@@ -20,6 +20,7 @@ describe('the registry: one list of agents', () => {
       'windsurf',
       'droid',
       'cline',
+      'kilo',
     ]);
     expect(Object.keys(adapters)).toEqual(AGENT_IDS);
     for (const id of AGENT_IDS) {
@@ -50,6 +51,9 @@ describe('the registry: one list of agents', () => {
     { name: 'gemini', want: 'gemini' },
     { name: 'opencode', want: 'opencode' },
     { name: 'open-code', want: undefined },
+    { name: 'kilo', want: 'kilo' },
+    { name: 'kilocode', want: undefined },
+    { name: 'kilo-code', want: undefined },
     { name: 'qwen', want: 'qwen' },
     { name: 'qwen-code', want: undefined },
     { name: 'droid', want: 'droid' },
@@ -77,6 +81,7 @@ describe('the registry: one list of agents', () => {
     { id: 'windsurf', needsTrust: false, after: /^reload the Windsurf window/, trust: false },
     { id: 'droid', needsTrust: false, after: /^start a new Droid session/, trust: false },
     { id: 'cline', needsTrust: false, after: /^start a new Cline task/, trust: false },
+    { id: 'kilo', needsTrust: false, after: /^start a new Kilo Code CLI session/, trust: false },
   ])('$id: project trust $needsTrust, records of trust $trust', ({ id, needsTrust, after, trust }) => {
     expect(adapters[id].projectNeedsTrust).toBe(needsTrust);
     expect(adapters[id].afterUninstall).toMatch(after);
@@ -239,6 +244,32 @@ describe('what the chat-start scan reads, per agent', () => {
       id: 'opencode',
       env: { OPENCODE_CONFIG_DIR: '' },
       ...OPENCODE_DEFAULT,
+    },
+    {
+      // Kilo: its XDG folder, its older home folders, KILO_CONFIG_DIR, a project's .kilo and .kilocode;
+      // kilo.json(c) and OpenCode's names for config files (OPENCODE_CONFIG_DIR is not Kilo's)
+      id: 'kilo',
+      env: { KILO_CONFIG_DIR: '/srv/more', OPENCODE_CONFIG_DIR: '/srv/not-kilo' },
+      files: [`${HOME}/.config/kilo/AGENTS.md`],
+      folders: [
+        `${HOME}/.config/kilo`,
+        `${HOME}/.kilo`,
+        `${HOME}/.kilocode`,
+        '/srv/more',
+        '/work/app/.kilo',
+        '/work/app/.kilocode',
+      ].flatMap((dir) => SUBFOLDERS.map((sub) => `${dir}/${sub}`)),
+      mcp: [
+        `${HOME}/.config/kilo`,
+        `${HOME}/.kilo`,
+        `${HOME}/.kilocode`,
+        '/srv/more',
+        '/work/app',
+        '/work/app/.kilo',
+        '/work/app/.kilocode',
+      ].flatMap((dir) =>
+        ['kilo.json', 'kilo.jsonc', 'opencode.json', 'opencode.jsonc'].map((name) => `${dir}/${name}`),
+      ),
     },
     {
       id: 'qwen',

@@ -31,10 +31,10 @@ describe('which agents have settings that switch hooks off', () => {
       'droid',
     ]);
   });
-  it('OpenCode, Qwen Code and Claude Code have variables that do (in their declarations)', () => {
+  it('OpenCode, Kilo, Qwen Code and Claude Code have variables that do (in their declarations)', () => {
     const named = (id: (typeof AGENT_IDS)[number]): boolean =>
       adapters[id].files.program?.hooksOff.some((item) => 'variable' in item && item.system !== true) === true;
-    expect(AGENT_IDS.filter(named)).toEqual(['claude-code', 'opencode', 'qwen']);
+    expect(AGENT_IDS.filter(named)).toEqual(['claude-code', 'opencode', 'qwen', 'kilo']);
   });
   it("Gemini CLI and Qwen Code have variables that move the system settings, and a system install's hooks with them", () => {
     const named = (id: (typeof AGENT_IDS)[number]): boolean =>
@@ -89,6 +89,8 @@ describe('variables that switch hooks off, set in the environment (OpenCode, Qwe
       env: { OPENCODE_PURE: '1', OPENCODE_DISABLE_PROJECT_CONFIG: '1' },
       found: ['everywhere', 'here'],
     },
+    { agent: 'kilo', env: { KILO_PURE: '1' }, found: ['everywhere'] },
+    { agent: 'kilo', env: { KILO_DISABLE_PROJECT_CONFIG: 'true' }, found: ['here'] },
     { agent: 'qwen', env: { QWEN_CODE_SAFE_MODE: 'true' }, found: ['everywhere'] },
     { agent: 'qwen', env: { QWEN_CODE_SIMPLE: '1' }, found: ['everywhere'] },
     { agent: 'claude-code', env: { CLAUDE_CODE_SIMPLE: '1' }, found: ['everywhere'] },
@@ -102,6 +104,11 @@ describe('variables that switch hooks off, set in the environment (OpenCode, Qwe
     { agent: 'opencode', env: { OPENCODE_PURE: ' false ' }, found: [] },
     { agent: 'opencode', env: { OPENCODE_PURES: '1' }, found: [] },
     { agent: 'opencode', env: { OPENCODE_DISABLE_PROJECT_CONFIG: 'off' }, found: [] },
+    { agent: 'kilo', env: { OPENCODE_PURE: '1' }, found: [] },
+    { agent: 'kilo', env: { KILO_PURE: '0' }, found: [] },
+    // Kilo's own default plugins only: guard's plugin still loads (test/e2e/kilo.test.ts)
+    { agent: 'kilo', env: { KILO_DISABLE_DEFAULT_PLUGINS: '1' }, found: [] },
+    { agent: 'opencode', env: { KILO_PURE: '1' }, found: [] },
     { agent: 'qwen', env: { QWEN_CODE_SAFE_MODE: 'no' }, found: [] },
     { agent: 'qwen', env: { OPENCODE_PURE: '1' }, found: [] },
     { agent: 'gemini', env: { GEMINI_CLI_SYSTEM_SETTINGS_PATH: '' }, system: true, found: [] },

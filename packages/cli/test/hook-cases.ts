@@ -117,6 +117,7 @@ const COPILOT_SHELL = fixture('copilot/pre-tool-use-bash');
 const CLAUDE_SHELL = fixture('claude-code/pre-tool-use-bash');
 const GEMINI_SHELL = fixture('gemini/before-tool-shell');
 const OPENCODE_SHELL = fixture('opencode/tool-execute-before-bash');
+const KILO_SHELL = fixture('kilo/tool-execute-before-bash');
 const QWEN_SHELL = fixture('qwen/pre-tool-use-shell');
 const DROID_SHELL = fixture('droid/pre-tool-use-shell');
 const CLINE_SHELL = fixture('cline/pre-tool-use-run-commands');
@@ -225,6 +226,18 @@ export const AGENT_CASES: readonly AgentCase[] = [
     wrongType: 'opencode/malformed-command-not-string',
     unknownEvent: { args: ['opencode'], payload: fixture('opencode/malformed-unknown-event') },
     // guard's plugin throws the reason of a block
+    ...reply((reply) => reply['decision'] === 'block'),
+  },
+  {
+    // Kilo Code CLI runs the same plugin: its malformed payloads are OpenCode's
+    agent: 'kilo',
+    args: ['kilo'],
+    shell: (command) => ({ ...KILO_SHELL, args: { command, description: 'run it' } }),
+    tool: (name, input) => ({ ...KILO_SHELL, tool: name, args: input }),
+    noObjection: '',
+    missing: 'opencode/malformed-no-args',
+    wrongType: 'opencode/malformed-command-not-string',
+    unknownEvent: { args: ['kilo'], payload: fixture('opencode/malformed-unknown-event') },
     ...reply((reply) => reply['decision'] === 'block'),
   },
   {

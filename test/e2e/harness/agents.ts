@@ -1,4 +1,4 @@
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { withAppServer } from '../../../packages/cli/src/agents/codex-app-server.js';
@@ -47,6 +47,17 @@ export const OPENCODE = platformBinary(join(agentFolder('opencode'), 'opencode-a
  * launcher only finds and starts it). Empty when this platform's package is not installed.
  */
 export const DROID = platformBinary(join(agentFolder('droid'), 'droid'), '@factory/cli-', 'droid');
+
+/**
+ * The pinned Kilo Code CLI's native binary. Its platform package is pinned itself: the launcher
+ * `@kilocode/cli` pins platform packages at its own version, and the newest of those on the
+ * registry is older than it. Empty when this platform's package is not installed.
+ */
+export const KILO = ((): string => {
+  const name = `@kilocode/cli-${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`;
+  const program = join(agentFolder('kilo'), name, 'bin', process.platform === 'win32' ? 'kilo.exe' : 'kilo');
+  return existsSync(program) ? program : '';
+})();
 
 function platformBinary(wrapperDir: string, prefix: string, program: string): string {
   const name = `${prefix}${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`;
@@ -372,6 +383,36 @@ export function opencodeRun(world: World, prompt: string, options: PromptOptions
     ...options.env,
   });
   return runBounded(OPENCODE, ['run', ...(options.args ?? []), prompt], {
+    cwd: world.project,
+    env,
+    limitMs: AGENT_LIMIT_MS,
+  });
+}
+
+/**
+ * The user's own Kilo config: OpenCode's under Kilo's schema, with the shell allowed (without it
+ * `kilo run` writes `"permission": { "bash": "allow" }` into this file itself). guard never edits it.
+ */
+export const KILO_CONFIG = OPENCODE_CONFIG.replace('my OpenCode settings', 'my Kilo settings')
+  .replace('https://opencode.ai/config.json', 'https://app.kilo.ai/config.json')
+  .replace('  "provider": {', '  "permission": { "bash": "allow" }, // my own\n  "provider": {');
+
+/** Writes the user's Kilo config with the fake model's URL; returns its path. */
+export function writeKiloConfig(world: World, model: FakeModel, text: string = KILO_CONFIG): string {
+  return writeHomeFile(world, join('.config', 'kilo', 'kilo.jsonc'), text.replace('@BASE_URL@', model.baseUrl));
+}
+
+/** Runs `kilo run` once against the fake model, offline (its own switches, as OpenCode's). */
+export function kiloRun(world: World, prompt: string, options: PromptOptions = {}): Promise<RunResult> {
+  const env = world.env({
+    KILO_DISABLE_AUTOUPDATE: '1',
+    KILO_DISABLE_MODELS_FETCH: '1',
+    KILO_DISABLE_SHARE: '1',
+    KILO_DISABLE_LSP_DOWNLOAD: '1',
+    KILO_DISABLE_SESSION_INGEST: '1',
+    ...options.env,
+  });
+  return runBounded(KILO, ['run', ...(options.args ?? []), prompt], {
     cwd: world.project,
     env,
     limitMs: AGENT_LIMIT_MS,

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LogEntry } from '../../../packages/cli/src/state/decision-log.js';
 import { BIN } from '../../hook/bin.js';
-import { CLAUDE, CLINE, CODEX, CODEX_BIN, COPILOT, DROID, GEMINI, OPENCODE, QWEN } from './agents.js';
+import { CLAUDE, CLINE, CODEX, CODEX_BIN, COPILOT, DROID, GEMINI, KILO, OPENCODE, QWEN } from './agents.js';
 import type { FakeModel } from './fake-model.js';
 import { guardOk, requireFile, stepEntries } from './world.js';
 import type { World } from './world.js';
@@ -19,6 +19,7 @@ export function requireInstalled(agent: E2eAgent): void {
     qwen: QWEN,
     droid: DROID,
     cline: CLINE,
+    kilo: KILO,
   }[agent];
   requireFile(
     program || `the ${agent} binary for ${process.platform}-${process.arch}`,
@@ -27,7 +28,8 @@ export function requireInstalled(agent: E2eAgent): void {
 }
 
 /** The agents the end-to-end tests run for real. */
-export type E2eAgent = 'codex' | 'copilot' | 'claude-code' | 'gemini' | 'opencode' | 'qwen' | 'droid' | 'cline';
+export type E2eAgent =
+  'codex' | 'copilot' | 'claude-code' | 'gemini' | 'opencode' | 'qwen' | 'droid' | 'cline' | 'kilo';
 
 /** A PATH on which the pinned Codex is found, as on a machine where the person installed it. */
 export function pathWithAgents(world: World): string {

@@ -13,21 +13,26 @@ export function configFolder(names: PluginAgentNames, files: AgentFiles, where: 
   return posix.join(homeFolder(files, 'XDG_CONFIG_HOME', where), names.folder);
 }
 
-/** The config folders it loads plugins, rules and config from: its own, `$<CONFIG_DIR>` when set, the project's. */
-export function configFolders(names: PluginAgentNames, files: AgentFiles, where: Locations): string[] {
+/** The user's config folders it loads plugins, rules and config from: its own, its home ones, `$<CONFIG_DIR>` when set. */
+export function userFolders(names: PluginAgentNames, files: AgentFiles, where: Locations): string[] {
   const extra = where.env[names.configDir];
   return [
     configFolder(names, files, where),
+    ...names.homeFolders.map((dir) => posix.join(where.home, dir)),
     ...(extra === undefined || extra === '' ? [] : [extra]),
-    posix.join(where.projectRoot, `.${names.folder}`),
   ];
+}
+
+/** A project's config folders (`.opencode`; Kilo's `.kilo` and `.kilocode`). */
+export function projectFolders(names: PluginAgentNames, where: Locations): string[] {
+  return names.projectFolders.map((dir) => posix.join(where.projectRoot, dir));
 }
 
 /** What the chat-start scan reads: AGENTS.md in its folder, its agents, commands and skills, and its MCP servers. */
 export function chatStartOf(names: PluginAgentNames, files: AgentFiles): ChatStartFiles {
   return {
     rules(where) {
-      const dirs = configFolders(names, files, where);
+      const dirs = [...userFolders(names, files, where), ...projectFolders(names, where)];
       return {
         files: [posix.join(configFolder(names, files, where), 'AGENTS.md')],
         folders: dirs.flatMap((dir) =>
@@ -36,10 +41,9 @@ export function chatStartOf(names: PluginAgentNames, files: AgentFiles): ChatSta
       };
     },
     mcp: (where) => {
-      const user = configFolders(names, files, where).slice(0, -1);
-      const project = [where.projectRoot, posix.join(where.projectRoot, `.${names.folder}`)];
-      const json = (dir: string): string[] =>
-        [`${names.folder}.json`, `${names.folder}.jsonc`].map((name) => posix.join(dir, name));
+      const user = userFolders(names, files, where);
+      const project = [where.projectRoot, ...projectFolders(names, where)];
+      const json = (dir: string): string[] => names.configNames.map((name) => posix.join(dir, name));
       return [
         ...user.flatMap(json).map((path) => ({ path, servers: mcpServers })),
         ...project.flatMap(json).map((path) => ({ path, project: true as const, servers: mcpServers })),

@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import type { AgentAnswers, AgentFiles, ConfigLevel, InstallOptions, Locations } from '../adapter.js';
 import { fallbackReply, withFallback } from '../fallback.js';
 import { isGuardCommand } from '../hook-config.js';
-import { configFolder } from './agent.js';
+import { configFolder, projectFolders } from './agent.js';
 import { PLUGIN_FILE } from './files.js';
 import type { PluginAgentNames } from './files.js';
 import { commandIn, pluginText, PROMPT_EVENT, STEP_EVENT } from './plugin.js';
@@ -25,10 +25,10 @@ export function pluginConfig(names: PluginAgentNames, files: AgentFiles, agent: 
     return ours ? commands[commands.length - 1] : undefined;
   };
   return {
-    // `<config folder>/plugins/guard.js`, or `<project>/.<folder>/plugins/guard.js`
+    // `<config folder>/plugins/guard.js`, or `<project>/.<folder>/plugins/guard.js` in its first project folder
     configPath(level, where) {
-      const dir =
-        level === 'project' ? posix.join(where.projectRoot, `.${names.folder}`) : configFolder(names, files, where);
+      const [project = ''] = projectFolders(names, where);
+      const dir = level === 'project' ? project : configFolder(names, files, where);
       return posix.join(dir, 'plugins', PLUGIN_FILE);
     },
     install(configText, options) {

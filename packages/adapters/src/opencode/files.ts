@@ -32,8 +32,14 @@ export const TOOLS = {
 export interface PluginAgentNames {
   readonly id: string;
   readonly displayName: string;
-  /** The folder under the XDG config folder (`~/.config/<folder>`) and, with a dot, a project's. */
+  /** The folder under the XDG config folder (`~/.config/<folder>`). */
   readonly folder: string;
+  /** A project's config folders (the first is where `--project` puts guard's plugin). */
+  readonly projectFolders: readonly string[];
+  /** More config folders in the home folder that it loads plugins from (Kilo's `~/.kilo`). */
+  readonly homeFolders: readonly string[];
+  /** The config files it reads in each config folder and a project's root. */
+  readonly configNames: readonly string[];
   /** The variable that adds one more config folder, whose plugins load too (`OPENCODE_CONFIG_DIR`). */
   readonly configDir: string;
   /** The variable that names one more config file (`OPENCODE_CONFIG`). */
@@ -51,6 +57,9 @@ export const OPENCODE: PluginAgentNames = {
   id: 'opencode',
   displayName: 'OpenCode',
   folder: 'opencode',
+  projectFolders: ['.opencode'],
+  homeFolders: [],
+  configNames: ['opencode.json', 'opencode.jsonc'],
   configDir: 'OPENCODE_CONFIG_DIR',
   configFile: 'OPENCODE_CONFIG',
   pure: 'OPENCODE_PURE',
@@ -95,13 +104,15 @@ export const VALUE_OPTIONS = [
 /**
  * An OpenCode-like agent's files and switches as data (see AgentFiles). Its folder is
  * `$XDG_CONFIG_HOME/<folder>` (by default `~/.config/<folder>`), and `$<CONFIG_DIR>` adds one
- * more; a project has `.<folder>`. guard's plugin is in `plugins/`; the config files (`opencode.json`,
- * `opencode.jsonc`, `config.json`) list more plugins, MCP servers and permissions.
+ * more; a project has its own (`.opencode`; Kilo's `.kilo` and `.kilocode`). guard's plugin is in
+ * `plugins/`; the config files (`opencode.json`, `opencode.jsonc`) list more plugins, MCP servers and
+ * permissions.
  */
 export function pluginAgentFiles(names: PluginAgentNames): AgentFiles {
-  const { folder, configDir } = names;
-  const dirs = [`$XDG_CONFIG_HOME/${folder}`, `$${configDir}`, `.${folder}`];
-  const configs = dirs.flatMap((dir) => [`${dir}/${folder}.json`, `${dir}/${folder}.jsonc`]);
+  const { folder, configDir, configNames } = names;
+  const homes = names.homeFolders.map((dir) => `~/${dir}`);
+  const dirs = [`$XDG_CONFIG_HOME/${folder}`, `$${configDir}`, ...names.projectFolders, ...homes];
+  const configs = dirs.flatMap((dir) => configNames.map((name) => `${dir}/${name}`));
   return {
     homes: [
       { variable: 'XDG_CONFIG_HOME', default: '~/.config' },
@@ -114,14 +125,12 @@ export function pluginAgentFiles(names: PluginAgentNames): AgentFiles {
       // the default folder too, whatever XDG_CONFIG_HOME says here: the agent may be started without it
       `~/.config/${folder}/plugins/**`,
       `~/.config/${folder}/plugin/**`,
-      `~/.config/${folder}/${folder}.json`,
-      `~/.config/${folder}/${folder}.jsonc`,
+      ...configNames.map((name) => `~/.config/${folder}/${name}`),
       ...configs,
-      `${folder}.json`,
-      `${folder}.jsonc`,
+      ...configNames,
     ],
-    folders: [`$XDG_CONFIG_HOME/${folder}`, `~/.config/${folder}`, `$${configDir}`],
-    settings: [...configs, `${folder}.json`, `${folder}.jsonc`],
+    folders: [`$XDG_CONFIG_HOME/${folder}`, `~/.config/${folder}`, `$${configDir}`, ...homes],
+    settings: [...configs, ...configNames],
     rules: [
       'AGENTS.md',
       `$XDG_CONFIG_HOME/${folder}/AGENTS.md`,

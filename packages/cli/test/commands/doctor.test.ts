@@ -22,6 +22,7 @@ const AGENTS: readonly AgentId[] = [
   'windsurf',
   'droid',
   'cline',
+  'kilo',
 ];
 
 /** Answers as guard's runtime gives them: a block for a force push, no objection otherwise. */
@@ -42,6 +43,7 @@ const REPLIES: Record<AgentId, { readonly allow: string; readonly deny: string }
   },
   gemini: { allow: '', deny: '{"decision":"deny","reason":"guard: blocked."}' },
   opencode: { allow: '', deny: '{"decision":"block","reason":"guard: blocked."}' },
+  kilo: { allow: '', deny: '{"decision":"block","reason":"guard: blocked."}' },
   qwen: {
     allow: '',
     deny: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"guard: blocked."}}',

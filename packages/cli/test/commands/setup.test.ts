@@ -58,6 +58,10 @@ const PATHS: Record<AgentId, { user: (b: AgentHome) => string; project: (b: Agen
     user: (b) => join(b.home, '.config', 'opencode', 'plugins', 'guard.js'),
     project: (b) => join(b.project, '.opencode', 'plugins', 'guard.js'),
   },
+  kilo: {
+    user: (b) => join(b.home, '.config', 'kilo', 'plugins', 'guard.js'),
+    project: (b) => join(b.project, '.kilo', 'plugins', 'guard.js'),
+  },
   qwen: {
     user: (b) => join(b.home, '.qwen', 'settings.json'),
     project: (b) => join(b.project, '.qwen', 'settings.json'),
@@ -113,8 +117,10 @@ const AGENTS = Object.keys(PATHS) as AgentId[];
  * The agents whose hook file the person shares with guard (OpenCode's is a plugin file of guard's
  * alone, and Cline's a hook file of guard's alone beside the person's: below).
  */
-type EditedAgent = Exclude<AgentId, 'opencode' | 'cline'>;
-const EDITED = AGENTS.filter((agent): agent is EditedAgent => agent !== 'opencode' && agent !== 'cline');
+type EditedAgent = Exclude<AgentId, 'opencode' | 'kilo' | 'cline'>;
+const EDITED = AGENTS.filter(
+  (agent): agent is EditedAgent => agent !== 'opencode' && agent !== 'kilo' && agent !== 'cline',
+);
 const write = (path: string, text: string): void => {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
@@ -627,6 +633,7 @@ describe('what setup tells the person to do next', () => {
     'claude-code': /\nNext: Start a new Claude Code session/,
     gemini: /\nNext: Start a new Gemini CLI session/,
     opencode: /\nNext: Start a new OpenCode session/,
+    kilo: /\nNext: Start a new Kilo Code CLI session/,
     qwen: /\nNext: Start a new Qwen Code session/,
     windsurf: /\nNext: Reload the Windsurf window/,
     droid: /\nNext: Start a new Droid session/,

@@ -57,6 +57,7 @@ describe('guard status --json', () => {
       'windsurf',
       'droid',
       'cline',
+      'kilo',
     ]);
     for (const agent of report.agents) {
       expect(agent.capabilities).toEqual(adapters[agent.agent].capabilities);

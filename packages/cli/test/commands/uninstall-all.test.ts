@@ -46,6 +46,10 @@ const PATHS: Record<AgentId, Record<ConfigLevel, (b: AgentHome) => string>> = {
     user: (b) => join(b.home, '.config', 'opencode', 'plugins', 'guard.js'),
     project: (b) => join(b.project, '.opencode', 'plugins', 'guard.js'),
   },
+  kilo: {
+    user: (b) => join(b.home, '.config', 'kilo', 'plugins', 'guard.js'),
+    project: (b) => join(b.project, '.kilo', 'plugins', 'guard.js'),
+  },
   qwen: {
     user: (b) => join(b.home, '.qwen', 'settings.json'),
     project: (b) => join(b.project, '.qwen', 'settings.json'),
@@ -73,6 +77,7 @@ const NAMES: Record<AgentId, string> = {
   'claude-code': 'Claude Code',
   gemini: 'Gemini CLI',
   opencode: 'OpenCode',
+  kilo: 'Kilo Code CLI',
   qwen: 'Qwen Code',
   windsurf: 'Windsurf',
   droid: 'Factory Droid',

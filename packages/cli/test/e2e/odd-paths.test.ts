@@ -74,9 +74,9 @@ function linkModules(from: string, to: string): void {
 
 /**
  * A person's own hooks in each agent's file, laid out as no tool would write them (OpenCode's
- * plugin and Cline's hook file are files of guard's alone, with no person's part to keep).
+ * plugin (Kilo's too) and Cline's hook file are files of guard's alone, with no person's part to keep).
  */
-const MINE: Record<Exclude<AgentId, 'opencode' | 'cline'>, string> = {
+const MINE: Record<Exclude<AgentId, 'opencode' | 'kilo' | 'cline'>, string> = {
   codex:
     '{\n  "hooks": {\n    "Stop": [ { "hooks": [ { "type": "command", "command": "echo fertig ✓" } ] } ]\n  }\n}\n',
   cursor: '{\n\t"version": 1,\n\t"hooks": { "stop": [ { "command": "./done.sh" } ] }\n}',

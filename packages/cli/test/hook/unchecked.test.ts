@@ -269,6 +269,7 @@ describe("every agent's deadline is its own hook timeout less the margin", () =>
     'claude-code': 7_000,
     gemini: 7_000,
     opencode: 21_000,
+    kilo: 21_000,
     qwen: 7_000,
     windsurf: 21_000,
     droid: 7_000,
