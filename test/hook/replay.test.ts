@@ -63,6 +63,13 @@ function logLines(guardHome: string): LogEntry[] {
 const line = (value: unknown): string => `${JSON.stringify(value)}\n`;
 
 /** The exact deny / ask replies, per agent (the envelopes are each agent's hook contract). */
+/** Claude Code's nested answer, which Qwen Code and Factory Droid read too. */
+function claudeStyle(decision: 'deny' | 'ask', text: string): string {
+  return line({
+    hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: decision, permissionDecisionReason: text },
+  });
+}
+
 const REPLY: Record<AgentId, { deny(text: string): string; ask(text: string): string; unread?(text: string): string }> =
   {
     codex: {
@@ -98,41 +105,13 @@ const REPLY: Record<AgentId, { deny(text: string): string; ask(text: string): st
       ask: (text) => line({ permissionDecision: 'ask', permissionDecisionReason: text }),
     },
     'claude-code': {
-      deny: (text) =>
-        line({
-          hookSpecificOutput: {
-            hookEventName: 'PreToolUse',
-            permissionDecision: 'deny',
-            permissionDecisionReason: text,
-          },
-        }),
-      ask: (text) =>
-        line({
-          hookSpecificOutput: {
-            hookEventName: 'PreToolUse',
-            permissionDecision: 'ask',
-            permissionDecisionReason: text,
-          },
-        }),
+      deny: (text) => claudeStyle('deny', text),
+      ask: (text) => claudeStyle('ask', text),
     },
     // Qwen Code reads Claude Code's nested answer
     qwen: {
-      deny: (text) =>
-        line({
-          hookSpecificOutput: {
-            hookEventName: 'PreToolUse',
-            permissionDecision: 'deny',
-            permissionDecisionReason: text,
-          },
-        }),
-      ask: (text) =>
-        line({
-          hookSpecificOutput: {
-            hookEventName: 'PreToolUse',
-            permissionDecision: 'ask',
-            permissionDecisionReason: text,
-          },
-        }),
+      deny: (text) => claudeStyle('deny', text),
+      ask: (text) => claudeStyle('ask', text),
     },
     // Gemini CLI's own ask ends a headless run silently: an ask is a deny that tells the agent to ask in the chat
     gemini: {
@@ -153,22 +132,8 @@ const REPLY: Record<AgentId, { deny(text: string): string; ask(text: string): st
     windsurf: { deny: (text) => `${text}\n`, ask: (text) => `${text}\n` },
     // Factory Droid reads Claude Code's nested answer; it settles its own ask by autonomy, so an ask is a deny
     droid: {
-      deny: (text) =>
-        line({
-          hookSpecificOutput: {
-            hookEventName: 'PreToolUse',
-            permissionDecision: 'deny',
-            permissionDecisionReason: text,
-          },
-        }),
-      ask: (text) =>
-        line({
-          hookSpecificOutput: {
-            hookEventName: 'PreToolUse',
-            permissionDecision: 'deny',
-            permissionDecisionReason: text,
-          },
-        }),
+      deny: (text) => claudeStyle('deny', text),
+      ask: (text) => claudeStyle('deny', text),
     },
     // Cline: a shell step's commands replaced by one that prints the reason and fails, the reason as
     // context too; a step guard could not read is cancelled (which ends Cline's task)
