@@ -76,7 +76,7 @@ const NEAR_MISSES: readonly (readonly [string, Change])[] = [
 
 // OpenCode's hook file is guard's plugin, JavaScript of guard's alone, and Cline's a shell script of
 // guard's alone: the JSON rows above do not apply to them, their own rows are below
-const JSON_AGENTS = AGENT_IDS.filter((agent) => agent !== 'opencode' && agent !== 'cline');
+const JSON_AGENTS = AGENT_IDS.filter((agent) => agent !== 'opencode' && agent !== 'kilo' && agent !== 'cline');
 
 describe('a pinned hook file changed past guard is found by status (and doctor) and by the hook', () => {
   for (const agent of JSON_AGENTS)
@@ -104,7 +104,8 @@ it('codex: a key Codex refuses at the top of hooks.json makes it skip the file, 
   expect(statusSees()).toEqual(['codex unreadable']);
 });
 
-describe("guard's OpenCode plugin changed past guard", () => {
+// Kilo Code CLI runs the same plugin file
+describe.for(['opencode', 'kilo'] as const)("guard's %s plugin changed past guard", (agent) => {
   const PLUGIN_TAMPERS: readonly (readonly [string, (path: string) => void, string])[] = [
     ['the file emptied', (path) => writeFileSync(path, ''), 'removed'],
     [
@@ -122,26 +123,26 @@ describe("guard's OpenCode plugin changed past guard", () => {
     ['text added after it', (path) => writeFileSync(path, `${read(path)}\n}}} not code`), 'changed'],
   ];
   for (const [name, change, kind] of PLUGIN_TAMPERS)
-    it(`opencode: ${name}`, async () => {
-      expect((await machine.guard('setup', 'opencode')).code).toBe(0);
-      change(fileOf('opencode'));
-      expect(statusSees()).toEqual([`opencode ${kind}`]);
-      expect(hookSees()).toEqual([`opencode ${kind}`]);
-      expect((await machine.guard('setup', 'opencode')).code).toBe(0);
+    it(`${agent}: ${name}`, async () => {
+      expect((await machine.guard('setup', agent)).code).toBe(0);
+      change(fileOf(agent));
+      expect(statusSees()).toEqual([`${agent} ${kind}`]);
+      expect(hookSees()).toEqual([`${agent} ${kind}`]);
+      expect((await machine.guard('setup', agent)).code).toBe(0);
       expect(statusSees()).toEqual([]);
       expect(hookSees()).toEqual([]);
     });
 
-  it("opencode: replaced by a plugin that checks nothing (status cannot read it as guard's; the hook finds guard's parts gone)", async () => {
-    expect((await machine.guard('setup', 'opencode')).code).toBe(0);
-    writeFileSync(fileOf('opencode'), 'export default { id: "guard", server: async () => ({}) };\n');
-    expect(statusSees()).toEqual(['opencode unreadable']);
-    expect(hookSees()).toEqual(['opencode removed']);
+  it(`${agent}: replaced by a plugin that checks nothing (status cannot read it as guard's; the hook finds guard's parts gone)`, async () => {
+    expect((await machine.guard('setup', agent)).code).toBe(0);
+    writeFileSync(fileOf(agent), 'export default { id: "guard", server: async () => ({}) };\n');
+    expect(statusSees()).toEqual([`${agent} unreadable`]);
+    expect(hookSees()).toEqual([`${agent} removed`]);
   });
 
-  it.for(['its time touched', 'left alone'])('opencode: %s is no change', async (name) => {
-    expect((await machine.guard('setup', 'opencode')).code).toBe(0);
-    if (name === 'its time touched') utimesSync(fileOf('opencode'), new Date(), new Date(Date.now() + 5000));
+  it.for(['its time touched', 'left alone'])(`${agent}: %s is no change`, async (name) => {
+    expect((await machine.guard('setup', agent)).code).toBe(0);
+    if (name === 'its time touched') utimesSync(fileOf(agent), new Date(), new Date(Date.now() + 5000));
     expect(statusSees()).toEqual([]);
     expect(hookSees()).toEqual([]);
   });

@@ -28,6 +28,7 @@ const AGENTS = [
   'windsurf',
   'droid',
   'cline',
+  'kilo',
 ] as const;
 
 beforeAll(() => {
