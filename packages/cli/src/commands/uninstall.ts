@@ -205,6 +205,8 @@ function uninstallLevel(agent: AgentId, level: PinLevel, io: Io, system?: System
   giveBack(file, bytes, next, guardHome, io, { what: "guard's hook", removeEmpty: true });
   // a managed hook was never trusted in the user's records
   if (adapter.trust && level !== 'system') untrust(adapter, file, text, guardHome, io);
+  // guard's system folder goes once nothing is left in it (the system settings file keeps it)
+  if (level === 'system' && isEmptyDir(guardHome)) writeStep(guardHome, () => rmdirSync(guardHome));
   return true;
 }
 

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConfigLevel, InstallOptions } from '@guard/adapters';
 import { readTextIfExists, writeFileAtomic } from '../fsx.js';
@@ -99,6 +100,11 @@ export function saveRecord(guardHome: string, file: string, record: InstallRecor
   if (record === undefined) {
     if (!(file in records)) return;
     delete records[file];
+    // the last record gone, so is the file (guard's system folder is then as setup found it)
+    if (Object.keys(records).length === 0) {
+      rmSync(recordsPath(guardHome), { force: true });
+      return;
+    }
   } else {
     records[file] = record;
   }
