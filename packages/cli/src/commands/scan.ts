@@ -4,7 +4,18 @@ import { setFlagsFromString } from 'node:v8';
 import type { Adapter, TranscriptEvent } from '@guard/adapters';
 import { adapters, AGENT_IDS, homeFolder } from '@guard/adapters';
 import type { Evaluation, Settled, ToolStep, Verdict } from '@guard/core';
-import { apply, evaluate, newChat, onPrompt, onResult, redactForLog, rememberedBy, settle, viewOf } from '@guard/core';
+import {
+  apply,
+  evaluate,
+  logText,
+  newChat,
+  onPrompt,
+  onResult,
+  redactForLog,
+  rememberedBy,
+  settle,
+  viewOf,
+} from '@guard/core';
 import { GuardError, ExitCode } from '../errors.js';
 import type { HtmlDay } from '../report/html.js';
 import type { Io } from '../io.js';
@@ -329,15 +340,20 @@ function findingOf({
   readonly verdict: Verdict;
 }): ScanFinding {
   const raw = evaluation.text;
-  const redacted = redactForLog(raw);
+  // as the log keeps it: a patch's file lines only, long values of a tool's arguments left out
+  const redacted = logText(step, raw);
   const text = redacted.length > MAX_TEXT ? `${redacted.slice(0, MAX_TEXT - 1)}…` : redacted;
   // a span's ends as they fall in the redacted text: where the text before the end, redacted on its
-  // own, stops agreeing with the whole redacted (a secret cut in two may read as another kind)
+  // own, stops agreeing with the whole redacted (a secret cut in two may read as another kind); a
+  // text the log cuts down (a patch, a tool's arguments) keeps no spans
+  const cut = step.kind === 'patch' || step.kind === 'mcp' || step.kind === 'other';
   const at = (offset: number): number =>
     Math.min(redacted === raw ? offset : agreeing(redacted, redactForLog(raw.slice(0, offset))), text.length);
-  const spans = verdict.findings
-    .map(({ span }) => ({ start: at(span[0]), end: at(span[1]) }))
-    .filter((span) => span.end > span.start);
+  const spans = cut
+    ? []
+    : verdict.findings
+        .map(({ span }) => ({ start: at(span[0]), end: at(span[1]) }))
+        .filter((span) => span.end > span.start);
   return {
     time: event.time === undefined ? null : new Date(event.time).toISOString(),
     agent,
