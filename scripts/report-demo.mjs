@@ -37,7 +37,7 @@ export async function demoEntries() {
   const { evaluate } = await import(pathToFileURL(join(root, 'packages/core/dist/index.js')).href);
   const { stepEnvironment } = await import(pathToFileURL(join(root, 'packages/cli/dist/world/environment.js')).href);
   const home = join(tmpdir(), 'guard-demo-home');
-  const env = stepEnvironment({ env: {}, home, tmp: tmpdir(), guardHome: join(home, '.guard') });
+  const env = stepEnvironment({ env: {}, home, tmp: tmpdir(), guardHome: join(home, '.guard'), systemRoot: '/' });
   const start = Date.UTC(2026, 10, 16, 9, 0, 0);
   const entries = [];
   const agents = ['claude-code', 'codex', 'gemini'];

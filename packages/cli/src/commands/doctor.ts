@@ -292,7 +292,13 @@ function readBytesQuietly(path: string): string | undefined {
  */
 export function protectedCheck(agent: AgentId, path: string, io: Io): Check {
   const home = io.home();
-  const env = stepEnvironment({ env: io.env, home, tmp: io.tmp(), guardHome: guardHomeFrom(io.env, home) });
+  const env = stepEnvironment({
+    env: io.env,
+    home,
+    tmp: io.tmp(),
+    guardHome: guardHomeFrom(io.env, home),
+    systemRoot: io.systemRoot,
+  });
   const folder = dirname(path);
   const removed = evaluate(
     { kind: 'write', agent, toolName: 'doctor', chatId: '', cwd: folder, projectRoot: folder, path, mode: 'delete' },

@@ -38,7 +38,7 @@ export async function explain(options: ExplainOptions, io: Io): Promise<void> {
   const home = io.home();
   const guardHome = guardHomeFrom(io.env, home);
   const env = {
-    ...stepEnvironment({ env: io.env, home, tmp: io.tmp(), guardHome }),
+    ...stepEnvironment({ env: io.env, home, tmp: io.tmp(), guardHome, systemRoot: io.systemRoot }),
     probe: createProbe(),
   } as const;
   const cwd = resolve(io.cwd(), options.cwd ?? '.');

@@ -101,7 +101,10 @@ export async function scan(options: ScanOptions, io: Io): Promise<void> {
   const home = io.home();
   const guardHome = guardHomeFrom(io.env, home);
   const settings = await personSettings(guardHome, io);
-  const env = { ...stepEnvironment({ env: io.env, home, tmp: io.tmp(), guardHome }), probe: createProbe() };
+  const env = {
+    ...stepEnvironment({ env: io.env, home, tmp: io.tmp(), guardHome, systemRoot: io.systemRoot }),
+    probe: createProbe(),
+  };
   const policyIn = heldPolicies(guardHome, io.err);
   const roots = new Map<string, string>();
   const rootOf = (cwd: string): string => {

@@ -12,6 +12,7 @@ import { guardHomeFrom } from '../state/settings.js';
 import type { TimedProbe } from '../world/probe.js';
 import type { PolicyResult } from '../world/project-policy.js';
 import { stepEnvironment } from '../world/environment.js';
+import { SYSTEM_ROOT } from '../world/system-root.js';
 import type { AgentPayload } from './adapter.js';
 import { loadPayload } from './adapter.js';
 import { parseHookArgs } from './input.js';
@@ -122,7 +123,13 @@ export async function readCall(argv: readonly string[], io: HookIo, deps: HookDe
   const { agent, event } = args;
   const payload = await loadPayload(agent);
   const guardHome = guardHomeFrom(io.env, io.home());
-  const env: Environment = stepEnvironment({ env: io.env, home: io.home(), tmp: io.tmp(), guardHome });
+  const env: Environment = stepEnvironment({
+    env: io.env,
+    home: io.home(),
+    tmp: io.tmp(),
+    guardHome,
+    systemRoot: deps.systemRoot ?? SYSTEM_ROOT,
+  });
   return { agent, command: agent, event, payload, guardHome, env, io, deps, started, known: { event, problems: [] } };
 }
 

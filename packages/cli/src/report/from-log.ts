@@ -62,7 +62,7 @@ function outcomeOf(entry: LogEntry): 'allow' | 'ask' | 'block' {
  */
 export function spansBy(io: Io, guardHome: string): (entry: LogEntry) => HtmlFinding['spans'] {
   const home = io.home();
-  const env = stepEnvironment({ env: io.env, home, tmp: io.tmp(), guardHome });
+  const env = stepEnvironment({ env: io.env, home, tmp: io.tmp(), guardHome, systemRoot: io.systemRoot });
   const probed = { ...env, probe: createProbe() };
   const cwd = io.cwd();
   const seen = new Map<string, (Evaluation | undefined)[]>();

@@ -1,6 +1,8 @@
 import { AGENTS, agentKnowledge } from '@guard/adapters/agents';
 import type { Environment } from '@guard/core';
+import { dirname } from 'node:path';
 import { guardCodeFolders } from './guard-code.js';
+import { systemSettingsPath } from './system-settings.js';
 
 /** Where a step runs, as the hook (or `guard explain`) found it. */
 export interface StepWorld {
@@ -10,6 +12,8 @@ export interface StepWorld {
   readonly tmp: string;
   /** guard's own folder. */
   readonly guardHome: string;
+  /** The root of the machine's system folders (world/system-root.ts), where guard's system settings are. */
+  readonly systemRoot: string;
 }
 
 /**
@@ -22,7 +26,9 @@ export function stepEnvironment(world: StepWorld): Environment {
     home: world.home,
     tmp: world.tmp,
     guardHome: world.guardHome,
-    guardCode: guardCodeFolders(),
+    // guard's system folder (the organisation's settings floor, the system installs' records) is
+    // guard's as much as its code: no step changes it
+    guardCode: [...guardCodeFolders(), dirname(systemSettingsPath(world.systemRoot))],
     agents: agentKnowledge(Object.values(AGENTS), { home: world.home, env: world.env }),
   };
 }

@@ -1,11 +1,12 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { evaluate, readCommand, type Evaluation, type Finding, type Invocation, type ShellStep } from '@guard/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { explain, renderText, toJson, type ExplainJson, type ExplainOptions } from '../../src/commands/explain.js';
 import type { Io } from '../../src/io.js';
 import { captureIo, NOWHERE, NOWHERE_PROJECT } from '../capture-io.js';
+import { systemSettingsPath } from '../../src/world/system-settings.js';
 
 const CWD = '/home/dev/project';
 const DECISIONS = ['allow', 'ask', 'block'];
@@ -471,5 +472,23 @@ describe('explain --jsonl', () => {
     };
     await explain({ command: undefined, json: false, jsonl: true, cwd: undefined }, io);
     expect(seen).toEqual([0, 1, 2]);
+  });
+});
+
+describe("guard's system folder (the organisation's settings floor) is guard's", () => {
+  const settings = systemSettingsPath(join(NOWHERE, 'system-root'));
+  const folder = dirname(settings);
+  const tamper = async (command: string): Promise<boolean> =>
+    (await explainJson(command)).findings.some((finding) => finding.ruleId === 'guard.tamper');
+  it.for([
+    `sudo rm ${settings}`,
+    `echo 'offAllowed: true' | sudo tee ${settings}`,
+    `sudo rm -rf ${folder}`,
+    `sudo sed -i /lockedRules/d ${settings}`,
+  ])('%s is guard.tamper', async (command) => {
+    expect(await tamper(command)).toBe(true);
+  });
+  it.for([`cat ${settings}`, `sudo rm ${folder}ian.yaml`, `ls ${folder}`])('%s is not', async (command) => {
+    expect(await tamper(command)).toBe(false);
   });
 });
