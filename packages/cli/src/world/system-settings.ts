@@ -2,7 +2,9 @@
 // under the system root its caller passes (the CLI and the hook pass SYSTEM_ROOT; tests a scratch
 // folder). The hook reads it on every call: one small read, and no yaml parser unless the file is
 // more than plain `key: value` lines. What it means is state/floor.ts's (pure).
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
+import { rules as builtinRules } from '@guard/core';
 import { logsEndpoint } from '../export/config.js';
 import { readRegularText } from '../fsx.js';
 import type { SystemExport, SystemFloor, SystemRead } from '../state/floor.js';
@@ -47,7 +49,11 @@ export async function readSystemSettings(root: string, platform: string = proces
       problem: `it could not be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
     };
   }
-  if (text === undefined) return { state: 'none', path };
+  // a link whose target is gone is a floor that cannot be read, not no floor
+  if (text === undefined)
+    return lstatSync(path, { throwIfNoEntry: false }) === undefined
+      ? { state: 'none', path }
+      : { state: 'unreadable', path, problem: 'it names a file that is not there' };
   try {
     return { state: 'read', path, floor: await parseSystemSettings(text) };
   } catch (error) {
@@ -70,6 +76,10 @@ export async function parseSystemSettings(text: string): Promise<SystemFloor> {
     .filter((id) => id !== '');
   const bad = lockedRules.find((id) => !RULE_ID.test(id));
   if (bad !== undefined) throw new SettingsError(`lockedRules: "${bad}" is not a rule id.`);
+  // a misspelt id would lock nothing: the file is not used, as for a misspelt key
+  const unknownId = lockedRules.find((id) => id !== '*' && !builtinRules.some((rule) => rule.meta.id === id));
+  if (unknownId !== undefined)
+    throw new SettingsError(`lockedRules: ${unknownId} is not a rule guard knows; \`guard rules\` lists them.`);
   const opinion =
     values[OPINION_KEYS.on] === undefined ? undefined : asBoolean(values[OPINION_KEYS.on], false, OPINION_KEYS.on);
   const secondOpinion = opinion === true ? secondOpinionOf(values) : undefined;

@@ -1,6 +1,6 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NO_FLOOR } from '../../src/state/floor.js';
 import { readSystemSettings, systemSettingsPath } from '../../src/world/system-settings.js';
@@ -89,6 +89,11 @@ describe('readSystemSettings: files it cannot use are unreadable (the strictest 
       problem: 'mode must be standard, extended or full',
     },
     { name: 'a bad rule id', text: 'lockedRules: git push\n', problem: 'is not a rule id' },
+    {
+      name: 'a misspelt rule id',
+      text: 'lockedRules: git.push, git.pussh\n',
+      problem: 'git.pussh is not a rule guard knows',
+    },
     { name: 'a nested value', text: 'offAllowed:\n  a: b\n', problem: 'must be a single value' },
     { name: 'export without a URL', text: 'exportCommand: false\n', problem: 'exportOtlp' },
     {
@@ -113,6 +118,19 @@ describe('readSystemSettings: files it cannot use are unreadable (the strictest 
     mkdirSync(systemSettingsPath(root), { recursive: true });
     expect((await readSystemSettings(root)).state).toBe('unreadable');
   });
+
+  it.skipIf(process.platform === 'win32')(
+    'a link whose target is gone (a near miss: no file at all is no floor)',
+    async () => {
+      expect((await readSystemSettings(root)).state).toBe('none');
+      mkdirSync(dirname(systemSettingsPath(root)), { recursive: true });
+      symlinkSync(join(root, 'gone.yaml'), systemSettingsPath(root));
+      expect(await readSystemSettings(root)).toMatchObject({
+        state: 'unreadable',
+        problem: 'it names a file that is not there',
+      });
+    },
+  );
 
   it('a file where the folder should be', async () => {
     mkdirSync(join(root, 'etc'), { recursive: true });
