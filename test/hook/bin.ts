@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { SYSTEM_ROOT } from '../../packages/cli/src/world/system-root.js';
+import { systemSettingsPath } from '../../packages/cli/src/world/system-settings.js';
 
 /** The built CLI, as agents run it (`npm test` builds first). */
 export const BIN = fileURLToPath(new URL('../../packages/cli/dist/bin.js', import.meta.url));
@@ -9,6 +11,12 @@ export const BIN = fileURLToPath(new URL('../../packages/cli/dist/bin.js', impor
 export function requireBuild(): void {
   if (!existsSync(BIN)) {
     throw new Error(`${BIN} is missing: run \`npm run build\` first (\`npm test\` builds before testing).`);
+  }
+  // the built hook reads the machine's own system settings (it takes their root from nobody): a floor
+  // set here would change what every test of it expects
+  const system = systemSettingsPath(SYSTEM_ROOT);
+  if (existsSync(system)) {
+    throw new Error(`${system} sets a floor for every guard on this machine: run these tests where it is not.`);
   }
 }
 

@@ -2,7 +2,11 @@ import type { ToolStep } from '@guard/core';
 import type { Call, HookDeps, HookIo } from '../../src/hook/call.js';
 import { readCall } from '../../src/hook/call.js';
 import { runHook } from '../../src/hook/run.js';
+import { join } from 'node:path';
 import { NOWHERE } from '../capture-io.js';
+
+/** The system root the hook runs under here (none of the machine's system settings: tests pass their own). */
+const SCRATCH_SYSTEM_ROOT = join(NOWHERE, 'system-root');
 
 /** A call as the first stage reads it, over a fake HookIo that keeps what is written to it. */
 export interface StageCall {
@@ -34,7 +38,7 @@ export async function stageCall(
     parentArgs: () => ['node', 'agent'],
     deadline: (ms) => void deadlines.push(ms),
   };
-  const call = await readCall(argv, io, options.deps ?? {});
+  const call = await readCall(argv, io, { systemRoot: SCRATCH_SYSTEM_ROOT, ...options.deps });
   if (typeof call === 'string') throw new Error(call);
   return { call, out, err, deadlines };
 }
@@ -58,7 +62,7 @@ export async function hookReply(
     tmp: () => '/tmp',
     parentArgs: () => ['node', 'agent'],
   };
-  const code = await runHook(argv, io, deps);
+  const code = await runHook(argv, io, { systemRoot: SCRATCH_SYSTEM_ROOT, ...deps });
   return { code, stdout, stderr };
 }
 
