@@ -114,6 +114,8 @@ async function warmUp(out) {
     cwd: () => PROJECT,
     home: () => '/home/dev',
     tmp: () => '/tmp',
+    // a root with no system settings: the warm-up must not read this machine's /etc
+    systemRoot: join(out, 'no-system-root'),
   };
   // every line once would take seconds; every fourth reaches all the rules
   for (const [index, line] of lines.entries()) {

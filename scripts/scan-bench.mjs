@@ -37,6 +37,7 @@ if (process.argv[2] === '--child') {
       cwd: () => home,
       home: () => home,
       tmp: () => tmpdir(),
+      systemRoot: join(home, 'no-system-root'),
     },
   );
   const ms = performance.now() - started;
