@@ -62,17 +62,33 @@ export async function launchBrowser() {
   const absent = missing();
   if (absent.length > 0)
     throw new Error(`the browser is not installed (${absent.join(', ')}): run node scripts/browser.mjs install`);
-  const load = createRequire(join(browserFolder, 'package.json'));
-  const chromium = (await import(pathToFileURL(load.resolve('@sparticuz/chromium')).href)).default;
-  const puppeteer = (await import(pathToFileURL(load.resolve('puppeteer-core')).href)).default;
   const home = mkdtempSync(join(tmpdir(), 'guard-browser-'));
+  // @sparticuz/chromium unpacks its build into the temp folder and reuses whatever it finds there:
+  // a shared /tmp/chromium would be another checkout's, another user's or another version's (or a
+  // cut unpack). Its temp folder is one inside the pinned install, which install() wipes.
+  const unpacked = join(browserFolder, 'tmp');
+  mkdirSync(unpacked, { recursive: true, mode: 0o700 });
+  const before = process.env['TMPDIR'];
+  process.env['TMPDIR'] = unpacked;
   try {
+    const load = createRequire(join(browserFolder, 'package.json'));
+    const chromium = (await import(pathToFileURL(load.resolve('@sparticuz/chromium')).href)).default;
+    const puppeteer = (await import(pathToFileURL(load.resolve('puppeteer-core')).href)).default;
+    const executablePath = await chromium.executablePath();
+    if (!executablePath.startsWith(`${unpacked}/`))
+      throw new Error(`the browser was unpacked outside its install: ${executablePath}`);
     const browser = await puppeteer.launch({
-      executablePath: await chromium.executablePath(),
+      executablePath,
       args: chromium.args,
       headless: true,
       userDataDir: join(home, 'profile'),
-      env: { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_CACHE_HOME: join(home, 'cache') },
+      env: {
+        ...process.env,
+        TMPDIR: unpacked,
+        HOME: home,
+        XDG_CONFIG_HOME: join(home, 'config'),
+        XDG_CACHE_HOME: join(home, 'cache'),
+      },
     });
     const close = browser.close.bind(browser);
     browser.close = async () => {
@@ -86,6 +102,9 @@ export async function launchBrowser() {
   } catch (error) {
     rmSync(home, { recursive: true, force: true });
     throw error;
+  } finally {
+    if (before === undefined) delete process.env['TMPDIR'];
+    else process.env['TMPDIR'] = before;
   }
 }
 

@@ -28,11 +28,20 @@ import type { World } from './harness/world.js';
 // layer, has no such variable: its folder cannot be moved without root, so it has no e2e here.)
 // Setup also writes "hooksConfig": {"enabled": true} there, so a user's own switch does not turn
 // the system's hooks off.
-// Gemini CLI skips a system settings file with a folder above it that a group or everyone may write
-// (the temp folder is one), so the scratch root is in the checkout's .agents folder, where the
-// agents are installed; on a checkout below such a folder the suite is skipped.
+// Gemini CLI skips a system settings file with a folder above it that is not root's or that a group
+// or everyone may write (the temp folder is one), so its scratch root is in the checkout's .agents
+// folder, where the agents are installed; on a checkout below such a folder (or not root's) the
+// Gemini suite cannot run: skipped on a developer's machine, a failure in CI. Qwen Code checks no
+// owner: its scratch root is under the world, and it runs everywhere.
 const SCRATCH = join(REPO, '.agents');
 const SECURE = process.platform !== 'win32' && changeableFiles([SCRATCH], process.platform).length === 0;
+
+// CI must run the Gemini suite: a checkout where it cannot is a failure there, not a silent skip
+it.runIf(!SECURE && process.env['CI'] === 'true')('the Gemini system suite can run in CI', () => {
+  throw new Error(
+    `Gemini CLI's system settings suite cannot run: ${changeableFiles([SCRATCH], process.platform).join('; ')}`,
+  );
+});
 
 let world: World;
 let root: string;
@@ -157,7 +166,13 @@ describe.runIf(SECURE)('Gemini CLI with guard in its system settings', { timeout
   });
 });
 
-describe.runIf(SECURE)('Qwen Code with guard in its system settings', { timeout: scaled(180_000) }, () => {
+describe('Qwen Code with guard in its system settings', { timeout: scaled(180_000) }, () => {
+  // Qwen Code checks no owner: a scratch root under the world, wherever the checkout is
+  beforeEach(() => {
+    rmSync(root, { recursive: true, force: true });
+    root = mkdtempSync(join(world.root, 'system-e2e-'));
+  });
+
   const userOff = QWEN_SETTINGS.replace('"$version": 4,', '"$version": 4,\n  "disableAllHooks": true,');
   it.each([
     { name: "the user's settings as they are", user: QWEN_SETTINGS, keepOn: true, blocked: true },

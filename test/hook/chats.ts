@@ -83,10 +83,15 @@ export interface Answer extends BinResult {
   readonly json: Json | undefined;
 }
 
-function answerOf(result: BinResult): Answer {
+// The agents whose hook answers in plain text (the exit code is what they read): Windsurf alone;
+// every other agent's non-empty answer must be JSON.
+const PLAIN_TEXT_AGENTS: ReadonlySet<string> = new Set(['windsurf']);
+
+/** The answer, its stdout parsed strictly unless it is empty or the agent answers in plain text. */
+export function answerOf(result: BinResult, args: readonly string[]): Answer {
   const text = result.stdout.trim();
-  // Windsurf's answer is plain text (its exit code is what it reads)
-  return { ...result, json: text === '' || !text.startsWith('{') ? undefined : (JSON.parse(text) as Json) };
+  const plain = args.some((arg) => PLAIN_TEXT_AGENTS.has(arg));
+  return { ...result, json: text === '' || plain ? undefined : (JSON.parse(text) as Json) };
 }
 
 /** Runs a program with stdin and only the given environment (plus PATH). */
@@ -126,9 +131,9 @@ export async function hook(
   parent?: readonly string[],
 ): Promise<Answer> {
   const stdin = JSON.stringify(payload);
-  if (parent === undefined) return answerOf(await runHookProcess(args, stdin, world.env, world.entry));
+  if (parent === undefined) return answerOf(await runHookProcess(args, stdin, world.env, world.entry), args);
   const script = `${[process.execPath, world.entry ?? BIN, 'hook', ...args].map(quote).join(' ')}; exit $?`;
-  return answerOf(await runProcess('sh', ['-c', script, ...parent], stdin, world.env));
+  return answerOf(await runProcess('sh', ['-c', script, ...parent], stdin, world.env), args);
 }
 
 /** Runs another guard command (`report --json`, `log --json`) in the world. */

@@ -228,13 +228,16 @@ describe(
         own: same(START, fixture('copilot/session-start')),
         said: (reply: Json): unknown =>
           reply['additionalContext'] ?? (reply['hookSpecificOutput'] as Json | undefined)?.['additionalContext'],
+        notice: /^guard is on: /,
       },
       {
         name: 'a message',
         event: 'userPromptSubmitted',
         claude: PROMPT,
         own: same(PROMPT, { ...fixture('copilot/user-prompt-submitted'), prompt: PROMPT['prompt'] }),
+        // guard says nothing back to a message or a result, through either hook
         said: (): unknown => undefined,
+        notice: undefined,
       },
       {
         name: 'a result',
@@ -246,10 +249,11 @@ describe(
           toolResult: { resultType: 'success', textResultForLlm: '\n<shellId: 0 completed with exit code 0>' },
         }),
         said: (): unknown => undefined,
+        notice: undefined,
       },
     ])(
       '$name through both hooks: one log line, one change, the same notice',
-      async ({ event, claude: payload, own: ownPayload, said }) => {
+      async ({ event, claude: payload, own: ownPayload, said, notice }) => {
         const home = guardHome();
         const first = await hook(home, ['copilot', '--event', event], ownPayload);
         const second = await hook(home, claude, payload);
@@ -257,6 +261,9 @@ describe(
         expect(second.code).toBe(0);
         const reply = (stdout: string): Json => (stdout === '' ? {} : (JSON.parse(stdout) as Json));
         expect(said(reply(second.stdout))).toEqual(said(reply(first.stdout)));
+        // the notice compared is a real one, or both hooks are silent (nothing to compare but that)
+        if (notice === undefined) expect([first.stdout, second.stdout]).toEqual(['', '']);
+        else expect(said(reply(first.stdout))).toMatch(notice);
         expect(log(home)).toMatchObject([{ agent: 'copilot', event, how: 'event' }]);
         const alone = guardHome();
         await hook(alone, ['copilot', '--event', event], ownPayload);

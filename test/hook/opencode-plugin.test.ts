@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pluginText } from '../../packages/adapters/src/opencode/plugin.js';
+import { scaled } from '../machine.js';
 
 // guard's OpenCode plugin file itself, loaded here by Node as both of OpenCode's loaders would
 // call it (v1: the default export's server(); v2: setup() with a context that has tool.hook),
@@ -78,10 +79,13 @@ describe("guard's OpenCode plugin, run by Node", () => {
   });
 
   it('a hook that does not answer in time is stopped, and the step blocked', async () => {
+    // a hook that would hang for ten minutes: only the timer can end the step well before that,
+    // however loaded the machine (the time allowed is stretched for it, far below the sleep);
+    // `exec` makes the sleep the process the plugin kills, so none is left behind
     const started = Date.now();
-    const reason = await step(await plugin('sleep 5', 300));
+    const reason = await step(await plugin('exec sleep 600', 300));
     expect(reason).toMatch(/did not answer within 0\.3 seconds, so this step was not checked/);
-    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(Date.now() - started).toBeLessThan(scaled(4_000));
   });
 
   it('the step goes to guard as JSON on stdin, with the session, call, tool, arguments and folders', async () => {

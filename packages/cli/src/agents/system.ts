@@ -138,9 +138,10 @@ const MAX_FILES = 20_000;
  * `packageDir` (guard's package), the ones and their folders up to the root that a user other than
  * root owns or that a group or everyone may write; a path that does not exist is left out (its
  * folder counts). On Windows owners cannot be read this way: every file is named, so a system setup
- * there is refused rather than trusted blindly.
+ * there is refused rather than trusted blindly. `admin` is the owner that counts as root: root's
+ * user id, but for a test that runs as another user.
  */
-export function changeableFiles(files: readonly string[], platform: string, packageDir?: string): string[] {
+export function changeableFiles(files: readonly string[], platform: string, packageDir?: string, admin = 0): string[] {
   if (platform === 'win32') return files.map((file) => `${file} (guard cannot tell on Windows who may change it)`);
   const found = new Map<string, string>();
   const look = (path: string): void => {
@@ -154,7 +155,7 @@ export function changeableFiles(files: readonly string[], platform: string, pack
       return;
     }
     const why =
-      stat.uid !== 0
+      stat.uid !== admin
         ? `owned by user ${stat.uid}`
         : !stat.isSymbolicLink() && (stat.mode & 0o022) !== 0
           ? 'writable by its group or by everyone'

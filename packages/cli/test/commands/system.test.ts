@@ -428,7 +428,9 @@ describe('guard doctor checks the system file too', () => {
 });
 
 describe("which of guard's own files a user could change", () => {
-  it.runIf(process.platform !== 'win32' && process.getuid?.() === 0)(
+  // run as any user: the user running the test stands for root (the owner that counts as safe)
+  const admin = process.getuid?.() ?? 0;
+  it.runIf(process.platform !== 'win32')(
     'names a group- or world-writable file or folder, and not a root-owned 0644 file in a 0755 folder',
     () => {
       const dir = join(root, 'pkg', 'dist');
@@ -442,7 +444,7 @@ describe("which of guard's own files a user could change", () => {
       writeFileSync(beside, '');
       chmodSync(script, 0o644);
       chmodSync(beside, 0o644);
-      const named = (): string[] => changeableFiles([process.execPath, script], 'linux', join(root, 'pkg'));
+      const named = (): string[] => changeableFiles([process.execPath, script], 'linux', join(root, 'pkg'), admin);
       const mine = (list: string[]) => list.filter((entry) => entry.startsWith(root));
       expect(mine(named())).toEqual([]);
       chmodSync(beside, 0o664);
@@ -452,9 +454,16 @@ describe("which of guard's own files a user could change", () => {
       expect(mine(named())).toEqual([`${dir} (writable by its group or by everyone)`]);
       // a file not there yet (a managed file setup would create) is judged by its folders
       const missing = join(dir, 'none', 'hooks.json');
-      expect(mine(changeableFiles([missing], 'linux'))).toEqual([`${dir} (writable by its group or by everyone)`]);
+      expect(mine(changeableFiles([missing], 'linux', undefined, admin))).toEqual([
+        `${dir} (writable by its group or by everyone)`,
+      ]);
       chmodSync(dir, 0o755);
-      expect(mine(changeableFiles([missing], 'linux'))).toEqual([]);
+      expect(mine(changeableFiles([missing], 'linux', undefined, admin))).toEqual([]);
+      // near miss: the same files, owned by a user other than the one that counts as root, are named
+      const other = admin + 1;
+      expect(mine(changeableFiles([script], 'linux', undefined, other))).toEqual(
+        [script, dir, join(root, 'pkg'), root].map((path) => `${path} (owned by user ${admin})`),
+      );
     },
   );
 
