@@ -253,26 +253,6 @@ describe.concurrent(
         { shell: 'npm publish', seen: 'ask', rule: 'pkg.publish' },
       ]);
     });
-
-    // the payload of a file step names no workspace root: the file's own folder must not stand in
-    // for it, or every write would count as inside the project
-    it.for([
-      { name: 'a write in another folder of the home', event: 'write', at: 'other/src/a.ts', seen: 'ask' },
-      // near misses: a read, and a write in the temp folder
-      { name: 'a read in another folder of the home', event: 'read', at: 'other/src/a.ts', seen: 'allow' },
-      { name: 'a write in the temp folder', event: 'write', at: '/tmp/guard-scratch/a.ts', seen: 'allow' },
-    ] as const)('$name: $seen', async ({ event, at, seen }) => {
-      const chat = chatFor('windsurf', `file-${event}-${at.replace(/\W+/g, '-')}`);
-      const path = at.startsWith('/') ? at : join(chat.world.home, at);
-      const answer = await hook(chat.world, ['windsurf'], {
-        ...fixture(`windsurf/doc-pre-${event}-code`),
-        trajectory_id: chat.id,
-        tool_info:
-          event === 'read' ? { file_path: path } : { file_path: path, edits: [{ old_string: 'a', new_string: 'b' }] },
-      });
-      expect(chat.seen(answer)).toBe(seen);
-      if (seen === 'ask') expect(chat.text(answer)).toMatch(/\(fs\.write-outside\)/);
-    });
   },
 );
 

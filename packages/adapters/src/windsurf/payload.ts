@@ -117,18 +117,19 @@ function toStep(event: string, chatId: string, fields: Fields, info: Fields, whe
   const toolName = event.replace(/^pre_/, '');
   const turnId = firstText(optionalString(fields, 'execution_id', where));
   const path = event === 'pre_write_code' || event === 'pre_read_code' ? requirePath(info, where) : undefined;
-  // A command carries its folder, taken as the project too. A file step carries only its path: its
-  // folder stands in as the working folder, never as the project (every path would then be inside
-  // it); the payload names no workspace root, so the project is unknown ('/', no project) and a
-  // write outside a temp folder is asked about. An MCP call names no folder at all: the same.
-  const given = path === undefined ? firstText(optionalString(info, 'cwd', where)) : undefined;
-  const cwd = path !== undefined ? folderOf(path) : (given ?? (event === 'pre_mcp_tool_use' ? '/' : undefined));
+  // A command carries its folder; a file step only its path, so its folder stands in (the payload
+  // names no workspace root).
+  // An MCP call names no folder at all: the root stands in (unverified whether Windsurf sends one).
+  const cwd =
+    path !== undefined
+      ? folderOf(path)
+      : (firstText(optionalString(info, 'cwd', where)) ?? (event === 'pre_mcp_tool_use' ? '/' : undefined));
   if (cwd === undefined) throw new PayloadError(`${where}: "tool_info.cwd" is missing.`);
   const base = {
     agent: 'windsurf' as const,
     chatId,
     cwd: requireAbsolute(cwd, where),
-    projectRoot: given ?? '/',
+    projectRoot: cwd,
     toolName,
     ...(turnId === undefined ? {} : { turnId }),
   };
