@@ -288,6 +288,14 @@ describe('guard.tamper: a real agent’s hooks-off variable set on the line', ()
     { line: 'echo "GEMINI_CLI_SYSTEM_SETTINGS_PATH=/tmp/s.json moves it"', tamper: false },
     { line: 'GEMINI_CLI_SYSTEM_SETTINGS_PATHS=/tmp/s.json gemini -p x', tamper: false },
     { line: 'QWEN_CODE_SYSTEM_SETTINGS=/tmp/s.json qwen -p x', tamper: false },
+    // the name inside quoted text (a message, a pattern, a note), or a variable set to its default
+    { line: 'git commit -m "OPENCODE_PURE=1 && opencode run is how to skip plugins"', tamper: false },
+    { line: "grep -rnE '(QWEN_CODE_SIMPLE=1)' docs", tamper: false },
+    { line: "echo 'KILO_PURE=1;' >> notes.md", tamper: false },
+    { line: 'export QWEN_CODE_SYSTEM_SETTINGS_PATH=/etc/qwen-code/settings.json', tamper: false },
+    { line: 'QWEN_CODE_SYSTEM_SETTINGS_PATH=/etc/qwen-code/settings.json; qwen -p x', tamper: false },
+    { line: 'export QWEN_CODE_SYSTEM_SETTINGS_PATH=/etc/qwen-code/settings.json.bak', tamper: true },
+    { line: 'KILO_PURE=1; kilo run x', tamper: true },
   ])('$line: guard.tamper $tamper', ({ line, tamper }) => {
     const ids = evaluateExample(line, undefined, REAL).findings.map((f) => f.ruleId);
     expect(ids.includes('guard.tamper')).toBe(tamper);

@@ -584,10 +584,6 @@ function agentOf(program: string, name: string, context: RuleContext): AgentProg
 
 /** Commands that set variables for the programs after them. */
 const EXPORTS = new Set(['export', 'declare', 'typeset', 'readonly', 'set', 'setenv']);
-/** An assignment that is a statement of its own (`HOME=/tmp/x; tool …`), as the line writes it. */
-const ASSIGNED =
-  /(?:^|[;&|(){}\n'"]|\b(?:then|do|else))\s*([A-Za-z_][A-Za-z0-9_]*)=(?:"[^"]*"|'[^']*'|\$\([^()]*\)|`[^`]*`|[^\s;&|'"`])*\s*(?:[;\n]|&&|\|\|)/g;
-
 /** Whether a variable changes how guard's hook runs (GUARD_KNOBS, or an agent's home variable). */
 function isKnob(name: string, context: RuleContext): boolean {
   const upper = name.toUpperCase();
@@ -639,12 +635,11 @@ function changedWorld(inv: Invocation, context: RuleContext): string | undefined
           return `${other.name} ${arg}`;
       }
   }
-  // a knob assigned on its own before the agent (the reader keeps no invocation for it): an
-  // inherited variable such as HOME stays exported with its new value
-  const step = context.step;
-  if (step.kind === 'shell')
-    for (const match of step.command.slice(0, inv.span[0]).matchAll(ASSIGNED))
-      if (isKnob(match[1] as string, context)) return `${match[1] as string}=`;
+  // a knob assigned on its own before the agent: an inherited variable such as HOME stays
+  // exported with its new value
+  for (const set of context.assigned)
+    if (set.span[0] < inv.span[0] && isKnob(set.name, context) && !unchanged(set.name, set.value, context))
+      return `${set.name}=${set.value}`;
   return undefined;
 }
 
@@ -678,7 +673,9 @@ function switchedOff(context: RuleContext): Hit | undefined {
     for (const off of agent.hooksOff) if ('variable' in off) names.add(off.variable.toUpperCase());
   if (names.size === 0) return undefined;
   const on = (name: string, value: string): boolean =>
-    names.has(name.toUpperCase()) && !SWITCH_OFF.test(value.replace(/^(['"])(.*)\1$/, '$2').trim());
+    names.has(name.toUpperCase()) &&
+    !SWITCH_OFF.test(value.replace(/^(['"])(.*)\1$/, '$2').trim()) &&
+    !unchanged(name, value, context);
   for (const inv of context.invocations) {
     for (const [name, value] of Object.entries(inv.env))
       if (on(name, value)) return { span: inv.span, detail: `${name}=${value}` };
@@ -690,30 +687,11 @@ function switchedOff(context: RuleContext): Hit | undefined {
       if (eq > 0 && on(arg.slice(0, eq), arg.slice(eq + 1))) return { span: inv.span, detail: `${inv.name} ${arg}` };
     }
   }
-  // an assignment the reader keeps no invocation for (`X=1; cmd`, a line of its own), and PowerShell's
-  const step = context.step;
-  if (step.kind !== 'shell') return undefined;
-  for (const match of step.command.matchAll(SET_ALONE)) {
-    const name = match[1] ?? match[3] ?? match[5] ?? '';
-    const value = match[2] ?? match[4] ?? match[6] ?? '';
-    if (on(name, value)) return { span: [match.index, match.index + match[0].length], detail: match[0].trim() };
-  }
+  // one assigned on its own (`X=1; cmd`, a line of its own): a variable the environment may already export
+  for (const set of context.assigned)
+    if (on(set.name, set.value)) return { span: set.span, detail: `${set.name}=${set.value}` };
   return undefined;
 }
-
-const VALUE = String.raw`("[^"]*"|'[^']*'|\$\([^()]*\)|\`[^\`]*\`|[^\s;&|'"\`)]*)`;
-/**
- * `NAME=VALUE` as a statement of its own (ended by the line or a separator), or in a quoted
- * command (`sh -c 'NAME=1; …'`), or PowerShell's `$env:NAME = VALUE`.
- */
-const SET_ALONE = new RegExp(
-  [
-    String.raw`(?:^|[;&|(){}\n]|\b(?:then|do|else)\b)\s*([A-Za-z_]\w*)=${VALUE}(?=\s*(?:$|[;&|)}\n]))`,
-    String.raw`['"]\s*([A-Za-z_]\w*)=${VALUE}\s*(?:[;\n]|&&|\|\|)`,
-    String.raw`\$env:([A-Za-z_]\w*)\s*=\s*${VALUE}`,
-  ].join('|'),
-  'gi',
-);
 
 /** How an agent's program is started with its hooks off (as said in its declaration), or undefined. */
 function startsHooksOff(

@@ -654,6 +654,13 @@ describe('guard.tamper: a variable that switches an agent’s hooks off', () => 
     { line: 'RELAY_NO_HOOKSX=1 relay exec x', tamper: false },
     { line: 'MY_RELAY_NO_HOOKS=1 relay exec x', tamper: false },
     { line: 'RELAY_HOOKS=1 relay exec x', tamper: false },
+    // the name inside quoted text: a message, a pattern, a note (no statement sets it)
+    { line: 'git commit -m "RELAY_NO_HOOKS=1 && relay exec is how to skip hooks"', tamper: false },
+    { line: "grep -rnE '(RELAY_NO_HOOKS=1)' docs", tamper: false },
+    { line: "echo 'RELAY_NO_HOOKS=1;' >> notes.md", tamper: false },
+    { line: 'echo "x; RELAY_NO_HOOKS=1" > notes.md', tamper: false },
+    { line: 'X=2 RELAY_NO_HOOKS=1', tamper: true },
+    { line: 'if true; then RELAY_NO_HOOKS=1; fi; relay exec x', tamper: true },
   ])('$line: guard.tamper $tamper', ({ line, tamper }) => {
     const found = evaluate(stepFrom(line), { ...ENV, probe: tableProbe() }).findings;
     expect(found.some((finding) => finding.ruleId === guardTamper.meta.id)).toBe(tamper);
