@@ -261,6 +261,20 @@ describe('guard.tamper: a folder above a real agent’s hook files', () => {
     { line: 'rm -rf /srv/xdg/htop', moved: true, tamper: false },
     { line: 'rm -rf /srv/xdg-old', moved: true, tamper: false },
     { line: 'rm -rf /srv/other', moved: true, tamper: false },
+    // near misses: a change to the folder above that leaves the plugin folder as it is
+    { line: 'mkdir -p ~/.config', moved: false, tamper: false },
+    { line: 'cp -r /tmp/nvim ~/.config/', moved: false, tamper: false },
+    { line: 'chmod 700 ~/.config', moved: false, tamper: false },
+    { line: 'chmod -R u+rwX,go-rwx ~/.config', moved: false, tamper: false },
+    // what locks the agent out of its plugin folder, or writes into it
+    { line: 'chmod 000 ~/.config', moved: false, tamper: true },
+    { line: 'chmod -R u-r ~/.config', moved: false, tamper: true },
+    { line: 'chown -R root ~/.config', moved: false, tamper: true },
+    { line: 'cp -r /tmp/p ~/.config/opencode/plugins/', moved: false, tamper: true },
+    { line: 'mkdir -p ~/.config/opencode/plugins', moved: false, tamper: true },
+    // an archive's names are its own: unpacked into ~/.config it may hold opencode/plugins/…
+    // (intoReaches, as `cd ~ && tar xf x.tar`), so it stays guard's to refuse
+    { line: 'tar -xzf dots.tgz -C ~/.config', moved: false, tamper: true },
   ])('$line (XDG_CONFIG_HOME moved: $moved): guard.tamper $tamper', ({ line, moved: isMoved, tamper }) => {
     const ids = evaluateExample(line, undefined, isMoved ? moved : REAL).findings.map((f) => f.ruleId);
     expect(ids.includes('guard.tamper')).toBe(tamper);

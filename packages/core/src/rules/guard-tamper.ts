@@ -384,15 +384,49 @@ function intoReaches(effect: FileEffect, context: RuleContext, anchors: readonly
 
 /**
  * A folder that holds one of guard's files or an agent's hook files, taken away whole
- * (`rm -rf ~/.config` with an agent's plugin folder in it, `mv "$XDG_CONFIG_HOME" /tmp/x`): the
- * protected path it takes, when that is there (or guard cannot tell). The home folder, the project
- * and the folders at the root are the wipe rules' (a glob is protectedPath's).
+ * (`rm -rf ~/.config` with an agent's plugin folder in it, `mv "$XDG_CONFIG_HOME" /tmp/x`), or
+ * closed to its owner (`chmod 000 ~/.config`, `chown -R root ~/.config`), after which the agent
+ * loads no hook from it: the protected path it takes. One in the project only when that is there
+ * (or guard cannot tell): a repository's `.github` holds hook files only where setup put them.
+ * Any other change to the folder (`mkdir -p ~/.config`, `chmod 700 ~/.config`, a copy into it)
+ * leaves the hook files as they are. The home folder, the project and the folders at the root are
+ * the wipe rules' (a glob is protectedPath's).
  */
 function folderAbove(effect: FileEffect, context: RuleContext, anchors: readonly string[]): string | undefined {
   const { abs, glob, place, isHome } = effect.path;
-  if (effect.op !== 'delete' || abs === '' || glob || place === 'root' || isHome) return undefined;
-  if (abs === context.pathContext.projectRoot) return undefined;
-  return anchors.find((anchor) => anchor !== abs && isInside(anchor, abs) && context.probe.exists?.(anchor) !== false);
+  if (abs === '' || glob || place === 'root' || isHome) return undefined;
+  if (effect.op !== 'delete' && !locksOut(effect, context)) return undefined;
+  const project = context.pathContext.projectRoot;
+  if (abs === project) return undefined;
+  return anchors.find(
+    (anchor) =>
+      anchor !== abs &&
+      isInside(anchor, abs) &&
+      (project === '/' || !isInside(anchor, project) || context.probe.exists?.(anchor) !== false),
+  );
+}
+
+/**
+ * A mode or owner change that can take its owner's reading of what is in the folder away: `chown`,
+ * an ACL, or a `chmod` that leaves the owner without read or search (`000`, `u-r`, `a=w`, a mode
+ * guard cannot read). A group's or a flag's change cannot.
+ */
+function locksOut(effect: FileEffect, context: RuleContext): boolean {
+  const inv = effect.invocation;
+  if (inv === undefined || !isA(inv.name, 'attribute-changer')) return false;
+  if (inv.name === 'chgrp' || inv.name === 'chattr') return false;
+  if (inv.name !== 'chmod') return true;
+  const mode = context.argv(inv).operands[0]?.value ?? '';
+  if (/^[0-7]{1,4}$/.test(mode)) return (Number(mode.padStart(3, '0').at(-3)) & 5) !== 5;
+  for (const clause of mode.split(',')) {
+    const parts = /^([ugoa]*)([-+=])([rwxXst]*)$/.exec(clause);
+    if (!parts) return true;
+    const [, who = '', op, perms = ''] = parts;
+    if (who !== '' && !who.includes('u') && !who.includes('a')) continue;
+    if (op === '-' && /[rxX]/.test(perms)) return true;
+    if (op === '=' && !(perms.includes('r') && /[xX]/.test(perms))) return true;
+  }
+  return false;
 }
 
 /**
