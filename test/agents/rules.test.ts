@@ -266,6 +266,10 @@ describe('guard.tamper: a folder above a real agent’s hook files', () => {
     { line: 'cp -r /tmp/nvim ~/.config/', moved: false, tamper: false },
     { line: 'chmod 700 ~/.config', moved: false, tamper: false },
     { line: 'chmod -R u+rwX,go-rwx ~/.config', moved: false, tamper: false },
+    // a glob through the home folder's dot folders: nothing is inside a file (Qwen Code's ~/.env),
+    // but a name in a folder is (~/.qwen/.env)
+    { line: 'rm -rf ~/.*/cache', moved: false, tamper: false },
+    { line: 'rm -rf ~/.*/.env', moved: false, tamper: true },
     // what locks the agent out of its plugin folder, or writes into it
     { line: 'chmod 000 ~/.config', moved: false, tamper: true },
     { line: 'chmod -R u-r ~/.config', moved: false, tamper: true },

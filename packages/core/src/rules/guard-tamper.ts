@@ -1,4 +1,5 @@
 import { codeLanguage, foldedCode, guardFolders, protectedAnchors, LITERAL } from '../analysis/code-paths.js';
+import type { Anchors } from '../analysis/code-paths.js';
 import { changesFile, changesHanded } from '../analysis/effects.js';
 import { argvWith } from '../context/argv.js';
 import type { FileEffect } from '../context/types.js';
@@ -269,7 +270,7 @@ const GUARD_NAMES = [
  * unknown), or undefined: by how it is named, through links on disk (the probe resolves them),
  * and as a glob that the shell would expand to one of guard's files or a folder holding one.
  */
-function protectedPath(facts: PathFacts, context: RuleContext, anchors: readonly string[]): string | undefined {
+function protectedPath(facts: PathFacts, context: RuleContext, anchors: Anchors): string | undefined {
   if (facts.guardFile !== undefined) return facts.abs;
   if (facts.abs === '') return undefined;
   if (facts.glob) {
@@ -279,7 +280,7 @@ function protectedPath(facts: PathFacts, context: RuleContext, anchors: readonly
     const globs = [facts.abs];
     const real = realGlob(facts.abs, context);
     if (real !== undefined) globs.push(real);
-    return globs.find((glob) => anchors.some((anchor) => globReaches(glob, anchor, context)));
+    return globs.find((glob) => anchors.paths.some((anchor) => globReaches(glob, anchor, anchors.files, context)));
   }
   const real = context.probe.realpath?.(facts.abs);
   if (real !== undefined && real !== facts.abs && context.path(real).guardFile !== undefined) return real;
@@ -287,8 +288,6 @@ function protectedPath(facts: PathFacts, context: RuleContext, anchors: readonly
 }
 
 const POLICY_NAME = '.guard.yaml';
-/** Anchors that are files (an agent's hook or settings file, a policy), not folders. */
-const FILE_ANCHOR = /\.(?:jsonc?|toml|yaml)$/;
 /**
  * What an agent's hook folder (`.github/hooks`) loads: its `*.json` files.
  * Setup writes `guard.json`, but a person may have put guard's entry in any of them; the folder's
@@ -313,7 +312,7 @@ function realGlob(glob: string, context: RuleContext): string | undefined {
  * Star and `?` stay within one name and, as in the shell, do not match a leading dot; `**` (find's
  * listings) reaches any depth.
  */
-function globReaches(glob: string, anchor: string, context?: RuleContext): boolean {
+function globReaches(glob: string, anchor: string, files: ReadonlySet<string>, context: RuleContext): boolean {
   if (glob.includes('**')) {
     // a listing: the anchor, a folder above it, or a file of that name in an anchor that is a
     // folder, when it is there (`find ~ -name settings.yaml -delete`; not `-name .DS_Store`); in
@@ -321,13 +320,13 @@ function globReaches(glob: string, anchor: string, context?: RuleContext): boole
     const last = glob.slice(glob.lastIndexOf('/') + 1);
     if (globMatch(glob, anchor)) return true;
     const inside = `${anchor}/${last}`;
-    const wholly = context !== undefined && guardFolders(context).includes(anchor);
+    const wholly = guardFolders(context).includes(anchor);
     if (
       !/[*?[]/.test(last) &&
-      !FILE_ANCHOR.test(anchor) &&
+      !files.has(anchor) &&
       (wholly || HOOK_FILE.test(last)) &&
       globMatch(glob, inside) &&
-      context?.probe.exists?.(inside) !== false
+      context.probe.exists?.(inside) !== false
     )
       return true;
     // a pattern that can name a hook file (`find . -name '*.json' -delete`) in an agent's hook
@@ -335,17 +334,16 @@ function globReaches(glob: string, anchor: string, context?: RuleContext): boole
     if (
       /[*?[]/.test(last) &&
       !wholly &&
-      !FILE_ANCHOR.test(anchor) &&
+      !files.has(anchor) &&
       HOOK_FILE_SAMPLES.some((name) => globMatch(last, name)) &&
       globMatch(`${glob.slice(0, -last.length)}x`, `${anchor}/x`) &&
-      context?.probe.exists?.(anchor) !== false
+      context.probe.exists?.(anchor) !== false
     )
       return true;
     // a pattern for the name (`find ~/.local -name 'settings.*' -delete`) that fits one of the
     // names guard keeps in its own folders (guard cannot list them to see what else is there)
     if (
       /[*?[]/.test(last) &&
-      context !== undefined &&
       GUARD_NAMES.some((name) => globMatch(last, name)) &&
       wholly &&
       globMatch(`${glob.slice(0, -last.length)}x`, `${anchor}/x`)
@@ -358,7 +356,7 @@ function globReaches(glob: string, anchor: string, context?: RuleContext): boole
   const g = glob.split('/');
   const a = anchor.split('/');
   // nothing is inside a file (`rm -r */__pycache__` does not reach a settings file at the project's root)
-  if (g.length > a.length && FILE_ANCHOR.test(anchor)) return false;
+  if (g.length > a.length && files.has(anchor)) return false;
   for (let i = 0; i < Math.min(g.length, a.length); i++) {
     const pattern = g[i] as string;
     const name = a[i] as string;
@@ -374,12 +372,12 @@ function globReaches(glob: string, anchor: string, context?: RuleContext): boole
  * `git -C ~/.tool init && git -C ~/.tool checkout -- hooks.json`): the protected path it may
  * reach. The project's own folders are left to the rules that judge the project.
  */
-function intoReaches(effect: FileEffect, context: RuleContext, anchors: readonly string[]): string | undefined {
+function intoReaches(effect: FileEffect, context: RuleContext, anchors: Anchors): string | undefined {
   const folder = effect.path.abs;
   if (effect.how !== 'into' || folder === '' || effect.path.glob) return undefined;
   const project = context.pathContext.projectRoot;
   if (project !== '/' && isInside(folder, project)) return undefined;
-  return anchors.find((anchor) => isInside(anchor, folder));
+  return anchors.paths.find((anchor) => isInside(anchor, folder));
 }
 
 /**
@@ -392,13 +390,13 @@ function intoReaches(effect: FileEffect, context: RuleContext, anchors: readonly
  * leaves the hook files as they are. The home folder, the project and the folders at the root are
  * the wipe rules' (a glob is protectedPath's).
  */
-function folderAbove(effect: FileEffect, context: RuleContext, anchors: readonly string[]): string | undefined {
+function folderAbove(effect: FileEffect, context: RuleContext, anchors: Anchors): string | undefined {
   const { abs, glob, place, isHome } = effect.path;
   if (abs === '' || glob || place === 'root' || isHome) return undefined;
   if (effect.op !== 'delete' && !locksOut(effect, context)) return undefined;
   const project = context.pathContext.projectRoot;
   if (abs === project) return undefined;
-  return anchors.find(
+  return anchors.paths.find(
     (anchor) =>
       anchor !== abs &&
       isInside(anchor, abs) &&
@@ -435,7 +433,7 @@ function locksOut(effect: FileEffect, context: RuleContext): boolean {
  * A listing the step then hands to a command that changes each name is as good as naming guard's
  * files; the project's own listings are the project rules' (fs.delete).
  */
-function listingReaches(context: RuleContext, anchors: readonly string[]): string | undefined {
+function listingReaches(context: RuleContext, anchors: Anchors): string | undefined {
   const project = context.pathContext.projectRoot;
   for (const inv of context.invocations) {
     const spec = program(inv.name);
@@ -446,7 +444,7 @@ function listingReaches(context: RuleContext, anchors: readonly string[]): strin
       if (path.abs === '' || (project !== '/' && isInside(path.abs, project))) continue;
       const real = realGlob(path.abs, context);
       for (const glob of real === undefined ? [path.abs] : [path.abs, real])
-        if (anchors.some((anchor) => globReaches(glob, anchor, context))) return path.raw;
+        if (anchors.paths.some((anchor) => globReaches(glob, anchor, anchors.files, context))) return path.raw;
     }
   }
   return undefined;
@@ -492,14 +490,14 @@ function changesListed(inv: Invocation, context: RuleContext): boolean {
  * `-exec rm`, `echo <path> | xargs rm`, a link made to guard's files (`ln -s $GUARD_HOME /tmp/x`,
  * `cp -rs`) to write through, and code handed to an interpreter that writes them or runs guard.
  */
-function reachesThrough(inv: Invocation, context: RuleContext, anchors: readonly string[]): string | undefined {
+function reachesThrough(inv: Invocation, context: RuleContext, anchors: Anchors): string | undefined {
   if (inv.name === 'find' && findChanges(inv, context)) {
     for (const listed of context.listed(inv) ?? []) {
       if (listed.guardFile !== undefined) return listed.raw;
       if (listed.abs === '') continue;
       const real = realGlob(listed.abs, context);
       for (const glob of real === undefined ? [listed.abs] : [listed.abs, real])
-        if (anchors.some((anchor) => globReaches(glob, anchor, context))) return listed.raw;
+        if (anchors.paths.some((anchor) => globReaches(glob, anchor, anchors.files, context))) return listed.raw;
     }
   }
   // `parallel rm ::: ~/.tool/*` (or `:::+`, `::::`): the words after the separator are what the command is handed
