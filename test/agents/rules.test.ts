@@ -261,6 +261,24 @@ describe('guard.tamper: a folder above a real agent’s hook files', () => {
     { line: 'rm -rf /srv/xdg/htop', moved: true, tamper: false },
     { line: 'rm -rf /srv/xdg-old', moved: true, tamper: false },
     { line: 'rm -rf /srv/other', moved: true, tamper: false },
+    // near misses: a change to the folder above that leaves the plugin folder as it is
+    { line: 'mkdir -p ~/.config', moved: false, tamper: false },
+    { line: 'cp -r /tmp/nvim ~/.config/', moved: false, tamper: false },
+    { line: 'chmod 700 ~/.config', moved: false, tamper: false },
+    { line: 'chmod -R u+rwX,go-rwx ~/.config', moved: false, tamper: false },
+    // a glob through the home folder's dot folders: nothing is inside a file (Qwen Code's ~/.env),
+    // but a name in a folder is (~/.qwen/.env)
+    { line: 'rm -rf ~/.*/cache', moved: false, tamper: false },
+    { line: 'rm -rf ~/.*/.env', moved: false, tamper: true },
+    // what locks the agent out of its plugin folder, or writes into it
+    { line: 'chmod 000 ~/.config', moved: false, tamper: true },
+    { line: 'chmod -R u-r ~/.config', moved: false, tamper: true },
+    { line: 'chown -R root ~/.config', moved: false, tamper: true },
+    { line: 'cp -r /tmp/p ~/.config/opencode/plugins/', moved: false, tamper: true },
+    { line: 'mkdir -p ~/.config/opencode/plugins', moved: false, tamper: true },
+    // an archive's names are its own: unpacked into ~/.config it may hold opencode/plugins/…
+    // (intoReaches, as `cd ~ && tar xf x.tar`), so it stays guard's to refuse
+    { line: 'tar -xzf dots.tgz -C ~/.config', moved: false, tamper: true },
   ])('$line (XDG_CONFIG_HOME moved: $moved): guard.tamper $tamper', ({ line, moved: isMoved, tamper }) => {
     const ids = evaluateExample(line, undefined, isMoved ? moved : REAL).findings.map((f) => f.ruleId);
     expect(ids.includes('guard.tamper')).toBe(tamper);
@@ -288,6 +306,14 @@ describe('guard.tamper: a real agent’s hooks-off variable set on the line', ()
     { line: 'echo "GEMINI_CLI_SYSTEM_SETTINGS_PATH=/tmp/s.json moves it"', tamper: false },
     { line: 'GEMINI_CLI_SYSTEM_SETTINGS_PATHS=/tmp/s.json gemini -p x', tamper: false },
     { line: 'QWEN_CODE_SYSTEM_SETTINGS=/tmp/s.json qwen -p x', tamper: false },
+    // the name inside quoted text (a message, a pattern, a note), or a variable set to its default
+    { line: 'git commit -m "OPENCODE_PURE=1 && opencode run is how to skip plugins"', tamper: false },
+    { line: "grep -rnE '(QWEN_CODE_SIMPLE=1)' docs", tamper: false },
+    { line: "echo 'KILO_PURE=1;' >> notes.md", tamper: false },
+    { line: 'export QWEN_CODE_SYSTEM_SETTINGS_PATH=/etc/qwen-code/settings.json', tamper: false },
+    { line: 'QWEN_CODE_SYSTEM_SETTINGS_PATH=/etc/qwen-code/settings.json; qwen -p x', tamper: false },
+    { line: 'export QWEN_CODE_SYSTEM_SETTINGS_PATH=/etc/qwen-code/settings.json.bak', tamper: true },
+    { line: 'KILO_PURE=1; kilo run x', tamper: true },
   ])('$line: guard.tamper $tamper', ({ line, tamper }) => {
     const ids = evaluateExample(line, undefined, REAL).findings.map((f) => f.ruleId);
     expect(ids.includes('guard.tamper')).toBe(tamper);

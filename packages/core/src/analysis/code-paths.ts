@@ -18,14 +18,24 @@ export function guardFolders(context: RuleContext): readonly string[] {
   return [guardHome ?? `${home}/.local/state/guard`, ...(guardCode ?? [])];
 }
 
+/** guard's files and folders as absolute paths (`paths`), and which of them are files, not folders. */
+export interface Anchors {
+  readonly paths: readonly string[];
+  readonly files: ReadonlySet<string>;
+}
+
 /** guard's files and folders as absolute paths, for globs and listings to be matched against. */
-export function protectedAnchors(context: RuleContext): readonly string[] {
+export function protectedAnchors(context: RuleContext): Anchors {
   const { home, projectRoot, agents } = context.pathContext;
   const project = projectRoot === '/' ? '' : projectRoot;
-  const hooks = (agents?.anchors ?? []).map(({ at, path }) =>
-    at === 'root' ? path : `${at === 'home' ? home : project}/${path}`,
-  );
-  return [...guardFolders(context), ...hooks, `${project}/.guard.yaml`];
+  const policy = `${project}/.guard.yaml`;
+  const files = new Set([policy]);
+  const hooks = (agents?.anchors ?? []).map(({ at, path, folder }) => {
+    const abs = at === 'root' ? path : `${at === 'home' ? home : project}/${path}`;
+    if (!folder) files.add(abs);
+    return abs;
+  });
+  return { paths: [...guardFolders(context), ...hooks, policy], files };
 }
 
 /** The language of code an interpreter runs: its inline code's, or the program's own. */
@@ -75,7 +85,7 @@ function reachesGuardOrHome(text: string, folded: Folded, inv: Invocation, conte
   const variables = Object.keys(context.pathContext.agents?.variables ?? {});
   if (variables.some((name) => new RegExp(`\\b${name}\\b`).test(text))) return true;
   const { home, projectRoot } = context.pathContext;
-  const anchors = protectedAnchors(context);
+  const anchors = protectedAnchors(context).paths;
   const values = [...folded.strings.map((s) => s.value), ...literals(text)];
   return values.some((value) => {
     const facts = context.path(value, inv.cwd);

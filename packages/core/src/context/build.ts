@@ -12,7 +12,7 @@ import { findKeys } from '../facts/keys.js';
 import type { PathContext, PathFacts } from '../facts/paths.js';
 import { pathClassifier } from '../facts/paths.js';
 import { readCommand } from '../shell/index.js';
-import type { Invocation, ReadResult } from '../shell/types.js';
+import type { Assigned, Invocation, ReadResult } from '../shell/types.js';
 import type { ToolStep } from '../types.js';
 import { argvOf } from './argv.js';
 import { pipelines, stagesOf } from './pipeline.js';
@@ -181,6 +181,7 @@ class StepContext implements RuleContext {
   readonly text: string;
   readonly invocations: readonly Invocation[];
   readonly opaque: ReadResult['opaque'];
+  readonly assigned: readonly Assigned[];
   readonly files: readonly FileEffect[];
   readonly net: readonly NetEffect[];
   readonly keys: RuleContext['keys'];
@@ -238,6 +239,7 @@ class StepContext implements RuleContext {
     this.text = text;
     this.invocations = invocations;
     this.opaque = read?.opaque ?? NONE;
+    this.assigned = read?.assigned ?? NONE;
     this.files = loose ? [...files, ...loose.files] : files;
     this.net = loose ? [...net, ...loose.net] : net;
     this.keys = step.otherArgs === undefined ? findKeys(text) : [...findKeys(text), ...restKeys(step.otherArgs, text)];

@@ -9,7 +9,7 @@ import type { KeyHit } from '../facts/keys.js';
 import type { AgentKnowledge } from '../facts/agents.js';
 import type { PathContext, PathFacts } from '../facts/paths.js';
 import type { ArgvOption, FileHow, FileOp, Program, ScriptLanguage } from '../programs/index.js';
-import type { Invocation, Opaque } from '../shell/types.js';
+import type { Assigned, Invocation, Opaque } from '../shell/types.js';
 import type { Span, ToolStep } from '../types.js';
 
 /** What the engine needs to know about the machine, passed in (core does no I/O). */
@@ -235,6 +235,8 @@ export interface RuleContext {
   /** Shell invocations (shell steps only; empty otherwise). */
   readonly invocations: readonly Invocation[];
   readonly opaque: readonly Opaque[];
+  /** `X=1` as a statement of its own, which runs nothing (shell steps only; empty otherwise). */
+  readonly assigned: readonly Assigned[];
   /** Every file the step reads, writes, creates or deletes, by any tool. */
   readonly files: readonly FileEffect[];
   /** Every network destination the step reaches. */

@@ -93,6 +93,8 @@ export interface HookAnchor {
   readonly at: 'home' | 'project' | 'root';
   /** From `at` (for `root` the whole path). */
   readonly path: string;
+  /** A folder (a `dir/**` pattern: everything in it is a hook file), not a file. */
+  readonly folder: boolean;
 }
 
 /** What the engine reads on every step: the lists, read once into patterns looked up by name. */
@@ -214,11 +216,12 @@ function anchorsOf(hooks: readonly string[]): HookAnchor[] {
   for (const raw of hooks) {
     const path = cleaned(raw).replace(/\/\*\*$/, '');
     if (path === '' || GLOB.test(path.replace(/^\*\*\//, ''))) continue;
-    if (ABSOLUTE.test(path)) out.push({ at: 'root', path });
-    else if (path.startsWith('~/')) out.push({ at: 'home', path: path.slice(2) });
+    const folder = path !== cleaned(raw);
+    if (ABSOLUTE.test(path)) out.push({ at: 'root', path, folder });
+    else if (path.startsWith('~/')) out.push({ at: 'home', path: path.slice(2), folder });
     else {
       const rel = path.replace(/^\*\*\//, '');
-      out.push({ at: 'home', path: rel }, { at: 'project', path: rel });
+      out.push({ at: 'home', path: rel, folder }, { at: 'project', path: rel, folder });
     }
   }
   return out;

@@ -141,8 +141,6 @@ interface Folders {
   readonly guardCode: readonly string[];
   /** The agents' files and folder variables. */
   readonly agents: AgentKnowledge;
-  /** The agents' plain hook files and folders in the home folder and the system's, absolute. */
-  readonly hookAnchors: readonly string[];
   /** The project's `.guard.yaml`, built once. */
   readonly policyFile: string;
 }
@@ -164,9 +162,6 @@ function foldersOf(ctx: PathContext): Folders {
     guardHome: sub(ctx.guardHome, '.local/state/guard'),
     guardCode: (ctx.guardCode ?? []).map((folder) => normalise(readWord(folder).text, '/')),
     agents,
-    hookAnchors: agents.anchors
-      .filter((anchor) => anchor.at !== 'project')
-      .map((anchor) => (anchor.at === 'home' ? `${home === '/' ? '' : home}/${anchor.path}` : anchor.path)),
     policyFile: `${project === '/' ? '' : project}/.guard.yaml`,
   };
 }
@@ -204,7 +199,6 @@ function inFolder(f: Folders, cwd: string): Folders {
     guardHome: f.guardHome,
     guardCode: f.guardCode,
     agents: f.agents,
-    hookAnchors: f.hookAnchors,
     policyFile: f.policyFile,
   };
 }
@@ -924,17 +918,6 @@ function guardFileOf(n: Names, f: Folders, agent: number): GuardFileKind | undef
   }
   const pkg = segs.indexOf(GUARD_PACKAGE);
   if (pkg > 0 && segs[pkg - 1] === 'node_modules') return 'install';
-  // a folder above an agent's hook files in a home or system folder (`~/.config` above a plugins
-  // folder in it, a moved `$XDG_CONFIG_HOME`), as above guard's own folder; a project's are the rule's
-  if (
-    abs !== '' &&
-    abs !== f.home &&
-    abs !== f.project &&
-    segs.length >= 2 &&
-    (n.homeRel === undefined || n.homeRel.length > 0) &&
-    f.hookAnchors.some((anchor) => anchor !== abs && isInside(anchor, abs))
-  )
-    return 'hook-config';
   // the agents' hook files and folders, and the settings that switch their hooks off
   if ((agent & (AGENT_HOOKS | AGENT_FOLDER)) !== 0) return 'hook-config';
   return undefined;

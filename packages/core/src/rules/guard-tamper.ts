@@ -1,4 +1,5 @@
 import { codeLanguage, foldedCode, guardFolders, protectedAnchors, LITERAL } from '../analysis/code-paths.js';
+import type { Anchors } from '../analysis/code-paths.js';
 import { changesFile, changesHanded } from '../analysis/effects.js';
 import { argvWith } from '../context/argv.js';
 import type { FileEffect } from '../context/types.js';
@@ -269,7 +270,7 @@ const GUARD_NAMES = [
  * unknown), or undefined: by how it is named, through links on disk (the probe resolves them),
  * and as a glob that the shell would expand to one of guard's files or a folder holding one.
  */
-function protectedPath(facts: PathFacts, context: RuleContext, anchors: readonly string[]): string | undefined {
+function protectedPath(facts: PathFacts, context: RuleContext, anchors: Anchors): string | undefined {
   if (facts.guardFile !== undefined) return facts.abs;
   if (facts.abs === '') return undefined;
   if (facts.glob) {
@@ -279,7 +280,7 @@ function protectedPath(facts: PathFacts, context: RuleContext, anchors: readonly
     const globs = [facts.abs];
     const real = realGlob(facts.abs, context);
     if (real !== undefined) globs.push(real);
-    return globs.find((glob) => anchors.some((anchor) => globReaches(glob, anchor, context)));
+    return globs.find((glob) => anchors.paths.some((anchor) => globReaches(glob, anchor, anchors.files, context)));
   }
   const real = context.probe.realpath?.(facts.abs);
   if (real !== undefined && real !== facts.abs && context.path(real).guardFile !== undefined) return real;
@@ -287,8 +288,6 @@ function protectedPath(facts: PathFacts, context: RuleContext, anchors: readonly
 }
 
 const POLICY_NAME = '.guard.yaml';
-/** Anchors that are files (an agent's hook or settings file, a policy), not folders. */
-const FILE_ANCHOR = /\.(?:jsonc?|toml|yaml)$/;
 /**
  * What an agent's hook folder (`.github/hooks`) loads: its `*.json` files.
  * Setup writes `guard.json`, but a person may have put guard's entry in any of them; the folder's
@@ -313,7 +312,7 @@ function realGlob(glob: string, context: RuleContext): string | undefined {
  * Star and `?` stay within one name and, as in the shell, do not match a leading dot; `**` (find's
  * listings) reaches any depth.
  */
-function globReaches(glob: string, anchor: string, context?: RuleContext): boolean {
+function globReaches(glob: string, anchor: string, files: ReadonlySet<string>, context: RuleContext): boolean {
   if (glob.includes('**')) {
     // a listing: the anchor, a folder above it, or a file of that name in an anchor that is a
     // folder, when it is there (`find ~ -name settings.yaml -delete`; not `-name .DS_Store`); in
@@ -321,13 +320,13 @@ function globReaches(glob: string, anchor: string, context?: RuleContext): boole
     const last = glob.slice(glob.lastIndexOf('/') + 1);
     if (globMatch(glob, anchor)) return true;
     const inside = `${anchor}/${last}`;
-    const wholly = context !== undefined && guardFolders(context).includes(anchor);
+    const wholly = guardFolders(context).includes(anchor);
     if (
       !/[*?[]/.test(last) &&
-      !FILE_ANCHOR.test(anchor) &&
+      !files.has(anchor) &&
       (wholly || HOOK_FILE.test(last)) &&
       globMatch(glob, inside) &&
-      context?.probe.exists?.(inside) !== false
+      context.probe.exists?.(inside) !== false
     )
       return true;
     // a pattern that can name a hook file (`find . -name '*.json' -delete`) in an agent's hook
@@ -335,17 +334,16 @@ function globReaches(glob: string, anchor: string, context?: RuleContext): boole
     if (
       /[*?[]/.test(last) &&
       !wholly &&
-      !FILE_ANCHOR.test(anchor) &&
+      !files.has(anchor) &&
       HOOK_FILE_SAMPLES.some((name) => globMatch(last, name)) &&
       globMatch(`${glob.slice(0, -last.length)}x`, `${anchor}/x`) &&
-      context?.probe.exists?.(anchor) !== false
+      context.probe.exists?.(anchor) !== false
     )
       return true;
     // a pattern for the name (`find ~/.local -name 'settings.*' -delete`) that fits one of the
     // names guard keeps in its own folders (guard cannot list them to see what else is there)
     if (
       /[*?[]/.test(last) &&
-      context !== undefined &&
       GUARD_NAMES.some((name) => globMatch(last, name)) &&
       wholly &&
       globMatch(`${glob.slice(0, -last.length)}x`, `${anchor}/x`)
@@ -358,7 +356,7 @@ function globReaches(glob: string, anchor: string, context?: RuleContext): boole
   const g = glob.split('/');
   const a = anchor.split('/');
   // nothing is inside a file (`rm -r */__pycache__` does not reach a settings file at the project's root)
-  if (g.length > a.length && FILE_ANCHOR.test(anchor)) return false;
+  if (g.length > a.length && files.has(anchor)) return false;
   for (let i = 0; i < Math.min(g.length, a.length); i++) {
     const pattern = g[i] as string;
     const name = a[i] as string;
@@ -374,25 +372,59 @@ function globReaches(glob: string, anchor: string, context?: RuleContext): boole
  * `git -C ~/.tool init && git -C ~/.tool checkout -- hooks.json`): the protected path it may
  * reach. The project's own folders are left to the rules that judge the project.
  */
-function intoReaches(effect: FileEffect, context: RuleContext, anchors: readonly string[]): string | undefined {
+function intoReaches(effect: FileEffect, context: RuleContext, anchors: Anchors): string | undefined {
   const folder = effect.path.abs;
   if (effect.how !== 'into' || folder === '' || effect.path.glob) return undefined;
   const project = context.pathContext.projectRoot;
   if (project !== '/' && isInside(folder, project)) return undefined;
-  return anchors.find((anchor) => isInside(anchor, folder));
+  return anchors.paths.find((anchor) => isInside(anchor, folder));
 }
 
 /**
  * A folder that holds one of guard's files or an agent's hook files, taken away whole
- * (`rm -rf ~/.config` with an agent's plugin folder in it, `mv "$XDG_CONFIG_HOME" /tmp/x`): the
- * protected path it takes, when that is there (or guard cannot tell). The home folder, the project
- * and the folders at the root are the wipe rules' (a glob is protectedPath's).
+ * (`rm -rf ~/.config` with an agent's plugin folder in it, `mv "$XDG_CONFIG_HOME" /tmp/x`), or
+ * closed to its owner (`chmod 000 ~/.config`, `chown -R root ~/.config`), after which the agent
+ * loads no hook from it: the protected path it takes. One in the project only when that is there
+ * (or guard cannot tell): a repository's `.github` holds hook files only where setup put them.
+ * Any other change to the folder (`mkdir -p ~/.config`, `chmod 700 ~/.config`, a copy into it)
+ * leaves the hook files as they are. The home folder, the project and the folders at the root are
+ * the wipe rules' (a glob is protectedPath's).
  */
-function folderAbove(effect: FileEffect, context: RuleContext, anchors: readonly string[]): string | undefined {
+function folderAbove(effect: FileEffect, context: RuleContext, anchors: Anchors): string | undefined {
   const { abs, glob, place, isHome } = effect.path;
-  if (effect.op !== 'delete' || abs === '' || glob || place === 'root' || isHome) return undefined;
-  if (abs === context.pathContext.projectRoot) return undefined;
-  return anchors.find((anchor) => anchor !== abs && isInside(anchor, abs) && context.probe.exists?.(anchor) !== false);
+  if (abs === '' || glob || place === 'root' || isHome) return undefined;
+  if (effect.op !== 'delete' && !locksOut(effect, context)) return undefined;
+  const project = context.pathContext.projectRoot;
+  if (abs === project) return undefined;
+  return anchors.paths.find(
+    (anchor) =>
+      anchor !== abs &&
+      isInside(anchor, abs) &&
+      (project === '/' || !isInside(anchor, project) || context.probe.exists?.(anchor) !== false),
+  );
+}
+
+/**
+ * A mode or owner change that can take its owner's reading of what is in the folder away: `chown`,
+ * an ACL, or a `chmod` that leaves the owner without read or search (`000`, `u-r`, `a=w`, a mode
+ * guard cannot read). A group's or a flag's change cannot.
+ */
+function locksOut(effect: FileEffect, context: RuleContext): boolean {
+  const inv = effect.invocation;
+  if (inv === undefined || !isA(inv.name, 'attribute-changer')) return false;
+  if (inv.name === 'chgrp' || inv.name === 'chattr') return false;
+  if (inv.name !== 'chmod') return true;
+  const mode = context.argv(inv).operands[0]?.value ?? '';
+  if (/^[0-7]{1,4}$/.test(mode)) return (Number(mode.padStart(3, '0').at(-3)) & 5) !== 5;
+  for (const clause of mode.split(',')) {
+    const parts = /^([ugoa]*)([-+=])([rwxXst]*)$/.exec(clause);
+    if (!parts) return true;
+    const [, who = '', op, perms = ''] = parts;
+    if (who !== '' && !who.includes('u') && !who.includes('a')) continue;
+    if (op === '-' && /[rxX]/.test(perms)) return true;
+    if (op === '=' && !(perms.includes('r') && /[xX]/.test(perms))) return true;
+  }
+  return false;
 }
 
 /**
@@ -401,7 +433,7 @@ function folderAbove(effect: FileEffect, context: RuleContext, anchors: readonly
  * A listing the step then hands to a command that changes each name is as good as naming guard's
  * files; the project's own listings are the project rules' (fs.delete).
  */
-function listingReaches(context: RuleContext, anchors: readonly string[]): string | undefined {
+function listingReaches(context: RuleContext, anchors: Anchors): string | undefined {
   const project = context.pathContext.projectRoot;
   for (const inv of context.invocations) {
     const spec = program(inv.name);
@@ -412,7 +444,7 @@ function listingReaches(context: RuleContext, anchors: readonly string[]): strin
       if (path.abs === '' || (project !== '/' && isInside(path.abs, project))) continue;
       const real = realGlob(path.abs, context);
       for (const glob of real === undefined ? [path.abs] : [path.abs, real])
-        if (anchors.some((anchor) => globReaches(glob, anchor, context))) return path.raw;
+        if (anchors.paths.some((anchor) => globReaches(glob, anchor, anchors.files, context))) return path.raw;
     }
   }
   return undefined;
@@ -458,14 +490,14 @@ function changesListed(inv: Invocation, context: RuleContext): boolean {
  * `-exec rm`, `echo <path> | xargs rm`, a link made to guard's files (`ln -s $GUARD_HOME /tmp/x`,
  * `cp -rs`) to write through, and code handed to an interpreter that writes them or runs guard.
  */
-function reachesThrough(inv: Invocation, context: RuleContext, anchors: readonly string[]): string | undefined {
+function reachesThrough(inv: Invocation, context: RuleContext, anchors: Anchors): string | undefined {
   if (inv.name === 'find' && findChanges(inv, context)) {
     for (const listed of context.listed(inv) ?? []) {
       if (listed.guardFile !== undefined) return listed.raw;
       if (listed.abs === '') continue;
       const real = realGlob(listed.abs, context);
       for (const glob of real === undefined ? [listed.abs] : [listed.abs, real])
-        if (anchors.some((anchor) => globReaches(glob, anchor, context))) return listed.raw;
+        if (anchors.paths.some((anchor) => globReaches(glob, anchor, anchors.files, context))) return listed.raw;
     }
   }
   // `parallel rm ::: ~/.tool/*` (or `:::+`, `::::`): the words after the separator are what the command is handed
@@ -584,10 +616,6 @@ function agentOf(program: string, name: string, context: RuleContext): AgentProg
 
 /** Commands that set variables for the programs after them. */
 const EXPORTS = new Set(['export', 'declare', 'typeset', 'readonly', 'set', 'setenv']);
-/** An assignment that is a statement of its own (`HOME=/tmp/x; tool …`), as the line writes it. */
-const ASSIGNED =
-  /(?:^|[;&|(){}\n'"]|\b(?:then|do|else))\s*([A-Za-z_][A-Za-z0-9_]*)=(?:"[^"]*"|'[^']*'|\$\([^()]*\)|`[^`]*`|[^\s;&|'"`])*\s*(?:[;\n]|&&|\|\|)/g;
-
 /** Whether a variable changes how guard's hook runs (GUARD_KNOBS, or an agent's home variable). */
 function isKnob(name: string, context: RuleContext): boolean {
   const upper = name.toUpperCase();
@@ -639,12 +667,11 @@ function changedWorld(inv: Invocation, context: RuleContext): string | undefined
           return `${other.name} ${arg}`;
       }
   }
-  // a knob assigned on its own before the agent (the reader keeps no invocation for it): an
-  // inherited variable such as HOME stays exported with its new value
-  const step = context.step;
-  if (step.kind === 'shell')
-    for (const match of step.command.slice(0, inv.span[0]).matchAll(ASSIGNED))
-      if (isKnob(match[1] as string, context)) return `${match[1] as string}=`;
+  // a knob assigned on its own before the agent: an inherited variable such as HOME stays
+  // exported with its new value
+  for (const set of context.assigned)
+    if (set.span[0] < inv.span[0] && isKnob(set.name, context) && !unchanged(set.name, set.value, context))
+      return `${set.name}=${set.value}`;
   return undefined;
 }
 
@@ -678,7 +705,9 @@ function switchedOff(context: RuleContext): Hit | undefined {
     for (const off of agent.hooksOff) if ('variable' in off) names.add(off.variable.toUpperCase());
   if (names.size === 0) return undefined;
   const on = (name: string, value: string): boolean =>
-    names.has(name.toUpperCase()) && !SWITCH_OFF.test(value.replace(/^(['"])(.*)\1$/, '$2').trim());
+    names.has(name.toUpperCase()) &&
+    !SWITCH_OFF.test(value.replace(/^(['"])(.*)\1$/, '$2').trim()) &&
+    !unchanged(name, value, context);
   for (const inv of context.invocations) {
     for (const [name, value] of Object.entries(inv.env))
       if (on(name, value)) return { span: inv.span, detail: `${name}=${value}` };
@@ -690,30 +719,11 @@ function switchedOff(context: RuleContext): Hit | undefined {
       if (eq > 0 && on(arg.slice(0, eq), arg.slice(eq + 1))) return { span: inv.span, detail: `${inv.name} ${arg}` };
     }
   }
-  // an assignment the reader keeps no invocation for (`X=1; cmd`, a line of its own), and PowerShell's
-  const step = context.step;
-  if (step.kind !== 'shell') return undefined;
-  for (const match of step.command.matchAll(SET_ALONE)) {
-    const name = match[1] ?? match[3] ?? match[5] ?? '';
-    const value = match[2] ?? match[4] ?? match[6] ?? '';
-    if (on(name, value)) return { span: [match.index, match.index + match[0].length], detail: match[0].trim() };
-  }
+  // one assigned on its own (`X=1; cmd`, a line of its own): a variable the environment may already export
+  for (const set of context.assigned)
+    if (on(set.name, set.value)) return { span: set.span, detail: `${set.name}=${set.value}` };
   return undefined;
 }
-
-const VALUE = String.raw`("[^"]*"|'[^']*'|\$\([^()]*\)|\`[^\`]*\`|[^\s;&|'"\`)]*)`;
-/**
- * `NAME=VALUE` as a statement of its own (ended by the line or a separator), or in a quoted
- * command (`sh -c 'NAME=1; …'`), or PowerShell's `$env:NAME = VALUE`.
- */
-const SET_ALONE = new RegExp(
-  [
-    String.raw`(?:^|[;&|(){}\n]|\b(?:then|do|else)\b)\s*([A-Za-z_]\w*)=${VALUE}(?=\s*(?:$|[;&|)}\n]))`,
-    String.raw`['"]\s*([A-Za-z_]\w*)=${VALUE}\s*(?:[;\n]|&&|\|\|)`,
-    String.raw`\$env:([A-Za-z_]\w*)\s*=\s*${VALUE}`,
-  ].join('|'),
-  'gi',
-);
 
 /** How an agent's program is started with its hooks off (as said in its declaration), or undefined. */
 function startsHooksOff(

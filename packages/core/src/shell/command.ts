@@ -170,6 +170,12 @@ export function runSimple(
 
   if (words.length === 0) {
     for (const [name, value, dynamic] of assigned) setVar(scope, name, value, false, dynamic);
+    // a statement of only assignments: kept as a fact (it runs nothing) for rules that read exports
+    for (let t = 0; t < first; t++) {
+      const token = tokens[t] as WordToken;
+      const [name, value] = assigned[t] as [string, string, boolean];
+      reader.assigned.push({ name, value, span: spanOf(token.src, token.start, token.end), via: frame.via });
+    }
     // `$(< x.sh)`: bash prints the file, here one the line wrote
     const printed =
       frame.via[frame.via.length - 1]?.kind === 'substitution' && redirs.length === 1

@@ -1,6 +1,6 @@
 import type { Span } from '../types.js';
 import type { Mapped } from './mapped.js';
-import type { Invocation, Opaque, ReadOptions, Via } from './types.js';
+import type { Assigned, Invocation, Opaque, ReadOptions, Via } from './types.js';
 
 /** Hard bounds; exceeding one yields an Opaque entry instead of more work. */
 export const LIMITS = {
@@ -35,6 +35,8 @@ export interface Reader {
   readonly options: ReadOptions;
   readonly invocations: Draft[];
   readonly opaque: Opaque[];
+  /** `X=1` as a statement of its own (see Assigned). */
+  readonly assigned: Assigned[];
   /** Original offsets of substitutions already read, so re-reading an inner string does not read them twice. */
   readonly seen: Set<number>;
   words: number;
@@ -97,6 +99,7 @@ export function newReader(line: string, options: ReadOptions): Reader {
     options,
     invocations,
     opaque,
+    assigned: [],
     seen: new Set(),
     words: 0,
     commands: 0,

@@ -76,6 +76,7 @@ function readAs(
     line,
     invocations: detached(reader.invocations),
     opaque: [...reader.opaque].sort((a, b) => a.span[0] - b.span[0]),
+    ...(reader.assigned.length === 0 ? {} : { assigned: reader.assigned }),
   };
   return { result, notRun: reader.notRun };
 }
@@ -99,7 +100,12 @@ export function readProgramText(text: string, language: Language, program: strin
     frame,
     rootScope(options.cwd, options.home, options.tmp, options.guardHome),
   );
-  return { line: text, invocations: detached(reader.invocations), opaque: [...reader.opaque] };
+  return {
+    line: text,
+    invocations: detached(reader.invocations),
+    opaque: [...reader.opaque],
+    ...(reader.assigned.length === 0 ? {} : { assigned: reader.assigned }),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -257,7 +263,9 @@ function windowsReading(posix: ReadResult, notRun: readonly Span[] | undefined, 
   }
   invocations.sort((x, y) => x.span[0] - y.span[0]);
   opaque.sort((x, y) => x.span[0] - y.span[0]);
-  return { line: posix.line, invocations, opaque };
+  // a POSIX shell's `X=1` (PowerShell's `$env:X = 1` is an invocation of its own)
+  const assigned = posix.assigned?.filter((set) => set.span[0] < cut);
+  return { line: posix.line, invocations, opaque, ...(assigned?.length ? { assigned } : {}) };
 }
 
 function sameWords(a: Invocation, b: Invocation): boolean {

@@ -92,6 +92,20 @@ export interface Invocation {
   readonly pipeline: { readonly id: number; readonly index: number; readonly length: number };
 }
 
+/**
+ * `NAME=value` as a statement of its own (`X=1; tool`, a line of only assignments): it sets a shell
+ * variable, and one the shell already exports (`HOME`, one the environment has) goes on with its new
+ * value to every later command, as with `export`. Not an invocation: nothing runs.
+ */
+export interface Assigned {
+  readonly name: string;
+  readonly value: string;
+  /** The assignment word in the line. */
+  readonly span: Span;
+  /** How it was reached (`sh -c '…'`), as an invocation's `via`. */
+  readonly via: readonly Via[];
+}
+
 /** A part of the line the reader could not read; rules treat it as unknown (SPEC 4.3). */
 export interface Opaque {
   readonly reason:
@@ -127,4 +141,6 @@ export interface ReadResult {
   readonly line: string;
   readonly invocations: readonly Invocation[];
   readonly opaque: readonly Opaque[];
+  /** Statement-level assignments, in line order (left out when there are none). */
+  readonly assigned?: readonly Assigned[];
 }

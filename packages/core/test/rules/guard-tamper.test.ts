@@ -578,8 +578,9 @@ describe("guard.tamper: patterns for names in guard's code folder", () => {
 });
 
 // a folder that holds an agent's hook files takes them along: Relay's folder moved into ~/.config
-// (as an XDG config folder holds an agent's plugins) is guarded as guard's own folder is (any change
-// to a folder above it); a repository's .github, when its hook files are there, against being taken away
+// (as an XDG config folder holds an agent's plugins) is guarded against being taken away or closed
+// to its owner (any other change leaves the hook files as they are); a repository's .github, when
+// its hook files are there, against being taken away
 describe('guard.tamper: a folder above a hook file', () => {
   const agents = relayMovedTo('/home/dev/.config/relay');
   const there = {
@@ -611,6 +612,22 @@ describe('guard.tamper: a folder above a hook file', () => {
     { step: 'rm -rf .github/workflows', probe: there, tamper: false },
     { step: 'mkdir -p .github', probe: there, tamper: false },
     { step: 'chmod 755 .github', probe: there, tamper: false },
+    // a change to a folder above a home hook folder that leaves what is in it as it is
+    { step: 'mkdir -p ~/.config', probe: there, tamper: false },
+    { step: 'cp -r /tmp/nvim ~/.config/', probe: there, tamper: false },
+    { step: 'chmod 700 ~/.config', probe: there, tamper: false },
+    { step: 'chmod -R 755 ~/.config', probe: there, tamper: false },
+    { step: 'chmod go-rwx ~/.config', probe: there, tamper: false },
+    { step: 'chgrp -R staff ~/.config', probe: there, tamper: false },
+    { step: 'touch ~/.config', probe: there, tamper: false },
+    // what takes the owner's reading of it away, or writes into the hook folder
+    { step: 'chmod 000 ~/.config', probe: there, tamper: true },
+    { step: 'chmod 300 ~/.config', probe: there, tamper: true },
+    { step: 'chmod a=w ~/.config', probe: there, tamper: true },
+    { step: 'chmod -R u-x ~/.config', probe: there, tamper: true },
+    { step: 'chown root ~/.config', probe: there, tamper: true },
+    { step: 'cp -r /tmp/x ~/.config/relay/', probe: there, tamper: true },
+    { step: 'tar -xzf x.tgz -C ~/.config', probe: there, tamper: true },
   ])('$step: guard.tamper $tamper', ({ step, probe, tamper }) => {
     const found = evaluate(stepFrom(step), { ...ENV, agents, probe: tableProbe(probe) }).findings;
     expect(found.some((finding) => finding.ruleId === guardTamper.meta.id)).toBe(tamper);
@@ -654,6 +671,13 @@ describe('guard.tamper: a variable that switches an agent’s hooks off', () => 
     { line: 'RELAY_NO_HOOKSX=1 relay exec x', tamper: false },
     { line: 'MY_RELAY_NO_HOOKS=1 relay exec x', tamper: false },
     { line: 'RELAY_HOOKS=1 relay exec x', tamper: false },
+    // the name inside quoted text: a message, a pattern, a note (no statement sets it)
+    { line: 'git commit -m "RELAY_NO_HOOKS=1 && relay exec is how to skip hooks"', tamper: false },
+    { line: "grep -rnE '(RELAY_NO_HOOKS=1)' docs", tamper: false },
+    { line: "echo 'RELAY_NO_HOOKS=1;' >> notes.md", tamper: false },
+    { line: 'echo "x; RELAY_NO_HOOKS=1" > notes.md', tamper: false },
+    { line: 'X=2 RELAY_NO_HOOKS=1', tamper: true },
+    { line: 'if true; then RELAY_NO_HOOKS=1; fi; relay exec x', tamper: true },
   ])('$line: guard.tamper $tamper', ({ line, tamper }) => {
     const found = evaluate(stepFrom(line), { ...ENV, probe: tableProbe() }).findings;
     expect(found.some((finding) => finding.ruleId === guardTamper.meta.id)).toBe(tamper);

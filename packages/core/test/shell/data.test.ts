@@ -1,5 +1,6 @@
-import { describe, it } from 'vitest';
-import { checkRow } from './read-table.js';
+import { describe, expect, it } from 'vitest';
+import { readCommand } from '@guard/core';
+import { checkRow, OPTIONS } from './read-table.js';
 import type { Expected, Row } from './read-table.js';
 
 // Must-NOT-read rows: text that looks like a command but is only data. Each row names what must not
@@ -420,5 +421,33 @@ describe('wrappers and runners pass data along as data', () => {
     ]),
   )('$line', (r) => {
     checkRow(r);
+  });
+});
+
+// a statement of only assignments runs nothing but is kept as a fact (`assigned`), for rules that
+// read what a later command inherits; the same text inside quotes or as a command's word is not one
+describe('a statement of only assignments is kept as assigned', () => {
+  it.for([
+    { line: 'X=1', assigned: ['X=1'] },
+    { line: 'X=1; cmd', assigned: ['X=1'] },
+    { line: 'X=1 Y=2 && cmd', assigned: ['X=1', 'Y=2'] },
+    { line: 'cd /tmp\nX=1\ncmd', assigned: ['X=1'] },
+    { line: "sh -c 'X=1; cmd'", assigned: ['X=1'] },
+    { line: 'if true; then X=1; fi', assigned: ['X=1'] },
+    { line: 'X=1 > out.txt', assigned: ['X=1'] },
+    // near misses: set for one command, exported, or only text
+    { line: 'X=1 cmd', assigned: [] },
+    { line: 'env X=1 cmd', assigned: [] },
+    { line: 'export X=1', assigned: [] },
+    { line: 'echo "X=1; cmd"', assigned: [] },
+    { line: "echo 'X=1;' >> notes.md", assigned: [] },
+    { line: 'git commit -m "X=1 && cmd"', assigned: [] },
+    { line: "grep -rnE '(X=1)' docs", assigned: [] },
+    { line: 'make X=1', assigned: [] },
+  ])('$line', ({ line, assigned }) => {
+    const read = readCommand(line, OPTIONS);
+    expect((read.assigned ?? []).map((set) => `${set.name}=${set.value}`)).toEqual(assigned);
+    for (const set of read.assigned ?? [])
+      expect(line.slice(set.span[0], set.span[1])).toBe(`${set.name}=${set.value}`);
   });
 });
