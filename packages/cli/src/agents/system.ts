@@ -5,6 +5,7 @@ import { systemHookFile } from '@guard/adapters';
 import type { Adapter, InstallOptions } from '@guard/adapters';
 import { GUARD_PACKAGE } from '@guard/core';
 import { GuardError } from '../errors.js';
+import { asAdmin } from './admin.js';
 import { hookScriptPath } from '../self.js';
 import { SYSTEM_ROOT } from '../world/system-root.js';
 
@@ -78,11 +79,6 @@ export function systemOptions(options: InstallOptions): InstallOptions {
     ...(fallback === undefined ? {} : { fallback: { node: fallback.node, script: fallback.script } }),
     system: true,
   };
-}
-
-/** How to run `command` with administrator rights, in backquotes: `sudo …`, or from an elevated terminal. */
-export function asAdmin(command: string, platform: string): string {
-  return platform === 'win32' ? `\`${command}\` from a terminal run as administrator` : `\`sudo ${command}\``;
 }
 
 /**

@@ -21,6 +21,7 @@ import { writeFileAtomic } from '../fsx.js';
 import { onlyCrlf } from '../agents/install.js';
 import { readRecords, saveRecord } from '../state/installs.js';
 import type { PinLevel } from '../state/installs.js';
+import { asAdmin } from '../agents/admin.js';
 import { checkSystemWrite, systemFileOf, systemGuardFolder } from '../agents/system.js';
 import type { SystemWorld } from '../agents/system.js';
 import { stopCheckers } from '../state/resident.js';
@@ -127,7 +128,7 @@ export async function uninstallAll(io: Io, system?: SystemWorld): Promise<void> 
   const systemWide = systemInstalls(system);
   if (systemWide.length > 0)
     io.out(
-      `guard's system-wide hook stays in ${systemWide.join(', ')} (for every user); \`sudo guard uninstall --all --system\` takes it out.\n`,
+      `guard's system-wide hook stays in ${systemWide.join(', ')} (for every user); ${asAdmin('guard uninstall --all --system', system?.platform ?? process.platform)} takes it out.\n`,
     );
   for (const agent of agents) io.out(`Next: ${adapterFor(agent).afterUninstall}\n`);
   const guardHome = guardHomeFrom(io.env, io.home());

@@ -5,6 +5,7 @@ import { adapters, AGENT_IDS, readFallback } from '@guard/adapters';
 import type { AgentId } from '@guard/adapters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StatusJson } from '../../src/agents/inspect.js';
+import { setupCommand } from '../../src/agents/admin.js';
 import { changeableFiles, systemFileOf, systemOptions, underRoot } from '../../src/agents/system.js';
 import type { SystemWorld } from '../../src/agents/system.js';
 import { agentShellRunner, diagnose } from '../../src/commands/doctor.js';
@@ -382,6 +383,31 @@ describe('guard status shows the user and the system install side by side', () =
     await run((io) => setup('claude-code', { project: false, dryRun: false, system: world() }, io));
     const text = (await run((io) => status({ json: false, system: world() }, io))).stdout;
     expect(text).toContain("runs: both, the system's and yours (Claude Code runs them side by side)");
+  });
+});
+
+describe('the setup command to run again, with rights only for the system level', () => {
+  it.each([
+    ['user', 'linux', '`guard setup codex`'],
+    ['project', 'linux', '`guard setup codex --project`'],
+    ['system', 'linux', '`sudo guard setup codex --system`'],
+    ['system', 'darwin', '`sudo guard setup codex --system`'],
+    ['user', 'win32', '`guard setup codex`'],
+    ['project', 'win32', '`guard setup codex --project`'],
+    ['system', 'win32', '`guard setup codex --system` from a terminal run as administrator'],
+  ] as const)('%s on %s: %s', (level, platform, said) => {
+    expect(setupCommand('codex', level, platform)).toBe(said);
+  });
+
+  it.each([
+    ['linux', '`sudo guard setup copilot --system` adds one', 'administrator'],
+    ['win32', '`guard setup copilot --system` from a terminal run as administrator adds one', 'sudo'],
+  ])("status on %s says how to add the system's hook in that platform's words", async (platform, said, not) => {
+    await run((io) => setup('copilot', { project: false, dryRun: false }, io));
+    const text = (await run((io) => status({ json: false, system: world({ platform }) }, io))).stdout;
+    const runs = text.split('\n').find((line) => line.includes('runs: your own hook only')) ?? '';
+    expect(runs).toContain(said);
+    expect(runs).not.toContain(not);
   });
 });
 
