@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
-import { systemHookFile } from '@guard/adapters';
-import type { Adapter, InstallOptions } from '@guard/adapters';
+import { adapters, AGENT_IDS, systemHookFile } from '@guard/adapters';
+import type { Adapter, AgentId, InstallOptions } from '@guard/adapters';
 import { GUARD_PACKAGE } from '@guard/core';
 import { GuardError } from '../errors.js';
 import { asAdmin } from './admin.js';
@@ -56,6 +56,14 @@ export function underRoot(root: string, path: string): string {
 export function systemFileOf(adapter: Adapter, world: SystemWorld): string | undefined {
   const path = systemHookFile(adapter.files, world.platform);
   return path === undefined ? undefined : underRoot(world.root, path);
+}
+
+/** The agents with a managed hook file on the world's platform, each with that file, in the registry's order. */
+export function systemAgents(world: SystemWorld): { readonly agent: AgentId; readonly file: string }[] {
+  return AGENT_IDS.flatMap((agent) => {
+    const file = systemFileOf(adapters[agent], world);
+    return file === undefined ? [] : [{ agent, file }];
+  });
 }
 
 /**

@@ -22,7 +22,7 @@ import { onlyCrlf } from '../agents/install.js';
 import { readRecords, saveRecord } from '../state/installs.js';
 import type { PinLevel } from '../state/installs.js';
 import { asAdmin } from '../agents/admin.js';
-import { checkSystemWrite, systemFileOf, systemGuardFolder } from '../agents/system.js';
+import { checkSystemWrite, systemAgents, systemFileOf, systemGuardFolder } from '../agents/system.js';
 import type { SystemWorld } from '../agents/system.js';
 import { stopCheckers } from '../state/resident.js';
 import type { InstallRecord } from '../state/installs.js';
@@ -66,10 +66,9 @@ export async function uninstallAllSystem(system: SystemWorld, io: Io): Promise<v
   checkSystemWrite(system, 'guard uninstall --all --system', false);
   const failed: string[] = [];
   const removed: AgentId[] = [];
-  for (const agent of AGENT_IDS) {
+  for (const { agent, file } of systemAgents(system)) {
     const adapter = adapterFor(agent);
-    const file = systemFileOf(adapter, system);
-    if (file === undefined || !holdsGuard(agent, file, systemGuardFolder(system))) continue;
+    if (!holdsGuard(agent, file, systemGuardFolder(system))) continue;
     const label = `${adapter.displayName} (system): `;
     try {
       if (uninstallLevel(agent, 'system', { ...io, out: (text) => io.out(prefixLines(label, text)) }, system))
@@ -153,10 +152,9 @@ export async function uninstallAll(io: Io, system?: SystemWorld): Promise<void> 
 function systemInstalls(system: SystemWorld | undefined): string[] {
   if (system === undefined) return [];
   const folder = systemGuardFolder(system);
-  return AGENT_IDS.flatMap((agent) => {
-    const file = systemFileOf(adapterFor(agent), system);
-    return file !== undefined && holdsGuard(agent, file, folder) ? [file] : [];
-  });
+  return systemAgents(system)
+    .filter(({ agent, file }) => holdsGuard(agent, file, folder))
+    .map(({ file }) => file);
 }
 
 /**

@@ -6,7 +6,7 @@ import type { AgentId } from '@guard/adapters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StatusJson } from '../../src/agents/inspect.js';
 import { setupCommand } from '../../src/agents/admin.js';
-import { changeableFiles, systemFileOf, systemOptions, underRoot } from '../../src/agents/system.js';
+import { changeableFiles, systemAgents, systemFileOf, systemOptions, underRoot } from '../../src/agents/system.js';
 import type { SystemWorld } from '../../src/agents/system.js';
 import { agentShellRunner, diagnose } from '../../src/commands/doctor.js';
 import { setup, setupAll } from '../../src/commands/setup.js';
@@ -145,6 +145,20 @@ describe('the managed hook file each agent declares', () => {
       );
     },
   );
+});
+
+describe('the agents with a system file', () => {
+  it.each(PLATFORMS)('on %s: those the table gives a file, each with it; no other', (platform) => {
+    const expected = AGENT_IDS.flatMap((agent) => {
+      const declared = SYSTEM_PATHS[agent]?.[platform];
+      return declared === undefined ? [] : [{ agent, file: underRoot(root, declared) }];
+    });
+    const found = systemAgents(world({ platform }));
+    expect(found).toEqual(expected);
+    // codex has none on Windows; opencode none anywhere
+    expect(found.some(({ agent }) => agent === 'codex')).toBe(platform !== 'win32');
+    expect(found.some(({ agent }) => agent === 'opencode')).toBe(false);
+  });
 });
 
 describe.each(MANAGED)('guard setup %s --system', (agent) => {
