@@ -196,6 +196,8 @@ describe.each(MANAGED)('guard setup %s --system', (agent) => {
     if (process.platform !== 'win32') {
       expect(statSync(file).mode & 0o777).toBe(0o644);
       expect(statSync(dirname(file)).mode & 0o777).toBe(0o755);
+      // guard's own system folder, where the record is kept, too: not the umask's 0775
+      expect(statSync(join(root, 'etc', 'guard')).mode & 0o777).toBe(0o755);
     }
     // the record is in guard's system folder, not in the user's
     expect(readIfThere(join(root, 'etc', 'guard', 'installs.json'))).toContain(JSON.stringify(file));
