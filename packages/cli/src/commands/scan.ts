@@ -1,8 +1,8 @@
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { Adapter, TranscriptEvent } from '@guard/adapters';
-import { adapters, AGENT_IDS, homeFolder } from '@guard/adapters';
+import { adapters, AGENT_IDS, placedPath } from '@guard/adapters';
 import type { Evaluation, Settled, ToolStep, Verdict } from '@guard/core';
 import {
   apply,
@@ -19,6 +19,7 @@ import {
   viewOf,
   withoutLockedAllows,
 } from '@guard/core';
+import { tilde } from '../agents/found.js';
 import { GuardError, ExitCode } from '../errors.js';
 import type { HtmlDay } from '../report/html.js';
 import type { Io } from '../io.js';
@@ -142,7 +143,7 @@ export async function scan(options: ScanOptions, io: Io): Promise<void> {
     const reader = adapter.transcript;
     if (place === undefined || (reader === undefined && place.unreadable === undefined)) continue;
     const counts: Counts = { steps: 0, chats: 0, transcripts: 0, block: 0, ask: 0 };
-    const folder = placeFolder(adapter, place.folder, { home, env: io.env });
+    const folder = placedPath(adapter.files, place.folder, { home, env: io.env });
     for (const path of chatFiles(folder, place.files)) {
       let text: string;
       try {
@@ -307,13 +308,6 @@ async function hookSettings(guardHome: string, io: Io): Promise<Resolved> {
   return resolveSettings(system, user.settings, DEFAULT_SETTINGS);
 }
 
-/** A transcript folder of a declaration on this machine: `$VARIABLE/…` put in, `~/…` in the home. */
-function placeFolder(adapter: Adapter, folder: string, where: { home: string; env: Io['env'] }): string {
-  const named = /^\$([A-Za-z_][A-Za-z0-9_]*)(?:\/(.*))?$/.exec(folder);
-  if (named?.[1] !== undefined) return join(homeFolder(adapter.files, named[1], where), named[2] ?? '');
-  return folder.startsWith('~/') ? join(where.home, folder.slice(2)) : folder;
-}
-
 /** The chat files below `folder` whose path (with `/`) matches `files`, sorted; none when there is no folder. */
 function chatFiles(folder: string, files: RegExp): string[] {
   let names: string[];
@@ -391,10 +385,7 @@ function agreeing(a: string, b: string): number {
 
 /** The text report: what was checked, per agent and per rule, each flagged step, and what was skipped. */
 function renderScan(result: ScanJson, home: string): string {
-  const short = (path: string): string => {
-    const inside = relative(home, path);
-    return inside !== '' && !inside.startsWith('..') && !inside.startsWith(sep) ? `~/${inside}` : path;
-  };
+  const short = (path: string): string => tilde(path, home);
   const blocks = result.findings.filter((finding) => finding.decision === 'block').length;
   const asks = result.findings.length - blocks;
   const { steps, chats, transcripts } = result.checked;
