@@ -23,10 +23,15 @@ function resolved(files: AgentFiles, path: string, where: Where): string {
   return rest === '' ? base : posix.join(base, rest);
 }
 
+/** A path of the declaration on this machine: its `$VARIABLE` put in (`resolved`), `~` the home. */
+export function placedPath(files: AgentFiles, path: string, where: Where): string {
+  const put = resolved(files, path, where);
+  return put === '~' ? where.home : put.startsWith('~/') ? posix.join(where.home, put.slice(2)) : put;
+}
+
 /** The folder (or file) a variable of the declaration names on this machine: its value, or its default in this home. */
 export function homeFolder(files: AgentFiles, variable: string, where: Where): string {
-  const path = resolved(files, `$${variable}`, where);
-  return path === '~' ? where.home : path.startsWith('~/') ? posix.join(where.home, path.slice(2)) : path;
+  return placedPath(files, `$${variable}`, where);
 }
 
 /** The step an agent's tool is, from the table its declaration holds; undefined for a tool not in it. */

@@ -10,6 +10,7 @@ export {
   agentKnowledge,
   homeFolder,
   hostOf,
+  placedPath,
   systemHookFile,
   variablesOff,
 } from './agents.js';

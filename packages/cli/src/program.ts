@@ -26,6 +26,16 @@ function bothLevels(command: string): GuardError {
   );
 }
 
+/** Both --json and --html: the document would be lost to the page, so one output at a time. */
+function jsonOrHtml(command: string, options: { readonly json?: true; readonly html?: string }): void {
+  if (options.json === undefined || options.html === undefined) return;
+  throw new GuardError(
+    '--json prints one document and --html writes a page; give one.',
+    `Run \`guard ${command} --json\` (one document) or \`guard ${command} --html <file>\` (a page).`,
+    ExitCode.Usage,
+  );
+}
+
 /** Builds the commander tree. No process.exit here: main() owns exit codes. */
 export function createProgram(io: Io): Command {
   const program = new Command('guard')
@@ -406,6 +416,7 @@ export function createProgram(io: Io): Command {
     .option('--json', 'print JSON')
     .option('--html <file>', 'write one self-contained HTML page with charts, to open in a browser or send')
     .action(async (options: { json?: true; chat?: string; html?: string }) => {
+      jsonOrHtml('report', options);
       const { report } = await import('./commands/report.js');
       await report(
         {
@@ -431,6 +442,7 @@ export function createProgram(io: Io): Command {
     .option('--html <file>', 'write one self-contained HTML page of the findings, to open in a browser or send')
     .addHelpText('after', SCAN_EXAMPLES)
     .action(async (options: { agent?: string[]; since?: string; project?: string; json?: true; html?: string }) => {
+      jsonOrHtml('scan', options);
       const { scan } = await import('./commands/scan.js');
       await scan(
         {

@@ -246,11 +246,28 @@ describe('usage errors exit 2 and never reach the command', () => {
     { name: 'log -n zero', args: ['log', '-n', '0'], stderr: /Expected a whole number above 0/ },
     { name: 'log -n not a number', args: ['log', '-n', 'ten'], stderr: /Expected a whole number above 0/ },
     { name: 'log with an unknown decision', args: ['log', '--decision', 'maybe'], stderr: /'maybe' is invalid/ },
+    {
+      name: 'scan --json --html',
+      args: ['scan', '--json', '--html', 'scan.html'],
+      stderr: /^guard: --json prints one document and --html writes a page; give one\.\nRun `guard scan --json`/,
+    },
+    {
+      name: 'scan --html --json, the other way round',
+      args: ['scan', '--agent', 'codex', '--html', 'scan.html', '--json'],
+      stderr: /--json prints one document and --html writes a page/,
+    },
+    {
+      name: 'report --json --html',
+      args: ['report', '--json', '--html', 'report.html'],
+      stderr: /^guard: --json prints one document and --html writes a page; give one\.\nRun `guard report --json`/,
+    },
   ])('$name', async ({ args, stderr }) => {
     const result = await run(args);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(stderr);
     expect(explain).not.toHaveBeenCalled();
+    expect(scan).not.toHaveBeenCalled();
+    expect(report).not.toHaveBeenCalled();
   });
 });
 
@@ -273,6 +290,10 @@ describe('argv → log, report', () => {
     {
       args: ['report', '--chat', 'c1', '--json'],
       call: () => expect(report).toHaveBeenCalledWith({ json: true, chat: 'c1' }, expect.anything()),
+    },
+    {
+      args: ['report', '--html', 'report.html'],
+      call: () => expect(report).toHaveBeenCalledWith({ json: false, html: 'report.html' }, expect.anything()),
     },
   ])('guard $args', async ({ args, call }) => {
     expect(await run(args)).toMatchObject({ code: 0, stderr: '' });

@@ -19,6 +19,11 @@ export function isLockedKey(locked: LockedRules, memoryKey: string): boolean {
   return isLockedRule(locked, at === -1 ? memoryKey : memoryKey.slice(0, at));
 }
 
+/** A project's kept yeses without those of locked rules (the same function when none is locked). */
+export function unlockedYes(locked: LockedRules, yes: (memoryKey: string) => boolean): (memoryKey: string) => boolean {
+  return locked.length === 0 ? yes : (key) => !isLockedKey(locked, key) && yes(key);
+}
+
 /** The policy without its allows of locked rules (the same object when there are none). */
 export function withoutLockedAllows(policy: Policy, locked: LockedRules): Policy {
   if (locked.length === 0 || !policy.allow.some((entry) => isLockedRule(locked, entry.rule))) return policy;

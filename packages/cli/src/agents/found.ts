@@ -33,6 +33,7 @@ export function foundAgents(io: Io): FoundAgent[] {
   return found;
 }
 
-function tilde(path: string, home: string): string {
+/** A path in the home as `~/…`; any other as it is. */
+export function tilde(path: string, home: string): string {
   return path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
 }

@@ -18,6 +18,7 @@ import {
 import type { CommandCheck } from './config-io.js';
 import { hooksOffAt, pinDrifts } from './pins.js';
 import type { AgentDrift } from './pins.js';
+import { setupCommand } from './admin.js';
 import { systemFileOf, systemGuardFolder, systemOptions, systemWorld } from './system.js';
 import type { SystemWorld } from './system.js';
 import { trustOf } from './trust.js';
@@ -236,7 +237,7 @@ export function inspectLevel(
   }
   if (!exists) return { ...base, exists, installed: false, commands: [] };
 
-  const again = `${level === 'system' ? 'sudo ' : ''}guard setup ${agent}${level === 'user' ? '' : ` --${level}`}`;
+  const again = setupCommand(agent, level, system?.platform ?? process.platform);
   const found = adapter.installedCommands(text);
   const commands = [...new Set(found.map(baseCommand))].map((command) =>
     withAdvice(checkCommand(command), adapter.displayName, again),
@@ -297,7 +298,7 @@ function withAdvice(check: CommandCheck, agentName: string, again: string): Comm
     }
   }
   if (said.length === 0) return check;
-  return { ...check, advice: `${said.join(' ')} Run \`${again}\` to point it at this guard and this Node.` };
+  return { ...check, advice: `${said.join(' ')} Run ${again} to point it at this guard and this Node.` };
 }
 
 /** Whether guard's commands (as a shell runs them; PowerShell's have no such form) answer by themselves. */

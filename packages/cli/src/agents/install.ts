@@ -100,7 +100,7 @@ export async function setUpHook(agent: AgentId, setup: SetupOptions, io: Io): Pr
   if (beforeBytes !== undefined && after === before) {
     io.out(`Already set up: ${file} (nothing changed).\n`);
     // the file as it is now is what setup leaves: pinned as such (a record from before pins gets one)
-    if (!setup.dryRun) pinAsIs(recordsHome, file, beforeBytes, pin);
+    if (!setup.dryRun) pinAsIs(recordsHome, system, file, beforeBytes, pin);
     // a hook set up before the agent was installed (or trusted) gets its trust now (a managed one needs none)
     if (adapter.trust && !system && !setup.dryRun && trustOf(adapter, file, after, io)?.state !== 'trusted')
       await trustHooks(adapter, file, after, setup, io);
@@ -127,7 +127,7 @@ export async function setUpHook(agent: AgentId, setup: SetupOptions, io: Io): Pr
       : undefined;
   const createdDir = beforeBytes === undefined ? topmostCreated(file, madeNow, records) : undefined;
   const record = { ...nextRecord(records[file], beforeBytes, after, createdDir), pin };
-  writeStep(recordsHome, () => saveRecord(recordsHome, file, record));
+  keepRecord(recordsHome, system, file, record);
   writeStep(file, () => writeFileAtomic(file, after));
 
   const events = adapter.capabilities.events.join(', ');
@@ -161,10 +161,19 @@ function systemNotes(adapter: Adapter, system: SystemWorld): string {
  * Pins a file setup found already as it would write it (a record from before pins gets one). The
  * record's hashes stay: uninstall gives back the original only while the file is as guard wrote it.
  */
-function pinAsIs(guardHome: string, file: string, bytes: Buffer, pin: Pin): void {
-  const old: InstallRecord = readRecords(guardHome)[file] ?? { after: sha256(bytes), created: false };
+function pinAsIs(recordsHome: string, system: SystemWorld | undefined, file: string, bytes: Buffer, pin: Pin): void {
+  const old: InstallRecord = readRecords(recordsHome)[file] ?? { after: sha256(bytes), created: false };
   if (JSON.stringify(old.pin) === JSON.stringify(pin)) return;
-  writeStep(guardHome, () => saveRecord(guardHome, file, { ...old, pin }));
+  keepRecord(recordsHome, system, file, { ...old, pin });
+}
+
+/**
+ * Keeps setup's record of a file. guard's system folder is made first, as the agents' system
+ * folders are: readable by everyone and writable by the administrator alone (not the umask's 0775).
+ */
+function keepRecord(recordsHome: string, system: SystemWorld | undefined, file: string, record: InstallRecord): void {
+  if (system !== undefined) writeStep(recordsHome, () => mkdirSync(recordsHome, { recursive: true, mode: 0o755 }));
+  writeStep(recordsHome, () => saveRecord(recordsHome, file, record));
 }
 
 /**

@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
-import { systemHookFile } from '@guard/adapters';
-import type { Adapter, InstallOptions } from '@guard/adapters';
+import { adapters, AGENT_IDS, systemHookFile } from '@guard/adapters';
+import type { Adapter, AgentId, InstallOptions } from '@guard/adapters';
 import { GUARD_PACKAGE } from '@guard/core';
 import { GuardError } from '../errors.js';
+import { asAdmin } from './admin.js';
 import { hookScriptPath } from '../self.js';
 import { SYSTEM_ROOT } from '../world/system-root.js';
 
@@ -57,6 +58,14 @@ export function systemFileOf(adapter: Adapter, world: SystemWorld): string | und
   return path === undefined ? undefined : underRoot(world.root, path);
 }
 
+/** The agents with a managed hook file on the world's platform, each with that file, in the registry's order. */
+export function systemAgents(world: SystemWorld): { readonly agent: AgentId; readonly file: string }[] {
+  return AGENT_IDS.flatMap((agent) => {
+    const file = systemFileOf(adapters[agent], world);
+    return file === undefined ? [] : [{ agent, file }];
+  });
+}
+
 /**
  * guard's system folder, where it keeps what `--system` setups did (`installs.json`, so uninstall
  * gives every byte back): a folder only the administrator writes, beside guard's system settings.
@@ -78,11 +87,6 @@ export function systemOptions(options: InstallOptions): InstallOptions {
     ...(fallback === undefined ? {} : { fallback: { node: fallback.node, script: fallback.script } }),
     system: true,
   };
-}
-
-/** How to run `command` with administrator rights, in backquotes: `sudo …`, or from an elevated terminal. */
-export function asAdmin(command: string, platform: string): string {
-  return platform === 'win32' ? `\`${command}\` from a terminal run as administrator` : `\`sudo ${command}\``;
 }
 
 /**

@@ -14,6 +14,7 @@ import type { Io } from '../io.js';
 import type { PinLevel } from '../state/installs.js';
 import { guardHomeFrom } from '../state/settings.js';
 import type { SystemWorld } from '../agents/system.js';
+import { setupCommand } from '../agents/admin.js';
 import { stepEnvironment } from '../world/environment.js';
 
 /** One check: what was looked at, whether it passed, and what to do when it did not. */
@@ -198,7 +199,12 @@ export async function diagnose(
         !(found.installed || (found.exists && found.error !== undefined && mentionsGuardIn(found.path, agent)))
       )
         continue;
-      pending.push({ agent, level, path: found.path, checks: checkLevel(agent, found, status.failClosed, io, run) });
+      pending.push({
+        agent,
+        level,
+        path: found.path,
+        checks: checkLevel(agent, found, status.failClosed, io, run, system?.platform ?? process.platform),
+      });
     }
   }
   for (const drift of status.agents.flatMap((entry) => entry.drift)) {
@@ -324,15 +330,16 @@ async function checkLevel(
   failClosed: boolean,
   io: Io,
   run: RunHook,
+  platform: string,
 ): Promise<Check[]> {
-  const again = `${found.level === 'system' ? 'sudo ' : ''}guard setup ${agent}${found.level === 'user' ? '' : ` --${found.level}`}`;
+  const again = setupCommand(agent, found.level, platform);
   if (found.error !== undefined) {
     return [
       {
         name: 'config parses',
         ok: false,
         detail: found.error,
-        fix: `Fix that line (or move the file aside), then run \`${again}\`.`,
+        fix: `Fix that line (or move the file aside), then run ${again}.`,
       },
     ];
   }
@@ -344,14 +351,14 @@ async function checkLevel(
           name: 'entries match setup',
           ok: false,
           detail: 'the hook command or fail-closed switch differs from what setup writes now',
-          fix: `Run \`${again}\`.`,
+          fix: `Run ${again}.`,
         },
     protectedCheck(agent, found.path, io),
     ...(found.codexTrust === undefined ? [] : trustCheck(agent, found.codexTrust, io)),
     ...switchCheck(agent, io),
     ...(await agentOwnCheck(agent, found, io)),
     ...found.commands.map(commandCheck),
-    ...(await ownAnswerCheck(agent, found, { failClosed, fix: `Run \`${again}\`.` }, io, run)),
+    ...(await ownAnswerCheck(agent, found, { failClosed, fix: `Run ${again}.` }, io, run)),
   ];
   if (!found.commands.every((command) => command.resolves)) return checks;
 

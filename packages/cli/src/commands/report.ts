@@ -5,6 +5,7 @@ import { readLog } from '../state/decision-log.js';
 import { guardHomeFrom, readSettings } from '../state/settings.js';
 import type { ChatState } from '../state/chats.js';
 import { loadChat } from '../state/chats.js';
+import { isJudgedStep, stepOutcome } from '../report/outcome.js';
 
 export interface ReportOptions {
   readonly json: boolean;
@@ -113,7 +114,7 @@ export function buildReports(
     }
     draft.last = entry.time;
     if (entry.how === 'failure' || entry.how === 'deadline') draft.failures++;
-    if (entry.decision === undefined) continue;
+    if (!isJudgedStep(entry)) continue;
     draft.steps++;
     if (entry.unknown === true) {
       const tool = entry.tool ?? '';
@@ -126,12 +127,9 @@ export function buildReports(
       draft.secondOpinion.judged++;
       if (opinion.outcome === 'raised') draft.secondOpinion.raised.push(item(entry));
     }
-    if (entry.how === 'away-undone') draft.leftUndone.push(item(entry));
-    else if (entry.how === 'memory' || entry.how === 'project') draft.allowedAfterYes.push(item(entry));
-    else if (entry.how === 'mode') (draft.allowedByMode ??= []).push({ ...item(entry), mode: entry.mode ?? '' });
-    // an ask nobody could answer went back to the agent as a block
-    else if (entry.decision === 'block' || entry.answer === 'block') draft.blocked.push(item(entry));
-    else if (entry.decision === 'ask') draft.asked.push(item(entry));
+    const outcome = stepOutcome(entry);
+    if (outcome === 'allowedByMode') (draft.allowedByMode ??= []).push({ ...item(entry), mode: entry.mode ?? '' });
+    else if (outcome !== 'allowed') draft[outcome].push(item(entry));
   }
   return [...drafts.values()].map(({ unchecked, ...draft }) => {
     const state = memory(draft.agent, draft.chat);

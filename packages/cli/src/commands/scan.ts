@@ -1,12 +1,13 @@
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { Adapter, TranscriptEvent } from '@guard/adapters';
-import { adapters, AGENT_IDS, homeFolder } from '@guard/adapters';
+import { adapters, AGENT_IDS, placedPath } from '@guard/adapters';
 import type { Evaluation, Settled, ToolStep, Verdict } from '@guard/core';
 import {
   apply,
   evaluate,
+  holdLocked,
   logText,
   newChat,
   onPrompt,
@@ -14,18 +15,23 @@ import {
   redactForLog,
   rememberedBy,
   settle,
+  unlockedYes,
   viewOf,
+  withoutLockedAllows,
 } from '@guard/core';
+import { tilde } from '../agents/found.js';
 import { GuardError, ExitCode } from '../errors.js';
 import type { HtmlDay } from '../report/html.js';
 import type { Io } from '../io.js';
 import { projectYes } from '../state/allowed.js';
-import { DEFAULT_SETTINGS, guardHomeFrom, readSettings } from '../state/settings.js';
-import type { Settings } from '../state/settings.js';
+import type { Resolved } from '../state/floor.js';
+import { resolveSettings } from '../state/floor.js';
+import { DEFAULT_SETTINGS, effectiveSettings, guardHomeFrom } from '../state/settings.js';
 import { stepEnvironment } from '../world/environment.js';
 import { heldPolicies } from '../world/held-policy.js';
 import { createProbe } from '../world/probe.js';
 import { findProjectRoot } from '../world/project-root.js';
+import { readSystemSettings } from '../world/system-settings.js';
 
 /** A day's counts while the scan adds to them. */
 type Day = { -readonly [K in keyof HtmlDay]: HtmlDay[K] };
@@ -84,7 +90,8 @@ const INTERRUPT_BUDGET = 1024 * 1024;
 
 /**
  * `guard scan`: every tool step the agents attempted in the chats they kept, judged in order, chat
- * by chat, as guard would have answered it (the same engine as `explain`, the person's mode,
+ * by chat, as guard would have answered it (the same engine as `explain`, the settings the hook
+ * judges under: the person's held to the system settings floor, its locked rules included; the
  * project policies and project yeses, and each chat's memory kept in memory from a fresh start).
  * It reads and writes nothing else: no chat memory, no log, nothing in the agents' folders.
  */
@@ -100,7 +107,7 @@ export async function scan(options: ScanOptions, io: Io): Promise<void> {
   const chosen = chosenAgents(options.agents);
   const home = io.home();
   const guardHome = guardHomeFrom(io.env, home);
-  const settings = await personSettings(guardHome, io);
+  const { settings, lockedRules } = await hookSettings(guardHome, io);
   const env = {
     ...stepEnvironment({ env: io.env, home, tmp: io.tmp(), guardHome, systemRoot: io.systemRoot }),
     probe: createProbe(),
@@ -139,7 +146,7 @@ export async function scan(options: ScanOptions, io: Io): Promise<void> {
     const reader = adapter.transcript;
     if (place === undefined || (reader === undefined && place.unreadable === undefined)) continue;
     const counts: Counts = { steps: 0, chats: 0, transcripts: 0, block: 0, ask: 0 };
-    const folder = placeFolder(adapter, place.folder, { home, env: io.env });
+    const folder = placedPath(adapter.files, place.folder, { home, env: io.env });
     for (const path of chatFiles(folder, place.files)) {
       let text: string;
       try {
@@ -191,12 +198,17 @@ export async function scan(options: ScanOptions, io: Io): Promise<void> {
         let evaluation: Evaluation;
         let settled: Settled;
         try {
-          evaluation = evaluate(step, {
-            ...env,
-            session: viewOf(chat),
-            policy: policyIn(step.projectRoot),
-            remembered: rememberedBy(chat, yesIn(step.projectRoot)),
-          });
+          // as the hook: the rules the system settings lock get no allow, project yes or mode
+          evaluation = holdLocked(
+            evaluate(step, {
+              ...env,
+              session: viewOf(chat),
+              policy: withoutLockedAllows(policyIn(step.projectRoot), lockedRules),
+              failClosed: settings.failClosed,
+              remembered: rememberedBy(chat, unlockedYes(lockedRules, yesIn(step.projectRoot))),
+            }),
+            lockedRules,
+          );
           settled = settle(
             chat,
             step,
@@ -284,23 +296,19 @@ function chosenAgents(ids: readonly string[]): Adapter[] {
   return AGENT_IDS.filter((id) => ids.length === 0 || ids.includes(id)).map((id) => adapters[id]);
 }
 
-/** The person's settings as settings.yaml says (read only); the defaults when it cannot be read. */
-async function personSettings(guardHome: string, io: Io): Promise<Settings> {
-  try {
-    return await readSettings(guardHome);
-  } catch (error) {
-    io.err(
-      `guard: warning: guard's settings cannot be read (${error instanceof Error ? error.message : String(error)}); the scan answers in the standard mode.\n`,
-    );
-    return DEFAULT_SETTINGS;
-  }
-}
-
-/** A transcript folder of a declaration on this machine: `$VARIABLE/…` put in, `~/…` in the home. */
-function placeFolder(adapter: Adapter, folder: string, where: { home: string; env: Io['env'] }): string {
-  const named = /^\$([A-Za-z_][A-Za-z0-9_]*)(?:\/(.*))?$/.exec(folder);
-  if (named?.[1] !== undefined) return join(homeFolder(adapter.files, named[1], where), named[2] ?? '');
-  return folder.startsWith('~/') ? join(where.home, folder.slice(2)) : folder;
+/**
+ * The settings the hook judges under (hook/step.ts), read only: settings.yaml, else the last good
+ * settings, else the strictest, held to the system settings floor (its mode, strict, locked rules).
+ */
+async function hookSettings(guardHome: string, io: Io): Promise<Resolved> {
+  const user = await effectiveSettings(guardHome, { keep: false });
+  const system = await readSystemSettings(io.systemRoot);
+  const problems = [
+    ...(user.problem === undefined ? [] : [user.problem]),
+    ...(system.state === 'unreadable' ? [`the system settings ${system.path}: ${system.problem}`] : []),
+  ];
+  for (const problem of problems) io.err(`guard: warning: ${problem}; the scan answers as the hook would.\n`);
+  return resolveSettings(system, user.settings, DEFAULT_SETTINGS);
 }
 
 /** The chat files below `folder` whose path (with `/`) matches `files`, sorted; none when there is no folder. */
@@ -380,10 +388,7 @@ function agreeing(a: string, b: string): number {
 
 /** The text report: what was checked, per agent and per rule, each flagged step, and what was skipped. */
 function renderScan(result: ScanJson, home: string): string {
-  const short = (path: string): string => {
-    const inside = relative(home, path);
-    return inside !== '' && !inside.startsWith('..') && !inside.startsWith(sep) ? `~/${inside}` : path;
-  };
+  const short = (path: string): string => tilde(path, home);
   const blocks = result.findings.filter((finding) => finding.decision === 'block').length;
   const asks = result.findings.length - blocks;
   const { steps, chats, transcripts } = result.checked;

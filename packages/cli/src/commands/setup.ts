@@ -1,8 +1,7 @@
 import type { AgentId } from '@guard/adapters';
 import { AGENT_IDS } from '@guard/adapters/agents';
 import { foundAgents } from '../agents/found.js';
-import { adapterFor } from '../agents/config-io.js';
-import { checkSystemWrite, systemFileOf } from '../agents/system.js';
+import { checkSystemWrite, systemAgents } from '../agents/system.js';
 import { setUpHook, type SetupOptions } from '../agents/install.js';
 import { GuardError } from '../errors.js';
 import type { Io } from '../io.js';
@@ -29,10 +28,7 @@ export async function setupAll(options: SetupOptions, io: Io): Promise<void> {
   const found =
     system === undefined
       ? foundAgents(io)
-      : AGENT_IDS.filter((agent) => systemFileOf(adapterFor(agent), system) !== undefined).map((agent) => ({
-          agent,
-          why: 'has a system-wide hook file',
-        }));
+      : systemAgents(system).map(({ agent }) => ({ agent, why: 'has a system-wide hook file' }));
   const skipped = AGENT_IDS.filter((agent) => !found.some((entry) => entry.agent === agent));
   const failed: AgentId[] = [];
   for (const { agent, why } of found) {

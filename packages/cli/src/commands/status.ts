@@ -3,6 +3,7 @@ import { adapterFor, isInstalledPackage } from '../agents/config-io.js';
 import { collectStatus, opinionLine } from '../agents/inspect.js';
 import type { AgentStatus, LevelStatus, OwnAnswer, SettingsFrom, StatusJson } from '../agents/inspect.js';
 import type { SystemWorld } from '../agents/system.js';
+import { setupCommand } from '../agents/admin.js';
 import { GUARD_PACKAGE, MODE_SUMMARY, quoteWord } from '@guard/core';
 import type { Io } from '../io.js';
 import { readPins } from '../state/policy-pins.js';
@@ -21,7 +22,7 @@ export async function status(options: StatusOptions, io: Io): Promise<void> {
   io.out(
     options.json
       ? `${JSON.stringify({ ...report, policyWaiting: waiting }, null, 2)}\n`
-      : `${renderStatus(report)}${renderWaiting(waiting)}${removal(report)}`,
+      : `${renderStatus(report, options.system?.platform)}${renderWaiting(waiting)}${removal(report)}`,
   );
 }
 
@@ -85,7 +86,7 @@ export function howYesIsSeen(caps: Capabilities): string {
 }
 
 /** The text form: a few short lines per agent. */
-export function renderStatus(report: StatusJson): string {
+export function renderStatus(report: StatusJson, platform: string = process.platform): string {
   const lines = [
     `guard is ${report.enabled ? 'on' : 'off (every step goes ahead; `guard on` turns it back on)'}; fail-closed is ${report.failClosed ? 'on' : 'off'}.`,
     `mode: ${report.mode} (${MODE_SUMMARY[report.mode]}; \`guard mode\` tells more)`,
@@ -97,8 +98,8 @@ export function renderStatus(report: StatusJson): string {
   ];
   for (const agent of report.agents) {
     lines.push('', agent.name);
-    for (const level of agent.levels) lines.push(...renderLevel(agent.agent, level));
-    if (agent.layers !== undefined) lines.push(`  runs: ${runsLine(agent)}`);
+    for (const level of agent.levels) lines.push(...renderLevel(agent.agent, level, platform));
+    if (agent.layers !== undefined) lines.push(`  runs: ${runsLine(agent, platform)}`);
     const caps = agent.capabilities;
     const ask =
       caps.ask === 'native'
@@ -161,7 +162,7 @@ export function renderFloor(from: SettingsFrom): string[] {
 }
 
 /** Which of guard's hooks the agent runs, user or system, and which answers first. */
-function runsLine(agent: AgentStatus): string {
+function runsLine(agent: AgentStatus, platform: string): string {
   const layers = agent.layers;
   if (layers === undefined) return '';
   const name = agent.name;
@@ -169,7 +170,7 @@ function runsLine(agent: AgentStatus): string {
     case 'none':
       return "no hook of guard's";
     case 'user':
-      return `your own hook only; \`sudo guard setup ${agent.agent} --system\` adds one for every user that your files cannot switch off`;
+      return `your own hook only; ${setupCommand(agent.agent, 'system', platform)} adds one for every user that your files cannot switch off`;
     case 'system':
       return `the system's hook (for every user of this machine)`;
     case 'both': {
@@ -194,7 +195,7 @@ function trustWords(adapter: Adapter, trust: TrustReport): string {
   return `NOT running: ${trust.detail} (${adapter.trust?.byHand ?? ''}, trust guard's hook)`;
 }
 
-function renderLevel(agent: AgentId, level: LevelStatus): string[] {
+function renderLevel(agent: AgentId, level: LevelStatus, platform: string): string[] {
   const head = `  ${level.level.padEnd(8)} ${level.path}`;
   if (level.error !== undefined) return [head, `           cannot read it: ${level.error}`];
   if (!level.installed) return [head, `           ${level.exists ? 'guard not set up in this file' : 'no file'}`];
@@ -202,9 +203,7 @@ function renderLevel(agent: AgentId, level: LevelStatus): string[] {
     'installed',
     level.commands.every((command) => command.resolves) ? 'command resolves' : 'command does NOT resolve',
     ...(level.ownAnswer === undefined ? [] : [OWN_ANSWER[level.ownAnswer]]),
-    level.upToDate
-      ? 'up to date'
-      : `out of date (run \`${level.level === 'system' ? 'sudo ' : ''}guard setup ${agent}${level.level === 'user' ? '' : ` --${level.level}`}\`)`,
+    level.upToDate ? 'up to date' : `out of date (run ${setupCommand(agent, level.level, platform)})`,
     // the agent's own switch follows `guard fail-closed`: say what it does, not whether a key is there
     ...(level.agentFailClosed === undefined
       ? []

@@ -21,7 +21,8 @@ import { writeFileAtomic } from '../fsx.js';
 import { onlyCrlf } from '../agents/install.js';
 import { readRecords, saveRecord } from '../state/installs.js';
 import type { PinLevel } from '../state/installs.js';
-import { checkSystemWrite, systemFileOf, systemGuardFolder } from '../agents/system.js';
+import { asAdmin } from '../agents/admin.js';
+import { checkSystemWrite, systemAgents, systemFileOf, systemGuardFolder } from '../agents/system.js';
 import type { SystemWorld } from '../agents/system.js';
 import { stopCheckers } from '../state/resident.js';
 import type { InstallRecord } from '../state/installs.js';
@@ -65,10 +66,9 @@ export async function uninstallAllSystem(system: SystemWorld, io: Io): Promise<v
   checkSystemWrite(system, 'guard uninstall --all --system', false);
   const failed: string[] = [];
   const removed: AgentId[] = [];
-  for (const agent of AGENT_IDS) {
+  for (const { agent, file } of systemAgents(system)) {
     const adapter = adapterFor(agent);
-    const file = systemFileOf(adapter, system);
-    if (file === undefined || !holdsGuard(agent, file, systemGuardFolder(system))) continue;
+    if (!holdsGuard(agent, file, systemGuardFolder(system))) continue;
     const label = `${adapter.displayName} (system): `;
     try {
       if (uninstallLevel(agent, 'system', { ...io, out: (text) => io.out(prefixLines(label, text)) }, system))
@@ -127,7 +127,7 @@ export async function uninstallAll(io: Io, system?: SystemWorld): Promise<void> 
   const systemWide = systemInstalls(system);
   if (systemWide.length > 0)
     io.out(
-      `guard's system-wide hook stays in ${systemWide.join(', ')} (for every user); \`sudo guard uninstall --all --system\` takes it out.\n`,
+      `guard's system-wide hook stays in ${systemWide.join(', ')} (for every user); ${asAdmin('guard uninstall --all --system', system?.platform ?? process.platform)} takes it out.\n`,
     );
   for (const agent of agents) io.out(`Next: ${adapterFor(agent).afterUninstall}\n`);
   const guardHome = guardHomeFrom(io.env, io.home());
@@ -152,10 +152,9 @@ export async function uninstallAll(io: Io, system?: SystemWorld): Promise<void> 
 function systemInstalls(system: SystemWorld | undefined): string[] {
   if (system === undefined) return [];
   const folder = systemGuardFolder(system);
-  return AGENT_IDS.flatMap((agent) => {
-    const file = systemFileOf(adapterFor(agent), system);
-    return file !== undefined && holdsGuard(agent, file, folder) ? [file] : [];
-  });
+  return systemAgents(system)
+    .filter(({ agent, file }) => holdsGuard(agent, file, folder))
+    .map(({ file }) => file);
 }
 
 /**

@@ -7,10 +7,12 @@ import type { LogEntry } from '../state/decision-log.js';
 import { stepEnvironment } from '../world/environment.js';
 import { createProbe } from '../world/probe.js';
 import type { HtmlDay, HtmlFinding, HtmlReport } from './html.js';
+import { isJudgedStep, pageOutcome } from './outcome.js';
 
 /**
- * The log as the HTML page's data: every judged step counted per day and agent by what came of it
- * (went ahead, asked, blocked: an ask nobody could answer was a block), and each block and ask as
+ * The log as the HTML page's data: every step judged in a chat (the steps `guard report` lists)
+ * counted per day and agent by what came of it (`pageOutcome`: went ahead, asked, blocked; a step
+ * left undone or an ask nobody could answer was a block), and each block and ask as
  * a finding, the part of the step each of its rules found marked (`spansOf`).
  */
 export function htmlFromLog(
@@ -22,9 +24,9 @@ export function htmlFromLog(
   const findings: HtmlFinding[] = [];
   let checked = 0;
   for (const entry of entries) {
-    if (entry.decision === undefined || !entry.agent) continue;
+    if (!isJudgedStep(entry)) continue;
     checked++;
-    const outcome = outcomeOf(entry);
+    const outcome = pageOutcome(entry);
     const key = `${entry.time.slice(0, 10)}\u0000${entry.agent}`;
     const day = days.get(key) ?? { day: entry.time.slice(0, 10), agent: entry.agent, allow: 0, ask: 0, block: 0 };
     day[outcome]++;
@@ -44,13 +46,6 @@ export function htmlFromLog(
   }
   const perDay: HtmlDay[] = [...days.values()];
   return { title: 'What guard did', generated, source: 'log', checked, perDay, findings };
-}
-
-/** What came of a judged step for the person: as `buildReports` sorts it. */
-function outcomeOf(entry: LogEntry): 'allow' | 'ask' | 'block' {
-  if (entry.how === 'memory' || entry.how === 'project' || entry.how === 'mode') return 'allow';
-  if (entry.how === 'away-undone' || entry.decision === 'block' || entry.answer === 'block') return 'block';
-  return entry.decision === 'ask' ? 'ask' : 'allow';
 }
 
 /**

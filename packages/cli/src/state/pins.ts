@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { setupCommand } from '../agents/admin.js';
 import type { PinLevel } from './installs.js';
 import { readRegularText, writeFileAtomic } from '../fsx.js';
 import { withLock } from './lock.js';
@@ -37,7 +38,6 @@ export function fileDrift(
   kind: Exclude<DriftKind, 'hooks-off'>,
   at: string | undefined,
 ): Drift {
-  const again = `${level === 'system' ? 'sudo ' : ''}guard setup ${agent}${level === 'user' ? '' : ` --${level}`}`;
   const detail: Readonly<Record<typeof kind, string>> = {
     gone: `guard's hook file for ${name}, ${path}, is gone.`,
     unreadable: `guard's hook file for ${name}, ${path}, no longer reads as ${name}'s settings, so its hooks (guard's among them) may not run.`,
@@ -52,7 +52,7 @@ export function fileDrift(
     kind,
     ...(at === undefined ? {} : { at }),
     detail: detail[kind],
-    fix: `Run \`${again}\` again.`,
+    fix: `Run ${setupCommand(agent, level, process.platform)} again.`,
   };
 }
 

@@ -365,9 +365,13 @@ export interface EffectiveSettings {
  * The settings for the hook (SPEC §7: unreadable settings never loosen). A good settings.yaml is
  * used as it is, and a copy of what it says is kept beside it (written only when it changed). A
  * settings.yaml that cannot be read, or that is gone while a copy exists, gives the last good
- * settings; with no copy, the strictest. Never throws.
+ * settings; with no copy, the strictest. Never throws. `keep: false` reads only (`guard scan`):
+ * the copy is used, never written.
  */
-export async function effectiveSettings(guardHome: string): Promise<EffectiveSettings> {
+export async function effectiveSettings(
+  guardHome: string,
+  { keep = true }: { readonly keep?: boolean } = {},
+): Promise<EffectiveSettings> {
   const copyPath = lastGoodPath(guardHome);
   let copy: string | undefined;
   try {
@@ -384,7 +388,7 @@ export async function effectiveSettings(guardHome: string): Promise<EffectiveSet
     if (text !== undefined) {
       const settings = await parseSettings(text);
       const kept = `${JSON.stringify(settings)}\n`;
-      if (kept !== copy) keepCopyOf(guardHome, text, kept);
+      if (keep && kept !== copy) keepCopyOf(guardHome, text, kept);
       return { settings };
     }
     problem = read === undefined ? 'settings.yaml is gone' : 'settings.yaml is empty';

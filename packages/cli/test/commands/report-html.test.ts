@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { report } from '../../src/commands/report.js';
+import { buildReports, report } from '../../src/commands/report.js';
 import { htmlFromLog } from '../../src/report/from-log.js';
 import type { Io } from '../../src/io.js';
 import type { LogEntry } from '../../src/state/decision-log.js';
@@ -57,6 +57,9 @@ describe('htmlFromLog', () => {
     ['an event', { how: 'event', decision: undefined, event: 'SessionStart' }, 'not counted'],
     ['a switch', { how: 'switch', agent: undefined, chat: undefined, decision: undefined }, 'not counted'],
     ['a guard failure without a verdict', { how: 'failure', decision: undefined, error: 'x' }, 'not counted'],
+    ['a verdict with no chat (the text report skips it too)', { chat: undefined, decision: 'block' }, 'not counted'],
+    ['a verdict with an empty chat', { chat: '', decision: 'ask' }, 'not counted'],
+    ['a verdict with no agent', { agent: undefined, decision: 'block' }, 'not counted'],
   ])('%s: %s', (_, over, outcome) => {
     const data = htmlFromLog([entry(over)], () => undefined, at(1));
     expect(data.checked).toBe(outcome === 'not counted' ? 0 : 1);
@@ -97,6 +100,36 @@ describe('htmlFromLog', () => {
         spans: [{ start: 7, end: 10 }],
       },
     ]);
+  });
+});
+
+describe('the page and the text report count the same steps the same way', () => {
+  const log = [
+    entry({}),
+    entry({ decision: 'block', rules: ['fs.delete'] }),
+    entry({ decision: 'ask', rules: ['git.push'] }),
+    entry({ how: 'away', decision: 'ask', answer: 'block', rules: ['fs.delete'] }),
+    entry({ how: 'away-undone', decision: 'block', rules: ['fs.delete'] }),
+    entry({ how: 'memory', decision: 'allow' }),
+    entry({ how: 'mode', decision: 'allow', rules: ['git.push'] }),
+    entry({ chat: 'c2', decision: 'ask', rules: ['git.push'] }),
+    entry({ chat: undefined, decision: 'block', rules: ['fs.delete'] }),
+    entry({ how: 'event', decision: undefined, event: 'SessionStart' }),
+  ];
+  it('blocks are the blocked and the left undone, asks the asked, every judged step once', () => {
+    const chats = buildReports(log, () => undefined);
+    const total = (count: (chat: (typeof chats)[number]) => number) =>
+      chats.reduce((sum, chat) => sum + count(chat), 0);
+    const data = htmlFromLog(log, () => undefined, at(1));
+    const page = (data.perDay ?? []).reduce(
+      (sum, day) => ({ allow: sum.allow + day.allow, ask: sum.ask + day.ask, block: sum.block + day.block }),
+      { allow: 0, ask: 0, block: 0 },
+    );
+    expect(page).toEqual({ allow: 3, ask: 2, block: 3 });
+    expect(data.checked).toBe(total((chat) => chat.steps));
+    expect(page.block).toBe(total((chat) => chat.blocked.length + chat.leftUndone.length));
+    expect(page.ask).toBe(total((chat) => chat.asked.length));
+    expect(data.findings.map((finding) => finding.decision).sort()).toEqual(['ask', 'ask', 'block', 'block', 'block']);
   });
 });
 

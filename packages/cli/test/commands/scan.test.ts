@@ -15,7 +15,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ScanFinding, ScanJson, ScanOptions } from '../../src/commands/scan.js';
 import { scan, sinceTime } from '../../src/commands/scan.js';
 import { GuardError } from '../../src/errors.js';
+import { effectiveSettings } from '../../src/state/settings.js';
 import { captureIo } from '../capture-io.js';
+import { writeSystemSettings } from '../system-root.js';
 
 // `guard scan` on a home holding the chats recorded from the real agents (each: ls, a git push
 // --force, a file written, in /home/dev/project), plus hand-made ones: what it finds, what each flag
@@ -398,5 +400,37 @@ describe('--since', () => {
   it.for(['30', 'd', '30 days', '-3d', 'yesterday', '2026-13-45', '31/01/2026'])('%s is no time', async (value) => {
     expect(sinceTime(value, NOW)).toBeUndefined();
     await expect(scanJson({ since: value })).rejects.toThrow(/is not a time guard reads/);
+  });
+});
+
+describe("the settings the hook judges under: the system settings floor over the person's", () => {
+  const guardHome = () => join(home, '.local', 'state', 'guard');
+  /** What the scan says of a plain push in a chat, the person's mode `full`, under a system file (or none). */
+  async function pushUnder(system: string | undefined, settings = 'mode: full\n'): Promise<string[]> {
+    mkdirSync(guardHome(), { recursive: true });
+    writeFileSync(join(guardHome(), 'settings.yaml'), settings);
+    const systemRoot = join(root, 'system');
+    if (system !== undefined) writeSystemSettings(systemRoot, system);
+    codexChat('floor', 'f1', [['git push origin main']]);
+    const io = captureIo({ home, cwd: root, systemRoot });
+    await scan({ agents: ['codex'], json: true }, io.io);
+    const result = JSON.parse(io.stdout()) as ScanJson;
+    return result.findings.filter((finding) => finding.chat === 'f1').map((f) => `${f.decision} ${f.rules.join(',')}`);
+  }
+  it.for([
+    ['no system file: the mode full lets it go ahead', undefined, []],
+    ['a floor that allows full: the same', 'mostPermissiveMode: full\n', []],
+    ['a floor of the mode standard: it asks', 'mostPermissiveMode: standard\n', ['ask git.push']],
+    ['git.push locked: it asks in every mode', 'lockedRules: git.push\n', ['ask git.push']],
+    ['every rule locked: it asks', 'lockedRules: "*"\n', ['ask git.push']],
+    ['another rule locked: it goes ahead', 'lockedRules: git.rewrite-shared-history\n', []],
+  ] as const)('%s', async ([, system, expected]) => {
+    expect(await pushUnder(system)).toEqual(expected);
+  });
+  it('a broken settings.yaml: the last good settings, as the hook has them; with none, the strictest', async () => {
+    expect(await pushUnder(undefined, 'mode: [\n')).toEqual(['ask git.push']);
+    writeFileSync(join(guardHome(), 'settings.yaml'), 'mode: full\n');
+    await effectiveSettings(guardHome());
+    expect(await pushUnder(undefined, 'mode: [\n')).toEqual([]);
   });
 });

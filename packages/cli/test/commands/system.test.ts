@@ -5,7 +5,8 @@ import { adapters, AGENT_IDS, readFallback } from '@guard/adapters';
 import type { AgentId } from '@guard/adapters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StatusJson } from '../../src/agents/inspect.js';
-import { changeableFiles, systemFileOf, systemOptions, underRoot } from '../../src/agents/system.js';
+import { setupCommand } from '../../src/agents/admin.js';
+import { changeableFiles, systemAgents, systemFileOf, systemOptions, underRoot } from '../../src/agents/system.js';
 import type { SystemWorld } from '../../src/agents/system.js';
 import { agentShellRunner, diagnose } from '../../src/commands/doctor.js';
 import { setup, setupAll } from '../../src/commands/setup.js';
@@ -146,6 +147,20 @@ describe('the managed hook file each agent declares', () => {
   );
 });
 
+describe('the agents with a system file', () => {
+  it.each(PLATFORMS)('on %s: those the table gives a file, each with it; no other', (platform) => {
+    const expected = AGENT_IDS.flatMap((agent) => {
+      const declared = SYSTEM_PATHS[agent]?.[platform];
+      return declared === undefined ? [] : [{ agent, file: underRoot(root, declared) }];
+    });
+    const found = systemAgents(world({ platform }));
+    expect(found).toEqual(expected);
+    // codex has none on Windows; opencode none anywhere
+    expect(found.some(({ agent }) => agent === 'codex')).toBe(platform !== 'win32');
+    expect(found.some(({ agent }) => agent === 'opencode')).toBe(false);
+  });
+});
+
 describe.each(MANAGED)('guard setup %s --system', (agent) => {
   const adapter = adapters[agent];
 
@@ -181,6 +196,8 @@ describe.each(MANAGED)('guard setup %s --system', (agent) => {
     if (process.platform !== 'win32') {
       expect(statSync(file).mode & 0o777).toBe(0o644);
       expect(statSync(dirname(file)).mode & 0o777).toBe(0o755);
+      // guard's own system folder, where the record is kept, too: not the umask's 0775
+      expect(statSync(join(root, 'etc', 'guard')).mode & 0o777).toBe(0o755);
     }
     // the record is in guard's system folder, not in the user's
     expect(readIfThere(join(root, 'etc', 'guard', 'installs.json'))).toContain(JSON.stringify(file));
@@ -382,6 +399,31 @@ describe('guard status shows the user and the system install side by side', () =
     await run((io) => setup('claude-code', { project: false, dryRun: false, system: world() }, io));
     const text = (await run((io) => status({ json: false, system: world() }, io))).stdout;
     expect(text).toContain("runs: both, the system's and yours (Claude Code runs them side by side)");
+  });
+});
+
+describe('the setup command to run again, with rights only for the system level', () => {
+  it.each([
+    ['user', 'linux', '`guard setup codex`'],
+    ['project', 'linux', '`guard setup codex --project`'],
+    ['system', 'linux', '`sudo guard setup codex --system`'],
+    ['system', 'darwin', '`sudo guard setup codex --system`'],
+    ['user', 'win32', '`guard setup codex`'],
+    ['project', 'win32', '`guard setup codex --project`'],
+    ['system', 'win32', '`guard setup codex --system` from a terminal run as administrator'],
+  ] as const)('%s on %s: %s', (level, platform, said) => {
+    expect(setupCommand('codex', level, platform)).toBe(said);
+  });
+
+  it.each([
+    ['linux', '`sudo guard setup copilot --system` adds one', 'administrator'],
+    ['win32', '`guard setup copilot --system` from a terminal run as administrator adds one', 'sudo'],
+  ])("status on %s says how to add the system's hook in that platform's words", async (platform, said, not) => {
+    await run((io) => setup('copilot', { project: false, dryRun: false }, io));
+    const text = (await run((io) => status({ json: false, system: world({ platform }) }, io))).stdout;
+    const runs = text.split('\n').find((line) => line.includes('runs: your own hook only')) ?? '';
+    expect(runs).toContain(said);
+    expect(runs).not.toContain(not);
   });
 });
 
