@@ -6,6 +6,7 @@ import type { Scratch } from './harness.js';
 import {
   AGENTS as ALL,
   guardCli,
+  guardOk,
   runShell,
   scratch,
   setUpAll,
@@ -20,12 +21,17 @@ import { hookFile, NEAR_MISSES, TAMPERS } from './hook-pins.js';
 vi.setConfig({ testTimeout: 600_000, hookTimeout: 120_000 });
 
 /**
- * The pins on the agents' hook files (issue 25): in a scratch home with every agent set up by
- * guard's own setup, each agent's hook file is changed as something that got past guard would
- * change it, and the change must be reported four ways: `guard status --json`, `guard doctor`,
- * a `drift` line in guard's log, and the next answer of another agent that carries a notice (once,
- * and never by turning a step that goes ahead into an ask). The near misses change the same files
- * and leave guard's entries as setup wrote them: nothing may be reported for them.
+ * The pins on the agents' hook files (issue 25): in a scratch home with guard set up by its own
+ * setup, each agent's hook file is changed as something that got past guard would change it, and
+ * the change must be reported four ways: `guard status --json`, `guard doctor`, a `drift` line in
+ * guard's log, and the next answer of another agent that carries a notice (once, and never by
+ * turning a step that goes ahead into an ask). The near misses change the same files, in a home
+ * with every agent set up, and leave guard's entries as setup wrote them: nothing may be reported
+ * for them.
+ *
+ * Each agent's tampers run in a home of their own with that agent and the agent that answers after
+ * it set up: `guard doctor` runs every set-up agent's hook four times, and with all twelve set up
+ * the doctor call of each tamper was two thirds of this file's time.
  */
 
 let world: Scratch | undefined;
@@ -66,54 +72,54 @@ interface Seen {
 /** The agent that answers after `agent`'s file changed: another one. */
 const teller = (agent: AgentId): AgentId => (agent === 'claude-code' ? 'codex' : 'claude-code');
 
-async function hookCall(agent: AgentId, command: string): Promise<{ stdout: string; verdict: string }> {
-  const ran = await runShell(stepCommand(w(), agent), {
-    env: w().env(),
-    cwd: w().project,
-    stdin: JSON.stringify(shellPayload(agent, command, w().project, `pins-${agent}`)),
+async function hookCall(on: Scratch, agent: AgentId, command: string): Promise<{ stdout: string; verdict: string }> {
+  const ran = await runShell(stepCommand(on, agent), {
+    env: on.env(),
+    cwd: on.project,
+    stdin: JSON.stringify(shellPayload(agent, command, on.project, `pins-${agent}`)),
     limitMs: 30_000,
   });
   return { stdout: ran.stdout, verdict: verdictOf(agent, ran) };
 }
 
-function logText(): string {
-  const path = join(w().guardHome, 'log.jsonl');
+function logText(on: Scratch): string {
+  const path = join(on.guardHome, 'log.jsonl');
   return existsSync(path) ? readFileSync(path, 'utf8') : '';
 }
 
 /** Lets the hook look at once (it looks at most once a minute). */
-function lookNow(): void {
-  const path = join(w().guardHome, 'pins.json');
+function lookNow(on: Scratch): void {
+  const path = join(on.guardHome, 'pins.json');
   if (!existsSync(path)) return;
   const state = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
   writeFileSync(path, JSON.stringify({ ...state, checked: 0 }));
 }
 
 /** What status, doctor, the log and the next answers say after `change` to `agent`'s hook file. */
-async function seenAfter(agent: AgentId, change: FileChange): Promise<Seen | undefined> {
-  const path = hookFile(w(), agent);
-  const logBefore = logText().length;
+async function seenAfter(on: Scratch, agent: AgentId, change: FileChange): Promise<Seen | undefined> {
+  const path = hookFile(on, agent);
+  const logBefore = logText(on).length;
   if (!change.apply(path, agent)) return undefined;
-  const status = JSON.parse((await guardCli(w(), ['status', '--json'])).stdout) as {
+  const status = JSON.parse((await guardCli(on, ['status', '--json'])).stdout) as {
     agents: { agent: string; drift: { path: string }[] }[];
   };
   const inStatus = status.agents.find((entry) => entry.agent === agent)?.drift.some((d) => d.path === path) ?? false;
-  const doctor = await guardCli(w(), ['doctor', '--json']);
+  const doctor = await guardCli(on, ['doctor', '--json']);
   const report = JSON.parse(doctor.stdout) as { agents: { agent: string; path: string; checks: { ok: boolean }[] }[] };
   const inDoctor =
     doctor.code !== 0 &&
     report.agents.some((entry) => entry.agent === agent && entry.path === path && entry.checks.some((c) => !c.ok));
   const other = teller(agent);
   const again = `guard setup ${agent}`;
-  lookNow();
-  await hookCall(other, 'ls'); // the hook looks after this answer
-  const logged = logText()
+  lookNow(on);
+  await hookCall(on, other, 'ls'); // the hook looks after this answer
+  const logged = logText(on)
     .slice(logBefore)
     .split('\n')
     .some((line) => line.includes('"how":"drift"') && line.includes(`"agent":"${agent}"`));
-  const allow = await hookCall(other, 'ls');
-  const first = await hookCall(other, 'git push --force origin main');
-  const second = await hookCall(other, 'git push --force origin main');
+  const allow = await hookCall(on, other, 'ls');
+  const first = await hookCall(on, other, 'git push --force origin main');
+  const second = await hookCall(on, other, 'git push --force origin main');
   return {
     status: inStatus,
     doctor: inDoctor,
@@ -125,8 +131,8 @@ async function seenAfter(agent: AgentId, change: FileChange): Promise<Seen | und
 }
 
 /** Puts the agent's file back as setup writes it, and forgets what the hook found. */
-async function restore(agent: AgentId): Promise<void> {
-  const path = hookFile(w(), agent);
+async function restore(on: Scratch, agent: AgentId): Promise<void> {
+  const path = hookFile(on, agent);
   rmSync(`${path}.bak`, { force: true });
   // a file that no longer parses cannot be set up again in place
   if (existsSync(path)) {
@@ -137,11 +143,11 @@ async function restore(agent: AgentId): Promise<void> {
     }
   }
   // a file whose guard entry no longer runs guard is refused by setup: the person moves it aside
-  if ((await guardCli(w(), ['setup', agent])).code !== 0) rmSync(path, { force: true });
-  const ran = await guardCli(w(), ['setup', agent]);
+  if ((await guardCli(on, ['setup', agent])).code !== 0) rmSync(path, { force: true });
+  const ran = await guardCli(on, ['setup', agent]);
   if (ran.code !== 0) throw new Error(`setup ${agent} again: ${ran.stdout}${ran.stderr}`);
-  lookNow();
-  await hookCall(teller(agent), 'ls');
+  lookNow(on);
+  await hookCall(on, teller(agent), 'ls');
 }
 
 // guard's Cline hook file is a shell script that runs guard's command (not a hook entry in a file of
@@ -150,19 +156,25 @@ const AGENTS = ALL.filter((agent) => agent !== 'cline');
 
 describe('a changed hook file is reported by status, doctor, the log and the next answer', () => {
   it.each(AGENTS)('%s', async (agent) => {
-    const missed: string[] = [];
-    for (const change of TAMPERS) {
-      const seen = await seenAfter(agent, change);
-      if (seen === undefined) continue;
-      applied.add(change.id);
-      tally.tried++;
-      const all = Object.values(seen).every(Boolean);
-      if (all) tally.reported++;
-      else missed.push(`${agent}: ${change.id}: ${JSON.stringify(seen)}`);
-      await restore(agent);
+    const home = scratch(`hook-pins-${agent}`);
+    try {
+      for (const each of [agent, teller(agent)]) await guardOk(home, ['setup', each]);
+      const missed: string[] = [];
+      for (const change of TAMPERS) {
+        const seen = await seenAfter(home, agent, change);
+        if (seen === undefined) continue;
+        applied.add(change.id);
+        tally.tried++;
+        const all = Object.values(seen).every(Boolean);
+        if (all) tally.reported++;
+        else missed.push(`${agent}: ${change.id}: ${JSON.stringify(seen)}`);
+        await restore(home, agent);
+      }
+      tally.missed.push(...missed);
+      expect(missed).toEqual([]);
+    } finally {
+      home.cleanup();
     }
-    tally.missed.push(...missed);
-    expect(missed).toEqual([]);
   });
   // a tamper that applies to no agent (setup no longer writes what it changes) would test nothing
   it('every tamper changed the file of at least one agent', () => {
@@ -175,21 +187,21 @@ describe('near misses: the same files changed, guard entries as setup wrote them
     const reported: string[] = [];
     for (const change of NEAR_MISSES) {
       const path = hookFile(w(), agent);
-      const logBefore = logText().length;
+      const logBefore = logText(w()).length;
       if (!change.apply(path, agent)) continue;
       tally.near++;
       const status = JSON.parse((await guardCli(w(), ['status', '--json'])).stdout) as {
         agents: { agent: string; drift: unknown[] }[];
       };
       const inStatus = status.agents.some((entry) => entry.agent === agent && entry.drift.length > 0);
-      lookNow();
-      await hookCall(teller(agent), 'ls');
-      const block = await hookCall(teller(agent), 'git push --force origin main');
-      const logged = logText().slice(logBefore).includes('"how":"drift"');
+      lookNow(w());
+      await hookCall(w(), teller(agent), 'ls');
+      const block = await hookCall(w(), teller(agent), 'git push --force origin main');
+      const logged = logText(w()).slice(logBefore).includes('"how":"drift"');
       const told = block.stdout.includes('guard setup');
       if (inStatus || logged || told)
         reported.push(`${agent}: ${change.id}: status ${inStatus}, log ${logged}, answer ${told}`);
-      await restore(agent);
+      await restore(w(), agent);
     }
     tally.falseReports.push(...reported);
     expect(reported).toEqual([]);
