@@ -78,7 +78,9 @@ export function makeWorld(options: WorldOptions = {}): World {
     root,
     ...dirs,
     env: (extra = {}) => ({ ...base, ...extra }),
-    cleanup: () => rmSync(root, { recursive: true, force: true }),
+    // an agent's background writer (Cline's task store) can still be adding a file while the folder
+    // goes: retry instead of failing the test that just passed (ENOTEMPTY)
+    cleanup: () => rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }),
   };
 }
 
