@@ -79,6 +79,11 @@ export interface Resolved {
 
 const modeRank = (mode: Mode): number => MODES.indexOf(mode);
 
+/** The mode the hook judges in for a mode asked for: that one, or the floor's most permissive when it is looser. */
+export function modeWithin(floor: SystemFloor, mode: Mode): Mode {
+  return modeRank(mode) > modeRank(floor.mostPermissiveMode) ? floor.mostPermissiveMode : mode;
+}
+
 /**
  * The user's settings held to the system floor: each value the stricter of the two, and the second
  * opinion the system's when it sets one. `defaults` tells which user values are only the defaults
