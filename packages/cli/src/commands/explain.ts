@@ -63,7 +63,9 @@ export async function explain(options: ExplainOptions, io: Io): Promise<void> {
   // system settings floor: its locked rules get no allow and no mode, its mode is the loosest
   const system = await readSystemSettings(io.systemRoot);
   if (system.state === 'unreadable')
-    io.err(`guard: warning: the system settings ${system.path}: ${system.problem}; explain answers as the hook would.\n`);
+    io.err(
+      `guard: warning: the system settings ${system.path}: ${system.problem}; explain answers as the hook would.\n`,
+    );
   const floor = floorOf(system);
   const locked = floor.lockedRules;
   const mode: JudgedMode | undefined =
