@@ -14,6 +14,8 @@ export interface SystemExport {
   readonly command: boolean;
   /** Whether the project's folder is sent as it is (else hashed). */
   readonly projectPath: boolean;
+  /** The organisation's salt for the project's hash, so a list of common folders does not reverse it. */
+  readonly projectSalt?: string;
 }
 
 /** What the system settings set: each field a floor the user's settings may only tighten. */

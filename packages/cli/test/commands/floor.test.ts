@@ -145,6 +145,24 @@ describe('export on for everyone from the system settings', () => {
     expect((await guard('export', 'status')).stdout).toContain('set by the system settings, for everyone');
   });
 
+  it.for([
+    { extra: 'exportProjectSalt: acme-2026\n', salted: true },
+    // near misses: no salt; a salt with the folders sent as they are (nothing hashed)
+    { extra: '', salted: false },
+    { extra: 'exportProjectSalt: acme-2026\nexportProjectPath: true\n', salted: false },
+  ])(
+    'export status says whether projects are hashed with a salt ($extra), never the salt',
+    async ({ extra, salted }) => {
+      writeSystemSettings(root, `${EXPORT}${extra}`);
+      const { stdout } = await guard('export', 'status', '--json');
+      expect(JSON.parse(stdout)).toMatchObject({ on: true, projectSalted: salted });
+      expect(stdout).not.toContain('acme-2026');
+      const text = (await guard('export', 'status')).stdout;
+      expect(text.includes("hashed with the organisation's salt")).toBe(salted);
+      expect(text).not.toContain('acme-2026');
+    },
+  );
+
   it('near miss: without it, the user export is as it was', async () => {
     expect((await guard('export', 'on', '--otlp', 'http://127.0.0.1:9')).code).toBe(0);
     const json = JSON.parse((await guard('export', 'status', '--json')).stdout) as Record<string, unknown>;
@@ -194,13 +212,41 @@ describe('guard explain answers as the hook would under the floor', () => {
   };
   it.for([
     // a mode looser than the floor is answered in the floor's mode, and says so
-    { system: 'mostPermissiveMode: extended\n', mode: 'full', push: 'ask', cp: 'allow', used: 'extended', raised: true },
+    {
+      system: 'mostPermissiveMode: extended\n',
+      mode: 'full',
+      push: 'ask',
+      cp: 'allow',
+      used: 'extended',
+      raised: true,
+    },
     { system: 'mostPermissiveMode: standard\n', mode: 'full', push: 'ask', cp: 'ask', used: 'standard', raised: true },
-    { system: 'mostPermissiveMode: standard\n', mode: 'extended', push: 'ask', cp: 'ask', used: 'standard', raised: true },
+    {
+      system: 'mostPermissiveMode: standard\n',
+      mode: 'extended',
+      push: 'ask',
+      cp: 'ask',
+      used: 'standard',
+      raised: true,
+    },
     { system: 'failClosed: [\n', mode: 'full', push: 'ask', cp: 'ask', used: 'standard', raised: true },
     // near misses: a mode the floor allows, or no floor at all, is answered as asked
-    { system: 'mostPermissiveMode: extended\n', mode: 'extended', push: 'ask', cp: 'allow', used: 'extended', raised: false },
-    { system: 'mostPermissiveMode: extended\n', mode: 'standard', push: 'ask', cp: 'ask', used: 'standard', raised: false },
+    {
+      system: 'mostPermissiveMode: extended\n',
+      mode: 'extended',
+      push: 'ask',
+      cp: 'allow',
+      used: 'extended',
+      raised: false,
+    },
+    {
+      system: 'mostPermissiveMode: extended\n',
+      mode: 'standard',
+      push: 'ask',
+      cp: 'ask',
+      used: 'standard',
+      raised: false,
+    },
     { system: 'failClosed: true\n', mode: 'full', push: 'allow', cp: 'allow', used: 'full', raised: false },
     { system: undefined, mode: 'full', push: 'allow', cp: 'allow', used: 'full', raised: false },
   ])('--mode $mode under $system', async ({ system, mode, push, cp, used, raised }) => {
