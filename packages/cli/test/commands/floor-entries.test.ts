@@ -99,6 +99,9 @@ describe.each(AGENTS)('$agent: setup under the system floor', ({ agent, mine }) 
     expect(readIfThere(systemFile(agent))).toBe(written(agent, mine, closed, true));
     // what status and doctor read back: not looser than the floor
     const json = JSON.parse(await run((io) => status({ json: true, system: world() }, io))) as StatusJson;
+    // and where fail-closed came from: the floor where it keeps it on, else the user's (the default's words)
+    expect(json.settingsFrom.from.failClosed).toBe(closed ? 'system' : 'default');
+    expect(json.failClosed).toBe(closed);
     const levels = json.agents.find((entry) => entry.agent === agent)?.levels ?? [];
     expect(
       levels.filter((level) => level.installed).map((level) => [level.level, level.upToDate, level.belowFloor]),
