@@ -118,12 +118,14 @@ describe('readStep: the user settings held to the system floor', () => {
   });
 });
 
+/** A Codex chat: a shell step and the person's message in it, and whether guard's answer asks. */
+const SHELL = fixture('codex/synth-pre-tool-use-interactive');
+const PROMPT = fixture('codex/user-prompt-submit');
+const inChat = (chat: string, command: string) => ({ ...SHELL, session_id: chat, tool_input: { command } });
+const say = (chat: string, prompt: string) => ({ ...PROMPT, session_id: chat, prompt });
+const asks = (stdout: string): boolean => stdout.includes("person's approval first");
+
 describe('guard hook: a locked rule stays asked, whatever would let it go ahead', () => {
-  const SHELL = fixture('codex/synth-pre-tool-use-interactive');
-  const PROMPT = fixture('codex/user-prompt-submit');
-  const inChat = (chat: string, command: string) => ({ ...SHELL, session_id: chat, tool_input: { command } });
-  const say = (chat: string, prompt: string) => ({ ...PROMPT, session_id: chat, prompt });
-  const asks = (stdout: string): boolean => stdout.includes("person's approval first");
   const allowAll = (rule: string): Policy => ({ ...EMPTY_POLICY, allow: [{ rule, paths: [] }] });
 
   async function hook(payload: unknown, deps: HookDeps = {}): Promise<string> {
@@ -252,11 +254,6 @@ describe('a locked rule: the ask offers only the yes the hook will honour', () =
   });
 
   describe('Codex: "yes, for this project" to a locked rule is kept for the chat only, and says so', () => {
-    const SHELL = fixture('codex/synth-pre-tool-use-interactive');
-    const PROMPT = fixture('codex/user-prompt-submit');
-    const inChat = (chat: string, command: string) => ({ ...SHELL, session_id: chat, tool_input: { command } });
-    const say = (chat: string, prompt: string) => ({ ...PROMPT, session_id: chat, prompt });
-    const asks = (stdout: string): boolean => stdout.includes("person's approval first");
     const hook = async (payload: unknown): Promise<string> =>
       (await hookReply(['codex'], guardHome, payload, { systemRoot: root })).stdout;
 
