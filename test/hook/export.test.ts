@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -253,6 +254,41 @@ describe('the OTLP encoding', () => {
     expect(projectHash(a)).toMatch(/^[0-9a-f]{16}$/);
     expect(projectHash(a) === projectHash(b)).toBe(same);
   });
+
+  // the organisation's salt: the same folder hashes differently under two salts, alike under one, and
+  // alike (as before any salt) without; another folder under the same salt differs
+  it.for([
+    { a: ['/projects/app', 'acme-1'], b: ['/projects/app', 'acme-2'], same: false },
+    { a: ['/projects/app', 'acme-1'], b: ['/projects/app', 'acme-1'], same: true },
+    { a: ['/projects/app', undefined], b: ['/projects/app', undefined], same: true },
+    { a: ['/projects/app', 'acme-1'], b: ['/projects/app', undefined], same: false },
+    { a: ['/projects/app', 'acme-1'], b: ['/projects/app2', 'acme-1'], same: false },
+  ] as const)('salted: projectHash$a equals projectHash$b: $same', ({ a, b, same }) => {
+    const hash = ([path, salt]: readonly [string, string | undefined]): string => projectHash(path, salt);
+    expect(hash(a)).toMatch(/^[0-9a-f]{16}$/);
+    expect(hash(a) === hash(b)).toBe(same);
+  });
+
+  it("without a salt, the hash is the folder path's SHA-256 as before (records already sent still match)", () => {
+    expect(projectHash('/projects/app')).toBe(createHash('sha256').update('/projects/app').digest('hex').slice(0, 16));
+  });
+
+  it.for([
+    { salt: 'acme-1', sent: projectHash('/projects/app', 'acme-1') },
+    { salt: undefined, sent: projectHash('/projects/app') },
+  ])('encode hashes the project with the salt $salt', ({ salt, sent }) => {
+    const body = JSON.parse(
+      encode([{ ...entry, project: '/projects/app' }], {
+        command: true,
+        projectPath: false,
+        ...(salt === undefined ? {} : { projectSalt: salt }),
+      }),
+    ) as { resourceLogs: { scopeLogs: { logRecords: LogRecordJson[] }[] }[] };
+    const attributes = body.resourceLogs[0]?.scopeLogs[0]?.logRecords[0]?.attributes ?? [];
+    expect(attributes.find((a) => a.key === 'guard.project')?.value.stringValue).toBe(sent);
+    // the salt itself never goes
+    expect(JSON.stringify(body).includes('acme-1')).toBe(false);
+  });
 });
 
 // keep the fixture writer honest: a torn last line is not sent until it is whole
@@ -305,9 +341,15 @@ describe(
     }
 
     it.for([
-      { name: 'projects hashed', extra: '', path: false },
-      { name: 'project folders as they are', extra: 'exportProjectPath: true\n', path: true },
-    ])('every decision arrives with its project: $name', async ({ extra, path }) => {
+      { name: 'projects hashed', extra: '', path: false, salt: undefined },
+      {
+        name: "projects hashed with the organisation's salt",
+        extra: 'exportProjectSalt: acme-1\n',
+        path: false,
+        salt: 'acme-1',
+      },
+      { name: 'project folders as they are', extra: 'exportProjectPath: true\n', path: true, salt: undefined },
+    ])('every decision arrives with its project: $name', async ({ extra, path, salt }) => {
       world = makeWorld('export-system');
       stand = await collector();
       const root = join(world.root, 'system-root');
@@ -321,7 +363,9 @@ describe(
       const records = received(stand).filter((r) => r.has('guard.decision'));
       expect(records.map((r) => r.get('guard.decision'))).toEqual(['allow', 'block']);
       const project = realpathSync(world.project);
-      expect(records.map((r) => r.get('guard.project'))).toEqual(Array(2).fill(path ? project : projectHash(project)));
+      expect(records.map((r) => r.get('guard.project'))).toEqual(
+        Array(2).fill(path ? project : projectHash(project, salt)),
+      );
       expect(JSON.stringify(stand.bodies).includes(project)).toBe(path);
       expect(stand.headers.every((h) => h['x-tenant'] === 'acme')).toBe(true);
     });

@@ -126,13 +126,19 @@ export interface ReplyContext {
    * For an ask, where this agent carries how long a yes lasts (SPEC §12): `once` when a yes can only
    * be for this step (a destructive step, or nothing to keep it by), `longer` when it may last for
    * the chat or the project; `partly` when it may last longer for some of the step's findings only,
-   * the rules named asking again each time. Absent: the ask says nothing about it.
+   * the rules named asking again each time; `locked` when it may last for the chat but not the
+   * project, for the rules named, which the organisation's system settings lock. Absent: the ask says
+   * nothing about it.
    */
   readonly yesLasts?: YesLasts;
 }
 
-/** How long a yes to an asked step may last. */
-export type YesLasts = 'once' | 'longer' | { readonly partly: readonly string[] };
+/** How long a yes to an asked step may last (an object: longer, but with the exceptions it names). */
+export type YesLasts =
+  | 'once'
+  | 'longer'
+  | { readonly partly: readonly string[]; readonly locked?: readonly string[] }
+  | { readonly partly?: undefined; readonly locked: readonly string[] };
 
 /** What an agent can do, printed by `guard status`. */
 export interface Capabilities {

@@ -1,5 +1,5 @@
 import type { Finding, Verdict } from '@guard/core';
-import { asksEachTime, GUARD_PACKAGE } from '@guard/core';
+import { asksEachTime, GUARD_PACKAGE, notKeptForProject } from '@guard/core';
 import type { YesLasts } from './adapter.js';
 
 /**
@@ -77,6 +77,9 @@ const YES_IN_CHAT = {
     'Tell them how long a yes lasts: a plain yes for this chat, "yes once" for this time only, "yes, for this project" for later chats in this project too.',
   partly: (rules: readonly string[]): string =>
     `Tell them how long a yes lasts: a plain yes for this chat, "yes once" for this time only, "yes, for this project" for later chats in this project too; but whatever they say, ${asksEachTime(rules)}.`,
+  // a locked rule: the yes for the project is not offered, since the hook would not use it
+  locked: (locked: readonly string[], partly: readonly string[]): string =>
+    `Tell them how long a yes lasts: a plain yes for this chat, "yes once" for this time only; ${notKeptForProject(locked)}${partly.length > 0 ? `; and whatever they say, ${asksEachTime(partly)}` : ''}.`,
 } as const;
 
 /** The sentence for how long a yes lasts, in one way of asking. */
@@ -85,7 +88,10 @@ function yesSentence(
   yesLasts: YesLasts | undefined,
 ): string | undefined {
   if (yesLasts === undefined) return undefined;
-  return typeof yesLasts === 'string' ? words[yesLasts] : words.partly(yesLasts.partly);
+  if (typeof yesLasts === 'string') return words[yesLasts];
+  // the agent's own prompt offers no yes for the project: a locked rule changes nothing there
+  if (yesLasts.locked !== undefined && 'locked' in words) return words.locked(yesLasts.locked, yesLasts.partly ?? []);
+  return yesLasts.partly === undefined ? words.longer : words.partly(yesLasts.partly);
 }
 
 /** What the person reads in the agent's own approval prompt. */

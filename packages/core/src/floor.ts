@@ -19,6 +19,12 @@ export function isLockedKey(locked: LockedRules, memoryKey: string): boolean {
   return isLockedRule(locked, at === -1 ? memoryKey : memoryKey.slice(0, at));
 }
 
+/** The locked rules among memory keys' (`<rule id>:<what>`), each once, in order. */
+export function lockedRulesOf(locked: LockedRules, memoryKeys: readonly string[]): string[] {
+  const rules = memoryKeys.filter((key) => isLockedKey(locked, key)).map((key) => key.split(':', 1)[0] ?? key);
+  return [...new Set(rules)];
+}
+
 /** A project's kept yeses without those of locked rules (the same function when none is locked). */
 export function unlockedYes(locked: LockedRules, yes: (memoryKey: string) => boolean): (memoryKey: string) => boolean {
   return locked.length === 0 ? yes : (key) => !isLockedKey(locked, key) && yes(key);

@@ -31,7 +31,8 @@ import { readHealth } from '../state/opinion.js';
 import { runningCheckers } from '../state/resident.js';
 import { guardHomeFrom } from '../state/settings.js';
 import type { SecondOpinionConfig, Settings } from '../state/settings.js';
-import type { Resolved, SystemRead } from '../state/floor.js';
+import type { Resolved, SystemFloor, SystemRead } from '../state/floor.js';
+import { floorOf, NO_FLOOR } from '../state/floor.js';
 import type { PinLevel } from '../state/installs.js';
 
 // How guard stands in each agent's files, read without changing anything: what `guard status`
@@ -60,11 +61,23 @@ export interface LevelStatus {
   /** The agent's own fail-closed switch is set on guard's entries (only for agents that have one). */
   readonly agentFailClosed?: boolean;
   /**
+   * What of the system settings floor guard's entries here are looser than: `failClosed` when the
+   * floor keeps fail-closed on but the entries are as setup writes them with it off (the agent's own
+   * switch unset, or the answer the command gives when guard's files are gone an ask). Absent: not looser.
+   */
+  readonly belowFloor?: 'failClosed';
+  /**
    * Agents that skip untrusted hooks silently (Codex) only: whether the agent trusts guard's hooks.
    * The name is part of `guard status --json`.
    */
   readonly codexTrust?: TrustReport;
 }
+
+/** What an entry looser than the system settings floor does, by what it is looser than (status and doctor say it). */
+export const BELOW_FLOOR: Readonly<Record<NonNullable<LevelStatus['belowFloor']>, string>> = {
+  failClosed:
+    'they keep fail-closed on, but these entries are written for fail-closed off, so a step guard could not check may run',
+};
 
 /** Whether guard's commands in a file answer by themselves when guard's files are gone (LevelStatus). */
 export type OwnAnswer = 'written' | 'missing' | 'windows';
@@ -215,6 +228,7 @@ export function inspectLevel(
   io: Io,
   settings: Settings,
   system?: SystemWorld,
+  floor: SystemFloor = NO_FLOOR,
 ): LevelStatus | undefined {
   const adapter = adapterFor(agent);
   const path =
@@ -252,7 +266,7 @@ export function inspectLevel(
       installed,
       commands,
       ...(installed ? { upToDate, ownAnswer: ownAnswerOf(found) } : {}),
-      ...agentSwitch(agent, text, found, level === 'system'),
+      ...failClosedForms(agent, text, found, level === 'system', floor),
       // a managed hook needs no trust (Codex trusts it by policy)
       ...trustIf(installed && level !== 'system', adapter, path, text, io),
     };
@@ -309,26 +323,33 @@ export function ownAnswerOf(commands: readonly string[], platform: string = proc
 }
 
 /**
- * Whether guard's entries carry the agent's own fail-closed switch: the file is what setup writes
- * with fail-closed on, for the command (and the files its own answer checks) found in it. Agents
- * without such a switch get nothing.
+ * The file against what setup writes with fail-closed on and off, for the command (and the files
+ * its own answer checks) found in it: whether guard's entries carry the agent's own fail-closed
+ * switch (agents without one get nothing), and whether they are looser than a floor that keeps
+ * fail-closed on (exactly the form for fail-closed off, where that differs from the form for on).
  */
-function agentSwitch(
+function failClosedForms(
   agent: AgentId,
   text: string,
   commands: readonly string[],
   system: boolean,
-): { agentFailClosed?: boolean } {
+  floor: SystemFloor,
+): Pick<LevelStatus, 'agentFailClosed' | 'belowFloor'> {
   const first = commands[0];
-  if (!hasFailClosedSwitch(agent) || first === undefined) return {};
+  if (first === undefined) return {};
   const fallback = commands.map(readFallback).find((found) => found !== undefined)?.files;
-  const options = {
-    hookCommand: baseCommand(first),
-    failClosed: true,
-    ...(fallback === undefined ? {} : { fallback }),
-    ...(system ? { system: true as const } : {}),
+  const writes = (failClosed: boolean): boolean =>
+    adapterFor(agent).install(text, {
+      hookCommand: baseCommand(first),
+      failClosed,
+      ...(fallback === undefined ? {} : { fallback }),
+      ...(system ? { system: true as const } : {}),
+    }) === text;
+  const closed = writes(true);
+  return {
+    ...(hasFailClosedSwitch(agent) ? { agentFailClosed: closed } : {}),
+    ...(floor.failClosed && !closed && writes(false) ? { belowFloor: 'failClosed' as const } : {}),
   };
-  return { agentFailClosed: adapterFor(agent).install(text, options) === text };
 }
 
 /** Which of guard's hooks the agent runs, from its levels; undefined for an agent without a managed file here. */
@@ -373,7 +394,7 @@ export async function collectStatus(io: Io, system: SystemWorld = systemWorld(io
     agents: AGENT_IDS.map((agent) => {
       // run from the home folder, the project's file can be the user's own: list it once
       const levels = [...LEVELS, 'system' as const]
-        .map((level) => inspectLevel(agent, level, io, settings, system))
+        .map((level) => inspectLevel(agent, level, io, settings, system, floorOf(floor)))
         .filter((level): level is LevelStatus => level !== undefined)
         .filter((level, index, all) => all.findIndex((other) => other.path === level.path) === index);
       const layers = layersOf(adapterFor(agent), levels);

@@ -7,7 +7,7 @@ import { evaluate } from '@guard/core';
 import type { Adapter, AgentId, Effect, TrustReport } from '@guard/adapters';
 import { adapterFor, LEVELS, locationsFrom, mentionsGuard, readBytes } from '../agents/config-io.js';
 import type { CommandCheck } from '../agents/config-io.js';
-import { collectStatus, hooksOffFor, opinionConfig } from '../agents/inspect.js';
+import { BELOW_FLOOR, collectStatus, hooksOffFor, opinionConfig } from '../agents/inspect.js';
 import type { LevelStatus, StatusJson } from '../agents/inspect.js';
 import { ExitCode, GuardError } from '../errors.js';
 import type { Io } from '../io.js';
@@ -353,6 +353,16 @@ async function checkLevel(
           detail: 'the hook command or fail-closed switch differs from what setup writes now',
           fix: `Run ${again}.`,
         },
+    ...(found.belowFloor === undefined
+      ? []
+      : [
+          {
+            name: 'entries as strict as the system settings',
+            ok: false,
+            detail: BELOW_FLOOR[found.belowFloor],
+            fix: `Run ${again}.`,
+          },
+        ]),
     protectedCheck(agent, found.path, io),
     ...(found.codexTrust === undefined ? [] : trustCheck(agent, found.codexTrust, io)),
     ...switchCheck(agent, io),

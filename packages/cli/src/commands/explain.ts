@@ -3,7 +3,11 @@ import { setFlagsFromString } from 'node:v8';
 import {
   decideIn,
   evaluate,
+  holdLocked,
+  isLockedRule,
   quoteWord,
+  withoutLockedAllows,
+  type LockedRules,
   type Mode,
   type EvaluateOptions,
   type Evaluation,
@@ -15,10 +19,12 @@ import {
 import type { Io } from '../io.js';
 import { heldPolicies } from '../world/held-policy.js';
 import { createProbe } from '../world/probe.js';
+import { floorOf, modeWithin } from '../state/floor.js';
 import { guardHomeFrom } from '../state/settings.js';
 import { stepEnvironment } from '../world/environment.js';
 import { WIDTH, wrap } from '../text.js';
 import { findProjectRoot } from '../world/project-root.js';
+import { readSystemSettings } from '../world/system-settings.js';
 
 export interface ExplainOptions {
   /** The command line to explain; undefined with `jsonl`. */
@@ -29,8 +35,17 @@ export interface ExplainOptions {
   readonly jsonl: boolean;
   /** Folder the command runs in, relative to the process cwd; the process cwd when undefined. */
   readonly cwd: string | undefined;
-  /** Answer as this mode would (`--mode`); the rules' own verdict when undefined. */
+  /**
+   * Answer as this mode would (`--mode`), held to the system settings' most permissive mode as the
+   * hook holds the person's; the rules' own verdict when undefined.
+   */
   readonly mode?: Mode;
+}
+
+/** The mode an answer is given in: the one asked for, or the system settings' floor when that is looser. */
+interface JudgedMode {
+  readonly mode: Mode;
+  readonly asked: Mode;
 }
 
 /** `guard explain`: the verdict for a shell command, with each finding and invocation and its span. */
@@ -44,9 +59,23 @@ export async function explain(options: ExplainOptions, io: Io): Promise<void> {
   const cwd = resolve(io.cwd(), options.cwd ?? '.');
   const roots = new Map<string, string>();
   // what the hook would use for this step: the real probe and the project's .guard.yaml, held
-  // against the policy guard pinned for the project (read only: explain pins nothing)
+  // against the policy guard pinned for the project (read only: explain pins nothing), and the
+  // system settings floor: its locked rules get no allow and no mode, its mode is the loosest
+  const system = await readSystemSettings(io.systemRoot);
+  if (system.state === 'unreadable')
+    io.err(
+      `guard: warning: the system settings ${system.path}: ${system.problem}; explain answers as the hook would.\n`,
+    );
+  const floor = floorOf(system);
+  const locked = floor.lockedRules;
+  const mode: JudgedMode | undefined =
+    options.mode === undefined ? undefined : { mode: modeWithin(floor, options.mode), asked: options.mode };
   const policyIn = heldPolicies(guardHome, io.err);
-  const optionsFor = (step: ShellStep): EvaluateOptions => ({ ...env, policy: policyIn(step.projectRoot) });
+  const optionsFor = (step: ShellStep): EvaluateOptions => ({
+    ...env,
+    policy: withoutLockedAllows(policyIn(step.projectRoot), locked),
+  });
+  const judge = (step: ShellStep): Evaluation => holdLocked(evaluate(step, optionsFor(step)), locked);
   const stepFor = (command: string, stepCwd: string): ShellStep => {
     let projectRoot = roots.get(stepCwd);
     if (projectRoot === undefined) roots.set(stepCwd, (projectRoot = findProjectRoot(stepCwd)));
@@ -68,7 +97,7 @@ export async function explain(options: ExplainOptions, io: Io): Promise<void> {
       const step = stepFor(request.command, resolve(cwd, request.cwd ?? '.'));
       let answer: ExplainJson | { error: string };
       try {
-        answer = judged(evaluate(step, optionsFor(step)), step, options.mode, (e, s) => toJson(e, s));
+        answer = judged(judge(step), step, mode, (e, s) => toJson(e, s, locked));
       } catch (error) {
         answer = { error: `guard failed on this command: ${error instanceof Error ? error.message : String(error)}` };
       }
@@ -78,11 +107,15 @@ export async function explain(options: ExplainOptions, io: Io): Promise<void> {
   }
 
   const step = stepFor(options.command ?? '', cwd);
-  const evaluation = evaluate(step, optionsFor(step));
+  const evaluation = judge(step);
   io.out(
     options.json
-      ? `${JSON.stringify(judged(evaluation, step, options.mode, toJson), null, 2)}\n`
-      : judged(evaluation, step, options.mode, renderText, modeLine),
+      ? `${JSON.stringify(
+          judged(evaluation, step, mode, (e, s) => toJson(e, s, locked)),
+          null,
+          2,
+        )}\n`
+      : judged(evaluation, step, mode, (e, s) => renderText(e, s, locked), modeLine),
   );
 }
 
@@ -91,33 +124,43 @@ const JSONL_INTERRUPT_BUDGET = 1024 * 1024;
 
 /**
  * The answer as a mode gives it (`--mode`): the asks the mode lets go ahead are left out of the
- * findings, and named under `byMode`. Without `--mode`, the rules' own answer, unchanged.
+ * findings, and named under `byMode`. A mode looser than the system settings allow is answered in
+ * theirs, as the hook would (`mode` the one used, `modeAsked` the one asked for). Without `--mode`,
+ * the rules' own answer, unchanged.
  */
 function judged<T>(
   evaluation: Evaluation,
   step: ShellStep,
-  mode: Mode | undefined,
+  mode: JudgedMode | undefined,
   render: (evaluation: Evaluation, step: ShellStep) => T,
-  extra?: (rendered: T, mode: Mode, byMode: readonly string[]) => T,
+  extra?: (rendered: T, mode: JudgedMode, byMode: readonly string[]) => T,
 ): T {
   if (mode === undefined) return render(evaluation, step);
-  const decided = decideIn(mode, evaluation);
+  const decided = decideIn(mode.mode, evaluation);
   const byMode = decided.byMode.map((finding) => finding.ruleId);
   const rendered = render(decided.evaluation, step);
   if (extra !== undefined) return extra(rendered, mode, byMode);
-  return { ...rendered, mode, byMode };
+  return { ...rendered, mode: mode.mode, ...(mode.asked === mode.mode ? {} : { modeAsked: mode.asked }), byMode };
 }
 
-/** `mode: full (lets go ahead: git.push)` under the decision line. */
-function modeLine(text: string, mode: Mode, byMode: readonly string[]): string {
+/** `mode: full (lets go ahead: git.push)` under the decision line, and why it is not the one asked for. */
+function modeLine(text: string, mode: JudgedMode, byMode: readonly string[]): string {
   const newline = text.indexOf('\n');
-  const line = `mode: ${mode}${byMode.length > 0 ? ` (lets go ahead: ${[...new Set(byMode)].join(', ')})` : ''}`;
+  const held =
+    mode.asked === mode.mode
+      ? ''
+      : ` (not ${mode.asked}: the system settings allow at most ${mode.mode}, and the hook judges in it)`;
+  const line = `mode: ${mode.mode}${held}${byMode.length > 0 ? ` (lets go ahead: ${[...new Set(byMode)].join(', ')})` : ''}`;
   return `${text.slice(0, newline + 1)}${line}\n${text.slice(newline + 1)}`;
 }
 
 /** The JSON answer for one command (SPEC §8, plus the command, where it ran and what could not be read). */
 export interface ExplainJson {
   readonly decision: Evaluation['decision'];
+  /** With `--mode`: the mode the answer is in, the one asked for where the system settings raised it, and the rules it let go ahead. */
+  readonly mode?: Mode;
+  readonly modeAsked?: Mode;
+  readonly byMode?: readonly string[];
   readonly command: string;
   readonly cwd: string;
   readonly projectRoot: string;
@@ -126,6 +169,8 @@ export interface ExplainJson {
     readonly decision: 'block' | 'ask';
     readonly reason: string;
     readonly saferWay?: string;
+    /** The system settings lock its rule: no allow list, project yes or mode lets it go ahead. */
+    readonly locked?: true;
     readonly span: Span;
     readonly text: string;
   }[];
@@ -151,8 +196,11 @@ export interface ExplainJson {
   }[];
 }
 
-/** Turns an evaluation into the JSON answer; `text` fields are the spanned slices, for convenience. */
-export function toJson(evaluation: Evaluation, step: ShellStep): ExplainJson {
+/**
+ * Turns an evaluation into the JSON answer; `text` fields are the spanned slices, for convenience.
+ * `locked`: the rules the system settings lock, marked on their findings.
+ */
+export function toJson(evaluation: Evaluation, step: ShellStep, locked: LockedRules = []): ExplainJson {
   const slice = ([start, end]: Span): string => evaluation.text.slice(start, end);
   return {
     decision: evaluation.decision,
@@ -164,6 +212,7 @@ export function toJson(evaluation: Evaluation, step: ShellStep): ExplainJson {
       decision: f.decision,
       reason: f.reason,
       ...(f.saferWay === undefined ? {} : { saferWay: f.saferWay }),
+      ...(isLockedRule(locked, f.ruleId) ? { locked: true as const } : {}),
       span: f.span,
       text: slice(f.span),
     })),
@@ -191,9 +240,10 @@ export function toJson(evaluation: Evaluation, step: ShellStep): ExplainJson {
 }
 
 const INDENT = '     ';
+const LOCKED_LINE = 'Locked by the system settings: no allow list, project yes or mode lets it go ahead.';
 
 /** Renders an evaluation for a person: the decision first, then findings, unreadable parts and invocations. */
-export function renderText(evaluation: Evaluation, step: ShellStep): string {
+export function renderText(evaluation: Evaluation, step: ShellStep, locked: LockedRules = []): string {
   const { text } = evaluation;
   const starts = lineStarts(text);
   const out = [evaluation.decision, `cwd: ${step.cwd}`];
@@ -201,6 +251,7 @@ export function renderText(evaluation: Evaluation, step: ShellStep): string {
   if (evaluation.findings.length > 0) out.push('', `Findings (${evaluation.findings.length})`);
   evaluation.findings.forEach((f, i) => {
     out.push(`  ${i + 1}. ${f.decision} ${f.ruleId}`, ...wrap(f.reason, INDENT));
+    if (isLockedRule(locked, f.ruleId)) out.push(...wrap(LOCKED_LINE, INDENT));
     if (f.saferWay) out.push(...wrap(`Safer: ${f.saferWay}`, INDENT));
     out.push(...markSpan(text, starts, f.span));
   });

@@ -93,6 +93,7 @@ export async function exportStatus(options: { readonly json: boolean }, io: Io, 
           headers: Object.keys(config.headers),
           command: config.command,
           projectPath: config.projectPath,
+          projectSalted: !config.projectPath && config.projectSalt !== undefined,
           from: config.system === true ? 'system' : 'user',
         }),
     sent: state.sent,
@@ -110,7 +111,7 @@ export async function exportStatus(options: { readonly json: boolean }, io: Io, 
     return;
   }
   const lines = [
-    `Export is on${config.system === true ? ' (set by the system settings, for everyone)' : ''}: to ${config.endpoint}${config.command ? '' : ', without the steps'}${config.projectPath ? ', with project folders as they are' : ', with project folders hashed'}${report.headers?.length ? ` (headers: ${report.headers.join(', ')})` : ''}.`,
+    `Export is on${config.system === true ? ' (set by the system settings, for everyone)' : ''}: to ${config.endpoint}${config.command ? '' : ', without the steps'}${config.projectPath ? ', with project folders as they are' : `, with project folders hashed${config.projectSalt === undefined ? '' : " with the organisation's salt"}`}${report.headers?.length ? ` (headers: ${report.headers.join(', ')})` : ''}.`,
     `sent: ${state.sent}${state.lastSent === undefined ? '' : ` (last at ${state.lastSent})`}; sender ${running ? 'running' : 'not running (one starts after the next hook call)'}`,
     ...(state.dropped > 0
       ? [

@@ -1,6 +1,6 @@
 import type { Adapter, AgentId, Capabilities, HooksOff, TrustReport } from '@guard/adapters';
 import { adapterFor, isInstalledPackage } from '../agents/config-io.js';
-import { collectStatus, opinionLine } from '../agents/inspect.js';
+import { BELOW_FLOOR, collectStatus, opinionLine } from '../agents/inspect.js';
 import type { AgentStatus, LevelStatus, OwnAnswer, SettingsFrom, StatusJson } from '../agents/inspect.js';
 import type { SystemWorld } from '../agents/system.js';
 import { setupCommand } from '../agents/admin.js';
@@ -213,6 +213,7 @@ function renderLevel(agent: AgentId, level: LevelStatus, platform: string): stri
             : 'the agent runs a step when the hook itself fails (fail-closed off)',
         ]),
     ...(level.codexTrust === undefined ? [] : [trustWords(adapterFor(agent), level.codexTrust)]),
+    ...(level.belowFloor === undefined ? [] : [`LOOSER than the system settings: ${BELOW_FLOOR[level.belowFloor]}`]),
   ];
   const lines = [head, `           ${facts.join('; ')}`];
   for (const command of level.commands) {

@@ -18,6 +18,8 @@ export interface ExportConfig {
   readonly command: boolean;
   /** Whether the project's folder goes as it is (`--project-path`); else its hash. */
   readonly projectPath: boolean;
+  /** The salt of that hash (the system settings' `exportProjectSalt`); unsalted without. */
+  readonly projectSalt?: string;
   /** The system settings turned export on for everyone (it is not the user's to turn off). */
   readonly system?: true;
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -194,7 +194,10 @@ const SEVERITY: Readonly<Record<string, [number, string]>> = {
  * attributes, and the step (redacted as in the log) unless the person chose `--no-command`. The
  * project is its folder's hash unless `--project-path` (or the system settings) said to send it.
  */
-export function encode(entries: readonly LogEntry[], config: Pick<ExportConfig, 'command' | 'projectPath'>): string {
+export function encode(
+  entries: readonly LogEntry[],
+  config: Pick<ExportConfig, 'command' | 'projectPath' | 'projectSalt'>,
+): string {
   const string = (key: string, value: string | undefined): KeyValue[] =>
     value === undefined ? [] : [{ key, value: { stringValue: value } }];
   const records = entries.map((entry) => {
@@ -209,7 +212,9 @@ export function encode(entries: readonly LogEntry[], config: Pick<ExportConfig, 
       ...string('guard.kind', entry.kind),
       ...string(
         'guard.project',
-        entry.project === undefined || config.projectPath ? entry.project : projectHash(entry.project),
+        entry.project === undefined || config.projectPath
+          ? entry.project
+          : projectHash(entry.project, config.projectSalt),
       ),
       ...string('guard.decision', entry.decision),
       ...string('guard.answer', entry.answer),
@@ -255,9 +260,12 @@ export function encode(entries: readonly LogEntry[], config: Pick<ExportConfig, 
 /**
  * A project folder as the records name it: the first 16 hex digits of its SHA-256, the same on every
  * machine for the same path, so a collector can group a project's decisions without learning its path.
+ * With the organisation's salt (`exportProjectSalt`), an HMAC-SHA-256 keyed with it instead: hashing
+ * a list of common folders (`/home/<name>/src/<repo>`) no longer finds which one it was.
  */
-export function projectHash(path: string): string {
-  return createHash('sha256').update(path).digest('hex').slice(0, 16);
+export function projectHash(path: string, salt?: string): string {
+  const hash = salt === undefined ? createHash('sha256') : createHmac('sha256', salt);
+  return hash.update(path).digest('hex').slice(0, 16);
 }
 
 /** One request; undefined when the collector took it, else what went wrong. */

@@ -3,7 +3,7 @@
 // probe, the second opinion, and core's settle against the chat. It writes nothing of its own: what
 // the answer leaves to keep goes into the decision, for the record stage once the reply is out.
 import { existsSync } from 'node:fs';
-import type { HookInput, HookReply, ReplyContext } from '@guard/adapters';
+import type { HookInput, HookReply, ReplyContext, YesLasts } from '@guard/adapters';
 import { DOCTOR_CHAT, driftNotice, POLICY_HELD_NOTICE } from '@guard/adapters/messages';
 import type { Change, Evaluation, Probe, Settled } from '@guard/core';
 import {
@@ -78,7 +78,7 @@ const AFTER_OPINION_MS = 400;
 /** Decides the answer to the call as read; throws what fails (the failure answer follows). */
 export async function decide(call: Call, { settings, lockedRules, input }: ReadStep, clock: Clock): Promise<Decision> {
   if (!settings.enabled) return off(call.payload, input, settings);
-  const session = call.deps.session ?? guardSessions(call, settings);
+  const session = call.deps.session ?? guardSessions(call, settings, lockedRules);
   if (input.type === 'step') return judge(call, input, settings, lockedRules, clock, session);
   if (input.type === 'start') clock.starting();
   const entry: CallEntry = { ...describeInput(input, input.event), how: input.type === 'ignore' ? 'ignored' : 'event' };
@@ -128,11 +128,12 @@ function withDrifts(
 }
 
 /** guard's own session layer: chat memory in guard's folder, per the settings. */
-function guardSessions(call: Call, settings: Settings): SessionLayer {
+function guardSessions(call: Call, settings: Settings, lockedRules: readonly string[]): SessionLayer {
   return chatSessions({
     guardHome: call.guardHome,
     env: call.env,
     strict: settings.strict,
+    lockedRules,
     idleMs: settings.idleDays * DAY_MS,
     scanEnv: call.io.env,
     startedAt: call.started,
@@ -191,6 +192,7 @@ async function judge(
     ask: payload.capabilities.ask,
     deferred: input.deferAsk === true,
     mode: settings.mode,
+    lockedRules,
     ...(memory.announce === undefined ? {} : { announce: memory.announce }),
   };
   // fail-closed: a look guard could not finish in time is a failure, and a failure blocks
@@ -377,10 +379,15 @@ function replyContext(input: StepInput, failClosed: boolean, settled: Settled, p
     tool: input.step.toolName,
     ...(settled.approvalCode === undefined ? {} : { approvalCode: settled.approvalCode }),
     ...(settled.notice === undefined ? {} : { notice: settled.notice }),
-    ...(settled.yesLasts === undefined || !carries
-      ? {}
-      : { yesLasts: settled.yesOnceFor === undefined ? settled.yesLasts : { partly: settled.yesOnceFor } }),
+    ...(settled.yesLasts === undefined || !carries ? {} : { yesLasts: yesLastsOf(settled.yesLasts, settled) }),
   };
+}
+
+/** How long a yes lasts, as the adapters word it: with the rules that ask each time, and those locked. */
+function yesLastsOf(yesLasts: 'once' | 'longer', settled: Settled): YesLasts {
+  const { yesOnceFor: partly, yesNotForProject: locked } = settled;
+  if (locked !== undefined) return partly === undefined ? { locked } : { partly, locked };
+  return partly === undefined ? yesLasts : { partly };
 }
 
 /** The log fields of a judged step: the rules' verdict, what the agent was told where it differs, and how. */

@@ -53,6 +53,8 @@ export interface MemoryOptions {
   readonly env: Environment;
   /** Untrusted content raises the bar for the whole chat, not only until the next message. */
   readonly strict: boolean;
+  /** The rules the system settings lock: a yes to them is kept for the chat, never for the project. */
+  readonly lockedRules?: readonly string[];
   /** Idle chats are forgotten after this long. */
   readonly idleMs: number;
   readonly now?: () => number;

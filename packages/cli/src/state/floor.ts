@@ -14,6 +14,8 @@ export interface SystemExport {
   readonly command: boolean;
   /** Whether the project's folder is sent as it is (else hashed). */
   readonly projectPath: boolean;
+  /** The organisation's salt for the project's hash, so a list of common folders does not reverse it. */
+  readonly projectSalt?: string;
 }
 
 /** What the system settings set: each field a floor the user's settings may only tighten. */
@@ -78,6 +80,11 @@ export interface Resolved {
 }
 
 const modeRank = (mode: Mode): number => MODES.indexOf(mode);
+
+/** The mode the hook judges in for a mode asked for: that one, or the floor's most permissive when it is looser. */
+export function modeWithin(floor: SystemFloor, mode: Mode): Mode {
+  return modeRank(mode) > modeRank(floor.mostPermissiveMode) ? floor.mostPermissiveMode : mode;
+}
 
 /**
  * The user's settings held to the system floor: each value the stricter of the two, and the second

@@ -28,6 +28,7 @@ export const SYSTEM_KEYS = {
   exportOtlp: 'exportOtlp',
   exportCommand: 'exportCommand',
   exportProjectPath: 'exportProjectPath',
+  exportProjectSalt: 'exportProjectSalt',
 } as const;
 
 const HEADER_PREFIX = 'exportHeader-';
@@ -101,7 +102,7 @@ function systemExport(values: Readonly<Record<string, string>>): SystemExport | 
   const k = SYSTEM_KEYS;
   const url = values[k.exportOtlp];
   if (url === undefined || url === '') {
-    const stray = [k.exportCommand, k.exportProjectPath].find((key) => key in values);
+    const stray = [k.exportCommand, k.exportProjectPath, k.exportProjectSalt].find((key) => key in values);
     if (stray !== undefined) throw new SettingsError(`${stray} is set, but exportOtlp (the collector's URL) is not.`);
     return undefined;
   }
@@ -111,10 +112,12 @@ function systemExport(values: Readonly<Record<string, string>>): SystemExport | 
   for (const [key, value] of Object.entries(values))
     if (key.startsWith(HEADER_PREFIX) && key.length > HEADER_PREFIX.length)
       headers[key.slice(HEADER_PREFIX.length)] = value;
+  const salt = values[k.exportProjectSalt];
   return {
     endpoint: endpoint.endpoint,
     headers,
     command: asBoolean(values[k.exportCommand], true, k.exportCommand),
     projectPath: asBoolean(values[k.exportProjectPath], false, k.exportProjectPath),
+    ...(salt === undefined || salt === '' ? {} : { projectSalt: salt }),
   };
 }

@@ -145,6 +145,24 @@ describe('export on for everyone from the system settings', () => {
     expect((await guard('export', 'status')).stdout).toContain('set by the system settings, for everyone');
   });
 
+  it.for([
+    { extra: 'exportProjectSalt: acme-2026\n', salted: true },
+    // near misses: no salt; a salt with the folders sent as they are (nothing hashed)
+    { extra: '', salted: false },
+    { extra: 'exportProjectSalt: acme-2026\nexportProjectPath: true\n', salted: false },
+  ])(
+    'export status says whether projects are hashed with a salt ($extra), never the salt',
+    async ({ extra, salted }) => {
+      writeSystemSettings(root, `${EXPORT}${extra}`);
+      const { stdout } = await guard('export', 'status', '--json');
+      expect(JSON.parse(stdout)).toMatchObject({ on: true, projectSalted: salted });
+      expect(stdout).not.toContain('acme-2026');
+      const text = (await guard('export', 'status')).stdout;
+      expect(text.includes("hashed with the organisation's salt")).toBe(salted);
+      expect(text).not.toContain('acme-2026');
+    },
+  );
+
   it('near miss: without it, the user export is as it was', async () => {
     expect((await guard('export', 'on', '--otlp', 'http://127.0.0.1:9')).code).toBe(0);
     const json = JSON.parse((await guard('export', 'status', '--json')).stdout) as Record<string, unknown>;
@@ -176,5 +194,93 @@ describe('guard allowed marks a yes kept for a locked rule as not used', () => {
     ).toEqual(unused);
     const json = JSON.parse((await guard('allowed', '--json')).stdout) as { allowed: { notUsed?: string }[] };
     expect(json.allowed.map((entry) => entry.notUsed !== undefined)).toEqual(unused);
+  });
+});
+
+describe('guard explain answers as the hook would under the floor', () => {
+  interface Answer {
+    decision: string;
+    mode?: string;
+    modeAsked?: string;
+    byMode?: string[];
+    findings: { ruleId: string; locked?: true }[];
+  }
+  const explainJson = async (...argv: string[]): Promise<Answer> => {
+    const { code, stdout } = await guard('explain', '--json', ...argv);
+    expect(code).toBe(0);
+    return JSON.parse(stdout) as Answer;
+  };
+  it.for([
+    // a mode looser than the floor is answered in the floor's mode, and says so
+    {
+      system: 'mostPermissiveMode: extended\n',
+      mode: 'full',
+      push: 'ask',
+      cp: 'allow',
+      used: 'extended',
+      raised: true,
+    },
+    { system: 'mostPermissiveMode: standard\n', mode: 'full', push: 'ask', cp: 'ask', used: 'standard', raised: true },
+    {
+      system: 'mostPermissiveMode: standard\n',
+      mode: 'extended',
+      push: 'ask',
+      cp: 'ask',
+      used: 'standard',
+      raised: true,
+    },
+    { system: 'failClosed: [\n', mode: 'full', push: 'ask', cp: 'ask', used: 'standard', raised: true },
+    // near misses: a mode the floor allows, or no floor at all, is answered as asked
+    {
+      system: 'mostPermissiveMode: extended\n',
+      mode: 'extended',
+      push: 'ask',
+      cp: 'allow',
+      used: 'extended',
+      raised: false,
+    },
+    {
+      system: 'mostPermissiveMode: extended\n',
+      mode: 'standard',
+      push: 'ask',
+      cp: 'ask',
+      used: 'standard',
+      raised: false,
+    },
+    { system: 'failClosed: true\n', mode: 'full', push: 'allow', cp: 'allow', used: 'full', raised: false },
+    { system: undefined, mode: 'full', push: 'allow', cp: 'allow', used: 'full', raised: false },
+  ])('--mode $mode under $system', async ({ system, mode, push, cp, used, raised }) => {
+    if (system !== undefined) writeSystemSettings(root, system);
+    const answers = [
+      await explainJson('--mode', mode, '--', 'git push origin main'),
+      await explainJson('--mode', mode, '--', 'cp a.json /opt/other/a.json'),
+    ];
+    expect(answers.map((answer) => answer.decision)).toEqual([push, cp]);
+    for (const answer of answers) {
+      expect(answer.mode).toBe(used);
+      expect(answer.modeAsked).toBe(raised ? mode : undefined);
+    }
+    const text = (await guard('explain', '--mode', mode, '--', 'git push origin main')).stdout.split('\n')[1];
+    expect(text?.startsWith(`mode: ${used}`)).toBe(true);
+    expect(text?.includes(`not ${mode}: the system settings allow at most ${used}`)).toBe(raised);
+  });
+
+  it.for([
+    { system: 'lockedRules: git.push\n', push: 'ask', locked: true },
+    { system: "lockedRules: '*'\n", push: 'ask', locked: true },
+    { system: 'failClosed: [\n', push: 'ask', locked: true },
+    // near misses: another rule locked, no system file
+    { system: 'lockedRules: fs.write-outside\n', push: 'allow', locked: false },
+    { system: undefined, push: 'allow', locked: false },
+  ])('a locked rule in full mode under $system', async ({ system, push, locked }) => {
+    if (system !== undefined) writeSystemSettings(root, system);
+    const answer = await explainJson('--mode', 'full', '--', 'git push origin main');
+    expect(answer.decision).toBe(push);
+    expect(answer.byMode).toEqual(locked ? [] : ['git.push']);
+    // the rules' own answer (no --mode) marks the locked finding
+    const plain = await explainJson('--', 'git push origin main');
+    expect(plain.findings.map((finding) => finding.locked === true)).toEqual([locked]);
+    const text = (await guard('explain', '--', 'git push origin main')).stdout;
+    expect(text.includes('Locked by the system settings')).toBe(locked);
   });
 });

@@ -1,13 +1,15 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EMPTY_POLICY } from '@guard/core';
+import { AGENTS } from '@guard/adapters/agents';
+import { asksEachTime, EMPTY_POLICY, notKeptForProject } from '@guard/core';
 import type { Policy } from '@guard/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HookDeps } from '../../src/hook/call.js';
 import { readStep } from '../../src/hook/step.js';
 import type { LogEntry } from '../../src/state/decision-log.js';
-import { fixture } from '../hook-cases.js';
+import { readAllowed } from '../../src/state/allowed.js';
+import { AGENT_CASES, fixture } from '../hook-cases.js';
 import { hookReply, stageCall } from './stage-call.js';
 import { writeSystemSettings } from '../system-root.js';
 
@@ -116,12 +118,14 @@ describe('readStep: the user settings held to the system floor', () => {
   });
 });
 
+/** A Codex chat: a shell step and the person's message in it, and whether guard's answer asks. */
+const SHELL = fixture('codex/synth-pre-tool-use-interactive');
+const PROMPT = fixture('codex/user-prompt-submit');
+const inChat = (chat: string, command: string) => ({ ...SHELL, session_id: chat, tool_input: { command } });
+const say = (chat: string, prompt: string) => ({ ...PROMPT, session_id: chat, prompt });
+const asks = (stdout: string): boolean => stdout.includes("person's approval first");
+
 describe('guard hook: a locked rule stays asked, whatever would let it go ahead', () => {
-  const SHELL = fixture('codex/synth-pre-tool-use-interactive');
-  const PROMPT = fixture('codex/user-prompt-submit');
-  const inChat = (chat: string, command: string) => ({ ...SHELL, session_id: chat, tool_input: { command } });
-  const say = (chat: string, prompt: string) => ({ ...PROMPT, session_id: chat, prompt });
-  const asks = (stdout: string): boolean => stdout.includes("person's approval first");
   const allowAll = (rule: string): Policy => ({ ...EMPTY_POLICY, allow: [{ rule, paths: [] }] });
 
   async function hook(payload: unknown, deps: HookDeps = {}): Promise<string> {
@@ -196,5 +200,80 @@ describe('guard hook: a locked rule stays asked, whatever would let it go ahead'
     const last = JSON.parse(lines.at(-1) ?? '{}') as LogEntry;
     expect(last.how).not.toBe('off');
     expect(last.project).toBeDefined();
+  });
+});
+
+describe('a locked rule: the ask offers only the yes the hook will honour', () => {
+  const PUSH = 'git push origin feature';
+  // a yes kept for the push, not for stopping programs by name
+  const BOTH = 'git push origin feature; pkill node';
+  const answer = async (agentCase: (typeof AGENT_CASES)[number], command: string): Promise<string> => {
+    const result = await hookReply(agentCase.args, guardHome, agentCase.shell(command), { systemRoot: root });
+    expect(agentCase.wellFormed(result)).toBe(true);
+    return result.stdout;
+  };
+  // (quoted inside a JSON reply, or as it is in a plain one)
+  const PROJECT_OFFER = /\\?"yes, for this project\\?"/;
+
+  it.for(
+    AGENT_CASES.flatMap((agentCase) => [
+      { name: `${agentCase.agent}, git.push locked`, agentCase, system: 'lockedRules: git.push\n', locked: true },
+      { name: `${agentCase.agent}, every rule locked`, agentCase, system: "lockedRules: '*'\n", locked: true },
+      // near miss: another rule locked, the push's yes may be kept for the project
+      {
+        name: `${agentCase.agent}, near miss: pkg.install locked`,
+        agentCase,
+        system: 'lockedRules: pkg.install\n',
+        locked: false,
+      },
+    ]),
+  )('$name', async ({ agentCase, system, locked }) => {
+    writeSystemSettings(root, system);
+    // where the ask says how long a yes lasts: outside standard
+    writeUser('mode: extended\n');
+    const push = await answer(agentCase, PUSH);
+    const both = await answer(agentCase, BOTH);
+    const capabilities = AGENTS[agentCase.agent].capabilities;
+    if (capabilities.askEvents.length === 0 || capabilities.ask !== 'block-then-chat') {
+      // the agent's own prompt (or nobody) answers: no yes for the project is offered either way
+      for (const text of [push, both]) {
+        expect(text).not.toMatch(PROJECT_OFFER);
+        expect(text).not.toContain('system settings lock');
+      }
+      return;
+    }
+    const notKept = notKeptForProject(['git.push']);
+    expect(PROJECT_OFFER.test(push)).toBe(!locked);
+    expect(push.includes(notKept)).toBe(locked);
+    expect(PROJECT_OFFER.test(both)).toBe(!locked);
+    expect(both.includes(notKept)).toBe(locked);
+    // what asks each time is still said beside it
+    expect(both).toContain(asksEachTime(['process.kill-by-name']));
+    // a plain yes for the chat is offered either way
+    expect(push).toContain('a plain yes for this chat');
+  });
+
+  describe('Codex: "yes, for this project" to a locked rule is kept for the chat only, and says so', () => {
+    const hook = async (payload: unknown): Promise<string> =>
+      (await hookReply(['codex'], guardHome, payload, { systemRoot: root })).stdout;
+
+    it.for([
+      { system: 'lockedRules: git.push\n', locked: true },
+      { system: "lockedRules: '*'\n", locked: true },
+      // near misses: another rule locked, no system file
+      { system: 'lockedRules: pkg.install\n', locked: false },
+      { system: undefined, locked: false },
+    ])('$system', async ({ system, locked }) => {
+      if (system !== undefined) writeSystemSettings(root, system);
+      expect(asks(await hook(inChat('c1', PUSH)))).toBe(true);
+      const told = await hook(say('c1', 'yes, for this project'));
+      expect(told.includes(notKeptForProject(['git.push']))).toBe(locked);
+      expect(told.includes('in later chats of this project')).toBe(!locked);
+      expect(readAllowed(guardHome).map((entry) => entry.key)).toEqual(locked ? [] : ['git.push:origin/feature']);
+      // this chat: the yes holds
+      expect(await hook(inChat('c1', PUSH))).toBe('');
+      // a later chat asks again where the rule is locked
+      expect(asks(await hook(inChat('c2', PUSH)))).toBe(locked);
+    });
   });
 });

@@ -60,6 +60,16 @@ describe('readSystemSettings: files it uses', () => {
       },
     },
     {
+      name: "export with the organisation's salt for the project's hash",
+      text: 'exportOtlp: https://collector.example:4318\nexportProjectSalt: acme-2026\n',
+      floor: { export: expect.objectContaining({ projectSalt: 'acme-2026', projectPath: false }) as unknown },
+    },
+    {
+      name: 'near miss: an empty salt is none',
+      text: "exportOtlp: https://collector.example:4318\nexportProjectSalt: ''\n",
+      floor: { export: expect.not.objectContaining({ projectSalt: expect.anything() as unknown }) as unknown },
+    },
+    {
       name: 'second opinion',
       text: 'secondOpinion: true\nsecondOpinionUrl: https://judge.example/v1\nsecondOpinionModel: judge-1\n',
       floor: { secondOpinion: { on: true, config: { url: 'https://judge.example/v1', model: 'judge-1' } } },
@@ -96,6 +106,11 @@ describe('readSystemSettings: files it cannot use are unreadable (the strictest 
     },
     { name: 'a nested value', text: 'offAllowed:\n  a: b\n', problem: 'must be a single value' },
     { name: 'export without a URL', text: 'exportCommand: false\n', problem: 'exportOtlp' },
+    {
+      name: 'a salt without export',
+      text: 'exportProjectSalt: acme\n',
+      problem: 'exportProjectSalt is set, but exportOtlp',
+    },
     {
       name: 'export over plain http elsewhere',
       text: 'exportOtlp: http://collector.example\n',

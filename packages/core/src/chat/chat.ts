@@ -76,8 +76,20 @@ export interface Pending {
  * not cover beyond this one time, in the sentences that say how long it lasts.
  */
 export function asksEachTime(rules: readonly string[]): string {
-  const named = rules.length <= 1 ? rules.join('') : `${rules.slice(0, -1).join(', ')} and ${rules.at(-1) ?? ''}`;
-  return `${named} ${rules.length === 1 ? 'asks' : 'ask'} again each time`;
+  return `${named(rules)} ${rules.length === 1 ? 'asks' : 'ask'} again each time`;
+}
+
+/**
+ * `a yes for this project is not kept for git.push, which the organisation's system settings lock`:
+ * said wherever a yes for the project would be offered or was given for a step with a locked rule.
+ */
+export function notKeptForProject(rules: readonly string[]): string {
+  return `a yes for this project is not kept for ${named(rules)}, which the organisation's system settings lock, so later chats ask again`;
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function named(rules: readonly string[]): string {
+  return rules.length <= 1 ? rules.join('') : `${rules.slice(0, -1).join(', ')} and ${rules.at(-1) ?? ''}`;
 }
 
 /** What the chat-start scan read, found and could not check (names and signs only, never text). */

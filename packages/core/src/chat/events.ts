@@ -1,11 +1,13 @@
 import type { Environment } from '../context/types.js';
 import { buildContext } from '../context/build.js';
+import type { LockedRules } from '../floor.js';
+import { lockedRulesOf } from '../floor.js';
 import type { ResultFacts } from '../session.js';
 import { approvalScope, observe } from '../session.js';
 import type { ToolResult, ToolStep } from '../types.js';
 import type { Change, Draft } from './change.js';
 import type { Chat } from './chat.js';
-import { asksEachTime } from './chat.js';
+import { asksEachTime, notKeptForProject } from './chat.js';
 import { commandId, fingerprint } from './ids.js';
 import { ANY_SERVER } from './servers.js';
 
@@ -28,6 +30,8 @@ export interface ProjectYes {
 export interface ChatSettings {
   /** Untrusted content raises the bar for the whole chat, not only until the next message. */
   readonly strict: boolean;
+  /** The rules the system settings lock: a yes to a step with one of them is not kept for the project. */
+  readonly lockedRules?: LockedRules;
 }
 
 /**
@@ -36,7 +40,8 @@ export interface ChatSettings {
  * once, and, unless the message says "once", keeps its memory keys for the chat; "yes, for this
  * project" or "yes always" keeps them for the project as well. A destructive step's yes is never
  * kept: it has no keys to keep. Whatever the message says, the question is closed; and unless
- * strict, the bar raised by untrusted content or injection signs is lowered again. (Only a message
+ * strict, the bar raised by untrusted content or injection signs is lowered again. A yes for the
+ * project to a step with a rule the system settings lock is kept for the chat only. (Only a message
  * of the person comes here: nothing the agent writes or a tool returns can approve.) `projectRoot`
  * is the project the message was sent in; without it a yes lasts for the chat at most.
  */
@@ -54,7 +59,12 @@ export function onPrompt(chat: Chat, prompt: string, settings: ChatSettings, pro
     const again = 'run it again now and it will go ahead once';
     // a yes kept for part of the step only: the reply says what it does not cover after this time
     const partly = last.once !== undefined && last.once.length > 0 && scope !== 'once' ? last.once : undefined;
-    if (scope === 'project' && last.keys.length > 0 && projectRoot !== undefined && projectRoot !== '') {
+    // a yes for a step with a locked rule lasts for the chat at most: the hook would not use it for the project
+    const locked = scope === 'project' ? lockedRulesOf(settings.lockedRules ?? [], last.keys) : [];
+    if (locked.length > 0) {
+      const after = partly === undefined ? '' : `, and after that ${asksEachTime(partly)}`;
+      notice = `guard: the person approved ${asked}; ${again}${after}; ${notKeptForProject(locked)}.`;
+    } else if (scope === 'project' && last.keys.length > 0 && projectRoot !== undefined && projectRoot !== '') {
       project = { root: projectRoot, keys: last.keys };
       notice =
         partly === undefined

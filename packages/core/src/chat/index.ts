@@ -1,7 +1,17 @@
 // A chat's memory and decisions (SPEC §5, §6 "ask" and "away"), as plain data and pure functions:
 // the hook reads the chat, settles a verdict against it, answers, and then saves the change.
 export type { Chat, Pending, StartScan } from './chat.js';
-export { asksEachTime, withinLimits, isIdle, CHAT_LIMITS, newChat, rememberedBy, viewOf, barRaised } from './chat.js';
+export {
+  asksEachTime,
+  notKeptForProject,
+  withinLimits,
+  isIdle,
+  CHAT_LIMITS,
+  newChat,
+  rememberedBy,
+  viewOf,
+  barRaised,
+} from './chat.js';
 export type { Change, Recorded } from './change.js';
 export { apply, asChange, changesNothing, NO_CHANGE, replay, withoutLoosening } from './change.js';
 export type { AskStyle, Call, How, Outside, Settled } from './settle.js';

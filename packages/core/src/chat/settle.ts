@@ -1,6 +1,8 @@
 import type { FileEffect } from '../analysis/effects.js';
 import type { Evaluation } from '../evaluate.js';
 import { keepsYes } from '../evaluate.js';
+import type { LockedRules } from '../floor.js';
+import { lockedRulesOf } from '../floor.js';
 import type { Mode } from '../modes.js';
 import { isA } from '../programs/index.js';
 import { decideIn, DEFAULT_MODE } from '../modes.js';
@@ -31,6 +33,8 @@ export interface Call {
   readonly announce?: string;
   /** The person's mode (`guard mode`); standard when absent. */
   readonly mode?: Mode;
+  /** The rules the system settings lock: a yes to them is not kept for the project. */
+  readonly lockedRules?: LockedRules;
 }
 
 /** What a pure decision needs from outside: the time, and whether a path exists now. */
@@ -65,6 +69,11 @@ export interface Settled {
    * ask again each time), so the ask can say so.
    */
   readonly yesOnceFor?: readonly string[];
+  /**
+   * When a yes lasts longer: the rules the system settings lock among those it covers (a yes to
+   * them lasts for the chat, never for the project), so the ask offers no yes for the project.
+   */
+  readonly yesNotForProject?: readonly string[];
   /** The mode the step was answered in. */
   readonly mode: Mode;
   /** Asked findings the mode let go ahead. */
@@ -146,6 +155,7 @@ export function settle(
   const keys = verdict.decision === 'ask' ? keptKeys(evaluation) : [];
   // a yes kept for some of the step's findings only: the others are named wherever a yes is told
   const once = keys.length > 0 ? notKept(evaluation) : [];
+  const locked = lockedRulesOf(call.lockedRules ?? [], keys);
   if (verdict.decision === 'ask') {
     change.asked = {
       code: asked.code ?? '',
@@ -171,6 +181,7 @@ export function settle(
     ...(asked.code === undefined ? {} : { approvalCode: asked.code }),
     ...(verdict.decision === 'ask' ? { yesLasts: keys.length > 0 ? 'longer' : 'once' } : {}),
     ...(verdict.decision === 'ask' && once.length > 0 ? { yesOnceFor: once } : {}),
+    ...(verdict.decision === 'ask' && locked.length > 0 ? { yesNotForProject: locked } : {}),
     ...(notice === undefined ? {} : { notice }),
     change,
     mode,

@@ -33,6 +33,7 @@ class Chatting {
     readonly mode: Mode,
     id = 'chat-1',
     readonly root = PROJECT,
+    readonly lockedRules: readonly string[] = [],
   ) {
     this.chat = newChat('codex', id, NOW);
   }
@@ -44,12 +45,18 @@ class Chatting {
       session: viewOf(this.chat),
       remembered: rememberedBy(this.chat, this.project.has(this.root)),
     });
-    const settled = settle(this.chat, s, rules, { ...CODEX, mode: this.mode }, EMPTY_DISK);
+    const settled = settle(
+      this.chat,
+      s,
+      rules,
+      { ...CODEX, mode: this.mode, lockedRules: this.lockedRules },
+      EMPTY_DISK,
+    );
     this.chat = apply(this.chat, settled.change);
     return settled;
   }
   prompt(text: string): string | undefined {
-    const decided = onPrompt(this.chat, text, { strict: false }, this.root);
+    const decided = onPrompt(this.chat, text, { strict: false, lockedRules: this.lockedRules }, this.root);
     if (decided.project !== undefined) {
       const keys = this.project.kept.get(decided.project.root) ?? new Set<string>();
       for (const key of decided.project.keys) keys.add(key);
@@ -230,6 +237,30 @@ describe('a yes for the project', () => {
     );
     expect(project.kept.size).toBe(0);
     expect(s.step('git push origin feature').verdict.decision).toBe('ask');
+  });
+});
+
+describe('a yes for the project to a step with a locked rule lasts for the chat only', () => {
+  it.for([
+    { locked: ['git.push'], step: 'git push origin feature', notFor: ['git.push'] },
+    { locked: ['*'], step: 'git push origin feature', notFor: ['git.push'] },
+    { locked: ['*'], step: 'pnpm add zod', notFor: ['pkg.install'] },
+    // near misses: another rule locked, none locked, a destructive step (no yes to keep at all)
+    { locked: ['pkg.install'], step: 'git push origin feature', notFor: undefined },
+    { locked: [], step: 'git push origin feature', notFor: undefined },
+    { locked: ['*'], step: 'rm -rf src', notFor: undefined },
+  ])('$step under $locked', ({ locked, step, notFor }) => {
+    const project = new Project();
+    const first = new Chatting(project, 'standard', 'chat-1', PROJECT, locked);
+    const asked = first.step(step);
+    expect(asked.verdict.decision).toBe('ask');
+    expect(asked.yesNotForProject).toEqual(notFor);
+    const notice = first.prompt('yes, for this project') ?? '';
+    expect(notice.includes("which the organisation's system settings lock")).toBe(notFor !== undefined);
+    // kept for the project only where no locked rule is in it (and the step keeps a yes at all)
+    expect(project.kept.size).toBe(notFor === undefined && asked.yesLasts === 'longer' ? 1 : 0);
+    // the chat's own yes holds either way
+    expect(first.step(step).verdict.decision).toBe('allow');
   });
 });
 
