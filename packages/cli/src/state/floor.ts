@@ -3,6 +3,7 @@
 // reads the file, and the hook, `guard status` and the commands that change a setting call these.
 import type { Mode } from '@guard/core';
 import { MODES } from '@guard/core';
+import type { ExportEncoding } from '../export/config.js';
 import type { SecondOpinion, Settings } from './settings.js';
 
 /** Export turned on for everyone by the system settings. */
@@ -14,6 +15,8 @@ export interface SystemExport {
   readonly command: boolean;
   /** Whether the project's folder is sent as it is (else hashed). */
   readonly projectPath: boolean;
+  /** OTLP's JSON or protobuf encoding. */
+  readonly encoding: ExportEncoding;
 }
 
 /** What the system settings set: each field a floor the user's settings may only tighten. */
