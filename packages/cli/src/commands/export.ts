@@ -35,9 +35,9 @@ export interface ExportOnOptions {
 }
 
 /**
- * `guard export on --otlp URL [--header K=V]… [--no-command] [--encoding json|protobuf]`: every decision from now on goes to
- * the collector as an OpenTelemetry log record. The headers are kept in export.json (mode 0600),
- * never printed back.
+ * `guard export on --otlp URL [--header K=V]… [--no-command] [--encoding json|protobuf]`: every
+ * decision from now on goes to the collector as an OpenTelemetry log record. The headers are kept in
+ * export.json (mode 0600), never printed back.
  */
 export async function exportOn(options: ExportOnOptions, io: Io): Promise<void> {
   if (options.otlp === undefined)

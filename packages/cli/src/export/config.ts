@@ -109,7 +109,8 @@ export function readExport(guardHome: string): ExportConfig | undefined {
   if (typeof parsed !== 'object' || parsed === null) return undefined;
   const { endpoint, headers, command, projectPath, encoding } = parsed as Record<string, unknown>;
   if (typeof endpoint !== 'string' || endpointProblem(endpoint) !== undefined) return undefined;
-  // written before there was a choice: JSON; a name guard does not know makes the file unusable, as a bad endpoint does
+  // a file written before there was a choice is JSON; an encoding guard does not know makes the
+  // file unusable, as a bad endpoint does
   const encoded = encoding === undefined ? 'json' : typeof encoding === 'string' ? encodingOf(encoding) : undefined;
   if (encoded === undefined) return undefined;
   const kept: Record<string, string> = {};
