@@ -6,8 +6,10 @@ import type { TestSpecification } from 'vitest/node';
 import { scaled } from './test/machine.js';
 
 // Resolve workspace packages to their TypeScript source, so unit tests never need a build.
-// ssr.* is what Vitest uses for Node tests; Vite's defaults are kept after our condition.
-const conditions = ['@guard/source', 'module', 'node', 'development|production'];
+// ssr.* is what Vitest uses for Node tests; Vite's defaults are kept after our condition, but for
+// 'module': Vitest hands these conditions to Node as well, and a package's 'module' build is for
+// bundlers (@opentelemetry/api's names its files without extensions, which Node cannot load).
+const conditions = ['@guard/source', 'node', 'development|production'];
 
 /**
  * The files that take longest, longest first: they start first, so the run does not end waiting on
@@ -85,6 +87,7 @@ export default defineConfig({
       },
       { extends: true, test: { name: 'io', include: ['packages/cli/test/**/*.test.ts', 'test/**/*.test.ts'] } },
     ],
+    server: { deps: { inline: [/@opentelemetry/] } },
     clearMocks: true,
     restoreMocks: true,
     // time limits for a quiet machine, stretched by how busy this one is (test/machine.ts)

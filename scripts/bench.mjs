@@ -29,7 +29,9 @@
 //    so it answers while this one waits on a spawn). Each call is a new command in a new turn, so
 //    every one is really sent (nothing remembered, no budget spent). Then export (SPEC §10): the same
 //    two Codex steps with `guard export on` against the same stand-in server as a collector (the
-//    hook appends its log line and starts a sender when none runs; the sender ships off its path).
+//    hook appends its log line and starts a sender when none runs; the sender ships off its path),
+//    and the push with export in protobuf; then the sender's own cost, 500 records encoded in JSON
+//    and in protobuf, each in a fresh process (scripts/export-encode.mjs).
 // 2. Repositories (scripts/bench-scale.mjs): the hook on harmless, checkout, delete and commit steps
 //    in generated git repositories of each size, against `node -e 0` in the same rounds; and how
 //    often `git add -A && git commit` over an untracked `.env` was blocked (a fresh chat each time).
@@ -51,6 +53,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { agentOverhead, renderOverhead } from './agent-overhead.mjs';
+import { describeExportEncode, exportEncodeBench } from './export-encode.mjs';
 import { loadBench, machineLoad, repoBench } from './bench-scale.mjs';
 import {
   corpusLines,
@@ -111,6 +114,7 @@ try {
     }
     report.memoryBy = report.spawn.memoryBy;
     delete report.spawn.memoryBy;
+    report.exportEncode = exportEncodeBench();
   }
   if (parts.has('repos')) {
     const measure = (argv, input, caseEnv) => {
@@ -164,9 +168,14 @@ function spawnBench(dir, judgeUrl) {
   // runs, starts one), sending to the stand-in judge's server, which takes any POST
   const exportHome = join(dir, 'guard-export');
   mkdirSync(exportHome, { recursive: true });
+  const endpoint = `${judgeUrl.replace(/\/v1$/, '')}/v1/logs`;
+  writeFileSync(join(exportHome, 'export.json'), `${JSON.stringify({ endpoint, headers: {}, command: true })}\n`);
+  // and in protobuf: the hook does the same; only its sender encodes otherwise
+  const protobufHome = join(dir, 'guard-export-protobuf');
+  mkdirSync(protobufHome, { recursive: true });
   writeFileSync(
-    join(exportHome, 'export.json'),
-    `${JSON.stringify({ endpoint: `${judgeUrl.replace(/\/v1$/, '')}/v1/logs`, headers: {}, command: true })}\n`,
+    join(protobufHome, 'export.json'),
+    `${JSON.stringify({ endpoint, headers: {}, command: true, encoding: 'protobuf' })}\n`,
   );
   let serial = 0;
   const fresh = () => `node scripts/step-${(serial += 1)}.js`;
@@ -232,6 +241,13 @@ function spawnBench(dir, judgeUrl) {
       input: JSON.stringify(payloads.codex(command)),
       env: { GUARD_HOME: exportHome },
     })),
+    {
+      name: 'hook codex: git push --force (export on, protobuf)',
+      agent: 'codex',
+      argv: [HOOK, 'hook', 'codex'],
+      input: JSON.stringify(payloads.codex('git push --force origin main')),
+      env: { GUARD_HOME: protobufHome },
+    },
     {
       name: 'hook codex: node scripts/… (2nd opinion off)',
       argv: [HOOK, 'hook', 'codex'],
@@ -434,6 +450,7 @@ function render(report) {
         : [
             `resident checkers at the end: ${report.spawn.residentKb.map((kb) => `${(kb / 1024).toFixed(1)} MB`).join(', ')} resident memory (RSS), shared by every call of their guard folder`,
           ]),
+      ...(report.exportEncode === undefined ? [] : describeExportEncode(report.exportEncode)),
       '',
     );
   }

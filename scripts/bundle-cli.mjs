@@ -21,8 +21,11 @@ const DIST = join(ROOT, 'packages/cli/dist');
 // project policy), TOML (a Codex config) and execa.
 const LAZY = new Set(['yaml', 'execa', 'smol-toml']);
 
-/** The commands program.ts loads by import(): explain goes into the bundle, the others are not served by it. */
-const COMMAND = /^\.\/(?:commands|hook)\/[^/]+\.js$/;
+/**
+ * The commands program.ts loads by import(): explain goes into the bundle, the others are not served
+ * by it (nor the export's sender, which would bring the OTLP protobuf serializer).
+ */
+const COMMAND = /^\.\/(?:commands|hook|export)\/[^/]+\.js$/;
 const BUNDLED_COMMAND = './commands/explain.js';
 const ELSEWHERE = '\0guard-cli-elsewhere:';
 

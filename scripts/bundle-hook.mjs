@@ -80,6 +80,10 @@ export async function bundleHook({ dist = DIST, out = dist, lazy = LAZY, paths =
       ),
     );
   if (setupOnly.length > 0) throw new Error(`the hook bundle holds code only setup needs: ${setupOnly.join(', ')}`);
+  // the export's encoder runs in its sender, never in the hook (nor in a lazy chunk of it)
+  const senderOnly = chunks.flatMap((chunk) => chunk.moduleIds).filter((id) => /[\\/]@opentelemetry[\\/]/.test(id));
+  if (senderOnly.length > 0)
+    throw new Error(`the hook bundle holds the export's OpenTelemetry encoder: ${senderOnly.slice(0, 3).join(', ')}`);
   // the last build's chunks and their caches go: their names no longer match anything
   for (const old of readdirSync(out)) if (LAZY_FILE.test(old)) rmSync(join(out, old), { force: true });
   let bytes = 0;

@@ -48,6 +48,14 @@ const DIST = join(CLI, 'dist');
 
 class PackageError extends Error {}
 
+/**
+ * Libraries bundled into the chunk that imports them, from their ES module build, so that only what
+ * guard calls goes in, not vendored whole: the OpenTelemetry serializer the export's sender loads
+ * for protobuf (13 KB of its modules where vendoring its index would take 240 KB). The hook's
+ * bundle may not hold them (scripts/bundle-hook.mjs checks).
+ */
+const INTO_CHUNKS = new Set(['@opentelemetry/otlp-transformer', '@opentelemetry/api']);
+
 const { values } = parseArgs({
   options: {
     out: { type: 'string', default: join(ROOT, 'artifacts') },
@@ -78,8 +86,11 @@ async function makePackage(out, keepDeps) {
   }
   const { GUARD_PACKAGE } = await import(pathToFileURL(join(ROOT, 'packages/core/dist/product.js')).href);
   const cli = JSON.parse(readFileSync(join(CLI, 'package.json'), 'utf8'));
-  // the libraries the CLI loads at run time (the workspace packages are bundled in)
-  const libraries = Object.keys(cli.dependencies).filter((name) => !cli.dependencies[name].startsWith('workspace:'));
+  // the libraries the CLI loads at run time (the workspace packages, and those bundled into the
+  // chunk that imports them, are bundled in)
+  const libraries = Object.keys(cli.dependencies).filter(
+    (name) => !cli.dependencies[name].startsWith('workspace:') && !INTO_CHUNKS.has(name),
+  );
   const external = new Set(libraries);
   const stage = mkdtempSync(join(tmpdir(), 'guard-package-'));
   try {
@@ -104,6 +115,8 @@ async function makePackage(out, keepDeps) {
       input: join(DIST, 'bin.js'),
       platform: 'node',
       treeshake: true,
+      // a package with an ES module build is read from it, which tree-shaking can cut (INTO_CHUNKS)
+      resolve: { mainFields: ['module', 'main'] },
       plugins,
       external: (id) =>
         isBuiltin(id) || id === './hook-load.cjs' || id === './cli-load.cjs' || external.has(packageOf(id)),

@@ -2,13 +2,25 @@ import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { encode, projectHash, sendExport } from '../../packages/cli/src/export/send.js';
+import { readExport } from '../../packages/cli/src/export/config.js';
+import { encode, encodeProtobuf, projectHash, sendExport } from '../../packages/cli/src/export/send.js';
 import type { LogEntry } from '../../packages/cli/src/state/decision-log.js';
 import { appendLog } from '../../packages/cli/src/state/decision-log.js';
 import { scaled } from '../machine.js';
+import { asProtobufCarries, decodeLogsRequest } from '../otlp-decode.js';
 import { codexChat, guard, makeWorld, removeWorld } from './chats.js';
 import type { World } from './chats.js';
 import { writeSystemSettings } from '../../packages/cli/test/system-root.js';
@@ -20,6 +32,7 @@ import { writeSystemSettings } from '../../packages/cli/test/system-root.js';
 
 interface Collector {
   readonly url: string;
+  /** Each request taken, decoded (protobuf as OTLP's JSON encoding writes it). */
   readonly bodies: unknown[];
   readonly headers: IncomingMessage['headers'][];
   /** Answers every request with this status (503: a collector that is down behind its proxy). */
@@ -27,16 +40,19 @@ interface Collector {
   close(): Promise<void>;
 }
 
+/** A stand-in OTLP/HTTP collector on 127.0.0.1: it reads each body by its content type, as a collector does. */
 async function collector(): Promise<Collector> {
   const bodies: unknown[] = [];
   const headers: IncomingMessage['headers'][] = [];
   const state = { status: 200 };
   const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    let text = '';
-    request.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       if (state.status === 200 && request.url === '/v1/logs') {
-        bodies.push(JSON.parse(text));
+        const body = Buffer.concat(chunks);
+        const type = request.headers['content-type'];
+        bodies.push(type === 'application/x-protobuf' ? decodeLogsRequest(body) : JSON.parse(body.toString('utf8')));
         headers.push(request.headers);
       }
       response.writeHead(state.status, { 'content-type': 'application/json' }).end('{}');
@@ -58,9 +74,14 @@ async function collector(): Promise<Collector> {
   };
 }
 
+/** The content type each encoding is sent with (and the other's, which it must not be). */
+const CONTENT_TYPE = { json: 'application/json', protobuf: 'application/x-protobuf' } as const;
+const ENCODINGS = ['json', 'protobuf'] as const;
+
 interface Attr {
   key: string;
-  value: { stringValue?: string; arrayValue?: { values: { stringValue: string }[] } };
+  // (protobuf has no empty list: an attribute with none decodes with no values)
+  value: { stringValue?: string; arrayValue?: { values?: { stringValue: string }[] } };
 }
 interface LogRecordJson {
   severityText: string;
@@ -77,7 +98,7 @@ function received(c: Collector): Array<Map<string, string>> {
             new Map(
               record.attributes.map((attr) => [
                 attr.key,
-                attr.value.stringValue ?? attr.value.arrayValue?.values.map((v) => v.stringValue).join(',') ?? '',
+                attr.value.stringValue ?? attr.value.arrayValue?.values?.map((v) => v.stringValue).join(',') ?? '',
               ]),
             ),
         ),
@@ -105,68 +126,98 @@ afterEach(async () => {
 });
 
 describe('guard export: decisions to an OTLP collector', { timeout: scaled(90_000) }, () => {
-  it('every decision of a run of hook calls arrives, redacted, with the headers; none before export was on', async () => {
-    world = makeWorld('export');
-    stand = await collector();
-    const chat = codexChat(world, 'export-chat');
-    await chat.shell('ls'); // before export is on: stays local
-    const on = await guard(world, ['export', 'on', '--otlp', stand.url, '--header', 'Authorization=Bearer t0k3n']);
-    expect(on.code).toBe(0);
-    expect(on.stdout).not.toContain('t0k3n');
-    expect(statSync(join(world.guardHome, 'export.json')).mode & 0o777).toBe(0o600);
-    const steps = [
-      'git status',
-      'git push --force origin main',
-      `curl -H "Authorization: Bearer ${KEY}" https://api.example.com`,
-    ];
-    for (const step of steps) await chat.shell(step);
-    await until(
-      () => received(stand as Collector).filter((r) => r.has('guard.decision')).length >= steps.length,
-      'the records',
-    );
-    const records = received(stand).filter((r) => r.has('guard.decision'));
-    expect(records.map((r) => r.get('guard.command'))).toEqual([
-      'git status',
-      'git push --force origin main',
-      expect.not.stringContaining(KEY),
-    ]);
-    expect(records.map((r) => r.get('guard.decision'))).toEqual(['allow', 'block', expect.stringMatching(/ask|block/)]);
-    expect(records[1]?.get('guard.rule_ids')).toContain('git.push');
-    expect(records.every((r) => r.get('guard.agent') === 'codex' && r.get('guard.chat_id') === 'export-chat')).toBe(
-      true,
-    );
-    expect(JSON.stringify(stand.bodies)).not.toContain(KEY);
-    expect(stand.headers.every((h) => h.authorization === 'Bearer t0k3n')).toBe(true);
-    const status = JSON.parse((await guard(world, ['export', 'status', '--json'])).stdout) as Record<string, unknown>;
-    expect(status).toMatchObject({ on: true, endpoint: `${stand.url}/v1/logs`, headers: ['Authorization'] });
-    expect(status['sent']).toBeGreaterThanOrEqual(steps.length);
-    expect(JSON.stringify(status)).not.toContain('t0k3n');
-  });
+  it.for(ENCODINGS)(
+    'every decision of a run of hook calls arrives in %s, redacted, with the headers; none before export was on',
+    async (encoding) => {
+      world = makeWorld('export');
+      stand = await collector();
+      const chat = codexChat(world, 'export-chat');
+      await chat.shell('ls'); // before export is on: stays local
+      const on = await guard(world, [
+        'export',
+        'on',
+        '--otlp',
+        stand.url,
+        '--header',
+        'Authorization=Bearer t0k3n',
+        ...(encoding === 'json' ? [] : ['--encoding', encoding]),
+      ]);
+      expect(on.code).toBe(0);
+      expect(on.stdout).not.toContain('t0k3n');
+      expect(statSync(join(world.guardHome, 'export.json')).mode & 0o777).toBe(0o600);
+      const steps = [
+        'git status',
+        'git push --force origin main',
+        `curl -H "Authorization: Bearer ${KEY}" https://api.example.com`,
+      ];
+      for (const step of steps) await chat.shell(step);
+      await until(
+        () => received(stand as Collector).filter((r) => r.has('guard.decision')).length >= steps.length,
+        'the records',
+      );
+      const records = received(stand).filter((r) => r.has('guard.decision'));
+      expect(records.map((r) => r.get('guard.command'))).toEqual([
+        'git status',
+        'git push --force origin main',
+        expect.not.stringContaining(KEY),
+      ]);
+      expect(records.map((r) => r.get('guard.decision'))).toEqual([
+        'allow',
+        'block',
+        expect.stringMatching(/ask|block/),
+      ]);
+      expect(records[1]?.get('guard.rule_ids')).toContain('git.push');
+      expect(records.every((r) => r.get('guard.agent') === 'codex' && r.get('guard.chat_id') === 'export-chat')).toBe(
+        true,
+      );
+      expect(JSON.stringify(stand.bodies)).not.toContain(KEY);
+      expect(stand.headers.every((h) => h.authorization === 'Bearer t0k3n')).toBe(true);
+      expect(stand.headers.map((h) => h['content-type'])).toEqual(stand.headers.map(() => CONTENT_TYPE[encoding]));
+      const status = JSON.parse((await guard(world, ['export', 'status', '--json'])).stdout) as Record<string, unknown>;
+      expect(status).toMatchObject({
+        on: true,
+        endpoint: `${stand.url}/v1/logs`,
+        headers: ['Authorization'],
+        encoding,
+      });
+      expect(status['sent']).toBeGreaterThanOrEqual(steps.length);
+      expect(JSON.stringify(status)).not.toContain('t0k3n');
+    },
+  );
 
-  it('with the collector down the records wait in the log, and arrive when it is back', async () => {
-    world = makeWorld('export-down');
-    stand = await collector();
-    const chat = codexChat(world, 'down-chat');
-    expect((await guard(world, ['export', 'on', '--otlp', stand.url, '--no-command'])).code).toBe(0);
-    stand.status = 503;
-    await chat.shell('git push --force origin main');
-    await chat.shell('npm test');
-    const state = join(world.guardHome, 'export', 'state.json');
-    await until(() => existsSync(state) && readFileSync(state, 'utf8').includes('HTTP 503'), 'the failure to be kept');
-    expect(received(stand)).toEqual([]);
-    // back again: the sender that kept trying (or the next one) delivers what waited
-    stand.status = 200;
-    await until(() => received(stand as Collector).filter((r) => r.has('guard.decision')).length >= 2, 'the records');
-    const records = received(stand).filter((r) => r.has('guard.decision'));
-    expect(records.map((r) => r.get('guard.decision'))).toEqual(['block', 'allow']);
-    // --no-command: the step stays home
-    expect(records.every((r) => !r.has('guard.command'))).toBe(true);
-    // nothing is sent twice
-    expect((await guard(world, ['export', 'send'])).code).toBe(0);
-    await until(() => !existsSync(join((world as World).guardHome, 'export', 'sender.lock')), 'the sender to leave');
-    expect(received(stand).filter((r) => r.has('guard.decision'))).toHaveLength(2);
-    expect(JSON.parse(readFileSync(state, 'utf8'))).not.toHaveProperty('lastError');
-  });
+  it.for(ENCODINGS)(
+    'in %s, with the collector down the records wait in the log, and arrive when it is back',
+    async (encoding) => {
+      world = makeWorld('export-down');
+      stand = await collector();
+      const chat = codexChat(world, 'down-chat');
+      expect(
+        (await guard(world, ['export', 'on', '--otlp', stand.url, '--no-command', '--encoding', encoding])).code,
+      ).toBe(0);
+      stand.status = 503;
+      await chat.shell('git push --force origin main');
+      await chat.shell('npm test');
+      const state = join(world.guardHome, 'export', 'state.json');
+      await until(
+        () => existsSync(state) && readFileSync(state, 'utf8').includes('HTTP 503'),
+        'the failure to be kept',
+      );
+      expect(received(stand)).toEqual([]);
+      // back again: the sender that kept trying (or the next one) delivers what waited
+      stand.status = 200;
+      await until(() => received(stand as Collector).filter((r) => r.has('guard.decision')).length >= 2, 'the records');
+      const records = received(stand).filter((r) => r.has('guard.decision'));
+      expect(records.map((r) => r.get('guard.decision'))).toEqual(['block', 'allow']);
+      // --no-command: the step stays home
+      expect(records.every((r) => !r.has('guard.command'))).toBe(true);
+      // nothing is sent twice
+      expect((await guard(world, ['export', 'send'])).code).toBe(0);
+      await until(() => !existsSync(join((world as World).guardHome, 'export', 'sender.lock')), 'the sender to leave');
+      expect(received(stand).filter((r) => r.has('guard.decision'))).toHaveLength(2);
+      expect(JSON.parse(readFileSync(state, 'utf8'))).not.toHaveProperty('lastError');
+      expect(stand.headers.every((h) => h['content-type'] === CONTENT_TYPE[encoding])).toBe(true);
+    },
+  );
 
   it.for([
     { args: ['export', 'on'], error: /Say where the collector is/ },
@@ -179,12 +230,46 @@ describe('guard export: decisions to an OTLP collector', { timeout: scaled(90_00
       args: ['export', 'on', '--otlp', 'https://collector.example', '--header', 'no-equals'],
       error: /is not NAME=VALUE/,
     },
+    {
+      args: ['export', 'on', '--otlp', 'https://collector.example', '--encoding', 'grpc'],
+      error: /--encoding "grpc" is not json or protobuf/,
+    },
+    // near misses of the two names
+    {
+      args: ['export', 'on', '--otlp', 'https://collector.example', '--encoding', 'Protobuf'],
+      error: /--encoding "Protobuf" is not json or protobuf/,
+    },
+    {
+      args: ['export', 'on', '--otlp', 'https://collector.example', '--encoding', 'proto'],
+      error: /--encoding "proto" is not json or protobuf/,
+    },
+    {
+      args: ['export', 'on', '--otlp', 'https://collector.example', '--encoding', ''],
+      error: /--encoding "" is not json or protobuf/,
+    },
+    { args: ['export', 'on', '--otlp', 'https://collector.example', '--encoding'], error: /argument missing/ },
   ])('guard $args: a usage error, export stays off', async ({ args, error }) => {
     world = makeWorld('export-usage');
     const result = await guard(world, args);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(error);
     expect(existsSync(join(world.guardHome, 'export.json'))).toBe(false);
+    expect(existsSync(join(world.guardHome, 'export', 'state.json'))).toBe(false);
+  });
+
+  it.for([
+    { given: [], encoding: 'json', shown: 'as OTLP JSON' },
+    { given: ['--encoding', 'json'], encoding: 'json', shown: 'as OTLP JSON' },
+    { given: ['--encoding', 'protobuf'], encoding: 'protobuf', shown: 'as OTLP protobuf' },
+  ])('guard export on $given: $encoding, kept and shown by status', async ({ given, encoding, shown }) => {
+    world = makeWorld('export-encoding');
+    const on = await guard(world, ['export', 'on', '--otlp', 'https://collector.example', ...given]);
+    expect(on.code).toBe(0);
+    expect(on.stdout).toContain(`log record in OTLP ${encoding === 'json' ? 'JSON' : 'protobuf'} (the step`);
+    expect(JSON.parse(readFileSync(join(world.guardHome, 'export.json'), 'utf8'))).toMatchObject({ encoding });
+    expect((await guard(world, ['export', 'status'])).stdout).toContain(`https://collector.example/v1/logs ${shown}`);
+    const status = JSON.parse((await guard(world, ['export', 'status', '--json'])).stdout) as Record<string, unknown>;
+    expect(status['encoding']).toBe(encoding);
   });
 
   it('off: nothing more is sent, and off again says so', async () => {
@@ -244,6 +329,69 @@ describe('the OTLP encoding', () => {
     const attributes = body.resourceLogs[0]?.scopeLogs[0]?.logRecords[0]?.attributes ?? [];
     expect(attributes.find((a) => a.key === 'guard.project')?.value.stringValue).toBe(sent);
     expect(JSON.stringify(body).includes('/projects/app')).toBe(projectPath && project !== undefined);
+  });
+
+  // the protobuf request, read by another decoder, says what the JSON one says: the same records and attributes
+  it.for([
+    { name: 'a decision with its step', entries: [entry], command: true, projectPath: false },
+    { name: 'without the step', entries: [entry], command: false, projectPath: false },
+    {
+      name: 'a project, hashed, and one sent as it is',
+      entries: [{ ...entry, project: '/projects/app' }],
+      command: true,
+      projectPath: true,
+    },
+    {
+      name: 'several, of every kind',
+      entries: [
+        entry,
+        { time: '2026-12-07T10:00:01.000Z', how: 'rules', decision: 'allow', step: 'ls', mode: 'extended' },
+        { time: '2026-12-07T10:00:02.999Z', how: 'switch', changed: { export: 'off' } },
+      ],
+      command: true,
+      projectPath: false,
+    },
+    {
+      // what proto3 cannot tell from absent (no rule ids, time 0) is absent from the bytes
+      name: 'empty values',
+      entries: [{ time: 'not a time', how: 'rules', decision: 'block', rules: [], step: 'é ✓ \u0000', ms: 0 }],
+      command: true,
+      projectPath: false,
+      defaults: true,
+    },
+  ] as Array<{ name: string; entries: LogEntry[]; command: boolean; projectPath: boolean; defaults?: true }>)(
+    'protobuf and JSON carry the same: $name',
+    async ({ entries, command, projectPath, defaults }) => {
+      const json: unknown = JSON.parse(encode(entries, { command, projectPath }));
+      const decoded = decodeLogsRequest(await encodeProtobuf(entries, { command, projectPath }));
+      expect(decoded).toEqual(defaults === true ? asProtobufCarries(json) : json);
+      if (defaults === true) expect(decoded).not.toEqual(json);
+    },
+  );
+
+  // export.json as guard wrote it before there was a choice, and as a hand may have edited it
+  it.for([
+    { name: 'no encoding (written before the choice): JSON', encoding: undefined, read: 'json' },
+    { name: 'json', encoding: 'json', read: 'json' },
+    { name: 'protobuf', encoding: 'protobuf', read: 'protobuf' },
+    { name: 'a name guard does not know: the file is not used', encoding: 'grpc', read: undefined },
+    { name: 'in capitals: not used', encoding: 'JSON', read: undefined },
+    { name: 'not a string: not used', encoding: 1, read: undefined },
+  ])('readExport with $name', ({ encoding, read }) => {
+    const home = mkdtempSync(join(tmpdir(), 'guard-export-file-'));
+    try {
+      const file = { endpoint: 'https://collector.example/v1/logs', headers: {}, command: true, encoding };
+      writeFileSync(join(home, 'export.json'), JSON.stringify(file));
+      expect(readExport(home)?.encoding).toBe(read);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it('near miss: a record that differs is told apart after the protobuf round trip', async () => {
+    const one = decodeLogsRequest(await encodeProtobuf([entry], { command: true, projectPath: false }));
+    const other = JSON.parse(encode([{ ...entry, step: 'rm -rf buile' }], { command: true, projectPath: false }));
+    expect(one).not.toEqual(other);
   });
 
   it.for([
@@ -341,15 +489,29 @@ describe(
     }
 
     it.for([
-      { name: 'projects hashed', extra: '', path: false, salt: undefined },
+      { name: 'projects hashed', extra: '', path: false, salt: undefined, type: CONTENT_TYPE.json },
       {
         name: "projects hashed with the organisation's salt",
         extra: 'exportProjectSalt: acme-1\n',
         path: false,
         salt: 'acme-1',
+        type: CONTENT_TYPE.json,
       },
-      { name: 'project folders as they are', extra: 'exportProjectPath: true\n', path: true, salt: undefined },
-    ])('every decision arrives with its project: $name', async ({ extra, path, salt }) => {
+      {
+        name: 'project folders as they are',
+        extra: 'exportProjectPath: true\n',
+        path: true,
+        salt: undefined,
+        type: CONTENT_TYPE.json,
+      },
+      {
+        name: "in protobuf, hashed with the organisation's salt",
+        extra: 'exportEncoding: protobuf\nexportProjectSalt: acme-1\n',
+        path: false,
+        salt: 'acme-1',
+        type: CONTENT_TYPE.protobuf,
+      },
+    ])('every decision arrives with its project: $name', async ({ extra, path, salt, type }) => {
       world = makeWorld('export-system');
       stand = await collector();
       const root = join(world.root, 'system-root');
@@ -367,7 +529,7 @@ describe(
         Array(2).fill(path ? project : projectHash(project, salt)),
       );
       expect(JSON.stringify(stand.bodies).includes(project)).toBe(path);
-      expect(stand.headers.every((h) => h['x-tenant'] === 'acme')).toBe(true);
+      expect(stand.headers.every((h) => h['x-tenant'] === 'acme' && h['content-type'] === type)).toBe(true);
     });
 
     it('near miss: with no system file and no user export, nothing is sent', async () => {

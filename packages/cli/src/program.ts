@@ -263,11 +263,19 @@ export function createProgram(io: Io): Command {
     )
     .option('--no-command', "leave the step's text out of the records")
     .option('--project-path', "send the project's folder as it is (by default it is hashed)")
+    .option('--encoding <name>', 'how the requests are encoded: json (the default) or protobuf')
     .option('--json', 'with status: print it as JSON')
     .action(
       async (
         action: 'on' | 'off' | 'status' | 'send' | undefined,
-        options: { otlp?: string; header: string[]; command: boolean; projectPath?: true; json?: true },
+        options: {
+          otlp?: string;
+          header: string[];
+          command: boolean;
+          projectPath?: true;
+          encoding?: string;
+          json?: true;
+        },
       ) => {
         const { exportOff, exportOn, exportStatus } = await import('./commands/export.js');
         const { guardHomeFrom } = await import('./state/settings.js');
@@ -279,6 +287,7 @@ export function createProgram(io: Io): Command {
               header: options.header,
               command: options.command,
               projectPath: options.projectPath === true,
+              ...(options.encoding === undefined ? {} : { encoding: options.encoding }),
             },
             io,
           );

@@ -1,13 +1,27 @@
 import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ExitCode, GuardError } from '../errors.js';
-import { exportFor, exportPath, logHead, logsEndpoint, readExport, readState, statePath } from '../export/config.js';
+import {
+  ENCODINGS,
+  encodingOf,
+  exportFor,
+  exportPath,
+  logHead,
+  logsEndpoint,
+  readExport,
+  readState,
+  statePath,
+} from '../export/config.js';
+import type { ExportEncoding } from '../export/config.js';
 import { writeFileAtomic } from '../fsx.js';
 import type { Io } from '../io.js';
 import { appendLog, LOG_FILE } from '../state/decision-log.js';
 import { guardHomeFrom } from '../state/settings.js';
 import { refuseBelowFloor } from '../state/switches.js';
 import { readSystemSettings } from '../world/system-settings.js';
+
+/** How the messages name each encoding. */
+const ENCODING_NAME: Readonly<Record<ExportEncoding, string>> = { json: 'JSON', protobuf: 'protobuf' };
 
 export interface ExportOnOptions {
   readonly otlp: string | undefined;
@@ -16,12 +30,14 @@ export interface ExportOnOptions {
   readonly command: boolean;
   /** --project-path: the records name the project's folder as it is, not its hash. */
   readonly projectPath?: boolean;
+  /** --encoding: json (the default) or protobuf. */
+  readonly encoding?: string;
 }
 
 /**
- * `guard export on --otlp URL [--header K=V]… [--no-command]`: every decision from now on goes to
- * the collector as an OpenTelemetry log record. The headers are kept in export.json (mode 0600),
- * never printed back.
+ * `guard export on --otlp URL [--header K=V]… [--no-command] [--encoding json|protobuf]`: every
+ * decision from now on goes to the collector as an OpenTelemetry log record. The headers are kept in
+ * export.json (mode 0600), never printed back.
  */
 export async function exportOn(options: ExportOnOptions, io: Io): Promise<void> {
   if (options.otlp === undefined)
@@ -44,6 +60,13 @@ export async function exportOn(options: ExportOnOptions, io: Io): Promise<void> 
       );
     headers[key] = pair.slice(at + 1);
   }
+  const encoding = encodingOf(options.encoding ?? 'json');
+  if (encoding === undefined)
+    throw new GuardError(
+      `--encoding "${options.encoding}" is not ${ENCODINGS.join(' or ')}.`,
+      'Run `guard export on --otlp URL --encoding protobuf` (JSON is the default).',
+      ExitCode.Usage,
+    );
   await refuseBelowFloor({ export: true }, io);
   const guardHome = guardHomeFrom(io.env, io.home());
   const config = {
@@ -51,6 +74,7 @@ export async function exportOn(options: ExportOnOptions, io: Io): Promise<void> 
     headers,
     command: options.command,
     projectPath: options.projectPath === true,
+    encoding,
   };
   writeFileAtomic(exportPath(guardHome), `${JSON.stringify(config, null, 2)}\n`, 0o600);
   appendLog(guardHome, { time: new Date().toISOString(), how: 'switch', changed: { export: endpoint.endpoint } });
@@ -60,7 +84,7 @@ export async function exportOn(options: ExportOnOptions, io: Io): Promise<void> 
   const state = { position: { ino: log.ino, head, offset: log.size }, sent: 0, dropped: 0 };
   writeFileAtomic(statePath(guardHome), `${JSON.stringify(state, null, 2)}\n`, 0o600);
   io.out(
-    `Export is on: each decision from now on goes to ${endpoint.endpoint} as an OpenTelemetry log record${options.command ? ' (the step redacted as in the log)' : ' (without the step)'}${Object.keys(headers).length > 0 ? `, with the header${Object.keys(headers).length === 1 ? '' : 's'} ${Object.keys(headers).join(', ')}` : ''}.\nA short-lived sender ships them after the hook's answers; \`guard export status\` shows how it goes.\n`,
+    `Export is on: each decision from now on goes to ${endpoint.endpoint} as an OpenTelemetry log record in OTLP ${ENCODING_NAME[encoding]}${options.command ? ' (the step redacted as in the log)' : ' (without the step)'}${Object.keys(headers).length > 0 ? `, with the header${Object.keys(headers).length === 1 ? '' : 's'} ${Object.keys(headers).join(', ')}` : ''}.\nA short-lived sender ships them after the hook's answers; \`guard export status\` shows how it goes.\n`,
   );
 }
 
@@ -94,6 +118,7 @@ export async function exportStatus(options: { readonly json: boolean }, io: Io, 
           command: config.command,
           projectPath: config.projectPath,
           projectSalted: !config.projectPath && config.projectSalt !== undefined,
+          encoding: config.encoding,
           from: config.system === true ? 'system' : 'user',
         }),
     sent: state.sent,
@@ -111,7 +136,7 @@ export async function exportStatus(options: { readonly json: boolean }, io: Io, 
     return;
   }
   const lines = [
-    `Export is on${config.system === true ? ' (set by the system settings, for everyone)' : ''}: to ${config.endpoint}${config.command ? '' : ', without the steps'}${config.projectPath ? ', with project folders as they are' : `, with project folders hashed${config.projectSalt === undefined ? '' : " with the organisation's salt"}`}${report.headers?.length ? ` (headers: ${report.headers.join(', ')})` : ''}.`,
+    `Export is on${config.system === true ? ' (set by the system settings, for everyone)' : ''}: to ${config.endpoint} as OTLP ${ENCODING_NAME[config.encoding]}${config.command ? '' : ', without the steps'}${config.projectPath ? ', with project folders as they are' : `, with project folders hashed${config.projectSalt === undefined ? '' : " with the organisation's salt"}`}${report.headers?.length ? ` (headers: ${report.headers.join(', ')})` : ''}.`,
     `sent: ${state.sent}${state.lastSent === undefined ? '' : ` (last at ${state.lastSent})`}; sender ${running ? 'running' : 'not running (one starts after the next hook call)'}`,
     ...(state.dropped > 0
       ? [

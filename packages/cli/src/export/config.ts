@@ -20,8 +20,19 @@ export interface ExportConfig {
   readonly projectPath: boolean;
   /** The salt of that hash (the system settings' `exportProjectSalt`); unsalted without. */
   readonly projectSalt?: string;
+  /** How the requests are encoded: OTLP's JSON (the default) or protobuf (`--encoding protobuf`). */
+  readonly encoding: ExportEncoding;
   /** The system settings turned export on for everyone (it is not the user's to turn off). */
   readonly system?: true;
+}
+
+/** The OTLP/HTTP encodings guard sends: JSON first, the default. */
+export const ENCODINGS = ['json', 'protobuf'] as const;
+export type ExportEncoding = (typeof ENCODINGS)[number];
+
+/** The encoding a setting names, or undefined for a name that is not one. */
+export function encodingOf(name: string): ExportEncoding | undefined {
+  return ENCODINGS.find((encoding) => encoding === name);
 }
 
 /** Where the sender keeps its position in the log, what it sent, dropped and last saw go wrong. */
@@ -98,12 +109,16 @@ export function readExport(guardHome: string): ExportConfig | undefined {
     return undefined;
   }
   if (typeof parsed !== 'object' || parsed === null) return undefined;
-  const { endpoint, headers, command, projectPath } = parsed as Record<string, unknown>;
+  const { endpoint, headers, command, projectPath, encoding } = parsed as Record<string, unknown>;
   if (typeof endpoint !== 'string' || endpointProblem(endpoint) !== undefined) return undefined;
+  // a file written before there was a choice is JSON; an encoding guard does not know makes the
+  // file unusable, as a bad endpoint does
+  const encoded = encoding === undefined ? 'json' : typeof encoding === 'string' ? encodingOf(encoding) : undefined;
+  if (encoded === undefined) return undefined;
   const kept: Record<string, string> = {};
   if (typeof headers === 'object' && headers !== null)
     for (const [key, value] of Object.entries(headers)) if (typeof value === 'string') kept[key] = value;
-  return { endpoint, headers: kept, command: command !== false, projectPath: projectPath === true };
+  return { endpoint, headers: kept, command: command !== false, projectPath: projectPath === true, encoding: encoded };
 }
 
 /** The export that applies: the system settings' when they turn it on for everyone, else the user's. */

@@ -6,7 +6,7 @@ import { writeFileAtomic } from '../fsx.js';
 import { guardVersion } from '../self.js';
 import type { LogEntry } from '../state/decision-log.js';
 import { LOG_FILE } from '../state/decision-log.js';
-import type { ExportConfig, ExportState, LogPosition } from './config.js';
+import type { ExportConfig, ExportEncoding, ExportState, LogPosition } from './config.js';
 import { readSystemSettings } from '../world/system-settings.js';
 import { exportFor, logHead, readState, senderLock, STALE_MS, statePath } from './config.js';
 
@@ -15,6 +15,11 @@ const FILES = ['log.2.jsonl', 'log.1.jsonl', LOG_FILE];
 /** Records per request. */
 const BATCH = 500;
 const REQUEST_MS = 10_000;
+/** OTLP/HTTP's content type for each encoding. */
+const CONTENT_TYPE: Readonly<Record<ExportEncoding, string>> = {
+  json: 'application/json',
+  protobuf: 'application/x-protobuf',
+};
 
 export interface SendOptions {
   /** The system root the system settings are read under (they may turn export on for everyone). */
@@ -90,7 +95,7 @@ async function drain(
       await sleep(Math.min(500, linger));
       continue;
     }
-    const problem = await post(config, encode(batch.entries, config));
+    const problem = await post(config, batch.entries);
     if (problem === undefined) {
       sent += batch.entries.length;
       const { lastError: _error, lastErrorAt: _at, ...rest } = state;
@@ -175,11 +180,17 @@ function parse(line: string): LogEntry | undefined {
   }
 }
 
-type AnyValue =
-  { stringValue: string } | { intValue: string } | { boolValue: boolean } | { arrayValue: { values: AnyValue[] } };
-interface KeyValue {
-  key: string;
-  value: AnyValue;
+/** A record's attribute values: strings, whole numbers and lists of strings, as OTLP's AnyValue holds them. */
+type Attributes = Record<string, string | number | readonly string[]>;
+
+/** One decision as a log record, before it is encoded. */
+interface LogRecord {
+  /** Milliseconds since the epoch. */
+  readonly time: number;
+  readonly severityNumber: number;
+  readonly severityText: string;
+  readonly body: string;
+  readonly attributes: Attributes;
 }
 
 const SEVERITY: Readonly<Record<string, [number, string]>> = {
@@ -189,72 +200,124 @@ const SEVERITY: Readonly<Record<string, [number, string]>> = {
 };
 
 /**
- * The entries as one OTLP/HTTP JSON logs request (`ExportLogsServiceRequest`): the resource names
- * guard, its version and this host; each record carries the decision's fields as `guard.*`
- * attributes, and the step (redacted as in the log) unless the person chose `--no-command`. The
- * project is its folder's hash unless `--project-path` (or the system settings) said to send it.
+ * The entries as log records: each carries the decision's fields as `guard.*` attributes, and the
+ * step (redacted as in the log) unless the person chose `--no-command`. The project is its folder's
+ * hash unless `--project-path` (or the system settings) said to send it.
  */
+function logRecords(
+  entries: readonly LogEntry[],
+  config: Pick<ExportConfig, 'command' | 'projectPath' | 'projectSalt'>,
+): LogRecord[] {
+  return entries.map((entry) => {
+    const [severityNumber, severityText] = SEVERITY[entry.answer ?? entry.decision ?? 'allow'] ?? [9, 'INFO'];
+    const project =
+      entry.project === undefined || config.projectPath
+        ? entry.project
+        : projectHash(entry.project, config.projectSalt);
+    const fields: Record<string, Attributes[string] | undefined> = {
+      'guard.how': entry.how,
+      'guard.agent': entry.agent,
+      'guard.chat_id': entry.chat,
+      'guard.event': entry.event,
+      'guard.tool': entry.tool,
+      'guard.kind': entry.kind,
+      'guard.project': project,
+      'guard.decision': entry.decision,
+      'guard.answer': entry.answer,
+      'guard.mode': entry.mode ?? (entry.decision === undefined ? undefined : 'standard'),
+      'guard.reason': entry.reason,
+      'guard.rule_ids': entry.rules,
+      'guard.duration_ms': entry.ms,
+      'guard.command': config.command ? entry.step : undefined,
+    };
+    const attributes: Attributes = {};
+    for (const [key, value] of Object.entries(fields)) if (value !== undefined) attributes[key] = value;
+    return {
+      time: Date.parse(entry.time) || 0,
+      severityNumber,
+      severityText,
+      body: [entry.answer ?? entry.decision ?? entry.how, entry.rules?.join(',')].filter(Boolean).join(' '),
+      attributes,
+    };
+  });
+}
+
+/** What every request names as its source: guard, its version and this host. */
+function resourceAttributes(): Attributes {
+  return { 'service.name': 'guard', 'service.version': guardVersion(), 'host.name': hostname() };
+}
+
+type AnyValue = { stringValue: string } | { intValue: string } | { arrayValue: { values: AnyValue[] } };
+
+/** Attributes as OTLP JSON's list of `{ key, value }`, each value in its AnyValue form. */
+function keyValues(attributes: Attributes): Array<{ key: string; value: AnyValue }> {
+  const anyValue = (value: Attributes[string]): AnyValue =>
+    typeof value === 'number'
+      ? { intValue: String(value) }
+      : typeof value === 'string'
+        ? { stringValue: value }
+        : { arrayValue: { values: value.map((item) => ({ stringValue: item })) } };
+  return Object.entries(attributes).map(([key, value]) => ({ key, value: anyValue(value) }));
+}
+
+/** The entries as one OTLP/HTTP JSON logs request (`ExportLogsServiceRequest`). */
 export function encode(
   entries: readonly LogEntry[],
   config: Pick<ExportConfig, 'command' | 'projectPath' | 'projectSalt'>,
 ): string {
-  const string = (key: string, value: string | undefined): KeyValue[] =>
-    value === undefined ? [] : [{ key, value: { stringValue: value } }];
-  const records = entries.map((entry) => {
-    const [severityNumber, severityText] = SEVERITY[entry.answer ?? entry.decision ?? 'allow'] ?? [9, 'INFO'];
-    const nanos = `${BigInt(Date.parse(entry.time) || 0) * 1_000_000n}`;
-    const attributes: KeyValue[] = [
-      ...string('guard.how', entry.how),
-      ...string('guard.agent', entry.agent),
-      ...string('guard.chat_id', entry.chat),
-      ...string('guard.event', entry.event),
-      ...string('guard.tool', entry.tool),
-      ...string('guard.kind', entry.kind),
-      ...string(
-        'guard.project',
-        entry.project === undefined || config.projectPath
-          ? entry.project
-          : projectHash(entry.project, config.projectSalt),
-      ),
-      ...string('guard.decision', entry.decision),
-      ...string('guard.answer', entry.answer),
-      ...string('guard.mode', entry.mode ?? (entry.decision === undefined ? undefined : 'standard')),
-      ...string('guard.reason', entry.reason),
-      ...(entry.rules === undefined
-        ? []
-        : [
-            {
-              key: 'guard.rule_ids',
-              value: { arrayValue: { values: entry.rules.map((id) => ({ stringValue: id })) } },
-            },
-          ]),
-      ...(entry.ms === undefined ? [] : [{ key: 'guard.duration_ms', value: { intValue: String(entry.ms) } }]),
-      ...(config.command ? string('guard.command', entry.step) : []),
-    ];
-    const body = [entry.answer ?? entry.decision ?? entry.how, entry.rules?.join(',')].filter(Boolean).join(' ');
+  const records = logRecords(entries, config).map((record) => {
+    const nanos = `${BigInt(record.time) * 1_000_000n}`;
     return {
       timeUnixNano: nanos,
       observedTimeUnixNano: nanos,
-      severityNumber,
-      severityText,
-      body: { stringValue: body },
-      attributes,
+      severityNumber: record.severityNumber,
+      severityText: record.severityText,
+      body: { stringValue: record.body },
+      attributes: keyValues(record.attributes),
     };
   });
   return JSON.stringify({
     resourceLogs: [
       {
-        resource: {
-          attributes: [
-            ...string('service.name', 'guard'),
-            ...string('service.version', guardVersion()),
-            ...string('host.name', hostname()),
-          ],
-        },
+        resource: { attributes: keyValues(resourceAttributes()) },
         scopeLogs: [{ scope: { name: 'guard', version: guardVersion() }, logRecords: records }],
       },
     ],
   });
+}
+
+/**
+ * The same request in OTLP's protobuf encoding, written by the OpenTelemetry project's own
+ * serializer (@opentelemetry/otlp-transformer, pinned: it calls the serializer experimental). It is
+ * loaded here, in the sender, on its first protobuf batch: never by the hook.
+ */
+export async function encodeProtobuf(
+  entries: readonly LogEntry[],
+  config: Pick<ExportConfig, 'command' | 'projectPath' | 'projectSalt'>,
+): Promise<Uint8Array> {
+  const { ProtobufLogsSerializer } = await import('@opentelemetry/otlp-transformer');
+  // the serializer groups records by these two objects, and reads only the fields given here of the
+  // SDK's records (a test decodes its bytes with another decoder and compares them with the JSON)
+  const resource = { attributes: resourceAttributes() };
+  const scope = { name: 'guard', version: guardVersion() };
+  const records = logRecords(entries, config).map((record) => {
+    const hrTime: [number, number] = [Math.floor(record.time / 1000), (record.time % 1000) * 1_000_000];
+    return {
+      hrTime,
+      hrTimeObserved: hrTime,
+      severityNumber: record.severityNumber,
+      severityText: record.severityText,
+      body: record.body,
+      attributes: record.attributes,
+      droppedAttributesCount: 0,
+      resource,
+      instrumentationScope: scope,
+    };
+  });
+  type Records = Parameters<typeof ProtobufLogsSerializer.serializeRequest>[0];
+  const bytes = ProtobufLogsSerializer.serializeRequest(records as unknown as Records);
+  if (bytes === undefined) throw new Error('the OTLP protobuf serializer returned nothing');
+  return bytes;
 }
 
 /**
@@ -269,11 +332,17 @@ export function projectHash(path: string, salt?: string): string {
 }
 
 /** One request; undefined when the collector took it, else what went wrong. */
-async function post(config: ExportConfig, body: string): Promise<string | undefined> {
+async function post(config: ExportConfig, entries: readonly LogEntry[]): Promise<string | undefined> {
+  let body: string | Uint8Array;
+  try {
+    body = config.encoding === 'protobuf' ? await encodeProtobuf(entries, config) : encode(entries, config);
+  } catch (error) {
+    return `the records could not be encoded as ${config.encoding} (${(error as Error).message})`;
+  }
   try {
     const response = await fetch(config.endpoint, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...config.headers },
+      headers: { 'content-type': CONTENT_TYPE[config.encoding], ...config.headers },
       body,
       signal: AbortSignal.timeout(REQUEST_MS),
     });

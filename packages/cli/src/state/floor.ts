@@ -3,6 +3,7 @@
 // reads the file, and the hook, `guard status` and the commands that change a setting call these.
 import type { Mode } from '@guard/core';
 import { MODES } from '@guard/core';
+import type { ExportEncoding } from '../export/config.js';
 import type { SecondOpinion, Settings } from './settings.js';
 
 /** Export turned on for everyone by the system settings. */
@@ -16,6 +17,8 @@ export interface SystemExport {
   readonly projectPath: boolean;
   /** The organisation's salt for the project's hash, so a list of common folders does not reverse it. */
   readonly projectSalt?: string;
+  /** OTLP's JSON or protobuf encoding. */
+  readonly encoding: ExportEncoding;
 }
 
 /** What the system settings set: each field a floor the user's settings may only tighten. */

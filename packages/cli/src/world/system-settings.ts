@@ -5,7 +5,7 @@
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { rules as builtinRules } from '@guard/core';
-import { logsEndpoint } from '../export/config.js';
+import { ENCODINGS, encodingOf, logsEndpoint } from '../export/config.js';
 import { readRegularText } from '../fsx.js';
 import type { SystemExport, SystemFloor, SystemRead } from '../state/floor.js';
 import { NO_FLOOR } from '../state/floor.js';
@@ -29,6 +29,7 @@ export const SYSTEM_KEYS = {
   exportCommand: 'exportCommand',
   exportProjectPath: 'exportProjectPath',
   exportProjectSalt: 'exportProjectSalt',
+  exportEncoding: 'exportEncoding',
 } as const;
 
 const HEADER_PREFIX = 'exportHeader-';
@@ -102,7 +103,9 @@ function systemExport(values: Readonly<Record<string, string>>): SystemExport | 
   const k = SYSTEM_KEYS;
   const url = values[k.exportOtlp];
   if (url === undefined || url === '') {
-    const stray = [k.exportCommand, k.exportProjectPath, k.exportProjectSalt].find((key) => key in values);
+    const stray = [k.exportCommand, k.exportProjectPath, k.exportProjectSalt, k.exportEncoding].find(
+      (key) => key in values,
+    );
     if (stray !== undefined) throw new SettingsError(`${stray} is set, but exportOtlp (the collector's URL) is not.`);
     return undefined;
   }
@@ -113,11 +116,15 @@ function systemExport(values: Readonly<Record<string, string>>): SystemExport | 
     if (key.startsWith(HEADER_PREFIX) && key.length > HEADER_PREFIX.length)
       headers[key.slice(HEADER_PREFIX.length)] = value;
   const salt = values[k.exportProjectSalt];
+  const encoding = encodingOf(values[k.exportEncoding] ?? 'json');
+  if (encoding === undefined)
+    throw new SettingsError(`${k.exportEncoding}: "${values[k.exportEncoding]}" is not ${ENCODINGS.join(' or ')}.`);
   return {
     endpoint: endpoint.endpoint,
     headers,
     command: asBoolean(values[k.exportCommand], true, k.exportCommand),
     projectPath: asBoolean(values[k.exportProjectPath], false, k.exportProjectPath),
     ...(salt === undefined || salt === '' ? {} : { projectSalt: salt }),
+    encoding,
   };
 }

@@ -141,7 +141,13 @@ describe('export on for everyone from the system settings', () => {
   it('export status names the system collector, with projects hashed unless it says otherwise', async () => {
     writeSystemSettings(root, `${EXPORT}exportProjectPath: true\nexportHeader-X-Tenant: acme\n`);
     const json = JSON.parse((await guard('export', 'status', '--json')).stdout) as Record<string, unknown>;
-    expect(json).toMatchObject({ on: true, from: 'system', projectPath: true, headers: ['X-Tenant'] });
+    expect(json).toMatchObject({
+      on: true,
+      from: 'system',
+      projectPath: true,
+      headers: ['X-Tenant'],
+      encoding: 'json',
+    });
     expect((await guard('export', 'status')).stdout).toContain('set by the system settings, for everyone');
   });
 
@@ -162,6 +168,19 @@ describe('export on for everyone from the system settings', () => {
       expect(text).not.toContain('acme-2026');
     },
   );
+
+  it.for([
+    { line: 'exportEncoding: protobuf\n', encoding: 'protobuf' },
+    { line: 'exportEncoding: json\n', encoding: 'json' },
+    { line: '', encoding: 'json' },
+  ])('the system settings choose the encoding: "$line" is $encoding', async ({ line, encoding }) => {
+    // the user's choice does not count while the system's export is on
+    expect((await guard('export', 'on', '--otlp', 'http://127.0.0.1:9', '--encoding', 'protobuf')).code).toBe(0);
+    writeSystemSettings(root, `${EXPORT}${line}`);
+    const json = JSON.parse((await guard('export', 'status', '--json')).stdout) as Record<string, unknown>;
+    expect(json).toMatchObject({ on: true, from: 'system', encoding });
+    expect((await guard('export', 'status')).stdout).toContain(`as OTLP ${encoding === 'json' ? 'JSON' : 'protobuf'}`);
+  });
 
   it('near miss: without it, the user export is as it was', async () => {
     expect((await guard('export', 'on', '--otlp', 'http://127.0.0.1:9')).code).toBe(0);

@@ -185,7 +185,13 @@ describe('resolveSettings: no system file is today exactly; one that cannot be u
 });
 
 describe('floorRefusal: a command that would loosen below the floor is refused; one that tightens is not', () => {
-  const EXPORT = { endpoint: 'https://collector.example/v1/logs', headers: {}, command: true, projectPath: false };
+  const EXPORT = {
+    endpoint: 'https://collector.example/v1/logs',
+    headers: {},
+    command: true,
+    projectPath: false,
+    encoding: 'json' as const,
+  };
   it.for([
     {
       name: 'guard off, not allowed',

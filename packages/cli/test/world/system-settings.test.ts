@@ -56,6 +56,7 @@ describe('readSystemSettings: files it uses', () => {
           headers: { Authorization: 'Bearer abc' },
           command: false,
           projectPath: true,
+          encoding: 'json',
         },
       },
     },
@@ -68,6 +69,16 @@ describe('readSystemSettings: files it uses', () => {
       name: 'near miss: an empty salt is none',
       text: "exportOtlp: https://collector.example:4318\nexportProjectSalt: ''\n",
       floor: { export: expect.not.objectContaining({ projectSalt: expect.anything() as unknown }) as unknown },
+    },
+    {
+      name: 'export in protobuf',
+      text: 'exportOtlp: https://collector.example:4318\nexportEncoding: protobuf\n',
+      floor: { export: { endpoint: 'https://collector.example:4318/v1/logs', encoding: 'protobuf' } },
+    },
+    {
+      name: 'export in JSON, named',
+      text: 'exportOtlp: https://collector.example:4318\nexportEncoding: json\n',
+      floor: { export: { endpoint: 'https://collector.example:4318/v1/logs', encoding: 'json' } },
     },
     {
       name: 'second opinion',
@@ -106,6 +117,22 @@ describe('readSystemSettings: files it cannot use are unreadable (the strictest 
     },
     { name: 'a nested value', text: 'offAllowed:\n  a: b\n', problem: 'must be a single value' },
     { name: 'export without a URL', text: 'exportCommand: false\n', problem: 'exportOtlp' },
+    { name: 'an encoding without a URL', text: 'exportEncoding: protobuf\n', problem: 'exportOtlp' },
+    {
+      name: 'an encoding guard does not know',
+      text: 'exportOtlp: https://collector.example\nexportEncoding: grpc\n',
+      problem: 'exportEncoding: "grpc" is not json or protobuf',
+    },
+    {
+      name: 'an encoding in capitals (a near miss)',
+      text: 'exportOtlp: https://collector.example\nexportEncoding: Protobuf\n',
+      problem: 'is not json or protobuf',
+    },
+    {
+      name: 'a misspelt encoding key',
+      text: 'exportOtlp: https://collector.example\nexportEncodng: protobuf\n',
+      problem: 'exportEncodng is not a system setting',
+    },
     {
       name: 'a salt without export',
       text: 'exportProjectSalt: acme\n',
