@@ -82,9 +82,10 @@ function agentFiles(): {
     return /[*?[]/.test(rel) ? undefined : rel;
   };
   for (const agent of Object.values(AGENTS)) {
-    const { homes, hooks, envFiles = [] } = agent.files;
-    // the files that may move them are attacked as they are (Qwen Code's .env files)
-    for (const path of [...hooks, ...envFiles]) {
+    const { homes, hooks, envFiles = [], otherHooks = [] } = agent.files;
+    // the files that may move them are attacked as they are (Qwen Code's .env files), and so are
+    // the hook files of others' hooks folders (taking such a folder away is not an attack)
+    for (const path of [...hooks, ...envFiles, ...otherHooks]) {
       const rel = file(path);
       // system files, and variables that name a file (Gemini CLI's trusted folders): the rule's own tests
       if (
