@@ -291,6 +291,43 @@ describe('guard.tamper: a folder above a real agent’s hook files', () => {
   });
 });
 
+// a variable that names an agent's home (Factory Droid's FACTORY_HOME_OVERRIDE stands in for the
+// home folder that holds `.factory`) is that home wherever it points: the temp folder, or the
+// project itself, as a moved CODEX_HOME or GEMINI_CLI_HOME is; XDG_CONFIG_HOME, above OpenCode's
+// plugins, likewise when it names the project
+describe('guard.tamper: the folder a home variable names, wherever it points', () => {
+  const PROJECT = '/home/dev/project';
+  const there = { [`${PROJECT}/.factory/hooks.json`]: '{}', [`${PROJECT}/opencode/plugins/guard.js`]: '' };
+  it.for([
+    { variable: 'FACTORY_HOME_OVERRIDE', dir: '/tmp/fh', line: 'rm -rf "$FACTORY_HOME_OVERRIDE"', tamper: true },
+    { variable: 'FACTORY_HOME_OVERRIDE', dir: '/tmp/fh', line: 'rm -rf /tmp/fh', tamper: true },
+    { variable: 'FACTORY_HOME_OVERRIDE', dir: '/tmp/fh', line: 'mv /tmp/fh /tmp/gone', tamper: true },
+    { variable: 'FACTORY_HOME_OVERRIDE', dir: PROJECT, line: 'rm -rf "$FACTORY_HOME_OVERRIDE"', tamper: true },
+    { variable: 'FACTORY_HOME_OVERRIDE', dir: PROJECT, line: 'rm -rf .', tamper: true },
+    { variable: 'FACTORY_HOME_OVERRIDE', dir: PROJECT, line: `mv ${PROJECT} /tmp/p`, tamper: true },
+    { variable: 'GEMINI_CLI_HOME', dir: PROJECT, line: 'rm -rf "$GEMINI_CLI_HOME"', tamper: true },
+    { variable: 'XDG_CONFIG_HOME', dir: PROJECT, line: 'rm -rf "$XDG_CONFIG_HOME"', tamper: true },
+    // near misses: beside the folder, in it, the project when no variable names it, or when the
+    // one that does points elsewhere
+    { variable: 'FACTORY_HOME_OVERRIDE', dir: '/tmp/fh', line: 'rm -rf /tmp/fh-old', tamper: false },
+    { variable: 'FACTORY_HOME_OVERRIDE', dir: '/tmp/fh', line: 'rm -rf /tmp/fh/cache', tamper: false },
+    { variable: 'FACTORY_HOME_OVERRIDE', dir: '/tmp/fh', line: 'rm -rf .', tamper: false },
+    { variable: '', dir: '', line: 'rm -rf .', tamper: false },
+    { variable: '', dir: '', line: `mv ${PROJECT} /tmp/p`, tamper: false },
+    { variable: 'XDG_CONFIG_HOME', dir: '/srv/xdg', line: 'rm -rf .', tamper: false },
+  ])('$variable=$dir: $line: guard.tamper $tamper', ({ variable, dir, line, tamper }) => {
+    const env = variable === '' ? {} : { [variable]: dir };
+    const agents = agentKnowledge(Object.values(AGENTS), { home: ENV.home, env });
+    const found = evaluateExample({ step: line, probe: { files: there } }, undefined, { ...ENV, agents }).findings;
+    expect(found.some((f) => f.ruleId === 'guard.tamper')).toBe(tamper);
+  });
+  // unset, it is the home folder: the wipe rules' to block
+  it('rm -rf "$FACTORY_HOME_OVERRIDE" with it unset is fs.wipe', () => {
+    const ids = evaluateExample('rm -rf "$FACTORY_HOME_OVERRIDE"', undefined, REAL).findings.map((f) => f.ruleId);
+    expect(ids).toContain('fs.wipe');
+  });
+});
+
 // the real agents' variables that switch their hooks off (issue 27), set on the line
 describe('guard.tamper: a real agent’s hooks-off variable set on the line', () => {
   it.for([

@@ -409,7 +409,8 @@ function folderAbove(effect: FileEffect, context: RuleContext, anchors: Anchors)
   if (abs === '' || glob || place === 'root' || isHome) return undefined;
   if (effect.op !== 'delete' && !locksOut(effect, context)) return undefined;
   const project = context.pathContext.projectRoot;
-  if (abs === project) return undefined;
+  // the project is the wipe rules', unless a variable makes it an agent's folder (`XDG_CONFIG_HOME=$PWD`)
+  if (abs === project && !Object.values(context.pathContext.agents?.variables ?? {}).includes(abs)) return undefined;
   return anchors.paths.find(
     (anchor) =>
       anchor !== abs &&
