@@ -62,7 +62,7 @@ export function mcpArgSteps(step: McpStep, text: string): ArgStep[] {
   };
   const levels = [args, ...Object.values(args).filter(isFields)];
   for (const fields of levels.slice(0, 16)) {
-    const named = namesOf(fields);
+    const named = fieldNames(fields);
     const language = LANGUAGE.map((name) => named.get(name)).find((key) => typeof fields[key ?? ''] === 'string');
     const shellCode = language !== undefined && SHELL_LANGUAGE.test((fields[language] as string).trim());
     for (const [name, key] of named) {
@@ -121,8 +121,11 @@ function isFields(value: unknown): value is Fields {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The fields' own names by their compared form (the first of each). */
-function namesOf(fields: Fields): Map<string, string> {
+/**
+ * The fields' own names by their compared form, lower-case without `_` and `-` (the first of
+ * each): how a tool's input is read by shape, here and in the adapters (shape.ts).
+ */
+export function fieldNames(fields: Readonly<Record<string, unknown>>): Map<string, string> {
   const named = new Map<string, string>();
   for (const key of Object.keys(fields)) {
     const name = key.toLowerCase().replace(/[-_]/g, '');
