@@ -72,6 +72,10 @@ runRuleTests(
       'cat ~/.cline/hooks/PreToolUse.bash',
       'ls .clinerules/hooks',
       'echo "{}" > ~/.cline/hooksx/PreToolUse',
+      // the person's Cline folder in Documents holds no hook of guard's: taking it (or Documents) away is not tamper
+      'mv ~/Documents /tmp/x',
+      'rm -rf ~/Documents/Cline',
+      'mv ~/Documents/* /tmp/old/',
       { step: { kind: 'write', path: 'docs/cline.md', content: 'Run cline --config /tmp/x to skip hooks.\n' } },
       'qwen --approval-mode yolo -p "x"',
       { step: { kind: 'write', path: 'docs/qwen.md', content: 'Set "disableAllHooks": true to skip hooks.\n' } },
@@ -144,6 +148,8 @@ runRuleTests(
       'rm -rf ~/.cline',
       { step: { kind: 'write', path: '.clinerules/hooks/PreToolUse', content: 'echo {}\n' } },
       'mv ~/Documents/Cline/Hooks/PreToolUse /tmp/',
+      'echo "export default {}" > ~/Documents/Cline/Plugins/undo.js',
+      'rm -rf ~/.cline/hooks/*',
       { step: { kind: 'write', path: '.cline/plugins/undo.js', content: 'export default {}\n' } },
       'cline --config /tmp/empty --json "push it"',
       'cline --data-dir=/tmp/d "push it"',
@@ -282,6 +288,43 @@ describe('guard.tamper: a folder above a real agent’s hook files', () => {
   ])('$line (XDG_CONFIG_HOME moved: $moved): guard.tamper $tamper', ({ line, moved: isMoved, tamper }) => {
     const ids = evaluateExample(line, undefined, isMoved ? moved : REAL).findings.map((f) => f.ruleId);
     expect(ids.includes('guard.tamper')).toBe(tamper);
+  });
+});
+
+// a variable that names an agent's home (Factory Droid's FACTORY_HOME_OVERRIDE stands in for the
+// home folder that holds `.factory`) is that home wherever it points: the temp folder, or the
+// project itself, as a moved CODEX_HOME or GEMINI_CLI_HOME is; XDG_CONFIG_HOME, above OpenCode's
+// plugins, likewise when it names the project
+describe('guard.tamper: the folder a home variable names, wherever it points', () => {
+  const PROJECT = '/home/dev/project';
+  const there = { [`${PROJECT}/.factory/hooks.json`]: '{}', [`${PROJECT}/opencode/plugins/guard.js`]: '' };
+  it.for([
+    { variable: 'FACTORY_HOME_OVERRIDE', dir: '/tmp/fh', line: 'rm -rf "$FACTORY_HOME_OVERRIDE"', tamper: true },
+    { variable: 'FACTORY_HOME_OVERRIDE', dir: '/tmp/fh', line: 'rm -rf /tmp/fh', tamper: true },
+    { variable: 'FACTORY_HOME_OVERRIDE', dir: '/tmp/fh', line: 'mv /tmp/fh /tmp/gone', tamper: true },
+    { variable: 'FACTORY_HOME_OVERRIDE', dir: PROJECT, line: 'rm -rf "$FACTORY_HOME_OVERRIDE"', tamper: true },
+    { variable: 'FACTORY_HOME_OVERRIDE', dir: PROJECT, line: 'rm -rf .', tamper: true },
+    { variable: 'FACTORY_HOME_OVERRIDE', dir: PROJECT, line: `mv ${PROJECT} /tmp/p`, tamper: true },
+    { variable: 'GEMINI_CLI_HOME', dir: PROJECT, line: 'rm -rf "$GEMINI_CLI_HOME"', tamper: true },
+    { variable: 'XDG_CONFIG_HOME', dir: PROJECT, line: 'rm -rf "$XDG_CONFIG_HOME"', tamper: true },
+    // near misses: beside the folder, in it, the project when no variable names it, or when the
+    // one that does points elsewhere
+    { variable: 'FACTORY_HOME_OVERRIDE', dir: '/tmp/fh', line: 'rm -rf /tmp/fh-old', tamper: false },
+    { variable: 'FACTORY_HOME_OVERRIDE', dir: '/tmp/fh', line: 'rm -rf /tmp/fh/cache', tamper: false },
+    { variable: 'FACTORY_HOME_OVERRIDE', dir: '/tmp/fh', line: 'rm -rf .', tamper: false },
+    { variable: '', dir: '', line: 'rm -rf .', tamper: false },
+    { variable: '', dir: '', line: `mv ${PROJECT} /tmp/p`, tamper: false },
+    { variable: 'XDG_CONFIG_HOME', dir: '/srv/xdg', line: 'rm -rf .', tamper: false },
+  ])('$variable=$dir: $line: guard.tamper $tamper', ({ variable, dir, line, tamper }) => {
+    const env = variable === '' ? {} : { [variable]: dir };
+    const agents = agentKnowledge(Object.values(AGENTS), { home: ENV.home, env });
+    const found = evaluateExample({ step: line, probe: { files: there } }, undefined, { ...ENV, agents }).findings;
+    expect(found.some((f) => f.ruleId === 'guard.tamper')).toBe(tamper);
+  });
+  // unset, it is the home folder: the wipe rules' to block
+  it('rm -rf "$FACTORY_HOME_OVERRIDE" with it unset is fs.wipe', () => {
+    const ids = evaluateExample('rm -rf "$FACTORY_HOME_OVERRIDE"', undefined, REAL).findings.map((f) => f.ruleId);
+    expect(ids).toContain('fs.wipe');
   });
 });
 

@@ -82,9 +82,10 @@ function agentFiles(): {
     return /[*?[]/.test(rel) ? undefined : rel;
   };
   for (const agent of Object.values(AGENTS)) {
-    const { homes, hooks, envFiles = [] } = agent.files;
-    // the files that may move them are attacked as they are (Qwen Code's .env files)
-    for (const path of [...hooks, ...envFiles]) {
+    const { homes, hooks, envFiles = [], otherHooks = [] } = agent.files;
+    // the files that may move them are attacked as they are (Qwen Code's .env files), and so are
+    // the hook files of others' hooks folders (taking such a folder away is not an attack)
+    for (const path of [...hooks, ...envFiles, ...otherHooks]) {
       const rel = file(path);
       // system files, and variables that name a file (Gemini CLI's trusted folders): the rule's own tests
       if (
@@ -244,23 +245,15 @@ function targets(w: World): Target[] {
         globbed('glob', `~/${globOf(rel)}`),
       ]),
     ),
-    // (not yet a variable that stands in for the whole home folder, Factory Droid's
-    // FACTORY_HOME_OVERRIDE: its `.factory` is held, the folder itself not yet, a gap named in
-    // docs/agents-observed.md)
-    ...Object.keys(w.moved)
-      .filter(
-        (variable) =>
-          !Object.values(AGENTS).some((agent) =>
-            agent.files.homes.some((home) => home.variable === variable && home.default === '~'),
-          ),
-      )
-      .map((variable) => ({
-        ...folder(`$${variable}`, [
-          plain(`$${variable}`, `$${variable}`),
-          plain('absolute', w.moved[variable] as string),
-        ]),
-        dotted: AGENT_FILES.moved.every((file) => file.variable !== variable || file.rel.startsWith('.')),
-      })),
+    // every moved folder, a variable that stands in for the whole home folder too (Factory Droid's
+    // FACTORY_HOME_OVERRIDE, Gemini CLI's GEMINI_CLI_HOME)
+    ...Object.keys(w.moved).map((variable) => ({
+      ...folder(`$${variable}`, [
+        plain(`$${variable}`, `$${variable}`),
+        plain('absolute', w.moved[variable] as string),
+      ]),
+      dotted: AGENT_FILES.moved.every((file) => file.variable !== variable || file.rel.startsWith('.')),
+    })),
     folder(
       'guard package/dist',
       [

@@ -44,10 +44,16 @@ export function toolKind<K extends string>(tools: Readonly<Record<string, K>>, n
  * the agent runs in (the hook's, never the resident checker's own), read by core's agentKnowledge().
  */
 export function agentKnowledge(agents: readonly Agent[], where: Where): AgentKnowledge {
-  const lists = { hooks: [], folders: [], settings: [], rules: [], memory: [], mcp: [], hooksOff: [] } as Record<
-    'hooks' | 'folders' | 'settings' | 'rules' | 'memory' | 'mcp' | 'hooksOff',
-    string[]
-  >;
+  const lists = {
+    hooks: [],
+    otherHooks: [],
+    folders: [],
+    settings: [],
+    rules: [],
+    memory: [],
+    mcp: [],
+    hooksOff: [],
+  } as Record<'hooks' | 'otherHooks' | 'folders' | 'settings' | 'rules' | 'memory' | 'mcp' | 'hooksOff', string[]>;
   const variables: Record<string, string> = {};
   const programs: AgentProgram[] = [];
   for (const { files } of agents) {
@@ -55,6 +61,7 @@ export function agentKnowledge(agents: readonly Agent[], where: Where): AgentKno
       for (const path of files[key]) lists[key].push(resolved(files, path, where));
     // a file that can move the hook files is held as they are
     for (const path of files.envFiles ?? []) lists.hooks.push(resolved(files, path, where));
+    for (const path of files.otherHooks ?? []) lists.otherHooks.push(resolved(files, path, where));
     lists.hooksOff.push(...files.hooksOff);
     for (const home of files.homes) variables[home.variable] = homeFolder(files, home.variable, where);
     if (files.program !== undefined) programs.push(files.program);
@@ -62,6 +69,7 @@ export function agentKnowledge(agents: readonly Agent[], where: Where): AgentKno
   const unique = (list: readonly string[]): string[] => [...new Set(list)];
   return indexed({
     hooks: unique(lists.hooks),
+    otherHooks: unique(lists.otherHooks),
     folders: unique(lists.folders),
     settings: unique(lists.settings),
     rules: unique(lists.rules),

@@ -1,5 +1,5 @@
 import type { ShellStep, ToolStep } from '@guard/core';
-import { quoteWord } from '@guard/core';
+import { fieldNames, quoteWord } from '@guard/core';
 import { PayloadError } from './adapter.js';
 import type { Fields } from './wire.js';
 import { isFields, parseArgs, pick, resolveIn, typeName } from './wire.js';
@@ -80,7 +80,7 @@ export function readShape(input: unknown, where: string): ShapeStep {
   const levels: { readonly fields: Fields; readonly under?: string }[] = [{ fields: args }];
   for (const [key, value] of Object.entries(args)) if (isFields(value)) levels.push({ fields: value, under: key });
   for (const { fields, under } of levels) {
-    const named = namesOf(fields);
+    const named = fieldNames(fields);
     const key = COMMAND.map((name) => named.get(name)).find((found) => found !== undefined && usable(fields[found]));
     if (key === undefined) continue;
     // a wrong type at the top is a payload guard cannot read; one level down it may be anything
@@ -96,7 +96,7 @@ export function readShape(input: unknown, where: string): ShapeStep {
     };
   }
   for (const { fields, under } of levels) {
-    const named = namesOf(fields);
+    const named = fieldNames(fields);
     const path = firstString(fields, named, PATH, (name) => name.endsWith('path'));
     if (path === undefined) continue;
     const has = (names: readonly string[]): boolean => names.some((name) => present(fields, named.get(name)));
@@ -112,7 +112,7 @@ export function readShape(input: unknown, where: string): ShapeStep {
     };
   }
   const readable = levels.some(({ fields }) => {
-    const named = namesOf(fields);
+    const named = fieldNames(fields);
     return (
       firstString(fields, named, PATH, (name) => name.endsWith('path')) !== undefined ||
       Object.values(fields).some((value) => typeof value === 'string' && SCHEME.test(value))
@@ -146,16 +146,6 @@ export function commandArg(args: Fields, where: string, ...names: readonly [stri
 /** A non-empty list of words (an argv array). */
 function isWords(value: unknown): value is readonly string[] {
   return Array.isArray(value) && value.length > 0 && value.every((word) => typeof word === 'string');
-}
-
-/** The fields' own names by their compared form (the first of each). */
-function namesOf(fields: Fields): Map<string, string> {
-  const named = new Map<string, string>();
-  for (const key of Object.keys(fields)) {
-    const name = key.toLowerCase().replace(/[-_]/g, '');
-    if (!named.has(name)) named.set(name, key);
-  }
-  return named;
 }
 
 /** The first field (by the order of `names`, then by `also`) that holds a non-empty string that is not a URL. */

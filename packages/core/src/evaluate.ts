@@ -1,3 +1,4 @@
+import { mcpArgSteps } from './analysis/mcp-args.js';
 import { buildContext } from './context/build.js';
 import type { Environment, FileEffect } from './context/types.js';
 import { globMatch, isInside } from './facts/paths.js';
@@ -6,7 +7,7 @@ import { EMPTY_POLICY } from './policy.js';
 import type { Hit, Probe, Rule, RuleContext, SessionView } from './rule.js';
 import { rules as builtinRules } from './rules/index.js';
 import type { Invocation, Opaque } from './shell/types.js';
-import type { Decision, Finding, Span, ToolStep, Verdict } from './types.js';
+import type { Decision, Finding, McpStep, Span, ToolStep, Verdict } from './types.js';
 
 export type { Environment } from './context/types.js';
 
@@ -76,6 +77,7 @@ export function evaluate(step: ToolStep, options: EvaluateOptions): Evaluation {
   }
   findings.push(...policyFindings(policy, context));
   findings.push(...chatCodeFindings(ruleList, policy, context, failClosed === true));
+  if (step.kind === 'mcp') findings.push(...mcpArgFindings(step, own, ruleList, policy, context, failClosed === true));
   const unknown = context.unknownRunners();
   if (unknown !== undefined)
     findings.push(...unknownRunnerFindings(ruleList, policy, unknown, findings, failClosed === true));
@@ -151,21 +153,48 @@ function chatCodeFindings(
   for (const piece of code) {
     const inner = piece.context;
     if (inner === undefined) continue;
-    const found: Finding[] = [];
-    for (const rule of ruleList) {
-      if (rule.after || NOT_ON_CODE.has(rule.meta.id) || !mayApply(rule, inner)) continue;
-      for (const hit of rule.check(inner)) {
-        if (isAllowedByPolicy(rule, hit, policy, inner)) continue;
-        found.push(hit.unchecked === true ? uncheckedFinding(rule, hit, failClosed) : toFinding(rule, hit));
-      }
-    }
-    found.push(...policyFindings(policy, inner));
-    for (const finding of found)
+    for (const finding of innerFindings(ruleList, policy, inner, failClosed))
       out.push({
         ...finding,
         span: piece.invocation.span,
         reason: `This step runs ${piece.label}, which this chat wrote: ${finding.reason}`,
       });
+  }
+  return out;
+}
+
+/** What the catalogue finds in a step the judged one runs (but the rules about the chat or the step as typed). */
+function innerFindings(ruleList: readonly Rule[], policy: Policy, inner: RuleContext, failClosed: boolean): Finding[] {
+  const found: Finding[] = [];
+  for (const rule of ruleList) {
+    if (rule.after || NOT_ON_CODE.has(rule.meta.id) || !mayApply(rule, inner)) continue;
+    for (const hit of rule.check(inner)) {
+      if (isAllowedByPolicy(rule, hit, policy, inner)) continue;
+      found.push(hit.unchecked === true ? uncheckedFinding(rule, hit, failClosed) : toFinding(rule, hit));
+    }
+  }
+  found.push(...policyFindings(policy, inner));
+  return found;
+}
+
+/**
+ * An MCP call whose arguments are a command or a file write (mcpArgSteps()): each judged as that
+ * step, its findings pointing at the argument and saying so, so the call takes the strictest verdict.
+ */
+function mcpArgFindings(
+  step: McpStep,
+  env: EvaluateOptions,
+  ruleList: readonly Rule[],
+  policy: Policy,
+  context: RuleContext,
+  failClosed: boolean,
+): Finding[] {
+  const out: Finding[] = [];
+  for (const arg of mcpArgSteps(step, context.text)) {
+    const inner = buildContext(arg.step, env, context.probe, context.session, policy.secrets);
+    const what = arg.step.kind === 'shell' ? 'a command it runs' : 'a file it writes';
+    for (const finding of innerFindings(ruleList, policy, inner, failClosed))
+      out.push({ ...finding, span: arg.span, reason: `This MCP call's "${arg.name}" is ${what}: ${finding.reason}` });
   }
   return out;
 }

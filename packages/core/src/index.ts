@@ -2,6 +2,7 @@ export * from './types.js';
 export * from './product.js';
 export * from './shell/index.js';
 export { quoteWord, type QuoteStyle } from './shell/quote.js';
+export { fieldNames } from './analysis/mcp-args.js';
 export * from './evaluate.js';
 export * from './facts/paths.js';
 export type {

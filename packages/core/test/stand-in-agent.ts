@@ -5,7 +5,8 @@ import { agentKnowledge } from '../src/facts/agents.js';
  * A made-up agent, Relay, as an adapter would declare it and cli would resolve it (core's tests
  * import no adapter): its folder `~/.relay`, moved by `RELAY_HOME`; a project's `.relay`; a
  * machine-wide `/etc/relay`; its program `relay` (the npm package `@relay/cli`). It also declares `AGENTS.md`, the rules file
- * many agents read, and a repository's `.github/hooks` folder of hook files, so the rule examples
+ * many agents read, a repository's `.github/hooks` folder of hook files, and hooks folders of the
+ * person's where guard writes nothing (`otherHooks`), so the rule examples
  * (docs/rules.md) hold here as they do for the real agents (test/agents/rules.test.ts).
  */
 const LISTS: AgentLists = {
@@ -19,6 +20,8 @@ const LISTS: AgentLists = {
     '/etc/relay/**',
     'C:/ProgramData/Relay/**',
   ],
+  // a person's own hooks folder and a project's plugins, where guard writes nothing
+  otherHooks: ['~/Documents/Relay/Hooks/**', '.relaykit/plugins/**'],
   folders: ['~/.relay'],
   settings: ['.relay/config.toml', '.relay/settings.json'],
   rules: ['AGENTS.md', 'RELAY.md', '.relay/rules/**'],

@@ -78,20 +78,21 @@ export const clineFiles: AgentFiles = {
     // a folder of more hook files, which `--hooks-dir` sets
     { variable: 'CLINE_HOOKS_DIR', default: '$CLINE_DIR/hooks' },
   ],
-  // every file in a hooks folder named after an event runs (guard's among them), and a plugin
-  // (JavaScript Cline loads) sees every tool step too
-  hooks: [
-    '$CLINE_DIR/hooks/**',
+  // every file in a hooks folder named after an event runs: guard's in the folders setup writes
+  // (config.ts), the person's in the others too
+  hooks: ['$CLINE_DIR/hooks/**', '~/.cline/hooks/**', '.clinerules/hooks/**'],
+  // hooks folders guard never writes, and plugins (JavaScript Cline loads, which sees every tool
+  // step): a change in them is held, taking them away leaves guard's file where it is
+  otherHooks: [
     '$CLINE_HOOKS_DIR/**',
-    '~/.cline/hooks/**',
     '~/Documents/Cline/Hooks/**',
-    '.clinerules/hooks/**',
     '.cline/hooks/**',
     '$CLINE_DIR/plugins/**',
     '~/Documents/Cline/Plugins/**',
     '.cline/plugins/**',
   ],
-  folders: ['$CLINE_DIR', '~/.cline', '~/Documents/Cline'],
+  // its own folders, whose removal removes guard's hook file (its Documents folder holds only the person's)
+  folders: ['$CLINE_DIR', '~/.cline'],
   settings: ['$CLINE_DIR/data/settings/**'],
   rules: [
     'AGENTS.md',

@@ -72,7 +72,9 @@ export const droidFiles: AgentFiles = {
     '/Library/Application Support/Factory/**',
     'C:/Program Files/Factory/**',
   ],
-  folders: ['$FACTORY_HOME_OVERRIDE/.factory', '~/.factory'],
+  // the home it stands in for holds the `.factory` folder: it is Droid's home wherever it points (the
+  // project, the temp folder), as a moved home of Gemini CLI is; unset, it is the home folder, the wipe rules'
+  folders: ['$FACTORY_HOME_OVERRIDE', '$FACTORY_HOME_OVERRIDE/.factory', '~/.factory'],
   settings: ['$FACTORY_HOME_OVERRIDE/.factory/settings.json', '.factory/settings.json'],
   rules: [
     'AGENTS.md',

@@ -154,3 +154,30 @@ describe('guard hook windsurf, which names the event and never the tool', () => 
     expect(log).toMatchObject({ kind: 'mcp', how: 'rules', decision: 'allow', step: '{"query":"x"}' });
   });
 });
+
+// an MCP tool guard knows nothing of (no verb mcp.changes reads), through the whole hook, named as
+// each agent names an MCP tool: arguments that are a command are judged as that command (core's
+// mcpArgSteps(), one place for every agent); the same text under another name is data
+const MCP_NAMES: readonly { agent: string; name: string }[] = [
+  { agent: 'codex', name: 'mcp__tools__terminal' },
+  { agent: 'claude-code', name: 'mcp__tools__terminal' },
+  { agent: 'copilot', name: 'mcp__tools__terminal' },
+  { agent: 'antigravity', name: 'mcp__tools__terminal' },
+  { agent: 'gemini', name: 'mcp_tools_terminal' },
+  { agent: 'windsurf', name: 'terminal' },
+];
+
+describe.for(MCP_NAMES)('guard hook $agent, an MCP tool $name', ({ agent, name }) => {
+  const agentCase = AGENT_CASES.find((candidate) => candidate.agent === agent);
+  if (agentCase === undefined) throw new Error(`no case for ${agent}`);
+  it('with {command: rm -rf ~}: blocked as that command', async () => {
+    const { answer, log } = await run(agentCase, agentCase.tool(name, { command: 'rm -rf ~' }));
+    expect(answerOf(agentCase, answer)).toBe('deny');
+    expect(log).toMatchObject({ kind: 'mcp', decision: 'block', rules: expect.arrayContaining(['fs.wipe']) });
+  });
+  it('with {query: rm -rf ~}: goes ahead', async () => {
+    const { stdout, log } = await run(agentCase, agentCase.tool(name, { query: 'rm -rf ~' }));
+    expect(stdout).toBe(agentCase.noObjection);
+    expect(log).toMatchObject({ kind: 'mcp', decision: 'allow' });
+  });
+});

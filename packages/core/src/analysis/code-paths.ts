@@ -18,10 +18,14 @@ export function guardFolders(context: RuleContext): readonly string[] {
   return [guardHome ?? `${home}/.local/state/guard`, ...(guardCode ?? [])];
 }
 
-/** guard's files and folders as absolute paths (`paths`), and which of them are files, not folders. */
+/**
+ * guard's files and folders as absolute paths (`paths`), which of them are files, not folders, and
+ * which hold only others' hooks (an agent's `otherHooks`): a change in those counts, taking them away not.
+ */
 export interface Anchors {
   readonly paths: readonly string[];
   readonly files: ReadonlySet<string>;
+  readonly others: ReadonlySet<string>;
 }
 
 /** guard's files and folders as absolute paths, for globs and listings to be matched against. */
@@ -30,12 +34,17 @@ export function protectedAnchors(context: RuleContext): Anchors {
   const project = projectRoot === '/' ? '' : projectRoot;
   const policy = `${project}/.guard.yaml`;
   const files = new Set([policy]);
-  const hooks = (agents?.anchors ?? []).map(({ at, path, folder }) => {
+  const others = new Set<string>();
+  const held = new Set<string>();
+  const hooks = (agents?.anchors ?? []).map(({ at, path, folder, others: theirs }) => {
     const abs = at === 'root' ? path : `${at === 'home' ? home : project}/${path}`;
     if (!folder) files.add(abs);
+    (theirs === true ? others : held).add(abs);
     return abs;
   });
-  return { paths: [...guardFolders(context), ...hooks, policy], files };
+  // a place declared both ways holds guard's hooks
+  for (const abs of held) others.delete(abs);
+  return { paths: [...guardFolders(context), ...hooks, policy], files, others };
 }
 
 /** The language of code an interpreter runs: its inline code's, or the program's own. */

@@ -17,6 +17,13 @@ import { globMatch } from './glob.js';
 export interface AgentLists {
   /** Files that hold guard's hook entries or can switch the hooks off, and folders of them. */
   readonly hooks: readonly string[];
+  /**
+   * Hook files and plugins the agent runs where guard writes none of its entries and which cannot
+   * switch its hooks off (a person's own hooks folder): a change in them is held as one to the hook
+   * files (what is there runs at every step), but taking such a folder away, or a folder above it,
+   * leaves guard's hooks as they are.
+   */
+  readonly otherHooks?: readonly string[];
   /** The agents' own folders: removing one removes the hooks in it. */
   readonly folders: readonly string[];
   /** Settings that change what the agent may do (approvals, trusted folders). */
@@ -95,6 +102,8 @@ export interface HookAnchor {
   readonly path: string;
   /** A folder (a `dir/**` pattern: everything in it is a hook file), not a file. */
   readonly folder: boolean;
+  /** Declared in `otherHooks`: guard's hooks are not there, so taking it away leaves them as they are. */
+  readonly others?: true;
 }
 
 /** What the engine reads on every step: the lists, read once into patterns looked up by name. */
@@ -145,7 +154,9 @@ export function agentKnowledge(lists: AgentLists): AgentKnowledge {
       else byName[key] = [pattern];
     }
   };
+  const otherHooks = lists.otherHooks ?? [];
   add(AGENT_HOOKS, lists.hooks);
+  add(AGENT_HOOKS, otherHooks);
   add(AGENT_FOLDER, lists.folders);
   add(AGENT_SETTINGS, lists.settings);
   add(AGENT_MEMORY, lists.memory);
@@ -158,7 +169,10 @@ export function agentKnowledge(lists: AgentLists): AgentKnowledge {
     byName,
     always,
     variables,
-    anchors: anchorsOf(lists.hooks),
+    anchors: [
+      ...anchorsOf(lists.hooks),
+      ...anchorsOf(otherHooks).map((anchor) => ({ ...anchor, others: true as const })),
+    ],
     codeNames: codeNamesOf(lists),
     hooksOff: lists.hooksOff.join('|'),
     programs: lists.programs,
@@ -244,7 +258,7 @@ function codeNamesOf(lists: AgentLists): string {
     if (named.length > 0 && /^[._]/.test(named[0] as string))
       names.add(named.map(escape).join(String.raw`['"/\s,)]+\s*['"]?`) + String.raw`\b`);
   };
-  for (const raw of lists.hooks) add(raw, false);
+  for (const raw of [...lists.hooks, ...(lists.otherHooks ?? [])]) add(raw, false);
   for (const raw of lists.folders) add(raw, true);
   for (const variable of Object.keys(lists.variables)) names.add(String.raw`\b${escape(variable)}\b`);
   return [...names].join('|');

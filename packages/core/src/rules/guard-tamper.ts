@@ -280,11 +280,24 @@ function protectedPath(facts: PathFacts, context: RuleContext, anchors: Anchors)
     const globs = [facts.abs];
     const real = realGlob(facts.abs, context);
     if (real !== undefined) globs.push(real);
-    return globs.find((glob) => anchors.paths.some((anchor) => globReaches(glob, anchor, anchors.files, context)));
+    return globs.find((glob) =>
+      anchors.paths.some(
+        (anchor) =>
+          globReaches(glob, anchor, anchors.files, context) && (!anchors.others.has(anchor) || into(glob, anchor)),
+      ),
+    );
   }
   const real = context.probe.realpath?.(facts.abs);
   if (real !== undefined && real !== facts.abs && context.path(real).guardFile !== undefined) return real;
   return undefined;
+}
+
+/**
+ * Whether a glob that reaches a place of others' hooks names what is in it (`~/hooks/*`), not the
+ * place or a folder above it (`~/*`), which only takes it away. A listing (`**`) names what is in it.
+ */
+function into(glob: string, anchor: string): boolean {
+  return glob.includes('**') || glob.split('/').length > anchor.split('/').length;
 }
 
 const POLICY_NAME = '.guard.yaml';
@@ -387,18 +400,21 @@ function intoReaches(effect: FileEffect, context: RuleContext, anchors: Anchors)
  * loads no hook from it: the protected path it takes. One in the project only when that is there
  * (or guard cannot tell): a repository's `.github` holds hook files only where setup put them.
  * Any other change to the folder (`mkdir -p ~/.config`, `chmod 700 ~/.config`, a copy into it)
- * leaves the hook files as they are. The home folder, the project and the folders at the root are
- * the wipe rules' (a glob is protectedPath's).
+ * leaves the hook files as they are, and so does taking away a folder above only others' hooks
+ * (an agent's `otherHooks`: a person's hooks folder, where guard's are not). The home folder, the
+ * project and the folders at the root are the wipe rules' (a glob is protectedPath's).
  */
 function folderAbove(effect: FileEffect, context: RuleContext, anchors: Anchors): string | undefined {
   const { abs, glob, place, isHome } = effect.path;
   if (abs === '' || glob || place === 'root' || isHome) return undefined;
   if (effect.op !== 'delete' && !locksOut(effect, context)) return undefined;
   const project = context.pathContext.projectRoot;
-  if (abs === project) return undefined;
+  // the project is the wipe rules', unless a variable makes it an agent's folder (`XDG_CONFIG_HOME=$PWD`)
+  if (abs === project && !Object.values(context.pathContext.agents?.variables ?? {}).includes(abs)) return undefined;
   return anchors.paths.find(
     (anchor) =>
       anchor !== abs &&
+      !anchors.others.has(anchor) &&
       isInside(anchor, abs) &&
       (project === '/' || !isInside(anchor, project) || context.probe.exists?.(anchor) !== false),
   );

@@ -634,6 +634,47 @@ describe('guard.tamper: a folder above a hook file', () => {
   });
 });
 
+// a hooks folder of the person's where guard writes nothing (Relay's `otherHooks`:
+// ~/Documents/Relay/Hooks, a project's .relaykit/plugins): what is in it is held as hook files are,
+// but taking it away (or a folder above it) leaves guard's hooks as they are; a folder above
+// guard's own hook file is held whatever else it holds
+describe("guard.tamper: a folder above only others' hooks", () => {
+  const hooks = '/home/dev/Documents/Relay/Hooks';
+  const there = { files: { [`${hooks}/PreToolUse`]: '', '/home/dev/project/.relaykit/plugins/a.js': '' } };
+  it.for([
+    { step: 'mv ~/Documents /tmp/x', tamper: false },
+    { step: 'mv -t /tmp ~/Documents', tamper: false },
+    { step: 'rm -rf ~/Documents', tamper: false },
+    { step: 'rm -rf ~/Documents/Relay', tamper: false },
+    { step: 'rm -rf ~/Documents/*', tamper: false },
+    { step: 'rm -rf ~/Doc*', tamper: false },
+    { step: 'chmod -R 000 ~/Documents', tamper: false },
+    { step: 'rm -rf .relaykit', tamper: false },
+    { step: 'mv .relaykit /tmp/k', tamper: false },
+    // what is in it: its hook files, by name, by a glob, written, moved, or unpacked into it
+    { step: 'rm ~/Documents/Relay/Hooks/PreToolUse', tamper: true },
+    { step: 'rm -f ~/Documents/Relay/Hooks/*', tamper: true },
+    { step: 'echo exit > ~/Documents/Relay/Hooks/PreToolUse', tamper: true },
+    { step: 'mv ~/Documents/Relay/Hooks/PreToolUse /tmp/', tamper: true },
+    { step: 'rm -rf ~/Documents/Relay/Hooks', tamper: true },
+    { step: 'tar -xf x.tar -C ~/Documents', tamper: true },
+    { step: 'cp undo.js .relaykit/plugins/', tamper: true },
+    { step: 'rm .relaykit/plugins/a.js', tamper: true },
+  ])('$step: guard.tamper $tamper', ({ step, tamper }) => {
+    const found = evaluate(stepFrom(step), { ...ENV, probe: tableProbe(there) }).findings;
+    expect(found.some((finding) => finding.ruleId === guardTamper.meta.id)).toBe(tamper);
+  });
+  // near misses: the same steps where guard's own hook file is under that folder too
+  it.for(['mv ~/Documents /tmp/x', 'rm -rf ~/Documents/*', 'rm -rf ~/Documents/relay', 'chmod -R 000 ~/Documents'])(
+    '%s: guard.tamper with guard’s hook file under it',
+    (step) => {
+      const agents = relayMovedTo('/home/dev/Documents/relay');
+      const found = evaluate(stepFrom(step), { ...ENV, agents, probe: tableProbe(there) }).findings;
+      expect(found.map((finding) => finding.ruleId)).toContain(guardTamper.meta.id);
+    },
+  );
+});
+
 // a variable the agent's declaration names as switching its hooks off, set anywhere on the line
 // for what runs after it (issue 27: `OPENCODE_PURE=1 opencode …`); Relay's are RELAY_NO_HOOKS and
 // RELAY_IGNORE_PROJECT (a project's hooks only)
