@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { withAppServer } from '../../../packages/cli/src/agents/codex-app-server.js';
 import type { FakeModel } from './fake-model.js';
+import type { ScratchEtc } from './namespace.js';
 import { scaled } from '../../machine.js';
 import { runBounded } from './process.js';
 import type { RunResult } from './process.js';
@@ -91,6 +92,11 @@ function claudeBinary(): string {
   }
 }
 
+/** The scratch /etc a run is to see, as runBounded takes it. */
+function within(options: { readonly etc?: ScratchEtc }): { etc?: ScratchEtc } {
+  return options.etc === undefined ? {} : { etc: options.etc };
+}
+
 // One agent run, whatever it does, ends within this (on a quiet machine; stretched on a busy one).
 const AGENT_LIMIT_MS = scaled(90_000);
 
@@ -131,6 +137,8 @@ export interface CodexOptions {
   /** Extra arguments before the prompt. */
   readonly args?: readonly string[];
   readonly env?: Readonly<Record<string, string>>;
+  /** Run over this scratch /etc (./namespace.ts). */
+  readonly etc?: ScratchEtc;
 }
 
 /** Runs `codex exec` (or `codex exec resume`) once against the fake model, stdin from /dev/null. */
@@ -156,6 +164,7 @@ export async function codexExec(
     cwd: world.project,
     env: world.env(options.env),
     limitMs: AGENT_LIMIT_MS,
+    ...within(options),
   });
   return { ...result, threadId: /"thread_id":"([^"]+)"/.exec(result.stdout)?.[1] };
 }
@@ -196,6 +205,8 @@ export async function codexChat(world: World, model: FakeModel, messages: readon
 export interface PromptOptions {
   readonly args?: readonly string[];
   readonly env?: Readonly<Record<string, string>>;
+  /** Run over this scratch /etc (./namespace.ts). */
+  readonly etc?: ScratchEtc;
 }
 
 /**
@@ -256,7 +267,7 @@ export function claudePrompt(
     ...options.env,
   });
   const args = ['-p', prompt, '--output-format', 'json', '--dangerously-skip-permissions', ...(options.args ?? [])];
-  return runBounded(CLAUDE, args, { cwd: world.project, env, limitMs: AGENT_LIMIT_MS });
+  return runBounded(CLAUDE, args, { cwd: world.project, env, limitMs: AGENT_LIMIT_MS, ...within(options) });
 }
 
 /**
@@ -317,11 +328,6 @@ export function geminiPrompt(
   return runBounded(process.execPath, args, { cwd: world.project, env, limitMs: AGENT_LIMIT_MS });
 }
 
-export interface CopilotOptions {
-  readonly args?: readonly string[];
-  readonly env?: Readonly<Record<string, string>>;
-}
-
 /**
  * Runs `copilot -p` once against the fake model: offline, bring-your-own-provider mode, no GitHub
  * login, no auto-update, every tool allowed (so only guard's hook can stop a step).
@@ -330,7 +336,7 @@ export function copilotPrompt(
   world: World,
   model: FakeModel,
   prompt: string,
-  options: CopilotOptions = {},
+  options: PromptOptions = {},
 ): Promise<RunResult> {
   const env = world.env({
     COPILOT_OFFLINE: 'true',
@@ -340,7 +346,7 @@ export function copilotPrompt(
     ...options.env,
   });
   const args = ['-p', prompt, '--allow-all-tools', '--output-format', 'json', ...(options.args ?? [])];
-  return runBounded(COPILOT, args, { cwd: world.project, env, limitMs: AGENT_LIMIT_MS });
+  return runBounded(COPILOT, args, { cwd: world.project, env, limitMs: AGENT_LIMIT_MS, ...within(options) });
 }
 
 /**
@@ -510,7 +516,7 @@ export function droidPrompt(
   writeHomeFile(world, join('.factory', 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
   const env = world.env({ FACTORY_DROID_AUTO_UPDATE_ENABLED: 'false', ...options.env });
   const args = ['exec', '--auto', 'high', '-m', 'custom:fake-model', ...(options.args ?? []), prompt];
-  return runBounded(DROID, args, { cwd: world.project, env, limitMs: AGENT_LIMIT_MS });
+  return runBounded(DROID, args, { cwd: world.project, env, limitMs: AGENT_LIMIT_MS, ...within(options) });
 }
 
 /**

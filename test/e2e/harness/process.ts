@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
+import type { ScratchEtc } from './namespace.js';
 
 /** How one supervised process ended. */
 export interface RunResult {
@@ -21,6 +22,11 @@ export interface RunOptions {
   readonly limitMs: number;
   /** Text for stdin; without it stdin is /dev/null. */
   readonly input?: string;
+  /**
+   * Runs the program in a private mount namespace where /etc is this scratch /etc laid over the
+   * real one (`scratchEtc()` in ./namespace.ts): what it writes there stays in the scratch folder.
+   */
+  readonly etc?: ScratchEtc;
 }
 
 // Process groups still alive, so an interrupted test run cannot leave agents behind.
@@ -44,7 +50,8 @@ export function killGroup(pid: number): void {
 export function runBounded(file: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(file, args, {
+    const [program, words] = options.etc === undefined ? [file, args] : options.etc.wrap(file, args);
+    const child = spawn(program, words, {
       cwd: options.cwd,
       env: options.env,
       detached: true,

@@ -9,6 +9,7 @@ import { BIN } from '../../hook/bin.js';
 import { scaled } from '../../machine.js';
 import { runBounded } from './process.js';
 import type { RunResult } from './process.js';
+import type { ScratchEtc } from './namespace.js';
 
 /** The repository root. */
 export const REPO = fileURLToPath(new URL('../../../', import.meta.url));
@@ -89,16 +90,18 @@ export function requireFile(path: string, fix: string): void {
   if (!existsSync(path)) throw new Error(`${path} is missing: ${fix}`);
 }
 
-/** Runs the built guard CLI in this world (cwd: the project). */
+/** Runs the built guard CLI in this world (cwd: the project), over a scratch /etc if given one. */
 export function guard(
   world: World,
   args: readonly string[],
   extraEnv: Readonly<Record<string, string>> = {},
+  etc?: ScratchEtc,
 ): Promise<RunResult> {
   return runBounded(process.execPath, [BIN, ...args], {
     cwd: world.project,
     env: world.env(extraEnv),
     limitMs: scaled(60_000),
+    ...(etc === undefined ? {} : { etc }),
   });
 }
 
@@ -107,8 +110,9 @@ export async function guardOk(
   world: World,
   args: readonly string[],
   extraEnv: Readonly<Record<string, string>> = {},
+  etc?: ScratchEtc,
 ): Promise<string> {
-  const result = await guard(world, args, extraEnv);
+  const result = await guard(world, args, extraEnv, etc);
   if (result.code !== 0)
     throw new Error(`guard ${args.join(' ')} exited ${String(result.code)}:\n${result.stdout}${result.stderr}`);
   return result.stdout;

@@ -78,14 +78,14 @@ export const claudeCodeFiles: AgentFiles = {
   // its chats: one file each, per project folder (a subagent's in a folder beside it)
   transcripts: { folder: '$CLAUDE_CONFIG_DIR/projects', files: /\.jsonl$/ },
   hooksOff: [DISABLE_ALL_HOOKS],
-  // managed settings (the reference's source reading; not run on a binary)
+  // managed settings (run on 2.1.332 by test/e2e/claude-code-system.test.ts; macOS and Windows unverified)
   system: {
     linux: '/etc/claude-code/managed-settings.json',
     darwin: '/Library/Application Support/ClaudeCode/managed-settings.json',
     win32: 'C:/Program Files/ClaudeCode/managed-settings.json',
     first: 'together',
     layer:
-      'Claude Code runs the hooks of every settings file side by side; no user or project file removes a managed hook, but a disableAllHooks there may still switch it off (unverified)',
+      "Claude Code runs the hooks of every settings file side by side; a user's or a project's disableAllHooks, --setting-sources, --settings and even --bare leave a managed hook running, and the managed allowManagedHooksOnly keeps it (seen on 2.1.332); only a disableAllHooks in the managed file itself switches it off",
   },
   program: {
     names: ['claude'],

@@ -67,13 +67,13 @@ export const codexFiles: AgentFiles = {
   // its chats: one rollout file each, by day
   transcripts: { folder: '$CODEX_HOME/sessions', files: /(?:^|\/)rollout-[^/]*\.jsonl$/ },
   hooksOff: [],
-  // the system config layer's hooks file (managed hooks; unverified on a binary; Windows unknown)
+  // the system config layer's hooks file (run on 0.171.0 by test/e2e/codex-system.test.ts; Windows unknown)
   system: {
     linux: '/etc/codex/hooks.json',
     darwin: '/etc/codex/hooks.json',
     first: 'together',
     layer:
-      "Codex runs the hooks of every layer; the system layer's are managed: trusted by policy, without /hooks, and no user setting switches one off (unverified on a binary)",
+      "Codex runs the hooks of every layer, the system layer's with no trust in the user's config (seen on 0.171); but the hooks feature switched off by the user ([features] hooks = false in config.toml, -c features.hooks=false, --disable hooks) switches them off too, unless /etc/codex/requirements.toml pins [features] hooks = true",
   },
   program: {
     names: ['codex'],

@@ -97,14 +97,15 @@ export const copilotFiles: AgentFiles = {
   // its chats: a folder each, whose events.jsonl holds what happened
   transcripts: { folder: '$COPILOT_HOME/session-state', files: /^[^/]+\/events\.jsonl$/ },
   hooksOff: [DISABLE_ALL_HOOKS],
-  // policy hooks: every *.json in policy.d, root-owned and not group- or world-writable (the documentation; macOS unverified)
+  // policy hooks: every *.json in policy.d, root-owned and not group- or world-writable (run on 1.0.102
+  // by test/e2e/copilot-system.test.ts; macOS and Windows unverified)
   system: {
     linux: '/etc/github-copilot/policy.d/guard.json',
     darwin: '/etc/github-copilot/policy.d/guard.json',
     win32: 'C:/ProgramData/GitHub/Copilot/policy.d/guard.json',
     first: 'system',
     layer:
-      "Copilot runs policy hooks first, then the user's and the project's; no disableAllHooks switches a policy hook off, and it runs in folders nobody trusted",
+      "Copilot runs policy hooks first, then the user's and the project's; no disableAllHooks switches a policy hook off (a trusted project's, which turns off the user's hooks, leaves it running), it runs in folders nobody trusted (seen on 1.0.102), and it skips a policy file a group or everyone may write",
   },
   // no switch of its own turns the hooks off; started in a changed world it is guard.tamper all the same
   program: { names: ['copilot'], packages: ['@github/copilot'], hooksOff: [] },
