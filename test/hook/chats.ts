@@ -691,7 +691,13 @@ export function crushChat(world: World, id: string, parent?: readonly string[]):
     hook(
       world,
       ['crush'],
-      { ...fixture('crush/synth-pre-tool-use-bash'), session_id: id, cwd: world.project, tool_name: name, tool_input: input },
+      {
+        ...fixture('crush/synth-pre-tool-use-bash'),
+        session_id: id,
+        cwd: world.project,
+        tool_name: name,
+        tool_input: input,
+      },
       parent,
     );
   return {

@@ -73,7 +73,9 @@ function configure(agent: AgentId, world: World, servers: Servers): void {
   }
   if (agent === 'crush') {
     // Crush: `mcp` in its crush.json, each server with its type
-    const mcp = Object.fromEntries(Object.entries(servers).map(([name, server]) => [name, { type: 'stdio', ...server }]));
+    const mcp = Object.fromEntries(
+      Object.entries(servers).map(([name, server]) => [name, { type: 'stdio', ...server }]),
+    );
     writeText(join(world.home, '.config', 'crush', 'crush.json'), `${JSON.stringify({ mcp }, null, 2)}\n`);
     return;
   }

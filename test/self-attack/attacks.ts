@@ -700,7 +700,12 @@ export function toolAttempts(w: World): ToolAttempt[] {
     });
     add('crush', 'write', file, crushTool('write', { file_path: file, content: '{}' }));
     add('crush', 'edit', file, crushTool('edit', edit));
-    add('crush', 'multiedit', file, crushTool('multiedit', { file_path: file, edits: [{ old_string: 'a', new_string: 'b' }] }));
+    add(
+      'crush',
+      'multiedit',
+      file,
+      crushTool('multiedit', { file_path: file, edits: [{ old_string: 'a', new_string: 'b' }] }),
+    );
     add('crush', 'download', file, crushTool('download', { url: 'https://example.com/x.json', file_path: file }));
   }
   // Codex's patch names files relative to its cwd as often as not

@@ -34,15 +34,16 @@ export const HOOK_TIMEOUT = 30;
  * Crush's files as data (see AgentFiles), from its README (0.96.1) and another guard's Crush
  * integration, none of it observed on a binary (docs/agents-observed.md). Its config folder is
  * `$XDG_CONFIG_HOME/crush` (by default `~/.config/crush`; `$CRUSH_GLOBAL_CONFIG` moves it), its data
- * folder `$XDG_DATA_HOME/crush` (`$CRUSH_GLOBAL_DATA`), whose `crush.json` it merges too; a project
+ * folder `~/.local/share/crush` (`$CRUSH_GLOBAL_DATA`; `$XDG_DATA_HOME/crush` too, not declared), whose `crush.json` it merges too; a project
  * has `crush.json` or `.crush.json`, and the newer `crushrc` files, which run in a shell.
  */
 export const crushFiles: AgentFiles = {
   homes: [
     { variable: 'XDG_CONFIG_HOME', default: '~/.config' },
     { variable: 'CRUSH_GLOBAL_CONFIG', default: '$XDG_CONFIG_HOME/crush' },
-    { variable: 'XDG_DATA_HOME', default: '~/.local/share' },
-    { variable: 'CRUSH_GLOBAL_DATA', default: '$XDG_DATA_HOME/crush' },
+    // its data folder follows XDG_DATA_HOME too, which guard does not declare (a gap, see
+    // docs/agents-observed.md): a folder that only stands in for CRUSH_GLOBAL_DATA holds nothing of it
+    { variable: 'CRUSH_GLOBAL_DATA', default: '~/.local/share/crush' },
   ],
   // guard's entries (`hooks` in crush.json), and every file that could take them out: the other
   // config files, and the crushrc files, which are shell code run at load time. The default folders
@@ -51,6 +52,8 @@ export const crushFiles: AgentFiles = {
     '$CRUSH_GLOBAL_CONFIG/crush.json',
     '$CRUSH_GLOBAL_CONFIG/crushrc',
     '$CRUSH_GLOBAL_DATA/crush.json',
+    '$XDG_CONFIG_HOME/crush/crush.json',
+    '$XDG_CONFIG_HOME/crush/crushrc',
     '~/.config/crush/crush.json',
     '~/.config/crush/crushrc',
     '~/.local/share/crush/crush.json',
@@ -59,7 +62,13 @@ export const crushFiles: AgentFiles = {
     'crushrc',
     '.crushrc',
   ],
-  folders: ['$CRUSH_GLOBAL_CONFIG', '~/.config/crush', '$CRUSH_GLOBAL_DATA', '~/.local/share/crush'],
+  folders: [
+    '$CRUSH_GLOBAL_CONFIG',
+    '$XDG_CONFIG_HOME/crush',
+    '~/.config/crush',
+    '$CRUSH_GLOBAL_DATA',
+    '~/.local/share/crush',
+  ],
   settings: ['$CRUSH_GLOBAL_CONFIG/crush.json', 'crush.json', '.crush.json'],
   rules: [
     // the project's context files Crush loads besides those every agent's scan reads

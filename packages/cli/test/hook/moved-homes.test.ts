@@ -57,7 +57,6 @@ const MOVED: readonly { agent: AgentId; variable: string; files: readonly string
   { agent: 'cline', variable: 'CLINE_HOOKS_DIR', files: ['PreToolUse.bash', 'PreToolUse.sh'] },
   { agent: 'crush', variable: 'XDG_CONFIG_HOME', files: ['crush/crush.json', 'crush/crushrc'], anywhere: true },
   { agent: 'crush', variable: 'CRUSH_GLOBAL_CONFIG', files: ['crush.json', 'crushrc'], anywhere: true },
-  { agent: 'crush', variable: 'XDG_DATA_HOME', files: ['crush/crush.json'], anywhere: true },
   { agent: 'crush', variable: 'CRUSH_GLOBAL_DATA', files: ['crush.json'], anywhere: true },
 ];
 
