@@ -83,6 +83,15 @@ runRuleTests(
         step: { kind: 'write', path: '.env', content: 'QWEN_HOME=/tmp/elsewhere\n' },
         note: 'a project .env cannot move it',
       },
+      // Crush: running it, reading its config, near names, its state and logs folder of a project
+      'crush run "fix the tests"',
+      'crush --yolo',
+      'cat ~/.config/crush/crush.json',
+      'cat crush.json .crush.json',
+      'echo "{}" > crush.json.bak',
+      'echo "{}" > my-crush.json',
+      'echo x > .crush/logs/crush.log',
+      { step: { kind: 'read', path: '/home/dev/.config/crush/crushrc' } },
     ],
     invalid: [
       // near misses of the glob rows: the project's opencode.json itself, and the plugin folder by a glob
@@ -159,6 +168,18 @@ runRuleTests(
       'QWEN_CODE_SYSTEM_SETTINGS_PATH=/tmp/s.json qwen -p "x"',
       'echo \'{"disableAllHooks": true}\' > ~/qwen-defaults.json',
       'claude -p "push it" --settings \'{"disableAllHooks": true}\'',
+      // Crush: its config files (guard's entries; crushrc runs in a shell), wherever a project keeps them
+      'echo "{}" > ~/.config/crush/crush.json',
+      "jq 'del(.hooks)' crush.json > c.json && mv c.json crush.json",
+      'rm .crush.json',
+      'echo "permissions allow bash" > .crushrc',
+      'echo x >> ~/.config/crush/crushrc',
+      'echo "{}" > ~/.local/share/crush/crush.json',
+      'rm -rf ~/.config/crush',
+      { step: { kind: 'write', path: 'packages/app/crush.json', content: '{}' } },
+      { step: { kind: 'write', path: '/home/dev/.config/crush/crush.json', mode: 'edit', content: '"hooks": {}' } },
+      'CRUSH_GLOBAL_CONFIG=/tmp/c crush run "push it"',
+      'XDG_CONFIG_HOME=/tmp/x crush run "x"',
       { step: { kind: 'write', path: '/home/dev/.codex/hooks.json', content: '{}' } },
       { step: { kind: 'write', path: '~/.copilot/hooks/guard.json', mode: 'delete' } },
       { step: { kind: 'other', toolName: 'save_file', args: { path: '/home/dev/.cursor/hooks.json', text: '{}' } } },
@@ -203,6 +224,10 @@ runRuleTests(
       'tee .vscode/settings.json < settings.json',
       { step: { kind: 'write', path: '/home/dev/.cursor/cli.json', content: '{}' } },
       { step: { kind: 'write', path: '.cursor/mcp.json', content: '{"mcpServers":{}}' } },
+      // Crush's own context files and skills
+      'echo "always push" > CRUSH.md',
+      'cp notes.md ~/.config/crush/CRUSH.md',
+      'cp skill.md .crush/skills/x/SKILL.md',
       {
         step: { kind: 'write', path: '/home/dev/.codex/memories/notes.md', content: 'The user prefers pnpm.' },
         note: 'a memory note: once per chat',

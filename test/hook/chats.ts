@@ -681,6 +681,42 @@ export function clineChat(world: World, id: string, parent?: readonly string[]):
   };
 }
 
+/**
+ * Crush (payloads synthesised from its documented envelope): guard's entry on PreToolUse alone (no
+ * start event, no messages, no results), a top-level deny. No ask reaches a person: an asked step is
+ * denied with "no one can approve this step here".
+ */
+export function crushChat(world: World, id: string, parent?: readonly string[]): Chat {
+  const send = (name: string, input: Json): Promise<Answer> =>
+    hook(
+      world,
+      ['crush'],
+      {
+        ...fixture('crush/synth-pre-tool-use-bash'),
+        session_id: id,
+        cwd: world.project,
+        tool_name: name,
+        tool_input: input,
+      },
+      parent,
+    );
+  return {
+    agent: 'crush',
+    world,
+    id,
+    parent,
+    shell: (command) => send('bash', { command, description: 'run it' }),
+    mcp: (server, tool, args) => send(`mcp_${server}_${tool}`, args),
+    seen: (answer) => {
+      if (answer.stdout === '') return 'allow';
+      return str(answer.json?.['reason']).startsWith('guard: blocked, because no one can approve this step here')
+        ? 'ask'
+        : 'block';
+    },
+    text: (answer) => str(answer.json?.['reason']),
+  };
+}
+
 export const CHATS: Readonly<Record<AgentId, (world: World, id: string, parent?: readonly string[]) => Chat>> = {
   codex: codexChat,
   cursor: cursorChat,
@@ -694,6 +730,7 @@ export const CHATS: Readonly<Record<AgentId, (world: World, id: string, parent?:
   windsurf: windsurfChat,
   droid: droidChat,
   cline: clineChat,
+  crush: crushChat,
 };
 
 /** Every file under a folder, recursively. */

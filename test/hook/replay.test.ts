@@ -142,9 +142,14 @@ const REPLY: Record<AgentId, { deny(text: string): string; ask(text: string): st
       ask: (text) => line({ overrideInput: { commands: [sayingWhy(text)] }, context: text }),
       unread: (text) => line({ cancel: true, errorMessage: `${text} ${CANCELLED}` }),
     },
+    // Crush (documented, not observed): a top-level deny; it has no ask a hook can raise
+    crush: {
+      deny: (text) => line({ decision: 'deny', reason: text }),
+      ask: (text) => line({ decision: 'deny', reason: text }),
+    },
   };
 /** Agents whose ask is block-then-chat: the person answers in the chat, with a code to quote. */
-const IN_CHAT: readonly AgentId[] = ['codex', 'gemini', 'opencode', 'kilo', 'windsurf', 'droid', 'cline'];
+const IN_CHAT: readonly AgentId[] = ['codex', 'gemini', 'opencode', 'kilo', 'windsurf', 'droid', 'cline', 'crush'];
 
 const ENV: Environment = {
   home: HOME,
@@ -388,6 +393,21 @@ describe('more recorded payloads: the process answers what the engine and the ad
     { agent: 'windsurf', file: 'doc-post-run-command' },
     { agent: 'windsurf', file: 'doc-post-mcp-tool-use' },
     { agent: 'windsurf', file: 'doc-post-cascade-response' },
+    // (the chat of synth-session-1 was told guard is on by the rows above)
+    { agent: 'crush', file: 'synth-pre-tool-use-bash' },
+    { agent: 'crush', file: 'synth-pre-tool-use-bash-working-dir' },
+    { agent: 'crush', file: 'synth-pre-tool-use-edit' },
+    { agent: 'crush', file: 'synth-pre-tool-use-multiedit' },
+    { agent: 'crush', file: 'synth-pre-tool-use-write' },
+    { agent: 'crush', file: 'synth-pre-tool-use-download' },
+    { agent: 'crush', file: 'synth-pre-tool-use-view' },
+    { agent: 'crush', file: 'synth-pre-tool-use-ls' },
+    { agent: 'crush', file: 'synth-pre-tool-use-glob' },
+    { agent: 'crush', file: 'synth-pre-tool-use-grep' },
+    { agent: 'crush', file: 'synth-pre-tool-use-fetch' },
+    { agent: 'crush', file: 'synth-pre-tool-use-sourcegraph' },
+    { agent: 'crush', file: 'synth-pre-tool-use-agent' },
+    { agent: 'crush', file: 'synth-pre-tool-use-mcp' },
   ];
 
   it.for(cases)('$agent $file', async ({ agent, file, event, notice }) => {

@@ -71,6 +71,14 @@ function configure(agent: AgentId, world: World, servers: Servers): void {
     writeText(join(world.home, '.claude.json'), `${JSON.stringify(json, null, 2)}\n`);
     return;
   }
+  if (agent === 'crush') {
+    // Crush: `mcp` in its crush.json, each server with its type
+    const mcp = Object.fromEntries(
+      Object.entries(servers).map(([name, server]) => [name, { type: 'stdio', ...server }]),
+    );
+    writeText(join(world.home, '.config', 'crush', 'crush.json'), `${JSON.stringify({ mcp }, null, 2)}\n`);
+    return;
+  }
   if (agent === 'opencode' || agent === 'kilo') {
     // OpenCode and Kilo: `mcp` in its config (JSON with comments), each local server one argv list
     const mcp = Object.fromEntries(
@@ -98,14 +106,14 @@ const NAME =
   "%s: the poisoned server's tools are blocked, the clean one's are not, the silent one is named as not checked";
 
 // Where the agent has a start event the scan runs there (5 s for the servers, 7 s for the whole
-// call); Antigravity, OpenCode, Cline and Windsurf have none, so the first step runs it inside the step's own deadline (1 s of it).
+// call); Antigravity, OpenCode, Cline, Windsurf and Crush have none, so the first step runs it inside the step's own deadline (1 s of it).
 // One chat at a time: five chats starting fifteen servers at once on a busy 2-core machine overran
 // the 7 s and left the chat start unanswered.
 describe('MCP servers are scanned when a chat starts', () => {
   it.for(['codex', 'cursor', 'copilot', 'claude-code', 'gemini', 'qwen', 'droid'] as const)(NAME, scenario);
 });
 describe('MCP servers are scanned on the first step where there is no chat start', () => {
-  it.for(['antigravity', 'opencode', 'kilo', 'cline', 'windsurf'] as const)(NAME, scenario);
+  it.for(['antigravity', 'opencode', 'kilo', 'cline', 'windsurf', 'crush'] as const)(NAME, scenario);
 });
 
 async function scenario(agent: AgentId, { expect }: TestContext): Promise<void> {

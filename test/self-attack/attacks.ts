@@ -630,6 +630,7 @@ export function toolAttempts(w: World): ToolAttempt[] {
   const qwenEdit = fixture('qwen/pre-tool-use-edit');
   const droidCreate = fixture('droid/pre-tool-use-create');
   const droidEdit = fixture('droid/pre-tool-use-edit');
+  const crush = fixture('crush/synth-pre-tool-use-write');
   const roots = { workspace_roots: [w.project] };
   for (const file of files) {
     const patch = (body: string): Record<string, unknown> => ({
@@ -684,6 +685,21 @@ export function toolAttempts(w: World): ToolAttempt[] {
       cwd: w.project,
       tool_input: { file_path: file, old_str: edit.old_string, new_str: edit.new_string },
     });
+    const crushTool = (tool: string, input: Record<string, unknown>): Record<string, unknown> => ({
+      ...crush,
+      cwd: w.project,
+      tool_name: tool,
+      tool_input: input,
+    });
+    add('crush', 'write', file, crushTool('write', { file_path: file, content: '{}' }));
+    add('crush', 'edit', file, crushTool('edit', edit));
+    add(
+      'crush',
+      'multiedit',
+      file,
+      crushTool('multiedit', { file_path: file, edits: [{ old_string: 'a', new_string: 'b' }] }),
+    );
+    add('crush', 'download', file, crushTool('download', { url: 'https://example.com/x.json', file_path: file }));
   }
   // Codex's patch names files relative to its cwd as often as not
   for (const rel of ['.guard.yaml', '.codex/hooks.json', 'vendor/inner/.guard.yaml'])

@@ -29,6 +29,7 @@ export const AGENTS: readonly AgentId[] = [
   'windsurf',
   'droid',
   'cline',
+  'crush',
 ];
 
 export interface Scratch {
@@ -205,6 +206,10 @@ export function stepCommand(world: Scratch, agent: AgentId): string {
     case 'cline':
       // Cline runs guard's hook file itself (its `#!/bin/sh`): the file's whole text, run by sh
       return `/bin/sh -c ${shellWord(readFileSync(join(world.home, '.cline', 'hooks', 'PreToolUse.bash'), 'utf8'))}`;
+    case 'crush': {
+      const hooks = readJson(join(world.home, '.config', 'crush', 'crush.json'))['hooks'] as Json;
+      return (hooks['PreToolUse'] as Json[])[0]?.['command'] as string;
+    }
   }
 }
 
@@ -348,6 +353,15 @@ export function shellPayload(agent: AgentId, command: string, cwd: string, chat:
         tool_call: { id: 'call_0', name: 'run_commands', input: { commands: [command] } },
         preToolUse: { toolName: 'run_commands', parameters: { commands: JSON.stringify([command]) } },
       };
+    case 'crush':
+      // synthesised from its documented envelope (never observed on a binary)
+      return {
+        event: 'PreToolUse',
+        session_id: chat,
+        cwd,
+        tool_name: 'bash',
+        tool_input: { command, description: 'Run it' },
+      };
   }
 }
 
@@ -429,6 +443,10 @@ export function verdictOf(agent: AgentId, ran: Ran): Verdict {
       if (reply['cancel'] !== true && reply['overrideInput'] === undefined) return 'unreadable';
       return /no one can approve this step/.test(reason) ? 'ask' : 'block';
     }
+    case 'crush':
+      // a top-level deny; an ask says nobody can approve it
+      if (reply['decision'] !== 'deny') return 'unreadable';
+      return /no one can approve this step/.test(String(reply['reason'])) ? 'ask' : 'block';
   }
 }
 

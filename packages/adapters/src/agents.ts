@@ -4,6 +4,7 @@ import { claudeCode } from './claude-code/agent.js';
 import { cline } from './cline/agent.js';
 import { codex } from './codex/agent.js';
 import { copilot } from './copilot/agent.js';
+import { crush } from './crush/agent.js';
 import { cursor } from './cursor/agent.js';
 import { droid } from './droid/agent.js';
 import { gemini } from './gemini/agent.js';
@@ -33,6 +34,7 @@ export const AGENTS = {
   droid,
   cline,
   kilo,
+  crush,
 } as const satisfies Readonly<Record<string, Agent>>;
 
 /** An agent's id: `guard setup <id>`, `guard hook <id>`. */

@@ -50,6 +50,11 @@ export interface ClaudeDialect {
    * Code's (Factory Droid's Edit has `new_str` for `new_string`).
    */
   readonly inputKeys?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /**
+   * The server and tool of an MCP call from a tool name its table does not hold; left out, Claude
+   * Code's `mcp__<server>__<tool>`.
+   */
+  mcpTool?(toolName: string): { readonly server: string; readonly tool: string } | undefined;
   /** The agent's other events: guard registers none of them, a hand-made entry may. */
   readonly ignored: ReadonlySet<string>;
   /** Events whose replies may carry `hookSpecificOutput.additionalContext` for the model. */
@@ -89,7 +94,7 @@ export function claudeHook(dialect: ClaudeDialect): ClaudeHook {
       const where = `${dialect.displayName} ${name} payload`;
       switch (name) {
         case 'PreToolUse':
-          return { type: 'step', event: name, step: toStep(dialect, fields, where), canAsk: canAsk(parentArgs) };
+          return { type: 'step', event: name, step: claudeStep(dialect, fields, where), canAsk: canAsk(parentArgs) };
         case 'PostToolUse':
         case 'PostToolUseFailure':
           return resultInput(dialect, fields, name, where);
@@ -147,7 +152,11 @@ export function decide(decision: 'deny' | 'ask', reason: string): HookReply {
   });
 }
 
-function toStep(dialect: ClaudeDialect, fields: Fields, where: string): ToolStep {
+/** What reading a tool step takes of a dialect (an agent with Claude Code's `tool_name` and `tool_input` alone: Crush). */
+export type StepDialect = Pick<ClaudeDialect, 'id' | 'tools' | 'shellFolder' | 'inputKeys' | 'mcpTool'>;
+
+/** The step of a payload with Claude Code's `cwd`, `session_id`, `tool_name`, `tool_input` and `tool_use_id`. */
+export function claudeStep(dialect: StepDialect, fields: Fields, where: string): ToolStep {
   const cwd = sessionCwd(fields, where);
   const toolName = requireString(fields, 'tool_name', where);
   const callId = optionalString(fields, 'tool_use_id', where);
@@ -163,7 +172,7 @@ function toStep(dialect: ClaudeDialect, fields: Fields, where: string): ToolStep
   const kind = toolKind(dialect.tools, toolName);
   const at = `${where} tool_input`;
   if (kind === undefined) {
-    const mcp = mcpNames(fields, toolName);
+    const mcp = dialect.mcpTool === undefined ? mcpNames(fields, toolName) : dialect.mcpTool(toolName);
     if (mcp !== undefined) return { ...base, kind: 'mcp', ...mcp, args: input ?? {} };
     return stepByShape(base, input ?? {}, at);
   }
@@ -242,7 +251,7 @@ function mcpNames(fields: Fields, toolName: string): { server: string; tool: str
 }
 
 function resultInput(dialect: ClaudeDialect, fields: Fields, event: string, where: string): HookInput {
-  const step = toStep(dialect, fields, where);
+  const step = claudeStep(dialect, fields, where);
   const failed = event === 'PostToolUseFailure';
   // the person pressed Escape: the command was stopped, it did not fail
   if (failed && fields['is_interrupt'] === true)

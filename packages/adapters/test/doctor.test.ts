@@ -13,6 +13,7 @@ const AGENTS: readonly AgentId[] = [
   'windsurf',
   'droid',
   'cline',
+  'crush',
 ];
 const cannedShellCall = (agent: AgentId, command: string, cwd: string): CannedCall =>
   adapters[agent].doctor.shellCall(command, cwd);
@@ -167,6 +168,18 @@ describe('readReply: what each agent does with an answer', () => {
     { agent: 'droid', stdout: '', exit: 1, effect: 'failure' },
     { agent: 'droid', stdout: deny.claude, exit: 1, effect: 'failure' },
     { agent: 'droid', stdout: '', exit: 1, effect: 'failure', failClosed: true },
+    // Crush (documented, not observed): a top-level deny or exit 2 stops the step; an "allow" would
+    // approve it; another exit code is taken as a failure that runs it
+    { agent: 'crush', stdout: '', exit: 0, effect: 'no-objection' },
+    { agent: 'crush', stdout: 'not json', exit: 0, effect: 'no-objection' },
+    { agent: 'crush', stdout: deny.gemini, exit: 0, effect: 'block' },
+    { agent: 'crush', stdout: '', exit: 2, effect: 'block' },
+    { agent: 'crush', stdout: deny.gemini.replace('deny', 'allow'), exit: 0, effect: 'failure' },
+    { agent: 'crush', stdout: deny.gemini.replace('"deny"', '"maybe"'), exit: 0, effect: 'no-objection' },
+    // Claude Code's nested form is not Crush's
+    { agent: 'crush', stdout: deny.claude, exit: 0, effect: 'no-objection' },
+    { agent: 'crush', stdout: deny.gemini, exit: 1, effect: 'failure' },
+    { agent: 'crush', stdout: '', exit: 1, effect: 'failure', failClosed: true },
   ])('$agent: exit $exit, $stdout → $effect', ({ agent, stdout, exit, effect, failClosed }) => {
     expect(readReply(agent, stdout, exit, failClosed).effect).toBe(effect);
   });
@@ -225,6 +238,12 @@ describe('configuredTimeout', () => {
       want: 120,
     },
     { agent: 'qwen', text: '', want: 60 },
+    // guard writes no timeout on Crush's entry, and Crush documents none
+    {
+      agent: 'crush',
+      text: adapters.crush.install('', { hookCommand: '/n /s hook crush', failClosed: false }),
+      want: undefined,
+    },
     {
       agent: 'qwen',
       text: `// mine\n${adapters.qwen.install('', { hookCommand: '/n /s hook qwen', failClosed: false })}`,

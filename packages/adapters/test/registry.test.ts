@@ -21,6 +21,7 @@ describe('the registry: one list of agents', () => {
       'droid',
       'cline',
       'kilo',
+      'crush',
     ]);
     expect(Object.keys(adapters)).toEqual(AGENT_IDS);
     for (const id of AGENT_IDS) {
@@ -61,6 +62,9 @@ describe('the registry: one list of agents', () => {
     { name: 'cline', want: 'cline' },
     { name: 'Cline', want: undefined },
     { name: 'cline-cli', want: undefined },
+    { name: 'crush', want: 'crush' },
+    { name: 'Crush', want: undefined },
+    { name: 'charm-crush', want: undefined },
     { name: 'claude', want: undefined },
     { name: 'claudeCode', want: undefined },
     { name: 'toString', want: undefined },
@@ -82,6 +86,7 @@ describe('the registry: one list of agents', () => {
     { id: 'droid', needsTrust: false, after: /^start a new Droid session/, trust: false },
     { id: 'cline', needsTrust: false, after: /^start a new Cline task/, trust: false },
     { id: 'kilo', needsTrust: false, after: /^start a new Kilo Code CLI session/, trust: false },
+    { id: 'crush', needsTrust: false, after: /^start Crush again/, trust: false },
   ])('$id: project trust $needsTrust, records of trust $trust', ({ id, needsTrust, after, trust }) => {
     expect(adapters[id].projectNeedsTrust).toBe(needsTrust);
     expect(adapters[id].afterUninstall).toMatch(after);
@@ -107,6 +112,16 @@ const OPENCODE_DEFAULT = {
     '/work/app/.opencode/opencode.jsonc',
   ],
 };
+
+/** What Crush's chat-start scan reads, with its config folder at `dir` and the XDG config folder at `config`. */
+function crushReads(dir: string, config: string): { files: string[]; folders: string[]; mcp: string[] } {
+  const context = ['CRUSH.md', 'CRUSH.local.md', 'crush.md', 'crush.local.md', 'Crush.md', 'Crush.local.md'];
+  return {
+    files: [`${dir}/CRUSH.md`, `${config}/AGENTS.md`, ...context.map((name) => `/work/app/${name}`)],
+    folders: [`${dir}/skills`, `${config}/agents/skills`, '/work/app/.crush/skills'],
+    mcp: [`${dir}/crush.json`, '/work/app/crush.json', '/work/app/.crush.json'],
+  };
+}
 
 /** The rules, workflows and skills Cline reads, with its folder at `dir`. */
 function clineReads(dir: string): { files: string[]; folders: string[] } {
@@ -324,6 +339,19 @@ describe('what the chat-start scan reads, per agent', () => {
       env: { CLINE_DATA_DIR: '/srv/data', CLINE_MCP_SETTINGS_PATH: '' },
       ...clineReads(`${HOME}/.cline`),
       mcp: ['/srv/data/settings/cline_mcp_settings.json'],
+    },
+    { id: 'crush', ...crushReads(`${HOME}/.config/crush`, `${HOME}/.config`) },
+    {
+      // XDG_CONFIG_HOME moves both; CRUSH_GLOBAL_CONFIG its own folder alone
+      id: 'crush',
+      env: { XDG_CONFIG_HOME: '/srv/xdg', CRUSH_GLOBAL_CONFIG: '/srv/crush' },
+      ...crushReads('/srv/crush', '/srv/xdg'),
+    },
+    {
+      // near miss: an empty variable is unset; the data folder holds no rules
+      id: 'crush',
+      env: { CRUSH_GLOBAL_CONFIG: '', CRUSH_GLOBAL_DATA: '/srv/data' },
+      ...crushReads(`${HOME}/.config/crush`, `${HOME}/.config`),
     },
   ])('$id with $env', ({ id, env, files, folders, mcp }) => {
     const { chatStart } = AGENTS[id];

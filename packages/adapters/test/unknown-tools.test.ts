@@ -93,6 +93,13 @@ const ENVELOPES: readonly Envelope[] = [
     notAStep: 'Task',
     wrongFile: { tool: 'Create', input: { file_path: 'a.txt', content: 5 }, field: 'content' },
   },
+  {
+    agent: 'crush',
+    tool: (name, input) => ({ ...load('crush', 'synth-pre-tool-use-bash'), tool_name: name, tool_input: input }),
+    shell: { tool: 'bash', field: 'command' },
+    notAStep: 'agent',
+    wrongFile: { tool: 'write', input: { file_path: 'a.txt', content: 5 }, field: 'content' },
+  },
 ];
 
 describe.for(ENVELOPES)('$agent', (envelope) => {

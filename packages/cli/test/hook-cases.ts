@@ -121,6 +121,8 @@ const KILO_SHELL = fixture('kilo/tool-execute-before-bash');
 const QWEN_SHELL = fixture('qwen/pre-tool-use-shell');
 const DROID_SHELL = fixture('droid/pre-tool-use-shell');
 const CLINE_SHELL = fixture('cline/pre-tool-use-run-commands');
+// Crush: synthesised from its documented envelope (never observed on a binary)
+const CRUSH_SHELL = fixture('crush/synth-pre-tool-use-bash');
 
 const WINDSURF_SHELL = fixture('windsurf/doc-pre-run-command');
 const WINDSURF_MCP = fixture('windsurf/doc-pre-mcp-tool-use');
@@ -291,6 +293,17 @@ export const AGENT_CASES: readonly AgentCase[] = [
     ...reply((reply) => reply['cancel'] === true || reply['overrideInput'] !== undefined),
   },
   WINDSURF_CASE,
+  {
+    agent: 'crush',
+    args: ['crush'],
+    shell: (command) => ({ ...CRUSH_SHELL, tool_input: { command, description: 'run it' } }),
+    tool: (name, input) => ({ ...CRUSH_SHELL, tool_name: name, tool_input: input }),
+    noObjection: '',
+    missing: 'crush/malformed-no-tool-input',
+    wrongType: 'crush/malformed-command-not-string',
+    unknownEvent: { args: ['crush'], payload: fixture('crush/malformed-unknown-event') },
+    ...reply((reply) => reply['decision'] === 'deny'),
+  },
 ];
 
 /** Commands whose verdicts the catalogue fixes (SPEC §4): harmless, asked (git.push), blocked. */

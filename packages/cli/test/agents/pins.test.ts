@@ -81,8 +81,8 @@ const JSON_AGENTS = AGENT_IDS.filter((agent) => agent !== 'opencode' && agent !=
 describe('a pinned hook file changed past guard is found by status (and doctor) and by the hook', () => {
   for (const agent of JSON_AGENTS)
     for (const [name, change, kind] of TAMPERS) {
-      // Windsurf's entries carry no time limit (its documentation names none)
-      if (agent === 'windsurf' && name === "guard's time limit changed") continue;
+      // Windsurf's and Crush's entries carry no time limit (their documentation names none)
+      if ((agent === 'windsurf' || agent === 'crush') && name === "guard's time limit changed") continue;
       it(`${agent}: ${name}`, async () => {
         expect((await machine.guard('setup', agent)).code).toBe(0);
         expect(hookSees()).toEqual([]);

@@ -23,6 +23,7 @@ const AGENTS: readonly AgentId[] = [
   'droid',
   'cline',
   'kilo',
+  'crush',
 ];
 
 /** Answers as guard's runtime gives them: a block for a force push, no objection otherwise. */
@@ -55,6 +56,7 @@ const REPLIES: Record<AgentId, { readonly allow: string; readonly deny: string }
     deny: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"guard: blocked."}}',
   },
   cline: { allow: '', deny: '{"cancel":true,"errorMessage":"guard: blocked."}' },
+  crush: { allow: '', deny: '{"decision":"deny","reason":"guard: blocked."}' },
 };
 
 // A stand-in for guard's hook script; FAKE_MODE makes it misbehave the ways a real setup can.
@@ -216,6 +218,8 @@ describe('guard doctor: guard.tamper protects the hook file where setup put it',
     // its file is `.factory/hooks.json` in the moved home: a name protected wherever it is
     { agent: 'droid' as const, variable: 'FACTORY_HOME_OVERRIDE', byName: true },
     { agent: 'cline' as const, variable: 'CLINE_DIR', byName: false },
+    // its file is `crush.json`: a name protected wherever it is (Crush loads it from any folder above)
+    { agent: 'crush' as const, variable: 'CRUSH_GLOBAL_CONFIG', byName: true },
   ])('$agent: in the folder $variable moves it to', ({ agent, variable, byName }) => {
     box.env[variable] = join(box.root, 'moved');
     const file = adapters[agent].configPath('user', { home: box.home, env: box.env, projectRoot: box.project });

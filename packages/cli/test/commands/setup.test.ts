@@ -78,6 +78,10 @@ const PATHS: Record<AgentId, { user: (b: AgentHome) => string; project: (b: Agen
     user: (b) => join(b.home, '.cline', 'hooks', 'PreToolUse.bash'),
     project: (b) => join(b.project, '.clinerules', 'hooks', 'PreToolUse.bash'),
   },
+  crush: {
+    user: (b) => join(b.home, '.config', 'crush', 'crush.json'),
+    project: (b) => join(b.project, 'crush.json'),
+  },
 };
 
 /** A person's own config per agent, in a layout guard would never write (indent, order, no final newline). */
@@ -97,6 +101,8 @@ const USER_FILES: Record<EditedAgent, string> = {
     '{\n    "hooks": {\n        "post_cascade_response": [ { "command": "./notify.sh", "show_output": false } ]\n    }\n}',
   droid:
     '{\n    // mine\n    "Stop": [{ "hooks": [{ "type": "command", "command": "./done.sh", "timeout": 5 }] }],\n    "showHookOutput": true\n}',
+  crush:
+    '{\n    "$schema": "https://charm.land/crush.json",\n    "hooks": { "PreToolUse": [ { "matcher": "^bash$", "command": "./audit.sh" } ] }\n}',
 };
 
 /** A change the person makes to their own part of the file after setup. */
@@ -110,6 +116,7 @@ const EDITS: Record<EditedAgent, readonly [string, string]> = {
   qwen: ['./done.sh', './finished.sh'],
   windsurf: ['./notify.sh', './ping.sh'],
   droid: ['./done.sh', './finished.sh'],
+  crush: ['./audit.sh', './check.sh'],
 };
 
 const AGENTS = Object.keys(PATHS) as AgentId[];
@@ -638,6 +645,7 @@ describe('what setup tells the person to do next', () => {
     windsurf: /\nNext: Reload the Windsurf window/,
     droid: /\nNext: Start a new Droid session/,
     cline: /\nNext: Start a new Cline task/,
+    crush: /\nNext: Start Crush again: it reads its config when it starts/,
   };
   it.for(AGENTS)("%s gets its own next step and no other agent's", async (agent) => {
     const { stdout } = await box.guard('setup', agent);

@@ -24,8 +24,13 @@ import { AGENT_CASES } from '../hook-cases.js';
 /** Where the hook's temp folder is (the hook is told it; nothing is written there). */
 const TMP = '/tmp';
 
-/** Per variable: its agent, and the files below the folder it names that must be guard's ('' for a variable naming a file). */
-const MOVED: readonly { agent: AgentId; variable: string; files: readonly string[] }[] = [
+/**
+ * Per variable: its agent, and the files below the folder it names that must be guard's ('' for a
+ * variable naming a file). `anywhere`: the first file's name is a hook file in any folder (Crush
+ * loads a crush.json or crushrc from the project and every folder above it), so the same name
+ * elsewhere is guard's too.
+ */
+const MOVED: readonly { agent: AgentId; variable: string; files: readonly string[]; anywhere?: true }[] = [
   { agent: 'codex', variable: 'CODEX_HOME', files: ['hooks.json', 'config.toml'] },
   { agent: 'claude-code', variable: 'CLAUDE_CONFIG_DIR', files: ['settings.json', 'settings.local.json'] },
   { agent: 'copilot', variable: 'COPILOT_HOME', files: ['hooks/guard.json', 'hooks/mine.json', 'settings.json'] },
@@ -50,6 +55,9 @@ const MOVED: readonly { agent: AgentId; variable: string; files: readonly string
   { agent: 'droid', variable: 'FACTORY_ORG_MANAGED_SETTINGS_LOCAL_PATH', files: [''] },
   { agent: 'cline', variable: 'CLINE_DIR', files: ['hooks/PreToolUse.bash', 'hooks/PreToolUse', 'plugins/mine.js'] },
   { agent: 'cline', variable: 'CLINE_HOOKS_DIR', files: ['PreToolUse.bash', 'PreToolUse.sh'] },
+  { agent: 'crush', variable: 'XDG_CONFIG_HOME', files: ['crush/crush.json', 'crush/crushrc'], anywhere: true },
+  { agent: 'crush', variable: 'CRUSH_GLOBAL_CONFIG', files: ['crush.json', 'crushrc'], anywhere: true },
+  { agent: 'crush', variable: 'CRUSH_GLOBAL_DATA', files: ['crush.json'], anywhere: true },
 ];
 
 /** The default folders, with no variable set. */
@@ -72,6 +80,9 @@ const DEFAULTS: readonly { agent: AgentId; file: string }[] = [
   { agent: 'droid', file: '~/.factory/settings.json' },
   { agent: 'cline', file: '~/.cline/hooks/PreToolUse.bash' },
   { agent: 'cline', file: '~/Documents/Cline/Hooks/PreToolUse' },
+  { agent: 'crush', file: '~/.config/crush/crush.json' },
+  { agent: 'crush', file: '~/.config/crush/crushrc' },
+  { agent: 'crush', file: '~/.local/share/crush/crush.json' },
 ];
 
 const MODES: readonly Mode[] = ['standard', 'extended', 'full'];
@@ -117,7 +128,7 @@ describe('every variable that moves an agent file is in the table', () => {
   });
 });
 
-describe.for(MOVED)('$agent: $variable moved', ({ agent, variable, files }) => {
+describe.for(MOVED)('$agent: $variable moved', ({ agent, variable, files, anywhere }) => {
   const places = [`/opt/moved-${variable.toLowerCase()}`, `${TMP}/moved-${variable.toLowerCase()}`];
   const rows = places.flatMap((place) =>
     files.flatMap((rel) => {
@@ -136,10 +147,15 @@ describe.for(MOVED)('$agent: $variable moved', ({ agent, variable, files }) => {
     const folder = files[0] === '' ? `${place}/file.json` : place;
     const name = rel.slice(rel.lastIndexOf('/') + 1);
     for (const mode of MODES) {
-      expect(await tampered(agent, `echo '{}' > /srv/unrelated/${name}`, mode, { [variable]: folder })).toBe(false);
+      expect(await tampered(agent, `echo '{}' > /srv/unrelated/${name}`, mode, { [variable]: folder })).toBe(
+        anywhere === true,
+      );
       expect(await tampered(agent, `cat ${place}/${rel}`, mode, { [variable]: folder })).toBe(false);
       // without the variable, the folder is nobody's
-      expect(await tampered(agent, `rm ${place}/${name}`, mode, {})).toBe(false);
+      expect(await tampered(agent, `rm ${place}/${name}`, mode, {})).toBe(anywhere === true);
+      // where the name is guard's anywhere, a name the agent does not load there is nobody's
+      if (anywhere === true)
+        expect(await tampered(agent, `rm ${place}/notes.txt`, mode, { [variable]: folder })).toBe(false);
     }
   });
 });
