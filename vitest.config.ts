@@ -40,6 +40,7 @@ const SLOW_FIRST = [
   'test/e2e/copilot-cross-host.test.ts',
   'test/e2e/qwen.test.ts',
   'test/e2e/droid.test.ts',
+  'test/e2e/auggie.test.ts',
   'test/hook/resident.test.ts',
 ];
 

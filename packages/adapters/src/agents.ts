@@ -1,5 +1,6 @@
 import type { Agent } from './adapter.js';
 import { antigravity } from './antigravity/agent.js';
+import { auggie } from './auggie/agent.js';
 import { claudeCode } from './claude-code/agent.js';
 import { cline } from './cline/agent.js';
 import { codex } from './codex/agent.js';
@@ -33,6 +34,7 @@ export const AGENTS = {
   droid,
   cline,
   kilo,
+  auggie,
 } as const satisfies Readonly<Record<string, Agent>>;
 
 /** An agent's id: `guard setup <id>`, `guard hook <id>`. */
