@@ -182,6 +182,7 @@ const MINE: Readonly<Record<string, string>> = {
   qwen: '{\n  "$version": 4, // mine\n  "model": { "name": "qwen3-coder-plus" }\n}\n',
   windsurf: '{\n  "hooks": {\n    "post_cascade_response": [{ "command": "echo bye" }]\n  }\n}\n',
   droid: '{\n  // mine\n  "Stop": [{ "hooks": [{ "type": "command", "command": "echo bye" }] }]\n}\n',
+  auggie: '{\n  // mine\n  "hooks": { "Stop": [{ "hooks": [{ "type": "command", "command": "echo bye" }] }] }\n}\n',
 };
 
 describe("each agent's file: the old form and the new, byte for byte", () => {

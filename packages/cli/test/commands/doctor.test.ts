@@ -23,6 +23,7 @@ const AGENTS: readonly AgentId[] = [
   'droid',
   'cline',
   'kilo',
+  'auggie',
 ];
 
 /** Answers as guard's runtime gives them: a block for a force push, no objection otherwise. */
@@ -55,6 +56,10 @@ const REPLIES: Record<AgentId, { readonly allow: string; readonly deny: string }
     deny: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"guard: blocked."}}',
   },
   cline: { allow: '', deny: '{"cancel":true,"errorMessage":"guard: blocked."}' },
+  auggie: {
+    allow: '',
+    deny: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"guard: blocked."}}',
+  },
 };
 
 // A stand-in for guard's hook script; FAKE_MODE makes it misbehave the ways a real setup can.

@@ -58,6 +58,7 @@ describe('guard status --json', () => {
       'droid',
       'cline',
       'kilo',
+      'auggie',
     ]);
     for (const agent of report.agents) {
       expect(agent.capabilities).toEqual(adapters[agent.agent].capabilities);
