@@ -16,7 +16,7 @@ describe('auggie.read: recorded payloads (Augment Auggie 0.36.0)', () => {
     expect(read(load('pre-tool-use-shell'), undefined, [])).toEqual({
       type: 'step',
       event: 'PreToolUse',
-      canAsk: false,
+      canAsk: true,
       step: {
         agent: 'auggie',
         kind: 'shell',
@@ -164,19 +164,24 @@ describe('auggie.read: bad payloads are PayloadErrors that say what is wrong', (
 
 describe('auggie: is a person reading the chat?', () => {
   const script = '/usr/lib/node_modules/@augmentcode/auggie/augment.mjs';
-  it.for<{ name: string; args: string[]; unread: boolean }>([
-    { name: 'auggie --print', args: ['node', script, '--print', 'fix it'], unread: false },
-    { name: 'auggie -p by its bin', args: ['/usr/bin/auggie', '-p', 'fix it'], unread: false },
-    { name: 'auggie as an MCP server', args: ['auggie', '--mcp'], unread: false },
-    { name: 'interactive', args: ['node', script], unread: true },
-    { name: 'interactive with an instruction', args: ['auggie', 'fix it'], unread: true },
+  it.for<{ name: string; args: string[]; canAsk: boolean; unread: boolean }>([
+    { name: 'auggie --print', args: ['node', script, '--print', 'fix it'], canAsk: false, unread: false },
+    { name: 'auggie -p by its bin', args: ['/usr/bin/auggie', '-p', 'fix it'], canAsk: false, unread: false },
+    { name: 'auggie as an MCP server', args: ['auggie', '--mcp'], canAsk: false, unread: false },
+    { name: 'interactive', args: ['node', script], canAsk: true, unread: true },
+    { name: 'interactive with an instruction', args: ['auggie', 'fix it'], canAsk: true, unread: true },
     // unknown: a block either way; only the message differs
-    { name: 'unknown command line', args: [], unread: false },
-    { name: 'a program merely named like it', args: ['auggie-helper', 'x'], unread: false },
-    { name: '--print given to another program before Auggie', args: ['bash', '--print', 'auggie'], unread: true },
-  ])('$name', ({ args, unread }) => {
+    { name: 'unknown command line', args: [], canAsk: true, unread: false },
+    { name: 'a program merely named like it', args: ['auggie-helper', 'x'], canAsk: true, unread: false },
+    {
+      name: '--print given to another program before Auggie',
+      args: ['bash', '--print', 'auggie'],
+      canAsk: true,
+      unread: true,
+    },
+  ])('$name', ({ args, canAsk, unread }) => {
     expect(canAskUnread(args)).toBe(unread);
-    expect(read(load('pre-tool-use-shell'), undefined, args)).toMatchObject({ type: 'step', canAsk: unread });
+    expect(read(load('pre-tool-use-shell'), undefined, args)).toMatchObject({ type: 'step', canAsk });
   });
 });
 

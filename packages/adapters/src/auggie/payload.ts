@@ -66,7 +66,7 @@ export function read(payload: unknown, event: string | undefined, parentArgs: re
   const where = `${NAME} ${name} payload`;
   switch (name) {
     case 'PreToolUse':
-      return { type: 'step', event: name, step: toStep(fields, where), canAsk: canAskUnread(parentArgs) };
+      return { type: 'step', event: name, step: toStep(fields, where), canAsk: canAsk(parentArgs) };
     case 'PostToolUse':
       return { type: 'result', event: name, result: toResult(fields, where) };
     case 'SessionStart': {
@@ -85,6 +85,15 @@ export function read(payload: unknown, event: string | undefined, parentArgs: re
       if (IGNORED.has(name)) return { type: 'ignore', event: name, why: `guard does not act on ${name}` };
       throw new PayloadError(`${what}: unknown event "${name}".`);
   }
+}
+
+/**
+ * Whether an ask may go to the chat: unless the command line shows `--print` (when it cannot be
+ * read, the ask is still safe: it is a block that asks for a yes in the chat).
+ */
+function canAsk(parentArgs: readonly string[]): boolean {
+  const args = argsAfter(parentArgs, PROGRAM);
+  return args === undefined || !hasFlag(args, HEADLESS);
 }
 
 /** Whether a person reads the chat, from the command line alone: only a run known not to be `--print`. */

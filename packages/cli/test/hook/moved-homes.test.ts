@@ -72,6 +72,8 @@ const DEFAULTS: readonly { agent: AgentId; file: string }[] = [
   { agent: 'droid', file: '~/.factory/settings.json' },
   { agent: 'cline', file: '~/.cline/hooks/PreToolUse.bash' },
   { agent: 'cline', file: '~/Documents/Cline/Hooks/PreToolUse' },
+  { agent: 'auggie', file: '~/.augment/settings.json' },
+  { agent: 'auggie', file: '~/.augment/plugins/mine/hooks/hooks.json' },
 ];
 
 const MODES: readonly Mode[] = ['standard', 'extended', 'full'];
