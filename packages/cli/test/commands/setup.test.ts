@@ -78,6 +78,10 @@ const PATHS: Record<AgentId, { user: (b: AgentHome) => string; project: (b: Agen
     user: (b) => join(b.home, '.cline', 'hooks', 'PreToolUse.bash'),
     project: (b) => join(b.project, '.clinerules', 'hooks', 'PreToolUse.bash'),
   },
+  auggie: {
+    user: (b) => join(b.home, '.augment', 'settings.json'),
+    project: (b) => join(b.project, '.augment', 'settings.json'),
+  },
 };
 
 /** A person's own config per agent, in a layout guard would never write (indent, order, no final newline). */
@@ -97,6 +101,8 @@ const USER_FILES: Record<EditedAgent, string> = {
     '{\n    "hooks": {\n        "post_cascade_response": [ { "command": "./notify.sh", "show_output": false } ]\n    }\n}',
   droid:
     '{\n    // mine\n    "Stop": [{ "hooks": [{ "type": "command", "command": "./done.sh", "timeout": 5 }] }],\n    "showHookOutput": true\n}',
+  auggie:
+    '{\n    "model": "sonnet", // mine\n    "hooks": { "Stop": [{ "hooks": [{ "type": "command", "command": "./done.sh", "timeout": 5000 }] }] }\n}',
 };
 
 /** A change the person makes to their own part of the file after setup. */
@@ -110,6 +116,7 @@ const EDITS: Record<EditedAgent, readonly [string, string]> = {
   qwen: ['./done.sh', './finished.sh'],
   windsurf: ['./notify.sh', './ping.sh'],
   droid: ['./done.sh', './finished.sh'],
+  auggie: ['./done.sh', './finished.sh'],
 };
 
 const AGENTS = Object.keys(PATHS) as AgentId[];
@@ -638,6 +645,7 @@ describe('what setup tells the person to do next', () => {
     windsurf: /\nNext: Reload the Windsurf window/,
     droid: /\nNext: Start a new Droid session/,
     cline: /\nNext: Start a new Cline task/,
+    auggie: /\nNext: Start a new Auggie session/,
   };
   it.for(AGENTS)("%s gets its own next step and no other agent's", async (agent) => {
     const { stdout } = await box.guard('setup', agent);

@@ -66,6 +66,10 @@ const PATHS: Record<AgentId, Record<ConfigLevel, (b: AgentHome) => string>> = {
     user: (b) => join(b.home, '.cline', 'hooks', 'PreToolUse.bash'),
     project: (b) => join(b.project, '.clinerules', 'hooks', 'PreToolUse.bash'),
   },
+  auggie: {
+    user: (b) => join(b.home, '.augment', 'settings.json'),
+    project: (b) => join(b.project, '.augment', 'settings.json'),
+  },
 };
 const AGENTS = Object.keys(PATHS) as AgentId[];
 const LEVELS: readonly ConfigLevel[] = ['user', 'project'];
@@ -82,6 +86,7 @@ const NAMES: Record<AgentId, string> = {
   windsurf: 'Windsurf',
   droid: 'Factory Droid',
   cline: 'Cline',
+  auggie: 'Augment Auggie',
 };
 
 const write = (path: string, text: string): void => {

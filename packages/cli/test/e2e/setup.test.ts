@@ -29,6 +29,7 @@ const AGENTS = [
   'droid',
   'cline',
   'kilo',
+  'auggie',
 ] as const;
 
 beforeAll(() => {
