@@ -117,7 +117,11 @@ describe('auggie.read: recorded payloads (Augment Auggie 0.36.0)', () => {
   });
 
   it.for<{ output: string; exitCode: number | undefined; failed: boolean }>([
-    { output: 'Here are the results.\n<return-code>\n0\n</return-code>\n<output>\n</output>', exitCode: 0, failed: false },
+    {
+      output: 'Here are the results.\n<return-code>\n0\n</return-code>\n<output>\n</output>',
+      exitCode: 0,
+      failed: false,
+    },
     { output: '<return-code>\n3\n</return-code>', exitCode: 3, failed: true },
     // the command's own output may say the same words: Auggie's block is the last
     { output: '<return-code>0</return-code>\n<return-code>\n1\n</return-code>', exitCode: 1, failed: true },
@@ -139,7 +143,7 @@ describe('auggie.read: recorded payloads (Augment Auggie 0.36.0)', () => {
   });
 
   it('paths with spaces and quotes stay one word each in remove-files', () => {
-    const payload = { ...(load('pre-tool-use-remove-files') as object), tool_input: { file_paths: ["a b", "it's"] } };
+    const payload = { ...(load('pre-tool-use-remove-files') as object), tool_input: { file_paths: ['a b', "it's"] } };
     expect(read(payload, undefined, [])).toMatchObject({ step: { command: `rm -f -- 'a b' 'it'\\''s'` } });
   });
 });

@@ -173,7 +173,12 @@ describe('readReply: what each agent does with an answer', () => {
     { agent: 'auggie', stdout: '', exit: 0, effect: 'no-objection' },
     { agent: 'auggie', stdout: '{"hookSpecificOutput":', exit: 0, effect: 'no-objection' },
     { agent: 'auggie', stdout: deny.claude, exit: 0, effect: 'block' },
-    { agent: 'auggie', stdout: deny.claude.replace('"hookEventName":"PreToolUse",', ''), exit: 0, effect: 'no-objection' },
+    {
+      agent: 'auggie',
+      stdout: deny.claude.replace('"hookEventName":"PreToolUse",', ''),
+      exit: 0,
+      effect: 'no-objection',
+    },
     { agent: 'auggie', stdout: '{"continue":false,"stopReason":"no"}', exit: 0, effect: 'block' },
     { agent: 'auggie', stdout: '', exit: 2, effect: 'block' },
     { agent: 'auggie', stdout: deny.claude.replace('deny', 'ask'), exit: 0, effect: 'failure' },

@@ -203,7 +203,10 @@ export function fakeAuggieModel(options: FakeModelOptions): Promise<FakeModel> {
     answer: answerAuggie,
     // each earlier exchange keeps its tool results in its request nodes; the last ones come in `nodes`
     outputs: (body) =>
-      [...records(body['chat_history']).flatMap((exchange) => records(exchange['request_nodes'])), ...records(body['nodes'])]
+      [
+        ...records(body['chat_history']).flatMap((exchange) => records(exchange['request_nodes'])),
+        ...records(body['nodes']),
+      ]
         .map((node) => node['tool_result_node'])
         .filter(isRecord)
         .map((result) => outputText(result['content'])),
@@ -234,7 +237,12 @@ function answerAuggie(
   });
   let lines: object[];
   if (turn !== undefined && 'shell' in turn) {
-    lines = [{ text: '', nodes: [call('launch-process', { command: turn.shell, wait: true, max_wait_seconds: 30, cwd: '.' })] }];
+    lines = [
+      {
+        text: '',
+        nodes: [call('launch-process', { command: turn.shell, wait: true, max_wait_seconds: 30, cwd: '.' })],
+      },
+    ];
   } else if (turn !== undefined && 'create' in turn) {
     lines = [{ text: '', nodes: [call('save-file', { path: turn.create.path, file_content: turn.create.text })] }];
   } else if (turn !== undefined && 'call' in turn) {

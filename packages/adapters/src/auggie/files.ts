@@ -4,8 +4,7 @@ import type { AgentFiles } from '../adapter.js';
  * The kinds of step an Auggie tool is: Claude Code's kinds, and `delete` (remove-files, a list of
  * paths), `patch` (apply_patch's text) and `input` (write-process: text typed into a running shell).
  */
-export type AuggieToolKind =
-  'shell' | 'input' | 'overwrite' | 'edit' | 'delete' | 'patch' | 'read' | 'fetch' | 'other';
+export type AuggieToolKind = 'shell' | 'input' | 'overwrite' | 'edit' | 'delete' | 'patch' | 'read' | 'fetch' | 'other';
 
 /** The agent's own tools by name (as Auggie 0.36.0 offers them to a model), and the step each is. */
 export const TOOLS = {
@@ -83,7 +82,7 @@ export const auggieFiles: AgentFiles = {
     win32: 'C:/ProgramData/augment/settings.json',
     first: 'together',
     layer:
-      "Auggie runs the hooks of the system, user and project settings side by side and refuses a merged set that drops or changes a system hook (seen in its 0.36 code), and it has no switch that turns hooks off; but it runs no hooks at all for an Augment account whose server-side hooks flag is off",
+      'Auggie runs the hooks of the system, user and project settings side by side and refuses a merged set that drops or changes a system hook (seen in its 0.36 code), and it has no switch that turns hooks off; but it runs no hooks at all for an Augment account whose server-side hooks flag is off',
   },
   program: {
     names: ['auggie'],

@@ -195,8 +195,8 @@ function toStep(fields: Fields, where: string): ToolStep {
 
 /** The text str-replace-editor writes: each entry's `new_str` (replacements and insertions), one a line. */
 function newText(input: Fields): string | undefined {
-  const entries = [input['str_replace_entries'], input['insert_line_entries']].flatMap((list) =>
-    Array.isArray(list) ? list : [],
+  const entries = [input['str_replace_entries'], input['insert_line_entries']].flatMap((list): unknown[] =>
+    Array.isArray(list) ? (list as unknown[]) : [],
   );
   const texts = entries.flatMap((entry) =>
     isFields(entry) && typeof entry['new_str'] === 'string' ? [entry['new_str']] : [],

@@ -89,7 +89,8 @@ const MINE: Record<Exclude<AgentId, 'opencode' | 'kilo' | 'cline'>, string> = {
   qwen: '{ "$version": 4, /* meine ✓ */ "model": { "name": "qwen3-coder-plus" } }',
   windsurf: '{ "hooks": { "post_run_command": [ { "command": "echo fertig ✓" } ] } }\r\n',
   droid: '{ /* meine ✓ */ "Stop": [ { "hooks": [ { "type": "command", "command": "echo fertig ✓" } ] } ] }\r\n',
-  auggie: '{ /* meine ✓ */ "hooks": { "Stop": [ { "hooks": [ { "type": "command", "command": "echo fertig ✓" } ] } ] } }\r\n',
+  auggie:
+    '{ /* meine ✓ */ "hooks": { "Stop": [ { "hooks": [ { "type": "command", "command": "echo fertig ✓" } ] } ] } }\r\n',
 };
 
 const guard = (...args: string[]) =>
@@ -128,9 +129,18 @@ beforeAll(() => {
 afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
 
 describe(`a checkout, home and guard folder under "${ODD}"`, () => {
-  it.for(
-    ['codex', 'cursor', 'antigravity', 'copilot', 'claude-code', 'gemini', 'qwen', 'droid', 'windsurf', 'auggie'] as const,
-  )(
+  it.for([
+    'codex',
+    'cursor',
+    'antigravity',
+    'copilot',
+    'claude-code',
+    'gemini',
+    'qwen',
+    'droid',
+    'windsurf',
+    'auggie',
+  ] as const)(
     '%s: setup writes a command the agent runs as it is, the hook answers through it, uninstall gives the file back',
     async (agent) => {
       const adapter = adapters[agent];
