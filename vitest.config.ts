@@ -45,6 +45,7 @@ const SLOW_FIRST = [
   'test/hook/slow-git.test.ts',
   'test/self-attack/chat-code.test.ts',
   'test/self-attack/computed-paths.test.ts',
+  'test/e2e/auggie.test.ts',
   'test/hook/resident.test.ts',
   'packages/cli/test/hook/run.test.ts',
   'test/hook/export.test.ts',

@@ -68,8 +68,8 @@ interface Recording {
 
 const create = (path: string): Turn => ({ create: { path, text: 'hello\n' } });
 
-// (Factory Droid's, Cline's and Kilo's chats are not read by `guard scan` yet: nothing of them is recorded here)
-const RECORDINGS: Readonly<Record<Exclude<E2eAgent, 'droid' | 'cline' | 'kilo'>, Recording>> = {
+// (Factory Droid's, Cline's, Kilo's and Auggie's chats are not read by `guard scan` yet: nothing of them is recorded here)
+const RECORDINGS: Readonly<Record<Exclude<E2eAgent, 'droid' | 'cline' | 'kilo' | 'auggie'>, Recording>> = {
   'claude-code': {
     model: fakeMessagesModel,
     prepare: (w) => void writeClaudeSettings(w),

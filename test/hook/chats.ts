@@ -717,6 +717,54 @@ export function crushChat(world: World, id: string, parent?: readonly string[]):
   };
 }
 
+/**
+ * Augment Auggie: its own payloads (`conversation_id`, `workspace_roots`, `launch-process`), answered
+ * in Claude Code's nested form; block-then-chat (it runs an asked step); results, messages (on
+ * PromptSubmit) and a start event. A command's result carries its exit code in `<return-code>`, and
+ * a failed one comes with `tool_error` too.
+ */
+export function auggieChat(world: World, id: string, parent?: readonly string[]): FullChat {
+  const send = (payload: Json): Promise<Answer> =>
+    hook(world, ['auggie'], { ...payload, conversation_id: id, workspace_roots: [world.project] }, parent);
+  const input = (command: string): Json => ({ command, wait: true, max_wait_seconds: 30, cwd: '.' });
+  const post = (toolName: string, toolInput: Json, output: string, failed = false): Promise<Answer> =>
+    send({
+      ...fixture('auggie/post-tool-use-shell'),
+      tool_name: toolName,
+      tool_input: toolInput,
+      tool_output: output,
+      tool_error: failed ? output : null,
+    });
+  const say = (prompt: string): Promise<Answer> => send({ ...fixture('auggie/prompt-submit'), user_prompt: prompt });
+  return {
+    agent: 'auggie',
+    world,
+    id,
+    parent,
+    start: () => send(fixture('auggie/session-start')),
+    say,
+    shell: (command) => send({ ...fixture('auggie/pre-tool-use-shell'), tool_input: input(command) }),
+    ran: (command, output, exitCode = 0) =>
+      post(
+        'launch-process',
+        input(command),
+        `Here are the results from executing the command.\n<return-code>\n${exitCode}\n</return-code>\n<output>\n${output}\n</output>`,
+        exitCode !== 0,
+      ),
+    fetched: (url, output) => post('web-fetch', { url }, output),
+    // its payload does not name the server: the call is read by the shape of its input
+    mcp: (_server, tool, args) =>
+      send({ ...fixture('auggie/synth-pre-tool-use-mcp'), tool_name: tool, tool_input: args }),
+    approve: () => say('yes'),
+    seen: (answer) => {
+      if (answer.stdout === '') return 'allow';
+      const reason = str(hso(answer)['permissionDecisionReason']);
+      return reason.startsWith("guard: this step needs the person's approval first") ? 'ask' : 'block';
+    },
+    text: (answer) => str(hso(answer)['permissionDecisionReason']) || str(hso(answer)['additionalContext']),
+  };
+}
+
 export const CHATS: Readonly<Record<AgentId, (world: World, id: string, parent?: readonly string[]) => Chat>> = {
   codex: codexChat,
   cursor: cursorChat,
@@ -731,6 +779,7 @@ export const CHATS: Readonly<Record<AgentId, (world: World, id: string, parent?:
   droid: droidChat,
   cline: clineChat,
   crush: crushChat,
+  auggie: auggieChat,
 };
 
 /** Every file under a folder, recursively. */

@@ -135,6 +135,11 @@ const REPLY: Record<AgentId, { deny(text: string): string; ask(text: string): st
       deny: (text) => claudeStyle('deny', text),
       ask: (text) => claudeStyle('deny', text),
     },
+    // Augment Auggie reads the same nested answer (only with hookEventName); it runs an asked step, so an ask is a deny
+    auggie: {
+      deny: (text) => claudeStyle('deny', text),
+      ask: (text) => claudeStyle('deny', text),
+    },
     // Cline: a shell step's commands replaced by one that prints the reason and fails, the reason as
     // context too; a step guard could not read is cancelled (which ends Cline's task)
     cline: {
@@ -149,7 +154,17 @@ const REPLY: Record<AgentId, { deny(text: string): string; ask(text: string): st
     },
   };
 /** Agents whose ask is block-then-chat: the person answers in the chat, with a code to quote. */
-const IN_CHAT: readonly AgentId[] = ['codex', 'gemini', 'opencode', 'kilo', 'windsurf', 'droid', 'cline', 'crush'];
+const IN_CHAT: readonly AgentId[] = [
+  'codex',
+  'gemini',
+  'opencode',
+  'kilo',
+  'windsurf',
+  'droid',
+  'cline',
+  'crush',
+  'auggie',
+];
 
 const ENV: Environment = {
   home: HOME,
@@ -385,6 +400,20 @@ describe('more recorded payloads: the process answers what the engine and the ad
     { agent: 'cline', file: 'synth-pre-tool-use-mcp' },
     { agent: 'cline', file: 'task-start' },
     { agent: 'cline', file: 'post-tool-use-run-commands' },
+    { agent: 'auggie', file: 'pre-tool-use-git-push-force' },
+    { agent: 'auggie', file: 'synth-pre-tool-use-git-push' },
+    { agent: 'auggie', file: 'pre-tool-use-shell' },
+    { agent: 'auggie', file: 'pre-tool-use-save-file' },
+    { agent: 'auggie', file: 'pre-tool-use-str-replace-editor' },
+    { agent: 'auggie', file: 'pre-tool-use-remove-files' },
+    { agent: 'auggie', file: 'pre-tool-use-apply-patch' },
+    { agent: 'auggie', file: 'pre-tool-use-view' },
+    { agent: 'auggie', file: 'pre-tool-use-web-fetch' },
+    { agent: 'auggie', file: 'pre-tool-use-write-process' },
+    { agent: 'auggie', file: 'synth-pre-tool-use-mcp' },
+    { agent: 'auggie', file: 'session-start' },
+    { agent: 'auggie', file: 'prompt-submit' },
+    { agent: 'auggie', file: 'post-tool-use-shell' },
     { agent: 'windsurf', file: 'doc-pre-run-command' },
     { agent: 'windsurf', file: 'doc-pre-read-code' },
     { agent: 'windsurf', file: 'doc-pre-write-code' },

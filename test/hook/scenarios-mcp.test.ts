@@ -97,6 +97,8 @@ function configure(agent: AgentId, world: World, servers: Servers): void {
     windsurf: '.codeium/windsurf/mcp_config.json',
     droid: '.factory/mcp.json',
     cline: '.cline/data/settings/cline_mcp_settings.json',
+    // `mcpServers` in its settings.json (not run here: its payload does not name an MCP tool's server)
+    auggie: '.augment/settings.json',
   }[agent];
   if (file === undefined) throw new Error(`no MCP config written for ${agent}`);
   writeText(join(world.home, file), `${JSON.stringify({ mcpServers: servers }, null, 2)}\n`);

@@ -631,6 +631,9 @@ export function toolAttempts(w: World): ToolAttempt[] {
   const droidCreate = fixture('droid/pre-tool-use-create');
   const droidEdit = fixture('droid/pre-tool-use-edit');
   const crush = fixture('crush/synth-pre-tool-use-write');
+  const auggieSave = fixture('auggie/pre-tool-use-save-file');
+  const auggieEdit = fixture('auggie/pre-tool-use-str-replace-editor');
+  const auggieRemove = fixture('auggie/pre-tool-use-remove-files');
   const roots = { workspace_roots: [w.project] };
   for (const file of files) {
     const patch = (body: string): Record<string, unknown> => ({
@@ -700,6 +703,13 @@ export function toolAttempts(w: World): ToolAttempt[] {
       crushTool('multiedit', { file_path: file, edits: [{ old_string: 'a', new_string: 'b' }] }),
     );
     add('crush', 'download', file, crushTool('download', { url: 'https://example.com/x.json', file_path: file }));
+    add('auggie', 'save-file', file, { ...auggieSave, ...roots, tool_input: { path: file, file_content: '{}' } });
+    add('auggie', 'str-replace-editor', file, {
+      ...auggieEdit,
+      ...roots,
+      tool_input: { command: 'str_replace', path: file, str_replace_entries: [{ old_str: 'a', new_str: 'b' }] },
+    });
+    add('auggie', 'remove-files', file, { ...auggieRemove, ...roots, tool_input: { file_paths: [file] } });
   }
   // Codex's patch names files relative to its cwd as often as not
   for (const rel of ['.guard.yaml', '.codex/hooks.json', 'vendor/inner/.guard.yaml'])

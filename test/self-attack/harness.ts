@@ -30,6 +30,7 @@ export const AGENTS: readonly AgentId[] = [
   'droid',
   'cline',
   'crush',
+  'auggie',
 ];
 
 export interface Scratch {
@@ -203,6 +204,10 @@ export function stepCommand(world: Scratch, agent: AgentId): string {
       const hooks = readJson(join(world.home, '.factory', 'hooks.json'));
       return ((hooks['PreToolUse'] as Json[])[0]?.['hooks'] as Json[])[0]?.['command'] as string;
     }
+    case 'auggie': {
+      const hooks = readJson(join(world.home, '.augment', 'settings.json'))['hooks'] as Json;
+      return ((hooks['PreToolUse'] as Json[])[0]?.['hooks'] as Json[])[0]?.['command'] as string;
+    }
     case 'cline':
       // Cline runs guard's hook file itself (its `#!/bin/sh`): the file's whole text, run by sh
       return `/bin/sh -c ${shellWord(readFileSync(join(world.home, '.cline', 'hooks', 'PreToolUse.bash'), 'utf8'))}`;
@@ -338,6 +343,17 @@ export function shellPayload(agent: AgentId, command: string, cwd: string, chat:
           riskLevel: 'low',
         },
       };
+    case 'auggie':
+      return {
+        hook_event_name: 'PreToolUse',
+        conversation_id: chat,
+        workspace_roots: [cwd],
+        tool_name: 'launch-process',
+        tool_input: { command, wait: true, max_wait_seconds: 30, cwd },
+        tool_output: '[undefined]',
+        tool_error: null,
+        is_mcp_tool: false,
+      };
     case 'cline':
       return {
         clineVersion: '',
@@ -394,7 +410,8 @@ export function verdictOf(agent: AgentId, ran: Ran): Verdict {
   }
   switch (agent) {
     case 'codex':
-    case 'droid': {
+    case 'droid':
+    case 'auggie': {
       const out = reply['hookSpecificOutput'] as Json | undefined;
       if (out?.['permissionDecision'] !== 'deny') return 'unreadable';
       // block-then-chat: a deny that asks the agent to ask the person

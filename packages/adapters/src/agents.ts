@@ -1,5 +1,6 @@
 import type { Agent } from './adapter.js';
 import { antigravity } from './antigravity/agent.js';
+import { auggie } from './auggie/agent.js';
 import { claudeCode } from './claude-code/agent.js';
 import { cline } from './cline/agent.js';
 import { codex } from './codex/agent.js';
@@ -35,6 +36,7 @@ export const AGENTS = {
   cline,
   kilo,
   crush,
+  auggie,
 } as const satisfies Readonly<Record<string, Agent>>;
 
 /** An agent's id: `guard setup <id>`, `guard hook <id>`. */

@@ -14,6 +14,7 @@ const AGENTS: readonly AgentId[] = [
   'droid',
   'cline',
   'crush',
+  'auggie',
 ];
 const cannedShellCall = (agent: AgentId, command: string, cwd: string): CannedCall =>
   adapters[agent].doctor.shellCall(command, cwd);
@@ -180,6 +181,26 @@ describe('readReply: what each agent does with an answer', () => {
     { agent: 'crush', stdout: deny.claude, exit: 0, effect: 'no-objection' },
     { agent: 'crush', stdout: deny.gemini, exit: 1, effect: 'failure' },
     { agent: 'crush', stdout: '', exit: 1, effect: 'failure', failClosed: true },
+    // Augment Auggie (0.36.0, recorded): a nested deny with hookEventName, continue false and exit 2
+    // stop the step; a deny without hookEventName, an ask, broken JSON, exit 1 and a timeout let it run
+    { agent: 'auggie', stdout: '', exit: 0, effect: 'no-objection' },
+    { agent: 'auggie', stdout: '{"hookSpecificOutput":', exit: 0, effect: 'no-objection' },
+    { agent: 'auggie', stdout: deny.claude, exit: 0, effect: 'block' },
+    {
+      agent: 'auggie',
+      stdout: deny.claude.replace('"hookEventName":"PreToolUse",', ''),
+      exit: 0,
+      effect: 'no-objection',
+    },
+    { agent: 'auggie', stdout: '{"continue":false,"stopReason":"no"}', exit: 0, effect: 'block' },
+    { agent: 'auggie', stdout: '', exit: 2, effect: 'block' },
+    { agent: 'auggie', stdout: deny.claude.replace('deny', 'ask'), exit: 0, effect: 'failure' },
+    { agent: 'auggie', stdout: deny.claude.replace('deny', 'allow'), exit: 0, effect: 'failure' },
+    { agent: 'auggie', stdout: deny.claude.replace('"deny"', '"maybe"'), exit: 0, effect: 'no-objection' },
+    { agent: 'auggie', stdout: deny.gemini, exit: 0, effect: 'no-objection' },
+    { agent: 'auggie', stdout: '', exit: 1, effect: 'failure' },
+    { agent: 'auggie', stdout: deny.claude, exit: 1, effect: 'failure' },
+    { agent: 'auggie', stdout: '', exit: 1, effect: 'failure', failClosed: true },
   ])('$agent: exit $exit, $stdout → $effect', ({ agent, stdout, exit, effect, failClosed }) => {
     expect(readReply(agent, stdout, exit, failClosed).effect).toBe(effect);
   });
@@ -247,6 +268,13 @@ describe('configuredTimeout', () => {
     {
       agent: 'qwen',
       text: `// mine\n${adapters.qwen.install('', { hookCommand: '/n /s hook qwen', failClosed: false })}`,
+      want: 10,
+    },
+    // milliseconds in Auggie's file, read with its comments; its own default is a minute
+    { agent: 'auggie', text: '', want: 60 },
+    {
+      agent: 'auggie',
+      text: `// mine\n${adapters.auggie.install('', { hookCommand: '/n /s hook auggie', failClosed: false })}`,
       want: 10,
     },
     // 1000 and more: milliseconds

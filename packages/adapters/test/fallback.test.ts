@@ -184,6 +184,7 @@ const MINE: Readonly<Record<string, string>> = {
   droid: '{\n  // mine\n  "Stop": [{ "hooks": [{ "type": "command", "command": "echo bye" }] }]\n}\n',
   crush:
     '{\n  "$schema": "https://charm.land/crush.json",\n  "hooks": {\n    "PreToolUse": [{ "matcher": "bash", "command": "./check.sh" }]\n  }\n}\n',
+  auggie: '{\n  // mine\n  "hooks": { "Stop": [{ "hooks": [{ "type": "command", "command": "echo bye" }] }] }\n}\n',
 };
 
 describe("each agent's file: the old form and the new, byte for byte", () => {

@@ -22,6 +22,7 @@ describe('the registry: one list of agents', () => {
       'cline',
       'kilo',
       'crush',
+      'auggie',
     ]);
     expect(Object.keys(adapters)).toEqual(AGENT_IDS);
     for (const id of AGENT_IDS) {
@@ -60,6 +61,9 @@ describe('the registry: one list of agents', () => {
     { name: 'droid', want: 'droid' },
     { name: 'factory', want: undefined },
     { name: 'cline', want: 'cline' },
+    { name: 'auggie', want: 'auggie' },
+    { name: 'augment', want: undefined },
+    { name: 'Auggie', want: undefined },
     { name: 'Cline', want: undefined },
     { name: 'cline-cli', want: undefined },
     { name: 'crush', want: 'crush' },
@@ -87,6 +91,7 @@ describe('the registry: one list of agents', () => {
     { id: 'cline', needsTrust: false, after: /^start a new Cline task/, trust: false },
     { id: 'kilo', needsTrust: false, after: /^start a new Kilo Code CLI session/, trust: false },
     { id: 'crush', needsTrust: false, after: /^start Crush again/, trust: false },
+    { id: 'auggie', needsTrust: false, after: /^start a new Auggie session/, trust: false },
   ])('$id: project trust $needsTrust, records of trust $trust', ({ id, needsTrust, after, trust }) => {
     expect(adapters[id].projectNeedsTrust).toBe(needsTrust);
     expect(adapters[id].afterUninstall).toMatch(after);
@@ -325,6 +330,13 @@ describe('what the chat-start scan reads, per agent', () => {
       files: [`${HOME}/.factory/AGENTS.md`],
       folders: [`${HOME}/.factory/skills`, `${HOME}/.factory/droids`, `${HOME}/.factory/commands`],
       mcp: [`${HOME}/.factory/mcp.json`, '/work/app/.factory/mcp.json'],
+    },
+    {
+      // ~/.augment whatever --augment-cache-dir says; the project's settings hold its own servers
+      id: 'auggie',
+      files: [`${HOME}/.augment/user-guidelines.md`],
+      folders: ['rules', 'skills', 'commands', 'agents'].map((name) => `${HOME}/.augment/${name}`),
+      mcp: [`${HOME}/.augment/settings.json`, '/work/app/.augment/settings.json'],
     },
     { id: 'cline', ...clineReads(`${HOME}/.cline`), mcp: [`${HOME}/.cline/data/settings/cline_mcp_settings.json`] },
     {

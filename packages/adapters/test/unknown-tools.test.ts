@@ -100,6 +100,13 @@ const ENVELOPES: readonly Envelope[] = [
     notAStep: 'agent',
     wrongFile: { tool: 'write', input: { file_path: 'a.txt', content: 5 }, field: 'content' },
   },
+  {
+    agent: 'auggie',
+    tool: (name, input) => ({ ...load('auggie', 'pre-tool-use-shell'), tool_name: name, tool_input: input }),
+    shell: { tool: 'launch-process', field: 'command' },
+    notAStep: 'codebase-retrieval',
+    wrongFile: { tool: 'save-file', input: { path: 'a.txt', file_content: 5 }, field: 'file_content' },
+  },
 ];
 
 describe.for(ENVELOPES)('$agent', (envelope) => {

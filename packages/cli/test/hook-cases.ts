@@ -123,6 +123,7 @@ const DROID_SHELL = fixture('droid/pre-tool-use-shell');
 const CLINE_SHELL = fixture('cline/pre-tool-use-run-commands');
 // Crush: synthesised from its documented envelope (never observed on a binary)
 const CRUSH_SHELL = fixture('crush/synth-pre-tool-use-bash');
+const AUGGIE_SHELL = fixture('auggie/pre-tool-use-shell');
 
 const WINDSURF_SHELL = fixture('windsurf/doc-pre-run-command');
 const WINDSURF_MCP = fixture('windsurf/doc-pre-mcp-tool-use');
@@ -291,6 +292,24 @@ export const AGENT_CASES: readonly AgentCase[] = [
     unknownEvent: { args: ['cline'], payload: fixture('cline/malformed-unknown-event') },
     // a shell step's commands replaced by guard's, or any step cancelled (which ends the task)
     ...reply((reply) => reply['cancel'] === true || reply['overrideInput'] !== undefined),
+  },
+  {
+    agent: 'auggie',
+    args: ['auggie'],
+    shell: (command) => ({
+      ...AUGGIE_SHELL,
+      tool_input: { command, wait: true, max_wait_seconds: 30, cwd: '.' },
+    }),
+    tool: (name, input) => ({ ...AUGGIE_SHELL, tool_name: name, tool_input: input }),
+    noObjection: '',
+    missing: 'auggie/malformed-no-tool-input',
+    wrongType: 'auggie/malformed-command-not-string',
+    unknownEvent: { args: ['auggie'], payload: fixture('auggie/malformed-unknown-event') },
+    // Auggie reads a decision only with hookEventName beside it
+    ...reply((reply) => {
+      const output = reply['hookSpecificOutput'] as Json | undefined;
+      return output?.['hookEventName'] === 'PreToolUse' && output['permissionDecision'] === 'deny';
+    }),
   },
   WINDSURF_CASE,
   {

@@ -49,6 +49,9 @@ export const OPENCODE = platformBinary(join(agentFolder('opencode'), 'opencode-a
  */
 export const DROID = platformBinary(join(agentFolder('droid'), 'droid'), '@factory/cli-', 'droid');
 
+/** The pinned Auggie's script (its npm bin, `auggie`), run by this Node. */
+export const AUGGIE = join(agentFolder('auggie'), '@augmentcode', 'auggie', 'augment.mjs');
+
 /**
  * The pinned Kilo Code CLI's native binary. Its platform package is pinned itself: the launcher
  * `@kilocode/cli` pins platform packages at its own version, and the newest of those on the
@@ -538,4 +541,43 @@ export async function clinePrompt(
   );
   if (auth.code !== 0) return auth;
   return runBounded(CLINE, ['--json', ...(options.args ?? []), prompt], run);
+}
+
+/**
+ * The user's own Auggie settings.json, comments included (Auggie reads it as JSON with comments): a
+ * hook of their own. `guard uninstall` must give exactly these bytes back.
+ */
+export const AUGGIE_SETTINGS = `// my Auggie settings
+{
+  "hooks": {
+    "Stop": [{ "hooks": [{ "type": "command", "command": "true", "timeout": 5000 }] }] // a hook of my own
+  },
+  "model": "fake-model"
+}
+`;
+
+/** Writes the user's own Auggie settings.json into the world. */
+export function writeAuggieSettings(world: World, text: string = AUGGIE_SETTINGS): string {
+  return writeHomeFile(world, join('.augment', 'settings.json'), text);
+}
+
+/**
+ * Runs `auggie --print` once against the fake Augment service: a made-up session (a token and the
+ * fake's address as the tenant URL) in AUGMENT_SESSION_AUTH. Auggie runs every tool of its own by
+ * itself in --print, so only guard's hook stops one.
+ */
+export function auggiePrompt(
+  world: World,
+  model: FakeModel,
+  prompt: string,
+  options: PromptOptions = {},
+): Promise<RunResult> {
+  const session = { accessToken: 'fake-token', tenantURL: `${model.origin}/`, scopes: ['email'] };
+  const env = world.env({
+    AUGMENT_SESSION_AUTH: JSON.stringify(session),
+    AUGMENT_DISABLE_AUTO_UPDATE: '1',
+    ...options.env,
+  });
+  const args = [AUGGIE, '--print', ...(options.args ?? []), prompt];
+  return runBounded(process.execPath, args, { cwd: world.project, env, limitMs: AGENT_LIMIT_MS });
 }

@@ -191,6 +191,71 @@ export function fakeGeminiModel(options: FakeModelOptions): Promise<FakeModel> {
   });
 }
 
+/**
+ * A fake Augment service, as Auggie 0.36 speaks it to its tenant URL: `get-models` (with the
+ * account's hooks flag on: Auggie runs no hooks without it), `agents/list-remote-tools` (none), and
+ * `chat-stream` (one JSON object a line; a tool call is a node of type 5). Its other requests get `{}`.
+ */
+export function fakeAuggieModel(options: FakeModelOptions): Promise<FakeModel> {
+  return startFake(options, {
+    path: /^\/[a-z/-]+$/,
+    isTurn: (body) => Array.isArray(body['tool_definitions']),
+    answer: answerAuggie,
+    // each earlier exchange keeps its tool results in its request nodes; the last ones come in `nodes`
+    outputs: (body) =>
+      [
+        ...records(body['chat_history']).flatMap((exchange) => records(exchange['request_nodes'])),
+        ...records(body['nodes']),
+      ]
+        .map((node) => node['tool_result_node'])
+        .filter(isRecord)
+        .map((result) => outputText(result['content'])),
+  });
+}
+
+function answerAuggie(
+  _body: Record<string, unknown>,
+  turn: Turn | undefined,
+  index: number,
+  res: ServerResponse,
+  url: string,
+): void {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  if (index < 0) {
+    const path = url.split('?')[0];
+    if (path === '/get-models') {
+      const model = { name: 'fake-model', suggested_prefix_char_count: 0, suggested_suffix_char_count: 0 };
+      res.end(JSON.stringify({ default_model: 'fake-model', models: [model], feature_flags: { enable_hooks: true } }));
+    } else res.end(path === '/agents/list-remote-tools' ? JSON.stringify({ tools: [] }) : '{}');
+    return;
+  }
+  const call = (name: string, input: unknown): object => ({
+    id: 1,
+    type: 5,
+    content: '',
+    tool_use: { tool_use_id: `toolu_${index}`, tool_name: name, input_json: JSON.stringify(input) },
+  });
+  let lines: object[];
+  if (turn !== undefined && 'shell' in turn) {
+    lines = [
+      {
+        text: '',
+        nodes: [call('launch-process', { command: turn.shell, wait: true, max_wait_seconds: 30, cwd: '.' })],
+      },
+    ];
+  } else if (turn !== undefined && 'create' in turn) {
+    lines = [{ text: '', nodes: [call('save-file', { path: turn.create.path, file_content: turn.create.text })] }];
+  } else if (turn !== undefined && 'call' in turn) {
+    lines = [{ text: '', nodes: [call(turn.call.name, turn.call.input)] }];
+  } else if (turn !== undefined && 'patch' in turn) {
+    lines = [{ text: '', nodes: [call('apply_patch', { input: turn.patch })] }];
+  } else {
+    const text = turn?.say ?? DONE_TEXT;
+    lines = [{ text, nodes: [{ id: 0, type: 0, content: text }] }];
+  }
+  res.end(lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+}
+
 async function startFake(options: FakeModelOptions, dialect: Dialect): Promise<FakeModel> {
   const requests: RecordedRequest[] = [];
   const turns: RecordedRequest[] = [];

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LogEntry } from '../../../packages/cli/src/state/decision-log.js';
 import { BIN } from '../../hook/bin.js';
-import { CLAUDE, CLINE, CODEX, CODEX_BIN, COPILOT, DROID, GEMINI, KILO, OPENCODE, QWEN } from './agents.js';
+import { AUGGIE, CLAUDE, CLINE, CODEX, CODEX_BIN, COPILOT, DROID, GEMINI, KILO, OPENCODE, QWEN } from './agents.js';
 import type { FakeModel } from './fake-model.js';
 import { guardOk, requireFile, stepEntries } from './world.js';
 import type { World } from './world.js';
@@ -20,6 +20,7 @@ export function requireInstalled(agent: E2eAgent): void {
     droid: DROID,
     cline: CLINE,
     kilo: KILO,
+    auggie: AUGGIE,
   }[agent];
   requireFile(
     program || `the ${agent} binary for ${process.platform}-${process.arch}`,
@@ -29,7 +30,7 @@ export function requireInstalled(agent: E2eAgent): void {
 
 /** The agents the end-to-end tests run for real. */
 export type E2eAgent =
-  'codex' | 'copilot' | 'claude-code' | 'gemini' | 'opencode' | 'qwen' | 'droid' | 'cline' | 'kilo';
+  'codex' | 'copilot' | 'claude-code' | 'gemini' | 'opencode' | 'qwen' | 'droid' | 'cline' | 'kilo' | 'auggie';
 
 /** A PATH on which the pinned Codex is found, as on a machine where the person installed it. */
 export function pathWithAgents(world: World): string {

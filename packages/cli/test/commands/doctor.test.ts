@@ -24,6 +24,7 @@ const AGENTS: readonly AgentId[] = [
   'cline',
   'kilo',
   'crush',
+  'auggie',
 ];
 
 /** Answers as guard's runtime gives them: a block for a force push, no objection otherwise. */
@@ -57,6 +58,10 @@ const REPLIES: Record<AgentId, { readonly allow: string; readonly deny: string }
   },
   cline: { allow: '', deny: '{"cancel":true,"errorMessage":"guard: blocked."}' },
   crush: { allow: '', deny: '{"decision":"deny","reason":"guard: blocked."}' },
+  auggie: {
+    allow: '',
+    deny: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"guard: blocked."}}',
+  },
 };
 
 // A stand-in for guard's hook script; FAKE_MODE makes it misbehave the ways a real setup can.

@@ -82,6 +82,10 @@ const PATHS: Record<AgentId, { user: (b: AgentHome) => string; project: (b: Agen
     user: (b) => join(b.home, '.config', 'crush', 'crush.json'),
     project: (b) => join(b.project, 'crush.json'),
   },
+  auggie: {
+    user: (b) => join(b.home, '.augment', 'settings.json'),
+    project: (b) => join(b.project, '.augment', 'settings.json'),
+  },
 };
 
 /** A person's own config per agent, in a layout guard would never write (indent, order, no final newline). */
@@ -103,6 +107,8 @@ const USER_FILES: Record<EditedAgent, string> = {
     '{\n    // mine\n    "Stop": [{ "hooks": [{ "type": "command", "command": "./done.sh", "timeout": 5 }] }],\n    "showHookOutput": true\n}',
   crush:
     '{\n    "$schema": "https://charm.land/crush.json",\n    "hooks": { "PreToolUse": [ { "matcher": "^bash$", "command": "./audit.sh" } ] }\n}',
+  auggie:
+    '{\n    "model": "sonnet", // mine\n    "hooks": { "Stop": [{ "hooks": [{ "type": "command", "command": "./done.sh", "timeout": 5000 }] }] }\n}',
 };
 
 /** A change the person makes to their own part of the file after setup. */
@@ -117,6 +123,7 @@ const EDITS: Record<EditedAgent, readonly [string, string]> = {
   windsurf: ['./notify.sh', './ping.sh'],
   droid: ['./done.sh', './finished.sh'],
   crush: ['./audit.sh', './check.sh'],
+  auggie: ['./done.sh', './finished.sh'],
 };
 
 const AGENTS = Object.keys(PATHS) as AgentId[];
@@ -646,6 +653,7 @@ describe('what setup tells the person to do next', () => {
     droid: /\nNext: Start a new Droid session/,
     cline: /\nNext: Start a new Cline task/,
     crush: /\nNext: Start Crush again: it reads its config when it starts/,
+    auggie: /\nNext: Start a new Auggie session/,
   };
   it.for(AGENTS)("%s gets its own next step and no other agent's", async (agent) => {
     const { stdout } = await box.guard('setup', agent);

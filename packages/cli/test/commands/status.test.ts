@@ -59,6 +59,7 @@ describe('guard status --json', () => {
       'cline',
       'kilo',
       'crush',
+      'auggie',
     ]);
     for (const agent of report.agents) {
       expect(agent.capabilities).toEqual(adapters[agent.agent].capabilities);

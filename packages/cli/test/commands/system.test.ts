@@ -51,8 +51,14 @@ const SYSTEM_PATHS: Partial<Record<AgentId, Readonly<Record<'linux' | 'darwin' |
     win32: 'C:/ProgramData/Windsurf/hooks.json',
   },
   codex: { linux: '/etc/codex/hooks.json', darwin: '/etc/codex/hooks.json', win32: undefined },
+  // Auggie's machine folder is /etc/augment on every platform but Windows
+  auggie: {
+    linux: '/etc/augment/settings.json',
+    darwin: '/etc/augment/settings.json',
+    win32: 'C:/ProgramData/augment/settings.json',
+  },
 };
-type Managed = 'claude-code' | 'copilot' | 'cursor' | 'gemini' | 'qwen' | 'windsurf' | 'codex';
+type Managed = 'claude-code' | 'copilot' | 'cursor' | 'gemini' | 'qwen' | 'windsurf' | 'codex' | 'auggie';
 const MANAGED = AGENT_IDS.filter((agent): agent is Managed => SYSTEM_PATHS[agent] !== undefined);
 const PLATFORMS = ['linux', 'darwin', 'win32'] as const;
 
@@ -67,6 +73,8 @@ const MANAGED_FILES: Record<Managed, string> = {
   qwen: '{\n    "$version": 4, // managed\n    "hooks": { "Stop": [{ "hooks": [{ "type": "command", "command": "/opt/audit/done.sh" }] }] }\n}',
   windsurf:
     '{\n    "hooks": {\n        "post_cascade_response": [ { "command": "/opt/audit/log.sh", "show_output": false } ]\n    }\n}',
+  auggie:
+    '{\n    "model": "sonnet", // managed\n    "hooks": { "SessionEnd": [{ "hooks": [{ "type": "command", "command": "/opt/audit/bye.sh" }] }] }\n}',
   codex:
     '{\n    "description": "IT hooks",\n    "hooks": {\n        "Stop": [\n            { "hooks": [ { "type": "command", "command": "/opt/audit/done.sh" } ] }\n        ]\n    }\n}\n',
 };

@@ -70,6 +70,10 @@ const PATHS: Record<AgentId, Record<ConfigLevel, (b: AgentHome) => string>> = {
     user: (b) => join(b.home, '.config', 'crush', 'crush.json'),
     project: (b) => join(b.project, 'crush.json'),
   },
+  auggie: {
+    user: (b) => join(b.home, '.augment', 'settings.json'),
+    project: (b) => join(b.project, '.augment', 'settings.json'),
+  },
 };
 const AGENTS = Object.keys(PATHS) as AgentId[];
 const LEVELS: readonly ConfigLevel[] = ['user', 'project'];
@@ -87,6 +91,7 @@ const NAMES: Record<AgentId, string> = {
   droid: 'Factory Droid',
   cline: 'Cline',
   crush: 'Crush',
+  auggie: 'Augment Auggie',
 };
 
 const write = (path: string, text: string): void => {

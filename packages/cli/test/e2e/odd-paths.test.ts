@@ -90,6 +90,8 @@ const MINE: Record<Exclude<AgentId, 'opencode' | 'kilo' | 'cline'>, string> = {
   windsurf: '{ "hooks": { "post_run_command": [ { "command": "echo fertig ✓" } ] } }\r\n',
   droid: '{ /* meine ✓ */ "Stop": [ { "hooks": [ { "type": "command", "command": "echo fertig ✓" } ] } ] }\r\n',
   crush: '{ "hooks": { "PreToolUse": [ { "matcher": "bash", "command": "echo fertig ✓" } ] } }\r\n',
+  auggie:
+    '{ /* meine ✓ */ "hooks": { "Stop": [ { "hooks": [ { "type": "command", "command": "echo fertig ✓" } ] } ] } }\r\n',
 };
 
 const guard = (...args: string[]) =>
@@ -139,6 +141,7 @@ describe(`a checkout, home and guard folder under "${ODD}"`, () => {
     'droid',
     'windsurf',
     'crush',
+    'auggie',
   ] as const)(
     '%s: setup writes a command the agent runs as it is, the hook answers through it, uninstall gives the file back',
     async (agent) => {

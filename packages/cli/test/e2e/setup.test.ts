@@ -30,6 +30,7 @@ const AGENTS = [
   'cline',
   'kilo',
   'crush',
+  'auggie',
 ] as const;
 
 beforeAll(() => {

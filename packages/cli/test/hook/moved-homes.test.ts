@@ -83,6 +83,8 @@ const DEFAULTS: readonly { agent: AgentId; file: string }[] = [
   { agent: 'crush', file: '~/.config/crush/crush.json' },
   { agent: 'crush', file: '~/.config/crush/crushrc' },
   { agent: 'crush', file: '~/.local/share/crush/crush.json' },
+  { agent: 'auggie', file: '~/.augment/settings.json' },
+  { agent: 'auggie', file: '~/.augment/plugins/mine/hooks/hooks.json' },
 ];
 
 const MODES: readonly Mode[] = ['standard', 'extended', 'full'];

@@ -405,6 +405,25 @@ describe('asks', () => {
     expect(String(output['permissionDecisionReason'])).toMatch(says);
   });
 
+  // Auggie runs a step its hook asks about: guard's ask is always a deny, which says what to do
+  it.for([
+    {
+      name: 'interactive (ask in the chat)',
+      parent: ['node', '/usr/lib/node_modules/@augmentcode/auggie/augment.mjs'],
+      says: /^guard: this step needs the person's approval first \(git\.push\)/,
+    },
+    {
+      name: 'auggie --print (nobody there)',
+      parent: ['node', '/usr/local/bin/auggie', '--print', 'push it'],
+      says: /^guard: blocked, because no one can approve this step here \(git\.push\)/,
+    },
+  ])('Augment Auggie $name: deny', async ({ parent, says }) => {
+    const result = await run(['auggie'], json(AGENT_CASES.find((c) => c.agent === 'auggie')?.shell(ASKED)), {}, parent);
+    const output = parsedReply(result.stdout)?.['hookSpecificOutput'] as Record<string, unknown>;
+    expect(output).toMatchObject({ hookEventName: 'PreToolUse', permissionDecision: 'deny' });
+    expect(String(output['permissionDecisionReason'])).toMatch(says);
+  });
+
   it.for([
     {
       name: 'interactive',

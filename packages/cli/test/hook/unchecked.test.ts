@@ -277,6 +277,7 @@ describe("every agent's deadline is its own hook timeout less the margin", () =>
     cline: 84_000,
     // Crush documents no hook timeout: guard answers within 30 s all the same
     crush: 21_000,
+    auggie: 7_000,
   };
   it.for(AGENT_CASES)('$agent', async ({ agent, args }) => {
     const seconds = AGENTS[agent].files.hookTimeout;
@@ -305,6 +306,7 @@ describe("a result whose handling fails gets its event's own reply", () => {
     { agent: 'gemini', args: ['gemini'], file: 'gemini/after-tool-shell', event: 'AfterTool' },
     { agent: 'qwen', args: ['qwen'], file: 'qwen/post-tool-use-shell', event: 'PostToolUse' },
     { agent: 'droid', args: ['droid'], file: 'droid/post-tool-use-shell', event: 'PostToolUse' },
+    { agent: 'auggie', args: ['auggie'], file: 'auggie/post-tool-use-shell', event: 'PostToolUse' },
   ] as const;
   it.for(RESULTS)('$agent $event', async ({ agent, args, file, event }) => {
     const failing = {
