@@ -8,6 +8,7 @@ import { cursor } from './cursor/agent.js';
 import { droid } from './droid/agent.js';
 import { gemini } from './gemini/agent.js';
 import { kilo } from './kilo/agent.js';
+import { kiro } from './kiro/agent.js';
 import { opencode } from './opencode/agent.js';
 import { qwen } from './qwen/agent.js';
 import { windsurf } from './windsurf/agent.js';
@@ -33,6 +34,7 @@ export const AGENTS = {
   droid,
   cline,
   kilo,
+  kiro,
 } as const satisfies Readonly<Record<string, Agent>>;
 
 /** An agent's id: `guard setup <id>`, `guard hook <id>`. */

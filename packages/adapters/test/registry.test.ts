@@ -21,6 +21,7 @@ describe('the registry: one list of agents', () => {
       'droid',
       'cline',
       'kilo',
+      'kiro',
     ]);
     expect(Object.keys(adapters)).toEqual(AGENT_IDS);
     for (const id of AGENT_IDS) {
@@ -61,6 +62,9 @@ describe('the registry: one list of agents', () => {
     { name: 'cline', want: 'cline' },
     { name: 'Cline', want: undefined },
     { name: 'cline-cli', want: undefined },
+    { name: 'kiro', want: 'kiro' },
+    { name: 'kiro-cli', want: undefined },
+    { name: 'Kiro', want: undefined },
     { name: 'claude', want: undefined },
     { name: 'claudeCode', want: undefined },
     { name: 'toString', want: undefined },
@@ -82,6 +86,7 @@ describe('the registry: one list of agents', () => {
     { id: 'droid', needsTrust: false, after: /^start a new Droid session/, trust: false },
     { id: 'cline', needsTrust: false, after: /^start a new Cline task/, trust: false },
     { id: 'kilo', needsTrust: false, after: /^start a new Kilo Code CLI session/, trust: false },
+    { id: 'kiro', needsTrust: false, after: /^start a new Kiro chat/, trust: false },
   ])('$id: project trust $needsTrust, records of trust $trust', ({ id, needsTrust, after, trust }) => {
     expect(adapters[id].projectNeedsTrust).toBe(needsTrust);
     expect(adapters[id].afterUninstall).toMatch(after);
@@ -310,6 +315,18 @@ describe('what the chat-start scan reads, per agent', () => {
       files: [`${HOME}/.factory/AGENTS.md`],
       folders: [`${HOME}/.factory/skills`, `${HOME}/.factory/droids`, `${HOME}/.factory/commands`],
       mcp: [`${HOME}/.factory/mcp.json`, '/work/app/.factory/mcp.json'],
+    },
+    {
+      // the user's steering files; its MCP settings and guard's agent file (which may hold servers)
+      id: 'kiro',
+      files: [],
+      folders: [`${HOME}/.kiro/steering`],
+      mcp: [
+        `${HOME}/.kiro/settings/mcp.json`,
+        `${HOME}/.kiro/agents/guard.json`,
+        '/work/app/.kiro/settings/mcp.json',
+        '/work/app/.kiro/agents/guard.json',
+      ],
     },
     { id: 'cline', ...clineReads(`${HOME}/.cline`), mcp: [`${HOME}/.cline/data/settings/cline_mcp_settings.json`] },
     {
