@@ -108,10 +108,27 @@ describe('kiro.read: documented payloads', () => {
       result: {
         agent: 'kiro',
         chatId: cwd,
-        output: JSON.stringify({ success: true, result: ['# Hooks\n\nHooks allow you to execute custom commands...'] }),
+        output: '# Hooks\n\nHooks allow you to execute custom commands...',
         step: { kind: 'read', path: `${cwd}/docs/hooks.md` },
       },
     });
+  });
+
+  it.for<{ name: string; response: unknown; output: string; failed?: true }>([
+    {
+      name: 'a result list, items not text as JSON',
+      response: { success: true, result: ['a', { b: 1 }] },
+      output: 'a\n{"b":1}',
+    },
+    { name: 'a failure', response: { success: false, result: ['no'] }, output: 'no', failed: true },
+    // near misses: no result list, a plain text
+    { name: 'no result list', response: { exit_status: '1', stdout: 'x' }, output: '{"exit_status":"1","stdout":"x"}' },
+    { name: 'text', response: 'plain', output: 'plain' },
+  ])('postToolUse reads $name', ({ response, output, failed }) => {
+    const payload = { ...(load('doc-post-tool-use') as object), tool_response: response };
+    const input = read(payload, undefined, []);
+    expect(input.type === 'result' ? input.result.output : input).toBe(output);
+    expect(input.type === 'result' ? input.result.failed : input).toBe(failed);
   });
 
   it('a session_id, when a payload has one, is the chat; without one the folder stands in', () => {

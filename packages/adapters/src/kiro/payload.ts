@@ -68,12 +68,27 @@ export function read(payload: unknown, event: string | undefined, parentArgs: re
     case 'postToolUse': {
       const step = toStep(fields, chatId, cwd, where);
       const raw = fields['tool_response'];
-      const output = typeof raw === 'string' ? raw : (JSON.stringify(raw) ?? '');
-      return { type: 'result', event: name, result: { agent: 'kiro', chatId, step, output } };
+      // the documented response is `{ success, result }`: a step that did not succeed failed
+      const failed = isFields(raw) && raw['success'] === false;
+      const output = responseText(raw);
+      return {
+        type: 'result',
+        event: name,
+        result: { agent: 'kiro', chatId, step, output, ...(failed ? { failed } : {}) },
+      };
     }
     default:
       throw new PayloadError(`Kiro hook payload: unknown event "${name}".`);
   }
+}
+
+/** A tool's response as the text the model reads: the documented `result` list's items, else the response's JSON. */
+function responseText(raw: unknown): string {
+  if (typeof raw === 'string') return raw;
+  const result = isFields(raw) ? raw['result'] : undefined;
+  if (Array.isArray(result))
+    return result.map((item) => (typeof item === 'string' ? item : (JSON.stringify(item) ?? ''))).join('\n');
+  return JSON.stringify(raw) ?? '';
 }
 
 /** Whether a person reads the chat, from Kiro's command line: not in `kiro-cli chat --no-interactive`. */

@@ -275,6 +275,8 @@ describe("every agent's deadline is its own hook timeout less the margin", () =>
     droid: 7_000,
     // Cline waits 120 s for a tool hook
     cline: 84_000,
+    // guard's entries give it 30 s (timeout_ms), Kiro's own default
+    kiro: 21_000,
   };
   it.for(AGENT_CASES)('$agent', async ({ agent, args }) => {
     const seconds = AGENTS[agent].files.hookTimeout;
@@ -303,6 +305,7 @@ describe("a result whose handling fails gets its event's own reply", () => {
     { agent: 'gemini', args: ['gemini'], file: 'gemini/after-tool-shell', event: 'AfterTool' },
     { agent: 'qwen', args: ['qwen'], file: 'qwen/post-tool-use-shell', event: 'PostToolUse' },
     { agent: 'droid', args: ['droid'], file: 'droid/post-tool-use-shell', event: 'PostToolUse' },
+    { agent: 'kiro', args: ['kiro'], file: 'kiro/doc-post-tool-use', event: 'postToolUse' },
   ] as const;
   it.for(RESULTS)('$agent $event', async ({ agent, args, file, event }) => {
     const failing = {
