@@ -149,18 +149,33 @@ describe('kiro: the agents that run without guard (status and doctor)', () => {
       want: [],
     },
     {
-      name: "the default agent's file is gone",
+      // guard's own file gone, or its entries taken out: the pins on it say so, not this
+      name: "near miss: guard's agent is the default and its file is gone",
       texts: { [SETTINGS]: '{ "chat.defaultAgent": "guard" }' },
-      want: [['everywhere', /makes "guard" the agent a chat starts with, and it has no guard hook/]],
+      want: [],
     },
     {
-      name: "guard's agent with its hook on a matcher of one tool is not guarded",
+      name: "the default agent with guard's hook on a matcher of one tool is not guarded",
       texts: {
-        [SETTINGS]: '{ "chat.defaultAgent": "guard" }',
-        [USER_AGENT('guard')]:
+        [SETTINGS]: '{ "chat.defaultAgent": "mine" }',
+        [USER_AGENT('mine')]:
           `{ "hooks": { "preToolUse": [{ "matcher": "fs_write", "command": "${CMD.replaceAll('"', '\\"')}" }] } }`,
       },
-      want: [['everywhere', /has no guard hook/]],
+      want: [['everywhere', /makes "mine" the agent a chat starts with \(.*\), and it has no guard hook/]],
+    },
+    {
+      name: "a project's agent of the default's name takes the place of the person's in this folder",
+      texts: {
+        [SETTINGS]: '{ "chat.defaultAgent": "mine" }',
+        [USER_AGENT('mine')]: named('mine', guarded),
+        [PROJECT_AGENT('mine')]: bare.replace('"x"', '"mine"'),
+      },
+      want: [
+        [
+          'here',
+          /makes "mine" the agent a chat starts with \(\/work\/app\/\.kiro\/agents\/mine\.json\), and it has no guard hook/,
+        ],
+      ],
     },
     {
       name: "a project's agent named guard takes the place of guard's in this folder",
@@ -169,12 +184,7 @@ describe('kiro: the agents that run without guard (status and doctor)', () => {
         [USER_AGENT('guard')]: guarded,
         [PROJECT_AGENT('guard')]: bare.replace('"x"', '"guard"'),
       },
-      want: [
-        [
-          'here',
-          /makes "guard" the agent a chat starts with \(\/work\/app\/\.kiro\/agents\/guard\.json\), and it has no guard hook/,
-        ],
-      ],
+      want: [['here', /\/work\/app\/\.kiro\/agents\/guard\.json takes the place of guard's agent in this folder/]],
     },
     {
       name: "a project's guard agent while the default is another: chats here with --agent guard",

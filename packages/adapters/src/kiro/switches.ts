@@ -53,26 +53,26 @@ function check(files: readonly SettingsFile[], where: Locations): HooksOff[] {
     agents.find((agent) => agent.name === wanted && agent.project === project);
   const off: HooksOff[] = [];
   // the agent a chat started without --agent runs: the project's of that name, else the person's
+  // (guard's own agent is guard's file: its state, its entries gone or changed, is for the pins to say)
   const own = named(name, false);
   const here = named(name, true) ?? own;
   const byDefault =
     name === BUILT_IN
       ? 'Kiro CLI starts a chat with its built-in default agent, which runs no hooks'
       : `${settings?.path ?? settingsPath(where)} makes "${name}" the agent a chat starts with`;
-  if (here === undefined || !here.guarded) {
+  if (name !== GUARD_AGENT && (here === undefined || !here.guarded)) {
     const which = here === undefined ? '' : ` (${here.path})`;
     const scope = here?.project === true && own?.guarded === true ? 'here' : 'everywhere';
     off.push({
-      message: `${byDefault}${which}, and it has no guard hook: only a chat started with \`kiro-cli chat --agent ${GUARD_AGENT}\` is checked. Make guard's agent the default (\`kiro-cli settings ${SETTING} ${GUARD_AGENT}\`), or run \`guard setup kiro\` again.`,
+      message: `${byDefault}${which}, and it has no guard hook: only a chat started with \`kiro-cli chat --agent ${GUARD_AGENT}\` is checked. Make guard's agent the default: \`kiro-cli settings ${SETTING} ${GUARD_AGENT}\`.`,
       scope,
     });
   }
   // guard's agent taken over in this folder by a project's agent of the same name
-  const guardOwn = named(GUARD_AGENT, false);
   const guardHere = named(GUARD_AGENT, true);
-  if (name !== GUARD_AGENT && guardHere !== undefined && !guardHere.guarded && guardOwn?.guarded === true) {
+  if (guardHere !== undefined && !guardHere.guarded && named(GUARD_AGENT, false)?.guarded === true) {
     off.push({
-      message: `${guardHere.path} takes the place of guard's agent in this folder and has no guard hook: a chat here with \`--agent ${GUARD_AGENT}\` is not checked.`,
+      message: `${guardHere.path} takes the place of guard's agent in this folder and has no guard hook: a chat here with guard's agent is not checked.`,
       scope: 'here',
     });
   }

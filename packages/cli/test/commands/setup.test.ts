@@ -78,6 +78,11 @@ const PATHS: Record<AgentId, { user: (b: AgentHome) => string; project: (b: Agen
     user: (b) => join(b.home, '.cline', 'hooks', 'PreToolUse.bash'),
     project: (b) => join(b.project, '.clinerules', 'hooks', 'PreToolUse.bash'),
   },
+  // guard's own agent: Kiro's hooks belong to an agent file
+  kiro: {
+    user: (b) => join(b.home, '.kiro', 'agents', 'guard.json'),
+    project: (b) => join(b.project, '.kiro', 'agents', 'guard.json'),
+  },
 };
 
 /** A person's own config per agent, in a layout guard would never write (indent, order, no final newline). */
@@ -97,6 +102,8 @@ const USER_FILES: Record<EditedAgent, string> = {
     '{\n    "hooks": {\n        "post_cascade_response": [ { "command": "./notify.sh", "show_output": false } ]\n    }\n}',
   droid:
     '{\n    // mine\n    "Stop": [{ "hooks": [{ "type": "command", "command": "./done.sh", "timeout": 5 }] }],\n    "showHookOutput": true\n}',
+  // an agent of the person's own that is already named guard
+  kiro: '{\n    "name": "guard",\n    "tools": ["*"],\n    "hooks": {\n        "stop": [ { "command": "./notify.sh" } ]\n    }\n}',
 };
 
 /** A change the person makes to their own part of the file after setup. */
@@ -110,6 +117,7 @@ const EDITS: Record<EditedAgent, readonly [string, string]> = {
   qwen: ['./done.sh', './finished.sh'],
   windsurf: ['./notify.sh', './ping.sh'],
   droid: ['./done.sh', './finished.sh'],
+  kiro: ['./notify.sh', './ping.sh'],
 };
 
 const AGENTS = Object.keys(PATHS) as AgentId[];
@@ -638,6 +646,7 @@ describe('what setup tells the person to do next', () => {
     windsurf: /\nNext: Reload the Windsurf window/,
     droid: /\nNext: Start a new Droid session/,
     cline: /\nNext: Start a new Cline task/,
+    kiro: /\nNext: Start Kiro chats with guard's agent/,
   };
   it.for(AGENTS)("%s gets its own next step and no other agent's", async (agent) => {
     const { stdout } = await box.guard('setup', agent);
@@ -913,7 +922,7 @@ describe('guard setup --all', () => {
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(readIfThere(PATHS['claude-code'].user(box))).toContain('hook claude-code');
     expect(readIfThere(PATHS.gemini.user(box))).toContain('hook gemini');
-    for (const agent of ['codex', 'cursor', 'antigravity', 'copilot', 'windsurf'] as const)
+    for (const agent of ['codex', 'cursor', 'antigravity', 'copilot', 'windsurf', 'kiro'] as const)
       expect(existsSync(PATHS[agent].user(box)), agent).toBe(false);
     expect((await box.guard('setup', '--all')).stdout).toContain('Already set up');
   });

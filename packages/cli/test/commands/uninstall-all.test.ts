@@ -66,6 +66,10 @@ const PATHS: Record<AgentId, Record<ConfigLevel, (b: AgentHome) => string>> = {
     user: (b) => join(b.home, '.cline', 'hooks', 'PreToolUse.bash'),
     project: (b) => join(b.project, '.clinerules', 'hooks', 'PreToolUse.bash'),
   },
+  kiro: {
+    user: (b) => join(b.home, '.kiro', 'agents', 'guard.json'),
+    project: (b) => join(b.project, '.kiro', 'agents', 'guard.json'),
+  },
 };
 const AGENTS = Object.keys(PATHS) as AgentId[];
 const LEVELS: readonly ConfigLevel[] = ['user', 'project'];
@@ -82,6 +86,7 @@ const NAMES: Record<AgentId, string> = {
   windsurf: 'Windsurf',
   droid: 'Factory Droid',
   cline: 'Cline',
+  kiro: 'Kiro CLI',
 };
 
 const write = (path: string, text: string): void => {

@@ -89,6 +89,7 @@ const MINE: Record<Exclude<AgentId, 'opencode' | 'kilo' | 'cline'>, string> = {
   qwen: '{ "$version": 4, /* meine ✓ */ "model": { "name": "qwen3-coder-plus" } }',
   windsurf: '{ "hooks": { "post_run_command": [ { "command": "echo fertig ✓" } ] } }\r\n',
   droid: '{ /* meine ✓ */ "Stop": [ { "hooks": [ { "type": "command", "command": "echo fertig ✓" } ] } ] }\r\n',
+  kiro: '{ "name": "guard", "hooks": { "stop": [ { "command": "echo fertig ✓" } ] } }\r\n',
 };
 
 const guard = (...args: string[]) =>
@@ -127,7 +128,18 @@ beforeAll(() => {
 afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
 
 describe(`a checkout, home and guard folder under "${ODD}"`, () => {
-  it.for(['codex', 'cursor', 'antigravity', 'copilot', 'claude-code', 'gemini', 'qwen', 'droid', 'windsurf'] as const)(
+  it.for([
+    'codex',
+    'cursor',
+    'antigravity',
+    'copilot',
+    'claude-code',
+    'gemini',
+    'qwen',
+    'droid',
+    'windsurf',
+    'kiro',
+  ] as const)(
     '%s: setup writes a command the agent runs as it is, the hook answers through it, uninstall gives the file back',
     async (agent) => {
       const adapter = adapters[agent];
@@ -136,6 +148,11 @@ describe(`a checkout, home and guard folder under "${ODD}"`, () => {
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, MINE[agent]);
 
+      // Kiro CLI runs guard's agent as the person's default (setup says to make it so)
+      if (agent === 'kiro') {
+        mkdirSync(join(HOME, '.kiro', 'settings'), { recursive: true });
+        writeFileSync(join(HOME, '.kiro', 'settings', 'cli.json'), '{ "chat.defaultAgent": "guard" }\n');
+      }
       const setup = await guard('setup', agent);
       expect(setup.exitCode, setup.stderr).toBe(0);
       expect(setup.stdout).toContain(`Updated ${file}: added guard's hook`);
