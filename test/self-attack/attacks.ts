@@ -637,6 +637,7 @@ export function toolAttempts(w: World): ToolAttempt[] {
   const qwenEdit = fixture('qwen/pre-tool-use-edit');
   const droidCreate = fixture('droid/pre-tool-use-create');
   const droidEdit = fixture('droid/pre-tool-use-edit');
+  const kiroWrite = fixture('kiro/lineage-pre-tool-use-fs-write');
   const roots = { workspace_roots: [w.project] };
   for (const file of files) {
     const patch = (body: string): Record<string, unknown> => ({
@@ -690,6 +691,18 @@ export function toolAttempts(w: World): ToolAttempt[] {
       ...droidEdit,
       cwd: w.project,
       tool_input: { file_path: file, old_str: edit.old_string, new_str: edit.new_string },
+    });
+    // Kiro CLI's fs_write under both its names (its payloads are from the documentation only)
+    add('kiro', 'fs_write create', file, {
+      ...kiroWrite,
+      cwd: w.project,
+      tool_input: { command: 'create', path: file, file_text: '{}' },
+    });
+    add('kiro', 'write str_replace', file, {
+      ...kiroWrite,
+      cwd: w.project,
+      tool_name: 'write',
+      tool_input: { command: 'str_replace', path: file, old_str: 'a', new_str: 'b' },
     });
   }
   // Codex's patch names files relative to its cwd as often as not

@@ -43,11 +43,9 @@ function timeoutsMs(text: string): number[] | undefined {
   const hooks = isFields(parsed) ? parsed['hooks'] : undefined;
   if (!isFields(hooks)) return undefined;
   const found = Object.values(hooks)
-    .flatMap((list) => (Array.isArray(list) ? list : []))
-    .filter((entry) => isFields(entry) && typeof entry['command'] === 'string' && guardCommandAgent(entry['command']))
-    .map((entry) => {
-      const ms = (entry as Record<string, unknown>)['timeout_ms'];
-      return typeof ms === 'number' ? ms : DEFAULT_TIMEOUT_MS;
-    });
+    .flatMap((list): unknown[] => (Array.isArray(list) ? list : []))
+    .filter(isFields)
+    .filter((entry) => typeof entry['command'] === 'string' && guardCommandAgent(entry['command']) !== undefined)
+    .map((entry) => (typeof entry['timeout_ms'] === 'number' ? entry['timeout_ms'] : DEFAULT_TIMEOUT_MS));
   return found.length === 0 ? undefined : found;
 }
