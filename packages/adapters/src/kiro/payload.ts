@@ -3,7 +3,7 @@ import { quoteWord } from '@guard/core';
 import { PayloadError } from '../adapter.js';
 import type { Capabilities, HookInput, HookReply, ReplyContext } from '../adapter.js';
 import { toolKind } from '../files.js';
-import { askInChatMessage, awayMessage, blockMessage } from '../messages.js';
+import { exitTwoReply } from '../messages.js';
 import { commandArg, stepByShape } from '../shape.js';
 import type { StepBase } from '../shape.js';
 import {
@@ -114,30 +114,13 @@ function optionsBefore(args: readonly string[]): readonly string[] {
  * answer guard's command gives by itself when guard's files are gone prints the same on both).
  */
 export function toReply(verdict: Verdict, context: ReplyContext): HookReply {
-  switch (verdict.decision) {
-    case 'allow':
-      return emptyReply;
-    case 'block':
-      return block(blockMessage(verdict, context.notice));
-    case 'ask':
-      // Kiro has no approval a hook can raise: block, and have the agent ask in the chat; the
-      // person's yes comes back on the next userPromptSubmit.
-      return block(
-        context.canAsk
-          ? askInChatMessage(verdict, context.approvalCode, context.notice, context.yesLasts)
-          : awayMessage(verdict, context.notice, context.approvalCode),
-      );
-  }
+  return exitTwoReply(verdict, context);
 }
 
 /** The reply to a non-step event: a notice on stdout where Kiro adds it to the model's context. */
 export function toEventReply(event: string, notice: string | undefined): HookReply {
   if (notice === undefined || notice === '' || !CONTEXT_EVENTS.has(event)) return emptyReply;
   return { stdout: `${notice}\n`, exitCode: 0 };
-}
-
-function block(text: string): HookReply {
-  return { stdout: `${text}\n`, stderr: `${text}\n`, exitCode: 2 };
 }
 
 function toStep(fields: Fields, chatId: string, cwd: string, where: string): ToolStep {
