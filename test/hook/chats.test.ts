@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { answerOf } from './chats.js';
 
-// How the hook tables read an answer: Windsurf's is plain text; every other agent's must be JSON,
+// How the hook tables read an answer: Windsurf's and Kiro CLI's are plain text; every other agent's must be JSON,
 // so a garbage answer with exit 0 cannot pass for an allow.
 const result = (stdout: string) => ({ code: 0, stdout, stderr: '' });
 
@@ -9,6 +9,8 @@ describe('answerOf', () => {
   it.for([
     { args: ['windsurf'], stdout: 'guard: blocked (git.push). Why.\n', json: undefined },
     { args: ['windsurf'], stdout: '', json: undefined },
+    { args: ['kiro'], stdout: 'guard: blocked (git.push). Why.\n', json: undefined },
+    { args: ['kiro'], stdout: 'guard is on.\n', json: undefined },
     { args: ['claude-code'], stdout: '', json: undefined },
     { args: ['claude-code'], stdout: '{"continue":true}\n', json: { continue: true } },
     {

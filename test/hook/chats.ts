@@ -83,9 +83,9 @@ export interface Answer extends BinResult {
   readonly json: Json | undefined;
 }
 
-// The agents whose hook answers in plain text (the exit code is what they read): Windsurf alone;
+// The agents whose hook answers in plain text (the exit code is what they read): Windsurf and Kiro CLI;
 // every other agent's non-empty answer must be JSON.
-const PLAIN_TEXT_AGENTS: ReadonlySet<string> = new Set(['windsurf']);
+const PLAIN_TEXT_AGENTS: ReadonlySet<string> = new Set(['windsurf', 'kiro']);
 
 /** The answer, its stdout parsed strictly unless it is empty or the agent answers in plain text. */
 export function answerOf(result: BinResult, args: readonly string[]): Answer {
@@ -390,6 +390,46 @@ export function windsurfChat(world: World, id: string, parent?: readonly string[
       return answer.stderr.startsWith("guard: this step needs the person's approval first") ? 'ask' : 'block';
     },
     text: (answer) => answer.stderr.trim(),
+  };
+}
+
+/**
+ * Kiro CLI (documented payloads, tool inputs of the Amazon Q CLI lineage): exit 2 blocks with the
+ * reason on stderr, an ask is a block that asks in the chat, the yes comes on the next
+ * userPromptSubmit; results, messages and a start event (agentSpawn, whose stdout reaches the model).
+ * Its payloads carry no chat id: the chat is its folder (each chat here has its own world), which
+ * guard keeps the chat under.
+ */
+export function kiroChat(world: World, _id: string, parent?: readonly string[]): FullChat {
+  const send = (payload: Json): Promise<Answer> => hook(world, ['kiro'], { ...payload, cwd: world.project }, parent);
+  const post = (toolName: string, input: Json, output: string, success: boolean): Promise<Answer> =>
+    send({
+      ...fixture('kiro/doc-post-tool-use'),
+      tool_name: toolName,
+      tool_input: input,
+      tool_response: { success, result: [output] },
+    });
+  const say = (prompt: string): Promise<Answer> => send({ ...fixture('kiro/doc-user-prompt-submit'), prompt });
+  return {
+    agent: 'kiro',
+    world,
+    id: world.project,
+    parent,
+    start: () => send(fixture('kiro/doc-agent-spawn')),
+    say,
+    shell: (command) =>
+      send({ ...fixture('kiro/lineage-pre-tool-use-execute-bash'), tool_input: { command, summary: 'Run it' } }),
+    ran: (command, output, exitCode) => post('execute_bash', { command }, output, exitCode !== 1),
+    fetched: (url, output) => post('web_fetch', { url, mode: 'full' }, output, true),
+    mcp: (server, tool, args) =>
+      send({ ...fixture('kiro/doc-pre-tool-use-mcp'), tool_name: `@${server}/${tool}`, tool_input: args }),
+    approve: () => say('yes'),
+    stopCode: 2,
+    seen: (answer) => {
+      if (answer.code !== 2) return 'allow';
+      return answer.stderr.startsWith("guard: this step needs the person's approval first") ? 'ask' : 'block';
+    },
+    text: (answer) => (answer.code === 2 ? answer.stderr : answer.stdout).trim(),
   };
 }
 
@@ -780,6 +820,7 @@ export const CHATS: Readonly<Record<AgentId, (world: World, id: string, parent?:
   cline: clineChat,
   crush: crushChat,
   auggie: auggieChat,
+  kiro: kiroChat,
 };
 
 /** Every file under a folder, recursively. */

@@ -130,6 +130,8 @@ const REPLY: Record<AgentId, { deny(text: string): string; ask(text: string): st
     },
     // Windsurf reads exit code 2 and its reason on stderr; the same text goes to stdout for show_output
     windsurf: { deny: (text) => `${text}\n`, ask: (text) => `${text}\n` },
+    // Kiro CLI reads exit code 2 and hands its stderr to the model; stdout says the same
+    kiro: { deny: (text) => `${text}\n`, ask: (text) => `${text}\n` },
     // Factory Droid reads Claude Code's nested answer; it settles its own ask by autonomy, so an ask is a deny
     droid: {
       deny: (text) => claudeStyle('deny', text),
@@ -164,6 +166,7 @@ const IN_CHAT: readonly AgentId[] = [
   'cline',
   'crush',
   'auggie',
+  'kiro',
 ];
 
 const ENV: Environment = {
@@ -437,6 +440,16 @@ describe('more recorded payloads: the process answers what the engine and the ad
     { agent: 'crush', file: 'synth-pre-tool-use-sourcegraph' },
     { agent: 'crush', file: 'synth-pre-tool-use-agent' },
     { agent: 'crush', file: 'synth-pre-tool-use-mcp' },
+    { agent: 'kiro', file: 'lineage-pre-tool-use-execute-bash' },
+    { agent: 'kiro', file: 'lineage-pre-tool-use-fs-write' },
+    { agent: 'kiro', file: 'lineage-pre-tool-use-use-aws' },
+    { agent: 'kiro', file: 'lineage-pre-tool-use-web-fetch' },
+    { agent: 'kiro', file: 'doc-pre-tool-use-read' },
+    { agent: 'kiro', file: 'doc-pre-tool-use-mcp' },
+    { agent: 'kiro', file: 'doc-agent-spawn' },
+    { agent: 'kiro', file: 'doc-user-prompt-submit' },
+    { agent: 'kiro', file: 'doc-post-tool-use' },
+    { agent: 'kiro', file: 'doc-stop' },
   ];
 
   it.for(cases)('$agent $file', async ({ agent, file, event, notice }) => {

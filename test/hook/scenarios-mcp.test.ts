@@ -99,6 +99,7 @@ function configure(agent: AgentId, world: World, servers: Servers): void {
     cline: '.cline/data/settings/cline_mcp_settings.json',
     // `mcpServers` in its settings.json (not run here: its payload does not name an MCP tool's server)
     auggie: '.augment/settings.json',
+    kiro: '.kiro/settings/mcp.json',
   }[agent];
   if (file === undefined) throw new Error(`no MCP config written for ${agent}`);
   writeText(join(world.home, file), `${JSON.stringify({ mcpServers: servers }, null, 2)}\n`);
@@ -112,7 +113,7 @@ const NAME =
 // One chat at a time: five chats starting fifteen servers at once on a busy 2-core machine overran
 // the 7 s and left the chat start unanswered.
 describe('MCP servers are scanned when a chat starts', () => {
-  it.for(['codex', 'cursor', 'copilot', 'claude-code', 'gemini', 'qwen', 'droid'] as const)(NAME, scenario);
+  it.for(['codex', 'cursor', 'copilot', 'claude-code', 'gemini', 'qwen', 'droid', 'kiro'] as const)(NAME, scenario);
 });
 describe('MCP servers are scanned on the first step where there is no chat start', () => {
   it.for(['antigravity', 'opencode', 'kilo', 'cline', 'windsurf', 'crush'] as const)(NAME, scenario);

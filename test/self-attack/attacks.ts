@@ -634,6 +634,7 @@ export function toolAttempts(w: World): ToolAttempt[] {
   const auggieSave = fixture('auggie/pre-tool-use-save-file');
   const auggieEdit = fixture('auggie/pre-tool-use-str-replace-editor');
   const auggieRemove = fixture('auggie/pre-tool-use-remove-files');
+  const kiroWrite = fixture('kiro/lineage-pre-tool-use-fs-write');
   const roots = { workspace_roots: [w.project] };
   for (const file of files) {
     const patch = (body: string): Record<string, unknown> => ({
@@ -710,6 +711,18 @@ export function toolAttempts(w: World): ToolAttempt[] {
       tool_input: { command: 'str_replace', path: file, str_replace_entries: [{ old_str: 'a', new_str: 'b' }] },
     });
     add('auggie', 'remove-files', file, { ...auggieRemove, ...roots, tool_input: { file_paths: [file] } });
+    // Kiro CLI's fs_write under both its names (its payloads are from the documentation only)
+    add('kiro', 'fs_write create', file, {
+      ...kiroWrite,
+      cwd: w.project,
+      tool_input: { command: 'create', path: file, file_text: '{}' },
+    });
+    add('kiro', 'write str_replace', file, {
+      ...kiroWrite,
+      cwd: w.project,
+      tool_name: 'write',
+      tool_input: { command: 'str_replace', path: file, old_str: 'a', new_str: 'b' },
+    });
   }
   // Codex's patch names files relative to its cwd as often as not
   for (const rel of ['.guard.yaml', '.codex/hooks.json', 'vendor/inner/.guard.yaml'])

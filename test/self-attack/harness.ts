@@ -31,6 +31,7 @@ export const AGENTS: readonly AgentId[] = [
   'cline',
   'crush',
   'auggie',
+  'kiro',
 ];
 
 export interface Scratch {
@@ -215,6 +216,11 @@ export function stepCommand(world: Scratch, agent: AgentId): string {
       const hooks = readJson(join(world.home, '.config', 'crush', 'crush.json'))['hooks'] as Json;
       return (hooks['PreToolUse'] as Json[])[0]?.['command'] as string;
     }
+    case 'kiro': {
+      // guard's own agent file
+      const hooks = readJson(join(world.home, '.kiro', 'agents', 'guard.json'))['hooks'] as Json;
+      return (hooks['preToolUse'] as Json[])[0]?.['command'] as string;
+    }
   }
 }
 
@@ -378,6 +384,16 @@ export function shellPayload(agent: AgentId, command: string, cwd: string, chat:
         tool_name: 'bash',
         tool_input: { command, description: 'Run it' },
       };
+    case 'kiro':
+      // its documented payload carries no chat id (the folder is the chat); one is sent all the same,
+      // as a later Kiro may, so the cases' chats stay apart
+      return {
+        hook_event_name: 'preToolUse',
+        session_id: chat,
+        cwd,
+        tool_name: 'execute_bash',
+        tool_input: { command, summary: 'Run it' },
+      };
   }
 }
 
@@ -386,17 +402,20 @@ export type Verdict = 'allow' | 'ask' | 'block' | 'unreadable' | 'none';
 
 export const STRICTNESS: Readonly<Record<Verdict, number>> = { none: -1, unreadable: -1, allow: 0, ask: 1, block: 2 };
 
-/** The exit code of an answer that lets a step run (0) or stops it: 2 where the agent reads the code (Windsurf). */
+/** The agents that read the exit code alone: 2 blocks (an ask is a block that asks in the chat), any other lets the step run. */
+const EXIT_CODE_AGENTS: readonly AgentId[] = ['windsurf', 'kiro'];
+
+/** The exit code of an answer that lets a step run (0) or stops it: 2 where the agent reads the code (Windsurf, Kiro CLI). */
 export function exitOf(agent: AgentId, verdict: Verdict): number {
-  return agent === 'windsurf' && STRICTNESS[verdict] > STRICTNESS.allow ? 2 : 0;
+  return EXIT_CODE_AGENTS.includes(agent) && STRICTNESS[verdict] > STRICTNESS.allow ? 2 : 0;
 }
 
 /** What the agent makes of a hook's output (SPEC §6). */
 export function verdictOf(agent: AgentId, ran: Ran): Verdict {
   if (ran.timedOut) return 'none';
-  // Windsurf reads the exit code alone: 2 blocks (an ask is a block that asks in the chat, as on
-  // Codex), any other code lets the step run
-  if (agent === 'windsurf') {
+  // Windsurf and Kiro CLI read the exit code alone: 2 blocks (an ask is a block that asks in the
+  // chat, as on Codex), any other code lets the step run
+  if (EXIT_CODE_AGENTS.includes(agent)) {
     if (ran.code !== 2) return 'allow';
     return /needs the person's approval/.test(ran.stderr) ? 'ask' : 'block';
   }
@@ -464,6 +483,10 @@ export function verdictOf(agent: AgentId, ran: Ran): Verdict {
       // a top-level deny; an ask says nobody can approve it
       if (reply['decision'] !== 'deny') return 'unreadable';
       return /no one can approve this step/.test(String(reply['reason'])) ? 'ask' : 'block';
+    case 'windsurf':
+    case 'kiro':
+      // read by their exit code above
+      return 'unreadable';
   }
 }
 
@@ -474,6 +497,9 @@ export async function setUpAll(world: Scratch): Promise<Record<AgentId, string>>
     await guardOk(world, ['setup', agent]);
     commands[agent] = stepCommand(world, agent);
   }
+  // the person makes guard's Kiro agent the one a chat starts with, as setup tells them to
+  mkdirSync(join(world.home, '.kiro', 'settings'), { recursive: true });
+  writeFileSync(join(world.home, '.kiro', 'settings', 'cli.json'), '{ "chat.defaultAgent": "guard" }\n');
   return commands;
 }
 

@@ -417,9 +417,10 @@ export interface HooksOff {
   /**
    * `everywhere`: no hook of guard's runs at all; `here`: not in this folder (the one status runs
    * in); `overruled`: a file tries to, and the file that wins over it (the system settings guard's
-   * setup --system wrote) keeps the hooks on: they run.
+   * setup --system wrote) keeps the hooks on: they run; `partly`: they run, but not in every way the
+   * agent can be started (Kiro CLI's agents of the person's own that lack guard's hooks).
    */
-  readonly scope: 'everywhere' | 'here' | 'overruled';
+  readonly scope: 'everywhere' | 'here' | 'overruled' | 'partly';
 }
 
 /**
@@ -429,6 +430,11 @@ export interface HooksOff {
 export interface HookSwitches {
   /** The files that can switch hooks off, lowest precedence first. */
   files(where: Locations): readonly string[];
+  /**
+   * Folders whose `.json` files (one level, by name) can keep hooks from running too (Kiro CLI's
+   * agents folders): the CLI reads them after `files`, and hands them to `check` in that order.
+   */
+  folders?(where: Locations): readonly string[];
   /** What those files (in the order of `files`) do to guard's hooks; [] when nothing keeps them off. */
   check(files: readonly SettingsFile[], where: Locations): readonly HooksOff[];
 }

@@ -10,6 +10,7 @@ import { cursor } from './cursor/agent.js';
 import { droid } from './droid/agent.js';
 import { gemini } from './gemini/agent.js';
 import { kilo } from './kilo/agent.js';
+import { kiro } from './kiro/agent.js';
 import { opencode } from './opencode/agent.js';
 import { qwen } from './qwen/agent.js';
 import { windsurf } from './windsurf/agent.js';
@@ -37,6 +38,7 @@ export const AGENTS = {
   kilo,
   crush,
   auggie,
+  kiro,
 } as const satisfies Readonly<Record<string, Agent>>;
 
 /** An agent's id: `guard setup <id>`, `guard hook <id>`. */

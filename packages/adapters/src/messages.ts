@@ -1,6 +1,6 @@
 import type { Finding, Verdict } from '@guard/core';
 import { asksEachTime, GUARD_PACKAGE, notKeptForProject } from '@guard/core';
-import type { YesLasts } from './adapter.js';
+import type { HookReply, ReplyContext, YesLasts } from './adapter.js';
 
 /**
  * The wording of every text guard puts in an agent's reply. All four agents share it, so a person
@@ -169,4 +169,21 @@ function join(...parts: readonly (string | undefined)[]): string {
     .map((part) => sentence(part ?? '').replace(/\s+/g, ' '))
     .filter((part) => part !== '')
     .join(' ');
+}
+
+/**
+ * The reply of an agent that reads the exit code alone and has no ask (Windsurf, Kiro CLI): nothing
+ * and exit 0 lets the step run; exit 2 stops it, guard's reason on stderr (where the agent reads it)
+ * and the same on stdout. An ask is a block that has the agent ask the person in the chat, the yes
+ * coming on the person's next message (or one saying nobody can approve it, where nobody can).
+ */
+export function exitTwoReply(verdict: Verdict, context: ReplyContext): HookReply {
+  if (verdict.decision === 'allow') return { stdout: '', exitCode: 0 };
+  const text =
+    verdict.decision === 'block'
+      ? blockMessage(verdict, context.notice)
+      : context.canAsk
+        ? askInChatMessage(verdict, context.approvalCode, context.notice, context.yesLasts)
+        : awayMessage(verdict, context.notice, context.approvalCode);
+  return { stdout: `${text}\n`, stderr: `${text}\n`, exitCode: 2 };
 }

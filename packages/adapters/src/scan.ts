@@ -44,6 +44,7 @@ export const PROJECT_RULES: { readonly files: readonly string[]; readonly folder
     '.qwen/skills',
     '.qwen/agents',
     '.qwen/commands',
+    '.kiro/steering',
   ],
 };
 

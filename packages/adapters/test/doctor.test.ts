@@ -15,6 +15,7 @@ const AGENTS: readonly AgentId[] = [
   'cline',
   'crush',
   'auggie',
+  'kiro',
 ];
 const cannedShellCall = (agent: AgentId, command: string, cwd: string): CannedCall =>
   adapters[agent].doctor.shellCall(command, cwd);
@@ -134,6 +135,13 @@ describe('readReply: what each agent does with an answer', () => {
     { agent: 'cline', stdout: '{"overrideInput":{"commands":["exit 1"]}}', exit: 0, effect: 'block' },
     { agent: 'cline', stdout: '{"cancel":"yes"}', exit: 0, effect: 'no-objection' },
     { agent: 'cline', stdout: 'not json', exit: 2, effect: 'failure' },
+    // Kiro CLI reads the exit code alone: 2 blocks, 0 lets it run, any other warns and runs it
+    { agent: 'kiro', stdout: '', exit: 0, effect: 'no-objection' },
+    { agent: 'kiro', stdout: 'guard: blocked', exit: 0, effect: 'no-objection' },
+    { agent: 'kiro', stdout: '', exit: 2, effect: 'block' },
+    { agent: 'kiro', stdout: '', exit: 1, effect: 'failure' },
+    { agent: 'kiro', stdout: '', exit: 1, effect: 'failure', failClosed: true },
+    { agent: 'kiro', stdout: '{"decision":"deny"}', exit: 0, effect: 'no-objection' },
     { agent: 'qwen', stdout: '', exit: 0, effect: 'no-objection' },
     { agent: 'qwen', stdout: 'this is not json', exit: 0, effect: 'no-objection' },
     { agent: 'qwen', stdout: '{}', exit: 0, effect: 'no-objection' },
@@ -258,6 +266,16 @@ describe('configuredTimeout', () => {
       text: adapters.cline.install('', { hookCommand: '/n /s hook cline', failClosed: false }),
       want: 120,
     },
+    // milliseconds in guard's agent file; Kiro's default (30 s) for a guard entry without one
+    {
+      agent: 'kiro',
+      text: adapters.kiro.install('', { hookCommand: '/n /s hook kiro', failClosed: false }),
+      want: 30,
+    },
+    { agent: 'kiro', text: '{"hooks":{"preToolUse":[{"command":"/n /s hook kiro","timeout_ms":5000}]}}', want: 5 },
+    { agent: 'kiro', text: '{"hooks":{"preToolUse":[{"command":"/n /s hook kiro"}]}}', want: 30 },
+    { agent: 'kiro', text: '{"hooks":{"preToolUse":[{"command":"./audit.sh","timeout_ms":5000}]}}', want: undefined },
+    { agent: 'kiro', text: '', want: undefined },
     { agent: 'qwen', text: '', want: 60 },
     // guard writes no timeout on Crush's entry, and Crush documents none
     {

@@ -181,6 +181,7 @@ const MINE: Readonly<Record<string, string>> = {
   gemini: '{\n  // mine\n  "ui": { "theme": "dark" }\n}\n',
   qwen: '{\n  "$version": 4, // mine\n  "model": { "name": "qwen3-coder-plus" }\n}\n',
   windsurf: '{\n  "hooks": {\n    "post_cascade_response": [{ "command": "echo bye" }]\n  }\n}\n',
+  kiro: '{\n  "name": "mine",\n  "tools": ["*"],\n  "hooks": {\n    "stop": [{ "command": "echo bye" }]\n  }\n}\n',
   droid: '{\n  // mine\n  "Stop": [{ "hooks": [{ "type": "command", "command": "echo bye" }] }]\n}\n',
   crush:
     '{\n  "$schema": "https://charm.land/crush.json",\n  "hooks": {\n    "PreToolUse": [{ "matcher": "bash", "command": "./check.sh" }]\n  }\n}\n',

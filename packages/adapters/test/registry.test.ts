@@ -23,6 +23,7 @@ describe('the registry: one list of agents', () => {
       'kilo',
       'crush',
       'auggie',
+      'kiro',
     ]);
     expect(Object.keys(adapters)).toEqual(AGENT_IDS);
     for (const id of AGENT_IDS) {
@@ -69,6 +70,9 @@ describe('the registry: one list of agents', () => {
     { name: 'crush', want: 'crush' },
     { name: 'Crush', want: undefined },
     { name: 'charm-crush', want: undefined },
+    { name: 'kiro', want: 'kiro' },
+    { name: 'kiro-cli', want: undefined },
+    { name: 'Kiro', want: undefined },
     { name: 'claude', want: undefined },
     { name: 'claudeCode', want: undefined },
     { name: 'toString', want: undefined },
@@ -92,6 +96,7 @@ describe('the registry: one list of agents', () => {
     { id: 'kilo', needsTrust: false, after: /^start a new Kilo Code CLI session/, trust: false },
     { id: 'crush', needsTrust: false, after: /^start Crush again/, trust: false },
     { id: 'auggie', needsTrust: false, after: /^start a new Auggie session/, trust: false },
+    { id: 'kiro', needsTrust: false, after: /^start a new Kiro chat/, trust: false },
   ])('$id: project trust $needsTrust, records of trust $trust', ({ id, needsTrust, after, trust }) => {
     expect(adapters[id].projectNeedsTrust).toBe(needsTrust);
     expect(adapters[id].afterUninstall).toMatch(after);
@@ -337,6 +342,18 @@ describe('what the chat-start scan reads, per agent', () => {
       files: [`${HOME}/.augment/user-guidelines.md`],
       folders: ['rules', 'skills', 'commands', 'agents'].map((name) => `${HOME}/.augment/${name}`),
       mcp: [`${HOME}/.augment/settings.json`, '/work/app/.augment/settings.json'],
+    },
+    {
+      // the user's steering files; its MCP settings and guard's agent file (which may hold servers)
+      id: 'kiro',
+      files: [],
+      folders: [`${HOME}/.kiro/steering`],
+      mcp: [
+        `${HOME}/.kiro/settings/mcp.json`,
+        `${HOME}/.kiro/agents/guard.json`,
+        '/work/app/.kiro/settings/mcp.json',
+        '/work/app/.kiro/agents/guard.json',
+      ],
     },
     { id: 'cline', ...clineReads(`${HOME}/.cline`), mcp: [`${HOME}/.cline/data/settings/cline_mcp_settings.json`] },
     {

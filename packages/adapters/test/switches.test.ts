@@ -22,13 +22,14 @@ function check(
 const scopes = (found: readonly HooksOff[]): string[] => found.map((off) => off.scope);
 
 describe('which agents have settings that switch hooks off', () => {
-  it('Copilot CLI, Claude Code, Gemini CLI, Qwen Code and Factory Droid do; the others do not (Codex keeps its own trust records)', () => {
+  it('Copilot CLI, Claude Code, Gemini CLI, Qwen Code, Factory Droid and Kiro CLI (its agents) do; the others do not (Codex keeps its own trust records)', () => {
     expect(AGENT_IDS.filter((id) => adapters[id].hookSwitches !== undefined)).toEqual([
       'copilot',
       'claude-code',
       'gemini',
       'qwen',
       'droid',
+      'kiro',
     ]);
   });
   it('OpenCode, Kilo, Qwen Code and Claude Code have variables that do (in their declarations)', () => {

@@ -85,7 +85,7 @@ function isObject(text: string): boolean {
 }
 
 /**
- * An agent that reads the exit code (Windsurf): 0 with nothing printed lets the step run; 2 stops it,
+ * An agent that reads the exit code (Windsurf, Kiro CLI): 0 with nothing printed lets the step run; 2 stops it,
  * guard's reason as one line on stdout and as the last line of stderr, after guard's own notes.
  */
 const EXIT_CODE: Reading = {
@@ -149,6 +149,25 @@ const WINDSURF_CASE: AgentCase = {
   missing: 'windsurf/malformed-no-tool-info',
   wrongType: 'windsurf/malformed-relative-cwd',
   unknownEvent: { args: ['windsurf'], payload: fixture('windsurf/malformed-unknown-event') },
+  ...EXIT_CODE,
+};
+
+const KIRO_SHELL = fixture('kiro/lineage-pre-tool-use-execute-bash');
+
+/**
+ * Kiro CLI (payloads from its documentation, tool inputs from the Amazon Q CLI it grew from): it
+ * reads the exit code as Windsurf does. 0 lets the step run; 2 stops it, guard's reason on stderr
+ * (which Kiro hands to the model) and the same on stdout; any other code warns and lets it run.
+ */
+const KIRO_CASE: AgentCase = {
+  agent: 'kiro',
+  args: ['kiro'],
+  shell: (command) => ({ ...KIRO_SHELL, tool_input: { command, summary: 'Run the command' } }),
+  tool: (name, input) => ({ ...KIRO_SHELL, tool_name: name, tool_input: input }),
+  noObjection: '',
+  missing: 'kiro/malformed-no-tool-name',
+  wrongType: 'kiro/malformed-relative-cwd',
+  unknownEvent: { args: ['kiro'], payload: fixture('kiro/malformed-unknown-event') },
   ...EXIT_CODE,
 };
 
@@ -323,6 +342,7 @@ export const AGENT_CASES: readonly AgentCase[] = [
     unknownEvent: { args: ['crush'], payload: fixture('crush/malformed-unknown-event') },
     ...reply((reply) => reply['decision'] === 'deny'),
   },
+  KIRO_CASE,
 ];
 
 /** Commands whose verdicts the catalogue fixes (SPEC §4): harmless, asked (git.push), blocked. */

@@ -2,7 +2,7 @@ import { posix, win32 } from 'node:path';
 import type { ToolStep, Verdict } from '@guard/core';
 import { PayloadError } from '../adapter.js';
 import type { Capabilities, HookInput, HookReply, ReplyContext } from '../adapter.js';
-import { askInChatMessage, awayMessage, blockMessage } from '../messages.js';
+import { exitTwoReply } from '../messages.js';
 import {
   emptyReply,
   fieldsOf,
@@ -88,29 +88,12 @@ export function read(payload: unknown, event: string | undefined): HookInput {
  * reason on stderr (which Windsurf shows) and on stdout (shown with `show_output`).
  */
 export function toReply(verdict: Verdict, context: ReplyContext): HookReply {
-  switch (verdict.decision) {
-    case 'allow':
-      return emptyReply;
-    case 'block':
-      return block(blockMessage(verdict, context.notice));
-    case 'ask':
-      // Windsurf has no approval prompt: block, and have the agent ask in the chat; the person's
-      // yes comes back on the next pre_user_prompt.
-      return block(
-        context.canAsk
-          ? askInChatMessage(verdict, context.approvalCode, context.notice, context.yesLasts)
-          : awayMessage(verdict, context.notice, context.approvalCode),
-      );
-  }
+  return exitTwoReply(verdict, context);
 }
 
 /** The reply to a non-step event: nothing, exit 0 (Windsurf has no field that carries a notice). */
 export function toEventReply(_event: string, _notice: string | undefined): HookReply {
   return emptyReply;
-}
-
-function block(text: string): HookReply {
-  return { stdout: `${text}\n`, stderr: `${text}\n`, exitCode: 2 };
 }
 
 function toStep(event: string, chatId: string, fields: Fields, info: Fields, where: string): ToolStep {

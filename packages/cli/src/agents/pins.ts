@@ -1,4 +1,5 @@
-import { statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
+import { posix } from 'node:path';
 import { AGENT_IDS, variablesOff } from '@guard/adapters';
 import type { Adapter, AgentId, HooksOff, Locations } from '@guard/adapters';
 import { adapterFor, readBytes, sha256, textOf } from './config-io.js';
@@ -57,7 +58,8 @@ export function hooksOffAt(adapter: Adapter, where: Locations, system = false): 
   const switches = adapter.hookSwitches;
   const set = variablesOff(adapter.files, adapter.displayName, where.env, system);
   if (switches === undefined) return set;
-  const files = switches.files(where).map((path) => {
+  const listed = (switches.folders?.(where) ?? []).flatMap((folder) => jsonFilesIn(folder));
+  const files = [...switches.files(where), ...listed].map((path) => {
     let text: string | undefined;
     try {
       text = readBytes(path)?.toString('utf8');
@@ -67,6 +69,18 @@ export function hooksOffAt(adapter: Adapter, where: Locations, system = false): 
     return { path, text };
   });
   return [...switches.check(files, where), ...set];
+}
+
+/** The `.json` files in a folder, by name ([] when it cannot be listed: the agent cannot list it either). */
+function jsonFilesIn(folder: string): string[] {
+  try {
+    return readdirSync(folder)
+      .filter((name) => name.endsWith('.json'))
+      .sort()
+      .map((name) => posix.join(folder, name));
+  } catch {
+    return [];
+  }
 }
 
 function pinnedAgent(record: InstallRecord): AgentId | undefined {

@@ -125,6 +125,7 @@ const OFF_WORDS: Readonly<Record<HooksOff['scope'], string>> = {
   everywhere: 'NOT RUNNING',
   here: 'not running in this folder',
   overruled: 'tried to switch guard off, cannot',
+  partly: 'not running in some chats',
 };
 
 const SETTING_WORDS: Readonly<Record<keyof SettingsFrom['from'], string>> = {

@@ -1,4 +1,5 @@
-import { readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { adapters, AGENT_IDS } from '@guard/adapters';
 import type { AgentId } from '@guard/adapters';
@@ -38,6 +39,13 @@ function statusSees(): readonly string[] {
   return pinDrifts(machine.guardHome, where()).map((drift) => `${drift.agent} ${drift.kind}`);
 }
 
+/** Kiro CLI's settings name guard's agent as the one a chat starts with (its hooks run only then). */
+function makeGuardKirosDefault(): void {
+  const settings = join(machine.home, '.kiro', 'settings', 'cli.json');
+  mkdirSync(dirname(settings), { recursive: true });
+  writeFileSync(settings, '{ "chat.defaultAgent": "guard" }\n');
+}
+
 type Change = (path: string, agent: AgentId) => void;
 
 // each changes the agent's hook file as a step guard did not see would, and what it is reported as
@@ -52,7 +60,7 @@ const TAMPERS: readonly (readonly [string, Change, string])[] = [
   ['not JSON any more', (path) => writeFileSync(path, `${read(path)} }}}`), 'unreadable'],
   [
     "guard's time limit changed",
-    (path) => writeFileSync(path, read(path).replace(/"(timeout|timeoutSec)": \d+/g, '"$1": 1')),
+    (path) => writeFileSync(path, read(path).replace(/"(timeout|timeoutSec|timeout_ms)": \d+/g, '"$1": 1')),
     'changed',
   ],
 ];
@@ -84,6 +92,8 @@ describe('a pinned hook file changed past guard is found by status (and doctor) 
       // Windsurf's and Crush's entries carry no time limit (their documentation names none)
       if ((agent === 'windsurf' || agent === 'crush') && name === "guard's time limit changed") continue;
       it(`${agent}: ${name}`, async () => {
+        // Kiro CLI runs guard's hooks once guard's agent is the one its chats start with
+        if (agent === 'kiro') makeGuardKirosDefault();
         expect((await machine.guard('setup', agent)).code).toBe(0);
         expect(hookSees()).toEqual([]);
         change(fileOf(agent), agent);
@@ -180,6 +190,8 @@ describe('near misses: nothing reported', () => {
   for (const agent of JSON_AGENTS)
     for (const [name, change] of NEAR_MISSES)
       it(`${agent}: ${name}`, async () => {
+        // Kiro CLI runs guard's hooks once guard's agent is the one its chats start with
+        if (agent === 'kiro') makeGuardKirosDefault();
         expect((await machine.guard('setup', agent)).code).toBe(0);
         change(fileOf(agent), agent);
         expect(statusSees()).toEqual([]);

@@ -25,6 +25,7 @@ const AGENTS: readonly AgentId[] = [
   'kilo',
   'crush',
   'auggie',
+  'kiro',
 ];
 
 /** Answers as guard's runtime gives them: a block for a force push, no objection otherwise. */
@@ -62,6 +63,8 @@ const REPLIES: Record<AgentId, { readonly allow: string; readonly deny: string }
     allow: '',
     deny: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"guard: blocked."}}',
   },
+  // Kiro CLI reads the exit code alone too
+  kiro: { allow: '', deny: 'guard: blocked.' },
 };
 
 // A stand-in for guard's hook script; FAKE_MODE makes it misbehave the ways a real setup can.
@@ -77,8 +80,8 @@ else if (mode === 'crash') { process.stderr.write('boom\\n'); process.exitCode =
 else if (mode === 'good') {
   const deny = input.includes('push --force');
   process.stdout.write(deny ? replies[agent].deny : replies[agent].allow);
-  // Windsurf reads the exit code alone
-  if (deny && agent === 'windsurf') process.exitCode = 2;
+  // Windsurf and Kiro CLI read the exit code alone
+  if (deny && (agent === 'windsurf' || agent === 'kiro')) process.exitCode = 2;
 }
 `;
 
@@ -397,6 +400,28 @@ describe('guard doctor failure paths', () => {
       expect(checks['dangerous step is blocked']?.ok).toBe(true);
     },
   );
+
+  it("kiro: the check fails until guard's agent is the one a chat starts with; other agents are for status to name", async () => {
+    const name = 'Kiro CLI runs hooks';
+    installWith('kiro', fake);
+    expect(checksOf(await diagnose(ioOf(), cannedRunner(5)), 'kiro')[name]).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(
+        /built-in default agent, which runs no hooks.*kiro-cli settings chat\.defaultAgent guard/,
+      ),
+    });
+    const settings = join(box.home, '.kiro', 'settings', 'cli.json');
+    mkdirSync(dirname(settings), { recursive: true });
+    // near miss: another agent as the default, one without guard's hook
+    writeFileSync(settings, '{ "chat.defaultAgent": "review" }');
+    writeFileSync(join(box.home, '.kiro', 'agents', 'review.json'), '{ "name": "review" }');
+    expect(checksOf(await diagnose(ioOf(), cannedRunner(5)), 'kiro')[name]).toMatchObject({
+      ok: false,
+      detail: expect.stringContaining('makes "review" the agent a chat starts with'),
+    });
+    writeFileSync(settings, '{ "chat.defaultAgent": "guard" }');
+    expect(checksOf(await diagnose(ioOf(), cannedRunner(5)), 'kiro')[name]).toMatchObject({ ok: true });
+  });
 
   // the system settings are read last: the switch guard setup --system writes there overrules the
   // user's, which doctor says without failing; near miss: the system settings silent, it fails

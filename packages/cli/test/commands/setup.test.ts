@@ -86,6 +86,11 @@ const PATHS: Record<AgentId, { user: (b: AgentHome) => string; project: (b: Agen
     user: (b) => join(b.home, '.augment', 'settings.json'),
     project: (b) => join(b.project, '.augment', 'settings.json'),
   },
+  // guard's own agent: Kiro's hooks belong to an agent file
+  kiro: {
+    user: (b) => join(b.home, '.kiro', 'agents', 'guard.json'),
+    project: (b) => join(b.project, '.kiro', 'agents', 'guard.json'),
+  },
 };
 
 /** A person's own config per agent, in a layout guard would never write (indent, order, no final newline). */
@@ -109,6 +114,8 @@ const USER_FILES: Record<EditedAgent, string> = {
     '{\n    "$schema": "https://charm.land/crush.json",\n    "hooks": { "PreToolUse": [ { "matcher": "^bash$", "command": "./audit.sh" } ] }\n}',
   auggie:
     '{\n    "model": "sonnet", // mine\n    "hooks": { "Stop": [{ "hooks": [{ "type": "command", "command": "./done.sh", "timeout": 5000 }] }] }\n}',
+  // an agent of the person's own that is already named guard
+  kiro: '{\n    "name": "guard",\n    "tools": ["*"],\n    "hooks": {\n        "stop": [ { "command": "./notify.sh" } ]\n    }\n}',
 };
 
 /** A change the person makes to their own part of the file after setup. */
@@ -124,6 +131,7 @@ const EDITS: Record<EditedAgent, readonly [string, string]> = {
   droid: ['./done.sh', './finished.sh'],
   crush: ['./audit.sh', './check.sh'],
   auggie: ['./done.sh', './finished.sh'],
+  kiro: ['./notify.sh', './ping.sh'],
 };
 
 const AGENTS = Object.keys(PATHS) as AgentId[];
@@ -654,6 +662,7 @@ describe('what setup tells the person to do next', () => {
     cline: /\nNext: Start a new Cline task/,
     crush: /\nNext: Start Crush again: it reads its config when it starts/,
     auggie: /\nNext: Start a new Auggie session/,
+    kiro: /\nNext: Start Kiro chats with guard's agent/,
   };
   it.for(AGENTS)("%s gets its own next step and no other agent's", async (agent) => {
     const { stdout } = await box.guard('setup', agent);
@@ -929,7 +938,7 @@ describe('guard setup --all', () => {
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(readIfThere(PATHS['claude-code'].user(box))).toContain('hook claude-code');
     expect(readIfThere(PATHS.gemini.user(box))).toContain('hook gemini');
-    for (const agent of ['codex', 'cursor', 'antigravity', 'copilot', 'windsurf'] as const)
+    for (const agent of ['codex', 'cursor', 'antigravity', 'copilot', 'windsurf', 'kiro'] as const)
       expect(existsSync(PATHS[agent].user(box)), agent).toBe(false);
     expect((await box.guard('setup', '--all')).stdout).toContain('Already set up');
   });

@@ -60,6 +60,7 @@ describe('guard status --json', () => {
       'kilo',
       'crush',
       'auggie',
+      'kiro',
     ]);
     for (const agent of report.agents) {
       expect(agent.capabilities).toEqual(adapters[agent.agent].capabilities);
@@ -315,6 +316,36 @@ describe("guard status: the agents' own settings that keep guard's hooks from ru
     ]);
     const { stdout } = await box.guard('status');
     expect(stdout).toContain(`  tried to switch guard off, cannot: ${project} sets "disableAllHooks": true, but`);
+    expect(stdout).not.toContain('NOT RUNNING');
+  });
+
+  it("Kiro CLI: the agent a chat starts with, a project's agent in guard's place, and the person's agents without guard's hook", async () => {
+    await box.guard('setup', 'kiro');
+    const settings = join(box.home, '.kiro', 'settings', 'cli.json');
+    // Kiro's built-in default agent runs no hooks until guard's agent is made the default
+    expect(hooksOff(await statusJson(), 'kiro')).toEqual([
+      {
+        scope: 'everywhere',
+        message: expect.stringMatching(/^Kiro CLI starts a chat with its built-in default agent/),
+      },
+    ]);
+    expect((await box.guard('status')).stdout).toContain(
+      '  NOT RUNNING: Kiro CLI starts a chat with its built-in default agent, which runs no hooks, and it has no guard hook',
+    );
+    write(settings, '{\n  "chat.defaultAgent": "guard"\n}\n');
+    expect(hooksOff(await statusJson(), 'kiro')).toEqual([]);
+    // an agent of the person's own, and a cloned project's agent named guard
+    const mine = join(box.home, '.kiro', 'agents', 'review.json');
+    write(mine, '{ "name": "review", "tools": ["read"] }\n');
+    const project = join(box.project, '.kiro', 'agents', 'guard.json');
+    write(project, '{ "name": "guard", "tools": ["*"] }\n');
+    expect(hooksOff(await statusJson(), 'kiro')).toEqual([
+      { scope: 'here', message: expect.stringContaining(`${project} takes the place of guard's agent in this folder`) },
+      { scope: 'partly', message: expect.stringMatching(new RegExp(`^${escape(mine)} \\(the agent "review"\\)`)) },
+    ]);
+    const { stdout } = await box.guard('status');
+    expect(stdout).toContain(`  not running in this folder: ${project} takes the place of guard's agent`);
+    expect(stdout).toContain(`  not running in some chats: ${mine} (the agent "review") has no guard hook`);
     expect(stdout).not.toContain('NOT RUNNING');
   });
 

@@ -74,6 +74,10 @@ const PATHS: Record<AgentId, Record<ConfigLevel, (b: AgentHome) => string>> = {
     user: (b) => join(b.home, '.augment', 'settings.json'),
     project: (b) => join(b.project, '.augment', 'settings.json'),
   },
+  kiro: {
+    user: (b) => join(b.home, '.kiro', 'agents', 'guard.json'),
+    project: (b) => join(b.project, '.kiro', 'agents', 'guard.json'),
+  },
 };
 const AGENTS = Object.keys(PATHS) as AgentId[];
 const LEVELS: readonly ConfigLevel[] = ['user', 'project'];
@@ -92,6 +96,7 @@ const NAMES: Record<AgentId, string> = {
   cline: 'Cline',
   crush: 'Crush',
   auggie: 'Augment Auggie',
+  kiro: 'Kiro CLI',
 };
 
 const write = (path: string, text: string): void => {

@@ -92,6 +92,7 @@ const MINE: Record<Exclude<AgentId, 'opencode' | 'kilo' | 'cline'>, string> = {
   crush: '{ "hooks": { "PreToolUse": [ { "matcher": "bash", "command": "echo fertig ✓" } ] } }\r\n',
   auggie:
     '{ /* meine ✓ */ "hooks": { "Stop": [ { "hooks": [ { "type": "command", "command": "echo fertig ✓" } ] } ] } }\r\n',
+  kiro: '{ "name": "guard", "hooks": { "stop": [ { "command": "echo fertig ✓" } ] } }\r\n',
 };
 
 const guard = (...args: string[]) =>
@@ -142,6 +143,7 @@ describe(`a checkout, home and guard folder under "${ODD}"`, () => {
     'windsurf',
     'crush',
     'auggie',
+    'kiro',
   ] as const)(
     '%s: setup writes a command the agent runs as it is, the hook answers through it, uninstall gives the file back',
     async (agent) => {
@@ -151,6 +153,11 @@ describe(`a checkout, home and guard folder under "${ODD}"`, () => {
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, MINE[agent]);
 
+      // Kiro CLI runs guard's agent as the person's default (setup says to make it so)
+      if (agent === 'kiro') {
+        mkdirSync(join(HOME, '.kiro', 'settings'), { recursive: true });
+        writeFileSync(join(HOME, '.kiro', 'settings', 'cli.json'), '{ "chat.defaultAgent": "guard" }\n');
+      }
       const setup = await guard('setup', agent);
       expect(setup.exitCode, setup.stderr).toBe(0);
       expect(setup.stdout).toContain(`Updated ${file}: added guard's hook`);

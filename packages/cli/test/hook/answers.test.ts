@@ -4,7 +4,7 @@ import type { Answer } from '../hook-cases.js';
 
 /**
  * The readers the per-agent tables lean on (hook-cases.ts) read a hook's whole answer as the agent
- * does: each row an answer and what Codex (a JSON reply) or Windsurf (an exit code) makes of it.
+ * does: each row an answer and what Codex (a JSON reply) or Windsurf and Kiro CLI (an exit code) make of it.
  */
 
 const byId = (id: string) => {
@@ -13,33 +13,35 @@ const byId = (id: string) => {
   return found;
 };
 const codex = byId('codex');
-const windsurf = byId('windsurf');
 
 const REASON = 'guard: blocked (git.push). Why.\n';
 const DENY = `${JSON.stringify({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'x' } })}\n`;
 const answer = (stdout: string, stderr: string, code: number | null): Answer => ({ stdout, stderr, code });
 
 describe('reading a whole answer', () => {
-  it.for([
-    { name: 'nothing, exit 0', given: answer('', '', 0), well: true, says: 'no objection', notes: '' },
-    { name: 'exit 2, the reason on both', given: answer(REASON, REASON, 2), well: true, says: 'denied', notes: '' },
-    {
-      name: 'exit 2, a note before the reason',
-      given: answer(REASON, `guard: it broke\n${REASON}`, 2),
-      well: true,
-      says: 'denied',
-      notes: 'guard: it broke\n',
-    },
-    // near misses: the reason with an exit code Windsurf lets run, or missing from stderr
-    { name: 'exit 0 with a reason', given: answer(REASON, REASON, 0), well: false, says: 'asked', notes: REASON },
-    { name: 'exit 1 with a reason', given: answer(REASON, REASON, 1), well: false, says: 'asked', notes: REASON },
-    { name: 'exit 2, nothing on stderr', given: answer(REASON, '', 2), well: false, says: 'asked', notes: '' },
-    { name: 'ended by a signal', given: answer('', '', null), well: false, says: 'asked', notes: '' },
-  ])('windsurf, $name', ({ given, well, says, notes }) => {
-    expect(windsurf.wellFormed(given)).toBe(well);
-    expect(said(windsurf, given)).toBe(says);
-    expect(windsurf.notes(given)).toBe(notes);
-    expect(windsurf.read(given)).toEqual(well ? { ...given, stderr: notes, code: 0 } : given);
+  it.for(
+    [
+      { name: 'nothing, exit 0', given: answer('', '', 0), well: true, says: 'no objection', notes: '' },
+      { name: 'exit 2, the reason on both', given: answer(REASON, REASON, 2), well: true, says: 'denied', notes: '' },
+      {
+        name: 'exit 2, a note before the reason',
+        given: answer(REASON, `guard: it broke\n${REASON}`, 2),
+        well: true,
+        says: 'denied',
+        notes: 'guard: it broke\n',
+      },
+      // near misses: the reason with an exit code the agent lets run, or missing from stderr
+      { name: 'exit 0 with a reason', given: answer(REASON, REASON, 0), well: false, says: 'asked', notes: REASON },
+      { name: 'exit 1 with a reason', given: answer(REASON, REASON, 1), well: false, says: 'asked', notes: REASON },
+      { name: 'exit 2, nothing on stderr', given: answer(REASON, '', 2), well: false, says: 'asked', notes: '' },
+      { name: 'ended by a signal', given: answer('', '', null), well: false, says: 'asked', notes: '' },
+    ].flatMap((row) => ['windsurf', 'kiro'].map((agent) => ({ ...row, agent }))),
+  )('$agent, $name', ({ agent, given, well, says, notes }) => {
+    const exitCode = byId(agent);
+    expect(exitCode.wellFormed(given)).toBe(well);
+    expect(said(exitCode, given)).toBe(says);
+    expect(exitCode.notes(given)).toBe(notes);
+    expect(exitCode.read(given)).toEqual(well ? { ...given, stderr: notes, code: 0 } : given);
   });
 
   it.for([

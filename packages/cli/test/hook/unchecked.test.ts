@@ -278,6 +278,8 @@ describe("every agent's deadline is its own hook timeout less the margin", () =>
     // Crush documents no hook timeout: guard answers within 30 s all the same
     crush: 21_000,
     auggie: 7_000,
+    // guard's entries give it 30 s (timeout_ms), Kiro's own default
+    kiro: 21_000,
   };
   it.for(AGENT_CASES)('$agent', async ({ agent, args }) => {
     const seconds = AGENTS[agent].files.hookTimeout;
@@ -307,6 +309,7 @@ describe("a result whose handling fails gets its event's own reply", () => {
     { agent: 'qwen', args: ['qwen'], file: 'qwen/post-tool-use-shell', event: 'PostToolUse' },
     { agent: 'droid', args: ['droid'], file: 'droid/post-tool-use-shell', event: 'PostToolUse' },
     { agent: 'auggie', args: ['auggie'], file: 'auggie/post-tool-use-shell', event: 'PostToolUse' },
+    { agent: 'kiro', args: ['kiro'], file: 'kiro/doc-post-tool-use', event: 'postToolUse' },
   ] as const;
   it.for(RESULTS)('$agent $event', async ({ agent, args, file, event }) => {
     const failing = {
