@@ -62,7 +62,8 @@ export const kiroFiles: AgentFiles = {
   settings: ['~/.kiro/settings/**', '.kiro/settings/**'],
   rules: ['.kiro/steering/**', '~/.kiro/steering/**', 'AGENTS.md'],
   memory: [],
-  mcp: ['~/.kiro/settings/mcp.json', '.kiro/settings/mcp.json'],
+  // guard's agent file may hold servers too (`mcpServers`), which the chat-start scan reads
+  mcp: ['~/.kiro/settings/mcp.json', '.kiro/settings/mcp.json', '~/.kiro/agents/guard.json', '.kiro/agents/guard.json'],
   tools: TOOLS,
   hookTimeout: HOOK_TIMEOUT,
   // the setting that names the agent a chat starts with (guard's hooks run only in an agent that has them)
