@@ -57,7 +57,12 @@ function packageOf(specifier: string): string | undefined {
 }
 
 /** What is wrong between a package's manifest and the module names its sources load. */
-function dependencyProblems(manifest: Manifest, src: readonly string[], test: readonly string[] = []): string[] {
+function dependencyProblems(
+  manifest: Manifest,
+  src: readonly string[],
+  test: readonly string[] = [],
+  peers: ReadonlySet<string> = new Set(),
+): string[] {
   const used = (specifiers: readonly string[]): Set<string> =>
     new Set(specifiers.map(packageOf).filter((name): name is string => name !== undefined && name !== manifest.name));
   const bySrc = used(src);
@@ -74,7 +79,9 @@ function dependencyProblems(manifest: Manifest, src: readonly string[], test: re
   const declared = new Set([...Object.keys(runtime), ...Object.keys(manifest.devDependencies ?? {})]);
   const problems: string[] = [];
   for (const name of Object.keys(runtime)) {
-    if (!serves(name, bySrc)) problems.push(`${name} is a dependency of ${manifest.name} but its src never imports it`);
+    // a peer another dependency needs is declared for that dependency, not for an import of the src
+    if (!serves(name, bySrc) && !peers.has(name))
+      problems.push(`${name} is a dependency of ${manifest.name} but its src never imports it`);
   }
   for (const name of Object.keys(manifest.devDependencies ?? {})) {
     if (!serves(name, byAny))
@@ -90,6 +97,19 @@ function dependencyProblems(manifest: Manifest, src: readonly string[], test: re
     }
   }
   return problems;
+}
+
+/** The peer dependencies (not optional ones) of a package's runtime dependencies, as installed. */
+function peersOf(dir: string, manifest: Manifest): Set<string> {
+  const peers = new Set<string>();
+  for (const name of Object.keys(manifest.dependencies ?? {})) {
+    const installed = JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8')) as Manifest & {
+      peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+    };
+    for (const peer of Object.keys(installed.peerDependencies ?? {}))
+      if (installed.peerDependenciesMeta?.[peer]?.optional !== true) peers.add(peer);
+  }
+  return peers;
 }
 
 function sourcesIn(dir: string): string[] {
@@ -205,8 +225,22 @@ describe('dependencyProblems', () => {
       src: ['@guard/core'],
       want: ["@guard/example's src imports @guard/core, which its package.json does not declare"],
     },
-  ])('$name', ({ manifest, src, test, want }) => {
-    const problems = dependencyProblems(manifest, src, test);
+    {
+      name: 'a dependency no src imports, which another dependency needs as a peer',
+      manifest: { name, dependencies: { '@opentelemetry/otlp-transformer': '1', '@opentelemetry/api': '1' } },
+      src: ['@opentelemetry/otlp-transformer'],
+      peers: ['@opentelemetry/api'],
+      want: [],
+    },
+    {
+      name: 'near miss: the peer another dependency needs is a different one',
+      manifest: { name, dependencies: { '@opentelemetry/otlp-transformer': '1', '@opentelemetry/api': '1' } },
+      src: ['@opentelemetry/otlp-transformer'],
+      peers: ['@opentelemetry/api-logs'],
+      want: ['@opentelemetry/api is a dependency of @guard/example but its src never imports it'],
+    },
+  ])('$name', ({ manifest, src, test, peers, want }) => {
+    const problems = dependencyProblems(manifest, src, test, new Set(peers));
     if (typeof want === 'number') expect(problems).toHaveLength(want);
     else expect(problems).toEqual(want);
   });
@@ -237,6 +271,7 @@ describe('every package in packages/ imports what it declares and declares what 
     const src = sourcesIn(join(PACKAGES, dir, 'src'));
     expect(src.length).toBeGreaterThan(0);
     const loads = dir === 'cli' ? [...src, ...bundledOut] : src;
-    expect(dependencyProblems(manifest, loads, sourcesIn(join(PACKAGES, dir, 'test')))).toEqual([]);
+    const test = sourcesIn(join(PACKAGES, dir, 'test'));
+    expect(dependencyProblems(manifest, loads, test, peersOf(join(PACKAGES, dir), manifest))).toEqual([]);
   });
 });

@@ -34,6 +34,8 @@ const ALLOWED: Readonly<Record<string, string>> = {
     "pathlib's methods (`Path.touch`, `Path.chmod`, `Path.unlink`) that change the file a path names",
   'rules/guard-tamper.ts: READ_ONLY_TOOL':
     'verbs an MCP tool is named by (`read_file`, `list_dir`, `cat`), not programs run',
+  'analysis/mcp-args.ts: COMMAND':
+    'names of MCP arguments that hold a command line (`command`, `shell`, `bash`), not programs run',
   // a rule's own knowledge of each program's verbs
   'rules/guard-tamper.ts: WHERE_IS_GUARD':
     'a program word that asks the shell where guard is (`"$(command -v guard)" off`): the shell\'s look-ups and guard\'s names, spelled as written',

@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { changeableFiles } from '../../../packages/cli/src/agents/system.js';
+import { hookScriptPath } from '../../../packages/cli/src/self.js';
 
 // An agent's managed settings live in /etc, which no test may write. As root on Linux a process can
 // have a mount namespace of its own: there an overlay puts a scratch folder over /etc, so the agent
@@ -37,13 +39,18 @@ export function scratchEtc(): ScratchEtc {
 }
 
 /**
- * Why no scratch /etc can be had on this machine (not Linux, not root, no unshare or overlay), or
+ * Why no scratch /etc can be had on this machine (not Linux, not root, no unshare or overlay, or a
+ * checkout that users could change, which setup --system refuses), or
  * undefined when it can: tried once, with a file written in the namespace that must land in the
  * scratch folder and not in the real /etc.
  */
 export function noScratchEtc(): string | undefined {
   if (process.platform !== 'linux') return `a private mount namespace needs Linux, not ${process.platform}`;
   if (process.getuid?.() !== 0) return 'a private mount namespace over /etc needs root';
+  // guard's setup --system refuses a guard that users could change (a checkout under /tmp, say)
+  const hook = hookScriptPath();
+  const changeable = changeableFiles([process.execPath, hook], process.platform, join(hook, '..', '..'));
+  if (changeable.length > 0) return `guard's setup --system refuses this checkout: ${changeable.join('; ')}`;
   const etc = scratchEtc();
   const probe = `/etc/guard-namespace-probe-${process.pid}`;
   try {
