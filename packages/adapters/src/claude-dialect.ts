@@ -2,7 +2,7 @@ import type { ToolResult, ToolStep, Verdict, WriteStep } from '@guard/core';
 import { PayloadError } from './adapter.js';
 import type { Agent, HookInput, HookReply, ReplyContext } from './adapter.js';
 import { toolKind } from './files.js';
-import { askMessage, awayMessage, blockMessage } from './messages.js';
+import { askInChatMessage, askMessage, awayMessage, blockMessage } from './messages.js';
 import { commandArg, stepByShape } from './shape.js';
 import {
   argsAfter,
@@ -272,4 +272,26 @@ function resultInput(dialect: ClaudeDialect, fields: Fields, event: string, wher
     ...(failed || (code !== undefined && code !== 0) ? { failed: true } : {}),
   };
   return { type: 'result', event, result };
+}
+
+/**
+ * The reply, in Claude Code's nested form, of an agent that runs an asked step (Factory Droid,
+ * Augment Auggie): nothing for no objection, a deny (handed to the model as the tool's error), and
+ * for an ask a deny that has the agent ask in the chat, or says nobody can approve it where nobody
+ * reads the chat (block-then-chat, as on Codex).
+ */
+export function denyThenChatReply(verdict: Verdict, context: ReplyContext): HookReply {
+  switch (verdict.decision) {
+    case 'allow':
+      return emptyReply;
+    case 'block':
+      return decide('deny', blockMessage(verdict, context.notice));
+    case 'ask':
+      return decide(
+        'deny',
+        context.canAsk
+          ? askInChatMessage(verdict, context.approvalCode, context.notice, context.yesLasts)
+          : awayMessage(verdict, context.notice, context.approvalCode),
+      );
+  }
 }

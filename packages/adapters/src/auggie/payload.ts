@@ -1,15 +1,13 @@
-import type { ToolResult, ToolStep, Verdict } from '@guard/core';
+import type { ToolResult, ToolStep } from '@guard/core';
 import { PayloadError } from '../adapter.js';
-import type { Capabilities, HookInput, HookReply, ReplyContext } from '../adapter.js';
-import { decide } from '../claude-dialect.js';
+import type { Capabilities, HookInput, HookReply } from '../adapter.js';
+import { denyThenChatReply } from '../claude-dialect.js';
 import { toolKind } from '../files.js';
-import { askInChatMessage, awayMessage, blockMessage } from '../messages.js';
 import { commandArg, commandText, stepByShape } from '../shape.js';
 import type { StepBase } from '../shape.js';
 import {
   argsAfter,
   contextReply,
-  emptyReply,
   fieldsOf,
   hasFlag,
   isFields,
@@ -102,27 +100,8 @@ export function canAskUnread(parentArgs: readonly string[]): boolean {
   return args !== undefined && !hasFlag(args, HEADLESS);
 }
 
-/**
- * The reply to a verdict on a PreToolUse step: nothing for no objection, a deny (Auggie hands its
- * reason to the model as the tool's error), and for an ask a deny that has the agent ask in the chat
- * (or, under `--print`, says nobody can approve it). Auggie reads a decision only with
- * `hookEventName` beside it (a deny without one ran the step).
- */
-export function toReply(verdict: Verdict, context: ReplyContext): HookReply {
-  switch (verdict.decision) {
-    case 'allow':
-      return emptyReply;
-    case 'block':
-      return decide('deny', blockMessage(verdict, context.notice));
-    case 'ask':
-      return decide(
-        'deny',
-        context.canAsk
-          ? askInChatMessage(verdict, context.approvalCode, context.notice, context.yesLasts)
-          : awayMessage(verdict, context.notice, context.approvalCode),
-      );
-  }
-}
+/** The reply to a verdict on a PreToolUse step: block-then-chat, as claude-dialect.ts gives it for Auggie (it reads a decision only with `hookEventName` beside it: a deny without one ran the step). */
+export const toReply = denyThenChatReply;
 
 /** A notice for the model on the events that hand one on. */
 export function toEventReply(event: string, notice: string | undefined): HookReply {

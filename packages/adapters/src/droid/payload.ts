@@ -1,8 +1,6 @@
-import type { Verdict } from '@guard/core';
-import type { Capabilities, HookReply, ReplyContext } from '../adapter.js';
-import { claudeHook, decide } from '../claude-dialect.js';
-import { askInChatMessage, awayMessage, blockMessage } from '../messages.js';
-import { argsAfter, contentText, emptyReply, hasFlag } from '../wire.js';
+import type { Capabilities } from '../adapter.js';
+import { claudeHook, denyThenChatReply } from '../claude-dialect.js';
+import { argsAfter, contentText, hasFlag } from '../wire.js';
 import { INPUT_KEYS, TOOLS } from './files.js';
 
 /** What Factory Droid (0.215.0) can do with guard's hooks (docs/agents-observed.md, Factory Droid). */
@@ -57,23 +55,5 @@ export function canAskUnread(parentArgs: readonly string[]): boolean {
   return args !== undefined && !hasFlag(args, HEADLESS);
 }
 
-/**
- * The reply to a verdict on a PreToolUse step: nothing for no objection, a deny (Droid hands its
- * reason to the model as the tool's error), and for an ask a deny that has the agent ask in the chat
- * (or, under `droid exec`, says nobody can approve it).
- */
-export function toReply(verdict: Verdict, context: ReplyContext): HookReply {
-  switch (verdict.decision) {
-    case 'allow':
-      return emptyReply;
-    case 'block':
-      return decide('deny', blockMessage(verdict, context.notice));
-    case 'ask':
-      return decide(
-        'deny',
-        context.canAsk
-          ? askInChatMessage(verdict, context.approvalCode, context.notice, context.yesLasts)
-          : awayMessage(verdict, context.notice, context.approvalCode),
-      );
-  }
-}
+/** The reply to a verdict on a PreToolUse step: block-then-chat, as claude-dialect.ts gives it for Droid. */
+export const toReply = denyThenChatReply;
