@@ -216,6 +216,18 @@ export async function configuredServers(
 }
 
 /**
+ * Why the scan does not ask a server for its tools, by design: a remote one is never contacted (no
+ * network unasked), and one the agent starts only after the person's yes or in a trusted folder is
+ * not started by guard. Their calls go ahead with their arguments judged (`mcpArgSteps()` in core);
+ * undefined for a local server the scan starts.
+ */
+export function notScanned(server: McpServer): string | undefined {
+  if (server.skip) return server.skip;
+  if (server.url !== undefined || server.command === undefined) return 'remote, not contacted';
+  return undefined;
+}
+
+/**
  * Asks each local MCP server for its tools, all at once, within `timeoutMs` in total, and scans
  * every description, parameter and instruction text. Every process is killed afterwards.
  */
@@ -242,11 +254,9 @@ export async function scanServers(
     ...(read.length === 0 ? {} : { serversChecked: read }),
   });
   const local = servers.filter((server) => {
-    if (server.skip) unchecked.push(`MCP server ${server.name}: ${server.skip}`);
-    else if (server.url !== undefined || server.command === undefined)
-      unchecked.push(`MCP server ${server.name}: remote, not contacted`);
-    else return true;
-    return false;
+    const why = notScanned(server);
+    if (why !== undefined) unchecked.push(`MCP server ${server.name}: ${why}`);
+    return why === undefined;
   });
   if (local.length === 0) return result();
   const problem = folderProblem(cwd);
