@@ -65,7 +65,7 @@ function configure(agent: AgentId, world: World): void {
 }
 
 async function scenario(
-  { agent, failClosed, resident }: { agent: AgentId; failClosed: boolean; resident: boolean },
+  { agent, failClosed, resident, start }: { agent: AgentId; failClosed: boolean; resident: boolean; start: boolean },
   { expect }: TestContext,
 ): Promise<void> {
   const made = makeWorld(`mcp-unread-${agent}`, 'guard', resident ? HOOK_ENTRY : undefined);
@@ -80,7 +80,9 @@ async function scenario(
   const chat = CHATS[agent](world, `mcp-unread-${agent}-chat`, [agent]);
   const stops = failClosed ? 'block' : 'ask';
 
-  if (chat.start) expect((await chat.start()).code).toBe(0);
+  // without the start (guard set up in the middle of the chat, or a start that ran out of time and
+  // kept nothing), the chat's first MCP step scans, as on an agent that has none
+  if (chat.start && start) expect((await chat.start()).code).toBe(0);
   // a server read clean at the start goes ahead, as before
   const clean = await chat.mcp('tickets', 'lookup_ticket', { id: 'T-12' });
   expect(chat.seen(clean), clean.stdout).toBe('allow');
@@ -131,9 +133,10 @@ async function scenario(
 
 describe('a tool of a local MCP server guard could not read asks until a scan reads it', () => {
   it.for([
-    { agent: 'codex', failClosed: false, resident: false },
-    { agent: 'codex', failClosed: true, resident: false },
-    { agent: 'codex', failClosed: false, resident: true },
-    { agent: 'windsurf', failClosed: false, resident: false },
-  ] as const)('$agent, fail-closed $failClosed, resident checker $resident', scenario);
+    { agent: 'codex', failClosed: false, resident: false, start: true },
+    { agent: 'codex', failClosed: true, resident: false, start: true },
+    { agent: 'codex', failClosed: false, resident: true, start: true },
+    { agent: 'codex', failClosed: false, resident: false, start: false },
+    { agent: 'windsurf', failClosed: false, resident: false, start: false },
+  ] as const)('$agent, fail-closed $failClosed, resident checker $resident, chat start seen $start', scenario);
 });
