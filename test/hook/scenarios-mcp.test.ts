@@ -140,10 +140,16 @@ async function scenario(agent: AgentId, { expect }: TestContext): Promise<void> 
 
   const state = chatStateOf(chat);
   expect(state.poisonedServers).toEqual(['formatter']);
-  expect(state.scan?.checked).toEqual(expect.arrayContaining(['MCP server formatter', 'MCP server tickets']));
+  // the silent one is still unread; the others were read, at the start or (a first step's scan has
+  // 1 s of its deadline, which a busy machine may miss) again when their tool was called
+  expect(state.uncheckedServers).toEqual({ mute: 'did not answer within the time limit' });
   expect(state.scan?.checked).not.toContain('MCP server mute');
-  expect(state.scan?.unchecked).toEqual(['MCP server mute: did not answer within the time limit']);
-  expect(state.scan?.found).toEqual([expect.stringMatching(/^MCP server formatter: /)]);
+  expect(state.scan?.unchecked).toContain('MCP server mute: did not answer within the time limit');
+  if (chat.start) {
+    expect(state.scan?.checked).toEqual(expect.arrayContaining(['MCP server formatter', 'MCP server tickets']));
+    expect(state.scan?.unchecked).toEqual(['MCP server mute: did not answer within the time limit']);
+    expect(state.scan?.found).toEqual([expect.stringMatching(/^MCP server formatter: /)]);
+  }
   // only the sign names are kept, never the description's words
   expect(JSON.stringify(state)).not.toMatch(/SSH key|previous instructions/);
   expect(chatFilesText(world)).not.toMatch(/SSH key|previous instructions/);

@@ -325,7 +325,9 @@ function toFinding(rule: Rule, hit: Hit): Finding {
 function uncheckedFinding(rule: Rule, hit: Hit, failClosed: boolean): Finding {
   const { meta } = rule;
   const what = hit.detail ?? 'git did not answer in time';
-  const reason = `guard could not check in time whether this is ${meta.title} (${what}), so it asks rather than let it through; look before saying yes.`;
+  const reason =
+    hit.reason ??
+    `guard could not check in time whether this is ${meta.title} (${what}), so it asks rather than let it through; look before saying yes.`;
   // unresolved: no mode lets an ask through that guard could not check (SPEC §12)
   return {
     ruleId: meta.id,

@@ -42,7 +42,8 @@ export interface Hit {
   /**
    * The probe could not answer what the rule needed to know (git too slow or failing): the step is
    * asked every time, never blocked on a guess and never let through as safe (blocked under
-   * fail-closed), and the reason says guard could not check. `detail` says what went unchecked.
+   * fail-closed), and the reason says guard could not check. `detail` says what went unchecked;
+   * `reason`, when given, says it in the hit's own words.
    */
   readonly unchecked?: true;
 }
@@ -115,12 +116,14 @@ export interface Example {
   readonly step: ExampleStep;
   /** Session facts the example assumes (defaults: a fresh chat). */
   readonly session?: Partial<
-    Omit<SessionView, 'failuresInARow' | 'createdFiles' | 'poisonedServers' | 'serverToAsk'>
+    Omit<SessionView, 'failuresInARow' | 'createdFiles' | 'poisonedServers' | 'serverToAsk' | 'uncheckedServer'>
   > & {
     readonly createdFiles?: readonly string[];
     readonly poisonedServers?: readonly string[];
     /** MCP servers that ask before their first use: name → print (`*`: any server). */
     readonly newServers?: Readonly<Record<string, string>>;
+    /** Local MCP servers whose tools guard could not read: name → why. */
+    readonly uncheckedServers?: Readonly<Record<string, string>>;
     readonly failuresInARow?: number;
   };
   /** Probe answers the example assumes. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Evaluation } from '../src/evaluate.js';
-import { printToAsk } from '../src/chat/servers.js';
+import { printToAsk, whyUnchecked } from '../src/chat/servers.js';
 import { evaluate } from '../src/evaluate.js';
 import type { Example, ExampleStep, Rule, SessionView } from '../src/rule.js';
 import type { Environment } from '../src/context/types.js';
@@ -56,7 +56,7 @@ function toExample(row: string | Example): Example {
   return typeof row === 'string' ? { step: row } : row;
 }
 
-function sessionFrom(example: Example): SessionView {
+export function sessionFrom(example: Example): SessionView {
   const s = example.session ?? {};
   return {
     createdFiles: new Set(s.createdFiles ?? []),
@@ -65,6 +65,9 @@ function sessionFrom(example: Example): SessionView {
     keySeen: s.keySeen ?? false,
     poisonedServers: new Set(s.poisonedServers ?? []),
     ...(s.newServers === undefined ? {} : { serverToAsk: (server: string) => printToAsk(s.newServers, server) }),
+    ...(s.uncheckedServers === undefined
+      ? {}
+      : { uncheckedServer: (server: string) => whyUnchecked(s.uncheckedServers, server) }),
     failuresInARow: () => s.failuresInARow ?? 0,
   };
 }

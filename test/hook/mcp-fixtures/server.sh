@@ -1,7 +1,10 @@
 #!/bin/sh
-# A tiny stdio MCP server for the chat-start scan tests: `sh server.sh clean|poisoned|silent`.
-# clean and poisoned answer initialize and tools/list (poisoned hides orders to the model in a tool
-# description); silent reads its input and never answers, so the scan has to give up on it.
+# A tiny stdio MCP server for the chat-start scan tests: `sh server.sh MODE [FOLDER]`, MODE one of
+# clean|poisoned|silent|gated|garbage. clean and poisoned answer initialize and tools/list (poisoned
+# hides orders to the model in a tool description); silent reads its input and never answers, so
+# the scan has to give up on it; gated is silent until the file FOLDER/gate exists when a request
+# comes, then clean (a slow server that a later scan finds ready, with no sleep racing the load);
+# garbage answers every request with a line that is no JSON-RPC, and exits.
 # Written in sh rather than Node so that it starts at once even on a busy machine: the scan's
 # budget on a first step is one second.
 
@@ -17,6 +20,11 @@ esac
 
 while IFS= read -r line; do
   [ "$mode" = silent ] && continue
+  [ "$mode" = gated ] && [ ! -e "$2/gate" ] && continue
+  if [ "$mode" = garbage ]; then
+    printf 'Welcome! Type help for commands.\n'
+    exit 0
+  fi
   id=${line#*\"id\":}
   # a notification carries no id and gets no answer
   [ "$id" = "$line" ] && continue

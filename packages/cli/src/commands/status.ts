@@ -8,6 +8,7 @@ import { GUARD_PACKAGE, MODE_SUMMARY, quoteWord } from '@guard/core';
 import type { Io } from '../io.js';
 import { readPins } from '../state/policy-pins.js';
 import { guardHomeFrom } from '../state/settings.js';
+import { findProjectRoot } from '../world/project-root.js';
 
 export interface StatusOptions {
   readonly json: boolean;
@@ -19,11 +20,38 @@ export interface StatusOptions {
 export async function status(options: StatusOptions, io: Io): Promise<void> {
   const report = await collectStatus(io, options.system);
   const waiting = policyWaiting(guardHomeFrom(io.env, io.home()));
+  const unscanned = await mcpNotScanned(io, report);
   io.out(
     options.json
-      ? `${JSON.stringify({ ...report, policyWaiting: waiting }, null, 2)}\n`
-      : `${renderStatus(report, options.system?.platform)}${renderWaiting(waiting)}${removal(report)}`,
+      ? `${JSON.stringify({ ...report, policyWaiting: waiting, mcpNotScanned: unscanned }, null, 2)}\n`
+      : `${renderStatus(report, options.system?.platform, unscanned)}${renderWaiting(waiting)}${removal(report)}`,
   );
+}
+
+/**
+ * An MCP server of an agent guard is set up for that its chat-start scan does not ask for its
+ * tools, by design (remote, or one guard never starts), as the agent's files declare it for the
+ * folder status runs in: its calls go ahead with their arguments judged.
+ */
+export interface McpNotScanned {
+  readonly agent: AgentId;
+  readonly server: string;
+  readonly why: string;
+}
+
+async function mcpNotScanned(io: Io, report: StatusJson): Promise<McpNotScanned[]> {
+  const { configuredServers, notScanned } = await import('../world/start-scan.js');
+  const projectRoot = findProjectRoot(io.cwd());
+  const out: McpNotScanned[] = [];
+  for (const { agent, levels } of report.agents) {
+    if (!levels.some((level) => level.installed)) continue;
+    const { servers } = await configuredServers({ agent, projectRoot, home: io.home(), env: io.env });
+    for (const server of servers) {
+      const why = notScanned(server);
+      if (why !== undefined) out.push({ agent, server: server.name, why });
+    }
+  }
+  return out;
 }
 
 /**
@@ -86,7 +114,11 @@ export function howYesIsSeen(caps: Capabilities): string {
 }
 
 /** The text form: a few short lines per agent. */
-export function renderStatus(report: StatusJson, platform: string = process.platform): string {
+export function renderStatus(
+  report: StatusJson,
+  platform: string = process.platform,
+  unscanned: readonly McpNotScanned[] = [],
+): string {
   const lines = [
     `guard is ${report.enabled ? 'on' : 'off (every step goes ahead; `guard on` turns it back on)'}; fail-closed is ${report.failClosed ? 'on' : 'off'}.`,
     `mode: ${report.mode} (${MODE_SUMMARY[report.mode]}; \`guard mode\` tells more)`,
@@ -108,6 +140,11 @@ export function renderStatus(report: StatusJson, platform: string = process.plat
     lines.push(`  ask: ${ask}; results seen: ${yesNo(caps.results)}; chat start seen: ${yesNo(caps.startEvent)}`);
     lines.push(`  a yes: ${howYesIsSeen(caps)}`);
     lines.push(`  if the hook fails: ${caps.onHookFailure}`, `  if it times out: ${caps.onHookTimeout}`);
+    const servers = unscanned.filter((server) => server.agent === agent.agent);
+    if (servers.length > 0)
+      lines.push(
+        `  MCP servers not scanned (their calls go ahead, their arguments judged): ${servers.map((server) => `${server.server} (${server.why})`).join(', ')}`,
+      );
     for (const off of agent.hooksOff) lines.push(`  ${OFF_WORDS[off.scope]}: ${off.message}`);
     // what changed since setup pinned the agent's hook files (a hooks-off switch said above once)
     for (const drift of agent.drift) {

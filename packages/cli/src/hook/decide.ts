@@ -7,15 +7,18 @@ import type { HookInput, HookReply, ReplyContext, YesLasts } from '@guard/adapte
 import { DOCTOR_CHAT, driftNotice, POLICY_HELD_NOTICE } from '@guard/adapters/messages';
 import type { Change, Evaluation, Probe, Settled } from '@guard/core';
 import {
+  apply,
   consultable,
   evaluate,
   holdLocked,
   keepsServer,
+  onServerScan,
   rememberedBy,
   settle,
   stepText,
   unlockedYes,
   viewOf,
+  whyUnchecked,
   withoutLockedAllows,
 } from '@guard/core';
 import { projectYes } from '../state/allowed.js';
@@ -158,7 +161,7 @@ async function judge(
     const answer = await answerOf(claim, clock);
     if (answer !== undefined && 'verdict' in answer) return answeredBefore(call, input, failClosed, answer);
   }
-  const memory = await chatMemory(call, session, step, failClosed);
+  const { memory, rescan } = await rescanned(call, step, await chatMemory(call, session, step, failClosed), clock);
   const described = describeInput(input, input.event);
   const pinned: PinnedResult = await (deps.policy?.(step.projectRoot) ??
     pinnedPolicy(call.guardHome, step.projectRoot, {
@@ -211,6 +214,7 @@ async function judge(
         })
       : undefined;
   const judged = opinion?.evaluation ?? evaluation;
+  const kept = opinion?.change === undefined ? undefined : { opinion: opinion.change };
   const reached = settle(memory.chat, step, judged, asked, { now: Date.now(), exists: existsSync });
   // a change to the project policy that waits is told to the chat once, with the first answer that
   // says anything (an ask or a block; a step that goes ahead says nothing)
@@ -234,7 +238,7 @@ async function judge(
     after: {
       chat: {
         memory,
-        change: opinion?.change === undefined ? settled.change : { ...settled.change, opinion: opinion.change },
+        change: kept === undefined && rescan === undefined ? settled.change : { ...settled.change, ...kept, ...rescan },
         // a new or changed MCP server whose tool goes ahead after a yes is known from now on
         ...(step.kind === 'mcp' && keepsServer(settled) ? { server: step.server } : {}),
       },
@@ -340,6 +344,38 @@ async function chatMemory(
     call.io.err(`guard: ${problem}\n`);
     return NO_MEMORY;
   }
+}
+
+/** The most a call spends scanning an MCP server again, and the least worth starting one for. */
+const RESCAN_MS = 3_000;
+const MIN_RESCAN_MS = 200;
+
+/**
+ * A tool of a local MCP server whose tools the chat-start scan could not read (SPEC §7, "silence
+ * means checked"): the server is scanned again within what is left of the call's deadline (after
+ * git's budget and the answer's), in-process or in the resident checker alike, and the step is
+ * judged in the chat as that scan leaves it (core's `onServerScan`: read clean, it is not asked
+ * about again in the chat; still unread, its tools ask). Any other step costs one lookup.
+ */
+async function rescanned(
+  call: Call,
+  step: StepInput['step'],
+  memory: ChatMemory,
+  clock: Clock,
+): Promise<{ memory: ChatMemory; rescan?: Change }> {
+  const chat = memory.chat;
+  if (step.kind !== 'mcp' || chat === undefined || whyUnchecked(chat.uncheckedServers, step.server) === undefined)
+    return { memory };
+  const timeoutMs = Math.min(RESCAN_MS, clock.due() - Date.now() - GIT_BUDGET_MS - ANSWER_RESERVE_MS);
+  // no time left to try: the server stays unread, and its tool asks
+  if (timeoutMs < MIN_RESCAN_MS) return { memory };
+  const { rescanServer } = await import('../world/start-scan.js');
+  const scan = await rescanServer(
+    { agent: call.agent, projectRoot: step.projectRoot, home: call.env.home, env: call.io.env, timeoutMs },
+    step.server,
+  );
+  const rescan = onServerScan(step.server, scan);
+  return { memory: { ...memory, chat: apply(chat, rescan) }, rescan };
 }
 
 /** The second opinion on a step the rules let through, within what is left of the deadline. */

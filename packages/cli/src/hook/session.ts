@@ -228,14 +228,14 @@ export function chatSessions(given: SessionOptions): {
     async forStep(agent, step) {
       // a payload with no chat id has no chat to remember things in
       if (step.chatId === '') return NO_MEMORY;
-      if (AGENTS[agent].capabilities.startEvent) return openChat(agent, step.chatId, options);
-      // no chat-start event: the first step scans, and the first flagged step says guard is on
-      const chat = loadChat(options.guardHome, agent, step.chatId, (options.now ?? Date.now)(), options.idleMs);
-      const found =
-        chat.scan === undefined
-          ? await startScan(agent, step.chatId, options, scanner(agent, step.projectRoot, FIRST_STEP_SCAN_MS))
-          : undefined;
-      return openChat(agent, step.chatId, options, found ?? GUARD_ON_NOTICE);
+      const starts = AGENTS[agent].capabilities.startEvent;
+      const memory = openChat(agent, step.chatId, options, starts ? undefined : GUARD_ON_NOTICE);
+      // no chat-start event: the first step scans, and the first flagged step says guard is on.
+      // With one, an MCP step in a chat whose start guard did not see or keep (set up in the middle
+      // of the chat, a start that ran out of time) scans too: its server is not taken as checked
+      if (memory.chat?.scan !== undefined || (starts && step.kind !== 'mcp')) return memory;
+      const found = await startScan(agent, step.chatId, options, scanner(agent, step.projectRoot, FIRST_STEP_SCAN_MS));
+      return openChat(agent, step.chatId, options, starts ? undefined : found);
     },
     onEvent(agent, input) {
       if (input.type !== 'ignore' && (input.type === 'result' ? input.result.chatId : input.chatId) === '') {

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { AgentId, ExtensionParts, Locations, McpServer } from '@guard/adapters';
+import type { ServerScan } from '@guard/core';
 import { AGENTS } from '@guard/adapters/agents';
 import { McpConfigError, PROJECT_RULES } from '@guard/adapters/scan';
 import { checkServers, rulesFileSigns, scanInjection } from '@guard/core';
@@ -20,6 +21,14 @@ export interface StartScanResult {
   readonly poisonedServers: readonly string[];
   /** MCP servers new or changed since guard last let their tools run: name → print (see core's `checkServers`). */
   readonly newServers?: Readonly<Record<string, string>>;
+  /**
+   * Local MCP servers whose tools could not be read (out of time, not started, no tool list): name →
+   * why. Their tools ask until a later scan reads them (core's `onServerScan`). Remote servers and
+   * those guard never starts are not among them: guard did not try.
+   */
+  readonly uncheckedServers?: Readonly<Record<string, string>>;
+  /** MCP servers whose tools were read (clean or not). */
+  readonly serversChecked?: readonly string[];
 }
 
 export interface StartScanOptions {
@@ -207,6 +216,18 @@ export async function configuredServers(
 }
 
 /**
+ * Why the scan does not ask a server for its tools, by design: a remote one is never contacted (no
+ * network unasked), and one the agent starts only after the person's yes or in a trusted folder is
+ * not started by guard. Their calls go ahead with their arguments judged (`mcpArgSteps()` in core);
+ * undefined for a local server the scan starts.
+ */
+export function notScanned(server: McpServer): string | undefined {
+  if (server.skip) return server.skip;
+  if (server.url !== undefined || server.command === undefined) return 'remote, not contacted';
+  return undefined;
+}
+
+/**
  * Asks each local MCP server for its tools, all at once, within `timeoutMs` in total, and scans
  * every description, parameter and instruction text. Every process is killed afterwards.
  */
@@ -215,23 +236,36 @@ export async function scanServers(
   env: Readonly<Record<string, string | undefined>>,
   cwd: string,
   timeoutMs: number,
-): Promise<Pick<StartScanResult, 'checked' | 'found' | 'unchecked' | 'poisonedServers'>> {
+): Promise<
+  Pick<StartScanResult, 'checked' | 'found' | 'unchecked' | 'poisonedServers' | 'uncheckedServers' | 'serversChecked'>
+> {
   const checked: string[] = [];
   const found: string[] = [];
   const unchecked: string[] = [];
   const poisoned: string[] = [];
-  const local = servers.filter((server) => {
-    if (server.skip) unchecked.push(`MCP server ${server.name}: ${server.skip}`);
-    else if (server.url !== undefined || server.command === undefined)
-      unchecked.push(`MCP server ${server.name}: remote, not contacted`);
-    else return true;
-    return false;
+  const unread: Record<string, string> = {};
+  const read: string[] = [];
+  const result = () => ({
+    checked,
+    found,
+    unchecked,
+    poisonedServers: poisoned,
+    ...(Object.keys(unread).length === 0 ? {} : { uncheckedServers: unread }),
+    ...(read.length === 0 ? {} : { serversChecked: read }),
   });
-  if (local.length === 0) return { checked, found, unchecked, poisonedServers: poisoned };
+  const local = servers.filter((server) => {
+    const why = notScanned(server);
+    if (why !== undefined) unchecked.push(`MCP server ${server.name}: ${why}`);
+    return why === undefined;
+  });
+  if (local.length === 0) return result();
   const problem = folderProblem(cwd);
   if (problem !== undefined) {
-    for (const server of local) unchecked.push(`MCP server ${server.name}: not started, ${problem}`);
-    return { checked, found, unchecked, poisonedServers: poisoned };
+    for (const server of local) {
+      unchecked.push(`MCP server ${server.name}: not started, ${problem}`);
+      unread[server.name] = `not started, ${problem}`;
+    }
+    return result();
   }
   const { execa } = await import('execa');
   const deadline = Date.now() + timeoutMs;
@@ -240,9 +274,11 @@ export async function scanServers(
       const texts = await listTools(execa, server, env, cwd, deadline);
       if (typeof texts === 'string') {
         unchecked.push(`MCP server ${server.name}: ${texts}`);
+        unread[server.name] = texts;
         return;
       }
       checked.push(`MCP server ${server.name}`);
+      read.push(server.name);
       const signs = new Set<string>();
       for (const text of texts) for (const sign of scanInjection(text).signs) signs.add(sign);
       if (signs.size > 0) {
@@ -251,7 +287,21 @@ export async function scanServers(
       }
     }),
   );
-  return { checked, found, unchecked, poisonedServers: poisoned };
+  return result();
+}
+
+/**
+ * Scans one local MCP server again (a tool of it was called after the chat-start scan could not
+ * read its tools), as the agent's files declare it now, within `timeoutMs`.
+ */
+export async function rescanServer(options: StartScanOptions, name: string): Promise<ServerScan> {
+  const { servers } = await configuredServers(options);
+  const server = servers.find((declared) => declared.name === name);
+  if (server === undefined) return { why: "no longer declared in the agent's files" };
+  const mcp = await scanServers([server], options.env, options.projectRoot, options.timeoutMs ?? 5000);
+  if (mcp.serversChecked !== undefined) return { signs: mcp.found };
+  // not read: why (a server declared remote or not to be started since is not tried, and stays unread)
+  return { why: mcp.uncheckedServers?.[name] ?? mcp.unchecked.join('; ').replace(/^MCP server [^:]*: /, '') };
 }
 
 type Execa = typeof import('execa').execa;
@@ -370,5 +420,7 @@ export async function scanChatStart(options: StartScanOptions): Promise<StartSca
     poisonedRules: files.poisonedRules,
     poisonedServers: mcp.poisonedServers,
     ...(Object.keys(prints.newServers).length === 0 ? {} : { newServers: prints.newServers }),
+    ...(mcp.uncheckedServers === undefined ? {} : { uncheckedServers: mcp.uncheckedServers }),
+    ...(mcp.serversChecked === undefined ? {} : { serversChecked: mcp.serversChecked }),
   };
 }

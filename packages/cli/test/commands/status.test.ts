@@ -130,6 +130,34 @@ describe('guard status --json', () => {
     expect(levelOf(report, 'cursor', 'project').installed).toBe(false);
   });
 
+  it('names the MCP servers the chat-start scan does not ask for their tools (remote, or never started by guard), per agent set up', async () => {
+    await box.guard('setup', 'cursor');
+    const servers = {
+      local: { command: 'node', args: ['server.js'] },
+      api: { url: 'https://mcp.example.com/mcp' },
+      docs: { serverUrl: 'https://docs.example.com/sse' },
+    };
+    write(join(box.home, '.cursor', 'mcp.json'), `${JSON.stringify({ mcpServers: servers })}\n`);
+    // an agent not set up: its servers are not guard's business here
+    write(join(box.home, '.codeium', 'windsurf', 'mcp_config.json'), `${JSON.stringify({ mcpServers: servers })}\n`);
+    const report = (await statusJson()) as StatusJson & { mcpNotScanned: unknown };
+    expect(report.mcpNotScanned).toEqual([
+      { agent: 'cursor', server: 'api', why: 'remote, not contacted' },
+      { agent: 'cursor', server: 'docs', why: 'remote, not contacted' },
+    ]);
+    expect((await box.guard('status')).stdout).toContain(
+      '  MCP servers not scanned (their calls go ahead, their arguments judged): api (remote, not contacted), docs (remote, not contacted)\n',
+    );
+  });
+
+  it('a local MCP server, or none at all: nothing named as not scanned', async () => {
+    await box.guard('setup', 'cursor');
+    expect(((await statusJson()) as StatusJson & { mcpNotScanned: unknown }).mcpNotScanned).toEqual([]);
+    write(join(box.home, '.cursor', 'mcp.json'), `${JSON.stringify({ mcpServers: { local: { command: 'node' } } })}\n`);
+    expect(((await statusJson()) as StatusJson & { mcpNotScanned: unknown }).mcpNotScanned).toEqual([]);
+    expect((await box.guard('status')).stdout).not.toContain('MCP servers not scanned');
+  });
+
   it("after setup the commands answer by themselves when guard's files go; an older setup's do not until setup runs again", async () => {
     expect((await box.guard('status')).stdout).not.toContain('To remove guard');
     await box.guard('setup', 'cursor');

@@ -242,3 +242,54 @@ describe('stepEntry', () => {
     for (const field of ['answer', 'code', 'mode'] as const) if (!(field in entry)) expect(made[field]).toBeUndefined();
   });
 });
+
+/**
+ * A tool of an MCP server whose tools the chat-start scan could not read: scanned again within what
+ * is left of the call's deadline, and asked while still unread. (The server here is declared in no
+ * file of the agent's, so the scan finds nothing to start: test/hook/scenarios-mcp-unread.test.ts
+ * runs real stand-in servers through the built hook.)
+ */
+describe('an MCP server the chat-start scan could not read', () => {
+  const unread = (): ChatMemory => ({
+    chat: {
+      ...newChat('codex', 'c1', Date.now()),
+      uncheckedServers: { memory: 'did not answer within the time limit' },
+    },
+    save: () => undefined,
+  });
+  async function judged(payload: Record<string, unknown>, memory: () => ChatMemory, leftMs: number) {
+    const { call } = await stageCall(['codex'], guardHome, { deps: { session: layer([], memory) } });
+    const input: HookInput = call.payload.read(payload, undefined, ['node', 'codex']);
+    const time: Clock = { due: () => Date.now() + leftMs, starting: () => undefined };
+    return decide(call, { settings: DEFAULT_SETTINGS, lockedRules: [], input }, time);
+  }
+
+  it.for([
+    {
+      name: 'time left: tried again, still unread, with the newer why',
+      leftMs: 60_000,
+      why: "no longer declared in the agent's files",
+    },
+    {
+      name: 'no time left: not tried, asked with the start’s why',
+      leftMs: 0,
+      why: 'did not answer within the time limit',
+    },
+  ])('$name', async ({ leftMs, why }) => {
+    const decision = await judged(mcp('read_graph', {}), unread, leftMs);
+    expect(decision.entry).toMatchObject({ decision: 'ask', rules: ['mcp.poisoned-server'] });
+    expect(decision.entry.reason).toContain(`MCP server memory to check them for injection (${why})`);
+    const change = decision.after.chat?.change;
+    if (leftMs > 0) expect(change?.uncheckedServers).toEqual({ memory: why });
+    else expect(change?.uncheckedServers).toBeUndefined();
+  });
+
+  it.for([
+    { name: 'another server of the chat', payload: { ...mcp('read_graph', {}), tool_name: 'mcp__tickets__lookup' } },
+    { name: 'a shell step', payload: codex.shell(HARMLESS) },
+  ])('$name: no scan, no finding', async ({ payload }) => {
+    const decision = await judged(payload, unread, 60_000);
+    expect(decision.entry).toMatchObject({ decision: 'allow', rules: [] });
+    expect(decision.after.chat?.change.uncheckedServers).toBeUndefined();
+  });
+});

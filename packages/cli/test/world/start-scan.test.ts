@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { scanChatStart, scanRulesFiles, scanServers } from '../../src/world/start-scan.js';
+import { rescanServer, scanChatStart, scanRulesFiles, scanServers } from '../../src/world/start-scan.js';
 import { scaled } from '../../../../test/machine.js';
 
 /** A tiny stdio MCP server: answers initialize and tools/list with the given tools (or never answers). */
@@ -85,6 +85,12 @@ describe('chat-start scan', { timeout: scaled(60_000) }, () => {
     );
     expect(result.found.join('\n')).toMatch(/^MCP server bad: /m);
     expect(result.found.join('\n')).not.toContain('id_rsa');
+    // the local servers it could not read, by name, for the chat to ask about; not the remote one
+    expect(result.uncheckedServers).toEqual({
+      silent: 'did not answer within the time limit',
+      crash: 'exited before answering',
+    });
+    expect([...(result.serversChecked ?? [])].sort()).toEqual(['bad', 'clean']);
   });
 
   it('finds a poisoned rules file, ignores a normal one, and reports names only', () => {
@@ -131,6 +137,49 @@ describe('chat-start scan', { timeout: scaled(60_000) }, () => {
       `MCP server local: not started, the folder ${missing} does not exist; create it or run guard from a folder that exists`,
     ]);
     expect(result.checked).toEqual([]);
+    expect(result.uncheckedServers).toEqual({
+      local: `not started, the folder ${missing} does not exist; create it or run guard from a folder that exists`,
+    });
     expect(existsSync(marker)).toBe(false);
   });
 });
+
+describe(
+  'one server scanned again (a tool of it was called after the chat start could not read it)',
+  {
+    timeout: scaled(60_000),
+  },
+  () => {
+    const w = world();
+    const declare = (name: string, path: string) =>
+      `[mcp_servers.${name}]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(path)}]\n`;
+    writeFileSync(
+      join(w.codexHome, 'config.toml'),
+      [
+        declare('clean', server(w.dir, 'clean', CLEAN_TOOLS)),
+        declare('bad', server(w.dir, 'bad', POISONED_TOOLS)),
+        declare('silent', server(w.dir, 'silent', CLEAN_TOOLS, 'silent')),
+        declare('crash', server(w.dir, 'crash', [], 'crash')),
+        '[mcp_servers.remote]\nurl = "https://mcp.example.com/mcp"\n',
+      ].join('\n'),
+    );
+    const options = { agent: 'codex', projectRoot: w.project, home: w.home, env: { PATH: process.env.PATH } } as const;
+
+    it.for([
+      { name: 'clean', timeoutMs: 5000, scan: { signs: [] } },
+      { name: 'silent', timeoutMs: 1000, scan: { why: 'did not answer within the time limit' } },
+      { name: 'crash', timeoutMs: 5000, scan: { why: 'exited before answering' } },
+      { name: 'gone', timeoutMs: 1000, scan: { why: "no longer declared in the agent's files" } },
+      // declared remote now: guard does not contact it, so it stays unread
+      { name: 'remote', timeoutMs: 1000, scan: { why: 'remote, not contacted' } },
+    ])('$name: $scan', async ({ name, timeoutMs, scan }) => {
+      expect(await rescanServer({ ...options, timeoutMs }, name)).toEqual(scan);
+    });
+
+    it('poisoned: its signs, never its words', async () => {
+      const scan = await rescanServer({ ...options, timeoutMs: 5000 }, 'bad');
+      expect('signs' in scan && scan.signs.length).toBe(1);
+      expect(JSON.stringify(scan)).not.toContain('id_rsa');
+    });
+  },
+);

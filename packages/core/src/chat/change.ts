@@ -50,6 +50,10 @@ export interface Change {
   readonly poisonedServers?: readonly string[];
   /** MCP servers that ask before their first use in the chat, name → print (added to those already asking). */
   readonly newServers?: Readonly<Record<string, string>>;
+  /** Local MCP servers whose tools could not be checked this time, name → why (replacing an older why). */
+  readonly uncheckedServers?: Readonly<Record<string, string>>;
+  /** MCP servers whose tools were read this time (clean or not): no longer unchecked, unless this change says so too. */
+  readonly serversChecked?: readonly string[];
   /** The second opinion was sent this step in this turn, and answered it (`memo`) or not. */
   readonly opinion?: { readonly turn: string; readonly memo?: Memo };
 }
@@ -80,6 +84,7 @@ export function apply(chat: Chat, change: Change): Chat {
     keySeen,
     poisonedServers,
     newServers,
+    uncheckedServers,
     poisonedRules,
     announced,
     scan,
@@ -150,7 +155,14 @@ export function apply(chat: Chat, change: Change): Chat {
             [ANY_SERVER]: newServers?.[ANY_SERVER] ?? (merged[0] as [string, string])[1],
           };
   }
-  const { failure: _before, newServers: _servers, ...rest } = chat;
+  if (change.serversChecked !== undefined || change.uncheckedServers !== undefined) {
+    const checked = new Set(change.serversChecked);
+    const kept = Object.entries(uncheckedServers ?? {}).filter(([name]) => !checked.has(name));
+    const merged = Object.entries({ ...Object.fromEntries(kept), ...change.uncheckedServers });
+    // no limit: dropping one would let its tools run unchecked (there are as many as the agent's files declare)
+    uncheckedServers = merged.length === 0 ? undefined : Object.fromEntries(merged);
+  }
+  const { failure: _before, newServers: _servers, uncheckedServers: _unchecked, ...rest } = chat;
   return withinLimits({
     ...rest,
     approved,
@@ -165,6 +177,7 @@ export function apply(chat: Chat, change: Change): Chat {
     ...(wroteFiles === undefined ? {} : { wroteFiles }),
     ...(poisonedRules === undefined ? {} : { poisonedRules }),
     ...(newServers === undefined ? {} : { newServers }),
+    ...(uncheckedServers === undefined ? {} : { uncheckedServers }),
     ...(announced === undefined ? {} : { announced }),
     ...(scan === undefined ? {} : { scan }),
     ...(failure === undefined ? {} : { failure }),
@@ -198,20 +211,22 @@ export interface Recorded {
 
 /**
  * The change less what could loosen a verdict when it is applied out of its order: lowering the
- * bar (the person's message) and a new attempt of a failing command. Used for a change that reaches
- * the chat after later ones were already folded in: a raised bar, a failure, a yes and a used-up
- * yes still count; a lowered bar or a count started over is left out, which can only make guard
- * stricter until the next message or file change.
+ * bar (the person's message), a new attempt of a failing command, and MCP servers read since (a
+ * later scan may have found one unchecked again). Used for a change that reaches the chat after
+ * later ones were already folded in: a raised bar, a failure, a yes and a used-up yes still count;
+ * a lowered bar, a count started over or a server read is left out, which can only make guard
+ * stricter until the next message, file change or scan.
  */
 export function withoutLoosening(change: Change): Change {
   if (
     change.untrusted !== false &&
     change.injection !== false &&
     change.poisonedRules !== false &&
-    change.newAttempt === undefined
+    change.newAttempt === undefined &&
+    change.serversChecked === undefined
   )
     return change;
-  const { untrusted, injection, poisonedRules, newAttempt: _again, ...rest } = change;
+  const { untrusted, injection, poisonedRules, newAttempt: _again, serversChecked: _read, ...rest } = change;
   return {
     ...rest,
     ...(untrusted === true ? { untrusted } : {}),
@@ -291,6 +306,8 @@ const CHANGE_FIELDS: Readonly<Record<keyof Change, (value: unknown) => boolean>>
   poisonedRules: (value) => typeof value === 'boolean',
   poisonedServers: isStrings,
   newServers: (value) => isRecord(value) && Object.values(value).every(isString),
+  uncheckedServers: (value) => isRecord(value) && Object.values(value).every(isString),
+  serversChecked: isStrings,
   opinion: (value) =>
     isRecord(value) &&
     isString(value['turn']) &&

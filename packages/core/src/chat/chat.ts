@@ -2,7 +2,7 @@ import { FRESH_SESSION } from '../context/build.js';
 import type { SessionView } from '../rule.js';
 import type { ChatOpinion } from '../second-opinion/types.js';
 import { commandId } from './ids.js';
-import { printToAsk } from './servers.js';
+import { printToAsk, whyUnchecked } from './servers.js';
 
 /**
  * What guard remembers about one chat (SPEC §5), as plain data: this is also the format of the
@@ -40,6 +40,11 @@ export interface Chat {
    * name → print (`*`: an MCP file could not be read). Each asks before its first use (mcp.changes).
    */
   readonly newServers?: Readonly<Record<string, string>>;
+  /**
+   * Local MCP servers whose tool descriptions guard could not read (at chat start, or when it tried
+   * again at a call of one of their tools): name → why. Their tools ask until a scan reads them.
+   */
+  readonly uncheckedServers?: Readonly<Record<string, string>>;
   /** A rules or memory file the agent loads showed injection signs at chat start (lasts the chat). */
   readonly poisonedRules?: boolean;
   /** The chat was told that guard is on (agents with no chat-start event). */
@@ -180,6 +185,9 @@ export function viewOf(chat: Chat | undefined): SessionView {
     keySeen: chat.keySeen,
     poisonedServers: new Set(chat.poisonedServers),
     ...(chat.newServers === undefined ? {} : { serverToAsk: (server: string) => printToAsk(chat.newServers, server) }),
+    ...(chat.uncheckedServers === undefined
+      ? {}
+      : { uncheckedServer: (server: string) => whyUnchecked(chat.uncheckedServers, server) }),
     failuresInARow: (command) => (failure !== undefined && failure.command === commandId(command) ? failure.count : 0),
   };
 }

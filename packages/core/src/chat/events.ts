@@ -135,14 +135,20 @@ export interface StartScanResult {
   readonly poisonedServers: readonly string[];
   /** MCP servers new or changed since guard last let one of their tools run (`checkServers`): name → print. */
   readonly newServers?: Readonly<Record<string, string>>;
+  /** Local MCP servers whose tools the scan could not read (it ran out of time, one did not start …): name → why. */
+  readonly uncheckedServers?: Readonly<Record<string, string>>;
+  /** MCP servers whose tools the scan read (clean or not). */
+  readonly serversChecked?: readonly string[];
 }
 
 /**
  * The chat-start scan's result (SPEC §5): kept in the chat (a poisoned rules file stops risky steps
- * for the chat, a poisoned server's tools are blocked). The notice says what was found, if anything,
- * to follow the sentence that says guard is on.
+ * for the chat, a poisoned server's tools are blocked, and a local server's whose tools it could not
+ * read ask until a later scan reads them: `onServerScan`). The notice says what was found, if
+ * anything, to follow the sentence that says guard is on.
  */
 export function onStart(scan: StartScanResult, now: number): Decided {
+  const unchecked = Object.keys(scan.uncheckedServers ?? {});
   const change: Change = {
     scan: { time: now, checked: scan.checked, found: scan.found, unchecked: scan.unchecked },
     poisonedRules: scan.poisonedRules,
@@ -150,6 +156,10 @@ export function onStart(scan: StartScanResult, now: number): Decided {
     ...(scan.newServers === undefined || Object.keys(scan.newServers).length === 0
       ? {}
       : { newServers: scan.newServers }),
+    ...(unchecked.length === 0 ? {} : { uncheckedServers: scan.uncheckedServers }),
+    ...(scan.serversChecked === undefined || scan.serversChecked.length === 0
+      ? {}
+      : { serversChecked: scan.serversChecked }),
   };
   const fresh = Object.keys(scan.newServers ?? {}).filter((name) => name !== ANY_SERVER);
   const found = [
@@ -165,10 +175,28 @@ export function onStart(scan: StartScanResult, now: number): Decided {
     scan.newServers !== undefined && Object.hasOwn(scan.newServers, ANY_SERVER)
       ? 'a file of MCP servers could not be read, so every MCP server asks before its first use'
       : '',
+    unchecked.length === 0
+      ? ''
+      : `the tools of MCP server${unchecked.length === 1 ? '' : 's'} ${unchecked.join(', ')} could not be checked, so ${unchecked.length === 1 ? 'its' : 'their'} tools ask until guard can check them`,
   ].filter(Boolean);
   return found.length === 0
     ? { change }
     : { change, notice: `At the start of this chat it found that ${found.join('; and ')}.` };
+}
+
+/** What a scan of one MCP server found: its tools read (with the injection signs they show), or why they could not be. */
+export type ServerScan = { readonly signs: readonly string[] } | { readonly why: string };
+
+/**
+ * A scan of one local MCP server, made again when a tool of it was called after the chat-start
+ * scan could not read its tools: read clean, it is no longer asked about in this chat; showing
+ * injection signs, its tools are blocked; still unread, its tools ask (with the newer why).
+ */
+export function onServerScan(server: string, scan: ServerScan): Change {
+  if ('why' in scan) return { uncheckedServers: { [server]: scan.why } };
+  return scan.signs.length === 0
+    ? { serversChecked: [server] }
+    : { serversChecked: [server], poisonedServers: [server] };
 }
 
 /** Whether a step changes files (a write tool, or a shell command that writes, creates or deletes). */

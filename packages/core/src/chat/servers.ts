@@ -80,3 +80,11 @@ export function printToAsk(
   if (newServers === undefined) return undefined;
   return (Object.hasOwn(newServers, server) ? newServers[server] : undefined) ?? newServers[ANY_SERVER];
 }
+
+/** Why a server's tools could not be checked, when they could not (`unchecked`: name → why). */
+export function whyUnchecked(
+  unchecked: Readonly<Record<string, string>> | undefined,
+  server: string,
+): string | undefined {
+  return unchecked !== undefined && Object.hasOwn(unchecked, server) ? unchecked[server] : undefined;
+}

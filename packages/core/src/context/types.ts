@@ -112,6 +112,11 @@ export interface SessionView {
    * when an MCP file could not be read at chat start): the print to ask about before its first use.
    */
   serverToAsk?(server: string): string | undefined;
+  /**
+   * For a local MCP server whose tool descriptions guard could not read (its scan ran out of time,
+   * it did not start, it answered something else) and has not read since: why not. Left out: none.
+   */
+  uncheckedServer?(server: string): string | undefined;
   /** How many times in a row this exact command failed, with no file changed since (0 when unknown). */
   failuresInARow(command: string): number;
 }

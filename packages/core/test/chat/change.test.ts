@@ -311,6 +311,10 @@ describe('withoutLoosening', () => {
     { change: { poisonedRules: false, poisonedServers: ['s'] }, left: { poisonedServers: ['s'] } },
     { change: { newAttempt: 'any', failed: 'x' }, left: { failed: 'x' } },
     { change: { approved: ['k'], approvedOnce: 'p' }, left: { approved: ['k'], approvedOnce: 'p' } },
+    // a server read clean, late: a newer scan may have found it unread again
+    { change: { serversChecked: ['s'] }, left: {} },
+    { change: { serversChecked: ['s'], poisonedServers: ['s'] }, left: { poisonedServers: ['s'] } },
+    { change: { uncheckedServers: { s: 'why' } }, left: { uncheckedServers: { s: 'why' } } },
   ] as { change: Change; left: Change }[])('$change → $left', ({ change, left }) => {
     expect(withoutLoosening(change)).toEqual(left);
   });
@@ -324,6 +328,7 @@ describe('asChange: a change read from a file', () => {
     { created: ['/p/a'], approved: ['k'], untrusted: true, injection: false, keySeen: true },
     { failed: 'c', newAttempt: 'any', usedOnce: 's', flaggedAway: 's', approvedOnce: 's', answered: 'all' },
     { scan: { time: NOW, checked: ['a'], found: [], unchecked: [] }, poisonedRules: true, poisonedServers: ['x'] },
+    { uncheckedServers: { slow: 'did not answer within the time limit' }, serversChecked: ['docs'] },
     { opinion: { turn: 't' } },
     { opinion: { turn: 't', memo: { key: 'k', irreversible: 0.9, outside: 0.1 } } },
   ];
@@ -340,6 +345,9 @@ describe('asChange: a change read from a file', () => {
     { asked: { code: 'c', step: 's', keys: [], rules: [] } },
     { asked: { code: 'c', step: 's', keys: 'k', rules: [], time: NOW } },
     { scan: { time: NOW, checked: [], found: [] } },
+    { uncheckedServers: ['slow'] },
+    { uncheckedServers: { slow: 1 } },
+    { serversChecked: 'docs' },
     { opinion: { memo: { key: 'k', irreversible: 1 } } },
     { opinion: { turn: 't', memo: { key: 'k', irreversible: '1' } } },
     // a field guard does not know: not a change this guard can apply whole

@@ -8,6 +8,7 @@ import {
   isIdle,
   newChat,
   onPrompt,
+  onServerScan,
   onStart,
   viewOf,
 } from '../../src/chat/index.js';
@@ -274,6 +275,55 @@ describe('chat start', () => {
     expect([...viewOf(chat).poisonedServers]).toEqual(['docs']);
     chat = apply(chat, onStart({ ...scan, poisonedServers: ['docs', 'wiki'] }, NOW).change);
     expect(chat.poisonedServers).toEqual(['docs', 'wiki']);
+  });
+});
+
+describe('a local MCP server whose tools the scan could not read', () => {
+  const scan = {
+    checked: ['MCP server docs'],
+    found: [],
+    unchecked: ['MCP server slow: did not answer within the time limit', 'MCP server api: remote, not contacted'],
+    poisonedRules: false,
+    poisonedServers: [],
+    uncheckedServers: { slow: 'did not answer within the time limit' },
+    serversChecked: ['docs'],
+  };
+  const mcp = (server: string): ToolStep => step({ kind: 'mcp', server, tool: 'search', args: { q: 'x' } });
+  const asked = (chat: Chat, server: string): string | undefined =>
+    rulesOn(chat, mcp(server)).findings.find((finding) => finding.ruleId === 'mcp.poisoned-server')?.decision;
+
+  it('is kept from the chat start, said in its notice, and its tools ask; the others do not', () => {
+    const { change, notice } = onStart(scan, NOW);
+    const chat = apply(fresh(), change);
+    expect(chat.uncheckedServers).toEqual({ slow: 'did not answer within the time limit' });
+    expect(notice).toBe(
+      'At the start of this chat it found that the tools of MCP server slow could not be checked, so its tools ask until guard can check them.',
+    );
+    expect(asked(chat, 'slow')).toBe('ask');
+    // a server it read, a remote one (not contacted by design: its arguments are judged) and an unknown one
+    expect(asked(chat, 'docs')).toBeUndefined();
+    expect(asked(chat, 'api')).toBeUndefined();
+    expect(asked(chat, 'other')).toBeUndefined();
+  });
+
+  it.for([
+    { name: 'read clean: not asked about again in the chat', scan: { signs: [] }, decision: undefined },
+    { name: 'read, with injection signs: blocked', scan: { signs: ['steering'] }, decision: 'block' },
+    { name: 'still not read: asked', scan: { why: 'could not be started' }, decision: 'ask' },
+  ] as const)('tried again at a call, $name', ({ scan: again, decision }) => {
+    let chat = apply(fresh(), onStart(scan, NOW).change);
+    chat = apply(chat, onServerScan('slow', again));
+    expect(asked(chat, 'slow')).toBe(decision);
+    expect(chat.uncheckedServers === undefined).toBe(decision !== 'ask');
+    if (decision === 'ask') expect(chat.uncheckedServers).toEqual({ slow: 'could not be started' });
+  });
+
+  it('a later chat start that read the server takes it off; one that could not puts it back', () => {
+    let chat = apply(fresh(), onStart(scan, NOW).change);
+    chat = apply(chat, onStart({ ...scan, uncheckedServers: {}, serversChecked: ['docs', 'slow'] }, NOW).change);
+    expect(asked(chat, 'slow')).toBeUndefined();
+    chat = apply(chat, onStart(scan, NOW).change);
+    expect(asked(chat, 'slow')).toBe('ask');
   });
 });
 
