@@ -454,10 +454,13 @@ export interface AgentSetup {
    * there beside the entries (the switch that keeps hooks on for every user) goes too.
    */
   uninstall(configText: string, options?: { readonly system?: true }): string;
-  /** The guard hook command(s) found in a config text (empty when not installed). */
-  installedCommands(configText: string): readonly string[];
+  /**
+   * The guard hook command(s) found in a config text (empty when not installed); with `system`, in
+   * the agent's managed file (laid out otherwise than its own hook file, for Factory Droid).
+   */
+  installedCommands(configText: string, options?: { readonly system?: true }): readonly string[];
   /** guard's command the agent runs on `event` in a config text (as a shell runs it), when there is one. */
-  installedCommand(configText: string, event: string): string | undefined;
+  installedCommand(configText: string, event: string, options?: { readonly system?: true }): string | undefined;
   /** The agent loads a project's hook file only in a folder the person trusted there. */
   readonly projectNeedsTrust: boolean;
   /** What the person must do after uninstall for the agent to stop calling guard. */

@@ -140,3 +140,43 @@ describeRefusals('droid: a file Droid would not read is refused with its line', 
     uninstall: 'unchanged',
   },
 ]);
+
+// the machine's managed settings (`guard setup droid --system`): a settings file, the events under `hooks`
+const SYSTEM = { ...options, system: true as const };
+const MANAGED = `// managed by IT
+{
+  "model": "custom:team-model", /* for everyone */
+  "hooks": { "Stop": [{ "hooks": [{ "type": "command", "command": "/opt/audit/done.sh" }] }] }
+}
+`;
+
+describe('droid: what setup --system writes into the managed settings', () => {
+  it.for([
+    { name: 'no file', before: '' },
+    { name: "an administrator's file, comments and hooks of its own", before: MANAGED },
+  ])('$name: guard under `hooks` with hooksDisabled false; uninstall gives every byte back', ({ before }) => {
+    const text = droid.install(before, SYSTEM);
+    const value = toValue(parseJson(text, { comments: true })) as { hooks: Record<string, unknown> };
+    expect(Object.keys(value.hooks)).toEqual([
+      ...(before === '' ? [] : ['Stop']),
+      ...Object.keys(entries),
+      'hooksDisabled',
+    ]);
+    expect(value.hooks['PreToolUse']).toEqual([entries.PreToolUse]);
+    expect(value.hooks['hooksDisabled']).toBe(false);
+    expect(droid.install(text, SYSTEM)).toBe(text);
+    expect(droid.uninstall(text, { system: true })).toBe(before);
+    expect(droid.installedCommands(text, { system: true })).toEqual([CMD]);
+    expect(droid.installedCommand(text, 'PreToolUse', { system: true })).toBe(CMD);
+  });
+
+  // near misses: the layouts are not each other's
+  it("guard's entries in the managed file are not a hooks.json's, nor a hooks.json's the managed file's", () => {
+    const managed = droid.install('', SYSTEM);
+    expect(droid.installedCommands(managed)).toEqual([]);
+    expect(droid.installedCommand(managed, 'PreToolUse')).toBeUndefined();
+    const user = droid.install('', options);
+    expect(droid.installedCommands(user, { system: true })).toEqual([]);
+    expect(user).not.toContain('hooksDisabled');
+  });
+});

@@ -131,7 +131,7 @@ export async function setUpHook(agent: AgentId, setup: SetupOptions, io: Io): Pr
   writeStep(file, () => writeFileAtomic(file, after));
 
   const events = adapter.capabilities.events.join(', ');
-  const hadGuard = adapter.installedCommands(before).length > 0;
+  const hadGuard = adapter.installedCommands(before, options).length > 0;
   if (beforeBytes === undefined) io.out(`Created ${file} with guard's hook (events: ${events}).\n`);
   else io.out(`Updated ${file}: ${hadGuard ? "refreshed guard's hook" : "added guard's hook"} (events: ${events}).\n`);
   if (madeBackup) io.out(`Kept a copy of the original in ${backup}.\n`);
