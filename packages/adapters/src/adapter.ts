@@ -410,6 +410,18 @@ export interface SettingsFile {
   readonly text: string | undefined;
 }
 
+/**
+ * The person's own hooks that guard's entries in a hook file keep the agent from running (Factory
+ * Droid takes an event's list from hooks.json over the same folder's settings.json, and reads no
+ * older hooks/hooks.json beside a hooks.json): setup says so, with the fix.
+ */
+export interface Shadows {
+  /** The files beside `file` (a user's or a project's hook file) whose hooks it can shadow. */
+  files(file: string): readonly string[];
+  /** One sentence per hook of theirs that stops running once `before` (the hook file, '' for none) is `after`. */
+  check(before: string, after: string, files: readonly SettingsFile[]): readonly string[];
+}
+
 /** A way the agent's own settings keep guard's hooks from running. */
 export interface HooksOff {
   /** One or two sentences: which file says what, and what follows. */
@@ -470,6 +482,8 @@ export interface AgentSetup {
   readonly trust?: HookTrust;
   /** Present when the agent's own settings can switch its hooks off. */
   readonly hookSwitches?: HookSwitches;
+  /** Present when guard's entries in its hook file can keep the person's own hooks elsewhere from running. */
+  readonly shadows?: Shadows;
 }
 
 /**
