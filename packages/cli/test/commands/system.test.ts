@@ -415,6 +415,19 @@ describe('guard status shows the user and the system install side by side', () =
     const text = (await run((io) => status({ json: false, system: world() }, io))).stdout;
     expect(text).toContain("runs: both, the system's and yours (Claude Code runs them side by side)");
   });
+
+  // Droid's managed file is a settings file, its own a hooks.json: each level is read in its own layout
+  it('Factory Droid with both: each file installed and up to date, run side by side', async () => {
+    await run((io) => setup('droid', { project: false, dryRun: false }, io));
+    await run((io) => setup('droid', { project: false, dryRun: false, system: world() }, io));
+    const json = JSON.parse((await run((io) => status({ json: true, system: world() }, io))).stdout) as StatusJson;
+    const droid = json.agents.find((entry) => entry.agent === 'droid');
+    for (const level of ['user', 'system'])
+      expect(droid?.levels.find((entry) => entry.level === level)).toMatchObject({ installed: true, upToDate: true });
+    expect(droid?.layers?.runs).toBe('both');
+    const text = (await run((io) => status({ json: false, system: world() }, io))).stdout;
+    expect(text).toContain("runs: both, the system's and yours (Factory Droid runs them side by side)");
+  });
 });
 
 describe('the setup command to run again, with rights only for the system level', () => {
@@ -467,19 +480,20 @@ describe('a system file changed since setup', () => {
 });
 
 describe('guard doctor checks the system file too', () => {
-  it.runIf(process.platform !== 'win32')(
-    "runs the system entry as the agent would: each user's hook answers from that user's guard folder",
-    async () => {
-      await run((io) => setup('claude-code', { project: false, dryRun: false, system: world() }, io));
+  it.runIf(process.platform !== 'win32').each(['claude-code', 'droid'] as const)(
+    "%s: runs the system entry as the agent would: each user's hook answers from that user's guard folder",
+    async (agent) => {
+      await run((io) => setup(agent, { project: false, dryRun: false, system: world() }, io));
       const { io } = boxIo();
       const report = await diagnose(io, agentShellRunner(io), () => {}, world());
-      const entry = report.agents.find((found) => found.agent === 'claude-code' && found.level === 'system');
-      expect(entry?.path).toBe(fileOf('claude-code'));
+      const entry = report.agents.find((found) => found.agent === agent && found.level === 'system');
+      expect(entry?.path).toBe(fileOf(agent));
       const checks = Object.fromEntries((entry?.checks ?? []).map((check) => [check.name, check]));
       expect(checks['harmless step goes ahead']).toMatchObject({ ok: true });
       expect(checks['dangerous step is blocked']).toMatchObject({ ok: true });
+      expect(checks["answers when guard's files are gone"]).toMatchObject({ ok: true });
       // no user file: doctor checks no user level
-      expect(report.agents.some((found) => found.agent === 'claude-code' && found.level === 'user')).toBe(false);
+      expect(report.agents.some((found) => found.agent === agent && found.level === 'user')).toBe(false);
     },
   );
 });
