@@ -106,7 +106,7 @@ export const droidFiles: AgentFiles = {
     darwin: '/etc/factory/settings.json',
     first: 'together',
     layer:
-      "Droid runs the managed settings' hooks beside the user's and the project's, with no trust step in droid exec; a user's or a project's hooksDisabled (hooks.json, or hooks in settings.json) and a runtime --settings file would switch them off, but the hooksDisabled false setup writes there wins over all of them (seen on 0.215.0); in the interactive TUI no hook runs in a folder the person has not trusted yet",
+      "Droid runs the managed settings' hooks beside the user's and the project's, with no trust step in droid exec; a user's or a project's hooksDisabled (hooks.json, or hooks in settings.json) and a runtime --settings file would switch them off, but the hooksDisabled false setup writes there wins over all of them (seen on 0.215.0); in the interactive TUI no hook runs in a folder the person has not trusted yet (its code)",
   },
   program: {
     names: ['droid'],
