@@ -32,6 +32,8 @@ const SLOW_FIRST = [
   'test/self-attack/policy-pin.test.ts',
   'test/hook/scenarios.test.ts',
   'test/e2e/droid.test.ts',
+  // about 250 s alone: thirteen droid exec runs over a scratch /etc
+  'test/e2e/droid-system.test.ts',
   'packages/cli/test/hook/unchecked.test.ts',
   'test/e2e/opencode.test.ts',
   'test/e2e/kilo.test.ts',

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { scaled } from '../machine.js';
@@ -117,5 +117,67 @@ describe('Factory Droid: guard set up at project level', { timeout: scaled(180_0
     expect(origin.head('main')).toBe(before);
     expect(fake.toolOutputs()[0]).toContain(SAYS.forcePush);
     expect(readFileSync(join(world.project, '.factory', 'hooks.json'), 'utf8')).toContain('hook droid');
+  });
+});
+
+// One folder's hooks.json and settings.json (seen on 0.215.0): Droid takes an event's list from
+// hooks.json over settings.json's. guard's setup writes hooks.json, the file that wins; a group of
+// guard's in settings.json (put there by hand) runs only while hooks.json lists no such event.
+describe("Factory Droid: the user's hooks.json over settings.json", { timeout: scaled(180_000) }, () => {
+  const STEP = 'git push --force origin main';
+  const OWN = [{ matcher: '*', hooks: [{ type: 'command', command: 'true' }] }];
+
+  it("guard's hooks.json runs beside the person's own PreToolUse group in settings.json, and setup says theirs stops", async () => {
+    await guardOk(world, ['uninstall', 'droid']);
+    writeFileSync(join(world.home, '.factory', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: OWN } }));
+    expect(await setupGuard(world, 'droid')).toMatch(
+      /Warning: .*settings\.json has hooks of your own for PreToolUse, which Factory Droid no longer runs/,
+    );
+    const origin = remote(world, 'diverged');
+    const before = origin.head('main');
+    const fake = await fakeDroidModel({ script: [{ shell: STEP }] });
+    models.push(fake);
+    const result = await droidPrompt(world, fake, 'do the task', { settings: { hooks: { PreToolUse: OWN } } });
+    expect(result.code, `${result.stdout}${result.stderr}`).toBe(0);
+    expect(origin.head('main')).toBe(before);
+    expect(entriesFor(world, STEP)).toMatchObject([{ agent: 'droid', decision: 'block' }]);
+  });
+
+  it.each([
+    { name: 'no hooks.json', hooksJson: undefined, blocked: true },
+    { name: 'a hooks.json with a Stop list alone', hooksJson: '{ "Stop": [] }\n', blocked: true },
+    // an empty file does not parse: Droid reads no hooks from it, and keeps settings.json's
+    { name: 'an empty hooks.json', hooksJson: '', blocked: true },
+    {
+      name: 'a hooks.json with a PreToolUse group of its own: NOT blocked',
+      hooksJson: `${JSON.stringify({ PreToolUse: OWN })}\n`,
+      blocked: false,
+    },
+    {
+      name: 'a hooks.json with an empty PreToolUse list: NOT blocked',
+      hooksJson: '{ "PreToolUse": [] }\n',
+      blocked: false,
+    },
+  ])("guard's groups in settings.json, with $name", async ({ hooksJson, blocked }) => {
+    // guard's groups as setup writes them, moved into settings.json's hooks
+    await guardOk(world, ['uninstall', 'droid']);
+    writeFileSync(hooks, '{}\n');
+    await setupGuard(world, 'droid');
+    const guardHooks = JSON.parse(readFileSync(hooks, 'utf8')) as Record<string, unknown>;
+    if (hooksJson === undefined) rmSync(hooks);
+    else writeFileSync(hooks, hooksJson);
+    const origin = remote(world, 'diverged');
+    const before = origin.head('main');
+    const fake = await fakeDroidModel({ script: [{ shell: STEP }] });
+    models.push(fake);
+    const result = await droidPrompt(world, fake, 'do the task', { settings: { hooks: guardHooks } });
+    expect(result.code, `${result.stdout}${result.stderr}`).toBe(0);
+    if (blocked) {
+      expect(origin.head('main')).toBe(before);
+      expect(entriesFor(world, STEP)).toMatchObject([{ agent: 'droid', decision: 'block' }]);
+    } else {
+      expect(origin.head('main')).not.toBe(before);
+      expect(entriesFor(world, STEP)).toEqual([]);
+    }
   });
 });

@@ -410,6 +410,18 @@ export interface SettingsFile {
   readonly text: string | undefined;
 }
 
+/**
+ * The person's own hooks that guard's entries in a hook file keep the agent from running (Factory
+ * Droid takes an event's list from hooks.json over the same folder's settings.json, and reads no
+ * older hooks/hooks.json beside a hooks.json): setup says so, with the fix.
+ */
+export interface Shadows {
+  /** The files beside `file` (a user's or a project's hook file) whose hooks it can shadow. */
+  files(file: string): readonly string[];
+  /** One sentence per hook of theirs that stops running once `before` (the hook file, '' for none) is `after`. */
+  check(before: string, after: string, files: readonly SettingsFile[]): readonly string[];
+}
+
 /** A way the agent's own settings keep guard's hooks from running. */
 export interface HooksOff {
   /** One or two sentences: which file says what, and what follows. */
@@ -454,10 +466,13 @@ export interface AgentSetup {
    * there beside the entries (the switch that keeps hooks on for every user) goes too.
    */
   uninstall(configText: string, options?: { readonly system?: true }): string;
-  /** The guard hook command(s) found in a config text (empty when not installed). */
-  installedCommands(configText: string): readonly string[];
+  /**
+   * The guard hook command(s) found in a config text (empty when not installed); with `system`, in
+   * the agent's managed file (laid out otherwise than its own hook file, for Factory Droid).
+   */
+  installedCommands(configText: string, options?: { readonly system?: true }): readonly string[];
   /** guard's command the agent runs on `event` in a config text (as a shell runs it), when there is one. */
-  installedCommand(configText: string, event: string): string | undefined;
+  installedCommand(configText: string, event: string, options?: { readonly system?: true }): string | undefined;
   /** The agent loads a project's hook file only in a folder the person trusted there. */
   readonly projectNeedsTrust: boolean;
   /** What the person must do after uninstall for the agent to stop calling guard. */
@@ -467,6 +482,8 @@ export interface AgentSetup {
   readonly trust?: HookTrust;
   /** Present when the agent's own settings can switch its hooks off. */
   readonly hookSwitches?: HookSwitches;
+  /** Present when guard's entries in its hook file can keep the person's own hooks elsewhere from running. */
+  readonly shadows?: Shadows;
 }
 
 /**

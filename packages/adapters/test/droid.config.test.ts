@@ -140,3 +140,103 @@ describeRefusals('droid: a file Droid would not read is refused with its line', 
     uninstall: 'unchanged',
   },
 ]);
+
+// the machine's managed settings (`guard setup droid --system`): a settings file, the events under `hooks`
+const SYSTEM = { ...options, system: true as const };
+const MANAGED = `// managed by IT
+{
+  "model": "custom:team-model", /* for everyone */
+  "hooks": { "Stop": [{ "hooks": [{ "type": "command", "command": "/opt/audit/done.sh" }] }] }
+}
+`;
+
+describe('droid: what setup --system writes into the managed settings', () => {
+  it.for([
+    { name: 'no file', before: '' },
+    { name: "an administrator's file, comments and hooks of its own", before: MANAGED },
+  ])('$name: guard under `hooks` with hooksDisabled false; uninstall gives every byte back', ({ before }) => {
+    const text = droid.install(before, SYSTEM);
+    const value = toValue(parseJson(text, { comments: true })) as { hooks: Record<string, unknown> };
+    expect(Object.keys(value.hooks)).toEqual([
+      ...(before === '' ? [] : ['Stop']),
+      ...Object.keys(entries),
+      'hooksDisabled',
+    ]);
+    expect(value.hooks['PreToolUse']).toEqual([entries.PreToolUse]);
+    expect(value.hooks['hooksDisabled']).toBe(false);
+    expect(droid.install(text, SYSTEM)).toBe(text);
+    expect(droid.uninstall(text, { system: true })).toBe(before);
+    expect(droid.installedCommands(text, { system: true })).toEqual([CMD]);
+    expect(droid.installedCommand(text, 'PreToolUse', { system: true })).toBe(CMD);
+  });
+
+  // near misses: the layouts are not each other's
+  it("guard's entries in the managed file are not a hooks.json's, nor a hooks.json's the managed file's", () => {
+    const managed = droid.install('', SYSTEM);
+    expect(droid.installedCommands(managed)).toEqual([]);
+    expect(droid.installedCommand(managed, 'PreToolUse')).toBeUndefined();
+    const user = droid.install('', options);
+    expect(droid.installedCommands(user, { system: true })).toEqual([]);
+    expect(user).not.toContain('hooksDisabled');
+  });
+});
+
+// the person's own hooks that guard's hooks.json keeps Droid from running (seen on 0.215.0)
+describe("droid: setup says which of the person's own hooks guard's hooks.json shadows", () => {
+  const FILE = '/home/dev/.factory/hooks.json';
+  const SETTINGS_JSON = '/home/dev/.factory/settings.json';
+  const OLDER = '/home/dev/.factory/hooks/hooks.json';
+  const group = '[{ "matcher": "*", "hooks": [{ "type": "command", "command": "npm run lint" }] }]';
+  const shadows = droid.shadows;
+  if (shadows === undefined) throw new Error('droid has no shadows');
+
+  it("reads the same folder's settings.json and older hooks/hooks.json", () => {
+    expect(shadows.files(FILE)).toEqual([SETTINGS_JSON, OLDER]);
+  });
+
+  it.for<{ name: string; before?: string; settings?: string; older?: string; says: RegExp[] }>([
+    {
+      name: "settings.json's own PreToolUse and Stop, hooks.json made now",
+      settings: `// mine\n{ "hooks": { "PreToolUse": ${group}, "Stop": ${group} } }`,
+      says: [
+        /^\/home\/dev\/\.factory\/settings\.json has hooks of your own for PreToolUse, which Factory Droid no longer runs: .* Move those groups into hooks\.json/,
+      ],
+    },
+    {
+      name: 'an older hooks/hooks.json, hooks.json made now',
+      older: `{ "PreToolUse": ${group} }`,
+      says: [
+        /^\/home\/dev\/\.factory\/hooks\/hooks\.json has hooks of your own, which Factory Droid no longer reads now that hooks\.json exists/,
+      ],
+    },
+    // near misses
+    {
+      name: "settings.json's own Stop alone (guard lists no Stop)",
+      settings: `{ "hooks": { "Stop": ${group} } }`,
+      says: [],
+    },
+    {
+      name: 'hooks.json already listed PreToolUse (settings.json was shadowed before guard)',
+      before: '{ "PreToolUse": [], "PostToolUse": [], "SessionStart": [], "UserPromptSubmit": [] }',
+      settings: `{ "hooks": { "PreToolUse": ${group} } }`,
+      says: [],
+    },
+    { name: "settings.json's empty list", settings: '{ "hooks": { "PreToolUse": [] } }', says: [] },
+    { name: "settings.json's hooksDisabled alone", settings: '{ "hooks": { "hooksDisabled": false } }', says: [] },
+    {
+      name: 'an older hooks/hooks.json beside a hooks.json there before',
+      before: '{}',
+      older: `{ "PreToolUse": ${group} }`,
+      says: [],
+    },
+    { name: 'an older hooks/hooks.json with no hooks', older: '{ "showHookOutput": true }', says: [] },
+    { name: 'no other files', says: [] },
+  ])('$name', ({ before = '', settings, older, says }) => {
+    const after = droid.install(before, options);
+    const found = shadows.check(before, after, [
+      { path: SETTINGS_JSON, text: settings },
+      { path: OLDER, text: older },
+    ]);
+    expect(found).toEqual(says.map((pattern): unknown => expect.stringMatching(pattern)));
+  });
+});

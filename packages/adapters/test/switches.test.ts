@@ -378,20 +378,28 @@ describe('Factory Droid: hooksDisabled in a hooks.json or in `hooks` of a settin
   const USER = '/home/dev/.factory';
   const PROJECT = '/work/app/.factory';
 
-  it("reads every file of both levels, the organisation's and the machine's; FACTORY_HOME_OVERRIDE stands in for the home folder", () => {
-    const names = ['settings.json', 'settings.local.json', 'hooks.json'];
+  it("reads the settings.json and hooks.json of both levels, the organisation's and the machine's; FACTORY_HOME_OVERRIDE stands in for the home folder", () => {
+    const names = ['settings.json', 'hooks.json'];
     expect(adapters.droid.hookSwitches?.files(where())).toEqual([
       ...names.map((name) => `${USER}/${name}`),
       ...names.map((name) => `${PROJECT}/${name}`),
       `${USER}/org-managed-settings.json`,
       '/etc/factory/settings.json',
+      `${USER}/hooks/hooks.json`,
+      `${PROJECT}/hooks/hooks.json`,
     ]);
     expect(adapters.droid.hookSwitches?.files(where({ FACTORY_HOME_OVERRIDE: '/srv/fh' }))[0]).toBe(
       '/srv/fh/.factory/settings.json',
     );
   });
 
-  it.for<{ name: string; texts: Record<string, string>; found: RegExp[] }>([
+  const COMMAND = '/n /s hook droid';
+  const GUARD_HOOKS = adapters.droid.install('', { hookCommand: COMMAND, failClosed: false });
+  const GUARD_SETTINGS = adapters.droid
+    .install('', { hookCommand: COMMAND, failClosed: false, system: true })
+    .replace(/,\s*"hooksDisabled": false/, '');
+  const PINNED = { '/etc/factory/settings.json': '// org\n{"hooks": {"PreToolUse": [], "hooksDisabled": false}}' };
+  it.for<{ name: string; texts: Record<string, string>; found: RegExp[]; scope?: HooksOff['scope'] }>([
     {
       name: "the user's hooks.json",
       texts: { [`${USER}/hooks.json`]: '{"hooksDisabled": true}' },
@@ -413,8 +421,56 @@ describe('Factory Droid: hooksDisabled in a hooks.json or in `hooks` of a settin
       texts: { '/etc/factory/settings.json': '{"hooks": {"hooksDisabled": true}}' },
       found: [/^\/etc\/factory\/settings\.json sets/],
     },
+    {
+      // a project's false keeps the hooks on in its own folder only: the user's true still counts
+      name: "the user's true under a project's false",
+      texts: {
+        [`${USER}/hooks.json`]: '{"hooksDisabled": true}',
+        [`${PROJECT}/settings.json`]: '{"hooks": {"hooksDisabled": false}}',
+      },
+      found: [/^\/home\/dev\/\.factory\/hooks\.json sets "hooksDisabled": true, so/],
+    },
+    {
+      name: "the organisation's file a variable names",
+      texts: { '/srv/org.json': '{"hooks": {"hooksDisabled": true}}' },
+      found: [/^\/srv\/org\.json sets "hooks": \{"hooksDisabled": true\}/],
+    },
+    // seen on 0.215.0: the machine's false wins over the user's and the project's true
+    {
+      name: "the user's and the project's true under the machine's false",
+      texts: {
+        ...PINNED,
+        [`${USER}/hooks.json`]: '{"hooksDisabled": true}',
+        [`${PROJECT}/settings.json`]: '{"hooks": {"hooksDisabled": true}}',
+      },
+      found: [
+        /^\/home\/dev\/\.factory\/hooks\.json sets "hooksDisabled": true, but \/etc\/factory\/settings\.json, which wins over it, sets "hooks": \{"hooksDisabled": false\}: guard's hooks run all the same\.$/,
+        /^\/work\/app\/\.factory\/settings\.json sets "hooks": \{"hooksDisabled": true\}, but/,
+      ],
+      scope: 'overruled',
+    },
     // near misses
+    { name: "the machine's false alone", texts: PINNED, found: [] },
+    {
+      name: "the machine's false as a string",
+      texts: {
+        '/etc/factory/settings.json': '{"hooks": {"hooksDisabled": "false"}}',
+        [`${USER}/hooks.json`]: '{"hooksDisabled": true}',
+      },
+      found: [/^\/home\/dev\/\.factory\/hooks\.json sets "hooksDisabled": true, so/],
+    },
     { name: 'false', texts: { [`${USER}/hooks.json`]: '{"hooksDisabled": false}' }, found: [] },
+    // seen on 0.215.0: neither turned the machine's hooks off
+    {
+      name: 'at the root of a settings.json',
+      texts: { [`${USER}/settings.json`]: '{"hooksDisabled": true}' },
+      found: [],
+    },
+    {
+      name: 'in a settings.local.json',
+      texts: { [`${USER}/settings.local.json`]: '{"hooks": {"hooksDisabled": true}}' },
+      found: [],
+    },
     { name: 'the string "true"', texts: { [`${USER}/hooks.json`]: '{"hooksDisabled": "true"}' }, found: [] },
     { name: "Claude Code's name for it", texts: { [`${USER}/hooks.json`]: '{"disableAllHooks": true}' }, found: [] },
     {
@@ -424,9 +480,61 @@ describe('Factory Droid: hooksDisabled in a hooks.json or in `hooks` of a settin
     },
     { name: 'a file Droid cannot read', texts: { [`${USER}/hooks.json`]: '{"hooksDisabled": true,,}' }, found: [] },
     { name: 'no files at all', texts: {}, found: [] },
-  ])('$name', ({ texts, found }) => {
-    const off = check('droid', texts);
+    // guard's groups put by hand where the same folder's hooks.json shadows them (seen on 0.215.0)
+    {
+      name: "guard's PreToolUse in the user's settings.json, hooks.json listing PreToolUse",
+      texts: { [`${USER}/settings.json`]: GUARD_SETTINGS, [`${USER}/hooks.json`]: '{ "PreToolUse": [] }' },
+      found: [
+        /^\/home\/dev\/\.factory\/settings\.json holds guard's hook for PreToolUse, but \/home\/dev\/\.factory\/hooks\.json lists that event too, and Factory Droid runs its list instead; run `guard setup droid`/,
+      ],
+    },
+    {
+      name: "guard's groups in the project's settings.json, hooks.json listing two of their events",
+      texts: {
+        [`${PROJECT}/settings.json`]: GUARD_SETTINGS,
+        [`${PROJECT}/hooks.json`]: '{ "PreToolUse": [], "SessionStart": [] }',
+      },
+      found: [
+        /^\/work\/app\/\.factory\/settings\.json holds guard's hook for PreToolUse, SessionStart, .*those events too.*`guard setup droid --project`/,
+      ],
+      scope: 'here',
+    },
+    {
+      name: "guard's hooks in an older hooks/hooks.json beside an empty hooks.json",
+      texts: { [`${USER}/hooks/hooks.json`]: GUARD_HOOKS, [`${USER}/hooks.json`]: '' },
+      found: [
+        /^\/home\/dev\/\.factory\/hooks\/hooks\.json holds guard's hook, but Factory Droid reads no hooks\/hooks\.json beside/,
+      ],
+    },
+    // near misses: the lists guard's stand in are the ones Droid runs
+    {
+      name: "guard's in settings.json, no hooks.json",
+      texts: { [`${USER}/settings.json`]: GUARD_SETTINGS },
+      found: [],
+    },
+    {
+      name: "guard's in settings.json, hooks.json with a Stop list alone",
+      texts: { [`${USER}/settings.json`]: GUARD_SETTINGS, [`${USER}/hooks.json`]: '{ "Stop": [] }' },
+      found: [],
+    },
+    {
+      name: "guard's in settings.json, an empty hooks.json (it does not parse)",
+      texts: { [`${USER}/settings.json`]: GUARD_SETTINGS, [`${USER}/hooks.json`]: '' },
+      found: [],
+    },
+    {
+      name: "guard's in both",
+      texts: { [`${USER}/settings.json`]: GUARD_SETTINGS, [`${USER}/hooks.json`]: GUARD_HOOKS },
+      found: [],
+    },
+    {
+      name: "guard's in an older hooks/hooks.json, no hooks.json",
+      texts: { [`${USER}/hooks/hooks.json`]: GUARD_HOOKS },
+      found: [],
+    },
+  ])('$name', ({ texts, found, scope }) => {
+    const off = check('droid', texts, { FACTORY_ORG_MANAGED_SETTINGS_LOCAL_PATH: '/srv/org.json' });
     expect(off.map((entry) => entry.message)).toEqual(found.map((pattern): unknown => expect.stringMatching(pattern)));
-    expect(scopes(off).every((scope) => scope === 'everywhere')).toBe(true);
+    expect(scopes(off).every((one) => one === (scope ?? 'everywhere'))).toBe(true);
   });
 });

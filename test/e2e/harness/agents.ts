@@ -501,10 +501,12 @@ export function droidPrompt(
   world: World,
   model: FakeModel,
   prompt: string,
-  options: PromptOptions = {},
+  options: PromptOptions & { readonly settings?: Readonly<Record<string, unknown>> } = {},
 ): Promise<RunResult> {
-  // the fake model as a model of the person's own (BYOK), in Droid's settings.json
+  // the fake model as a model of the person's own (BYOK), in Droid's settings.json, beside the
+  // settings the run is given
   const settings = {
+    ...options.settings,
     customModels: [
       {
         model: 'fake-model',

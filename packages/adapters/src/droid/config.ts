@@ -28,5 +28,29 @@ export function configPath(level: ConfigLevel, where: Locations): string {
   return posix.join(droidHome(where), 'hooks.json');
 }
 
+/**
+ * guard's hooks in the machine's managed settings (`/etc/factory/settings.json`, `guard setup droid
+ * --system`): a settings file, whose event map is its `hooks`. Beside guard's entries goes
+ * `"hooksDisabled": false`: Droid takes the organisation's value over the runtime's, a project's and
+ * the user's (seen on 0.215.0), so their `hooksDisabled: true` no longer turns the machine's hooks off.
+ */
+export const SYSTEM_SETTINGS: SettingsHooks = {
+  ...SETTINGS,
+  eventMapKey: 'hooks',
+  systemOn: { key: ['hooks', 'hooksDisabled'], off: true },
+};
+
+const hooksJson = settingsHooks(SETTINGS);
+const managed = settingsHooks(SYSTEM_SETTINGS);
+
+/** The edits of the file a level holds: a hooks.json, or the managed settings (`system`). */
+const of = (options?: { readonly system?: true }): typeof hooksJson => (options?.system === true ? managed : hooksJson);
+
 // Setup's edits: guard's groups added at the end of each event's list, removed, found.
-export const { install, uninstall, installedCommands, installedCommand } = settingsHooks(SETTINGS);
+export const install: typeof hooksJson.install = (configText, options) => of(options).install(configText, options);
+export const uninstall: typeof hooksJson.uninstall = (configText, options) =>
+  of(options).uninstall(configText, options);
+export const installedCommands: typeof hooksJson.installedCommands = (configText, options) =>
+  of(options).installedCommands(configText);
+export const installedCommand: typeof hooksJson.installedCommand = (configText, event, options) =>
+  of(options).installedCommand(configText, event);

@@ -97,6 +97,17 @@ export const droidFiles: AgentFiles = {
   // cli/src/hook/reply.ts); past this Droid kills the hook and runs the step.
   hookTimeout: 10,
   hooksOff: [HOOKS_DISABLED],
+  // the machine's managed settings, which Droid reads as its organisation's settings ahead of the
+  // organisation's URL or API (run on 0.215.0 by test/e2e/droid-system.test.ts). The path is the
+  // same on macOS: 0.215.0 asks for Linux's whatever the platform (its code; not run there). On
+  // Windows it asks for the same POSIX path, which names no fixed folder there: none is declared.
+  system: {
+    linux: '/etc/factory/settings.json',
+    darwin: '/etc/factory/settings.json',
+    first: 'together',
+    layer:
+      "Droid runs the managed settings' hooks beside the user's and the project's, with no trust step in droid exec; a user's or a project's hooksDisabled (hooks.json, or hooks in settings.json) and a runtime --settings file would switch them off, but the hooksDisabled false setup writes there wins over all of them (seen on 0.215.0); in the interactive TUI no hook runs in a folder the person has not trusted yet (its code)",
+  },
   program: {
     names: ['droid'],
     packages: ['droid', '@factory/cli'],

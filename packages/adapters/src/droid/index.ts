@@ -2,6 +2,7 @@ import type { Adapter } from '../adapter.js';
 import { droid as agent } from './agent.js';
 import { configPath, install, installedCommand, installedCommands, uninstall } from './config.js';
 import { doctor } from './doctor.js';
+import { shadows } from './shadows.js';
 import { hookSwitches } from './switches.js';
 
 /**
@@ -20,4 +21,5 @@ export const droid: Adapter = {
   afterUninstall: 'start a new Droid session, so it stops calling guard.',
   doctor,
   hookSwitches,
+  shadows,
 };

@@ -252,7 +252,7 @@ export function inspectLevel(
   if (!exists) return { ...base, exists, installed: false, commands: [] };
 
   const again = setupCommand(agent, level, system?.platform ?? process.platform);
-  const found = adapter.installedCommands(text);
+  const found = adapter.installedCommands(text, level === 'system' ? { system: true } : undefined);
   const commands = [...new Set(found.map(baseCommand))].map((command) =>
     withAdvice(checkCommand(command), adapter.displayName, again),
   );

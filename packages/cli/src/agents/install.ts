@@ -113,6 +113,7 @@ export async function setUpHook(agent: AgentId, setup: SetupOptions, io: Io): Pr
     io.out(`${beforeBytes === undefined ? 'Would create' : 'Would update'} ${file} (dry run: nothing written):\n`);
     io.out(unifiedDiff(before, after, label, file));
     if (system !== undefined) io.out(systemNotes(adapter, system));
+    else io.out(shadowNotes(adapter, file, before, after));
     return;
   }
 
@@ -131,10 +132,11 @@ export async function setUpHook(agent: AgentId, setup: SetupOptions, io: Io): Pr
   writeStep(file, () => writeFileAtomic(file, after));
 
   const events = adapter.capabilities.events.join(', ');
-  const hadGuard = adapter.installedCommands(before).length > 0;
+  const hadGuard = adapter.installedCommands(before, options).length > 0;
   if (beforeBytes === undefined) io.out(`Created ${file} with guard's hook (events: ${events}).\n`);
   else io.out(`Updated ${file}: ${hadGuard ? "refreshed guard's hook" : "added guard's hook"} (events: ${events}).\n`);
   if (madeBackup) io.out(`Kept a copy of the original in ${backup}.\n`);
+  if (system === undefined) io.out(shadowNotes(adapter, file, before, after));
   if (settings.failClosed)
     io.out('fail-closed is on: where the agent has its own fail-closed switch, it is set too.\n');
   if (system !== undefined) io.out(systemNotes(adapter, system));
@@ -148,6 +150,26 @@ export async function setUpHook(agent: AgentId, setup: SetupOptions, io: Io): Pr
     return;
   }
   await trustHooks(adapter, file, after, setup, io);
+}
+
+/**
+ * The person's own hooks beside `file` that guard's entries keep the agent from running now (a line
+ * each, with the fix), or ''; a file that cannot be read shadows nothing here.
+ */
+function shadowNotes(adapter: Adapter, file: string, before: string, after: string): string {
+  const { shadows } = adapter;
+  if (shadows === undefined) return '';
+  const files = shadows.files(file).map((path) => {
+    try {
+      return { path, text: readBytes(path)?.toString('utf8') };
+    } catch {
+      return { path, text: undefined };
+    }
+  });
+  return shadows
+    .check(before, after, files)
+    .map((line) => `Warning: ${line}\n`)
+    .join('');
 }
 
 /** What a system-wide install is to the agent, and what it needs, after the file it wrote. */

@@ -112,7 +112,7 @@ export function driftOf(path: string, record: InstallRecord, pin: Pin, agent: Ag
     if (!(error instanceof Error)) throw error;
     return drift('unreadable', at);
   }
-  return drift(adapter.installedCommands(text).length === 0 ? 'removed' : 'changed', at);
+  return drift(adapter.installedCommands(text, pin.options).length === 0 ? 'removed' : 'changed', at);
 }
 
 function modified(path: string): string | undefined {

@@ -324,6 +324,11 @@ export function protectedCheck(agent: AgentId, path: string, io: Io): Check {
   };
 }
 
+/** How the agent lays out the file of a level: its managed file's own way for `system`. */
+function layoutOf(found: LevelStatus): { readonly system: true } | undefined {
+  return found.level === 'system' ? { system: true } : undefined;
+}
+
 async function checkLevel(
   agent: AgentId,
   found: LevelStatus,
@@ -383,7 +388,7 @@ async function checkLevel(
     ['dangerous step is blocked', DANGEROUS, 'block'],
   ] as const) {
     const call = adapter.doctor.shellCall(command, cwd);
-    const hook = adapter.installedCommand(text, call.event);
+    const hook = adapter.installedCommand(text, call.event, layoutOf(found));
     runs.push({
       name,
       want,
@@ -539,7 +544,9 @@ async function ownAnswerCheck(
   if (found.ownAnswer === 'missing')
     return [{ name, ok: false, detail: `the command has no answer of its own for then: ${onFailure}`, fix }];
   const call = adapter.doctor.shellCall(DANGEROUS, io.tmp());
-  const fallback = readFallback(adapter.installedCommand(readBytesQuietly(found.path) ?? '', call.event) ?? '');
+  const fallback = readFallback(
+    adapter.installedCommand(readBytesQuietly(found.path) ?? '', call.event, layoutOf(found)) ?? '',
+  );
   if (fallback === undefined) return [{ name, ok: false, detail: `no guard entry for ${call.event}`, fix }];
   const gone = join(io.tmp(), `guard-doctor-${randomUUID()}`);
   const { node, script } = fallback.files;

@@ -978,3 +978,39 @@ describe('guard setup --all', () => {
     for (const agent of AGENTS) expect(existsSync(PATHS[agent].user(box)), agent).toBe(false);
   });
 });
+
+// Droid takes an event's list from hooks.json over settings.json's, and reads no hooks/hooks.json
+// beside a hooks.json (seen on 0.215.0): setup names the person's own hooks it silences, and the fix
+describe("guard setup droid: the person's own hooks that guard's hooks.json silences", () => {
+  const own = '[{ "matcher": "*", "hooks": [{ "type": "command", "command": "npm run lint" }] }]';
+  it.for([
+    {
+      name: "settings.json's own PreToolUse",
+      files: { 'settings.json': `{ "hooks": { "PreToolUse": ${own} } }` },
+      says: /^Warning: .*\/\.factory\/settings\.json has hooks of your own for PreToolUse, which Factory Droid no longer runs: .*Move those groups into hooks\.json, beside guard's\.$/m,
+    },
+    {
+      name: 'an older hooks/hooks.json',
+      files: { 'hooks/hooks.json': `{ "Stop": ${own} }` },
+      says: /^Warning: .*\/\.factory\/hooks\/hooks\.json has hooks of your own, which Factory Droid no longer reads now that hooks\.json exists\./m,
+    },
+    // near misses
+    {
+      name: "settings.json's own Stop (guard lists none)",
+      files: { 'settings.json': `{ "hooks": { "Stop": ${own} } }` },
+    },
+    { name: 'no hooks of their own', files: { 'settings.json': '{ "model": "custom:mine" }' } },
+  ])('$name', async ({ files, says }) => {
+    const folder = dirname(PATHS.droid.user(box));
+    for (const [name, text] of Object.entries(files)) write(join(folder, name), text);
+    const result = await box.guard('setup', 'droid');
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    if (says === undefined) expect(result.stdout).not.toContain('Warning:');
+    else expect(result.stdout).toMatch(says);
+    // a dry run says it too, writing nothing
+    await box.guard('uninstall', 'droid');
+    const dry = await box.guard('setup', 'droid', '--dry-run');
+    expect(dry.stdout.includes('Warning:')).toBe(says !== undefined);
+    expect(existsSync(PATHS.droid.user(box))).toBe(false);
+  });
+});

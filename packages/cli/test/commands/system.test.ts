@@ -57,8 +57,10 @@ const SYSTEM_PATHS: Partial<Record<AgentId, Readonly<Record<'linux' | 'darwin' |
     darwin: '/etc/augment/settings.json',
     win32: 'C:/ProgramData/augment/settings.json',
   },
+  // Droid 0.215.0 asks for Linux's path on every platform; on Windows it names no fixed folder
+  droid: { linux: '/etc/factory/settings.json', darwin: '/etc/factory/settings.json', win32: undefined },
 };
-type Managed = 'claude-code' | 'copilot' | 'cursor' | 'gemini' | 'qwen' | 'windsurf' | 'codex' | 'auggie';
+type Managed = 'claude-code' | 'copilot' | 'cursor' | 'gemini' | 'qwen' | 'windsurf' | 'codex' | 'auggie' | 'droid';
 const MANAGED = AGENT_IDS.filter((agent): agent is Managed => SYSTEM_PATHS[agent] !== undefined);
 const PLATFORMS = ['linux', 'darwin', 'win32'] as const;
 
@@ -75,6 +77,9 @@ const MANAGED_FILES: Record<Managed, string> = {
     '{\n    "hooks": {\n        "post_cascade_response": [ { "command": "/opt/audit/log.sh", "show_output": false } ]\n    }\n}',
   auggie:
     '{\n    "model": "sonnet", // managed\n    "hooks": { "SessionEnd": [{ "hooks": [{ "type": "command", "command": "/opt/audit/bye.sh" }] }] }\n}',
+  // a settings file whose hooks are under `hooks` (not a hooks.json), read with comments
+  droid:
+    '// managed by IT\n{\n  "model": "custom:team-model", /* for everyone */\n  "hooks": {\n    "Stop": [{ "hooks": [{ "type": "command", "command": "/opt/audit/done.sh" }] }]\n  }\n}\n',
   codex:
     '{\n    "description": "IT hooks",\n    "hooks": {\n        "Stop": [\n            { "hooks": [ { "type": "command", "command": "/opt/audit/done.sh" } ] }\n        ]\n    }\n}\n',
 };
@@ -245,9 +250,9 @@ describe.each(MANAGED)('guard setup %s --system', (agent) => {
   it("the command pins no user's guard folder (each user's hook keeps its own), where the user's does", async () => {
     await run((io) => setup(agent, { project: false, dryRun: false, system: world() }, io));
     await run((io) => setup(agent, { project: false, dryRun: false }, io));
-    const folders = (text: string) =>
-      adapter.installedCommands(text).map((command) => readFallback(command)?.files.home ?? '');
-    const system = folders(readIfThere(fileOf(agent)) as string);
+    const folders = (text: string, system?: { system: true }) =>
+      adapter.installedCommands(text, system).map((command) => readFallback(command)?.files.home ?? '');
+    const system = folders(readIfThere(fileOf(agent)) as string, { system: true });
     expect(system.length).toBeGreaterThan(0);
     expect(new Set(system)).toEqual(new Set(['']));
     const user = folders(
@@ -259,9 +264,11 @@ describe.each(MANAGED)('guard setup %s --system', (agent) => {
   it("its own answer when guard's files are gone names the administrator's commands, the user's the user's", async () => {
     await run((io) => setup(agent, { project: false, dryRun: false, system: world() }, io));
     await run((io) => setup(agent, { project: false, dryRun: false }, io));
-    const answers = (text: string) =>
-      adapter.installedCommands(text).map((command) => readFallback(command)?.reply.stdout ?? '');
-    const system = answers(readIfThere(fileOf(agent)) as string).filter((answer) => answer.includes('files are gone'));
+    const answers = (text: string, system?: { system: true }) =>
+      adapter.installedCommands(text, system).map((command) => readFallback(command)?.reply.stdout ?? '');
+    const system = answers(readIfThere(fileOf(agent)) as string, { system: true }).filter((answer) =>
+      answer.includes('files are gone'),
+    );
     const where = { home: box.home, env: box.env, projectRoot: box.project };
     const user = answers(readIfThere(adapter.configPath('user', where)) as string).filter((answer) =>
       answer.includes('files are gone'),
@@ -334,7 +341,7 @@ describe('guard setup --all --system and guard uninstall --all --system', () => 
     const result = await run((io) => setupAll({ project: false, dryRun: false, system: world() }, io));
     expect(result.error).toBeUndefined();
     for (const agent of MANAGED)
-      expect(adapters[agent].installedCommands(readIfThere(fileOf(agent)) ?? '')).not.toEqual([]);
+      expect(adapters[agent].installedCommands(readIfThere(fileOf(agent)) ?? '', { system: true })).not.toEqual([]);
     expect(result.stdout).toContain(
       `Skipped, no system-wide hook file guard knows of on this platform: ${AGENT_IDS.filter((id) => !(MANAGED as readonly string[]).includes(id)).join(', ')}.`,
     );
@@ -408,6 +415,19 @@ describe('guard status shows the user and the system install side by side', () =
     const text = (await run((io) => status({ json: false, system: world() }, io))).stdout;
     expect(text).toContain("runs: both, the system's and yours (Claude Code runs them side by side)");
   });
+
+  // Droid's managed file is a settings file, its own a hooks.json: each level is read in its own layout
+  it('Factory Droid with both: each file installed and up to date, run side by side', async () => {
+    await run((io) => setup('droid', { project: false, dryRun: false }, io));
+    await run((io) => setup('droid', { project: false, dryRun: false, system: world() }, io));
+    const json = JSON.parse((await run((io) => status({ json: true, system: world() }, io))).stdout) as StatusJson;
+    const droid = json.agents.find((entry) => entry.agent === 'droid');
+    for (const level of ['user', 'system'])
+      expect(droid?.levels.find((entry) => entry.level === level)).toMatchObject({ installed: true, upToDate: true });
+    expect(droid?.layers?.runs).toBe('both');
+    const text = (await run((io) => status({ json: false, system: world() }, io))).stdout;
+    expect(text).toContain("runs: both, the system's and yours (Factory Droid runs them side by side)");
+  });
 });
 
 describe('the setup command to run again, with rights only for the system level', () => {
@@ -460,19 +480,20 @@ describe('a system file changed since setup', () => {
 });
 
 describe('guard doctor checks the system file too', () => {
-  it.runIf(process.platform !== 'win32')(
-    "runs the system entry as the agent would: each user's hook answers from that user's guard folder",
-    async () => {
-      await run((io) => setup('claude-code', { project: false, dryRun: false, system: world() }, io));
+  it.runIf(process.platform !== 'win32').each(['claude-code', 'droid'] as const)(
+    "%s: runs the system entry as the agent would: each user's hook answers from that user's guard folder",
+    async (agent) => {
+      await run((io) => setup(agent, { project: false, dryRun: false, system: world() }, io));
       const { io } = boxIo();
       const report = await diagnose(io, agentShellRunner(io), () => {}, world());
-      const entry = report.agents.find((found) => found.agent === 'claude-code' && found.level === 'system');
-      expect(entry?.path).toBe(fileOf('claude-code'));
+      const entry = report.agents.find((found) => found.agent === agent && found.level === 'system');
+      expect(entry?.path).toBe(fileOf(agent));
       const checks = Object.fromEntries((entry?.checks ?? []).map((check) => [check.name, check]));
       expect(checks['harmless step goes ahead']).toMatchObject({ ok: true });
       expect(checks['dangerous step is blocked']).toMatchObject({ ok: true });
+      expect(checks["answers when guard's files are gone"]).toMatchObject({ ok: true });
       // no user file: doctor checks no user level
-      expect(report.agents.some((found) => found.agent === 'claude-code' && found.level === 'user')).toBe(false);
+      expect(report.agents.some((found) => found.agent === agent && found.level === 'user')).toBe(false);
     },
   );
 });
@@ -525,7 +546,7 @@ describe("which of guard's own files a user could change", () => {
 // Gemini CLI and Qwen Code merge the system settings last: setup --system writes there the setting
 // that keeps hooks on, so a user's own switch no longer turns the system's hooks off (and an
 // administrator's switch that turns them all off is not overruled: setup refuses)
-describe("setup --system keeps Gemini CLI's and Qwen Code's hooks on for every user", () => {
+describe("setup --system keeps Gemini CLI's, Qwen Code's and Factory Droid's hooks on for every user", () => {
   const flat = (text: string | undefined): string => (text ?? '').replace(/\s+/g, '');
   it.each([
     { agent: 'gemini', admin: undefined, on: '"hooksConfig":{"enabled":true}', key: 'enabled', own: false },
@@ -552,6 +573,21 @@ describe("setup --system keeps Gemini CLI's and Qwen Code's hooks on for every u
       key: 'disableAllHooks',
       own: true,
     },
+    { agent: 'droid', admin: undefined, on: '"hooksDisabled":false', key: 'hooksDisabled', own: false },
+    {
+      agent: 'droid',
+      admin: MANAGED_FILES.droid,
+      on: '"hooksDisabled":false',
+      key: 'hooksDisabled',
+      own: false,
+    },
+    {
+      agent: 'droid',
+      admin: '{ "hooks": { "hooksDisabled": false } }',
+      on: '"hooks":{"hooksDisabled":false,',
+      key: 'hooksDisabled',
+      own: true,
+    },
   ] as const)('$agent, the administrator’s file $admin', async ({ agent, admin, on, key, own }) => {
     const file = fileOf(agent);
     if (admin !== undefined) write(file, admin);
@@ -572,6 +608,7 @@ describe("setup --system keeps Gemini CLI's and Qwen Code's hooks on for every u
     { agent: 'gemini', admin: '{\n  "hooksConfig": { "enabled": false }\n}\n', says: /"hooksConfig.enabled" is false/ },
     { agent: 'gemini', admin: '{ "hooksConfig": "on" }', says: /"hooksConfig" must be an object/ },
     { agent: 'qwen', admin: '{ "disableAllHooks": true }', says: /"disableAllHooks" is true here/ },
+    { agent: 'droid', admin: '{ "hooks": { "hooksDisabled": true } }', says: /"hooks.hooksDisabled" is true here/ },
   ] as const)(
     '$agent: an administrator’s $admin is not overruled, and nothing is written',
     async ({ agent, admin, says }) => {
@@ -595,12 +632,12 @@ describe("setup --system keeps Gemini CLI's and Qwen Code's hooks on for every u
   });
 
   // near misses: a user's or a project's file gets guard's hook alone
-  it.each(['gemini', 'qwen'] as const)('%s for the user writes no switch', async (agent) => {
+  it.each(['gemini', 'qwen', 'droid'] as const)('%s for the user writes no switch', async (agent) => {
     await run((io) => setup(agent, { project: false, dryRun: false }, io));
     const where = { home: box.home, env: box.env, projectRoot: box.project };
     const text = readIfThere(adapters[agent].configPath('user', where)) ?? '';
     expect(adapters[agent].installedCommands(text)).not.toEqual([]);
-    expect(text).not.toMatch(/hooksConfig|disableAllHooks/);
+    expect(text).not.toMatch(/hooksConfig|disableAllHooks|hooksDisabled/);
   });
 
   it("status: a user's switch is overruled by the system settings setup wrote; a user's listing of guard's name is not", async () => {
