@@ -78,6 +78,11 @@ export async function bundleHook({ dist = DIST, out = dist, lazy = LAZY, paths =
         .map((found) => `${found.id} (${found.what})`)
         .join(', ')}`,
     );
+  const slow = slowBuiltins(main.imports);
+  if (slow.length > 0)
+    throw new Error(
+      `the hook bundle loads ${slow.join(', ')} at its top, on every call: load it where it is used (process.getBuiltinModule)`,
+    );
   // the last build's chunks and their caches go: their names no longer match anything
   for (const old of readdirSync(out)) if (LAZY_FILE.test(old)) rmSync(join(out, old), { force: true });
   let bytes = 0;
@@ -145,6 +150,28 @@ const COMMAND_ONLY = [
   },
   { what: 'a library only commands use', test: /[\\/]node_modules[\\/](?:commander|diff)[\\/]/ },
 ];
+
+/**
+ * Those of Node's modules among `imports` (what a bundle requires at its top) that cost milliseconds
+ * to load (10 to 45 ms each on the shared 2-core machine at load 22, against under 1 ms for fs, path,
+ * os, url or module): the hook loads them only where a call uses them.
+ */
+export function slowBuiltins(imports) {
+  return imports.filter((id) => SLOW_BUILTINS.has(id.replace(/^node:/, '')));
+}
+
+const SLOW_BUILTINS = new Set([
+  'crypto',
+  'child_process',
+  'net',
+  'http',
+  'https',
+  'tls',
+  'dns',
+  'stream',
+  'zlib',
+  'worker_threads',
+]);
 
 /**
  * Core's second opinion but for what decides whether a step is sent (`consultable`) and its types:

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
 /** The build's check (scripts/bundle-hook.mjs, plain JavaScript). */
-const { commandOnlyModules } = (await import(new URL('../scripts/bundle-hook.mjs', import.meta.url).href)) as {
+const { commandOnlyModules, slowBuiltins } = (await import(
+  new URL('../scripts/bundle-hook.mjs', import.meta.url).href
+)) as {
   commandOnlyModules(ids: readonly string[]): { id: string; what: string }[];
+  slowBuiltins(imports: readonly string[]): string[];
 };
 
 // The hook runs on every tool call: scripts/bundle-hook.mjs fails a build whose hook bundle (or a
@@ -78,5 +81,36 @@ describe("the hook bundle's contents: what only a command needs stays out", () =
     expect(commandOnlyModules(ids.map((id) => `${ROOT}/${id}`))).toEqual([
       { id: `${ROOT}/packages/cli/dist/commands/setup.js`, what: 'a command' },
     ]);
+  });
+});
+
+// …and the bundle's top requires none of Node's modules that take milliseconds to load: the hook
+// loads them where a call uses them (node:crypto for a pinned file's hash, once a minute at most)
+describe("the hook bundle's top: none of Node's slow modules", () => {
+  it.for([
+    'node:crypto',
+    'crypto',
+    'node:child_process',
+    'node:net',
+    'node:http',
+    'node:https',
+    'node:zlib',
+    'node:stream',
+  ])('%s is refused', (id) => {
+    expect(slowBuiltins([id])).toEqual([id]);
+  });
+
+  it.for([
+    'node:fs',
+    'node:path',
+    'node:os',
+    'node:url',
+    'url',
+    'node:module',
+    'node:vm',
+    'node:cryptography',
+    'stream-json',
+  ])('%s is let through', (id) => {
+    expect(slowBuiltins([id])).toEqual([]);
   });
 });
