@@ -4,9 +4,9 @@
 //
 //   node scripts/bench.mjs [--runs N] [--json] [--hook PATH] [--parts LIST] [--sizes LIST] [--skip-largest]
 //                          [--repo-runs N] [--commit-tries N] [--counts LIST] [--load-rounds N]
-//                          [--explain-runs N] [--agent-runs N] [--agents LIST]
+//                          [--explain-runs N] [--agent-runs N] [--agents LIST] [--cli-runs N]
 //
-// --parts picks what to measure, of start,repos,load,engine,agents (default: all five).
+// --parts picks what to measure, of start,cli,repos,load,engine,agents (default: all six).
 // --sizes the repositories' sizes in files (default 1000,30000,100000); --skip-largest leaves out
 // the biggest (making the 100,000-file one takes a minute or two on a busy machine).
 // --commit-tries how many fresh chats try `git add -A && git commit` over an untracked .env in each
@@ -47,6 +47,9 @@
 //    several rounds (scripts/engine-throughput.mjs, which quality.mjs reports too); and `guard explain
 //    --jsonl` over 3,000 corpus lines in a fresh process against `node -e 0`, interleaved (--explain-runs
 //    N times each, default 5): the engine's cold pass with the CLI's start-up and output.
+// 6. The CLI's start-up: `guard --version`, `guard status --json` and `guard explain ls` (bin.js, as
+//    the `guard` command runs) against `node -e 0`, interleaved, --cli-runs N times each (default 20),
+//    median: what every `guard` call (a person's, a test's) pays before its command does anything.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -80,7 +83,7 @@ const hookAt = args.indexOf('--hook');
 const otherHook = hookAt >= 0 ? args[hookAt + 1] : undefined;
 if (hookAt >= 0 && (otherHook === undefined || !existsSync(otherHook))) fail(`--hook needs an existing hook script.`);
 if (!existsSync(HOOK) || !existsSync(CORE)) fail('the build is missing: run `npm run bench` (it builds first).');
-const parts = new Set(listArg('--parts', 'start,repos,load,engine,agents'));
+const parts = new Set(listArg('--parts', 'start,cli,repos,load,engine,agents'));
 const agentRuns = numberArg('--agent-runs', 5);
 const agentsAt = args.indexOf('--agents');
 const agents = agentsAt >= 0 ? listArg('--agents', '') : undefined;
@@ -93,6 +96,7 @@ const repoRuns = numberArg('--repo-runs', 10);
 const commitTries = numberArg('--commit-tries', 20);
 const loadRounds = numberArg('--load-rounds', 2);
 const explainRuns = numberArg('--explain-runs', 5);
+const cliRuns = numberArg('--cli-runs', 20);
 if (![...sizes, ...counts].every((n) => Number.isInteger(n) && n > 0)) fail('--sizes and --counts take whole numbers.');
 
 const work = mkdtempSync(join(tmpdir(), 'guard-bench-'));
@@ -116,6 +120,7 @@ try {
     delete report.spawn.memoryBy;
     report.exportEncode = exportEncodeBench();
   }
+  if (parts.has('cli')) report.cli = cliBench(env);
   if (parts.has('repos')) {
     const measure = (argv, input, caseEnv) => {
       const started = process.hrtime.bigint();
@@ -297,6 +302,40 @@ function spawnBench(dir, judgeUrl) {
   };
 }
 
+/** The CLI's start-up (part 6): each command against `node -e 0` in the same rounds, order rotated. */
+function cliBench(env) {
+  const bin = join(ROOT, 'packages/cli/dist/bin.js');
+  const cases = [
+    { name: 'node -e 0', argv: ['-e', '0'] },
+    { name: 'guard --version', argv: [bin, '--version'] },
+    { name: 'guard status --json', argv: [bin, 'status', '--json'] },
+    { name: 'guard explain ls', argv: [bin, 'explain', 'ls'] },
+  ];
+  const run = (item) => {
+    const started = process.hrtime.bigint();
+    const result = spawnSync(process.execPath, item.argv, { env, encoding: 'utf8' });
+    if (result.status !== 0) fail(`${item.name} exited ${result.status}: ${result.stderr}`);
+    return Number(process.hrtime.bigint() - started) / 1e6;
+  };
+  for (const item of cases) run(item);
+  const ms = cases.map(() => []);
+  for (let round = 0; round < cliRuns; round += 1)
+    for (let k = 0; k < cases.length; k += 1) {
+      const at = (round + k) % cases.length;
+      ms[at].push(run(cases[at]));
+    }
+  const base = percentile(ms[0], 0.5);
+  return cases.map((item, i) => {
+    const medianMs = percentile(ms[i], 0.5);
+    return {
+      name: item.name,
+      medianMs: round2(medianMs),
+      p90Ms: round2(percentile(ms[i], 0.9)),
+      ratio: round2(medianMs / base),
+    };
+  });
+}
+
 /**
  * The resident memory (RSS, KB) of each resident checker serving a guard folder under `dir`
  * (Linux: read from /proc), so the client's small peak is not read without the server's cost.
@@ -454,6 +493,20 @@ function render(report) {
       '',
     );
   }
+  if (report.cli)
+    out.push(
+      `CLI start-up: ${cliRuns} runs each, interleaved (median against node -e 0)`,
+      ...table(
+        ['', 'median ms', 'p90 ms', 'time'],
+        report.cli.map((item) => [
+          item.name,
+          item.medianMs.toFixed(1),
+          item.p90Ms.toFixed(1),
+          `${item.ratio.toFixed(2)}x`,
+        ]),
+      ),
+      '',
+    );
   if (report.repos) {
     const steps = report.repos[0]?.steps.map((step) => step.name) ?? [];
     const rows = steps.map((name) => [

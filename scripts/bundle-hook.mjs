@@ -70,20 +70,19 @@ export async function bundleHook({ dist = DIST, out = dist, lazy = LAZY, paths =
   const main = chunks.find((chunk) => chunk.fileName === 'hook.bundle.cjs');
   if (main === undefined || chunks.some((chunk) => chunk !== main && chunk.isEntry))
     throw new Error('the hook bundle did not come out as one entry and its lazy chunks');
-  // What only setup, status and doctor need of the agents (config editing, doctor's payloads, Codex's
-  // trust records) stays out: the hook loads the agents' registry (agents.ts), never their index.ts.
-  const setupOnly = chunks
-    .flatMap((chunk) => chunk.moduleIds)
-    .filter((id) =>
-      /[\\/]adapters[\\/]dist[\\/](?:index|doctor|hook-config|json-text|[^\\/]+[\\/](?:index|config|doctor|trust))\.js$/.test(
-        id,
-      ),
+  const commandOnly = commandOnlyModules(chunks.flatMap((chunk) => chunk.moduleIds));
+  if (commandOnly.length > 0)
+    throw new Error(
+      `the hook bundle holds code only a command needs: ${commandOnly
+        .slice(0, 5)
+        .map((found) => `${found.id} (${found.what})`)
+        .join(', ')}`,
     );
-  if (setupOnly.length > 0) throw new Error(`the hook bundle holds code only setup needs: ${setupOnly.join(', ')}`);
-  // the export's encoder runs in its sender, never in the hook (nor in a lazy chunk of it)
-  const senderOnly = chunks.flatMap((chunk) => chunk.moduleIds).filter((id) => /[\\/]@opentelemetry[\\/]/.test(id));
-  if (senderOnly.length > 0)
-    throw new Error(`the hook bundle holds the export's OpenTelemetry encoder: ${senderOnly.slice(0, 3).join(', ')}`);
+  const slow = slowBuiltins(main.imports);
+  if (slow.length > 0)
+    throw new Error(
+      `the hook bundle loads ${slow.join(', ')} at its top, on every call: load it where it is used (process.getBuiltinModule)`,
+    );
   // the last build's chunks and their caches go: their names no longer match anything
   for (const old of readdirSync(out)) if (LAZY_FILE.test(old)) rmSync(join(out, old), { force: true });
   let bytes = 0;
@@ -118,6 +117,61 @@ export async function bundleHook({ dist = DIST, out = dist, lazy = LAZY, paths =
   );
   return { bytes, imports, files, id };
 }
+
+/**
+ * What only a command needs, never a hook call: the modules of it found among `ids` (a bundle's
+ * modules, as rolldown names them), each with what it is. The hook loads the agents' registry
+ * (agents.ts), never their index.ts; of cli's folders only what the hook shares with the commands.
+ */
+export function commandOnlyModules(ids) {
+  return ids.flatMap((id) => {
+    const what = COMMAND_ONLY.find((item) => item.test.test(id))?.what;
+    return what === undefined ? [] : [{ id, what }];
+  });
+}
+
+const COMMAND_ONLY = [
+  {
+    // config editing, doctor's payloads, Codex's trust records
+    what: 'setup, status and doctor',
+    test: /[\\/]adapters[\\/]dist[\\/](?:index|doctor|hook-config|json-text|[^\\/]+[\\/](?:index|config|doctor|trust))\.js$/,
+  },
+  { what: 'a command', test: /[\\/]cli[\\/]dist[\\/]commands[\\/]/ },
+  { what: "the CLI's commander front", test: /[\\/]cli[\\/]dist[\\/](?:bin|main|program)\.js$/ },
+  { what: 'the HTML report', test: /[\\/]cli[\\/]dist[\\/]report[\\/]/ },
+  // the hook reads whether export is on (config.js) and starts the sender as a process of its own
+  { what: "the export's sender", test: /[\\/]cli[\\/]dist[\\/]export[\\/](?!config\.js$)/ },
+  // the hook names `guard setup` in a drift it tells (admin.js)
+  { what: "setup's and doctor's agent files", test: /[\\/]cli[\\/]dist[\\/]agents[\\/](?!admin\.js$)/ },
+  // the export's encoder runs in its sender, never in the hook (nor in a lazy chunk of it)
+  {
+    what: "the export's OpenTelemetry encoder",
+    test: /[\\/]@opentelemetry[\\/]|[\\/]node_modules[\\/]protobufjs[\\/]/,
+  },
+  { what: 'a library only commands use', test: /[\\/]node_modules[\\/](?:commander|diff)[\\/]/ },
+];
+
+/**
+ * Those of Node's modules among `imports` (what a bundle requires at its top) that cost milliseconds
+ * to load (10 to 45 ms each on the shared 2-core machine at load 22, against under 1 ms for fs, path,
+ * os, url or module): the hook loads them only where a call uses them.
+ */
+export function slowBuiltins(imports) {
+  return imports.filter((id) => SLOW_BUILTINS.has(id.replace(/^node:/, '')));
+}
+
+const SLOW_BUILTINS = new Set([
+  'crypto',
+  'child_process',
+  'net',
+  'http',
+  'https',
+  'tls',
+  'dns',
+  'stream',
+  'zlib',
+  'worker_threads',
+]);
 
 /**
  * Core's second opinion but for what decides whether a step is sent (`consultable`) and its types:

@@ -14,14 +14,17 @@ import { kiro } from './kiro/agent.js';
 import { opencode } from './opencode/agent.js';
 import { qwen } from './qwen/agent.js';
 import { windsurf } from './windsurf/agent.js';
+import { AGENT_IDS, type AgentId } from './ids.js';
 
 export { agentKnowledge, homeFolder, placedPath, systemHookFile, variablesOff } from './files.js';
+export { AGENT_IDS, type AgentId };
 
 /**
- * The agents guard can be set up in: the one list. Adding an agent is a folder next to these (see
- * codex/) and one line here. This is what the hook loads: each agent's payloads, replies and
- * chat-start scan. What setup, status and doctor need besides is in each folder's index.ts, which
- * `adapters` (index.ts) loads by the folder's name.
+ * The agents guard can be set up in, one for each id of `AGENT_IDS` (ids.ts), in its order. Adding
+ * an agent is a folder next to these (see codex/), its id there and one line here. This is what
+ * the hook loads: each agent's payloads, replies and chat-start scan. What setup, status and
+ * doctor need besides is in each folder's index.ts, which `adapters` (index.ts) loads by the
+ * folder's name.
  */
 export const AGENTS = {
   codex,
@@ -39,13 +42,7 @@ export const AGENTS = {
   crush,
   auggie,
   kiro,
-} as const satisfies Readonly<Record<string, Agent>>;
-
-/** An agent's id: `guard setup <id>`, `guard hook <id>`. */
-export type AgentId = keyof typeof AGENTS;
-
-/** Every agent id, in the order guard lists them. */
-export const AGENT_IDS = Object.keys(AGENTS) as readonly AgentId[];
+} as const satisfies Readonly<Record<AgentId, Agent>>;
 
 /** The id, when it names an agent. */
 export function agentId(name: string): AgentId | undefined {

@@ -25,6 +25,8 @@ describe('the registry: one list of agents', () => {
       'auggie',
       'kiro',
     ]);
+    // the ids stand apart from the registry (ids.ts, what the CLI starts with): the same, in its order
+    expect(Object.keys(AGENTS)).toEqual(AGENT_IDS);
     expect(Object.keys(adapters)).toEqual(AGENT_IDS);
     for (const id of AGENT_IDS) {
       expect(AGENTS[id].id).toBe(id);

@@ -1,4 +1,4 @@
-import { AGENT_IDS } from '@guard/adapters/agents';
+import { AGENT_IDS } from '@guard/adapters/ids';
 import type { AgentId } from '@guard/adapters';
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import { ExitCode, GuardError } from './errors.js';

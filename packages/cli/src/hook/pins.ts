@@ -2,7 +2,6 @@
 // once a minute, each file setup pinned is compared with what setup wrote, by hash and then by the
 // parts it added (state/pins.ts), without the agents' config editing, which the hook never loads.
 // A drift found is logged once and told once in the next reply that can carry a notice (decide.ts).
-import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import type { AgentId } from '@guard/adapters';
 import { AGENTS } from '@guard/adapters/agents';
@@ -26,7 +25,8 @@ function look(path: string, record: InstallRecord, seen: string | undefined): { 
   } catch {
     return drift('gone');
   }
-  const hash = createHash('sha256').update(bytes).digest('hex');
+  // node:crypto loaded here, not with the hook: the pins are looked at once a minute at most
+  const hash = process.getBuiltinModule('node:crypto').createHash('sha256').update(bytes).digest('hex');
   if (hash === record.after || hash === seen || pin.parts === undefined) return {};
   const text = bytes.toString('utf8');
   const at = statSync(path, { throwIfNoEntry: false })?.mtime.toISOString();

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { YesLasts } from '@guard/adapters';
@@ -55,7 +54,9 @@ function callsDir(guardHome: string): string {
  */
 export function claimCall(guardHome: string, parts: readonly string[], via: string): CallClaim {
   const dir = callsDir(guardHome);
-  const file = join(dir, `${createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 40)}.json`);
+  // node:crypto loaded here, not with the hook: only a host that may send a call through two hooks gets here
+  const hash = process.getBuiltinModule('node:crypto').createHash('sha256');
+  const file = join(dir, `${hash.update(JSON.stringify(parts)).digest('hex').slice(0, 40)}.json`);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   let fd: number;
   try {

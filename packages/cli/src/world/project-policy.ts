@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Policy } from '@guard/core';
@@ -92,8 +91,7 @@ function stale(pin: PolicyPin | undefined, hash: string): boolean {
  * from the pin.
  */
 export function policyHash(projectRoot: string): string {
-  const hash = createHash('sha256');
-  let any = false;
+  const parts: string[] = [];
   for (const dir of [projectRoot, ...enclosingPolicyRoots(projectRoot)]) {
     let text: string | undefined;
     try {
@@ -101,11 +99,14 @@ export function policyHash(projectRoot: string): string {
     } catch (error) {
       text = `\0unreadable: ${(error as NodeJS.ErrnoException).code ?? String(error)}`;
     }
-    if (text === undefined) continue;
-    any = true;
-    hash.update(`${dir}\0${text.length}\0${text}\0`);
+    if (text !== undefined) parts.push(`${dir}\0${text.length}\0${text}\0`);
   }
-  return any ? hash.digest('hex') : NO_POLICY_HASH;
+  if (parts.length === 0) return NO_POLICY_HASH;
+  // node:crypto only when there is a policy to hash: loading it costs milliseconds, and the hook
+  // asks on every call, where most projects have none
+  const hash = process.getBuiltinModule('node:crypto').createHash('sha256');
+  for (const part of parts) hash.update(part);
+  return hash.digest('hex');
 }
 
 /** The folders above `projectRoot` that hold a `.guard.yaml`, nearest first. */
