@@ -15,7 +15,7 @@ import { opencode } from './opencode/agent.js';
 import { qwen } from './qwen/agent.js';
 import { windsurf } from './windsurf/agent.js';
 
-export { agentKnowledge, homeFolder, placedPath, systemHookFile, variablesOff } from './files.js';
+export { agentKnowledge, homeFolder, placedPath, systemHookFile, systemSettings, variablesOff } from './files.js';
 
 /**
  * The agents guard can be set up in: the one list. Adding an agent is a folder next to these (see

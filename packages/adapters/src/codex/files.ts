@@ -73,7 +73,18 @@ export const codexFiles: AgentFiles = {
     darwin: '/etc/codex/hooks.json',
     first: 'together',
     layer:
-      "Codex runs the hooks of every layer, the system layer's with no trust in the user's config (seen on 0.171); but the hooks feature switched off by the user ([features] hooks = false in config.toml, -c features.hooks=false, --disable hooks) switches them off too, unless /etc/codex/requirements.toml pins [features] hooks = true",
+      "Codex runs the hooks of every layer, the system layer's with no trust in the user's config (seen on 0.171); the hooks feature switched off by a user ([features] hooks = false in config.toml, -c features.hooks=false, --disable hooks) would switch them off too, but the [features] hooks = true setup writes in /etc/codex/requirements.toml pins the feature on",
+    // without it, a user's switch turns the system layer's hooks off with every other (seen on 0.171)
+    also: [
+      {
+        linux: '/etc/codex/requirements.toml',
+        darwin: '/etc/codex/requirements.toml',
+        table: 'features',
+        key: 'hooks',
+        value: true,
+        why: "keeps Codex's hooks feature on for every user: no config.toml, -c or --disable switches it off",
+      },
+    ],
   },
   program: {
     names: ['codex'],

@@ -91,10 +91,15 @@ export function systemOptions(options: InstallOptions): InstallOptions {
 
 /**
  * Refuses, writing nothing, a system-wide change without administrator rights; and a setup whose
- * hook would run a guard (or a Node) a user can change, or go into a file (`file`) a user can
+ * hook would run a guard (or a Node) a user can change, or go into files (`files`) a user can
  * change: a system hook is worth only what it runs and where it is.
  */
-export function checkSystemWrite(world: SystemWorld, command: string, setup: boolean, file?: string): void {
+export function checkSystemWrite(
+  world: SystemWorld,
+  command: string,
+  setup: boolean,
+  files: readonly string[] = [],
+): void {
   if (!world.isAdmin()) {
     throw new GuardError(
       `Writing an agent's system-wide settings needs administrator rights, which this process does not have. guard wrote nothing.`,
@@ -103,7 +108,7 @@ export function checkSystemWrite(world: SystemWorld, command: string, setup: boo
   }
   if (!setup) return;
   const open = world.changeable();
-  const at = file === undefined ? [] : world.changeableAt([file]);
+  const at = files.length === 0 ? [] : world.changeableAt(files);
   if (open.length === 0 && at.length > 0) {
     throw new GuardError(
       `A user could change the agent's system-wide file, so it would not hold guard's hook for long: ${listed(at)}. guard wrote nothing.`,
