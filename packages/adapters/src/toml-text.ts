@@ -85,9 +85,9 @@ export function withTomlSetting(text: string, setting: TomlSetting): string {
 }
 
 /**
- * The text without the `key = value` line `withTomlSetting` adds under `[table]`, and without the
- * table when nothing else is left in it (with the blank line setup put before it, at the end). As it
- * was when there is no such line.
+ * The text without the `key = value` line `withTomlSetting` adds under `[table]`, and without a
+ * plain `[table]` header left with nothing under it (with the blank line setup put before it, at the
+ * end). As it was when there is no such line.
  */
 export function withoutTomlSetting(text: string, setting: TomlSetting): string {
   const lines = text.split(/(?<=\n)/);
@@ -100,8 +100,10 @@ export function withoutTomlSetting(text: string, setting: TomlSetting): string {
   lines.splice(header + 1 + at, 1);
   end -= 1;
   const rest = lines.slice(header + 1, end);
-  if (rest.some((one) => one.trim() !== '')) return lines.join('');
-  // the table is empty now: it goes, and at the end of the file the blank line before it too
+  // a header as setup writes it, with nothing left under it, goes (one with a comment is someone's own)
+  if (rest.some((one) => one.trim() !== '') || (lines[header] as string).trim() !== `[${setting.table}]`)
+    return lines.join('');
+  // and at the end of the file, the blank line setup put before it
   const last = end === lines.length;
   const start = last && header > 0 && (lines[header - 1] as string).trim() === '' ? header - 1 : header;
   lines.splice(start, end - start);
