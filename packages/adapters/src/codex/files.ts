@@ -94,8 +94,9 @@ export const codexFiles: AgentFiles = {
     hooksOff: [
       // hooks nobody reviewed trusted for the run
       { flag: '--dangerously-bypass-hook-trust' },
-      // `-c features.hooks=false`, or one of guard's hooks switched off in `hooks.state`
-      { option: ['-c', '--config'], value: String.raw`(?:^|\.)(?:codex_)?hooks\s*=\s*false\b` },
+      // `-c features.hooks=false` (`features."hooks"=false`, `features={hooks=false}`), or one of
+      // guard's hooks switched off in `hooks.state`
+      { option: ['-c', '--config'], value: String.raw`(?:^|[.{,\s])["']?(?:codex_)?hooks["']?\s*=\s*false\b` },
       { option: ['-c', '--config'], value: String.raw`^(?=[\s\S]*hooks\.state)[\s\S]*\benabled\s*=\s*false\b` },
       { option: ['--disable'], value: '^(?:codex_)?hooks$' },
       { operands: [['features'], ['disable'], ['hooks', 'codex_hooks']] },
