@@ -143,7 +143,8 @@ export async function setUpHook(agent: AgentId, setup: SetupOptions, io: Io): Pr
     throw new GuardError(`${said}${back === '' ? '' : ` It gave back what it had written: ${back}.`}`, error.hint);
   }
 
-  for (const { change, madeBackup } of done) {
+  // said hook file first
+  for (const { change, madeBackup } of [...done].reverse()) {
     if (change === hookChange) {
       const events = adapter.capabilities.events.join(', ');
       const hadGuard = adapter.installedCommands(before).length > 0;
