@@ -37,6 +37,9 @@ export const VALUE_OPTIONS = [
   '--local-provider',
 ];
 
+/** The administrator's requirements, which win over every user's and project's config.toml. */
+export const REQUIREMENTS = '/etc/codex/requirements.toml';
+
 /**
  * Codex's files and switches as data (see AgentFiles). Its folder is `$CODEX_HOME`, by default
  * `~/.codex`; a project has its own `.codex` folder.
@@ -51,7 +54,7 @@ export const codexFiles: AgentFiles = {
     '.codex/config.toml',
     '/etc/codex/hooks.json',
     '/etc/codex/config.toml',
-    '/etc/codex/requirements.toml',
+    REQUIREMENTS,
   ],
   folders: ['$CODEX_HOME', '~/.codex'],
   settings: ['$CODEX_HOME/config.toml', '.codex/config.toml'],
@@ -77,8 +80,8 @@ export const codexFiles: AgentFiles = {
     // without it, a user's switch turns the system layer's hooks off with every other (seen on 0.171)
     also: [
       {
-        linux: '/etc/codex/requirements.toml',
-        darwin: '/etc/codex/requirements.toml',
+        linux: REQUIREMENTS,
+        darwin: REQUIREMENTS,
         table: 'features',
         key: 'hooks',
         value: true,

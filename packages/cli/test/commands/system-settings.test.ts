@@ -4,7 +4,10 @@ import { dirname, join } from 'node:path';
 import { adapters, tomlSetting } from '@guard/adapters';
 import { parse } from 'smol-toml';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { StatusJson } from '../../src/agents/inspect.js';
 import type { SystemWorld } from '../../src/agents/system.js';
+import { agentShellRunner, diagnose } from '../../src/commands/doctor.js';
+import { status } from '../../src/commands/status.js';
 import { setup } from '../../src/commands/setup.js';
 import { uninstall } from '../../src/commands/uninstall.js';
 import { GuardError } from '../../src/errors.js';
@@ -222,5 +225,71 @@ describe('setup codex --system writes requirements.toml beside the hook, and uni
     await run((io) => setup('codex', { project: false, dryRun: false }, io));
     expect(readdirSync(join(root, 'etc'))).toEqual([]);
     expect(adapters.codex.files.system?.also?.map((one) => one.linux)).toEqual(['/etc/codex/requirements.toml']);
+  });
+});
+
+// status and doctor: the user's (or a project's) switch that turns Codex's hooks feature off, and
+// whether the requirements setup --system wrote overrule it
+describe("status and doctor say when Codex's hooks feature is off", () => {
+  const OFF = '[features]\nhooks = false\n';
+  const userConfig = (): string => join(box.home, '.codex', 'config.toml');
+  const projectConfig = (): string => join(box.project, '.codex', 'config.toml');
+  const codexOf = async () => {
+    const json = JSON.parse((await run((io) => status({ json: true, system: world() }, io))).stdout) as StatusJson;
+    const text = (await run((io) => status({ json: false, system: world() }, io))).stdout;
+    return { off: json.agents.find((entry) => entry.agent === 'codex')?.hooksOff ?? [], text };
+  };
+  const doctorSays = async () => {
+    const captured = captureIo({ cwd: box.cwd, home: box.home });
+    const io = { ...captured.io, env: box.env, tmp: () => box.root };
+    const report = await diagnose(io, agentShellRunner(io), () => {}, world());
+    const entry = report.agents.find((found) => found.agent === 'codex' && found.level === 'system');
+    return entry?.checks.find((check) => check.name === 'Codex runs hooks');
+  };
+
+  it.each([
+    {
+      name: "the user's switch, pinned on by setup",
+      files: [userConfig],
+      unpin: false,
+      scope: 'overruled',
+      line: `tried to switch guard off, cannot: ${join('HOME', '.codex', 'config.toml')} sets [features] hooks = false, but`,
+      doctor: true,
+    },
+    {
+      name: "the user's switch, requirements.toml gone",
+      files: [userConfig],
+      unpin: true,
+      scope: 'everywhere',
+      line: `NOT RUNNING: ${join('HOME', '.codex', 'config.toml')} sets [features] hooks = false, so Codex runs no hooks at all`,
+      doctor: false,
+    },
+    {
+      name: "a project's switch, requirements.toml gone",
+      files: [projectConfig],
+      unpin: true,
+      scope: 'here',
+      line: `not running in this folder: ${join('PROJECT', '.codex', 'config.toml')} sets [features] hooks = false`,
+      doctor: true,
+    },
+    // near miss: nothing switched off
+    {
+      name: 'no switch, requirements.toml gone',
+      files: [],
+      unpin: true,
+      scope: undefined,
+      line: undefined,
+      doctor: true,
+    },
+  ])('$name', { timeout: 60_000 }, async ({ files, unpin, scope, line, doctor }) => {
+    for (const file of files) write(file(), OFF);
+    await setUp();
+    if (unpin) rmSync(REQUIREMENTS());
+    const { off, text } = await codexOf();
+    expect(off.map((one) => one.scope)).toEqual(scope === undefined ? [] : [scope]);
+    if (line !== undefined) expect(text).toContain(line.replace('HOME', box.home).replace('PROJECT', box.project));
+    const check = await doctorSays();
+    expect(check?.ok).toBe(doctor);
+    if (!doctor) expect(check?.detail).toContain('sets [features] hooks = false');
   });
 });
