@@ -133,8 +133,8 @@ runRuleTests(
       // the same feature by another TOML spelling
       "codex -c 'features={hooks=false}' exec x",
       "codex -c 'features = { web_search = true, hooks = false }' exec x",
-      "codex -c 'features.\"hooks\"=false' exec x",
-      "codex --config=features.codex_hooks=false exec x",
+      'codex -c \'features."hooks"=false\' exec x',
+      'codex --config=features.codex_hooks=false exec x',
       'codex --disable hooks',
       'codex features disable hooks',
       "jq '.disableAllHooks = true' .claude/settings.json > s.json",

@@ -484,8 +484,7 @@ describe("Codex: the hooks feature switched off, unless the system's requirement
     { name: 'pinned on, nothing switched off', texts: { [REQUIRED]: '[features]\nhooks = true\n' }, found: [] },
   ])('$name', ({ texts, found }) => {
     const said = check('codex', texts);
-    expect(said.map((off) => [off.scope, off.message])).toEqual(
-      found.map(([scope, message]) => [scope, expect.stringMatching(message)]),
-    );
+    expect(said.map((off) => off.scope)).toEqual(found.map(([scope]) => scope));
+    said.forEach((off, index) => expect(off.message).toMatch(found[index]?.[1] ?? /^$/));
   });
 });
