@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { adapters, tomlSetting } from '@guard/adapters';
@@ -12,7 +12,7 @@ import { setup } from '../../src/commands/setup.js';
 import { uninstall } from '../../src/commands/uninstall.js';
 import { GuardError } from '../../src/errors.js';
 import { captureIo } from '../capture-io.js';
-import { makeAgentHome, readIfThere } from './agent-home.js';
+import { makeAgentHome, readIfThere, snapshotOf } from './agent-home.js';
 import type { AgentHome } from './agent-home.js';
 
 // `guard setup codex --system` writes two files: guard's hook in /etc/codex/hooks.json and
@@ -75,15 +75,7 @@ const setUp = (dryRun = false) => run((io) => setup('codex', { project: false, d
 const takeOut = () => run((io) => uninstall('codex', { project: false, system: world() }, io));
 
 /** Every file and folder under the scratch root, with its bytes (a folder as '/'). */
-function snapshot(dir = root): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) Object.assign(out, { [path]: '/' }, snapshot(path));
-    else out[path] = readIfThere(path) as string;
-  }
-  return out;
-}
+const snapshot = (): Record<string, string> => snapshotOf(root);
 
 function write(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
