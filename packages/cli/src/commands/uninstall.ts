@@ -68,7 +68,8 @@ export async function uninstallAllSystem(system: SystemWorld, io: Io): Promise<v
   const removed: AgentId[] = [];
   for (const { agent, file } of systemAgents(system)) {
     const adapter = adapterFor(agent);
-    if (!holdsGuard(agent, file, systemGuardFolder(system))) continue;
+    const folder = systemGuardFolder(system);
+    if (!holdsGuard(agent, file, folder) && settingsSetUp(adapter, system, folder).length === 0) continue;
     const label = `${adapter.displayName} (system): `;
     try {
       if (uninstallLevel(agent, 'system', { ...io, out: (text) => io.out(prefixLines(label, text)) }, system))

@@ -9,7 +9,7 @@ import type { SystemWorld } from '../../src/agents/system.js';
 import { agentShellRunner, diagnose } from '../../src/commands/doctor.js';
 import { status } from '../../src/commands/status.js';
 import { setup } from '../../src/commands/setup.js';
-import { uninstall } from '../../src/commands/uninstall.js';
+import { uninstall, uninstallAllSystem } from '../../src/commands/uninstall.js';
 import { GuardError } from '../../src/errors.js';
 import { captureIo } from '../capture-io.js';
 import { makeAgentHome, readIfThere, snapshotOf } from './agent-home.js';
@@ -172,10 +172,14 @@ describe('setup codex --system writes requirements.toml beside the hook, and uni
     expect(readIfThere(REQUIREMENTS())).toBe('[features]\nweb_search = true\n\n[otel]\nx = 2\n');
   });
 
-  it('the hook file taken out by hand: uninstall still gives requirements.toml back', async () => {
+  it.each([
+    { name: 'uninstall codex --system', takeOut },
+    { name: 'uninstall --all --system', takeOut: () => run((io) => uninstallAllSystem(world(), io)) },
+  ])('the hook file taken out by hand: $name still gives requirements.toml back', async ({ takeOut: remove }) => {
     await setUp();
     rmSync(HOOKS());
-    const removed = await takeOut();
+    const removed = await remove();
+    expect(removed.error).toBeUndefined();
     expect(removed.stdout).toContain(`Removed ${REQUIREMENTS()} (guard had created it).`);
     expect(readdirSync(join(root, 'etc'))).toEqual([]);
   });
