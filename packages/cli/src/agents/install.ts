@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, relative } from 'node:path';
-import { ConfigError, systemSettings, withTomlSetting } from '@guard/adapters';
-import type { Adapter, AgentId, ConfigLevel, SystemSetting } from '@guard/adapters';
+import { ConfigError, withTomlSetting } from '@guard/adapters';
+import type { Adapter, AgentId, ConfigLevel } from '@guard/adapters';
 import {
   adapterFor,
   describeConfigError,
@@ -13,7 +13,7 @@ import {
   textOf,
   writeStep,
 } from './config-io.js';
-import { checkSystemWrite, systemFileOf, systemGuardFolder, systemOptions, underRoot } from './system.js';
+import { checkSystemWrite, systemFileOf, systemGuardFolder, systemOptions, systemSettingFiles } from './system.js';
 import type { SystemWorld } from './system.js';
 import { trustOf } from './trust.js';
 import { GuardError } from '../errors.js';
@@ -211,14 +211,6 @@ function refusal(file: string, error: unknown, again: string): unknown {
     `${describeConfigError(file, error)}. guard wrote nothing.`,
     `Fix that line (or move the file aside), then run \`${again}\` again.`,
   );
-}
-
-/** The settings files of the agent's managed install on this system (`SystemHooks.also`), under its root. */
-function systemSettingFiles(adapter: Adapter, system: SystemWorld): { file: string; setting: SystemSetting }[] {
-  return systemSettings(adapter.files, system.platform).map(({ file, setting }) => ({
-    file: underRoot(system.root, file),
-    setting,
-  }));
 }
 
 /** Writes one file with its backup and its record (kept first, so a write that lands is never unrecorded). */

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
-import { adapters, AGENT_IDS, systemHookFile } from '@guard/adapters';
-import type { Adapter, AgentId, InstallOptions } from '@guard/adapters';
+import { adapters, AGENT_IDS, systemHookFile, systemSettings } from '@guard/adapters';
+import type { Adapter, AgentId, InstallOptions, SystemSetting } from '@guard/adapters';
 import { GUARD_PACKAGE } from '@guard/core';
 import { GuardError } from '../errors.js';
 import { asAdmin } from './admin.js';
@@ -56,6 +56,17 @@ export function underRoot(root: string, path: string): string {
 export function systemFileOf(adapter: Adapter, world: SystemWorld): string | undefined {
   const path = systemHookFile(adapter.files, world.platform);
   return path === undefined ? undefined : underRoot(world.root, path);
+}
+
+/** The settings the agent's managed install also writes on this system (`SystemHooks.also`), each with its file under the root. */
+export function systemSettingFiles(
+  adapter: Adapter,
+  world: SystemWorld,
+): { readonly file: string; readonly setting: SystemSetting }[] {
+  return systemSettings(adapter.files, world.platform).map(({ file, setting }) => ({
+    file: underRoot(world.root, file),
+    setting,
+  }));
 }
 
 /** The agents with a managed hook file on the world's platform, each with that file, in the registry's order. */

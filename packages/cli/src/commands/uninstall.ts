@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, isAbsolute, relative } from 'node:path';
-import { ConfigError, systemSettings, withoutTomlSetting } from '@guard/adapters';
+import { ConfigError, withoutTomlSetting } from '@guard/adapters';
 import type { Adapter, AgentId, ConfigLevel } from '@guard/adapters';
 import { AGENT_IDS } from '@guard/adapters/agents';
 import { GUARD_PACKAGE } from '@guard/core';
@@ -22,7 +22,13 @@ import { onlyCrlf } from '../agents/install.js';
 import { readRecords, saveRecord } from '../state/installs.js';
 import type { PinLevel } from '../state/installs.js';
 import { asAdmin } from '../agents/admin.js';
-import { checkSystemWrite, systemAgents, systemFileOf, systemGuardFolder, underRoot } from '../agents/system.js';
+import {
+  checkSystemWrite,
+  systemAgents,
+  systemFileOf,
+  systemGuardFolder,
+  systemSettingFiles,
+} from '../agents/system.js';
 import type { SystemWorld } from '../agents/system.js';
 import { stopCheckers } from '../state/resident.js';
 import type { InstallRecord } from '../state/installs.js';
@@ -226,9 +232,7 @@ function uninstallLevel(agent: AgentId, level: PinLevel, io: Io, system?: System
 /** The settings files of the agent's managed install that setup --system wrote (a record in `recordsHome`). */
 function settingsSetUp(adapter: Adapter, system: SystemWorld, recordsHome: string) {
   const records = readRecords(recordsHome);
-  return systemSettings(adapter.files, system.platform)
-    .map(({ file, setting }) => ({ file: underRoot(system.root, file), setting }))
-    .filter(({ file }) => records[file] !== undefined);
+  return systemSettingFiles(adapter, system).filter(({ file }) => records[file] !== undefined);
 }
 
 /** Puts `label` in front of every line of `text`. */
