@@ -41,6 +41,11 @@ runRuleTests(
       'git commit -m "docs: disableAllHooks: true skips hooks"',
       'codex exec "fix the tests"',
       'codex -c model=o3',
+      // near misses of the hooks feature switched off: on, another feature off, a key that ends in hooks
+      "codex -c 'features={hooks=true}' exec x",
+      "codex -c 'features={web_search=false}' exec x",
+      'codex -c features.myhooks=false exec x',
+      'codex -c features.hooks=true exec x',
       {
         step: { kind: 'write', path: 'docs/hooks.md', content: 'Set `"disableAllHooks": true` to skip hooks.\n' },
         note: 'docs, not a settings file',
@@ -125,6 +130,11 @@ runRuleTests(
       'echo "{}" > .agents/hooks.json',
       'codex exec --dangerously-bypass-hook-trust "do it"',
       'codex -c features.hooks=false exec "x"',
+      // the same feature by another TOML spelling
+      "codex -c 'features={hooks=false}' exec x",
+      "codex -c 'features = { web_search = true, hooks = false }' exec x",
+      'codex -c \'features."hooks"=false\' exec x',
+      'codex --config=features.codex_hooks=false exec x',
       'codex --disable hooks',
       'codex features disable hooks',
       "jq '.disableAllHooks = true' .claude/settings.json > s.json",

@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { scaled } from '../machine.js';
 import { CODEX_CONFIG, codexExec, writeCodexConfig } from './harness/agents.js';
@@ -18,8 +19,9 @@ import type { World } from './harness/world.js';
 // and one skipped row says why.
 const CANNOT = noScratchEtc();
 const STEP = 'git push --force origin main';
-// what an administrator writes in /etc/codex/requirements.toml to keep the hooks feature on
+// what setup --system writes in /etc/codex/requirements.toml to keep the hooks feature on
 const PIN_HOOKS = '[features]\nhooks = true\n';
+const REQUIREMENTS = '/etc/codex/requirements.toml';
 const OFF_BY_C = ['-c', 'features.hooks=false'];
 
 if (CANNOT !== undefined) it.skip(`Codex's system layer suite cannot run here: ${CANNOT}`, () => {});
@@ -47,35 +49,65 @@ describe.skipIf(CANNOT !== undefined)(
   { timeout: scaled(180_000) },
   () => {
     const userOff = `${CODEX_CONFIG}\n[features]\nhooks = false\n`;
+    const INLINE_OFF = ['-c', 'features={hooks=false}'];
     it.each([
       // the system layer's hook runs though the user's config trusts no hook
-      { name: "the user's config as it is", config: CODEX_CONFIG, blocked: true },
-      // a gap: the hooks feature switched off by the user (config or command line) takes the system
-      // layer's hooks with it
-      { name: "the user's [features] hooks = false: NOT blocked", config: userOff, blocked: false },
-      { name: '-c features.hooks=false: NOT blocked', config: CODEX_CONFIG, args: OFF_BY_C, blocked: false },
-      { name: '--disable hooks: NOT blocked', config: CODEX_CONFIG, args: ['--disable', 'hooks'], blocked: false },
-      // unless the machine's requirements.toml pins the feature on
-      { name: "the user's [features] hooks = false, hooks pinned on", config: userOff, pinned: true, blocked: true },
+      { name: "the user's config as it is", blocked: true },
+      // the hooks feature switched off by the user (config or command line) would take the system
+      // layer's hooks with it, but setup --system pinned it on in /etc/codex/requirements.toml
+      { name: "the user's [features] hooks = false", config: userOff, blocked: true },
+      { name: '-c features.hooks=false', args: OFF_BY_C, blocked: true },
+      { name: '--disable hooks', args: ['--disable', 'hooks'], blocked: true },
+      { name: "-c 'features={hooks=false}'", args: INLINE_OFF, blocked: true },
+      { name: "a trusted project's .codex/config.toml [features] hooks = false", project: true, blocked: true },
+      // near misses: the same with requirements.toml taken away after setup, so the gap is back
+      { name: "the user's config as it is, requirements.toml gone", unpinned: true, blocked: true },
       {
-        name: '-c features.hooks=false, hooks pinned on',
-        config: CODEX_CONFIG,
+        name: "the user's [features] hooks = false, requirements.toml gone: NOT blocked",
+        config: userOff,
+        unpinned: true,
+        blocked: false,
+      },
+      {
+        name: '-c features.hooks=false, requirements.toml gone: NOT blocked',
         args: OFF_BY_C,
-        pinned: true,
-        blocked: true,
+        unpinned: true,
+        blocked: false,
       },
       {
-        name: '--disable hooks, hooks pinned on',
-        config: CODEX_CONFIG,
+        name: '--disable hooks, requirements.toml gone: NOT blocked',
         args: ['--disable', 'hooks'],
-        pinned: true,
-        blocked: true,
+        unpinned: true,
+        blocked: false,
       },
-    ])(`${STEP} with $name, from the system layer alone`, async ({ config, args, pinned, blocked }) => {
-      writeCodexConfig(world, config);
+      {
+        name: "-c 'features={hooks=false}', requirements.toml gone: NOT blocked",
+        args: INLINE_OFF,
+        unpinned: true,
+        blocked: false,
+      },
+      {
+        name: "a trusted project's [features] hooks = false, requirements.toml gone: NOT blocked",
+        project: true,
+        unpinned: true,
+        blocked: false,
+      },
+    ])(`${STEP} with $name, from the system layer alone`, async ({ config, args, project, unpinned, blocked }) => {
+      writeCodexConfig(
+        world,
+        project === true
+          ? `${CODEX_CONFIG}\n[projects.${JSON.stringify(world.project)}]\ntrust_level = "trusted"\n`
+          : (config ?? CODEX_CONFIG),
+      );
+      if (project === true) {
+        mkdirSync(join(world.project, '.codex'), { recursive: true });
+        writeFileSync(join(world.project, '.codex', 'config.toml'), '[features]\nhooks = false\n');
+      }
       const said = await guardOk(world, ['setup', 'codex', '--system'], {}, etc);
       expect(said).toMatch(/^Created \/etc\/codex\/hooks\.json with guard's hook/);
-      if (pinned === true) writeFileSync(etc.at('/etc/codex/requirements.toml'), PIN_HOOKS);
+      expect(said).toContain("Created /etc/codex/requirements.toml: it keeps Codex's hooks feature on");
+      expect(readFileSync(etc.at(REQUIREMENTS), 'utf8')).toBe(PIN_HOOKS);
+      if (unpinned === true) rmSync(etc.at(REQUIREMENTS));
       const origin = remote(world, 'diverged');
       const before = origin.head('main');
       const fake = await fakeResponsesModel({ script: [{ shell: STEP }] });
@@ -90,6 +122,29 @@ describe.skipIf(CANNOT !== undefined)(
       }
       expect(origin.head('main')).toBe(before);
       expect(entriesFor(world, STEP)).toMatchObject([{ agent: 'codex', decision: 'block' }]);
+    });
+
+    it.each([
+      { name: 'none', original: undefined },
+      { name: "the administrator's own", original: '# IT\r\n[otel]\r\nenvironment = "prod"\r\n' },
+    ])('uninstall --system gives requirements.toml back ($name) with the hook file', async ({ original }) => {
+      if (original !== undefined) {
+        mkdirSync(dirname(etc.at(REQUIREMENTS)), { recursive: true });
+        writeFileSync(etc.at(REQUIREMENTS), original);
+      }
+      await guardOk(world, ['setup', 'codex', '--system'], {}, etc);
+      const pinned = readFileSync(etc.at(REQUIREMENTS), 'utf8');
+      expect(pinned).toContain('[features]');
+      expect(pinned.startsWith(original ?? '')).toBe(true);
+      const said = await guardOk(world, ['uninstall', 'codex', '--system'], {}, etc);
+      expect(said).toContain(
+        original === undefined
+          ? 'Removed /etc/codex/requirements.toml (guard had created it).'
+          : 'Restored /etc/codex/requirements.toml exactly',
+      );
+      expect(existsSync(etc.at('/etc/codex/hooks.json'))).toBe(false);
+      if (original === undefined) expect(existsSync(etc.at(REQUIREMENTS))).toBe(false);
+      else expect(readFileSync(etc.at(REQUIREMENTS), 'utf8')).toBe(original);
     });
   },
 );

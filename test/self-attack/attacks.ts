@@ -560,6 +560,8 @@ function switches(w: World): ShellAttempt[] {
   const rows: [string, string][] = [
     ['codex bypass', 'codex --dangerously-bypass-hook-trust exec "rm -rf src"'],
     ['codex -c hooks=false', 'codex -c features.hooks=false exec x'],
+    ['codex -c inline hooks=false', "codex -c 'features={hooks=false}' exec x"],
+    ['codex requirements.toml', 'sudo rm /etc/codex/requirements.toml'],
     ['codex features disable', 'codex features disable hooks'],
     ['disableAllHooks', `echo '{"disableAllHooks": true}' > ~/.copilot/settings.json`],
     ['claude settings', `echo '{"disableAllHooks": true}' > ${w.project}/.claude/settings.json`],

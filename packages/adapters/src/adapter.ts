@@ -244,6 +244,28 @@ export interface SystemHooks {
    */
   readonly first: 'system' | 'user' | 'together';
   readonly layer: string;
+  /**
+   * The settings a managed install also writes, each in another of the agent's system files (Codex's
+   * requirements.toml with `[features] hooks = true`, which no user's switch overrules), given back
+   * with the hook file by `guard uninstall --system`.
+   */
+  readonly also?: readonly SystemSetting[];
+}
+
+/**
+ * One setting in one of the agent's system files (TOML), by platform as `SystemHooks`: `[table]`
+ * `key = value`. Setup adds it, keeping every other byte, and refuses a file that sets the key to
+ * anything else (an administrator's own choice, never overruled).
+ */
+export interface SystemSetting {
+  readonly linux: string;
+  readonly darwin: string;
+  readonly win32?: string;
+  readonly table: string;
+  readonly key: string;
+  readonly value: boolean;
+  /** What it does, in a sentence (said by setup, `--dry-run` and status). */
+  readonly why: string;
 }
 
 /**

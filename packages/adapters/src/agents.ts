@@ -16,7 +16,7 @@ import { qwen } from './qwen/agent.js';
 import { windsurf } from './windsurf/agent.js';
 import { AGENT_IDS, type AgentId } from './ids.js';
 
-export { agentKnowledge, homeFolder, placedPath, systemHookFile, variablesOff } from './files.js';
+export { agentKnowledge, homeFolder, placedPath, systemHookFile, systemSettings, variablesOff } from './files.js';
 export { AGENT_IDS, type AgentId };
 
 /**

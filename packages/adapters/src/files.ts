@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import type { AgentKnowledge, AgentProgram } from '@guard/core';
 import { agentKnowledge as indexed, SWITCH_OFF } from '@guard/core';
-import type { Agent, AgentFiles, HooksOff, Locations } from './adapter.js';
+import type { Agent, AgentFiles, HooksOff, Locations, SystemSetting } from './adapter.js';
 
 /** Where the variables come from: the environment the agent runs in, and the home folder. */
 type Where = Pick<Locations, 'home' | 'env'>;
@@ -86,10 +86,28 @@ export function agentKnowledge(agents: readonly Agent[], where: Where): AgentKno
  * says; undefined where it has none (or none guard knows of there).
  */
 export function systemHookFile(files: AgentFiles, platform: string): string | undefined {
-  const system = files.system;
-  if (system === undefined) return undefined;
-  if (platform === 'win32') return system.win32;
-  return platform === 'darwin' ? system.darwin : system.linux;
+  return files.system === undefined ? undefined : onPlatform(files.system, platform);
+}
+
+/**
+ * The settings a managed install also writes on a platform, each with its file (`SystemHooks.also`);
+ * [] where the agent has no managed hook file there.
+ */
+export function systemSettings(
+  files: AgentFiles,
+  platform: string,
+): { readonly file: string; readonly setting: SystemSetting }[] {
+  if (systemHookFile(files, platform) === undefined) return [];
+  return (files.system?.also ?? []).flatMap((setting) => {
+    const file = onPlatform(setting, platform);
+    return file === undefined ? [] : [{ file, setting }];
+  });
+}
+
+/** A declaration's path on a platform (`process.platform`'s names). */
+function onPlatform(paths: Pick<SystemSetting, 'linux' | 'darwin' | 'win32'>, platform: string): string | undefined {
+  if (platform === 'win32') return paths.win32;
+  return platform === 'darwin' ? paths.darwin : paths.linux;
 }
 
 /**

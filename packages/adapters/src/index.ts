@@ -12,6 +12,7 @@ export {
   hostOf,
   placedPath,
   systemHookFile,
+  systemSettings,
   variablesOff,
 } from './agents.js';
 export type { AgentId } from './agents.js';
@@ -20,6 +21,8 @@ export { fallbackReply, plainCommand, readFallback, withFallback } from './fallb
 export type { Fallback } from './fallback.js';
 export type { TranscriptEvent, TranscriptRead, TranscriptReader } from './transcript.js';
 export { McpConfigError, PROJECT_RULES } from './scan.js';
+export { tomlSetting, withoutTomlSetting, withTomlSetting } from './toml-text.js';
+export type { TomlSetting } from './toml-text.js';
 
 /** The name an agent folder's index.ts exports its adapter under: the id in camel case (`claude-code` → `claudeCode`). */
 export function exportName(id: string): string {

@@ -9,7 +9,7 @@ const where = (env: Record<string, string> = {}): Locations => ({ home: '/home/d
 
 /** Runs an agent's check over `texts` (path → text; a path not given is a file that does not exist). */
 function check(
-  agent: 'claude-code' | 'gemini' | 'copilot' | 'qwen' | 'droid',
+  agent: 'claude-code' | 'gemini' | 'copilot' | 'qwen' | 'droid' | 'codex',
   texts: Record<string, string>,
   env: Record<string, string> = {},
 ) {
@@ -22,8 +22,9 @@ function check(
 const scopes = (found: readonly HooksOff[]): string[] => found.map((off) => off.scope);
 
 describe('which agents have settings that switch hooks off', () => {
-  it('Copilot CLI, Claude Code, Gemini CLI, Qwen Code, Factory Droid and Kiro CLI (its agents) do; the others do not (Codex keeps its own trust records)', () => {
+  it('Codex (its hooks feature), Copilot CLI, Claude Code, Gemini CLI, Qwen Code, Factory Droid and Kiro CLI (its agents) do; the others do not', () => {
     expect(AGENT_IDS.filter((id) => adapters[id].hookSwitches !== undefined)).toEqual([
+      'codex',
       'copilot',
       'claude-code',
       'gemini',
@@ -536,5 +537,62 @@ describe('Factory Droid: hooksDisabled in a hooks.json or in `hooks` of a settin
     const off = check('droid', texts, { FACTORY_ORG_MANAGED_SETTINGS_LOCAL_PATH: '/srv/org.json' });
     expect(off.map((entry) => entry.message)).toEqual(found.map((pattern): unknown => expect.stringMatching(pattern)));
     expect(scopes(off).every((one) => one === (scope ?? 'everywhere'))).toBe(true);
+  });
+});
+
+describe("Codex: the hooks feature switched off, unless the system's requirements pin it on", () => {
+  const USER = '/home/dev/.codex/config.toml';
+  const PROJECT = '/work/app/.codex/config.toml';
+  const REQUIRED = '/etc/codex/requirements.toml';
+  const OFF = '[features]\nhooks = false\n';
+
+  it('reads the user config ($CODEX_HOME honoured), the project config and the requirements', () => {
+    expect(adapters.codex.hookSwitches?.files(where())).toEqual([USER, PROJECT, REQUIRED]);
+    expect(adapters.codex.hookSwitches?.files(where({ CODEX_HOME: '/srv/cx' }))[0]).toBe('/srv/cx/config.toml');
+  });
+
+  it.for<{ name: string; texts: Record<string, string>; found: [string, RegExp][] }>([
+    {
+      name: "the user's",
+      texts: { [USER]: OFF },
+      found: [['everywhere', /config\.toml sets \[features\] hooks = false, so Codex runs no hooks at all/]],
+    },
+    {
+      name: 'the old name, dotted',
+      texts: { [USER]: 'features.codex_hooks = false\n' },
+      found: [['everywhere', /runs no hooks at all/]],
+    },
+    {
+      name: "the user's, inline",
+      texts: { [USER]: 'features = { hooks = false }\n' },
+      found: [['everywhere', /runs no hooks at all/]],
+    },
+    { name: "a project's", texts: { [PROJECT]: OFF }, found: [['here', /no hooks in this project once it trusts it/]] },
+    {
+      name: "the user's and a project's, pinned on",
+      texts: { [USER]: OFF, [PROJECT]: OFF, [REQUIRED]: '# IT\n[features]\nhooks = true\n' },
+      found: [
+        [
+          'overruled',
+          /config\.toml sets \[features\] hooks = false, but \/etc\/codex\/requirements\.toml, which wins over it/,
+        ],
+        ['overruled', /\.codex\/config\.toml sets/],
+      ],
+    },
+    {
+      name: 'the requirements, pinned off',
+      texts: { [REQUIRED]: OFF },
+      found: [['everywhere', /runs no hooks for any user/]],
+    },
+    // near misses
+    { name: 'on', texts: { [USER]: '[features]\nhooks = true\n', [PROJECT]: '[features]\nhooks = true\n' }, found: [] },
+    { name: 'another feature off', texts: { [USER]: '[features]\nweb_search = false\n' }, found: [] },
+    { name: 'hooks = false in another table', texts: { [USER]: '[tui]\nhooks = false\n' }, found: [] },
+    { name: 'a file that is not TOML', texts: { [USER]: '[features\nhooks = false\n' }, found: [] },
+    { name: 'pinned on, nothing switched off', texts: { [REQUIRED]: '[features]\nhooks = true\n' }, found: [] },
+  ])('$name', ({ texts, found }) => {
+    const said = check('codex', texts);
+    expect(said.map((off) => off.scope)).toEqual(found.map(([scope]) => scope));
+    said.forEach((off, index) => expect(off.message).toMatch(found[index]?.[1] ?? /^$/));
   });
 });

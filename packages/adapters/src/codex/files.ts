@@ -37,6 +37,9 @@ export const VALUE_OPTIONS = [
   '--local-provider',
 ];
 
+/** The administrator's requirements, which win over every user's and project's config.toml. */
+export const REQUIREMENTS = '/etc/codex/requirements.toml';
+
 /**
  * Codex's files and switches as data (see AgentFiles). Its folder is `$CODEX_HOME`, by default
  * `~/.codex`; a project has its own `.codex` folder.
@@ -51,7 +54,7 @@ export const codexFiles: AgentFiles = {
     '.codex/config.toml',
     '/etc/codex/hooks.json',
     '/etc/codex/config.toml',
-    '/etc/codex/requirements.toml',
+    REQUIREMENTS,
   ],
   folders: ['$CODEX_HOME', '~/.codex'],
   settings: ['$CODEX_HOME/config.toml', '.codex/config.toml'],
@@ -73,7 +76,18 @@ export const codexFiles: AgentFiles = {
     darwin: '/etc/codex/hooks.json',
     first: 'together',
     layer:
-      "Codex runs the hooks of every layer, the system layer's with no trust in the user's config (seen on 0.171); but the hooks feature switched off by the user ([features] hooks = false in config.toml, -c features.hooks=false, --disable hooks) switches them off too, unless /etc/codex/requirements.toml pins [features] hooks = true",
+      "Codex runs the hooks of every layer, the system layer's with no trust in the user's config (seen on 0.171); the hooks feature switched off by a user ([features] hooks = false in config.toml, -c features.hooks=false, --disable hooks) would switch them off too, but the [features] hooks = true setup writes in /etc/codex/requirements.toml pins the feature on",
+    // without it, a user's switch turns the system layer's hooks off with every other (seen on 0.171)
+    also: [
+      {
+        linux: REQUIREMENTS,
+        darwin: REQUIREMENTS,
+        table: 'features',
+        key: 'hooks',
+        value: true,
+        why: "keeps Codex's hooks feature on for every user: no config.toml, -c or --disable switches it off",
+      },
+    ],
   },
   program: {
     names: ['codex'],
@@ -83,8 +97,9 @@ export const codexFiles: AgentFiles = {
     hooksOff: [
       // hooks nobody reviewed trusted for the run
       { flag: '--dangerously-bypass-hook-trust' },
-      // `-c features.hooks=false`, or one of guard's hooks switched off in `hooks.state`
-      { option: ['-c', '--config'], value: String.raw`(?:^|\.)(?:codex_)?hooks\s*=\s*false\b` },
+      // `-c features.hooks=false` (`features."hooks"=false`, `features={hooks=false}`), or one of
+      // guard's hooks switched off in `hooks.state`
+      { option: ['-c', '--config'], value: String.raw`(?:^|[.{,\s])["']?(?:codex_)?hooks["']?\s*=\s*false\b` },
       { option: ['-c', '--config'], value: String.raw`^(?=[\s\S]*hooks\.state)[\s\S]*\benabled\s*=\s*false\b` },
       { option: ['--disable'], value: '^(?:codex_)?hooks$' },
       { operands: [['features'], ['disable'], ['hooks', 'codex_hooks']] },

@@ -369,10 +369,10 @@ export async function collectStatus(io: Io, system: SystemWorld = systemWorld(io
   const { settings } = resolved;
   const script = hookScriptPath();
   // the system files' pins are in guard's system folder (a hooks-off switch is the user's: said once)
-  const systemDrifts = pinDrifts(systemGuardFolder(system), locationsFrom(io)).filter(
+  const systemDrifts = pinDrifts(systemGuardFolder(system), locationsFrom(io), system).filter(
     (drift) => drift.kind !== 'hooks-off',
   );
-  const drifts = [...pinDrifts(guardHome, locationsFrom(io)), ...systemDrifts];
+  const drifts = [...pinDrifts(guardHome, locationsFrom(io), system), ...systemDrifts];
   return {
     enabled: settings.enabled,
     failClosed: settings.failClosed,
@@ -408,6 +408,7 @@ export async function collectStatus(io: Io, system: SystemWorld = systemWorld(io
               adapterFor(agent),
               io,
               levels.some((level) => level.level === 'system' && level.installed),
+              system,
             )
           : [],
         drift: drifts.filter((drift) => drift.agent === agent),
@@ -418,6 +419,11 @@ export async function collectStatus(io: Io, system: SystemWorld = systemWorld(io
 }
 
 /** What the agent's own settings files say that keeps its hooks from running (read, never changed). */
-export function hooksOffFor(adapter: Adapter, io: Io, system = false): readonly HooksOff[] {
-  return hooksOffAt(adapter, locationsFrom(io), system);
+export function hooksOffFor(
+  adapter: Adapter,
+  io: Io,
+  system = false,
+  world: SystemWorld = systemWorld(io.systemRoot),
+): readonly HooksOff[] {
+  return hooksOffAt(adapter, locationsFrom(io), system, world);
 }

@@ -1,6 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, relative } from 'node:path';
-import { ConfigError } from '@guard/adapters';
+import { ConfigError, withTomlSetting } from '@guard/adapters';
 import type { Adapter, AgentId, ConfigLevel } from '@guard/adapters';
 import {
   adapterFor,
@@ -13,7 +13,7 @@ import {
   textOf,
   writeStep,
 } from './config-io.js';
-import { checkSystemWrite, systemFileOf, systemGuardFolder, systemOptions } from './system.js';
+import { checkSystemWrite, systemFileOf, systemGuardFolder, systemOptions, systemSettingFiles } from './system.js';
 import type { SystemWorld } from './system.js';
 import { trustOf } from './trust.js';
 import { GuardError } from '../errors.js';
@@ -65,16 +65,12 @@ export async function setUpHook(agent: AgentId, setup: SetupOptions, io: Io): Pr
   const settings = await settingsOrFail(guardHome, io.systemRoot);
   // what setup did to a system file is kept in guard's system folder, beside it only the administrator writes
   const recordsHome = system !== undefined ? systemGuardFolder(system) : guardHome;
-  if (system !== undefined && !setup.dryRun) checkSystemWrite(system, again, true, file);
+  // the settings a managed install also writes in other system files (Codex's requirements.toml)
+  const also = system !== undefined ? systemSettingFiles(adapter, system) : [];
+  if (system !== undefined && !setup.dryRun)
+    checkSystemWrite(system, again, true, [file, ...also.map((one) => one.file)]);
 
-  const nowhere = danglingLink(file);
-  if (nowhere !== undefined) {
-    throw new GuardError(
-      `${file} is a link to ${nowhere}, which does not exist, so guard cannot tell which file to edit. guard wrote nothing.`,
-      `Create ${nowhere} (or remove the link), then run \`${again}\` again.`,
-    );
-  }
-  const beforeBytes = readBytes(file);
+  const beforeBytes = readEditable(file, again);
   const before = textOf(file, beforeBytes);
   let after: string;
   const userOptions = installOptions(agent, settings.failClosed, io);
@@ -82,12 +78,18 @@ export async function setUpHook(agent: AgentId, setup: SetupOptions, io: Io): Pr
   try {
     after = adapter.install(before, options);
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    throw new GuardError(
-      `${describeConfigError(file, error)}. guard wrote nothing.`,
-      `Fix that line (or move the file aside), then run \`${again}\` again.`,
-    );
+    throw refusal(file, error, again);
   }
+  // every file's new text is known before any is written: one refused, none is
+  const settingChanges = also.map(({ file: at, setting }): Change => {
+    const bytes = readEditable(at, again);
+    const text = textOf(at, bytes);
+    try {
+      return { file: at, beforeBytes: bytes, before: text, after: withTomlSetting(text, setting), why: setting.why };
+    } catch (error) {
+      throw refusal(at, error, again);
+    }
+  });
   const rest = adapter.uninstall(after, options.system === true ? { system: true } : undefined);
   const pin: Pin = {
     agent,
@@ -97,45 +99,65 @@ export async function setUpHook(agent: AgentId, setup: SetupOptions, io: Io): Pr
     json: isJson(after),
     ...(rest === '' ? { whole: true } : {}),
   };
-  if (beforeBytes !== undefined && after === before) {
+  const hookChange: Change = { file, beforeBytes, before, after, pin };
+  const changed = [...settingChanges, hookChange].filter(
+    (one) => one.beforeBytes === undefined || one.after !== one.before,
+  );
+  if (!changed.includes(hookChange)) {
     io.out(`Already set up: ${file} (nothing changed).\n`);
     // the file as it is now is what setup leaves: pinned as such (a record from before pins gets one)
-    if (!setup.dryRun) pinAsIs(recordsHome, system, file, beforeBytes, pin);
-    // a hook set up before the agent was installed (or trusted) gets its trust now (a managed one needs none)
-    if (adapter.trust && !system && !setup.dryRun && trustOf(adapter, file, after, io)?.state !== 'trusted')
-      await trustHooks(adapter, file, after, setup, io);
-    return;
+    if (!setup.dryRun) pinAsIs(recordsHome, system, file, beforeBytes as Buffer, pin);
   }
 
   if (setup.dryRun) {
     const { unifiedDiff } = await import('./line-diff.js');
-    const label = beforeBytes === undefined ? '/dev/null' : file;
-    io.out(`${beforeBytes === undefined ? 'Would create' : 'Would update'} ${file} (dry run: nothing written):\n`);
-    io.out(unifiedDiff(before, after, label, file));
-    if (system !== undefined) io.out(systemNotes(adapter, system));
-    else io.out(shadowNotes(adapter, file, before, after));
+    for (const one of changed) {
+      const label = one.beforeBytes === undefined ? '/dev/null' : one.file;
+      const verb = one.beforeBytes === undefined ? 'Would create' : 'Would update';
+      io.out(`${verb} ${one.file} (dry run: nothing written)${one.why === undefined ? '' : `: it ${one.why}`}:\n`);
+      io.out(unifiedDiff(one.before, one.after, label, one.file));
+    }
+    if (system === undefined) io.out(shadowNotes(adapter, file, before, after));
+    else if (changed.length > 0) io.out(systemNotes(adapter, system));
+    return;
+  }
+  if (changed.length === 0) {
+    // a hook set up before the agent was installed (or trusted) gets its trust now (a managed one needs none)
+    if (adapter.trust && !system && trustOf(adapter, file, after, io)?.state !== 'trusted')
+      await trustHooks(adapter, file, after, setup, io);
     return;
   }
 
-  const backup = `${file}.guard-backup`;
-  const madeBackup = beforeBytes !== undefined && keepOriginal(backup, beforeBytes, modeOf(file));
-  const records = readRecords(recordsHome);
-  // a system folder guard makes is readable by everyone and writable by the administrator alone
-  const folderMode = system !== undefined ? 0o755 : 0o777;
-  const madeNow =
-    beforeBytes === undefined
-      ? writeStep(file, () => mkdirSync(dirname(file), { recursive: true, mode: folderMode }))
-      : undefined;
-  const createdDir = beforeBytes === undefined ? topmostCreated(file, madeNow, records) : undefined;
-  const record = { ...nextRecord(records[file], beforeBytes, after, createdDir), pin };
-  keepRecord(recordsHome, system, file, record);
-  writeStep(file, () => writeFileAtomic(file, after));
+  // the hook file last: should it fail, the settings written before it are given back
+  const done: Written[] = [];
+  const hadRecords = existsSync(recordsHome);
+  try {
+    for (const one of changed) done.push(writeChange(one, recordsHome, system));
+  } catch (error) {
+    for (const written of [...done].reverse()) undoChange(written, recordsHome);
+    if (!hadRecords) removeEmptyUpTo(recordsHome, recordsHome);
+    if (!(error instanceof GuardError)) throw error;
+    const said = error.message.includes('guard wrote nothing')
+      ? error.message
+      : `${error.message.replace(/\.$/, '')}; guard wrote nothing.`;
+    const back = done.map((one) => one.change.file).join(', ');
+    throw new GuardError(`${said}${back === '' ? '' : ` It gave back what it had written: ${back}.`}`, error.hint);
+  }
 
-  const events = adapter.capabilities.events.join(', ');
-  const hadGuard = adapter.installedCommands(before, options).length > 0;
-  if (beforeBytes === undefined) io.out(`Created ${file} with guard's hook (events: ${events}).\n`);
-  else io.out(`Updated ${file}: ${hadGuard ? "refreshed guard's hook" : "added guard's hook"} (events: ${events}).\n`);
-  if (madeBackup) io.out(`Kept a copy of the original in ${backup}.\n`);
+  // said hook file first
+  for (const { change, madeBackup } of [...done].reverse()) {
+    if (change === hookChange) {
+      const events = adapter.capabilities.events.join(', ');
+      const hadGuard = adapter.installedCommands(before, options).length > 0;
+      if (beforeBytes === undefined) io.out(`Created ${file} with guard's hook (events: ${events}).\n`);
+      else
+        io.out(`Updated ${file}: ${hadGuard ? "refreshed guard's hook" : "added guard's hook"} (events: ${events}).\n`);
+    } else {
+      io.out(`${change.beforeBytes === undefined ? 'Created' : 'Updated'} ${change.file}: it ${change.why ?? ''}.\n`);
+    }
+    if (madeBackup) io.out(`Kept a copy of the original in ${change.file}.guard-backup.\n`);
+  }
+  if (!changed.includes(hookChange)) return;
   if (system === undefined) io.out(shadowNotes(adapter, file, before, after));
   if (settings.failClosed)
     io.out('fail-closed is on: where the agent has its own fail-closed switch, it is set too.\n');
@@ -170,6 +192,99 @@ function shadowNotes(adapter: Adapter, file: string, before: string, after: stri
     .check(before, after, files)
     .map((line) => `Warning: ${line}\n`)
     .join('');
+}
+
+/** One file setup writes: its bytes before (undefined: no file), its text before and after. */
+interface Change {
+  readonly file: string;
+  readonly beforeBytes: Buffer | undefined;
+  readonly before: string;
+  readonly after: string;
+  /** The hook file's pin (absent for a setting's file). */
+  readonly pin?: Pin;
+  /** What a setting's file is for, in the words after "it" (absent for the hook file). */
+  readonly why?: string;
+}
+
+/** A change written, and what undoing it needs: the record before, the backup and folder it made. */
+interface Written {
+  readonly change: Change;
+  readonly record: InstallRecord | undefined;
+  madeBackup: boolean;
+  madeDir: string | undefined;
+}
+
+/** The bytes of a file setup is about to edit; a link to nothing is refused (which file would it be?). */
+function readEditable(file: string, again: string): Buffer | undefined {
+  const nowhere = danglingLink(file);
+  if (nowhere !== undefined) {
+    throw new GuardError(
+      `${file} is a link to ${nowhere}, which does not exist, so guard cannot tell which file to edit. guard wrote nothing.`,
+      `Create ${nowhere} (or remove the link), then run \`${again}\` again.`,
+    );
+  }
+  return readBytes(file);
+}
+
+/** A file whose text the adapter cannot edit, as the error setup fails with. */
+function refusal(file: string, error: unknown, again: string): unknown {
+  if (!(error instanceof ConfigError)) return error;
+  return new GuardError(
+    `${describeConfigError(file, error)}. guard wrote nothing.`,
+    `Fix that line (or move the file aside), then run \`${again}\` again.`,
+  );
+}
+
+/** Writes one file with its backup and its record (kept first, so a write that lands is never unrecorded). */
+function writeChange(change: Change, recordsHome: string, system: SystemWorld | undefined): Written {
+  const { file, beforeBytes, after, pin } = change;
+  const records = readRecords(recordsHome);
+  const written: Written = { change, record: records[file], madeBackup: false, madeDir: undefined };
+  try {
+    written.madeBackup = beforeBytes !== undefined && keepOriginal(`${file}.guard-backup`, beforeBytes, modeOf(file));
+    // a system folder guard makes is readable by everyone and writable by the administrator alone
+    const folderMode = system !== undefined ? 0o755 : 0o777;
+    if (beforeBytes === undefined)
+      written.madeDir = writeStep(file, () => mkdirSync(dirname(file), { recursive: true, mode: folderMode }));
+    const createdDir = beforeBytes === undefined ? topmostCreated(file, written.madeDir, records) : undefined;
+    const record = nextRecord(records[file], beforeBytes, after, createdDir);
+    keepRecord(recordsHome, system, file, pin === undefined ? record : { ...record, pin });
+    writeStep(file, () => writeFileAtomic(file, after));
+  } catch (error) {
+    undoChange(written, recordsHome);
+    throw error;
+  }
+  return written;
+}
+
+/** Gives back what `writeChange` did: the file's bytes (or no file, nor the folder made for it), its record, its backup. */
+function undoChange(written: Written, recordsHome: string): void {
+  const { change, record, madeBackup, madeDir } = written;
+  const { file, beforeBytes } = change;
+  try {
+    if (beforeBytes === undefined) {
+      rmSync(file, { force: true });
+      if (madeDir !== undefined) removeEmptyUpTo(dirname(file), madeDir);
+    } else if (!(readBytes(file)?.equals(beforeBytes) ?? false)) {
+      writeFileAtomic(file, beforeBytes.toString('utf8'));
+    }
+    if (madeBackup) rmSync(`${file}.guard-backup`, { force: true });
+    saveRecord(recordsHome, file, record);
+  } catch {
+    // what cannot be given back is named by the error that stopped setup
+  }
+}
+
+/** Removes `dir` and the folders above it up to `top` while they are empty. */
+function removeEmptyUpTo(dir: string, top: string): void {
+  for (let at = dir; ; at = dirname(at)) {
+    try {
+      rmdirSync(at);
+    } catch {
+      return;
+    }
+    if (at === top || dirname(at) === at) return;
+  }
 }
 
 /** What a system-wide install is to the agent, and what it needs, after the file it wrote. */

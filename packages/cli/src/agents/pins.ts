@@ -1,11 +1,13 @@
 import { readdirSync, statSync } from 'node:fs';
 import { posix } from 'node:path';
-import { AGENT_IDS, variablesOff } from '@guard/adapters';
+import { AGENT_IDS, systemHookFile, systemSettings, variablesOff } from '@guard/adapters';
 import type { Adapter, AgentId, HooksOff, Locations } from '@guard/adapters';
 import { adapterFor, readBytes, sha256, textOf } from './config-io.js';
 import { readRecords } from '../state/installs.js';
 import type { InstallRecord, Pin } from '../state/installs.js';
 import { fileDrift } from '../state/pins.js';
+import { systemWorld, underRoot } from './system.js';
+import type { SystemWorld } from './system.js';
 import type { Drift } from '../state/pins.js';
 
 /** A drift of an agent guard knows (status and doctor name it by its id). */
@@ -22,7 +24,7 @@ export interface AgentDrift extends Drift {
  * Every pinned hook file whose guard's entries drifted, and every agent with a pinned file whose own
  * settings now keep all its hooks from running.
  */
-export function pinDrifts(guardHome: string, where: Locations): AgentDrift[] {
+export function pinDrifts(guardHome: string, where: Locations, system?: SystemWorld): AgentDrift[] {
   const drifts: AgentDrift[] = [];
   const pinned = new Set<AgentId>();
   for (const [path, record] of Object.entries(readRecords(guardHome))) {
@@ -33,7 +35,7 @@ export function pinDrifts(guardHome: string, where: Locations): AgentDrift[] {
     if (found !== undefined) drifts.push(found);
   }
   for (const agent of pinned) {
-    const off = hooksOffAt(adapterFor(agent), where).find((entry) => entry.scope === 'everywhere');
+    const off = hooksOffAt(adapterFor(agent), where, false, system).find((entry) => entry.scope === 'everywhere');
     if (off === undefined) continue;
     const name = adapterFor(agent).displayName;
     drifts.push({
@@ -52,14 +54,25 @@ export function pinDrifts(guardHome: string, where: Locations): AgentDrift[] {
 /**
  * What keeps the agent's hooks from running: its own settings files (read, never changed), and the
  * variables its declaration names as switches, set in this environment (with `system`, guard is
- * set up in the agent's system settings: those that move them count too).
+ * set up in the agent's system settings: those that move them count too). The agent's declared
+ * system files among them are read under `world`'s root (a scratch one in tests).
  */
-export function hooksOffAt(adapter: Adapter, where: Locations, system = false): readonly HooksOff[] {
+export function hooksOffAt(
+  adapter: Adapter,
+  where: Locations,
+  system = false,
+  world: SystemWorld = systemWorld(),
+): readonly HooksOff[] {
   const switches = adapter.hookSwitches;
   const set = variablesOff(adapter.files, adapter.displayName, where.env, system);
   if (switches === undefined) return set;
   const listed = (switches.folders?.(where) ?? []).flatMap((folder) => jsonFilesIn(folder));
-  const files = [...switches.files(where), ...listed].map((path) => {
+  const declared = new Set([
+    systemHookFile(adapter.files, world.platform),
+    ...systemSettings(adapter.files, world.platform).map((one) => one.file),
+  ]);
+  const placed = (path: string): string => (declared.has(path) ? underRoot(world.root, path) : path);
+  const files = [...switches.files(where).map(placed), ...listed].map((path) => {
     let text: string | undefined;
     try {
       text = readBytes(path)?.toString('utf8');

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
-import { adapters, AGENT_IDS, systemHookFile } from '@guard/adapters';
-import type { Adapter, AgentId, InstallOptions } from '@guard/adapters';
+import { adapters, AGENT_IDS, systemHookFile, systemSettings } from '@guard/adapters';
+import type { Adapter, AgentId, InstallOptions, SystemSetting } from '@guard/adapters';
 import { GUARD_PACKAGE } from '@guard/core';
 import { GuardError } from '../errors.js';
 import { asAdmin } from './admin.js';
@@ -58,6 +58,17 @@ export function systemFileOf(adapter: Adapter, world: SystemWorld): string | und
   return path === undefined ? undefined : underRoot(world.root, path);
 }
 
+/** The settings the agent's managed install also writes on this system (`SystemHooks.also`), each with its file under the root. */
+export function systemSettingFiles(
+  adapter: Adapter,
+  world: SystemWorld,
+): { readonly file: string; readonly setting: SystemSetting }[] {
+  return systemSettings(adapter.files, world.platform).map(({ file, setting }) => ({
+    file: underRoot(world.root, file),
+    setting,
+  }));
+}
+
 /** The agents with a managed hook file on the world's platform, each with that file, in the registry's order. */
 export function systemAgents(world: SystemWorld): { readonly agent: AgentId; readonly file: string }[] {
   return AGENT_IDS.flatMap((agent) => {
@@ -91,10 +102,15 @@ export function systemOptions(options: InstallOptions): InstallOptions {
 
 /**
  * Refuses, writing nothing, a system-wide change without administrator rights; and a setup whose
- * hook would run a guard (or a Node) a user can change, or go into a file (`file`) a user can
+ * hook would run a guard (or a Node) a user can change, or go into files (`files`) a user can
  * change: a system hook is worth only what it runs and where it is.
  */
-export function checkSystemWrite(world: SystemWorld, command: string, setup: boolean, file?: string): void {
+export function checkSystemWrite(
+  world: SystemWorld,
+  command: string,
+  setup: boolean,
+  files: readonly string[] = [],
+): void {
   if (!world.isAdmin()) {
     throw new GuardError(
       `Writing an agent's system-wide settings needs administrator rights, which this process does not have. guard wrote nothing.`,
@@ -103,7 +119,7 @@ export function checkSystemWrite(world: SystemWorld, command: string, setup: boo
   }
   if (!setup) return;
   const open = world.changeable();
-  const at = file === undefined ? [] : world.changeableAt([file]);
+  const at = files.length === 0 ? [] : world.changeableAt(files);
   if (open.length === 0 && at.length > 0) {
     throw new GuardError(
       `A user could change the agent's system-wide file, so it would not hold guard's hook for long: ${listed(at)}. guard wrote nothing.`,

@@ -203,7 +203,7 @@ export async function diagnose(
         agent,
         level,
         path: found.path,
-        checks: checkLevel(agent, found, status.failClosed, io, run, system?.platform ?? process.platform),
+        checks: checkLevel(agent, found, status.failClosed, io, run, system),
       });
     }
   }
@@ -335,9 +335,9 @@ async function checkLevel(
   failClosed: boolean,
   io: Io,
   run: RunHook,
-  platform: string,
+  system: SystemWorld | undefined,
 ): Promise<Check[]> {
-  const again = setupCommand(agent, found.level, platform);
+  const again = setupCommand(agent, found.level, system?.platform ?? process.platform);
   if (found.error !== undefined) {
     return [
       {
@@ -370,7 +370,7 @@ async function checkLevel(
         ]),
     protectedCheck(agent, found.path, io),
     ...(found.codexTrust === undefined ? [] : trustCheck(agent, found.codexTrust, io)),
-    ...switchCheck(agent, io),
+    ...switchCheck(agent, io, system),
     ...(await agentOwnCheck(agent, found, io)),
     ...found.commands.map(commandCheck),
     ...(await ownAnswerCheck(agent, found, { failClosed, fix: `Run ${again}.` }, io, run)),
@@ -430,12 +430,12 @@ async function checkLevel(
  * For an agent whose own settings or environment can switch hooks off: nothing there does. (What
  * keeps guard out of only the folder doctor runs in is for `guard status` to say, not a failure.)
  */
-function switchCheck(agent: AgentId, io: Io): Check[] {
+function switchCheck(agent: AgentId, io: Io, system: SystemWorld | undefined): Check[] {
   const adapter = adapterFor(agent);
   const variables = adapter.files.program?.hooksOff.some((item) => 'variable' in item) === true;
   if (adapter.hookSwitches === undefined && !variables) return [];
   const name = `${adapter.displayName} runs hooks`;
-  const found = hooksOffFor(adapter, io);
+  const found = hooksOffFor(adapter, io, false, system);
   const off = found.filter((one) => one.scope === 'everywhere');
   // a user's switch the system settings overrule is said, and is no failure
   const tried = found.filter((one) => one.scope === 'overruled').map((one) => one.message);

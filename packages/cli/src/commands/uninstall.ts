@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, isAbsolute, relative } from 'node:path';
-import { ConfigError } from '@guard/adapters';
+import { ConfigError, withoutTomlSetting } from '@guard/adapters';
 import type { Adapter, AgentId, ConfigLevel } from '@guard/adapters';
 import { AGENT_IDS } from '@guard/adapters/agents';
 import { GUARD_PACKAGE } from '@guard/core';
@@ -22,7 +22,13 @@ import { onlyCrlf } from '../agents/install.js';
 import { readRecords, saveRecord } from '../state/installs.js';
 import type { PinLevel } from '../state/installs.js';
 import { asAdmin } from '../agents/admin.js';
-import { checkSystemWrite, systemAgents, systemFileOf, systemGuardFolder } from '../agents/system.js';
+import {
+  checkSystemWrite,
+  systemAgents,
+  systemFileOf,
+  systemGuardFolder,
+  systemSettingFiles,
+} from '../agents/system.js';
 import type { SystemWorld } from '../agents/system.js';
 import { stopCheckers } from '../state/resident.js';
 import type { InstallRecord } from '../state/installs.js';
@@ -68,7 +74,8 @@ export async function uninstallAllSystem(system: SystemWorld, io: Io): Promise<v
   const removed: AgentId[] = [];
   for (const { agent, file } of systemAgents(system)) {
     const adapter = adapterFor(agent);
-    if (!holdsGuard(agent, file, systemGuardFolder(system))) continue;
+    const folder = systemGuardFolder(system);
+    if (!holdsGuard(agent, file, folder) && settingsSetUp(adapter, system, folder).length === 0) continue;
     const label = `${adapter.displayName} (system): `;
     try {
       if (uninstallLevel(agent, 'system', { ...io, out: (text) => io.out(prefixLines(label, text)) }, system))
@@ -186,27 +193,46 @@ function uninstallLevel(agent: AgentId, level: PinLevel, io: Io, system?: System
 
   const bytes = readBytes(file);
   const text = textOf(file, bytes);
+  const again = `Fix that line, then run \`guard uninstall ${agent}${level === 'user' ? '' : ` --${level}`}\` again.`;
   let next: string;
   try {
     next = adapter.uninstall(text, level === 'system' ? { system: true } : undefined);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    throw new GuardError(
-      `${describeConfigError(file, error)}. guard changed nothing.`,
-      `Fix that line, then run \`guard uninstall ${agent}${level === 'user' ? '' : ` --${level}`}\` again.`,
-    );
+    throw new GuardError(`${describeConfigError(file, error)}. guard changed nothing.`, again);
   }
-  if (bytes === undefined || next === text) {
-    io.out(`guard is not set up in ${file}.\n`);
-    return false;
+  const hooked = bytes !== undefined && next !== text;
+  if (hooked) giveBack(file, bytes, next, guardHome, io, { what: "guard's hook", removeEmpty: true });
+  else io.out(`guard is not set up in ${file}.\n`);
+  // a file gone since setup leaves no record behind
+  if (bytes === undefined) writeStep(guardHome, () => saveRecord(guardHome, file, undefined));
+  // the settings setup --system wrote beside the hook file (Codex's requirements.toml), after it
+  const settings = level === 'system' && system !== undefined ? settingsSetUp(adapter, system, guardHome) : [];
+  for (const { file: at, setting } of settings) {
+    const found = readBytes(at);
+    if (found === undefined) {
+      writeStep(guardHome, () => saveRecord(guardHome, at, undefined));
+      continue;
+    }
+    const was = textOf(at, found);
+    const what = `guard's ${setting.key} = ${String(setting.value)}`;
+    const without = withoutTomlSetting(was, setting);
+    // taken out by someone else since: only the record goes
+    if (without === was && sha256(found) !== readRecords(guardHome)[at]?.after)
+      writeStep(guardHome, () => saveRecord(guardHome, at, undefined));
+    else giveBack(at, found, without, guardHome, io, { what, removeEmpty: false });
   }
-
-  giveBack(file, bytes, next, guardHome, io, { what: "guard's hook", removeEmpty: true });
   // a managed hook was never trusted in the user's records
-  if (adapter.trust && level !== 'system') untrust(adapter, file, text, guardHome, io);
+  if (hooked && adapter.trust && level !== 'system') untrust(adapter, file, text, guardHome, io);
   // guard's system folder goes once nothing is left in it (the system settings file keeps it)
   if (level === 'system' && isEmptyDir(guardHome)) writeStep(guardHome, () => rmdirSync(guardHome));
-  return true;
+  return hooked || settings.length > 0;
+}
+
+/** The settings files of the agent's managed install that setup --system wrote (a record in `recordsHome`). */
+function settingsSetUp(adapter: Adapter, system: SystemWorld, recordsHome: string) {
+  const records = readRecords(recordsHome);
+  return systemSettingFiles(adapter, system).filter(({ file }) => records[file] !== undefined);
 }
 
 /** Puts `label` in front of every line of `text`. */

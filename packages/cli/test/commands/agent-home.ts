@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentId, InstallOptions } from '@guard/adapters';
@@ -75,6 +75,17 @@ export function readIfThere(path: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Every file and folder under `dir`, with its bytes (a folder as '/'). */
+export function snapshotOf(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) Object.assign(out, { [path]: '/' }, snapshotOf(path));
+    else out[path] = readIfThere(path) as string;
+  }
+  return out;
 }
 
 /** Modification time in ns (to prove a file was not rewritten). */

@@ -15,7 +15,7 @@ import { uninstall, uninstallAll, uninstallAllSystem } from '../../src/commands/
 import { GuardError } from '../../src/errors.js';
 import { SYSTEM_ROOT } from '../../src/world/system-root.js';
 import { captureIo } from '../capture-io.js';
-import { makeAgentHome, readIfThere, setupOptions } from './agent-home.js';
+import { makeAgentHome, readIfThere, snapshotOf, setupOptions } from './agent-home.js';
 import type { AgentHome } from './agent-home.js';
 
 /** Each agent's managed hook file per platform, written out here (not asked of the adapters); none for the rest. */
@@ -129,15 +129,7 @@ async function run(command: (io: ReturnType<typeof boxIo>['io']) => Promise<void
 }
 
 /** Every file and folder under the scratch root, with its bytes (a folder as '/'). */
-function snapshot(dir = root): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) Object.assign(out, { [path]: '/' }, snapshot(path));
-    else out[path] = readIfThere(path) as string;
-  }
-  return out;
-}
+const snapshot = (): Record<string, string> => snapshotOf(root);
 
 const write = (path: string, text: string): void => {
   mkdirSync(dirname(path), { recursive: true });
