@@ -6,16 +6,8 @@ import { scaled } from '../machine.js';
 import { CLAUDE_SETTINGS, claudePrompt, writeClaudeSettings } from './harness/agents.js';
 import { fakeMessagesModel } from './harness/fake-model.js';
 import type { FakeModel, Turn } from './harness/fake-model.js';
-import {
-  closeAll,
-  entriesFor,
-  expectAskedTwice,
-  expectForcePushBlocked,
-  inProject,
-  requireInstalled,
-  setupGuard,
-  STORY,
-} from './harness/scenario.js';
+import { closeAll, entriesFor, inProject, requireInstalled, setupGuard } from './harness/scenario.js';
+import { expectAskedTwice, expectForcePushBlocked, STORY } from './harness/story.js';
 import { guardOk, makeWorld, readLog, remote } from './harness/world.js';
 import type { World } from './harness/world.js';
 

@@ -5,16 +5,8 @@ import { scaled } from '../machine.js';
 import { clinePrompt } from './harness/agents.js';
 import { fakeClineModel } from './harness/fake-model.js';
 import type { FakeModel, Turn } from './harness/fake-model.js';
-import {
-  closeAll,
-  entriesFor,
-  expectAskedTwice,
-  expectForcePushBlocked,
-  inProject,
-  requireInstalled,
-  SAYS,
-  STORY,
-} from './harness/scenario.js';
+import { closeAll, entriesFor, inProject, requireInstalled, SAYS } from './harness/scenario.js';
+import { expectAskedTwice, expectForcePushBlocked, STORY } from './harness/story.js';
 import { guardOk, makeWorld, readLog, remote } from './harness/world.js';
 import type { World } from './harness/world.js';
 

@@ -8,15 +8,13 @@ import type { FakeModel, Turn } from './harness/fake-model.js';
 import {
   closeAll,
   entriesFor,
-  expectAskedTwice,
-  expectForcePushBlocked,
   inProject,
   requireInstalled,
   SAYS,
   setupGuard,
   stepsOfKind,
-  STORY,
 } from './harness/scenario.js';
+import { expectAskedTwice, expectForcePushBlocked, STORY } from './harness/story.js';
 import { git, guardOk, makeWorld, remote } from './harness/world.js';
 import type { World } from './harness/world.js';
 

@@ -6,17 +6,8 @@ import { scaled } from '../machine.js';
 import { copilotPrompt } from './harness/agents.js';
 import { fakeChatModel } from './harness/fake-model.js';
 import type { FakeModel, Turn } from './harness/fake-model.js';
-import {
-  closeAll,
-  entriesFor,
-  expectAskedTwice,
-  expectForcePushBlocked,
-  inProject,
-  requireInstalled,
-  setupGuard,
-  stepsOfKind,
-  STORY,
-} from './harness/scenario.js';
+import { closeAll, entriesFor, inProject, requireInstalled, setupGuard, stepsOfKind } from './harness/scenario.js';
+import { expectAskedTwice, expectForcePushBlocked, STORY } from './harness/story.js';
 import { git, guardOk, makeWorld, remote } from './harness/world.js';
 import type { World } from './harness/world.js';
 

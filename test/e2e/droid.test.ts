@@ -5,17 +5,8 @@ import { scaled } from '../machine.js';
 import { DROID_HOOKS, droidPrompt, writeDroidHooks } from './harness/agents.js';
 import { fakeDroidModel } from './harness/fake-model.js';
 import type { FakeModel, Turn } from './harness/fake-model.js';
-import {
-  closeAll,
-  entriesFor,
-  expectAskedTwice,
-  expectForcePushBlocked,
-  inProject,
-  requireInstalled,
-  SAYS,
-  setupGuard,
-  STORY,
-} from './harness/scenario.js';
+import { closeAll, entriesFor, inProject, requireInstalled, SAYS, setupGuard } from './harness/scenario.js';
+import { expectAskedTwice, expectForcePushBlocked, STORY } from './harness/story.js';
 import { guardOk, makeWorld, readLog, remote } from './harness/world.js';
 import type { World } from './harness/world.js';
 

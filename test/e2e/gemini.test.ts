@@ -5,17 +5,8 @@ import { GEMINI_LEGACY_SETTINGS, GEMINI_SETTINGS, geminiPrompt, writeGeminiSetti
 import { withoutComments } from '../../packages/adapters/src/scan.js';
 import { fakeGeminiModel } from './harness/fake-model.js';
 import type { FakeModel, Turn } from './harness/fake-model.js';
-import {
-  closeAll,
-  entriesFor,
-  expectAskedTwice,
-  expectForcePushBlocked,
-  inProject,
-  requireInstalled,
-  SAYS,
-  setupGuard,
-  STORY,
-} from './harness/scenario.js';
+import { closeAll, entriesFor, inProject, requireInstalled, SAYS, setupGuard } from './harness/scenario.js';
+import { expectAskedTwice, expectForcePushBlocked, STORY } from './harness/story.js';
 import { guardOk, makeWorld, readLog, remote } from './harness/world.js';
 import type { World } from './harness/world.js';
 

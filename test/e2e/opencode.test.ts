@@ -5,16 +5,8 @@ import { scaled } from '../machine.js';
 import { OPENCODE_CONFIG, opencodeRun, writeOpencodeConfig } from './harness/agents.js';
 import { fakeChatModel } from './harness/fake-model.js';
 import type { FakeModel, Turn } from './harness/fake-model.js';
-import {
-  closeAll,
-  entriesFor,
-  expectAskedTwice,
-  expectForcePushBlocked,
-  inProject,
-  requireInstalled,
-  setupGuard,
-  STORY,
-} from './harness/scenario.js';
+import { closeAll, entriesFor, inProject, requireInstalled, setupGuard } from './harness/scenario.js';
+import { expectAskedTwice, expectForcePushBlocked, STORY } from './harness/story.js';
 import { guard, guardOk, makeWorld, readLog, remote } from './harness/world.js';
 import type { World } from './harness/world.js';
 
