@@ -61,18 +61,27 @@ export interface World {
 }
 
 /**
- * Runs `guard <words>` for each list of words in argv[2] (JSON) through the CLI's main() at argv[1]
- * (a file URL), one after another in this one process, as bin.js runs one; stops at the first that
- * fails, saying which.
+ * Runs `guard <words>` for each of `steps`, one after another in one Node process, through the main()
+ * of the built CLI in `dist` (as its bin.js runs one), with only `env`; throws at the first that
+ * fails, saying which. A process each costs a CLI start each.
  */
-const ONE_PROCESS = [
-  'const { main } = await import(process.argv[1]);',
-  'for (const words of JSON.parse(process.argv[2])) {',
-  "  const code = await main(['node', 'guard', ...words]);",
-  "  if (code !== 0) process.stderr.write('guard ' + words.join(' ') + ' exited ' + code + '\\n');",
-  '  if (code !== 0) process.exit(1);',
-  '}',
-].join('\n');
+export async function guardSteps(
+  dist: string,
+  steps: readonly (readonly string[])[],
+  options: { env: Readonly<Record<string, string>>; cwd: string },
+): Promise<void> {
+  const script = [
+    'const { main } = await import(process.argv[1]);',
+    'for (const words of JSON.parse(process.argv[2])) {',
+    "  const code = await main(['node', 'guard', ...words]);",
+    "  if (code !== 0) process.stderr.write('guard ' + words.join(' ') + ' exited ' + code + '\\n');",
+    '  if (code !== 0) process.exit(1);',
+    '}',
+  ].join('\n');
+  const url = pathToFileURL(join(dist, 'main.js')).href;
+  const ran = await run(process.execPath, ['--input-type=module', '-e', script, url, JSON.stringify(steps)], options);
+  if (ran.code !== 0) throw new Error(`guard's steps failed: ${ran.stdout}${ran.stderr}`);
+}
 
 /** Builds the world: copies the built packages, sets every agent up, makes the links and the copy. */
 export async function makeWorld(): Promise<World> {
@@ -153,12 +162,7 @@ export async function makeWorld(): Promise<World> {
     ]),
     ['fail-closed', 'on'],
   ];
-  const setup = await run(
-    process.execPath,
-    ['--input-type=module', '-e', ONE_PROCESS, pathToFileURL(join(dist, 'main.js')).href, JSON.stringify(steps)],
-    { env, cwd: project },
-  );
-  if (setup.code !== 0) throw new Error(`setting the world up failed: ${setup.stderr}`);
+  await guardSteps(dist, steps, { env, cwd: project });
   const commands: Partial<Record<AgentId, string>> = {};
   for (const agent of AGENT_IDS) {
     const where = { home, env, projectRoot: project };
