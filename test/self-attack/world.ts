@@ -63,7 +63,7 @@ export interface World {
 /**
  * Runs `guard <words>` for each of `steps`, one after another in one Node process, through the main()
  * of the built CLI in `dist` (as its bin.js runs one), with only `env`; throws at the first that
- * fails, saying which. A process each costs a CLI start each.
+ * fails, saying which (a process for each would start the CLI once for each).
  */
 export async function guardSteps(
   dist: string,
