@@ -5,7 +5,8 @@ import { scaled } from '../machine.js';
 import { AUGGIE_SETTINGS, auggiePrompt, writeAuggieSettings } from './harness/agents.js';
 import { fakeAuggieModel } from './harness/fake-model.js';
 import type { FakeModel, Turn } from './harness/fake-model.js';
-import { closeAll, entriesFor, inProject, leftUndone, requireInstalled, SAYS, setupGuard } from './harness/scenario.js';
+import { closeAll, entriesFor, inProject, requireInstalled, SAYS, setupGuard } from './harness/scenario.js';
+import { expectAskedTwice, expectForcePushBlocked, STORY } from './harness/story.js';
 import { guardOk, makeWorld, readLog, remote } from './harness/world.js';
 import type { World } from './harness/world.js';
 
@@ -44,56 +45,39 @@ afterEach(async () => {
 });
 
 describe('Augment Auggie (auggie --print) with guard', { timeout: scaled(180_000) }, () => {
-  it('runs a harmless command and blocks git push --force (the remote keeps its commit, the model reads why); uninstall gives settings.json back byte for byte', async () => {
-    const origin = remote(world, 'diverged');
+  // One run proves what two did, one story per chat (STORY): each step's answer is read from its
+  // own log entries and tool output.
+  it('runs a harmless command and blocks git push --force (the remote keeps its commit, the model reads why); an asked push under --print goes back as "safer way, or leave it out", and flagged again it is left undone and reported; uninstall gives settings.json back byte for byte', async () => {
+    const origin = remote(world, 'ahead');
     const before = origin.head('main');
-    const fake = await run([{ shell: 'touch made-by-agent.txt' }, { shell: 'git push --force origin main' }]);
+    const fake = await run(STORY);
+    const [ran, told, first, second] = fake.toolOutputs();
 
     expect(inProject(world, 'made-by-agent.txt')).toBe(true);
     expect(entriesFor(world, 'touch made-by-agent.txt')).toMatchObject([
       { agent: 'auggie', event: 'PreToolUse', decision: 'allow', rules: [] },
     ]);
-
-    expect(origin.head('main')).toBe(before);
-    const [entry] = entriesFor(world, 'git push --force origin main');
-    expect(entry).toMatchObject({ decision: 'block', how: 'rules' });
-    expect(entry?.rules).toContain('git.rewrite-shared-history');
-    const [ran, told] = fake.toolOutputs();
     expect(ran).toMatch(/<return-code>\s*0\s*<\/return-code>/);
+
+    // neither push reached the remote
+    expect(origin.head('main')).toBe(before);
+    expectForcePushBlocked(world, told);
     // Auggie hands the deny's reason to the model as the tool's error, with a line of its own
     expect(told).toMatch(/^guard: blocked \(git\.rewrite-shared-history/);
-    expect(told).toContain(entry?.reason);
     expect(told).toMatch(/PreToolUse:launch-process hook returned blocking error$/);
+    expect(first).toMatch(/^guard: blocked, because no one can approve this step here \(git\.push\)/);
+    await expectAskedTwice(world, first, second);
 
     // the chat's start, the prompt and the results reached guard too
-    expect(readLog(world).flatMap((line) => (line.decision === undefined ? [] : [line.event]))).toEqual([
-      'PreToolUse',
-      'PreToolUse',
-    ]);
+    expect(readLog(world).flatMap((line) => (line.decision === undefined ? [] : [line.event]))).toEqual(
+      STORY.map(() => 'PreToolUse'),
+    );
     expect(readLog(world).map((line) => line.event)).toEqual(
       expect.arrayContaining(['SessionStart', 'PromptSubmit', 'PostToolUse']),
     );
 
     expect(await guardOk(world, ['uninstall', 'auggie'])).toContain('Restored');
     expect(readFileSync(settings, 'utf8')).toBe(AUGGIE_SETTINGS);
-  });
-
-  it('an asked push under --print goes back as "safer way, or leave it out"; flagged again it is left undone and reported', async () => {
-    const origin = remote(world, 'ahead');
-    const before = origin.head('main');
-    const fake = await run([{ shell: 'git push origin main' }, { shell: 'git push origin main' }]);
-    expect(origin.head('main')).toBe(before);
-    const [first, second] = fake.toolOutputs();
-    expect(first).toMatch(/^guard: blocked, because no one can approve this step here \(git\.push\)/);
-    expect(first).toContain(SAYS.away);
-    expect(second).toContain(SAYS.leftUndone);
-    expect(entriesFor(world, 'git push origin main').map((entry) => [entry.decision, entry.answer])).toEqual([
-      ['ask', 'block'],
-      ['ask', 'block'],
-    ]);
-    expect(await leftUndone(world)).toEqual([
-      expect.objectContaining({ step: 'git push origin main', rules: ['git.push'] }),
-    ]);
   });
 
   it("fail-closed, and guard's hook script gone (the checkout moved): the command answers by itself, the step is blocked and the model told why", async () => {

@@ -6,7 +6,8 @@ import { scaled } from '../machine.js';
 import { CLAUDE_SETTINGS, claudePrompt, writeClaudeSettings } from './harness/agents.js';
 import { fakeMessagesModel } from './harness/fake-model.js';
 import type { FakeModel, Turn } from './harness/fake-model.js';
-import { closeAll, entriesFor, inProject, leftUndone, requireInstalled, SAYS, setupGuard } from './harness/scenario.js';
+import { closeAll, entriesFor, inProject, requireInstalled, setupGuard } from './harness/scenario.js';
+import { expectAskedTwice, expectForcePushBlocked, STORY } from './harness/story.js';
 import { guardOk, makeWorld, readLog, remote } from './harness/world.js';
 import type { World } from './harness/world.js';
 
@@ -61,61 +62,52 @@ afterEach(async () => {
 const DENIED = /^PreToolUse:Bash hook error: guard: /;
 
 describe('Claude Code (claude -p) with guard', { timeout: scaled(120_000) }, () => {
-  it("runs a harmless command with the user's own hooks beside guard's; uninstall gives settings.json back byte for byte", async () => {
-    const { fake, result } = await run([{ shell: 'touch made-by-agent.txt' }]);
+  // One run proves what three did, one story per chat (STORY): each step's answer is read from its
+  // own log entries and tool output.
+  it('runs a harmless command with the user\'s own hooks beside guard\'s; blocks git push --force to a bare remote (the remote keeps its commit, the model reads why); an asked push under -p (nobody there to say yes) goes back as "safer way, or leave it out", and flagged again it is left undone and reported; uninstall gives settings.json back byte for byte', async () => {
+    const origin = remote(world, 'ahead');
+    const before = origin.head('main');
+    const { fake, result } = await run(STORY);
+    const [ran, told, first, second] = fake.toolOutputs();
+
     expect(inProject(world, 'made-by-agent.txt')).toBe(true);
-    expect(result.permission_denials).toEqual([]);
-    expect(fake.toolOutputs()).toEqual(['(Bash completed with no output)']);
+    expect(ran).toBe('(Bash completed with no output)');
     expect(entriesFor(world, 'touch made-by-agent.txt')).toMatchObject([
       { agent: 'claude-code', event: 'PreToolUse', decision: 'allow', rules: [] },
     ]);
+    // the steps refused are the pushes, not the harmless command
+    expect(result.permission_denials).toMatchObject(
+      ['git push --force origin main', 'git push origin main', 'git push origin main'].map((command) => ({
+        tool_name: 'Bash',
+        tool_input: { command },
+      })),
+    );
     // the chat's start, the person's message and the result reached guard too
-    const events = readLog(world).map((entry) => entry.event);
-    expect(events).toEqual(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse']);
+    expect(readLog(world).map((entry) => entry.event)).toEqual([
+      'SessionStart',
+      'UserPromptSubmit',
+      'PreToolUse',
+      'PostToolUse',
+      'PreToolUse',
+      'PreToolUse',
+      'PreToolUse',
+    ]);
     // and guard told the model it is on, at the start
     expect(JSON.stringify(fake.turnRequests()[0]?.body)).toContain('guard is on: it checks each tool step');
 
-    expect(await guardOk(world, ['uninstall', 'claude-code'])).toContain('Restored');
-    expect(readFileSync(settings, 'utf8')).toBe(CLAUDE_SETTINGS);
-  });
-
-  it('blocks git push --force to a bare remote: the remote keeps its commit and the model reads why', async () => {
-    const origin = remote(world, 'diverged');
-    const before = origin.head('main');
-    const { fake, result } = await run([{ shell: 'git push --force origin main' }]);
+    // neither push reached the remote
     expect(origin.head('main')).toBe(before);
-    expect(result.permission_denials).toMatchObject([
-      { tool_name: 'Bash', tool_input: { command: 'git push --force origin main' } },
-    ]);
-    const [entry] = entriesFor(world, 'git push --force origin main');
-    expect(entry).toMatchObject({ decision: 'block', how: 'rules' });
-    expect(entry?.rules).toContain('git.rewrite-shared-history');
-    const told = fake.toolOutputs()[0] ?? '';
+    expectForcePushBlocked(world, told);
     expect(told).toMatch(DENIED);
-    expect(told).toContain(SAYS.forcePush);
-    expect(told).toContain(entry?.reason);
+    expect(first).toMatch(DENIED);
+    await expectAskedTwice(world, first, second);
     // the log names the step, the rule and why, for `guard log`
     const log = await guardOk(world, ['log', '--decision', 'block']);
     expect(log).toContain('git push --force origin main');
     expect(log).toContain('git.rewrite-shared-history');
-  });
 
-  it('an asked push under -p (nobody there to say yes) goes back as "safer way, or leave it out"; flagged again it is left undone and reported', async () => {
-    const origin = remote(world, 'ahead');
-    const before = origin.head('main');
-    const { fake } = await run([{ shell: 'git push origin main' }, { shell: 'git push origin main' }]);
-    expect(origin.head('main')).toBe(before);
-    const [first, second] = fake.toolOutputs();
-    expect(first).toMatch(DENIED);
-    expect(first).toContain(SAYS.away);
-    expect(second).toContain(SAYS.leftUndone);
-    expect(entriesFor(world, 'git push origin main').map((entry) => [entry.decision, entry.answer])).toEqual([
-      ['ask', 'block'],
-      ['ask', 'block'],
-    ]);
-    expect(await leftUndone(world)).toEqual([
-      expect.objectContaining({ step: 'git push origin main', rules: ['git.push'] }),
-    ]);
+    expect(await guardOk(world, ['uninstall', 'claude-code'])).toContain('Restored');
+    expect(readFileSync(settings, 'utf8')).toBe(CLAUDE_SETTINGS);
   });
 
   it.for([

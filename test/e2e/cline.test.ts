@@ -5,7 +5,8 @@ import { scaled } from '../machine.js';
 import { clinePrompt } from './harness/agents.js';
 import { fakeClineModel } from './harness/fake-model.js';
 import type { FakeModel, Turn } from './harness/fake-model.js';
-import { closeAll, entriesFor, inProject, leftUndone, requireInstalled, SAYS } from './harness/scenario.js';
+import { closeAll, entriesFor, inProject, requireInstalled, SAYS } from './harness/scenario.js';
+import { expectAskedTwice, expectForcePushBlocked, STORY } from './harness/story.js';
 import { guardOk, makeWorld, readLog, remote } from './harness/world.js';
 import type { World } from './harness/world.js';
 
@@ -64,50 +65,34 @@ afterEach(async () => {
 });
 
 describe('Cline CLI (cline --json) with guard', { timeout: scaled(240_000) }, () => {
-  it("runs a harmless command, and a force push never reaches the remote: its command is replaced by one that tells the model why; the person's hook runs beside guard's; uninstall gives the folder back byte for byte", async () => {
+  // One run proves what two did, one story per chat (STORY): each step's answer is read from its
+  // own log entries and tool output.
+  it('runs a harmless command, and a force push never reaches the remote: its command is replaced by one that tells the model why; an asked push with nobody there to say yes goes back as "safer way, or leave it out", and flagged again it is left undone and reported; the person\'s hook runs beside guard\'s; uninstall gives the folder back byte for byte', async () => {
     const mine = folder(hooks);
     delete mine['PreToolUse.bash'];
-    const origin = remote(world, 'diverged');
+    const origin = remote(world, 'ahead');
     const before = origin.head('main');
-    const fake = await run([{ shell: 'touch made-by-agent.txt' }, { shell: 'git push --force origin main' }]);
+    const fake = await run(STORY);
+    const [, told, first, second] = fake.toolOutputs();
 
     expect(inProject(world, 'made-by-agent.txt')).toBe(true);
     expect(entriesFor(world, 'touch made-by-agent.txt')).toMatchObject([
       { agent: 'cline', event: 'PreToolUse', decision: 'allow', rules: [] },
     ]);
 
+    // neither push reached the remote
     expect(origin.head('main')).toBe(before);
-    const [entry] = entriesFor(world, 'git push --force origin main');
-    expect(entry).toMatchObject({ decision: 'block', how: 'rules' });
-    expect(entry?.rules).toContain('git.rewrite-shared-history');
-    const [, told] = fake.toolOutputs();
     // the replacement printed guard's reason and failed: Cline hands that to the model as the result
     expect(told).toMatch(/Command exited with code 1/);
     expect(told).toContain('guard: blocked (git.rewrite-shared-history');
-    expect(told).toContain(SAYS.forcePush);
-    // the person's hook saw both steps: guard's file runs beside it, never instead of it
-    expect(mineSaw()).toBe(2);
+    expectForcePushBlocked(world, told);
+    expect(first).toContain('guard: blocked, because no one can approve this step here (git.push)');
+    await expectAskedTwice(world, first, second);
+    // the person's hook saw every step: guard's file runs beside it, never instead of it
+    expect(mineSaw()).toBe(STORY.length);
 
     expect(await guardOk(world, ['uninstall', 'cline'])).toMatch(/Removed/);
     expect(folder(hooks)).toEqual(mine);
-  });
-
-  it('an asked push with nobody there to say yes goes back as "safer way, or leave it out"; flagged again it is left undone and reported', async () => {
-    const origin = remote(world, 'ahead');
-    const before = origin.head('main');
-    const fake = await run([{ shell: 'git push origin main' }, { shell: 'git push origin main' }]);
-    expect(origin.head('main')).toBe(before);
-    const [first, second] = fake.toolOutputs();
-    expect(first).toContain('guard: blocked, because no one can approve this step here (git.push)');
-    expect(first).toContain(SAYS.away);
-    expect(second).toContain(SAYS.leftUndone);
-    expect(entriesFor(world, 'git push origin main').map((line) => [line.decision, line.answer])).toEqual([
-      ['ask', 'block'],
-      ['ask', 'block'],
-    ]);
-    expect(await leftUndone(world)).toEqual([
-      expect.objectContaining({ step: 'git push origin main', rules: ['git.push'] }),
-    ]);
   });
 
   it("a blocked file write is cancelled (the file is never written, the task ends); guard's hook script gone: the file answers by itself with a cancel", async () => {

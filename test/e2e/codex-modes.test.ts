@@ -49,17 +49,21 @@ describe('Codex (codex exec) in each mode', { timeout: scaled(120_000) }, () => 
     ]);
   });
 
-  it('extended: a push is still asked (nobody here can answer, so it does not run)', async () => {
+  // Where one chat can prove two points it does (a run of Codex each is most of this file's time):
+  // the remote is only ahead where a push is asked, so any push that got through would move it.
+  it('extended: a push is still asked (nobody here can answer, so it does not run), and a force push is blocked', async () => {
     await guardOk(world, ['mode', 'extended']);
     const origin = remote(world, 'ahead');
     const before = origin.head('main');
-    const fake = await run([{ shell: 'git push origin main' }]);
+    const fake = await run([{ shell: 'git push origin main' }, { shell: 'git push --force origin main' }]);
     expect(origin.head('main')).toBe(before);
-    expect(fake.toolOutputs()[0]).toContain(SAYS.away);
+    const [asked, forced] = fake.toolOutputs();
+    expect(asked).toContain(SAYS.away);
+    expect(forced).toContain(SAYS.forcePush);
   });
 
-  it.for(['standard', 'extended', 'full'])('%s: a force push is blocked', async (mode) => {
-    await guardOk(world, ['mode', mode]);
+  it('full: a force push is blocked', async () => {
+    await guardOk(world, ['mode', 'full']);
     const origin = remote(world, 'diverged');
     const before = origin.head('main');
     const fake = await run([{ shell: 'git push --force origin main' }]);
@@ -67,10 +71,15 @@ describe('Codex (codex exec) in each mode', { timeout: scaled(120_000) }, () => 
     expect(fake.toolOutputs()[0]).toContain(SAYS.forcePush);
   });
 
-  it("the agent's own guard mode full is blocked, and the mode stays as the person set it", async () => {
+  it("standard: a force push is blocked; the agent's own guard mode full is blocked, and the mode stays as the person set it", async () => {
     writeFileSync(join(world.guardHome, 'settings.yaml'), '# mine\nmode: standard\n');
-    const fake = await run([{ shell: 'guard mode full' }]);
-    expect(fake.toolOutputs()[0]).toMatch(/^Command blocked by PreToolUse hook: guard: blocked \(guard\.tamper/);
+    const origin = remote(world, 'diverged');
+    const before = origin.head('main');
+    const fake = await run([{ shell: 'git push --force origin main' }, { shell: 'guard mode full' }]);
+    expect(origin.head('main')).toBe(before);
+    const [forced, tampered] = fake.toolOutputs();
+    expect(forced).toContain(SAYS.forcePush);
+    expect(tampered).toMatch(/^Command blocked by PreToolUse hook: guard: blocked \(guard\.tamper/);
     expect(readFileSync(join(world.guardHome, 'settings.yaml'), 'utf8')).toBe('# mine\nmode: standard\n');
     expect(JSON.parse(await guardOk(world, ['mode', '--json']))).toEqual({ mode: 'standard', changed: false });
   });

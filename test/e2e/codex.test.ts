@@ -9,12 +9,12 @@ import {
   closeAll,
   entriesFor,
   inProject,
-  leftUndone,
   requireInstalled,
   SAYS,
   setupGuard,
   stepsOfKind,
 } from './harness/scenario.js';
+import { expectAskedTwice, expectForcePushBlocked, STORY } from './harness/story.js';
 import { git, guardOk, makeWorld, remote } from './harness/world.js';
 import type { World } from './harness/world.js';
 
@@ -58,59 +58,36 @@ afterEach(async () => {
 });
 
 describe('Codex (codex exec) with guard', { timeout: scaled(120_000) }, () => {
-  it('runs a harmless command, and the log shows it went ahead', async () => {
-    const { model: fake } = await run([{ shell: 'touch made-by-agent.txt' }]);
-    expect(inProject(world, 'made-by-agent.txt')).toBe(true);
-    expect(fake.toolOutputs()[0]).toMatch(/Process exited with code 0/);
-    expect(entriesFor(world, 'touch made-by-agent.txt')).toMatchObject([
-      { agent: 'codex', event: 'PreToolUse', decision: 'allow', rules: [] },
-    ]);
-  });
-
-  it('blocks git push --force to a bare remote: the remote keeps its commit and the model reads why', async () => {
-    const origin = remote(world, 'diverged');
+  // One run proves what four did, one story per chat (STORY, then the patches): each step's answer
+  // is read from its own log entries and tool output.
+  it('runs a harmless command (the log shows it went ahead); blocks git push --force to a bare remote (the remote keeps its commit, the model reads why); answers an asked push with "safer way, or leave it out", and flagged again in the chat it is left undone and reported; blocks an apply_patch that adds .env (the file never appears), while .env.example goes ahead', async () => {
+    const origin = remote(world, 'ahead');
     const before = origin.head('main');
-    const { model: fake } = await run([{ shell: 'git push --force origin main' }]);
-    expect(origin.head('main')).toBe(before);
-    const [entry] = entriesFor(world, 'git push --force origin main');
-    expect(entry).toMatchObject({ decision: 'block', how: 'rules' });
-    expect(entry?.rules).toContain('git.rewrite-shared-history');
-    const told = fake.toolOutputs()[0] ?? '';
-    expect(told).toMatch(/^Command blocked by PreToolUse hook: /);
-    expect(told).toContain(SAYS.forcePush);
-    expect(told).toContain(entry?.reason);
-  });
-
-  it('blocks an apply_patch that adds .env (the file never appears), while .env.example goes ahead', async () => {
     const add = (file: string): Turn => ({
       patch: `*** Begin Patch\n*** Add File: ${file}\n+API_KEY=changeme\n*** End Patch\n`,
     });
-    const { model: fake } = await run([add('.env.example'), add('.env')]);
+    const { model: fake } = await run([...STORY, add('.env.example'), add('.env')]);
+    const [ran, told, first, second, , patched] = fake.toolOutputs();
+
+    expect(inProject(world, 'made-by-agent.txt')).toBe(true);
+    expect(ran).toMatch(/Process exited with code 0/);
+    expect(entriesFor(world, 'touch made-by-agent.txt')).toMatchObject([
+      { agent: 'codex', event: 'PreToolUse', decision: 'allow', rules: [] },
+    ]);
+
+    // neither push reached the remote
+    expect(origin.head('main')).toBe(before);
+    expectForcePushBlocked(world, told);
+    expect(told).toMatch(/^Command blocked by PreToolUse hook: /);
+    expect(second).toMatch(/^Command blocked by PreToolUse hook: guard: /);
+    await expectAskedTwice(world, first, second);
+
     expect(inProject(world, '.env.example')).toBe(true);
     expect(inProject(world, '.env')).toBe(false);
     const patches = stepsOfKind(world, 'patch');
     expect(patches.map((entry) => entry.decision)).toEqual(['allow', 'block']);
     expect(patches[1]?.rules).toContain('secrets.read');
-    expect(fake.toolOutputs()[1]).toMatch(/^Command blocked by PreToolUse hook: guard: blocked \(secrets\.read/);
-  });
-
-  it('answers an asked push with "safer way, or leave it out"; flagged again in the chat it is left undone and reported', async () => {
-    const origin = remote(world, 'ahead');
-    const before = origin.head('main');
-    const { model: fake } = await run([{ shell: 'git push origin main' }, { shell: 'git push origin main' }]);
-    expect(origin.head('main')).toBe(before);
-    const [first, second] = fake.toolOutputs();
-    expect(first).toContain(SAYS.away);
-    expect(second).toMatch(/^Command blocked by PreToolUse hook: guard: /);
-    expect(second).toContain(SAYS.leftUndone);
-    expect(first).not.toContain(SAYS.leftUndone);
-    const entries = entriesFor(world, 'git push origin main');
-    expect(entries.map((entry) => [entry.decision, entry.answer])).toEqual([
-      ['ask', 'block'],
-      ['ask', 'block'],
-    ]);
-    const undone = await leftUndone(world);
-    expect(undone).toEqual([expect.objectContaining({ step: 'git push origin main', rules: ['git.push'] })]);
+    expect(patched).toMatch(/^Command blocked by PreToolUse hook: guard: blocked \(secrets\.read/);
   });
 
   it('block-then-chat (a person at the chat, through codex app-server): an asked push waits for a plain yes, runs once, and another destination is asked again', async () => {

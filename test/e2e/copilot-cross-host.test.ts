@@ -66,15 +66,24 @@ describe(
       ]);
     });
 
-    it('with guard’s Copilot hook too: blocked once: the remote keeps its commit, one log line, Copilot’s own words', async () => {
+    // one run for both rows with both hooks (a Copilot start each was most of this file's time)
+    it('with guard’s Copilot hook too: a harmless command runs, logged once as Copilot’s; the force push is blocked once: the remote keeps its commit, one log line, Copilot’s own words', async () => {
       expect(await setupGuard(world, 'copilot')).toMatch(/^Created .*guard\.json/);
       const origin = remote(world, 'diverged');
       const settings = await claudeHookInRepository();
       expect(settings).toContain('hook claude-code');
       const before = origin.head('main');
-      const fake = await run([{ shell: 'git push --force origin main' }]);
+      const fake = await run([{ shell: 'touch made-by-agent.txt' }, { shell: 'git push --force origin main' }]);
+
+      expect(inProject(world, 'made-by-agent.txt')).toBe(true);
+      // both hooks ran (nothing denied); the second gave the first one's answer without a line of its
+      // own (with each deciding alone, this run logged two lines: the same call's time in both payloads)
+      expect(entriesFor(world, 'touch made-by-agent.txt')).toMatchObject([
+        { agent: 'copilot', event: 'preToolUse', decision: 'allow' },
+      ]);
+
       expect(origin.head('main')).toBe(before);
-      const told = fake.toolOutputs()[0] ?? '';
+      const told = fake.toolOutputs()[1] ?? '';
       expect(told).toMatch(/^Denied by preToolUse hook: guard: /);
       expect(told).toContain(SAYS.forcePush);
       // Copilot runs the person's hooks before the repository's and stops at the first deny: guard's
@@ -83,18 +92,6 @@ describe(
       expect(entries).toHaveLength(1);
       expect(entries[0]).toMatchObject({ agent: 'copilot', event: 'preToolUse', decision: 'block', how: 'rules' });
       expect(readLog(world).filter((entry) => entry.agent === 'claude-code')).toEqual([]);
-    });
-
-    it('with both hooks, a harmless command runs, logged once as Copilot’s', async () => {
-      expect(await setupGuard(world, 'copilot')).toMatch(/^Created .*guard\.json/);
-      await claudeHookInRepository();
-      await run([{ shell: 'touch made-by-agent.txt' }]);
-      expect(inProject(world, 'made-by-agent.txt')).toBe(true);
-      // both hooks ran (nothing denied); the second gave the first one's answer without a line of its
-      // own (with each deciding alone, this run logged two lines: the same call's time in both payloads)
-      expect(entriesFor(world, 'touch made-by-agent.txt')).toMatchObject([
-        { agent: 'copilot', event: 'preToolUse', decision: 'allow' },
-      ]);
     });
   },
 );

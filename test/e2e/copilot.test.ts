@@ -6,16 +6,8 @@ import { scaled } from '../machine.js';
 import { copilotPrompt } from './harness/agents.js';
 import { fakeChatModel } from './harness/fake-model.js';
 import type { FakeModel, Turn } from './harness/fake-model.js';
-import {
-  closeAll,
-  entriesFor,
-  inProject,
-  leftUndone,
-  requireInstalled,
-  SAYS,
-  setupGuard,
-  stepsOfKind,
-} from './harness/scenario.js';
+import { closeAll, entriesFor, inProject, requireInstalled, setupGuard, stepsOfKind } from './harness/scenario.js';
+import { expectAskedTwice, expectForcePushBlocked, STORY } from './harness/story.js';
 import { git, guardOk, makeWorld, remote } from './harness/world.js';
 import type { World } from './harness/world.js';
 
@@ -55,61 +47,35 @@ afterEach(async () => {
 const DENIED = /^Denied by preToolUse hook: guard: /;
 
 describe('Copilot (copilot -p) with guard', { timeout: scaled(120_000) }, () => {
-  it('runs a harmless command, and the log shows it went ahead', async () => {
-    const fake = await run([{ shell: 'touch made-by-agent.txt' }]);
-    expect(inProject(world, 'made-by-agent.txt')).toBe(true);
-    expect(fake.toolOutputs()[0]).toMatch(/completed with exit code 0/);
-    expect(entriesFor(world, 'touch made-by-agent.txt')).toMatchObject([
-      { agent: 'copilot', event: 'preToolUse', decision: 'allow', rules: [] },
-    ]);
-  });
-
-  it('blocks git push --force to a bare remote: the remote keeps its commit and the model reads why', async () => {
-    const origin = remote(world, 'diverged');
+  // One run proves what four did, one story per chat (STORY, then the files): each step's answer is
+  // read from its own log entries and tool output.
+  it('runs a harmless command (the log shows it went ahead); blocks git push --force to a bare remote (the remote keeps its commit, the model reads why); answers an asked push with "safer way, or leave it out", and flagged again in the chat it is left undone and reported; blocks creating .env (the file never appears), while .env.example goes ahead', async () => {
+    const origin = remote(world, 'ahead');
     const before = origin.head('main');
-    const fake = await run([{ shell: 'git push --force origin main' }]);
-    expect(origin.head('main')).toBe(before);
-    const [entry] = entriesFor(world, 'git push --force origin main');
-    expect(entry).toMatchObject({ decision: 'block', how: 'rules' });
-    expect(entry?.rules).toContain('git.rewrite-shared-history');
-    const told = fake.toolOutputs()[0] ?? '';
-    expect(told).toMatch(DENIED);
-    expect(told).toContain(SAYS.forcePush);
-    expect(told).toContain(entry?.reason);
-  });
-
-  it('blocks creating .env (the file never appears), while .env.example goes ahead', async () => {
     const create = (file: string): Turn => ({
       create: { path: join(world.project, file), text: 'API_KEY=changeme\n' },
     });
-    const fake = await run([create('.env.example'), create('.env')]);
+    const fake = await run([...STORY, create('.env.example'), create('.env')]);
+    const [ran, told, first, second, , created] = fake.toolOutputs();
+
+    expect(inProject(world, 'made-by-agent.txt')).toBe(true);
+    expect(ran).toMatch(/completed with exit code 0/);
+    expect(entriesFor(world, 'touch made-by-agent.txt')).toMatchObject([
+      { agent: 'copilot', event: 'preToolUse', decision: 'allow', rules: [] },
+    ]);
+
+    // neither push reached the remote
+    expect(origin.head('main')).toBe(before);
+    expectForcePushBlocked(world, told);
+    for (const answer of [told, first, second]) expect(answer).toMatch(DENIED);
+    await expectAskedTwice(world, first, second);
+
     expect(inProject(world, '.env.example')).toBe(true);
     expect(inProject(world, '.env')).toBe(false);
     const writes = stepsOfKind(world, 'write');
     expect(writes.map((entry) => entry.decision)).toEqual(['allow', 'block']);
     expect(writes[1]?.rules).toContain('secrets.read');
-    expect(fake.toolOutputs()[1]).toMatch(/^Denied by preToolUse hook: guard: blocked \(secrets\.read/);
-  });
-
-  it('answers an asked push with "safer way, or leave it out"; flagged again in the chat it is left undone and reported', async () => {
-    const origin = remote(world, 'ahead');
-    const before = origin.head('main');
-    const fake = await run([{ shell: 'git push origin main' }, { shell: 'git push origin main' }]);
-    expect(origin.head('main')).toBe(before);
-    const [first, second] = fake.toolOutputs();
-    expect(first).toMatch(DENIED);
-    expect(first).toContain(SAYS.away);
-    expect(second).toMatch(DENIED);
-    expect(second).toContain(SAYS.leftUndone);
-    expect(first).not.toContain(SAYS.leftUndone);
-    const entries = entriesFor(world, 'git push origin main');
-    expect(entries.map((entry) => [entry.decision, entry.answer])).toEqual([
-      ['ask', 'block'],
-      ['ask', 'block'],
-    ]);
-    expect(await leftUndone(world)).toEqual([
-      expect.objectContaining({ step: 'git push origin main', rules: ['git.push'] }),
-    ]);
+    expect(created).toMatch(/^Denied by preToolUse hook: guard: blocked \(secrets\.read/);
   });
 
   it('lets the force push through while guard is off, and blocks it again once guard is on', async () => {

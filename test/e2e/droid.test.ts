@@ -5,7 +5,8 @@ import { scaled } from '../machine.js';
 import { DROID_HOOKS, droidPrompt, writeDroidHooks } from './harness/agents.js';
 import { fakeDroidModel } from './harness/fake-model.js';
 import type { FakeModel, Turn } from './harness/fake-model.js';
-import { closeAll, entriesFor, inProject, leftUndone, requireInstalled, SAYS, setupGuard } from './harness/scenario.js';
+import { closeAll, entriesFor, inProject, requireInstalled, SAYS, setupGuard } from './harness/scenario.js';
+import { expectAskedTwice, expectForcePushBlocked, STORY } from './harness/story.js';
 import { guardOk, makeWorld, readLog, remote } from './harness/world.js';
 import type { World } from './harness/world.js';
 
@@ -44,55 +45,38 @@ afterEach(async () => {
 });
 
 describe('Factory Droid (droid exec --auto high) with guard', { timeout: scaled(180_000) }, () => {
-  it('runs a harmless command and blocks git push --force (the remote keeps its commit, the model reads why); uninstall gives hooks.json back byte for byte', async () => {
-    const origin = remote(world, 'diverged');
+  // One run proves what two did, one story per chat (STORY): each step's answer is read from its
+  // own log entries and tool output.
+  it('runs a harmless command and blocks git push --force (the remote keeps its commit, the model reads why); an asked push under droid exec goes back as "safer way, or leave it out", and flagged again it is left undone and reported; uninstall gives hooks.json back byte for byte', async () => {
+    const origin = remote(world, 'ahead');
     const before = origin.head('main');
-    const fake = await run([{ shell: 'touch made-by-agent.txt' }, { shell: 'git push --force origin main' }]);
+    const fake = await run(STORY);
+    const [ran, told, first, second] = fake.toolOutputs();
 
     expect(inProject(world, 'made-by-agent.txt')).toBe(true);
     expect(entriesFor(world, 'touch made-by-agent.txt')).toMatchObject([
       { agent: 'droid', event: 'PreToolUse', decision: 'allow', rules: [] },
     ]);
-
-    expect(origin.head('main')).toBe(before);
-    const [entry] = entriesFor(world, 'git push --force origin main');
-    expect(entry).toMatchObject({ decision: 'block', how: 'rules' });
-    expect(entry?.rules).toContain('git.rewrite-shared-history');
-    const [ran, told] = fake.toolOutputs();
     expect(ran).toMatch(/\[Process exited with code 0\]$/);
+
+    // neither push reached the remote
+    expect(origin.head('main')).toBe(before);
+    expectForcePushBlocked(world, told);
     // Droid hands the deny's reason to the model as the tool's error
     expect(told).toMatch(/^Error: guard: blocked \(git\.rewrite-shared-history/);
-    expect(told).toContain(entry?.reason);
+    expect(first).toMatch(/^Error: guard: blocked, because no one can approve this step here \(git\.push\)/);
+    await expectAskedTwice(world, first, second);
 
-    // the chat's start and the result reached guard (droid exec sends no UserPromptSubmit)
-    expect(readLog(world).flatMap((line) => (line.decision === undefined ? [] : [line.event]))).toEqual([
-      'PreToolUse',
-      'PreToolUse',
-    ]);
+    // the chat's start and the results reached guard (droid exec sends no UserPromptSubmit)
+    expect(readLog(world).flatMap((line) => (line.decision === undefined ? [] : [line.event]))).toEqual(
+      STORY.map(() => 'PreToolUse'),
+    );
     expect(readLog(world).map((line) => line.event)).toEqual(expect.arrayContaining(['SessionStart', 'PostToolUse']));
     // and the model was told at the start that guard is on
     expect(JSON.stringify(fake.turnRequests()[0]?.body)).toContain('guard is on: it checks each tool step');
 
     expect(await guardOk(world, ['uninstall', 'droid'])).toContain('Restored');
     expect(readFileSync(hooks, 'utf8')).toBe(DROID_HOOKS);
-  });
-
-  it('an asked push under droid exec goes back as "safer way, or leave it out"; flagged again it is left undone and reported', async () => {
-    const origin = remote(world, 'ahead');
-    const before = origin.head('main');
-    const fake = await run([{ shell: 'git push origin main' }, { shell: 'git push origin main' }]);
-    expect(origin.head('main')).toBe(before);
-    const [first, second] = fake.toolOutputs();
-    expect(first).toMatch(/^Error: guard: blocked, because no one can approve this step here \(git\.push\)/);
-    expect(first).toContain(SAYS.away);
-    expect(second).toContain(SAYS.leftUndone);
-    expect(entriesFor(world, 'git push origin main').map((entry) => [entry.decision, entry.answer])).toEqual([
-      ['ask', 'block'],
-      ['ask', 'block'],
-    ]);
-    expect(await leftUndone(world)).toEqual([
-      expect.objectContaining({ step: 'git push origin main', rules: ['git.push'] }),
-    ]);
   });
 
   it("fail-closed, and guard's hook script gone (the checkout moved): the command answers by itself, the step is blocked and the model told why", async () => {

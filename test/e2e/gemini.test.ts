@@ -5,7 +5,8 @@ import { GEMINI_LEGACY_SETTINGS, GEMINI_SETTINGS, geminiPrompt, writeGeminiSetti
 import { withoutComments } from '../../packages/adapters/src/scan.js';
 import { fakeGeminiModel } from './harness/fake-model.js';
 import type { FakeModel, Turn } from './harness/fake-model.js';
-import { closeAll, entriesFor, inProject, leftUndone, requireInstalled, SAYS, setupGuard } from './harness/scenario.js';
+import { closeAll, entriesFor, inProject, requireInstalled, SAYS, setupGuard } from './harness/scenario.js';
+import { expectAskedTwice, expectForcePushBlocked, STORY } from './harness/story.js';
 import { guardOk, makeWorld, readLog, remote } from './harness/world.js';
 import type { World } from './harness/world.js';
 
@@ -98,38 +99,25 @@ describe('Gemini CLI (gemini -p --yolo) with guard', { timeout: scaled(180_000) 
     expect(readFileSync(settings, 'utf8')).toBe(GEMINI_SETTINGS);
   });
 
-  it('in CI (GITHUB_SHA set) Gemini CLI hands hooks a cleaned environment without GUARD_HOME: the folder reaches the hook through the env setup wrote into its entry, so the force push is blocked and logged there', async () => {
-    await setUp(GEMINI_SETTINGS);
+  // One run for two rows: the asked push of a chat under CI (a Gemini CLI start each was most of this
+  // file's time), against a remote that is only ahead, so any push that got through would move it.
+  it('in CI (GITHUB_SHA set) Gemini CLI hands hooks a cleaned environment without GUARD_HOME: the folder reaches the hook through the env setup wrote into its entry, so the force push is blocked and logged there; an asked push under -p (nobody reads the chat now) goes back as "safer way, or leave it out", with a code for a resumed chat; flagged again it is left undone and reported', async () => {
+    await setUp(GEMINI_LEGACY_SETTINGS);
     const written = JSON.parse(withoutComments(readFileSync(settings, 'utf8'))) as {
       hooks: Record<string, { hooks: { env?: Record<string, string> }[] }[]>;
     };
     expect(written.hooks['BeforeTool']?.[0]?.hooks[0]?.env).toEqual({ GUARD_HOME: world.guardHome });
-    const origin = remote(world, 'diverged');
-    const before = origin.head('main');
-    const fake = await geminiRun([{ shell: 'git push --force origin main' }], { GITHUB_SHA: '0123456789abcdef' });
-    expect(origin.head('main')).toBe(before);
-    expect(entriesFor(world, 'git push --force origin main')).toMatchObject([{ decision: 'block', how: 'rules' }]);
-    expect(fake.toolOutputs()[0]).toMatch(DENIED);
-  });
-
-  it('an asked push under -p (nobody reads the chat now) goes back as "safer way, or leave it out", with a code for a resumed chat; flagged again it is left undone and reported', async () => {
-    await setUp(GEMINI_LEGACY_SETTINGS);
     const origin = remote(world, 'ahead');
     const before = origin.head('main');
-    const fake = await run([{ shell: 'git push origin main' }, { shell: 'git push origin main' }]);
+    const fake = await geminiRun(STORY.slice(1), { GITHUB_SHA: '0123456789abcdef' });
+    const [told, first, second] = fake.toolOutputs();
+    // neither push reached the remote
     expect(origin.head('main')).toBe(before);
-    const [first, second] = fake.toolOutputs();
+    expectForcePushBlocked(world, told);
+    expect(told).toMatch(DENIED);
     expect(first).toMatch(DENIED);
-    expect(first).toContain(SAYS.away);
     expect(first).toMatch(/approval code [A-Z2-9]{4}/);
-    expect(second).toContain(SAYS.leftUndone);
-    expect(entriesFor(world, 'git push origin main').map((entry) => [entry.decision, entry.answer])).toEqual([
-      ['ask', 'block'],
-      ['ask', 'block'],
-    ]);
-    expect(await leftUndone(world)).toEqual([
-      expect.objectContaining({ step: 'git push origin main', rules: ['git.push'] }),
-    ]);
+    await expectAskedTwice(world, first, second);
 
     // Gemini CLI rewrote its settings.json itself during the run (old key names moved to new ones):
     // its own change stays, only guard's hooks go, the person's comments and hook with them as they were

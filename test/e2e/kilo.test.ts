@@ -5,7 +5,8 @@ import { scaled } from '../machine.js';
 import { KILO_CONFIG, kiloRun, writeKiloConfig } from './harness/agents.js';
 import { fakeChatModel } from './harness/fake-model.js';
 import type { FakeModel, Turn } from './harness/fake-model.js';
-import { closeAll, entriesFor, inProject, leftUndone, requireInstalled, SAYS, setupGuard } from './harness/scenario.js';
+import { closeAll, entriesFor, inProject, requireInstalled, setupGuard } from './harness/scenario.js';
+import { expectAskedTwice, expectForcePushBlocked, STORY } from './harness/story.js';
 import { guard, guardOk, makeWorld, readLog, remote } from './harness/world.js';
 import type { World } from './harness/world.js';
 
@@ -46,32 +47,30 @@ async function run(prompt: string, args: readonly string[] = [], env: Record<str
 }
 
 describe('Kilo Code CLI (kilo run) with guard', { timeout: scaled(180_000) }, () => {
-  it('runs a harmless command and blocks git push --force (the remote keeps its commit, the model reads why); uninstall removes the plugin and leaves the config byte for byte', async () => {
-    const { fake, config, plugin } = await setUp([
-      { shell: 'touch made-by-agent.txt' },
-      { shell: 'git push --force origin main' },
-    ]);
-    const origin = remote(world, 'diverged');
+  // One run proves what two did, one story per chat (STORY): each step's answer is read from its
+  // own log entries and tool output.
+  it('runs a harmless command and blocks git push --force (the remote keeps its commit, the model reads why); an asked push under kilo run (nobody reads the chat) is stopped with an approval code, and flagged again it is left undone; uninstall removes the plugin and leaves the config byte for byte', async () => {
+    const { fake, config, plugin } = await setUp([...STORY, { say: 'I left the push out.' }]);
+    const origin = remote(world, 'ahead');
     const before = origin.head('main');
     // KILO_DISABLE_DEFAULT_PLUGINS leaves out Kilo's own plugins, not guard's
     await run('do the task', [], { KILO_DISABLE_DEFAULT_PLUGINS: '1' });
+    const [, told, first, second] = fake.toolOutputs();
 
     expect(inProject(world, 'made-by-agent.txt')).toBe(true);
     expect(entriesFor(world, 'touch made-by-agent.txt')).toMatchObject([
       { agent: 'kilo', event: 'tool.execute.before', decision: 'allow', rules: [] },
     ]);
+    // neither push reached the remote
     expect(origin.head('main')).toBe(before);
-    const [entry] = entriesFor(world, 'git push --force origin main');
-    expect(entry).toMatchObject({ agent: 'kilo', decision: 'block', how: 'rules' });
-    expect(entry?.rules).toContain('git.rewrite-shared-history');
-    const [, told] = fake.toolOutputs();
+    expect(expectForcePushBlocked(world, told)).toMatchObject({ agent: 'kilo' });
     // the plugin's throw reaches the model as the tool's error, word for word
     expect(told).toMatch(/^guard: blocked \(git\.rewrite-shared-history/);
-    expect(told).toContain(entry?.reason);
+    expect(first).toMatch(/approval code [A-Z2-9]{4}/);
+    await expectAskedTwice(world, first, second);
     expect(readLog(world).map((line) => line.event)).toEqual([
       'chat.message',
-      'tool.execute.before',
-      'tool.execute.before',
+      ...STORY.map(() => 'tool.execute.before'),
     ]);
 
     // the switch that keeps every plugin from loading is found by doctor
@@ -85,24 +84,5 @@ describe('Kilo Code CLI (kilo run) with guard', { timeout: scaled(180_000) }, ()
     expect(await guardOk(world, ['uninstall', 'kilo'])).toContain('Removed');
     expect(existsSync(plugin)).toBe(false);
     expect(readFileSync(config, 'utf8')).toBe(KILO_CONFIG.replace('@BASE_URL@', fake.baseUrl));
-  });
-
-  it('an asked push under kilo run (nobody reads the chat) is stopped with an approval code; flagged again it is left undone', async () => {
-    const { fake } = await setUp([
-      { shell: 'git push origin main' },
-      { shell: 'git push origin main' },
-      { say: 'I left the push out.' },
-    ]);
-    const origin = remote(world, 'ahead');
-    const before = origin.head('main');
-    await run('push my work');
-    expect(origin.head('main')).toBe(before);
-    const [first, second] = fake.toolOutputs();
-    expect(first).toContain(SAYS.away);
-    expect(first).toMatch(/approval code [A-Z2-9]{4}/);
-    expect(second).toContain(SAYS.leftUndone);
-    expect(await leftUndone(world)).toEqual([
-      expect.objectContaining({ step: 'git push origin main', rules: ['git.push'] }),
-    ]);
   });
 });

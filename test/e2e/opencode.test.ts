@@ -5,7 +5,8 @@ import { scaled } from '../machine.js';
 import { OPENCODE_CONFIG, opencodeRun, writeOpencodeConfig } from './harness/agents.js';
 import { fakeChatModel } from './harness/fake-model.js';
 import type { FakeModel, Turn } from './harness/fake-model.js';
-import { closeAll, entriesFor, inProject, leftUndone, requireInstalled, SAYS, setupGuard } from './harness/scenario.js';
+import { closeAll, entriesFor, inProject, requireInstalled, setupGuard } from './harness/scenario.js';
+import { expectAskedTwice, expectForcePushBlocked, STORY } from './harness/story.js';
 import { guard, guardOk, makeWorld, readLog, remote } from './harness/world.js';
 import type { World } from './harness/world.js';
 
@@ -46,34 +47,42 @@ async function run(prompt: string, args: readonly string[] = []): Promise<void> 
 }
 
 describe('OpenCode (opencode run) with guard', { timeout: scaled(180_000) }, () => {
-  it('runs a harmless command and blocks git push --force (the remote keeps its commit, the model reads why); uninstall removes the plugin and leaves the config byte for byte', async () => {
+  // One run proves what two did, one story per chat (STORY), and the person resumes that chat: each
+  // step's answer is read from its own log entries and tool output.
+  it('runs a harmless command and blocks git push --force (the remote keeps its commit, the model reads why); an asked push under opencode run (nobody reads the chat) is stopped with an approval code, and flagged again it is left undone; resumed with the person’s yes, it runs once; uninstall removes the plugin and leaves the config byte for byte', async () => {
     const { fake, config, plugin } = await setUp([
-      { shell: 'touch made-by-agent.txt' },
-      { shell: 'git push --force origin main' },
+      ...STORY,
+      { say: 'I left the push out.' },
+      { shell: 'git push origin main' },
     ]);
-    const origin = remote(world, 'diverged');
+    const origin = remote(world, 'ahead');
     const before = origin.head('main');
     await run('do the task');
+    const [ran, told, first, second] = fake.toolOutputs();
 
     expect(inProject(world, 'made-by-agent.txt')).toBe(true);
     expect(entriesFor(world, 'touch made-by-agent.txt')).toMatchObject([
       { agent: 'opencode', event: 'tool.execute.before', decision: 'allow', rules: [] },
     ]);
-    expect(origin.head('main')).toBe(before);
-    const [entry] = entriesFor(world, 'git push --force origin main');
-    expect(entry).toMatchObject({ decision: 'block', how: 'rules' });
-    expect(entry?.rules).toContain('git.rewrite-shared-history');
-    const [ran, told] = fake.toolOutputs();
     expect(ran).toBe('(no output)');
+    // neither push reached the remote
+    expect(origin.head('main')).toBe(before);
+    expectForcePushBlocked(world, told);
     // the plugin's throw reaches the model as the tool's error, word for word
     expect(told).toMatch(/^guard: blocked \(git\.rewrite-shared-history/);
-    expect(told).toContain(entry?.reason);
+    const code = /approval code ([A-Z2-9]{4})/.exec(first ?? '')?.[1];
+    expect(code).toBeDefined();
+    await expectAskedTwice(world, first, second);
     // the person's message reached guard first (where a yes would be read)
     expect(readLog(world).map((line) => line.event)).toEqual([
       'chat.message',
-      'tool.execute.before',
-      'tool.execute.before',
+      ...STORY.map(() => 'tool.execute.before'),
     ]);
+
+    // the person resumes the chat and approves it by its code: the next push goes ahead
+    await run(`yes, ${code ?? ''}`, ['--continue']);
+    expect(origin.head('main')).not.toBe(before);
+    expect(entriesFor(world, 'git push origin main').map((entry) => entry.decision)).toEqual(['ask', 'ask', 'allow']);
 
     // the switch that keeps every plugin from loading is found by doctor
     const doctor = await guard(world, ['doctor'], { OPENCODE_PURE: '1' });
@@ -82,31 +91,5 @@ describe('OpenCode (opencode run) with guard', { timeout: scaled(180_000) }, () 
     expect(await guardOk(world, ['uninstall', 'opencode'])).toContain('Removed');
     expect(existsSync(plugin)).toBe(false);
     expect(readFileSync(config, 'utf8')).toBe(OPENCODE_CONFIG.replace('@BASE_URL@', fake.baseUrl));
-  });
-
-  it('an asked push under opencode run (nobody reads the chat) is stopped with an approval code; flagged again it is left undone; resumed with the person’s yes, it runs once', async () => {
-    const { fake } = await setUp([
-      { shell: 'git push origin main' },
-      { shell: 'git push origin main' },
-      { say: 'I left the push out.' },
-      { shell: 'git push origin main' },
-    ]);
-    const origin = remote(world, 'ahead');
-    const before = origin.head('main');
-    await run('push my work');
-    expect(origin.head('main')).toBe(before);
-    const [first, second] = fake.toolOutputs();
-    expect(first).toContain(SAYS.away);
-    const code = /approval code ([A-Z2-9]{4})/.exec(first ?? '')?.[1];
-    expect(code).toBeDefined();
-    expect(second).toContain(SAYS.leftUndone);
-    expect(await leftUndone(world)).toEqual([
-      expect.objectContaining({ step: 'git push origin main', rules: ['git.push'] }),
-    ]);
-
-    // the person resumes the chat and approves it by its code: the next push goes ahead
-    await run(`yes, ${code ?? ''}`, ['--continue']);
-    expect(origin.head('main')).not.toBe(before);
-    expect(entriesFor(world, 'git push origin main').map((entry) => entry.decision)).toEqual(['ask', 'ask', 'allow']);
   });
 });

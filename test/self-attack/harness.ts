@@ -8,6 +8,7 @@ import { shellWord } from '../../packages/adapters/src/fallback.js';
 import { commandIn } from '../../packages/adapters/src/opencode/plugin.js';
 import { pathWithoutAgents } from '../../packages/cli/test/agent-free-path.js';
 import { BIN } from '../hook/bin.js';
+import { guardSteps } from './world.js';
 
 /**
  * What the self-attack suite needs: a scratch machine (home, agent homes, guard's folder, a
@@ -490,13 +491,15 @@ export function verdictOf(agent: AgentId, ran: Ran): Verdict {
   }
 }
 
-/** Sets guard up for every agent in the scratch machine (Codex without trusting: no codex on PATH). */
+/**
+ * Sets guard up for every agent in the scratch machine (Codex without trusting: no codex on PATH),
+ * by the built CLI in one process.
+ */
 export async function setUpAll(world: Scratch): Promise<Record<AgentId, string>> {
+  const steps = AGENTS.map((agent) => ['setup', agent]);
+  await guardSteps(dirname(BIN), steps, { env: world.env(), cwd: world.project });
   const commands = {} as Record<AgentId, string>;
-  for (const agent of AGENTS) {
-    await guardOk(world, ['setup', agent]);
-    commands[agent] = stepCommand(world, agent);
-  }
+  for (const agent of AGENTS) commands[agent] = stepCommand(world, agent);
   // the person makes guard's Kiro agent the one a chat starts with, as setup tells them to
   mkdirSync(join(world.home, '.kiro', 'settings'), { recursive: true });
   writeFileSync(join(world.home, '.kiro', 'settings', 'cli.json'), '{ "chat.defaultAgent": "guard" }\n');

@@ -1,8 +1,12 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AgentId } from '../../packages/adapters/src/index.js';
-import type { Scratch } from './harness.js';
+import { main } from '../../packages/cli/src/main.js';
+import { SYSTEM_ROOT } from '../../packages/cli/src/world/system-root.js';
+import { captureIo } from '../../packages/cli/test/capture-io.js';
+import type { Ran, Scratch } from './harness.js';
 import {
   AGENTS as ALL,
   guardCli,
@@ -31,7 +35,13 @@ vi.setConfig({ testTimeout: 600_000, hookTimeout: 120_000 });
  *
  * Each agent's tampers run in a home of their own with that agent and the agent that answers after
  * it set up: `guard doctor` runs every set-up agent's hook four times, and with all twelve set up
- * the doctor call of each tamper was two thirds of this file's time.
+ * the doctor call of each tamper was two thirds of this file's time. A process for each `guard`
+ * command was then most of what was left (some 500 CLI starts): `guard status` and `guard doctor`
+ * run in this process (`inProcess`, the CLI's own `main()` over the scratch machine) for all but
+ * each agent's first tamper, which asks the built CLI as a process, and so does the `guard setup`
+ * that puts a file back after each change. The rows are about what the commands say, not how they
+ * start; the hook is always called as the agents call it, a process, and each home is set up by
+ * the built CLI.
  */
 
 let world: Scratch | undefined;
@@ -69,6 +79,20 @@ interface Seen {
   readonly toldOnce: boolean;
 }
 
+/**
+ * `guard <args>` run in this process with the scratch machine's environment, home and project, and
+ * the machine's system root and temp folder, as the built CLI would run there (the hook script
+ * setup writes is the built one either way: `hookScriptPath()`).
+ */
+async function inProcess(on: Scratch, args: readonly string[]): Promise<Ran> {
+  const captured = captureIo({ cwd: on.project, home: on.home, systemRoot: SYSTEM_ROOT });
+  const code = await main(['node', 'guard', ...args], { ...captured.io, env: on.env(), tmp: tmpdir });
+  return { code, stdout: captured.stdout(), stderr: captured.stderr(), timedOut: false, ms: 0 };
+}
+
+/** How `guard status` and `guard doctor` run: the built CLI as a process, or in this process. */
+type Cli = (on: Scratch, args: readonly string[]) => Promise<Ran>;
+
 /** The agent that answers after `agent`'s file changed: another one. */
 const teller = (agent: AgentId): AgentId => (agent === 'claude-code' ? 'codex' : 'claude-code');
 
@@ -96,15 +120,15 @@ function lookNow(on: Scratch): void {
 }
 
 /** What status, doctor, the log and the next answers say after `change` to `agent`'s hook file. */
-async function seenAfter(on: Scratch, agent: AgentId, change: FileChange): Promise<Seen | undefined> {
+async function seenAfter(on: Scratch, agent: AgentId, change: FileChange, cli: Cli): Promise<Seen | undefined> {
   const path = hookFile(on, agent);
   const logBefore = logText(on).length;
   if (!change.apply(path, agent)) return undefined;
-  const status = JSON.parse((await guardCli(on, ['status', '--json'])).stdout) as {
+  const status = JSON.parse((await cli(on, ['status', '--json'])).stdout) as {
     agents: { agent: string; drift: { path: string }[] }[];
   };
   const inStatus = status.agents.find((entry) => entry.agent === agent)?.drift.some((d) => d.path === path) ?? false;
-  const doctor = await guardCli(on, ['doctor', '--json']);
+  const doctor = await cli(on, ['doctor', '--json']);
   const report = JSON.parse(doctor.stdout) as { agents: { agent: string; path: string; checks: { ok: boolean }[] }[] };
   const inDoctor =
     doctor.code !== 0 &&
@@ -143,8 +167,8 @@ async function restore(on: Scratch, agent: AgentId): Promise<void> {
     }
   }
   // a file whose guard entry no longer runs guard is refused by setup: the person moves it aside
-  if ((await guardCli(on, ['setup', agent])).code !== 0) rmSync(path, { force: true });
-  const ran = await guardCli(on, ['setup', agent]);
+  if ((await inProcess(on, ['setup', agent])).code !== 0) rmSync(path, { force: true });
+  const ran = await inProcess(on, ['setup', agent]);
   if (ran.code !== 0) throw new Error(`setup ${agent} again: ${ran.stdout}${ran.stderr}`);
   lookNow(on);
   await hookCall(on, teller(agent), 'ls');
@@ -160,9 +184,12 @@ describe('a changed hook file is reported by status, doctor, the log and the nex
     try {
       for (const each of [agent, teller(agent)]) await guardOk(home, ['setup', each]);
       const missed: string[] = [];
+      // the first tamper that applies asks the built CLI as a process, the rest this process
+      let cli: Cli = guardCli;
       for (const change of TAMPERS) {
-        const seen = await seenAfter(home, agent, change);
+        const seen = await seenAfter(home, agent, change, cli);
         if (seen === undefined) continue;
+        cli = inProcess;
         applied.add(change.id);
         tally.tried++;
         const all = Object.values(seen).every(Boolean);
@@ -190,7 +217,8 @@ describe('near misses: the same files changed, guard entries as setup wrote them
       const logBefore = logText(w()).length;
       if (!change.apply(path, agent)) continue;
       tally.near++;
-      const status = JSON.parse((await guardCli(w(), ['status', '--json'])).stdout) as {
+      // status as a process is the last row's (setup run again)
+      const status = JSON.parse((await inProcess(w(), ['status', '--json'])).stdout) as {
         agents: { agent: string; drift: unknown[] }[];
       };
       const inStatus = status.agents.some((entry) => entry.agent === agent && entry.drift.length > 0);

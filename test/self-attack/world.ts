@@ -16,7 +16,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { adapters, AGENT_IDS, AGENTS } from '../../packages/adapters/src/index.js';
 import type { AgentId } from '../../packages/adapters/src/index.js';
 import { pathWithoutAgents } from '../../packages/cli/test/agent-free-path.js';
@@ -58,6 +58,29 @@ export interface World {
   readonly moved: Readonly<Record<string, string>>;
   /** Per agent, the hook command setup wrote for the event that carries a shell step. */
   readonly hookCommands: Readonly<Record<AgentId, string>>;
+}
+
+/**
+ * Runs `guard <words>` for each of `steps`, one after another in one Node process, through the main()
+ * of the built CLI in `dist` (as its bin.js runs one), with only `env`; throws at the first that
+ * fails, saying which (a process for each would start the CLI once for each).
+ */
+export async function guardSteps(
+  dist: string,
+  steps: readonly (readonly string[])[],
+  options: { env: Readonly<Record<string, string>>; cwd: string },
+): Promise<void> {
+  const script = [
+    'const { main } = await import(process.argv[1]);',
+    'for (const words of JSON.parse(process.argv[2])) {',
+    "  const code = await main(['node', 'guard', ...words]);",
+    "  if (code !== 0) process.stderr.write('guard ' + words.join(' ') + ' exited ' + code + '\\n');",
+    '  if (code !== 0) process.exit(1);',
+    '}',
+  ].join('\n');
+  const url = pathToFileURL(join(dist, 'main.js')).href;
+  const ran = await run(process.execPath, ['--input-type=module', '-e', script, url, JSON.stringify(steps)], options);
+  if (ran.code !== 0) throw new Error(`guard's steps failed: ${ran.stdout}${ran.stderr}`);
 }
 
 /** Builds the world: copies the built packages, sets every agent up, makes the links and the copy. */
@@ -130,15 +153,18 @@ export async function makeWorld(): Promise<World> {
   symlinkSync(guardHome, world.linkToGuardHome);
   symlinkSync(join(dist, 'bin.js'), world.linkToBin);
   cpSync(dist, world.copyOfDist, { recursive: true });
+  // every agent at both levels, then the person's own settings (so guard's folder holds what it holds
+  // on a machine in use), by the copy's own CLI in one process: a process each was 31 CLI starts
+  const steps = [
+    ...AGENT_IDS.flatMap((agent) => [
+      ['setup', agent],
+      ['setup', agent, '--project'],
+    ]),
+    ['fail-closed', 'on'],
+  ];
+  await guardSteps(dist, steps, { env, cwd: project });
   const commands: Partial<Record<AgentId, string>> = {};
   for (const agent of AGENT_IDS) {
-    for (const level of [[], ['--project']]) {
-      const setup = await run(process.execPath, [join(dist, 'bin.js'), 'setup', agent, ...level], {
-        env,
-        cwd: project,
-      });
-      if (setup.code !== 0) throw new Error(`guard setup ${agent} ${level.join(' ')} failed: ${setup.stderr}`);
-    }
     const where = { home, env, projectRoot: project };
     const text = readFileSync(adapters[agent].configPath('user', where), 'utf8');
     const event = adapters[agent].doctor.shellCall('true', project).event;
@@ -146,9 +172,6 @@ export async function makeWorld(): Promise<World> {
     if (command === undefined) throw new Error(`no hook command for ${agent}`);
     commands[agent] = command;
   }
-  // the person's own settings, so guard's folder holds what it holds on a machine in use
-  const failClosed = await run(process.execPath, [join(dist, 'bin.js'), 'fail-closed', 'on'], { env, cwd: project });
-  if (failClosed.code !== 0) throw new Error(`guard fail-closed on failed: ${failClosed.stderr}`);
   return { ...world, hookCommands: commands as Record<AgentId, string> };
 }
 

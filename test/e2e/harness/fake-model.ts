@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { scaled } from '../../machine.js';
 
 /**
  * Fake model servers for the real agents: a Responses API for Codex, a chat-completions API for
@@ -44,7 +45,10 @@ export interface FakeModel {
 export interface FakeModelOptions {
   /** The turns, one per model request, in order; after the last one the model says `done`. */
   readonly script: readonly Turn[];
-  /** Lifetime: the server closes itself after this long. */
+  /**
+   * Lifetime: the server closes itself after this long (by default longer than any agent run may
+   * take, stretched as that limit is for a busy machine).
+   */
   readonly lifetimeMs?: number;
 }
 
@@ -300,7 +304,7 @@ async function startFake(options: FakeModelOptions, dialect: Dialect): Promise<F
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
   });
-  const lifetime = setTimeout(() => void close(), options.lifetimeMs ?? 120_000);
+  const lifetime = setTimeout(() => void close(), options.lifetimeMs ?? scaled(120_000));
   lifetime.unref();
   const close = async (): Promise<void> => {
     clearTimeout(lifetime);
