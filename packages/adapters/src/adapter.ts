@@ -52,6 +52,18 @@ export interface InstallOptions {
   readonly system?: true;
 }
 
+/** What uninstall is told besides the text. */
+export interface UninstallOptions {
+  /** The agent's managed, machine-wide file (`guard setup --system`). */
+  readonly system?: true;
+  /**
+   * The file's text before guard's first setup ('' where there was no file), when known (the
+   * CLI's backup): what it held stays even where guard's entries leave it empty (an empty `hooks`
+   * object, an event's empty list, the file itself). Unknown, what guard's entries alone fill goes.
+   */
+  readonly original?: string;
+}
+
 /** The two files a hook command of guard's runs: Node, and guard's hook script. */
 export interface HookFiles {
   readonly node: string;
@@ -451,9 +463,10 @@ export interface AgentSetup {
   /**
    * The config text with only guard's entries removed; `install` then `uninstall` (with the same
    * `system`) is the identity. With `system`, the agent's managed file: what setup --system adds
-   * there beside the entries (the switch that keeps hooks on for every user) goes too.
+   * there beside the entries (the switch that keeps hooks on for every user) goes too. With
+   * `original` (the text before setup), that text comes back byte for byte.
    */
-  uninstall(configText: string, options?: { readonly system?: true }): string;
+  uninstall(configText: string, options?: UninstallOptions): string;
   /** The guard hook command(s) found in a config text (empty when not installed). */
   installedCommands(configText: string): readonly string[];
   /** guard's command the agent runs on `event` in a config text (as a shell runs it), when there is one. */

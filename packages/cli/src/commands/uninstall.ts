@@ -186,9 +186,13 @@ function uninstallLevel(agent: AgentId, level: PinLevel, io: Io, system?: System
 
   const bytes = readBytes(file);
   const text = textOf(file, bytes);
+  const original = originalOf(file, readRecords(guardHome)[file]);
   let next: string;
   try {
-    next = adapter.uninstall(text, level === 'system' ? { system: true } : undefined);
+    next = adapter.uninstall(text, {
+      ...(level === 'system' ? { system: true as const } : {}),
+      ...(original === undefined ? {} : { original }),
+    });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     throw new GuardError(
@@ -207,6 +211,22 @@ function uninstallLevel(agent: AgentId, level: PinLevel, io: Io, system?: System
   // guard's system folder goes once nothing is left in it (the system settings file keeps it)
   if (level === 'system' && isEmptyDir(guardHome)) writeStep(guardHome, () => rmdirSync(guardHome));
   return true;
+}
+
+/**
+ * The file's text before guard's first setup, as far as guard knows it: none ('') where setup
+ * created it, else its backup while that holds the bytes setup found (the record's hash).
+ */
+function originalOf(file: string, record: InstallRecord | undefined): string | undefined {
+  if (record === undefined) return undefined;
+  if (record.created) return '';
+  let backup: Buffer | undefined;
+  try {
+    backup = readBytes(`${file}.guard-backup`);
+  } catch {
+    return undefined;
+  }
+  return backup !== undefined && sha256(backup) === record.before ? backup.toString('utf8') : undefined;
 }
 
 /** Puts `label` in front of every line of `text`. */
