@@ -205,7 +205,8 @@ function uninstallLevel(agent: AgentId, level: PinLevel, io: Io, system?: System
     return false;
   }
 
-  giveBack(file, bytes, next, guardHome, io, { what: "guard's hook", removeEmpty: true });
+  // told the original, the edit is it wherever nothing else changed: a file that was there stays, even empty
+  giveBack(file, bytes, next, guardHome, io, { what: "guard's hook", removeEmpty: original === undefined });
   // a managed hook was never trusted in the user's records
   if (adapter.trust && level !== 'system') untrust(adapter, file, text, guardHome, io);
   // guard's system folder goes once nothing is left in it (the system settings file keeps it)
