@@ -410,8 +410,11 @@ export interface HookTrust {
   state(hooksPath: string, hooksText: string, recordsText: string): TrustReport;
   /** The record keys of guard's hooks in a hooks file; throws when the hooks file does not parse. */
   keys(hooksPath: string, hooksText: string): readonly string[];
-  /** The records text without the records of these keys; every other line kept. */
-  withoutRecords(recordsText: string, keys: readonly string[]): string;
+  /**
+   * The records text without the records of these keys; every other line kept, and what the
+   * `original` (the file before setup, when known) held, even emptied.
+   */
+  withoutRecords(recordsText: string, keys: readonly string[], original?: string): string;
   /** Whether two records texts say the same (only laid out differently); false when either does not parse. */
   sameRecords(a: string, b: string): boolean;
 }

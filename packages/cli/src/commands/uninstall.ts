@@ -292,7 +292,7 @@ function untrust(adapter: Adapter, hooksFile: string, hooksText: string, guardHo
     return; // the hooks file did not parse, so it had no hooks guard could have had trusted
   }
   const text = textOf(config, bytes);
-  let next = trust.withoutRecords(text, keys);
+  let next = trust.withoutRecords(text, keys, originalOf(config, readRecords(guardHome)[config]));
   if (next === text) return;
   // setup's trust turned the file's LF lines into CRLF: while it is still all CRLF, they go back too
   if (readRecords(guardHome)[config]?.crlfBySetup === true && onlyCrlf(next)) next = next.replace(/\r\n/g, '\n');
