@@ -361,6 +361,41 @@ export function installHooks(schema: HookFileSchema, text: string, options: Inst
 }
 
 /**
+ * The text with the root, the event map and lists that guard's entries had filled, and that are empty again,
+ * laid out inside as they were in the original (`{\n}`, `[ /* later *\/ ]`): removing guard's last
+ * entry leaves a bare `{}` / `[]`. An inside the person has written since stays theirs.
+ */
+function withInsidesOf(schema: HookFileSchema, original: string, text: string): string {
+  const read = (source: string): { readonly doc: JsonNode; readonly where: Located | undefined } => {
+    const doc = parseJson(source, schema);
+    return { doc, where: locate(schema, doc, source) };
+  };
+  let now, then;
+  try {
+    [now, then] = [read(text), read(original)];
+  } catch {
+    return text;
+  }
+  const empty = (node: JsonNode | undefined): node is JsonObject | JsonArray =>
+    (node?.kind === 'object' || node?.kind === 'array') && count(node) === 0;
+  const pairs: { readonly is: JsonObject | JsonArray; readonly was: JsonObject | JsonArray }[] = [];
+  const both = (is: JsonNode | undefined, was: JsonNode | undefined): void => {
+    if (empty(is) && empty(was) && is.kind === was.kind) pairs.push({ is, was });
+  };
+  both(now.doc, then.doc);
+  if (now.where?.map !== now.doc) both(now.where?.map, then.where?.map);
+  for (const member of then.where?.map.members ?? [])
+    both(now.where?.map.members.find((one) => one.key === member.key)?.value, member.value);
+  // from the end of the text back, so the spans before stay where they are
+  let out = text;
+  for (const { is, was } of pairs.sort((a, b) => b.is.start - a.is.start)) {
+    if (out.slice(is.start + 1, is.end - 1).trim() !== '') continue;
+    out = out.slice(0, is.start + 1) + original.slice(was.start + 1, was.end - 1) + out.slice(is.end - 1);
+  }
+  return out;
+}
+
+/**
  * The config text with only guard's entries (and the lists they alone filled) removed. Given the
  * text from before guard's setup (`original`), what that held stays, empty or not, and a file
  * left with nothing goes back to it.
@@ -373,7 +408,7 @@ export function uninstallHooks(schema: HookFileSchema, text: string, original?: 
     const doc = parseJson(current, schema);
     const where = locate(schema, doc, current);
     const found = where && allGuardHandlers(schema, where)[0];
-    if (!found) return current;
+    if (!found) return original === undefined || current === text ? current : withInsidesOf(schema, original, current);
     // guard's own hook goes as a whole, with whatever else was put inside it.
     const target = schema.ownsMap ? { command: found.command, chain: found.chain.slice(0, 1) } : found;
     current = removeFound(schema, current, target, where, kept);

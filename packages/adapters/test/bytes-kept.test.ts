@@ -41,6 +41,8 @@ describe('every agent: setup then uninstall gives the original back, byte for by
     expect(after).not.toBe(before);
     expect(adapter.installedCommands(after).length, 'guard is in').toBeGreaterThan(0);
     expect(adapter.install(after, options(id)), 'setup twice is setup once').toBe(after);
+    // while guard is in, every comment of the person's is too
+    for (const comment of before.match(/\/\*.*?\*\/|\/\/[^\n]*/g) ?? []) expect(after).toContain(comment);
     expect(adapter.uninstall(after, { original: before }), 'the original back').toBe(before);
     // told nothing (no record), uninstall still takes out guard's entries alone
     const blind = adapter.uninstall(after);

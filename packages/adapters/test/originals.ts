@@ -95,6 +95,9 @@ export function rowsFor(shape: Shape, event: string, other: string): Row[] {
       not('minified'),
       not('trailing comma'),
       not('an empty object of their own'),
+      not('an empty object across lines'),
+      not('empty hooks object with a comment inside'),
+      not('empty event array across lines'),
       { name: "a person's own file of that name", before: shape.mine, refused: true },
     ];
   }
@@ -124,6 +127,23 @@ export function rowsFor(shape: Shape, event: string, other: string): Row[] {
     named !== undefined
       ? { name: 'empty event array', skip: named }
       : { name: 'empty event array', before: `${text(whole({ [event]: [] }), '')}\n` },
+    { name: 'an empty object across lines', before: '{\n}\n' },
+    named !== undefined
+      ? { name: 'empty hooks object with a comment inside', skip: named }
+      : {
+          name: 'empty hooks object with a comment inside',
+          before:
+            shape.kind === 'map' && shape.key === ''
+              ? '{ /* later */ }\n'
+              : `{\n  "${beside}": "x",\n  "hooks": { /* later */ }\n}\n`,
+          refused: !shape.comments,
+        },
+    named !== undefined
+      ? { name: 'empty event array across lines', skip: named }
+      : {
+          name: 'empty event array across lines',
+          before: `${text(whole({ [event]: [] }), '').replace('[]', '[\n    ]')}\n`,
+        },
     { name: "a person's own hook in the same event", before: own },
     { name: 'comments', before: commented, refused: !shape.comments },
     { name: 'CRLF line ends', before: own.replaceAll('\n', '\r\n') },
