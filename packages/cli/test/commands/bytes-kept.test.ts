@@ -43,9 +43,26 @@ interface Case {
   readonly before: string | undefined;
 }
 
+// the adapters' table holds each layout (tabs, key order, …) to the bytes; here the rows whose
+// file, backup and record the commands handle differently
+const ROWS = new Set([
+  'absent file',
+  'whitespace only',
+  '{}',
+  'empty hooks object',
+  'empty event array',
+  'empty hooks object with a comment inside',
+  "a person's own hook in the same event",
+  'CRLF line ends',
+  'byte order mark',
+  'no trailing newline',
+]);
+
 const cases: Case[] = JSON_AGENTS.flatMap((agent) => {
   const [event = '', other = event] = adapters[agent].capabilities.events;
-  const rows = rowsFor(SHAPES[agent], event, other).filter((row) => row.skip === undefined && row.refused !== true);
+  const rows = rowsFor(SHAPES[agent], event, other).filter(
+    (row) => ROWS.has(row.name) && row.skip === undefined && row.refused !== true,
+  );
   return [
     ...rows.map((row) => ({ agent, name: row.name, before: row.before === '' ? undefined : row.before })),
     { agent, name: 'a file of no bytes', before: '' },
@@ -76,7 +93,7 @@ function place(file: string, text: string | undefined): void {
 describe('guard setup X then guard uninstall X gives the file back byte for byte (user level)', () => {
   it("the JSON family is every agent but those whose file is guard's alone", () => {
     expect(JSON_AGENTS.length).toBeGreaterThanOrEqual(12);
-    expect(cases.length).toBeGreaterThan(JSON_AGENTS.length * 12);
+    expect(cases.length).toBeGreaterThan(JSON_AGENTS.length * 8);
   });
 
   it.for(cases)('$agent: $name', async ({ agent, before }) => {
