@@ -361,9 +361,9 @@ export function installHooks(schema: HookFileSchema, text: string, options: Inst
 }
 
 /**
- * The text with the root, the event map and lists that guard's entries had filled, and that are empty again,
- * laid out inside as they were in the original (`{\n}`, `[ /* later *\/ ]`): removing guard's last
- * entry leaves a bare `{}` / `[]`. An inside the person has written since stays theirs.
+ * The text with the root, the event map and the lists that guard's entries had filled and that are
+ * empty again laid out inside as the original had them (`{\n}`, `[ /* later *\/ ]`): removing
+ * guard's last entry leaves a bare `{}` / `[]`. An inside the person has written since stays theirs.
  */
 function withInsidesOf(schema: HookFileSchema, original: string, text: string): string {
   const read = (source: string): { readonly doc: JsonNode; readonly where: Located | undefined } => {
