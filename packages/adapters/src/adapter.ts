@@ -52,6 +52,18 @@ export interface InstallOptions {
   readonly system?: true;
 }
 
+/** What uninstall is told besides the text. */
+export interface UninstallOptions {
+  /** The agent's managed, machine-wide file (`guard setup --system`). */
+  readonly system?: true;
+  /**
+   * The file's text before guard's first setup ('' where there was no file), when known (the
+   * CLI's backup): what it held stays even where guard's entries leave it empty (an empty `hooks`
+   * object, an event's empty list, the file itself). Unknown, what guard's entries alone fill goes.
+   */
+  readonly original?: string;
+}
+
 /** The two files a hook command of guard's runs: Node, and guard's hook script. */
 export interface HookFiles {
   readonly node: string;
@@ -420,8 +432,11 @@ export interface HookTrust {
   state(hooksPath: string, hooksText: string, recordsText: string): TrustReport;
   /** The record keys of guard's hooks in a hooks file; throws when the hooks file does not parse. */
   keys(hooksPath: string, hooksText: string): readonly string[];
-  /** The records text without the records of these keys; every other line kept. */
-  withoutRecords(recordsText: string, keys: readonly string[]): string;
+  /**
+   * The records text without the records of these keys; every other line kept, and what the
+   * `original` (the file before setup, when known) held, even emptied.
+   */
+  withoutRecords(recordsText: string, keys: readonly string[], original?: string): string;
   /** Whether two records texts say the same (only laid out differently); false when either does not parse. */
   sameRecords(a: string, b: string): boolean;
 }
@@ -485,9 +500,10 @@ export interface AgentSetup {
   /**
    * The config text with only guard's entries removed; `install` then `uninstall` (with the same
    * `system`) is the identity. With `system`, the agent's managed file: what setup --system adds
-   * there beside the entries (the switch that keeps hooks on for every user) goes too.
+   * there beside the entries (the switch that keeps hooks on for every user) goes too. With
+   * `original` (the text before setup), that text comes back byte for byte.
    */
-  uninstall(configText: string, options?: { readonly system?: true }): string;
+  uninstall(configText: string, options?: UninstallOptions): string;
   /**
    * The guard hook command(s) found in a config text (empty when not installed); with `system`, in
    * the agent's managed file (laid out otherwise than its own hook file, for Factory Droid).

@@ -1,5 +1,5 @@
 import { ConfigError } from './adapter.js';
-import type { AgentAnswers, InstallOptions } from './adapter.js';
+import type { AgentAnswers, InstallOptions, UninstallOptions } from './adapter.js';
 import { fallbackReply, plainCommand, withFallback } from './fallback.js';
 import {
   appendElement,
@@ -192,15 +192,45 @@ function allGuardHandlers(schema: HookFileSchema, where: Located): Found[] {
 }
 
 /**
+ * What the file held before guard's first setup, as far as uninstall needs it: the file, the event
+ * map, the events that had a list. These stay even where guard's entries leave them empty.
+ */
+interface Kept {
+  /** The original text when it was only whitespace (or none, ''): what a file left empty goes back to. */
+  readonly blank?: string;
+  readonly map: boolean;
+  readonly events: ReadonlySet<string>;
+}
+
+/** What `original` held (undefined when it is not known, or is no file guard could have set up). */
+function keptIn(schema: HookFileSchema, original: string | undefined): Kept | undefined {
+  if (original === undefined) return undefined;
+  if (isBlank(original)) return { blank: original, map: false, events: new Set() };
+  let where: Located | undefined;
+  try {
+    where = locate(schema, parseJson(original, schema), original);
+  } catch {
+    return undefined;
+  }
+  const lists = where?.map.members.filter((member) => member.value.kind === 'array') ?? [];
+  return { map: where !== undefined, events: new Set(lists.map((member) => member.key)) };
+}
+
+/**
  * Removes a handler, and each item that holds it when it was that item's last content: a group
- * whose handler list empties, an event whose list empties, the event map when it empties. When
+ * whose handler list empties, an event whose list empties, the event map when it empties; but
+ * never a list, a map or a file that was there before guard's setup (`kept`, when known). When
  * the root is then left with nothing but the schema's header keys, the file is guard's alone: ''.
  */
-function removeFound(schema: HookFileSchema, text: string, found: Found): string {
+function removeFound(schema: HookFileSchema, text: string, found: Found, where: Located, kept?: Kept): string {
+  const mapLevel = where.mapIndex < 0 ? 0 : 1;
+  const stays = (level: number): boolean =>
+    kept !== undefined &&
+    ((level === mapLevel && kept.map) || (level === mapLevel + 1 && kept.events.has(eventOf(where, found))));
   let level = found.chain.length - 1;
-  while (level > 0 && count((found.chain[level] as Unit).container) === 1) level -= 1;
+  while (level > 0 && count((found.chain[level] as Unit).container) === 1 && !stays(level)) level -= 1;
   const unit = found.chain[level] as Unit;
-  if (level === 0) {
+  if (level === 0 && (kept === undefined || kept.blank !== undefined)) {
     const root = unit.container as JsonObject;
     const rest = root.members.filter((_, index) => index !== unit.index);
     if (rest.every((member) => Object.hasOwn(schema.header, member.key))) return '';
@@ -219,6 +249,15 @@ function parseRoot(schema: HookFileSchema, text: string): JsonObject {
 }
 
 const isBlank = (text: string): boolean => text.trim() === '';
+
+/**
+ * What uninstall leaves of a file that held guard's alone: the white space that was there before
+ * setup (which setup wrote over), or no file ('').
+ */
+export function blankOriginal(options: Pick<UninstallOptions, 'original'> | undefined): string {
+  const original = options?.original;
+  return original !== undefined && isBlank(original) ? original : '';
+}
 
 /** guard's entry for one event. */
 function entryFor(schema: HookFileSchema, event: string, options: InstallOptions): JsonValue {
@@ -299,7 +338,7 @@ function nextInstallStep(schema: HookFileSchema, text: string, options: InstallO
 
   // guard entries under events guard no longer registers (an older setup) go away.
   const leftover = found.find((hit) => !schema.events.includes(eventOf(where, hit)));
-  return leftover ? removeFound(schema, text, leftover) : undefined;
+  return leftover ? removeFound(schema, text, leftover, where) : undefined;
 }
 
 /**
@@ -321,19 +360,59 @@ export function installHooks(schema: HookFileSchema, text: string, options: Inst
   throw new ConfigError('the file has too many guard entries to tidy up');
 }
 
-/** The config text with only guard's entries (and the lists they alone filled) removed. */
-export function uninstallHooks(schema: HookFileSchema, text: string): string {
+/**
+ * The text with the root, the event map and the lists that guard's entries had filled and that are
+ * empty again laid out inside as the original had them (`{\n}`, `[ /* later *\/ ]`): removing
+ * guard's last entry leaves a bare `{}` / `[]`. An inside the person has written since stays theirs.
+ */
+function withInsidesOf(schema: HookFileSchema, original: string, text: string): string {
+  const read = (source: string): { readonly doc: JsonNode; readonly where: Located | undefined } => {
+    const doc = parseJson(source, schema);
+    return { doc, where: locate(schema, doc, source) };
+  };
+  let now, then;
+  try {
+    [now, then] = [read(text), read(original)];
+  } catch {
+    return text;
+  }
+  const empty = (node: JsonNode | undefined): node is JsonObject | JsonArray =>
+    (node?.kind === 'object' || node?.kind === 'array') && count(node) === 0;
+  const pairs: { readonly is: JsonObject | JsonArray; readonly was: JsonObject | JsonArray }[] = [];
+  const both = (is: JsonNode | undefined, was: JsonNode | undefined): void => {
+    if (empty(is) && empty(was) && is.kind === was.kind) pairs.push({ is, was });
+  };
+  both(now.doc, then.doc);
+  if (now.where?.map !== now.doc) both(now.where?.map, then.where?.map);
+  for (const member of then.where?.map.members ?? [])
+    both(now.where?.map.members.find((one) => one.key === member.key)?.value, member.value);
+  // from the end of the text back, so the spans before stay where they are
+  let out = text;
+  for (const { is, was } of pairs.sort((a, b) => b.is.start - a.is.start)) {
+    if (out.slice(is.start + 1, is.end - 1).trim() !== '') continue;
+    out = out.slice(0, is.start + 1) + original.slice(was.start + 1, was.end - 1) + out.slice(is.end - 1);
+  }
+  return out;
+}
+
+/**
+ * The config text with only guard's entries (and the lists they alone filled) removed. Given the
+ * text from before guard's setup (`original`), what that held stays, empty or not, and a file
+ * left with nothing goes back to it.
+ */
+export function uninstallHooks(schema: HookFileSchema, text: string, original?: string): string {
   if (isBlank(text)) return text;
+  const kept = keptIn(schema, original);
   let current = text;
   for (let step = 0; step < MAX_STEPS; step += 1) {
     const doc = parseJson(current, schema);
     const where = locate(schema, doc, current);
     const found = where && allGuardHandlers(schema, where)[0];
-    if (!found) return current;
+    if (!found) return original === undefined || current === text ? current : withInsidesOf(schema, original, current);
     // guard's own hook goes as a whole, with whatever else was put inside it.
     const target = schema.ownsMap ? { command: found.command, chain: found.chain.slice(0, 1) } : found;
-    current = removeFound(schema, current, target);
-    if (current === '') return current;
+    current = removeFound(schema, current, target, where, kept);
+    if (current === '') return kept?.blank ?? '';
   }
   throw new ConfigError('the file has too many guard entries to remove');
 }

@@ -306,7 +306,8 @@ function insertItem(
     if (style.compact) return text.slice(0, container.start + 1) + item(undefined) + text.slice(container.start + 1);
     const outer = lineIndent(text, container.start);
     const inner = outer + style.indent;
-    const open = text.slice(0, container.start + 1);
+    // what the person wrote inside (a comment) stays, before the new item
+    const open = text.slice(0, container.start + 1) + text.slice(container.start + 1, container.end - 1).trimEnd();
     return `${open}${style.newline}${inner}${item(inner)}${style.newline}${outer}${text.slice(container.end - 1)}`;
   }
   if (isMultiLine(text, container)) {

@@ -90,9 +90,9 @@ export function settingsHooks(
       // the switch goes with guard's entries (and only then): first, so a file left with nothing else is ''
       const on =
         options?.system === true && systemOn !== undefined && guardCommands(schema, configText).length > 0
-          ? withoutSwitch(settings, systemOn, configText)
+          ? withoutSwitch(settings, systemOn, configText, options.original)
           : configText;
-      return uninstallHooks(schema, on);
+      return uninstallHooks(schema, on, options?.original);
     },
     installedCommands: (configText) => guardCommands(schema, configText),
     installedCommand: (configText, event) => guardCommandOn(schema, configText, event),
@@ -238,15 +238,34 @@ function withSwitch(settings: Pick<SettingsHooks, 'comments'>, on: OnOff, text: 
   );
 }
 
-/** The text without the setting `withSwitch` adds, and the objects it alone filled; as it was when it is not there. */
-function withoutSwitch(settings: Pick<SettingsHooks, 'comments'>, on: OnOff, text: string): string {
+/** How many objects along the key (the root first) the original text had: 1 (the root) when it is not known. */
+function objectsAlong(settings: Pick<SettingsHooks, 'comments'>, key: readonly string[], original?: string): number {
+  if (original === undefined || original.trim() === '') return 1;
+  try {
+    return pathOf(settings, key, original).length;
+  } catch {
+    return 1;
+  }
+}
+
+/**
+ * The text without the setting `withSwitch` adds, and the objects it alone filled (not one the
+ * `original` text had, when known); as it was when it is not there.
+ */
+function withoutSwitch(
+  settings: Pick<SettingsHooks, 'comments'>,
+  on: OnOff,
+  text: string,
+  original: string | undefined,
+): string {
   const path = pathOf(settings, on.key, text);
   const last = path.at(-1);
   if (path.length !== on.key.length || last === undefined || last.index === -1) return text;
   const found = (last.object.members[last.index] as JsonObject['members'][number]).value;
   if (found.kind !== 'boolean' || found.value !== !on.off) return text;
+  const had = objectsAlong(settings, on.key, original);
   let level = path.length - 1;
-  while (level > 0 && (path[level] as { object: JsonObject }).object.members.length === 1) level -= 1;
+  while (level >= had && (path[level] as { object: JsonObject }).object.members.length === 1) level -= 1;
   const unit = path[level] as { object: JsonObject; index: number };
   return removeItem(text, unit.object, unit.index);
 }

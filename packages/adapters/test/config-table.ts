@@ -8,7 +8,7 @@ import type { JsonNode } from '../src/json-text.js';
 export interface RoundTripRow {
   readonly name: string;
   readonly before: string;
-  /** What uninstall gives back when it cannot be `before` exactly (documented cases only). */
+  /** What uninstall told nothing of the original gives back when it cannot be `before` exactly (documented cases only). */
   readonly restored?: string;
   /** Patterns the installed text must not contain (a lone LF in a CRLF file, spaces in a tab file…). */
   readonly reject?: readonly RegExp[];
@@ -82,6 +82,8 @@ export function describeRoundTrip(title: string, spec: AgentSpec, rows: readonly
       // idempotent, and the exact original comes back
       expect(spec.adapter.install(after, spec.options)).toBe(after);
       expect(spec.adapter.uninstall(after)).toBe(row.restored ?? row.before);
+      // told the original (the CLI's backup), uninstall gives back every byte of it
+      expect(spec.adapter.uninstall(after, { original: row.before })).toBe(row.before);
 
       // guard's entries, once per event, at the end of each list, in the agent's schema
       const parse = (text: string): unknown =>

@@ -1,9 +1,9 @@
 import { posix } from 'node:path';
 import type { Verdict } from '@guard/core';
-import type { ConfigLevel, InstallOptions, Locations } from '../adapter.js';
+import type { ConfigLevel, InstallOptions, Locations, UninstallOptions } from '../adapter.js';
 import { ConfigError } from '../adapter.js';
 import { fallbackReply, withFallback } from '../fallback.js';
-import { isGuardCommand } from '../hook-config.js';
+import { blankOriginal, isGuardCommand } from '../hook-config.js';
 import { clineDir, cline } from './agent.js';
 import { HOOK_FILE } from './files.js';
 import { commandIn, hookFileText } from './hook-file.js';
@@ -41,9 +41,12 @@ export function install(configText: string, options: InstallOptions): string {
   return hookFileText(command, failedAnswer());
 }
 
-/** The file is guard's alone: removed whole (a file that is not guard's stays as it is). */
-export function uninstall(configText: string): string {
-  return own(configText) === undefined ? configText : '';
+/**
+ * The file is guard's alone: removed whole, or given back as the white space it was before setup
+ * (a file that is not guard's stays as it is).
+ */
+export function uninstall(configText: string, options?: UninstallOptions): string {
+  return own(configText) === undefined ? configText : blankOriginal(options);
 }
 
 /** guard's command in its hook file. */

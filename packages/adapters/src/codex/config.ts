@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { ConfigError } from '../adapter.js';
-import type { ConfigLevel, InstallOptions, Locations } from '../adapter.js';
+import type { ConfigLevel, InstallOptions, Locations, UninstallOptions } from '../adapter.js';
 import { guardCommandOn, guardCommands, installHooks, uninstallHooks } from '../hook-config.js';
 import type { HookFileSchema } from '../hook-config.js';
 import { lineAt } from '../json-text.js';
@@ -57,8 +57,8 @@ export function install(configText: string, options: InstallOptions): string {
 }
 
 /** Removes guard's handlers (and what only they filled); every other byte is kept. */
-export function uninstall(configText: string): string {
-  return uninstallHooks(schema, configText);
+export function uninstall(configText: string, options?: UninstallOptions): string {
+  return uninstallHooks(schema, configText, options?.original);
 }
 
 /** guard's commands in the file. */

@@ -174,10 +174,11 @@ const STATE_HEADER = /^\[[ \t]*hooks[ \t]*\.[ \t]*state[ \t]*\][ \t]*(?:#.*)?$/;
 
 /**
  * config.toml without Codex's trust tables for these hook keys (what `guard uninstall codex` takes
- * out along with the hooks), and without a `[hooks.state]` header they leave empty. Every other line
- * stays as it was. Trust written in another form (an inline table) is left alone.
+ * out along with the hooks), and without a `[hooks.state]` header they leave empty (unless the
+ * `original`, the file before setup, had one). Every other line stays as it was. Trust written in
+ * another form (an inline table) is left alone.
  */
-export function withoutCodexTrust(config: string, keys: readonly string[]): string {
+export function withoutCodexTrust(config: string, keys: readonly string[], original?: string): string {
   const wanted = new Set(keys);
   const lines = config.split(/(?<=\n)/);
   const kept: string[] = [];
@@ -207,7 +208,9 @@ export function withoutCodexTrust(config: string, keys: readonly string[]): stri
   if (!removed) return config;
   // a [hooks.state] header with nothing left under it (no keys, no other hook's table) goes too,
   // with the blank lines after it
-  const others = kept.some((line) => TRUST_HEADER.test(line.trim()));
+  const others =
+    kept.some((line) => TRUST_HEADER.test(line.trim())) ||
+    (original?.split('\n').some((line) => STATE_HEADER.test(line.trim())) ?? false);
   const out: string[] = [];
   for (let i = 0; i < kept.length; i++) {
     const line = kept[i] ?? '';
@@ -224,10 +227,13 @@ export function withoutCodexTrust(config: string, keys: readonly string[]): stri
     }
     out.push(line);
   }
-  // what was appended at the end leaves no run of blank lines behind
+  // what was appended at the end leaves no run of blank lines behind (but the original's own)
   let text = out.join('');
-  while (text.endsWith('\n\n')) text = text.slice(0, -1);
-  return text.trim() === '' ? '' : text;
+  const newlines = (lines: string): number => /\n*$/.exec(lines)?.[0].length ?? 0;
+  const most = Math.max(1, original === undefined ? 1 : newlines(original));
+  while (newlines(text) > most) text = text.slice(0, -1);
+  if (text.trim() !== '') return text;
+  return original !== undefined && original.trim() === '' ? original : '';
 }
 
 /** The text of a quoted TOML key (basic strings use JSON's escapes for what a path can hold). */

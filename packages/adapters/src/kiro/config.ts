@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import type { ConfigLevel, InstallOptions, Locations } from '../adapter.js';
+import type { ConfigLevel, InstallOptions, Locations, UninstallOptions } from '../adapter.js';
 import { guardCommandOn, guardCommands, installHooks, uninstallHooks } from '../hook-config.js';
 import type { HookFileSchema } from '../hook-config.js';
 import { kiro, kiroHome } from './agent.js';
@@ -51,8 +51,8 @@ export function install(configText: string, options: InstallOptions): string {
 }
 
 /** Removes guard's entries, and the agent file when guard's agent holds nothing else; every other byte is kept. */
-export function uninstall(configText: string): string {
-  return uninstallHooks(schema, configText);
+export function uninstall(configText: string, options?: UninstallOptions): string {
+  return uninstallHooks(schema, configText, options?.original);
 }
 
 /** guard's commands in the file. */

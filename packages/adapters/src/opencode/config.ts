@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
-import type { AgentAnswers, AgentFiles, ConfigLevel, InstallOptions, Locations } from '../adapter.js';
+import type { AgentAnswers, AgentFiles, ConfigLevel, InstallOptions, Locations, UninstallOptions } from '../adapter.js';
 import { fallbackReply, withFallback } from '../fallback.js';
-import { isGuardCommand } from '../hook-config.js';
+import { blankOriginal, isGuardCommand } from '../hook-config.js';
 import { configFolder, projectFolders } from './agent.js';
 import { PLUGIN_FILE } from './files.js';
 import type { PluginAgentNames } from './files.js';
@@ -12,7 +12,7 @@ import { ConfigError } from '../adapter.js';
 export interface PluginConfig {
   configPath(level: ConfigLevel, where: Locations): string;
   install(configText: string, options: InstallOptions): string;
-  uninstall(configText: string): string;
+  uninstall(configText: string, options?: UninstallOptions): string;
   installedCommands(configText: string): readonly string[];
   installedCommand(configText: string, event: string): string | undefined;
 }
@@ -46,8 +46,9 @@ export function pluginConfig(names: PluginAgentNames, files: AgentFiles, agent: 
           : withFallback(options.hookCommand, fallback, fallbackReply(agent, event, options.failClosed));
       return pluginText(names.displayName, command(STEP_EVENT), files.hookTimeout * 1000, command(PROMPT_EVENT));
     },
-    // the file is guard's alone: removed whole (a file that is not guard's stays as it is)
-    uninstall: (configText) => (own(configText) === undefined ? configText : ''),
+    // the file is guard's alone: removed whole, or given back as the white space it was before
+    // setup (a file that is not guard's stays as it is)
+    uninstall: (configText, options) => (own(configText) === undefined ? configText : blankOriginal(options)),
     installedCommands(configText) {
       const commands = [own(configText), own(configText, true)].filter((command) => command !== undefined);
       return [...new Set(commands)];

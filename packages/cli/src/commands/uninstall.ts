@@ -194,15 +194,20 @@ function uninstallLevel(agent: AgentId, level: PinLevel, io: Io, system?: System
   const bytes = readBytes(file);
   const text = textOf(file, bytes);
   const again = `Fix that line, then run \`guard uninstall ${agent}${level === 'user' ? '' : ` --${level}`}\` again.`;
+  const original = originalOf(file, readRecords(guardHome)[file]);
   let next: string;
   try {
-    next = adapter.uninstall(text, level === 'system' ? { system: true } : undefined);
+    next = adapter.uninstall(text, {
+      ...(level === 'system' ? { system: true as const } : {}),
+      ...(original === undefined ? {} : { original }),
+    });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     throw new GuardError(`${describeConfigError(file, error)}. guard changed nothing.`, again);
   }
   const hooked = bytes !== undefined && next !== text;
-  if (hooked) giveBack(file, bytes, next, guardHome, io, { what: "guard's hook", removeEmpty: true });
+  // told the original, the edit is it wherever nothing else changed: a file that was there stays, even empty
+  if (hooked) giveBack(file, bytes, next, guardHome, io, { what: "guard's hook", removeEmpty: original === undefined });
   else io.out(`guard is not set up in ${file}.\n`);
   // a file gone since setup leaves no record behind
   if (bytes === undefined) writeStep(guardHome, () => saveRecord(guardHome, file, undefined));
@@ -233,6 +238,22 @@ function uninstallLevel(agent: AgentId, level: PinLevel, io: Io, system?: System
 function settingsSetUp(adapter: Adapter, system: SystemWorld, recordsHome: string) {
   const records = readRecords(recordsHome);
   return systemSettingFiles(adapter, system).filter(({ file }) => records[file] !== undefined);
+}
+
+/**
+ * The file's text before guard's first setup, as far as guard knows it: none ('') where setup
+ * created it, else its backup while that holds the bytes setup found (the record's hash).
+ */
+function originalOf(file: string, record: InstallRecord | undefined): string | undefined {
+  if (record === undefined) return undefined;
+  if (record.created) return '';
+  let backup: Buffer | undefined;
+  try {
+    backup = readBytes(`${file}.guard-backup`);
+  } catch {
+    return undefined;
+  }
+  return backup !== undefined && sha256(backup) === record.before ? backup.toString('utf8') : undefined;
 }
 
 /** Puts `label` in front of every line of `text`. */
@@ -297,7 +318,7 @@ function untrust(adapter: Adapter, hooksFile: string, hooksText: string, guardHo
     return; // the hooks file did not parse, so it had no hooks guard could have had trusted
   }
   const text = textOf(config, bytes);
-  let next = trust.withoutRecords(text, keys);
+  let next = trust.withoutRecords(text, keys, originalOf(config, readRecords(guardHome)[config]));
   if (next === text) return;
   // setup's trust turned the file's LF lines into CRLF: while it is still all CRLF, they go back too
   if (readRecords(guardHome)[config]?.crlfBySetup === true && onlyCrlf(next)) next = next.replace(/\r\n/g, '\n');

@@ -775,6 +775,18 @@ describe('uninstall codex takes out the trust setup had Codex write', () => {
     expect(readIfThere(config())).toBe(`${PERSON}\n[features]\nweb_search = true\n`);
   });
 
+  it.for([
+    { name: 'an empty [hooks.state] of the original', before: `${PERSON}\n[hooks.state]\n` },
+    { name: 'blank lines at the end of the original', before: `${PERSON}\n\n` },
+  ])('a config.toml the person changed since keeps $name', async ({ before }) => {
+    write(config(), before);
+    await codexTrusts();
+    // a change of the person's at the top: the file is no longer as setup left it
+    write(config(), `web_search = true\n${readIfThere(config())}`);
+    await box.guard('uninstall', 'codex');
+    expect(readIfThere(config())).toBe(`web_search = true\n${before}`);
+  });
+
   it("a comment Codex left after the trust tables, and the person's later edit, both stay; only the trust goes", async () => {
     write(config(), PERSON);
     await codexTrusts();
@@ -842,7 +854,8 @@ describe('uninstall codex takes out the trust setup had Codex write', () => {
 describe("withoutCodexTrust: guard's trust tables out of config.toml, the rest as it was", () => {
   const KEY = '/h/.codex/hooks.json:pre_tool_use:0:0';
   const OTHER = '/h/.codex/hooks.json:stop:0:0';
-  const rows: readonly { name: string; text: string; keys: string[]; out: string }[] = [
+  // original: config.toml before setup, as uninstall knows it from the backup
+  const rows: readonly { name: string; text: string; keys: string[]; out: string; original?: string }[] = [
     {
       name: 'the table and the [hooks.state] it leaves empty',
       text: `a = 1\n\n[hooks.state]\n\n[hooks.state."${KEY}"]\ntrusted_hash = "x"\n`,
@@ -903,9 +916,37 @@ describe("withoutCodexTrust: guard's trust tables out of config.toml, the rest a
       keys: [KEY],
       out: '',
     },
+    {
+      name: 'a [hooks.state] the original had stays, emptied',
+      original: 'a = 1\n\n[hooks.state]\n',
+      text: `a = 1\n\n[hooks.state]\n\n[hooks.state."${KEY}"]\ntrusted_hash = "x"\n`,
+      keys: [KEY],
+      out: 'a = 1\n\n[hooks.state]\n',
+    },
+    {
+      name: "the original's own blank lines at the end stay; only those after them go",
+      original: 'a = 1\n\n\n',
+      text: `a = 1\n\n\n[hooks.state."${KEY}"]\ntrusted_hash = "x"\n\n`,
+      keys: [KEY],
+      out: 'a = 1\n\n\n',
+    },
+    {
+      name: 'a near miss: an original without them',
+      original: 'a = 1\n',
+      text: `a = 1\n\n\n[hooks.state]\n[hooks.state."${KEY}"]\ntrusted_hash = "x"\n`,
+      keys: [KEY],
+      out: 'a = 1\n',
+    },
+    {
+      name: 'an original of white space comes back',
+      original: '\n',
+      text: `\n[hooks.state]\n\n[hooks.state."${KEY}"]\ntrusted_hash = "x"\n`,
+      keys: [KEY],
+      out: '\n',
+    },
   ];
-  it.for(rows)('$name', ({ text, keys, out }) => {
-    expect(withoutCodexTrust(text, keys)).toBe(out);
+  it.for(rows)('$name', ({ text, keys, out, original }) => {
+    expect(withoutCodexTrust(text, keys, original)).toBe(out);
   });
 });
 
