@@ -96,12 +96,22 @@ describe('modes: one decision function each (SPEC §12)', () => {
       expect(rule.meta.concern).toBeUndefined();
       expect(concernsOf(rule)).toEqual([[undefined, undefined]]);
     });
-    it.for(MODES)('blocks every documented example in %s', (mode) => {
+    // what the rule could not check (an MCP server whose tools guard could not read) asks in every
+    // mode instead (blocked under fail-closed): guard cannot tell it is the never list's case
+    it.for(MODES)('blocks every documented example in %s, and asks what it could not check', (mode) => {
       for (const row of rule.meta.examples.match) {
         const { evaluation } = decideIn(mode, evaluateExample(row));
-        expect(evaluation.decision, JSON.stringify(row)).toBe('block');
-        expect(answerFor(mode, row, id)).toBe('block');
+        const own = evaluation.findings.filter((finding) => finding.ruleId === id);
+        const expected = own.length > 0 && own.every((finding) => finding.unresolved === true) ? 'ask' : 'block';
+        expect(evaluation.decision, JSON.stringify(row)).toBe(expected);
+        expect(answerFor(mode, row, id)).toBe(expected);
       }
+    });
+    it('documents at least one example it blocks', () => {
+      const blocked = rule.meta.examples.match.filter((row) =>
+        evaluateExample(row).findings.some((finding) => finding.ruleId === id && finding.unresolved !== true),
+      );
+      expect(blocked.length).toBeGreaterThan(0);
     });
   });
 });
