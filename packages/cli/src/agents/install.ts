@@ -167,6 +167,11 @@ export async function setUpHook(agent: AgentId, setup: SetupOptions, io: Io): Pr
     io.out(`This file applies only when ${adapter.displayName} works in this project${trust}.\n`);
   }
 
+  if (adapter.trust && system !== undefined) {
+    // the trust step is the user's layer's: a managed hook runs without it
+    io.out(`Next: start a new ${adapter.displayName} session; a system-wide hook needs no trust there.\n`);
+    return;
+  }
   if (!adapter.trust || system !== undefined) {
     io.out(`Next: ${adapter.capabilities.afterSetup}\n`);
     return;

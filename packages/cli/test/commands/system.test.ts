@@ -193,6 +193,9 @@ describe.each(MANAGED)('guard setup %s --system', (agent) => {
       const result = await run((io) => setup(agent, { project: false, dryRun: false, system: world() }, io));
       expect(result.error).toBeUndefined();
       expect(result.stdout).toContain(`Created ${file} with guard's hook`);
+      // a managed hook needs none of the trust the user's layer asks for (Codex's /hooks)
+      expect(result.stdout).not.toMatch(/with \/hooks|trust the guard hook/i);
+      expect(result.stdout).toMatch(/^Next: /m);
     } finally {
       process.umask(saved);
     }
