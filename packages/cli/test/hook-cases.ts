@@ -46,7 +46,7 @@ export interface AgentCase {
   readonly wrongType: string;
   /** Hook arguments and payload of an event the adapter does not know. */
   readonly unknownEvent: { readonly args: readonly string[]; readonly payload: Json };
-  /** True when an answer stops the step (a deny in this agent's words, or its exit code). */
+  /** True when the agent stops the step on an answer, as its own adapter reads it, and is told why. */
   denies(answer: Answer): boolean;
   /** True when an answer has the form the agent reads (nothing or one reply, and the exit code that goes with it). */
   wellFormed(answer: Answer): boolean;
