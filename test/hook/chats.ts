@@ -12,7 +12,10 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { agentId } from '../../packages/adapters/src/agents.js';
 import type { AgentId } from '../../packages/adapters/src/index.js';
+import { heard, readsExitCode } from '../../packages/cli/test/agent-answers.js';
+import type { Said } from '../../packages/cli/test/agent-answers.js';
 import { fixture } from '../../packages/cli/test/hook-cases.js';
 import type { LogEntry } from '../../packages/cli/src/state/decision-log.js';
 import type { ChatState } from '../../packages/cli/src/state/chats.js';
@@ -83,14 +86,14 @@ export interface Answer extends BinResult {
   readonly json: Json | undefined;
 }
 
-// The agents whose hook answers in plain text (the exit code is what they read): Windsurf and Kiro CLI;
-// every other agent's non-empty answer must be JSON.
-const PLAIN_TEXT_AGENTS: ReadonlySet<string> = new Set(['windsurf', 'kiro']);
-
-/** The answer, its stdout parsed strictly unless it is empty or the agent answers in plain text. */
+/**
+ * The answer, its stdout parsed strictly unless it is empty or the agent reads the exit code (its
+ * answer is plain text): every other agent's non-empty answer must be JSON.
+ */
 export function answerOf(result: BinResult, args: readonly string[]): Answer {
   const text = result.stdout.trim();
-  const plain = args.some((arg) => PLAIN_TEXT_AGENTS.has(arg));
+  const agent = agentId(args[0] ?? '');
+  const plain = agent !== undefined && readsExitCode(agent);
   return { ...result, json: text === '' || plain ? undefined : (JSON.parse(text) as Json) };
 }
 
@@ -141,16 +144,29 @@ export async function guard(world: World, args: readonly string[]): Promise<BinR
   return runProcess(process.execPath, [BIN, ...args], '', world.env);
 }
 
-/** The decisions a person or agent sees, whatever the agent's words for them. */
-export type Seen = 'allow' | 'ask' | 'block';
+/**
+ * The decisions a person or agent sees, whatever the agent's words for them (agent-answers.ts: as
+ * the agent's own adapter reads them); `failure`: no answer of guard's the agent can read.
+ */
+export type Seen = Said;
 
 /** One agent's side of a chat: the payloads it sends, and how to read guard's replies to them. */
-export interface Chat {
+export interface Chat extends Steps {
   readonly agent: AgentId;
   readonly world: World;
   readonly id: string;
   /** The agent's command line, when it runs the hook (undefined: an interactive session). */
   readonly parent: readonly string[] | undefined;
+  /** The exit code of a reply that stops a step, where the agent reads that (Windsurf: 2); else 0. */
+  readonly stopCode?: number;
+  /** What the reply to a step means. */
+  seen(answer: Answer): Seen;
+  /** The text the agent (or person) is given with a reply. */
+  text(answer: Answer): string;
+}
+
+/** What an agent sends in a chat. */
+interface Steps {
   /** The chat starts (undefined where the agent has no such event). */
   start?(): Promise<Answer>;
   /** The person sends a message (undefined where guard never sees messages). */
@@ -165,233 +181,209 @@ export interface Chat {
   mcp(server: string, tool: string, args: Json): Promise<Answer>;
   /** How the person's yes reaches guard: a message in the chat, or the asked step's own result. */
   approve?(command: string): Promise<Answer>;
-  /** The exit code of a reply that stops a step, where the agent reads that (Windsurf: 2); else 0. */
-  readonly stopCode?: number;
-  /** What the reply to a step means. */
-  seen(answer: Answer): Seen;
-  /** The text the agent (or person) is given with a reply. */
-  text(answer: Answer): string;
 }
 
 /** An agent that shows guard everything: start, messages, results. */
 export type FullChat = Chat & Required<Pick<Chat, 'start' | 'say' | 'ran' | 'fetched' | 'approve'>>;
 
-const hso = (answer: Answer): Json => (answer.json?.['hookSpecificOutput'] as Json | undefined) ?? {};
-const str = (value: unknown): string => (typeof value === 'string' ? value : '');
+/** Sends one payload of the chat (`event`: as `--event NAME`, where the agent's payload does not name it). */
+type Send = (payload: Json, event?: string) => Promise<Answer>;
+
+/** How one agent takes part in a chat: what names the chat in its payloads, and the payloads it sends. */
+interface ChatSpec<S extends Steps> {
+  /** The fields of every payload that name the chat and its folder. */
+  fields(world: World, id: string): Json;
+  /** The chat's id as guard keeps it, where the payloads carry none (Kiro CLI: its folder). */
+  idOf?(world: World): string;
+  steps(send: Send, world: World): S;
+}
+
+/** A chat of `agent`'s: its payloads from `spec`, guard's replies read as the agent reads them. */
+function chatOf<S extends Steps>(agent: AgentId, spec: ChatSpec<S>) {
+  return (world: World, id: string, parent?: readonly string[]): Chat & S => {
+    const send: Send = (payload, event) =>
+      hook(
+        world,
+        event === undefined ? [agent] : [agent, '--event', event],
+        { ...payload, ...spec.fields(world, id) },
+        parent,
+      );
+    return {
+      agent,
+      world,
+      id: spec.idOf?.(world) ?? id,
+      parent,
+      ...(readsExitCode(agent) ? { stopCode: 2 } : {}),
+      seen: (answer) => heard(agent, answer).said,
+      text: (answer) => heard(agent, answer).text,
+      ...spec.steps(send, world),
+    };
+  };
+}
 
 /** Codex: block-then-chat; results, messages and a start event. */
-export function codexChat(world: World, id: string, parent?: readonly string[]): FullChat {
-  let call = 0;
-  const send = (payload: Json): Promise<Answer> =>
-    hook(world, ['codex'], { ...payload, session_id: id, cwd: world.project }, parent);
-  const post = (toolName: string, input: Json, output: string): Promise<Answer> =>
-    send({
-      ...fixture('codex/post-tool-use-bash'),
-      tool_name: toolName,
-      tool_input: input,
-      tool_response: output,
-      tool_use_id: `call_${call}`,
-    });
-  const say = (prompt: string): Promise<Answer> => send({ ...fixture('codex/user-prompt-submit'), prompt });
-  return {
-    agent: 'codex',
-    world,
-    id,
-    parent,
-    start: () => send(fixture('codex/session-start')),
-    say,
-    shell: (command) =>
+const CODEX: ChatSpec<Required<Steps>> = {
+  fields: (world, id) => ({ session_id: id, cwd: world.project }),
+  steps(send) {
+    let call = 0;
+    const post = (toolName: string, input: Json, output: string): Promise<Answer> =>
       send({
-        ...fixture('codex/synth-pre-tool-use-interactive'),
-        tool_input: { command },
-        tool_use_id: `call_${++call}`,
-      }),
-    // Codex sends only the command's output, never its exit code: a failure cannot be told apart
-    ran: (command, output) => post('Bash', { command }, output),
-    fetched: (url, output) => post('mcp__fetch__fetch', { url }, output),
-    mcp: (server, tool, args) =>
-      send({
-        ...fixture('codex/synth-pre-tool-use-mcp'),
-        tool_name: `mcp__${server}__${tool}`,
-        tool_input: args,
-        tool_use_id: `call_${++call}`,
-      }),
-    approve: () => say('yes'),
-    seen: (answer) => {
-      if (answer.stdout === '') return 'allow';
-      const reason = str(hso(answer)['permissionDecisionReason']);
-      return reason.startsWith("guard: this step needs the person's approval first") ? 'ask' : 'block';
-    },
-    text: (answer) => str(hso(answer)['permissionDecisionReason']) || str(hso(answer)['additionalContext']),
-  };
-}
+        ...fixture('codex/post-tool-use-bash'),
+        tool_name: toolName,
+        tool_input: input,
+        tool_response: output,
+        tool_use_id: `call_${call}`,
+      });
+    const say = (prompt: string): Promise<Answer> => send({ ...fixture('codex/user-prompt-submit'), prompt });
+    return {
+      start: () => send(fixture('codex/session-start')),
+      say,
+      shell: (command) =>
+        send({
+          ...fixture('codex/synth-pre-tool-use-interactive'),
+          tool_input: { command },
+          tool_use_id: `call_${++call}`,
+        }),
+      // Codex sends only the command's output, never its exit code: a failure cannot be told apart
+      ran: (command, output) => post('Bash', { command }, output),
+      fetched: (url, output) => post('mcp__fetch__fetch', { url }, output),
+      mcp: (server, tool, args) =>
+        send({
+          ...fixture('codex/synth-pre-tool-use-mcp'),
+          tool_name: `mcp__${server}__${tool}`,
+          tool_input: args,
+          tool_use_id: `call_${++call}`,
+        }),
+      approve: () => say('yes'),
+    };
+  },
+};
+export const codexChat = chatOf('codex', CODEX);
 
 /** Cursor: native ask on beforeShellExecution / beforeMCPExecution; results, messages, a start event. */
-export function cursorChat(world: World, id: string, parent?: readonly string[]): FullChat {
-  const send = (payload: Json): Promise<Answer> =>
-    hook(
-      world,
-      ['cursor'],
-      { ...payload, conversation_id: id, session_id: id, workspace_roots: [world.project] },
-      parent,
-    );
-  const post = (toolName: string, input: Json, output: Json): Promise<Answer> =>
-    send({
-      ...fixture('cursor/synth-post-tool-use-shell'),
-      tool_name: toolName,
-      tool_input: input,
-      tool_output: JSON.stringify(output),
-      cwd: world.project,
-    });
-  const ran = (command: string, output: string, exitCode = 0): Promise<Answer> =>
-    post('Shell', { command, cwd: world.project, timeout: 30000 }, { output, exitCode });
-  return {
-    agent: 'cursor',
-    world,
-    id,
-    parent,
-    start: () => send(fixture('cursor/session-start')),
-    say: (prompt) => send({ ...fixture('cursor/synth-before-submit-prompt'), prompt }),
-    shell: (command) => send({ ...fixture('cursor/before-shell-execution'), command }),
-    ran,
-    // a page read with curl: a network command's output comes from outside
-    fetched: (url, output) => ran(`curl -s ${url}`, output),
-    mcp: (server, tool, args) =>
+const CURSOR: ChatSpec<Required<Steps>> = {
+  fields: (world, id) => ({ conversation_id: id, session_id: id, workspace_roots: [world.project] }),
+  steps(send, world) {
+    const post = (toolName: string, input: Json, output: Json): Promise<Answer> =>
       send({
-        ...fixture('cursor/before-mcp-execution'),
-        mcp_server_name: server,
-        command: server,
-        tool_name: tool,
-        tool_input: JSON.stringify(args),
-      }),
-    approve: (command) => ran(command, ''),
-    seen: (answer) => {
-      const permission = answer.json?.['permission'];
-      return permission === 'ask' ? 'ask' : permission === 'deny' ? 'block' : 'allow';
-    },
-    text: (answer) => str(answer.json?.['agent_message']) || str(answer.json?.['additional_context']),
-  };
-}
+        ...fixture('cursor/synth-post-tool-use-shell'),
+        tool_name: toolName,
+        tool_input: input,
+        tool_output: JSON.stringify(output),
+        cwd: world.project,
+      });
+    const ran = (command: string, output: string, exitCode = 0): Promise<Answer> =>
+      post('Shell', { command, cwd: world.project, timeout: 30000 }, { output, exitCode });
+    return {
+      start: () => send(fixture('cursor/session-start')),
+      say: (prompt) => send({ ...fixture('cursor/synth-before-submit-prompt'), prompt }),
+      shell: (command) => send({ ...fixture('cursor/before-shell-execution'), command }),
+      ran,
+      // a page read with curl: a network command's output comes from outside
+      fetched: (url, output) => ran(`curl -s ${url}`, output),
+      mcp: (server, tool, args) =>
+        send({
+          ...fixture('cursor/before-mcp-execution'),
+          mcp_server_name: server,
+          command: server,
+          tool_name: tool,
+          tool_input: JSON.stringify(args),
+        }),
+      approve: (command) => ran(command, ''),
+    };
+  },
+};
 
 /** Copilot: native ask on preToolUse; results, messages, a start event; `--event NAME` on every call. */
-export function copilotChat(world: World, id: string, parent?: readonly string[]): FullChat {
-  // Copilot stamps each call with its time (one call's hooks share it: guard decides a call once)
-  let time = Date.now();
-  const send = (event: string, payload: Json): Promise<Answer> =>
-    hook(
-      world,
-      ['copilot', '--event', event],
-      { ...payload, sessionId: id, cwd: world.project, timestamp: ++time },
-      parent,
-    );
-  const post = (toolName: string, toolArgs: Json, text: string): Promise<Answer> =>
-    send('postToolUse', {
-      ...fixture('copilot/post-tool-use-bash'),
-      toolName,
-      toolArgs,
-      toolResult: { resultType: 'success', textResultForLlm: text },
-    });
-  const ran = (command: string, output: string, exitCode = 0): Promise<Answer> =>
-    post(
-      'bash',
-      { command, description: 'Run it', mode: 'sync', initial_wait: 10 },
-      `${output}\n<shellId: 0 completed with exit code ${exitCode}>`,
-    );
-  return {
-    agent: 'copilot',
-    world,
-    id,
-    parent,
-    start: () => send('sessionStart', fixture('copilot/session-start')),
-    say: (prompt) => send('userPromptSubmitted', { ...fixture('copilot/user-prompt-submitted'), prompt }),
-    shell: (command) =>
-      send('preToolUse', {
-        ...fixture('copilot/pre-tool-use-bash'),
-        toolArgs: { command, description: 'Run it', mode: 'sync', initial_wait: 10 },
-      }),
-    ran,
-    fetched: (url, output) => post('web_fetch', { url }, output),
-    mcp: (server, tool, args) =>
-      send('preToolUse', {
-        ...fixture('copilot/synth-pre-tool-use-mcp'),
-        toolName: `${server}-${tool}`,
-        toolArgs: args,
-      }),
-    approve: (command) => ran(command, ''),
-    seen: (answer) => {
-      const decision = answer.json?.['permissionDecision'];
-      return decision === 'ask' ? 'ask' : decision === 'deny' ? 'block' : 'allow';
-    },
-    text: (answer) => str(answer.json?.['permissionDecisionReason']) || str(answer.json?.['additionalContext']),
-  };
-}
+const COPILOT: ChatSpec<Required<Steps>> = {
+  fields: (world, id) => ({ sessionId: id, cwd: world.project }),
+  steps(sendAs) {
+    // Copilot stamps each call with its time (one call's hooks share it: guard decides a call once)
+    let time = Date.now();
+    const send = (event: string, payload: Json): Promise<Answer> => sendAs({ ...payload, timestamp: ++time }, event);
+    const post = (toolName: string, toolArgs: Json, text: string): Promise<Answer> =>
+      send('postToolUse', {
+        ...fixture('copilot/post-tool-use-bash'),
+        toolName,
+        toolArgs,
+        toolResult: { resultType: 'success', textResultForLlm: text },
+      });
+    const ran = (command: string, output: string, exitCode = 0): Promise<Answer> =>
+      post(
+        'bash',
+        { command, description: 'Run it', mode: 'sync', initial_wait: 10 },
+        `${output}\n<shellId: 0 completed with exit code ${exitCode}>`,
+      );
+    return {
+      start: () => send('sessionStart', fixture('copilot/session-start')),
+      say: (prompt) => send('userPromptSubmitted', { ...fixture('copilot/user-prompt-submitted'), prompt }),
+      shell: (command) =>
+        send('preToolUse', {
+          ...fixture('copilot/pre-tool-use-bash'),
+          toolArgs: { command, description: 'Run it', mode: 'sync', initial_wait: 10 },
+        }),
+      ran,
+      fetched: (url, output) => post('web_fetch', { url }, output),
+      mcp: (server, tool, args) =>
+        send('preToolUse', {
+          ...fixture('copilot/synth-pre-tool-use-mcp'),
+          toolName: `${server}-${tool}`,
+          toolArgs: args,
+        }),
+      approve: (command) => ran(command, ''),
+    };
+  },
+};
+export const copilotChat = chatOf('copilot', COPILOT);
 
 /** Antigravity: PreToolUse only (no results, no messages, no start event); ask is force_ask. */
-export function antigravityChat(world: World, id: string, parent?: readonly string[]): Chat {
-  const send = (payload: Json): Promise<Answer> =>
-    hook(
-      world,
-      ['antigravity', '--event', 'PreToolUse'],
-      { ...payload, conversationId: id, workspacePaths: [world.project] },
-      parent,
-    );
-  return {
-    agent: 'antigravity',
-    world,
-    id,
-    parent,
+const ANTIGRAVITY: ChatSpec<Steps> = {
+  fields: (world, id) => ({ conversationId: id, workspacePaths: [world.project] }),
+  steps: (send, world) => ({
     shell: (command) =>
-      send({
-        ...fixture('antigravity/pre-tool-use-run-command'),
-        toolCall: { name: 'run_command', args: { CommandLine: command, Cwd: world.project } },
-      }),
-    mcp: (server, tool, args) =>
-      send({
-        ...fixture('antigravity/synth-pre-tool-use-call-mcp-tool'),
-        toolCall: {
-          name: 'call_mcp_tool',
-          args: { ServerName: server, ToolName: tool, Arguments: JSON.stringify(args) },
+      send(
+        {
+          ...fixture('antigravity/pre-tool-use-run-command'),
+          toolCall: { name: 'run_command', args: { CommandLine: command, Cwd: world.project } },
         },
-      }),
-    // "ask" is Antigravity's no objection: the person's own settings decide
-    seen: (answer) => {
-      const decision = answer.json?.['decision'];
-      return decision === 'force_ask' ? 'ask' : decision === 'deny' ? 'block' : 'allow';
-    },
-    text: (answer) => str(answer.json?.['reason']),
-  };
-}
+        'PreToolUse',
+      ),
+    mcp: (server, tool, args) =>
+      send(
+        {
+          ...fixture('antigravity/synth-pre-tool-use-call-mcp-tool'),
+          toolCall: {
+            name: 'call_mcp_tool',
+            args: { ServerName: server, ToolName: tool, Arguments: JSON.stringify(args) },
+          },
+        },
+        'PreToolUse',
+      ),
+  }),
+};
 
 /**
  * Windsurf (documented payloads only): exit 2 blocks, an ask is a block that asks in the chat, the
  * yes comes on the next pre_user_prompt; MCP results, no start event.
  */
-export function windsurfChat(world: World, id: string, parent?: readonly string[]): Chat {
-  const send = (payload: Json): Promise<Answer> => hook(world, ['windsurf'], { ...payload, trajectory_id: id }, parent);
-  const say = (prompt: string): Promise<Answer> =>
-    send({ ...fixture('windsurf/doc-pre-user-prompt'), tool_info: { user_prompt: prompt } });
-  return {
-    agent: 'windsurf',
-    world,
-    id,
-    parent,
-    say,
-    shell: (command) =>
-      send({ ...fixture('windsurf/doc-pre-run-command'), tool_info: { command_line: command, cwd: world.project } }),
-    mcp: (server, tool, args) =>
-      send({
-        ...fixture('windsurf/doc-pre-mcp-tool-use'),
-        tool_info: { mcp_server_name: server, mcp_tool_name: tool, mcp_tool_arguments: args },
-      }),
-    approve: () => say('yes'),
-    stopCode: 2,
-    seen: (answer) => {
-      if (answer.code !== 2) return 'allow';
-      return answer.stderr.startsWith("guard: this step needs the person's approval first") ? 'ask' : 'block';
-    },
-    text: (answer) => answer.stderr.trim(),
-  };
-}
+const WINDSURF: ChatSpec<Steps> = {
+  fields: (_world, id) => ({ trajectory_id: id }),
+  steps(send, world) {
+    const say = (prompt: string): Promise<Answer> =>
+      send({ ...fixture('windsurf/doc-pre-user-prompt'), tool_info: { user_prompt: prompt } });
+    return {
+      say,
+      shell: (command) =>
+        send({ ...fixture('windsurf/doc-pre-run-command'), tool_info: { command_line: command, cwd: world.project } }),
+      mcp: (server, tool, args) =>
+        send({
+          ...fixture('windsurf/doc-pre-mcp-tool-use'),
+          tool_info: { mcp_server_name: server, mcp_tool_name: tool, mcp_tool_arguments: args },
+        }),
+      approve: () => say('yes'),
+    };
+  },
+};
 
 /**
  * Kiro CLI (documented payloads, tool inputs of the Amazon Q CLI lineage): exit 2 blocks with the
@@ -400,238 +392,197 @@ export function windsurfChat(world: World, id: string, parent?: readonly string[
  * Its payloads carry no chat id: the chat is its folder (each chat here has its own world), which
  * guard keeps the chat under.
  */
-export function kiroChat(world: World, _id: string, parent?: readonly string[]): FullChat {
-  const send = (payload: Json): Promise<Answer> => hook(world, ['kiro'], { ...payload, cwd: world.project }, parent);
-  const post = (toolName: string, input: Json, output: string, success: boolean): Promise<Answer> =>
-    send({
-      ...fixture('kiro/doc-post-tool-use'),
-      tool_name: toolName,
-      tool_input: input,
-      tool_response: { success, result: [output] },
-    });
-  const say = (prompt: string): Promise<Answer> => send({ ...fixture('kiro/doc-user-prompt-submit'), prompt });
-  return {
-    agent: 'kiro',
-    world,
-    id: world.project,
-    parent,
-    start: () => send(fixture('kiro/doc-agent-spawn')),
-    say,
-    shell: (command) =>
-      send({ ...fixture('kiro/lineage-pre-tool-use-execute-bash'), tool_input: { command, summary: 'Run it' } }),
-    ran: (command, output, exitCode) => post('execute_bash', { command }, output, exitCode !== 1),
-    fetched: (url, output) => post('web_fetch', { url, mode: 'full' }, output, true),
-    mcp: (server, tool, args) =>
-      send({ ...fixture('kiro/doc-pre-tool-use-mcp'), tool_name: `@${server}/${tool}`, tool_input: args }),
-    approve: () => say('yes'),
-    stopCode: 2,
-    seen: (answer) => {
-      if (answer.code !== 2) return 'allow';
-      return answer.stderr.startsWith("guard: this step needs the person's approval first") ? 'ask' : 'block';
-    },
-    text: (answer) => (answer.code === 2 ? answer.stderr : answer.stdout).trim(),
-  };
-}
+const KIRO: ChatSpec<Required<Steps>> = {
+  fields: (world) => ({ cwd: world.project }),
+  idOf: (world) => world.project,
+  steps(send) {
+    const post = (toolName: string, input: Json, output: string, success: boolean): Promise<Answer> =>
+      send({
+        ...fixture('kiro/doc-post-tool-use'),
+        tool_name: toolName,
+        tool_input: input,
+        tool_response: { success, result: [output] },
+      });
+    const say = (prompt: string): Promise<Answer> => send({ ...fixture('kiro/doc-user-prompt-submit'), prompt });
+    return {
+      start: () => send(fixture('kiro/doc-agent-spawn')),
+      say,
+      shell: (command) =>
+        send({ ...fixture('kiro/lineage-pre-tool-use-execute-bash'), tool_input: { command, summary: 'Run it' } }),
+      ran: (command, output, exitCode) => post('execute_bash', { command }, output, exitCode !== 1),
+      fetched: (url, output) => post('web_fetch', { url, mode: 'full' }, output, true),
+      mcp: (server, tool, args) =>
+        send({ ...fixture('kiro/doc-pre-tool-use-mcp'), tool_name: `@${server}/${tool}`, tool_input: args }),
+      approve: () => say('yes'),
+    };
+  },
+};
 
 /** Claude Code: native ask on PreToolUse; results (failures on their own event), messages, a start event. */
-export function claudeChat(world: World, id: string, parent?: readonly string[]): FullChat {
-  let call = 0;
-  const send = (payload: Json): Promise<Answer> =>
-    hook(world, ['claude-code'], { ...payload, session_id: id, cwd: world.project }, parent);
-  const post = (toolName: string, input: Json, response: unknown): Promise<Answer> =>
-    send({
-      ...fixture('claude-code/post-tool-use-bash'),
-      tool_name: toolName,
-      tool_input: input,
-      tool_response: response,
-      tool_use_id: `toolu_${call}`,
-    });
-  // a command that exits non-zero comes back on PostToolUseFailure, its exit code first
-  const ran = (command: string, output: string, exitCode = 0): Promise<Answer> =>
-    exitCode === 0
-      ? post(
-          'Bash',
-          { command, description: 'Run it' },
-          { stdout: output, stderr: '', interrupted: false, isImage: false, noOutputExpected: false },
-        )
-      : send({
-          ...fixture('claude-code/post-tool-use-failure-bash'),
+const CLAUDE: ChatSpec<Required<Steps>> = {
+  fields: (world, id) => ({ session_id: id, cwd: world.project }),
+  steps(send) {
+    let call = 0;
+    const post = (toolName: string, input: Json, response: unknown): Promise<Answer> =>
+      send({
+        ...fixture('claude-code/post-tool-use-bash'),
+        tool_name: toolName,
+        tool_input: input,
+        tool_response: response,
+        tool_use_id: `toolu_${call}`,
+      });
+    // a command that exits non-zero comes back on PostToolUseFailure, its exit code first
+    const ran = (command: string, output: string, exitCode = 0): Promise<Answer> =>
+      exitCode === 0
+        ? post(
+            'Bash',
+            { command, description: 'Run it' },
+            { stdout: output, stderr: '', interrupted: false, isImage: false, noOutputExpected: false },
+          )
+        : send({
+            ...fixture('claude-code/post-tool-use-failure-bash'),
+            tool_input: { command, description: 'Run it' },
+            error: `Exit code ${exitCode}\n${output}`,
+            tool_use_id: `toolu_${call}`,
+          });
+    return {
+      start: () => send(fixture('claude-code/session-start')),
+      say: (prompt) => send({ ...fixture('claude-code/user-prompt-submit'), prompt }),
+      shell: (command) =>
+        send({
+          ...fixture('claude-code/pre-tool-use-bash'),
           tool_input: { command, description: 'Run it' },
-          error: `Exit code ${exitCode}\n${output}`,
-          tool_use_id: `toolu_${call}`,
-        });
-  return {
-    agent: 'claude-code',
-    world,
-    id,
-    parent,
-    start: () => send(fixture('claude-code/session-start')),
-    say: (prompt) => send({ ...fixture('claude-code/user-prompt-submit'), prompt }),
-    shell: (command) =>
-      send({
-        ...fixture('claude-code/pre-tool-use-bash'),
-        tool_input: { command, description: 'Run it' },
-        tool_use_id: `toolu_${++call}`,
-      }),
-    ran,
-    fetched: (url, output) =>
-      post(
-        'WebFetch',
-        { url, prompt: 'Summarise the page' },
-        { bytes: output.length, code: 200, codeText: 'OK', result: output, durationMs: 5, url },
-      ),
-    mcp: (server, tool, args) =>
-      send({
-        ...fixture('claude-code/pre-tool-use-mcp'),
-        tool_name: `mcp__${server}__${tool}`,
-        tool_input: args,
-        mcp_server: { name: server, source: 'user' },
-        tool_use_id: `toolu_${++call}`,
-      }),
-    // the asked step ran: the person said yes in Claude Code's own prompt
-    approve: (command) => ran(command, ''),
-    seen: (answer) => {
-      const decision = hso(answer)['permissionDecision'];
-      return decision === 'ask' ? 'ask' : decision === 'deny' ? 'block' : 'allow';
-    },
-    text: (answer) => str(hso(answer)['permissionDecisionReason']) || str(hso(answer)['additionalContext']),
-  };
-}
+          tool_use_id: `toolu_${++call}`,
+        }),
+      ran,
+      fetched: (url, output) =>
+        post(
+          'WebFetch',
+          { url, prompt: 'Summarise the page' },
+          { bytes: output.length, code: 200, codeText: 'OK', result: output, durationMs: 5, url },
+        ),
+      mcp: (server, tool, args) =>
+        send({
+          ...fixture('claude-code/pre-tool-use-mcp'),
+          tool_name: `mcp__${server}__${tool}`,
+          tool_input: args,
+          mcp_server: { name: server, source: 'user' },
+          tool_use_id: `toolu_${++call}`,
+        }),
+      // the asked step ran: the person said yes in Claude Code's own prompt
+      approve: (command) => ran(command, ''),
+    };
+  },
+};
 
 /** Gemini CLI: block-then-chat (its own ask ends a headless run); results, messages (BeforeAgent), a start event. */
-export function geminiChat(world: World, id: string, parent?: readonly string[]): FullChat {
-  const send = (payload: Json): Promise<Answer> =>
-    hook(world, ['gemini'], { ...payload, session_id: id, cwd: world.project }, parent);
-  const post = (toolName: string, input: Json, llmContent: string): Promise<Answer> =>
-    send({
-      ...fixture('gemini/after-tool-shell'),
-      tool_name: toolName,
-      tool_input: input,
-      tool_response: { llmContent, returnDisplay: '' },
-    });
-  const say = (prompt: string): Promise<Answer> => send({ ...fixture('gemini/before-agent'), prompt });
-  return {
-    agent: 'gemini',
-    world,
-    id,
-    parent,
-    start: () => send(fixture('gemini/session-start')),
-    say,
-    shell: (command) =>
-      send({ ...fixture('gemini/before-tool-shell'), tool_input: { command, description: 'Run it' } }),
-    // the exit code follows the output when it is not 0, as Gemini CLI writes it
-    ran: (command, output, exitCode = 0) =>
-      post(
-        'run_shell_command',
-        { command, description: 'Run it' },
-        `<untrusted_context>\nOutput: ${output}\n${exitCode === 0 ? '' : `Exit Code: ${exitCode}\n`}Process Group PGID: 4242\n</untrusted_context>`,
-      ),
-    fetched: (url, output) => post('web_fetch', { prompt: `Summarise ${url}` }, output),
-    mcp: (server, tool, args) =>
+const GEMINI: ChatSpec<Required<Steps>> = {
+  fields: (world, id) => ({ session_id: id, cwd: world.project }),
+  steps(send) {
+    const post = (toolName: string, input: Json, llmContent: string): Promise<Answer> =>
       send({
-        ...fixture('gemini/before-tool-mcp'),
-        tool_name: `mcp_${server}_${tool}`,
-        tool_input: args,
-        mcp_context: { server_name: server, tool_name: tool, command: '/home/dev/bin/mcp', args: [] },
-      }),
-    approve: () => say('yes'),
-    seen: (answer) => {
-      if (answer.stdout === '') return 'allow';
-      const reason = str(answer.json?.['reason']);
-      return reason.startsWith("guard: this step needs the person's approval first") ? 'ask' : 'block';
-    },
-    text: (answer) => str(answer.json?.['reason']) || str(hso(answer)['additionalContext']),
-  };
-}
+        ...fixture('gemini/after-tool-shell'),
+        tool_name: toolName,
+        tool_input: input,
+        tool_response: { llmContent, returnDisplay: '' },
+      });
+    const say = (prompt: string): Promise<Answer> => send({ ...fixture('gemini/before-agent'), prompt });
+    return {
+      start: () => send(fixture('gemini/session-start')),
+      say,
+      shell: (command) =>
+        send({ ...fixture('gemini/before-tool-shell'), tool_input: { command, description: 'Run it' } }),
+      // the exit code follows the output when it is not 0, as Gemini CLI writes it
+      ran: (command, output, exitCode = 0) =>
+        post(
+          'run_shell_command',
+          { command, description: 'Run it' },
+          `<untrusted_context>\nOutput: ${output}\n${exitCode === 0 ? '' : `Exit Code: ${exitCode}\n`}Process Group PGID: 4242\n</untrusted_context>`,
+        ),
+      fetched: (url, output) => post('web_fetch', { prompt: `Summarise ${url}` }, output),
+      mcp: (server, tool, args) =>
+        send({
+          ...fixture('gemini/before-tool-mcp'),
+          tool_name: `mcp_${server}_${tool}`,
+          tool_input: args,
+          mcp_context: { server_name: server, tool_name: tool, command: '/home/dev/bin/mcp', args: [] },
+        }),
+      approve: () => say('yes'),
+    };
+  },
+};
 
 /**
  * OpenCode (and Kilo Code CLI, its fork), through guard's plugin: block-then-chat; messages
  * (chat.message), no results, no start event (the first step runs the chat-start scan). MCP tools
  * are named `<server>_<tool>`.
  */
-export function opencodeChat(world: World, id: string, parent?: readonly string[], agent: AgentId = 'opencode'): Chat {
-  let call = 0;
-  const send = (payload: Json): Promise<Answer> =>
-    hook(world, [agent], { ...payload, session_id: id, directory: world.project, worktree: world.project }, parent);
-  const step = (tool: string, args: Json): Promise<Answer> =>
-    send({ ...fixture('opencode/tool-execute-before-bash'), tool, args, call_id: `call_${++call}` });
-  const say = (prompt: string): Promise<Answer> => send({ ...fixture('opencode/chat-message'), prompt });
-  return {
-    agent,
-    world,
-    id,
-    parent,
-    say,
-    shell: (command) => step('bash', { command, description: 'Run it' }),
-    mcp: (server, tool, args) => step(`${server}_${tool}`, args),
-    approve: () => say('yes'),
-    seen: (answer) => {
-      if (answer.stdout === '') return 'allow';
-      const reason = str(answer.json?.['reason']);
-      return reason.startsWith("guard: this step needs the person's approval first") ? 'ask' : 'block';
-    },
-    text: (answer) => str(answer.json?.['reason']),
-  };
-}
+const OPENCODE: ChatSpec<Steps> = {
+  fields: (world, id) => ({ session_id: id, directory: world.project, worktree: world.project }),
+  steps(send) {
+    let call = 0;
+    const step = (tool: string, args: Json): Promise<Answer> =>
+      send({ ...fixture('opencode/tool-execute-before-bash'), tool, args, call_id: `call_${++call}` });
+    const say = (prompt: string): Promise<Answer> => send({ ...fixture('opencode/chat-message'), prompt });
+    return {
+      say,
+      shell: (command) => step('bash', { command, description: 'Run it' }),
+      mcp: (server, tool, args) => step(`${server}_${tool}`, args),
+      approve: () => say('yes'),
+    };
+  },
+};
 
 /**
  * Qwen Code: Claude Code's dialect (its own confirmation for an ask), Gemini CLI's tool names and
  * results; a non-zero exit comes back on PostToolUseFailure, Qwen Code's own text in `error`.
  */
-export function qwenChat(world: World, id: string, parent?: readonly string[]): FullChat {
-  let call = 0;
-  const send = (payload: Json): Promise<Answer> =>
-    hook(world, ['qwen'], { ...payload, session_id: id, cwd: world.project }, parent);
-  const post = (toolName: string, input: Json, llmContent: string): Promise<Answer> =>
-    send({
-      ...fixture('qwen/post-tool-use-shell'),
-      tool_name: toolName,
-      tool_input: input,
-      tool_response: { llmContent, returnDisplay: '' },
-      tool_use_id: `toolu_${call}`,
-    });
-  const shellText = (command: string, output: string, exitCode: number): string =>
-    `Command: ${command}\nDirectory: (root)\nOutput: ${output}\nError: (none)\nExit Code: ${exitCode}\nSignal: (none)\nProcess Group PGID: (none)`;
-  const ran = (command: string, output: string, exitCode = 0): Promise<Answer> =>
-    exitCode === 0
-      ? post('run_shell_command', { command, description: 'Run it' }, shellText(command, output, 0))
-      : send({
-          ...fixture('qwen/post-tool-use-failure-shell'),
+const QWEN: ChatSpec<Required<Steps>> = {
+  fields: (world, id) => ({ session_id: id, cwd: world.project }),
+  steps(send) {
+    let call = 0;
+    const post = (toolName: string, input: Json, llmContent: string): Promise<Answer> =>
+      send({
+        ...fixture('qwen/post-tool-use-shell'),
+        tool_name: toolName,
+        tool_input: input,
+        tool_response: { llmContent, returnDisplay: '' },
+        tool_use_id: `toolu_${call}`,
+      });
+    const shellText = (command: string, output: string, exitCode: number): string =>
+      `Command: ${command}\nDirectory: (root)\nOutput: ${output}\nError: (none)\nExit Code: ${exitCode}\nSignal: (none)\nProcess Group PGID: (none)`;
+    const ran = (command: string, output: string, exitCode = 0): Promise<Answer> =>
+      exitCode === 0
+        ? post('run_shell_command', { command, description: 'Run it' }, shellText(command, output, 0))
+        : send({
+            ...fixture('qwen/post-tool-use-failure-shell'),
+            tool_input: { command, description: 'Run it' },
+            error: shellText(command, output, exitCode),
+            tool_use_id: `toolu_${call}`,
+          });
+    return {
+      start: () => send(fixture('qwen/session-start')),
+      say: (prompt) => send({ ...fixture('qwen/user-prompt-submit'), prompt }),
+      shell: (command) =>
+        send({
+          ...fixture('qwen/pre-tool-use-shell'),
           tool_input: { command, description: 'Run it' },
-          error: shellText(command, output, exitCode),
-          tool_use_id: `toolu_${call}`,
-        });
-  return {
-    agent: 'qwen',
-    world,
-    id,
-    parent,
-    start: () => send(fixture('qwen/session-start')),
-    say: (prompt) => send({ ...fixture('qwen/user-prompt-submit'), prompt }),
-    shell: (command) =>
-      send({
-        ...fixture('qwen/pre-tool-use-shell'),
-        tool_input: { command, description: 'Run it' },
-        tool_use_id: `toolu_${++call}`,
-      }),
-    ran,
-    fetched: (url, output) => post('web_fetch', { url, prompt: 'Summarise the page' }, output),
-    mcp: (server, tool, args) =>
-      send({
-        ...fixture('qwen/synth-pre-tool-use-mcp'),
-        tool_name: `mcp__${server}__${tool}`,
-        tool_input: args,
-        tool_use_id: `toolu_${++call}`,
-      }),
-    // the asked step ran: the person said yes in Qwen Code's own confirmation
-    approve: (command) => ran(command, ''),
-    seen: (answer) => {
-      const decision = hso(answer)['permissionDecision'];
-      return decision === 'ask' ? 'ask' : decision === 'deny' ? 'block' : 'allow';
-    },
-    text: (answer) => str(hso(answer)['permissionDecisionReason']) || str(hso(answer)['additionalContext']),
-  };
-}
+          tool_use_id: `toolu_${++call}`,
+        }),
+      ran,
+      fetched: (url, output) => post('web_fetch', { url, prompt: 'Summarise the page' }, output),
+      mcp: (server, tool, args) =>
+        send({
+          ...fixture('qwen/synth-pre-tool-use-mcp'),
+          tool_name: `mcp__${server}__${tool}`,
+          tool_input: args,
+          tool_use_id: `toolu_${++call}`,
+        }),
+      // the asked step ran: the person said yes in Qwen Code's own confirmation
+      approve: (command) => ran(command, ''),
+    };
+  },
+};
 
 /**
  * Factory Droid: Claude Code's dialect over its own tools (`Execute`), block-then-chat (it settles
@@ -639,123 +590,81 @@ export function qwenChat(world: World, id: string, parent?: readonly string[]): 
  * exit code; the one failing command recorded (0.215.0) came with no PostToolUse at all, so a failed
  * result here is the text Droid gave the model.
  */
-export function droidChat(world: World, id: string, parent?: readonly string[]): FullChat {
-  const send = (payload: Json): Promise<Answer> =>
-    hook(world, ['droid'], { ...payload, session_id: id, cwd: world.project }, parent);
-  const input = (command: string): Json => ({
-    summary: 'Run the command now',
-    command,
-    riskLevelReason: 'It runs one command.',
-    riskLevel: 'low',
-  });
-  const post = (toolName: string, toolInput: Json, output: string): Promise<Answer> =>
-    send({
-      ...fixture('droid/post-tool-use-shell'),
-      tool_name: toolName,
-      tool_input: toolInput,
-      tool_response: output,
+const DROID: ChatSpec<Required<Steps>> = {
+  fields: (world, id) => ({ session_id: id, cwd: world.project }),
+  steps(send) {
+    const input = (command: string): Json => ({
+      summary: 'Run the command now',
+      command,
+      riskLevelReason: 'It runs one command.',
+      riskLevel: 'low',
     });
-  const say = (prompt: string): Promise<Answer> => send({ ...fixture('droid/synth-user-prompt-submit'), prompt });
-  return {
-    agent: 'droid',
-    world,
-    id,
-    parent,
-    start: () => send(fixture('droid/session-start')),
-    say,
-    shell: (command) => send({ ...fixture('droid/pre-tool-use-shell'), tool_input: input(command) }),
-    ran: (command, output, exitCode = 0) =>
-      post(
-        'Execute',
-        input(command),
-        exitCode === 0
-          ? `${output}\n\n[Process exited with code 0]`
-          : `Error: Command failed (exit code: ${exitCode})\n${output}\n\n[Process exited with code ${exitCode}]`,
-      ),
-    fetched: (url, output) => post('FetchUrl', { url }, output),
-    mcp: (server, tool, args) =>
-      send({ ...fixture('droid/synth-pre-tool-use-mcp'), tool_name: `mcp__${server}__${tool}`, tool_input: args }),
-    approve: () => say('yes'),
-    seen: (answer) => {
-      if (answer.stdout === '') return 'allow';
-      const reason = str(hso(answer)['permissionDecisionReason']);
-      return reason.startsWith("guard: this step needs the person's approval first") ? 'ask' : 'block';
-    },
-    text: (answer) => str(hso(answer)['permissionDecisionReason']) || str(hso(answer)['additionalContext']),
-  };
-}
+    const post = (toolName: string, toolInput: Json, output: string): Promise<Answer> =>
+      send({
+        ...fixture('droid/post-tool-use-shell'),
+        tool_name: toolName,
+        tool_input: toolInput,
+        tool_response: output,
+      });
+    const say = (prompt: string): Promise<Answer> => send({ ...fixture('droid/synth-user-prompt-submit'), prompt });
+    return {
+      start: () => send(fixture('droid/session-start')),
+      say,
+      shell: (command) => send({ ...fixture('droid/pre-tool-use-shell'), tool_input: input(command) }),
+      ran: (command, output, exitCode = 0) =>
+        post(
+          'Execute',
+          input(command),
+          exitCode === 0
+            ? `${output}\n\n[Process exited with code 0]`
+            : `Error: Command failed (exit code: ${exitCode})\n${output}\n\n[Process exited with code ${exitCode}]`,
+        ),
+      fetched: (url, output) => post('FetchUrl', { url }, output),
+      mcp: (server, tool, args) =>
+        send({ ...fixture('droid/synth-pre-tool-use-mcp'), tool_name: `mcp__${server}__${tool}`, tool_input: args }),
+      approve: () => say('yes'),
+    };
+  },
+};
 
 /**
  * Cline: guard's hook file on PreToolUse alone (no start event, no messages, no results). A blocked
  * shell step has its commands replaced by one that prints the reason; any other step is cancelled.
  * No ask reaches a person: an asked step is stopped with "no one can approve this step here".
  */
-export function clineChat(world: World, id: string, parent?: readonly string[]): Chat {
-  let call = 0;
-  const send = (name: string, input: Json): Promise<Answer> =>
-    hook(
-      world,
-      ['cline'],
-      {
-        ...fixture('cline/pre-tool-use-run-commands'),
-        taskId: id,
-        workspaceRoots: [world.project],
-        workspaceInfo: { rootPath: world.project, hint: 'project' },
-        tool_call: { id: `call_${++call}`, name, input },
-      },
-      parent,
-    );
-  const reason = (answer: Answer): string => str(answer.json?.['context']) || str(answer.json?.['errorMessage']);
-  return {
-    agent: 'cline',
-    world,
-    id,
-    parent,
-    shell: (command) => send('run_commands', { commands: [command] }),
-    mcp: (server, tool, args) => send(`${server}__${tool}`, args),
-    seen: (answer) => {
-      if (answer.stdout === '') return 'allow';
-      return reason(answer).startsWith('guard: blocked, because no one can approve this step here') ? 'ask' : 'block';
-    },
-    text: reason,
-  };
-}
+const CLINE: ChatSpec<Steps> = {
+  fields: (world, id) => ({
+    taskId: id,
+    workspaceRoots: [world.project],
+    workspaceInfo: { rootPath: world.project, hint: 'project' },
+  }),
+  steps(send) {
+    let call = 0;
+    const step = (name: string, input: Json): Promise<Answer> =>
+      send({ ...fixture('cline/pre-tool-use-run-commands'), tool_call: { id: `call_${++call}`, name, input } });
+    return {
+      shell: (command) => step('run_commands', { commands: [command] }),
+      mcp: (server, tool, args) => step(`${server}__${tool}`, args),
+    };
+  },
+};
 
 /**
  * Crush (payloads synthesised from its documented envelope): guard's entry on PreToolUse alone (no
  * start event, no messages, no results), a top-level deny. No ask reaches a person: an asked step is
  * denied with "no one can approve this step here".
  */
-export function crushChat(world: World, id: string, parent?: readonly string[]): Chat {
-  const send = (name: string, input: Json): Promise<Answer> =>
-    hook(
-      world,
-      ['crush'],
-      {
-        ...fixture('crush/synth-pre-tool-use-bash'),
-        session_id: id,
-        cwd: world.project,
-        tool_name: name,
-        tool_input: input,
-      },
-      parent,
-    );
-  return {
-    agent: 'crush',
-    world,
-    id,
-    parent,
-    shell: (command) => send('bash', { command, description: 'run it' }),
-    mcp: (server, tool, args) => send(`mcp_${server}_${tool}`, args),
-    seen: (answer) => {
-      if (answer.stdout === '') return 'allow';
-      return str(answer.json?.['reason']).startsWith('guard: blocked, because no one can approve this step here')
-        ? 'ask'
-        : 'block';
-    },
-    text: (answer) => str(answer.json?.['reason']),
-  };
-}
+const CRUSH: ChatSpec<Steps> = {
+  fields: (world, id) => ({ session_id: id, cwd: world.project }),
+  steps(send) {
+    const step = (name: string, input: Json): Promise<Answer> =>
+      send({ ...fixture('crush/synth-pre-tool-use-bash'), tool_name: name, tool_input: input });
+    return {
+      shell: (command) => step('bash', { command, description: 'run it' }),
+      mcp: (server, tool, args) => step(`mcp_${server}_${tool}`, args),
+    };
+  },
+};
 
 /**
  * Augment Auggie: its own payloads (`conversation_id`, `workspace_roots`, `launch-process`), answered
@@ -763,64 +672,55 @@ export function crushChat(world: World, id: string, parent?: readonly string[]):
  * PromptSubmit) and a start event. A command's result carries its exit code in `<return-code>`, and
  * a failed one comes with `tool_error` too.
  */
-export function auggieChat(world: World, id: string, parent?: readonly string[]): FullChat {
-  const send = (payload: Json): Promise<Answer> =>
-    hook(world, ['auggie'], { ...payload, conversation_id: id, workspace_roots: [world.project] }, parent);
-  const input = (command: string): Json => ({ command, wait: true, max_wait_seconds: 30, cwd: '.' });
-  const post = (toolName: string, toolInput: Json, output: string, failed = false): Promise<Answer> =>
-    send({
-      ...fixture('auggie/post-tool-use-shell'),
-      tool_name: toolName,
-      tool_input: toolInput,
-      tool_output: output,
-      tool_error: failed ? output : null,
-    });
-  const say = (prompt: string): Promise<Answer> => send({ ...fixture('auggie/prompt-submit'), user_prompt: prompt });
-  return {
-    agent: 'auggie',
-    world,
-    id,
-    parent,
-    start: () => send(fixture('auggie/session-start')),
-    say,
-    shell: (command) => send({ ...fixture('auggie/pre-tool-use-shell'), tool_input: input(command) }),
-    ran: (command, output, exitCode = 0) =>
-      post(
-        'launch-process',
-        input(command),
-        `Here are the results from executing the command.\n<return-code>\n${exitCode}\n</return-code>\n<output>\n${output}\n</output>`,
-        exitCode !== 0,
-      ),
-    fetched: (url, output) => post('web-fetch', { url }, output),
-    // its payload does not name the server: the call is read by the shape of its input
-    mcp: (_server, tool, args) =>
-      send({ ...fixture('auggie/synth-pre-tool-use-mcp'), tool_name: tool, tool_input: args }),
-    approve: () => say('yes'),
-    seen: (answer) => {
-      if (answer.stdout === '') return 'allow';
-      const reason = str(hso(answer)['permissionDecisionReason']);
-      return reason.startsWith("guard: this step needs the person's approval first") ? 'ask' : 'block';
-    },
-    text: (answer) => str(hso(answer)['permissionDecisionReason']) || str(hso(answer)['additionalContext']),
-  };
-}
+const AUGGIE: ChatSpec<Required<Steps>> = {
+  fields: (world, id) => ({ conversation_id: id, workspace_roots: [world.project] }),
+  steps(send) {
+    const input = (command: string): Json => ({ command, wait: true, max_wait_seconds: 30, cwd: '.' });
+    const post = (toolName: string, toolInput: Json, output: string, failed = false): Promise<Answer> =>
+      send({
+        ...fixture('auggie/post-tool-use-shell'),
+        tool_name: toolName,
+        tool_input: toolInput,
+        tool_output: output,
+        tool_error: failed ? output : null,
+      });
+    const say = (prompt: string): Promise<Answer> => send({ ...fixture('auggie/prompt-submit'), user_prompt: prompt });
+    return {
+      start: () => send(fixture('auggie/session-start')),
+      say,
+      shell: (command) => send({ ...fixture('auggie/pre-tool-use-shell'), tool_input: input(command) }),
+      ran: (command, output, exitCode = 0) =>
+        post(
+          'launch-process',
+          input(command),
+          `Here are the results from executing the command.\n<return-code>\n${exitCode}\n</return-code>\n<output>\n${output}\n</output>`,
+          exitCode !== 0,
+        ),
+      fetched: (url, output) => post('web-fetch', { url }, output),
+      // its payload does not name the server: the call is read by the shape of its input
+      mcp: (_server, tool, args) =>
+        send({ ...fixture('auggie/synth-pre-tool-use-mcp'), tool_name: tool, tool_input: args }),
+      approve: () => say('yes'),
+    };
+  },
+};
 
 export const CHATS: Readonly<Record<AgentId, (world: World, id: string, parent?: readonly string[]) => Chat>> = {
   codex: codexChat,
-  cursor: cursorChat,
+  cursor: chatOf('cursor', CURSOR),
   copilot: copilotChat,
-  antigravity: antigravityChat,
-  'claude-code': claudeChat,
-  gemini: geminiChat,
-  opencode: opencodeChat,
-  kilo: (world, id, parent) => opencodeChat(world, id, parent, 'kilo'),
-  qwen: qwenChat,
-  windsurf: windsurfChat,
-  droid: droidChat,
-  cline: clineChat,
-  crush: crushChat,
-  auggie: auggieChat,
-  kiro: kiroChat,
+  antigravity: chatOf('antigravity', ANTIGRAVITY),
+  'claude-code': chatOf('claude-code', CLAUDE),
+  gemini: chatOf('gemini', GEMINI),
+  opencode: chatOf('opencode', OPENCODE),
+  kilo: chatOf('kilo', OPENCODE),
+  qwen: chatOf('qwen', QWEN),
+  windsurf: chatOf('windsurf', WINDSURF),
+  droid: chatOf('droid', DROID),
+  cline: chatOf('cline', CLINE),
+  crush: chatOf('crush', CRUSH),
+  auggie: chatOf('auggie', AUGGIE),
+  kiro: chatOf('kiro', KIRO),
 };
 
 /** Every file under a folder, recursively. */

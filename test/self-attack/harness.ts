@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import type { AgentId } from '../../packages/adapters/src/index.js';
 import { shellWord } from '../../packages/adapters/src/fallback.js';
 import { commandIn } from '../../packages/adapters/src/opencode/plugin.js';
+import { heard, readsExitCode } from '../../packages/cli/test/agent-answers.js';
 import { pathWithoutAgents } from '../../packages/cli/test/agent-free-path.js';
 import { BIN } from '../hook/bin.js';
 import { guardSteps } from './world.js';
@@ -403,92 +404,16 @@ export type Verdict = 'allow' | 'ask' | 'block' | 'unreadable' | 'none';
 
 export const STRICTNESS: Readonly<Record<Verdict, number>> = { none: -1, unreadable: -1, allow: 0, ask: 1, block: 2 };
 
-/** The agents that read the exit code alone: 2 blocks (an ask is a block that asks in the chat), any other lets the step run. */
-const EXIT_CODE_AGENTS: readonly AgentId[] = ['windsurf', 'kiro'];
-
 /** The exit code of an answer that lets a step run (0) or stops it: 2 where the agent reads the code (Windsurf, Kiro CLI). */
 export function exitOf(agent: AgentId, verdict: Verdict): number {
-  return EXIT_CODE_AGENTS.includes(agent) && STRICTNESS[verdict] > STRICTNESS.allow ? 2 : 0;
+  return readsExitCode(agent) && STRICTNESS[verdict] > STRICTNESS.allow ? 2 : 0;
 }
 
-/** What the agent makes of a hook's output (SPEC §6). */
+/** What the agent makes of a hook's output (SPEC §6), as its own adapter reads it (agent-answers.ts). */
 export function verdictOf(agent: AgentId, ran: Ran): Verdict {
   if (ran.timedOut) return 'none';
-  // Windsurf and Kiro CLI read the exit code alone: 2 blocks (an ask is a block that asks in the
-  // chat, as on Codex), any other code lets the step run
-  if (EXIT_CODE_AGENTS.includes(agent)) {
-    if (ran.code !== 2) return 'allow';
-    return /needs the person's approval/.test(ran.stderr) ? 'ask' : 'block';
-  }
-  const text = ran.stdout.trim();
-  if (text === '') return agent === 'cursor' || agent === 'antigravity' ? 'unreadable' : 'allow';
-  let reply: Json;
-  try {
-    reply = JSON.parse(text) as Json;
-  } catch {
-    return 'unreadable';
-  }
-  switch (agent) {
-    case 'codex':
-    case 'droid':
-    case 'auggie': {
-      const out = reply['hookSpecificOutput'] as Json | undefined;
-      if (out?.['permissionDecision'] !== 'deny') return 'unreadable';
-      // block-then-chat: a deny that asks the agent to ask the person
-      return /needs the person's approval/.test(String(out['permissionDecisionReason'])) ? 'ask' : 'block';
-    }
-    case 'claude-code':
-    case 'qwen': {
-      const decision = (reply['hookSpecificOutput'] as Json | undefined)?.['permissionDecision'];
-      return decision === 'deny' ? 'block' : decision === 'ask' ? 'ask' : 'unreadable';
-    }
-    case 'gemini':
-      if (reply['decision'] !== 'deny') return 'unreadable';
-      // block-then-chat, as for Codex
-      return /needs the person's approval/.test(String(reply['reason'])) ? 'ask' : 'block';
-    case 'opencode':
-    case 'kilo':
-      // guard's plugin throws the reason of a block (and blocks on anything else as a failure)
-      if (reply['decision'] !== 'block') return 'unreadable';
-      return /needs the person's approval/.test(String(reply['reason'])) ? 'ask' : 'block';
-    case 'cursor':
-      return reply['permission'] === 'deny'
-        ? 'block'
-        : reply['permission'] === 'ask'
-          ? 'ask'
-          : reply['permission'] === 'allow' || Object.keys(reply).length === 0
-            ? 'allow'
-            : 'unreadable';
-    case 'antigravity':
-      return reply['decision'] === 'deny'
-        ? 'block'
-        : reply['decision'] === 'force_ask'
-          ? 'ask'
-          : reply['decision'] === 'ask'
-            ? 'allow'
-            : 'unreadable';
-    case 'copilot':
-      return reply['permissionDecision'] === 'deny'
-        ? 'block'
-        : reply['permissionDecision'] === 'ask'
-          ? 'ask'
-          : 'unreadable';
-    case 'cline': {
-      // a shell step's commands replaced, or the step cancelled; an ask says nobody can approve it
-      const text = reply['context'] ?? reply['errorMessage'];
-      const reason = typeof text === 'string' ? text : '';
-      if (reply['cancel'] !== true && reply['overrideInput'] === undefined) return 'unreadable';
-      return /no one can approve this step/.test(reason) ? 'ask' : 'block';
-    }
-    case 'crush':
-      // a top-level deny; an ask says nobody can approve it
-      if (reply['decision'] !== 'deny') return 'unreadable';
-      return /no one can approve this step/.test(String(reply['reason'])) ? 'ask' : 'block';
-    case 'windsurf':
-    case 'kiro':
-      // read by their exit code above
-      return 'unreadable';
-  }
+  const { said } = heard(agent, ran);
+  return said === 'failure' ? 'unreadable' : said;
 }
 
 /**

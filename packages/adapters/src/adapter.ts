@@ -392,6 +392,11 @@ export interface DoctorKit {
    * agent's own fail-closed switch, so a failure blocks.
    */
   readReply(stdout: string, exitCode: number, failClosedEntry: boolean): ReadReply;
+  /**
+   * The words the agent (or the person) is given with a hook's answer, read from where the agent
+   * reads them: the reason of a block or an ask, or an event's notice; '' when there are none.
+   */
+  replyText(stdout: string, stderr: string, exitCode: number): string;
   /** How long the agent waits for guard's entries in this config text, in seconds; undefined when not known. */
   timeoutSeconds(configText: string): number | undefined;
 }

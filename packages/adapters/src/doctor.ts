@@ -7,6 +7,29 @@ import { guardCommandAgent } from './hook-config.js';
 
 export { DOCTOR_CHAT } from './messages.js';
 
+/**
+ * The first non-empty string in the hook's JSON reply at one of `paths` (each a list of keys, outer
+ * first); '' when there is none or stdout is not one JSON object.
+ */
+export function textIn(stdout: string, ...paths: readonly (readonly string[])[]): string {
+  const reply = parseObject(stdout.trim());
+  for (const path of paths) {
+    let value: unknown = reply;
+    for (const key of path)
+      value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return '';
+}
+
+/** The words of Claude Code's nested answer (the agents that copied it read them there too). */
+export const nestedText = (stdout: string): string =>
+  textIn(stdout, ['hookSpecificOutput', 'permissionDecisionReason'], ['hookSpecificOutput', 'additionalContext']);
+
+/** The words an agent that reads the exit code is given: stderr when it stops the step (2), else stdout. */
+export const exitCodeText = (stdout: string, stderr: string, exitCode: number): string =>
+  (exitCode === 2 ? stderr : stdout).trim();
+
 /** The hook's stdout as one JSON object, when it is one. */
 export function parseObject(text: string): Record<string, unknown> | undefined {
   if (!text.startsWith('{')) return undefined;

@@ -214,6 +214,53 @@ describe('readReply: what each agent does with an answer', () => {
   });
 });
 
+describe('replyText: the words each agent is given with an answer', () => {
+  it.for<{ agent: AgentId; stdout: string; stderr?: string; exit?: number; text: string }>([
+    // the nested form of Claude Code, and of the agents that copied it: the reason, else the context
+    { agent: 'claude-code', stdout: deny.claude, text: 'guard: no' },
+    { agent: 'codex', stdout: deny.codex, text: 'guard: no' },
+    { agent: 'qwen', stdout: '{"hookSpecificOutput":{"additionalContext":"guard is on"}}', text: 'guard is on' },
+    { agent: 'droid', stdout: deny.claude, text: 'guard: no' },
+    { agent: 'auggie', stdout: deny.claude, text: 'guard: no' },
+    // near misses: a top-level reason, a reason that is not a string, text that is not JSON
+    { agent: 'claude-code', stdout: deny.gemini, text: '' },
+    { agent: 'codex', stdout: '{"hookSpecificOutput":{"permissionDecisionReason":["guard: no"]}}', text: '' },
+    { agent: 'droid', stdout: 'guard: no', text: '' },
+    // each agent's own field
+    { agent: 'cursor', stdout: deny.cursor, text: 'no' },
+    { agent: 'cursor', stdout: '{"additional_context":"guard is on"}', text: 'guard is on' },
+    { agent: 'cursor', stdout: '{"user_message":"for the person"}', text: '' },
+    { agent: 'antigravity', stdout: deny.antigravity, text: 'guard: no' },
+    { agent: 'antigravity', stdout: deny.claude, text: '' },
+    { agent: 'copilot', stdout: deny.copilot, text: 'guard: no' },
+    { agent: 'copilot', stdout: '{"additionalContext":"guard is on"}', text: 'guard is on' },
+    { agent: 'copilot', stdout: deny.claude, text: '' },
+    { agent: 'gemini', stdout: deny.gemini, text: 'guard: no' },
+    { agent: 'gemini', stdout: '{"hookSpecificOutput":{"additionalContext":"guard is on"}}', text: 'guard is on' },
+    { agent: 'gemini', stdout: deny.claude, text: '' },
+    { agent: 'opencode', stdout: '{"decision":"block","reason":"guard: no"}', text: 'guard: no' },
+    { agent: 'kilo', stdout: '{"decision":"block","reason":""}', text: '' },
+    { agent: 'crush', stdout: deny.gemini, text: 'guard: no' },
+    { agent: 'crush', stdout: deny.claude, text: '' },
+    { agent: 'cline', stdout: '{"overrideInput":{"commands":["exit 1"]},"context":"guard: no"}', text: 'guard: no' },
+    { agent: 'cline', stdout: '{"cancel":true,"errorMessage":"guard: no"}', text: 'guard: no' },
+    { agent: 'cline', stdout: deny.gemini, text: '' },
+    // the agents that read the exit code: stderr when it stops the step, else stdout
+    {
+      agent: 'windsurf',
+      stdout: 'guard: no\n',
+      stderr: 'guard: a note\nguard: no\n',
+      exit: 2,
+      text: 'guard: a note\nguard: no',
+    },
+    { agent: 'kiro', stdout: 'guard is on\n', stderr: 'guard: a note\n', exit: 0, text: 'guard is on' },
+    { agent: 'kiro', stdout: '', stderr: 'guard: no\n', exit: 1, text: '' },
+    { agent: 'windsurf', stdout: '', stderr: 'guard: no\n', exit: 0, text: '' },
+  ])('$agent: $stdout → $text', ({ agent, stdout, stderr, exit, text }) => {
+    expect(adapters[agent].doctor.replyText(stdout, stderr ?? '', exit ?? 0)).toBe(text);
+  });
+});
+
 describe('configuredTimeout', () => {
   it.for([
     {

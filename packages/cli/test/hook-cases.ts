@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { AgentId } from '@guard/adapters';
+import { denies, readsExitCode } from './agent-answers.js';
+import type { HookAnswer } from './agent-answers.js';
 import { NOWHERE } from './capture-io.js';
 
 /**
@@ -44,7 +46,7 @@ export interface AgentCase {
   readonly wrongType: string;
   /** Hook arguments and payload of an event the adapter does not know. */
   readonly unknownEvent: { readonly args: readonly string[]; readonly payload: Json };
-  /** True when an answer stops the step (a deny in this agent's words, or its exit code). */
+  /** True when the agent stops the step on an answer, as its own adapter reads it, and is told why. */
   denies(answer: Answer): boolean;
   /** True when an answer has the form the agent reads (nothing or one reply, and the exit code that goes with it). */
   wellFormed(answer: Answer): boolean;
@@ -59,25 +61,28 @@ export interface AgentCase {
 }
 
 /** A hook's whole answer, as the agent reads it: what it printed and its exit code. */
-export interface Answer {
-  readonly stdout: string;
-  readonly stderr: string;
-  /** Its exit code (none when a signal ended it). */
-  readonly code: number | null;
-}
+export type Answer = HookAnswer;
 
 type Reading = Pick<AgentCase, 'denies' | 'wellFormed' | 'notes' | 'read'>;
+/** A case as written below: its reading comes from the agent (`readingOf`). */
+type CaseData = Omit<AgentCase, keyof Reading>;
 
-/** An agent that reads one JSON reply on stdout with exit code 0 (nothing printed reads as `{}`). */
-function reply(denies: (reply: Json) => boolean): Reading {
-  return {
-    denies: ({ stdout }) => denies(JSON.parse(stdout || '{}') as Json),
-    wellFormed: ({ stdout, code }) =>
-      code === 0 && (stdout === '' || (stdout.indexOf('\n') === stdout.length - 1 && isObject(stdout))),
-    notes: ({ stderr }) => stderr,
-    read: (answer) => answer,
-  };
+/**
+ * How the tables read an agent's answers: whether it stops the step by the agent's own reading
+ * (agent-answers.ts), and the form guard's answer takes where the agent reads a JSON reply or the
+ * exit code alone.
+ */
+function readingOf(agent: AgentId): Reading {
+  return { ...(readsExitCode(agent) ? EXIT_CODE : JSON_REPLY), denies: (answer) => denies(agent, answer) };
 }
+
+/** An agent that reads one JSON reply on stdout with exit code 0 (or nothing printed). */
+const JSON_REPLY: Omit<Reading, 'denies'> = {
+  wellFormed: ({ stdout, code }) =>
+    code === 0 && (stdout === '' || (stdout.indexOf('\n') === stdout.length - 1 && isObject(stdout))),
+  notes: ({ stderr }) => stderr,
+  read: (answer) => answer,
+};
 
 function isObject(text: string): boolean {
   const value = JSON.parse(text) as unknown;
@@ -88,10 +93,9 @@ function isObject(text: string): boolean {
  * An agent that reads the exit code (Windsurf, Kiro CLI): 0 with nothing printed lets the step run; 2 stops it,
  * guard's reason as one line on stdout and as the last line of stderr, after guard's own notes.
  */
-const EXIT_CODE: Reading = {
+const EXIT_CODE: Omit<Reading, 'denies'> = {
   read: (answer) =>
     EXIT_CODE.wellFormed(answer) ? { stdout: answer.stdout, stderr: EXIT_CODE.notes(answer), code: 0 } : answer,
-  denies: ({ stdout, stderr, code }) => code === 2 && stdout.startsWith('guard: ') && stderr.endsWith(stdout),
   wellFormed: ({ stdout, stderr, code }) =>
     (code === 0 && stdout === '') ||
     (code === 2 && stdout.indexOf('\n') === stdout.length - 1 && stderr.endsWith(stdout)),
@@ -133,7 +137,7 @@ const WINDSURF_MCP = fixture('windsurf/doc-pre-mcp-tool-use');
  * printed lets the step run; 2 stops it, guard's reason as plain text on stderr (the documented
  * channel) and the same on stdout (shown with `show_output`); any other code lets it run.
  */
-const WINDSURF_CASE: AgentCase = {
+const WINDSURF_CASE: CaseData = {
   agent: 'windsurf',
   args: ['windsurf'],
   shell: (command) => ({
@@ -149,7 +153,6 @@ const WINDSURF_CASE: AgentCase = {
   missing: 'windsurf/malformed-no-tool-info',
   wrongType: 'windsurf/malformed-relative-cwd',
   unknownEvent: { args: ['windsurf'], payload: fixture('windsurf/malformed-unknown-event') },
-  ...EXIT_CODE,
 };
 
 const KIRO_SHELL = fixture('kiro/lineage-pre-tool-use-execute-bash');
@@ -159,7 +162,7 @@ const KIRO_SHELL = fixture('kiro/lineage-pre-tool-use-execute-bash');
  * reads the exit code as Windsurf does. 0 lets the step run; 2 stops it, guard's reason on stderr
  * (which Kiro hands to the model) and the same on stdout; any other code warns and lets it run.
  */
-const KIRO_CASE: AgentCase = {
+const KIRO_CASE: CaseData = {
   agent: 'kiro',
   args: ['kiro'],
   shell: (command) => ({ ...KIRO_SHELL, tool_input: { command, summary: 'Run the command' } }),
@@ -168,10 +171,9 @@ const KIRO_CASE: AgentCase = {
   missing: 'kiro/malformed-no-tool-name',
   wrongType: 'kiro/malformed-relative-cwd',
   unknownEvent: { args: ['kiro'], payload: fixture('kiro/malformed-unknown-event') },
-  ...EXIT_CODE,
 };
 
-export const AGENT_CASES: readonly AgentCase[] = [
+const CASES: readonly CaseData[] = [
   {
     agent: 'codex',
     args: ['codex'],
@@ -181,7 +183,6 @@ export const AGENT_CASES: readonly AgentCase[] = [
     missing: 'codex/malformed-no-tool-input',
     wrongType: 'codex/malformed-command-not-string',
     unknownEvent: { args: ['codex'], payload: fixture('codex/malformed-unknown-event') },
-    ...reply((reply) => (reply['hookSpecificOutput'] as Json | undefined)?.['permissionDecision'] === 'deny'),
   },
   {
     agent: 'cursor',
@@ -192,7 +193,6 @@ export const AGENT_CASES: readonly AgentCase[] = [
     missing: 'cursor/malformed-shell-no-command',
     wrongType: 'cursor/malformed-workspace-roots',
     unknownEvent: { args: ['cursor'], payload: fixture('cursor/malformed-unknown-event') },
-    ...reply((reply) => reply['permission'] === 'deny'),
   },
   {
     agent: 'antigravity',
@@ -203,7 +203,6 @@ export const AGENT_CASES: readonly AgentCase[] = [
     missing: 'antigravity/malformed-command-missing',
     wrongType: 'antigravity/malformed-args-not-object',
     unknownEvent: { args: ['antigravity', '--event', 'BeforeEverything'], payload: ANTIGRAVITY_SHELL },
-    ...reply((reply) => reply['decision'] === 'deny'),
   },
   {
     agent: 'copilot',
@@ -214,7 +213,6 @@ export const AGENT_CASES: readonly AgentCase[] = [
     missing: 'copilot/malformed-bash-no-command',
     wrongType: 'copilot/malformed-args-not-json',
     unknownEvent: { args: ['copilot', '--event', 'beforeEverything'], payload: COPILOT_SHELL },
-    ...reply((reply) => reply['permissionDecision'] === 'deny'),
   },
   {
     agent: 'claude-code',
@@ -225,7 +223,6 @@ export const AGENT_CASES: readonly AgentCase[] = [
     missing: 'claude-code/malformed-no-tool-input',
     wrongType: 'claude-code/malformed-command-not-string',
     unknownEvent: { args: ['claude-code'], payload: fixture('claude-code/malformed-unknown-event') },
-    ...reply((reply) => (reply['hookSpecificOutput'] as Json | undefined)?.['permissionDecision'] === 'deny'),
   },
   {
     agent: 'gemini',
@@ -236,7 +233,6 @@ export const AGENT_CASES: readonly AgentCase[] = [
     missing: 'gemini/malformed-no-tool-input',
     wrongType: 'gemini/malformed-command-not-string',
     unknownEvent: { args: ['gemini'], payload: fixture('gemini/malformed-unknown-event') },
-    ...reply((reply) => reply['decision'] === 'deny'),
   },
   {
     agent: 'opencode',
@@ -247,8 +243,6 @@ export const AGENT_CASES: readonly AgentCase[] = [
     missing: 'opencode/malformed-no-args',
     wrongType: 'opencode/malformed-command-not-string',
     unknownEvent: { args: ['opencode'], payload: fixture('opencode/malformed-unknown-event') },
-    // guard's plugin throws the reason of a block
-    ...reply((reply) => reply['decision'] === 'block'),
   },
   {
     // Kilo Code CLI runs the same plugin: its malformed payloads are OpenCode's
@@ -260,7 +254,6 @@ export const AGENT_CASES: readonly AgentCase[] = [
     missing: 'opencode/malformed-no-args',
     wrongType: 'opencode/malformed-command-not-string',
     unknownEvent: { args: ['kilo'], payload: fixture('opencode/malformed-unknown-event') },
-    ...reply((reply) => reply['decision'] === 'block'),
   },
   {
     agent: 'qwen',
@@ -271,7 +264,6 @@ export const AGENT_CASES: readonly AgentCase[] = [
     missing: 'qwen/malformed-no-tool-input',
     wrongType: 'qwen/malformed-command-not-string',
     unknownEvent: { args: ['qwen'], payload: fixture('qwen/malformed-unknown-event') },
-    ...reply((reply) => (reply['hookSpecificOutput'] as Json | undefined)?.['permissionDecision'] === 'deny'),
   },
   {
     agent: 'droid',
@@ -290,7 +282,6 @@ export const AGENT_CASES: readonly AgentCase[] = [
     missing: 'droid/malformed-no-tool-input',
     wrongType: 'droid/malformed-command-not-string',
     unknownEvent: { args: ['droid'], payload: fixture('droid/malformed-unknown-event') },
-    ...reply((reply) => (reply['hookSpecificOutput'] as Json | undefined)?.['permissionDecision'] === 'deny'),
   },
   {
     agent: 'cline',
@@ -309,8 +300,6 @@ export const AGENT_CASES: readonly AgentCase[] = [
     missing: 'cline/malformed-no-input',
     wrongType: 'cline/malformed-command-not-string',
     unknownEvent: { args: ['cline'], payload: fixture('cline/malformed-unknown-event') },
-    // a shell step's commands replaced by guard's, or any step cancelled (which ends the task)
-    ...reply((reply) => reply['cancel'] === true || reply['overrideInput'] !== undefined),
   },
   {
     agent: 'auggie',
@@ -324,11 +313,6 @@ export const AGENT_CASES: readonly AgentCase[] = [
     missing: 'auggie/malformed-no-tool-input',
     wrongType: 'auggie/malformed-command-not-string',
     unknownEvent: { args: ['auggie'], payload: fixture('auggie/malformed-unknown-event') },
-    // Auggie reads a decision only with hookEventName beside it
-    ...reply((reply) => {
-      const output = reply['hookSpecificOutput'] as Json | undefined;
-      return output?.['hookEventName'] === 'PreToolUse' && output['permissionDecision'] === 'deny';
-    }),
   },
   WINDSURF_CASE,
   {
@@ -340,10 +324,11 @@ export const AGENT_CASES: readonly AgentCase[] = [
     missing: 'crush/malformed-no-tool-input',
     wrongType: 'crush/malformed-command-not-string',
     unknownEvent: { args: ['crush'], payload: fixture('crush/malformed-unknown-event') },
-    ...reply((reply) => reply['decision'] === 'deny'),
   },
   KIRO_CASE,
 ];
+
+export const AGENT_CASES: readonly AgentCase[] = CASES.map((data) => ({ ...data, ...readingOf(data.agent) }));
 
 /** Commands whose verdicts the catalogue fixes (SPEC §4): harmless, asked (git.push), blocked. */
 export const HARMLESS = 'git status';

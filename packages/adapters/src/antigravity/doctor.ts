@@ -1,5 +1,5 @@
 import type { DoctorKit } from '../adapter.js';
-import { configuredTimeout, DOCTOR_CHAT, parseObject } from '../doctor.js';
+import { configuredTimeout, DOCTOR_CHAT, parseObject, textIn } from '../doctor.js';
 
 /**
  * Acting like Antigravity for `guard doctor`: its PreToolUse payload for run_command (trimmed from a
@@ -32,6 +32,7 @@ export const doctor: DoctorKit = {
       why: decision === undefined ? 'no decision' : `unknown decision ${JSON.stringify(decision)}`,
     };
   },
+  replyText: (stdout) => textIn(stdout, ['reason']),
   // Antigravity's own default when an entry sets none
   timeoutSeconds: (configText) => configuredTimeout(configText) ?? 30,
 };

@@ -1,5 +1,5 @@
 import type { DoctorKit } from '../adapter.js';
-import { configuredTimeout, DOCTOR_CHAT, parseObject } from '../doctor.js';
+import { configuredTimeout, DOCTOR_CHAT, nestedText, parseObject } from '../doctor.js';
 import { parseJson, toValue } from '../json-text.js';
 
 /**
@@ -39,6 +39,7 @@ export const doctor: DoctorKit = {
     if (text === '') return { effect: 'no-objection', why: 'no output' };
     return { effect: 'no-objection', why: json ? 'JSON with no decision' : 'text it does not read' };
   },
+  replyText: nestedText,
   // milliseconds in the file; Auggie's own default is a minute
   timeoutSeconds: (configText) => {
     const value = configuredTimeout(configText, (text) => toValue(parseJson(text, { comments: true })));

@@ -1,5 +1,5 @@
 import type { DoctorKit } from '../adapter.js';
-import { configuredTimeout, DOCTOR_CHAT, parseObject } from '../doctor.js';
+import { configuredTimeout, DOCTOR_CHAT, nestedText, parseObject } from '../doctor.js';
 
 const DECISIONS = new Set(['allow', 'deny', 'ask', 'defer']);
 
@@ -47,6 +47,7 @@ export const doctor: DoctorKit = {
     if (text === '') return { effect: 'no-objection', why: 'no output' };
     return { effect: 'no-objection', why: json ? 'JSON with no decision' : 'plain text (shown, not read)' };
   },
+  replyText: nestedText,
   // Claude Code's own default when an entry sets none: ten minutes
   timeoutSeconds: (configText) => configuredTimeout(configText) ?? 600,
 };

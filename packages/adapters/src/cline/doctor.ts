@@ -1,5 +1,5 @@
 import type { DoctorKit } from '../adapter.js';
-import { DOCTOR_CHAT, parseObject } from '../doctor.js';
+import { DOCTOR_CHAT, parseObject, textIn } from '../doctor.js';
 import { HOOK_TIMEOUT } from './files.js';
 import { commandIn } from './hook-file.js';
 import { SHELL_TOOL } from './payload.js';
@@ -40,6 +40,7 @@ export const doctor: DoctorKit = {
     if (Object.keys(reply).length === 0) return { effect: 'no-objection', why: 'an empty answer' };
     return { effect: 'no-objection', why: 'JSON that neither cancels nor replaces the step' };
   },
+  replyText: (stdout) => textIn(stdout, ['context'], ['errorMessage']),
   // Cline's own limit, the same for every hook file; undefined for a file that is not guard's
   timeoutSeconds: (text) => (commandIn(text) === undefined ? undefined : HOOK_TIMEOUT),
 };

@@ -1,5 +1,5 @@
 import type { DoctorKit } from '../adapter.js';
-import { configuredTimeout, DOCTOR_CHAT, parseObject } from '../doctor.js';
+import { configuredTimeout, DOCTOR_CHAT, nestedText, parseObject } from '../doctor.js';
 
 /**
  * Acting like Codex for `guard doctor`: its PreToolUse payload for a shell command (trimmed from a
@@ -38,6 +38,7 @@ export const doctor: DoctorKit = {
     }
     return { effect: 'failure', why: json ? 'JSON that is not a deny with a reason' : 'output that is not JSON' };
   },
+  replyText: nestedText,
   // Codex's own default when an entry sets none
   timeoutSeconds: (configText) => configuredTimeout(configText) ?? 600,
 };

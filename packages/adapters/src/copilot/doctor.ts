@@ -1,5 +1,5 @@
 import type { DoctorKit } from '../adapter.js';
-import { configuredTimeout, DOCTOR_CHAT, parseObject } from '../doctor.js';
+import { configuredTimeout, DOCTOR_CHAT, parseObject, textIn } from '../doctor.js';
 
 /**
  * Acting like Copilot for `guard doctor`: its preToolUse payload for bash (trimmed from a recorded
@@ -35,6 +35,7 @@ export const doctor: DoctorKit = {
       };
     return { effect: 'failure', why: `unknown permissionDecision ${JSON.stringify(decision)}` };
   },
+  replyText: (stdout) => textIn(stdout, ['permissionDecisionReason'], ['additionalContext']),
   // Copilot's own default when an entry sets none
   timeoutSeconds: (configText) => configuredTimeout(configText) ?? 30,
 };

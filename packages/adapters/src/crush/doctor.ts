@@ -1,5 +1,5 @@
 import type { DoctorKit } from '../adapter.js';
-import { DOCTOR_CHAT, parseObject } from '../doctor.js';
+import { DOCTOR_CHAT, parseObject, textIn } from '../doctor.js';
 
 /**
  * Acting like Crush for `guard doctor`: its PreToolUse payload for bash (as another guard's Crush
@@ -27,6 +27,7 @@ export const doctor: DoctorKit = {
     if (stdout.trim() === '') return { effect: 'no-objection', why: 'no output' };
     return { effect: 'no-objection', why: 'no decision' };
   },
+  replyText: (stdout) => textIn(stdout, ['reason']),
   // guard writes no timeout, and Crush's own is not documented
   timeoutSeconds: () => undefined,
 };

@@ -1,5 +1,5 @@
 import type { DoctorKit } from '../adapter.js';
-import { configuredTimeout, DOCTOR_CHAT, parseObject } from '../doctor.js';
+import { configuredTimeout, DOCTOR_CHAT, parseObject, textIn } from '../doctor.js';
 
 /**
  * Acting like Cursor for `guard doctor`: its beforeShellExecution payload (trimmed from a recorded
@@ -41,6 +41,7 @@ export const doctor: DoctorKit = {
       return { effect: 'no-objection', why: permission === undefined ? '{} (no decision)' : 'permission "allow"' };
     return { effect: 'failure', why: `unknown permission ${JSON.stringify(permission)}` };
   },
+  replyText: (stdout) => textIn(stdout, ['agent_message'], ['additional_context']),
   // Cursor documents no default
   timeoutSeconds: (configText) => configuredTimeout(configText),
 };

@@ -1,5 +1,5 @@
 import type { DoctorKit } from '../adapter.js';
-import { configuredTimeout, DOCTOR_CHAT, parseObject } from '../doctor.js';
+import { configuredTimeout, DOCTOR_CHAT, nestedText, parseObject } from '../doctor.js';
 import { parseJson, toValue } from '../json-text.js';
 
 /**
@@ -44,6 +44,7 @@ export const doctor: DoctorKit = {
     if (stdout.trim() === '') return { effect: 'no-objection', why: 'no output' };
     return { effect: 'no-objection', why: json ? 'JSON with no decision' : 'text it does not read' };
   },
+  replyText: nestedText,
   // seconds in the file; Droid's own default is a minute
   timeoutSeconds: (configText) =>
     configuredTimeout(configText, (text) => toValue(parseJson(text, { comments: true }))) ?? 60,

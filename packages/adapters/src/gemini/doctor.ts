@@ -1,5 +1,5 @@
 import type { DoctorKit } from '../adapter.js';
-import { configuredTimeout, DOCTOR_CHAT, parseObject } from '../doctor.js';
+import { configuredTimeout, DOCTOR_CHAT, parseObject, textIn } from '../doctor.js';
 import { parseJson, toValue } from '../json-text.js';
 
 /**
@@ -37,6 +37,7 @@ export const doctor: DoctorKit = {
       why: decision === undefined ? 'JSON with no decision' : `decision ${JSON.stringify(decision)}`,
     };
   },
+  replyText: (stdout) => textIn(stdout, ['reason'], ['hookSpecificOutput', 'additionalContext']),
   // milliseconds in the file; Gemini CLI's own default when an entry sets none is a minute
   timeoutSeconds: (configText) => {
     const ms = configuredTimeout(configText, (text) => toValue(parseJson(text, { comments: true })));

@@ -1,5 +1,5 @@
 import type { DoctorKit } from '../adapter.js';
-import { DOCTOR_CHAT } from '../doctor.js';
+import { DOCTOR_CHAT, exitCodeText } from '../doctor.js';
 import { guardCommandAgent } from '../hook-config.js';
 import { isFields } from '../wire.js';
 import { DEFAULT_TIMEOUT_MS } from './files.js';
@@ -26,6 +26,7 @@ export const doctor: DoctorKit = {
     if (exitCode === 0) return { effect: 'no-objection', why: 'exit code 0' };
     return { effect: 'failure', why: `exit code ${exitCode}` };
   },
+  replyText: exitCodeText,
   timeoutSeconds: (configText) => {
     const found = timeoutsMs(configText);
     return found === undefined ? undefined : Math.min(...found) / 1000;

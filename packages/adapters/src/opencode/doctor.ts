@@ -1,5 +1,5 @@
 import type { DoctorKit } from '../adapter.js';
-import { DOCTOR_CHAT, parseObject } from '../doctor.js';
+import { DOCTOR_CHAT, parseObject, textIn } from '../doctor.js';
 import { STEP_EVENT, timeoutIn } from './plugin.js';
 
 /**
@@ -33,5 +33,6 @@ export const doctor: DoctorKit = {
       why: `${reply ? 'JSON that is not a block with a reason' : 'output that is not JSON'} (exit code ${exitCode}): the plugin blocks the step`,
     };
   },
+  replyText: (stdout) => textIn(stdout, ['reason']),
   timeoutSeconds: timeoutIn,
 };

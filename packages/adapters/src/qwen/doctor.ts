@@ -1,5 +1,5 @@
 import type { DoctorKit } from '../adapter.js';
-import { configuredTimeout, DOCTOR_CHAT, parseObject } from '../doctor.js';
+import { configuredTimeout, DOCTOR_CHAT, nestedText, parseObject } from '../doctor.js';
 import { parseJson, toValue } from '../json-text.js';
 
 const DECISIONS = new Set(['allow', 'deny', 'ask']);
@@ -48,6 +48,7 @@ export const doctor: DoctorKit = {
     if (text === '') return { effect: 'no-objection', why: 'no output' };
     return { effect: 'no-objection', why: json ? 'JSON with no decision' : 'plain text (shown, not read)' };
   },
+  replyText: nestedText,
   // seconds in the file (1000 and more: milliseconds); Qwen Code's own default is a minute
   timeoutSeconds: (configText) => {
     const value = configuredTimeout(configText, (text) => toValue(parseJson(text, { comments: true })));

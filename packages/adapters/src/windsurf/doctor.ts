@@ -1,5 +1,5 @@
 import type { DoctorKit } from '../adapter.js';
-import { DOCTOR_CHAT } from '../doctor.js';
+import { DOCTOR_CHAT, exitCodeText } from '../doctor.js';
 
 /**
  * Acting like Windsurf for `guard doctor`: its pre_run_command payload (as its documentation shows
@@ -22,6 +22,7 @@ export const doctor: DoctorKit = {
     if (exitCode === 0) return { effect: 'no-objection', why: 'exit code 0' };
     return { effect: 'failure', why: `exit code ${exitCode}` };
   },
+  replyText: exitCodeText,
   // Windsurf's file has no timeout and its documentation names none
   timeoutSeconds: () => undefined,
 };

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { adapters, fallbackReply, plainCommand, readFallback } from '@guard/adapters';
-import type { AgentId } from '@guard/adapters';
+import type { AgentId, HookReply } from '@guard/adapters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { agentShellRunner, BUDGET_MS, diagnose, doctor, protectedCheck } from '../../src/commands/doctor.js';
 import type { Check, DoctorJson, HookRun, RunHook } from '../../src/commands/doctor.js';
@@ -28,44 +28,19 @@ const AGENTS: readonly AgentId[] = [
   'kiro',
 ];
 
-/** Answers as guard's runtime gives them: a block for a force push, no objection otherwise. */
-const REPLIES: Record<AgentId, { readonly allow: string; readonly deny: string }> = {
-  codex: {
-    allow: '',
-    deny: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"guard: blocked."}}',
-  },
-  cursor: {
-    allow: '{}',
-    deny: '{"permission":"deny","user_message":"guard: blocked.","agent_message":"guard: blocked."}',
-  },
-  antigravity: { allow: '{"decision":"ask"}', deny: '{"decision":"deny","reason":"guard: blocked."}' },
-  copilot: { allow: '', deny: '{"permissionDecision":"deny","permissionDecisionReason":"guard: blocked."}' },
-  'claude-code': {
-    allow: '',
-    deny: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"guard: blocked."}}',
-  },
-  gemini: { allow: '', deny: '{"decision":"deny","reason":"guard: blocked."}' },
-  opencode: { allow: '', deny: '{"decision":"block","reason":"guard: blocked."}' },
-  kilo: { allow: '', deny: '{"decision":"block","reason":"guard: blocked."}' },
-  qwen: {
-    allow: '',
-    deny: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"guard: blocked."}}',
-  },
-  // Windsurf reads the exit code alone (the stand-in exits 2 on its deny)
-  windsurf: { allow: '', deny: 'guard: blocked.' },
-  droid: {
-    allow: '',
-    deny: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"guard: blocked."}}',
-  },
-  cline: { allow: '', deny: '{"cancel":true,"errorMessage":"guard: blocked."}' },
-  crush: { allow: '', deny: '{"decision":"deny","reason":"guard: blocked."}' },
-  auggie: {
-    allow: '',
-    deny: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"guard: blocked."}}',
-  },
-  // Kiro CLI reads the exit code alone too
-  kiro: { allow: '', deny: 'guard: blocked.' },
-};
+/**
+ * Answers as guard's runtime gives them, made by each agent's own reply builder: a block for a
+ * force push, no objection otherwise (the exit code with them: Windsurf's and Kiro CLI's 2 stops).
+ */
+const REPLIES = Object.fromEntries(
+  AGENTS.map((agent) => {
+    const { toReply, doctor: kit } = adapters[agent];
+    const context = { event: kit.shellCall('true', '/').event, canAsk: true, failClosed: false };
+    const reply = (decision: 'allow' | 'block'): HookReply =>
+      toReply({ decision, findings: [], agentMessage: 'guard: blocked.', userMessage: 'guard: blocked.' }, context);
+    return [agent, { allow: reply('allow'), deny: reply('block') }];
+  }),
+) as Record<AgentId, { readonly allow: HookReply; readonly deny: HookReply }>;
 
 // A stand-in for guard's hook script; FAKE_MODE makes it misbehave the ways a real setup can.
 const FAKE_HOOK = `
@@ -78,10 +53,10 @@ const mode = process.env.FAKE_MODE ?? 'good';
 if (mode === 'garbage') process.stdout.write('Welcome back!\\n');
 else if (mode === 'crash') { process.stderr.write('boom\\n'); process.exitCode = 1; }
 else if (mode === 'good') {
-  const deny = input.includes('push --force');
-  process.stdout.write(deny ? replies[agent].deny : replies[agent].allow);
-  // Windsurf and Kiro CLI read the exit code alone
-  if (deny && (agent === 'windsurf' || agent === 'kiro')) process.exitCode = 2;
+  const reply = input.includes('push --force') ? replies[agent].deny : replies[agent].allow;
+  process.stdout.write(reply.stdout);
+  process.stderr.write(reply.stderr ?? '');
+  process.exitCode = reply.exitCode;
 }
 `;
 
@@ -124,10 +99,11 @@ function checksOf(report: DoctorJson, agent: AgentId): Record<string, Check> {
 function cannedRunner(ms: number, calls: { agent: AgentId; command: string; cwd: string }[] = []): RunHook {
   return async (agent, command, input, cwd): Promise<HookRun> => {
     calls.push({ agent, command, cwd });
+    const reply = input.includes('push --force') ? REPLIES[agent].deny : REPLIES[agent].allow;
     return {
-      stdout: input.includes('push --force') ? REPLIES[agent].deny : REPLIES[agent].allow,
-      stderr: '',
-      exitCode: 0,
+      stdout: reply.stdout,
+      stderr: reply.stderr ?? '',
+      exitCode: reply.exitCode,
       ms,
       timedOut: false,
     };

@@ -7,7 +7,8 @@ import type { ChatReport } from '../../src/commands/report.js';
 import { report } from '../../src/commands/report.js';
 import type { LogEntry } from '../../src/state/decision-log.js';
 import { captureIo } from '../capture-io.js';
-import { AGENT_CASES, said as reads } from '../hook-cases.js';
+import { heard } from '../agent-answers.js';
+import { AGENT_CASES } from '../hook-cases.js';
 import type { AgentCase, Answer } from '../hook-cases.js';
 import { hookReply } from './stage-call.js';
 
@@ -28,14 +29,10 @@ async function run(agentCase: AgentCase, payload: unknown): Promise<{ answer: An
   return { answer, stdout: answer.stdout, log: JSON.parse(lines.at(-1) ?? '') as LogEntry };
 }
 
-/** What the agent makes of an answer: a deny, its own prompt, or no objection. */
+/** What the agent makes of an answer, as its own adapter reads it: a deny, its own prompt, or no objection. */
 function answerOf(agentCase: AgentCase, answer: Answer): 'deny' | 'ask' | 'none' {
-  const said = reads(agentCase, answer);
-  if (said !== 'asked') return said === 'denied' ? 'deny' : 'none';
-  const reply = JSON.parse(answer.stdout) as Record<string, unknown>;
-  const nested = reply['hookSpecificOutput'] as Record<string, unknown> | undefined;
-  const asked = [reply['decision'], reply['permission'], reply['permissionDecision'], nested?.['permissionDecision']];
-  return asked.includes('ask') || asked.includes('force_ask') ? 'ask' : 'none';
+  const { effect } = heard(agentCase.agent, answer);
+  return effect === 'block' ? 'deny' : effect === 'ask' ? 'ask' : 'none';
 }
 
 /** An ask where the agent shows its own prompt on this event; a deny where it asks in the chat or the event cannot ask (Cursor's preToolUse). */
