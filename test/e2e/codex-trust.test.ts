@@ -102,7 +102,11 @@ describe('Codex hook trust', { timeout: scaled(120_000) }, () => {
     expect(config.startsWith(CODEX_CONFIG)).toBe(true);
     expect(config.slice(CODEX_CONFIG.length)).toMatch(/^\n?\[hooks\.state\]\n/);
     expect(await statusTrust()).toEqual({ state: 'trusted', upToDate: true });
-    expect(await doctorTrust()).toEqual({ 'Codex trusts the hook': true, 'Codex itself runs the hook': true });
+    expect(await doctorTrust()).toEqual({
+      'Codex trusts the hook': true,
+      'Codex itself runs the hook': true,
+      'Codex runs hooks': true,
+    });
     expect(await forcePushGoesThrough()).toBe(false);
     // uninstall takes the trust out with the hooks: config.toml is byte for byte what it was
     await guardOk(world, ['uninstall', 'codex']);
@@ -117,7 +121,12 @@ describe('Codex hook trust', { timeout: scaled(120_000) }, () => {
     expect(readFileSync(configFile, 'utf8')).toBe(CODEX_CONFIG);
     expect(await statusTrust()).toEqual({ state: 'untrusted', upToDate: true });
     expect(await codexSays()).toEqual(ALL_TRUSTED('untrusted'));
-    expect(await doctorTrust()).toEqual({ 'Codex trusts the hook': false, 'Codex itself runs the hook': false });
+    // the hooks feature is on: what keeps guard from running here is the trust alone
+    expect(await doctorTrust()).toEqual({
+      'Codex trusts the hook': false,
+      'Codex itself runs the hook': false,
+      'Codex runs hooks': true,
+    });
     // what happens without trust: the force push goes through and guard never hears of it
     expect(await forcePushGoesThrough()).toBe(true);
     expect(readLog(world).filter((entry) => entry.chat !== 'guard-doctor')).toEqual([]);
