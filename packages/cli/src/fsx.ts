@@ -90,7 +90,7 @@ let counter = 0;
  * gets `mode`, less the umask. A symbolic link (dotfiles kept in a repository) is followed: the
  * file it points to is written and the link stays a link; a link to nothing is an error (ENOENT).
  */
-export function writeFileAtomic(linkOrPath: string, text: string, mode = 0o644): void {
+export function writeFileAtomic(linkOrPath: string, text: string | Uint8Array, mode = 0o644): void {
   const path = followLink(linkOrPath);
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true });
@@ -100,7 +100,8 @@ export function writeFileAtomic(linkOrPath: string, text: string, mode = 0o644):
   try {
     // the umask narrowed the mode open gave it; fchmod does not apply it
     if (kept !== undefined) fchmodSync(fd, kept);
-    writeSync(fd, text);
+    if (typeof text === 'string') writeSync(fd, text);
+    else writeSync(fd, text);
     fsyncSync(fd);
   } finally {
     closeSync(fd);

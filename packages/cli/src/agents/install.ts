@@ -134,14 +134,25 @@ export async function setUpHook(agent: AgentId, setup: SetupOptions, io: Io): Pr
   try {
     for (const one of changed) done.push(writeChange(one, recordsHome, system));
   } catch (error) {
-    for (const written of [...done].reverse()) undoChange(written, recordsHome);
-    if (!hadRecords) removeEmptyUpTo(recordsHome, recordsHome);
+    const stuck = [...done].reverse().filter((written) => !undoChange(written, recordsHome));
+    if (!hadRecords && stuck.length === 0) removeEmptyUpTo(recordsHome, recordsHome);
     if (!(error instanceof GuardError)) throw error;
+    const back = done.filter((one) => !stuck.includes(one)).map((one) => one.change.file);
+    const gaveBack = back.length === 0 ? '' : ` It gave back what it had written: ${back.join(', ')}.`;
+    if (stuck.length > 0) {
+      // said as it is: a file guard wrote and could not give back is not "nothing written"
+      const undo = stuck.map(({ change }) =>
+        change.beforeBytes === undefined ? `remove ${change.file}` : `copy ${change.file}.guard-backup over it`,
+      );
+      throw new GuardError(
+        `${error.message.replace(/\.$/, '')}, and guard could not give back what it had written to ${stuck.map(({ change }) => change.file).join(', ')}.${gaveBack}`,
+        `Put it back by hand (${undo.join('; ')}), then run the command again.`,
+      );
+    }
     const said = error.message.includes('guard wrote nothing')
       ? error.message
       : `${error.message.replace(/\.$/, '')}; guard wrote nothing.`;
-    const back = done.map((one) => one.change.file).join(', ');
-    throw new GuardError(`${said}${back === '' ? '' : ` It gave back what it had written: ${back}.`}`, error.hint);
+    throw new GuardError(`${said}${gaveBack}`, error.hint);
   }
 
   // said hook file first
@@ -262,8 +273,11 @@ function writeChange(change: Change, recordsHome: string, system: SystemWorld | 
   return written;
 }
 
-/** Gives back what `writeChange` did: the file's bytes (or no file, nor the folder made for it), its record, its backup. */
-function undoChange(written: Written, recordsHome: string): void {
+/**
+ * Gives back what `writeChange` did: the file's bytes (or no file, nor the folder made for it), its
+ * record, its backup; false when the file itself could not be given back (its backup and record stay).
+ */
+function undoChange(written: Written, recordsHome: string): boolean {
   const { change, record, madeBackup, madeDir } = written;
   const { file, beforeBytes } = change;
   try {
@@ -271,13 +285,19 @@ function undoChange(written: Written, recordsHome: string): void {
       rmSync(file, { force: true });
       if (madeDir !== undefined) removeEmptyUpTo(dirname(file), madeDir);
     } else if (!(readBytes(file)?.equals(beforeBytes) ?? false)) {
-      writeFileAtomic(file, beforeBytes.toString('utf8'));
+      writeFileAtomic(file, beforeBytes);
     }
+  } catch {
+    // named by the error that stopped setup; its backup and record stay
+    return false;
+  }
+  try {
     if (madeBackup) rmSync(`${file}.guard-backup`, { force: true });
     saveRecord(recordsHome, file, record);
   } catch {
-    // what cannot be given back is named by the error that stopped setup
+    // the file is as it was: a backup or record left over is harmless
   }
+  return true;
 }
 
 /** Removes `dir` and the folders above it up to `top` while they are empty. */

@@ -21,14 +21,18 @@ import type { AgentHome } from './agent-home.js';
 // (test/e2e/codex-system.test.ts). Every byte of an administrator's requirements.toml is kept and
 // given back; one that switches hooks off is refused, with nothing written.
 
-// a write of one of these files fails (the second of setup's two writes, to see the first given back)
-const failing = vi.hoisted(() => new Set<string>());
+// a write of one of these files fails (the second of setup's two writes, to see the first given back);
+// of `failingLater`'s, every write after the first (the giving back)
+const { failing, failingLater } = vi.hoisted(() => ({ failing: new Set<string>(), failingLater: new Set<string>() }));
 vi.mock('../../src/fsx.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../src/fsx.js')>();
+  const written = new Set<string>();
   return {
     ...real,
-    writeFileAtomic: (path: string, text: string, mode?: number) => {
-      if (failing.has(path)) throw Object.assign(new Error(`EACCES: ${path}`), { code: 'EACCES' });
+    writeFileAtomic: (path: string, text: string | Uint8Array, mode?: number) => {
+      const later = failingLater.has(path) && written.has(path);
+      written.add(path);
+      if (failing.has(path) || later) throw Object.assign(new Error(`EACCES: ${path}`), { code: 'EACCES' });
       real.writeFileAtomic(path, text, mode);
     },
   };
@@ -42,6 +46,7 @@ beforeEach(() => {
   // the machine's /etc is there already
   mkdirSync(join(root, 'etc'));
   failing.clear();
+  failingLater.clear();
 });
 afterEach(() => {
   box.cleanup();
@@ -214,6 +219,22 @@ describe('setup codex --system writes requirements.toml beside the hook, and uni
     expect(done.error?.message).toContain(`Cannot write ${fails()} (EACCES)`);
     expect(done.error?.message).toContain('guard wrote nothing');
     expect(snapshot()).toEqual(before);
+  });
+
+  // a giving back that fails too is said as it is: not "nothing written", and how to put it back
+  it('the hook file fails and requirements.toml cannot be given back: setup says so, and its backup stays', async () => {
+    const mine = '# IT\n[otel]\nx = 1\n';
+    write(REQUIREMENTS(), mine);
+    failing.add(HOOKS());
+    failingLater.add(REQUIREMENTS());
+    const done = await setUp();
+    expect(done.error?.message).toContain(`Cannot write ${HOOKS()} (EACCES)`);
+    expect(done.error?.message).toContain(`guard could not give back what it had written to ${REQUIREMENTS()}`);
+    expect(done.error?.message).not.toContain('guard wrote nothing');
+    expect(done.error?.message).not.toContain('It gave back');
+    expect(done.error?.hint).toContain(`copy ${REQUIREMENTS()}.guard-backup over it`);
+    expect(readIfThere(`${REQUIREMENTS()}.guard-backup`)).toBe(mine);
+    expect(readIfThere(REQUIREMENTS())).not.toBe(mine);
   });
 
   // near miss: a user's own setup writes no requirements
